@@ -1,0 +1,36 @@
+"""The shape of an explained decision, shared by every ruleset's AI decision events.
+
+Every AI decision event carries, besides its own result fields:
+
+- `rule`: the citation, seed file and rule or table row, e.g.
+  "000_842c81c5c58bc2f6.txt 2.1.2 AAA Generation Table, row 6";
+- `dice`: the roll numbers (DiceRolled.roll) of the dice it used;
+- `candidates`: every option it considered, in a deterministic order, each chosen or
+  rejected with the reason;
+- `explanation`: the decision in plain words, for `umpire explain`.
+
+Rulesets declare these fields on their event Structs (frozen, tagged); `Candidate` is the
+common element type.
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+
+class Candidate(Struct, frozen=True, kw_only=True):
+    """One option a decision considered: what it was, whether it won, and why."""
+
+    option: str
+    chosen: bool
+    reason: str
+
+
+def chosen_and_rejected(
+    options: list[tuple[str, str]], winner: str, why_won: str
+) -> tuple[Candidate, ...]:
+    """Candidates from (option, reason-it-lost) pairs, marking `winner` as chosen."""
+    return tuple(
+        Candidate(option=o, chosen=o == winner, reason=why_won if o == winner else r)
+        for o, r in options
+    )

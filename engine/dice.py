@@ -1,0 +1,319 @@
+"""Commit-reveal dice: deterministic, verifiable, and the only source of chance in umpire.
+
+Roll n of a game draws its faces from HMAC-SHA256(server seed, "<client seed>:<n>:<block>")
+(block 0, 1, ... as more bytes are needed), read as big-endian 32-bit words. A die of s
+sides takes the first word w below 2**32 - (2**32 mod s), rejecting the rest, and shows
+w mod s: no modulo bias. Faces run 1..s, except the percentile dice (0..9 each).
+
+Three sources share one interface: ServerDice derives faces from the seed, ManualDice takes
+the faces a player entered from physical dice, RecordedDice replays the faces of a log (for
+audits). Each logs every roll it made, so the caller can check that the ruleset emitted a
+DiceRolled event for each one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Protocol
+
+from msgspec import Struct
+
+from engine.errors import DiceMismatch, ManualDiceError
+from events.types import DiceRolled, Roller
+
+WORD = 2**32
+
+
+class DiceKind(StrEnum):
+    """The kinds of roll the seeds call for."""
+
+    D6 = "d6"
+    TWO_D6 = "2d6"
+    D10 = "d10"
+    D12 = "d12"
+    D20 = "d20"
+    D100 = "d100"  # 000_842c81c5c58bc2f6.txt 1.2.3: tens and units die, 00 = 100
+    ND6 = "nd6"  # several d6 at once (e.g. count the sixes)
+    COLOURED = "coloured"  # named dice, e.g. Nightfighter's blue and purple pair
+    DRAW = "draw"  # one card drawn uniformly from the n still in a deck
+    CUSTOM = "custom"  # any other set of dice, e.g. a d3 or a solo die
+
+
+class DiceSpec(Struct, frozen=True):
+    """What to roll: the kind, the sides of each die and optional labels for each die."""
+
+    kind: DiceKind
+    sides: tuple[int, ...]
+    labels: tuple[str, ...] = ()
+
+
+def d6() -> DiceSpec:
+    """One six-sided die."""
+    return DiceSpec(DiceKind.D6, (6,))
+
+
+def two_d6() -> DiceSpec:
+    """Two six-sided dice summed (doubles are visible in the faces)."""
+    return DiceSpec(DiceKind.TWO_D6, (6, 6))
+
+
+def d10() -> DiceSpec:
+    """One ten-sided die, faces 1..10."""
+    return DiceSpec(DiceKind.D10, (10,))
+
+
+def d12() -> DiceSpec:
+    """One twelve-sided die."""
+    return DiceSpec(DiceKind.D12, (12,))
+
+
+def d20() -> DiceSpec:
+    """One twenty-sided die."""
+    return DiceSpec(DiceKind.D20, (20,))
+
+
+def d100() -> DiceSpec:
+    """Percentile dice: a tens die and a units die, each 0..9; 00 reads as 100."""
+    return DiceSpec(DiceKind.D100, (10, 10), ("tens", "units"))
+
+
+def nd6(count: int) -> DiceSpec:
+    """`count` six-sided dice rolled together."""
+    if not 1 <= count <= 100:
+        raise ValueError(f"nd6 takes 1 to 100 dice, not {count}")
+    return DiceSpec(DiceKind.ND6, (6,) * count)
+
+
+def coloured(**dice: int) -> DiceSpec:
+    """Named dice rolled together, e.g. coloured(blue=6, purple=6)."""
+    if not dice:
+        raise ValueError("coloured dice need at least one named die")
+    return DiceSpec(DiceKind.COLOURED, tuple(dice.values()), tuple(dice))
+
+
+def draw(remaining: int) -> DiceSpec:
+    """Draw one card from `remaining` cards: face k means the k-th card (1-based)."""
+    if remaining < 1:
+        raise ValueError("cannot draw from an empty deck")
+    return DiceSpec(DiceKind.DRAW, (remaining,))
+
+
+def custom(*sides: int, labels: Sequence[str] = ()) -> DiceSpec:
+    """Any dice: one entry of `sides` per die."""
+    if not sides or any(s < 2 for s in sides):
+        raise ValueError("custom dice need at least one die of 2 or more sides")
+    return DiceSpec(DiceKind.CUSTOM, tuple(sides), tuple(labels))
+
+
+def face_range(spec: DiceSpec, index: int) -> tuple[int, int]:
+    """The lowest and highest face die `index` of `spec` can show."""
+    if spec.kind is DiceKind.D100:
+        return 0, 9
+    return 1, spec.sides[index]
+
+
+def total_of(spec: DiceSpec, faces: Sequence[int]) -> int:
+    """The reading of a roll: percentile tens*10+units with 00 = 100, otherwise the sum."""
+    if spec.kind is DiceKind.D100:
+        value = faces[0] * 10 + faces[1]
+        return 100 if value == 0 else value
+    return sum(faces)
+
+
+def is_doubles(event: DiceRolled) -> bool:
+    """Whether a two-dice roll shows the same face twice."""
+    return len(event.faces) == 2 and event.faces[0] == event.faces[1]
+
+
+def commitment(seed: bytes) -> str:
+    """The SHA-256 commitment to a server seed, logged in GameCreated."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_faces(seed: bytes, client_seed: str, roll: int, spec: DiceSpec) -> tuple[int, ...]:
+    """The faces of roll number `roll` under `seed` and `client_seed` (see module doc)."""
+    words = _words(seed, client_seed, roll)
+    faces: list[int] = []
+    for index, sides in enumerate(spec.sides):
+        limit = WORD - (WORD % sides)
+        while True:
+            w = next(words)
+            if w < limit:
+                break
+        low, _high = face_range(spec, index)
+        faces.append(low + w % sides)
+    return tuple(faces)
+
+
+def _words(seed: bytes, client_seed: str, roll: int):  # type: ignore[no-untyped-def]
+    block = 0
+    while True:
+        msg = f"{client_seed}:{roll}:{block}".encode()
+        digest = hmac.new(seed, msg, hashlib.sha256).digest()
+        yield from struct.unpack(">8I", digest)
+        block += 1
+
+
+class Dice(Protocol):
+    """A source of dice for `decide`. Every roll comes back as a DiceRolled event, which
+    the ruleset must include in the events it returns."""
+
+    rolled: list[DiceRolled]
+
+    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+        """Roll `spec` for `purpose` as `rule` requires."""
+        ...
+
+
+def _event(
+    spec: DiceSpec,
+    roll: int,
+    faces: tuple[int, ...],
+    *,
+    purpose: str,
+    rule: str,
+    hidden: bool,
+    by: Roller,
+) -> DiceRolled:
+    return DiceRolled(
+        roll=roll,
+        kind=spec.kind.value,
+        sides=spec.sides,
+        faces=faces,
+        total=total_of(spec, faces),
+        purpose=purpose,
+        rule=rule,
+        by=by,
+        labels=spec.labels,
+        hidden=hidden,
+    )
+
+
+class ServerDice:
+    """Dice derived from the game's secret seed; `next_roll` is the game's roll count."""
+
+    def __init__(self, seed: bytes, client_seed: str, next_roll: int) -> None:
+        self._seed = seed
+        self._client_seed = client_seed
+        self._next = next_roll
+        self.rolled: list[DiceRolled] = []
+
+    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+        """Derive the next roll's faces from the seed."""
+        faces = derive_faces(self._seed, self._client_seed, self._next, spec)
+        event = _event(
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER
+        )
+        self._next += 1
+        self.rolled.append(event)
+        return event
+
+
+class ManualDice:
+    """Faces the player rolled on physical dice, used in order, one entry per roll.
+
+    Every entry must match the roll the rules ask for (its number of dice and face range);
+    a command that needs more rolls than were entered, or fewer, is refused, naming the
+    roll that is missing or left over.
+    """
+
+    def __init__(self, entries: Sequence[Sequence[int]], next_roll: int) -> None:
+        self._entries = [tuple(e) for e in entries]
+        self._used = 0
+        self._next = next_roll
+        self.rolled: list[DiceRolled] = []
+
+    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+        """Take the next entered faces, checked against `spec`."""
+        if self._used >= len(self._entries):
+            raise ManualDiceError(
+                f"this command needs another roll ({spec.kind.value} "
+                f"{_describe(spec)} for {purpose}, {rule}) but only "
+                f"{len(self._entries)} were entered",
+                needed=_describe(spec),
+                purpose=purpose,
+                rule=rule,
+                entered=len(self._entries),
+            )
+        faces = self._entries[self._used]
+        if len(faces) != len(spec.sides):
+            raise ManualDiceError(
+                f"roll {self._used + 1} entered ({list(faces)}) has {len(faces)} dice; "
+                f"{purpose} ({rule}) needs {len(spec.sides)}: {_describe(spec)}",
+                entry=self._used + 1,
+                purpose=purpose,
+                rule=rule,
+            )
+        for index, face in enumerate(faces):
+            low, high = face_range(spec, index)
+            if not low <= face <= high:
+                raise ManualDiceError(
+                    f"roll {self._used + 1}: face {face} is outside {low}..{high} "
+                    f"for {purpose} ({rule})",
+                    entry=self._used + 1,
+                    purpose=purpose,
+                    rule=rule,
+                )
+        self._used += 1
+        event = _event(
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER
+        )
+        self._next += 1
+        self.rolled.append(event)
+        return event
+
+    def check_all_used(self) -> None:
+        """Refuse entered rolls the command did not need."""
+        if self._used != len(self._entries):
+            raise ManualDiceError(
+                f"{len(self._entries)} rolls were entered but the command used only {self._used}",
+                entered=len(self._entries),
+                used=self._used,
+            )
+
+
+class RecordedDice:
+    """The rolls of a log, handed back in order to re-run `decide` in an audit."""
+
+    def __init__(self, recorded: Sequence[DiceRolled]) -> None:
+        self._recorded = list(recorded)
+        self._used = 0
+        self.rolled: list[DiceRolled] = []
+
+    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+        """The next recorded roll, if it is the roll asked for."""
+        if self._used >= len(self._recorded):
+            raise DiceMismatch(
+                f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",
+                purpose=purpose,
+                rule=rule,
+            )
+        event = self._recorded[self._used]
+        if event.kind != spec.kind.value or event.sides != spec.sides:
+            raise DiceMismatch(
+                f"the rules ask for {spec.kind.value} {list(spec.sides)} ({purpose}, {rule}) "
+                f"but the log holds {event.kind} {list(event.sides)} ({event.purpose})",
+                roll=event.roll,
+                purpose=purpose,
+                rule=rule,
+            )
+        self._used += 1
+        self.rolled.append(event)
+        return event
+
+    @property
+    def unused(self) -> int:
+        """How many recorded rolls were not asked for."""
+        return len(self._recorded) - self._used
+
+
+def _describe(spec: DiceSpec) -> str:
+    if spec.labels:
+        return ", ".join(f"{label} d{s}" for label, s in zip(spec.labels, spec.sides, strict=False))
+    if spec.kind is DiceKind.D100:
+        return "tens 0-9 and units 0-9"
+    return " + ".join(f"d{s}" for s in spec.sides)

@@ -1,0 +1,59 @@
+"""Errors a command can meet in the engine. Each says what was wrong and what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.errors import UmpireError
+
+
+class RuleError(UmpireError):
+    """A command the rules do not allow now. Names the rule it breaks."""
+
+    code = "rule_violation"
+
+    def __init__(self, message: str, *, rule: str, **details: Any) -> None:
+        super().__init__(message, rule=rule, **details)
+        self.rule = rule
+
+
+class InvalidCommand(UmpireError):
+    """A command that is not of any allowed shape (unknown type, missing or bad field)."""
+
+    code = "invalid_command"
+
+
+class InvalidSetup(UmpireError):
+    """A setup that does not validate for the ruleset."""
+
+    code = "invalid_setup"
+
+
+class UnknownRuleset(UmpireError):
+    """No ruleset of that name is installed."""
+
+    code = "unknown_ruleset"
+
+
+class GameOver(UmpireError):
+    """The game has ended; it takes no more commands."""
+
+    code = "game_over"
+
+
+class ManualDiceError(UmpireError):
+    """Entered dice that do not fit the rolls the command needs."""
+
+    code = "manual_dice"
+
+
+class DiceMismatch(UmpireError):
+    """Recorded dice that do not fit the roll asked for (an audit or replay divergence)."""
+
+    code = "dice_mismatch"
+
+
+class ContractViolation(UmpireError):
+    """A ruleset broke the Decider contract (e.g. rolled dice it did not log)."""
+
+    code = "contract_violation"

@@ -1,0 +1,129 @@
+"""From a command to the events it appends: parse, check, decide, check the dice.
+
+This is the pure half of command handling; server/commands.py does the I/O around it
+(load, append with the expected version, retry on conflict).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine.commands import (
+    GENERIC_END_RULE,
+    GENERIC_ROLL_RULE,
+    UNIVERSAL_COMMANDS,
+    EndGame,
+    RollDice,
+)
+from engine.dice import Dice, DiceKind, DiceSpec, custom, d6, d10, d12, d20, d100, nd6, two_d6
+from engine.errors import ContractViolation, GameOver, InvalidCommand
+from engine.game import Game
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from events.types import CommandRecorded, DiceRolled, GameEnded
+
+
+@cache
+def _command_decoder(ruleset: Ruleset[Any]) -> Any:
+    union = tuple(ruleset.command_types) + UNIVERSAL_COMMANDS
+    return union
+
+
+def command_names(ruleset: Ruleset[Any]) -> list[str]:
+    """Every command type a ruleset accepts, universal ones included."""
+    names = []
+    for command_type in (*ruleset.command_types, *UNIVERSAL_COMMANDS):
+        tag = command_type.__struct_config__.tag
+        names.append(str(tag))
+    return sorted(names)
+
+
+def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
+    """Turn wire data `{"type": ..., ...fields}` into a typed command, or InvalidCommand."""
+    if not isinstance(command, dict):
+        raise InvalidCommand("a command must be an object with a 'type' field")
+    kind = command.get("type")
+    allowed = command_names(ruleset)
+    if kind not in allowed:
+        raise InvalidCommand(
+            f"unknown command type {kind!r} for {ruleset.name}; allowed: {', '.join(allowed)}",
+            type=str(kind)[:80],
+            allowed=allowed,
+        )
+    union_types = _command_decoder(ruleset)
+    target = next(t for t in union_types if t.__struct_config__.tag == kind)
+    try:
+        parsed: Struct = msgspec.convert(command, target)
+    except msgspec.ValidationError as exc:
+        raise InvalidCommand(
+            f"{kind} command is not valid: {exc}", type=kind, error=str(exc)
+        ) from exc
+    return parsed
+
+
+def _generic_spec(cmd: RollDice) -> DiceSpec:
+    match cmd.dice:
+        case DiceKind.D6:
+            return d6() if cmd.count == 1 else nd6(cmd.count)
+        case DiceKind.TWO_D6:
+            return two_d6()
+        case DiceKind.D10:
+            return d10()
+        case DiceKind.D12:
+            return d12()
+        case DiceKind.D20:
+            return d20()
+        case DiceKind.D100:
+            return d100()
+        case DiceKind.ND6:
+            return nd6(cmd.count)
+        case _:
+            return custom(*([cmd.sides] * cmd.count))
+
+
+def decide_command(
+    ruleset: Ruleset[Any],
+    game: Game,
+    command: dict[str, Any],
+    dice: Dice,
+    *,
+    role: Role = Role.PLAYER,
+    manual: bool = False,
+) -> list[Struct]:
+    """The events one command appends: CommandRecorded, then what the rules decide.
+
+    Raises GameOver after the game has ended, InvalidCommand for a malformed command,
+    RuleError (from the ruleset) for an illegal one, and ContractViolation if the ruleset
+    rolled dice that it did not return as DiceRolled events in order.
+    """
+    if game.meta.ended:
+        raise GameOver(
+            f"game {game.meta.game_id!r} has ended ({game.meta.result}); it takes no commands"
+        )
+    parsed = parse_command(ruleset, command)
+    decided: list[Struct]
+    if isinstance(parsed, RollDice):
+        decided = [dice.roll(_generic_spec(parsed), purpose=parsed.purpose, rule=GENERIC_ROLL_RULE)]
+    elif isinstance(parsed, EndGame):
+        decided = [GameEnded(result=parsed.result, rule=GENERIC_END_RULE)]
+    else:
+        decided = list(ruleset.decide(game.state, parsed, dice))
+    logged = [e for e in decided if isinstance(e, DiceRolled)]
+    if logged != dice.rolled:
+        raise ContractViolation(
+            f"{ruleset.name}: decide rolled {len(dice.rolled)} dice but returned "
+            f"{len(logged)} DiceRolled events (or out of order)",
+            ruleset=ruleset.name,
+        )
+    body = msgspec.to_builtins(parsed)
+    recorded = CommandRecorded(
+        command_type=str(type(parsed).__struct_config__.tag),
+        command=body,
+        role=role.value,
+        manual_dice=manual,
+    )
+    return [recorded, *decided]

@@ -1,0 +1,59 @@
+"""The ruleset contract (the Decider), as every package under engine/rulesets/ provides it.
+
+A ruleset is plain data plus pure functions:
+
+- `initial_state(setup) -> state`
+- `decide(state, command, dice) -> list[event]`: validates the command against the rules
+  and the state, raises RuleError (citing the rule) when it is illegal, and returns the
+  events it causes, including one DiceRolled for every roll it made, in order;
+- `evolve(state, event) -> state`: total and deterministic; receives the ruleset's own
+  events and DiceRolled;
+- `view(state, role) -> data`: what a role may see;
+- `redact(event, role) -> event | None`: what a role may see of one event (None hides it).
+
+Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
+dice it used, and the candidates it considered with why each lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from msgspec import Struct
+
+from engine.dice import Dice
+from engine.roles import Role
+
+S = TypeVar("S", bound=Struct)
+
+
+def _no_redaction(event: Struct, role: Role) -> Struct | None:
+    return event
+
+
+def _never_ended(state: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S]):
+    """One solo system: its name, version, types and the pure Decider functions."""
+
+    name: str
+    version: str
+    title: str
+    seed: str
+    setup_type: type[Struct]
+    state_type: type[S]
+    command_types: tuple[type[Struct], ...]
+    event_types: tuple[type[Struct], ...]
+    initial_state: Callable[[Any], S]
+    decide: Callable[[S, Any, Dice], Sequence[Struct]]
+    evolve: Callable[[S, Struct], S]
+    view: Callable[[S, Role], Any]
+    redact: Callable[[Struct, Role], Struct | None] = field(default=_no_redaction)
+    # Names of state or event fields that must never reach a player or spectator before the
+    # seed is revealed; the leak tests search every frame for them.
+    secret_fields: tuple[str, ...] = ()

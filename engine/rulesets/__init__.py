@@ -1,0 +1,1 @@
+"""One package per solo system; each exposes RULESET (engine.ruleset.Ruleset)."""

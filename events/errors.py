@@ -1,0 +1,93 @@
+"""Typed errors of the log. Each carries a stable code, a message for people and details.
+
+The gateway turns these into structured error frames; the CLI prints them. The code is
+part of the protocol (docs/protocol.md), so codes are never renamed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class UmpireError(Exception):
+    """Base of every error umpire reports to a user: a code, a message and details."""
+
+    code: str = "error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidGameId(UmpireError):
+    """A game id that is not of the allowed form."""
+
+    code = "invalid_game_id"
+
+
+class InvalidCommandId(UmpireError):
+    """A command id that is not of the allowed form."""
+
+    code = "invalid_command_id"
+
+
+class GameNotFound(UmpireError):
+    """No game has that id."""
+
+    code = "game_not_found"
+
+
+class GameExists(UmpireError):
+    """A game with that id was created already."""
+
+    code = "game_exists"
+
+
+class VersionConflict(UmpireError):
+    """The stream moved on since the writer read it: reload and retry."""
+
+    code = "version_conflict"
+
+    def __init__(self, message: str, *, expected: int, actual: int) -> None:
+        super().__init__(message, expected=expected, actual=actual)
+        self.expected = expected
+        self.actual = actual
+
+
+class ExpectedVersionAhead(UmpireError):
+    """The writer claims a version the stream has not reached: a client bug, not a race."""
+
+    code = "expected_version_ahead"
+
+
+class UnknownEventType(UmpireError):
+    """A stored event whose type tag or version this build cannot decode."""
+
+    code = "unknown_event_type"
+
+
+class CorruptEvent(UmpireError):
+    """Stored bytes that do not decode as an event."""
+
+    code = "corrupt_event"
+
+
+class ChainBroken(UmpireError):
+    """The hash chain does not verify: an event was edited, removed or reordered."""
+
+    code = "chain_broken"
+
+    def __init__(self, message: str, *, seq: int, reason: str) -> None:
+        super().__init__(message, seq=seq, reason=reason)
+        self.seq = seq
+        self.reason = reason
+
+
+class StoreUnavailable(UmpireError):
+    """The store cannot be reached; nothing was written."""
+
+    code = "store_unavailable"

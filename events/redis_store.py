@@ -1,0 +1,339 @@
+"""The EventStore on Redis Streams: one stream per game, appends by one Lua script.
+
+Layout (events.redis_keys): `umpire:{game}:events` holds envelope bytes at entry ID
+`<seq>-0`; `:meta` holds the version and last hash; `:commands` maps command ids to their
+first result; `:secret` holds the dice seed; `:snapshot` the newest snapshot. The append
+script checks the command id, the expected version and the hash link, then writes the
+whole batch, so a batch is all-or-nothing with respect to other writers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from events.envelope import (
+    GENESIS_HASH,
+    Envelope,
+    check_command_id,
+    check_game_id,
+    decode_envelope,
+    encode_envelope,
+    seal,
+)
+from events.errors import (
+    ChainBroken,
+    ExpectedVersionAhead,
+    GameExists,
+    GameNotFound,
+    StoreUnavailable,
+    UmpireError,
+    VersionConflict,
+)
+from events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
+from events.store import AppendResult, PendingEvent, Snapshot
+
+# KEYS: stream, meta, commands, secret, channel
+# ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none), env...
+APPEND_SCRIPT = (
+    """
+local done = redis.call('HGET', KEYS[3], ARGV[2])
+if done then return {'dup', done} end
+local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+local expected = tonumber(ARGV[1])
+if ARGV[5] ~= '' and version > 0 then return {'exists', tostring(version)} end
+if version ~= expected then return {'conflict', tostring(version)} end
+local last = redis.call('HGET', KEYS[2], 'last_hash') or ARGV[3]
+if version == 0 then last = '"""
+    + GENESIS_HASH
+    + """' end
+if last ~= ARGV[3] then return {'conflict', tostring(version)} end
+local n = #ARGV - 5
+if n < 1 then return {'empty', tostring(version)} end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[4], ARGV[5]) end
+for i = 1, n do
+  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[5 + i])
+end
+local new_version = expected + n
+redis.call('HSET', KEYS[2], 'version', new_version, 'last_hash', ARGV[4])
+local result = (expected + 1) .. ':' .. new_version .. ':' .. ARGV[4]
+redis.call('HSET', KEYS[3], ARGV[2], result)
+redis.call('PUBLISH', KEYS[5], new_version)
+return {'ok', result}
+"""
+)
+
+# KEYS: snapshot. ARGV: seq, packed snapshot. Keeps only a newer snapshot.
+SNAPSHOT_SCRIPT = """
+local held = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+if tonumber(ARGV[1]) <= held then return 0 end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'data', ARGV[2])
+return 1
+"""
+
+_snapshot_encoder = msgspec.msgpack.Encoder()
+_snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+READ_PAGE = 1000
+TAIL_BLOCK_MS = 1000
+
+
+def _parse_result(raw: bytes | str, duplicate: bool) -> AppendResult:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    first, last, last_hash = text.split(":")
+    return AppendResult(int(first), int(last), last_hash, duplicate)
+
+
+class RedisEventStore:
+    """EventStore on one Redis (or a Redis Cluster through a cluster client)."""
+
+    def __init__(self, client: Any, *, prefix: str = "umpire") -> None:
+        self._redis = client
+        self._prefix = prefix
+        self._append = client.register_script(APPEND_SCRIPT)
+        self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
+
+    @classmethod
+    def from_url(cls, url: str, *, prefix: str = "umpire") -> RedisEventStore:
+        """A store on the Redis at `url` (redis://, rediss://, unix://)."""
+        client = aioredis.Redis.from_url(
+            url, socket_timeout=10, socket_connect_timeout=5, health_check_interval=30
+        )
+        return cls(client, prefix=prefix)
+
+    @property
+    def redis(self) -> Any:
+        """The underlying client (server-side helpers such as credentials use it)."""
+        return self._redis
+
+    def keys(self, game_id: str) -> GameKeys:
+        """The key names of one game."""
+        return game_keys(game_id, self._prefix)
+
+    async def close(self) -> None:
+        """Close the connection pool."""
+        await self._redis.aclose()
+
+    async def ping(self) -> bool:
+        """Whether the server answers."""
+        try:
+            return bool(await self._redis.ping())
+        except (RedisConnectionError, RedisTimeoutError, OSError):
+            return False
+
+    # -- append --------------------------------------------------------------------------
+
+    async def append(
+        self,
+        game_id: str,
+        events: Sequence[PendingEvent],
+        *,
+        expected_version: int,
+        command_id: str,
+        recorded_at: str,
+        secret: bytes | None = None,
+        prev_hash: str | None = None,
+    ) -> AppendResult:
+        """Append a command's events atomically; see EventStore.append."""
+        keys = self.keys(game_id)
+        check_command_id(command_id)
+        if not events:
+            raise UmpireError("a command must append at least one event", game_id=game_id)
+        if expected_version < 0:
+            raise ExpectedVersionAhead(
+                f"expected version {expected_version} is negative", expected=expected_version
+            )
+        if prev_hash is None:
+            prev_hash = await self._hash_at(keys, expected_version)
+        sealed: list[bytes] = []
+        link = prev_hash
+        for offset, pending in enumerate(events, start=1):
+            env = seal(
+                game_id=game_id,
+                seq=expected_version + offset,
+                type=pending.type,
+                version=pending.version,
+                payload=pending.payload,
+                command_id=command_id,
+                recorded_at=recorded_at,
+                prev_hash=link,
+            )
+            link = env.hash
+            sealed.append(encode_envelope(env))
+        argv: list[Any] = [
+            expected_version,
+            command_id,
+            prev_hash,
+            link,
+            secret.hex() if secret else "",
+            *sealed,
+        ]
+        keys_arg = [keys.stream, keys.meta, keys.commands, keys.secret, keys.channel]
+        try:
+            status, value = await self._append(keys=keys_arg, args=argv)
+        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+            raise StoreUnavailable(
+                f"the store is unavailable: {exc}; the command may be retried with the "
+                "same command id",
+                game_id=game_id,
+            ) from exc
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "ok":
+            if expected_version == 0:
+                await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
+            return _parse_result(value, duplicate=False)
+        if status == "dup":
+            return _parse_result(value, duplicate=True)
+        actual = int(value)
+        if status == "exists":
+            raise GameExists(f"game {game_id!r} exists already", game_id=game_id)
+        if actual < expected_version:
+            raise ExpectedVersionAhead(
+                f"expected version {expected_version} is ahead of game {game_id!r}, "
+                f"which is at version {actual}",
+                game_id=game_id,
+                expected=expected_version,
+                actual=actual,
+            )
+        raise VersionConflict(
+            f"game {game_id!r} is at version {actual}, not {expected_version}: reload and retry",
+            expected=expected_version,
+            actual=actual,
+        )
+
+    async def _hash_at(self, keys: GameKeys, seq: int) -> str:
+        if seq == 0:
+            return GENESIS_HASH
+        entries = await self._redis.xrange(keys.stream, stream_id(seq), stream_id(seq))
+        if not entries:
+            # Let the script report it: the version check will say conflict or ahead.
+            return GENESIS_HASH
+        return decode_envelope(entries[0][1][b"e"], where=f"seq {seq}").hash
+
+    # -- read ----------------------------------------------------------------------------
+
+    async def read(
+        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[Envelope]:
+        """Events `from_seq`..`to_seq` in order, paged so no reply is huge."""
+        keys = self.keys(game_id)
+        out: list[Envelope] = []
+        start = max(from_seq, 1)
+        end = "+" if to_seq is None else stream_id(to_seq)
+        if to_seq is not None and to_seq < start:
+            return out
+        while True:
+            entries = await self._redis.xrange(keys.stream, stream_id(start), end, count=READ_PAGE)
+            for entry_id, fields in entries:
+                out.append(self._decode_entry(entry_id, fields))
+            if len(entries) < READ_PAGE:
+                return out
+            start = out[-1].seq + 1
+
+    def _decode_entry(self, entry_id: bytes, fields: dict[bytes, bytes]) -> Envelope:
+        where = entry_id.decode()
+        data = fields.get(b"e")
+        if data is None:
+            from events.errors import CorruptEvent
+
+            raise CorruptEvent(f"stream entry {where} has no event field", where=where)
+        env = decode_envelope(data, where=f"entry {where}")
+        if stream_id(env.seq) != where:
+            raise ChainBroken(
+                f"stream entry {where} holds event seq {env.seq}",
+                seq=env.seq,
+                reason="entry_id_mismatch",
+            )
+        return env
+
+    async def tail(self, game_id: str, after_seq: int = 0) -> AsyncIterator[Envelope]:
+        """Every event after `after_seq` in order, then each new one as it is appended.
+
+        XREAD BLOCK waits at most TAIL_BLOCK_MS per call, well under the client's socket
+        timeout, so a quiet game never trips a timeout. Only the next expected seq is ever
+        yielded; anything else triggers a re-read from the stream.
+        """
+        keys = self.keys(game_id)
+        last = after_seq
+        for env in await self.read(game_id, last + 1):
+            yield env
+            last = env.seq
+        while True:
+            reply = await self._redis.xread(
+                {keys.stream: stream_id(last)}, block=TAIL_BLOCK_MS, count=READ_PAGE
+            )
+            if not reply:
+                continue
+            for _stream, entries in reply:
+                for entry_id, fields in entries:
+                    env = self._decode_entry(entry_id, fields)
+                    if env.seq <= last:
+                        continue
+                    if env.seq != last + 1:
+                        for missed in await self.read(game_id, last + 1, env.seq - 1):
+                            yield missed
+                            last = missed.seq
+                    yield env
+                    last = env.seq
+
+    # -- game-level ---------------------------------------------------------------------
+
+    async def version(self, game_id: str) -> int:
+        """The last seq of a game, 0 when there is no such game."""
+        raw = await self._redis.hget(self.keys(game_id).meta, "version")
+        return int(raw) if raw is not None else 0
+
+    async def last_hash(self, game_id: str) -> str:
+        """The hash of the last event (genesis for no game)."""
+        raw = await self._redis.hget(self.keys(game_id).meta, "last_hash")
+        return raw.decode() if raw is not None else GENESIS_HASH
+
+    async def games(self) -> list[str]:
+        """Every game id, in the order they were listed."""
+        raw = await self._redis.zrange(games_index_key(self._prefix), 0, -1)
+        return [g.decode() for g in raw]
+
+    async def secret(self, game_id: str) -> bytes:
+        """The dice seed of a game (never part of the log)."""
+        raw = await self._redis.get(self.keys(game_id).secret)
+        if raw is None:
+            raise GameNotFound(f"game {check_game_id(game_id)!r} has no dice seed: no such game")
+        return bytes.fromhex(raw.decode())
+
+    async def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
+        """The first result of a command id, if that command was appended."""
+        raw = await self._redis.hget(self.keys(game_id).commands, command_id)
+        return _parse_result(raw, duplicate=True) if raw is not None else None
+
+    async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Keep `snapshot` if it is newer than the one held."""
+        await self._snapshot(
+            keys=[self.keys(game_id).snapshot],
+            args=[snapshot.seq, _snapshot_encoder.encode(snapshot)],
+        )
+
+    async def load_snapshot(self, game_id: str) -> Snapshot | None:
+        """The newest snapshot, or None."""
+        raw = await self._redis.hget(self.keys(game_id).snapshot, "data")
+        if raw is None:
+            return None
+        try:
+            return _snapshot_decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None  # a bad snapshot is ignored: the log is the truth
+
+    async def wait_for_version(self, game_id: str, seq: int, timeout: float = 5.0) -> bool:
+        """Poll until the game reaches `seq` (used by tests and the CLI)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if await self.version(game_id) >= seq:
+                return True
+            await asyncio.sleep(0.01)
+        return False

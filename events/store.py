@@ -1,0 +1,98 @@
+"""The EventStore contract: what any store of umpire's logs must do.
+
+`tests/events/store_contract.py` states the same contract as tests; every store subclasses
+it. The Redis Streams store lives in `events.redis_store`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+from msgspec import Struct
+
+from events.envelope import Envelope
+
+
+class PendingEvent(Struct, frozen=True):
+    """An event ready to append: its tag, schema version and canonical payload bytes."""
+
+    type: str
+    version: int
+    payload: bytes
+
+
+class AppendResult(Struct, frozen=True):
+    """Where a command's events landed. `duplicate` is true for a retried command id."""
+
+    first_seq: int
+    last_seq: int
+    last_hash: str
+    duplicate: bool = False
+
+    @property
+    def seqs(self) -> list[int]:
+        """Every seq the command's events occupy."""
+        return list(range(self.first_seq, self.last_seq + 1))
+
+
+class Snapshot(Struct, frozen=True):
+    """A folded state at `seq`, with the state hash it must reproduce before use."""
+
+    seq: int
+    last_hash: str
+    state_hash: str
+    state: bytes
+
+
+class EventStore(Protocol):
+    """A log of games: atomic, versioned, idempotent appends and gap-free reads."""
+
+    async def append(
+        self,
+        game_id: str,
+        events: Sequence[PendingEvent],
+        *,
+        expected_version: int,
+        command_id: str,
+        recorded_at: str,
+        secret: bytes | None = None,
+    ) -> AppendResult:
+        """Append all `events` atomically after `expected_version`.
+
+        Raises VersionConflict if the stream is past `expected_version`,
+        ExpectedVersionAhead if it has not reached it, GameExists when a creation
+        (expected_version 0 with a secret) finds the game already there. A command id
+        seen before returns its first result and writes nothing.
+        """
+        ...
+
+    async def read(
+        self, game_id: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> list[Envelope]:
+        """Events `from_seq`..`to_seq` (inclusive) in order."""
+        ...
+
+    def tail(self, game_id: str, after_seq: int = 0) -> AsyncIterator[Envelope]:
+        """Every event after `after_seq`, in order, waiting for new ones: no gap, no repeat."""
+        ...
+
+    async def version(self, game_id: str) -> int:
+        """The seq of the last event (0 for no game)."""
+        ...
+
+    async def games(self) -> list[str]:
+        """Every game id, in creation order."""
+        ...
+
+    async def secret(self, game_id: str) -> bytes:
+        """The game's dice seed, kept outside the log."""
+        ...
+
+    async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Keep `snapshot` if it is newer than the one held."""
+        ...
+
+    async def load_snapshot(self, game_id: str) -> Snapshot | None:
+        """The newest snapshot, or None."""
+        ...

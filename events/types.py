@@ -1,0 +1,112 @@
+"""The universal event types every game's log holds, whatever its ruleset.
+
+Payloads are frozen msgspec Structs tagged with a stable name. New fields go at the end
+with a default (msgspec schema evolution); a changed meaning gets a new version and an
+upcaster in `events.codec`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+from msgspec import Meta, Struct
+
+Hex64 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class Roller(StrEnum):
+    """Who produced the faces of a roll (ARCHITECTURE.md "Manual dice")."""
+
+    SERVER = "server"
+    PLAYER = "player"
+
+
+class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
+    """Seq 1 of every game: the ruleset, its setup and the dice commitment."""
+
+    version: ClassVar[int] = 1
+    game_id: str
+    ruleset: str
+    ruleset_version: str
+    setup: dict[str, Any]
+    seed_commitment: Hex64
+    client_seed: str
+
+
+class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
+    """The player's command as accepted; the events it produced follow it in the same batch."""
+
+    version: ClassVar[int] = 1
+    command_type: str
+    command: dict[str, Any]
+    role: str = "player"
+    manual_dice: bool = False
+
+
+class DiceRolled(Struct, frozen=True, tag="DiceRolled", kw_only=True):
+    """One roll of one or more dice, with why it was rolled and which rule asked for it.
+
+    `roll` is the game-wide roll number n that the server derives the faces from
+    (engine/dice.py); `faces` are in the order of `labels` where labels are given.
+    `hidden` rolls are the umpire's secret until the game's seed is revealed.
+    """
+
+    version: ClassVar[int] = 1
+    roll: int
+    kind: str
+    sides: tuple[int, ...]
+    faces: tuple[int, ...]
+    total: int
+    purpose: str
+    rule: str
+    by: Roller = Roller.SERVER
+    labels: tuple[str, ...] = ()
+    hidden: bool = False
+
+
+class SeedRevealed(Struct, frozen=True, tag="SeedRevealed", kw_only=True):
+    """The server's dice seed, published at the end (or on the owner's request)."""
+
+    version: ClassVar[int] = 1
+    seed: Hex64
+
+
+class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):
+    """The game is over; no further commands are accepted except the seed reveal."""
+
+    version: ClassVar[int] = 1
+    result: str
+    rule: str = ""
+
+
+UniversalEvent = GameCreated | CommandRecorded | DiceRolled | SeedRevealed | GameEnded
+
+UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
+    GameCreated,
+    CommandRecorded,
+    DiceRolled,
+    SeedRevealed,
+    GameEnded,
+)
+
+
+def event_tag(event: Struct) -> str:
+    """The stable type tag of an event payload."""
+    tag = type(event).__struct_config__.tag
+    if not isinstance(tag, str):
+        raise TypeError(f"{type(event).__name__} has no string tag")
+    return tag
+
+
+def event_version(event_type: type[Struct]) -> int:
+    """The schema version of an event type (class attribute `version`, default 1)."""
+    return int(getattr(event_type, "version", 1))
+
+
+def to_builtins(event: Struct) -> dict[str, Any]:
+    """An event payload as plain JSON-able data, tag included."""
+    data = msgspec.to_builtins(event)
+    assert isinstance(data, dict)
+    return data

@@ -1,0 +1,1 @@
+"""The imperative shell: command handling, gateway, config, embedded Redis and the CLI."""

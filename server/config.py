@@ -1,0 +1,86 @@
+"""Server settings, from the environment, validated by pydantic so mistakes read clearly.
+
+pydantic is used here and for the public input models whose messages face users; msgspec
+is used for everything in the log and on the wire (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from server.embedded import default_data_dir
+
+
+class Settings(BaseModel, frozen=True):
+    """Everything a deployment can set. Environment names are in `ENV`."""
+
+    redis_url: str | None = Field(None, description="Redis URL; unset = embedded Valkey")
+    cluster: bool = Field(False, description="treat redis_url as a Redis Cluster")
+    data_dir: Path = Field(default_factory=default_data_dir)
+    appendfsync: Literal["always", "everysec", "no"] = "always"
+    host: str = "127.0.0.1"
+    port: int = Field(8765, ge=0, le=65535)
+    prefix: str = Field("umpire", pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    snapshot_every: int = Field(500, ge=10)
+    operator_token: str | None = Field(None, min_length=16)
+    allowed_origins: tuple[str, ...] = ()
+    max_frame_bytes: int = Field(64 * 1024, ge=1024)
+    max_messages_per_second: float = Field(200.0, gt=0)
+    max_burst: int = Field(400, ge=1)
+    max_subscriptions: int = Field(100, ge=1)
+    max_connections_per_address: int = Field(1000, ge=1)
+    send_queue_limit: int = Field(2000, ge=10)
+    extra_rulesets: tuple[str, ...] = ()
+
+
+ENV = {
+    "redis_url": "REDIS_URL",
+    "cluster": "UMPIRE_REDIS_CLUSTER",
+    "data_dir": "UMPIRE_DATA_DIR",
+    "appendfsync": "UMPIRE_APPENDFSYNC",
+    "host": "UMPIRE_HOST",
+    "port": "UMPIRE_PORT",
+    "prefix": "UMPIRE_PREFIX",
+    "snapshot_every": "UMPIRE_SNAPSHOT_EVERY",
+    "operator_token": "UMPIRE_OPERATOR_TOKEN",
+    "allowed_origins": "UMPIRE_ALLOWED_ORIGINS",
+    "max_frame_bytes": "UMPIRE_MAX_FRAME_BYTES",
+    "max_messages_per_second": "UMPIRE_MAX_MESSAGES_PER_SECOND",
+    "max_burst": "UMPIRE_MAX_BURST",
+    "max_subscriptions": "UMPIRE_MAX_SUBSCRIPTIONS",
+    "max_connections_per_address": "UMPIRE_MAX_CONNECTIONS_PER_ADDRESS",
+    "send_queue_limit": "UMPIRE_SEND_QUEUE_LIMIT",
+    "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
+}
+
+_LISTS = {"allowed_origins", "extra_rulesets"}
+
+
+class SettingsError(ValueError):
+    """A setting from the environment that does not validate."""
+
+
+def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Settings:
+    """Settings from environment variables (see ENV), then explicit overrides."""
+    env = os.environ if environ is None else environ
+    values: dict[str, object] = {}
+    for field, name in ENV.items():
+        raw = env.get(name)
+        if raw is None or raw == "":
+            continue
+        values[field] = (
+            tuple(p.strip() for p in raw.split(",") if p.strip()) if field in _LISTS else raw
+        )
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Settings(**values)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            field = str(err["loc"][0]) if err["loc"] else "?"
+            lines.append(f"{ENV.get(field, field)}: {err['msg']}")
+        raise SettingsError("invalid settings: " + "; ".join(lines)) from exc

@@ -1,0 +1,318 @@
+"""Games on a store: create, load (snapshot + tail), handle a command, reveal the seed.
+
+This is where the pure engine meets I/O. A command is handled as: return the first result
+for a known command id; load; decide; append with the expected version; on a version
+conflict reload and decide again (bounded retries).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine import registry
+from engine.dice import ManualDice, ServerDice, commitment
+from engine.errors import GameOver, InvalidCommand
+from engine.game import (
+    Game,
+    apply,
+    codec_for,
+    decode_game,
+    encode_game,
+    fold,
+    parse_setup,
+    state_hash,
+)
+from engine.handling import decide_command
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from events.chain import verify_chain
+from events.envelope import check_command_id, check_game_id
+from events.errors import GameNotFound, UmpireError, VersionConflict
+from events.redis_store import RedisEventStore
+from events.store import AppendResult, PendingEvent, Snapshot
+from events.types import GameCreated, GameEnded, SeedRevealed
+from server.clock import utc_now_iso
+
+MAX_ATTEMPTS = 200
+MAX_BACKOFF = 0.02
+REVEAL_COMMAND_ID = "umpire:reveal"
+
+
+class Created(Struct, frozen=True):
+    """A new game: its id, the commitment to its seed and the client seed."""
+
+    game_id: str
+    ruleset: str
+    seed_commitment: str
+    client_seed: str
+    seq: int
+
+
+class CommandResult(Struct, frozen=True):
+    """What a command appended (or, for a retried id, what it appended the first time)."""
+
+    game_id: str
+    command_id: str
+    first_seq: int
+    last_seq: int
+    duplicate: bool
+
+    @property
+    def seqs(self) -> list[int]:
+        """Every appended seq."""
+        return list(range(self.first_seq, self.last_seq + 1))
+
+
+class Games:
+    """Command handling over an EventStore (Redis), with a cache of folded games."""
+
+    def __init__(
+        self, store: RedisEventStore, *, snapshot_every: int = 500, cache_size: int = 256
+    ) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
+        self._cache_size = cache_size
+        self._secrets: dict[str, bytes] = {}
+
+    # -- creation --------------------------------------------------------------------------
+
+    async def create(
+        self,
+        ruleset_name: str,
+        setup: dict[str, Any] | None = None,
+        *,
+        client_seed: str | None = None,
+        game_id: str | None = None,
+        command_id: str | None = None,
+    ) -> Created:
+        """Create a game: draw its secret seed, log the commitment and the client seed."""
+        ruleset = registry.get(ruleset_name)
+        setup = dict(setup or {})
+        parsed = parse_setup(ruleset, setup)
+        game_id = check_game_id(game_id or "g" + secrets.token_hex(8))
+        if client_seed is None:
+            client_seed = secrets.token_hex(16)
+        if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= 128:
+            raise InvalidCommand("client seed must be a string of 1 to 128 characters")
+        seed = secrets.token_bytes(32)
+        created = GameCreated(
+            game_id=game_id,
+            ruleset=ruleset.name,
+            ruleset_version=ruleset.version,
+            setup=msgspec.to_builtins(parsed),
+            seed_commitment=commitment(seed),
+            client_seed=client_seed,
+        )
+        ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
+        codec = codec_for(ruleset)
+        tag, version, payload = codec.encode(created)
+        result = await self.store.append(
+            game_id,
+            [PendingEvent(tag, version, payload)],
+            expected_version=0,
+            command_id=check_command_id(command_id or "umpire:create"),
+            recorded_at=utc_now_iso(),
+            secret=seed,
+        )
+        return Created(game_id, ruleset.name, created.seed_commitment, client_seed, result.last_seq)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    async def load(self, game_id: str) -> tuple[Ruleset[Any], Game]:
+        """The current game: cached or snapshot state, then every event after it."""
+        check_game_id(game_id)
+        cached = self._cache.get(game_id)
+        ruleset: Ruleset[Any] | None = None
+        game: Game | None = None
+        if cached is not None:
+            ruleset, game = cached
+        else:
+            ruleset, game = await self._from_snapshot(game_id)
+        start = game.meta.seq + 1 if game else 1
+        envelopes = await self.store.read(game_id, start)
+        if game is not None and envelopes:
+            verify_chain(envelopes, start_seq=start, prev_hash=game.meta.last_hash, game_id=game_id)
+        elif game is None:
+            if not envelopes:
+                raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+            verify_chain(envelopes, game_id=game_id)
+        game = fold(envelopes, game, ruleset)
+        assert game is not None
+        ruleset = ruleset or registry.get(game.meta.ruleset)
+        self._remember(game_id, ruleset, game)
+        return ruleset, game
+
+    async def _from_snapshot(self, game_id: str) -> tuple[Ruleset[Any] | None, Game | None]:
+        snap = await self.store.load_snapshot(game_id)
+        if snap is None:
+            return None, None
+        first = await self.store.read(game_id, 1, 1)
+        if not first:
+            return None, None
+        from engine.game import ruleset_of
+
+        ruleset = ruleset_of(first[0])
+        try:
+            game = decode_game(ruleset, snap.state)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None, None
+        # A snapshot is used only if it reproduces its recorded state hash and position.
+        if state_hash(game) != snap.state_hash or game.meta.seq != snap.seq:
+            return None, None
+        if game.meta.last_hash != snap.last_hash:
+            return None, None
+        return ruleset, game
+
+    def _remember(self, game_id: str, ruleset: Ruleset[Any], game: Game) -> None:
+        self._cache[game_id] = (ruleset, game)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    async def _secret(self, game_id: str) -> bytes:
+        seed = self._secrets.get(game_id)
+        if seed is None:
+            seed = await self.store.secret(game_id)
+            self._secrets[game_id] = seed
+        return seed
+
+    # -- commands --------------------------------------------------------------------------
+
+    async def handle(
+        self,
+        game_id: str,
+        command_id: str,
+        command: dict[str, Any],
+        *,
+        manual_dice: Sequence[Sequence[int]] | None = None,
+        expected_seq: int | None = None,
+        role: Role = Role.PLAYER,
+    ) -> CommandResult:
+        """Decide and append one command; a known command id returns its first result.
+
+        With `expected_seq` the command applies only if the game is still at that seq
+        (optimistic concurrency for clients); otherwise conflicts are retried here.
+        """
+        check_game_id(game_id)
+        check_command_id(command_id)
+        if command_id.startswith("umpire:"):
+            raise InvalidCommand("command ids starting with 'umpire:' are reserved")
+        known = await self.store.command_result(game_id, command_id)
+        if known is not None:
+            return self._result(game_id, command_id, known)
+        if manual_dice is None:
+            await self._secret(game_id)
+        for attempt in range(MAX_ATTEMPTS):
+            ruleset, game = await self.load(game_id)
+            if expected_seq is not None and game.meta.seq != expected_seq:
+                raise VersionConflict(
+                    f"game {game_id!r} is at seq {game.meta.seq}, not {expected_seq}",
+                    expected=expected_seq,
+                    actual=game.meta.seq,
+                )
+            events = self._decide(ruleset, game, command, manual_dice, role)
+            if any(isinstance(e, GameEnded) for e in events):
+                # ARCHITECTURE.md: the seed is published when the game ends, atomically.
+                events.append(SeedRevealed(seed=(await self._secret(game_id)).hex()))
+            try:
+                result = await self._append(ruleset, game, events, command_id)
+            except VersionConflict:
+                # The cached game is still a valid prefix: load() reads only what is newer.
+                if expected_seq is not None:
+                    raise
+                await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * (attempt + 1))))
+                continue
+            return self._result(game_id, command_id, result)
+        raise VersionConflict(
+            f"game {game_id!r} is busy: gave up after {MAX_ATTEMPTS} conflicting attempts",
+            expected=-1,
+            actual=-1,
+        )
+
+    def _decide(
+        self,
+        ruleset: Ruleset[Any],
+        game: Game,
+        command: dict[str, Any],
+        manual_dice: Sequence[Sequence[int]] | None,
+        role: Role,
+    ) -> list[Struct]:
+        if manual_dice is not None:
+            manual = ManualDice(manual_dice, game.meta.rolls)
+            events = decide_command(ruleset, game, command, manual, role=role, manual=True)
+            manual.check_all_used()
+            return events
+        seed = self._secrets.get(game.meta.game_id)
+        if seed is None:
+            raise RuntimeError("secret must be loaded before deciding")
+        dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
+        return decide_command(ruleset, game, command, dice, role=role)
+
+    async def _append(
+        self, ruleset: Ruleset[Any], game: Game, events: list[Struct], command_id: str
+    ) -> AppendResult:
+        codec = codec_for(ruleset)
+        pending = [PendingEvent(*codec.encode(e)) for e in events]
+        result = await self.store.append(
+            game.meta.game_id,
+            pending,
+            expected_version=game.meta.seq,
+            command_id=command_id,
+            recorded_at=utc_now_iso(),
+            prev_hash=game.meta.last_hash,
+        )
+        if not result.duplicate:
+            await self._advance(ruleset, game, events, result)
+        return result
+
+    async def _advance(
+        self, ruleset: Ruleset[Any], game: Game, events: list[Struct], result: AppendResult
+    ) -> None:
+        for event in events:
+            game = apply(ruleset, game, event)
+        meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
+        game = Game(meta, game.state)
+        self._remember(meta.game_id, ruleset, game)
+        before = result.first_seq - 1
+        if result.last_seq // self.snapshot_every > before // self.snapshot_every:
+            await self.store.save_snapshot(
+                meta.game_id,
+                Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game)),
+            )
+
+    def _result(self, game_id: str, command_id: str, result: AppendResult) -> CommandResult:
+        return CommandResult(
+            game_id, command_id, result.first_seq, result.last_seq, result.duplicate
+        )
+
+    async def prepare(self, game_id: str) -> None:
+        """Load the game's secret so server dice can be rolled."""
+        await self._secret(game_id)
+
+    # -- reveal ----------------------------------------------------------------------------
+
+    async def reveal(self, game_id: str) -> CommandResult:
+        """Publish the seed (SeedRevealed); revealing twice returns the first result."""
+        known = await self.store.command_result(game_id, REVEAL_COMMAND_ID)
+        if known is not None:
+            return self._result(game_id, REVEAL_COMMAND_ID, known)
+        for _ in range(MAX_ATTEMPTS):
+            ruleset, game = await self.load(game_id)
+            if game.meta.revealed_seed is not None:
+                raise GameOver(f"game {game_id!r} has revealed its seed already")
+            event = SeedRevealed(seed=(await self._secret(game_id)).hex())
+            try:
+                result = await self._append(ruleset, game, [event], REVEAL_COMMAND_ID)
+            except VersionConflict:
+                continue
+            return self._result(game_id, REVEAL_COMMAND_ID, result)
+        raise UmpireError(f"game {game_id!r} is busy; try the reveal again")

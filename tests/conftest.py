@@ -1,0 +1,59 @@
+"""Shared fixtures: a real Valkey server started by the suite on a free loopback port.
+
+Never a mock: every store test talks to this server. Each test gets its own key prefix, so
+tests do not see each other's games.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+from events.redis_store import RedisEventStore
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from tests.support import counter_ruleset
+
+registry.register(counter_ruleset.RULESET)
+
+_prefixes = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[EmbeddedRedis]:
+    """One embedded Valkey for the whole session (appendfsync always)."""
+    with tempfile.TemporaryDirectory(prefix="umpire-test-redis-") as tmp:
+        server = EmbeddedRedis(Path(tmp), appendfsync=os.environ.get("UMPIRE_TEST_FSYNC", "always"))
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def prefix() -> str:
+    """A key prefix of this test's own."""
+    return f"t{os.getpid()}x{next(_prefixes)}"
+
+
+@pytest.fixture
+async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[RedisEventStore]:
+    """A RedisEventStore on the suite's server, under this test's prefix."""
+    s = RedisEventStore.from_url(redis_server.url, prefix=prefix)
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def games(store: RedisEventStore) -> Games:
+    """Command handling on the test store."""
+    return Games(store, snapshot_every=50)

@@ -1,0 +1,147 @@
+"""The command path end to end on a real Redis with the test-only counter ruleset."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from engine.audit import audit
+from engine.dice import d6, derive_faces
+from engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
+from events.errors import GameNotFound, InvalidGameId
+from events.types import DiceRolled, SeedRevealed
+from server.games import Games
+
+
+async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
+    created = await games.create("counter", {"target": 100}, client_seed="abc")
+    result = await games.handle(created.game_id, "c1", {"type": "Push"})
+    assert result.seqs == [2, 3, 4]
+    events = await games.store.read(created.game_id)
+    assert [e.type for e in events] == [
+        "GameCreated", "CommandRecorded", "DiceRolled", "counter.BotPushed",
+    ]  # fmt: skip
+    _, game = await games.load(created.game_id)
+    assert game.meta.rolls == 1 and game.state.pushes == 1
+
+
+async def test_manual_dice_are_logged_as_player_rolled(games: Games) -> None:
+    created = await games.create("counter", {"target": 100})
+    await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[5]])
+    _, game = await games.load(created.game_id)
+    assert game.state.total == 5
+    report = audit(await games.store.read(created.game_id))
+    assert report.ok and report.player_rolls == 1 and report.server_rolls == 0
+
+
+async def test_manual_dice_must_fit_the_rolls(games: Games) -> None:
+    created = await games.create("counter", {"target": 100})
+    with pytest.raises(ManualDiceError, match=r"outside 1\.\.6"):
+        await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[7]])
+    with pytest.raises(ManualDiceError, match="needs another roll"):
+        await games.handle(created.game_id, "m2", {"type": "Push"}, manual_dice=[])
+    with pytest.raises(ManualDiceError, match="used only 1"):
+        await games.handle(created.game_id, "m3", {"type": "Push"}, manual_dice=[[1], [2]])
+    assert await games.store.version(created.game_id) == 1
+
+
+async def test_bad_input_is_typed_and_writes_nothing(games: Games) -> None:
+    created = await games.create("counter", {"target": 10})
+    gid = created.game_id
+    with pytest.raises(InvalidCommand, match="unknown command type 'Fly'"):
+        await games.handle(gid, "b1", {"type": "Fly"})
+    with pytest.raises(InvalidCommand, match="Add command is not valid"):
+        await games.handle(gid, "b2", {"type": "Add", "amount": 9})
+    await games.handle(gid, "b3", {"type": "Add", "amount": 6})
+    with pytest.raises(RuleError, match="at most 4 now") as info:
+        await games.handle(gid, "b4", {"type": "Add", "amount": 5})
+    assert info.value.rule == "test-counter R1"
+    with pytest.raises(InvalidGameId, match="not allowed"):
+        await games.handle("bad{id}", "b6", {"type": "Push"})
+    with pytest.raises(GameNotFound):
+        await games.handle("nosuchgame", "b7", {"type": "Push"})
+    with pytest.raises(InvalidCommand, match="reserved"):
+        await games.handle(gid, "umpire:x", {"type": "Push"})
+    assert await games.store.version(gid) == 3  # only creation and b3
+
+
+async def test_unknown_ruleset_and_bad_setup_are_refused(games: Games) -> None:
+    from engine.errors import InvalidSetup, UnknownRuleset
+
+    with pytest.raises(UnknownRuleset, match="counter"):
+        await games.create("chess")
+    with pytest.raises(InvalidSetup, match="target"):
+        await games.create("counter", {"target": -1})
+    assert await games.store.games() == []
+
+
+async def test_retried_command_id_returns_first_result_even_after_reopen(
+    games: Games, redis_server, prefix
+) -> None:
+    from events.redis_store import RedisEventStore
+
+    created = await games.create("counter", {"target": 100})
+    first = await games.handle(created.game_id, "same", {"type": "Push"})
+    again = await games.handle(created.game_id, "same", {"type": "Push"})
+    assert again.duplicate and again.seqs == first.seqs
+    reopened = RedisEventStore.from_url(redis_server.url, prefix=prefix)
+    try:
+        third = await Games(reopened).handle(created.game_id, "same", {"type": "Add", "amount": 1})
+        assert third.duplicate and third.seqs == first.seqs
+        assert await reopened.version(created.game_id) == first.last_seq
+    finally:
+        await reopened.close()
+
+
+async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> None:
+    created = await games.create("counter", {"target": 12}, client_seed="cs")
+    n = 0
+    while True:
+        n += 1
+        try:
+            await games.handle(created.game_id, f"p{n}", {"type": "Push"})
+            await games.handle(created.game_id, f"h{n}", {"type": "Hide"})
+        except GameOver:
+            break
+    events = await games.store.read(created.game_id)
+    seed_hex = await games.store.secret(created.game_id)
+    reveal_at = next(i for i, e in enumerate(events) if e.type == "SeedRevealed")
+    for env in events[:reveal_at]:
+        # Neither the seed nor anything shorter that identifies it is in any earlier event.
+        assert seed_hex.hex().encode() not in env.payload
+        assert seed_hex not in env.payload
+    report = audit(events)
+    assert report.ok, report.failure
+    assert report.seed_revealed and report.rolls_verified == report.server_rolls > 0
+    from engine.game import codec_for
+    from tests.support.counter_ruleset import RULESET
+
+    codec = codec_for(RULESET)
+    decoded = [codec.decode(e.type, e.version, e.payload) for e in events]
+    revealed = next(e for e in decoded if isinstance(e, SeedRevealed))
+    for event in decoded:
+        if isinstance(event, DiceRolled):
+            assert derive_faces(bytes.fromhex(revealed.seed), "cs", event.roll, d6()) == event.faces
+
+
+async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store) -> None:
+    from events.chain import verify_chain
+
+    created = await games.create("counter", {"target": 100_000})
+    writers = [Games(store) for _ in range(50)]
+
+    async def write(w: int) -> None:
+        for i in range(100):
+            await writers[w].handle(created.game_id, f"w{w}-{i}", {"type": "Add", "amount": 1})
+
+    await asyncio.wait_for(asyncio.gather(*(write(w) for w in range(50))), 240)
+    events = await store.read(created.game_id)
+    assert len(events) == 1 + 5000 * 2
+    assert [e.seq for e in events] == list(range(1, 10002))
+    verify_chain(events)
+    body = events[1:]
+    for k in range(0, len(body), 2):
+        assert body[k].command_id == body[k + 1].command_id
+        assert body[k].type == "CommandRecorded"
+    assert len({e.command_id for e in body}) == 5000

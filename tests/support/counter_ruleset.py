@@ -1,0 +1,140 @@
+"""A tiny test-only ruleset that exercises every part of the ruleset contract.
+
+"Counter": the player adds to a total, the bot pushes by a d6 roll, the bot can hide a
+secret number (a hidden roll) that players must not see, and reaching the target ends the
+game. Its "rules" are cited as `test-counter Rn` so decision events look like real ones.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta, Struct
+
+from engine.dice import Dice, d6
+from engine.errors import RuleError
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from events.types import DiceRolled, GameEnded
+
+
+class Setup(Struct, frozen=True, kw_only=True):
+    target: Annotated[int, Meta(ge=1, le=1_000_000)] = 50
+
+
+class State(Struct, frozen=True, kw_only=True):
+    target: int
+    total: int = 0
+    pushes: int = 0
+    secret: int = 0
+    last_roll: int = 0
+
+
+class Add(Struct, frozen=True, tag="Add", kw_only=True):
+    amount: Annotated[int, Meta(ge=1, le=6)]
+
+
+class Push(Struct, frozen=True, tag="Push", kw_only=True):
+    pass
+
+
+class Hide(Struct, frozen=True, tag="Hide", kw_only=True):
+    pass
+
+
+class Added(Struct, frozen=True, tag="counter.Added", kw_only=True):
+    amount: int
+
+
+class BotPushed(Struct, frozen=True, tag="counter.BotPushed", kw_only=True):
+    amount: int
+    rule: str
+    dice: tuple[int, ...]
+
+
+class SecretChosen(Struct, frozen=True, tag="counter.SecretChosen", kw_only=True):
+    value: int
+    rule: str
+    dice: tuple[int, ...]
+
+
+RULE_ADD = "test-counter R1"
+RULE_PUSH = "test-counter R2"
+RULE_HIDE = "test-counter R3"
+RULE_END = "test-counter R4"
+
+
+def initial_state(setup: Setup) -> State:
+    return State(target=setup.target)
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    events: list[Struct] = []
+    if isinstance(command, Add):
+        if state.total + command.amount > state.target:
+            raise RuleError(
+                f"{RULE_ADD}: the player may not add past the target "
+                f"(at most {state.target - state.total} now)",
+                rule=RULE_ADD,
+            )
+        events.append(Added(amount=command.amount))
+        total = state.total + command.amount
+    elif isinstance(command, Push):
+        roll = dice.roll(d6(), purpose="bot push", rule=RULE_PUSH)
+        events += [roll, BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,))]
+        total = state.total + roll.total
+    elif isinstance(command, Hide):
+        roll = dice.roll(d6(), purpose="bot secret", rule=RULE_HIDE, hidden=True)
+        events += [roll, SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,))]
+        total = state.total
+    else:  # pragma: no cover - parse_command admits only the types above
+        raise RuleError(f"unknown command {command!r}", rule=RULE_ADD)
+    if total >= state.target:
+        events.append(GameEnded(result=f"target {state.target} reached", rule=RULE_END))
+    return events
+
+
+def evolve(state: State, event: Struct) -> State:
+    if isinstance(event, Added):
+        return msgspec.structs.replace(state, total=state.total + event.amount)
+    if isinstance(event, BotPushed):
+        return msgspec.structs.replace(
+            state, total=state.total + event.amount, pushes=state.pushes + 1
+        )
+    if isinstance(event, SecretChosen):
+        return msgspec.structs.replace(state, secret=event.value)
+    if isinstance(event, DiceRolled):
+        return msgspec.structs.replace(state, last_roll=event.roll)
+    return state
+
+
+def view(state: State, role: Role) -> dict[str, object]:
+    data = msgspec.to_builtins(state)
+    if role is not Role.REFEREE:
+        data.pop("secret")
+    return data
+
+
+def redact(event: Struct, role: Role) -> Struct | None:
+    if isinstance(event, SecretChosen) and role is not Role.REFEREE:
+        return None
+    return event
+
+
+RULESET: Ruleset[State] = Ruleset(
+    name="counter",
+    version="1",
+    title="Counter (test-only ruleset)",
+    seed="tests/support/counter_ruleset.py",
+    setup_type=Setup,
+    state_type=State,
+    command_types=(Add, Push, Hide),
+    event_types=(Added, BotPushed, SecretChosen),
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=("secret",),
+)
