@@ -29,10 +29,13 @@ def register(ruleset: Ruleset[Any]) -> None:
 def load_module(spec: str) -> Ruleset[Any]:
     """Import `module:ATTRIBUTE` (ATTRIBUTE defaults to RULESET) and register it."""
     module_name, _, attr = spec.partition(":")
-    module = importlib.import_module(module_name)
-    ruleset = getattr(module, attr or "RULESET")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownRuleset(f"cannot import ruleset module {spec!r}: {exc}") from exc
+    ruleset = getattr(module, attr or "RULESET", None)
     if not isinstance(ruleset, Ruleset):
-        raise TypeError(f"{spec} is not a Ruleset")
+        raise UnknownRuleset(f"{spec!r} does not name a Ruleset")
     register(ruleset)
     return ruleset
 

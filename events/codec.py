@@ -116,7 +116,7 @@ class EventRegistry:
     def _decode_as(self, event_type: type[Struct], payload: bytes, seq: int) -> Struct:
         try:
             decoded: Struct = self._decoders[event_type].decode(payload)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
             raise CorruptEvent(
                 f"event {seq}: payload does not decode as {event_type.__name__}: {exc}",
                 seq=seq,

@@ -139,7 +139,7 @@ def decode_envelope(data: bytes, *, where: str = "") -> Envelope:
     """Decode stored bytes into an Envelope, or raise CorruptEvent."""
     try:
         return _envelope_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
         raise CorruptEvent(
             f"stored event {where or '(unknown position)'} does not decode as an envelope: {exc}",
             where=where,

@@ -1,0 +1,124 @@
+"""Commit-reveal dice: derivation, ranges, fairness, manual and recorded sources."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.dice import (
+    DiceKind,
+    ManualDice,
+    RecordedDice,
+    ServerDice,
+    coloured,
+    commitment,
+    custom,
+    d6,
+    d10,
+    d12,
+    d20,
+    d100,
+    derive_faces,
+    draw,
+    is_doubles,
+    nd6,
+    total_of,
+    two_d6,
+)
+from engine.errors import DiceMismatch, ManualDiceError
+
+SEED = bytes(range(32))
+
+
+def test_commitment_is_sha256_of_the_seed() -> None:
+    assert commitment(SEED) == hashlib.sha256(SEED).hexdigest()
+
+
+def test_derivation_is_deterministic_and_depends_on_every_input() -> None:
+    base = derive_faces(SEED, "client", 7, nd6(10))
+    assert base == derive_faces(SEED, "client", 7, nd6(10))
+    assert base != derive_faces(SEED, "client", 8, nd6(10))
+    assert base != derive_faces(SEED, "other", 7, nd6(10))
+    assert base != derive_faces(bytes(32), "client", 7, nd6(10))
+
+
+@given(st.integers(0, 10_000), st.sampled_from([d6(), two_d6(), d10(), d12(), d20(), nd6(5)]))
+def test_faces_stay_in_range(roll: int, spec) -> None:
+    faces = derive_faces(SEED, "c", roll, spec)
+    assert len(faces) == len(spec.sides)
+    assert all(1 <= f <= s for f, s in zip(faces, spec.sides, strict=True))
+
+
+def test_percentile_reads_tens_and_units_with_double_zero_as_100() -> None:
+    """000_842c81c5c58bc2f6.txt 1.2.3: 00 = 100."""
+    spec = d100()
+    assert total_of(spec, (0, 0)) == 100
+    assert total_of(spec, (0, 7)) == 7
+    assert total_of(spec, (4, 2)) == 42
+    totals = {ServerDice(SEED, "c", n).roll(spec, purpose="p", rule="r").total for n in range(3000)}
+    assert min(totals) == 1 and max(totals) == 100 and len(totals) == 100
+
+
+def test_every_face_is_equally_likely_chi_square() -> None:
+    """No modulo bias: 12,000 d6 and d20 rolls pass a chi-square test at p = 0.001."""
+    for spec, critical in ((d6(), 20.52), (d20(), 43.82)):
+        sides = spec.sides[0]
+        counts = Counter(derive_faces(SEED, "chi", n, spec)[0] for n in range(12_000))
+        expected = 12_000 / sides
+        chi2 = sum((counts[f] - expected) ** 2 / expected for f in range(1, sides + 1))
+        assert chi2 < critical, (spec.kind, chi2)
+
+
+def test_draw_picks_among_remaining_cards() -> None:
+    seen = Counter(derive_faces(SEED, "deck", n, draw(7))[0] for n in range(7000))
+    assert sorted(seen) == list(range(1, 8))
+    assert min(seen.values()) > 800
+
+
+def test_doubles_and_named_dice() -> None:
+    dice = ManualDice([[3, 3], [2, 5]], next_roll=0)
+    a = dice.roll(two_d6(), purpose="attack", rule="r")
+    b = dice.roll(coloured(blue=6, purple=6), purpose="locate", rule="r")
+    assert is_doubles(a) and not is_doubles(b)
+    assert b.labels == ("blue", "purple") and b.faces == (2, 5) and b.total == 7
+
+
+def test_server_dice_number_rolls_from_the_game_count() -> None:
+    dice = ServerDice(SEED, "c", next_roll=5)
+    first = dice.roll(d6(), purpose="a", rule="r")
+    second = dice.roll(d6(), purpose="b", rule="r", hidden=True)
+    assert (first.roll, second.roll) == (5, 6)
+    assert second.hidden and dice.rolled == [first, second]
+    assert first.faces == derive_faces(SEED, "c", 5, d6())
+
+
+def test_manual_dice_refuse_what_does_not_fit() -> None:
+    with pytest.raises(ManualDiceError, match="has 1 dice"):
+        ManualDice([[4]], 0).roll(two_d6(), purpose="p", rule="r")
+    with pytest.raises(ManualDiceError, match=r"outside 0\.\.9"):
+        ManualDice([[10, 0]], 0).roll(d100(), purpose="p", rule="r")
+    with pytest.raises(ManualDiceError, match="needs another roll"):
+        ManualDice([], 0).roll(d6(), purpose="p", rule="r")
+
+
+def test_recorded_dice_replay_and_detect_a_different_roll() -> None:
+    rolled = ServerDice(SEED, "c", 0).roll(d6(), purpose="p", rule="r")
+    assert RecordedDice([rolled]).roll(d6(), purpose="p", rule="r") == rolled
+    with pytest.raises(DiceMismatch, match="d10"):
+        RecordedDice([rolled]).roll(d10(), purpose="p", rule="r")
+    with pytest.raises(DiceMismatch, match="does not hold"):
+        RecordedDice([]).roll(d6(), purpose="p", rule="r")
+
+
+def test_spec_constructors_refuse_nonsense() -> None:
+    with pytest.raises(ValueError):
+        draw(0)
+    with pytest.raises(ValueError):
+        nd6(0)
+    with pytest.raises(ValueError):
+        custom(1)
+    assert custom(3, 3).kind is DiceKind.CUSTOM
