@@ -83,17 +83,26 @@ class EmbeddedRedis:
         """The server's command line."""
         return [
             server_binary(),
-            "--port", str(self.port),
-            "--bind", self.host,
-            "--dir", str(self.data_dir),
-            "--daemonize", "no",
-            "--appendonly", "yes",
-            "--appendfsync", self.appendfsync,
-            "--save", "",
-            "--protected-mode", "yes",
-            "--logfile", str(self.data_dir / "valkey.log"),
+            "--port",
+            str(self.port),
+            "--bind",
+            self.host,
+            "--dir",
+            str(self.data_dir),
+            "--daemonize",
+            "no",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            self.appendfsync,
+            "--save",
+            "",
+            "--protected-mode",
+            "yes",
+            "--logfile",
+            str(self.data_dir / "valkey.log"),
             *self.extra_args,
-        ]  # fmt: skip
+        ]
 
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         """Start the server and wait until it answers PING."""

@@ -1,0 +1,247 @@
+"""An asyncio client for umpire's websocket gateway.
+
+- requests are answered by id; commands get generated ids and are retried safely by id;
+- `subscribe()` is an async iterator of events, exactly once and in order;
+- after a dropped connection the client reconnects, re-authenticates, resumes every
+  subscription from its last seen seq, and re-sends requests that had no answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.protocol import (
+    Accepted,
+    Created,
+    Error,
+    EventFrame,
+    ServerMessage,
+    ViewState,
+)
+
+_decoder = msgspec.json.Decoder(ServerMessage)
+
+
+def _text(message: dict[str, Any]) -> str:
+    """JSON text (a str, so websockets sends a text frame)."""
+    return msgspec.json.encode(message).decode()
+
+
+class UmpireError(Exception):
+    """An error frame from the server."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.code}: {error.message}")
+        self.code = error.code
+        self.message = error.message
+        self.details = error.details
+
+
+class _Subscription:
+    def __init__(self, game_id: str, last_seq: int | None, view: bool) -> None:
+        self.game_id = game_id
+        # With a view and no from_seq, events follow the view's seq.
+        self.from_view = view and last_seq is None
+        self.last_seq = last_seq or 0
+        self.view = view
+        self.view_sent = False
+        self.queue: asyncio.Queue[EventFrame | ViewState] = asyncio.Queue()
+
+
+class UmpireClient:
+    """A connection to one gateway that survives reconnects."""
+
+    def __init__(self, url: str, *, reconnect: bool = True, retry_delay: float = 0.05) -> None:
+        self.url = url
+        self.reconnect = reconnect
+        self.retry_delay = retry_delay
+        self.credentials: list[str] = []
+        self.subscriptions: dict[str, _Subscription] = {}
+        self._ws: ClientConnection | None = None
+        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[Any]]] = {}
+        self._ids = itertools.count(1)
+        self._reader: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self._closed = False
+        self.reconnects = 0
+
+    async def __aenter__(self) -> UmpireClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def connect(self) -> None:
+        """Open the connection (and keep reopening it while `reconnect` is set)."""
+        await self._open()
+        self._reader = asyncio.create_task(self._read_loop())
+
+    async def _open(self) -> None:
+        self._ws = await connect(self.url, max_size=2**24, open_timeout=5)
+        welcome = await self._ws.recv()
+        msgspec.json.decode(welcome)  # the welcome frame; nothing to keep
+        for credential in self.credentials:
+            await self._ws.send(_text({"type": "auth", "credential": credential}))
+        for sub in self.subscriptions.values():
+            frame = {"type": "subscribe", "game_id": sub.game_id, "from_seq": sub.last_seq}
+            await self._ws.send(_text(frame))
+        for message, _future in self._pending.values():
+            await self._ws.send(_text(message))
+        self._connected.set()
+
+    async def close(self) -> None:
+        """Close for good."""
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def _read_loop(self) -> None:
+        while not self._closed:
+            ws = self._ws
+            assert ws is not None
+            try:
+                async for raw in ws:
+                    self._deliver(_decoder.decode(raw))
+            except ConnectionClosed:
+                pass
+            self._connected.clear()
+            if self._closed or not self.reconnect:
+                for _message, future in self._pending.values():
+                    if not future.done():
+                        future.set_exception(ConnectionError("connection closed"))
+                return
+            while not self._closed:
+                await asyncio.sleep(self.retry_delay)
+                try:
+                    await self._open()
+                    self.reconnects += 1
+                    break
+                except (OSError, ConnectionClosed, TimeoutError):
+                    continue
+
+    def _deliver(self, message: Any) -> None:
+        if isinstance(message, EventFrame):
+            sub = self.subscriptions.get(message.game_id)
+            # Resume may replay what was queued before a drop: keep exactly once.
+            if sub is not None and message.seq == sub.last_seq + 1:
+                sub.last_seq = message.seq
+                sub.queue.put_nowait(message)
+            return
+        request_id = getattr(message, "id", None)
+        if (
+            isinstance(message, ViewState)
+            and request_id not in self._pending
+            and message.game_id in self.subscriptions
+        ):
+            sub = self.subscriptions[message.game_id]
+            if sub.view and not sub.view_sent:
+                sub.view_sent = True
+                sub.queue.put_nowait(message)
+                sub.last_seq = max(sub.last_seq, message.seq) if sub.from_view else sub.last_seq
+            return
+        if request_id is None or request_id not in self._pending:
+            return
+        _msg, future = self._pending.pop(request_id)
+        if future.done():
+            return
+        if isinstance(message, Error):
+            future.set_exception(UmpireError(message))
+        else:
+            future.set_result(message)
+
+    async def request(self, message: dict[str, Any], timeout: float = 30.0) -> Any:
+        """Send a message and wait for its answer (re-sent after a reconnect)."""
+        request_id = message.get("id") or f"r{next(self._ids)}"
+        message = {**message, "id": request_id}
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = (message, future)
+        await self._connected.wait()
+        with contextlib.suppress(ConnectionClosed):
+            assert self._ws is not None
+            await self._ws.send(_text(message))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def create(
+        self, ruleset: str, setup: dict[str, Any] | None = None, client_seed: str | None = None
+    ) -> Created:
+        """Create a game; the player credential is kept for reconnects."""
+        message: dict[str, Any] = {"type": "create", "ruleset": ruleset, "setup": setup or {}}
+        if client_seed is not None:
+            message["client_seed"] = client_seed
+        created: Created = await self.request(message)
+        self.credentials.append(created.player_credential)
+        return created
+
+    async def auth(self, credential: str) -> Any:
+        """Present a credential (kept for reconnects)."""
+        result = await self.request({"type": "auth", "credential": credential})
+        self.credentials.append(credential)
+        return result
+
+    async def send(
+        self,
+        game_id: str,
+        command: dict[str, Any],
+        *,
+        dice: list[list[int]] | None = None,
+        command_id: str | None = None,
+        expected_seq: int | None = None,
+    ) -> Accepted:
+        """Send a player command; a generated command id makes retries safe."""
+        message: dict[str, Any] = {
+            "type": "command",
+            "game_id": game_id,
+            "command_id": command_id or "c-" + secrets.token_hex(8),
+            "command": command,
+        }
+        if dice is not None:
+            message["dice"] = dice
+        if expected_seq is not None:
+            message["expected_seq"] = expected_seq
+        accepted: Accepted = await self.request(message)
+        return accepted
+
+    async def view(self, game_id: str) -> ViewState:
+        """The game's current state as this connection's role sees it."""
+        state: ViewState = await self.request({"type": "view", "game_id": game_id})
+        return state
+
+    async def list_games(self) -> Any:
+        """The games this connection holds credentials for."""
+        return await self.request({"type": "list_games"})
+
+    async def subscribe(
+        self, game_id: str, from_seq: int | None = None, *, view: bool = False
+    ) -> AsyncIterator[EventFrame | ViewState]:
+        """Every event after `from_seq` (default: from the start, or after the view when
+        `view` is asked for), in order, across reconnects. The view, if asked, comes first."""
+        sub = _Subscription(game_id, from_seq, view)
+        self.subscriptions[game_id] = sub
+        message: dict[str, Any] = {"type": "subscribe", "game_id": game_id}
+        if from_seq is not None or not view:
+            message["from_seq"] = from_seq or 0
+        if view:
+            message["view"] = True
+        await self.request(message)
+        try:
+            while True:
+                yield await sub.queue.get()
+        finally:
+            self.subscriptions.pop(game_id, None)

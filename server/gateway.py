@@ -1,0 +1,446 @@
+"""The websocket gateway: one `Connection` per client, speaking server/protocol.py.
+
+Each connection has a bounded outgoing queue drained by one writer task; each subscription
+is a task that feeds that queue from the game's feed (catch-up from the stream, then live,
+always by the next expected seq, so the hand-over has no gap and no repeat). A client that
+stops reading fills its queue and is closed with CLOSE_RESYNC; it resumes from its last seq.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import msgspec
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from engine import registry
+from engine.redaction import view_for
+from engine.roles import Role
+from events.errors import UmpireError
+from server import credentials
+from server.config import Settings
+from server.credentials import Unauthorized
+from server.feed import GameFeed, Notifier
+from server.games import Games
+from server.metrics import Metrics
+from server.protocol import (
+    CLOSE_GOING_AWAY,
+    CLOSE_RATE_LIMIT,
+    CLOSE_RESYNC,
+    PROTOCOL_VERSION,
+    Accepted,
+    Auth,
+    Authenticated,
+    ClientMessage,
+    Create,
+    Created,
+    Error,
+    GameList,
+    GameSummary,
+    GetView,
+    ListGames,
+    SendCommand,
+    Subscribe,
+    Subscribed,
+    Unsubscribe,
+    Unsubscribed,
+    ViewState,
+    Welcome,
+    encoder,
+)
+
+log = logging.getLogger("umpire.gateway")
+
+SLOW_CONSUMER_SECONDS = 5.0
+
+
+class SlowConsumer(Exception):
+    """The client did not read its frames in time."""
+
+
+class Gateway:
+    """State shared by every connection of one gateway process (none of it durable)."""
+
+    def __init__(self, settings: Settings, games: Games, notifier: Notifier) -> None:
+        self.settings = settings
+        self.games = games
+        self.store = games.store
+        self.notifier = notifier
+        self.metrics = Metrics()
+        self.connections: set[Connection] = set()
+        self.per_address: dict[str, int] = {}
+        self.draining = False
+        self.inflight = 0
+
+    async def handle(self, ws: ServerConnection) -> None:
+        """Serve one websocket connection until it closes."""
+        conn = Connection(self, ws)
+        self.connections.add(conn)
+        self.metrics.connections_total += 1
+        try:
+            await conn.run()
+        finally:
+            self.connections.discard(conn)
+            await conn.cleanup()
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Graceful shutdown: refuse new messages, finish those in flight, close with 1001."""
+        self.draining = True
+        deadline = time.monotonic() + timeout
+        while self.inflight and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for conn in list(self.connections):
+            await conn.flush(timeout=max(0.1, deadline - time.monotonic()))
+        await asyncio.gather(
+            *(c.ws.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.connections),
+            return_exceptions=True,
+        )
+
+
+class Connection:
+    """One client: its credentials, subscriptions, outgoing queue and rate limit."""
+
+    def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
+        self.gw = gateway
+        self.ws = ws
+        self.settings = gateway.settings
+        self.roles: dict[str, Role] = {}
+        self.operator = False
+        self.subs: dict[str, asyncio.Task[None]] = {}
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
+        self.writer: asyncio.Task[None] | None = None
+        self.tokens = float(gateway.settings.max_burst)
+        self._closing: asyncio.Task[None] | None = None
+        self.refilled = time.monotonic()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self.writer = asyncio.create_task(self._write())
+        await self.send(
+            encoder.encode(
+                Welcome(protocol=PROTOCOL_VERSION, server="umpire", rulesets=registry.available())
+            )
+        )
+        try:
+            async for raw in self.ws:
+                if not self._take_token():
+                    self.gw.metrics.error("rate_limited")
+                    await self.ws.close(CLOSE_RATE_LIMIT, "too many messages per second")
+                    return
+                if isinstance(raw, bytes):
+                    self.gw.metrics.error("binary_frame")
+                    await self.reply(
+                        Error(
+                            code="binary_frame",
+                            message="binary frames are not accepted: send JSON text frames",
+                        )
+                    )
+                    continue
+                await self._dispatch(raw)
+        except ConnectionClosed:
+            pass
+
+    async def cleanup(self) -> None:
+        for game_id in list(self.subs):
+            await self._unsubscribe(game_id)
+        if self.writer is not None:
+            self.writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.writer
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        rate = self.settings.max_messages_per_second
+        self.tokens = min(self.settings.max_burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    # -- output ----------------------------------------------------------------------------
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                frame = await self.out.get()
+                if frame is None:
+                    return
+                await self.ws.send(frame.decode())
+                self.gw.metrics.frames_sent += 1
+        except ConnectionClosed:
+            return
+
+    async def send(self, frame: bytes) -> None:
+        """Queue a frame; a client that stays full for too long is closed for resync."""
+        try:
+            await asyncio.wait_for(self.out.put(frame), SLOW_CONSUMER_SECONDS)
+        except TimeoutError as exc:
+            self.gw.metrics.error("resync")
+            self._closing = asyncio.create_task(
+                self.ws.close(CLOSE_RESYNC, "too slow: resume from last seq")
+            )
+            raise SlowConsumer from exc
+
+    async def reply(self, message: Any) -> None:
+        await self.send(encoder.encode(message))
+
+    async def flush(self, timeout: float) -> None:
+        """Wait until queued frames are written (used on shutdown)."""
+        deadline = time.monotonic() + timeout
+        while not self.out.empty() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+
+    # -- input -----------------------------------------------------------------------------
+
+    async def _dispatch(self, raw: str) -> None:
+        request_id: str | None = None
+        try:
+            data = msgspec.json.decode(raw)
+        except msgspec.DecodeError as exc:
+            self.gw.metrics.error("bad_json")
+            await self.reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
+            return
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            request_id = data["id"][:128]
+        try:
+            message = msgspec.convert(data, ClientMessage)
+        except msgspec.ValidationError as exc:
+            text = str(exc)
+            code = "unknown_message_type" if "`$.type`" in text else "bad_message"
+            allowed = "create, auth, subscribe, unsubscribe, command, list_games, view"
+            self.gw.metrics.error(code)
+            await self.reply(
+                Error(
+                    code=code,
+                    message=f"{text} (message types: {allowed})",
+                    details={"error": text},
+                    id=request_id,
+                )
+            )
+            return
+        if self.gw.draining:
+            await self.reply(
+                Error(
+                    code="shutting_down",
+                    message="the server is shutting down; reconnect and retry with the "
+                    "same command id",
+                    id=request_id,
+                )
+            )
+            return
+        self.gw.inflight += 1
+        try:
+            await self._handle(message)
+        except SlowConsumer:
+            raise
+        except UmpireError as exc:
+            self.gw.metrics.error(exc.code)
+            details = {k: v for k, v in exc.details.items() if _jsonable(v)}
+            await self.reply(
+                Error(code=exc.code, message=exc.message, details=details, id=request_id)
+            )
+        except Exception as exc:  # never let one message take the connection down
+            log.exception("internal error")
+            self.gw.metrics.error("internal")
+            await self.reply(
+                Error(
+                    code="internal", message=f"internal error: {type(exc).__name__}", id=request_id
+                )
+            )
+        finally:
+            self.gw.inflight -= 1
+
+    async def _handle(self, message: Any) -> None:
+        match message:
+            case Create():
+                await self._create(message)
+            case Auth():
+                await self._auth(message.credential, message.id)
+            case Subscribe():
+                await self._subscribe(message)
+            case Unsubscribe():
+                await self._unsubscribe(message.game_id)
+                await self.reply(Unsubscribed(game_id=message.game_id, id=message.id))
+            case SendCommand():
+                await self._command(message)
+            case ListGames():
+                await self._list(message)
+            case GetView():
+                role = self._role(message.game_id)
+                await self.reply(await self._view(message.game_id, role, message.id))
+
+    async def _create(self, msg: Create) -> None:
+        created = await self.gw.games.create(msg.ruleset, msg.setup, client_seed=msg.client_seed)
+        player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
+        spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
+        self.roles[created.game_id] = Role.PLAYER
+        self.gw.metrics.games_created += 1
+        await self.reply(
+            Created(
+                game_id=created.game_id,
+                ruleset=created.ruleset,
+                player_credential=player,
+                spectator_credential=spectator,
+                seed_commitment=created.seed_commitment,
+                client_seed=created.client_seed,
+                id=msg.id,
+            )
+        )
+
+    async def _auth(self, credential: str, request_id: str | None, reply: bool = True) -> None:
+        if credentials.is_operator(credential, self.settings.operator_token):
+            self.operator = True
+            if reply:
+                await self.reply(Authenticated(game_id="", role="operator", id=request_id))
+            return
+        game_id, role = await credentials.verify(self.gw.store, credential)
+        self.roles[game_id] = role
+        if reply:
+            await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
+
+    def _role(self, game_id: str) -> Role:
+        role = self.roles.get(game_id)
+        if role is not None:
+            return role
+        if self.operator:
+            return Role.REFEREE
+        raise Unauthorized(
+            f"no credential for game {game_id!r} on this connection: send 'auth' first",
+            game_id=game_id,
+        )
+
+    async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
+        ruleset, game = await self.gw.games.load(game_id)
+        revealed = game.meta.revealed_seed is not None
+        state = view_for(ruleset, game.state, role, revealed=revealed)
+        return ViewState(
+            game_id=game_id,
+            seq=game.meta.seq,
+            role=role.value,
+            ruleset=ruleset.name,
+            state=msgspec.to_builtins(state),
+            ended=game.meta.ended,
+            id=request_id,
+        )
+
+    async def _subscribe(self, msg: Subscribe) -> None:
+        if msg.credential:
+            await self._auth(msg.credential, msg.id, reply=False)
+        role = self._role(msg.game_id)
+        if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
+            raise UmpireError(
+                f"at most {self.settings.max_subscriptions} subscriptions per connection",
+                limit=self.settings.max_subscriptions,
+            )
+        await self._unsubscribe(msg.game_id)
+        feed = await self.gw.notifier.feed(msg.game_id)
+        start = msg.from_seq or 0
+        await self.reply(
+            Subscribed(
+                game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
+            )
+        )
+        if msg.view:
+            view = await self._view(msg.game_id, role, msg.id)
+            await self.reply(view)
+            if msg.from_seq is None:
+                start = view.seq
+        feed.subscribers += 1
+        self.gw.metrics.subscriptions += 1
+        self.subs[msg.game_id] = asyncio.create_task(self._pump(feed, start, role))
+
+    async def _pump(self, feed: GameFeed, after: int, role: Role) -> None:
+        next_seq = after + 1
+        try:
+            while True:
+                if feed.head < next_seq:
+                    await feed.wait_beyond(next_seq - 1)
+                    continue
+                count = min(feed.head, next_seq + 499) - next_seq + 1
+                frames = await feed.frames(next_seq, role)
+                for frame in frames:
+                    await self.send(frame)
+                self.gw.metrics.events_delivered += len(frames)
+                next_seq += count
+        except (SlowConsumer, asyncio.CancelledError):
+            return
+        except Exception:
+            log.exception("subscription pump failed")
+            with contextlib.suppress(Exception):
+                await self.ws.close(CLOSE_RESYNC, "subscription failed: resume from last seq")
+
+    async def _unsubscribe(self, game_id: str) -> None:
+        task = self.subs.pop(game_id, None)
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        self.gw.metrics.subscriptions -= 1
+        feed = self.gw.notifier.feeds.get(game_id)
+        if feed is not None:
+            feed.subscribers -= 1
+            await self.gw.notifier.release(feed)
+
+    async def _command(self, msg: SendCommand) -> None:
+        if msg.credential:
+            await self._auth(msg.credential, msg.id, reply=False)
+        role = self._role(msg.game_id)
+        if role is not Role.PLAYER:
+            raise Unauthorized(
+                f"a {role.value} may not send commands to game {msg.game_id!r}; "
+                "only the player credential may",
+                game_id=msg.game_id,
+                role=role.value,
+            )
+        started = time.perf_counter()
+        result = await self.gw.games.handle(
+            msg.game_id,
+            msg.command_id,
+            msg.command,
+            manual_dice=msg.dice,
+            expected_seq=msg.expected_seq,
+            role=role,
+        )
+        self.gw.metrics.observe_command(
+            time.perf_counter() - started, appended=not result.duplicate
+        )
+        await self.reply(
+            Accepted(
+                game_id=msg.game_id,
+                command_id=msg.command_id,
+                seqs=result.seqs,
+                duplicate=result.duplicate,
+                id=msg.id,
+            )
+        )
+
+    async def _list(self, msg: ListGames) -> None:
+        ids = await self.gw.store.games() if self.operator else sorted(self.roles)
+        summaries = []
+        for game_id in ids:
+            role = self.roles.get(game_id, Role.REFEREE)
+            first = await self.gw.store.read(game_id, 1, 1)
+            if not first:
+                continue
+            from engine.game import ruleset_of
+
+            seq = await self.gw.store.version(game_id)
+            name = ruleset_of(first[0]).name
+            summaries.append(GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=seq))
+        await self.reply(GameList(games=summaries, id=msg.id))
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        msgspec.json.encode(value)
+        return True
+    except (TypeError, msgspec.EncodeError):
+        return False

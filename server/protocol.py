@@ -1,0 +1,250 @@
+"""The wire protocol: JSON text frames, every message a tagged msgspec Struct.
+
+docs/protocol.md describes it; docs/protocol.schema.json is generated from these types by
+`python -m server.protocol` (a test fails when the checked-in schema is stale).
+Messages from the client carry an optional `id`, echoed in the reply.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta, Struct
+
+PROTOCOL_VERSION = 1
+
+GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+CommandId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.:-]{1,128}$")]
+RequestId = Annotated[str, Meta(max_length=128)]
+Seq = Annotated[int, Meta(ge=0)]
+
+# Close codes (RFC 6455 private range 4000-4999 for ours).
+CLOSE_RESYNC = 4000  # the client fell too far behind: reconnect and resume from last seq
+CLOSE_RATE_LIMIT = 4008  # too many messages per second
+CLOSE_TOO_MANY_CONNECTIONS = 4029  # too many connections from one address
+CLOSE_GOING_AWAY = 1001  # server shutting down
+CLOSE_POLICY = 1008  # binary frame or forbidden origin
+CLOSE_TOO_BIG = 1009  # frame over the size limit
+
+
+# -- client to server ------------------------------------------------------------------
+
+
+class Create(Struct, frozen=True, tag="create", kw_only=True):
+    """Create a game. Answered by `created` with the player and spectator credentials."""
+
+    ruleset: Annotated[str, Meta(max_length=64)]
+    setup: dict[str, Any] = {}
+    client_seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    id: RequestId | None = None
+
+
+class Auth(Struct, frozen=True, tag="auth", kw_only=True):
+    """Present a game credential (or the operator token) for this connection."""
+
+    credential: Annotated[str, Meta(max_length=256)]
+    id: RequestId | None = None
+
+
+class Subscribe(Struct, frozen=True, tag="subscribe", kw_only=True):
+    """Receive every event after `from_seq`, exactly once and in order; then live ones.
+
+    With `view`, the current state comes first; events then follow from `from_seq` if it
+    is given, else from the view's seq.
+    """
+
+    game_id: GameId
+    from_seq: Seq | None = None
+    view: bool = False
+    credential: Annotated[str, Meta(max_length=256)] | None = None
+    id: RequestId | None = None
+
+
+class Unsubscribe(Struct, frozen=True, tag="unsubscribe", kw_only=True):
+    """Stop receiving a game's events."""
+
+    game_id: GameId
+    id: RequestId | None = None
+
+
+class SendCommand(Struct, frozen=True, tag="command", kw_only=True):
+    """A player command. `dice` are manual faces (one list per roll)."""
+
+    game_id: GameId
+    command_id: CommandId
+    command: dict[str, Any]
+    dice: list[list[int]] | None = None
+    expected_seq: Seq | None = None
+    credential: Annotated[str, Meta(max_length=256)] | None = None
+    id: RequestId | None = None
+
+
+class ListGames(Struct, frozen=True, tag="list_games", kw_only=True):
+    """The games this connection holds credentials for (all games for the operator)."""
+
+    id: RequestId | None = None
+
+
+class GetView(Struct, frozen=True, tag="view", kw_only=True):
+    """The current state of a game as this connection's role sees it."""
+
+    game_id: GameId
+    id: RequestId | None = None
+
+
+ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView
+
+
+# -- server to client ------------------------------------------------------------------
+
+
+class Welcome(Struct, frozen=True, tag="welcome", kw_only=True):
+    """Sent once on connect."""
+
+    protocol: int
+    server: str
+    rulesets: list[str]
+
+
+class Created(Struct, frozen=True, tag="created", kw_only=True):
+    """A new game and its two credentials (shown once; stored only as hashes)."""
+
+    game_id: str
+    ruleset: str
+    player_credential: str
+    spectator_credential: str
+    seed_commitment: str
+    client_seed: str
+    id: str | None = None
+
+
+class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):
+    """A credential was accepted for a game (or as operator, game_id empty)."""
+
+    game_id: str
+    role: str
+    id: str | None = None
+
+
+class Subscribed(Struct, frozen=True, tag="subscribed", kw_only=True):
+    """Events after `from_seq` follow; `head` is the game's seq at subscription."""
+
+    game_id: str
+    from_seq: int
+    head: int
+    role: str
+    id: str | None = None
+
+
+class Unsubscribed(Struct, frozen=True, tag="unsubscribed", kw_only=True):
+    """No more events of this game will be sent."""
+
+    game_id: str
+    id: str | None = None
+
+
+class ViewState(Struct, frozen=True, tag="state", kw_only=True):
+    """A game's state at `seq` as `role` sees it."""
+
+    game_id: str
+    seq: int
+    role: str
+    ruleset: str
+    state: Any
+    ended: bool
+    id: str | None = None
+
+
+class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
+    """One event of a game. `redacted` events were changed for this role and will not
+    match their hash; the full log verifies after the seed is revealed."""
+
+    game_id: str
+    seq: int
+    event_type: str
+    version: int
+    payload: Any
+    command_id: str
+    recorded_at: str
+    prev_hash: str
+    hash: str
+    redacted: bool = False
+
+
+class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
+    """A command was appended (or, `duplicate`, had been appended before) at `seqs`."""
+
+    game_id: str
+    command_id: str
+    seqs: list[int]
+    duplicate: bool
+    id: str | None = None
+
+
+class GameSummary(Struct, frozen=True, kw_only=True):
+    """One game in a `games` reply."""
+
+    game_id: str
+    ruleset: str
+    role: str
+    seq: int
+
+
+class GameList(Struct, frozen=True, tag="games", kw_only=True):
+    """The games this connection may see."""
+
+    games: list[GameSummary]
+    id: str | None = None
+
+
+class Error(Struct, frozen=True, tag="error", kw_only=True):
+    """A refused message: a stable code, a message for people, and details."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = {}
+    id: str | None = None
+
+
+ServerMessage = (
+    Welcome
+    | Created
+    | Authenticated
+    | Subscribed
+    | Unsubscribed
+    | ViewState
+    | EventFrame
+    | Accepted
+    | GameList
+    | Error
+)
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+server_decoder = msgspec.json.Decoder(ServerMessage)
+encoder = msgspec.json.Encoder()
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of every message, both directions."""
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"umpire wire protocol v{PROTOCOL_VERSION}",
+        "$defs": components,
+        "properties": {"client_to_server": client, "server_to_client": server},
+    }
+
+
+def main() -> None:
+    """Print the JSON Schema (used to regenerate docs/protocol.schema.json)."""
+    json.dump(json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

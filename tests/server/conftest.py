@@ -1,0 +1,31 @@
+"""Gateway fixtures: a real gateway on a free loopback port over the suite's Valkey."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.app import Running, running_gateway
+from server.config import Settings
+from server.embedded import EmbeddedRedis
+
+
+def gateway_settings(prefix: str, **overrides: object) -> Settings:
+    """Settings for a test gateway (port 0 = any free port)."""
+    values: dict[str, object] = {"port": 0, "prefix": prefix, "operator_token": "o" * 32}
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def gateway(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
+    """One gateway process-in-test on the suite's Redis."""
+    async with running_gateway(gateway_settings(prefix), redis_server.url) as running:
+        yield running
+
+
+@pytest.fixture
+def ws_url(gateway: Running) -> str:
+    """The gateway's websocket URL."""
+    return f"ws://127.0.0.1:{gateway.port}/ws"

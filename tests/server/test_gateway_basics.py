@@ -1,0 +1,111 @@
+"""The gateway over real websocket connections: create, subscribe, command, roles."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import pytest
+from websockets.asyncio.client import connect
+
+from clients.client import UmpireClient, UmpireError
+from tests.support.wire import text
+
+
+async def collect(client: UmpireClient, game_id: str, n: int, from_seq: int = 0) -> list:
+    out = []
+    async for frame in client.subscribe(game_id, from_seq):
+        out.append(frame)
+        if len(out) == n:
+            return out
+    return out
+
+
+async def test_create_command_and_live_events(ws_url: str) -> None:
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 1000}, client_seed="seed-1")
+        assert created.player_credential.startswith(created.game_id + ".")
+        watcher = asyncio.create_task(collect(client, created.game_id, 6))
+        accepted = await client.send(created.game_id, {"type": "Push"}, command_id="p1")
+        assert accepted.seqs == [2, 3, 4] and not accepted.duplicate
+        await client.send(created.game_id, {"type": "Add", "amount": 3})
+        frames = await asyncio.wait_for(watcher, 10)
+        assert [f.seq for f in frames] == list(range(1, 7))
+        assert frames[0].event_type == "GameCreated"
+        assert frames[2].payload["type"] == "DiceRolled"
+
+
+async def test_same_command_id_twice_is_applied_once(ws_url: str) -> None:
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 1000})
+        first = await client.send(created.game_id, {"type": "Push"}, command_id="dup")
+        second = await client.send(created.game_id, {"type": "Push"}, command_id="dup")
+        assert second.duplicate and second.seqs == first.seqs
+        view = await client.view(created.game_id)
+        assert view.state["pushes"] == 1
+
+
+async def test_spectator_is_read_only_and_sees_no_secret(ws_url: str) -> None:
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1000})
+        for i in range(3):
+            await player.send(created.game_id, {"type": "Hide"}, command_id=f"h{i}")
+        async with connect(ws_url) as raw:
+            frames = [await raw.recv()]
+            await raw.send(
+                text({"type": "auth", "id": "a", "credential": created.spectator_credential})
+            )
+            await raw.send(
+                text(
+                    {
+                        "type": "subscribe",
+                        "game_id": created.game_id,
+                        "view": True,
+                        "from_seq": 0,
+                        "id": "s",
+                    }
+                )
+            )
+            await raw.send(
+                text(
+                    {
+                        "type": "command",
+                        "game_id": created.game_id,
+                        "command_id": "x",
+                        "command": {"type": "Push"},
+                        "id": "c",
+                    }
+                )
+            )
+            while True:
+                frame = await asyncio.wait_for(raw.recv(), 5)
+                frames.append(frame)
+                if '"id":"c"' in frame:
+                    break
+            refusal = msgspec.json.decode(frames[-1])
+            assert refusal["type"] == "error" and refusal["code"] == "unauthorized"
+            # Wait for all 10 events to arrive, then search every frame for secrets.
+            while sum('"type":"event"' in f for f in frames) < 10:
+                frames.append(await asyncio.wait_for(raw.recv(), 5))
+        joined = "\n".join(frames)
+        assert '"secret"' not in joined  # the ruleset's secret field
+        assert "counter.SecretChosen" in joined  # the event exists, its payload is withheld
+        view = next(msgspec.json.decode(f) for f in frames if '"type":"state"' in f)
+        assert "secret" not in view["state"] and view["role"] == "spectator"
+
+
+async def test_credentials_are_scoped_to_one_game(ws_url: str) -> None:
+    async with UmpireClient(ws_url) as a, UmpireClient(ws_url) as b:
+        game_a = await a.create("counter", {"target": 1000})
+        game_b = await b.create("counter", {"target": 1000})
+        async with UmpireClient(ws_url) as c:
+            await c.auth(game_a.player_credential)
+            with pytest.raises(UmpireError, match="unauthorized"):
+                await c.send(game_b.game_id, {"type": "Push"})
+            with pytest.raises(UmpireError, match="unauthorized"):
+                await c.auth(game_b.game_id + "." + "x" * 32)
+            with pytest.raises(UmpireError, match="malformed"):
+                await c.auth("nonsense")
+        async with UmpireClient(ws_url) as d:
+            with pytest.raises(UmpireError, match="send 'auth' first"):
+                await d.send(game_a.game_id, {"type": "Push"})
