@@ -129,10 +129,12 @@ class Connection:
         )
         try:
             async for raw in self.ws:
+                if self._closing is not None:
+                    continue  # keep reading (and dropping) so the close handshake completes
                 if not self._take_token():
                     self.gw.metrics.error("rate_limited")
-                    await self.ws.close(CLOSE_RATE_LIMIT, "too many messages per second")
-                    return
+                    self._close_soon(CLOSE_RATE_LIMIT, "too many messages per second")
+                    continue
                 if isinstance(raw, bytes):
                     self.gw.metrics.error("binary_frame")
                     await self.reply(
@@ -183,10 +185,13 @@ class Connection:
             await asyncio.wait_for(self.out.put(frame), SLOW_CONSUMER_SECONDS)
         except TimeoutError as exc:
             self.gw.metrics.error("resync")
-            self._closing = asyncio.create_task(
-                self.ws.close(CLOSE_RESYNC, "too slow: resume from last seq")
-            )
+            self._close_soon(CLOSE_RESYNC, "too slow: resume from last seq")
             raise SlowConsumer from exc
+
+    def _close_soon(self, code: int, reason: str) -> None:
+        """Start closing without blocking the reader (it must drain for the handshake)."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self.ws.close(code, reason))
 
     async def reply(self, message: Any) -> None:
         await self.send(encoder.encode(message))

@@ -1,0 +1,123 @@
+// umpire browser client: an ES module, no build step. Speaks docs/protocol.md.
+// Usage:
+//   import { UmpireClient } from "./umpire.js";
+//   const client = new UmpireClient(`ws://${location.host}/ws`);
+//   await client.connect();
+//   await client.auth(credential);
+//   client.subscribe(gameId, 0, (frame) => console.log(frame.seq, frame.event_type));
+
+export class UmpireClient {
+  constructor(url, { reconnectDelay = 250 } = {}) {
+    this.url = url;
+    this.reconnectDelay = reconnectDelay;
+    this.credentials = [];
+    this.subscriptions = new Map(); // gameId -> { lastSeq, onEvent, onState, view }
+    this.pending = new Map(); // request id -> { message, resolve, reject }
+    this.nextId = 1;
+    this.closed = false;
+    this.onStatus = () => {};
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(this.url);
+      this.ws = ws;
+      ws.onopen = () => {
+        this.onStatus("connected");
+        for (const credential of this.credentials) this.#raw({ type: "auth", credential });
+        for (const [gameId, sub] of this.subscriptions) {
+          this.#raw({ type: "subscribe", game_id: gameId, from_seq: sub.lastSeq });
+        }
+        for (const { message } of this.pending.values()) this.#raw(message);
+        resolve();
+      };
+      ws.onerror = (err) => reject(err);
+      ws.onmessage = (msg) => this.#deliver(JSON.parse(msg.data));
+      ws.onclose = () => {
+        this.onStatus("disconnected");
+        if (!this.closed) setTimeout(() => this.connect().catch(() => {}), this.reconnectDelay);
+      };
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+
+  #raw(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  #deliver(message) {
+    if (message.type === "event") {
+      const sub = this.subscriptions.get(message.game_id);
+      if (sub && message.seq === sub.lastSeq + 1) {
+        sub.lastSeq = message.seq;
+        sub.onEvent(message);
+      }
+      return;
+    }
+    if (message.type === "state" && !this.pending.has(message.id)) {
+      const sub = this.subscriptions.get(message.game_id);
+      if (sub && sub.onState) sub.onState(message);
+      return;
+    }
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    this.pending.delete(message.id);
+    if (message.type === "error") waiting.reject(Object.assign(new Error(message.message), message));
+    else waiting.resolve(message);
+  }
+
+  request(message) {
+    const id = `r${this.nextId++}`;
+    const full = { ...message, id };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { message: full, resolve, reject });
+      this.#raw(full);
+    });
+  }
+
+  async create(ruleset, setup = {}, clientSeed) {
+    const message = { type: "create", ruleset, setup };
+    if (clientSeed) message.client_seed = clientSeed;
+    const created = await this.request(message);
+    this.credentials.push(created.player_credential);
+    return created;
+  }
+
+  async auth(credential) {
+    const result = await this.request({ type: "auth", credential });
+    this.credentials.push(credential);
+    return result;
+  }
+
+  send(gameId, command, { dice, commandId, expectedSeq } = {}) {
+    const message = {
+      type: "command",
+      game_id: gameId,
+      command_id: commandId || `web-${crypto.randomUUID()}`,
+      command,
+    };
+    if (dice) message.dice = dice;
+    if (expectedSeq !== undefined) message.expected_seq = expectedSeq;
+    return this.request(message);
+  }
+
+  view(gameId) {
+    return this.request({ type: "view", game_id: gameId });
+  }
+
+  subscribe(gameId, fromSeq, onEvent, { onState, view = false } = {}) {
+    this.subscriptions.set(gameId, { lastSeq: fromSeq, onEvent, onState, view });
+    const message = { type: "subscribe", game_id: gameId, from_seq: fromSeq };
+    if (view) message.view = true;
+    return this.request(message);
+  }
+
+  unsubscribe(gameId) {
+    this.subscriptions.delete(gameId);
+    return this.request({ type: "unsubscribe", game_id: gameId });
+  }
+}
