@@ -34,6 +34,9 @@ class Settings(BaseModel, frozen=True):
     max_subscriptions: int = Field(100, ge=1)
     max_connections_per_address: int = Field(1000, ge=1)
     send_queue_limit: int = Field(2000, ge=10)
+    slow_consumer_seconds: float = Field(5.0, gt=0)
+    # Kernel send buffer per connection (bytes); None keeps the OS's autotuning.
+    socket_send_buffer: int | None = Field(None, ge=4096)
     extra_rulesets: tuple[str, ...] = ()
 
 
@@ -54,6 +57,8 @@ ENV = {
     "max_subscriptions": "UMPIRE_MAX_SUBSCRIPTIONS",
     "max_connections_per_address": "UMPIRE_MAX_CONNECTIONS_PER_ADDRESS",
     "send_queue_limit": "UMPIRE_SEND_QUEUE_LIMIT",
+    "slow_consumer_seconds": "UMPIRE_SLOW_CONSUMER_SECONDS",
+    "socket_send_buffer": "UMPIRE_SOCKET_SEND_BUFFER",
     "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
 }
 

@@ -56,8 +56,6 @@ from server.protocol import (
 
 log = logging.getLogger("umpire.gateway")
 
-SLOW_CONSUMER_SECONDS = 5.0
-
 
 class SlowConsumer(Exception):
     """The client did not read its frames in time."""
@@ -182,7 +180,7 @@ class Connection:
     async def send(self, frame: bytes) -> None:
         """Queue a frame; a client that stays full for too long is closed for resync."""
         try:
-            await asyncio.wait_for(self.out.put(frame), SLOW_CONSUMER_SECONDS)
+            await asyncio.wait_for(self.out.put(frame), self.settings.slow_consumer_seconds)
         except TimeoutError as exc:
             self.gw.metrics.error("resync")
             self._close_soon(CLOSE_RESYNC, "too slow: resume from last seq")

@@ -1,0 +1,54 @@
+"""Real server processes for tests: `umpire serve` as a subprocess on a free port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from server.embedded import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wait_for_port(port: int, timeout: float = 20.0) -> None:
+    """Wait until something accepts connections on `port`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on port {port}")
+
+
+def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `python -m server.cli serve` against `redis_url`; returns (process, port)."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "UMPIRE_PORT": str(port),
+        "UMPIRE_PREFIX": prefix,
+        "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET",
+        "PYTHONPATH": str(REPO),
+        **env,
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve"],
+        cwd=REPO,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port)
+    except TimeoutError:
+        process.kill()
+        output = process.communicate(timeout=5)[0].decode(errors="replace")
+        raise RuntimeError(f"gateway did not start: {output[-3000:]}") from None
+    return process, port
