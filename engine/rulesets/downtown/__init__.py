@@ -1,0 +1,60 @@
+"""Downtown solo (000_842c81c5c58bc2f6.txt): umpire runs the North Vietnamese air defence.
+
+AAA, Fire Can radars, SAM battalions and MiG flights are run from the solo tables and
+priority lists; the player reports the US side and asks for each phase.
+"""
+
+from __future__ import annotations
+
+from engine.errors import InvalidSetup
+from engine.ruleset import Ruleset
+from engine.rulesets.downtown.commands import COMMAND_TYPES
+from engine.rulesets.downtown.decide import decide
+from engine.rulesets.downtown.events import EVENT_TYPES
+from engine.rulesets.downtown.evolve import evolve
+from engine.rulesets.downtown.ledger import board_of
+from engine.rulesets.downtown.setup import Setup
+from engine.rulesets.downtown.state import State
+from engine.rulesets.downtown.tables.air_activation import scenario
+from engine.rulesets.downtown.terms import SEED
+from engine.rulesets.downtown.view import SECRET_FIELDS, redact, view
+
+
+def initial_state(setup: Setup) -> State:
+    """The state before the DRV Ground Unit Deployment Phase; the map is validated and the
+    scenario id must be in the DRV Air Activation Table (5.3) (RuleError otherwise)."""
+    scenario(setup.scenario)
+    board = board_of(setup.map)
+    if setup.raid_target not in board.targets:
+        raise InvalidSetup(
+            f"raid target {setup.raid_target!r} is not a target of the map "
+            f"({', '.join(sorted(board.targets))})"
+        )
+    if setup.entry not in board.entries:
+        raise InvalidSetup(
+            f"entry {setup.entry!r} is not an entry hex of the map "
+            f"({', '.join(sorted(board.entries))})"
+        )
+    return State(
+        setup=setup,
+        hidden_sams=setup.sam_battalions_in_reserve,
+        hidden_fire_cans=setup.fire_can_units,
+    )
+
+
+RULESET: Ruleset[State] = Ruleset(
+    name="downtown",
+    version="1",
+    title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
+    seed=SEED,
+    setup_type=Setup,
+    state_type=State,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=SECRET_FIELDS,
+)

@@ -1,0 +1,175 @@
+"""Commands the player sends: one per DRV phase step, and reports of the US side."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta, Struct
+
+from engine.rulesets.downtown.terms import (
+    AcqLevel,
+    ActivationReason,
+    AirPlacement,
+    Altitude,
+    AttackRoll,
+    EarlyWarning,
+    FlightStatus,
+    Mission,
+    Task,
+)
+
+Id = Annotated[str, Meta(min_length=1, max_length=40)]
+Label = Annotated[str, Meta(min_length=1, max_length=8)]
+Facing = Annotated[int, Meta(ge=0, le=5)]
+
+
+class UsFlightReport(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One US flight as the player reports it."""
+
+    id: Id
+    mission: Mission
+    task: Task
+    hex: Label
+    altitude: Altitude = Altitude.MEDIUM
+    facing: Facing = 0
+    detected: bool = True
+    bomber: bool = False
+    on_map: bool = True
+
+
+class DeployGroundUnits(Struct, frozen=True, tag="DeployGroundUnits", kw_only=True):
+    """DRV Ground Unit Deployment Phase: buy AAA (2.1.2), place half (2.1.4), set up SAMs
+    (3.1.2)."""
+
+
+class CheckDrvRadar(Struct, frozen=True, tag="CheckDrvRadar", kw_only=True):
+    """DRV Radar Phase of the pre-raid sequence: set-up SAM activation vs the entry (3.3)."""
+
+
+class DeployDrvAir(Struct, frozen=True, tag="DeployDrvAir", kw_only=True):
+    """DRV Air Deployment Phase (5.4.2-5.4.3): the player reports the Early Warning Level
+    and the placement the base game allows for it."""
+
+    early_warning: EarlyWarning
+    placement: AirPlacement
+
+
+class ReportUsFlights(Struct, frozen=True, tag="ReportUsFlights", kw_only=True):
+    """The US side as it stands (replaces the previous report)."""
+
+    flights: tuple[UsFlightReport, ...]
+    preemptive_arms: Annotated[int, Meta(ge=0, le=20)] = 0
+
+
+class RunDetectionPhase(Struct, frozen=True, tag="RunDetectionPhase", kw_only=True):
+    """Detection Phase (5.2): the DRV flights the US detected this phase (US rolls first)."""
+
+    detected: tuple[Id, ...] = ()
+
+
+class RunSamAcquisitionPhase(Struct, frozen=True, tag="RunSamAcquisitionPhase", kw_only=True):
+    """SAM Acquisition Phase: 3.2.1 (Acq), 3.3 (Acq), 3.4.3; then the Movement Phase opens
+    with 5.1 initiative and 5.7.2 flight order."""
+
+
+class ReportAcquisition(Struct, frozen=True, tag="ReportAcquisition", kw_only=True):
+    """The base-game acquisition result of a SAM's attempt (3.4.2)."""
+
+    sam_id: Id
+    flight_id: Id
+    level: AcqLevel
+    launch: bool = False
+
+
+class DrvChitPicked(Struct, frozen=True, tag="DrvChitPicked", kw_only=True):
+    """A DRV initiative chit was picked (5.4.4)."""
+
+    value: Annotated[int, Meta(ge=0, le=9)]
+
+
+class MoveUsFlight(Struct, frozen=True, tag="MoveUsFlight", kw_only=True):
+    """A US flight spent one Movement Point and is now here (3.4.4, 2.3.1)."""
+
+    flight_id: Id
+    hex: Label
+    altitude: Altitude
+    facing: Facing
+
+
+class EndUsFlightMovement(Struct, frozen=True, tag="EndUsFlightMovement", kw_only=True):
+    """A US flight expended all its MP (4: end-of-movement random event roll)."""
+
+    flight_id: Id
+
+
+class RollDrvAttack(Struct, frozen=True, tag="RollDrvAttack", kw_only=True):
+    """Roll a DRV AAA/Fire Can/SAM attack or damage roll (4: doubles call an event)."""
+
+    unit_id: Id
+    flight_id: Id
+    kind: AttackRoll
+
+
+class PlanDrvFlight(Struct, frozen=True, tag="PlanDrvFlight", kw_only=True):
+    """Ask for a DRV flight's movement intent (5.8, 5.9)."""
+
+    flight_id: Id
+
+
+class MoveDrvFlight(Struct, frozen=True, tag="MoveDrvFlight", kw_only=True):
+    """The player's report of a DRV flight's executed move (5.6.1 proximity check follows)."""
+
+    flight_id: Id
+    hex: Label
+    altitude: Altitude
+    facing: Facing
+    status: FlightStatus = FlightStatus.NORMAL
+    fuel: Annotated[int, Meta(ge=0, le=99)] = 99
+
+
+class CheckActivation(Struct, frozen=True, tag="CheckActivation", kw_only=True):
+    """An activation check (5.6.1): targeted by a US flight, or detected by the US."""
+
+    flight_id: Id
+    reason: ActivationReason
+
+
+class IdentifyVisually(Struct, frozen=True, tag="IdentifyVisually", kw_only=True):
+    """A DRV flight joined air-to-air combat: visual identification (5.6.2)."""
+
+    flight_id: Id
+
+
+class RunAdminPhase(Struct, frozen=True, tag="RunAdminPhase", kw_only=True):
+    """Admin Phase: 2.1.7, 2.3.1/3.4.1, 2.1.5, 2.2.1, 3.2.1 (Admin), 3.3 (Admin), 5.4.5."""
+
+
+COMMAND_TYPES: tuple[type[Struct], ...] = (
+    DeployGroundUnits,
+    CheckDrvRadar,
+    DeployDrvAir,
+    ReportUsFlights,
+    RunDetectionPhase,
+    RunSamAcquisitionPhase,
+    ReportAcquisition,
+    DrvChitPicked,
+    MoveUsFlight,
+    EndUsFlightMovement,
+    RollDrvAttack,
+    PlanDrvFlight,
+    MoveDrvFlight,
+    CheckActivation,
+    IdentifyVisually,
+    RunAdminPhase,
+)
+
+
+class ReportUnitStatus(Struct, frozen=True, tag="ReportUnitStatus", kw_only=True):
+    """A base-game result on a DRV unit: a AAA concentration suppressed (2.1.7) or a radar
+    shut down by an ARM Morale roll (2.3.1, 3.4.1)."""
+
+    unit_id: Id
+    status: Annotated[str, Meta(pattern=r"^(suppressed|radar_off)$")]
+
+
+COMMAND_TYPES = (*COMMAND_TYPES, ReportUnitStatus)

@@ -1,0 +1,357 @@
+"""5.1-5.7.1 DRV air: initiative, detection, flight generation, flying profiles, activation
+checks, visual identification and the GCI level."""
+
+from __future__ import annotations
+
+from engine.decision import Candidate
+from engine.dice import d100
+from engine.hexgrid import Hex
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown import situation as sit
+from engine.rulesets.downtown.flight_activation import activation_check, gci
+from engine.rulesets.downtown.ledger import Ledger
+from engine.rulesets.downtown.state import DrvFlight
+from engine.rulesets.downtown.tables import air_activation as table
+from engine.rulesets.downtown.terms import (
+    ActivationReason,
+    AirPlacement,
+    Altitude,
+    EarlyWarning,
+    Mission,
+    cite,
+)
+
+R_INIT = cite("5.1")
+R_DETECT = cite("5.2")
+R_LIMIT = cite("5.4.1")
+R_DEPLOY = cite("5.4.2")
+R_PLACE = cite("5.4.3")
+R_MOVE_GEN = cite("5.4.4")
+R_ADMIN_GEN = cite("5.4.5")
+R_PROFILE = cite("5.5.1")
+ENGAGE_RANGE = 3
+
+
+def _scenario(led: Ledger) -> table.Scenario:
+    return table.scenario(led.state.setup.scenario)
+
+
+R_PERCENT = cite("1.2.3")
+
+
+def _percentile(led: Ledger, purpose: str, rule: str) -> tuple[int, int]:
+    """1.2.3 Percentile Rolls: tens and units d10, '00' reads 100 (engine.dice.d100)."""
+    roll = led.roll(d100(), purpose, rule)
+    return roll.total, roll.roll
+
+
+def initiative(led: Ledger) -> None:
+    """5.1: the US moves first in the raid's first Movement Phase; later the DRV moves first
+    if it has a flight in the Engage zone (within 3 hexes of a US flight)."""
+    first = led.state.movement_phases == 1
+    engaged = [
+        f.id
+        for f in sit.airborne(led.state)
+        if any(led.board.dist(f.hex, u.hex) <= ENGAGE_RANGE for u in sit.us_on_map(led.state))
+    ]
+    side = "US" if first or not engaged else "DRV"
+    why = (
+        "first Movement Phase of the raid"
+        if first
+        else f"DRV flights in the Engage zone: {', '.join(engaged)}"
+        if engaged
+        else "no DRV flight in the Engage zone"
+    )
+    led.emit(
+        ev.DecisionMade(
+            rule=f"{R_INIT} ({1 if first else 2})",
+            topic="initiative",
+            result=side,
+            explanation=f"{side} moves first: {why}",
+        )
+    )
+
+
+def detection(led: Ledger, detected: tuple[str, ...]) -> None:
+    """5.2: the US detection attempts come first; each newly detected generic flight takes an
+    activation check (5.6.1 US Detection); then the GCI level is checked (5.7.1)."""
+    for flight_id in detected:
+        sit.drv_flight(led.state, flight_id, R_DETECT)
+    for flight_id in detected:
+        flight = next((f for f in led.state.drv if f.id == flight_id), None)
+        if flight is not None and not flight.detected and not flight.visual_id:
+            activation_check(led, flight, ActivationReason.DETECTION)
+    gci(led)
+
+
+def _room(led: Ledger) -> bool:
+    return len(sit.generic(led.state)) < sit.flight_limit(led.state)
+
+
+def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) -> None:
+    """5.4.2: percentile roll: Dummy range one flight, above it two; Average or Good warning
+    adds one. 5.4.3 places them; flights at airfields are discarded at the start of play."""
+    scn = _scenario(led)
+    total, n = _percentile(led, "DRV Air Deployment", R_DEPLOY)
+    count = 1 if table.is_dummy(scn, total) else 2
+    if warning in (EarlyWarning.AVERAGE, EarlyWarning.GOOD):
+        count += 1
+    led.emit(
+        ev.DecisionMade(
+            rule=f"{table.CITATION} {scn.scenario} Dummy # {scn.dummy.lo:02d}-"
+            f"{scn.dummy.hi:02d}; {R_DEPLOY}",
+            dice=(n,),
+            topic="air_deployment",
+            result=str(count),
+            explanation=(f"roll {total}: {count} flight(s) (early warning {warning.value})"),
+        )
+    )
+    board = led.board
+    entry = sit.entry_hex(led.state, board)
+    target = sit.target_hex(led.state, board)
+    if placement is AirPlacement.ORBIT_OR_AIRFIELD:
+        spots = [(h, "orbit point") for h in board.data.orbit_points]
+        spots += [(a.hex, "airfield") for a in board.data.airfields if a.open]
+        spots.sort(key=lambda s: (board.dist(s[0], entry), s[0]))
+        for i in range(count):
+            if i >= len(spots):
+                break
+            hex_, kind = spots[i]
+            if kind == "airfield":
+                led.emit(
+                    ev.DecisionMade(
+                        rule=R_PLACE,
+                        topic="air_deployment",
+                        result="discarded",
+                        explanation=f"flight {i + 1} would set up at airfield {hex_}: discarded",
+                    )
+                )
+                continue
+            _generate(
+                led,
+                hex_,
+                Altitude.DECK,
+                sit.facing_toward(board, hex_, entry),
+                R_PLACE,
+                f"orbit point {hex_}, nearest free to the entry hex {entry}",
+            )
+        return
+    ring = [h.label for h in board.grid.ring(Hex.parse(entry), 10)]
+    ok = [h for h in ring if board.edge_distance(h) <= 3 and board.is_land(h)]
+    if not ok:
+        land = [
+            h.label
+            for r in range(11, 40)
+            for h in board.grid.ring(Hex.parse(entry), r)
+            if board.is_land(h.label)
+        ]
+        ok = land[:1]
+    ok.sort(key=lambda h: (board.dist(h, target), h))
+    for i in range(min(count, len(ok))):
+        flight_id = _generate(
+            led,
+            ok[i],
+            Altitude.LOW,
+            sit.facing_toward(board, ok[i], entry),
+            R_PLACE,
+            f"in the air 10 hexes from {entry}, near the map edge",
+        )
+        if flight_id:
+            profile_roll(led, flight_id)
+
+
+def _generate(
+    led: Ledger,
+    hex_: str,
+    alt: Altitude,
+    facing: int,
+    rule: str,
+    why: str,
+    *,
+    ready: bool = False,
+    profile: str = "",
+    parent: str = "",
+) -> str:
+    """5.4.1: a generic counter, if the DRV are under their Flights limit (and no † result)."""
+    if led.state.no_more_flights or not _room(led):
+        led.emit(
+            ev.DecisionMade(
+                rule=R_LIMIT,
+                topic="flight_limit",
+                result="not generated",
+                explanation=(
+                    f"at the Flights limit {sit.flight_limit(led.state)}"
+                    if not led.state.no_more_flights
+                    else "† result: no more flights"
+                ),
+            )
+        )
+        return ""
+    flight_id = led.new_id("M")
+    led.emit(
+        ev.DrvFlightGenerated(
+            rule=rule,
+            flight_id=flight_id,
+            hex=hex_,
+            altitude=alt,
+            facing=facing,
+            ready=ready,
+            profile=profile,
+            parent=parent,
+            explanation=f"generic flight {flight_id}: {why}",
+        )
+    )
+    return flight_id
+
+
+def profile_roll(led: Ledger, flight_id: str) -> None:
+    """5.5.1: a flight generated in the air in the Air Deployment Phase rolls percentile dice:
+    in the Dummy range no profile, above it the profile column's aircraft."""
+    scn = _scenario(led)
+    total, n = _percentile(led, f"flying profile {flight_id}", R_PROFILE)
+    row = table.profile_for(scn, total)
+    if row is None:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_PROFILE,
+                dice=(n,),
+                topic="profile",
+                result="none",
+                explanation=f"roll {total} in Dummy range: {flight_id} gains no profile",
+            )
+        )
+        return
+    led.emit(
+        ev.FlightProfileAssigned(
+            rule=f"{table.CITATION} {scn.scenario} profile {row.profile.lo:02d}-{row.profile.hi}",
+            dice=(n,),
+            flight_id=flight_id,
+            aircraft=row.aircraft,
+            explanation=f"roll {total}: {flight_id} flies the {row.aircraft} profile",
+        )
+    )
+
+
+def _strike_reference(led: Ledger) -> str:
+    strikes = [f for f in sit.us_on_map(led.state) if f.mission is Mission.STRIKE]
+    if strikes:
+        target = sit.target_hex(led.state, led.board)
+        return sorted(strikes, key=lambda f: (led.board.dist(f.hex, target), f.id))[0].hex
+    return sit.entry_hex(led.state, led.board)
+
+
+def takeoff_check(led: Ledger, chit: int) -> None:
+    """5.4.4: the first DRV chit of 1 or more in a game turn checks for a take-off; above the
+    Dummy range one flight appears under a Ready marker at the open airfield closest to the
+    strike mission (or its entry hex)."""
+    if chit < 1 or led.state.takeoff_checked:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_MOVE_GEN,
+                topic="no_takeoff_check",
+                result="skip",
+                explanation="chit 0, or already checked this game turn",
+            )
+        )
+        return
+    scn = _scenario(led)
+    total, n = _percentile(led, "DRV take-off check", R_MOVE_GEN)
+    led.emit(
+        ev.DecisionMade(
+            rule=R_MOVE_GEN,
+            dice=(n,),
+            topic="takeoff_check",
+            result="dummy" if table.is_dummy(scn, total) else "takeoff",
+            explanation=f"roll {total} vs Dummy # {scn.dummy.lo:02d}-{scn.dummy.hi:02d}",
+        )
+    )
+    if table.is_dummy(scn, total):
+        return
+    board = led.board
+    ref = _strike_reference(led)
+    fields = sorted(
+        (a for a in board.data.airfields if a.open), key=lambda a: (board.dist(a.hex, ref), a.hex)
+    )
+    if not fields:
+        led.emit(ev.DecisionMade(rule=R_MOVE_GEN, topic="takeoff", result="no open airfield"))
+        return
+    field = fields[0]
+    _generate(
+        led,
+        field.hex,
+        Altitude.DECK,
+        sit.facing_toward(board, field.hex, ref),
+        R_MOVE_GEN,
+        f"takes off from {field.name} ({field.hex}) under a Ready marker",
+        ready=True,
+        profile=field.aircraft,
+    )
+
+
+def admin_generation(led: Ledger) -> None:
+    """5.4.5: percentile roll; above the Dummy range one flight appears in the air with an
+    undetected generic flight (one per parent, the parent closest to a US flight), taking
+    its hex, altitude, facing and profile (5.5.1)."""
+    scn = _scenario(led)
+    total, n = _percentile(led, "DRV Admin Phase generation", R_ADMIN_GEN)
+    if table.is_dummy(scn, total):
+        led.emit(
+            ev.DecisionMade(
+                rule=R_ADMIN_GEN,
+                dice=(n,),
+                topic="admin_generation",
+                result="none",
+                explanation=f"roll {total} in the Dummy range",
+            )
+        )
+        return
+    us = sit.us_on_map(led.state)
+    parents = [
+        f
+        for f in sit.airborne(led.state)
+        if not f.detected and not f.visual_id and f.id not in led.state.admin_parents
+    ]
+
+    def key(f: DrvFlight) -> tuple[int, str]:
+        return (min((led.board.dist(f.hex, u.hex) for u in us), default=999), f.id)
+
+    parents.sort(key=key)
+    if not parents:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_ADMIN_GEN,
+                dice=(n,),
+                topic="admin_generation",
+                result="none",
+                explanation=f"roll {total}: no undetected generic flight",
+            )
+        )
+        return
+    p = parents[0]
+    led.emit(
+        ev.DecisionMade(
+            rule=R_ADMIN_GEN,
+            dice=(n,),
+            topic="admin_generation",
+            result=p.id,
+            candidates=tuple(
+                Candidate(
+                    option=f.id,
+                    chosen=f is p,
+                    reason="closest to a US flight" if f is p else "farther",
+                )
+                for f in parents
+            ),
+            explanation=f"roll {total}: a flight joins {p.id}",
+        )
+    )
+    _generate(
+        led,
+        p.hex,
+        p.altitude,
+        p.facing,
+        R_ADMIN_GEN,
+        f"with parent {p.id}",
+        profile=p.profile,
+        parent=p.id,
+    )

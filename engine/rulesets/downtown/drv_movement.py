@@ -1,0 +1,329 @@
+"""5.7.2-5.9 DRV flight: flight order A-H, maneuver zones and movement intents.
+
+Where the solo rules prescribe a route (transit by the shortest route avoiding barrage
+zones; broken flights toward the China Buffer Zone or a rally point; approach straight at
+the target) the route is computed on the map; where base-game movement decides (MP costs,
+turn rates) the intent states destination, altitude and throttle and the player reports
+the executed move with MoveDrvFlight.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.decision import Candidate
+from engine.hexgrid import Hex
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown import situation as sit
+from engine.rulesets.downtown.ledger import Ledger
+from engine.rulesets.downtown.state import DrvFlight, UsFlight
+from engine.rulesets.downtown.terms import (
+    ALTITUDE_INDEX,
+    Altitude,
+    FlightStatus,
+    Mission,
+    SamStatus,
+    Task,
+    Zone,
+    cite,
+)
+
+R_ORDER = cite("5.7.2")
+R_TRANSIT = cite("5.8.1")
+R_APPROACH = cite("5.8.2")
+R_ENGAGE = cite("5.8.3")
+R_GENERAL = cite("5.9")
+R_BROKEN = cite("5.9.1")
+R_PROFILE = cite("5.9.2")
+R_WEATHER = cite("5.9.3")
+R_AAA = cite("5.9.4")
+R_SLASH = cite("5.5.2")
+
+
+def slash_attack_eligible(profile: str, year: int, month: int) -> bool:
+    """5.5.2: a MiG-19 or MiG-21 flying profile qualifies for the Slash Attack tactic after
+    August 1967 (the flight still has to meet the base game's requirements)."""
+    return profile.startswith(("MiG19", "MiG21")) and (year, month) > (1967, 8)
+
+
+STEPS = "ABCDEFGH"
+ROUTE_SHOWN = 8
+
+
+def zone(led: Ledger, flight: DrvFlight) -> Zone:
+    """5.8: Engage within 3 of an enemy flight, Approach within 10 of a detected US flight,
+    else Transit."""
+    us = sit.us_on_map(led.state)
+    if any(led.board.dist(flight.hex, u.hex) <= 3 for u in us):
+        return Zone.ENGAGE
+    if any(led.board.dist(flight.hex, u.hex) <= 10 for u in us if u.detected):
+        return Zone.APPROACH
+    return Zone.TRANSIT
+
+
+def threatening(led: Ledger, a: DrvFlight | UsFlight, b: DrvFlight | UsFlight) -> bool:
+    """5.7.2: a threatens b if b is in a's forward arc and a is in b's rear arc."""
+    return sit.in_front_arc(led.board, a, b.hex) and sit.in_rear_arc(led.board, b, a.hex)
+
+
+def _bomber_or_ih(u: UsFlight) -> bool:
+    return u.task is Task.BOMBING or u.mission is Mission.IRON_HAND
+
+
+def step_of(led: Ledger, f: DrvFlight) -> tuple[str, str]:
+    """The first step A-H that applies to a flight, and why."""
+    board = led.board
+    us = sit.us_on_map(led.state)
+    z = zone(led, f)
+    if f.status is FlightStatus.ABORTING:
+        return "D", "aborting"
+    if f.ready:
+        return "G", "taking off"
+    if f.status is FlightStatus.DISORDERED:
+        return "H", "disordered"
+    if z is Zone.ENGAGE:
+        close = [u for u in us if board.dist(f.hex, u.hex) <= 3]
+        if any(u.detected and threatening(led, f, u) for u in close):
+            return "A", "Engage zone, threatening a detected US flight"
+        if any(u.detected and _bomber_or_ih(u) for u in close):
+            return "B", "Engage zone vs a detected Bomber/Iron Hand flight"
+        if any(u.task is Task.CAP and threatening(led, u, f) for u in close):
+            return "C", "Engage zone, threatened by a US CAP flight"
+    if z is Zone.APPROACH and any(
+        u.detected and _bomber_or_ih(u) and board.dist(f.hex, u.hex) <= 10 for u in us
+    ):
+        return "E", "Approach zone vs a detected Bomber/Iron Hand flight"
+    return "F", "closest to a US flight"
+
+
+def flight_order(led: Ledger) -> None:
+    """5.7.2: DRV flights move by priority steps A (highest) to H; within a step, closest to
+    a US flight first (then by id)."""
+    us = sit.us_on_map(led.state)
+    rows = []
+    for f in sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready):
+        step, why = step_of(led, f)
+        near = min((led.board.dist(f.hex, u.hex) for u in us), default=999)
+        rows.append((STEPS.index(step), near, f.id, step, why))
+    rows.sort()
+    order = tuple(r[2] for r in rows)
+    led.emit(
+        ev.DecisionMade(
+            rule=R_ORDER,
+            topic="flight_order",
+            result=" ".join(order) or "none",
+            order=order,
+            candidates=tuple(
+                Candidate(option=r[2], chosen=True, reason=f"step {r[3]}: {r[4]}") for r in rows
+            ),
+            explanation="DRV movement order: "
+            + (", ".join(f"{r[2]} ({r[3]})" for r in rows) or "no DRV flights"),
+        )
+    )
+
+
+def route(led: Ledger, start: str, goal: str, *, avoid_barrage: bool) -> tuple[str, ...]:
+    """Shortest hex route (breadth-first, neighbours in direction order), avoiding barrage
+    zones if asked and possible; falls back to the straight line."""
+    board = led.board
+    if start == goal:
+        return (start,)
+    prev: dict[str, str] = {start: start}
+    queue = deque([start])
+    while queue:
+        cur = queue.popleft()
+        if cur == goal:
+            break
+        for n in board.grid.neighbours(Hex.parse(cur)):
+            lab = n.label
+            if lab in prev:
+                continue
+            if avoid_barrage and board.in_barrage(lab) and lab != goal:
+                continue
+            prev[lab] = cur
+            queue.append(lab)
+    if goal not in prev:
+        return tuple(h.label for h in board.grid.line(Hex.parse(start), Hex.parse(goal)))
+    path = [goal]
+    while path[-1] != start:
+        path.append(prev[path[-1]])
+    return tuple(reversed(path))
+
+
+def _sam_shadow(led: Ledger, u: UsFlight) -> bool:
+    """5.8.2: not within 5 of a SAM with its radar on, nor marked with a SAM acquisition."""
+    for s in led.state.sams:
+        if s.status is SamStatus.ACTIVE and s.radar_on and led.board.dist(s.hex, u.hex) <= 5:
+            return True
+        if s.target == u.id and s.level.value != "none":
+            return True
+    return False
+
+
+def _task_rank(u: UsFlight) -> int:
+    return 0 if u.task is Task.BOMBING else 1 if u.task is Task.SEAD else 2
+
+
+def intent(led: Ledger, flight: DrvFlight) -> None:
+    """5.8-5.9: the flight's zone, target, destination, altitude, throttle and route."""
+    board, state = led.board, led.state
+    weather_floor = ALTITUDE_INDEX["low"] if state.setup.poor_weather and not flight.ready else 0
+    alt_now = ALTITUDE_INDEX[flight.altitude.value]
+    notes = [f"{R_PROFILE}: movement values of {flight.profile or 'MiG-17'}"]
+    us = sit.us_on_map(state)
+    if flight.status is FlightStatus.ABORTING:
+        edge = [h for h in board.data.china_buffer if board.edge_distance(h) == 0]
+        dest = sorted(
+            edge or board.data.china_buffer or (flight.hex,),
+            key=lambda h: (board.dist(flight.hex, h), h),
+        )[0]
+        return _emit(
+            led,
+            flight,
+            R_BROKEN,
+            Zone.TRANSIT,
+            "",
+            dest,
+            flight.altitude.value,
+            "dash" if flight.fuel > 0 else "combat",
+            route(led, flight.hex, dest, avoid_barrage=False),
+            "aborting: toward a China Buffer Zone map-edge hex, altitude unchanged",
+        )
+    if flight.status is FlightStatus.DISORDERED:
+        rally = sorted(board.rally_points(), key=lambda h: (board.dist(flight.hex, h), h))
+        dest = rally[0] if rally else flight.hex
+        path = route(led, flight.hex, dest, avoid_barrage=False)
+        return _emit(
+            led,
+            flight,
+            R_BROKEN,
+            Zone.TRANSIT,
+            "",
+            dest,
+            flight.altitude.value,
+            "combat",
+            path,
+            (
+                "disordered: toward the nearest rally point by the "
+                "shortest route not closer to a US flight, altitude unchanged"
+            ),
+        )
+    z = zone(led, flight)
+    if z is Zone.TRANSIT or flight.ready:
+        strikes = [u for u in us if u.mission is Mission.STRIKE] or list(us)
+        goal = (
+            sorted(strikes, key=lambda u: (board.dist(flight.hex, u.hex), u.id))[0].hex
+            if strikes
+            else sit.entry_hex(state, board)
+        )
+        path = route(led, flight.hex, goal, avoid_barrage=True)
+        ridge = [h for h in path[1:ROUTE_SHOWN] if h in board.data.ridgelines]
+        alt = Altitude.LOW.value if weather_floor else Altitude.DECK.value
+        why = "transit: Deck, combat throttle, shortest route avoiding barrage zones, free turns"
+        if ridge:
+            why += f"; climb only to cross ridgelines at {', '.join(ridge)}, then back to the Deck"
+        if weather_floor:
+            why += f"; {R_WEATHER}: poor weather, Low is the lowest band"
+        return _emit(
+            led,
+            flight,
+            R_TRANSIT,
+            Zone.TRANSIT,
+            "",
+            goal,
+            alt,
+            "combat",
+            path,
+            why + "; " + "; ".join(notes),
+        )
+    eligible = [
+        u
+        for u in us
+        if u.detected and board.dist(flight.hex, u.hex) <= 10 and not _sam_shadow(led, u)
+    ]
+    if not eligible:
+        return _emit(
+            led,
+            flight,
+            R_APPROACH,
+            z,
+            "",
+            flight.hex,
+            flight.altitude.value,
+            "combat",
+            (flight.hex,),
+            "no eligible target (SAM restrictions): hold and keep clear of SAMs",
+        )
+    ranked = sorted(eligible, key=lambda u: (board.dist(flight.hex, u.hex), _task_rank(u), u.id))
+    target = ranked[0]
+    want = ALTITUDE_INDEX[target.altitude.value]
+    step = min(want, alt_now + 1) if want > alt_now else want
+    step = max(step, weather_floor)
+    if alt_now == 0 and step > 0 and board.in_barrage(flight.hex):
+        step = 0
+        notes.append(f"{R_AAA}: stays on the Deck until out of the barrage zone")
+    alt = list(ALTITUDE_INDEX)[step]
+    throttle = "dash" if flight.fuel >= 2 else "combat"
+    if z is Zone.ENGAGE:
+        if slash_attack_eligible(flight.profile, state.setup.year, state.setup.month):
+            notes.append(f"{R_SLASH}: claims a Slash Attack if it meets all its requirements")
+        behind = board.grid.neighbour(Hex.parse(target.hex), (target.facing + 3) % 6)
+        dest = behind.label if board.grid.contains(behind) else target.hex
+        return _emit(
+            led,
+            flight,
+            R_ENGAGE,
+            z,
+            target.id,
+            dest,
+            alt,
+            throttle,
+            route(led, flight.hex, dest, avoid_barrage=False),
+            (
+                f"engage {target.id}: attack from the rear or rear/beam this turn, "
+                f"missiles first as primary weapon; " + "; ".join(notes)
+            ),
+        )
+    return _emit(
+        led,
+        flight,
+        R_APPROACH,
+        z,
+        target.id,
+        target.hex,
+        alt,
+        throttle,
+        route(led, flight.hex, target.hex, avoid_barrage=False),
+        (
+            f"approach {target.id} (closest detected; Bombing > SEAD > others), free "
+            f"turns, climb at most one band a turn, descend by the descent rule, no hex "
+            f"that conflicts with a SAM; " + "; ".join(notes)
+        ),
+    )
+
+
+def _emit(
+    led: Ledger,
+    f: DrvFlight,
+    rule: str,
+    z: Zone,
+    target: str,
+    dest: str,
+    alt: str,
+    throttle: str,
+    path: tuple[str, ...],
+    why: str,
+) -> None:
+    led.emit(
+        ev.MovementIntent(
+            rule=rule,
+            flight_id=f.id,
+            zone=z.value,
+            target=target,
+            destination=dest,
+            altitude=alt,
+            throttle=throttle,
+            route=path[:ROUTE_SHOWN],
+            explanation=f"{f.id}: {why}",
+        )
+    )

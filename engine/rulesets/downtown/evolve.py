@@ -1,0 +1,297 @@
+"""evolve: fold one event into the state. Total (unknown events leave it unchanged)."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+from msgspec.structs import replace
+
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown.state import (
+    AaaUnit,
+    DrvFlight,
+    FireCan,
+    Sam,
+    SiteUse,
+    State,
+)
+from engine.rulesets.downtown.terms import AcqLevel, Phase, SamStatus
+
+
+def _sam(state: State, sam_id: str, **changes: object) -> State:
+    return replace(
+        state, sams=tuple(replace(s, **changes) if s.id == sam_id else s for s in state.sams)
+    )
+
+
+def _drv(state: State, flight_id: str, **changes: object) -> State:
+    return replace(
+        state, drv=tuple(replace(f, **changes) if f.id == flight_id else f for f in state.drv)
+    )
+
+
+def _strike(state: State, site: str) -> State:
+    uses = {u.hex: u.strikes for u in state.site_uses}
+    uses[site] = uses.get(site, 0) + 1
+    return replace(
+        state, site_uses=tuple(SiteUse(hex=h, strikes=n) for h, n in sorted(uses.items()))
+    )
+
+
+def _begin(state: State, event: ev.PhaseBegan) -> State:
+    changes: dict[str, object] = {"phase": event.phase, "turn": event.turn}
+    if event.phase is Phase.MOVEMENT:
+        changes.update(
+            movement_phases=state.movement_phases + 1,
+            takeoff_checked=False,
+            phase_near=(),
+            phase_events=(),
+            sams=tuple(replace(s, fired=False, inhibited=()) for s in state.sams),
+            fire_cans=tuple(replace(f, fired=False) for f in state.fire_cans),
+        )
+    if event.phase is Phase.ADMIN:
+        changes["admin_parents"] = ()
+    return replace(state, **changes)
+
+
+def evolve(state: State, event: Struct) -> State:
+    """The state after `event`."""
+    if isinstance(event, ev.PhaseBegan):
+        return _begin(state, event)
+    if isinstance(event, ev.UsFlightsReported):
+        return replace(state, us=event.flights, preemptive_arms=event.preemptive_arms)
+    if isinstance(event, ev.UsFlightMoved):
+        us = tuple(
+            replace(f, hex=event.hex, altitude=event.altitude, facing=event.facing)
+            if f.id == event.flight_id
+            else f
+            for f in state.us
+        )
+        return replace(state, us=us)
+    if isinstance(event, ev.AaaPurchased):
+        pool = event.pool_densities
+        return replace(state, aaa_pool=pool, aaa_hidden_count=event.hidden_count)
+    if isinstance(event, ev.AaaPlaced):
+        remaining = list(state.aaa_pool)
+        if event.from_pool and event.density in remaining:
+            remaining.remove(event.density)
+        unit = AaaUnit(
+            id=event.unit_id, hex=event.hex, density=event.density, printed=not event.from_pool
+        )
+        return replace(
+            state, aaa=(*state.aaa, unit), aaa_pool=tuple(remaining), next_id=state.next_id + 1
+        )
+    if isinstance(event, ev.AaaSuppressionRolled) and event.removed:
+        return replace(
+            state,
+            aaa=tuple(
+                replace(a, suppressed=False) if a.id == event.unit_id else a for a in state.aaa
+            ),
+        )
+    if isinstance(event, ev.FireCanPlaced):
+        aaa = tuple(
+            replace(a, fire_cans=a.fire_cans + 1) if a.id == event.aaa_id else a for a in state.aaa
+        )
+        can = FireCan(id=event.unit_id, hex=event.hex)
+        return replace(
+            state,
+            fire_cans=(*state.fire_cans, can),
+            aaa=aaa,
+            hidden_fire_cans=max(0, state.hidden_fire_cans - 1),
+            next_id=state.next_id + 1,
+        )
+    if isinstance(event, ev.RadarRestartRolled) and event.back_on:
+        if event.unit_id.startswith("SAM"):
+            return _sam(state, event.unit_id, radar_on=True)
+        return replace(
+            state,
+            fire_cans=tuple(
+                replace(f, radar_on=True) if f.id == event.unit_id else f for f in state.fire_cans
+            ),
+        )
+    if isinstance(event, ev.SamSetUp):
+        sam = Sam(id=event.sam_id, hex=event.hex)
+        return replace(state, sams=(*state.sams, sam), next_id=state.next_id + 1)
+    if isinstance(event, ev.SamPlaced):
+        sam = Sam(
+            id=event.sam_id, hex=event.hex, status=SamStatus.ACTIVE, radar_on=True, warning=True
+        )
+        state = _strike(state, event.site)
+        return replace(
+            state,
+            sams=(*state.sams, sam),
+            hidden_sams=max(0, state.hidden_sams - 1),
+            next_id=state.next_id + 1,
+        )
+    if isinstance(event, ev.SamDummyChecked):
+        return _dummy(state, event)
+    if isinstance(event, ev.SamAcquisitionDecided):
+        if event.action == "acquire":
+            return _sam(state, event.sam_id, target=event.target, level=AcqLevel.NONE)
+        if event.action == "drop":
+            return _sam(state, event.sam_id, target="", level=AcqLevel.NONE, launch=False)
+        return state
+    if isinstance(event, ev.AcquisitionReported):
+        level = AcqLevel(event.level)
+        target = event.flight_id if level is not AcqLevel.NONE else ""
+        return _sam(state, event.sam_id, target=target, level=level, launch=event.launch)
+    if isinstance(event, ev.SamReacted) and event.fire != "nothing":
+        sam = next(s for s in state.sams if s.id == event.sam_id)
+        return _sam(state, event.sam_id, fired=True, shots=sam.shots + 1, option=event.option)
+    if isinstance(event, ev.RandomEventRolled):
+        return _random_event(state, event)
+    if isinstance(event, ev.DrvAttackRolled):
+        return replace(
+            state,
+            phase_events=_add(state.phase_events, event.flight_id)
+            if event.random_event
+            else state.phase_events,
+        )
+    if isinstance(event, ev.DecisionMade):
+        return _decision(state, event)
+    return _air(state, event)
+
+
+def _add(items: tuple[str, ...], item: str) -> tuple[str, ...]:
+    return items if item in items else tuple(sorted((*items, item)))
+
+
+def _dummy(state: State, event: ev.SamDummyChecked) -> State:
+    if event.outcome == "removed":
+        state = replace(
+            state,
+            dummies_found=state.dummies_found + 1,
+            dummies_generated=state.dummies_generated + 1,
+        )
+        return _sam(
+            state,
+            event.sam_id,
+            status=SamStatus.REMOVED,
+            radar_on=False,
+            target="",
+            level=AcqLevel.NONE,
+        )
+    if event.outcome == "possible_dummy":
+        return _sam(state, event.sam_id, possible_dummy=True)
+    if event.outcome == "dummy_radar":
+        state = replace(state, dummy_radars_generated=state.dummy_radars_generated + 1)
+        return _sam(
+            state,
+            event.sam_id,
+            status=SamStatus.ACTIVE,
+            radar_on=True,
+            possible_dummy=False,
+            dummy_radar=True,
+        )
+    if event.outcome == "passes":
+        return _sam(state, event.sam_id, dummy_radar=False)
+    return _sam(state, event.sam_id, status=SamStatus.ACTIVE, radar_on=True, possible_dummy=False)
+
+
+def _random_event(state: State, event: ev.RandomEventRolled) -> State:
+    state = replace(state, phase_events=_add(state.phase_events, event.flight_id))
+    if event.sam_id and event.inhibited:
+        sam = next(s for s in state.sams if s.id == event.sam_id)
+        state = _sam(
+            state, event.sam_id, inhibited=tuple(sorted({*sam.inhibited, *event.inhibits}))
+        )
+        if event.converted:
+            state = replace(state, dummy_radars_generated=state.dummy_radars_generated + 1)
+            state = _sam(state, event.sam_id, dummy_radar=True)
+    elif event.inhibits:
+        for sam in state.sams:
+            if sam.target == event.flight_id:
+                state = _sam(
+                    state, sam.id, inhibited=tuple(sorted({*sam.inhibited, *event.inhibits}))
+                )
+    return state
+
+
+def _decision(state: State, event: ev.DecisionMade) -> State:
+    if event.topic == "takeoff_check":
+        return replace(state, takeoff_checked=True)
+    if event.topic == "fire_can_fires":
+        return replace(
+            state,
+            fire_cans=tuple(
+                replace(f, fired=True) if f.id == event.result else f for f in state.fire_cans
+            ),
+        )
+    if event.topic == "near_flight":
+        return replace(state, phase_near=_add(state.phase_near, event.result))
+    if event.topic == "aaa_suppressed":
+        return replace(
+            state,
+            aaa=tuple(
+                replace(a, suppressed=True) if a.id == event.result else a for a in state.aaa
+            ),
+        )
+    if event.topic == "radar_off":
+        if event.result.startswith("SAM"):
+            return _sam(state, event.result, radar_on=False)
+        return replace(
+            state,
+            fire_cans=tuple(
+                replace(f, radar_on=False) if f.id == event.result else f for f in state.fire_cans
+            ),
+        )
+    if event.topic == "sam_dropped_inhibited":
+        return _sam(state, event.result, fired=True)
+    return state
+
+
+def _air(state: State, event: Struct) -> State:
+    if isinstance(event, ev.DrvFlightGenerated):
+        flight = DrvFlight(
+            id=event.flight_id,
+            hex=event.hex,
+            altitude=event.altitude,
+            facing=event.facing,
+            ready=event.ready,
+            profile=event.profile,
+        )
+        parents = state.admin_parents
+        if event.parent:
+            parents = _add(parents, event.parent)
+        return replace(
+            state, drv=(*state.drv, flight), next_id=state.next_id + 1, admin_parents=parents
+        )
+    if isinstance(event, ev.DrvFlightRemoved):
+        return replace(state, drv=tuple(f for f in state.drv if f.id != event.flight_id))
+    if isinstance(event, ev.FlightProfileAssigned):
+        return _drv(state, event.flight_id, profile=event.aircraft)
+    if isinstance(event, ev.ActivationChecked):
+        if event.real and event.reason == "detection":
+            return _drv(state, event.flight_id, detected=True)
+        return state
+    if isinstance(event, ev.VisualIdentified):
+        state = _drv(
+            state,
+            event.flight_id,
+            visual_id=True,
+            detected=True,
+            aircraft=event.aircraft,
+            count=event.count,
+        )
+        limit = state.vid_limit - 1 if state.vid_limit > 0 else state.vid_limit
+        if event.note == "£":
+            limit = 1
+        return replace(
+            state,
+            visual_ids=state.visual_ids + 1,
+            vid_limit=limit,
+            no_more_flights=state.no_more_flights or event.note == "†",
+        )
+    if isinstance(event, ev.DrvFlightMoved):
+        return _drv(
+            state,
+            event.flight_id,
+            hex=event.hex,
+            altitude=event.altitude,
+            facing=event.facing,
+            status=event.status,
+            fuel=event.fuel,
+            ready=False,
+        )
+    if isinstance(event, ev.MovementIntent):
+        return state
+    return state

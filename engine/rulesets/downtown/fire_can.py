@@ -1,0 +1,178 @@
+"""2.2-2.3 Fire Can radars: activation, the Fire Can Deployment Table, behaviour."""
+
+from __future__ import annotations
+
+from engine.decision import Candidate
+from engine.dice import d10
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown import situation as sit
+from engine.rulesets.downtown.ledger import Ledger
+from engine.rulesets.downtown.state import AaaUnit, UsFlight
+from engine.rulesets.downtown.tables import aaa_deployment
+from engine.rulesets.downtown.terms import Mission, cite
+
+R_ACTIVATE = cite("2.2.1")
+R_BEHAVIOUR = cite("2.3.1")
+R_SAM_RADAR = cite("3.4.1")
+FIRE_CAN_MISSIONS = (Mission.STRIKE, Mission.RECON, Mission.IRON_HAND)
+
+
+def eligible_aaa(led: Ledger) -> tuple[AaaUnit, ...]:
+    """2.3: AAA concentration hexes that have not reached their Fire Can maximum."""
+    cap = led.state.setup.max_fire_cans_per_aaa
+    return tuple(a for a in sorted(led.state.aaa, key=lambda a: a.id) if a.fire_cans < cap)
+
+
+def admin_activation(led: Ledger) -> None:
+    """2.2.1: with an Iron Hand, Strike or Recon unit over land, roll one die; at most the
+    number of inactive Fire Cans activates one, placed by the Fire Can Deployment Table."""
+    hidden = led.state.hidden_fire_cans
+    if hidden == 0 or not sit.active_mission_over_land(led.state, led.board):
+        led.emit(
+            ev.DecisionMade(
+                rule=R_ACTIVATE,
+                topic="fire_can_activation",
+                result="no check",
+                explanation="no inactive Fire Can, or no Iron Hand/Strike/Recon unit over land",
+            )
+        )
+        return
+    roll = led.roll(d10(), "Fire Can activation", R_ACTIVATE)
+    n = 1 if roll.total <= hidden else 0
+    led.emit(
+        ev.FireCanActivationChecked(
+            rule=R_ACTIVATE,
+            dice=(roll.roll,),
+            roll=roll.total,
+            activations=n,
+            hidden_fire_cans=hidden,
+            explanation=f"roll {roll.total} vs {hidden} inactive Fire Cans: {n} may activate",
+        )
+    )
+    if n:
+        deploy_from_table(led)
+
+
+def deploy_from_table(led: Ledger) -> bool:
+    """2.3 Fire Can Deployment Table A-D; ties: closest to the raid target, then closest to a
+    US Strike, Recon or Iron Hand flight."""
+    board, state = led.board, led.state
+    target = sit.target_hex(state, board)
+    flights = sit.us_on_map(state)
+    cands: list[Candidate] = []
+    for row in aaa_deployment.FIRE_CAN_ROWS:
+        rule = f"{aaa_deployment.FIRE_CAN_CITATION} row {row.letter}"
+        if not row.place:
+            led.emit(
+                ev.DecisionMade(
+                    rule=rule,
+                    topic="fire_can_deployment",
+                    result="not placed",
+                    candidates=tuple(cands),
+                    explanation="rows A-C found no eligible hex",
+                )
+            )
+            return False
+        qualifying = [
+            f
+            for f in flights
+            if f.mission in row.missions
+            and (row.within_target is None or board.dist(f.hex, target) <= row.within_target)
+        ]
+        eligible = eligible_aaa(led)
+        if row.within_aaa is None:
+            options = [a for a in eligible if a.hex == target] if qualifying else []
+        else:
+            assert row.within_aaa is not None
+            reach = row.within_aaa
+            options = [
+                a for a in eligible if any(board.dist(f.hex, a.hex) <= reach for f in qualifying)
+            ]
+        if not options:
+            cands.append(
+                Candidate(
+                    option=f"row {row.letter}",
+                    chosen=False,
+                    reason="no eligible AAA hex for this row",
+                )
+            )
+            continue
+        mission_flights = [f for f in flights if f.mission in FIRE_CAN_MISSIONS]
+
+        def key(a: AaaUnit, mf: list[UsFlight] = mission_flights) -> tuple[int, int, str]:
+            near = min((board.dist(a.hex, f.hex) for f in mf), default=999)
+            return (board.dist(a.hex, target), near, a.hex)
+
+        ranked = sorted(options, key=key)
+        chosen = ranked[0]
+        cands += [
+            Candidate(
+                option=f"row {row.letter}: {a.hex}",
+                chosen=a is chosen,
+                reason="closest to the raid target, then to a US flight"
+                if a is chosen
+                else "farther from the target or the flights",
+            )
+            for a in ranked
+        ]
+        place(led, chosen, rule, tuple(cands), f"row {row.letter}: Fire Can in {chosen.hex}")
+        return True
+    return False  # pragma: no cover
+
+
+def place(led: Ledger, aaa: AaaUnit, rule: str, cands: tuple[Candidate, ...], why: str) -> str:
+    """Place a Fire Can on a AAA hex with its radar on (2.3)."""
+    unit_id = led.new_id("FC")
+    led.emit(
+        ev.FireCanPlaced(
+            rule=rule,
+            unit_id=unit_id,
+            hex=aaa.hex,
+            aaa_id=aaa.id,
+            candidates=cands,
+            explanation=f"{why}, radar on",
+        )
+    )
+    return unit_id
+
+
+def fire_at_mover(led: Ledger, flight_id: str, hex_: str) -> None:
+    """2.3.1: a Fire Can with its radar on fires at the first US flight to move within range
+    in the Movement Phase (range: setup `fire_can_range`, a base-game value)."""
+    reach = led.state.setup.fire_can_range
+    for fc in sorted(led.state.fire_cans, key=lambda f: f.id):
+        if fc.radar_on and not fc.fired and led.board.dist(fc.hex, hex_) <= reach:
+            led.emit(
+                ev.DecisionMade(
+                    rule=R_BEHAVIOUR,
+                    topic="fire_can_fires",
+                    result=fc.id,
+                    order=(flight_id,),
+                    explanation=(
+                        f"{fc.id} fires at {flight_id}, the first US flight to move within "
+                        f"{reach} hexes; roll it with RollDrvAttack"
+                    ),
+                )
+            )
+
+
+def radar_restart(led: Ledger) -> None:
+    """2.3.1 / 3.4.1: a radar shut down by an ARM Morale roll rolls to come back on in every
+    Admin Phase (on a d10 at most `radar_restart_max`, a documented base-game parameter)."""
+    limit = led.state.setup.radar_restart_max
+    units = [(f.id, R_BEHAVIOUR) for f in led.state.fire_cans if not f.radar_on]
+    units += [
+        (s.id, R_SAM_RADAR) for s in led.state.sams if s.status == "active" and not s.radar_on
+    ]
+    for unit_id, rule in sorted(units):
+        roll = led.roll(d10(), f"radar back on {unit_id}", rule)
+        led.emit(
+            ev.RadarRestartRolled(
+                rule=rule,
+                dice=(roll.roll,),
+                unit_id=unit_id,
+                roll=roll.total,
+                back_on=roll.total <= limit,
+                explanation=f"{unit_id} rolls {roll.total}: radar on with {limit} or less",
+            )
+        )

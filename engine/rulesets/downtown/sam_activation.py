@@ -1,0 +1,334 @@
+"""3.2-3.3 SAM activation: hidden SAMs (BSAN check and Placement Table) and set-up SAMs
+(Activation Table and Dummy Check)."""
+
+from __future__ import annotations
+
+from engine.decision import Candidate
+from engine.dice import custom, d10
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown import sam_sites
+from engine.rulesets.downtown import situation as sit
+from engine.rulesets.downtown.ledger import Ledger
+from engine.rulesets.downtown.state import Sam, State, UsFlight
+from engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
+from engine.rulesets.downtown.tables.dummy_check import DummyResult
+from engine.rulesets.downtown.terms import Phase, SamStatus, Task, cite
+
+R_MIG_DAY = cite("3 (MiG day)")
+R_CHECK = sam_activation.CHECK_CITATION
+R_SETUP = cite("3.3")
+TWO_SAMS_INCLUSIVE = True
+"""3.2.1 says two SAMs if the unmodified roll is 'lower than' the BSAN; its example (BSAN 4)
+says 'between 1 and 4'. The example is followed (README)."""
+
+
+def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
+    """3.2.1: the modifiers that apply, (key, value), in table order."""
+    board = led.board
+    acq = phase is Phase.SAM_ACQUISITION
+    target = sit.target_hex(state, board)
+    flights = sit.us_on_map(state)
+    bombers = [f for f in flights if f.bomber]
+    out: list[tuple[str, int]] = []
+
+    def add(key: str, times: int = 1) -> None:
+        m = sam_activation.BY_KEY[key]
+        value = m.acq if acq else m.admin
+        if value is not None and times:
+            out.append((key, value * times))
+
+    if (1965, 1) <= (state.setup.year, state.setup.month) <= (1966, 12):
+        add("early_date")
+    add("preemptive_arm", state.preemptive_arms)
+    if not bombers:
+        add("no_bombers")
+    else:
+        d = min(sit.near_target_or_downtown(board, f.hex, target) for f in bombers)
+        if d > 18:
+            add("bombers_over_18")
+        elif d > 12:
+            add("bombers_over_12")
+    if not any(sit.near_target_or_downtown(board, f.hex, target) <= 10 for f in flights):
+        add("none_within_10")
+    return out
+
+
+def hidden_check(led: Ledger, phase: Phase) -> None:
+    """3.2.1 SAM Activation Check for hidden SAMs (Acq or Admin column and rules)."""
+    state = led.state
+    acq = phase is Phase.SAM_ACQUISITION
+    if state.setup.mig_day:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_MIG_DAY,
+                topic="sam_activation",
+                result="MiG day",
+                explanation="MiG day: no SAM may be activated",
+            )
+        )
+        return
+    if acq and not sit.us_on_map(state):
+        led.emit(
+            ev.DecisionMade(
+                rule=R_CHECK,
+                topic="sam_activation",
+                result="no check",
+                explanation="no US flights on the map",
+            )
+        )
+        return
+    bsan = state.hidden_sams
+    if bsan == 0:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_CHECK,
+                topic="sam_activation",
+                result="no check",
+                explanation="no hidden SAMs remain",
+            )
+        )
+        return
+    roll = led.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
+    mods = modifiers(state, led, phase)
+    modified = roll.total + sum(v for _, v in mods)
+    count = activation_count(roll.total, modified, bsan, acq)
+    led.emit(
+        ev.SamActivationChecked(
+            rule=f"{R_CHECK} ({'Acq' if acq else 'Admin'})",
+            dice=(roll.roll,),
+            phase=phase,
+            unmodified=roll.total,
+            modified=modified,
+            modifiers=tuple(f"{k} {v:+d}" for k, v in mods),
+            count=count,
+            bsan=bsan,
+            explanation=(
+                f"roll {roll.total}, modifiers {sum(v for _, v in mods):+d} -> {modified} "
+                f"vs BSAN {bsan}: {count} SAM battalion(s) switch on"
+            ),
+        )
+    )
+    for _ in range(count):
+        place_hidden(led, acq)
+
+
+def activation_count(unmodified: int, modified: int, bsan: int, acq: bool) -> int:
+    """3.2.1: how many hidden SAMs switch on."""
+    if modified <= 0:
+        return 0
+    if acq:
+        if modified > bsan:
+            return 0
+        two = unmodified <= bsan if TWO_SAMS_INCLUSIVE else unmodified < bsan
+        return min(bsan, 2 if two else 1)
+    if unmodified > bsan:
+        return 0
+    return min(bsan, modified)
+
+
+def measuring_flight(state: State, led: Ledger) -> UsFlight | None:
+    """3.2.2: the detected bombing flight closest to downtown; else the detected US flight of
+    any type closest to downtown; None if no US flight is detected."""
+    board = led.board
+    detected = [f for f in sit.us_on_map(state) if f.detected]
+    bombers = [f for f in detected if f.task is Task.BOMBING]
+    pool = bombers or detected
+    ranked = sorted(pool, key=lambda f: (board.dist_to_downtown(f.hex), f.id))
+    return ranked[0] if ranked else None
+
+
+def place_hidden(led: Ledger, acq: bool) -> bool:
+    """3.2.2 SAM Placement Table A-D (A, B, then C outside the Acq phase, then D)."""
+    board = led.board
+    state = led.state
+    origin = measuring_flight(state, led)
+    if origin is None:
+        led.emit(
+            ev.DecisionMade(
+                rule=sam_placement.CITATION,
+                topic="sam_placement",
+                result="not placed",
+                explanation="no detected US flight: no SAM placed",
+            )
+        )
+        return False
+    target = sit.target_hex(state, board)
+    cands: list[Candidate] = []
+    for letter in sam_placement.sequence(acq):
+        row = sam_placement.BY_LETTER[letter]
+        rule = f"{sam_placement.CITATION} row {letter}"
+        if row.radius is None:
+            led.emit(
+                ev.DecisionMade(
+                    rule=rule,
+                    topic="sam_placement",
+                    result="not placed",
+                    candidates=tuple(cands),
+                    explanation="no eligible location on A-C",
+                )
+            )
+            return False
+        centre = target if row.from_target else origin.hex
+        options = []
+        for site in sam_sites.table(led).hexes:
+            if sam_sites.uses_left(led, site) == 0:
+                continue
+            if not _on(led, site) or board.dist(site, centre) > row.radius:
+                continue
+            where = sam_sites.spot(led, site)
+            if where is not None:
+                options.append((board.dist_to_downtown(site), site, where))
+        if not options:
+            cands.append(
+                Candidate(
+                    option=f"row {letter}",
+                    chosen=False,
+                    reason=f"no usable location within {row.radius} of {centre}",
+                )
+            )
+            continue
+        options.sort()
+        _, site, where = options[0]
+        cands += [
+            Candidate(
+                option=f"row {letter}: {s}",
+                chosen=s == site,
+                reason="closest to downtown Hanoi/Haiphong"
+                if s == site
+                else "farther from downtown",
+            )
+            for _, s, _w in options
+        ]
+        led.emit(
+            ev.SamPlaced(
+                rule=rule,
+                sam_id=led.new_id("SAM"),
+                hex=where,
+                site=site,
+                row=letter,
+                candidates=tuple(cands),
+                explanation=(
+                    f"row {letter}: SAM Warning counter in {where} (location {site}, "
+                    f"measured from {origin.id}), radar on"
+                ),
+            )
+        )
+        return True
+    return False  # pragma: no cover
+
+
+def _on(led: Ledger, site: str) -> bool:
+    from engine.hexgrid import Hex
+
+    return led.board.grid.contains(Hex.parse(site))
+
+
+def setup_check(led: Ledger, phase: Phase) -> None:
+    """3.3: each located, not yet active SAM rolls if a US flight is within 12 hexes (15 in the
+    Admin Phase; 15 of the raid's entry point in the DRV Radar Phase), adding the 3.3.1
+    cumulative modifiers; 10 or more is a possible activation and a Dummy Check (3.3.2)."""
+    state = led.state
+    if state.setup.mig_day:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_MIG_DAY,
+                topic="sam_setup_activation",
+                result="MiG day",
+                explanation="MiG day: no SAM may be activated",
+            )
+        )
+        return
+    board = led.board
+    radar = phase is Phase.DRV_RADAR
+    key = "radar" if radar else ("acq" if phase is Phase.SAM_ACQUISITION else "admin")
+    radius = sam_activation.CHECK_RADIUS[key]
+    entry = sit.entry_hex(state, board)
+    for sam in sorted(led.state.sams, key=lambda s: s.id):
+        if sam.status is not SamStatus.LOCATED:
+            continue
+        if radar:
+            dists = [board.dist(sam.hex, entry)]
+            bomb_d = 999
+        else:
+            flights = sit.us_on_map(led.state)
+            dists = [board.dist(sam.hex, f.hex) for f in flights]
+            bomb_d = min(
+                (
+                    board.dist(sam.hex, f.hex)
+                    for f in flights
+                    if f.task in (Task.BOMBING, Task.RECON)
+                ),
+                default=999,
+            )
+        near = min(dists, default=999)
+        if near > radius:
+            continue
+        mods = []
+        if near <= 8:
+            mods.append("within_8")
+        if near <= 5:
+            mods.append("within_5")
+        if not radar and bomb_d <= 12:
+            mods.append("bombing_within_12")
+        if phase is Phase.SAM_ACQUISITION:
+            mods.append("acq_phase")
+        roll = led.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
+        total = roll.total + sum(sam_activation.SET_UP_BY_KEY[m].value for m in mods)
+        possible = sam_activation.set_up_result(total) == "Possible Activation"
+        led.emit(
+            ev.SetUpSamRolled(
+                rule=sam_activation.TABLE_CITATION,
+                dice=(roll.roll,),
+                sam_id=sam.id,
+                roll=roll.total,
+                total=total,
+                modifiers=tuple(mods),
+                possible=possible,
+                explanation=(
+                    f"{sam.id}: nearest {'entry point' if radar else 'US flight'} {near} "
+                    f"hexes; roll {roll.total} {'+'.join(mods) or 'no modifiers'} = {total}: "
+                    f"{'possible activation' if possible else 'no activation'}"
+                ),
+            )
+        )
+        if possible:
+            run_dummy_check(led, sam)
+
+
+def run_dummy_check(led: Ledger, sam: Sam) -> None:
+    """3.3.2: two dice plus one per dummy discovered; 8 or less possible dummy (a second time:
+    a dummy, removed), 9 possible dummy radar, 10 or more activates; the caps on dummies and
+    dummy radars turn those results into 'activates'."""
+    s = led.state.setup
+    side = s.dummy_check_die
+    roll = led.roll(custom(side, side), f"SAM Dummy Check {sam.id}", dummy_check.CITATION)
+    found = led.state.dummies_found
+    total = roll.total + found
+    result = dummy_check.result_for(total)
+    outcome = "activates"
+    note = ""
+    if result is DummyResult.POSSIBLE_DUMMY:
+        if led.state.dummies_generated >= s.dummy_sams:
+            note = "dummy cap reached: treated as 'SAM site activates'"
+        else:
+            outcome = "removed" if sam.possible_dummy else "possible_dummy"
+    elif result is DummyResult.DUMMY_RADAR:
+        if led.state.dummy_radars_generated >= s.dummy_radars:
+            note = "dummy radar cap reached: treated as 'SAM site activates'"
+        else:
+            outcome = "dummy_radar"
+    led.emit(
+        ev.SamDummyChecked(
+            rule=dummy_check.CITATION,
+            dice=(roll.roll,),
+            sam_id=sam.id,
+            roll=roll.total,
+            total=total,
+            result=result.value,
+            outcome=outcome,
+            explanation=(
+                f"{sam.id}: {roll.total} + {found} dummies found = {total}: {result.value}"
+                f" -> {outcome}{'; ' + note if note else ''}"
+            ),
+        )
+    )

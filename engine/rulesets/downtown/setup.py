@@ -1,0 +1,39 @@
+"""The setup of a Downtown solo game: scenario card values, the map, and the documented
+parameters for base-game values the solo seed does not state (README "Interpretations")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta, Struct
+
+from engine.rulesets.downtown.mapdata import MapData
+
+Count = Annotated[int, Meta(ge=0, le=60)]
+
+
+class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Scenario values. The starting numbers of hidden SAM battalions and Fire Cans are on
+    the scenario card (public); the running counts in the state are the DRV's secret."""
+
+    scenario: Annotated[str, Meta(min_length=1, max_length=8)] = "D4"
+    year: Annotated[int, Meta(ge=1964, le=1975)] = 1967
+    month: Annotated[int, Meta(ge=1, le=12)] = 6
+    aaa_points: Annotated[int, Meta(ge=1, le=14)] = 6
+    fire_can_units: Count = 2
+    sams_at_start: Count = 3
+    dummy_sams: Count = 1
+    dummy_radars: Count = 1
+    sam_battalions_in_reserve: Count = 4
+    gci_level: Count = 2
+    raid_target: Annotated[str, Meta(min_length=1, max_length=40)] = "bridge"
+    entry: Annotated[str, Meta(min_length=1, max_length=40)] = "west"
+    mig_day: bool = False
+    poor_weather: bool = False
+    flights_override: Annotated[int, Meta(ge=1, le=20)] | None = None
+    max_fire_cans_per_aaa: Annotated[int, Meta(ge=1, le=4)] = 1
+    fire_can_range: Annotated[int, Meta(ge=1, le=10)] = 3
+    suppression_removal_max: Annotated[int, Meta(ge=0, le=10)] = 5
+    radar_restart_max: Annotated[int, Meta(ge=0, le=10)] = 5
+    dummy_check_die: Annotated[int, Meta(ge=6, le=10)] = 10
+    map: MapData | None = None

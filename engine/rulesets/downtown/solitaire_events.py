@@ -1,0 +1,265 @@
+"""4 Solitaire random events: doubles on DRV attack/damage rolls, the Random Events Table
+(4.1.1), the Event Options Table (4.1.2) and the end-of-movement roll."""
+
+from __future__ import annotations
+
+from engine.decision import Candidate
+from engine.dice import custom, d10
+from engine.hexgrid import Hex
+from engine.rulesets.downtown import events as ev
+from engine.rulesets.downtown import fire_can, sam_sites
+from engine.rulesets.downtown import situation as sit
+from engine.rulesets.downtown.ledger import Ledger
+from engine.rulesets.downtown.state import UsFlight
+from engine.rulesets.downtown.tables import solitaire_random_events as random_events
+from engine.rulesets.downtown.terms import AcqLevel, AttackRoll, SamStatus, cite
+
+R_EVENTS = cite("4")
+ATTACK_DIE = 10
+"""The DRV attack and damage rolls are rolled as two ten-sided dice (README)."""
+
+
+def _conditions(led: Ledger, flight: UsFlight) -> tuple[bool, bool]:
+    """4.1.2 (a) within 2 of the raid target, (b) within 12 of Hanoi or Haiphong, this
+    Movement Phase (the current hex or any hex it moved through)."""
+    board = led.board
+    target = sit.target_hex(led.state, board)
+    near_target = board.dist(flight.hex, target) <= random_events.TARGET_RADIUS
+    near_city = board.dist_to_downtown(flight.hex) <= random_events.CITY_RADIUS
+    if flight.id in led.state.phase_near:
+        near_city = True
+    return near_target, near_city
+
+
+def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -> None:
+    """4: roll the DRV attack or damage roll; a double calls a solitaire random event when
+    (a) or (b) applies or the flight is acquired by a SAM (4.1.2, last paragraph)."""
+    roll = led.roll(
+        custom(ATTACK_DIE, ATTACK_DIE), f"{kind.value} by {unit_id} on {flight.id}", R_EVENTS
+    )
+    doubles = roll.faces[0] == roll.faces[1]
+    a, b = _conditions(led, flight)
+    acquired = any(s.target == flight.id and s.level is not AcqLevel.NONE for s in led.state.sams)
+    triggered = doubles and (a or b or acquired)
+    led.emit(
+        ev.DrvAttackRolled(
+            rule=R_EVENTS,
+            dice=(roll.roll,),
+            unit_id=unit_id,
+            flight_id=flight.id,
+            kind=kind.value,
+            total=roll.total,
+            doubles=doubles,
+            random_event=triggered,
+            explanation=(
+                f"{kind.value} roll {roll.faces} = {roll.total}"
+                + (
+                    "; a double: solitaire random event"
+                    if triggered
+                    else "; a double, ignored (not near the target or the cities, not acquired)"
+                    if doubles
+                    else ""
+                )
+            ),
+        )
+    )
+    if triggered:
+        random_event(led, flight, unit_id, end_of_movement=False)
+
+
+def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement: bool) -> None:
+    """4.1.1: one d10 on the Solitaire Random Events Table, applied to the attacking SAM
+    (inhibited options; an inhibited SAM that has never attacked becomes a dummy radar while
+    unused dummy radars remain); at the end of movement only 'Event!' counts."""
+    roll = led.roll(d10(), f"Solitaire Random Events Table ({flight.id})", random_events.CITATION)
+    row = random_events.row_for(roll.total)
+    rule = (
+        f"{random_events.CITATION} {row.lo}-{row.hi}"
+        if row.lo != row.hi
+        else (f"{random_events.CITATION} {row.lo}")
+    )
+    sam = next(
+        (s for s in led.state.sams if s.id == unit_id and s.status is SamStatus.ACTIVE), None
+    )
+    inhibited = converted = False
+    if end_of_movement and not row.event:
+        led.emit(
+            ev.RandomEventRolled(
+                rule=rule,
+                dice=(roll.roll,),
+                flight_id=flight.id,
+                roll=roll.total,
+                remark=row.remark,
+                explanation=f"end of movement: {roll.total} ({row.remark}) ignored; Event! only",
+            )
+        )
+        return
+    if sam is not None and row.inhibits:
+        inhibited = sam.option in row.inhibits
+        converted = (
+            inhibited
+            and sam.shots <= 1
+            and led.state.dummy_radars_generated < led.state.setup.dummy_radars
+        )
+    why = row.remark
+    if sam is not None and row.inhibits:
+        why += f"; {sam.id} used option {sam.option}: " + (
+            "inhibited, no attack, no ammo spent" if inhibited else "not inhibited"
+        )
+        if inhibited:
+            why += (
+                "; converted to a dummy radar"
+                if converted
+                else "; not converted (it has attacked before, or no dummy radars remain)"
+            )
+    led.emit(
+        ev.RandomEventRolled(
+            rule=rule,
+            dice=(roll.roll,),
+            flight_id=flight.id,
+            roll=roll.total,
+            remark=row.remark,
+            sam_id=sam.id if sam else "",
+            inhibits=row.inhibits,
+            inhibited=inhibited,
+            converted=converted,
+            explanation=why,
+        )
+    )
+    if row.event:
+        event_options(led, flight)
+
+
+def event_options(led: Ledger, flight: UsFlight) -> None:
+    """4.1.2 Event Options Table."""
+    board, state = led.board, led.state
+    target = sit.target_hex(state, board)
+    cap = state.setup.max_fire_cans_per_aaa
+    a, b = _conditions(led, flight)
+    rule = random_events.OPTIONS_CITATION
+    if a:
+        host = next((x for x in state.aaa if x.hex == target and x.fire_cans < cap), None)
+        if state.hidden_fire_cans > 0 and host is not None:
+            unit = fire_can.place(
+                led,
+                host,
+                f"{rule} (target paragraph)",
+                (),
+                f"Event!: Fire Can in the raid target hex {target}",
+            )
+            _attack_order(led, rule, unit, flight)
+        else:
+            led.emit(
+                ev.DecisionMade(
+                    rule=rule,
+                    topic="event_option",
+                    result="lost",
+                    explanation="no hidden Fire Can, or no room in the target hex: event lost",
+                )
+            )
+        return
+    if not b:
+        led.emit(
+            ev.DecisionMade(
+                rule=rule,
+                topic="event_option",
+                result="ignored",
+                explanation="neither paragraph applies: ignored",
+            )
+        )
+        return
+    hosts = [x for x in fire_can.eligible_aaa(led) if board.dist(x.hex, flight.hex) <= 2]
+    hosts.sort(key=lambda x: (board.dist(x.hex, flight.hex), x.hex))
+    if hosts and state.hidden_fire_cans > 0:
+        unit = fire_can.place(
+            led,
+            hosts[0],
+            f"{rule} (a)",
+            (),
+            f"Event! (a): Fire Can in {hosts[0].hex}, closest to {flight.id}",
+        )
+        _attack_order(led, f"{rule} (a)", unit, flight)
+        return
+    lo, hi = random_events.OPTION_B_RANGE
+    sites = []
+    if (
+        flight.detected
+        and state.setup.year >= random_events.OPTION_B_FROM_YEAR
+        and state.hidden_sams > 0
+        and not state.setup.mig_day
+    ):
+        for site in sam_sites.table(led).hexes:
+            if not board.grid.contains(Hex.parse(site)) or sam_sites.uses_left(led, site) == 0:
+                continue
+            where = sam_sites.spot(led, site)
+            if where is not None and lo <= board.dist(where, flight.hex) <= hi:
+                sites.append((board.dist(where, flight.hex), site, where))
+    if sites:
+        sites.sort()
+        _, site, where = sites[0]
+        cands = tuple(
+            Candidate(option=s, chosen=s == site, reason="closest" if s == site else "farther")
+            for _, s, _w in sites
+        )
+        sam_id = led.new_id("SAM")
+        led.emit(
+            ev.SamPlaced(
+                rule=f"{rule} (b)",
+                sam_id=sam_id,
+                hex=where,
+                site=site,
+                row="4.1.2b",
+                candidates=cands,
+                explanation=f"Event! (b): SAM Warning counter in {where}",
+            )
+        )
+        _attack_order(led, f"{rule} (b)", sam_id, flight, loal=True)
+        return
+    led.emit(
+        ev.DecisionMade(
+            rule=rule,
+            topic="event_option",
+            result="none",
+            explanation="Event!: neither option (a) nor (b) can be met",
+        )
+    )
+
+
+def _attack_order(led: Ledger, rule: str, unit: str, flight: UsFlight, loal: bool = False) -> None:
+    what = "SAM LOAL attack" if loal else "Fire Can attack"
+    led.emit(
+        ev.DecisionMade(
+            rule=rule,
+            topic="attack_ordered",
+            result=unit,
+            order=(flight.id,),
+            explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack)",
+        )
+    )
+
+
+def end_of_movement(led: Ledger, flight: UsFlight) -> None:
+    """4: a flight that spent all its MP without a random event rolls once, only 'Event!'
+    counting; skipped unless (a) or (b) applies (4.1.2)."""
+    if flight.id in led.state.phase_events:
+        led.emit(
+            ev.DecisionMade(
+                rule=R_EVENTS,
+                topic="end_of_movement",
+                result="skip",
+                explanation=f"{flight.id} had a random event this phase",
+            )
+        )
+        return
+    a, b = _conditions(led, flight)
+    if not (a or b):
+        led.emit(
+            ev.DecisionMade(
+                rule=random_events.OPTIONS_CITATION,
+                topic="end_of_movement",
+                result="skip",
+                explanation="neither (a) nor (b) applies: no roll needed",
+            )
+        )
+        return
+    random_event(led, flight, "", end_of_movement=True)

@@ -1,0 +1,125 @@
+"""The state of a Downtown solo game (a fold of its events). Frozen, tuples only."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.rulesets.downtown.setup import Setup
+from engine.rulesets.downtown.terms import (
+    AcqLevel,
+    Altitude,
+    FlightStatus,
+    Mission,
+    Phase,
+    SamStatus,
+    Task,
+)
+
+
+class UsFlight(Struct, frozen=True, kw_only=True):
+    """A US flight as the player reports it (the US side is the player's)."""
+
+    id: str
+    mission: Mission
+    task: Task
+    hex: str
+    altitude: Altitude = Altitude.MEDIUM
+    facing: int = 0
+    detected: bool = True
+    bomber: bool = False
+    on_map: bool = True
+
+
+class AaaUnit(Struct, frozen=True, kw_only=True):
+    """A AAA concentration on the map (active side up, density shown)."""
+
+    id: str
+    hex: str
+    density: str
+    printed: bool = False
+    suppressed: bool = False
+    fire_cans: int = 0
+
+
+class FireCan(Struct, frozen=True, kw_only=True):
+    """A Fire Can radar on the map (2.3: placed radar on)."""
+
+    id: str
+    hex: str
+    radar_on: bool = True
+    fired: bool = False
+
+
+class Sam(Struct, frozen=True, kw_only=True):
+    """A SAM counter on the map: its site, status, radar and acquisition bookkeeping."""
+
+    id: str
+    hex: str
+    status: SamStatus = SamStatus.LOCATED
+    radar_on: bool = False
+    warning: bool = False
+    possible_dummy: bool = False
+    dummy_radar: bool = False
+    shots: int = 0
+    fired: bool = False
+    launch: bool = False
+    target: str = ""
+    level: AcqLevel = AcqLevel.NONE
+    inhibited: tuple[int, ...] = ()
+    option: int = 0
+
+
+class SiteUse(Struct, frozen=True, kw_only=True):
+    """3.2.2 strike-through bookkeeping for one SAM Deployment Table hex."""
+
+    hex: str
+    strikes: int
+
+
+class DrvFlight(Struct, frozen=True, kw_only=True):
+    """A DRV generic flight counter (or a visually identified flight)."""
+
+    id: str
+    hex: str
+    altitude: Altitude = Altitude.DECK
+    facing: int = 0
+    detected: bool = False
+    visual_id: bool = False
+    profile: str = ""
+    aircraft: str = ""
+    count: int = 0
+    status: FlightStatus = FlightStatus.NORMAL
+    ready: bool = False
+    fuel: int = 99
+
+
+class State(Struct, frozen=True, kw_only=True):
+    """Everything the DRV umpire knows. `aaa_pool`, `hidden_sams` and `hidden_fire_cans`
+    are the DRV's secrets (never in the player's view)."""
+
+    setup: Setup
+    phase: Phase = Phase.GROUND_DEPLOYMENT
+    turn: int = 0
+    movement_phases: int = 0
+    aaa_pool: tuple[str, ...] = ()
+    aaa_hidden_count: int = 0
+    aaa: tuple[AaaUnit, ...] = ()
+    hidden_fire_cans: int = 0
+    fire_cans: tuple[FireCan, ...] = ()
+    hidden_sams: int = 0
+    sams: tuple[Sam, ...] = ()
+    site_uses: tuple[SiteUse, ...] = ()
+    dummies_found: int = 0
+    dummies_generated: int = 0
+    dummy_radars_generated: int = 0
+    us: tuple[UsFlight, ...] = ()
+    drv: tuple[DrvFlight, ...] = ()
+    next_id: int = 1
+    visual_ids: int = 0
+    no_more_flights: bool = False
+    vid_limit: int = -1
+    takeoff_checked: bool = False
+    preemptive_arms: int = 0
+    phase_near: tuple[str, ...] = ()
+    phase_events: tuple[str, ...] = ()
+    admin_parents: tuple[str, ...] = ()

@@ -1,0 +1,106 @@
+"""3.2.1 SAM activation modifiers (Acq and Admin columns) and 3.3.1 SAM Activation Table."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.rulesets.downtown.terms import cite
+
+CHECK_CITATION = cite("3.2.1 SAM Activation Check")
+TABLE_CITATION = cite("3.3.1 SAM Activation Table")
+
+
+class Modifier(Struct, frozen=True, kw_only=True):
+    """One modifier row; None in a column means 'NA' (not applied in that phase)."""
+
+    key: str
+    acq: int | None
+    admin: int | None
+    text: str
+    per_item: bool = False
+
+
+MODIFIERS: tuple[Modifier, ...] = (
+    Modifier(key="early_date", acq=-1, admin=-1, text="Date is Jan 1965-Dec 1966"),
+    Modifier(
+        key="preemptive_arm",
+        acq=-1,
+        admin=-1,
+        per_item=True,
+        text="For each pre-emptive ARM fired in the Movement Phase",
+    ),
+    Modifier(key="no_bombers", acq=None, admin=-5, text="US raid bombers are not on the map"),
+    Modifier(
+        key="bombers_over_12",
+        acq=-2,
+        admin=-2,
+        text=(
+            "Nearest US raid bomber flight is more than 12 hexes from the target or downtown "
+            "Hanoi/Haiphong"
+        ),
+    ),
+    Modifier(
+        key="bombers_over_18",
+        acq=-4,
+        admin=-4,
+        text=(
+            "Nearest US raid bomber flight is more than 18 hexes from the target or downtown "
+            "Hanoi/Haiphong"
+        ),
+    ),
+    Modifier(
+        key="none_within_10",
+        acq=-2,
+        admin=-2,
+        text=(
+            "No US flights (of any type) are within 10 hexes of the target or downtown "
+            "Hanoi/Haiphong"
+        ),
+    ),
+)
+
+BY_KEY: dict[str, Modifier] = {m.key: m for m in MODIFIERS}
+
+
+class SetUpModifier(Struct, frozen=True, kw_only=True):
+    """3.3.1 cumulative modifier: value and the condition in the seed's words."""
+
+    key: str
+    value: int
+    text: str
+
+
+SET_UP_ROLL_RESULTS: tuple[tuple[int, int, str], ...] = (
+    (1, 9, "No Activation"),
+    (10, 99, "Possible Activation"),
+)
+SET_UP_MODIFIERS: tuple[SetUpModifier, ...] = (
+    SetUpModifier(
+        key="within_8",
+        value=2,
+        text="US Flight within 8 hexes (entry point within 8 hexes in DRV Radar Phase)",
+    ),
+    SetUpModifier(
+        key="within_5",
+        value=2,
+        text="US Flight within 5 hexes (entry point within 5 hexes in DRV Radar Phase)",
+    ),
+    SetUpModifier(
+        key="bombing_within_12",
+        value=2,
+        text=(
+            "US Bombing or Recon-tasked flight within 12 hexes (not applicable in DRV Radar Phase)"
+        ),
+    ),
+    SetUpModifier(key="acq_phase", value=1, text="In SAM Acquisition Phase"),
+)
+SET_UP_BY_KEY: dict[str, SetUpModifier] = {m.key: m for m in SET_UP_MODIFIERS}
+
+CHECK_RADIUS = {"acq": 12, "admin": 15, "radar": 15}
+"""3.3: roll for a located SAM if a US flight is within 12 hexes (15 in Admin; 15 of the
+entry point in the DRV Radar Phase)."""
+
+
+def set_up_result(total: int) -> str:
+    """3.3.1: 'No Activation' (1-9) or 'Possible Activation' (10 or more)."""
+    return "Possible Activation" if total >= 10 else "No Activation"
