@@ -1,0 +1,37 @@
+"""Down in Flames supplemental rules (002_c21c1b1d0b6ff92b.txt): the umpire of a dogfight.
+
+Players report the base-game card plays; umpire keeps altitude (2), resolves attacks by the
+odds system (3), the bomber damage-point system (4) or rockets (7), applies damage (5),
+the optional D12 system (6), agility, speed and hand limits (8), pilot qualities kept
+secret until revealed (9), special characteristics and ammunition (10) and Wingman
+values (11). See README.md for the rule map and interpretations.
+"""
+
+from __future__ import annotations
+
+from engine.ruleset import Ruleset
+from engine.rulesets.down_in_flames.commands import COMMAND_TYPES
+from engine.rulesets.down_in_flames.decide import decide
+from engine.rulesets.down_in_flames.events import EVENT_TYPES
+from engine.rulesets.down_in_flames.evolve import evolve
+from engine.rulesets.down_in_flames.setup import Setup, initial_state
+from engine.rulesets.down_in_flames.state import SECRET_FIELDS, State
+from engine.rulesets.down_in_flames.terms import SEED
+from engine.rulesets.down_in_flames.view import redact, view
+
+RULESET: Ruleset[State] = Ruleset(
+    name="down_in_flames",
+    version="1",
+    title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
+    seed=SEED,
+    setup_type=Setup,
+    state_type=State,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=SECRET_FIELDS,
+)

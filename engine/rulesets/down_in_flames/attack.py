@@ -1,0 +1,396 @@
+"""3 and 4: attack cards resolved by the odds system (fighters, light bombers) or by damage
+points (medium, heavy bombers); 3.2.10 aggregation; 5.5 Fuel Tank; 6 the D12 system;
+7 rockets; 10.12, 10.13 special firing rules; 10.15 ammunition; 3.3, 4.1.9 defensive fire."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice, DiceSpec, d6, d12
+from engine.errors import RuleError
+from engine.rulesets.down_in_flames import bomber_table, odds_table
+from engine.rulesets.down_in_flames.commands import Attack, NegateAttack, ResolveDefensiveFire
+from engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
+from engine.rulesets.down_in_flames.events import (
+    AmmunitionChecked,
+    AttackCardPlayed,
+    AttackNegated,
+    AttackResolved,
+    CardsDiscarded,
+)
+from engine.rulesets.down_in_flames.performance import (
+    bursts_available,
+    check_can_spend,
+    wingman_draw,
+)
+from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, reveal
+from engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
+from engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
+from engine.rulesets.down_in_flames.terms import (
+    AircraftClass,
+    Card,
+    Characteristic,
+    CombatDie,
+    DefensiveFireKind,
+    Outcome,
+    Station,
+    cite,
+)
+from events.types import DiceRolled
+
+GUNNER_HIT_VALUE = 8  # 3.3
+TURRET_HIT_VALUE = 8  # 4.1.9
+HURRICANE_HEAVY_HIT_VALUE = 16  # 10.12
+BEAUFIGHTER_MAX_HITS = 2  # 10.13
+FUEL_TANK_HITS = 4  # 5.5
+
+
+def card_hits(state: State, attacker: Plane, target: Plane, card: Card, hits: int) -> int:
+    """5.5 a Fuel Tank card is a 4-hit card against a Fighter or Light Bomber; 10.13 a
+    Beaufighter IF never scores more than 2 hits per card."""
+    if card is Card.FUEL_TANK and not state.card_of(target).aircraft_class.is_formation_bomber:
+        hits = FUEL_TANK_HITS
+    if state.card_of(attacker).has(Characteristic.BEAUFIGHTER_IF_FIRING):
+        hits = min(hits, BEAUFIGHTER_MAX_HITS)
+    return hits
+
+
+def hit_value(state: State, attacker: Plane, reduced: bool, heavy: bool) -> tuple[int, bool]:
+    """(Hit Value used, whether it is the left-hand value of a two-value card) (3, 10.12,
+    10.15)."""
+    card = state.card_of(attacker)
+    if heavy:
+        return HURRICANE_HEAVY_HIT_VALUE, False
+    if card.reduced_hit_value is not None and (reduced or attacker.ammo_depleted):
+        return card.reduced_hit_value, False
+    return card.hit_value, card.reduced_hit_value is not None
+
+
+def _die(state: State) -> tuple[DiceSpec, int]:
+    return (d6(), 6) if state.combat_die is CombatDie.D6 else (d12(), 12)
+
+
+def _check_attack(state: State, command: Attack) -> tuple[Plane, Plane]:
+    rule = cite("3.2")
+    attacker = find_plane(state, command.attacker, rule)
+    target = find_plane(state, command.target, rule)
+    if target.side is attacker.side:
+        raise RuleError(f"{attacker.id} may not attack {target.id}: same side", rule=rule)
+    if not command.card.is_attack:
+        raise RuleError(
+            f"{command.card.value} is not an attack card (IN MY SIGHTS, OUT OF THE "
+            "SUN or Fuel Tank)",
+            rule=rule,
+        )
+    if position_key(attacker.id, target.id) not in state.positions:
+        raise RuleError(
+            f"{attacker.id} has no position on {target.id}: set its base-game position "
+            "(Neutral, Advantaged or Tailing) before attacking",
+            rule=cite("3.1"),
+        )
+    for other in sorted(state.pending):
+        held = state.pending[other]
+        if other != attacker.id or held.target != target.id:
+            raise RuleError(
+                f"{other} is aggregating hits against {held.target}: aggregated cards must be "
+                "played one immediately after the other",
+                rule=cite("3.2.10"),
+            )
+    return attacker, target
+
+
+def _check_weapons(state: State, attacker: Plane, command: Attack) -> None:
+    """10.15 out of ammunition; 10.12 Hurricane IIC heavy fire."""
+    card = state.card_of(attacker)
+    if command.reduced_hv and card.reduced_hit_value is None:
+        raise RuleError(
+            f"{card.name} has a single Hit Value; there is no right-hand value to elect",
+            rule=cite("10.15"),
+        )
+    used, _ = hit_value(state, attacker, command.reduced_hv, command.heavy_fire)
+    if used == 0 and not command.rockets:
+        raise RuleError(
+            f"{attacker.id} is out of ammunition: its right-hand Hit Value is 0", rule=cite("10.15")
+        )
+    if command.heavy_fire and not (
+        card.has(Characteristic.HURRICANE_IIC_FIRING) and attacker.station is Station.LEADER
+    ):
+        raise RuleError(
+            "only a Hurricane IIC Leader may fire at Hit Value 16 (a Wingman always uses 8)",
+            rule=cite("10.12"),
+        )
+
+
+def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack) -> list[Struct]:
+    """3.1 a Leader's bursts per turn; 4.1.1 a Wingman's attack cards against bombers."""
+    bomber = state.card_of(target).aircraft_class.is_formation_bomber
+    if attacker.station is Station.WINGMAN:
+        offense, _ = wingman_draw(state, attacker)
+        if bomber and attacker.attack_cards_played + 1 > offense:
+            raise RuleError(
+                f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY SIGHTS / "
+                f"OUT OF THE SUN cards this turn; its Offense rating is {offense}",
+                rule=cite("4.1.1"),
+            )
+        return []
+    position = state.positions[position_key(attacker.id, target.id)]
+    have, without_crack = bursts_available(state, attacker, position)
+    if bomber:
+        have += command.bomber_burst_modifier
+        without_crack += command.bomber_burst_modifier
+    if attacker.bursts_used + command.bursts > have:
+        raise RuleError(
+            f"{attacker.id} ({position.value}) has used {attacker.bursts_used} of its bursts this "
+            f"turn and cannot use {command.bursts} more",
+            rule=cite("3.1.1") if have == 0 else cite("3.1"),
+        )
+    if attacker.bursts_used + command.bursts > without_crack:
+        return reveal(attacker, CRACK_SHOT)  # 9.1.9 shows itself
+    return []
+
+
+def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
+    """3.2.1-3.2.10, 4.1, 5.5, 7.1.2: a successful attack card."""
+    attacker, target = _check_attack(state, command)
+    _check_weapons(state, attacker, command)
+    if command.rockets:
+        check_rockets(state, attacker, target, command)
+    events = _check_bursts(state, attacker, target, command)
+    held = state.pending.get(attacker.id)
+    reduced = held.reduced_hv if held else command.reduced_hv
+    heavy = held.heavy_fire if held else command.heavy_fire
+    spend = 2 if command.heavy_fire and held is None else 1
+    check_can_spend(state, attacker, spend, cite("3.2"), f"play {command.card.value}")
+    if command.rockets:
+        return [*events, *rocket_attack(state, attacker, target, command, dice)]
+    hits = card_hits(state, attacker, target, command.card, command.hits)
+    if hits < 1:
+        raise RuleError("an attack card scores at least 1 hit", rule=cite("3.2.1"))
+    if command.heavy_fire and held is None:
+        events.append(
+            CardsDiscarded(
+                aircraft=attacker.id,
+                count=1,
+                rule=cite("10.12"),
+                reason="Hurricane IIC fires at Hit Value 16",
+            )
+        )
+    events.append(
+        AttackCardPlayed(
+            attacker=attacker.id,
+            target=target.id,
+            card=command.card,
+            hits=hits,
+            bursts=command.bursts,
+            aggregate=command.aggregate,
+            reduced_hv=reduced,
+            heavy_fire=heavy,
+            rule=cite("3.2.10") if command.aggregate or held else cite("3.2.1"),
+        )
+    )
+    if command.aggregate:
+        return events
+    total_hits = hits + (held.hits if held else 0)
+    bursts = command.bursts + (held.bursts if held else 0)
+    hv, left_hand = hit_value(state, attacker, reduced, heavy)
+    if state.card_of(target).aircraft_class.is_formation_bomber:
+        resolved = resolve_bomber(state, attacker, target, total_hits, hv, dice)
+    else:
+        resolved = resolve_odds(state, attacker, target, total_hits, hv, dice, cite("3.2"))
+    first = resolved.first
+    if left_hand and state.ammunition_rule:
+        if first is None:  # 4.1.10: always roll to check for ammunition depletion
+            spec, _ = _die(state)
+            first = dice.roll(spec, purpose="ammunition check", rule=cite("4.1.10"))
+            resolved.events.append(first)
+        resolved.events += ammunition(state, attacker, first, bursts, dice)
+    return [*events, *resolved.events]
+
+
+class Resolution:
+    """Events of one resolution and its first die roll (None: no die rolled)."""
+
+    def __init__(self, events: list[Struct], first: DiceRolled | None) -> None:
+        self.events = events
+        self.first = first
+
+
+def resolve_odds(
+    state: State,
+    shooter: Plane,
+    target: Plane,
+    hits: int,
+    hv: int,
+    dice: Dice,
+    rule: str,
+    system: str = "odds",
+) -> Resolution:
+    """3.2.1-3.2.8 (D6) or 6.1.1-6.1.5 (D12): 3.2.1 the hits, 3.2.2 times the Hit Value,
+    3.2.3 divided by the Defense give the odds; one die decides."""
+    defense = state.card_of(target).defense
+    total = hits * hv
+    col = odds_table.column(state.combat_die, total, defense)
+    spec, _ = _die(state)
+    first = dice.roll(spec, purpose=f"odds {col.name} against {target.id}", rule=col.rule)
+    rolls: list[DiceRolled] = [first]
+    second = None
+    if first.total in col.reroll_on:
+        second = dice.roll(spec, purpose=f"odds {col.name}: roll again on a 1", rule=col.rule)
+        rolls.append(second)
+    raw = odds_table.outcome(col, first.total, second.total if second else None)
+    dice_used = tuple(r.roll for r in rolls)
+    result, damage = fighter_damage(target, raw, col.rule, dice_used)
+    faces = ", ".join(str(r.total) for r in rolls)
+    candidates = (
+        Candidate(
+            option="shot down",
+            chosen=raw is Outcome.SHOT_DOWN,
+            reason=f"first roll in {list(col.shot_down)}, or after a reroll in "
+            f"{list(col.reroll_shot_down)}",
+        ),
+        Candidate(
+            option="damaged",
+            chosen=raw is Outcome.DAMAGED,
+            reason=f"first roll in {list(col.damaged)}, or after a reroll in "
+            f"{list(col.reroll_damaged)}",
+        ),
+        Candidate(option="no effect", chosen=raw is Outcome.NO_EFFECT, reason="any other roll"),
+    )
+    resolved = AttackResolved(
+        attacker=shooter.id,
+        target=target.id,
+        system=f"{system} {state.combat_die.value}",
+        hits=hits,
+        hit_value=hv,
+        total_hv=total,
+        defense=defense,
+        column=col.name,
+        result=result,
+        rule=f"{rule}; {col.rule}",
+        dice=dice_used,
+        candidates=candidates,
+        explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
+        f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
+    )
+    return Resolution([*rolls, resolved, *damage], first)
+
+
+def resolve_bomber(
+    state: State, attacker: Plane, target: Plane, hits: int, hv: int, dice: Dice
+) -> Resolution:
+    """4.1.2-4.1.7, 6.1.7: every 8 Hit Value points score 1 damage point; left-over points
+    may score one more on a roll."""
+    total = hits * hv
+    points, leftover = bomber_table.split(total)
+    row = bomber_table.leftover_row(state.combat_die, leftover)
+    rolls: list[DiceRolled] = []
+    extra = 0
+    if row.scores_on:
+        spec, _ = _die(state)
+        roll = dice.roll(spec, purpose=f"{leftover} left-over Hit Value points", rule=row.rule)
+        rolls.append(roll)
+        extra = 1 if roll.total <= row.scores_on else 0
+    dice_used = tuple(r.roll for r in rolls)
+    result, damage = bomber_damage(state, target, points + extra, dice_used)
+    defense = state.card_of(target).defense
+    leftover_text = (
+        f"{leftover} left over score on {row.scores_on} or less: rolled {rolls[0].total}, "
+        f"{'scores' if extra else 'misses'}"
+        if rolls
+        else f"{leftover} left over: no roll"
+    )
+    resolved = AttackResolved(
+        attacker=attacker.id,
+        target=target.id,
+        system=f"bomber {state.combat_die.value}",
+        hits=hits,
+        hit_value=hv,
+        total_hv=total,
+        defense=defense,
+        column="",
+        result=result,
+        damage_points=points + extra,
+        rule=f"{cite('4.1.3')}; {row.rule}",
+        dice=dice_used,
+        candidates=(
+            Candidate(
+                option="left-over point scores",
+                chosen=bool(extra),
+                reason=f"roll at most {row.scores_on}",
+            ),
+            Candidate(
+                option="left-over point misses",
+                chosen=not extra and bool(rolls),
+                reason=f"roll above {row.scores_on}",
+            ),
+        ),
+        explanation=f"{hits} hit(s) x HV {hv} = {total}: {points} damage point(s) from "
+        f"multiples of 8; {leftover_text}",
+    )
+    return Resolution([*rolls, resolved, *damage], rolls[0] if rolls else None)
+
+
+def ammunition(
+    state: State, attacker: Plane, first: DiceRolled, bursts: int, dice: Dice
+) -> list[Struct]:
+    """10.15: after an attack at the left-hand Hit Value whose die shows 1 (D12: 1 or 2),
+    a D6 at most the attack's bursts depletes the ammunition; 9.1.9 crack shots are exempt."""
+    face = first.total
+    trigger = face == 1 if state.combat_die is CombatDie.D6 else face <= 2
+    if not trigger:
+        return []
+    if attacker.crack_shot:
+        return reveal(attacker, CRACK_SHOT)
+    roll = dice.roll(d6(), purpose=f"ammunition depletion of {attacker.id}", rule=cite("10.15"))
+    depleted = roll.total <= bursts
+    return [
+        roll,
+        AmmunitionChecked(
+            aircraft=attacker.id,
+            depleted=depleted,
+            rule=cite("10.15"),
+            dice=(first.roll, roll.roll),
+            candidates=(
+                Candidate(option="depleted", chosen=depleted, reason=f"roll at most {bursts}"),
+                Candidate(
+                    option="not depleted", chosen=not depleted, reason=f"roll above {bursts}"
+                ),
+            ),
+            explanation=f"the attack die showed {face}; ammunition roll {roll.total} against "
+            f"{bursts} burst(s): {'right-hand Hit Value from now on' if depleted else 'no change'}",
+        ),
+    ]
+
+
+def decide_negate(state: State, command: NegateAttack) -> list[Struct]:
+    """3.2.10: if any card of an aggregated attack is negated, the entire attack is negated
+    (the negated card leaves the Leader's hand)."""
+    rule = cite("3.2.10")
+    held = state.pending.get(command.attacker)
+    if held is None:
+        raise RuleError(f"{command.attacker} has no aggregated attack to negate", rule=rule)
+    return [
+        AttackNegated(attacker=held.attacker, target=held.target, cards=held.cards + 1, rule=rule)
+    ]
+
+
+def decide_defensive_fire(state: State, command: ResolveDefensiveFire, dice: Dice) -> list[Struct]:
+    """3.3 gunner fire and 4.1.9 turret defense fire: Hit Value 8 in the odds system."""
+    rule = cite("3.3") if command.kind is DefensiveFireKind.GUNNER else cite("4.1.9")
+    shooter = find_plane(state, command.shooter, rule)
+    target = find_plane(state, command.target, rule)
+    card = state.card_of(shooter)
+    if command.kind is DefensiveFireKind.TURRET and not card.aircraft_class.is_formation_bomber:
+        raise RuleError(f"{shooter.id} is not a Medium or Heavy Bomber with turrets", rule=rule)
+    if command.kind is DefensiveFireKind.GUNNER and not (
+        card.has(Characteristic.GUNNER) or card.aircraft_class is AircraftClass.LIGHT_BOMBER
+    ):
+        raise RuleError(f"{shooter.id} has no gunner", rule=rule)
+    if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
+        raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
+    hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
+    resolved = resolve_odds(
+        state, shooter, target, command.hits, hv, dice, rule, system=command.kind.value
+    )
+    return resolved.events

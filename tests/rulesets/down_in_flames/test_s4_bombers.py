@@ -1,0 +1,164 @@
+"""4: Medium and Heavy Bombers take damage points (4.1.3-4.1.7); 6.1.7 the D12 variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import RuleError
+from engine.rulesets.down_in_flames import bomber_table
+from engine.rulesets.down_in_flames.events import (
+    AircraftDamaged,
+    AircraftShotDown,
+    AttackResolved,
+)
+from engine.rulesets.down_in_flames.state import State
+from engine.rulesets.down_in_flames.terms import CombatDie, Outcome
+from tests.rulesets.down_in_flames.scenario import (
+    engaged,
+    entry,
+    make_state,
+    next_turn,
+    of_type,
+    run,
+)
+from tests.rulesets.down_in_flames.seed_text import says
+
+
+def _card(name: str, hv: int, cls: str = "fighter", defense: int = 6) -> dict[str, Any]:
+    return {
+        "name": name, "aircraft_class": cls, "ceiling_level": 10, "defense": defense,
+        "hit_value": hv, "performance": [{"low": 1, "high": 10, "agility": 5, "speed": 5, "hp": 3}],
+        "placeholders": ["everything"],
+    }  # fmt: skip
+
+
+def bomber_fight(attacker: str = "Fw 190A-8", bomber: str = "B-17G", **options: Any) -> State:
+    state = make_state(
+        [
+            entry("f1", attacker, "B", "J", "leader", hand=6),
+            entry("w1", attacker, "B", "J", "wingman"),
+            entry("bomber", bomber, "A", "F", "formation"),
+        ],
+        starting_altitude=8,
+        **options,
+    )
+    state = engaged(state, "f1", "bomber", "neutral")
+    return engaged(state, "w1", "bomber", "neutral")
+
+
+def _attack(state: State, hits: int, faces: list[list[int]], who: str = "f1") -> Any:
+    return run(state, {"type": "Attack", "attacker": who, "target": "bomber",
+                       "card": "in_my_sights", "hits": hits, "bursts": 1}, faces)  # fmt: skip
+
+
+def test_s4_seed_text() -> None:
+    assert says("every 8 points of Hit Value scored against a Medium or Heavy Bomber target "
+                "results in the target taking 1 point of damage.")  # fmt: skip
+    assert says("An attack by a Hit Value 4 through 7 scores a hit on a D6 roll of 3 or less.")
+    assert says("2-3 HV points score a damage point on a D12 roll of 1-3, 4-5 HV points on a "
+                "roll of 1-6, and 6-7 HV points on a roll of 1-9.")  # fmt: skip
+    rows = [(r.low, r.high, r.scores_on) for r in bomber_table.D12_LEFTOVER]
+    assert rows == [(0, 1, 0), (2, 3, 3), (4, 5, 6), (6, 7, 9)]
+    assert [(r.low, r.high, r.scores_on) for r in bomber_table.D6_LEFTOVER] == [
+        (0, 3, 0),
+        (4, 7, 3),
+    ]
+
+
+class TestS4_1_8_WorkedExample:
+    """4.1.8: Fw 190A-8 (HV 20) with a 3 hit card against a B-17G: 60 HV, 56 cause 7 points,
+    the remaining 4 cause another on 1-3."""
+
+    def test_text(self) -> None:
+        assert says("The Fw 190 has an HV of 20, and so attacks with 60 HV. 56 HV cause 7 "
+                    "points of damage.")  # fmt: skip
+
+    @pytest.mark.parametrize(("face", "points"), [(1, 8), (3, 8), (4, 7), (6, 7)])
+    def test_left_over_four_points(self, face: int, points: int) -> None:
+        state, events = _attack(bomber_fight(), 3, [[face]])
+        resolved = of_type(events, AttackResolved)[0]
+        assert (resolved.total_hv, resolved.damage_points) == (60, points)
+        assert state.aircraft["bomber"].damage_points == points
+
+
+def test_s4_1_3_bomber_damage_is_the_rules_arithmetic_for_every_total_to_200() -> None:
+    """4.1.3, 4.1.7: for every HV total 1..200 and both kinds of roll, damage points are
+    total // 8 plus one when 4-7 points are left over and the D6 shows 3 or less."""
+    for total in range(1, 201):
+        custom = {"Gun": _card("Gun", total), "Barn": _card("Barn", 8, "heavy_bomber", 200)}
+        for face in (3, 4):
+            state = bomber_fight("Gun", "Barn", custom_aircraft=custom)
+            needs_roll = total % 8 >= 4
+            state, _events = _attack(state, 1, [[face]] if needs_roll else [])
+            expected = total // 8 + (1 if needs_roll and face <= 3 else 0)
+            assert state.aircraft["bomber"].damage_points == expected, (total, face)
+
+
+def test_s6_1_7_d12_left_over_rolls() -> None:
+    """6.1.7: 6 left-over points score on a D12 of 1-9."""
+    custom = {"Gun": _card("Gun", 14), "Barn": _card("Barn", 8, "heavy_bomber", 200)}
+    for face, expected in ((9, 2), (10, 1)):
+        state = bomber_fight("Gun", "Barn", custom_aircraft=custom, combat_die="d12")
+        state, _ = _attack(state, 1, [[face]])
+        assert state.aircraft["bomber"].damage_points == expected
+    assert bomber_table.leftover_row(CombatDie.D12, 1).scores_on == 0
+
+
+class TestS4_1_4_Thresholds:
+    def test_half_defense_damages_and_drops_out(self) -> None:
+        """4.1.4, 4.1.5: B-17G (defense 16) with 8 points is damaged and leaves formation."""
+        state, events = _attack(bomber_fight(), 3, [[2]])
+        damaged = of_type(events, AircraftDamaged)[0]
+        assert damaged.dropped_out and of_type(events, AttackResolved)[0].result is Outcome.DAMAGED
+        assert not state.aircraft["bomber"].in_formation
+
+    def test_full_defense_shoots_down(self) -> None:
+        """4.1.6: 16 points on a defense of 16."""
+        state, _ = _attack(bomber_fight(), 3, [[2]])
+        state, events = _attack(next_turn(state, "B"), 3, [[2]])
+        assert of_type(events, AircraftShotDown)[0].rule.endswith("4.1.6")
+        assert state.aircraft["bomber"].shot_down
+
+    def test_arithmetic(self) -> None:
+        assert bomber_table.damaged_threshold_met(8, 16)
+        assert not bomber_table.damaged_threshold_met(7, 15)
+        assert bomber_table.damaged_threshold_met(8, 15)
+        assert bomber_table.shot_down_threshold_met(16, 16)
+
+
+class TestS4_1_1_Wingmen:
+    def test_wingman_may_not_play_more_attack_cards_than_its_offense(self) -> None:
+        """Fw 190A-8 Wingman offense 1 (placeholder card value)."""
+        state, _ = _attack(bomber_fight(), 1, [[6]], who="w1")
+        with pytest.raises(RuleError) as info:
+            _attack(state, 1, [[6]], who="w1")
+        assert info.value.rule.endswith("4.1.1")
+
+
+def test_s4_1_9_turret_fire_has_hit_value_8() -> None:
+    state = bomber_fight()
+    state, events = run(state, {"type": "ResolveDefensiveFire", "shooter": "bomber", "target": "f1",
+                                "kind": "turret", "hits": 1}, [[1], [6]])  # fmt: skip
+    resolved = of_type(events, AttackResolved)[0]
+    # HV 8 against the Fw 190A-8's placeholder defense 7: 8:7 is 1:1.
+    assert (resolved.hit_value, resolved.column, resolved.result) == (8, "1:1", Outcome.DAMAGED)
+    assert resolved.rule.startswith("002_c21c1b1d0b6ff92b.txt 4.1.9")
+
+
+@given(total=st.integers(1, 200), face=st.integers(1, 12), die=st.sampled_from(["d6", "d12"]))
+@settings(max_examples=150, deadline=None)
+def test_s4_1_3_and_s6_1_7_bomber_damage_property(total: int, face: int, die: str) -> None:
+    """4.1.3, 4.1.7 (D6) and 6.1.7 (D12): points = total // 8, plus one when the left-over
+    band's roll succeeds."""
+    sides = 6 if die == "d6" else 12
+    face = min(face, sides)
+    custom = {"Gun": _card("Gun", total), "Barn": _card("Barn", 8, "heavy_bomber", 200)}
+    state = bomber_fight("Gun", "Barn", custom_aircraft=custom, combat_die=die)
+    leftover = total % 8
+    threshold = (3 if leftover >= 4 else 0) if die == "d6" else (0, 0, 3, 3, 6, 6, 9, 9)[leftover]
+    state, _ = _attack(state, 1, [[face]] if threshold else [])
+    assert state.aircraft["bomber"].damage_points == total // 8 + (1 if face <= threshold else 0)
