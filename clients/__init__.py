@@ -1,5 +1,5 @@
 """What connects from outside: the Python client, client CLI commands, the browser viewer.
 
-Clients speak the wire protocol only (server/protocol.py describes it; they never import
-server internals at run time except the message types).
+Clients speak the wire protocol only (events/wire.py holds its types; they never import
+server/).
 """

@@ -19,7 +19,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from server.protocol import (
+from events.wire import (
     Accepted,
     Created,
     Error,

@@ -1,7 +1,9 @@
-"""The wire protocol: JSON text frames, every message a tagged msgspec Struct.
+"""The wire protocol shared by the gateway and its clients: JSON text frames, every
+message a tagged msgspec Struct. It lives in events/ because clients may import events/
+but never server/ (ARCHITECTURE.md).
 
 docs/protocol.md describes it; docs/protocol.schema.json is generated from these types by
-`python -m server.protocol` (a test fails when the checked-in schema is stale).
+`python -m events.wire` (a test fails when the checked-in schema is stale).
 Messages from the client carry an optional `id`, echoed in the reply.
 """
 

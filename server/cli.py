@@ -143,6 +143,22 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_watch(settings: Settings, args: argparse.Namespace) -> int:
+    from clients.cli import watch
+
+    return await watch(_url(settings, args), args.credential, args.game, args.from_seq, args.limit)
+
+
+async def cmd_play(settings: Settings, args: argparse.Namespace) -> int:
+    from clients.cli import play
+
+    return await play(_url(settings, args), args.credential, args.game)
+
+
+def _url(settings: Settings, args: argparse.Namespace) -> str:
+    return str(args.url or f"ws://{settings.host}:{settings.port}/ws")
+
+
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     from server.app import run
 
@@ -181,6 +197,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reveal", help="publish a game's dice seed")
     p.add_argument("game")
     sub.add_parser("rulesets", help="list installed rulesets")
+
+    for name, text in (
+        ("watch", "follow a game's events live through a gateway"),
+        ("play", "send commands (JSON lines on stdin) through a gateway"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("game", nargs="?", help="game id (default: the credential's game)")
+        p.add_argument("--credential", required=True, help="player or spectator credential")
+        p.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
+        if name == "watch":
+            p.add_argument("--from", dest="from_seq", type=int, default=0)
+            p.add_argument("--limit", type=int, default=0, help="stop after N events")
     return parser
 
 
@@ -192,6 +220,8 @@ HANDLERS = {
     "reveal": cmd_reveal,
     "rulesets": cmd_rulesets,
     "serve": cmd_serve,
+    "watch": cmd_watch,
+    "play": cmd_play,
 }
 
 

@@ -26,7 +26,7 @@ from engine.ruleset import Ruleset
 from events.envelope import Envelope
 from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
-from server.protocol import EventFrame, encoder
+from events.wire import EventFrame, encoder
 
 log = logging.getLogger("umpire.feed")
 

@@ -1,4 +1,4 @@
-"""The websocket gateway: one `Connection` per client, speaking server/protocol.py.
+"""The websocket gateway: one `Connection` per client, speaking events/wire.py.
 
 Each connection has a bounded outgoing queue drained by one writer task; each subscription
 is a task that feeds that queue from the game's feed (catch-up from the stream, then live,
@@ -22,13 +22,7 @@ from engine import registry
 from engine.redaction import view_for
 from engine.roles import Role
 from events.errors import UmpireError
-from server import credentials
-from server.config import Settings
-from server.credentials import Unauthorized
-from server.feed import GameFeed, Notifier
-from server.games import Games
-from server.metrics import Metrics
-from server.protocol import (
+from events.wire import (
     CLOSE_GOING_AWAY,
     CLOSE_RATE_LIMIT,
     CLOSE_RESYNC,
@@ -53,6 +47,12 @@ from server.protocol import (
     Welcome,
     encoder,
 )
+from server import credentials
+from server.config import Settings
+from server.credentials import Unauthorized
+from server.feed import GameFeed, Notifier
+from server.games import Games
+from server.metrics import Metrics
 
 log = logging.getLogger("umpire.gateway")
 

@@ -11,9 +11,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients.client import UmpireClient
+from events.wire import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG
 from server.app import Running, running_gateway
 from server.embedded import EmbeddedRedis
-from server.protocol import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG
 from tests.server.conftest import gateway_settings
 from tests.support.wire import text
 

@@ -11,9 +11,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from clients.client import UmpireClient
+from events.wire import CLOSE_RESYNC
 from server.app import running_gateway
 from server.embedded import EmbeddedRedis
-from server.protocol import CLOSE_RESYNC
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_resume import append_added
 from tests.support.wire import text

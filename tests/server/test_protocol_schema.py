@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from server.protocol import json_schema
+from events.wire import json_schema
 
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 
 
 def test_checked_in_schema_is_current() -> None:
     assert json.loads(SCHEMA.read_text()) == json_schema(), (
-        "docs/protocol.schema.json is stale: run `python -m server.protocol > "
+        "docs/protocol.schema.json is stale: run `python -m events.wire > "
         "docs/protocol.schema.json`"
     )
