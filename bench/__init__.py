@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): `python -m bench` prints JSON and a readable table."""

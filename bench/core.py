@@ -1,0 +1,150 @@
+"""The log's speed against its physical limit, measured in one run on one embedded Valkey.
+
+- append: events/s for 1-event and 10-event commands (50 concurrent writers, one game
+  each), against raw pipelined XADD of the same bytes on the same server (the ratio);
+- fold: events/s folding a 100,000-event game (decode + evolve), from bytes in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from typing import Any
+
+from engine import registry
+from engine.game import codec_for, fold
+from events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
+from events.redis_store import RedisEventStore
+from events.store import PendingEvent
+from events.types import GameCreated
+from server.embedded import EmbeddedRedis
+
+WRITERS = 50
+
+
+def _counter() -> Any:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.support.counter_ruleset import RULESET, Added
+
+    registry.register(RULESET)
+    return RULESET, Added
+
+
+async def raw_xadd(store: RedisEventStore, payload: bytes, total: int) -> float:
+    """Events/s of pipelined XADD (1,000 per pipeline) of `payload`-sized entries."""
+    redis = store.redis
+    started = time.perf_counter()
+    done = 0
+    while done < total:
+        pipe = redis.pipeline(transaction=False)
+        for i in range(1000):
+            pipe.xadd("bench:raw", {"e": payload}, id=f"{done + i + 1}-0")
+        await pipe.execute()
+        done += 1000
+    elapsed = time.perf_counter() - started
+    await redis.delete("bench:raw")
+    return total / elapsed
+
+
+async def appends(store: RedisEventStore, batch: int, commands: int) -> float:
+    """Events/s appending `batch`-event commands from WRITERS concurrent writers."""
+    ruleset, added = _counter()
+    codec = codec_for(ruleset)
+    pending = [PendingEvent(*codec.encode(added(amount=1)))] * batch
+    per_writer = commands // WRITERS
+
+    async def writer(w: int) -> None:
+        game = f"bench-{batch}-{w}-{os.getpid()}"
+        version, last = 0, GENESIS_HASH
+        for i in range(per_writer):
+            result = await store.append(
+                game,
+                pending,
+                expected_version=version,
+                command_id=f"c{i}",
+                recorded_at="2026-01-01T00:00:00.000Z",
+                prev_hash=last,
+            )
+            version, last = result.last_seq, result.last_hash
+
+    started = time.perf_counter()
+    await asyncio.gather(*(writer(w) for w in range(WRITERS)))
+    elapsed = time.perf_counter() - started
+    return per_writer * WRITERS * batch / elapsed
+
+
+def fold_rate(events: int = 100_000) -> float:
+    """Events/s folding a counter game of `events` events, from stored bytes."""
+    ruleset, added = _counter()
+    codec = codec_for(ruleset)
+    created = GameCreated(
+        game_id="fold",
+        ruleset="counter",
+        ruleset_version="1",
+        setup={"target": 1_000_000},
+        seed_commitment="0" * 64,
+        client_seed="x",
+    )
+    raw: list[bytes] = []
+    link = GENESIS_HASH
+    for seq in range(1, events + 1):
+        tag, version, payload = codec.encode(created if seq == 1 else added(amount=1))
+        env = seal(
+            game_id="fold",
+            seq=seq,
+            type=tag,
+            version=version,
+            payload=payload,
+            command_id=f"c{seq}",
+            recorded_at="t",
+            prev_hash=link,
+        )
+        link = env.hash
+        raw.append(encode_envelope(env))
+    started = time.perf_counter()
+    game = fold(decode_envelope(b) for b in raw)
+    elapsed = time.perf_counter() - started
+    assert game is not None and game.state.total == events - 1
+    return events / elapsed
+
+
+async def run() -> dict[str, Any]:
+    """All core figures, as a dict."""
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-") as tmp:
+        server = EmbeddedRedis(tmp, appendfsync="everysec").start()
+        store = RedisEventStore.from_url(server.url, prefix="bench")
+        try:
+            ruleset, added = _counter()
+            sample = seal(
+                game_id="bench-x",
+                seq=1,
+                type="counter.Added",
+                version=1,
+                payload=codec_for(ruleset).encode(added(amount=1))[2],
+                command_id="c1",
+                recorded_at="2026-01-01T00:00:00.000Z",
+                prev_hash=GENESIS_HASH,
+            )
+            raw = await raw_xadd(store, encode_envelope(sample), 100_000)
+            one = await appends(store, 1, 20_000)
+            ten = await appends(store, 10, 10_000)
+        finally:
+            await store.close()
+            server.stop()
+    folded = fold_rate()
+    return {
+        "raw_pipelined_xadd_events_per_s": round(raw),
+        "append_1_event_commands_events_per_s": round(one),
+        "append_10_event_commands_events_per_s": round(ten),
+        "append_10_ratio_to_raw": round(ten / raw, 3),
+        "append_1_ratio_to_raw": round(one / raw, 3),
+        "fold_events_per_s_100k_game": round(folded),
+        "goals": {"append_10_ratio_to_raw": 0.5, "fold_events_per_s_100k_game": 200_000},
+        "appendfsync": "everysec",
+        "writers": WRITERS,
+    }
