@@ -1,0 +1,38 @@
+"""Conflict of Heroes solo expansion: the Order Card AI (seed 003_368c69a730e6e14a.txt).
+
+The umpire holds the Order Card deck, draws and logs the cards, finds the first order that
+can be executed, picks the AI, the target and the hex by the solo rules' priorities and
+tie-breaks, and makes the AP Spent Checks of both sides. The player reports their own
+actions and the base game's results. See README.md for the rule map and interpretations.
+"""
+
+from __future__ import annotations
+
+from engine.ruleset import Ruleset
+from engine.rulesets.conflict_of_heroes.commands import COMMANDS
+from engine.rulesets.conflict_of_heroes.decide import decide
+from engine.rulesets.conflict_of_heroes.events import EVENTS
+from engine.rulesets.conflict_of_heroes.evolve import evolve
+from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
+from engine.rulesets.conflict_of_heroes.state import State
+from engine.rulesets.conflict_of_heroes.terms import SEED
+from engine.rulesets.conflict_of_heroes.view import redact, view
+
+RULESET: Ruleset[State] = Ruleset(
+    name="conflict_of_heroes",
+    version="1",
+    title="Conflict of Heroes: Solo Expansion (Order Card AI)",
+    seed=SEED,
+    setup_type=Setup,
+    state_type=State,
+    command_types=COMMANDS,
+    event_types=EVENTS,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=(),
+)
+
+__all__ = ["RULESET"]

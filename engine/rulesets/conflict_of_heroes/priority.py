@@ -1,0 +1,126 @@
+"""Priority lists and the 1D6 random choice that ends every one of them.
+
+Seed 003_368c69a730e6e14a.txt 5.1.1, 5.2, 5.3: each list keeps the options best on the
+first criterion, then the next, and when several still qualify, "randomly determine ... by
+assigning each a number and rolling 1D6". Options are numbered 1..n in their listed order
+(AI and Units by id, hexes by CCRR label). With more than
+six options a single die of n sides is rolled instead (1D6 cannot choose among them).
+Each option gets 6 // n faces in order (two options: 1-3 and 4-6; three: 1-2, 3-4, 5-6),
+and a face above (6 // n) * n is rolled again (four options: 5 and 6; five: 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from engine.decision import Candidate
+from engine.dice import custom, d6
+from engine.rulesets.conflict_of_heroes.journal import Journal
+
+T = TypeVar("T")
+
+
+class Prefer(StrEnum):
+    """Which end of a criterion wins."""
+
+    LOW = "lowest"
+    HIGH = "highest"
+
+
+@dataclass(frozen=True)
+class Key(Generic[T]):
+    """One criterion of a priority list."""
+
+    name: str
+    value: Callable[[T], int]
+    prefer: Prefer
+
+
+@dataclass
+class Ranking(Generic[T]):
+    """Options still in the running, and why each of the others lost."""
+
+    survivors: list[tuple[str, T]]
+    lost: dict[str, str]
+
+
+def narrow(options: Sequence[tuple[str, T]], keys: Sequence[Key[T]]) -> Ranking[T]:
+    """Apply the criteria in order, each keeping only the options best on it."""
+    survivors = list(options)
+    lost: dict[str, str] = {}
+    for key in keys:
+        if len(survivors) <= 1:
+            break
+        values = {name: key.value(item) for name, item in survivors}
+        best = min(values.values()) if key.prefer is Prefer.LOW else max(values.values())
+        for name, _ in survivors:
+            if values[name] != best:
+                lost[name] = f"lost on '{key.name}' ({values[name]}; best {best})"
+        survivors = [(n, i) for n, i in survivors if values[n] == best]
+    return Ranking(survivors, lost)
+
+
+@dataclass
+class Choice(Generic[T]):
+    """The chosen option, the rolls used, and the candidates with reasons."""
+
+    name: str
+    item: T
+    dice: tuple[int, ...]
+    candidates: tuple[Candidate, ...]
+    how: str
+
+
+def choose(
+    j: Journal,
+    options: Sequence[tuple[str, T]],
+    keys: Sequence[Key[T]],
+    *,
+    purpose: str,
+    rule: str,
+    rejected: Sequence[tuple[str, str]] = (),
+) -> Choice[T]:
+    """Run a priority list and, if needed, the random choice; `rejected` are options
+    already found ineligible (listed first among the candidates, with their reason)."""
+    ranking = narrow(options, keys)
+    survivors = ranking.survivors
+    dice: list[int] = []
+    lost = dict(ranking.lost)
+    if len(survivors) == 1:
+        pick = 0
+        how = (
+            "it is the only one left by the priorities"
+            if len(options) > 1
+            else "it is the only one"
+        )
+    else:
+        n = len(survivors)
+        if n <= 6:
+            spec, per = d6(), 6 // n  # each option gets `per` faces; higher faces reroll
+        else:
+            spec, per = custom(n), 1
+        while True:
+            rolled = j.roll(spec, purpose=f"{purpose}: random choice among {n}", rule=rule)
+            dice.append(rolled.roll)
+            if rolled.total <= per * n:
+                break
+        pick = (rolled.total - 1) // per
+        numbering = ", ".join(f"{i + 1}={name}" for i, (name, _) in enumerate(survivors))
+        faces = f"{pick * per + 1}-{pick * per + per}" if per > 1 else str(pick + 1)
+        how = (
+            f"{n} tied after the priorities; numbered {numbering}; the roll "
+            f"{rolled.total} (faces {faces}) chose {pick + 1}"
+        )
+        for i, (name, _) in enumerate(survivors):
+            if i != pick:
+                lost[name] = f"tied, not chosen by the random roll (was number {i + 1})"
+    name, item = survivors[pick]
+    candidates = [Candidate(option=o, chosen=False, reason=r) for o, r in rejected]
+    for o, _ in options:
+        candidates.append(
+            Candidate(option=o, chosen=o == name, reason=how if o == name else lost[o])
+        )
+    return Choice(name, item, tuple(dice), tuple(candidates), how)

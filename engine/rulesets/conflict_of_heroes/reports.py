@@ -1,0 +1,87 @@
+"""Base-game results the player reports: hits, destroyed counters (7.3), positions and the
+counters that count toward the Mission Track (4.0).
+
+Seed 003_368c69a730e6e14a.txt 7.3: a destroyed Unit is removed and placed on the Player's
+CAP track (7.4 AtB); a destroyed AI is removed, and the AI loses the next Blue Command card
+drawn (deck.remove_command_card).
+"""
+
+from __future__ import annotations
+
+from engine.errors import RuleError
+from engine.rulesets.conflict_of_heroes.battlefield import ai_at, on_map, terrain
+from engine.rulesets.conflict_of_heroes.commands import (
+    ReportCounters,
+    ReportDestroyed,
+    ReportHit,
+    ReportPosition,
+)
+from engine.rulesets.conflict_of_heroes.deck import remove_command_card
+from engine.rulesets.conflict_of_heroes.events import (
+    CountersReported,
+    HitReported,
+    PositionReported,
+    UnitDestroyed,
+)
+from engine.rulesets.conflict_of_heroes.journal import Journal
+from engine.rulesets.conflict_of_heroes.state import State, Unit
+from engine.rulesets.conflict_of_heroes.terms import Side, cite
+
+
+def _counter(state: State, uid: str, rule: str) -> Unit:
+    u = state.unit(uid)
+    if u is None:
+        raise RuleError(
+            f"no counter {uid!r}; counters: {sorted(x.id for x in state.units)}", rule=rule
+        )
+    if u.destroyed:
+        raise RuleError(f"{uid} has been destroyed (7.3)", rule=cite("7.3"))
+    return u
+
+
+def report_hit(j: Journal, cmd: ReportHit) -> None:
+    """A hit marker placed on, or rallied off, a counter (base game)."""
+    u = _counter(j.state, cmd.unit, cite("5.2"))
+    if u.hit == cmd.hit:
+        raise RuleError(f"{u.id} is already {'hit' if u.hit else 'unhit'}", rule=cite("5.2"))
+    j.emit(HitReported(unit=u.id, hit=cmd.hit))
+
+
+def report_destroyed(j: Journal, cmd: ReportDestroyed) -> None:
+    """7.3: remove the counter; a Unit goes to the CAP track, an AI costs a Command card."""
+    rule = cite("7.3")
+    u = _counter(j.state, cmd.unit, rule)
+    r = j.state.rules
+    lost = j.state.destroyed_player_units + (1 if u.side is Side.PLAYER else 0)
+    per_round = max(0, r.player_caps - lost * r.caps_lost_per_destroyed_unit)
+    j.emit(
+        UnitDestroyed(
+            unit=u.id,
+            side=u.side,
+            caps_per_round=per_round,
+            rule=rule,
+            explanation=(
+                f"{u.id} is placed on the Player's CAP track: {per_round} CAPs a round"
+                if u.side is Side.PLAYER
+                else f"{u.id} is removed: the next Blue Command card drawn leaves the game"
+            ),
+        )
+    )
+    if u.side is Side.AI:
+        remove_command_card(j)
+
+
+def report_position(j: Journal, cmd: ReportPosition) -> None:
+    """A counter's hex and facing as on the table (reinforcements, corrections)."""
+    rule = cite("5.3.1")
+    u = _counter(j.state, cmd.unit, rule)
+    if not on_map(j.state, cmd.hex) or terrain(j.state, cmd.hex).impassable:
+        raise RuleError(f"hex {cmd.hex} is off the map or impassable", rule=rule)
+    if u.side is Side.AI and cmd.in_play and ai_at(j.state, cmd.hex, but=u.id) is not None:
+        raise RuleError(f"hex {cmd.hex} holds another AI: AIs will not stack (5.3.1)", rule=rule)
+    j.emit(PositionReported(unit=u.id, hex=cmd.hex, facing=cmd.facing, in_play=cmd.in_play))
+
+
+def report_counters(j: Journal, cmd: ReportCounters) -> None:
+    """4.0: Rumored Enemy counters and this round's arriving reinforcements."""
+    j.emit(CountersReported(rumored=cmd.rumored, reinforcements=cmd.reinforcements))

@@ -1,0 +1,30 @@
+"""Views and redaction: nothing in the state is secret; the deck's contents are public as
+at the table, its future order does not exist (003_368c69a730e6e14a.txt; README
+'Card draws (and secrets)')."""
+
+from __future__ import annotations
+
+from engine.roles import Role
+from engine.rulesets.conflict_of_heroes import RULESET
+from engine.rulesets.conflict_of_heroes.events import OrderCardDrawn
+from tests.rulesets.conflict_of_heroes.builders import ai, card, one, run, state, unit
+
+
+def test_every_role_sees_the_same_public_state() -> None:
+    """The deck's remaining, discarded and removed cards are visible to every role."""
+    s = state([ai("A", "0505"), unit("U", "0508")], (card(1), card(2), card(3)))
+    events, s = run(s, {"type": "UnitAction", "units": ["U"], "action": "fire", "ap": 1}, [[2]])
+    player = RULESET.view(s, Role.PLAYER)
+    assert player == RULESET.view(s, Role.SPECTATOR) == RULESET.view(s, Role.REFEREE)
+    assert list(player["deck"]) == [1, 3] and list(player["discards"]) == [2]
+    assert player["deck_remaining"] == 2 and RULESET.secret_fields == ()
+    drawn = one(events, OrderCardDrawn)
+    assert RULESET.redact(drawn, Role.SPECTATOR) is drawn
+
+
+def test_no_state_field_holds_a_deck_order() -> None:
+    """Draws are fresh picks: the state keeps the remaining cards sorted, never an order."""
+    s = state([ai("A", "0505"), unit("U", "0508")], (card(3), card(1), card(2)))
+    assert s.deck == (1, 2, 3)
+    _, s = run(s, {"type": "UnitAction", "units": ["U"], "action": "fire", "ap": 1}, [[1]])
+    assert s.deck == (2, 3) and list(s.deck) == sorted(s.deck)
