@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import msgspec
@@ -60,6 +61,27 @@ class AuditReport(Struct, frozen=True, kw_only=True):
         return self.failure is None
 
 
+@dataclass
+class _Tally:
+    """What the audit has counted so far."""
+
+    game_id: str
+    events: int
+    ruleset: str = ""
+    commands: int = 0
+    decisions_checked: int = 0
+    server_rolls: int = 0
+    player_rolls: int = 0
+    rolls_verified: int = 0
+    seed_revealed: bool = False
+    state_hash: str = ""
+
+    def report(
+        self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
+    ) -> AuditReport:
+        return AuditReport(**asdict(self), pending=pending, failure=failure)
+
+
 def _batches(envelopes: Sequence[Envelope]) -> list[list[Envelope]]:
     batches: list[list[Envelope]] = []
     for env in envelopes:
@@ -91,21 +113,16 @@ def audit(
 
     `ruleset` overrides the one the log names (re-adjudication under corrected rules).
     """
-    game_id = envelopes[0].game_id if envelopes else ""
-    base = dict(
-        game_id=game_id, ruleset="", events=len(envelopes), commands=0, decisions_checked=0,
-        server_rolls=0, player_rolls=0, rolls_verified=0, seed_revealed=False, state_hash="",
-    )  # fmt: skip
+    tally = _Tally(game_id=envelopes[0].game_id if envelopes else "", events=len(envelopes))
 
     def fail(seq: int, check: str, message: str, **kw: str) -> AuditReport:
-        return AuditReport(
-            **base, failure=AuditFailure(seq=seq, check=check, message=message, **kw)
-        )  # type: ignore[arg-type]
+        failure = AuditFailure(seq=seq, check=check, message=message, **kw)
+        return tally.report(failure=failure)
 
     if not envelopes:
         return fail(0, "log", "the log is empty")
     try:
-        verify_chain(envelopes, game_id=game_id)
+        verify_chain(envelopes, game_id=tally.game_id)
     except UmpireError as exc:
         return fail(int(exc.details.get("seq", 0)), "hash_chain", exc.message)
     try:
@@ -114,7 +131,7 @@ def audit(
         decoded = [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
     except UmpireError as exc:
         return fail(int(exc.details.get("seq", 0)), "decode", exc.message)
-    base["ruleset"] = ruleset.name
+    tally.ruleset = ruleset.name
     created = decoded[0]
     assert isinstance(created, GameCreated)
     seed: bytes | None = None
@@ -126,7 +143,7 @@ def audit(
                     env.seq, "seed_commitment", "the revealed seed does not match its commitment",
                     expected=created.seed_commitment, found=hashlib.sha256(seed).hexdigest(),
                 )  # fmt: skip
-            base["seed_revealed"] = True
+            tally.seed_revealed = True
     # Every roll: numbered in order, and server rolls re-derived from the revealed seed.
     roll_no = 0
     for env, event in zip(envelopes, decoded, strict=True):
@@ -136,9 +153,9 @@ def audit(
             return fail(env.seq, "dice_numbering", f"roll number {event.roll}, expected {roll_no}")
         roll_no += 1
         if event.by is Roller.PLAYER:
-            base["player_rolls"] = int(base["player_rolls"]) + 1  # type: ignore[call-overload]
+            tally.player_rolls += 1
             continue
-        base["server_rolls"] = int(base["server_rolls"]) + 1  # type: ignore[call-overload]
+        tally.server_rolls += 1
         if seed is not None:
             faces = derive_faces(seed, created.client_seed, event.roll, _spec_of(event))
             if faces != tuple(event.faces):
@@ -147,7 +164,7 @@ def audit(
                     "match the revealed seed", expected=str(list(faces)),
                     found=str(list(event.faces)), rule=event.rule,
                 )  # fmt: skip
-            base["rolls_verified"] = int(base["rolls_verified"]) + 1  # type: ignore[call-overload]
+            tally.rolls_verified += 1
     # Re-run decide on every recorded command with the recorded dice.
     by_seq = dict(zip((e.seq for e in envelopes), decoded, strict=True))
     game: Game | None = None
@@ -155,7 +172,7 @@ def audit(
     for batch in _batches(envelopes):
         first = by_seq[batch[0].seq]
         if isinstance(first, CommandRecorded) and game is not None:
-            base["commands"] = int(base["commands"]) + 1  # type: ignore[call-overload]
+            tally.commands += 1
             found = [by_seq[e.seq] for e in batch]
             # The server publishes the seed right after a GameEnded, in the same batch.
             if len(found) > 1 and isinstance(found[-1], SeedRevealed):
@@ -181,7 +198,7 @@ def audit(
                         "the rules make a different decision than the log holds",
                         expected=_describe(want), found=_describe(got), rule=rule,
                     )  # fmt: skip
-            base["decisions_checked"] = int(base["decisions_checked"]) + 1  # type: ignore[call-overload]
+            tally.decisions_checked += 1
         for env in batch:
             event = by_seq[env.seq]
             try:
@@ -207,14 +224,13 @@ def audit(
         if progress is not None:
             progress(batch[-1].seq)
     pending: list[str] = []
-    if seed is None and int(base["server_rolls"]):  # type: ignore[call-overload]
+    if seed is None and tally.server_rolls:
         pending.append(
-            f"{base['server_rolls']} server rolls await the seed reveal before they can be "
-            "recomputed"
+            f"{tally.server_rolls} server rolls await the seed reveal before they can be recomputed"
         )
     assert game is not None
-    base["state_hash"] = state_hash(game)
-    return AuditReport(**base, pending=tuple(pending))  # type: ignore[arg-type]
+    tally.state_hash = state_hash(game)
+    return tally.report(pending=tuple(pending))
 
 
 def registered_ruleset(name: str) -> Ruleset[Any]:

@@ -139,5 +139,5 @@ def encode_game(game: Game) -> bytes:
 
 def decode_game(ruleset: Ruleset[Any], data: bytes) -> Game:
     """A folded game back from snapshot bytes."""
-    meta, state = msgspec.msgpack.decode(data, type=tuple[GameMeta, ruleset.state_type])
-    return Game(meta, state)
+    meta, state = msgspec.msgpack.decode(data, type=tuple[GameMeta, Any])
+    return Game(meta, msgspec.convert(state, ruleset.state_type))

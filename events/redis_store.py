@@ -10,6 +10,7 @@ whole batch, so a batch is all-or-nothing with respect to other writers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -76,6 +77,17 @@ if tonumber(ARGV[1]) <= held then return 0 end
 redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'data', ARGV[2])
 return 1
 """
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def _unavailable(exc: BaseException, game_id: str = "") -> StoreUnavailable:
+    return StoreUnavailable(
+        f"the store is unavailable ({type(exc).__name__}: {exc}); nothing was written, "
+        "retry later with the same command id",
+        game_id=game_id,
+    )
+
 
 _snapshot_encoder = msgspec.msgpack.Encoder()
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
@@ -150,7 +162,10 @@ class RedisEventStore:
                 f"expected version {expected_version} is negative", expected=expected_version
             )
         if prev_hash is None:
-            prev_hash = await self._hash_at(keys, expected_version)
+            try:
+                prev_hash = await self._hash_at(keys, expected_version)
+            except _UNREACHABLE as exc:
+                raise _unavailable(exc, game_id) from exc
         sealed: list[bytes] = []
         link = prev_hash
         for offset, pending in enumerate(events, start=1):
@@ -177,16 +192,13 @@ class RedisEventStore:
         keys_arg = [keys.stream, keys.meta, keys.commands, keys.secret, keys.channel]
         try:
             status, value = await self._append(keys=keys_arg, args=argv)
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-            raise StoreUnavailable(
-                f"the store is unavailable: {exc}; the command may be retried with the "
-                "same command id",
-                game_id=game_id,
-            ) from exc
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
             if expected_version == 0:
-                await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
+                with contextlib.suppress(*_UNREACHABLE):  # the index is a convenience
+                    await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
             return _parse_result(value, duplicate=False)
         if status == "dup":
             return _parse_result(value, duplicate=True)
@@ -286,7 +298,10 @@ class RedisEventStore:
 
     async def version(self, game_id: str) -> int:
         """The last seq of a game, 0 when there is no such game."""
-        raw = await self._redis.hget(self.keys(game_id).meta, "version")
+        try:
+            raw = await self._redis.hget(self.keys(game_id).meta, "version")
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         return int(raw) if raw is not None else 0
 
     async def last_hash(self, game_id: str) -> str:
@@ -296,19 +311,28 @@ class RedisEventStore:
 
     async def games(self) -> list[str]:
         """Every game id, in the order they were listed."""
-        raw = await self._redis.zrange(games_index_key(self._prefix), 0, -1)
+        try:
+            raw = await self._redis.zrange(games_index_key(self._prefix), 0, -1)
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc) from exc
         return [g.decode() for g in raw]
 
     async def secret(self, game_id: str) -> bytes:
         """The dice seed of a game (never part of the log)."""
-        raw = await self._redis.get(self.keys(game_id).secret)
+        try:
+            raw = await self._redis.get(self.keys(game_id).secret)
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         if raw is None:
             raise GameNotFound(f"game {check_game_id(game_id)!r} has no dice seed: no such game")
         return bytes.fromhex(raw.decode())
 
     async def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
         """The first result of a command id, if that command was appended."""
-        raw = await self._redis.hget(self.keys(game_id).commands, command_id)
+        try:
+            raw = await self._redis.hget(self.keys(game_id).commands, command_id)
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         return _parse_result(raw, duplicate=True) if raw is not None else None
 
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
@@ -320,7 +344,10 @@ class RedisEventStore:
 
     async def load_snapshot(self, game_id: str) -> Snapshot | None:
         """The newest snapshot, or None."""
-        raw = await self._redis.hget(self.keys(game_id).snapshot, "data")
+        try:
+            raw = await self._redis.hget(self.keys(game_id).snapshot, "data")
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         if raw is None:
             return None
         try:

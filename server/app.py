@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -54,10 +53,6 @@ async def running_gateway(settings: Settings, url: str) -> AsyncIterator[Running
         close_timeout=5,
     )
     port = next(iter(server.sockets)).getsockname()[1]
-    if settings.socket_send_buffer:
-        # Accepted connections inherit the listening socket's send buffer size.
-        for sock in server.sockets:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, settings.socket_send_buffer)
     try:
         yield Running(server, gateway, port)
     finally:

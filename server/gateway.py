@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from typing import Any
 
@@ -77,6 +78,12 @@ class Gateway:
 
     async def handle(self, ws: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
+        if self.settings.socket_send_buffer:
+            sock = ws.transport.get_extra_info("socket") if ws.transport else None
+            if sock is not None:
+                sock.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer
+                )
         conn = Connection(self, ws)
         self.connections.add(conn)
         self.metrics.connections_total += 1
@@ -145,6 +152,10 @@ class Connection:
                 await self._dispatch(raw)
         except ConnectionClosed:
             pass
+        if self._closing is not None:
+            # Returning would let websockets close with 1000 before our code goes out.
+            with contextlib.suppress(Exception):
+                await self._closing
 
     async def cleanup(self) -> None:
         for game_id in list(self.subs):
@@ -187,8 +198,16 @@ class Connection:
             raise SlowConsumer from exc
 
     def _close_soon(self, code: int, reason: str) -> None:
-        """Start closing without blocking the reader (it must drain for the handshake)."""
+        """Start closing without blocking the reader (it must drain for the handshake).
+
+        The writer is cancelled first: a writer stuck on a full socket would hold the
+        connection's send lock, so the close frame could never be queued. What it had
+        written stays in the transport buffer, and the close frame follows it; websockets'
+        close_timeout then aborts a peer that never completes the handshake.
+        """
         if self._closing is None:
+            if self.writer is not None:
+                self.writer.cancel()
             self._closing = asyncio.create_task(self.ws.close(code, reason))
 
     async def reply(self, message: Any) -> None:
@@ -242,7 +261,7 @@ class Connection:
         try:
             await self._handle(message)
         except SlowConsumer:
-            raise
+            return  # the resync close is under way; the reader keeps draining
         except UmpireError as exc:
             self.gw.metrics.error(exc.code)
             details = {k: v for k, v in exc.details.items() if _jsonable(v)}

@@ -12,8 +12,13 @@ from server.app import Running
 from tests.support.counter_ruleset import RULESET, Added
 
 
-async def append_added(gateway: Running, game_id: str, total: int, batch: int = 10) -> None:
-    """Append `total` counter.Added events straight to the store, `batch` per append."""
+async def append_added(
+    gateway: Running, game_id: str, total: int, batch: int = 10, label: str = "bulk"
+) -> None:
+    """Append `total` counter.Added events straight to the store, `batch` per append.
+
+    Command ids are `<label>-<n>`: call again with another label, or the store rightly
+    takes the appends for retries and writes nothing."""
     store = gateway.gateway.store
     codec = codec_for(RULESET)
     pending = PendingEvent(*codec.encode(Added(amount=1)))
@@ -23,7 +28,7 @@ async def append_added(gateway: Running, game_id: str, total: int, batch: int = 
             game_id,
             [pending] * batch,
             expected_version=version,
-            command_id=f"bulk-{n}",
+            command_id=f"{label}-{n}",
             recorded_at="2026-01-01T00:00:00.000Z",
         )
         version = result.last_seq

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 
 import msgspec
-import pytest
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
 from clients.client import UmpireClient
 from events.wire import CLOSE_RESYNC
@@ -16,7 +12,7 @@ from server.app import running_gateway
 from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_resume import append_added
-from tests.support.wire import text
+from tests.support.raw_ws import RawWebSocket
 
 
 async def test_a_client_that_never_reads_is_closed_for_resync(
@@ -29,39 +25,45 @@ async def test_a_client_that_never_reads_is_closed_for_resync(
         url = f"ws://127.0.0.1:{running.port}/ws"
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1_000_000})
-            total = 1 + 20_000
-            # The stalled client: its library stops reading after 1 buffered frame, and a
-            # fixed small receive buffer stops the kernel from absorbing megabytes for it.
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8192)
-            sock.setblocking(False)
-            await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", running.port))
-            stalled = await connect(url, max_queue=1, sock=sock, compression=None)
-            await stalled.recv()
-            await stalled.send(text({"type": "auth", "credential": created.spectator_credential}))
-            await stalled.send(text({"type": "subscribe", "game_id": created.game_id,
-                                     "from_seq": 0}))  # fmt: skip
+            # The stalled client completes the handshake, subscribes, then never reads.
+            loop = asyncio.get_running_loop()
+            # Built in a thread: its blocking handshake must not stall this event loop.
+            stalled = await loop.run_in_executor(None, RawWebSocket, running.port)
+            stalled.send_json({"type": "auth", "credential": created.spectator_credential})
+            stalled.send_json({"type": "subscribe", "game_id": created.game_id, "from_seq": 0})
             seen: list[int] = []
 
             async def healthy() -> None:
                 async for frame in owner.subscribe(created.game_id, 0):
                     seen.append(frame.seq)
-                    if frame.seq == total:
-                        return
 
             watcher = asyncio.create_task(healthy())
-            await append_added(running, created.game_id, 20_000, batch=100)
-            await asyncio.wait_for(watcher, 60)  # the healthy client got everything
+            # Keep appending until the gateway gives up on the stalled client (bounded).
+            produced = 0
+            while not running.gateway.metrics.errors["resync"] and produced < 200_000:
+                await append_added(running, created.game_id, 5_000, batch=100, label=f"b{produced}")
+                produced += 5_000
+                await asyncio.sleep(0.5)
+            total = 1 + produced
+            for _ in range(600):  # the healthy client gets everything (bounded wait)
+                if seen and seen[-1] == total:
+                    break
+                await asyncio.sleep(0.1)
+            watcher.cancel()
             assert seen == list(range(1, total + 1))
             # Now read what the stalled one was sent: it must end with the resync close.
-            last = 0
-            with pytest.raises(ConnectionClosed) as info:
-                while True:
-                    frame = msgspec.json.decode(await asyncio.wait_for(stalled.recv(), 10))
+            last, close_code = 0, None
+            while close_code is None:
+                opcode, payload = await loop.run_in_executor(None, stalled.read_frame)
+                if opcode == 0x8:  # close frame: 2-byte code first
+                    close_code = int.from_bytes(payload[:2], "big")
+                elif opcode == 0x1:
+                    frame = msgspec.json.decode(payload)
                     if frame.get("type") == "event":
                         assert frame["seq"] == last + 1
                         last = frame["seq"]
-            assert info.value.rcvd is not None and info.value.rcvd.code == CLOSE_RESYNC
+            stalled.close()
+            assert close_code == CLOSE_RESYNC
             assert last < total
             assert running.gateway.metrics.errors["resync"] >= 1
         # It resumes from its last seq and gets exactly the rest.
