@@ -1,0 +1,35 @@
+"""Nightfighter solitaire (Philip Sabin): the umpire holds the fog of war.
+
+Seed: 004_c3eb2ad371d7bb6a.txt. See README.md for the rule map and interpretations.
+"""
+
+from __future__ import annotations
+
+from engine.ruleset import Ruleset
+from engine.rulesets.nightfighter.commands import COMMAND_TYPES
+from engine.rulesets.nightfighter.decide import decide
+from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
+from engine.rulesets.nightfighter.evolve import evolve, initial_state
+from engine.rulesets.nightfighter.setup import Setup
+from engine.rulesets.nightfighter.state import State
+from engine.rulesets.nightfighter.terms import SEED
+from engine.rulesets.nightfighter.view import redact, view
+
+RULESET: Ruleset[State] = Ruleset(
+    name="nightfighter",
+    version="1",
+    title="Nightfighter solitaire rules (Philip Sabin)",
+    seed=SEED,
+    setup_type=Setup,
+    state_type=State,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=SECRET_FIELDS,
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,140 @@
+"""S17.0 ADVANCED COMBAT and S28.0 following the corkscrew (optional rule 28.1)."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice, d6, nd6
+from engine.errors import RuleError
+from engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
+from engine.rulesets.nightfighter.events import BomberResponseRolled, Corkscrewed, MarkersLost
+from engine.rulesets.nightfighter.state import Counter, State, counter_at
+from engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
+
+RULE = cite("S17.0")
+RULE_FOLLOW = cite("S28.0")
+
+
+def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
+    if state.phase is not Phase.COMBAT:
+        raise RuleError(f"combat happens in the combat phase (now {state.phase.value})", rule=rule)
+    counter = counter_at(state, hex_label)
+    if counter is None:
+        raise RuleError(f"no bomber counter in {hex_label}", rule=rule)
+    if fighter not in counter.tallied_by:
+        raise RuleError(
+            f"bombers roll for response only if the nightfighter has tallied them "
+            f"({fighter} has no tally on {counter.id})",
+            rule=RULE,
+        )
+    return counter
+
+
+def response(state: State, command: RollBomberResponse, dice: Dice) -> list[Struct]:
+    """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
+    counter = _tallied(state, command.fighter, command.hex, RULE)
+    roll = dice.roll(d6(), purpose=f"bomber response of {counter.id}", rule=RULE)
+    return [
+        roll,
+        BomberResponseRolled(
+            rule=RULE,
+            dice=(roll.roll,),
+            explanation=(
+                f"{counter.id}, tallied by {command.fighter}, rolls {roll.total} for response"
+            ),
+            counter=counter.id,
+            fighter=command.fighter,
+            value=roll.total,
+        ),
+    ]
+
+
+def corkscrew(state: State, command: Corkscrew, dice: Dice) -> list[Struct]:
+    """S17.0: a corkscrewing bomber loses every tally, track contact and AI and searchlight
+    fix and reverts to low uncertainty; firepower 0 this turn; never displaced. S28.0: if
+    the fighter follows (rule 28.1, a 6 on its dice) its tally and AI fix are kept."""
+    counter = _tallied(state, command.fighter, command.hex, RULE)
+    out: list[Struct] = []
+    followed = False
+    nums: tuple[int, ...] = ()
+    if command.follow_dice:
+        if not state.setup.optional_rules:
+            raise RuleError(
+                "following the corkscrew is optional rule 28.1 (not in use)", rule=RULE_FOLLOW
+            )
+        roll = dice.roll(
+            nd6(command.follow_dice),
+            purpose=f"{command.fighter} follows the corkscrew (rule 28.1)",
+            rule=RULE_FOLLOW,
+        )
+        out.append(roll)
+        nums = (roll.roll,)
+        followed = 6 in roll.faces
+    lost: list[Marker] = []
+    if counter.searchlight:
+        lost.append(Marker.SEARCHLIGHT_FIX)
+    if counter.track is Track.ON_TOP:
+        lost.append(Marker.TRACK_CONTACT)
+    if not followed:
+        if counter.tallied_by:
+            lost.append(Marker.TALLY)
+        if counter.ai_fixed_by:
+            lost.append(Marker.AI_FIX)
+    kept = "tally and AI fix kept (28.1)" if followed else "reverts to low uncertainty"
+    out.append(
+        Corkscrewed(
+            rule=RULE_FOLLOW if followed else RULE,
+            dice=nums,
+            candidates=(
+                Candidate(
+                    option="follow",
+                    chosen=followed,
+                    reason="a 6 on the follow dice" if followed else "no 6 / not tried",
+                ),
+                Candidate(
+                    option="lose contact",
+                    chosen=not followed,
+                    reason="no 6 / not tried" if not followed else "followed",
+                ),
+            ),
+            explanation=(
+                f"{counter.id} corkscrews: loses {', '.join(m.value for m in lost) or 'nothing'}; "
+                f"{kept}; firepower 0 this turn; not displaced"
+            ),
+            counter=counter.id,
+            fighter=command.fighter,
+            followed=followed,
+            lost=tuple(lost),
+        )
+    )
+    return out
+
+
+def break_contact(state: State, command: BreakContact) -> list[Struct]:
+    """The player gives up a tally or AI fix (base game); S16.0 reversion follows."""
+    counter = counter_at(state, command.hex)
+    if counter is None or not (
+        command.fighter in counter.tallied_by or command.fighter in counter.ai_fixed_by
+    ):
+        raise RuleError(
+            f"{command.fighter} holds no tally or AI fix on a counter in {command.hex}",
+            rule=cite("S16.0"),
+        )
+    lost = tuple(
+        m
+        for m, held in (
+            (Marker.TALLY, command.fighter in counter.tallied_by),
+            (Marker.AI_FIX, command.fighter in counter.ai_fixed_by),
+        )
+        if held
+    )
+    return [
+        MarkersLost(
+            rule=cite("S16.0"),
+            counter=counter.id,
+            lost=lost,
+            fighters=(command.fighter,),
+            explanation=f"{command.fighter} breaks contact with {counter.id}",
+        )
+    ]

@@ -1,0 +1,192 @@
+"""decide: check a command against the rules and the state, and run the umpire's procedures.
+
+Phases run in the order of the example of play (004_c3eb2ad371d7bb6a.txt EXAMPLE OF PLAY):
+bomber movement (S7.0, S8.0), nightfighter movement, radar search (S13.0), AI radar
+(S19.0), searchlights (S14.0), tally (S10.0, S15.0), combat (S17.0).
+"""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.dice import Dice
+from engine.errors import RuleError
+from engine.hexgrid import Hex
+from engine.rulesets.nightfighter import ai_search, campaign, combat, searchlights, serrate, tally
+from engine.rulesets.nightfighter.commands import (
+    AttemptTally,
+    BreakContact,
+    Corkscrew,
+    EndPhase,
+    MoveBombers,
+    MoveFighter,
+    PlaceRadarSearches,
+    RollBomberResponse,
+    SearchAI,
+    SearchSearchlight,
+)
+from engine.rulesets.nightfighter.events import FighterMoved, MarkersLost, PhaseBegan, TurnStarted
+from engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
+from engine.rulesets.nightfighter.movement import move_bombers
+from engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
+from engine.rulesets.nightfighter.state import State, fighter_by_id
+from engine.rulesets.nightfighter.terms import PHASE_ORDER, Marker, Phase, Status, cite
+from events.types import GameEnded
+
+RULE_SEQUENCE = cite("EXAMPLE OF PLAY (sequence of play)")
+RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
+RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    """The events a command causes (RuleError when the rules do not allow it)."""
+    if isinstance(command, EndPhase):
+        return end_phase(state)
+    if isinstance(command, MoveBombers):
+        return move_bombers(state, command, dice)
+    if isinstance(command, MoveFighter):
+        return move_fighter(state, command)
+    if isinstance(command, PlaceRadarSearches):
+        return place_radar_searches(state, command, dice)
+    if isinstance(command, SearchAI):
+        return ai_search.search(state, command, dice)
+    if isinstance(command, SearchSearchlight):
+        return searchlights.search(state, command, dice)
+    if isinstance(command, AttemptTally):
+        return tally.attempt(state, command, dice)
+    if isinstance(command, RollBomberResponse):
+        return combat.response(state, command, dice)
+    if isinstance(command, Corkscrew):
+        return combat.corkscrew(state, command, dice)
+    if isinstance(command, BreakContact):
+        return combat.break_contact(state, command)
+    if isinstance(command, serrate.SerrateSearch):
+        return serrate.general(state, command, dice)
+    if isinstance(command, serrate.FocusedSerrate):
+        return serrate.focused(state, command, dice)
+    if isinstance(command, serrate.RevealCounter):
+        return serrate.reveal_by_sight(state, command, dice)
+    if isinstance(command, campaign.RollCampaignWeek):
+        return campaign.roll_week(state.campaign, command, dice)
+    if isinstance(command, campaign.DrawScenarioCard):
+        return campaign.draw_card(state.campaign, dice)
+    if isinstance(command, campaign.RollNightContinuation):
+        return campaign.night_continues(state.campaign, command, dice)
+    if isinstance(command, campaign.EndCampaignWeek):
+        return campaign.end_week(state.campaign, command)
+    raise RuleError(f"unknown command {type(command).__name__}", rule=RULE_SEQUENCE)
+
+
+def end_phase(state: State) -> list[Struct]:
+    """End the current phase and begin the next (after combat, the next turn)."""
+    if state.phase is Phase.BOMBER_MOVEMENT:
+        raise RuleError(
+            "the bomber movement phase ends when the umpire moves the bombers (MoveBombers)",
+            rule=cite("S7.0"),
+        )
+    if state.phase is Phase.COMBAT:
+        return [
+            TurnStarted(
+                rule=RULE_SEQUENCE,
+                turn=state.turn + 1,
+                explanation=f"turn {state.turn + 1} begins; S5.5 exclusions are cleared",
+            )
+        ]
+    out: list[Struct] = []
+    if state.phase is Phase.FIGHTER_MOVEMENT:
+        out += _contacts_kept(state)
+    if state.phase is Phase.RADAR_SEARCH:
+        out += end_radar_phase(state)
+    nxt = PHASE_ORDER[PHASE_ORDER.index(state.phase) + 1]
+    out.append(PhaseBegan(rule=RULE_SEQUENCE, phase=nxt, explanation=f"{nxt.value} phase"))
+    return out
+
+
+def _contacts_kept(state: State) -> list[Struct]:
+    """After the fighters move, a tally is kept only within the setup's keep range and an
+    AI fix only inside the fighter's AI search area (base game; README interpretation)."""
+    out: list[Struct] = []
+    for counter in state.counters:
+        if counter.status is not Status.ON_MAP:
+            continue
+        for fighter_id in sorted(set(counter.tallied_by) | set(counter.ai_fixed_by)):
+            fighter = fighter_by_id(state, fighter_id)
+            spec = next(f for f in state.setup.fighters if f.id == fighter_id)
+            lost: list[Marker] = []
+            if fighter_id in counter.tallied_by and (
+                fighter is None
+                or not fighter.hex
+                or distance(state.setup, fighter.hex, counter.hex) > state.setup.tally_keep_range
+            ):
+                lost.append(Marker.TALLY)
+            if fighter_id in counter.ai_fixed_by and (
+                fighter is None
+                or counter.hex
+                not in ai_search_area(state.setup, fighter, spec.ai_range, spec.ai_arc)
+            ):
+                lost.append(Marker.AI_FIX)
+            if lost:
+                out.append(
+                    MarkersLost(
+                        rule=cite("S16.0"),
+                        counter=counter.id,
+                        lost=tuple(lost),
+                        fighters=(fighter_id,),
+                        explanation=f"{fighter_id} is out of contact with {counter.id}",
+                    )
+                )
+    return out
+
+
+def move_fighter(state: State, command: MoveFighter) -> list[Struct]:
+    """Move a nightfighter: each hex adjacent to the last, at most its MPs a turn."""
+    if state.phase is not Phase.FIGHTER_MOVEMENT:
+        raise RuleError(
+            f"nightfighters move in the fighter movement phase (now {state.phase.value})",
+            rule=RULE_MOVE,
+        )
+    fighter = fighter_by_id(state, command.fighter)
+    spec = next((f for f in state.setup.fighters if f.id == command.fighter), None)
+    if fighter is None or spec is None:
+        raise RuleError(f"no nightfighter {command.fighter!r}", rule=RULE_MOVE)
+    if not fighter.hex:
+        raise RuleError(f"{fighter.id} has left the map", rule=RULE_MOVE)
+    if fighter.moved:
+        raise RuleError(f"{fighter.id} has already moved this turn", rule=RULE_MOVE)
+    if len(command.path) > spec.max_mp:
+        raise RuleError(
+            f"{fighter.id} has {spec.max_mp} MPs, not {len(command.path)}", rule=RULE_MOVE
+        )
+    grid, free = grid_of(state.setup), off_grid(state.setup)
+    here = Hex.parse(fighter.hex)
+    for i, label in enumerate(command.path):
+        step = Hex.parse(label)
+        if free.direction_to(here, step) is None:
+            raise RuleError(
+                f"{fighter.id} may move only to an adjacent hex: {label} is not next to "
+                f"{here.label}",
+                rule=RULE_MOVE,
+            )
+        last = i == len(command.path) - 1
+        if not grid.contains(step) and not (last and command.exit):
+            raise RuleError(f"{label} is off the map (use exit to leave it)", rule=RULE_MOVE)
+        here = step
+    to_hex = "" if command.exit else here.label
+    if command.exit and grid.contains(here):
+        raise RuleError("an exit must end off the map", rule=RULE_MOVE)
+    out: list[Struct] = [
+        FighterMoved(
+            rule=RULE_MOVE,
+            fighter=fighter.id,
+            path=command.path,
+            to_hex=to_hex,
+            facing=command.facing,
+            explanation=f"{fighter.id} moves {'-'.join(command.path) or 'nowhere'}"
+            + (" and leaves the map" if command.exit else f", facing {command.facing}"),
+        )
+    ]
+    others_gone = all(not f.hex for f in state.fighters if f.id != fighter.id)
+    if command.exit and others_gone and state.setup.campaign == "none":
+        # Example of play, turn 13: the last nightfighter leaving the map ends the game.
+        out.append(GameEnded(result="every nightfighter has left the map", rule=RULE_END))
+    return out

@@ -1,0 +1,79 @@
+"""S5.2/S5.3 location rolls, with the re-rolls of S5.5 (exclusions) and S7.0 (occupied hexes)."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.dice import Dice, coloured, d6
+from engine.rulesets.nightfighter.geometry import area_cells, diagram_for
+from engine.rulesets.nightfighter.state import Counter, State, counter_at
+from engine.rulesets.nightfighter.tables.localisation import LOW, low_cell, moderate_cell
+from engine.rulesets.nightfighter.terms import cite
+
+RULE_LOW = cite("S5.2")
+RULE_MODERATE = cite("S5.3")
+
+
+class Location(Struct, frozen=True, kw_only=True):
+    """The outcome of a location roll: the rolls, the cell and hex ('' = off the map)."""
+
+    rolls: tuple[Struct, ...]
+    roll_numbers: tuple[int, ...]
+    cell: str
+    hex: str
+    rerolled: tuple[str, ...]
+
+
+def blocked(state: State, counter: Counter, hex_label: str) -> str:
+    """Why a rolled hex must be re-rolled ('' if it stands): S5.5 an earlier fruitless
+    search area of that bomber this turn; S7.0 a hex holding another bomber counter."""
+    if not hex_label:
+        return ""
+    if hex_label in state.excluded.get(counter.bomber, ()):
+        return f"{hex_label} was in an earlier fruitless search this turn (S5.5)"
+    other = counter_at(state, hex_label)
+    if other is not None and other.id != counter.id:
+        return f"{hex_label} holds another bomber counter {other.id} (S7.0)"
+    return ""
+
+
+def roll_location(state: State, counter: Counter, dice: Dice, purpose: str) -> Location:
+    """Roll for the bomber's precise hex within its uncertainty area.
+
+    Low uncertainty rolls one die (S5.2), moderate and high a blue and a purple die
+    (S5.3, S5.4); re-rolled as often as needed while the hex is barred (S5.5, S7.0). A
+    cell off the map is not re-rolled: the bomber may no longer be located there (S7.0).
+    The rolls are hidden: a failed search tells the player only that it failed.
+    If every cell is barred, no roll is made and the location fails (cell '').
+    """
+    diagram = diagram_for(counter.level, state.setup.contrails)
+    if diagram is None:
+        return Location(rolls=(), roll_numbers=(), cell="", hex=counter.hex, rerolled=())
+    cells = area_cells(state.setup, counter)
+    if all(blocked(state, counter, h) for _, h in cells if h) and all(h for _, h in cells):
+        return Location(rolls=(), roll_numbers=(), cell="", hex="", rerolled=())
+    rolls = []
+    rerolled = []
+    by_label = {cell.label: h for cell, h in cells}
+    while True:
+        if diagram is LOW:
+            roll = dice.roll(d6(), purpose=purpose, rule=RULE_LOW, hidden=True)
+            cell = low_cell(roll.faces[0])
+        else:
+            roll = dice.roll(
+                coloured(blue=6, purple=6), purpose=purpose, rule=RULE_MODERATE, hidden=True
+            )
+            cell = moderate_cell(roll.faces[0], roll.faces[1])
+        rolls.append(roll)
+        hex_label = by_label[cell.label]
+        why = blocked(state, counter, hex_label)
+        if not why:
+            break
+        rerolled.append(f"{cell.label}: {why}")
+    return Location(
+        rolls=tuple(rolls),
+        roll_numbers=tuple(r.roll for r in rolls),
+        cell=cell.label,
+        hex=hex_label,
+        rerolled=tuple(rerolled),
+    )

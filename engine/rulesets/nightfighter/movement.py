@@ -1,0 +1,163 @@
+"""S7.0 MOVING BOMBERS (with S8.0 entry and the base-game searchlight hand-off)."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice, nd6
+from engine.errors import RuleError
+from engine.hexgrid import Hex
+from engine.rulesets.nightfighter.commands import MoveBombers
+from engine.rulesets.nightfighter.entry import counters_due
+from engine.rulesets.nightfighter.events import (
+    CounterMoved,
+    MarkersLost,
+    PhaseBegan,
+    SearchlightHandedOff,
+)
+from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.geometry import grid_of, off_grid
+from engine.rulesets.nightfighter.searchlights import zone_of
+from engine.rulesets.nightfighter.state import Counter, State, counter_at
+from engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
+
+RULE = cite("S7.0")
+HANDOFF_RULE = cite("S14.0 (base-game searchlight hand-off)")
+
+
+def _path(state: State, start: Hex, counter: Counter, steps: int) -> tuple[str, int]:
+    """Where a counter ends after `steps` hexes along its heading: a hex label, or '' when
+    it leaves the map. S7.0: it may never move into a hex holding another bomber counter,
+    so it stops short of one (README interpretation)."""
+    grid, free = grid_of(state.setup), off_grid(state.setup)
+    here = start
+    moved = 0
+    for _ in range(steps):
+        nxt = free.neighbour(here, counter.heading)
+        if grid.contains(nxt):
+            other = counter_at(state, nxt.label)
+            if other is not None and other.id != counter.id:
+                break
+        elif grid.contains(here):
+            return "", moved + 1
+        here, moved = nxt, moved + 1
+    return (here.label if grid.contains(here) else ""), moved
+
+
+def _lead_first(counter: Counter) -> tuple[int, str]:
+    # Move the leading counter first, so a counter never blocks the one behind it.
+    return (-Hex.parse(counter.hex).row if counter.heading == 3 else 0, counter.id)
+
+
+def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]:
+    """S7.0/S8.0: create the counters of bombers due, move every counter on the map its
+    full MPs along its course (off the map edge = exit), then enter the counters due."""
+    if state.phase is not Phase.BOMBER_MOVEMENT:
+        raise RuleError(
+            f"bombers move only in the bomber movement phase (now {state.phase.value})", rule=RULE
+        )
+    on_map = sorted((c for c in state.counters if c.status is Status.ON_MAP), key=_lead_first)
+    known = {c.id for c in on_map}
+    unknown = sorted(set(command.accelerate) - known)
+    if unknown:
+        raise RuleError(f"accelerate names counters not on the map: {unknown}", rule=RULE)
+    out: list[Struct] = []
+    work = state
+
+    def emit(*events: Struct) -> None:
+        nonlocal work
+        out.extend(events)
+        work = fold(work, events)
+
+    emit(*counters_due(state, state.turn, dice))
+    for counter in on_map:
+        steps = counter.speed + (1 if counter.id in command.accelerate else 0)
+        to_hex, moved = _path(work, Hex.parse(counter.hex), counter, steps)
+        what = f"off the map edge after {moved} hexes" if not to_hex else f"to {to_hex}"
+        emit(
+            CounterMoved(
+                rule=RULE,
+                counter=counter.id,
+                from_hex=counter.hex,
+                to_hex=to_hex,
+                hexes=moved,
+                explanation=f"{counter.id} flies {steps} hexes {what}",
+            )
+        )
+        if to_hex and counter.searchlight:
+            emit(*_handoff(work, counter, to_hex, dice))
+    entering = sorted(
+        (c for c in work.counters if c.status is Status.PENDING and c.enter_turn <= work.turn),
+        key=lambda c: c.id,
+    )
+    for counter in entering:
+        start = Hex(col=counter.enter_col, row=state.setup.min_row - 1)
+        to_hex, moved = _path(work, start, counter, counter.speed)
+        if not to_hex:
+            continue  # S7.0: its entry hex is held by another counter; it enters later
+        emit(
+            CounterMoved(
+                rule=cite("S8.0"),
+                counter=counter.id,
+                from_hex="",
+                to_hex=to_hex,
+                hexes=moved,
+                explanation=(
+                    f"{counter.id} enters in column {counter.enter_col:02d} with its full "
+                    f"{counter.speed} MPs to {to_hex or 'off the map'}"
+                ),
+            )
+        )
+    emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
+    return out
+
+
+def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[Struct]:
+    """A searchlight-fixed bomber keeps its fix in its zone; entering another active zone
+    needs a 6 on that zone's dice (the hand-off); leaving every zone loses the fix."""
+    old = counter.searchlight
+    new = zone_of(state.setup, to_hex)
+    if new is not None and new.name == old:
+        return []
+    if new is None:
+        return [
+            MarkersLost(
+                rule=HANDOFF_RULE,
+                counter=counter.id,
+                lost=(Marker.SEARCHLIGHT_FIX,),
+                explanation=f"{counter.id} leaves searchlight zone {old}: fix lost",
+            )
+        ]
+    roll = dice.roll(
+        nd6(new.dice), purpose=f"searchlight hand-off to zone {new.name}", rule=HANDOFF_RULE
+    )
+    kept = 6 in roll.faces
+    cands = (
+        Candidate(option="keep the fix", chosen=kept, reason="a 6 rolled" if kept else "no 6"),
+        Candidate(option="lose the fix", chosen=not kept, reason="no 6" if not kept else "a 6"),
+    )
+    if kept:
+        return [
+            roll,
+            SearchlightHandedOff(
+                rule=HANDOFF_RULE,
+                dice=(roll.roll,),
+                candidates=cands,
+                counter=counter.id,
+                from_zone=old,
+                to_zone=new.name,
+                explanation=f"zone {new.name} rolls {list(roll.faces)}: hand-off made",
+            ),
+        ]
+    return [
+        roll,
+        MarkersLost(
+            rule=HANDOFF_RULE,
+            dice=(roll.roll,),
+            candidates=cands,
+            counter=counter.id,
+            lost=(Marker.SEARCHLIGHT_FIX,),
+            explanation=f"zone {new.name} rolls {list(roll.faces)}: no 6, hand-off fails",
+        ),
+    ]

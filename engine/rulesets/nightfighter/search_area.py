@@ -1,0 +1,132 @@
+"""S5.2-S5.5: a search over an area: locate the bomber, fix it in the area or fail.
+
+Shared by AI radar (S19.0), searchlights (S14.0) and tallies (S10.0, S15.0): the search
+area comprises the hexes in which the bomber can legitimately be tallied, fixed or
+contacted (S5.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from msgspec import Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice
+from engine.rulesets.nightfighter.events import (
+    LocalisationFailed,
+    Localised,
+    LocationRolled,
+    MarkerPlaced,
+)
+from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.location_roll import roll_location
+from engine.rulesets.nightfighter.phantom_test import phantom_test
+from engine.rulesets.nightfighter.state import Counter, State, counter_by_id
+from engine.rulesets.nightfighter.terms import Marker, PhantomResult, Status, Uncertainty, cite
+
+
+class Outcome(Struct, frozen=True, kw_only=True):
+    """What a search over an area produced."""
+
+    events: tuple[Struct, ...]
+    found: bool
+    hex: str = ""
+    text: str = ""
+
+
+def search_in_area(
+    state: State,
+    counter: Counter,
+    area: tuple[str, ...],
+    marker: Marker,
+    by: Callable[[str], str],
+    dice: Dice,
+    rule: str,
+    exclude_on_failure: bool = True,
+) -> Outcome:
+    """Locate `counter` and, if its hex falls inside `area`, shift it there with `marker`.
+
+    `by(hex)` names who holds the marker for a hex (a fighter, or a searchlight zone).
+    No uncertainty: the counter is where it is shown. High uncertainty: the phantom test
+    follows a location inside the area, and a real bomber is fixed in the hex already
+    determined (S5.4). A location outside the area fails, and that area is excluded for
+    later location rolls against the bomber this turn (S5.5).
+    """
+    if counter.level is Uncertainty.NONE:
+        if counter.hex in area:
+            placed = MarkerPlaced(
+                rule=rule,
+                counter=counter.id,
+                marker=marker,
+                by=by(counter.hex),
+                explanation=f"{counter.id} is at no uncertainty in {counter.hex}: {marker.value}",
+            )
+            return Outcome(events=(placed,), found=True, hex=counter.hex, text="found")
+        return Outcome(events=(), found=False, text=f"{counter.hex} is outside the search area")
+    loc = roll_location(state, counter, dice, f"locate {counter.id} ({marker.value})")
+    events: list[Struct] = list(loc.rolls)
+    considered = tuple(
+        Candidate(option=r.split(":")[0], chosen=False, reason="re-rolled: " + r.split(": ", 1)[1])
+        for r in loc.rerolled
+    )
+    inside = bool(loc.hex) and loc.hex in area
+    if not inside:
+        where = loc.hex or "off the map"
+        failed = LocalisationFailed(
+            rule=cite("S5.5") if exclude_on_failure else cite("S5.2"),
+            dice=loc.roll_numbers,
+            candidates=(
+                *considered,
+                Candidate(option=loc.cell or "none", chosen=True, reason="outside the area"),
+            ),
+            explanation=(
+                f"the location roll puts {counter.id} outside the search area: the search "
+                "fails and the area is barred for later location rolls this turn"
+            ),
+            counter=counter.id,
+            bomber=counter.bomber,
+            search_area=area,
+            excluded=area if exclude_on_failure else (),
+        )
+        secret = LocationRolled(
+            rule=cite("S5.3") if "/" in loc.cell else cite("S5.2"),
+            dice=loc.roll_numbers,
+            explanation=f"the location roll pointed to {where} (cell {loc.cell or 'none'})",
+            counter=counter.id,
+            rolled_cell=loc.cell,
+            rolled_hex=where,
+        )
+        return Outcome(
+            events=(*events, secret, failed), found=False, text="location outside the area"
+        )
+    work = state
+    if counter.level is Uncertainty.HIGH:
+        tested = phantom_test(state, counter, dice, f"{marker.value} in {loc.hex}")
+        events += tested
+        work = fold(state, tested)
+        now = counter_by_id(work, counter.id)
+        verdict = tested[-1]
+        assert now is not None
+        if (
+            now.status is Status.REMOVED
+            or getattr(verdict, "result", None) is PhantomResult.PHANTOM
+        ):
+            return Outcome(events=tuple(events), found=False, text="the counter was a phantom")
+    localised = Localised(
+        rule=rule,
+        dice=loc.roll_numbers,
+        candidates=(
+            *considered,
+            Candidate(option=loc.cell, chosen=True, reason=f"{loc.hex} is in the search area"),
+        ),
+        explanation=f"{counter.id} located in {loc.hex} (cell {loc.cell}): {marker.value}",
+        counter=counter.id,
+        from_hex=counter.hex,
+        to_hex=loc.hex,
+        cell=loc.cell,
+        marker=marker,
+        by=by(loc.hex),
+    )
+    events.append(localised)
+    return Outcome(events=tuple(events), found=True, hex=loc.hex, text=f"found in {loc.hex}")

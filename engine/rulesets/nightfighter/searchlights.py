@@ -1,0 +1,126 @@
+"""S14.0 SEARCHLIGHTS (with S21.0 high altitude): one search per active zone a phase."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice, nd6
+from engine.errors import RuleError
+from engine.rulesets.nightfighter.commands import SearchSearchlight
+from engine.rulesets.nightfighter.events import SearchlightSearched
+from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.phantom_test import phantom_test
+from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
+from engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
+from engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
+
+RULE = cite("S14.0")
+
+
+def zone_of(setup: Setup, hex_label: str) -> SearchlightZone | None:
+    """The active, cloud-free searchlight zone holding a hex, if any."""
+    return next((z for z in setup.zones if z.active and not z.cloud and hex_label in z.hexes), None)
+
+
+def zone_has_fix(state: State, zone: str) -> bool:
+    """Whether a zone already has a fixed target."""
+    return any(c.searchlight == zone and c.status is Status.ON_MAP for c in state.counters)
+
+
+def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]:
+    """S14.0: a high uncertainty counter first takes the phantom test; then the zone's
+    standard dice, and on any 6 the bomber is located within its uncertainty area (re-rolled
+    into a hex with another counter or one of a fruitless AI search, S5.5). A hex outside
+    the zone fixes nothing unless it lies in another active zone without a fix, which then
+    fixes it and may search no more this phase. At high altitude (S21.0) searchlights only
+    force the phantom test."""
+    if state.phase is not Phase.SEARCHLIGHT:
+        raise RuleError(
+            f"searchlights search in the searchlight phase (now {state.phase.value})", rule=RULE
+        )
+    zone = next((z for z in state.setup.zones if z.name == command.zone), None)
+    if zone is None or not zone.active:
+        raise RuleError(f"{command.zone!r} is not an active searchlight zone", rule=RULE)
+    if zone.cloud:
+        raise RuleError(f"zone {zone.name} is obscured by cloud", rule=RULE)
+    if zone.name in state.zones_done:
+        raise RuleError(
+            f"zone {zone.name} has already searched (or may not search) this phase", rule=RULE
+        )
+    if zone_has_fix(state, zone.name):
+        raise RuleError(f"zone {zone.name} already has a fixed target", rule=RULE)
+    counter = counter_at(state, command.hex)
+    if counter is None or command.hex not in zone.hexes:
+        raise RuleError(
+            f"zone {zone.name} may search only a bomber counter inside it ({command.hex})",
+            rule=RULE,
+        )
+    if counter.searchlight:
+        raise RuleError(f"{counter.id} is already fixed by searchlights", rule=RULE)
+    out: list[Struct] = []
+    work = state
+    if counter.level is Uncertainty.HIGH:
+        tested = phantom_test(state, counter, dice, f"searchlights of zone {zone.name}")
+        out += tested
+        work = fold(state, tested)
+        now = counter_by_id(work, counter.id)
+        assert now is not None
+        if now.status is Status.REMOVED:
+            return [*out, _searched(zone.name, counter.id, 0, "phantom removed", ())]
+        counter = now
+    if state.setup.high_altitude:
+        return [*out, _searched(zone.name, counter.id, 0, "high altitude: no precise fix", ())]
+    count = command.dice or zone.dice
+    roll = dice.roll(nd6(count), purpose=f"searchlight zone {zone.name} on {counter.id}", rule=RULE)
+    out.append(roll)
+    if 6 not in roll.faces:
+        return [*out, _searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,))]
+    area = set(zone.hexes)
+    others = {
+        h: z.name
+        for z in state.setup.zones
+        if z.active
+        and not z.cloud
+        and z.name != zone.name
+        and not zone_has_fix(work, z.name)
+        and z.name not in work.zones_done
+        for h in z.hexes
+    }
+    area.update(others)
+
+    def holder(hex_label: str) -> str:
+        return zone.name if hex_label in zone.hexes else others[hex_label]
+
+    from engine.rulesets.nightfighter.search_area import search_in_area
+
+    found = search_in_area(
+        work,
+        counter,
+        tuple(sorted(area)),
+        Marker.SEARCHLIGHT_FIX,
+        holder,
+        dice,
+        RULE,
+        exclude_on_failure=True,
+    )
+    out += found.events
+    also = holder(found.hex) if found.found and found.hex not in zone.hexes else ""
+    text = f"a 6 rolled; {found.text}" + (f" (in zone {also})" if also else "")
+    return [*out, _searched(zone.name, counter.id, count, text, (roll.roll,), also)]
+
+
+def _searched(
+    zone: str, counter: str, count: int, outcome: str, nums: tuple[int, ...], also: str = ""
+) -> SearchlightSearched:
+    return SearchlightSearched(
+        rule=RULE,
+        dice=nums,
+        candidates=(Candidate(option=counter, chosen=True, reason="selected by the player"),),
+        explanation=f"zone {zone} searches {counter} with {count} dice: {outcome}",
+        zone=zone,
+        counter=counter,
+        dice_count=count,
+        outcome=outcome,
+        also_zone=also,
+    )

@@ -1,0 +1,196 @@
+"""SCENARIO 7: Serrate searches, the cup of 2 Ju88 among 28 counters, and focused Serrate.
+
+In each radar search phase the Mosquito may use Serrate either for a general search of
+every bomber counter in its wide radar arc (any range; each revealed on a 5 or 6) or for
+a focused search of one revealed Ju88 counter in that arc, which narrows its position as
+a search value one radar (setup radar of kind `serrate`) would, with the extra -1 when
+the other revealed Ju88 or any unrevealed bomber counter is within four hexes.
+A revealed counter draws from the cup: not a Ju88, both are removed; a Ju88 replaces the
+bomber counter.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta, Struct
+
+from engine.decision import Candidate
+from engine.dice import Dice, d6, draw
+from engine.errors import RuleError
+from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
+from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
+from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
+from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status, cite
+
+RULE = cite("SCENARIO 7")
+JU88 = "Ju88"
+CUP: tuple[str, ...] = (JU88, JU88, *(f"NF{i:02d}" for i in range(1, 29)))
+
+Id = Annotated[str, Meta(min_length=1, max_length=40)]
+
+
+def cup_for(setup: Setup) -> tuple[str, ...]:
+    """The cup at the start: two Ju88 and 28 different nightfighter counters."""
+    return CUP if modification(setup, "7") else ()
+
+
+class SerrateSearch(Struct, frozen=True, kw_only=True, tag="SerrateSearch"):
+    """SCENARIO 7: Serrate searches every bomber counter in the fighter's wide arc."""
+
+    fighter: Id
+
+
+class FocusedSerrate(Struct, frozen=True, kw_only=True, tag="FocusedSerrate"):
+    """SCENARIO 7: a focused Serrate search of one revealed Ju88 counter."""
+
+    fighter: Id
+    hex: HexLabel
+
+
+class RevealCounter(Struct, frozen=True, kw_only=True, tag="RevealCounter"):
+    """SCENARIO 7: a counter revealed by the published visual identification check."""
+
+    hex: HexLabel
+
+
+class CounterRevealed(Struct, frozen=True, kw_only=True, tag="nightfighter.CounterRevealed"):
+    """SCENARIO 7: a revealed bomber counter and the counter drawn from the cup."""
+
+    rule: str
+    dice: tuple[int, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    explanation: str = ""
+    counter: str
+    drawn: str
+    ju88: bool
+
+
+class SerrateSearched(Struct, frozen=True, kw_only=True, tag="nightfighter.SerrateSearched"):
+    """SCENARIO 7: Serrate used this radar search phase (general or focused)."""
+
+    rule: str
+    dice: tuple[int, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    explanation: str = ""
+    fighter: str
+    focused: bool
+    revealed: tuple[str, ...] = ()
+
+
+def _ready(state: State, fighter_id: str) -> None:
+    if not modification(state.setup, "7"):
+        raise RuleError("Serrate is used in scenario 7 only", rule=RULE)
+    if state.phase is not Phase.RADAR_SEARCH:
+        raise RuleError(f"Serrate searches in the radar search phase (now {state.phase.value})",
+                        rule=RULE)  # fmt: skip
+    if state.serrate_used:
+        raise RuleError("Serrate has already searched this phase (general or focused)", rule=RULE)
+    if fighter_by_id(state, fighter_id) is None:
+        raise RuleError(f"no nightfighter {fighter_id!r}", rule=RULE)
+
+
+def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]:
+    """Draw from the cup for a revealed counter."""
+    if not state.cup:
+        raise RuleError("the cup is empty", rule=RULE)
+    roll = dice.roll(draw(len(state.cup)), purpose=f"cup draw for {counter.id}", rule=RULE)
+    drawn = state.cup[roll.total - 1]
+    ju88 = drawn == JU88
+    what = "a Ju88 replaces it" if ju88 else f"{drawn}: both counters are removed"
+    return [
+        roll,
+        CounterRevealed(
+            rule=RULE,
+            dice=(roll.roll,),
+            explanation=f"{counter.id} revealed ({how}); cup draw {what}",
+            counter=counter.id,
+            drawn=drawn,
+            ju88=ju88,
+        ),
+    ]
+
+
+def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
+    """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
+    from engine.rulesets.nightfighter.evolve import fold
+
+    _ready(state, command.fighter)
+    fighter = fighter_by_id(state, command.fighter)
+    assert fighter is not None
+    targets = sorted(
+        (c for c in state.counters
+         if c.status is Status.ON_MAP and not c.ju88 and in_wide_arc(state.setup, fighter, c.hex)),
+        key=lambda c: c.hex,
+    )  # fmt: skip
+    out: list[Struct] = []
+    nums: list[int] = []
+    found: list[str] = []
+    work = state
+    for target in targets:
+        roll = dice.roll(d6(), purpose=f"Serrate on {target.id}", rule=RULE)
+        out.append(roll)
+        nums.append(roll.roll)
+        if roll.total >= 5:
+            found.append(target.id)
+            events = reveal(work, target, dice, "Serrate")
+            out += events
+            work = fold(work, events)
+    out.append(
+        SerrateSearched(
+            rule=RULE,
+            dice=tuple(nums),
+            explanation=f"Serrate searches {len(targets)} counters in the wide arc; "
+            f"revealed: {', '.join(found) or 'none'}",
+            fighter=command.fighter,
+            focused=False,
+            revealed=tuple(found),
+        )
+    )
+    return out
+
+
+def focused(state: State, command: FocusedSerrate, dice: Dice) -> list[Struct]:
+    """SCENARIO 7: a focused search narrows (or tracks) a revealed Ju88 in the wide arc."""
+    from engine.rulesets.nightfighter.radar_search import resolve
+
+    _ready(state, command.fighter)
+    fighter = fighter_by_id(state, command.fighter)
+    counter = counter_at(state, command.hex)
+    assert fighter is not None
+    if counter is None or not counter.ju88:
+        raise RuleError(f"a focused Serrate search needs a revealed Ju88 in {command.hex}",
+                        rule=RULE)  # fmt: skip
+    if not in_wide_arc(state.setup, fighter, counter.hex):
+        raise RuleError(f"{command.hex} is not within {fighter.id}'s wide radar arc", rule=RULE)
+    radar = next((r for r in state.setup.radars if r.kind is RadarKind.SERRATE), None)
+    if radar is None:
+        raise RuleError("the scenario sets up no radar of kind 'serrate'", rule=RULE)
+    crowd = int(
+        any(
+            c.id != counter.id
+            and c.status is Status.ON_MAP
+            and distance(state.setup, c.hex, counter.hex) <= 4
+            for c in state.counters
+        )
+    )
+    events = resolve(state, radar, counter, dice, crowd=crowd)
+    return [
+        *events,
+        SerrateSearched(
+            rule=RULE,
+            explanation=f"focused Serrate search of {counter.id}",
+            fighter=command.fighter,
+            focused=True,
+        ),
+    ]
+
+
+def reveal_by_sight(state: State, command: RevealCounter, dice: Dice) -> list[Struct]:
+    """SCENARIO 7: the published visual identification check revealed a counter."""
+    if not modification(state.setup, "7"):
+        raise RuleError("counters are revealed in scenario 7 only", rule=RULE)
+    counter = counter_at(state, command.hex)
+    if counter is None or counter.ju88:
+        raise RuleError(f"no unrevealed bomber counter in {command.hex}", rule=RULE)
+    return reveal(state, counter, dice, "visual identification")

@@ -1,0 +1,100 @@
+"""S14.0 SEARCHLIGHTS: the worked example, zone rules and the hand-off."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import RuleError
+from engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
+from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+
+ZONES = [
+    {"name": "K", "hexes": ["1114", "1115", "1116", "1015", "1215"]},
+    {"name": "M", "hexes": ["1315", "1316"]},
+]
+
+
+def _after_failed_ai():  # type: ignore[no-untyped-def]
+    """S14.0 example: high counter in 1115, AI search of 1114, 1115, 1116 fails."""
+    setup = make_setup(zones=ZONES)
+    counters = [counter("B-1", "1115", "high"), counter("B-2", "0405", "high")]
+    state = make_state(setup, counters, Phase.AI_RADAR, ("1116", 0))
+    state, events = run(state, "SearchAI", [[1, 1]], fighter="F1", hex="1115")
+    assert named(events, "LocalisationFailed").search_area == ("1114", "1115", "1116")
+    state, _ = run(state, "EndPhase", [])
+    return state
+
+
+def test_s14_example_reroll_then_fix_in_another_zone() -> None:
+    """S14.0: real (phantom test), four dice with a 6, 3/4 re-rolled (1114 searched by
+    AI), 6/3 moves the counter to 1315 in zone M and fixes it there."""
+    state = _after_failed_ai()
+    state, events = run(
+        state, "SearchSearchlight", [[2], [6, 1, 1, 1], [3, 4], [6, 3]], zone="K", hex="1115"
+    )
+    assert named(events, "PhantomTested").result == "real"
+    loc = named(events, "Localised")
+    assert (loc.to_hex, loc.by, len(loc.dice)) == ("1315", "M", 2)
+    assert named(events, "SearchlightSearched").also_zone == "M"
+    with pytest.raises(RuleError, match="already"):
+        run(state, "SearchSearchlight", [[6]], zone="M", hex="1315")
+
+
+def test_s14_example_outside_all_zones_no_fix() -> None:
+    """S14.0: a re-roll of 5 and 1 (1214) is outside all active zones: no fix."""
+    state = _after_failed_ai()
+    state, events = run(
+        state, "SearchSearchlight", [[2], [6, 1, 1, 1], [5, 1]], zone="K", hex="1115"
+    )
+    assert named(events, "LocationRolled").rolled_hex == "1214"
+    c = state.counters[0]
+    assert (c.hex, c.level, c.searchlight) == ("1115", Uncertainty.MODERATE, "")
+
+
+def test_s14_high_counter_phantom_removed_first() -> None:
+    """S14.0: searchlights on a high counter test it as a phantom first (S5.4)."""
+    state = _after_failed_ai()
+    state, events = run(state, "SearchSearchlight", [[5]], zone="K", hex="1115")
+    assert named(events, "PhantomTested").result == "phantom"
+    assert state.counters[0].status is Status.REMOVED
+    assert state.counters[1].level is Uncertainty.MODERATE  # the last counter (S5.4)
+
+
+def test_s14_one_search_per_zone_and_counter_in_zone() -> None:
+    """S14.0: one selected counter in each active zone; the counter must be in the zone."""
+    setup = make_setup(zones=[*ZONES, {"name": "X", "hexes": ["0101"], "active": False}])
+    counters = [counter("B-1", "1115"), counter("C-1", "1015"), counter("D-1", "0505")]
+    state = make_state(setup, counters, Phase.SEARCHLIGHT)
+    with pytest.raises(RuleError, match="inside it"):
+        run(state, "SearchSearchlight", [], zone="K", hex="0505")
+    with pytest.raises(RuleError, match="not an active"):
+        run(state, "SearchSearchlight", [], zone="X", hex="0505")
+    state, _ = run(state, "SearchSearchlight", [[1, 2, 3, 4]], zone="K", hex="1115")
+    with pytest.raises(RuleError, match="already searched") as info:
+        run(state, "SearchSearchlight", [[1, 2, 3, 4]], zone="K", hex="1015")
+    assert "S14.0" in info.value.rule
+
+
+def test_s21_high_altitude_searchlights_only_test_phantoms() -> None:
+    """S21.0: at high altitude searchlights force the phantom test but give no fix."""
+    setup = make_setup(zones=ZONES, high_altitude=True)
+    counters = [counter("B-1", "1115", "high"), counter("B-2", "0405", "high")]
+    state = make_state(setup, counters, Phase.SEARCHLIGHT)
+    state, events = run(state, "SearchSearchlight", [[1]], zone="K", hex="1115")
+    assert named(events, "PhantomTested").result == "real"
+    assert "high altitude" in named(events, "SearchlightSearched").outcome
+    assert state.counters[0].searchlight == ""
+
+
+@pytest.mark.parametrize(("faces", "kept"), [([6, 1, 1, 1], True), ([1, 2, 3, 4], False)])
+def test_s14_handoff_between_zones(faces: list[int], kept: bool) -> None:
+    """Base-game hand-off (example of play turns 8 and 10): a fixed bomber entering another
+    zone keeps its fix on a 6 among that zone's dice; otherwise it reverts to low."""
+    setup = make_setup(zones=[{"name": "K", "hexes": ["1010"]}, {"name": "N", "hexes": ["1013"]}])
+    fixed = counter("B-1", "1010", "none", searchlight="K")
+    state = make_state(setup, [fixed], Phase.BOMBER_MOVEMENT)
+    state, _events = run(state, "MoveBombers", [faces])
+    c = state.counters[0]
+    assert c.hex == "1013"
+    assert c.searchlight == ("N" if kept else "")
+    assert c.level is (Uncertainty.NONE if kept else Uncertainty.LOW)
