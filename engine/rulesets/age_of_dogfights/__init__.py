@@ -1,0 +1,81 @@
+"""Age of Dogfights solo mode (001_989a2f850da69b66.txt, by Dragan Lazović): the umpire
+flies the bots. See README.md for the rule map, placeholders and interpretations."""
+
+from __future__ import annotations
+
+from engine.ruleset import Ruleset
+from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.commands import COMMAND_TYPES
+from engine.rulesets.age_of_dogfights.decide import decide
+from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
+from engine.rulesets.age_of_dogfights.evolve import evolve
+from engine.rulesets.age_of_dogfights.setup import Setup, aircraft_types, validate
+from engine.rulesets.age_of_dogfights.state import Plane, Side, State
+from engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
+from engine.rulesets.age_of_dogfights.view import redact, view
+
+
+def initial_state(setup: Setup) -> State:
+    """Game Setup: the placed aircraft (RuleError on a breach of the placement rules)."""
+    from engine.rulesets.age_of_dogfights.setup import FACING_ACROSS
+
+    validate(setup)
+    types = aircraft_types(setup)
+    bot_edge = OPPOSITE_EDGE[setup.player_edge]
+    planes = [
+        Plane(
+            id=a.id,
+            number=a.number,
+            side=Side.PLAYER,
+            aircraft_type=a.aircraft_type,
+            position=a.position,
+            heading=a.heading,
+            level=a.level,
+            attitude=a.attitude,
+            skill=a.skill,
+            start_edge=setup.player_edge,
+        )
+        for a in setup.players
+    ] + [
+        Plane(
+            id=b.id,
+            number=b.number,
+            side=Side.BOT,
+            aircraft_type=b.aircraft_type,
+            position=b.position,
+            heading=b.heading or FACING_ACROSS[bot_edge],
+            level=1,
+            skill=b.skill,
+            aggressiveness=b.aggressiveness,
+            start_edge=bot_edge,
+            ammo_nose=types[b.aircraft_type].ammo if types[b.aircraft_type].nose_guns else 0,
+            ammo_dorsal=types[b.aircraft_type].ammo if types[b.aircraft_type].dorsal_guns else 0,
+            safe_throttle_left=types[b.aircraft_type].safe_full_throttle,
+        )
+        for b in setup.bots
+    ]
+    return State(
+        model=setup.model,
+        types=types,
+        player_edge=setup.player_edge,
+        zones=setup.zones,
+        planes=tuple(planes),
+    )
+
+
+RULESET: Ruleset[State] = Ruleset(
+    name="age_of_dogfights",
+    version="1",
+    title="Age of Dogfights: solo bots (Dragan Lazović)",
+    seed=c.SEED,
+    setup_type=Setup,
+    state_type=State,
+    command_types=COMMAND_TYPES,
+    event_types=EVENT_TYPES,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    secret_fields=(),
+)

@@ -1,0 +1,111 @@
+"""decide: check a command against the rules and the state, and return its events."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from engine.dice import Dice
+from engine.errors import RuleError
+from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.bot_round import fly_round
+from engine.rulesets.age_of_dogfights.commands import (
+    FlyBots,
+    ReportAircraft,
+    ReportBotDamage,
+    RollSetup,
+)
+from engine.rulesets.age_of_dogfights.context import Context
+from engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
+from engine.rulesets.age_of_dogfights.geometry import Board
+from engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
+from engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
+from engine.rulesets.age_of_dogfights.terms import Damage
+from events.types import GameEnded
+
+
+def _in_combat(state: State, what: str) -> None:
+    if state.phase is not Phase.COMBAT:
+        raise RuleError(
+            f"{what} needs the Game Setup rolls first: send RollSetup", rule=c.GAME_SETUP
+        )
+
+
+def _aircraft(state: State, ident: str, side: Side, rule: str) -> Plane:
+    try:
+        plane = state.plane(ident)
+    except KeyError:
+        known = ", ".join(p.id for p in state.planes if p.side is side)
+        raise RuleError(
+            f"no {side.value} aircraft {ident!r}; {side.value} aircraft: {known}", rule=rule
+        ) from None
+    if plane.side is not side:
+        raise RuleError(f"{ident} is not a {side.value} aircraft", rule=rule)
+    if plane.out:
+        raise RuleError(f"{ident} has left the Combat Zone ({plane.out})", rule=rule)
+    return plane
+
+
+def _report(state: State, cmd: ReportAircraft) -> PlayerAircraftReported:
+    plane = _aircraft(state, cmd.aircraft, Side.PLAYER, c.INTRODUCTION)
+    board = Board(state.model.width, state.model.height)
+    if not cmd.lost and not board.contains(cmd.position):
+        raise RuleError(
+            f"{cmd.aircraft}: position {list(cmd.position)} is off the board (columns 0-"
+            f"{board.width - 1}, rows 0-{board.height - 1}); an aircraft leaving the board "
+            "is reported with lost=true",
+            rule=c.BASE_GAME + ": board",
+        )
+    ceiling = state.ceiling(plane)
+    if cmd.level > ceiling:
+        raise RuleError(
+            f"{cmd.aircraft}: level L{cmd.level} is above its service ceiling L{ceiling}",
+            rule=c.SETUP_ALTITUDE,
+        )
+    return PlayerAircraftReported(
+        aircraft=cmd.aircraft,
+        position=cmd.position,
+        heading=cmd.heading,
+        level=cmd.level,
+        attitude=cmd.attitude,
+        has_ammo=cmd.has_ammo,
+        jammed=cmd.jammed,
+        damaged=cmd.damaged,
+        can_fire=cmd.can_fire,
+        mission_done=cmd.mission_done,
+        lost=cmd.lost,
+    )
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    """The events `command` causes, or RuleError naming the rule it breaks."""
+    ctx = Context(state, dice)
+    if isinstance(command, RollSetup):
+        if state.phase is not Phase.SETUP:
+            raise RuleError("the Game Setup rolls are already made", rule=c.GAME_SETUP)
+        from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
+
+        roll_setup(ctx)
+    elif isinstance(command, FlyBots):
+        _in_combat(state, "a game round")
+        if not state.bots():
+            raise RuleError("no bot is left in the Combat Zone", rule=c.COMBAT)
+        fly_round(ctx)
+    elif isinstance(command, ReportAircraft):
+        _in_combat(state, "reporting an aircraft")
+        ctx.emit(_report(state, command))
+    elif isinstance(command, ReportBotDamage):
+        _in_combat(state, "reporting damage")
+        _aircraft(state, command.aircraft, Side.BOT, c.GENERAL)
+        ctx.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
+        if command.damage in (Damage.WINGS, Damage.TAIL, Damage.ENGINE):
+            damage_roll(ctx, command.aircraft, command.damage.value)
+        elif command.damage is Damage.GUNS:
+            check_triggers(ctx, command.aircraft)
+    else:  # pragma: no cover - parse_command admits only the types above
+        raise RuleError(f"unknown command {command!r}", rule=c.INTRODUCTION)
+    if ctx.state.phase is Phase.COMBAT and (not ctx.state.bots() or not ctx.state.players()):
+        side = "bot" if not ctx.state.bots() else "player"
+        ctx.events.append(
+            GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL)
+        )
+    return ctx.events

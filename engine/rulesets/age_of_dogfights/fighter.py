@@ -1,0 +1,61 @@
+"""A bot fighter's round: the die, then Steps I, II and III (with Jammed Machine Guns).
+
+001_989a2f850da69b66.txt Combat, Step I, Step II, Step III: choose the blue or green die
+and roll it; if the pilot's guns are jammed, try to unjam them; check whether the initial
+position is Exposed (1 = Random maneuver, +1 aggressive, -1 cautious); else look for
+firing positions, go down the priority list (Step III), and fly the Approach maneuver when
+no attack is made.
+"""
+
+from __future__ import annotations
+
+from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.approach import approach
+from engine.rulesets.age_of_dogfights.attack import find_opportunities, fly_attack, step_iii
+from engine.rulesets.age_of_dogfights.context import Context
+from engine.rulesets.age_of_dogfights.exposure import Pose, check
+from engine.rulesets.age_of_dogfights.firing import usable_guns
+from engine.rulesets.age_of_dogfights.jammed_guns import unjam
+from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+    AGGRESSIVENESS_MODIFIER,
+    EXPOSED_RESPONSE,
+)
+from engine.rulesets.age_of_dogfights.throttle import choose_die, roll_movement
+
+
+def fly_fighter(ctx: Context, bot_id: str) -> None:
+    """One round of a bot fighter."""
+    bot = ctx.state.plane(bot_id)
+    colour = choose_die(ctx, bot)
+    steps = roll_movement(ctx, ctx.state.plane(bot_id), colour)
+    bot = ctx.state.plane(bot_id)
+    if bot.pilot_guns_jammed:
+        unjam(ctx, bot_id, steps)
+        return
+    # Step I
+    pose = Pose(position=bot.position, heading=bot.heading, level=bot.level)
+    if check(ctx, bot, pose, "initial position", rule=c.STEP_I):
+        result = ctx.table(
+            bot.id,
+            EXPOSED_RESPONSE,
+            modifier=AGGRESSIVENESS_MODIFIER[bot.aggressiveness],
+            why_modifier=f"{bot.aggressiveness} pilot",
+            purpose="Exposed initial position",
+        )
+        if result == "random maneuver":
+            random_manoeuvre(ctx, bot_id, steps, why="Exposed initial position")
+            return
+    # Step II
+    if usable_guns(ctx.state, bot):
+        opps = find_opportunities(ctx, bot, steps)
+        # Step III
+        chosen = step_iii(ctx, bot, opps) if opps else None
+        if chosen is not None:
+            opp, option = chosen
+            fly_attack(ctx, bot_id, opp, option, rule=c.STEP_III)
+            return
+        why = "all opportunities skipped" if opps else "no target reachable this round"
+    else:
+        why = "no usable guns"
+    approach(ctx, bot_id, steps, why=why)

@@ -1,0 +1,158 @@
+"""'Mission' Aircraft: bots on bombing and photography missions.
+
+001_989a2f850da69b66.txt 'Mission' Aircraft: they always fly towards the nearest Task Zone
+by the shortest path; if it is already bombed/photographed, towards the next nearest; once
+all zones are bombed at least once, bombers again fly towards the nearest. An aircraft that
+can do both bombs first. A mission bot that can fire offensively and can reach an offensive
+firing position on the way rolls each time: 1-5 ignore | 6 attack (+1 for an 'A' position).
+Interpretations (README): mission bots use the blue die; they keep their altitude
+(levelling out if tilted); a bot ending its move over a zone (within its radius) performs
+its task there; a mission bot with no task left heads home (the retreat procedure).
+"""
+
+from __future__ import annotations
+
+from engine.decision import Candidate
+from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.altitude import steer
+from engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
+from engine.rulesets.age_of_dogfights.burst import fire_if_in_position
+from engine.rulesets.age_of_dogfights.choice import equal_choice
+from engine.rulesets.age_of_dogfights.context import Context
+from engine.rulesets.age_of_dogfights.events import TaskPerformed
+from engine.rulesets.age_of_dogfights.firing import can_fire_offensively
+from engine.rulesets.age_of_dogfights.geometry import Board, distance
+from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
+from engine.rulesets.age_of_dogfights.paths import all_paths, distinct_ends
+from engine.rulesets.age_of_dogfights.setup import TaskZone
+from engine.rulesets.age_of_dogfights.state import Plane
+from engine.rulesets.age_of_dogfights.tables.seed_tables import MISSION_A_MODIFIER, MISSION_ATTACK
+from engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre, Task
+from engine.rulesets.age_of_dogfights.throttle import mission_die, roll_movement
+
+
+def next_task(ctx: Context, bot: Plane) -> Task | None:
+    """Bombing before reconnaissance; None when no task is left."""
+    kind = ctx.state.kind_of(bot)
+    if kind.bombs and not bot.bombs_dropped:
+        return Task.BOMBING
+    if kind.camera and not bot.photographed:
+        return Task.RECON
+    return None
+
+
+def choose_zone(ctx: Context, bot: Plane, task: Task) -> tuple[TaskZone, list[Candidate]]:
+    """The nearest Task Zone not yet done for `task` (all zones once every one is done)."""
+    state = ctx.state
+    done = state.bombed if task is Task.BOMBING else state.photographed
+    zones = sorted(state.zones, key=lambda z: (distance(bot.position, z.position), z.name))
+    open_zones = [z for z in zones if z.name not in done] or zones
+    notes = [
+        Candidate(
+            option=z.name,
+            chosen=False,
+            reason=f"{distance(bot.position, z.position)}d; "
+            + (
+                "already " + ("bombed" if task is Task.BOMBING else "photographed")
+                if z not in open_zones
+                else "farther"
+            ),
+        )
+        for z in zones
+    ]
+    nearest = distance(bot.position, open_zones[0].position)
+    tied = [z for z in open_zones if distance(bot.position, z.position) == nearest]
+    zone = tied[equal_choice(ctx, bot.id, "equally near Task Zones", [z.name for z in tied])]
+    notes = [
+        Candidate(
+            option=n.option,
+            chosen=n.option == zone.name,
+            reason=f"nearest open zone at {nearest}d" if n.option == zone.name else n.reason,
+        )
+        for n in notes
+    ]
+    return zone, notes
+
+
+def fly_mission(ctx: Context, bot_id: str) -> None:
+    """One round of a mission bot."""
+    from engine.rulesets.age_of_dogfights.retreat import decide_retreat, fly_retreat
+
+    bot = ctx.state.plane(bot_id)
+    task = next_task(ctx, bot)
+    if task is None or not ctx.state.zones:
+        decide_retreat(ctx, bot, "no mission task left: heads home", rule=c.MISSION)
+        fly_retreat(ctx, bot_id)
+        return
+    colour = mission_die(ctx, bot)
+    steps = roll_movement(ctx, ctx.state.plane(bot_id), colour)
+    bot = ctx.state.plane(bot_id)
+    if can_fire_offensively(ctx.state, bot):
+        opps = find_opportunities(ctx, bot, steps, rule=c.MISSION_ATTACK, guns=(Gun.NOSE,))
+        if opps:
+            has_a = any(o.column is Column.A for o in opps)
+            result = ctx.table(
+                bot.id,
+                MISSION_ATTACK,
+                modifier=MISSION_A_MODIFIER if has_a else 0,
+                why_modifier="can come to an 'A' position",
+                purpose="attack on the way",
+            )
+            if result == "attack":
+                attack_top(ctx, bot_id, opps, rule=c.MISSION_ATTACK)
+                return
+    zone, notes = choose_zone(ctx, bot, task)
+    alt = steer(ctx.state, bot, bot.level)
+    board = Board(ctx.state.model.width, ctx.state.model.height)
+    paths = [
+        p
+        for p in all_paths(
+            bot.position, bot.heading, steps, ctx.state.kind_of(bot).turn_limits(), board
+        )
+        if not collides(ctx.state, bot, p, alt.level)
+    ]
+    paths = keep_room(ctx.state, bot, paths)
+    if not paths:
+        from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+
+        ctx.cardinal(
+            bot.id,
+            "no path towards the Task Zone stays on the board",
+            [("path to the zone", "none legal"), ("Random maneuver", "")],
+            "Random maneuver",
+            "its re-rolls keep the bot on the board",
+        )
+        random_manoeuvre(ctx, bot_id, steps, why="no legal path to the Task Zone")
+        return
+    best = min(distance(p.end, zone.position) for p in paths)
+    nearest = [p for p in paths if distance(p.end, zone.position) == best]
+    fewest = min(p.turn_count() for p in nearest)
+    ends = distinct_ends([p for p in nearest if p.turn_count() == fewest])
+    path = ends[
+        equal_choice(
+            ctx, bot.id, f"equal shortest paths to {zone.name}", [p.describe() for p in ends]
+        )
+    ]
+    move(
+        ctx,
+        bot,
+        Manoeuvre.MISSION,
+        path,
+        alt.level,
+        alt.attitude,
+        rule=c.MISSION,
+        candidates=notes,
+        explanation=f"{task.value} mission: shortest path towards Task Zone {zone.name}: "
+        f"{path.describe()}, {best}d from its centre",
+    )
+    if best <= zone.radius:
+        ctx.emit(
+            TaskPerformed(
+                aircraft=bot.id,
+                rule=c.MISSION,
+                zone=zone.name,
+                task=task,
+                explanation=f"over Task Zone {zone.name}: {task.value}",
+            )
+        )
+    fire_if_in_position(ctx, bot_id)

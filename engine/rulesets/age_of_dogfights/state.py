@@ -1,0 +1,111 @@
+"""The game state: the board model, every aircraft, the task zones and the round."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from msgspec import Struct
+
+from engine.rulesets.age_of_dogfights.aircraft import AircraftType
+from engine.rulesets.age_of_dogfights.geometry import Heading
+from engine.rulesets.age_of_dogfights.model import Model
+from engine.rulesets.age_of_dogfights.setup import TaskZone
+from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Attitude, Edge, Skill
+
+
+class Side(StrEnum):
+    """Whose aircraft: the player's, or a bot the umpire flies."""
+
+    PLAYER = "player"
+    BOT = "bot"
+
+
+class Phase(StrEnum):
+    """Where the game is: waiting for the setup rolls, or in combat rounds."""
+
+    SETUP = "setup"
+    COMBAT = "combat"
+
+
+class Plane(Struct, frozen=True, kw_only=True):
+    """One aircraft on the board. Player fields are reported by the player; bot fields
+    are kept by the umpire (ammunition, throttle, retreat, tasks)."""
+
+    id: str
+    number: int
+    side: Side
+    aircraft_type: str
+    position: tuple[int, int]
+    heading: Heading
+    level: int
+    attitude: Attitude = Attitude.LEVEL
+    skill: Skill | None = None
+    aggressiveness: Aggressiveness | None = None
+    # player-reported (player aircraft)
+    has_ammo: bool = True
+    jammed: bool = False
+    damaged: bool = False
+    can_fire: bool = True
+    mission_done: bool = False
+    # bot bookkeeping
+    ammo_nose: int = 0
+    ammo_dorsal: int = 0
+    pilot_guns_jammed: bool = False
+    guns_damaged: bool = False
+    damage: tuple[str, ...] = ()
+    retreating: bool = False
+    retreat_reason: str = ""
+    start_edge: Edge = Edge.EAST
+    safe_throttle_left: int = 0
+    full_throttle_available: bool = True
+    bombs_dropped: bool = False
+    photographed: bool = False
+    # both
+    out: str = ""  # "", "exited", "lost"
+
+
+class State(Struct, frozen=True, kw_only=True):
+    """Everything the rules read."""
+
+    model: Model
+    types: dict[str, AircraftType]
+    player_edge: Edge
+    zones: tuple[TaskZone, ...]
+    planes: tuple[Plane, ...]
+    phase: Phase = Phase.SETUP
+    round: int = 0
+    bombed: tuple[str, ...] = ()  # zone names, once per bombing
+    photographed: tuple[str, ...] = ()
+    last_roll: int = 0
+
+    def plane(self, ident: str) -> Plane:
+        """The aircraft with this id (KeyError if none)."""
+        for p in self.planes:
+            if p.id == ident:
+                return p
+        raise KeyError(ident)
+
+    def bots(self) -> tuple[Plane, ...]:
+        """Bots still in the Combat Zone, in designation order."""
+        return tuple(
+            sorted(
+                (p for p in self.planes if p.side is Side.BOT and not p.out), key=lambda p: p.number
+            )
+        )
+
+    def players(self) -> tuple[Plane, ...]:
+        """Player aircraft still in the Combat Zone, in designation order."""
+        return tuple(
+            sorted(
+                (p for p in self.planes if p.side is Side.PLAYER and not p.out),
+                key=lambda p: p.number,
+            )
+        )
+
+    def kind_of(self, plane: Plane) -> AircraftType:
+        """The aircraft type's ratings."""
+        return self.types[plane.aircraft_type]
+
+    def ceiling(self, plane: Plane) -> int:
+        """Service ceiling, capped by the highest altitude stand."""
+        return min(self.kind_of(plane).ceiling, self.model.max_level)

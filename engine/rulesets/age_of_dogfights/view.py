@@ -1,0 +1,24 @@
+"""What each role sees. Nothing in this game is secret: every roll and decision is open
+(the seed's bots have no hidden information), so every role sees the whole state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine.roles import Role
+from engine.rulesets.age_of_dogfights.state import State
+
+
+def view(state: State, role: Role) -> dict[str, Any]:
+    """The whole state, as plain data, for every role."""
+    data: dict[str, Any] = msgspec.to_builtins(state)
+    data["role"] = role.value
+    return data
+
+
+def redact(event: Struct, role: Role) -> Struct | None:
+    """Every event is public."""
+    return event

@@ -1,0 +1,120 @@
+"""Building positions for the age_of_dogfights tests: a combat-phase state with aircraft
+wherever a test needs them, and running procedures with manual dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine.dice import ManualDice
+from engine.rulesets.age_of_dogfights import RULESET, initial_state
+from engine.rulesets.age_of_dogfights.context import Context
+from engine.rulesets.age_of_dogfights.setup import Setup
+from engine.rulesets.age_of_dogfights.state import Phase, Plane, State
+from events.types import DiceRolled
+
+SEED = "001_989a2f850da69b66.txt"
+
+PlaneSpec = tuple[str, tuple[int, int], str, int]  # type, position, heading, level
+
+
+def combat_state(
+    players: dict[str, PlaneSpec],
+    bots: dict[str, PlaneSpec],
+    *,
+    zones: Sequence[dict[str, Any]] = (),
+    model: dict[str, Any] | None = None,
+    aircraft_types: dict[str, Any] | None = None,
+    **bot_fields: dict[str, Any],
+) -> State:
+    """A state in the combat phase with the aircraft placed as given.
+
+    Aircraft are first placed legally on the west (players) and east (bots) edges, then
+    moved where the test wants them. `bot_fields` maps an aircraft id to extra Plane fields.
+    """
+    setup: dict[str, Any] = {
+        "players": [
+            {"id": pid, "number": i + 1, "aircraft_type": spec[0], "position": [0, i],
+             "heading": "E", "level": 1}
+            for i, (pid, spec) in enumerate(players.items())
+        ],
+        "bots": [
+            {"id": bid, "number": i + 1, "aircraft_type": spec[0],
+             "position": [(model or {}).get("width", 18) - 1, i]}
+            for i, (bid, spec) in enumerate(bots.items())
+        ],
+        "zones": list(zones),
+    }  # fmt: skip
+    if model:
+        setup["model"] = model
+    if aircraft_types:
+        setup["aircraft_types"] = aircraft_types
+    state = initial_state(msgspec.convert(setup, Setup))
+    state = msgspec.structs.replace(state, phase=Phase.COMBAT)
+    for ident, (_, position, heading, level) in {**players, **bots}.items():
+        state = arrange(
+            state, ident, position=position, heading=heading, level=level,
+            **bot_fields.get(ident, {}),
+        )  # fmt: skip
+    return state
+
+
+def arrange(state: State, ident: str, **fields: Any) -> State:
+    """The state with one aircraft's fields changed."""
+    if "position" in fields:
+        fields["position"] = tuple(fields["position"])
+    planes = tuple(
+        msgspec.convert(
+            {**msgspec.to_builtins(p), **msgspec.to_builtins(fields)}, Plane
+        ) if p.id == ident else p
+        for p in state.planes
+    )  # fmt: skip
+    return msgspec.structs.replace(state, planes=planes)
+
+
+def run(
+    state: State, procedure: Callable[[Context], object], faces: Sequence[Sequence[int]]
+) -> tuple[Context, list[Struct]]:
+    """Run a procedure with exactly these manual dice (all must be used)."""
+    dice = ManualDice(faces, next_roll=0)
+    ctx = Context(state, dice)
+    procedure(ctx)
+    dice.check_all_used()
+    return ctx, ctx.events
+
+
+def decide(
+    state: State, command: Struct, faces: Sequence[Sequence[int]]
+) -> tuple[State, list[Struct]]:
+    """RULESET.decide with exactly these manual dice, and the folded state after it."""
+    dice = ManualDice(faces, next_roll=0)
+    events = list(RULESET.decide(state, command, dice))
+    dice.check_all_used()
+    assert [e for e in events if isinstance(e, DiceRolled)] == dice.rolled
+    for e in events:
+        state = RULESET.evolve(state, e)
+    return state, events
+
+
+def of_type(events: Sequence[Struct], kind: type) -> list[Any]:
+    """The events of one type, in order."""
+    return [e for e in events if isinstance(e, kind)]
+
+
+def run_until(
+    state: State, procedure: Callable[[Context], object], faces: Sequence[Sequence[int]]
+) -> tuple[list[Struct], str]:
+    """Run with these dice until they run out: the events so far and the purpose of the
+    roll the rules asked for next ('' when the procedure finished)."""
+    from engine.errors import ManualDiceError
+
+    dice = ManualDice(faces, next_roll=0)
+    ctx = Context(state, dice)
+    try:
+        procedure(ctx)
+    except ManualDiceError as exc:
+        return ctx.events, str(exc.details.get("purpose", ""))
+    return ctx.events, ""
