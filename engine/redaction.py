@@ -17,9 +17,7 @@ from engine.ruleset import Ruleset
 from events.types import DiceRolled
 
 
-def redact(
-    ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool
-) -> Struct | None:
+def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
     """The event as `role` may see it, or None when the role may not see it at all."""
     if role is Role.REFEREE or revealed:
         return event
