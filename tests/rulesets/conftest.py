@@ -1,0 +1,37 @@
+"""Every ruleset test that drives a game through `games` runs twice: straight against the
+store, and through a real websocket gateway (tests/support/gateway_games.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from clients.client import UmpireClient
+from events.redis_store import RedisEventStore
+from server.app import running_gateway
+from server.config import Settings
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from tests.support.gateway_games import GatewayGames
+
+
+@pytest.fixture(params=["direct", "gateway"])
+async def games(
+    request: pytest.FixtureRequest,
+    store: RedisEventStore,
+    redis_server: EmbeddedRedis,
+    prefix: str,
+) -> AsyncIterator[Games | GatewayGames]:
+    """`Games` on the test store, or the same over websocket frames through a gateway."""
+    direct = Games(store, snapshot_every=50)
+    if request.param == "direct":
+        yield direct
+        return
+    # Generous limits: scripted games send many commands quickly from one connection.
+    settings = Settings(port=0, prefix=prefix, max_messages_per_second=10_000, max_burst=10_000)
+    async with (
+        running_gateway(settings, redis_server.url) as running,
+        UmpireClient(f"ws://127.0.0.1:{running.port}/ws") as client,
+    ):
+        yield GatewayGames(client, direct)
