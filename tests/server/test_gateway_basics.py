@@ -45,7 +45,7 @@ async def test_same_command_id_twice_is_applied_once(ws_url: str) -> None:
         assert view.state["pushes"] == 1
 
 
-async def test_spectator_is_read_only_and_sees_no_secret(ws_url: str) -> None:
+async def test_spectator_is_read_only_and_sees_no_secret(gateway, ws_url: str) -> None:
     async with UmpireClient(ws_url) as player:
         created = await player.create("counter", {"target": 1000})
         for i in range(3):
@@ -90,6 +90,8 @@ async def test_spectator_is_read_only_and_sees_no_secret(ws_url: str) -> None:
         joined = "\n".join(frames)
         assert '"secret"' not in joined  # the ruleset's secret field
         assert "counter.SecretChosen" in joined  # the event exists, its payload is withheld
+        seed = await gateway.gateway.store.secret(created.game_id)
+        assert seed.hex() not in joined and seed.hex().upper() not in joined
         view = next(msgspec.json.decode(f) for f in frames if '"type":"state"' in f)
         assert "secret" not in view["state"] and view["role"] == "spectator"
 

@@ -1,0 +1,45 @@
+"""`umpire watch` and `umpire play` as real processes against a real gateway process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from clients.client import UmpireClient
+from server.embedded import EmbeddedRedis
+from tests.support.processes import REPO, start_gateway
+
+
+async def test_play_sends_json_lines_and_watch_prints_the_events(
+    redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    gateway, port = start_gateway(redis_server.url, prefix)
+    url = f"ws://127.0.0.1:{port}/ws"
+    env = {**os.environ, "PYTHONPATH": str(REPO),
+           "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
+    try:
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1000})
+        commands = '{"type": "Push"}\n{"type": "Fly"}\n{"type": "Add", "amount": 2}\n'
+        play = subprocess.run(
+            [sys.executable, "-m", "server.cli", "play", "--url", url,
+             "--credential", created.player_credential],
+            input=commands, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert play.returncode == 0, play.stderr
+        assert "accepted: seqs 2..4" in play.stdout
+        assert "refused (invalid_command)" in play.stdout and "Fly" in play.stdout
+        assert "accepted: seqs 5..6" in play.stdout
+        watch = subprocess.run(
+            [sys.executable, "-m", "server.cli", "watch", "--url", url, "--limit", "6",
+             "--credential", created.spectator_credential],
+            capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert watch.returncode == 0, watch.stderr
+        lines = [line for line in watch.stdout.splitlines() if line.strip()[:1].isdigit()]
+        assert [int(line.split()[0]) for line in lines] == [1, 2, 3, 4, 5, 6]
+        assert "as spectator" in watch.stdout and "roll #0 d6" in watch.stdout
+    finally:
+        gateway.terminate()
+        gateway.wait(20)

@@ -1,0 +1,53 @@
+"""The embedded server never outlives umpire, even when umpire is killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+from server.embedded import EmbeddedRedis
+from tests.support.processes import REPO
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is dead for our purposes
+        return stat.read().split()[2] != "Z"
+
+
+def test_child_server_dies_with_a_killed_parent(tmp_path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        sys.path.insert(0, {str(REPO)!r})
+        from server.embedded import EmbeddedRedis
+        server = EmbeddedRedis({str(tmp_path)!r}).start()
+        print(server.process.pid, flush=True)
+        time.sleep(60)
+        """
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child = int(parent.stdout.readline())
+    assert alive(child)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(10)
+    deadline = time.monotonic() + 10
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child), "the embedded Valkey outlived its parent"
+
+
+def test_stop_leaves_no_server_and_keeps_data(tmp_path) -> None:
+    server = EmbeddedRedis(tmp_path).start()
+    pid = server.process.pid if server.process else 0
+    server.stop()
+    assert not alive(pid)
+    assert (tmp_path / "appendonlydir").is_dir()  # AOF persistence in the data directory
