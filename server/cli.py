@@ -209,7 +209,62 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "watch":
             p.add_argument("--from", dest="from_seq", type=int, default=0)
             p.add_argument("--limit", type=int, default=0, help="stop after N events")
+    _add_log_commands(sub)
     return parser
+
+
+def _add_log_commands(sub: Any) -> None:
+    """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
+    from server import audit_command, export_command, replay_command
+
+    p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
+    audit_command.add_arguments(p)
+    p = sub.add_parser("replay", help="a game's state at a seq, or what changed between two")
+    replay_command.add_replay_arguments(p)
+    p = sub.add_parser("explain", help="one event in plain words: rule, dice, candidates")
+    replay_command.add_explain_arguments(p)
+    p = sub.add_parser("readjudicate", help="re-run a game under the current or given rules")
+    replay_command.add_readjudicate_arguments(p)
+    p = sub.add_parser("export", help="write a game as JSON Lines (umpire-export/1)")
+    export_command.add_export_arguments(p)
+    p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
+    export_command.add_import_arguments(p)
+
+
+async def _cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
+    from server.audit_command import cmd_audit
+
+    return await cmd_audit(settings, args)
+
+
+async def _cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
+    from server.replay_command import cmd_replay
+
+    return await cmd_replay(settings, args)
+
+
+async def _cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
+    from server.replay_command import cmd_explain
+
+    return await cmd_explain(settings, args)
+
+
+async def _cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
+    from server.replay_command import cmd_readjudicate
+
+    return await cmd_readjudicate(settings, args)
+
+
+async def _cmd_export(settings: Settings, args: argparse.Namespace) -> int:
+    from server.export_command import cmd_export
+
+    return await cmd_export(settings, args)
+
+
+async def _cmd_import(settings: Settings, args: argparse.Namespace) -> int:
+    from server.export_command import cmd_import
+
+    return await cmd_import(settings, args)
 
 
 HANDLERS = {
@@ -222,6 +277,12 @@ HANDLERS = {
     "serve": cmd_serve,
     "watch": cmd_watch,
     "play": cmd_play,
+    "audit": _cmd_audit,
+    "replay": _cmd_replay,
+    "explain": _cmd_explain,
+    "readjudicate": _cmd_readjudicate,
+    "export": _cmd_export,
+    "import": _cmd_import,
 }
 
 

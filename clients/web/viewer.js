@@ -1,61 +1,246 @@
-// The live event list: open a game with a credential and watch its events arrive.
+// The umpire viewer: open a game with a credential, follow its events live, read the dice
+// log and every decision's explanation, and scrub back through the game.
+//
+// The protocol (version 1) has no "view at a past seq", so the scrubber shows the state
+// views this page captured while it watched (one after each batch of events), and says so
+// plainly when it has none at or before the chosen seq: then it shows the latest state,
+// labelled as such. Events after the chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
+import { diceRow, eventRow, stateView } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-const client = new UmpireClient(wsUrl);
-client.onStatus = (status) => { $("status").textContent = status; };
 
-function describe(frame) {
-  const p = frame.payload;
-  if (p === null) return "(hidden from your role)";
-  if (frame.event_type === "DiceRolled") {
-    const faces = p.faces.length ? `[${p.faces.join(" ")}] = ${p.total}` : "[hidden]";
-    return `roll #${p.roll} ${p.kind} ${faces} (${p.by}) for ${p.purpose}`;
-  }
-  if (frame.event_type === "CommandRecorded") return `${p.role} command ${p.command_type}`;
-  if (p.explanation) return p.explanation;
-  const { type, rule, candidates, ...rest } = p;
-  return JSON.stringify(rest);
+const viewer = {
+  client: null,
+  gameId: null,
+  role: null,
+  head: 0,
+  seq: 0, // the seq shown
+  follow: true, // move with new events while showing the latest seq
+  frames: new Map(),
+  rolls: new Map(), // roll number -> DiceRolled frame
+  views: new Map(), // seq -> state message captured at that seq
+  wanted: null, // a seq from the link, shown once the events reach it
+  viewTimer: null,
+  shownView: null,
+};
+
+function status(text) {
+  $("status").textContent = text;
 }
 
-function addEvent(frame) {
-  const li = document.createElement("li");
-  li.dataset.seq = frame.seq;
-  const seq = document.createElement("span");
-  seq.className = "seq";
-  seq.textContent = `#${frame.seq}`;
-  const kind = document.createElement("span");
-  kind.className = "kind";
-  kind.textContent = `${frame.event_type} `;
-  const what = document.createElement("span");
-  what.textContent = describe(frame);
-  li.append(seq, kind, what);
-  if (frame.payload && frame.payload.rule) {
-    const rule = document.createElement("span");
-    rule.className = "rule";
-    rule.textContent = frame.payload.rule;
-    li.append(rule);
-  }
-  $("events").append(li);
+function readHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const seq = Number.parseInt(params.get("seq") || "", 10);
+  return { credential: params.get("credential"), game: params.get("game"), seq: Number.isFinite(seq) ? seq : null };
 }
 
-$("open-game").addEventListener("submit", async (event) => {
+function shareLink(seq) {
+  const url = new URL(location.href);
+  url.hash = new URLSearchParams({ game: viewer.gameId, seq: String(seq) }).toString();
+  return url.toString();
+}
+
+function reset() {
+  viewer.head = 0;
+  viewer.seq = 0;
+  viewer.follow = true;
+  viewer.frames.clear();
+  viewer.rolls.clear();
+  viewer.views.clear();
+  viewer.shownView = null;
+  $("events").replaceChildren();
+  document.querySelector("#dice tbody").replaceChildren();
+  $("state").replaceChildren();
+}
+
+async function open(credential) {
+  try {
+    if (!viewer.client) {
+      viewer.client = new UmpireClient(wsUrl);
+      viewer.client.onStatus = (s) => status(s === "connected" && viewer.gameId ? `watching ${viewer.gameId}` : s);
+      await viewer.client.connect();
+    }
+    const auth = await viewer.client.auth(credential);
+    if (viewer.gameId && viewer.gameId !== auth.game_id) await viewer.client.unsubscribe(viewer.gameId).catch(() => {});
+    reset();
+    viewer.gameId = auth.game_id;
+    viewer.role = auth.role;
+    $("game-label").textContent = `Game ${auth.game_id}, seen as the ${auth.role}`;
+    $("timeline").hidden = false;
+    $("panes").hidden = false;
+    status(`watching ${auth.game_id} (${auth.role})`);
+    await viewer.client.subscribe(auth.game_id, 0, onEvent);
+    captureView();
+  } catch (err) {
+    status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
+    $("game-label").textContent = "";
+  }
+}
+
+// After the seed is revealed every role may see every event: read the log again and put
+// the full events in place of the redacted ones (the captured states stay).
+async function rereadRevealed() {
+  const gameId = viewer.gameId;
+  const redacted = [...viewer.frames.values()].some((f) => f.redacted);
+  if (!redacted) return;
+  await viewer.client.unsubscribe(gameId).catch(() => {});
+  if (gameId !== viewer.gameId) return;
+  await viewer.client.subscribe(gameId, 0, (frame) => {
+    const old = viewer.frames.get(frame.seq);
+    if (!old) return onEvent(frame);
+    if (!old.redacted) return;
+    viewer.frames.set(frame.seq, frame);
+    if (frame.event_type === "DiceRolled" && frame.payload) {
+      viewer.rolls.set(frame.payload.roll, frame);
+      const tr = document.querySelector(`#dice tbody tr[data-seq="${frame.seq}"]`);
+      if (tr) tr.replaceWith(diceRow(frame));
+    }
+    const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
+    row.hidden = frame.seq > viewer.seq;
+    $(`seq-${frame.seq}`).replaceWith(row);
+  });
+}
+
+function onEvent(frame) {
+  if (frame.event_type === "SeedRevealed") setTimeout(rereadRevealed, 0);
+  viewer.frames.set(frame.seq, frame);
+  viewer.head = Math.max(viewer.head, frame.seq);
+  if (frame.event_type === "DiceRolled" && frame.payload) {
+    viewer.rolls.set(frame.payload.roll, frame);
+    document.querySelector("#dice tbody").append(diceRow(frame));
+  }
+  const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
+  $("events").append(row);
+  $("head").textContent = viewer.head;
+  status(`watching ${viewer.gameId} (${viewer.role}): ${viewer.head} events`);
+  $("scrubber").max = viewer.head;
+  $("seq-input").max = viewer.head;
+  if (viewer.wanted !== null && viewer.head >= viewer.wanted) {
+    const wanted = viewer.wanted;
+    viewer.wanted = null;
+    show(wanted);
+    viewer.follow = false; // a linked seq stays put while the rest of the log arrives
+  } else if (viewer.follow) {
+    show(viewer.head, { quiet: true });
+  } else {
+    row.hidden = frame.seq > viewer.seq;
+    laterNote();
+  }
+  // One view request per burst of events: the state after the batch.
+  clearTimeout(viewer.viewTimer);
+  viewer.viewTimer = setTimeout(captureView, 120);
+}
+
+async function captureView() {
+  if (!viewer.gameId) return;
+  const gameId = viewer.gameId;
+  try {
+    const state = await viewer.client.view(gameId);
+    if (gameId !== viewer.gameId) return;
+    viewer.views.set(state.seq, state);
+    renderState();
+  } catch (err) {
+    status(`error: ${err.message}`);
+  }
+}
+
+function laterNote() {
+  const later = viewer.head - viewer.seq;
+  $("later-note").hidden = later <= 0;
+  $("later-note").textContent = later > 0
+    ? `Showing the game at seq ${viewer.seq}: ${later} later event${later === 1 ? " is" : "s are"} hidden. Use “Latest” to see everything.`
+    : "";
+}
+
+function show(seq, { quiet = false } = {}) {
+  if (!viewer.head) return;
+  seq = Math.min(Math.max(1, seq), viewer.head);
+  viewer.seq = seq;
+  viewer.follow = seq === viewer.head;
+  $("scrubber").value = seq;
+  $("scrubber").setAttribute("aria-valuetext", `seq ${seq} of ${viewer.head}`);
+  $("seq-input").value = seq;
+  for (const li of $("events").children) li.hidden = Number(li.dataset.seq) > seq;
+  for (const tr of document.querySelectorAll("#dice tbody tr")) tr.hidden = Number(tr.dataset.seq) > seq;
+  for (const li of $("events").querySelectorAll("[aria-current]")) li.removeAttribute("aria-current");
+  const current = $(`seq-${seq}`);
+  if (current) current.setAttribute("aria-current", "step");
+  laterNote();
+  $("share-link").textContent = "";
+  if (!quiet || location.hash.includes("seq=")) history.replaceState(null, "", `#${new URL(shareLink(seq)).hash.slice(1)}`);
+  renderState();
+}
+
+// The state for the shown seq: the view captured at that seq, else the last one captured
+// before it (with the events after it listed), else the latest, each labelled honestly.
+function renderState() {
+  const seq = viewer.seq;
+  let best = null;
+  for (const [at, view] of viewer.views) if (at <= seq && (!best || at > best.seq)) best = view;
+  let label;
+  if (best && best.seq === seq) {
+    label = seq === viewer.head ? `Latest state, at seq ${seq}.` : `State at seq ${seq}.`;
+  } else if (best) {
+    label = `State at seq ${best.seq}, the last state this page captured at or before seq ${seq}; ` +
+      `events ${best.seq + 1} to ${seq} in the list came after it.`;
+  } else {
+    const latest = [...viewer.views.values()].reduce((a, b) => (!a || b.seq > a.seq ? b : a), null);
+    if (!latest) {
+      $("state-label").textContent = "Loading the state…";
+      return;
+    }
+    best = latest;
+    label = `No state at or before seq ${seq} was captured (this page opened later). ` +
+      `Showing the latest state, at seq ${latest.seq}, not the state at seq ${seq}.`;
+  }
+  $("state-label").textContent = `${label}${best.ended ? " The game has ended." : ""}`;
+  $("state-label").dataset.stateSeq = best.seq;
+  if (viewer.shownView === best) return;
+  viewer.shownView = best;
+  $("state").replaceChildren(stateView(best.state));
+}
+
+$("open-game").addEventListener("submit", (event) => {
   event.preventDefault();
   const credential = $("credential").value.trim();
+  if (credential) open(credential);
+});
+$("scrubber").addEventListener("input", () => show(Number($("scrubber").value)));
+$("seq-input").addEventListener("change", () => show(Number($("seq-input").value)));
+$("prev").addEventListener("click", () => show(viewer.seq - 1));
+$("next").addEventListener("click", () => show(viewer.seq + 1));
+$("latest").addEventListener("click", () => show(viewer.head));
+$("copy-link").addEventListener("click", async () => {
+  const link = shareLink(viewer.seq);
+  $("share-link").textContent = link;
   try {
-    if (!client.ws) await client.connect();
-    const auth = await client.auth(credential);
-    $("game-label").textContent = `— ${auth.game_id} (${auth.role})`;
-    $("events").replaceChildren();
-    await client.subscribe(auth.game_id, 0, addEvent);
-  } catch (err) {
-    $("status").textContent = `error: ${err.message}`;
+    await navigator.clipboard.writeText(link);
+    status("link copied (it holds no credential: the reader opens it with their own)");
+  } catch {
+    status("copy the link shown next to the button");
   }
 });
+document.addEventListener("keydown", (event) => {
+  if (!viewer.head || event.target.closest("input, textarea, select, summary, button")) return;
+  if (event.key === "[" || event.key === "ArrowLeft") show(viewer.seq - 1);
+  else if (event.key === "]" || event.key === "ArrowRight") show(viewer.seq + 1);
+  else if (event.key === "End") show(viewer.head);
+  else if (event.key === "Home") show(1);
+  else return;
+  event.preventDefault();
+});
 
-const fromHash = new URLSearchParams(location.hash.slice(1)).get("credential");
-if (fromHash) {
-  $("credential").value = fromHash;
-  $("open-game").requestSubmit();
+const start = readHash();
+if (start.seq !== null) viewer.wanted = start.seq;
+if (start.credential) {
+  $("credential").value = start.credential;
+  open(start.credential);
+  history.replaceState(null, "", start.seq !== null && start.game ? `#game=${start.game}&seq=${start.seq}` : location.pathname);
+} else if (start.game) {
+  status(`enter your credential for game ${start.game} to open it${start.seq !== null ? ` at seq ${start.seq}` : ""}`);
 }
+
+window.umpireViewer = viewer; // for debugging from the console
+export { viewer };

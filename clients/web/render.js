@@ -1,0 +1,169 @@
+// Pure DOM builders for the viewer: event rows with their explanations, dice rows, and
+// the state (a hex map where the state places things on hexes, tables otherwise).
+import { hexMap } from "./hexmap.js";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function faces(p) {
+  if (!p.faces || p.faces.length === 0) return "hidden";
+  if (p.labels && p.labels.length) return p.labels.map((l, i) => `${l} ${p.faces[i]}`).join(", ");
+  return p.faces.join(" ");
+}
+
+export function describe(frame) {
+  const p = frame.payload;
+  if (p === null) return "(hidden from your role until the seed is revealed)";
+  switch (frame.event_type) {
+    case "GameCreated":
+      return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
+        `${p.seed_commitment.slice(0, 16)}…, client seed ${p.client_seed}`;
+    case "CommandRecorded": {
+      const { type, ...fields } = p.command || {};
+      const args = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
+      return `${p.role} command ${p.command_type}${args}${p.manual_dice ? " (manual dice)" : ""}`;
+    }
+    case "DiceRolled": {
+      const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
+      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}`;
+    }
+    case "SeedRevealed":
+      return `seed revealed: ${p.seed}`;
+    case "GameEnded":
+      return `game ended: ${p.result}`;
+    default: {
+      if (p.explanation) return p.explanation;
+      const { type, rule, candidates, dice, ...rest } = p;
+      return JSON.stringify(rest);
+    }
+  }
+}
+
+export function isDecision(frame) {
+  const p = frame.payload;
+  if (!p || !p.rule || ["DiceRolled", "GameEnded"].includes(frame.event_type)) return false;
+  return Boolean(p.candidates || p.explanation || (p.dice && p.dice.length));
+}
+
+// The "why" of a decision: explanation, dice used (looked up in the dice log), candidates.
+export function explanation(frame, rolls) {
+  const p = frame.payload;
+  const box = el("details", { class: "why" });
+  const count = (p.candidates || []).length;
+  box.append(el("summary", { text: `Why? ${count ? `(${count} candidates)` : "(rule and dice)"}` }));
+  if (p.explanation) box.append(el("p", { text: p.explanation }));
+  box.append(el("p", { class: "cite" }, el("strong", { text: "Rule: " }), p.rule));
+  if (p.row) box.append(el("p", {}, el("strong", { text: "Table row: " }), String(p.row)));
+  if (p.dice && p.dice.length) {
+    const list = el("ul", { class: "used-dice", "aria-label": "Dice used" });
+    for (const number of p.dice) {
+      const roll = rolls.get(number);
+      list.append(el("li", {
+        text: roll
+          ? `roll #${number} (seq ${roll.seq}): ${roll.payload.kind} [${faces(roll.payload)}]` +
+            ` = ${roll.payload.total} for ${roll.payload.purpose}`
+          : `roll #${number}`,
+      }));
+    }
+    box.append(el("p", { text: "Dice used:" }), list);
+  }
+  if (count) {
+    const list = el("ol", { class: "candidates", "aria-label": "Candidates considered" });
+    for (const c of p.candidates) {
+      list.append(el("li", { class: c.chosen ? "chosen" : "rejected" },
+        el("strong", { text: c.chosen ? "✓ chosen: " : "✗ rejected: " }),
+        `${c.option} — ${c.reason}`));
+    }
+    box.append(el("p", { text: "Candidates considered:" }), list);
+  }
+  return box;
+}
+
+export function eventRow(frame, rolls, onPick) {
+  const li = el("li", { "data-seq": frame.seq, id: `seq-${frame.seq}`, "data-type": frame.event_type });
+  const seq = el("button", {
+    type: "button", class: "seq", text: `#${frame.seq}`,
+    "aria-label": `Show the game at seq ${frame.seq}`,
+  });
+  seq.addEventListener("click", () => onPick(frame.seq));
+  li.append(seq, el("span", { class: "kind", text: frame.event_type }), " ",
+    el("span", { class: "what", text: describe(frame) }));
+  if (frame.payload && frame.payload.rule) {
+    li.append(el("span", { class: "rule", text: `Rule: ${frame.payload.rule}` }));
+  }
+  if (isDecision(frame)) li.append(explanation(frame, rolls));
+  return li;
+}
+
+export function diceRow(frame) {
+  const p = frame.payload;
+  return el("tr", { "data-seq": frame.seq },
+    el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
+    el("td", { text: p.kind }), el("td", { text: faces(p) }),
+    el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
+    el("td", { text: p.purpose }), el("td", { text: p.rule }));
+}
+
+const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
+const short = (v) => (isScalar(v) ? String(v) : JSON.stringify(v));
+
+function table(rows, caption) {
+  const columns = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  const head = el("tr", {}, ...columns.map((c) => el("th", { scope: "col", text: c })));
+  const body = rows.map((row) => el("tr", {}, ...columns.map((c) => el("td", { text: c in row ? short(row[c]) : "" }))));
+  return el("div", { class: "table-wrap" },
+    el("table", { class: "state-table" }, el("caption", { text: caption }), el("thead", {}, head), el("tbody", {}, ...body)));
+}
+
+function section(name, value) {
+  if (Array.isArray(value)) {
+    if (value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
+      return table(value, `${name} (${value.length})`);
+    }
+    return el("p", {}, el("strong", { text: `${name}: ` }), value.length ? value.map(short).join(", ") : "none");
+  }
+  const scalars = Object.entries(value).filter(([, v]) => isScalar(v));
+  const nested = Object.entries(value).filter(([, v]) => !isScalar(v));
+  const box = el("section", { class: "state-part" }, el("h3", { text: name }));
+  if (scalars.length) box.append(tracks(scalars));
+  for (const [key, inner] of nested) box.append(section(`${name}.${key}`, inner));
+  return box;
+}
+
+function tracks(entries) {
+  return el("dl", { class: "tracks" }, ...entries.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: short(v) })]));
+}
+
+// A ruleset's state: counters on a hex map where the state puts things on CCRR hexes,
+// then every track (scalar) and table (list of records), then the raw JSON.
+export function stateView(state) {
+  const box = el("div", { class: "state-view" });
+  if (state === null || state === undefined) return box;
+  if (typeof state !== "object") {
+    box.append(el("p", { text: short(state) }));
+    return box;
+  }
+  const map = hexMap(state);
+  if (map) box.append(map);
+  const scalars = Object.entries(state).filter(([, v]) => isScalar(v));
+  if (scalars.length) box.append(el("h3", { text: "Tracks" }), tracks(scalars));
+  for (const [key, value] of Object.entries(state)) {
+    if (!isScalar(value)) box.append(section(key, value));
+  }
+  box.append(el("details", { class: "raw" }, el("summary", { text: "Raw state (JSON)" }),
+    el("pre", { text: JSON.stringify(state, null, 2) })));
+  return box;
+}

@@ -1,0 +1,221 @@
+"""A decision in plain words: the rule and table row, the dice with their faces, and every
+candidate considered with why it lost (ARCHITECTURE.md "The ruleset contract").
+
+Pure: it reads a decoded log (a list of event payloads, seq n at index n - 1) and returns
+an `Explanation`; `server/replay_command.py` prints it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+
+# Fields every decision carries, shown in their own sections rather than as inputs.
+_DECISION_FIELDS = ("type", "rule", "dice", "candidates", "explanation")
+
+
+class DieUsed(Struct, frozen=True, kw_only=True):
+    """One roll a decision used, found in the log by its roll number."""
+
+    roll: int
+    seq: int
+    kind: str
+    faces: tuple[int, ...]
+    labels: tuple[str, ...]
+    total: int
+    by: str
+    purpose: str
+    rule: str
+    hidden: bool
+
+    def words(self) -> str:
+        """`roll #3 (seq 7): 2d6 showing 4 and 5 = 9, rolled by the server for morale`."""
+        if self.hidden and not self.faces:
+            shown = "faces hidden until the seed is revealed"
+        else:
+            if self.labels:
+                faces = ", ".join(f"{lab} {f}" for lab, f in zip(self.labels, self.faces,
+                                                                 strict=False))  # fmt: skip
+            else:
+                faces = " and ".join(str(f) for f in self.faces)
+            shown = f"showing {faces} = {self.total}"
+        return (
+            f"roll #{self.roll} (seq {self.seq}): {self.kind} {shown}, rolled by the "
+            f"{self.by} for {self.purpose} ({self.rule})"
+        )
+
+
+class CandidateWords(Struct, frozen=True, kw_only=True):
+    """One option a decision weighed."""
+
+    option: str
+    chosen: bool
+    reason: str
+
+    def words(self) -> str:
+        """`chosen: X, because ...` or `rejected: Y, because ...`."""
+        verdict = "chosen" if self.chosen else "rejected"
+        return f"{verdict}: {self.option} — {self.reason}"
+
+
+class Explanation(Struct, frozen=True, kw_only=True):
+    """Everything `umpire explain` says about one event."""
+
+    seq: int
+    event_type: str
+    summary: str
+    rule: str = ""
+    table_row: str = ""
+    dice: tuple[DieUsed, ...] = ()
+    missing_dice: tuple[int, ...] = ()
+    candidates: tuple[CandidateWords, ...] = ()
+    inputs: dict[str, Any] = {}
+    caused_by: str = ""
+    hidden: bool = False
+
+    def lines(self) -> list[str]:
+        """The explanation as plain sentences, one a line."""
+        out = [f"Event {self.seq}: {self.event_type}", self.summary]
+        if self.hidden:
+            return out
+        if self.rule:
+            out.append(f"Rule: {self.rule}")
+        if self.table_row:
+            out.append(f"Table row: {self.table_row}")
+        if self.caused_by:
+            out.append(f"Caused by: {self.caused_by}")
+        if self.dice:
+            out.append("Dice used:")
+            out += [f"  - {d.words()}" for d in self.dice]
+        for roll in self.missing_dice:
+            out.append(f"  - roll #{roll}: not in this log")
+        if self.candidates:
+            rejected = sum(not c.chosen for c in self.candidates)
+            out.append(f"Candidates considered ({len(self.candidates)}, {rejected} rejected):")
+            out += [f"  - {c.words()}" for c in self.candidates]
+        if self.inputs:
+            out.append("Details:")
+            out += [f"  - {key}: {_short(value)}" for key, value in self.inputs.items()]
+        return out
+
+
+def _short(value: Any) -> str:
+    text = msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _die(seq: int, roll: DiceRolled) -> DieUsed:
+    return DieUsed(
+        roll=roll.roll, seq=seq, kind=roll.kind, faces=tuple(roll.faces),
+        labels=tuple(roll.labels), total=roll.total, by=str(roll.by), purpose=roll.purpose,
+        rule=roll.rule, hidden=roll.hidden,
+    )  # fmt: skip
+
+
+def _rolls_by_number(events: Sequence[Struct | None]) -> dict[int, tuple[int, DiceRolled]]:
+    return {e.roll: (index + 1, e) for index, e in enumerate(events) if isinstance(e, DiceRolled)}
+
+
+def _command_of(events: Sequence[Struct | None], seq: int) -> str:
+    """The command whose batch holds event `seq` (the nearest CommandRecorded before it)."""
+    for index in range(seq - 1, -1, -1):
+        event = events[index]
+        if isinstance(event, CommandRecorded):
+            return f"{event.role} command {event.command_type} at seq {index + 1}"
+    return ""
+
+
+def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
+    """Explain event `seq` of a decoded log (None marks an event hidden from the reader).
+
+    `events[n - 1]` is the payload of seq n. The caller checks that `seq` is in range.
+    """
+    event = events[seq - 1]
+    if event is None:
+        return Explanation(
+            seq=seq, event_type="(hidden)", hidden=True,
+            summary="This event is hidden from your role until the seed is revealed.",
+        )  # fmt: skip
+    tag = type(event).__struct_config__.tag
+    event_type = tag if isinstance(tag, str) else type(event).__name__
+    caused_by = _command_of(events, seq) if not isinstance(event, CommandRecorded) else ""
+    if isinstance(event, GameCreated):
+        return Explanation(
+            seq=seq, event_type=event_type,
+            summary=f"The game was created for {event.ruleset} v{event.ruleset_version}. "
+            f"The server committed to its secret dice seed by publishing its SHA-256 "
+            f"({event.seed_commitment}); the client seed is {event.client_seed!r}.",
+            inputs={"setup": event.setup},
+        )  # fmt: skip
+    if isinstance(event, CommandRecorded):
+        manual = " with dice the player rolled by hand" if event.manual_dice else ""
+        fields = {k: v for k, v in event.command.items() if k != "type"}
+        return Explanation(
+            seq=seq, event_type=event_type, inputs=fields,
+            summary=f"The {event.role} sent the command {event.command_type}{manual}; the "
+            "rules decided the events that follow it in the same batch.",
+        )  # fmt: skip
+    if isinstance(event, DiceRolled):
+        who = "the player, with physical dice" if event.by == "player" else (
+            f"the server: faces derived from HMAC-SHA256(seed, client seed, roll {event.roll})"
+        )  # fmt: skip
+        die = _die(seq, event)
+        return Explanation(
+            seq=seq, event_type=event_type, rule=event.rule, dice=(die,), caused_by=caused_by,
+            summary=f"Roll #{event.roll} for {event.purpose}, rolled by {who}.",
+        )  # fmt: skip
+    if isinstance(event, SeedRevealed):
+        return Explanation(
+            seq=seq, event_type=event_type,
+            summary="The server published its dice seed. Anyone holding the log can now check "
+            "it against the commitment in event 1 and recompute every server roll.",
+            inputs={"seed": event.seed},
+        )  # fmt: skip
+    if isinstance(event, GameEnded):
+        return Explanation(
+            seq=seq, event_type=event_type, rule=event.rule, caused_by=caused_by,
+            summary=f"The game ended: {event.result}.",
+        )  # fmt: skip
+    return _decision(events, seq, event, event_type, caused_by)
+
+
+def _decision(
+    events: Sequence[Struct | None], seq: int, event: Struct, event_type: str, caused_by: str
+) -> Explanation:
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    rule = str(data.get("rule", "") or "")
+    row = " ".join(str(data[k]) for k in sorted(data) if k in ("row", "table_row", "table"))
+    rolls = _rolls_by_number(events)
+    used: list[DieUsed] = []
+    missing: list[int] = []
+    for number in data.get("dice", ()) or ():
+        if isinstance(number, int) and number in rolls:
+            at, roll = rolls[number]
+            used.append(_die(at, roll))
+        elif isinstance(number, int):
+            missing.append(number)
+    candidates = tuple(
+        CandidateWords(option=str(c.get("option", "")), chosen=bool(c.get("chosen")),
+                       reason=str(c.get("reason", "")))
+        for c in data.get("candidates", ()) or () if isinstance(c, dict)
+    )  # fmt: skip
+    explanation = str(data.get("explanation", "") or "")
+    if not explanation:
+        chosen = [c.option for c in candidates if c.chosen]
+        explanation = (
+            f"The rules chose {', '.join(chosen)}." if chosen
+            else f"The rules recorded {event_type}."
+        )  # fmt: skip
+    inputs = {
+        k: v for k, v in data.items() if k not in _DECISION_FIELDS and k not in ("row", "table_row")
+    }
+    return Explanation(
+        seq=seq, event_type=event_type, summary=explanation, rule=rule, table_row=row,
+        dice=tuple(used), missing_dice=tuple(missing), candidates=candidates, inputs=inputs,
+        caused_by=caused_by,
+    )  # fmt: skip

@@ -1,0 +1,306 @@
+"""Replay, pure: a game's state at any seq as a role sees it, what changed between two seqs,
+and re-adjudication (the recorded commands and dice re-run under other rules).
+
+ARCHITECTURE.md: replaying a log is folding `evolve` over its events. Nothing here does
+I/O; `server/replay_command.py` reads the log and prints what these functions return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine.dice import RecordedDice
+from engine.game import Game, apply, codec_for, fold, ruleset_of, state_hash
+from engine.handling import decide_command
+from engine.redaction import redact, view_for
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from events.codec import canonical_json
+from events.envelope import Envelope
+from events.errors import UmpireError
+from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+
+
+class SeqOutOfRange(UmpireError):
+    """A seq that the game's log does not hold."""
+
+    code = "seq_out_of_range"
+
+
+class Change(Struct, frozen=True, kw_only=True):
+    """One difference between two states: where, and the value before and after.
+
+    `added` or `removed` marks a path present on one side only.
+    """
+
+    path: str
+    before: Any = None
+    after: Any = None
+    added: bool = False
+    removed: bool = False
+
+
+class StateAt(Struct, frozen=True, kw_only=True):
+    """A game as one role sees it at one seq."""
+
+    game_id: str
+    ruleset: str
+    seq: int
+    head: int
+    role: str
+    revealed: bool
+    ended: bool
+    result: str
+    commands: int
+    rolls: int
+    state_hash: str
+    state: Any
+
+
+def check_seq(envelopes: Sequence[Envelope], seq: int) -> None:
+    """Raise SeqOutOfRange unless `seq` is one of the log's seqs (1..head)."""
+    head = envelopes[-1].seq if envelopes else 0
+    if not 1 <= seq <= head:
+        raise SeqOutOfRange(
+            f"seq {seq} is out of range: this game holds seqs 1 to {head}", seq=seq, head=head
+        )
+
+
+def game_at(envelopes: Sequence[Envelope], seq: int, ruleset: Ruleset[Any] | None = None) -> Game:
+    """The folded game after event `seq` (envelopes must start at seq 1)."""
+    check_seq(envelopes, seq)
+    game = fold(envelopes[:seq], None, ruleset)
+    assert game is not None
+    return game
+
+
+def state_at(
+    envelopes: Sequence[Envelope], seq: int, role: Role, ruleset: Ruleset[Any] | None = None
+) -> StateAt:
+    """The state after event `seq` as `role` sees it now: everything once the log reveals
+    the seed (ARCHITECTURE.md: after the reveal, anyone with the log sees all)."""
+    ruleset = ruleset or ruleset_of(envelopes[0])
+    game = game_at(envelopes, seq, ruleset)
+    revealed = log_revealed(envelopes)
+    view = view_for(ruleset, game.state, role, revealed=revealed)
+    return StateAt(
+        game_id=game.meta.game_id,
+        ruleset=ruleset.name,
+        seq=seq,
+        head=envelopes[-1].seq,
+        role=role.value,
+        revealed=revealed,
+        ended=game.meta.ended,
+        result=game.meta.result,
+        commands=game.meta.commands,
+        rolls=game.meta.rolls,
+        state_hash=state_hash(game),
+        state=msgspec.to_builtins(view),
+    )
+
+
+def _plain(value: Any) -> Any:
+    return msgspec.to_builtins(value) if isinstance(value, Struct) else value
+
+
+def diff(before: Any, after: Any, path: str = "") -> list[Change]:
+    """Every leaf that differs between two plain-data values, in a deterministic order.
+
+    Dicts are compared key by key (sorted), lists item by item; anything else by value.
+    """
+    before, after = _plain(before), _plain(after)
+    if isinstance(before, dict) and isinstance(after, dict):
+        changes: list[Change] = []
+        for key in sorted(set(before) | set(after), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in before:
+                changes.append(Change(path=where, after=after[key], added=True))
+            elif key not in after:
+                changes.append(Change(path=where, before=before[key], removed=True))
+            else:
+                changes.extend(diff(before[key], after[key], where))
+        return changes
+    if isinstance(before, list) and isinstance(after, list):
+        changes = []
+        for index in range(max(len(before), len(after))):
+            where = f"{path}[{index}]"
+            if index >= len(before):
+                changes.append(Change(path=where, after=after[index], added=True))
+            elif index >= len(after):
+                changes.append(Change(path=where, before=before[index], removed=True))
+            else:
+                changes.extend(diff(before[index], after[index], where))
+        return changes
+    if before != after:
+        return [Change(path=path or "(state)", before=before, after=after)]
+    return []
+
+
+def decoded_log(envelopes: Sequence[Envelope], ruleset: Ruleset[Any] | None = None) -> list[Struct]:
+    """Every event payload of a log, decoded with its ruleset's registry."""
+    ruleset = ruleset or ruleset_of(envelopes[0])
+    codec = codec_for(ruleset)
+    return [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
+
+
+def log_revealed(envelopes: Sequence[Envelope]) -> bool:
+    """Whether the log publishes its seed anywhere."""
+    return any(env.type == "SeedRevealed" for env in envelopes)
+
+
+def seen_by(ruleset: Ruleset[Any], events: Sequence[Struct], seq: int, role: Role) -> Struct | None:
+    """Event `seq` of a decoded log as `role` sees it now (None: hidden from that role);
+    once the log reveals the seed, every role sees every event."""
+    revealed = any(isinstance(e, SeedRevealed) for e in events)
+    return redact(ruleset, events[seq - 1], role, revealed=revealed)
+
+
+# -- re-adjudication -------------------------------------------------------------------------
+
+
+class Batch(Struct, frozen=True, kw_only=True):
+    """The events one command (or one server step) appends, with its command id."""
+
+    command_id: str
+    recorded_at: str
+    events: tuple[Any, ...]
+
+
+class Difference(Struct, frozen=True, kw_only=True):
+    """The first event where re-adjudication departs from the original log."""
+
+    seq: int
+    rule: str
+    message: str
+    expected: str = ""
+    found: str = ""
+
+
+class Readjudication(Struct, frozen=True, kw_only=True):
+    """A log re-run under other rules: the new game's batches and the first difference."""
+
+    batches: tuple[Batch, ...]
+    commands: int
+    stopped: bool
+    difference: Difference | None = None
+
+
+def _text(event: Struct | None) -> str:
+    return "(nothing)" if event is None else canonical_json(event).decode()[:500]
+
+
+def _batches(envelopes: Sequence[Envelope], events: Sequence[Struct]) -> list[Batch]:
+    out: list[Batch] = []
+    for env, event in zip(envelopes, events, strict=True):
+        if out and out[-1].command_id == env.command_id:
+            last = out[-1]
+            out[-1] = Batch(
+                command_id=last.command_id,
+                recorded_at=last.recorded_at,
+                events=(*last.events, event),
+            )
+        else:
+            out.append(Batch(command_id=env.command_id, recorded_at=env.recorded_at,
+                             events=(event,)))  # fmt: skip
+    return out
+
+
+def readjudicate(
+    envelopes: Sequence[Envelope],
+    ruleset: Ruleset[Any],
+    *,
+    game_id: str,
+    progress: Callable[[int], None] | None = None,
+) -> Readjudication:
+    """Re-run every recorded command with its recorded dice under `ruleset`, as game `game_id`.
+
+    Each command gets exactly the rolls its original batch logged, in order. Where the rules
+    now refuse a command, or ask for a roll the log does not hold, the new game stops there
+    (the difference names the seq and why). Batches that are not commands (the seed reveal)
+    are copied. Returns the new game's batches and the first event that differs from the
+    original (the new GameCreated differs only in its game id, which is not counted).
+    """
+    original = decoded_log(envelopes)
+    created = original[0]
+    assert isinstance(created, GameCreated)
+    new_created = msgspec.structs.replace(
+        created, game_id=game_id, ruleset=ruleset.name, ruleset_version=ruleset.version
+    )
+    batches = _batches(envelopes, original)
+    head = batches[0]
+    out = [Batch(command_id=head.command_id, recorded_at=head.recorded_at, events=(new_created,))]
+    game = fold(envelopes[:1], None, ruleset)
+    assert game is not None
+    produced: list[Struct] = [created]
+    commands = 0
+    stopped = False
+    refusal: Difference | None = None
+    seq = 1
+    for batch in batches[1:]:
+        first = batch.events[0]
+        seq_of_batch = seq + 1
+        seq += len(batch.events)
+        if not isinstance(first, CommandRecorded):
+            new_events = list(batch.events)
+        else:
+            found = list(batch.events)
+            reveal = found[-1] if len(found) > 1 and isinstance(found[-1], SeedRevealed) else None
+            rolls = [e for e in found if isinstance(e, DiceRolled)]
+            dice = RecordedDice(rolls)
+            try:
+                new_events = decide_command(
+                    ruleset, game, first.command, dice, role=Role(first.role),
+                    manual=first.manual_dice,
+                )  # fmt: skip
+            except UmpireError as exc:
+                refusal = Difference(
+                    seq=seq_of_batch, rule=str(exc.details.get("rule", "")),
+                    message=f"the rules now refuse the command recorded at seq "
+                    f"{seq_of_batch}: {exc.message}",
+                    expected=_text(first), found="(refused)",
+                )  # fmt: skip
+                stopped = True
+                break
+            commands += 1
+            if reveal is not None and any(isinstance(e, GameEnded) for e in new_events):
+                new_events.append(reveal)
+        for event in new_events:
+            game = _step(ruleset, game, event)
+        produced.extend(new_events)
+        out.append(Batch(command_id=batch.command_id, recorded_at=batch.recorded_at,
+                         events=tuple(new_events)))  # fmt: skip
+        if progress is not None:
+            progress(seq)
+    difference = _first_difference(original, produced)
+    if difference is None or (refusal is not None and refusal.seq <= difference.seq):
+        difference = refusal or difference
+    return Readjudication(
+        batches=tuple(out), commands=commands, stopped=stopped, difference=difference
+    )
+
+
+def _step(ruleset: Ruleset[Any], game: Game, event: Struct) -> Game:
+    return apply(ruleset, game, event)
+
+
+def _first_difference(original: Sequence[Struct], produced: Sequence[Struct]) -> Difference | None:
+    # Seq 1 is the new game's own GameCreated: compared from seq 2 on.
+    for index in range(1, max(len(original), len(produced))):
+        want = original[index] if index < len(original) else None
+        got = produced[index] if index < len(produced) else None
+        if want is None or got is None or canonical_json(want) != canonical_json(got):
+            rule = str(getattr(got, "rule", "") or getattr(want, "rule", ""))
+            if want is None:
+                message = "the new rules append an event the original log does not hold"
+            elif got is None:
+                message = "the new rules stop before this event of the original log"
+            else:
+                message = "the new rules make a different event here"
+            return Difference(
+                seq=index + 1, rule=rule, message=message, expected=_text(want), found=_text(got)
+            )
+    return None

@@ -1,0 +1,187 @@
+"""`umpire export GAME` and `umpire import FILE`.
+
+An export is JSON Lines: a header `{"format": "umpire-export/1", ...}`, then one envelope a
+line (`events.export`). Policy: a game whose seed is revealed exports to anyone who can
+read the store, with the seed in the header. An unrevealed game's log still holds its
+hidden rolls, so it exports only with `--operator`, and then the header also carries the
+secret seed (`operator_secret`) so the game can go on after an import on another server;
+such a file must not reach the player.
+
+Import reads the whole file, checks its format, size, hash chain and every decision
+(`engine.audit`) before writing anything, and then appends the events batch by batch with
+their original command ids and times, so the new store holds byte-identical envelopes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import msgspec
+from rich.console import Console
+from rich.markup import escape
+
+from engine.audit import audit
+from engine.game import codec_for, ruleset_of
+from events.errors import GameExists, UmpireError
+from events.export import EXPORT_FORMAT, envelope_to_line
+from events.store import PendingEvent
+from events.types import GameCreated, SeedRevealed
+from server.clock import utc_now_iso
+from server.config import Settings
+from server.game_log import (
+    ExportHeader,
+    ExportInvalid,
+    check_secrets,
+    check_totals,
+    read_export,
+    read_log,
+)
+from server.progress import progress_bar
+from server.store_access import open_store
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True)
+
+
+class ExportRefused(UmpireError):
+    """An export the policy does not allow (an unrevealed game without --operator)."""
+
+    code = "export_refused"
+
+
+def add_export_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire export`."""
+    parser.add_argument("game")
+    parser.add_argument("--output", "-o", type=Path, help="write to this file (default stdout)")
+    parser.add_argument(
+        "--operator",
+        action="store_true",
+        help="export an unrevealed game, with its secret seed (server migration only)",
+    )
+
+
+def add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire import`."""
+    parser.add_argument("file", type=Path)
+
+
+async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
+    """Write a game as JSON Lines."""
+    async with open_store(settings) as store:
+        envelopes = await read_log(store, args.game)
+        ruleset = ruleset_of(envelopes[0])
+        codec = codec_for(ruleset)
+        events = [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
+        created = events[0]
+        assert isinstance(created, GameCreated)
+        seed = next((e.seed for e in events if isinstance(e, SeedRevealed)), None)
+        secret: str | None = None
+        if seed is None:
+            if not args.operator:
+                raise ExportRefused(
+                    f"game {args.game!r} has not revealed its seed, and its log holds rolls "
+                    "hidden from the player: reveal it first (umpire reveal GAME), or pass "
+                    "--operator to move it to another server (the file then holds the secret)"
+                )
+            secret = (await store.secret(args.game)).hex()
+    header = ExportHeader(
+        format=EXPORT_FORMAT,
+        game_id=args.game,
+        ruleset=ruleset.name,
+        ruleset_version=created.ruleset_version,
+        events=len(envelopes),
+        last_hash=envelopes[-1].hash,
+        revealed=seed is not None,
+        seed=seed,
+        operator_secret=secret,
+        exported_at=utc_now_iso(),
+    )
+    lines = [msgspec.json.encode(header).decode()]
+    lines += [envelope_to_line(env, codec) for env in envelopes]
+    text = "\n".join(lines) + "\n"
+    if args.output is not None:
+        args.output.write_text(text)
+        err_console.print(f"exported {len(envelopes)} events of {args.game} to {args.output}")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return 0
+
+
+async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
+    """Check an export whole, then write it into this store with identical hashes."""
+    export = read_export(args.file)
+    envelopes = export.envelopes
+    header = export.header
+    if envelopes[0].game_id != header.game_id:
+        raise ExportInvalid(
+            f"line 2 (seq 1): the events belong to game {envelopes[0].game_id!r}, the header "
+            f"names {header.game_id!r}",
+            seq=1,
+        )
+    with progress_bar("checking", envelopes[-1].seq, err_console) as advance:
+        report = audit(envelopes, progress=advance)
+    if report.failure is None or report.failure.check != "hash_chain":
+        check_totals(export)  # a file cut short is refused as such, at its first missing seq
+    if report.failure is not None:
+        f = report.failure
+        raise ExportInvalid(
+            f"the export is refused at seq {f.seq} ({f.check}): {f.message}"
+            + (f" — expected {f.expected}, found {f.found}" if f.expected or f.found else ""),
+            seq=f.seq,
+            check=f.check,
+        )
+    ruleset = ruleset_of(envelopes[0])
+    codec = codec_for(ruleset)
+    created = codec.decode(envelopes[0].type, envelopes[0].version, envelopes[0].payload)
+    assert isinstance(created, GameCreated)
+    revealed = None
+    for env in envelopes:
+        if env.type == "SeedRevealed":
+            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+            assert isinstance(event, SeedRevealed)
+            revealed = event
+    seed = check_secrets(header, created, revealed)
+    game_id = header.game_id
+    async with open_store(settings) as store:
+        if await store.version(game_id) > 0:
+            raise GameExists(
+                f"game {game_id!r} exists already in this store: nothing was imported",
+                game_id=game_id,
+            )
+        batches: list[list[int]] = []
+        for index, env in enumerate(envelopes):
+            if batches and envelopes[batches[-1][-1]].command_id == env.command_id:
+                batches[-1].append(index)
+            else:
+                batches.append([index])
+        with progress_bar("importing", len(envelopes), err_console) as advance:
+            for batch in batches:
+                first = envelopes[batch[0]]
+                result = await store.append(
+                    game_id,
+                    [
+                        PendingEvent(envelopes[i].type, envelopes[i].version, envelopes[i].payload)
+                        for i in batch
+                    ],
+                    expected_version=first.seq - 1,
+                    command_id=first.command_id,
+                    recorded_at=first.recorded_at,
+                    prev_hash=first.prev_hash,
+                    secret=seed if first.seq == 1 and seed else None,
+                )
+                if result.last_hash != envelopes[batch[-1]].hash:
+                    raise ExportInvalid(  # cannot happen with an audited file; say so loudly
+                        f"seq {envelopes[batch[-1]].seq} was stored with another hash",
+                        seq=envelopes[batch[-1]].seq,
+                    )
+                if advance is not None:
+                    advance(result.last_seq)
+    note = "" if seed else " (no seed in the file: the imported game can be read, not played)"
+    console.print(
+        f"imported game {escape(game_id)}: {len(envelopes)} events, last hash "
+        f"{envelopes[-1].hash}{note}"
+    )
+    return 0

@@ -1,0 +1,256 @@
+"""Where the audit, replay and export commands get a log: a game in the store, or an export
+file (JSON Lines, `umpire-export/1`), read and checked line by line.
+
+An export is a header line, then one envelope a line (`events.export`). Reading one never
+writes anything; every refusal is an `ExportInvalid` naming the line and, where there is
+one, the first bad seq.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from engine import registry
+from engine.game import codec_for
+from engine.ruleset import Ruleset
+from events.envelope import Envelope, check_game_id
+from events.errors import GameNotFound, UmpireError
+from events.export import EXPORT_FORMAT, line_to_envelope
+from events.redis_store import RedisEventStore
+from events.types import GameCreated, SeedRevealed
+
+# An export line holds one event; the biggest real payloads (a scenario's map in
+# GameCreated) are tens of KiB. These bounds keep a hostile file from exhausting memory.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+MAX_EXPORT_BYTES = 512 * 1024 * 1024
+
+
+class ExportInvalid(UmpireError):
+    """A file that is not an acceptable export: wrong format, version, size or content."""
+
+    code = "invalid_export"
+
+
+class ExportHeader(Struct, frozen=True, kw_only=True):
+    """The first line of an export."""
+
+    format: str
+    game_id: str
+    ruleset: str
+    ruleset_version: str
+    events: int
+    last_hash: str
+    revealed: bool
+    seed: str | None = None
+    operator_secret: str | None = None
+    exported_at: str = ""
+
+
+class ExportFile(Struct, frozen=True, kw_only=True):
+    """An export as read: its header and its envelopes (not yet audited)."""
+
+    header: ExportHeader
+    envelopes: tuple[Envelope, ...]
+
+
+def ruleset_from_module(spec: str) -> Ruleset[Any]:
+    """The Ruleset named by `module:ATTR` (ATTR defaults to RULESET), not registered.
+
+    Used to audit or re-adjudicate a log under corrected rules that carry the same name as
+    the installed ruleset.
+    """
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UmpireError(f"cannot import ruleset module {spec!r}: {exc}") from exc
+    ruleset = getattr(module, attr or "RULESET", None)
+    if not isinstance(ruleset, Ruleset):
+        raise UmpireError(f"{spec!r} does not name a Ruleset (give module:ATTRIBUTE)")
+    return ruleset
+
+
+async def read_log(store: RedisEventStore, game_id: str) -> list[Envelope]:
+    """Every event of a game in the store, or GameNotFound.
+
+    A stream entry that holds another seq than its id (events moved in the store) is
+    reported by the store as ChainBroken, which callers show as an audit failure.
+    """
+    check_game_id(game_id)
+    envelopes = await store.read(game_id)
+    if not envelopes:
+        raise GameNotFound(f"no game {game_id!r} in this store", game_id=game_id)
+    return envelopes
+
+
+def _fail(message: str, line: int, seq: int | None = None) -> ExportInvalid:
+    details: dict[str, Any] = {"line": line}
+    if seq is not None:
+        details["seq"] = seq
+    where = f"line {line}" + (f" (seq {seq})" if seq is not None else "")
+    return ExportInvalid(f"{where}: {message}", **details)
+
+
+def parse_header(line: str) -> ExportHeader:
+    """The export header, or ExportInvalid saying what the first line should be."""
+    wanted = f'the first line of an export is a header {{"format": "{EXPORT_FORMAT}", ...}}'
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError:
+        raise _fail(f"this is not an umpire export: {wanted}", 1) from None
+    if not isinstance(data, dict) or "format" not in data:
+        raise _fail(f"this is not an umpire export: {wanted}", 1)
+    fmt = data["format"]
+    if fmt != EXPORT_FORMAT:
+        raise _fail(
+            f"export format {fmt!r} is not supported by this build (supported: {EXPORT_FORMAT!r})",
+            1,
+        )
+    try:
+        return msgspec.convert(data, ExportHeader)
+    except msgspec.ValidationError as exc:
+        raise _fail(f"the export header is not valid: {exc}", 1) from None
+
+
+def read_export(path: Path) -> ExportFile:
+    """Read an export file, checking its header, size and every line's shape.
+
+    The hash chain and the rules are checked by the audit that every caller runs next, and
+    then `check_totals` (the count and last hash the header announces).
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ExportInvalid(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    if size > MAX_EXPORT_BYTES:
+        raise ExportInvalid(
+            f"{str(path)!r} is {size} bytes; an export may be at most {MAX_EXPORT_BYTES} bytes",
+            size=size,
+        )
+    envelopes: list[Envelope] = []
+    with path.open("rb") as handle:
+        first = handle.readline(MAX_LINE_BYTES + 1)
+        if len(first) > MAX_LINE_BYTES:
+            raise _fail(f"the line is longer than {MAX_LINE_BYTES} bytes", 1)
+        try:
+            header = parse_header(first.decode())
+        except UnicodeDecodeError:
+            raise _fail("this is not an umpire export: the file is not UTF-8 text", 1) from None
+        try:
+            ruleset = registry.get(header.ruleset)
+        except UmpireError as exc:
+            raise _fail(f"the export's ruleset is not installed here: {exc}", 1) from None
+        codec = codec_for(ruleset)
+        number = 1
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            expected_seq = len(envelopes) + 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise _fail(f"the line is longer than {MAX_LINE_BYTES} bytes", number, expected_seq)
+            if not raw.strip():
+                continue
+            envelopes.append(_envelope(raw, number, expected_seq, codec))
+    if not envelopes:
+        raise _fail("the export holds no events", max(number, 1), 1)
+    return ExportFile(header=header, envelopes=tuple(envelopes))
+
+
+def _envelope(raw: bytes, number: int, expected_seq: int, codec: Any) -> Envelope:
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise _fail("the line is not JSON (cut or edited)", number, expected_seq) from None
+    if not isinstance(record, dict):
+        raise _fail("the line is not an event record", number, expected_seq)
+    seq = record.get("seq") if isinstance(record.get("seq"), int) else expected_seq
+    missing = [k for k in ("game_id", "seq", "type", "version", "payload", "command_id",
+                           "recorded_at", "prev_hash", "hash") if k not in record]  # fmt: skip
+    if missing:
+        raise _fail(f"the event record lacks {', '.join(missing)}", number, seq)
+    try:
+        return line_to_envelope(record, codec)
+    except UmpireError as exc:
+        raise _fail(f"the event does not decode: {exc.message}", number, seq) from None
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"the event record is malformed: {exc}", number, seq) from None
+
+
+def check_totals(export: ExportFile) -> None:
+    """Raise ExportInvalid at the first missing or extra seq when the file does not hold
+    the events its header announces (a file cut short, or events added)."""
+    header, envelopes = export.header, export.envelopes
+    lines = len(envelopes) + 1
+    if len(envelopes) < header.events:
+        raise _fail(
+            f"the export is truncated: its header announces {header.events} events but the "
+            f"file holds {len(envelopes)}",
+            lines,
+            len(envelopes) + 1,
+        )
+    if len(envelopes) > header.events:
+        raise _fail(
+            f"the export holds {len(envelopes)} events but its header announces {header.events}",
+            lines,
+            header.events + 1,
+        )
+    if envelopes[-1].hash != header.last_hash:
+        raise _fail(
+            "the last event's hash is not the one the header announces (the file was cut, "
+            "reordered or edited)",
+            lines,
+            envelopes[-1].seq,
+        )
+
+
+def check_secrets(
+    header: ExportHeader, created: GameCreated, revealed: SeedRevealed | None
+) -> bytes:
+    """The seed an import may store (b"" for none), checked against the commitment."""
+    seed_hex = header.seed or header.operator_secret
+    if seed_hex is None:
+        return b""
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        raise _fail("the header's seed is not hex", 1) from None
+    if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
+        raise _fail("the header's seed does not match the game's seed commitment", 1, 1)
+    if revealed is not None and revealed.seed != seed_hex:
+        raise _fail("the header's seed is not the seed the log reveals", 1)
+    return seed
+
+
+class LoadedLog(Struct, frozen=True, kw_only=True):
+    """A log to audit, replay or explain, with where it came from."""
+
+    source: str
+    envelopes: tuple[Envelope, ...]
+    snapshots: tuple[tuple[int, str], ...] = ()
+    export: ExportFile | None = None
+
+
+async def load_log(settings: Any, game_id: str | None, file: Path | None) -> LoadedLog:
+    """The log of `game_id` in the store (with its snapshot), or of an export `file`."""
+    from server.store_access import open_store
+
+    if (game_id is None) == (file is None):
+        raise UmpireError("give either a GAME id or --file EXPORT.jsonl (one of them)")
+    if file is not None:
+        export = read_export(file)
+        return LoadedLog(source=f"export {file}", export=export, envelopes=export.envelopes)
+    assert game_id is not None
+    async with open_store(settings) as store:
+        envelopes = await read_log(store, game_id)
+        snap = await store.load_snapshot(game_id)
+    snapshots = ((snap.seq, snap.state_hash),) if snap is not None else ()
+    return LoadedLog(source=f"game {game_id}", envelopes=tuple(envelopes), snapshots=snapshots)

@@ -1,0 +1,212 @@
+"""`umpire replay`, `umpire explain` and `umpire readjudicate`: a game's log looked at again.
+
+- `replay GAME --at SEQ [--role R]`: the state after event SEQ as role R saw it;
+  `replay GAME --diff A B`: what changed between the states after A and after B.
+- `explain GAME SEQ`: one event in plain words (rule, table row, dice, candidates).
+- `readjudicate GAME [--ruleset-module M:A]`: the recorded commands and dice re-run under
+  the installed (or given) rules into a new game; prints the first event that differs.
+
+Replay and explain take `--file EXPORT.jsonl` instead of a game id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from engine import registry
+from engine.explain import explain
+from engine.game import codec_for, ruleset_of
+from engine.replay import (
+    check_seq,
+    decoded_log,
+    diff,
+    readjudicate,
+    seen_by,
+    state_at,
+)
+from engine.roles import Role
+from events.envelope import check_game_id
+from events.errors import GameExists
+from events.store import PendingEvent
+from server.config import Settings
+from server.game_log import load_log, read_log, ruleset_from_module
+from server.progress import progress_bar
+from server.store_access import open_store
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True)
+
+ROLES = [r.value for r in Role]
+
+
+def _source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--file", type=Path, help="read an export (JSON Lines) instead")
+    parser.add_argument(
+        "--role", choices=ROLES, default="player",
+        help="whose view: player (default), spectator or referee (sees everything)",
+    )  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire replay`."""
+    parser.add_argument("game", nargs="?")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
+    what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
+    _source(parser)
+
+
+def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire explain`."""
+    parser.add_argument("game", nargs="?", help="game id (omit with --file)")
+    parser.add_argument("seq", type=int)
+    _source(parser)
+
+
+def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire readjudicate`."""
+    parser.add_argument("game")
+    parser.add_argument(
+        "--ruleset-module", metavar="MODULE:ATTR",
+        help="the corrected rules (default: the installed ruleset of the game's name)",
+    )  # fmt: skip
+    parser.add_argument("--new-game-id", help="id of the new game (default: GAME-rN)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, default=str)
+
+
+async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
+    """Print the state at a seq, or the changes between two seqs."""
+    log = await load_log(settings, args.game, args.file)
+    role = Role(args.role)
+    if args.at is not None:
+        at = state_at(log.envelopes, args.at, role)
+        if args.json:
+            print(_dump(_builtins(at)))
+            return 0
+        console.print(
+            f"{escape(log.source)} ({at.ruleset}) after seq {at.seq} of {at.head}, as the "
+            f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
+        )
+        status = f"ended: {at.result}" if at.ended else "in play"
+        console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
+                      f"state hash {at.state_hash}")  # fmt: skip
+        console.print(escape(_dump(at.state)))
+        return 0
+    a, b = args.diff
+    for seq in (a, b):
+        check_seq(log.envelopes, seq)
+    before = state_at(log.envelopes, a, role)
+    after = state_at(log.envelopes, b, role)
+    changes = diff(before.state, after.state)
+    if args.json:
+        print(_dump([_builtins(c) for c in changes]))
+        return 0
+    console.print(f"{escape(log.source)}: {len(changes)} changes from seq {a} to seq {b}, "
+                  f"as the {role.value}")  # fmt: skip
+    table = Table(show_lines=False)
+    for column in ("where", "before", "after"):
+        table.add_column(column, overflow="fold")
+    for change in changes:
+        table.add_row(
+            escape(change.path),
+            "(absent)" if change.added else escape(json.dumps(change.before, default=str)),
+            "(absent)" if change.removed else escape(json.dumps(change.after, default=str)),
+        )
+    console.print(table)
+    return 0
+
+
+def _builtins(value: Any) -> Any:
+    return msgspec.to_builtins(value)
+
+
+async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
+    """Explain one event in plain words."""
+    log = await load_log(settings, args.game, args.file)
+    check_seq(log.envelopes, args.seq)
+    ruleset = ruleset_of(log.envelopes[0])
+    events = decoded_log(log.envelopes, ruleset)
+    role = Role(args.role)
+    # Only what the role could see: a hidden roll shows no faces, a secret event nothing.
+    seen = [seen_by(ruleset, events, n, role) for n in range(1, len(events) + 1)]
+    explanation = explain(seen, args.seq)
+    if args.json:
+        print(_dump(_builtins(explanation)))
+        return 0
+    for line in explanation.lines():
+        console.print(escape(line))
+    return 0
+
+
+async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
+    """Re-run a game's commands and dice under the current (or given) rules, into a new game."""
+    async with open_store(settings) as store:
+        envelopes = await read_log(store, args.game)
+        original = ruleset_of(envelopes[0])
+        if args.ruleset_module:
+            ruleset = ruleset_from_module(args.ruleset_module)
+        else:
+            ruleset = registry.get(original.name)
+        new_id = check_game_id(args.new_game_id or await _free_id(store, args.game))
+        if await store.version(new_id) > 0:
+            raise GameExists(f"game {new_id!r} exists already: choose another --new-game-id")
+        seed = await store.secret(args.game)
+        with progress_bar("re-adjudicating", len(envelopes), err_console) as advance:
+            result = readjudicate(envelopes, ruleset, game_id=new_id, progress=advance)
+        codec = codec_for(ruleset)
+        seq = 0
+        for batch in result.batches:
+            appended = await store.append(
+                new_id,
+                [PendingEvent(*codec.encode(e)) for e in batch.events],
+                expected_version=seq,
+                command_id=batch.command_id,
+                recorded_at=batch.recorded_at,
+                secret=seed if seq == 0 else None,
+            )
+            seq = appended.last_seq
+    d = result.difference
+    if args.json:
+        print(_dump({"game_id": args.game, "new_game_id": new_id, "ruleset": ruleset.name,
+                     "ruleset_version": ruleset.version, "commands": result.commands,
+                     "stopped": result.stopped, "events": seq,
+                     "difference": _builtins(d) if d else None}))  # fmt: skip
+        return 0
+    console.print(
+        f"re-adjudicated game {escape(args.game)} as {escape(new_id)} under {ruleset.name} "
+        f"v{ruleset.version}: {result.commands} commands re-run, {seq} events"
+    )
+    if d is None:
+        console.print("no difference: the rules make exactly the events of the original log")
+        return 0
+    console.print(f"first difference at seq {d.seq}: {escape(d.message)}")
+    if d.rule:
+        console.print(f"  rule:     {escape(d.rule)}")
+    console.print(f"  original: {escape(d.expected)}")
+    console.print(f"  now:      {escape(d.found)}")
+    if result.stopped:
+        console.print("  the new game stops there: the rules refuse the rest of the record")
+    return 0
+
+
+async def _free_id(store: Any, game_id: str) -> str:
+    base = game_id[:56]
+    for n in range(1, 100):
+        candidate = f"{base}-r{n}"
+        if await store.version(candidate) == 0:
+            return candidate
+    return f"{base}-{secrets.token_hex(3)}"

@@ -1,0 +1,70 @@
+"""A real headless Chromium (Debian's `chromium`, driven by Python playwright) against a
+real in-process gateway. Playwright never downloads a browser here: it launches the
+system one. Without it the viewer tests skip, saying why."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import Running, running_gateway
+from server.config import Settings
+from server.embedded import EmbeddedRedis
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "viewer"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+def chromium_path() -> str | None:
+    """The system Chromium, if installed."""
+    for candidate in (os.environ.get("UMPIRE_CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):  # fmt: skip
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+async def browser() -> AsyncIterator[Any]:
+    """One headless Chromium for the viewer tests (skips if none can be launched)."""
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        pytest.skip("python playwright is not installed (pip install -e '.[test]')")
+    path = chromium_path()
+    if path is None:
+        pytest.skip("no system Chromium: apt-get install chromium")
+    async with async_playwright() as pw:
+        try:
+            chromium = await pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        except Exception as exc:  # a browser that cannot start is an environment problem
+            pytest.skip(f"Chromium at {path} did not launch: {exc}")
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@pytest.fixture
+async def viewer_gateway(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
+    """A gateway on a free loopback port serving the viewer, over the suite's Valkey."""
+    settings = Settings(port=0, prefix=prefix, max_messages_per_second=1000, max_burst=1000)
+    async with running_gateway(settings, redis_server.url) as running:
+        yield running
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where the viewer tests leave their screenshots (gitignored)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
