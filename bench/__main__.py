@@ -1,34 +1,135 @@
-"""`python -m bench`: run the benchmarks, print JSON, then a readable table."""
+"""`python -m bench`: run every benchmark, print JSON on stdout, then a table on stderr.
+
+`python -m bench --quick` runs each stage at a fifth of its size (a smoke run, ~1 minute).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
 import platform
 import sys
+import time
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from bench import core
+from bench import core, path
 
 
-def main() -> int:
+def _loop_policy() -> str:
+    try:
+        import uvloop  # type: ignore[import-not-found]
+    except ImportError:
+        return "asyncio"
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    return "uvloop"
+
+
+def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(figure, measured, goal or limit beside it) for the table."""
+    c, p, k = figures["core"], figures["path"], figures["cluster"]
+    rt, st = p["round_trip_1000_per_s"], p["step"]
+    f1, fm = p["fan_out_1_game_1000_subscribers"], p["fan_out_1000_games_1_subscriber"]
+    idle, cu = p["idle_memory"], p["catch_up_100k"]
+    krt = k["round_trip_1000_per_s_two_gateways"]
+    raw = c["raw_pipelined_xadd_events_per_s"]
+    return [
+        ("raw pipelined XADD (the limit)", f"{raw:,} events/s", "—"),
+        (
+            "append, 10-event commands",
+            f"{c['append_10_event_commands_events_per_s']:,} events/s "
+            f"({c['append_10_ratio_to_raw']:.2f} of raw)",
+            "≥ 0.50 of raw",
+        ),
+        (
+            "append, 1-event commands",
+            f"{c['append_1_event_commands_events_per_s']:,} events/s "
+            f"({c['append_1_ratio_to_raw']:.2f} of raw)",
+            "— (one round trip each)",
+        ),
+        ("fold, 100,000-event game", f"{c['fold_events_per_s_100k_game']:,} events/s", "≥ 200,000"),
+        (
+            "round trip @ 1,000 cmd/s, 100 games",
+            f"p50 {rt['p50_ms']} / p99 {rt['p99_ms']} / p99.9 {rt['p999_ms']} ms",
+            "p99 < 10 ms",
+        ),
+        (
+            "highest offered load with p99 < 10 ms",
+            f"{st['highest_load_with_p99_under_10ms_per_s']:,.0f} cmd/s",
+            "≥ 5,000 cmd/s",
+        ),
+        (
+            "closed loop, 100 games, 1 in flight each",
+            f"{p['closed_loop_100_games_per_s']:,} cmd/s",
+            "≥ 5,000 cmd/s",
+        ),
+        (
+            "fan-out: 1 game → 1,000 subscribers",
+            f"p50 {f1['p50_ms']} / p99 {f1['p99_ms']} ms ({f1['delivered']:,}/{f1['expected']:,})",
+            "p99 < 100 ms",
+        ),
+        (
+            "fan-out: 1,000 games × 1 subscriber",
+            f"p50 {fm['p50_ms']} / p99 {fm['p99_ms']} ms ({fm['delivered']:,}/{fm['expected']:,})",
+            "p99 < 100 ms",
+        ),
+        (
+            f"catch-up of a new subscriber, {cu['events']:,} events",
+            f"{cu['seconds']} s ({cu['events_per_s']:,} events/s)",
+            f"fold {c['fold_events_per_s_100k_game']:,} events/s",
+        ),
+        (
+            "memory per idle connection",
+            f"{idle['bytes_per_idle_connection']:,} B "
+            f"(10,000 → {idle['projected_10000_idle_mib']:,} MiB)",
+            "10,000 in < 1 GiB",
+        ),
+        ("memory per active game", f"{p['memory_per_active_game_bytes']:,} B", "—"),
+        (
+            "cluster (3 masters, 2 gateways) round trip @ 1,000 cmd/s",
+            f"p50 {krt['p50_ms']} / p99 {krt['p99_ms']} / p99.9 {krt['p999_ms']} ms",
+            "p99 < 10 ms",
+        ),
+        (
+            "cluster closed loop: 1 gateway → 2 gateways",
+            f"{k['closed_loop_one_gateway_per_s']:,} → {k['closed_loop_two_gateways_per_s']:,}"
+            f" cmd/s (×{k['scaling_two_over_one']})",
+            "×2 (linear; 2 cores shared by all processes here)",
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
+    args = parser.parse_args(argv)
+    loop = _loop_policy()
     console = Console(stderr=True)
-    with console.status("measuring the core log (append, raw XADD, fold)…"):
-        figures = {"core": asyncio.run(core.run())}
+    started = time.perf_counter()
+    figures: dict[str, Any] = {}
+    with console.status("measuring the core log (append, raw XADD, fold)…") as status:
+        figures["core"] = asyncio.run(core.run())
+        figures["path"] = asyncio.run(path.single(status.update, quick=args.quick))
+        figures["cluster"] = asyncio.run(path.cluster(status.update, quick=args.quick))
     figures["machine"] = {
         "python": sys.version.split()[0],
         "platform": platform.platform(),
-        "cpus": __import__("os").cpu_count(),
+        "cpus": os.cpu_count(),
+        "event_loop": loop,
+        "quick": args.quick,
+        "seconds": round(time.perf_counter() - started, 1),
     }
     print(json.dumps(figures, indent=2))
-    table = Table(title="umpire benchmarks")
+    table = Table(title=f"umpire benchmarks ({os.cpu_count()} CPUs, {loop})")
     table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in figures["core"].items():
-        if not isinstance(value, dict):
-            table.add_row(key, f"{value:,}" if isinstance(value, int) else str(value))
+    table.add_column("measured", justify="right")
+    table.add_column("goal / limit")
+    for row in rows(figures):
+        table.add_row(*row)
     console.print(table)
     return 0
 

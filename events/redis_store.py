@@ -10,12 +10,14 @@ whole batch, so a batch is all-or-nothing with respect to other writers.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -70,6 +72,11 @@ return {'ok', result}
 """
 )
 
+# On a cluster the notification is a sharded publish: it goes only to the nodes serving the
+# game's slot (KEYS[5] carries the game's hash tag), where a plain PUBLISH would be copied
+# over the cluster bus to every node.
+CLUSTER_APPEND_SCRIPT = APPEND_SCRIPT.replace("'PUBLISH'", "'SPUBLISH'")
+
 # KEYS: snapshot. ARGV: seq, packed snapshot. Keeps only a newer snapshot.
 SNAPSHOT_SCRIPT = """
 local held = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
@@ -79,6 +86,15 @@ return 1
 """
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+# While a slot is being resharded a multi-key command whose keys are split between the two
+# nodes answers TRYAGAIN; redis-py retries that a few times within ~0.5 s and then gives up
+# with ClusterError. A slot holding a long game can take longer to move, so the store keeps
+# retrying, with backoff, for at most RESHARD_PATIENCE seconds. Nothing was written by a
+# refused attempt, and a retried append carries the same command id, so a retry can never
+# write twice.
+_RESHARDING = (TryAgainError, ClusterDownError, ClusterError)
+RESHARD_PATIENCE = 15.0
 
 
 def _unavailable(exc: BaseException, game_id: str = "") -> StoreUnavailable:
@@ -93,7 +109,54 @@ _snapshot_encoder = msgspec.msgpack.Encoder()
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
 
 READ_PAGE = 1000
+POOL_SIZE = 128  # connections per store (each tail holds one while it blocks)
+POOL_WAIT = 10.0
 TAIL_BLOCK_MS = 1000
+
+
+class WaitingConnectionPool(aioredis.ConnectionPool):
+    """A pool that, with all `max_connections` in use, waits (at most `wait_timeout` s) for
+    one to come back instead of failing at once.
+
+    redis-py's default pool (100 connections) fails the 101st concurrent command with
+    MaxConnectionsError: a burst of subscribers failed with `internal` errors. Its
+    BlockingConnectionPool waits, but pays for a timeout context and a condition on every
+    command (about 23 us a call here, some 20% of a gateway's CPU per command). This pool
+    takes the plain pool's path and waits only when the pool is exhausted.
+    """
+
+    def __init__(self, *args: Any, wait_timeout: float = 10.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.wait_timeout = wait_timeout
+        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+
+    async def get_connection(self, *args: Any, **kwargs: Any) -> Any:
+        """A connection; when none is free and the pool is full, wait for a release."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait_timeout
+        while True:
+            try:
+                return await super().get_connection(*args, **kwargs)  # type: ignore[no-untyped-call]
+            except MaxConnectionsError:
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise
+                waiter: asyncio.Future[None] = loop.create_future()
+                self._waiters.append(waiter)
+                try:
+                    await asyncio.wait((waiter,), timeout=left)
+                finally:
+                    if not waiter.done():
+                        waiter.cancel()
+
+    async def release(self, connection: Any) -> None:
+        """Return a connection and wake the longest waiter, if any."""
+        await super().release(connection)
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                break
 
 
 def _parse_result(raw: bytes | str, duplicate: bool) -> AppendResult:
@@ -106,18 +169,46 @@ class RedisEventStore:
     """EventStore on one Redis (or a Redis Cluster through a cluster client)."""
 
     def __init__(self, client: Any, *, prefix: str = "umpire") -> None:
+        from redis.asyncio.cluster import RedisCluster
+
         self._redis = client
         self._prefix = prefix
-        self._append = client.register_script(APPEND_SCRIPT)
+        self.cluster = isinstance(client, RedisCluster)
+        self.reshard_retries = 0  # appends refused with TRYAGAIN and retried (a metric)
+        self._append = client.register_script(
+            CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
+        )
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
+
+    async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a script, riding out a reshard of its slot (see RESHARD_PATIENCE)."""
+        if not self.cluster:
+            return await script(keys=keys, args=args)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESHARD_PATIENCE
+        delay = 0.01
+        while True:
+            try:
+                return await script(keys=keys, args=args)
+            except _RESHARDING:
+                if loop.time() + delay > deadline:
+                    raise
+                self.reshard_retries += 1
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.25)
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = "umpire") -> RedisEventStore:
         """A store on the Redis at `url` (redis://, rediss://, unix://)."""
-        client = aioredis.Redis.from_url(
-            url, socket_timeout=10, socket_connect_timeout=5, health_check_interval=30
+        pool = WaitingConnectionPool.from_url(
+            url,
+            max_connections=POOL_SIZE,
+            wait_timeout=POOL_WAIT,
+            socket_timeout=10,
+            socket_connect_timeout=5,
+            health_check_interval=30,
         )
-        return cls(client, prefix=prefix)
+        return cls(aioredis.Redis.from_pool(pool), prefix=prefix)
 
     @property
     def redis(self) -> Any:
@@ -191,8 +282,8 @@ class RedisEventStore:
         ]
         keys_arg = [keys.stream, keys.meta, keys.commands, keys.secret, keys.channel]
         try:
-            status, value = await self._append(keys=keys_arg, args=argv)
-        except _UNREACHABLE as exc:
+            status, value = await self._script(self._append, keys_arg, argv)
+        except (*_UNREACHABLE, *_RESHARDING) as exc:
             raise _unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
@@ -276,10 +367,22 @@ class RedisEventStore:
         for env in await self.read(game_id, last + 1):
             yield env
             last = env.seq
+        loop = asyncio.get_running_loop()
+        calm_since = loop.time()
         while True:
-            reply = await self._redis.xread(
-                {keys.stream: stream_id(last)}, block=TAIL_BLOCK_MS, count=READ_PAGE
-            )
+            try:
+                reply = await self._redis.xread(
+                    {keys.stream: stream_id(last)}, block=TAIL_BLOCK_MS, count=READ_PAGE
+                )
+                calm_since = loop.time()
+            except _RESHARDING:
+                # A blocked read on a slot being moved is answered with redirects until
+                # the move settles; nothing is lost, as the next read starts from `last`.
+                if not self.cluster or loop.time() - calm_since > RESHARD_PATIENCE:
+                    raise
+                self.reshard_retries += 1
+                await asyncio.sleep(0.05)
+                continue
             if not reply:
                 continue
             for _stream, entries in reply:
@@ -337,9 +440,10 @@ class RedisEventStore:
 
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         """Keep `snapshot` if it is newer than the one held."""
-        await self._snapshot(
-            keys=[self.keys(game_id).snapshot],
-            args=[snapshot.seq, _snapshot_encoder.encode(snapshot)],
+        await self._script(
+            self._snapshot,
+            [self.keys(game_id).snapshot],
+            [snapshot.seq, _snapshot_encoder.encode(snapshot)],
         )
 
     async def load_snapshot(self, game_id: str) -> Snapshot | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -41,7 +41,7 @@ def running_embedded_url(data_dir: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def embedded_server(settings: Settings) -> EmbeddedRedis | None:  # type: ignore[misc]
+def embedded_server(settings: Settings) -> Iterator[EmbeddedRedis | None]:
     """Start the embedded server for `settings` unless REDIS_URL is set or one runs."""
     if settings.redis_url or running_embedded_url(settings.data_dir):
         yield None
@@ -76,7 +76,13 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
     if settings.cluster:
         from redis.asyncio.cluster import RedisCluster
 
-        client = RedisCluster.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+        # reinitialize_steps=0: a MOVED reply only patches the moved slot in the client's
+        # map. redis-py's default (a full re-initialisation every 5th MOVED) closes every
+        # node connection while other coroutines are using them, which fails their
+        # commands mid-flight ('NoneType' has no 'writelines') during a reshard.
+        client = RedisCluster.from_url(
+            url, socket_timeout=10, socket_connect_timeout=5, reinitialize_steps=0
+        )
         return RedisEventStore(client, prefix=settings.prefix)
     return RedisEventStore.from_url(url, prefix=settings.prefix)
 

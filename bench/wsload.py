@@ -1,0 +1,227 @@
+"""The load generator's parts: gateway subprocesses and a lean websocket client.
+
+Gateways run as `python -m server.cli serve` subprocesses, so the load generator never
+shares their event loop or their core's time slices within one interpreter. The client
+decodes only the few fields it needs (msgspec skips the rest), so one Python process can
+drive thousands of connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.embedded import free_port
+
+REPO = Path(__file__).resolve().parents[1]
+OPERATOR = "bench-operator-" + "k" * 24
+
+
+class Reply(msgspec.Struct):
+    """The fields of a server message the benchmarks read (all others are skipped)."""
+
+    type: str
+    id: str | None = None
+    game_id: str | None = None
+    seq: int | None = None
+    command_id: str | None = None
+    player_credential: str | None = None
+    head: int | None = None
+    seqs: list[int] | None = None
+    code: str | None = None
+    message: str | None = None
+
+
+_decode = msgspec.json.Decoder(Reply).decode
+_encode = msgspec.json.Encoder().encode
+
+
+def raise_open_files(want: int = 65536) -> int:
+    """Raise RLIMIT_NOFILE (inherited by the gateways we start) as far as allowed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = min(want, hard) if hard != resource.RLIM_INFINITY else want
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gateway exited with {process.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"gateway on {port} did not listen in {timeout}s")
+
+
+class GatewayProcess:
+    """One `umpire serve` subprocess on a free loopback port."""
+
+    def __init__(self, redis_url: str, log_dir: Path, *, prefix: str, cluster: bool = False):
+        self.port = free_port()
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "UMPIRE_REDIS_CLUSTER": "true" if cluster else "false",
+            "UMPIRE_PORT": str(self.port),
+            "UMPIRE_PREFIX": prefix,
+            "UMPIRE_OPERATOR_TOKEN": OPERATOR,
+            "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET",
+            "UMPIRE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
+            "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
+            "UMPIRE_MAX_BURST": "100000",
+            "UMPIRE_MAX_SUBSCRIPTIONS": "100000",
+            "PYTHONPATH": str(REPO),
+        }
+        self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve"],
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            _wait_for_port(self.port, self.process)
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def rss(self) -> int:
+        """Resident memory of the gateway process, in bytes (Linux: /proc, no psutil)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS in /proc: memory figures need Linux")
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it lingers."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.log.close()
+
+
+class Conn:
+    """One websocket: requests matched to replies by id, event frames to a callback."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self) -> None:
+        self.ws: ClientConnection | None = None
+        self.pending: dict[str, asyncio.Future[Reply]] = {}
+        self.on_event: Callable[[Reply, float], None] | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> Conn:
+        """Connect and read the welcome."""
+        conn = cls()
+        conn.ws = await connect(url, max_size=None, compression=None, open_timeout=30)
+        await conn.ws.recv()
+        conn.reader = asyncio.create_task(conn._read())
+        return conn
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                now = time.perf_counter()
+                reply = _decode(raw)
+                if reply.type == "event":
+                    if self.on_event is not None:
+                        self.on_event(reply, now)
+                elif reply.id is not None:
+                    future = self.pending.pop(reply.id, None)
+                    if future is not None and not future.done():
+                        future.set_result(reply)
+        for future in self.pending.values():
+            if not future.done():
+                future.set_exception(ConnectionError("connection closed"))
+
+    async def request(self, message: dict[str, Any], timeout: float = 30.0) -> Reply:
+        """Send `message` and wait for its reply; error replies raise."""
+        assert self.ws is not None
+        request_id = f"r{next(self._ids)}"
+        future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+        self.pending[request_id] = future
+        await self.ws.send(_encode({**message, "id": request_id}).decode())
+        reply = await asyncio.wait_for(future, timeout)
+        if reply.type == "error":
+            raise RuntimeError(f"{reply.code}: {reply.message}")
+        return reply
+
+    async def create(self, target: int = 1_000_000) -> str:
+        """Create a counter game (this connection becomes its player); its id."""
+        reply = await self.request(
+            {"type": "create", "ruleset": "counter", "setup": {"target": target}}
+        )
+        assert reply.game_id is not None
+        return reply.game_id
+
+    async def add(self, game_id: str, command_id: str) -> Reply:
+        """One `Add` command (the counter ruleset logs `Added` and the bot's reply)."""
+        return await self.request(
+            {
+                "type": "command",
+                "game_id": game_id,
+                "command_id": command_id,
+                "command": {"type": "Add", "amount": 1},
+            }
+        )
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self.reader
+
+
+async def open_many(url: str, count: int, batch: int = 100) -> list[Conn]:
+    """`count` connections, opened `batch` at a time."""
+    conns: list[Conn] = []
+    for start in range(0, count, batch):
+        n = min(batch, count - start)
+        conns.extend(await asyncio.gather(*(Conn.open(url) for _ in range(n))))
+    return conns
+
+
+async def close_all(conns: list[Conn]) -> None:
+    for start in range(0, len(conns), 200):
+        await asyncio.gather(*(c.close() for c in conns[start : start + 200]))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by nearest rank; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))
+    return ordered[index]

@@ -1,0 +1,135 @@
+"""Gateways on the cluster: live feeds over sharded pub/sub, a feed that follows its slot to
+another master, and thousands of games per gateway on a handful of Redis connections."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from clients.client import UmpireClient
+from events.redis_store import RedisEventStore
+from server.app import running_gateway
+from server.games import Games
+from tests.server.conftest import gateway_settings
+from tests.support.cluster import LocalCluster
+
+OPERATOR = "o" * 32
+
+
+async def collect(client: UmpireClient, game_id: str, last: int) -> list[int]:
+    seen: list[int] = []
+    async for frame in client.subscribe(game_id, 0):
+        seen.append(frame.seq)
+        if frame.seq >= last:
+            break
+    return seen
+
+
+async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
+    cluster: LocalCluster, prefix: str
+) -> None:
+    settings = gateway_settings(prefix, cluster=True)
+    async with (
+        running_gateway(settings, cluster.url) as a,
+        running_gateway(settings, cluster.url) as b,
+        UmpireClient(f"ws://127.0.0.1:{a.port}/ws") as on_a,
+        UmpireClient(f"ws://127.0.0.1:{b.port}/ws") as on_b,
+    ):
+        assert a.gateway.notifier._shards is not None, "cluster mode uses sharded pub/sub"
+        created = [await on_a.create("counter", {"target": 1_000_000}) for _ in range(6)]
+        for c in created:
+            await on_b.auth(c.spectator_credential)
+        last = 1 + 10 * 3  # each Push appends 3 events in the counter ruleset
+        watchers = [asyncio.create_task(collect(on_b, c.game_id, last)) for c in created]
+        await asyncio.sleep(0.2)  # subscribed before the pushes: delivery is live
+        for i in range(10):
+            for c in created:
+                await on_a.send(c.game_id, {"type": "Push"}, command_id=f"p{i}")
+        seen = await asyncio.wait_for(asyncio.gather(*watchers), 30)
+        assert all(s == list(range(1, last + 1)) for s in seen)
+        masters = {cluster.owner(cluster.slot_of(f"{prefix}:{{{c.game_id}}}")) for c in created}
+        assert len(masters) >= 2, "the games were spread over masters"
+
+
+async def test_a_gateway_feed_follows_its_game_to_another_master(
+    cluster: LocalCluster, prefix: str
+) -> None:
+    settings = gateway_settings(prefix, cluster=True)
+    async with (
+        running_gateway(settings, cluster.url) as gw,
+        UmpireClient(f"ws://127.0.0.1:{gw.port}/ws") as client,
+    ):
+        created = await client.create("counter", {"target": 1_000_000})
+        slot = cluster.slot_of(f"{prefix}:{{{created.game_id}}}")
+        seen: list[int] = []
+
+        async def watch() -> None:
+            async for frame in client.subscribe(created.game_id, 0):
+                seen.append(frame.seq)
+
+        watcher = asyncio.create_task(watch())
+        await client.send(created.game_id, {"type": "Push"}, command_id="before")
+        source = cluster.owner(slot)
+        target = next(p for p in cluster.ports if p != source)
+        await asyncio.to_thread(cluster.migrate_slot, slot, target)
+        shards = gw.gateway.notifier._shards
+        assert shards is not None
+        loop = asyncio.get_running_loop()
+        stop_at = loop.time() + 10
+        channel = f"{prefix}:{{{created.game_id}}}:appended"
+        while shards.channels.get(channel) != f"127.0.0.1:{target}" and loop.time() < stop_at:
+            await asyncio.sleep(0.05)
+        assert shards.channels.get(channel) == f"127.0.0.1:{target}", "feed did not follow"
+        # A notification, not the 1 s poll, delivers the next events: well under a second.
+        started = loop.time()
+        await client.send(created.game_id, {"type": "Push"}, command_id="after")
+        while len(seen) < 7 and loop.time() - started < 5:
+            await asyncio.sleep(0.005)
+        watcher.cancel()
+        assert seen == list(range(1, 8))
+        assert loop.time() - started < 0.5
+
+
+async def _subscribe_all(url: str, game_ids: list[str]) -> UmpireClient:
+    client = UmpireClient(url)
+    await client.connect()
+    await client.auth(OPERATOR)
+    for start in range(0, len(game_ids), 200):
+        chunk = game_ids[start : start + 200]
+        await asyncio.gather(
+            *(client.request({"type": "subscribe", "game_id": g, "from_seq": 0}) for g in chunk)
+        )
+    return client
+
+
+async def test_thousands_of_games_on_one_gateway_hold_a_constant_handful_of_connections(
+    cluster: LocalCluster, cluster_store: RedisEventStore, prefix: str
+) -> None:
+    games = Games(cluster_store)
+    ids = [f"many{n}" for n in range(2000)]
+    for start in range(0, len(ids), 200):
+        await asyncio.gather(
+            *(games.create("counter", game_id=g) for g in ids[start : start + 200])
+        )
+    settings = gateway_settings(
+        prefix,
+        cluster=True,
+        max_subscriptions=5000,
+        max_messages_per_second=100_000.0,
+        max_burst=100_000,
+    )
+    before = await asyncio.to_thread(cluster.client_count)
+    async with running_gateway(settings, cluster.url) as gw:
+        url = f"ws://127.0.0.1:{gw.port}/ws"
+        few: Any = await _subscribe_all(url, ids[:100])
+        subscribers_100 = await asyncio.to_thread(cluster.subscriber_count)
+        many: Any = await _subscribe_all(url, ids[100:])
+        assert len(gw.gateway.notifier.feeds) == 2000
+        with_2000 = await asyncio.to_thread(cluster.client_count) - before
+        subscribers_2000 = await asyncio.to_thread(cluster.subscriber_count)
+        await few.close()
+        await many.close()
+    # One SSUBSCRIBE connection per master, whatever the number of games...
+    assert subscribers_100 == subscribers_2000 == len(cluster.ports)
+    # ...plus a command pool sized by concurrency (200 requests in flight here), not by games.
+    assert with_2000 <= 30, f"{with_2000} Redis connections for 2,000 games"

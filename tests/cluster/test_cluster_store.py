@@ -1,0 +1,69 @@
+"""The store contract, unchanged, on a real 3-master Redis Cluster (redis-py RedisCluster)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import redis.asyncio as aioredis
+
+from events.redis_store import RedisEventStore
+from events.store import Snapshot
+from tests.support.cluster import LocalCluster
+from tests.support.store_contract import NOW, StoreContract, create, pending
+
+
+class TestClusterStoreContract(StoreContract):
+    """Every contract test, against the cluster."""
+
+    @pytest.fixture
+    async def store(self, cluster_store: RedisEventStore) -> AsyncIterator[RedisEventStore]:
+        yield cluster_store
+
+
+async def test_a_games_keys_share_one_slot_and_games_spread_over_every_master(
+    cluster: LocalCluster, cluster_store: RedisEventStore
+) -> None:
+    owners = set()
+    for n in range(30):
+        keys = cluster_store.keys(f"spread{n}")
+        slots = {
+            cluster.slot_of(k)
+            for k in (keys.stream, keys.meta, keys.commands, keys.secret, keys.snapshot)
+        }
+        slots.add(cluster.slot_of(keys.channel))
+        assert len(slots) == 1, "one game's keys must hash to one slot"
+        owners.add(cluster.owner(slots.pop()))
+    assert owners == set(cluster.ports)
+
+
+async def test_snapshots_round_trip_on_the_cluster(cluster_store: RedisEventStore) -> None:
+    await create(cluster_store, "snap")
+    await cluster_store.save_snapshot(
+        "snap", Snapshot(seq=1, last_hash="h1", state_hash="s1", state=b"one")
+    )
+    await cluster_store.save_snapshot(
+        "snap", Snapshot(seq=0, last_hash="h0", state_hash="s0", state=b"old")
+    )
+    held = await cluster_store.load_snapshot("snap")
+    assert held is not None and (held.seq, held.state) == (1, b"one")
+
+
+async def test_the_cluster_store_publishes_sharded(cluster_store: RedisEventStore) -> None:
+    assert cluster_store.cluster
+    await create(cluster_store, "pub")
+    node = cluster_store.redis.get_node_from_key(cluster_store.keys("pub").channel)
+    direct = aioredis.Redis(host=node.host, port=node.port)
+    pubsub = direct.pubsub()
+    try:
+        await pubsub.ssubscribe(cluster_store.keys("pub").channel)
+        assert (await pubsub.get_message(timeout=2))["type"] == "ssubscribe"
+        await cluster_store.append(
+            "pub", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+        )
+        message = await pubsub.get_message(timeout=2)
+        assert message is not None and message["type"] == "smessage"
+        assert message["data"] == b"3"
+    finally:
+        await pubsub.aclose()
+        await direct.aclose()
