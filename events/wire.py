@@ -28,7 +28,6 @@ CLOSE_RESYNC = 4000  # the client fell too far behind: reconnect and resume from
 CLOSE_RATE_LIMIT = 4008  # too many messages per second
 CLOSE_TOO_MANY_CONNECTIONS = 4029  # too many connections from one address
 CLOSE_GOING_AWAY = 1001  # server shutting down
-CLOSE_POLICY = 1008  # binary frame or forbidden origin
 CLOSE_TOO_BIG = 1009  # frame over the size limit
 
 
@@ -97,7 +96,15 @@ class GetView(Struct, frozen=True, tag="view", kw_only=True):
     id: RequestId | None = None
 
 
-ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView
+class Revoke(Struct, frozen=True, tag="revoke", kw_only=True):
+    """Operator only: revoke a game credential. It is refused on its next `auth`, and every
+    connection holding it loses that game (subscription dropped, commands refused)."""
+
+    credential: Annotated[str, Meta(max_length=256)]
+    id: RequestId | None = None
+
+
+ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke
 
 
 # -- server to client ------------------------------------------------------------------
@@ -202,6 +209,16 @@ class GameList(Struct, frozen=True, tag="games", kw_only=True):
     id: str | None = None
 
 
+class Revoked(Struct, frozen=True, tag="revoked", kw_only=True):
+    """A credential was revoked (`existed` false: it was unknown or revoked already);
+    `dropped` connections on this gateway held it and lost the game at once."""
+
+    game_id: str
+    existed: bool
+    dropped: int
+    id: str | None = None
+
+
 class Error(Struct, frozen=True, tag="error", kw_only=True):
     """A refused message: a stable code, a message for people, and details."""
 
@@ -221,6 +238,7 @@ ServerMessage = (
     | EventFrame
     | Accepted
     | GameList
+    | Revoked
     | Error
 )
 

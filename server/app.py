@@ -42,15 +42,16 @@ async def running_gateway(settings: Settings, url: str) -> AsyncIterator[Running
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier)
+    gateway.start()
     server = await serve(
         gateway.handle,
         settings.host,
         settings.port,
         process_request=make_process_request(gateway),
         max_size=settings.max_frame_bytes,
-        ping_interval=20,
-        ping_timeout=20,
-        close_timeout=5,
+        ping_interval=settings.ping_interval,
+        ping_timeout=settings.ping_timeout,
+        close_timeout=settings.close_timeout,
     )
     port = next(iter(server.sockets)).getsockname()[1]
     try:
@@ -59,6 +60,7 @@ async def running_gateway(settings: Settings, url: str) -> AsyncIterator[Running
         server.close(close_connections=False)
         await gateway.drain()
         await server.wait_closed()
+        await gateway.stop()
         await notifier.stop()
         await store.close()
 

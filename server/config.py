@@ -37,6 +37,15 @@ class Settings(BaseModel, frozen=True):
     slow_consumer_seconds: float = Field(5.0, gt=0)
     # Kernel send buffer per connection (bytes); None keeps the OS's autotuning.
     socket_send_buffer: int | None = Field(None, ge=4096)
+    # Websocket keepalive: a ping every `ping_interval` s; no pong within `ping_timeout` s
+    # closes the connection (1011), which is how half-open TCP connections are found.
+    ping_interval: float = Field(20.0, gt=0)
+    ping_timeout: float = Field(20.0, gt=0)
+    # A closing handshake that the peer never completes is aborted after this long.
+    close_timeout: float = Field(5.0, gt=0)
+    # How often a gateway re-checks the credentials its connections hold, so a credential
+    # revoked through another gateway loses its subscriptions within this time.
+    credential_recheck_seconds: float = Field(5.0, gt=0)
     extra_rulesets: tuple[str, ...] = ()
 
 
@@ -59,6 +68,10 @@ ENV = {
     "send_queue_limit": "UMPIRE_SEND_QUEUE_LIMIT",
     "slow_consumer_seconds": "UMPIRE_SLOW_CONSUMER_SECONDS",
     "socket_send_buffer": "UMPIRE_SOCKET_SEND_BUFFER",
+    "ping_interval": "UMPIRE_PING_INTERVAL",
+    "ping_timeout": "UMPIRE_PING_TIMEOUT",
+    "close_timeout": "UMPIRE_CLOSE_TIMEOUT",
+    "credential_recheck_seconds": "UMPIRE_CREDENTIAL_RECHECK_SECONDS",
     "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
 }
 

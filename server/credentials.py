@@ -10,11 +10,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine.roles import Role
 from events.envelope import GAME_ID_PATTERN
-from events.errors import UmpireError
+from events.errors import StoreUnavailable, UmpireError
 from events.redis_store import RedisEventStore
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 class Unauthorized(UmpireError):
@@ -38,17 +44,29 @@ def split(credential: str) -> tuple[str, str]:
 async def issue(store: RedisEventStore, game_id: str, role: Role) -> str:
     """A new credential for `role` on `game_id` (shown once; only its hash is kept)."""
     token = secrets.token_urlsafe(24)
-    await store.redis.hset(store.keys(game_id).credentials, _digest(token), role.value)
+    try:
+        await store.redis.hset(store.keys(game_id).credentials, _digest(token), role.value)
+    except _UNREACHABLE as exc:
+        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
     return f"{game_id}.{token}"
+
+
+def fingerprint(credential: str) -> tuple[str, str]:
+    """(game id, SHA-256 of the token): what the server keeps of a credential."""
+    game_id, token = split(credential)
+    return game_id, _digest(token)
 
 
 async def verify(store: RedisEventStore, credential: str) -> tuple[str, Role]:
     """The game and role a credential grants, or Unauthorized."""
     game_id, token = split(credential)
     presented = _digest(token)
-    held = await store.redis.hgetall(store.keys(game_id).credentials)
+    try:
+        stored = await store.redis.hgetall(store.keys(game_id).credentials)
+    except _UNREACHABLE as exc:
+        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
     granted: Role | None = None
-    for digest, role in held.items():
+    for digest, role in stored.items():
         # Compare every stored hash in constant time; no early exit on a match.
         if hmac.compare_digest(digest.decode(), presented):
             granted = Role(role.decode())
@@ -58,10 +76,28 @@ async def verify(store: RedisEventStore, credential: str) -> tuple[str, Role]:
 
 
 async def revoke(store: RedisEventStore, credential: str) -> bool:
-    """Revoke a credential; True if it existed."""
+    """Revoke a credential; True if it existed. Its next `verify` fails; gateways drop the
+    connections that hold it (at once on the gateway that revoked it, within
+    `credential_recheck_seconds` on the others) and refuse its next command everywhere."""
     game_id, token = split(credential)
-    removed = await store.redis.hdel(store.keys(game_id).credentials, _digest(token))
+    try:
+        removed = await store.redis.hdel(store.keys(game_id).credentials, _digest(token))
+    except _UNREACHABLE as exc:
+        raise StoreUnavailable(f"the store is unavailable ({exc}); nothing was revoked") from exc
     return bool(removed)
+
+
+async def held(store: RedisEventStore, grants: Sequence[tuple[str, str]]) -> list[bool]:
+    """For each (game id, digest), whether that credential is still valid (one pipeline)."""
+    if not grants:
+        return []
+    try:
+        pipe = store.redis.pipeline(transaction=False)
+        for game_id, digest in grants:
+            pipe.hexists(store.keys(game_id).credentials, digest)
+        return [bool(x) for x in await pipe.execute()]
+    except _UNREACHABLE as exc:
+        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
 
 
 def is_operator(presented: str, operator_token: str | None) -> bool:

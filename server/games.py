@@ -8,6 +8,7 @@ conflict reload and decide again (bounded retries).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 from collections import OrderedDict
@@ -16,6 +17,8 @@ from typing import Any
 
 import msgspec
 from msgspec import Struct
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine import registry
 from engine.dice import ManualDice, ServerDice, commitment
@@ -35,11 +38,13 @@ from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
 from events.envelope import check_command_id, check_game_id
-from events.errors import GameNotFound, UmpireError, VersionConflict
+from events.errors import GameNotFound, StoreUnavailable, UmpireError, VersionConflict
 from events.redis_store import RedisEventStore
 from events.store import AppendResult, PendingEvent, Snapshot
 from events.types import GameCreated, GameEnded, SeedRevealed
 from server.clock import utc_now_iso
+
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 MAX_ATTEMPTS = 200
 MAX_BACKOFF = 0.02
@@ -284,10 +289,13 @@ class Games:
         self._remember(meta.game_id, ruleset, game)
         before = result.first_seq - 1
         if result.last_seq // self.snapshot_every > before // self.snapshot_every:
-            await self.store.save_snapshot(
-                meta.game_id,
-                Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game)),
-            )
+            # The command is appended already: a snapshot that cannot be saved now (the
+            # store went away) must not turn its success into an error; the next one will.
+            with contextlib.suppress(StoreUnavailable, *_UNREACHABLE):
+                await self.store.save_snapshot(
+                    meta.game_id,
+                    Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game)),
+                )
 
     def _result(self, game_id: str, command_id: str, result: AppendResult) -> CommandResult:
         return CommandResult(

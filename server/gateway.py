@@ -16,6 +16,8 @@ import time
 from typing import Any
 
 import msgspec
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -27,6 +29,7 @@ from events.wire import (
     CLOSE_GOING_AWAY,
     CLOSE_RATE_LIMIT,
     CLOSE_RESYNC,
+    CLOSE_TOO_MANY_CONNECTIONS,
     PROTOCOL_VERSION,
     Accepted,
     Auth,
@@ -39,6 +42,8 @@ from events.wire import (
     GameSummary,
     GetView,
     ListGames,
+    Revoke,
+    Revoked,
     SendCommand,
     Subscribe,
     Subscribed,
@@ -57,6 +62,8 @@ from server.metrics import Metrics
 
 log = logging.getLogger("umpire.gateway")
 
+_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+
 
 class SlowConsumer(Exception):
     """The client did not read its frames in time."""
@@ -73,11 +80,93 @@ class Gateway:
         self.metrics = Metrics()
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}
+        # (game id, credential digest) -> connections holding that credential
+        self.holders: dict[tuple[str, str], set[Connection]] = {}
         self.draining = False
         self.inflight = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Start the background tasks: credential re-check and the dead-peer sweep."""
+        self._tasks = [
+            asyncio.create_task(self._recheck_credentials(), name="credentials"),
+            asyncio.create_task(self._sweep(), name="sweep"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop the background tasks."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _sweep(self) -> None:
+        """Abort connections whose peer has accepted no data for a keepalive period.
+
+        The keepalive ping cannot find such a peer: the ping waits behind the full send
+        buffer, so its timeout never starts. A peer that reads nothing for
+        ping_interval + ping_timeout is treated as gone, like one that misses a pong.
+        """
+        limit = self.settings.ping_interval + self.settings.ping_timeout
+        while True:
+            await asyncio.sleep(min(self.settings.ping_interval, limit / 2))
+            now = time.monotonic()
+            for conn in list(self.connections):
+                if conn.blocked_since is not None and now - conn.blocked_since > limit:
+                    self.metrics.error("peer_not_reading")
+                    conn.abort()
+
+    async def _recheck_credentials(self) -> None:
+        """Drop grants whose credential was revoked elsewhere (another gateway, the CLI)."""
+        while True:
+            await asyncio.sleep(self.settings.credential_recheck_seconds)
+            grants = list(self.holders)
+            try:
+                for start in range(0, len(grants), 500):
+                    chunk = grants[start : start + 500]
+                    valid = await credentials.held(self.store, chunk)
+                    for grant, ok in zip(chunk, valid, strict=True):
+                        if not ok:
+                            await self.drop_grant(*grant)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the store away: try again next round
+                log.warning("credential re-check: %s", exc)
+
+    async def drop_grant(self, game_id: str, digest: str) -> int:
+        """Every connection holding this credential loses the game; how many did."""
+        holders = self.holders.pop((game_id, digest), set())
+        for conn in list(holders):
+            await conn.lose_game(game_id)
+        return len(holders)
+
+    def address_of(self, ws: ServerConnection) -> str:
+        """The peer's IP address (the limit counts addresses, not ports)."""
+        remote = ws.remote_address
+        return str(remote[0]) if remote else "?"
 
     async def handle(self, ws: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
+        address = self.address_of(ws)
+        if self.per_address.get(address, 0) >= self.settings.max_connections_per_address:
+            self.metrics.error("too_many_connections")
+            await ws.close(
+                CLOSE_TOO_MANY_CONNECTIONS,
+                f"at most {self.settings.max_connections_per_address} connections per address",
+            )
+            return
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        try:
+            await self._serve(ws)
+        finally:
+            left = self.per_address.get(address, 1) - 1
+            if left > 0:
+                self.per_address[address] = left
+            else:
+                self.per_address.pop(address, None)
+
+    async def _serve(self, ws: ServerConnection) -> None:
         if self.settings.socket_send_buffer:
             sock = ws.transport.get_extra_info("socket") if ws.transport else None
             if sock is not None:
@@ -102,7 +191,7 @@ class Gateway:
         for conn in list(self.connections):
             await conn.flush(timeout=max(0.1, deadline - time.monotonic()))
         await asyncio.gather(
-            *(c.ws.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.connections),
+            *(c.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.connections),
             return_exceptions=True,
         )
 
@@ -115,12 +204,16 @@ class Connection:
         self.ws = ws
         self.settings = gateway.settings
         self.roles: dict[str, Role] = {}
+        # game id -> digest of the credential that granted its role (revocation finds it)
+        self.grants: dict[str, str] = {}
         self.operator = False
         self.subs: dict[str, asyncio.Task[None]] = {}
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
         self.writer: asyncio.Task[None] | None = None
         self.tokens = float(gateway.settings.max_burst)
         self._closing: asyncio.Task[None] | None = None
+        # When the writer started waiting on a full socket (None while it is not).
+        self.blocked_since: float | None = None
         self.refilled = time.monotonic()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -160,6 +253,8 @@ class Connection:
     async def cleanup(self) -> None:
         for game_id in list(self.subs):
             await self._unsubscribe(game_id)
+        for game_id in list(self.grants):
+            self._forget_grant(game_id)
         if self.writer is not None:
             self.writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -183,7 +278,9 @@ class Connection:
                 frame = await self.out.get()
                 if frame is None:
                     return
+                self.blocked_since = time.monotonic()
                 await self.ws.send(frame.decode())
+                self.blocked_since = None
                 self.gw.metrics.frames_sent += 1
         except ConnectionClosed:
             return
@@ -191,7 +288,10 @@ class Connection:
     async def send(self, frame: bytes) -> None:
         """Queue a frame; a client that stays full for too long is closed for resync."""
         try:
-            await asyncio.wait_for(self.out.put(frame), self.settings.slow_consumer_seconds)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
+            # that arrives as the put completes, and a pump cancelled that way ran forever.
+            async with asyncio.timeout(self.settings.slow_consumer_seconds):
+                await self.out.put(frame)
         except TimeoutError as exc:
             self.gw.metrics.error("resync")
             self._close_soon(CLOSE_RESYNC, "too slow: resume from last seq")
@@ -208,7 +308,22 @@ class Connection:
         if self._closing is None:
             if self.writer is not None:
                 self.writer.cancel()
-            self._closing = asyncio.create_task(self.ws.close(code, reason))
+            self._closing = asyncio.create_task(self.close(code, reason))
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close with `code`, aborting the TCP connection if the handshake does not finish
+        within `close_timeout`. websockets' own close waits for its send buffer to drain
+        before its timeout starts, so a peer that never reads would hold it forever."""
+        try:
+            async with asyncio.timeout(self.settings.close_timeout):
+                await self.ws.close(code, reason)
+        except TimeoutError:
+            self.abort()
+
+    def abort(self) -> None:
+        """Drop the TCP connection at once (the peer is gone or never reads)."""
+        if self.ws.transport is not None:
+            self.ws.transport.abort()
 
     async def reply(self, message: Any) -> None:
         await self.send(encoder.encode(message))
@@ -236,7 +351,7 @@ class Connection:
         except msgspec.ValidationError as exc:
             text = str(exc)
             code = "unknown_message_type" if "`$.type`" in text else "bad_message"
-            allowed = "create, auth, subscribe, unsubscribe, command, list_games, view"
+            allowed = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke"
             self.gw.metrics.error(code)
             await self.reply(
                 Error(
@@ -262,6 +377,17 @@ class Connection:
             await self._handle(message)
         except SlowConsumer:
             return  # the resync close is under way; the reader keeps draining
+        except _UNREACHABLE as exc:
+            # A store call that did not map its connection error: the same answer.
+            self.gw.metrics.error("store_unavailable")
+            await self.reply(
+                Error(
+                    code="store_unavailable",
+                    message=f"the store is unavailable ({type(exc).__name__}); retry later "
+                    "with the same command id",
+                    id=request_id,
+                )
+            )
         except UmpireError as exc:
             self.gw.metrics.error(exc.code)
             details = {k: v for k, v in exc.details.items() if _jsonable(v)}
@@ -297,12 +423,14 @@ class Connection:
             case GetView():
                 role = self._role(message.game_id)
                 await self.reply(await self._view(message.game_id, role, message.id))
+            case Revoke():
+                await self._revoke(message)
 
     async def _create(self, msg: Create) -> None:
         created = await self.gw.games.create(msg.ruleset, msg.setup, client_seed=msg.client_seed)
         player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
-        self.roles[created.game_id] = Role.PLAYER
+        self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
         self.gw.metrics.games_created += 1
         await self.reply(
             Created(
@@ -323,9 +451,60 @@ class Connection:
                 await self.reply(Authenticated(game_id="", role="operator", id=request_id))
             return
         game_id, role = await credentials.verify(self.gw.store, credential)
-        self.roles[game_id] = role
+        self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
+
+    def _grant(self, game_id: str, role: Role, digest: str) -> None:
+        self._forget_grant(game_id)
+        self.roles[game_id] = role
+        self.grants[game_id] = digest
+        self.gw.holders.setdefault((game_id, digest), set()).add(self)
+
+    def _forget_grant(self, game_id: str) -> None:
+        self.roles.pop(game_id, None)
+        digest = self.grants.pop(game_id, None)
+        if digest is None:
+            return
+        holders = self.gw.holders.get((game_id, digest))
+        if holders is not None:
+            holders.discard(self)
+            if not holders:
+                del self.gw.holders[(game_id, digest)]
+
+    async def lose_game(self, game_id: str) -> None:
+        """The credential for `game_id` was revoked: drop its role and its subscription,
+        and tell the client (an unsolicited `credential_revoked` error frame)."""
+        self._forget_grant(game_id)
+        had_subscription = game_id in self.subs
+        await self._unsubscribe(game_id)
+        notice = Error(
+            code="credential_revoked",
+            message=f"the credential for game {game_id!r} was revoked"
+            + ("; the subscription was dropped" if had_subscription else ""),
+            details={"game_id": game_id, "subscription_dropped": had_subscription},
+        )
+        # Never wait on another client's full queue: a slow reader is closed anyway.
+        with contextlib.suppress(asyncio.QueueFull):
+            self.out.put_nowait(encoder.encode(notice))
+
+    async def _still_valid(self, game_id: str) -> None:
+        """Refuse a command whose credential was revoked since it was presented."""
+        digest = self.grants.get(game_id)
+        if digest is None:
+            return  # operator (referee) access holds no game credential
+        (valid,) = await credentials.held(self.gw.store, [(game_id, digest)])
+        if not valid:
+            await self.gw.drop_grant(game_id, digest)
+            raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
+
+    async def _revoke(self, msg: Revoke) -> None:
+        if not self.operator:
+            raise Unauthorized("only the operator may revoke credentials: auth with its token")
+        game_id, digest = credentials.fingerprint(msg.credential)
+        existed = await credentials.revoke(self.gw.store, msg.credential)
+        dropped = await self.gw.drop_grant(game_id, digest)
+        await self.reply(Revoked(game_id=game_id, existed=existed, dropped=dropped, id=msg.id))
 
     def _role(self, game_id: str) -> Role:
         role = self.roles.get(game_id)
@@ -356,6 +535,8 @@ class Connection:
         if msg.credential:
             await self._auth(msg.credential, msg.id, reply=False)
         role = self._role(msg.game_id)
+        if not msg.credential:
+            await self._still_valid(msg.game_id)
         if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
             raise UmpireError(
                 f"at most {self.settings.max_subscriptions} subscriptions per connection",
@@ -380,8 +561,11 @@ class Connection:
 
     async def _pump(self, feed: GameFeed, after: int, role: Role) -> None:
         next_seq = after + 1
+        me = asyncio.current_task()
         try:
-            while True:
+            # Checking `cancelling()` too: a cancellation swallowed by a library call must
+            # still end the pump (a pump that outlives its subscription leaks forever).
+            while me is None or not me.cancelling():
                 if feed.head < next_seq:
                     await feed.wait_beyond(next_seq - 1)
                     continue
@@ -396,15 +580,15 @@ class Connection:
         except Exception:
             log.exception("subscription pump failed")
             with contextlib.suppress(Exception):
-                await self.ws.close(CLOSE_RESYNC, "subscription failed: resume from last seq")
+                await self.close(CLOSE_RESYNC, "subscription failed: resume from last seq")
 
     async def _unsubscribe(self, game_id: str) -> None:
         task = self.subs.pop(game_id, None)
         if task is None:
             return
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        # Bounded: the pump ends within one feed poll even if a cancellation was lost.
+        await asyncio.wait({task}, timeout=5.0)
         self.gw.metrics.subscriptions -= 1
         feed = self.gw.notifier.feeds.get(game_id)
         if feed is not None:
@@ -415,7 +599,10 @@ class Connection:
         if msg.credential:
             await self._auth(msg.credential, msg.id, reply=False)
         role = self._role(msg.game_id)
-        if role is not Role.PLAYER:
+        if role is Role.PLAYER:
+            if not msg.credential:  # a credential in the message was verified just now
+                await self._still_valid(msg.game_id)
+        else:
             raise Unauthorized(
                 f"a {role.value} may not send commands to game {msg.game_id!r}; "
                 "only the player credential may",

@@ -1,0 +1,50 @@
+"""Connections per address: one over `max_connections_per_address` is closed with 4029
+before its welcome; a slot frees when a connection closes; other clients are served."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from events.wire import CLOSE_TOO_MANY_CONNECTIONS
+from server.app import running_gateway
+from server.embedded import EmbeddedRedis
+from tests.server.conftest import gateway_settings
+
+
+async def test_connection_over_the_per_address_limit_closes_4029(
+    redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    settings = gateway_settings(prefix, max_connections_per_address=3)
+    async with running_gateway(settings, redis_server.url) as running:
+        url = f"ws://127.0.0.1:{running.port}/ws"
+        held = [await connect(url) for _ in range(3)]
+        for ws in held:
+            assert '"welcome"' in await asyncio.wait_for(ws.recv(), 5)
+        extra = await connect(url)
+        with pytest.raises(ConnectionClosed) as info:
+            await asyncio.wait_for(extra.recv(), 5)
+        assert info.value.rcvd is not None and info.value.rcvd.code == CLOSE_TOO_MANY_CONNECTIONS
+        assert "at most 3 connections" in info.value.rcvd.reason
+        # The held connections are unaffected.
+        await held[0].send('{"type": "list_games", "id": "a"}')
+        assert '"games"' in await asyncio.wait_for(held[0].recv(), 5)
+        # A slot frees when one closes.
+        await held[1].close()
+        for _ in range(100):  # the server sees the close shortly after
+            if running.gateway.per_address.get("127.0.0.1") == 2:
+                break
+            await asyncio.sleep(0.02)
+        again = await connect(url)
+        assert '"welcome"' in await asyncio.wait_for(again.recv(), 5)
+        assert running.gateway.metrics.errors["too_many_connections"] == 1
+        for ws in (held[0], held[2], again):
+            await ws.close()
+        for _ in range(100):
+            if not running.gateway.per_address:
+                break
+            await asyncio.sleep(0.02)
+        assert running.gateway.per_address == {}

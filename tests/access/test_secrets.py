@@ -1,0 +1,142 @@
+"""Secrets: every frame sent to a player and to a spectator, across whole games of every
+ruleset through the real gateway, is captured and searched. None holds the dice seed
+before its reveal, another game's id, seed or credential, or a field the ruleset marks
+secret (`secret_fields`) with a value that is not redacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+import pytest
+
+from engine import registry
+from server.app import Running
+from tests.access.drivers import driver, rulesets
+from tests.access.peer import Peer
+
+COMMANDS = 300  # commands tried per game (refused ones included)
+SECONDS = 20.0
+
+# What a redacted secret field may hold: the rulesets remove it, empty it or mark it -1.
+REDACTED_VALUES: tuple[Any, ...] = (None, -1, "", [], {})
+
+
+def secret_values(data: Any, names: frozenset[str], path: str = "$") -> list[str]:
+    """Paths of fields named in `names` whose value is not a redacted one."""
+    found: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            here = f"{path}.{key}"
+            if key in names and value not in REDACTED_VALUES and "withheld" not in str(value):
+                found.append(f"{here}={value!r}")
+            found += secret_values(value, names, here)
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found += secret_values(value, names, f"{path}[{i}]")
+    return found
+
+
+async def play(
+    running: Running, player: Peer, game_id: str, name: str, seed: int, count: int
+) -> int:
+    """Send up to `count` driver commands to a game; how many were accepted."""
+    _, propose = driver(name)
+    rng = random.Random(seed)
+    accepted = 0
+    deadline = time.monotonic() + SECONDS
+    for i in range(count):
+        if time.monotonic() > deadline:
+            break
+        _, game = await running.gateway.games.load(game_id)
+        command = rng.choice(propose(game.state, rng))
+        reply = await player.request(
+            {"type": "command", "game_id": game_id, "command_id": f"c{i}", "command": command}
+        )
+        if reply["type"] == "accepted":
+            accepted += 1
+        elif reply["code"] == "game_over":
+            break  # the rules ended the game (and revealed the seed)
+        else:
+            assert reply["code"] in ("rule_violation", "invalid_command", "manual_dice"), reply
+        if i % 10 == 0:
+            await player.ok({"type": "view", "game_id": game_id})
+    return accepted
+
+
+@pytest.mark.parametrize("name", rulesets())
+async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str) -> None:
+    setup, _ = driver(name)
+    store = gateway.gateway.store
+    player = await Peer.open(ws_url)
+    other = await Peer.open(ws_url)
+    spectator = await Peer.open(ws_url)
+    created = await player.ok({"type": "create", "ruleset": name, "setup": setup})
+    foreign = await other.ok({"type": "create", "ruleset": name, "setup": setup})
+    gid, fid = created["game_id"], foreign["game_id"]
+    await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
+    await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
+                        "credential": created["spectator_credential"]})  # fmt: skip
+    seed = (await store.secret(gid)).hex()
+    foreign_seed = (await store.secret(fid)).hex()
+
+    # The two games are played interleaved, so the gateway is busy with both at once.
+    accepted, _ = await asyncio.gather(
+        play(gateway, player, gid, name, 1, COMMANDS), play(gateway, other, fid, name, 2, 10)
+    )
+    assert accepted >= 3, f"{name}: the driver got too few commands accepted"
+    await spectator.ok({"type": "view", "game_id": gid})
+    head = await store.version(gid)
+    for peer in (player, spectator):
+        await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head)
+    _, game = await gateway.gateway.games.load(gid)
+    if game.meta.ended:
+        last = head
+    else:
+        ended = await player.ok(
+            {
+                "type": "command",
+                "game_id": gid,
+                "command_id": "end",
+                "command": {"type": "EndGame", "result": "test over"},
+            }
+        )
+        last = ended["seqs"][-1]
+    for peer in (player, spectator):
+        revealed = await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == last)
+        assert revealed["event_type"] == "SeedRevealed"
+        assert revealed["payload"]["seed"] == seed  # the reveal itself reaches everyone
+
+    names = frozenset(registry.get(name).secret_fields)
+    for who, peer in (("player", player), ("spectator", spectator)):
+        before_reveal = True
+        for raw, frame in zip(peer.raw, peer.frames, strict=True):
+            if frame["type"] == "event" and frame["event_type"] == "SeedRevealed":
+                before_reveal = False
+            where = f"{name}: {who} frame {frame['type']} {frame.get('seq')}"
+            for secret in (fid, foreign_seed, foreign["player_credential"],
+                           foreign["spectator_credential"]):  # fmt: skip
+                assert secret not in raw, f"{where} holds another game's data"
+            assert frame.get("game_id") in (None, gid), where
+            if who == "spectator":
+                assert created["player_credential"] not in raw, where
+            if before_reveal:
+                assert seed not in raw, f"{where} holds the dice seed before its reveal"
+                leaked = secret_values(frame, names)
+                assert not leaked, f"{where} shows secret fields: {leaked[:3]}"
+        assert not before_reveal
+        events = peer.events(gid)
+        assert [e["seq"] for e in events] == list(range(1, last + 1)), f"{name}: {who} gap"
+    for peer in (player, other, spectator):
+        await peer.close()
+
+
+def test_the_search_finds_an_unredacted_secret() -> None:
+    """The checker itself: a secret value is found at any depth; redacted forms are not."""
+    names = frozenset({"bsan", "pool_densities"})
+    frame = {"payload": {"x": [{"bsan": 3}], "pool_densities": [], "y": {"bsan": -1}}}
+    assert secret_values(frame, names) == ["$.payload.x[0].bsan=3"]
+    assert secret_values({"pool_densities": ["heavy"]}, names)

@@ -1,0 +1,183 @@
+"""Clients that vanish mid-frame, half-open connections (a peer that stops answering,
+mid-frame or idle) and clients that never read. The gateway (a real subprocess with a
+1 s keepalive and slow-consumer limit) closes every one of them in bounded time, its
+memory does not grow from wave to wave (RSS measured), and a well-behaved client beside
+them keeps its latency and misses no event."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import struct
+import time
+
+from engine.roles import Role
+from events.redis_store import RedisEventStore
+from server import credentials
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from tests.access.peer import Peer
+from tests.faults.fleet import GatewayProcess, gateways
+from tests.server.test_gateway_http import http_get
+from tests.support.raw_ws import RawWebSocket
+
+PER_KIND = 25  # hostile clients of each kind per wave
+WAVES = 3
+CLOSE_WITHIN = 12.0  # s: ping 1 s + timeout 1 s + slow consumer 1 s + close timeout 1 s
+GROWTH_LIMIT_KIB = 8 * 1024  # RSS growth allowed from the first wave to the last
+HOSTILE_ENV = {
+    "UMPIRE_PING_INTERVAL": "1",
+    "UMPIRE_PING_TIMEOUT": "1",
+    "UMPIRE_CLOSE_TIMEOUT": "1",
+    "UMPIRE_SLOW_CONSUMER_SECONDS": "1",
+    "UMPIRE_SEND_QUEUE_LIMIT": "50",
+    "UMPIRE_SOCKET_SEND_BUFFER": "4096",
+}
+
+
+def _partial_frame(sock: socket.socket, declared: int = 50_000, sent: int = 1_000) -> None:
+    """Start a masked text frame of `declared` bytes and send only `sent` of them."""
+    header = bytes([0x81, 0x80 | 127]) + struct.pack(">Q", declared) + os.urandom(4)
+    sock.sendall(header + b"x" * sent)
+
+
+def vanish_mid_frame(port: int, reset: bool) -> None:
+    """Send half a frame, then go: FIN, or RST (SO_LINGER 0) like a crashed host."""
+    ws = RawWebSocket(port)
+    _partial_frame(ws.sock)
+    if reset:
+        ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    ws.close()
+
+
+def stall_mid_frame(port: int) -> RawWebSocket:
+    """Half a frame, then silence with the socket open (a peer gone without a FIN)."""
+    ws = RawWebSocket(port)
+    _partial_frame(ws.sock)
+    return ws
+
+
+def silent(port: int) -> RawWebSocket:
+    """Handshake, then nothing ever: never reads, never answers a ping."""
+    return RawWebSocket(port, rcvbuf=4096)
+
+
+def never_reads(port: int, game_id: str, credential: str) -> RawWebSocket:
+    """Subscribe from seq 0 to a long game and never read a byte."""
+    ws = RawWebSocket(port, rcvbuf=4096)
+    ws.send_json({"type": "subscribe", "game_id": game_id, "from_seq": 0,
+                  "credential": credential})  # fmt: skip
+    return ws
+
+
+async def open_connections(port: int) -> int:
+    _, body = await http_get(port, "/metrics")
+    line = next(x for x in body.splitlines() if x.startswith("umpire_connections_open "))
+    return int(line.split()[1])
+
+
+async def wave(gateway: GatewayProcess, game_id: str, credential: str, baseline: int) -> float:
+    """One wave of every kind; seconds until the gateway has closed them all."""
+    port = gateway.port
+    held: list[RawWebSocket] = []
+
+    def launch() -> None:
+        for i in range(PER_KIND):
+            vanish_mid_frame(port, reset=i % 2 == 0)
+            held.append(stall_mid_frame(port))
+            held.append(silent(port))
+            held.append(never_reads(port, game_id, credential))
+
+    started = time.monotonic()
+    await asyncio.to_thread(launch)
+    try:
+        while await open_connections(port) > baseline:
+            assert time.monotonic() - started < CLOSE_WITHIN, "hostile clients left open"
+            await asyncio.sleep(0.2)
+        return time.monotonic() - started
+    finally:
+        for ws in held:
+            ws.close()
+
+
+async def test_hostile_clients_are_closed_and_memory_stays_bounded(
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
+) -> None:
+    games = Games(store)
+    long_game = await games.create("counter", {"target": 10**6})
+    for i in range(600):  # 1,200 events: far more than a never-reading peer's buffers
+        await games.handle(long_game.game_id, f"fill{i}", {"type": "Add", "amount": 1})
+    with gateways(redis_server.url, prefix, 1, **HOSTILE_ENV) as (gateway,):
+        owner = await Peer.open(gateway.url)
+        created = await owner.ok({"type": "create", "ruleset": "counter",
+                                  "setup": {"target": 10**6}})  # fmt: skip
+        await owner.close()
+        from engine.roles import Role
+        from server import credentials
+
+        spectate = await credentials.issue(store, long_game.game_id, Role.SPECTATOR)
+        good = await Peer.open(gateway.url)
+        gid = created["game_id"]
+        await good.ok({"type": "auth", "credential": created["player_credential"]})
+        await good.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
+        latencies: list[float] = []
+        stop = asyncio.Event()
+
+        async def steady() -> None:
+            i = 0
+            while not stop.is_set() and i < 2000:
+                began = time.monotonic()
+                await good.ok({"type": "command", "game_id": gid, "command_id": f"g{i}",
+                               "command": {"type": "Add", "amount": 1}})  # fmt: skip
+                latencies.append(time.monotonic() - began)
+                i += 1
+                await asyncio.sleep(0.05)
+
+        worker = asyncio.create_task(steady())
+        baseline = await open_connections(gateway.port)
+        rss: list[int] = [gateway.rss_kib()]
+        closing: list[float] = []
+        for _ in range(WAVES):
+            closing.append(await wave(gateway, long_game.game_id, spectate, baseline))
+            await asyncio.sleep(0.5)
+            rss.append(gateway.rss_kib())
+        stop.set()
+        await asyncio.wait_for(worker, 10)
+        head = await store.version(gid)
+        await good.wait_for(lambda f: f["type"] == "event" and f["seq"] == head, 10)
+        assert [e["seq"] for e in good.events(gid)] == list(range(1, head + 1))
+        await good.close()
+        assert gateway.process.poll() is None, "".join(gateway.output[-20:])
+    print(f"\nRSS KiB by wave: {rss}; seconds to close each wave: {closing}")
+    print(f"well-behaved client: {len(latencies)} commands, max {max(latencies):.3f} s")
+    assert rss[-1] - rss[1] < GROWTH_LIMIT_KIB, rss
+    assert max(latencies) < 2.0, max(latencies)  # generous: CI machines are shared
+    assert len(latencies) > 20
+
+
+async def test_a_peer_that_stops_reading_with_nothing_more_to_send_is_dropped(
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
+) -> None:
+    """A subscriber stops reading after a catch-up that fills the socket but not its queue:
+    no slow-consumer close comes (nothing more is queued), and the keepalive ping waits
+    behind the full buffer, so only the gateway's sweep can find it."""
+    games = Games(store)
+    game = await games.create("counter", {"target": 10**6})
+    for i in range(400):  # ~800 frames: more than the socket holds, less than the queue
+        await games.handle(game.game_id, f"f{i}", {"type": "Add", "amount": 1})
+    spectate = await credentials.issue(store, game.game_id, Role.SPECTATOR)
+    env = {**HOSTILE_ENV, "UMPIRE_SEND_QUEUE_LIMIT": "2000", "UMPIRE_SLOW_CONSUMER_SECONDS": "60"}
+    with gateways(redis_server.url, prefix, 1, **env) as (gateway,):
+        baseline = await open_connections(gateway.port)
+        stuck = await asyncio.to_thread(never_reads, gateway.port, game.game_id, spectate)
+        try:
+            started = time.monotonic()
+            while await open_connections(gateway.port) > baseline:
+                assert time.monotonic() - started < CLOSE_WITHIN, "the stuck peer stayed"
+                await asyncio.sleep(0.2)
+        finally:
+            stuck.close()
+        _, body = await http_get(gateway.port, "/metrics")
+        assert 'umpire_errors_total{code="peer_not_reading"} 1' in body
+        assert 'code="resync"' not in body  # it was the sweep, not the slow-consumer close

@@ -1,0 +1,147 @@
+"""Redis unreachable for a while. Killed (connections refused): every request gets a
+`store_unavailable` error frame at once, nothing is written, the gateway keeps serving,
+and when Redis is back on the same port and data directory the same command ids are
+accepted without any restart and subscribers receive every event with no gap. Frozen
+(SIGSTOP, so requests time out instead of failing fast): the error comes within the
+store's socket timeout, and a command that did reach Redis is found by its id on retry,
+exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+
+from engine.audit import audit
+from events.redis_store import RedisEventStore
+from server.app import Running, running_gateway
+from server.embedded import EmbeddedRedis
+from tests.access.peer import Peer
+from tests.server.conftest import gateway_settings
+from tests.server.test_gateway_http import http_get
+
+FAIL_FAST_SECONDS = 3.0  # Redis down: connection refused, no waiting
+SOCKET_TIMEOUT = 10.0  # events/redis_store.py: the client's socket timeout
+
+
+@pytest.fixture
+async def site(tmp_path) -> Any:
+    redis = EmbeddedRedis(tmp_path / "redis", appendfsync="always").start()
+    settings = gateway_settings("outage")
+    try:
+        async with running_gateway(settings, redis.url) as running:
+            yield redis, running
+    finally:
+        redis.stop()
+
+
+def command(gid: str, command_id: str) -> dict[str, Any]:
+    return {"type": "command", "game_id": gid, "command_id": command_id,
+            "command": {"type": "Add", "amount": 1}}  # fmt: skip
+
+
+async def timed(peer: Peer, message: dict[str, Any], timeout: float) -> tuple[dict, float]:
+    started = time.monotonic()
+    reply = await peer.request(message, timeout=timeout + 5)
+    return reply, time.monotonic() - started
+
+
+async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None:
+    redis, running = site
+    url = f"ws://127.0.0.1:{running.port}/ws"
+    player = await Peer.open(url)
+    created = await player.ok({"type": "create", "ruleset": "counter", "setup": {"target": 999}})
+    gid = created["game_id"]
+    await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
+    spectator = await Peer.open(url)
+    await spectator.ok({"type": "subscribe", "game_id": gid, "from_seq": 0,
+                        "credential": created["spectator_credential"]})  # fmt: skip
+    for i in range(5):
+        await player.ok(command(gid, f"before{i}"))
+    before = await running.gateway.store.version(gid)
+
+    redis.kill()
+    refused = [
+        command(gid, "during0"),
+        command(gid, "during1"),
+        {"type": "create", "ruleset": "counter", "setup": {}},
+        {"type": "auth", "credential": created["spectator_credential"]},
+        {"type": "view", "game_id": gid},
+    ]
+    for message in refused:
+        reply, seconds = await timed(player, message, FAIL_FAST_SECONDS)
+        assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
+        assert "retry" in reply["message"] and seconds < FAIL_FAST_SECONDS, (reply, seconds)
+    status, body = await http_get(running.port, "/healthz")
+    assert status == 503 and "unreachable" in body
+    late = await Peer.open(url)  # new connections are still accepted and answered
+    assert (await late.request({"type": "list_games"}))["type"] == "games"
+    await asyncio.sleep(1.5)  # the feed's poll and the pub/sub listener hit the outage
+
+    redis.start()  # same port, same data directory
+    deadline = time.monotonic() + 15
+    while True:  # the gateway reconnects by itself; the client retries by command id
+        reply = await player.request(command(gid, "during0"), timeout=15)
+        if reply["type"] == "accepted":
+            break
+        assert reply["code"] == "store_unavailable" and time.monotonic() < deadline, reply
+        await asyncio.sleep(0.2)
+    assert not reply["duplicate"] and reply["seqs"][0] == before + 1  # nothing partial before
+    await player.ok(command(gid, "during1"))
+    for i in range(5):
+        await player.ok(command(gid, f"after{i}"))
+    store = running.gateway.store
+    head = await store.version(gid)
+    assert head == before + 7 * 2
+    for peer in (player, spectator):
+        await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head, 10)
+        assert [e["seq"] for e in peer.events(gid)] == list(range(1, head + 1))
+    status, _ = await http_get(running.port, "/healthz")
+    assert status == 200
+    envelopes = await store.read(gid)
+    assert audit(envelopes).ok
+    assert running.gateway.metrics.errors["internal"] == 0
+    for peer in (player, spectator, late):
+        await peer.close()
+
+
+async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
+    site: tuple[EmbeddedRedis, Running],
+) -> None:
+    redis, running = site
+    assert redis.process is not None
+    url = f"ws://127.0.0.1:{running.port}/ws"
+    player = await Peer.open(url)
+    created = await player.ok({"type": "create", "ruleset": "counter", "setup": {"target": 999}})
+    gid = created["game_id"]
+    await player.ok(command(gid, "warm"))
+    before = await running.gateway.store.version(gid)
+    os.kill(redis.process.pid, signal.SIGSTOP)
+    try:
+        reply, seconds = await timed(player, command(gid, "frozen"), SOCKET_TIMEOUT)
+        assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
+        assert seconds <= SOCKET_TIMEOUT + 2, seconds
+        other = await Peer.open(url)  # the gateway itself never stopped answering
+        assert (await other.request({"type": "list_games"}, timeout=2))["type"] == "games"
+    finally:
+        os.kill(redis.process.pid, signal.SIGCONT)
+    # The frozen command may have reached Redis (it runs when Redis thaws): the retry by
+    # the same id returns it, or appends it now; either way it is in the log once.
+    deadline = time.monotonic() + 15
+    while True:
+        reply = await player.request(command(gid, "frozen"), timeout=15)
+        if reply["type"] == "accepted":
+            break
+        assert reply["code"] == "store_unavailable" and time.monotonic() < deadline, reply
+        await asyncio.sleep(0.2)
+    store: RedisEventStore = running.gateway.store
+    envelopes = await store.read(gid)
+    recorded = [e.command_id for e in envelopes if e.type == "CommandRecorded"]
+    assert recorded.count("frozen") == 1 and len(envelopes) == before + 2
+    assert audit(envelopes).ok
+    await player.close()
+    await other.close()
