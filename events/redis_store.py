@@ -99,8 +99,8 @@ RESHARD_PATIENCE = 15.0
 
 def _unavailable(exc: BaseException, game_id: str = "") -> StoreUnavailable:
     return StoreUnavailable(
-        f"the store is unavailable ({type(exc).__name__}: {exc}); nothing was written, "
-        "retry later with the same command id",
+        f"the store is unavailable ({type(exc).__name__}: {exc}); a command may or may not "
+        "have been written: retry it with the same command id, which applies it exactly once",
         game_id=game_id,
     )
 
@@ -332,7 +332,12 @@ class RedisEventStore:
         if to_seq is not None and to_seq < start:
             return out
         while True:
-            entries = await self._redis.xrange(keys.stream, stream_id(start), end, count=READ_PAGE)
+            try:
+                entries = await self._redis.xrange(
+                    keys.stream, stream_id(start), end, count=READ_PAGE
+                )
+            except _UNREACHABLE as exc:
+                raise _unavailable(exc, game_id) from exc
             for entry_id, fields in entries:
                 out.append(self._decode_entry(entry_id, fields))
             if len(entries) < READ_PAGE:
@@ -360,7 +365,8 @@ class RedisEventStore:
 
         XREAD BLOCK waits at most TAIL_BLOCK_MS per call, well under the client's socket
         timeout, so a quiet game never trips a timeout. Only the next expected seq is ever
-        yielded; anything else triggers a re-read from the stream.
+        yielded; anything else triggers a re-read from the stream. While Redis is unreachable
+        the tail waits and then resumes from the last seq it yielded.
         """
         keys = self.keys(game_id)
         last = after_seq
@@ -382,6 +388,11 @@ class RedisEventStore:
                     raise
                 self.reshard_retries += 1
                 await asyncio.sleep(0.05)
+                continue
+            except _UNREACHABLE:
+                # Redis away: wait and read again from `last`, so the tail resumes by itself
+                # with no gap when the server is back.
+                await asyncio.sleep(0.5)
                 continue
             if not reply:
                 continue
@@ -409,7 +420,10 @@ class RedisEventStore:
 
     async def last_hash(self, game_id: str) -> str:
         """The hash of the last event (genesis for no game)."""
-        raw = await self._redis.hget(self.keys(game_id).meta, "last_hash")
+        try:
+            raw = await self._redis.hget(self.keys(game_id).meta, "last_hash")
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
         return raw.decode() if raw is not None else GENESIS_HASH
 
     async def games(self) -> list[str]:
@@ -440,11 +454,14 @@ class RedisEventStore:
 
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         """Keep `snapshot` if it is newer than the one held."""
-        await self._script(
-            self._snapshot,
-            [self.keys(game_id).snapshot],
-            [snapshot.seq, _snapshot_encoder.encode(snapshot)],
-        )
+        try:
+            await self._script(
+                self._snapshot,
+                [self.keys(game_id).snapshot],
+                [snapshot.seq, _snapshot_encoder.encode(snapshot)],
+            )
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
 
     async def load_snapshot(self, game_id: str) -> Snapshot | None:
         """The newest snapshot, or None."""

@@ -90,10 +90,11 @@ class ListGames(Struct, frozen=True, tag="list_games", kw_only=True):
 
 
 class GetView(Struct, frozen=True, tag="view", kw_only=True):
-    """The current state of a game as this connection's role sees it."""
+    """A game's state as this connection's role sees it: now, or after event `at_seq`."""
 
     game_id: GameId
     id: RequestId | None = None
+    at_seq: Annotated[int, Meta(ge=1)] | None = None
 
 
 class Revoke(Struct, frozen=True, tag="revoke", kw_only=True):

@@ -46,8 +46,9 @@ from server.clock import utc_now_iso
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
-MAX_ATTEMPTS = 200
+MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
+BUSY_SECONDS = 30.0  # how long a command keeps retrying version conflicts
 REVEAL_COMMAND_ID = "umpire:reveal"
 
 
@@ -211,20 +212,29 @@ class Games:
         check_command_id(command_id)
         if command_id.startswith("umpire:"):
             raise InvalidCommand("command ids starting with 'umpire:' are reserved")
-        known = await self.store.command_result(game_id, command_id)
-        if known is not None:
-            return self._result(game_id, command_id, known)
         if manual_dice is None:
             await self._secret(game_id)
-        for attempt in range(MAX_ATTEMPTS):
-            ruleset, game = await self.load(game_id)
-            if expected_seq is not None and game.meta.seq != expected_seq:
-                raise VersionConflict(
-                    f"game {game_id!r} is at seq {game.meta.seq}, not {expected_seq}",
-                    expected=expected_seq,
-                    actual=game.meta.seq,
-                )
-            events = self._decide(ruleset, game, command, manual_dice, role)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BUSY_SECONDS
+        attempt = 0
+        while True:
+            try:
+                ruleset, game = await self.load(game_id)
+                if expected_seq is not None and game.meta.seq != expected_seq:
+                    raise VersionConflict(
+                        f"game {game_id!r} is at seq {game.meta.seq}, not {expected_seq}",
+                        expected=expected_seq,
+                        actual=game.meta.seq,
+                    )
+                events = self._decide(ruleset, game, command, manual_dice, role)
+            except UmpireError:
+                # A retried command id answers with its first result even where the rules
+                # would refuse it now (the game may have ended since). Looked up only on
+                # this path: on the happy path the append script answers duplicates.
+                known = await self.store.command_result(game_id, command_id)
+                if known is not None:
+                    return self._result(game_id, command_id, known)
+                raise
             if any(isinstance(e, GameEnded) for e in events):
                 # ARCHITECTURE.md: the seed is published when the game ends, atomically.
                 events.append(SeedRevealed(seed=(await self._secret(game_id)).hex()))
@@ -234,14 +244,17 @@ class Games:
                 # The cached game is still a valid prefix: load() reads only what is newer.
                 if expected_seq is not None:
                     raise
-                await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * (attempt + 1))))
+                attempt += 1
+                if loop.time() > deadline:
+                    raise VersionConflict(
+                        f"game {game_id!r} is busy: gave up after {attempt} conflicting "
+                        f"attempts in {BUSY_SECONDS:.0f} s; retry with the same command id",
+                        expected=-1,
+                        actual=-1,
+                    ) from None
+                await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * attempt)))
                 continue
             return self._result(game_id, command_id, result)
-        raise VersionConflict(
-            f"game {game_id!r} is busy: gave up after {MAX_ATTEMPTS} conflicting attempts",
-            expected=-1,
-            actual=-1,
-        )
 
     def _decide(
         self,

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine import registry
 from engine.redaction import view_for
+from engine.replay import SeqOutOfRange, game_at
 from engine.roles import Role
 from events.errors import UmpireError
 from events.wire import (
@@ -279,7 +280,8 @@ class Connection:
                 if frame is None:
                     return
                 self.blocked_since = time.monotonic()
-                await self.ws.send(frame.decode())
+                # Already UTF-8 JSON: sent as a text frame without a decode per subscriber.
+                await self.ws.send(frame, text=True)
                 self.blocked_since = None
                 self.gw.metrics.frames_sent += 1
         except ConnectionClosed:
@@ -287,6 +289,9 @@ class Connection:
 
     async def send(self, frame: bytes) -> None:
         """Queue a frame; a client that stays full for too long is closed for resync."""
+        if not self.out.full():  # the common case: no timeout context per frame
+            self.out.put_nowait(frame)
+            return
         try:
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation
             # that arrives as the put completes, and a pump cancelled that way ran forever.
@@ -422,7 +427,11 @@ class Connection:
                 await self._list(message)
             case GetView():
                 role = self._role(message.game_id)
-                await self.reply(await self._view(message.game_id, role, message.id))
+                if message.at_seq is None:
+                    await self.reply(await self._view(message.game_id, role, message.id))
+                else:
+                    view = await self._view_at(message.game_id, role, message.at_seq, message.id)
+                    await self.reply(view)
             case Revoke():
                 await self._revoke(message)
 
@@ -515,6 +524,31 @@ class Connection:
         raise Unauthorized(
             f"no credential for game {game_id!r} on this connection: send 'auth' first",
             game_id=game_id,
+        )
+
+    async def _view_at(
+        self, game_id: str, role: Role, at_seq: int, request_id: str | None
+    ) -> ViewState:
+        """The state after event `at_seq` as `role` sees it now (all of it once revealed)."""
+        ruleset, game = await self.gw.games.load(game_id)
+        if not 1 <= at_seq <= game.meta.seq:
+            raise SeqOutOfRange(
+                f"seq {at_seq} is out of range: game {game_id!r} has events 1 to {game.meta.seq}",
+                game_id=game_id,
+                at_seq=at_seq,
+                head=game.meta.seq,
+            )
+        past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
+        revealed = game.meta.revealed_seed is not None
+        state = view_for(ruleset, past.state, role, revealed=revealed)
+        return ViewState(
+            game_id=game_id,
+            seq=at_seq,
+            role=role.value,
+            ruleset=ruleset.name,
+            state=msgspec.to_builtins(state),
+            ended=past.meta.ended,
+            id=request_id,
         )
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:

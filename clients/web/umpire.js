@@ -105,8 +105,11 @@ export class UmpireClient {
     return this.request(message);
   }
 
-  view(gameId) {
-    return this.request({ type: "view", game_id: gameId });
+  // The state now, or (atSeq) after that event, as this connection's role sees it.
+  view(gameId, atSeq) {
+    const message = { type: "view", game_id: gameId };
+    if (atSeq !== undefined) message.at_seq = atSeq;
+    return this.request(message);
   }
 
   subscribe(gameId, fromSeq, onEvent, { onState, view = false } = {}) {

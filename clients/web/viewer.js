@@ -1,10 +1,10 @@
 // The umpire viewer: open a game with a credential, follow its events live, read the dice
 // log and every decision's explanation, and scrub back through the game.
 //
-// The protocol (version 1) has no "view at a past seq", so the scrubber shows the state
-// views this page captured while it watched (one after each batch of events), and says so
-// plainly when it has none at or before the chosen seq: then it shows the latest state,
-// labelled as such. Events after the chosen seq are hidden from the list and the dice log.
+// The scrubber shows the state at any seq: views captured while watching, and for any
+// other seq the exact state the server folds on request (a `view` with `at_seq`); until
+// it arrives, the nearest captured state is shown and labelled as such. Events after the
+// chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
 import { diceRow, eventRow, stateView } from "./render.js";
 
@@ -179,6 +179,7 @@ function renderState() {
   const seq = viewer.seq;
   let best = null;
   for (const [at, view] of viewer.views) if (at <= seq && (!best || at > best.seq)) best = view;
+  if ((!best || best.seq !== seq) && seq >= 1 && viewer.client && viewer.gameId) fetchStateAt(seq);
   let label;
   if (best && best.seq === seq) {
     label = seq === viewer.head ? `Latest state, at seq ${seq}.` : `State at seq ${seq}.`;
@@ -200,6 +201,23 @@ function renderState() {
   if (viewer.shownView === best) return;
   viewer.shownView = best;
   $("state").replaceChildren(stateView(best.state));
+}
+
+// Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
+// labelled fallback above stays on screen until it arrives.
+const fetching = new Set();
+async function fetchStateAt(seq) {
+  if (fetching.has(seq) || viewer.views.has(seq)) return;
+  fetching.add(seq);
+  try {
+    const state = await viewer.client.view(viewer.gameId, seq);
+    viewer.views.set(state.seq, state);
+    if (viewer.seq === seq) renderState();
+  } catch (err) {
+    status(`state at seq ${seq}: ${err.message}`);
+  } finally {
+    fetching.delete(seq);
+  }
 }
 
 $("open-game").addEventListener("submit", (event) => {

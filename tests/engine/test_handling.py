@@ -145,3 +145,15 @@ async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store
         assert body[k].command_id == body[k + 1].command_id
         assert body[k].type == "CommandRecorded"
     assert len({e.command_id for e in body}) == 5000
+
+
+async def test_retrying_the_command_that_ended_the_game_returns_its_first_result(
+    games: Games,
+) -> None:
+    """The rules now refuse any command (the game is over), yet the retry is answered."""
+    created = await games.create("counter", {"target": 3})
+    first = await games.handle(created.game_id, "last", {"type": "Add", "amount": 3})
+    again = await games.handle(created.game_id, "last", {"type": "Add", "amount": 3})
+    assert again.duplicate and again.seqs == first.seqs
+    with pytest.raises(GameOver):
+        await games.handle(created.game_id, "new", {"type": "Add", "amount": 1})

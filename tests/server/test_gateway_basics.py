@@ -111,3 +111,22 @@ async def test_credentials_are_scoped_to_one_game(ws_url: str) -> None:
         async with UmpireClient(ws_url) as d:
             with pytest.raises(UmpireError, match="send 'auth' first"):
                 await d.send(game_a.game_id, {"type": "Push"})
+
+
+async def test_view_at_a_past_seq_is_the_state_then_as_the_role_sees_it(ws_url: str) -> None:
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1000})
+        await player.send(created.game_id, {"type": "Add", "amount": 2})  # seqs 2-3
+        await player.send(created.game_id, {"type": "Hide"})  # seqs 4-6
+        await player.send(created.game_id, {"type": "Add", "amount": 3})  # seqs 7-8
+        then = await player.request({"type": "view", "game_id": created.game_id, "at_seq": 3})
+        assert then.seq == 3 and then.state["total"] == 2
+        now = await player.view(created.game_id)
+        assert now.seq == 8 and now.state["total"] == 5
+        assert "secret" not in then.state and "secret" not in now.state
+        for bad in (0, 9):
+            with pytest.raises(UmpireError) as info:
+                await player.request({"type": "view", "game_id": created.game_id, "at_seq": bad})
+            assert info.value.code in ("seq_out_of_range", "bad_message")
+        with pytest.raises(UmpireError, match="out of range"):
+            await player.request({"type": "view", "game_id": created.game_id, "at_seq": 9})

@@ -183,3 +183,25 @@ async def test_a_ruleset_with_a_map_shows_its_counters_on_hexes(
         assert occupied >= len(set(units.values())) >= 2  # units, and terrain with a hex
         await page.screenshot(path=str(artifacts / "07-hex-map.png"))
         await page.close()
+
+
+async def test_a_page_opened_late_scrubs_to_the_exact_earlier_state(
+    browser: Any, viewer_gateway: Running, artifacts: Path
+) -> None:
+    """The page never saw seq 3 live: it asks the server (view at_seq) for that state."""
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("counter", {"target": 100}, client_seed="late")
+        await client.send(created.game_id, {"type": "Add", "amount": 2})  # seqs 2-3
+        await client.send(created.game_id, {"type": "Add", "amount": 5})  # seqs 4-5
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await _open(page, port, created.spectator_credential)
+        await page.wait_for_selector('#events li[data-seq="5"]', timeout=TIMEOUT)
+        await _state_seq(page, 5)
+        assert await _track(page, "total") == "7"
+        await page.click('#events li[data-seq="3"] button.seq')
+        await _state_seq(page, 3)
+        assert "State at seq 3." in await page.inner_text("#state-label")
+        assert await _track(page, "total") == "2"
+        await page.screenshot(path=str(artifacts / "08-late-scrub.png"), full_page=True)
+        await page.close()
