@@ -132,6 +132,18 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_revoke(settings: Settings, args: argparse.Namespace) -> int:
+    from server.credentials import revoke
+
+    async with open_store(settings) as store:
+        existed = await revoke(store, args.credential)
+    if not existed:
+        err_console.print("[yellow]no such credential[/] (already revoked, or never issued)")
+        return 1
+    console.print("credential revoked: gateways refuse it from its next command on")
+    return 0
+
+
 def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
     for name in registry.available():
         try:
@@ -196,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list games")
     p = sub.add_parser("reveal", help="publish a game's dice seed")
     p.add_argument("game")
+    p = sub.add_parser("revoke", help="revoke a game credential (operator)")
+    p.add_argument("credential")
     sub.add_parser("rulesets", help="list installed rulesets")
 
     for name, text in (
@@ -273,6 +287,7 @@ HANDLERS = {
     "log": cmd_log,
     "games": cmd_games,
     "reveal": cmd_reveal,
+    "revoke": cmd_revoke,
     "rulesets": cmd_rulesets,
     "serve": cmd_serve,
     "watch": cmd_watch,

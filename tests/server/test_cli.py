@@ -83,3 +83,37 @@ def test_bad_input_exits_non_zero_with_a_clear_message(cli_env: str, capsys) -> 
     assert code == 2 and "game_not_found" in err and "nosuchgame" in err
     code, _, err = run(capsys, "send", "bad{id}", '{"type": "Push"}')
     assert code == 2 and "not allowed" in err
+
+
+def test_revoke_refuses_the_credential_from_then_on(cli_env: str, capsys, redis_server) -> None:
+    import asyncio
+
+    from events.redis_store import RedisEventStore
+    from server import credentials
+    from engine.roles import Role
+    from server.credentials import Unauthorized
+
+    code, out, _ = run(capsys, "new", "counter", "--json")
+    game = json.loads(out)["game_id"]
+
+    async def issue() -> str:
+        store = RedisEventStore.from_url(redis_server.url, prefix=cli_env)
+        try:
+            return await credentials.issue(store, game, Role.PLAYER)
+        finally:
+            await store.close()
+
+    credential = asyncio.run(issue())
+    assert run(capsys, "revoke", credential)[0] == 0
+    code, _, err = run(capsys, "revoke", credential)
+    assert code == 1 and "no such credential" in err
+
+    async def verify() -> None:
+        store = RedisEventStore.from_url(redis_server.url, prefix=cli_env)
+        try:
+            await credentials.verify(store, credential)
+        finally:
+            await store.close()
+
+    with pytest.raises(Unauthorized):
+        asyncio.run(verify())
