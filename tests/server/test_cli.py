@@ -88,9 +88,9 @@ def test_bad_input_exits_non_zero_with_a_clear_message(cli_env: str, capsys) -> 
 def test_revoke_refuses_the_credential_from_then_on(cli_env: str, capsys, redis_server) -> None:
     import asyncio
 
+    from engine.roles import Role
     from events.redis_store import RedisEventStore
     from server import credentials
-    from engine.roles import Role
     from server.credentials import Unauthorized
 
     code, out, _ = run(capsys, "new", "counter", "--json")
