@@ -29,6 +29,7 @@ from events.errors import GameNotFound
 from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
+from server.games import REVEAL_COMMAND_ID
 
 log = logging.getLogger("umpire.feed")
 
@@ -311,6 +312,13 @@ class Notifier:
         if not first:
             raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
         feed = GameFeed(self.store, game_id, ruleset_of(first[0]))
+        # Start the window near the head rather than folding the whole log: older events
+        # are served from the stream. The reveal state is still exact, since a seed is
+        # revealed either by the reveal command (in the command-id map) or in the batch
+        # that ends the game, which is the last batch and so inside the window.
+        feed.head = max(0, await self.store.version(game_id) - WINDOW)
+        revealed = await self.store.command_result(game_id, REVEAL_COMMAND_ID)
+        feed.revealed = revealed is not None
         self.feeds[game_id] = feed
         channel = self.store.keys(game_id).channel
         self._channels[channel] = game_id

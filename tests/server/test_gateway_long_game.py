@@ -1,0 +1,42 @@
+"""A subscriber to a long game gets every event from its seq, and a seed revealed long
+ago still lifts redaction (the feed starts its window near the head, not at seq 1)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from clients.client import UmpireClient
+from server.app import Running
+from server.feed import WINDOW
+from tests.server.test_gateway_resume import append_added
+
+
+async def test_a_long_game_is_served_from_seq_1_and_its_early_reveal_is_honoured(
+    gateway: Running, ws_url: str
+) -> None:
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1_000_000})
+        await player.send(created.game_id, {"type": "Hide"}, command_id="h")  # seqs 2-4
+        await gateway.gateway.games.reveal(created.game_id)  # seq 5
+        await append_added(gateway, created.game_id, WINDOW + 500, batch=100)
+        head = await gateway.gateway.store.version(created.game_id)
+        assert head > WINDOW + 5  # long enough that seq 1-5 fall outside a fresh window
+    async with UmpireClient(ws_url) as spectator:
+        await spectator.auth(created.spectator_credential)
+        frames = []
+
+        async def collect() -> None:
+            async for frame in spectator.subscribe(created.game_id, 0):
+                frames.append(frame)
+                if frame.seq == head:
+                    return
+
+        await asyncio.wait_for(collect(), 60)
+    assert [f.seq for f in frames] == list(range(1, head + 1))
+    feed = gateway.gateway.notifier.feeds.get(created.game_id)
+    assert feed is None or min(feed.window) > 5  # the early events came from the stream
+    secret = next(f for f in frames if f.event_type == "counter.SecretChosen")
+    hidden_roll = frames[2]
+    # Revealed: the spectator sees the secret and the hidden roll's faces in full.
+    assert secret.payload is not None and not secret.redacted
+    assert hidden_roll.event_type == "DiceRolled" and hidden_roll.payload["faces"]
