@@ -12,6 +12,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Any
 
 from websockets.asyncio.server import Server, serve
 
@@ -35,10 +36,14 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def running_gateway(settings: Settings, url: str) -> AsyncIterator[Running]:
-    """Run a gateway on `settings.host:port` against the Redis at `url`."""
+async def running_gateway(
+    settings: Settings, url: str, *, games_options: dict[str, Any] | None = None
+) -> AsyncIterator[Running]:
+    """Run a gateway on `settings.host:port` against the Redis at `url`.
+
+    `games_options` go to `Games` (tests pass a deterministic `draw_seed`)."""
     store = make_store(url, settings)
-    games = Games(store, snapshot_every=settings.snapshot_every)
+    games = Games(store, snapshot_every=settings.snapshot_every, **(games_options or {}))
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier)

@@ -12,7 +12,7 @@ import contextlib
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -81,9 +81,17 @@ class Games:
     """Command handling over an EventStore (Redis), with a cache of folded games."""
 
     def __init__(
-        self, store: RedisEventStore, *, snapshot_every: int = 500, cache_size: int = 256
+        self,
+        store: RedisEventStore,
+        *,
+        snapshot_every: int = 500,
+        cache_size: int = 256,
+        draw_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
+        """`draw_seed` makes each game's secret dice seed; tests pass a deterministic one
+        so that a game played with server dice is the same on every run."""
         self.store = store
+        self.draw_seed = draw_seed
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size
@@ -109,7 +117,9 @@ class Games:
             client_seed = secrets.token_hex(16)
         if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= 128:
             raise InvalidCommand("client seed must be a string of 1 to 128 characters")
-        seed = secrets.token_bytes(32)
+        seed = self.draw_seed()
+        if len(seed) != 32:
+            raise ValueError("a dice seed must be 32 bytes")
         created = GameCreated(
             game_id=game_id,
             ruleset=ruleset.name,

@@ -6,10 +6,11 @@ tests do not see each other's games.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,19 @@ async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Redis
         await s.close()
 
 
+def seed_source(request: pytest.FixtureRequest) -> Callable[[], bytes]:
+    """Deterministic dice seeds for one test: server dice roll the same on every run, so
+    an outcome a test relies on never depends on luck (and a failure reproduces)."""
+    counter = itertools.count()
+    node = request.node.nodeid.split("[")[0].encode()
+
+    def draw() -> bytes:
+        return hashlib.sha256(node + b"#" + str(next(counter)).encode()).digest()
+
+    return draw
+
+
 @pytest.fixture
-async def games(store: RedisEventStore) -> Games:
-    """Command handling on the test store."""
-    return Games(store, snapshot_every=50)
+async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
+    """Command handling on the test store, with deterministic dice seeds."""
+    return Games(store, snapshot_every=50, draw_seed=seed_source(request))

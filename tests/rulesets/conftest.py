@@ -13,6 +13,7 @@ from server.app import running_gateway
 from server.config import Settings
 from server.embedded import EmbeddedRedis
 from server.games import Games
+from tests.conftest import seed_source
 from tests.support.gateway_games import GatewayGames
 
 
@@ -24,14 +25,17 @@ async def games(
     prefix: str,
 ) -> AsyncIterator[Games | GatewayGames]:
     """`Games` on the test store, or the same over websocket frames through a gateway."""
-    direct = Games(store, snapshot_every=50)
+    # The same deterministic seeds on both paths: the gateway variant plays the same game.
+    direct = Games(store, snapshot_every=50, draw_seed=seed_source(request))
     if request.param == "direct":
         yield direct
         return
     # Generous limits: scripted games send many commands quickly from one connection.
     settings = Settings(port=0, prefix=prefix, max_messages_per_second=10_000, max_burst=10_000)
     async with (
-        running_gateway(settings, redis_server.url) as running,
+        running_gateway(
+            settings, redis_server.url, games_options={"draw_seed": seed_source(request)}
+        ) as running,
         UmpireClient(f"ws://127.0.0.1:{running.port}/ws") as client,
     ):
         yield GatewayGames(client, direct)
