@@ -9,8 +9,8 @@ Every AI decision event carries, besides its own result fields:
   rejected with the reason;
 - `explanation`: the decision in plain words, for `umpire explain`.
 
-Rulesets declare these fields on their event Structs (frozen, tagged); `Candidate` is the
-common element type.
+Rulesets derive their decision events from `Decision` (adding their own result fields and
+a tag); `Candidate` is the element type of the candidate list.
 """
 
 from __future__ import annotations
@@ -24,6 +24,15 @@ class Candidate(Struct, frozen=True, kw_only=True):
     option: str
     chosen: bool
     reason: str
+
+
+class Decision(Struct, frozen=True, kw_only=True):
+    """Base of every AI decision event: the rule, the dice, the candidates, plain words."""
+
+    rule: str
+    dice: tuple[int, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    explanation: str = ""
 
 
 def chosen_and_rejected(

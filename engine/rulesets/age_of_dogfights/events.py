@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision as BaseDecision
 from engine.rulesets.age_of_dogfights.geometry import Heading
 from engine.rulesets.age_of_dogfights.terms import (
     Aggressiveness,
@@ -27,14 +27,10 @@ from engine.rulesets.age_of_dogfights.terms import (
 P = "age_of_dogfights."
 
 
-class Decision(Struct, frozen=True, kw_only=True):
-    """Fields every decision event has."""
+class Decision(BaseDecision, frozen=True, kw_only=True):
+    """A bot's decision (engine.decision.Decision) about one aircraft."""
 
     aircraft: str
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
 
 
 # --- Game Setup ---------------------------------------------------------------------------

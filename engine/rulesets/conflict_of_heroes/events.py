@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision
 from engine.rulesets.conflict_of_heroes.orders import OrderAction
 from engine.rulesets.conflict_of_heroes.terms import (
     ActionKind,
@@ -20,15 +20,6 @@ from engine.rulesets.conflict_of_heroes.terms import (
 )
 
 _T = "conflict_of_heroes."
-
-
-class Decision(Struct, frozen=True, kw_only=True):
-    """The fields every decision carries (engine/decision.py)."""
-
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
 
 
 # -- 3.0 player turn ------------------------------------------------------------------

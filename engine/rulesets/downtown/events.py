@@ -8,18 +8,13 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision as BaseDecision
 from engine.rulesets.downtown.state import UsFlight
 from engine.rulesets.downtown.terms import Altitude, FlightStatus, Phase
 
 
-class Decision(Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The fields every DRV decision carries: rule, dice (roll numbers), candidates, explanation."""
-
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
+class Decision(BaseDecision, frozen=True, kw_only=True, omit_defaults=True):
+    """A DRV decision (engine.decision.Decision); empty defaults are left out of the log."""
 
 
 def _tag(name: str) -> str:

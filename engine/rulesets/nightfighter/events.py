@@ -9,21 +9,12 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision
 from engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
 from engine.rulesets.nightfighter.serrate import CounterRevealed, SerrateSearched
 from engine.rulesets.nightfighter.terms import Marker, PhantomResult, Phase, TallyKind
 
 SECRET_FIELDS: tuple[str, ...] = ("rolled_cell", "rolled_hex")
-
-
-class Decision(Struct, frozen=True, kw_only=True):
-    """The explanation every umpire decision carries."""
-
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
 
 
 class TurnStarted(Decision, frozen=True, kw_only=True, tag="nightfighter.TurnStarted"):
