@@ -28,18 +28,15 @@ from events.types import CommandRecorded, DiceRolled, GameEnded
 
 
 @cache
-def _command_decoder(ruleset: Ruleset[Any]) -> Any:
-    union = tuple(ruleset.command_types) + UNIVERSAL_COMMANDS
-    return union
+def command_types(ruleset: Ruleset[Any]) -> dict[str, type[Struct]]:
+    """The command types a ruleset accepts, universal ones included, by tag."""
+    types = (*ruleset.command_types, *UNIVERSAL_COMMANDS)
+    return {str(t.__struct_config__.tag): t for t in types}
 
 
 def command_names(ruleset: Ruleset[Any]) -> list[str]:
-    """Every command type a ruleset accepts, universal ones included."""
-    names = []
-    for command_type in (*ruleset.command_types, *UNIVERSAL_COMMANDS):
-        tag = command_type.__struct_config__.tag
-        names.append(str(tag))
-    return sorted(names)
+    """Every command type a ruleset accepts, universal ones included, sorted."""
+    return sorted(command_types(ruleset))
 
 
 def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
@@ -47,15 +44,14 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
     if not isinstance(command, dict):
         raise InvalidCommand("a command must be an object with a 'type' field")
     kind = command.get("type")
-    allowed = command_names(ruleset)
-    if kind not in allowed:
+    target = command_types(ruleset).get(kind) if isinstance(kind, str) else None
+    if target is None:
+        allowed = command_names(ruleset)
         raise InvalidCommand(
             f"unknown command type {kind!r} for {ruleset.name}; allowed: {', '.join(allowed)}",
             type=str(kind)[:80],
             allowed=allowed,
         )
-    union_types = _command_decoder(ruleset)
-    target = next(t for t in union_types if t.__struct_config__.tag == kind)
     try:
         parsed: Struct = msgspec.convert(command, target)
     except msgspec.ValidationError as exc:
