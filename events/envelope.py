@@ -63,20 +63,20 @@ _envelope_encoder = msgspec.msgpack.Encoder()
 _envelope_decoder = msgspec.msgpack.Decoder(Envelope)
 
 
-def compute_hash(
-    *,
-    game_id: str,
-    seq: int,
-    type: str,
-    version: int,
-    payload: bytes,
-    command_id: str,
-    recorded_at: str,
-    prev_hash: str,
-) -> str:
-    """SHA-256 over the canonical encoding of every envelope field but the hash itself."""
+def expected_hash(envelope: Envelope) -> str:
+    """The hash an envelope ought to carry: SHA-256 over the canonical encoding of every
+    field but the hash itself, in declaration order."""
     body = _hash_encoder.encode(
-        (game_id, seq, type, version, payload, command_id, recorded_at, prev_hash)
+        (
+            envelope.game_id,
+            envelope.seq,
+            envelope.type,
+            envelope.version,
+            envelope.payload,
+            envelope.command_id,
+            envelope.recorded_at,
+            envelope.prev_hash,
+        )
     )
     return hashlib.sha256(body).hexdigest()
 
@@ -93,7 +93,7 @@ def seal(
     prev_hash: str,
 ) -> Envelope:
     """Build an envelope and its hash."""
-    digest = compute_hash(
+    unsealed = Envelope(
         game_id=game_id,
         seq=seq,
         type=type,
@@ -102,32 +102,9 @@ def seal(
         command_id=command_id,
         recorded_at=recorded_at,
         prev_hash=prev_hash,
+        hash="",
     )
-    return Envelope(
-        game_id=game_id,
-        seq=seq,
-        type=type,
-        version=version,
-        payload=payload,
-        command_id=command_id,
-        recorded_at=recorded_at,
-        prev_hash=prev_hash,
-        hash=digest,
-    )
-
-
-def expected_hash(envelope: Envelope) -> str:
-    """The hash an envelope ought to carry, recomputed from its other fields."""
-    return compute_hash(
-        game_id=envelope.game_id,
-        seq=envelope.seq,
-        type=envelope.type,
-        version=envelope.version,
-        payload=envelope.payload,
-        command_id=envelope.command_id,
-        recorded_at=envelope.recorded_at,
-        prev_hash=envelope.prev_hash,
-    )
+    return msgspec.structs.replace(unsealed, hash=expected_hash(unsealed))
 
 
 def encode_envelope(envelope: Envelope) -> bytes:
