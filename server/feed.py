@@ -29,6 +29,7 @@ from events.errors import GameNotFound
 from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
+from server.background import cancel_all
 from server.games import REVEAL_COMMAND_ID
 
 log = logging.getLogger("umpire.feed")
@@ -239,11 +240,7 @@ class ShardChannels:
 
     async def close(self) -> None:
         """Stop the listeners and close the connections."""
-        for task in self.tasks.values():
-            task.cancel()
-        for task in self.tasks.values():
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all(self.tasks.values())
         for pubsub in self.pubsubs.values():
             with contextlib.suppress(Exception):
                 await pubsub.aclose()
@@ -278,11 +275,7 @@ class Notifier:
 
     async def stop(self) -> None:
         """Stop listening."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all(self._tasks)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

@@ -55,6 +55,7 @@ from events.wire import (
     encoder,
 )
 from server import credentials
+from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
 from server.feed import GameFeed, Notifier
@@ -96,11 +97,7 @@ class Gateway:
 
     async def stop(self) -> None:
         """Stop the background tasks."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_all(self._tasks)
 
     async def _sweep(self) -> None:
         """Abort connections whose peer has accepted no data for a keepalive period.
