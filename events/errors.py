@@ -87,6 +87,12 @@ class ChainBroken(UmpireError):
         self.reason = reason
 
 
+class Unauthorized(UmpireError):
+    """A missing, wrong, revoked or foreign credential, or a role that may not do this."""
+
+    code = "unauthorized"
+
+
 class StoreUnavailable(UmpireError):
     """The store cannot be reached; nothing was written."""
 

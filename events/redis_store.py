@@ -37,15 +37,23 @@ from events.errors import (
     GameNotFound,
     StoreUnavailable,
     UmpireError,
+    Unauthorized,
     VersionConflict,
 )
 from events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
-from events.store import AppendResult, PendingEvent, Snapshot
+from events.store import AppendResult, Credential, PendingEvent, Snapshot
 
-# KEYS: stream, meta, commands, secret, channel
-# ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none), env...
+# KEYS: stream, meta, commands, secret, channel, credentials
+# ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
+#       credential digest ('' for none), role the credential must hold, env...
+# The credential check comes first, so a revoked credential is refused even for a command
+# id seen before; checking it here, in the append itself, costs no extra round trip and
+# leaves no window between the check and the write.
 APPEND_SCRIPT = (
     """
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[6], ARGV[6]) ~= ARGV[7] then
+  return {'unauthorized', '0'}
+end
 local done = redis.call('HGET', KEYS[3], ARGV[2])
 if done then return {'dup', done} end
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
@@ -57,11 +65,11 @@ if version == 0 then last = '"""
     + GENESIS_HASH
     + """' end
 if last ~= ARGV[3] then return {'conflict', tostring(version)} end
-local n = #ARGV - 5
+local n = #ARGV - 7
 if n < 1 then return {'empty', tostring(version)} end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[4], ARGV[5]) end
 for i = 1, n do
-  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[5 + i])
+  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[7 + i])
 end
 local new_version = expected + n
 redis.call('HSET', KEYS[2], 'version', new_version, 'last_hash', ARGV[4])
@@ -242,6 +250,7 @@ class RedisEventStore:
         recorded_at: str,
         secret: bytes | None = None,
         prev_hash: str | None = None,
+        credential: Credential | None = None,
     ) -> AppendResult:
         """Append a command's events atomically; see EventStore.append."""
         keys = self.keys(game_id)
@@ -278,9 +287,18 @@ class RedisEventStore:
             prev_hash,
             link,
             secret.hex() if secret else "",
+            credential.digest if credential else "",
+            credential.role if credential else "",
             *sealed,
         ]
-        keys_arg = [keys.stream, keys.meta, keys.commands, keys.secret, keys.channel]
+        keys_arg = [
+            keys.stream,
+            keys.meta,
+            keys.commands,
+            keys.secret,
+            keys.channel,
+            keys.credentials,
+        ]
         try:
             status, value = await self._script(self._append, keys_arg, argv)
         except (*_UNREACHABLE, *_RESHARDING) as exc:
@@ -293,6 +311,12 @@ class RedisEventStore:
             return _parse_result(value, duplicate=False)
         if status == "dup":
             return _parse_result(value, duplicate=True)
+        if status == "unauthorized":
+            raise Unauthorized(
+                f"the credential is no longer valid for game {game_id!r} (revoked): "
+                "nothing was written",
+                game_id=game_id,
+            )
         actual = int(value)
         if status == "exists":
             raise GameExists(f"game {game_id!r} exists already", game_id=game_id)
@@ -309,6 +333,14 @@ class RedisEventStore:
             expected=expected_version,
             actual=actual,
         )
+
+    async def holds(self, game_id: str, credential: Credential) -> bool:
+        """Whether the game still grants `credential` its role (the append's own check)."""
+        try:
+            role = await self._redis.hget(self.keys(game_id).credentials, credential.digest)
+        except _UNREACHABLE as exc:
+            raise _unavailable(exc, game_id) from exc
+        return role is not None and role.decode() == credential.role
 
     async def _hash_at(self, keys: GameKeys, seq: int) -> str:
         if seq == 0:

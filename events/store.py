@@ -36,6 +36,14 @@ class AppendResult(Struct, frozen=True):
         return list(range(self.first_seq, self.last_seq + 1))
 
 
+class Credential(Struct, frozen=True):
+    """A credential an append is made under: the hash of its token and the role it must
+    still hold when the events are written (a revoked one is refused atomically)."""
+
+    digest: str
+    role: str
+
+
 class Snapshot(Struct, frozen=True):
     """A folded state at `seq`, with the state hash it must reproduce before use."""
 
@@ -57,13 +65,16 @@ class EventStore(Protocol):
         command_id: str,
         recorded_at: str,
         secret: bytes | None = None,
+        credential: Credential | None = None,
     ) -> AppendResult:
         """Append all `events` atomically after `expected_version`.
 
         Raises VersionConflict if the stream is past `expected_version`,
         ExpectedVersionAhead if it has not reached it, GameExists when a creation
-        (expected_version 0 with a secret) finds the game already there. A command id
-        seen before returns its first result and writes nothing.
+        (expected_version 0 with a secret) finds the game already there, Unauthorized
+        when `credential` is given and the game no longer grants it its role (checked
+        before anything else, in the same atomic step). A command id seen before returns
+        its first result and writes nothing.
         """
         ...
 

@@ -17,16 +17,21 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine.roles import Role
 from events.envelope import GAME_ID_PATTERN
-from events.errors import StoreUnavailable, UmpireError
+from events.errors import StoreUnavailable, Unauthorized
 from events.redis_store import RedisEventStore
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
-
-class Unauthorized(UmpireError):
-    """A missing, wrong, revoked or foreign credential, or a role that may not do this."""
-
-    code = "unauthorized"
+__all__ = [
+    "Unauthorized",
+    "fingerprint",
+    "held",
+    "is_operator",
+    "issue",
+    "revoke",
+    "split",
+    "verify",
+]
 
 
 def _digest(token: str) -> str:

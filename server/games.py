@@ -1,8 +1,9 @@
 """Games on a store: create, load (snapshot + tail), handle a command, reveal the seed.
 
-This is where the pure engine meets I/O. A command is handled as: return the first result
-for a known command id; load; decide; append with the expected version; on a version
-conflict reload and decide again (bounded retries).
+This is where the pure engine meets I/O. A command is handled as: decide on the cached
+game (or load it); append with the expected version, the hash link and the credential, all
+checked by the append itself, which also answers a known command id with its first result;
+on a version conflict reload and decide again (bounded retries).
 """
 
 from __future__ import annotations
@@ -38,9 +39,15 @@ from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
 from events.envelope import check_command_id, check_game_id
-from events.errors import GameNotFound, StoreUnavailable, UmpireError, VersionConflict
+from events.errors import (
+    GameNotFound,
+    StoreUnavailable,
+    UmpireError,
+    Unauthorized,
+    VersionConflict,
+)
 from events.redis_store import RedisEventStore
-from events.store import AppendResult, PendingEvent, Snapshot
+from events.store import AppendResult, Credential, PendingEvent, Snapshot
 from events.types import GameCreated, GameEnded, SeedRevealed
 from server.clock import utc_now_iso
 
@@ -212,11 +219,19 @@ class Games:
         manual_dice: Sequence[Sequence[int]] | None = None,
         expected_seq: int | None = None,
         role: Role = Role.PLAYER,
+        credential: Credential | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
 
         With `expected_seq` the command applies only if the game is still at that seq
-        (optimistic concurrency for clients); otherwise conflicts are retried here.
+        (optimistic concurrency for clients); otherwise conflicts are retried here. With
+        `credential` the append is refused (Unauthorized) unless the game still grants it
+        its role, checked atomically with the write.
+
+        The command is decided on the cached game without reading the log first: the
+        append itself checks the version and the hash link, so a cache that is behind
+        (another gateway wrote) costs a conflict and a reload, never a wrong event. A
+        refusal decided on the cache is confirmed on a fresh read before it is reported.
         """
         check_game_id(game_id)
         check_command_id(command_id)
@@ -227,9 +242,13 @@ class Games:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
+        reload = False
         while True:
+            cached = None if reload else self._cache.get(game_id)
+            if cached is not None and expected_seq not in (None, cached[1].meta.seq):
+                cached = None  # the client expects another seq: read the log to be sure
             try:
-                ruleset, game = await self.load(game_id)
+                ruleset, game = cached if cached is not None else await self.load(game_id)
                 if expected_seq is not None and game.meta.seq != expected_seq:
                     raise VersionConflict(
                         f"game {game_id!r} is at seq {game.meta.seq}, not {expected_seq}",
@@ -238,21 +257,21 @@ class Games:
                     )
                 events = self._decide(ruleset, game, command, manual_dice, role)
             except UmpireError:
-                # A retried command id answers with its first result even where the rules
-                # would refuse it now (the game may have ended since). Looked up only on
-                # this path: on the happy path the append script answers duplicates.
-                known = await self.store.command_result(game_id, command_id)
+                if cached is not None:
+                    reload = True  # judged on the cache only: judge again on the log
+                    continue
+                known = await self._known_result(game_id, command_id, credential)
                 if known is not None:
-                    return self._result(game_id, command_id, known)
+                    return known
                 raise
             if any(isinstance(e, GameEnded) for e in events):
                 # ARCHITECTURE.md: the seed is published when the game ends, atomically.
                 events.append(SeedRevealed(seed=(await self._secret(game_id)).hex()))
             try:
-                result = await self._append(ruleset, game, events, command_id)
+                result = await self._append(ruleset, game, events, command_id, credential)
             except VersionConflict:
-                # The cached game is still a valid prefix: load() reads only what is newer.
-                if expected_seq is not None:
+                reload = True  # load() reads only what is newer than the cached game
+                if expected_seq is not None and cached is None:
                     raise
                 attempt += 1
                 if loop.time() > deadline:
@@ -262,9 +281,25 @@ class Games:
                         expected=-1,
                         actual=-1,
                     ) from None
-                await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * attempt)))
+                if cached is None:
+                    await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * attempt)))
                 continue
             return self._result(game_id, command_id, result)
+
+    async def _known_result(
+        self, game_id: str, command_id: str, credential: Credential | None
+    ) -> CommandResult | None:
+        """On the way to refusing a command: a retried command id answers with its first
+        result even where the rules would refuse it now (the game may have ended since),
+        unless its credential was revoked. Looked up only on this path: on the happy path
+        the append script answers both."""
+        if credential is not None and not await self.store.holds(game_id, credential):
+            raise Unauthorized(
+                f"the credential is no longer valid for game {game_id!r} (revoked)",
+                game_id=game_id,
+            )
+        known = await self.store.command_result(game_id, command_id)
+        return None if known is None else self._result(game_id, command_id, known)
 
     def _decide(
         self,
@@ -286,7 +321,12 @@ class Games:
         return decide_command(ruleset, game, command, dice, role=role)
 
     async def _append(
-        self, ruleset: Ruleset[Any], game: Game, events: list[Struct], command_id: str
+        self,
+        ruleset: Ruleset[Any],
+        game: Game,
+        events: list[Struct],
+        command_id: str,
+        credential: Credential | None = None,
     ) -> AppendResult:
         codec = codec_for(ruleset)
         pending = [PendingEvent(*codec.encode(e)) for e in events]
@@ -297,6 +337,7 @@ class Games:
             command_id=command_id,
             recorded_at=utc_now_iso(),
             prev_hash=game.meta.last_hash,
+            credential=credential,
         )
         if not result.duplicate:
             await self._advance(ruleset, game, events, result)

@@ -26,6 +26,7 @@ from engine.redaction import view_for
 from engine.replay import SeqOutOfRange, game_at
 from engine.roles import Role
 from events.errors import UmpireError
+from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
     CLOSE_RATE_LIMIT,
@@ -630,25 +631,29 @@ class Connection:
         if msg.credential:
             await self._auth(msg.credential, msg.id, reply=False)
         role = self._role(msg.game_id)
-        if role is Role.PLAYER:
-            if not msg.credential:  # a credential in the message was verified just now
-                await self._still_valid(msg.game_id)
-        else:
+        if role is not Role.PLAYER:
             raise Unauthorized(
                 f"a {role.value} may not send commands to game {msg.game_id!r}; "
                 "only the player credential may",
                 game_id=msg.game_id,
                 role=role.value,
             )
+        # A credential revoked since it was presented is refused by the append itself.
+        digest = self.grants[msg.game_id]
         started = time.perf_counter()
-        result = await self.gw.games.handle(
-            msg.game_id,
-            msg.command_id,
-            msg.command,
-            manual_dice=msg.dice,
-            expected_seq=msg.expected_seq,
-            role=role,
-        )
+        try:
+            result = await self.gw.games.handle(
+                msg.game_id,
+                msg.command_id,
+                msg.command,
+                manual_dice=msg.dice,
+                expected_seq=msg.expected_seq,
+                role=role,
+                credential=Credential(digest, role.value),
+            )
+        except Unauthorized:
+            await self.gw.drop_grant(msg.game_id, digest)
+            raise
         self.gw.metrics.observe_command(
             time.perf_counter() - started, appended=not result.duplicate
         )

@@ -9,7 +9,7 @@ import pytest
 from engine.audit import audit
 from engine.dice import d6, derive_faces
 from engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
-from events.errors import GameNotFound, InvalidGameId
+from events.errors import GameNotFound, InvalidGameId, VersionConflict
 from events.types import DiceRolled, SeedRevealed
 from server.games import Games
 
@@ -157,3 +157,55 @@ async def test_retrying_the_command_that_ended_the_game_returns_its_first_result
     assert again.duplicate and again.seqs == first.seqs
     with pytest.raises(GameOver):
         await games.handle(created.game_id, "new", {"type": "Add", "amount": 1})
+
+
+async def test_a_cache_behind_the_log_costs_a_reload_never_a_wrong_event(
+    games: Games, store
+) -> None:
+    """Commands are decided on the cached game without reading the log first; when
+    another writer moved the game on, the append's version check catches it and the
+    command is decided again on the log."""
+    from events.chain import verify_chain
+
+    created = await games.create("counter", {"target": 10})
+    gid = created.game_id
+    await games.handle(gid, "a1", {"type": "Add", "amount": 1})  # cached at total 1
+    other = Games(store)
+    await other.handle(gid, "b1", {"type": "Add", "amount": 2})  # the log: total 3
+
+    result = await games.handle(gid, "a2", {"type": "Add", "amount": 3})
+    assert result.seqs == [6, 7] and not result.duplicate
+    _, game = await games.load(gid)
+    assert game.state.total == 6 and game.meta.seq == 7
+    verify_chain(await store.read(gid))
+
+    # Valid on the stale cache (total 6 + 4 <= 10), refused on the log (total 9).
+    await other.handle(gid, "b2", {"type": "Add", "amount": 3})
+    with pytest.raises(RuleError, match="at most 1 now"):
+        await games.handle(gid, "a3", {"type": "Add", "amount": 4})
+    assert await store.version(gid) == 9
+
+
+async def test_a_refusal_judged_on_a_stale_cache_is_judged_again_on_the_log(
+    games: Games, store
+) -> None:
+    created = await games.create("counter", {"target": 5})
+    gid = created.game_id
+    await games.handle(gid, "a1", {"type": "Add", "amount": 1})  # cached: at most 4 more
+    await Games(store).handle(gid, "b1", {"type": "Add", "amount": 2})  # the log: 2 more
+    with pytest.raises(RuleError, match="at most 2 now"):  # not the cache's "at most 4"
+        await games.handle(gid, "a2", {"type": "Add", "amount": 5})
+    accepted = await games.handle(gid, "a3", {"type": "Add", "amount": 2})
+    assert accepted.seqs == [6, 7, 8, 9]  # its record, Added, GameEnded, SeedRevealed
+
+
+async def test_expected_seq_is_checked_against_the_log_not_the_cache(games: Games, store) -> None:
+    created = await games.create("counter", {"target": 50})
+    gid = created.game_id
+    await games.handle(gid, "a1", {"type": "Add", "amount": 1})  # cached at seq 3
+    await Games(store).handle(gid, "b1", {"type": "Add", "amount": 1})  # the log: seq 5
+    with pytest.raises(VersionConflict) as info:
+        await games.handle(gid, "a2", {"type": "Add", "amount": 1}, expected_seq=3)
+    assert (info.value.expected, info.value.actual) == (3, 5)
+    result = await games.handle(gid, "a3", {"type": "Add", "amount": 1}, expected_seq=5)
+    assert result.seqs == [6, 7]

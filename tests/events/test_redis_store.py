@@ -2,8 +2,56 @@
 
 from __future__ import annotations
 
-from tests.support.store_contract import StoreContract
+import pytest
+
+from engine.roles import Role
+from events.errors import Unauthorized
+from events.redis_store import RedisEventStore
+from events.store import Credential
+from server import credentials
+from server.credentials import fingerprint
+from tests.support.store_contract import NOW, StoreContract, create, pending
 
 
 class TestRedisStoreContract(StoreContract):
     """Runs every contract test on a real Valkey started by the suite."""
+
+
+async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(
+    store: RedisEventStore,
+) -> None:
+    """The append checks the credential in the same atomic step as the version: no window
+    between a check and the write, and no round trip of its own (tests/server/
+    test_command_cost.py)."""
+    await create(store, "g1")
+    player = fingerprint(await credentials.issue(store, "g1", Role.PLAYER))[1]
+    spectator = fingerprint(await credentials.issue(store, "g1", Role.SPECTATOR))[1]
+    as_player = Credential(player, "player")
+    first = await store.append(
+        "g1", pending(2), expected_version=1, command_id="c1", recorded_at=NOW,
+        credential=as_player,
+    )  # fmt: skip
+    assert first.seqs == [2, 3] and await store.holds("g1", as_player)
+
+    with pytest.raises(Unauthorized, match="no longer valid"):  # a spectator's digest
+        await store.append(
+            "g1", pending(1), expected_version=3, command_id="c2", recorded_at=NOW,
+            credential=Credential(spectator, "player"),
+        )  # fmt: skip
+    other = fingerprint(await credentials.issue(store, "g2", Role.PLAYER))[1]
+    with pytest.raises(Unauthorized):  # game g2's player credential on g1
+        await store.append(
+            "g1", pending(1), expected_version=3, command_id="c3", recorded_at=NOW,
+            credential=Credential(other, "player"),
+        )  # fmt: skip
+
+    await store.redis.hdel(store.keys("g1").credentials, player)
+    assert not await store.holds("g1", as_player)
+    for command_id, expected in (("c4", 3), ("c1", 1)):  # a new id, and a retried one
+        with pytest.raises(Unauthorized, match="revoked"):
+            await store.append(
+                "g1", pending(1), expected_version=expected, command_id=command_id,
+                recorded_at=NOW, credential=as_player,
+            )  # fmt: skip
+    assert await store.version("g1") == 3
+    assert await store.command_result("g1", "c4") is None

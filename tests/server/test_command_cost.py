@@ -1,0 +1,57 @@
+"""What a player's command costs the store: one Redis call (the append script) once the
+game is cached. The credential check, the version check, the hash link and a retried
+command id are all answered inside that one call, and a cache that fell behind the log is
+caught by it (tests/engine/test_handling.py). Measured on a private Valkey, so no other
+test's traffic is counted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis.asyncio as aioredis
+
+from server.app import running_gateway
+from server.embedded import EmbeddedRedis
+from tests.access.peer import Peer
+from tests.server.conftest import gateway_settings
+
+UNCOUNTED = {"info", "config|resetstat", "config", "ping", "hello", "client|setinfo"}
+
+
+async def _calls(client: aioredis.Redis) -> dict[str, int]:
+    stats = await client.info("commandstats")
+    calls = {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()}
+    return {name: n for name, n in calls.items() if name not in UNCOUNTED}
+
+
+async def test_a_command_on_a_cached_game_is_one_redis_call(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "redis") as server:
+        settings = gateway_settings("cost", credential_recheck_seconds=3600)
+        async with running_gateway(settings, server.url) as running:
+            peer = await Peer.open(f"ws://127.0.0.1:{running.port}/ws")
+            created = await peer.ok(
+                {"type": "create", "ruleset": "counter", "setup": {"target": 1000}}
+            )
+            gid = created["game_id"]
+
+            def command(n: int) -> dict[str, object]:
+                add = {"type": "Add", "amount": 1}
+                return {"type": "command", "game_id": gid, "command_id": f"c{n}", "command": add}
+
+            await peer.ok(command(0))  # the first command loads the game and its secret
+            client = aioredis.Redis.from_url(server.url)
+            try:
+                await client.config_resetstat()
+                for n in range(1, 11):
+                    accepted = await peer.ok(command(n))
+                    assert accepted["seqs"] == [2 * n + 2, 2 * n + 3]
+                again = await peer.ok(command(10))  # a retried id: answered by the script
+                assert again["duplicate"] is True
+                # Valkey counts the script's own calls too: per command 4 HGETs (credential,
+                # command id, version, last hash), 2 XADDs, 2 HSETs, 1 PUBLISH; the retried
+                # id stops after 2 HGETs. No XRANGE, no HEXISTS: nothing outside the script.
+                calls = await _calls(client)
+                assert calls == {"evalsha": 11, "hget": 42, "xadd": 20, "hset": 20, "publish": 10}
+            finally:
+                await client.aclose()
+            await peer.close()
