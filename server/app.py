@@ -16,6 +16,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, serve
 
+from server import collector
 from server.config import Settings
 from server.feed import Notifier
 from server.games import Games
@@ -77,6 +78,7 @@ async def serve_forever(settings: Settings, url: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     async with running_gateway(settings, url) as running:
+        collector.tune(settings.gc_thresholds)  # start-up is over: freeze what it made
         where = f"{settings.host}:{running.port}"
         print(
             f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {url})",

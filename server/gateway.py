@@ -95,9 +95,11 @@ class Gateway:
             asyncio.create_task(self._recheck_credentials(), name="credentials"),
             asyncio.create_task(self._sweep(), name="sweep"),
         ]
+        self.metrics.gc.install()
 
     async def stop(self) -> None:
         """Stop the background tasks."""
+        self.metrics.gc.remove()
         await cancel_all(self._tasks)
 
     async def _sweep(self) -> None:

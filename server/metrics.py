@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from server.collector import Pauses
+
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
@@ -21,6 +23,7 @@ class Metrics:
         self.errors: Counter[str] = Counter()
         self.buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
+        self.gc = Pauses()
 
     def error(self, code: str) -> None:
         """Count an error by its code."""
@@ -66,4 +69,5 @@ class Metrics:
         lines.append(f'umpire_command_seconds_bucket{{le="+Inf"}} {self.commands}')
         lines.append(f"umpire_command_seconds_sum {self.latency_sum:.6f}")
         lines.append(f"umpire_command_seconds_count {self.commands}")
+        lines += self.gc.render()
         return "\n".join(lines) + "\n"

@@ -1,0 +1,73 @@
+"""The gateway process's garbage collector: tuned thresholds, frozen start-up objects, and
+its pauses on /metrics (server/collector.py says why)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import re
+import signal
+
+import pytest
+
+from server import collector
+from server.app import Running
+from server.config import SettingsError, from_env
+from server.embedded import EmbeddedRedis
+from tests.server.test_gateway_http import http_get
+from tests.support.processes import start_gateway
+
+
+def _metric(body: str, name: str, generation: int) -> float:
+    match = re.search(rf'^{name}{{generation="{generation}"}} (\S+)$', body, re.M)
+    assert match, f"{name} generation {generation} missing from /metrics"
+    return float(match.group(1))
+
+
+async def test_metrics_report_every_collection_and_its_pause(gateway: Running) -> None:
+    _, before = await http_get(gateway.port, "/metrics")
+    gc.collect()
+    gc.collect()
+    _, after = await http_get(gateway.port, "/metrics")
+    full = _metric(after, "umpire_gc_collections_total", 2)
+    assert full >= _metric(before, "umpire_gc_collections_total", 2) + 2
+    assert _metric(after, "umpire_gc_pause_seconds_total", 2) > 0
+    longest = _metric(after, "umpire_gc_pause_longest_seconds", 2)
+    assert 0 < longest <= _metric(after, "umpire_gc_pause_seconds_total", 2)
+    assert _metric(after, "umpire_gc_threshold", 0) == gc.get_threshold()[0]
+
+
+def test_tune_sets_the_thresholds_and_freezes_start_up_objects() -> None:
+    original = gc.get_threshold()
+    try:
+        collector.tune((12_345, 7, 9))
+        assert gc.get_threshold() == (12_345, 7, 9)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*original)
+
+
+def test_thresholds_come_from_the_environment_and_are_checked() -> None:
+    assert from_env({}).gc_thresholds == (10_000, 20, 20)
+    assert from_env({"UMPIRE_GC_THRESHOLDS": "700, 10, 10"}).gc_thresholds == (700, 10, 10)
+    with pytest.raises(SettingsError, match=r"UMPIRE_GC_THRESHOLDS.*greater than or equal to 100"):
+        from_env({"UMPIRE_GC_THRESHOLDS": "5,10,10"})
+    with pytest.raises(SettingsError, match="UMPIRE_GC_THRESHOLDS"):
+        from_env({"UMPIRE_GC_THRESHOLDS": "700,ten,10"})
+
+
+async def test_umpire_serve_runs_with_the_configured_thresholds(
+    redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    process, port = start_gateway(redis_server.url, prefix, UMPIRE_GC_THRESHOLDS="4321,11,13")
+    try:
+        for _ in range(100):  # tuned right after the port opens
+            _, body = await http_get(port, "/metrics")
+            if _metric(body, "umpire_gc_threshold", 0) == 4321:
+                break
+            await asyncio.sleep(0.05)
+        assert [_metric(body, "umpire_gc_threshold", g) for g in range(3)] == [4321, 11, 13]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=20)
