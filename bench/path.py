@@ -27,6 +27,7 @@ from typing import Any
 from bench.wsload import (
     OPERATOR,
     Conn,
+    CpuMeter,
     GatewayProcess,
     Reply,
     close_all,
@@ -39,6 +40,7 @@ _cids = itertools.count(1)
 FAN_OUT_RATE = 10.0  # commands/s to the 1,000-subscriber game: 2 events -> 20,000 frames/s
 MANY_GAMES_RATE = 500.0  # commands/s spread over the 1,000 single-subscriber games
 Progress = Callable[[str], None]
+TICK = 0.001  # the open-loop generator's wake-up period
 
 
 def _ms(seconds: list[float]) -> dict[str, float]:
@@ -67,7 +69,8 @@ async def offered_load(
     seats: list[tuple[Conn, str]], rate: float, seconds: float
 ) -> dict[str, Any]:
     """Open loop: `rate` commands/s round-robin over the games for `seconds`. Latency is
-    from each command's due time to its `accepted`."""
+    from each command's due time (or its sending, if sent early within a tick) to its
+    `accepted`, so the generator's own lag counts against the server, never for it."""
     total = int(rate * seconds)
     latencies: list[float] = []
     errors = 0
@@ -84,15 +87,19 @@ async def offered_load(
     start = time.perf_counter() + 0.01
     sent = 0
     while sent < total:
-        now = time.perf_counter()
-        due_count = min(total, int((now - start) * rate) + 1)
+        # Wake once per TICK and send what is due by the middle of the next tick: uvloop's
+        # timers have millisecond resolution, so a shorter sleep spun the generator at a
+        # full core and its own lag showed up as the server's latency.
+        horizon = time.perf_counter() + TICK / 2
+        due_count = min(total, int((horizon - start) * rate) + 1)
         while sent < due_count:
             conn, game = seats[sent % len(seats)]
-            task = asyncio.create_task(one(conn, game, start + sent / rate))
+            due = start + sent / rate
+            task = asyncio.create_task(one(conn, game, max(due, time.perf_counter())))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
             sent += 1
-        await asyncio.sleep(0.0005)
+        await asyncio.sleep(TICK)
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
     return {
@@ -406,19 +413,34 @@ async def cluster(progress: Progress, quick: bool = False) -> dict[str, Any]:
                 "cluster: round trip at 1,000 commands/s over two gateways",
                 offered_load(seats_two, 1000, 6 * scale),
             )
+            # Each run's gateway CPU and the machine's busy fraction beside its rate: on a
+            # machine whose cores are all busy, a second gateway can only add what is
+            # left, so scaling is also reported per gateway core.
+            meter = CpuMeter([g.process.pid for g in gateways])
+            meter.start()
             one = await _timed(
                 progress,
                 "cluster: closed loop, one gateway (50 games)",
                 closed_loop(seats_one, 4 * scale),
             )
+            cpu_one = meter.stop()
+            meter.start()
             two = await _timed(
                 progress,
                 "cluster: closed loop, two gateways (100 games)",
                 closed_loop(seats_two, 4 * scale),
             )
+            cpu_two = meter.stop()
             out["closed_loop_one_gateway_per_s"] = round(one)
             out["closed_loop_two_gateways_per_s"] = round(two)
             out["scaling_two_over_one"] = round(two / one, 2)
+            out["cpu_one_gateway"] = cpu_one
+            out["cpu_two_gateways"] = cpu_two
+            per_core_one = one / max(cpu_one["gateway_cores"], 0.01)
+            per_core_two = two / max(cpu_two["gateway_cores"], 0.01)
+            out["commands_per_gateway_core_one"] = round(per_core_one)
+            out["commands_per_gateway_core_two"] = round(per_core_two)
+            out["scaling_per_gateway_core"] = round(per_core_two / per_core_one, 2)
             await close_all([c for c, _ in seats_two])
         finally:
             for gateway in gateways:

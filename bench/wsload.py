@@ -126,6 +126,40 @@ class GatewayProcess:
         self.log.close()
 
 
+class CpuMeter:
+    """CPU used by given processes, and by the whole machine, between start and stop
+    (Linux /proc): the limit a throughput figure is measured against."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+        self._tick = os.sysconf("SC_CLK_TCK")
+
+    def _process(self, pid: int) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
+
+    def _machine(self) -> tuple[float, float]:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        idle = values[3] + values[4]  # idle + iowait
+        return (sum(values) - idle) / self._tick, sum(values) / self._tick
+
+    def start(self) -> None:
+        """Take the first reading."""
+        self._wall = time.perf_counter()
+        self._before = [self._process(p) for p in self.pids]
+        self._machine_before = self._machine()
+
+    def stop(self) -> dict[str, float]:
+        """Cores used by the processes (together) and the machine's busy fraction."""
+        wall = time.perf_counter() - self._wall
+        used = sum(self._process(p) for p in self.pids) - sum(self._before)
+        busy, total = (a - b for a, b in zip(self._machine(), self._machine_before, strict=True))
+        return {
+            "gateway_cores": round(used / wall, 2),
+            "machine_busy": round(busy / total, 2) if total else 0.0,
+        }
+
+
 class Conn:
     """One websocket: requests matched to replies by id, event frames to a callback."""
 
