@@ -51,6 +51,12 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
             f"({c['append_1_ratio_to_raw']:.2f} of raw)",
             "— (one round trip each)",
         ),
+        (
+            "append, 1-event commands, acknowledged on disk",
+            f"{c['append_1_event_waitaof_everysec_events_per_s']:,} events/s (everysec + "
+            f"WAITAOF) / {c['append_1_event_appendfsync_always_events_per_s']:,} (always)",
+            "— (the durability settings compared)",
+        ),
         ("fold, 100,000-event game", f"{c['fold_events_per_s_100k_game']:,} events/s", "≥ 200,000"),
         (
             "round trip @ 1,000 cmd/s, 100 games",

@@ -2,6 +2,8 @@
 
 - append: events/s for 1-event and 10-event commands (50 concurrent writers, one game
   each), against raw pipelined XADD of the same bytes on the same server (the ratio);
+- durable appends: 1-event commands acknowledged only once on disk, by waiting (WAITAOF
+  under everysec) and by appendfsync always;
 - fold: events/s folding a 100,000-event game (decode + evolve), from bytes in memory.
 """
 
@@ -11,10 +13,12 @@ import asyncio
 import os
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from engine import registry
 from engine.game import codec_for, fold
+from events.durability import Durability
 from events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
 from events.redis_store import RedisEventStore
 from events.store import PendingEvent
@@ -51,7 +55,7 @@ async def raw_xadd(store: RedisEventStore, payload: bytes, total: int) -> float:
     return total / elapsed
 
 
-async def appends(store: RedisEventStore, batch: int, commands: int) -> float:
+async def appends(store: RedisEventStore, batch: int, commands: int, tag: str = "") -> float:
     """Events/s appending `batch`-event commands from WRITERS concurrent writers."""
     ruleset, added = _counter()
     codec = codec_for(ruleset)
@@ -59,7 +63,7 @@ async def appends(store: RedisEventStore, batch: int, commands: int) -> float:
     per_writer = commands // WRITERS
 
     async def writer(w: int) -> None:
-        game = f"bench-{batch}-{w}-{os.getpid()}"
+        game = f"bench{tag}-{batch}-{w}-{os.getpid()}"
         version, last = 0, GENESIS_HASH
         for i in range(per_writer):
             result = await store.append(
@@ -133,9 +137,23 @@ async def run() -> dict[str, Any]:
             raw = await raw_xadd(store, encode_envelope(sample), 100_000)
             one = await appends(store, 1, 20_000)
             ten = await appends(store, 10, 10_000)
+            durable = RedisEventStore.from_url(
+                server.url, prefix="bench", durability=Durability(local_fsync=True)
+            )
+            try:
+                waited = await appends(durable, 1, 10_000, tag="w")
+            finally:
+                await durable.close()
         finally:
             await store.close()
             server.stop()
+        always_server = EmbeddedRedis(Path(tmp) / "always", appendfsync="always").start()
+        always = RedisEventStore.from_url(always_server.url, prefix="bench")
+        try:
+            fsync_each = await appends(always, 1, 10_000, tag="a")
+        finally:
+            await always.close()
+            always_server.stop()
     folded = fold_rate()
     return {
         "raw_pipelined_xadd_events_per_s": round(raw),
@@ -143,6 +161,10 @@ async def run() -> dict[str, Any]:
         "append_10_event_commands_events_per_s": round(ten),
         "append_10_ratio_to_raw": round(ten / raw, 3),
         "append_1_ratio_to_raw": round(one / raw, 3),
+        # Every acknowledged append on disk, two ways: everysec + WAITAOF (fsyncs shared by
+        # concurrent appends) against appendfsync always (the server fsyncs each write).
+        "append_1_event_waitaof_everysec_events_per_s": round(waited),
+        "append_1_event_appendfsync_always_events_per_s": round(fsync_each),
         "fold_events_per_s_100k_game": round(folded),
         "goals": {"append_10_ratio_to_raw": 0.5, "fold_events_per_s_100k_game": 200_000},
         "appendfsync": "everysec",

@@ -93,6 +93,13 @@ class Unauthorized(UmpireError):
     code = "unauthorized"
 
 
+class DurabilityUnconfirmed(UmpireError):
+    """The events were appended, but the fsyncs asked for (WAITAOF) were not confirmed in
+    time. They are in the log: retrying the command id returns them."""
+
+    code = "durability_unconfirmed"
+
+
 class StoreUnavailable(UmpireError):
     """The store cannot be reached; nothing was written."""
 

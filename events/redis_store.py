@@ -21,6 +21,7 @@ from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from events.durability import Durability, DurableAppender
 from events.envelope import (
     GENESIS_HASH,
     Envelope,
@@ -176,17 +177,25 @@ def _parse_result(raw: bytes | str, duplicate: bool) -> AppendResult:
 class RedisEventStore:
     """EventStore on one Redis (or a Redis Cluster through a cluster client)."""
 
-    def __init__(self, client: Any, *, prefix: str = "umpire") -> None:
+    def __init__(
+        self, client: Any, *, prefix: str = "umpire", durability: Durability | None = None
+    ) -> None:
+        """`durability`: what every append waits for before it is acknowledged (WAITAOF);
+        None or nothing to wait for acknowledges once the script has run."""
         from redis.asyncio.cluster import RedisCluster
 
         self._redis = client
         self._prefix = prefix
         self.cluster = isinstance(client, RedisCluster)
         self.reshard_retries = 0  # appends refused with TRYAGAIN and retried (a metric)
-        self._append = client.register_script(
-            CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
-        )
+        script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
+        self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
+        self.durable: DurableAppender | None = None
+        if durability is not None and durability.active:
+            self.durable = DurableAppender(
+                client, sha=self._append.sha, script=script, cluster=self.cluster, wait=durability
+            )
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
         """Run a script, riding out a reshard of its slot (see RESHARD_PATIENCE)."""
@@ -206,7 +215,9 @@ class RedisEventStore:
                 delay = min(delay * 2, 0.25)
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "umpire") -> RedisEventStore:
+    def from_url(
+        cls, url: str, *, prefix: str = "umpire", durability: Durability | None = None
+    ) -> RedisEventStore:
         """A store on the Redis at `url` (redis://, rediss://, unix://)."""
         pool = WaitingConnectionPool.from_url(
             url,
@@ -216,7 +227,7 @@ class RedisEventStore:
             socket_connect_timeout=5,
             health_check_interval=30,
         )
-        return cls(aioredis.Redis.from_pool(pool), prefix=prefix)
+        return cls(aioredis.Redis.from_pool(pool), prefix=prefix, durability=durability)
 
     @property
     def redis(self) -> Any:
@@ -229,6 +240,8 @@ class RedisEventStore:
 
     async def close(self) -> None:
         """Close the connection pool."""
+        if self.durable is not None:
+            await self.durable.close()
         await self._redis.aclose()
 
     async def ping(self) -> bool:
@@ -299,8 +312,12 @@ class RedisEventStore:
             keys.channel,
             keys.credentials,
         ]
+        waited: Any = None
         try:
-            status, value = await self._script(self._append, keys_arg, argv)
+            if self.durable is None:
+                status, value = await self._script(self._append, keys_arg, argv)
+            else:
+                (status, value), waited = await self.durable.run(keys_arg, argv)
         except (*_UNREACHABLE, *_RESHARDING) as exc:
             raise _unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
@@ -308,7 +325,12 @@ class RedisEventStore:
             if expected_version == 0:
                 with contextlib.suppress(*_UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
-            return _parse_result(value, duplicate=False)
+            result = _parse_result(value, duplicate=False)
+            if self.durable is not None:
+                self.durable.check(
+                    waited, game_id=game_id, first_seq=result.first_seq, last_seq=result.last_seq
+                )
+            return result
         if status == "dup":
             return _parse_result(value, duplicate=True)
         if status == "unauthorized":

@@ -47,6 +47,12 @@ class Settings(BaseModel, frozen=True):
     # revoked through another gateway loses its subscriptions within this time.
     credential_recheck_seconds: float = Field(5.0, gt=0)
     extra_rulesets: tuple[str, ...] = ()
+    # Durability: every append waits (WAITAOF, on the connection that wrote it) until it
+    # is fsynced locally and on `wait_replicas` replicas, for at most `wait_timeout_ms`;
+    # unconfirmed, the command is answered `durability_unconfirmed` (docs/scale-out.md).
+    wait_local_fsync: bool = False
+    wait_replicas: int = Field(0, ge=0, le=32)
+    wait_timeout_ms: int = Field(1000, ge=1, le=60_000)
     # The garbage collector's thresholds in `umpire serve` (gc.set_threshold): CPython's
     # default (700, 10, 10) runs a full collection, which stops the event loop for about
     # 0.1 ms per open connection, far more often (server/collector.py).
@@ -80,6 +86,9 @@ ENV = {
     "credential_recheck_seconds": "UMPIRE_CREDENTIAL_RECHECK_SECONDS",
     "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
     "gc_thresholds": "UMPIRE_GC_THRESHOLDS",
+    "wait_local_fsync": "UMPIRE_WAIT_LOCAL_FSYNC",
+    "wait_replicas": "UMPIRE_WAIT_REPLICAS",
+    "wait_timeout_ms": "UMPIRE_WAIT_TIMEOUT_MS",
 }
 
 _LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds"}

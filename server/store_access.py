@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
+from events.durability import Durability
 from events.redis_store import RedisEventStore
 from server.config import Settings
 from server.embedded import EmbeddedRedis
@@ -73,6 +74,11 @@ def store_url(settings: Settings, server: EmbeddedRedis | None) -> str:
 
 def make_store(url: str, settings: Settings) -> RedisEventStore:
     """A store on `url`, a cluster client when settings say so."""
+    durability = Durability(
+        local_fsync=settings.wait_local_fsync,
+        replicas=settings.wait_replicas,
+        timeout_ms=settings.wait_timeout_ms,
+    )
     if settings.cluster:
         from redis.asyncio.cluster import RedisCluster
 
@@ -83,8 +89,8 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
         client = RedisCluster.from_url(
             url, socket_timeout=10, socket_connect_timeout=5, reinitialize_steps=0
         )
-        return RedisEventStore(client, prefix=settings.prefix)
-    return RedisEventStore.from_url(url, prefix=settings.prefix)
+        return RedisEventStore(client, prefix=settings.prefix, durability=durability)
+    return RedisEventStore.from_url(url, prefix=settings.prefix, durability=durability)
 
 
 @contextlib.asynccontextmanager

@@ -9,6 +9,8 @@ import redis.asyncio as aioredis
 
 from events.redis_store import RedisEventStore
 from events.store import Snapshot
+from server.config import Settings
+from server.store_access import make_store
 from tests.support.cluster import LocalCluster
 from tests.support.store_contract import NOW, StoreContract, create, pending
 
@@ -67,3 +69,47 @@ async def test_the_cluster_store_publishes_sharded(cluster_store: RedisEventStor
     finally:
         await pubsub.aclose()
         await direct.aclose()
+
+
+@pytest.fixture
+async def durable_cluster_store(
+    cluster: LocalCluster, prefix: str
+) -> AsyncIterator[RedisEventStore]:
+    """A cluster store whose appends wait for the owning master's fsync (WAITAOF)."""
+    settings = Settings(cluster=True, prefix=prefix, wait_local_fsync=True)
+    store = make_store(cluster.url, settings)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+class TestDurableClusterStoreContract(StoreContract):
+    """Every contract test again with WAITAOF: the append and the wait go to the master
+    that owns the game's slot, on one connection (events/durability.py)."""
+
+    @pytest.fixture
+    async def store(self, durable_cluster_store: RedisEventStore) -> AsyncIterator[RedisEventStore]:
+        yield durable_cluster_store
+
+
+async def test_a_durable_append_follows_its_game_to_another_master(
+    cluster: LocalCluster, durable_cluster_store: RedisEventStore
+) -> None:
+    store = durable_cluster_store
+    await create(store, "wander")
+    first = await store.append(
+        "wander", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+    )
+    slot = cluster.slot_of(store.keys("wander").stream)
+    target = next(p for p in cluster.ports if p != cluster.owner(slot))
+    cluster.migrate_slot(slot, target)
+    # With the link given (as Games gives it) nothing else touches the slot first: the
+    # durable append itself meets the MOVED reply and follows it.
+    result = await store.append(
+        "wander", pending(2), expected_version=3, command_id="c2", recorded_at=NOW,
+        prev_hash=first.last_hash,
+    )  # fmt: skip
+    assert result.seqs == [4, 5]
+    assert store.durable is not None and store.durable.moves_followed >= 1
+    assert [e.seq for e in await store.read("wander")] == [1, 2, 3, 4, 5]

@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 
 from engine.roles import Role
+from events.durability import Durability
 from events.errors import Unauthorized
 from events.redis_store import RedisEventStore
 from events.store import Credential
 from server import credentials
 from server.credentials import fingerprint
+from server.embedded import EmbeddedRedis
 from tests.support.store_contract import NOW, StoreContract, create, pending
 
 
 class TestRedisStoreContract(StoreContract):
     """Runs every contract test on a real Valkey started by the suite."""
+
+
+class TestDurableRedisStoreContract(StoreContract):
+    """Every contract test again with appends that wait for the fsync (WAITAOF)."""
+
+    @pytest.fixture
+    async def store(
+        self, redis_server: EmbeddedRedis, prefix: str
+    ) -> AsyncIterator[RedisEventStore]:
+        durable = RedisEventStore.from_url(
+            redis_server.url, prefix=prefix, durability=Durability(local_fsync=True)
+        )
+        try:
+            yield durable
+        finally:
+            await durable.close()
 
 
 async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(

@@ -1,0 +1,120 @@
+"""Waiting for durability before an append is acknowledged (WAITAOF).
+
+`WAITAOF numlocal numreplicas timeout` (Redis/Valkey 7.2+) blocks until the writes of the
+*connection that sends it* are fsynced to the append-only file locally and on that many
+replicas. So the wait must follow the append on the same connection: here both go in one
+pipeline (one round trip, one connection). On a cluster that connection must be to the
+master owning the game's slot, which redis-py's cluster pipeline does not guarantee for a
+keyless command, so a plain client per master is kept and a MOVED reply is followed
+through the cluster client's slot map.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import redis.asyncio as aioredis
+from msgspec import Struct
+from redis.exceptions import AskError, NoScriptError, TryAgainError
+
+from events.errors import DurabilityUnconfirmed
+
+# How long a durable append keeps following a slot that moves (as RESHARD_PATIENCE).
+FOLLOW_PATIENCE = 15.0
+
+
+class Durability(Struct, frozen=True):
+    """What an append waits for before it is acknowledged."""
+
+    local_fsync: bool = False  # fsynced to the owning master's AOF
+    replicas: int = 0  # ... and to this many replicas' AOFs
+    timeout_ms: int = 1000  # how long to wait for that
+
+    @property
+    def active(self) -> bool:
+        """Whether there is anything to wait for."""
+        return self.local_fsync or self.replicas > 0
+
+
+class DurableAppender:
+    """Runs the append script and WAITAOF on one connection to the game's master."""
+
+    def __init__(self, client: Any, *, sha: str, script: str, cluster: bool, wait: Durability):
+        self.client = client
+        self.sha = sha
+        self.script = script
+        self.cluster = cluster
+        self.wait = wait
+        self._nodes: dict[str, aioredis.Redis] = {}
+        self.moves_followed = 0
+
+    async def _connection_for(self, key: str) -> Any:
+        if not self.cluster:
+            return self.client
+        await self.client.initialize()  # the slot map (a no-op once it is loaded)
+        node = self.client.get_node_from_key(key)
+        if node.name not in self._nodes:
+            self._nodes[node.name] = aioredis.Redis(
+                host=node.host, port=node.port, socket_timeout=10, socket_connect_timeout=5
+            )
+        return self._nodes[node.name]
+
+    async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
+        """(the script's reply, WAITAOF's reply or the error it gave)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FOLLOW_PATIENCE
+        delay = 0.01
+        while True:
+            client = await self._connection_for(keys[0])
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.evalsha(self.sha, len(keys), *keys, *argv)
+                pipe.execute_command(
+                    "WAITAOF", int(self.wait.local_fsync), self.wait.replicas, self.wait.timeout_ms
+                )
+                reply, waited = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, NoScriptError):
+                await client.script_load(self.script)
+                continue
+            if isinstance(reply, (AskError, TryAgainError)) and loop.time() + delay < deadline:
+                # The slot moved (MOVED is an AskError) or is moving: a keyed command through
+                # the cluster client follows the redirect and patches its slot map.
+                self.moves_followed += 1
+                with contextlib.suppress(Exception):
+                    await self.client.exists(keys[0])
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.25)
+                continue
+            if isinstance(reply, Exception):
+                raise reply
+            return reply, waited
+
+    def check(self, waited: Any, *, game_id: str, first_seq: int, last_seq: int) -> None:
+        """Raise DurabilityUnconfirmed unless WAITAOF confirmed what was asked for."""
+        wanted = (int(self.wait.local_fsync), self.wait.replicas)
+        if isinstance(waited, Exception):
+            got, why = (0, 0), f"the server refused WAITAOF: {waited}"
+        else:
+            got = (int(waited[0]), int(waited[1]))
+            why = f"{got[0]} local and {got[1]} replica fsyncs in {self.wait.timeout_ms} ms"
+        if got[0] >= wanted[0] and got[1] >= wanted[1]:
+            return
+        raise DurabilityUnconfirmed(
+            f"events {first_seq}..{last_seq} of game {game_id!r} were appended, but their "
+            f"durability is unconfirmed: asked for {wanted[0]} local and {wanted[1]} replica "
+            f"fsyncs, got {why}. They are in the log; retrying the command id returns them",
+            game_id=game_id,
+            first_seq=first_seq,
+            last_seq=last_seq,
+            wanted_local=wanted[0],
+            wanted_replicas=wanted[1],
+            local=got[0],
+            replicas=got[1],
+        )
+
+    async def close(self) -> None:
+        """Close the per-master clients."""
+        for client in self._nodes.values():
+            with contextlib.suppress(Exception):
+                await client.aclose()
