@@ -21,6 +21,7 @@ from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from events.append_batch import AppendBatcher
 from events.durability import Durability, DurableAppender
 from events.envelope import (
     GENESIS_HASH,
@@ -191,6 +192,12 @@ class RedisEventStore:
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
+        # One node: appends of one event-loop turn share a pipeline. A cluster client's
+        # pipeline splits by node and answers TRYAGAIN per call, so there each append
+        # goes on its own through `_script`, which rides out reshards.
+        self._batcher = (
+            None if self.cluster else AppendBatcher(client, script=script, sha=self._append.sha)
+        )
         self.durable: DurableAppender | None = None
         if durability is not None and durability.active:
             self.durable = DurableAppender(
@@ -314,7 +321,9 @@ class RedisEventStore:
         ]
         waited: Any = None
         try:
-            if self.durable is None:
+            if self.durable is None and self._batcher is not None:
+                status, value = await self._batcher.run(keys_arg, argv)
+            elif self.durable is None:
                 status, value = await self._script(self._append, keys_arg, argv)
             else:
                 (status, value), waited = await self.durable.run(keys_arg, argv)

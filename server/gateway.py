@@ -36,7 +36,6 @@ from events.wire import (
     Accepted,
     Auth,
     Authenticated,
-    ClientMessage,
     Create,
     Created,
     Error,
@@ -53,6 +52,7 @@ from events.wire import (
     Unsubscribed,
     ViewState,
     Welcome,
+    client_decoder,
     encoder,
 )
 from server import credentials
@@ -342,31 +342,12 @@ class Connection:
     # -- input -----------------------------------------------------------------------------
 
     async def _dispatch(self, raw: str) -> None:
-        request_id: str | None = None
         try:
-            data = msgspec.json.decode(raw)
-        except msgspec.DecodeError as exc:
-            self.gw.metrics.error("bad_json")
-            await self.reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
+            message = client_decoder.decode(raw)  # typed, in one pass
+        except msgspec.DecodeError as exc:  # ValidationError included
+            await self._refuse_frame(raw, exc)
             return
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            request_id = data["id"][:128]
-        try:
-            message = msgspec.convert(data, ClientMessage)
-        except msgspec.ValidationError as exc:
-            text = str(exc)
-            code = "unknown_message_type" if "`$.type`" in text else "bad_message"
-            allowed = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke"
-            self.gw.metrics.error(code)
-            await self.reply(
-                Error(
-                    code=code,
-                    message=f"{text} (message types: {allowed})",
-                    details={"error": text},
-                    id=request_id,
-                )
-            )
-            return
+        request_id: str | None = message.id
         if self.gw.draining:
             await self.reply(
                 Error(
@@ -409,6 +390,34 @@ class Connection:
             )
         finally:
             self.gw.inflight -= 1
+
+    async def _refuse_frame(self, raw: str, failure: msgspec.DecodeError) -> None:
+        """Answer a frame that is not a message: not JSON, or JSON of the wrong shape.
+
+        The frame is decoded again, untyped: the typed decode stops at the first mismatch,
+        so it may not have seen that the rest is not JSON at all, and the untyped one
+        finds the request id to answer to."""
+        try:
+            data = msgspec.json.decode(raw)
+        except msgspec.DecodeError as exc:
+            self.gw.metrics.error("bad_json")
+            await self.reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
+            return
+        request_id = None
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            request_id = data["id"][:128]
+        text = str(failure)
+        code = "unknown_message_type" if "`$.type`" in text else "bad_message"
+        allowed = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke"
+        self.gw.metrics.error(code)
+        await self.reply(
+            Error(
+                code=code,
+                message=f"{text} (message types: {allowed})",
+                details={"error": text},
+                id=request_id,
+            )
+        )
 
     async def _handle(self, message: Any) -> None:
         match message:

@@ -45,12 +45,17 @@ async def test_each_bad_frame_gets_a_structured_error(gateway: Running, ws_url: 
                 text({**command, "command": {"type": "Fly"}, "id": "u"}),
                 b"\x00\x01binary",
                 text({"type": "subscribe", "game_id": "bad{id}"}),
+                # The wrong shape at once, and not JSON further on: the typed decode stops
+                # at the array, so only a second look finds that it is not JSON at all.
+                '[1, "unterminated',
+                '{"type": "auth", "credential": 5, "id": "late", "x": tru',
             ],
         )
         codes = [r["code"] for r in replies]
         assert codes == [
             "bad_json", "bad_message", "unknown_message_type", "unknown_ruleset",
             "invalid_command", "invalid_command", "binary_frame", "bad_message",
+            "bad_json", "bad_json",
         ]  # fmt: skip
         assert all(r["type"] == "error" and r["message"] for r in replies)
         assert replies[3]["id"] == "r" and "counter" in replies[3]["message"]

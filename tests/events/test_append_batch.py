@@ -1,0 +1,95 @@
+"""Appends of one event-loop turn share a pipeline (events/append_batch.py): each is still
+its own atomic script call with its own answer, and a lost script is loaded again."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from events.chain import verify_chain
+from events.errors import VersionConflict
+from events.redis_store import RedisEventStore
+from server.embedded import EmbeddedRedis
+from tests.support.store_contract import NOW, create, pending
+
+
+async def _append(store: RedisEventStore, game: str, command_id: str, version: int):
+    return await store.append(
+        game, pending(2, command_id), expected_version=version, command_id=command_id,
+        recorded_at=NOW,
+    )  # fmt: skip
+
+
+async def test_concurrent_appends_share_round_trips_and_keep_their_own_answers(
+    store: RedisEventStore,
+) -> None:
+    games = [f"b{n}" for n in range(40)]
+    await asyncio.gather(*(create(store, g) for g in games))
+    batcher = store._batcher
+    assert batcher is not None
+    before_batches, before_calls = batcher.batches, batcher.calls
+    # One of them is stale: it alone is refused, the rest of its pipeline is written.
+    results = await asyncio.gather(
+        *(_append(store, g, "c1", 1) for g in games),
+        _append(store, "b0", "stale", 0),
+        return_exceptions=True,
+    )
+    assert [r.seqs for r in results[:40]] == [[2, 3]] * 40
+    assert isinstance(results[40], VersionConflict)
+    assert batcher.calls - before_calls == 41
+    assert batcher.batches - before_batches < 10, "calls of one turn share pipelines"
+    for game in games:
+        events = await store.read(game)
+        verify_chain(events)
+        assert [e.payload for e in events[1:]] == [b"c10", b"c11"]
+
+
+async def test_a_caller_that_goes_away_does_not_disturb_its_batch(store: RedisEventStore) -> None:
+    await asyncio.gather(create(store, "k1"), create(store, "k2"))
+    leaving = asyncio.create_task(_append(store, "k1", "c1", 1))
+    staying = asyncio.create_task(_append(store, "k2", "c1", 1))
+    await asyncio.sleep(0)  # both are waiting in the batch now
+    leaving.cancel()
+    assert (await staying).seqs == [2, 3]
+    # The cancelled append ran or not, as any interrupted append: its id answers either way.
+    again = await _append(store, "k1", "c1", 1)
+    assert again.seqs == [2, 3]
+
+
+async def test_appends_load_the_script_again_after_a_flush(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "r") as server:
+        store = RedisEventStore.from_url(server.url, prefix="f")
+        admin = aioredis.Redis.from_url(server.url)
+        try:
+            await asyncio.gather(*(create(store, f"s{n}") for n in range(5)))
+            await admin.script_flush()
+            lone = await _append(store, "s0", "c1", 1)  # a lone call
+            assert lone.seqs == [2, 3]
+            await admin.script_flush()
+            batch = await asyncio.gather(*(_append(store, f"s{n}", "c1", 1) for n in range(1, 5)))
+            assert [r.seqs for r in batch] == [[2, 3]] * 4
+        finally:
+            await admin.aclose()
+            await store.close()
+
+
+@pytest.mark.parametrize("size", [1, 300])
+async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
+    tmp_path: Path, size: int
+) -> None:
+    from events.errors import StoreUnavailable
+
+    with EmbeddedRedis(tmp_path / "r") as server:
+        store = RedisEventStore.from_url(server.url, prefix="u")
+        try:
+            await asyncio.gather(*(create(store, f"u{n}") for n in range(size)))
+            server.kill()
+            results = await asyncio.gather(
+                *(_append(store, f"u{n}", "c1", 1) for n in range(size)), return_exceptions=True
+            )
+            assert all(isinstance(r, StoreUnavailable) for r in results), results[:3]
+        finally:
+            await store.close()
