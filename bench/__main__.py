@@ -70,8 +70,12 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
         ),
         (
             "closed loop, 100 games, 1 in flight each",
-            f"{p['closed_loop_100_games_per_s']:,} cmd/s",
-            "≥ 5,000 cmd/s",
+            f"{p['closed_loop_100_games_per_s']:,} cmd/s; gateway "
+            f"{p['closed_loop_cpu']['gateway_cores']} cores, "
+            f"{p['gateway_cpu_us_per_command']} µs CPU per command",
+            f"≥ 5,000 cmd/s; limit: 1 core / CPU per command = "
+            f"{1e6 / p['gateway_cpu_us_per_command']:,.0f} cmd/s "
+            f"(machine busy {p['closed_loop_cpu']['machine_busy']:.0%})",
         ),
         (
             "fan-out: 1 game → 1,000 subscribers",

@@ -359,9 +359,15 @@ async def single(progress: Progress, quick: bool = False) -> dict[str, Any]:
                 3 * scale,
                 progress,
             )
-            out["closed_loop_100_games_per_s"] = round(
-                await _timed(progress, "closed loop, 100 games", closed_loop(seats, 5 * scale))
-            )
+            meter = CpuMeter([gateway.process.pid])
+            meter.start()
+            rate = await _timed(progress, "closed loop, 100 games", closed_loop(seats, 5 * scale))
+            cpu = meter.stop()
+            out["closed_loop_100_games_per_s"] = round(rate)
+            # The limit beside it: a gateway is one process on one core, so its CPU per
+            # command bounds what one gateway can do however the machine is shared.
+            out["closed_loop_cpu"] = cpu
+            out["gateway_cpu_us_per_command"] = round(cpu["gateway_cores"] / rate * 1e6, 1)
             await close_all([c for c, _ in seats])
             out["fan_out_1_game_1000_subscribers"] = await _timed(
                 progress,
