@@ -94,8 +94,9 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
         ),
         (
             "memory per idle connection",
-            f"{idle['bytes_per_idle_connection']:,} B "
-            f"(10,000 → {idle['projected_10000_idle_mib']:,} MiB)",
+            f"{idle['bytes_per_idle_connection']:,} B; gateway RSS with 10,000 idle: "
+            f"{idle['rss_with_10000_idle_mib']:,} MiB"
+            f" ({'measured' if idle['measured_at_10000'] else 'projected'})",
             "10,000 in < 1 GiB",
         ),
         ("memory per active game", f"{p['memory_per_active_game_bytes']:,} B", "—"),
