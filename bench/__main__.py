@@ -83,6 +83,14 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
             "p99 < 100 ms",
         ),
         (
+            "events delivered by one gateway (1 game, 1,000 subscribers)",
+            f"{p['delivery_throughput']['events_per_s_delivered']:,} events/s "
+            f"({p['delivery_throughput']['frames_delivered']:,}/"
+            f"{p['delivery_throughput']['frames_expected']:,})",
+            f"— limit: gateway {p['delivery_throughput']['gateway_cores']} cores, machine "
+            f"busy {p['delivery_throughput']['machine_busy']:.0%}",
+        ),
+        (
             "fan-out: 1,000 games × 1 subscriber",
             f"p50 {fm['p50_ms']} / p99 {fm['p99_ms']} ms ({fm['delivered']:,}/{fm['expected']:,})",
             "p99 < 100 ms",

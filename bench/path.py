@@ -228,6 +228,52 @@ async def fan_out_one_game(url: str, subscribers: int, commands: int) -> dict[st
     }
 
 
+async def delivery_throughput(
+    gateway: GatewayProcess, subscribers: int, commands: int
+) -> dict[str, Any]:
+    """Events/s one gateway delivers: `commands` sent back to back to one game that
+    `subscribers` connections watch, counted at the subscribers until each has every
+    event. The gateway's CPU and the machine's busy fraction stand beside it: the load
+    generator decodes every frame in Python, so it may be the limit rather than the
+    gateway."""
+    writer = await Conn.open(gateway.url)
+    game = await writer.create()
+    conns = await open_many(gateway.url, subscribers)
+    await _subscribe(conns, [game] * subscribers, Deliveries())
+    received = 0
+    last = 0.0
+
+    def count(frame: Reply, now: float) -> None:
+        nonlocal received, last
+        if (frame.seq or 0) > 1:  # not the game's creation, which subscribing replays
+            received += 1
+            last = now
+
+    for conn in conns:
+        conn.on_event = count
+    meter = CpuMeter([gateway.process.pid])
+    meter.start()
+    started = time.perf_counter()
+    events = 0
+    for _ in range(commands):
+        events += len((await writer.add(game, f"d{next(_cids)}")).seqs or ())
+    deadline = time.perf_counter() + 60
+    while received < events * subscribers and time.perf_counter() < deadline:
+        await asyncio.sleep(0.005)
+    cpu = meter.stop()
+    closed = sum(1 for c in conns if c.ws is not None and c.ws.close_code is not None)
+    await close_all([*conns, writer])
+    return {
+        "subscribers": subscribers,
+        "events": events,
+        "frames_expected": events * subscribers,
+        "frames_delivered": received,
+        "subscribers_closed_by_server": closed,
+        "events_per_s_delivered": round(received / max(last - started, 1e-9)),
+        **cpu,
+    }
+
+
 async def fan_out_many_games(
     gateway: GatewayProcess, games: int, rounds: int
 ) -> tuple[dict[str, Any], float]:
@@ -376,6 +422,11 @@ async def single(progress: Progress, quick: bool = False) -> dict[str, Any]:
                 progress,
                 "fan-out: 1 game, 1,000 subscribers",
                 fan_out_one_game(gateway.url, 1000, max(5, int(20 * scale))),
+            )
+            out["delivery_throughput"] = await _timed(
+                progress,
+                "delivery: back-to-back commands to 1 game, 1,000 subscribers",
+                delivery_throughput(gateway, 1000, max(10, int(50 * scale))),
             )
             many, per_game = await _timed(
                 progress,

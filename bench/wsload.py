@@ -138,10 +138,13 @@ class CpuMeter:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / self._tick  # utime + stime
 
-    def _machine(self) -> tuple[float, float]:
+    def _machine(self) -> tuple[float, float, float]:
         values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+        # guest time is counted inside user time already: only the first 8 columns add up.
+        values = values[:8]
         idle = values[3] + values[4]  # idle + iowait
-        return (sum(values) - idle) / self._tick, sum(values) / self._tick
+        steal = values[7]  # time the hypervisor gave our virtual CPUs to someone else
+        return (sum(values) - idle) / self._tick, sum(values) / self._tick, steal / self._tick
 
     def start(self) -> None:
         """Take the first reading."""
@@ -150,13 +153,17 @@ class CpuMeter:
         self._machine_before = self._machine()
 
     def stop(self) -> dict[str, float]:
-        """Cores used by the processes (together) and the machine's busy fraction."""
+        """Cores used by the processes (together), the machine's busy fraction, and the
+        fraction of it the hypervisor stole for other machines (a noisy host)."""
         wall = time.perf_counter() - self._wall
         used = sum(self._process(p) for p in self.pids) - sum(self._before)
-        busy, total = (a - b for a, b in zip(self._machine(), self._machine_before, strict=True))
+        busy, total, steal = (
+            a - b for a, b in zip(self._machine(), self._machine_before, strict=True)
+        )
         return {
             "gateway_cores": round(used / wall, 2),
             "machine_busy": round(busy / total, 2) if total else 0.0,
+            "machine_steal": round(steal / total, 3) if total else 0.0,
         }
 
 
