@@ -96,6 +96,12 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
             "p99 < 100 ms",
         ),
         (
+            "gateway GC by then: collections (gen 0/1/2), longest gen-2 pause",
+            f"{'/'.join(str(int(n)) for n in p['gateway_gc']['collections'])}, "
+            f"{p['gateway_gc']['longest_pause_s'][2] * 1000:.1f} ms",
+            "— (a floor under the latency tails above)",
+        ),
+        (
             f"catch-up of a new subscriber, {cu['events']:,} events",
             f"{cu['seconds']} s ({cu['events_per_s']:,} events/s)",
             f"fold {c['fold_events_per_s_100k_game']:,} events/s",

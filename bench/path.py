@@ -434,6 +434,9 @@ async def single(progress: Progress, quick: bool = False) -> dict[str, Any]:
                 fan_out_many_games(gateway, 1000, max(1, int(3 * scale))),
             )
             out["fan_out_1000_games_1_subscriber"] = many
+            # Every stage so far on this gateway: a full collection stops its loop, so the
+            # longest pause is a floor under the latency tails above.
+            out["gateway_gc"] = gateway.collector()
             out["memory_per_active_game_bytes"] = round(per_game)
             # 10,000 when the open-files limit allows (each side holds one file each).
             idle = 2_000 if quick else min(10_000, files - 200)

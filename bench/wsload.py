@@ -107,6 +107,24 @@ class GatewayProcess:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
+    def collector(self) -> dict[str, list[float]]:
+        """The gateway's garbage-collector figures from /metrics: collections, and the
+        longest pause in seconds, per generation."""
+        import re
+        import urllib.request
+
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics", timeout=10) as r:
+            text = r.read().decode()
+
+        def per_generation(name: str) -> list[float]:
+            found = re.findall(rf'^{name}{{generation="(\d)"}} (\S+)$', text, re.M)
+            return [float(v) for _, v in sorted(found)]
+
+        return {
+            "collections": per_generation("umpire_gc_collections_total"),
+            "longest_pause_s": per_generation("umpire_gc_pause_longest_seconds"),
+        }
+
     def rss(self) -> int:
         """Resident memory of the gateway process, in bytes (Linux: /proc, no psutil)."""
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():

@@ -77,8 +77,10 @@ async def serve_forever(settings: Settings, url: str) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    # Every module is imported by now: freeze what that made. Before the gateway starts,
+    # so the full collection this does is not counted among its pauses.
+    collector.tune(settings.gc_thresholds)
     async with running_gateway(settings, url) as running:
-        collector.tune(settings.gc_thresholds)  # start-up is over: freeze what it made
         where = f"{settings.host}:{running.port}"
         print(
             f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {url})",

@@ -54,11 +54,11 @@ class Settings(BaseModel, frozen=True):
     wait_replicas: int = Field(0, ge=0, le=32)
     wait_timeout_ms: int = Field(1000, ge=1, le=60_000)
     # The garbage collector's thresholds in `umpire serve` (gc.set_threshold): CPython's
-    # default (700, 10, 10) runs a full collection, which stops the event loop for about
-    # 0.1 ms per open connection, far more often (server/collector.py).
+    # young generations, but full collections, which stop the event loop for about 0.1 ms
+    # per open connection, ten times rarer (server/collector.py).
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
-    ] = (10_000, 20, 20)
+    ] = (700, 10, 100)
 
 
 ENV = {
