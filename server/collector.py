@@ -4,7 +4,7 @@ CPython's cyclic collector stops the event loop while it runs, and a full (gener
 collection visits every live object: about 150 per open connection, so with a thousand
 connections a full collection took 100 ms or more on the 2-core benchmark machine, which
 was the whole p99 of fan-out (docs/scale-out.md). Raising the last threshold makes full
-collections a hundred times rarer, at the cost of collecting long-lived cyclic garbage later; the
+collections about ten times rarer, at the cost of collecting long-lived cyclic garbage later; the
 young generations keep CPython's thresholds, since raising those too (10000, 20, 20 was
 tried) made each young collection long: 65 ms for one generation-1 collection under fan-out.
 Freezing what start-up allocated (modules, classes, functions) keeps it out of every

@@ -55,10 +55,10 @@ class Settings(BaseModel, frozen=True):
     wait_timeout_ms: int = Field(1000, ge=1, le=60_000)
     # The garbage collector's thresholds in `umpire serve` (gc.set_threshold): CPython's
     # young generations, but full collections, which stop the event loop for about 0.1 ms
-    # per open connection, a hundred times rarer (server/collector.py).
+    # per open connection, about ten times rarer (server/collector.py).
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
-    ] = (700, 10, 1000)
+    ] = (700, 10, 100)
 
 
 ENV = {

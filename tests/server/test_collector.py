@@ -49,7 +49,7 @@ def test_tune_sets_the_thresholds_and_freezes_start_up_objects() -> None:
 
 
 def test_thresholds_come_from_the_environment_and_are_checked() -> None:
-    assert from_env({}).gc_thresholds == (700, 10, 1000)
+    assert from_env({}).gc_thresholds == (700, 10, 100)
     assert from_env({"UMPIRE_GC_THRESHOLDS": "700, 10, 10"}).gc_thresholds == (700, 10, 10)
     with pytest.raises(SettingsError, match=r"UMPIRE_GC_THRESHOLDS.*greater than or equal to 100"):
         from_env({"UMPIRE_GC_THRESHOLDS": "5,10,10"})
