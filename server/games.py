@@ -34,6 +34,7 @@ from engine.game import (
     parse_setup,
     state_hash,
 )
+from engine.game import start as start_game
 from engine.handling import decide_command
 from engine.roles import Role
 from engine.ruleset import Ruleset
@@ -146,6 +147,15 @@ class Games:
             recorded_at=utc_now_iso(),
             secret=seed,
         )
+        if not result.duplicate:
+            # The creating gateway is where the game's first commands usually come: start
+            # with it cached, so the first command costs one round trip like every other.
+            game = start_game(ruleset, created)
+            meta = msgspec.structs.replace(
+                game.meta, seq=result.last_seq, last_hash=result.last_hash
+            )
+            self._remember(game_id, ruleset, Game(meta, game.state))
+            self._secrets[game_id] = seed
         return Created(game_id, ruleset.name, created.seed_commitment, client_seed, result.last_seq)
 
     # -- loading ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
 from events.errors import GameNotFound, InvalidGameId, VersionConflict
 from events.types import DiceRolled, SeedRevealed
 from server.games import Games
+from tests.access.drivers import driver, rulesets
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
@@ -209,3 +210,20 @@ async def test_expected_seq_is_checked_against_the_log_not_the_cache(games: Game
     assert (info.value.expected, info.value.actual) == (3, 5)
     result = await games.handle(gid, "a3", {"type": "Add", "amount": 1}, expected_seq=5)
     assert result.seqs == [6, 7]
+
+
+@pytest.mark.parametrize("name", rulesets())
+async def test_a_created_game_is_cached_exactly_as_its_log_folds(
+    games: Games, store, name: str
+) -> None:
+    """The creating Games keeps the new game (no read before its first command); that
+    cached game must be the one the log folds to, for every ruleset."""
+    from engine.game import encode_game, state_hash
+
+    setup, _ = driver(name)
+    created = await games.create(name, setup)
+    _, cached = games._cache[created.game_id]
+    _, folded = await Games(store).load(created.game_id)
+    assert state_hash(cached) == state_hash(folded)
+    assert encode_game(cached) == encode_game(folded)
+    assert created.game_id in games._secrets
