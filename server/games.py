@@ -209,7 +209,8 @@ class Games:
         self._cache[game_id] = (ruleset, game)
         self._cache.move_to_end(game_id)
         while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+            evicted, _ = self._cache.popitem(last=False)
+            self._secrets.pop(evicted, None)  # read again with the game, if it comes back
 
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
@@ -247,8 +248,8 @@ class Games:
         check_command_id(command_id)
         if command_id.startswith("umpire:"):
             raise InvalidCommand("command ids starting with 'umpire:' are reserved")
-        if manual_dice is None:
-            await self._secret(game_id)
+        # Held here for the whole command: the cache may evict the game meanwhile.
+        seed = await self._secret(game_id) if manual_dice is None else None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
@@ -265,7 +266,7 @@ class Games:
                         expected=expected_seq,
                         actual=game.meta.seq,
                     )
-                events = self._decide(ruleset, game, command, manual_dice, role)
+                events = self._decide(ruleset, game, command, manual_dice, seed, role)
             except UmpireError:
                 if cached is not None:
                     reload = True  # judged on the cache only: judge again on the log
@@ -317,6 +318,7 @@ class Games:
         game: Game,
         command: dict[str, Any],
         manual_dice: Sequence[Sequence[int]] | None,
+        seed: bytes | None,
         role: Role,
     ) -> list[Struct]:
         if manual_dice is not None:
@@ -324,9 +326,8 @@ class Games:
             events = decide_command(ruleset, game, command, manual, role=role, manual=True)
             manual.check_all_used()
             return events
-        seed = self._secrets.get(game.meta.game_id)
         if seed is None:
-            raise RuntimeError("secret must be loaded before deciding")
+            raise RuntimeError("the secret must be loaded before deciding with server dice")
         dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
         return decide_command(ruleset, game, command, dice, role=role)
 

@@ -227,3 +227,18 @@ async def test_a_created_game_is_cached_exactly_as_its_log_folds(
     assert state_hash(cached) == state_hash(folded)
     assert encode_game(cached) == encode_game(folded)
     assert created.game_id in games._secrets
+
+
+async def test_the_cache_bounds_the_secrets_it_holds_too(store) -> None:
+    """Evicting a game drops its dice seed; a command that comes back reads both again,
+    and its server dice are still the ones the revealed seed derives."""
+    small = Games(store, cache_size=2)
+    ids = [(await small.create("counter", {"target": 1000})).game_id for _ in range(5)]
+    for round_ in range(3):
+        for gid in ids:
+            await small.handle(gid, f"p{round_}", {"type": "Push"})
+    assert len(small._cache) == 2 and set(small._secrets) <= set(small._cache)
+    for gid in ids:
+        await small.reveal(gid)
+        report = audit(await store.read(gid))
+        assert report.ok and report.server_rolls == 3
