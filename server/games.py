@@ -41,6 +41,7 @@ from engine.ruleset import Ruleset
 from events.chain import verify_chain
 from events.envelope import check_command_id, check_game_id
 from events.errors import (
+    ExpectedVersionAhead,
     GameNotFound,
     StoreUnavailable,
     UmpireError,
@@ -212,6 +213,10 @@ class Games:
             evicted, _ = self._cache.popitem(last=False)
             self._secrets.pop(evicted, None)  # read again with the game, if it comes back
 
+    def _forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
+        self._secrets.pop(game_id, None)
+
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
         if seed is None:
@@ -280,6 +285,14 @@ class Games:
                 events.append(SeedRevealed(seed=(await self._secret(game_id)).hex()))
             try:
                 result = await self._append(ruleset, game, events, command_id, credential)
+            except ExpectedVersionAhead:
+                # The log is behind what this process saw: Redis lost acknowledged writes
+                # (a crash under `everysec`, a restore). The log is the truth: fold it again.
+                if cached is None:
+                    raise
+                self._forget(game_id)
+                reload = True
+                continue
             except VersionConflict:
                 reload = True  # load() reads only what is newer than the cached game
                 if expected_seq is not None and cached is None:

@@ -242,3 +242,24 @@ async def test_the_cache_bounds_the_secrets_it_holds_too(store) -> None:
         await small.reveal(gid)
         report = audit(await store.read(gid))
         assert report.ok and report.server_rolls == 3
+
+
+async def test_a_log_that_lost_its_last_writes_is_folded_again(games: Games, store) -> None:
+    """Redis lost acknowledged writes (a crash under everysec, a restore from an older
+    file): the cache is ahead of the log. The log is the truth: the next command is
+    decided on it, at the seqs it really has next."""
+    created = await games.create("counter", {"target": 100})
+    gid = created.game_id
+    await games.handle(gid, "c1", {"type": "Add", "amount": 1})  # seqs 2-3, cached at 3
+    keys = store.keys(gid)
+    first = (await store.read(gid, 1, 1))[0]
+    # As if those writes never landed: the stream as it was after event 1.
+    (_, fields), *_ = await store.redis.xrange(keys.stream, "1-0", "1-0")
+    await store.redis.delete(keys.stream)
+    await store.redis.xadd(keys.stream, fields, id="1-0")
+    await store.redis.hset(keys.meta, mapping={"version": 1, "last_hash": first.hash})
+    await store.redis.hdel(keys.commands, "c1")
+    result = await games.handle(gid, "c2", {"type": "Add", "amount": 2})
+    assert result.seqs == [2, 3]
+    _, game = await games.load(gid)
+    assert game.state.total == 2 and game.meta.seq == 3
