@@ -5,6 +5,9 @@ the connection, the write and the read are shared, in a pipeline. Measured with 
 on this project's benchmark machine: a lone `EVALSHA` cost the client about 52 us of CPU
 (77 us through redis-py's `Script` object), a pipeline about 45 us per call at 5 calls and
 27 us at 20. A lone append is sent on its own (a pipeline of one costs more, 115 us).
+
+With a durability setting, one `WAITAOF` ends each pipeline: it waits for every earlier
+write of its connection, so the appends of one turn share one wait.
 """
 
 from __future__ import annotations
@@ -14,28 +17,34 @@ from typing import Any
 
 from redis.exceptions import NoScriptError
 
+from events.durability import Durability
+
 MAX_BATCH = 256  # calls per pipeline
 
 # One waiting append: the script's keys and arguments, and the future its caller awaits.
-Waiting = tuple[list[str], list[Any], "asyncio.Future[Any]"]
+Waiting = tuple[list[str], list[Any], "asyncio.Future[tuple[Any, Any]]"]
 
 
 class AppendBatcher:
     """Sends the append script for every waiting append, once per event-loop turn."""
 
-    def __init__(self, client: Any, *, script: str, sha: str) -> None:
+    def __init__(
+        self, client: Any, *, script: str, sha: str, wait: Durability | None = None
+    ) -> None:
         self.client = client
         self.script = script
         self.sha = sha
+        self.wait = wait if wait is not None and wait.active else None
         self._waiting: list[Waiting] = []
         self._sending: set[asyncio.Task[None]] = set()
         self.batches = 0  # pipelines and lone calls sent (a figure for the benchmark)
         self.calls = 0
 
-    async def run(self, keys: list[str], argv: list[Any]) -> Any:
-        """The script's reply for one append (or the error the store gave)."""
+    async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
+        """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
+        the error the store gave is raised."""
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[tuple[Any, Any]] = loop.create_future()
         self._waiting.append((keys, argv, future))
         if len(self._waiting) == 1:
             loop.call_soon(self._flush)
@@ -53,7 +62,7 @@ class AppendBatcher:
             self.batches += 1
             self.calls += len(batch)
             try:
-                replies = await self._call(batch)
+                replies, waited = await self._call(batch)
             except asyncio.CancelledError:
                 for *_, future in batch:
                     future.cancel()
@@ -72,7 +81,7 @@ class AppendBatcher:
                 elif isinstance(reply, Exception):
                     future.set_exception(reply)
                 else:
-                    future.set_result(reply)
+                    future.set_result((reply, waited))
             if not again:
                 return
             try:
@@ -84,16 +93,22 @@ class AppendBatcher:
                 return
             batch = again
 
-    async def _call(
-        self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]
-    ) -> list[Any]:
-        if len(batch) == 1:
+    async def _call(self, batch: list[Waiting]) -> tuple[list[Any], Any]:
+        """Each call's reply (errors in place), and WAITAOF's (None when not waiting)."""
+        if len(batch) == 1 and self.wait is None:
             keys, argv, _ = batch[0]
             try:
-                return [await self.client.evalsha(self.sha, len(keys), *keys, *argv)]
+                return [await self.client.evalsha(self.sha, len(keys), *keys, *argv)], None
             except NoScriptError as exc:
-                return [exc]
+                return [exc], None
         async with self.client.pipeline(transaction=False) as pipe:
             for keys, argv, _ in batch:
                 pipe.evalsha(self.sha, len(keys), *keys, *argv)
-            return list(await pipe.execute(raise_on_error=False))
+            if self.wait is not None:
+                pipe.execute_command(
+                    "WAITAOF", int(self.wait.local_fsync), self.wait.replicas, self.wait.timeout_ms
+                )
+            replies = list(await pipe.execute(raise_on_error=False))
+        if self.wait is None:
+            return replies, None
+        return replies[:-1], replies[-1]

@@ -3,7 +3,8 @@
 `WAITAOF numlocal numreplicas timeout` (Redis/Valkey 7.2+) blocks until the writes of the
 *connection that sends it* are fsynced to the append-only file locally and on that many
 replicas. So the wait must follow the append on the same connection: here both go in one
-pipeline (one round trip, one connection). On a cluster that connection must be to the
+pipeline (one round trip, one connection; on one Redis the append batcher's pipeline,
+shared by the appends of one event-loop turn). On a cluster that connection must be to the
 master owning the game's slot, which redis-py's cluster pipeline does not guarantee for a
 keyless command, so a plain client per master is kept and a MOVED reply is followed
 through the cluster client's slot map.
@@ -38,21 +39,43 @@ class Durability(Struct, frozen=True):
         return self.local_fsync or self.replicas > 0
 
 
-class DurableAppender:
-    """Runs the append script and WAITAOF on one connection to the game's master."""
+def confirm(wait: Durability, waited: Any, *, game_id: str, first_seq: int, last_seq: int) -> None:
+    """Raise DurabilityUnconfirmed unless WAITAOF's reply `waited` confirms `wait`."""
+    wanted = (int(wait.local_fsync), wait.replicas)
+    if isinstance(waited, Exception) or waited is None:
+        got, why = (0, 0), f"the server refused WAITAOF: {waited}"
+    else:
+        got = (int(waited[0]), int(waited[1]))
+        why = f"{got[0]} local and {got[1]} replica fsyncs in {wait.timeout_ms} ms"
+    if got[0] >= wanted[0] and got[1] >= wanted[1]:
+        return
+    raise DurabilityUnconfirmed(
+        f"events {first_seq}..{last_seq} of game {game_id!r} were appended, but their "
+        f"durability is unconfirmed: asked for {wanted[0]} local and {wanted[1]} replica "
+        f"fsyncs, got {why}. They are in the log; retrying the command id returns them",
+        game_id=game_id,
+        first_seq=first_seq,
+        last_seq=last_seq,
+        wanted_local=wanted[0],
+        wanted_replicas=wanted[1],
+        local=got[0],
+        replicas=got[1],
+    )
 
-    def __init__(self, client: Any, *, sha: str, script: str, cluster: bool, wait: Durability):
-        self.client = client
+
+class DurableAppender:
+    """On a cluster: the append script and WAITAOF on one connection to the game's master.
+    (On one Redis the append batcher ends each pipeline with the WAITAOF instead.)"""
+
+    def __init__(self, client: Any, *, sha: str, script: str, wait: Durability):
+        self.client = client  # the RedisCluster client: its slot map routes each append
         self.sha = sha
         self.script = script
-        self.cluster = cluster
         self.wait = wait
         self._nodes: dict[str, aioredis.Redis] = {}
         self.moves_followed = 0
 
     async def _connection_for(self, key: str) -> Any:
-        if not self.cluster:
-            return self.client
         await self.client.initialize()  # the slot map (a no-op once it is loaded)
         node = self.client.get_node_from_key(key)
         if node.name not in self._nodes:
@@ -89,29 +112,6 @@ class DurableAppender:
             if isinstance(reply, Exception):
                 raise reply
             return reply, waited
-
-    def check(self, waited: Any, *, game_id: str, first_seq: int, last_seq: int) -> None:
-        """Raise DurabilityUnconfirmed unless WAITAOF confirmed what was asked for."""
-        wanted = (int(self.wait.local_fsync), self.wait.replicas)
-        if isinstance(waited, Exception):
-            got, why = (0, 0), f"the server refused WAITAOF: {waited}"
-        else:
-            got = (int(waited[0]), int(waited[1]))
-            why = f"{got[0]} local and {got[1]} replica fsyncs in {self.wait.timeout_ms} ms"
-        if got[0] >= wanted[0] and got[1] >= wanted[1]:
-            return
-        raise DurabilityUnconfirmed(
-            f"events {first_seq}..{last_seq} of game {game_id!r} were appended, but their "
-            f"durability is unconfirmed: asked for {wanted[0]} local and {wanted[1]} replica "
-            f"fsyncs, got {why}. They are in the log; retrying the command id returns them",
-            game_id=game_id,
-            first_seq=first_seq,
-            last_seq=last_seq,
-            wanted_local=wanted[0],
-            wanted_replicas=wanted[1],
-            local=got[0],
-            replicas=got[1],
-        )
 
     async def close(self) -> None:
         """Close the per-master clients."""

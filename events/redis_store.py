@@ -22,7 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.append_batch import AppendBatcher
-from events.durability import Durability, DurableAppender
+from events.durability import Durability, DurableAppender, confirm
 from events.envelope import (
     GENESIS_HASH,
     Envelope,
@@ -192,16 +192,20 @@ class RedisEventStore:
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
-        # One node: appends of one event-loop turn share a pipeline. A cluster client's
-        # pipeline splits by node and answers TRYAGAIN per call, so there each append
-        # goes on its own through `_script`, which rides out reshards.
-        self._batcher = (
-            None if self.cluster else AppendBatcher(client, script=script, sha=self._append.sha)
-        )
+        # One node: appends of one event-loop turn share a pipeline (ended by WAITAOF with
+        # a durability setting). A cluster client's pipeline splits by node and answers
+        # TRYAGAIN per call, so there each append goes on its own through `_script`, which
+        # rides out reshards, or with a durability setting through `DurableAppender`.
+        self._wait = durability if durability is not None and durability.active else None
+        self._batcher: AppendBatcher | None = None
         self.durable: DurableAppender | None = None
-        if durability is not None and durability.active:
+        if not self.cluster:
+            self._batcher = AppendBatcher(
+                client, script=script, sha=self._append.sha, wait=self._wait
+            )
+        elif self._wait is not None:
             self.durable = DurableAppender(
-                client, sha=self._append.sha, script=script, cluster=self.cluster, wait=durability
+                client, sha=self._append.sha, script=script, wait=self._wait
             )
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
@@ -321,12 +325,12 @@ class RedisEventStore:
         ]
         waited: Any = None
         try:
-            if self.durable is None and self._batcher is not None:
-                status, value = await self._batcher.run(keys_arg, argv)
-            elif self.durable is None:
-                status, value = await self._script(self._append, keys_arg, argv)
-            else:
+            if self._batcher is not None:
+                (status, value), waited = await self._batcher.run(keys_arg, argv)
+            elif self.durable is not None:
                 (status, value), waited = await self.durable.run(keys_arg, argv)
+            else:
+                status, value = await self._script(self._append, keys_arg, argv)
         except (*_UNREACHABLE, *_RESHARDING) as exc:
             raise _unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
@@ -335,9 +339,13 @@ class RedisEventStore:
                 with contextlib.suppress(*_UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
             result = _parse_result(value, duplicate=False)
-            if self.durable is not None:
-                self.durable.check(
-                    waited, game_id=game_id, first_seq=result.first_seq, last_seq=result.last_seq
+            if self._wait is not None:
+                confirm(
+                    self._wait,
+                    waited,
+                    game_id=game_id,
+                    first_seq=result.first_seq,
+                    last_seq=result.last_seq,
                 )
             return result
         if status == "dup":

@@ -61,6 +61,34 @@ async def test_every_append_waits_for_the_local_fsync(tmp_path: Path) -> None:
             await store.close()
 
 
+async def test_concurrent_appends_share_one_wait(tmp_path: Path) -> None:
+    """WAITAOF waits for every earlier write of its connection, so the appends that share
+    a pipeline share its one wait."""
+    with EmbeddedRedis(tmp_path / "m", appendfsync="everysec") as master:
+        store = RedisEventStore.from_url(
+            master.url, prefix="d", durability=Durability(local_fsync=True)
+        )
+        admin = aioredis.Redis.from_url(master.url)
+        try:
+            games = [f"g{n}" for n in range(20)]
+            await asyncio.gather(*(create(store, g) for g in games))
+            await admin.config_resetstat()
+            results = await asyncio.gather(
+                *(
+                    store.append(g, pending(1), expected_version=1, command_id="c",
+                                 recorded_at=NOW)
+                    for g in games
+                )
+            )  # fmt: skip
+            assert [r.seqs for r in results] == [[2]] * 20
+            stats = await admin.info("commandstats")
+            assert stats["cmdstat_evalsha"]["calls"] == 20
+            assert stats["cmdstat_waitaof"]["calls"] < 5
+        finally:
+            await admin.aclose()
+            await store.close()
+
+
 async def test_a_replica_must_confirm_or_the_command_is_answered_unconfirmed(
     tmp_path: Path,
 ) -> None:
