@@ -44,8 +44,12 @@ def check_command_id(command_id: str) -> str:
     return command_id
 
 
-class Envelope(Struct, frozen=True, kw_only=True):
-    """One event as stored: position, type, payload bytes and its link in the hash chain."""
+class Envelope(Struct, frozen=True, kw_only=True, gc=False):
+    """One event as stored: position, type, payload bytes and its link in the hash chain.
+
+    Not tracked by the garbage collector (`gc=False`): its fields are strings, numbers and
+    bytes, so it can never be part of a reference cycle, and a gateway holds thousands of
+    them in its feeds' windows, which every full collection would otherwise visit."""
 
     game_id: str
     seq: int

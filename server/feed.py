@@ -24,6 +24,7 @@ from engine.game import codec_for, ruleset_of
 from engine.redaction import redact
 from engine.roles import Role
 from engine.ruleset import Ruleset
+from events.codec import EventRegistry
 from events.envelope import Envelope
 from events.errors import GameNotFound
 from events.redis_store import RedisEventStore
@@ -39,20 +40,28 @@ READ_PAGE = 500
 POLL_SECONDS = 1.0
 
 
-class CachedEvent:
-    """One event with its frames, encoded lazily once per (role, revealed)."""
+_ROLES = {role: index for index, role in enumerate(Role)}
+SEED_REVEALED = SeedRevealed.__struct_config__.tag
 
-    __slots__ = ("envelope", "event", "frames")
 
-    def __init__(self, envelope: Envelope, event: Struct) -> None:
-        self.envelope = envelope
-        self.event = event
-        self.frames: dict[tuple[Role, bool], bytes | None] = {}
+class CachedEvent(Struct, gc=False):
+    """One event of a feed's window, with its frames, encoded lazily once per (role,
+    revealed). Holds only the envelope (untracked) and a dict of bytes keyed by small
+    ints, which CPython leaves untracked too: a window of 2,048 events adds nothing for a
+    full garbage collection to visit (it was three tracked objects per event)."""
 
-    def frame(self, ruleset: Ruleset[Any], role: Role, revealed: bool) -> bytes | None:
-        key = (role, revealed)
+    envelope: Envelope
+    frames: dict[int, bytes | None] = {}
+
+    def frame(
+        self, ruleset: Ruleset[Any], codec: EventRegistry, role: Role, revealed: bool
+    ) -> bytes | None:
+        """The frame for `role` (None: the role sees nothing of this event)."""
+        key = 2 * _ROLES[role] + revealed
         if key not in self.frames:
-            self.frames[key] = encode_frame(ruleset, self.envelope, self.event, role, revealed)
+            env = self.envelope
+            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+            self.frames[key] = encode_frame(ruleset, env, event, role, revealed)
         return self.frames[key]
 
 
@@ -98,10 +107,9 @@ class GameFeed:
         self._lock = asyncio.Lock()
 
     def _cache(self, env: Envelope) -> CachedEvent:
-        event = self.codec.decode(env.type, env.version, env.payload, seq=env.seq)
-        if isinstance(event, SeedRevealed):
+        if env.type == SEED_REVEALED:
             self.revealed = True
-        return CachedEvent(env, event)
+        return CachedEvent(env)
 
     async def refresh(self) -> None:
         """Read what is new in the stream and wake the subscribers."""
@@ -135,7 +143,9 @@ class GameFeed:
         if start in self.window:
             cached = [self.window[s] for s in range(start, end + 1) if s in self.window]
             if len(cached) == end - start + 1:
-                return [f for c in cached if (f := c.frame(self.ruleset, role, revealed))]
+                return [
+                    f for c in cached if (f := c.frame(self.ruleset, self.codec, role, revealed))
+                ]
         # Catch-up beyond the window: read the stream (encoded for this request only).
         out: list[bytes] = []
         for env in await self.store.read(self.game_id, start, end):

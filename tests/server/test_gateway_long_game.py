@@ -4,6 +4,7 @@ ago still lifts redaction (the feed starts its window near the head, not at seq 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from clients.client import UmpireClient
 from server.app import Running
@@ -40,3 +41,41 @@ async def test_a_long_game_is_served_from_seq_1_and_its_early_reveal_is_honoured
     # Revealed: the spectator sees the secret and the hidden roll's faces in full.
     assert secret.payload is not None and not secret.redacted
     assert hidden_roll.event_type == "DiceRolled" and hidden_roll.payload["faces"]
+
+
+async def test_a_full_window_gives_the_garbage_collector_nothing_to_visit(
+    gateway: Running, ws_url: str
+) -> None:
+    """A feed's window of 2,048 events is held as untracked objects (envelopes, frames),
+    so a full collection, which stops the gateway's loop, does not grow with long games
+    (it was three tracked objects per event: 100 ms for 50 full windows, docs/scale-out.md)."""
+    import gc
+
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1_000_000})
+        await append_added(gateway, created.game_id, WINDOW + 100, batch=100)
+        head = await gateway.gateway.store.version(created.game_id)
+        seen: list[int] = []
+        caught_up = asyncio.Event()
+
+        async def watch() -> None:  # stays subscribed until cancelled
+            async for frame in player.subscribe(created.game_id, head - WINDOW):
+                seen.append(frame.seq)
+                if frame.seq == head:
+                    caught_up.set()
+
+        watcher = asyncio.create_task(watch())
+        try:
+            await asyncio.wait_for(caught_up.wait(), 60)
+            assert seen == list(range(head - WINDOW + 1, head + 1))
+            feed = gateway.gateway.notifier.feeds[created.game_id]
+            assert len(feed.window) == WINDOW
+            cached = list(feed.window.values())
+            assert all(c.frames for c in cached)  # every frame was encoded and is held
+            tracked = [c for c in cached if gc.is_tracked(c) or gc.is_tracked(c.envelope)]
+            tracked += [c for c in cached if gc.is_tracked(c.frames)]
+            assert tracked == []
+        finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
