@@ -105,9 +105,7 @@ class AppendBatcher:
             for keys, argv, _ in batch:
                 pipe.evalsha(self.sha, len(keys), *keys, *argv)
             if self.wait is not None:
-                pipe.execute_command(
-                    "WAITAOF", int(self.wait.local_fsync), self.wait.replicas, self.wait.timeout_ms
-                )
+                pipe.execute_command(*self.wait.command)
             replies = list(await pipe.execute(raise_on_error=False))
         if self.wait is None:
             return replies, None

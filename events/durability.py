@@ -22,9 +22,6 @@ from redis.exceptions import AskError, NoScriptError, TryAgainError
 
 from events.errors import DurabilityUnconfirmed
 
-# How long a durable append keeps following a slot that moves (as RESHARD_PATIENCE).
-FOLLOW_PATIENCE = 15.0
-
 
 class Durability(Struct, frozen=True):
     """What an append waits for before it is acknowledged."""
@@ -38,10 +35,20 @@ class Durability(Struct, frozen=True):
         """Whether there is anything to wait for."""
         return self.local_fsync or self.replicas > 0
 
+    @property
+    def wanted(self) -> tuple[int, int]:
+        """(local fsyncs, replica fsyncs) asked for: WAITAOF's numlocal and numreplicas."""
+        return int(self.local_fsync), self.replicas
+
+    @property
+    def command(self) -> tuple[str | int, ...]:
+        """The WAITAOF command that asks for this."""
+        return ("WAITAOF", *self.wanted, self.timeout_ms)
+
 
 def confirm(wait: Durability, waited: Any, *, game_id: str, first_seq: int, last_seq: int) -> None:
     """Raise DurabilityUnconfirmed unless WAITAOF's reply `waited` confirms `wait`."""
-    wanted = (int(wait.local_fsync), wait.replicas)
+    wanted = wait.wanted
     if isinstance(waited, Exception) or waited is None:
         got, why = (0, 0), f"the server refused WAITAOF: {waited}"
     else:
@@ -67,11 +74,15 @@ class DurableAppender:
     """On a cluster: the append script and WAITAOF on one connection to the game's master.
     (On one Redis the append batcher ends each pipeline with the WAITAOF instead.)"""
 
-    def __init__(self, client: Any, *, sha: str, script: str, wait: Durability):
+    def __init__(
+        self, client: Any, *, sha: str, script: str, wait: Durability, patience: float
+    ) -> None:
+        """`patience`: how long, in seconds, an append keeps following a slot that moves."""
         self.client = client  # the RedisCluster client: its slot map routes each append
         self.sha = sha
         self.script = script
         self.wait = wait
+        self.patience = patience
         self._nodes: dict[str, aioredis.Redis] = {}
         self.moves_followed = 0
 
@@ -87,15 +98,13 @@ class DurableAppender:
     async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or the error it gave)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + FOLLOW_PATIENCE
+        deadline = loop.time() + self.patience
         delay = 0.01
         while True:
             client = await self._connection_for(keys[0])
             async with client.pipeline(transaction=False) as pipe:
                 pipe.evalsha(self.sha, len(keys), *keys, *argv)
-                pipe.execute_command(
-                    "WAITAOF", int(self.wait.local_fsync), self.wait.replicas, self.wait.timeout_ms
-                )
+                pipe.execute_command(*self.wait.command)
                 reply, waited = await pipe.execute(raise_on_error=False)
             if isinstance(reply, NoScriptError):
                 await client.script_load(self.script)

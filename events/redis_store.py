@@ -205,7 +205,11 @@ class RedisEventStore:
             )
         elif self._wait is not None:
             self.durable = DurableAppender(
-                client, sha=self._append.sha, script=script, wait=self._wait
+                client,
+                sha=self._append.sha,
+                script=script,
+                wait=self._wait,
+                patience=RESHARD_PATIENCE,
             )
 
     async def _script(self, script: Any, keys: list[str], args: list[Any]) -> Any:
