@@ -133,7 +133,21 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
             f" (×{k['scaling_per_gateway_core']})",
             "×1.0 = linear in gateway CPU",
         ),
+        _equal_quota_row(k["equal_quota"]),
     ]
+
+
+def _equal_quota_row(q: dict[str, Any]) -> tuple[str, str, str]:
+    if not q["measured"]:
+        return ("cluster, gateways at equal CPU quotas", "not measured", q["why_not"])
+    return (
+        f"cluster closed loop, each gateway held to {q['cores_per_gateway']} cores: 1 → 2",
+        f"{q['one_gateway_per_s']:,} → {q['two_gateways_per_s']:,} cmd/s "
+        f"(×{q['scaling_two_over_one']}); gateway cores {q['cpu_one_gateway']['gateway_cores']}"
+        f" → {q['cpu_two_gateways']['gateway_cores']}",
+        f"close to ×2; machine busy {q['cpu_one_gateway']['machine_busy']:.0%} → "
+        f"{q['cpu_two_gateways']['machine_busy']:.0%}",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bench.cpu_quota import CpuQuota
 from bench.wsload import (
     OPERATOR,
     Conn,
@@ -40,6 +41,9 @@ _cids = itertools.count(1)
 FAN_OUT_RATE = 10.0  # commands/s to the 1,000-subscriber game: 2 events -> 20,000 frames/s
 MANY_GAMES_RATE = 500.0  # commands/s spread over the 1,000 single-subscriber games
 Progress = Callable[[str], None]
+# Each gateway's CPU quota when scaling is measured at equal quotas: two of them plus the
+# cluster and the load generator stay well inside a 2-core machine.
+GATEWAY_QUOTA_CORES = 0.45
 TICK = 0.001  # the open-loop generator's wake-up period
 
 
@@ -454,6 +458,44 @@ async def single(progress: Progress, quick: bool = False) -> dict[str, Any]:
     return out
 
 
+async def _equal_quota(
+    progress: Progress,
+    gateways: list[GatewayProcess],
+    seats_one: list[tuple[Conn, str]],
+    seats_two: list[tuple[Conn, str]],
+    scale: float,
+) -> dict[str, Any]:
+    """The closed loop again, one gateway then two, each gateway held to the same CPU
+    quota (bench/cpu_quota.py): what the design, not the machine, lets a second add."""
+    why_not = CpuQuota.available()
+    if why_not is not None:
+        return {"measured": False, "why_not": why_not}
+    quotas = [CpuQuota(f"umpire-bench-{g.port}", GATEWAY_QUOTA_CORES) for g in gateways]
+    try:
+        for quota, gateway in zip(quotas, gateways, strict=True):
+            quota.add(gateway.process.pid)
+        meter = CpuMeter([g.process.pid for g in gateways])
+        label = f"cluster: closed loop, gateways held to {GATEWAY_QUOTA_CORES} cores each"
+        meter.start()
+        one = await _timed(progress, f"{label}: one", closed_loop(seats_one, 4 * scale))
+        cpu_one = meter.stop()
+        meter.start()
+        two = await _timed(progress, f"{label}: two", closed_loop(seats_two, 4 * scale))
+        cpu_two = meter.stop()
+    finally:
+        for quota in quotas:
+            quota.close()
+    return {
+        "measured": True,
+        "cores_per_gateway": GATEWAY_QUOTA_CORES,
+        "one_gateway_per_s": round(one),
+        "two_gateways_per_s": round(two),
+        "scaling_two_over_one": round(two / one, 2),
+        "cpu_one_gateway": cpu_one,
+        "cpu_two_gateways": cpu_two,
+    }
+
+
 async def cluster(progress: Progress, quick: bool = False) -> dict[str, Any]:
     """The round trip and throughput on a 3-master cluster, one gateway then two."""
     import sys
@@ -506,6 +548,7 @@ async def cluster(progress: Progress, quick: bool = False) -> dict[str, Any]:
             out["commands_per_gateway_core_one"] = round(per_core_one)
             out["commands_per_gateway_core_two"] = round(per_core_two)
             out["scaling_per_gateway_core"] = round(per_core_two / per_core_one, 2)
+            out["equal_quota"] = await _equal_quota(progress, gateways, seats_one, seats_two, scale)
             await close_all([c for c, _ in seats_two])
         finally:
             for gateway in gateways:
