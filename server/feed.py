@@ -1,11 +1,17 @@
 """Fan-out of a game's events to every subscriber of one gateway.
 
 One `GameFeed` per game with subscribers holds a bounded window of recent events, each
-encoded once per role and reused for every subscriber. One `Notifier` holds a single
-Redis pub/sub connection for all games (the append script publishes the new version on
-the game's channel), so a gateway serving thousands of games holds no blocked connection
-per game. Notifications are only hints: the stream is the truth, and a periodic version
-check covers any notification lost while Redis was away.
+encoded once per role and reused for every subscriber. A subscription that is caught up
+is *live*: when the feed reads new events it puts their frames straight into the live
+subscribers' outgoing queues, with no task per subscription and no wake-up per
+subscriber. A subscription that is behind (catching up from the stream, or whose queue
+was full) is served by a task of its connection's until it reaches the head, and is then
+handed back to the feed with no gap and no repeat (both go by the next seq it is owed).
+
+One `Notifier` holds a single Redis pub/sub connection for all games (the append script
+publishes the new version on the game's channel), so a gateway serving thousands of games
+holds no blocked connection per game. Notifications are only hints: the stream is the
+truth, and a periodic version check covers any notification lost while Redis was away.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -88,8 +94,35 @@ def encode_frame(
     )
 
 
+class Sink(Protocol):
+    """Where a live subscription's frames go: a connection's outgoing queue."""
+
+    def offer(self, frame: bytes) -> bool:
+        """Queue a frame without waiting; False if there is no room."""
+        ...
+
+    def lagging(self, sub: Subscription) -> None:
+        """`sub` left live delivery at `sub.next_seq`: serve it from there until caught up."""
+        ...
+
+
+class Subscription:
+    """One connection's subscription to one game: its role and the next seq it is owed.
+
+    Live (in its feed's `live`) or catching up (`task` running), never both."""
+
+    __slots__ = ("feed", "next_seq", "role", "sink", "task")
+
+    def __init__(self, feed: GameFeed, sink: Sink, role: Role, next_seq: int) -> None:
+        self.feed = feed
+        self.sink = sink
+        self.role = role
+        self.next_seq = next_seq
+        self.task: asyncio.Task[None] | None = None
+
+
 class GameFeed:
-    """The recent events of one game and the wake-up for its subscribers."""
+    """The recent events of one game and its live subscriptions."""
 
     def __init__(self, store: RedisEventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
         self.store = store
@@ -100,10 +133,9 @@ class GameFeed:
         self.revealed = False
         self.window: OrderedDict[int, CachedEvent] = OrderedDict()
         self.subscribers = 0
-        # Resolved (then replaced) each time the head moves. Waiters use asyncio.wait on
-        # it: no task per waiter, unlike wait_for(event.wait()), which with 1,000
-        # subscribers made 1,000 tasks per event.
-        self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        # Insertion-ordered (a dict, not a set): subscribers are served in the order they
+        # joined, the same on every run.
+        self.live: dict[Subscription, None] = {}
         self._lock = asyncio.Lock()
 
     def _cache(self, env: Envelope) -> CachedEvent:
@@ -124,15 +156,43 @@ class GameFeed:
                 self.head = env.seq
             while len(self.window) > WINDOW:
                 self.window.popitem(last=False)
-            changed = self._changed
-            self._changed = asyncio.get_running_loop().create_future()
-            changed.set_result(None)
+            self._push()
 
-    async def wait_beyond(self, seq: int, timeout: float = POLL_SECONDS) -> None:
-        """Wait until the head passes `seq` (or `timeout`, after which callers re-check)."""
-        if self.head > seq:
-            return
-        await asyncio.wait((self._changed,), timeout=timeout)
+    def join(self, sub: Subscription) -> None:
+        """Make `sub` live. Only when it is caught up (`sub.next_seq > head`): from here
+        each event reaches it as the feed reads it. Synchronous, so no event can come
+        between the caller's check of the head and the join."""
+        assert sub.next_seq > self.head, "a subscription behind the head cannot go live"
+        self.live[sub] = None
+
+    def leave(self, sub: Subscription) -> None:
+        """Stop live delivery to `sub` (no-op if it is not live)."""
+        self.live.pop(sub, None)
+
+    def _push(self) -> None:
+        """Put the new events' frames into every live subscriber's queue; one whose queue
+        is full (or whose frame fails) leaves live delivery and catches up on its own."""
+        dropped = [sub for sub in self.live if not self._deliver(sub)]
+        for sub in dropped:
+            del self.live[sub]
+            sub.sink.lagging(sub)
+
+    def _deliver(self, sub: Subscription) -> bool:
+        try:
+            while sub.next_seq <= self.head:
+                cached = self.window.get(sub.next_seq)
+                if cached is None:
+                    return False
+                frame = cached.frame(self.ruleset, self.codec, sub.role, self.revealed)
+                if frame is not None and not sub.sink.offer(frame):
+                    return False
+                sub.next_seq += 1
+        except Exception:
+            # The catch-up path meets the same failure and closes the connection for
+            # resync; one subscriber's failure never stops delivery to the others.
+            log.exception("live delivery to a subscriber failed")
+            return False
+        return True
 
     async def frames(self, start: int, role: Role, limit: int = READ_PAGE) -> list[bytes]:
         """Frames from `start` up to the head (at most `limit`), from memory or the stream."""

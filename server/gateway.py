@@ -1,9 +1,11 @@
 """The websocket gateway: one `Connection` per client, speaking events/wire.py.
 
-Each connection has a bounded outgoing queue drained by one writer task; each subscription
-is a task that feeds that queue from the game's feed (catch-up from the stream, then live,
-always by the next expected seq, so the hand-over has no gap and no repeat). A client that
-stops reading fills its queue and is closed with CLOSE_RESYNC; it resumes from its last seq.
+Each connection has a bounded outgoing queue drained by one writer task. A subscription
+catches up in a task of its own (from the feed's window or the stream), then goes live:
+the game's feed puts each new frame straight into the queue (server/feed.py). Both go by
+the next expected seq, so the hand-over has no gap and no repeat. A live subscription
+whose queue is full goes back to catching up, and a client that stays full for
+`slow_consumer_seconds` is closed with CLOSE_RESYNC; it resumes from its last seq.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from server import credentials
 from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
-from server.feed import GameFeed, Notifier
+from server.feed import Notifier, Subscription
 from server.games import Games
 from server.metrics import Metrics
 
@@ -208,7 +210,7 @@ class Connection:
         # game id -> digest of the credential that granted its role (revocation finds it)
         self.grants: dict[str, str] = {}
         self.operator = False
-        self.subs: dict[str, asyncio.Task[None]] = {}
+        self.subs: dict[str, Subscription] = {}
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
         self.writer: asyncio.Task[None] | None = None
         self.tokens = float(gateway.settings.max_burst)
@@ -286,6 +288,20 @@ class Connection:
                 self.gw.metrics.frames_sent += 1
         except ConnectionClosed:
             return
+
+    def offer(self, frame: bytes) -> bool:
+        """Queue a live frame if there is room (the feed never waits on one client)."""
+        if self.out.full():
+            return False
+        self.out.put_nowait(frame)
+        self.gw.metrics.events_delivered += 1
+        return True
+
+    def lagging(self, sub: Subscription) -> None:
+        """The feed could not deliver to `sub` live: catch it up in a task of its own."""
+        self.gw.metrics.subscriptions_lagged += 1
+        if self.subs.get(sub.feed.game_id) is sub and self._closing is None:
+            sub.task = asyncio.create_task(self._catch_up(sub))
 
     async def send(self, frame: bytes) -> None:
         """Queue a frame; a client that stays full for too long is closed for resync."""
@@ -600,43 +616,47 @@ class Connection:
                 start = view.seq
         feed.subscribers += 1
         self.gw.metrics.subscriptions += 1
-        self.subs[msg.game_id] = asyncio.create_task(self._pump(feed, start, role))
+        sub = Subscription(feed, self, role, start + 1)
+        self.subs[msg.game_id] = sub
+        sub.task = asyncio.create_task(self._catch_up(sub))
 
-    async def _pump(self, feed: GameFeed, after: int, role: Role) -> None:
-        next_seq = after + 1
+    async def _catch_up(self, sub: Subscription) -> None:
+        """Send `sub` what it is owed up to the feed's head, then hand it to the feed."""
+        feed = sub.feed
         me = asyncio.current_task()
         try:
             # Checking `cancelling()` too: a cancellation swallowed by a library call must
-            # still end the pump (a pump that outlives its subscription leaks forever).
+            # still end the task (one that outlives its subscription leaks forever).
             while me is None or not me.cancelling():
-                if feed.head < next_seq:
-                    await feed.wait_beyond(next_seq - 1)
-                    continue
-                count = min(feed.head, next_seq + 499) - next_seq + 1
-                frames = await feed.frames(next_seq, role)
+                if feed.head < sub.next_seq:
+                    sub.task = None
+                    feed.join(sub)  # no await since the check: nothing can come between
+                    return
+                count = min(feed.head, sub.next_seq + 499) - sub.next_seq + 1
+                frames = await feed.frames(sub.next_seq, sub.role)
                 for frame in frames:
                     await self.send(frame)
                 self.gw.metrics.events_delivered += len(frames)
-                next_seq += count
+                sub.next_seq += count
         except (SlowConsumer, asyncio.CancelledError):
             return
         except Exception:
-            log.exception("subscription pump failed")
+            log.exception("subscription catch-up failed")
             with contextlib.suppress(Exception):
                 await self.close(CLOSE_RESYNC, "subscription failed: resume from last seq")
 
     async def _unsubscribe(self, game_id: str) -> None:
-        task = self.subs.pop(game_id, None)
-        if task is None:
+        sub = self.subs.pop(game_id, None)
+        if sub is None:
             return
-        task.cancel()
-        # Bounded: the pump ends within one feed poll even if a cancellation was lost.
-        await asyncio.wait({task}, timeout=5.0)
+        sub.feed.leave(sub)
+        if sub.task is not None:
+            sub.task.cancel()
+            # Bounded: the task ends within one read even if a cancellation was lost.
+            await asyncio.wait({sub.task}, timeout=5.0)
         self.gw.metrics.subscriptions -= 1
-        feed = self.gw.notifier.feeds.get(game_id)
-        if feed is not None:
-            feed.subscribers -= 1
-            await self.gw.notifier.release(feed)
+        sub.feed.subscribers -= 1
+        await self.gw.notifier.release(sub.feed)
 
     async def _command(self, msg: SendCommand) -> None:
         if msg.credential:

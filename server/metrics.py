@@ -20,6 +20,8 @@ class Metrics:
         self.games_created = 0
         self.frames_sent = 0
         self.events_delivered = 0
+        # Live subscriptions whose queue was full when an event came: each caught up alone.
+        self.subscriptions_lagged = 0
         self.errors: Counter[str] = Counter()
         self.buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
@@ -57,6 +59,8 @@ class Metrics:
             f"umpire_games_created_total {self.games_created}",
             "# TYPE umpire_events_delivered_total counter",
             f"umpire_events_delivered_total {self.events_delivered}",
+            "# TYPE umpire_subscriptions_lagged_total counter",
+            f"umpire_subscriptions_lagged_total {self.subscriptions_lagged}",
             "# TYPE umpire_frames_sent_total counter",
             f"umpire_frames_sent_total {self.frames_sent}",
             "# TYPE umpire_errors_total counter",

@@ -7,9 +7,26 @@ import asyncio
 
 import pytest
 
+from engine.roles import Role
 from events.redis_store import RedisEventStore
-from server.feed import Notifier
+from server.feed import Notifier, Subscription
 from server.games import Games
+
+
+class Recording:
+    """A sink that keeps what the feed pushes to it."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.arrived = asyncio.Event()
+
+    def offer(self, frame: bytes) -> bool:
+        self.frames.append(frame)
+        self.arrived.set()
+        return True
+
+    def lagging(self, sub: Subscription) -> None:
+        raise AssertionError("a sink with room never lags")
 
 
 @pytest.mark.parametrize("where", ["single", "cluster"])
@@ -25,9 +42,12 @@ async def test_simultaneous_first_subscribers_share_one_live_feed(
         feeds = await asyncio.gather(*(notifier.feed(created.game_id) for _ in range(100)))
         assert len({id(f) for f in feeds}) == 1
         assert notifier.feeds[created.game_id] is feeds[0]
+        sink = Recording()
+        feeds[0].join(Subscription(feeds[0], sink, Role.PLAYER, feeds[0].head + 1))
         await games.handle(created.game_id, "a1", {"type": "Add", "amount": 1})
-        # Woken by the notification (well before the 1 s safety poll).
-        await asyncio.wait_for(feeds[0].wait_beyond(1, timeout=0.8), 1)
+        # Pushed on the notification (well before the 1 s safety poll).
+        await asyncio.wait_for(sink.arrived.wait(), 0.8)
         assert feeds[0].head >= 2
+        assert b'"seq":2' in sink.frames[0]
     finally:
         await notifier.stop()

@@ -1,0 +1,110 @@
+"""Live delivery: a caught-up subscription is fed by its game's feed, with no task of its
+own, and one whose queue overflows catches up alone and comes back live, with no gap and
+no repeat."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import websockets
+
+from clients.client import UmpireClient
+from server.app import running_gateway
+from server.embedded import EmbeddedRedis
+from server.feed import Notifier
+from tests.server.conftest import gateway_settings
+from tests.server.test_gateway_resume import append_added
+
+SUBSCRIBERS = 50
+
+
+async def _read_events(ws: websockets.ClientConnection, until: int) -> list[int]:
+    """The seqs of the event frames `ws` receives, up to seq `until`."""
+    seqs: list[int] = []
+    while not seqs or seqs[-1] < until:
+        frame = msgspec.json.decode(await asyncio.wait_for(ws.recv(), 10))
+        if frame["type"] == "event":
+            seqs.append(frame["seq"])
+    return seqs
+
+
+async def test_caught_up_subscriptions_hold_no_task(
+    redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    async with running_gateway(gateway_settings(prefix), redis_server.url) as running:
+        url = f"ws://127.0.0.1:{running.port}/ws"
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1_000_000})
+            conns = [await websockets.connect(url) for _ in range(SUBSCRIBERS)]
+            try:
+                for ws in conns:
+                    await ws.recv()  # welcome
+                    await ws.send(
+                        msgspec.json.encode(
+                            {"type": "auth", "credential": created.spectator_credential}
+                        ).decode()
+                    )
+                    await ws.recv()  # authenticated
+                await asyncio.sleep(0.2)
+                before = len(asyncio.all_tasks())
+                for ws in conns:
+                    message = {"type": "subscribe", "game_id": created.game_id, "from_seq": 0}
+                    await ws.send(msgspec.json.encode(message).decode())
+                for ws in conns:
+                    assert await _read_events(ws, 1) == [1]
+                await asyncio.sleep(0.2)
+                # One task per subscription would add 50; the feed's refreshes may add one.
+                assert len(asyncio.all_tasks()) - before <= 2
+                feed = running.gateway.notifier.feeds[created.game_id]
+                assert len(feed.live) == SUBSCRIBERS
+                # And live they get every new event, in order.
+                for n in range(5):
+                    await owner.send(
+                        created.game_id, {"type": "Add", "amount": 1}, command_id=f"add-{n}"
+                    )
+                head = feed.head
+                for ws in conns:
+                    assert await _read_events(ws, head) == list(range(2, head + 1))
+            finally:
+                for ws in conns:
+                    await ws.close()
+
+
+async def test_an_overflowing_live_subscription_catches_up_and_goes_live_again(
+    redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    # A queue of 10 frames (the least allowed): a batch of 100 events cannot fit whole.
+    settings = gateway_settings(prefix, send_queue_limit=10, slow_consumer_seconds=30.0)
+    async with running_gateway(settings, redis_server.url) as running:
+        url = f"ws://127.0.0.1:{running.port}/ws"
+        async with UmpireClient(url) as client:
+            created = await client.create("counter", {"target": 1_000_000})
+            total = 1 + 3000
+            received: list[int] = []
+
+            async def consume() -> None:
+                async for frame in client.subscribe(created.game_id, 0):
+                    received.append(frame.seq)
+                    if frame.seq == total:
+                        return
+
+            consumer = asyncio.create_task(consume())
+            await _until_live(running.gateway.notifier, created.game_id)
+            await append_added(running, created.game_id, 3000, batch=100)
+            await asyncio.wait_for(consumer, 60)
+            assert received == list(range(1, total + 1))
+            metrics = running.gateway.metrics
+            assert metrics.subscriptions_lagged >= 1
+            assert not metrics.errors["resync"]
+            await _until_live(running.gateway.notifier, created.game_id)
+
+
+async def _until_live(notifier: Notifier, game_id: str) -> None:
+    """Wait (bounded) until the game's one subscription is live."""
+    for _ in range(250):
+        feed = notifier.feeds.get(game_id)
+        if feed is not None and len(feed.live) == 1:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the subscription never went live")
