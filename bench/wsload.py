@@ -200,7 +200,7 @@ class Conn:
     async def open(cls, url: str) -> Conn:
         """Connect and read the welcome."""
         conn = cls()
-        conn.ws = await connect(url, max_size=None, compression=None, open_timeout=30)
+        conn.ws = await connect(url, max_size=None, open_timeout=30)
         await conn.ws.recv()
         conn.reader = asyncio.create_task(conn._read())
         return conn

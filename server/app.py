@@ -58,6 +58,7 @@ async def running_gateway(
         ping_interval=settings.ping_interval,
         ping_timeout=settings.ping_timeout,
         close_timeout=settings.close_timeout,
+        compression="deflate" if settings.ws_compression == "deflate" else None,
     )
     port = next(iter(server.sockets)).getsockname()[1]
     try:

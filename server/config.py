@@ -41,6 +41,11 @@ class Settings(BaseModel, frozen=True):
     # closes the connection (1011), which is how half-open TCP connections are found.
     ping_interval: float = Field(20.0, gt=0)
     ping_timeout: float = Field(20.0, gt=0)
+    # Per-message deflate (RFC 7692) for clients that offer it, as browsers do. Off by
+    # default: a frame is encoded once and shared by every subscriber, but deflate
+    # compresses it again per connection, and its zlib state costs ~50 KB a connection
+    # (docs/operations.md has the figures).
+    ws_compression: Literal["off", "deflate"] = "off"
     # A closing handshake that the peer never completes is aborted after this long.
     close_timeout: float = Field(5.0, gt=0)
     # How often a gateway re-checks the credentials its connections hold, so a credential
@@ -82,6 +87,7 @@ ENV = {
     "socket_send_buffer": "UMPIRE_SOCKET_SEND_BUFFER",
     "ping_interval": "UMPIRE_PING_INTERVAL",
     "ping_timeout": "UMPIRE_PING_TIMEOUT",
+    "ws_compression": "UMPIRE_WS_COMPRESSION",
     "close_timeout": "UMPIRE_CLOSE_TIMEOUT",
     "credential_recheck_seconds": "UMPIRE_CREDENTIAL_RECHECK_SECONDS",
     "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
