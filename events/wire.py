@@ -29,6 +29,7 @@ CLOSE_RATE_LIMIT = 4008  # too many messages per second
 CLOSE_TOO_MANY_CONNECTIONS = 4029  # too many connections from one address
 CLOSE_GOING_AWAY = 1001  # server shutting down
 CLOSE_TOO_BIG = 1009  # frame over the size limit
+CLOSE_KEEPALIVE_TIMEOUT = 1011  # no pong to a keepalive ping within the ping timeout
 
 
 # -- client to server ------------------------------------------------------------------

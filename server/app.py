@@ -55,8 +55,9 @@ async def running_gateway(
         settings.port,
         process_request=make_process_request(gateway),
         max_size=settings.max_frame_bytes,
-        ping_interval=settings.ping_interval,
-        ping_timeout=settings.ping_timeout,
+        # The gateway pings every connection from one task (Gateway._keepalive).
+        ping_interval=None,
+        ping_timeout=None,
         close_timeout=settings.close_timeout,
         compression="deflate" if settings.ws_compression == "deflate" else None,
     )

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import socket
 import time
+from collections import deque
 from typing import Any
 
 import msgspec
@@ -22,6 +23,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from engine import registry
 from engine.redaction import view_for
@@ -31,6 +33,7 @@ from events.errors import UmpireError
 from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
+    CLOSE_KEEPALIVE_TIMEOUT,
     CLOSE_RATE_LIMIT,
     CLOSE_RESYNC,
     CLOSE_TOO_MANY_CONNECTIONS,
@@ -68,6 +71,8 @@ from server.metrics import Metrics
 log = logging.getLogger("umpire.gateway")
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
+# A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
+PING_SEND_SECONDS = 0.05
 
 
 class SlowConsumer(Exception):
@@ -90,11 +95,16 @@ class Gateway:
         self.draining = False
         self.inflight = 0
         self._tasks: list[asyncio.Task[None]] = []
+        # Keepalive for every connection: when each is next due a ping, and when each
+        # ping's pong is due. Appended in time order, so each deque stays sorted.
+        self._ping_due: deque[tuple[float, Connection]] = deque()
+        self._pong_due: deque[tuple[float, Connection, asyncio.Future[float]]] = deque()
 
     def start(self) -> None:
-        """Start the background tasks: credential re-check and the dead-peer sweep."""
+        """Start the background tasks: credential re-check, keepalive, dead-peer sweep."""
         self._tasks = [
             asyncio.create_task(self._recheck_credentials(), name="credentials"),
+            asyncio.create_task(self._keepalive(), name="keepalive"),
             asyncio.create_task(self._sweep(), name="sweep"),
         ]
         self.metrics.gc.install()
@@ -103,6 +113,35 @@ class Gateway:
         """Stop the background tasks."""
         self.metrics.gc.remove()
         await cancel_all(self._tasks)
+
+    async def _keepalive(self) -> None:
+        """Ping every connection each `ping_interval`; close one whose pong has not come
+        within `ping_timeout` (1011), which is how half-open TCP connections are found.
+
+        One task for every connection: websockets' own keepalive is a task per connection
+        (with its coroutine, timer and futures) for every full garbage collection to
+        visit. A ping is only sent to a peer that is reading; one that is not is the
+        sweep's to judge.
+        """
+        interval, timeout = self.settings.ping_interval, self.settings.ping_timeout
+        tick = min(1.0, interval / 4, timeout / 4)
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(tick)
+            now = loop.time()
+            while self._pong_due and self._pong_due[0][0] <= now:
+                _, conn, pong = self._pong_due.popleft()
+                if not pong.done() and conn in self.connections:
+                    self.metrics.error("keepalive_timeout")
+                    conn.close_soon(CLOSE_KEEPALIVE_TIMEOUT, "keepalive ping timeout")
+            while self._ping_due and self._ping_due[0][0] <= now:
+                _, conn = self._ping_due.popleft()
+                if conn not in self.connections:
+                    continue  # closed since: dropped here, its only other reference
+                self._ping_due.append((now + interval, conn))
+                sent = await conn.ping()
+                if sent is not None:
+                    self._pong_due.append((now + timeout, conn, sent))
 
     async def _sweep(self) -> None:
         """Abort connections whose peer has accepted no data for a keepalive period.
@@ -178,6 +217,8 @@ class Gateway:
                 )
         conn = Connection(self, ws)
         self.connections.add(conn)
+        now = asyncio.get_running_loop().time()
+        self._ping_due.append((now + self.settings.ping_interval, conn))
         self.metrics.connections_total += 1
         try:
             await conn.run()
@@ -218,6 +259,7 @@ class Connection:
         # When the writer started waiting on a full socket (None while it is not).
         self.blocked_since: float | None = None
         self.refilled = time.monotonic()
+        self.pong: asyncio.Future[float] | None = None  # the last keepalive ping's
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -234,7 +276,7 @@ class Connection:
                     continue  # keep reading (and dropping) so the close handshake completes
                 if not self._take_token():
                     self.gw.metrics.error("rate_limited")
-                    self._close_soon(CLOSE_RATE_LIMIT, "too many messages per second")
+                    self.close_soon(CLOSE_RATE_LIMIT, "too many messages per second")
                     continue
                 if isinstance(raw, bytes):
                     self.gw.metrics.error("binary_frame")
@@ -315,10 +357,29 @@ class Connection:
                 await self.out.put(frame)
         except TimeoutError as exc:
             self.gw.metrics.error("resync")
-            self._close_soon(CLOSE_RESYNC, "too slow: resume from last seq")
+            self.close_soon(CLOSE_RESYNC, "too slow: resume from last seq")
             raise SlowConsumer from exc
 
-    def _close_soon(self, code: int, reason: str) -> None:
+    async def ping(self) -> asyncio.Future[float] | None:
+        """Send a keepalive ping; the future of its pong, or None if none was sent: the
+        last pong is still awaited, the connection is closing, or the peer is not reading
+        (the writer waits on a full socket, and the sweep judges that)."""
+        if self.pong is not None and not self.pong.done():
+            return None
+        if self.ws.state is not State.OPEN or self._closing or self.blocked_since is not None:
+            return None
+        try:
+            async with asyncio.timeout(PING_SEND_SECONDS):
+                # A future already (typed as an awaitable): ensure_future returns it as is.
+                pong = asyncio.ensure_future(await self.ws.ping())
+        except (TimeoutError, ConnectionClosed):
+            return None
+        # Retrieved here: a connection that closes fails its pending pong futures.
+        pong.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.pong = pong
+        return pong
+
+    def close_soon(self, code: int, reason: str) -> None:
         """Start closing without blocking the reader (it must drain for the handshake).
 
         The writer is cancelled first: a writer stuck on a full socket would hold the
