@@ -43,7 +43,7 @@ MANY_GAMES_RATE = 500.0  # commands/s spread over the 1,000 single-subscriber ga
 Progress = Callable[[str], None]
 # Each gateway's CPU quota when scaling is measured at equal quotas: two of them plus the
 # cluster and the load generator stay well inside a 2-core machine.
-GATEWAY_QUOTA_CORES = 0.45
+GATEWAY_QUOTA_CORES = 0.3
 TICK = 0.001  # the open-loop generator's wake-up period
 
 
