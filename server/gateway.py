@@ -15,7 +15,6 @@ import contextlib
 import logging
 import socket
 import time
-from collections import deque
 from typing import Any
 
 import msgspec
@@ -33,7 +32,6 @@ from events.errors import UmpireError
 from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
-    CLOSE_KEEPALIVE_TIMEOUT,
     CLOSE_RATE_LIMIT,
     CLOSE_RESYNC,
     CLOSE_TOO_MANY_CONNECTIONS,
@@ -66,6 +64,7 @@ from server.config import Settings
 from server.credentials import Unauthorized
 from server.feed import Notifier, Subscription
 from server.games import Games
+from server.keepalive import Keepalive
 from server.metrics import Metrics
 
 log = logging.getLogger("umpire.gateway")
@@ -95,16 +94,13 @@ class Gateway:
         self.draining = False
         self.inflight = 0
         self._tasks: list[asyncio.Task[None]] = []
-        # Keepalive for every connection: when each is next due a ping, and when each
-        # ping's pong is due. Appended in time order, so each deque stays sorted.
-        self._ping_due: deque[tuple[float, Connection]] = deque()
-        self._pong_due: deque[tuple[float, Connection, asyncio.Future[float]]] = deque()
+        self.keepalive = Keepalive(settings.ping_interval, settings.ping_timeout, self.metrics)
 
     def start(self) -> None:
         """Start the background tasks: credential re-check, keepalive, dead-peer sweep."""
         self._tasks = [
             asyncio.create_task(self._recheck_credentials(), name="credentials"),
-            asyncio.create_task(self._keepalive(), name="keepalive"),
+            asyncio.create_task(self.keepalive.run(), name="keepalive"),
             asyncio.create_task(self._sweep(), name="sweep"),
         ]
         self.metrics.gc.install()
@@ -113,35 +109,6 @@ class Gateway:
         """Stop the background tasks."""
         self.metrics.gc.remove()
         await cancel_all(self._tasks)
-
-    async def _keepalive(self) -> None:
-        """Ping every connection each `ping_interval`; close one whose pong has not come
-        within `ping_timeout` (1011), which is how half-open TCP connections are found.
-
-        One task for every connection: websockets' own keepalive is a task per connection
-        (with its coroutine, timer and futures) for every full garbage collection to
-        visit. A ping is only sent to a peer that is reading; one that is not is the
-        sweep's to judge.
-        """
-        interval, timeout = self.settings.ping_interval, self.settings.ping_timeout
-        tick = min(1.0, interval / 4, timeout / 4)
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(tick)
-            now = loop.time()
-            while self._pong_due and self._pong_due[0][0] <= now:
-                _, conn, pong = self._pong_due.popleft()
-                if not pong.done() and conn in self.connections:
-                    self.metrics.error("keepalive_timeout")
-                    conn.close_soon(CLOSE_KEEPALIVE_TIMEOUT, "keepalive ping timeout")
-            while self._ping_due and self._ping_due[0][0] <= now:
-                _, conn = self._ping_due.popleft()
-                if conn not in self.connections:
-                    continue  # closed since: dropped here, its only other reference
-                self._ping_due.append((now + interval, conn))
-                sent = await conn.ping()
-                if sent is not None:
-                    self._pong_due.append((now + timeout, conn, sent))
 
     async def _sweep(self) -> None:
         """Abort connections whose peer has accepted no data for a keepalive period.
@@ -217,13 +184,13 @@ class Gateway:
                 )
         conn = Connection(self, ws)
         self.connections.add(conn)
-        now = asyncio.get_running_loop().time()
-        self._ping_due.append((now + self.settings.ping_interval, conn))
+        self.keepalive.add(conn)
         self.metrics.connections_total += 1
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
+            self.keepalive.remove(conn)
             await conn.cleanup()
 
     async def drain(self, timeout: float = 10.0) -> None:
@@ -366,7 +333,8 @@ class Connection:
         (the writer waits on a full socket, and the sweep judges that)."""
         if self.pong is not None and not self.pong.done():
             return None
-        if self.ws.state is not State.OPEN or self._closing or self.blocked_since is not None:
+        closing = self._closing is not None or self.ws.state is not State.OPEN
+        if closing or self.blocked_since is not None:
             return None
         try:
             async with asyncio.timeout(PING_SEND_SECONDS):

@@ -1,0 +1,83 @@
+"""The keepalive schedule: many connections due at once are pinged a few hundred per
+loop turn, and a closed connection leaves the schedule at once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.keepalive import PINGS_PER_TURN, Keepalive
+from server.metrics import Metrics
+
+INTERVAL = 0.05
+
+
+class Answering:
+    """A connection that answers every ping at once; counts them and the loop's turns."""
+
+    def __init__(self, turns: list[int]) -> None:
+        self.turns = turns
+        self.pinged_on_turns: list[int] = []
+        self.closed: list[int] = []
+
+    async def ping(self) -> asyncio.Future[float] | None:
+        self.pinged_on_turns.append(self.turns[0])
+        pong: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        pong.set_result(0.0)
+        return pong
+
+    def close_soon(self, code: int, reason: str) -> None:
+        self.closed.append(code)
+
+
+class Silent(Answering):
+    """Never answers."""
+
+    async def ping(self) -> asyncio.Future[float] | None:
+        self.pinged_on_turns.append(self.turns[0])
+        return asyncio.get_running_loop().create_future()
+
+
+async def _count_turns(turns: list[int]) -> None:
+    while True:
+        await asyncio.sleep(0)
+        turns[0] += 1
+
+
+async def test_connections_due_together_are_pinged_a_few_hundred_per_turn() -> None:
+    turns = [0]
+    counter = asyncio.create_task(_count_turns(turns))
+    keepalive = Keepalive(INTERVAL, INTERVAL, Metrics())
+    conns = [Answering(turns) for _ in range(5 * PINGS_PER_TURN)]
+    for conn in conns:
+        keepalive.add(conn)
+    runner = asyncio.create_task(keepalive.run())
+    try:
+        await asyncio.sleep(INTERVAL * 2.5)
+    finally:
+        runner.cancel()
+        counter.cancel()
+    first_round = [conn.pinged_on_turns[0] for conn in conns]
+    assert all(conn.pinged_on_turns for conn in conns)
+    # The loop ran other tasks between each batch of PINGS_PER_TURN pings.
+    assert len(set(first_round)) >= 5
+    assert max(first_round.count(turn) for turn in set(first_round)) <= PINGS_PER_TURN
+    assert not any(conn.closed for conn in conns)  # all answered
+
+
+async def test_a_closed_connection_leaves_and_a_silent_one_is_closed() -> None:
+    turns = [0]
+    metrics = Metrics()
+    keepalive = Keepalive(INTERVAL, INTERVAL, metrics)
+    gone, silent = Answering(turns), Silent(turns)
+    keepalive.add(gone)
+    keepalive.add(silent)
+    keepalive.remove(gone)
+    assert len(keepalive) == 1
+    runner = asyncio.create_task(keepalive.run())
+    try:
+        await asyncio.sleep(INTERVAL * 3)
+    finally:
+        runner.cancel()
+    assert gone.pinged_on_turns == []
+    assert silent.closed and silent.closed[0] == 1011
+    assert metrics.errors["keepalive_timeout"] >= 1
