@@ -181,8 +181,14 @@ class UmpireClient:
     async def create(
         self, ruleset: str, setup: dict[str, Any] | None = None, client_seed: str | None = None
     ) -> Created:
-        """Create a game; the player credential is kept for reconnects."""
-        message: dict[str, Any] = {"type": "create", "ruleset": ruleset, "setup": setup or {}}
+        """Create a game; the player credential is kept for reconnects. A create_id makes
+        the request safe to re-send after a reconnect: it names one game."""
+        message: dict[str, Any] = {
+            "type": "create",
+            "ruleset": ruleset,
+            "setup": setup or {},
+            "create_id": secrets.token_urlsafe(24),
+        }
         if client_seed is not None:
             message["client_seed"] = client_seed
         created: Created = await self.request(message)

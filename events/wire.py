@@ -21,6 +21,7 @@ PROTOCOL_VERSION = 1
 GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 CommandId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.:-]{1,128}$")]
 RequestId = Annotated[str, Meta(max_length=128)]
+CreateId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 Seq = Annotated[int, Meta(ge=0)]
 
 # Close codes (RFC 6455 private range 4000-4999 for ours).
@@ -41,6 +42,10 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     ruleset: Annotated[str, Meta(max_length=64)]
     setup: dict[str, Any] = {}
     client_seed: Annotated[str, Meta(min_length=1, max_length=128)] | None = None
+    # Makes the create safe to re-send (after a dropped connection): the same create_id
+    # answers with the same game, not a second one. A random value: whoever sends it
+    # gets a player credential for that game.
+    create_id: CreateId | None = None
     id: RequestId | None = None
 
 

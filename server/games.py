@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import random
 import secrets
 from collections import OrderedDict
@@ -32,6 +33,7 @@ from engine.game import (
     encode_game,
     fold,
     parse_setup,
+    ruleset_of,
     state_hash,
 )
 from engine.game import start as start_game
@@ -42,6 +44,7 @@ from events.chain import verify_chain
 from events.envelope import check_command_id, check_game_id
 from events.errors import (
     ExpectedVersionAhead,
+    GameExists,
     GameNotFound,
     StoreUnavailable,
     UmpireError,
@@ -69,6 +72,7 @@ class Created(Struct, frozen=True):
     seed_commitment: str
     client_seed: str
     seq: int
+    duplicate: bool = False  # created before, by an earlier create with the same game id
 
 
 class CommandResult(Struct, frozen=True):
@@ -84,6 +88,12 @@ class CommandResult(Struct, frozen=True):
     def seqs(self) -> list[int]:
         """Every appended seq."""
         return list(range(self.first_seq, self.last_seq + 1))
+
+
+def game_id_for_create(create_id: str) -> str:
+    """The game id a client's create_id stands for: the same create_id always names the
+    same game, and the game id (public) does not give the create_id (a secret) away."""
+    return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
 
 
 class Games:
@@ -122,6 +132,7 @@ class Games:
         setup = dict(setup or {})
         parsed = parse_setup(ruleset, setup)
         game_id = check_game_id(game_id or "g" + secrets.token_hex(8))
+        client_seed_given = client_seed is not None
         if client_seed is None:
             client_seed = secrets.token_hex(16)
         if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= 128:
@@ -148,16 +159,44 @@ class Games:
             recorded_at=utc_now_iso(),
             secret=seed,
         )
-        if not result.duplicate:
-            # The creating gateway is where the game's first commands usually come: start
-            # with it cached, so the first command costs one round trip like every other.
-            game = start_game(ruleset, created)
-            meta = msgspec.structs.replace(
-                game.meta, seq=result.last_seq, last_hash=result.last_hash
-            )
-            self._remember(game_id, ruleset, Game(meta, game.state))
-            self._secrets[game_id] = seed
+        if result.duplicate:
+            # Created before under this game id and command id (a re-sent create): answer
+            # with that game, as it was created, if this request asks for the same one.
+            return await self._created_before(game_id, created, client_seed_given)
+        # The creating gateway is where the game's first commands usually come: start
+        # with it cached, so the first command costs one round trip like every other.
+        game = start_game(ruleset, created)
+        meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
+        self._remember(game_id, ruleset, Game(meta, game.state))
+        self._secrets[game_id] = seed
         return Created(game_id, ruleset.name, created.seed_commitment, client_seed, result.last_seq)
+
+    async def _created_before(
+        self, game_id: str, asked: GameCreated, client_seed_given: bool
+    ) -> Created:
+        first = await self.store.read(game_id, 1, 1)
+        stored = codec_for(ruleset_of(first[0])).decode(
+            first[0].type, first[0].version, first[0].payload, seq=first[0].seq
+        )
+        if (
+            not isinstance(stored, GameCreated)
+            or stored.ruleset != asked.ruleset
+            or stored.setup != asked.setup
+            or (client_seed_given and stored.client_seed != asked.client_seed)
+        ):
+            raise GameExists(
+                f"game {game_id!r} was already created with another ruleset, setup or "
+                "client seed: a create_id names one game; use a new one for another",
+                game_id=game_id,
+            )
+        return Created(
+            game_id,
+            stored.ruleset,
+            stored.seed_commitment,
+            stored.client_seed,
+            first[0].seq,
+            duplicate=True,
+        )
 
     # -- loading ---------------------------------------------------------------------------
 

@@ -63,7 +63,7 @@ from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
 from server.feed import Notifier, Subscription
-from server.games import Games
+from server.games import Games, game_id_for_create
 from server.keepalive import Keepalive
 from server.metrics import Metrics
 
@@ -490,11 +490,17 @@ class Connection:
                 await self._revoke(message)
 
     async def _create(self, msg: Create) -> None:
-        created = await self.gw.games.create(msg.ruleset, msg.setup, client_seed=msg.client_seed)
+        # A create_id names the game, so a re-sent create finds the game it made before
+        # (the log's command-id check makes the second append a duplicate). Each answer
+        # issues new credentials: the first answer may never have arrived.
+        game_id = game_id_for_create(msg.create_id) if msg.create_id else None
+        created = await self.gw.games.create(
+            msg.ruleset, msg.setup, client_seed=msg.client_seed, game_id=game_id
+        )
         player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
         self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
-        self.gw.metrics.games_created += 1
+        self.gw.metrics.games_created += not created.duplicate
         await self.reply(
             Created(
                 game_id=created.game_id,

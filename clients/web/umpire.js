@@ -80,7 +80,8 @@ export class UmpireClient {
   }
 
   async create(ruleset, setup = {}, clientSeed) {
-    const message = { type: "create", ruleset, setup };
+    // A create_id makes the create safe to re-send after a reconnect: it names one game.
+    const message = { type: "create", ruleset, setup, create_id: crypto.randomUUID().replaceAll("-", "") };
     if (clientSeed) message.client_seed = clientSeed;
     const created = await this.request(message);
     this.credentials.push(created.player_credential);

@@ -1,0 +1,92 @@
+"""A create re-sent with the same create_id answers with the same game, never a second
+one; the clients send one with every create, so a create whose answer was lost to a
+dropped connection is re-sent safely."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+import websockets
+
+from clients.client import UmpireClient
+from events.wire import Created
+from server.app import Running
+from server.games import game_id_for_create
+from tests.support.wire import text
+
+CREATE_ID = "create-once-0123456789abcdef"
+
+
+async def _ask(url: str, message: dict[str, Any]) -> dict[str, Any]:
+    """Send one message on a new connection; its answer."""
+    async with websockets.connect(url) as ws:
+        await ws.recv()  # welcome
+        await ws.send(text({**message, "id": "q"}))
+        while True:
+            answer: dict[str, Any] = msgspec.json.decode(await ws.recv())
+            if answer.get("id") == "q":
+                return answer
+
+
+def _create(setup: dict[str, Any], create_id: str = CREATE_ID) -> dict[str, Any]:
+    return {"type": "create", "ruleset": "counter", "setup": setup, "create_id": create_id}
+
+
+async def test_the_same_create_id_names_one_game(gateway: Running, ws_url: str) -> None:
+    first = await _ask(ws_url, _create({"target": 10}))
+    again = await _ask(ws_url, _create({"target": 10}))
+    assert first["type"] == again["type"] == "created"
+    assert again["game_id"] == first["game_id"] == game_id_for_create(CREATE_ID)
+    assert again["seed_commitment"] == first["seed_commitment"]
+    assert again["client_seed"] == first["client_seed"]
+    assert await gateway.gateway.store.version(first["game_id"]) == 1  # one GameCreated
+    assert gateway.gateway.metrics.games_created == 1
+    # Both answers' credentials work: the first answer may never have reached anyone.
+    for credential in (first["player_credential"], again["player_credential"]):
+        authed = await _ask(ws_url, {"type": "auth", "credential": credential})
+        assert authed["type"] == "authenticated" and authed["role"] == "player"
+
+
+async def test_the_same_create_id_for_another_game_is_refused(
+    gateway: Running, ws_url: str
+) -> None:
+    first = await _ask(ws_url, _create({"target": 10}))
+    other = await _ask(ws_url, _create({"target": 11}))
+    assert other["type"] == "error" and other["code"] == "game_exists"
+    assert "create_id" in other["message"]
+    assert await gateway.gateway.store.version(first["game_id"]) == 1
+
+
+async def test_a_malformed_create_id_is_refused_and_creates_nothing(
+    gateway: Running, ws_url: str
+) -> None:
+    refused = await _ask(ws_url, _create({"target": 10}, create_id="short"))
+    assert refused["type"] == "error" and refused["code"] == "bad_message"
+    assert "create_id" in refused["message"]
+    assert gateway.gateway.metrics.games_created == 0
+
+
+async def test_a_create_whose_answer_was_lost_is_re_sent_to_the_same_game(
+    gateway: Running, ws_url: str
+) -> None:
+    async with UmpireClient(ws_url, retry_delay=0.01) as client:
+        deliver = client._deliver
+        lost: list[str] = []
+
+        def lose_the_first_created(message: Any) -> None:
+            if isinstance(message, Created) and not lost:
+                lost.append(message.game_id)  # the game exists; its answer never arrives
+                assert client._ws is not None and client._ws.transport is not None
+                client._ws.transport.abort()
+                return
+            deliver(message)
+
+        client._deliver = lose_the_first_created  # type: ignore[method-assign]
+        created = await asyncio.wait_for(client.create("counter", {"target": 10}), 10)
+        assert lost == [created.game_id]
+        assert client.reconnects >= 1
+        assert gateway.gateway.metrics.games_created == 1
+        view = await client.view(created.game_id)  # the credential it kept works
+        assert view.seq == 1
