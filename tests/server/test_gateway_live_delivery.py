@@ -14,7 +14,7 @@ from server.app import running_gateway
 from server.embedded import EmbeddedRedis
 from server.feed import Notifier
 from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added
+from tests.server.test_gateway_resume import append_added, consume_until
 
 SUBSCRIBERS = 50
 
@@ -82,14 +82,7 @@ async def test_an_overflowing_live_subscription_catches_up_and_goes_live_again(
             created = await client.create("counter", {"target": 1_000_000})
             total = 1 + 3000
             received: list[int] = []
-
-            async def consume() -> None:
-                async for frame in client.subscribe(created.game_id, 0):
-                    received.append(frame.seq)
-                    if frame.seq == total:
-                        return
-
-            consumer = asyncio.create_task(consume())
+            consumer = asyncio.create_task(consume_until(client, created.game_id, total, received))
             await _until_live(running.gateway.notifier, created.game_id)
             await append_added(running, created.game_id, 3000, batch=100)
             await asyncio.wait_for(consumer, 60)

@@ -36,20 +36,23 @@ async def append_added(
             await asyncio.sleep(0.002)  # let deliveries and disconnects interleave
 
 
+async def consume_until(
+    client: UmpireClient, game_id: str, total: int, received: list[int]
+) -> None:
+    """Subscribe from the start and record each event's seq until seq `total` arrives."""
+    async for frame in client.subscribe(game_id, 0):
+        received.append(frame.seq)
+        if frame.seq == total:
+            return
+
+
 async def test_100_random_disconnects_during_5000_events(gateway: Running, ws_url: str) -> None:
     rng = random.Random(20261121)
     async with UmpireClient(ws_url, retry_delay=0.01) as client:
         created = await client.create("counter", {"target": 1_000_000})
         total = 1 + 5000
         received: list[int] = []
-
-        async def consume() -> None:
-            async for frame in client.subscribe(created.game_id, 0):
-                received.append(frame.seq)
-                if frame.seq == total:
-                    return
-
-        consumer = asyncio.create_task(consume())
+        consumer = asyncio.create_task(consume_until(client, created.game_id, total, received))
         producer = asyncio.create_task(append_added(gateway, created.game_id, 5000))
         drops = 0
         while drops < 100:
