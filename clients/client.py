@@ -46,6 +46,10 @@ class UmpireError(Exception):
         self.details = error.details
 
 
+# Unsolicited error codes that end a subscription: its iterator raises UmpireError.
+SUBSCRIPTION_ENDED = frozenset({"credential_revoked", "log_rewound"})
+
+
 class _Subscription:
     def __init__(self, game_id: str, last_seq: int | None, view: bool) -> None:
         self.game_id = game_id
@@ -54,7 +58,7 @@ class _Subscription:
         self.last_seq = last_seq or 0
         self.view = view
         self.view_sent = False
-        self.queue: asyncio.Queue[EventFrame | ViewState] = asyncio.Queue()
+        self.queue: asyncio.Queue[EventFrame | ViewState | Error] = asyncio.Queue()
 
 
 class UmpireClient:
@@ -142,6 +146,15 @@ class UmpireClient:
                 sub.queue.put_nowait(message)
             return
         request_id = getattr(message, "id", None)
+        if isinstance(message, Error) and request_id is None:
+            # Unsolicited: a subscription the server ended (credential_revoked,
+            # log_rewound) ends its iterator with that error.
+            game_id = message.details.get("game_id") if message.details else None
+            if message.code in SUBSCRIPTION_ENDED and isinstance(game_id, str):
+                ended = self.subscriptions.pop(game_id, None)
+                if ended is not None:
+                    ended.queue.put_nowait(message)
+            return
         if (
             isinstance(message, ViewState)
             and request_id not in self._pending
@@ -237,7 +250,9 @@ class UmpireClient:
         self, game_id: str, from_seq: int | None = None, *, view: bool = False
     ) -> AsyncIterator[EventFrame | ViewState]:
         """Every event after `from_seq` (default: from the start, or after the view when
-        `view` is asked for), in order, across reconnects. The view, if asked, comes first."""
+        `view` is asked for), in order, across reconnects. The view, if asked, comes first.
+        Raises UmpireError when the server ends the subscription (`credential_revoked`,
+        `log_rewound`: subscribe again, with view, to follow the game from the log's head)."""
         sub = _Subscription(game_id, from_seq, view)
         self.subscriptions[game_id] = sub
         message: dict[str, Any] = {"type": "subscribe", "game_id": game_id}
@@ -248,6 +263,10 @@ class UmpireClient:
         await self.request(message)
         try:
             while True:
-                yield await sub.queue.get()
+                item = await sub.queue.get()
+                if isinstance(item, Error):
+                    raise UmpireError(item)
+                yield item
         finally:
-            self.subscriptions.pop(game_id, None)
+            if self.subscriptions.get(game_id) is sub:
+                del self.subscriptions[game_id]

@@ -105,6 +105,11 @@ class Sink(Protocol):
         """`sub` left live delivery at `sub.next_seq`: serve it from there until caught up."""
         ...
 
+    async def rewound(self, sub: Subscription, head: int) -> None:
+        """The game's log now ends at `head`, before events `sub` may have been sent: the
+        subscription ends, and its client is told so."""
+        ...
+
 
 class Subscription:
     """One connection's subscription to one game: its role and the next seq it is owed.
@@ -132,9 +137,9 @@ class GameFeed:
         self.head = 0
         self.revealed = False
         self.window: OrderedDict[int, CachedEvent] = OrderedDict()
-        self.subscribers = 0
-        # Insertion-ordered (a dict, not a set): subscribers are served in the order they
-        # joined, the same on every run.
+        # Every subscription (live or catching up), and those that are live. Insertion-
+        # ordered (dicts, not sets): served in the order they came, the same on every run.
+        self.subscriptions: dict[Subscription, None] = {}
         self.live: dict[Subscription, None] = {}
         self._lock = asyncio.Lock()
 
@@ -158,16 +163,49 @@ class GameFeed:
                 self.window.popitem(last=False)
             self._push()
 
+    def attach(self, sub: Subscription) -> None:
+        """Count `sub` among this feed's subscriptions (it starts by catching up)."""
+        self.subscriptions[sub] = None
+
+    def detach(self, sub: Subscription) -> None:
+        """`sub` ended: no live delivery, and no longer counted."""
+        self.live.pop(sub, None)
+        self.subscriptions.pop(sub, None)
+
+    async def rewind(self, version: int) -> None:
+        """The log ends before our head: Redis lost acknowledged writes (a crash under
+        `appendfsync everysec`, a restore from an older file). The log is the truth:
+        forget what it no longer has, and end every subscription, whose client was sent
+        events that are gone (each is told, with the seq the log now ends at)."""
+        async with self._lock:
+            if version >= self.head:
+                return
+            log.error(
+                "game %s: the log ends at seq %d, behind the %d events this gateway had "
+                "read: the store lost acknowledged writes",
+                self.game_id,
+                version,
+                self.head,
+            )
+            for seq in [s for s in self.window if s > version]:
+                del self.window[seq]
+            self.head = version
+            self.revealed = any(c.envelope.type == SEED_REVEALED for c in self.window.values())
+            if not self.revealed:
+                found = await self.store.command_result(self.game_id, REVEAL_COMMAND_ID)
+                self.revealed = found is not None
+            ended = list(self.subscriptions)
+            self.live.clear()
+            self.subscriptions.clear()
+        for sub in ended:
+            await sub.sink.rewound(sub, version)
+
     def join(self, sub: Subscription) -> None:
         """Make `sub` live. Only when it is caught up (`sub.next_seq > head`): from here
         each event reaches it as the feed reads it. Synchronous, so no event can come
         between the caller's check of the head and the join."""
         assert sub.next_seq > self.head, "a subscription behind the head cannot go live"
         self.live[sub] = None
-
-    def leave(self, sub: Subscription) -> None:
-        """Stop live delivery to `sub` (no-op if it is not live)."""
-        self.live.pop(sub, None)
 
     def _push(self) -> None:
         """Put the new events' frames into every live subscriber's queue; one whose queue
@@ -395,7 +433,7 @@ class Notifier:
 
     async def release(self, feed: GameFeed) -> None:
         """Drop a feed nobody subscribes to any more."""
-        if feed.subscribers > 0 or self.feeds.get(feed.game_id) is not feed:
+        if feed.subscriptions or self.feeds.get(feed.game_id) is not feed:
             return
         del self.feeds[feed.game_id]
         channel = self.store.keys(feed.game_id).channel
@@ -447,8 +485,12 @@ class Notifier:
                         pipe.hget(self.store.keys(feed.game_id).meta, "version")
                     versions = await pipe.execute()
                     for feed, raw in zip(chunk, versions, strict=True):
-                        if raw is not None and int(raw) > feed.head:
+                        if raw is None:
+                            continue
+                        if int(raw) > feed.head:
                             await feed.refresh()
+                        elif int(raw) < feed.head:
+                            await feed.rewind(int(raw))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

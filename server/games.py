@@ -212,6 +212,13 @@ class Games:
             ruleset, game = await self._from_snapshot(game_id)
         start = game.meta.seq + 1 if game else 1
         envelopes = await self.store.read(game_id, start)
+        # Nothing new, or the log lost its last writes and now ends before the cached or
+        # snapshot state (Redis lost acknowledged events): the log is the truth, so it is
+        # then folded from its first event.
+        if game is not None and not envelopes and await self.store.version(game_id) < game.meta.seq:
+            self._forget(game_id)
+            ruleset, game = None, None
+            envelopes = await self.store.read(game_id, 1)
         if game is not None and envelopes:
             verify_chain(envelopes, start_seq=start, prev_hash=game.meta.last_hash, game_id=game_id)
         elif game is None:

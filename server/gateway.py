@@ -557,6 +557,26 @@ class Connection:
         with contextlib.suppress(asyncio.QueueFull):
             self.out.put_nowait(encoder.encode(notice))
 
+    async def rewound(self, sub: Subscription, head: int) -> None:
+        """The game's log now ends at `head`, before events this client may have been
+        sent (the store lost acknowledged writes): end the subscription and tell the
+        client (an unsolicited `log_rewound` error frame) to subscribe again."""
+        game_id = sub.feed.game_id
+        if self.subs.get(game_id) is not sub:
+            return
+        await self._unsubscribe(game_id)
+        self.gw.metrics.error("log_rewound")
+        notice = Error(
+            code="log_rewound",
+            message=f"the log of game {game_id!r} now ends at seq {head}: the store lost "
+            "events written after it, which you may have received; the subscription was "
+            "dropped: drop what you hold after that seq and subscribe again (with view)",
+            details={"game_id": game_id, "head": head},
+        )
+        # Never wait on another client's full queue: a slow reader is closed anyway.
+        with contextlib.suppress(asyncio.QueueFull):
+            self.out.put_nowait(encoder.encode(notice))
+
     async def _still_valid(self, game_id: str) -> None:
         """Refuse a command whose credential was revoked since it was presented."""
         digest = self.grants.get(game_id)
@@ -649,9 +669,9 @@ class Connection:
             await self.reply(view)
             if msg.from_seq is None:
                 start = view.seq
-        feed.subscribers += 1
         self.gw.metrics.subscriptions += 1
         sub = Subscription(feed, self, role, start + 1)
+        feed.attach(sub)
         self.subs[msg.game_id] = sub
         sub.task = asyncio.create_task(self._catch_up(sub))
 
@@ -684,13 +704,12 @@ class Connection:
         sub = self.subs.pop(game_id, None)
         if sub is None:
             return
-        sub.feed.leave(sub)
+        sub.feed.detach(sub)
         if sub.task is not None:
             sub.task.cancel()
             # Bounded: the task ends within one read even if a cancellation was lost.
             await asyncio.wait({sub.task}, timeout=5.0)
         self.gw.metrics.subscriptions -= 1
-        sub.feed.subscribers -= 1
         await self.gw.notifier.release(sub.feed)
 
     async def _command(self, msg: SendCommand) -> None:

@@ -28,6 +28,9 @@ class Recording:
     def lagging(self, sub: Subscription) -> None:
         raise AssertionError("a sink with room never lags")
 
+    async def rewound(self, sub: Subscription, head: int) -> None:
+        raise AssertionError("nothing here loses writes")
+
 
 @pytest.mark.parametrize("where", ["single", "cluster"])
 async def test_simultaneous_first_subscribers_share_one_live_feed(

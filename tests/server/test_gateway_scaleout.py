@@ -42,6 +42,8 @@ async def test_two_gateways_deliver_the_same_events_in_order(
         seen_a, seen_b = await asyncio.wait_for(asyncio.gather(*watchers), 30)
         assert [s for s, _ in seen_a] == list(range(1, expected + 1))
         assert seen_a == seen_b
-        assert not any(feed.subscribers < 0 for feed in a.gateway.notifier.feeds.values())
+        # Each feed counts exactly the subscriptions the gateway's connections hold.
+        held = sum(len(conn.subs) for conn in a.gateway.connections)
+        assert sum(len(f.subscriptions) for f in a.gateway.notifier.feeds.values()) == held
         # One gateway holds one pub/sub connection for all its games, not one per game.
         assert len(a.gateway.notifier.feeds) == 1

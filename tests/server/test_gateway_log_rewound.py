@@ -1,0 +1,71 @@
+"""A log that lost its last writes (Redis lost acknowledged events: a crash under
+`appendfsync everysec`, a restore from an older file) is never papered over: every
+subscriber of the game, who may hold events that are gone, is told `log_rewound` with the
+seq the log now ends at, and a new subscription follows the log as it now is."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from clients.client import UmpireClient, UmpireError
+from events.wire import EventFrame, ViewState
+from server.app import Running
+
+
+async def _lose_writes_after_seq_1(gateway: Running, game_id: str, lost: list[str]) -> str:
+    """Make the store hold only event 1 of `game_id`, as if the rest never landed; the
+    hash of event 1."""
+    store = gateway.gateway.store
+    keys = store.keys(game_id)
+    first = (await store.read(game_id, 1, 1))[0]
+    (_, fields), *_ = await store.redis.xrange(keys.stream, "1-0", "1-0")
+    await store.redis.delete(keys.stream)
+    await store.redis.xadd(keys.stream, fields, id="1-0")
+    await store.redis.hset(keys.meta, mapping={"version": 1, "last_hash": first.hash})
+    await store.redis.hdel(keys.commands, *lost)
+    return first.hash
+
+
+async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
+    gateway: Running, ws_url: str
+) -> None:
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 1_000})
+        gid = created.game_id
+        for n in range(3):
+            await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"c{n}")
+        head = await gateway.gateway.store.version(gid)
+        seen: list[int] = []
+
+        async def follow() -> None:
+            async for frame in client.subscribe(gid, 0):
+                assert isinstance(frame, EventFrame)
+                seen.append(frame.seq)
+
+        follower = asyncio.create_task(follow())
+        for _ in range(200):
+            if seen and seen[-1] == head:
+                break
+            await asyncio.sleep(0.02)
+        assert seen == list(range(1, head + 1))
+
+        first_hash = await _lose_writes_after_seq_1(gateway, gid, ["c0", "c1", "c2"])
+        with pytest.raises(UmpireError) as ended:
+            await asyncio.wait_for(follower, 5)  # found by the feed's 1 s version poll
+        assert ended.value.code == "log_rewound"
+        assert ended.value.details == {"game_id": gid, "head": 1}
+        assert gateway.gateway.metrics.errors["log_rewound"] == 1
+        assert gid not in gateway.gateway.notifier.feeds  # its feed, now unused, is gone
+
+        # Subscribed again with a view: the state at seq 1, then the log's new events.
+        frames = client.subscribe(gid, view=True)
+        view = await asyncio.wait_for(anext(frames), 5)
+        assert isinstance(view, ViewState) and view.seq == 1
+        accepted = await client.send(gid, {"type": "Add", "amount": 5}, command_id="after")
+        assert accepted.seqs[0] == 2
+        event = await asyncio.wait_for(anext(frames), 5)
+        assert isinstance(event, EventFrame)
+        assert event.seq == 2 and event.prev_hash == first_hash
+        await frames.aclose()
