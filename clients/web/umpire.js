@@ -11,7 +11,7 @@ export class UmpireClient {
     this.url = url;
     this.reconnectDelay = reconnectDelay;
     this.credentials = [];
-    this.subscriptions = new Map(); // gameId -> { lastSeq, onEvent, onState, view }
+    this.subscriptions = new Map(); // gameId -> { lastSeq, onEvent, onState, onEnded, view }
     this.pending = new Map(); // request id -> { message, resolve, reject }
     this.nextId = 1;
     this.closed = false;
@@ -50,6 +50,16 @@ export class UmpireClient {
   }
 
   #deliver(message) {
+    // Unsolicited errors that end a subscription: the credential was revoked, or the
+    // server's log lost events the subscriber may hold (log_rewound: subscribe again).
+    const ended = message.type === "error" && message.id == null && message.details
+      && ["credential_revoked", "log_rewound"].includes(message.code)
+      && this.subscriptions.get(message.details.game_id);
+    if (ended) {
+      this.subscriptions.delete(message.details.game_id);
+      if (ended.onEnded) ended.onEnded(message);
+      return;
+    }
     if (message.type === "event") {
       const sub = this.subscriptions.get(message.game_id);
       if (sub && message.seq === sub.lastSeq + 1) {
@@ -113,8 +123,10 @@ export class UmpireClient {
     return this.request(message);
   }
 
-  subscribe(gameId, fromSeq, onEvent, { onState, view = false } = {}) {
-    this.subscriptions.set(gameId, { lastSeq: fromSeq, onEvent, onState, view });
+  // onEnded(error) is called if the server ends the subscription (credential_revoked,
+  // log_rewound).
+  subscribe(gameId, fromSeq, onEvent, { onState, onEnded, view = false } = {}) {
+    this.subscriptions.set(gameId, { lastSeq: fromSeq, onEvent, onState, onEnded, view });
     const message = { type: "subscribe", game_id: gameId, from_seq: fromSeq };
     if (view) message.view = true;
     return this.request(message);

@@ -24,10 +24,16 @@ const viewer = {
   wanted: null, // a seq from the link, shown once the events reach it
   viewTimer: null,
   shownView: null,
+  notice: "", // a standing notice for the game shown (its log was rewound)
 };
 
 function status(text) {
   $("status").textContent = text;
+}
+
+// What the status line says while a game is shown, with any standing notice.
+function watching(detail = "") {
+  status(`watching ${viewer.gameId} (${viewer.role})${detail}${viewer.notice ? `. ${viewer.notice}` : ""}`);
 }
 
 function readHash() {
@@ -65,18 +71,30 @@ async function open(credential) {
     const auth = await viewer.client.auth(credential);
     if (viewer.gameId && viewer.gameId !== auth.game_id) await viewer.client.unsubscribe(viewer.gameId).catch(() => {});
     reset();
+    if (viewer.gameId !== auth.game_id) viewer.notice = "";
     viewer.gameId = auth.game_id;
     viewer.role = auth.role;
     $("game-label").textContent = `Game ${auth.game_id}, seen as the ${auth.role}`;
     $("timeline").hidden = false;
     $("panes").hidden = false;
-    status(`watching ${auth.game_id} (${auth.role})`);
-    await viewer.client.subscribe(auth.game_id, 0, onEvent);
+    watching();
+    await viewer.client.subscribe(auth.game_id, 0, onEvent, { onEnded: (err) => ended(err, credential) });
     captureView();
   } catch (err) {
     status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
     $("game-label").textContent = "";
   }
+}
+
+// The server ended the subscription. log_rewound: its store lost events shown here, so
+// the game is read again from the log as it now is; credential_revoked: nothing to show.
+function ended(err, credential) {
+  if (err.code === "log_rewound") {
+    viewer.notice = `The server's log lost the events after seq ${err.details.head}: shown again from its log`;
+    open(credential);
+    return;
+  }
+  status(`error: ${err.message} (${err.code})`);
 }
 
 // After the seed is revealed every role may see every event: read the log again and put
@@ -114,7 +132,7 @@ function onEvent(frame) {
   const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
   $("events").append(row);
   $("head").textContent = viewer.head;
-  status(`watching ${viewer.gameId} (${viewer.role}): ${viewer.head} events`);
+  watching(`: ${viewer.head} events`);
   $("scrubber").max = viewer.head;
   $("seq-input").max = viewer.head;
   if (viewer.wanted !== null && viewer.head >= viewer.wanted) {

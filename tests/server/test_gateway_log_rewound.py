@@ -14,7 +14,7 @@ from events.wire import EventFrame, ViewState
 from server.app import Running
 
 
-async def _lose_writes_after_seq_1(gateway: Running, game_id: str, lost: list[str]) -> str:
+async def lose_writes_after_seq_1(gateway: Running, game_id: str, lost: list[str]) -> str:
     """Make the store hold only event 1 of `game_id`, as if the rest never landed; the
     hash of event 1."""
     store = gateway.gateway.store
@@ -51,7 +51,7 @@ async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
             await asyncio.sleep(0.02)
         assert seen == list(range(1, head + 1))
 
-        first_hash = await _lose_writes_after_seq_1(gateway, gid, ["c0", "c1", "c2"])
+        first_hash = await lose_writes_after_seq_1(gateway, gid, ["c0", "c1", "c2"])
         with pytest.raises(UmpireError) as ended:
             await asyncio.wait_for(follower, 5)  # found by the feed's 1 s version poll
         assert ended.value.code == "log_rewound"

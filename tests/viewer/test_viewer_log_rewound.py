@@ -1,0 +1,40 @@
+"""The viewer when the server's store lost events it was showing: told `log_rewound`, it
+reads the game again from the log as it now is, says so, and follows it on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from clients.client import UmpireClient
+from server.app import Running
+from tests.server.test_gateway_log_rewound import lose_writes_after_seq_1
+from tests.viewer.test_viewer import TIMEOUT, _open
+
+
+async def test_the_viewer_reads_a_rewound_log_again(
+    browser: Any, viewer_gateway: Running, artifacts: Path
+) -> None:
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("counter", {"target": 100})
+        gid = created.game_id
+        for n in range(3):
+            await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"c{n}")
+        head = await viewer_gateway.gateway.store.version(gid)
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await _open(page, port, created.player_credential)
+        await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
+
+        await lose_writes_after_seq_1(viewer_gateway, gid, ["c0", "c1", "c2"])
+        await page.wait_for_selector('#events li[data-seq="2"]', state="detached", timeout=TIMEOUT)
+        said = "document.querySelector('#status').textContent.includes(\"log lost the events\")"
+        await page.wait_for_function(said, timeout=TIMEOUT)
+        assert "after seq 1" in await page.inner_text("#status")
+        assert await page.locator("#events li").count() == 1
+        await page.screenshot(path=str(artifacts / "log-rewound.png"), full_page=True)
+
+        # It follows the game on from the log as it now is.
+        await client.send(gid, {"type": "Add", "amount": 5}, command_id="after")
+        await page.wait_for_selector('#events li[data-seq="2"]', timeout=TIMEOUT)
+        await page.close()
