@@ -127,7 +127,7 @@ class Subscription:
 
 
 class GameFeed:
-    """The recent events of one game and its live subscriptions."""
+    """The recent events of one game and its subscriptions."""
 
     def __init__(self, store: RedisEventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
         self.store = store
@@ -172,12 +172,17 @@ class GameFeed:
         self.live.pop(sub, None)
         self.subscriptions.pop(sub, None)
 
-    async def rewind(self, version: int) -> None:
-        """The log ends before our head: Redis lost acknowledged writes (a crash under
+    async def rewind_if_behind(self) -> None:
+        """If the log ends before our head, Redis lost acknowledged writes (a crash under
         `appendfsync everysec`, a restore from an older file). The log is the truth:
         forget what it no longer has, and end every subscription, whose client was sent
-        events that are gone (each is told, with the seq the log now ends at)."""
+        events that are gone (each is told, with the seq the log now ends at).
+
+        The version is read here, under the lock that refreshes take: a version read
+        before (the poll's) may be older than events a refresh has read since, which is
+        no loss at all."""
         async with self._lock:
+            version = await self.store.version(self.game_id)
             if version >= self.head:
                 return
             log.error(
@@ -490,7 +495,7 @@ class Notifier:
                         if int(raw) > feed.head:
                             await feed.refresh()
                         elif int(raw) < feed.head:
-                            await feed.rewind(int(raw))
+                            await feed.rewind_if_behind()  # read again, under its lock
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -69,3 +69,36 @@ async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
         assert isinstance(event, EventFrame)
         assert event.seq == 2 and event.prev_hash == first_hash
         await frames.aclose()
+
+
+async def test_a_busy_log_is_never_taken_for_a_rewound_one(gateway: Running, ws_url: str) -> None:
+    """The feeds' version poll reads every game's version, then refreshes those behind;
+    meanwhile other games' feeds read newer events. A version read before them is stale,
+    not a loss: no subscription may end for it."""
+    games = 40
+    async with UmpireClient(ws_url) as client:
+        ids = [(await client.create("counter", {"target": 10**6})).game_id for _ in range(games)]
+        seen: dict[str, list[int]] = {gid: [] for gid in ids}
+
+        async def follow(gid: str) -> None:
+            async for frame in client.subscribe(gid, 0):
+                seen[gid].append(frame.seq)
+
+        followers = [asyncio.create_task(follow(gid)) for gid in ids]
+
+        async def write(gid: str) -> None:
+            for n in range(40):  # about 3 s: three of the feeds' polls
+                await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"{gid}-{n}")
+                await asyncio.sleep(0.07)
+
+        await asyncio.gather(*(write(gid) for gid in ids))
+        heads = {gid: await gateway.gateway.store.version(gid) for gid in ids}
+        for _ in range(250):
+            if all(seen[gid][-1:] == [heads[gid]] for gid in ids):
+                break
+            await asyncio.sleep(0.02)
+        assert not gateway.gateway.metrics.errors["log_rewound"]
+        assert all(seen[gid] == list(range(1, heads[gid] + 1)) for gid in ids)
+        assert not any(f.done() for f in followers)  # no subscription was ended
+        for follower in followers:
+            follower.cancel()
