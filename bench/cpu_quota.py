@@ -31,18 +31,22 @@ class CpuQuota:
     def __init__(self, name: str, cores: float) -> None:
         self.cores = cores
         quota = max(1_000, int(cores * PERIOD_US))
-        if (V2 / "cgroup.controllers").exists():
+        v2 = (V2 / "cgroup.controllers").exists()
+        if v2:
             # The controller must be enabled for the root's children first.
             with contextlib.suppress(OSError):
                 (V2 / "cgroup.subtree_control").write_text("+cpu")
-            self.path = V2 / name
-            self.path.mkdir()
-            (self.path / "cpu.max").write_text(f"{quota} {PERIOD_US}")
-        else:
-            self.path = V1 / name
-            self.path.mkdir()
-            (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        self.path = (V2 if v2 else V1) / name
+        self.path.mkdir()
+        try:
+            if v2:
+                (self.path / "cpu.max").write_text(f"{quota} {PERIOD_US}")
+            else:
+                (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+                (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        except OSError:
+            self.path.rmdir()  # a group without its quota would hold nothing back
+            raise
 
     @staticmethod
     def available() -> str | None:

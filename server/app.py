@@ -55,7 +55,7 @@ async def running_gateway(
         settings.port,
         process_request=make_process_request(gateway),
         max_size=settings.max_frame_bytes,
-        # The gateway pings every connection from one task (Gateway._keepalive).
+        # The gateway pings every connection from one task (server/keepalive.py).
         ping_interval=None,
         ping_timeout=None,
         close_timeout=settings.close_timeout,

@@ -186,7 +186,7 @@ class Games:
         ):
             raise GameExists(
                 f"game {game_id!r} was already created with another ruleset, setup or "
-                "client seed: a create_id names one game; use a new one for another",
+                "client seed: a create_id (or game id) names one game; use a new one",
                 game_id=game_id,
             )
         return Created(

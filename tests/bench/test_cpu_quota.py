@@ -37,7 +37,7 @@ def test_a_quota_holds_a_busy_process_to_its_cores() -> None:
     why_not = CpuQuota.available()
     if why_not is not None:
         pytest.skip(why_not)
-    quota = CpuQuota("umpire-test-quota", 0.2)
+    quota = CpuQuota(f"umpire-test-quota-{os.getpid()}", 0.2)
     try:
         held = _spin_share(quota)
     finally:
