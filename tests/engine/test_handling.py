@@ -13,6 +13,7 @@ from events.errors import GameNotFound, InvalidGameId, VersionConflict
 from events.types import DiceRolled, SeedRevealed
 from server.games import Games
 from tests.access.drivers import driver, rulesets
+from tests.support.lost_writes import lose_writes_after_seq_1
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
@@ -251,14 +252,7 @@ async def test_a_log_that_lost_its_last_writes_is_folded_again(games: Games, sto
     created = await games.create("counter", {"target": 100})
     gid = created.game_id
     await games.handle(gid, "c1", {"type": "Add", "amount": 1})  # seqs 2-3, cached at 3
-    keys = store.keys(gid)
-    first = (await store.read(gid, 1, 1))[0]
-    # As if those writes never landed: the stream as it was after event 1.
-    (_, fields), *_ = await store.redis.xrange(keys.stream, "1-0", "1-0")
-    await store.redis.delete(keys.stream)
-    await store.redis.xadd(keys.stream, fields, id="1-0")
-    await store.redis.hset(keys.meta, mapping={"version": 1, "last_hash": first.hash})
-    await store.redis.hdel(keys.commands, "c1")
+    await lose_writes_after_seq_1(store, gid, ["c1"])  # as if those writes never landed
     result = await games.handle(gid, "c2", {"type": "Add", "amount": 2})
     assert result.seqs == [2, 3]
     _, game = await games.load(gid)

@@ -12,20 +12,7 @@ import pytest
 from clients.client import UmpireClient, UmpireError
 from events.wire import EventFrame, ViewState
 from server.app import Running
-
-
-async def lose_writes_after_seq_1(gateway: Running, game_id: str, lost: list[str]) -> str:
-    """Make the store hold only event 1 of `game_id`, as if the rest never landed; the
-    hash of event 1."""
-    store = gateway.gateway.store
-    keys = store.keys(game_id)
-    first = (await store.read(game_id, 1, 1))[0]
-    (_, fields), *_ = await store.redis.xrange(keys.stream, "1-0", "1-0")
-    await store.redis.delete(keys.stream)
-    await store.redis.xadd(keys.stream, fields, id="1-0")
-    await store.redis.hset(keys.meta, mapping={"version": 1, "last_hash": first.hash})
-    await store.redis.hdel(keys.commands, *lost)
-    return first.hash
+from tests.support.lost_writes import lose_writes_after_seq_1
 
 
 async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
@@ -51,7 +38,7 @@ async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
             await asyncio.sleep(0.02)
         assert seen == list(range(1, head + 1))
 
-        first_hash = await lose_writes_after_seq_1(gateway, gid, ["c0", "c1", "c2"])
+        first_hash = await lose_writes_after_seq_1(gateway.gateway.store, gid, ["c0", "c1", "c2"])
         with pytest.raises(UmpireError) as ended:
             await asyncio.wait_for(follower, 5)  # found by the feed's 1 s version poll
         assert ended.value.code == "log_rewound"

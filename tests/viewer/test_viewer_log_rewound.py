@@ -8,7 +8,7 @@ from typing import Any
 
 from clients.client import UmpireClient
 from server.app import Running
-from tests.server.test_gateway_log_rewound import lose_writes_after_seq_1
+from tests.support.lost_writes import lose_writes_after_seq_1
 from tests.viewer.test_viewer import TIMEOUT, _open
 
 
@@ -26,7 +26,7 @@ async def test_the_viewer_reads_a_rewound_log_again(
         await _open(page, port, created.player_credential)
         await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
 
-        await lose_writes_after_seq_1(viewer_gateway, gid, ["c0", "c1", "c2"])
+        await lose_writes_after_seq_1(viewer_gateway.gateway.store, gid, ["c0", "c1", "c2"])
         await page.wait_for_selector('#events li[data-seq="2"]', state="detached", timeout=TIMEOUT)
         said = "document.querySelector('#status').textContent.includes(\"log lost the events\")"
         await page.wait_for_function(said, timeout=TIMEOUT)
