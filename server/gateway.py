@@ -226,7 +226,6 @@ class Connection:
         # When the writer started waiting on a full socket (None while it is not).
         self.blocked_since: float | None = None
         self.refilled = time.monotonic()
-        self.pong: asyncio.Future[float] | None = None  # the last keepalive ping's
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -329,10 +328,8 @@ class Connection:
 
     async def ping(self) -> asyncio.Future[float] | None:
         """Send a keepalive ping; the future of its pong, or None if none was sent: the
-        last pong is still awaited, the connection is closing, or the peer is not reading
-        (the writer waits on a full socket, and the sweep judges that)."""
-        if self.pong is not None and not self.pong.done():
-            return None
+        connection is closing, or the peer is not reading (the writer waits on a full
+        socket, and the sweep judges that)."""
         closing = self._closing is not None or self.ws.state is not State.OPEN
         if closing or self.blocked_since is not None:
             return None
@@ -344,7 +341,6 @@ class Connection:
             return None
         # Retrieved here: a connection that closes fails its pending pong futures.
         pong.add_done_callback(lambda f: f.cancelled() or f.exception())
-        self.pong = pong
         return pong
 
     def close_soon(self, code: int, reason: str) -> None:

@@ -75,6 +75,9 @@ class Keepalive:
                     break
                 self._ping_due.move_to_end(conn)
                 self._ping_due[conn] = now + self.interval
+                waiting = self._pong_due.get(conn)
+                if waiting is not None and not waiting[1].done():
+                    continue  # one ping at a time: the last one's pong is still due
                 pong = await conn.ping()
                 if pong is not None:
                     self._pong_due.pop(conn, None)  # an answered one may wait here still

@@ -81,3 +81,17 @@ async def test_a_closed_connection_leaves_and_a_silent_one_is_closed() -> None:
     assert gone.pinged_on_turns == []
     assert silent.closed and silent.closed[0] == 1011
     assert metrics.errors["keepalive_timeout"] >= 1
+
+
+async def test_one_ping_at_a_time_while_its_pong_is_due() -> None:
+    turns = [0]
+    keepalive = Keepalive(INTERVAL, INTERVAL * 10, Metrics())
+    silent = Silent(turns)
+    keepalive.add(silent)
+    runner = asyncio.create_task(keepalive.run())
+    try:
+        await asyncio.sleep(INTERVAL * 6)  # several intervals, well inside the timeout
+    finally:
+        runner.cancel()
+    assert len(silent.pinged_on_turns) == 1
+    assert not silent.closed
