@@ -665,7 +665,6 @@ class Connection:
             await self.reply(view)
             if msg.from_seq is None:
                 start = view.seq
-        self.gw.metrics.subscriptions += 1
         sub = Subscription(feed, self, role, start + 1)
         feed.attach(sub)
         self.subs[msg.game_id] = sub
@@ -705,7 +704,6 @@ class Connection:
             sub.task.cancel()
             # Bounded: the task ends within one read even if a cancellation was lost.
             await asyncio.wait({sub.task}, timeout=5.0)
-        self.gw.metrics.subscriptions -= 1
         await self.gw.notifier.release(sub.feed)
 
     async def _command(self, msg: SendCommand) -> None:

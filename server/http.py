@@ -85,7 +85,9 @@ def make_process_request(gateway: Gateway):  # type: ignore[no-untyped-def]
                 "application/json",
             )
         if path == "/metrics":
-            body = gateway.metrics.render(len(gateway.connections), len(gateway.notifier.feeds))
+            feeds = gateway.notifier.feeds.values()
+            subscriptions = sum(len(feed.subscriptions) for feed in feeds)
+            body = gateway.metrics.render(len(gateway.connections), len(feeds), subscriptions)
             return _response(200, "OK", body.encode(), "text/plain; version=0.0.4")
         if upgrade:
             return text(404, "Not Found", f"websocket endpoint is {WS_PATH}\n")

@@ -14,7 +14,6 @@ class Metrics:
 
     def __init__(self) -> None:
         self.connections_total = 0
-        self.subscriptions = 0
         self.commands = 0
         self.appends = 0
         self.games_created = 0
@@ -40,7 +39,7 @@ class Metrics:
             if seconds <= bound:
                 self.buckets[i] += 1
 
-    def render(self, connections_open: int, feeds: int) -> str:
+    def render(self, connections_open: int, feeds: int, subscriptions: int) -> str:
         """The exposition text."""
         lines = [
             "# TYPE umpire_connections_open gauge",
@@ -48,7 +47,7 @@ class Metrics:
             "# TYPE umpire_connections_total counter",
             f"umpire_connections_total {self.connections_total}",
             "# TYPE umpire_subscriptions gauge",
-            f"umpire_subscriptions {self.subscriptions}",
+            f"umpire_subscriptions {subscriptions}",
             "# TYPE umpire_game_feeds gauge",
             f"umpire_game_feeds {feeds}",
             "# TYPE umpire_commands_total counter",
