@@ -37,3 +37,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     radar_restart_max: Annotated[int, Meta(ge=0, le=10)] = 5
     dummy_check_die: Annotated[int, Meta(ge=6, le=10)] = 10
     map: MapData | None = None
+    sam_missiles: Annotated[int, Meta(ge=1, le=30)] = 6
+    """3.4.5 option 1 "If there is insufficient ammo, fire one SAM": the missiles each SAM
+    battalion starts with. A base-game value the seed does not state (README ledger, 3.4.5)."""
+    sam_salvo: Annotated[int, Meta(ge=2, le=6)] = 3
+    """3.4.5: the missiles a salvo expends. A base-game value (README ledger, 3.4.5)."""
