@@ -273,11 +273,19 @@ def setup_check(led: Ledger, phase: Phase) -> None:
         if phase is Phase.SAM_ACQUISITION:
             mods.append("acq_phase")
         roll = led.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
-        total = roll.total + sum(sam_activation.SET_UP_BY_KEY[m].value for m in mods)
+        reading = state.setup.acq_phase_reading
+        values = [sam_activation.set_up_value(m, reading) for m in mods]
+        shown = " ".join(f"{m} {v:+d}" for m, v in zip(mods, values, strict=True))
+        total = roll.total + sum(values)
         possible = sam_activation.set_up_result(total) == "Possible Activation"
         led.emit(
             ev.SetUpSamRolled(
-                rule=sam_activation.TABLE_CITATION,
+                rule=sam_activation.TABLE_CITATION
+                + (
+                    f" (In SAM Acquisition Phase read as {values[-1]:+d})"
+                    if "acq_phase" in mods
+                    else ""
+                ),
                 dice=(roll.roll,),
                 sam_id=sam.id,
                 roll=roll.total,
@@ -286,7 +294,8 @@ def setup_check(led: Ledger, phase: Phase) -> None:
                 possible=possible,
                 explanation=(
                     f"{sam.id}: nearest {'entry point' if radar else 'US flight'} {near} "
-                    f"hexes; roll {roll.total} {'+'.join(mods) or 'no modifiers'} = {total}: "
+                    f"hexes; roll {roll.total} "
+                    f"{shown or 'no modifiers'} = {total}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),
             )

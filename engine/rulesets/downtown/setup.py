@@ -8,6 +8,7 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 from engine.rulesets.downtown.mapdata import MapData
+from engine.rulesets.downtown.terms import AcqPhaseReading
 
 Count = Annotated[int, Meta(ge=0, le=60)]
 
@@ -42,3 +43,5 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     battalion starts with. A base-game value the seed does not state (README ledger, 3.4.5)."""
     sam_salvo: Annotated[int, Meta(ge=2, le=6)] = 3
     """3.4.5: the missiles a salvo expends. A base-game value (README ledger, 3.4.5)."""
+    acq_phase_reading: AcqPhaseReading = AcqPhaseReading.MINUS_ONE
+    """3.3.1 "1 In SAM Acquisition Phase" (sign lost): -1 (default) or +1 (README ledger)."""

@@ -15,6 +15,14 @@ def cite(rule: str) -> str:
     return f"{SEED} {rule}"
 
 
+class AcqPhaseReading(StrEnum):
+    """3.3.1 prints "1 In SAM Acquisition Phase" where the other modifiers print "- +2 ...":
+    the list bullet ate the sign. The setup switch `acq_phase_reading` (README ledger)."""
+
+    MINUS_ONE = "minus_1"
+    PLUS_ONE = "plus_1"
+
+
 class Phase(StrEnum):
     """The phase the game is in (the next command must belong to it).
 
