@@ -12,7 +12,7 @@ from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import Sam, State, UsFlight
 from engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from engine.rulesets.downtown.tables.dummy_check import DummyResult
-from engine.rulesets.downtown.terms import Phase, SamStatus, Task, cite
+from engine.rulesets.downtown.terms import DistanceTiersReading, Phase, SamStatus, Task, cite
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
@@ -43,11 +43,14 @@ def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
     if not bombers:
         add("no_bombers")
     else:
+        # 000 3.2.1: "more than 12" and "more than 18 hexes" as exclusive tiers (-4 beyond
+        # 18), or both (-6) under `Setup.distance_tiers_reading` (README ledger, 3.2.1).
         d = min(sit.near_target_or_downtown(board, f.hex, target) for f in bombers)
+        both = state.setup.distance_tiers_reading is DistanceTiersReading.CUMULATIVE
+        if d > 12 and (d <= 18 or both):
+            add("bombers_over_12")
         if d > 18:
             add("bombers_over_18")
-        elif d > 12:
-            add("bombers_over_12")
     if not any(sit.near_target_or_downtown(board, f.hex, target) <= 10 for f in flights):
         add("none_within_10")
     return out

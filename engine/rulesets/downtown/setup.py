@@ -8,7 +8,7 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 from engine.rulesets.downtown.mapdata import MapData
-from engine.rulesets.downtown.terms import AcqPhaseReading
+from engine.rulesets.downtown.terms import AcqPhaseReading, DistanceTiersReading, DoublesReading
 
 Count = Annotated[int, Meta(ge=0, le=60)]
 
@@ -45,3 +45,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """3.4.5: the missiles a salvo expends. A base-game value (README ledger, 3.4.5)."""
     acq_phase_reading: AcqPhaseReading = AcqPhaseReading.MINUS_ONE
     """3.3.1 "1 In SAM Acquisition Phase" (sign lost): -1 (default) or +1 (README ledger)."""
+    distance_tiers_reading: DistanceTiersReading = DistanceTiersReading.EXCLUSIVE
+    """3.2.1 "more than 12" / "more than 18 hexes": one tier (default) or both (README ledger)."""
+    doubles_reading: DoublesReading = DoublesReading.A_OR_B
+    """4: a double calls an event when (a) or (b) (default) / (a) and (b) apply, or the flight
+    is acquired by a SAM (README ledger)."""

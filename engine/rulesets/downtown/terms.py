@@ -23,6 +23,24 @@ class AcqPhaseReading(StrEnum):
     PLUS_ONE = "plus_1"
 
 
+class DistanceTiersReading(StrEnum):
+    """3.2.1 "more than 12 hexes" (-2) and "more than 18 hexes" (-4): one tier applies (the
+    larger; default) or both add up (-6 beyond 18). The setup switch
+    `distance_tiers_reading` (README ledger)."""
+
+    EXCLUSIVE = "exclusive"
+    CUMULATIVE = "cumulative"
+
+
+class DoublesReading(StrEnum):
+    """4: "do not bother to respond to 'double' rolls unless (a) and (b) apply OR the flight
+    is currently acquired": (a) or (b) (default, as the sentence before it says "one of the
+    following") or, literally, (a) and (b). The setup switch `doubles_reading`."""
+
+    A_OR_B = "a_or_b"
+    A_AND_B = "a_and_b"
+
+
 class Phase(StrEnum):
     """The phase the game is in (the next command must belong to it).
 
