@@ -1,5 +1,6 @@
 """The setup of a Downtown solo game: scenario card values, the map, and the documented
-parameters for base-game values the solo seed does not state (README "Interpretations")."""
+parameters for base-game values the solo seed does not state and the switches between
+readings of unclear text (README "Ledger of readings")."""
 
 from __future__ import annotations
 
