@@ -1,6 +1,6 @@
 """5, 7.1.4, 8, 9: an aircraft's ratings as modified, hand limits and Agility Card limits.
 
-Order of modifiers (README "Interpretations"): the data card's band at the Element's
+Order of modifiers (README ledger, I14): the data card's band at the Element's
 altitude (2.4); Ace +1 (9.1.8); loaded penalties (9.2.1, 9.2.2); damage penalties (5.1);
 rocket penalties (7.1.4). No rating goes below 1.
 """
