@@ -45,6 +45,11 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
     # asks for the literal "and" (README ledger, 4).
     near = (a and b) if led.state.setup.doubles_reading is DoublesReading.A_AND_B else (a or b)
     triggered = doubles and (near or acquired)
+    ignored = (
+        "not both within 2 of the target and within 12 of the cities (doubles_reading a_and_b)"
+        if led.state.setup.doubles_reading is DoublesReading.A_AND_B
+        else "not near the target or the cities"
+    )
     led.emit(
         ev.DrvAttackRolled(
             rule=R_EVENTS,
@@ -60,7 +65,7 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
                 + (
                     "; a double: solitaire random event"
                     if triggered
-                    else "; a double, ignored (not near the target or the cities, not acquired)"
+                    else f"; a double, ignored ({ignored}, not acquired)"
                     if doubles
                     else ""
                 )
