@@ -12,14 +12,18 @@ from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import Sam, State, UsFlight
 from engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from engine.rulesets.downtown.tables.dummy_check import DummyResult
-from engine.rulesets.downtown.terms import DistanceTiersReading, Phase, SamStatus, Task, cite
+from engine.rulesets.downtown.terms import (
+    DistanceTiersReading,
+    Phase,
+    SamStatus,
+    Task,
+    TwoSamsReading,
+    cite,
+)
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
 R_SETUP = cite("3.3")
-TWO_SAMS_INCLUSIVE = True
-"""3.2.1 says two SAMs if the unmodified roll is 'lower than' the BSAN; its example (BSAN 4)
-says 'between 1 and 4'. The example is followed (README)."""
 
 
 def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
@@ -94,7 +98,8 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
     roll = led.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
     mods = modifiers(state, led, phase)
     modified = roll.total + sum(v for _, v in mods)
-    count = activation_count(roll.total, modified, bsan, acq)
+    inclusive = state.setup.two_sams_reading is TwoSamsReading.EXAMPLE
+    count = activation_count(roll.total, modified, bsan, acq, inclusive=inclusive)
     led.emit(
         ev.SamActivationChecked(
             rule=f"{R_CHECK} ({'Acq' if acq else 'Admin'})",
@@ -115,14 +120,18 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
         place_hidden(led, acq)
 
 
-def activation_count(unmodified: int, modified: int, bsan: int, acq: bool) -> int:
-    """3.2.1: how many hidden SAMs switch on."""
+def activation_count(
+    unmodified: int, modified: int, bsan: int, acq: bool, *, inclusive: bool = True
+) -> int:
+    """3.2.1: how many hidden SAMs switch on. Two in the Acq phase when the unmodified roll
+    is "lower than the BSAN" (the rule) or, with `inclusive`, at most the BSAN (its example:
+    BSAN 4, "between 1 and 4"; `Setup.two_sams_reading`, README ledger)."""
     if modified <= 0:
         return 0
     if acq:
         if modified > bsan:
             return 0
-        two = unmodified <= bsan if TWO_SAMS_INCLUSIVE else unmodified < bsan
+        two = unmodified <= bsan if inclusive else unmodified < bsan
         return min(bsan, 2 if two else 1)
     if unmodified > bsan:
         return 0

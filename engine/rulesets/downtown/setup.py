@@ -9,7 +9,12 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 from engine.rulesets.downtown.mapdata import MapData
-from engine.rulesets.downtown.terms import AcqPhaseReading, DistanceTiersReading, DoublesReading
+from engine.rulesets.downtown.terms import (
+    AcqPhaseReading,
+    DistanceTiersReading,
+    DoublesReading,
+    TwoSamsReading,
+)
 
 Count = Annotated[int, Meta(ge=0, le=60)]
 
@@ -51,3 +56,6 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     doubles_reading: DoublesReading = DoublesReading.A_OR_B
     """4: a double calls an event when (a) or (b) (default) / (a) and (b) apply, or the flight
     is acquired by a SAM (README ledger)."""
+    two_sams_reading: TwoSamsReading = TwoSamsReading.EXAMPLE
+    """3.2.1 two SAMs: unmodified roll at most the BSAN (the example, default) or lower than
+    it (the rule's words) (README ledger)."""

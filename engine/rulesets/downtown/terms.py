@@ -41,6 +41,14 @@ class DoublesReading(StrEnum):
     A_AND_B = "a_and_b"
 
 
+class TwoSamsReading(StrEnum):
+    """3.2.1: two SAMs when "the unmodified die roll was lower than the BSAN" (the rule) or
+    "between 1 and 4" for a BSAN of 4 (its example, the default). `two_sams_reading`."""
+
+    EXAMPLE = "example"
+    RULE = "rule"
+
+
 class Phase(StrEnum):
     """The phase the game is in (the next command must belong to it).
 

@@ -7,13 +7,20 @@ from __future__ import annotations
 import msgspec
 
 from engine.dice import ManualDice
+from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown import sam_activation
 from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import State, UsFlight
-from engine.rulesets.downtown.terms import DistanceTiersReading, Mission, Phase, Task
+from engine.rulesets.downtown.terms import (
+    DistanceTiersReading,
+    Mission,
+    Phase,
+    Task,
+    TwoSamsReading,
+)
 from tests.support.seeds import seed_text
 
-from .play import SEED, new_state
+from .play import SEED, new_state, of
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""
@@ -61,3 +68,21 @@ def test_acq_phase_without_raid_bombers_takes_no_distance_row() -> None:
     Admin Phase takes -5."""
     assert _mods([ESCORT], Phase.SAM_ACQUISITION) == []
     assert _mods([ESCORT], Phase.ADMIN) == ["no_bombers -5"]
+
+
+def test_two_sams_follow_the_example_by_default_and_the_rule_as_a_switch() -> None:
+    """3.2.1: "If the unmodified die roll was lower than the BSAN, two SAM battalions" but
+    the example (BSAN 4): "If the unmodified roll is between 1 and 4, two SAMs are placed".
+    An unmodified 4 against BSAN 4 places two by default (the example), one under
+    `two_sams_reading: rule`."""
+    text = " ".join(seed_text(SEED).split())
+    assert "If the unmodified die roll was lower than the BSAN, two SAM battalions" in text
+    assert "If the unmodified roll is between 1 and 4, two SAMs are placed." in text
+    flights = (_bomber("1921"), ESCORT)
+    for reading, count in ((TwoSamsReading.EXAMPLE, 2), (TwoSamsReading.RULE, 1)):
+        state = msgspec.structs.replace(
+            new_state(two_sams_reading=reading.value), us=flights, hidden_sams=4
+        )
+        led = Ledger(state, ManualDice([[4]], 0))
+        sam_activation.hidden_check(led, Phase.SAM_ACQUISITION)
+        assert of(led.events, ev.SamActivationChecked)[0].count == count, reading
