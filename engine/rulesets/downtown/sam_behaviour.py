@@ -20,6 +20,7 @@ from engine.rulesets.downtown.terms import (
 )
 
 LOW = ALTITUDE_INDEX[Altitude.LOW.value]
+R_SHORT = cite("3.4.5 option 1")
 
 
 def acquisition_phase(led: Ledger) -> None:
@@ -215,9 +216,6 @@ def react(led: Ledger, flight: UsFlight) -> None:
                 explanation=f"{sam.id}: {why} -> {fire.value}{note}",
             )
         )
-
-
-R_SHORT = cite("3.4.5 option 1")
 
 
 def missiles(fire: FireMode, salvo: int) -> int:
