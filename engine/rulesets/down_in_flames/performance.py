@@ -1,6 +1,6 @@
 """5, 7.1.4, 8, 9: an aircraft's ratings as modified, hand limits and Agility Card limits.
 
-Order of modifiers (README "Interpretations"): the data card's band at the Element's
+Order of modifiers (README ledger, I14): the data card's band at the Element's
 altitude (2.4); Ace +1 (9.1.8); loaded penalties (9.2.1, 9.2.2); damage penalties (5.1);
 rocket penalties (7.1.4). No rating goes below 1.
 """
@@ -13,6 +13,7 @@ from engine.errors import RuleError
 from engine.rulesets.down_in_flames.burst_table import (
     CRACK_SHOT_BURST_CHANGE,
     RECRUIT_BURST_CHANGE,
+    BurstRow,
     row_for,
 )
 from engine.rulesets.down_in_flames.state import Plane, State
@@ -114,12 +115,16 @@ def wingman_draw(state: State, plane: Plane) -> tuple[int, int]:
     return max(0, offense), max(0, defense)
 
 
+def burst_row(state: State, plane: Plane) -> BurstRow:
+    """3.1-3.1.2, 10.8-10.10: the burst row of a Leader's sight and beam-attack training."""
+    card = state.card_of(plane)
+    return row_for(card.sight, card.has(Characteristic.BEAM_ATTACKS), state.gyro_reading)
+
+
 def bursts_available(state: State, plane: Plane, position: Position) -> tuple[int, int]:
     """3.1-3.1.2, 10.8-10.10, 9.1.1, 9.1.9: (bursts this turn, bursts a regular pilot
     without the crack-shot ability would have), for a Leader at `position`."""
-    card = state.card_of(plane)
-    row = row_for(card.sight, card.has(Characteristic.BEAM_ATTACKS), state.gyro_reading)
-    base = row.at(position)
+    base = burst_row(state, plane).at(position)
     if plane.pilot_quality is PilotQuality.RECRUIT:
         base += RECRUIT_BURST_CHANGE
     bonus = CRACK_SHOT_BURST_CHANGE if plane.crack_shot else 0

@@ -147,6 +147,7 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
         ]
         ok = land[:1]
     ok.sort(key=lambda h: (board.dist(h, target), h))
+    placed: list[str] = []
     for i in range(min(count, len(ok))):
         flight_id = _generate(
             led,
@@ -157,7 +158,9 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
             f"in the air 10 hexes from {entry}, near the map edge",
         )
         if flight_id:
-            profile_roll(led, flight_id)
+            placed.append(flight_id)
+    if placed:
+        profile_roll(led, tuple(placed))
 
 
 def _generate(
@@ -204,30 +207,51 @@ def _generate(
     return flight_id
 
 
-def profile_roll(led: Ledger, flight_id: str) -> None:
-    """5.5.1: a flight generated in the air in the Air Deployment Phase rolls percentile dice:
-    in the Dummy range no profile, above it the profile column's aircraft."""
+def profile_roll(led: Ledger, flights: tuple[str, ...]) -> None:
+    """5.5.1 (000_842c81c5c58bc2f6.txt): the flights generated in the air in the DRV Air
+    Deployment Phase make one percentile roll: "If the roll is in the range listed for the
+    Dummy# column ... then no flight gains a flying profile. If the dice roll is greater than
+    the Dummy# then one flight gains a profile." One roll, at most one profile, however many
+    flights were placed. The seed does not say which flight: the first placed (the one
+    nearest the raid target, 5.4.3) takes it (README ledger, 5.5.1)."""
     scn = _scenario(led)
-    total, n = _percentile(led, f"flying profile {flight_id}", R_PROFILE)
+    names = ", ".join(flights)
+    total, n = _percentile(led, f"flying profile ({names})", R_PROFILE)
     row = table.profile_for(scn, total)
     if row is None:
         led.emit(
             ev.DecisionMade(
-                rule=R_PROFILE,
+                rule=f"{R_PROFILE} (one roll for the Air Deployment Phase)",
                 dice=(n,),
                 topic="profile",
                 result="none",
-                explanation=f"roll {total} in Dummy range: {flight_id} gains no profile",
+                explanation=f"roll {total} in the Dummy range: no flight ({names}) gains a profile",
             )
         )
         return
+    chosen = flights[0]
     led.emit(
         ev.FlightProfileAssigned(
-            rule=f"{table.CITATION} {scn.scenario} profile {row.profile.lo:02d}-{row.profile.hi}",
+            rule=f"{table.CITATION} {scn.scenario} profile {row.profile.lo:02d}-{row.profile.hi}; "
+            f"{R_PROFILE} (one flight gains a profile)",
             dice=(n,),
-            flight_id=flight_id,
+            flight_id=chosen,
             aircraft=row.aircraft,
-            explanation=f"roll {total}: {flight_id} flies the {row.aircraft} profile",
+            candidates=tuple(
+                Candidate(
+                    option=f,
+                    chosen=f == chosen,
+                    reason="first placed, nearest the raid target"
+                    if f == chosen
+                    else "placed later",
+                )
+                for f in flights
+            ),
+            explanation=(
+                f"roll {total}: one flight gains a profile: {chosen} flies the {row.aircraft} "
+                f"profile"
+                + (f"; {', '.join(flights[1:])} stay without one" if len(flights) > 1 else "")
+            ),
         )
     )
 

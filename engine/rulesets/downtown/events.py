@@ -135,6 +135,8 @@ class SamReacted(Decision, frozen=True, kw_only=True, tag=_tag("SamReacted")):
     flight_id: str
     option: int
     fire: str
+    missiles: int = 0
+    """Missiles this attack expends (3.4.5; 0 in logs written before ammunition was kept)."""
 
 
 class DrvAttackRolled(Decision, frozen=True, kw_only=True, tag=_tag("DrvAttackRolled")):

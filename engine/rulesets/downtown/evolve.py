@@ -136,7 +136,15 @@ def evolve(state: State, event: Struct) -> State:
         return _sam(state, event.sam_id, target=target, level=level, launch=event.launch)
     if isinstance(event, ev.SamReacted) and event.fire != "nothing":
         sam = next(s for s in state.sams if s.id == event.sam_id)
-        return _sam(state, event.sam_id, fired=True, shots=sam.shots + 1, option=event.option)
+        return _sam(
+            state,
+            event.sam_id,
+            fired=True,
+            shots=sam.shots + 1,
+            option=event.option,
+            spent=sam.spent + event.missiles,
+            last_fired=event.missiles,
+        )
     if isinstance(event, ev.RandomEventRolled):
         return _random_event(state, event)
     if isinstance(event, ev.DrvAttackRolled):
@@ -191,8 +199,13 @@ def _random_event(state: State, event: ev.RandomEventRolled) -> State:
     state = replace(state, phase_events=_add(state.phase_events, event.flight_id))
     if event.sam_id and event.inhibited:
         sam = next(s for s in state.sams if s.id == event.sam_id)
+        # 4.1.1: an inhibited attack "doesn't expend any ammo": its missiles come back.
         state = _sam(
-            state, event.sam_id, inhibited=tuple(sorted({*sam.inhibited, *event.inhibits}))
+            state,
+            event.sam_id,
+            inhibited=tuple(sorted({*sam.inhibited, *event.inhibits})),
+            spent=max(0, sam.spent - sam.last_fired),
+            last_fired=0,
         )
         if event.converted:
             state = replace(state, dummy_radars_generated=state.dummy_radars_generated + 1)
@@ -234,7 +247,7 @@ def _decision(state: State, event: ev.DecisionMade) -> State:
                 replace(f, radar_on=False) if f.id == event.result else f for f in state.fire_cans
             ),
         )
-    if event.topic == "sam_dropped_inhibited":
+    if event.topic in ("sam_dropped_inhibited", "sam_out_of_ammo"):
         return _sam(state, event.result, fired=True)
     return state
 

@@ -12,14 +12,18 @@ from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import Sam, State, UsFlight
 from engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from engine.rulesets.downtown.tables.dummy_check import DummyResult
-from engine.rulesets.downtown.terms import Phase, SamStatus, Task, cite
+from engine.rulesets.downtown.terms import (
+    DistanceTiersReading,
+    Phase,
+    SamStatus,
+    Task,
+    TwoSamsReading,
+    cite,
+)
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
 R_SETUP = cite("3.3")
-TWO_SAMS_INCLUSIVE = True
-"""3.2.1 says two SAMs if the unmodified roll is 'lower than' the BSAN; its example (BSAN 4)
-says 'between 1 and 4'. The example is followed (README)."""
 
 
 def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
@@ -43,11 +47,14 @@ def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
     if not bombers:
         add("no_bombers")
     else:
+        # 000 3.2.1: "more than 12" and "more than 18 hexes" as exclusive tiers (-4 beyond
+        # 18), or both (-6) under `Setup.distance_tiers_reading` (README ledger, 3.2.1).
         d = min(sit.near_target_or_downtown(board, f.hex, target) for f in bombers)
+        both = state.setup.distance_tiers_reading is DistanceTiersReading.CUMULATIVE
+        if d > 12 and (d <= 18 or both):
+            add("bombers_over_12")
         if d > 18:
             add("bombers_over_18")
-        elif d > 12:
-            add("bombers_over_12")
     if not any(sit.near_target_or_downtown(board, f.hex, target) <= 10 for f in flights):
         add("none_within_10")
     return out
@@ -91,7 +98,8 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
     roll = led.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
     mods = modifiers(state, led, phase)
     modified = roll.total + sum(v for _, v in mods)
-    count = activation_count(roll.total, modified, bsan, acq)
+    inclusive = state.setup.two_sams_reading is TwoSamsReading.EXAMPLE
+    count = activation_count(roll.total, modified, bsan, acq, inclusive=inclusive)
     led.emit(
         ev.SamActivationChecked(
             rule=f"{R_CHECK} ({'Acq' if acq else 'Admin'})",
@@ -112,14 +120,18 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
         place_hidden(led, acq)
 
 
-def activation_count(unmodified: int, modified: int, bsan: int, acq: bool) -> int:
-    """3.2.1: how many hidden SAMs switch on."""
+def activation_count(
+    unmodified: int, modified: int, bsan: int, acq: bool, *, inclusive: bool = True
+) -> int:
+    """3.2.1: how many hidden SAMs switch on. Two in the Acq phase when the unmodified roll
+    is "lower than the BSAN" (the rule) or, with `inclusive`, at most the BSAN (its example:
+    BSAN 4, "between 1 and 4"; `Setup.two_sams_reading`, README ledger)."""
     if modified <= 0:
         return 0
     if acq:
         if modified > bsan:
             return 0
-        two = unmodified <= bsan if TWO_SAMS_INCLUSIVE else unmodified < bsan
+        two = unmodified <= bsan if inclusive else unmodified < bsan
         return min(bsan, 2 if two else 1)
     if unmodified > bsan:
         return 0
@@ -273,11 +285,19 @@ def setup_check(led: Ledger, phase: Phase) -> None:
         if phase is Phase.SAM_ACQUISITION:
             mods.append("acq_phase")
         roll = led.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
-        total = roll.total + sum(sam_activation.SET_UP_BY_KEY[m].value for m in mods)
+        reading = state.setup.acq_phase_reading
+        values = [sam_activation.set_up_value(m, reading) for m in mods]
+        shown = " ".join(f"{m} {v:+d}" for m, v in zip(mods, values, strict=True))
+        total = roll.total + sum(values)
         possible = sam_activation.set_up_result(total) == "Possible Activation"
         led.emit(
             ev.SetUpSamRolled(
-                rule=sam_activation.TABLE_CITATION,
+                rule=sam_activation.TABLE_CITATION
+                + (
+                    f" (In SAM Acquisition Phase read as {values[-1]:+d})"
+                    if "acq_phase" in mods
+                    else ""
+                ),
                 dice=(roll.roll,),
                 sam_id=sam.id,
                 roll=roll.total,
@@ -286,7 +306,8 @@ def setup_check(led: Ledger, phase: Phase) -> None:
                 possible=possible,
                 explanation=(
                     f"{sam.id}: nearest {'entry point' if radar else 'US flight'} {near} "
-                    f"hexes; roll {roll.total} {'+'.join(mods) or 'no modifiers'} = {total}: "
+                    f"hexes; roll {roll.total} "
+                    f"{shown or 'no modifiers'} = {total}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),
             )

@@ -16,9 +16,11 @@ from engine.rulesets.downtown.terms import (
     FireMode,
     SamStatus,
     Task,
+    cite,
 )
 
 LOW = ALTITUDE_INDEX[Altitude.LOW.value]
+R_SHORT = cite("3.4.5 option 1")
 
 
 def acquisition_phase(led: Ledger) -> None:
@@ -187,8 +189,22 @@ def react(led: Ledger, flight: UsFlight) -> None:
                 )
             )
             continue
+        left = led.state.setup.sam_missiles - sam.spent
+        if fire is not FireMode.NOTHING and left <= 0:
+            led.emit(
+                ev.DecisionMade(
+                    rule=f"{rule} (ammunition)",
+                    topic="sam_out_of_ammo",
+                    result=sam.id,
+                    explanation=f"{sam.id}: {why} -> {fire.value}, but no missiles are left",
+                )
+            )
+            continue
         if fire is not FireMode.NOTHING and sam.dummy_radar and not first_fire_check(led, sam):
             continue
+        fire, note = ammunition(fire, left, led.state.setup.sam_salvo)
+        if note:
+            rule = f"{rule} (insufficient ammo: {R_SHORT})"
         led.emit(
             ev.SamReacted(
                 rule=rule,
@@ -196,9 +212,25 @@ def react(led: Ledger, flight: UsFlight) -> None:
                 flight_id=flight.id,
                 option=number,
                 fire=fire.value,
-                explanation=f"{sam.id}: {why} -> {fire.value}",
+                missiles=missiles(fire, led.state.setup.sam_salvo),
+                explanation=f"{sam.id}: {why} -> {fire.value}{note}",
             )
         )
+
+
+def missiles(fire: FireMode, salvo: int) -> int:
+    """The missiles an order expends: a salvo `Setup.sam_salvo`, one SAM one, nothing none."""
+    return salvo if fire is FireMode.SALVO else 1 if fire is FireMode.ONE else 0
+
+
+def ammunition(fire: FireMode, left: int, salvo: int) -> tuple[FireMode, str]:
+    """3.4.5 option 1 (000_842c81c5c58bc2f6.txt): "Fire a Salvo. If there is insufficient
+    ammo, fire one SAM." A salvo ordered with fewer than `salvo` missiles left fires one SAM;
+    the same for the salvos of options 2 and 3 (README ledger, 3.4.5). Returns the order and
+    a note for the explanation ("" when nothing changed)."""
+    if fire is FireMode.SALVO and left < salvo:
+        return FireMode.ONE, f" (insufficient ammo: {left} left, a salvo needs {salvo}: one SAM)"
+    return fire, ""
 
 
 def first_fire_check(led: Ledger, sam: Sam) -> bool:

@@ -1,5 +1,6 @@
 """The setup of a Downtown solo game: scenario card values, the map, and the documented
-parameters for base-game values the solo seed does not state (README "Interpretations")."""
+parameters for base-game values the solo seed does not state and the switches between
+readings of unclear text (README "Ledger of readings")."""
 
 from __future__ import annotations
 
@@ -8,6 +9,12 @@ from typing import Annotated
 from msgspec import Meta, Struct
 
 from engine.rulesets.downtown.mapdata import MapData
+from engine.rulesets.downtown.terms import (
+    AcqPhaseReading,
+    DistanceTiersReading,
+    DoublesReading,
+    TwoSamsReading,
+)
 
 Count = Annotated[int, Meta(ge=0, le=60)]
 
@@ -37,3 +44,18 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     radar_restart_max: Annotated[int, Meta(ge=0, le=10)] = 5
     dummy_check_die: Annotated[int, Meta(ge=6, le=10)] = 10
     map: MapData | None = None
+    sam_missiles: Annotated[int, Meta(ge=1, le=30)] = 6
+    """3.4.5 option 1 "If there is insufficient ammo, fire one SAM": the missiles each SAM
+    battalion starts with. A base-game value the seed does not state (README ledger, 3.4.5)."""
+    sam_salvo: Annotated[int, Meta(ge=2, le=6)] = 3
+    """3.4.5: the missiles a salvo expends. A base-game value (README ledger, 3.4.5)."""
+    acq_phase_reading: AcqPhaseReading = AcqPhaseReading.MINUS_ONE
+    """3.3.1 "1 In SAM Acquisition Phase" (sign lost): -1 (default) or +1 (README ledger)."""
+    distance_tiers_reading: DistanceTiersReading = DistanceTiersReading.EXCLUSIVE
+    """3.2.1 "more than 12" / "more than 18 hexes": one tier (default) or both (README ledger)."""
+    doubles_reading: DoublesReading = DoublesReading.A_OR_B
+    """4: a double calls an event when (a) or (b) (default) / (a) and (b) apply, or the flight
+    is acquired by a SAM (README ledger)."""
+    two_sams_reading: TwoSamsReading = TwoSamsReading.EXAMPLE
+    """3.2.1 two SAMs: unmodified roll at most the BSAN (the example, default) or lower than
+    it (the rule's words) (README ledger)."""

@@ -12,7 +12,7 @@ from engine.rulesets.downtown import situation as sit
 from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import UsFlight
 from engine.rulesets.downtown.tables import solitaire_random_events as random_events
-from engine.rulesets.downtown.terms import AcqLevel, AttackRoll, SamStatus, cite
+from engine.rulesets.downtown.terms import AcqLevel, AttackRoll, DoublesReading, SamStatus, cite
 
 R_EVENTS = cite("4")
 ATTACK_DIE = 10
@@ -40,7 +40,16 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
     doubles = roll.faces[0] == roll.faces[1]
     a, b = _conditions(led, flight)
     acquired = any(s.target == flight.id and s.level is not AcqLevel.NONE for s in led.state.sams)
-    triggered = doubles and (a or b or acquired)
+    # 000 4 (last paragraph): "unless (a) and (b) apply OR the flight is currently acquired";
+    # read as (a) or (b), as the sentence before it says, unless `Setup.doubles_reading`
+    # asks for the literal "and" (README ledger, 4).
+    near = (a and b) if led.state.setup.doubles_reading is DoublesReading.A_AND_B else (a or b)
+    triggered = doubles and (near or acquired)
+    ignored = (
+        "not both within 2 of the target and within 12 of the cities (doubles_reading a_and_b)"
+        if led.state.setup.doubles_reading is DoublesReading.A_AND_B
+        else "not near the target or the cities"
+    )
     led.emit(
         ev.DrvAttackRolled(
             rule=R_EVENTS,
@@ -56,7 +65,7 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
                 + (
                     "; a double: solitaire random event"
                     if triggered
-                    else "; a double, ignored (not near the target or the cities, not acquired)"
+                    else f"; a double, ignored ({ignored}, not acquired)"
                     if doubles
                     else ""
                 )

@@ -67,6 +67,10 @@ class Sam(Struct, frozen=True, kw_only=True):
     level: AcqLevel = AcqLevel.NONE
     inhibited: tuple[int, ...] = ()
     option: int = 0
+    spent: int = 0
+    """Missiles fired so far (3.4.5 ammunition; `Setup.sam_missiles` minus this is left)."""
+    last_fired: int = 0
+    """Missiles of its latest attack: 4.1.1 gives them back when that attack is inhibited."""
 
 
 class SiteUse(Struct, frozen=True, kw_only=True):

@@ -15,6 +15,40 @@ def cite(rule: str) -> str:
     return f"{SEED} {rule}"
 
 
+class AcqPhaseReading(StrEnum):
+    """3.3.1 prints "1 In SAM Acquisition Phase" where the other modifiers print "- +2 ...":
+    the list bullet ate the sign. The setup switch `acq_phase_reading` (README ledger)."""
+
+    MINUS_ONE = "minus_1"
+    PLUS_ONE = "plus_1"
+
+
+class DistanceTiersReading(StrEnum):
+    """3.2.1 "more than 12 hexes" (-2) and "more than 18 hexes" (-4): one tier applies (the
+    larger; default) or both add up (-6 beyond 18). The setup switch
+    `distance_tiers_reading` (README ledger)."""
+
+    EXCLUSIVE = "exclusive"
+    CUMULATIVE = "cumulative"
+
+
+class DoublesReading(StrEnum):
+    """4: "do not bother to respond to 'double' rolls unless (a) and (b) apply OR the flight
+    is currently acquired": (a) or (b) (default, as the sentence before it says "one of the
+    following") or, literally, (a) and (b). The setup switch `doubles_reading`."""
+
+    A_OR_B = "a_or_b"
+    A_AND_B = "a_and_b"
+
+
+class TwoSamsReading(StrEnum):
+    """3.2.1: two SAMs when "the unmodified die roll was lower than the BSAN" (the rule) or
+    "between 1 and 4" for a BSAN of 4 (its example, the default). `two_sams_reading`."""
+
+    EXAMPLE = "example"
+    RULE = "rule"
+
+
 class Phase(StrEnum):
     """The phase the game is in (the next command must belong to it).
 

@@ -142,3 +142,14 @@ def test_passes_separated_by_an_action_do_not_end_the_round() -> None:
     _, s = run(s, {"type": "Stall"})
     events, s = run(s, {"type": "TakeAiTurn"}, [[1]])
     assert every(events, RoundEnded) == [] and s.round == 2
+
+
+def test_reshuffle_each_round_off_keeps_the_discards_out() -> None:
+    """README ledger 3.0 rounds: the seed is silent on the deck at a round's end; the default
+    returns the discards (the test above), `reshuffle_each_round: false` leaves them out."""
+    s = state([unit("U1", "0508"), unit("U2", "0509", fresh=False), ai("A", "0502")], DECK,
+              reshuffle_each_round=False)  # fmt: skip
+    _, s = run(s, {"type": "Pass"})
+    events, s = run(s, {"type": "TakeAiTurn"}, [[1]])
+    one(events, RoundEnded)
+    assert every(events, DeckReshuffled) == [] and s.discards == (1,)

@@ -113,3 +113,13 @@ def test_a_destroyed_counter_cannot_be_destroyed_or_act_again() -> None:
         run(s, {"type": "ReportDestroyed", "unit": "U"})
     with pytest.raises(RuleError, match="not in play"):
         run(s, {"type": "UnitAction", "units": ["U"], "action": "fire", "ap": 1}, [[1]])
+
+
+def test_the_reshuffle_takes_older_discards_too() -> None:
+    """README ledger 7.3: "add all discarded cards and re-shuffle the deck": card 2, discarded
+    before the AI was destroyed, goes back with card 1 drawn in the search."""
+    s = msgspec.structs.replace(state(UNITS, DECK), deck=(1, 3, 4), discards=(2,))
+    events, s = run(s, {"type": "ReportDestroyed", "unit": "A"}, [[1], [1]])
+    assert [d.card for d in every(events, OrderCardDrawn)] == [1, 3]
+    assert one(events, DeckReshuffled).cards == (1, 2)
+    assert (s.deck, s.discards, s.removed) == ((1, 2, 4), (), (3,))

@@ -162,3 +162,25 @@ def test_s4_1_3_and_s6_1_7_bomber_damage_property(total: int, face: int, die: st
     threshold = (3 if leftover >= 4 else 0) if die == "d6" else (0, 0, 3, 3, 6, 6, 9, 9)[leftover]
     state, _ = _attack(state, 1, [[face]] if threshold else [])
     assert state.aircraft["bomber"].damage_points == total // 8 + (1 if face <= threshold else 0)
+
+
+def test_s5_5_fuel_tank_against_a_bomber_keeps_its_own_hits() -> None:
+    """README ledger 5.5: "count the 'Fuel Tank' card as a 4 hit card if it is played against a
+    Fighter or Light Bomber target" -- against a Heavy Bomber the card's own hits count: 2 hits
+    x HV 20 = 40, 5 points, nothing left over (the 4.1.10 die is rolled only with ammunition)."""
+    assert says("count the “Fuel Tank” card as a 4 hit card if it is played against a Fighter "
+                "or Light Bomber target.")  # fmt: skip
+    attack = {"type": "Attack", "attacker": "f1", "target": "bomber", "card": "fuel_tank",
+              "hits": 2, "bursts": 1}  # fmt: skip
+    _state, events = run(bomber_fight(), attack, [])
+    resolved = of_type(events, AttackResolved)[0]
+    assert (resolved.hits, resolved.total_hv, resolved.damage_points) == (2, 40, 5)
+
+
+@pytest.mark.parametrize("total", [1, 2, 3])
+def test_s4_1_7_hit_values_below_4_score_nothing(total: int) -> None:
+    """README ledger 4.1.7: a total of 1-3 Hit Value points against a bomber rolls no die and
+    scores nothing (the D6 table starts at 4)."""
+    custom = {"Gun": _card("Gun", total), "Barn": _card("Barn", 8, "heavy_bomber", 200)}
+    state, _events = _attack(bomber_fight("Gun", "Barn", custom_aircraft=custom), 1, [])
+    assert state.aircraft["bomber"].damage_points == 0

@@ -133,3 +133,18 @@ def test_s9_1_11_game_created_is_redacted_for_players_and_spectators() -> None:
         assert isinstance(shown, GameCreated)
         assert shown.setup["aircraft"] == [entry("b1", "Bf 109", "B", "B", "leader")]
     assert RULESET.redact(created, Role.REFEREE) is created
+
+
+def test_s9_1_1_recruit_crack_shot_floor_is_taken_after_both_changes() -> None:
+    """README ledger 9.1.1/9.1.9: a recruit crack shot with a simple sight, Neutral: 0 - 1 + 1
+    = 0 bursts (the floor at 0 comes after both changes, not between them)."""
+    band = {"low": 1, "high": 20, "agility": 6, "speed": 6, "hp": 3}
+    cards = {"S": {"name": "S", "aircraft_class": "fighter", "ceiling_level": 20, "defense": 6,
+                   "hit_value": 8, "sight": "simple", "performance": [band]}}  # fmt: skip
+    state = make_state(
+        [entry("a1", "Spitfire", "A", "A", "leader", hand=6),
+         entry("b1", "S", "B", "B", "leader", hand=6, pilot_quality="recruit", crack_shot=True)],
+        starting_altitude=18, custom_aircraft=cards,
+    )  # fmt: skip
+    assert bursts_available(state, state.aircraft["b1"], Position.NEUTRAL) == (0, 0)
+    assert bursts_available(state, state.aircraft["b1"], Position.ADVANTAGED) == (1, 0)

@@ -25,11 +25,13 @@ def _state(flight_hex: str, task: Task = Task.BOMBING, **kw: object) -> State:
 
 
 def test_table_and_modifiers_match_the_seed() -> None:
-    """3.3.1: 1-9 no activation, 10 possible; +2 +2 +2 and 1 (Acq) as printed."""
+    """3.3.1: 1-9 no activation, 10 possible; +2 +2 +2 as printed, and the Acq line's "1"
+    whose sign the bullet ate (test_s3_3_1_acq_phase_sign)."""
     text = seed_text(SEED)
     assert "1-9\tNo Activation" in text and "10\tPossible Activation" in text
     for m in table.SET_UP_MODIFIERS:
-        assert f"{m.value} {m.text}" in text, m.key
+        printed = f"- {m.value:+d}" if m.key != "acq_phase" else f"- {abs(m.value)}"
+        assert f"\n{printed} {m.text}" in text, m.key
     assert table.set_up_result(9) == "No Activation"
     assert table.set_up_result(10) == "Possible Activation"
     assert table.CHECK_RADIUS == {"acq": 12, "admin": 15, "radar": 15}

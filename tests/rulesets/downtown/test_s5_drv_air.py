@@ -20,11 +20,11 @@ def _air(**kw: object) -> State:
 
 def test_air_deployment_dummy_range_one_flight_plus_one_for_good_warning() -> None:
     """5.4.2: D4 Dummy 01-57: a 30 sets up one flight, Good warning adds one; 5.4.3 in the
-    air at Low, 10 hexes from the entry hex, near the edge, on land; 5.5.1 profile rolls."""
+    air at Low, 10 hexes from the entry hex, near the edge, on land; 5.5.1 one profile roll."""
     state, events = run(
         _air(),
         {"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"},
-        [[3, 0], [5, 0], [9, 0]],
+        [[3, 0], [9, 0]],
     )
     assert of(events, ev.DecisionMade)[0].result == "2"
     gen = of(events, ev.DrvFlightGenerated)
@@ -34,7 +34,7 @@ def test_air_deployment_dummy_range_one_flight_plus_one_for_good_warning() -> No
     board = board_of(None)
     assert all(board.dist(g.hex, "0520") == 10 and board.edge_distance(g.hex) <= 3 for g in gen)
     profiles = of(events, ev.FlightProfileAssigned)
-    assert [p.aircraft for p in profiles] == ["MiG21F-13"]  # 50: Dummy range; 90: 81-100
+    assert [(p.flight_id, p.aircraft) for p in profiles] == [(gen[0].flight_id, "MiG21F-13")]
     assert state.phase == "detection" and state.turn == 1
 
 

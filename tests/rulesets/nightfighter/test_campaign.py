@@ -92,3 +92,15 @@ def test_night_continuation_roll(roll: int, cards: int, moon: str, more: bool) -
 def test_campaign_commands_need_a_campaign() -> None:
     with pytest.raises(RuleError, match="no campaign"):
         run(initial_state(make_setup()), "RollCampaignWeek", [], moon="full")
+
+
+def test_the_joker_counts_as_a_card_drawn_that_night() -> None:
+    """README ledger CAMPAIGN MODIFICATIONS: "roll a die after finishing each scenario (or
+    drawing a Joker), and you deduct one from the score for each scenario card already drawn
+    that night": the Joker is one of the cards drawn, so a 3 (half moon) after it is 2 and the
+    night ends."""
+    state, events = run(_campaign("full"), "DrawScenarioCard", [[53]])
+    assert named(events, "CampaignRolled").card == "JOKER"
+    assert state.campaign.night_cards == 1  # type: ignore[union-attr]
+    _, events = run(state, "RollNightContinuation", [[3]], moon="half")
+    assert "night ends" in named(events, "CampaignRolled").explanation

@@ -195,3 +195,16 @@ def test_s25_jammed_gci_is_a_plain_search_radar() -> None:
     state = make_state(setup, [counter("B-1", "1010")], Phase.RADAR_SEARCH)
     _, events = _search(state, "1010", [[2]], radar="G")
     assert named(events, "RadarSearchResolved").value == 2
+
+
+def test_s25_mew_takes_a_moderate_counter_to_low_only() -> None:
+    """README ledger S25.0: "MEW radars automatically succeed in localising moderate, low or no
+    uncertainty bomber counters without even needing to dice": a success is what a search
+    roll would have given, one step: moderate becomes low (its scatter die, here 3: directly
+    back one hex), not localised with a track contact."""
+    setup = make_setup(radars=[{"name": "M", "kind": "mew", "search_value": 3}])
+    state = make_state(setup, [counter("B-1", "1010")], Phase.RADAR_SEARCH)
+    state, events = _search(state, "1010", [[3]], radar="M")
+    assert named(events, "RadarSearchResolved").outcome == "refined"
+    assert state.counters[0].level is Uncertainty.LOW
+    assert state.counters[0].track is not Track.ON_TOP

@@ -98,3 +98,13 @@ def test_s14_handoff_between_zones(faces: list[int], kept: bool) -> None:
     assert c.hex == "1013"
     assert c.searchlight == ("N" if kept else "")
     assert c.level is (Uncertainty.NONE if kept else Uncertainty.LOW)
+
+
+def test_s14_a_zone_whose_counter_was_a_phantom_may_not_search_again() -> None:
+    """README ledger S14.0: the phantom test is the zone's search for the phase ("first
+    dice to see if the counter is a phantom. If it is real, roll four dice"): when the
+    counter is removed as a phantom the zone has searched and may not pick another."""
+    state = _after_failed_ai()
+    state, _ = run(state, "SearchSearchlight", [[5]], zone="K", hex="1115")
+    with pytest.raises(RuleError, match="already searched"):
+        run(state, "SearchSearchlight", [[1, 2, 3, 4]], zone="K", hex=state.counters[1].hex)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.downtown.terms import cite
+from engine.rulesets.downtown.terms import AcqPhaseReading, cite
 
 CHECK_CITATION = cite("3.2.1 SAM Activation Check")
 TABLE_CITATION = cite("3.3.1 SAM Activation Table")
@@ -92,9 +92,25 @@ SET_UP_MODIFIERS: tuple[SetUpModifier, ...] = (
             "US Bombing or Recon-tasked flight within 12 hexes (not applicable in DRV Radar Phase)"
         ),
     ),
-    SetUpModifier(key="acq_phase", value=1, text="In SAM Acquisition Phase"),
+    SetUpModifier(key="acq_phase", value=-1, text="In SAM Acquisition Phase"),
 )
+"""The printed line is "- 1 In SAM Acquisition Phase" with its sign eaten by the list bullet
+(the others print "- +2 ..."): read as -1, a penalty like the 3.2.1 Acq column's; the +1
+reading is `Setup.acq_phase_reading` (README ledger, 3.3.1)."""
 SET_UP_BY_KEY: dict[str, SetUpModifier] = {m.key: m for m in SET_UP_MODIFIERS}
+
+ACQ_PHASE_VALUE: dict[AcqPhaseReading, int] = {
+    AcqPhaseReading.MINUS_ONE: -1,
+    AcqPhaseReading.PLUS_ONE: 1,
+}
+
+
+def set_up_value(key: str, reading: AcqPhaseReading) -> int:
+    """The value of one 3.3.1 modifier; "acq_phase" follows the setup's reading of its sign."""
+    if key == "acq_phase":
+        return ACQ_PHASE_VALUE[reading]
+    return SET_UP_BY_KEY[key].value
+
 
 CHECK_RADIUS = {"acq": 12, "admin": 15, "radar": 15}
 """3.3: roll for a located SAM if a US flight is within 12 hexes (15 in Admin; 15 of the
