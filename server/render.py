@@ -10,8 +10,9 @@ from msgspec import Struct
 from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 
-def describe(event: Struct) -> str:
-    """One line saying what an event means."""
+def describe(event: Struct, *, with_type: bool = True) -> str:
+    """One line saying what an event means (without its type name when a table shows the
+    type in a column of its own)."""
     if isinstance(event, GameCreated):
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
@@ -43,5 +44,23 @@ def describe(event: Struct) -> str:
     explanation = data.pop("explanation", "")
     rule = data.pop("rule", "")
     data.pop("candidates", None)
-    head = f"{tag}: {explanation}" if explanation else f"{tag} {data}"
+    if not with_type:
+        head = explanation or _fields(data)
+    else:
+        head = f"{tag}: {explanation}" if explanation else f"{tag} {_fields(data)}"
     return head + (f" — {rule}" if rule else "")
+
+
+def _fields(data: dict[str, Any]) -> str:
+    """An event's fields as `name=value` pairs (not a Python dict's repr)."""
+    return ", ".join(f"{key}={_value(value)}" for key, value in data.items())
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -33,27 +33,22 @@ from engine.replay import (
     seen_by,
     state_at,
 )
-from engine.roles import Role
 from events.envelope import check_game_id
 from events.errors import GameExists
 from events.store import PendingEvent
 from server.config import Settings
 from server.game_log import load_log, read_log, ruleset_from_module
 from server.progress import progress_bar
+from server.referee import add_role_arguments, role_for
 from server.store_access import open_store
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True)
 
-ROLES = [r.value for r in Role]
-
 
 def _source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--file", type=Path, help="read an export (JSON Lines) instead")
-    parser.add_argument(
-        "--role", choices=ROLES, default="player",
-        help="whose view: player (default), spectator or referee (sees everything)",
-    )  # fmt: skip
+    add_role_arguments(parser, flag="--role")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -91,7 +86,7 @@ def _dump(value: Any) -> str:
 async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     """Print the state at a seq, or the changes between two seqs."""
     log = await load_log(settings, args.game, args.file)
-    role = Role(args.role)
+    role = role_for(settings, args.role, args.operator_token)
     if args.at is not None:
         at = state_at(log.envelopes, args.at, role)
         if args.json:
@@ -140,7 +135,7 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     check_seq(log.envelopes, args.seq)
     ruleset = ruleset_of(log.envelopes[0])
     events = decoded_log(log.envelopes, ruleset)
-    role = Role(args.role)
+    role = role_for(settings, args.role, args.operator_token)
     # Only what the role could see: a hidden roll shows no faces, a secret event nothing.
     seen = [seen_by(ruleset, events, n, role) for n in range(1, len(events) + 1)]
     explanation = explain(seen, args.seq)
