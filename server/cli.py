@@ -155,7 +155,7 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             shown = redact(ruleset, event, role, revealed=revealed)
             text = describe(shown) if shown is not None else f"{env.type} (hidden from you)"
-            console.print(f"  {env.seq:>5}  {text}", highlight=False)
+            console.print(f"  {env.seq:>5}  {text}", highlight=False, markup=False)
     return 0
 
 
@@ -196,7 +196,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             shown = redact(ruleset, event, role, revealed=revealed)
             what = describe(shown, with_type=False) if shown is not None else "(hidden from you)"
-            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, what)
+            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, escape(what))
         console.print(table)
     return 0
 
