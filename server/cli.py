@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -450,10 +452,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(result)
     except (UmpireError, SettingsError) as exc:
         code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {exc}")
+        err_console.print(f"[red]error[/] ({code}): {escape(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`umpire log --json | head`): stop quietly, as tools killed
+        # by SIGPIPE do, and keep the interpreter's final flush from raising again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ def describe(event: Struct, *, with_type: bool = True) -> str:
     if isinstance(event, CommandRecorded):
         fields = {k: v for k, v in event.command.items() if k != "type"}
         manual = " (manual dice)" if event.manual_dice else ""
-        return f"{event.role} command {event.command_type} {fields}{manual}"
+        return f"{event.role} command {event.command_type} {_fields(fields)}".rstrip() + manual
     if isinstance(event, DiceRolled):
         if event.hidden and not event.faces:
             return f"roll #{event.roll} {event.kind} for {event.purpose} [hidden] — {event.rule}"
@@ -53,7 +53,12 @@ def describe(event: Struct, *, with_type: bool = True) -> str:
 
 def _fields(data: dict[str, Any]) -> str:
     """An event's fields as `name=value` pairs (not a Python dict's repr)."""
-    return ", ".join(f"{key}={_value(value)}" for key, value in data.items())
+    return ", ".join(f"{key}={_value(value)}" for key, value in data.items() if not _empty(value))
+
+
+def _empty(value: Any) -> bool:
+    """None or an empty list, tuple, dict or string (left out: it says nothing)."""
+    return value is None or (isinstance(value, list | tuple | dict | str) and not value)
 
 
 def _value(value: Any) -> str:
