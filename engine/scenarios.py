@@ -1,6 +1,6 @@
 """Named scenarios and set-up documents: the ready games a ruleset ships, and the player's own.
 
-A ruleset declares `scenario_package` (engine/ruleset.py): the `scenarios/` directory of that
+A ruleset declares `data_package` (engine/ruleset.py): the `scenarios/` directory of that
 package holds one JSON or TOML file per scenario, named after the scenario:
 
     {"description": "one line", "source": "where it comes from", "sample": false,
@@ -86,11 +86,11 @@ def format_of(filename: str) -> str:
 @cache
 def scenarios(ruleset: Ruleset[Any]) -> tuple[Scenario, ...]:
     """Every scenario the ruleset ships, sorted by name; each validated by the ruleset."""
-    if not ruleset.scenario_package:
+    if not ruleset.data_package:
         return ()
     # The package's own folder (not importlib.resources: it imports tempfile, and so
     # random, which engine modules may not import).
-    package_file = importlib.import_module(ruleset.scenario_package).__file__
+    package_file = importlib.import_module(ruleset.data_package).__file__
     if package_file is None:
         return ()
     folder = Path(package_file).parent / "scenarios"

@@ -7,12 +7,17 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.citations import readable
 from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 
 def describe(event: Struct, *, with_type: bool = True) -> str:
     """One line saying what an event means (without its type name when a table shows the
-    type in a column of its own)."""
+    type in a column of its own), its citations as the rulebook's (engine/citations.py)."""
+    return readable(_describe(event, with_type=with_type))
+
+
+def _describe(event: Struct, *, with_type: bool) -> str:
     if isinstance(event, GameCreated):
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "

@@ -78,7 +78,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=(),
-    scenario_package=__name__,
+    data_package=__name__,
     default_scenario="patrol",
     seed_title="Age of Dogfights solo rules",
 )

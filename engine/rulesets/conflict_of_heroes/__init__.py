@@ -33,7 +33,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=(),
-    scenario_package=__name__,
+    data_package=__name__,
     default_scenario="sample-crossroads",
     seed_title="Conflict of Heroes Solo Expansion rules summary",
 )

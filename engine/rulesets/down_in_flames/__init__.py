@@ -34,7 +34,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
-    scenario_package=__name__,
+    data_package=__name__,
     default_scenario="duel",
     seed_title="Down in Flames supplemental rules",
 )

@@ -30,7 +30,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
-    scenario_package=__name__,
+    data_package=__name__,
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
 )
