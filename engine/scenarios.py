@@ -159,10 +159,13 @@ def resolve(
     return {**scenario(ruleset, scenario_name).setup, **given}
 
 
-def setup_file(ruleset: Ruleset[Any], text: str, filename: str) -> dict[str, Any]:
+def setup_file(
+    ruleset: Ruleset[Any], text: str, filename: str, base: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A player's own setup file (JSON or TOML by its name), checked field by field: an
-    unknown top-level field is refused with the list of known ones, and the whole setup is
-    validated by the ruleset's setup type (InvalidSetup naming the field otherwise)."""
+    unknown top-level field is refused with the list of known ones, and the whole setup
+    (laid over `base`, a scenario's, when given) is validated by the ruleset's setup type
+    (InvalidSetup naming the field otherwise)."""
     data = parse_document(text, format_of(filename), f"setup file {filename!r}")
     known = set(setup_schema_node(ruleset).get("properties", {}))
     unknown = sorted(set(data) - known)
@@ -173,7 +176,7 @@ def setup_file(ruleset: Ruleset[Any], text: str, filename: str) -> dict[str, Any
             field=unknown[0],
             allowed=sorted(known),
         )
-    validate_setup(ruleset, data)
+    validate_setup(ruleset, {**(base or {}), **data})
     return data
 
 

@@ -50,7 +50,9 @@ def load_extra_rulesets(settings: Settings) -> None:
         registry.load_module(spec)
 
 
-def _setup_arg(ruleset_name: str, text: str | None) -> dict[str, Any] | None:
+def _setup_arg(
+    ruleset_name: str, text: str | None, scenario: str | None = None
+) -> dict[str, Any] | None:
     """--setup: inline JSON (starts with "{"), or a JSON or TOML file of the player's own."""
     if text is None:
         return None
@@ -64,14 +66,16 @@ def _setup_arg(ruleset_name: str, text: str | None) -> dict[str, Any] | None:
         content = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
-    return scenarios.setup_file(registry.get(ruleset_name), content, path.name)
+    ruleset = registry.get(ruleset_name)
+    base = scenarios.scenario(ruleset, scenario).setup if scenario else None
+    return scenarios.setup_file(ruleset, content, path.name, base)
 
 
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     from server import credentials
     from server.games import Games
 
-    setup = _setup_arg(args.ruleset, args.setup)
+    setup = _setup_arg(args.ruleset, args.setup, args.scenario)
     scenario = args.scenario
     if setup is None and scenario is None:
         scenario = registry.get(args.ruleset).default_scenario or None
@@ -118,6 +122,9 @@ def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
 
 def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
     ruleset = registry.get(args.ruleset)
+    if args.schema:
+        print(json.dumps(scenarios.setup_schema(ruleset), indent=2))
+        return 0
     shipped = scenarios.scenarios(ruleset)
     if args.json:
         print(json.dumps([msgspec.to_builtins(s) for s in shipped]))
@@ -344,6 +351,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
     p.add_argument("ruleset")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
+    )
 
     for name, text in (
         ("watch", "follow a game's events live through a gateway"),

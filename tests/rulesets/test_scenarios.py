@@ -4,7 +4,9 @@ the log audits. The defaults `umpire new RULESET` uses are among them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -126,3 +128,15 @@ async def test_an_unknown_scenario_lists_the_shipped_ones(games: Games) -> None:
     with pytest.raises(InvalidSetup) as raised:
         await games.create("nightfighter", None, scenario="9Z")
     assert "4B" in str(raised.value) and "9Z" in str(raised.value)
+
+
+@pytest.mark.parametrize("ruleset", sorted(registry.BUILTIN))
+def test_the_readme_example_set_up_file_loads(ruleset: str) -> None:
+    """Each ruleset README's example set-up file is a valid setup that starts a game."""
+    readme = (Path(__file__).parents[2] / "engine" / "rulesets" / ruleset / "README.md").read_text()
+    section = readme.split("## Scenarios and set-up files", 1)[1].split("\n## ", 1)[0]
+    fence = re.search(r"```(json|toml)\n(.*?)```", section, re.DOTALL)
+    assert fence, "the section shows an example file"
+    rules = registry.get(ruleset)
+    data = scenarios.setup_file(rules, fence.group(2), f"example.{fence.group(1)}")
+    rules.initial_state(scenarios.validate_setup(rules, data))

@@ -65,6 +65,9 @@ def test_scenarios_lists_name_description_and_source(
     assert all(s["description"] and s["source"] for s in listed)
     code, out, _ = run(capsys, "scenarios", "nightfighter")
     assert code == 0 and "4B" in out and "EXAMPLE OF PLAY" in out
+    code, out, _ = run(capsys, "scenarios", "nightfighter", "--schema")
+    schema = json.loads(out)
+    assert code == 0 and "bombers" in schema["$defs"]["Setup"]["properties"]
 
 
 def test_new_with_a_scenario_and_an_unknown_one(
@@ -88,6 +91,11 @@ def test_a_setup_file_of_the_players_own(
     code, out, err = run(capsys, "new", "down_in_flames", "--setup", str(toml), "--json")
     assert code == 0, err
     assert json.loads(out)["scenario"] is None
+    overlay = tmp_path / "card.json"
+    overlay.write_text(json.dumps({"starting_altitude": 9}))  # no aircraft: the scenario's
+    code, out, err = run(capsys, "new", "down_in_flames", "--scenario", "duel", "--setup",
+                         str(overlay), "--json")  # fmt: skip
+    assert code == 0, err
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"visibility": "foggy"}))
     code, _, err = run(capsys, "new", "nightfighter", "--setup", str(bad))
