@@ -6,6 +6,7 @@
 // it arrives, the nearest captured state is shown and labelled as such. Events after the
 // chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
+import { loadCitations } from "./citations.js";
 import { diceRow, eventRow, stateView } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -276,6 +277,9 @@ document.addEventListener("keydown", (event) => {
   else return;
   event.preventDefault();
 });
+
+// The rulebook names for citations (shown raw if they cannot be read).
+await loadCitations().catch(() => {});
 
 const start = readHash();
 if (start.seq !== null) viewer.wanted = start.seq;

@@ -20,6 +20,13 @@ def test_the_checked_in_headings_are_the_seeds(name: str) -> None:
     )
 
 
+def test_the_viewers_copy_is_current() -> None:
+    shipped = json.loads(extractor.VIEWER_DATA.read_text())
+    assert shipped == extractor.viewer_data(), (
+        "clients/web/citations.json is stale: run python -m tests.support.rule_titles"
+    )
+
+
 @pytest.mark.parametrize(
     ("citation", "shown"),
     [

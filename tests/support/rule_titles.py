@@ -1,7 +1,8 @@
 """The headings of each seed, by rule number: what engine/rulesets/*/rule_titles.json hold.
 
 Each seed prints its headings its own way; this reads them from the seed text, and
-tests/engine/test_citations.py checks the checked-in files against it. Regenerate with
+tests/engine/test_citations.py checks the checked-in files (and the viewer's copy,
+clients/web/citations.json) against it. Regenerate with
 `python -m tests.support.rule_titles` (needs the seeds: tests/support/seeds.py).
 """
 
@@ -12,6 +13,7 @@ import re
 from pathlib import Path
 
 from engine import registry
+from engine.citations import rule_titles
 from tests.support.seeds import seed_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,6 +111,20 @@ def path_of(name: str) -> Path:
     return REPO / "engine" / "rulesets" / name / "rule_titles.json"
 
 
+VIEWER_DATA = REPO / "clients" / "web" / "citations.json"
+
+
+def viewer_data() -> dict[str, dict[str, object]]:
+    """What the viewer reads (clients/web/citations.js): each built-in seed's title and
+    headings, from the rulesets' own data (engine/citations.py)."""
+    out: dict[str, dict[str, object]] = {}
+    for name in sorted(registry.BUILTIN):
+        ruleset = registry.get(name)
+        out[ruleset.seed] = {"title": ruleset.seed_title, "headings": rule_titles(ruleset)}
+    return dict(sorted(out.items()))
+
+
 if __name__ == "__main__":
     for ruleset_name, titles in expected().items():
         path_of(ruleset_name).write_text(json.dumps(titles, indent=1, ensure_ascii=False) + "\n")
+    VIEWER_DATA.write_text(json.dumps(viewer_data(), indent=1, ensure_ascii=False) + "\n")

@@ -69,3 +69,25 @@ async def test_the_printed_link_and_the_operator_token_open_the_game(
         await page.wait_for_selector('#events li[data-seq="3"]', timeout=TIMEOUT)
         assert "referee" in await page.inner_text("#game-label")
         await page.close()
+
+
+async def test_the_viewer_cites_the_rulebook(
+    browser: Any, operator_gateway: Running, artifacts: Path
+) -> None:
+    """Citations read as the rulebook in the event list and the dice log (the events keep
+    the seed's file name: the page rewrites them for display)."""
+    port = operator_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("downtown", {}, client_seed="cite", scenario="D4")
+        accepted = await client.send(created.game_id, {"type": "DeployGroundUnits"})
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        fragment = urlencode({"game": created.game_id, "credential": created.player_credential})
+        await page.goto(f"http://127.0.0.1:{port}/#{fragment}")
+        await page.wait_for_selector(f'#events li[data-seq="{accepted.seqs[-1]}"]', timeout=TIMEOUT)
+        events = await page.inner_text("#events")
+        dice = await page.inner_text("#dice")
+        assert "Downtown solo rules 2.1.4 (DRV Ground Unit Deployment Phase)" in events
+        assert "Downtown solo rules 2.1.3 (AAA Placement)" in dice
+        assert "000_842c81c5c58bc2f6.txt" not in events + dice
+        await page.screenshot(path=str(artifacts / "citations.png"), full_page=True)
+        await page.close()
