@@ -179,3 +179,17 @@ def test_nightfighter_shows_the_player_no_hidden_location(
     sent = term("send", game, '{"type": "SearchAI", "fighter": "F1", "hex": "1009"}')
     assert "[hidden]" in sent
     assert _attack(term, game, RULESET_NIGHTFIGHTER.secret_fields) >= 1
+
+
+def test_the_referee_view_needs_the_operator_token(
+    cli_env: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main(["new", "downtown", "--json"])
+    game = json.loads(capsys.readouterr().out)["game_id"]
+    assert main(["state", game, "--operator-token", "not-the-operator-token"]) == 2
+    assert "not the operator token" in " ".join(capsys.readouterr().err.split())
+    monkeypatch.delenv("UMPIRE_OPERATOR_TOKEN")
+    assert main(["log", game, "--as", "referee"]) == 2
+    assert "none is configured" in " ".join(capsys.readouterr().err.split())
+    assert main(["state", game, "--as", "spectator", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["role"] == "spectator"
