@@ -9,33 +9,80 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from clients.client import UmpireClient, UmpireError
 from events.wire import EventFrame, ViewState
 
 console = Console()
+err_console = Console(stderr=True)
 
 
 def describe_frame(frame: EventFrame) -> str:
-    """One readable line for an event frame."""
+    """One readable line for an event frame (print it with markup off: it may hold "[")."""
     p: Any = frame.payload
     if p is None:
         return f"{frame.event_type} (hidden from your role)"
     if frame.event_type == "DiceRolled":
-        faces = " ".join(map(str, p["faces"])) if p["faces"] else "hidden"
-        return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} ({p['by']}) for " \
-            f"{p['purpose']} — {p['rule']}"  # fmt: skip
+        by = f"({p['by']}) for {p['purpose']} — {p['rule']}"
+        if p.get("hidden") and not p["faces"]:
+            return f"roll #{p['roll']} {p['kind']} [hidden] {by}"
+        labels = p.get("labels") or []
+        faces = (
+            " ".join(f"{lab}={f}" for lab, f in zip(labels, p["faces"], strict=False))
+            if labels
+            else " ".join(map(str, p["faces"]))
+        )
+        return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} {by}"
     if frame.event_type == "CommandRecorded":
-        return f"{p['role']} command {p['command_type']} {p['command']}"
+        return f"{p['role']} command {p['command_type']} {fields(p['command'], skip=('type',))}"
     rule = f" — {p['rule']}" if p.get("rule") else ""
     if p.get("explanation"):
         return f"{frame.event_type}: {p['explanation']}{rule}"
-    shown = {k: v for k, v in p.items() if k not in ("type", "candidates", "rule")}
-    return f"{frame.event_type} {shown}{rule}"
+    return f"{frame.event_type} {fields(p, skip=('type', 'candidates', 'rule'))}{rule}"
+
+
+def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
+    """Fields as `name=value` pairs, not a Python dict's repr."""
+    return ", ".join(f"{k}={_value(v)}" for k, v in data.items() if k not in skip)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def refused(exc: BaseException, url: str) -> str:
+    """What went wrong talking to the gateway, in one line (no traceback)."""
+    if isinstance(exc, UmpireError):
+        return f"error ({exc.code}): {exc.message}"
+    if isinstance(exc, ConnectionClosed):
+        return f"error (connection): the gateway at {url} closed the connection ({exc})"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"error (connection): nothing answers at {url}: is `umpire serve` running?"
+    return f"error (connection): cannot talk to the gateway at {url}: {exc}"
+
+
+GATEWAY_ERRORS = (UmpireError, ConnectionClosed, OSError, TimeoutError, InvalidURI)
 
 
 async def watch(url: str, credential: str, game_id: str | None, from_seq: int, limit: int) -> int:
-    """Print a game's events as they arrive (all of them from `from_seq`)."""
+    """Print a game's events as they arrive (all of them from `from_seq`); a refused
+    credential or an unreachable gateway is one line on stderr and exit code 2."""
+    try:
+        return await _watch(url, credential, game_id, from_seq, limit)
+    except GATEWAY_ERRORS as exc:
+        err_console.print(refused(exc, url), markup=False, highlight=False)
+        return 2
+
+
+async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, limit: int) -> int:
     async with UmpireClient(url) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
@@ -44,7 +91,7 @@ async def watch(url: str, credential: str, game_id: str | None, from_seq: int, l
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
-            console.print(f"{frame.seq:>6}  {describe_frame(frame)}")
+            console.print(f"{frame.seq:>6}  {describe_frame(frame)}", markup=False)
             count += 1
             if limit and count >= limit:
                 break
@@ -52,7 +99,16 @@ async def watch(url: str, credential: str, game_id: str | None, from_seq: int, l
 
 
 async def play(url: str, credential: str, game_id: str | None) -> int:
-    """Read commands (one JSON object a line) from stdin and send each; print the answer."""
+    """Read commands (one JSON object a line) from stdin and send each; print the answer.
+    A refused credential or an unreachable gateway is one line on stderr and exit code 2."""
+    try:
+        return await _play(url, credential, game_id)
+    except GATEWAY_ERRORS as exc:
+        err_console.print(refused(exc, url), markup=False, highlight=False)
+        return 2
+
+
+async def _play(url: str, credential: str, game_id: str | None) -> int:
     async with UmpireClient(url) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
@@ -72,11 +128,11 @@ async def play(url: str, credential: str, game_id: str | None) -> int:
                 accepted = await client.send(game, command, dice=dice)
                 console.print(f"accepted: seqs {accepted.seqs[0]}..{accepted.seqs[-1]}")
                 for frame in await events_between(client, game, accepted.seqs):
-                    console.print(f"{frame.seq:>6}  {describe_frame(frame)}")
+                    console.print(f"{frame.seq:>6}  {describe_frame(frame)}", markup=False)
             except json.JSONDecodeError as exc:
-                console.print(f"[red]not JSON[/]: {exc}")
+                console.print(f"[red]not JSON[/]: {escape(str(exc))}")
             except UmpireError as exc:
-                console.print(f"[red]refused[/] ({exc.code}): {exc.message}")
+                console.print(f"[red]refused[/] ({exc.code}): {escape(exc.message)}")
 
 
 async def events_between(client: UmpireClient, game: str, seqs: list[int]) -> list[EventFrame]:

@@ -192,7 +192,11 @@ class UmpireClient:
             self._pending.pop(request_id, None)
 
     async def create(
-        self, ruleset: str, setup: dict[str, Any] | None = None, client_seed: str | None = None
+        self,
+        ruleset: str,
+        setup: dict[str, Any] | None = None,
+        client_seed: str | None = None,
+        scenario: str | None = None,
     ) -> Created:
         """Create a game; the player credential is kept for reconnects. A create_id makes
         the request safe to re-send after a reconnect: it names one game."""
@@ -204,6 +208,8 @@ class UmpireClient:
         }
         if client_seed is not None:
             message["client_seed"] = client_seed
+        if scenario is not None:
+            message["scenario"] = scenario
         created: Created = await self.request(message)
         self.credentials.append(created.player_credential)
         return created

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.citations import readable
 from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 # Fields every decision carries, shown in their own sections rather than as inputs.
@@ -79,7 +80,11 @@ class Explanation(Struct, frozen=True, kw_only=True):
     hidden: bool = False
 
     def lines(self) -> list[str]:
-        """The explanation as plain sentences, one a line."""
+        """The explanation as plain sentences, one a line, citations as the rulebook's
+        (engine/citations.py; the fields keep the event's own citation)."""
+        return [readable(line) for line in self._lines()]
+
+    def _lines(self) -> list[str]:
         out = [f"Event {self.seq}: {self.event_type}", self.summary]
         if self.hidden:
             return out

@@ -57,3 +57,10 @@ class Ruleset(Generic[S]):
     # Names of state or event fields that must never reach a player or spectator before the
     # seed is revealed; the leak tests search every frame for them.
     secret_fields: tuple[str, ...] = ()
+    # The package holding the ruleset's data files: `scenarios/` (the named scenarios,
+    # engine/scenarios.py) and `rule_titles.json` (the seed's headings, engine/citations.py);
+    # and the scenario `umpire new RULESET` starts when given no setup.
+    data_package: str = ""
+    default_scenario: str = ""
+    # The seed's own title, as citations are shown to people ("Downtown solo rules 3.2.1").
+    seed_title: str = ""

@@ -47,6 +47,9 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     # gets a player credential for that game.
     create_id: CreateId | None = None
     id: RequestId | None = None
+    # A scenario the ruleset ships (`umpire scenarios RULESET`); `setup`'s top-level
+    # fields are laid over the scenario's.
+    scenario: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
 
 
 class Auth(Struct, frozen=True, tag="auth", kw_only=True):

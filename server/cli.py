@@ -9,19 +9,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from engine import registry
+from engine import registry, scenarios
 from engine.game import codec_for, ruleset_of
+from engine.redaction import redact, view_for
+from engine.roles import Role
 from events.errors import UmpireError
 from server.config import Settings, SettingsError, from_env
+from server.referee import add_role_arguments, role_for
 from server.render import describe
 from server.store_access import open_store
 
@@ -42,25 +50,95 @@ def load_extra_rulesets(settings: Settings) -> None:
         registry.load_module(spec)
 
 
+def _setup_arg(
+    ruleset_name: str, text: str | None, scenario: str | None = None
+) -> dict[str, Any] | None:
+    """--setup: inline JSON (starts with "{"), or a JSON or TOML file of the player's own."""
+    if text is None:
+        return None
+    if text.lstrip().startswith("{"):
+        data = _json_arg(text, "--setup")
+        if not isinstance(data, dict):
+            raise UmpireError("--setup must be a JSON object of setup fields")
+        return data
+    path = Path(text)
+    try:
+        content = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
+    ruleset = registry.get(ruleset_name)
+    base = scenarios.scenario(ruleset, scenario).setup if scenario else None
+    return scenarios.setup_file(ruleset, content, path.name, base)
+
+
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
+    from server import credentials
     from server.games import Games
 
-    setup = _json_arg(args.setup, "--setup") if args.setup else {}
+    setup = _setup_arg(args.ruleset, args.setup, args.scenario)
+    scenario = args.scenario
+    if setup is None and scenario is None:
+        scenario = registry.get(args.ruleset).default_scenario or None
     async with open_store(settings) as store:
         created = await Games(store).create(
-            args.ruleset, setup, client_seed=args.client_seed, game_id=args.game_id
+            args.ruleset,
+            setup,
+            client_seed=args.client_seed,
+            game_id=args.game_id,
+            scenario=scenario,
         )
+        player = await credentials.issue(store, created.game_id, Role.PLAYER)
+        spectator = await credentials.issue(store, created.game_id, Role.SPECTATOR)
+        link = viewer_link(settings, created.game_id, player)
         if args.json:
             out = {
                 "game_id": created.game_id,
                 "seed_commitment": created.seed_commitment,
                 "client_seed": created.client_seed,
+                "scenario": scenario,
+                "player_credential": player,
+                "spectator_credential": spectator,
+                "viewer": link,
             }
             print(json.dumps(out))
         else:
-            console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset})")
+            what = f", scenario {scenario}" if scenario else ""
+            console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset}{what})")
             console.print(f"seed commitment {created.seed_commitment}")
             console.print(f"client seed     {created.client_seed}")
+            console.print(f"player credential    {player}", soft_wrap=True)
+            console.print(f"spectator credential {spectator}", soft_wrap=True)
+            console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
+            console.print("keep the credentials: they are shown once and stored only as hashes")
+    return 0
+
+
+def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
+    """The viewer's address with the game and credential in the fragment (never sent to the
+    server in a request line)."""
+    fragment = urlencode({"game": game_id, "credential": credential})
+    return f"http://{settings.host}:{settings.port}/#{fragment}"
+
+
+def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
+    ruleset = registry.get(args.ruleset)
+    if args.schema:
+        print(json.dumps(scenarios.setup_schema(ruleset), indent=2))
+        return 0
+    shipped = scenarios.scenarios(ruleset)
+    if args.json:
+        print(json.dumps([msgspec.to_builtins(s) for s in shipped]))
+        return 0
+    if not shipped:
+        console.print(f"{ruleset.name} ships no scenarios")
+        return 0
+    table = Table(title=f"{ruleset.name} scenarios (umpire new {ruleset.name} --scenario NAME)")
+    for column in ("name", "description", "source"):
+        table.add_column(column)
+    for each in shipped:
+        mark = " (default)" if each.name == ruleset.default_scenario else ""
+        table.add_row(each.name + mark, each.description, each.source)
+    console.print(table)
     return 0
 
 
@@ -69,44 +147,88 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
 
     from server.games import Games
 
+    role = role_for(settings, args.role, args.operator_token)
     command = _json_arg(args.command, "COMMAND-JSON")
     dice = _json_arg(args.dice, "--dice") if args.dice else None
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = Games(store)
         result = await games.handle(args.game, command_id, command, manual_dice=dice)
-        ruleset, _ = await games.load(args.game)
+        ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
         codec = codec_for(ruleset)
+        revealed = game.meta.revealed_seed is not None
         note = " (already applied: first result returned)" if result.duplicate else ""
         console.print(f"command {command_id} → seqs {result.first_seq}..{result.last_seq}{note}")
         for env in envelopes:
-            console.print(
-                f"  {env.seq:>5}  {describe(codec.decode(env.type, env.version, env.payload))}"
-            )
+            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+            shown = redact(ruleset, event, role, revealed=revealed)
+            text = describe(shown) if shown is not None else f"{env.type} (hidden from you)"
+            console.print(f"  {env.seq:>5}  {text}", highlight=False, markup=False)
     return 0
 
 
 async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
+    role = role_for(settings, args.role, args.operator_token)
     async with open_store(settings) as store:
         envelopes = await store.read(args.game, args.from_seq)
         if not envelopes and args.from_seq <= 1:
             raise UmpireError(f"no game {args.game!r}")
-        first = envelopes[0] if args.from_seq <= 1 else (await store.read(args.game, 1, 1))[0]
-        codec = codec_for(ruleset_of(first))
+        whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
+        codec = codec_for(ruleset_of(whole[0]))
+        ruleset = ruleset_of(whole[0])
+        revealed = any(env.type == "SeedRevealed" for env in whole)
         if args.json:
             from events.export import envelope_to_line
 
             for env in envelopes:
-                print(envelope_to_line(env, codec))
+                if role is Role.REFEREE:
+                    print(envelope_to_line(env, codec))
+                    continue
+                event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+                shown = redact(ruleset, event, role, revealed=revealed)
+                record = {
+                    "game_id": env.game_id,
+                    "seq": env.seq,
+                    "type": env.type,
+                    "seen_by": role.value,  # not an export line: the role's view
+                    "payload": msgspec.to_builtins(shown) if shown is not None else None,
+                    "recorded_at": env.recorded_at,
+                    "hash": env.hash,
+                }
+                print(json.dumps(record))
             return 0
-        table = Table(title=f"game {args.game}", show_lines=False)
+        table = Table(title=f"game {args.game}, as the {role.value}", show_lines=False)
         for column in ("seq", "time", "type", "what"):
             table.add_column(column)
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, describe(event))
+            shown = redact(ruleset, event, role, revealed=revealed)
+            what = describe(shown, with_type=False) if shown is not None else "(hidden from you)"
+            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, escape(what))
         console.print(table)
+    return 0
+
+
+async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
+    from server.games import Games
+
+    role = role_for(settings, args.role, args.operator_token)
+    async with open_store(settings) as store:
+        ruleset, game = await Games(store).load(args.game)
+    revealed = game.meta.revealed_seed is not None
+    view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+    if args.json:
+        print(json.dumps({"game_id": args.game, "seq": game.meta.seq, "role": role.value,
+                          "ended": game.meta.ended, "view": view}))  # fmt: skip
+        return 0
+    status = f"ended: {game.meta.result}" if game.meta.ended else "in play"
+    console.print(
+        f"game {args.game} ({ruleset.name}) at seq {game.meta.seq}, {status}, "
+        f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
+        highlight=False,
+    )
+    console.print(escape(json.dumps(view, indent=2, sort_keys=True, default=str)), highlight=False)
     return 0
 
 
@@ -187,9 +309,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host")
     p.add_argument("--port", type=int)
 
-    p = sub.add_parser("new", help="create a game")
+    p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
     p.add_argument("ruleset")
-    p.add_argument("--setup", help="setup as JSON")
+    p.add_argument("--scenario", help="a shipped scenario (see `umpire scenarios RULESET`)")
+    p.add_argument(
+        "--setup",
+        help="a setup file (.json or .toml, fields of the ruleset's setup) or inline JSON; "
+        "with --scenario, its top-level fields replace the scenario's",
+    )
     p.add_argument("--client-seed")
     p.add_argument("--game-id")
     p.add_argument("--json", action="store_true")
@@ -199,11 +326,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("command", metavar="COMMAND-JSON")
     p.add_argument("--command-id")
     p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
+    add_role_arguments(p)
 
     p = sub.add_parser("log", help="print a game's log")
     p.add_argument("game")
     p.add_argument("--from", dest="from_seq", type=int, default=1)
-    p.add_argument("--json", action="store_true", help="JSON Lines (the export format)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON Lines (the export format as the referee; the role's view otherwise)",
+    )
+    add_role_arguments(p)
+    p = sub.add_parser("state", help="a game's current state as your role sees it")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    add_role_arguments(p)
 
     sub.add_parser("games", help="list games")
     p = sub.add_parser("reveal", help="publish a game's dice seed")
@@ -211,6 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("revoke", help="revoke a game credential (operator)")
     p.add_argument("credential")
     sub.add_parser("rulesets", help="list installed rulesets")
+    p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
+    p.add_argument("ruleset")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
+    )
 
     for name, text in (
         ("watch", "follow a game's events live through a gateway"),
@@ -289,6 +432,8 @@ HANDLERS = {
     "reveal": cmd_reveal,
     "revoke": cmd_revoke,
     "rulesets": cmd_rulesets,
+    "scenarios": cmd_scenarios,
+    "state": cmd_state,
     "serve": cmd_serve,
     "watch": cmd_watch,
     "play": cmd_play,
@@ -317,10 +462,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(result)
     except (UmpireError, SettingsError) as exc:
         code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {exc}")
+        err_console.print(f"[red]error[/] ({code}): {escape(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`umpire log --json | head`): stop quietly, as tools killed
+        # by SIGPIPE do, and keep the interpreter's final flush from raising again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

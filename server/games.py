@@ -22,7 +22,7 @@ from msgspec import Struct
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from engine import registry
+from engine import registry, scenarios
 from engine.dice import ManualDice, ServerDice, commitment
 from engine.errors import GameOver, InvalidCommand
 from engine.game import (
@@ -126,10 +126,15 @@ class Games:
         client_seed: str | None = None,
         game_id: str | None = None,
         command_id: str | None = None,
+        scenario: str | None = None,
     ) -> Created:
-        """Create a game: draw its secret seed, log the commitment and the client seed."""
+        """Create a game: draw its secret seed, log the commitment and the client seed.
+
+        With `scenario`, the game starts from that shipped scenario's setup, with `setup`'s
+        top-level fields laid over it (engine/scenarios.py)."""
         ruleset = registry.get(ruleset_name)
-        setup = dict(setup or {})
+        setup = scenarios.resolve(ruleset, setup, scenario)
+        scenarios.validate_setup(ruleset, setup)  # names the field and what is allowed
         parsed = parse_setup(ruleset, setup)
         game_id = check_game_id(game_id or "g" + secrets.token_hex(8))
         client_seed_given = client_seed is not None

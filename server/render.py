@@ -7,11 +7,17 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.citations import readable
 from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 
-def describe(event: Struct) -> str:
-    """One line saying what an event means."""
+def describe(event: Struct, *, with_type: bool = True) -> str:
+    """One line saying what an event means (without its type name when a table shows the
+    type in a column of its own), its citations as the rulebook's (engine/citations.py)."""
+    return readable(_describe(event, with_type=with_type))
+
+
+def _describe(event: Struct, *, with_type: bool) -> str:
     if isinstance(event, GameCreated):
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
@@ -20,7 +26,7 @@ def describe(event: Struct) -> str:
     if isinstance(event, CommandRecorded):
         fields = {k: v for k, v in event.command.items() if k != "type"}
         manual = " (manual dice)" if event.manual_dice else ""
-        return f"{event.role} command {event.command_type} {fields}{manual}"
+        return f"{event.role} command {event.command_type} {_fields(fields)}".rstrip() + manual
     if isinstance(event, DiceRolled):
         if event.hidden and not event.faces:
             return f"roll #{event.roll} {event.kind} for {event.purpose} [hidden] — {event.rule}"
@@ -43,5 +49,28 @@ def describe(event: Struct) -> str:
     explanation = data.pop("explanation", "")
     rule = data.pop("rule", "")
     data.pop("candidates", None)
-    head = f"{tag}: {explanation}" if explanation else f"{tag} {data}"
+    if not with_type:
+        head = explanation or _fields(data)
+    else:
+        head = f"{tag}: {explanation}" if explanation else f"{tag} {_fields(data)}"
     return head + (f" — {rule}" if rule else "")
+
+
+def _fields(data: dict[str, Any]) -> str:
+    """An event's fields as `name=value` pairs (not a Python dict's repr)."""
+    return ", ".join(f"{key}={_value(value)}" for key, value in data.items() if not _empty(value))
+
+
+def _empty(value: Any) -> bool:
+    """None or an empty list, tuple, dict or string (left out: it says nothing)."""
+    return value is None or (isinstance(value, list | tuple | dict | str) and not value)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    return str(value)

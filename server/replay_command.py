@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from engine import registry
 from engine.explain import explain
 from engine.game import codec_for, ruleset_of
 from engine.replay import (
+    Change,
     check_seq,
     decoded_log,
     diff,
@@ -33,27 +35,22 @@ from engine.replay import (
     seen_by,
     state_at,
 )
-from engine.roles import Role
 from events.envelope import check_game_id
 from events.errors import GameExists
 from events.store import PendingEvent
 from server.config import Settings
 from server.game_log import load_log, read_log, ruleset_from_module
 from server.progress import progress_bar
+from server.referee import add_role_arguments, role_for
 from server.store_access import open_store
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True)
 
-ROLES = [r.value for r in Role]
-
 
 def _source(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--file", type=Path, help="read an export (JSON Lines) instead")
-    parser.add_argument(
-        "--role", choices=ROLES, default="player",
-        help="whose view: player (default), spectator or referee (sees everything)",
-    )  # fmt: skip
+    add_role_arguments(parser, flag="--role")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -91,7 +88,7 @@ def _dump(value: Any) -> str:
 async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     """Print the state at a seq, or the changes between two seqs."""
     log = await load_log(settings, args.game, args.file)
-    role = Role(args.role)
+    role = role_for(settings, args.role, args.operator_token)
     if args.at is not None:
         at = state_at(log.envelopes, args.at, role)
         if args.json:
@@ -111,7 +108,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
         check_seq(log.envelopes, seq)
     before = state_at(log.envelopes, a, role)
     after = state_at(log.envelopes, b, role)
-    changes = diff(before.state, after.state)
+    changes = changes_between(before.state, after.state)
     if args.json:
         print(_dump([_builtins(c) for c in changes]))
         return 0
@@ -130,6 +127,50 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def changes_between(before: Any, after: Any, path: str = "") -> list[Change]:
+    """engine.replay.diff, with lists (and tuples, which views hold and diff compared as
+    single values, printing the whole list) aligned: an element inserted into or removed
+    from a list is one change at its index, not a change at every later index."""
+    before, after = _lists(msgspec.to_builtins(before)), _lists(msgspec.to_builtins(after))
+    if isinstance(before, dict) and isinstance(after, dict):
+        changes: list[Change] = []
+        for key in sorted(set(before) | set(after), key=str):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in before:
+                changes.append(Change(path=where, after=after[key], added=True))
+            elif key not in after:
+                changes.append(Change(path=where, before=before[key], removed=True))
+            else:
+                changes.extend(changes_between(before[key], after[key], where))
+        return changes
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return diff(before, after, path)  # leaves and values of different kinds
+    keys = [[json.dumps(item, sort_keys=True, default=str) for item in side]
+            for side in (before, after)]  # fmt: skip
+    changes = []
+    matcher = SequenceMatcher(None, keys[0], keys[1], autojunk=False)
+    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        paired = min(a1 - a0, b1 - b0) if tag == "replace" else 0
+        for k in range(paired):  # changed in place: what changed inside it
+            changes.extend(changes_between(before[a0 + k], after[b0 + k], f"{path}[{b0 + k}]"))
+        for k in range(a0 + paired, a1):
+            changes.append(Change(path=f"{path}[{k}]", before=before[k], removed=True))
+        for k in range(b0 + paired, b1):
+            changes.append(Change(path=f"{path}[{k}]", after=after[k], added=True))
+    return changes
+
+
+def _lists(value: Any) -> Any:
+    """Tuples as lists, all the way down."""
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    return value
+
+
 def _builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
@@ -140,7 +181,7 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     check_seq(log.envelopes, args.seq)
     ruleset = ruleset_of(log.envelopes[0])
     events = decoded_log(log.envelopes, ruleset)
-    role = Role(args.role)
+    role = role_for(settings, args.role, args.operator_token)
     # Only what the role could see: a hidden roll shows no faces, a secret event nothing.
     seen = [seen_by(ruleset, events, n, role) for n in range(1, len(events) + 1)]
     explanation = explain(seen, args.seq)

@@ -6,6 +6,7 @@
 // it arrives, the nearest captured state is shown and labelled as such. Events after the
 // chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
+import { loadCitations } from "./citations.js";
 import { diceRow, eventRow, stateView } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -69,16 +70,25 @@ async function open(credential) {
       await viewer.client.connect();
     }
     const auth = await viewer.client.auth(credential);
-    if (viewer.gameId && viewer.gameId !== auth.game_id) await viewer.client.unsubscribe(viewer.gameId).catch(() => {});
+    // A game credential names its game; the operator token opens any game, as the
+    // referee, named in the Game id field (or the link's #game=).
+    const gameId = auth.game_id || $("game-id").value.trim();
+    const role = auth.game_id ? auth.role : "referee (operator)";
+    if (!gameId) {
+      status("operator token accepted: enter the id of the game to open as the referee");
+      $("game-id").focus();
+      return;
+    }
+    if (viewer.gameId && viewer.gameId !== gameId) await viewer.client.unsubscribe(viewer.gameId).catch(() => {});
     reset();
-    if (viewer.gameId !== auth.game_id) viewer.notice = "";
-    viewer.gameId = auth.game_id;
-    viewer.role = auth.role;
-    $("game-label").textContent = `Game ${auth.game_id}, seen as the ${auth.role}`;
+    if (viewer.gameId !== gameId) viewer.notice = "";
+    viewer.gameId = gameId;
+    viewer.role = role;
+    $("game-label").textContent = `Game ${gameId}, seen as the ${role}`;
     $("timeline").hidden = false;
     $("panes").hidden = false;
     watching();
-    await viewer.client.subscribe(auth.game_id, 0, onEvent, { onEnded: (err) => ended(err, credential) });
+    await viewer.client.subscribe(gameId, 0, onEvent, { onEnded: (err) => ended(err, credential) });
     captureView();
   } catch (err) {
     status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
@@ -268,8 +278,12 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
+// The rulebook names for citations (shown raw if they cannot be read).
+await loadCitations().catch(() => {});
+
 const start = readHash();
 if (start.seq !== null) viewer.wanted = start.seq;
+if (start.game) $("game-id").value = start.game;
 if (start.credential) {
   $("credential").value = start.credential;
   open(start.credential);

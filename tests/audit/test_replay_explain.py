@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from engine.citations import readable
 from engine.replay import diff
 from tests.audit.forgery import Cli, counter_game
 from tests.audit.rulesets_games import short_game
@@ -58,7 +59,7 @@ def test_explain_a_decision_names_rule_dice_and_candidates(cli: Cli) -> None:
         result = cli("explain", game, str(seq))
         assert result.code == 0, result.err
         assert f"Event {seq}: {record['type']}" in result.out
-        assert f"Rule: {payload['rule']}" in result.out
+        assert f"Rule: {readable(payload['rule'])}" in result.out  # as the rulebook reads
         for candidate in payload.get("candidates", []):
             verdict = "chosen" if candidate["chosen"] else "rejected"
             assert f"{verdict}: {candidate['option']} — {candidate['reason']}" in result.out

@@ -138,7 +138,7 @@ async def test_a_decision_explanation_with_candidates_at_phone_width(
         await decision.wait_for(timeout=TIMEOUT)
         await decision.locator("details.why summary").click()
         text = await decision.locator("details.why").inner_text()
-        assert "Rule: 000_842c81c5c58bc2f6.txt" in text
+        assert "Rule: Downtown solo rules " in text  # the rulebook's name for the seed file
         assert "✓ chosen:" in text and "✗ rejected:" in text
         overflow = await page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"

@@ -78,4 +78,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=(),
+    data_package=__name__,
+    default_scenario="patrol",
+    seed_title="Age of Dogfights solo rules",
 )

@@ -33,6 +33,9 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=(),
+    data_package=__name__,
+    default_scenario="sample-crossroads",
+    seed_title="Conflict of Heroes Solo Expansion rules summary",
 )
 
 __all__ = ["RULESET"]

@@ -34,4 +34,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
+    data_package=__name__,
+    default_scenario="duel",
+    seed_title="Down in Flames supplemental rules",
 )

@@ -57,4 +57,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
+    data_package=__name__,
+    default_scenario="D4",
+    seed_title="Downtown solo rules",
 )

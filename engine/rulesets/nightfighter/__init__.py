@@ -30,6 +30,9 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
+    data_package=__name__,
+    default_scenario="4B",
+    seed_title="Nightfighter solitaire rules",
 )
 
 __all__ = ["RULESET"]
