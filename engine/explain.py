@@ -149,7 +149,11 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             seq=seq, event_type=event_type,
             summary=f"The game was created for {event.ruleset} v{event.ruleset_version}. "
             f"The server committed to its secret dice seed by publishing its SHA-256 "
-            f"({event.seed_commitment}); the client seed is {event.client_seed!r}.",
+            f"({event.seed_commitment}); "
+            + (f"the client seed is {event.client_seed!r}." if event.client_seed else
+               "the game waived client entropy: the server's seed alone derives the dice."
+               if event.client_entropy == "waived" else
+               "the client binds its seed in a later event, having seen this commitment."),
             inputs={"setup": event.setup},
         )  # fmt: skip
     if isinstance(event, CommandRecorded):

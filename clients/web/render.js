@@ -29,7 +29,11 @@ export function describe(frame) {
   switch (frame.event_type) {
     case "GameCreated":
       return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
-        `${p.seed_commitment.slice(0, 16)}…, client seed ${p.client_seed}`;
+        `${p.seed_commitment.slice(0, 16)}…, ` +
+        (p.client_seed ? `client seed ${p.client_seed}`
+          : p.client_entropy === "waived" ? "client entropy waived" : "client seed to be bound");
+    case "ClientSeedBound":
+      return `client seed ${p.client_seed} bound for seed epoch ${p.epoch}`;
     case "CommandRecorded": {
       const { type, ...fields } = p.command || {};
       const args = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
