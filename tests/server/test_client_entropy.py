@@ -137,3 +137,35 @@ async def test_only_the_player_binds_the_client_seed(gateway: Running, ws_url: s
             await spectator.bind_seed(created.game_id, "spectators-seed")
     assert refused.value.code == "unauthorized"
     assert await gateway.gateway.store.version(created.game_id) == 1
+
+
+async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
+    gateway: Running, ws_url: str
+) -> None:
+    """A spectator attacking the frames: the reveal opens the hidden roll of epoch 0, but
+    the hidden roll and secret made after it (epoch 1) stay redacted, in the subscription
+    and in the view, and the next epoch's seed is nowhere in what the spectator gets."""
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1000})
+        await player.send(created.game_id, {"type": "Hide"})  # seqs 3-5: epoch 0
+        await gateway.gateway.games.reveal(created.game_id)  # seq 6
+        await player.bind_seed(created.game_id)  # seq 7
+        await player.send(created.game_id, {"type": "Hide"})  # seqs 8-10: epoch 1
+    new_seed = (await gateway.gateway.store.secret(created.game_id)).hex()
+    async with UmpireClient(ws_url) as spectator:
+        await spectator.auth(created.spectator_credential)
+        frames = []
+        async for frame in spectator.subscribe(created.game_id, 0):
+            frames.append(frame)
+            if frame.seq == 10:
+                break
+        view = await spectator.view(created.game_id)
+    by_seq = {f.seq: f for f in frames}
+    assert by_seq[4].event_type == "DiceRolled" and by_seq[4].payload["faces"]
+    assert by_seq[5].payload is not None and not by_seq[5].redacted  # epoch 0: published
+    assert by_seq[6].event_type == "SeedRevealed" and by_seq[6].payload["next_commitment"]
+    assert by_seq[9].event_type == "DiceRolled" and not by_seq[9].payload["faces"]
+    assert 10 not in by_seq or by_seq[10].payload is None  # epoch 1's secret: hidden
+    assert "secret" not in view.state
+    everything = msgspec.json.encode([msgspec.to_builtins(f) for f in frames]).decode()
+    assert new_seed not in everything
