@@ -34,6 +34,10 @@ def test_the_command_line_binds_rotates_and_shows_the_epochs(cli: Cli) -> None:
     assert "client seed to be bound" in log
     assert "client seed 'mine' bound for seed epoch 1" in log
     assert "seed of epoch 0 revealed" in log
+    bound_at_2 = " ".join(cli("explain", game, "2").out.split())
+    assert "bound its client seed for seed epoch 0" in bound_at_2
+    rotated = " ".join(cli("explain", game, "6").out.split())
+    assert "seed of seed epoch 0 while the game goes on" in rotated
     audited = cli("audit", game)
     assert audited.code == 0 and "2 server rolls (1 verified)" in audited.out
     assert "dice: 2 seed epochs, client seeds bound after each commitment" in audited.out
