@@ -70,6 +70,7 @@ MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
 BUSY_SECONDS = 30.0  # how long a command keeps retrying version conflicts
 REVEAL_COMMAND_ID = "umpire:reveal"
+MAX_STALE_SEEDS = 5  # reads of a seed that a concurrent reveal had just rotated
 CLIENT_SEED_MAX = 128
 
 
@@ -437,6 +438,7 @@ class Games:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
+        stale_seeds = 0
         reload = False
         while True:
             cached = None if reload else self._cache.get(game_id)
@@ -455,11 +457,17 @@ class Games:
                     seed = await self._seed_for(game)
                     if seed is None:
                         # The store holds a later epoch's seed: a reveal rotated it since
-                        # this game was read. Read the game again (bounded by the deadline).
+                        # this game was read. Read the game again; a store whose seed
+                        # never matches the log's commitment is refused, not retried.
                         self._forget(game_id)
                         reload = True
-                        if loop.time() > deadline:
-                            raise UmpireError(f"game {game_id!r} has no seed for its epoch")
+                        stale_seeds += 1
+                        if stale_seeds > MAX_STALE_SEEDS:
+                            raise UmpireError(
+                                f"game {game_id!r}: the stored dice seed does not match the "
+                                f"commitment of seed epoch {game.meta.epoch}",
+                                game_id=game_id,
+                            )
                         continue
                 events = self._decide(ruleset, game, command, manual_dice, seed, role)
             except UmpireError:

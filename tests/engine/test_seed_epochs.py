@@ -15,6 +15,7 @@ from engine.dice import d6, derive_faces
 from engine.errors import ClientSeedRefused, ClientSeedRequired, GameOver
 from engine.game import codec_for, fold
 from events.envelope import seal
+from events.errors import UmpireError
 from events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
 from server.games import Games
 from tests.support.counter_ruleset import RULESET
@@ -164,3 +165,15 @@ async def test_binding_after_a_roll_of_the_epoch_is_refused(games: Games) -> Non
     with pytest.raises(ClientSeedRefused, match="rolled already"):
         await games.bind_client_seed(gid, "late")
     assert not any(isinstance(e, ClientSeedBound) for e in await _decoded(games, gid))
+
+
+async def test_a_stored_seed_that_is_not_the_epochs_is_never_rolled_from(games: Games) -> None:
+    """The server rolls only from the seed the log committed to: a stored secret that does
+    not match the current epoch's commitment is refused at once, and nothing is written."""
+    created = await games.create("counter", {"target": 1000})
+    gid = created.game_id
+    await games.store._redis.set(games.store.keys(gid).secret, bytes(32).hex())
+    fresh = Games(games.store)
+    with pytest.raises(UmpireError, match="does not match the commitment of seed epoch 0"):
+        await fresh.handle(gid, "p", {"type": "Push"})
+    assert await games.store.version(gid) == 1
