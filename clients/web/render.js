@@ -44,6 +44,9 @@ export function describe(frame) {
       return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}`;
     }
     case "SeedRevealed":
+      if (p.next_commitment)
+        return `seed of epoch ${p.epoch} revealed: ${p.seed}; next seed committed: ` +
+          `${p.next_commitment.slice(0, 16)}…`;
       return `seed revealed: ${p.seed}`;
     case "GameEnded":
       return `game ended: ${p.result}`;
