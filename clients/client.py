@@ -197,22 +197,48 @@ class UmpireClient:
         setup: dict[str, Any] | None = None,
         client_seed: str | None = None,
         scenario: str | None = None,
+        *,
+        client_entropy: str = "bind",
     ) -> Created:
-        """Create a game; the player credential is kept for reconnects. A create_id makes
-        the request safe to re-send after a reconnect: it names one game."""
+        """Create a game and bind this client's seed to its dice (docs/audit-seeds.md).
+
+        The server answers with the commitment to its secret seed first; only then does
+        the client send its own seed (`client_seed`, default fresh random entropy), so
+        neither side can choose its seed knowing the other's. The returned `created` holds
+        the bound client seed. With `client_entropy="waived"` nothing is bound: the server's
+        seed alone derives the dice, and the game's log says so.
+
+        The player credential is kept for reconnects. A create_id makes the request safe
+        to re-send after a reconnect: it names one game.
+        """
         message: dict[str, Any] = {
             "type": "create",
             "ruleset": ruleset,
             "setup": setup or {},
             "create_id": secrets.token_urlsafe(24),
+            "client_entropy": client_entropy,
         }
-        if client_seed is not None:
-            message["client_seed"] = client_seed
         if scenario is not None:
             message["scenario"] = scenario
         created: Created = await self.request(message)
         self.credentials.append(created.player_credential)
+        if client_entropy == "bind" and not created.client_seed:
+            seed = client_seed if client_seed is not None else secrets.token_hex(16)
+            await self.bind_seed(created.game_id, seed)
+            created = msgspec.structs.replace(created, client_seed=seed)
         return created
+
+    async def bind_seed(self, game_id: str, client_seed: str | None = None) -> Accepted:
+        """Bind a client seed (default fresh random entropy) to the game's current seed
+        epoch: after `create`, and again after each mid-game reveal, before the next roll."""
+        accepted: Accepted = await self.request(
+            {
+                "type": "bind_seed",
+                "game_id": game_id,
+                "client_seed": client_seed if client_seed is not None else secrets.token_hex(16),
+            }
+        )
+        return accepted
 
     async def auth(self, credential: str) -> Any:
         """Present a credential (kept for reconnects)."""

@@ -25,7 +25,15 @@ from events.chain import verify_chain
 from events.codec import canonical_json
 from events.envelope import Envelope
 from events.errors import UmpireError
-from events.types import CommandRecorded, DiceRolled, GameCreated, Roller, SeedRevealed
+from events.types import (
+    ClientEntropy,
+    ClientSeedBound,
+    CommandRecorded,
+    DiceRolled,
+    GameCreated,
+    Roller,
+    SeedRevealed,
+)
 
 
 class AuditFailure(Struct, frozen=True, kw_only=True):
@@ -54,6 +62,8 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     state_hash: str
     pending: tuple[str, ...] = ()
     failure: AuditFailure | None = None
+    client_entropy: str = "bind"
+    epochs: int = 1
 
     @property
     def ok(self) -> bool:
@@ -75,6 +85,8 @@ class _Tally:
     rolls_verified: int = 0
     seed_revealed: bool = False
     state_hash: str = ""
+    client_entropy: str = "bind"
+    epochs: int = 1
 
     def report(
         self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
@@ -134,34 +146,66 @@ def audit(
     tally.ruleset = ruleset.name
     created = decoded[0]
     assert isinstance(created, GameCreated)
-    seed: bytes | None = None
-    for env, event in zip(envelopes, decoded, strict=True):
-        if isinstance(event, SeedRevealed):
-            seed = bytes.fromhex(event.seed)
-            if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
-                return fail(
-                    env.seq, "seed_commitment", "the revealed seed does not match its commitment",
-                    expected=created.seed_commitment, found=hashlib.sha256(seed).hexdigest(),
-                )  # fmt: skip
-            tally.seed_revealed = True
-    # Every roll: numbered in order, and server rolls re-derived from the revealed seed.
+    # Seed epochs (docs/audit-seeds.md): each SeedRevealed opens its epoch's commitment
+    # and may commit the next; each server roll is derived from its epoch's seed and
+    # client seed, and none may come before that client seed is bound (unless waived).
+    tally.client_entropy = created.client_entropy.value
+    waived = created.client_entropy is ClientEntropy.WAIVED
+    commitments = [created.seed_commitment]
+    client_seeds: dict[int, str] = {0: created.client_seed} if created.client_seed else {}
+    seeds: dict[int, bytes] = {}
+    epoch = 0
     roll_no = 0
+    epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
     for env, event in zip(envelopes, decoded, strict=True):
-        if not isinstance(event, DiceRolled):
-            continue
-        if event.roll != roll_no:
-            return fail(env.seq, "dice_numbering", f"roll number {event.roll}, expected {roll_no}")
-        roll_no += 1
+        if isinstance(event, ClientSeedBound):
+            if event.epoch != epoch or epoch in client_seeds:
+                return fail(
+                    env.seq, "client_seed", f"a client seed for epoch {event.epoch} where "
+                    f"seed epoch {epoch} " + ("has one already" if epoch in client_seeds
+                                             else "is current"),
+                )  # fmt: skip
+            client_seeds[epoch] = event.client_seed
+        elif isinstance(event, SeedRevealed):
+            seed = bytes.fromhex(event.seed)
+            opened = hashlib.sha256(seed).hexdigest()
+            if event.epoch != epoch or opened != commitments[epoch]:
+                return fail(
+                    env.seq, "seed_commitment", f"the revealed seed (epoch {event.epoch}) does "
+                    f"not match the commitment of seed epoch {epoch}",
+                    expected=commitments[epoch], found=opened,
+                )  # fmt: skip
+            seeds[epoch] = seed
+            tally.seed_revealed = True
+            if event.next_commitment:
+                commitments.append(event.next_commitment)
+                epoch += 1
+        elif isinstance(event, DiceRolled):
+            # Every roll: numbered in order across epochs.
+            if event.roll != roll_no:
+                return fail(
+                    env.seq, "dice_numbering", f"roll number {event.roll}, expected {roll_no}"
+                )
+            roll_no += 1
+            if event.by is not Roller.PLAYER and not waived and epoch not in client_seeds:
+                return fail(
+                    env.seq, "client_seed", f"server roll {event.roll} comes before the client "
+                    f"seed of seed epoch {epoch} was bound",
+                )  # fmt: skip
+            epoch_rolls.append((env, event, epoch))
+    tally.epochs = epoch + 1
+    for env, event, roll_epoch in epoch_rolls:
         if event.by is Roller.PLAYER:
             tally.player_rolls += 1
             continue
         tally.server_rolls += 1
-        if seed is not None:
-            faces = derive_faces(seed, created.client_seed, event.roll, _spec_of(event))
+        if roll_epoch in seeds:
+            client_seed = client_seeds.get(roll_epoch, "")
+            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, _spec_of(event))
             if faces != tuple(event.faces):
                 return fail(
                     env.seq, "server_roll", f"roll {event.roll} ({event.purpose}) does not "
-                    "match the revealed seed", expected=str(list(faces)),
+                    f"match the revealed seed of epoch {roll_epoch}", expected=str(list(faces)),
                     found=str(list(event.faces)), rule=event.rule,
                 )  # fmt: skip
             tally.rolls_verified += 1
@@ -224,9 +268,10 @@ def audit(
         if progress is not None:
             progress(batch[-1].seq)
     pending: list[str] = []
-    if seed is None and tally.server_rolls:
+    unverified = tally.server_rolls - tally.rolls_verified
+    if unverified:
         pending.append(
-            f"{tally.server_rolls} server rolls await the seed reveal before they can be recomputed"
+            f"{unverified} server rolls await the seed reveal before they can be recomputed"
         )
     assert game is not None
     tally.state_hash = state_hash(game)

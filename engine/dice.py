@@ -5,10 +5,15 @@ Roll n of a game draws its faces from HMAC-SHA256(server seed, "<client seed>:<n
 sides takes the first word w below 2**32 - (2**32 mod s), rejecting the rest, and shows
 w mod s: no modulo bias. Faces run 1..s, except the percentile dice (0..9 each).
 
-Three sources share one interface: ServerDice derives faces from the seed, ManualDice takes
-the faces a player entered from physical dice, RecordedDice replays the faces of a log (for
-audits). Each logs every roll it made, so the caller can check that the ruleset emitted a
-DiceRolled event for each one.
+The seed and client seed are those of the roll's seed epoch: a mid-game reveal publishes
+the epoch's seed and commits the next one, and each epoch takes its own client seed, bound
+after its commitment was published (docs/audit-seeds.md).
+
+Four sources share one interface: ServerDice derives faces from the epoch's seeds,
+UnboundDice refuses to roll until the client's seed is bound, ManualDice takes the faces a
+player entered from physical dice, RecordedDice replays the faces of a log (for audits).
+Each logs every roll it made, so the caller can check that the ruleset emitted a DiceRolled
+event for each one.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from engine.errors import DiceMismatch, ManualDiceError
+from engine.errors import ClientSeedRequired, DiceMismatch, ManualDiceError
 from events.types import DiceRolled, Roller
 
 WORD = 2**32
@@ -211,6 +216,27 @@ class ServerDice:
         self._next += 1
         self.rolled.append(event)
         return event
+
+
+class UnboundDice:
+    """The dice of an epoch whose client seed is not bound yet: any roll is refused, so a
+    command that would roll writes nothing, and one that rolls nothing goes ahead."""
+
+    def __init__(self, epoch: int) -> None:
+        self._epoch = epoch
+        self.rolled: list[DiceRolled] = []
+
+    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+        """Refuse: the faces would come from the server's seed alone."""
+        raise ClientSeedRequired(
+            f"this command needs a roll ({spec.kind.value} for {purpose}, {rule}) but the "
+            f"client seed of seed epoch {self._epoch} is not bound yet: bind a client seed "
+            "first (the `bind_seed` message, after you have seen the seed commitment), or "
+            "enter the faces of physical dice",
+            epoch=self._epoch,
+            purpose=purpose,
+            rule=rule,
+        )
 
 
 class ManualDice:

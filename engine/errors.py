@@ -57,3 +57,16 @@ class ContractViolation(UmpireError):
     """A ruleset broke the Decider contract (e.g. rolled dice it did not log)."""
 
     code = "contract_violation"
+
+
+class ClientSeedRequired(UmpireError):
+    """A roll the server would derive before the client's seed of the epoch is bound."""
+
+    code = "client_seed_required"
+
+
+class ClientSeedRefused(UmpireError):
+    """A client seed offered where the provably-fair flow does not take one (at create,
+    twice in one epoch, after a roll of the epoch, or in a game that waived it)."""
+
+    code = "client_seed_refused"

@@ -14,7 +14,14 @@ import msgspec
 from msgspec import Struct
 
 from engine.citations import readable
-from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from events.types import (
+    ClientSeedBound,
+    CommandRecorded,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    SeedRevealed,
+)
 
 # Fields every decision carries, shown in their own sections rather than as inputs.
 _DECISION_FIELDS = ("type", "rule", "dice", "candidates", "explanation")
@@ -154,7 +161,11 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             seq=seq, event_type=event_type,
             summary=f"The game was created for {event.ruleset} v{event.ruleset_version}. "
             f"The server committed to its secret dice seed by publishing its SHA-256 "
-            f"({event.seed_commitment}); the client seed is {event.client_seed!r}.",
+            f"({event.seed_commitment}); "
+            + (f"the client seed is {event.client_seed!r}." if event.client_seed else
+               "the game waived client entropy: the server's seed alone derives the dice."
+               if event.client_entropy == "waived" else
+               "the client binds its seed in a later event, having seen this commitment."),
             inputs={"setup": event.setup},
         )  # fmt: skip
     if isinstance(event, CommandRecorded):
@@ -173,6 +184,22 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
         return Explanation(
             seq=seq, event_type=event_type, rule=event.rule, dice=(die,), caused_by=caused_by,
             summary=f"Roll #{event.roll} for {event.purpose}, rolled by {who}.",
+        )  # fmt: skip
+    if isinstance(event, ClientSeedBound):
+        return Explanation(
+            seq=seq, event_type=event_type, inputs={"client_seed": event.client_seed},
+            summary=f"The player bound its client seed for seed epoch {event.epoch}, after "
+            "the epoch's seed commitment was published and before its first roll; the "
+            "epoch's server rolls derive from both seeds.",
+        )  # fmt: skip
+    if isinstance(event, SeedRevealed) and event.next_commitment:
+        return Explanation(
+            seq=seq, event_type=event_type,
+            summary=f"The server published the dice seed of seed epoch {event.epoch} while "
+            "the game goes on. Anyone holding the log can check it against that epoch's "
+            "commitment and recompute the epoch's server rolls; the rolls from here on "
+            "come from a fresh seed, committed in this event, and a fresh client seed.",
+            inputs={"seed": event.seed, "next_commitment": event.next_commitment},
         )  # fmt: skip
     if isinstance(event, SeedRevealed):
         return Explanation(

@@ -21,11 +21,25 @@ from engine.ruleset import Ruleset
 from events.codec import EventRegistry, canonical_bytes
 from events.envelope import GENESIS_HASH, Envelope
 from events.errors import CorruptEvent
-from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from events.types import (
+    ClientEntropy,
+    ClientSeedBound,
+    CommandRecorded,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    SeedRevealed,
+)
 
 
 class GameMeta(Struct, frozen=True, kw_only=True):
-    """What the engine itself tracks of every game, whatever its ruleset."""
+    """What the engine itself tracks of every game, whatever its ruleset.
+
+    Seeds come in epochs (docs/audit-seeds.md): `seed_commitment` and `client_seed` are
+    the current epoch's, `client_bound` whether its client seed is bound, `epoch_rolls`
+    how many rolls it has made. `revealed_seed` is set by the final reveal only (a reveal
+    that commits no next seed); a mid-game reveal rotates to the next epoch instead.
+    """
 
     game_id: str
     ruleset: str
@@ -39,6 +53,15 @@ class GameMeta(Struct, frozen=True, kw_only=True):
     revealed_seed: str | None = None
     ended: bool = False
     result: str = ""
+    epoch: int = 0
+    client_bound: bool = True
+    client_entropy: ClientEntropy = ClientEntropy.BIND
+    epoch_rolls: int = 0
+
+    @property
+    def needs_client_seed(self) -> bool:
+        """Whether a server roll must wait for the client's seed of this epoch."""
+        return self.client_entropy is ClientEntropy.BIND and not self.client_bound
 
 
 class Game(Struct, frozen=True):
@@ -83,6 +106,9 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
         ruleset_version=created.ruleset_version,
         seed_commitment=created.seed_commitment,
         client_seed=created.client_seed,
+        # An old log's GameCreated holds the client seed: epoch 0 bound at creation.
+        client_bound=created.client_seed != "",
+        client_entropy=created.client_entropy,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
 
@@ -91,12 +117,26 @@ def apply(ruleset: Ruleset[Any], game: Game, event: Struct) -> Game:
     """One step of the fold: engine bookkeeping, then the ruleset's evolve."""
     meta = game.meta
     if isinstance(event, DiceRolled):
-        meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1)
+        meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=meta.epoch_rolls + 1)
         return Game(meta, ruleset.evolve(game.state, event))
     if isinstance(event, CommandRecorded):
         return Game(msgspec.structs.replace(meta, commands=meta.commands + 1), game.state)
+    if isinstance(event, ClientSeedBound):
+        meta = msgspec.structs.replace(meta, client_seed=event.client_seed, client_bound=True)
+        return Game(meta, game.state)
     if isinstance(event, SeedRevealed):
-        return Game(msgspec.structs.replace(meta, revealed_seed=event.seed), game.state)
+        if not event.next_commitment:
+            return Game(msgspec.structs.replace(meta, revealed_seed=event.seed), game.state)
+        # A mid-game reveal: the next epoch starts with its own seed and no client seed.
+        meta = msgspec.structs.replace(
+            meta,
+            epoch=meta.epoch + 1,
+            seed_commitment=event.next_commitment,
+            client_seed="",
+            client_bound=False,
+            epoch_rolls=0,
+        )
+        return Game(meta, game.state)
     if isinstance(event, GameEnded):
         return Game(msgspec.structs.replace(meta, ended=True, result=event.result), game.state)
     if isinstance(event, GameCreated):

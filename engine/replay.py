@@ -85,7 +85,7 @@ def state_at(
     the seed (ARCHITECTURE.md: after the reveal, anyone with the log sees all)."""
     ruleset = ruleset or ruleset_of(envelopes[0])
     game = game_at(envelopes, seq, ruleset)
-    revealed = log_revealed(envelopes)
+    revealed = log_revealed(envelopes, seq)
     view = view_for(ruleset, game.state, role, revealed=revealed)
     return StateAt(
         game_id=game.meta.game_id,
@@ -147,15 +147,16 @@ def decoded_log(envelopes: Sequence[Envelope], ruleset: Ruleset[Any] | None = No
     return [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
 
 
-def log_revealed(envelopes: Sequence[Envelope]) -> bool:
-    """Whether the log publishes its seed anywhere."""
-    return any(env.type == "SeedRevealed" for env in envelopes)
+def log_revealed(envelopes: Sequence[Envelope], seq: int = 1) -> bool:
+    """Whether the log publishes the seed of event `seq`'s epoch: a SeedRevealed at `seq`
+    or after it (a mid-game reveal publishes the seeds so far, not the next epoch's)."""
+    return any(env.type == "SeedRevealed" and env.seq >= seq for env in envelopes)
 
 
 def seen_by(ruleset: Ruleset[Any], events: Sequence[Struct], seq: int, role: Role) -> Struct | None:
     """Event `seq` of a decoded log as `role` sees it now (None: hidden from that role);
-    once the log reveals the seed, every role sees every event."""
-    revealed = any(isinstance(e, SeedRevealed) for e in events)
+    once the log reveals the seed of its epoch, every role sees it."""
+    revealed = any(isinstance(e, SeedRevealed) for e in events[seq - 1 :])
     return redact(ruleset, events[seq - 1], role, revealed=revealed)
 
 

@@ -2,7 +2,8 @@
 
 Layout (events.redis_keys): `umpire:{game}:events` holds envelope bytes at entry ID
 `<seq>-0`; `:meta` holds the version and last hash; `:commands` maps command ids to their
-first result; `:secret` holds the dice seed; `:snapshot` the newest snapshot. The append
+first result; `:secret` holds the current dice seed (replaced, in the same atomic append, by
+the reveal that publishes it and commits the next); `:snapshot` the newest snapshot. The append
 script checks the command id, the expected version and the hash link, then writes the
 whole batch, so a batch is all-or-nothing with respect to other writers.
 """
@@ -60,7 +61,7 @@ local done = redis.call('HGET', KEYS[3], ARGV[2])
 if done then return {'dup', done} end
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local expected = tonumber(ARGV[1])
-if ARGV[5] ~= '' and version > 0 then return {'exists', tostring(version)} end
+if ARGV[5] ~= '' and expected == 0 and version > 0 then return {'exists', tostring(version)} end
 if version ~= expected then return {'conflict', tostring(version)} end
 local last = redis.call('HGET', KEYS[2], 'last_hash') or ARGV[3]
 if version == 0 then last = '"""

@@ -74,7 +74,8 @@ class EventStore(Protocol):
         (expected_version 0 with a secret) finds the game already there, Unauthorized
         when `credential` is given and the game no longer grants it its role (checked
         before anything else, in the same atomic step). A command id seen before returns
-        its first result and writes nothing.
+        its first result and writes nothing. A `secret` given with a later batch replaces
+        the game's seed in the same atomic step (a reveal that commits the next seed).
         """
         ...
 

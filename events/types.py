@@ -23,8 +23,20 @@ class Roller(StrEnum):
     PLAYER = "player"
 
 
+class ClientEntropy(StrEnum):
+    """Whether a game's rolls wait for the client's seed (docs/audit-seeds.md)."""
+
+    BIND = "bind"  # each epoch's first roll waits for a ClientSeedBound of that epoch
+    WAIVED = "waived"  # recorded at creation: the server's seed alone (client seed "")
+
+
 class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
-    """Seq 1 of every game: the ruleset, its setup and the dice commitment."""
+    """Seq 1 of every game: the ruleset, its setup and the dice commitment.
+
+    A new game's `client_seed` is empty: the client binds its seed (ClientSeedBound) only
+    after it has seen `seed_commitment`. An old log's GameCreated holds the client seed
+    itself, which counts as epoch 0's seed bound at creation.
+    """
 
     version: ClassVar[int] = 1
     game_id: str
@@ -32,7 +44,8 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     ruleset_version: str
     setup: dict[str, Any]
     seed_commitment: Hex64
-    client_seed: str
+    client_seed: str = ""
+    client_entropy: ClientEntropy = ClientEntropy.BIND
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
@@ -66,11 +79,24 @@ class DiceRolled(Struct, frozen=True, tag="DiceRolled", kw_only=True):
     hidden: bool = False
 
 
+class ClientSeedBound(Struct, frozen=True, tag="ClientSeedBound", kw_only=True):
+    """The client's seed for seed epoch `epoch`, bound after the epoch's commitment was
+    published and before its first roll (a system batch "umpire:bind:<epoch>")."""
+
+    version: ClassVar[int] = 1
+    epoch: int
+    client_seed: str
+
+
 class SeedRevealed(Struct, frozen=True, tag="SeedRevealed", kw_only=True):
-    """The server's dice seed, published at the end (or on the owner's request)."""
+    """The server's dice seed of epoch `epoch`, published at the end (or on the owner's
+    request). Revealed while the game runs, it commits the next epoch's seed in the same
+    event (`next_commitment`); the final reveal has none."""
 
     version: ClassVar[int] = 1
     seed: Hex64
+    epoch: int = 0
+    next_commitment: str = ""
 
 
 class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):
@@ -81,7 +107,9 @@ class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):
     rule: str = ""
 
 
-UniversalEvent = GameCreated | CommandRecorded | DiceRolled | SeedRevealed | GameEnded
+UniversalEvent = (
+    GameCreated | CommandRecorded | DiceRolled | SeedRevealed | GameEnded | ClientSeedBound
+)
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     GameCreated,
@@ -89,6 +117,7 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     DiceRolled,
     SeedRevealed,
     GameEnded,
+    ClientSeedBound,
 )
 
 

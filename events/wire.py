@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta, Struct
@@ -37,7 +37,13 @@ CLOSE_KEEPALIVE_TIMEOUT = 1011  # no pong to a keepalive ping within the ping ti
 
 
 class Create(Struct, frozen=True, tag="create", kw_only=True):
-    """Create a game. Answered by `created` with the player and spectator credentials."""
+    """Create a game. Answered by `created` with the player and spectator credentials and
+    the commitment to the server's seed; then send `bind_seed` (client_entropy "bind", the
+    default) before the first roll, or create with "waived" (recorded in the log).
+
+    `client_seed` is refused (error `client_seed_refused`): a seed sent before the
+    commitment is published would let the server grind its seed.
+    """
 
     ruleset: Annotated[str, Meta(max_length=64)]
     setup: dict[str, Any] = {}
@@ -50,6 +56,18 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     # A scenario the ruleset ships (`umpire scenarios RULESET`); `setup`'s top-level
     # fields are laid over the scenario's.
     scenario: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
+    client_entropy: Literal["bind", "waived"] = "bind"
+
+
+class BindSeed(Struct, frozen=True, tag="bind_seed", kw_only=True):
+    """The player binds its seed for the game's current seed epoch, after it has seen the
+    epoch's commitment (`created`, or a mid-game SeedRevealed's `next_commitment`).
+    Answered by `accepted` (command id "umpire:bind:<epoch>")."""
+
+    game_id: GameId
+    client_seed: Annotated[str, Meta(min_length=1, max_length=128)]
+    credential: Annotated[str, Meta(max_length=256)] | None = None
+    id: RequestId | None = None
 
 
 class Auth(Struct, frozen=True, tag="auth", kw_only=True):
@@ -114,7 +132,9 @@ class Revoke(Struct, frozen=True, tag="revoke", kw_only=True):
     id: RequestId | None = None
 
 
-ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke
+ClientMessage = (
+    Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke | BindSeed
+)
 
 
 # -- server to client ------------------------------------------------------------------
@@ -136,8 +156,9 @@ class Created(Struct, frozen=True, tag="created", kw_only=True):
     player_credential: str
     spectator_credential: str
     seed_commitment: str
-    client_seed: str
+    client_seed: str  # "" until the client binds one with `bind_seed`
     id: str | None = None
+    client_entropy: str = "bind"
 
 
 class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):

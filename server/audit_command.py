@@ -61,6 +61,12 @@ def print_report(report: AuditReport, source: str) -> int:
         f"{report.player_rolls} player rolls"
     )
     console.print(f"  state hash {report.state_hash}")
+    entropy = (
+        "client entropy waived at creation (the server's seed alone derives the dice)"
+        if report.client_entropy == "waived"
+        else "client seeds bound after each commitment"
+    )
+    console.print(f"  dice: {report.epochs} seed epochs, {entropy}")
     pending = list(report.pending)
     if not report.seed_revealed:
         pending.insert(0, "the seed commitment: the seed is not revealed yet (umpire reveal)")

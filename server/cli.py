@@ -72,6 +72,10 @@ def _setup_arg(
 
 
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
+    """Create a game; then, having its seed commitment, bind a client seed (fresh random
+    entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
+    import secrets
+
     from server import credentials
     from server.games import Games
 
@@ -79,14 +83,23 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     scenario = args.scenario
     if setup is None and scenario is None:
         scenario = registry.get(args.ruleset).default_scenario or None
+    waived = args.waive_client_entropy
+    if waived and args.client_seed is not None:
+        raise UmpireError("--client-seed and --waive-client-entropy exclude each other")
     async with open_store(settings) as store:
-        created = await Games(store).create(
+        games = Games(store)
+        created = await games.create(
             args.ruleset,
             setup,
-            client_seed=args.client_seed,
+            client_entropy="waived" if waived else "bind",
             game_id=args.game_id,
             scenario=scenario,
         )
+        client_seed = ""
+        if not waived:
+            # Only now, with the commitment in the log, is the client's seed chosen.
+            client_seed = args.client_seed or secrets.token_hex(16)
+            await games.bind_client_seed(created.game_id, client_seed)
         player = await credentials.issue(store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(store, created.game_id, Role.SPECTATOR)
         link = viewer_link(settings, created.game_id, player)
@@ -94,7 +107,8 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             out = {
                 "game_id": created.game_id,
                 "seed_commitment": created.seed_commitment,
-                "client_seed": created.client_seed,
+                "client_seed": client_seed,
+                "client_entropy": created.client_entropy.value,
                 "scenario": scenario,
                 "player_credential": player,
                 "spectator_credential": spectator,
@@ -105,7 +119,10 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             what = f", scenario {scenario}" if scenario else ""
             console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset}{what})")
             console.print(f"seed commitment {created.seed_commitment}")
-            console.print(f"client seed     {created.client_seed}")
+            if waived:
+                console.print("client seed     (waived: the server's seed alone derives the dice)")
+            else:
+                console.print(f"client seed     {client_seed} (bound after the commitment)")
             console.print(f"player credential    {player}", soft_wrap=True)
             console.print(f"spectator credential {spectator}", soft_wrap=True)
             console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
@@ -139,6 +156,19 @@ def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
         mark = " (default)" if each.name == ruleset.default_scenario else ""
         table.add_row(each.name + mark, each.description, each.source)
     console.print(table)
+    return 0
+
+
+async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
+    """Bind a client seed to the game's current seed epoch (after a mid-game reveal)."""
+    import secrets
+
+    from server.games import Games
+
+    client_seed = args.client_seed or secrets.token_hex(16)
+    async with open_store(settings) as store:
+        result = await Games(store).bind_client_seed(args.game, client_seed)
+    console.print(f"client seed {client_seed} bound at seq {result.last_seq}")
     return 0
 
 
@@ -249,8 +279,17 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
     from server.games import Games
 
     async with open_store(settings) as store:
-        result = await Games(store).reveal(args.game)
+        games = Games(store)
+        result = await games.reveal(args.game)
+        _, game = await games.load(args.game)
         console.print(f"seed revealed at seq {result.last_seq}")
+        if game.meta.revealed_seed is None:
+            console.print(
+                f"the game goes on in seed epoch {game.meta.epoch} under the new commitment "
+                f"{game.meta.seed_commitment}"
+                + ("; bind a fresh client seed before its next roll (umpire bind GAME)"
+                   if game.meta.needs_client_seed else "")
+            )  # fmt: skip
     return 0
 
 
@@ -317,9 +356,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="a setup file (.json or .toml, fields of the ruleset's setup) or inline JSON; "
         "with --scenario, its top-level fields replace the scenario's",
     )
-    p.add_argument("--client-seed")
+    p.add_argument(
+        "--client-seed", help="the client seed to bind after the commitment (default: random)"
+    )
+    p.add_argument(
+        "--waive-client-entropy", action="store_true",
+        help="bind no client seed: the server's seed alone derives the dice (logged)",
+    )  # fmt: skip
     p.add_argument("--game-id")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
+    p.add_argument("game")
+    p.add_argument("client_seed", nargs="?", help="default: fresh random entropy")
 
     p = sub.add_parser("send", help="send a player command to a game")
     p.add_argument("game")
@@ -343,7 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_role_arguments(p)
 
     sub.add_parser("games", help="list games")
-    p = sub.add_parser("reveal", help="publish a game's dice seed")
+    p = sub.add_parser(
+        "reveal", help="publish a game's dice seed (a running game rotates to a fresh one)"
+    )
     p.add_argument("game")
     p = sub.add_parser("revoke", help="revoke a game credential (operator)")
     p.add_argument("credential")
@@ -426,6 +477,7 @@ async def _cmd_import(settings: Settings, args: argparse.Namespace) -> int:
 
 HANDLERS = {
     "new": cmd_new,
+    "bind": cmd_bind,
     "send": cmd_send,
     "log": cmd_log,
     "games": cmd_games,

@@ -24,7 +24,7 @@ from rich.markup import escape
 
 from engine.audit import audit
 from engine.game import codec_for, ruleset_of
-from events.errors import GameExists, UmpireError
+from events.errors import GameExists, GameNotFound, UmpireError
 from events.export import EXPORT_FORMAT, envelope_to_line
 from events.store import PendingEvent
 from events.types import GameCreated, SeedRevealed
@@ -76,16 +76,28 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         events = [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
         created = events[0]
         assert isinstance(created, GameCreated)
-        seed = next((e.seed for e in events if isinstance(e, SeedRevealed)), None)
+        reveals = [e for e in events if isinstance(e, SeedRevealed)]
+        seed = reveals[-1].seed if reveals else None
+        # A mid-game reveal publishes the rolls so far only: what follows it is the next
+        # seed's secret (docs/audit-seeds.md), so such a log exports as an unrevealed one.
+        open_after = bool(reveals) and bool(reveals[-1].next_commitment)
         secret: str | None = None
-        if seed is None:
+        if seed is None or (open_after and envelopes[-1].type != "SeedRevealed"):
+            try:
+                held = await store.secret(args.game)
+            except GameNotFound:
+                raise ExportRefused(
+                    f"game {args.game!r} holds no dice seed of its own (a re-adjudication "
+                    "copy records its original's unrevealed rolls): it cannot be exported; "
+                    "reveal the original, then re-adjudicate it again"
+                ) from None
             if not args.operator:
                 raise ExportRefused(
                     f"game {args.game!r} has not revealed its seed, and its log holds rolls "
                     "hidden from the player: reveal it first (umpire reveal GAME), or pass "
                     "--operator to move it to another server (the file then holds the secret)"
                 )
-            secret = (await store.secret(args.game)).hex()
+            secret = held.hex()
     header = ExportHeader(
         format=EXPORT_FORMAT,
         game_id=args.game,

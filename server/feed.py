@@ -37,7 +37,7 @@ from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
 from server.background import cancel_all
-from server.games import REVEAL_COMMAND_ID
+from server.games import reveal_command_id
 
 log = logging.getLogger("umpire.feed")
 
@@ -48,6 +48,19 @@ POLL_SECONDS = 1.0
 
 _ROLES = {role: index for index, role in enumerate(Role)}
 SEED_REVEALED = SeedRevealed.__struct_config__.tag
+
+
+async def revealed_through(store: RedisEventStore, game_id: str, version: int) -> int:
+    """The seq of the last reveal command's SeedRevealed at or before `version` (0: none).
+    Reveal commands are "umpire:reveal", then "umpire:reveal:<epoch>" for each rotation."""
+    through = 0
+    epoch = 0
+    while (found := await store.command_result(game_id, reveal_command_id(epoch))) is not None:
+        if found.last_seq > version:
+            break
+        through = found.last_seq
+        epoch += 1
+    return through
 
 
 class CachedEvent(Struct, gc=False):
@@ -135,7 +148,9 @@ class GameFeed:
         self.ruleset = ruleset
         self.codec = codec_for(ruleset)
         self.head = 0
-        self.revealed = False
+        # The seq of the last SeedRevealed: events up to it are in revealed seed epochs
+        # (shown to every role); a mid-game reveal leaves the events after it secret.
+        self.revealed_through = 0
         self.window: OrderedDict[int, CachedEvent] = OrderedDict()
         # Every subscription (live or catching up), and those that are live. Insertion-
         # ordered (dicts, not sets): served in the order they came, the same on every run.
@@ -145,7 +160,7 @@ class GameFeed:
 
     def _cache(self, env: Envelope) -> CachedEvent:
         if env.type == SEED_REVEALED:
-            self.revealed = True
+            self.revealed_through = env.seq
         return CachedEvent(env)
 
     async def refresh(self) -> None:
@@ -195,10 +210,10 @@ class GameFeed:
             for seq in [s for s in self.window if s > version]:
                 del self.window[seq]
             self.head = version
-            self.revealed = any(c.envelope.type == SEED_REVEALED for c in self.window.values())
-            if not self.revealed:
-                found = await self.store.command_result(self.game_id, REVEAL_COMMAND_ID)
-                self.revealed = found is not None
+            reveals = [s for s, c in self.window.items() if c.envelope.type == SEED_REVEALED]
+            self.revealed_through = max(reveals, default=0) or await revealed_through(
+                self.store, self.game_id, version
+            )
             ended = list(self.subscriptions)
             self.live.clear()
             self.subscriptions.clear()
@@ -226,7 +241,8 @@ class GameFeed:
                 cached = self.window.get(sub.next_seq)
                 if cached is None:
                     return False
-                frame = cached.frame(self.ruleset, self.codec, sub.role, self.revealed)
+                revealed = sub.next_seq <= self.revealed_through
+                frame = cached.frame(self.ruleset, self.codec, sub.role, revealed)
                 if frame is not None and not sub.sink.offer(frame):
                     return False
                 sub.next_seq += 1
@@ -242,18 +258,20 @@ class GameFeed:
         end = min(self.head, start + limit - 1)
         if end < start:
             return []
-        revealed = self.revealed
+        through = self.revealed_through
         if start in self.window:
             cached = [self.window[s] for s in range(start, end + 1) if s in self.window]
             if len(cached) == end - start + 1:
                 return [
-                    f for c in cached if (f := c.frame(self.ruleset, self.codec, role, revealed))
+                    f
+                    for c in cached
+                    if (f := c.frame(self.ruleset, self.codec, role, c.envelope.seq <= through))
                 ]
         # Catch-up beyond the window: read the stream (encoded for this request only).
         out: list[bytes] = []
         for env in await self.store.read(self.game_id, start, end):
             event = self.codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            frame = encode_frame(self.ruleset, env, event, role, revealed)
+            frame = encode_frame(self.ruleset, env, event, role, env.seq <= through)
             if frame:
                 out.append(frame)
         return out
@@ -420,11 +438,11 @@ class Notifier:
         feed = GameFeed(self.store, game_id, ruleset_of(first[0]))
         # Start the window near the head rather than folding the whole log: older events
         # are served from the stream. The reveal state is still exact, since a seed is
-        # revealed either by the reveal command (in the command-id map) or in the batch
+        # revealed either by a reveal command (in the command-id map) or in the batch
         # that ends the game, which is the last batch and so inside the window.
-        feed.head = max(0, await self.store.version(game_id) - WINDOW)
-        revealed = await self.store.command_result(game_id, REVEAL_COMMAND_ID)
-        feed.revealed = revealed is not None
+        version = await self.store.version(game_id)
+        feed.head = max(0, version - WINDOW)
+        feed.revealed_through = await revealed_through(self.store, game_id, version)
         self.feeds[game_id] = feed
         channel = self.store.keys(game_id).channel
         self._channels[channel] = game_id

@@ -215,18 +215,31 @@ def check_totals(export: ExportFile) -> None:
 def check_secrets(
     header: ExportHeader, created: GameCreated, revealed: SeedRevealed | None
 ) -> bytes:
-    """The seed an import may store (b"" for none), checked against the commitment."""
-    seed_hex = header.seed or header.operator_secret
-    if seed_hex is None:
+    """The seed an import may store (b"" for none), checked against the commitment.
+
+    `revealed` is the log's last SeedRevealed. After a mid-game reveal (it commits a next
+    seed) the seed to store is the next epoch's, which only an operator export carries.
+    """
+    rotated = revealed is not None and bool(revealed.next_commitment)
+    if header.operator_secret is not None:
+        seed_hex = header.operator_secret
+        commitment = revealed.next_commitment if rotated and revealed else created.seed_commitment
+    elif header.seed is not None:
+        seed_hex = header.seed
+        commitment = created.seed_commitment
+    else:
         return b""
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
         raise _fail("the header's seed is not hex", 1) from None
-    if hashlib.sha256(seed).hexdigest() != created.seed_commitment:
+    if header.operator_secret is None and revealed is not None:
+        # The audit has checked the revealed seed against its epoch's commitment.
+        if revealed.seed != seed_hex:
+            raise _fail("the header's seed is not the seed the log reveals", 1)
+        return b"" if rotated else seed
+    if hashlib.sha256(seed).hexdigest() != commitment:
         raise _fail("the header's seed does not match the game's seed commitment", 1, 1)
-    if revealed is not None and revealed.seed != seed_hex:
-        raise _fail("the header's seed is not the seed the log reveals", 1)
     return seed
 
 

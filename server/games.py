@@ -1,9 +1,17 @@
-"""Games on a store: create, load (snapshot + tail), handle a command, reveal the seed.
+"""Games on a store: create, bind the client seed, load (snapshot + tail), handle a
+command, reveal (and rotate) the seed.
 
 This is where the pure engine meets I/O. A command is handled as: decide on the cached
 game (or load it); append with the expected version, the hash link and the credential, all
 checked by the append itself, which also answers a known command id with its first result;
 on a version conflict reload and decide again (bounded retries).
+
+Dice are provably fair (docs/audit-seeds.md): create logs the commitment to a fresh server
+seed and no client seed; the client binds its seed after it has seen the commitment
+(ClientSeedBound), and no server roll happens before that, unless the game was created
+waiving client entropy (recorded in GameCreated). A reveal of a running game publishes the
+seed of the current epoch and commits the next one in the same event; the new seed
+replaces the stored secret in the same atomic append.
 """
 
 from __future__ import annotations
@@ -23,8 +31,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine import registry, scenarios
-from engine.dice import ManualDice, ServerDice, commitment
-from engine.errors import GameOver, InvalidCommand
+from engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
+from engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from engine.game import (
     Game,
     apply,
@@ -53,7 +61,7 @@ from events.errors import (
 )
 from events.redis_store import RedisEventStore
 from events.store import AppendResult, Credential, PendingEvent, Snapshot
-from events.types import GameCreated, GameEnded, SeedRevealed
+from events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
 from server.clock import utc_now_iso
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
@@ -62,10 +70,29 @@ MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
 BUSY_SECONDS = 30.0  # how long a command keeps retrying version conflicts
 REVEAL_COMMAND_ID = "umpire:reveal"
+MAX_STALE_SEEDS = 5  # reads of a seed that a concurrent reveal had just rotated
+CLIENT_SEED_MAX = 128
+
+
+def reveal_command_id(epoch: int) -> str:
+    """The system batch id of the reveal of seed epoch `epoch` (SYSTEM_BATCHES)."""
+    return REVEAL_COMMAND_ID if epoch == 0 else f"{REVEAL_COMMAND_ID}:{epoch}"
+
+
+def bind_command_id(epoch: int) -> str:
+    """The system batch id of the client seed bound for seed epoch `epoch`."""
+    return f"umpire:bind:{epoch}"
+
+
+class NoDiceSeed(UmpireError):
+    """A game that holds no dice seed of its own (a re-adjudication copy)."""
+
+    code = "no_dice_seed"
 
 
 class Created(Struct, frozen=True):
-    """A new game: its id, the commitment to its seed and the client seed."""
+    """A new game: its id and the commitment to its seed. `client_seed` is empty until the
+    client binds one (`Games.bind_client_seed`), and stays empty if it was waived."""
 
     game_id: str
     ruleset: str
@@ -73,6 +100,7 @@ class Created(Struct, frozen=True):
     client_seed: str
     seq: int
     duplicate: bool = False  # created before, by an earlier create with the same game id
+    client_entropy: ClientEntropy = ClientEntropy.BIND
 
 
 class CommandResult(Struct, frozen=True):
@@ -123,25 +151,42 @@ class Games:
         ruleset_name: str,
         setup: dict[str, Any] | None = None,
         *,
+        client_entropy: ClientEntropy | str = ClientEntropy.WAIVED,
         client_seed: str | None = None,
         game_id: str | None = None,
         command_id: str | None = None,
         scenario: str | None = None,
     ) -> Created:
-        """Create a game: draw its secret seed, log the commitment and the client seed.
+        """Create a game: draw its secret seed and log its commitment (GameCreated).
+
+        With `client_entropy` "bind" (what the clients use) no server roll happens until
+        the client has bound its seed with `bind_client_seed`, after seeing the
+        commitment. The default "waived" lets the server's seed alone derive the dice (for
+        tests, benches and tools that create and roll at once): the waiver is logged in
+        GameCreated and shown by `log` and `audit`. A `client_seed` is refused here: taken
+        before the commitment is published, it would let a server grind its seed.
 
         With `scenario`, the game starts from that shipped scenario's setup, with `setup`'s
-        top-level fields laid over it (engine/scenarios.py)."""
+        top-level fields laid over it (engine/scenarios.py).
+        """
+        if client_seed is not None:
+            raise ClientSeedRefused(
+                "a client seed is not taken with create: create the game, read its seed "
+                "commitment from the reply, then bind your seed (the `bind_seed` message, "
+                "Games.bind_client_seed); taken before the commitment is published, it "
+                "would let the server choose a seed that suits it"
+            )
+        try:
+            entropy = ClientEntropy(client_entropy)
+        except ValueError:
+            raise InvalidCommand(
+                f"client_entropy must be 'bind' or 'waived', not {client_entropy!r}"
+            ) from None
         ruleset = registry.get(ruleset_name)
         setup = scenarios.resolve(ruleset, setup, scenario)
         scenarios.validate_setup(ruleset, setup)  # names the field and what is allowed
         parsed = parse_setup(ruleset, setup)
         game_id = check_game_id(game_id or "g" + secrets.token_hex(8))
-        client_seed_given = client_seed is not None
-        if client_seed is None:
-            client_seed = secrets.token_hex(16)
-        if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= 128:
-            raise InvalidCommand("client seed must be a string of 1 to 128 characters")
         seed = self.draw_seed()
         if len(seed) != 32:
             raise ValueError("a dice seed must be 32 bytes")
@@ -151,7 +196,7 @@ class Games:
             ruleset_version=ruleset.version,
             setup=msgspec.to_builtins(parsed),
             seed_commitment=commitment(seed),
-            client_seed=client_seed,
+            client_entropy=entropy,
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -167,18 +212,19 @@ class Games:
         if result.duplicate:
             # Created before under this game id and command id (a re-sent create): answer
             # with that game, as it was created, if this request asks for the same one.
-            return await self._created_before(game_id, created, client_seed_given)
+            return await self._created_before(game_id, created)
         # The creating gateway is where the game's first commands usually come: start
         # with it cached, so the first command costs one round trip like every other.
         game = start_game(ruleset, created)
         meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
         self._remember(game_id, ruleset, Game(meta, game.state))
         self._secrets[game_id] = seed
-        return Created(game_id, ruleset.name, created.seed_commitment, client_seed, result.last_seq)
+        return Created(
+            game_id, ruleset.name, created.seed_commitment, "", result.last_seq,
+            client_entropy=entropy,
+        )  # fmt: skip
 
-    async def _created_before(
-        self, game_id: str, asked: GameCreated, client_seed_given: bool
-    ) -> Created:
+    async def _created_before(self, game_id: str, asked: GameCreated) -> Created:
         first = await self.store.read(game_id, 1, 1)
         stored = codec_for(ruleset_of(first[0])).decode(
             first[0].type, first[0].version, first[0].payload, seq=first[0].seq
@@ -187,11 +233,11 @@ class Games:
             not isinstance(stored, GameCreated)
             or stored.ruleset != asked.ruleset
             or stored.setup != asked.setup
-            or (client_seed_given and stored.client_seed != asked.client_seed)
+            or stored.client_entropy != asked.client_entropy
         ):
             raise GameExists(
                 f"game {game_id!r} was already created with another ruleset, setup or "
-                "client seed: a create_id (or game id) names one game; use a new one",
+                "client entropy: a create_id (or game id) names one game; use a new one",
                 game_id=game_id,
             )
         return Created(
@@ -201,7 +247,69 @@ class Games:
             stored.client_seed,
             first[0].seq,
             duplicate=True,
+            client_entropy=stored.client_entropy,
         )
+
+    # -- client entropy --------------------------------------------------------------------
+
+    async def bind_client_seed(
+        self, game_id: str, client_seed: str, *, credential: Credential | None = None
+    ) -> CommandResult:
+        """Bind the client's seed to the current seed epoch (ClientSeedBound, a system
+        batch "umpire:bind:<epoch>").
+
+        The client sends it after it has seen the epoch's commitment (GameCreated, or the
+        `next_commitment` of a mid-game reveal); the epoch's rolls derive from both. Refused
+        (ClientSeedRefused, nothing written) in a game that waived client entropy, once the
+        epoch has a client seed or a roll, and after the game ended. Binding the same seed
+        again answers with the first result.
+        """
+        if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= CLIENT_SEED_MAX:
+            raise InvalidCommand(f"a client seed is a string of 1 to {CLIENT_SEED_MAX} characters")
+        for _ in range(MAX_ATTEMPTS):
+            ruleset, game = await self.load(game_id)
+            meta = game.meta
+            command_id = bind_command_id(meta.epoch)
+            if meta.client_bound and meta.client_seed == client_seed:
+                known = await self.store.command_result(game_id, command_id)
+                if known is not None:
+                    return self._result(game_id, command_id, known)
+            self._check_bindable(game)
+            event = ClientSeedBound(epoch=meta.epoch, client_seed=client_seed)
+            try:
+                result = await self._append(ruleset, game, [event], command_id, credential)
+            except VersionConflict:
+                continue
+            if result.duplicate:
+                # Another bind of this epoch won the race: the same seed is the same bind.
+                _, now = await self.load(game_id)
+                if now.meta.client_seed != client_seed:
+                    self._check_bindable(now)
+            return self._result(game_id, command_id, result)
+        raise UmpireError(f"game {game_id!r} is busy; try the bind again")
+
+    @staticmethod
+    def _check_bindable(game: Game) -> None:
+        meta = game.meta
+        if meta.ended or meta.revealed_seed is not None:
+            raise GameOver(f"game {meta.game_id!r} has ended; it takes no client seed")
+        if meta.client_entropy is ClientEntropy.WAIVED:
+            raise ClientSeedRefused(
+                f"game {meta.game_id!r} was created waiving client entropy (recorded in "
+                "its GameCreated): its dice derive from the server's seed alone"
+            )
+        if meta.client_bound:
+            raise ClientSeedRefused(
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has its client seed "
+                "already; a new one is taken only after a reveal commits the next seed",
+                epoch=meta.epoch,
+            )
+        if meta.epoch_rolls:
+            raise ClientSeedRefused(
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has rolled already; a "
+                "client seed is taken only before the epoch's first roll",
+                epoch=meta.epoch,
+            )
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -271,8 +379,36 @@ class Games:
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
         if seed is None:
-            seed = await self.store.secret(game_id)
+            seed = await self._stored_secret(game_id)
             self._secrets[game_id] = seed
+        return seed
+
+    async def _stored_secret(self, game_id: str) -> bytes:
+        try:
+            return await self.store.secret(game_id)
+        except GameNotFound:
+            if await self.store.version(game_id) == 0:
+                raise
+            # ARCHITECTURE.md: a re-adjudication copy is stored without a seed, so that
+            # nothing done with the copy can publish (or roll from) its original's seed.
+            raise NoDiceSeed(
+                f"game {game_id!r} holds no dice seed of its own (a re-adjudication copy "
+                "records its original's rolls): it cannot roll server dice or reveal a "
+                "seed; its original's seed is published only by revealing the original",
+                game_id=game_id,
+            ) from None
+
+    async def _seed_for(self, game: Game) -> bytes | None:
+        """The secret seed of the game's current seed epoch, or None when the store holds
+        another epoch's (the game as read is behind a reveal: read it again)."""
+        game_id = game.meta.game_id
+        seed = self._secrets.get(game_id)
+        if seed is not None and commitment(seed) == game.meta.seed_commitment:
+            return seed
+        seed = await self._stored_secret(game_id)
+        if commitment(seed) != game.meta.seed_commitment:
+            return None
+        self._secrets[game_id] = seed
         return seed
 
     # -- commands --------------------------------------------------------------------------
@@ -304,11 +440,10 @@ class Games:
         check_command_id(command_id)
         if command_id.startswith("umpire:"):
             raise InvalidCommand("command ids starting with 'umpire:' are reserved")
-        # Held here for the whole command: the cache may evict the game meanwhile.
-        seed = await self._secret(game_id) if manual_dice is None else None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
+        stale_seeds = 0
         reload = False
         while True:
             cached = None if reload else self._cache.get(game_id)
@@ -322,6 +457,23 @@ class Games:
                         expected=expected_seq,
                         actual=game.meta.seq,
                     )
+                seed: bytes | None = None
+                if manual_dice is None and not game.meta.needs_client_seed:
+                    seed = await self._seed_for(game)
+                    if seed is None:
+                        # The store holds a later epoch's seed: a reveal rotated it since
+                        # this game was read. Read the game again; a store whose seed
+                        # never matches the log's commitment is refused, not retried.
+                        self._forget(game_id)
+                        reload = True
+                        stale_seeds += 1
+                        if stale_seeds > MAX_STALE_SEEDS:
+                            raise UmpireError(
+                                f"game {game_id!r}: the stored dice seed does not match the "
+                                f"commitment of seed epoch {game.meta.epoch}",
+                                game_id=game_id,
+                            )
+                        continue
                 events = self._decide(ruleset, game, command, manual_dice, seed, role)
             except UmpireError:
                 if cached is not None:
@@ -333,7 +485,12 @@ class Games:
                 raise
             if any(isinstance(e, GameEnded) for e in events):
                 # ARCHITECTURE.md: the seed is published when the game ends, atomically.
-                events.append(SeedRevealed(seed=(await self._secret(game_id)).hex()))
+                final = seed if seed is not None else await self._seed_for(game)
+                if final is None:
+                    self._forget(game_id)
+                    reload = True
+                    continue
+                events.append(SeedRevealed(seed=final.hex(), epoch=game.meta.epoch))
             try:
                 result = await self._append(ruleset, game, events, command_id, credential)
             except ExpectedVersionAhead:
@@ -390,9 +547,15 @@ class Games:
             events = decide_command(ruleset, game, command, manual, role=role, manual=True)
             manual.check_all_used()
             return events
-        if seed is None:
+        dice: Dice
+        if seed is not None:
+            # The epoch's seed and client seed (docs/audit-seeds.md); roll numbers run on
+            # across epochs.
+            dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
+        elif game.meta.needs_client_seed:
+            dice = UnboundDice(game.meta.epoch)  # a roll is refused: bind a client seed first
+        else:
             raise RuntimeError("the secret must be loaded before deciding with server dice")
-        dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
         return decide_command(ruleset, game, command, dice, role=role)
 
     async def _append(
@@ -402,6 +565,8 @@ class Games:
         events: list[Struct],
         command_id: str,
         credential: Credential | None = None,
+        *,
+        secret: bytes | None = None,
     ) -> AppendResult:
         codec = codec_for(ruleset)
         pending = [PendingEvent(*codec.encode(e)) for e in events]
@@ -413,6 +578,7 @@ class Games:
             recorded_at=utc_now_iso(),
             prev_hash=game.meta.last_hash,
             credential=credential,
+            secret=secret,
         )
         if not result.duplicate:
             await self._advance(ruleset, game, events, result)
@@ -448,18 +614,34 @@ class Games:
     # -- reveal ----------------------------------------------------------------------------
 
     async def reveal(self, game_id: str) -> CommandResult:
-        """Publish the seed (SeedRevealed); revealing twice returns the first result."""
-        known = await self.store.command_result(game_id, REVEAL_COMMAND_ID)
-        if known is not None:
-            return self._result(game_id, REVEAL_COMMAND_ID, known)
+        """Publish the seed of the current epoch (SeedRevealed).
+
+        On a running game the same event commits a fresh seed for the next epoch
+        (`next_commitment`), which replaces the stored secret in the same atomic append;
+        the next epoch's rolls wait for a fresh client seed (unless the game waived client
+        entropy). No roll after the reveal can be derived from what it publishes. An
+        ended game has revealed its last seed already (GameOver).
+        """
         for _ in range(MAX_ATTEMPTS):
             ruleset, game = await self.load(game_id)
-            if game.meta.revealed_seed is not None:
+            if game.meta.revealed_seed is not None or game.meta.ended:
                 raise GameOver(f"game {game_id!r} has revealed its seed already")
-            event = SeedRevealed(seed=(await self._secret(game_id)).hex())
+            seed = await self._seed_for(game)
+            if seed is None:
+                self._forget(game_id)
+                continue
+            following = self.draw_seed()
+            if len(following) != 32:
+                raise ValueError("a dice seed must be 32 bytes")
+            event = SeedRevealed(
+                seed=seed.hex(), epoch=game.meta.epoch, next_commitment=commitment(following)
+            )
+            command_id = reveal_command_id(game.meta.epoch)
             try:
-                result = await self._append(ruleset, game, [event], REVEAL_COMMAND_ID)
+                result = await self._append(ruleset, game, [event], command_id, secret=following)
             except VersionConflict:
                 continue
-            return self._result(game_id, REVEAL_COMMAND_ID, result)
+            if not result.duplicate:
+                self._secrets[game_id] = following
+            return self._result(game_id, command_id, result)
         raise UmpireError(f"game {game_id!r} is busy; try the reveal again")

@@ -39,6 +39,7 @@ from events.wire import (
     Accepted,
     Auth,
     Authenticated,
+    BindSeed,
     Create,
     Created,
     Error,
@@ -449,7 +450,9 @@ class Connection:
             request_id = data["id"][:128]
         text = str(failure)
         code = "unknown_message_type" if "`$.type`" in text else "bad_message"
-        allowed = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke"
+        allowed = (
+            "create, auth, subscribe, unsubscribe, command, list_games, view, revoke, bind_seed"
+        )
         self.gw.metrics.error(code)
         await self.reply(
             Error(
@@ -484,6 +487,8 @@ class Connection:
                     await self.reply(view)
             case Revoke():
                 await self._revoke(message)
+            case BindSeed():
+                await self._bind_seed(message)
 
     async def _create(self, msg: Create) -> None:
         # A create_id names the game, so a re-sent create finds the game it made before
@@ -493,7 +498,8 @@ class Connection:
         created = await self.gw.games.create(
             msg.ruleset,
             msg.setup,
-            client_seed=msg.client_seed,
+            client_seed=msg.client_seed,  # refused: it must follow the commitment
+            client_entropy=msg.client_entropy,
             game_id=game_id,
             scenario=msg.scenario,
         )
@@ -509,6 +515,37 @@ class Connection:
                 spectator_credential=spectator,
                 seed_commitment=created.seed_commitment,
                 client_seed=created.client_seed,
+                id=msg.id,
+                client_entropy=created.client_entropy.value,
+            )
+        )
+
+    async def _bind_seed(self, msg: BindSeed) -> None:
+        """The player's seed for the current seed epoch (docs/audit-seeds.md)."""
+        if msg.credential:
+            await self._auth(msg.credential, msg.id, reply=False)
+        role = self._role(msg.game_id)
+        if role is not Role.PLAYER:
+            raise Unauthorized(
+                f"a {role.value} may not bind a client seed for game {msg.game_id!r}; "
+                "only the player credential may",
+                game_id=msg.game_id,
+                role=role.value,
+            )
+        digest = self.grants[msg.game_id]
+        try:
+            result = await self.gw.games.bind_client_seed(
+                msg.game_id, msg.client_seed, credential=Credential(digest, role.value)
+            )
+        except Unauthorized:
+            await self.gw.drop_grant(msg.game_id, digest)
+            raise
+        await self.reply(
+            Accepted(
+                game_id=msg.game_id,
+                command_id=result.command_id,
+                seqs=result.seqs,
+                duplicate=result.duplicate,
                 id=msg.id,
             )
         )

@@ -8,7 +8,15 @@ import msgspec
 from msgspec import Struct
 
 from engine.citations import readable
-from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from events.types import (
+    ClientEntropy,
+    ClientSeedBound,
+    CommandRecorded,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    SeedRevealed,
+)
 
 
 def describe(event: Struct, *, with_type: bool = True) -> str:
@@ -19,10 +27,18 @@ def describe(event: Struct, *, with_type: bool = True) -> str:
 
 def _describe(event: Struct, *, with_type: bool) -> str:
     if isinstance(event, GameCreated):
+        if event.client_seed:
+            client = f"client seed {event.client_seed!r}"  # an old log: bound at creation
+        elif event.client_entropy is ClientEntropy.WAIVED:
+            client = "client entropy waived (the server's seed alone derives the dice)"
+        else:
+            client = "client seed to be bound"
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
-            f"seed commitment {event.seed_commitment[:16]}…, client seed {event.client_seed!r}"
+            f"seed commitment {event.seed_commitment[:16]}…, {client}"
         )
+    if isinstance(event, ClientSeedBound):
+        return f"client seed {event.client_seed!r} bound for seed epoch {event.epoch}"
     if isinstance(event, CommandRecorded):
         fields = {k: v for k, v in event.command.items() if k != "type"}
         manual = " (manual dice)" if event.manual_dice else ""
@@ -41,6 +57,11 @@ def _describe(event: Struct, *, with_type: bool) -> str:
             f"{event.purpose} — {event.rule}"
         )
     if isinstance(event, SeedRevealed):
+        if event.next_commitment:
+            return (
+                f"seed of epoch {event.epoch} revealed: {event.seed}; next seed committed: "
+                f"{event.next_commitment[:16]}…"
+            )
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
         return f"game ended: {event.result}" + (f" — {event.rule}" if event.rule else "")

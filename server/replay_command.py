@@ -5,6 +5,8 @@
 - `explain GAME SEQ`: one event in plain words (rule, table row, dice, candidates).
 - `readjudicate GAME [--ruleset-module M:A]`: the recorded commands and dice re-run under
   the installed (or given) rules into a new game; prints the first event that differs.
+  The new game is stored without a dice seed: its log commits to its original's seed, and
+  nothing done with the copy (reveal, export, a server roll) may publish or use that seed.
 
 Replay and explain take `--file EXPORT.jsonl` instead of a game id.
 """
@@ -205,7 +207,6 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         new_id = check_game_id(args.new_game_id or await _free_id(store, args.game))
         if await store.version(new_id) > 0:
             raise GameExists(f"game {new_id!r} exists already: choose another --new-game-id")
-        seed = await store.secret(args.game)
         with progress_bar("re-adjudicating", len(envelopes), err_console) as advance:
             result = readjudicate(envelopes, ruleset, game_id=new_id, progress=advance)
         codec = codec_for(ruleset)
@@ -217,7 +218,7 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
                 expected_version=seq,
                 command_id=batch.command_id,
                 recorded_at=batch.recorded_at,
-                secret=seed if seq == 0 else None,
+                # No secret: the copy holds its original's commitment, never its seed.
             )
             seq = appended.last_seq
     d = result.difference

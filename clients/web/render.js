@@ -30,7 +30,11 @@ export function describe(frame) {
   switch (frame.event_type) {
     case "GameCreated":
       return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
-        `${p.seed_commitment.slice(0, 16)}…, client seed ${p.client_seed}`;
+        `${p.seed_commitment.slice(0, 16)}…, ` +
+        (p.client_seed ? `client seed ${p.client_seed}`
+          : p.client_entropy === "waived" ? "client entropy waived" : "client seed to be bound");
+    case "ClientSeedBound":
+      return `client seed ${p.client_seed} bound for seed epoch ${p.epoch}`;
     case "CommandRecorded": {
       const { type, ...fields } = p.command || {};
       const args = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
@@ -41,6 +45,9 @@ export function describe(frame) {
       return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}`;
     }
     case "SeedRevealed":
+      if (p.next_commitment)
+        return `seed of epoch ${p.epoch} revealed: ${p.seed}; next seed committed: ` +
+          `${p.next_commitment.slice(0, 16)}…`;
       return `seed revealed: ${p.seed}`;
     case "GameEnded":
       return `game ended: ${p.result}`;

@@ -6,6 +6,12 @@
 //   await client.auth(credential);
 //   client.subscribe(gameId, 0, (frame) => console.log(frame.seq, frame.event_type));
 
+// 16 bytes of the browser's cryptographic randomness, as hex: a client seed.
+function freshSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export class UmpireClient {
   constructor(url, { reconnectDelay = 250 } = {}) {
     this.url = url;
@@ -89,13 +95,26 @@ export class UmpireClient {
     });
   }
 
+  // Create a game, then bind this client's seed once the server's commitment has arrived
+  // (docs/audit-seeds.md): neither side can choose its seed knowing the other's. The seed
+  // is fresh browser entropy unless one is given.
   async create(ruleset, setup = {}, clientSeed) {
     // A create_id makes the create safe to re-send after a reconnect: it names one game.
     const message = { type: "create", ruleset, setup, create_id: crypto.randomUUID().replaceAll("-", "") };
-    if (clientSeed) message.client_seed = clientSeed;
     const created = await this.request(message);
     this.credentials.push(created.player_credential);
+    if (!created.client_seed && created.client_entropy !== "waived") {
+      const seed = clientSeed || freshSeed();
+      await this.bindSeed(created.game_id, seed);
+      return { ...created, client_seed: seed };
+    }
     return created;
+  }
+
+  // Bind a client seed to the game's current seed epoch: after create, and after each
+  // mid-game reveal (its SeedRevealed carries the next commitment) before the next roll.
+  bindSeed(gameId, clientSeed) {
+    return this.request({ type: "bind_seed", game_id: gameId, client_seed: clientSeed || freshSeed() });
   }
 
   async auth(credential) {

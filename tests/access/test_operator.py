@@ -12,7 +12,14 @@ OPERATOR = "o" * 32
 async def test_operator_lists_and_inspects_every_game(gateway: Running, ws_url: str) -> None:
     owners = [await Peer.open(ws_url) for _ in range(3)]
     created = [
-        await o.ok({"type": "create", "ruleset": "counter", "setup": {"target": 50}})
+        await o.ok(
+            {
+                "type": "create",
+                "client_entropy": "waived",
+                "ruleset": "counter",
+                "setup": {"target": 50},
+            }
+        )
         for o in owners
     ]
     for o, c in zip(owners, created, strict=True):

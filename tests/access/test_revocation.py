@@ -19,7 +19,14 @@ OPERATOR = "o" * 32
 
 async def _game(url: str) -> tuple[Peer, dict]:
     owner = await Peer.open(url)
-    created = await owner.ok({"type": "create", "ruleset": "counter", "setup": {"target": 99}})
+    created = await owner.ok(
+        {
+            "type": "create",
+            "client_entropy": "waived",
+            "ruleset": "counter",
+            "setup": {"target": 99},
+        }
+    )
     return owner, created
 
 

@@ -74,8 +74,12 @@ async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str)
     player = await Peer.open(ws_url)
     other = await Peer.open(ws_url)
     spectator = await Peer.open(ws_url)
-    created = await player.ok({"type": "create", "ruleset": name, "setup": setup})
-    foreign = await other.ok({"type": "create", "ruleset": name, "setup": setup})
+    created = await player.ok(
+        {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
+    )
+    foreign = await other.ok(
+        {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
+    )
     gid, fid = created["game_id"], foreign["game_id"]
     await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
     await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,

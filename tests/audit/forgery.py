@@ -54,8 +54,9 @@ class Cli:
         self.monkeypatch.setenv("UMPIRE_PREFIX", prefix)
 
     def new(self, ruleset: str = "counter", setup: dict[str, Any] | None = None) -> str:
-        """Create a game; returns its id."""
-        args = ["new", ruleset, "--json", "--setup", json.dumps(setup or {})]
+        """Create a game (client entropy waived, so the seqs below hold); returns its id."""
+        args = ["new", ruleset, "--json", "--setup", json.dumps(setup or {}),
+                "--waive-client-entropy"]  # fmt: skip
         result = self(*args)
         assert result.code == 0, result.err
         return str(json.loads(result.out)["game_id"])

@@ -59,7 +59,7 @@ async def test_a_gateway_feed_follows_its_game_to_another_master(
         running_gateway(settings, cluster.url) as gw,
         UmpireClient(f"ws://127.0.0.1:{gw.port}/ws") as client,
     ):
-        created = await client.create("counter", {"target": 1_000_000})
+        created = await client.create("counter", {"target": 1_000_000}, client_entropy="waived")
         slot = cluster.slot_of(f"{prefix}:{{{created.game_id}}}")
         seen: list[int] = []
 

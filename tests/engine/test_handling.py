@@ -13,16 +13,17 @@ from events.errors import GameNotFound, InvalidGameId, VersionConflict
 from events.types import DiceRolled, SeedRevealed
 from server.games import Games
 from tests.access.drivers import driver, rulesets
+from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
-    created = await games.create("counter", {"target": 100}, client_seed="abc")
+    created = await create_bound(games, "counter", {"target": 100}, "abc")
     result = await games.handle(created.game_id, "c1", {"type": "Push"})
-    assert result.seqs == [2, 3, 4]
+    assert result.seqs == [3, 4, 5]
     events = await games.store.read(created.game_id)
     assert [e.type for e in events] == [
-        "GameCreated", "CommandRecorded", "DiceRolled", "counter.BotPushed",
+        "GameCreated", "ClientSeedBound", "CommandRecorded", "DiceRolled", "counter.BotPushed",
     ]  # fmt: skip
     _, game = await games.load(created.game_id)
     assert game.meta.rolls == 1 and game.state.pushes == 1
@@ -97,7 +98,7 @@ async def test_retried_command_id_returns_first_result_even_after_reopen(
 
 
 async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> None:
-    created = await games.create("counter", {"target": 12}, client_seed="cs")
+    created = await create_bound(games, "counter", {"target": 12}, "cs")
     n = 0
     while True:
         n += 1

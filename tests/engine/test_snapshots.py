@@ -6,6 +6,7 @@ import msgspec
 
 from engine.game import fold, state_hash
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 
 async def test_snapshot_is_taken_and_reproduces_the_fold(games: Games) -> None:
@@ -43,7 +44,7 @@ async def test_a_tampered_snapshot_is_ignored(games: Games) -> None:
 
 
 async def test_same_log_always_folds_to_the_same_hash(games: Games) -> None:
-    created = await games.create("counter", {"target": 100_000}, client_seed="fixed")
+    created = await create_bound(games, "counter", {"target": 100_000}, "fixed")
     for i in range(10):
         await games.handle(created.game_id, f"p{i}", {"type": "Push"})
         await games.handle(created.game_id, f"h{i}", {"type": "Hide"})

@@ -128,7 +128,12 @@ async def test_the_gateway_answers_durability_unconfirmed_and_a_retry_is_safe(
         async with running_gateway(settings, master.url) as running:
             peer = await Peer.open(f"ws://127.0.0.1:{running.port}/ws")
             created = await peer.request(
-                {"type": "create", "ruleset": "counter", "setup": {"target": 99}}
+                {
+                    "type": "create",
+                    "client_entropy": "waived",
+                    "ruleset": "counter",
+                    "setup": {"target": 99},
+                }
             )
             assert created["type"] == "error" and created["code"] == "durability_unconfirmed"
             gid = created["details"]["game_id"]

@@ -102,7 +102,14 @@ async def test_kill_9_of_a_gateway_during_a_burst(
     with gateways(redis_server.url, prefix, 2) as (first, second):
         owner = await Peer.open(second.url)
         games = [
-            await owner.ok({"type": "create", "ruleset": "counter", "setup": {"target": 10**6}})
+            await owner.ok(
+                {
+                    "type": "create",
+                    "client_entropy": "waived",
+                    "ruleset": "counter",
+                    "setup": {"target": 10**6},
+                }
+            )
             for _ in range(GAMES)
         ]
         await owner.close()

@@ -111,7 +111,8 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
     with gateways(redis_server.url, prefix, 1, **HOSTILE_ENV) as (gateway,):
         owner = await Peer.open(gateway.url)
         created = await owner.ok({"type": "create", "ruleset": "counter",
-                                  "setup": {"target": 10**6}})  # fmt: skip
+                                  "setup": {"target": 10**6},
+                                  "client_entropy": "waived"})  # fmt: skip
         await owner.close()
         from engine.roles import Role
         from server import credentials

@@ -54,7 +54,14 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None
     redis, running = site
     url = f"ws://127.0.0.1:{running.port}/ws"
     player = await Peer.open(url)
-    created = await player.ok({"type": "create", "ruleset": "counter", "setup": {"target": 999}})
+    created = await player.ok(
+        {
+            "type": "create",
+            "client_entropy": "waived",
+            "ruleset": "counter",
+            "setup": {"target": 999},
+        }
+    )
     gid = created["game_id"]
     await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
     spectator = await Peer.open(url)
@@ -68,7 +75,7 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None
     refused = [
         command(gid, "during0"),
         command(gid, "during1"),
-        {"type": "create", "ruleset": "counter", "setup": {}},
+        {"type": "create", "client_entropy": "waived", "ruleset": "counter", "setup": {}},
         {"type": "auth", "credential": created["spectator_credential"]},
         {"type": "view", "game_id": gid},
     ]
@@ -116,7 +123,14 @@ async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
     assert redis.process is not None
     url = f"ws://127.0.0.1:{running.port}/ws"
     player = await Peer.open(url)
-    created = await player.ok({"type": "create", "ruleset": "counter", "setup": {"target": 999}})
+    created = await player.ok(
+        {
+            "type": "create",
+            "client_entropy": "waived",
+            "ruleset": "counter",
+            "setup": {"target": 999},
+        }
+    )
     gid = created["game_id"]
     await player.ok(command(gid, "warm"))
     before = await running.gateway.store.version(gid)

@@ -41,7 +41,7 @@ class Load:
     async def client(self, n: int, shared: str, shared_credential: str) -> None:
         peer = await Peer.open(self.gateway.url)
         self.peers.append(peer)
-        created = await peer.ok({"type": "create", "ruleset": "counter",
+        created = await peer.ok({"type": "create", "client_entropy": "waived", "ruleset": "counter",
                                  "setup": {"target": 10**6}})  # fmt: skip
         gid = created["game_id"]
         self.games.append(gid)
@@ -66,7 +66,9 @@ class Load:
         end = time.monotonic() + self.seconds
         while time.monotonic() < end:
             peer = await Peer.open(self.gateway.url)
-            created = await peer.ok({"type": "create", "ruleset": "counter", "setup": {}})
+            created = await peer.ok(
+                {"type": "create", "client_entropy": "waived", "ruleset": "counter", "setup": {}}
+            )
             await peer.ok({"type": "subscribe", "game_id": created["game_id"], "from_seq": 0})
             for j in range(3):
                 await peer.ok({"type": "command", "game_id": created["game_id"],
@@ -100,7 +102,7 @@ def growth_kib(samples: list[tuple[float, int]]) -> float:
 async def soak(redis_url: str, prefix: str, store: RedisEventStore, seconds: float) -> Load:
     with gateways(redis_url, prefix, 1) as (gateway,):
         owner = await Peer.open(gateway.url)
-        shared = await owner.ok({"type": "create", "ruleset": "counter",
+        shared = await owner.ok({"type": "create", "client_entropy": "waived", "ruleset": "counter",
                                  "setup": {"target": 10**6}})  # fmt: skip
         load = Load(gateway, seconds)
         await asyncio.wait_for(

@@ -166,7 +166,14 @@ def finish(site: Site, peer: Peer, games: list[str]) -> None:
 def test_random_frames_and_messages(site: Site) -> None:
     peer = site.peer()
     created = site.run(
-        peer.ok({"type": "create", "ruleset": "counter", "setup": {"target": 10**6}})
+        peer.ok(
+            {
+                "type": "create",
+                "client_entropy": "waived",
+                "ruleset": "counter",
+                "setup": {"target": 10**6},
+            }
+        )
     )
     gid = created["game_id"]
     counter = itertools.count()
@@ -211,7 +218,9 @@ manual_dice = st.one_of(st.none(), st.lists(st.lists(st.integers(-2, 30), max_si
 def test_random_commands_of_every_ruleset(site: Site, name: str) -> None:
     setup, _ = driver(name)
     peer = site.peer()
-    gid = site.run(peer.ok({"type": "create", "ruleset": name, "setup": setup}))["game_id"]
+    gid = site.run(
+        peer.ok({"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup})
+    )["game_id"]
     counter = itertools.count()
 
     @settings(FUZZ, max_examples=40)
@@ -248,7 +257,9 @@ def test_random_sequences_of_valid_commands(site: Site, name: str) -> None:
 
     async def play(seed: int, length: int) -> None:
         rng = random.Random(seed)
-        created = await peer.ok({"type": "create", "ruleset": name, "setup": setup})
+        created = await peer.ok(
+            {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
+        )
         gid = created["game_id"]
         touched.append(gid)
         for i in range(length):

@@ -16,6 +16,7 @@ from engine.audit import audit
 from engine.errors import InvalidSetup
 from engine.rulesets.down_in_flames.card_play import hand_limits
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 State = Callable[[], Awaitable[Any]]
@@ -98,9 +99,7 @@ def test_every_builtin_ruleset_has_a_default_scenario() -> None:
 async def test_scenario_starts_and_plays_its_first_turn(
     games: Games, ruleset: str, scenario: str
 ) -> None:
-    created = await games.create(
-        ruleset, None, client_seed=f"{ruleset}-{scenario}", scenario=scenario
-    )
+    created = await create_bound(games, ruleset, None, f"{ruleset}-{scenario}", scenario=scenario)
     gid = created.game_id
     count = 0
 

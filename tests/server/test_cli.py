@@ -31,8 +31,9 @@ def test_a_game_driven_from_the_command_line(cli_env: str, capsys, redis_server)
                        "--client-seed", "cli-seed")  # fmt: skip
     assert code == 0
     game = json.loads(out)["game_id"]
+    assert json.loads(out)["client_seed"] == "cli-seed"  # bound after the commitment: seq 2
     code, out, _ = run(capsys, "send", game, '{"type": "Push"}', "--command-id", "p1")
-    assert code == 0 and "seqs 2..4" in out and "bot push" in out
+    assert code == 0 and "seqs 3..5" in out and "bot push" in out
     code, out, _ = run(capsys, "send", game, '{"type": "Push"}', "--dice", "[[6]]")
     assert code == 0 and "(player)" in out
     code, out, _ = run(capsys, "send", game, '{"type": "Push"}', "--command-id", "p1")

@@ -26,6 +26,7 @@ from server.embedded import EmbeddedRedis
 from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
 from tests.rulesets.nightfighter.test_example_of_play import Play, start_turn
+from tests.support.gateway_games import create_bound
 
 TOKEN = "fog-of-war-operator-token"
 
@@ -158,7 +159,7 @@ def test_nightfighter_shows_the_player_no_hidden_location(
         store = RedisEventStore.from_url(redis_server.url, prefix=cli_env)
         try:
             games = Games(store, draw_seed=lambda: b"\x05" * 32)
-            created = await games.create("nightfighter", setup_4b(), client_seed="fog")
+            created = await create_bound(games, "nightfighter", setup_4b(), "fog")
             p = Play(games, created.game_id)
             await start_turn(p, ["1019", "1018", "1017"], 0)
             await p.do("PlaceRadarSearches", [[2]], searches=[{"radar": "Wurzburg", "hex": "0403"}])

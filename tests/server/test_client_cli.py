@@ -20,7 +20,7 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
            "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
     try:
         async with UmpireClient(url) as owner:
-            created = await owner.create("counter", {"target": 1000})
+            created = await owner.create("counter", {"target": 1000}, client_entropy="waived")
         commands = '{"type": "Push"}\n{"type": "Fly"}\n{"type": "Add", "amount": 2}\n'
         play = subprocess.run(
             [sys.executable, "-m", "server.cli", "play", "--url", url,

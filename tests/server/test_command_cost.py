@@ -30,7 +30,12 @@ async def test_a_command_on_a_cached_game_is_one_redis_call(tmp_path: Path) -> N
         async with running_gateway(settings, server.url) as running:
             peer = await Peer.open(f"ws://127.0.0.1:{running.port}/ws")
             created = await peer.ok(
-                {"type": "create", "ruleset": "counter", "setup": {"target": 1000}}
+                {
+                    "type": "create",
+                    "client_entropy": "waived",
+                    "ruleset": "counter",
+                    "setup": {"target": 1000},
+                }
             )
             gid = created["game_id"]
 

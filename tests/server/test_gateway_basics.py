@@ -25,14 +25,16 @@ async def test_create_command_and_live_events(ws_url: str) -> None:
     async with UmpireClient(ws_url) as client:
         created = await client.create("counter", {"target": 1000}, client_seed="seed-1")
         assert created.player_credential.startswith(created.game_id + ".")
-        watcher = asyncio.create_task(collect(client, created.game_id, 6))
+        watcher = asyncio.create_task(collect(client, created.game_id, 7))
         accepted = await client.send(created.game_id, {"type": "Push"}, command_id="p1")
-        assert accepted.seqs == [2, 3, 4] and not accepted.duplicate
+        assert accepted.seqs == [3, 4, 5] and not accepted.duplicate
         await client.send(created.game_id, {"type": "Add", "amount": 3})
         frames = await asyncio.wait_for(watcher, 10)
-        assert [f.seq for f in frames] == list(range(1, 7))
+        assert [f.seq for f in frames] == list(range(1, 8))
         assert frames[0].event_type == "GameCreated"
-        assert frames[2].payload["type"] == "DiceRolled"
+        assert frames[1].event_type == "ClientSeedBound"
+        assert frames[1].payload["client_seed"] == "seed-1"
+        assert frames[3].payload["type"] == "DiceRolled"
 
 
 async def test_same_command_id_twice_is_applied_once(ws_url: str) -> None:
@@ -115,7 +117,7 @@ async def test_credentials_are_scoped_to_one_game(ws_url: str) -> None:
 
 async def test_view_at_a_past_seq_is_the_state_then_as_the_role_sees_it(ws_url: str) -> None:
     async with UmpireClient(ws_url) as player:
-        created = await player.create("counter", {"target": 1000})
+        created = await player.create("counter", {"target": 1000}, client_entropy="waived")
         await player.send(created.game_id, {"type": "Add", "amount": 2})  # seqs 2-3
         await player.send(created.game_id, {"type": "Hide"})  # seqs 4-6
         await player.send(created.game_id, {"type": "Add", "amount": 3})  # seqs 7-8

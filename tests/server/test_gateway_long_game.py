@@ -16,7 +16,8 @@ async def test_a_long_game_is_served_from_seq_1_and_its_early_reveal_is_honoured
     gateway: Running, ws_url: str
 ) -> None:
     async with UmpireClient(ws_url) as player:
-        created = await player.create("counter", {"target": 1_000_000})
+        # Waived client entropy (logged at creation): no bind batch, so the seqs below hold.
+        created = await player.create("counter", {"target": 1_000_000}, client_entropy="waived")
         await player.send(created.game_id, {"type": "Hide"}, command_id="h")  # seqs 2-4
         await gateway.gateway.games.reveal(created.game_id)  # seq 5
         await append_added(gateway, created.game_id, WINDOW + 500, batch=100)

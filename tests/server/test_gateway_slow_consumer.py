@@ -24,7 +24,7 @@ async def test_a_client_that_never_reads_is_closed_for_resync(
     async with running_gateway(settings, redis_server.url) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
         async with UmpireClient(url) as owner:
-            created = await owner.create("counter", {"target": 1_000_000})
+            created = await owner.create("counter", {"target": 1_000_000}, client_entropy="waived")
             # The stalled client completes the handshake, subscribes, then never reads.
             loop = asyncio.get_running_loop()
             # Built in a thread: its blocking handshake must not stall this event loop.

@@ -18,6 +18,7 @@ from clients.client import UmpireError as ErrorFrame
 from engine.errors import RuleError
 from engine.roles import Role
 from events.errors import UmpireError
+from events.types import ClientEntropy
 from server.credentials import Unauthorized
 from server.games import CommandResult, Created, Games
 
@@ -63,23 +64,47 @@ class GatewayGames:
         ruleset_name: str,
         setup: dict[str, Any] | None = None,
         *,
+        client_entropy: str = "waived",
         client_seed: str | None = None,
         game_id: str | None = None,
         command_id: str | None = None,
         scenario: str | None = None,
     ) -> Created:
-        if game_id is not None:
+        if game_id is not None or client_seed is not None:
             # The protocol lets the server choose game ids; a test that needs a fixed id
-            # (to check that nothing was created under it) uses the direct path.
+            # (to check that nothing was created under it) uses the direct path, and so
+            # does one that offers a client seed too early (refused).
             return await self.direct.create(
-                ruleset_name, setup, client_seed=client_seed, game_id=game_id, scenario=scenario
+                ruleset_name,
+                setup,
+                client_entropy=client_entropy,
+                client_seed=client_seed,
+                game_id=game_id,
+                scenario=scenario,
             )
+        # The same default as Games.create (a recorded waiver), so both paths play the same
+        # game; a test that binds a seed creates with "bind" and calls bind_client_seed.
+        message = {"type": "create", "ruleset": ruleset_name, "setup": setup or {},
+                   "client_entropy": client_entropy}  # fmt: skip
+        if scenario is not None:
+            message["scenario"] = scenario
         try:
-            created = await self.client.create(ruleset_name, setup or {}, client_seed, scenario)
+            created = await self.client.request(message)
         except ErrorFrame as frame:
             raise as_typed(frame) from None
+        self.client.credentials.append(created.player_credential)
         return Created(
-            created.game_id, created.ruleset, created.seed_commitment, created.client_seed, 1
+            created.game_id, created.ruleset, created.seed_commitment, created.client_seed, 1,
+            client_entropy=ClientEntropy(created.client_entropy),
+        )  # fmt: skip
+
+    async def bind_client_seed(self, game_id: str, client_seed: str) -> CommandResult:
+        try:
+            accepted = await self.client.bind_seed(game_id, client_seed)
+        except ErrorFrame as frame:
+            raise as_typed(frame) from None
+        return CommandResult(
+            game_id, accepted.command_id, accepted.seqs[0], accepted.seqs[-1], accepted.duplicate
         )
 
     async def handle(
@@ -112,3 +137,18 @@ class GatewayGames:
 
     async def reveal(self, game_id: str) -> CommandResult:
         return await self.direct.reveal(game_id)
+
+
+async def create_bound(
+    games: Games | GatewayGames,
+    ruleset_name: str,
+    setup: dict[str, Any] | None,
+    client_seed: str,
+    *,
+    scenario: str | None = None,
+) -> Created:
+    """Create a game as the clients do: the commitment first (seq 1), then the client's
+    seed bound to it (seq 2), so a scripted game plays the same dice on every run."""
+    created = await games.create(ruleset_name, setup, client_entropy="bind", scenario=scenario)
+    await games.bind_client_seed(created.game_id, client_seed)
+    return msgspec.structs.replace(created, client_seed=client_seed, seq=2)

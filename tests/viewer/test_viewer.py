@@ -42,7 +42,7 @@ async def test_live_events_scrubbing_and_a_shared_link(
 ) -> None:
     port = viewer_gateway.port
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
-        created = await client.create("counter", {"target": 100}, client_seed="viewer")
+        created = await client.create("counter", {"target": 100}, client_entropy="waived")
         gid = created.game_id
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
         await _open(page, port, created.player_credential)
@@ -130,7 +130,7 @@ async def test_a_decision_explanation_with_candidates_at_phone_width(
 ) -> None:
     port = viewer_gateway.port
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
-        created = await client.create("downtown", DOWNTOWN, client_seed="viewer-dt")
+        created = await client.create("downtown", DOWNTOWN, client_entropy="waived")
         await client.send(created.game_id, {"type": "DeployGroundUnits"})
         page = await browser.new_page(viewport={"width": 390, "height": 844})
         await _open(page, port, created.player_credential)
@@ -169,7 +169,7 @@ async def test_a_ruleset_with_a_map_shows_its_counters_on_hexes(
 ) -> None:
     port = viewer_gateway.port
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
-        created = await client.create("conflict_of_heroes", {}, client_seed="viewer-map")
+        created = await client.create("conflict_of_heroes", {}, client_entropy="waived")
         view = await client.view(created.game_id)
         units = {u["id"]: u["hex"] for u in view.state["units"] if u.get("hex")}
         page = await browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -191,7 +191,7 @@ async def test_a_page_opened_late_scrubs_to_the_exact_earlier_state(
     """The page never saw seq 3 live: it asks the server (view at_seq) for that state."""
     port = viewer_gateway.port
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
-        created = await client.create("counter", {"target": 100}, client_seed="late")
+        created = await client.create("counter", {"target": 100}, client_entropy="waived")
         await client.send(created.game_id, {"type": "Add", "amount": 2})  # seqs 2-3
         await client.send(created.game_id, {"type": "Add", "amount": 5})  # seqs 4-5
         page = await browser.new_page(viewport={"width": 1280, "height": 900})

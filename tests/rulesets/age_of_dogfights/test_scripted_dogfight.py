@@ -14,6 +14,7 @@ from engine.roles import Role
 from engine.rulesets.age_of_dogfights import RULESET
 from engine.rulesets.age_of_dogfights.geometry import Board, step
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 SETUP: dict[str, Any] = {
     "players": [
@@ -37,7 +38,7 @@ SETUP: dict[str, Any] = {
 
 
 async def test_scripted_dogfight_audits(games: Games) -> None:
-    created = await games.create("age_of_dogfights", SETUP, client_seed="dogfight-1")
+    created = await create_bound(games, "age_of_dogfights", SETUP, "dogfight-1")
     gid = created.game_id
     await games.handle(gid, "setup", {"type": "RollSetup"})
     _, game = await games.load(gid)
@@ -120,7 +121,7 @@ async def test_malformed_setup_is_invalid(games: Games) -> None:
 
 
 async def test_bad_commands_are_rule_errors_and_write_nothing(games: Games) -> None:
-    created = await games.create("age_of_dogfights", SETUP, client_seed="bad")
+    created = await create_bound(games, "age_of_dogfights", SETUP, "bad")
     gid = created.game_id
     with pytest.raises(RuleError, match="RollSetup") as info:
         await games.handle(gid, "early", {"type": "FlyBots"})

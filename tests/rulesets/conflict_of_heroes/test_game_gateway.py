@@ -16,6 +16,7 @@ from engine.rulesets.conflict_of_heroes import RULESET
 from engine.rulesets.conflict_of_heroes.terms import Side, Turn
 from events.types import SeedRevealed
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 
 def _player_command(state: Any) -> dict[str, Any]:
@@ -40,7 +41,7 @@ async def test_scripted_mission_of_several_rounds_audits_ok(games: Games) -> Non
     """Several rounds of play: player actions, AI turns, reports (a hit, a destroyed AI,
     a reinforcement), consecutive passes ending rounds; then the seed is revealed and the
     audit recomputes every draw and roll and re-makes every decision."""
-    created = await games.create("conflict_of_heroes", {}, client_seed="coh-mission")
+    created = await create_bound(games, "conflict_of_heroes", {}, "coh-mission")
     gid = created.game_id
     n = 0
 
@@ -96,7 +97,7 @@ async def test_bad_input_is_refused_and_nothing_is_written(games: Games) -> None
     """Bad input: a spent unit acting where a fresh one is needed (3.1), CAPs that are not
     there (3.2.1), APs a unit does not have (3.1), an order card not in the deck (3.1.1),
     the wrong side's turn (3.0 / 4.0): RuleError naming the rule, store unchanged."""
-    created = await games.create("conflict_of_heroes", {}, client_seed="coh-bad")
+    created = await create_bound(games, "conflict_of_heroes", {}, "coh-bad")
     gid = created.game_id
     await games.handle(
         gid, "ok1", {"type": "CommandAction", "units": ["P-RIFLE-1"], "action": "move", "caps": 3}

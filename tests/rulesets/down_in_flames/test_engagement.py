@@ -17,6 +17,7 @@ from engine.rulesets.down_in_flames import RULESET
 from events.codec import EventRegistry
 from server.games import Games
 from tests.rulesets.down_in_flames.scenario import entry
+from tests.support.gateway_games import create_bound
 
 SETUP: dict[str, Any] = {
     "aircraft": [
@@ -45,7 +46,7 @@ def _leaks(data: Any) -> list[str]:
 
 
 async def _script(games: Games) -> str:
-    created = await games.create("down_in_flames", SETUP, client_seed="engagement")
+    created = await create_bound(games, "down_in_flames", SETUP, "engagement")
     gid = created.game_id
     n = iter(range(1000))
 

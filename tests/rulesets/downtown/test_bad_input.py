@@ -8,12 +8,13 @@ import pytest
 
 from engine.errors import InvalidSetup, RuleError
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 from .play import flight
 
 
 async def _game(games: Games) -> str:
-    created = await games.create("downtown", {}, client_seed="bad")
+    created = await create_bound(games, "downtown", {}, "bad")
     return created.game_id
 
 

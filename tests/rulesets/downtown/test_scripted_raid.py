@@ -16,6 +16,7 @@ from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from events.types import DiceRolled
 from server.games import Games
+from tests.support.gateway_games import create_bound
 
 from .play import flight, manual_for
 
@@ -75,7 +76,7 @@ def _leaks(data: Any) -> list[str]:
 
 
 async def test_scripted_raid(games: Games) -> None:
-    created = await games.create("downtown", SETUP, client_seed="raid")
+    created = await create_bound(games, "downtown", SETUP, "raid")
     raid = Raid(games, created.game_id)
     # Pre-raid: ground units (server dice), radar, air deployment
     await raid.send({"type": "DeployGroundUnits"})

@@ -20,6 +20,7 @@ from engine.rulesets.nightfighter.state import State
 from engine.rulesets.nightfighter.terms import Status, Track, Uncertainty
 from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.support.gateway_games import create_bound
 
 
 class Play:
@@ -81,7 +82,7 @@ async def start_turn(
 
 async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     """The whole example of play, scenario 4B, with the dice it states."""
-    created = await games.create("nightfighter", setup_4b(), client_seed="4B")
+    created = await create_bound(games, "nightfighter", setup_4b(), "4B")
     p = Play(games, created.game_id)
 
     # Turn 1: three high counters for the first Lancaster enter in columns 04, 10, 16.

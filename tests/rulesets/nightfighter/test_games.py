@@ -14,6 +14,7 @@ from engine.rulesets.nightfighter import RULESET
 from events.types import DiceRolled
 from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.support.gateway_games import create_bound
 
 
 async def _to_ai_phase(games: Games, gid: str) -> None:
@@ -27,7 +28,7 @@ async def _to_ai_phase(games: Games, gid: str) -> None:
 
 async def test_bad_input_is_refused_citing_the_rule_and_writes_nothing(games: Games) -> None:
     """Ineligible search, second AI search in a phase, non-adjacent move, phase order."""
-    created = await games.create("nightfighter", setup_4b(), client_seed="bad")
+    created = await create_bound(games, "nightfighter", setup_4b(), "bad")
     gid = created.game_id
     with pytest.raises(RuleError, match="bomber movement phase") as info:
         await games.handle(gid, "b0", {"type": "MoveBombers"})  # turn 0 is over first
@@ -67,7 +68,7 @@ async def test_bad_input_is_refused_citing_the_rule_and_writes_nothing(games: Ga
 async def test_second_ai_search_in_a_phase_is_refused(games: Games) -> None:
     setup = setup_4b()
     setup["fighters"] = [{"id": "F1", "hex": "1006", "facing": 0, "ai_range": 2}]
-    created = await games.create("nightfighter", setup, client_seed="ai2")
+    created = await create_bound(games, "nightfighter", setup, "ai2")
     gid = created.game_id
     await games.handle(gid, "t1", {"type": "EndPhase"})
     await games.handle(gid, "t2", {"type": "MoveBombers"})
@@ -94,7 +95,7 @@ async def test_server_dice_game_audits_and_hides_location_rolls(games: Games) ->
     no rolled cell or hex of a failed location and no face of a hidden roll."""
     setup = setup_4b()
     setup["fighters"] = [{"id": "F1", "hex": "1012", "facing": 0, "ai_range": 2}]
-    created = await games.create("nightfighter", setup, client_seed="server")
+    created = await create_bound(games, "nightfighter", setup, "server")
     gid = created.game_id
     n = 0
 
