@@ -169,7 +169,7 @@ class Dice(Protocol):
         ...
 
 
-def _event(
+def roll_event(
     spec: DiceSpec,
     roll: int,
     faces: tuple[int, ...],
@@ -179,6 +179,7 @@ def _event(
     hidden: bool,
     by: Roller,
 ) -> DiceRolled:
+    """The DiceRolled event of roll number `roll` of `spec` showing `faces`."""
     return DiceRolled(
         roll=roll,
         kind=spec.kind.value,
@@ -205,7 +206,7 @@ class ServerDice:
     def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
         """Derive the next roll's faces from the seed."""
         faces = derive_faces(self._seed, self._client_seed, self._next, spec)
-        event = _event(
+        event = roll_event(
             spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER
         )
         self._next += 1
@@ -259,7 +260,7 @@ class ManualDice:
                     rule=rule,
                 )
         self._used += 1
-        event = _event(
+        event = roll_event(
             spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER
         )
         self._next += 1

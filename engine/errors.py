@@ -53,6 +53,12 @@ class DiceMismatch(UmpireError):
     code = "dice_mismatch"
 
 
+class PlayerRollRefused(UmpireError):
+    """A roll by the player where the rules or the game do not let the player roll it."""
+
+    code = "player_roll"
+
+
 class ContractViolation(UmpireError):
     """A ruleset broke the Decider contract (e.g. rolled dice it did not log)."""
 
