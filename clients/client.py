@@ -192,7 +192,12 @@ class UmpireClient:
             self._pending.pop(request_id, None)
 
     async def create(
-        self, ruleset: str, setup: dict[str, Any] | None = None, client_seed: str | None = None
+        self,
+        ruleset: str,
+        setup: dict[str, Any] | None = None,
+        client_seed: str | None = None,
+        *,
+        opponent_manual_dice: bool = False,
     ) -> Created:
         """Create a game; the player credential is kept for reconnects. A create_id makes
         the request safe to re-send after a reconnect: it names one game."""
@@ -204,6 +209,8 @@ class UmpireClient:
         }
         if client_seed is not None:
             message["client_seed"] = client_seed
+        if opponent_manual_dice:
+            message["opponent_manual_dice"] = True
         created: Created = await self.request(message)
         self.credentials.append(created.player_credential)
         return created

@@ -43,6 +43,8 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     state_hash: str
     pending: tuple[str, ...] = ()
     failure: AuditFailure | None = None
+    opponent_rolls_by_player: int = 0  # the player's dice for the opponent's rolls
+    opponent_manual_dice: bool = False  # the game was created to allow them
 
     @property
     def ok(self) -> bool:
@@ -64,6 +66,8 @@ class _Tally:
     rolls_verified: int = 0
     seed_revealed: bool = False
     state_hash: str = ""
+    opponent_rolls_by_player: int = 0
+    opponent_manual_dice: bool = False
 
     def report(
         self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
@@ -110,6 +114,7 @@ def audit(
     tally.ruleset = ruleset.name
     created = decoded[0]
     assert isinstance(created, GameCreated)
+    tally.opponent_manual_dice = created.opponent_manual_dice
     # Each check stops at its first failure; the report names the earliest of them, so a
     # forged event is reported where it stands, not where a later check trips over it.
     failures: list[AuditFailure] = []
@@ -160,6 +165,7 @@ def audit(
     walk = check_batches(envelopes, decoded, ruleset, snapshots=snapshots, progress=progress)
     tally.commands = walk.commands
     tally.decisions_checked = walk.decisions_checked
+    tally.opponent_rolls_by_player = walk.opponent_rolls_by_player
     if walk.failure is not None:
         failures.append(walk.failure)
     if failures:

@@ -7,7 +7,8 @@ elsewhere; a player's roll was entered by hand), so they are taken from the log;
 roll's number, kind, sides, total, purpose, rule, hidden flag and roller are what the
 rules and the recorded command make of them, so a forged one shows up as a difference.
 Who rolled must fit the recorded command: a command recorded with manual dice has only
-player rolls, any other only server rolls.
+player rolls, any other only server rolls; and a player roll of the opponent's stands only
+in a game created to allow it (GameCreated.opponent_manual_dice).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 
 from engine.dice import DiceSpec, face_range, roll_event
 from engine.errors import DiceMismatch, PlayerRollRefused
-from events.types import DiceRolled, Roller
+from events.types import DiceRolled, Owner, Roller
 
 
 class AuditDice:
@@ -24,12 +25,20 @@ class AuditDice:
 
     `recorded` holds (seq, DiceRolled) for the rolls the log holds after the command;
     `next_roll` is the game's roll count before it; `manual` is the recorded command's
-    manual-dice flag. Errors name the seq of the offending roll in `details["seq"]`.
+    manual-dice flag; `opponent_dice` whether the game allows the player's dice for the
+    opponent's rolls. Errors name the seq of the offending roll in `details["seq"]`.
     """
 
     def __init__(
-        self, recorded: Sequence[tuple[int, DiceRolled]], *, next_roll: int, manual: bool
+        self,
+        recorded: Sequence[tuple[int, DiceRolled]],
+        *,
+        next_roll: int,
+        manual: bool,
+        opponent_dice: bool = False,
     ) -> None:
+        self._opponent_dice = opponent_dice
+        self.opponent_rolls_by_player = 0
         self._recorded = list(recorded)
         self._next = next_roll
         self._manual = manual
@@ -37,7 +46,9 @@ class AuditDice:
         self._used = 0
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """The next recorded faces, as the roll the rules ask for."""
         if self._used >= len(self._recorded):
             raise DiceMismatch(
@@ -72,9 +83,21 @@ class AuditDice:
                 seq=seq,
                 rule=rule,
             )
+        if self._manual and owner is Owner.OPPONENT:
+            if not self._opponent_dice:
+                raise PlayerRollRefused(
+                    f"roll {event.roll} ({purpose}, {rule}) is the opponent's, but the player "
+                    "entered it, in a game not created to allow the player's dice for the "
+                    "opponent's rolls",
+                    seq=seq,
+                    rule=rule,
+                )
+            self.opponent_rolls_by_player += 1
+        # A log from before rolls recorded their owner holds none: the rules' owner counts.
+        recorded_owner = None if event.owner is None else owner
         expected = roll_event(
             spec, self._next, tuple(event.faces), purpose=purpose, rule=rule, hidden=hidden,
-            by=self._by,
+            by=self._by, owner=recorded_owner,
         )  # fmt: skip
         self._next += 1
         self._used += 1

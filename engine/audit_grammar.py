@@ -175,6 +175,7 @@ class BatchWalk:
     game: Game | None = None
     commands: int = 0
     decisions_checked: int = 0
+    opponent_rolls_by_player: int = 0
     failure: AuditFailure | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -286,7 +287,10 @@ class _Walker:
         ]
         game = self.walk.game
         assert game is not None
-        dice = AuditDice(rolls, next_roll=game.meta.rolls, manual=recorded.manual_dice)
+        dice = AuditDice(
+            rolls, next_roll=game.meta.rolls, manual=recorded.manual_dice,
+            opponent_dice=game.meta.opponent_manual_dice,
+        )  # fmt: skip
         try:
             expected = decide_command(
                 self.ruleset, game, recorded.command, dice, role=Role(recorded.role),
@@ -345,6 +349,7 @@ class _Walker:
             self.ended_at = env.seq + ending
         self.walk.commands += 1
         self.walk.decisions_checked += 1
+        self.walk.opponent_rolls_by_player += dice.opponent_rolls_by_player
         return length
 
     def _fail_after_end(self, index: int, ended: int) -> None:

@@ -22,8 +22,8 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from engine.errors import DiceMismatch, ManualDiceError
-from events.types import DiceRolled, Roller
+from engine.errors import DiceMismatch, ManualDiceError, OpponentDiceRefused
+from events.types import DiceRolled, Owner, Roller
 
 WORD = 2**32
 
@@ -164,7 +164,9 @@ class Dice(Protocol):
 
     rolled: list[DiceRolled]
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Roll `spec` for `purpose` as `rule` requires."""
         ...
 
@@ -178,6 +180,7 @@ def roll_event(
     rule: str,
     hidden: bool,
     by: Roller,
+    owner: Owner | None,
 ) -> DiceRolled:
     """The DiceRolled event of roll number `roll` of `spec` showing `faces`."""
     return DiceRolled(
@@ -191,6 +194,7 @@ def roll_event(
         by=by,
         labels=spec.labels,
         hidden=hidden,
+        owner=owner,
     )
 
 
@@ -203,12 +207,15 @@ class ServerDice:
         self._next = next_roll
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Derive the next roll's faces from the seed."""
         faces = derive_faces(self._seed, self._client_seed, self._next, spec)
         event = roll_event(
-            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER
-        )
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER,
+            owner=owner,
+        )  # fmt: skip
         self._next += 1
         self.rolled.append(event)
         return event
@@ -219,17 +226,34 @@ class ManualDice:
 
     Every entry must match the roll the rules ask for (its number of dice and face range);
     a command that needs more rolls than were entered, or fewer, is refused, naming the
-    roll that is missing or left over.
+    roll that is missing or left over. With `opponent_dice` false, a roll of the
+    opponent's is refused (OpponentDiceRefused): command handling passes the game's
+    GameCreated.opponent_manual_dice. Tests that drive `decide` directly with worked-example
+    dice keep the default (any roll).
     """
 
-    def __init__(self, entries: Sequence[Sequence[int]], next_roll: int) -> None:
+    def __init__(
+        self, entries: Sequence[Sequence[int]], next_roll: int, *, opponent_dice: bool = True
+    ) -> None:
+        self._opponent_dice = opponent_dice
         self._entries = [tuple(e) for e in entries]
         self._used = 0
         self._next = next_roll
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Take the next entered faces, checked against `spec`."""
+        if owner is Owner.OPPONENT and not self._opponent_dice:
+            raise OpponentDiceRefused(
+                f"{purpose} ({rule}) is the opponent's roll: this game takes the player's "
+                "dice only for the player's own rolls (create it with opponent dice allowed, "
+                "umpire new --allow-opponent-dice, to enter them); send the command without "
+                "dice and the server rolls it",
+                purpose=purpose,
+                rule=rule,
+            )
         if self._used >= len(self._entries):
             raise ManualDiceError(
                 f"this command needs another roll ({spec.kind.value} "
@@ -261,8 +285,9 @@ class ManualDice:
                 )
         self._used += 1
         event = roll_event(
-            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER
-        )
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER,
+            owner=owner,
+        )  # fmt: skip
         self._next += 1
         self.rolled.append(event)
         return event
@@ -285,8 +310,10 @@ class RecordedDice:
         self._used = 0
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
-        """The next recorded roll, if it is the roll asked for."""
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
+        """The next recorded roll, if it is the roll asked for (its owner as recorded)."""
         if self._used >= len(self._recorded):
             raise DiceMismatch(
                 f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",

@@ -39,6 +39,7 @@ class GameMeta(Struct, frozen=True, kw_only=True):
     revealed_seed: str | None = None
     ended: bool = False
     result: str = ""
+    opponent_manual_dice: bool = False
 
 
 class Game(Struct, frozen=True):
@@ -83,6 +84,7 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
         ruleset_version=created.ruleset_version,
         seed_commitment=created.seed_commitment,
         client_seed=created.client_seed,
+        opponent_manual_dice=created.opponent_manual_dice,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
 

@@ -23,6 +23,14 @@ class Roller(StrEnum):
     PLAYER = "player"
 
 
+class Owner(StrEnum):
+    """Whose roll it is under the rules (ARCHITECTURE.md "Whose dice"): the player's own
+    (their units, their generic rolls) or the opponent's (the AI's, the umpire's)."""
+
+    PLAYER = "player"
+    OPPONENT = "opponent"
+
+
 class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     """Seq 1 of every game: the ruleset, its setup and the dice commitment."""
 
@@ -33,6 +41,8 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     setup: dict[str, Any]
     seed_commitment: Hex64
     client_seed: str
+    # Whether the player may enter physical dice for the opponent's rolls (issue #16 item 6).
+    opponent_manual_dice: bool = False
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
@@ -64,6 +74,9 @@ class DiceRolled(Struct, frozen=True, tag="DiceRolled", kw_only=True):
     by: Roller = Roller.SERVER
     labels: tuple[str, ...] = ()
     hidden: bool = False
+    # Whose roll it is; None in logs from before rolls recorded it (the audit then takes
+    # the owner the rules give when it re-runs the command).
+    owner: Owner | None = None
 
 
 class SeedRevealed(Struct, frozen=True, tag="SeedRevealed", kw_only=True):

@@ -47,6 +47,8 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     # gets a player credential for that game.
     create_id: CreateId | None = None
     id: RequestId | None = None
+    # Let the player enter physical dice for the opponent's rolls (recorded in GameCreated).
+    opponent_manual_dice: bool = False
 
 
 class Auth(Struct, frozen=True, tag="auth", kw_only=True):

@@ -84,6 +84,11 @@ def print_report(report: AuditReport, source: str) -> int:
             f"  note: {report.player_rolls} rolls were entered by the player (physical dice); "
             "they are checked for shape and use, not derived from the seed"
         )
+    if report.opponent_manual_dice:
+        console.print(
+            "  note: the game was created to let the player enter the opponent's dice; "
+            f"{report.opponent_rolls_by_player} of the opponent's rolls were entered so"
+        )
     return 0
 
 

@@ -48,19 +48,23 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     setup = _json_arg(args.setup, "--setup") if args.setup else {}
     async with open_store(settings) as store:
         created = await Games(store).create(
-            args.ruleset, setup, client_seed=args.client_seed, game_id=args.game_id
-        )
+            args.ruleset, setup, client_seed=args.client_seed, game_id=args.game_id,
+            opponent_manual_dice=args.allow_opponent_dice,
+        )  # fmt: skip
         if args.json:
             out = {
                 "game_id": created.game_id,
                 "seed_commitment": created.seed_commitment,
                 "client_seed": created.client_seed,
+                "opponent_manual_dice": args.allow_opponent_dice,
             }
             print(json.dumps(out))
         else:
             console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset})")
             console.print(f"seed commitment {created.seed_commitment}")
             console.print(f"client seed     {created.client_seed}")
+            if args.allow_opponent_dice:
+                console.print("the player may enter dice for the opponent's rolls")
     return 0
 
 
@@ -193,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--client-seed")
     p.add_argument("--game-id")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--allow-opponent-dice",
+        action="store_true",
+        help="let the player enter physical dice (--dice) for the opponent's rolls too",
+    )
 
     p = sub.add_parser("send", help="send a player command to a game")
     p.add_argument("game")

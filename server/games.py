@@ -126,8 +126,12 @@ class Games:
         client_seed: str | None = None,
         game_id: str | None = None,
         command_id: str | None = None,
+        opponent_manual_dice: bool = False,
     ) -> Created:
-        """Create a game: draw its secret seed, log the commitment and the client seed."""
+        """Create a game: draw its secret seed, log the commitment and the client seed.
+
+        `opponent_manual_dice` lets the player enter physical dice for the opponent's rolls
+        (recorded in GameCreated; without it such dice are refused)."""
         ruleset = registry.get(ruleset_name)
         setup = dict(setup or {})
         parsed = parse_setup(ruleset, setup)
@@ -147,6 +151,7 @@ class Games:
             setup=msgspec.to_builtins(parsed),
             seed_commitment=commitment(seed),
             client_seed=client_seed,
+            opponent_manual_dice=opponent_manual_dice,
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -183,6 +188,7 @@ class Games:
             or stored.ruleset != asked.ruleset
             or stored.setup != asked.setup
             or (client_seed_given and stored.client_seed != asked.client_seed)
+            or stored.opponent_manual_dice != asked.opponent_manual_dice
         ):
             raise GameExists(
                 f"game {game_id!r} was already created with another ruleset, setup or "
@@ -381,7 +387,9 @@ class Games:
         role: Role,
     ) -> list[Struct]:
         if manual_dice is not None:
-            manual = ManualDice(manual_dice, game.meta.rolls)
+            manual = ManualDice(
+                manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
+            )
             events = decide_command(ruleset, game, command, manual, role=role, manual=True)
             manual.check_all_used()
             return events

@@ -491,8 +491,9 @@ class Connection:
         # issues new credentials: the first answer may never have arrived.
         game_id = game_id_for_create(msg.create_id) if msg.create_id else None
         created = await self.gw.games.create(
-            msg.ruleset, msg.setup, client_seed=msg.client_seed, game_id=game_id
-        )
+            msg.ruleset, msg.setup, client_seed=msg.client_seed, game_id=game_id,
+            opponent_manual_dice=msg.opponent_manual_dice,
+        )  # fmt: skip
         player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
         self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])

@@ -16,6 +16,7 @@ def describe(event: Struct) -> str:
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
             f"seed commitment {event.seed_commitment[:16]}…, client seed {event.client_seed!r}"
+            + (", player may enter the opponent's dice" if event.opponent_manual_dice else "")
         )
     if isinstance(event, CommandRecorded):
         fields = {k: v for k, v in event.command.items() if k != "type"}
@@ -30,6 +31,8 @@ def describe(event: Struct) -> str:
             else " ".join(map(str, event.faces))
         )
         who = "player" if event.by == "player" else "server"
+        if event.owner is not None:
+            who += f", {event.owner.value}'s roll"
         return (
             f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for "
             f"{event.purpose} — {event.rule}"

@@ -29,7 +29,8 @@ export function describe(frame) {
   switch (frame.event_type) {
     case "GameCreated":
       return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
-        `${p.seed_commitment.slice(0, 16)}…, client seed ${p.client_seed}`;
+        `${p.seed_commitment.slice(0, 16)}…, client seed ${p.client_seed}` +
+        (p.opponent_manual_dice ? ", player may enter the opponent's dice" : "");
     case "CommandRecorded": {
       const { type, ...fields } = p.command || {};
       const args = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
@@ -37,7 +38,8 @@ export function describe(frame) {
     }
     case "DiceRolled": {
       const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
-      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}`;
+      const who = p.owner ? `${p.by}, ${p.owner}'s roll` : p.by;
+      return `roll #${p.roll} ${p.kind} ${shown} (${who}) for ${p.purpose}`;
     }
     case "SeedRevealed":
       return `seed revealed: ${p.seed}`;

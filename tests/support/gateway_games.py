@@ -66,15 +66,19 @@ class GatewayGames:
         client_seed: str | None = None,
         game_id: str | None = None,
         command_id: str | None = None,
+        opponent_manual_dice: bool = False,
     ) -> Created:
         if game_id is not None:
             # The protocol lets the server choose game ids; a test that needs a fixed id
             # (to check that nothing was created under it) uses the direct path.
             return await self.direct.create(
-                ruleset_name, setup, client_seed=client_seed, game_id=game_id
-            )
+                ruleset_name, setup, client_seed=client_seed, game_id=game_id,
+                opponent_manual_dice=opponent_manual_dice,
+            )  # fmt: skip
         try:
-            created = await self.client.create(ruleset_name, setup or {}, client_seed)
+            created = await self.client.create(
+                ruleset_name, setup or {}, client_seed, opponent_manual_dice=opponent_manual_dice
+            )
         except ErrorFrame as frame:
             raise as_typed(frame) from None
         return Created(

@@ -37,7 +37,9 @@ SETUP: dict[str, Any] = {
 
 
 async def test_scripted_dogfight_audits(games: Games) -> None:
-    created = await games.create("age_of_dogfights", SETUP, client_seed="dogfight-1")
+    created = await games.create(
+        "age_of_dogfights", SETUP, client_seed="dogfight-1", opponent_manual_dice=True
+    )
     gid = created.game_id
     await games.handle(gid, "setup", {"type": "RollSetup"})
     _, game = await games.load(gid)

@@ -81,7 +81,9 @@ async def start_turn(
 
 async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     """The whole example of play, scenario 4B, with the dice it states."""
-    created = await games.create("nightfighter", setup_4b(), client_seed="4B")
+    created = await games.create(
+        "nightfighter", setup_4b(), client_seed="4B", opponent_manual_dice=True
+    )
     p = Play(games, created.game_id)
 
     # Turn 1: three high counters for the first Lancaster enter in columns 04, 10, 16.
