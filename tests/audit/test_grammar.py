@@ -197,3 +197,49 @@ def test_a_bad_commitment_argument_is_refused(cli: Cli) -> None:
         cli("audit", game, "--commitment", "xyz")
     assert exited.value.code == 2
     assert "64 lowercase hex digits" in cli.capsys.readouterr().err
+
+
+def test_a_reveal_mid_game_then_the_end_audits_ok(cli: Cli) -> None:
+    """The system batches that exist in this build: creation, the reveal of a running game
+    (umpire:reveal) and, after GameEnded, the final reveal in the ending batch."""
+    game = cli.new("counter", {"target": 40})
+    cli.send(game, {"type": "Push"})
+    assert cli("reveal", game).code == 0
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "EndGame", "result": "done"})
+    result = cli("audit", game)
+    assert result.code == 0, result.out
+    assert "3 commands, 3 decisions re-made" in result.out
+
+
+def test_a_reveal_under_a_clients_command_id_is_refused(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    cli.send(game, {"type": "Push"})
+    assert cli("reveal", game).code == 0
+    header, records = read_lines(cli.export(game))
+    records[4]["command_id"] = "my-reveal"
+    reseal(header, records, 4)
+    result = cli("audit", "--file", str(write_lines(cli.tmp / "reveal.jsonl", header, records)))
+    assert result.code == FAILED and _failure_at(result.out, 5, "grammar"), result.out
+    assert "its command id 'my-reveal' is not 'umpire:reveal'" in result.out
+
+
+def test_a_reused_or_reserved_command_id_is_refused(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "Add", "amount": 2})
+    assert cli("reveal", game).code == 0
+    header, records = read_lines(cli.export(game))
+    for record in records[4:6]:  # the Add batch under the push's id
+        record["command_id"] = records[1]["command_id"]
+    reseal(header, records, 4)
+    result = cli("audit", "--file", str(write_lines(cli.tmp / "reuse.jsonl", header, records)))
+    assert result.code == FAILED and _failure_at(result.out, 5, "command_id"), result.out
+    assert "was used by the batch at seq 2" in result.out
+    header, records = read_lines(cli.export(game))
+    for record in records[4:6]:
+        record["command_id"] = "umpire:add"
+    reseal(header, records, 4)
+    result = cli("audit", "--file", str(write_lines(cli.tmp / "sys.jsonl", header, records)))
+    assert result.code == FAILED and _failure_at(result.out, 5, "command_id"), result.out
+    assert "reserved for system batches" in result.out
