@@ -31,11 +31,10 @@ def describe(event: Struct) -> str:
             else " ".join(map(str, event.faces))
         )
         who = "player" if event.by == "player" else "server"
-        if event.owner is not None:
-            who += f", {event.owner.value}'s roll"
+        whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
         return (
             f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for "
-            f"{event.purpose} — {event.rule}"
+            f"{event.purpose} — {event.rule}{whose}"
         )
     if isinstance(event, SeedRevealed):
         return f"seed revealed: {event.seed}"

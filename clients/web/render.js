@@ -38,8 +38,8 @@ export function describe(frame) {
     }
     case "DiceRolled": {
       const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
-      const who = p.owner ? `${p.by}, ${p.owner}'s roll` : p.by;
-      return `roll #${p.roll} ${p.kind} ${shown} (${who}) for ${p.purpose}`;
+      const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
+      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}${whose}`;
     }
     case "SeedRevealed":
       return `seed revealed: ${p.seed}`;

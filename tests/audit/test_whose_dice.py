@@ -11,6 +11,7 @@ import pytest
 from msgspec import Struct
 
 from engine import registry
+from engine.commands import GENERIC_ROLL_RULE
 from engine.dice import ManualDice, d6
 from engine.errors import OpponentDiceRefused
 from engine.game import codec_for
@@ -41,7 +42,9 @@ def test_the_players_dice_for_an_opponents_roll_are_refused(cli: Cli) -> None:
         for line in cli("log", game, "--json").out.splitlines()
     ]
     assert owners[-1] == "player"
-    assert "(player, player's roll)" in describe(last_event(cli, game))
+    assert describe(last_event(cli, game)).endswith(
+        "(player) for my own — " + GENERIC_ROLL_RULE + " · the player's roll"
+    )
     audited = cli("audit", game)
     assert audited.code == 0 and "1 player rolls" in audited.out
     assert "opponent's dice" not in audited.out
@@ -59,7 +62,9 @@ def test_a_game_created_to_allow_it_takes_them_and_says_so(cli: Cli) -> None:
     codec = codec_for(registry.get("counter"))
     first = codec.from_builtins("GameCreated", 1, lines[0]["payload"])
     assert "player may enter the opponent's dice" in describe(first)
-    assert "(player, opponent's roll)" in describe(last_event(cli, game, 3))
+    assert "(player) for bot push — test-counter R2 · the opponent's roll" in describe(
+        last_event(cli, game, 3)
+    )
     audited = cli("audit", game)
     assert audited.code == 0, audited.out
     assert "the game was created to let the player enter the opponent's dice; 1 of the " \

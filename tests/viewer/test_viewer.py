@@ -222,5 +222,5 @@ async def test_the_viewer_shows_whose_dice_and_the_opponent_dice_setting(
         first = await page.inner_text('#events li[data-seq="1"]')
         assert "player may enter the opponent's dice" in first
         roll = await page.inner_text('#events li[data-seq="3"]')
-        assert "(player, opponent's roll)" in roll
+        assert "(player) for bot push · the opponent's roll" in roll
         await page.close()
