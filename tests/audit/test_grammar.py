@@ -93,6 +93,11 @@ def _face(header: dict[str, Any], records: Records) -> int:
     return 10
 
 
+def _owner(header: dict[str, Any], records: Records) -> int:
+    records[2]["payload"]["owner"] = "player"  # seq 3, the bot's push roll
+    return 2
+
+
 def _seed(header: dict[str, Any], records: Records) -> int:
     records[14]["payload"]["seed"] = "ab" * 32
     return 14
@@ -109,6 +114,7 @@ TAMPERS: dict[str, tuple[Tamper, int, str]] = {
     "deleted event": (_deleted, 7, "decision"),
     "swapped events": (_swapped, 3, "decision"),
     "changed face": (_face, 11, "server_roll"),
+    "changed owner": (_owner, 3, "decision"),
     "changed revealed seed": (_seed, 15, "seed_commitment"),
 }
 
