@@ -199,6 +199,7 @@ class UmpireClient:
         scenario: str | None = None,
         *,
         client_entropy: str = "bind",
+        opponent_manual_dice: bool = False,
     ) -> Created:
         """Create a game and bind this client's seed to its dice (docs/audit-seeds.md).
 
@@ -220,6 +221,8 @@ class UmpireClient:
         }
         if scenario is not None:
             message["scenario"] = scenario
+        if opponent_manual_dice:
+            message["opponent_manual_dice"] = True
         created: Created = await self.request(message)
         self.credentials.append(created.player_credential)
         if client_entropy == "bind" and not created.client_seed:

@@ -12,39 +12,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import msgspec
 from msgspec import Struct
 
 from engine import registry
-from engine.dice import DiceKind, DiceSpec, RecordedDice, derive_faces
-from engine.game import Game, apply, codec_for, fold, ruleset_of, state_hash
-from engine.handling import decide_command
-from engine.roles import Role
+from engine.audit_failure import AuditFailure
+from engine.audit_grammar import check_batches
+from engine.dice import DiceKind, DiceSpec, derive_faces
+from engine.game import codec_for, ruleset_of, state_hash
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
-from events.codec import canonical_json
 from events.envelope import Envelope
 from events.errors import UmpireError
 from events.types import (
     ClientEntropy,
     ClientSeedBound,
-    CommandRecorded,
     DiceRolled,
     GameCreated,
     Roller,
     SeedRevealed,
 )
 
-
-class AuditFailure(Struct, frozen=True, kw_only=True):
-    """The first divergence an audit found."""
-
-    seq: int
-    check: str
-    message: str
-    expected: str = ""
-    found: str = ""
-    rule: str = ""
+__all__ = ["AuditFailure", "AuditReport", "audit", "registered_ruleset"]
 
 
 class AuditReport(Struct, frozen=True, kw_only=True):
@@ -64,6 +52,8 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     failure: AuditFailure | None = None
     client_entropy: str = "bind"
     epochs: int = 1
+    opponent_rolls_by_player: int = 0  # the player's dice for the opponent's rolls
+    opponent_manual_dice: bool = False  # the game was created to allow them
 
     @property
     def ok(self) -> bool:
@@ -87,6 +77,8 @@ class _Tally:
     state_hash: str = ""
     client_entropy: str = "bind"
     epochs: int = 1
+    opponent_rolls_by_player: int = 0
+    opponent_manual_dice: bool = False
 
     def report(
         self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
@@ -94,24 +86,78 @@ class _Tally:
         return AuditReport(**asdict(self), pending=pending, failure=failure)
 
 
-def _batches(envelopes: Sequence[Envelope]) -> list[list[Envelope]]:
-    batches: list[list[Envelope]] = []
-    for env in envelopes:
-        if batches and batches[-1][-1].command_id == env.command_id:
-            batches[-1].append(env)
-        else:
-            batches.append([env])
-    return batches
-
-
 def _spec_of(roll: DiceRolled) -> DiceSpec:
     return DiceSpec(DiceKind(roll.kind), tuple(roll.sides), tuple(roll.labels))
 
 
-def _describe(event: Struct | None) -> str:
-    if event is None:
-        return "(nothing)"
-    return canonical_json(event).decode()[:500]
+def _check_dice(
+    envelopes: Sequence[Envelope], decoded: Sequence[Struct], created: GameCreated, tally: _Tally
+) -> AuditFailure | None:
+    """Seed epochs and rolls (docs/audit-seeds.md): each SeedRevealed opens its epoch's
+    commitment and may commit the next; rolls are numbered in order across epochs; each
+    server roll is derived from its epoch's seed and client seed, and none may come before
+    that client seed is bound (unless the game waived it). Returns the first failure."""
+    tally.client_entropy = created.client_entropy.value
+    waived = created.client_entropy is ClientEntropy.WAIVED
+    commitments = [created.seed_commitment]
+    client_seeds: dict[int, str] = {0: created.client_seed} if created.client_seed else {}
+    seeds: dict[int, bytes] = {}
+    epoch = 0
+    roll_no = 0
+    epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
+    for env, event in zip(envelopes, decoded, strict=True):
+        if isinstance(event, ClientSeedBound):
+            if event.epoch != epoch or epoch in client_seeds:
+                return AuditFailure(
+                    seq=env.seq, check="client_seed", message=f"a client seed for epoch "
+                    f"{event.epoch} where seed epoch {epoch} " + ("has one already"
+                    if epoch in client_seeds else "is current"),
+                )  # fmt: skip
+            client_seeds[epoch] = event.client_seed
+        elif isinstance(event, SeedRevealed):
+            seed = bytes.fromhex(event.seed)
+            opened = hashlib.sha256(seed).hexdigest()
+            if event.epoch != epoch or opened != commitments[epoch]:
+                return AuditFailure(
+                    seq=env.seq, check="seed_commitment", message=f"the revealed seed (epoch "
+                    f"{event.epoch}) does not match the commitment of seed epoch {epoch}",
+                    expected=commitments[epoch], found=opened,
+                )  # fmt: skip
+            seeds[epoch] = seed
+            tally.seed_revealed = True
+            if event.next_commitment:
+                commitments.append(event.next_commitment)
+                epoch += 1
+        elif isinstance(event, DiceRolled):
+            if event.roll != roll_no:
+                return AuditFailure(
+                    seq=env.seq, check="dice_numbering",
+                    message=f"roll number {event.roll}, expected {roll_no}",
+                )  # fmt: skip
+            roll_no += 1
+            if event.by is not Roller.PLAYER and not waived and epoch not in client_seeds:
+                return AuditFailure(
+                    seq=env.seq, check="client_seed", message=f"server roll {event.roll} "
+                    f"comes before the client seed of seed epoch {epoch} was bound",
+                )  # fmt: skip
+            epoch_rolls.append((env, event, epoch))
+    tally.epochs = epoch + 1
+    for env, event, roll_epoch in epoch_rolls:
+        if event.by is Roller.PLAYER:
+            tally.player_rolls += 1
+            continue
+        tally.server_rolls += 1
+        if roll_epoch in seeds:
+            client_seed = client_seeds.get(roll_epoch, "")
+            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, _spec_of(event))
+            if faces != tuple(event.faces):
+                return AuditFailure(
+                    seq=env.seq, check="server_roll", message=f"roll {event.roll} "
+                    f"({event.purpose}) does not match the revealed seed of epoch {roll_epoch}",
+                    expected=str(list(faces)), found=str(list(event.faces)), rule=event.rule,
+                )  # fmt: skip
+            tally.rolls_verified += 1
+    return None
 
 
 def audit(
@@ -120,10 +166,13 @@ def audit(
     ruleset: Ruleset[Any] | None = None,
     snapshots: Sequence[tuple[int, str]] = (),
     progress: Callable[[int], None] | None = None,
+    commitment: str | None = None,
 ) -> AuditReport:
     """Audit a whole log. `snapshots` are (seq, state hash) pairs recorded by the store.
 
     `ruleset` overrides the one the log names (re-adjudication under corrected rules).
+    `commitment` is the seed commitment the player received at creation, kept out of band:
+    a log rewritten under another seed fails against it at seq 1.
     """
     tally = _Tally(game_id=envelopes[0].game_id if envelopes else "", events=len(envelopes))
 
@@ -146,135 +195,36 @@ def audit(
     tally.ruleset = ruleset.name
     created = decoded[0]
     assert isinstance(created, GameCreated)
-    # Seed epochs (docs/audit-seeds.md): each SeedRevealed opens its epoch's commitment
-    # and may commit the next; each server roll is derived from its epoch's seed and
-    # client seed, and none may come before that client seed is bound (unless waived).
-    tally.client_entropy = created.client_entropy.value
-    waived = created.client_entropy is ClientEntropy.WAIVED
-    commitments = [created.seed_commitment]
-    client_seeds: dict[int, str] = {0: created.client_seed} if created.client_seed else {}
-    seeds: dict[int, bytes] = {}
-    epoch = 0
-    roll_no = 0
-    epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
-    for env, event in zip(envelopes, decoded, strict=True):
-        if isinstance(event, ClientSeedBound):
-            if event.epoch != epoch or epoch in client_seeds:
-                return fail(
-                    env.seq, "client_seed", f"a client seed for epoch {event.epoch} where "
-                    f"seed epoch {epoch} " + ("has one already" if epoch in client_seeds
-                                             else "is current"),
-                )  # fmt: skip
-            client_seeds[epoch] = event.client_seed
-        elif isinstance(event, SeedRevealed):
-            seed = bytes.fromhex(event.seed)
-            opened = hashlib.sha256(seed).hexdigest()
-            if event.epoch != epoch or opened != commitments[epoch]:
-                return fail(
-                    env.seq, "seed_commitment", f"the revealed seed (epoch {event.epoch}) does "
-                    f"not match the commitment of seed epoch {epoch}",
-                    expected=commitments[epoch], found=opened,
-                )  # fmt: skip
-            seeds[epoch] = seed
-            tally.seed_revealed = True
-            if event.next_commitment:
-                commitments.append(event.next_commitment)
-                epoch += 1
-        elif isinstance(event, DiceRolled):
-            # Every roll: numbered in order across epochs.
-            if event.roll != roll_no:
-                return fail(
-                    env.seq, "dice_numbering", f"roll number {event.roll}, expected {roll_no}"
-                )
-            roll_no += 1
-            if event.by is not Roller.PLAYER and not waived and epoch not in client_seeds:
-                return fail(
-                    env.seq, "client_seed", f"server roll {event.roll} comes before the client "
-                    f"seed of seed epoch {epoch} was bound",
-                )  # fmt: skip
-            epoch_rolls.append((env, event, epoch))
-    tally.epochs = epoch + 1
-    for env, event, roll_epoch in epoch_rolls:
-        if event.by is Roller.PLAYER:
-            tally.player_rolls += 1
-            continue
-        tally.server_rolls += 1
-        if roll_epoch in seeds:
-            client_seed = client_seeds.get(roll_epoch, "")
-            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, _spec_of(event))
-            if faces != tuple(event.faces):
-                return fail(
-                    env.seq, "server_roll", f"roll {event.roll} ({event.purpose}) does not "
-                    f"match the revealed seed of epoch {roll_epoch}", expected=str(list(faces)),
-                    found=str(list(event.faces)), rule=event.rule,
-                )  # fmt: skip
-            tally.rolls_verified += 1
-    # Re-run decide on every recorded command with the recorded dice.
-    by_seq = dict(zip((e.seq for e in envelopes), decoded, strict=True))
-    game: Game | None = None
-    snapshot_hashes = dict(snapshots)
-    for batch in _batches(envelopes):
-        first = by_seq[batch[0].seq]
-        if isinstance(first, CommandRecorded) and game is not None:
-            tally.commands += 1
-            found = [by_seq[e.seq] for e in batch]
-            # The server publishes the seed right after a GameEnded, in the same batch.
-            if len(found) > 1 and isinstance(found[-1], SeedRevealed):
-                found = found[:-1]
-            rolls = [e for e in found if isinstance(e, DiceRolled)]
-            try:
-                expected = decide_command(
-                    ruleset, game, first.command, RecordedDice(rolls),
-                    role=Role(first.role), manual=first.manual_dice,
-                )  # fmt: skip
-            except UmpireError as exc:
-                return fail(
-                    batch[0].seq, "decision", f"the rules refuse the recorded command: "
-                    f"{exc.message}", rule=str(exc.details.get("rule", "")),
-                )  # fmt: skip
-            for offset in range(max(len(expected), len(found))):
-                want = expected[offset] if offset < len(expected) else None
-                got = found[offset] if offset < len(found) else None
-                if want is None or got is None or canonical_json(want) != canonical_json(got):
-                    rule = str(getattr(want, "rule", "") or getattr(got, "rule", ""))
-                    return fail(
-                        batch[0].seq + offset, "decision",
-                        "the rules make a different decision than the log holds",
-                        expected=_describe(want), found=_describe(got), rule=rule,
-                    )  # fmt: skip
-            tally.decisions_checked += 1
-        for env in batch:
-            event = by_seq[env.seq]
-            try:
-                if game is None:
-                    game = fold([env], None, ruleset)
-                else:
-                    game = apply(ruleset, game, event)
-                    game = Game(
-                        msgspec.structs.replace(game.meta, seq=env.seq, last_hash=env.hash),
-                        game.state,
-                    )
-            except Exception as exc:  # evolve must be total: anything else is a finding
-                return fail(env.seq, "evolve", f"the log does not fold: {exc}")
-            if (
-                env.seq in snapshot_hashes
-                and game is not None
-                and state_hash(game) != snapshot_hashes[env.seq]
-            ):
-                return fail(
-                        env.seq, "snapshot", "the fold does not reproduce the snapshot's "
-                        "state hash", expected=snapshot_hashes[env.seq], found=state_hash(game),
-                    )  # fmt: skip
-        if progress is not None:
-            progress(batch[-1].seq)
-    pending: list[str] = []
+    tally.opponent_manual_dice = created.opponent_manual_dice
+    # Each check stops at its first failure; the report names the earliest of them, so a
+    # forged event is reported where it stands, not where a later check trips over it.
+    failures: list[AuditFailure] = []
+    if commitment is not None and commitment != created.seed_commitment:
+        failures.append(AuditFailure(
+            seq=1, check="seed_commitment", message="the log's seed commitment is not the "
+            "one given (the commitment its player received at creation): the log was "
+            "rewritten under another seed", expected=commitment, found=created.seed_commitment,
+        ))  # fmt: skip
+    dice_failure = _check_dice(envelopes, decoded, created, tally)
+    if dice_failure is not None:
+        failures.append(dice_failure)
+    # The batch grammar: every command re-run, every other event a system batch.
+    walk = check_batches(envelopes, decoded, ruleset, snapshots=snapshots, progress=progress)
+    tally.commands = walk.commands
+    tally.decisions_checked = walk.decisions_checked
+    tally.opponent_rolls_by_player = walk.opponent_rolls_by_player
+    if walk.failure is not None:
+        failures.append(walk.failure)
+    if failures:
+        return tally.report(failure=min(failures, key=lambda f: f.seq))
+    pending: list[str] = list(walk.notes)
     unverified = tally.server_rolls - tally.rolls_verified
     if unverified:
         pending.append(
             f"{unverified} server rolls await the seed reveal before they can be recomputed"
         )
-    assert game is not None
-    tally.state_hash = state_hash(game)
+    assert walk.game is not None
+    tally.state_hash = state_hash(walk.game)
     return tally.report(pending=tuple(pending))
 
 

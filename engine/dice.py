@@ -27,8 +27,8 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from engine.errors import ClientSeedRequired, DiceMismatch, ManualDiceError
-from events.types import DiceRolled, Roller
+from engine.errors import ClientSeedRequired, DiceMismatch, ManualDiceError, OpponentDiceRefused
+from events.types import DiceRolled, Owner, Roller
 
 WORD = 2**32
 
@@ -169,12 +169,14 @@ class Dice(Protocol):
 
     rolled: list[DiceRolled]
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Roll `spec` for `purpose` as `rule` requires."""
         ...
 
 
-def _event(
+def roll_event(
     spec: DiceSpec,
     roll: int,
     faces: tuple[int, ...],
@@ -183,7 +185,9 @@ def _event(
     rule: str,
     hidden: bool,
     by: Roller,
+    owner: Owner | None,
 ) -> DiceRolled:
+    """The DiceRolled event of roll number `roll` of `spec` showing `faces`."""
     return DiceRolled(
         roll=roll,
         kind=spec.kind.value,
@@ -195,6 +199,7 @@ def _event(
         by=by,
         labels=spec.labels,
         hidden=hidden,
+        owner=owner,
     )
 
 
@@ -207,12 +212,15 @@ class ServerDice:
         self._next = next_roll
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Derive the next roll's faces from the seed."""
         faces = derive_faces(self._seed, self._client_seed, self._next, spec)
-        event = _event(
-            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER
-        )
+        event = roll_event(
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER,
+            owner=owner,
+        )  # fmt: skip
         self._next += 1
         self.rolled.append(event)
         return event
@@ -226,7 +234,9 @@ class UnboundDice:
         self._epoch = epoch
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Refuse: the faces would come from the server's seed alone."""
         raise ClientSeedRequired(
             f"this command needs a roll ({spec.kind.value} for {purpose}, {rule}) but the "
@@ -244,17 +254,34 @@ class ManualDice:
 
     Every entry must match the roll the rules ask for (its number of dice and face range);
     a command that needs more rolls than were entered, or fewer, is refused, naming the
-    roll that is missing or left over.
+    roll that is missing or left over. With `opponent_dice` false, a roll of the
+    opponent's is refused (OpponentDiceRefused): command handling passes the game's
+    GameCreated.opponent_manual_dice. Tests that drive `decide` directly with worked-example
+    dice keep the default (any roll).
     """
 
-    def __init__(self, entries: Sequence[Sequence[int]], next_roll: int) -> None:
+    def __init__(
+        self, entries: Sequence[Sequence[int]], next_roll: int, *, opponent_dice: bool = True
+    ) -> None:
+        self._opponent_dice = opponent_dice
         self._entries = [tuple(e) for e in entries]
         self._used = 0
         self._next = next_roll
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
         """Take the next entered faces, checked against `spec`."""
+        if owner is Owner.OPPONENT and not self._opponent_dice:
+            raise OpponentDiceRefused(
+                f"{purpose} ({rule}) is the opponent's roll: this game takes the player's "
+                "dice only for the player's own rolls (create it with opponent dice allowed, "
+                "umpire new --allow-opponent-dice, to enter them); send the command without "
+                "dice and the server rolls it",
+                purpose=purpose,
+                rule=rule,
+            )
         if self._used >= len(self._entries):
             raise ManualDiceError(
                 f"this command needs another roll ({spec.kind.value} "
@@ -285,9 +312,10 @@ class ManualDice:
                     rule=rule,
                 )
         self._used += 1
-        event = _event(
-            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER
-        )
+        event = roll_event(
+            spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.PLAYER,
+            owner=owner,
+        )  # fmt: skip
         self._next += 1
         self.rolled.append(event)
         return event
@@ -310,8 +338,10 @@ class RecordedDice:
         self._used = 0
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
-        """The next recorded roll, if it is the roll asked for."""
+    def roll(
+        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
+    ) -> DiceRolled:
+        """The next recorded roll, if it is the roll asked for (its owner as recorded)."""
         if self._used >= len(self._recorded):
             raise DiceMismatch(
                 f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",

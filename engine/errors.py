@@ -53,6 +53,18 @@ class DiceMismatch(UmpireError):
     code = "dice_mismatch"
 
 
+class OpponentDiceRefused(UmpireError):
+    """Physical dice entered for an opponent's roll in a game that does not allow it."""
+
+    code = "opponent_dice"
+
+
+class PlayerRollRefused(UmpireError):
+    """A roll by the player where the rules or the game do not let the player roll it."""
+
+    code = "player_roll"
+
+
 class ContractViolation(UmpireError):
     """A ruleset broke the Decider contract (e.g. rolled dice it did not log)."""
 

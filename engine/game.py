@@ -57,6 +57,7 @@ class GameMeta(Struct, frozen=True, kw_only=True):
     client_bound: bool = True
     client_entropy: ClientEntropy = ClientEntropy.BIND
     epoch_rolls: int = 0
+    opponent_manual_dice: bool = False
 
     @property
     def needs_client_seed(self) -> bool:
@@ -109,6 +110,7 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
         # An old log's GameCreated holds the client seed: epoch 0 bound at creation.
         client_bound=created.client_seed != "",
         client_entropy=created.client_entropy,
+        opponent_manual_dice=created.opponent_manual_dice,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
 

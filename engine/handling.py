@@ -24,7 +24,7 @@ from engine.errors import ContractViolation, GameOver, InvalidCommand
 from engine.game import Game
 from engine.roles import Role
 from engine.ruleset import Ruleset
-from events.types import CommandRecorded, DiceRolled, GameEnded
+from events.types import CommandRecorded, DiceRolled, GameEnded, Owner
 
 
 @cache
@@ -103,7 +103,11 @@ def decide_command(
     parsed = parse_command(ruleset, command)
     decided: list[Struct]
     if isinstance(parsed, RollDice):
-        decided = [dice.roll(_generic_spec(parsed), purpose=parsed.purpose, rule=GENERIC_ROLL_RULE)]
+        # A generic roll is the player's own (a base-game roll the solo rules do not govern).
+        spec = _generic_spec(parsed)
+        decided = [
+            dice.roll(spec, purpose=parsed.purpose, rule=GENERIC_ROLL_RULE, owner=Owner.PLAYER)
+        ]
     elif isinstance(parsed, EndGame):
         decided = [GameEnded(result=parsed.result, rule=GENERIC_END_RULE)]
     else:

@@ -30,6 +30,14 @@ class ClientEntropy(StrEnum):
     WAIVED = "waived"  # recorded at creation: the server's seed alone (client seed "")
 
 
+class Owner(StrEnum):
+    """Whose roll it is under the rules (ARCHITECTURE.md "Whose dice"): the player's own
+    (their units, their generic rolls) or the opponent's (the AI's, the umpire's)."""
+
+    PLAYER = "player"
+    OPPONENT = "opponent"
+
+
 class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     """Seq 1 of every game: the ruleset, its setup and the dice commitment.
 
@@ -46,6 +54,8 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     seed_commitment: Hex64
     client_seed: str = ""
     client_entropy: ClientEntropy = ClientEntropy.BIND
+    # Whether the player may enter physical dice for the opponent's rolls (issue #16 item 6).
+    opponent_manual_dice: bool = False
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
@@ -77,6 +87,9 @@ class DiceRolled(Struct, frozen=True, tag="DiceRolled", kw_only=True):
     by: Roller = Roller.SERVER
     labels: tuple[str, ...] = ()
     hidden: bool = False
+    # Whose roll it is; None in logs from before rolls recorded it (the audit then takes
+    # the owner the rules give when it re-runs the command).
+    owner: Owner | None = None
 
 
 class ClientSeedBound(Struct, frozen=True, tag="ClientSeedBound", kw_only=True):

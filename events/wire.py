@@ -57,6 +57,8 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     # fields are laid over the scenario's.
     scenario: Annotated[str, Meta(min_length=1, max_length=64)] | None = None
     client_entropy: Literal["bind", "waived"] = "bind"
+    # Let the player enter physical dice for the opponent's rolls (recorded in GameCreated).
+    opponent_manual_dice: bool = False
 
 
 class BindSeed(Struct, frozen=True, tag="bind_seed", kw_only=True):

@@ -8,6 +8,7 @@ checks may be pending until the seed is revealed), 1 a check failed, 2 bad input
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from rich.console import Console
@@ -34,6 +35,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MODULE:ATTR",
         help="audit under these rules instead of the installed ones (corrected rules)",
     )
+    parser.add_argument(
+        "--commitment",
+        type=_commitment,
+        help="the seed commitment received at creation: a log rewritten under another seed "
+        "fails against it",
+    )
+
+
+def _commitment(text: str) -> str:
+    if re.fullmatch("[0-9a-f]{64}", text) is None:
+        raise argparse.ArgumentTypeError("a seed commitment is 64 lowercase hex digits")
+    return text
 
 
 def _path(text: str) -> Any:
@@ -77,6 +90,11 @@ def print_report(report: AuditReport, source: str) -> int:
             f"  note: {report.player_rolls} rolls were entered by the player (physical dice); "
             "they are checked for shape and use, not derived from the seed"
         )
+    if report.opponent_manual_dice:
+        console.print(
+            "  note: the game was created to let the player enter the opponent's dice; "
+            f"{report.opponent_rolls_by_player} of the opponent's rolls were entered so"
+        )
     return 0
 
 
@@ -91,7 +109,10 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
                       f"(hash_chain)\n  {escape(exc.message)}")  # fmt: skip
         return AUDIT_FAILED
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
-        report = audit(log.envelopes, ruleset=ruleset, snapshots=log.snapshots, progress=advance)
+        report = audit(
+            log.envelopes, ruleset=ruleset, snapshots=log.snapshots, progress=advance,
+            commitment=args.commitment,
+        )  # fmt: skip
     # A file whose chain holds but which lacks events its header announces was cut short:
     # that is the finding, not the half batch the cut left at its end.
     chain_broken = report.failure is not None and report.failure.check == "hash_chain"

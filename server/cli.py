@@ -94,6 +94,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             client_entropy="waived" if waived else "bind",
             game_id=args.game_id,
             scenario=scenario,
+            opponent_manual_dice=args.allow_opponent_dice,
         )
         client_seed = ""
         if not waived:
@@ -113,6 +114,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
                 "player_credential": player,
                 "spectator_credential": spectator,
                 "viewer": link,
+                "opponent_manual_dice": args.allow_opponent_dice,
             }
             print(json.dumps(out))
         else:
@@ -123,6 +125,8 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
                 console.print("client seed     (waived: the server's seed alone derives the dice)")
             else:
                 console.print(f"client seed     {client_seed} (bound after the commitment)")
+            if args.allow_opponent_dice:
+                console.print("the player may enter dice for the opponent's rolls")
             console.print(f"player credential    {player}", soft_wrap=True)
             console.print(f"spectator credential {spectator}", soft_wrap=True)
             console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
@@ -221,6 +225,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
                     "game_id": env.game_id,
                     "seq": env.seq,
                     "type": env.type,
+                    "version": env.version,
                     "seen_by": role.value,  # not an export line: the role's view
                     "payload": msgspec.to_builtins(shown) if shown is not None else None,
                     "recorded_at": env.recorded_at,
@@ -365,6 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--game-id")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--allow-opponent-dice",
+        action="store_true",
+        help="let the player enter physical dice (--dice) for the opponent's rolls too",
+    )
 
     p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
     p.add_argument("game")

@@ -156,6 +156,7 @@ class Games:
         game_id: str | None = None,
         command_id: str | None = None,
         scenario: str | None = None,
+        opponent_manual_dice: bool = False,
     ) -> Created:
         """Create a game: draw its secret seed and log its commitment (GameCreated).
 
@@ -167,7 +168,9 @@ class Games:
         before the commitment is published, it would let a server grind its seed.
 
         With `scenario`, the game starts from that shipped scenario's setup, with `setup`'s
-        top-level fields laid over it (engine/scenarios.py).
+        top-level fields laid over it (engine/scenarios.py). `opponent_manual_dice` lets the
+        player enter physical dice for the opponent's rolls (recorded in GameCreated; without
+        it such dice are refused).
         """
         if client_seed is not None:
             raise ClientSeedRefused(
@@ -197,6 +200,7 @@ class Games:
             setup=msgspec.to_builtins(parsed),
             seed_commitment=commitment(seed),
             client_entropy=entropy,
+            opponent_manual_dice=opponent_manual_dice,
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -234,6 +238,7 @@ class Games:
             or stored.ruleset != asked.ruleset
             or stored.setup != asked.setup
             or stored.client_entropy != asked.client_entropy
+            or stored.opponent_manual_dice != asked.opponent_manual_dice
         ):
             raise GameExists(
                 f"game {game_id!r} was already created with another ruleset, setup or "
@@ -543,7 +548,9 @@ class Games:
         role: Role,
     ) -> list[Struct]:
         if manual_dice is not None:
-            manual = ManualDice(manual_dice, game.meta.rolls)
+            manual = ManualDice(
+                manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
+            )
             events = decide_command(ruleset, game, command, manual, role=role, manual=True)
             manual.check_all_used()
             return events

@@ -502,6 +502,7 @@ class Connection:
             client_entropy=msg.client_entropy,
             game_id=game_id,
             scenario=msg.scenario,
+            opponent_manual_dice=msg.opponent_manual_dice,
         )
         player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)

@@ -36,6 +36,7 @@ def _describe(event: Struct, *, with_type: bool) -> str:
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
             f"seed commitment {event.seed_commitment[:16]}…, {client}"
+            + (", player may enter the opponent's dice" if event.opponent_manual_dice else "")
         )
     if isinstance(event, ClientSeedBound):
         return f"client seed {event.client_seed!r} bound for seed epoch {event.epoch}"
@@ -52,9 +53,10 @@ def _describe(event: Struct, *, with_type: bool) -> str:
             else " ".join(map(str, event.faces))
         )
         who = "player" if event.by == "player" else "server"
+        whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
         return (
             f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for "
-            f"{event.purpose} — {event.rule}"
+            f"{event.purpose} — {event.rule}{whose}"
         )
     if isinstance(event, SeedRevealed):
         if event.next_commitment:

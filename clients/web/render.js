@@ -32,7 +32,8 @@ export function describe(frame) {
       return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
         `${p.seed_commitment.slice(0, 16)}…, ` +
         (p.client_seed ? `client seed ${p.client_seed}`
-          : p.client_entropy === "waived" ? "client entropy waived" : "client seed to be bound");
+          : p.client_entropy === "waived" ? "client entropy waived" : "client seed to be bound") +
+        (p.opponent_manual_dice ? ", player may enter the opponent's dice" : "");
     case "ClientSeedBound":
       return `client seed ${p.client_seed} bound for seed epoch ${p.epoch}`;
     case "CommandRecorded": {
@@ -42,7 +43,8 @@ export function describe(frame) {
     }
     case "DiceRolled": {
       const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
-      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}`;
+      const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
+      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}${whose}`;
     }
     case "SeedRevealed":
       if (p.next_commitment)

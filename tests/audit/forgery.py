@@ -138,3 +138,35 @@ def rewrite_stream(
             client.xadd(key, {"e": encode_envelope(env)}, id=f"{record['seq']}-0")
     finally:
         client.close()
+
+
+def ended_counter_game(cli: Cli) -> str:
+    """`counter_game` ended by the player instead of revealed: seqs 1-12 as there; 13 the
+    EndGame command, 14 GameEnded, 15 the final SeedRevealed (same batch)."""
+    game = counter_game(cli, reveal=False)
+    cli.send(game, {"type": "EndGame", "result": "enough"})
+    return game
+
+
+def renumber(header: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """Give every record the seq of its position (after an insert, delete or swap), and
+    the header the new count, as a forger tidying up would."""
+    for index, record in enumerate(records):
+        record["seq"] = index + 1
+    header["events"] = len(records)
+    header["last_hash"] = records[-1]["hash"]
+
+
+def forged(like: dict[str, Any], payload: dict[str, Any], command_id: str) -> dict[str, Any]:
+    """A new record shaped like `like` (same game, version 1) holding `payload`."""
+    record = dict(like)
+    record.update(type=payload["type"], version=1, payload=payload, command_id=command_id)
+    return record
+
+
+def insert(
+    header: dict[str, Any], records: list[dict[str, Any]], index: int, record: dict[str, Any]
+) -> None:
+    """Insert `record` at position `index` (seq index + 1) and renumber what follows."""
+    records.insert(index, record)
+    renumber(header, records)

@@ -30,6 +30,7 @@ from engine.dice import (
     two_d6,
 )
 from engine.errors import DiceMismatch, ManualDiceError
+from events.types import Owner
 
 SEED = bytes(range(32))
 
@@ -59,7 +60,10 @@ def test_percentile_reads_tens_and_units_with_double_zero_as_100() -> None:
     assert total_of(spec, (0, 0)) == 100
     assert total_of(spec, (0, 7)) == 7
     assert total_of(spec, (4, 2)) == 42
-    totals = {ServerDice(SEED, "c", n).roll(spec, purpose="p", rule="r").total for n in range(3000)}
+    totals = {
+        ServerDice(SEED, "c", n).roll(spec, purpose="p", rule="r", owner=Owner.PLAYER).total
+        for n in range(3000)
+    }
     assert min(totals) == 1 and max(totals) == 100 and len(totals) == 100
 
 
@@ -81,16 +85,16 @@ def test_draw_picks_among_remaining_cards() -> None:
 
 def test_doubles_and_named_dice() -> None:
     dice = ManualDice([[3, 3], [2, 5]], next_roll=0)
-    a = dice.roll(two_d6(), purpose="attack", rule="r")
-    b = dice.roll(coloured(blue=6, purple=6), purpose="locate", rule="r")
+    a = dice.roll(two_d6(), purpose="attack", rule="r", owner=Owner.PLAYER)
+    b = dice.roll(coloured(blue=6, purple=6), purpose="locate", rule="r", owner=Owner.PLAYER)
     assert is_doubles(a) and not is_doubles(b)
     assert b.labels == ("blue", "purple") and b.faces == (2, 5) and b.total == 7
 
 
 def test_server_dice_number_rolls_from_the_game_count() -> None:
     dice = ServerDice(SEED, "c", next_roll=5)
-    first = dice.roll(d6(), purpose="a", rule="r")
-    second = dice.roll(d6(), purpose="b", rule="r", hidden=True)
+    first = dice.roll(d6(), purpose="a", rule="r", owner=Owner.PLAYER)
+    second = dice.roll(d6(), purpose="b", rule="r", owner=Owner.PLAYER, hidden=True)
     assert (first.roll, second.roll) == (5, 6)
     assert second.hidden and dice.rolled == [first, second]
     assert first.faces == derive_faces(SEED, "c", 5, d6())
@@ -98,20 +102,20 @@ def test_server_dice_number_rolls_from_the_game_count() -> None:
 
 def test_manual_dice_refuse_what_does_not_fit() -> None:
     with pytest.raises(ManualDiceError, match="has 1 dice"):
-        ManualDice([[4]], 0).roll(two_d6(), purpose="p", rule="r")
+        ManualDice([[4]], 0).roll(two_d6(), purpose="p", rule="r", owner=Owner.PLAYER)
     with pytest.raises(ManualDiceError, match=r"outside 0\.\.9"):
-        ManualDice([[10, 0]], 0).roll(d100(), purpose="p", rule="r")
+        ManualDice([[10, 0]], 0).roll(d100(), purpose="p", rule="r", owner=Owner.PLAYER)
     with pytest.raises(ManualDiceError, match="needs another roll"):
-        ManualDice([], 0).roll(d6(), purpose="p", rule="r")
+        ManualDice([], 0).roll(d6(), purpose="p", rule="r", owner=Owner.PLAYER)
 
 
 def test_recorded_dice_replay_and_detect_a_different_roll() -> None:
-    rolled = ServerDice(SEED, "c", 0).roll(d6(), purpose="p", rule="r")
-    assert RecordedDice([rolled]).roll(d6(), purpose="p", rule="r") == rolled
+    rolled = ServerDice(SEED, "c", 0).roll(d6(), purpose="p", rule="r", owner=Owner.PLAYER)
+    assert RecordedDice([rolled]).roll(d6(), purpose="p", rule="r", owner=Owner.PLAYER) == rolled
     with pytest.raises(DiceMismatch, match="d10"):
-        RecordedDice([rolled]).roll(d10(), purpose="p", rule="r")
+        RecordedDice([rolled]).roll(d10(), purpose="p", rule="r", owner=Owner.PLAYER)
     with pytest.raises(DiceMismatch, match="does not hold"):
-        RecordedDice([]).roll(d6(), purpose="p", rule="r")
+        RecordedDice([]).roll(d6(), purpose="p", rule="r", owner=Owner.PLAYER)
 
 
 def test_spec_constructors_refuse_nonsense() -> None:

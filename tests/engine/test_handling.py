@@ -30,7 +30,7 @@ async def test_command_appends_recorded_command_dice_and_decision(games: Games) 
 
 
 async def test_manual_dice_are_logged_as_player_rolled(games: Games) -> None:
-    created = await games.create("counter", {"target": 100})
+    created = await games.create("counter", {"target": 100}, opponent_manual_dice=True)
     await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[5]])
     _, game = await games.load(created.game_id)
     assert game.state.total == 5
@@ -39,7 +39,7 @@ async def test_manual_dice_are_logged_as_player_rolled(games: Games) -> None:
 
 
 async def test_manual_dice_must_fit_the_rolls(games: Games) -> None:
-    created = await games.create("counter", {"target": 100})
+    created = await games.create("counter", {"target": 100}, opponent_manual_dice=True)
     with pytest.raises(ManualDiceError, match=r"outside 1\.\.6"):
         await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[7]])
     with pytest.raises(ManualDiceError, match="needs another roll"):

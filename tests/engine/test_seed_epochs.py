@@ -159,7 +159,9 @@ async def test_an_old_log_with_the_client_seed_at_creation_is_epoch_0_bound(
 
 
 async def test_binding_after_a_roll_of_the_epoch_is_refused(games: Games) -> None:
-    created = await games.create("counter", {"target": 1000}, client_entropy="bind")
+    created = await games.create(
+        "counter", {"target": 1000}, client_entropy="bind", opponent_manual_dice=True
+    )
     gid = created.game_id
     await games.handle(gid, "m", {"type": "Push"}, manual_dice=[[4]])  # a player roll
     with pytest.raises(ClientSeedRefused, match="rolled already"):

@@ -28,7 +28,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_a_game_driven_from_the_command_line(cli_env: str, capsys, redis_server) -> None:
     code, out, _ = run(capsys, "new", "counter", "--setup", '{"target": 20}', "--json",
-                       "--client-seed", "cli-seed")  # fmt: skip
+                       "--client-seed", "cli-seed", "--allow-opponent-dice")  # fmt: skip
     assert code == 0
     game = json.loads(out)["game_id"]
     assert json.loads(out)["client_seed"] == "cli-seed"  # bound after the commitment: seq 2

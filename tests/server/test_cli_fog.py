@@ -159,7 +159,9 @@ def test_nightfighter_shows_the_player_no_hidden_location(
         store = RedisEventStore.from_url(redis_server.url, prefix=cli_env)
         try:
             games = Games(store, draw_seed=lambda: b"\x05" * 32)
-            created = await create_bound(games, "nightfighter", setup_4b(), "fog")
+            created = await create_bound(
+                games, "nightfighter", setup_4b(), "fog", opponent_manual_dice=True
+            )
             p = Play(games, created.game_id)
             await start_turn(p, ["1019", "1018", "1017"], 0)
             await p.do("PlaceRadarSearches", [[2]], searches=[{"radar": "Wurzburg", "hex": "0403"}])

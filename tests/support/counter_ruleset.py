@@ -16,7 +16,7 @@ from engine.dice import Dice, d6
 from engine.errors import RuleError
 from engine.roles import Role
 from engine.ruleset import Ruleset
-from events.types import DiceRolled, GameEnded
+from events.types import DiceRolled, GameEnded, Owner
 
 
 class Setup(Struct, frozen=True, kw_only=True):
@@ -81,11 +81,13 @@ def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
         events.append(Added(amount=command.amount))
         total = state.total + command.amount
     elif isinstance(command, Push):
-        roll = dice.roll(d6(), purpose="bot push", rule=RULE_PUSH)
+        roll = dice.roll(d6(), purpose="bot push", rule=RULE_PUSH, owner=Owner.OPPONENT)
         events += [roll, BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,))]
         total = state.total + roll.total
     elif isinstance(command, Hide):
-        roll = dice.roll(d6(), purpose="bot secret", rule=RULE_HIDE, hidden=True)
+        roll = dice.roll(
+            d6(), purpose="bot secret", rule=RULE_HIDE, owner=Owner.OPPONENT, hidden=True
+        )
         events += [roll, SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,))]
         total = state.total
     else:  # pragma: no cover - parse_command admits only the types above

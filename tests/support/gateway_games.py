@@ -69,6 +69,7 @@ class GatewayGames:
         game_id: str | None = None,
         command_id: str | None = None,
         scenario: str | None = None,
+        opponent_manual_dice: bool = False,
     ) -> Created:
         if game_id is not None or client_seed is not None:
             # The protocol lets the server choose game ids; a test that needs a fixed id
@@ -81,6 +82,7 @@ class GatewayGames:
                 client_seed=client_seed,
                 game_id=game_id,
                 scenario=scenario,
+                opponent_manual_dice=opponent_manual_dice,
             )
         # The same default as Games.create (a recorded waiver), so both paths play the same
         # game; a test that binds a seed creates with "bind" and calls bind_client_seed.
@@ -88,6 +90,8 @@ class GatewayGames:
                    "client_entropy": client_entropy}  # fmt: skip
         if scenario is not None:
             message["scenario"] = scenario
+        if opponent_manual_dice:
+            message["opponent_manual_dice"] = True
         try:
             created = await self.client.request(message)
         except ErrorFrame as frame:
@@ -146,9 +150,16 @@ async def create_bound(
     client_seed: str,
     *,
     scenario: str | None = None,
+    opponent_manual_dice: bool = False,
 ) -> Created:
     """Create a game as the clients do: the commitment first (seq 1), then the client's
     seed bound to it (seq 2), so a scripted game plays the same dice on every run."""
-    created = await games.create(ruleset_name, setup, client_entropy="bind", scenario=scenario)
+    created = await games.create(
+        ruleset_name,
+        setup,
+        client_entropy="bind",
+        scenario=scenario,
+        opponent_manual_dice=opponent_manual_dice,
+    )
     await games.bind_client_seed(created.game_id, client_seed)
     return msgspec.structs.replace(created, client_seed=client_seed, seq=2)

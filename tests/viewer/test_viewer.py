@@ -205,3 +205,23 @@ async def test_a_page_opened_late_scrubs_to_the_exact_earlier_state(
         assert await _track(page, "total") == "2"
         await page.screenshot(path=str(artifacts / "08-late-scrub.png"), full_page=True)
         await page.close()
+
+
+async def test_the_viewer_shows_whose_dice_and_the_opponent_dice_setting(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Issue #16 item 6: a game created to take the player's dice for the opponent's rolls
+    says so in its first event, and each roll says whose it is."""
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("counter", {"target": 100}, opponent_manual_dice=True)
+        await client.send(created.game_id, {"type": "Push"}, dice=[[4]])
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await _open(page, port, created.player_credential)
+        # seq 2 binds the client's seed, seq 3 records the command, seq 4 is its roll.
+        await page.wait_for_selector('#events li[data-seq="5"]', timeout=TIMEOUT)
+        first = await page.inner_text('#events li[data-seq="1"]')
+        assert "player may enter the opponent's dice" in first
+        roll = await page.inner_text('#events li[data-seq="4"]')
+        assert "(player) for bot push · the opponent's roll" in roll
+        await page.close()

@@ -17,7 +17,7 @@ from engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, Respons
 from engine.rulesets.age_of_dogfights.evolve import evolve
 from engine.rulesets.age_of_dogfights.state import State
 from engine.rulesets.age_of_dogfights.tables.band import BandTable
-from events.types import DiceRolled
+from events.types import DiceRolled, Owner
 
 
 class Context:
@@ -35,7 +35,7 @@ class Context:
 
     def roll(self, spec: DiceSpec, *, purpose: str, rule: str) -> DiceRolled:
         """Roll, log the DiceRolled event, and return it."""
-        rolled = self.dice.roll(spec, purpose=purpose, rule=rule)
+        rolled = self.dice.roll(spec, purpose=purpose, rule=rule, owner=Owner.OPPONENT)
         self.emit(rolled)
         return rolled
 

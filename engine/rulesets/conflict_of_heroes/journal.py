@@ -12,7 +12,7 @@ from msgspec import Struct
 from engine.dice import Dice, DiceSpec
 from engine.rulesets.conflict_of_heroes.evolve import evolve
 from engine.rulesets.conflict_of_heroes.state import State
-from events.types import DiceRolled
+from events.types import DiceRolled, Owner
 
 
 class Journal:
@@ -33,6 +33,6 @@ class Journal:
 
     def roll(self, spec: DiceSpec, *, purpose: str, rule: str) -> DiceRolled:
         """Roll, and log the roll where it was made."""
-        rolled = self.dice.roll(spec, purpose=purpose, rule=rule)
+        rolled = self.dice.roll(spec, purpose=purpose, rule=rule, owner=Owner.OPPONENT)
         self.emit(rolled)
         return rolled

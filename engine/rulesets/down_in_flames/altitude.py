@@ -25,10 +25,11 @@ from engine.rulesets.down_in_flames.terms import (
     Characteristic,
     Direction,
     Position,
+    Side,
     Station,
     cite,
 )
-from events.types import DiceRolled
+from events.types import DiceRolled, Owner
 
 LOWEST_LEVEL = 1  # 2: "Levels are numbered, with 1 being the lowest"
 MAX_REROLLS = 10  # 2.5 interpretation: reroll a start above the limit at most this often
@@ -58,7 +59,7 @@ def decide_roll_start(state: State, command: RollStartingAltitude, dice: Dice) -
     candidates: list[Candidate] = []
     altitude = limit
     for _ in range(MAX_REROLLS):
-        roll = dice.roll(d20(), purpose="starting altitude", rule=cite("2.5"))
+        roll = dice.roll(d20(), purpose="starting altitude", rule=cite("2.5"), owner=Owner.OPPONENT)
         rolls.append(roll)
         if roll.total <= limit:
             altitude = roll.total
@@ -114,8 +115,18 @@ def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> 
         winner = ordered[0]
         why = "tied bids: side A wins the dice"
         for _ in range(MAX_REROLLS):
-            a = dice.roll(d6(), purpose="altitude bid tie, side A", rule=cite("2.5"))
-            b = dice.roll(d6(), purpose="altitude bid tie, side B", rule=cite("2.5"))
+            a = dice.roll(
+                d6(),
+                purpose="altitude bid tie, side A",
+                rule=cite("2.5"),
+                owner=Owner.PLAYER if Side.A in state.player_sides else Owner.OPPONENT,
+            )
+            b = dice.roll(
+                d6(),
+                purpose="altitude bid tie, side B",
+                rule=cite("2.5"),
+                owner=Owner.PLAYER if Side.B in state.player_sides else Owner.OPPONENT,
+            )
             rolls += [a, b]
             if a.total != b.total:
                 winner = ordered[0] if a.total > b.total else ordered[1]

@@ -37,7 +37,7 @@ from engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
-from events.types import DiceRolled
+from events.types import DiceRolled, Owner
 
 GUNNER_HIT_VALUE = 8  # 3.3
 TURRET_HIT_VALUE = 8  # 4.1.9
@@ -202,7 +202,12 @@ def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
     if left_hand and state.ammunition_rule:
         if first is None:  # 4.1.10: always roll to check for ammunition depletion
             spec, _ = _die(state)
-            first = dice.roll(spec, purpose="ammunition check", rule=cite("4.1.10"))
+            first = dice.roll(
+                spec,
+                purpose="ammunition check",
+                rule=cite("4.1.10"),
+                owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+            )
             resolved.events.append(first)
         resolved.events += ammunition(state, attacker, first, bursts, dice)
     return [*events, *resolved.events]
@@ -232,11 +237,21 @@ def resolve_odds(
     total = hits * hv
     col = odds_table.column(state.combat_die, total, defense)
     spec, _ = _die(state)
-    first = dice.roll(spec, purpose=f"odds {col.name} against {target.id}", rule=col.rule)
+    first = dice.roll(
+        spec,
+        purpose=f"odds {col.name} against {target.id}",
+        rule=col.rule,
+        owner=Owner.PLAYER if shooter.side in state.player_sides else Owner.OPPONENT,
+    )
     rolls: list[DiceRolled] = [first]
     second = None
     if first.total in col.reroll_on:
-        second = dice.roll(spec, purpose=f"odds {col.name}: roll again on a 1", rule=col.rule)
+        second = dice.roll(
+            spec,
+            purpose=f"odds {col.name}: roll again on a 1",
+            rule=col.rule,
+            owner=Owner.PLAYER if shooter.side in state.player_sides else Owner.OPPONENT,
+        )
         rolls.append(second)
     raw = odds_table.outcome(col, first.total, second.total if second else None)
     dice_used = tuple(r.roll for r in rolls)
@@ -288,7 +303,12 @@ def resolve_bomber(
     extra = 0
     if row.scores_on:
         spec, _ = _die(state)
-        roll = dice.roll(spec, purpose=f"{leftover} left-over Hit Value points", rule=row.rule)
+        roll = dice.roll(
+            spec,
+            purpose=f"{leftover} left-over Hit Value points",
+            rule=row.rule,
+            owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+        )
         rolls.append(roll)
         extra = 1 if roll.total <= row.scores_on else 0
     dice_used = tuple(r.roll for r in rolls)
@@ -342,7 +362,12 @@ def ammunition(
         return []
     if attacker.crack_shot:
         return reveal(attacker, CRACK_SHOT)
-    roll = dice.roll(d6(), purpose=f"ammunition depletion of {attacker.id}", rule=cite("10.15"))
+    roll = dice.roll(
+        d6(),
+        purpose=f"ammunition depletion of {attacker.id}",
+        rule=cite("10.15"),
+        owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+    )
     depleted = roll.total <= bursts
     return [
         roll,

@@ -13,6 +13,7 @@ from engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolv
 from engine.rulesets.down_in_flames.rocket_table import RocketRow, rocket_row
 from engine.rulesets.down_in_flames.state import Plane, State
 from engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
+from events.types import Owner
 
 
 def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack) -> RocketRow:
@@ -38,7 +39,12 @@ def rocket_attack(
     """7.1.2, 7.1.3: one rocket attack per game against a Heavy Bomber; a hit destroys it."""
     row = check_rockets(state, attacker, target, command)
     rule = cite("7.1.2")
-    roll = dice.roll(d6(), purpose=f"rocket attack on {target.id}", rule=row.rule)
+    roll = dice.roll(
+        d6(),
+        purpose=f"rocket attack on {target.id}",
+        rule=row.rule,
+        owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+    )
     hit = roll.total <= row.hits_on
     played = AttackCardPlayed(
         attacker=attacker.id,

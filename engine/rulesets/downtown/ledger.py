@@ -16,7 +16,7 @@ from engine.rulesets.downtown.evolve import evolve
 from engine.rulesets.downtown.mapdata import Board, MapData, load_map
 from engine.rulesets.downtown.state import State
 from engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from events.types import DiceRolled
+from events.types import DiceRolled, Owner
 
 
 @lru_cache(maxsize=16)
@@ -41,7 +41,9 @@ class Ledger:
 
     def roll(self, spec: DiceSpec, purpose: str, rule: str, *, hidden: bool = False) -> DiceRolled:
         """Roll, record the DiceRolled event before the decision that uses it, return it."""
-        rolled = self.dice.roll(spec, purpose=purpose, rule=rule, hidden=hidden)
+        rolled = self.dice.roll(
+            spec, purpose=purpose, rule=rule, hidden=hidden, owner=Owner.OPPONENT
+        )
         self.emit(rolled)
         return rolled
 

@@ -14,6 +14,7 @@ from engine.rulesets.nightfighter.search_area import search_in_area
 from engine.rulesets.nightfighter.setup import Fighter
 from engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
 from engine.rulesets.nightfighter.terms import Jamming, Marker, Phase, cite
+from events.types import Owner
 
 RULE = cite("S19.0")
 RULE_JAM = cite("S24.0")
@@ -61,7 +62,12 @@ def search(state: State, command: SearchAI, dice: Dice) -> list[Struct]:
     nums: tuple[int, ...] = ()
     jam = spec.ai_jamming  # scenario 4G: the Y-guided fighters are set up lightly jammed
     if jam is not Jamming.NONE:
-        roll = dice.roll(nd6(command.dice), purpose=f"jammed AI fix by {fighter.id}", rule=RULE_JAM)
+        roll = dice.roll(
+            nd6(command.dice),
+            purpose=f"jammed AI fix by {fighter.id}",
+            rule=RULE_JAM,
+            owner=Owner.PLAYER,
+        )
         out.append(roll)
         nums = (roll.roll,)
         if 6 not in roll.faces:

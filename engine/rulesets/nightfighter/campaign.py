@@ -19,6 +19,7 @@ from engine.decision import Candidate
 from engine.dice import Dice, d6, draw, nd6
 from engine.errors import RuleError
 from engine.rulesets.nightfighter.terms import cite
+from events.types import Owner
 
 RULE = cite("CAMPAIGN MODIFICATIONS")
 RULE_PILOT = cite("Pilot Campaign")
@@ -172,7 +173,7 @@ def _card(
     period = week if campaign.kind is CampaignKind.FULL else month_of(week)
     if period != month or not deck:
         deck, month = DECK, period
-    roll = dice.roll(draw(len(deck)), purpose="scenario card", rule=rule)
+    roll = dice.roll(draw(len(deck)), purpose="scenario card", rule=rule, owner=Owner.OPPONENT)
     card = deck[roll.total - 1]
     rest = tuple(c for i, c in enumerate(deck) if i != roll.total - 1)
     if card == JOKER:
@@ -207,14 +208,14 @@ def roll_week(
     nums: list[int] = []
     flying = True
     if c.kind is CampaignKind.LITE:
-        roll = dice.roll(nd6(n), purpose="flying this week?", rule=RULE_PILOT)
+        roll = dice.roll(nd6(n), purpose="flying this week?", rule=RULE_PILOT, owner=Owner.PLAYER)
         out.append(roll)
         nums.append(roll.roll)
         flying = 6 in roll.faces
     engaged = False
     info: dict[str, object] = {}
     if flying:
-        roll = dice.roll(nd6(n), purpose="engaging the enemy?", rule=RULE_PILOT)
+        roll = dice.roll(nd6(n), purpose="engaging the enemy?", rule=RULE_PILOT, owner=Owner.PLAYER)
         out.append(roll)
         nums.append(roll.roll)
         engaged = 6 in roll.faces
@@ -281,7 +282,7 @@ def night_continues(
     one in a full moon week, plus one with no moon; 3+ draws another card, else the night
     ends."""
     c = _need(campaign)
-    roll = dice.roll(d6(), purpose="does the night continue?", rule=RULE)
+    roll = dice.roll(d6(), purpose="does the night continue?", rule=RULE, owner=Owner.OPPONENT)
     moon = {Moon.FULL: -1, Moon.HALF: 0, Moon.NONE: 1}[command.moon]
     score = roll.total - c.night_cards + moon
     more = score >= 3

@@ -11,6 +11,7 @@ from engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollB
 from engine.rulesets.nightfighter.events import BomberResponseRolled, Corkscrewed, MarkersLost
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
 from engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
+from events.types import Owner
 
 RULE = cite("S17.0")
 RULE_FOLLOW = cite("S28.0")
@@ -34,7 +35,9 @@ def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
 def response(state: State, command: RollBomberResponse, dice: Dice) -> list[Struct]:
     """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
     counter = _tallied(state, command.fighter, command.hex, RULE)
-    roll = dice.roll(d6(), purpose=f"bomber response of {counter.id}", rule=RULE)
+    roll = dice.roll(
+        d6(), purpose=f"bomber response of {counter.id}", rule=RULE, owner=Owner.OPPONENT
+    )
     return [
         roll,
         BomberResponseRolled(
@@ -67,6 +70,7 @@ def corkscrew(state: State, command: Corkscrew, dice: Dice) -> list[Struct]:
             nd6(command.follow_dice),
             purpose=f"{command.fighter} follows the corkscrew (rule 28.1)",
             rule=RULE_FOLLOW,
+            owner=Owner.PLAYER,
         )
         out.append(roll)
         nums = (roll.roll,)

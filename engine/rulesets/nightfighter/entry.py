@@ -14,6 +14,7 @@ from engine.rulesets.nightfighter.events import CountersDue, NewCounter
 from engine.rulesets.nightfighter.setup import BomberDue, Setup, modification
 from engine.rulesets.nightfighter.state import State
 from engine.rulesets.nightfighter.terms import Uncertainty, cite
+from events.types import Owner
 
 RULE = cite("S8.0")
 RULE_6C = cite("SCENARIO 6C")
@@ -82,7 +83,12 @@ def counters_due(state: State, turn: int, dice: Dice) -> list[Struct]:
         if len(due) == 1:
             h2s_id = due[0].id
         else:
-            roll = dice.roll(custom(len(due)), purpose="which bomber carries H2S", rule=RULE_6H)
+            roll = dice.roll(
+                custom(len(due)),
+                purpose="which bomber carries H2S",
+                rule=RULE_6H,
+                owner=Owner.OPPONENT,
+            )
             out.append(roll)
             h2s_id = due[roll.total - 1].id
     cols = columns(setup, turn)
@@ -107,7 +113,9 @@ def counters_due(state: State, turn: int, dice: Dice) -> list[Struct]:
     used = list(cols)
     nums: tuple[int, ...] = ()
     if len(due) == 2 and modification(setup, "6C"):
-        roll = dice.roll(d6(), purpose="column with no bomber this turn", rule=RULE_6C)
+        roll = dice.roll(
+            d6(), purpose="column with no bomber this turn", rule=RULE_6C, owner=Owner.OPPONENT
+        )
         out.append(roll)
         nums = (roll.roll,)
         skipped = used.pop((roll.total - 1) // 2)
@@ -123,7 +131,9 @@ def counters_due(state: State, turn: int, dice: Dice) -> list[Struct]:
 def _v1(state: State, bomber: BomberDue, turn: int, dice: Dice) -> list[Struct]:
     """SCENARIO 8F: the V-1 enters in the hex column matching a two-dice roll, and its
     position is never uncertain."""
-    roll = dice.roll(two_d6(), purpose=f"entry column of {bomber.id}", rule=RULE_8F)
+    roll = dice.roll(
+        two_d6(), purpose=f"entry column of {bomber.id}", rule=RULE_8F, owner=Owner.OPPONENT
+    )
     news = (NewCounter(id=f"{bomber.id}-1", enter_turn=turn, enter_col=roll.total),)
     event = _due(
         state, bomber, Uncertainty.NONE, news, f"two dice {roll.total}: column {roll.total:02d}",

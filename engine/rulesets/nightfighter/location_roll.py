@@ -9,6 +9,7 @@ from engine.rulesets.nightfighter.geometry import area_cells, diagram_for
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
 from engine.rulesets.nightfighter.tables.localisation import LOW, low_cell, moderate_cell
 from engine.rulesets.nightfighter.terms import cite
+from events.types import Owner
 
 RULE_LOW = cite("S5.2")
 RULE_MODERATE = cite("S5.3")
@@ -57,11 +58,17 @@ def roll_location(state: State, counter: Counter, dice: Dice, purpose: str) -> L
     by_label = {cell.label: h for cell, h in cells}
     while True:
         if diagram is LOW:
-            roll = dice.roll(d6(), purpose=purpose, rule=RULE_LOW, hidden=True)
+            roll = dice.roll(
+                d6(), purpose=purpose, rule=RULE_LOW, hidden=True, owner=Owner.OPPONENT
+            )
             cell = low_cell(roll.faces[0])
         else:
             roll = dice.roll(
-                coloured(blue=6, purple=6), purpose=purpose, rule=RULE_MODERATE, hidden=True
+                coloured(blue=6, purple=6),
+                purpose=purpose,
+                rule=RULE_MODERATE,
+                hidden=True,
+                owner=Owner.OPPONENT,
             )
             cell = moderate_cell(roll.faces[0], roll.faces[1])
         rolls.append(roll)

@@ -21,6 +21,7 @@ from engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from engine.rulesets.nightfighter.searchlights import zone_of
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
 from engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
+from events.types import Owner
 
 RULE = cite("S7.0")
 HANDOFF_RULE = cite("S14.0 (base-game searchlight hand-off)")
@@ -130,7 +131,10 @@ def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[St
             )
         ]
     roll = dice.roll(
-        nd6(new.dice), purpose=f"searchlight hand-off to zone {new.name}", rule=HANDOFF_RULE
+        nd6(new.dice),
+        purpose=f"searchlight hand-off to zone {new.name}",
+        rule=HANDOFF_RULE,
+        owner=Owner.OPPONENT,
     )
     kept = 6 in roll.faces
     cands = (

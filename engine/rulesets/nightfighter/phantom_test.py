@@ -9,6 +9,7 @@ from engine.dice import Dice, d6
 from engine.rulesets.nightfighter.events import PhantomTested
 from engine.rulesets.nightfighter.state import Counter, State, high_counters
 from engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
+from events.types import Owner
 
 RULE = cite("S5.4")
 
@@ -34,7 +35,9 @@ def phantom_test(state: State, counter: Counter, dice: Dice, why: str) -> list[S
     threshold = real_on(len(others))
     rolls = []
     while True:
-        roll = dice.roll(d6(), purpose=f"phantom test of {counter.id} ({why})", rule=rule)
+        roll = dice.roll(
+            d6(), purpose=f"phantom test of {counter.id} ({why})", rule=rule, owner=Owner.OPPONENT
+        )
         rolls.append(roll)
         if len(others) < 3 or roll.total <= total:
             break

@@ -32,6 +32,7 @@ from engine.rulesets.nightfighter.terms import (
     Uncertainty,
     cite,
 )
+from events.types import Owner
 
 RULE = cite("S13.0")
 RULE_JAM = cite("S24.0")
@@ -119,7 +120,12 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
         if jam is Jamming.NONE:
             active.append((radar, counter.hex))
             continue
-        roll = dice.roll(d6(), purpose=f"jamming of {radar.name} on {counter.hex}", rule=RULE_JAM)
+        roll = dice.roll(
+            d6(),
+            purpose=f"jamming of {radar.name} on {counter.hex}",
+            rule=RULE_JAM,
+            owner=Owner.OPPONENT,
+        )
         worst = 2 if jam is Jamming.LIGHT else 4
         removed = roll.total <= worst
         out += [
@@ -213,9 +219,16 @@ def _search_roll(
     if radar.kind is RadarKind.MEW:
         return [], 6, ()
     if radar.kind is RadarKind.GCI and radar.jamming is Jamming.NONE:
-        roll = dice.roll(nd6(2), purpose=f"{radar.name} search of {counter.id}", rule=RULE_GCI)
+        roll = dice.roll(
+            nd6(2),
+            purpose=f"{radar.name} search of {counter.id}",
+            rule=RULE_GCI,
+            owner=Owner.OPPONENT,
+        )
         return [roll], max(roll.faces), (roll.roll,)
-    roll = dice.roll(d6(), purpose=f"{radar.name} search of {counter.id}", rule=RULE)
+    roll = dice.roll(
+        d6(), purpose=f"{radar.name} search of {counter.id}", rule=RULE, owner=Owner.OPPONENT
+    )
     return [roll], roll.total, (roll.roll,)
 
 
@@ -317,7 +330,12 @@ def _scatter(state: State, counter: Counter, dice: Dice) -> list[Struct]:
     rolls = []
     here = Hex.parse(counter.hex)
     while True:
-        roll = dice.roll(d6(), purpose=f"shift {counter.id} to low uncertainty", rule=cite("S5.3"))
+        roll = dice.roll(
+            d6(),
+            purpose=f"shift {counter.id} to low uncertainty",
+            rule=cite("S5.3"),
+            owner=Owner.OPPONENT,
+        )
         rolls.append(roll)
         cell = low_cell(roll.total)
         offset = (0, -1) if cell.label == "3" else cell.offset
@@ -361,7 +379,9 @@ def _localise_low(state: State, counter: Counter, dice: Dice) -> list[Struct]:
     rolls = []
     here = Hex.parse(counter.hex)
     while True:
-        roll = dice.roll(d6(), purpose=f"localise {counter.id}", rule=cite("S5.2"))
+        roll = dice.roll(
+            d6(), purpose=f"localise {counter.id}", rule=cite("S5.2"), owner=Owner.OPPONENT
+        )
         rolls.append(roll)
         cell = low_cell(roll.total)
         to = shifted(setup, here, cell.offset, counter.heading)

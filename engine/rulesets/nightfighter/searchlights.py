@@ -14,6 +14,7 @@ from engine.rulesets.nightfighter.phantom_test import phantom_test
 from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
 from engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
 from engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
+from events.types import Owner
 
 RULE = cite("S14.0")
 
@@ -72,7 +73,12 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
     if state.setup.high_altitude:
         return [*out, _searched(zone.name, counter.id, 0, "high altitude: no precise fix", ())]
     count = command.dice or zone.dice
-    roll = dice.roll(nd6(count), purpose=f"searchlight zone {zone.name} on {counter.id}", rule=RULE)
+    roll = dice.roll(
+        nd6(count),
+        purpose=f"searchlight zone {zone.name} on {counter.id}",
+        rule=RULE,
+        owner=Owner.OPPONENT,
+    )
     out.append(roll)
     if 6 not in roll.faces:
         return [*out, _searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,))]

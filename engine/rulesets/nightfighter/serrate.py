@@ -22,6 +22,7 @@ from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
 from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
 from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
 from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status, cite
+from events.types import Owner
 
 RULE = cite("SCENARIO 7")
 JU88 = "Ju88"
@@ -94,7 +95,9 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
     """Draw from the cup for a revealed counter."""
     if not state.cup:
         raise RuleError("the cup is empty", rule=RULE)
-    roll = dice.roll(draw(len(state.cup)), purpose=f"cup draw for {counter.id}", rule=RULE)
+    roll = dice.roll(
+        draw(len(state.cup)), purpose=f"cup draw for {counter.id}", rule=RULE, owner=Owner.OPPONENT
+    )
     drawn = state.cup[roll.total - 1]
     ju88 = drawn == JU88
     what = "a Ju88 replaces it" if ju88 else f"{drawn}: both counters are removed"
@@ -128,7 +131,7 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
     found: list[str] = []
     work = state
     for target in targets:
-        roll = dice.roll(d6(), purpose=f"Serrate on {target.id}", rule=RULE)
+        roll = dice.roll(d6(), purpose=f"Serrate on {target.id}", rule=RULE, owner=Owner.PLAYER)
         out.append(roll)
         nums.append(roll.roll)
         if roll.total >= 5:

@@ -14,6 +14,7 @@ from engine.rulesets.nightfighter.geometry import area, tally_range
 from engine.rulesets.nightfighter.search_area import search_in_area
 from engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
 from engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
+from events.types import Owner
 
 RULE_BASIC = cite("S10.0")
 RULE_FIXED = cite("S15.0")
@@ -66,7 +67,10 @@ def attempt(state: State, command: AttemptTally, dice: Dice) -> list[Struct]:
             )
         reach = (counter.hex,)
     roll = dice.roll(
-        nd6(command.dice), purpose=f"{command.kind.value} tally by {fighter.id}", rule=rule
+        nd6(command.dice),
+        purpose=f"{command.kind.value} tally by {fighter.id}",
+        rule=rule,
+        owner=Owner.PLAYER,
     )
     out: list[Struct] = [roll]
     if 6 not in roll.faces:

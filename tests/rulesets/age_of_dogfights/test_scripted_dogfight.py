@@ -38,7 +38,9 @@ SETUP: dict[str, Any] = {
 
 
 async def test_scripted_dogfight_audits(games: Games) -> None:
-    created = await create_bound(games, "age_of_dogfights", SETUP, "dogfight-1")
+    created = await create_bound(
+        games, "age_of_dogfights", SETUP, "dogfight-1", opponent_manual_dice=True
+    )
     gid = created.game_id
     await games.handle(gid, "setup", {"type": "RollSetup"})
     _, game = await games.load(gid)

@@ -46,7 +46,9 @@ def _leaks(data: Any) -> list[str]:
 
 
 async def _script(games: Games) -> str:
-    created = await create_bound(games, "down_in_flames", SETUP, "engagement")
+    created = await create_bound(
+        games, "down_in_flames", SETUP, "engagement", opponent_manual_dice=True
+    )
     gid = created.game_id
     n = iter(range(1000))
 
@@ -186,7 +188,7 @@ async def test_out_of_ammunition_attack_writes_nothing(games: Games) -> None:
     }
     setup = {**SETUP, "starting_altitude": 12, "custom_aircraft": {"Empty": empty}}
     setup["aircraft"] = [*SETUP["aircraft"][:4], entry("e1", "Empty", "B", "E", "leader", hand=6)]
-    gid = (await games.create("down_in_flames", setup)).game_id
+    gid = (await games.create("down_in_flames", setup, opponent_manual_dice=True)).game_id
     await games.handle(gid, "t", {"type": "BeginTurn", "side": "B"})
     await games.handle(gid, "p", {"type": "SetPosition", "attacker": "e1", "target": "p1",
                                   "position": "tailing"})  # fmt: skip

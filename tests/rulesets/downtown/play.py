@@ -70,7 +70,9 @@ class ProbeDice:
         self.default = default
         self.rolled: list[DiceRolled] = []
 
-    def roll(self, spec: Any, *, purpose: str, rule: str, hidden: bool = False) -> DiceRolled:
+    def roll(
+        self, spec: Any, *, purpose: str, rule: str, owner: Any = None, hidden: bool = False
+    ) -> DiceRolled:
         from engine.dice import total_of
 
         faces = next((f for k, f in self.choices.items() if k in purpose), None)
@@ -90,6 +92,7 @@ class ProbeDice:
             purpose=purpose,
             rule=rule,
             hidden=hidden,
+            owner=owner,
         )
         self.rolled.append(event)
         return event

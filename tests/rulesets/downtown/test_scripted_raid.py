@@ -76,7 +76,7 @@ def _leaks(data: Any) -> list[str]:
 
 
 async def test_scripted_raid(games: Games) -> None:
-    created = await create_bound(games, "downtown", SETUP, "raid")
+    created = await create_bound(games, "downtown", SETUP, "raid", opponent_manual_dice=True)
     raid = Raid(games, created.game_id)
     # Pre-raid: ground units (server dice), radar, air deployment
     await raid.send({"type": "DeployGroundUnits"})

@@ -82,7 +82,7 @@ async def start_turn(
 
 async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     """The whole example of play, scenario 4B, with the dice it states."""
-    created = await create_bound(games, "nightfighter", setup_4b(), "4B")
+    created = await create_bound(games, "nightfighter", setup_4b(), "4B", opponent_manual_dice=True)
     p = Play(games, created.game_id)
 
     # Turn 1: three high counters for the first Lancaster enter in columns 04, 10, 16.
