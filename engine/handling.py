@@ -1,7 +1,8 @@
 """From a command to the events it appends: parse, check, decide, check the dice.
 
-This is the pure half of command handling; server/commands.py does the I/O around it
-(load, append with the expected version, retry on conflict).
+This is the pure half of command handling; server/games.py does the I/O around it
+(load, append with the expected version, retry on conflict). A command whose type is not
+among the role's legal actions now (engine/actions.py) is refused before the rules see it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.actions import legal_actions
 from engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
@@ -20,10 +22,12 @@ from engine.commands import (
     RollDice,
 )
 from engine.dice import Dice, DiceKind, DiceSpec, custom, d6, d10, d12, d20, d100, nd6, two_d6
-from engine.errors import ContractViolation, GameOver, InvalidCommand
+from engine.errors import CommandNotAllowed, ContractViolation, GameOver, InvalidCommand
 from engine.game import Game
 from engine.roles import Role
 from engine.ruleset import Ruleset
+from engine.schemas import struct_schema
+from engine.validation import explained
 from events.types import CommandRecorded, DiceRolled, GameEnded
 
 
@@ -47,18 +51,43 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
     target = command_types(ruleset).get(kind) if isinstance(kind, str) else None
     if target is None:
         allowed = command_names(ruleset)
+        what = (
+            "a command needs a 'type' field naming the command"
+            if "type" not in command
+            else f"unknown command type {str(kind)[:80]!r} for {ruleset.name}"
+        )
         raise InvalidCommand(
-            f"unknown command type {kind!r} for {ruleset.name}; allowed: {', '.join(allowed)}",
+            f"{what}; allowed: {', '.join(allowed)}",
             type=str(kind)[:80],
             allowed=allowed,
         )
     try:
         parsed: Struct = msgspec.convert(command, target)
     except msgspec.ValidationError as exc:
+        message = explained(str(exc), struct_schema(target))
         raise InvalidCommand(
-            f"{kind} command is not valid: {exc}", type=kind, error=str(exc)
+            f"{kind} command is not valid: {message}", type=kind, error=message
         ) from exc
     return parsed
+
+
+def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role) -> None:
+    """Refuse a command whose type is not among `role`'s legal actions now.
+
+    Raises CommandNotAllowed naming the command and listing the types that are allowed.
+    """
+    kind = str(type(parsed).__struct_config__.tag)
+    actions = legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+    allowed = [a.type for a in actions]
+    if kind in allowed:
+        return
+    raise CommandNotAllowed(
+        f"{kind} is not allowed now in this {ruleset.name} game; "
+        f"allowed now: {', '.join(allowed) or 'nothing'}",
+        rule=f"{ruleset.seed} (legal actions)",
+        type=kind,
+        allowed=allowed,
+    )
 
 
 def _generic_spec(cmd: RollDice) -> DiceSpec:
@@ -93,6 +122,7 @@ def decide_command(
     """The events one command appends: CommandRecorded, then what the rules decide.
 
     Raises GameOver after the game has ended, InvalidCommand for a malformed command,
+    CommandNotAllowed for a command type that is not among the role's legal actions now,
     RuleError (from the ruleset) for an illegal one, and ContractViolation if the ruleset
     rolled dice that it did not return as DiceRolled events in order.
     """
@@ -101,6 +131,7 @@ def decide_command(
             f"game {game.meta.game_id!r} has ended ({game.meta.result}); it takes no commands"
         )
     parsed = parse_command(ruleset, command)
+    check_allowed(ruleset, game, parsed, role)
     decided: list[Struct]
     if isinstance(parsed, RollDice):
         decided = [dice.roll(_generic_spec(parsed), purpose=parsed.purpose, rule=GENERIC_ROLL_RULE)]

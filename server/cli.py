@@ -21,6 +21,7 @@ from rich.table import Table
 from engine import registry
 from engine.game import codec_for, ruleset_of
 from events.errors import UmpireError
+from server import actions_command
 from server.config import Settings, SettingsError, from_env
 from server.render import describe
 from server.store_access import open_store
@@ -211,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("revoke", help="revoke a game credential (operator)")
     p.add_argument("credential")
     sub.add_parser("rulesets", help="list installed rulesets")
+    p = sub.add_parser("actions", help="the commands a role may send now, with their fields")
+    actions_command.add_arguments(p)
 
     for name, text in (
         ("watch", "follow a game's events live through a gateway"),
@@ -289,6 +292,7 @@ HANDLERS = {
     "reveal": cmd_reveal,
     "revoke": cmd_revoke,
     "rulesets": cmd_rulesets,
+    "actions": actions_command.cmd_actions,
     "serve": cmd_serve,
     "watch": cmd_watch,
     "play": cmd_play,

@@ -1,0 +1,120 @@
+"""Legal actions: the commands a role may send now, each with its JSON Schema.
+
+A ruleset's `actions(state, role)` names the command types its rules allow in `state`
+and narrows their schemas to what is legal there (the units that may act, the hexes, the
+cards in hand), using `offer` below; the engine adds the universal commands
+(`RollDice`, `EndGame`) and answers `[]` to a spectator and after the game has ended
+(`legal_actions`). `engine.handling.decide_command` refuses a command whose type is not
+listed, so the list is the contract, not a hint.
+
+Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
+fragments into its properties. `Action` itself is a wire type (events/wire.py), so that
+clients decode it without importing the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from msgspec import Struct
+
+from engine.commands import (
+    GENERIC_END_RULE,
+    GENERIC_ROLL_RULE,
+    EndGame,
+    RollDice,
+)
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from engine.schemas import Schema, struct_schema, tag_of
+from events.wire import Action
+
+__all__ = [
+    "Action",
+    "command_schema",
+    "every_command",
+    "legal_actions",
+    "offer",
+    "one_of",
+    "universal_actions",
+]
+
+
+def _merge(base: Any, fragment: Any) -> Any:
+    """`fragment` laid over `base`: dicts merge key by key, anything else replaces."""
+    if isinstance(base, dict) and isinstance(fragment, dict):
+        merged = dict(base)
+        for key, value in fragment.items():
+            merged[key] = _merge(base.get(key), value)
+        return merged
+    return copy.deepcopy(fragment)
+
+
+def command_schema(
+    command_type: type[Struct], narrow: Mapping[str, Schema] | None = None
+) -> Schema:
+    """The standalone JSON Schema of one command type, narrowed field by field.
+
+    `narrow` maps a field name to a schema fragment merged into that field's schema, e.g.
+    `{"unit": {"enum": ["P-RIFLE-1"]}}` or `{"searches": {"items": {"properties": ...}}}`
+    or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
+    error (KeyError), so a renamed field cannot silently drop its narrowing.
+    """
+    schema = struct_schema(command_type)
+    for name, fragment in (narrow or {}).items():
+        properties = schema["properties"]
+        if name not in properties:
+            raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
+        properties[name] = _merge(properties[name], fragment)
+    return schema
+
+
+def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) -> Action:
+    """One legal action: `command_type`, the rule that allows it now, a one-line
+    description (`text`, ended by the citation) and its schema narrowed by `narrow`."""
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema=command_schema(command_type, narrow),
+    )
+
+
+def one_of(values: Iterable[Any]) -> Schema:
+    """A schema fragment allowing exactly `values` (in the order given, duplicates out)."""
+    return {"enum": list(dict.fromkeys(values))}
+
+
+def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Action]:
+    """Every command type, unnarrowed: the default `actions` of a ruleset that does not
+    know its phases (each described by its docstring's first line)."""
+    out = []
+    for t in command_types:
+        doc = (t.__doc__ or tag_of(t)).strip().splitlines()[0]
+        out.append(offer(t, rule, doc))
+    return out
+
+
+def universal_actions() -> list[Action]:
+    """The commands every ruleset accepts while a game runs (engine/commands.py)."""
+    return [
+        offer(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+        offer(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
+    ]
+
+
+def legal_actions(ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool) -> list[Action]:
+    """What `role` may send now: the ruleset's actions, then the universal ones.
+
+    A spectator sends nothing; nobody sends anything after the game has ended. A ruleset
+    without `actions` offers every one of its command types, unnarrowed.
+    """
+    if ended or role is Role.SPECTATOR:
+        return []
+    if ruleset.actions is None:
+        own = every_command(ruleset.command_types, ruleset.seed)
+    else:
+        own = list(ruleset.actions(state, role))
+    return [*own, *universal_actions()]

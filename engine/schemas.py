@@ -1,0 +1,54 @@
+"""Standalone JSON Schemas of commands and setups, built from their msgspec types.
+
+msgspec gives a schema with `$ref`s into shared `$defs`; here every reference is inlined,
+so each schema stands alone: a front end makes a form of it, and an error message walks
+it, without a second lookup. A command's tag becomes a `const` (it is fixed for that
+command). docs/schemas/ holds them per ruleset (`python -m engine.schemas`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+Schema = dict[str, Any]
+
+
+def tag_of(command_type: type[Struct]) -> str:
+    """A command type's wire tag (the `type` field its JSON carries)."""
+    return str(command_type.__struct_config__.tag)
+
+
+def inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
+    """`node` with every `#/$defs/<name>` reference replaced by a copy of its definition.
+
+    Commands and setups hold no recursive types, so inlining ends."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            target = inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+            rest = {k: inline_refs(v, defs) for k, v in node.items() if k != "$ref"}
+            return {**target, **rest}
+        return {k: inline_refs(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [inline_refs(v, defs) for v in node]
+    return node
+
+
+@cache
+def _cached(struct_type: type[Struct]) -> Schema:
+    (ref,), defs = msgspec.json.schema_components([struct_type], ref_template="#/$defs/{name}")
+    schema: Schema = inline_refs(ref, defs)
+    if struct_type.__struct_config__.tag is not None:
+        schema["properties"]["type"] = {"const": tag_of(struct_type)}
+    return schema
+
+
+def struct_schema(struct_type: type[Struct]) -> Schema:
+    """The standalone JSON Schema of a command or setup type (a fresh copy, safe to edit)."""
+    return copy.deepcopy(_cached(struct_type))
