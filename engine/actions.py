@@ -15,7 +15,7 @@ clients decode it without importing the engine.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from msgspec import Struct
@@ -26,6 +26,7 @@ from engine.commands import (
     EndGame,
     RollDice,
 )
+from engine.hexgrid import Hex, HexGrid
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import Schema, struct_schema, tag_of
@@ -36,6 +37,7 @@ __all__ = [
     "command_schema",
     "every_command",
     "legal_actions",
+    "map_hexes",
     "offer",
     "one_of",
     "universal_actions",
@@ -85,6 +87,25 @@ def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) ->
 def one_of(values: Iterable[Any]) -> Schema:
     """A schema fragment allowing exactly `values` (in the order given, duplicates out)."""
     return {"enum": list(dict.fromkeys(values))}
+
+
+# A map larger than this is offered by its label pattern, not by an enum of every hex:
+# the actions ride in every `state` frame.
+MAX_ENUM_HEXES = 400
+
+
+def map_hexes(grid: HexGrid, keep: Callable[[str], bool] = lambda label: True) -> Schema:
+    """A schema fragment for a hex of `grid`'s map (those `keep` accepts), in label order:
+    an enum on a map of at most MAX_ENUM_HEXES hexes, else nothing narrower."""
+    size = (grid.max_col - grid.min_col + 1) * (grid.max_row - grid.min_row + 1)
+    if size > MAX_ENUM_HEXES:
+        return {}
+    labels = [
+        Hex(col, row).label
+        for col in range(grid.min_col, grid.max_col + 1)
+        for row in range(grid.min_row, grid.max_row + 1)
+    ]
+    return one_of(label for label in labels if keep(label))
 
 
 def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Action]:

@@ -21,13 +21,33 @@ from engine.commands import (
     EndGame,
     RollDice,
 )
-from engine.dice import Dice, DiceKind, DiceSpec, custom, d6, d10, d12, d20, d100, nd6, two_d6
-from engine.errors import CommandNotAllowed, ContractViolation, GameOver, InvalidCommand
+from engine.dice import (
+    Dice,
+    DiceKind,
+    DiceSpec,
+    RecordedDice,
+    custom,
+    d6,
+    d10,
+    d12,
+    d20,
+    d100,
+    nd6,
+    two_d6,
+)
+from engine.errors import (
+    CommandNotAllowed,
+    ContractViolation,
+    GameOver,
+    InvalidCommand,
+    RuleError,
+)
 from engine.game import Game
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import struct_schema
 from engine.validation import explained
+from events.errors import UmpireError
 from events.types import CommandRecorded, DiceRolled, GameEnded
 
 
@@ -74,17 +94,28 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
 def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role) -> None:
     """Refuse a command whose type is not among `role`'s legal actions now.
 
-    Raises CommandNotAllowed naming the command and listing the types that are allowed.
+    Raises CommandNotAllowed naming the command and listing the types allowed now. Where
+    the rules themselves say why (the ruleset's `decide` refuses it, tried without dice),
+    that reason and its rule are given too.
     """
     kind = str(type(parsed).__struct_config__.tag)
     actions = legal_actions(ruleset, game.state, role, ended=game.meta.ended)
     allowed = [a.type for a in actions]
     if kind in allowed:
         return
+    rule = f"{ruleset.seed} (legal actions)"
+    reason = ""
+    if not isinstance(parsed, (RollDice, EndGame)):
+        try:
+            ruleset.decide(game.state, parsed, RecordedDice(()))
+        except RuleError as exc:
+            rule, reason = exc.rule, f" ({exc.message})"
+        except UmpireError:
+            pass  # it got as far as a roll: the rules gave no reason of their own
     raise CommandNotAllowed(
-        f"{kind} is not allowed now in this {ruleset.name} game; "
+        f"{kind} is not allowed now in this {ruleset.name} game{reason}; "
         f"allowed now: {', '.join(allowed) or 'nothing'}",
-        rule=f"{ruleset.seed} (legal actions)",
+        rule=rule,
         type=kind,
         allowed=allowed,
     )
