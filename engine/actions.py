@@ -34,11 +34,13 @@ from events.wire import Action
 
 __all__ = [
     "Action",
+    "Schema",
     "command_schema",
     "every_command",
     "legal_actions",
     "map_hexes",
     "offer",
+    "offer_each",
     "one_of",
     "universal_actions",
 ]
@@ -81,6 +83,21 @@ def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) ->
         rule=rule,
         description=f"{text} ({rule})",
         schema=command_schema(command_type, narrow),
+    )
+
+
+def offer_each(
+    command_type: type[Struct], rule: str, text: str, variants: Sequence[Mapping[str, Schema]]
+) -> Action:
+    """One legal action whose fields depend on each other (an attacker and the targets of
+    its side): the schema is `anyOf` one narrowed schema per variant."""
+    if len(variants) == 1:
+        return offer(command_type, rule, text, **variants[0])
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema={"anyOf": [command_schema(command_type, v) for v in variants]},
     )
 
 

@@ -35,6 +35,8 @@ class Played:
     refused: int = 0
     ended: bool = False
     types: dict[str, int] = field(default_factory=dict)
+    # Refusals by the rules, by command type, with the last reason given.
+    refusals: dict[str, tuple[int, str]] = field(default_factory=dict)
     last_actions: list[Action] = field(default_factory=list)
 
 
@@ -92,6 +94,8 @@ async def play(
         except ErrorFrame as frame:
             assert frame.code == REFUSED_BY_RULES, (command, frame.code, frame.message)
             played.refused += 1
+            count = played.refusals.get(action.type, (0, ""))[0]
+            played.refusals[action.type] = (count + 1, frame.message)
             continue
         played.commands += 1
     view = await client.view(created.game_id)

@@ -33,6 +33,8 @@ async def test_conflict_of_heroes_played_through_actions(
     turns = ("UnitAction", "CommandAction", "CardAction", "Stall", "Pass")
     assert played.types.get("TakeAiTurn", 0) > 20, played.types
     assert all(played.types.get(kind, 0) > 0 for kind in turns), played.types
-    assert played.refused < played.commands, played
+    assert played.refused < played.commands, "\n".join(
+        f"{k}: {v}" for k, v in played.refusals.items()
+    )
     report = audit(await store.read(played.game_id, 1))
     assert report.failure is None, report.failure

@@ -1,0 +1,51 @@
+"""Down in Flames played only through its legal actions, through a real gateway.
+
+The supplemental rules have no end of their own (the base game's scenario ends a
+dogfight): after a bounded number of random legal actions the player ends the game with
+the listed `EndGame`; the log audits (002_c21c1b1d0b6ff92b.txt).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.audit import audit
+from events.redis_store import RedisEventStore
+from server.embedded import EmbeddedRedis
+from tests.actions.play import gateway_client, play
+from tests.conftest import seed_source
+from tests.rulesets.down_in_flames.scenario import entry
+
+SETUP = {
+    "aircraft": [
+        entry("p1", "P-51D-10", "A", "ESC", "leader", hand=7, pilot_quality="veteran"),
+        entry("p2", "P-51D-10", "A", "ESC", "wingman"),
+        entry("bomber1", "B-17G", "A", "BOX", "formation"),
+        entry("f1", "Fw 190A-8", "B", "JG", "leader", hand=7, pilot_quality="ace",
+              crack_shot=True, keen_eyesight=True),
+        entry("f2", "Fw 190A-8", "B", "JG", "wingman", pilot_quality="recruit"),
+    ],
+    "rockets_rule": True, "ammunition_rule": True, "combat_die": "d6",
+}  # fmt: skip
+
+
+async def test_down_in_flames_played_through_actions(
+    request: pytest.FixtureRequest,
+    redis_server: EmbeddedRedis,
+    store: RedisEventStore,
+    prefix: str,
+) -> None:
+    async with gateway_client(redis_server.url, prefix, seed_source(request)) as client:
+        played = await play(
+            client, "down_in_flames", SETUP, random.Random(2), limit=900, end_after=400
+        )
+    assert played.ended, played
+    # The altitude was set and sides took turns with attacks resolved.
+    assert played.types.get("BeginTurn", 0) > 10 and played.types.get("Attack", 0) > 10
+    assert played.refused < played.commands, "\n".join(
+        f"{k}: {v}" for k, v in played.refusals.items()
+    )
+    report = audit(await store.read(played.game_id, 1))
+    assert report.failure is None, report.failure
