@@ -108,7 +108,7 @@ def one_of(values: Iterable[Any]) -> Schema:
 
 # A map larger than this is offered by its label pattern, not by an enum of every hex:
 # the actions ride in every `state` frame.
-MAX_ENUM_HEXES = 400
+MAX_ENUM_HEXES = 2500
 
 
 def map_hexes(grid: HexGrid, keep: Callable[[str], bool] = lambda label: True) -> Schema:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
+from engine.rulesets.downtown.actions import actions
 from engine.rulesets.downtown.commands import COMMAND_TYPES
 from engine.rulesets.downtown.decide import decide
 from engine.rulesets.downtown.events import EVENT_TYPES
@@ -57,4 +58,5 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
+    actions=actions,
 )
