@@ -50,6 +50,8 @@ def sample(schema: dict[str, Any], rng: random.Random) -> Any:
         return None
     if kind == "string":
         return _string(schema, rng)
+    if kind == "array" and "prefixItems" in schema:
+        return [sample(item, rng) for item in schema["prefixItems"]]
     if kind == "array":
         low = int(schema.get("minItems", 0))
         high = max(low, min(int(schema.get("maxItems", low + 3)), low + 3))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.actions import actions
 from engine.rulesets.age_of_dogfights.commands import COMMAND_TYPES
 from engine.rulesets.age_of_dogfights.decide import decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
@@ -78,4 +79,5 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=(),
+    actions=actions,
 )
