@@ -6,6 +6,7 @@ Seed: 004_c3eb2ad371d7bb6a.txt. See README.md for the rule map and interpretatio
 from __future__ import annotations
 
 from engine.ruleset import Ruleset
+from engine.rulesets.nightfighter.actions import actions
 from engine.rulesets.nightfighter.commands import COMMAND_TYPES
 from engine.rulesets.nightfighter.decide import decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
@@ -30,6 +31,7 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=SECRET_FIELDS,
+    actions=actions,
 )
 
 __all__ = ["RULESET"]
