@@ -15,20 +15,8 @@ from engine.audit import audit
 from events.redis_store import RedisEventStore
 from server.embedded import EmbeddedRedis
 from tests.actions.play import gateway_client, play
+from tests.actions.setups import DOWN_IN_FLAMES as SETUP
 from tests.conftest import seed_source
-from tests.rulesets.down_in_flames.scenario import entry
-
-SETUP = {
-    "aircraft": [
-        entry("p1", "P-51D-10", "A", "ESC", "leader", hand=7, pilot_quality="veteran"),
-        entry("p2", "P-51D-10", "A", "ESC", "wingman"),
-        entry("bomber1", "B-17G", "A", "BOX", "formation"),
-        entry("f1", "Fw 190A-8", "B", "JG", "leader", hand=7, pilot_quality="ace",
-              crack_shot=True, keen_eyesight=True),
-        entry("f2", "Fw 190A-8", "B", "JG", "wingman", pilot_quality="recruit"),
-    ],
-    "rockets_rule": True, "ammunition_rule": True, "combat_die": "d6",
-}  # fmt: skip
 
 
 async def test_down_in_flames_played_through_actions(
