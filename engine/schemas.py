@@ -52,3 +52,26 @@ def _cached(struct_type: type[Struct]) -> Schema:
 def struct_schema(struct_type: type[Struct]) -> Schema:
     """The standalone JSON Schema of a command or setup type (a fresh copy, safe to edit)."""
     return copy.deepcopy(_cached(struct_type))
+
+
+def ruleset_document(
+    name: str,
+    version: str,
+    title: str,
+    seed: str,
+    setup_type: type[Struct],
+    command_types: tuple[type[Struct], ...],
+) -> Schema:
+    """One ruleset's published schema: its setup and every command it accepts (universal
+    ones included), each standalone and unnarrowed (the legal actions narrow them per
+    state). The file docs/schemas/<name>.schema.json holds exactly this."""
+    commands = {tag_of(t): struct_schema(t) for t in command_types}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"umpire ruleset {name} v{version}: setup and commands",
+        "description": f"{title} (seed {seed}). A command is any one of `commands`.",
+        "ruleset": name,
+        "version": version,
+        "setup": struct_schema(setup_type),
+        "commands": {tag: commands[tag] for tag in sorted(commands)},
+    }
