@@ -14,8 +14,8 @@ clients decode it without importing the engine.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from msgspec import Struct
@@ -29,7 +29,7 @@ from engine.commands import (
 from engine.hexgrid import Hex, HexGrid
 from engine.roles import Role
 from engine.ruleset import Ruleset
-from engine.schemas import Schema, struct_schema, tag_of
+from engine.schemas import Schema, shared_schema, tag_of
 from events.wire import Action
 
 __all__ = [
@@ -47,13 +47,16 @@ __all__ = [
 
 
 def _merge(base: Any, fragment: Any) -> Any:
-    """`fragment` laid over `base`: dicts merge key by key, anything else replaces."""
+    """`fragment` laid over `base`: dicts merge key by key, anything else replaces.
+
+    Builds new dicts only along the merged path; the rest is shared with the cached base
+    schema and the fragment (schemas are read, never mutated, once built)."""
     if isinstance(base, dict) and isinstance(fragment, dict):
         merged = dict(base)
         for key, value in fragment.items():
             merged[key] = _merge(base.get(key), value)
         return merged
-    return copy.deepcopy(fragment)
+    return fragment
 
 
 def command_schema(
@@ -66,23 +69,38 @@ def command_schema(
     or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
     error (KeyError), so a renamed field cannot silently drop its narrowing.
     """
-    schema = struct_schema(command_type)
-    for name, fragment in (narrow or {}).items():
-        properties = schema["properties"]
+    base = shared_schema(command_type)
+    if not narrow:
+        return base
+    properties = dict(base["properties"])
+    for name, fragment in narrow.items():
         if name not in properties:
             raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
         properties[name] = _merge(properties[name], fragment)
-    return schema
+    return {**base, "properties": properties}
 
 
 def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) -> Action:
     """One legal action: `command_type`, the rule that allows it now, a one-line
     description (`text`, ended by the citation) and its schema narrowed by `narrow`."""
+    if not narrow:
+        return _plain(command_type, rule, text)
     return Action(
         type=tag_of(command_type),
         rule=rule,
         description=f"{text} ({rule})",
         schema=command_schema(command_type, narrow),
+    )
+
+
+@cache
+def _plain(command_type: type[Struct], rule: str, text: str) -> Action:
+    """An unnarrowed action, built once: every command pays for listing its actions."""
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema=shared_schema(command_type),
     )
 
 
@@ -114,15 +132,22 @@ MAX_ENUM_HEXES = 2500
 def map_hexes(grid: HexGrid, keep: Callable[[str], bool] = lambda label: True) -> Schema:
     """A schema fragment for a hex of `grid`'s map (those `keep` accepts), in label order:
     an enum on a map of at most MAX_ENUM_HEXES hexes, else nothing narrower."""
+    labels = _labels(grid)
+    if labels is None:
+        return {}
+    return one_of(label for label in labels if keep(label))
+
+
+@cache
+def _labels(grid: HexGrid) -> tuple[str, ...] | None:
     size = (grid.max_col - grid.min_col + 1) * (grid.max_row - grid.min_row + 1)
     if size > MAX_ENUM_HEXES:
-        return {}
-    labels = [
+        return None
+    return tuple(
         Hex(col, row).label
         for col in range(grid.min_col, grid.max_col + 1)
         for row in range(grid.min_row, grid.max_row + 1)
-    ]
-    return one_of(label for label in labels if keep(label))
+    )
 
 
 def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Action]:
@@ -138,8 +163,8 @@ def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Acti
 def universal_actions() -> list[Action]:
     """The commands every ruleset accepts while a game runs (engine/commands.py)."""
     return [
-        offer(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
-        offer(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
+        _plain(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+        _plain(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
     ]
 
 

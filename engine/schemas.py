@@ -19,6 +19,7 @@ from msgspec import Struct
 Schema = dict[str, Any]
 
 
+@cache
 def tag_of(command_type: type[Struct]) -> str:
     """A command type's wire tag (the `type` field its JSON carries)."""
     return str(command_type.__struct_config__.tag)
@@ -47,6 +48,12 @@ def _cached(struct_type: type[Struct]) -> Schema:
     if struct_type.__struct_config__.tag is not None:
         schema["properties"]["type"] = {"const": tag_of(struct_type)}
     return schema
+
+
+def shared_schema(struct_type: type[Struct]) -> Schema:
+    """The standalone JSON Schema of a command or setup type, shared: read it, never
+    mutate it (engine/actions.py builds narrowed copies along the merged paths only)."""
+    return _cached(struct_type)
 
 
 def struct_schema(struct_type: type[Struct]) -> Schema:

@@ -87,9 +87,9 @@ def _moves(state: State) -> list[dict[str, Schema]]:
         stay, leave = _lines(state, f, spec)
         me = one_of([f.id])
         if stay:
-            variants.append({"fighter": me, "path": one_of_paths(stay), "exit": one_of([False])})
+            variants.append({"fighter": me, "path": _paths(stay), "exit": one_of([False])})
         if leave:
-            variants.append({"fighter": me, "path": one_of_paths(leave), "exit": one_of([True])})
+            variants.append({"fighter": me, "path": _paths(leave), "exit": one_of([True])})
         reach = grid.within(Hex.parse(f.hex), spec.max_mp)
         variants.append(
             {
@@ -100,7 +100,7 @@ def _moves(state: State) -> list[dict[str, Schema]]:
     return variants
 
 
-def one_of_paths(paths: list[Any]) -> Schema:
+def _paths(paths: list[Any]) -> Schema:
     """An enum of whole paths (lists of hex labels)."""
     return {"enum": paths}
 
