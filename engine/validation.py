@@ -57,14 +57,22 @@ def _bounds(low: Any, high: Any, unit: str = "") -> str | None:
     return None
 
 
-def describe(node: dict[str, Any]) -> str | None:
-    """What one schema node accepts, in words; None when it says nothing useful."""
+def _values(values: list[Any], most: int | None) -> str:
+    if most is None or len(values) <= most:
+        return ", ".join(repr(v) for v in values)
+    shown = ", ".join(repr(v) for v in values[: most - 1])
+    return f"{shown}, … {values[-1]!r} ({len(values)} values)"
+
+
+def describe(node: dict[str, Any], most: int | None = None) -> str | None:
+    """What one schema node accepts, in words; None when it says nothing useful. `most`
+    shortens a long enum to its first values and its last."""
     parts: list[str] = []
     for option in _options(node):
         if "const" in option:
             parts.append(repr(option["const"]))
         elif "enum" in option:
-            parts.append("one of " + ", ".join(repr(v) for v in option["enum"]))
+            parts.append("one of " + _values(option["enum"], most))
         elif option.get("type") == "integer" or option.get("type") == "number":
             low = option.get("minimum", option.get("exclusiveMinimum"))
             high = option.get("maximum", option.get("exclusiveMaximum"))

@@ -41,12 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def render(action: Action) -> list[str]:
     """An action as lines of text: the command and its description, then each field."""
     lines = [f"[bold]{escape(action.type)}[/]  {escape(action.description)}"]
-    schema = action.schema
+    # A choice between cases (an attacker and the targets of its side): show the first.
+    schema = action.schema.get("anyOf", [action.schema])[0]
+    if "anyOf" in action.schema:
+        lines.append(f"    (one of {len(action.schema['anyOf'])} cases, e.g.)")
     required = set(schema.get("required", ()))
     for name, field in schema.get("properties", {}).items():
         if name == "type":
             continue
-        accepts = describe(field) or "any value"
+        accepts = describe(field, most=12) or "any value"
         note = "" if name in required else f" (optional, default {field.get('default')!r})"
         lines.append(f"    {escape(name)}: {escape(accepts)}{escape(note)}")
     return lines
