@@ -18,6 +18,9 @@ from typing import Any
 
 from clients.client import UmpireClient
 from clients.client import UmpireError as ErrorFrame
+from engine import registry
+from engine.handling import command_types
+from engine.schemas import struct_schema
 from events.wire import Action
 from server.app import running_gateway
 from server.config import Settings
@@ -37,6 +40,8 @@ class Played:
     types: dict[str, int] = field(default_factory=dict)
     # Refusals by the rules, by command type, with the last reason given.
     refusals: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # Well-formed commands of unlisted types sent on purpose, all refused as unlisted.
+    unlisted: int = 0
     last_actions: list[Action] = field(default_factory=list)
 
 
@@ -62,6 +67,32 @@ def choose(actions: list[Action], rng: random.Random) -> Action:
     return rng.choice(own)
 
 
+async def _send_unlisted(
+    client: UmpireClient,
+    game_id: str,
+    ruleset: str,
+    actions: list[Action],
+    seq: int,
+    rng: random.Random,
+) -> None:
+    """A well-formed command (from its published, unnarrowed schema) of a type that is not
+    listed now: refused as not allowed, naming what is, and nothing is written."""
+    listed = [a.type for a in actions]
+    types = command_types(registry.get(ruleset))
+    unlisted = [tag for tag in sorted(types) if tag not in listed]
+    if not unlisted:
+        return
+    command = sample(struct_schema(types[rng.choice(unlisted)]), rng)
+    try:
+        await client.send(game_id, command)
+    except ErrorFrame as frame:
+        assert frame.code == "command_not_allowed", (command, frame.code, frame.message)
+        assert frame.details["allowed"] == listed
+    else:
+        raise AssertionError(f"an unlisted command was accepted: {command}")
+    assert (await client.view(game_id)).seq == seq
+
+
 async def play(
     client: UmpireClient,
     ruleset: str,
@@ -76,6 +107,8 @@ async def play(
     commands the player sends the listed `EndGame`."""
     created = await client.create(ruleset, setup, client_seed="actions")
     played = Played(created.game_id)
+    # Unlisted probes draw from their own stream, so the game itself plays the same.
+    probes = random.Random(0)
     for n in range(limit):
         view = await client.view(created.game_id)
         if view.ended:
@@ -83,6 +116,9 @@ async def play(
             played.ended = True
             return played
         played.last_actions = view.actions
+        if probes.random() < 0.05:
+            await _send_unlisted(client, created.game_id, ruleset, view.actions, view.seq, probes)
+            played.unlisted += 1
         if end_after is not None and played.commands >= end_after:
             action = next(a for a in view.actions if a.type == "EndGame")
         else:

@@ -30,5 +30,6 @@ async def test_age_of_dogfights_played_through_actions(
     assert played.ended, played
     assert played.types.get("FlyBots", 0) > 0, played.types
     assert "EndGame" not in played.types
+    assert played.unlisted > 0  # unlisted types were tried, and refused
     report = audit(await store.read(played.game_id, 1))
     assert report.failure is None, report.failure

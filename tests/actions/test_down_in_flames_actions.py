@@ -35,5 +35,6 @@ async def test_down_in_flames_played_through_actions(
     assert played.refused < played.commands, "\n".join(
         f"{k}: {v}" for k, v in played.refusals.items()
     )
+    assert played.unlisted > 0  # unlisted types were tried, and refused
     report = audit(await store.read(played.game_id, 1))
     assert report.failure is None, report.failure

@@ -33,5 +33,6 @@ async def test_nightfighter_played_through_actions(
     assert "EndGame" not in played.types
     for kind in ("MoveBombers", "MoveFighter", "PlaceRadarSearches", "EndPhase"):
         assert played.types.get(kind, 0) > 0, played.types
+    assert played.unlisted > 0  # unlisted types were tried, and refused
     report = audit(await store.read(played.game_id, 1))
     assert report.failure is None, report.failure

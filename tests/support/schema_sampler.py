@@ -17,6 +17,9 @@ def _string(schema: dict[str, Any], rng: random.Random) -> str:
     low = int(schema.get("minLength", 1))
     high = max(low, min(int(schema.get("maxLength", 12)), low + 11))
     pattern = schema.get("pattern")
+    choice = re.fullmatch(r"\^\(([\w|]+)\)\$", pattern or "")
+    if choice:  # a pattern that is a list of words: ^(ok|damaged)$
+        return rng.choice(choice.group(1).split("|"))
     for alphabet in (string.ascii_lowercase, string.digits):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(low, high)))
         if pattern is None or re.search(pattern, text):
