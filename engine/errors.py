@@ -17,6 +17,13 @@ class RuleError(UmpireError):
         self.rule = rule
 
 
+class CommandNotAllowed(RuleError):
+    """A command whose type is not among the role's legal actions now (engine/actions.py).
+    Names the command and lists the types that are allowed now."""
+
+    code = "command_not_allowed"
+
+
 class InvalidCommand(UmpireError):
     """A command that is not of any allowed shape (unknown type, missing or bad field)."""
 

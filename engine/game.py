@@ -18,6 +18,8 @@ from msgspec import Struct
 from engine import registry
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
+from engine.schemas import struct_schema
+from engine.validation import explained
 from events.codec import EventRegistry, canonical_bytes
 from events.envelope import GENESIS_HASH, Envelope
 from events.errors import CorruptEvent
@@ -96,7 +98,10 @@ def parse_setup(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Struct:
     try:
         return msgspec.convert(setup, ruleset.setup_type)
     except msgspec.ValidationError as exc:
-        raise InvalidSetup(f"setup for {ruleset.name} is not valid: {exc}", error=str(exc)) from exc
+        message = explained(str(exc), struct_schema(ruleset.setup_type))
+        raise InvalidSetup(
+            f"setup for {ruleset.name} is not valid: {message}", error=message
+        ) from exc
 
 
 def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:

@@ -1,7 +1,8 @@
 """From a command to the events it appends: parse, check, decide, check the dice.
 
-This is the pure half of command handling; server/commands.py does the I/O around it
-(load, append with the expected version, retry on conflict).
+This is the pure half of command handling; server/games.py does the I/O around it
+(load, append with the expected version, retry on conflict). A command whose type is not
+among the role's legal actions now (engine/actions.py) is refused before the rules see it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.actions import legal_actions
 from engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
@@ -19,11 +21,33 @@ from engine.commands import (
     EndGame,
     RollDice,
 )
-from engine.dice import Dice, DiceKind, DiceSpec, custom, d6, d10, d12, d20, d100, nd6, two_d6
-from engine.errors import ContractViolation, GameOver, InvalidCommand
+from engine.dice import (
+    Dice,
+    DiceKind,
+    DiceSpec,
+    RecordedDice,
+    custom,
+    d6,
+    d10,
+    d12,
+    d20,
+    d100,
+    nd6,
+    two_d6,
+)
+from engine.errors import (
+    CommandNotAllowed,
+    ContractViolation,
+    GameOver,
+    InvalidCommand,
+    RuleError,
+)
 from engine.game import Game
 from engine.roles import Role
 from engine.ruleset import Ruleset
+from engine.schemas import struct_schema
+from engine.validation import explained
+from events.errors import UmpireError
 from events.types import CommandRecorded, DiceRolled, GameEnded, Owner
 
 
@@ -47,18 +71,54 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
     target = command_types(ruleset).get(kind) if isinstance(kind, str) else None
     if target is None:
         allowed = command_names(ruleset)
+        what = (
+            "a command needs a 'type' field naming the command"
+            if "type" not in command
+            else f"unknown command type {str(kind)[:80]!r} for {ruleset.name}"
+        )
         raise InvalidCommand(
-            f"unknown command type {kind!r} for {ruleset.name}; allowed: {', '.join(allowed)}",
+            f"{what}; allowed: {', '.join(allowed)}",
             type=str(kind)[:80],
             allowed=allowed,
         )
     try:
         parsed: Struct = msgspec.convert(command, target)
     except msgspec.ValidationError as exc:
+        message = explained(str(exc), struct_schema(target))
         raise InvalidCommand(
-            f"{kind} command is not valid: {exc}", type=kind, error=str(exc)
+            f"{kind} command is not valid: {message}", type=kind, error=message
         ) from exc
     return parsed
+
+
+def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role) -> None:
+    """Refuse a command whose type is not among `role`'s legal actions now.
+
+    Raises CommandNotAllowed naming the command and listing the types allowed now. Where
+    the rules themselves say why (the ruleset's `decide` refuses it, tried without dice),
+    that reason and its rule are given too.
+    """
+    kind = str(type(parsed).__struct_config__.tag)
+    actions = legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+    allowed = [a.type for a in actions]
+    if kind in allowed:
+        return
+    rule = f"{ruleset.seed} (legal actions)"
+    reason = ""
+    if not isinstance(parsed, (RollDice, EndGame)):
+        try:
+            ruleset.decide(game.state, parsed, RecordedDice(()))
+        except RuleError as exc:
+            rule, reason = exc.rule, f" ({exc.message})"
+        except UmpireError:
+            pass  # it got as far as a roll: the rules gave no reason of their own
+    raise CommandNotAllowed(
+        f"{kind} is not allowed now in this {ruleset.name} game{reason}; "
+        f"allowed now: {', '.join(allowed) or 'nothing'}",
+        rule=rule,
+        type=kind,
+        allowed=allowed,
+    )
 
 
 def _generic_spec(cmd: RollDice) -> DiceSpec:
@@ -93,6 +153,7 @@ def decide_command(
     """The events one command appends: CommandRecorded, then what the rules decide.
 
     Raises GameOver after the game has ended, InvalidCommand for a malformed command,
+    CommandNotAllowed for a command type that is not among the role's legal actions now,
     RuleError (from the ruleset) for an illegal one, and ContractViolation if the ruleset
     rolled dice that it did not return as DiceRolled events in order.
     """
@@ -101,6 +162,7 @@ def decide_command(
             f"game {game.meta.game_id!r} has ended ({game.meta.result}); it takes no commands"
         )
     parsed = parse_command(ruleset, command)
+    check_allowed(ruleset, game, parsed, role)
     decided: list[Struct]
     if isinstance(parsed, RollDice):
         # A generic roll is the player's own (a base-game roll the solo rules do not govern).

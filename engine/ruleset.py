@@ -9,7 +9,10 @@ A ruleset is plain data plus pure functions:
 - `evolve(state, event) -> state`: total and deterministic; receives the ruleset's own
   events and DiceRolled;
 - `view(state, role) -> data`: what a role may see;
-- `redact(event, role) -> event | None`: what a role may see of one event (None hides it).
+- `redact(event, role) -> event | None`: what a role may see of one event (None hides it);
+- `actions(state, role) -> list[Action]`: the commands the role may send now, each with
+  its JSON Schema narrowed to what is legal (engine/actions.py builds them); a command
+  whose type is not listed is refused. Without it, every command type is listed.
 
 Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
 dice it used, and the candidates it considered with why each lost.
@@ -25,6 +28,7 @@ from msgspec import Struct
 
 from engine.dice import Dice
 from engine.roles import Role
+from events.wire import Action
 
 S = TypeVar("S", bound=Struct)
 
@@ -64,3 +68,6 @@ class Ruleset(Generic[S]):
     default_scenario: str = ""
     # The seed's own title, as citations are shown to people ("Downtown solo rules 3.2.1").
     seed_title: str = ""
+    # The legal actions of a role in a state (engine/actions.py); None lists every command
+    # type unnarrowed. Never called for a spectator or after the game has ended.
+    actions: Callable[[S, Role], Sequence[Action]] | None = None

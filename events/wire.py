@@ -188,8 +188,20 @@ class Unsubscribed(Struct, frozen=True, tag="unsubscribed", kw_only=True):
     id: str | None = None
 
 
+class Action(Struct, frozen=True, kw_only=True):
+    """One command a role may send now: its `type`, the rule that allows it, a one-line
+    description citing that rule, and the JSON Schema of the whole command object
+    (`type` included as a constant), narrowed to what is legal now."""
+
+    type: str
+    rule: str
+    description: str
+    schema: dict[str, Any]
+
+
 class ViewState(Struct, frozen=True, tag="state", kw_only=True):
-    """A game's state at `seq` as `role` sees it."""
+    """A game's state at `seq` as `role` sees it, with the commands `role` may send now
+    (`actions`: empty for a spectator, after the end, and for a past `at_seq`)."""
 
     game_id: str
     seq: int
@@ -198,6 +210,7 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     state: Any
     ended: bool
     id: str | None = None
+    actions: list[Action] = []
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):

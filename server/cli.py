@@ -28,6 +28,7 @@ from engine.game import codec_for, ruleset_of
 from engine.redaction import redact, view_for
 from engine.roles import Role
 from events.errors import UmpireError
+from server import actions_command
 from server.config import Settings, SettingsError, from_env
 from server.referee import add_role_arguments, role_for
 from server.render import describe
@@ -416,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
     )
 
+    p = sub.add_parser("actions", help="the commands a role may send now, with their fields")
+    actions_command.add_arguments(p)
+
     for name, text in (
         ("watch", "follow a game's events live through a gateway"),
         ("play", "send commands (JSON lines on stdin) through a gateway"),
@@ -496,6 +500,7 @@ HANDLERS = {
     "rulesets": cmd_rulesets,
     "scenarios": cmd_scenarios,
     "state": cmd_state,
+    "actions": actions_command.cmd_actions,
     "serve": cmd_serve,
     "watch": cmd_watch,
     "play": cmd_play,

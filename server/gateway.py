@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from engine import registry
+from engine.actions import legal_actions
 from engine.redaction import view_for
 from engine.replay import SeqOutOfRange, game_at
 from engine.roles import Role
@@ -659,6 +660,8 @@ class Connection:
         past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
         revealed = game.meta.revealed_seed is not None
         state = view_for(ruleset, past.state, role, revealed=revealed)
+        # Actions only at the head: a past state's commands can no longer be sent.
+        at_head = at_seq == game.meta.seq
         return ViewState(
             game_id=game_id,
             seq=at_seq,
@@ -667,6 +670,9 @@ class Connection:
             state=msgspec.to_builtins(state),
             ended=past.meta.ended,
             id=request_id,
+            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+            if at_head
+            else [],
         )
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
@@ -681,6 +687,7 @@ class Connection:
             state=msgspec.to_builtins(state),
             ended=game.meta.ended,
             id=request_id,
+            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended),
         )
 
     async def _subscribe(self, msg: Subscribe) -> None:

@@ -61,7 +61,12 @@ async def play(
         elif reply["code"] == "game_over":
             break  # the rules ended the game (and revealed the seed)
         else:
-            assert reply["code"] in ("rule_violation", "invalid_command", "manual_dice"), reply
+            assert reply["code"] in (
+                "rule_violation",
+                "command_not_allowed",
+                "invalid_command",
+                "manual_dice",
+            ), reply
         if i % 10 == 0:
             await player.ok({"type": "view", "game_id": game_id})
     return accepted

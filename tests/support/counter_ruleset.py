@@ -12,6 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta, Struct
 
+from engine.actions import Action, offer
 from engine.dice import Dice, d6
 from engine.errors import RuleError
 from engine.roles import Role
@@ -124,6 +125,17 @@ def redact(event: Struct, role: Role) -> Struct | None:
     return event
 
 
+def actions(state: State, role: Role) -> list[Action]:
+    """Add up to the target (R1), push (R2) or hide (R3)."""
+    room = min(6, state.target - state.total)
+    out = [offer(Add, RULE_ADD, "Add to the total", amount={"maximum": room})] if room >= 1 else []
+    return [
+        *out,
+        offer(Push, RULE_PUSH, "Let the bot push by a d6"),
+        offer(Hide, RULE_HIDE, "Let the bot hide a secret number"),
+    ]
+
+
 RULESET: Ruleset[State] = Ruleset(
     name="counter",
     version="1",
@@ -139,4 +151,5 @@ RULESET: Ruleset[State] = Ruleset(
     view=view,
     redact=redact,
     secret_fields=("secret",),
+    actions=actions,
 )

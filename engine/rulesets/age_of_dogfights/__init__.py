@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.actions import actions
 from engine.rulesets.age_of_dogfights.commands import COMMAND_TYPES
 from engine.rulesets.age_of_dogfights.decide import decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
@@ -81,4 +82,5 @@ RULESET: Ruleset[State] = Ruleset(
     data_package=__name__,
     default_scenario="patrol",
     seed_title="Age of Dogfights solo rules",
+    actions=actions,
 )

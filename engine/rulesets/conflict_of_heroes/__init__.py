@@ -9,6 +9,7 @@ actions and the base game's results. See README.md for the rule map and interpre
 from __future__ import annotations
 
 from engine.ruleset import Ruleset
+from engine.rulesets.conflict_of_heroes.actions import actions
 from engine.rulesets.conflict_of_heroes.commands import COMMANDS
 from engine.rulesets.conflict_of_heroes.decide import decide
 from engine.rulesets.conflict_of_heroes.events import EVENTS
@@ -36,6 +37,7 @@ RULESET: Ruleset[State] = Ruleset(
     data_package=__name__,
     default_scenario="sample-crossroads",
     seed_title="Conflict of Heroes Solo Expansion rules summary",
+    actions=actions,
 )
 
 __all__ = ["RULESET"]

@@ -10,6 +10,7 @@ values (11). See README.md for the rule map and interpretations.
 from __future__ import annotations
 
 from engine.ruleset import Ruleset
+from engine.rulesets.down_in_flames.actions import actions
 from engine.rulesets.down_in_flames.commands import COMMAND_TYPES
 from engine.rulesets.down_in_flames.decide import decide
 from engine.rulesets.down_in_flames.events import EVENT_TYPES
@@ -37,4 +38,5 @@ RULESET: Ruleset[State] = Ruleset(
     data_package=__name__,
     default_scenario="duel",
     seed_title="Down in Flames supplemental rules",
+    actions=actions,
 )

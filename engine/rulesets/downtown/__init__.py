@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
+from engine.rulesets.downtown.actions import actions
 from engine.rulesets.downtown.commands import COMMAND_TYPES
 from engine.rulesets.downtown.decide import decide
 from engine.rulesets.downtown.events import EVENT_TYPES
@@ -60,4 +61,5 @@ RULESET: Ruleset[State] = Ruleset(
     data_package=__name__,
     default_scenario="D4",
     seed_title="Downtown solo rules",
+    actions=actions,
 )

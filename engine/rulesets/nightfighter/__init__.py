@@ -6,6 +6,7 @@ Seed: 004_c3eb2ad371d7bb6a.txt. See README.md for the rule map and interpretatio
 from __future__ import annotations
 
 from engine.ruleset import Ruleset
+from engine.rulesets.nightfighter.actions import actions
 from engine.rulesets.nightfighter.commands import COMMAND_TYPES
 from engine.rulesets.nightfighter.decide import decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
@@ -33,6 +34,7 @@ RULESET: Ruleset[State] = Ruleset(
     data_package=__name__,
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
+    actions=actions,
 )
 
 __all__ = ["RULESET"]

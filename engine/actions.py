@@ -1,0 +1,183 @@
+"""Legal actions: the commands a role may send now, each with its JSON Schema.
+
+A ruleset's `actions(state, role)` names the command types its rules allow in `state`
+and narrows their schemas to what is legal there (the units that may act, the hexes, the
+cards in hand), using `offer` below; the engine adds the universal commands
+(`RollDice`, `EndGame`) and answers `[]` to a spectator and after the game has ended
+(`legal_actions`). `engine.handling.decide_command` refuses a command whose type is not
+listed, so the list is the contract, not a hint.
+
+Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
+fragments into its properties. `Action` itself is a wire type (events/wire.py), so that
+clients decode it without importing the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from msgspec import Struct
+
+from engine.commands import (
+    GENERIC_END_RULE,
+    GENERIC_ROLL_RULE,
+    EndGame,
+    RollDice,
+)
+from engine.hexgrid import Hex, HexGrid
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from engine.schemas import Schema, shared_schema, tag_of
+from events.wire import Action
+
+__all__ = [
+    "Action",
+    "Schema",
+    "command_schema",
+    "every_command",
+    "legal_actions",
+    "map_hexes",
+    "offer",
+    "offer_each",
+    "one_of",
+    "universal_actions",
+]
+
+
+def _merge(base: Any, fragment: Any) -> Any:
+    """`fragment` laid over `base`: dicts merge key by key, anything else replaces.
+
+    Builds new dicts only along the merged path; the rest is shared with the cached base
+    schema and the fragment (schemas are read, never mutated, once built)."""
+    if isinstance(base, dict) and isinstance(fragment, dict):
+        merged = dict(base)
+        for key, value in fragment.items():
+            merged[key] = _merge(base.get(key), value)
+        return merged
+    return fragment
+
+
+def command_schema(
+    command_type: type[Struct], narrow: Mapping[str, Schema] | None = None
+) -> Schema:
+    """The standalone JSON Schema of one command type, narrowed field by field.
+
+    `narrow` maps a field name to a schema fragment merged into that field's schema, e.g.
+    `{"unit": {"enum": ["P-RIFLE-1"]}}` or `{"searches": {"items": {"properties": ...}}}`
+    or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
+    error (KeyError), so a renamed field cannot silently drop its narrowing.
+    """
+    base = shared_schema(command_type)
+    if not narrow:
+        return base
+    properties = dict(base["properties"])
+    for name, fragment in narrow.items():
+        if name not in properties:
+            raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
+        properties[name] = _merge(properties[name], fragment)
+    return {**base, "properties": properties}
+
+
+def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) -> Action:
+    """One legal action: `command_type`, the rule that allows it now, a one-line
+    description (`text`, ended by the citation) and its schema narrowed by `narrow`."""
+    if not narrow:
+        return _plain(command_type, rule, text)
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema=command_schema(command_type, narrow),
+    )
+
+
+@cache
+def _plain(command_type: type[Struct], rule: str, text: str) -> Action:
+    """An unnarrowed action, built once: every command pays for listing its actions."""
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema=shared_schema(command_type),
+    )
+
+
+def offer_each(
+    command_type: type[Struct], rule: str, text: str, variants: Sequence[Mapping[str, Schema]]
+) -> Action:
+    """One legal action whose fields depend on each other (an attacker and the targets of
+    its side): the schema is `anyOf` one narrowed schema per variant."""
+    if len(variants) == 1:
+        return offer(command_type, rule, text, **variants[0])
+    return Action(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema={"anyOf": [command_schema(command_type, v) for v in variants]},
+    )
+
+
+def one_of(values: Iterable[Any]) -> Schema:
+    """A schema fragment allowing exactly `values` (in the order given, duplicates out)."""
+    return {"enum": list(dict.fromkeys(values))}
+
+
+# A map larger than this is offered by its label pattern, not by an enum of every hex:
+# the actions ride in every `state` frame.
+MAX_ENUM_HEXES = 2500
+
+
+def map_hexes(grid: HexGrid, keep: Callable[[str], bool] = lambda label: True) -> Schema:
+    """A schema fragment for a hex of `grid`'s map (those `keep` accepts), in label order:
+    an enum on a map of at most MAX_ENUM_HEXES hexes, else nothing narrower."""
+    labels = _labels(grid)
+    if labels is None:
+        return {}
+    return one_of(label for label in labels if keep(label))
+
+
+@cache
+def _labels(grid: HexGrid) -> tuple[str, ...] | None:
+    size = (grid.max_col - grid.min_col + 1) * (grid.max_row - grid.min_row + 1)
+    if size > MAX_ENUM_HEXES:
+        return None
+    return tuple(
+        Hex(col, row).label
+        for col in range(grid.min_col, grid.max_col + 1)
+        for row in range(grid.min_row, grid.max_row + 1)
+    )
+
+
+def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Action]:
+    """Every command type, unnarrowed: the default `actions` of a ruleset that does not
+    know its phases (each described by its docstring's first line)."""
+    out = []
+    for t in command_types:
+        doc = (t.__doc__ or tag_of(t)).strip().splitlines()[0]
+        out.append(offer(t, rule, doc))
+    return out
+
+
+def universal_actions() -> list[Action]:
+    """The commands every ruleset accepts while a game runs (engine/commands.py)."""
+    return [
+        _plain(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+        _plain(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
+    ]
+
+
+def legal_actions(ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool) -> list[Action]:
+    """What `role` may send now: the ruleset's actions, then the universal ones.
+
+    A spectator sends nothing; nobody sends anything after the game has ended. A ruleset
+    without `actions` offers every one of its command types, unnarrowed.
+    """
+    if ended or role is Role.SPECTATOR:
+        return []
+    if ruleset.actions is None:
+        own = every_command(ruleset.command_types, ruleset.seed)
+    else:
+        own = list(ruleset.actions(state, role))
+    return [*own, *universal_actions()]

@@ -1,0 +1,179 @@
+"""The commands the player may send now (engine/actions.py), by the phase of the turn.
+
+Seed 000_842c81c5c58bc2f6.txt. Pre-raid: DRV Ground Unit Deployment (2.1.4, 3.1.2), DRV
+Radar (3.3), DRV Air Deployment (5.4.2). Each turn: Detection (5.2, 5.6.1), SAM
+Acquisition (3.2.1, 3.3, 3.4.2), Movement (3.4.2, 3.4.4, 4, 5.4.4, 5.6, 5.8), then the
+Admin Phase (2.1.5-5.4.5) opens the next turn. The US side (1.2.1) and base-game results
+on DRV units (2.1.7, 2.3.1) may be reported in any turn.
+
+Fields are narrowed to the counters on the map (the player sees them all; the hidden
+AAA pool and hidden SAM and Fire Can counts narrow nothing), US flight moves to one hex
+(one Movement Point, 3.4.4), and other hexes to the map.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
+from engine.hexgrid import Hex
+from engine.roles import Role
+from engine.rulesets.downtown import commands as cmd
+from engine.rulesets.downtown.aaa import R_ADMIN
+from engine.rulesets.downtown.ledger import board_of
+from engine.rulesets.downtown.state import State
+from engine.rulesets.downtown.terms import Phase, SamStatus, cite
+
+R_US = cite("1.2.1")
+
+
+def _ids(values: list[str]) -> Schema:
+    return one_of(values)
+
+
+def _pre_raid(state: State) -> list[Action]:
+    match state.phase:
+        case Phase.GROUND_DEPLOYMENT:
+            text = "Deploy the DRV ground units: AAA and SAMs"
+            return [offer(cmd.DeployGroundUnits, cite("2.1.4"), text)]
+        case Phase.DRV_RADAR:
+            return [offer(cmd.CheckDrvRadar, cite("3.3"), "Check set-up SAM activation")]
+        case Phase.AIR_DEPLOYMENT:
+            text = "Report the Early Warning Level and DRV air placement"
+            return [offer(cmd.DeployDrvAir, cite("5.4.2"), text)]
+    return []
+
+
+def _reports(state: State) -> list[Action]:
+    board = board_of(state.setup.map)
+    hexes = map_hexes(board.grid)
+    out = [
+        offer(
+            cmd.ReportUsFlights,
+            R_US,
+            "Report the US flights as they stand",
+            flights={"items": {"properties": {"hex": hexes}}},
+        )
+    ]
+    aaa = [a.id for a in state.aaa]
+    radars = [f.id for f in state.fire_cans] + _active_sams(state)
+    variants = []
+    if aaa:
+        variants.append({"unit_id": _ids(aaa), "status": one_of(["suppressed"])})
+    if radars:
+        variants.append({"unit_id": _ids(radars), "status": one_of(["radar_off"])})
+    if variants:
+        text = "Report a AAA suppressed or a radar shut down"
+        out.append(offer_each(cmd.ReportUnitStatus, cite("2.1.7"), text, variants))
+    return out
+
+
+def _active_sams(state: State) -> list[str]:
+    return [s.id for s in state.sams if s.status is SamStatus.ACTIVE]
+
+
+def _unchecked(state: State) -> list[str]:
+    return [f.id for f in state.drv if not f.detected and not f.visual_id]
+
+
+def _movement(state: State) -> list[Action]:
+    board = board_of(state.setup.map)
+    us = [f.id for f in state.us]
+    drv = [f.id for f in state.drv]
+    out = [
+        offer(cmd.DrvChitPicked, cite("5.4.4"), "A DRV initiative chit was picked"),
+        offer(cmd.RunAdminPhase, R_ADMIN, "End the Movement Phase: run the Admin Phase"),
+    ]
+    active = _active_sams(state)
+    if us:
+        flights = _ids(us)
+        moves = [
+            {
+                "flight_id": one_of([f.id]),
+                "hex": one_of(h.label for h in board.grid.within(Hex.parse(f.hex), 1)),
+            }
+            for f in state.us
+        ]
+        text = "A US flight spent one Movement Point"
+        out.append(offer_each(cmd.MoveUsFlight, cite("3.4.4"), text, moves))
+        out.append(
+            offer(
+                cmd.EndUsFlightMovement,
+                cite("4"),
+                "A US flight expended all its MP",
+                flight_id=flights,
+            )
+        )
+        units = [a.id for a in state.aaa] + [f.id for f in state.fire_cans] + active
+        if units:
+            out.append(
+                offer(
+                    cmd.RollDrvAttack,
+                    cite("4"),
+                    "Roll a DRV attack or damage roll",
+                    unit_id=_ids(units),
+                    flight_id=flights,
+                )
+            )
+        if active:
+            out.append(
+                offer(
+                    cmd.ReportAcquisition,
+                    cite("3.4.2"),
+                    "Report a SAM's acquisition result",
+                    sam_id=_ids(active),
+                    flight_id=flights,
+                )
+            )
+    if drv:
+        out += [
+            offer(
+                cmd.PlanDrvFlight,
+                cite("5.8"),
+                "Ask a DRV flight's movement intent",
+                flight_id=_ids(drv),
+            ),
+            offer(
+                cmd.MoveDrvFlight,
+                cite("5.8"),
+                "Report a DRV flight's executed move",
+                flight_id=_ids(drv),
+                hex=map_hexes(board.grid),
+            ),
+        ]
+        unidentified = [f.id for f in state.drv if not f.visual_id]
+        if unidentified:
+            out.append(
+                offer(
+                    cmd.IdentifyVisually,
+                    cite("5.6.2"),
+                    "A DRV flight joined combat",
+                    flight_id=_ids(unidentified),
+                )
+            )
+    return out
+
+
+def actions(state: State, role: Role) -> list[Action]:
+    """The player's commands in the current phase, then the reports of any turn."""
+    if state.phase in (Phase.GROUND_DEPLOYMENT, Phase.DRV_RADAR, Phase.AIR_DEPLOYMENT):
+        return _pre_raid(state)
+    out: list[Action] = []
+    unchecked = _unchecked(state)
+    if state.phase is Phase.DETECTION:
+        detected = {"items": _ids([f.id for f in state.drv])} if state.drv else {"maxItems": 0}
+        text = "Run the Detection Phase with the flights the US detected"
+        out.append(offer(cmd.RunDetectionPhase, cite("5.2"), text, detected=detected))
+    elif state.phase is Phase.SAM_ACQUISITION:
+        text = "Run the SAM Acquisition Phase"
+        out.append(offer(cmd.RunSamAcquisitionPhase, cite("3.2.1"), text))
+    elif state.phase is Phase.MOVEMENT:
+        out += _movement(state)
+    if unchecked and state.phase in (Phase.DETECTION, Phase.MOVEMENT):
+        out.append(
+            offer(
+                cmd.CheckActivation,
+                cite("5.6.1"),
+                "Make a DRV flight's activation check",
+                flight_id=_ids(unchecked),
+            )
+        )
+    return [*out, *_reports(state)]
