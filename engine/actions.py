@@ -27,10 +27,11 @@ from engine.commands import (
     RollDice,
 )
 from engine.hexgrid import Hex, HexGrid
+from engine.offers import Action, command_schema
 from engine.roles import Role
 from engine.ruleset import Ruleset
-from engine.schemas import Schema, shared_schema, tag_of
-from events.wire import Action
+from engine.schemas import Schema, tag_of
+from events.wire import Action as WireAction
 
 __all__ = [
     "Action",
@@ -41,67 +42,16 @@ __all__ = [
     "map_hexes",
     "offer",
     "offer_each",
+    "offered",
     "one_of",
     "universal_actions",
 ]
 
 
-def _merge(base: Any, fragment: Any) -> Any:
-    """`fragment` laid over `base`: dicts merge key by key, anything else replaces.
-
-    Builds new dicts only along the merged path; the rest is shared with the cached base
-    schema and the fragment (schemas are read, never mutated, once built)."""
-    if isinstance(base, dict) and isinstance(fragment, dict):
-        merged = dict(base)
-        for key, value in fragment.items():
-            merged[key] = _merge(base.get(key), value)
-        return merged
-    return fragment
-
-
-def command_schema(
-    command_type: type[Struct], narrow: Mapping[str, Schema] | None = None
-) -> Schema:
-    """The standalone JSON Schema of one command type, narrowed field by field.
-
-    `narrow` maps a field name to a schema fragment merged into that field's schema, e.g.
-    `{"unit": {"enum": ["P-RIFLE-1"]}}` or `{"searches": {"items": {"properties": ...}}}`
-    or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
-    error (KeyError), so a renamed field cannot silently drop its narrowing.
-    """
-    base = shared_schema(command_type)
-    if not narrow:
-        return base
-    properties = dict(base["properties"])
-    for name, fragment in narrow.items():
-        if name not in properties:
-            raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
-        properties[name] = _merge(properties[name], fragment)
-    return {**base, "properties": properties}
-
-
 def offer(command_type: type[Struct], rule: str, text: str, **narrow: Schema) -> Action:
     """One legal action: `command_type`, the rule that allows it now, a one-line
     description (`text`, ended by the citation) and its schema narrowed by `narrow`."""
-    if not narrow:
-        return _plain(command_type, rule, text)
-    return Action(
-        type=tag_of(command_type),
-        rule=rule,
-        description=f"{text} ({rule})",
-        schema=command_schema(command_type, narrow),
-    )
-
-
-@cache
-def _plain(command_type: type[Struct], rule: str, text: str) -> Action:
-    """An unnarrowed action, built once: every command pays for listing its actions."""
-    return Action(
-        type=tag_of(command_type),
-        rule=rule,
-        description=f"{text} ({rule})",
-        schema=shared_schema(command_type),
-    )
+    return Action(command_type, rule, text, (narrow,) if narrow else ())
 
 
 def offer_each(
@@ -109,14 +59,7 @@ def offer_each(
 ) -> Action:
     """One legal action whose fields depend on each other (an attacker and the targets of
     its side): the schema is `anyOf` one narrowed schema per variant."""
-    if len(variants) == 1:
-        return offer(command_type, rule, text, **variants[0])
-    return Action(
-        type=tag_of(command_type),
-        rule=rule,
-        description=f"{text} ({rule})",
-        schema={"anyOf": [command_schema(command_type, v) for v in variants]},
-    )
+    return Action(command_type, rule, text, tuple(variants))
 
 
 def one_of(values: Iterable[Any]) -> Schema:
@@ -160,24 +103,32 @@ def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Acti
     return out
 
 
+_UNIVERSAL = (
+    Action(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+    Action(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
+)
+
+
 def universal_actions() -> list[Action]:
     """The commands every ruleset accepts while a game runs (engine/commands.py)."""
-    return [
-        _plain(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
-        _plain(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
-    ]
+    return list(_UNIVERSAL)
 
 
-def legal_actions(ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool) -> list[Action]:
-    """What `role` may send now: the ruleset's actions, then the universal ones.
-
-    A spectator sends nothing; nobody sends anything after the game has ended. A ruleset
-    without `actions` offers every one of its command types, unnarrowed.
-    """
+def offered(ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool) -> list[Action]:
+    """What `role` may send now, as offered (schemas not built): the ruleset's actions,
+    then the universal ones. A spectator sends nothing; nobody sends anything after the
+    game has ended. A ruleset without `actions` offers every command type, unnarrowed."""
     if ended or role is Role.SPECTATOR:
         return []
     if ruleset.actions is None:
         own = every_command(ruleset.command_types, ruleset.seed)
     else:
         own = list(ruleset.actions(state, role))
-    return [*own, *universal_actions()]
+    return [*own, *_UNIVERSAL]
+
+
+def legal_actions(
+    ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool
+) -> list[WireAction]:
+    """What `role` may send now, each with its narrowed JSON Schema (see `offered`)."""
+    return [action.wire() for action in offered(ruleset, state, role, ended=ended)]

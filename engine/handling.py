@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.actions import legal_actions
+from engine.actions import offered
 from engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
@@ -99,8 +99,7 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
     that reason and its rule are given too.
     """
     kind = str(type(parsed).__struct_config__.tag)
-    actions = legal_actions(ruleset, game.state, role, ended=game.meta.ended)
-    allowed = [a.type for a in actions]
+    allowed = [a.type for a in offered(ruleset, game.state, role, ended=game.meta.ended)]
     if kind in allowed:
         return
     rule = f"{ruleset.seed} (legal actions)"

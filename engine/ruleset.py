@@ -27,8 +27,8 @@ from typing import Any, Generic, TypeVar
 from msgspec import Struct
 
 from engine.dice import Dice
+from engine.offers import Action
 from engine.roles import Role
-from events.wire import Action
 
 S = TypeVar("S", bound=Struct)
 

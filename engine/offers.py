@@ -1,0 +1,95 @@
+"""A legal action as a ruleset offers it, and the narrowed JSON Schema it is sent with.
+
+Below engine/ruleset.py (which names `Action` in the contract) and engine/actions.py
+(which builds and lists them), so that neither imports the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from msgspec import Struct
+
+from engine.schemas import Schema, shared_schema, tag_of
+from events.wire import Action as WireAction
+
+
+def _merge(base: Any, fragment: Any) -> Any:
+    """`fragment` laid over `base`: dicts merge key by key, anything else replaces.
+
+    Builds new dicts only along the merged path; the rest is shared with the cached base
+    schema and the fragment (schemas are read, never mutated, once built)."""
+    if isinstance(base, dict) and isinstance(fragment, dict):
+        merged = dict(base)
+        for key, value in fragment.items():
+            merged[key] = _merge(base.get(key), value)
+        return merged
+    return fragment
+
+
+def command_schema(
+    command_type: type[Struct], narrow: Mapping[str, Schema] | None = None
+) -> Schema:
+    """The standalone JSON Schema of one command type, narrowed field by field.
+
+    `narrow` maps a field name to a schema fragment merged into that field's schema, e.g.
+    `{"unit": {"enum": ["P-RIFLE-1"]}}` or `{"searches": {"items": {"properties": ...}}}`
+    or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
+    error (KeyError), so a renamed field cannot silently drop its narrowing.
+    """
+    base = shared_schema(command_type)
+    if not narrow:
+        return base
+    properties = dict(base["properties"])
+    for name, fragment in narrow.items():
+        if name not in properties:
+            raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
+        properties[name] = _merge(properties[name], fragment)
+    return {**base, "properties": properties}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal action as a ruleset offers it: the command type, the rule that allows it
+    now, a one-line description and the narrowings of its fields (one mapping, or several
+    for `offer_each`'s `anyOf`).
+
+    The schema is merged only when the action goes on the wire (`wire`): the command path
+    asks for the listed types on every command (engine/handling.py `check_allowed`), and
+    merging every narrowed schema there cost as much as the rest of a counter command."""
+
+    command_type: type[Struct]
+    rule: str
+    text: str
+    variants: tuple[Mapping[str, Schema], ...] = ()
+
+    @property
+    def type(self) -> str:
+        """The command's tag."""
+        return tag_of(self.command_type)
+
+    def wire(self) -> WireAction:
+        """The action as clients receive it, with its narrowed JSON Schema."""
+        if not self.variants:
+            return _plain_wire(self.command_type, self.rule, self.text)
+        if len(self.variants) == 1:
+            schema = command_schema(self.command_type, self.variants[0])
+        else:
+            schema = {"anyOf": [command_schema(self.command_type, v) for v in self.variants]}
+        return WireAction(
+            type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema
+        )
+
+
+@cache
+def _plain_wire(command_type: type[Struct], rule: str, text: str) -> WireAction:
+    """An unnarrowed action on the wire, built once."""
+    return WireAction(
+        type=tag_of(command_type),
+        rule=rule,
+        description=f"{text} ({rule})",
+        schema=shared_schema(command_type),
+    )
