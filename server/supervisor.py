@@ -1,0 +1,78 @@
+"""The watch `umpire serve` keeps on its embedded Valkey: a death is reaped, logged and
+followed by a restart from the AOF, with backoff while it keeps dying.
+
+The restarted server listens on the same port and unix socket with the same users, so the
+gateway's connection pool and pub/sub listener reconnect by themselves; commands that were
+in flight were answered `store_unavailable` and apply exactly once when retried with the
+same command id (the id is checked inside the append script).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from server.embedded import EmbeddedRedis
+
+log = logging.getLogger("umpire.store")
+
+POLL_SECONDS = 0.1
+FIRST_DELAY = 0.1
+MAX_DELAY = 5.0
+STABLE_SECONDS = 10.0  # a server that lived this long resets the backoff
+
+
+class Supervisor:
+    """Restarts an embedded server whenever its process exits, until stopped."""
+
+    def __init__(self, server: EmbeddedRedis) -> None:
+        self.server = server
+        self.restarts = 0
+        self.state = "running"  # or "restarting"
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start watching (in the running event loop)."""
+        self._task = asyncio.get_running_loop().create_task(self._watch(), name="supervisor")
+
+    async def stop(self) -> None:
+        """Stop watching; the server itself is stopped by its owner afterwards."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _watch(self) -> None:
+        delay = FIRST_DELAY
+        started = time.monotonic()
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            process = self.server.process
+            if process is None or process.poll() is None:  # poll() reaps a dead child
+                continue
+            self.state = "restarting"
+            if time.monotonic() - started >= STABLE_SECONDS:
+                delay = FIRST_DELAY
+            log.error(
+                "embedded Valkey (pid %d) exited with status %s; restarting it from the AOF "
+                "in %.1f s",
+                process.pid,
+                process.returncode,
+                delay,
+            )
+            while True:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, MAX_DELAY)
+                try:
+                    await asyncio.to_thread(self.server.start)
+                    break
+                except (RuntimeError, OSError) as exc:
+                    log.error("embedded Valkey did not restart (%s); next try in %.1f s",
+                              exc, delay)  # fmt: skip
+            started = time.monotonic()
+            self.restarts += 1
+            self.state = "running"
+            assert self.server.process is not None
+            log.warning("embedded Valkey restarted (pid %d)", self.server.process.pid)
