@@ -1,0 +1,147 @@
+"""`umpire serve` supervises its embedded Valkey (server/supervisor.py) and /healthz always
+answers within a second (server/http.py).
+
+On main, after `kill -9` of the embedded Valkey nothing reaped or restarted it (a zombie)
+and the gateway answered `store_unavailable` for good; while Valkey was frozen /healthz
+hung for 10 s and closed with no reply. Here, under 20 writers, the dead Valkey is reaped
+and restarted from its AOF, every writer is served again within 10 s, every acknowledged
+command is in the log exactly once, a subscriber sees every event with no gap, and
+/healthz answers within a second throughout (and while Valkey is frozen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.audit import audit
+from server.config import from_env
+from server.store_access import make_store, running_url
+from tests.access.peer import Peer
+from tests.faults.embedded_site import start_serve, stop, valkey_pids
+from tests.server.test_gateway_http import http_get
+
+WRITERS = 20
+HEALTH_DEADLINE = 1.0
+RESTORED_WITHIN = 10.0
+
+
+def add(gid: str, command_id: str) -> dict[str, Any]:
+    return {"type": "command", "game_id": gid, "command_id": command_id,
+            "command": {"type": "Add", "amount": 1}}  # fmt: skip
+
+
+class Probe:
+    """Polls /healthz; keeps every answer's status and how long it took."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.answers: list[tuple[int, float]] = []
+        self.missed: list[str] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                status, _ = await asyncio.wait_for(http_get(self.port, "/healthz"), HEALTH_DEADLINE)
+                self.answers.append((status, time.monotonic() - started))
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
+                self.missed.append(f"{type(exc).__name__} after {time.monotonic() - started:.2f}s")
+            await asyncio.sleep(0.1)
+
+
+async def write(peer: Peer, gid: str, name: str, stop: asyncio.Event, acked: list[str],
+                times: list[float]) -> None:  # fmt: skip
+    """Send commands one after another; a refused one is retried with the same id."""
+    n = 0
+    while not stop.is_set():
+        command_id = f"{name}-{n}"
+        while True:
+            reply = await peer.request(add(gid, command_id), timeout=30)
+            if reply["type"] == "accepted":
+                break
+            assert reply["code"] == "store_unavailable", reply
+            await asyncio.sleep(0.1)
+        acked.append(command_id)
+        times.append(time.monotonic())
+        n += 1
+
+
+async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    serve, port = start_serve(data_dir)
+    url = f"ws://127.0.0.1:{port}/ws"
+    try:
+        peers = [await Peer.open(url) for _ in range(WRITERS)]
+        games, spectators = [], []
+        for peer in peers:
+            created = await peer.ok({"type": "create", "ruleset": "counter",
+                                     "setup": {"target": 1_000_000}})  # fmt: skip
+            games.append(created["game_id"])
+            spectators.append(created["spectator_credential"])
+        watcher = await Peer.open(url)
+        await watcher.ok({"type": "subscribe", "game_id": games[0], "from_seq": 0,
+                          "credential": spectators[0]})  # fmt: skip
+        (valkey,) = valkey_pids(data_dir)
+
+        stop_writing, stop_probing = asyncio.Event(), asyncio.Event()
+        probe = Probe(port)
+        probing = asyncio.create_task(probe.run(stop_probing))
+        acked: list[list[str]] = [[] for _ in peers]
+        times: list[list[float]] = [[] for _ in peers]
+        writers = [
+            asyncio.create_task(write(peer, gid, f"w{i}", stop_writing, acked[i], times[i]))
+            for i, (peer, gid) in enumerate(zip(peers, games, strict=True))
+        ]
+        await asyncio.sleep(2)
+        killed_at = time.monotonic()
+        os.kill(valkey, signal.SIGKILL)
+        await asyncio.sleep(RESTORED_WITHIN + 1)
+        stop_writing.set()
+        await asyncio.gather(*writers)
+
+        # Frozen (SIGSTOP): /healthz still answers, 503 naming the cause, within a second.
+        (restarted,) = valkey_pids(data_dir)
+        os.kill(restarted, signal.SIGSTOP)
+        try:
+            await asyncio.sleep(1.5)
+            status, body = await asyncio.wait_for(http_get(port, "/healthz"), HEALTH_DEADLINE)
+            assert status == 503 and '"store":"unresponsive"' in body, body
+        finally:
+            os.kill(restarted, signal.SIGCONT)
+        await asyncio.sleep(0.5)
+        stop_probing.set()
+        await probing
+
+        assert restarted != valkey
+        assert not os.path.exists(f"/proc/{valkey}"), "the killed Valkey was not reaped"
+        for name, stamps in zip(acked, times, strict=True):
+            after = [t for t in stamps if t > killed_at]
+            assert after and after[0] - killed_at < RESTORED_WITHIN, (name[-1:], after[:1])
+        assert not probe.missed, probe.missed
+        assert all(seconds < HEALTH_DEADLINE for _, seconds in probe.answers)
+        assert probe.answers[-1][0] == 200
+
+        store = make_store(running_url(data_dir) or "", from_env({}))
+        try:
+            for gid, commands in zip(games, acked, strict=True):
+                envelopes = await store.read(gid)
+                recorded = [e.command_id for e in envelopes if e.type == "CommandRecorded"]
+                assert recorded == commands  # each acknowledged command once, in order
+                assert audit(envelopes).ok
+            head = await store.version(games[0])
+        finally:
+            await store.close()
+        await watcher.wait_for(lambda f: f["type"] == "event" and f["seq"] == head, 15)
+        assert [e["seq"] for e in watcher.events(games[0])] == list(range(1, head + 1))
+        for peer in [*peers, watcher]:
+            await peer.close()
+    finally:
+        output = stop(serve)
+    assert "restarting it from the AOF" in output and "embedded Valkey restarted" in output
+    assert "Traceback" not in output, output[-3000:]
+    assert valkey_pids(data_dir) == []
