@@ -203,6 +203,19 @@ class EmbeddedRedis:
 
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         """Start the server and wait until it answers PING."""
+        self.launch()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.ready():
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"embedded Valkey did not answer on {self.url} in {timeout}s")
+
+    def launch(self) -> None:
+        """Start the server process without waiting for it. Call it from the thread that
+        lives as long as the server should: PR_SET_PDEATHSIG fires when the *thread* that
+        forked the child exits, so a worker thread would take the server with it."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.passwords is not None:
             self._write_config()
@@ -216,17 +229,15 @@ class EmbeddedRedis:
         if not self._stop_at_exit:  # once, however often a supervisor restarts it
             atexit.register(self.stop)
             self._stop_at_exit = True
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                log = self.data_dir / "valkey.log"
-                tail = log.read_text()[-2000:] if log.exists() else ""
-                raise RuntimeError(f"embedded Valkey exited at start: {tail}")
-            if self._answers():
-                return self
-            time.sleep(0.02)
-        self.stop()
-        raise RuntimeError(f"embedded Valkey did not answer on {self.url} in {timeout}s")
+
+    def ready(self) -> bool:
+        """Whether the launched server answers PING; RuntimeError if it has exited."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            log = self.data_dir / "valkey.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"embedded Valkey exited at start: {tail}")
+        return self._answers()
 
     def _answers(self) -> bool:
         """Whether the server answers PING (as admin when it has users)."""

@@ -86,9 +86,11 @@ def owned_server(settings: Settings, lock: DataDirLock) -> Iterator[EmbeddedRedi
     listens, and stop it on exit."""
     if not lock.held:
         raise RuntimeError("only the data directory's lock holder may start its server")
+    url_file = settings.data_dir / URL_FILE
+    with contextlib.suppress(FileNotFoundError):
+        url_file.unlink()  # left by a holder that was killed: it names a dead server
     server = embedded_for(settings)
     server.start()
-    url_file = settings.data_dir / URL_FILE
     temporary = url_file.with_suffix(".new")
     temporary.write_text(f"{server.local_url}\n{server.url}\n")
     os.replace(temporary, url_file)

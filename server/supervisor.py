@@ -21,6 +21,7 @@ log = logging.getLogger("umpire.store")
 POLL_SECONDS = 0.1
 FIRST_DELAY = 0.1
 MAX_DELAY = 5.0
+START_TIMEOUT = 30.0  # a long AOF takes a while to load
 STABLE_SECONDS = 10.0  # a server that lived this long resets the backoff
 
 
@@ -44,6 +45,18 @@ class Supervisor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    async def _restart(self) -> None:
+        """Launch the server from this (the event loop's) thread, which lives as long as
+        `umpire serve`: the child dies with the thread that forked it (PR_SET_PDEATHSIG).
+        Only the blocking PING waits run in a worker thread."""
+        self.server.launch()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not await asyncio.to_thread(self.server.ready):
+            if time.monotonic() >= deadline:
+                self.server.kill()
+                raise RuntimeError(f"it did not answer PING within {START_TIMEOUT:g} s")
+            await asyncio.sleep(0.05)
+
     async def _watch(self) -> None:
         delay = FIRST_DELAY
         started = time.monotonic()
@@ -66,7 +79,7 @@ class Supervisor:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, MAX_DELAY)
                 try:
-                    await asyncio.to_thread(self.server.start)
+                    await self._restart()
                     break
                 except (RuntimeError, OSError) as exc:
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",

@@ -145,3 +145,7 @@ async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: 
     assert "restarting it from the AOF" in output and "embedded Valkey restarted" in output
     assert "Traceback" not in output, output[-3000:]
     assert valkey_pids(data_dir) == []
+    # The restarted server was stopped by SIGTERM at shutdown (it flushed its AOF), not
+    # killed early with the thread that had started it (PR_SET_PDEATHSIG is per thread).
+    valkey_log = (data_dir / "redis" / "valkey.log").read_text()
+    assert valkey_log.count("Received SIGTERM") == 1, valkey_log[-2000:]
