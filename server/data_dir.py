@@ -25,6 +25,7 @@ from pathlib import Path
 from server.embedded import StorePasswords
 
 LOCK_FILE = "umpire.lock"
+USERS_FILE = "users.lock"
 SECRET_FILE = "store.secret"
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -101,6 +102,39 @@ class DataDirLock:
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)
         os.close(fd)  # closing the last descriptor drops the flock
+
+
+class ServerUse:
+    """A flock on `<data dir>/users.lock`: shared by each command using another process's
+    server, exclusive for a CLI command that is about to stop the server it ran, so it
+    never stops a server under a command that found it running."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / USERS_FILE
+        self._fd: int | None = None
+
+    def _try(self, operation: int) -> bool:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+        try:
+            fcntl.flock(self._fd, operation | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def try_share(self) -> bool:
+        """Mark this process as a user of the server; False while its owner stops it."""
+        return self._try(fcntl.LOCK_SH)
+
+    def try_exclusive(self) -> bool:
+        """True once no other process uses the server (and none can start to)."""
+        return self._try(fcntl.LOCK_EX)
+
+    def release(self) -> None:
+        """Drop the lock."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
 
 
 def _tighten(path: Path) -> None:

@@ -31,6 +31,7 @@ from server.config import Settings
 from server.data_dir import (
     DataDirLock,
     Holder,
+    ServerUse,
     load_or_create_passwords,
     read_passwords,
     secure_dir,
@@ -171,6 +172,7 @@ async def command_store_url(settings: Settings) -> AsyncIterator[str]:
     waited for through a stall, or a server of the command's own while no one holds the
     data directory."""
     lock = DataDirLock(settings.data_dir, "cli")
+    use = ServerUse(settings.data_dir)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.store_wait_seconds
     while True:
@@ -178,13 +180,21 @@ async def command_store_url(settings: Settings) -> AsyncIterator[str]:
             try:
                 with owned_server(settings, lock) as server:
                     yield server.client_url(GATEWAY_USER)
+                    await _until_unused(use, settings.store_wait_seconds)
             finally:
+                use.release()
                 lock.release()
             return
-        url = running_url(settings.data_dir)
-        if url is not None and await answers(url):
-            yield url
-            return
+        # Shared before the PING: once it is held, a CLI owner waits for this command.
+        if use.try_share():
+            url = running_url(settings.data_dir)
+            if url is not None and await answers(url):
+                try:
+                    yield url
+                finally:
+                    use.release()
+                return
+            use.release()
         if loop.time() >= deadline:
             raise StoreUnavailable(
                 f"the store of {settings.data_dir}, run by {lock.holder().describe()}, did "
@@ -193,6 +203,16 @@ async def command_store_url(settings: Settings) -> AsyncIterator[str]:
                 "sets how long to wait"
             )
         await asyncio.sleep(0.2)
+
+
+async def _until_unused(use: ServerUse, patience: float) -> None:
+    """Wait (at most `patience` s) until no other command uses a CLI command's server:
+    a second command that found it running may be using it, and stopping the server
+    under that command would fail it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while not use.try_exclusive() and loop.time() < deadline:
+        await asyncio.sleep(0.1)
 
 
 def make_store(url: str, settings: Settings) -> RedisEventStore:

@@ -10,6 +10,7 @@ serve`) the gateway and the CLI see one log holding every acknowledged command o
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from server.config import from_env
+from server.store_access import open_store
 from tests.access.peer import Peer
 from tests.faults.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
 
@@ -183,3 +186,30 @@ def test_the_serve_port_taken_is_a_clear_message(tmp_path: Path) -> None:
         assert valkey_pids(tmp_path / "two") == []
     finally:
         stop(first)
+
+
+async def test_a_cli_commands_server_stays_while_another_command_uses_it(
+    tmp_path: Path,
+) -> None:
+    """With no `umpire serve`, the first command runs the server and the second uses it;
+    the first, done, waits for the second before it stops the server under it."""
+    settings = from_env({}, data_dir=tmp_path / "data")
+    first_open, first_done = asyncio.Event(), asyncio.Event()
+    finished: list[str] = []
+
+    async def first() -> None:
+        async with open_store(settings):
+            first_open.set()
+            await first_done.wait()
+        finished.append("first")
+
+    owner = asyncio.create_task(first())
+    await first_open.wait()
+    async with open_store(settings) as store:
+        (valkey,) = valkey_pids(settings.data_dir)  # the first command's server
+        first_done.set()
+        await asyncio.sleep(1)
+        assert await store.games() == [] and valkey_pids(settings.data_dir) == [valkey]
+        finished.append("second")
+    await owner
+    assert finished == ["second", "first"] and valkey_pids(settings.data_dir) == []
