@@ -54,6 +54,15 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
         for i in range(3):
             await player.ok(add(gid, f"gw-before{i}"))
             acknowledged.append(f"gw-before{i}")
+        # A game from another data directory (its own CLI-run server), to import.
+        code, out, err = run_cli(tmp_path / "elsewhere", "new", "counter", "--json")
+        assert code == 0, err
+        imported = json.loads(out)["game_id"]
+        export_file = tmp_path / "elsewhere.jsonl"
+        code, _, err = run_cli(
+            tmp_path / "elsewhere", "export", imported, "--operator", "-o", str(export_file)
+        )
+        assert code == 0, err
         (valkey,) = valkey_pids(data_dir)
 
         os.kill(valkey, signal.SIGSTOP)
@@ -76,6 +85,8 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
                 "export": cli(data_dir, "export", gid, "--operator"),
                 "reveal": cli(data_dir, "reveal", other["game_id"]),
                 "revoke": cli(data_dir, "revoke", created["spectator_credential"]),
+                "readjudicate": cli(data_dir, "readjudicate", gid, "--new-game-id", "rejudged"),
+                "import": cli(data_dir, "import", str(export_file)),
             }
             time.sleep(3)  # far past main's 0.5 s: each command is waiting, none started one
             assert valkey_pids(data_dir) == [valkey]
@@ -117,7 +128,8 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
     serve, port = start_serve(data_dir)
     try:
         assert recorded(log_lines(data_dir, gid)) == acknowledged
-        assert log_lines(data_dir, new_game)[0]["type"] == "GameCreated"
+        for game in (new_game, imported, "rejudged"):
+            assert log_lines(data_dir, game)[0]["type"] == "GameCreated"
         assert len(valkey_pids(data_dir)) == 1
     finally:
         stop(serve)
