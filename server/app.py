@@ -26,7 +26,14 @@ from server.feed import Notifier
 from server.games import Games
 from server.gateway import Gateway
 from server.http import make_process_request
-from server.store_access import DataDirInUse, embedded_server, make_store, redacted, store_url
+from server.store_access import (
+    DataDirInUse,
+    embedded_server,
+    make_store,
+    publish,
+    redacted,
+    store_url,
+)
 from server.supervisor import Supervisor
 
 log = logging.getLogger("umpire")
@@ -91,7 +98,13 @@ async def serve_forever(
     # Every module is imported by now: freeze what that made. Before the gateway starts,
     # so the full collection this does is not counted among its pauses.
     collector.tune(settings.gc_thresholds)
-    supervisor = Supervisor(embedded) if embedded is not None else None
+    supervisor = None
+    if embedded is not None:
+        supervisor = Supervisor(
+            embedded,
+            movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
+            on_restart=lambda server: publish(settings.data_dir, server),
+        )
     if supervisor is not None:
         supervisor.start()
     try:

@@ -92,15 +92,21 @@ def owned_server(settings: Settings, lock: DataDirLock) -> Iterator[EmbeddedRedi
         url_file.unlink()  # left by a holder that was killed: it names a dead server
     server = embedded_for(settings)
     server.start()
-    temporary = url_file.with_suffix(".new")
-    temporary.write_text(f"{server.local_url}\n{server.url}\n")
-    os.replace(temporary, url_file)
+    publish(settings.data_dir, server)
     try:
         yield server
     finally:
         with contextlib.suppress(OSError):
             url_file.unlink()
         server.stop()
+
+
+def publish(data_dir: Path, server: EmbeddedRedis) -> None:
+    """Write where `server` listens to `<data dir>/redis.url` (atomically)."""
+    url_file = data_dir / URL_FILE
+    temporary = url_file.with_suffix(".new")
+    temporary.write_text(f"{server.local_url}\n{server.url}\n")
+    os.replace(temporary, url_file)
 
 
 def claim_data_dir(settings: Settings, role: str, patience: float = 0.0) -> DataDirLock:

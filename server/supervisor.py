@@ -13,8 +13,9 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 
-from server.embedded import EmbeddedRedis
+from server.embedded import EmbeddedRedis, free_port
 
 log = logging.getLogger("umpire.store")
 
@@ -28,8 +29,20 @@ STABLE_SECONDS = 10.0  # a server that lived this long resets the backoff
 class Supervisor:
     """Restarts an embedded server whenever its process exits, until stopped."""
 
-    def __init__(self, server: EmbeddedRedis) -> None:
+    def __init__(
+        self,
+        server: EmbeddedRedis,
+        *,
+        movable_port: bool = False,
+        on_restart: Callable[[EmbeddedRedis], None] | None = None,
+    ) -> None:
+        """`movable_port`: the TCP port was any free one and umpire's processes use the
+        unix socket, so a restart that finds the port taken (another process bound it
+        after the death) moves to a new free port. `on_restart` runs after each restart
+        (it republishes where the server listens)."""
         self.server = server
+        self.movable_port = movable_port
+        self.on_restart = on_restart
         self.restarts = 0
         self.state = "running"  # or "restarting"
         self._task: asyncio.Task[None] | None = None
@@ -83,8 +96,12 @@ class Supervisor:
                     break
                 except (RuntimeError, OSError) as exc:
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",
-                              exc, delay)  # fmt: skip
+                              str(exc)[-300:], delay)  # fmt: skip
+                    if self.movable_port:
+                        self.server.port = free_port(self.server.host)
             started = time.monotonic()
+            if self.on_restart is not None:
+                self.on_restart(self.server)
             self.restarts += 1
             self.state = "running"
             assert self.server.process is not None

@@ -14,15 +14,16 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 from typing import Any
 
 from engine.audit import audit
 from server.config import from_env
-from server.store_access import make_store, running_url
+from server.store_access import URL_FILE, make_store, running_url
 from tests.access.peer import Peer
-from tests.faults.embedded_site import start_serve, stop, valkey_pids
+from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
 from tests.server.test_gateway_http import http_get
 
 WRITERS = 20
@@ -149,3 +150,45 @@ async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: 
     # killed early with the thread that had started it (PR_SET_PDEATHSIG is per thread).
     valkey_log = (data_dir / "redis" / "valkey.log").read_text()
     assert valkey_log.count("Received SIGTERM") == 1, valkey_log[-2000:]
+
+
+async def test_a_restart_that_finds_its_port_taken_moves_to_another(tmp_path: Path) -> None:
+    """Another process binds the dead Valkey's loopback port before the restart: the
+    supervisor retries on a new free port (umpire's processes use the unix socket), and
+    republishes it in redis.url."""
+    data_dir = tmp_path / "data"
+    serve, port = start_serve(data_dir)
+    url = f"ws://127.0.0.1:{port}/ws"
+    squatter = socket.socket()
+    try:
+        player = await Peer.open(url)
+        created = await player.ok({"type": "create", "ruleset": "counter", "setup": {}})
+        gid = created["game_id"]
+        old_port = int((data_dir / URL_FILE).read_text().split()[1].rsplit(":", 1)[1][:-2])
+        (valkey,) = valkey_pids(data_dir)
+        os.kill(valkey, signal.SIGKILL)
+        deadline = time.monotonic() + 2
+        while True:  # take the port the moment the kernel frees it
+            try:
+                squatter.bind(("127.0.0.1", old_port))
+                squatter.listen()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.001)
+        deadline = time.monotonic() + RESTORED_WITHIN
+        while True:
+            reply = await player.request(add(gid, "after"), timeout=15)
+            if reply["type"] == "accepted":
+                break
+            assert reply["code"] == "store_unavailable" and time.monotonic() < deadline, reply
+            await asyncio.sleep(0.1)
+        new_tcp = (data_dir / URL_FILE).read_text().split()[1]
+        assert f":{old_port}/" not in new_tcp
+        code, out, err = run_cli(data_dir, "log", gid, "--json")
+        assert code == 0 and '"after"' in out, err
+        await player.close()
+    finally:
+        squatter.close()
+        output = stop(serve)
+    assert "did not restart" in output and "embedded Valkey restarted" in output, output
