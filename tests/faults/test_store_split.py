@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +40,9 @@ def recorded(lines: list[dict[str, Any]]) -> list[str]:
 
 
 async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) -> None:
+    # Blocking calls go to a thread: the test's websockets must keep answering pings.
     data_dir = tmp_path / "data"
-    serve, port = start_serve(data_dir)
+    serve, port = await asyncio.to_thread(start_serve, data_dir)
     url = f"ws://127.0.0.1:{port}/ws"
     try:
         player = await Peer.open(url)
@@ -55,12 +55,20 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
             await player.ok(add(gid, f"gw-before{i}"))
             acknowledged.append(f"gw-before{i}")
         # A game from another data directory (its own CLI-run server), to import.
-        code, out, err = run_cli(tmp_path / "elsewhere", "new", "counter", "--json")
+        code, out, err = await asyncio.to_thread(
+            run_cli, tmp_path / "elsewhere", "new", "counter", "--json"
+        )
         assert code == 0, err
         imported = json.loads(out)["game_id"]
         export_file = tmp_path / "elsewhere.jsonl"
-        code, _, err = run_cli(
-            tmp_path / "elsewhere", "export", imported, "--operator", "-o", str(export_file)
+        code, _, err = await asyncio.to_thread(
+            run_cli,
+            tmp_path / "elsewhere",
+            "export",
+            imported,
+            "--operator",
+            "-o",
+            str(export_file),
         )
         assert code == 0, err
         (valkey,) = valkey_pids(data_dir)
@@ -88,7 +96,9 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
                 "readjudicate": cli(data_dir, "readjudicate", gid, "--new-game-id", "rejudged"),
                 "import": cli(data_dir, "import", str(export_file)),
             }
-            time.sleep(3)  # far past main's 0.5 s: each command is waiting, none started one
+            await asyncio.sleep(
+                3
+            )  # far past main's 0.5 s: each command is waiting, none started one
             assert valkey_pids(data_dir) == [valkey]
             assert all(p.poll() is None for p in commands.values()), {
                 name: p.communicate() for name, p in commands.items() if p.poll() is not None
@@ -97,7 +107,7 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
             os.kill(valkey, signal.SIGCONT)
         outputs = {}
         for name, process in commands.items():
-            out, err = process.communicate(timeout=60)
+            out, err = await asyncio.to_thread(process.communicate, timeout=60)
             assert process.returncode == 0, (name, out, err)
             outputs[name] = out
         acknowledged.append("cli-send")
@@ -116,7 +126,7 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
             {"type": "auth", "credential": created["spectator_credential"]}
         )
         assert refused["type"] == "error" and refused["code"] == "unauthorized", refused
-        gateway_log = [line for line in log_lines(data_dir, gid)]
+        gateway_log = await asyncio.to_thread(log_lines, data_dir, gid)
         assert recorded(gateway_log) == acknowledged
         await player.close()
         await spectator.close()
@@ -125,11 +135,11 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
     assert valkey_pids(data_dir) == []
 
     # After a restart of the whole service every acknowledged command is there, once.
-    serve, port = start_serve(data_dir)
+    serve, port = await asyncio.to_thread(start_serve, data_dir)
     try:
-        assert recorded(log_lines(data_dir, gid)) == acknowledged
+        assert recorded(await asyncio.to_thread(log_lines, data_dir, gid)) == acknowledged
         for game in (new_game, imported, "rejudged"):
-            assert log_lines(data_dir, game)[0]["type"] == "GameCreated"
+            assert (await asyncio.to_thread(log_lines, data_dir, game))[0]["type"] == "GameCreated"
         assert len(valkey_pids(data_dir)) == 1
     finally:
         stop(serve)
