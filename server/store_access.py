@@ -1,75 +1,224 @@
 """Opening the store a command should use: REDIS_URL, else the embedded default.
 
-`umpire serve` on the embedded default writes the server's URL to `<data dir>/redis.url`;
-other commands reuse that server while it answers, and otherwise start one of their own
-on the same data directory for the duration of the command.
+The embedded default is one Valkey per data directory, enforced by the OS: the process
+holding the data directory's lock (server/data_dir.py) runs it and writes where it listens
+to `<data dir>/redis.url` (no credentials: those are in the 0600 secret file). Every other
+umpire process uses that server, waiting through a stall (a stopped or slow server) for at
+most `store_wait_seconds`, then fails with a clear message; it never starts a second one.
+A CLI command that finds no holder takes the lock itself, runs its own server for the
+command's duration and gives both up on exit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import socket
+import os
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlsplit, urlunsplit
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
 
 from events.durability import Durability
+from events.errors import StoreUnavailable
 from events.redis_store import RedisEventStore
 from server.config import Settings
-from server.embedded import EmbeddedRedis
+from server.data_dir import (
+    DataDirLock,
+    Holder,
+    ServerUse,
+    load_or_create_passwords,
+    read_passwords,
+    secure_dir,
+)
+from server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
 
 URL_FILE = "redis.url"
+SOCKET_FILE = "valkey.sock"
+STORE_DIR = "redis"
+SERVE_WAITS_FOR_CLI = 10.0  # a short CLI command holding the lock is waited for this long
+PING_TIMEOUT = 1.0
 
 
-def _answers(url: str) -> bool:
-    parsed = urlparse(url)
-    try:
-        with socket.create_connection((parsed.hostname, parsed.port or 6379), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
+class DataDirInUse(Exception):
+    """Another process owns the data directory (and its Valkey)."""
+
+    def __init__(self, data_dir: Path, holder: Holder) -> None:
+        self.holder = holder
+        super().__init__(
+            f"the data directory {data_dir} is in use by {holder.describe()}: one umpire "
+            "serve per data directory; stop that one, or give this one another "
+            "--data-dir (UMPIRE_DATA_DIR) or a REDIS_URL"
+        )
 
 
-def running_embedded_url(data_dir: Path) -> str | None:
-    """The URL of an embedded server already serving `data_dir`, if one answers."""
-    path = data_dir / URL_FILE
-    if path.exists():
-        url = path.read_text().strip()
-        if url and _answers(url):
-            return url
-    return None
+def redacted(url: str) -> str:
+    """`url` with any password replaced by `***`, for logs and banners."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+def embedded_for(settings: Settings) -> EmbeddedRedis:
+    """The embedded server of `settings.data_dir`, authenticated, not yet started.
+    Only the data directory's lock holder may call this (it creates the secret)."""
+    data_dir = secure_dir(settings.data_dir)
+    store_dir = secure_dir(data_dir / STORE_DIR)
+    return EmbeddedRedis(
+        store_dir,
+        port=settings.store_port,
+        appendfsync=settings.appendfsync,
+        passwords=load_or_create_passwords(data_dir),
+        unix_socket=data_dir / SOCKET_FILE,
+    )
 
 
 @contextlib.contextmanager
-def embedded_server(settings: Settings) -> Iterator[EmbeddedRedis | None]:
-    """Start the embedded server for `settings` unless REDIS_URL is set or one runs."""
-    if settings.redis_url or running_embedded_url(settings.data_dir):
-        yield None
-        return
-    server = EmbeddedRedis(settings.data_dir / "redis", appendfsync=settings.appendfsync)
-    server.start()
+def owned_server(settings: Settings, lock: DataDirLock) -> Iterator[EmbeddedRedis]:
+    """Start the data directory's server (the caller holds `lock`), publish where it
+    listens, and stop it on exit."""
+    if not lock.held:
+        raise RuntimeError("only the data directory's lock holder may start its server")
     url_file = settings.data_dir / URL_FILE
-    url_file.write_text(server.url)
+    with contextlib.suppress(FileNotFoundError):
+        url_file.unlink()  # left by a holder that was killed: it names a dead server
+    server = embedded_for(settings)
+    server.start()
+    publish(settings.data_dir, server)
     try:
         yield server
     finally:
         with contextlib.suppress(OSError):
-            if url_file.read_text().strip() == server.url:
-                url_file.unlink()
+            url_file.unlink()
         server.stop()
 
 
+def publish(data_dir: Path, server: EmbeddedRedis) -> None:
+    """Write where `server` listens to `<data dir>/redis.url` (atomically)."""
+    url_file = data_dir / URL_FILE
+    temporary = url_file.with_suffix(".new")
+    temporary.write_text(f"{server.local_url}\n{server.url}\n")
+    os.replace(temporary, url_file)
+
+
+def claim_data_dir(settings: Settings, role: str, patience: float = 0.0) -> DataDirLock:
+    """The data directory's lock for `role`, or DataDirInUse naming the holder. A CLI
+    command holding it is waited for `patience` seconds (it gives it up when done)."""
+    lock = DataDirLock(settings.data_dir, role)
+    deadline = time.monotonic() + patience
+    while not lock.try_acquire():
+        holder = lock.holder()
+        if holder.role != "cli" or time.monotonic() >= deadline:
+            raise DataDirInUse(settings.data_dir, holder)
+        time.sleep(0.1)
+    return lock
+
+
+@contextlib.contextmanager
+def embedded_server(settings: Settings) -> Iterator[EmbeddedRedis | None]:
+    """For `umpire serve`: own the data directory and run its server, unless REDIS_URL.
+    Raises DataDirInUse when another process owns it."""
+    if settings.redis_url:
+        yield None
+        return
+    lock = claim_data_dir(settings, "serve", patience=SERVE_WAITS_FOR_CLI)
+    try:
+        with owned_server(settings, lock) as server:
+            yield server
+    finally:
+        lock.release()
+
+
 def store_url(settings: Settings, server: EmbeddedRedis | None) -> str:
-    """The URL the store connects to."""
+    """The URL (with credentials) `umpire serve` connects its store to."""
     if settings.redis_url:
         return settings.redis_url
-    if server is not None:
-        return server.url
-    url = running_embedded_url(settings.data_dir)
-    if url is None:
+    if server is None:
         raise RuntimeError("no Redis: set REDIS_URL or let umpire start the embedded server")
-    return url
+    return server.client_url(GATEWAY_USER)
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The URL, with credentials, of the server the lock holder published, if any."""
+    passwords = read_passwords(data_dir)
+    try:
+        published = (data_dir / URL_FILE).read_text().split()
+    except OSError:
+        return None
+    if passwords is None or not published:
+        return None
+    return with_credentials(published[0], GATEWAY_USER, passwords.gateway)
+
+
+async def answers(url: str, timeout: float = PING_TIMEOUT) -> bool:
+    """Whether the server at `url` answers an authenticated PING within `timeout`."""
+    client = aioredis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
+    )
+    try:
+        return bool(await asyncio.wait_for(client.ping(), timeout))
+    except (RedisError, OSError, TimeoutError):
+        return False
+    finally:
+        with contextlib.suppress(RedisError, OSError):
+            await client.aclose()
+
+
+@contextlib.asynccontextmanager
+async def command_store_url(settings: Settings) -> AsyncIterator[str]:
+    """The store URL for one CLI command on the embedded default: the holder's server,
+    waited for through a stall, or a server of the command's own while no one holds the
+    data directory."""
+    lock = DataDirLock(settings.data_dir, "cli")
+    use = ServerUse(settings.data_dir)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.store_wait_seconds
+    while True:
+        if lock.try_acquire():
+            try:
+                with owned_server(settings, lock) as server:
+                    yield server.client_url(GATEWAY_USER)
+                    await _until_unused(use, settings.store_wait_seconds)
+            finally:
+                use.release()
+                lock.release()
+            return
+        # Shared before the PING: once it is held, a CLI owner waits for this command.
+        if use.try_share():
+            url = running_url(settings.data_dir)
+            if url is not None and await answers(url):
+                try:
+                    yield url
+                finally:
+                    use.release()
+                return
+            use.release()
+        if loop.time() >= deadline:
+            raise StoreUnavailable(
+                f"the store of {settings.data_dir}, run by {lock.holder().describe()}, did "
+                f"not answer for {settings.store_wait_seconds:g} s; nothing was written. "
+                "Check that process (is it stopped?), then retry; UMPIRE_STORE_WAIT_SECONDS "
+                "sets how long to wait"
+            )
+        await asyncio.sleep(0.2)
+
+
+async def _until_unused(use: ServerUse, patience: float) -> None:
+    """Wait (at most `patience` s) until no other command uses a CLI command's server:
+    a second command that found it running may be using it, and stopping the server
+    under that command would fail it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patience
+    while not use.try_exclusive() and loop.time() < deadline:
+        await asyncio.sleep(0.1)
 
 
 def make_store(url: str, settings: Settings) -> RedisEventStore:
@@ -95,9 +244,10 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
 
 @contextlib.asynccontextmanager
 async def open_store(settings: Settings) -> AsyncIterator[RedisEventStore]:
-    """The store for one CLI command, with an embedded server started if needed."""
-    with embedded_server(settings) as server:
-        store = make_store(store_url(settings, server), settings)
+    """The store for one CLI command: REDIS_URL, or the data directory's embedded server."""
+    async with contextlib.AsyncExitStack() as stack:
+        url = settings.redis_url or await stack.enter_async_context(command_store_url(settings))
+        store = make_store(url, settings)
         try:
             yield store
         finally:

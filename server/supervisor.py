@@ -1,0 +1,108 @@
+"""The watch `umpire serve` keeps on its embedded Valkey: a death is reaped, logged and
+followed by a restart from the AOF, with backoff while it keeps dying.
+
+The restarted server listens on the same port and unix socket with the same users, so the
+gateway's connection pool and pub/sub listener reconnect by themselves; commands that were
+in flight were answered `store_unavailable` and apply exactly once when retried with the
+same command id (the id is checked inside the append script).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from server.embedded import EmbeddedRedis, free_port
+
+log = logging.getLogger("umpire.store")
+
+POLL_SECONDS = 0.1
+FIRST_DELAY = 0.1
+MAX_DELAY = 5.0
+START_TIMEOUT = 30.0  # a long AOF takes a while to load
+STABLE_SECONDS = 10.0  # a server that lived this long resets the backoff
+
+
+class Supervisor:
+    """Restarts an embedded server whenever its process exits, until stopped."""
+
+    def __init__(
+        self,
+        server: EmbeddedRedis,
+        *,
+        movable_port: bool = False,
+        on_restart: Callable[[EmbeddedRedis], None] | None = None,
+    ) -> None:
+        """`movable_port`: the TCP port was any free one and umpire's processes use the
+        unix socket, so a restart that finds the port taken (another process bound it
+        after the death) moves to a new free port. `on_restart` runs after each restart
+        (it republishes where the server listens)."""
+        self.server = server
+        self.movable_port = movable_port
+        self.on_restart = on_restart
+        self.restarts = 0
+        self.state = "running"  # or "restarting"
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start watching (in the running event loop)."""
+        self._task = asyncio.get_running_loop().create_task(self._watch(), name="supervisor")
+
+    async def stop(self) -> None:
+        """Stop watching; the server itself is stopped by its owner afterwards."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _restart(self) -> None:
+        """Launch the server from this (the event loop's) thread, which lives as long as
+        `umpire serve`: the child dies with the thread that forked it (PR_SET_PDEATHSIG).
+        Only the blocking PING waits run in a worker thread."""
+        self.server.launch()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not await asyncio.to_thread(self.server.ready):
+            if time.monotonic() >= deadline:
+                self.server.kill()
+                raise RuntimeError(f"it did not answer PING within {START_TIMEOUT:g} s")
+            await asyncio.sleep(0.05)
+
+    async def _watch(self) -> None:
+        delay = FIRST_DELAY
+        started = time.monotonic()
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            process = self.server.process
+            if process is None or process.poll() is None:  # poll() reaps a dead child
+                continue
+            self.state = "restarting"
+            if time.monotonic() - started >= STABLE_SECONDS:
+                delay = FIRST_DELAY
+            log.error(
+                "embedded Valkey (pid %d) exited with status %s; restarting it from the AOF "
+                "in %.1f s",
+                process.pid,
+                process.returncode,
+                delay,
+            )
+            while True:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, MAX_DELAY)
+                try:
+                    await self._restart()
+                    break
+                except (RuntimeError, OSError) as exc:
+                    log.error("embedded Valkey did not restart (%s); next try in %.1f s",
+                              str(exc)[-300:], delay)  # fmt: skip
+                    if self.movable_port:
+                        self.server.port = free_port(self.server.host)
+            started = time.monotonic()
+            if self.on_restart is not None:
+                self.on_restart(self.server)
+            self.restarts += 1
+            self.state = "running"
+            assert self.server.process is not None
+            log.warning("embedded Valkey restarted (pid %d)", self.server.process.pid)

@@ -1,0 +1,100 @@
+"""`umpire serve` on the embedded default (no REDIS_URL) as a real process, the CLI as
+real processes on the same data directory, and the Valkey processes serving it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from server.embedded import free_port
+from tests.support.processes import REPO, wait_for_port
+
+RULESETS = "tests.support.counter_ruleset:RULESET"
+
+
+def environment(data_dir: Path, **env: str) -> dict[str, str]:
+    """The environment of an umpire process on `data_dir`'s embedded store."""
+    base = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    return {
+        **base,
+        "UMPIRE_DATA_DIR": str(data_dir),
+        "UMPIRE_EXTRA_RULESETS": RULESETS,
+        "PYTHONPATH": str(REPO),
+        **env,
+    }
+
+
+def start_serve(
+    data_dir: Path, *, port: int = 0, wait: bool = True, **env: str
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start `umpire serve` on `data_dir`; returns (process, gateway port)."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        cwd=REPO,
+        env=environment(data_dir, **env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    if wait:
+        try:
+            wait_for_port(port)
+        except TimeoutError:
+            process.kill()
+            output = process.communicate(timeout=5)[0].decode(errors="replace")
+            raise RuntimeError(f"umpire serve did not start: {output[-3000:]}") from None
+    return process, port
+
+
+def cli(data_dir: Path, *argv: str, **env: str) -> subprocess.Popen[str]:
+    """Start one `umpire` CLI command on `data_dir` (stdout and stderr captured)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.cli", *argv],
+        cwd=REPO,
+        env=environment(data_dir, **env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def run_cli(data_dir: Path, *argv: str, timeout: float = 60, **env: str) -> tuple[int, str, str]:
+    """Run one CLI command to its end: (exit status, stdout, stderr)."""
+    process = cli(data_dir, *argv, **env)
+    out, err = process.communicate(timeout=timeout)
+    return process.returncode, out, err
+
+
+def valkey_pids(data_dir: Path) -> list[int]:
+    """Pids of the live Valkey processes serving `data_dir` (their working directory is
+    the store directory inside it; a zombie does not count)."""
+    store_dir = str((data_dir / "redis").resolve())
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            if fields[0] == "Z" or os.readlink(f"/proc/{entry}/cwd") != store_dir:
+                continue
+            with open(f"/proc/{entry}/comm") as comm:
+                if "valkey" in comm.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> str:
+    """SIGTERM `umpire serve`, wait for it, and return what it printed."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        out = process.communicate(timeout=timeout)[0]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out = process.communicate(timeout=5)[0]
+    return out.decode(errors="replace")

@@ -1,0 +1,208 @@
+"""`umpire serve` supervises its embedded Valkey (server/supervisor.py) and /healthz always
+answers within a second (server/http.py).
+
+On main, after `kill -9` of the embedded Valkey nothing reaped or restarted it (a zombie)
+and the gateway answered `store_unavailable` for good; while Valkey was frozen /healthz
+hung for 10 s and closed with no reply. Here, under 20 writers, the dead Valkey is reaped
+and restarted from its AOF, every writer is served again within 10 s, every acknowledged
+command is in the log exactly once, a subscriber sees every event with no gap, and
+/healthz answers within a second throughout (and while Valkey is frozen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.audit import audit
+from server.config import from_env
+from server.store_access import URL_FILE, make_store, running_url
+from tests.access.peer import Peer
+from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
+from tests.server.test_gateway_http import http_get
+
+WRITERS = 20
+HEALTH_DEADLINE = 1.0
+RESTORED_WITHIN = 10.0
+
+
+def add(gid: str, command_id: str) -> dict[str, Any]:
+    return {"type": "command", "game_id": gid, "command_id": command_id,
+            "command": {"type": "Add", "amount": 1}}  # fmt: skip
+
+
+class Probe:
+    """Polls /healthz; keeps every answer's status and how long it took."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.answers: list[tuple[int, float]] = []
+        self.missed: list[str] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            started = time.monotonic()
+            try:
+                status, _ = await asyncio.wait_for(http_get(self.port, "/healthz"), HEALTH_DEADLINE)
+                self.answers.append((status, time.monotonic() - started))
+            except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
+                self.missed.append(f"{type(exc).__name__} after {time.monotonic() - started:.2f}s")
+            await asyncio.sleep(0.1)
+
+
+async def write(peer: Peer, gid: str, name: str, stop: asyncio.Event, acked: list[str],
+                times: list[float]) -> None:  # fmt: skip
+    """Send commands one after another; a refused one is retried with the same id."""
+    n = 0
+    while not stop.is_set():
+        command_id = f"{name}-{n}"
+        while True:
+            reply = await peer.request(add(gid, command_id), timeout=30)
+            if reply["type"] == "accepted":
+                break
+            assert reply["code"] == "store_unavailable", reply
+            await asyncio.sleep(0.1)
+        acked.append(command_id)
+        times.append(time.monotonic())
+        n += 1
+
+
+async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    serve, port = start_serve(data_dir)
+    url = f"ws://127.0.0.1:{port}/ws"
+    try:
+        peers = [await Peer.open(url) for _ in range(WRITERS)]
+        games, spectators = [], []
+        for peer in peers:
+            created = await peer.ok({"type": "create", "ruleset": "counter",
+                                     "setup": {"target": 1_000_000}})  # fmt: skip
+            games.append(created["game_id"])
+            spectators.append(created["spectator_credential"])
+        watcher = await Peer.open(url)
+        await watcher.ok({"type": "subscribe", "game_id": games[0], "from_seq": 0,
+                          "credential": spectators[0]})  # fmt: skip
+        (valkey,) = valkey_pids(data_dir)
+
+        stop_writing, stop_probing = asyncio.Event(), asyncio.Event()
+        probe = Probe(port)
+        probing = asyncio.create_task(probe.run(stop_probing))
+        acked: list[list[str]] = [[] for _ in peers]
+        times: list[list[float]] = [[] for _ in peers]
+        writers = [
+            asyncio.create_task(write(peer, gid, f"w{i}", stop_writing, acked[i], times[i]))
+            for i, (peer, gid) in enumerate(zip(peers, games, strict=True))
+        ]
+        await asyncio.sleep(2)
+        killed_at = time.monotonic()
+        os.kill(valkey, signal.SIGKILL)
+        await asyncio.sleep(RESTORED_WITHIN + 1)
+        stop_writing.set()
+        await asyncio.gather(*writers)
+
+        # Frozen (SIGSTOP): /healthz still answers, 503 naming the cause, within a second.
+        (restarted,) = valkey_pids(data_dir)
+        os.kill(restarted, signal.SIGSTOP)
+        try:
+            await asyncio.sleep(1.5)
+            status, body = await asyncio.wait_for(http_get(port, "/healthz"), HEALTH_DEADLINE)
+            assert status == 503 and '"store":"unresponsive"' in body, body
+        finally:
+            os.kill(restarted, signal.SIGCONT)
+        await asyncio.sleep(0.5)
+        stop_probing.set()
+        await probing
+
+        assert restarted != valkey
+        assert not os.path.exists(f"/proc/{valkey}"), "the killed Valkey was not reaped"
+        for name, stamps in zip(acked, times, strict=True):
+            after = [t for t in stamps if t > killed_at]
+            assert after and after[0] - killed_at < RESTORED_WITHIN, (name[-1:], after[:1])
+        assert not probe.missed, probe.missed
+        assert all(seconds < HEALTH_DEADLINE for _, seconds in probe.answers)
+        assert probe.answers[-1][0] == 200
+
+        store = make_store(running_url(data_dir) or "", from_env({}))
+        try:
+            for gid, commands in zip(games, acked, strict=True):
+                envelopes = await store.read(gid)
+                recorded = [e.command_id for e in envelopes if e.type == "CommandRecorded"]
+                assert recorded == commands  # each acknowledged command once, in order
+                assert audit(envelopes).ok
+            head = await store.version(games[0])
+        finally:
+            await store.close()
+        await watcher.wait_for(lambda f: f["type"] == "event" and f["seq"] == head, 15)
+        assert [e["seq"] for e in watcher.events(games[0])] == list(range(1, head + 1))
+        for peer in [*peers, watcher]:
+            await peer.close()
+    finally:
+        output = stop(serve)
+    assert "restarting it from the AOF" in output and "embedded Valkey restarted" in output
+    # server/feed.py's Notifier starts GameFeed.refresh() tasks whose StoreUnavailable
+    # nobody retrieves: asyncio logs each with a traceback when the store dies (reported
+    # to the lead, not this module's to fix). Any other traceback fails the test.
+    known = re.compile(
+        r"Task exception was never retrieved\nfuture: <Task finished name='[^']*' "
+        r"coro=<GameFeed\.refresh\(\) done.*?\nevents\.errors\.StoreUnavailable: [^\n]*\n",
+        re.DOTALL,
+    )
+    rest = known.sub("", output)
+    assert "Traceback" not in rest, rest[rest.find("Traceback") - 500 :][:4000]
+    assert valkey_pids(data_dir) == []
+    # The restarted server was stopped by SIGTERM at shutdown (it flushed its AOF), not
+    # killed early with the thread that had started it (PR_SET_PDEATHSIG is per thread).
+    valkey_log = (data_dir / "redis" / "valkey.log").read_text()
+    assert valkey_log.count("Received SIGTERM") == 1, valkey_log[-2000:]
+
+
+async def test_a_restart_that_finds_its_port_taken_moves_to_another(tmp_path: Path) -> None:
+    """Another process binds the dead Valkey's loopback port before the restart: the
+    supervisor retries on a new free port (umpire's processes use the unix socket), and
+    republishes it in redis.url."""
+    data_dir = tmp_path / "data"
+    serve, port = start_serve(data_dir)
+    url = f"ws://127.0.0.1:{port}/ws"
+    squatter = socket.socket()
+    try:
+        player = await Peer.open(url)
+        created = await player.ok({"type": "create", "ruleset": "counter", "setup": {}})
+        gid = created["game_id"]
+        old_port = int((data_dir / URL_FILE).read_text().split()[1].rsplit(":", 1)[1][:-2])
+        (valkey,) = valkey_pids(data_dir)
+        os.kill(valkey, signal.SIGKILL)
+        deadline = time.monotonic() + 2
+        while True:  # take the port the moment the kernel frees it
+            try:
+                squatter.bind(("127.0.0.1", old_port))
+                squatter.listen()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.001)
+        deadline = time.monotonic() + RESTORED_WITHIN
+        while True:
+            reply = await player.request(add(gid, "after"), timeout=15)
+            if reply["type"] == "accepted":
+                break
+            assert reply["code"] == "store_unavailable" and time.monotonic() < deadline, reply
+            await asyncio.sleep(0.1)
+        # The gateway may be served (on the socket) a moment before the supervisor, which
+        # waits for PING on the new port, republishes.
+        deadline = time.monotonic() + 5
+        while f":{old_port}/" in (data_dir / URL_FILE).read_text().split()[1]:
+            assert time.monotonic() < deadline, "redis.url still names the taken port"
+            await asyncio.sleep(0.05)
+        code, out, err = run_cli(data_dir, "log", gid, "--json")
+        assert code == 0 and '"after"' in out, err
+        await player.close()
+    finally:
+        squatter.close()
+        output = stop(serve)
+    assert "did not restart" in output and "embedded Valkey restarted" in output, output
