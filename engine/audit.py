@@ -215,9 +215,20 @@ def audit(
     tally.opponent_rolls_by_player = walk.opponent_rolls_by_player
     if walk.failure is not None:
         failures.append(walk.failure)
+    # A log made under an older version of the rules is audited under the installed ones;
+    # say so, since a rule corrected since then shows up as a different decision.
+    version_note = (
+        f"the log was made under {ruleset.name} v{created.ruleset_version}; audited under "
+        f"v{ruleset.version} (a rule corrected since shows as a different decision)"
+        if created.ruleset_version != ruleset.version
+        else ""
+    )
     if failures:
-        return tally.report(failure=min(failures, key=lambda f: f.seq))
+        first = min(failures, key=lambda f: f.seq)
+        return tally.report(failure=first, pending=(version_note,) if version_note else ())
     pending: list[str] = list(walk.notes)
+    if version_note:
+        pending.append(version_note)
     unverified = tally.server_rolls - tally.rolls_verified
     if unverified:
         pending.append(

@@ -66,6 +66,8 @@ def print_report(report: AuditReport, source: str) -> int:
         if f.expected or f.found:
             console.print(f"  expected: {escape(f.expected)}")
             console.print(f"  found:    {escape(f.found)}")
+        for line in report.pending:
+            console.print(f"  note: {escape(line)}")
         return AUDIT_FAILED
     console.print(
         f"OK: {escape(source)} ({report.ruleset}): {report.events} events, "

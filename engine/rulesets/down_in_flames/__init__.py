@@ -22,7 +22,8 @@ from engine.rulesets.down_in_flames.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",
-    version="1",
+    # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
+    version="2",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

@@ -45,7 +45,8 @@ def initial_state(setup: Setup) -> State:
 
 RULESET: Ruleset[State] = Ruleset(
     name="downtown",
-    version="1",
+    # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
+    version="2",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,
