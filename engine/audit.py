@@ -24,6 +24,7 @@ from engine.ruleset import Ruleset
 from events.chain import verify_chain
 from events.codec import canonical_json
 from events.envelope import Envelope
+from events.epochs import epochs_of
 from events.errors import UmpireError
 from events.types import CommandRecorded, DiceRolled, GameCreated, Roller, SeedRevealed
 
@@ -122,7 +123,7 @@ def audit(
     if not envelopes:
         return fail(0, "log", "the log is empty")
     try:
-        verify_chain(envelopes, game_id=tally.game_id)
+        verify_chain(envelopes, game_id=tally.game_id, epochs=epochs_of(envelopes))
     except UmpireError as exc:
         return fail(int(exc.details.get("seq", 0)), "hash_chain", exc.message)
     try:

@@ -175,8 +175,10 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
-    """One event of a game. `redacted` events were changed for this role and will not
-    match their hash; the full log verifies after the seed is revealed."""
+    """One event of a game. `redacted` events were changed for this role. Every frame
+    carries the envelope version, payload digest and commitment flag, so every role can
+    check every link of the chain (docs/audit.md); a redacted event is committed, and its
+    commitment opens once the seed is revealed."""
 
     game_id: str
     seq: int
@@ -188,6 +190,9 @@ class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
     prev_hash: str
     hash: str
     redacted: bool = False
+    envelope_version: int = 1
+    digest: str = ""
+    committed: bool = False
 
 
 class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):

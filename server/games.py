@@ -38,6 +38,7 @@ from engine.game import (
 )
 from engine.game import start as start_game
 from engine.handling import decide_command
+from engine.redaction import is_secret
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
@@ -153,11 +154,12 @@ class Games:
         tag, version, payload = codec.encode(created)
         result = await self.store.append(
             game_id,
-            [PendingEvent(tag, version, payload)],
+            [PendingEvent(tag, version, payload, secret=is_secret(ruleset, created))],
             expected_version=0,
             command_id=check_command_id(command_id or "umpire:create"),
             recorded_at=utc_now_iso(),
             secret=seed,
+            commit_seed=seed,
         )
         if result.duplicate:
             # Created before under this game id and command id (a re-sent create): answer
@@ -399,7 +401,11 @@ class Games:
         credential: Credential | None = None,
     ) -> AppendResult:
         codec = codec_for(ruleset)
-        pending = [PendingEvent(*codec.encode(e)) for e in events]
+        pending = [PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e)) for e in events]
+        # A secret event is sealed under a commitment keyed from the seed (docs/audit.md):
+        # the seed is cached with the game, so this costs no round trip on the hot path.
+        secret = any(p.secret for p in pending)
+        commit_seed = await self._secret(game.meta.game_id) if secret else None
         result = await self.store.append(
             game.meta.game_id,
             pending,
@@ -408,6 +414,7 @@ class Games:
             recorded_at=utc_now_iso(),
             prev_hash=game.meta.last_hash,
             credential=credential,
+            commit_seed=commit_seed,
         )
         if not result.duplicate:
             await self._advance(ruleset, game, events, result)

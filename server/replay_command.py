@@ -25,6 +25,7 @@ from rich.table import Table
 from engine import registry
 from engine.explain import explain
 from engine.game import codec_for, ruleset_of
+from engine.redaction import is_secret
 from engine.replay import (
     check_seq,
     decoded_log,
@@ -172,11 +173,15 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         for batch in result.batches:
             appended = await store.append(
                 new_id,
-                [PendingEvent(*codec.encode(e)) for e in batch.events],
+                [
+                    PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e))
+                    for e in batch.events
+                ],
                 expected_version=seq,
                 command_id=batch.command_id,
                 recorded_at=batch.recorded_at,
                 secret=seed if seq == 0 else None,
+                commit_seed=seed,
             )
             seq = appended.last_seq
     d = result.difference
