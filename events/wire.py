@@ -163,7 +163,8 @@ class Unsubscribed(Struct, frozen=True, tag="unsubscribed", kw_only=True):
 
 
 class ViewState(Struct, frozen=True, tag="state", kw_only=True):
-    """A game's state at `seq` as `role` sees it."""
+    """A game's state at `seq` as `role` sees it, with its receipt: the hash of event
+    `seq` (`head_hash`) and the state hash of this view (events.receipt)."""
 
     game_id: str
     seq: int
@@ -172,6 +173,8 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     state: Any
     ended: bool
     id: str | None = None
+    head_hash: str = ""
+    state_hash: str = ""
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
@@ -196,13 +199,19 @@ class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
 
 
 class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
-    """A command was appended (or, `duplicate`, had been appended before) at `seqs`."""
+    """A command was appended (or, `duplicate`, had been appended before) at `seqs`, with a
+    receipt (`head_seq`, `head_hash`, `state_hash`)."""
 
     game_id: str
     command_id: str
     seqs: list[int]
     duplicate: bool
     id: str | None = None
+    # The receipt: the game's head when the reply was made (at or after the command's
+    # last seq), and the state hash of the sender's view there (events.receipt).
+    head_seq: int = 0
+    head_hash: str = ""
+    state_hash: str = ""
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

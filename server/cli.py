@@ -19,10 +19,10 @@ from rich.console import Console
 from rich.table import Table
 
 from engine import registry
-from engine.game import codec_for, ruleset_of
+from engine.game import codec_for, fold, ruleset_of
 from events.errors import UmpireError
 from server.config import Settings, SettingsError, from_env
-from server.render import describe
+from server.render import describe, receipt_lines
 from server.store_access import open_store
 
 console = Console()
@@ -107,6 +107,12 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             table.add_row(str(env.seq), env.recorded_at[11:23], env.type, describe(event))
         console.print(table)
+        # The receipt of the head, as the player and a spectator get it (docs/audit.md).
+        whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
+        game = fold(whole, ruleset=ruleset_of(first))
+        if game is not None:
+            for line in receipt_lines(ruleset_of(first), game):
+                console.print(f"receipt {line}", soft_wrap=True)
     return 0
 
 

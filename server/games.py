@@ -443,6 +443,10 @@ class Games:
             game_id, command_id, result.first_seq, result.last_seq, result.duplicate
         )
 
+    def cached(self, game_id: str) -> tuple[Ruleset[Any], Game] | None:
+        """The cached game, if any, without I/O (a reply's receipt reads it)."""
+        return self._cache.get(game_id)
+
     async def prepare(self, game_id: str) -> None:
         """Load the game's secret so server dice can be rolled."""
         await self._secret(game_id)

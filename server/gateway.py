@@ -29,6 +29,7 @@ from engine.redaction import view_for
 from engine.replay import SeqOutOfRange, game_at
 from engine.roles import Role
 from events.errors import UmpireError
+from events.receipt import receipt_state_hash
 from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
@@ -616,29 +617,33 @@ class Connection:
             )
         past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
         revealed = game.meta.revealed_seed is not None
-        state = view_for(ruleset, past.state, role, revealed=revealed)
+        state = msgspec.to_builtins(view_for(ruleset, past.state, role, revealed=revealed))
         return ViewState(
             game_id=game_id,
             seq=at_seq,
             role=role.value,
             ruleset=ruleset.name,
-            state=msgspec.to_builtins(state),
+            state=state,
             ended=past.meta.ended,
             id=request_id,
+            head_hash=past.meta.last_hash,
+            state_hash=receipt_state_hash(at_seq, past.meta.last_hash, state),
         )
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
         ruleset, game = await self.gw.games.load(game_id)
         revealed = game.meta.revealed_seed is not None
-        state = view_for(ruleset, game.state, role, revealed=revealed)
+        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
         return ViewState(
             game_id=game_id,
             seq=game.meta.seq,
             role=role.value,
             ruleset=ruleset.name,
-            state=msgspec.to_builtins(state),
+            state=state,
             ended=game.meta.ended,
             id=request_id,
+            head_hash=game.meta.last_hash,
+            state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
 
     async def _subscribe(self, msg: Subscribe) -> None:
@@ -736,6 +741,7 @@ class Connection:
         self.gw.metrics.observe_command(
             time.perf_counter() - started, appended=not result.duplicate
         )
+        head_seq, head_hash, state_hash = await self._receipt(msg.game_id, role)
         await self.reply(
             Accepted(
                 game_id=msg.game_id,
@@ -743,7 +749,24 @@ class Connection:
                 seqs=result.seqs,
                 duplicate=result.duplicate,
                 id=msg.id,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
             )
+        )
+
+    async def _receipt(self, game_id: str, role: Role) -> tuple[int, str, str]:
+        """The receipt of a reply: the game's head and the state hash of `role`'s view
+        there. Taken from the cached game (no round trip on the command path); only a game
+        the cache let go of is loaded."""
+        cached = self.gw.games.cached(game_id)
+        ruleset, game = cached if cached is not None else await self.gw.games.load(game_id)
+        revealed = game.meta.revealed_seed is not None
+        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        return (
+            game.meta.seq,
+            game.meta.last_hash,
+            receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
 
     async def _list(self, msg: ListGames) -> None:
