@@ -8,7 +8,9 @@ opponents' pilots rather than dice, with other opposing pilots). Every event fra
 view after every seq, as the player and as a spectator receive them before the reveal,
 must be byte-identical up to the first event in which the difference is public by the
 rules: the first event whose type differs, or a public event that differs, or a field
-that a rule publishes (PUBLIC_BY_RULE).
+that a rule publishes (PUBLIC_BY_RULE). A public event that used a hidden roll (its `dice`)
+may differ only where a rule publishes it (PUBLISHED_EVENTS): otherwise the test fails, so
+an undeclared field derived from a hidden roll cannot pass as "made public".
 
 Normalised (and why): `hash`, `prev_hash` and `digest` are keyed commitments or hashes
 over them, which differ by design when a hidden value does (tests/access/
@@ -44,6 +46,11 @@ NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
 PUBLIC_BY_RULE: dict[str, tuple[str, ...]] = {
     # 2.1.3: the purchased counters lie face down in view: how many is public.
     "downtown.AaaPurchased": ("count", "hidden_count", "points"),
+}
+# Public events that use a hidden roll because a rule publishes the result.
+PUBLISHED_EVENTS = {
+    "nightfighter.Localised",  # S5.2/S5.3: a located bomber's counter moves to its hex
+    "downtown.AaaPlaced",  # 2.1.3: a picked concentration is set up face up
 }
 WITH_HIDDEN_DICE = {"downtown", "nightfighter"}
 
@@ -109,12 +116,20 @@ def _frame(ruleset: Any, env: Envelope, event: Struct, role: Role) -> Any:
     return frame
 
 
-def _public_difference(ruleset: Any, a: Struct, b: Struct) -> bool:
+def _public_difference(ruleset: Any, a: Struct, b: Struct, hidden_rolls: set[int]) -> bool:
     if type(a) is not type(b):
         return True
     if a == b:
         return False
     if not (is_secret(ruleset, a) or is_secret(ruleset, b)):
+        tag = type(a).__struct_config__.tag  # type: ignore[attr-defined]
+        used = set(getattr(a, "dice", ())) | set(getattr(b, "dice", ()))
+        # A public event that used a hidden roll and differs leaks it, unless a rule
+        # publishes its result: then the comparison ends here.
+        assert not used & hidden_rolls or tag in PUBLISHED_EVENTS, (
+            f"{tag} used hidden roll(s) {sorted(used & hidden_rolls)}, differs, and is not "
+            f"redacted: {a} vs {b}"
+        )
         return True
     published = PUBLIC_BY_RULE.get(type(a).__struct_config__.tag, ())  # type: ignore[attr-defined]
     return any(getattr(a, f) != getattr(b, f) for f in published)
@@ -130,8 +145,9 @@ def _compare(ruleset: Any, logs: list[list[Envelope]]) -> tuple[int, int]:
     codec = codec_for(ruleset)
     events = [[codec.decode(e.type, e.version, e.payload) for e in log] for log in logs]
     stop = min(len(logs[0]), len(logs[1]))
+    hidden_rolls = {e.roll for log in events for e in log if isinstance(e, DiceRolled) and e.hidden}
     for i, (a, b) in enumerate(zip(events[0], events[1], strict=False)):
-        if _public_difference(ruleset, a, b):
+        if _public_difference(ruleset, a, b, hidden_rolls):
             stop = i
             break
     played = [fold(logs[k][:1], ruleset=ruleset) for k in (0, 1)]
