@@ -82,9 +82,10 @@ def verify_chain(
         prev_hash = env.hash
         expected_seq += 1
         count += 1
-    for env in committed if epochs is not None else ():
-        if digest_matches(env, epochs.seed_of(env.seq)) is False:
-            raise _payload_mismatch(env)
+    if epochs is not None:
+        for env in committed:
+            if digest_matches(env, epochs.seed_of(env.seq)) is False:
+                raise _payload_mismatch(env)
     return count
 
 
