@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from engine import registry
@@ -22,6 +23,7 @@ from engine.game import codec_for, ruleset_of, state_hash
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
 from events.envelope import Envelope
+from events.epochs import epochs_of
 from events.errors import UmpireError
 from events.types import (
     ClientEntropy,
@@ -88,6 +90,41 @@ class _Tally:
 
 def _spec_of(roll: DiceRolled) -> DiceSpec:
     return DiceSpec(DiceKind(roll.kind), tuple(roll.sides), tuple(roll.labels))
+
+
+class _Commitments(Struct):
+    """The fields of GameCreated and SeedRevealed that name seed commitments."""
+
+    seed_commitment: str = ""
+    seed: str = ""
+    next_commitment: str = ""
+
+
+_commitments_decoder = msgspec.msgpack.Decoder(_Commitments)
+
+
+def _forged_reveal(envelopes: Sequence[Envelope]) -> int | None:
+    """The seq of the first SeedRevealed whose seed is not its epoch's commitment, if any
+    (read from the raw payloads, before the log is decoded)."""
+    commitment = ""
+    for env in envelopes:
+        if env.type not in ("GameCreated", "SeedRevealed"):
+            continue
+        try:
+            fields = _commitments_decoder.decode(env.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        if env.type == "GameCreated":
+            commitment = fields.seed_commitment
+            continue
+        try:
+            opened = hashlib.sha256(bytes.fromhex(fields.seed)).hexdigest()
+        except ValueError:
+            return env.seq
+        if opened != commitment:
+            return env.seq
+        commitment = fields.next_commitment
+    return None
 
 
 def _check_dice(
@@ -183,8 +220,17 @@ def audit(
     if not envelopes:
         return fail(0, "log", "the log is empty")
     try:
-        verify_chain(envelopes, game_id=tally.game_id)
+        verify_chain(envelopes, game_id=tally.game_id, epochs=epochs_of(envelopes))
     except UmpireError as exc:
+        # A commitment that does not open with its epoch's revealed seed may mean that the
+        # seed was forged, not the event: name the reveal whose seed is not the committed one.
+        if exc.details.get("reason") == "payload_mismatch":
+            forged = _forged_reveal(envelopes)
+            if forged is not None and forged != exc.details.get("seq"):
+                return fail(
+                    forged, "seed_commitment", "the revealed seed does not match its "
+                    "commitment, so the commitments of its epoch cannot be opened",
+                )  # fmt: skip
         return fail(int(exc.details.get("seq", 0)), "hash_chain", exc.message)
     try:
         ruleset = ruleset or ruleset_of(envelopes[0])

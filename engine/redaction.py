@@ -1,8 +1,9 @@
 """What a role may see of an event (ARCHITECTURE.md "Roles and secrets").
 
 The referee sees everything, and so does everyone once the seed is revealed. Before that,
-a hidden roll shows its purpose but not its faces, and the ruleset's `redact` decides for
-its own events.
+a hidden roll shows its purpose but not its faces, and the ruleset's `redact` (built from
+its declarations, engine.secret_fields) decides for its own events. An event that some
+role does not see in full is secret: its hash covers a commitment, never its bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.types import DiceRolled
 
+# The roles that may be shown less than the whole event before the reveal.
+_LIMITED_ROLES = (Role.PLAYER, Role.SPECTATOR)
+
 
 def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
     """The event as `role` may see it, or None when the role may not see it at all."""
@@ -26,6 +30,12 @@ def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) 
             return msgspec.structs.replace(event, faces=(), total=0)
         return event
     return ruleset.redact(event, role)
+
+
+def is_secret(ruleset: Ruleset[Any], event: Struct) -> bool:
+    """Whether a player or spectator would see less than the whole event before the
+    reveal: then it is sealed under a commitment (docs/audit.md "Commitments")."""
+    return any(redact(ruleset, event, r, revealed=False) is not event for r in _LIMITED_ROLES)
 
 
 def view_for(ruleset: Ruleset[Any], state: Any, role: Role, *, revealed: bool) -> Any:

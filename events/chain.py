@@ -4,8 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from events.envelope import GENESIS_HASH, Envelope, expected_hash
+from events.envelope import (
+    ENVELOPE_VERSION,
+    GENESIS_HASH,
+    Envelope,
+    expected_hash,
+    payload_commitment,
+    payload_digest,
+)
+from events.epochs import Epochs
 from events.errors import ChainBroken
+
+
+def digest_matches(env: Envelope, seed: bytes | None) -> bool | None:
+    """Whether a version-2 envelope's digest covers its payload: True or False, or None for
+    a commitment that cannot be opened yet (no seed for its epoch). A version-1 envelope's
+    hash covers the payload itself, so its digest is always True here."""
+    if env.envelope_version != ENVELOPE_VERSION:
+        return True
+    if not env.committed:
+        return env.digest == payload_digest(env.payload)
+    if not seed:
+        return None
+    return env.digest == payload_commitment(seed, env.game_id, env.seq, env.payload)
 
 
 def verify_chain(
@@ -14,15 +35,19 @@ def verify_chain(
     start_seq: int = 1,
     prev_hash: str = GENESIS_HASH,
     game_id: str | None = None,
+    epochs: Epochs | None = None,
 ) -> int:
     """Check every link of a chain and return the number of events verified.
 
     Raises ChainBroken naming the first bad seq: a seq out of order (an event removed or
-    reordered), a prev-hash that does not link, or a hash that does not match its fields
-    (an edited event).
+    reordered), a prev-hash that does not link, a hash that does not match its fields
+    (an edited event), or a payload its digest does not cover. A secret payload's
+    commitment is opened with the seed `epochs` gives for it; while its epoch is
+    unrevealed only its link is checked.
     """
     expected_seq = start_seq
     count = 0
+    committed: list[Envelope] = []
     for env in envelopes:
         if game_id is not None and env.game_id != game_id:
             raise ChainBroken(
@@ -50,7 +75,24 @@ def verify_chain(
                 seq=env.seq,
                 reason="hash_mismatch",
             )
+        if env.committed:
+            committed.append(env)  # opened once every link and public digest holds
+        elif digest_matches(env, None) is False:
+            raise _payload_mismatch(env)
         prev_hash = env.hash
         expected_seq += 1
         count += 1
+    if epochs is not None:
+        for env in committed:
+            if digest_matches(env, epochs.seed_of(env.seq)) is False:
+                raise _payload_mismatch(env)
     return count
+
+
+def _payload_mismatch(env: Envelope) -> ChainBroken:
+    return ChainBroken(
+        f"event {env.seq}: its payload does not match its "
+        f"{'commitment' if env.committed else 'digest'}: its content was changed",
+        seq=env.seq,
+        reason="payload_mismatch",
+    )

@@ -7,6 +7,7 @@ needs a ruleset's types and the hash covers exactly the bytes that were written.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 
 import msgspec
@@ -15,6 +16,15 @@ from msgspec import Struct
 from events.errors import CorruptEvent, InvalidCommandId, InvalidGameId
 
 GENESIS_HASH = "0" * 64
+
+# Envelope versions (docs/audit.md "The hash chain"). Version 1 hashed the payload bytes
+# themselves, so the hash of a redacted event let anyone search for its hidden content;
+# it stays verifiable by its own rule. Version 2 hashes a payload digest instead: SHA-256
+# of the payload for a public event, a commitment keyed from the game's seed for a secret
+# one (it opens at the reveal).
+LEGACY_ENVELOPE = 1
+ENVELOPE_VERSION = 2
+COMMITMENT_LABEL = b"umpire-commitment:"
 
 # Game ids appear inside Redis keys with a {hash tag}: braces, colons and whitespace would
 # break the tag or the key layout, so the alphabet is closed.
@@ -44,12 +54,15 @@ def check_command_id(command_id: str) -> str:
     return command_id
 
 
-class Envelope(Struct, frozen=True, kw_only=True, gc=False):
+class Envelope(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """One event as stored: position, type, payload bytes and its link in the hash chain.
 
     Not tracked by the garbage collector (`gc=False`): its fields are strings, numbers and
     bytes, so it can never be part of a reference cycle, and a gateway holds thousands of
-    them in its feeds' windows, which every full collection would otherwise visit."""
+    them in its feeds' windows, which every full collection would otherwise visit.
+
+    The version-2 fields have defaults (an old record decodes as version 1); an unknown
+    key is refused, so a damaged key name cannot pass for a defaulted field."""
 
     game_id: str
     seq: int
@@ -60,6 +73,27 @@ class Envelope(Struct, frozen=True, kw_only=True, gc=False):
     recorded_at: str
     prev_hash: str
     hash: str
+    envelope_version: int = LEGACY_ENVELOPE
+    digest: str = ""
+    committed: bool = False
+
+
+def payload_digest(payload: bytes) -> str:
+    """The digest of a public payload: SHA-256 of its bytes, hex."""
+    return hashlib.sha256(payload).hexdigest()
+
+
+def commitment_key(seed: bytes, game_id: str, seq: int) -> bytes:
+    """The key of event `seq`'s commitment: HMAC-SHA256(seed, "umpire-commitment:<game>:<seq>"),
+    `seed` being the raw bytes of the seed of the event's epoch."""
+    label = COMMITMENT_LABEL + f"{game_id}:{seq}".encode()
+    return hmac.new(seed, label, hashlib.sha256).digest()
+
+
+def payload_commitment(seed: bytes, game_id: str, seq: int, payload: bytes) -> str:
+    """The digest of a secret payload: HMAC-SHA256(commitment_key, payload), hex. Without
+    the seed it is a keyed hash nobody can search; with the revealed seed anyone opens it."""
+    return hmac.new(commitment_key(seed, game_id, seq), payload, hashlib.sha256).hexdigest()
 
 
 _hash_encoder = msgspec.msgpack.Encoder()
@@ -68,8 +102,30 @@ _envelope_decoder = msgspec.msgpack.Decoder(Envelope)
 
 
 def expected_hash(envelope: Envelope) -> str:
-    """The hash an envelope ought to carry: SHA-256 over the canonical encoding of every
-    field but the hash itself, in declaration order."""
+    """The hash an envelope ought to carry (docs/audit.md "The hash chain").
+
+    Version 2: SHA-256 over the MessagePack array [2, game_id, seq, type, version, digest,
+    committed, command_id, recorded_at, prev_hash]: the payload enters only through its
+    digest. Version 1 (old logs): SHA-256 over [game_id, seq, type, version, payload bytes,
+    command_id, recorded_at, prev_hash]. Any other version matches no hash."""
+    if envelope.envelope_version == ENVELOPE_VERSION:
+        body = _hash_encoder.encode(
+            (
+                ENVELOPE_VERSION,
+                envelope.game_id,
+                envelope.seq,
+                envelope.type,
+                envelope.version,
+                envelope.digest,
+                envelope.committed,
+                envelope.command_id,
+                envelope.recorded_at,
+                envelope.prev_hash,
+            )
+        )
+        return hashlib.sha256(body).hexdigest()
+    if envelope.envelope_version != LEGACY_ENVELOPE:
+        return ""
     body = _hash_encoder.encode(
         (
             envelope.game_id,
@@ -95,8 +151,25 @@ def seal(
     command_id: str,
     recorded_at: str,
     prev_hash: str,
+    commit_seed: bytes | None = None,
+    digest: str = "",
+    envelope_version: int = ENVELOPE_VERSION,
 ) -> Envelope:
-    """Build an envelope and its hash."""
+    """Build an envelope and its hash.
+
+    With `commit_seed` (the seed of the event's epoch) the payload is secret and enters the
+    hash as a commitment; without it, as its SHA-256. `digest` given (re-sealing an
+    imported event) is used as it is, committed when `commit_seed` is None and it is not
+    the payload's SHA-256. `envelope_version` 1 re-seals an old event by the old rule."""
+    committed = commit_seed is not None
+    if envelope_version == LEGACY_ENVELOPE:
+        digest, committed = "", False
+    elif digest:
+        committed = digest != payload_digest(payload)
+    elif commit_seed is not None:
+        digest = payload_commitment(commit_seed, game_id, seq, payload)
+    else:
+        digest = payload_digest(payload)
     unsealed = Envelope(
         game_id=game_id,
         seq=seq,
@@ -107,6 +180,9 @@ def seal(
         recorded_at=recorded_at,
         prev_hash=prev_hash,
         hash="",
+        envelope_version=envelope_version,
+        digest=digest,
+        committed=committed,
     )
     return msgspec.structs.replace(unsealed, hash=expected_hash(unsealed))
 

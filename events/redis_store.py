@@ -280,6 +280,7 @@ class RedisEventStore:
         secret: bytes | None = None,
         prev_hash: str | None = None,
         credential: Credential | None = None,
+        commit_seed: bytes | None = None,
     ) -> AppendResult:
         """Append a command's events atomically; see EventStore.append."""
         keys = self.keys(game_id)
@@ -295,6 +296,10 @@ class RedisEventStore:
                 prev_hash = await self._hash_at(keys, expected_version)
             except _UNREACHABLE as exc:
                 raise _unavailable(exc, game_id) from exc
+        if commit_seed is None and any(p.secret and not p.digest for p in events):
+            raise UmpireError(
+                "a secret event needs the game's seed to seal its commitment", game_id=game_id
+            )
         sealed: list[bytes] = []
         link = prev_hash
         for offset, pending in enumerate(events, start=1):
@@ -307,6 +312,9 @@ class RedisEventStore:
                 command_id=command_id,
                 recorded_at=recorded_at,
                 prev_hash=link,
+                commit_seed=commit_seed if pending.secret else None,
+                digest=pending.digest,
+                envelope_version=pending.envelope_version,
             )
             link = env.hash
             sealed.append(encode_envelope(env))

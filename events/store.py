@@ -11,15 +11,22 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from events.envelope import Envelope
+from events.envelope import ENVELOPE_VERSION, Envelope
 
 
 class PendingEvent(Struct, frozen=True):
-    """An event ready to append: its tag, schema version and canonical payload bytes."""
+    """An event ready to append: its tag, schema version and canonical payload bytes.
+
+    A `secret` payload (one some role may not fully see before the reveal) is sealed under
+    a commitment keyed from the seed the append is given (docs/audit.md). `digest` and
+    `envelope_version` re-seal an imported event exactly as it was sealed."""
 
     type: str
     version: int
     payload: bytes
+    secret: bool = False
+    digest: str = ""
+    envelope_version: int = ENVELOPE_VERSION
 
 
 class AppendResult(Struct, frozen=True):
@@ -66,8 +73,12 @@ class EventStore(Protocol):
         recorded_at: str,
         secret: bytes | None = None,
         credential: Credential | None = None,
+        commit_seed: bytes | None = None,
     ) -> AppendResult:
         """Append all `events` atomically after `expected_version`.
+
+        `commit_seed` is the seed of the current epoch, which keys the commitments of
+        `secret` events (required when there is one).
 
         Raises VersionConflict if the stream is past `expected_version`,
         ExpectedVersionAhead if it has not reached it, GameExists when a creation

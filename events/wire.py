@@ -201,7 +201,9 @@ class Action(Struct, frozen=True, kw_only=True):
 
 class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     """A game's state at `seq` as `role` sees it, with the commands `role` may send now
-    (`actions`: empty for a spectator, after the end, and for a past `at_seq`)."""
+    (`actions`: empty for a spectator, after the end, and for a past `at_seq`) and its
+    receipt: the hash of event `seq` (`head_hash`) and the state hash of this view
+    (events.receipt)."""
 
     game_id: str
     seq: int
@@ -211,11 +213,15 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     ended: bool
     id: str | None = None
     actions: list[Action] = []
+    head_hash: str = ""
+    state_hash: str = ""
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
-    """One event of a game. `redacted` events were changed for this role and will not
-    match their hash; the full log verifies after the seed is revealed."""
+    """One event of a game. `redacted` events were changed for this role. Every frame
+    carries the envelope version, payload digest and commitment flag, so every role can
+    check every link of the chain (docs/audit.md); a redacted event is committed, and its
+    commitment opens once the seed is revealed."""
 
     game_id: str
     seq: int
@@ -227,16 +233,25 @@ class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
     prev_hash: str
     hash: str
     redacted: bool = False
+    envelope_version: int = 1
+    digest: str = ""
+    committed: bool = False
 
 
 class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
-    """A command was appended (or, `duplicate`, had been appended before) at `seqs`."""
+    """A command was appended (or, `duplicate`, had been appended before) at `seqs`, with a
+    receipt (`head_seq`, `head_hash`, `state_hash`)."""
 
     game_id: str
     command_id: str
     seqs: list[int]
     duplicate: bool
     id: str | None = None
+    # The receipt: the game's head when the reply was made (at or after the command's
+    # last seq), and the state hash of the sender's view there (events.receipt).
+    head_seq: int = 0
+    head_hash: str = ""
+    state_hash: str = ""
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

@@ -24,14 +24,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine import registry, scenarios
-from engine.game import codec_for, ruleset_of
+from engine.game import codec_for, fold, ruleset_of
 from engine.redaction import redact, view_for
 from engine.roles import Role
 from events.errors import UmpireError
 from server import actions_command
 from server.config import Settings, SettingsError, from_env
 from server.referee import add_role_arguments, role_for
-from server.render import describe
+from server.render import describe, receipt_lines
 from server.store_access import open_store
 
 console = Console()
@@ -243,6 +243,11 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             what = describe(shown, with_type=False) if shown is not None else "(hidden from you)"
             table.add_row(str(env.seq), env.recorded_at[11:23], env.type, escape(what))
         console.print(table)
+        # The receipt of the head, as the player and a spectator get it (docs/audit.md).
+        game = fold(whole, ruleset=ruleset)
+        if game is not None:
+            for line in receipt_lines(ruleset, game):
+                console.print(f"receipt {line}", soft_wrap=True)
     return 0
 
 

@@ -175,7 +175,13 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
                 result = await store.append(
                     game_id,
                     [
-                        PendingEvent(envelopes[i].type, envelopes[i].version, envelopes[i].payload)
+                        PendingEvent(
+                            envelopes[i].type,
+                            envelopes[i].version,
+                            envelopes[i].payload,
+                            digest=envelopes[i].digest,
+                            envelope_version=envelopes[i].envelope_version,
+                        )
                         for i in batch
                     ],
                     expected_version=first.seq - 1,

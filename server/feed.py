@@ -103,6 +103,9 @@ def encode_frame(
             prev_hash=env.prev_hash,
             hash=env.hash,
             redacted=redacted,
+            envelope_version=env.envelope_version,
+            digest=env.digest,
+            committed=env.committed,
         )
     )
 

@@ -46,6 +46,7 @@ from engine.game import (
 )
 from engine.game import start as start_game
 from engine.handling import decide_command
+from engine.redaction import is_secret
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
@@ -207,11 +208,12 @@ class Games:
         tag, version, payload = codec.encode(created)
         result = await self.store.append(
             game_id,
-            [PendingEvent(tag, version, payload)],
+            [PendingEvent(tag, version, payload, secret=is_secret(ruleset, created))],
             expected_version=0,
             command_id=check_command_id(command_id or "umpire:create"),
             recorded_at=utc_now_iso(),
             secret=seed,
+            commit_seed=seed,
         )
         if result.duplicate:
             # Created before under this game id and command id (a re-sent create): answer
@@ -576,7 +578,11 @@ class Games:
         secret: bytes | None = None,
     ) -> AppendResult:
         codec = codec_for(ruleset)
-        pending = [PendingEvent(*codec.encode(e)) for e in events]
+        pending = [PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e)) for e in events]
+        # A secret event is sealed under a commitment keyed from the seed (docs/audit.md):
+        # the seed is cached with the game, so this costs no round trip on the hot path.
+        has_secret = any(p.secret for p in pending)
+        commit_seed = await self._secret(game.meta.game_id) if has_secret else None
         result = await self.store.append(
             game.meta.game_id,
             pending,
@@ -586,6 +592,7 @@ class Games:
             prev_hash=game.meta.last_hash,
             credential=credential,
             secret=secret,
+            commit_seed=commit_seed,
         )
         if not result.duplicate:
             await self._advance(ruleset, game, events, result)
@@ -613,6 +620,10 @@ class Games:
         return CommandResult(
             game_id, command_id, result.first_seq, result.last_seq, result.duplicate
         )
+
+    def cached(self, game_id: str) -> tuple[Ruleset[Any], Game] | None:
+        """The cached game, if any, without I/O (a reply's receipt reads it)."""
+        return self._cache.get(game_id)
 
     async def prepare(self, game_id: str) -> None:
         """Load the game's secret so server dice can be rolled."""

@@ -30,6 +30,7 @@ from engine.redaction import view_for
 from engine.replay import SeqOutOfRange, game_at
 from engine.roles import Role
 from events.errors import UmpireError
+from events.receipt import receipt_state_hash
 from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
@@ -659,7 +660,7 @@ class Connection:
             )
         past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
         revealed = game.meta.revealed_seed is not None
-        state = view_for(ruleset, past.state, role, revealed=revealed)
+        state = msgspec.to_builtins(view_for(ruleset, past.state, role, revealed=revealed))
         # Actions only at the head: a past state's commands can no longer be sent.
         at_head = at_seq == game.meta.seq
         return ViewState(
@@ -667,27 +668,31 @@ class Connection:
             seq=at_seq,
             role=role.value,
             ruleset=ruleset.name,
-            state=msgspec.to_builtins(state),
+            state=state,
             ended=past.meta.ended,
             id=request_id,
             actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended)
             if at_head
             else [],
+            head_hash=past.meta.last_hash,
+            state_hash=receipt_state_hash(at_seq, past.meta.last_hash, state),
         )
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
         ruleset, game = await self.gw.games.load(game_id)
         revealed = game.meta.revealed_seed is not None
-        state = view_for(ruleset, game.state, role, revealed=revealed)
+        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
         return ViewState(
             game_id=game_id,
             seq=game.meta.seq,
             role=role.value,
             ruleset=ruleset.name,
-            state=msgspec.to_builtins(state),
+            state=state,
             ended=game.meta.ended,
             id=request_id,
             actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended),
+            head_hash=game.meta.last_hash,
+            state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
 
     async def _subscribe(self, msg: Subscribe) -> None:
@@ -785,6 +790,7 @@ class Connection:
         self.gw.metrics.observe_command(
             time.perf_counter() - started, appended=not result.duplicate
         )
+        head_seq, head_hash, state_hash = await self._receipt(msg.game_id, role)
         await self.reply(
             Accepted(
                 game_id=msg.game_id,
@@ -792,7 +798,31 @@ class Connection:
                 seqs=result.seqs,
                 duplicate=result.duplicate,
                 id=msg.id,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
             )
+        )
+
+    async def _receipt(self, game_id: str, role: Role) -> tuple[int, str, str]:
+        """The receipt of a reply: the game's head and the state hash of `role`'s view
+        there. Taken from the cached game (no round trip on the command path); only a game
+        the cache let go of is loaded, and without a store there is no receipt (0, "")."""
+        cached = self.gw.games.cached(game_id)
+        if cached is None:
+            try:
+                cached = await self.gw.games.load(game_id)
+            except UmpireError:
+                # The command is written: a store that went away since must not turn its
+                # success into an error. The reply goes without a receipt (`view` has one).
+                return 0, "", ""
+        ruleset, game = cached
+        revealed = game.meta.revealed_seed is not None
+        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        return (
+            game.meta.seq,
+            game.meta.last_hash,
+            receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
 
     async def _list(self, msg: ListGames) -> None:

@@ -8,6 +8,11 @@ import msgspec
 from msgspec import Struct
 
 from engine.citations import readable
+from engine.game import Game
+from engine.redaction import view_for
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from events.receipt import receipt_state_hash
 from events.types import (
     ClientEntropy,
     ClientSeedBound,
@@ -97,3 +102,18 @@ def _value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
+    """The receipt of the game's head as each role gets it (docs/audit.md "Receipts"):
+    head seq and hash, and the state hash of each role's view there, so a player's kept
+    receipt can be compared with the log."""
+    meta = game.meta
+    revealed = meta.revealed_seed is not None
+    lines = [f"head: seq {meta.seq}, hash {meta.last_hash}"]
+    for role in (Role.PLAYER, Role.SPECTATOR):
+        view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        lines.append(
+            f"state hash ({role.value}): {receipt_state_hash(meta.seq, meta.last_hash, view)}"
+        )
+    return lines

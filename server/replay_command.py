@@ -28,6 +28,7 @@ from rich.table import Table
 from engine import registry
 from engine.explain import explain
 from engine.game import codec_for, ruleset_of
+from engine.redaction import is_secret
 from engine.replay import (
     Change,
     check_seq,
@@ -38,8 +39,10 @@ from engine.replay import (
     state_at,
 )
 from events.envelope import check_game_id
-from events.errors import GameExists
+from events.epochs import epochs_of
+from events.errors import GameExists, GameNotFound
 from events.store import PendingEvent
+from events.types import SeedRevealed
 from server.config import Settings
 from server.game_log import load_log, read_log, ruleset_from_module
 from server.progress import progress_bar
@@ -210,17 +213,31 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         with progress_bar("re-adjudicating", len(envelopes), err_console) as advance:
             result = readjudicate(envelopes, ruleset, game_id=new_id, progress=advance)
         codec = codec_for(ruleset)
+        original_epochs = epochs_of(envelopes)
+        # Read only to seal the copy's commitments of the current epoch; never stored.
+        try:
+            current_seed: bytes | None = await store.secret(args.game)
+        except GameNotFound:
+            current_seed = None  # a copy of a copy: its current epoch has no seed to key with
         seq = 0
+        epoch = 0
         for batch in result.batches:
             appended = await store.append(
                 new_id,
-                [PendingEvent(*codec.encode(e)) for e in batch.events],
+                [
+                    PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e))
+                    for e in batch.events
+                ],
                 expected_version=seq,
                 command_id=batch.command_id,
                 recorded_at=batch.recorded_at,
-                # No secret: the copy holds its original's commitment, never its seed.
+                # No secret: the copy holds its original's commitment, never its seed. Its
+                # secret events are committed with the seeds of the original's epochs, so
+                # they open exactly when the original's do.
+                commit_seed=original_epochs.seed_of_epoch(epoch) or current_seed,
             )
             seq = appended.last_seq
+            epoch += sum(isinstance(e, SeedRevealed) for e in batch.events)
     d = result.difference
     if args.json:
         print(_dump({"game_id": args.game, "new_game_id": new_id, "ruleset": ruleset.name,

@@ -2,7 +2,7 @@
 // The umpire wire protocol (docs/protocol.md) and every ruleset's setup and
 // commands (docs/schemas/), as TypeScript declarations for the browser client.
 
-/** A command was appended (or, `duplicate`, had been appended before) at `seqs`. */
+/** A command was appended (or, `duplicate`, had been appended before) at `seqs`, with a receipt (`head_seq`, `head_hash`, `state_hash`). */
 export interface Accepted {
   type: "accepted";
   game_id: string;
@@ -10,6 +10,9 @@ export interface Accepted {
   seqs: number[];
   duplicate: boolean;
   id?: string | null;
+  head_seq?: number;
+  head_hash?: string;
+  state_hash?: string;
 }
 
 /** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
@@ -79,7 +82,7 @@ export interface Error {
   id?: string | null;
 }
 
-/** One event of a game. `redacted` events were changed for this role and will not match their hash; the full log verifies after the seed is revealed. */
+/** One event of a game. `redacted` events were changed for this role. Every frame carries the envelope version, payload digest and commitment flag, so every role can check every link of the chain (docs/audit.md); a redacted event is committed, and its commitment opens once the seed is revealed. */
 export interface EventFrame {
   type: "event";
   game_id: string;
@@ -92,6 +95,9 @@ export interface EventFrame {
   prev_hash: string;
   hash: string;
   redacted?: boolean;
+  envelope_version?: number;
+  digest?: string;
+  committed?: boolean;
 }
 
 /** The games this connection may see. */
@@ -185,7 +191,7 @@ export interface Unsubscribed {
   id?: string | null;
 }
 
-/** A game's state at `seq` as `role` sees it, with the commands `role` may send now (`actions`: empty for a spectator, after the end, and for a past `at_seq`). */
+/** A game's state at `seq` as `role` sees it, with the commands `role` may send now (`actions`: empty for a spectator, after the end, and for a past `at_seq`) and its receipt: the hash of event `seq` (`head_hash`) and the state hash of this view (events.receipt). */
 export interface ViewState {
   type: "state";
   game_id: string;
@@ -196,6 +202,8 @@ export interface ViewState {
   ended: boolean;
   id?: string | null;
   actions?: Action[];
+  head_hash?: string;
+  state_hash?: string;
 }
 
 /** Sent once on connect. */

@@ -226,6 +226,11 @@ function renderState() {
   }
   $("state-label").textContent = `${label}${best.ended ? " The game has ended." : ""}`;
   $("state-label").dataset.stateSeq = best.seq;
+  // The receipt of this state (docs/audit.md "Receipts"): the head it is at and the hash of
+  // exactly this view, which the log can be checked against later.
+  $("receipt").textContent = best.state_hash
+    ? `Receipt: seq ${best.seq}, head hash ${best.head_hash}, state hash ${best.state_hash}`
+    : "";
   if (viewer.shownView === best) return;
   viewer.shownView = best;
   $("state").replaceChildren(stateView(best.state));

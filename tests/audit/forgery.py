@@ -6,6 +6,7 @@ chain check; the audit must then catch the edit with the dice or the decision ch
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,9 @@ import redis
 
 from engine import registry
 from engine.game import codec_for
+from events.codec import canonical_bytes
 from events.envelope import encode_envelope, seal
+from events.epochs import epochs_of
 from events.export import line_to_envelope
 from events.redis_keys import game_keys
 from server.cli import main
@@ -98,26 +101,44 @@ def read_lines(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
 
 
+def match_bytes(header: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """Re-encode every readable payload into `payload_b64`, as a forger who edits the
+    readable payload would, so the edit reaches the bytes the chain covers."""
+    codec = codec_for(registry.get(header["ruleset"]))
+    for record in records:
+        if "payload_b64" in record:
+            event = codec.from_builtins(record["type"], record["version"], record["payload"])
+            record["payload_b64"] = base64.b64encode(canonical_bytes(event)).decode()
+
+
 def write_lines(path: Path, header: dict[str, Any], records: list[dict[str, Any]]) -> Path:
-    """Write an export from a header and records."""
+    """Write an export from a header and records (readable payloads win: match_bytes)."""
+    match_bytes(header, records)
     text = "\n".join(json.dumps(r) for r in [header, *records]) + "\n"
     path.write_text(text)
     return path
 
 
 def reseal(header: dict[str, Any], records: list[dict[str, Any]], start: int) -> None:
-    """Recompute the hash chain from record index `start` on, as a forger would."""
+    """Recompute the hash chain from record index `start` on, as a forger would (a
+    commitment with the revealed seed of its epoch, where the file reveals one)."""
     codec = codec_for(registry.get(header["ruleset"]))
+    match_bytes(header, records)
+    epochs = epochs_of(line_to_envelope(r, codec) for r in records)
     for index in range(start, len(records)):
         record = records[index]
         if index > 0:
             record["prev_hash"] = records[index - 1]["hash"]
         env = line_to_envelope(record, codec)
-        record["hash"] = seal(
+        seed = epochs.seed_of(env.seq) if env.committed else None
+        sealed = seal(
             game_id=env.game_id, seq=env.seq, type=env.type, version=env.version,
             payload=env.payload, command_id=env.command_id, recorded_at=env.recorded_at,
-            prev_hash=env.prev_hash,
-        ).hash  # fmt: skip
+            prev_hash=env.prev_hash, commit_seed=seed,
+            digest="" if seed or not env.committed else env.digest,
+            envelope_version=env.envelope_version,
+        )  # fmt: skip
+        record["hash"], record["digest"] = sealed.hash, sealed.digest
     header["last_hash"] = records[-1]["hash"]
 
 
@@ -133,6 +154,7 @@ def rewrite_stream(
     try:
         key = game_keys(game, prefix).stream
         client.delete(key)
+        match_bytes(header, records)
         for record in records:
             env = line_to_envelope(record, codec)
             client.xadd(key, {"e": encode_envelope(env)}, id=f"{record['seq']}-0")

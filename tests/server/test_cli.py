@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 
+import msgspec
 import pytest
 
 from engine.audit import audit
+from engine.game import ruleset_of
 from events.redis_store import RedisEventStore
 from server.cli import main
 from server.embedded import EmbeddedRedis
@@ -118,3 +122,36 @@ def test_revoke_refuses_the_credential_from_then_on(cli_env: str, capsys, redis_
 
     with pytest.raises(Unauthorized):
         asyncio.run(verify())
+
+
+def test_the_log_ends_with_the_receipt_of_its_head(cli_env: str, capsys) -> None:
+    """docs/audit.md "Receipts": `umpire log` prints the head and each role's state hash,
+    the same a player got in its `accepted` reply."""
+    from engine.game import fold
+    from engine.redaction import view_for
+    from engine.roles import Role
+    from events.receipt import receipt_state_hash
+
+    code, out, _ = run(capsys, "new", "counter", "--setup", '{"target": 20}', "--json")
+    game = json.loads(out)["game_id"]
+    run(capsys, "send", game, '{"type": "Hide"}')
+    code, out, _ = run(capsys, "log", game)
+    assert code == 0
+
+    async def expected() -> tuple[str, str]:
+        store = RedisEventStore.from_url(os.environ["REDIS_URL"], prefix=cli_env)
+        try:
+            log = await store.read(game)
+        finally:
+            await store.close()
+        folded = fold(log)
+        assert folded is not None
+        view = msgspec.to_builtins(
+            view_for(ruleset_of(log[0]), folded.state, Role.PLAYER, revealed=False)
+        )
+        return log[-1].hash, receipt_state_hash(len(log), log[-1].hash, view)
+
+    head_hash, state_hash = asyncio.run(expected())
+    flat = " ".join(out.split())
+    assert f"receipt head: seq 5, hash {head_hash}" in flat  # seq 2 binds the client seed
+    assert f"state hash (player): {state_hash}" in flat

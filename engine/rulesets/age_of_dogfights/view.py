@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
 from engine.roles import Role
 from engine.rulesets.age_of_dogfights.state import State
+from engine.secret_fields import NO_SECRETS
 
 
 def view(state: State, role: Role) -> dict[str, Any]:
@@ -19,6 +19,7 @@ def view(state: State, role: Role) -> dict[str, Any]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    """Every event is public."""
-    return event
+# engine.secret_fields: nothing is secret, so nothing is declared (every event public).
+REDACTIONS = NO_SECRETS
+
+redact = REDACTIONS.redact

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
 from engine.roles import Role
 from engine.rulesets.conflict_of_heroes.state import State
+from engine.secret_fields import NO_SECRETS
 
 
 def view(state: State, role: Role) -> dict[str, Any]:
@@ -26,6 +26,7 @@ def view(state: State, role: Role) -> dict[str, Any]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    """Every event is public (no hidden rolls are made)."""
-    return event
+# engine.secret_fields: nothing is secret, so nothing is declared (every event public).
+REDACTIONS = NO_SECRETS
+
+redact = REDACTIONS.redact

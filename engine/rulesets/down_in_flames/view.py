@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
 from engine.roles import Role
 from engine.rulesets.down_in_flames.performance import (
@@ -24,6 +23,7 @@ from engine.rulesets.down_in_flames.performance import (
 from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
 from engine.rulesets.down_in_flames.state import SECRET_FIELDS, Plane, State
 from engine.rulesets.down_in_flames.terms import Side, Station
+from engine.secret_fields import Redactions, SecretFields
 from events.types import GameCreated
 
 
@@ -128,12 +128,8 @@ def view(state: State, role: Role) -> dict[str, Any]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    """GameCreated's setup holds every pilot's characteristics: roles other than the referee
-    get it without them (their view shows what they may know). Other events carry no
-    unrevealed secret."""
-    if role is Role.REFEREE or not isinstance(event, GameCreated):
-        return event
+def _setup_without_pilots(event: GameCreated) -> dict[str, Any]:
+    """GameCreated's setup without any pilot's characteristics (9.1.11)."""
     setup = dict(event.setup)
     entries = setup.get("aircraft")
     if isinstance(entries, list):
@@ -143,4 +139,18 @@ def redact(event: Struct, role: Role) -> Struct | None:
             else entry
             for entry in entries
         ]
-    return msgspec.structs.replace(event, setup=setup)
+    return setup
+
+
+# engine.secret_fields: GameCreated's setup holds every pilot's characteristics; roles
+# other than the referee get it without them (their view shows what they may know). Other
+# events carry no unrevealed secret.
+REDACTIONS = Redactions(
+    SecretFields(
+        GameCreated,
+        fields={"setup": _setup_without_pilots},
+        why="9.1.11: pilot characteristics are secret",
+    ),
+)
+
+redact = REDACTIONS.redact

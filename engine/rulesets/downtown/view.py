@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
 from engine.roles import Role
 from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown.state import State
-from events.types import DiceRolled
+from engine.rulesets.downtown.tables import aaa_generation
+from engine.secret_fields import Redactions, SecretFields
 
 SECRET_FIELDS: tuple[str, ...] = (
     "aaa_pool",
@@ -36,38 +36,48 @@ def view(state: State, role: Role) -> dict[str, Any]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    """An event as `role` may see it: secret fields removed (they are omitted when
-    defaulted), explanations that state them replaced, hidden rolls without their faces."""
-    if role is Role.REFEREE:
-        return event
-    if isinstance(event, DiceRolled) and event.hidden:
-        return msgspec.structs.replace(event, faces=(), total=0)
-    if isinstance(event, ev.AaaPurchased):
-        return msgspec.structs.replace(
-            event,
-            pool_densities=(),
-            explanation=(
-                f"{event.points} AAA Points bought {event.count} concentrations "
-                f"({event.count - event.hidden_count} set up now, {event.hidden_count} hidden); "
-                f"{REDACTED}"
-            ),
-        )
-    if isinstance(event, ev.SamActivationChecked):
-        return msgspec.structs.replace(
-            event,
-            bsan=-1,
-            explanation=(
-                f"roll {event.unmodified} modified to {event.modified}: {event.count} SAM "
-                f"battalion(s) switch on; hidden battalion count {REDACTED}"
-            ),
-        )
-    if isinstance(event, ev.FireCanActivationChecked):
-        return msgspec.structs.replace(
-            event,
-            hidden_fire_cans=-1,
-            explanation=(
-                f"roll {event.roll}: {event.activations} Fire Can(s) may activate; {REDACTED}"
-            ),
-        )
-    return event
+def _aaa_purchased_explanation(event: ev.AaaPurchased) -> str:
+    return (
+        f"{event.points} AAA Points bought {event.count} concentrations "
+        f"({event.count - event.hidden_count} set up now, {event.hidden_count} hidden); "
+        f"{REDACTED}"
+    )
+
+
+def _sam_check_explanation(event: ev.SamActivationChecked) -> str:
+    return (
+        f"roll {event.unmodified} modified to {event.modified}: {event.count} SAM "
+        f"battalion(s) switch on; hidden battalion count {REDACTED}"
+    )
+
+
+def _fire_can_explanation(event: ev.FireCanActivationChecked) -> str:
+    return f"roll {event.roll}: {event.activations} Fire Can(s) may activate; {REDACTED}"
+
+
+# engine.secret_fields: what the DRV's secrets decide. The number of concentrations bought
+# is public (2.1.3: the pool's counters lie face down in view); their densities are not,
+# nor the table column that the hidden d10 chose (the column is the die).
+REDACTIONS = Redactions(
+    SecretFields(
+        ev.AaaPurchased,
+        fields={
+            "pool_densities": (),
+            "rule": f"{aaa_generation.CITATION} ({REDACTED})",
+            "explanation": _aaa_purchased_explanation,
+        },
+        why="2.1.2: the AAA Generation roll is hidden; its row/column is the die",
+    ),
+    SecretFields(
+        ev.SamActivationChecked,
+        fields={"bsan": -1, "explanation": _sam_check_explanation},
+        why="2.4: the BSAN (hidden SAM battalions remaining) is the DRV's secret",
+    ),
+    SecretFields(
+        ev.FireCanActivationChecked,
+        fields={"hidden_fire_cans": -1, "explanation": _fire_can_explanation},
+        why="2.2.1: the number of inactive Fire Cans is the DRV's secret",
+    ),
+)
+
+redact = REDACTIONS.redact

@@ -13,14 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import Struct
-from msgspec.structs import replace
 
 from engine.roles import Role
-from engine.rulesets.nightfighter.events import LocationRolled
+from engine.rulesets.nightfighter.events import LocalisationFailed, LocationRolled
 from engine.rulesets.nightfighter.state import State
 from engine.rulesets.nightfighter.terms import Status
-from events.types import DiceRolled
+from engine.secret_fields import Redactions, SecretFields
 
 
 def view(state: State, role: Role) -> dict[str, Any]:
@@ -34,13 +32,16 @@ def view(state: State, role: Role) -> dict[str, Any]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    """The event as `role` may see it: hidden rolls without their faces; where a failed
-    location roll pointed (LocationRolled) not at all."""
-    if role is Role.REFEREE:
-        return event
-    if isinstance(event, DiceRolled) and event.hidden:
-        return replace(event, faces=(), total=0)
-    if isinstance(event, LocationRolled):
-        return None
-    return event
+# engine.secret_fields: where a failed location roll pointed is the umpire's secret
+# (S5.2/S5.3): its own event is withheld, and the failed search shows no cell (its
+# candidates name the rolled and re-rolled cells, which are the dice).
+REDACTIONS = Redactions(
+    SecretFields(LocationRolled, withheld=True, why="S5.2/S5.3: the failed roll's cell"),
+    SecretFields(
+        LocalisationFailed,
+        fields={"candidates": ()},
+        why="S5.2/S5.5: the rolled and re-rolled cells are the hidden dice",
+    ),
+)
+
+redact = REDACTIONS.redact

@@ -1,0 +1,66 @@
+"""Seed epochs (docs/audit.md "Seed epochs"): which seed opens the commitments of an event.
+
+A game's server seeds come in epochs 0, 1, 2, ... Events before the first SeedRevealed
+are epoch 0; events after the k-th SeedRevealed, up to and including the (k+1)-th, are
+epoch k (a SeedRevealed belongs to the epoch whose seed it publishes). So the k-th
+SeedRevealed (k = 1, 2, ...) publishes the seed of epoch k - 1, and an epoch with no
+SeedRevealed yet has no known seed.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+
+import msgspec
+from msgspec import Struct
+
+from events.envelope import Envelope
+
+SEED_REVEALED = "SeedRevealed"
+
+
+class _Revealed(Struct):
+    """The one field of SeedRevealed that epochs need (other fields are ignored)."""
+
+    seed: str
+
+
+_revealed_decoder = msgspec.msgpack.Decoder(_Revealed)
+
+
+class Epochs:
+    """The epoch of every seq and the revealed seed that opens it, from the seqs and seeds
+    of a log's SeedRevealed events in log order."""
+
+    def __init__(self, reveals: Sequence[tuple[int, bytes]]) -> None:
+        self._seqs = [seq for seq, _ in reveals]
+        self._seeds = [seed for _, seed in reveals]
+
+    def epoch_of(self, seq: int) -> int:
+        """The epoch event `seq` belongs to (a SeedRevealed to the one it publishes)."""
+        return bisect.bisect_left(self._seqs, seq)
+
+    def seed_of_epoch(self, epoch: int) -> bytes | None:
+        """The raw seed of `epoch`, or None while it is unrevealed."""
+        return self._seeds[epoch] if epoch < len(self._seeds) else None
+
+    def seed_of(self, seq: int) -> bytes | None:
+        """The raw seed of event `seq`'s epoch, or None while that epoch is unrevealed."""
+        epoch = self.epoch_of(seq)
+        return self._seeds[epoch] if epoch < len(self._seeds) else None
+
+
+def epochs_of(envelopes: Iterable[Envelope]) -> Epochs:
+    """The epochs of a log, read from its SeedRevealed payloads (a payload that does not
+    decode, or a seed that is not hex, reveals nothing: its commitments stay closed)."""
+    reveals: list[tuple[int, bytes]] = []
+    for env in envelopes:
+        if env.type != SEED_REVEALED:
+            continue
+        try:
+            seed = bytes.fromhex(_revealed_decoder.decode(env.payload).seed)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            seed = b""
+        reveals.append((env.seq, seed))
+    return Epochs(reveals)

@@ -1,0 +1,128 @@
+"""Secrets survive a search of the hashes (issue #16, "What was found" 1 and 2).
+
+Whole games of every ruleset go through the real gateway. Before the seed is revealed,
+every frame a player and a spectator receive (their subscriptions, `view`, and `view` at
+every seq) is searched by the attack of tests/access/hash_attack.py: every hidden roll's
+possible faces and every other secret event's true payload are re-encoded with the
+ruleset's codec, and every hash or digest computable from them is compared with every hex
+string in the frames. Nothing may match.
+
+The same attack, run on the same log sealed the old way (envelope version 1, whose hash
+covered the payload bytes), recovers the hidden values: the test of the attack itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from engine import registry
+from engine.game import codec_for
+from engine.roles import Role
+from events.chain import verify_chain
+from events.envelope import LEGACY_ENVELOPE, Envelope, seal
+from server.app import Running
+from server.feed import encode_frame
+from tests.access.drivers import driver, rulesets
+from tests.access.hash_attack import attack, hex_strings, secret_events
+from tests.access.peer import Peer
+from tests.access.test_secrets import play
+
+COMMANDS = 120
+# Rulesets whose games hold secrets: the attack must have had something to attack.
+WITH_SECRETS = {"downtown", "nightfighter", "down_in_flames"}
+
+
+async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, Peer]:
+    """A game of `name`, played by a player and watched by a spectator, not yet revealed;
+    both have asked for the view at every seq.
+
+    The dice decide whether a game makes secrets at all (a nightfighter game may never
+    search), so the seeds are fixed, and a ruleset with secrets gets another game (another
+    seed) while one holds none."""
+    setup, _ = driver(name)
+    for attempt in range(4):
+        seed = hashlib.sha256(f"hash-secrecy:{name}:{attempt}".encode()).digest()
+        running.gateway.games.draw_seed = lambda seed=seed: seed
+        player = await Peer.open(ws_url)
+        spectator = await Peer.open(ws_url)
+        created = await player.ok({"type": "create", "ruleset": name, "setup": setup})
+        gid = created["game_id"]
+        # The client's seed, bound after the commitment as the clients do (seq 2).
+        await player.ok({"type": "bind_seed", "game_id": gid, "client_seed": "hash-secrecy"})
+        await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0, "view": True})
+        await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
+                            "credential": created["spectator_credential"]})  # fmt: skip
+        await play(running, player, gid, name, 7, COMMANDS)
+        envelopes = await running.gateway.store.read(gid)
+        if name not in WITH_SECRETS or secret_events(registry.get(name), envelopes):
+            break
+        for peer in (player, spectator):
+            await peer.close()
+    head = await running.gateway.store.version(gid)
+    for peer in (player, spectator):
+        await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head)
+        await peer.ok({"type": "view", "game_id": gid})
+        for seq in range(1, head + 1):
+            await peer.ok({"type": "view", "game_id": gid, "at_seq": seq})
+    return gid, player, spectator
+
+
+@pytest.mark.parametrize("name", rulesets())
+async def test_no_hash_in_any_frame_finds_a_hidden_value(
+    gateway: Running, ws_url: str, name: str
+) -> None:
+    gid, player, spectator = await _played(gateway, ws_url, name)
+    envelopes = await gateway.gateway.store.read(gid)
+    assert not any(e.type == "SeedRevealed" for e in envelopes), "the game revealed its seed"
+    ruleset = registry.get(name)
+    codec = codec_for(ruleset)
+    secrets = secret_events(ruleset, envelopes)
+    if name in WITH_SECRETS:
+        assert secrets, f"{name}: the game made no secret event to attack"
+    assert all(env.committed for env, _ in secrets), "a secret event is sealed in the clear"
+    for who, peer in (("player", player), ("spectator", spectator)):
+        seen = hex_strings(peer.raw)
+        assert seen, f"{who} received no hash at all"
+        recovered = attack(codec, secrets, seen)
+        assert not recovered, f"{name}: the {who}'s frames give away {recovered[:3]}"
+        # Every link verifies from what the role received, before the reveal.
+        frames = [f for f in peer.events(gid)]
+        assert [f["seq"] for f in frames] == [e.seq for e in envelopes]
+        for frame, env in zip(frames, envelopes, strict=True):
+            assert (frame["digest"], frame["committed"], frame["hash"]) == (
+                env.digest, env.committed, env.hash,
+            )  # fmt: skip
+    verify_chain(envelopes, game_id=gid)
+    for peer in (player, spectator):
+        await peer.close()
+    if secrets:
+        _old_hashes_give_it_away(name, envelopes)
+
+
+def _old_hashes_give_it_away(name: str, envelopes: list[Envelope]) -> None:
+    """The test of the attack: the old envelope (version 1) hashed the payload bytes, and
+    the same log sealed that way gives every secret event away to the same attack, from
+    the frames each role would get (as it did on main before #16)."""
+    ruleset = registry.get(name)
+    codec = codec_for(ruleset)
+    old, link = [], envelopes[0].prev_hash
+    for env in envelopes:
+        resealed = seal(
+            game_id=env.game_id, seq=env.seq, type=env.type, version=env.version,
+            payload=env.payload, command_id=env.command_id, recorded_at=env.recorded_at,
+            prev_hash=link, envelope_version=LEGACY_ENVELOPE,
+        )  # fmt: skip
+        old.append(resealed)
+        link = resealed.hash
+    secrets = secret_events(ruleset, old)
+    for role in (Role.PLAYER, Role.SPECTATOR):
+        raw = [
+            frame.decode()
+            for env in old
+            if (frame := encode_frame(ruleset, env, codec.decode(env.type, env.version,
+                                                                env.payload), role, False))
+        ]  # fmt: skip
+        recovered = attack(codec, secrets, hex_strings(raw))
+        assert len(recovered) == len(secrets), f"{name} {role}: {len(recovered)}/{len(secrets)}"
