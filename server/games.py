@@ -41,6 +41,7 @@ from engine.handling import decide_command
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
+from events.codec import canonical_bytes
 from events.envelope import check_command_id, check_game_id
 from events.errors import (
     ExpectedVersionAhead,
@@ -181,7 +182,9 @@ class Games:
         if (
             not isinstance(stored, GameCreated)
             or stored.ruleset != asked.ruleset
-            or stored.setup != asked.setup
+            # Canonical bytes, not ==: the stored setup decodes with lists where the
+            # parsed one holds tuples, and every real ruleset's setup has a list.
+            or canonical_bytes(stored.setup) != canonical_bytes(asked.setup)
             or (client_seed_given and stored.client_seed != asked.client_seed)
         ):
             raise GameExists(
