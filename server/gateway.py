@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 import time
 from typing import Any
@@ -66,12 +67,16 @@ from server.feed import Notifier, Subscription
 from server.games import Games, game_id_for_create
 from server.keepalive import Keepalive
 from server.metrics import Metrics
+from server.mistakes import MistakeLog
+from server.nesting import MAX_DEPTH, too_deep
 
 log = logging.getLogger("umpire.gateway")
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
 PING_SEND_SECONDS = 0.05
+# The request id of a frame too deep to parse, found without parsing it (best effort).
+_REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 
 
 class SlowConsumer(Exception):
@@ -87,6 +92,7 @@ class Gateway:
         self.store = games.store
         self.notifier = notifier
         self.metrics = Metrics()
+        self.mistakes = MistakeLog(log)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
@@ -213,6 +219,7 @@ class Connection:
     def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
         self.gw = gateway
         self.ws = ws
+        self.address = gateway.address_of(ws)
         self.settings = gateway.settings
         self.roles: dict[str, Role] = {}
         # game id -> digest of the credential that granted its role (revocation finds it)
@@ -241,11 +248,11 @@ class Connection:
                 if self._closing is not None:
                     continue  # keep reading (and dropping) so the close handshake completes
                 if not self._take_token():
-                    self.gw.metrics.error("rate_limited")
+                    self.mistake("rate_limited", "too many messages per second")
                     self.close_soon(CLOSE_RATE_LIMIT, "too many messages per second")
                     continue
                 if isinstance(raw, bytes):
-                    self.gw.metrics.error("binary_frame")
+                    self.mistake("binary_frame", f"{len(raw)} bytes")
                     await self.reply(
                         Error(
                             code="binary_frame",
@@ -382,11 +389,22 @@ class Connection:
 
     # -- input -----------------------------------------------------------------------------
 
+    def mistake(self, code: str, detail: str) -> None:
+        """Count a client's mistake, and log it in one line (rate-limited, no traceback)."""
+        self.gw.metrics.error(code)
+        self.gw.mistakes.note(self.address, code, detail)
+
     async def _dispatch(self, raw: str) -> None:
+        if too_deep(raw):  # before parsing: the parser would recurse once per level
+            await self._refuse_deep(raw)
+            return
         try:
             message = client_decoder.decode(raw)  # typed, in one pass
         except msgspec.DecodeError as exc:  # ValidationError included
             await self._refuse_frame(raw, exc)
+            return
+        except RecursionError:  # cannot happen below MAX_DEPTH; never lose the connection
+            await self._refuse_deep(raw)
             return
         request_id: str | None = message.id
         if self.gw.draining:
@@ -432,6 +450,20 @@ class Connection:
         finally:
             self.gw.inflight -= 1
 
+    async def _refuse_deep(self, raw: str) -> None:
+        """Answer a frame that nests deeper than MAX_DEPTH: bad_message, connection kept."""
+        found = _REQUEST_ID.search(raw)
+        message = f"the frame nests deeper than {MAX_DEPTH} levels of arrays and objects"
+        self.mistake("bad_message", message)
+        await self.reply(
+            Error(
+                code="bad_message",
+                message=f"{message}; no message needs more",
+                details={"max_depth": MAX_DEPTH},
+                id=found.group(1) if found else None,
+            )
+        )
+
     async def _refuse_frame(self, raw: str, failure: msgspec.DecodeError) -> None:
         """Answer a frame that is not a message: not JSON, or JSON of the wrong shape.
 
@@ -441,7 +473,7 @@ class Connection:
         try:
             data = msgspec.json.decode(raw)
         except msgspec.DecodeError as exc:
-            self.gw.metrics.error("bad_json")
+            self.mistake("bad_json", str(exc))
             await self.reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
             return
         request_id = None
@@ -450,7 +482,7 @@ class Connection:
         text = str(failure)
         code = "unknown_message_type" if "`$.type`" in text else "bad_message"
         allowed = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke"
-        self.gw.metrics.error(code)
+        self.mistake(code, text)
         await self.reply(
             Error(
                 code=code,
