@@ -64,6 +64,10 @@ class Settings(BaseModel, frozen=True):
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
     ] = (700, 10, 100)
+    # Host names (beyond loopback names and IP literals) that pages and websocket
+    # handshakes may name in their Host header; "*" turns the check off. A browser tricked
+    # by DNS rebinding sends the attacker's name, so it is refused (docs/security.md).
+    allowed_hosts: tuple[str, ...] = ()
 
 
 ENV = {
@@ -95,9 +99,10 @@ ENV = {
     "wait_local_fsync": "UMPIRE_WAIT_LOCAL_FSYNC",
     "wait_replicas": "UMPIRE_WAIT_REPLICAS",
     "wait_timeout_ms": "UMPIRE_WAIT_TIMEOUT_MS",
+    "allowed_hosts": "UMPIRE_ALLOWED_HOSTS",
 }
 
-_LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds"}
+_LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds", "allowed_hosts"}
 
 
 class SettingsError(ValueError):
