@@ -21,6 +21,7 @@ from rich.table import Table
 from engine import registry
 from engine.game import codec_for, ruleset_of
 from events.errors import UmpireError
+from events.terminal_text import printable_json, shown
 from server.config import Settings, SettingsError, from_env
 from server.render import describe
 from server.store_access import open_store
@@ -60,7 +61,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
         else:
             console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset})")
             console.print(f"seed commitment {created.seed_commitment}")
-            console.print(f"client seed     {created.client_seed}")
+            console.print(f"client seed     {shown(created.client_seed)}")
     return 0
 
 
@@ -81,9 +82,8 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         note = " (already applied: first result returned)" if result.duplicate else ""
         console.print(f"command {command_id} → seqs {result.first_seq}..{result.last_seq}{note}")
         for env in envelopes:
-            console.print(
-                f"  {env.seq:>5}  {describe(codec.decode(env.type, env.version, env.payload))}"
-            )
+            event = codec.decode(env.type, env.version, env.payload)
+            console.print(f"  {env.seq:>5}  {shown(describe(event))}")
     return 0
 
 
@@ -98,14 +98,15 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             from events.export import envelope_to_line
 
             for env in envelopes:
-                print(envelope_to_line(env, codec))
+                print(printable_json(envelope_to_line(env, codec)))
             return 0
         table = Table(title=f"game {args.game}", show_lines=False)
         for column in ("seq", "time", "type", "what"):
             table.add_column(column)
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, describe(event))
+            when = shown(env.recorded_at[11:23])
+            table.add_row(str(env.seq), when, env.type, shown(describe(event)))
         console.print(table)
     return 0
 
@@ -149,7 +150,7 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
         try:
             ruleset = registry.get(name)
         except UmpireError as exc:
-            console.print(f"{name:20} [red]unavailable[/]: {exc}")
+            console.print(f"{name:20} [red]unavailable[/]: {shown(str(exc))}")
             continue
         console.print(f"{name:20} v{ruleset.version}  {ruleset.title}")
     return 0
@@ -317,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(result)
     except (UmpireError, SettingsError) as exc:
         code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {exc}")
+        err_console.print(f"[red]error[/] ({code}): {shown(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130

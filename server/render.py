@@ -1,4 +1,9 @@
-"""Readable renderings of events for terminals (rich) and plain text."""
+"""Readable renderings of events for terminals (rich) and plain text.
+
+`describe` returns printable text: what a player wrote in an event (a purpose, a
+command's fields, a result) has its control characters escaped. Printing it where rich
+parses markup needs `shown` (events/terminal_text.py) as well.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,16 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from events.terminal_text import printable
 from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 
 def describe(event: Struct) -> str:
-    """One line saying what an event means."""
+    """One line saying what an event means, safe to print (control characters escaped)."""
+    return printable(_describe(event))
+
+
+def _describe(event: Struct) -> str:
     if isinstance(event, GameCreated):
         return (
             f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
