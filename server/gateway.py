@@ -69,12 +69,15 @@ from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.mistakes import MistakeLog
 from server.nesting import MAX_DEPTH, too_deep
+from server.revocations import RevocationListener
 
 log = logging.getLogger("umpire.gateway")
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
 PING_SEND_SECONDS = 0.05
+# How many revoked credentials a gateway remembers (refused locally without a store call).
+REVOKED_REMEMBERED = 100_000
 # The request id of a frame too deep to parse, found without parsing it (best effort).
 _REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 
@@ -97,6 +100,12 @@ class Gateway:
         self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
         self.holders: dict[tuple[str, str], set[Connection]] = {}
+        # Credentials announced revoked (server/revocations.py): a token is never issued
+        # twice, so once revoked always revoked; bounded, oldest forgotten first (the
+        # store still refuses those).
+        self.revoked: dict[tuple[str, str], None] = {}
+        self.revocations = RevocationListener(self.store, self.revoked_now, self.recheck_soon)
+        self._losing: set[asyncio.Task[None]] = set()
         self.draining = False
         self.inflight = 0
         self._tasks: list[asyncio.Task[None]] = []
@@ -110,11 +119,34 @@ class Gateway:
             asyncio.create_task(self._sweep(), name="sweep"),
         ]
         self.metrics.gc.install()
+        self.revocations.start()
 
     async def stop(self) -> None:
         """Stop the background tasks."""
         self.metrics.gc.remove()
+        await self.revocations.stop()
         await cancel_all(self._tasks)
+        await cancel_all(list(self._losing))
+
+    def revoked_now(self, game_id: str, digest: str) -> None:
+        """A credential was revoked (on any gateway, or by the CLI): every connection
+        holding it loses the game before this returns, so its next message is refused and
+        no further event is queued for it; the client is told in a task."""
+        self.revoked[(game_id, digest)] = None
+        while len(self.revoked) > REVOKED_REMEMBERED:
+            del self.revoked[next(iter(self.revoked))]
+        self.metrics.revocations_heard += 1
+        for conn in self.holders.pop((game_id, digest), set()):
+            conn.lose_game_now(game_id)
+            task = asyncio.create_task(conn.lose_game(game_id))
+            self._losing.add(task)
+            task.add_done_callback(self._losing.discard)
+
+    def recheck_soon(self) -> None:
+        """Re-check every grant now (revocations may have been missed)."""
+        task = asyncio.create_task(self.recheck_credentials())
+        self._losing.add(task)
+        task.add_done_callback(self._losing.discard)
 
     async def _sweep(self) -> None:
         """Abort connections whose peer has accepted no data for a keepalive period.
@@ -133,21 +165,26 @@ class Gateway:
                     conn.abort()
 
     async def _recheck_credentials(self) -> None:
-        """Drop grants whose credential was revoked elsewhere (another gateway, the CLI)."""
+        """Drop grants whose credential was revoked elsewhere (another gateway, the CLI)
+        and whose announcement this gateway missed: the fallback to the push."""
         while True:
             await asyncio.sleep(self.settings.credential_recheck_seconds)
-            grants = list(self.holders)
-            try:
-                for start in range(0, len(grants), 500):
-                    chunk = grants[start : start + 500]
-                    valid = await credentials.held(self.store, chunk)
-                    for grant, ok in zip(chunk, valid, strict=True):
-                        if not ok:
-                            await self.drop_grant(*grant)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the store away: try again next round
-                log.warning("credential re-check: %s", exc)
+            await self.recheck_credentials()
+
+    async def recheck_credentials(self) -> None:
+        """Check every grant held here against the store once; drop the revoked ones."""
+        grants = list(self.holders)
+        try:
+            for start in range(0, len(grants), 500):
+                chunk = grants[start : start + 500]
+                valid = await credentials.held(self.store, chunk)
+                for grant, ok in zip(chunk, valid, strict=True):
+                    if not ok:
+                        await self.drop_grant(*grant)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the store away: try again next round
+            log.warning("credential re-check: %s", exc)
 
     async def drop_grant(self, game_id: str, digest: str) -> int:
         """Every connection holding this credential loses the game; how many did."""
@@ -224,6 +261,8 @@ class Connection:
         self.roles: dict[str, Role] = {}
         # game id -> digest of the credential that granted its role (revocation finds it)
         self.grants: dict[str, str] = {}
+        # Games whose credential was revoked while this connection held it (for the error).
+        self.revoked_games: set[str] = set()
         self.operator = False
         self.subs: dict[str, Subscription] = {}
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
@@ -553,7 +592,10 @@ class Connection:
             await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
 
     def _grant(self, game_id: str, role: Role, digest: str) -> None:
+        if (game_id, digest) in self.gw.revoked:  # revoked while it was being verified
+            raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
         self._forget_grant(game_id)
+        self.revoked_games.discard(game_id)
         self.roles[game_id] = role
         self.grants[game_id] = digest
         self.gw.holders.setdefault((game_id, digest), set()).add(self)
@@ -569,10 +611,22 @@ class Connection:
             if not holders:
                 del self.gw.holders[(game_id, digest)]
 
+    def lose_game_now(self, game_id: str) -> None:
+        """Drop the role for `game_id` and stop live delivery of its events, at once (no
+        await): `lose_game` then ends the subscription and tells the client."""
+        self._forget_grant(game_id)
+        self.revoked_games.add(game_id)
+        sub = self.subs.get(game_id)
+        if sub is not None:
+            sub.feed.detach(sub)
+            if sub.task is not None:
+                sub.task.cancel()
+
     async def lose_game(self, game_id: str) -> None:
         """The credential for `game_id` was revoked: drop its role and its subscription,
         and tell the client (an unsolicited `credential_revoked` error frame)."""
         self._forget_grant(game_id)
+        self.revoked_games.add(game_id)
         had_subscription = game_id in self.subs
         await self._unsubscribe(game_id)
         notice = Error(
@@ -619,9 +673,11 @@ class Connection:
         if not self.operator:
             raise Unauthorized("only the operator may revoke credentials: auth with its token")
         game_id, digest = credentials.fingerprint(msg.credential)
+        holding = len(self.gw.holders.get((game_id, digest), ()))
         existed = await credentials.revoke(self.gw.store, msg.credential)
-        dropped = await self.gw.drop_grant(game_id, digest)
-        await self.reply(Revoked(game_id=game_id, existed=existed, dropped=dropped, id=msg.id))
+        # At once here, whether or not this gateway's announcement has come back yet.
+        self.gw.revoked_now(game_id, digest)
+        await self.reply(Revoked(game_id=game_id, existed=existed, dropped=holding, id=msg.id))
 
     def _role(self, game_id: str) -> Role:
         role = self.roles.get(game_id)
@@ -629,6 +685,8 @@ class Connection:
             return role
         if self.operator:
             return Role.REFEREE
+        if game_id in self.revoked_games:
+            raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
         raise Unauthorized(
             f"no credential for game {game_id!r} on this connection: send 'auth' first",
             game_id=game_id,

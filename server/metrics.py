@@ -21,6 +21,8 @@ class Metrics:
         self.events_delivered = 0
         # Live subscriptions whose queue was full when an event came: each caught up alone.
         self.subscriptions_lagged = 0
+        # Revocations announced to this gateway (server/revocations.py).
+        self.revocations_heard = 0
         self.errors: Counter[str] = Counter()
         self.buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
@@ -62,6 +64,8 @@ class Metrics:
             f"umpire_subscriptions_lagged_total {self.subscriptions_lagged}",
             "# TYPE umpire_frames_sent_total counter",
             f"umpire_frames_sent_total {self.frames_sent}",
+            "# TYPE umpire_revocations_heard_total counter",
+            f"umpire_revocations_heard_total {self.revocations_heard}",
             "# TYPE umpire_errors_total counter",
         ]
         for code in sorted(self.errors):
