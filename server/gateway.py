@@ -16,7 +16,7 @@ import logging
 import re
 import socket
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -26,10 +26,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from engine import registry
+from engine.game import ruleset_of
 from engine.redaction import view_for
-from engine.replay import SeqOutOfRange, game_at
+from engine.replay import SeqOutOfRange
 from engine.roles import Role
-from events.errors import UmpireError
+from events.errors import StoreUnavailable, UmpireError
 from events.store import Credential
 from events.wire import (
     CLOSE_GOING_AWAY,
@@ -60,6 +61,18 @@ from events.wire import (
     encoder,
 )
 from server import credentials
+from server.admission import (
+    CREATE_COST,
+    MESSAGE_COST,
+    Admission,
+    Budgets,
+    OverBudget,
+    Refusal,
+    TooManyGrants,
+    catch_up_cost,
+    listing_cost,
+    replay_cost,
+)
 from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
@@ -69,6 +82,7 @@ from server.keepalive import Keepalive
 from server.metrics import Metrics
 from server.mistakes import MistakeLog
 from server.nesting import MAX_DEPTH, too_deep
+from server.replay_cache import ReplayCache
 from server.revocations import RevocationListener
 
 log = logging.getLogger("umpire.gateway")
@@ -76,8 +90,17 @@ log = logging.getLogger("umpire.gateway")
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
 PING_SEND_SECONDS = 0.05
+# After an over_budget refusal a connection is not read for the time until it could pay,
+# within these bounds (a client that retries at once must not cost a refusal each time).
+MIN_PAUSE = 0.25
+MAX_PAUSE = 5.0
 # How many revoked credentials a gateway remembers (refused locally without a store call).
 REVOKED_REMEMBERED = 100_000
+RULESET_NAMES_REMEMBERED = 100_000
+# Events a catch-up sends per step: a page read from the stream is decoded and encoded in
+# one go (~60 µs an event), so the page bounds how long it holds the event loop.
+CATCH_UP_PAGE = 100
+LIST_PAGE = 50  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
 # The request id of a frame too deep to parse, found without parsing it (best effort).
 _REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 
@@ -96,6 +119,24 @@ class Gateway:
         self.notifier = notifier
         self.metrics = Metrics()
         self.mistakes = MistakeLog(log)
+        self.admission = Admission(
+            Budgets(
+                connection_rate=settings.cost_per_second,
+                connection_burst=settings.cost_burst,
+                address_rate=settings.address_cost_per_second,
+                address_burst=settings.address_cost_burst,
+                creates_per_minute=settings.creates_per_minute,
+                create_burst=settings.create_burst,
+            )
+        )
+        # Heavy work (a replay step, a catch-up page from the stream, a long listing) is
+        # done one step at a time under this lock, so between any two turns of a normal
+        # client's messages the event loop runs at most one such step (a few ms).
+        self.heavy = asyncio.Lock()
+        self.replays = ReplayCache(self.store, self.heavy)
+        # game id -> ruleset name, for list_games (a game's ruleset never changes)
+        self.ruleset_names: dict[str, str] = {}
+        self.metrics.sources.append(self._admission_metrics)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
@@ -142,6 +183,26 @@ class Gateway:
             self._losing.add(task)
             task.add_done_callback(self._losing.discard)
 
+    def _admission_metrics(self) -> list[str]:
+        admission, replays = self.admission, self.replays
+        lines = ["# TYPE umpire_cost_units_total counter"]
+        for kind in sorted(admission.charged):
+            lines.append(f'umpire_cost_units_total{{kind="{kind}"}} {admission.charged[kind]}')
+        lines.append("# TYPE umpire_over_budget_total counter")
+        for scope in ("connection", "address", "creates"):
+            lines.append(f'umpire_over_budget_total{{scope="{scope}"}} {admission.refused[scope]}')
+        lines += [
+            "# TYPE umpire_replay_events_folded_total counter",
+            f"umpire_replay_events_folded_total {replays.folded}",
+            "# TYPE umpire_replay_answers_cached_total counter",
+            f"umpire_replay_answers_cached_total {replays.hits}",
+            "# TYPE umpire_replay_checkpoints gauge",
+            f"umpire_replay_checkpoints {replays.count}",
+            "# TYPE umpire_budget_addresses gauge",
+            f"umpire_budget_addresses {len(admission.addresses)}",
+        ]
+        return lines
+
     def recheck_soon(self) -> None:
         """Re-check every grant now (revocations may have been missed)."""
         task = asyncio.create_task(self.recheck_credentials())
@@ -159,6 +220,7 @@ class Gateway:
         while True:
             await asyncio.sleep(min(self.settings.ping_interval, limit / 2))
             now = time.monotonic()
+            self.admission.forget_idle(now, set(self.per_address))
             for conn in list(self.connections):
                 if conn.blocked_since is not None and now - conn.blocked_since > limit:
                     self.metrics.error("peer_not_reading")
@@ -257,6 +319,9 @@ class Connection:
         self.gw = gateway
         self.ws = ws
         self.address = gateway.address_of(ws)
+        self.budget = gateway.admission.connection_bucket(time.monotonic())
+        # Until when nothing is read from this client (after an over_budget refusal).
+        self.paused_until = 0.0
         self.settings = gateway.settings
         self.roles: dict[str, Role] = {}
         # game id -> digest of the credential that granted its role (revocation finds it)
@@ -300,6 +365,9 @@ class Connection:
                     )
                     continue
                 await self._dispatch(raw)
+                wait = self.paused_until - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
         except ConnectionClosed:
             pass
         if self._closing is not None:
@@ -531,7 +599,31 @@ class Connection:
             )
         )
 
+    def admit(self, kind: str, cost: int) -> None:
+        """Charge `cost` to this connection and its address, or refuse (over_budget)."""
+        refusal = self.gw.admission.charge(self.budget, self.address, kind, cost, time.monotonic())
+        if refusal is not None:
+            self._refused(refusal)
+
+    def _refused(self, refusal: Refusal) -> NoReturn:
+        """Refuse with over_budget, and read nothing more from this client until it
+        could pay: a client that resends at once is slowed by TCP, not answered again."""
+        self.mistake("over_budget", refusal.message())
+        pause = min(max(refusal.retry_after, MIN_PAUSE), MAX_PAUSE)
+        self.paused_until = time.monotonic() + pause
+        raise OverBudget.of(refusal)
+
     async def _handle(self, message: Any) -> None:
+        if isinstance(message, Create):
+            refusal = self.gw.admission.charge_create(self.address, time.monotonic())
+            if refusal is not None:
+                self._refused(refusal)
+            self.admit("create", CREATE_COST)
+        # A replay and a listing are charged below, once their work is known.
+        elif not isinstance(message, ListGames) and not (
+            isinstance(message, GetView) and message.at_seq is not None
+        ):
+            self.admit(type(message).__name__.lower(), MESSAGE_COST)
         match message:
             case Create():
                 await self._create(message)
@@ -561,6 +653,7 @@ class Connection:
         # (the log's command-id check makes the second append a duplicate). Each answer
         # issues new credentials: the first answer may never have arrived.
         game_id = game_id_for_create(msg.create_id) if msg.create_id else None
+        self._check_grant_room(game_id)
         created = await self.gw.games.create(
             msg.ruleset, msg.setup, client_seed=msg.client_seed, game_id=game_id
         )
@@ -591,9 +684,21 @@ class Connection:
         if reply:
             await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
 
+    def _check_grant_room(self, game_id: str | None) -> None:
+        """Refuse a new grant past `max_grants_per_connection` (a held game is no new one)."""
+        limit = self.settings.max_grants_per_connection
+        if game_id not in self.grants and len(self.grants) >= limit:
+            self.mistake("too_many_grants", f"{len(self.grants)} grants")
+            raise TooManyGrants(
+                f"this connection holds credentials for {limit} games already, the most "
+                "it may: use another connection (UMPIRE_MAX_GRANTS_PER_CONNECTION)",
+                limit=limit,
+            )
+
     def _grant(self, game_id: str, role: Role, digest: str) -> None:
         if (game_id, digest) in self.gw.revoked:  # revoked while it was being verified
             raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
+        self._check_grant_room(game_id)
         self._forget_grant(game_id)
         self.revoked_games.discard(game_id)
         self.roles[game_id] = role
@@ -695,24 +800,41 @@ class Connection:
     async def _view_at(
         self, game_id: str, role: Role, at_seq: int, request_id: str | None
     ) -> ViewState:
-        """The state after event `at_seq` as `role` sees it now (all of it once revealed)."""
+        """The state after event `at_seq` as `role` sees it now (all of it once revealed).
+
+        Charged by the events it must read and fold (server/admission.py); folded from
+        the nearest checkpoint, or answered from the cache (server/replay_cache.py)."""
         ruleset, game = await self.gw.games.load(game_id)
         if not 1 <= at_seq <= game.meta.seq:
+            self.admit("view_at", MESSAGE_COST)
             raise SeqOutOfRange(
                 f"seq {at_seq} is out of range: game {game_id!r} has events 1 to {game.meta.seq}",
                 game_id=game_id,
                 at_seq=at_seq,
                 head=game.meta.seq,
             )
-        past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
         revealed = game.meta.revealed_seed is not None
-        state = view_for(ruleset, past.state, role, revealed=revealed)
+        replays = self.gw.replays
+        key = (game_id, at_seq, role.value, revealed)
+        self.admit("view_at", replay_cost(replays.distance(game_id, at_seq, key)))
+        cached = replays.answer(key)
+        if cached is not None:
+            event_hash, (state, ended) = cached
+            here = await self.gw.store.read(game_id, at_seq, at_seq)
+            if here and here[0].hash == event_hash:
+                return ViewState(game_id=game_id, seq=at_seq, role=role.value,
+                                 ruleset=ruleset.name, state=state, ended=ended,
+                                 id=request_id)  # fmt: skip
+            replays.forget(game_id)  # the log changed under the answer
+        past = await replays.game_at(game_id, ruleset, at_seq)
+        state = msgspec.to_builtins(view_for(ruleset, past.state, role, revealed=revealed))
+        replays.remember(key, past.meta.last_hash, (state, past.meta.ended))
         return ViewState(
             game_id=game_id,
             seq=at_seq,
             role=role.value,
             ruleset=ruleset.name,
-            state=msgspec.to_builtins(state),
+            state=state,
             ended=past.meta.ended,
             id=request_id,
         )
@@ -745,6 +867,12 @@ class Connection:
         await self._unsubscribe(msg.game_id)
         feed = await self.gw.notifier.feed(msg.game_id)
         start = msg.from_seq or 0
+        # Events before the feed's window come from the stream: charged by their number
+        # (none when the client asks for the view and then only what follows it).
+        first = feed.head if msg.view and msg.from_seq is None else start
+        from_stream = max(0, feed.head - len(feed.window) - first)
+        if from_stream:
+            self.admit("catch_up", catch_up_cost(from_stream) - MESSAGE_COST)
         await self.reply(
             Subscribed(
                 game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
@@ -772,8 +900,12 @@ class Connection:
                     sub.task = None
                     feed.join(sub)  # no await since the check: nothing can come between
                     return
-                count = min(feed.head, sub.next_seq + 499) - sub.next_seq + 1
-                frames = await feed.frames(sub.next_seq, sub.role)
+                count = min(feed.head, sub.next_seq + CATCH_UP_PAGE - 1) - sub.next_seq + 1
+                if sub.next_seq in feed.window:  # encoded once, shared: cheap
+                    frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
+                else:  # read from the stream and encoded for this client alone
+                    async with self.gw.heavy:
+                        frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 for frame in frames:
                     await self.send(frame)
                 self.gw.metrics.events_delivered += len(frames)
@@ -838,17 +970,35 @@ class Connection:
 
     async def _list(self, msg: ListGames) -> None:
         ids = await self.gw.store.games() if self.operator else sorted(self.roles)
+        self.admit("list_games", listing_cost(len(ids)))
+        store = self.gw.store
+        try:
+            versions = []
+            for start in range(0, len(ids), LIST_PAGE):
+                async with self.gw.heavy:
+                    pipe = store.redis.pipeline(transaction=False)
+                    for game_id in ids[start : start + LIST_PAGE]:
+                        pipe.hget(store.keys(game_id).meta, "version")
+                    versions += await pipe.execute()
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
         summaries = []
-        for game_id in ids:
+        names = self.gw.ruleset_names
+        for game_id, raw in zip(ids, versions, strict=True):
+            if raw is None:
+                continue  # no such game (any more)
+            name = names.get(game_id)
+            if name is None:  # read once per game and gateway: a ruleset never changes
+                first = await store.read(game_id, 1, 1)
+                if not first:
+                    continue
+                if len(names) >= RULESET_NAMES_REMEMBERED:
+                    names.clear()
+                name = names[game_id] = ruleset_of(first[0]).name
             role = self.roles.get(game_id, Role.REFEREE)
-            first = await self.gw.store.read(game_id, 1, 1)
-            if not first:
-                continue
-            from engine.game import ruleset_of
-
-            seq = await self.gw.store.version(game_id)
-            name = ruleset_of(first[0]).name
-            summaries.append(GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=seq))
+            summaries.append(
+                GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=int(raw))
+            )
         await self.reply(GameList(games=summaries, id=msg.id))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from server.collector import Pauses
 
@@ -27,6 +28,8 @@ class Metrics:
         self.buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
         self.gc = Pauses()
+        # More exposition lines, from the parts that keep their own counts (admission).
+        self.sources: list[Callable[[], list[str]]] = []
 
     def error(self, code: str) -> None:
         """Count an error by its code."""
@@ -77,4 +80,6 @@ class Metrics:
         lines.append(f"umpire_command_seconds_sum {self.latency_sum:.6f}")
         lines.append(f"umpire_command_seconds_count {self.commands}")
         lines += self.gc.render()
+        for source in self.sources:
+            lines += source()
         return "\n".join(lines) + "\n"
