@@ -26,13 +26,15 @@ from events.errors import UmpireError
 
 # Costs, in units (docs/operations.md, "Admission"). Measured on the reference machine:
 # a cheap message ~50 µs; reading and folding one old event ~65 µs; listing one game
-# (one pipelined HGET, parsed by redis-py) ~60 µs; sending one event from the stream ~15 µs.
+# (one pipelined HGET, parsed by redis-py) ~60 µs; sending one event from the stream
+# ~60 µs, but a resuming client's catch-up is the common case and is paced by its
+# reading, so 10 streamed events make a unit.
 MESSAGE_COST = 1
 CREATE_COST = 20
 CACHED_REPLAY_COST = 2
 REPLAY_EVENTS_PER_UNIT = 1
 LISTED_GAMES_PER_UNIT = 1
-STREAMED_EVENTS_PER_UNIT = 1
+STREAMED_EVENTS_PER_UNIT = 10
 
 
 def replay_cost(events: int) -> int:

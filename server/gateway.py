@@ -870,7 +870,8 @@ class Connection:
         # Events before the feed's window come from the stream: charged by their number
         # (none when the client asks for the view and then only what follows it).
         first = feed.head if msg.view and msg.from_seq is None else start
-        from_stream = max(0, feed.head - len(feed.window) - first)
+        oldest = next(iter(feed.window), feed.head + 1)  # the window's first seq
+        from_stream = max(0, oldest - 1 - first)
         if from_stream:
             self.admit("catch_up", catch_up_cost(from_stream) - MESSAGE_COST)
         await self.reply(
