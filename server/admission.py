@@ -49,8 +49,9 @@ def listing_cost(games: int) -> int:
 
 
 def catch_up_cost(events: int) -> int:
-    """A `subscribe` whose catch-up reads `events` events from the stream."""
-    return MESSAGE_COST + events // STREAMED_EVENTS_PER_UNIT
+    """A page of `events` events a catch-up reads from the stream (paced, not refused:
+    a resuming client always gets its events, at the pace its budgets allow)."""
+    return max(1, events // STREAMED_EVENTS_PER_UNIT)
 
 
 class Bucket:
@@ -159,6 +160,20 @@ class Admission:
         shared.pay(cost)
         self.charged[kind] += cost
         return None
+
+    def pay_or_wait(
+        self, connection: Bucket, address: str, kind: str, cost: int, now: float
+    ) -> float:
+        """For work that is paced rather than refused (a catch-up's next page): pay
+        `cost` from both buckets and return 0, or return the seconds to wait first."""
+        shared = self._address(address, now)
+        wait = max(connection.wait(cost, now), shared.wait(cost, now))
+        if wait > 0:
+            return wait
+        connection.pay(cost)
+        shared.pay(cost)
+        self.charged[kind] += cost
+        return 0.0
 
     def charge_create(self, address: str, now: float) -> Refusal | None:
         """Count one create against its address's create budget; None if admitted."""

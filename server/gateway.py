@@ -605,6 +605,15 @@ class Connection:
         if refusal is not None:
             self._refused(refusal)
 
+    async def _pace(self, kind: str, cost: int) -> None:
+        """Pay `cost` from this connection's and its address's budgets, waiting until
+        they can (work a client is owed, such as its catch-up, is slowed, not refused)."""
+        admission = self.gw.admission
+        while wait := admission.pay_or_wait(
+            self.budget, self.address, kind, cost, time.monotonic()
+        ):
+            await asyncio.sleep(wait)
+
     def _refused(self, refusal: Refusal) -> NoReturn:
         """Refuse with over_budget, and read nothing more from this client until it
         could pay: a client that resends at once is slowed by TCP, not answered again."""
@@ -867,13 +876,6 @@ class Connection:
         await self._unsubscribe(msg.game_id)
         feed = await self.gw.notifier.feed(msg.game_id)
         start = msg.from_seq or 0
-        # Events before the feed's window come from the stream: charged by their number
-        # (none when the client asks for the view and then only what follows it).
-        first = feed.head if msg.view and msg.from_seq is None else start
-        oldest = next(iter(feed.window), feed.head + 1)  # the window's first seq
-        from_stream = max(0, oldest - 1 - first)
-        if from_stream:
-            self.admit("catch_up", catch_up_cost(from_stream) - MESSAGE_COST)
         await self.reply(
             Subscribed(
                 game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
@@ -905,6 +907,7 @@ class Connection:
                 if sub.next_seq in feed.window:  # encoded once, shared: cheap
                     frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 else:  # read from the stream and encoded for this client alone
+                    await self._pace("catch_up", catch_up_cost(CATCH_UP_PAGE))
                     async with self.gw.heavy:
                         frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 for frame in frames:

@@ -80,3 +80,13 @@ class TestAdmission:
         assert set(admission.addresses) == {"a", "b"}  # b still owes
         admission.forget_idle(10.0, active={"a"})
         assert set(admission.addresses) == {"a"}
+
+
+def test_paced_work_waits_instead_of_being_refused() -> None:
+    admission = Admission(Budgets(connection_rate=10, connection_burst=20,
+                                  address_rate=100, address_burst=100))  # fmt: skip
+    bucket = admission.connection_bucket(0.0)
+    assert admission.pay_or_wait(bucket, "a", "catch_up", 20, 0.0) == 0.0
+    assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 0.0) == pytest.approx(1.0)
+    assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 1.0) == 0.0
+    assert admission.refused == {} and admission.charged["catch_up"] == 30
