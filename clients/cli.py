@@ -9,10 +9,10 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from clients.client import UmpireClient, UmpireError
+from events.terminal_text import printable, shown
 from events.wire import EventFrame, ViewState
 
 console = Console()
@@ -20,7 +20,12 @@ err_console = Console(stderr=True)
 
 
 def describe_frame(frame: EventFrame) -> str:
-    """One readable line for an event frame (print it with markup off: it may hold "[")."""
+    """One readable line for an event frame, safe to print: control characters in what a
+    player (or the server) wrote are escaped; rich markup is escaped where it is printed."""
+    return printable(_describe_frame(frame))
+
+
+def _describe_frame(frame: EventFrame) -> str:
     p: Any = frame.payload
     if p is None:
         return f"{frame.event_type} (hidden from your role)"
@@ -86,12 +91,12 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
     async with UmpireClient(url) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
-        console.print(f"watching [bold]{game}[/] as {auth.role} (Ctrl-C to stop)")
+        console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
         count = 0
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
-            console.print(f"{frame.seq:>6}  {describe_frame(frame)}", markup=False)
+            console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
             count += 1
             if limit and count >= limit:
                 break
@@ -112,7 +117,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
     async with UmpireClient(url) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
-        console.print(f"playing [bold]{game}[/]: type a command as JSON, e.g. "
+        console.print(f"playing [bold]{shown(game)}[/]: type a command as JSON, e.g. "
                       '{"type": "RollDice", "dice": "d6", "purpose": "morale"}')  # fmt: skip
         loop = asyncio.get_running_loop()
         while True:
@@ -128,11 +133,11 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 accepted = await client.send(game, command, dice=dice)
                 console.print(f"accepted: seqs {accepted.seqs[0]}..{accepted.seqs[-1]}")
                 for frame in await events_between(client, game, accepted.seqs):
-                    console.print(f"{frame.seq:>6}  {describe_frame(frame)}", markup=False)
+                    console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
             except json.JSONDecodeError as exc:
-                console.print(f"[red]not JSON[/]: {escape(str(exc))}")
+                console.print(f"[red]not JSON[/]: {shown(str(exc))}")
             except UmpireError as exc:
-                console.print(f"[red]refused[/] ({exc.code}): {escape(exc.message)}")
+                console.print(f"[red]refused[/] ({shown(exc.code)}): {shown(exc.message)}")
 
 
 async def events_between(client: UmpireClient, game: str, seqs: list[int]) -> list[EventFrame]:

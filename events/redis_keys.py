@@ -40,6 +40,12 @@ def games_index_key(prefix: str = "umpire") -> str:
     return f"{prefix}:games"
 
 
+def revocations_channel(prefix: str = "umpire") -> str:
+    """The channel on which a revoked credential is announced to every gateway
+    (`<game id> <digest>`). Hash-tagged, so on a cluster it is one shard channel."""
+    return f"{prefix}:{{revocations}}:revoked"
+
+
 def stream_id(seq: int) -> str:
     """The stream entry ID of event `seq`: reading from any seq is one XRANGE."""
     return f"{seq}-0"

@@ -254,6 +254,11 @@ class RedisEventStore:
         """The key names of one game."""
         return game_keys(game_id, self._prefix)
 
+    @property
+    def prefix(self) -> str:
+        """The key prefix (for names outside any game, such as channels)."""
+        return self._prefix
+
     async def close(self) -> None:
         """Close the connection pool."""
         if self.durable is not None:

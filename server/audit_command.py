@@ -12,10 +12,10 @@ import re
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from engine.audit import AuditReport, audit
 from events.errors import ChainBroken
+from events.terminal_text import shown
 from server.config import Settings
 from server.game_log import ExportInvalid, check_totals, load_log, ruleset_from_module
 from server.progress import progress_bar
@@ -59,18 +59,18 @@ def print_report(report: AuditReport, source: str) -> int:
     """Print an audit report; return the exit code."""
     if report.failure is not None:
         f = report.failure
-        console.print(f"FAILED: {escape(source)}: first divergence at seq {f.seq} ({f.check})")
-        console.print(f"  {escape(f.message)}")
+        console.print(f"FAILED: {shown(source)}: first divergence at seq {f.seq} ({f.check})")
+        console.print(f"  {shown(f.message)}")
         if f.rule:
-            console.print(f"  rule:     {escape(f.rule)}")
+            console.print(f"  rule:     {shown(f.rule)}")
         if f.expected or f.found:
-            console.print(f"  expected: {escape(f.expected)}")
-            console.print(f"  found:    {escape(f.found)}")
+            console.print(f"  expected: {shown(f.expected)}")
+            console.print(f"  found:    {shown(f.found)}")
         for line in report.pending:
-            console.print(f"  note: {escape(line)}")
+            console.print(f"  note: {shown(line)}")
         return AUDIT_FAILED
     console.print(
-        f"OK: {escape(source)} ({report.ruleset}): {report.events} events, "
+        f"OK: {shown(source)} ({report.ruleset}): {report.events} events, "
         f"{report.commands} commands, {report.decisions_checked} decisions re-made, "
         f"{report.server_rolls} server rolls ({report.rolls_verified} verified), "
         f"{report.player_rolls} player rolls"
@@ -86,7 +86,7 @@ def print_report(report: AuditReport, source: str) -> int:
     if not report.seed_revealed:
         pending.insert(0, "the seed commitment: the seed is not revealed yet (umpire reveal)")
     for line in pending:
-        console.print(f"  pending: {escape(line)}")
+        console.print(f"  pending: {shown(line)}")
     if report.player_rolls:
         console.print(
             f"  note: {report.player_rolls} rolls were entered by the player (physical dice); "
@@ -107,8 +107,8 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         log = await load_log(settings, args.game, args.file)
     except ChainBroken as exc:
         # The store found an entry holding another seq than its id: events were moved.
-        console.print(f"FAILED: game {escape(args.game)}: first divergence at seq {exc.seq} "
-                      f"(hash_chain)\n  {escape(exc.message)}")  # fmt: skip
+        console.print(f"FAILED: game {shown(args.game)}: first divergence at seq {exc.seq} "
+                      f"(hash_chain)\n  {shown(exc.message)}")  # fmt: skip
         return AUDIT_FAILED
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
         report = audit(
@@ -123,7 +123,7 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             check_totals(log.export)
         except ExportInvalid as exc:
             seq = int(exc.details.get("seq", 0))
-            console.print(f"FAILED: {escape(log.source)}: first divergence at seq {seq} "
-                          f"(export_totals)\n  {escape(exc.message)}")  # fmt: skip
+            console.print(f"FAILED: {shown(log.source)}: first divergence at seq {seq} "
+                          f"(export_totals)\n  {shown(exc.message)}")  # fmt: skip
             return AUDIT_FAILED
     return print_report(report, log.source)

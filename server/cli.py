@@ -20,7 +20,6 @@ from urllib.parse import urlencode
 
 import msgspec
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from engine import registry, scenarios
@@ -28,6 +27,7 @@ from engine.game import codec_for, fold, ruleset_of
 from engine.redaction import redact, view_for
 from engine.roles import Role
 from events.errors import UmpireError
+from events.terminal_text import printable_json, shown
 from server import actions_command
 from server.config import Settings, SettingsError, from_env
 from server.referee import add_role_arguments, role_for
@@ -125,7 +125,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             if waived:
                 console.print("client seed     (waived: the server's seed alone derives the dice)")
             else:
-                console.print(f"client seed     {client_seed} (bound after the commitment)")
+                console.print(f"client seed     {shown(client_seed)} (bound after the commitment)")
             if args.allow_opponent_dice:
                 console.print("the player may enter dice for the opponent's rolls")
             console.print(f"player credential    {player}", soft_wrap=True)
@@ -197,9 +197,9 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"command {command_id} → seqs {result.first_seq}..{result.last_seq}{note}")
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            shown = redact(ruleset, event, role, revealed=revealed)
-            text = describe(shown) if shown is not None else f"{env.type} (hidden from you)"
-            console.print(f"  {env.seq:>5}  {text}", highlight=False, markup=False)
+            seen = redact(ruleset, event, role, revealed=revealed)
+            text = shown(describe(seen)) if seen is not None else f"{env.type} (hidden from you)"
+            console.print(f"  {env.seq:>5}  {text}", highlight=False)
     return 0
 
 
@@ -218,30 +218,30 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
 
             for env in envelopes:
                 if role is Role.REFEREE:
-                    print(envelope_to_line(env, codec))
+                    print(printable_json(envelope_to_line(env, codec)))
                     continue
                 event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-                shown = redact(ruleset, event, role, revealed=revealed)
+                seen = redact(ruleset, event, role, revealed=revealed)
                 record = {
                     "game_id": env.game_id,
                     "seq": env.seq,
                     "type": env.type,
                     "version": env.version,
                     "seen_by": role.value,  # not an export line: the role's view
-                    "payload": msgspec.to_builtins(shown) if shown is not None else None,
+                    "payload": msgspec.to_builtins(seen) if seen is not None else None,
                     "recorded_at": env.recorded_at,
                     "hash": env.hash,
                 }
-                print(json.dumps(record))
+                print(printable_json(json.dumps(record)))
             return 0
         table = Table(title=f"game {args.game}, as the {role.value}", show_lines=False)
         for column in ("seq", "time", "type", "what"):
             table.add_column(column)
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            shown = redact(ruleset, event, role, revealed=revealed)
-            what = describe(shown, with_type=False) if shown is not None else "(hidden from you)"
-            table.add_row(str(env.seq), env.recorded_at[11:23], env.type, escape(what))
+            seen = redact(ruleset, event, role, revealed=revealed)
+            what = describe(seen, with_type=False) if seen is not None else "(hidden from you)"
+            table.add_row(str(env.seq), shown(env.recorded_at[11:23]), env.type, shown(what))
         console.print(table)
         # The receipt of the head, as the player and a spectator get it (docs/audit.md).
         game = fold(whole, ruleset=ruleset)
@@ -260,8 +260,8 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
     revealed = game.meta.revealed_seed is not None
     view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
     if args.json:
-        print(json.dumps({"game_id": args.game, "seq": game.meta.seq, "role": role.value,
-                          "ended": game.meta.ended, "view": view}))  # fmt: skip
+        print(printable_json(json.dumps({"game_id": args.game, "seq": game.meta.seq,
+                  "role": role.value, "ended": game.meta.ended, "view": view})))  # fmt: skip
         return 0
     status = f"ended: {game.meta.result}" if game.meta.ended else "in play"
     console.print(
@@ -269,7 +269,8 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
         f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
         highlight=False,
     )
-    console.print(escape(json.dumps(view, indent=2, sort_keys=True, default=str)), highlight=False)
+    console.print(shown(json.dumps(view, indent=2, sort_keys=True, default=str), newlines=True),
+                  highlight=False)  # fmt: skip
     return 0
 
 
@@ -321,7 +322,7 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
         try:
             ruleset = registry.get(name)
         except UmpireError as exc:
-            console.print(f"{name:20} [red]unavailable[/]: {exc}")
+            console.print(f"{name:20} [red]unavailable[/]: {shown(str(exc))}")
             continue
         console.print(f"{name:20} v{ruleset.version}  {ruleset.title}")
     return 0
@@ -534,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(result)
     except (UmpireError, SettingsError) as exc:
         code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {escape(str(exc))}")
+        err_console.print(f"[red]error[/] ({code}): {shown(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130

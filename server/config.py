@@ -70,6 +70,19 @@ class Settings(BaseModel, frozen=True):
     gc_thresholds: tuple[
         Annotated[int, Field(ge=100)], Annotated[int, Field(ge=1)], Annotated[int, Field(ge=1)]
     ] = (700, 10, 100)
+    # Host names (beyond loopback names and IP literals) that pages and websocket
+    # handshakes may name in their Host header; "*" turns the check off. A browser tricked
+    # by DNS rebinding sends the attacker's name, so it is refused (docs/security.md).
+    allowed_hosts: tuple[str, ...] = ()
+    # Cost-aware admission (server/admission.py; docs/operations.md, "Admission"): units
+    # a second and burst, per connection and per client address; creates per address.
+    cost_per_second: float = Field(200.0, gt=0)
+    cost_burst: float = Field(2000.0, ge=1)
+    address_cost_per_second: float = Field(1000.0, gt=0)
+    address_cost_burst: float = Field(5000.0, ge=1)
+    creates_per_minute: float = Field(60.0, gt=0)
+    create_burst: float = Field(100.0, ge=1)
+    max_grants_per_connection: int = Field(500, ge=1)
 
 
 ENV = {
@@ -103,9 +116,17 @@ ENV = {
     "wait_local_fsync": "UMPIRE_WAIT_LOCAL_FSYNC",
     "wait_replicas": "UMPIRE_WAIT_REPLICAS",
     "wait_timeout_ms": "UMPIRE_WAIT_TIMEOUT_MS",
+    "allowed_hosts": "UMPIRE_ALLOWED_HOSTS",
+    "cost_per_second": "UMPIRE_COST_PER_SECOND",
+    "cost_burst": "UMPIRE_COST_BURST",
+    "address_cost_per_second": "UMPIRE_ADDRESS_COST_PER_SECOND",
+    "address_cost_burst": "UMPIRE_ADDRESS_COST_BURST",
+    "creates_per_minute": "UMPIRE_CREATES_PER_MINUTE",
+    "create_burst": "UMPIRE_CREATE_BURST",
+    "max_grants_per_connection": "UMPIRE_MAX_GRANTS_PER_CONNECTION",
 }
 
-_LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds"}
+_LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds", "allowed_hosts"}
 
 
 class SettingsError(ValueError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from collections.abc import Sequence
 
@@ -19,8 +20,10 @@ from engine.roles import Role
 from events.envelope import GAME_ID_PATTERN
 from events.errors import StoreUnavailable, Unauthorized
 from events.redis_store import RedisEventStore
+from server import revocations
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+log = logging.getLogger("umpire.credentials")
 
 __all__ = [
     "Unauthorized",
@@ -81,14 +84,22 @@ async def verify(store: RedisEventStore, credential: str) -> tuple[str, Role]:
 
 
 async def revoke(store: RedisEventStore, credential: str) -> bool:
-    """Revoke a credential; True if it existed. Its next `verify` fails; gateways drop the
-    connections that hold it (at once on the gateway that revoked it, within
-    `credential_recheck_seconds` on the others) and refuse its next command everywhere."""
+    """Revoke a credential; True if it existed. Its next `verify` fails, and every gateway
+    hears of it at once (server/revocations.py): each drops the connections that hold it
+    and refuses their next message. A gateway that missed the announcement finds it on
+    its next re-check (`credential_recheck_seconds`)."""
     game_id, token = split(credential)
+    digest = _digest(token)
     try:
-        removed = await store.redis.hdel(store.keys(game_id).credentials, _digest(token))
+        removed = await store.redis.hdel(store.keys(game_id).credentials, digest)
     except _UNREACHABLE as exc:
         raise StoreUnavailable(f"the store is unavailable ({exc}); nothing was revoked") from exc
+    try:
+        # Announced even if it was gone already: a gateway may still hold it.
+        await revocations.announce(store, game_id, digest)
+    except _UNREACHABLE as exc:
+        # Revoked in the store; gateways find it on their next re-check.
+        log.warning("revocation of a credential for %s not announced: %s", game_id, exc)
     return bool(removed)
 
 

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import msgspec
 from rich.console import Console
-from rich.markup import escape
 
 from engine.audit import audit
 from engine.game import codec_for, ruleset_of
 from events.errors import GameExists, GameNotFound, UmpireError
 from events.export import EXPORT_FORMAT, envelope_to_line
 from events.store import PendingEvent
+from events.terminal_text import shown
 from events.types import GameCreated, SeedRevealed
 from server.clock import utc_now_iso
 from server.config import Settings
@@ -199,7 +199,7 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
                     advance(result.last_seq)
     note = "" if seed else " (no seed in the file: the imported game can be read, not played)"
     console.print(
-        f"imported game {escape(game_id)}: {len(envelopes)} events, last hash "
+        f"imported game {shown(game_id)}: {len(envelopes)} events, last hash "
         f"{envelopes[-1].hash}{note}"
     )
     return 0

@@ -50,6 +50,7 @@ from engine.redaction import is_secret
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.chain import verify_chain
+from events.codec import canonical_bytes
 from events.envelope import check_command_id, check_game_id
 from events.errors import (
     ExpectedVersionAhead,
@@ -238,7 +239,9 @@ class Games:
         if (
             not isinstance(stored, GameCreated)
             or stored.ruleset != asked.ruleset
-            or stored.setup != asked.setup
+            # Canonical bytes, not ==: the stored setup decodes with lists where the
+            # parsed one holds tuples, and every real ruleset's setup has a list.
+            or canonical_bytes(stored.setup) != canonical_bytes(asked.setup)
             or stored.client_entropy != asked.client_entropy
             or stored.opponent_manual_dice != asked.opponent_manual_dice
         ):

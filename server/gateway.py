@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -26,10 +27,11 @@ from websockets.protocol import State
 
 from engine import registry
 from engine.actions import legal_actions
+from engine.game import ruleset_of
 from engine.redaction import view_for
-from engine.replay import SeqOutOfRange, game_at
+from engine.replay import SeqOutOfRange
 from engine.roles import Role
-from events.errors import UmpireError
+from events.errors import StoreUnavailable, UmpireError
 from events.receipt import receipt_state_hash
 from events.store import Credential
 from events.wire import (
@@ -62,6 +64,18 @@ from events.wire import (
     encoder,
 )
 from server import credentials
+from server.admission import (
+    CREATE_COST,
+    MESSAGE_COST,
+    Admission,
+    Budgets,
+    OverBudget,
+    Refusal,
+    TooManyGrants,
+    catch_up_cost,
+    listing_cost,
+    replay_cost,
+)
 from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
@@ -69,12 +83,29 @@ from server.feed import Notifier, Subscription
 from server.games import Games, game_id_for_create
 from server.keepalive import Keepalive
 from server.metrics import Metrics
+from server.mistakes import MistakeLog
+from server.nesting import MAX_DEPTH, too_deep
+from server.replay_cache import ReplayCache
+from server.revocations import RevocationListener
 
 log = logging.getLogger("umpire.gateway")
 
 _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
 PING_SEND_SECONDS = 0.05
+# After an over_budget refusal a connection is not read for the time until it could pay,
+# within these bounds (a client that retries at once must not cost a refusal each time).
+MIN_PAUSE = 0.25
+MAX_PAUSE = 5.0
+# How many revoked credentials a gateway remembers (refused locally without a store call).
+REVOKED_REMEMBERED = 100_000
+RULESET_NAMES_REMEMBERED = 100_000
+# Events a catch-up sends per step: a page read from the stream is decoded and encoded in
+# one go (~60 µs an event), so the page bounds how long it holds the event loop.
+CATCH_UP_PAGE = 100
+LIST_PAGE = 50  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
+# The request id of a frame too deep to parse, found without parsing it (best effort).
+_REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 
 
 class SlowConsumer(Exception):
@@ -90,10 +121,35 @@ class Gateway:
         self.store = games.store
         self.notifier = notifier
         self.metrics = Metrics()
+        self.mistakes = MistakeLog(log)
+        self.admission = Admission(
+            Budgets(
+                connection_rate=settings.cost_per_second,
+                connection_burst=settings.cost_burst,
+                address_rate=settings.address_cost_per_second,
+                address_burst=settings.address_cost_burst,
+                creates_per_minute=settings.creates_per_minute,
+                create_burst=settings.create_burst,
+            )
+        )
+        # Heavy work (a replay step, a catch-up page from the stream, a long listing) is
+        # done one step at a time under this lock, so between any two turns of a normal
+        # client's messages the event loop runs at most one such step (a few ms).
+        self.heavy = asyncio.Lock()
+        self.replays = ReplayCache(self.store, self.heavy)
+        # game id -> ruleset name, for list_games (a game's ruleset never changes)
+        self.ruleset_names: dict[str, str] = {}
+        self.metrics.sources.append(self._admission_metrics)
         self.connections: set[Connection] = set()
         self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
         self.holders: dict[tuple[str, str], set[Connection]] = {}
+        # Credentials announced revoked (server/revocations.py): a token is never issued
+        # twice, so once revoked always revoked; bounded, oldest forgotten first (the
+        # store still refuses those).
+        self.revoked: dict[tuple[str, str], None] = {}
+        self.revocations = RevocationListener(self.store, self.revoked_now, self.recheck_soon)
+        self._losing: set[asyncio.Task[None]] = set()
         self.draining = False
         self.inflight = 0
         self._tasks: list[asyncio.Task[None]] = []
@@ -107,11 +163,54 @@ class Gateway:
             asyncio.create_task(self._sweep(), name="sweep"),
         ]
         self.metrics.gc.install()
+        self.revocations.start()
 
     async def stop(self) -> None:
         """Stop the background tasks."""
         self.metrics.gc.remove()
+        await self.revocations.stop()
         await cancel_all(self._tasks)
+        await cancel_all(list(self._losing))
+
+    def revoked_now(self, game_id: str, digest: str) -> None:
+        """A credential was revoked (on any gateway, or by the CLI): every connection
+        holding it loses the game before this returns, so its next message is refused and
+        no further event is queued for it; the client is told in a task."""
+        self.revoked[(game_id, digest)] = None
+        while len(self.revoked) > REVOKED_REMEMBERED:
+            del self.revoked[next(iter(self.revoked))]
+        self.metrics.revocations_heard += 1
+        for conn in self.holders.pop((game_id, digest), set()):
+            conn.lose_game_now(game_id)
+            task = asyncio.create_task(conn.lose_game(game_id))
+            self._losing.add(task)
+            task.add_done_callback(self._losing.discard)
+
+    def _admission_metrics(self) -> list[str]:
+        admission, replays = self.admission, self.replays
+        lines = ["# TYPE umpire_cost_units_total counter"]
+        for kind in sorted(admission.charged):
+            lines.append(f'umpire_cost_units_total{{kind="{kind}"}} {admission.charged[kind]}')
+        lines.append("# TYPE umpire_over_budget_total counter")
+        for scope in ("connection", "address", "creates"):
+            lines.append(f'umpire_over_budget_total{{scope="{scope}"}} {admission.refused[scope]}')
+        lines += [
+            "# TYPE umpire_replay_events_folded_total counter",
+            f"umpire_replay_events_folded_total {replays.folded}",
+            "# TYPE umpire_replay_answers_cached_total counter",
+            f"umpire_replay_answers_cached_total {replays.hits}",
+            "# TYPE umpire_replay_checkpoints gauge",
+            f"umpire_replay_checkpoints {replays.count}",
+            "# TYPE umpire_budget_addresses gauge",
+            f"umpire_budget_addresses {len(admission.addresses)}",
+        ]
+        return lines
+
+    def recheck_soon(self) -> None:
+        """Re-check every grant now (revocations may have been missed)."""
+        task = asyncio.create_task(self.recheck_credentials())
+        self._losing.add(task)
+        task.add_done_callback(self._losing.discard)
 
     async def _sweep(self) -> None:
         """Abort connections whose peer has accepted no data for a keepalive period.
@@ -124,27 +223,33 @@ class Gateway:
         while True:
             await asyncio.sleep(min(self.settings.ping_interval, limit / 2))
             now = time.monotonic()
+            self.admission.forget_idle(now, set(self.per_address))
             for conn in list(self.connections):
                 if conn.blocked_since is not None and now - conn.blocked_since > limit:
                     self.metrics.error("peer_not_reading")
                     conn.abort()
 
     async def _recheck_credentials(self) -> None:
-        """Drop grants whose credential was revoked elsewhere (another gateway, the CLI)."""
+        """Drop grants whose credential was revoked elsewhere (another gateway, the CLI)
+        and whose announcement this gateway missed: the fallback to the push."""
         while True:
             await asyncio.sleep(self.settings.credential_recheck_seconds)
-            grants = list(self.holders)
-            try:
-                for start in range(0, len(grants), 500):
-                    chunk = grants[start : start + 500]
-                    valid = await credentials.held(self.store, chunk)
-                    for grant, ok in zip(chunk, valid, strict=True):
-                        if not ok:
-                            await self.drop_grant(*grant)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the store away: try again next round
-                log.warning("credential re-check: %s", exc)
+            await self.recheck_credentials()
+
+    async def recheck_credentials(self) -> None:
+        """Check every grant held here against the store once; drop the revoked ones."""
+        grants = list(self.holders)
+        try:
+            for start in range(0, len(grants), 500):
+                chunk = grants[start : start + 500]
+                valid = await credentials.held(self.store, chunk)
+                for grant, ok in zip(chunk, valid, strict=True):
+                    if not ok:
+                        await self.drop_grant(*grant)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the store away: try again next round
+            log.warning("credential re-check: %s", exc)
 
     async def drop_grant(self, game_id: str, digest: str) -> int:
         """Every connection holding this credential loses the game; how many did."""
@@ -216,10 +321,16 @@ class Connection:
     def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
         self.gw = gateway
         self.ws = ws
+        self.address = gateway.address_of(ws)
+        self.budget = gateway.admission.connection_bucket(time.monotonic())
+        # Until when nothing is read from this client (after an over_budget refusal).
+        self.paused_until = 0.0
         self.settings = gateway.settings
         self.roles: dict[str, Role] = {}
         # game id -> digest of the credential that granted its role (revocation finds it)
         self.grants: dict[str, str] = {}
+        # Games whose credential was revoked while this connection held it (for the error).
+        self.revoked_games: set[str] = set()
         self.operator = False
         self.subs: dict[str, Subscription] = {}
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
@@ -244,11 +355,11 @@ class Connection:
                 if self._closing is not None:
                     continue  # keep reading (and dropping) so the close handshake completes
                 if not self._take_token():
-                    self.gw.metrics.error("rate_limited")
+                    self.mistake("rate_limited", "too many messages per second")
                     self.close_soon(CLOSE_RATE_LIMIT, "too many messages per second")
                     continue
                 if isinstance(raw, bytes):
-                    self.gw.metrics.error("binary_frame")
+                    self.mistake("binary_frame", f"{len(raw)} bytes")
                     await self.reply(
                         Error(
                             code="binary_frame",
@@ -257,6 +368,9 @@ class Connection:
                     )
                     continue
                 await self._dispatch(raw)
+                wait = self.paused_until - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
         except ConnectionClosed:
             pass
         if self._closing is not None:
@@ -385,11 +499,22 @@ class Connection:
 
     # -- input -----------------------------------------------------------------------------
 
+    def mistake(self, code: str, detail: str) -> None:
+        """Count a client's mistake, and log it in one line (rate-limited, no traceback)."""
+        self.gw.metrics.error(code)
+        self.gw.mistakes.note(self.address, code, detail)
+
     async def _dispatch(self, raw: str) -> None:
+        if too_deep(raw):  # before parsing: the parser would recurse once per level
+            await self._refuse_deep(raw)
+            return
         try:
             message = client_decoder.decode(raw)  # typed, in one pass
         except msgspec.DecodeError as exc:  # ValidationError included
             await self._refuse_frame(raw, exc)
+            return
+        except RecursionError:  # cannot happen below MAX_DEPTH; never lose the connection
+            await self._refuse_deep(raw)
             return
         request_id: str | None = message.id
         if self.gw.draining:
@@ -435,6 +560,20 @@ class Connection:
         finally:
             self.gw.inflight -= 1
 
+    async def _refuse_deep(self, raw: str) -> None:
+        """Answer a frame that nests deeper than MAX_DEPTH: bad_message, connection kept."""
+        found = _REQUEST_ID.search(raw)
+        message = f"the frame nests deeper than {MAX_DEPTH} levels of arrays and objects"
+        self.mistake("bad_message", message)
+        await self.reply(
+            Error(
+                code="bad_message",
+                message=f"{message}; no message needs more",
+                details={"max_depth": MAX_DEPTH},
+                id=found.group(1) if found else None,
+            )
+        )
+
     async def _refuse_frame(self, raw: str, failure: msgspec.DecodeError) -> None:
         """Answer a frame that is not a message: not JSON, or JSON of the wrong shape.
 
@@ -444,7 +583,7 @@ class Connection:
         try:
             data = msgspec.json.decode(raw)
         except msgspec.DecodeError as exc:
-            self.gw.metrics.error("bad_json")
+            self.mistake("bad_json", str(exc))
             await self.reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
             return
         request_id = None
@@ -455,7 +594,7 @@ class Connection:
         allowed = (
             "create, auth, subscribe, unsubscribe, command, list_games, view, revoke, bind_seed"
         )
-        self.gw.metrics.error(code)
+        self.mistake(code, text)
         await self.reply(
             Error(
                 code=code,
@@ -465,7 +604,40 @@ class Connection:
             )
         )
 
+    def admit(self, kind: str, cost: int) -> None:
+        """Charge `cost` to this connection and its address, or refuse (over_budget)."""
+        refusal = self.gw.admission.charge(self.budget, self.address, kind, cost, time.monotonic())
+        if refusal is not None:
+            self._refused(refusal)
+
+    async def _pace(self, kind: str, cost: int) -> None:
+        """Pay `cost` from this connection's and its address's budgets, waiting until
+        they can (work a client is owed, such as its catch-up, is slowed, not refused)."""
+        admission = self.gw.admission
+        while wait := admission.pay_or_wait(
+            self.budget, self.address, kind, cost, time.monotonic()
+        ):
+            await asyncio.sleep(wait)
+
+    def _refused(self, refusal: Refusal) -> NoReturn:
+        """Refuse with over_budget, and read nothing more from this client until it
+        could pay: a client that resends at once is slowed by TCP, not answered again."""
+        self.mistake("over_budget", refusal.message())
+        pause = min(max(refusal.retry_after, MIN_PAUSE), MAX_PAUSE)
+        self.paused_until = time.monotonic() + pause
+        raise OverBudget.of(refusal)
+
     async def _handle(self, message: Any) -> None:
+        if isinstance(message, Create):
+            refusal = self.gw.admission.charge_create(self.address, time.monotonic())
+            if refusal is not None:
+                self._refused(refusal)
+            self.admit("create", CREATE_COST)
+        # A replay and a listing are charged below, once their work is known.
+        elif not isinstance(message, ListGames) and not (
+            isinstance(message, GetView) and message.at_seq is not None
+        ):
+            self.admit(type(message).__name__.lower(), MESSAGE_COST)
         match message:
             case Create():
                 await self._create(message)
@@ -497,6 +669,7 @@ class Connection:
         # (the log's command-id check makes the second append a duplicate). Each answer
         # issues new credentials: the first answer may never have arrived.
         game_id = game_id_for_create(msg.create_id) if msg.create_id else None
+        self._check_grant_room(game_id)
         created = await self.gw.games.create(
             msg.ruleset,
             msg.setup,
@@ -564,8 +737,23 @@ class Connection:
         if reply:
             await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
 
+    def _check_grant_room(self, game_id: str | None) -> None:
+        """Refuse a new grant past `max_grants_per_connection` (a held game is no new one)."""
+        limit = self.settings.max_grants_per_connection
+        if game_id not in self.grants and len(self.grants) >= limit:
+            self.mistake("too_many_grants", f"{len(self.grants)} grants")
+            raise TooManyGrants(
+                f"this connection holds credentials for {limit} games already, the most "
+                "it may: use another connection (UMPIRE_MAX_GRANTS_PER_CONNECTION)",
+                limit=limit,
+            )
+
     def _grant(self, game_id: str, role: Role, digest: str) -> None:
+        if (game_id, digest) in self.gw.revoked:  # revoked while it was being verified
+            raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
+        self._check_grant_room(game_id)
         self._forget_grant(game_id)
+        self.revoked_games.discard(game_id)
         self.roles[game_id] = role
         self.grants[game_id] = digest
         self.gw.holders.setdefault((game_id, digest), set()).add(self)
@@ -581,10 +769,22 @@ class Connection:
             if not holders:
                 del self.gw.holders[(game_id, digest)]
 
+    def lose_game_now(self, game_id: str) -> None:
+        """Drop the role for `game_id` and stop live delivery of its events, at once (no
+        await): `lose_game` then ends the subscription and tells the client."""
+        self._forget_grant(game_id)
+        self.revoked_games.add(game_id)
+        sub = self.subs.get(game_id)
+        if sub is not None:
+            sub.feed.detach(sub)
+            if sub.task is not None:
+                sub.task.cancel()
+
     async def lose_game(self, game_id: str) -> None:
         """The credential for `game_id` was revoked: drop its role and its subscription,
         and tell the client (an unsolicited `credential_revoked` error frame)."""
         self._forget_grant(game_id)
+        self.revoked_games.add(game_id)
         had_subscription = game_id in self.subs
         await self._unsubscribe(game_id)
         notice = Error(
@@ -631,9 +831,11 @@ class Connection:
         if not self.operator:
             raise Unauthorized("only the operator may revoke credentials: auth with its token")
         game_id, digest = credentials.fingerprint(msg.credential)
+        holding = len(self.gw.holders.get((game_id, digest), ()))
         existed = await credentials.revoke(self.gw.store, msg.credential)
-        dropped = await self.gw.drop_grant(game_id, digest)
-        await self.reply(Revoked(game_id=game_id, existed=existed, dropped=dropped, id=msg.id))
+        # At once here, whether or not this gateway's announcement has come back yet.
+        self.gw.revoked_now(game_id, digest)
+        await self.reply(Revoked(game_id=game_id, existed=existed, dropped=holding, id=msg.id))
 
     def _role(self, game_id: str) -> Role:
         role = self.roles.get(game_id)
@@ -641,6 +843,8 @@ class Connection:
             return role
         if self.operator:
             return Role.REFEREE
+        if game_id in self.revoked_games:
+            raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
         raise Unauthorized(
             f"no credential for game {game_id!r} on this connection: send 'auth' first",
             game_id=game_id,
@@ -649,34 +853,55 @@ class Connection:
     async def _view_at(
         self, game_id: str, role: Role, at_seq: int, request_id: str | None
     ) -> ViewState:
-        """The state after event `at_seq` as `role` sees it now (all of it once revealed)."""
+        """The state after event `at_seq` as `role` sees it now (all of it once revealed).
+
+        Charged by the events it must read and fold (server/admission.py); folded from
+        the nearest checkpoint, or answered from the cache (server/replay_cache.py)."""
         ruleset, game = await self.gw.games.load(game_id)
         if not 1 <= at_seq <= game.meta.seq:
+            self.admit("view_at", MESSAGE_COST)
             raise SeqOutOfRange(
                 f"seq {at_seq} is out of range: game {game_id!r} has events 1 to {game.meta.seq}",
                 game_id=game_id,
                 at_seq=at_seq,
                 head=game.meta.seq,
             )
-        past = game_at(await self.gw.store.read(game_id, 1, at_seq), at_seq, ruleset)
         revealed = game.meta.revealed_seed is not None
-        state = msgspec.to_builtins(view_for(ruleset, past.state, role, revealed=revealed))
         # Actions only at the head: a past state's commands can no longer be sent.
-        at_head = at_seq == game.meta.seq
-        return ViewState(
-            game_id=game_id,
-            seq=at_seq,
-            role=role.value,
-            ruleset=ruleset.name,
-            state=state,
-            ended=past.meta.ended,
-            id=request_id,
-            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended)
-            if at_head
-            else [],
-            head_hash=past.meta.last_hash,
-            state_hash=receipt_state_hash(at_seq, past.meta.last_hash, state),
+        actions = (
+            legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+            if at_seq == game.meta.seq
+            else []
         )
+
+        def answer(state: Any, ended: bool, event_hash: str) -> ViewState:
+            return ViewState(
+                game_id=game_id,
+                seq=at_seq,
+                role=role.value,
+                ruleset=ruleset.name,
+                state=state,
+                ended=ended,
+                id=request_id,
+                actions=actions,
+                head_hash=event_hash,
+                state_hash=receipt_state_hash(at_seq, event_hash, state),
+            )
+
+        replays = self.gw.replays
+        key = (game_id, at_seq, role.value, revealed)
+        self.admit("view_at", replay_cost(replays.distance(game_id, at_seq, key)))
+        cached = replays.answer(key)
+        if cached is not None:
+            event_hash, (state, ended) = cached
+            here = await self.gw.store.read(game_id, at_seq, at_seq)
+            if here and here[0].hash == event_hash:
+                return answer(state, ended, event_hash)
+            replays.forget(game_id)  # the log changed under the answer
+        past = await replays.game_at(game_id, ruleset, at_seq)
+        state = msgspec.to_builtins(view_for(ruleset, past.state, role, revealed=revealed))
+        replays.remember(key, past.meta.last_hash, (state, past.meta.ended))
+        return answer(state, past.meta.ended, past.meta.last_hash)
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
         ruleset, game = await self.gw.games.load(game_id)
@@ -736,8 +961,13 @@ class Connection:
                     sub.task = None
                     feed.join(sub)  # no await since the check: nothing can come between
                     return
-                count = min(feed.head, sub.next_seq + 499) - sub.next_seq + 1
-                frames = await feed.frames(sub.next_seq, sub.role)
+                count = min(feed.head, sub.next_seq + CATCH_UP_PAGE - 1) - sub.next_seq + 1
+                if sub.next_seq in feed.window:  # encoded once, shared: cheap
+                    frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
+                else:  # read from the stream and encoded for this client alone
+                    await self._pace("catch_up", catch_up_cost(CATCH_UP_PAGE))
+                    async with self.gw.heavy:
+                        frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 for frame in frames:
                     await self.send(frame)
                 self.gw.metrics.events_delivered += len(frames)
@@ -827,17 +1057,35 @@ class Connection:
 
     async def _list(self, msg: ListGames) -> None:
         ids = await self.gw.store.games() if self.operator else sorted(self.roles)
+        self.admit("list_games", listing_cost(len(ids)))
+        store = self.gw.store
+        try:
+            versions = []
+            for start in range(0, len(ids), LIST_PAGE):
+                async with self.gw.heavy:
+                    pipe = store.redis.pipeline(transaction=False)
+                    for game_id in ids[start : start + LIST_PAGE]:
+                        pipe.hget(store.keys(game_id).meta, "version")
+                    versions += await pipe.execute()
+        except _UNREACHABLE as exc:
+            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
         summaries = []
-        for game_id in ids:
+        names = self.gw.ruleset_names
+        for game_id, raw in zip(ids, versions, strict=True):
+            if raw is None:
+                continue  # no such game (any more)
+            name = names.get(game_id)
+            if name is None:  # read once per game and gateway: a ruleset never changes
+                first = await store.read(game_id, 1, 1)
+                if not first:
+                    continue
+                if len(names) >= RULESET_NAMES_REMEMBERED:
+                    names.clear()
+                name = names[game_id] = ruleset_of(first[0]).name
             role = self.roles.get(game_id, Role.REFEREE)
-            first = await self.gw.store.read(game_id, 1, 1)
-            if not first:
-                continue
-            from engine.game import ruleset_of
-
-            seq = await self.gw.store.version(game_id)
-            name = ruleset_of(first[0]).name
-            summaries.append(GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=seq))
+            summaries.append(
+                GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=int(raw))
+            )
         await self.reply(GameList(games=summaries, id=msg.id))
 
 

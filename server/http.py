@@ -1,12 +1,18 @@
 """Plain HTTP on the gateway's port: /healthz, /metrics and the viewer's static files.
 
 Also the gate for websocket handshakes: the Origin allow-list and the per-address limit.
+Every request is screened first (`screen`, plain code): one well-formed Host header,
+only GET and HEAD, and a Host name from the allow-list for pages and handshakes, so a
+page reached through DNS rebinding (the attacker's name resolving to this machine) gets
+nothing. HEAD answers carry the headers of GET and no body.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import mimetypes
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,11 +20,23 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.config import Settings
+
 if TYPE_CHECKING:
     from server.gateway import Gateway
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 WS_PATH = "/ws"
+# Paths for tools (health checks, scrapers) that name the server however they reach it;
+# they hold no game data, so the Host allow-list does not apply to them.
+TOOL_PATHS = ("/healthz", "/metrics")
+SERVED_METHODS = "GET, HEAD"
+# Host: a bracketed IPv6 literal or a name (or IPv4 literal), then an optional port.
+_HOST = re.compile(
+    r"(?:\[(?P<ip6>[0-9A-Fa-f:.]{2,45})\]|(?P<name>[A-Za-z0-9._-]{1,253}))(?::[0-9]{1,5})?"
+)
+# Headers a request may carry at most once (a second Host or Origin is ambiguous).
+_SINGLE = ("Host", "Origin", "Upgrade")
 
 
 def _response(status: int, reason: str, body: bytes, content_type: str) -> Response:
@@ -41,6 +59,8 @@ def text(status: int, reason: str, body: str) -> Response:
 def static_file(path: str) -> Response:
     """A file under clients/web, or 404. Never serves anything outside that folder."""
     relative = path.split("?", 1)[0].lstrip("/") or "index.html"
+    if relative == "favicon.ico":  # what browsers ask for without a <link rel="icon">
+        relative = "favicon.svg"
     target = (WEB_ROOT / relative).resolve()
     if (WEB_ROOT not in target.parents and target != WEB_ROOT) or not target.is_file():
         return text(404, "Not Found", f"no such file: /{relative}\n")
@@ -48,6 +68,73 @@ def static_file(path: str) -> Response:
     if kind.startswith("text/") or kind in ("application/javascript", "application/json"):
         kind += "; charset=utf-8"
     return _response(200, "OK", target.read_bytes(), kind)
+
+
+def host_name(value: str) -> str | None:
+    """The name in a Host header (lower case, no port, no trailing dot); None if malformed."""
+    found = _HOST.fullmatch(value.strip())
+    if found is None:
+        return None
+    if found["ip6"] is not None:
+        return found["ip6"].lower()
+    name = found["name"].lower().rstrip(".")
+    return name or None
+
+
+def host_allowed(name: str, settings: Settings) -> bool:
+    """Whether pages and handshakes may be served to a request naming `name`.
+
+    IP literals are allowed: a browser sends one only when it was pointed at this
+    address, and DNS rebinding needs a name. So are loopback names (`localhost`,
+    `*.localhost`), the address the gateway listens on, and `UMPIRE_ALLOWED_HOSTS`.
+    """
+    allowed = {h.lower().rstrip(".") for h in settings.allowed_hosts}
+    if "*" in allowed or name in allowed or name == settings.host.lower():
+        return True
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def screen(request: Request, settings: Settings) -> tuple[str, Response] | None:
+    """Why a request may go no further, and its answer; None if it may.
+
+    400 for a malformed request (no Host, a second Host, Origin or Upgrade header, a
+    Host that is not a host, a path that is not absolute); 405 with `Allow` for a method
+    other than GET and HEAD (GET only for a websocket handshake); 403 for a page or
+    handshake whose Host is not allowed (docs/operations.md, "HTTP").
+    """
+    for header in _SINGLE:
+        if len(request.headers.get_all(header)) > 1:
+            return "bad_request", text(400, "Bad Request", f"more than one {header} header\n")
+    hosts = request.headers.get_all("Host")
+    if not hosts:
+        return "bad_request", text(400, "Bad Request", "a Host header is required\n")
+    name = host_name(hosts[0])
+    if name is None:
+        return "bad_request", text(400, "Bad Request", "malformed Host header\n")
+    if not request.path.startswith("/"):
+        return "bad_request", text(400, "Bad Request", "the path must start with /\n")
+    upgrade = request.headers.get("Upgrade", "").lower() == "websocket"
+    allow = "GET" if upgrade else SERVED_METHODS
+    if request.method not in allow.split(", "):
+        refused = text(405, "Method Not Allowed", f"method {request.method} not allowed\n")
+        refused.headers["Allow"] = allow
+        return "method_not_allowed", refused
+    path = request.path.split("?", 1)[0]
+    if path not in TOOL_PATHS and not host_allowed(name, settings):
+        reason = f"host {name!r} not allowed: add it to UMPIRE_ALLOWED_HOSTS\n"
+        return "host_forbidden", text(403, "Forbidden", reason)
+    return None
+
+
+def without_body(response: Response) -> Response:
+    """The answer to HEAD: GET's status and headers (Content-Length included), no body."""
+    return Response(response.status_code, response.reason_phrase, response.headers, b"")
 
 
 def origin_allowed(gateway: Gateway, request: Request) -> bool:
@@ -89,6 +176,19 @@ def make_process_request(gateway: Gateway):  # type: ignore[no-untyped-def]
     """The websockets process_request hook for this gateway."""
 
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        refused = screen(request, gateway.settings)
+        if refused is not None:
+            code, response = refused
+            gateway.metrics.error(code)
+            address = gateway.address_of(connection)
+            gateway.mistakes.note(address, code, response.body.decode().strip())
+            return without_body(response) if request.method == "HEAD" else response
+        response = await answer(connection, request)
+        if response is not None and request.method == "HEAD":
+            return without_body(response)
+        return response
+
+    async def answer(connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         upgrade = request.headers.get("Upgrade", "").lower() == "websocket"
         if path == WS_PATH and upgrade:

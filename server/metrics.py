@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from server.collector import Pauses
 
@@ -21,10 +22,14 @@ class Metrics:
         self.events_delivered = 0
         # Live subscriptions whose queue was full when an event came: each caught up alone.
         self.subscriptions_lagged = 0
+        # Revocations announced to this gateway (server/revocations.py).
+        self.revocations_heard = 0
         self.errors: Counter[str] = Counter()
         self.buckets = [0] * len(BUCKETS)
         self.latency_sum = 0.0
         self.gc = Pauses()
+        # More exposition lines, from the parts that keep their own counts (admission).
+        self.sources: list[Callable[[], list[str]]] = []
 
     def error(self, code: str) -> None:
         """Count an error by its code."""
@@ -62,6 +67,8 @@ class Metrics:
             f"umpire_subscriptions_lagged_total {self.subscriptions_lagged}",
             "# TYPE umpire_frames_sent_total counter",
             f"umpire_frames_sent_total {self.frames_sent}",
+            "# TYPE umpire_revocations_heard_total counter",
+            f"umpire_revocations_heard_total {self.revocations_heard}",
             "# TYPE umpire_errors_total counter",
         ]
         for code in sorted(self.errors):
@@ -73,4 +80,6 @@ class Metrics:
         lines.append(f"umpire_command_seconds_sum {self.latency_sum:.6f}")
         lines.append(f"umpire_command_seconds_count {self.commands}")
         lines += self.gc.render()
+        for source in self.sources:
+            lines += source()
         return "\n".join(lines) + "\n"

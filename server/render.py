@@ -1,4 +1,9 @@
-"""Readable renderings of events for terminals (rich) and plain text."""
+"""Readable renderings of events for terminals (rich) and plain text.
+
+`describe` returns printable text: what a player wrote in an event (a purpose, a
+command's fields, a result) has its control characters escaped. Printing it where rich
+parses markup needs `shown` (events/terminal_text.py) as well.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from engine.redaction import view_for
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.receipt import receipt_state_hash
+from events.terminal_text import printable
 from events.types import (
     ClientEntropy,
     ClientSeedBound,
@@ -26,8 +32,9 @@ from events.types import (
 
 def describe(event: Struct, *, with_type: bool = True) -> str:
     """One line saying what an event means (without its type name when a table shows the
-    type in a column of its own), its citations as the rulebook's (engine/citations.py)."""
-    return readable(_describe(event, with_type=with_type))
+    type in a column of its own), its citations as the rulebook's (engine/citations.py),
+    safe to print (control characters escaped)."""
+    return printable(readable(_describe(event, with_type=with_type)))
 
 
 def _describe(event: Struct, *, with_type: bool) -> str:

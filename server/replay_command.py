@@ -22,7 +22,6 @@ from typing import Any
 
 import msgspec
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from engine import registry
@@ -42,6 +41,7 @@ from events.envelope import check_game_id
 from events.epochs import epochs_of
 from events.errors import GameExists, GameNotFound
 from events.store import PendingEvent
+from events.terminal_text import shown
 from events.types import SeedRevealed
 from server.config import Settings
 from server.game_log import load_log, read_log, ruleset_from_module
@@ -87,6 +87,7 @@ def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _dump(value: Any) -> str:
+    # ensure_ascii (the default) escapes every control character a player wrote.
     return json.dumps(value, indent=2, sort_keys=True, default=str)
 
 
@@ -100,13 +101,13 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
             print(_dump(_builtins(at)))
             return 0
         console.print(
-            f"{escape(log.source)} ({at.ruleset}) after seq {at.seq} of {at.head}, as the "
+            f"{shown(log.source)} ({at.ruleset}) after seq {at.seq} of {at.head}, as the "
             f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
         )
         status = f"ended: {at.result}" if at.ended else "in play"
         console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
-        console.print(escape(_dump(at.state)))
+        console.print(shown(_dump(at.state), newlines=True))
         return 0
     a, b = args.diff
     for seq in (a, b):
@@ -117,16 +118,16 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(_dump([_builtins(c) for c in changes]))
         return 0
-    console.print(f"{escape(log.source)}: {len(changes)} changes from seq {a} to seq {b}, "
+    console.print(f"{shown(log.source)}: {len(changes)} changes from seq {a} to seq {b}, "
                   f"as the {role.value}")  # fmt: skip
     table = Table(show_lines=False)
     for column in ("where", "before", "after"):
         table.add_column(column, overflow="fold")
     for change in changes:
         table.add_row(
-            escape(change.path),
-            "(absent)" if change.added else escape(json.dumps(change.before, default=str)),
-            "(absent)" if change.removed else escape(json.dumps(change.after, default=str)),
+            shown(change.path),
+            "(absent)" if change.added else shown(json.dumps(change.before, default=str)),
+            "(absent)" if change.removed else shown(json.dumps(change.after, default=str)),
         )
     console.print(table)
     return 0
@@ -194,7 +195,7 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
         print(_dump(_builtins(explanation)))
         return 0
     for line in explanation.lines():
-        console.print(escape(line))
+        console.print(shown(line))
     return 0
 
 
@@ -246,17 +247,17 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
                      "difference": _builtins(d) if d else None}))  # fmt: skip
         return 0
     console.print(
-        f"re-adjudicated game {escape(args.game)} as {escape(new_id)} under {ruleset.name} "
+        f"re-adjudicated game {shown(args.game)} as {shown(new_id)} under {ruleset.name} "
         f"v{ruleset.version}: {result.commands} commands re-run, {seq} events"
     )
     if d is None:
         console.print("no difference: the rules make exactly the events of the original log")
         return 0
-    console.print(f"first difference at seq {d.seq}: {escape(d.message)}")
+    console.print(f"first difference at seq {d.seq}: {shown(d.message)}")
     if d.rule:
-        console.print(f"  rule:     {escape(d.rule)}")
-    console.print(f"  original: {escape(d.expected)}")
-    console.print(f"  now:      {escape(d.found)}")
+        console.print(f"  rule:     {shown(d.rule)}")
+    console.print(f"  original: {shown(d.expected)}")
+    console.print(f"  now:      {shown(d.found)}")
     if result.stopped:
         console.print("  the new game stops there: the rules refuse the rest of the record")
     return 0

@@ -8,12 +8,14 @@ import asyncio
 from typing import Any
 
 import msgspec
+import pytest
 import websockets
 
 from clients.client import UmpireClient
 from events.wire import Created
 from server.app import Running
 from server.games import game_id_for_create
+from tests.access.drivers import driver, rulesets
 from tests.support.wire import text
 
 CREATE_ID = "create-once-0123456789abcdef"
@@ -96,3 +98,43 @@ async def test_a_create_whose_answer_was_lost_is_re_sent_to_the_same_game(
         assert gateway.gateway.metrics.games_created == 1
         view = await client.view(created.game_id)  # the credential it kept works
         assert view.seq == 2  # GameCreated, then the one client seed the client bound
+
+
+@pytest.mark.parametrize("ruleset", rulesets())
+async def test_a_re_sent_create_answers_the_same_game_for_every_ruleset(
+    gateway: Running, ws_url: str, ruleset: str
+) -> None:
+    # Fails on main with game_exists for every ruleset whose setup holds a list: the
+    # stored setup decodes to lists, the parsed one holds tuples.
+    setup, _ = driver(ruleset)
+    message = {"type": "create", "ruleset": ruleset, "setup": setup, "create_id": CREATE_ID}
+    first = await _ask(ws_url, message)
+    again = await _ask(ws_url, message)
+    assert first["type"] == "created", first
+    assert again["type"] == "created", again
+    assert again["game_id"] == first["game_id"]
+    assert again["seed_commitment"] == first["seed_commitment"]
+    assert await gateway.gateway.store.version(first["game_id"]) == 1
+
+
+@pytest.mark.parametrize("ruleset", rulesets())
+async def test_the_python_client_re_sends_a_lost_create_for_every_ruleset(
+    gateway: Running, ws_url: str, ruleset: str
+) -> None:
+    setup, _ = driver(ruleset)
+    async with UmpireClient(ws_url, retry_delay=0.01) as client:
+        deliver = client._deliver
+        lost: list[str] = []
+
+        def lose_the_first_created(message: Any) -> None:
+            if isinstance(message, Created) and not lost:
+                lost.append(message.game_id)
+                assert client._ws is not None and client._ws.transport is not None
+                client._ws.transport.abort()
+                return
+            deliver(message)
+
+        client._deliver = lose_the_first_created  # type: ignore[method-assign]
+        created = await asyncio.wait_for(client.create(ruleset, setup), 10)
+        assert lost == [created.game_id]
+        assert gateway.gateway.metrics.games_created == 1

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from server.app import Running
+from tests.access.drivers import driver, rulesets
 
 # A WebSocket that loses the first `created` answer: it closes instead of delivering it,
 # as a dropped connection would, after the server has made the game.
-LOSE_FIRST_CREATED = """async (url) => {
+LOSE_FIRST_CREATED = """async ([url, ruleset, setup]) => {
     class Lossy extends WebSocket {
         set onmessage(handler) {
             super.onmessage = (msg) => {
@@ -27,19 +30,23 @@ LOSE_FIRST_CREATED = """async (url) => {
     const { UmpireClient } = await import("/umpire.js");
     const client = new UmpireClient(url, { reconnectDelay: 20 });
     await client.connect();
-    const created = await client.create("counter", { target: 5 });
+    const created = await client.create(ruleset, setup);
     client.close();
     return { lost: window.lost, created: created.game_id };
 }"""
 
 
+@pytest.mark.parametrize("ruleset", rulesets())
 async def test_a_create_whose_answer_was_lost_names_the_same_game(
-    browser: Any, viewer_gateway: Running
+    browser: Any, viewer_gateway: Running, ruleset: str
 ) -> None:
+    # Each ruleset's own setup: on main every one with a list in it got game_exists.
+    setup, _ = driver(ruleset)
     port = viewer_gateway.port
     page = await browser.new_page()
     await page.goto(f"http://127.0.0.1:{port}/")
-    result = await page.evaluate(LOSE_FIRST_CREATED, f"ws://127.0.0.1:{port}/ws")
+    url = f"ws://127.0.0.1:{port}/ws"
+    result = await page.evaluate(LOSE_FIRST_CREATED, [url, ruleset, setup])
     assert result["lost"] == result["created"]
     assert viewer_gateway.gateway.metrics.games_created == 1
     await page.close()

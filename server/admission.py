@@ -1,0 +1,219 @@
+"""Cost-aware admission: what a message costs, and whether its sender can pay (sans-I/O).
+
+Counting messages treats a `view` that replays six thousand events like a `view` of the
+head. Here every message has a cost in units of about one cheap message's work (~50 µs
+of the gateway's CPU): 1 for most, more for a replay that must read and fold old events,
+a listing over many games, a catch-up from the stream, a create. The cost is charged to
+two token buckets, the connection's and its address's (all connections from one IP
+share it), and a message either side cannot pay is refused with `over_budget` (the
+connection stays; `details.retry_after` says when it could pay). Creates are limited
+apart, per address, since each one writes to the log forever.
+
+A cost larger than a bucket holds is admitted when that bucket is full and leaves it in
+debt, so an honest large request succeeds once and then waits its turn.
+
+Everything here is plain code over a clock value passed in: tests drive it without
+sockets (tests/server/test_admission.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from events.errors import UmpireError
+
+# Costs, in units (docs/operations.md, "Admission"). Measured on the reference machine:
+# a cheap message ~50 µs; reading and folding one old event ~65 µs; listing one game
+# (one pipelined HGET, parsed by redis-py) ~60 µs; sending one event from the stream
+# ~60 µs, but a resuming client's catch-up is the common case and is paced by its
+# reading, so 10 streamed events make a unit.
+MESSAGE_COST = 1
+CREATE_COST = 20
+CACHED_REPLAY_COST = 2
+REPLAY_EVENTS_PER_UNIT = 1
+LISTED_GAMES_PER_UNIT = 1
+STREAMED_EVENTS_PER_UNIT = 10
+
+
+def replay_cost(events: int) -> int:
+    """A `view` with `at_seq` that must read and fold `events` events (a cached answer
+    still loads the game and reads one event to check it)."""
+    return CACHED_REPLAY_COST + math.ceil(events / REPLAY_EVENTS_PER_UNIT)
+
+
+def listing_cost(games: int) -> int:
+    """A `list_games` over `games` games."""
+    return MESSAGE_COST + games // LISTED_GAMES_PER_UNIT
+
+
+def catch_up_cost(events: int) -> int:
+    """A page of `events` events a catch-up reads from the stream (paced, not refused:
+    a resuming client always gets its events, at the pace its budgets allow)."""
+    return max(1, events // STREAMED_EVENTS_PER_UNIT)
+
+
+class Bucket:
+    """A token bucket: holds up to `capacity` units, refilled at `rate` a second."""
+
+    __slots__ = ("capacity", "rate", "stamp", "tokens")
+
+    def __init__(self, capacity: float, rate: float, now: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.stamp = now
+
+    def refill(self, now: float) -> float:
+        """The tokens held at `now`."""
+        if now > self.stamp:
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+        return self.tokens
+
+    def can_pay(self, cost: float, now: float) -> bool:
+        """Whether `cost` is admitted now (a cost above capacity needs a full bucket)."""
+        return self.refill(now) >= min(cost, self.capacity)
+
+    def wait(self, cost: float, now: float) -> float:
+        """Seconds until `cost` would be admitted."""
+        missing = min(cost, self.capacity) - self.refill(now)
+        return max(0.0, missing / self.rate)
+
+    def pay(self, cost: float) -> None:
+        """Take `cost` (after `can_pay`); may leave the bucket in debt."""
+        self.tokens -= cost
+
+    def full(self, now: float) -> bool:
+        """Whether the bucket is full (an idle address's bucket can be forgotten)."""
+        return self.refill(now) >= self.capacity
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """The operator's budgets (server/config.py settings)."""
+
+    connection_rate: float = 200.0
+    connection_burst: float = 2000.0
+    address_rate: float = 1000.0
+    address_burst: float = 5000.0
+    creates_per_minute: float = 60.0
+    create_burst: float = 100.0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a message was not admitted: which budget, its cost, when it could be paid."""
+
+    scope: str  # "connection", "address" or "creates"
+    cost: int
+    retry_after: float
+
+    def message(self) -> str:
+        """The refusal in words, for the `over_budget` error."""
+        what = {
+            "connection": "this connection's cost budget",
+            "address": "your address's cost budget (shared by all its connections)",
+            "creates": "the creates allowed from your address",
+        }[self.scope]
+        return (
+            f"over budget: this request costs {self.cost} units, more than {what} holds "
+            f"now; retry in {self.retry_after:.2f} s (docs/operations.md, Admission)"
+        )
+
+
+class Admission:
+    """The buckets of one gateway: one per connection (held by the connection), one per
+    address with connections or debt, and one create bucket per address."""
+
+    def __init__(self, budgets: Budgets) -> None:
+        self.budgets = budgets
+        self.addresses: dict[str, Bucket] = {}
+        self.creates: dict[str, Bucket] = {}
+        self.charged: Counter[str] = Counter()  # units admitted, by message kind
+        self.refused: Counter[str] = Counter()  # refusals, by scope
+
+    def connection_bucket(self, now: float) -> Bucket:
+        """A new connection's bucket."""
+        b = self.budgets
+        return Bucket(b.connection_burst, b.connection_rate, now)
+
+    def _address(self, address: str, now: float) -> Bucket:
+        bucket = self.addresses.get(address)
+        if bucket is None:
+            b = self.budgets
+            bucket = self.addresses[address] = Bucket(b.address_burst, b.address_rate, now)
+        return bucket
+
+    def charge(
+        self, connection: Bucket, address: str, kind: str, cost: int, now: float
+    ) -> Refusal | None:
+        """Charge `cost` to the connection and its address; None if admitted (both paid),
+        else the refusal (neither paid)."""
+        shared = self._address(address, now)
+        for scope, bucket in (("connection", connection), ("address", shared)):
+            if not bucket.can_pay(cost, now):
+                self.refused[scope] += 1
+                return Refusal(scope, cost, bucket.wait(cost, now))
+        connection.pay(cost)
+        shared.pay(cost)
+        self.charged[kind] += cost
+        return None
+
+    def pay_or_wait(
+        self, connection: Bucket, address: str, kind: str, cost: int, now: float
+    ) -> float:
+        """For work that is paced rather than refused (a catch-up's next page): pay
+        `cost` from both buckets and return 0, or return the seconds to wait first."""
+        shared = self._address(address, now)
+        wait = max(connection.wait(cost, now), shared.wait(cost, now))
+        if wait > 0:
+            return wait
+        connection.pay(cost)
+        shared.pay(cost)
+        self.charged[kind] += cost
+        return 0.0
+
+    def charge_create(self, address: str, now: float) -> Refusal | None:
+        """Count one create against its address's create budget; None if admitted."""
+        bucket = self.creates.get(address)
+        if bucket is None:
+            b = self.budgets
+            rate = b.creates_per_minute / 60.0
+            bucket = self.creates[address] = Bucket(b.create_burst, rate, now)
+        if not bucket.can_pay(1, now):
+            self.refused["creates"] += 1
+            return Refusal("creates", 1, bucket.wait(1, now))
+        bucket.pay(1)
+        return None
+
+    def forget_idle(self, now: float, active: set[str] | None = None) -> None:
+        """Drop the buckets of addresses that are full again and have no connection (so
+        memory does not grow with every address ever seen)."""
+        keep = active or set()
+        for table in (self.addresses, self.creates):
+            for address in [a for a, b in table.items() if a not in keep and b.full(now)]:
+                del table[address]
+
+
+class OverBudget(UmpireError):
+    """A request its sender's budget cannot pay now (the connection stays)."""
+
+    code = "over_budget"
+
+    @classmethod
+    def of(cls, refusal: Refusal) -> OverBudget:
+        """The error for a refusal, with its scope, cost and retry_after in details."""
+        return cls(
+            refusal.message(),
+            scope=refusal.scope,
+            cost=refusal.cost,
+            retry_after=round(refusal.retry_after, 3),
+        )
+
+
+class TooManyGrants(UmpireError):
+    """A connection already holds credentials for as many games as it may."""
+
+    code = "too_many_grants"

@@ -1,0 +1,83 @@
+"""Cost-aware admission at a real gateway: a replay is charged the events it folds, a
+bucket in debt refuses with over_budget (the connection stays), creates are limited per
+address, grants per connection capped, and /metrics shows it (docs/operations.md,
+"Admission")."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine.roles import Role
+from server import credentials
+from server.app import Running, running_gateway
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from tests.access.peer import Peer
+from tests.server.conftest import gateway_settings
+from tests.server.test_gateway_http import http_get
+
+
+@pytest.fixture
+async def strict(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
+    settings = gateway_settings(
+        prefix, cost_per_second=10, cost_burst=50, create_burst=2, creates_per_minute=6,
+        max_grants_per_connection=3,
+    )  # fmt: skip
+    async with running_gateway(settings, redis_server.url) as running:
+        yield running
+
+
+async def test_a_costly_replay_is_paid_once_then_refused(strict: Running, games: Games) -> None:
+    created = await games.create("counter", {"target": 10**6})
+    for n in range(100):
+        await games.handle(created.game_id, f"p{n}", {"type": "Push"})
+    head = await games.store.version(created.game_id)
+    spectator = await credentials.issue(games.store, created.game_id, Role.SPECTATOR)
+    peer = await Peer.open(f"ws://127.0.0.1:{strict.port}/ws")
+    await peer.ok({"type": "auth", "credential": spectator})
+    await asyncio.sleep(0.3)  # the auth's unit refilled: the bucket is full again
+    # Costs more than the bucket holds: admitted once (a full bucket), leaving debt.
+    first = await peer.ok({"type": "view", "game_id": created.game_id, "at_seq": head - 1})
+    assert first["seq"] == head - 1
+    refused = await peer.request({"type": "view", "game_id": created.game_id, "at_seq": 5})
+    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
+    assert refused["details"]["retry_after"] > 1.0
+    # The connection stays; its answers resume once it can pay.
+    assert not peer.ws.close_code
+    _, metrics = await http_get(strict.port, "/metrics")
+    assert 'umpire_over_budget_total{scope="connection"} 1' in metrics
+    assert 'umpire_cost_units_total{kind="view_at"}' in metrics
+    assert "umpire_replay_events_folded_total" in metrics
+    await peer.close()
+
+
+async def test_creates_are_limited_per_address(strict: Running) -> None:
+    url = f"ws://127.0.0.1:{strict.port}/ws"
+    peers = [await Peer.open(url) for _ in range(2)]
+    create = {"type": "create", "ruleset": "counter", "setup": {}}
+    await peers[0].ok(create)
+    await peers[1].ok(create)
+    refused = await peers[0].request(create)  # another connection, the same address
+    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "creates"
+    assert strict.gateway.metrics.games_created == 2
+    for peer in peers:
+        await peer.close()
+
+
+async def test_grants_per_connection_are_capped(strict: Running, games: Games) -> None:
+    peer = await Peer.open(f"ws://127.0.0.1:{strict.port}/ws")
+    held = []
+    for _ in range(4):
+        game = (await games.create("counter", {})).game_id
+        held.append(await credentials.issue(games.store, game, Role.SPECTATOR))
+    for credential in held[:3]:
+        await peer.ok({"type": "auth", "credential": credential})
+    refused = await peer.request({"type": "auth", "credential": held[3]})
+    assert refused["code"] == "too_many_grants" and refused["details"]["limit"] == 3
+    await peer.ok({"type": "auth", "credential": held[0]})  # one it holds: no new grant
+    listed = await peer.ok({"type": "list_games"})
+    assert len(listed["games"]) == 3
+    await peer.close()
