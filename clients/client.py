@@ -201,7 +201,7 @@ class UmpireClient:
         client_entropy: str = "bind",
         opponent_manual_dice: bool = False,
     ) -> Created:
-        """Create a game and bind this client's seed to its dice (docs/audit-seeds.md).
+        """Create a game and bind this client's seed to its dice (docs/audit.md (4.1)).
 
         The server answers with the commitment to its secret seed first; only then does
         the client send its own seed (`client_seed`, default fresh random entropy), so

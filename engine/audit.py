@@ -130,7 +130,7 @@ def _forged_reveal(envelopes: Sequence[Envelope]) -> int | None:
 def _check_dice(
     envelopes: Sequence[Envelope], decoded: Sequence[Struct], created: GameCreated, tally: _Tally
 ) -> AuditFailure | None:
-    """Seed epochs and rolls (docs/audit-seeds.md): each SeedRevealed opens its epoch's
+    """Seed epochs and rolls (docs/audit.md (4.1)): each SeedRevealed opens its epoch's
     commitment and may commit the next; rolls are numbered in order across epochs; each
     server roll is derived from its epoch's seed and client seed, and none may come before
     that client seed is bound (unless the game waived it). Returns the first failure."""

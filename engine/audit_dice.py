@@ -1,5 +1,5 @@
 """The dice of a re-run `decide` in an audit: the log's faces, everything else as the rules
-say (docs/audit-grammar.md "Command batches").
+say (docs/audit.md (6) "Command batches").
 
 The audit re-runs each recorded command and compares what comes out with what the log
 holds. The faces cannot be re-made (a server roll is checked against the revealed seed

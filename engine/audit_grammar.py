@@ -1,4 +1,4 @@
-"""The batch grammar of a log, checked by the audit (docs/audit-grammar.md).
+"""The batch grammar of a log, checked by the audit (docs/audit.md (6)).
 
 A log is a sequence of batches. A command batch is a `CommandRecorded` followed by exactly
 what re-running `decide` on the state before it produces, all under the command's id; the

@@ -7,7 +7,7 @@ w mod s: no modulo bias. Faces run 1..s, except the percentile dice (0..9 each).
 
 The seed and client seed are those of the roll's seed epoch: a mid-game reveal publishes
 the epoch's seed and commits the next one, and each epoch takes its own client seed, bound
-after its commitment was published (docs/audit-seeds.md).
+after its commitment was published (docs/audit.md (4.1)).
 
 Four sources share one interface: ServerDice derives faces from the epoch's seeds,
 UnboundDice refuses to roll until the client's seed is bound, ManualDice takes the faces a

@@ -37,7 +37,7 @@ from events.types import (
 class GameMeta(Struct, frozen=True, kw_only=True):
     """What the engine itself tracks of every game, whatever its ruleset.
 
-    Seeds come in epochs (docs/audit-seeds.md): `seed_commitment` and `client_seed` are
+    Seeds come in epochs (docs/audit.md (4.1)): `seed_commitment` and `client_seed` are
     the current epoch's, `client_bound` whether its client seed is bound, `epoch_rolls`
     how many rolls it has made. `revealed_seed` is set by the final reveal only (a reveal
     that commits no next seed); a mid-game reveal rotates to the next epoch instead.

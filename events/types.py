@@ -24,7 +24,7 @@ class Roller(StrEnum):
 
 
 class ClientEntropy(StrEnum):
-    """Whether a game's rolls wait for the client's seed (docs/audit-seeds.md)."""
+    """Whether a game's rolls wait for the client's seed (docs/audit.md (4.1))."""
 
     BIND = "bind"  # each epoch's first roll waits for a ClientSeedBound of that epoch
     WAIVED = "waived"  # recorded at creation: the server's seed alone (client seed "")

@@ -79,7 +79,7 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         reveals = [e for e in events if isinstance(e, SeedRevealed)]
         seed = reveals[-1].seed if reveals else None
         # A mid-game reveal publishes the rolls so far only: what follows it is the next
-        # seed's secret (docs/audit-seeds.md), so such a log exports as an unrevealed one.
+        # seed's secret (docs/audit.md (4.1)), so such a log exports as an unrevealed one.
         open_after = bool(reveals) and bool(reveals[-1].next_commitment)
         secret: str | None = None
         if seed is None or (open_after and envelopes[-1].type != "SeedRevealed"):

@@ -6,7 +6,7 @@ game (or load it); append with the expected version, the hash link and the crede
 checked by the append itself, which also answers a known command id with its first result;
 on a version conflict reload and decide again (bounded retries).
 
-Dice are provably fair (docs/audit-seeds.md): create logs the commitment to a fresh server
+Dice are provably fair (docs/audit.md (4.1)): create logs the commitment to a fresh server
 seed and no client seed; the client binds its seed after it has seen the commitment
 (ClientSeedBound), and no server roll happens before that, unless the game was created
 waiving client entropy (recorded in GameCreated). A reveal of a running game publishes the
@@ -561,7 +561,7 @@ class Games:
             return events
         dice: Dice
         if seed is not None:
-            # The epoch's seed and client seed (docs/audit-seeds.md); roll numbers run on
+            # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
             # across epochs.
             dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
         elif game.meta.needs_client_seed:

@@ -697,7 +697,7 @@ class Connection:
         )
 
     async def _bind_seed(self, msg: BindSeed) -> None:
-        """The player's seed for the current seed epoch (docs/audit-seeds.md)."""
+        """The player's seed for the current seed epoch (docs/audit.md (4.1))."""
         if msg.credential:
             await self._auth(msg.credential, msg.id, reply=False)
         role = self._role(msg.game_id)

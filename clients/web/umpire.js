@@ -96,7 +96,7 @@ export class UmpireClient {
   }
 
   // Create a game, then bind this client's seed once the server's commitment has arrived
-  // (docs/audit-seeds.md): neither side can choose its seed knowing the other's. The seed
+  // (docs/audit.md (4.1)): neither side can choose its seed knowing the other's. The seed
   // is fresh browser entropy unless one is given.
   async create(ruleset, setup = {}, clientSeed) {
     // A create_id makes the create safe to re-send after a reconnect: it names one game.

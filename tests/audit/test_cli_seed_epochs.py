@@ -1,4 +1,4 @@
-"""`umpire new`, `reveal`, `bind`, `log` and `audit` across seed epochs (docs/audit-seeds.md)."""
+"""`umpire new`, `reveal`, `bind`, `log` and `audit` across seed epochs (docs/audit.md (4.1))."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The system batches as data (docs/audit-grammar.md, SYSTEM_BATCHES.md): each is accepted
+"""The system batches as data (docs/audit.md (6), SYSTEM_BATCHES.md): each is accepted
 where it may stand, by tag and command id, and refused with a reason everywhere else.
 ClientSeedBound and a rotating SeedRevealed are accepted by tag, so the grammar holds for
 logs of the seed-epoch design before their event types exist in this build."""

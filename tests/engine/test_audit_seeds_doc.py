@@ -1,4 +1,4 @@
-"""The worked numbers of docs/audit-seeds.md are what engine/dice.py derives, and the doc
+"""The worked numbers of docs/audit.md (4.1) are what engine/dice.py derives, and the doc
 states them (a change to either side fails here)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.dice import d6, d100, derive_faces, total_of, two_d6
 
-DOC = (Path(__file__).resolve().parents[2] / "docs" / "audit-seeds.md").read_text()
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
 DOC_TEXT = " ".join(DOC.split())  # line breaks in the doc do not matter
 SEED_0 = bytes(range(32))
 SEED_1 = bytes(range(32, 64))
@@ -23,7 +23,7 @@ def _first_words(seed: bytes, message: str) -> tuple[int, ...]:
 
 def _in_doc(*texts: str) -> None:
     for text in texts:
-        assert text in DOC_TEXT, f"docs/audit-seeds.md should state {text!r}"
+        assert text in DOC_TEXT, f"docs/audit.md (4.1) should state {text!r}"
 
 
 def test_the_commitments() -> None:

@@ -1,4 +1,4 @@
-"""Reveal rotates the seed (issue #16 item 4, docs/audit-seeds.md): a mid-game reveal
+"""Reveal rotates the seed (issue #16 item 4, docs/audit.md (4.1)): a mid-game reveal
 publishes the current epoch's seed and commits the next; the next epoch's rolls derive from
 the new seed and a fresh client seed, so none of them is computable from what was published;
 the audit verifies every epoch."""

@@ -1,4 +1,4 @@
-"""Grind-proof dice over a real gateway (issue #16 item 3, docs/audit-seeds.md): the server's
+"""Grind-proof dice over a real gateway (issue #16 item 3, docs/audit.md (4.1)): the server's
 commitment reaches the client before the client's seed is taken, and no server roll happens
 before that seed is bound."""
 

@@ -1,5 +1,5 @@
 """The browser client (clients/web/umpire.js) binds fresh browser entropy to a new game only
-after the server's commitment has arrived (docs/audit-seeds.md)."""
+after the server's commitment has arrived (docs/audit.md (4.1))."""
 
 from __future__ import annotations
 
