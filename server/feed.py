@@ -32,7 +32,7 @@ from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.codec import EventRegistry
 from events.envelope import Envelope
-from events.errors import GameNotFound
+from events.errors import GameNotFound, StoreUnavailable
 from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
@@ -477,7 +477,20 @@ class Notifier:
         if feed is not None:
             task = asyncio.create_task(feed.refresh())
             self._refreshing.add(task)
-            task.add_done_callback(self._refreshing.discard)
+            task.add_done_callback(self._refreshed)
+
+    def _refreshed(self, task: asyncio.Task[Any]) -> None:
+        """A background refresh ended: a store that went away is one log line (the 1 s
+        version poll refreshes the feed again once it is back), never an unretrieved
+        task's traceback."""
+        self._refreshing.discard(task)
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if isinstance(exc, StoreUnavailable):
+            log.warning("feed refresh: the store is unavailable (%s)", exc.message)
+        elif exc is not None:
+            log.error("feed refresh failed: %r", exc)
 
     async def _listen(self) -> None:
         while True:

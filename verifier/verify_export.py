@@ -3,18 +3,23 @@
 It imports nothing of umpire: the Python standard library and a MessagePack library
 (`msgpack`). Run it as
 
-    python verifier/verify_export.py game.jsonl
+    python verifier/verify_export.py game.jsonl [--commitment HEX]
+
+`--commitment` is the seed commitment the player received when the game was created (the
+`created` reply), kept out of band: a log rewritten under another seed fails against it.
 
 It prints `OK` with what it checked and exits 0, or prints the first failure, naming its
-seq, and exits 1 (2 for a file it cannot read at all).
+seq, and exits 1 (2 for a file it cannot read at all, or a malformed argument).
 """
 
 from __future__ import annotations
 
+import argparse
 import base64
 import hashlib
 import hmac
 import json
+import re
 import struct
 import sys
 from dataclasses import dataclass, field
@@ -117,7 +122,7 @@ def total_of(kind: str, faces: list[int]) -> int:
     return sum(faces)
 
 
-# -- section 7: the checks ------------------------------------------------------------------
+# -- section 1: reading an export ------------------------------------------------------------
 
 
 @dataclass
@@ -152,8 +157,203 @@ def read(path: str) -> tuple[dict[str, Any], list[Event]]:
     return header, events
 
 
-def verify(header: dict[str, Any], events: list[Event]) -> list[str]:
-    """Every check of docs/audit.md section 7; what was verified, or raise Failure."""
+# -- section 6: the batch grammar (structure only) ------------------------------------------
+
+SYSTEM_PREFIX = "umpire:"
+SYSTEM_TAGS = ("GameCreated", "ClientSeedBound", "SeedRevealed")
+BIND_ID = re.compile(r"umpire:bind:(0|[1-9][0-9]*)")
+REVEAL_ID = re.compile(r"umpire:reveal(?::([1-9][0-9]*))?")
+
+
+@dataclass
+class Grammar:
+    """What the walk over the batches found (section 6, without re-running the rules)."""
+
+    commands: int = 0
+    system: int = 0
+    player_rolls: int = 0
+    ended_at: int = 0
+    final_reveal: bool = False
+
+
+@dataclass
+class _Batch:
+    """The command batch being walked: its command's id, seq and manual-dice flag."""
+
+    command_id: str
+    seq: int
+    manual: bool
+
+
+def check_grammar(events: list[Event]) -> Grammar:
+    """Section 6, what needs no rules engine: batch boundaries by command id, the system
+    batches, unique command ids, nothing after the end, who may roll, client seeds bound
+    in order. Raises Failure at the first event that breaks it."""
+    found = Grammar()
+    first = events[0]
+    if first.record["type"] != "GameCreated":
+        raise Failure(1, f"seq 1 is {first.record['type']}, not GameCreated: a log begins "
+                         "with the game's creation")  # fmt: skip
+    created = first.payload
+    waived = created.get("client_entropy") == "waived"
+    opponent_dice = bool(created.get("opponent_manual_dice", False))
+    # An old log's client seed is in GameCreated: epoch 0 is bound at creation.
+    bound: set[int] = {0} if created.get("client_seed") else set()
+    used = {first.record["command_id"]: 1}
+    epoch = epoch_rolls = 0
+    batch: _Batch | None = None
+    found.system = 1
+    for ev in events[1:]:
+        r, p = ev.record, ev.payload
+        seq, tag, cid = r["seq"], r["type"], r["command_id"]
+        if found.ended_at:
+            if (tag == "SeedRevealed" and seq == found.ended_at + 1 and batch is not None
+                    and cid == batch.command_id):  # fmt: skip
+                found.final_reveal = True
+                epoch += 1
+                continue
+            raise Failure(seq, f"{tag} follows the end of the game (GameEnded at seq "
+                               f"{found.ended_at}): nothing may, except the final reveal "
+                               "in the ending command's batch")  # fmt: skip
+        if tag == "CommandRecorded":
+            if cid.startswith(SYSTEM_PREFIX):
+                raise Failure(seq, f"command id {cid!r} is reserved for system batches "
+                                   f"({SYSTEM_PREFIX}...): no client command has it")  # fmt: skip
+            if cid in used:
+                raise Failure(seq, f"command id {cid!r} was used by the batch at seq "
+                                   f"{used[cid]}: the store answers a repeated id with its "
+                                   "first result and appends nothing")  # fmt: skip
+            used[cid] = seq
+            batch = _Batch(cid, seq, bool(p.get("manual_dice", False)))
+            found.commands += 1
+        elif tag not in SYSTEM_TAGS and batch is not None and cid == batch.command_id:
+            pass  # the next event of the command's batch
+        else:
+            batch = None
+            _system(ev, epoch, bound, epoch_rolls, used)
+            found.system += 1
+            if tag == "ClientSeedBound":
+                bound.add(epoch)
+            else:  # SeedRevealed closes its epoch
+                epoch += 1
+                epoch_rolls = 0
+            continue
+        if tag == "GameEnded":
+            found.ended_at = seq
+        elif tag == "DiceRolled":
+            assert batch is not None
+            _roll(ev, batch, opponent_dice)
+            if p.get("by", "server") == "player":
+                found.player_rolls += 1
+            elif not waived and epoch not in bound:
+                raise Failure(seq, f"server roll {p.get('roll')} comes before the client "
+                                   f"seed of seed epoch {epoch} was bound")  # fmt: skip
+            epoch_rolls += 1
+    return found
+
+
+def _system(ev: Event, epoch: int, bound: set[int], epoch_rolls: int,
+            used: dict[str, int]) -> None:  # fmt: skip
+    """An event outside every command's batch: it must be, alone, a system batch."""
+    r, p = ev.record, ev.payload
+    seq, tag, cid = r["seq"], r["type"], r["command_id"]
+    if tag == "GameCreated":
+        raise Failure(seq, "GameCreated after seq 1: the creation stands at seq 1 only")
+    if tag == "ClientSeedBound":
+        match = BIND_ID.fullmatch(cid)
+        if match is None:
+            raise Failure(seq, f"ClientSeedBound under command id {cid!r}, not "
+                               "'umpire:bind:<epoch>'")  # fmt: skip
+        named = int(match[1])
+    elif tag == "SeedRevealed":
+        match = REVEAL_ID.fullmatch(cid)
+        if match is None:
+            raise Failure(seq, f"SeedRevealed under command id {cid!r}, which is neither "
+                               "'umpire:reveal' nor 'umpire:reveal:<epoch>' (nor the final "
+                               "reveal, right after GameEnded in its batch)")  # fmt: skip
+        named = int(match[1]) if match[1] else 0
+    else:
+        raise Failure(seq, f"{tag} is in no command's batch, and it is not a system batch "
+                           "(GameCreated, ClientSeedBound, SeedRevealed): no command "
+                           "produced it")  # fmt: skip
+    if named != epoch:
+        raise Failure(seq, f"{tag}'s command id {cid!r} names epoch {named}, but the log is "
+                           f"in seed epoch {epoch} here")  # fmt: skip
+    payload_epoch = p.get("epoch", 0) if tag == "SeedRevealed" else p.get("epoch")
+    if not isinstance(payload_epoch, int) or payload_epoch != epoch:
+        raise Failure(seq, f"{tag} is for epoch {payload_epoch!r}, but the log is in seed "
+                           f"epoch {epoch} here")  # fmt: skip
+    if tag == "ClientSeedBound" and epoch in bound:
+        raise Failure(seq, f"a second client seed for seed epoch {epoch}: one per epoch")
+    if tag == "ClientSeedBound" and epoch_rolls:
+        raise Failure(seq, f"ClientSeedBound comes after {epoch_rolls} rolls of seed epoch "
+                           f"{epoch}, and must come before the first")  # fmt: skip
+    if cid in used:
+        raise Failure(seq, f"command id {cid!r} was used by the batch at seq {used[cid]}")
+    used[cid] = seq
+
+
+def _roll(ev: Event, batch: _Batch, opponent_dice: bool) -> None:
+    """Who may have rolled a roll of a command batch (section 6, the player-roll rule)."""
+    seq, p = ev.record["seq"], ev.payload
+    by = p.get("by", "server")
+    wanted = "player" if batch.manual else "server"
+    if by != wanted:
+        how = "with" if batch.manual else "without"
+        raise Failure(seq, f"roll {p.get('roll')} is marked as rolled by the {by}, but its "
+                           f"command (seq {batch.seq}) was recorded {how} manual dice, so "
+                           f"every roll of it is the {wanted}'s")  # fmt: skip
+    if by == "player" and p.get("owner") == "opponent" and not opponent_dice:
+        raise Failure(seq, f"roll {p.get('roll')} ({p.get('purpose')}) is the opponent's, "
+                           "but the player entered it, and the game was not created to "
+                           "allow that (GameCreated.opponent_manual_dice)")  # fmt: skip
+
+
+# -- section 7: the checks ------------------------------------------------------------------
+
+
+def verify(
+    header: dict[str, Any], events: list[Event], *, kept_commitment: str | None = None
+) -> list[str]:
+    """Every check of docs/audit.md section 7; what was verified, or raise Failure.
+
+    The chain is checked first (the other checks read what it covers). Of the other checks
+    each stops at its first failure, and the earliest of those is raised, so a forged event
+    is named where it stands, not where a later check trips over it.
+    """
+    if not events:
+        raise Failure(1, "the export holds no events: a log begins with GameCreated")
+    check_chain(header, events)
+    failures: list[Failure] = []
+    created = events[0].payload if events[0].record["type"] == "GameCreated" else {}
+    if kept_commitment is not None and created.get("seed_commitment") != kept_commitment:
+        failures.append(Failure(1, "the log's seed commitment is not the one given (the "
+                                   "commitment its player received at creation): the log "
+                                   "was rewritten under another seed"))  # fmt: skip
+    grammar = Grammar()
+    try:
+        grammar = check_grammar(events)
+    except Failure as failure:
+        failures.append(failure)
+    done: list[str] = []
+    try:
+        done = check_seeds_and_dice(events)
+    except Failure as failure:
+        failures.append(failure)
+    if failures:
+        raise min(failures, key=lambda f: f.seq)
+    batches = f"{grammar.commands} command batches, {grammar.system} system batches"
+    done.insert(1, f"batch grammar holds: {batches}, {grammar.player_rolls} player rolls")
+    if grammar.ended_at:
+        how = "with" if grammar.final_reveal else "without"
+        done.append(f"the game ended at seq {grammar.ended_at} {how} its final reveal")
+    if kept_commitment is not None:
+        done.append("the seed commitment is the one given")
+    return done
+
+
+def check_chain(header: dict[str, Any], events: list[Event]) -> None:
+    """Sections 1 and 2: seqs, game, links and hashes, and the header's count and head."""
     game_id = header.get("game_id")
     # 2: seqs, game, links and hashes
     prev = GENESIS
@@ -175,17 +375,25 @@ def verify(header: dict[str, Any], events: list[Event]) -> list[str]:
                       f"{len(events)}")  # fmt: skip
     if events and header.get("last_hash") != prev:
         raise Failure(len(events), "the header's last_hash is not the last event's hash")
+
+
+def check_seeds_and_dice(events: list[Event]) -> list[str]:
+    """Sections 3 to 5: seeds and their commitments, digests, commitments, roll numbers
+    and server rolls; what was verified, or raise Failure."""
     # 4: epochs, seeds and their commitments
     epochs = Epochs()
     commitments: list[str] = []  # the commitment each epoch's seed must match
-    client_seeds: dict[int, str] = {}
+    client_seeds: dict[int, str] = {}  # the client seed bound for each epoch
+    waived = False  # the game waived client entropy: every epoch's client seed is ""
     for ev in events:
         r, p = ev.record, ev.payload
         if r["type"] == "GameCreated":
             if r["seq"] != 1:
                 raise Failure(r["seq"], "GameCreated after seq 1")
             commitments.append(p["seed_commitment"])
-            client_seeds[0] = p["client_seed"]
+            waived = p.get("client_entropy") == "waived"
+            if p.get("client_seed"):  # an old log: epoch 0's client seed, bound at creation
+                client_seeds[0] = p["client_seed"]
         elif r["type"] == "ClientSeedBound":
             client_seeds[int(p["epoch"])] = p["client_seed"]
         elif r["type"] == "SeedRevealed":
@@ -232,9 +440,9 @@ def verify(header: dict[str, Any], events: list[Event]) -> list[str]:
         seed = epochs.seed_of(r["seq"])
         if seed is None:
             continue
-        client_seed = client_seeds.get(epochs.epoch_of(r["seq"]))
+        client_seed = client_seeds.get(epochs.epoch_of(r["seq"]), "" if waived else None)
         if client_seed is None:
-            raise Failure(r["seq"], "no client seed for this roll's epoch")
+            raise Failure(r["seq"], "no client seed is bound for this roll's epoch")
         faces = server_faces(seed, client_seed, p["roll"], p["kind"], p["sides"])
         if faces != p["faces"] or total_of(p["kind"], faces) != p["total"]:
             raise Failure(r["seq"], f"server roll {p['roll']} shows {p['faces']} "
@@ -248,17 +456,29 @@ def verify(header: dict[str, Any], events: list[Event]) -> list[str]:
     ]
 
 
+def _commitment_arg(text: str) -> str:
+    if re.fullmatch(r"[0-9a-f]{64}", text) is None:
+        raise argparse.ArgumentTypeError("a seed commitment is 64 lowercase hex digits")
+    return text
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python verify_export.py GAME.jsonl", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="verify_export.py", description="Verify an umpire export (docs/audit.md)."
+    )
+    parser.add_argument("file", metavar="GAME.jsonl", help="the exported game")
+    parser.add_argument(
+        "--commitment", metavar="HEX", type=_commitment_arg,
+        help="the seed commitment the player received at creation (the created reply)",
+    )  # fmt: skip
+    args = parser.parse_args(argv[1:])  # a malformed argument exits 2
     try:
-        header, events = read(argv[1])
-        done = verify(header, events)
+        header, events = read(args.file)
+        done = verify(header, events, kept_commitment=args.commitment)
     except Failure as failure:
         print(f"FAILED at seq {failure.seq}: {failure.reason}")
         return 1
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"FAILED at seq 0: the file is not a readable export ({type(exc).__name__}: {exc})")
         return 2
     print("OK: " + "; ".join(done))

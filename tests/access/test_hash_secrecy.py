@@ -65,7 +65,7 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
         await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head)
         await peer.ok({"type": "view", "game_id": gid})
         for seq in range(1, head + 1):
-            await peer.ok({"type": "view", "game_id": gid, "at_seq": seq})
+            await peer.paced({"type": "view", "game_id": gid, "at_seq": seq})
     return gid, player, spectator
 
 
