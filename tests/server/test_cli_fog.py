@@ -78,9 +78,12 @@ def _leaks(secret: Any, printed: str) -> bool:
     so they are checked where they stand: in a roll's faces, see _hidden_rolls)."""
     if isinstance(secret, str):
         return len(secret) >= 6 and secret in printed
-    if isinstance(secret, list | dict):
-        return any(_leaks(v, printed) for v in (secret.values() if isinstance(secret, dict)
-                                                 else secret))  # fmt: skip
+    if isinstance(secret, dict):
+        # A candidate's `reason` is the rule's own wording ("outside the area"), which the
+        # public explanation uses too; what a redacted candidate hides is its `option`.
+        return any(_leaks(v, printed) for k, v in secret.items() if k != "reason")
+    if isinstance(secret, list):
+        return any(_leaks(v, printed) for v in secret)
     return False
 
 
