@@ -29,8 +29,15 @@ def add(gid: str, command_id: str) -> dict[str, Any]:
             "command": {"type": "Add", "amount": 1}}  # fmt: skip
 
 
+# The referee's log (export lines, with command ids): `umpire log` prints the player's view
+# unless the operator token is given.
+OPERATOR_TOKEN = "split-test-operator-token"
+
+
 def log_lines(data_dir: Path, gid: str) -> list[dict[str, Any]]:
-    code, out, err = run_cli(data_dir, "log", gid, "--json")
+    code, out, err = run_cli(
+        data_dir, "log", gid, "--json", "--as", "referee", UMPIRE_OPERATOR_TOKEN=OPERATOR_TOKEN
+    )
     assert code == 0, err
     return [json.loads(line) for line in out.splitlines()]
 
