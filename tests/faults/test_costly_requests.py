@@ -100,6 +100,7 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
         player = await Peer.open(gateway.url)
         mine = await player.ok({"type": "create", "ruleset": "counter",
                                 "setup": {"target": 10**6}})  # fmt: skip
+        await player.ok({"type": "bind_seed", "game_id": mine["game_id"], "client_seed": "me"})
         for n in range(50):  # warm up, then the baseline memory
             await player.ok({"type": "command", "game_id": mine["game_id"],
                              "command_id": f"w{n}", "command": {"type": "Push"}})  # fmt: skip
