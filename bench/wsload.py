@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import os
 import resource
+import secrets
 import socket
 import subprocess
 import sys
@@ -235,11 +236,15 @@ class Conn:
         return reply
 
     async def create(self, target: int = 1_000_000) -> str:
-        """Create a counter game (this connection becomes its player); its id."""
+        """Create a counter game (this connection becomes its player) and bind a client
+        seed to its dice, as the clients do (docs/audit.md 4.1); its id."""
         reply = await self.request(
             {"type": "create", "ruleset": "counter", "setup": {"target": target}}
         )
         assert reply.game_id is not None
+        await self.request(
+            {"type": "bind_seed", "game_id": reply.game_id, "client_seed": secrets.token_hex(16)}
+        )
         return reply.game_id
 
     async def add(self, game_id: str, command_id: str) -> Reply:

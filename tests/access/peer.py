@@ -71,18 +71,6 @@ class Peer:
         assert reply["type"] != "error", reply
         return reply
 
-    async def paced(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-        """`ok`, waiting out the gateway's cost budget as a well-behaved client does: an
-        `over_budget` refusal is retried after the `retry_after` it names."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            reply = await self.request(message, timeout)
-            if reply.get("code") != "over_budget" or loop.time() > deadline:
-                assert reply["type"] != "error", reply
-                return reply
-            await asyncio.sleep(float(reply["details"]["retry_after"]) + 0.01)
-
     async def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
         """The first frame received (so far or later) for which `predicate` holds."""
         loop = asyncio.get_running_loop()

@@ -14,6 +14,7 @@ covered the payload bytes), recovers the hidden values: the test of the attack i
 from __future__ import annotations
 
 import hashlib
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,12 +23,14 @@ from engine.game import codec_for
 from engine.roles import Role
 from events.chain import verify_chain
 from events.envelope import LEGACY_ENVELOPE, Envelope, seal
-from server.app import Running
+from server.app import Running, running_gateway
+from server.embedded import EmbeddedRedis
 from server.feed import encode_frame
 from tests.access.drivers import driver, rulesets
 from tests.access.hash_attack import attack, hex_strings, secret_events
 from tests.access.peer import Peer
 from tests.access.test_secrets import play
+from tests.server.conftest import gateway_settings
 
 COMMANDS = 120
 # Rulesets whose games hold secrets: the attack must have had something to attack.
@@ -47,10 +50,9 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
         running.gateway.games.draw_seed = lambda seed=seed: seed
         player = await Peer.open(ws_url)
         spectator = await Peer.open(ws_url)
-        created = await player.ok({"type": "create", "ruleset": name, "setup": setup})
+        created = await player.ok({"type": "create", "ruleset": name, "setup": setup,
+                                   "client_entropy": "waived"})  # fmt: skip
         gid = created["game_id"]
-        # The client's seed, bound after the commitment as the clients do (seq 2).
-        await player.ok({"type": "bind_seed", "game_id": gid, "client_seed": "hash-secrecy"})
         await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0, "view": True})
         await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
                             "credential": created["spectator_credential"]})  # fmt: skip
@@ -65,8 +67,21 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
         await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head)
         await peer.ok({"type": "view", "game_id": gid})
         for seq in range(1, head + 1):
-            await peer.paced({"type": "view", "game_id": gid, "at_seq": seq})
+            await peer.ok({"type": "view", "game_id": gid, "at_seq": seq})
     return gid, player, spectator
+
+
+@pytest.fixture
+async def gateway(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
+    """A gateway whose budgets let the attack ask for `view` at every seq as fast as it can:
+    this test attacks the hashes, not the admission (tests/server/test_admission.py)."""
+    settings = gateway_settings(
+        prefix, cost_per_second=1e9, cost_burst=1e9,
+        address_cost_per_second=1e9, address_cost_burst=1e9,
+        max_messages_per_second=1e6, max_burst=10**6,
+    )  # fmt: skip
+    async with running_gateway(settings, redis_server.url) as running:
+        yield running
 
 
 @pytest.mark.parametrize("name", rulesets())
