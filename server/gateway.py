@@ -696,19 +696,28 @@ class Connection:
             )
         )
 
-    async def _bind_seed(self, msg: BindSeed) -> None:
-        """The player's seed for the current seed epoch (docs/audit.md (4.1))."""
-        if msg.credential:
-            await self._auth(msg.credential, msg.id, reply=False)
-        role = self._role(msg.game_id)
+    async def _player_grant(
+        self, game_id: str, credential: str | None, request_id: str | None, what: str
+    ) -> str:
+        """The digest of this connection's player credential for `game_id` (presenting
+        `credential` first if given); Unauthorized for any other role, naming `what`."""
+        if credential:
+            await self._auth(credential, request_id, reply=False)
+        role = self._role(game_id)
         if role is not Role.PLAYER:
             raise Unauthorized(
-                f"a {role.value} may not bind a client seed for game {msg.game_id!r}; "
-                "only the player credential may",
-                game_id=msg.game_id,
+                f"a {role.value} may not {what} game {game_id!r}; only the player credential may",
+                game_id=game_id,
                 role=role.value,
             )
-        digest = self.grants[msg.game_id]
+        return self.grants[game_id]
+
+    async def _bind_seed(self, msg: BindSeed) -> None:
+        """The player's seed for the current seed epoch (docs/audit.md (4.1))."""
+        digest = await self._player_grant(
+            msg.game_id, msg.credential, msg.id, "bind a client seed for"
+        )
+        role = Role.PLAYER
         try:
             result = await self.gw.games.bind_client_seed(
                 msg.game_id, msg.client_seed, credential=Credential(digest, role.value)
@@ -991,18 +1000,9 @@ class Connection:
         await self.gw.notifier.release(sub.feed)
 
     async def _command(self, msg: SendCommand) -> None:
-        if msg.credential:
-            await self._auth(msg.credential, msg.id, reply=False)
-        role = self._role(msg.game_id)
-        if role is not Role.PLAYER:
-            raise Unauthorized(
-                f"a {role.value} may not send commands to game {msg.game_id!r}; "
-                "only the player credential may",
-                game_id=msg.game_id,
-                role=role.value,
-            )
         # A credential revoked since it was presented is refused by the append itself.
-        digest = self.grants[msg.game_id]
+        digest = await self._player_grant(msg.game_id, msg.credential, msg.id, "send commands to")
+        role = Role.PLAYER
         started = time.perf_counter()
         try:
             result = await self.gw.games.handle(
