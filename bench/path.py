@@ -324,7 +324,7 @@ async def catch_up(url: str, redis_url: str, prefix: str, events: int) -> dict[s
     ruleset, added = _counter()
     pending = [PendingEvent(*codec_for(ruleset).encode(added(amount=1)))] * 1000
     store = RedisEventStore.from_url(redis_url, prefix=prefix)
-    version = 1
+    version = await store.version(game)  # GameCreated and the client seed's binding
     while version < events:
         batch = pending[: min(1000, events - version)]
         result = await store.append(

@@ -87,6 +87,16 @@ class GatewayProcess:
             "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
             "UMPIRE_MAX_BURST": "100000",
             "UMPIRE_MAX_SUBSCRIPTIONS": "100000",
+            # The load generator is one loopback address standing in for thousands of
+            # clients: the per-address and per-connection budgets (docs/operations.md,
+            # Admission) are lifted as the per-address connection limit is above.
+            "UMPIRE_COST_PER_SECOND": "1e9",
+            "UMPIRE_COST_BURST": "1e9",
+            "UMPIRE_ADDRESS_COST_PER_SECOND": "1e9",
+            "UMPIRE_ADDRESS_COST_BURST": "1e9",
+            "UMPIRE_CREATES_PER_MINUTE": "1e9",
+            "UMPIRE_CREATE_BURST": "1e9",
+            "UMPIRE_MAX_GRANTS_PER_CONNECTION": "100000",
             "PYTHONPATH": str(REPO),
         }
         self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
