@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.dice import DiceSpec, face_range, roll_event
+from engine.dice import DiceSpec, face_range, recorded_roll, roll_event
 from engine.errors import DiceMismatch, PlayerRollRefused
 from events.types import DiceRolled, Owner, Roller
 
@@ -50,21 +50,8 @@ class AuditDice:
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
         """The next recorded faces, as the roll the rules ask for."""
-        if self._used >= len(self._recorded):
-            raise DiceMismatch(
-                f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",
-                purpose=purpose,
-                rule=rule,
-            )
-        seq, event = self._recorded[self._used]
-        if event.kind != spec.kind.value or tuple(event.sides) != spec.sides:
-            raise DiceMismatch(
-                f"the rules ask for {spec.kind.value} {list(spec.sides)} ({purpose}, {rule}) "
-                f"but the log holds {event.kind} {list(event.sides)} ({event.purpose})",
-                seq=seq,
-                purpose=purpose,
-                rule=rule,
-            )
+        seq, held = self._recorded[self._used] if self._used < len(self._recorded) else (0, None)
+        event = recorded_roll(held, spec, purpose=purpose, rule=rule, seq=seq)
         for index, face in enumerate(event.faces):
             low, high = face_range(spec, min(index, len(spec.sides) - 1))
             if len(event.faces) != len(spec.sides) or not low <= face <= high:

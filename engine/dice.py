@@ -330,6 +330,29 @@ class ManualDice:
             )
 
 
+def recorded_roll(
+    event: DiceRolled | None, spec: DiceSpec, *, purpose: str, rule: str, **where: int
+) -> DiceRolled:
+    """`event`, the log's next roll, if it is the roll the rules ask for (`spec`); else
+    DiceMismatch naming the roll (and `where`, e.g. its seq). None: the log holds no more."""
+    if event is None:
+        raise DiceMismatch(
+            f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",
+            purpose=purpose,
+            rule=rule,
+        )
+    if event.kind != spec.kind.value or tuple(event.sides) != spec.sides:
+        raise DiceMismatch(
+            f"the rules ask for {spec.kind.value} {list(spec.sides)} ({purpose}, {rule}) "
+            f"but the log holds {event.kind} {list(event.sides)} ({event.purpose})",
+            roll=event.roll,
+            purpose=purpose,
+            rule=rule,
+            **where,
+        )
+    return event
+
+
 class RecordedDice:
     """The rolls of a log, handed back in order to re-run `decide` in an audit."""
 
@@ -342,21 +365,8 @@ class RecordedDice:
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
         """The next recorded roll, if it is the roll asked for (its owner as recorded)."""
-        if self._used >= len(self._recorded):
-            raise DiceMismatch(
-                f"the rules ask for a roll ({purpose}, {rule}) the log does not hold",
-                purpose=purpose,
-                rule=rule,
-            )
-        event = self._recorded[self._used]
-        if event.kind != spec.kind.value or event.sides != spec.sides:
-            raise DiceMismatch(
-                f"the rules ask for {spec.kind.value} {list(spec.sides)} ({purpose}, {rule}) "
-                f"but the log holds {event.kind} {list(event.sides)} ({event.purpose})",
-                roll=event.roll,
-                purpose=purpose,
-                rule=rule,
-            )
+        held = self._recorded[self._used] if self._used < len(self._recorded) else None
+        event = recorded_roll(held, spec, purpose=purpose, rule=rule)
         self._used += 1
         self.rolled.append(event)
         return event
