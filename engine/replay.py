@@ -7,7 +7,9 @@ I/O; `server/replay_command.py` reads the log and prints what these functions re
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from difflib import SequenceMatcher
 from typing import Any
 
 import msgspec
@@ -104,15 +106,26 @@ def state_at(
 
 
 def _plain(value: Any) -> Any:
-    return msgspec.to_builtins(value) if isinstance(value, Struct) else value
+    """Plain data with tuples as lists, all the way down (views hold both)."""
+    value = msgspec.to_builtins(value) if isinstance(value, Struct) else value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[Change]:
     """Every leaf that differs between two plain-data values, in a deterministic order.
 
-    Dicts are compared key by key (sorted), lists item by item; anything else by value.
+    Dicts are compared key by key (sorted); lists (and tuples) are aligned, so an element
+    inserted into or removed from a list is one change at its index, not a change at
+    every later index; an element changed in place shows what changed inside it.
     """
-    before, after = _plain(before), _plain(after)
+    return _diff(_plain(before), _plain(after), path)
+
+
+def _diff(before: Any, after: Any, path: str) -> list[Change]:
     if isinstance(before, dict) and isinstance(after, dict):
         changes: list[Change] = []
         for key in sorted(set(before) | set(after), key=str):
@@ -122,18 +135,23 @@ def diff(before: Any, after: Any, path: str = "") -> list[Change]:
             elif key not in after:
                 changes.append(Change(path=where, before=before[key], removed=True))
             else:
-                changes.extend(diff(before[key], after[key], where))
+                changes.extend(_diff(before[key], after[key], where))
         return changes
     if isinstance(before, list) and isinstance(after, list):
+        keys = [[json.dumps(item, sort_keys=True, default=str) for item in side]
+                for side in (before, after)]  # fmt: skip
         changes = []
-        for index in range(max(len(before), len(after))):
-            where = f"{path}[{index}]"
-            if index >= len(before):
-                changes.append(Change(path=where, after=after[index], added=True))
-            elif index >= len(after):
-                changes.append(Change(path=where, before=before[index], removed=True))
-            else:
-                changes.extend(diff(before[index], after[index], where))
+        matcher = SequenceMatcher(None, keys[0], keys[1], autojunk=False)
+        for tag, a0, a1, b0, b1 in matcher.get_opcodes():
+            if tag == "equal":
+                continue
+            paired = min(a1 - a0, b1 - b0) if tag == "replace" else 0
+            for k in range(paired):  # changed in place: what changed inside it
+                changes.extend(_diff(before[a0 + k], after[b0 + k], f"{path}[{b0 + k}]"))
+            for k in range(a0 + paired, a1):
+                changes.append(Change(path=f"{path}[{k}]", before=before[k], removed=True))
+            for k in range(b0 + paired, b1):
+                changes.append(Change(path=f"{path}[{k}]", after=after[k], added=True))
         return changes
     if before != after:
         return [Change(path=path or "(state)", before=before, after=after)]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,6 @@ from engine.explain import explain
 from engine.game import codec_for, ruleset_of
 from engine.redaction import is_secret
 from engine.replay import (
-    Change,
     check_seq,
     decoded_log,
     diff,
@@ -114,7 +112,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
         check_seq(log.envelopes, seq)
     before = state_at(log.envelopes, a, role)
     after = state_at(log.envelopes, b, role)
-    changes = changes_between(before.state, after.state)
+    changes = diff(before.state, after.state)
     if args.json:
         print(_dump([_builtins(c) for c in changes]))
         return 0
@@ -131,50 +129,6 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
         )
     console.print(table)
     return 0
-
-
-def changes_between(before: Any, after: Any, path: str = "") -> list[Change]:
-    """engine.replay.diff, with lists (and tuples, which views hold and diff compared as
-    single values, printing the whole list) aligned: an element inserted into or removed
-    from a list is one change at its index, not a change at every later index."""
-    before, after = _lists(msgspec.to_builtins(before)), _lists(msgspec.to_builtins(after))
-    if isinstance(before, dict) and isinstance(after, dict):
-        changes: list[Change] = []
-        for key in sorted(set(before) | set(after), key=str):
-            where = f"{path}.{key}" if path else str(key)
-            if key not in before:
-                changes.append(Change(path=where, after=after[key], added=True))
-            elif key not in after:
-                changes.append(Change(path=where, before=before[key], removed=True))
-            else:
-                changes.extend(changes_between(before[key], after[key], where))
-        return changes
-    if not (isinstance(before, list) and isinstance(after, list)):
-        return diff(before, after, path)  # leaves and values of different kinds
-    keys = [[json.dumps(item, sort_keys=True, default=str) for item in side]
-            for side in (before, after)]  # fmt: skip
-    changes = []
-    matcher = SequenceMatcher(None, keys[0], keys[1], autojunk=False)
-    for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        paired = min(a1 - a0, b1 - b0) if tag == "replace" else 0
-        for k in range(paired):  # changed in place: what changed inside it
-            changes.extend(changes_between(before[a0 + k], after[b0 + k], f"{path}[{b0 + k}]"))
-        for k in range(a0 + paired, a1):
-            changes.append(Change(path=f"{path}[{k}]", before=before[k], removed=True))
-        for k in range(b0 + paired, b1):
-            changes.append(Change(path=f"{path}[{k}]", after=after[k], added=True))
-    return changes
-
-
-def _lists(value: Any) -> Any:
-    """Tuples as lists, all the way down."""
-    if isinstance(value, list | tuple):
-        return [_lists(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
-    return value
 
 
 def _builtins(value: Any) -> Any:

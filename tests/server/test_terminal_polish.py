@@ -22,6 +22,7 @@ import pytest
 
 from clients.cli import describe_frame
 from clients.client import UmpireClient
+from engine.replay import diff
 from events.redis_store import RedisEventStore
 from events.wire import EventFrame
 from server import cli, credentials, replay_command
@@ -30,7 +31,6 @@ from server.cli import main
 from server.config import Settings
 from server.embedded import EmbeddedRedis
 from server.games import Games
-from server.replay_command import changes_between
 from tests.support.processes import REPO
 
 DRV_AIR = '{"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}'
@@ -117,9 +117,9 @@ def test_replay_diff_shows_one_new_element_as_one_change(
     # One flight inserted at the front of a list is one change, not one per index.
     old = {"drv": ({"id": "M1"}, {"id": "M2"})}
     new = {"drv": ({"id": "M0"}, {"id": "M1"}, {"id": "M2"})}
-    assert [c.path for c in changes_between(old, new)] == ["drv[0]"]
+    assert [c.path for c in diff(old, new)] == ["drv[0]"]
     moved = {"drv": ({"id": "M1", "hex": "0102"}, {"id": "M2"})}
-    assert [(c.path, c.after) for c in changes_between(old, moved)] == [("drv[0].hex", "0102")]
+    assert [(c.path, c.after) for c in diff(old, moved)] == [("drv[0].hex", "0102")]
 
 
 async def test_credentials_and_connections_fail_in_one_line(
