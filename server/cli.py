@@ -27,9 +27,11 @@ from engine.game import codec_for, fold, ruleset_of
 from engine.redaction import redact, view_for
 from engine.roles import Role
 from events.errors import UmpireError
+from events.export import envelope_to_line
 from events.terminal_text import printable_json, shown
-from server import actions_command
+from server import actions_command, credentials
 from server.config import Settings, SettingsError, from_env
+from server.games import Games
 from server.referee import add_role_arguments, role_for
 from server.render import describe, receipt_lines
 from server.store_access import open_store
@@ -76,9 +78,6 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     """Create a game; then, having its seed commitment, bind a client seed (fresh random
     entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
     import secrets
-
-    from server import credentials
-    from server.games import Games
 
     setup = _setup_arg(args.ruleset, args.setup, args.scenario)
     scenario = args.scenario
@@ -168,8 +167,6 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
     """Bind a client seed to the game's current seed epoch (after a mid-game reveal)."""
     import secrets
 
-    from server.games import Games
-
     client_seed = args.client_seed or secrets.token_hex(16)
     async with open_store(settings) as store:
         result = await Games(store).bind_client_seed(args.game, client_seed)
@@ -179,8 +176,6 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
 
 async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     import secrets
-
-    from server.games import Games
 
     role = role_for(settings, args.role, args.operator_token)
     command = _json_arg(args.command, "COMMAND-JSON")
@@ -214,8 +209,6 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         ruleset = ruleset_of(whole[0])
         revealed = any(env.type == "SeedRevealed" for env in whole)
         if args.json:
-            from events.export import envelope_to_line
-
             for env in envelopes:
                 if role is Role.REFEREE:
                     print(printable_json(envelope_to_line(env, codec)))
@@ -252,7 +245,6 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
-    from server.games import Games
 
     role = role_for(settings, args.role, args.operator_token)
     async with open_store(settings) as store:
@@ -288,7 +280,6 @@ async def cmd_games(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
-    from server.games import Games
 
     async with open_store(settings) as store:
         games = Games(store)
@@ -306,10 +297,8 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    from server.credentials import revoke
-
     async with open_store(settings) as store:
-        existed = await revoke(store, args.credential)
+        existed = await credentials.revoke(store, args.credential)
     if not existed:
         err_console.print("[yellow]no such credential[/] (already revoked, or never issued)")
         return 1
