@@ -44,9 +44,8 @@ from engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
 from engine.rulesets.nightfighter.setup import Fighter, modification
 from engine.rulesets.nightfighter.state import FighterState, State
-from engine.rulesets.nightfighter.terms import Phase, Status, cite
+from engine.rulesets.nightfighter.terms import RULE_SEQUENCE, Phase, Status, cite
 
-RULE_SEQUENCE = cite("EXAMPLE OF PLAY (sequence of play)")
 RULE_MOVE = cite("S3.0")
 
 

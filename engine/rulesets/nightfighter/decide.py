@@ -30,10 +30,16 @@ from engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid
 from engine.rulesets.nightfighter.movement import move_bombers
 from engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
 from engine.rulesets.nightfighter.state import State, fighter_by_id
-from engine.rulesets.nightfighter.terms import PHASE_ORDER, Marker, Phase, Status, cite
+from engine.rulesets.nightfighter.terms import (
+    PHASE_ORDER,
+    RULE_SEQUENCE,
+    Marker,
+    Phase,
+    Status,
+    cite,
+)
 from events.types import GameEnded
 
-RULE_SEQUENCE = cite("EXAMPLE OF PLAY (sequence of play)")
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
 

@@ -16,6 +16,10 @@ def cite(rule: str) -> str:
     return f"{SEED} {rule}"
 
 
+# The seed has no numbered sequence of play: its example of play shows the phases' order.
+RULE_SEQUENCE = cite("EXAMPLE OF PLAY (sequence of play)")
+
+
 class Uncertainty(StrEnum):
     """S5.0: the four levels of uncertainty of a bomber counter (S5.1-S5.4)."""
 
