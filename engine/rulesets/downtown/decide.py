@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.kit.dispatch import Dispatch
 from engine.rulesets.downtown import (
     aaa,
     drv_air,
@@ -285,32 +286,33 @@ def admin(led: Ledger, c: cmd.RunAdminPhase) -> None:
     _begin(led, Phase.DETECTION, led.state.turn + 1, drv_air.R_DETECT)
 
 
-HANDLERS: dict[type[Struct], Callable[[Ledger, Any], None]] = {
-    cmd.DeployGroundUnits: deploy_ground,
-    cmd.CheckDrvRadar: check_radar,
-    cmd.DeployDrvAir: deploy_air,
-    cmd.ReportUsFlights: report_us,
-    cmd.RunDetectionPhase: detection,
-    cmd.RunSamAcquisitionPhase: sam_acquisition,
-    cmd.ReportAcquisition: report_acquisition,
-    cmd.DrvChitPicked: chit,
-    cmd.MoveUsFlight: move_us,
-    cmd.EndUsFlightMovement: end_us,
-    cmd.RollDrvAttack: attack,
-    cmd.PlanDrvFlight: plan,
-    cmd.MoveDrvFlight: move_drv,
-    cmd.CheckActivation: check,
-    cmd.IdentifyVisually: identify,
-    cmd.ReportUnitStatus: unit_status,
-    cmd.RunAdminPhase: admin,
-}
+DISPATCH: Dispatch[Callable[[Ledger, Any], None]] = Dispatch(
+    {
+        cmd.DeployGroundUnits: deploy_ground,
+        cmd.CheckDrvRadar: check_radar,
+        cmd.DeployDrvAir: deploy_air,
+        cmd.ReportUsFlights: report_us,
+        cmd.RunDetectionPhase: detection,
+        cmd.RunSamAcquisitionPhase: sam_acquisition,
+        cmd.ReportAcquisition: report_acquisition,
+        cmd.DrvChitPicked: chit,
+        cmd.MoveUsFlight: move_us,
+        cmd.EndUsFlightMovement: end_us,
+        cmd.RollDrvAttack: attack,
+        cmd.PlanDrvFlight: plan,
+        cmd.MoveDrvFlight: move_drv,
+        cmd.CheckActivation: check,
+        cmd.IdentifyVisually: identify,
+        cmd.RunAdminPhase: admin,
+        cmd.ReportUnitStatus: unit_status,
+    },
+    rule=R_US,
+)
 
 
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events a command causes (DiceRolled events in order, before their decisions)."""
-    handler = HANDLERS.get(type(command))
-    if handler is None:
-        raise RuleError(f"unknown command {type(command).__name__}", rule=R_US)
+    handler = DISPATCH.handler(command)
     led = Ledger(state, dice)
     handler(led, command)
     return led.events
