@@ -41,6 +41,11 @@ class Reading(Generic[V]):
     value: V
     citation: str
 
+    @property
+    def stated(self) -> str:
+        """The citation with the value read, "<citation> = <value>"."""
+        return f"{self.citation} = {self.value}"
+
 
 @dataclass(frozen=True)
 class SeedTable(Generic[V]):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from engine.ruleset import Ruleset
 from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.actions import actions
-from engine.rulesets.age_of_dogfights.commands import COMMAND_TYPES
-from engine.rulesets.age_of_dogfights.decide import decide
+from engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from engine.rulesets.age_of_dogfights.evolve import evolve
 from engine.rulesets.age_of_dogfights.setup import Setup, aircraft_types, validate
@@ -71,7 +70,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=c.SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
