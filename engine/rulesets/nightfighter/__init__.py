@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.nightfighter.actions import actions
-from engine.rulesets.nightfighter.commands import COMMAND_TYPES
-from engine.rulesets.nightfighter.decide import decide
+from engine.rulesets.nightfighter.decide import DISPATCH, decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
 from engine.rulesets.nightfighter.evolve import evolve, initial_state
 from engine.rulesets.nightfighter.setup import Setup
@@ -23,7 +22,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,

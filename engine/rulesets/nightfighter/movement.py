@@ -8,6 +8,7 @@ from engine.decision import Candidate
 from engine.dice import Dice, nd6
 from engine.errors import RuleError
 from engine.hexgrid import Hex
+from engine.kit.fold import fold
 from engine.rulesets.nightfighter.commands import MoveBombers
 from engine.rulesets.nightfighter.entry import counters_due
 from engine.rulesets.nightfighter.events import (
@@ -16,7 +17,7 @@ from engine.rulesets.nightfighter.events import (
     PhaseBegan,
     SearchlightHandedOff,
 )
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from engine.rulesets.nightfighter.searchlights import zone_of
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
@@ -69,7 +70,7 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
     def emit(*events: Struct) -> None:
         nonlocal work
         out.extend(events)
-        work = fold(work, events)
+        work = fold(evolve, work, events)
 
     emit(*counters_due(state, state.turn, dice))
     for counter in on_map:

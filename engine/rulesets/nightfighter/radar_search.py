@@ -8,6 +8,7 @@ from engine.decision import Candidate
 from engine.dice import Dice, d6, nd6
 from engine.errors import RuleError
 from engine.hexgrid import Hex
+from engine.kit.fold import fold
 from engine.rulesets.nightfighter.commands import PlaceRadarSearches
 from engine.rulesets.nightfighter.events import (
     CounterShifted,
@@ -16,7 +17,7 @@ from engine.rulesets.nightfighter.events import (
     RadarSearchResolved,
     TrackContactKept,
 )
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
 from engine.rulesets.nightfighter.location_roll import blocked
 from engine.rulesets.nightfighter.phantom_test import phantom_test
@@ -113,7 +114,7 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
             explanation="all search counters placed before any is resolved",
         )
     ]
-    work = fold(state, out)
+    work = fold(evolve, state, out)
     active: list[tuple[Radar, str]] = []
     for radar, counter in placed:
         jam = effective_jamming(radar)
@@ -152,7 +153,7 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
             continue  # removed as a phantom by an earlier search this phase
         events = resolve(work, radar, target, dice)
         out += events
-        work = fold(work, events)
+        work = fold(evolve, work, events)
     return out
 
 
@@ -194,7 +195,7 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
             continue
         events = phantom_test(work, now, dice, f"{radar.name} search")
         out += events
-        work = fold(work, events)
+        work = fold(evolve, work, events)
     rule = RULE_GCI if radar.kind in (RadarKind.GCI, RadarKind.MEW) else RULE
     out.append(
         RadarSearchResolved(

@@ -18,6 +18,7 @@ from msgspec import Meta, Struct
 from engine.decision import Candidate
 from engine.dice import Dice, d6, draw
 from engine.errors import RuleError
+from engine.kit.fold import fold
 from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
 from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
 from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
@@ -116,7 +117,7 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
 
 def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
     """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
-    from engine.rulesets.nightfighter.evolve import fold
+    from engine.rulesets.nightfighter.evolve import evolve  # evolve imports this module
 
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
@@ -138,7 +139,7 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
             found.append(target.id)
             events = reveal(work, target, dice, "Serrate")
             out += events
-            work = fold(work, events)
+            work = fold(evolve, work, events)
     out.append(
         SerrateSearched(
             rule=RULE,
