@@ -8,11 +8,12 @@ dice) -> events`): `Dispatch` only finds it, with one dict lookup per command.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
 from msgspec import Struct
 
+from engine.dice import Dice
 from engine.errors import RuleError
 
 H = TypeVar("H")
@@ -33,3 +34,20 @@ class Dispatch(Generic[H]):
         if found is None:
             raise RuleError(f"unknown command {type(command).__name__}", rule=self.rule)
         return found
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+def without_dice(
+    procedure: Callable[[S, C], list[Struct]],
+) -> Callable[[S, C, Dice], list[Struct]]:
+    """A `(state, command) -> events` procedure (one that never rolls) as a handler of the
+    Decider's shape `(state, command, dice) -> events`."""
+
+    def handler(state: S, command: C, dice: Dice) -> list[Struct]:
+        return procedure(state, command)
+
+    handler.__doc__ = procedure.__doc__
+    return handler

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.down_in_flames.actions import actions
-from engine.rulesets.down_in_flames.commands import COMMAND_TYPES
-from engine.rulesets.down_in_flames.decide import decide
+from engine.rulesets.down_in_flames.decide import DISPATCH, decide
 from engine.rulesets.down_in_flames.events import EVENT_TYPES
 from engine.rulesets.down_in_flames.evolve import evolve
 from engine.rulesets.down_in_flames.setup import Setup, initial_state
@@ -28,7 +27,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,

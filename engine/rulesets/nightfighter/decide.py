@@ -15,7 +15,7 @@ from msgspec import Struct
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.hexgrid import Hex
-from engine.kit.dispatch import Dispatch
+from engine.kit.dispatch import Dispatch, without_dice
 from engine.rulesets.nightfighter import ai_search, campaign, combat, searchlights, serrate, tally
 from engine.rulesets.nightfighter import commands as cmd
 from engine.rulesets.nightfighter.events import FighterMoved, MarkersLost, PhaseBegan, TurnStarted
@@ -156,14 +156,6 @@ def _end_phase(state: State, command: cmd.EndPhase, dice: Dice) -> list[Struct]:
     return end_phase(state)
 
 
-def _move_fighter(state: State, command: cmd.MoveFighter, dice: Dice) -> list[Struct]:
-    return move_fighter(state, command)
-
-
-def _break_contact(state: State, command: cmd.BreakContact, dice: Dice) -> list[Struct]:
-    return combat.break_contact(state, command)
-
-
 def _roll_week(state: State, command: campaign.RollCampaignWeek, dice: Dice) -> list[Struct]:
     return campaign.roll_week(state.campaign, command, dice)
 
@@ -187,14 +179,14 @@ DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
     {
         cmd.EndPhase: _end_phase,
         cmd.MoveBombers: move_bombers,
-        cmd.MoveFighter: _move_fighter,
+        cmd.MoveFighter: without_dice(move_fighter),
         cmd.PlaceRadarSearches: place_radar_searches,
         cmd.SearchAI: ai_search.search,
         cmd.SearchSearchlight: searchlights.search,
         cmd.AttemptTally: tally.attempt,
         cmd.RollBomberResponse: combat.response,
         cmd.Corkscrew: combat.corkscrew,
-        cmd.BreakContact: _break_contact,
+        cmd.BreakContact: without_dice(combat.break_contact),
         campaign.RollCampaignWeek: _roll_week,
         campaign.DrawScenarioCard: _draw_card,
         campaign.RollNightContinuation: _night_continues,
