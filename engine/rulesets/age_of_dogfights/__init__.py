@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.ruleset import Ruleset
 from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.actions import actions
+from engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from engine.rulesets.age_of_dogfights.evolve import evolve
@@ -82,4 +83,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="patrol",
     seed_title="Age of Dogfights solo rules",
     actions=actions,
+    openings=(RollSetup(), FlyBots()),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
+from engine.rulesets.downtown import commands as cmd
 from engine.rulesets.downtown.actions import actions
 from engine.rulesets.downtown.decide import DISPATCH, decide
 from engine.rulesets.downtown.events import EVENT_TYPES
@@ -62,4 +63,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="D4",
     seed_title="Downtown solo rules",
     actions=actions,
+    openings=(cmd.DeployGroundUnits(), cmd.CheckDrvRadar()),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.nightfighter.actions import actions
+from engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
 from engine.rulesets.nightfighter.decide import DISPATCH, decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
 from engine.rulesets.nightfighter.evolve import evolve, initial_state
@@ -34,6 +35,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
     actions=actions,
+    openings=(EndPhase(), MoveBombers()),
 )
 
 __all__ = ["RULESET"]
