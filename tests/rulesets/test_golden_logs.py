@@ -4,16 +4,28 @@ tests/data/golden/ holds one log per shipped ruleset, recorded on main before th
 moved onto the kit (tests/support/golden_logs.py). Folding the stored events must reach
 the stored state hash (games already in a store keep their state), and replaying the
 stored commands with the same dice must append byte-identical events (every encoding and
-citation string unchanged).
+citation string unchanged). Every shipped scenario's shorter log (kept as digests) must
+replay to the same events and state.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from engine.game import apply, codec_for
 from engine.registry import get
-from tests.support.golden_logs import encoded, load, send, start, state_digest
+from engine.scenarios import scenario
+from tests.support.golden_logs import (
+    digest,
+    encoded,
+    load,
+    load_scenarios,
+    send,
+    start,
+    state_digest,
+)
 
 RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
 
@@ -40,3 +52,22 @@ def test_recorded_commands_replay_to_byte_identical_events(name: str) -> None:
         events += appended
     assert encoded(ruleset, events) == data["events"]
     assert state_digest(game) == data["state_hash"]
+
+
+SCENARIO_LOGS = load_scenarios()
+
+
+@pytest.mark.parametrize(
+    "log", SCENARIO_LOGS, ids=[f"{s['ruleset']}-{s['scenario']}" for s in SCENARIO_LOGS]
+)
+def test_recorded_scenario_commands_replay_to_the_recorded_events_and_state(
+    log: dict[str, Any],
+) -> None:
+    ruleset = get(log["ruleset"])
+    game = start(ruleset, dict(scenario(ruleset, log["scenario"]).setup))
+    events = []
+    for command in log["commands"]:
+        game, appended = send(ruleset, game, command)
+        events += appended
+    assert digest(ruleset, events) == log["events_sha256"]
+    assert state_digest(game) == log["state_hash"]

@@ -3,9 +3,11 @@
 Each log is played in-process from a fixed seed by random legal actions (the action
 schemas, tests/support/schema_sampler.py) and stored in tests/data/golden/<ruleset>.json:
 the setup, the commands sent, every event's tag, version and canonical payload bytes, and
-the state hash the fold reaches. tests/rulesets/test_golden_logs.py folds the stored
-events again (same hash: old logs still fold to the same state) and replays the commands
-(byte-identical events: every encoding and citation string is unchanged).
+the state hash the fold reaches. From every shipped scenario a shorter log is kept as the
+commands, a digest of the events and the state hash (scenarios.json).
+tests/rulesets/test_golden_logs.py folds the stored events again (same hash: old logs still
+fold to the same state) and replays the commands (byte-identical events: every encoding
+and citation string is unchanged).
 
 Regenerate only on purpose, from the commit whose behaviour is the reference:
 `.venv/bin/python -m tests.support.golden_logs`.
@@ -29,6 +31,7 @@ from engine.handling import decide_command
 from engine.registry import get
 from engine.roles import Role
 from engine.ruleset import Ruleset
+from engine.scenarios import scenarios
 from events.codec import canonical_bytes
 from events.errors import UmpireError
 from tests.actions.setups import setups
@@ -38,6 +41,7 @@ DATA = Path(__file__).resolve().parent.parent / "data" / "golden"
 SEED = b"golden-log-seed"
 CLIENT_SEED = "golden"
 COMMANDS = 120
+SCENARIO_COMMANDS = 40
 
 
 @dataclass
@@ -70,15 +74,15 @@ def send(ruleset: Ruleset[Any], game: Game, command: dict[str, Any]) -> tuple[Ga
     return game, events
 
 
-def play(name: str, setup: dict[str, Any]) -> Played:
-    """Random legal commands from a fixed seed until the game ends or COMMANDS are sent."""
+def play(name: str, setup: dict[str, Any], *, limit: int = COMMANDS) -> Played:
+    """Random legal commands from a fixed seed until the game ends or `limit` are sent."""
     ruleset = get(name)
     rng = random.Random(name)
     game = start(ruleset, setup)
     commands: list[dict[str, Any]] = []
     events: list[Struct] = []
-    for _ in range(COMMANDS * 4):
-        if game.meta.ended or len(commands) >= COMMANDS:
+    for _ in range(limit * 4):
+        if game.meta.ended or len(commands) >= limit:
             break
         offered = [
             a
@@ -120,9 +124,40 @@ def record(name: str, setup: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def digest(ruleset: Ruleset[Any], events: list[Struct]) -> str:
+    """SHA-256 over every event's tag, version and canonical payload, in order."""
+    return hashlib.sha256(json.dumps(encoded(ruleset, events)).encode()).hexdigest()
+
+
+def scenario_logs() -> list[dict[str, Any]]:
+    """A shorter log from every shipped scenario of every ruleset, kept as digests: the
+    commands, the digest of the events they appended and the state hash."""
+    out = []
+    for name in sorted(setups()):
+        ruleset = get(name)
+        for each in scenarios(ruleset):
+            played = play(name, dict(each.setup), limit=SCENARIO_COMMANDS)
+            out.append(
+                {
+                    "ruleset": name,
+                    "scenario": each.name,
+                    "commands": played.commands,
+                    "events_sha256": digest(ruleset, played.events),
+                    "state_hash": state_digest(played.game),
+                }
+            )
+    return out
+
+
 def load(name: str) -> dict[str, Any]:
     """One ruleset's stored golden log."""
     data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text())
+    return data
+
+
+def load_scenarios() -> list[dict[str, Any]]:
+    """Every shipped scenario's stored log."""
+    data: list[dict[str, Any]] = json.loads((DATA / "scenarios.json").read_text())
     return data
 
 
@@ -133,6 +168,9 @@ def main() -> None:
         data = record(name, setup)
         (DATA / f"{name}.json").write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
         print(name, len(data["commands"]), "commands", len(data["events"]), "events")
+    logs = scenario_logs()
+    (DATA / "scenarios.json").write_text(json.dumps(logs, indent=0, sort_keys=True) + "\n")
+    print(len(logs), "scenario logs")
 
 
 if __name__ == "__main__":
