@@ -136,3 +136,16 @@ def test_without_dice_gives_a_diceless_procedure_the_deciders_shape() -> None:
     handler = without_dice(added)
     assert handler(Tally(total=1), Add(2), ServerDice(b"kit", "c", 1)) == [Added(3)]
     assert handler.__doc__ == "Adds."
+
+
+def test_state_folds_every_emitted_event_when_read_and_can_be_replaced() -> None:
+    turn = _turn()
+    turn.emit(Added(2))
+    turn.emit_all([Added(3)])
+    first = turn.state
+    assert first.total == 5
+    turn.emit(Added(1))
+    assert first.total == 5 and turn.state.total == 6  # an earlier read is a snapshot
+    turn.state = Tally(total=100)  # taken as the fold of everything emitted so far
+    turn.emit(Added(1))
+    assert turn.state.total == 101
