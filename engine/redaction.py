@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from msgspec import Struct
 
+from engine.kit.hidden_roll import redact_hidden_roll
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.types import DiceRolled
@@ -26,9 +26,7 @@ def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) 
     if role is Role.REFEREE or revealed:
         return event
     if isinstance(event, DiceRolled):
-        if event.hidden:
-            return msgspec.structs.replace(event, faces=(), total=0)
-        return event
+        return redact_hidden_roll(event)
     return ruleset.redact(event, role)
 
 

@@ -71,3 +71,8 @@ class Ruleset(Generic[S]):
     # The legal actions of a role in a state (engine/actions.py); None lists every command
     # type unnarrowed. Never called for a spectator or after the game has ended.
     actions: Callable[[S, Role], Sequence[Action]] | None = None
+    # Test openings: the commands (frozen command Structs, so the Ruleset stays hashable)
+    # that a contract test may play first, in order, in a game of the default scenario,
+    # each accepted with any dice, so that the ruleset's decisions are in the log
+    # (tests/rulesets/test_openings.py plays them).
+    openings: tuple[Struct, ...] = ()

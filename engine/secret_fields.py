@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from engine.kit.hidden_roll import redact_hidden_roll
 from engine.roles import Role
 from events.types import DiceRolled
 
@@ -72,7 +73,7 @@ class Redactions:
         if role is Role.REFEREE:
             return event
         if isinstance(event, DiceRolled):
-            return msgspec.structs.replace(event, faces=(), total=0) if event.hidden else event
+            return redact_hidden_roll(event)
         declared = self.declarations.get(type(event))
         if declared is None or not declared.applies(event):
             return event

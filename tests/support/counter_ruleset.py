@@ -7,7 +7,8 @@ game. Its "rules" are cited as `test-counter Rn` so decision events look like re
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta, Struct
@@ -15,9 +16,13 @@ from msgspec import Meta, Struct
 from engine.actions import Action, offer
 from engine.dice import Dice, d6
 from engine.errors import RuleError
+from engine.kit.citation import citations
+from engine.kit.dispatch import Dispatch
+from engine.kit.turn import Turn
 from engine.roles import Role
 from engine.ruleset import Ruleset
-from events.types import DiceRolled, GameEnded, Owner
+from engine.secret_fields import Redactions, SecretFields
+from events.types import DiceRolled, GameEnded
 
 
 class Setup(Struct, frozen=True, kw_only=True):
@@ -60,42 +65,49 @@ class SecretChosen(Struct, frozen=True, tag="counter.SecretChosen", kw_only=True
     dice: tuple[int, ...]
 
 
-RULE_ADD = "test-counter R1"
-RULE_PUSH = "test-counter R2"
-RULE_HIDE = "test-counter R3"
-RULE_END = "test-counter R4"
+cite = citations("test-counter")
+RULE_ADD = cite("R1")
+RULE_PUSH = cite("R2")
+RULE_HIDE = cite("R3")
+RULE_END = cite("R4")
 
 
 def initial_state(setup: Setup) -> State:
     return State(target=setup.target)
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    events: list[Struct] = []
-    if isinstance(command, Add):
-        if state.total + command.amount > state.target:
-            raise RuleError(
-                f"{RULE_ADD}: the player may not add past the target "
-                f"(at most {state.target - state.total} now)",
-                rule=RULE_ADD,
-            )
-        events.append(Added(amount=command.amount))
-        total = state.total + command.amount
-    elif isinstance(command, Push):
-        roll = dice.roll(d6(), purpose="bot push", rule=RULE_PUSH, owner=Owner.OPPONENT)
-        events += [roll, BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,))]
-        total = state.total + roll.total
-    elif isinstance(command, Hide):
-        roll = dice.roll(
-            d6(), purpose="bot secret", rule=RULE_HIDE, owner=Owner.OPPONENT, hidden=True
+def add(turn: Turn[State], command: Add) -> None:
+    if turn.state.total + command.amount > turn.state.target:
+        raise RuleError(
+            f"{RULE_ADD}: the player may not add past the target "
+            f"(at most {turn.state.target - turn.state.total} now)",
+            rule=RULE_ADD,
         )
-        events += [roll, SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,))]
-        total = state.total
-    else:  # pragma: no cover - parse_command admits only the types above
-        raise RuleError(f"unknown command {command!r}", rule=RULE_ADD)
-    if total >= state.target:
-        events.append(GameEnded(result=f"target {state.target} reached", rule=RULE_END))
-    return events
+    turn.emit(Added(amount=command.amount))
+
+
+def push(turn: Turn[State], command: Push) -> None:
+    roll = turn.roll(d6(), "bot push", RULE_PUSH)
+    turn.emit(BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,)))
+
+
+def hide(turn: Turn[State], command: Hide) -> None:
+    roll = turn.roll(d6(), "bot secret", RULE_HIDE, hidden=True)
+    turn.emit(SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,)))
+
+
+DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+    {Add: add, Push: push, Hide: hide}, rule=RULE_ADD
+)
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    handle = DISPATCH.handler(command)
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    handle(turn, command)
+    if turn.state.total >= state.target:
+        turn.emit(GameEnded(result=f"target {state.target} reached", rule=RULE_END))
+    return turn.events
 
 
 def evolve(state: State, event: Struct) -> State:
@@ -119,10 +131,9 @@ def view(state: State, role: Role) -> dict[str, object]:
     return data
 
 
-def redact(event: Struct, role: Role) -> Struct | None:
-    if isinstance(event, SecretChosen) and role is not Role.REFEREE:
-        return None
-    return event
+REDACTIONS = Redactions(
+    SecretFields(SecretChosen, withheld=True, why="R3: the bot's secret number is hidden")
+)
 
 
 def actions(state: State, role: Role) -> list[Action]:
@@ -143,13 +154,14 @@ RULESET: Ruleset[State] = Ruleset(
     seed="tests/support/counter_ruleset.py",
     setup_type=Setup,
     state_type=State,
-    command_types=(Add, Push, Hide),
+    command_types=DISPATCH.command_types,
     event_types=(Added, BotPushed, SecretChosen),
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=redact,
+    redact=REDACTIONS.redact,
     secret_fields=("secret",),
     actions=actions,
+    openings=(Push(), Hide(), Add(amount=2)),
 )

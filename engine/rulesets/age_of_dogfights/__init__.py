@@ -6,8 +6,8 @@ from __future__ import annotations
 from engine.ruleset import Ruleset
 from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.actions import actions
-from engine.rulesets.age_of_dogfights.commands import COMMAND_TYPES
-from engine.rulesets.age_of_dogfights.decide import decide
+from engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
+from engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from engine.rulesets.age_of_dogfights.evolve import evolve
 from engine.rulesets.age_of_dogfights.setup import Setup, aircraft_types, validate
@@ -71,7 +71,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=c.SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
@@ -83,4 +83,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="patrol",
     seed_title="Age of Dogfights solo rules",
     actions=actions,
+    openings=(RollSetup(), FlyBots()),
 )

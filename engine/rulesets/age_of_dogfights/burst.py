@@ -34,7 +34,7 @@ def fire(ctx: Context, bot_id: str, shot: Shot) -> None:
         low = ammo * 2 < kind.ammo
         table = LONG_BURST_LOW_AMMO if low else LONG_BURST
         burst = ctx.table(bot.id, table, purpose=f"burst at {shot.target}")
-        rule = table.rule
+        rule = table.citation
         why = "less than half ammunition left" if low else "the position permits a long burst"
     else:
         burst = "short"

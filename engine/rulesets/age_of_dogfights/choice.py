@@ -62,8 +62,8 @@ def target_tie(ctx: Context, aircraft: str, targets: Sequence[Plane]) -> int:
             ctx, aircraft, "equal-priority targets", [t.id for t in targets], rule=c.STEP_II_TIE
         )
     table = TWO_TARGETS if len(targets) == 2 else THREE_TARGETS
-    rolled = ctx.d6(purpose=f"{aircraft}: {table.name}", rule=table.rule)
-    result = table.lookup(rolled.total)
+    rolled = ctx.d6(purpose=f"{aircraft}: {table.name}", rule=table.citation)
+    result = table.row_for(rolled.total).value
     index = _RANK[result] if len(targets) == 3 else (0 if result == "lower" else 1)
     _log(
         ctx,
@@ -71,7 +71,7 @@ def target_tie(ctx: Context, aircraft: str, targets: Sequence[Plane]) -> int:
         f"{table.name} ({result} designation number)",
         [f"{t.id} (#{t.number})" for t in targets],
         index,
-        table.row(rolled.total),
+        table.row_for(rolled.total).stated,
         (rolled.roll,),
     )
     return index

@@ -42,6 +42,3 @@ class ReportBotDamage(Struct, frozen=True, kw_only=True, tag="ReportBotDamage"):
     aircraft: Ident
     damage: Damage
     note: Annotated[str, Meta(max_length=200)] = ""
-
-
-COMMAND_TYPES: tuple[type[Struct], ...] = (RollSetup, FlyBots, ReportAircraft, ReportBotDamage)

@@ -1,4 +1,4 @@
-"""The working context of one command: the state as it evolves, the dice, and the events.
+"""The working context of one command: the kit's Turn (engine/kit/turn.py) for the bots.
 
 Bots fly one after another, so each later decision must see the earlier ones: every event
 is folded into `state` as it is emitted, and every roll is logged before the decision that
@@ -9,35 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from msgspec import Struct
-
-from engine.decision import Candidate
-from engine.dice import Dice, DiceSpec, d6
+from engine.decision import Candidate, chosen_and_rejected
+from engine.dice import Dice, d6
+from engine.kit.seed_table import SeedTable
+from engine.kit.turn import Turn
+from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
 from engine.rulesets.age_of_dogfights.evolve import evolve
 from engine.rulesets.age_of_dogfights.state import State
-from engine.rulesets.age_of_dogfights.tables.band import BandTable
-from events.types import DiceRolled, Owner
+from events.types import DiceRolled
 
 
-class Context:
-    """State, dice and the events emitted so far by one command."""
+class Context(Turn[State]):
+    """The kit's Turn (state, dice, events so far; emit, roll, cite) plus the seed's die
+    tables and the cardinal rule."""
 
     def __init__(self, state: State, dice: Dice) -> None:
-        self.state = state
-        self.dice = dice
-        self.events: list[Struct] = []
-
-    def emit(self, event: Struct) -> None:
-        """Append an event and fold it into the working state."""
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    def roll(self, spec: DiceSpec, *, purpose: str, rule: str) -> DiceRolled:
-        """Roll, log the DiceRolled event, and return it."""
-        rolled = self.dice.roll(spec, purpose=purpose, rule=rule, owner=Owner.OPPONENT)
-        self.emit(rolled)
-        return rolled
+        super().__init__(state, dice, evolve=evolve, cite=c.cite)
 
     def d6(self, *, purpose: str, rule: str) -> DiceRolled:
         """Roll one standard die."""
@@ -46,7 +34,7 @@ class Context:
     def table(
         self,
         aircraft: str,
-        table: BandTable,
+        table: SeedTable[str],
         *,
         modifier: int = 0,
         why_modifier: str = "",
@@ -54,23 +42,23 @@ class Context:
         candidates: Sequence[Candidate] = (),
     ) -> str:
         """Roll a standard die on a seed table (with a modifier) and log the result."""
-        rolled = self.d6(purpose=f"{aircraft}: {purpose}", rule=table.rule)
+        rolled = self.d6(purpose=f"{aircraft}: {purpose}", rule=table.citation)
         modified = rolled.total + modifier
-        result = table.lookup(modified)
+        result = table.row_for(modified).value
         mod_text = f" {modifier:+d} ({why_modifier})" if modifier else ""
         self.emit(
             ResponseRolled(
                 aircraft=aircraft,
-                rule=table.row(modified),
+                rule=table.row_for(modified).stated,
                 dice=(rolled.roll,),
                 candidates=(
                     *candidates,
                     *(
                         Candidate(
-                            option=band.result,
-                            chosen=band.result == result,
+                            option=band.value,
+                            chosen=band.value == result,
                             reason=f"rolled {rolled.total}{mod_text} = {modified}"
-                            if band.result == result
+                            if band.value == result
                             else f"needs {band.low}-{band.high}",
                         )
                         for band in table.bands
@@ -93,16 +81,11 @@ class Context:
         why: str,
     ) -> None:
         """Log the cardinal rule: an illogical result replaced by the best alternative."""
-        from engine.rulesets.age_of_dogfights import citations as c
-
         self.emit(
             CardinalRuleApplied(
                 aircraft=aircraft,
                 rule=c.CARDINAL,
-                candidates=tuple(
-                    Candidate(option=o, chosen=o == chosen, reason=why if o == chosen else r)
-                    for o, r in options
-                ),
+                candidates=chosen_and_rejected(list(options), chosen, why),
                 explanation=f"{situation}: the rules would be illogical here; {chosen} "
                 f"benefits the bot most ({why})",
                 situation=situation,

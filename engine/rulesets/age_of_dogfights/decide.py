@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.kit.dispatch import Dispatch
 from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.bot_round import fly_round
 from engine.rulesets.age_of_dogfights.commands import (
@@ -18,6 +22,7 @@ from engine.rulesets.age_of_dogfights.context import Context
 from engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
 from engine.rulesets.age_of_dogfights.geometry import Board
 from engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
+from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
 from engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
 from engine.rulesets.age_of_dogfights.terms import Damage
 from events.types import GameEnded
@@ -76,33 +81,54 @@ def _report(state: State, cmd: ReportAircraft) -> PlayerAircraftReported:
     )
 
 
+def roll_setup_command(ctx: Context, command: RollSetup) -> None:
+    """Game Setup: the pilot, aggressiveness and altitude rolls, once."""
+    if ctx.state.phase is not Phase.SETUP:
+        raise RuleError("the Game Setup rolls are already made", rule=c.GAME_SETUP)
+    roll_setup(ctx)
+
+
+def fly_bots(ctx: Context, command: FlyBots) -> None:
+    """Combat: one game round of every bot."""
+    _in_combat(ctx.state, "a game round")
+    if not ctx.state.bots():
+        raise RuleError("no bot is left in the Combat Zone", rule=c.COMBAT)
+    fly_round(ctx)
+
+
+def report_aircraft(ctx: Context, command: ReportAircraft) -> None:
+    """Introduction: the player reports one of the player's aircraft as it stands."""
+    _in_combat(ctx.state, "reporting an aircraft")
+    ctx.emit(_report(ctx.state, command))
+
+
+def report_bot_damage(ctx: Context, command: ReportBotDamage) -> None:
+    """General rules: damage the player's fire did to a bot, and what it triggers."""
+    _in_combat(ctx.state, "reporting damage")
+    _aircraft(ctx.state, command.aircraft, Side.BOT, c.GENERAL)
+    ctx.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
+    if command.damage in (Damage.WINGS, Damage.TAIL, Damage.ENGINE):
+        damage_roll(ctx, command.aircraft, command.damage.value)
+    elif command.damage is Damage.GUNS:
+        check_triggers(ctx, command.aircraft)
+
+
+DISPATCH: Dispatch[Callable[[Context, Any], None]] = Dispatch(
+    {
+        RollSetup: roll_setup_command,
+        FlyBots: fly_bots,
+        ReportAircraft: report_aircraft,
+        ReportBotDamage: report_bot_damage,
+    },
+    rule=c.INTRODUCTION,
+)
+
+
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes, or RuleError naming the rule it breaks."""
+    handler = DISPATCH.handler(command)
     ctx = Context(state, dice)
-    if isinstance(command, RollSetup):
-        if state.phase is not Phase.SETUP:
-            raise RuleError("the Game Setup rolls are already made", rule=c.GAME_SETUP)
-        from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
-
-        roll_setup(ctx)
-    elif isinstance(command, FlyBots):
-        _in_combat(state, "a game round")
-        if not state.bots():
-            raise RuleError("no bot is left in the Combat Zone", rule=c.COMBAT)
-        fly_round(ctx)
-    elif isinstance(command, ReportAircraft):
-        _in_combat(state, "reporting an aircraft")
-        ctx.emit(_report(state, command))
-    elif isinstance(command, ReportBotDamage):
-        _in_combat(state, "reporting damage")
-        _aircraft(state, command.aircraft, Side.BOT, c.GENERAL)
-        ctx.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
-        if command.damage in (Damage.WINGS, Damage.TAIL, Damage.ENGINE):
-            damage_roll(ctx, command.aircraft, command.damage.value)
-        elif command.damage is Damage.GUNS:
-            check_triggers(ctx, command.aircraft)
-    else:  # pragma: no cover - parse_command admits only the types above
-        raise RuleError(f"unknown command {command!r}", rule=c.INTRODUCTION)
+    handler(ctx, command)
     if ctx.state.phase is Phase.COMBAT and (not ctx.state.bots() or not ctx.state.players()):
         side = "bot" if not ctx.state.bots() else "player"
         ctx.events.append(

@@ -76,12 +76,12 @@ def damage_roll(ctx: Context, bot_id: str, part: str) -> None:
         purpose=f"damage to its {part}",
     )
     if result == "retreat":
-        decide_retreat(ctx, bot, f"damage to its {part}", rule=DAMAGE_RETREAT.rule)
+        decide_retreat(ctx, bot, f"damage to its {part}", rule=DAMAGE_RETREAT.citation)
     else:
         ctx.emit(
             RetreatDecided(
                 aircraft=bot.id,
-                rule=DAMAGE_RETREAT.rule,
+                rule=DAMAGE_RETREAT.citation,
                 retreating=False,
                 reason=f"damage to its {part}",
                 explanation="continues fighting",

@@ -50,15 +50,15 @@ def roll_setup(ctx: Context) -> None:
     for plane in fighters:
         if plane.skill is not None:
             continue
-        rolled = ctx.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.rule)
-        skill = PILOT_SKILL.lookup(rolled.total)
+        rolled = ctx.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.citation)
+        skill = PILOT_SKILL.row_for(rolled.total).value
         ctx.emit(
             SkillRolled(
                 aircraft=plane.id,
-                rule=PILOT_SKILL.row(rolled.total),
+                rule=PILOT_SKILL.row_for(rolled.total).stated,
                 dice=(rolled.roll,),
                 candidates=_bands(
-                    tuple((b.low, b.high, b.result) for b in PILOT_SKILL.bands), skill, rolled.total
+                    tuple((b.low, b.high, b.value) for b in PILOT_SKILL.bands), skill, rolled.total
                 ),
                 explanation=f"{plane.id} pilot skill: rolled {rolled.total}, {skill}",
                 skill=Skill(skill),
@@ -67,15 +67,15 @@ def roll_setup(ctx: Context) -> None:
     for plane in state.bots():
         if state.kind_of(plane).kind is not Kind.FIGHTER or plane.aggressiveness is not None:
             continue
-        rolled = ctx.d6(purpose=f"{plane.id}: aggressiveness", rule=AGGRESSIVENESS.rule)
-        aggr = AGGRESSIVENESS.lookup(rolled.total)
+        rolled = ctx.d6(purpose=f"{plane.id}: aggressiveness", rule=AGGRESSIVENESS.citation)
+        aggr = AGGRESSIVENESS.row_for(rolled.total).value
         ctx.emit(
             AggressivenessRolled(
                 aircraft=plane.id,
-                rule=AGGRESSIVENESS.row(rolled.total),
+                rule=AGGRESSIVENESS.row_for(rolled.total).stated,
                 dice=(rolled.roll,),
                 candidates=_bands(
-                    tuple((b.low, b.high, b.result) for b in AGGRESSIVENESS.bands),
+                    tuple((b.low, b.high, b.value) for b in AGGRESSIVENESS.bands),
                     aggr,
                     rolled.total,
                 ),
@@ -91,7 +91,7 @@ def roll_setup(ctx: Context) -> None:
         if ceiling >= 5:
             first = ctx.d6(purpose=f"{plane.id}: altitude stand", rule=c.SETUP_ALTITUDE)
             dice.append(first.roll)
-            if BOT_ALTITUDE_FIRST.lookup(first.total) == "maximum height":
+            if BOT_ALTITUDE_FIRST.row_for(first.total).value == "maximum height":
                 level = ceiling
                 notes.append(
                     Candidate(

@@ -60,15 +60,15 @@ def choose_die(ctx: Context, bot: Plane) -> DieColour:
         purpose="blue or green die",
     )
     if result == "blue":
-        return _chosen(ctx, bot, DieColour.BLUE, DIE_CHOICE.rule, "the roll chose blue")
+        return _chosen(ctx, bot, DieColour.BLUE, DIE_CHOICE.citation, "the roll chose blue")
     if bot.safe_throttle_left > 0:
-        return _chosen(ctx, bot, DieColour.GREEN, DIE_CHOICE.rule, "the roll chose green")
+        return _chosen(ctx, bot, DieColour.GREEN, DIE_CHOICE.citation, "the roll chose green")
     confirm = ctx.table(bot.id, THROTTLE_CONFIRM, purpose="confirm full throttle at '?'")
     return _chosen(
         ctx,
         bot,
         DieColour(confirm),
-        THROTTLE_CONFIRM.rule,
+        THROTTLE_CONFIRM.citation,
         f"slider at '?': confirmation {confirm}",
     )
 
@@ -87,7 +87,7 @@ def retreat_die(ctx: Context, bot: Plane) -> DieColour:
     if bot.safe_throttle_left > 0:
         return _chosen(ctx, bot, DieColour.GREEN, c.RETREAT_PATH, "retreats at full throttle")
     result = ctx.table(bot.id, RETREAT_THROTTLE, purpose="retreat at full throttle '?'")
-    return _chosen(ctx, bot, DieColour(result), RETREAT_THROTTLE.rule, f"at '?': {result}")
+    return _chosen(ctx, bot, DieColour(result), RETREAT_THROTTLE.citation, f"at '?': {result}")
 
 
 def roll_movement(ctx: Context, bot: Plane, colour: DieColour) -> int:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.conflict_of_heroes.actions import actions
-from engine.rulesets.conflict_of_heroes.commands import COMMANDS
-from engine.rulesets.conflict_of_heroes.decide import decide
+from engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
+from engine.rulesets.conflict_of_heroes.decide import DISPATCH, decide
 from engine.rulesets.conflict_of_heroes.events import EVENTS
 from engine.rulesets.conflict_of_heroes.evolve import evolve
 from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
@@ -26,7 +26,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMANDS,
+    command_types=DISPATCH.command_types,
     event_types=EVENTS,
     initial_state=initial_state,
     decide=decide,
@@ -38,6 +38,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="sample-crossroads",
     seed_title="Conflict of Heroes Solo Expansion rules summary",
     actions=actions,
+    openings=(ReportCounters(rumored=1, reinforcements=1), Pass(), TakeAiTurn()),
 )
 
 __all__ = ["RULESET"]

@@ -120,17 +120,3 @@ class ReportCounters(
 
     rumored: Points
     reinforcements: Points
-
-
-COMMANDS: tuple[type[Struct], ...] = (
-    UnitAction,
-    CommandAction,
-    CardAction,
-    Stall,
-    Pass,
-    TakeAiTurn,
-    ReportHit,
-    ReportDestroyed,
-    ReportPosition,
-    ReportCounters,
-)

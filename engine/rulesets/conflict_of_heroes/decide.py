@@ -6,30 +6,23 @@ RuleError (nothing is written) for an illegal command.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.kit.dispatch import Dispatch
+from engine.rulesets.conflict_of_heroes import commands as cmd
 from engine.rulesets.conflict_of_heroes import player_turn, reports
 from engine.rulesets.conflict_of_heroes.ai_turn import ai_turn
-from engine.rulesets.conflict_of_heroes.commands import (
-    CardAction,
-    CommandAction,
-    Pass,
-    ReportCounters,
-    ReportDestroyed,
-    ReportHit,
-    ReportPosition,
-    Stall,
-    TakeAiTurn,
-    UnitAction,
-)
 from engine.rulesets.conflict_of_heroes.journal import Journal
 from engine.rulesets.conflict_of_heroes.state import State
 from engine.rulesets.conflict_of_heroes.terms import Turn, cite
 
 
-def _ai_turn(j: Journal, cmd: TakeAiTurn) -> None:
+def _ai_turn(j: Journal, command: cmd.TakeAiTurn) -> None:
     if j.state.turn is not Turn.AI:
         raise RuleError(
             "it is the player's turn: take one player action (or Pass) first (3.0)",
@@ -38,32 +31,28 @@ def _ai_turn(j: Journal, cmd: TakeAiTurn) -> None:
     ai_turn(j)
 
 
+DISPATCH: Dispatch[Callable[[Journal, Any], None]] = Dispatch(
+    {
+        cmd.UnitAction: player_turn.unit_action,
+        cmd.CommandAction: player_turn.command_action,
+        cmd.CardAction: player_turn.card_action,
+        cmd.Stall: player_turn.stall,
+        cmd.Pass: player_turn.pass_turn,
+        cmd.TakeAiTurn: _ai_turn,
+        cmd.ReportHit: reports.report_hit,
+        cmd.ReportDestroyed: reports.report_destroyed,
+        cmd.ReportPosition: reports.report_position,
+        cmd.ReportCounters: reports.report_counters,
+    },
+    rule=cite("3.0"),
+)
+
+
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes in `state`, rolling `dice` where the rules say."""
+    handler = DISPATCH.handler(command)
     j = Journal(state, dice, getattr(command, "cards", ()))
-    match command:
-        case UnitAction():
-            player_turn.unit_action(j, command)
-        case CommandAction():
-            player_turn.command_action(j, command)
-        case CardAction():
-            player_turn.card_action(j, command)
-        case Stall():
-            player_turn.stall(j, command)
-        case Pass():
-            player_turn.pass_turn(j, command)
-        case TakeAiTurn():
-            _ai_turn(j, command)
-        case ReportHit():
-            reports.report_hit(j, command)
-        case ReportDestroyed():
-            reports.report_destroyed(j, command)
-        case ReportPosition():
-            reports.report_position(j, command)
-        case ReportCounters():
-            reports.report_counters(j, command)
-        case _:  # pragma: no cover - the engine parses only the command types above
-            raise RuleError(f"unknown command {command!r}", rule=cite("3.0"))
+    handler(j, command)
     if j.cards:
         raise RuleError(
             f"Order Cards {j.cards} were named but this command drew only "

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.kit.citation import citations
+
 SEED = "003_368c69a730e6e14a.txt"
 
-
-def cite(rule: str) -> str:
-    """The citation of a rule of the seed, e.g. cite("3.1.1")."""
-    return f"{SEED} {rule}"
+cite = citations(SEED)
 
 
 class Side(StrEnum):

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.down_in_flames.actions import actions
-from engine.rulesets.down_in_flames.commands import COMMAND_TYPES
-from engine.rulesets.down_in_flames.decide import decide
+from engine.rulesets.down_in_flames.commands import BeginTurn
+from engine.rulesets.down_in_flames.decide import DISPATCH, decide
 from engine.rulesets.down_in_flames.events import EVENT_TYPES
 from engine.rulesets.down_in_flames.evolve import evolve
 from engine.rulesets.down_in_flames.setup import Setup, initial_state
 from engine.rulesets.down_in_flames.state import SECRET_FIELDS, State
-from engine.rulesets.down_in_flames.terms import SEED
+from engine.rulesets.down_in_flames.terms import SEED, Side
 from engine.rulesets.down_in_flames.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
@@ -28,7 +28,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
@@ -40,4 +40,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="duel",
     seed_title="Down in Flames supplemental rules",
     actions=actions,
+    openings=(BeginTurn(side=Side.B),),
 )

@@ -19,7 +19,7 @@ from engine.rulesets.down_in_flames.commands import (
 from engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
 from engine.rulesets.down_in_flames.performance import check_can_spend
 from engine.rulesets.down_in_flames.setup import MAX_START_LEVEL
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
+from engine.rulesets.down_in_flames.state import Plane, State, find_plane, owner_of, position_key
 from engine.rulesets.down_in_flames.terms import (
     Card,
     Characteristic,
@@ -119,13 +119,13 @@ def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> 
                 d6(),
                 purpose="altitude bid tie, side A",
                 rule=cite("2.5"),
-                owner=Owner.PLAYER if Side.A in state.player_sides else Owner.OPPONENT,
+                owner=owner_of(state, Side.A),
             )
             b = dice.roll(
                 d6(),
                 purpose="altitude bid tie, side B",
                 rule=cite("2.5"),
-                owner=Owner.PLAYER if Side.B in state.player_sides else Owner.OPPONENT,
+                owner=owner_of(state, Side.B),
             )
             rolls += [a, b]
             if a.total != b.total:

@@ -26,7 +26,7 @@ from engine.rulesets.down_in_flames.performance import (
 )
 from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, reveal
 from engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
+from engine.rulesets.down_in_flames.state import Plane, State, find_plane, owner_of, position_key
 from engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
@@ -37,7 +37,7 @@ from engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
-from events.types import DiceRolled, Owner
+from events.types import DiceRolled
 
 GUNNER_HIT_VALUE = 8  # 3.3
 TURRET_HIT_VALUE = 8  # 4.1.9
@@ -206,7 +206,7 @@ def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
                 spec,
                 purpose="ammunition check",
                 rule=cite("4.1.10"),
-                owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+                owner=owner_of(state, attacker.side),
             )
             resolved.events.append(first)
         resolved.events += ammunition(state, attacker, first, bursts, dice)
@@ -241,7 +241,7 @@ def resolve_odds(
         spec,
         purpose=f"odds {col.name} against {target.id}",
         rule=col.rule,
-        owner=Owner.PLAYER if shooter.side in state.player_sides else Owner.OPPONENT,
+        owner=owner_of(state, shooter.side),
     )
     rolls: list[DiceRolled] = [first]
     second = None
@@ -250,7 +250,7 @@ def resolve_odds(
             spec,
             purpose=f"odds {col.name}: roll again on a 1",
             rule=col.rule,
-            owner=Owner.PLAYER if shooter.side in state.player_sides else Owner.OPPONENT,
+            owner=owner_of(state, shooter.side),
         )
         rolls.append(second)
     raw = odds_table.outcome(col, first.total, second.total if second else None)
@@ -307,7 +307,7 @@ def resolve_bomber(
             spec,
             purpose=f"{leftover} left-over Hit Value points",
             rule=row.rule,
-            owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+            owner=owner_of(state, attacker.side),
         )
         rolls.append(roll)
         extra = 1 if roll.total <= row.scores_on else 0
@@ -366,7 +366,7 @@ def ammunition(
         d6(),
         purpose=f"ammunition depletion of {attacker.id}",
         rule=cite("10.15"),
-        owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+        owner=owner_of(state, attacker.side),
     )
     depleted = roll.total <= bursts
     return [

@@ -162,10 +162,3 @@ class BidThachWeave(Struct, frozen=True, kw_only=True, tag="BidThachWeave"):
     side: Side
     victory_points: Annotated[int, Meta(ge=0, le=1000)]
     accepted: bool
-
-
-COMMAND_TYPES: tuple[type[Struct], ...] = (
-    RollStartingAltitude, BidStartingAltitude, BeginTurn, EndTurn, ReportHand, Discard,
-    SetPosition, PlayCard, Dive, Climb, PlayVerticalRoll, Attack, NegateAttack,
-    ResolveDefensiveFire, DeclareAcePilot, UseKeenEyesight, RevealPilot, BidThachWeave,
-)  # fmt: skip

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec import Struct
 
 from engine.dice import Dice
-from engine.errors import RuleError
+from engine.kit.dispatch import Dispatch, without_dice
 from engine.rulesets.down_in_flames import commands as cmd
 from engine.rulesets.down_in_flames.altitude import (
     decide_bid_start,
@@ -32,44 +35,32 @@ from engine.rulesets.down_in_flames.pilot import decide_ace, decide_keen_eyesigh
 from engine.rulesets.down_in_flames.state import State
 from engine.rulesets.down_in_flames.terms import cite
 
+# Command type -> (state, command, dice) -> events, in the order the commands are listed.
+DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
+    {
+        cmd.RollStartingAltitude: decide_roll_start,
+        cmd.BidStartingAltitude: decide_bid_start,
+        cmd.BeginTurn: without_dice(decide_begin_turn),
+        cmd.EndTurn: without_dice(decide_end_turn),
+        cmd.ReportHand: without_dice(decide_report_hand),
+        cmd.Discard: without_dice(decide_discard),
+        cmd.SetPosition: without_dice(decide_set_position),
+        cmd.PlayCard: without_dice(decide_play_card),
+        cmd.Dive: without_dice(decide_dive),
+        cmd.Climb: without_dice(decide_climb),
+        cmd.PlayVerticalRoll: without_dice(decide_vertical_roll),
+        cmd.Attack: decide_attack,
+        cmd.NegateAttack: without_dice(decide_negate),
+        cmd.ResolveDefensiveFire: decide_defensive_fire,
+        cmd.DeclareAcePilot: without_dice(decide_ace),
+        cmd.UseKeenEyesight: without_dice(decide_keen_eyesight),
+        cmd.RevealPilot: without_dice(decide_reveal),
+        cmd.BidThachWeave: without_dice(decide_thach_weave),
+    },
+    rule=cite("1"),
+)
+
 
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes, or RuleError naming the rule it breaks."""
-    match command:
-        case cmd.RollStartingAltitude():
-            return decide_roll_start(state, command, dice)
-        case cmd.BidStartingAltitude():
-            return decide_bid_start(state, command, dice)
-        case cmd.Dive():
-            return decide_dive(state, command)
-        case cmd.Climb():
-            return decide_climb(state, command)
-        case cmd.PlayVerticalRoll():
-            return decide_vertical_roll(state, command)
-        case cmd.Attack():
-            return decide_attack(state, command, dice)
-        case cmd.NegateAttack():
-            return decide_negate(state, command)
-        case cmd.ResolveDefensiveFire():
-            return decide_defensive_fire(state, command, dice)
-        case cmd.BeginTurn():
-            return decide_begin_turn(state, command)
-        case cmd.EndTurn():
-            return decide_end_turn(state, command)
-        case cmd.ReportHand():
-            return decide_report_hand(state, command)
-        case cmd.Discard():
-            return decide_discard(state, command)
-        case cmd.SetPosition():
-            return decide_set_position(state, command)
-        case cmd.PlayCard():
-            return decide_play_card(state, command)
-        case cmd.DeclareAcePilot():
-            return decide_ace(state, command)
-        case cmd.UseKeenEyesight():
-            return decide_keen_eyesight(state, command)
-        case cmd.RevealPilot():
-            return decide_reveal(state, command)
-        case cmd.BidThachWeave():
-            return decide_thach_weave(state, command)
-    raise RuleError(f"unknown command {type(command).__name__}", rule=cite("1"))
+    return DISPATCH.handler(command)(state, command, dice)

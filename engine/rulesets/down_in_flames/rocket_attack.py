@@ -11,9 +11,8 @@ from engine.rulesets.down_in_flames.commands import Attack
 from engine.rulesets.down_in_flames.damage import bomber_damage
 from engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
 from engine.rulesets.down_in_flames.rocket_table import RocketRow, rocket_row
-from engine.rulesets.down_in_flames.state import Plane, State
+from engine.rulesets.down_in_flames.state import Plane, State, owner_of
 from engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
-from events.types import Owner
 
 
 def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack) -> RocketRow:
@@ -43,7 +42,7 @@ def rocket_attack(
         d6(),
         purpose=f"rocket attack on {target.id}",
         rule=row.rule,
-        owner=Owner.PLAYER if attacker.side in state.player_sides else Owner.OPPONENT,
+        owner=owner_of(state, attacker.side),
     )
     hit = roll.total <= row.hits_on
     played = AttackCardPlayed(

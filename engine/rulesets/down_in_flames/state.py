@@ -14,6 +14,7 @@ from engine.rulesets.down_in_flames.terms import (
     Side,
     Station,
 )
+from events.types import Owner
 
 SECRET_FIELDS = ("pilot_quality", "crack_shot", "keen_eyesight")  # 9.1.11
 
@@ -138,3 +139,9 @@ def find_plane(state: State, plane_id: str, rule: str) -> Plane:
     if plane.shot_down:
         raise RuleError(f"{plane_id} has been shot down and takes no further part", rule=rule)
     return plane
+
+
+def owner_of(state: State, side: Side) -> Owner:
+    """Whose roll a roll for `side` is: the player's for a side the player runs
+    (Setup.player_sides), else the opponent's (the umpire rolls for it)."""
+    return Owner.PLAYER if side in state.player_sides else Owner.OPPONENT

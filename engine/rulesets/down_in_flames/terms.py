@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.kit.citation import citations
+
 SEED = "002_c21c1b1d0b6ff92b.txt"
 
-
-def cite(rule: str) -> str:
-    """The citation of rule `rule` of the seed, e.g. cite("3.2.5")."""
-    return f"{SEED} {rule}"
+cite = citations(SEED)
 
 
 class Side(StrEnum):

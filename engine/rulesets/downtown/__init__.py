@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
+from engine.rulesets.downtown import commands as cmd
 from engine.rulesets.downtown.actions import actions
-from engine.rulesets.downtown.commands import COMMAND_TYPES
-from engine.rulesets.downtown.decide import decide
+from engine.rulesets.downtown.decide import DISPATCH, decide
 from engine.rulesets.downtown.events import EVENT_TYPES
 from engine.rulesets.downtown.evolve import evolve
 from engine.rulesets.downtown.ledger import board_of
@@ -51,7 +51,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
@@ -63,4 +63,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="D4",
     seed_title="Downtown solo rules",
     actions=actions,
+    openings=(cmd.DeployGroundUnits(), cmd.CheckDrvRadar()),
 )

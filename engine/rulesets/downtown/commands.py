@@ -144,32 +144,9 @@ class RunAdminPhase(Struct, frozen=True, tag="RunAdminPhase", kw_only=True):
     """Admin Phase: 2.1.7, 2.3.1/3.4.1, 2.1.5, 2.2.1, 3.2.1 (Admin), 3.3 (Admin), 5.4.5."""
 
 
-COMMAND_TYPES: tuple[type[Struct], ...] = (
-    DeployGroundUnits,
-    CheckDrvRadar,
-    DeployDrvAir,
-    ReportUsFlights,
-    RunDetectionPhase,
-    RunSamAcquisitionPhase,
-    ReportAcquisition,
-    DrvChitPicked,
-    MoveUsFlight,
-    EndUsFlightMovement,
-    RollDrvAttack,
-    PlanDrvFlight,
-    MoveDrvFlight,
-    CheckActivation,
-    IdentifyVisually,
-    RunAdminPhase,
-)
-
-
 class ReportUnitStatus(Struct, frozen=True, tag="ReportUnitStatus", kw_only=True):
     """A base-game result on a DRV unit: a AAA concentration suppressed (2.1.7) or a radar
     shut down by an ARM Morale roll (2.3.1, 3.4.1)."""
 
     unit_id: Id
     status: Annotated[str, Meta(pattern=r"^(suppressed|radar_off)$")]
-
-
-COMMAND_TYPES = (*COMMAND_TYPES, ReportUnitStatus)

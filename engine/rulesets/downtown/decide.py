@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
+from engine.kit.dispatch import Dispatch
 from engine.rulesets.downtown import (
     aaa,
     drv_air,
@@ -31,7 +32,7 @@ from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown import situation as sit
 from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import State, UsFlight
-from engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from engine.rulesets.downtown.terms import ALTITUDE_INDEX, ActivationReason, Phase, SamStatus, cite
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
@@ -215,8 +216,6 @@ def move_drv(led: Ledger, c: cmd.MoveDrvFlight) -> None:
     f = sit.drv_flight(led.state, c.flight_id, rule)
     if f.detected or f.visual_id:
         return
-    from engine.rulesets.downtown.terms import ALTITUDE_INDEX, ActivationReason
-
     close = [
         u
         for u in sit.us_on_map(led.state)
@@ -285,32 +284,33 @@ def admin(led: Ledger, c: cmd.RunAdminPhase) -> None:
     _begin(led, Phase.DETECTION, led.state.turn + 1, drv_air.R_DETECT)
 
 
-HANDLERS: dict[type[Struct], Callable[[Ledger, Any], None]] = {
-    cmd.DeployGroundUnits: deploy_ground,
-    cmd.CheckDrvRadar: check_radar,
-    cmd.DeployDrvAir: deploy_air,
-    cmd.ReportUsFlights: report_us,
-    cmd.RunDetectionPhase: detection,
-    cmd.RunSamAcquisitionPhase: sam_acquisition,
-    cmd.ReportAcquisition: report_acquisition,
-    cmd.DrvChitPicked: chit,
-    cmd.MoveUsFlight: move_us,
-    cmd.EndUsFlightMovement: end_us,
-    cmd.RollDrvAttack: attack,
-    cmd.PlanDrvFlight: plan,
-    cmd.MoveDrvFlight: move_drv,
-    cmd.CheckActivation: check,
-    cmd.IdentifyVisually: identify,
-    cmd.ReportUnitStatus: unit_status,
-    cmd.RunAdminPhase: admin,
-}
+DISPATCH: Dispatch[Callable[[Ledger, Any], None]] = Dispatch(
+    {
+        cmd.DeployGroundUnits: deploy_ground,
+        cmd.CheckDrvRadar: check_radar,
+        cmd.DeployDrvAir: deploy_air,
+        cmd.ReportUsFlights: report_us,
+        cmd.RunDetectionPhase: detection,
+        cmd.RunSamAcquisitionPhase: sam_acquisition,
+        cmd.ReportAcquisition: report_acquisition,
+        cmd.DrvChitPicked: chit,
+        cmd.MoveUsFlight: move_us,
+        cmd.EndUsFlightMovement: end_us,
+        cmd.RollDrvAttack: attack,
+        cmd.PlanDrvFlight: plan,
+        cmd.MoveDrvFlight: move_drv,
+        cmd.CheckActivation: check,
+        cmd.IdentifyVisually: identify,
+        cmd.RunAdminPhase: admin,
+        cmd.ReportUnitStatus: unit_status,
+    },
+    rule=R_US,
+)
 
 
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events a command causes (DiceRolled events in order, before their decisions)."""
-    handler = HANDLERS.get(type(command))
-    if handler is None:
-        raise RuleError(f"unknown command {type(command).__name__}", rule=R_US)
+    handler = DISPATCH.handler(command)
     led = Ledger(state, dice)
     handler(led, command)
     return led.events

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.kit.citation import citations
+
 SEED = "000_842c81c5c58bc2f6.txt"
 
-
-def cite(rule: str) -> str:
-    """The citation of a rule or table row of the Downtown solo seed, e.g. cite("3.2.1")."""
-    return f"{SEED} {rule}"
+cite = citations(SEED)
 
 
 class AcqPhaseReading(StrEnum):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.nightfighter.actions import actions
-from engine.rulesets.nightfighter.commands import COMMAND_TYPES
-from engine.rulesets.nightfighter.decide import decide
+from engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
+from engine.rulesets.nightfighter.decide import DISPATCH, decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
 from engine.rulesets.nightfighter.evolve import evolve, initial_state
 from engine.rulesets.nightfighter.setup import Setup
@@ -23,7 +23,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=COMMAND_TYPES,
+    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
@@ -35,6 +35,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
     actions=actions,
+    openings=(EndPhase(), MoveBombers()),
 )
 
 __all__ = ["RULESET"]

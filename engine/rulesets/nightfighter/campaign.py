@@ -147,9 +147,6 @@ class EndCampaignWeek(Struct, frozen=True, kw_only=True, tag="EndCampaignWeek"):
     iron_cross_first_class: bool = False
 
 
-CAMPAIGN_COMMANDS = (RollCampaignWeek, DrawScenarioCard, RollNightContinuation, EndCampaignWeek)
-
-
 def _dice_for(moon: Moon) -> int:
     """Pilot Campaign: two dice in full moon weeks, three in half moon, four with no moon."""
     return {Moon.FULL: 2, Moon.HALF: 3, Moon.NONE: 4}[moon]

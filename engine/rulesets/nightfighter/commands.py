@@ -6,13 +6,6 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.nightfighter.campaign import (
-    DrawScenarioCard,
-    EndCampaignWeek,
-    RollCampaignWeek,
-    RollNightContinuation,
-)
-from engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
 from engine.rulesets.nightfighter.setup import Direction, HexLabel
 from engine.rulesets.nightfighter.terms import TallyKind
 
@@ -104,24 +97,3 @@ class BreakContact(Struct, frozen=True, kw_only=True, tag="BreakContact"):
 
     fighter: Id
     hex: HexLabel
-
-
-COMMAND_TYPES: tuple[type[Struct], ...] = (
-    EndPhase,
-    MoveBombers,
-    MoveFighter,
-    PlaceRadarSearches,
-    SearchAI,
-    SearchSearchlight,
-    AttemptTally,
-    RollBomberResponse,
-    Corkscrew,
-    BreakContact,
-    RollCampaignWeek,
-    DrawScenarioCard,
-    RollNightContinuation,
-    EndCampaignWeek,
-    SerrateSearch,
-    FocusedSerrate,
-    RevealCounter,
-)

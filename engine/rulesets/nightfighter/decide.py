@@ -7,24 +7,17 @@ bomber movement (S7.0, S8.0), nightfighter movement, radar search (S13.0), AI ra
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.hexgrid import Hex
+from engine.kit.dispatch import Dispatch, without_dice
 from engine.rulesets.nightfighter import ai_search, campaign, combat, searchlights, serrate, tally
-from engine.rulesets.nightfighter.commands import (
-    AttemptTally,
-    BreakContact,
-    Corkscrew,
-    EndPhase,
-    MoveBombers,
-    MoveFighter,
-    PlaceRadarSearches,
-    RollBomberResponse,
-    SearchAI,
-    SearchSearchlight,
-)
+from engine.rulesets.nightfighter import commands as cmd
 from engine.rulesets.nightfighter.events import FighterMoved, MarkersLost, PhaseBegan, TurnStarted
 from engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
 from engine.rulesets.nightfighter.movement import move_bombers
@@ -42,45 +35,6 @@ from events.types import GameEnded
 
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
-
-
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (RuleError when the rules do not allow it)."""
-    if isinstance(command, EndPhase):
-        return end_phase(state)
-    if isinstance(command, MoveBombers):
-        return move_bombers(state, command, dice)
-    if isinstance(command, MoveFighter):
-        return move_fighter(state, command)
-    if isinstance(command, PlaceRadarSearches):
-        return place_radar_searches(state, command, dice)
-    if isinstance(command, SearchAI):
-        return ai_search.search(state, command, dice)
-    if isinstance(command, SearchSearchlight):
-        return searchlights.search(state, command, dice)
-    if isinstance(command, AttemptTally):
-        return tally.attempt(state, command, dice)
-    if isinstance(command, RollBomberResponse):
-        return combat.response(state, command, dice)
-    if isinstance(command, Corkscrew):
-        return combat.corkscrew(state, command, dice)
-    if isinstance(command, BreakContact):
-        return combat.break_contact(state, command)
-    if isinstance(command, serrate.SerrateSearch):
-        return serrate.general(state, command, dice)
-    if isinstance(command, serrate.FocusedSerrate):
-        return serrate.focused(state, command, dice)
-    if isinstance(command, serrate.RevealCounter):
-        return serrate.reveal_by_sight(state, command, dice)
-    if isinstance(command, campaign.RollCampaignWeek):
-        return campaign.roll_week(state.campaign, command, dice)
-    if isinstance(command, campaign.DrawScenarioCard):
-        return campaign.draw_card(state.campaign, dice)
-    if isinstance(command, campaign.RollNightContinuation):
-        return campaign.night_continues(state.campaign, command, dice)
-    if isinstance(command, campaign.EndCampaignWeek):
-        return campaign.end_week(state.campaign, command)
-    raise RuleError(f"unknown command {type(command).__name__}", rule=RULE_SEQUENCE)
 
 
 def end_phase(state: State) -> list[Struct]:
@@ -144,7 +98,7 @@ def _contacts_kept(state: State) -> list[Struct]:
     return out
 
 
-def move_fighter(state: State, command: MoveFighter) -> list[Struct]:
+def move_fighter(state: State, command: cmd.MoveFighter) -> list[Struct]:
     """Move a nightfighter: each hex adjacent to the last, at most its MPs a turn."""
     if state.phase is not Phase.FIGHTER_MOVEMENT:
         raise RuleError(
@@ -196,3 +150,55 @@ def move_fighter(state: State, command: MoveFighter) -> list[Struct]:
         # Example of play, turn 13: the last nightfighter leaving the map ends the game.
         out.append(GameEnded(result="every nightfighter has left the map", rule=RULE_END))
     return out
+
+
+def _end_phase(state: State, command: cmd.EndPhase, dice: Dice) -> list[Struct]:
+    return end_phase(state)
+
+
+def _roll_week(state: State, command: campaign.RollCampaignWeek, dice: Dice) -> list[Struct]:
+    return campaign.roll_week(state.campaign, command, dice)
+
+
+def _draw_card(state: State, command: campaign.DrawScenarioCard, dice: Dice) -> list[Struct]:
+    return campaign.draw_card(state.campaign, dice)
+
+
+def _night_continues(
+    state: State, command: campaign.RollNightContinuation, dice: Dice
+) -> list[Struct]:
+    return campaign.night_continues(state.campaign, command, dice)
+
+
+def _end_week(state: State, command: campaign.EndCampaignWeek, dice: Dice) -> list[Struct]:
+    return campaign.end_week(state.campaign, command)
+
+
+# Command type -> (state, command, dice) -> events, in the order the commands are listed.
+DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
+    {
+        cmd.EndPhase: _end_phase,
+        cmd.MoveBombers: move_bombers,
+        cmd.MoveFighter: without_dice(move_fighter),
+        cmd.PlaceRadarSearches: place_radar_searches,
+        cmd.SearchAI: ai_search.search,
+        cmd.SearchSearchlight: searchlights.search,
+        cmd.AttemptTally: tally.attempt,
+        cmd.RollBomberResponse: combat.response,
+        cmd.Corkscrew: combat.corkscrew,
+        cmd.BreakContact: without_dice(combat.break_contact),
+        campaign.RollCampaignWeek: _roll_week,
+        campaign.DrawScenarioCard: _draw_card,
+        campaign.RollNightContinuation: _night_continues,
+        campaign.EndCampaignWeek: _end_week,
+        serrate.SerrateSearch: serrate.general,
+        serrate.FocusedSerrate: serrate.focused,
+        serrate.RevealCounter: serrate.reveal_by_sight,
+    },
+    rule=RULE_SEQUENCE,
+)
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    """The events a command causes (RuleError when the rules do not allow it)."""
+    return DISPATCH.handler(command)(state, command, dice)

@@ -243,10 +243,3 @@ def _shift(c: Counter, e: ev.CounterShifted) -> Counter:
     if e.track_on_top:
         return settle(replace(c, hex=e.to_hex, track=Track.ON_TOP))
     return replace(c, hex=e.to_hex, level=Uncertainty.LOW, track=Track.BENEATH)
-
-
-def fold(state: State, events: Iterable[Struct]) -> State:
-    """The state after several events (decide uses it to keep a working copy)."""
-    for event in events:
-        state = evolve(state, event)
-    return state

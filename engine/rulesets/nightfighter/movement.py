@@ -8,6 +8,7 @@ from engine.decision import Candidate
 from engine.dice import Dice, nd6
 from engine.errors import RuleError
 from engine.hexgrid import Hex
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import MoveBombers
 from engine.rulesets.nightfighter.entry import counters_due
 from engine.rulesets.nightfighter.events import (
@@ -16,7 +17,7 @@ from engine.rulesets.nightfighter.events import (
     PhaseBegan,
     SearchlightHandedOff,
 )
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from engine.rulesets.nightfighter.searchlights import zone_of
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
@@ -63,20 +64,13 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
     unknown = sorted(set(command.accelerate) - known)
     if unknown:
         raise RuleError(f"accelerate names counters not on the map: {unknown}", rule=RULE)
-    out: list[Struct] = []
-    work = state
-
-    def emit(*events: Struct) -> None:
-        nonlocal work
-        out.extend(events)
-        work = fold(work, events)
-
-    emit(*counters_due(state, state.turn, dice))
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    turn.emit_all(counters_due(state, state.turn, dice))
     for counter in on_map:
         steps = counter.speed + (1 if counter.id in command.accelerate else 0)
-        to_hex, moved = _path(work, Hex.parse(counter.hex), counter, steps)
+        to_hex, moved = _path(turn.state, Hex.parse(counter.hex), counter, steps)
         what = f"off the map edge after {moved} hexes" if not to_hex else f"to {to_hex}"
-        emit(
+        turn.emit(
             CounterMoved(
                 rule=RULE,
                 counter=counter.id,
@@ -87,17 +81,18 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
             )
         )
         if to_hex and counter.searchlight:
-            emit(*_handoff(work, counter, to_hex, dice))
+            turn.emit_all(_handoff(turn.state, counter, to_hex, dice))
+    work = turn.state
     entering = sorted(
         (c for c in work.counters if c.status is Status.PENDING and c.enter_turn <= work.turn),
         key=lambda c: c.id,
     )
     for counter in entering:
         start = Hex(col=counter.enter_col, row=state.setup.min_row - 1)
-        to_hex, moved = _path(work, start, counter, counter.speed)
+        to_hex, moved = _path(turn.state, start, counter, counter.speed)
         if not to_hex:
             continue  # S7.0: its entry hex is held by another counter; it enters later
-        emit(
+        turn.emit(
             CounterMoved(
                 rule=cite("S8.0"),
                 counter=counter.id,
@@ -110,8 +105,8 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
                 ),
             )
         )
-    emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
-    return out
+    turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
+    return turn.events
 
 
 def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[Struct]:

@@ -8,6 +8,7 @@ from engine.decision import Candidate
 from engine.dice import Dice, d6, nd6
 from engine.errors import RuleError
 from engine.hexgrid import Hex
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import PlaceRadarSearches
 from engine.rulesets.nightfighter.events import (
     CounterShifted,
@@ -16,7 +17,7 @@ from engine.rulesets.nightfighter.events import (
     RadarSearchResolved,
     TrackContactKept,
 )
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
 from engine.rulesets.nightfighter.location_roll import blocked
 from engine.rulesets.nightfighter.phantom_test import phantom_test
@@ -106,30 +107,24 @@ def _check(state: State, command: PlaceRadarSearches) -> list[tuple[Radar, Count
 def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) -> list[Struct]:
     """S13.0: place every search, test jammed ones (S24.0), then resolve in order."""
     placed = _check(state, command)
-    out: list[Struct] = [
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    turn.emit(
         RadarSearchesPlaced(
             rule=RULE,
             placements=tuple((r.name, c.hex) for r, c in placed),
             explanation="all search counters placed before any is resolved",
         )
-    ]
-    work = fold(state, out)
+    )
     active: list[tuple[Radar, str]] = []
     for radar, counter in placed:
         jam = effective_jamming(radar)
         if jam is Jamming.NONE:
             active.append((radar, counter.hex))
             continue
-        roll = dice.roll(
-            d6(),
-            purpose=f"jamming of {radar.name} on {counter.hex}",
-            rule=RULE_JAM,
-            owner=Owner.OPPONENT,
-        )
+        roll = turn.roll(d6(), f"jamming of {radar.name} on {counter.hex}", RULE_JAM)
         worst = 2 if jam is Jamming.LIGHT else 4
         removed = roll.total <= worst
-        out += [
-            roll,
+        turn.emit(
             JammingTested(
                 rule=RULE_JAM,
                 dice=(roll.roll,),
@@ -142,18 +137,16 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
                     + ("removes the search counter" if removed else "lets it stand")
                     + f" (removed on 1-{worst})"
                 ),
-            ),
-        ]
+            )
+        )
         if not removed:
             active.append((radar, counter.hex))
     for radar, hex_label in active:
-        target = counter_at(work, hex_label)
+        target = counter_at(turn.state, hex_label)
         if target is None:
             continue  # removed as a phantom by an earlier search this phase
-        events = resolve(work, radar, target, dice)
-        out += events
-        work = fold(work, events)
-    return out
+        turn.emit_all(resolve(turn.state, radar, target, dice))
+    return turn.events
 
 
 def _crowded(state: State, counter: Counter) -> bool:
@@ -186,17 +179,14 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
         order.sort(key=lambda c: (c.id != counter.id, c.hex))
     else:
         order = [counter]
-    out: list[Struct] = []
-    work = state
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
     for target in order:
-        now = next(c for c in work.counters if c.id == target.id)
+        now = next(c for c in turn.state.counters if c.id == target.id)
         if now.status is not Status.ON_MAP or now.level is not Uncertainty.HIGH:
             continue
-        events = phantom_test(work, now, dice, f"{radar.name} search")
-        out += events
-        work = fold(work, events)
+        turn.emit_all(phantom_test(turn.state, now, dice, f"{radar.name} search"))
     rule = RULE_GCI if radar.kind in (RadarKind.GCI, RadarKind.MEW) else RULE
-    out.append(
+    turn.emit(
         RadarSearchResolved(
             rule=rule,
             radar=radar.name,
@@ -209,7 +199,7 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
             explanation="high uncertainty: phantom test only, no further effect this turn (S5.4)",
         )
     )
-    return out
+    return turn.events
 
 
 def _search_roll(

@@ -13,13 +13,14 @@ from msgspec import Struct
 
 from engine.decision import Candidate
 from engine.dice import Dice
+from engine.kit.fold import fold
 from engine.rulesets.nightfighter.events import (
     LocalisationFailed,
     Localised,
     LocationRolled,
     MarkerPlaced,
 )
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.location_roll import roll_location
 from engine.rulesets.nightfighter.phantom_test import phantom_test
 from engine.rulesets.nightfighter.state import Counter, State, counter_by_id
@@ -104,7 +105,7 @@ def search_in_area(
     if counter.level is Uncertainty.HIGH:
         tested = phantom_test(state, counter, dice, f"{marker.value} in {loc.hex}")
         events += tested
-        work = fold(state, tested)
+        work = fold(evolve, state, tested)
         now = counter_by_id(work, counter.id)
         verdict = tested[-1]
         assert now is not None

@@ -7,9 +7,10 @@ from msgspec import Struct
 from engine.decision import Candidate
 from engine.dice import Dice, nd6
 from engine.errors import RuleError
+from engine.kit.fold import fold
 from engine.rulesets.nightfighter.commands import SearchSearchlight
 from engine.rulesets.nightfighter.events import SearchlightSearched
-from engine.rulesets.nightfighter.evolve import fold
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.phantom_test import phantom_test
 from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
 from engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
@@ -64,7 +65,7 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
     if counter.level is Uncertainty.HIGH:
         tested = phantom_test(state, counter, dice, f"searchlights of zone {zone.name}")
         out += tested
-        work = fold(state, tested)
+        work = fold(evolve, state, tested)
         now = counter_by_id(work, counter.id)
         assert now is not None
         if now.status is Status.REMOVED:

@@ -18,6 +18,7 @@ from msgspec import Meta, Struct
 from engine.decision import Candidate
 from engine.dice import Dice, d6, draw
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
 from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
 from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
@@ -116,7 +117,7 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
 
 def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
     """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
-    from engine.rulesets.nightfighter.evolve import fold
+    from engine.rulesets.nightfighter.evolve import evolve  # evolve imports this module
 
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
@@ -126,20 +127,16 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
          if c.status is Status.ON_MAP and not c.ju88 and in_wide_arc(state.setup, fighter, c.hex)),
         key=lambda c: c.hex,
     )  # fmt: skip
-    out: list[Struct] = []
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
     nums: list[int] = []
     found: list[str] = []
-    work = state
     for target in targets:
-        roll = dice.roll(d6(), purpose=f"Serrate on {target.id}", rule=RULE, owner=Owner.PLAYER)
-        out.append(roll)
+        roll = turn.roll(d6(), f"Serrate on {target.id}", RULE, owner=Owner.PLAYER)
         nums.append(roll.roll)
         if roll.total >= 5:
             found.append(target.id)
-            events = reveal(work, target, dice, "Serrate")
-            out += events
-            work = fold(work, events)
-    out.append(
+            turn.emit_all(reveal(turn.state, target, dice, "Serrate"))
+    turn.emit(
         SerrateSearched(
             rule=RULE,
             dice=tuple(nums),
@@ -150,7 +147,7 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
             revealed=tuple(found),
         )
     )
-    return out
+    return turn.events
 
 
 def focused(state: State, command: FocusedSerrate, dice: Dice) -> list[Struct]:

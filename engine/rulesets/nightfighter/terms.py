@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.kit.citation import citations
+
 SEED = "004_c3eb2ad371d7bb6a.txt"
 
-
-def cite(rule: str) -> str:
-    """The citation of one rule of the seed, e.g. `cite("S13.0")`."""
-    return f"{SEED} {rule}"
+cite = citations(SEED)
 
 
 # The seed has no numbered sequence of play: its example of play shows the phases' order.

@@ -29,7 +29,7 @@ def normalised(text: str) -> str:
 @pytest.mark.parametrize("table", ALL_TABLES, ids=lambda t: t.name)
 def test_table_is_printed_in_the_seed(table) -> None:
     assert normalised(table.printed) in normalised(seed_text(SEED)), table.name
-    assert table.rule.startswith(SEED)
+    assert table.citation.startswith(SEED)
 
 
 @pytest.mark.parametrize("table", ALL_TABLES, ids=lambda t: t.name)
@@ -38,7 +38,7 @@ def test_bands_cover_one_to_six_in_order(table) -> None:
     assert faces[:6] == [1, 2, 3, 4, 5, 6]
     implied = {"Approach maneuver not Exposed": "approach maneuver"}  # "If 1 is rolled"
     for band in table.bands:
-        if band.low <= 6 and implied.get(table.name) != band.result:
+        if band.low <= 6 and implied.get(table.name) != band.value:
             span = f"{band.low}-{min(band.high, 6)}" if band.low != min(band.high, 6) else ""
             assert span in table.printed or str(band.low) in table.printed
 
@@ -99,7 +99,7 @@ def test_bands_cover_one_to_six_in_order(table) -> None:
 )
 def test_cells(table_name: str, roll: int, result: str) -> None:
     table = next(t for t in ALL_TABLES if t.name == table_name)
-    assert table.lookup(roll) == result
+    assert table.row_for(roll).value == result
 
 
 def test_modifiers_match_the_seed() -> None:

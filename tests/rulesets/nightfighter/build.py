@@ -9,9 +9,9 @@ from msgspec import Struct
 
 from engine.dice import Dice, ManualDice
 from engine.hexgrid import Hex
-from engine.rulesets.nightfighter.commands import COMMAND_TYPES
-from engine.rulesets.nightfighter.decide import decide
-from engine.rulesets.nightfighter.evolve import fold, initial_state
+from engine.kit.fold import fold
+from engine.rulesets.nightfighter.decide import DISPATCH, decide
+from engine.rulesets.nightfighter.evolve import evolve, initial_state
 from engine.rulesets.nightfighter.geometry import shifted
 from engine.rulesets.nightfighter.setup import Setup
 from engine.rulesets.nightfighter.state import Counter, State
@@ -58,7 +58,7 @@ def make_state(
 
 
 def command(tag: str, /, **fields: Any) -> Struct:
-    target = next(t for t in COMMAND_TYPES if t.__struct_config__.tag == tag)
+    target = next(t for t in DISPATCH.command_types if t.__struct_config__.tag == tag)
     return msgspec.convert({"type": tag, **fields}, target)
 
 
@@ -70,7 +70,7 @@ def run(
     events = decide(state, command(tag, **fields), dice)
     if isinstance(dice, ManualDice):
         dice.check_all_used()
-    return fold(state, events), list(events)
+    return fold(evolve, state, events), list(events)
 
 
 def named(events: list[Struct], name: str) -> Any:

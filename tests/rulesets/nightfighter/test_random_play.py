@@ -12,9 +12,10 @@ import pytest
 
 from engine.dice import ServerDice
 from engine.errors import RuleError
+from engine.kit.fold import fold
 from engine.roles import Role
 from engine.rulesets.nightfighter import RULESET
-from engine.rulesets.nightfighter.evolve import fold, initial_state
+from engine.rulesets.nightfighter.evolve import evolve, initial_state
 from engine.rulesets.nightfighter.state import State
 from engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 from tests.rulesets.nightfighter.build import command
@@ -110,7 +111,7 @@ def test_random_games(seed: int) -> None:
             continue
         rolls += len(dice.rolled)
         log += events
-        state = fold(state, events)
+        state = fold(evolve, state, events)
         _check(state)
     assert state.turn > 16
-    assert fold(initial_state(setup), log) == state  # the fold is deterministic
+    assert fold(evolve, initial_state(setup), log) == state  # the fold is deterministic

@@ -11,6 +11,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from engine.errors import RuleError
+from engine.kit.seed_table import Band, SeedTable
 from engine.rulesets.downtown.terms import Density, cite
 
 CITATION = cite("2.1.2 AAA Generation Table")
@@ -73,6 +74,15 @@ ROWS: dict[int, tuple[str, ...]] = {
 
 MIN_POINTS, MAX_POINTS = 1, 14
 
+# The printed rows as a kit seed table: one row per printed AAA Points value, one column per
+# d10 column heading (11-13 points are not printed: see `lookup`).
+TABLE: SeedTable[tuple[str, ...]] = SeedTable(
+    citation=CITATION,
+    bands=tuple(Band(points, points, cells) for points, cells in ROWS.items()),
+    name="AAA Generation Table",
+    columns=COLUMNS,
+)
+
 
 class AaaPurchase(Struct, frozen=True, kw_only=True):
     """A table result: the cell(s) read and the concentrations bought, heaviest first."""
@@ -116,8 +126,9 @@ def lookup(points: int, roll: int) -> AaaPurchase:
         )
     col = column_of(roll)
     if points in ROWS:
-        cells: tuple[str, ...] = (ROWS[points][col],)
-        row = f"{CITATION}, row {points}, column {COLUMNS[col]}"
+        read = TABLE.lookup(points, COLUMNS[col])
+        cells: tuple[str, ...] = (read.value,)
+        row = read.citation
     else:  # 11-13: row 10 plus row (points - 10), same column (README)
         cells = (ROWS[10][col], ROWS[points - 10][col])
         row = (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from engine.kit.seed_table import Band, SeedTable
 from engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.3.2 SAM Dummy Check Table")
@@ -17,20 +18,23 @@ class DummyResult(StrEnum):
     ACTIVATES = "activates"  # 10 or more
 
 
-ROWS: tuple[tuple[str, DummyResult], ...] = (
-    ("8 or less", DummyResult.POSSIBLE_DUMMY),
-    ("9", DummyResult.DUMMY_RADAR),
-    ("10 or more", DummyResult.ACTIVATES),
+TABLE: SeedTable[DummyResult] = SeedTable(
+    citation=CITATION,
+    bands=(
+        Band(2, 8, DummyResult.POSSIBLE_DUMMY, label="8 or less"),
+        Band(9, 9, DummyResult.DUMMY_RADAR),
+        Band(10, 10, DummyResult.ACTIVATES, label="10 or more"),
+    ),
+    name="SAM Dummy Check Table",
 )
+# The printed rows, (heading, result), as the seed prints them.
+ROWS: tuple[tuple[str, DummyResult], ...] = tuple((b.span, b.value) for b in TABLE.bands)
 
 
 def result_for(total: int) -> DummyResult:
-    """The printed result for a modified total."""
-    if total <= 8:
-        return DummyResult.POSSIBLE_DUMMY
-    if total == 9:
-        return DummyResult.DUMMY_RADAR
-    return DummyResult.ACTIVATES
+    """The printed result for a modified total (below 2 reads "8 or less", above 10 "10 or
+    more": the table's end rows)."""
+    return TABLE.row_for(total).value
 
 
 def passes_first_fire(total: int) -> bool:

@@ -1,0 +1,53 @@
+"""The one table of a ruleset from command type to the handler that decides it.
+
+The ruleset's command types are derived from it (`command_types`, in the table's order),
+so a command type cannot be accepted without a handler or handled without being accepted.
+The handler's shape is the ruleset's own (a Turn-taking procedure, or `(state, command,
+dice) -> events`): `Dispatch` only finds it, with one dict lookup per command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
+
+from msgspec import Struct
+
+from engine.dice import Dice
+from engine.errors import RuleError
+
+H = TypeVar("H")
+
+
+class Dispatch(Generic[H]):
+    """Command type -> handler; `rule` is cited when a command of another type arrives."""
+
+    def __init__(self, handlers: Mapping[type[Struct], H], *, rule: str) -> None:
+        self._handlers = dict(handlers)
+        self.rule = rule
+        self.command_types: tuple[type[Struct], ...] = tuple(self._handlers)
+
+    def handler(self, command: Struct) -> H:
+        """The handler of `command`'s type; RuleError for a type the ruleset does not take
+        (the engine parses only `command_types`, so only a direct caller sees this)."""
+        found = self._handlers.get(type(command))
+        if found is None:
+            raise RuleError(f"unknown command {type(command).__name__}", rule=self.rule)
+        return found
+
+
+S = TypeVar("S")
+C = TypeVar("C")
+
+
+def without_dice(
+    procedure: Callable[[S, C], list[Struct]],
+) -> Callable[[S, C, Dice], list[Struct]]:
+    """A `(state, command) -> events` procedure (one that never rolls) as a handler of the
+    Decider's shape `(state, command, dice) -> events`."""
+
+    def handler(state: S, command: C, dice: Dice) -> list[Struct]:
+        return procedure(state, command)
+
+    handler.__doc__ = procedure.__doc__
+    return handler
