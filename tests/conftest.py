@@ -19,9 +19,14 @@ from engine import registry
 from events.redis_store import RedisEventStore
 from server.embedded import EmbeddedRedis
 from server.games import Games
-from tests.support import counter_ruleset
 
-registry.register(counter_ruleset.RULESET)
+# The example ruleset is its own package (examples/umpire-counter), found through its entry
+# point like any plug-in; many tests play it. The test command installs it.
+if "counter" not in registry.available():
+    raise pytest.UsageError(
+        "the example ruleset is not installed: run the README's test command, which installs "
+        "it (.venv/bin/pip install -e examples/umpire-counter)"
+    )
 
 _prefixes = itertools.count(1)
 

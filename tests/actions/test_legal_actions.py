@@ -135,7 +135,7 @@ def test_umpire_actions_prints_the_player_s_actions(
 ) -> None:
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
-    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "tests.support.counter_ruleset:RULESET")
+    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
     assert main(["new", "counter", "--setup", '{"target": 3}', "--json"]) == 0
     game = msgspec.json.decode(capsys.readouterr().out)["game_id"]
     assert main(["actions", game]) == 0
