@@ -35,6 +35,7 @@ from events.envelope import (
 )
 from events.errors import (
     ChainBroken,
+    CorruptEvent,
     ExpectedVersionAhead,
     GameExists,
     GameNotFound,
@@ -437,8 +438,6 @@ class RedisEventStore:
         where = entry_id.decode()
         data = fields.get(b"e")
         if data is None:
-            from events.errors import CorruptEvent
-
             raise CorruptEvent(f"stream entry {where} has no event field", where=where)
         env = decode_envelope(data, where=f"entry {where}")
         if stream_id(env.seq) != where:

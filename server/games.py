@@ -361,7 +361,6 @@ class Games:
         first = await self.store.read(game_id, 1, 1)
         if not first:
             return None, None
-        from engine.game import ruleset_of
 
         ruleset = ruleset_of(first[0])
         try:

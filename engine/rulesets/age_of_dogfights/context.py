@@ -13,6 +13,7 @@ from msgspec import Struct
 
 from engine.decision import Candidate
 from engine.dice import Dice, DiceSpec, d6
+from engine.rulesets.age_of_dogfights import citations as c
 from engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
 from engine.rulesets.age_of_dogfights.evolve import evolve
 from engine.rulesets.age_of_dogfights.state import State
@@ -93,7 +94,6 @@ class Context:
         why: str,
     ) -> None:
         """Log the cardinal rule: an illogical result replaced by the best alternative."""
-        from engine.rulesets.age_of_dogfights import citations as c
 
         self.emit(
             CardinalRuleApplied(

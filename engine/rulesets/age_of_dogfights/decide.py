@@ -18,6 +18,7 @@ from engine.rulesets.age_of_dogfights.context import Context
 from engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
 from engine.rulesets.age_of_dogfights.geometry import Board
 from engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
+from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
 from engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
 from engine.rulesets.age_of_dogfights.terms import Damage
 from events.types import GameEnded
@@ -82,7 +83,6 @@ def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     if isinstance(command, RollSetup):
         if state.phase is not Phase.SETUP:
             raise RuleError("the Game Setup rolls are already made", rule=c.GAME_SETUP)
-        from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
 
         roll_setup(ctx)
     elif isinstance(command, FlyBots):

@@ -31,7 +31,7 @@ from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown import situation as sit
 from engine.rulesets.downtown.ledger import Ledger
 from engine.rulesets.downtown.state import State, UsFlight
-from engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from engine.rulesets.downtown.terms import ALTITUDE_INDEX, ActivationReason, Phase, SamStatus, cite
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
@@ -215,7 +215,6 @@ def move_drv(led: Ledger, c: cmd.MoveDrvFlight) -> None:
     f = sit.drv_flight(led.state, c.flight_id, rule)
     if f.detected or f.visual_id:
         return
-    from engine.rulesets.downtown.terms import ALTITUDE_INDEX, ActivationReason
 
     close = [
         u

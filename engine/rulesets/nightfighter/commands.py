@@ -12,7 +12,11 @@ from engine.rulesets.nightfighter.campaign import (
     RollCampaignWeek,
     RollNightContinuation,
 )
-from engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
+from engine.rulesets.nightfighter.serrate_messages import (
+    FocusedSerrate,
+    RevealCounter,
+    SerrateSearch,
+)
 from engine.rulesets.nightfighter.setup import Direction, HexLabel
 from engine.rulesets.nightfighter.terms import TallyKind
 
