@@ -33,13 +33,3 @@ class Decision(Struct, frozen=True, kw_only=True):
     dice: tuple[int, ...] = ()
     candidates: tuple[Candidate, ...] = ()
     explanation: str = ""
-
-
-def chosen_and_rejected(
-    options: list[tuple[str, str]], winner: str, why_won: str
-) -> tuple[Candidate, ...]:
-    """Candidates from (option, reason-it-lost) pairs, marking `winner` as chosen."""
-    return tuple(
-        Candidate(option=o, chosen=o == winner, reason=why_won if o == winner else r)
-        for o, r in options
-    )

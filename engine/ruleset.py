@@ -37,10 +37,6 @@ def _no_redaction(event: Struct, role: Role) -> Struct | None:
     return event
 
 
-def _never_ended(state: Any) -> str | None:
-    return None
-
-
 @dataclass(frozen=True)
 class Ruleset(Generic[S]):
     """One solo system: its name, version, types and the pure Decider functions."""

@@ -563,13 +563,3 @@ class RedisEventStore:
             return _snapshot_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None  # a bad snapshot is ignored: the log is the truth
-
-    async def wait_for_version(self, game_id: str, seq: int, timeout: float = 5.0) -> bool:
-        """Poll until the game reaches `seq` (used by tests and the CLI)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            if await self.version(game_id) >= seq:
-                return True
-            await asyncio.sleep(0.01)
-        return False

@@ -627,10 +627,6 @@ class Games:
         """The cached game, if any, without I/O (a reply's receipt reads it)."""
         return self._cache.get(game_id)
 
-    async def prepare(self, game_id: str) -> None:
-        """Load the game's secret so server dice can be rolled."""
-        await self._secret(game_id)
-
     # -- reveal ----------------------------------------------------------------------------
 
     async def reveal(self, game_id: str) -> CommandResult:

@@ -121,11 +121,9 @@ DRIVERS: dict[str, Callable[[], tuple[dict[str, Any], Propose]]] = {
 
 
 def start_setup(name: str) -> dict[str, Any]:
-    """The setup a test game of `name` starts from: its default scenario's, else {}."""
-    ruleset = registry.get(name)
-    if not ruleset.default_scenario:
-        return {}
-    return dict(scenarios.scenario(ruleset, ruleset.default_scenario).setup)
+    """The setup a test game of `name` starts from, as `umpire new` starts one: its
+    default scenario's, else {}."""
+    return scenarios.default_setup(registry.get(name))
 
 
 def _by_actions(name: str) -> tuple[dict[str, Any], Propose]:
