@@ -1,4 +1,4 @@
-"""The ruleset contract (the Decider), as every package under engine/rulesets/ provides it.
+"""The ruleset contract (the Decider), as every ruleset package provides it (docs/rulesets.md).
 
 A ruleset is plain data plus pure functions:
 
