@@ -371,11 +371,6 @@ class RecordedDice:
         self.rolled.append(event)
         return event
 
-    @property
-    def unused(self) -> int:
-        """How many recorded rolls were not asked for."""
-        return len(self._recorded) - self._used
-
 
 def _describe(spec: DiceSpec) -> str:
     if spec.labels:

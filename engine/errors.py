@@ -42,6 +42,13 @@ class UnknownRuleset(UmpireError):
     code = "unknown_ruleset"
 
 
+class BrokenRuleset(UnknownRuleset):
+    """An installed ruleset that cannot be used: its entry point does not load to a Ruleset
+    of its own name, or two installed packages declare rulesets of one name."""
+
+    code = "broken_ruleset"
+
+
 class GameOver(UmpireError):
     """The game has ended; it takes no more commands."""
 

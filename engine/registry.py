@@ -1,28 +1,34 @@
-"""The rulesets this build knows, by name. Built-in rulesets import lazily on first use."""
+"""The rulesets this build knows, by name: every `umpire.rulesets` entry point installed.
+
+A ruleset ships as a package whose metadata declares an entry point in the group
+`umpire.rulesets`, named after the ruleset and pointing at its `Ruleset` object
+(`counter = "umpire_counter:RULESET"`); the five built-ins are declared so in umpire's own
+pyproject.toml. Entry points are listed from the installed metadata, sorted by name, and a
+ruleset module is imported on first use only. Two different entry points of one name, or
+an entry point that does not load to a Ruleset of its own name, are a BrokenRuleset error
+naming the package and the entry point.
+"""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.errors import UnknownRuleset
+from engine.errors import BrokenRuleset, UnknownRuleset
 from engine.ruleset import Ruleset
 
-# name -> module that defines RULESET. Rulesets land here as their issues are built.
-BUILTIN: dict[str, str] = {
-    "nightfighter": "engine.rulesets.nightfighter",
-    "downtown": "engine.rulesets.downtown",
-    "down_in_flames": "engine.rulesets.down_in_flames",
-    "conflict_of_heroes": "engine.rulesets.conflict_of_heroes",
-    "age_of_dogfights": "engine.rulesets.age_of_dogfights",
-}
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+GROUP = "umpire.rulesets"
+# The distribution that ships the built-in rulesets (server/publish_schemas.py publishes those).
+HOME = "umpire"
 
 _loaded: dict[str, Ruleset[Any]] = {}
 
 
 def register(ruleset: Ruleset[Any]) -> None:
-    """Make a ruleset available by its name (tests and plug-ins)."""
+    """Make a ruleset available by its name without installing it (tests)."""
     _loaded[ruleset.name] = ruleset
 
 
@@ -40,13 +46,70 @@ def load_module(spec: str) -> Ruleset[Any]:
     return ruleset
 
 
+def entry_points(group: str) -> list[EntryPoint]:
+    """The installed entry points of `group`, read from the packages' metadata."""
+    # Imported here: importlib.metadata imports threading and so time, which engine modules
+    # may not import (tests/engine/test_purity.py); reading metadata, like importing a
+    # ruleset module, reads installed files but no clock and no store.
+    from importlib import metadata
+
+    return list(metadata.entry_points(group=group))
+
+
+def _package(point: EntryPoint) -> str:
+    dist = point.dist
+    return f"{dist.name} {dist.version}" if dist is not None else "an unknown package"
+
+
+def installed() -> dict[str, EntryPoint]:
+    """Every installed ruleset entry point by name, sorted by name. The same entry point
+    seen twice (an editable install also found on the path) counts once; two different
+    ones of one name are a BrokenRuleset."""
+    found: dict[str, EntryPoint] = {}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value)):
+        other = found.get(point.name)
+        if other is not None and other.value != point.value:
+            raise BrokenRuleset(
+                f"two installed rulesets are named {point.name!r}: {other.value} "
+                f"(from {_package(other)}) and {point.value} (from {_package(point)}); "
+                f"uninstall one of them",
+                ruleset=point.name,
+            )
+        found[point.name] = point
+    return found
+
+
+def shipped() -> list[str]:
+    """Names of the rulesets umpire itself ships, sorted."""
+    return [n for n, p in installed().items() if p.dist is not None and p.dist.name == HOME]
+
+
 def available() -> list[str]:
     """Names of every ruleset that can be loaded, sorted."""
-    names = set(_loaded)
-    for name, module in BUILTIN.items():
-        if importlib.util.find_spec(module) is not None:
-            names.add(name)
-    return sorted(names)
+    return sorted({*_loaded, *installed()})
+
+
+def _load(point: EntryPoint) -> Ruleset[Any]:
+    where = f"entry point {point.name} = {point.value!r} of {_package(point)}"
+    try:
+        ruleset = point.load()
+    except Exception as exc:  # a plug-in's import error, whatever it is, is its own
+        raise BrokenRuleset(
+            f"ruleset {point.name!r} could not be loaded ({where}): {type(exc).__name__}: {exc}",
+            ruleset=point.name,
+        ) from exc
+    if not isinstance(ruleset, Ruleset):
+        raise BrokenRuleset(
+            f"ruleset {point.name!r} ({where}) is a {type(ruleset).__name__}, not a Ruleset",
+            ruleset=point.name,
+        )
+    if ruleset.name != point.name:
+        raise BrokenRuleset(
+            f"ruleset {point.name!r} ({where}) calls itself {ruleset.name!r}; "
+            f"the entry point must be named after the ruleset",
+            ruleset=point.name,
+        )
+    return ruleset
 
 
 def get(name: str) -> Ruleset[Any]:
@@ -54,9 +117,11 @@ def get(name: str) -> Ruleset[Any]:
     found = _loaded.get(name)
     if found is not None:
         return found
-    module = BUILTIN.get(name)
-    if module is not None and importlib.util.find_spec(module) is not None:
-        return load_module(module)
+    point = installed().get(name)
+    if point is not None:
+        ruleset = _load(point)
+        register(ruleset)
+        return ruleset
     raise UnknownRuleset(
         f"unknown ruleset {name!r}; available: {', '.join(available()) or 'none'}",
         ruleset=str(name)[:80],

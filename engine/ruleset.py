@@ -1,4 +1,4 @@
-"""The ruleset contract (the Decider), as every package under engine/rulesets/ provides it.
+"""The ruleset contract (the Decider), as every ruleset package provides it (docs/rulesets.md).
 
 A ruleset is plain data plus pure functions:
 
@@ -35,10 +35,6 @@ S = TypeVar("S", bound=Struct)
 
 def _no_redaction(event: Struct, role: Role) -> Struct | None:
     return event
-
-
-def _never_ended(state: Any) -> str | None:
-    return None
 
 
 @dataclass(frozen=True)

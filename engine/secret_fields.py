@@ -79,9 +79,5 @@ class Redactions:
             return event
         return declared.masked(event)
 
-    def field_names(self) -> tuple[str, ...]:
-        """Every declared secret field name, sorted (for the leak searches)."""
-        return tuple(sorted({n for d in self.declarations.values() for n in d.fields}))
-
 
 NO_SECRETS = Redactions()

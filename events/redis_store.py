@@ -35,6 +35,7 @@ from events.envelope import (
 )
 from events.errors import (
     ChainBroken,
+    CorruptEvent,
     ExpectedVersionAhead,
     GameExists,
     GameNotFound,
@@ -437,8 +438,6 @@ class RedisEventStore:
         where = entry_id.decode()
         data = fields.get(b"e")
         if data is None:
-            from events.errors import CorruptEvent
-
             raise CorruptEvent(f"stream entry {where} has no event field", where=where)
         env = decode_envelope(data, where=f"entry {where}")
         if stream_id(env.seq) != where:
@@ -564,13 +563,3 @@ class RedisEventStore:
             return _snapshot_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None  # a bad snapshot is ignored: the log is the truth
-
-    async def wait_for_version(self, game_id: str, seq: int, timeout: float = 5.0) -> bool:
-        """Poll until the game reaches `seq` (used by tests and the CLI)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while loop.time() < deadline:
-            if await self.version(game_id) >= seq:
-                return True
-            await asyncio.sleep(0.01)
-        return False

@@ -22,6 +22,7 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
+from clients.cli import play, watch
 from engine import registry, scenarios
 from engine.game import codec_for, fold, ruleset_of
 from engine.redaction import redact, view_for
@@ -29,11 +30,15 @@ from engine.roles import Role
 from events.errors import UmpireError
 from events.export import envelope_to_line
 from events.terminal_text import printable_json, shown
-from server import actions_command, credentials
+from server import actions_command, audit_command, credentials, export_command, replay_command
+from server.app import run
+from server.audit_command import cmd_audit
 from server.config import Settings, SettingsError, from_env
+from server.export_command import cmd_export, cmd_import
 from server.games import Games
 from server.referee import add_role_arguments, role_for
 from server.render import describe, receipt_lines
+from server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
 from server.store_access import open_store
 
 console = Console()
@@ -318,13 +323,11 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_watch(settings: Settings, args: argparse.Namespace) -> int:
-    from clients.cli import watch
 
     return await watch(_url(settings, args), args.credential, args.game, args.from_seq, args.limit)
 
 
 async def cmd_play(settings: Settings, args: argparse.Namespace) -> int:
-    from clients.cli import play
 
     return await play(_url(settings, args), args.credential, args.game)
 
@@ -334,7 +337,6 @@ def _url(settings: Settings, args: argparse.Namespace) -> str:
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
-    from server.app import run
 
     return run(settings)
 
@@ -432,7 +434,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_log_commands(sub: Any) -> None:
     """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
-    from server import audit_command, export_command, replay_command
 
     p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
     audit_command.add_arguments(p)
@@ -449,37 +450,31 @@ def _add_log_commands(sub: Any) -> None:
 
 
 async def _cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
-    from server.audit_command import cmd_audit
 
     return await cmd_audit(settings, args)
 
 
 async def _cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
-    from server.replay_command import cmd_replay
 
     return await cmd_replay(settings, args)
 
 
 async def _cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
-    from server.replay_command import cmd_explain
 
     return await cmd_explain(settings, args)
 
 
 async def _cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
-    from server.replay_command import cmd_readjudicate
 
     return await cmd_readjudicate(settings, args)
 
 
 async def _cmd_export(settings: Settings, args: argparse.Namespace) -> int:
-    from server.export_command import cmd_export
 
     return await cmd_export(settings, args)
 
 
 async def _cmd_import(settings: Settings, args: argparse.Namespace) -> int:
-    from server.export_command import cmd_import
 
     return await cmd_import(settings, args)
 

@@ -25,6 +25,7 @@ from events.errors import GameNotFound, UmpireError
 from events.export import EXPORT_FORMAT, line_to_envelope
 from events.redis_store import RedisEventStore
 from events.types import GameCreated, SeedRevealed
+from server.store_access import open_store
 
 # An export line holds one event; the biggest real payloads (a scenario's map in
 # GameCreated) are tens of KiB. These bounds keep a hostile file from exhausting memory.
@@ -254,7 +255,6 @@ class LoadedLog(Struct, frozen=True, kw_only=True):
 
 async def load_log(settings: Any, game_id: str | None, file: Path | None) -> LoadedLog:
     """The log of `game_id` in the store (with its snapshot), or of an export `file`."""
-    from server.store_access import open_store
 
     if (game_id is None) == (file is None):
         raise UmpireError("give either a GAME id or --file EXPORT.jsonl (one of them)")

@@ -361,7 +361,6 @@ class Games:
         first = await self.store.read(game_id, 1, 1)
         if not first:
             return None, None
-        from engine.game import ruleset_of
 
         ruleset = ruleset_of(first[0])
         try:
@@ -627,10 +626,6 @@ class Games:
     def cached(self, game_id: str) -> tuple[Ruleset[Any], Game] | None:
         """The cached game, if any, without I/O (a reply's receipt reads it)."""
         return self._cache.get(game_id)
-
-    async def prepare(self, game_id: str) -> None:
-        """Load the game's secret so server dice can be rolled."""
-        await self._secret(game_id)
 
     # -- reveal ----------------------------------------------------------------------------
 

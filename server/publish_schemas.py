@@ -28,7 +28,7 @@ TYPINGS = ROOT / "clients" / "web" / "umpire.d.ts"
 def documents() -> list[dict[str, Any]]:
     """The published schema of every built-in ruleset, by name."""
     out = []
-    for name in sorted(registry.BUILTIN):
+    for name in registry.shipped():
         r = registry.get(name)
         types = (*r.command_types, *UNIVERSAL_COMMANDS)
         out.append(ruleset_document(r.name, r.version, r.title, r.seed, r.setup_type, types))

@@ -19,9 +19,16 @@ from engine import registry
 from events.redis_store import RedisEventStore
 from server.embedded import EmbeddedRedis
 from server.games import Games
-from tests.support import counter_ruleset
 
-registry.register(counter_ruleset.RULESET)
+# Rulesets are found through their entry points (engine/registry.py), which exist only once
+# installed: umpire's own five, and the example ruleset, its own package
+# (examples/umpire-counter), which many tests play. The test command installs both; an
+# environment installed before the entry points existed needs the install rerun.
+if "counter" not in registry.available() or not registry.shipped():
+    raise pytest.UsageError(
+        "the rulesets' entry points are not installed: run the README's test command, which "
+        "installs them (.venv/bin/pip install -e '.[test]' -e examples/umpire-counter)"
+    )
 
 _prefixes = itertools.count(1)
 

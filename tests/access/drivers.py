@@ -1,7 +1,8 @@
 """Per-ruleset drivers for gateway-level tests: a setup and, for a state, commands worth
 trying next. They reuse each ruleset's own random-play generators and scripted set-ups
-(tests/rulesets/<name>/), so whole games go through the real gateway. A command a
-driver proposes may be refused by the rules; callers skip those.
+(tests/rulesets/<name>/), so whole games go through the real gateway. A ruleset with no
+driver here (a newly installed one) is driven from its default scenario by its legal
+actions alone. A command a driver proposes may be refused by the rules; callers skip those.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from typing import Any
 
 import msgspec
 
-from engine import registry
+from engine import registry, scenarios
+from engine.actions import legal_actions
+from engine.roles import Role
+from tests.support.schema_sampler import sample
 
 Propose = Callable[[Any, random.Random], list[dict[str, Any]]]
 
@@ -116,13 +120,30 @@ DRIVERS: dict[str, Callable[[], tuple[dict[str, Any], Propose]]] = {
 }
 
 
+def start_setup(name: str) -> dict[str, Any]:
+    """The setup a test game of `name` starts from, as `umpire new` starts one: its
+    default scenario's, else {}."""
+    return scenarios.default_setup(registry.get(name))
+
+
+def _by_actions(name: str) -> tuple[dict[str, Any], Propose]:
+    """Any ruleset: its default scenario, and one of the player's listed commands (never
+    EndGame) with fields drawn from the action's schema alone."""
+    ruleset = registry.get(name)
+
+    def propose(state: Any, rng: random.Random) -> list[dict[str, Any]]:
+        listed = legal_actions(ruleset, state, Role.PLAYER, ended=False)
+        own = [a for a in listed if a.type not in ("RollDice", "EndGame")]
+        return [sample(rng.choice(own).schema, rng)] if own else _universal(rng)
+
+    return start_setup(name), propose
+
+
 def driver(name: str) -> tuple[dict[str, Any], Propose]:
-    """(setup, propose) for a ruleset; a ruleset without a driver plays universal commands
-    only, from an empty setup (so a new ruleset is covered from the day it lands)."""
+    """(setup, propose) for a ruleset; a ruleset without a driver here is driven by its
+    legal actions (so a new ruleset is covered from the day it is installed)."""
     make = DRIVERS.get(name)
-    if make is None:
-        return {}, lambda state, rng: _universal(rng)
-    setup, propose = make()
+    setup, propose = make() if make is not None else _by_actions(name)
 
     def with_universal(state: Any, rng: random.Random) -> list[dict[str, Any]]:
         # Mostly the ruleset's own commands, so games get somewhere; now and then a roll.
@@ -132,5 +153,5 @@ def driver(name: str) -> tuple[dict[str, Any], Propose]:
 
 
 def rulesets() -> list[str]:
-    """Every installed ruleset."""
-    return registry.available()
+    """Every installed ruleset (entry points; not ones a test registered by hand)."""
+    return sorted(registry.installed())

@@ -29,7 +29,7 @@ from server.feed import encode_frame
 from tests.access.drivers import driver, rulesets
 from tests.access.hash_attack import attack, hex_strings, secret_events
 from tests.access.peer import Peer
-from tests.access.test_secrets import play
+from tests.contract.test_secrets import play
 from tests.server.conftest import gateway_settings
 
 COMMANDS = 120

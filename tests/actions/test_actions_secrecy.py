@@ -16,7 +16,7 @@ from engine.game import parse_setup
 from engine.handling import parse_command
 from engine.roles import Role
 from engine.rulesets.down_in_flames.terms import PilotQuality, Side
-from tests.actions.setups import setups
+from tests.access.drivers import start_setup
 from tests.support.schema_sampler import sample
 
 
@@ -54,7 +54,7 @@ def _flip_drv(state: object) -> object:
 
 def _walk(name: str, flip: object, steps: int, seed: int) -> None:
     ruleset = registry.get(name)
-    state = ruleset.initial_state(parse_setup(ruleset, setups()[name]))
+    state = ruleset.initial_state(parse_setup(ruleset, start_setup(name)))
     rng = random.Random(seed)
     rolls = 0
     for _ in range(steps):

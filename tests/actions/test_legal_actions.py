@@ -19,17 +19,17 @@ from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server.cli import main
 from server.embedded import EmbeddedRedis
+from tests.access.drivers import rulesets, start_setup
 from tests.actions.play import gateway_client
-from tests.actions.setups import setups
 from tests.conftest import seed_source
 from tests.support.schema_sampler import sample
 
-RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
+RULESETS = rulesets()
 
 
 def _start(name: str) -> Any:
     ruleset = registry.get(name)
-    return ruleset, ruleset.initial_state(parse_setup(ruleset, setups()[name]))
+    return ruleset, ruleset.initial_state(parse_setup(ruleset, start_setup(name)))
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -135,7 +135,7 @@ def test_umpire_actions_prints_the_player_s_actions(
 ) -> None:
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
-    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "tests.support.counter_ruleset:RULESET")
+    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
     assert main(["new", "counter", "--setup", '{"target": 3}', "--json"]) == 0
     game = msgspec.json.decode(capsys.readouterr().out)["game_id"]
     assert main(["actions", game]) == 0

@@ -23,7 +23,7 @@ def cli(
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
     monkeypatch.setenv("UMPIRE_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "tests.support.counter_ruleset:RULESET")
+    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
     # The referee's view (--role referee) needs the operator token (server/referee.py).
     monkeypatch.setenv("UMPIRE_OPERATOR_TOKEN", "audit-tests-operator-token")
     return Cli(monkeypatch, capsys, prefix, redis_server.url, tmp_path)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import msgspec
+import umpire_counter as counter
 from msgspec import Struct
 
 from engine.dice import Dice
 from engine.errors import RuleError
-from tests.support import counter_ruleset as counter
 
 
 def _push_plus_one(state: counter.State, command: Struct, dice: Dice) -> list[Struct]:

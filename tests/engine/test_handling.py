@@ -117,8 +117,9 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
     report = audit(events)
     assert report.ok, report.failure
     assert report.seed_revealed and report.rolls_verified == report.server_rolls > 0
+    from umpire_counter import RULESET
+
     from engine.game import codec_for
-    from tests.support.counter_ruleset import RULESET
 
     codec = codec_for(RULESET)
     decoded = [codec.decode(e.type, e.version, e.payload) for e in events]

@@ -9,6 +9,7 @@ import hashlib
 
 import msgspec
 import pytest
+from umpire_counter import RULESET
 
 from engine.audit import audit
 from engine.dice import d6, derive_faces
@@ -18,7 +19,6 @@ from events.envelope import seal
 from events.errors import UmpireError
 from events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
 from server.games import Games
-from tests.support.counter_ruleset import RULESET
 from tests.support.gateway_games import create_bound
 
 CODEC = codec_for(RULESET)

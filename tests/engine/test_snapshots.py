@@ -29,8 +29,9 @@ async def test_a_tampered_snapshot_is_ignored(games: Games) -> None:
         await games.handle(created.game_id, f"c{i}", {"type": "Add", "amount": 1})
     snap = await games.store.load_snapshot(created.game_id)
     assert snap is not None
+    from umpire_counter import RULESET
+
     from engine.game import Game, decode_game, encode_game
-    from tests.support.counter_ruleset import RULESET
 
     held = decode_game(RULESET, snap.state)
     bumped = Game(held.meta, msgspec.structs.replace(held.state, total=held.state.total + 1000))

@@ -6,13 +6,13 @@ from typing import ClassVar
 
 import msgspec
 import pytest
+from umpire_counter import RULESET
 
 from engine.game import codec_for
 from events.codec import EventRegistry
 from events.envelope import encode_envelope, seal
 from events.errors import ChainBroken, CorruptEvent, InvalidGameId, UnknownEventType
 from server.games import Games
-from tests.support.counter_ruleset import RULESET
 
 
 @pytest.mark.parametrize("reseal", [False, True])

@@ -11,7 +11,7 @@ from pathlib import Path
 from server.embedded import free_port
 from tests.support.processes import REPO, wait_for_port
 
-RULESETS = "tests.support.counter_ruleset:RULESET"
+RULESETS = "umpire_counter:RULESET"
 
 
 def environment(data_dir: Path, **env: str) -> dict[str, str]:

@@ -21,7 +21,9 @@ from tests.support.gateway_games import create_bound
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 State = Callable[[], Awaitable[Any]]
 
-ALL = [(name, s.name) for name in registry.BUILTIN for s in scenarios.scenarios(registry.get(name))]
+ALL = [
+    (name, s.name) for name in registry.shipped() for s in scenarios.scenarios(registry.get(name))
+]
 
 
 async def _nightfighter(send: Send, state: State) -> None:
@@ -89,7 +91,7 @@ FIRST_TURN = {
 
 
 def test_every_builtin_ruleset_has_a_default_scenario() -> None:
-    for name in registry.BUILTIN:
+    for name in registry.shipped():
         ruleset = registry.get(name)
         assert ruleset.default_scenario in [s.name for s in scenarios.scenarios(ruleset)], name
         assert ruleset.seed_title, name
@@ -129,7 +131,7 @@ async def test_an_unknown_scenario_lists_the_shipped_ones(games: Games) -> None:
     assert "4B" in str(raised.value) and "9Z" in str(raised.value)
 
 
-@pytest.mark.parametrize("ruleset", sorted(registry.BUILTIN))
+@pytest.mark.parametrize("ruleset", registry.shipped())
 def test_the_readme_example_set_up_file_loads(ruleset: str) -> None:
     """Each ruleset README's example set-up file is a valid setup that starts a game."""
     readme = (Path(__file__).parents[2] / "engine" / "rulesets" / ruleset / "README.md").read_text()

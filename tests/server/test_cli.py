@@ -20,7 +20,7 @@ from server.embedded import EmbeddedRedis
 def cli_env(monkeypatch: pytest.MonkeyPatch, redis_server: EmbeddedRedis, prefix: str) -> str:
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
-    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "tests.support.counter_ruleset:RULESET")
+    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
     return prefix
 
 

@@ -29,7 +29,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out.out, " ".join(out.err.split())  # rich wraps stderr
 
 
-@pytest.mark.parametrize("ruleset", sorted(registry.BUILTIN))
+@pytest.mark.parametrize("ruleset", registry.shipped())
 def test_new_with_no_options_starts_the_default_scenario(
     cli_env: str, capsys: pytest.CaptureFixture[str], ruleset: str
 ) -> None:

@@ -17,7 +17,7 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
     env = {**os.environ, "PYTHONPATH": str(REPO),
-           "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000}, client_entropy="waived")

@@ -9,6 +9,7 @@ import secrets
 
 import msgspec
 import pytest
+from umpire_counter import RULESET
 
 from clients.client import UmpireClient, UmpireError
 from engine.audit import audit
@@ -16,7 +17,6 @@ from engine.dice import d6, derive_faces
 from engine.game import codec_for
 from events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
 from server.app import Running
-from tests.support.counter_ruleset import RULESET
 
 CODEC = codec_for(RULESET)
 

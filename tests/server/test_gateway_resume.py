@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import random
 
+from umpire_counter import RULESET, Added
+
 from clients.client import UmpireClient
 from engine.game import codec_for
 from events.store import PendingEvent
 from server.app import Running
-from tests.support.counter_ruleset import RULESET, Added
 
 
 async def append_added(

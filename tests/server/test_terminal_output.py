@@ -59,7 +59,7 @@ async def test_player_text_is_inert_in_every_command(
     url = f"ws://127.0.0.1:{port}/ws"
     env = {**os.environ, "PYTHONPATH": str(REPO), "REDIS_URL": redis_server.url,
            "UMPIRE_PREFIX": prefix, "COLUMNS": "400", "TERM": "xterm-256color",
-           "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
     try:
         async with UmpireClient(url) as player:
             created = await player.create("counter", {"target": 1000}, client_seed=HOSTILE)
@@ -101,7 +101,7 @@ async def test_play_prints_player_text_inert(redis_server: EmbeddedRedis, prefix
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "400",
-           "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000})

@@ -40,7 +40,7 @@ DRV_AIR = '{"type": "DeployDrvAir", "early_warning": "good", "placement": "in_th
 def cli_env(monkeypatch: pytest.MonkeyPatch, redis_server: EmbeddedRedis, prefix: str) -> str:
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
-    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "tests.support.counter_ruleset:RULESET")
+    monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
     monkeypatch.setattr(cli.console, "width", 5000)
     monkeypatch.setattr(replay_command.console, "width", 5000)
     return prefix
@@ -157,7 +157,7 @@ async def test_log_json_into_head_stops_quietly(
         await games.handle(created.game_id, f"c{n}", {"type": "Push"})
     env = {**os.environ, "PYTHONPATH": str(REPO), "REDIS_URL": redis_server.url,
            "UMPIRE_PREFIX": prefix,
-           "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET"}  # fmt: skip
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
     shell = f"{sys.executable} -m server.cli log {created.game_id} --json | head -1"
     done = await asyncio.to_thread(
         subprocess.run, ["bash", "-c", shell], capture_output=True, text=True, env=env,

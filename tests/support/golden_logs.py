@@ -34,7 +34,7 @@ from engine.ruleset import Ruleset
 from engine.scenarios import scenarios
 from events.codec import canonical_bytes
 from events.errors import UmpireError
-from tests.actions.setups import setups
+from tests.support.golden_setups import setups
 from tests.support.schema_sampler import sample
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "golden"

@@ -34,7 +34,7 @@ def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.P
         "REDIS_URL": redis_url,
         "UMPIRE_PORT": str(port),
         "UMPIRE_PREFIX": prefix,
-        "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET",
+        "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
         "PYTHONPATH": str(REPO),
         **env,
     }

@@ -100,7 +100,7 @@ def _run_together(text: str) -> dict[str, str]:
 def expected() -> dict[str, dict[str, str]]:
     """Every built-in ruleset's headings, read from its seed."""
     out: dict[str, dict[str, str]] = {}
-    for name in registry.BUILTIN:
+    for name in registry.shipped():
         ruleset = registry.get(name)
         out[name] = headings(ruleset.seed, seed_text(ruleset.seed))
     return out
@@ -118,7 +118,7 @@ def viewer_data() -> dict[str, dict[str, object]]:
     """What the viewer reads (clients/web/citations.js): each built-in seed's title and
     headings, from the rulesets' own data (engine/citations.py)."""
     out: dict[str, dict[str, object]] = {}
-    for name in sorted(registry.BUILTIN):
+    for name in registry.shipped():
         ruleset = registry.get(name)
         out[ruleset.seed] = {"title": ruleset.seed_title, "headings": rule_titles(ruleset)}
     return dict(sorted(out.items()))

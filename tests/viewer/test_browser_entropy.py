@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from umpire_counter import RULESET
+
 from engine.game import codec_for
 from events.types import ClientSeedBound, GameCreated
 from server.app import Running
-from tests.support.counter_ruleset import RULESET
 
 # Records every frame the page sends and receives, in order.
 CREATE_AND_RECORD = """async (url) => {

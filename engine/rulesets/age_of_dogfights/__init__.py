@@ -10,7 +10,7 @@ from engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
 from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from engine.rulesets.age_of_dogfights.evolve import evolve
-from engine.rulesets.age_of_dogfights.setup import Setup, aircraft_types, validate
+from engine.rulesets.age_of_dogfights.setup import FACING_ACROSS, Setup, aircraft_types, validate
 from engine.rulesets.age_of_dogfights.state import Plane, Side, State
 from engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
 from engine.rulesets.age_of_dogfights.view import redact, view
@@ -18,7 +18,6 @@ from engine.rulesets.age_of_dogfights.view import redact, view
 
 def initial_state(setup: Setup) -> State:
     """Game Setup: the placed aircraft (RuleError on a breach of the placement rules)."""
-    from engine.rulesets.age_of_dogfights.setup import FACING_ACROSS
 
     validate(setup)
     types = aircraft_types(setup)

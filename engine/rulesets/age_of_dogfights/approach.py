@@ -22,7 +22,6 @@ from engine.rulesets.age_of_dogfights.altitude import (
     destination_level,
     steer,
 )
-from engine.rulesets.age_of_dogfights.attack import is_mission
 from engine.rulesets.age_of_dogfights.burst import fire_if_in_position
 from engine.rulesets.age_of_dogfights.choice import equal_choice
 from engine.rulesets.age_of_dogfights.context import Context
@@ -31,7 +30,7 @@ from engine.rulesets.age_of_dogfights.geometry import Board, distance, in_front,
 from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
 from engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
 from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.state import Plane
+from engine.rulesets.age_of_dogfights.state import Plane, is_mission
 from engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     APPROACH_RANDOM,

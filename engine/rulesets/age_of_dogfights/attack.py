@@ -19,20 +19,21 @@ from msgspec import Struct
 
 from engine.decision import Candidate
 from engine.rulesets.age_of_dogfights import citations as c
+from engine.rulesets.age_of_dogfights.burst import fire
 from engine.rulesets.age_of_dogfights.choice import equal_choice, target_tie
 from engine.rulesets.age_of_dogfights.context import Context
 from engine.rulesets.age_of_dogfights.events import FiringPositionsFound
 from engine.rulesets.age_of_dogfights.exposure import Pose, check, is_exposed, reachable_levels
 from engine.rulesets.age_of_dogfights.firing import Shot, shots
 from engine.rulesets.age_of_dogfights.geometry import Board
-from engine.rulesets.age_of_dogfights.movement import collides, keep_room
+from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
 from engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
-from engine.rulesets.age_of_dogfights.state import Plane, State
+from engine.rulesets.age_of_dogfights.state import Plane, State, is_mission
 from engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     SKIP_OR_ATTACK,
 )
-from engine.rulesets.age_of_dogfights.terms import Column, Gun, Kind
+from engine.rulesets.age_of_dogfights.terms import Attitude, Column, Gun, Manoeuvre
 
 
 class Option(Struct, frozen=True, kw_only=True):
@@ -57,11 +58,6 @@ class Opportunity(Struct, frozen=True, kw_only=True):
     target: str
     column: Column
     options: tuple[Option, ...]
-
-
-def is_mission(state: State, plane: Plane) -> bool:
-    """Step II priority 2: bombers and scouts that have not yet fulfilled their task."""
-    return state.kind_of(plane).kind is not Kind.FIGHTER and not plane.mission_done
 
 
 def priority_key(state: State, opp: Opportunity) -> tuple[str, bool, bool]:
@@ -194,9 +190,6 @@ def step_iii(
 def fly_attack(ctx: Context, bot_id: str, opp: Opportunity, option: Option, *, rule: str) -> None:
     """Move into the firing position and fire (Long Burst). Interpretation: the bot ends
     an attack in level flight at the target's level."""
-    from engine.rulesets.age_of_dogfights.burst import fire
-    from engine.rulesets.age_of_dogfights.movement import move
-    from engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
 
     bot = ctx.state.plane(bot_id)
     move(

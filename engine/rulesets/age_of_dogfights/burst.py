@@ -19,6 +19,7 @@ from engine.rulesets.age_of_dogfights.context import Context
 from engine.rulesets.age_of_dogfights.events import BurstChosen
 from engine.rulesets.age_of_dogfights.exposure import Pose
 from engine.rulesets.age_of_dogfights.firing import Shot, shots
+from engine.rulesets.age_of_dogfights.state import is_mission
 from engine.rulesets.age_of_dogfights.tables.seed_tables import LONG_BURST, LONG_BURST_LOW_AMMO
 from engine.rulesets.age_of_dogfights.terms import Gun
 
@@ -64,7 +65,6 @@ def fire_if_in_position(ctx: Context, bot_id: str) -> None:
     """A bot that ends any move in a firing position fires (base game: an aircraft in a
     firing position may fire; not firing would be illogical, cardinal rule). The target is
     chosen by the Step II priorities."""
-    from engine.rulesets.age_of_dogfights.attack import is_mission
 
     bot = ctx.state.plane(bot_id)
     if bot.out:

@@ -24,6 +24,8 @@ from engine.rulesets.age_of_dogfights.firing import can_fire_offensively
 from engine.rulesets.age_of_dogfights.geometry import Board, distance
 from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
 from engine.rulesets.age_of_dogfights.paths import all_paths, distinct_ends
+from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from engine.rulesets.age_of_dogfights.retreat import decide_retreat, fly_retreat
 from engine.rulesets.age_of_dogfights.setup import TaskZone
 from engine.rulesets.age_of_dogfights.state import Plane
 from engine.rulesets.age_of_dogfights.tables.seed_tables import MISSION_A_MODIFIER, MISSION_ATTACK
@@ -76,7 +78,6 @@ def choose_zone(ctx: Context, bot: Plane, task: Task) -> tuple[TaskZone, list[Ca
 
 def fly_mission(ctx: Context, bot_id: str) -> None:
     """One round of a mission bot."""
-    from engine.rulesets.age_of_dogfights.retreat import decide_retreat, fly_retreat
 
     bot = ctx.state.plane(bot_id)
     task = next_task(ctx, bot)
@@ -113,8 +114,6 @@ def fly_mission(ctx: Context, bot_id: str) -> None:
     ]
     paths = keep_room(ctx.state, bot, paths)
     if not paths:
-        from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-
         ctx.cardinal(
             bot.id,
             "no path towards the Task Zone stays on the board",

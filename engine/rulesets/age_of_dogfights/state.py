@@ -10,7 +10,7 @@ from engine.rulesets.age_of_dogfights.aircraft import AircraftType
 from engine.rulesets.age_of_dogfights.geometry import Heading
 from engine.rulesets.age_of_dogfights.model import Model
 from engine.rulesets.age_of_dogfights.setup import TaskZone
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Attitude, Edge, Skill
+from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Attitude, Edge, Kind, Skill
 
 
 class Side(StrEnum):
@@ -109,3 +109,8 @@ class State(Struct, frozen=True, kw_only=True):
     def ceiling(self, plane: Plane) -> int:
         """Service ceiling, capped by the highest altitude stand."""
         return min(self.kind_of(plane).ceiling, self.model.max_level)
+
+
+def is_mission(state: State, plane: Plane) -> bool:
+    """Step II priority 2: bombers and scouts that have not yet fulfilled their task."""
+    return state.kind_of(plane).kind is not Kind.FIGHTER and not plane.mission_done

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.decision import Candidate
 from engine.dice import custom, d10
+from engine.hexgrid import Hex
 from engine.rulesets.downtown import events as ev
 from engine.rulesets.downtown import sam_sites
 from engine.rulesets.downtown import situation as sit
@@ -230,7 +231,6 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
 
 
 def _on(led: Ledger, site: str) -> bool:
-    from engine.hexgrid import Hex
 
     return led.board.grid.contains(Hex.parse(site))
 

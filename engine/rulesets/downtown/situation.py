@@ -7,6 +7,7 @@ from engine.errors import RuleError
 from engine.hexgrid import Hex
 from engine.rulesets.downtown.mapdata import Board
 from engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
+from engine.rulesets.downtown.tables.air_activation import scenario
 from engine.rulesets.downtown.terms import Mission, SamStatus, Task, cite
 
 ACTIVE_MISSIONS = (Mission.IRON_HAND, Mission.STRIKE, Mission.RECON)
@@ -104,7 +105,6 @@ def facing_toward(board: Board, origin: str, toward: str) -> int:
 
 def flight_limit(state: State) -> int:
     """5.4.1: the Flights value less one per visually identified flight, never below 1."""
-    from engine.rulesets.downtown.tables.air_activation import scenario
 
     base = state.setup.flights_override or scenario(state.setup.scenario).flights
     return max(1, base - state.visual_ids)

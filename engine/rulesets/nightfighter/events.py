@@ -11,7 +11,7 @@ from msgspec import Struct
 
 from engine.decision import Decision
 from engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
-from engine.rulesets.nightfighter.serrate import CounterRevealed, SerrateSearched
+from engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
 from engine.rulesets.nightfighter.terms import Marker, PhantomResult, Phase, TallyKind
 
 SECRET_FIELDS: tuple[str, ...] = ("rolled_cell", "rolled_hex")

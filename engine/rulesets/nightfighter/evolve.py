@@ -15,7 +15,9 @@ from engine.rulesets.nightfighter.campaign import (
     evolve_campaign,
     start,
 )
-from engine.rulesets.nightfighter.serrate import CounterRevealed, SerrateSearched, cup_for
+from engine.rulesets.nightfighter.entry import check_schedule
+from engine.rulesets.nightfighter.scenario_rules import adjusted
+from engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched, cup_for
 from engine.rulesets.nightfighter.setup import Setup
 from engine.rulesets.nightfighter.state import Counter, FighterState, State
 from engine.rulesets.nightfighter.terms import (
@@ -29,8 +31,6 @@ from engine.rulesets.nightfighter.terms import (
 
 def initial_state(setup: Setup) -> State:
     """The state before turn 1: fighters placed, no bomber counters yet."""
-    from engine.rulesets.nightfighter.entry import check_schedule
-    from engine.rulesets.nightfighter.scenario_rules import adjusted
 
     setup = adjusted(setup)
     check_schedule(setup)

@@ -13,6 +13,7 @@ from engine.rulesets.nightfighter.commands import PlaceRadarSearches
 from engine.rulesets.nightfighter.events import (
     CounterShifted,
     JammingTested,
+    MarkersLost,
     RadarSearchesPlaced,
     RadarSearchResolved,
     TrackContactKept,
@@ -26,6 +27,7 @@ from engine.rulesets.nightfighter.state import Counter, State, counter_at, fight
 from engine.rulesets.nightfighter.tables.localisation import low_cell
 from engine.rulesets.nightfighter.terms import (
     Jamming,
+    Marker,
     Phase,
     RadarKind,
     Status,
@@ -398,8 +400,6 @@ def _localise_low(state: State, counter: Counter, dice: Dice) -> list[Struct]:
 def end_radar_phase(state: State) -> list[Struct]:
     """S5.1: counters with a track contact on top that no search value one radar searched
     this phase lose it (reverting to low uncertainty unless otherwise fixed)."""
-    from engine.rulesets.nightfighter.events import MarkersLost
-    from engine.rulesets.nightfighter.terms import Marker
 
     return [
         MarkersLost(

@@ -12,6 +12,7 @@ from engine.rulesets.nightfighter.commands import SearchSearchlight
 from engine.rulesets.nightfighter.events import SearchlightSearched
 from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.phantom_test import phantom_test
+from engine.rulesets.nightfighter.search_area import search_in_area
 from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
 from engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
 from engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
@@ -98,8 +99,6 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
 
     def holder(hex_label: str) -> str:
         return zone.name if hex_label in zone.hexes else others[hex_label]
-
-    from engine.rulesets.nightfighter.search_area import search_in_area
 
     found = search_in_area(
         work,

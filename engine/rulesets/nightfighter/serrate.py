@@ -11,73 +11,29 @@ bomber counter.
 
 from __future__ import annotations
 
-from typing import Annotated
+from msgspec import Struct
 
-from msgspec import Meta, Struct
-
-from engine.decision import Candidate
 from engine.dice import Dice, d6, draw
 from engine.errors import RuleError
 from engine.kit.turn import Turn
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
-from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
+from engine.rulesets.nightfighter.radar_search import resolve
+from engine.rulesets.nightfighter.serrate_messages import (
+    JU88,
+    RULE,
+    CounterRevealed,
+    SerrateSearched,
+)
+
+# The commands are named as serrate.X by decide.py and actions.py: exported from here too.
+from engine.rulesets.nightfighter.serrate_messages import FocusedSerrate as FocusedSerrate
+from engine.rulesets.nightfighter.serrate_messages import RevealCounter as RevealCounter
+from engine.rulesets.nightfighter.serrate_messages import SerrateSearch as SerrateSearch
+from engine.rulesets.nightfighter.setup import modification
 from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
 from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status, cite
 from events.types import Owner
-
-RULE = cite("SCENARIO 7")
-JU88 = "Ju88"
-CUP: tuple[str, ...] = (JU88, JU88, *(f"NF{i:02d}" for i in range(1, 29)))
-
-Id = Annotated[str, Meta(min_length=1, max_length=40)]
-
-
-def cup_for(setup: Setup) -> tuple[str, ...]:
-    """The cup at the start: two Ju88 and 28 different nightfighter counters."""
-    return CUP if modification(setup, "7") else ()
-
-
-class SerrateSearch(Struct, frozen=True, kw_only=True, tag="SerrateSearch"):
-    """SCENARIO 7: Serrate searches every bomber counter in the fighter's wide arc."""
-
-    fighter: Id
-
-
-class FocusedSerrate(Struct, frozen=True, kw_only=True, tag="FocusedSerrate"):
-    """SCENARIO 7: a focused Serrate search of one revealed Ju88 counter."""
-
-    fighter: Id
-    hex: HexLabel
-
-
-class RevealCounter(Struct, frozen=True, kw_only=True, tag="RevealCounter"):
-    """SCENARIO 7: a counter revealed by the published visual identification check."""
-
-    hex: HexLabel
-
-
-class CounterRevealed(Struct, frozen=True, kw_only=True, tag="nightfighter.CounterRevealed"):
-    """SCENARIO 7: a revealed bomber counter and the counter drawn from the cup."""
-
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
-    counter: str
-    drawn: str
-    ju88: bool
-
-
-class SerrateSearched(Struct, frozen=True, kw_only=True, tag="nightfighter.SerrateSearched"):
-    """SCENARIO 7: Serrate used this radar search phase (general or focused)."""
-
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
-    fighter: str
-    focused: bool
-    revealed: tuple[str, ...] = ()
 
 
 def _ready(state: State, fighter_id: str) -> None:
@@ -117,7 +73,6 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
 
 def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
     """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
-    from engine.rulesets.nightfighter.evolve import evolve  # evolve imports this module
 
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
@@ -152,7 +107,6 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
 
 def focused(state: State, command: FocusedSerrate, dice: Dice) -> list[Struct]:
     """SCENARIO 7: a focused search narrows (or tracks) a revealed Ju88 in the wide arc."""
-    from engine.rulesets.nightfighter.radar_search import resolve
 
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)

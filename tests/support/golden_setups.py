@@ -1,4 +1,5 @@
-"""A playable setup per ruleset, from the set-ups the ruleset tests already use."""
+"""The setups the golden logs were recorded with (tests/support/golden_logs.py): a playable
+setup per ruleset, from the set-ups the ruleset tests use. Changing one changes the logs."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Secrets: every frame sent to a player and to a spectator, across whole games of every
-ruleset through the real gateway, is captured and searched. None holds the dice seed
+"""Contract: no secret in any frame. Every frame sent to a player and to a spectator, across
+whole games of every installed ruleset through the real gateway (commands drawn from the
+legal actions: tests/access/drivers.py), is captured and searched. None holds the dice seed
 before its reveal, another game's id, seed or credential, or a field the ruleset marks
 secret (`secret_fields`) with a value that is not redacted.
 """

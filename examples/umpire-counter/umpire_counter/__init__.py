@@ -1,0 +1,177 @@
+"""Counter: the smallest complete ruleset, installed as its own package.
+
+The player adds to a total, the bot pushes by a d6 roll, the bot can hide a secret number
+(a hidden roll) that players must not see, and reaching the target ends the game. Its rules
+are RULES.md beside this file, cited as `test-counter Rn`. umpire finds it through the
+`umpire.rulesets` entry point this package's pyproject.toml declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta, Struct
+
+from engine.actions import Action, offer
+from engine.dice import Dice, d6
+from engine.errors import RuleError
+from engine.kit.citation import citations
+from engine.kit.dispatch import Dispatch
+from engine.kit.turn import Turn
+from engine.roles import Role
+from engine.ruleset import Ruleset
+from engine.secret_fields import Redactions, SecretFields
+from events.types import DiceRolled, GameEnded
+
+
+class Setup(Struct, frozen=True, kw_only=True):
+    target: Annotated[int, Meta(ge=1, le=1_000_000)] = 50
+
+
+class State(Struct, frozen=True, kw_only=True):
+    target: int
+    total: int = 0
+    pushes: int = 0
+    secret: int = 0
+    last_roll: int = 0
+
+
+class Add(Struct, frozen=True, tag="Add", kw_only=True):
+    amount: Annotated[int, Meta(ge=1, le=6)]
+
+
+class Push(Struct, frozen=True, tag="Push", kw_only=True):
+    pass
+
+
+class Hide(Struct, frozen=True, tag="Hide", kw_only=True):
+    pass
+
+
+class Added(Struct, frozen=True, tag="counter.Added", kw_only=True):
+    amount: int
+
+
+class BotPushed(Struct, frozen=True, tag="counter.BotPushed", kw_only=True):
+    amount: int
+    rule: str
+    dice: tuple[int, ...]
+
+
+class SecretChosen(Struct, frozen=True, tag="counter.SecretChosen", kw_only=True):
+    value: int
+    rule: str
+    dice: tuple[int, ...]
+
+
+cite = citations("test-counter")
+RULE_ADD = cite("R1")
+RULE_PUSH = cite("R2")
+RULE_HIDE = cite("R3")
+RULE_END = cite("R4")
+
+
+def initial_state(setup: Setup) -> State:
+    """The start: a total of 0 towards the setup's target (R1)."""
+    return State(target=setup.target)
+
+
+def add(turn: Turn[State], command: Add) -> None:
+    """R1: the player adds to the total, never past the target."""
+    if turn.state.total + command.amount > turn.state.target:
+        raise RuleError(
+            f"{RULE_ADD}: the player may not add past the target "
+            f"(at most {turn.state.target - turn.state.total} now)",
+            rule=RULE_ADD,
+        )
+    turn.emit(Added(amount=command.amount))
+
+
+def push(turn: Turn[State], command: Push) -> None:
+    """R2: the bot pushes the total by a d6."""
+    roll = turn.roll(d6(), "bot push", RULE_PUSH)
+    turn.emit(BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,)))
+
+
+def hide(turn: Turn[State], command: Hide) -> None:
+    """R3: the bot hides a secret number (a hidden d6)."""
+    roll = turn.roll(d6(), "bot secret", RULE_HIDE, hidden=True)
+    turn.emit(SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,)))
+
+
+DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+    {Add: add, Push: push, Hide: hide}, rule=RULE_ADD
+)
+
+
+def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
+    """The events a command causes (R1 to R4), or RuleError citing the rule it breaks."""
+    handle = DISPATCH.handler(command)
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    handle(turn, command)
+    if turn.state.total >= state.target:
+        turn.emit(GameEnded(result=f"target {state.target} reached", rule=RULE_END))
+    return turn.events
+
+
+def evolve(state: State, event: Struct) -> State:
+    """The state after one event; events it does not know change nothing."""
+    if isinstance(event, Added):
+        return msgspec.structs.replace(state, total=state.total + event.amount)
+    if isinstance(event, BotPushed):
+        return msgspec.structs.replace(
+            state, total=state.total + event.amount, pushes=state.pushes + 1
+        )
+    if isinstance(event, SecretChosen):
+        return msgspec.structs.replace(state, secret=event.value)
+    if isinstance(event, DiceRolled):
+        return msgspec.structs.replace(state, last_roll=event.roll)
+    return state
+
+
+def view(state: State, role: Role) -> dict[str, object]:
+    """The state as a role sees it: the secret only for the referee (R3)."""
+    data = msgspec.to_builtins(state)
+    if role is not Role.REFEREE:
+        data.pop("secret")
+    return data
+
+
+REDACTIONS = Redactions(
+    SecretFields(SecretChosen, withheld=True, why="R3: the bot's secret number is hidden")
+)
+
+
+def actions(state: State, role: Role) -> list[Action]:
+    """Add up to the target (R1), push (R2) or hide (R3)."""
+    room = min(6, state.target - state.total)
+    out = [offer(Add, RULE_ADD, "Add to the total", amount={"maximum": room})] if room >= 1 else []
+    return [
+        *out,
+        offer(Push, RULE_PUSH, "Let the bot push by a d6"),
+        offer(Hide, RULE_HIDE, "Let the bot hide a secret number"),
+    ]
+
+
+RULESET: Ruleset[State] = Ruleset(
+    name="counter",
+    version="1",
+    title="Counter (example ruleset)",
+    # The name its citations use; the rules document is RULES.md in `data_package`.
+    seed="test-counter",
+    setup_type=Setup,
+    state_type=State,
+    command_types=DISPATCH.command_types,
+    event_types=(Added, BotPushed, SecretChosen),
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=REDACTIONS.redact,
+    secret_fields=("secret",),
+    actions=actions,
+    openings=(Push(), Hide(), Add(amount=2)),
+    data_package=__name__,
+)

@@ -1,0 +1,146 @@
+"""The project's modules import each other one way: no import cycle among the modules of
+engine/, events/, server/, clients/ and verifier/, and no function-local import of a project
+module (one hides a cycle instead of removing it). Imports under `if TYPE_CHECKING:` are for
+the type checker only and do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "events", "server", "clients", "verifier")
+
+
+def modules() -> dict[str, Path]:
+    """Every project module by dotted name (a package by its own name)."""
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(
+    tree: ast.AST, local: bool = False
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Each import statement, with whether it sits inside a function; TYPE_CHECKING blocks
+    are skipped."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            yield from (pair for child in node.orelse for pair in _imports_of(child, local))
+            continue
+        yield from _imports_of(node, local)
+
+
+def _imports_of(node: ast.AST, local: bool) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield node, local
+        return
+    inside = local or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    yield from _imports(node, inside)
+
+
+def targets(name: str, path: Path, node: ast.Import | ast.ImportFrom, known: set[str]) -> set[str]:
+    """The project modules one import statement of module `name` loads by name."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in known}
+    base = node.module or ""
+    if node.level:
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        package = package[: len(package) - (node.level - 1)]
+        base = ".".join([*package, base] if base else package)
+    out = set()
+    for alias in node.names:
+        if f"{base}.{alias.name}" in known:
+            out.add(f"{base}.{alias.name}")
+        elif base in known:
+            out.add(base)
+    return out
+
+
+def graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Module-level import edges between project modules, and every function-local import
+    of a project module (as "module:line imports target")."""
+    found = modules()
+    known = set(found)
+    edges: dict[str, set[str]] = {name: set() for name in found}
+    local: list[str] = []
+    for name, path in found.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node, inside in _imports(tree):
+            for target in targets(name, path, node, known):
+                if inside:
+                    local.append(f"{name}:{node.lineno} imports {target}")
+                elif target != name:
+                    edges[name].add(target)
+    return edges, local
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle() -> None:
+    found = cycles(graph()[0])
+    assert found == [], "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_no_function_local_import_of_a_project_module() -> None:
+    local = graph()[1]
+    assert local == [], "function-local imports:\n" + "\n".join(local)
+
+
+def test_the_checker_finds_a_cycle_and_a_local_import() -> None:
+    """The checker itself, on a made-up graph and module."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    tree = ast.parse("import os\ndef f():\n    from engine import dice\n")
+    found = [
+        (t, inside)
+        for node, inside in _imports(tree)
+        for t in targets("x", REPO / "x.py", node, {"engine", "engine.dice"})
+    ]
+    assert found == [("engine.dice", True)]
