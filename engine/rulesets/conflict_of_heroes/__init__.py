@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.conflict_of_heroes.actions import actions
+from engine.rulesets.conflict_of_heroes.board import board
 from engine.rulesets.conflict_of_heroes.commands import COMMANDS
 from engine.rulesets.conflict_of_heroes.decide import decide
 from engine.rulesets.conflict_of_heroes.events import EVENTS
@@ -38,6 +39,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="sample-crossroads",
     seed_title="Conflict of Heroes Solo Expansion rules summary",
     actions=actions,
+    board=board,
 )
 
 __all__ = ["RULESET"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.nightfighter.actions import actions
+from engine.rulesets.nightfighter.board import board
 from engine.rulesets.nightfighter.commands import COMMAND_TYPES
 from engine.rulesets.nightfighter.decide import decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
@@ -35,6 +36,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
     actions=actions,
+    board=board,
 )
 
 __all__ = ["RULESET"]
