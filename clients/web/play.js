@@ -36,9 +36,11 @@ export function actionForms(actions, send) {
     const dice = NO_DICE.has(action.type) ? null : el("p", { class: "field dice-entry" },
       el("label", { for: diceId, text: "Your physical dice (optional)" }),
       el("span", { class: "hint", text: " faces of your own rolls, one roll per group: 3 5; 6 (empty: the server rolls)" }),
-      el("input", { id: diceId, name: "dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-field": "dice" }));
+      el("input", { id: diceId, name: "physical-dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-physical-dice": "" }));
     const submit = el("button", { type: "submit", text: `Send ${action.type}` });
-    const form = el("form", { class: "action", "data-action": action.type, "aria-label": action.type },
+    // novalidate: the page reads the fields itself and the server checks the rest, so every
+    // mistake is answered in the play panel, in words, not by a browser bubble.
+    const form = el("form", { class: "action", "data-action": action.type, "aria-label": action.type, novalidate: true },
       fields.node, dice, submit);
     form.addEventListener("submit", (event) => {
       event.preventDefault();

@@ -168,11 +168,8 @@ function onEvent(frame) {
     document.querySelector("#dice tbody").append(diceRow(frame));
   }
   const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
-  const list = $("events");
-  const wasPinned = viewer.pinned;
-  list.append(row);
-  // The list follows the head unless the user scrolled it up to read.
-  if (wasPinned) list.scrollTop = list.scrollHeight;
+  $("events").append(row);
+  followHead();
   noteDecision(frame);
   $("head").textContent = viewer.head;
   watching(`: ${viewer.head} events`);
@@ -194,11 +191,24 @@ function onEvent(frame) {
   viewer.viewTimer = setTimeout(captureView, 120);
 }
 
+// The event list follows the head unless the user scrolled it up to read (viewer.pinned,
+// kept by the list's scroll listener); called whenever rows or the layout change.
+function followHead() {
+  if (!viewer.pinned) return;
+  const list = $("events");
+  list.scrollTop = list.scrollHeight;
+  requestAnimationFrame(() => {
+    if (viewer.pinned) list.scrollTop = list.scrollHeight;
+  });
+}
+
 // The table follows the opponent: a player's command starts a new list of its decisions.
 function noteDecision(frame) {
   const p = frame.payload;
   if (frame.event_type === "CommandRecorded" && p && p.role === "player") viewer.decisions = [];
-  else if (isDecision(frame)) viewer.decisions.push(frame);
+  // The opponent's decisions: those that weighed candidates or used dice (the player's
+  // own reported actions carry a rule too, but nothing was decided for them).
+  else if (isDecision(frame) && ((p.candidates || []).length || (p.dice || []).length)) viewer.decisions.push(frame);
   else return;
   $("decisions").replaceChildren(viewer.decisions.length
     ? decisionList(viewer.decisions, viewer.rolls)
@@ -221,6 +231,13 @@ function renderPlay(state) {
     return;
   }
   actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  followHead();
+}
+
+// Each answer (accepted, refused, or a form the page could not read) is counted on the
+// body (data-answers), so a script can wait for the answer to the command it sent.
+function answered() {
+  document.body.dataset.answers = String(Number(document.body.dataset.answers || 0) + 1);
 }
 
 async function sendCommand(command, dice, button, invalid) {
@@ -228,7 +245,9 @@ async function sendCommand(command, dice, button, invalid) {
   shown.hidden = true;
   if (invalid) {
     shown.textContent = `error (form): ${invalid.message}`;
+    shown.dataset.code = "form";
     shown.hidden = false;
+    answered();
     return;
   }
   button.disabled = true;
@@ -244,6 +263,7 @@ async function sendCommand(command, dice, button, invalid) {
     shown.hidden = false;
   } finally {
     button.disabled = false;
+    answered();
   }
 }
 
@@ -325,6 +345,7 @@ function renderState() {
   if (viewer.shownView === best) return;
   viewer.shownView = best;
   $("state").replaceChildren(stateView(best.state, best.map));
+  followHead();
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
