@@ -12,6 +12,9 @@ import msgspec
 from engine import registry
 from engine.map_view import drawn
 from engine.roles import Role
+from engine.rulesets.downtown.state import Sam
+from engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from engine.rulesets.downtown.terms import SamStatus
 from engine.rulesets.nightfighter.state import Counter, FighterState
 from engine.rulesets.nightfighter.terms import Status, Uncertainty
 from engine.scenarios import default_setup
@@ -65,6 +68,23 @@ def test_conflict_of_heroes_declares_its_scenario_grid_terrain_and_objectives() 
     assert "AI-MG" not in ids and "P-RIFLE-1" in ids
     kinds = {f["kind"] for f in board["features"]}
     assert kinds == {"terrain", "target"}
+
+
+def test_downtown_declares_its_map_data_targets_zones_and_only_sams_still_on_it() -> None:
+    def sams(state: Any) -> Any:
+        return msgspec.structs.replace(
+            state,
+            sams=(Sam(id="S1", hex="1010"), Sam(id="S2", hex="1011", status=SamStatus.REMOVED)),
+        )
+
+    ruleset, view = _view("downtown", sams)
+    board = drawn(ruleset.board, view)
+    assert board is not None
+    assert board["grid"]["parity"] == SYNTHETIC.parity.value
+    assert {p["id"] for p in board["pieces"]} == {"S1"}
+    labels = [f["label"] for f in board["features"]]
+    assert any(label.startswith("target ") for label in labels)
+    assert any(label.startswith("downtown ") for label in labels)
 
 
 def test_a_ruleset_without_a_declared_map_has_none() -> None:

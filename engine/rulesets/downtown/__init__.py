@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
 from engine.rulesets.downtown.actions import actions
+from engine.rulesets.downtown.board import board
 from engine.rulesets.downtown.commands import COMMAND_TYPES
 from engine.rulesets.downtown.decide import decide
 from engine.rulesets.downtown.events import EVENT_TYPES
@@ -63,4 +64,5 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="D4",
     seed_title="Downtown solo rules",
     actions=actions,
+    board=board,
 )
