@@ -74,8 +74,18 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
 
     # The player passes, takes it back, and passes again.
     before = await raw_state(page)
+    await page.evaluate("window.stale = document.querySelector('form[data-action=\"Pass\"]')")
     passed = await send(page, "Pass")
     assert passed["ok"], passed
+    # A form left over from before (a slow re-render): the server refuses it, and the page
+    # says so with what is allowed now.
+    await page.evaluate("document.querySelector('#actions').append(window.stale)")
+    await page.click("#actions > form[data-action=Pass] button[type=submit]")
+    await page.wait_for_selector('#play-error[data-code="command_not_allowed"]', timeout=TIMEOUT)
+    refused = await page.inner_text("#play-error")
+    assert refused.startswith("error (command_not_allowed): ") and "allowed now: " in refused
+    assert "TakeAiTurn" in refused
+    await page.screenshot(path=str(artifacts / "table-coh-03-refused.png"), full_page=True)
     await take_back(page, before, artifacts / "table-coh-03-takeback.png")
     if await page.locator('details.action-box[data-action="Pass"]').count():
         passed = await send(page, "Pass")
