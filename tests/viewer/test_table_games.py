@@ -58,7 +58,10 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
 ) -> None:
     page = await browser.new_page(viewport={"width": 1280, "height": 1000})
     gid = await create_game(page, viewer_gateway.port, "conflict_of_heroes", "sample-crossroads")
-    assert "credential=" in page.url and f"game={gid}" in page.url  # a reload resumes
+    assert "credential=" in page.url and f"game={gid}" in page.url
+    await page.reload()  # the credential in the fragment resumes the game
+    await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    assert f"Game {gid}, seen as the player" in await page.inner_text("#game-label")
     await _receipt_shown(page)
     # The map drawn from the scenario's declared grid, terrain and objectives.
     label = await page.get_attribute("#state svg.hexmap", "aria-label") or ""
