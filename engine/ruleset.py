@@ -13,6 +13,8 @@ A ruleset is plain data plus pure functions:
 - `actions(state, role) -> list[Action]`: the commands the role may send now, each with
   its JSON Schema narrowed to what is legal (engine/actions.py builds them); a command
   whose type is not listed is refused. Without it, every command type is listed.
+- `board(view) -> MapView | None`: the declared map (grid layout and parity, terrain,
+  targets, zones, the pieces on it now), read from a role's view; see engine/map_view.py.
 
 Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
 dice it used, and the candidates it considered with why each lost.
@@ -27,6 +29,7 @@ from typing import Any, Generic, TypeVar
 from msgspec import Struct
 
 from engine.dice import Dice
+from engine.map_view import MapView
 from engine.offers import Action
 from engine.roles import Role
 
@@ -72,3 +75,6 @@ class Ruleset(Generic[S]):
     # each accepted with any dice, so that the ruleset's decisions are in the log
     # (tests/rulesets/test_openings.py plays them).
     openings: tuple[Struct, ...] = ()
+    # The map clients draw (engine/map_view.py), built from a role's view data only (what
+    # `view` returned, as builtins), so it shows nothing the view does not; None: no map.
+    board: Callable[[Any], MapView | None] | None = None

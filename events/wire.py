@@ -215,6 +215,9 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     actions: list[Action] = []
     head_hash: str = ""
     state_hash: str = ""
+    # The ruleset's declared map as this role sees it (engine/map_view.py): grid layout and
+    # parity, terrain, targets, zones and the pieces on the map now; None: no map.
+    map: dict[str, Any] | None = None
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):

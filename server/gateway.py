@@ -28,6 +28,7 @@ from websockets.protocol import State
 from engine import registry
 from engine.actions import legal_actions
 from engine.game import ruleset_of
+from engine.map_view import drawn
 from engine.redaction import view_for
 from engine.replay import SeqOutOfRange
 from engine.roles import Role
@@ -895,6 +896,7 @@ class Connection:
                 actions=actions,
                 head_hash=event_hash,
                 state_hash=receipt_state_hash(at_seq, event_hash, state),
+                map=drawn(ruleset.board, state),
             )
 
         replays = self.gw.replays
@@ -927,6 +929,7 @@ class Connection:
             actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended),
             head_hash=game.meta.last_hash,
             state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
+            map=drawn(ruleset.board, state),
         )
 
     async def _subscribe(self, msg: Subscribe) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import mimetypes
 import re
 from pathlib import Path
@@ -20,6 +21,8 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from engine import registry
+from engine.scenarios import scenarios
 from server.config import Settings
 
 if TYPE_CHECKING:
@@ -148,6 +151,30 @@ def origin_allowed(gateway: Gateway, request: Request) -> bool:
     return origin in gateway.settings.allowed_origins or "*" in gateway.settings.allowed_origins
 
 
+RULESETS_PATH = "/rulesets.json"
+
+
+def ruleset_listing() -> bytes:
+    """/rulesets.json: every installed ruleset with its title and named scenarios, for the
+    page's "new game" pickers (the page never hard-codes them)."""
+    listing = []
+    for name in registry.available():
+        ruleset = registry.get(name)
+        named = [
+            {"name": s.name, "description": s.description, "sample": s.sample}
+            for s in scenarios(ruleset)
+        ]
+        listing.append(
+            {
+                "name": name,
+                "title": ruleset.title,
+                "default_scenario": ruleset.default_scenario,
+                "scenarios": named,
+            }
+        )
+    return json.dumps(listing).encode()
+
+
 HEALTH_TIMEOUT = 0.8  # /healthz answers within a second, even while the store hangs
 
 
@@ -198,6 +225,8 @@ def make_process_request(gateway: Gateway):  # type: ignore[no-untyped-def]
             return None
         if path == "/healthz":
             return await health(gateway)
+        if path == RULESETS_PATH:
+            return _response(200, "OK", ruleset_listing(), "application/json")
         if path == "/metrics":
             feeds = gateway.notifier.feeds.values()
             subscriptions = sum(len(feed.subscriptions) for feed in feeds)

@@ -1,23 +1,13 @@
-// A hex map (SVG) of whatever a state places on CCRR hexes: every object with a `hex`
-// field like "1020" (column 10, row 20) becomes a labelled counter on its hex.
-// Columns are flat-topped and odd columns sit half a hex lower, as printed wargame maps
-// number them. Labels are text, so the map reads without colour.
+// The hex map (SVG) a ruleset declares (engine/map_view.py, a state frame's `map`): its
+// grid's layout and which columns sit half a hex lower come from the ruleset, never from a
+// guess here; terrain, targets and zones are drawn from the map data; only the pieces on
+// the map now are drawn. Every hex polygon carries its label and centre (data-hex,
+// data-cx, data-cy), which the adjacency test compares with the engine's neighbours.
+// Labels are text, so the map reads without colour.
 
 const SVG = "http://www.w3.org/2000/svg";
-const HEX = /^\d{4}$/;
-const MAX_SPAN = 40; // beyond this many columns or rows only the occupied hexes are drawn
-
-function collect(value, out, path) {
-  if (Array.isArray(value)) value.forEach((v, i) => collect(v, out, `${path}[${i}]`));
-  else if (value && typeof value === "object") {
-    if (typeof value.hex === "string" && HEX.test(value.hex)) {
-      const label = value.id ?? value.name ?? value.kind ?? path;
-      out.push({ hex: value.hex, label: String(label), where: path });
-    }
-    for (const [k, v] of Object.entries(value)) if (k !== "hex") collect(v, out, path ? `${path}.${k}` : k);
-  }
-  return out;
-}
+const SIZE = 22; // centre to corner
+const MAX_HEXES = 2500; // beyond this only the hexes with something on them are drawn
 
 function node(tag, attrs, text) {
   const n = document.createElementNS(SVG, tag);
@@ -26,51 +16,93 @@ function node(tag, attrs, text) {
   return n;
 }
 
-export function hexMap(state) {
-  const counters = collect(state, [], "");
-  if (!counters.length) return null;
-  const cols = counters.map((c) => Number(c.hex.slice(0, 2)));
-  const rows = counters.map((c) => Number(c.hex.slice(2)));
-  const [c0, c1] = [Math.max(Math.min(...cols) - 1, 0), Math.max(...cols) + 1];
-  const [r0, r1] = [Math.max(Math.min(...rows) - 1, 0), Math.max(...rows) + 1];
-  const full = c1 - c0 <= MAX_SPAN && r1 - r0 <= MAX_SPAN;
-  const size = 22;
-  const w = size * 1.5;
-  const h = size * Math.sqrt(3);
-  const centre = (c, r) => [(c - c0) * w + size + 2, (r - r0) * h + (c % 2 ? h : h / 2) + 2];
-  const corners = (x, y) => [0, 1, 2, 3, 4, 5].map((i) => {
+const label = (c, r) => `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
+
+// Flat-topped hexes in vertical columns; the declared parity says which columns are lower.
+export function geometry(grid) {
+  const w = SIZE * 1.5;
+  const h = SIZE * Math.sqrt(3);
+  const lower = (c) => (grid.parity === "even_down" ? c % 2 === 0 : c % 2 !== 0);
+  const centre = (c, r) => [
+    (c - grid.min_col) * w + SIZE + 2,
+    (r - grid.min_row) * h + h / 2 + (lower(c) ? h / 2 : 0) + 2,
+  ];
+  const width = (grid.max_col - grid.min_col) * w + SIZE * 2 + 4;
+  const height = (grid.max_row - grid.min_row + 1) * h + h / 2 + 4;
+  return { centre, width, height };
+}
+
+function corners(x, y) {
+  return [0, 1, 2, 3, 4, 5].map((i) => {
     const a = (Math.PI / 3) * i;
-    return `${(x + size * Math.cos(a)).toFixed(1)},${(y + size * Math.sin(a)).toFixed(1)}`;
+    return `${(x + SIZE * Math.cos(a)).toFixed(1)},${(y + SIZE * Math.sin(a)).toFixed(1)}`;
   }).join(" ");
-  const width = (c1 - c0) * w + size * 2 + 4;
-  const height = (r1 - r0 + 1) * h + h / 2 + 4;
+}
+
+export function hexMap(map) {
+  if (!map || !map.grid) return null;
+  const { grid } = map;
+  const { centre, width, height } = geometry(grid);
+  const pieces = map.pieces || [];
+  const features = map.features || [];
+  const byHex = new Map();
+  for (const p of pieces) byHex.set(p.hex, [...(byHex.get(p.hex) || []), p]);
+  const featureAt = new Map();
+  for (const f of features) for (const hex of f.hexes) featureAt.set(hex, [...(featureAt.get(hex) || []), f]);
   const svg = node("svg", {
     viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "hexmap", role: "img",
-    "aria-label": `Hex map: ${counters.map((c) => `${c.label} in ${c.hex}`).join(", ")}`,
+    "data-parity": grid.parity,
+    "aria-label": `Hex map: ${pieces.length ? pieces.map((p) => `${p.id} in ${p.hex}`).join(", ") : "nothing on the map"}` +
+      (features.length ? `; ${features.map((f) => `${f.label} (${f.hexes.join(" ")})`).join("; ")}` : ""),
   });
-  const byHex = new Map();
-  for (const c of counters) byHex.set(c.hex, [...(byHex.get(c.hex) || []), c]);
-  const hexes = full
-    ? Array.from({ length: c1 - c0 + 1 }, (_, i) => c0 + i).flatMap((c) =>
-      Array.from({ length: r1 - r0 + 1 }, (_, j) => [c, r0 + j]))
-    : [...byHex.keys()].map((k) => [Number(k.slice(0, 2)), Number(k.slice(2))]);
+  const cols = grid.max_col - grid.min_col + 1;
+  const rows = grid.max_row - grid.min_row + 1;
+  const hexes = [];
+  if (cols * rows <= MAX_HEXES) {
+    for (let c = grid.min_col; c <= grid.max_col; c += 1) for (let r = grid.min_row; r <= grid.max_row; r += 1) hexes.push([c, r]);
+  } else {
+    for (const key of new Set([...byHex.keys(), ...featureAt.keys()])) hexes.push([Number(key.slice(0, 2)), Number(key.slice(2))]);
+  }
+  const top = [];
   for (const [c, r] of hexes) {
     const [x, y] = centre(c, r);
-    const id = `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
+    const id = label(c, r);
     const here = byHex.get(id);
-    svg.append(node("polygon", { points: corners(x, y), class: here ? "hex occupied" : "hex" }));
-    svg.append(node("text", { x: x.toFixed(1), y: (y - size * 0.55).toFixed(1), class: "hexid" }, id));
+    const marks = featureAt.get(id) || [];
+    const kinds = [...new Set(marks.map((f) => f.kind))];
+    const poly = node("polygon", {
+      points: corners(x, y), class: ["hex", here ? "occupied" : "", ...kinds].filter(Boolean).join(" "),
+      "data-hex": id, "data-cx": x.toFixed(2), "data-cy": y.toFixed(2),
+    });
+    if (marks.length) poly.append(node("title", {}, `${id}: ${marks.map((f) => f.label).join("; ")}`));
+    svg.append(poly);
+    svg.append(node("text", { x: x.toFixed(1), y: (y - SIZE * 0.55).toFixed(1), class: "hexid" }, id));
+    if (kinds.length) {
+      const sign = kinds.map((k) => ({ terrain: "▲", target: "◎", zone: "◇" }[k])).join("");
+      svg.append(node("text", { x: (x - SIZE * 0.55).toFixed(1), y: (y + SIZE * 0.6).toFixed(1), class: "feature" }, sign));
+    }
     if (here) {
-      const text = here.map((h) => h.label).join(" ");
-      svg.append(node("text", { x: x.toFixed(1), y: (y + 4).toFixed(1), class: "counter" },
-        text.length > 9 ? `${text.slice(0, 8)}…` : text));
-      svg.lastChild.append(node("title", {}, here.map((h) => `${h.label} (${h.where})`).join("\n")));
+      const text = here.map((p) => p.id).join(" ");
+      const t = node("text", { x: x.toFixed(1), y: (y + 4).toFixed(1), class: "counter", "data-piece": here.map((p) => p.id).join(" ") },
+        text.length > 9 ? `${text.slice(0, 8)}…` : text);
+      t.append(node("title", {}, here.map((p) => `${p.id} (${[p.side, p.note].filter(Boolean).join(", ")}) in ${id}`).join("\n")));
+      top.push(t);
     }
   }
+  svg.append(...top);
   const figure = document.createElement("figure");
   figure.className = "map";
   const caption = document.createElement("figcaption");
-  caption.textContent = `Map: ${counters.length} counters on hexes (hover a counter for its name)`;
+  caption.textContent = `Map: ${pieces.length} piece${pieces.length === 1 ? "" : "s"} on the map; ` +
+    "▲ terrain, ◎ target, ◇ zone (hover a hex or a piece for its name)";
+  const legend = document.createElement("ul");
+  legend.className = "map-features";
+  for (const f of features) {
+    const li = document.createElement("li");
+    li.textContent = `${{ terrain: "▲", target: "◎", zone: "◇" }[f.kind]} ${f.label}: ${f.hexes.join(" ")}`;
+    legend.append(li);
+  }
   figure.append(svg, caption);
+  if (features.length) figure.append(legend);
   return figure;
 }

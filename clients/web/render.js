@@ -1,5 +1,5 @@
 // Pure DOM builders for the viewer: event rows with their explanations, dice rows, and
-// the state (a hex map where the state places things on hexes, tables otherwise).
+// the state (the ruleset's declared map, tracks and tables).
 import { readable } from "./citations.js";
 import { hexMap } from "./hexmap.js";
 
@@ -157,17 +157,17 @@ function tracks(entries) {
   return el("dl", { class: "tracks" }, ...entries.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: short(v) })]));
 }
 
-// A ruleset's state: counters on a hex map where the state puts things on CCRR hexes,
+// A ruleset's state: the map the ruleset declares (the state frame's `map`, hexmap.js),
 // then every track (scalar) and table (list of records), then the raw JSON.
-export function stateView(state) {
+export function stateView(state, map = null) {
   const box = el("div", { class: "state-view" });
   if (state === null || state === undefined) return box;
   if (typeof state !== "object") {
     box.append(el("p", { text: short(state) }));
     return box;
   }
-  const map = hexMap(state);
-  if (map) box.append(map);
+  const drawn = hexMap(map);
+  if (drawn) box.append(drawn);
   const scalars = Object.entries(state).filter(([, v]) => isScalar(v));
   if (scalars.length) box.append(el("h3", { text: "Tracks" }), tracks(scalars));
   for (const [key, value] of Object.entries(state)) {

@@ -204,6 +204,7 @@ export interface ViewState {
   actions?: Action[];
   head_hash?: string;
   state_hash?: string;
+  map?: { [key: string]: unknown } | null;
 }
 
 /** Sent once on connect. */

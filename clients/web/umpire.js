@@ -98,9 +98,11 @@ export class UmpireClient {
   // Create a game, then bind this client's seed once the server's commitment has arrived
   // (docs/audit.md (4.1)): neither side can choose its seed knowing the other's. The seed
   // is fresh browser entropy unless one is given.
-  async create(ruleset, setup = {}, clientSeed) {
+  // `scenario` names one of the ruleset's scenarios (its setup, with `setup` laid over it).
+  async create(ruleset, setup = {}, clientSeed, { scenario } = {}) {
     // A create_id makes the create safe to re-send after a reconnect: it names one game.
     const message = { type: "create", ruleset, setup, create_id: crypto.randomUUID().replaceAll("-", "") };
+    if (scenario) message.scenario = scenario;
     const created = await this.request(message);
     this.credentials.push(created.player_credential);
     if (!created.client_seed && created.client_entropy !== "waived") {

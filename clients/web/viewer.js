@@ -7,7 +7,8 @@
 // chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
-import { diceRow, eventRow, stateView } from "./render.js";
+import { diceRow, eventRow, isDecision, stateView } from "./render.js";
+import { actionForms, decisionList, errorText, shortHash } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -26,6 +27,10 @@ const viewer = {
   viewTimer: null,
   shownView: null,
   notice: "", // a standing notice for the game shown (its log was rewound)
+  decisions: [], // the opponent's decision frames since the player's last command
+  playedSeq: -1, // the seq of the view whose actions are on the table
+  pinned: true, // the event list follows the head unless the user scrolled it up
+  kept: null, // the player credential kept in the fragment (a game created on this page)
 };
 
 function status(text) {
@@ -40,7 +45,16 @@ function watching(detail = "") {
 function readHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const seq = Number.parseInt(params.get("seq") || "", 10);
-  return { credential: params.get("credential"), game: params.get("game"), seq: Number.isFinite(seq) ? seq : null };
+  return {
+    credential: params.get("credential"), game: params.get("game"), seq: Number.isFinite(seq) ? seq : null,
+    keep: params.get("keep") === "1",
+  };
+}
+
+// A game created on this page keeps its player credential in the fragment (never sent to
+// the server), so a reload resumes it; `keep=1` marks such a link.
+function tableLink(gameId, credential) {
+  return `#${new URLSearchParams({ game: gameId, credential, keep: "1" })}`;
 }
 
 function shareLink(seq) {
@@ -57,18 +71,31 @@ function reset() {
   viewer.rolls.clear();
   viewer.views.clear();
   viewer.shownView = null;
+  viewer.decisions = [];
+  viewer.playedSeq = -1;
+  viewer.pinned = true;
+  $("actions").replaceChildren();
+  $("decisions").replaceChildren();
+  $("play-error").hidden = true;
+  $("play-answer").textContent = "";
   $("events").replaceChildren();
   document.querySelector("#dice tbody").replaceChildren();
   $("state").replaceChildren();
 }
 
+async function connected() {
+  if (!viewer.client) {
+    viewer.client = new UmpireClient(wsUrl);
+    viewer.client.onStatus = (s) => status(s === "connected" && viewer.gameId ? `watching ${viewer.gameId}` : s);
+    await viewer.client.connect();
+  }
+  return viewer.client;
+}
+
 async function open(credential) {
+  if (viewer.kept && viewer.kept !== credential) viewer.kept = null;
   try {
-    if (!viewer.client) {
-      viewer.client = new UmpireClient(wsUrl);
-      viewer.client.onStatus = (s) => status(s === "connected" && viewer.gameId ? `watching ${viewer.gameId}` : s);
-      await viewer.client.connect();
-    }
+    await connected();
     const auth = await viewer.client.auth(credential);
     // A game credential names its game; the operator token opens any game, as the
     // referee, named in the Game id field (or the link's #game=).
@@ -87,6 +114,7 @@ async function open(credential) {
     $("game-label").textContent = `Game ${gameId}, seen as the ${role}`;
     $("timeline").hidden = false;
     $("panes").hidden = false;
+    $("play").hidden = auth.role !== "player";
     watching();
     await viewer.client.subscribe(gameId, 0, onEvent, { onEnded: (err) => ended(err, credential) });
     captureView();
@@ -141,6 +169,8 @@ function onEvent(frame) {
   }
   const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
   $("events").append(row);
+  followHead();
+  noteDecision(frame);
   $("head").textContent = viewer.head;
   watching(`: ${viewer.head} events`);
   $("scrubber").max = viewer.head;
@@ -161,6 +191,82 @@ function onEvent(frame) {
   viewer.viewTimer = setTimeout(captureView, 120);
 }
 
+// The event list follows the head unless the user scrolled it up to read (viewer.pinned,
+// kept by the list's scroll listener); called whenever rows or the layout change.
+function followHead() {
+  if (!viewer.pinned) return;
+  const list = $("events");
+  list.scrollTop = list.scrollHeight;
+  requestAnimationFrame(() => {
+    if (viewer.pinned) list.scrollTop = list.scrollHeight;
+  });
+}
+
+// The table follows the opponent: a player's command starts a new list of its decisions.
+function noteDecision(frame) {
+  const p = frame.payload;
+  if (frame.event_type === "CommandRecorded" && p && p.role === "player") viewer.decisions = [];
+  // The opponent's decisions: those that weighed candidates or used dice (the player's
+  // own reported actions carry a rule too, but nothing was decided for them).
+  else if (isDecision(frame) && ((p.candidates || []).length || (p.dice || []).length)) viewer.decisions.push(frame);
+  else return;
+  $("decisions").replaceChildren(viewer.decisions.length
+    ? decisionList(viewer.decisions, viewer.rolls)
+    : Object.assign(document.createElement("p"), { className: "note", textContent: "None since your last command." }));
+}
+
+// The legal actions of the newest state at the head, as forms (players only).
+function renderPlay(state) {
+  if (state.seq < viewer.playedSeq) return;
+  $("head-receipt").textContent = `Head: seq ${state.seq} · hash ${shortHash(state.head_hash)}… · state ${shortHash(state.state_hash)}…`;
+  $("head-receipt").dataset.headSeq = state.seq;
+  $("head-receipt").title = `head hash ${state.head_hash}\nstate hash ${state.state_hash}`;
+  if (state.seq === viewer.playedSeq) return;
+  viewer.playedSeq = state.seq;
+  const actions = $("actions");
+  actions.dataset.seq = state.seq;
+  if (state.ended) {
+    actions.replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "The game has ended: no more commands." }));
+    actions.dataset.ended = "1";
+    return;
+  }
+  actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  followHead();
+}
+
+// Each answer (accepted, refused, or a form the page could not read) is counted on the
+// body (data-answers), so a script can wait for the answer to the command it sent.
+function answered() {
+  document.body.dataset.answers = String(Number(document.body.dataset.answers || 0) + 1);
+}
+
+async function sendCommand(command, dice, button, invalid) {
+  const shown = $("play-error");
+  shown.hidden = true;
+  if (invalid) {
+    shown.textContent = `error (form): ${invalid.message}`;
+    shown.dataset.code = "form";
+    shown.hidden = false;
+    answered();
+    return;
+  }
+  button.disabled = true;
+  try {
+    const accepted = await viewer.client.send(viewer.gameId, command, { dice });
+    $("play-answer").textContent = `✓ ${command.type} accepted at seq ${accepted.seqs[0]}–${accepted.seqs.at(-1)}` +
+      `${dice ? ` with your dice ${JSON.stringify(dice)}` : ""}${accepted.duplicate ? " (duplicate)" : ""}; ` +
+      `receipt: head seq ${accepted.head_seq}, head hash ${shortHash(accepted.head_hash)}…, state hash ${shortHash(accepted.state_hash)}…`;
+    $("play-answer").dataset.headSeq = accepted.head_seq;
+  } catch (err) {
+    shown.textContent = errorText(err);
+    shown.dataset.code = err.code || "";
+    shown.hidden = false;
+  } finally {
+    button.disabled = false;
+    answered();
+  }
+}
+
 async function captureView() {
   if (!viewer.gameId) return;
   const gameId = viewer.gameId;
@@ -168,6 +274,7 @@ async function captureView() {
     const state = await viewer.client.view(gameId);
     if (gameId !== viewer.gameId) return;
     viewer.views.set(state.seq, state);
+    if (viewer.role === "player" && state.seq >= viewer.head) renderPlay(state);
     renderState();
   } catch (err) {
     status(`error: ${err.message}`);
@@ -197,7 +304,11 @@ function show(seq, { quiet = false } = {}) {
   if (current) current.setAttribute("aria-current", "step");
   laterNote();
   $("share-link").textContent = "";
-  if (!quiet || location.hash.includes("seq=")) history.replaceState(null, "", `#${new URL(shareLink(seq)).hash.slice(1)}`);
+  if (viewer.kept) {
+    history.replaceState(null, "", `${tableLink(viewer.gameId, viewer.kept)}${seq === viewer.head ? "" : `&seq=${seq}`}`);
+  } else if (!quiet || location.hash.includes("seq=")) {
+    history.replaceState(null, "", `#${new URL(shareLink(seq)).hash.slice(1)}`);
+  }
   renderState();
 }
 
@@ -233,7 +344,8 @@ function renderState() {
     : "";
   if (viewer.shownView === best) return;
   viewer.shownView = best;
-  $("state").replaceChildren(stateView(best.state));
+  $("state").replaceChildren(stateView(best.state, best.map));
+  followHead();
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
@@ -252,6 +364,48 @@ async function fetchStateAt(seq) {
     fetching.delete(seq);
   }
 }
+
+$("events").addEventListener("scroll", () => {
+  const list = $("events");
+  viewer.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+});
+
+// The new-game pickers, from the server's list (GET /rulesets.json): never hard-coded.
+let rulesets = [];
+function fillScenarios() {
+  const chosen = rulesets.find((r) => r.name === $("ruleset").value);
+  $("scenario").replaceChildren(...(chosen ? chosen.scenarios : []).map((s) =>
+    Object.assign(document.createElement("option"), { value: s.name, textContent: `${s.name}: ${s.description}`.slice(0, 90), selected: s.name === chosen.default_scenario })));
+}
+async function loadRulesets() {
+  const response = await fetch("rulesets.json");
+  if (!response.ok) throw new Error(`rulesets.json: ${response.status}`);
+  rulesets = await response.json();
+  $("ruleset").replaceChildren(...rulesets.map((r) => Object.assign(document.createElement("option"), { value: r.name, textContent: `${r.name} — ${r.title}` })));
+  fillScenarios();
+}
+$("ruleset").addEventListener("change", fillScenarios);
+
+// Create a game, bind this browser's seed (umpire.js), keep the credential in the
+// fragment so a reload resumes, and open it as the player.
+$("new-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = $("new-game").querySelector("button");
+  button.disabled = true;
+  try {
+    const client = await connected();
+    status(`creating a ${$("ruleset").value} game…`);
+    const created = await client.create($("ruleset").value, {}, undefined, { scenario: $("scenario").value || undefined });
+    history.replaceState(null, "", tableLink(created.game_id, created.player_credential));
+    viewer.kept = created.player_credential;
+    $("credential").value = created.player_credential;
+    await open(created.player_credential);
+  } catch (err) {
+    status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
+  } finally {
+    button.disabled = false;
+  }
+});
 
 $("open-game").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -285,14 +439,18 @@ document.addEventListener("keydown", (event) => {
 
 // The rulebook names for citations (shown raw if they cannot be read).
 await loadCitations().catch(() => {});
+await loadRulesets().catch((err) => status(`the ruleset list could not be read: ${err.message}`));
 
 const start = readHash();
 if (start.seq !== null) viewer.wanted = start.seq;
 if (start.game) $("game-id").value = start.game;
 if (start.credential) {
   $("credential").value = start.credential;
+  if (start.keep) viewer.kept = start.credential;
   open(start.credential);
-  history.replaceState(null, "", start.seq !== null && start.game ? `#game=${start.game}&seq=${start.seq}` : location.pathname);
+  if (!start.keep) {
+    history.replaceState(null, "", start.seq !== null && start.game ? `#game=${start.game}&seq=${start.seq}` : location.pathname);
+  }
 } else if (start.game) {
   status(`enter your credential for game ${start.game} to open it${start.seq !== null ? ` at seq ${start.seq}` : ""}`);
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.conflict_of_heroes.actions import actions
+from engine.rulesets.conflict_of_heroes.board import board
 from engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
 from engine.rulesets.conflict_of_heroes.decide import DISPATCH, decide
 from engine.rulesets.conflict_of_heroes.events import EVENTS
@@ -39,6 +40,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Conflict of Heroes Solo Expansion rules summary",
     actions=actions,
     openings=(ReportCounters(rumored=1, reinforcements=1), Pass(), TakeAiTurn()),
+    board=board,
 )
 
 __all__ = ["RULESET"]

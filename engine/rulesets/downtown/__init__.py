@@ -10,6 +10,7 @@ from engine.errors import InvalidSetup
 from engine.ruleset import Ruleset
 from engine.rulesets.downtown import commands as cmd
 from engine.rulesets.downtown.actions import actions
+from engine.rulesets.downtown.board import board
 from engine.rulesets.downtown.decide import DISPATCH, decide
 from engine.rulesets.downtown.events import EVENT_TYPES
 from engine.rulesets.downtown.evolve import evolve
@@ -64,4 +65,5 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Downtown solo rules",
     actions=actions,
     openings=(cmd.DeployGroundUnits(), cmd.CheckDrvRadar()),
+    board=board,
 )

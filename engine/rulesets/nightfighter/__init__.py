@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.ruleset import Ruleset
 from engine.rulesets.nightfighter.actions import actions
+from engine.rulesets.nightfighter.board import board
 from engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
 from engine.rulesets.nightfighter.decide import DISPATCH, decide
 from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
@@ -36,6 +37,7 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Nightfighter solitaire rules",
     actions=actions,
     openings=(EndPhase(), MoveBombers()),
+    board=board,
 )
 
 __all__ = ["RULESET"]

@@ -1,0 +1,74 @@
+// The player's table: the legal actions of the state at the head as forms (forms.js), a
+// take-back button when the rules list TakeBack, physical dice entry, the server's answer
+// (its receipt, or its error in full), and the opponent's latest decisions with their
+// citations and candidates.
+import { commandFields, parseDice } from "./forms.js";
+import { el, explanation } from "./render.js";
+
+// Commands whose dice the player never enters.
+const NO_DICE = new Set(["TakeBack", "EndGame"]);
+
+export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
+
+// "error (code): message", with the details a player needs to correct it.
+export function errorText(err) {
+  const parts = [`error (${err.code || "failed"}): ${err.message}`];
+  const d = err.details || {};
+  if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.join(", ")}`);
+  if (d.rule) parts.push(`rule: ${d.rule}`);
+  if (d.field) parts.push(`field: ${d.field}`);
+  return parts.join(" · ");
+}
+
+// The forms for `actions` (a state frame's), calling send(command, dice) on submit.
+export function actionForms(actions, send) {
+  const box = el("div", { class: "action-list" });
+  const takeback = actions.find((a) => a.type === "TakeBack");
+  if (takeback) {
+    const button = el("button", { type: "button", id: "takeback", class: "takeback", text: `↶ Take back: ${takeback.description}` });
+    button.addEventListener("click", () => send({ type: "TakeBack" }, undefined, button));
+    box.append(el("p", { class: "takeback-row" }, button));
+  }
+  for (const action of actions) {
+    if (action.type === "TakeBack") continue;
+    const fields = commandFields(action.schema);
+    const diceId = `dice-${action.type}`;
+    const dice = NO_DICE.has(action.type) ? null : el("p", { class: "field dice-entry" },
+      el("label", { for: diceId, text: "Your physical dice (optional)" }),
+      el("span", { class: "hint", text: " faces of your own rolls, one roll per group: 3 5; 6 (empty: the server rolls)" }),
+      el("input", { id: diceId, name: "physical-dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-physical-dice": "" }));
+    const submit = el("button", { type: "submit", text: `Send ${action.type}` });
+    // novalidate: the page reads the fields itself and the server checks the rest, so every
+    // mistake is answered in the play panel, in words, not by a browser bubble.
+    const form = el("form", { class: "action", "data-action": action.type, "aria-label": action.type, novalidate: true },
+      fields.node, dice, submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      let command;
+      let faces;
+      try {
+        command = { ...fields.read(), type: action.type };
+        faces = dice ? parseDice(dice.querySelector("input").value) : undefined;
+      } catch (err) {
+        send(null, undefined, submit, err);
+        return;
+      }
+      send(command, faces, submit);
+    });
+    box.append(el("details", { class: "action-box", "data-action": action.type, open: actions.length <= 4 },
+      el("summary", {}, el("strong", { text: action.type }), ` — ${action.description}`), form));
+  }
+  return box;
+}
+
+// The opponent's decisions since the player's last command, each with its "why" open.
+export function decisionList(frames, rolls) {
+  const list = el("ol", { class: "decisions" });
+  for (const frame of frames) {
+    const why = explanation(frame, rolls);
+    why.open = true;
+    list.append(el("li", { "data-seq": frame.seq },
+      el("strong", { text: `#${frame.seq} ${frame.event_type}` }), why));
+  }
+  return list;
+}

@@ -1,0 +1,101 @@
+"""No player or spectator page shows a secret before the reveal (issue #18), attacked as
+tests/access/test_hidden_dice_differential.py attacks the frames: the same game is played
+twice, with the same seeds and commands, once with its hidden roll moved to another face.
+The player's page (with its table: forms, decisions, map, receipts) and a spectator's
+page must then hold the same DOM, text and every attribute and form value, up to the
+game id, the credentials and the hashes (keyed commitments, which differ by design when a
+hidden value does: test_hash_secrecy.py attacks those). After the reveal the two pages
+must differ: the hidden value does reach the DOM once it may, so the comparison would
+have seen it earlier."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import server.games as games_module
+from clients.client import UmpireClient
+from engine.dice import ServerDice
+from server.app import Running
+from tests.access.test_hidden_dice_differential import AlteredDice
+from tests.viewer.table_page import TIMEOUT
+
+# Everything in the page: its HTML (text and attributes) and the values of its controls.
+DOM = """() => document.documentElement.outerHTML + JSON.stringify(
+    [...document.querySelectorAll('input, select, textarea')].map((e) => [e.id, e.value]))"""
+HEX = re.compile(r"[0-9a-f]{12,}")
+COMMANDS = ({"type": "Push"}, {"type": "Hide"}, {"type": "Add", "amount": 2}, {"type": "Push"})
+
+
+async def _settled(page: Any, head: int, player: bool) -> None:
+    """Wait until the page shows every event, the state at the head and (player) its table."""
+    await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
+    await page.wait_for_function(
+        f"document.querySelector('#state-label').dataset.stateSeq === '{head}'", timeout=TIMEOUT
+    )
+    if player:
+        await page.wait_for_function(
+            f"document.querySelector('#actions').dataset.seq === '{head}'", timeout=TIMEOUT
+        )
+
+
+async def _open(browser: Any, port: int, credential: str, head: int, player: bool) -> Any:
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    await page.goto(f"http://127.0.0.1:{port}/")
+    await page.fill("#credential", credential)
+    await page.click("#open-game button[type=submit]")
+    await _settled(page, head, player)
+    return page
+
+
+def _normalised(dom: str, created: Any) -> str:
+    for secret, name in (
+        (created.player_credential, "PLAYER-CREDENTIAL"),
+        (created.spectator_credential, "SPECTATOR-CREDENTIAL"),
+        (created.game_id, "GAME"),
+    ):
+        dom = dom.replace(secret, name)
+    return HEX.sub("HEX", dom)
+
+
+async def test_player_and_spectator_pages_hold_no_hidden_value_before_the_reveal(
+    browser: Any, viewer_gateway: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port = viewer_gateway.port
+    viewer_gateway.gateway.games.draw_seed = lambda: bytes(range(32))
+    pages: list[dict[str, Any]] = []
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        for dice in (ServerDice, AlteredDice):
+            monkeypatch.setattr(games_module, "ServerDice", dice)
+            created = await client.create("counter", {"target": 100}, client_seed="same")
+            for command in COMMANDS:
+                accepted = await client.send(created.game_id, command)
+            head = accepted.seqs[-1]
+            player = await _open(browser, port, created.player_credential, head, True)
+            spectator = await _open(browser, port, created.spectator_credential, head, False)
+            pages.append({"created": created, "player": player, "spectator": spectator})
+        monkeypatch.setattr(games_module, "ServerDice", ServerDice)
+
+        for role in ("player", "spectator"):
+            doms = [_normalised(await p[role].evaluate(DOM), p["created"]) for p in pages]
+            assert doms[0] == doms[1], f"the {role}'s page differs before the reveal"
+            assert "hidden" in doms[0]  # the hidden roll is shown as hidden, not left out
+
+        # The reveal: now the hidden value reaches both pages, and they differ.
+        for p in pages:
+            ended = await client.send(p["created"].game_id, {"type": "EndGame", "result": "over"})
+            for role in ("player", "spectator"):
+                await _settled(p[role], ended.seqs[-1], False)
+                await p[role].wait_for_function(
+                    "[...document.querySelectorAll('#events li .what')]"
+                    ".some((e) => e.textContent.startsWith('{\"value\":'))",
+                    timeout=TIMEOUT,
+                )
+        for role in ("player", "spectator"):
+            doms = [_normalised(await p[role].evaluate(DOM), p["created"]) for p in pages]
+            assert doms[0] != doms[1], f"the {role}'s pages should differ after the reveal"
+        for p in pages:
+            await p["player"].close()
+            await p["spectator"].close()
