@@ -23,7 +23,6 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 import msgspec
-import redis.asyncio as aioredis
 from msgspec import Struct
 
 from engine.game import codec_for, ruleset_of
@@ -38,6 +37,7 @@ from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
 from server.background import cancel_all
 from server.games import reveal_command_id
+from server.store_access import node_client
 
 log = logging.getLogger("umpire.feed")
 
@@ -300,9 +300,9 @@ class ShardChannels:
     def _pubsub(self, node: Any) -> Any:
         pubsub = self.pubsubs.get(node.name)
         if pubsub is None:
-            client = aioredis.Redis(
-                host=node.host, port=node.port, socket_connect_timeout=5, socket_timeout=None
-            )
+            # With the cluster URL's user, password and TLS (a client on host and port
+            # alone connected as the default user, in clear text).
+            client = node_client(node)
             pubsub = client.pubsub(ignore_subscribe_messages=False)
             self.pubsubs[node.name] = pubsub
         return pubsub

@@ -20,10 +20,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import redis.asyncio as aioredis
-
 from events.redis_keys import revocations_channel
 from events.redis_store import RedisEventStore
+from server.store_access import node_client
 
 log = logging.getLogger("umpire.revocations")
 
@@ -103,8 +102,7 @@ class RevocationListener:
         # The shard that serves the channel's slot now; a slot that moves ends the
         # subscription (an sunsubscribe push) and the loop subscribes again.
         node = self.store.redis.get_node_from_key(self.channel)
-        kwargs = {k: v for k, v in node.connection_kwargs.items() if k != "connection_class"}
-        self._client = aioredis.Redis(**{**kwargs, "socket_timeout": None})
+        self._client = node_client(node)
         pubsub = self._client.pubsub(ignore_subscribe_messages=False)
         await pubsub.ssubscribe(self.channel)
         return pubsub
