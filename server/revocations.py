@@ -101,6 +101,9 @@ class RevocationListener:
             return pubsub
         # The shard that serves the channel's slot now; a slot that moves ends the
         # subscription (an sunsubscribe push) and the loop subscribes again.
+        # The slot map is loaded by a cluster client's first command: load it first, or
+        # a gateway that has sent none yet finds no node for the channel.
+        await self.store.redis.initialize()
         node = self.store.redis.get_node_from_key(self.channel)
         self._client = node_client(node)
         pubsub = self._client.pubsub(ignore_subscribe_messages=False)
