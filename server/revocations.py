@@ -22,11 +22,10 @@ from typing import Any
 
 from events.redis_keys import revocations_channel
 from events.redis_store import RedisEventStore
+from server.backoff import Backoff
 from server.store_access import node_client
 
 log = logging.getLogger("umpire.revocations")
-
-RETRY_SECONDS = 0.5
 
 
 def announcement(game_id: str, digest: str) -> str:
@@ -72,6 +71,7 @@ class RevocationListener:
         self.task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
         self._client: Any = None  # a cluster shard's own client
+        self.backoff = Backoff()  # between tries to subscribe while the store is away
 
     def start(self) -> None:
         """Start listening (in a task of its own)."""
@@ -114,6 +114,7 @@ class RevocationListener:
         while True:
             try:
                 self._pubsub = await self._subscribe()
+                self.backoff.reset()
                 self.on_resubscribed()
                 while True:
                     message = await self._pubsub.get_message(timeout=1.0)
@@ -128,6 +129,7 @@ class RevocationListener:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store away: subscribe again, then re-check
-                log.warning("revocation listener: %s", exc)
-                await asyncio.sleep(RETRY_SECONDS)
+                pause = self.backoff.next()
+                log.warning("revocation listener: %s; next try in %.2f s", exc, pause)
+                await asyncio.sleep(pause)
             await self._close()
