@@ -90,6 +90,12 @@ async def _setup(store: RedisEventStore) -> tuple[str, int, list[str]]:
     return created.game_id, await store.version(created.game_id), held
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _gc_longest(metrics: str) -> list[float]:
     prefix = "umpire_gc_pause_longest_seconds"
     return [float(line.split()[-1]) for line in metrics.splitlines() if line.startswith(prefix)]
@@ -110,7 +116,9 @@ async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0)
             await player.ok({"type": "bind_seed", "game_id": game, "client_seed": "me"})
             await play(player, game, 1.0, "w")  # warm up
             rss_start = gateway.rss_kib()
+            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
             quiet_views, quiet_commands = await play(player, game, quiet, "q")
+            quiet_cores = (cpu_seconds(gateway.pid) - cpu) / (time.monotonic() - started)
             config = Path(tmp) / "hostile.json"
             config.write_text(json.dumps({
                 "url": gateway.url, "seconds": seconds + 3.0, "connections": connections,
@@ -123,7 +131,12 @@ async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0)
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )  # fmt: skip
             await asyncio.sleep(2.0)  # connected and authenticated
+            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
+            attacker_cpu = cpu_seconds(attack.pid)
             views, commands = await play(player, game, seconds, "a")
+            elapsed = time.monotonic() - started
+            attacked_cores = (cpu_seconds(gateway.pid) - cpu) / elapsed
+            attacker_cores = (cpu_seconds(attack.pid) - attacker_cpu) / elapsed
             out, _ = await asyncio.to_thread(attack.communicate, timeout=120)
             rss_end = gateway.rss_kib()
             lines = out.decode().strip().splitlines()
@@ -138,6 +151,10 @@ async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0)
         "seconds": seconds,
         "quiet": {"views": summary(quiet_views), "commands": summary(quiet_commands)},
         "attacked": {"views": summary(views), "commands": summary(commands)},
+        # The gateway's CPU in cores: what the attack makes it do, whatever the machine's
+        # load (a wall-clock p99 on a busy machine measures the other processes too).
+        "gateway_cores": {"quiet": round(quiet_cores, 3), "attacked": round(attacked_cores, 3)},
+        "attacker_cores": round(attacker_cores, 3),
         "rss_kib": {"start": rss_start, "end": rss_end, "growth": rss_end - rss_start},
         "gc_longest_pause_ms": [round(s * 1000, 1) for s in _gc_longest(metrics)],
         "attackers_saw": json.loads(lines[-1]) if lines else {},
@@ -158,7 +175,9 @@ def report(figures: dict[str, Any]) -> str:
             s = figures[phase][kind]
             lines.append(f"  {phase:8} {kind:8} n={s.get('n')} p50 {s.get('p50_ms')} ms "
                          f"p99 {s.get('p99_ms')} ms max {s.get('max_ms')} ms")  # fmt: skip
-    rss = figures["rss_kib"]
+    rss, cores = figures["rss_kib"], figures["gateway_cores"]
+    lines.append(f"  gateway CPU: quiet {cores['quiet']} cores, attacked {cores['attacked']} cores "
+                 f"(the attackers' process: {figures['attacker_cores']} cores)")  # fmt: skip
     lines.append(f"  RSS {rss['start']} -> {rss['end']} KiB (+{rss['growth']} KiB)")
     lines.append(f"  longest GC pause by generation: {figures['gc_longest_pause_ms']} ms")
     lines.append(f"  attackers saw {figures['attackers_saw']}")

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.hostile import cpu_seconds
 from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server import credentials
@@ -106,7 +107,9 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
             await player.ok({"type": "command", "game_id": mine["game_id"],
                              "command_id": f"w{n}", "command": {"type": "Push"}})  # fmt: skip
         rss_start = gateway.rss_kib()
+        cpu, started = cpu_seconds(gateway.pid), time.monotonic()
         quiet_views, quiet_commands = await _play(player, mine["game_id"], 3.0, "q")
+        quiet_cores = (cpu_seconds(gateway.pid) - cpu) / (time.monotonic() - started)
 
         config = tmp_path / "hostile.json"
         config.write_text(json.dumps({
@@ -121,7 +124,9 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
         await asyncio.sleep(2.0)  # the attack is under way (the cold replay included)
+        cpu, started = cpu_seconds(gateway.pid), time.monotonic()
         views, commands = await _play(player, mine["game_id"], ATTACK_SECONDS - 3.0, "a")
+        cores = (cpu_seconds(gateway.pid) - cpu) / (time.monotonic() - started)
         out, err = await asyncio.to_thread(hostile.communicate, timeout=60)
         seen = json.loads(out.decode().strip().splitlines()[-1]) if out else {}
         rss_end = gateway.rss_kib()
@@ -131,7 +136,8 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
 
     report = (f"views: quiet {_summary(quiet_views)}, attacked {_summary(views)}; "
               f"commands: quiet {_summary(quiet_commands)}, attacked {_summary(commands)}; "
-              f"RSS {rss_start} -> {rss_end} KiB; attackers saw {seen}; "
+              f"RSS {rss_start} -> {rss_end} KiB; gateway CPU {quiet_cores:.3f} -> "
+              f"{cores:.3f} cores; attackers saw {seen}; "
               f"{err.decode()[-500:]}; "
               + " ".join(line for line in metrics.splitlines()
                          if line.startswith(REPORTED)))  # fmt: skip
