@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, path
+from bench import core, hostile, path
 
 
 def _loop_policy() -> str:
@@ -153,8 +153,18 @@ def _equal_quota_row(q: dict[str, Any]) -> tuple[str, str, str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
+    parser.add_argument(
+        "stage", nargs="?", choices=["all", "hostile"], default="all",
+        help="hostile: only the player's round trip under 20 hostile connections",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     loop = _loop_policy()
+    if args.stage == "hostile":
+        seconds = 6.0 if args.quick else 30.0
+        figures = asyncio.run(hostile.run(seconds=seconds, quiet=seconds / 3))
+        print(json.dumps({**figures, "event_loop": loop}, indent=2))
+        print(hostile.report(figures), file=sys.stderr)
+        return 0
     console = Console(stderr=True)
     started = time.perf_counter()
     figures: dict[str, Any] = {}

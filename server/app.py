@@ -13,7 +13,7 @@ import errno
 import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,11 +52,16 @@ class Running:
 
 @contextlib.asynccontextmanager
 async def running_gateway(
-    settings: Settings, url: str, *, games_options: dict[str, Any] | None = None
+    settings: Settings,
+    url: str,
+    *,
+    games_options: dict[str, Any] | None = None,
+    restarting: Callable[[], str | None] | None = None,
 ) -> AsyncIterator[Running]:
     """Run a gateway on `settings.host:port` against the Redis at `url`.
 
-    `games_options` go to `Games` (tests pass a deterministic `draw_seed`)."""
+    `games_options` go to `Games` (tests pass a deterministic `draw_seed`); `restarting`
+    is the embedded store's supervisor's, for /healthz (server/http.py, health)."""
     store = make_store(url, settings)
     games = Games(store, snapshot_every=settings.snapshot_every, **(games_options or {}))
     notifier = Notifier(store)
@@ -67,7 +72,7 @@ async def running_gateway(
         gateway.handle,
         settings.host,
         settings.port,
-        process_request=make_process_request(gateway),
+        process_request=make_process_request(gateway, restarting),
         max_size=settings.max_frame_bytes,
         # The gateway pings every connection from one task (server/keepalive.py).
         ping_interval=None,
@@ -108,7 +113,8 @@ async def serve_forever(
     if supervisor is not None:
         supervisor.start()
     try:
-        async with running_gateway(settings, url) as running:
+        restarting = supervisor.restarting if supervisor is not None else None
+        async with running_gateway(settings, url, restarting=restarting) as running:
             where = f"{settings.host}:{running.port}"
             store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
             print(

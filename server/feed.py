@@ -23,7 +23,6 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 import msgspec
-import redis.asyncio as aioredis
 from msgspec import Struct
 
 from engine.game import codec_for, ruleset_of
@@ -37,7 +36,9 @@ from events.redis_store import RedisEventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
 from server.background import cancel_all
+from server.backoff import Backoff
 from server.games import reveal_command_id
+from server.store_access import node_client
 
 log = logging.getLogger("umpire.feed")
 
@@ -296,13 +297,14 @@ class ShardChannels:
         self.channels: dict[str, str] = {}  # channel -> node name
         self.pubsubs: dict[str, Any] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.backoffs: dict[str, Backoff] = {}  # per node, while it is away
 
     def _pubsub(self, node: Any) -> Any:
         pubsub = self.pubsubs.get(node.name)
         if pubsub is None:
-            client = aioredis.Redis(
-                host=node.host, port=node.port, socket_connect_timeout=5, socket_timeout=None
-            )
+            # With the cluster URL's user, password and TLS (a client on host and port
+            # alone connected as the default user, in clear text).
+            client = node_client(node)
             pubsub = client.pubsub(ignore_subscribe_messages=False)
             self.pubsubs[node.name] = pubsub
         return pubsub
@@ -352,12 +354,15 @@ class ShardChannels:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the node is away: the poll keeps feeds current
-                log.warning("notifier shard %s: %s", name, exc)
-                await asyncio.sleep(0.5)
+                backoff = self.backoffs.setdefault(name, Backoff())
+                pause = backoff.next()
+                log.warning("notifier shard %s: %s; next try in %.2f s", name, exc, pause)
+                await asyncio.sleep(pause)
                 with contextlib.suppress(Exception):
                     mine = [c for c, n in self.channels.items() if n == name]
                     if mine:
                         await self.subscribe(*mine)
+                        backoff.reset()
 
     async def _follow(self, channel: str) -> None:
         for _ in range(30):
@@ -397,6 +402,7 @@ class Notifier:
         self._channels: dict[str, str] = {}
         self._refreshing: set[asyncio.Task[None]] = set()
         self._opening: dict[str, asyncio.Future[GameFeed]] = {}
+        self.backoff = Backoff()  # between tries to listen again while the store is away
 
     async def start(self) -> None:
         """Start listening and polling."""
@@ -506,11 +512,13 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: the poll keeps feeds current
-                log.warning("notifier listen: %s", exc)
-                await asyncio.sleep(0.5)
+                pause = self.backoff.next()
+                log.warning("notifier listen: %s; next try in %.2f s", exc, pause)
+                await asyncio.sleep(pause)
                 with contextlib.suppress(Exception):
                     if self._channels:
                         await self._pubsub.subscribe(*self._channels)
+                        self.backoff.reset()
 
     async def _poll(self) -> None:
         while True:

@@ -14,6 +14,7 @@ import ipaddress
 import json
 import mimetypes
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -178,10 +179,15 @@ def ruleset_listing() -> bytes:
 HEALTH_TIMEOUT = 0.8  # /healthz answers within a second, even while the store hangs
 
 
-async def health(gateway: Gateway) -> Response:
+async def health(gateway: Gateway, restarting: Callable[[], str | None] | None = None) -> Response:
     """/healthz: 200 while the store answers PING, else 503 naming the cause. The PING
     has a deadline: a frozen store must not hold the probe (an outer supervisor's probe
-    that hangs looks like a hung gateway, or like nothing at all)."""
+    that hangs looks like a hung gateway, or like nothing at all). `restarting` is the
+    supervisor's: while it restarts the embedded store, the answer says so at once."""
+    cause = restarting() if restarting is not None else None
+    if cause is not None:
+        body = f'{{"status":"degraded","store":"restarting","cause":"{cause}"}}'
+        return _response(503, "Service Unavailable", body.encode(), "application/json")
     try:
         ok = await asyncio.wait_for(gateway.store.ping(), HEALTH_TIMEOUT)
         cause = "unreachable"  # the connection was refused or lost
@@ -199,8 +205,10 @@ async def health(gateway: Gateway) -> Response:
     )
 
 
-def make_process_request(gateway: Gateway):  # type: ignore[no-untyped-def]
-    """The websockets process_request hook for this gateway."""
+def make_process_request(  # type: ignore[no-untyped-def]
+    gateway: Gateway, restarting: Callable[[], str | None] | None = None
+):
+    """The websockets process_request hook for this gateway (`restarting`: see health)."""
 
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         refused = screen(request, gateway.settings)
@@ -224,7 +232,7 @@ def make_process_request(gateway: Gateway):  # type: ignore[no-untyped-def]
                 return text(403, "Forbidden", "origin not allowed\n")
             return None
         if path == "/healthz":
-            return await health(gateway)
+            return await health(gateway, restarting)
         if path == RULESETS_PATH:
             return _response(200, "OK", ruleset_listing(), "application/json")
         if path == "/metrics":

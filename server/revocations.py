@@ -20,14 +20,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import redis.asyncio as aioredis
-
 from events.redis_keys import revocations_channel
 from events.redis_store import RedisEventStore
+from server.backoff import Backoff
+from server.store_access import node_client
 
 log = logging.getLogger("umpire.revocations")
-
-RETRY_SECONDS = 0.5
 
 
 def announcement(game_id: str, digest: str) -> str:
@@ -73,6 +71,7 @@ class RevocationListener:
         self.task: asyncio.Task[None] | None = None
         self._pubsub: Any = None
         self._client: Any = None  # a cluster shard's own client
+        self.backoff = Backoff()  # between tries to subscribe while the store is away
 
     def start(self) -> None:
         """Start listening (in a task of its own)."""
@@ -102,9 +101,11 @@ class RevocationListener:
             return pubsub
         # The shard that serves the channel's slot now; a slot that moves ends the
         # subscription (an sunsubscribe push) and the loop subscribes again.
+        # The slot map is loaded by a cluster client's first command: load it first, or
+        # a gateway that has sent none yet finds no node for the channel.
+        await self.store.redis.initialize()
         node = self.store.redis.get_node_from_key(self.channel)
-        kwargs = {k: v for k, v in node.connection_kwargs.items() if k != "connection_class"}
-        self._client = aioredis.Redis(**{**kwargs, "socket_timeout": None})
+        self._client = node_client(node)
         pubsub = self._client.pubsub(ignore_subscribe_messages=False)
         await pubsub.ssubscribe(self.channel)
         return pubsub
@@ -113,6 +114,7 @@ class RevocationListener:
         while True:
             try:
                 self._pubsub = await self._subscribe()
+                self.backoff.reset()
                 self.on_resubscribed()
                 while True:
                     message = await self._pubsub.get_message(timeout=1.0)
@@ -127,6 +129,7 @@ class RevocationListener:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the store away: subscribe again, then re-check
-                log.warning("revocation listener: %s", exc)
-                await asyncio.sleep(RETRY_SECONDS)
+                pause = self.backoff.next()
+                log.warning("revocation listener: %s; next try in %.2f s", exc, pause)
+                await asyncio.sleep(pause)
             await self._close()

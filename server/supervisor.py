@@ -45,7 +45,15 @@ class Supervisor:
         self.on_restart = on_restart
         self.restarts = 0
         self.state = "running"  # or "restarting"
+        self.attempt = 0  # while restarting: the restart being waited for or tried (1, 2...)
         self._task: asyncio.Task[None] | None = None
+
+    def restarting(self) -> str | None:
+        """While the server is being restarted, the cause /healthz names ("store
+        restarting, attempt N"); None while it runs."""
+        if self.state != "restarting":
+            return None
+        return f"store restarting, attempt {self.attempt}"
 
     def start(self) -> None:
         """Start watching (in the running event loop)."""
@@ -78,7 +86,7 @@ class Supervisor:
             process = self.server.process
             if process is None or process.poll() is None:  # poll() reaps a dead child
                 continue
-            self.state = "restarting"
+            self.state, self.attempt = "restarting", 1
             if time.monotonic() - started >= STABLE_SECONDS:
                 delay = FIRST_DELAY
             log.error(
@@ -95,6 +103,7 @@ class Supervisor:
                     await self._restart()
                     break
                 except (RuntimeError, OSError) as exc:
+                    self.attempt += 1
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",
                               str(exc)[-300:], delay)  # fmt: skip
                     if self.movable_port:
@@ -103,6 +112,6 @@ class Supervisor:
             if self.on_restart is not None:
                 self.on_restart(self.server)
             self.restarts += 1
-            self.state = "running"
+            self.state, self.attempt = "running", 0
             assert self.server.process is not None
             log.warning("embedded Valkey restarted (pid %d)", self.server.process.pid)

@@ -18,7 +18,9 @@ import pytest
 
 from engine.audit import audit
 from events.redis_store import RedisEventStore
+from server import credentials
 from server.app import Running, running_gateway
+from server.backoff import CAP_SECONDS, FIRST_SECONDS
 from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
@@ -159,3 +161,48 @@ async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
     assert audit(envelopes).ok
     await player.close()
     await other.close()
+
+
+async def test_an_external_redis_that_restarts_is_retried_with_capped_jittered_backoff(
+    site: tuple[EmbeddedRedis, Running],
+) -> None:
+    """Redis (here a Valkey reached by its URL, as an external REDIS_URL is) stopped for
+    5 s and started again on the same port: the gateway's own connections (the revocation
+    listener, the notifier's pub/sub) pause between tries as server/backoff.py says,
+    doubling from 0.1 s up to the 2 s cap, each drawn in the upper half of its step, so
+    they do not hammer a server that is coming back; once it is back, they are subscribed
+    again within one cap and a revocation published then is heard. On main they retried
+    every 0.5 s, ten times in those 5 s."""
+    redis, running = site
+    gateway = running.gateway
+    url = f"ws://127.0.0.1:{running.port}/ws"
+    owner = await Peer.open(url)
+    created = await owner.ok({"type": "create", "client_entropy": "waived",
+                              "ruleset": "counter", "setup": {"target": 999}})  # fmt: skip
+    gid, player = created["game_id"], created["player_credential"]
+    await owner.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
+
+    redis.stop()
+    await asyncio.sleep(5.0)
+    for backoff in (gateway.revocations.backoff, gateway.notifier.backoff):
+        pauses = list(backoff.pauses)
+        # 0.1, 0.2, 0.4, 0.8, 1.6, 2.0 ... in 5 s: a handful of tries, not ten.
+        assert 3 <= len(pauses) <= 8, pauses
+        for n, pause in enumerate(pauses):
+            step = min(CAP_SECONDS, FIRST_SECONDS * 2**n)
+            assert step / 2 <= pause <= step, (n, pauses)
+        assert len(set(pauses)) == len(pauses), "jittered: no two pauses alike"
+
+    redis.start()  # same port, same data directory
+    deadline = time.monotonic() + CAP_SECONDS + 3.0
+    while gateway.revocations.backoff.pauses or gateway.revocations._pubsub is None:
+        assert time.monotonic() < deadline, gateway.revocations.backoff.pauses
+        await asyncio.sleep(0.05)
+    holder = await Peer.open(url)
+    await holder.ok({"type": "auth", "credential": player})
+    assert await credentials.revoke(gateway.store, player)
+    answer = await holder.request({"type": "view", "game_id": gid})
+    assert answer["code"] == "unauthorized" and "revoked" in answer["message"], answer
+    assert gateway.metrics.revocations_heard == 1
+    for peer in (owner, holder):
+        await peer.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import time
@@ -21,6 +22,7 @@ from typing import Any
 
 from engine.audit import audit
 from server.config import from_env
+from server.embedded import free_port
 from server.store_access import URL_FILE, make_store, running_url
 from tests.access.peer import Peer
 from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
@@ -202,6 +204,52 @@ async def test_a_restart_that_finds_its_port_taken_moves_to_another(tmp_path: Pa
         )  # fmt: skip
         assert code == 0 and '"after"' in out, err
         await player.close()
+    finally:
+        squatter.close()
+        output = stop(serve)
+    assert "did not restart" in output and "embedded Valkey restarted" in output, output
+
+
+async def test_healthz_names_a_restart_in_progress_and_its_attempt(tmp_path: Path) -> None:
+    """While the supervisor restarts the embedded Valkey (here: its fixed port is taken,
+    so every attempt fails until it is freed), /healthz answers 503 within a second,
+    naming the cause and the attempt; once restarted, 200 again. On main it said only
+    `"store":"unreachable"`, the same as for any refused connection."""
+    data_dir = tmp_path / "data"
+    store_port = free_port()
+    serve, port = start_serve(data_dir, UMPIRE_STORE_PORT=str(store_port))
+    squatter = socket.socket()
+    try:
+        (valkey,) = valkey_pids(data_dir)
+        os.kill(valkey, signal.SIGKILL)
+        deadline = time.monotonic() + 2
+        while True:  # take the port the moment the kernel frees it
+            try:
+                squatter.bind(("127.0.0.1", store_port))
+                squatter.listen()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.001)
+        attempts: list[int] = []
+        deadline = time.monotonic() + 15
+        while not attempts or attempts[-1] < 3:
+            assert time.monotonic() < deadline, attempts
+            started = time.monotonic()
+            status, body = await asyncio.wait_for(http_get(port, "/healthz"), HEALTH_DEADLINE)
+            assert time.monotonic() - started < HEALTH_DEADLINE
+            assert status == 503, body
+            found = re.search(r'"cause":"store restarting, attempt (\d+)"', body)
+            if found:
+                assert '"store":"restarting"' in body, body
+                attempts.append(int(found[1]))
+            await asyncio.sleep(0.1)
+        assert attempts == sorted(attempts), attempts
+        squatter.close()
+        deadline = time.monotonic() + 15
+        while (await http_get(port, "/healthz"))[0] != 200:
+            assert time.monotonic() < deadline, "not healthy after the port was freed"
+            await asyncio.sleep(0.1)
     finally:
         squatter.close()
         output = stop(serve)

@@ -1,0 +1,185 @@
+"""`python -m bench hostile`: a normal player's round trip while hostile clients loop the
+most expensive requests, full size (issue #17: 20 connections; the goal is the player's
+p99 under 20 ms and the gateway's RSS within 50 MiB of its start).
+
+One Valkey, one gateway process with its default budgets (server/admission.py), a long
+game (6,000 events) and 100 small ones whose spectator credentials every attacker holds.
+The player (this process) measures a quiet baseline, then the same while
+`tests.support.hostile_load` (a process of its own, from 127.0.0.2) runs the attack:
+views of the head and commands, one of each every 20 ms. Prints p50/p99/max of each,
+the RSS, the gateway's longest GC pause and what the attackers were answered.
+
+tests/faults/test_costly_requests.py is the same measurement, shorter, as a test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from engine.roles import Role
+from events.redis_store import RedisEventStore
+from server import credentials
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from tests.access.peer import Peer
+from tests.faults.fleet import GatewayProcess
+from tests.support import counter_ruleset
+from tests.support.processes import REPO
+
+LONG_GAME_EVENTS = 6000
+HELD_GAMES = 100
+PREFIX = "bh"
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    """p50, p99 and max of round trips (s), in ms."""
+    ordered = sorted(samples)
+    if not ordered:
+        return {"n": 0}
+    p99 = ordered[max(0, int(len(ordered) * 0.99) - 1)]
+    return {
+        "n": len(ordered),
+        "p50_ms": round(ordered[len(ordered) // 2] * 1000, 1),
+        "p99_ms": round(p99 * 1000, 1),
+        "max_ms": round(ordered[-1] * 1000, 1),
+    }
+
+
+async def play(player: Peer, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
+    """A normal player for `seconds`: a view, then a command, every 20 ms."""
+    views, commands = [], []
+    deadline = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < deadline:
+        started = time.perf_counter()
+        await player.ok({"type": "view", "game_id": game})
+        views.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        await player.ok({"type": "command", "game_id": game, "command_id": f"{tag}{n}",
+                         "command": {"type": "Push"}})  # fmt: skip
+        commands.append(time.perf_counter() - started)
+        n += 1
+        await asyncio.sleep(0.02)
+    return views, commands
+
+
+async def _setup(store: RedisEventStore) -> tuple[str, int, list[str]]:
+    if "counter" not in registry.available():
+        registry.register(counter_ruleset.RULESET)
+    games = Games(store)
+    created = await games.create("counter", {"target": 10**6})
+    n = 0
+    while (await store.version(created.game_id)) < LONG_GAME_EVENTS:
+        await games.handle(created.game_id, f"p{n}", {"type": "Push"})
+        n += 1
+    held = []
+    for _ in range(HELD_GAMES):
+        game = (await games.create("counter", {})).game_id
+        held.append(await credentials.issue(store, game, Role.SPECTATOR))
+    held.append(await credentials.issue(store, created.game_id, Role.SPECTATOR))
+    return created.game_id, await store.version(created.game_id), held
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _gc_longest(metrics: str) -> list[float]:
+    prefix = "umpire_gc_pause_longest_seconds"
+    return [float(line.split()[-1]) for line in metrics.splitlines() if line.startswith(prefix)]
+
+
+async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0) -> dict[str, Any]:
+    """The measurement: figures as a dict (ms, KiB)."""
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-hostile-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
+        store = RedisEventStore.from_url(server.url, prefix=PREFIX)
+        gateway = GatewayProcess(server.url, PREFIX)
+        try:
+            long_game, head, held = await _setup(store)
+            player = await Peer.open(gateway.url)
+            mine = await player.ok({"type": "create", "ruleset": "counter",
+                                    "setup": {"target": 10**6}})  # fmt: skip
+            game = mine["game_id"]
+            await player.ok({"type": "bind_seed", "game_id": game, "client_seed": "me"})
+            await play(player, game, 1.0, "w")  # warm up
+            rss_start = gateway.rss_kib()
+            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
+            quiet_views, quiet_commands = await play(player, game, quiet, "q")
+            quiet_cores = (cpu_seconds(gateway.pid) - cpu) / (time.monotonic() - started)
+            config = Path(tmp) / "hostile.json"
+            config.write_text(json.dumps({
+                "url": gateway.url, "seconds": seconds + 3.0, "connections": connections,
+                "game_id": long_game, "head": head, "credentials": held,
+                "source": "127.0.0.2",
+            }))  # fmt: skip
+            attack = subprocess.Popen(
+                [sys.executable, "-m", "tests.support.hostile_load", str(config)],
+                cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            )  # fmt: skip
+            await asyncio.sleep(2.0)  # connected and authenticated
+            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
+            attacker_cpu = cpu_seconds(attack.pid)
+            views, commands = await play(player, game, seconds, "a")
+            elapsed = time.monotonic() - started
+            attacked_cores = (cpu_seconds(gateway.pid) - cpu) / elapsed
+            attacker_cores = (cpu_seconds(attack.pid) - attacker_cpu) / elapsed
+            out, _ = await asyncio.to_thread(attack.communicate, timeout=120)
+            rss_end = gateway.rss_kib()
+            lines = out.decode().strip().splitlines()
+            metrics = await asyncio.to_thread(_metrics, gateway.port)
+            await player.close()
+        finally:
+            gateway.stop()
+            await store.close()
+            server.stop()
+    return {
+        "connections": connections,
+        "seconds": seconds,
+        "quiet": {"views": summary(quiet_views), "commands": summary(quiet_commands)},
+        "attacked": {"views": summary(views), "commands": summary(commands)},
+        # The gateway's CPU in cores: what the attack makes it do, whatever the machine's
+        # load (a wall-clock p99 on a busy machine measures the other processes too).
+        "gateway_cores": {"quiet": round(quiet_cores, 3), "attacked": round(attacked_cores, 3)},
+        "attacker_cores": round(attacker_cores, 3),
+        "rss_kib": {"start": rss_start, "end": rss_end, "growth": rss_end - rss_start},
+        "gc_longest_pause_ms": [round(s * 1000, 1) for s in _gc_longest(metrics)],
+        "attackers_saw": json.loads(lines[-1]) if lines else {},
+        "goal": "attacked p99 < 20 ms, RSS growth < 51200 KiB",
+    }
+
+
+def _metrics(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        return str(answer.read().decode())
+
+
+def report(figures: dict[str, Any]) -> str:
+    """The figures as a few lines for people."""
+    lines = [f"hostile: {figures['connections']} connections for {figures['seconds']:g} s"]
+    for phase in ("quiet", "attacked"):
+        for kind in ("views", "commands"):
+            s = figures[phase][kind]
+            lines.append(f"  {phase:8} {kind:8} n={s.get('n')} p50 {s.get('p50_ms')} ms "
+                         f"p99 {s.get('p99_ms')} ms max {s.get('max_ms')} ms")  # fmt: skip
+    rss, cores = figures["rss_kib"], figures["gateway_cores"]
+    lines.append(f"  gateway CPU: quiet {cores['quiet']} cores, attacked {cores['attacked']} cores "
+                 f"(the attackers' process: {figures['attacker_cores']} cores)")  # fmt: skip
+    lines.append(f"  RSS {rss['start']} -> {rss['end']} KiB (+{rss['growth']} KiB)")
+    lines.append(f"  longest GC pause by generation: {figures['gc_longest_pause_ms']} ms")
+    lines.append(f"  attackers saw {figures['attackers_saw']}")
+    lines.append(f"  goal: {figures['goal']}")
+    return "\n".join(lines)
