@@ -100,6 +100,11 @@ async def test_live_events_scrubbing_and_a_shared_link(
         assert link.endswith(f"#game={gid}&seq=6") and "credential" not in link
         reader = await browser.new_page(viewport={"width": 1000, "height": 800})
         await reader.goto(link)
+        # The page asks once its modules have run (it fetches the ruleset listing first).
+        await reader.wait_for_function(
+            "document.querySelector('#status').textContent.includes('enter your credential')",
+            timeout=TIMEOUT,
+        )
         assert f"enter your credential for game {gid}" in await reader.inner_text("#status")
         await reader.fill("#credential", created.spectator_credential)
         await reader.click("#open-game button[type=submit]")
