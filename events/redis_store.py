@@ -263,6 +263,8 @@ class RedisEventStore:
         """Close the connection pool."""
         if self.durable is not None:
             await self.durable.close()
+        if self._batcher is not None:
+            await self._batcher.close()
         await self._redis.aclose()
 
     async def ping(self) -> bool:

@@ -93,3 +93,14 @@ async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
             assert all(isinstance(r, StoreUnavailable) for r in results), results[:3]
         finally:
             await store.close()
+
+
+def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
+    from redis.asyncio.connection import Connection
+
+    from events.append_batch import pack
+
+    args = ("EVALSHA", "a" * 40, 2, "k:{g}:1", "k:{g}:2", 0, "", "é", b"\x00\r\n" * 3000, -7)
+    assert pack(*args) == b"".join(Connection().pack_command(*args))
+    with pytest.raises(TypeError):
+        pack("EVALSHA", True)
