@@ -31,22 +31,30 @@ MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once
 Waiting = tuple[list[str], list[Any], "asyncio.Future[tuple[Any, Any]]"]
 
 
-def _bulk(value: Any) -> bytes:
-    """One argument as a RESP bulk string (as redis-py encodes str, bytes and int)."""
+def _bytes(value: Any) -> bytes:
+    """One argument as redis-py encodes it: str as UTF-8, int in decimal, bytes as they are."""
     if isinstance(value, bytes):
-        data = value
-    elif isinstance(value, str):
-        data = value.encode()
-    elif isinstance(value, int) and not isinstance(value, bool):
-        data = b"%d" % value
-    else:
-        raise TypeError(f"an append argument must be bytes, str or int, not {type(value)}")
-    return b"$%d\r\n%b\r\n" % (len(data), data)
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return b"%d" % value
+    raise TypeError(f"an append argument must be bytes, str or int, not {type(value)}")
 
 
 def pack(*args: Any) -> bytes:
     """One command in RESP: an array of bulk strings."""
-    return b"*%d\r\n" % len(args) + b"".join(map(_bulk, args))
+    out = [b"*%d\r\n" % len(args)]
+    for value in args:
+        kind = type(value)  # the exact types first: a call per argument cost 2.5x
+        if kind is str:
+            value = value.encode()
+        elif kind is int:
+            value = b"%d" % value
+        elif kind is not bytes:
+            value = _bytes(value)
+        out.append(b"$%d\r\n%b\r\n" % (len(value), value))
+    return b"".join(out)
 
 
 class AppendBatcher:

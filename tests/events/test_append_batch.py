@@ -100,7 +100,11 @@ def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
 
     from events.append_batch import pack
 
+    class Tag(str):
+        pass
+
     args = ("EVALSHA", "a" * 40, 2, "k:{g}:1", "k:{g}:2", 0, "", "é", b"\x00\r\n" * 3000, -7)
+    args += (Tag("player"), memoryview(b"m").tobytes())
     assert pack(*args) == b"".join(Connection().pack_command(*args))
     with pytest.raises(TypeError):
         pack("EVALSHA", True)
