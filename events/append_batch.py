@@ -26,9 +26,10 @@ from events.durability import Durability
 
 MAX_BATCH = 256  # calls per write
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
+MAX_HEADS = 10_000  # games whose packed `EVALSHA sha numkeys keys...` is kept
 
 # One waiting append: the script's keys and arguments, and the future its caller awaits.
-Waiting = tuple[list[str], list[Any], "asyncio.Future[tuple[Any, Any]]"]
+Waiting = tuple[tuple[str, ...], list[Any], "asyncio.Future[tuple[Any, Any]]"]
 
 
 def _bytes(value: Any) -> bytes:
@@ -42,9 +43,9 @@ def _bytes(value: Any) -> bytes:
     raise TypeError(f"an append argument must be bytes, str or int, not {type(value)}")
 
 
-def pack(*args: Any) -> bytes:
-    """One command in RESP: an array of bulk strings."""
-    out = [b"*%d\r\n" % len(args)]
+def bulks(*args: Any) -> bytes:
+    """`args` as RESP bulk strings, without the array header (see `pack`)."""
+    out = []
     for value in args:
         kind = type(value)  # the exact types first: a call per argument cost 2.5x
         if kind is str:
@@ -55,6 +56,11 @@ def pack(*args: Any) -> bytes:
             value = _bytes(value)
         out.append(b"$%d\r\n%b\r\n" % (len(value), value))
     return b"".join(out)
+
+
+def pack(*args: Any) -> bytes:
+    """One command in RESP: an array of bulk strings."""
+    return b"*%d\r\n" % len(args) + bulks(*args)
 
 
 class AppendBatcher:
@@ -73,10 +79,13 @@ class AppendBatcher:
         self._idle: list[Any] = []  # the batcher's connections not in use
         self._made: list[Any] = []
         self._free: collections.deque[asyncio.Future[None]] = collections.deque()
+        # The packed start of each game's call (its keys never change): the same bytes
+        # every append of the game would pack again.
+        self._heads: dict[tuple[str, ...], bytes] = {}
         self.batches = 0  # writes sent (a figure for the benchmark)
         self.calls = 0
 
-    async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
+    async def run(self, keys: tuple[str, ...], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
         the error the store gave is raised."""
         loop = asyncio.get_running_loop()
@@ -131,8 +140,10 @@ class AppendBatcher:
 
     async def _call(self, batch: list[Waiting]) -> tuple[list[Any], Any]:
         """Each call's reply (errors in place), and WAITAOF's (None when not waiting)."""
-        sha = self.sha
-        commands = [pack("EVALSHA", sha, len(keys), *keys, *argv) for keys, argv, _ in batch]
+        commands = [
+            b"*%d\r\n" % (3 + len(keys) + len(argv)) + self._head(keys) + bulks(*argv)
+            for keys, argv, _ in batch
+        ]
         count = len(commands)
         if self.wait is not None:
             commands.append(self._wait_command)
@@ -148,6 +159,15 @@ class AppendBatcher:
         if self.wait is None:
             return replies, None
         return replies[:-1], replies[-1]
+
+    def _head(self, keys: tuple[str, ...]) -> bytes:
+        """`EVALSHA sha numkeys keys...` packed, once per game (MAX_HEADS kept)."""
+        head = self._heads.get(keys)
+        if head is None:
+            if len(self._heads) >= MAX_HEADS:
+                self._heads.clear()
+            head = self._heads[keys] = bulks("EVALSHA", self.sha, len(keys), *keys)
+        return head
 
     @staticmethod
     async def _exchange(conn: Any, packed: bytes, count: int) -> list[Any]:
