@@ -17,9 +17,6 @@ from engine.roles import Role
 from engine.ruleset import Ruleset
 from events.types import DiceRolled
 
-# The roles that may be shown less than the whole event before the reveal.
-_LIMITED_ROLES = (Role.PLAYER, Role.SPECTATOR)
-
 
 def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
     """The event as `role` may see it, or None when the role may not see it at all."""
@@ -32,8 +29,13 @@ def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) 
 
 def is_secret(ruleset: Ruleset[Any], event: Struct) -> bool:
     """Whether a player or spectator would see less than the whole event before the
-    reveal: then it is sealed under a commitment (docs/audit.md "Commitments")."""
-    return any(redact(ruleset, event, r, revealed=False) is not event for r in _LIMITED_ROLES)
+    reveal: then it is sealed under a commitment (docs/audit.md "Commitments").
+
+    `redact` for each limited role, unrolled: this runs for every event of every command."""
+    if isinstance(event, DiceRolled):
+        return event.hidden
+    own = ruleset.redact
+    return own(event, Role.PLAYER) is not event or own(event, Role.SPECTATOR) is not event
 
 
 def view_for(ruleset: Ruleset[Any], state: Any, role: Role, *, revealed: bool) -> Any:

@@ -1,28 +1,66 @@
 """Appends that arrive in the same event-loop turn share one round trip to Redis.
 
 Each append is still its own script call, atomic on its own and answered on its own; only
-the connection, the write and the read are shared, in a pipeline. Measured with redis-py
-on this project's benchmark machine: a lone `EVALSHA` cost the client about 52 us of CPU
-(77 us through redis-py's `Script` object), a pipeline about 45 us per call at 5 calls and
-27 us at 20. A lone append is sent on its own (a pipeline of one costs more, 115 us).
+the connection, the write and the read are shared. With a durability setting, one
+`WAITAOF` ends each batch: it waits for every earlier write of its connection, so the
+appends of one turn share one wait.
 
-With a durability setting, one `WAITAOF` ends each pipeline: it waits for every earlier
-write of its connection, so the appends of one turn share one wait.
+The calls are packed here, by hand, into one RESP write on a connection the batcher keeps
+for itself: redis-py's pipeline spent most of a gateway's store time packing (its
+`pack_command` encodes every argument through its `Encoder`, about 40% of the store's CPU
+per command in the closed-loop profile, README "Gateway CPU per command") and taking a
+pool connection (its observability hooks and a readiness check per batch). The replies
+are read with redis-py's own connection, so parsing, timeouts, health checks and the
+retry of a lost connection are the same as a pipeline's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from events.durability import Durability
 
-MAX_BATCH = 256  # calls per pipeline
+MAX_BATCH = 256  # calls per write
+MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
+MAX_HEADS = 10_000  # games whose packed `EVALSHA sha numkeys keys...` is kept
 
 # One waiting append: the script's keys and arguments, and the future its caller awaits.
-Waiting = tuple[list[str], list[Any], "asyncio.Future[tuple[Any, Any]]"]
+Waiting = tuple[tuple[str, ...], list[Any], "asyncio.Future[tuple[Any, Any]]"]
+
+
+def _bytes(value: Any) -> bytes:
+    """One argument as redis-py encodes it: str as UTF-8, int in decimal, bytes as they are."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return b"%d" % value
+    raise TypeError(f"an append argument must be bytes, str or int, not {type(value)}")
+
+
+def bulks(*args: Any) -> bytes:
+    """`args` as RESP bulk strings, without the array header (see `pack`)."""
+    out = []
+    for value in args:
+        kind = type(value)  # the exact types first: a call per argument cost 2.5x
+        if kind is str:
+            value = value.encode()
+        elif kind is int:
+            value = b"%d" % value
+        elif kind is not bytes:
+            value = _bytes(value)
+        out.append(b"$%d\r\n%b\r\n" % (len(value), value))
+    return b"".join(out)
+
+
+def pack(*args: Any) -> bytes:
+    """One command in RESP: an array of bulk strings."""
+    return b"*%d\r\n" % len(args) + bulks(*args)
 
 
 class AppendBatcher:
@@ -35,12 +73,19 @@ class AppendBatcher:
         self.script = script
         self.sha = sha
         self.wait = wait if wait is not None and wait.active else None
+        self._wait_command = pack(*self.wait.command) if self.wait is not None else b""
         self._waiting: list[Waiting] = []
         self._sending: set[asyncio.Task[None]] = set()
-        self.batches = 0  # pipelines and lone calls sent (a figure for the benchmark)
+        self._idle: list[Any] = []  # the batcher's connections not in use
+        self._made: list[Any] = []
+        self._free: collections.deque[asyncio.Future[None]] = collections.deque()
+        # The packed start of each game's call (its keys never change): the same bytes
+        # every append of the game would pack again.
+        self._heads: dict[tuple[str, ...], bytes] = {}
+        self.batches = 0  # writes sent (a figure for the benchmark)
         self.calls = 0
 
-    async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
+    async def run(self, keys: tuple[str, ...], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
         the error the store gave is raised."""
         loop = asyncio.get_running_loop()
@@ -95,18 +140,80 @@ class AppendBatcher:
 
     async def _call(self, batch: list[Waiting]) -> tuple[list[Any], Any]:
         """Each call's reply (errors in place), and WAITAOF's (None when not waiting)."""
-        if len(batch) == 1 and self.wait is None:
-            keys, argv, _ = batch[0]
-            try:
-                return [await self.client.evalsha(self.sha, len(keys), *keys, *argv)], None
-            except NoScriptError as exc:
-                return [exc], None
-        async with self.client.pipeline(transaction=False) as pipe:
-            for keys, argv, _ in batch:
-                pipe.evalsha(self.sha, len(keys), *keys, *argv)
-            if self.wait is not None:
-                pipe.execute_command(*self.wait.command)
-            replies = list(await pipe.execute(raise_on_error=False))
+        commands = [
+            b"*%d\r\n" % (3 + len(keys) + len(argv)) + self._head(keys) + bulks(*argv)
+            for keys, argv, _ in batch
+        ]
+        count = len(commands)
+        if self.wait is not None:
+            commands.append(self._wait_command)
+            count += 1
+        packed = b"".join(commands)
+        conn = await self._connection()
+        try:
+            replies = await conn.retry.call_with_retry(
+                lambda: self._exchange(conn, packed, count), lambda _error: conn.disconnect()
+            )
+        finally:
+            self._release(conn)
         if self.wait is None:
             return replies, None
         return replies[:-1], replies[-1]
+
+    def _head(self, keys: tuple[str, ...]) -> bytes:
+        """`EVALSHA sha numkeys keys...` packed, once per game (MAX_HEADS kept)."""
+        head = self._heads.get(keys)
+        if head is None:
+            if len(self._heads) >= MAX_HEADS:
+                self._heads.clear()
+            head = self._heads[keys] = bulks("EVALSHA", self.sha, len(keys), *keys)
+        return head
+
+    @staticmethod
+    async def _exchange(conn: Any, packed: bytes, count: int) -> list[Any]:
+        """Write `packed` and read its `count` replies, an error reply in its place. Any
+        other failure (the connection, a timeout, a cancellation) disconnects `conn` in
+        redis-py, so no half-read reply is left for the next batch."""
+        await conn.send_packed_command(packed)
+        replies: list[Any] = []
+        for _ in range(count):
+            try:
+                replies.append(await conn.read_response())
+            except ResponseError as exc:
+                replies.append(exc)
+        return replies
+
+    async def _connection(self) -> Any:
+        """One of the batcher's connections (made on demand, at most MAX_CONNECTIONS)."""
+        while not self._idle:
+            if len(self._made) < MAX_CONNECTIONS:
+                conn = self.client.connection_pool.make_connection()
+                self._made.append(conn)
+                return conn
+            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._free.append(waiter)
+            try:
+                await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and self._idle:
+                    self._wake()  # the wake-up it was given goes to the next in line
+                raise
+        return self._idle.pop()
+
+    def _release(self, conn: Any) -> None:
+        self._idle.append(conn)
+        self._wake()
+
+    def _wake(self) -> None:
+        while self._free:
+            waiter = self._free.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                break
+
+    async def close(self) -> None:
+        """Disconnect the batcher's connections."""
+        for conn in self._made:
+            await conn.disconnect()
+        self._made.clear()
+        self._idle.clear()

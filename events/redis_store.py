@@ -124,6 +124,7 @@ READ_PAGE = 1000
 POOL_SIZE = 128  # connections per store (each tail holds one while it blocks)
 POOL_WAIT = 10.0
 TAIL_BLOCK_MS = 1000
+MAX_KEPT_KEYS = 10_000  # games whose key names an append keeps (they never change)
 
 
 class WaitingConnectionPool(aioredis.ConnectionPool):
@@ -191,6 +192,7 @@ class RedisEventStore:
         self._prefix = prefix
         self.cluster = isinstance(client, RedisCluster)
         self.reshard_retries = 0  # appends refused with TRYAGAIN and retried (a metric)
+        self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
@@ -255,6 +257,20 @@ class RedisEventStore:
         """The key names of one game."""
         return game_keys(game_id, self._prefix)
 
+    def _remember_keys(self, game_id: str) -> GameKeys:
+        """The keys of `game_id` (validated), kept for its next append: building them
+        (and validating the id) cost ~3 us of every append. At most MAX_KEPT_KEYS."""
+        keys = self.keys(game_id)
+        if len(self._keys) >= MAX_KEPT_KEYS:
+            self._keys.clear()
+        self._keys[game_id] = keys
+        return keys
+
+    @staticmethod
+    def _append_keys(keys: GameKeys) -> tuple[str, ...]:
+        """KEYS of the append script (see APPEND_SCRIPT)."""
+        return (keys.stream, keys.meta, keys.commands, keys.secret, keys.channel, keys.credentials)
+
     @property
     def prefix(self) -> str:
         """The key prefix (for names outside any game, such as channels)."""
@@ -264,6 +280,8 @@ class RedisEventStore:
         """Close the connection pool."""
         if self.durable is not None:
             await self.durable.close()
+        if self._batcher is not None:
+            await self._batcher.close()
         await self._redis.aclose()
 
     async def ping(self) -> bool:
@@ -289,7 +307,7 @@ class RedisEventStore:
         commit_seed: bytes | None = None,
     ) -> AppendResult:
         """Append a command's events atomically; see EventStore.append."""
-        keys = self.keys(game_id)
+        keys = self._keys.get(game_id) or self._remember_keys(game_id)
         check_command_id(command_id)
         if not events:
             raise UmpireError("a command must append at least one event", game_id=game_id)
@@ -334,22 +352,15 @@ class RedisEventStore:
             credential.role if credential else "",
             *sealed,
         ]
-        keys_arg = [
-            keys.stream,
-            keys.meta,
-            keys.commands,
-            keys.secret,
-            keys.channel,
-            keys.credentials,
-        ]
+        keys_arg = self._append_keys(keys)
         waited: Any = None
         try:
             if self._batcher is not None:
                 (status, value), waited = await self._batcher.run(keys_arg, argv)
             elif self.durable is not None:
-                (status, value), waited = await self.durable.run(keys_arg, argv)
+                (status, value), waited = await self.durable.run(list(keys_arg), argv)
             else:
-                status, value = await self._script(self._append, keys_arg, argv)
+                status, value = await self._script(self._append, list(keys_arg), argv)
         except (*_UNREACHABLE, *_RESHARDING) as exc:
             raise _unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status

@@ -152,14 +152,17 @@ class Admission:
         """Charge `cost` to the connection and its address; None if admitted (both paid),
         else the refusal (neither paid)."""
         shared = self._address(address, now)
-        for scope, bucket in (("connection", connection), ("address", shared)):
-            if not bucket.can_pay(cost, now):
-                self.refused[scope] += 1
-                return Refusal(scope, cost, bucket.wait(cost, now))
-        connection.pay(cost)
-        shared.pay(cost)
-        self.charged[kind] += cost
-        return None
+        # Straight-line on the admitted path: every message of every client comes here.
+        if connection.can_pay(cost, now) and shared.can_pay(cost, now):
+            connection.pay(cost)
+            shared.pay(cost)
+            self.charged[kind] += cost
+            return None
+        scope, bucket = (
+            ("connection", connection) if not connection.can_pay(cost, now) else ("address", shared)
+        )
+        self.refused[scope] += 1
+        return Refusal(scope, cost, bucket.wait(cost, now))
 
     def pay_or_wait(
         self, connection: Bucket, address: str, kind: str, cost: int, now: float

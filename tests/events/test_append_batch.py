@@ -93,3 +93,45 @@ async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
             assert all(isinstance(r, StoreUnavailable) for r in results), results[:3]
         finally:
             await store.close()
+
+
+def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
+    from redis.asyncio.connection import Connection
+
+    from events.append_batch import pack
+
+    class Tag(str):
+        pass
+
+    args = ("EVALSHA", "a" * 40, 2, "k:{g}:1", "k:{g}:2", 0, "", "é", b"\x00\r\n" * 3000, -7)
+    args += (Tag("player"), memoryview(b"m").tobytes())
+    assert pack(*args) == b"".join(Connection().pack_command(*args))
+    with pytest.raises(TypeError):
+        pack("EVALSHA", True)
+
+
+async def test_kept_keys_and_packed_heads_send_each_append_to_its_own_game(
+    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import events.append_batch
+    import events.redis_store
+
+    # Small bounds, so the kept keys and packed heads are dropped and built again here.
+    monkeypatch.setattr(events.redis_store, "MAX_KEPT_KEYS", 2)
+    monkeypatch.setattr(events.append_batch, "MAX_HEADS", 2)
+    games = [f"h{n}" for n in range(5)]
+    await asyncio.gather(*(create(store, g) for g in games))
+    for version, command_id in ((1, "c1"), (3, "c2")):
+        for game in games:
+            await _append(store, game, command_id, version)
+    await asyncio.gather(*(_append(store, g, "c3", 5) for g in games))
+    batcher = store._batcher
+    assert batcher is not None
+    assert len(store._keys) <= 2 and len(batcher._heads) <= 2
+    for game in games:
+        events = await store.read(game)
+        verify_chain(events)
+        assert [e.game_id for e in events] == [game] * 7
+        assert [e.payload for e in events[1:]] == [b"c10", b"c11", b"c20", b"c21", b"c30", b"c31"]
+    with pytest.raises(Exception, match="game"):
+        await _append(store, "not a game id!", "c1", 0)

@@ -1,0 +1,103 @@
+"""A/B of this checkout against another, alternated in one run: `python -m bench.ab BASE_DIR`.
+
+Runs `python -m bench --quick` in BASE_DIR and in this checkout in turn (base, branch,
+base, branch, ... for `--rounds` rounds), each with its own checkout's interpreter
+(`DIR/.venv/bin/python` when there is one), and prints the closed-loop commands/s, the
+gateway's CPU per command and the fold rate of every run in two columns, then the median
+of each column. Alternating spreads a slow spell of a shared host over both sides.
+
+`--loop-only` runs just the closed loop (bench/profile.py --cpu-only, 100 games, no
+profiler) instead of the whole quick bench: about 15 s a run instead of minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parents[1]
+PROFILE = HERE / "bench" / "profile.py"
+
+
+def _python(checkout: Path) -> str:
+    venv = checkout / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def quick_bench(checkout: Path) -> dict[str, float]:
+    """One `python -m bench --quick` in `checkout`: the figures compared."""
+    done = subprocess.run(
+        [_python(checkout), "-m", "bench", "--quick"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, Any] = json.loads(done.stdout)
+    path, core = figures["path"], figures["core"]
+    return {
+        "closed loop cmd/s": path["closed_loop_100_games_per_s"],
+        "gateway us CPU/cmd": path["gateway_cpu_us_per_command"],
+        "fold events/s": core["fold_events_per_s_100k_game"],
+        "machine busy": path["closed_loop_cpu"]["machine_busy"],
+    }
+
+
+def closed_loop(checkout: Path, seconds: float) -> dict[str, float]:
+    """The closed loop alone against `checkout`'s gateway, unprofiled."""
+    command = [_python(checkout), str(PROFILE), "--cpu-only", "--repo", str(checkout)]
+    done = subprocess.run(
+        [*command, "--seconds", str(seconds)],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"(\d+) commands in the measured loop; gateway CPU ([\d.]+) us", done.stdout)
+    if found is None:
+        raise RuntimeError(f"unexpected output from {PROFILE.name}: {done.stdout!r}")
+    return {
+        "closed loop cmd/s": round(int(found.group(1)) / seconds),
+        "gateway us CPU/cmd": float(found.group(2)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ab", description=__doc__)
+    parser.add_argument("base", type=Path, help="the other checkout (with its own .venv)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--loop-only", action="store_true")
+    parser.add_argument("--seconds", type=float, default=10.0, help="closed loop (--loop-only)")
+    args = parser.parse_args(argv)
+    sides = [("base", args.base.resolve()), ("branch", HERE)]
+    runs: dict[str, list[dict[str, float]]] = {"base": [], "branch": []}
+    for round_ in range(1, args.rounds + 1):
+        for name, checkout in sides:
+            print(f"round {round_}: {name} ({checkout})", file=sys.stderr, flush=True)
+            figures = (
+                closed_loop(checkout, args.seconds) if args.loop_only else quick_bench(checkout)
+            )
+            runs[name].append(figures)
+            print(f"  {figures}", file=sys.stderr, flush=True)
+    keys = list(runs["base"][0])
+    print(f"{'figure':22} | {'base':>28} | {'branch':>28} | branch / base (medians)")
+    for key in keys:
+        cells = []
+        medians = []
+        for name in ("base", "branch"):
+            values = [r[key] for r in runs[name]]
+            medians.append(statistics.median(values))
+            cells.append(" / ".join(f"{v:,.4g}" if v < 10 else f"{v:,.0f}" for v in values))
+        ratio = medians[1] / medians[0] if medians[0] else float("nan")
+        print(f"{key:22} | {cells[0]:>28} | {cells[1]:>28} | {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""Profile the gateway's command path under the closed-loop bench (cProfile).
+
+`python bench/profile.py [--repo DIR] [--seconds S] [--out FILE]` starts an embedded
+Valkey and one gateway of the checkout DIR (default: this one) under cProfile, drives the
+closed loop of `bench.path` (100 games, one command in flight each) for S seconds, stops
+the gateway (SIGTERM: it drains and exits, so cProfile writes FILE), and prints the
+functions by cumulative and by own time, per command.
+
+The load generator is DIR's own bench (its `Conn` knows that checkout's protocol), so the
+same script profiles an older commit: run it with that checkout's interpreter, e.g.
+`/work/wt/base/.venv/bin/python bench/profile.py --repo /work/wt/base`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# The gateway under cProfile (its default clock: a CPU-time clock is a system call here,
+# ~1.4 us, and would drown the figures in its own cost). On a shared machine the wall clock
+# also charges a function for time the gateway waited for a core, so compare shares and
+# calls per command, and the unprofiled CPU per command (--cpu-only) for the total.
+_PROFILED = """
+import cProfile, runpy, sys
+profile = cProfile.Profile()
+sys.argv = ["server.cli", "serve"]
+profile.enable()
+try:
+    runpy.run_module("server.cli", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profile.disable()
+    profile.dump_stats(sys.argv_out)
+"""
+
+
+def _profiled_popen(out: Path) -> Any:
+    """subprocess.Popen that starts `python -m server.cli serve` under cProfile."""
+    original = subprocess.Popen
+
+    def popen(args: Any, *rest: Any, **kwargs: Any) -> Any:
+        if list(args[1:]) == ["-m", "server.cli", "serve"]:
+            code = _PROFILED.replace("sys.argv_out", repr(str(out)))
+            args = [args[0], "-c", code]
+        return original(args, *rest, **kwargs)
+
+    return popen
+
+
+async def _drive(seconds: float, out: Path | None) -> tuple[int, float]:
+    """The closed loop against a gateway (profiled unless `out` is None): the commands it
+    answered, and the gateway's CPU per command in microseconds (from /proc, so a busy
+    machine does not count against it; under the profiler it includes the profiler)."""
+    from bench import path, wsload
+    from server.embedded import EmbeddedRedis
+
+    wsload.raise_open_files()
+    with tempfile.TemporaryDirectory(prefix="umpire-profile-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
+        if out is not None:
+            wsload.subprocess.Popen = _profiled_popen(out)  # type: ignore[assignment]
+        gateway = wsload.GatewayProcess(server.url, Path(tmp), prefix="bp")
+        try:
+            seats = await path.players([gateway.url], 100)
+            await path.closed_loop(seats, 1.0)  # warm up (counted in a profile, not below)
+            meter = wsload.CpuMeter([gateway.process.pid])
+            first = next(path._cids)
+            meter.start()
+            started = time.perf_counter()
+            await path.closed_loop(seats, seconds)
+            cores = meter.stop()["gateway_cores"] * (time.perf_counter() - started)
+            commands = next(path._cids) - first - 1
+            await wsload.close_all([c for c, _ in seats])
+        finally:
+            gateway.stop()
+            server.stop()
+    return commands, cores / max(commands, 1) * 1e6
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--out", type=Path, default=Path("gateway.prof"))
+    parser.add_argument("--top", type=int, default=45)
+    parser.add_argument(
+        "--cpu-only", action="store_true", help="no profiler: the gateway's CPU per command"
+    )
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(args.repo.resolve()))
+    out = None if args.cpu_only else args.out.resolve()
+    commands, cpu = asyncio.run(_drive(args.seconds, out))
+    print(f"{commands} commands in the measured loop; gateway CPU {cpu:.1f} us per command")
+    if out is None:
+        return 0
+    stats = pstats.Stats(str(out))
+    stats.sort_stats("cumulative").print_stats(args.top)
+    stats.sort_stats("tottime").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
