@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from msgspec import Struct
 
+from engine.commands import TakebackPolicy
 from engine.dice import Dice
 from engine.offers import Action
 from engine.roles import Role
@@ -71,3 +72,6 @@ class Ruleset(Generic[S]):
     # The legal actions of a role in a state (engine/actions.py); None lists every command
     # type unnarrowed. Never called for a spectator or after the game has ended.
     actions: Callable[[S, Role], Sequence[Action]] | None = None
+    # What the ruleset allows of the universal `TakeBack` (engine/takeback.py): fewer
+    # commands in a row, command types never taken back, its own revealing event types.
+    takeback: TakebackPolicy = field(default_factory=TakebackPolicy)

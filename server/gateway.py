@@ -878,7 +878,7 @@ class Connection:
         revealed = game.meta.revealed_seed is not None
         # Actions only at the head: a past state's commands can no longer be sent.
         actions = (
-            legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+            legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
             if at_seq == game.meta.seq
             else []
         )
@@ -924,7 +924,7 @@ class Connection:
             state=state,
             ended=game.meta.ended,
             id=request_id,
-            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended),
+            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game),
             head_hash=game.meta.last_hash,
             state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
