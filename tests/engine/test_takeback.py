@@ -26,6 +26,7 @@ from engine.errors import RuleError
 from engine.game import Game, decode_game, encode_game, fold, state_hash
 from engine.handling import decide_command
 from engine.offers import command_schema
+from engine.replay import game_at, readjudicate, state_at
 from engine.roles import Role
 from engine.takeback import TakebackRefused
 from events.types import CommandRecorded, CommandTakenBack
@@ -292,3 +293,19 @@ def test_the_state_is_the_fold_of_the_log_without_the_taken_back_batches(
     assert log.game.state == plain.game.state
     assert log.game.meta.rolls == plain.game.meta.rolls
     assert audit(log.envelopes, ruleset=COUNTER).ok
+
+
+def test_replay_at_any_seq_and_readjudication_keep_the_takebacks() -> None:
+    log = Log(COUNTER, {"target": 100})
+    log.send(add(1))
+    log.send(add(4))
+    log.send(TAKE_BACK)  # seqs 6-7
+    log.send(add(2))
+    totals = [game_at(log.envelopes, seq, COUNTER).state.total for seq in range(1, 10)]
+    assert totals == [0, 0, 1, 1, 5, 5, 1, 1, 3]
+    assert state_at(log.envelopes, 7, Role.PLAYER, COUNTER).state["total"] == 1
+    again = readjudicate(log.envelopes, COUNTER, game_id="tb2")
+    assert again.difference is None and not again.stopped
+    assert [e for b in again.batches for e in b.events][6] == CommandTakenBack(
+        seq=4, command_id="c2", command_type="Add", rule=TAKEBACK_RULE
+    )
