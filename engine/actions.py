@@ -3,9 +3,10 @@
 A ruleset's `actions(state, role)` names the command types its rules allow in `state`
 and narrows their schemas to what is legal there (the units that may act, the hexes, the
 cards in hand), using `offer` below; the engine adds the universal commands
-(`RollDice`, `EndGame`) and answers `[]` to a spectator and after the game has ended
-(`legal_actions`). `engine.handling.decide_command` refuses a command whose type is not
-listed, so the list is the contract, not a hint.
+(`RollDice`, `EndGame`, and `TakeBack` when the folded game allows it, engine/takeback.py)
+and answers `[]` to a spectator and after the game has ended (`legal_actions`).
+`engine.handling.decide_command` refuses a command whose type is not listed, so the list
+is the contract, not a hint.
 
 Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
 fragments into its properties. `Action` itself is a wire type (events/wire.py), so that
@@ -26,11 +27,13 @@ from engine.commands import (
     EndGame,
     RollDice,
 )
+from engine.game import Game
 from engine.hexgrid import Hex, HexGrid
 from engine.offers import Action, command_schema
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import Schema, tag_of
+from engine.takeback import takeback_action
 from events.wire import Action as WireAction
 
 __all__ = [
@@ -114,21 +117,26 @@ def universal_actions() -> list[Action]:
     return list(_UNIVERSAL)
 
 
-def offered(ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool) -> list[Action]:
+def offered(
+    ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool, game: Game | None = None
+) -> list[Action]:
     """What `role` may send now, as offered (schemas not built): the ruleset's actions,
     then the universal ones. A spectator sends nothing; nobody sends anything after the
-    game has ended. A ruleset without `actions` offers every command type, unnarrowed."""
+    game has ended. A ruleset without `actions` offers every command type, unnarrowed.
+    Given the folded `game` (whose state `state` is), `TakeBack` is listed last where the
+    takeback rule allows it now; without it, never."""
     if ended or role is Role.SPECTATOR:
         return []
     if ruleset.actions is None:
         own = every_command(ruleset.command_types, ruleset.seed)
     else:
         own = list(ruleset.actions(state, role))
-    return [*own, *_UNIVERSAL]
+    takeback = takeback_action(ruleset, game) if game is not None else None
+    return [*own, *_UNIVERSAL, *([takeback] if takeback is not None else [])]
 
 
 def legal_actions(
-    ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool
+    ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool, game: Game | None = None
 ) -> list[WireAction]:
     """What `role` may send now, each with its narrowed JSON Schema (see `offered`)."""
-    return [action.wire() for action in offered(ruleset, state, role, ended=ended)]
+    return [action.wire() for action in offered(ruleset, state, role, ended=ended, game=game)]

@@ -366,7 +366,8 @@ class _Walker:
                 if self.walk.game is None:
                     self.walk.game = fold([env], None, self.ruleset)
                 else:
-                    game = apply(self.ruleset, self.walk.game, event)
+                    game = apply(self.ruleset, self.walk.game, event, seq=env.seq,
+                                 command_id=env.command_id)  # fmt: skip
                     meta = msgspec.structs.replace(game.meta, seq=env.seq, last_hash=env.hash)
                     self.walk.game = Game(meta, game.state)
             except Exception as exc:  # evolve must be total: anything else is a finding

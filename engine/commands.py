@@ -2,7 +2,9 @@
 
 `RollDice` sends any roll through the log, base-game rolls that the solo rules do not
 govern included (issue: "every roll of a game goes through the log"). `EndGame` ends the
-game by the player's word.
+game by the player's word. `TakeBack` takes back the player's last command (and, sent
+again, the one before it) while no die has been rolled and nothing hidden shown since
+(engine/takeback.py); `TakebackPolicy` is what a ruleset may narrow of that.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from engine.dice import DiceKind
 
 GENERIC_ROLL_RULE = "umpire: generic roll (base-game roll the solo rules do not govern)"
 GENERIC_END_RULE = "umpire: game ended by the player"
+TAKEBACK_RULE = "umpire: takeback (no die rolled and nothing hidden shown since)"
+MAX_TAKEBACK_DEPTH = 2
 
 
 class RollDice(Struct, frozen=True, tag="RollDice", kw_only=True):
@@ -32,4 +36,23 @@ class EndGame(Struct, frozen=True, tag="EndGame", kw_only=True):
     result: Annotated[str, Meta(min_length=1, max_length=200)]
 
 
-UNIVERSAL_COMMANDS: tuple[type[Struct], ...] = (RollDice, EndGame)
+class TakeBack(Struct, frozen=True, tag="TakeBack", kw_only=True):
+    """Take back your most recent command that is not taken back yet."""
+
+
+class TakebackPolicy(Struct, frozen=True, kw_only=True):
+    """What a ruleset allows of takebacks (the `takeback` field of its Ruleset).
+
+    `depth`: how many commands in a row may be taken back (at most MAX_TAKEBACK_DEPTH; 0
+    forbids takebacks). `forbidden`: command types that may never be taken back (nor,
+    then, anything before them). `reveals`: the ruleset's event types that show the player
+    something hidden without being redacted themselves (a counter turned face up); like a
+    roll, they block taking back anything before them.
+    """
+
+    depth: Annotated[int, Meta(ge=0, le=MAX_TAKEBACK_DEPTH)] = MAX_TAKEBACK_DEPTH
+    forbidden: tuple[str, ...] = ()
+    reveals: tuple[str, ...] = ()
+
+
+UNIVERSAL_COMMANDS: tuple[type[Struct], ...] = (RollDice, EndGame, TakeBack)

@@ -17,6 +17,7 @@ from engine.citations import readable
 from events.types import (
     ClientSeedBound,
     CommandRecorded,
+    CommandTakenBack,
     DiceRolled,
     GameCreated,
     GameEnded,
@@ -171,10 +172,23 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
     if isinstance(event, CommandRecorded):
         manual = " with dice the player rolled by hand" if event.manual_dice else ""
         fields = {k: v for k, v in event.command.items() if k != "type"}
+        taken = next((n + 1 for n, e in enumerate(events)
+                      if isinstance(e, CommandTakenBack) and e.seq == seq), None)  # fmt: skip
+        later = (f" The player took it back at seq {taken}: the game went back to the state "
+                 "before it; its events stay in the log.") if taken else ""  # fmt: skip
         return Explanation(
             seq=seq, event_type=event_type, inputs=fields,
             summary=f"The {event.role} sent the command {event.command_type}{manual}; the "
-            "rules decided the events that follow it in the same batch.",
+            "rules decided the events that follow it in the same batch." + later,
+        )  # fmt: skip
+    if isinstance(event, CommandTakenBack):
+        return Explanation(
+            seq=seq, event_type=event_type, rule=event.rule, caused_by=caused_by,
+            inputs={"seq": event.seq, "command_id": event.command_id},
+            summary=f"The player took back the command {event.command_type} recorded at seq "
+            f"{event.seq}: the game is as it was before that command. Its events stay in "
+            "the log and the fold skips them. A takeback is allowed while no die has been "
+            "rolled and nothing hidden shown since, at most two commands deep.",
         )  # fmt: skip
     if isinstance(event, DiceRolled):
         who = "the player, with physical dice" if event.by == "player" else (

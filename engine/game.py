@@ -1,8 +1,14 @@
 """The fold: a game's state is `evolve` folded over its log.
 
-`Game` pairs the engine's own bookkeeping (`GameMeta`: seq, roll count, end, seed reveal)
-with the ruleset's state. The state hash is SHA-256 over the canonical encoding of both,
-so the same log always folds to the same hash.
+`Game` pairs the engine's own bookkeeping (`GameMeta`: seq, roll count, end, seed reveal,
+the takeback stack) with the ruleset's state. The state hash is SHA-256 over the
+canonical encoding of both, so the same log always folds to the same hash.
+
+Takebacks (docs/architecture.md "Takeback"): every recorded command pushes the state
+before it onto `GameMeta.undo` (at most the ruleset's takeback depth, two by default);
+anything that rolls a die or shows the player something hidden empties the stack and
+records why (`blocked_at`, `blocked_by`); `CommandTakenBack` pops the top and restores
+its state. So the fold stays one pass over the events and a snapshot carries all it needs.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ import msgspec
 from msgspec import Struct
 
 from engine import registry
+from engine.commands import TakeBack
 from engine.errors import InvalidSetup
+from engine.redaction import redact
+from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import struct_schema
 from engine.validation import explained
@@ -27,11 +36,25 @@ from events.types import (
     ClientEntropy,
     ClientSeedBound,
     CommandRecorded,
+    CommandTakenBack,
     DiceRolled,
     GameCreated,
     GameEnded,
     SeedRevealed,
+    event_tag,
 )
+
+TAKE_BACK = str(TakeBack.__struct_config__.tag)
+
+
+class Undo(Struct, frozen=True, kw_only=True):
+    """One command that may still be taken back: where it was recorded, and the ruleset
+    state just before it (what a takeback restores)."""
+
+    seq: int
+    command_id: str
+    command_type: str
+    state: Any
 
 
 class GameMeta(Struct, frozen=True, kw_only=True):
@@ -60,6 +83,16 @@ class GameMeta(Struct, frozen=True, kw_only=True):
     client_entropy: ClientEntropy = ClientEntropy.BIND
     epoch_rolls: int = 0
     opponent_manual_dice: bool = False
+    # Takebacks (engine/takeback.py). `commands` above counts every recorded command,
+    # TakeBack and taken-back ones included; `taken_back` counts the commands taken back,
+    # `takebacks_in_row` those since the last other command (the depth limit). `undo` is
+    # the stack of commands that may still be taken back (top last); `blocked_at` and
+    # `blocked_by` the seq and kind of the last event that emptied it.
+    taken_back: int = 0
+    takebacks_in_row: int = 0
+    undo: tuple[Undo, ...] = ()
+    blocked_at: int = 0
+    blocked_by: str = ""
 
     @property
     def needs_client_seed(self) -> bool:
@@ -120,18 +153,80 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
 
 
-def apply(ruleset: Ruleset[Any], game: Game, event: Struct) -> Game:
-    """One step of the fold: engine bookkeeping, then the ruleset's evolve."""
+def _blocked(meta: GameMeta, seq: int, why: str) -> GameMeta:
+    """`meta` with its takeback stack emptied by the event at `seq` (`why`: what it did)."""
+    return msgspec.structs.replace(meta, undo=(), blocked_at=seq, blocked_by=why)
+
+
+def _recorded(ruleset: Ruleset[Any], game: Game, event: CommandRecorded, seq: int,
+              command_id: str) -> GameMeta:  # fmt: skip
+    """Bookkeeping of a recorded command: counted, and (unless it is a TakeBack) pushed
+    onto the takeback stack, or blocking it where the ruleset forbids taking it back."""
+    meta = msgspec.structs.replace(game.meta, commands=game.meta.commands + 1)
+    if event.command_type == TAKE_BACK:
+        return meta
+    meta = msgspec.structs.replace(meta, takebacks_in_row=0)
+    policy = ruleset.takeback
+    if policy.depth == 0 or event.command_type in policy.forbidden:
+        return _blocked(meta, seq, f"forbidden:{event.command_type}")
+    entry = Undo(seq=seq, command_id=command_id, command_type=event.command_type,
+                 state=game.state)  # fmt: skip
+    return msgspec.structs.replace(meta, undo=(*meta.undo, entry)[-policy.depth :])
+
+
+def _taken_back(game: Game, event: CommandTakenBack) -> Game:
+    """The game as it was before the command `event` takes back (the top of the stack)."""
     meta = game.meta
+    if not meta.undo or meta.undo[-1].seq != event.seq:
+        raise CorruptEvent(
+            f"CommandTakenBack names seq {event.seq}, which is not the last command that "
+            "may be taken back"
+        )
+    top = meta.undo[-1]
+    meta = msgspec.structs.replace(
+        meta,
+        undo=meta.undo[:-1],
+        taken_back=meta.taken_back + 1,
+        takebacks_in_row=meta.takebacks_in_row + 1,
+    )
+    return Game(meta, top.state)
+
+
+def _shows_hidden(ruleset: Ruleset[Any], event: Struct) -> bool:
+    """Whether a ruleset event shows the player something hidden: the player's redaction
+    changes or withholds it, or the ruleset declares its type revealing."""
+    if event_tag(event) in ruleset.takeback.reveals:
+        return True
+    return redact(ruleset, event, Role.PLAYER, revealed=False) is not event
+
+
+def apply(
+    ruleset: Ruleset[Any],
+    game: Game,
+    event: Struct,
+    *,
+    seq: int | None = None,
+    command_id: str = "",
+) -> Game:
+    """One step of the fold: engine bookkeeping, then the ruleset's evolve.
+
+    `seq` and `command_id` are the event's envelope's (`seq` defaults to the one after
+    `game.meta.seq`): a recorded command's takeback entry names them.
+    """
+    meta = game.meta
+    at = meta.seq + 1 if seq is None else seq
     if isinstance(event, DiceRolled):
         meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=meta.epoch_rolls + 1)
-        return Game(meta, ruleset.evolve(game.state, event))
+        return Game(_blocked(meta, at, "roll"), ruleset.evolve(game.state, event))
     if isinstance(event, CommandRecorded):
-        return Game(msgspec.structs.replace(meta, commands=meta.commands + 1), game.state)
+        return Game(_recorded(ruleset, game, event, at, command_id), game.state)
+    if isinstance(event, CommandTakenBack):
+        return _taken_back(game, event)
     if isinstance(event, ClientSeedBound):
         meta = msgspec.structs.replace(meta, client_seed=event.client_seed, client_bound=True)
-        return Game(meta, game.state)
+        return Game(_blocked(meta, at, "seed"), game.state)
     if isinstance(event, SeedRevealed):
+        meta = _blocked(meta, at, "seed")
         if not event.next_commitment:
             return Game(msgspec.structs.replace(meta, revealed_seed=event.seed), game.state)
         # A mid-game reveal: the next epoch starts with its own seed and no client seed.
@@ -145,9 +240,12 @@ def apply(ruleset: Ruleset[Any], game: Game, event: Struct) -> Game:
         )
         return Game(meta, game.state)
     if isinstance(event, GameEnded):
+        meta = _blocked(meta, at, "end")
         return Game(msgspec.structs.replace(meta, ended=True, result=event.result), game.state)
     if isinstance(event, GameCreated):
         raise CorruptEvent("GameCreated may only be the first event of a game")
+    if meta.undo and _shows_hidden(ruleset, event):
+        meta = _blocked(meta, at, "hidden")
     return Game(meta, ruleset.evolve(game.state, event))
 
 
@@ -169,7 +267,7 @@ def fold(
         else:
             assert ruleset is not None and codec is not None
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            game = apply(ruleset, game, event)
+            game = apply(ruleset, game, event, seq=env.seq, command_id=env.command_id)
         game = Game(msgspec.structs.replace(game.meta, seq=env.seq, last_hash=env.hash), game.state)
     return game
 
@@ -187,4 +285,11 @@ def encode_game(game: Game) -> bytes:
 def decode_game(ruleset: Ruleset[Any], data: bytes) -> Game:
     """A folded game back from snapshot bytes."""
     meta, state = msgspec.msgpack.decode(data, type=tuple[GameMeta, Any])
+    # The takeback stack's states come back as plain data, like the state itself.
+    undo = tuple(
+        msgspec.structs.replace(u, state=msgspec.convert(u.state, ruleset.state_type))
+        for u in meta.undo
+    )
+    if undo:
+        meta = msgspec.structs.replace(meta, undo=undo)
     return Game(meta, msgspec.convert(state, ruleset.state_type))

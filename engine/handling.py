@@ -20,6 +20,7 @@ from engine.commands import (
     UNIVERSAL_COMMANDS,
     EndGame,
     RollDice,
+    TakeBack,
 )
 from engine.dice import (
     Dice,
@@ -46,6 +47,7 @@ from engine.game import Game
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import struct_schema
+from engine.takeback import refuse, taken_back
 from engine.validation import explained
 from events.errors import UmpireError
 from events.types import CommandRecorded, DiceRolled, GameEnded, Owner
@@ -99,12 +101,15 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
     that reason and its rule are given too.
     """
     kind = str(type(parsed).__struct_config__.tag)
-    allowed = [a.type for a in offered(ruleset, game.state, role, ended=game.meta.ended)]
+    listed = offered(ruleset, game.state, role, ended=game.meta.ended, game=game)
+    allowed = [a.type for a in listed]
+    if isinstance(parsed, TakeBack) and role is not Role.SPECTATOR:
+        refuse(ruleset, game, allowed)  # says which part of the takeback rule refuses
     if kind in allowed:
         return
     rule = f"{ruleset.seed} (legal actions)"
     reason = ""
-    if not isinstance(parsed, (RollDice, EndGame)):
+    if not isinstance(parsed, (RollDice, EndGame, TakeBack)):
         try:
             ruleset.decide(game.state, parsed, RecordedDice(()))
         except RuleError as exc:
@@ -152,9 +157,10 @@ def decide_command(
     """The events one command appends: CommandRecorded, then what the rules decide.
 
     Raises GameOver after the game has ended, InvalidCommand for a malformed command,
-    CommandNotAllowed for a command type that is not among the role's legal actions now,
-    RuleError (from the ruleset) for an illegal one, and ContractViolation if the ruleset
-    rolled dice that it did not return as DiceRolled events in order.
+    CommandNotAllowed for a command type that is not among the role's legal actions now
+    (TakebackRefused, saying why, for a TakeBack the takeback rule refuses), RuleError
+    (from the ruleset) for an illegal one, and ContractViolation if the ruleset rolled
+    dice that it did not return as DiceRolled events in order.
     """
     if game.meta.ended:
         raise GameOver(
@@ -171,6 +177,8 @@ def decide_command(
         ]
     elif isinstance(parsed, EndGame):
         decided = [GameEnded(result=parsed.result, rule=GENERIC_END_RULE)]
+    elif isinstance(parsed, TakeBack):
+        decided = [taken_back(ruleset, game)]
     else:
         decided = list(ruleset.decide(game.state, parsed, dice))
     logged = [e for e in decided if isinstance(e, DiceRolled)]

@@ -287,8 +287,9 @@ def readjudicate(
             commands += 1
             if reveal is not None and any(isinstance(e, GameEnded) for e in new_events):
                 new_events.append(reveal)
-        for event in new_events:
-            game = _step(ruleset, game, event)
+        # The new game's own seqs: its batches may differ in length from the original's.
+        for offset, event in enumerate(new_events):
+            game = _step(ruleset, game, event, len(produced) + 1 + offset, batch.command_id)
         produced.extend(new_events)
         out.append(Batch(command_id=batch.command_id, recorded_at=batch.recorded_at,
                          events=tuple(new_events)))  # fmt: skip
@@ -302,8 +303,8 @@ def readjudicate(
     )
 
 
-def _step(ruleset: Ruleset[Any], game: Game, event: Struct) -> Game:
-    return apply(ruleset, game, event)
+def _step(ruleset: Ruleset[Any], game: Game, event: Struct, seq: int, command_id: str) -> Game:
+    return apply(ruleset, game, event, seq=seq, command_id=command_id)
 
 
 def _first_difference(original: Sequence[Struct], produced: Sequence[Struct]) -> Difference | None:

@@ -28,6 +28,7 @@ from typing import Any, Generic, TypeVar
 
 from msgspec import Struct
 
+from engine.commands import TakebackPolicy
 from engine.dice import Dice
 from engine.map_view import MapView
 from engine.offers import Action
@@ -78,3 +79,6 @@ class Ruleset(Generic[S]):
     # The map clients draw (engine/map_view.py), built from a role's view data only (what
     # `view` returned, as builtins), so it shows nothing the view does not; None: no map.
     board: Callable[[Any], MapView | None] | None = None
+    # What the ruleset allows of the universal `TakeBack` (engine/takeback.py): fewer
+    # commands in a row, command types never taken back, its own revealing event types.
+    takeback: TakebackPolicy = field(default_factory=TakebackPolicy)

@@ -120,8 +120,26 @@ class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):
     rule: str = ""
 
 
+class CommandTakenBack(Struct, frozen=True, tag="CommandTakenBack", kw_only=True):
+    """The player took back the command recorded at `seq` (with `command_id`): the fold
+    returns to the state just before it. It follows `CommandRecorded(TakeBack)` in the
+    same batch; the taken-back batch stays in the log (events are never deleted)."""
+
+    version: ClassVar[int] = 1
+    seq: int
+    command_id: str
+    command_type: str
+    rule: str = ""
+
+
 UniversalEvent = (
-    GameCreated | CommandRecorded | DiceRolled | SeedRevealed | GameEnded | ClientSeedBound
+    GameCreated
+    | CommandRecorded
+    | DiceRolled
+    | SeedRevealed
+    | GameEnded
+    | ClientSeedBound
+    | CommandTakenBack
 )
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
@@ -131,6 +149,7 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     SeedRevealed,
     GameEnded,
     ClientSeedBound,
+    CommandTakenBack,
 )
 
 

@@ -59,7 +59,7 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
     """Print the legal actions of `args.role` in game `args.game`."""
     async with open_store(settings) as store:
         ruleset, game = await Games(store).load(args.game)
-    actions = legal_actions(ruleset, game.state, Role(args.role), ended=game.meta.ended)
+    actions = legal_actions(ruleset, game.state, Role(args.role), ended=game.meta.ended, game=game)
     if args.json:
         print(json.dumps(msgspec.to_builtins(actions), indent=2))
         return 0

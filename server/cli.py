@@ -1,6 +1,6 @@
 """The `umpire` command line.
 
-Store commands (`new`, `send`, `log`, `games`, `reveal`, `audit`, `export`, `import`,
+Store commands (`new`, `send`, `takeback`, `log`, `games`, `reveal`, `audit`, `export`, `import`,
 `rulesets`) work directly against the store, so a game can be driven without the gateway.
 `serve` runs the gateway; `watch` and `play` are clients of a running gateway.
 """
@@ -30,6 +30,7 @@ from engine.roles import Role
 from events.errors import UmpireError
 from events.export import envelope_to_line
 from events.terminal_text import printable_json, shown
+from events.types import CommandTakenBack
 from server import actions_command, audit_command, credentials, export_command, replay_command
 from server.app import run
 from server.audit_command import cmd_audit
@@ -203,6 +204,29 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
+    """Take back the game's last command (the universal TakeBack): print which command was
+    taken back, or (as an error, exit 2) why the takeback rule refuses it now."""
+    import secrets
+
+    role_for(settings, args.role, args.operator_token)
+    command_id = args.command_id or "cli-" + secrets.token_hex(8)
+    async with open_store(settings) as store:
+        games = Games(store)
+        result = await games.handle(args.game, command_id, {"type": "TakeBack"})
+        ruleset, _ = await games.load(args.game)
+        (env,) = await store.read(args.game, result.last_seq, result.last_seq)
+    event = codec_for(ruleset).decode(env.type, env.version, env.payload, seq=env.seq)
+    assert isinstance(event, CommandTakenBack)
+    note = " (already applied: first result returned)" if result.duplicate else ""
+    console.print(
+        f"took back {event.command_type} (seq {event.seq}, command {shown(event.command_id)})"
+        f" → seqs {result.first_seq}..{result.last_seq}{note}",
+        highlight=False,
+    )
+    return 0
+
+
 async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
     role = role_for(settings, args.role, args.operator_token)
     async with open_store(settings) as store:
@@ -235,10 +259,22 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         table = Table(title=f"game {args.game}, as the {role.value}", show_lines=False)
         for column in ("seq", "time", "type", "what"):
             table.add_column(column)
+        # A taken-back command's batch stays in the log: mark it (command id -> takeback seq).
+        taken = {
+            event.command_id: env.seq
+            for env in whole
+            if env.type == "CommandTakenBack"
+            and isinstance(
+                event := codec.decode(env.type, env.version, env.payload, seq=env.seq),
+                CommandTakenBack,
+            )
+        }
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             seen = redact(ruleset, event, role, revealed=revealed)
             what = describe(seen, with_type=False) if seen is not None else "(hidden from you)"
+            if env.command_id in taken:
+                what = f"[taken back at seq {taken[env.command_id]}] {what}"
             table.add_row(str(env.seq), shown(env.recorded_at[11:23]), env.type, shown(what))
         console.print(table)
         # The receipt of the head, as the player and a spectator get it (docs/audit.md).
@@ -385,6 +421,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
     add_role_arguments(p)
 
+    p = sub.add_parser("takeback", help="take back your last command (or say why not)")
+    p.add_argument("game")
+    p.add_argument("--command-id")
+    add_role_arguments(p)
+
     p = sub.add_parser("log", help="print a game's log")
     p.add_argument("game")
     p.add_argument("--from", dest="from_seq", type=int, default=1)
@@ -483,6 +524,7 @@ HANDLERS = {
     "new": cmd_new,
     "bind": cmd_bind,
     "send": cmd_send,
+    "takeback": cmd_takeback,
     "log": cmd_log,
     "games": cmd_games,
     "reveal": cmd_reveal,

@@ -597,14 +597,19 @@ class Games:
             commit_seed=commit_seed,
         )
         if not result.duplicate:
-            await self._advance(ruleset, game, events, result)
+            await self._advance(ruleset, game, events, result, command_id)
         return result
 
     async def _advance(
-        self, ruleset: Ruleset[Any], game: Game, events: list[Struct], result: AppendResult
+        self,
+        ruleset: Ruleset[Any],
+        game: Game,
+        events: list[Struct],
+        result: AppendResult,
+        command_id: str,
     ) -> None:
-        for event in events:
-            game = apply(ruleset, game, event)
+        for seq, event in enumerate(events, start=result.first_seq):
+            game = apply(ruleset, game, event, seq=seq, command_id=command_id)
         meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
         game = Game(meta, game.state)
         self._remember(meta.game_id, ruleset, game)

@@ -673,13 +673,17 @@ class Connection:
         # issues new credentials: the first answer may never have arrived.
         game_id = game_id_for_create(msg.create_id) if msg.create_id else None
         self._check_grant_room(game_id)
+        scenario = msg.scenario
+        if not msg.setup and scenario is None:
+            # No setup at all: the ruleset's default scenario, as `umpire new RULESET` starts.
+            scenario = registry.get(msg.ruleset).default_scenario or None
         created = await self.gw.games.create(
             msg.ruleset,
             msg.setup,
             client_seed=msg.client_seed,  # refused: it must follow the commitment
             client_entropy=msg.client_entropy,
             game_id=game_id,
-            scenario=msg.scenario,
+            scenario=scenario,
             opponent_manual_dice=msg.opponent_manual_dice,
         )
         player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
@@ -881,7 +885,7 @@ class Connection:
         revealed = game.meta.revealed_seed is not None
         # Actions only at the head: a past state's commands can no longer be sent.
         actions = (
-            legal_actions(ruleset, game.state, role, ended=game.meta.ended)
+            legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
             if at_seq == game.meta.seq
             else []
         )
@@ -928,7 +932,7 @@ class Connection:
             state=state,
             ended=game.meta.ended,
             id=request_id,
-            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended),
+            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game),
             head_hash=game.meta.last_hash,
             state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
             map=drawn(ruleset.board, state),

@@ -23,6 +23,7 @@ from events.types import (
     ClientEntropy,
     ClientSeedBound,
     CommandRecorded,
+    CommandTakenBack,
     DiceRolled,
     GameCreated,
     GameEnded,
@@ -79,6 +80,11 @@ def _describe(event: Struct, *, with_type: bool) -> str:
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
         return f"game ended: {event.result}" + (f" — {event.rule}" if event.rule else "")
+    if isinstance(event, CommandTakenBack):
+        return (
+            f"took back {event.command_type} (seq {event.seq}, command {event.command_id}): "
+            f"the game is as before it — {event.rule}"
+        )
     data: dict[str, Any] = msgspec.to_builtins(event)
     tag = data.pop("type", type(event).__name__)
     explanation = data.pop("explanation", "")

@@ -174,6 +174,7 @@ class Grammar:
     player_rolls: int = 0
     ended_at: int = 0
     final_reveal: bool = False
+    taken_back: int = 0
 
 
 @dataclass
@@ -183,6 +184,53 @@ class _Batch:
     command_id: str
     seq: int
     manual: bool
+    command_type: str = ""
+    events: int = 1  # events of the batch so far
+
+
+TAKE_BACK = "TakeBack"
+MAX_TAKEBACK_DEPTH = 2
+
+
+@dataclass
+class _Takebacks:
+    """Section 6, "Takeback": the command batches that may still be taken back (at most
+    two, the last on top) and how many were taken back in a row."""
+
+    undoable: list[tuple[int, str, str]] = field(default_factory=list)  # seq, id, type
+    in_row: int = 0
+    blocked: str = "no command has been recorded yet"
+
+    def block(self, why: str) -> None:
+        self.undoable.clear()
+        self.blocked = why
+
+    def command(self, batch: _Batch) -> None:
+        if batch.command_type != TAKE_BACK:
+            self.undoable = [*self.undoable, (batch.seq, batch.command_id, batch.command_type)]
+            self.undoable = self.undoable[-MAX_TAKEBACK_DEPTH:]
+            self.in_row = 0
+
+    def taken_back(self, ev: Event, batch: _Batch | None) -> None:
+        """A CommandTakenBack: the second event of a TakeBack batch, naming the command
+        on top, no more than two in a row."""
+        seq, p = ev.record["seq"], ev.payload
+        if batch is None or batch.command_type != TAKE_BACK or batch.events != 2:
+            raise Failure(seq, "CommandTakenBack stands only right after a recorded TakeBack "
+                               "command, in its batch")  # fmt: skip
+        if self.in_row >= MAX_TAKEBACK_DEPTH:
+            raise Failure(seq, f"a takeback more than {MAX_TAKEBACK_DEPTH} deep: "
+                               f"{self.in_row} commands were taken back in a row")  # fmt: skip
+        if not self.undoable:
+            raise Failure(seq, f"a takeback where none is allowed: {self.blocked}")
+        top_seq, top_id, top_type = self.undoable[-1]
+        named = (p.get("seq"), p.get("command_id"), p.get("command_type"))
+        if named != (top_seq, top_id, top_type):
+            raise Failure(seq, f"CommandTakenBack names {named!r}, but the command it may "
+                               f"take back is {top_type} at seq {top_seq} "
+                               f"(id {top_id!r})")  # fmt: skip
+        self.undoable.pop()
+        self.in_row += 1
 
 
 def check_grammar(events: list[Event]) -> Grammar:
@@ -202,10 +250,13 @@ def check_grammar(events: list[Event]) -> Grammar:
     used = {first.record["command_id"]: 1}
     epoch = epoch_rolls = 0
     batch: _Batch | None = None
+    takebacks = _Takebacks()
     found.system = 1
     for ev in events[1:]:
         r, p = ev.record, ev.payload
         seq, tag, cid = r["seq"], r["type"], r["command_id"]
+        if batch is not None and batch.command_type == TAKE_BACK:
+            _takeback_batch(batch, seq, tag, cid)
         if found.ended_at:
             if (tag == "SeedRevealed" and seq == found.ended_at + 1 and batch is not None
                     and cid == batch.command_id):  # fmt: skip
@@ -224,13 +275,21 @@ def check_grammar(events: list[Event]) -> Grammar:
                                    f"{used[cid]}: the store answers a repeated id with its "
                                    "first result and appends nothing")  # fmt: skip
             used[cid] = seq
-            batch = _Batch(cid, seq, bool(p.get("manual_dice", False)))
+            batch = _Batch(cid, seq, bool(p.get("manual_dice", False)),
+                           str(p.get("command_type", "")))  # fmt: skip
+            takebacks.command(batch)
             found.commands += 1
         elif tag not in SYSTEM_TAGS and batch is not None and cid == batch.command_id:
-            pass  # the next event of the command's batch
+            batch.events += 1  # the next event of the command's batch
+            if tag == "CommandTakenBack":
+                takebacks.taken_back(ev, batch)
+                found.taken_back += 1
+            elif r.get("committed", False):
+                takebacks.block(f"something hidden was shown at seq {seq}")
         else:
             batch = None
             _system(ev, epoch, bound, epoch_rolls, used)
+            takebacks.block(f"the dice seed was bound or revealed at seq {seq}")
             found.system += 1
             if tag == "ClientSeedBound":
                 bound.add(epoch)
@@ -242,6 +301,7 @@ def check_grammar(events: list[Event]) -> Grammar:
             found.ended_at = seq
         elif tag == "DiceRolled":
             assert batch is not None
+            takebacks.block(f"a die was rolled at seq {seq}")
             _roll(ev, batch, opponent_dice)
             if p.get("by", "server") == "player":
                 found.player_rolls += 1
@@ -249,7 +309,19 @@ def check_grammar(events: list[Event]) -> Grammar:
                 raise Failure(seq, f"server roll {p.get('roll')} comes before the client "
                                    f"seed of seed epoch {epoch} was bound")  # fmt: skip
             epoch_rolls += 1
+    if batch is not None and batch.command_type == TAKE_BACK and batch.events == 1:
+        raise Failure(batch.seq, f"the TakeBack at seq {batch.seq} has no CommandTakenBack")
     return found
+
+
+def _takeback_batch(batch: _Batch, seq: int, tag: str, cid: str) -> None:
+    """A TakeBack batch is exactly its CommandRecorded and one CommandTakenBack."""
+    if batch.events == 1 and (tag != "CommandTakenBack" or cid != batch.command_id):
+        raise Failure(seq, f"the TakeBack at seq {batch.seq} has no CommandTakenBack: "
+                           f"{tag} follows it")  # fmt: skip
+    if batch.events == 2 and cid == batch.command_id and tag not in SYSTEM_TAGS:
+        raise Failure(seq, f"{tag} in the batch of the TakeBack at seq {batch.seq}, which "
+                           "holds its CommandTakenBack only")  # fmt: skip
 
 
 def _system(ev: Event, epoch: int, bound: set[int], epoch_rolls: int,
@@ -343,6 +415,8 @@ def verify(
     if failures:
         raise min(failures, key=lambda f: f.seq)
     batches = f"{grammar.commands} command batches, {grammar.system} system batches"
+    if grammar.taken_back:
+        batches += f" ({grammar.taken_back} commands taken back)"
     done.insert(1, f"batch grammar holds: {batches}, {grammar.player_rolls} player rolls")
     if grammar.ended_at:
         how = "with" if grammar.final_reveal else "without"

@@ -350,7 +350,12 @@ export namespace AgeOfDogfights {
     type: "RollSetup";
   }
 
-  export type Command = EndGame | FlyBots | ReportAircraft | ReportBotDamage | RollDice | RollSetup;
+  /** Take back your most recent command that is not taken back yet. */
+  export interface TakeBack {
+    type: "TakeBack";
+  }
+
+  export type Command = EndGame | FlyBots | ReportAircraft | ReportBotDamage | RollDice | RollSetup | TakeBack;
 }
 
 /** Conflict of Heroes: Solo Expansion (Order Card AI) (seed 003_368c69a730e6e14a.txt). A command is any one of `commands`. */
@@ -538,6 +543,11 @@ export namespace ConflictOfHeroes {
     cards?: number[];
   }
 
+  /** Take back your most recent command that is not taken back yet. */
+  export interface TakeBack {
+    type: "TakeBack";
+  }
+
   /** 3.1: an action by fresh Unit(s) costing `ap` APs, `caps` of it paid with CAPs (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1). */
   export interface UnitAction {
     type: "UnitAction";
@@ -556,7 +566,7 @@ export namespace ConflictOfHeroes {
     cards?: number[];
   }
 
-  export type Command = CardAction | CommandAction | EndGame | Pass | ReportCounters | ReportDestroyed | ReportHit | ReportPosition | RollDice | Stall | TakeAiTurn | UnitAction;
+  export type Command = CardAction | CommandAction | EndGame | Pass | ReportCounters | ReportDestroyed | ReportHit | ReportPosition | RollDice | Stall | TakeAiTurn | TakeBack | UnitAction;
 }
 
 /** Down in Flames supplemental rules: odds-based combat, altitude, agility and speed (seed 002_c21c1b1d0b6ff92b.txt). A command is any one of `commands`. */
@@ -766,6 +776,11 @@ export namespace DownInFlames {
     position: "advantaged" | "neutral" | "tailing" | null;
   }
 
+  /** Take back your most recent command that is not taken back yet. */
+  export interface TakeBack {
+    type: "TakeBack";
+  }
+
   /** 9.1.10: a keen-eyed regular or veteran Leader starts its first turn as if it had played MANEUVERING against `target`. */
   export interface UseKeenEyesight {
     type: "UseKeenEyesight";
@@ -773,7 +788,7 @@ export namespace DownInFlames {
     target: string;
   }
 
-  export type Command = Attack | BeginTurn | BidStartingAltitude | BidThachWeave | Climb | DeclareAcePilot | Discard | Dive | EndGame | EndTurn | NegateAttack | PlayCard | PlayVerticalRoll | ReportHand | ResolveDefensiveFire | RevealPilot | RollDice | RollStartingAltitude | SetPosition | UseKeenEyesight;
+  export type Command = Attack | BeginTurn | BidStartingAltitude | BidThachWeave | Climb | DeclareAcePilot | Discard | Dive | EndGame | EndTurn | NegateAttack | PlayCard | PlayVerticalRoll | ReportHand | ResolveDefensiveFire | RevealPilot | RollDice | RollStartingAltitude | SetPosition | TakeBack | UseKeenEyesight;
 }
 
 /** Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs) (seed 000_842c81c5c58bc2f6.txt). A command is any one of `commands`. */
@@ -1007,7 +1022,12 @@ export namespace Downtown {
     type: "RunSamAcquisitionPhase";
   }
 
-  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveDrvFlight | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunSamAcquisitionPhase;
+  /** Take back your most recent command that is not taken back yet. */
+  export interface TakeBack {
+    type: "TakeBack";
+  }
+
+  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveDrvFlight | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunSamAcquisitionPhase | TakeBack;
 }
 
 /** Nightfighter solitaire rules (Philip Sabin) (seed 004_c3eb2ad371d7bb6a.txt). A command is any one of `commands`. */
@@ -1225,5 +1245,10 @@ export namespace Nightfighter {
     fighter: string;
   }
 
-  export type Command = AttemptTally | BreakContact | Corkscrew | DrawScenarioCard | EndCampaignWeek | EndGame | EndPhase | FocusedSerrate | MoveBombers | MoveFighter | PlaceRadarSearches | RevealCounter | RollBomberResponse | RollCampaignWeek | RollDice | RollNightContinuation | SearchAI | SearchSearchlight | SerrateSearch;
+  /** Take back your most recent command that is not taken back yet. */
+  export interface TakeBack {
+    type: "TakeBack";
+  }
+
+  export type Command = AttemptTally | BreakContact | Corkscrew | DrawScenarioCard | EndCampaignWeek | EndGame | EndPhase | FocusedSerrate | MoveBombers | MoveFighter | PlaceRadarSearches | RevealCounter | RollBomberResponse | RollCampaignWeek | RollDice | RollNightContinuation | SearchAI | SearchSearchlight | SerrateSearch | TakeBack;
 }

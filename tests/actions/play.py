@@ -58,10 +58,17 @@ async def gateway_client(
         yield client
 
 
-def choose(actions: list[Action], rng: random.Random) -> Action:
+def choose(
+    actions: list[Action], rng: random.Random, takebacks: random.Random | None = None
+) -> Action:
     """One listed action at random, never `EndGame`; `RollDice` seldom (it changes
-    nothing)."""
-    own = [a for a in actions if a.type not in ("RollDice", "EndGame")]
+    nothing), and `TakeBack` seldom where listed (it undoes progress: picked as often as
+    the rest, a game would hardly move), drawn from `takebacks`' own stream so that the
+    game's picks stay those of `rng`."""
+    takeback = next((a for a in actions if a.type == "TakeBack"), None)
+    if takeback is not None and takebacks is not None and takebacks.random() < 0.03:
+        return takeback
+    own = [a for a in actions if a.type not in ("RollDice", "EndGame", "TakeBack")]
     if not own or rng.random() > 0.97:
         return next(a for a in actions if a.type == "RollDice")
     return rng.choice(own)
@@ -109,6 +116,7 @@ async def play(
     played = Played(created.game_id)
     # Unlisted probes draw from their own stream, so the game itself plays the same.
     probes = random.Random(0)
+    takebacks = random.Random(1)
     for n in range(limit):
         view = await client.view(created.game_id)
         if view.ended:
@@ -122,7 +130,7 @@ async def play(
         if end_after is not None and played.commands >= end_after:
             action = next(a for a in view.actions if a.type == "EndGame")
         else:
-            action = choose(view.actions, rng)
+            action = choose(view.actions, rng, takebacks)
         command = sample(action.schema, rng)
         played.types[action.type] = played.types.get(action.type, 0) + 1
         try:

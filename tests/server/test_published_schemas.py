@@ -23,7 +23,7 @@ def test_each_ruleset_publishes_its_setup_and_every_command(name: str) -> None:
     ruleset = registry.get(name)
     document = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
     tags = {str(t.__struct_config__.tag) for t in ruleset.command_types}
-    assert tags | {"RollDice", "EndGame"} == set(document["commands"])
+    assert tags | {"RollDice", "EndGame", "TakeBack"} == set(document["commands"])
     assert "properties" in document["setup"]
 
 
