@@ -28,15 +28,15 @@ from engine.handling import decide_command
 from engine.offers import command_schema
 from engine.replay import game_at, readjudicate, state_at
 from engine.roles import Role
+from engine.scenarios import default_setup
 from engine.takeback import TakebackRefused
 from events.types import CommandRecorded, CommandTakenBack
-from tests.actions.setups import setups
 from tests.engine.takeback_log import Log, bookkeeping_free
 from tests.support.counter_ruleset import RULESET as COUNTER
 from tests.support.counter_ruleset import Added
 from tests.support.schema_sampler import sample
 
-RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
+RULESETS = registry.shipped()
 
 
 def add(n: int) -> dict[str, Any]:
@@ -228,7 +228,7 @@ def test_every_ruleset_takes_back_to_the_earlier_state_and_audits(name: str) -> 
     """Random legal commands until one rolled nothing and showed nothing hidden; its
     takeback folds to the state before it and the log audits."""
     ruleset = registry.get(name)
-    log = Log(ruleset, setups()[name])
+    log = Log(ruleset, default_setup(ruleset))
     rng = random.Random(11)
     for n in range(400):
         game = log.game

@@ -14,11 +14,12 @@ from engine import registry
 from engine.game import codec_for
 from events.redis_store import RedisEventStore
 from events.types import GameCreated
+from events.wire import Action
 from server.embedded import EmbeddedRedis
-from tests.actions.play import gateway_client
+from tests.actions.play import choose, gateway_client
 from tests.conftest import seed_source
 
-RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
+RULESETS = registry.shipped()
 
 
 async def _created_setup(store: RedisEventStore, game_id: str, ruleset: str) -> dict[str, Any]:
@@ -77,9 +78,6 @@ async def test_takeback_over_the_wire(
 
 
 def test_random_play_picks_takeback_seldom_and_from_its_own_stream() -> None:
-    from events.wire import Action
-    from tests.actions.play import choose
-
     actions = [
         Action(type=t, rule="r", description="d", schema={})
         for t in ("Add", "RollDice", "EndGame", "TakeBack")
