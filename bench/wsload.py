@@ -98,6 +98,7 @@ class GatewayProcess:
             "UMPIRE_CREATE_BURST": "1e9",
             "UMPIRE_MAX_GRANTS_PER_CONNECTION": "100000",
             "PYTHONPATH": str(REPO),
+            "UMPIRE_WORKERS": "1",  # one gateway process: bench/workers.py measures more
         }
         self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(

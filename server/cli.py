@@ -334,9 +334,9 @@ def _url(settings: Settings, args: argparse.Namespace) -> str:
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
-    from server.app import run
+    from server.workers import serve
 
-    return run(settings)
+    return serve(settings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -348,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
     p.add_argument("--host")
     p.add_argument("--port", type=int)
+    p.add_argument(
+        "--workers", type=int,
+        help="gateway processes sharing the port (default: one per core, at most 8; "
+        "UMPIRE_WORKERS)",
+    )  # fmt: skip
 
     p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
     p.add_argument("ruleset")
@@ -514,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         overrides: dict[str, Any] = {"data_dir": args.data_dir}
         if args.cmd == "serve":
-            overrides.update(host=args.host, port=args.port)
+            overrides.update(host=args.host, port=args.port, workers=args.workers)
         settings = from_env(**overrides)
         load_extra_rulesets(settings)
         handler = HANDLERS[args.cmd]
