@@ -16,6 +16,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 _TEXT_FIN = 0x81  # FIN + opcode 1 (text)
+_UNKNOWN = object()
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -33,12 +34,14 @@ def writable_now(ws: ServerConnection) -> bool:
     write: open, no extension, nothing fragmented under way, no backpressure."""
     protocol = ws.protocol
     transport = ws.transport
+    # Read defensively: should a websockets release rename these, every frame takes the
+    # library's own path (tests/server/test_fan_out_writes.py then fails, saying so).
     return (
         protocol.state is State.OPEN
         and not protocol.extensions
-        and not protocol.expect_continuation_frame
-        and ws.send_in_progress is None
-        and not ws.paused
+        and getattr(protocol, "expect_continuation_frame", True) is False
+        and getattr(ws, "send_in_progress", _UNKNOWN) is None
+        and getattr(ws, "paused", True) is False
         and transport is not None
         and not transport.is_closing()
     )
