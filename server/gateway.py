@@ -109,6 +109,11 @@ LIST_PAGE = 50  # games whose versions one pipeline reads (redis-py parses ~60 Â
 _REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 
 
+# Queued after a direct write that filled the socket (server/framing.py): no frame, the
+# writer waits for the socket to drain.
+_FILLED = b""
+
+
 class SlowConsumer(Exception):
     """The client did not read its frames in time."""
 
@@ -408,6 +413,10 @@ class Connection:
                 if frame is None:
                     return
                 self.blocked_since = time.monotonic()
+                if not frame:  # _FILLED: a direct write filled the socket; wait as a send would
+                    await self.ws.drain()
+                    self.blocked_since = None
+                    continue
                 # Already UTF-8 JSON: sent as a text frame without a decode per subscriber.
                 await self.ws.send(frame, text=True)
                 self.blocked_since = None
@@ -423,8 +432,16 @@ class Connection:
         if idle and writable_now(self.ws):
             self.ws.transport.write(text_frame(frame))
             self.gw.metrics.frames_sent += 1
+            self._check_filled()
             return True
         return False
+
+    def _check_filled(self) -> None:
+        """After a direct write: if the socket is now full, the writer waits for it to
+        drain, blocked as if it had sent the frame itself, so later frames queue behind
+        it, the slow-consumer limit applies and the sweep finds a peer that never reads."""
+        if self.ws.paused:
+            self.out.put_nowait(_FILLED)
 
     def offer(self, batch: Batch) -> bool:
         """Send a feed's live frames now, in one write shared with the other subscribers,
@@ -434,6 +451,7 @@ class Connection:
         if idle and writable_now(self.ws):
             self.ws.transport.write(batch.wire())
             self.gw.metrics.frames_sent += count
+            self._check_filled()
         elif self.out.maxsize - self.out.qsize() >= count:
             for frame in batch.frames:
                 self.out.put_nowait(frame)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.config import from_env
 from server.embedded import free_port
@@ -28,6 +28,18 @@ from tests.server.test_gateway_http import http_get
 from tests.support.processes import REPO, wait_for_port
 
 OPERATOR = "workers-test-operator-token"
+# The writers send as fast as they are answered: no rate limit or budget may close them.
+ENV = {
+    "UMPIRE_OPERATOR_TOKEN": OPERATOR,
+    "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
+    "UMPIRE_MAX_BURST": "100000",
+    "UMPIRE_COST_PER_SECOND": "1e9",
+    "UMPIRE_COST_BURST": "1e9",
+    "UMPIRE_ADDRESS_COST_PER_SECOND": "1e9",
+    "UMPIRE_ADDRESS_COST_BURST": "1e9",
+}
+# A connection racing a worker's death or start may fail its handshake: try again.
+REFUSED = (OSError, ConnectionError, TimeoutError, InvalidHandshake)
 
 
 class Serve:
@@ -42,7 +54,7 @@ class Serve:
                 [sys.executable, "-m", "server.cli", "serve", "--workers", "2",
                  "--port", str(self.port)],
                 cwd=REPO,
-                env=environment(data_dir, UMPIRE_WORKERS="", UMPIRE_OPERATOR_TOKEN=OPERATOR),
+                env=environment(data_dir, UMPIRE_WORKERS="", **ENV),
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )  # fmt: skip
@@ -79,11 +91,22 @@ def worker_of(peer: Peer) -> str:
 
 async def peers_on(url: str, wanted: list[str]) -> list[Peer]:
     """One connection on each of the `wanted` workers (the kernel spreads connections
-    over the workers' sockets by their addresses: new ones until each is met)."""
+    over the workers' sockets by their addresses: new ones until each is met; a worker
+    still starting is waited for)."""
     found: dict[str, Peer] = {}
     spare: list[Peer] = []
-    for _ in range(60):
-        peer = await Peer.open(url)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if len(spare) >= 20:
+            for peer in spare:
+                await peer.close()
+            spare.clear()
+            await asyncio.sleep(0.2)
+        try:
+            peer = await Peer.open(url)
+        except REFUSED:
+            await asyncio.sleep(0.1)
+            continue
         worker = worker_of(peer)
         if worker in wanted and worker not in found:
             found[worker] = peer
@@ -149,7 +172,7 @@ async def resubscribe(url: str, gid: str, credential: str, after: int) -> Peer:
             await peer.ok({"type": "subscribe", "game_id": gid, "from_seq": after,
                            "credential": credential})  # fmt: skip
             return peer
-        except (OSError, ConnectionError, TimeoutError):
+        except REFUSED:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.1)
 
@@ -194,7 +217,7 @@ async def test_a_killed_worker_is_restarted_and_its_clients_resume(tmp_path: Pat
         seen = [e["seq"] for e in watcher.events(gid)]
         resumed = await resubscribe(serve.url, gid, spectator, seen[-1] if seen else 0)
         # A player reconnecting (wherever it lands) sends a command id twice: applied once.
-        retrying = await Peer.open(serve.url)
+        (retrying,) = await peers_on(serve.url, ["1"])  # worker 0 may not be back yet
         await retrying.ok({"type": "auth", "credential": player_credential})
         first = await retrying.ok(add(gid, "retried"))
         again = await retrying.ok(add(gid, "retried"))
