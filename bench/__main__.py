@@ -181,11 +181,14 @@ def _stages(args: argparse.Namespace, loop: str, console: Console) -> int:
     figures: dict[str, Any] = {}
     for fsync in settings:
         with console.status(f"stages (a), (b), (c) with appendfsync {fsync}…"):
-            figures[fsync] = asyncio.run(stages.run(fsync, seconds))
+            figures[fsync] = asyncio.run(stages.run(fsync, seconds, workers=args.workers))
     figures["machine"] = _machine(loop, started)
     print(json.dumps(figures, indent=2))
     for fsync in settings:
-        title = f"umpire stages, appendfsync {fsync} ({os.cpu_count()} CPUs, {loop})"
+        title = (
+            f"umpire stages, appendfsync {fsync}, --workers {args.workers} "
+            f"({os.cpu_count()} CPUs, {loop})"
+        )
         console.print(_table(title, stages.rows(figures[fsync])))
     return 0
 
@@ -213,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         help="stages: the embedded Valkey's appendfsync",
     )  # fmt: skip
     parser.add_argument("--seconds", type=float, help="stages, workers: timed stages' length")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="stages: the gateway's --workers (default 1)"
+    )
     args = parser.parse_args(argv)
     loop = _loop_policy()
     console = Console(stderr=True)

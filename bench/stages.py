@@ -15,18 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import sys
 import tempfile
 import time
+from asyncio.subprocess import PIPE
 from pathlib import Path
 from typing import Any
 
-from bench.path import Deliveries, _subscribe, players
+from bench.path import players
+from bench.spectators import COMMAND_PREFIX
 from bench.wsload import (
+    REPO,
     Conn,
     CpuMeter,
     GatewayProcess,
     close_all,
-    open_many,
     percentile,
     raise_open_files,
 )
@@ -93,11 +97,17 @@ async def closed_loop(url: str, pids: list[int], games: int, seconds: float) -> 
 
 async def spectated(url: str, pids: list[int], spectators: int, seconds: float) -> dict[str, Any]:
     """(c): one player paced at one command per INTERVAL (never two in flight) to a game
-    watched by `spectators` connections."""
+    watched by `spectators` connections, held by another process (bench/spectators.py) so
+    that reading their frames never delays the player's reading of its acknowledgements."""
     ((player, game),) = await players([url], 1)
-    watchers = await open_many(url, spectators)
-    deliveries = Deliveries()
-    await _subscribe(watchers, [game] * spectators, deliveries)
+    watchers = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bench.spectators", url, game, str(spectators),
+        cwd=REPO, stdin=PIPE, stdout=PIPE,
+    )  # fmt: skip
+    assert watchers.stdin is not None and watchers.stdout is not None
+    ready = await asyncio.wait_for(watchers.stdout.readline(), 120)
+    assert ready.strip() == b"ready", ready
+    sent_at: dict[str, float] = {}
     acks: list[float] = []
     events = 0
     meter = CpuMeter(pids)
@@ -107,20 +117,22 @@ async def spectated(url: str, pids: list[int], spectators: int, seconds: float) 
     while (now := time.perf_counter()) < started + seconds:
         if now < due:
             await asyncio.sleep(due - now)
-        command_id = f"c{next(_cids)}"
+        command_id = f"{COMMAND_PREFIX}{next(_cids)}"
         sent = time.perf_counter()
-        deliveries.sent[command_id] = sent
+        sent_at[command_id] = sent
         reply = await player.add(game, command_id)
         acks.append(time.perf_counter() - sent)
         events += len(reply.seqs or ())
         due = max(due + INTERVAL, sent)  # a late command is not made up for
     elapsed = time.perf_counter() - started
     expected = events * spectators
-    deadline = time.perf_counter() + 10
-    while deliveries.count < expected and time.perf_counter() < deadline:
-        await asyncio.sleep(0.05)
+    watchers.stdin.write(f"{expected}\n".encode())
+    await watchers.stdin.drain()
+    arrivals = json.loads(await asyncio.wait_for(watchers.stdout.read(), 120))
+    await watchers.wait()
     cpu = meter.stop()
-    await close_all([player, *watchers])
+    await player.close()
+    latencies = [at - sent_at[cid] for cid, at in arrivals if cid in sent_at]
     return {
         "spectators": spectators,
         "seconds": seconds,
@@ -128,9 +140,9 @@ async def spectated(url: str, pids: list[int], spectators: int, seconds: float) 
         "commands_per_s": round(len(acks) / elapsed, 1),
         "ack_p50_ms": _ms(acks, 0.50),
         "ack_p99_ms": _ms(acks, 0.99),
-        "spectator_p50_ms": _ms(deliveries.latencies, 0.50),
-        "spectator_p99_ms": _ms(deliveries.latencies, 0.99),
-        "delivered": deliveries.count,
+        "spectator_p50_ms": _ms(latencies, 0.50),
+        "spectator_p99_ms": _ms(latencies, 0.99),
+        "delivered": len(latencies),
         "expected": expected,
         # The gateway's CPU per command, fan-out to every spectator included.
         "gateway_cpu_us_per_command": round(
@@ -141,22 +153,20 @@ async def spectated(url: str, pids: list[int], spectators: int, seconds: float) 
 
 
 async def run(
-    fsync: str, seconds: float = 20.0, sequential_commands: int = SEQUENTIAL
+    fsync: str, seconds: float = 20.0, sequential_commands: int = SEQUENTIAL, workers: int = 1
 ) -> dict[str, Any]:
-    """Every stage against a fresh Valkey with `appendfsync fsync` and one gateway."""
+    """Every stage against a fresh Valkey with `appendfsync fsync` and one gateway
+    (`umpire serve --workers <workers>`)."""
     raise_open_files()
     with tempfile.TemporaryDirectory(prefix="umpire-bench-stages-") as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync=fsync).start()
-        gateway = GatewayProcess(server.url, Path(tmp), prefix="bs")
+        gateway = GatewayProcess(server.url, Path(tmp), prefix="bs", workers=workers)
         try:
-            out: dict[str, Any] = {"appendfsync": fsync}
+            pids = gateway.worker_pids()
+            out: dict[str, Any] = {"appendfsync": fsync, "workers": workers}
             out["a_sequential"] = await sequential(gateway.url, sequential_commands)
-            out["b_closed_loop"] = await closed_loop(
-                gateway.url, [gateway.process.pid], GAMES, seconds
-            )
-            out["c_spectated"] = await spectated(
-                gateway.url, [gateway.process.pid], SPECTATORS, seconds
-            )
+            out["b_closed_loop"] = await closed_loop(gateway.url, pids, GAMES, seconds)
+            out["c_spectated"] = await spectated(gateway.url, pids, SPECTATORS, seconds)
         finally:
             gateway.stop()
             server.stop()
