@@ -1,6 +1,10 @@
 """`python -m bench`: run every benchmark, print JSON on stdout, then a table on stderr.
 
 `python -m bench --quick` runs each stage at a fifth of its size (a smoke run, ~1 minute).
+`python -m bench stages [--fsync everysec|always|both]` runs the peer-shaped stages
+(bench/stages.py), `python -m bench workers` the closed loop against `umpire serve
+--workers N` for N = 1, 2 (and 4 on four cores or more; bench/workers.py); `--seconds`
+shortens their timed stages (20 s and 10 s by default).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, hostile, path
+from bench import core, hostile, path, stages, workers
 
 
 def _loop_policy() -> str:
@@ -150,22 +154,85 @@ def _equal_quota_row(q: dict[str, Any]) -> tuple[str, str, str]:
     )
 
 
+def _table(title: str, rows: list[tuple[str, str, str]]) -> Table:
+    table = Table(title=title)
+    table.add_column("figure")
+    table.add_column("measured", justify="right")
+    table.add_column("goal / limit")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def _machine(loop: str, started: float) -> dict[str, Any]:
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "event_loop": loop,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def _stages(args: argparse.Namespace, loop: str, console: Console) -> int:
+    started = time.perf_counter()
+    settings = ["everysec", "always"] if args.fsync == "both" else [args.fsync]
+    seconds = args.seconds or 20.0
+    figures: dict[str, Any] = {}
+    for fsync in settings:
+        with console.status(f"stages (a), (b), (c) with appendfsync {fsync}…"):
+            figures[fsync] = asyncio.run(stages.run(fsync, seconds, workers=args.workers))
+    figures["machine"] = _machine(loop, started)
+    print(json.dumps(figures, indent=2))
+    for fsync in settings:
+        title = (
+            f"umpire stages, appendfsync {fsync}, --workers {args.workers} "
+            f"({os.cpu_count()} CPUs, {loop})"
+        )
+        console.print(_table(title, stages.rows(figures[fsync])))
+    return 0
+
+
+def _workers(args: argparse.Namespace, loop: str, console: Console) -> int:
+    started = time.perf_counter()
+    with console.status("closed loop against umpire serve --workers N…"):
+        figures = asyncio.run(workers.run(args.seconds or 10.0))
+    figures["machine"] = _machine(loop, started)
+    print(json.dumps(figures, indent=2))
+    title = f"umpire serve --workers N, closed loop ({os.cpu_count()} CPUs, {loop})"
+    console.print(_table(title, workers.rows(figures)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument(
+        "what", nargs="?", default="all", choices=["all", "stages", "workers", "hostile"],
+        help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
+        "hostile: only the player's round trip under 20 hostile connections",
+    )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
-        "stage", nargs="?", choices=["all", "hostile"], default="all",
-        help="hostile: only the player's round trip under 20 hostile connections",
+        "--fsync", default="both", choices=["everysec", "always", "both"],
+        help="stages: the embedded Valkey's appendfsync",
     )  # fmt: skip
+    parser.add_argument("--seconds", type=float, help="stages, workers: timed stages' length")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="stages: the gateway's --workers (default 1)"
+    )
     args = parser.parse_args(argv)
     loop = _loop_policy()
-    if args.stage == "hostile":
+    if args.what == "hostile":
         seconds = 6.0 if args.quick else 30.0
         figures = asyncio.run(hostile.run(seconds=seconds, quiet=seconds / 3))
         print(json.dumps({**figures, "event_loop": loop}, indent=2))
         print(hostile.report(figures), file=sys.stderr)
         return 0
     console = Console(stderr=True)
+    if args.what == "stages":
+        return _stages(args, loop, console)
+    if args.what == "workers":
+        return _workers(args, loop, console)
     started = time.perf_counter()
     figures: dict[str, Any] = {}
     with console.status("measuring the core log (append, raw XADD, fold)…") as status:

@@ -73,8 +73,17 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float =
 class GatewayProcess:
     """One `umpire serve` subprocess on a free loopback port."""
 
-    def __init__(self, redis_url: str, log_dir: Path, *, prefix: str, cluster: bool = False):
+    def __init__(
+        self,
+        redis_url: str,
+        log_dir: Path,
+        *,
+        prefix: str,
+        cluster: bool = False,
+        workers: int = 1,
+    ):
         self.port = free_port()
+        self.workers = workers
         env = {
             **os.environ,
             "REDIS_URL": redis_url,
@@ -98,6 +107,8 @@ class GatewayProcess:
             "UMPIRE_CREATE_BURST": "1e9",
             "UMPIRE_MAX_GRANTS_PER_CONNECTION": "100000",
             "PYTHONPATH": str(REPO),
+            # One gateway process unless told: bench/workers.py measures more.
+            "UMPIRE_WORKERS": str(workers),
         }
         self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -117,6 +128,21 @@ class GatewayProcess:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
+
+    def worker_pids(self, timeout: float = 30.0) -> list[int]:
+        """The gateway processes: the workers' pids from the parent's banner (`umpire
+        serve --workers N`), or the one process."""
+        if self.workers == 1:
+            return [self.process.pid]
+        log = Path(self.log.name)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.log.flush()
+            for line in log.read_text(errors="replace").splitlines():
+                if "workers: pids " in line:
+                    return [int(p) for p in line.split("workers: pids ")[1].rstrip(")").split()]
+            time.sleep(0.05)
+        raise TimeoutError("the workers' banner did not come")
 
     def collector(self) -> dict[str, list[float]]:
         """The gateway's garbage-collector figures from /metrics: collections, and the

@@ -20,12 +20,14 @@ from typing import Any
 from websockets.asyncio.server import Server, serve
 
 from server import collector
+from server.background import cancel_all
 from server.config import Settings
 from server.embedded import EmbeddedRedis
 from server.feed import Notifier
 from server.games import Games
 from server.gateway import Gateway
 from server.http import make_process_request
+from server.metrics import WorkerShare
 from server.store_access import (
     DataDirInUse,
     embedded_server,
@@ -50,6 +52,23 @@ class Running:
     port: int
 
 
+WORKER_HEADER = "X-Umpire-Worker"
+PUBLISH_SECONDS = 1.0  # how often a worker writes its figures for the others' /metrics
+
+
+def _own_metrics(gateway: Gateway) -> str:
+    feeds = gateway.notifier.feeds.values()
+    subscriptions = sum(len(feed.subscriptions) for feed in feeds)
+    return gateway.metrics.render_own(len(gateway.connections), len(feeds), subscriptions)
+
+
+async def _publish_metrics(gateway: Gateway, share: WorkerShare) -> None:
+    while True:
+        with contextlib.suppress(OSError):
+            share.publish(_own_metrics(gateway))
+        await asyncio.sleep(PUBLISH_SECONDS)
+
+
 @contextlib.asynccontextmanager
 async def running_gateway(
     settings: Settings,
@@ -57,17 +76,33 @@ async def running_gateway(
     *,
     games_options: dict[str, Any] | None = None,
     restarting: Callable[[], str | None] | None = None,
+    share: WorkerShare | None = None,
 ) -> AsyncIterator[Running]:
     """Run a gateway on `settings.host:port` against the Redis at `url`.
 
     `games_options` go to `Games` (tests pass a deterministic `draw_seed`); `restarting`
-    is the embedded store's supervisor's, for /healthz (server/http.py, health)."""
+    is the embedded store's supervisor's, for /healthz (server/http.py, health). With
+    `share` this is worker `share.worker` of `umpire serve --workers N`
+    (server/workers.py): it binds the port with SO_REUSEPORT beside the other workers,
+    names itself in an `X-Umpire-Worker` header on every HTTP and handshake response,
+    and its /metrics sums every worker's figures."""
     store = make_store(url, settings)
     games = Games(store, snapshot_every=settings.snapshot_every, **(games_options or {}))
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier)
     gateway.start()
+    extra: dict[str, Any] = {}
+    publisher = None
+    if share is not None:
+        gateway.metrics.share = share
+        worker = str(share.worker)
+
+        def name_worker(connection: Any, request: Any, response: Any) -> None:
+            response.headers[WORKER_HEADER] = worker
+
+        extra = {"reuse_port": True, "process_response": name_worker}
+        publisher = asyncio.create_task(_publish_metrics(gateway, share), name="metrics-share")
     server = await serve(
         gateway.handle,
         settings.host,
@@ -79,6 +114,7 @@ async def running_gateway(
         ping_timeout=None,
         close_timeout=settings.close_timeout,
         compression="deflate" if settings.ws_compression == "deflate" else None,
+        **extra,
     )
     port = next(iter(server.sockets)).getsockname()[1]
     try:
@@ -87,15 +123,24 @@ async def running_gateway(
         server.close(close_connections=False)
         await gateway.drain()
         await server.wait_closed()
+        if publisher is not None and share is not None:
+            await cancel_all([publisher])
+            with contextlib.suppress(OSError):
+                share.publish(_own_metrics(gateway))
         await gateway.stop()
         await notifier.stop()
         await store.close()
 
 
 async def serve_forever(
-    settings: Settings, url: str, embedded: EmbeddedRedis | None = None
+    settings: Settings,
+    url: str,
+    embedded: EmbeddedRedis | None = None,
+    *,
+    share: WorkerShare | None = None,
 ) -> None:
-    """Serve until SIGTERM or SIGINT, restarting `embedded` whenever it dies."""
+    """Serve until SIGTERM or SIGINT, restarting `embedded` whenever it dies. With
+    `share`, as one worker of `umpire serve --workers N` (whose parent prints the banner)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -114,15 +159,17 @@ async def serve_forever(
         supervisor.start()
     try:
         restarting = supervisor.restarting if supervisor is not None else None
-        async with running_gateway(settings, url, restarting=restarting) as running:
+        async with running_gateway(settings, url, restarting=restarting, share=share) as running:
             where = f"{settings.host}:{running.port}"
             store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
-            print(
-                f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store})",
-                flush=True,
-            )
+            if share is None:
+                print(
+                    f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store})",
+                    flush=True,
+                )
             await stop.wait()
-            print("umpire: shutting down", flush=True)
+            if share is None:
+                print("umpire: shutting down", flush=True)
     finally:
         if supervisor is not None:
             await supervisor.stop()

@@ -32,7 +32,6 @@ from events.export import envelope_to_line
 from events.terminal_text import printable_json, shown
 from events.types import CommandTakenBack
 from server import actions_command, audit_command, credentials, export_command, replay_command
-from server.app import run
 from server.audit_command import cmd_audit
 from server.config import Settings, SettingsError, from_env
 from server.export_command import cmd_export, cmd_import
@@ -41,6 +40,7 @@ from server.referee import add_role_arguments, role_for
 from server.render import describe, receipt_lines
 from server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
 from server.store_access import open_store
+from server.workers import serve
 
 console = Console()
 err_console = Console(stderr=True)
@@ -373,8 +373,7 @@ def _url(settings: Settings, args: argparse.Namespace) -> str:
 
 
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
-
-    return run(settings)
+    return serve(settings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -386,6 +385,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
     p.add_argument("--host")
     p.add_argument("--port", type=int)
+    p.add_argument(
+        "--workers", type=int,
+        help="gateway processes sharing the port (default: one per core, at most 8; "
+        "UMPIRE_WORKERS)",
+    )  # fmt: skip
 
     p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
     p.add_argument("ruleset")
@@ -551,7 +555,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         overrides: dict[str, Any] = {"data_dir": args.data_dir}
         if args.cmd == "serve":
-            overrides.update(host=args.host, port=args.port)
+            overrides.update(host=args.host, port=args.port, workers=args.workers)
         settings = from_env(**overrides)
         load_extra_rulesets(settings)
         handler = HANDLERS[args.cmd]

@@ -83,6 +83,9 @@ class Settings(BaseModel, frozen=True):
     creates_per_minute: float = Field(60.0, gt=0)
     create_burst: float = Field(100.0, ge=1)
     max_grants_per_connection: int = Field(500, ge=1)
+    # `umpire serve`'s gateway processes on one port (server/workers.py); None: one per
+    # core, at most 8. 1 is the single process of before.
+    workers: int | None = Field(None, ge=1, le=64)
 
 
 ENV = {
@@ -124,6 +127,7 @@ ENV = {
     "creates_per_minute": "UMPIRE_CREATES_PER_MINUTE",
     "create_burst": "UMPIRE_CREATE_BURST",
     "max_grants_per_connection": "UMPIRE_MAX_GRANTS_PER_CONNECTION",
+    "workers": "UMPIRE_WORKERS",
 }
 
 _LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds", "allowed_hosts"}

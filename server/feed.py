@@ -37,6 +37,7 @@ from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
 from server.background import cancel_all
 from server.backoff import Backoff
+from server.framing import Batch
 from server.games import reveal_command_id
 from server.store_access import node_client
 
@@ -114,8 +115,9 @@ def encode_frame(
 class Sink(Protocol):
     """Where a live subscription's frames go: a connection's outgoing queue."""
 
-    def offer(self, frame: bytes) -> bool:
-        """Queue a frame without waiting; False if there is no room."""
+    def offer(self, batch: Batch) -> bool:
+        """Send or queue every frame of `batch` without waiting; False (and nothing sent)
+        if there is no room for all of them."""
         ...
 
     def lagging(self, sub: Subscription) -> None:
@@ -232,29 +234,47 @@ class GameFeed:
         self.live[sub] = None
 
     def _push(self) -> None:
-        """Put the new events' frames into every live subscriber's queue; one whose queue
-        is full (or whose frame fails) leaves live delivery and catches up on its own."""
-        dropped = [sub for sub in self.live if not self._deliver(sub)]
+        """Hand the new events' frames to every live subscriber; one that has no room (or
+        whose frame fails) leaves live delivery and catches up on its own.
+
+        Subscribers of one role at one seq are owed the same frames: they are gathered
+        once per push into a `Batch` whose bytes every such subscriber shares (encode
+        once, write many: server/framing.py)."""
+        batches: dict[tuple[Role, int], Batch | None] = {}
+        dropped = [sub for sub in self.live if not self._deliver(sub, batches)]
         for sub in dropped:
             del self.live[sub]
             sub.sink.lagging(sub)
 
-    def _deliver(self, sub: Subscription) -> bool:
+    def _batch(self, role: Role, start: int) -> Batch | None:
+        """The frames for `role` from `start` to the head (None: not all in the window)."""
+        frames = []
+        for seq in range(start, self.head + 1):
+            cached = self.window.get(seq)
+            if cached is None:
+                return None
+            frame = cached.frame(self.ruleset, self.codec, role, seq <= self.revealed_through)
+            if frame is not None:
+                frames.append(frame)
+        return Batch(frames)
+
+    def _deliver(self, sub: Subscription, batches: dict[tuple[Role, int], Batch | None]) -> bool:
+        if sub.next_seq > self.head:
+            return True
+        key = (sub.role, sub.next_seq)
         try:
-            while sub.next_seq <= self.head:
-                cached = self.window.get(sub.next_seq)
-                if cached is None:
-                    return False
-                revealed = sub.next_seq <= self.revealed_through
-                frame = cached.frame(self.ruleset, self.codec, sub.role, revealed)
-                if frame is not None and not sub.sink.offer(frame):
-                    return False
-                sub.next_seq += 1
+            if key in batches:
+                batch = batches[key]
+            else:
+                batch = batches[key] = self._batch(sub.role, sub.next_seq)
+            if batch is None or (batch.frames and not sub.sink.offer(batch)):
+                return False
         except Exception:
             # The catch-up path meets the same failure and closes the connection for
             # resync; one subscriber's failure never stops delivery to the others.
             log.exception("live delivery to a subscriber failed")
             return False
+        sub.next_seq = self.head + 1
         return True
 
     async def frames(self, start: int, role: Role, limit: int = READ_PAGE) -> list[bytes]:

@@ -81,6 +81,7 @@ from server.background import cancel_all
 from server.config import Settings
 from server.credentials import Unauthorized
 from server.feed import Notifier, Subscription
+from server.framing import Batch, text_frame, writable_now
 from server.games import Games, game_id_for_create
 from server.keepalive import Keepalive
 from server.metrics import Metrics
@@ -109,6 +110,11 @@ CATCH_UP_PAGE = 25
 LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
 # The request id of a frame too deep to parse, found without parsing it (best effort).
 _REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
+
+
+# Queued after a direct write that filled the socket (server/framing.py): no frame, the
+# writer waits for the socket to drain.
+_FILLED = b""
 
 
 class SlowConsumer(Exception):
@@ -410,6 +416,10 @@ class Connection:
                 if frame is None:
                     return
                 self.blocked_since = time.monotonic()
+                if not frame:  # _FILLED: a direct write filled the socket; wait as a send would
+                    await self.ws.drain()
+                    self.blocked_since = None
+                    continue
                 # Already UTF-8 JSON: sent as a text frame without a decode per subscriber.
                 await self.ws.send(frame, text=True)
                 self.blocked_since = None
@@ -417,12 +427,40 @@ class Connection:
         except ConnectionClosed:
             return
 
-    def offer(self, frame: bytes) -> bool:
-        """Queue a live frame if there is room (the feed never waits on one client)."""
-        if self.out.full():
+    def _write_now(self, frame: bytes) -> bool:
+        """Write `frame` to the socket at once when nothing is queued or being sent
+        before it (server/framing.py): a reply skips the writer task's wake-up and the
+        library's framing."""
+        idle = self.out.empty() and self.blocked_since is None and self._closing is None
+        if idle and writable_now(self.ws):
+            self.ws.transport.write(text_frame(frame))
+            self.gw.metrics.frames_sent += 1
+            self._check_filled()
+            return True
+        return False
+
+    def _check_filled(self) -> None:
+        """After a direct write: if the socket is now full, the writer waits for it to
+        drain, blocked as if it had sent the frame itself, so later frames queue behind
+        it, the slow-consumer limit applies and the sweep finds a peer that never reads."""
+        if self.ws.paused:
+            self.out.put_nowait(_FILLED)
+
+    def offer(self, batch: Batch) -> bool:
+        """Send a feed's live frames now, in one write shared with the other subscribers,
+        or queue them all if there is room (the feed never waits on one client)."""
+        count = len(batch.frames)
+        idle = self.out.empty() and self.blocked_since is None and self._closing is None
+        if idle and writable_now(self.ws):
+            self.ws.transport.write(batch.wire())
+            self.gw.metrics.frames_sent += count
+            self._check_filled()
+        elif self.out.maxsize - self.out.qsize() >= count:
+            for frame in batch.frames:
+                self.out.put_nowait(frame)
+        else:
             return False
-        self.out.put_nowait(frame)
-        self.gw.metrics.events_delivered += 1
+        self.gw.metrics.events_delivered += count
         return True
 
     def lagging(self, sub: Subscription) -> None:
@@ -433,6 +471,8 @@ class Connection:
 
     async def send(self, frame: bytes) -> None:
         """Queue a frame; a client that stays full for too long is closed for resync."""
+        if self._write_now(frame):
+            return
         if not self.out.full():  # the common case: no timeout context per frame
             self.out.put_nowait(frame)
             return

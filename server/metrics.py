@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from server.collector import Pauses
 
@@ -30,6 +33,8 @@ class Metrics:
         self.gc = Pauses()
         # More exposition lines, from the parts that keep their own counts (admission).
         self.sources: list[Callable[[], list[str]]] = []
+        # In a worker of `umpire serve --workers N`: where the workers' figures meet.
+        self.share: WorkerShare | None = None
 
     def error(self, code: str) -> None:
         """Count an error by its code."""
@@ -45,7 +50,13 @@ class Metrics:
                 self.buckets[i] += 1
 
     def render(self, connections_open: int, feeds: int, subscriptions: int) -> str:
-        """The exposition text."""
+        """The exposition text: this process's, or in a worker every worker's (summed
+        and each its own, `combine`)."""
+        own = self.render_own(connections_open, feeds, subscriptions)
+        return own if self.share is None else self.share.gather(own)
+
+    def render_own(self, connections_open: int, feeds: int, subscriptions: int) -> str:
+        """The exposition text of this process alone."""
         lines = [
             "# TYPE umpire_connections_open gauge",
             f"umpire_connections_open {connections_open}",
@@ -83,3 +94,123 @@ class Metrics:
         for source in self.sources:
             lines += source()
         return "\n".join(lines) + "\n"
+
+
+# Families whose samples are a maximum over workers, not a sum (a longest pause).
+# Thresholds are the same setting in every worker, not amounts.
+_MAXIMA = ("umpire_gc_pause_longest_seconds", "umpire_gc_threshold")
+_HISTOGRAM_PARTS = ("_bucket", "_sum", "_count")
+WORKER_PREFIX = "umpire_worker_"
+
+
+def _parse(text: str) -> tuple[dict[str, str], dict[str, float]]:
+    """The families (name -> kind, in order) and samples (series -> value) of a text."""
+    kinds: dict[str, str] = {}
+    samples: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("# TYPE "):
+            parts = line.split()
+            if len(parts) == 4:
+                kinds.setdefault(parts[2], parts[3])
+        elif line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            try:
+                samples[series] = float(value)
+            except ValueError:
+                continue  # a garbled line is left out rather than failing /metrics
+    return kinds, samples
+
+
+def _family(series: str, kinds: dict[str, str]) -> str:
+    name = series.partition("{")[0]
+    if name not in kinds:
+        for part in _HISTOGRAM_PARTS:
+            if name.endswith(part) and name.removesuffix(part) in kinds:
+                return name.removesuffix(part)
+    return name
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else f"{value:.6f}"
+
+
+def _renamed(name: str) -> str:
+    return WORKER_PREFIX + name.removeprefix("umpire_")
+
+
+def _per_worker(series: str, worker: int) -> str:
+    """`umpire_x{a="1"}` as `umpire_worker_x{worker="2",a="1"}`."""
+    name, brace, labels = series.partition("{")
+    if brace:
+        return f'{_renamed(name)}{{worker="{worker}",{labels}'
+    return f'{_renamed(name)}{{worker="{worker}"}}'
+
+
+def combine(expositions: dict[int, str]) -> str:
+    """One exposition for the worker processes of `umpire serve --workers N`, from each
+    worker's own (`expositions`: worker number -> its text).
+
+    `umpire_workers` (how many are summed), then every series summed over the workers
+    under its own name, so what was built for one process reads the whole server (a
+    longest pause is the maximum, not a sum); then each worker's own series as
+    `umpire_worker_<name>{worker="<k>",...}`. Each family's lines stay in one group."""
+    kinds: dict[str, str] = {}
+    totals: dict[str, dict[str, float]] = {}
+    own: dict[str, list[str]] = {}
+    for worker in sorted(expositions):
+        found, samples = _parse(expositions[worker])
+        for name, kind in found.items():
+            kinds.setdefault(name, kind)
+        for series, value in samples.items():
+            family = _family(series, kinds)
+            summed = totals.setdefault(family, {})
+            if series not in summed:
+                summed[series] = value
+            elif family in _MAXIMA:
+                summed[series] = max(summed[series], value)
+            else:
+                summed[series] += value
+            own.setdefault(family, []).append(f"{_per_worker(series, worker)} {_number(value)}")
+    lines = ["# TYPE umpire_workers gauge", f"umpire_workers {len(expositions)}"]
+    for family, summed in totals.items():
+        lines.append(f"# TYPE {family} {kinds.get(family, 'untyped')}")
+        lines += [f"{series} {_number(value)}" for series, value in summed.items()]
+    for family, samples in own.items():
+        lines.append(f"# TYPE {_renamed(family)} {kinds.get(family, 'untyped')}")
+        lines += samples
+    return "\n".join(lines) + "\n"
+
+
+class WorkerShare:
+    """Where the workers of one `umpire serve --workers N` meet for /metrics: a private
+    directory (made by the parent, 0700) holding each worker's latest exposition as
+    `worker-<k>.prom`, rewritten every second. Whichever worker answers /metrics sums
+    its own live figures with the others' files. A dead worker's file stays until its
+    replacement overwrites it, so the sum does not drop while it restarts; the new
+    process's counters start from zero (a counter reset, as for any restarted process)."""
+
+    def __init__(self, directory: Path, worker: int) -> None:
+        self.directory = Path(directory)
+        self.worker = worker
+
+    def path(self, worker: int) -> Path:
+        """The file of `worker`'s exposition."""
+        return self.directory / f"worker-{worker}.prom"
+
+    def publish(self, own: str) -> None:
+        """Replace this worker's file with `own` (atomically: a reader never sees half)."""
+        target = self.path(self.worker)
+        temporary = target.with_name(f".{target.name}.{os.getpid()}")
+        temporary.write_text(own)
+        os.replace(temporary, target)
+
+    def gather(self, own: str) -> str:
+        """Every worker's exposition combined, this one's (`own`) live."""
+        texts = {self.worker: own}
+        with contextlib.suppress(OSError):
+            for entry in self.directory.glob("worker-*.prom"):
+                number = entry.stem.removeprefix("worker-")
+                if number.isdigit() and int(number) != self.worker:
+                    with contextlib.suppress(OSError):
+                        texts[int(number)] = entry.read_text()
+        return combine(texts)

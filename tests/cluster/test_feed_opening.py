@@ -10,6 +10,7 @@ import pytest
 from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server.feed import Notifier, Subscription
+from server.framing import Batch
 from server.games import Games
 
 
@@ -20,8 +21,8 @@ class Recording:
         self.frames: list[bytes] = []
         self.arrived = asyncio.Event()
 
-    def offer(self, frame: bytes) -> bool:
-        self.frames.append(frame)
+    def offer(self, batch: Batch) -> bool:
+        self.frames.extend(batch.frames)
         self.arrived.set()
         return True
 

@@ -22,6 +22,7 @@ def environment(data_dir: Path, **env: str) -> dict[str, str]:
         "UMPIRE_DATA_DIR": str(data_dir),
         "UMPIRE_EXTRA_RULESETS": RULESETS,
         "PYTHONPATH": str(REPO),
+        "UMPIRE_WORKERS": "1",  # one gateway process (tests of --workers set more)
         **env,
     }
 

@@ -5,6 +5,7 @@ no repeat."""
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import msgspec
 import websockets
@@ -74,7 +75,10 @@ async def test_caught_up_subscriptions_hold_no_task(
 async def test_an_overflowing_live_subscription_catches_up_and_goes_live_again(
     redis_server: EmbeddedRedis, prefix: str
 ) -> None:
-    # A queue of 10 frames (the least allowed): a batch of 100 events cannot fit whole.
+    # A queue of 10 frames (the least allowed), and a small socket send buffer while the
+    # client reads nothing: the socket fills, frames wait in the queue, and it overflows.
+    # (A live frame is written straight to a socket with room, server/framing.py, so only
+    # a client that does not read can overflow its queue.)
     settings = gateway_settings(prefix, send_queue_limit=10, slow_consumer_seconds=30.0)
     async with running_gateway(settings, redis_server.url) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
@@ -84,7 +88,15 @@ async def test_an_overflowing_live_subscription_catches_up_and_goes_live_again(
             received: list[int] = []
             consumer = asyncio.create_task(consume_until(client, created.game_id, total, received))
             await _until_live(running.gateway.notifier, created.game_id)
+            transport = client._ws.transport  # type: ignore[union-attr]
+            (conn,) = running.gateway.connections
+            sent_from = conn.ws.transport.get_extra_info("socket")
+            sent_from.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            transport.pause_reading()
             await append_added(running, created.game_id, 3000, batch=100)
+            await asyncio.sleep(0.5)  # the live frames meet the full socket and queue
+            sent_from.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+            transport.resume_reading()
             await asyncio.wait_for(consumer, 60)
             assert received == list(range(1, total + 1))
             metrics = running.gateway.metrics

@@ -36,6 +36,7 @@ def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.P
         "UMPIRE_PREFIX": prefix,
         "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
         "PYTHONPATH": str(REPO),
+        "UMPIRE_WORKERS": "1",  # one gateway process (tests of --workers set more)
         **env,
     }
     process = subprocess.Popen(

@@ -1,0 +1,306 @@
+"""`umpire serve --workers N`: one parent and N gateway worker processes on one port.
+
+One gateway process uses one core. With N workers the parent owns what there is one of:
+the data directory's lock and the embedded Valkey (started once, supervised as before,
+server/supervisor.py). It reserves the listening port and starts N worker processes
+(`python -m server.workers`), each a whole gateway that binds the port with SO_REUSEPORT,
+so the kernel spreads new connections over the workers' listening sockets (a handed-down
+shared socket lets whichever worker wakes first accept a whole burst). Workers hold no
+state that matters (docs/scale-out.md): a client of a worker that dies reconnects, lands
+on another, resubscribes from its last seq and retries its command id.
+
+The parent supervises them as it supervises Valkey: a worker that exits is restarted
+with backoff while it keeps dying. SIGTERM or SIGINT to the parent sends SIGTERM to
+every worker, each drains (commands in flight finish and are acknowledged, connections
+close with 1001), and only then does the parent stop Valkey. A worker's settings and the
+store's URL, which carries the store's password, reach it on its stdin, never on its
+command line or in its environment; it dies with the parent (PR_SET_PDEATHSIG).
+
+/metrics: each worker writes its own figures into a private directory every second and
+whichever worker answers sums them (server/metrics.py, `WorkerShare`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from server import app
+from server.app import _BIND_ERRORS, serve_forever
+from server.config import Settings
+from server.embedded import EmbeddedRedis
+from server.metrics import WorkerShare
+from server.store_access import DataDirInUse, embedded_server, publish, redacted, store_url
+from server.supervisor import Supervisor
+
+log = logging.getLogger("umpire.workers")
+
+MAX_DEFAULT_WORKERS = 8  # past this the one Valkey, not the gateways, sets the pace
+POLL_SECONDS = 0.1
+FIRST_DELAY = 0.1
+MAX_DELAY = 5.0
+STABLE_SECONDS = 10.0  # a worker that lived this long resets its backoff
+# A worker's drain: commands in flight (10 s), the close handshakes, a margin.
+DRAIN_SECONDS = 30.0
+PR_SET_PDEATHSIG = 1
+
+
+def default_workers() -> int:
+    """The number of cores this process may run on, at most MAX_DEFAULT_WORKERS."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_DEFAULT_WORKERS))
+
+
+def reserve_port(host: str, port: int) -> socket.socket:
+    """A socket bound (not listening) to `host:port` with SO_REUSEPORT: it fixes a port 0
+    to one number for every worker, and holds the port while workers restart. Only
+    listening sockets take connections, so it never takes one itself."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def _dies_with(parent: int) -> Callable[[], None]:
+    def prepare() -> None:  # runs in the child between fork and exec
+        with contextlib.suppress(Exception):
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the prctl
+            os._exit(1)
+        # Out of the terminal's process group: Ctrl-C reaches the parent alone, which then
+        # drains the workers in order.
+        os.setpgrp()
+
+    return prepare
+
+
+class Worker:
+    """One worker process slot: its number, its current process and its backoff."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started = 0.0
+        self.delay = FIRST_DELAY
+        self.restarts = 0
+
+
+class Workers:
+    """The parent's watch over its worker processes."""
+
+    def __init__(self, settings: Settings, url: str, share_dir: Path, count: int) -> None:
+        self.settings = settings
+        self.url = url
+        self.share_dir = share_dir
+        self.slots = [Worker(number) for number in range(count)]
+        self.stopping = False
+        self._task: asyncio.Task[None] | None = None
+
+    def spawn(self, slot: Worker) -> None:
+        """Start `slot`'s process and hand it its settings and the store URL on stdin."""
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server.workers"],
+            stdin=subprocess.PIPE,
+            preexec_fn=_dies_with(os.getpid()),
+        )
+        launch = {
+            "worker": slot.number,
+            "settings": self.settings.model_dump(mode="json"),
+            "url": self.url,
+            "share_dir": str(self.share_dir),
+        }
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.write(json.dumps(launch).encode())
+        with contextlib.suppress(BrokenPipeError):
+            process.stdin.close()
+        slot.process = process
+        slot.started = time.monotonic()
+
+    def start(self) -> None:
+        """Start every worker and the watch (in the running event loop)."""
+        for slot in self.slots:
+            self.spawn(slot)
+        self._task = asyncio.get_running_loop().create_task(self._watch(), name="workers")
+
+    def pids(self) -> list[int]:
+        """The worker processes' pids (the live ones)."""
+        return [s.process.pid for s in self.slots if s.process and s.process.poll() is None]
+
+    async def _watch(self) -> None:
+        due: dict[int, float] = {}  # worker number -> when to start it again
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            now = time.monotonic()
+            for slot in self.slots:
+                process = slot.process
+                if process is None or self.stopping:
+                    continue
+                if process.poll() is None:  # poll() reaps a dead worker
+                    continue
+                if slot.number not in due:
+                    if now - slot.started >= STABLE_SECONDS:
+                        slot.delay = FIRST_DELAY
+                    log.error(
+                        "worker %d (pid %d) exited with status %s; restarting it in %.1f s",
+                        slot.number,
+                        process.pid,
+                        process.returncode,
+                        slot.delay,
+                    )
+                    due[slot.number] = now + slot.delay
+                    slot.delay = min(slot.delay * 2, MAX_DELAY)
+                elif now >= due[slot.number]:
+                    del due[slot.number]
+                    self.spawn(slot)
+                    slot.restarts += 1
+                    assert slot.process is not None
+                    log.warning("worker %d restarted (pid %d)", slot.number, slot.process.pid)
+
+    async def stop(self) -> None:
+        """SIGTERM every worker and wait while they drain (SIGKILL one that overstays)."""
+        self.stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        running = [s.process for s in self.slots if s.process and s.process.poll() is None]
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + DRAIN_SECONDS
+        for process in running:
+            while process.poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            if process.poll() is None:
+                log.error("worker pid %d did not drain in %g s: killed", process.pid,
+                          DRAIN_SECONDS)  # fmt: skip
+                process.kill()
+                process.wait(5)
+
+
+async def supervise(
+    settings: Settings, url: str, embedded: EmbeddedRedis | None, count: int
+) -> None:
+    """The parent's life: workers (and the embedded Valkey) watched until SIGTERM/SIGINT,
+    then the workers drained."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    supervisor = None
+    if embedded is not None:
+        supervisor = Supervisor(
+            embedded,
+            movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
+            on_restart=lambda server: publish(settings.data_dir, server),
+        )
+        supervisor.start()
+    share_dir = Path(tempfile.mkdtemp(prefix="umpire-workers-"))  # 0700
+    workers = Workers(settings, url, share_dir, count)
+    try:
+        workers.start()
+        where = f"{settings.host}:{settings.port}"
+        store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
+        print(
+            f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store}, "
+            f"{count} workers: pids {' '.join(map(str, workers.pids()))})",
+            flush=True,
+        )
+        await stop.wait()
+        print("umpire: shutting down (draining the workers)", flush=True)
+        await workers.stop()
+    finally:
+        with contextlib.suppress(Exception):
+            await workers.stop()
+        if supervisor is not None:
+            await supervisor.stop()
+        shutil.rmtree(share_dir, ignore_errors=True)
+
+
+def serve(settings: Settings) -> int:
+    """Entry point of `umpire serve`: one gateway process with `--workers 1`, else a
+    parent and `settings.workers` workers (default: the cores, at most 8)."""
+    count = settings.workers or default_workers()
+    if count == 1:
+        return app.run(settings)
+    return run(settings, count)
+
+
+def run(settings: Settings, count: int) -> int:
+    """`umpire serve --workers N`, N > 1: the parent."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        reserved = reserve_port(settings.host, settings.port)
+    except OSError as exc:
+        if exc.errno not in _BIND_ERRORS:
+            raise
+        print(
+            f"umpire: cannot listen on {settings.host}:{settings.port} "
+            f"({(exc.strerror or str(exc)).lower()}); "
+            "is another umpire serving there? Set UMPIRE_PORT or --port",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 1
+    with reserved:
+        settings = settings.model_copy(update={"port": reserved.getsockname()[1]})
+        try:
+            with embedded_server(settings) as server:
+                asyncio.run(supervise(settings, store_url(settings, server), server, count))
+        except DataDirInUse as exc:
+            print(f"umpire: {exc}", file=sys.stderr, flush=True)
+            return 1
+    return 0
+
+
+def worker_main() -> int:
+    """A worker process: its launch on stdin, then one gateway until SIGTERM."""
+    launch: dict[str, Any] = json.loads(sys.stdin.buffer.read())
+    number = int(launch["worker"])
+    logging.basicConfig(
+        level=logging.INFO, format=f"%(asctime)s worker {number} %(name)s %(message)s"
+    )
+    settings = Settings.model_validate(launch["settings"])
+    for spec in settings.extra_rulesets:  # as `umpire serve` itself loaded them
+        registry.load_module(spec)
+    share = WorkerShare(Path(launch["share_dir"]), number)
+    try:
+        import uvloop  # optional extra: umpire[fast]
+
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    runner(serve_forever(settings, launch["url"], None, share=share))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(worker_main())
