@@ -244,9 +244,24 @@ def apply(
         return Game(msgspec.structs.replace(meta, ended=True, result=event.result), game.state)
     if isinstance(event, GameCreated):
         raise CorruptEvent("GameCreated may only be the first event of a game")
+    return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
+
+
+# The engine's own events (handled by `apply` above); every other event is the ruleset's.
+_ENGINE_EVENTS = frozenset(
+    (DiceRolled, CommandRecorded, CommandTakenBack, ClientSeedBound, SeedRevealed, GameEnded,
+     GameCreated)
+)  # fmt: skip
+
+
+def _ruleset_step(
+    ruleset: Ruleset[Any], meta: GameMeta, state: Any, event: Struct, at: int
+) -> tuple[GameMeta, Any]:
+    """A ruleset event: its evolve, and the takeback stack emptied if it shows the player
+    something hidden."""
     if meta.undo and _shows_hidden(ruleset, event):
         meta = _blocked(meta, at, "hidden")
-    return Game(meta, ruleset.evolve(game.state, event))
+    return meta, ruleset.evolve(state, event)
 
 
 def fold(
@@ -267,7 +282,12 @@ def fold(
         else:
             assert ruleset is not None and codec is not None
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            game = apply(ruleset, game, event, seq=env.seq, command_id=env.command_id)
+            if type(event) in _ENGINE_EVENTS:
+                game = apply(ruleset, game, event, seq=env.seq, command_id=env.command_id)
+            else:  # most events: straight to the ruleset, one Game built per event
+                meta, state = _ruleset_step(ruleset, game.meta, game.state, event, env.seq)
+                game = Game(msgspec.structs.replace(meta, seq=env.seq, last_hash=env.hash), state)
+                continue
         game = Game(msgspec.structs.replace(game.meta, seq=env.seq, last_hash=env.hash), game.state)
     return game
 
