@@ -12,6 +12,7 @@ naming the package and the entry point.
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import BrokenRuleset, UnknownRuleset
@@ -46,14 +47,17 @@ def load_module(spec: str) -> Ruleset[Any]:
     return ruleset
 
 
-def entry_points(group: str) -> list[EntryPoint]:
-    """The installed entry points of `group`, read from the packages' metadata."""
+@cache
+def entry_points(group: str) -> tuple[EntryPoint, ...]:
+    """The installed entry points of `group`, read from the packages' metadata once per
+    process (a scan costs milliseconds, and every connection's welcome lists the rulesets;
+    a ruleset installed later is found after a restart)."""
     # Imported here: importlib.metadata imports threading and so time, which engine modules
     # may not import (tests/engine/test_purity.py); reading metadata, like importing a
     # ruleset module, reads installed files but no clock and no store.
     from importlib import metadata
 
-    return list(metadata.entry_points(group=group))
+    return tuple(metadata.entry_points(group=group))
 
 
 def _package(point: EntryPoint) -> str:

@@ -3,6 +3,7 @@ loaded on first use, and a broken or doubly named plug-in is a clear error."""
 
 from __future__ import annotations
 
+from importlib import metadata
 from importlib.metadata import EntryPoint
 
 import pytest
@@ -66,3 +67,23 @@ def test_a_broken_plugin_names_itself(
         registry.get("broken")
     assert says in info.value.message and value in info.value.message
     assert info.value.code == "broken_ruleset"
+
+
+def test_the_installed_metadata_is_read_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every connection's welcome lists the rulesets; a metadata scan costs milliseconds,
+    so it is made once (fails if `entry_points` scans on every call)."""
+    scans: list[str] = []
+    real = metadata.entry_points
+
+    def counting(**kwargs: str) -> object:
+        scans.append(kwargs["group"])
+        return real(**kwargs)
+
+    registry.entry_points.cache_clear()
+    monkeypatch.setattr(metadata, "entry_points", counting)
+    try:
+        for _ in range(3):
+            assert "counter" in registry.available()
+        assert scans == [registry.GROUP]
+    finally:
+        registry.entry_points.cache_clear()
