@@ -41,7 +41,7 @@ def _no_redaction(event: Struct, role: Role) -> Struct | None:
     return event
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per ruleset: hashed by identity, cheaply
 class Ruleset(Generic[S]):
     """One solo system: its name, version, types and the pure Decider functions."""
 
