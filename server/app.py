@@ -132,6 +132,20 @@ async def running_gateway(
         await store.close()
 
 
+def supervised_store(settings: Settings, embedded: EmbeddedRedis | None) -> Supervisor | None:
+    """The started supervisor of the embedded Valkey (server/supervisor.py): a death is
+    reaped and restarted, its new address published; None for an external store."""
+    if embedded is None:
+        return None
+    supervisor = Supervisor(
+        embedded,
+        movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
+        on_restart=lambda server: publish(settings.data_dir, server),
+    )
+    supervisor.start()
+    return supervisor
+
+
 async def serve_forever(
     settings: Settings,
     url: str,
@@ -148,15 +162,7 @@ async def serve_forever(
     # Every module is imported by now: freeze what that made. Before the gateway starts,
     # so the full collection this does is not counted among its pauses.
     collector.tune(settings.gc_thresholds)
-    supervisor = None
-    if embedded is not None:
-        supervisor = Supervisor(
-            embedded,
-            movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
-            on_restart=lambda server: publish(settings.data_dir, server),
-        )
-    if supervisor is not None:
-        supervisor.start()
+    supervisor = supervised_store(settings, embedded)
     try:
         restarting = supervisor.restarting if supervisor is not None else None
         async with running_gateway(settings, url, restarting=restarting, share=share) as running:

@@ -45,8 +45,7 @@ from server.app import _BIND_ERRORS, serve_forever
 from server.config import Settings
 from server.embedded import EmbeddedRedis
 from server.metrics import WorkerShare
-from server.store_access import DataDirInUse, embedded_server, publish, redacted, store_url
-from server.supervisor import Supervisor
+from server.store_access import DataDirInUse, embedded_server, redacted, store_url
 
 log = logging.getLogger("umpire.workers")
 
@@ -215,14 +214,7 @@ async def supervise(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    supervisor = None
-    if embedded is not None:
-        supervisor = Supervisor(
-            embedded,
-            movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
-            on_restart=lambda server: publish(settings.data_dir, server),
-        )
-        supervisor.start()
+    supervisor = app.supervised_store(settings, embedded)
     share_dir = Path(tempfile.mkdtemp(prefix="umpire-workers-"))  # 0700
     workers = Workers(settings, url, share_dir, count)
     try:
