@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bench.core import _counter
 from bench.cpu_quota import CpuQuota
 from bench.wsload import (
     OPERATOR,
@@ -36,6 +37,10 @@ from bench.wsload import (
     percentile,
     raise_open_files,
 )
+from engine.game import codec_for
+from events.redis_store import RedisEventStore
+from events.store import PendingEvent
+from server.embedded import EmbeddedRedis
 
 _cids = itertools.count(1)
 FAN_OUT_RATE = 10.0  # commands/s to the 1,000-subscriber game: 2 events -> 20,000 frames/s
@@ -314,11 +319,6 @@ async def fan_out_many_games(
 
 async def catch_up(url: str, redis_url: str, prefix: str, events: int) -> dict[str, Any]:
     """Seconds for a new subscriber to receive all of a `events`-event game, from seq 0."""
-    from bench.core import _counter
-    from engine.game import codec_for
-    from events.redis_store import RedisEventStore
-    from events.store import PendingEvent
-
     conn = await Conn.open(url)
     game = await conn.create()
     ruleset, added = _counter()
@@ -392,8 +392,6 @@ async def _timed(progress: Progress, label: str, work: Awaitable[Any]) -> Any:
 
 async def single(progress: Progress, quick: bool = False) -> dict[str, Any]:
     """Everything on one Valkey and one gateway."""
-    from server.embedded import EmbeddedRedis
-
     files = raise_open_files()
     scale = 0.2 if quick else 1.0
     with tempfile.TemporaryDirectory(prefix="umpire-bench-path-") as tmp:
