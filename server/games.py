@@ -23,6 +23,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -84,6 +85,11 @@ def reveal_command_id(epoch: int) -> str:
 def bind_command_id(epoch: int) -> str:
     """The system batch id of the client seed bound for seed epoch `epoch`."""
     return f"umpire:bind:{epoch}"
+
+
+# A cached seed is checked against the game's commitment on every command: its SHA-256
+# is kept (the seeds are already held in `Games._secrets`; bounded like the game cache).
+_commitment_of = lru_cache(maxsize=4096)(commitment)
 
 
 class NoDiceSeed(UmpireError):
@@ -412,10 +418,10 @@ class Games:
         another epoch's (the game as read is behind a reveal: read it again)."""
         game_id = game.meta.game_id
         seed = self._secrets.get(game_id)
-        if seed is not None and commitment(seed) == game.meta.seed_commitment:
+        if seed is not None and _commitment_of(seed) == game.meta.seed_commitment:
             return seed
         seed = await self._stored_secret(game_id)
-        if commitment(seed) != game.meta.seed_commitment:
+        if _commitment_of(seed) != game.meta.seed_commitment:
             return None
         self._secrets[game_id] = seed
         return seed
