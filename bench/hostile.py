@@ -25,7 +25,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from engine import registry
 from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server import credentials
@@ -33,7 +32,6 @@ from server.embedded import EmbeddedRedis
 from server.games import Games
 from tests.access.peer import Peer
 from tests.faults.fleet import GatewayProcess
-from tests.support import counter_ruleset
 from tests.support.processes import REPO
 
 LONG_GAME_EVENTS = 6000
@@ -74,8 +72,6 @@ async def play(player: Peer, game: str, seconds: float, tag: str) -> tuple[list[
 
 
 async def _setup(store: RedisEventStore) -> tuple[str, int, list[str]]:
-    if "counter" not in registry.available():
-        registry.register(counter_ruleset.RULESET)
     games = Games(store)
     created = await games.create("counter", {"target": 10**6})
     n = 0

@@ -59,6 +59,8 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float]:
     """The closed loop against a gateway (profiled unless `out` is None): the commands it
     answered, and the gateway's CPU per command in microseconds (from /proc, so a busy
     machine does not count against it; under the profiler it includes the profiler)."""
+    # Imported here on purpose: main() has put the --repo checkout first on sys.path, so
+    # these are that checkout's modules (an older commit's protocol and gateway).
     from bench import path, wsload
     from server.embedded import EmbeddedRedis
 

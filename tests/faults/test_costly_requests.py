@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.hostile import cpu_seconds
+from bench.hostile import cpu_seconds, play
 from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server import credentials
@@ -60,21 +60,9 @@ async def _long_game(games: Games) -> str:
 
 
 async def _play(player: Peer, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
-    """A normal player for `seconds`: a view of the game, then a command, every 20 ms;
-    the round trip of each (s)."""
-    views, commands = [], []
-    deadline = time.monotonic() + seconds
-    n = 0
-    while time.monotonic() < deadline:
-        started = time.perf_counter()
-        await player.ok({"type": "view", "game_id": game})
-        views.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        await player.ok({"type": "command", "game_id": game, "command_id": f"{tag}{n}",
-                         "command": {"type": "Push"}})  # fmt: skip
-        commands.append(time.perf_counter() - started)
-        n += 1
-        await asyncio.sleep(0.02)
+    """The bench's normal player (a view, then a command, every 20 ms): each round trip
+    (s), sorted."""
+    views, commands = await play(player, game, seconds, tag)
     return sorted(views), sorted(commands)
 
 

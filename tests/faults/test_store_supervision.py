@@ -77,6 +77,20 @@ async def write(peer: Peer, gid: str, name: str, stop: asyncio.Event, acked: lis
         n += 1
 
 
+async def _squat(squatter: socket.socket, port: int) -> None:
+    """Take `port` the moment the kernel frees it (a killed Valkey's), so that a restart
+    on the same port fails."""
+    deadline = time.monotonic() + 2
+    while True:
+        try:
+            squatter.bind(("127.0.0.1", port))
+            squatter.listen()
+            return
+        except OSError:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.001)
+
+
 async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
     serve, port = start_serve(data_dir)
@@ -175,15 +189,7 @@ async def test_a_restart_that_finds_its_port_taken_moves_to_another(tmp_path: Pa
         old_port = int((data_dir / URL_FILE).read_text().split()[1].rsplit(":", 1)[1][:-2])
         (valkey,) = valkey_pids(data_dir)
         os.kill(valkey, signal.SIGKILL)
-        deadline = time.monotonic() + 2
-        while True:  # take the port the moment the kernel frees it
-            try:
-                squatter.bind(("127.0.0.1", old_port))
-                squatter.listen()
-                break
-            except OSError:
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.001)
+        await _squat(squatter, old_port)
         deadline = time.monotonic() + RESTORED_WITHIN
         while True:
             reply = await player.request(add(gid, "after"), timeout=15)
@@ -222,15 +228,7 @@ async def test_healthz_names_a_restart_in_progress_and_its_attempt(tmp_path: Pat
     try:
         (valkey,) = valkey_pids(data_dir)
         os.kill(valkey, signal.SIGKILL)
-        deadline = time.monotonic() + 2
-        while True:  # take the port the moment the kernel frees it
-            try:
-                squatter.bind(("127.0.0.1", store_port))
-                squatter.listen()
-                break
-            except OSError:
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.001)
+        await _squat(squatter, store_port)
         attempts: list[int] = []
         deadline = time.monotonic() + 15
         while not attempts or attempts[-1] < 3:
