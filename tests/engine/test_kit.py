@@ -6,8 +6,8 @@ import msgspec
 import pytest
 from msgspec import Struct
 
-from engine.dice import ServerDice, d6
-from engine.errors import RuleError
+from engine.dice import ManualDice, ServerDice, d6
+from engine.errors import OpponentDiceRefused, RuleError
 from engine.kit.citation import citations
 from engine.kit.dispatch import Dispatch, without_dice
 from engine.kit.fold import fold
@@ -149,3 +149,16 @@ def test_state_folds_every_emitted_event_when_read_and_can_be_replaced() -> None
     turn.state = Tally(total=100)  # taken as the fold of everything emitted so far
     turn.emit(Added(1))
     assert turn.state.total == 101
+
+
+def test_an_opponent_entry_needs_the_games_permission() -> None:
+    """The player's entry of an opponent's draw is refused unless the game allows the
+    opponent's dice (the policy the dice carry), and taken when it does."""
+    strict = Turn(Tally(), ServerDice(b"kit", "c", 1), evolve=evolve, cite=cite)
+    with pytest.raises(OpponentDiceRefused, match="card for the AI"):
+        strict.check_opponent_entry("card for the AI", cite("4.0"))
+    allowed = ServerDice(b"kit", "c", 1, opponent_entries=True)
+    Turn(Tally(), allowed, evolve=evolve, cite=cite).check_opponent_entry("card", cite("4.0"))
+    refused = ManualDice([], 1, opponent_dice=False)
+    with pytest.raises(OpponentDiceRefused):
+        Turn(Tally(), refused, evolve=evolve, cite=cite).check_opponent_entry("c", cite("4.0"))

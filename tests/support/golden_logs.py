@@ -61,13 +61,18 @@ def start(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Game:
         ruleset_version=ruleset.version,
         seed_commitment="",
         client_seed=CLIENT_SEED,
+        # Recorded before Order Cards named for the AI followed the opponent's-dice policy:
+        # those games took them, and a game created to allow them still does.
+        opponent_manual_dice=True,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, setup)))
 
 
 def send(ruleset: Ruleset[Any], game: Game, command: dict[str, Any]) -> tuple[Game, list[Struct]]:
     """Decide one command with the golden seed's dice and fold what it appends."""
-    dice = ServerDice(SEED, CLIENT_SEED, game.meta.rolls)
+    dice = ServerDice(
+        SEED, CLIENT_SEED, game.meta.rolls, opponent_entries=game.meta.opponent_manual_dice
+    )
     events = decide_command(ruleset, game, command, dice)
     for event in events:
         game = apply(ruleset, game, event)
