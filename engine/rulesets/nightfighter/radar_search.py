@@ -186,7 +186,7 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
         now = next(c for c in turn.state.counters if c.id == target.id)
         if now.status is not Status.ON_MAP or now.level is not Uncertainty.HIGH:
             continue
-        turn.emit_all(phantom_test(turn.state, now, dice, f"{radar.name} search"))
+        phantom_test(turn, now, f"{radar.name} search")
     rule = RULE_GCI if radar.kind in (RadarKind.GCI, RadarKind.MEW) else RULE
     turn.emit(
         RadarSearchResolved(

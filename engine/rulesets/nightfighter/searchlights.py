@@ -7,7 +7,7 @@ from msgspec import Struct
 from engine.decision import Candidate
 from engine.dice import Dice, nd6
 from engine.errors import RuleError
-from engine.kit.fold import fold
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import SearchSearchlight
 from engine.rulesets.nightfighter.events import SearchlightSearched
 from engine.rulesets.nightfighter.evolve import evolve
@@ -61,29 +61,29 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
         )
     if counter.searchlight:
         raise RuleError(f"{counter.id} is already fixed by searchlights", rule=RULE)
-    out: list[Struct] = []
-    work = state
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
     if counter.level is Uncertainty.HIGH:
-        tested = phantom_test(state, counter, dice, f"searchlights of zone {zone.name}")
-        out += tested
-        work = fold(evolve, state, tested)
-        now = counter_by_id(work, counter.id)
+        phantom_test(turn, counter, f"searchlights of zone {zone.name}")
+        now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED:
-            return [*out, _searched(zone.name, counter.id, 0, "phantom removed", ())]
+            turn.emit(_searched(zone.name, counter.id, 0, "phantom removed", ()))
+            return turn.events
         counter = now
+    work = turn.state  # after the phantom test: the fixes and zones the search may use
     if state.setup.high_altitude:
-        return [*out, _searched(zone.name, counter.id, 0, "high altitude: no precise fix", ())]
+        turn.emit(_searched(zone.name, counter.id, 0, "high altitude: no precise fix", ()))
+        return turn.events
     count = command.dice or zone.dice
-    roll = dice.roll(
+    roll = turn.roll(
         nd6(count),
         purpose=f"searchlight zone {zone.name} on {counter.id}",
         rule=RULE,
         owner=Owner.OPPONENT,
     )
-    out.append(roll)
     if 6 not in roll.faces:
-        return [*out, _searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,))]
+        turn.emit(_searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,)))
+        return turn.events
     area = set(zone.hexes)
     others = {
         h: z.name
@@ -110,10 +110,11 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
         RULE,
         exclude_on_failure=True,
     )
-    out += found.events
+    turn.emit_all(found.events)
     also = holder(found.hex) if found.found and found.hex not in zone.hexes else ""
     text = f"a 6 rolled; {found.text}" + (f" (in zone {also})" if also else "")
-    return [*out, _searched(zone.name, counter.id, count, text, (roll.roll,), also)]
+    turn.emit(_searched(zone.name, counter.id, count, text, (roll.roll,), also))
+    return turn.events
 
 
 def _searched(
