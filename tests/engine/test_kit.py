@@ -12,7 +12,7 @@ from engine.kit.citation import citations
 from engine.kit.dispatch import Dispatch, without_dice
 from engine.kit.fold import fold
 from engine.kit.hidden_roll import redact_hidden_roll
-from engine.kit.seed_table import Band, SeedTable
+from engine.kit.seed_table import Band, SeedTable, lettered
 from engine.kit.turn import Turn
 from events.types import DiceRolled, Owner
 
@@ -162,3 +162,17 @@ def test_an_opponent_entry_needs_the_games_permission() -> None:
     refused = ManualDice([], 1, opponent_dice=False)
     with pytest.raises(OpponentDiceRefused):
         Turn(Tally(), refused, evolve=evolve, cite=cite).check_opponent_entry("c", cite("4.0"))
+
+
+def test_seed_table_row_citation_shape_is_data() -> None:
+    """A ruleset whose logs cite rows otherwise keeps its shape by data (row_cite); a
+    lettered table (rows chosen by conditions) is read by label."""
+    rows = lettered(("A", 5), ("B", 8), ("D", 0))
+    assert [(b.low, b.high, b.span) for b in rows] == [(1, 1, "A"), (2, 2, "B"), (3, 3, "D")]
+    table = SeedTable(citation=cite("3.2.2 Placement"), bands=rows, row_cite=" row {span}")
+    assert table.row("B").value == 8
+    assert table.row("D").citation == "999_test.txt 3.2.2 Placement row D"
+    bare = SeedTable(citation=cite("4.1.1 Events"), bands=(Band(1, 4, "x"),), row_cite=" {span}")
+    assert bare.row_for(2).citation == "999_test.txt 4.1.1 Events 1-4"
+    with pytest.raises(KeyError):
+        table.row("C")
