@@ -9,7 +9,7 @@ from msgspec import Struct
 from engine.dice import ManualDice, ServerDice, d6
 from engine.errors import OpponentDiceRefused, RuleError
 from engine.kit.citation import citations
-from engine.kit.dispatch import Dispatch, without_dice
+from engine.kit.dispatch import Dispatch
 from engine.kit.fold import fold
 from engine.kit.hidden_roll import redact_hidden_roll
 from engine.kit.seed_table import Band, SeedTable, lettered
@@ -126,16 +126,6 @@ def test_a_hidden_roll_loses_its_faces_and_total_and_an_open_one_is_untouched() 
     assert seen.faces == () and seen.total == 0
     assert (seen.purpose, seen.rule, seen.roll) == ("secret", "r", hidden.roll)
     assert redact_hidden_roll(open_roll) is open_roll
-
-
-def test_without_dice_gives_a_diceless_procedure_the_deciders_shape() -> None:
-    def added(state: Tally, command: Add) -> list[Struct]:
-        """Adds."""
-        return [Added(command.amount + state.total)]
-
-    handler = without_dice(added)
-    assert handler(Tally(total=1), Add(2), ServerDice(b"kit", "c", 1)) == [Added(3)]
-    assert handler.__doc__ == "Adds."
 
 
 def test_state_folds_every_emitted_event_when_read_and_can_be_replaced() -> None:

@@ -106,10 +106,11 @@ def _check(state: State, command: PlaceRadarSearches) -> list[tuple[Radar, Count
     return out
 
 
-def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) -> list[Struct]:
+def place_radar_searches(turn: Turn[State], command: PlaceRadarSearches) -> None:
     """S13.0: place every search, test jammed ones (S24.0), then resolve in order."""
+    state = turn.state
+    dice = turn.dice
     placed = _check(state, command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
     turn.emit(
         RadarSearchesPlaced(
             rule=RULE,
@@ -148,7 +149,6 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
         if target is None:
             continue  # removed as a phantom by an earlier search this phase
         turn.emit_all(resolve(turn.state, radar, target, dice))
-    return turn.events
 
 
 def _crowded(state: State, counter: Counter) -> bool:
