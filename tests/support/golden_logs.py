@@ -10,7 +10,9 @@ fold to the same state) and replays the commands (byte-identical events: every e
 and citation string is unchanged).
 
 Regenerate only on purpose, from the commit whose behaviour is the reference:
-`.venv/bin/python -m tests.support.golden_logs`.
+`.venv/bin/python -m tests.support.golden_logs`. A log recorded before an event type's
+version was bumped moves to old-format/ first (load_old_format): it stays as the fixture
+that old payloads still fold and replay.
 """
 
 from __future__ import annotations
@@ -157,6 +159,13 @@ def scenario_logs() -> list[dict[str, Any]]:
 def load(name: str) -> dict[str, Any]:
     """One ruleset's stored golden log."""
     data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text())
+    return data
+
+
+def load_old_format(name: str) -> dict[str, Any]:
+    """One ruleset's golden log as recorded before an event version bump (old-format/):
+    it must still fold and replay, its old payloads read as the current versions."""
+    data: dict[str, Any] = json.loads((DATA / "old-format" / f"{name}.json").read_text())
     return data
 
 
