@@ -85,7 +85,8 @@ class SeedTable(Generic[V]):
         raise ValueError(f"{self.citation}: no row for {roll}")  # pragma: no cover - total
 
     def row_for(self, roll: int) -> Reading[V]:
-        """The value a roll reads and its citation, "<citation>, row <span>"."""
+        """The value a roll reads and its citation (`cite_row`: "<citation>, row <span>"
+        by default)."""
         band = self.band_for(roll)
         return Reading(band.value, self.cite_row(band))
 
