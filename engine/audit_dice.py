@@ -38,6 +38,7 @@ class AuditDice:
         opponent_dice: bool = False,
     ) -> None:
         self._opponent_dice = opponent_dice
+        self.opponent_entries = opponent_dice
         self.opponent_rolls_by_player = 0
         self._recorded = list(recorded)
         self._next = next_roll

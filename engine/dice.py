@@ -168,6 +168,10 @@ class Dice(Protocol):
     the ruleset must include in the events it returns."""
 
     rolled: list[DiceRolled]
+    # Whether the player may enter the opponent's random results other than dice (the
+    # Order Cards drawn for the AI from a physical deck): the game's
+    # GameCreated.opponent_manual_dice, the same policy as the opponent's dice.
+    opponent_entries: bool
 
     def roll(
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
@@ -206,7 +210,10 @@ def roll_event(
 class ServerDice:
     """Dice derived from the game's secret seed; `next_roll` is the game's roll count."""
 
-    def __init__(self, seed: bytes, client_seed: str, next_roll: int) -> None:
+    def __init__(
+        self, seed: bytes, client_seed: str, next_roll: int, *, opponent_entries: bool = False
+    ) -> None:
+        self.opponent_entries = opponent_entries
         self._seed = seed
         self._client_seed = client_seed
         self._next = next_roll
@@ -230,7 +237,8 @@ class UnboundDice:
     """The dice of an epoch whose client seed is not bound yet: any roll is refused, so a
     command that would roll writes nothing, and one that rolls nothing goes ahead."""
 
-    def __init__(self, epoch: int) -> None:
+    def __init__(self, epoch: int, *, opponent_entries: bool = False) -> None:
+        self.opponent_entries = opponent_entries
         self._epoch = epoch
         self.rolled: list[DiceRolled] = []
 
@@ -264,6 +272,7 @@ class ManualDice:
         self, entries: Sequence[Sequence[int]], next_roll: int, *, opponent_dice: bool = True
     ) -> None:
         self._opponent_dice = opponent_dice
+        self.opponent_entries = opponent_dice
         self._entries = [tuple(e) for e in entries]
         self._used = 0
         self._next = next_roll
@@ -356,7 +365,8 @@ def recorded_roll(
 class RecordedDice:
     """The rolls of a log, handed back in order to re-run `decide` in an audit."""
 
-    def __init__(self, recorded: Sequence[DiceRolled]) -> None:
+    def __init__(self, recorded: Sequence[DiceRolled], *, opponent_entries: bool = False) -> None:
+        self.opponent_entries = opponent_entries
         self._recorded = list(recorded)
         self._used = 0
         self.rolled: list[DiceRolled] = []

@@ -269,7 +269,7 @@ def readjudicate(
             found = list(batch.events)
             reveal = found[-1] if len(found) > 1 and isinstance(found[-1], SeedRevealed) else None
             rolls = [e for e in found if isinstance(e, DiceRolled)]
-            dice = RecordedDice(rolls)
+            dice = RecordedDice(rolls, opponent_entries=game.meta.opponent_manual_dice)
             try:
                 new_events = decide_command(
                     ruleset, game, first.command, dice, role=Role(first.role),

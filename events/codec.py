@@ -32,6 +32,15 @@ def canonical_json(value: Any) -> bytes:
     return _json.encode(value)
 
 
+def _same_fields(current: type[Struct]) -> Upcaster:
+    """The upcaster of an old version that holds the same fields as `current`."""
+
+    def upcast(old: Any) -> Struct:
+        return current(**msgspec.structs.asdict(old))
+
+    return upcast
+
+
 class EventRegistry:
     """Maps (type tag, version) to a payload type, and old versions to upcasters.
 
@@ -57,6 +66,10 @@ class EventRegistry:
             raise ValueError(f"event tag {tag!r} registered twice")
         self._current[tag] = event_type
         self._decoders[event_type] = msgspec.msgpack.Decoder(event_type)
+        # Old versions the type declares (`old_versions`: their Structs, with the same tag,
+        # fields and `version`, in another order) are read as it, field by field.
+        for old in getattr(event_type, "old_versions", ()):
+            self.register_upcaster(tag, event_version(old), old, _same_fields(event_type))
 
     def register_upcaster(
         self, tag: str, version: int, old_type: type[Struct], upcast: Upcaster

@@ -568,9 +568,13 @@ class Games:
         if seed is not None:
             # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
             # across epochs.
-            dice = ServerDice(seed, game.meta.client_seed, game.meta.rolls)
+            dice = ServerDice(
+                seed, game.meta.client_seed, game.meta.rolls,
+                opponent_entries=game.meta.opponent_manual_dice,
+            )  # fmt: skip
         elif game.meta.needs_client_seed:
-            dice = UnboundDice(game.meta.epoch)  # a roll is refused: bind a client seed first
+            # A roll is refused: bind a client seed first.
+            dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
         else:
             raise RuntimeError("the secret must be loaded before deciding with server dice")
         return decide_command(ruleset, game, command, dice, role=role)

@@ -2,12 +2,13 @@
 
 - `citation.citations(seed)`: the ruleset's `cite`, "<seed file> <rule>";
 - `turn.Turn`: one command's decision in progress (state, dice, events so far; `emit`,
-  `roll`, `cite`);
-- `fold.fold`: evolve folded over events, for a procedure that looks ahead;
+  `roll`, `cite`, `check_opponent_entry`);
+- `fold.fold`: evolve folded over a list of events (tests; procedures read `turn.state`);
 - `dispatch.Dispatch`: the one table from command type to handler, from which the
   ruleset's command types are derived;
-- `seed_table.SeedTable`: a printed table with its citation and a lookup that returns the
-  value and the exact citation of the row (and column) read;
+- `seed_table.SeedTable`: a printed table with its citation, the shape of a row's
+  citation (`row_cite`), and lookups (by roll, by label) that return the value and the
+  exact citation of the row (and column) read;
 - `hidden_roll.redact_hidden_roll`: what a player or spectator sees of a hidden roll.
 
 engine.decision.Decision stays the base of every opponent decision event. docs/rulesets.md

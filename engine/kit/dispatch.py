@@ -2,18 +2,17 @@
 
 The ruleset's command types are derived from it (`command_types`, in the table's order),
 so a command type cannot be accepted without a handler or handled without being accepted.
-The handler's shape is the ruleset's own (a Turn-taking procedure, or `(state, command,
-dice) -> events`): `Dispatch` only finds it, with one dict lookup per command.
+Every shipped ruleset's handlers take the kit's Turn and the command (`decide` makes the
+Turn); `Dispatch` only finds the handler, with one dict lookup per command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Generic, TypeVar
 
 from msgspec import Struct
 
-from engine.dice import Dice
 from engine.errors import RuleError
 
 H = TypeVar("H")
@@ -34,20 +33,3 @@ class Dispatch(Generic[H]):
         if found is None:
             raise RuleError(f"unknown command {type(command).__name__}", rule=self.rule)
         return found
-
-
-S = TypeVar("S")
-C = TypeVar("C")
-
-
-def without_dice(
-    procedure: Callable[[S, C], list[Struct]],
-) -> Callable[[S, C, Dice], list[Struct]]:
-    """A `(state, command) -> events` procedure (one that never rolls) as a handler of the
-    Decider's shape `(state, command, dice) -> events`."""
-
-    def handler(state: S, command: C, dice: Dice) -> list[Struct]:
-        return procedure(state, command)
-
-    handler.__doc__ = procedure.__doc__
-    return handler

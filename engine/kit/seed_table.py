@@ -5,7 +5,12 @@ Rows are bands of a (modified) roll, `low`..`high` inclusive, in printed order. 
 below the first band reads as the first band and one above the last as the last (the
 seeds' modifiers can push a die past the printed range; where a rule says otherwise the
 ruleset checks that before it reads the table). A table with `columns` holds one value per
-column in each row, read with `lookup(roll, column)`.
+column in each row, read with `lookup(roll, column)`. A table whose rows are chosen by
+conditions, not a roll (lettered rows A, B, C... tried in order), numbers its rows by
+position (`lettered`) and is read row by row (`bands`, `cite_row`) or by label (`row`).
+
+How a row is cited is data: `row_cite`, the text after the table's citation, ", row {span}"
+unless the ruleset's logs cite its rows otherwise (Downtown's " row A", " 1-4").
 """
 
 from __future__ import annotations
@@ -58,6 +63,18 @@ class SeedTable(Generic[V]):
     name: str = ""
     printed: str = ""
     columns: tuple[str, ...] = ()
+    row_cite: str = ", row {span}"  # a row's citation after `citation`; {span}: the row
+
+    def cite_row(self, band: Band[V]) -> str:
+        """The citation of one row, `citation` followed by `row_cite`."""
+        return self.citation + self.row_cite.format(span=band.span)
+
+    def row(self, label: str) -> Reading[V]:
+        """The row printed as `label` (a lettered row, or a span such as "1-4")."""
+        for band in self.bands:
+            if band.span == label:
+                return Reading(band.value, self.cite_row(band))
+        raise KeyError(f"{self.citation} has no row {label!r}")
 
     def band_for(self, roll: int) -> Band[V]:
         """The row a (modified) roll reads, clamped to the printed range."""
@@ -68,9 +85,10 @@ class SeedTable(Generic[V]):
         raise ValueError(f"{self.citation}: no row for {roll}")  # pragma: no cover - total
 
     def row_for(self, roll: int) -> Reading[V]:
-        """The value a roll reads and its citation, "<citation>, row <span>"."""
+        """The value a roll reads and its citation (`cite_row`: "<citation>, row <span>"
+        by default)."""
         band = self.band_for(roll)
-        return Reading(band.value, f"{self.citation}, row {band.span}")
+        return Reading(band.value, self.cite_row(band))
 
     def lookup(self, roll: int, column: str) -> Reading[Any]:
         """The cell a roll reads in `column`, cited "<citation>, row <span>, column <c>"."""
@@ -80,4 +98,10 @@ class SeedTable(Generic[V]):
             index = self.columns.index(column)
         except ValueError:
             raise KeyError(f"{self.citation} has no column {column!r}") from None
-        return Reading(cells[index], f"{self.citation}, row {band.span}, column {column}")
+        return Reading(cells[index], f"{self.cite_row(band)}, column {column}")
+
+
+def lettered(*rows: tuple[str, V]) -> tuple[Band[V], ...]:
+    """The bands of a table whose rows are chosen by conditions, in printed order: row k
+    (from 1) spans k..k and is labelled with its printed letter."""
+    return tuple(Band(k, k, value, label=label) for k, (label, value) in enumerate(rows, 1))

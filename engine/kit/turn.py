@@ -18,6 +18,7 @@ from typing import Generic, TypeVar
 from msgspec import Struct
 
 from engine.dice import Dice, DiceSpec
+from engine.errors import OpponentDiceRefused
 from events.types import DiceRolled, Owner
 
 S = TypeVar("S")
@@ -85,3 +86,18 @@ class Turn(Generic[S]):
         rolled = self.dice.roll(spec, purpose=purpose, rule=rule, hidden=hidden, owner=owner)
         self.events.append(rolled)
         return rolled
+
+    def check_opponent_entry(self, what: str, rule: str) -> None:
+        """Refuse a random result of the opponent's that the player entered instead of the
+        server drawing it (`what`, e.g. an Order Card drawn for the AI from a physical deck),
+        unless the game was created to allow it: the policy of the opponent's dice
+        (GameCreated.opponent_manual_dice), with its error, OpponentDiceRefused."""
+        if not self.dice.opponent_entries:
+            raise OpponentDiceRefused(
+                f"{what} ({rule}) is the opponent's: this game takes the player's entries "
+                "only for the player's own results (create it with opponent dice allowed, "
+                "umpire new --allow-opponent-dice, to enter them); send the command without "
+                "them and the server draws it",
+                purpose=what,
+                rule=rule,
+            )

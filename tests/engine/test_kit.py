@@ -6,13 +6,13 @@ import msgspec
 import pytest
 from msgspec import Struct
 
-from engine.dice import ServerDice, d6
-from engine.errors import RuleError
+from engine.dice import ManualDice, ServerDice, d6
+from engine.errors import OpponentDiceRefused, RuleError
 from engine.kit.citation import citations
-from engine.kit.dispatch import Dispatch, without_dice
+from engine.kit.dispatch import Dispatch
 from engine.kit.fold import fold
 from engine.kit.hidden_roll import redact_hidden_roll
-from engine.kit.seed_table import Band, SeedTable
+from engine.kit.seed_table import Band, SeedTable, lettered
 from engine.kit.turn import Turn
 from events.types import DiceRolled, Owner
 
@@ -128,16 +128,6 @@ def test_a_hidden_roll_loses_its_faces_and_total_and_an_open_one_is_untouched() 
     assert redact_hidden_roll(open_roll) is open_roll
 
 
-def test_without_dice_gives_a_diceless_procedure_the_deciders_shape() -> None:
-    def added(state: Tally, command: Add) -> list[Struct]:
-        """Adds."""
-        return [Added(command.amount + state.total)]
-
-    handler = without_dice(added)
-    assert handler(Tally(total=1), Add(2), ServerDice(b"kit", "c", 1)) == [Added(3)]
-    assert handler.__doc__ == "Adds."
-
-
 def test_state_folds_every_emitted_event_when_read_and_can_be_replaced() -> None:
     turn = _turn()
     turn.emit(Added(2))
@@ -149,3 +139,30 @@ def test_state_folds_every_emitted_event_when_read_and_can_be_replaced() -> None
     turn.state = Tally(total=100)  # taken as the fold of everything emitted so far
     turn.emit(Added(1))
     assert turn.state.total == 101
+
+
+def test_an_opponent_entry_needs_the_games_permission() -> None:
+    """The player's entry of an opponent's draw is refused unless the game allows the
+    opponent's dice (the policy the dice carry), and taken when it does."""
+    strict = Turn(Tally(), ServerDice(b"kit", "c", 1), evolve=evolve, cite=cite)
+    with pytest.raises(OpponentDiceRefused, match="card for the AI"):
+        strict.check_opponent_entry("card for the AI", cite("4.0"))
+    allowed = ServerDice(b"kit", "c", 1, opponent_entries=True)
+    Turn(Tally(), allowed, evolve=evolve, cite=cite).check_opponent_entry("card", cite("4.0"))
+    refused = ManualDice([], 1, opponent_dice=False)
+    with pytest.raises(OpponentDiceRefused):
+        Turn(Tally(), refused, evolve=evolve, cite=cite).check_opponent_entry("c", cite("4.0"))
+
+
+def test_seed_table_row_citation_shape_is_data() -> None:
+    """A ruleset whose logs cite rows otherwise keeps its shape by data (row_cite); a
+    lettered table (rows chosen by conditions) is read by label."""
+    rows = lettered(("A", 5), ("B", 8), ("D", 0))
+    assert [(b.low, b.high, b.span) for b in rows] == [(1, 1, "A"), (2, 2, "B"), (3, 3, "D")]
+    table = SeedTable(citation=cite("3.2.2 Placement"), bands=rows, row_cite=" row {span}")
+    assert table.row("B").value == 8
+    assert table.row("D").citation == "999_test.txt 3.2.2 Placement row D"
+    bare = SeedTable(citation=cite("4.1.1 Events"), bands=(Band(1, 4, "x"),), row_cite=" {span}")
+    assert bare.row_for(2).citation == "999_test.txt 4.1.1 Events 1-4"
+    with pytest.raises(KeyError):
+        table.row("C")

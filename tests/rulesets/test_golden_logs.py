@@ -6,6 +6,12 @@ the stored state hash (games already in a store keep their state), and replaying
 stored commands with the same dice must append byte-identical events (every encoding and
 citation string unchanged). Every shipped scenario's shorter log (kept as digests) must
 replay to the same events and state.
+
+tests/data/golden/old-format/ keeps the logs recorded before an event type's version was
+bumped (Down in Flames' five decision events moved onto engine.decision.Decision in
+version 2, which orders their fields differently): they must still fold to their state
+hash, and their commands must replay to the events they hold, read as the current version;
+only the bumped types may differ in bytes.
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ import pytest
 from engine.game import apply, codec_for
 from engine.registry import get
 from engine.scenarios import scenario
+from events.codec import canonical_json
 from tests.support.golden_logs import (
     digest,
     encoded,
     load,
+    load_old_format,
     load_scenarios,
     send,
     start,
@@ -52,6 +60,33 @@ def test_recorded_commands_replay_to_byte_identical_events(name: str) -> None:
         events += appended
     assert encoded(ruleset, events) == data["events"]
     assert state_digest(game) == data["state_hash"]
+
+
+OLD_FORMAT = ["down_in_flames"]
+
+
+@pytest.mark.parametrize("name", OLD_FORMAT)
+def test_old_format_log_folds_and_replays_as_the_current_versions(name: str) -> None:
+    data = load_old_format(name)
+    ruleset = get(name)
+    codec = codec_for(ruleset)
+    stored = [codec.decode(tag, v, bytes.fromhex(payload)) for tag, v, payload in data["events"]]
+    game = start(ruleset, data["setup"])
+    for event in stored:
+        game = apply(ruleset, game, event)
+    assert state_digest(game) == data["state_hash"]
+    game = start(ruleset, data["setup"])
+    events = []
+    for command in data["commands"]:
+        game, appended = send(ruleset, game, command)
+        events += appended
+    # The same decisions, read as the current versions (compared as the audit compares).
+    assert [canonical_json(e) for e in events] == [canonical_json(e) for e in stored]
+    bumped = {t.__struct_config__.tag for t in ruleset.event_types if hasattr(t, "old_versions")}
+    now = encoded(ruleset, events)
+    moved = {old[0] for old, new in zip(data["events"], now, strict=True) if old != new}
+    assert moved and moved <= bumped, moved - bumped
+    assert all(new[1] > old[1] for old, new in zip(data["events"], now, strict=True) if old != new)
 
 
 SCENARIO_LOGS = load_scenarios()

@@ -10,7 +10,9 @@ fold to the same state) and replays the commands (byte-identical events: every e
 and citation string is unchanged).
 
 Regenerate only on purpose, from the commit whose behaviour is the reference:
-`.venv/bin/python -m tests.support.golden_logs`.
+`.venv/bin/python -m tests.support.golden_logs`. A log recorded before an event type's
+version was bumped moves to old-format/ first (load_old_format): it stays as the fixture
+that old payloads still fold and replay.
 """
 
 from __future__ import annotations
@@ -61,13 +63,18 @@ def start(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Game:
         ruleset_version=ruleset.version,
         seed_commitment="",
         client_seed=CLIENT_SEED,
+        # Recorded before Order Cards named for the AI followed the opponent's-dice policy:
+        # those games took them, and a game created to allow them still does.
+        opponent_manual_dice=True,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, setup)))
 
 
 def send(ruleset: Ruleset[Any], game: Game, command: dict[str, Any]) -> tuple[Game, list[Struct]]:
     """Decide one command with the golden seed's dice and fold what it appends."""
-    dice = ServerDice(SEED, CLIENT_SEED, game.meta.rolls)
+    dice = ServerDice(
+        SEED, CLIENT_SEED, game.meta.rolls, opponent_entries=game.meta.opponent_manual_dice
+    )
     events = decide_command(ruleset, game, command, dice)
     for event in events:
         game = apply(ruleset, game, event)
@@ -152,6 +159,13 @@ def scenario_logs() -> list[dict[str, Any]]:
 def load(name: str) -> dict[str, Any]:
     """One ruleset's stored golden log."""
     data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text())
+    return data
+
+
+def load_old_format(name: str) -> dict[str, Any]:
+    """One ruleset's golden log as recorded before an event version bump (old-format/):
+    it must still fold and replay, its old payloads read as the current versions."""
+    data: dict[str, Any] = json.loads((DATA / "old-format" / f"{name}.json").read_text())
     return data
 
 

@@ -3,7 +3,8 @@ base-game results (hits, destroyed units, positions, counters).
 
 Seed 003_368c69a730e6e14a.txt. `cards` on a command that draws Order Cards is the
 physical-deck mode: the player drew those cards from a real deck, in order, and names them
-instead of letting the server draw (README "Card draws").
+instead of letting the server draw (README "Card draws"). Those draws are the AI's, so a
+game takes them only if it was created to allow the opponent's dice.
 """
 
 from __future__ import annotations

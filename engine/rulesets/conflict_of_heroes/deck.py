@@ -37,7 +37,8 @@ def draw_card(j: Journal, purpose: DrawPurpose, rule: str) -> Card:
 
     In physical-deck mode (the command names its cards) the next named card is used and
     must be in the deck; otherwise the server draws. Raises RuleError for a card that is
-    not in the deck, or when the command named too few cards.
+    not in the deck, or when the command named too few cards, and OpponentDiceRefused for
+    named cards in a game not created to allow the opponent's dice (the draw is the AI's).
     """
     if not j.state.deck:
         reshuffle(j, EMPTY_DECK_RULE, "the deck is empty: the discards are reshuffled into it")
@@ -45,6 +46,7 @@ def draw_card(j: Journal, purpose: DrawPurpose, rule: str) -> Card:
     if not remaining:
         raise RuleError("the Order Card deck is empty and has no discards to reshuffle", rule=rule)
     if j.physical:
+        j.check_opponent_entry(f"Order Card draw: {purpose.value}", rule)
         if not j.cards:
             raise RuleError(
                 f"this command needs another Order Card draw ({purpose.value}) but the cards "

@@ -3,11 +3,10 @@ VERTICAL ROLL responses (2.6.1-2.6.5), with the characteristics of 10.1-10.5."""
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from engine.decision import Candidate
-from engine.dice import Dice, d6, d20
+from engine.dice import d6, d20
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames.card_play import agility_events
 from engine.rulesets.down_in_flames.commands import (
     BidStartingAltitude,
@@ -50,16 +49,17 @@ def _check_not_started(state: State) -> None:
         raise RuleError("the starting altitude is already set", rule=cite("2.5"))
 
 
-def decide_roll_start(state: State, command: RollStartingAltitude, dice: Dice) -> list[Struct]:
+def decide_roll_start(turn: Turn[State], command: RollStartingAltitude) -> None:
     """2.5: roll a D20 for the starting altitude of all aircraft; a roll above the 2.5.1 /
     2.5.2 limit is rolled again (after MAX_REROLLS, the limit is used)."""
+    state = turn.state
     _check_not_started(state)
     limit = start_limit(state)
     rolls: list[DiceRolled] = []
     candidates: list[Candidate] = []
     altitude = limit
     for _ in range(MAX_REROLLS):
-        roll = dice.roll(d20(), purpose="starting altitude", rule=cite("2.5"), owner=Owner.OPPONENT)
+        roll = turn.roll(d20(), purpose="starting altitude", rule=cite("2.5"), owner=Owner.OPPONENT)
         rolls.append(roll)
         if roll.total <= limit:
             altitude = roll.total
@@ -78,8 +78,7 @@ def decide_roll_start(state: State, command: RollStartingAltitude, dice: Dice) -
                 reason=f"above level {limit} (2.5.1, 2.5.2): roll again",
             )
         )
-    return [
-        *rolls,
+    turn.emit(
         StartingAltitudeSet(
             altitude=altitude,
             method="d20",
@@ -87,13 +86,14 @@ def decide_roll_start(state: State, command: RollStartingAltitude, dice: Dice) -
             dice=tuple(r.roll for r in rolls),
             candidates=tuple(candidates),
             explanation=f"all aircraft start at altitude level {altitude}",
-        ),
-    ]
+        )
+    )
 
 
-def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> list[Struct]:
+def decide_bid_start(turn: Turn[State], command: BidStartingAltitude) -> None:
     """2.5: the higher victory-point bid prevails; tied bids dice (a D6 each, higher wins,
     equal rolls again). The prevailing side concedes its bid."""
+    state = turn.state
     _check_not_started(state)
     limit = start_limit(state)
     first, second = command.bids
@@ -115,13 +115,13 @@ def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> 
         winner = ordered[0]
         why = "tied bids: side A wins the dice"
         for _ in range(MAX_REROLLS):
-            a = dice.roll(
+            a = turn.roll(
                 d6(),
                 purpose="altitude bid tie, side A",
                 rule=cite("2.5"),
                 owner=owner_of(state, Side.A),
             )
-            b = dice.roll(
+            b = turn.roll(
                 d6(),
                 purpose="altitude bid tie, side B",
                 rule=cite("2.5"),
@@ -140,8 +140,7 @@ def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> 
         )
         for b in ordered
     )
-    return [
-        *rolls,
+    turn.emit(
         StartingAltitudeSet(
             altitude=winner.altitude,
             method="bid",
@@ -152,8 +151,8 @@ def decide_bid_start(state: State, command: BidStartingAltitude, dice: Dice) -> 
             candidates=candidates,
             explanation=f"side {winner.side.value}'s bid prevails ({why}); all aircraft start "
             f"at level {winner.altitude}",
-        ),
-    ]
+        )
+    )
 
 
 def _element_altitude(state: State, element: str, rule: str) -> int:
@@ -237,16 +236,16 @@ def _check_own_turn(state: State, element: str, rule: str) -> None:
         )
 
 
-def decide_dive(state: State, command: Dive) -> list[Struct]:
+def decide_dive(turn: Turn[State], command: Dive) -> None:
     """2.1: dive 1 or 2 levels; Leaders gain 1 card per level (10.2, 10.4)."""
-    _check_own_turn(state, command.element, cite("2.1"))
-    return [change(state, command.element, Direction.DIVE, command.levels, cite("2.1"))]
+    _check_own_turn(turn.state, command.element, cite("2.1"))
+    turn.emit(change(turn.state, command.element, Direction.DIVE, command.levels, cite("2.1")))
 
 
-def decide_climb(state: State, command: Climb) -> list[Struct]:
+def decide_climb(turn: Turn[State], command: Climb) -> None:
     """2.2: climb 1 level up to the maximum ceiling; Leaders discard 2 cards (10.1, 10.5)."""
-    _check_own_turn(state, command.element, cite("2.2"))
-    return [change(state, command.element, Direction.CLIMB, 1, cite("2.2"))]
+    _check_own_turn(turn.state, command.element, cite("2.2"))
+    turn.emit(change(turn.state, command.element, Direction.CLIMB, 1, cite("2.2")))
 
 
 def _engaged(state: State, one: str, other: str) -> bool:
@@ -260,11 +259,13 @@ def _engaged(state: State, one: str, other: str) -> bool:
     return False
 
 
-def decide_vertical_roll(state: State, command: PlayVerticalRoll) -> list[Struct]:
+def decide_vertical_roll(turn: Turn[State], command: PlayVerticalRoll) -> None:
     """2.6.1-2.6.5: a VERTICAL ROLL changes the Element's altitude unless negated; engaged
     enemy Elements (2.6.4), and a Neutral one whose aircraft played the last IN MY SIGHTS or
     OUT OF THE SUN (2.6.5), may follow; 10.3 Slow Dive; 8.4.1 counts it as an Agility Card
-    unless diving."""
+    unless diving. Every check reads the state the command started from (the followers'
+    levels before the roll moves anyone)."""
+    state = turn.state
     rule = cite("2.6.1") if command.response else cite("2.6.3")
     plane = find_plane(state, command.aircraft, rule)
     counted = command.direction is Direction.CLIMB
@@ -275,12 +276,11 @@ def decide_vertical_roll(state: State, command: PlayVerticalRoll) -> list[Struct
             raise RuleError(
                 "a negated VERTICAL ROLL changes no altitude: nobody follows", rule=cite("2.6.1")
             )
-        return [played]
+        turn.emit(played)
+        return
     extra = 1 if plane.station is Station.LEADER else 0
-    events: list[Struct] = [
-        played,
-        change(state, plane.element, command.direction, 1, cite("2.6.3"), extra_cards=extra),
-    ]
+    moved = change(state, plane.element, command.direction, 1, cite("2.6.3"), extra_cards=extra)
+    events = [played, moved]
     rolling_slow = state.card_of(plane).has(Characteristic.SLOW_DIVE)
     for follower in command.followers:
         if follower not in state.elements or state.elements[follower].side is plane.side:
@@ -309,4 +309,4 @@ def decide_vertical_roll(state: State, command: PlayVerticalRoll) -> list[Struct
                 state, follower, command.direction, 1, cite("2.6.4") if engaged else cite("2.6.5")
             )
         )
-    return events
+    turn.emit_all(events)

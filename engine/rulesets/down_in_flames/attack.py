@@ -7,8 +7,9 @@ from __future__ import annotations
 from msgspec import Struct
 
 from engine.decision import Candidate
-from engine.dice import Dice, DiceSpec, d6, d12
+from engine.dice import DiceSpec, d6, d12
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames import bomber_table, odds_table
 from engine.rulesets.down_in_flames.commands import Attack, NegateAttack, ResolveDefensiveFire
 from engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
@@ -150,8 +151,10 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
     return []
 
 
-def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
-    """3.2.1-3.2.10, 4.1, 5.5, 7.1.2: a successful attack card."""
+def decide_attack(turn: Turn[State], command: Attack) -> None:
+    """3.2.1-3.2.10, 4.1, 5.5, 7.1.2: a successful attack card. Every step reads the state
+    the command started from."""
+    state = turn.state
     attacker, target = _check_attack(state, command)
     _check_weapons(state, attacker, command)
     if command.rockets:
@@ -163,7 +166,9 @@ def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
     spend = 2 if command.heavy_fire and held is None else 1
     check_can_spend(state, attacker, spend, cite("3.2"), f"play {command.card.value}")
     if command.rockets:
-        return [*events, *rocket_attack(state, attacker, target, command, dice)]
+        turn.emit_all(events)
+        rocket_attack(turn, state, attacker, target, command)
+        return
     hits = card_hits(state, attacker, target, command.card, command.hits)
     if hits < 1:
         raise RuleError("an attack card scores at least 1 hit", rule=cite("3.2.1"))
@@ -189,55 +194,47 @@ def decide_attack(state: State, command: Attack, dice: Dice) -> list[Struct]:
             rule=cite("3.2.10") if command.aggregate or held else cite("3.2.1"),
         )
     )
+    turn.emit_all(events)
     if command.aggregate:
-        return events
+        return
     total_hits = hits + (held.hits if held else 0)
     bursts = command.bursts + (held.bursts if held else 0)
     hv, left_hand = hit_value(state, attacker, reduced, heavy)
     if state.card_of(target).aircraft_class.is_formation_bomber:
-        resolved = resolve_bomber(state, attacker, target, total_hits, hv, dice)
+        first = resolve_bomber(turn, state, attacker, target, total_hits, hv)
     else:
-        resolved = resolve_odds(state, attacker, target, total_hits, hv, dice, cite("3.2"))
-    first = resolved.first
+        first = resolve_odds(turn, state, attacker, target, total_hits, hv, cite("3.2"))
     if left_hand and state.ammunition_rule:
         if first is None:  # 4.1.10: always roll to check for ammunition depletion
             spec, _ = _die(state)
-            first = dice.roll(
+            first = turn.roll(
                 spec,
                 purpose="ammunition check",
                 rule=cite("4.1.10"),
                 owner=owner_of(state, attacker.side),
             )
-            resolved.events.append(first)
-        resolved.events += ammunition(state, attacker, first, bursts, dice)
-    return [*events, *resolved.events]
-
-
-class Resolution:
-    """Events of one resolution and its first die roll (None: no die rolled)."""
-
-    def __init__(self, events: list[Struct], first: DiceRolled | None) -> None:
-        self.events = events
-        self.first = first
+        ammunition(turn, state, attacker, first, bursts)
 
 
 def resolve_odds(
+    turn: Turn[State],
     state: State,
     shooter: Plane,
     target: Plane,
     hits: int,
     hv: int,
-    dice: Dice,
     rule: str,
     system: str = "odds",
-) -> Resolution:
+) -> DiceRolled:
     """3.2.1-3.2.8 (D6) or 6.1.1-6.1.5 (D12): 3.2.1 the hits, 3.2.2 times the Hit Value,
-    3.2.3 divided by the Defense give the odds; one die decides."""
+    3.2.3 divided by the Defense give the odds; one die decides. Emits the rolls, the
+    AttackResolved and its damage; returns the first roll. `state` is the one the attack
+    started from."""
     defense = state.card_of(target).defense
     total = hits * hv
     col = odds_table.column(state.combat_die, total, defense)
     spec, _ = _die(state)
-    first = dice.roll(
+    first = turn.roll(
         spec,
         purpose=f"odds {col.name} against {target.id}",
         rule=col.rule,
@@ -246,7 +243,7 @@ def resolve_odds(
     rolls: list[DiceRolled] = [first]
     second = None
     if first.total in col.reroll_on:
-        second = dice.roll(
+        second = turn.roll(
             spec,
             purpose=f"odds {col.name}: roll again on a 1",
             rule=col.rule,
@@ -288,14 +285,17 @@ def resolve_odds(
         explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
         f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
     )
-    return Resolution([*rolls, resolved, *damage], first)
+    turn.emit(resolved)
+    turn.emit_all(damage)
+    return first
 
 
 def resolve_bomber(
-    state: State, attacker: Plane, target: Plane, hits: int, hv: int, dice: Dice
-) -> Resolution:
+    turn: Turn[State], state: State, attacker: Plane, target: Plane, hits: int, hv: int
+) -> DiceRolled | None:
     """4.1.2-4.1.7, 6.1.7: every 8 Hit Value points score 1 damage point; left-over points
-    may score one more on a roll."""
+    may score one more on a roll. Emits the roll, the AttackResolved and its damage; returns
+    the roll (None: no die rolled)."""
     total = hits * hv
     points, leftover = bomber_table.split(total)
     row = bomber_table.leftover_row(state.combat_die, leftover)
@@ -303,7 +303,7 @@ def resolve_bomber(
     extra = 0
     if row.scores_on:
         spec, _ = _die(state)
-        roll = dice.roll(
+        roll = turn.roll(
             spec,
             purpose=f"{leftover} left-over Hit Value points",
             rule=row.rule,
@@ -348,29 +348,31 @@ def resolve_bomber(
         explanation=f"{hits} hit(s) x HV {hv} = {total}: {points} damage point(s) from "
         f"multiples of 8; {leftover_text}",
     )
-    return Resolution([*rolls, resolved, *damage], rolls[0] if rolls else None)
+    turn.emit(resolved)
+    turn.emit_all(damage)
+    return rolls[0] if rolls else None
 
 
 def ammunition(
-    state: State, attacker: Plane, first: DiceRolled, bursts: int, dice: Dice
-) -> list[Struct]:
+    turn: Turn[State], state: State, attacker: Plane, first: DiceRolled, bursts: int
+) -> None:
     """10.15: after an attack at the left-hand Hit Value whose die shows 1 (D12: 1 or 2),
     a D6 at most the attack's bursts depletes the ammunition; 9.1.9 crack shots are exempt."""
     face = first.total
     trigger = face == 1 if state.combat_die is CombatDie.D6 else face <= 2
     if not trigger:
-        return []
+        return
     if attacker.crack_shot:
-        return reveal(attacker, CRACK_SHOT)
-    roll = dice.roll(
+        turn.emit_all(reveal(attacker, CRACK_SHOT))
+        return
+    roll = turn.roll(
         d6(),
         purpose=f"ammunition depletion of {attacker.id}",
         rule=cite("10.15"),
         owner=owner_of(state, attacker.side),
     )
     depleted = roll.total <= bursts
-    return [
-        roll,
+    turn.emit(
         AmmunitionChecked(
             aircraft=attacker.id,
             depleted=depleted,
@@ -384,24 +386,25 @@ def ammunition(
             ),
             explanation=f"the attack die showed {face}; ammunition roll {roll.total} against "
             f"{bursts} burst(s): {'right-hand Hit Value from now on' if depleted else 'no change'}",
-        ),
-    ]
+        )
+    )
 
 
-def decide_negate(state: State, command: NegateAttack) -> list[Struct]:
+def decide_negate(turn: Turn[State], command: NegateAttack) -> None:
     """3.2.10: if any card of an aggregated attack is negated, the entire attack is negated
     (the negated card leaves the Leader's hand)."""
     rule = cite("3.2.10")
-    held = state.pending.get(command.attacker)
+    held = turn.state.pending.get(command.attacker)
     if held is None:
         raise RuleError(f"{command.attacker} has no aggregated attack to negate", rule=rule)
-    return [
+    turn.emit(
         AttackNegated(attacker=held.attacker, target=held.target, cards=held.cards + 1, rule=rule)
-    ]
+    )
 
 
-def decide_defensive_fire(state: State, command: ResolveDefensiveFire, dice: Dice) -> list[Struct]:
+def decide_defensive_fire(turn: Turn[State], command: ResolveDefensiveFire) -> None:
     """3.3 gunner fire and 4.1.9 turret defense fire: Hit Value 8 in the odds system."""
+    state = turn.state
     rule = cite("3.3") if command.kind is DefensiveFireKind.GUNNER else cite("4.1.9")
     shooter = find_plane(state, command.shooter, rule)
     target = find_plane(state, command.target, rule)
@@ -415,7 +418,4 @@ def decide_defensive_fire(state: State, command: ResolveDefensiveFire, dice: Dic
     if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
         raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
     hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
-    resolved = resolve_odds(
-        state, shooter, target, command.hits, hv, dice, rule, system=command.kind.value
-    )
-    return resolved.events
+    resolve_odds(turn, state, shooter, target, command.hits, hv, rule, system=command.kind.value)

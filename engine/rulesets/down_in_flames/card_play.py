@@ -6,9 +6,8 @@ the counts the supplemental rules add and refuses plays they forbid.
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames.commands import (
     BeginTurn,
     BidThachWeave,
@@ -39,19 +38,21 @@ RULE_TURN = cite("1")  # the base game's turn sequence
 AGILITY_CARDS = (Card.MANEUVERING, Card.TIGHT_TURN, Card.BARREL_ROLL, Card.HALF_LOOP, Card.SCISSORS)
 
 
-def decide_begin_turn(state: State, command: BeginTurn) -> list[Struct]:
+def decide_begin_turn(turn: Turn[State], command: BeginTurn) -> None:
     """Base game: a side starts its move; 3.1 bursts, 4.1.1 Wingman attack cards and 8.4
     Agility Cards are counted per turn from here."""
+    state = turn.state
     if state.active_side is not None:
         raise RuleError(
             f"side {state.active_side.value} is still moving; end its turn first", rule=RULE_TURN
         )
-    return [TurnBegan(side=command.side, move=state.move + 1, rule=RULE_TURN)]
+    turn.emit(TurnBegan(side=command.side, move=state.move + 1, rule=RULE_TURN))
 
 
-def decide_end_turn(state: State, command: EndTurn) -> list[Struct]:
+def decide_end_turn(turn: Turn[State], command: EndTurn) -> None:
     """8.2, 8.3, 8.5: at the end of its turn each Leader of the side must hold no more than
     its hand limit and no fewer than its minimum; 3.2.10 aggregated attacks must be done."""
+    state = turn.state
     if state.active_side is not command.side:
         raise RuleError(f"side {command.side.value} is not moving now", rule=RULE_TURN)
     for attacker in sorted(state.pending):
@@ -75,36 +76,39 @@ def decide_end_turn(state: State, command: EndTurn) -> list[Struct]:
                 f"{plane.id} holds {plane.hand} cards but must retain {limits.fewest}",
                 rule=cite("8.3"),
             )
-    return [TurnEnded(side=command.side, move=state.move, rule=cite("8.2"))]
+    turn.emit(TurnEnded(side=command.side, move=state.move, rule=cite("8.2")))
 
 
-def decide_report_hand(state: State, command: ReportHand) -> list[Struct]:
+def decide_report_hand(turn: Turn[State], command: ReportHand) -> None:
     """8.2: umpire keeps each Leader's hand size; players report it after base-game draws."""
+    state = turn.state
     plane = find_plane(state, command.aircraft, cite("8.2"))
     if plane.station is not Station.LEADER:
         raise RuleError(f"{plane.id} is not a Leader; only Leaders hold hands", rule=cite("8.2"))
-    return [HandReported(aircraft=plane.id, cards=command.cards)]
+    turn.emit(HandReported(aircraft=plane.id, cards=command.cards))
 
 
-def decide_discard(state: State, command: Discard) -> list[Struct]:
+def decide_discard(turn: Turn[State], command: Discard) -> None:
     """8.5: a Leader discards to bring its hand within its limit (or as the base game says);
     8.4.3 discarded Agility Cards do not count as played."""
+    state = turn.state
     rule = cite("8.5")
     plane = find_plane(state, command.aircraft, rule)
     check_can_spend(state, plane, command.count, rule, "discard")
-    return [CardsDiscarded(aircraft=plane.id, count=command.count, reason="discard", rule=rule)]
+    turn.emit(CardsDiscarded(aircraft=plane.id, count=command.count, reason="discard", rule=rule))
 
 
-def decide_set_position(state: State, command: SetPosition) -> list[Struct]:
+def decide_set_position(turn: Turn[State], command: SetPosition) -> None:
     """3.1: the base-game position (Neutral, Advantaged, Tailing) that sets bursts."""
+    state = turn.state
     rule = cite("3.1")
     attacker = find_plane(state, command.attacker, rule)
     target = find_plane(state, command.target, rule)
     if attacker.side is target.side:
         raise RuleError(f"{attacker.id} and {target.id} are on the same side", rule=rule)
-    return [
+    turn.emit(
         PositionSet(attacker=attacker.id, target=target.id, position=command.position, rule=rule)
-    ]
+    )
 
 
 def counts_as_agility(plane: Plane, card: Card, response_to: Card | None, quick_bank: bool) -> bool:
@@ -141,9 +145,10 @@ def agility_events(state: State, plane: Plane, card: Card, counted: bool, rule: 
     )
 
 
-def decide_play_card(state: State, command: PlayCard) -> list[Struct]:
+def decide_play_card(turn: Turn[State], command: PlayCard) -> None:
     """8.4.1, 10.6, 10.7: a non-attack card (attack cards: Attack; VERTICAL ROLL:
     PlayVerticalRoll)."""
+    state = turn.state
     rule = cite("8.4.1")
     plane = find_plane(state, command.aircraft, rule)
     if command.card.is_attack or command.card is Card.VERTICAL_ROLL:
@@ -169,12 +174,13 @@ def decide_play_card(state: State, command: PlayCard) -> list[Struct]:
         plane, command.card, command.response_to, card.has(Characteristic.QUICK_BANK)
     )
     check_can_spend(state, plane, 1, rule, f"play {command.card.value}")
-    return [agility_events(state, plane, command.card, counted, rule)]
+    turn.emit(agility_events(state, plane, command.card, counted, rule))
 
 
-def decide_thach_weave(state: State, command: BidThachWeave) -> list[Struct]:
+def decide_thach_weave(turn: Turn[State], command: BidThachWeave) -> None:
     """10.11, 10.11.3: a side with 2 or more Elements of a Thach Weave type bids victory
     points for the weave; it may be used if the opponent accepts."""
+    state = turn.state
     rule = cite("10.11.3")
     types: dict[str, int] = {}
     for element in sorted(state.elements):
@@ -190,11 +196,11 @@ def decide_thach_weave(state: State, command: BidThachWeave) -> list[Struct]:
         )
     if command.side in state.thach_weave:
         raise RuleError(f"side {command.side.value} already has the Thach Weave", rule=rule)
-    return [
+    turn.emit(
         ThachWeaveBid(
             side=command.side,
             victory_points=command.victory_points,
             accepted=command.accepted,
             rule=rule,
         )
-    ]
+    )

@@ -1,4 +1,5 @@
-"""decide: each command to the procedure of the rule it reports, in the seed's order."""
+"""decide: each command to the procedure of the rule it reports, in the seed's order; every
+procedure emits through the kit's Turn."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 from msgspec import Struct
 
 from engine.dice import Dice
-from engine.kit.dispatch import Dispatch, without_dice
+from engine.kit.dispatch import Dispatch
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames import commands as cmd
 from engine.rulesets.down_in_flames.altitude import (
     decide_bid_start,
@@ -31,31 +33,33 @@ from engine.rulesets.down_in_flames.card_play import (
     decide_set_position,
     decide_thach_weave,
 )
+from engine.rulesets.down_in_flames.evolve import evolve
 from engine.rulesets.down_in_flames.pilot import decide_ace, decide_keen_eyesight, decide_reveal
 from engine.rulesets.down_in_flames.state import State
 from engine.rulesets.down_in_flames.terms import cite
 
-# Command type -> (state, command, dice) -> events, in the order the commands are listed.
-DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
+# Command type -> the procedure that decides it with a Turn, in the order the commands are
+# listed.
+DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
     {
         cmd.RollStartingAltitude: decide_roll_start,
         cmd.BidStartingAltitude: decide_bid_start,
-        cmd.BeginTurn: without_dice(decide_begin_turn),
-        cmd.EndTurn: without_dice(decide_end_turn),
-        cmd.ReportHand: without_dice(decide_report_hand),
-        cmd.Discard: without_dice(decide_discard),
-        cmd.SetPosition: without_dice(decide_set_position),
-        cmd.PlayCard: without_dice(decide_play_card),
-        cmd.Dive: without_dice(decide_dive),
-        cmd.Climb: without_dice(decide_climb),
-        cmd.PlayVerticalRoll: without_dice(decide_vertical_roll),
+        cmd.BeginTurn: decide_begin_turn,
+        cmd.EndTurn: decide_end_turn,
+        cmd.ReportHand: decide_report_hand,
+        cmd.Discard: decide_discard,
+        cmd.SetPosition: decide_set_position,
+        cmd.PlayCard: decide_play_card,
+        cmd.Dive: decide_dive,
+        cmd.Climb: decide_climb,
+        cmd.PlayVerticalRoll: decide_vertical_roll,
         cmd.Attack: decide_attack,
-        cmd.NegateAttack: without_dice(decide_negate),
+        cmd.NegateAttack: decide_negate,
         cmd.ResolveDefensiveFire: decide_defensive_fire,
-        cmd.DeclareAcePilot: without_dice(decide_ace),
-        cmd.UseKeenEyesight: without_dice(decide_keen_eyesight),
-        cmd.RevealPilot: without_dice(decide_reveal),
-        cmd.BidThachWeave: without_dice(decide_thach_weave),
+        cmd.DeclareAcePilot: decide_ace,
+        cmd.UseKeenEyesight: decide_keen_eyesight,
+        cmd.RevealPilot: decide_reveal,
+        cmd.BidThachWeave: decide_thach_weave,
     },
     rule=cite("1"),
 )
@@ -63,4 +67,7 @@ DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
 
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes, or RuleError naming the rule it breaks."""
-    return DISPATCH.handler(command)(state, command, dice)
+    handler = DISPATCH.handler(command)
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    handler(turn, command)
+    return turn.events

@@ -1,30 +1,39 @@
 """Events of the down_in_flames ruleset (frozen, tagged, past tense).
 
-Decision events carry `rule` (seed citation), `dice` (roll numbers used), `candidates`
-(options considered) and `explanation`.
+Decision events derive from engine.decision.Decision: `rule` (seed citation), `dice` (roll
+numbers used), `candidates` (options considered) and `explanation`. Five of them held
+those fields last until version 2 (events_v1.py keeps the old shape, read field by field).
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from msgspec import Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision
+from engine.rulesets.down_in_flames.events_v1 import (
+    AircraftDamagedV1,
+    AircraftShotDownV1,
+    AmmunitionCheckedV1,
+    AttackResolvedV1,
+    StartingAltitudeSetV1,
+)
 from engine.rulesets.down_in_flames.terms import Card, Outcome, Position, Side
 
 P = "down_in_flames."
 
 
-class StartingAltitudeSet(Struct, frozen=True, kw_only=True, tag=P + "StartingAltitudeSet"):
+class StartingAltitudeSet(Decision, frozen=True, kw_only=True, tag=P + "StartingAltitudeSet"):
     """2.5: the starting altitude of all aircraft."""
+
+    version: ClassVar[int] = 2  # v1 (StartingAltitudeSetV1) held the Decision fields last
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (StartingAltitudeSetV1,)
 
     altitude: int
     method: str
     winning_side: str = ""
     victory_points: int = 0
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str
 
 
 class TurnBegan(Struct, frozen=True, kw_only=True, tag=P + "TurnBegan"):
@@ -102,8 +111,11 @@ class AttackNegated(Struct, frozen=True, kw_only=True, tag=P + "AttackNegated"):
     rule: str
 
 
-class AttackResolved(Struct, frozen=True, kw_only=True, tag=P + "AttackResolved"):
+class AttackResolved(Decision, frozen=True, kw_only=True, tag=P + "AttackResolved"):
     """3.2, 4.1, 6.1, 7.1: the result of one attack."""
+
+    version: ClassVar[int] = 2  # v1 (AttackResolvedV1) held the Decision fields last
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (AttackResolvedV1,)
 
     attacker: str
     target: str
@@ -116,32 +128,26 @@ class AttackResolved(Struct, frozen=True, kw_only=True, tag=P + "AttackResolved"
     result: Outcome
     damage_points: int = 0
     rockets: bool = False
-    rule: str
-    dice: tuple[int, ...]
-    candidates: tuple[Candidate, ...]
-    explanation: str
 
 
-class AircraftDamaged(Struct, frozen=True, kw_only=True, tag=P + "AircraftDamaged"):
+class AircraftDamaged(Decision, frozen=True, kw_only=True, tag=P + "AircraftDamaged"):
     """4.1.4, 4.1.5, 5.1-5.3, 9.2.4."""
+
+    version: ClassVar[int] = 2  # v1 (AircraftDamagedV1) held the Decision fields last
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (AircraftDamagedV1,)
 
     aircraft: str
     dropped_out: bool
     jettisoned: bool
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str
 
 
-class AircraftShotDown(Struct, frozen=True, kw_only=True, tag=P + "AircraftShotDown"):
+class AircraftShotDown(Decision, frozen=True, kw_only=True, tag=P + "AircraftShotDown"):
     """3.2.5, 4.1.6, 5.4, 7.1.3."""
 
+    version: ClassVar[int] = 2  # v1 (AircraftShotDownV1) held the Decision fields last
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (AircraftShotDownV1,)
+
     aircraft: str
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str
 
 
 class BomberDamagePointsTaken(Struct, frozen=True, kw_only=True, tag=P + "BomberDamagePointsTaken"):
@@ -153,16 +159,15 @@ class BomberDamagePointsTaken(Struct, frozen=True, kw_only=True, tag=P + "Bomber
     rule: str
 
 
-class AmmunitionChecked(Struct, frozen=True, kw_only=True, tag=P + "AmmunitionChecked"):
+class AmmunitionChecked(Decision, frozen=True, kw_only=True, tag=P + "AmmunitionChecked"):
     """10.15: after an attack die showed 1 (D12: 1 or 2), a D6 at most the bursts used
     depletes: the aircraft uses its right-hand Hit Value from now on."""
 
+    version: ClassVar[int] = 2  # v1 (AmmunitionCheckedV1) held the Decision fields last
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (AmmunitionCheckedV1,)
+
     aircraft: str
     depleted: bool
-    rule: str
-    dice: tuple[int, ...]
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str
 
 
 class PilotRevealed(Struct, frozen=True, kw_only=True, tag=P + "PilotRevealed"):

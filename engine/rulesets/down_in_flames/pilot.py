@@ -6,6 +6,7 @@ import msgspec
 from msgspec import Struct
 
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames.commands import (
     DeclareAcePilot,
     RevealPilot,
@@ -40,17 +41,19 @@ def reveal(plane: Plane, characteristic: str) -> list[Struct]:
     ]
 
 
-def decide_reveal(state: State, command: RevealPilot) -> list[Struct]:
+def decide_reveal(turn: Turn[State], command: RevealPilot) -> None:
     """9.1.11: the owning player reveals all of a pilot's characteristics."""
+    state = turn.state
     plane = find_plane(state, command.aircraft, RULE_SECRET)
     events = [*reveal(plane, QUALITY), *reveal(plane, CRACK_SHOT), *reveal(plane, KEEN_EYESIGHT)]
     if not events:
         raise RuleError(f"{plane.id}'s pilot is already fully revealed", rule=RULE_SECRET)
-    return events
+    turn.emit_all(events)
 
 
-def decide_ace(state: State, command: DeclareAcePilot) -> list[Struct]:
+def decide_ace(turn: Turn[State], command: DeclareAcePilot) -> None:
     """9.1.8: an Ace Leader may declare any card an ACE PILOT card once per game."""
+    state = turn.state
     rule = cite("9.1.8")
     plane = find_plane(state, command.aircraft, rule)
     if plane.station is not Station.LEADER or plane.pilot_quality is not PilotQuality.ACE:
@@ -61,13 +64,14 @@ def decide_ace(state: State, command: DeclareAcePilot) -> list[Struct]:
         )
     if plane.ace_card_used:
         raise RuleError(f"{plane.id} has already declared its ACE PILOT card", rule=rule)
-    return [*reveal(plane, QUALITY), AcePilotDeclared(aircraft=plane.id, rule=rule)]
+    turn.emit_all([*reveal(plane, QUALITY), AcePilotDeclared(aircraft=plane.id, rule=rule)])
 
 
-def decide_keen_eyesight(state: State, command: UseKeenEyesight) -> list[Struct]:
+def decide_keen_eyesight(turn: Turn[State], command: UseKeenEyesight) -> None:
     """9.1.10: a regular or veteran Leader with keen eyesight starts its first turn as if it
     had just played a successful MANEUVERING card on the opposing aircraft of its choice
     (base game: one step better position, Neutral to Advantaged)."""
+    state = turn.state
     rule = cite("9.1.10")
     plane = find_plane(state, command.aircraft, rule)
     target = find_plane(state, command.target, rule)
@@ -92,12 +96,14 @@ def decide_keen_eyesight(state: State, command: UseKeenEyesight) -> list[Struct]
     better = Position.TAILING if now is Position.ADVANTAGED else Position.ADVANTAGED
     if now is Position.TAILING:
         better = Position.TAILING
-    return [
-        *reveal(plane, KEEN_EYESIGHT),
-        *reveal(plane, QUALITY),
-        KeenEyesightUsed(aircraft=plane.id, target=target.id, rule=rule),
-        PositionSet(attacker=plane.id, target=target.id, position=better, rule=rule),
-    ]
+    turn.emit_all(
+        [
+            *reveal(plane, KEEN_EYESIGHT),
+            *reveal(plane, QUALITY),
+            KeenEyesightUsed(aircraft=plane.id, target=target.id, rule=rule),
+            PositionSet(attacker=plane.id, target=target.id, position=better, rule=rule),
+        ]
+    )
 
 
 def apply_revealed(plane: Plane, event: PilotRevealed) -> Plane:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from engine.decision import Candidate
-from engine.dice import Dice, d6
+from engine.dice import d6
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.down_in_flames.commands import Attack
 from engine.rulesets.down_in_flames.damage import bomber_damage
 from engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
@@ -33,27 +32,31 @@ def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack)
 
 
 def rocket_attack(
-    state: State, attacker: Plane, target: Plane, command: Attack, dice: Dice
-) -> list[Struct]:
-    """7.1.2, 7.1.3: one rocket attack per game against a Heavy Bomber; a hit destroys it."""
+    turn: Turn[State], state: State, attacker: Plane, target: Plane, command: Attack
+) -> None:
+    """7.1.2, 7.1.3: one rocket attack per game against a Heavy Bomber; a hit destroys it.
+    The card is played, then the die rolled (the log's order); `state` is the one the
+    attack started from."""
     row = check_rockets(state, attacker, target, command)
     rule = cite("7.1.2")
-    roll = dice.roll(
+    turn.emit(
+        AttackCardPlayed(
+            attacker=attacker.id,
+            target=target.id,
+            card=command.card,
+            hits=0,
+            bursts=command.bursts,
+            aggregate=False,
+            rule=rule,
+        )
+    )
+    roll = turn.roll(
         d6(),
         purpose=f"rocket attack on {target.id}",
         rule=row.rule,
         owner=owner_of(state, attacker.side),
     )
     hit = roll.total <= row.hits_on
-    played = AttackCardPlayed(
-        attacker=attacker.id,
-        target=target.id,
-        card=command.card,
-        hits=0,
-        bursts=command.bursts,
-        aggregate=False,
-        rule=rule,
-    )
     resolved = AttackResolved(
         attacker=attacker.id,
         target=target.id,
@@ -74,7 +77,6 @@ def rocket_attack(
         explanation=f"{attacker.aircraft} rocket attack hits on {row.hits_on} or less: rolled "
         f"{roll.total}, {'the bomber is destroyed' if hit else 'a miss'}",
     )
-    events: list[Struct] = [played, roll, resolved]
+    turn.emit(resolved)
     if hit:
-        events += bomber_damage(state, target, state.card_of(target).defense, (roll.roll,))[1]
-    return events
+        turn.emit_all(bomber_damage(state, target, state.card_of(target).defense, (roll.roll,))[1])

@@ -168,13 +168,15 @@ def deploy_from_table(led: Ledger) -> bool:
     board, state = led.board, led.state
     target = sit.target_hex(state, board)
     cands: list[Candidate] = []
-    for row in aaa_deployment.AAA_ROWS:
-        label = f"row {row.letter}"
+    table = aaa_deployment.AAA_TABLE
+    for band in table.bands:
+        row, letter = band.value, band.span
+        label = f"row {letter}"
         if row.within_target is None:
             cands.append(Candidate(option=label, chosen=True, reason="do not place"))
             led.emit(
                 ev.DecisionMade(
-                    rule=f"{aaa_deployment.AAA_CITATION} row D",
+                    rule=table.cite_row(band),
                     topic="aaa_deployment",
                     result="not placed",
                     candidates=tuple(cands),
@@ -223,14 +225,14 @@ def deploy_from_table(led: Ledger) -> bool:
         density, n = _pick(led, "hidden AAA pick", R_POOL)
         led.emit(
             ev.AaaPlaced(
-                rule=f"{aaa_deployment.AAA_CITATION} row {row.letter}",
+                rule=table.cite_row(band),
                 dice=(n,),
                 unit_id=led.new_id("AAA"),
                 hex=chosen,
                 density=density,
                 candidates=tuple(cands),
                 explanation=(
-                    f"row {row.letter}: flight {closest.id} within {radius} of the target;"
+                    f"row {letter}: flight {closest.id} within {radius} of the target;"
                     f" AAA in {chosen}, the eligible hex closest to the flight or target"
                 ),
             )

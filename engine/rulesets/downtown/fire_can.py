@@ -60,8 +60,10 @@ def deploy_from_table(led: Ledger) -> bool:
     target = sit.target_hex(state, board)
     flights = sit.us_on_map(state)
     cands: list[Candidate] = []
-    for row in aaa_deployment.FIRE_CAN_ROWS:
-        rule = f"{aaa_deployment.FIRE_CAN_CITATION} row {row.letter}"
+    table = aaa_deployment.FIRE_CAN_TABLE
+    for band in table.bands:
+        row, letter = band.value, band.span
+        rule = table.cite_row(band)
         if not row.place:
             led.emit(
                 ev.DecisionMade(
@@ -91,7 +93,7 @@ def deploy_from_table(led: Ledger) -> bool:
         if not options:
             cands.append(
                 Candidate(
-                    option=f"row {row.letter}",
+                    option=f"row {letter}",
                     chosen=False,
                     reason="no eligible AAA hex for this row",
                 )
@@ -107,7 +109,7 @@ def deploy_from_table(led: Ledger) -> bool:
         chosen = ranked[0]
         cands += [
             Candidate(
-                option=f"row {row.letter}: {a.hex}",
+                option=f"row {letter}: {a.hex}",
                 chosen=a is chosen,
                 reason="closest to the raid target, then to a US flight"
                 if a is chosen
@@ -115,7 +117,7 @@ def deploy_from_table(led: Ledger) -> bool:
             )
             for a in ranked
         ]
-        place(led, chosen, rule, tuple(cands), f"row {row.letter}: Fire Can in {chosen.hex}")
+        place(led, chosen, rule, tuple(cands), f"row {letter}: Fire Can in {chosen.hex}")
         return True
     return False  # pragma: no cover
 

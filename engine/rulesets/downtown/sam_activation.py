@@ -168,8 +168,8 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
     target = sit.target_hex(state, board)
     cands: list[Candidate] = []
     for letter in sam_placement.sequence(acq):
-        row = sam_placement.BY_LETTER[letter]
-        rule = f"{sam_placement.CITATION} row {letter}"
+        read = sam_placement.TABLE.row(letter)
+        row, rule = read.value, read.citation
         if row.radius is None:
             led.emit(
                 ev.DecisionMade(

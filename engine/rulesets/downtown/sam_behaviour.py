@@ -55,7 +55,7 @@ def acquire(led: Ledger, sam: Sam) -> None:
         cands.append(Candidate(option=f"row {row}", chosen=True, reason=why))
         led.emit(
             ev.SamAcquisitionDecided(
-                rule=f"{sam_acquisition.CITATION} row {row}",
+                rule=sam_acquisition.TABLE.row(row).citation,
                 sam_id=sam.id,
                 row=row,
                 action=action,
@@ -77,7 +77,7 @@ def acquire(led: Ledger, sam: Sam) -> None:
         to_f = True
         led.emit(
             ev.SamAcquisitionDecided(
-                rule=f"{sam_acquisition.CITATION} row B",
+                rule=sam_acquisition.TABLE.row("B").citation,
                 sam_id=sam.id,
                 row="B",
                 action="drop",
@@ -177,7 +177,7 @@ def react(led: Ledger, flight: UsFlight) -> None:
         distance = led.board.dist(sam.hex, flight.hex)
         option, fire = sam_reaction.react(sam.level, distance, flight.task)
         number = option.option if option else 0
-        rule = f"{sam_reaction.CITATION} option {number}" if option else sam_reaction.CITATION
+        rule = sam_reaction.TABLE.row(str(number)).citation if option else sam_reaction.CITATION
         why = f"{sam.level.value} acquisition, range {distance}, task {flight.task.value}"
         if fire is not FireMode.NOTHING and number in sam.inhibited:
             led.emit(

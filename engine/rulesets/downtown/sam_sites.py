@@ -15,6 +15,11 @@ R_HIDDEN = cite("3.1.3")
 DEFEND_RADIUS = 6
 
 
+def _cited(led: Ledger) -> str:
+    """The citation of the scenario date's SAM Deployment Table."""
+    return sam_deployment.reading_for(led.state.setup.year, led.state.setup.month).citation
+
+
 def table(led: Ledger) -> sam_deployment.SamTable:
     """3.1.1: the table for the scenario's date."""
     return sam_deployment.table_for(led.state.setup.year, led.state.setup.month)
@@ -92,7 +97,7 @@ def set_up(led: Ledger) -> None:
                 ]
                 led.emit(
                     ev.SamSetUp(
-                        rule=f"{R_SETUP}; {table(led).citation}",
+                        rule=f"{R_SETUP}; {_cited(led)}",
                         sam_id=led.new_id("SAM"),
                         hex=where,
                         site=site,

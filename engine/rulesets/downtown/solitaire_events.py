@@ -81,12 +81,8 @@ def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement
     (inhibited options; an inhibited SAM that has never attacked becomes a dummy radar while
     unused dummy radars remain); at the end of movement only 'Event!' counts."""
     roll = led.roll(d10(), f"Solitaire Random Events Table ({flight.id})", random_events.CITATION)
-    row = random_events.row_for(roll.total)
-    rule = (
-        f"{random_events.CITATION} {row.lo}-{row.hi}"
-        if row.lo != row.hi
-        else (f"{random_events.CITATION} {row.lo}")
-    )
+    read = random_events.TABLE.row_for(roll.total)
+    row, rule = read.value, read.citation
     sam = next(
         (s for s in led.state.sams if s.id == unit_id and s.status is SamStatus.ACTIVE), None
     )

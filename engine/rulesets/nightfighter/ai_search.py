@@ -5,8 +5,9 @@ from __future__ import annotations
 from msgspec import Struct
 
 from engine.decision import Candidate
-from engine.dice import Dice, nd6
+from engine.dice import nd6
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import SearchAI
 from engine.rulesets.nightfighter.events import AISearched
 from engine.rulesets.nightfighter.geometry import ai_search_area, area
@@ -29,11 +30,13 @@ def fighter_setup(state: State, fighter_id: str) -> Fighter:
     return found
 
 
-def search(state: State, command: SearchAI, dice: Dice) -> list[Struct]:
+def search(turn: Turn[State], command: SearchAI) -> None:
     """S19.0: the fighter searches one counter whose uncertainty area lies partly within its
     radar range and arc; the fix is automatic if the location roll falls in the search
     area. S24.0: a jammed AI radar first needs a 6 on its dice; without one no location
     is rolled and the hexes are not barred."""
+    state = turn.state
+    dice = turn.dice
     if state.phase is not Phase.AI_RADAR:
         raise RuleError(
             f"AI searches are made in the AI radar phase (now {state.phase.value})", rule=RULE
@@ -71,15 +74,18 @@ def search(state: State, command: SearchAI, dice: Dice) -> list[Struct]:
         out.append(roll)
         nums = (roll.roll,)
         if 6 not in roll.faces:
-            return [
-                *out,
-                _searched(fighter.id, counter.id, searched, "jammed: no 6", nums, RULE_JAM),
-            ]
+            turn.emit_all(
+                [
+                    *out,
+                    _searched(fighter.id, counter.id, searched, "jammed: no 6", nums, RULE_JAM),
+                ]
+            )
+            return
     found = search_in_area(
         state, counter, searched, Marker.AI_FIX, lambda _h: fighter.id, dice, RULE
     )
     out += found.events
-    return [*out, _searched(fighter.id, counter.id, searched, found.text, nums, RULE)]
+    turn.emit_all([*out, _searched(fighter.id, counter.id, searched, found.text, nums, RULE)])
 
 
 def _searched(

@@ -15,7 +15,7 @@ from typing import Annotated
 from msgspec import Meta, Struct
 from msgspec.structs import replace
 
-from engine.decision import Candidate
+from engine.decision import Candidate, Decision
 from engine.dice import Dice, d6, draw, nd6
 from engine.errors import RuleError
 from engine.rulesets.nightfighter.terms import cite
@@ -86,13 +86,9 @@ def start(kind: CampaignKind, aircraft: str) -> CampaignState | None:
     return CampaignState(kind=kind, aircraft=aircraft or "Me110E-4")
 
 
-class CampaignRolled(Struct, frozen=True, kw_only=True, tag="nightfighter.CampaignRolled"):
+class CampaignRolled(Decision, frozen=True, kw_only=True, tag="nightfighter.CampaignRolled"):
     """A campaign decision: what was rolled or drawn and what follows."""
 
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
     step: str
     flying: bool = False
     engaged: bool = False
@@ -104,13 +100,9 @@ class CampaignRolled(Struct, frozen=True, kw_only=True, tag="nightfighter.Campai
     night_cards: int = 0
 
 
-class CampaignWeekEnded(Struct, frozen=True, kw_only=True, tag="nightfighter.CampaignWeekEnded"):
+class CampaignWeekEnded(Decision, frozen=True, kw_only=True, tag="nightfighter.CampaignWeekEnded"):
     """The week is over: delays, retraining, score and the end-of-week verdict."""
 
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
     week: int
     score: int
     aircraft: str

@@ -5,8 +5,9 @@ from __future__ import annotations
 from msgspec import Struct
 
 from engine.decision import Candidate
-from engine.dice import Dice, d6, nd6
+from engine.dice import d6, nd6
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
 from engine.rulesets.nightfighter.events import BomberResponseRolled, Corkscrewed, MarkersLost
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
@@ -32,31 +33,37 @@ def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
     return counter
 
 
-def response(state: State, command: RollBomberResponse, dice: Dice) -> list[Struct]:
+def response(turn: Turn[State], command: RollBomberResponse) -> None:
     """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
+    state = turn.state
+    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
     roll = dice.roll(
         d6(), purpose=f"bomber response of {counter.id}", rule=RULE, owner=Owner.OPPONENT
     )
-    return [
-        roll,
-        BomberResponseRolled(
-            rule=RULE,
-            dice=(roll.roll,),
-            explanation=(
-                f"{counter.id}, tallied by {command.fighter}, rolls {roll.total} for response"
+    turn.emit_all(
+        [
+            roll,
+            BomberResponseRolled(
+                rule=RULE,
+                dice=(roll.roll,),
+                explanation=(
+                    f"{counter.id}, tallied by {command.fighter}, rolls {roll.total} for response"
+                ),
+                counter=counter.id,
+                fighter=command.fighter,
+                value=roll.total,
             ),
-            counter=counter.id,
-            fighter=command.fighter,
-            value=roll.total,
-        ),
-    ]
+        ]
+    )
 
 
-def corkscrew(state: State, command: Corkscrew, dice: Dice) -> list[Struct]:
+def corkscrew(turn: Turn[State], command: Corkscrew) -> None:
     """S17.0: a corkscrewing bomber loses every tally, track contact and AI and searchlight
     fix and reverts to low uncertainty; firepower 0 this turn; never displaced. S28.0: if
     the fighter follows (rule 28.1, a 6 on its dice) its tally and AI fix are kept."""
+    state = turn.state
+    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
     out: list[Struct] = []
     followed = False
@@ -112,11 +119,12 @@ def corkscrew(state: State, command: Corkscrew, dice: Dice) -> list[Struct]:
             lost=tuple(lost),
         )
     )
-    return out
+    turn.emit_all(out)
 
 
-def break_contact(state: State, command: BreakContact) -> list[Struct]:
+def break_contact(turn: Turn[State], command: BreakContact) -> None:
     """The player gives up a tally or AI fix (base game); S16.0 reversion follows."""
+    state = turn.state
     counter = counter_at(state, command.hex)
     if counter is None or not (
         command.fighter in counter.tallied_by or command.fighter in counter.ai_fixed_by
@@ -133,12 +141,14 @@ def break_contact(state: State, command: BreakContact) -> list[Struct]:
         )
         if held
     )
-    return [
-        MarkersLost(
-            rule=cite("S16.0"),
-            counter=counter.id,
-            lost=lost,
-            fighters=(command.fighter,),
-            explanation=f"{command.fighter} breaks contact with {counter.id}",
-        )
-    ]
+    turn.emit_all(
+        [
+            MarkersLost(
+                rule=cite("S16.0"),
+                counter=counter.id,
+                lost=lost,
+                fighters=(command.fighter,),
+                explanation=f"{command.fighter} breaks contact with {counter.id}",
+            )
+        ]
+    )

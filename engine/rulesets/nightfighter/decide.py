@@ -15,10 +15,12 @@ from msgspec import Struct
 from engine.dice import Dice
 from engine.errors import RuleError
 from engine.hexgrid import Hex
-from engine.kit.dispatch import Dispatch, without_dice
+from engine.kit.dispatch import Dispatch
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter import ai_search, campaign, combat, searchlights, serrate, tally
 from engine.rulesets.nightfighter import commands as cmd
 from engine.rulesets.nightfighter.events import FighterMoved, MarkersLost, PhaseBegan, TurnStarted
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
 from engine.rulesets.nightfighter.movement import move_bombers
 from engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
@@ -98,8 +100,9 @@ def _contacts_kept(state: State) -> list[Struct]:
     return out
 
 
-def move_fighter(state: State, command: cmd.MoveFighter) -> list[Struct]:
+def move_fighter(turn: Turn[State], command: cmd.MoveFighter) -> None:
     """Move a nightfighter: each hex adjacent to the last, at most its MPs a turn."""
+    state = turn.state
     if state.phase is not Phase.FIGHTER_MOVEMENT:
         raise RuleError(
             f"nightfighters move in the fighter movement phase (now {state.phase.value})",
@@ -149,44 +152,43 @@ def move_fighter(state: State, command: cmd.MoveFighter) -> list[Struct]:
     if command.exit and others_gone and state.setup.campaign == "none":
         # Example of play, turn 13: the last nightfighter leaving the map ends the game.
         out.append(GameEnded(result="every nightfighter has left the map", rule=RULE_END))
-    return out
+    turn.emit_all(out)
 
 
-def _end_phase(state: State, command: cmd.EndPhase, dice: Dice) -> list[Struct]:
-    return end_phase(state)
+def _end_phase(turn: Turn[State], command: cmd.EndPhase) -> None:
+    turn.emit_all(end_phase(turn.state))
 
 
-def _roll_week(state: State, command: campaign.RollCampaignWeek, dice: Dice) -> list[Struct]:
-    return campaign.roll_week(state.campaign, command, dice)
+def _roll_week(turn: Turn[State], command: campaign.RollCampaignWeek) -> None:
+    turn.emit_all(campaign.roll_week(turn.state.campaign, command, turn.dice))
 
 
-def _draw_card(state: State, command: campaign.DrawScenarioCard, dice: Dice) -> list[Struct]:
-    return campaign.draw_card(state.campaign, dice)
+def _draw_card(turn: Turn[State], command: campaign.DrawScenarioCard) -> None:
+    turn.emit_all(campaign.draw_card(turn.state.campaign, turn.dice))
 
 
-def _night_continues(
-    state: State, command: campaign.RollNightContinuation, dice: Dice
-) -> list[Struct]:
-    return campaign.night_continues(state.campaign, command, dice)
+def _night_continues(turn: Turn[State], command: campaign.RollNightContinuation) -> None:
+    turn.emit_all(campaign.night_continues(turn.state.campaign, command, turn.dice))
 
 
-def _end_week(state: State, command: campaign.EndCampaignWeek, dice: Dice) -> list[Struct]:
-    return campaign.end_week(state.campaign, command)
+def _end_week(turn: Turn[State], command: campaign.EndCampaignWeek) -> None:
+    turn.emit_all(campaign.end_week(turn.state.campaign, command))
 
 
-# Command type -> (state, command, dice) -> events, in the order the commands are listed.
-DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
+# Command type -> the procedure that decides it with a Turn, in the order the commands are
+# listed.
+DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
     {
         cmd.EndPhase: _end_phase,
         cmd.MoveBombers: move_bombers,
-        cmd.MoveFighter: without_dice(move_fighter),
+        cmd.MoveFighter: move_fighter,
         cmd.PlaceRadarSearches: place_radar_searches,
         cmd.SearchAI: ai_search.search,
         cmd.SearchSearchlight: searchlights.search,
         cmd.AttemptTally: tally.attempt,
         cmd.RollBomberResponse: combat.response,
         cmd.Corkscrew: combat.corkscrew,
-        cmd.BreakContact: without_dice(combat.break_contact),
+        cmd.BreakContact: combat.break_contact,
         campaign.RollCampaignWeek: _roll_week,
         campaign.DrawScenarioCard: _draw_card,
         campaign.RollNightContinuation: _night_continues,
@@ -201,4 +203,7 @@ DISPATCH: Dispatch[Callable[[State, Any, Dice], list[Struct]]] = Dispatch(
 
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events a command causes (RuleError when the rules do not allow it)."""
-    return DISPATCH.handler(command)(state, command, dice)
+    handler = DISPATCH.handler(command)
+    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    handler(turn, command)
+    return turn.events

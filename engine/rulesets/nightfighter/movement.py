@@ -17,7 +17,6 @@ from engine.rulesets.nightfighter.events import (
     PhaseBegan,
     SearchlightHandedOff,
 )
-from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from engine.rulesets.nightfighter.searchlights import zone_of
 from engine.rulesets.nightfighter.state import Counter, State, counter_at
@@ -52,9 +51,11 @@ def _lead_first(counter: Counter) -> tuple[int, str]:
     return (-Hex.parse(counter.hex).row if counter.heading == 3 else 0, counter.id)
 
 
-def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]:
+def move_bombers(turn: Turn[State], command: MoveBombers) -> None:
     """S7.0/S8.0: create the counters of bombers due, move every counter on the map its
     full MPs along its course (off the map edge = exit), then enter the counters due."""
+    state = turn.state
+    dice = turn.dice
     if state.phase is not Phase.BOMBER_MOVEMENT:
         raise RuleError(
             f"bombers move only in the bomber movement phase (now {state.phase.value})", rule=RULE
@@ -64,7 +65,6 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
     unknown = sorted(set(command.accelerate) - known)
     if unknown:
         raise RuleError(f"accelerate names counters not on the map: {unknown}", rule=RULE)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
     turn.emit_all(counters_due(state, state.turn, dice))
     for counter in on_map:
         steps = counter.speed + (1 if counter.id in command.accelerate else 0)
@@ -106,7 +106,6 @@ def move_bombers(state: State, command: MoveBombers, dice: Dice) -> list[Struct]
             )
         )
     turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
-    return turn.events
 
 
 def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[Struct]:

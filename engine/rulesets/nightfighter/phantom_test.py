@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from engine.decision import Candidate
-from engine.dice import Dice, d6
+from engine.dice import d6
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.events import PhantomTested
 from engine.rulesets.nightfighter.state import Counter, State, high_counters
 from engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
@@ -25,9 +24,11 @@ def real_on(others: int) -> int:
     return {1: 3, 2: 2}.get(others, 1)
 
 
-def phantom_test(state: State, counter: Counter, dice: Dice, why: str) -> list[Struct]:
-    """S5.4: roll for a high uncertainty counter; returns the DiceRolled events and the
-    PhantomTested decision (removed counters, and which counter becomes moderate)."""
+def phantom_test(turn: Turn[State], counter: Counter, why: str) -> PhantomTested:
+    """S5.4: roll for a high uncertainty counter; emits the DiceRolled events and the
+    PhantomTested decision (removed counters, and which counter becomes moderate), which it
+    returns; `turn.state` then shows the counters it removed."""
+    state = turn.state
     group = high_counters(state, counter.bomber)
     others = tuple(c for c in group if c.id != counter.id)
     total = len(group)
@@ -35,7 +36,7 @@ def phantom_test(state: State, counter: Counter, dice: Dice, why: str) -> list[S
     threshold = real_on(len(others))
     rolls = []
     while True:
-        roll = dice.roll(
+        roll = turn.roll(
             d6(), purpose=f"phantom test of {counter.id} ({why})", rule=rule, owner=Owner.OPPONENT
         )
         rolls.append(roll)
@@ -75,20 +76,19 @@ def phantom_test(state: State, counter: Counter, dice: Dice, why: str) -> list[S
             reason=f"roll {threshold + 1}+ with {len(others)} other counters",
         ),
     )
-    return [
-        *rolls,
-        PhantomTested(
-            rule=rule,
-            dice=tuple(r.roll for r in rolls),
-            candidates=cands,
-            explanation=text,
-            counter=counter.id,
-            bomber=counter.bomber,
-            others=len(others),
-            value=value,
-            result=result,
-            removed=removed,
-            now_moderate=now,
-            now_level=level.value,
-        ),
-    ]
+    tested = PhantomTested(
+        rule=rule,
+        dice=tuple(r.roll for r in rolls),
+        candidates=cands,
+        explanation=text,
+        counter=counter.id,
+        bomber=counter.bomber,
+        others=len(others),
+        value=value,
+        result=result,
+        removed=removed,
+        now_moderate=now,
+        now_level=level.value,
+    )
+    turn.emit(tested)
+    return tested

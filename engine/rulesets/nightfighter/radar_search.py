@@ -106,10 +106,11 @@ def _check(state: State, command: PlaceRadarSearches) -> list[tuple[Radar, Count
     return out
 
 
-def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) -> list[Struct]:
+def place_radar_searches(turn: Turn[State], command: PlaceRadarSearches) -> None:
     """S13.0: place every search, test jammed ones (S24.0), then resolve in order."""
+    state = turn.state
+    dice = turn.dice
     placed = _check(state, command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
     turn.emit(
         RadarSearchesPlaced(
             rule=RULE,
@@ -148,7 +149,6 @@ def place_radar_searches(state: State, command: PlaceRadarSearches, dice: Dice) 
         if target is None:
             continue  # removed as a phantom by an earlier search this phase
         turn.emit_all(resolve(turn.state, radar, target, dice))
-    return turn.events
 
 
 def _crowded(state: State, counter: Counter) -> bool:
@@ -186,7 +186,7 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
         now = next(c for c in turn.state.counters if c.id == target.id)
         if now.status is not Status.ON_MAP or now.level is not Uncertainty.HIGH:
             continue
-        turn.emit_all(phantom_test(turn.state, now, dice, f"{radar.name} search"))
+        phantom_test(turn, now, f"{radar.name} search")
     rule = RULE_GCI if radar.kind in (RadarKind.GCI, RadarKind.MEW) else RULE
     turn.emit(
         RadarSearchResolved(

@@ -13,7 +13,7 @@ from msgspec import Struct
 
 from engine.decision import Candidate
 from engine.dice import Dice
-from engine.kit.fold import fold
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.events import (
     LocalisationFailed,
     Localised,
@@ -101,18 +101,14 @@ def search_in_area(
         return Outcome(
             events=(*events, secret, failed), found=False, text="location outside the area"
         )
-    work = state
     if counter.level is Uncertainty.HIGH:
-        tested = phantom_test(state, counter, dice, f"{marker.value} in {loc.hex}")
-        events += tested
-        work = fold(evolve, state, tested)
-        now = counter_by_id(work, counter.id)
-        verdict = tested[-1]
+        # The test's removals must be read before the outcome: a Turn folds them.
+        turn = Turn(state, dice, evolve=evolve, cite=cite)
+        verdict = phantom_test(turn, counter, f"{marker.value} in {loc.hex}")
+        events += turn.events
+        now = counter_by_id(turn.state, counter.id)
         assert now is not None
-        if (
-            now.status is Status.REMOVED
-            or getattr(verdict, "result", None) is PhantomResult.PHANTOM
-        ):
+        if now.status is Status.REMOVED or verdict.result is PhantomResult.PHANTOM:
             return Outcome(events=tuple(events), found=False, text="the counter was a phantom")
     localised = Localised(
         rule=rule,

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from engine.decision import Candidate
-from engine.dice import Dice, nd6
+from engine.dice import nd6
 from engine.errors import RuleError
-from engine.kit.fold import fold
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.commands import SearchSearchlight
 from engine.rulesets.nightfighter.events import SearchlightSearched
-from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.phantom_test import phantom_test
 from engine.rulesets.nightfighter.search_area import search_in_area
 from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
@@ -31,13 +28,15 @@ def zone_has_fix(state: State, zone: str) -> bool:
     return any(c.searchlight == zone and c.status is Status.ON_MAP for c in state.counters)
 
 
-def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]:
+def search(turn: Turn[State], command: SearchSearchlight) -> None:
     """S14.0: a high uncertainty counter first takes the phantom test; then the zone's
     standard dice, and on any 6 the bomber is located within its uncertainty area (re-rolled
     into a hex with another counter or one of a fruitless AI search, S5.5). A hex outside
     the zone fixes nothing unless it lies in another active zone without a fix, which then
     fixes it and may search no more this phase. At high altitude (S21.0) searchlights only
     force the phantom test."""
+    state = turn.state
+    dice = turn.dice
     if state.phase is not Phase.SEARCHLIGHT:
         raise RuleError(
             f"searchlights search in the searchlight phase (now {state.phase.value})", rule=RULE
@@ -61,29 +60,28 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
         )
     if counter.searchlight:
         raise RuleError(f"{counter.id} is already fixed by searchlights", rule=RULE)
-    out: list[Struct] = []
-    work = state
     if counter.level is Uncertainty.HIGH:
-        tested = phantom_test(state, counter, dice, f"searchlights of zone {zone.name}")
-        out += tested
-        work = fold(evolve, state, tested)
-        now = counter_by_id(work, counter.id)
+        phantom_test(turn, counter, f"searchlights of zone {zone.name}")
+        now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED:
-            return [*out, _searched(zone.name, counter.id, 0, "phantom removed", ())]
+            turn.emit(_searched(zone.name, counter.id, 0, "phantom removed", ()))
+            return
         counter = now
+    work = turn.state  # after the phantom test: the fixes and zones the search may use
     if state.setup.high_altitude:
-        return [*out, _searched(zone.name, counter.id, 0, "high altitude: no precise fix", ())]
+        turn.emit(_searched(zone.name, counter.id, 0, "high altitude: no precise fix", ()))
+        return
     count = command.dice or zone.dice
-    roll = dice.roll(
+    roll = turn.roll(
         nd6(count),
         purpose=f"searchlight zone {zone.name} on {counter.id}",
         rule=RULE,
         owner=Owner.OPPONENT,
     )
-    out.append(roll)
     if 6 not in roll.faces:
-        return [*out, _searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,))]
+        turn.emit(_searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,)))
+        return
     area = set(zone.hexes)
     others = {
         h: z.name
@@ -110,10 +108,10 @@ def search(state: State, command: SearchSearchlight, dice: Dice) -> list[Struct]
         RULE,
         exclude_on_failure=True,
     )
-    out += found.events
+    turn.emit_all(found.events)
     also = holder(found.hex) if found.found and found.hex not in zone.hexes else ""
     text = f"a 6 rolled; {found.text}" + (f" (in zone {also})" if also else "")
-    return [*out, _searched(zone.name, counter.id, count, text, (roll.roll,), also)]
+    turn.emit(_searched(zone.name, counter.id, count, text, (roll.roll,), also))
 
 
 def _searched(

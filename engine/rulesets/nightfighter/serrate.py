@@ -16,7 +16,6 @@ from msgspec import Struct
 from engine.dice import Dice, d6, draw
 from engine.errors import RuleError
 from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
 from engine.rulesets.nightfighter.radar_search import resolve
 from engine.rulesets.nightfighter.serrate_messages import (
@@ -32,7 +31,7 @@ from engine.rulesets.nightfighter.serrate_messages import RevealCounter as Revea
 from engine.rulesets.nightfighter.serrate_messages import SerrateSearch as SerrateSearch
 from engine.rulesets.nightfighter.setup import modification
 from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
-from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status, cite
+from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status
 from events.types import Owner
 
 
@@ -71,9 +70,11 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
     ]
 
 
-def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
+def general(turn: Turn[State], command: SerrateSearch) -> None:
     """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
 
+    state = turn.state
+    dice = turn.dice
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
     assert fighter is not None
@@ -82,7 +83,6 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
          if c.status is Status.ON_MAP and not c.ju88 and in_wide_arc(state.setup, fighter, c.hex)),
         key=lambda c: c.hex,
     )  # fmt: skip
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
     nums: list[int] = []
     found: list[str] = []
     for target in targets:
@@ -102,12 +102,13 @@ def general(state: State, command: SerrateSearch, dice: Dice) -> list[Struct]:
             revealed=tuple(found),
         )
     )
-    return turn.events
 
 
-def focused(state: State, command: FocusedSerrate, dice: Dice) -> list[Struct]:
+def focused(turn: Turn[State], command: FocusedSerrate) -> None:
     """SCENARIO 7: a focused search narrows (or tracks) a revealed Ju88 in the wide arc."""
 
+    state = turn.state
+    dice = turn.dice
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
     counter = counter_at(state, command.hex)
@@ -129,22 +130,26 @@ def focused(state: State, command: FocusedSerrate, dice: Dice) -> list[Struct]:
         )
     )
     events = resolve(state, radar, counter, dice, crowd=crowd)
-    return [
-        *events,
-        SerrateSearched(
-            rule=RULE,
-            explanation=f"focused Serrate search of {counter.id}",
-            fighter=command.fighter,
-            focused=True,
-        ),
-    ]
+    turn.emit_all(
+        [
+            *events,
+            SerrateSearched(
+                rule=RULE,
+                explanation=f"focused Serrate search of {counter.id}",
+                fighter=command.fighter,
+                focused=True,
+            ),
+        ]
+    )
 
 
-def reveal_by_sight(state: State, command: RevealCounter, dice: Dice) -> list[Struct]:
+def reveal_by_sight(turn: Turn[State], command: RevealCounter) -> None:
     """SCENARIO 7: the published visual identification check revealed a counter."""
+    state = turn.state
+    dice = turn.dice
     if not modification(state.setup, "7"):
         raise RuleError("counters are revealed in scenario 7 only", rule=RULE)
     counter = counter_at(state, command.hex)
     if counter is None or counter.ju88:
         raise RuleError(f"no unrevealed bomber counter in {command.hex}", rule=RULE)
-    return reveal(state, counter, dice, "visual identification")
+    turn.emit_all(reveal(state, counter, dice, "visual identification"))

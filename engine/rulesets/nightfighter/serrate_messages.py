@@ -8,7 +8,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.decision import Candidate
+from engine.decision import Decision
 from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
 from engine.rulesets.nightfighter.terms import cite
 
@@ -43,25 +43,17 @@ class RevealCounter(Struct, frozen=True, kw_only=True, tag="RevealCounter"):
     hex: HexLabel
 
 
-class CounterRevealed(Struct, frozen=True, kw_only=True, tag="nightfighter.CounterRevealed"):
+class CounterRevealed(Decision, frozen=True, kw_only=True, tag="nightfighter.CounterRevealed"):
     """SCENARIO 7: a revealed bomber counter and the counter drawn from the cup."""
 
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
     counter: str
     drawn: str
     ju88: bool
 
 
-class SerrateSearched(Struct, frozen=True, kw_only=True, tag="nightfighter.SerrateSearched"):
+class SerrateSearched(Decision, frozen=True, kw_only=True, tag="nightfighter.SerrateSearched"):
     """SCENARIO 7: Serrate used this radar search phase (general or focused)."""
 
-    rule: str
-    dice: tuple[int, ...] = ()
-    candidates: tuple[Candidate, ...] = ()
-    explanation: str = ""
     fighter: str
     focused: bool
     revealed: tuple[str, ...] = ()

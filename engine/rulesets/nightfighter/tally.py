@@ -5,8 +5,9 @@ from __future__ import annotations
 from msgspec import Struct
 
 from engine.decision import Candidate
-from engine.dice import Dice, nd6
+from engine.dice import nd6
 from engine.errors import RuleError
+from engine.kit.turn import Turn
 from engine.rulesets.nightfighter.ai_search import fighter_setup
 from engine.rulesets.nightfighter.commands import AttemptTally
 from engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
@@ -21,11 +22,13 @@ RULE_FIXED = cite("S15.0")
 RULE_RANGE = cite("S3.0")
 
 
-def attempt(state: State, command: AttemptTally, dice: Dice) -> list[Struct]:
+def attempt(turn: Turn[State], command: AttemptTally) -> None:
     """S10.0: a fighter not maintaining a tally rolls its own tally dice against one counter
     whose uncertainty area lies partly within its visibility range; any 6 succeeds, then the
     location roll must fall within that range. S15.0: after a failed basic attempt, one more
     roll (any 6) against a counter fixed by its own AI or by searchlights."""
+    state = turn.state
+    dice = turn.dice
     rule = RULE_BASIC if command.kind is TallyKind.BASIC else RULE_FIXED
     if state.phase is not Phase.TALLY:
         raise RuleError(
@@ -74,10 +77,14 @@ def attempt(state: State, command: AttemptTally, dice: Dice) -> list[Struct]:
     )
     out: list[Struct] = [roll]
     if 6 not in roll.faces:
-        return [*out, _attempted(command, counter.id, False, "no 6 rolled", (roll.roll,))]
+        turn.emit_all([*out, _attempted(command, counter.id, False, "no 6 rolled", (roll.roll,))])
+        return
     if command.kind is TallyKind.FIXED or counter.level is Uncertainty.NONE:
         if counter.hex not in reach:
-            return [*out, _attempted(command, counter.id, False, "out of range", (roll.roll,))]
+            turn.emit_all(
+                [*out, _attempted(command, counter.id, False, "out of range", (roll.roll,))]
+            )
+            return
         out.append(
             MarkerPlaced(
                 rule=rule,
@@ -88,13 +95,16 @@ def attempt(state: State, command: AttemptTally, dice: Dice) -> list[Struct]:
                 explanation=f"a 6 rolled: {fighter.id} tallies {counter.id} in {counter.hex}",
             )
         )
-        return [*out, _attempted(command, counter.id, True, "tallied", (roll.roll,))]
+        turn.emit_all([*out, _attempted(command, counter.id, True, "tallied", (roll.roll,))])
+        return
     found = search_in_area(state, counter, reach, Marker.TALLY, lambda _h: fighter.id, dice, rule)
     out += found.events
-    return [
-        *out,
-        _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,)),
-    ]
+    turn.emit_all(
+        [
+            *out,
+            _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,)),
+        ]
+    )
 
 
 def _attempted(

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from engine.audit import audit
-from engine.errors import RuleError
+from engine.errors import OpponentDiceRefused, RuleError
 from engine.roles import Role
 from engine.rulesets.conflict_of_heroes import RULESET
 from engine.rulesets.conflict_of_heroes.terms import Side, Turn
@@ -97,7 +97,9 @@ async def test_bad_input_is_refused_and_nothing_is_written(games: Games) -> None
     """Bad input: a spent unit acting where a fresh one is needed (3.1), CAPs that are not
     there (3.2.1), APs a unit does not have (3.1), an order card not in the deck (3.1.1),
     the wrong side's turn (3.0 / 4.0): RuleError naming the rule, store unchanged."""
-    created = await create_bound(games, "conflict_of_heroes", {}, "coh-bad")
+    created = await create_bound(
+        games, "conflict_of_heroes", {}, "coh-bad", opponent_manual_dice=True
+    )
     gid = created.game_id
     await games.handle(
         gid, "ok1", {"type": "CommandAction", "units": ["P-RIFLE-1"], "action": "move", "caps": 3}
@@ -151,6 +153,36 @@ async def test_bad_input_is_refused_and_nothing_is_written(games: Games) -> None
             await games.handle(gid, f"bad{i}", command)
         assert info.value.rule.startswith("003_368c69a730e6e14a.txt " + rule)
         assert await games.store.version(gid) == version
+
+
+async def test_cards_drawn_for_the_ai_follow_the_opponent_dice_policy(games: Games) -> None:
+    """Issue #16 item 6 for Order Cards: the AP Spent Check's card (3.1.1) is drawn for the
+    AI, so naming it from a physical deck is the player choosing the opponent's draw. A
+    game not created to allow the opponent's dice refuses it (OpponentDiceRefused, nothing
+    written) and takes the same command without cards; a game created to allow them takes
+    the named card, and its audit says the game allows them."""
+    command = {"type": "UnitAction", "units": ["P-RIFLE-1"], "action": "fire", "ap": 1}
+    strict = (await create_bound(games, "conflict_of_heroes", {}, "coh-strict")).game_id
+    _, game = await games.load(strict)
+    named = sorted(game.state.deck)[0]
+    version = await games.store.version(strict)
+    with pytest.raises(OpponentDiceRefused, match="opponent") as info:
+        await games.handle(strict, "named", {**command, "cards": [named]})
+    assert info.value.details["rule"].startswith("003_368c69a730e6e14a.txt 3.1.1")
+    assert await games.store.version(strict) == version
+    await games.handle(strict, "drawn", command)  # the server draws it
+    assert await games.store.version(strict) > version
+
+    allowed = await create_bound(
+        games, "conflict_of_heroes", {}, "coh-allowed", opponent_manual_dice=True
+    )
+    await games.handle(allowed.game_id, "named", {**command, "cards": [named]})
+    _, game = await games.load(allowed.game_id)
+    assert named in game.state.discards
+    await games.reveal(allowed.game_id)
+    report = audit(await games.store.read(allowed.game_id))
+    assert report.ok, report.failure
+    assert report.opponent_manual_dice
 
 
 async def test_a_bad_setup_is_refused_at_creation(games: Games) -> None:

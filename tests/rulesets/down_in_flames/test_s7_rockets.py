@@ -43,6 +43,10 @@ def test_s7_1_3_rocket_hits_destroy(carrier: str, face: int, hit: bool) -> None:
     assert bool(of_type(events, AircraftShotDown)) is hit
     assert state.aircraft["bomber"].shot_down is hit
     assert of_type(events, AttackResolved)[0].rockets
+    # The log's order: the card, then its die, then the result (kept when the attack moved
+    # onto the kit's Turn, which logs a roll where it is made).
+    names = [type(e).__name__ for e in events]
+    assert names[:3] == ["AttackCardPlayed", "DiceRolled", "AttackResolved"], names
 
 
 def test_s7_1_2_one_rocket_attack_per_game() -> None:

@@ -36,10 +36,12 @@ def test_table_rows_match_the_seed() -> None:
     assert "If any Strike or Recon mission flight is within 5 hexes of the raid target" in text
     assert "If any Iron Hand mission flight is within 5 hexes of the raid target" in text
     assert "If any Strike or Recon mission flight is within 10 hexes of the raid target" in text
-    rows = {r.letter: r for r in aaa_deployment.AAA_ROWS}
+    rows = {b.span: b.value for b in aaa_deployment.AAA_TABLE.bands}
     assert (rows["A"].within_target, rows["B"].within_target, rows["C"].within_target) == (5, 5, 10)
     assert rows["B"].missions == (Mission.IRON_HAND,)
     assert rows["D"].within_target is None
+    # The logs cite a row "<table> row D" (no comma), as before the table was a SeedTable.
+    assert aaa_deployment.AAA_TABLE.row("D").citation == f"{SEED} 2.1.6 AAA Deployment Table row D"
 
 
 def test_initial_deployment_places_half_round_up_targets_first() -> None:

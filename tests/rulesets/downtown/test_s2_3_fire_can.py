@@ -28,11 +28,13 @@ def test_rows_match_the_seed() -> None:
     text = seed_text(SEED)
     assert "place a <i>Fire Can</i> unit in the target hex, if eligible" in text
     assert "within 10 hexes of the raid target and is within 2 hexes of a AAA" in text
-    rows = {r.letter: r for r in aaa_deployment.FIRE_CAN_ROWS}
+    rows = {b.span: b.value for b in aaa_deployment.FIRE_CAN_TABLE.bands}
     assert rows["A"].within_target == 5 and rows["A"].within_aaa is None
     assert (rows["B"].within_target, rows["B"].within_aaa) == (10, 2)
     assert (rows["C"].within_target, rows["C"].within_aaa) == (None, 2)
     assert not rows["D"].place
+    cited = aaa_deployment.FIRE_CAN_TABLE.row("B").citation
+    assert cited == f"{SEED} 2.3 Fire Can Deployment Table row B"
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,10 @@ def test_every_table_matches_the_seed() -> None:
 def test_table_for_date(year: int, month: int, name: str) -> None:
     """3.1.1: tables by date; 1969-71 use 1968 and before 1965 uses 1965 (README)."""
     assert sam_deployment.table_for(year, month).name == name
+    read = sam_deployment.reading_for(year, month)
+    assert (
+        read.citation == f"{SEED} 3.1.1 SAM Deployment Tables ({name}, within {read.value.radius})"
+    )
 
 
 def test_set_up_defends_hanoi_targets_first_then_second_sams() -> None:

@@ -172,3 +172,11 @@ def test_dummy_radar_first_fire_check() -> None:
     led = Ledger(_moving(sam, flight), ManualDice([[6, 4]], 0))
     sam_behaviour.react(led, flight)
     assert of(led.events, ev.SamReacted) and not led.state.sams[0].dummy_radar
+
+
+def test_table_rows_are_cited_as_the_logs_cite_them() -> None:
+    """The SAM Acquisition, Reaction and Placement tables are kit SeedTables whose row
+    citations keep the logged shape: "<table> row B", "<table> option 3" (no comma)."""
+    assert sam_acquisition.TABLE.row("B").citation == f"{SEED} 3.4.3 SAM Acquisition Table row B"
+    assert sam_reaction.TABLE.row("3").citation == f"{SEED} 3.4.5 SAM Reaction Table option 3"
+    assert sam_reaction.TABLE.row("3").value.option == 3

@@ -20,8 +20,12 @@ def test_table_matches_the_seed() -> None:
     assert "1-4\tInhibit SAM Options 1 and 2." in text
     assert "5-9\tInhibit SAM Option 2." in text
     assert "10\tEvent!" in text
-    assert [random_events.row_for(r).inhibits for r in (1, 4, 5, 9)] == [(1, 2)] * 2 + [(2,)] * 2
-    assert random_events.row_for(10).event
+    table = random_events.TABLE
+    assert [table.row_for(r).value.inhibits for r in (1, 4, 5, 9)] == [(1, 2)] * 2 + [(2,)] * 2
+    assert table.row_for(10).value.event
+    # Cited as the logs always have: no "row", no comma.
+    assert table.row_for(3).citation == f"{SEED} 4.1.1 Solitaire Random Events Table 1-4"
+    assert table.row_for(10).citation == f"{SEED} 4.1.1 Solitaire Random Events Table 10"
 
 
 def _example(dummy_radars_left: bool) -> State:

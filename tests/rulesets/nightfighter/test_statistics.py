@@ -8,9 +8,11 @@ from collections import Counter as Tally
 import pytest
 
 from engine.dice import ServerDice
+from engine.kit.turn import Turn
+from engine.rulesets.nightfighter.evolve import evolve
 from engine.rulesets.nightfighter.location_roll import roll_location
 from engine.rulesets.nightfighter.phantom_test import phantom_test
-from engine.rulesets.nightfighter.terms import Phase
+from engine.rulesets.nightfighter.terms import Phase, cite
 from tests.rulesets.nightfighter.build import counter, make_setup, make_state
 
 SEED = b"\x00" * 32
@@ -47,7 +49,10 @@ def test_phantom_test_odds(total: int, p_real: float) -> None:
     dice = ServerDice(SEED, f"phantom-{total}", 0)
     n = 1200
     real = sum(
-        phantom_test(state, state.counters[0], dice, "chi-square")[-1].result == "real"  # type: ignore[attr-defined]
+        phantom_test(
+            Turn(state, dice, evolve=evolve, cite=cite), state.counters[0], "chi-square"
+        ).result
+        == "real"
         for _ in range(n)
     )
     stat = chi_square([real, n - real], [n * p_real, n * (1 - p_real)])

@@ -1,7 +1,9 @@
-"""3.4.3 SAM Acquisition Table rows A-J (the ranges the rows read, as data)."""
+"""3.4.3 SAM Acquisition Table rows A-J (the ranges the rows read, as data): rows tried in
+order, each cited "<table> row <letter>" (the conditions are code: sam_behaviour.acquire)."""
 
 from __future__ import annotations
 
+from engine.kit.seed_table import SeedTable, lettered
 from engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.4.3 SAM Acquisition Table")
@@ -16,6 +18,9 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("H", "nearest flight within 5 hexes"),
     ("I", "nearest flight that has the site in its front arc"),
     ("J", "nearest flight"),
+)
+TABLE: SeedTable[str] = SeedTable(
+    citation=CITATION, bands=lettered(*ROWS), name="SAM Acquisition Table", row_cite=" row {span}"
 )
 DRV_CLEAR = {"early": 5, "1972": 3}
 NEAR, TRACK_FULL, MID = 5, 12, 8

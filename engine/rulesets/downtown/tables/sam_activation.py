@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from engine.kit.seed_table import Band, SeedTable
 from engine.rulesets.downtown.terms import AcqPhaseReading, cite
 
 CHECK_CITATION = cite("3.2.1 SAM Activation Check")
@@ -70,9 +71,13 @@ class SetUpModifier(Struct, frozen=True, kw_only=True):
     text: str
 
 
-SET_UP_ROLL_RESULTS: tuple[tuple[int, int, str], ...] = (
-    (1, 9, "No Activation"),
-    (10, 99, "Possible Activation"),
+SET_UP_TABLE: SeedTable[str] = SeedTable(
+    citation=TABLE_CITATION,
+    bands=(
+        Band(1, 9, "No Activation"),
+        Band(10, 99, "Possible Activation", label="10 or more"),
+    ),
+    name="SAM Activation Table",
 )
 SET_UP_MODIFIERS: tuple[SetUpModifier, ...] = (
     SetUpModifier(
@@ -118,5 +123,6 @@ entry point in the DRV Radar Phase)."""
 
 
 def set_up_result(total: int) -> str:
-    """3.3.1: 'No Activation' (1-9) or 'Possible Activation' (10 or more)."""
-    return "Possible Activation" if total >= 10 else "No Activation"
+    """3.3.1: 'No Activation' (1-9) or 'Possible Activation' (10 or more); a modified total
+    below 1 reads the first row."""
+    return SET_UP_TABLE.row_for(total).value

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from engine.kit.seed_table import Band, Reading, SeedTable
 from engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.1.1 SAM Deployment Tables")
@@ -20,11 +21,6 @@ class SamTable(Struct, frozen=True, kw_only=True):
     start: tuple[int, int]
     radius: int
     hexes: tuple[str, ...]
-
-    @property
-    def citation(self) -> str:
-        """The table's citation."""
-        return f"{CITATION} ({self.name}, within {self.radius})"
 
 
 def _h(text: str) -> tuple[str, ...]:
@@ -87,10 +83,36 @@ TABLES: tuple[SamTable, ...] = (
 )
 
 
+def _month(year: int, month: int) -> int:
+    """A date as a count of months, the roll a SeedTable band reads."""
+    return year * 12 + month - 1
+
+
+# The six tables as the rows of one seed table read by date: each from its start to the
+# month before the next one's (the last open-ended); a date before 1965 reads the first.
+# A row is cited "<tables> (<name>, within <radius>)", as the logs always have.
+TABLE: SeedTable[SamTable] = SeedTable(
+    citation=CITATION,
+    bands=tuple(
+        Band(
+            _month(*t.start),
+            _month(*later.start) - 1 if later else _month(9999, 12),
+            t,
+            label=f"{t.name}, within {t.radius}",
+        )
+        for t, later in zip(TABLES, (*TABLES[1:], None), strict=True)
+    ),
+    name="SAM Deployment Tables",
+    row_cite=" ({span})",
+)
+
+
+def reading_for(year: int, month: int) -> Reading[SamTable]:
+    """The SAM Deployment Table for a scenario date (latest table starting on or before
+    it) and its citation."""
+    return TABLE.row_for(_month(year, month))
+
+
 def table_for(year: int, month: int) -> SamTable:
     """The SAM Deployment Table for a scenario date (latest table starting on or before it)."""
-    chosen = TABLES[0]
-    for table in TABLES:
-        if table.start <= (year, month):
-            chosen = table
-    return chosen
+    return reading_for(year, month).value

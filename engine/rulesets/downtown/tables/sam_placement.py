@@ -1,9 +1,10 @@
-"""3.2.2 SAM Placement Table A-D."""
+"""3.2.2 SAM Placement Table A-D: rows chosen by conditions, cited "<table> row <letter>"."""
 
 from __future__ import annotations
 
 from msgspec import Struct
 
+from engine.kit.seed_table import SeedTable, lettered
 from engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.2.2 SAM Placement Table")
@@ -12,18 +13,21 @@ CITATION = cite("3.2.2 SAM Placement Table")
 class PlacementRow(Struct, frozen=True, kw_only=True):
     """Within `radius` of the measuring flight (or of the raid target); None = do not place."""
 
-    letter: str
     radius: int | None
     from_target: bool = False
 
 
-ROWS: tuple[PlacementRow, ...] = (
-    PlacementRow(letter="A", radius=5),
-    PlacementRow(letter="B", radius=8),
-    PlacementRow(letter="C", radius=15, from_target=True),
-    PlacementRow(letter="D", radius=None),
+TABLE: SeedTable[PlacementRow] = SeedTable(
+    citation=CITATION,
+    bands=lettered(
+        ("A", PlacementRow(radius=5)),
+        ("B", PlacementRow(radius=8)),
+        ("C", PlacementRow(radius=15, from_target=True)),
+        ("D", PlacementRow(radius=None)),
+    ),
+    name="SAM Placement Table",
+    row_cite=" row {span}",
 )
-BY_LETTER: dict[str, PlacementRow] = {r.letter: r for r in ROWS}
 MAX_USES = 2
 """Two strikes cross a listed hex off; more than 4 hexes from downtown only one SAM."""
 ONE_SAM_BEYOND = 4

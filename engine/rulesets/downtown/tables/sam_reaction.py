@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from engine.kit.seed_table import Band, SeedTable
 from engine.rulesets.downtown.terms import AcqLevel, FireMode, Task, cite
 
 CITATION = cite("3.4.5 SAM Reaction Table")
@@ -83,6 +84,15 @@ OPTIONS: tuple[ReactionOption, ...] = (
         by_task=(),
         otherwise=FireMode.NOTHING,
     ),
+)
+
+# The options as a seed table (its rows chosen by conditions, in order), cited
+# "<table> option <n>".
+TABLE: SeedTable[ReactionOption] = SeedTable(
+    citation=CITATION,
+    bands=tuple(Band(o.option, o.option, o) for o in OPTIONS),
+    name="SAM Reaction Table",
+    row_cite=" option {span}",
 )
 
 
