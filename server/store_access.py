@@ -37,6 +37,7 @@ from server.data_dir import (
     secure_dir,
 )
 from server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
+from server.store import Store
 
 URL_FILE = "redis.url"
 SOCKET_FILE = "valkey.sock"
@@ -243,7 +244,7 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
 
 
 @contextlib.asynccontextmanager
-async def open_store(settings: Settings) -> AsyncIterator[RedisEventStore]:
+async def open_store(settings: Settings) -> AsyncIterator[Store]:
     """The store for one CLI command: REDIS_URL, or the data directory's embedded server."""
     async with contextlib.AsyncExitStack() as stack:
         url = settings.redis_url or await stack.enter_async_context(command_store_url(settings))
