@@ -19,8 +19,6 @@ from typing import Any
 import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError, TryAgainError
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events.append_batch import AppendBatcher
 from events.durability import Durability, DurableAppender, confirm
@@ -39,13 +37,15 @@ from events.errors import (
     ExpectedVersionAhead,
     GameExists,
     GameNotFound,
-    StoreUnavailable,
     UmpireError,
     Unauthorized,
     VersionConflict,
 )
+from events.redis_channels import RedisNotifications
+from events.redis_credentials import RedisCredentials
 from events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
 from events.store import AppendResult, Credential, PendingEvent, Snapshot
+from events.unreachable import UNREACHABLE, unavailable
 
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
@@ -97,8 +97,6 @@ redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'data', ARGV[2])
 return 1
 """
 
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
-
 # While a slot is being resharded a multi-key command whose keys are split between the two
 # nodes answers TRYAGAIN; redis-py retries that a few times within ~0.5 s and then gives up
 # with ClusterError. A slot holding a long game can take longer to move, so the store keeps
@@ -107,14 +105,6 @@ _UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 # write twice.
 _RESHARDING = (TryAgainError, ClusterDownError, ClusterError)
 RESHARD_PATIENCE = 15.0
-
-
-def _unavailable(exc: BaseException, game_id: str = "") -> StoreUnavailable:
-    return StoreUnavailable(
-        f"the store is unavailable ({type(exc).__name__}: {exc}); a command may or may not "
-        "have been written: retry it with the same command id, which applies it exactly once",
-        game_id=game_id,
-    )
 
 
 _snapshot_encoder = msgspec.msgpack.Encoder()
@@ -192,6 +182,10 @@ class RedisEventStore:
         self._prefix = prefix
         self.cluster = isinstance(client, RedisCluster)
         self.reshard_retries = 0  # appends refused with TRYAGAIN and retried (a metric)
+        # The server's two other protocols on the same client (server/credential_store.py,
+        # server/notifications.py): the server never holds the client itself.
+        self.credentials = RedisCredentials(client, prefix)
+        self.notifications = RedisNotifications(client, prefix, cluster=self.cluster)
         self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
@@ -250,7 +244,8 @@ class RedisEventStore:
 
     @property
     def redis(self) -> Any:
-        """The underlying client (server-side helpers such as credentials use it)."""
+        """The underlying client, for tests and benchmarks that arrange the store's keys
+        by hand; server/ never uses it (tests/server/test_store_boundary.py)."""
         return self._redis
 
     def keys(self, game_id: str) -> GameKeys:
@@ -288,7 +283,7 @@ class RedisEventStore:
         """Whether the server answers."""
         try:
             return bool(await self._redis.ping())
-        except (RedisConnectionError, RedisTimeoutError, OSError):
+        except UNREACHABLE:
             return False
 
     # -- append --------------------------------------------------------------------------
@@ -318,8 +313,8 @@ class RedisEventStore:
         if prev_hash is None:
             try:
                 prev_hash = await self._hash_at(keys, expected_version)
-            except _UNREACHABLE as exc:
-                raise _unavailable(exc, game_id) from exc
+            except UNREACHABLE as exc:
+                raise unavailable(exc, game_id) from exc
         if commit_seed is None and any(p.secret and not p.digest for p in events):
             raise UmpireError(
                 "a secret event needs the game's seed to seal its commitment", game_id=game_id
@@ -361,12 +356,12 @@ class RedisEventStore:
                 (status, value), waited = await self.durable.run(list(keys_arg), argv)
             else:
                 status, value = await self._script(self._append, list(keys_arg), argv)
-        except (*_UNREACHABLE, *_RESHARDING) as exc:
-            raise _unavailable(exc, game_id) from exc
+        except (*UNREACHABLE, *_RESHARDING) as exc:
+            raise unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
             if expected_version == 0:
-                with contextlib.suppress(*_UNREACHABLE):  # the index is a convenience
+                with contextlib.suppress(*UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
             result = _parse_result(value, duplicate=False)
             if self._wait is not None:
@@ -407,8 +402,8 @@ class RedisEventStore:
         """Whether the game still grants `credential` its role (the append's own check)."""
         try:
             role = await self._redis.hget(self.keys(game_id).credentials, credential.digest)
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         return role is not None and role.decode() == credential.role
 
     async def _hash_at(self, keys: GameKeys, seq: int) -> str:
@@ -437,8 +432,8 @@ class RedisEventStore:
                 entries = await self._redis.xrange(
                     keys.stream, stream_id(start), end, count=READ_PAGE
                 )
-            except _UNREACHABLE as exc:
-                raise _unavailable(exc, game_id) from exc
+            except UNREACHABLE as exc:
+                raise unavailable(exc, game_id) from exc
             for entry_id, fields in entries:
                 out.append(self._decode_entry(entry_id, fields))
             if len(entries) < READ_PAGE:
@@ -488,7 +483,7 @@ class RedisEventStore:
                 self.reshard_retries += 1
                 await asyncio.sleep(0.05)
                 continue
-            except _UNREACHABLE:
+            except UNREACHABLE:
                 # Redis away: wait and read again from `last`, so the tail resumes by itself
                 # with no gap when the server is back.
                 await asyncio.sleep(0.5)
@@ -513,32 +508,45 @@ class RedisEventStore:
         """The last seq of a game, 0 when there is no such game."""
         try:
             raw = await self._redis.hget(self.keys(game_id).meta, "version")
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         return int(raw) if raw is not None else 0
+
+    async def versions(self, game_ids: Sequence[str]) -> list[int | None]:
+        """The version of each game in one pipeline (None: no such game)."""
+        if not game_ids:
+            return []
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hget(self.keys(game_id).meta, "version")
+            raw = await pipe.execute()
+        except UNREACHABLE as exc:
+            raise unavailable(exc, consequence="retry later") from exc
+        return [int(v) if v is not None else None for v in raw]
 
     async def last_hash(self, game_id: str) -> str:
         """The hash of the last event (genesis for no game)."""
         try:
             raw = await self._redis.hget(self.keys(game_id).meta, "last_hash")
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         return raw.decode() if raw is not None else GENESIS_HASH
 
     async def games(self) -> list[str]:
         """Every game id, in the order they were listed."""
         try:
             raw = await self._redis.zrange(games_index_key(self._prefix), 0, -1)
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc) from exc
         return [g.decode() for g in raw]
 
     async def secret(self, game_id: str) -> bytes:
         """The dice seed of a game (never part of the log)."""
         try:
             raw = await self._redis.get(self.keys(game_id).secret)
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         if raw is None:
             raise GameNotFound(f"game {check_game_id(game_id)!r} has no dice seed: no such game")
         return bytes.fromhex(raw.decode())
@@ -547,8 +555,8 @@ class RedisEventStore:
         """The first result of a command id, if that command was appended."""
         try:
             raw = await self._redis.hget(self.keys(game_id).commands, command_id)
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         return _parse_result(raw, duplicate=True) if raw is not None else None
 
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
@@ -559,15 +567,15 @@ class RedisEventStore:
                 [self.keys(game_id).snapshot],
                 [snapshot.seq, _snapshot_encoder.encode(snapshot)],
             )
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
 
     async def load_snapshot(self, game_id: str) -> Snapshot | None:
         """The newest snapshot, or None."""
         try:
             raw = await self._redis.hget(self.keys(game_id).snapshot, "data")
-        except _UNREACHABLE as exc:
-            raise _unavailable(exc, game_id) from exc
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
         if raw is None:
             return None
         try:

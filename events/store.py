@@ -1,7 +1,10 @@
 """The EventStore contract: what any store of umpire's logs must do.
 
-`tests/events/store_contract.py` states the same contract as tests; every store subclasses
-it. The Redis Streams store lives in `events.redis_store`.
+`tests/support/store_contract.py` states the same contract as tests; every store subclasses
+it. The Redis Streams store lives in `events.redis_store`. The protocol lists exactly the
+operations server/ uses (tests/server/test_store_boundary.py checks that server/ types
+against it and never reaches the Redis client). Every operation raises StoreUnavailable
+when the store cannot be reached (events/unreachable.py).
 """
 
 from __future__ import annotations
@@ -72,13 +75,16 @@ class EventStore(Protocol):
         command_id: str,
         recorded_at: str,
         secret: bytes | None = None,
+        prev_hash: str | None = None,
         credential: Credential | None = None,
         commit_seed: bytes | None = None,
     ) -> AppendResult:
         """Append all `events` atomically after `expected_version`.
 
         `commit_seed` is the seed of the current epoch, which keys the commitments of
-        `secret` events (required when there is one).
+        `secret` events (required when there is one). `prev_hash`, the hash of the event
+        at `expected_version` when the caller knows it (a cached game), spares the store
+        reading it; a wrong one is a VersionConflict.
 
         Raises VersionConflict if the stream is past `expected_version`,
         ExpectedVersionAhead if it has not reached it, GameExists when a creation
@@ -104,6 +110,18 @@ class EventStore(Protocol):
         """The seq of the last event (0 for no game)."""
         ...
 
+    async def versions(self, game_ids: Sequence[str]) -> list[int | None]:
+        """The version of each game in one round trip (None: no such game)."""
+        ...
+
+    async def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
+        """The first result of a command id, if that command was appended."""
+        ...
+
+    async def holds(self, game_id: str, credential: Credential) -> bool:
+        """Whether the game still grants `credential` its role (the append's own check)."""
+        ...
+
     async def games(self) -> list[str]:
         """Every game id, in creation order."""
         ...
@@ -118,4 +136,12 @@ class EventStore(Protocol):
 
     async def load_snapshot(self, game_id: str) -> Snapshot | None:
         """The newest snapshot, or None."""
+        ...
+
+    async def ping(self) -> bool:
+        """Whether the store answers (never raises)."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of the store's connections."""
         ...

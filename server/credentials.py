@@ -13,16 +13,12 @@ import logging
 import secrets
 from collections.abc import Sequence
 
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-
 from engine.roles import Role
 from events.envelope import GAME_ID_PATTERN
 from events.errors import StoreUnavailable, Unauthorized
-from events.redis_store import RedisEventStore
 from server import revocations
+from server.store import Store
 
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 log = logging.getLogger("umpire.credentials")
 
 __all__ = [
@@ -49,13 +45,10 @@ def split(credential: str) -> tuple[str, str]:
     return game_id, token
 
 
-async def issue(store: RedisEventStore, game_id: str, role: Role) -> str:
+async def issue(store: Store, game_id: str, role: Role) -> str:
     """A new credential for `role` on `game_id` (shown once; only its hash is kept)."""
     token = secrets.token_urlsafe(24)
-    try:
-        await store.redis.hset(store.keys(game_id).credentials, _digest(token), role.value)
-    except _UNREACHABLE as exc:
-        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+    await store.credentials.grant(game_id, _digest(token), role.value)
     return f"{game_id}.{token}"
 
 
@@ -65,55 +58,41 @@ def fingerprint(credential: str) -> tuple[str, str]:
     return game_id, _digest(token)
 
 
-async def verify(store: RedisEventStore, credential: str) -> tuple[str, Role]:
+async def verify(store: Store, credential: str) -> tuple[str, Role]:
     """The game and role a credential grants, or Unauthorized."""
     game_id, token = split(credential)
     presented = _digest(token)
-    try:
-        stored = await store.redis.hgetall(store.keys(game_id).credentials)
-    except _UNREACHABLE as exc:
-        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+    stored = await store.credentials.grants(game_id)
     granted: Role | None = None
     for digest, role in stored.items():
         # Compare every stored hash in constant time; no early exit on a match.
-        if hmac.compare_digest(digest.decode(), presented):
-            granted = Role(role.decode())
+        if hmac.compare_digest(digest, presented):
+            granted = Role(role)
     if granted is None:
         raise Unauthorized(f"the credential is not valid for game {game_id!r}", game_id=game_id)
     return game_id, granted
 
 
-async def revoke(store: RedisEventStore, credential: str) -> bool:
+async def revoke(store: Store, credential: str) -> bool:
     """Revoke a credential; True if it existed. Its next `verify` fails, and every gateway
     hears of it at once (server/revocations.py): each drops the connections that hold it
     and refuses their next message. A gateway that missed the announcement finds it on
     its next re-check (`credential_recheck_seconds`)."""
     game_id, token = split(credential)
     digest = _digest(token)
-    try:
-        removed = await store.redis.hdel(store.keys(game_id).credentials, digest)
-    except _UNREACHABLE as exc:
-        raise StoreUnavailable(f"the store is unavailable ({exc}); nothing was revoked") from exc
+    removed = await store.credentials.withdraw(game_id, digest)
     try:
         # Announced even if it was gone already: a gateway may still hold it.
         await revocations.announce(store, game_id, digest)
-    except _UNREACHABLE as exc:
+    except StoreUnavailable as exc:
         # Revoked in the store; gateways find it on their next re-check.
         log.warning("revocation of a credential for %s not announced: %s", game_id, exc)
-    return bool(removed)
+    return removed
 
 
-async def held(store: RedisEventStore, grants: Sequence[tuple[str, str]]) -> list[bool]:
-    """For each (game id, digest), whether that credential is still valid (one pipeline)."""
-    if not grants:
-        return []
-    try:
-        pipe = store.redis.pipeline(transaction=False)
-        for game_id, digest in grants:
-            pipe.hexists(store.keys(game_id).credentials, digest)
-        return [bool(x) for x in await pipe.execute()]
-    except _UNREACHABLE as exc:
-        raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+async def held(store: Store, grants: Sequence[tuple[str, str]]) -> list[bool]:
+    """For each (game id, digest), whether that credential is still valid (one round trip)."""
+    return await store.credentials.held(grants)
 
 
 def is_operator(presented: str, operator_token: str | None) -> bool:

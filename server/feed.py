@@ -8,16 +8,16 @@ subscriber. A subscription that is behind (catching up from the stream, or whose
 was full) is served by a task of its connection's until it reaches the head, and is then
 handed back to the feed with no gap and no repeat (both go by the next seq it is owed).
 
-One `Notifier` holds a single Redis pub/sub connection for all games (the append script
-publishes the new version on the game's channel), so a gateway serving thousands of games
-holds no blocked connection per game. Notifications are only hints: the stream is the
-truth, and a periodic version check covers any notification lost while Redis was away.
+One `Notifier` hears every game through the store's game channels (server/notifications.py;
+on Redis a single pub/sub connection for all games, events/redis_channels.py), so a
+gateway serving thousands of games holds no blocked connection per game. Notifications are
+only hints: the stream is the truth, and a periodic version check covers any notification
+lost while the store was away.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 from typing import Any, Protocol
@@ -32,14 +32,15 @@ from engine.ruleset import Ruleset
 from events.codec import EventRegistry
 from events.envelope import Envelope
 from events.errors import GameNotFound, StoreUnavailable
-from events.redis_store import RedisEventStore
+from events.store import EventStore
 from events.types import SeedRevealed
 from events.wire import EventFrame, encoder
 from server.background import cancel_all
 from server.backoff import Backoff
 from server.framing import Batch
 from server.games import reveal_command_id
-from server.store_access import node_client
+from server.notifications import GameChannels
+from server.store import Store
 
 log = logging.getLogger("umpire.feed")
 
@@ -52,7 +53,7 @@ _ROLES = {role: index for index, role in enumerate(Role)}
 SEED_REVEALED = SeedRevealed.__struct_config__.tag
 
 
-async def revealed_through(store: RedisEventStore, game_id: str, version: int) -> int:
+async def revealed_through(store: EventStore, game_id: str, version: int) -> int:
     """The seq of the last reveal command's SeedRevealed at or before `version` (0: none).
     Reveal commands are "umpire:reveal", then "umpire:reveal:<epoch>" for each rotation."""
     through = 0
@@ -148,7 +149,7 @@ class Subscription:
 class GameFeed:
     """The recent events of one game and its subscriptions."""
 
-    def __init__(self, store: RedisEventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
+    def __init__(self, store: EventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
         self.store = store
         self.game_id = game_id
         self.ruleset = ruleset
@@ -301,125 +302,19 @@ class GameFeed:
         return out
 
 
-class ShardChannels:
-    """Sharded pub/sub on a Redis Cluster: one SSUBSCRIBE connection per master that serves
-    one of our games, and one listener task per such connection.
-
-    A sharded message is published only on the nodes serving the channel's slot, so each
-    game's channel is subscribed on the master that owns the game's hash tag. When a slot
-    moves, the old owner drops the subscription (an `sunsubscribe` push); we then look the
-    owner up again and subscribe there. The version poll covers the moment in between.
-    """
-
-    def __init__(self, cluster: Any, on_message: Any) -> None:
-        self.cluster = cluster
-        self.on_message = on_message
-        self.channels: dict[str, str] = {}  # channel -> node name
-        self.pubsubs: dict[str, Any] = {}
-        self.tasks: dict[str, asyncio.Task[None]] = {}
-        self.backoffs: dict[str, Backoff] = {}  # per node, while it is away
-
-    def _pubsub(self, node: Any) -> Any:
-        pubsub = self.pubsubs.get(node.name)
-        if pubsub is None:
-            # With the cluster URL's user, password and TLS (a client on host and port
-            # alone connected as the default user, in clear text).
-            client = node_client(node)
-            pubsub = client.pubsub(ignore_subscribe_messages=False)
-            self.pubsubs[node.name] = pubsub
-        return pubsub
-
-    def _listen_on(self, name: str) -> None:
-        task = self.tasks.get(name)
-        if task is None or task.done():
-            self.tasks[name] = asyncio.create_task(self._listen(name), name=f"shard-{name}")
-
-    async def subscribe(self, *channels: str) -> None:
-        """SSUBSCRIBE each channel on the master serving its slot now."""
-        by_node: dict[str, list[str]] = {}
-        for channel in channels:
-            node = self.cluster.get_node_from_key(channel)
-            self._pubsub(node)
-            by_node.setdefault(node.name, []).append(channel)
-            self.channels[channel] = node.name
-        for name, names in by_node.items():
-            await self.pubsubs[name].ssubscribe(*names)
-            self._listen_on(name)
-
-    async def unsubscribe(self, channel: str) -> None:
-        """SUNSUBSCRIBE a channel where it was subscribed."""
-        name = self.channels.pop(channel, None)
-        if name is not None and name in self.pubsubs:
-            await self.pubsubs[name].sunsubscribe(channel)
-
-    async def _listen(self, name: str) -> None:
-        pubsub = self.pubsubs[name]
-        while True:
-            try:
-                if not pubsub.subscribed:
-                    await asyncio.sleep(0.05)
-                    continue
-                message = await pubsub.get_message(timeout=1.0)
-                if message is None:
-                    continue
-                kind = message["type"]
-                kind = kind.decode() if isinstance(kind, bytes) else kind
-                channel = message["channel"]
-                channel = channel.decode() if isinstance(channel, bytes) else channel
-                if kind == "smessage":
-                    self.on_message(channel)
-                elif kind == "sunsubscribe" and self.channels.get(channel) == name:
-                    # The slot moved away (we did not ask): follow it to its new owner.
-                    await self._follow(channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the node is away: the poll keeps feeds current
-                backoff = self.backoffs.setdefault(name, Backoff())
-                pause = backoff.next()
-                log.warning("notifier shard %s: %s; next try in %.2f s", name, exc, pause)
-                await asyncio.sleep(pause)
-                with contextlib.suppress(Exception):
-                    mine = [c for c, n in self.channels.items() if n == name]
-                    if mine:
-                        await self.subscribe(*mine)
-                        backoff.reset()
-
-    async def _follow(self, channel: str) -> None:
-        for _ in range(30):
-            # The channel name carries the game's hash tag, so a keyed command on it goes
-            # to the slot's owner; its MOVED reply patches the client's slot map.
-            with contextlib.suppress(Exception):
-                await self.cluster.exists(channel)
-            node = self.cluster.get_node_from_key(channel)
-            if node.name != self.channels.get(channel):
-                await self.subscribe(channel)
-                self.on_message(channel)  # anything published meanwhile: re-read
-                return
-            await asyncio.sleep(0.1)
-
-    async def close(self) -> None:
-        """Stop the listeners and close the connections."""
-        await cancel_all(self.tasks.values())
-        for pubsub in self.pubsubs.values():
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
-                await pubsub.connection_pool.disconnect()
-
-
 class Notifier:
-    """All feeds of this gateway, one pub/sub connection, and a safety poll.
+    """All feeds of this gateway, the store's game channels, and a safety poll.
 
-    On a Redis Cluster the append script publishes with SPUBLISH and the notifier holds one
-    connection per master instead (ShardChannels): still a handful, never one per game.
+    On Redis the channels are one pub/sub connection; on a Redis Cluster the append script
+    publishes with SPUBLISH and the channels hold one connection per master instead
+    (events/redis_channels.py `ShardChannels`): still a handful, never one per game.
     """
 
-    def __init__(self, store: RedisEventStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
         self.feeds: dict[str, GameFeed] = {}
-        self._pubsub: Any = None
-        self._shards: ShardChannels | None = None
+        self.channels: GameChannels | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._channels: dict[str, str] = {}
         self._refreshing: set[asyncio.Task[None]] = set()
         self._opening: dict[str, asyncio.Future[GameFeed]] = {}
         self.backoff = Backoff()  # between tries to listen again while the store is away
@@ -427,20 +322,16 @@ class Notifier:
     async def start(self) -> None:
         """Start listening and polling."""
         self._tasks = [asyncio.create_task(self._poll(), name="notifier-poll")]
-        if getattr(self.store, "cluster", False):
-            self._shards = ShardChannels(self.store.redis, self._notified)
-            return
-        self._pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
-        self._tasks.append(asyncio.create_task(self._listen(), name="notifier-listen"))
+        self.channels = self.store.notifications.game_channels(
+            self._notified, self.backoff, Backoff
+        )
+        self.channels.start()
 
     async def stop(self) -> None:
         """Stop listening."""
         await cancel_all(self._tasks)
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
-        if self._shards is not None:
-            await self._shards.close()
+        if self.channels is not None:
+            await self.channels.close()
 
     async def feed(self, game_id: str) -> GameFeed:
         """The feed of a game, created (and subscribed to) on first use.
@@ -473,13 +364,8 @@ class Notifier:
         feed.head = max(0, version - WINDOW)
         feed.revealed_through = await revealed_through(self.store, game_id, version)
         self.feeds[game_id] = feed
-        channel = self.store.keys(game_id).channel
-        self._channels[channel] = game_id
-        with contextlib.suppress(Exception):
-            if self._shards is not None:
-                await self._shards.subscribe(channel)
-            elif self._pubsub is not None:
-                await self._pubsub.subscribe(channel)
+        if self.channels is not None:
+            await self.channels.watch(game_id)
         await feed.refresh()
         return feed
 
@@ -488,18 +374,12 @@ class Notifier:
         if feed.subscriptions or self.feeds.get(feed.game_id) is not feed:
             return
         del self.feeds[feed.game_id]
-        channel = self.store.keys(feed.game_id).channel
-        self._channels.pop(channel, None)
-        with contextlib.suppress(Exception):
-            if self._shards is not None:
-                await self._shards.unsubscribe(channel)
-            elif self._pubsub is not None:
-                await self._pubsub.unsubscribe(channel)
+        if self.channels is not None:
+            await self.channels.unwatch(feed.game_id)
 
-    def _notified(self, channel: str) -> None:
+    def _notified(self, game_id: str) -> None:
         """A game's channel said it moved on: refresh its feed in the background."""
-        game_id = self._channels.get(channel)
-        feed = self.feeds.get(game_id) if game_id else None
+        feed = self.feeds.get(game_id)
         if feed is not None:
             task = asyncio.create_task(feed.refresh())
             self._refreshing.add(task)
@@ -518,28 +398,6 @@ class Notifier:
         elif exc is not None:
             log.error("feed refresh failed: %r", exc)
 
-    async def _listen(self) -> None:
-        while True:
-            try:
-                if not self._channels:
-                    await asyncio.sleep(0.05)
-                    continue
-                message = await self._pubsub.get_message(timeout=1.0)
-                if message is None:
-                    continue
-                channel = message["channel"]
-                self._notified(channel.decode() if isinstance(channel, bytes) else channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis away: the poll keeps feeds current
-                pause = self.backoff.next()
-                log.warning("notifier listen: %s; next try in %.2f s", exc, pause)
-                await asyncio.sleep(pause)
-                with contextlib.suppress(Exception):
-                    if self._channels:
-                        await self._pubsub.subscribe(*self._channels)
-                        self.backoff.reset()
-
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(POLL_SECONDS)
@@ -547,16 +405,13 @@ class Notifier:
             try:
                 for start in range(0, len(feeds), 500):
                     chunk = feeds[start : start + 500]
-                    pipe = self.store.redis.pipeline(transaction=False)
-                    for feed in chunk:
-                        pipe.hget(self.store.keys(feed.game_id).meta, "version")
-                    versions = await pipe.execute()
-                    for feed, raw in zip(chunk, versions, strict=True):
-                        if raw is None:
+                    versions = await self.store.versions([feed.game_id for feed in chunk])
+                    for feed, version in zip(chunk, versions, strict=True):
+                        if version is None:
                             continue
-                        if int(raw) > feed.head:
+                        if version > feed.head:
                             await feed.refresh()
-                        elif int(raw) < feed.head:
+                        elif version < feed.head:
                             await feed.rewind_if_behind()  # read again, under its lock
             except asyncio.CancelledError:
                 raise

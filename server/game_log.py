@@ -23,7 +23,7 @@ from engine.ruleset import Ruleset
 from events.envelope import Envelope, check_game_id
 from events.errors import GameNotFound, UmpireError
 from events.export import EXPORT_FORMAT, line_to_envelope
-from events.redis_store import RedisEventStore
+from events.store import EventStore
 from events.types import GameCreated, SeedRevealed
 from server.store_access import open_store
 
@@ -78,7 +78,7 @@ def ruleset_from_module(spec: str) -> Ruleset[Any]:
     return ruleset
 
 
-async def read_log(store: RedisEventStore, game_id: str) -> list[Envelope]:
+async def read_log(store: EventStore, game_id: str) -> list[Envelope]:
     """Every event of a game in the store, or GameNotFound.
 
     A stream entry that holds another seq than its id (events moved in the store) is

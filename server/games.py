@@ -28,8 +28,6 @@ from typing import Any
 
 import msgspec
 from msgspec import Struct
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engine import registry, scenarios
 from engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
@@ -62,12 +60,11 @@ from events.errors import (
     Unauthorized,
     VersionConflict,
 )
-from events.redis_store import RedisEventStore
 from events.store import AppendResult, Credential, PendingEvent, Snapshot
 from events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
+from events.unreachable import UNREACHABLE
 from server.clock import utc_now_iso
-
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+from server.store import Store
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
@@ -133,11 +130,11 @@ def game_id_for_create(create_id: str) -> str:
 
 
 class Games:
-    """Command handling over an EventStore (Redis), with a cache of folded games."""
+    """Command handling over an EventStore, with a cache of folded games."""
 
     def __init__(
         self,
-        store: RedisEventStore,
+        store: Store,
         *,
         snapshot_every: int = 500,
         cache_size: int = 256,
@@ -627,7 +624,7 @@ class Games:
         if result.last_seq // self.snapshot_every > before // self.snapshot_every:
             # The command is appended already: a snapshot that cannot be saved now (the
             # store went away) must not turn its success into an error; the next one will.
-            with contextlib.suppress(StoreUnavailable, *_UNREACHABLE):
+            with contextlib.suppress(StoreUnavailable, *UNREACHABLE):
                 await self.store.save_snapshot(
                     meta.game_id,
                     Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game)),

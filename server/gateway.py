@@ -19,8 +19,6 @@ import time
 from typing import Any, NoReturn
 
 import msgspec
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
@@ -35,6 +33,7 @@ from engine.roles import Role
 from events.errors import StoreUnavailable, UmpireError
 from events.receipt import receipt_state_hash
 from events.store import Credential
+from events.unreachable import UNREACHABLE as _UNREACHABLE
 from events.wire import (
     CLOSE_GOING_AWAY,
     CLOSE_RATE_LIMIT,
@@ -92,7 +91,6 @@ from server.revocations import RevocationListener
 
 log = logging.getLogger("umpire.gateway")
 
-_UNREACHABLE = (RedisConnectionError, RedisTimeoutError, ConnectionError, OSError)
 # A ping is a few bytes into the socket; this bounds the rare one that meets a full buffer.
 PING_SEND_SECONDS = 0.05
 # After an over_budget refusal a connection is not read for the time until it could pay,
@@ -1112,10 +1110,7 @@ class Connection:
             versions = []
             for start in range(0, len(ids), LIST_PAGE):
                 async with self.gw.heavy:
-                    pipe = store.redis.pipeline(transaction=False)
-                    for game_id in ids[start : start + LIST_PAGE]:
-                        pipe.hget(store.keys(game_id).meta, "version")
-                    versions += await pipe.execute()
+                    versions += await store.versions(ids[start : start + LIST_PAGE])
         except _UNREACHABLE as exc:
             raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
         summaries = []

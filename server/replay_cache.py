@@ -25,7 +25,7 @@ from typing import Any
 from engine.game import Game, fold
 from engine.replay import SeqOutOfRange
 from engine.ruleset import Ruleset
-from events.redis_store import RedisEventStore
+from events.store import EventStore
 
 EVERY = 100  # events between checkpoints
 STEP = 25  # events folded between yields to the event loop (~0.5 ms of CPU)
@@ -38,7 +38,7 @@ class ReplayCache:
 
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         steps: asyncio.Lock | None = None,
         every: int = EVERY,
         max_checkpoints: int = MAX_CHECKPOINTS,

@@ -38,7 +38,7 @@ from engine.replay import (
 from events.envelope import check_game_id
 from events.epochs import epochs_of
 from events.errors import GameExists, GameNotFound
-from events.store import PendingEvent
+from events.store import EventStore, PendingEvent
 from events.terminal_text import shown
 from events.types import SeedRevealed
 from server.config import Settings
@@ -217,7 +217,7 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _free_id(store: Any, game_id: str) -> str:
+async def _free_id(store: EventStore, game_id: str) -> str:
     base = game_id[:56]
     for n in range(1, 100):
         candidate = f"{base}-r{n}"

@@ -20,10 +20,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from events.redis_keys import revocations_channel
-from events.redis_store import RedisEventStore
 from server.backoff import Backoff
-from server.store_access import node_client
+from server.notifications import RevocationHearing
+from server.store import Store
 
 log = logging.getLogger("umpire.revocations")
 
@@ -40,14 +39,9 @@ def parse(data: Any) -> tuple[str, str] | None:
     return (game_id, digest) if game_id and len(digest) == 64 else None
 
 
-async def announce(store: RedisEventStore, game_id: str, digest: str) -> None:
+async def announce(store: Store, game_id: str, digest: str) -> None:
     """Tell every gateway that a credential was revoked (after its hash is deleted)."""
-    channel = revocations_channel(store.prefix)
-    message = announcement(game_id, digest)
-    if store.cluster:
-        await store.redis.spublish(channel, message)
-    else:
-        await store.redis.publish(channel, message)
+    await store.notifications.announce_revocation(announcement(game_id, digest))
 
 
 class RevocationListener:
@@ -60,17 +54,15 @@ class RevocationListener:
 
     def __init__(
         self,
-        store: RedisEventStore,
+        store: Store,
         on_revoked: Callable[[str, str], None],
         on_resubscribed: Callable[[], None],
     ) -> None:
         self.store = store
         self.on_revoked = on_revoked
         self.on_resubscribed = on_resubscribed
-        self.channel = revocations_channel(store.prefix)
         self.task: asyncio.Task[None] | None = None
-        self._pubsub: Any = None
-        self._client: Any = None  # a cluster shard's own client
+        self._pubsub: RevocationHearing | None = None  # the subscription, once made
         self.backoff = Backoff()  # between tries to subscribe while the store is away
 
     def start(self) -> None:
@@ -86,44 +78,21 @@ class RevocationListener:
         await self._close()
 
     async def _close(self) -> None:
-        pubsub, self._pubsub = self._pubsub, None
-        client, self._client = self._client, None
-        with contextlib.suppress(Exception):
-            if pubsub is not None:
-                await pubsub.aclose()
-            if client is not None:
-                await client.aclose()
-
-    async def _subscribe(self) -> Any:
-        if not self.store.cluster:
-            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=False)
-            await pubsub.subscribe(self.channel)
-            return pubsub
-        # The shard that serves the channel's slot now; a slot that moves ends the
-        # subscription (an sunsubscribe push) and the loop subscribes again.
-        # The slot map is loaded by a cluster client's first command: load it first, or
-        # a gateway that has sent none yet finds no node for the channel.
-        await self.store.redis.initialize()
-        node = self.store.redis.get_node_from_key(self.channel)
-        self._client = node_client(node)
-        pubsub = self._client.pubsub(ignore_subscribe_messages=False)
-        await pubsub.ssubscribe(self.channel)
-        return pubsub
+        hearing, self._pubsub = self._pubsub, None
+        if hearing is not None:
+            await hearing.close()
 
     async def _run(self) -> None:
         while True:
             try:
-                self._pubsub = await self._subscribe()
+                self._pubsub = hearing = await self.store.notifications.hear_revocations()
                 self.backoff.reset()
                 self.on_resubscribed()
                 while True:
-                    message = await self._pubsub.get_message(timeout=1.0)
-                    if message is None:
-                        continue
-                    kind = message.get("type")
-                    if kind in ("unsubscribe", "sunsubscribe"):
+                    text = await hearing.message(timeout=1.0)
+                    if hearing.ended:
                         break  # the slot moved: subscribe where it is now
-                    found = parse(message["data"]) if kind in ("message", "smessage") else None
+                    found = parse(text) if text is not None else None
                     if found is not None:
                         self.on_revoked(*found)
             except asyncio.CancelledError:

@@ -17,11 +17,9 @@ import os
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
-from redis.asyncio.connection import SSLConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -39,6 +37,7 @@ from server.data_dir import (
     secure_dir,
 )
 from server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
+from server.store import Store
 
 URL_FILE = "redis.url"
 SOCKET_FILE = "valkey.sock"
@@ -223,25 +222,6 @@ async def _until_unused(use: ServerUse, patience: float) -> None:
         await asyncio.sleep(0.1)
 
 
-# What a plain client on one cluster node keeps of the cluster client's settings: who it
-# is (the URL's user and password) and how it talks (TLS and its certificates).
-_NODE_SETTINGS = ("username", "password", "credential_provider", "client_name")
-
-
-def node_client(node: Any) -> aioredis.Redis:
-    """A plain (non-cluster) client on one node of a cluster client, for what the
-    cluster client cannot do itself (a long-lived SSUBSCRIBE connection): the same
-    credentials and TLS as the cluster's URL, no read timeout (it waits for pushes)."""
-    settings = node.connection_kwargs
-    kept = {k: settings[k] for k in _NODE_SETTINGS if k in settings}
-    tls = {k: v for k, v in settings.items() if k.startswith("ssl_") and v is not None}
-    if issubclass(getattr(node, "connection_class", object), SSLConnection):
-        kept.update(ssl=True, **tls)
-    return aioredis.Redis(
-        host=node.host, port=node.port, socket_connect_timeout=5, socket_timeout=None, **kept
-    )
-
-
 def make_store(url: str, settings: Settings) -> RedisEventStore:
     """A store on `url`, a cluster client when settings say so."""
     durability = Durability(
@@ -264,7 +244,7 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
 
 
 @contextlib.asynccontextmanager
-async def open_store(settings: Settings) -> AsyncIterator[RedisEventStore]:
+async def open_store(settings: Settings) -> AsyncIterator[Store]:
     """The store for one CLI command: REDIS_URL, or the data directory's embedded server."""
     async with contextlib.AsyncExitStack() as stack:
         url = settings.redis_url or await stack.enter_async_context(command_store_url(settings))

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from clients.client import UmpireClient
+from events.redis_channels import ShardChannels
 from events.redis_store import RedisEventStore
 from server.app import running_gateway
 from server.games import Games
@@ -35,7 +36,7 @@ async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
         UmpireClient(f"ws://127.0.0.1:{a.port}/ws") as on_a,
         UmpireClient(f"ws://127.0.0.1:{b.port}/ws") as on_b,
     ):
-        assert a.gateway.notifier._shards is not None, "cluster mode uses sharded pub/sub"
+        assert isinstance(a.gateway.notifier.channels, ShardChannels), "cluster: sharded pub/sub"
         created = [await on_a.create("counter", {"target": 1_000_000}) for _ in range(6)]
         for c in created:
             await on_b.auth(c.spectator_credential)
@@ -72,8 +73,8 @@ async def test_a_gateway_feed_follows_its_game_to_another_master(
         source = cluster.owner(slot)
         target = next(p for p in cluster.ports if p != source)
         await asyncio.to_thread(cluster.migrate_slot, slot, target)
-        shards = gw.gateway.notifier._shards
-        assert shards is not None
+        shards = gw.gateway.notifier.channels
+        assert isinstance(shards, ShardChannels)
         loop = asyncio.get_running_loop()
         stop_at = loop.time() + 10
         channel = f"{prefix}:{{{created.game_id}}}:appended"

@@ -1,17 +1,27 @@
 """The EventStore contract as tests. Every store's tests subclass StoreContract and provide
-a `store` fixture; a store that fails these is not a store."""
+a `store` fixture; a store that fails these is not a store.
+
+The last part runs the operations of server/'s protocols (server/store.py `Store`: the
+event store with its `credentials` and `notifications`) against the store, and checks
+that it offers each of their members with the protocol's parameters."""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from events.envelope import GENESIS_HASH
 from events.errors import ExpectedVersionAhead, GameExists, VersionConflict
-from events.store import PendingEvent
+from events.store import Credential, EventStore, PendingEvent
+from server.backoff import Backoff
+from server.credential_store import CredentialStore
+from server.notifications import GameChannels, Notifications, RevocationHearing
+from server.store import Store
 
 NOW = "2026-01-01T00:00:00.000Z"
 
@@ -132,6 +142,169 @@ class StoreContract:
         await create(store, "ga")
         await create(store, "gb")
         assert set(await store.games()) >= {"ga", "gb"}
+
+    # -- server/'s protocols ----------------------------------------------------------------
+
+    async def test_offers_every_member_of_the_protocols(self, store: Any) -> None:
+        channels = store.notifications.game_channels(lambda _: None, Backoff(), Backoff)
+        hearing = await store.notifications.hear_revocations()
+        try:
+            for protocol, target in (
+                (Store, store),
+                (EventStore, store),
+                (CredentialStore, store.credentials),
+                (Notifications, store.notifications),
+                (GameChannels, channels),
+                (RevocationHearing, hearing),
+            ):
+                assert_conforms(target, protocol)
+        finally:
+            await channels.close()
+            await hearing.close()
+
+    async def test_versions_of_many_games_at_once(self, store: Any) -> None:
+        await create(store, "gv1")
+        await create(store, "gv2", 3)
+        assert await store.versions(["gv2", "gv-none", "gv1"]) == [3, None, 1]
+        assert await store.versions([]) == []
+
+    async def test_command_result_is_the_first_result(self, store: Any) -> None:
+        await create(store, "gr")
+        first = await store.append(
+            "gr", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+        )
+        found = await store.command_result("gr", "c1")
+        assert found is not None
+        assert (found.first_seq, found.last_seq, found.last_hash) == (2, 3, first.last_hash)
+        assert await store.command_result("gr", "unknown") is None
+
+    async def test_an_append_with_the_known_prev_hash_links_it(self, store: Any) -> None:
+        await create(store, "gp")
+        head = (await store.read("gp"))[-1].hash
+        await store.append(
+            "gp", pending(1), expected_version=1, command_id="ok", recorded_at=NOW,
+            prev_hash=head,
+        )  # fmt: skip
+        with pytest.raises(VersionConflict):
+            await store.append(
+                "gp", pending(1), expected_version=2, command_id="bad", recorded_at=NOW,
+                prev_hash=head,  # the hash of seq 1, not of seq 2
+            )  # fmt: skip
+        assert await store.version("gp") == 2
+
+    async def test_ping(self, store: Any) -> None:
+        assert await store.ping() is True
+
+    async def test_credentials_are_granted_listed_checked_and_withdrawn(self, store: Any) -> None:
+        keep: CredentialStore = store.credentials
+        player, spectator = "a" * 64, "b" * 64
+        await keep.grant("gc", player, "player")
+        await keep.grant("gc", spectator, "spectator")
+        assert await keep.grants("gc") == {player: "player", spectator: "spectator"}
+        assert await keep.grants("gc-none") == {}
+        assert await store.holds("gc", Credential(player, "player"))
+        assert not await store.holds("gc", Credential(spectator, "player"))
+        assert await keep.held([("gc", player), ("gc-none", player), ("gc", "c" * 64)]) == [
+            True,
+            False,
+            False,
+        ]
+        assert await keep.held([]) == []
+        assert await keep.withdraw("gc", player) is True
+        assert await keep.withdraw("gc", player) is False
+        assert await keep.grants("gc") == {spectator: "spectator"}
+        assert not await store.holds("gc", Credential(player, "player"))
+
+    async def test_an_append_is_heard_on_a_watched_game_only(self, store: Any) -> None:
+        await create(store, "gw")
+        await create(store, "gw-other")
+        heard: list[str] = []
+        channels = store.notifications.game_channels(heard.append, Backoff(), Backoff)
+        channels.start()
+        try:
+            await channels.watch("gw")
+            version = 1
+
+            async def push() -> None:
+                nonlocal version
+                await store.append(
+                    "gw", pending(1), expected_version=version, command_id=f"p{version}",
+                    recorded_at=NOW,
+                )  # fmt: skip
+                await store.append(
+                    "gw-other", pending(1), expected_version=version,
+                    command_id=f"p{version}", recorded_at=NOW,
+                )  # fmt: skip
+                version += 1
+
+            # A subscription is made asynchronously: push until the first one is heard.
+            await until(push, lambda: bool(heard))
+            assert set(heard) == {"gw"}, "only the watched game is heard"
+            await channels.unwatch("gw")
+            await asyncio.sleep(0.2)  # an unsubscribe in flight may still let one through
+            heard.clear()
+            await push()
+            await asyncio.sleep(0.3)
+            assert heard == []
+        finally:
+            await channels.close()
+
+    async def test_a_revocation_announced_is_heard(self, store: Any) -> None:
+        hearing = await store.notifications.hear_revocations()
+        message = "gx " + "d" * 64
+        got: list[str] = []
+        try:
+
+            async def announce() -> None:
+                await store.notifications.announce_revocation(message)
+                while (text := await hearing.message(timeout=0.1)) is not None:
+                    got.append(text)
+
+            await until(announce, lambda: message in got)
+            assert set(got) == {message} and not hearing.ended
+        finally:
+            await hearing.close()
+
+
+async def until(step: Callable[[], Awaitable[None]], done: Callable[[], bool]) -> None:
+    """Run `step` until `done()` (a pub/sub subscription takes effect asynchronously)."""
+    for _ in range(50):
+        await step()
+        await asyncio.sleep(0.05)
+        if done():
+            return
+    raise AssertionError("never heard")
+
+
+def _members(protocol: type) -> dict[str, Any]:
+    """The members a protocol declares (its own and its bases'), by name."""
+    found: dict[str, Any] = {}
+    for cls in reversed(protocol.__mro__):
+        if cls is object or not getattr(cls, "_is_protocol", False):
+            continue
+        for name, value in vars(cls).items():
+            if not name.startswith("_"):
+                found[name] = value
+        for name in getattr(cls, "__annotations__", {}):
+            if not name.startswith("_"):
+                found.setdefault(name, None)
+    return found
+
+
+def assert_conforms(target: Any, protocol: type) -> None:
+    """`target` has every member of `protocol`, each method with the same parameters."""
+    for name, declared in _members(protocol).items():
+        assert hasattr(target, name), f"{type(target).__name__} lacks {protocol.__name__}.{name}"
+        if not inspect.isfunction(declared):
+            continue
+        wanted = [(p.name, p.kind) for p in inspect.signature(declared).parameters.values()][1:]
+        offered = [
+            (p.name, p.kind) for p in inspect.signature(getattr(target, name)).parameters.values()
+        ]
+        assert offered == wanted, f"{type(target).__name__}.{name}: {offered} != {wanted}"
+        assert inspect.iscoroutinefunction(declared) == inspect.iscoroutinefunction(
+            getattr(target, name)
+        ) or inspect.isasyncgenfunction(getattr(target, name)), name
 
 
 def itertools_pairs(items: list[Any]) -> list[tuple[Any, Any]]:

@@ -1,0 +1,34 @@
+"""What "the store cannot be reached" is, defined once.
+
+A Redis call that fails this way (the connection refused, reset or timed out) may or may
+not have reached the server. The Redis adapter (events/redis_store.py and the adapter
+modules beside it) maps each such failure to `StoreUnavailable`, the error every store
+protocol raises; server/ catches that. The tuple is also the gateway's last net for a
+store call that did not map its failure, so there is one list, here.
+"""
+
+from __future__ import annotations
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from events.errors import StoreUnavailable
+
+# OSError covers the builtin ConnectionError (a refused or reset socket before redis-py
+# wraps it, a unix socket that is gone).
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+WRITE_UNKNOWN = (
+    "a command may or may not have been written: retry it with the same command id, "
+    "which applies it exactly once"
+)
+
+
+def unavailable(
+    exc: BaseException, game_id: str = "", consequence: str = WRITE_UNKNOWN
+) -> StoreUnavailable:
+    """The StoreUnavailable that reports `exc`; `consequence` says what the caller may do."""
+    return StoreUnavailable(
+        f"the store is unavailable ({type(exc).__name__}: {exc}); {consequence}",
+        game_id=game_id,
+    )

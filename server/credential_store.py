@@ -1,0 +1,32 @@
+"""What the server needs to keep credentials: digests of tokens and the roles they grant.
+
+server/credentials.py makes tokens, hashes them and compares hashes in constant time; the
+store only keeps digests (the Redis adapter: events/redis_credentials.py, in the game's
+own hash, which the append script reads to refuse a revoked credential). Every operation
+raises StoreUnavailable when the store cannot be reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class CredentialStore(Protocol):
+    """Per-game credential digests and their roles."""
+
+    async def grant(self, game_id: str, digest: str, role: str) -> None:
+        """Keep `digest` as a credential of `game_id` for `role`."""
+        ...
+
+    async def grants(self, game_id: str) -> dict[str, str]:
+        """Every credential digest of `game_id` with its role."""
+        ...
+
+    async def withdraw(self, game_id: str, digest: str) -> bool:
+        """Forget one credential; whether it was there."""
+        ...
+
+    async def held(self, grants: Sequence[tuple[str, str]]) -> list[bool]:
+        """For each (game id, digest), whether it is still a credential (one round trip)."""
+        ...
