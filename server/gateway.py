@@ -54,6 +54,9 @@ REVOKED_REMEMBERED = 100_000
 # (were 100 and 50): under 20 hostile connections a normal player's p99 fell from 24-35 to
 # 18-26 ms for views, 23-25 to 11-17 ms for commands (python -m bench hostile, A/B).
 CATCH_UP_PAGE = 25
+# How long a closed connection's cleanup may take (each subscription's catch-up is waited
+# for at most this long) before shutdown aborts it.
+CLEANUP_SECONDS = 5.0
 
 
 # Queued after a direct write that filled the socket (server/framing.py): no frame, the
@@ -94,6 +97,8 @@ class Gateway:
         self.ruleset_names: dict[str, str] = {}
         self.metrics.sources.append(self._admission_metrics)
         self.connections: set[Connection] = set()
+        # Every running connection handler (websockets' task) and its connection.
+        self.handlers: dict[asyncio.Task[None], ServerConnection] = {}
         self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
         self.holders: dict[tuple[str, str], set[Connection]] = {}
@@ -218,10 +223,20 @@ class Gateway:
 
     async def handle(self, ws: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
+        # Every handler is known to `drain`, which ends each one: websockets' wait_closed
+        # waits for them all, and for their TCP connections.
+        task = asyncio.current_task()
+        if task is not None:
+            self.handlers[task] = ws
+            task.add_done_callback(self._handler_done)
+        if self.draining:  # opened as the server was closing: drain did not see it
+            await self._refuse(ws, CLOSE_GOING_AWAY, "server shutting down")
+            return
         address = self.address_of(ws)
         if self.per_address.get(address, 0) >= self.settings.max_connections_per_address:
             self.metrics.error("too_many_connections")
-            await ws.close(
+            await self._refuse(
+                ws,
                 CLOSE_TOO_MANY_CONNECTIONS,
                 f"at most {self.settings.max_connections_per_address} connections per address",
             )
@@ -235,6 +250,19 @@ class Gateway:
                 self.per_address[address] = left
             else:
                 self.per_address.pop(address, None)
+
+    def _handler_done(self, task: asyncio.Task[None]) -> None:
+        self.handlers.pop(task, None)
+
+    async def _refuse(self, ws: ServerConnection, code: int, reason: str) -> None:
+        """Close a connection that is not served, aborting it if the handshake does not
+        finish within `close_timeout` (a peer that never reads would hold it forever)."""
+        try:
+            async with asyncio.timeout(self.settings.close_timeout):
+                await ws.close(code, reason)
+        except TimeoutError:
+            if ws.transport is not None:
+                ws.transport.abort()
 
     async def _serve(self, ws: ServerConnection) -> None:
         if self.settings.socket_send_buffer:
@@ -266,6 +294,31 @@ class Gateway:
             *(c.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.connections),
             return_exceptions=True,
         )
+        await self._end_handlers()
+
+    async def _end_handlers(self) -> None:
+        """Make sure every connection handler ends, so that the server's `wait_closed`
+        returns: each has closed (or aborted) its connection by now, and its cleanup is
+        bounded; one still running after that has its TCP connection aborted, and is
+        cancelled if even that does not end it."""
+        me = asyncio.current_task()
+        running = {task: ws for task, ws in self.handlers.items() if task is not me}
+        if not running:
+            return
+        grace = self.settings.close_timeout + CLEANUP_SECONDS
+        _, pending = await asyncio.wait(running, timeout=grace)
+        if not pending:
+            return
+        log.warning("%d connection handlers still running at shutdown: aborting", len(pending))
+        for task in pending:
+            ws = running[task]
+            if ws.transport is not None:
+                ws.transport.abort()
+        _, pending = await asyncio.wait(pending, timeout=1.0)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=1.0)
 
 
 class Connection:
@@ -346,16 +399,23 @@ class Connection:
             await self._finish(sub)
         self._lost.clear()
         session.forget_grants()
-        if self.writer is not None:
-            self.writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.writer
+        writer = self.writer
+        if writer is not None:
+            writer.cancel()
+            # Waited for, not awaited: a cancellation of this handler (shutdown ends a
+            # handler that outstays it) must not be taken for the writer's and swallowed.
+            await asyncio.wait({writer}, timeout=CLEANUP_SECONDS)
+            if writer.done() and not writer.cancelled():
+                writer.exception()  # retrieved: the writer ends on ConnectionClosed
 
     # -- output ----------------------------------------------------------------------------
 
     async def _write(self) -> None:
+        me = asyncio.current_task()
         try:
-            while True:
+            # Checking `cancelling()`: a cancellation swallowed by the library's send must
+            # still end the writer (cleanup waits for it before the handler returns).
+            while me is None or not me.cancelling():
                 frame = await self.out.get()
                 if frame is None:
                     return
@@ -519,7 +579,7 @@ class Connection:
         """Wait for the catch-up of an ended subscription, then release its feed."""
         if sub.task is not None:
             # Bounded: the task ends within one read even if a cancellation was lost.
-            await asyncio.wait({sub.task}, timeout=5.0)
+            await asyncio.wait({sub.task}, timeout=CLEANUP_SECONDS)
         await self.gw.notifier.release(sub.feed)
 
     def lose_game_now(self, game_id: str) -> None:

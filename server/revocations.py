@@ -111,12 +111,16 @@ class RevocationListener:
         return pubsub
 
     async def _run(self) -> None:
-        while True:
+        me = asyncio.current_task()
+        # Checking `cancelling()`: redis-py swallows a cancellation that comes while the
+        # subscribe connects, and the task then listened forever, so `stop` (the gateway's
+        # teardown) never returned (tests/server/test_gateway_teardown.py).
+        while me is None or not me.cancelling():
             try:
                 self._pubsub = await self._subscribe()
                 self.backoff.reset()
                 self.on_resubscribed()
-                while True:
+                while me is None or not me.cancelling():
                     message = await self._pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
