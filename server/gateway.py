@@ -358,7 +358,11 @@ class Connection:
                 gw.inflight += 1
                 try:
                     await session.receive(raw)
-                    await self._carry_out(outbox)
+                    for item in outbox:  # inline: one reply is the common case
+                        if type(item) is bytes:
+                            await self.send(item)
+                        else:
+                            await self._carry_out(item)
                 except SlowConsumer:
                     pass  # the resync close is under way; the reader keeps draining
                 finally:
@@ -374,20 +378,17 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self._closing
 
-    async def _carry_out(self, outbox: list[Output]) -> None:
-        """Send the session's frames and carry out its effects, in order."""
-        for item in outbox:
-            if type(item) is bytes:
-                await self.send(item)
-            elif isinstance(item, Follow):
-                sub = item.sub
-                # Not if a revocation or a rewind ended it since the session attached it.
-                if self.session.subs.get(sub.feed.game_id) is sub:
-                    sub.task = asyncio.create_task(self._catch_up(sub))
-            elif isinstance(item, Unfollow):
-                await self._finish(item.sub)
-            elif isinstance(item, Close):
-                self.close_soon(item.code, item.reason)
+    async def _carry_out(self, effect: Output) -> None:
+        """Carry out one of the session's effects."""
+        if isinstance(effect, Follow):
+            sub = effect.sub
+            # Not if a revocation or a rewind ended it since the session attached it.
+            if self.session.subs.get(sub.feed.game_id) is sub:
+                sub.task = asyncio.create_task(self._catch_up(sub))
+        elif isinstance(effect, Unfollow):
+            await self._finish(effect.sub)
+        elif isinstance(effect, Close):
+            self.close_soon(effect.code, effect.reason)
 
     async def cleanup(self) -> None:
         session = self.session

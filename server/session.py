@@ -202,27 +202,8 @@ class Session:
                 )
             )
             return
-        await self._dispatch(raw)
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        rate = self.settings.max_messages_per_second
-        self.tokens = min(self.settings.max_burst, self.tokens + (now - self.refilled) * rate)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def _reply(self, message: Any) -> None:
-        self.outbox.append(encoder.encode(message))
-
-    def mistake(self, code: str, detail: str) -> None:
-        """Count a client's mistake, and log it in one line (rate-limited, no traceback)."""
-        self.gw.metrics.error(code)
-        self.gw.mistakes.note(self.address, code, detail)
-
-    async def _dispatch(self, raw: str) -> None:
+        # Decoded and dispatched inline, not in a coroutine of its own: every message of
+        # every client comes here, and the split must not add a coroutine per message.
         if too_deep(raw):  # before parsing: the parser would recurse once per level
             self._refuse_deep(raw)
             return
@@ -270,6 +251,24 @@ class Session:
                     code="internal", message=f"internal error: {type(exc).__name__}", id=request_id
                 )
             )
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        rate = self.settings.max_messages_per_second
+        self.tokens = min(self.settings.max_burst, self.tokens + (now - self.refilled) * rate)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def _reply(self, message: Any) -> None:
+        self.outbox.append(encoder.encode(message))
+
+    def mistake(self, code: str, detail: str) -> None:
+        """Count a client's mistake, and log it in one line (rate-limited, no traceback)."""
+        self.gw.metrics.error(code)
+        self.gw.mistakes.note(self.address, code, detail)
 
     def _refuse_deep(self, raw: str) -> None:
         """Answer a frame that nests deeper than MAX_DEPTH: bad_message, connection kept."""
