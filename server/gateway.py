@@ -1,5 +1,8 @@
 """The websocket gateway: one `Connection` per client, speaking events/wire.py.
 
+The protocol itself (grants, admission, dispatch) is the connection's `Session`
+(server/session.py, no I/O); the connection reads frames into it and carries out what it
+answers.
 Each connection has a bounded outgoing queue drained by one writer task. A subscription
 catches up in a task of its own (from the feed's window or the stream), then goes live:
 the game's feed puts each new frame straight into the queue (server/feed.py). Both go by
