@@ -83,12 +83,16 @@ class RevocationListener:
             await hearing.close()
 
     async def _run(self) -> None:
-        while True:
+        me = asyncio.current_task()
+        # Checking `cancelling()`: redis-py swallows a cancellation that comes while the
+        # subscribe connects, and the task then listened forever, so `stop` (the gateway's
+        # teardown) never returned (tests/server/test_gateway_teardown.py).
+        while me is None or not me.cancelling():
             try:
                 self._pubsub = hearing = await self.store.notifications.hear_revocations()
                 self.backoff.reset()
                 self.on_resubscribed()
-                while True:
+                while me is None or not me.cancelling():
                     text = await hearing.message(timeout=1.0)
                     if hearing.ended:
                         break  # the slot moved: subscribe where it is now
