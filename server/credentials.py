@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -65,14 +65,19 @@ def fingerprint(credential: str) -> tuple[str, str]:
     return game_id, _digest(token)
 
 
-async def verify(store: RedisEventStore, credential: str) -> tuple[str, Role]:
-    """The game and role a credential grants, or Unauthorized."""
+async def verify(
+    store: RedisEventStore, credential: str, compared: Callable[[int], None] | None = None
+) -> tuple[str, Role]:
+    """The game and role a credential grants, or Unauthorized. `compared` is told how
+    many stored credentials were compared, valid or not (admission charges for them)."""
     game_id, token = split(credential)
     presented = _digest(token)
     try:
         stored = await store.redis.hgetall(store.keys(game_id).credentials)
     except _UNREACHABLE as exc:
         raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+    if compared is not None:
+        compared(len(stored))
     granted: Role | None = None
     for digest, role in stored.items():
         # Compare every stored hash in constant time; no early exit on a match.

@@ -788,7 +788,8 @@ class Connection:
             if reply:
                 await self.reply(Authenticated(game_id="", role="operator", id=request_id))
             return
-        game_id, role = await credentials.verify(self.gw.store, credential)
+        charge = self.gw.admission.compared(self.budget, self.address)  # per credential
+        game_id, role = await credentials.verify(self.gw.store, credential, charge)
         self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             await self.reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
@@ -1023,7 +1024,7 @@ class Connection:
                 if sub.next_seq in feed.window:  # encoded once, shared: cheap
                     frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 else:  # read from the stream and encoded for this client alone
-                    await self._pace("catch_up", catch_up_cost(CATCH_UP_PAGE))
+                    await self._pace("catch_up", catch_up_cost(count))
                     async with self.gw.heavy:
                         frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 for frame in frames:
