@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import msgspec
@@ -45,6 +46,7 @@ log = logging.getLogger("umpire.feed")
 
 WINDOW = 2048  # events kept in memory per game for live delivery
 READ_PAGE = 500
+REFRESH_PAGE = 128  # events a refresh reads and decodes between two turns of the loop (~1 ms)
 POLL_SECONDS = 1.0
 
 
@@ -170,19 +172,28 @@ class GameFeed:
         return CachedEvent(env)
 
     async def refresh(self) -> None:
-        """Read what is new in the stream and wake the subscribers."""
+        """Read what is new in the stream and wake the subscribers.
+
+        In pages of REFRESH_PAGE events, each its own read: a feed that opens reads its
+        whole window, and one read of 2,048 events held the event loop 10-20 ms while it
+        was parsed and decoded (an attacker's subscribe/unsubscribe loop reopens it each
+        time; python -m bench hostile, docs/operations.md "Admission")."""
         async with self._lock:
-            fresh = await self.store.read(self.game_id, self.head + 1)
-            if not fresh:
-                return
-            for env in fresh:
-                if env.seq != self.head + 1:
-                    break  # never skip: the next refresh reads from the true head
-                self.window[env.seq] = self._cache(env)
-                self.head = env.seq
-            while len(self.window) > WINDOW:
-                self.window.popitem(last=False)
-            self._push()
+            while True:
+                fresh = await self.store.read(self.game_id, self.head + 1, self.head + REFRESH_PAGE)
+                if not fresh:
+                    return
+                for env in fresh:
+                    if env.seq != self.head + 1:
+                        fresh = []  # never skip: the next refresh reads from the true head
+                        break
+                    self.window[env.seq] = self._cache(env)
+                    self.head = env.seq
+                while len(self.window) > WINDOW:
+                    self.window.popitem(last=False)
+                self._push()
+                if len(fresh) < REFRESH_PAGE:
+                    return
 
     def attach(self, sub: Subscription) -> None:
         """Count `sub` among this feed's subscriptions (it starts by catching up)."""
@@ -442,8 +453,9 @@ class Notifier:
         if self._shards is not None:
             await self._shards.close()
 
-    async def feed(self, game_id: str) -> GameFeed:
-        """The feed of a game, created (and subscribed to) on first use.
+    async def feed(self, game_id: str, opened: Callable[[int], None] | None = None) -> GameFeed:
+        """The feed of a game, created (and subscribed to) on first use; `opened` is told
+        how many events its window read if this call created it (admission charges it).
 
         Concurrent first subscribers of one game share one creation: two feeds for one
         game would leave all but the last orphaned, never refreshed, their subscribers
@@ -453,12 +465,16 @@ class Notifier:
         if feed is not None:
             return feed
         opening = self._opening.get(game_id)
+        creator = opening is None
         if opening is None:
             opening = asyncio.ensure_future(self._open(game_id))
             self._opening[game_id] = opening
             opening.add_done_callback(lambda _: self._opening.pop(game_id, None))
         # shield: one waiter cancelled (its client left) does not cancel the others' feed.
-        return await asyncio.shield(opening)
+        feed = await asyncio.shield(opening)
+        if creator and opened is not None:
+            opened(len(feed.window))
+        return feed
 
     async def _open(self, game_id: str) -> GameFeed:
         first = await self.store.read(game_id, 1, 1)

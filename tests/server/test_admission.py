@@ -10,6 +10,7 @@ from server.admission import (
     Budgets,
     catch_up_cost,
     credentials_cost,
+    feed_open_cost,
     listing_cost,
     replay_cost,
 )
@@ -31,6 +32,8 @@ class TestCosts:
         assert credentials_cost(63) == 0
         assert credentials_cost(64) == 1
         assert credentials_cost(100_000) == 1562  # ~90 ms of CPU: no longer 1 unit
+        assert feed_open_cost(2048) == 170  # a long game's window read and decoded
+        assert feed_open_cost(11) == 0
 
 
 class TestBucket:
@@ -112,12 +115,12 @@ def test_work_known_after_the_fact_is_debited_into_debt() -> None:
                                   address_rate=1000, address_burst=1000))  # fmt: skip
     bucket = admission.connection_bucket(0.0)
     assert admission.charge(bucket, "a", "auth", 1, 0.0) is None
-    now = 0.0
-    admission.compared(bucket, "a", clock=lambda: now)(64 * 300)  # 300 units
+    now = 0.0  # 300 units below
+    admission.afterwards(bucket, "a", "auth", credentials_cost, clock=lambda: now)(64 * 300)
     assert bucket.tokens == pytest.approx(100 - 1 - 300)
     assert admission.charged["auth"] == 301
     refused = admission.charge(bucket, "a", "view", 1, 0.0)
     assert refused is not None and refused.scope == "connection"
     assert refused.retry_after == pytest.approx(20.2)  # 202 units owed at 10 a second
-    admission.compared(bucket, "a", clock=lambda: now)(63)  # below a unit: nothing
+    admission.compared(bucket, "a")(63)  # below a unit: nothing
     assert admission.charged["auth"] == 301
