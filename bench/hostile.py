@@ -13,9 +13,10 @@ tests/faults/test_costly_requests.py is the same measurement, shorter, as a test
 
 `python -m bench.hostile --base DIR` is an A/B on a shared machine: a second gateway runs
 from the checkout DIR (another commit, e.g. `git archive BASE | tar -x -C DIR`) beside
-this one, on the same Valkey and games, each attacked by its own 20 connections; the
-player alternates slices of `--slice` seconds between the two, so a slow spell of the
-machine falls on both sides alike. Prints both sides' figures and the load averages.
+this one, on the same Valkey and games, each with its own 20 attackers; the player
+alternates slices of `--slice` seconds between the two, and only the side being played
+is attacked (the other's attackers are stopped meanwhile), so a slow spell of the machine
+falls on both sides alike. Prints both sides' figures and the load averages.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -238,7 +240,7 @@ class Side:
 
 
 async def run_ab(base: Path, connections: int = 20, seconds: float = 30.0,
-                 quiet: float = 10.0, slice_seconds: float = 1.0) -> dict[str, Any]:  # fmt: skip
+                 quiet: float = 10.0, slice_seconds: float = 2.0) -> dict[str, Any]:  # fmt: skip
     """The A/B measurement: this checkout ("branch") and `base` alternated in slices."""
     with tempfile.TemporaryDirectory(prefix="umpire-bench-hostile-ab-") as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
@@ -293,12 +295,27 @@ async def run_ab(base: Path, connections: int = 20, seconds: float = 30.0,
 
 
 async def _alternate(sides: list[Side], phase: str, seconds: float, slice_seconds: float) -> None:
+    """Play `seconds` on the sides in turn. Under attack only the side being played is
+    attacked: the other side's attackers are stopped (SIGSTOP) for the slice, so each
+    side sees the load of a single run and the machine one attack at a time."""
     deadline = time.monotonic() + seconds
     n = 0
-    while time.monotonic() < deadline:
-        for side in sides if n % 2 == 0 else reversed(sides):  # ABBA: no side always first
-            await side.slice(phase, slice_seconds, f"{phase[0]}{n}-")
-        n += 1
+    try:
+        while time.monotonic() < deadline:
+            for side in sides if n % 2 == 0 else reversed(sides):  # ABBA: neither always first
+                if side.attack is not None:
+                    for other in sides:
+                        assert other.attack is not None
+                        os.kill(
+                            other.attack.pid, signal.SIGCONT if other is side else signal.SIGSTOP
+                        )
+                    await asyncio.sleep(0.3)  # its attackers busy again, the other's work drained
+                await side.slice(phase, slice_seconds, f"{phase[0]}{n}-")
+            n += 1
+    finally:
+        for side in sides:
+            if side.attack is not None and side.attack.poll() is None:
+                os.kill(side.attack.pid, signal.SIGCONT)
 
 
 def report_ab(figures: dict[str, Any]) -> str:
@@ -321,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.hostile")
     parser.add_argument("--base", type=Path, help="A/B against the checkout in this folder")
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--slice", type=float, default=1.0, help="A/B: seconds per slice")
+    parser.add_argument("--slice", type=float, default=2.0, help="A/B: seconds per slice")
     args = parser.parse_args(argv)
     if args.base is None:
         figures = asyncio.run(run(seconds=args.seconds, quiet=args.seconds / 3))
