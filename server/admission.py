@@ -45,12 +45,6 @@ STREAMED_EVENTS_PER_UNIT = 2
 # 10,000, same measurement), so 64 compared credentials make a unit, beyond the message's
 # own. A game gains two credentials with every create answer (a re-sent create too).
 COMPARED_CREDENTIALS_PER_UNIT = 64
-# A subscribe that opens its game's feed reads the feed's window (the last 2,048 events)
-# and decodes it: 5.1-6.4 µs an event of CPU, 10.5-13 ms for a full window (in-process,
-# same box), so 12 events make a unit: ~170 units for a long game's first subscriber
-# (it was 1; an attacker's subscribe/unsubscribe loop reopened the feed each time and
-# this was most of the CPU of the attack, python -m bench hostile).
-OPENED_EVENTS_PER_UNIT = 12
 
 
 def replay_cost(events: int) -> int:
@@ -74,12 +68,6 @@ def credentials_cost(compared: int) -> int:
     """What checking a credential against `compared` stored ones costs beyond its
     message's unit (0 for any game with fewer than 64 credentials)."""
     return compared // COMPARED_CREDENTIALS_PER_UNIT
-
-
-def feed_open_cost(events: int) -> int:
-    """What opening a game's feed (reading `events` events into its window) costs the
-    subscribe that opened it, beyond its message's unit (0 for a short game)."""
-    return events // OPENED_EVENTS_PER_UNIT
 
 
 class Bucket:
@@ -238,11 +226,6 @@ class Admission:
         """The callback credentials.verify calls with how many stored credentials it
         compared: it debits what they cost beyond the message (server/credentials.py)."""
         return self.afterwards(connection, address, "auth", credentials_cost)
-
-    def opened(self, connection: Bucket, address: str) -> Callable[[int], None]:
-        """The callback Notifier.feed calls with the events it read when this subscribe
-        opened the game's feed: it debits them (server/feed.py)."""
-        return self.afterwards(connection, address, "feed_open", feed_open_cost)
 
     def charge_create(self, address: str, now: float) -> Refusal | None:
         """Count one create against its address's create budget; None if admitted."""

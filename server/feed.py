@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any, Protocol
 
 import msgspec
@@ -458,9 +457,8 @@ class Notifier:
         if self._shards is not None:
             await self._shards.close()
 
-    async def feed(self, game_id: str, opened: Callable[[int], None] | None = None) -> GameFeed:
-        """The feed of a game, created (and subscribed to) on first use; `opened` is told
-        how many events its window read if this call created it (admission charges it).
+    async def feed(self, game_id: str) -> GameFeed:
+        """The feed of a game, created (and subscribed to) on first use.
 
         Concurrent first subscribers of one game share one creation: two feeds for one
         game would leave all but the last orphaned, never refreshed, their subscribers
@@ -470,16 +468,12 @@ class Notifier:
         if feed is not None:
             return feed
         opening = self._opening.get(game_id)
-        creator = opening is None
         if opening is None:
             opening = asyncio.ensure_future(self._open(game_id))
             self._opening[game_id] = opening
             opening.add_done_callback(lambda _: self._opening.pop(game_id, None))
         # shield: one waiter cancelled (its client left) does not cancel the others' feed.
-        feed = await asyncio.shield(opening)
-        if creator and opened is not None:
-            opened(len(feed.window))
-        return feed
+        return await asyncio.shield(opening)
 
     async def _open(self, game_id: str) -> GameFeed:
         first = await self.store.read(game_id, 1, 1)

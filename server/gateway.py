@@ -991,8 +991,7 @@ class Connection:
                 limit=self.settings.max_subscriptions,
             )
         await self._unsubscribe(msg.game_id)
-        opened = self.gw.admission.opened(self.budget, self.address)  # its window read
-        feed = await self.gw.notifier.feed(msg.game_id, opened)
+        feed = await self.gw.notifier.feed(msg.game_id)
         start = msg.from_seq or 0
         await self.reply(
             Subscribed(

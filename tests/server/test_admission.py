@@ -10,7 +10,6 @@ from server.admission import (
     Budgets,
     catch_up_cost,
     credentials_cost,
-    feed_open_cost,
     listing_cost,
     replay_cost,
 )
@@ -32,8 +31,6 @@ class TestCosts:
         assert credentials_cost(63) == 0
         assert credentials_cost(64) == 1
         assert credentials_cost(100_000) == 1562  # ~90 ms of CPU: no longer 1 unit
-        assert feed_open_cost(2048) == 170  # a long game's window read and decoded
-        assert feed_open_cost(11) == 0
 
 
 class TestBucket:
