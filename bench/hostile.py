@@ -10,13 +10,23 @@ views of the head and commands, one of each every 20 ms. Prints p50/p99/max of e
 the RSS, the gateway's longest GC pause and what the attackers were answered.
 
 tests/faults/test_costly_requests.py is the same measurement, shorter, as a test.
+
+`python -m bench.hostile --base DIR` is an A/B on a shared machine: a second gateway runs
+from the checkout DIR (another commit, e.g. `git archive BASE | tar -x -C DIR`) beside
+this one, on the same Valkey and games, each with its own 20 attackers; the player
+alternates slices of `--slice` seconds between the two, and only the side being played
+is attacked (the other's attackers are stopped meanwhile), so a slow spell of the machine
+falls on both sides alike. Prints both sides' figures and the load averages.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -28,11 +38,11 @@ from typing import Any
 from engine.roles import Role
 from events.redis_store import RedisEventStore
 from server import credentials
-from server.embedded import EmbeddedRedis
+from server.embedded import EmbeddedRedis, free_port
 from server.games import Games
 from tests.access.peer import Peer
 from tests.faults.fleet import GatewayProcess
-from tests.support.processes import REPO
+from tests.support.processes import REPO, wait_for_port
 
 LONG_GAME_EVENTS = 6000
 HELD_GAMES = 100
@@ -179,3 +189,168 @@ def report(figures: dict[str, Any]) -> str:
     lines.append(f"  attackers saw {figures['attackers_saw']}")
     lines.append(f"  goal: {figures['goal']}")
     return "\n".join(lines)
+
+
+class Side:
+    """One gateway of an A/B run: its process, its player and attack, and the round
+    trips measured on it."""
+
+    def __init__(self, name: str, checkout: Path, redis_url: str, log: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        env = {**os.environ, "REDIS_URL": redis_url, "UMPIRE_PORT": str(self.port),
+               "UMPIRE_PREFIX": PREFIX, "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
+               "PYTHONPATH": str(checkout), "UMPIRE_WORKERS": "1"}  # fmt: skip
+        with open(log, "wb") as out:  # a file: a pipe nobody drains would block it
+            self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve"],
+                                            cwd=checkout, env=env, stdout=out,
+                                            stderr=subprocess.STDOUT)  # fmt: skip
+        wait_for_port(self.port)
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+        self.player: Peer | None = None
+        self.game = ""
+        self.attack: subprocess.Popen[bytes] | None = None
+        self.samples: dict[str, list[float]] = {}
+
+    async def open(self) -> None:
+        """The player's connection and game (its seed bound), warmed up."""
+        self.player = await Peer.open(self.url)
+        mine = await self.player.ok({"type": "create", "ruleset": "counter",
+                                     "setup": {"target": 10**6}})  # fmt: skip
+        self.game = mine["game_id"]
+        await self.player.ok({"type": "bind_seed", "game_id": self.game, "client_seed": "me"})
+        await play(self.player, self.game, 1.0, f"{self.name}w")
+
+    async def slice(self, phase: str, seconds: float, tag: str) -> None:
+        """Play for `seconds`, adding the round trips to `phase`'s samples."""
+        assert self.player is not None
+        views, commands = await play(self.player, self.game, seconds, f"{self.name}{tag}")
+        self.samples.setdefault(f"{phase} views", []).extend(views)
+        self.samples.setdefault(f"{phase} commands", []).extend(commands)
+
+    def stop(self) -> None:
+        """Stop the attack and the gateway."""
+        for process in (self.attack, self.process):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(20)
+                if process.poll() is None:
+                    process.kill()
+
+
+async def run_ab(base: Path, connections: int = 20, seconds: float = 30.0,
+                 quiet: float = 10.0, slice_seconds: float = 2.0) -> dict[str, Any]:  # fmt: skip
+    """The A/B measurement: this checkout ("branch") and `base` alternated in slices."""
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-hostile-ab-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
+        store = RedisEventStore.from_url(server.url, prefix=PREFIX)
+        sides: list[Side] = []
+        try:
+            long_game, head, held = await _setup(store)
+            sides = [Side("branch", REPO, server.url, Path(tmp) / "branch.log"),
+                     Side("base", base, server.url, Path(tmp) / "base.log")]  # fmt: skip
+            for side in sides:
+                await side.open()
+            load = [os.getloadavg()[0]]
+            await _alternate(sides, "quiet", quiet, slice_seconds)
+            for n, side in enumerate(sides):
+                config = Path(tmp) / f"hostile-{side.name}.json"
+                config.write_text(json.dumps({
+                    "url": side.url, "seconds": seconds + 3.0, "connections": connections,
+                    "game_id": long_game, "head": head, "credentials": held,
+                    "source": f"127.0.0.{2 + n}",
+                }))  # fmt: skip
+                side.attack = subprocess.Popen(
+                    [sys.executable, "-m", "tests.support.hostile_load", str(config)],
+                    cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+            await asyncio.sleep(2.0)  # connected and authenticated
+            load.append(os.getloadavg()[0])
+            cpu = {side.name: cpu_seconds(side.process.pid) for side in sides}
+            started = time.monotonic()
+            await _alternate(sides, "attacked", seconds, slice_seconds)
+            elapsed = time.monotonic() - started
+            cores = {s.name: round((cpu_seconds(s.process.pid) - cpu[s.name]) / elapsed, 3)
+                     for s in sides}  # fmt: skip
+            load.append(os.getloadavg()[0])
+            for side in sides:
+                assert side.player is not None
+                await side.player.close()
+        finally:
+            for side in sides:
+                side.stop()
+            await store.close()
+            server.stop()
+    return {
+        "connections": connections,
+        "seconds": seconds,
+        "slice_seconds": slice_seconds,
+        "base": str(base),
+        "load_average_1min": load,
+        "gateway_cores_attacked": cores,
+        "sides": {s.name: {k: summary(v) for k, v in s.samples.items()} for s in sides},
+    }
+
+
+async def _alternate(sides: list[Side], phase: str, seconds: float, slice_seconds: float) -> None:
+    """Play `seconds` on the sides in turn. Under attack only the side being played is
+    attacked: the other side's attackers are stopped (SIGSTOP) for the slice, so each
+    side sees the load of a single run and the machine one attack at a time."""
+    deadline = time.monotonic() + seconds
+    n = 0
+    try:
+        while time.monotonic() < deadline:
+            for side in sides if n % 2 == 0 else reversed(sides):  # ABBA: neither always first
+                if side.attack is not None:
+                    for other in sides:
+                        assert other.attack is not None
+                        os.kill(
+                            other.attack.pid, signal.SIGCONT if other is side else signal.SIGSTOP
+                        )
+                    await asyncio.sleep(0.3)  # its attackers busy again, the other's work drained
+                await side.slice(phase, slice_seconds, f"{phase[0]}{n}-")
+            n += 1
+    finally:
+        for side in sides:
+            if side.attack is not None and side.attack.poll() is None:
+                os.kill(side.attack.pid, signal.SIGCONT)
+
+
+def report_ab(figures: dict[str, Any]) -> str:
+    """The A/B figures as a few lines for people."""
+    lines = [f"hostile A/B: {figures['connections']} connections a side for "
+             f"{figures['seconds']:g} s, slices of {figures['slice_seconds']:g} s; "
+             f"base {figures['base']}"]  # fmt: skip
+    for key in ("quiet views", "quiet commands", "attacked views", "attacked commands"):
+        for name, side in figures["sides"].items():
+            s = side.get(key, {})
+            lines.append(f"  {key:18} {name:6} n={s.get('n')} p50 {s.get('p50_ms')} ms "
+                         f"p99 {s.get('p99_ms')} ms max {s.get('max_ms')} ms")  # fmt: skip
+    lines.append(f"  gateway CPU under attack (cores): {figures['gateway_cores_attacked']}")
+    lines.append(f"  load average (1 min) before, attacked, after: {figures['load_average_1min']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bench.hostile [--base DIR]`: the measurement, or its A/B against DIR."""
+    parser = argparse.ArgumentParser(prog="python -m bench.hostile")
+    parser.add_argument("--base", type=Path, help="A/B against the checkout in this folder")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--slice", type=float, default=2.0, help="A/B: seconds per slice")
+    args = parser.parse_args(argv)
+    if args.base is None:
+        figures = asyncio.run(run(seconds=args.seconds, quiet=args.seconds / 3))
+        print(json.dumps(figures, indent=2))
+        print(report(figures), file=sys.stderr)
+        return 0
+    figures = asyncio.run(run_ab(args.base.resolve(), seconds=args.seconds,
+                                 quiet=args.seconds / 3, slice_seconds=args.slice))  # fmt: skip
+    print(json.dumps(figures, indent=2))
+    print(report_ab(figures), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

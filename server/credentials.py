@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.roles import Role
 from events.envelope import GAME_ID_PATTERN
@@ -58,11 +58,16 @@ def fingerprint(credential: str) -> tuple[str, str]:
     return game_id, _digest(token)
 
 
-async def verify(store: Store, credential: str) -> tuple[str, Role]:
-    """The game and role a credential grants, or Unauthorized."""
+async def verify(
+    store: Store, credential: str, compared: Callable[[int], None] | None = None
+) -> tuple[str, Role]:
+    """The game and role a credential grants, or Unauthorized. `compared` is told how
+    many stored credentials were compared, valid or not (admission charges for them)."""
     game_id, token = split(credential)
     presented = _digest(token)
     stored = await store.credentials.grants(game_id)
+    if compared is not None:
+        compared(len(stored))
     granted: Role | None = None
     for digest, role in stored.items():
         # Compare every stored hash in constant time; no early exit on a match.

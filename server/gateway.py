@@ -563,7 +563,7 @@ class Connection:
                 if sub.next_seq in feed.window:  # encoded once, shared: cheap
                     frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
                 else:  # read from the stream and encoded for this client alone
-                    cost = catch_up_cost(CATCH_UP_PAGE)
+                    cost = catch_up_cost(count)
                     while wait := self.session.pace("catch_up", cost):
                         await asyncio.sleep(wait)
                     async with self.gw.heavy:

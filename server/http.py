@@ -25,6 +25,7 @@ from websockets.http11 import Request, Response
 from engine import registry
 from engine.scenarios import scenarios
 from server.config import Settings
+from server.store_status import StoreStatus
 
 if TYPE_CHECKING:
     from server.gateway import Gateway
@@ -183,8 +184,11 @@ async def health(gateway: Gateway, restarting: Callable[[], str | None] | None =
     """/healthz: 200 while the store answers PING, else 503 naming the cause. The PING
     has a deadline: a frozen store must not hold the probe (an outer supervisor's probe
     that hangs looks like a hung gateway, or like nothing at all). `restarting` is the
-    supervisor's: while it restarts the embedded store, the answer says so at once."""
+    supervisor's: while it restarts the embedded store, the answer says so at once. A
+    worker of `umpire serve --workers N` reads that from its parent (server/store_status.py)."""
     cause = restarting() if restarting is not None else None
+    if cause is None and gateway.metrics.share is not None:
+        cause = StoreStatus(gateway.metrics.share.directory).cause()
     if cause is not None:
         body = f'{{"status":"degraded","store":"restarting","cause":"{cause}"}}'
         return _response(503, "Service Unavailable", body.encode(), "application/json")

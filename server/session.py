@@ -495,7 +495,8 @@ class Session:
             if reply:
                 self._reply(Authenticated(game_id="", role="operator", id=request_id))
             return
-        game_id, role = await credentials.verify(self.gw.store, credential)
+        charge = self.gw.admission.compared(self.budget, self.address)  # per credential
+        game_id, role = await credentials.verify(self.gw.store, credential, charge)
         self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             self._reply(Authenticated(game_id=game_id, role=role.value, id=request_id))

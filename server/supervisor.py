@@ -43,6 +43,9 @@ class Supervisor:
         self.server = server
         self.movable_port = movable_port
         self.on_restart = on_restart
+        # Told the new cause (see `restarting`) at each change of state: the parent of
+        # `umpire serve --workers N` shares it with its workers (server/store_status.py).
+        self.on_change: Callable[[str | None], None] | None = None
         self.restarts = 0
         self.state = "running"  # or "restarting"
         self.attempt = 0  # while restarting: the restart being waited for or tried (1, 2...)
@@ -54,6 +57,11 @@ class Supervisor:
         if self.state != "restarting":
             return None
         return f"store restarting, attempt {self.attempt}"
+
+    def _set(self, state: str, attempt: int) -> None:
+        self.state, self.attempt = state, attempt
+        if self.on_change is not None:
+            self.on_change(self.restarting())
 
     def start(self) -> None:
         """Start watching (in the running event loop)."""
@@ -86,7 +94,7 @@ class Supervisor:
             process = self.server.process
             if process is None or process.poll() is None:  # poll() reaps a dead child
                 continue
-            self.state, self.attempt = "restarting", 1
+            self._set("restarting", 1)
             if time.monotonic() - started >= STABLE_SECONDS:
                 delay = FIRST_DELAY
             log.error(
@@ -103,7 +111,7 @@ class Supervisor:
                     await self._restart()
                     break
                 except (RuntimeError, OSError) as exc:
-                    self.attempt += 1
+                    self._set("restarting", self.attempt + 1)
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",
                               str(exc)[-300:], delay)  # fmt: skip
                     if self.movable_port:
@@ -112,6 +120,6 @@ class Supervisor:
             if self.on_restart is not None:
                 self.on_restart(self.server)
             self.restarts += 1
-            self.state, self.attempt = "running", 0
+            self._set("running", 0)
             assert self.server.process is not None
             log.warning("embedded Valkey restarted (pid %d)", self.server.process.pid)

@@ -17,7 +17,9 @@ store's URL, which carries the store's password, reach it on its stdin, never on
 command line or in its environment; it dies with the parent (PR_SET_PDEATHSIG).
 
 /metrics: each worker writes its own figures into a private directory every second and
-whichever worker answers sums them (server/metrics.py, `WorkerShare`).
+whichever worker answers sums them (server/metrics.py, `WorkerShare`). /healthz: the
+parent writes its store supervisor's state there as it changes, so a worker names a
+restart in progress at once (server/store_status.py).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from server.config import Settings
 from server.embedded import EmbeddedRedis
 from server.metrics import WorkerShare
 from server.store_access import DataDirInUse, embedded_server, redacted, store_url
+from server.store_status import StoreStatus
 
 log = logging.getLogger("umpire.workers")
 
@@ -216,6 +219,8 @@ async def supervise(
         loop.add_signal_handler(sig, stop.set)
     supervisor = app.supervised_store(settings, embedded)
     share_dir = Path(tempfile.mkdtemp(prefix="umpire-workers-"))  # 0700
+    if supervisor is not None:  # no await since it started: no change missed
+        supervisor.on_change = StoreStatus(share_dir).publish
     workers = Workers(settings, url, share_dir, count)
     try:
         workers.start()

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine.audit import audit
 from server.config import from_env
 from server.embedded import free_port
@@ -216,14 +218,20 @@ async def test_a_restart_that_finds_its_port_taken_moves_to_another(tmp_path: Pa
     assert "did not restart" in output and "embedded Valkey restarted" in output, output
 
 
-async def test_healthz_names_a_restart_in_progress_and_its_attempt(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+async def test_healthz_names_a_restart_in_progress_and_its_attempt(
+    tmp_path: Path, workers: str
+) -> None:
     """While the supervisor restarts the embedded Valkey (here: its fixed port is taken,
     so every attempt fails until it is freed), /healthz answers 503 within a second,
     naming the cause and the attempt; once restarted, 200 again. On main it said only
-    `"store":"unreachable"`, the same as for any refused connection."""
+    `"store":"unreachable"`, the same as for any refused connection. With `--workers 2`
+    the supervisor is the parent's and the answering worker learns of the restart from it
+    (server/store_status.py); before that a worker answered "unreachable" after its
+    PING deadline, and never named the attempt."""
     data_dir = tmp_path / "data"
     store_port = free_port()
-    serve, port = start_serve(data_dir, UMPIRE_STORE_PORT=str(store_port))
+    serve, port = start_serve(data_dir, UMPIRE_STORE_PORT=str(store_port), UMPIRE_WORKERS=workers)
     squatter = socket.socket()
     try:
         (valkey,) = valkey_pids(data_dir)

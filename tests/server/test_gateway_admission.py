@@ -14,10 +14,12 @@ from engine.roles import Role
 from server import credentials
 from server.app import Running, running_gateway
 from server.embedded import EmbeddedRedis
+from server.feed import WINDOW
 from server.games import Games
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_http import http_get
+from tests.server.test_gateway_resume import append_added
 
 
 @pytest.fixture
@@ -80,4 +82,47 @@ async def test_grants_per_connection_are_capped(strict: Running, games: Games) -
     await peer.ok({"type": "auth", "credential": held[0]})  # one it holds: no new grant
     listed = await peer.ok({"type": "list_games"})
     assert len(listed["games"]) == 3
+    await peer.close()
+
+
+async def test_an_auth_pays_for_every_credential_it_is_checked_against(
+    strict: Running, games: Games
+) -> None:
+    """An auth compares its token with every credential its game holds (each create
+    answer adds two): against 3,840 it costs 1 + 60 units, more than the bucket of 50, so
+    the next message is refused. On main an auth cost 1 unit whatever the count, and the
+    view after it was answered."""
+    game = (await games.create("counter", {})).game_id
+    spectator = await credentials.issue(games.store, game, Role.SPECTATOR)
+    others = {f"{n:064x}": "spectator" for n in range(64 * 60 - 1)}
+    await games.store.redis.hset(games.store.keys(game).credentials, mapping=others)
+    peer = await Peer.open(f"ws://127.0.0.1:{strict.port}/ws")
+    await peer.ok({"type": "auth", "credential": spectator})
+    refused = await peer.request({"type": "view", "game_id": game})
+    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
+    assert refused["details"]["retry_after"] > 1.0  # 11 units of debt at 10 a second
+    assert strict.gateway.admission.charged["auth"] == 61
+    _, metrics = await http_get(strict.port, "/metrics")
+    assert 'umpire_cost_units_total{kind="auth"} 61' in metrics
+    await peer.close()
+
+
+async def test_a_long_catch_up_is_charged_for_each_event_it_reads(
+    gateway: Running, games: Games
+) -> None:
+    """A catch-up pays half a unit for each event it reads from the stream (those before
+    the feed's window), measured like the other costs. On main it paid 2 units a page of
+    25: about 40 units for these 500 events, a fifth of their work."""
+    created = await games.create("counter", {"target": 10**6})
+    await append_added(gateway, created.game_id, WINDOW + 500, batch=100)
+    head = await games.store.version(created.game_id)
+    spectator = await credentials.issue(games.store, created.game_id, Role.SPECTATOR)
+    peer = await Peer.open(f"ws://127.0.0.1:{gateway.port}/ws")
+    await peer.ok({"type": "subscribe", "game_id": created.game_id, "from_seq": 0,
+                   "credential": spectator})  # fmt: skip
+    await peer.wait_for(lambda f: f["type"] == "event" and f["seq"] == head, 30)
+    assert [e["seq"] for e in peer.events(created.game_id)] == list(range(1, head + 1))
+    streamed = head - WINDOW  # read from the stream; the rest from the feed's window
+    charged = gateway.gateway.admission.charged
+    assert streamed / 2 <= charged["catch_up"] <= streamed / 2 + streamed / 25 + 13, charged
     await peer.close()
