@@ -6,6 +6,9 @@ base, branch, ... for `--rounds` rounds), each with its own checkout's interpret
 gateway's CPU per command and the fold rate of every run in two columns, then the median
 of each column. Alternating spreads a slow spell of a shared host over both sides.
 
+`--all` prints every numeric figure of the quick bench (its JSON flattened to dotted names),
+not only those three: what "every benchmark figure within 5%" is checked against.
+
 `--loop-only` runs just the closed loop (bench/profile.py --cpu-only, 100 games, no
 profiler) instead of the whole quick bench: about 15 s a run instead of minutes.
 """
@@ -30,8 +33,21 @@ def _python(checkout: Path) -> str:
     return str(venv) if venv.exists() else sys.executable
 
 
-def quick_bench(checkout: Path) -> dict[str, float]:
-    """One `python -m bench --quick` in `checkout`: the figures compared."""
+def flatten(figures: Any, prefix: str = "") -> dict[str, float]:
+    """Every number in a bench's JSON by dotted name (booleans and text left out)."""
+    if isinstance(figures, dict):
+        return {
+            name: value
+            for key, inner in figures.items()
+            for name, value in flatten(inner, f"{prefix}{key}.").items()
+        }
+    if isinstance(figures, int | float) and not isinstance(figures, bool):
+        return {prefix.rstrip("."): float(figures)}
+    return {}
+
+
+def quick_bench(checkout: Path, every: bool = False) -> dict[str, float]:
+    """One `python -m bench --quick` in `checkout`: the figures compared (`every`: all)."""
     done = subprocess.run(
         [_python(checkout), "-m", "bench", "--quick"],
         cwd=checkout,
@@ -41,12 +57,13 @@ def quick_bench(checkout: Path) -> dict[str, float]:
     )
     figures: dict[str, Any] = json.loads(done.stdout)
     path, core = figures["path"], figures["core"]
-    return {
+    named = {
         "closed loop cmd/s": path["closed_loop_100_games_per_s"],
         "gateway us CPU/cmd": path["gateway_cpu_us_per_command"],
         "fold events/s": core["fold_events_per_s_100k_game"],
         "machine busy": path["closed_loop_cpu"]["machine_busy"],
     }
+    return {**named, **flatten(figures)} if every else named
 
 
 def closed_loop(checkout: Path, seconds: float) -> dict[str, float]:
@@ -73,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("base", type=Path, help="the other checkout (with its own .venv)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--loop-only", action="store_true")
+    parser.add_argument("--all", action="store_true", help="every figure of the quick bench")
     parser.add_argument("--seconds", type=float, default=10.0, help="closed loop (--loop-only)")
     args = parser.parse_args(argv)
     sides = [("base", args.base.resolve()), ("branch", HERE)]
@@ -81,12 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         for name, checkout in sides:
             print(f"round {round_}: {name} ({checkout})", file=sys.stderr, flush=True)
             figures = (
-                closed_loop(checkout, args.seconds) if args.loop_only else quick_bench(checkout)
+                closed_loop(checkout, args.seconds)
+                if args.loop_only
+                else quick_bench(checkout, args.all)
             )
             runs[name].append(figures)
             print(f"  {figures}", file=sys.stderr, flush=True)
-    keys = list(runs["base"][0])
-    print(f"{'figure':22} | {'base':>28} | {'branch':>28} | branch / base (medians)")
+    keys = [key for key in runs["base"][0] if all(key in r for r in runs["branch"])]
+    width = max(22, *(len(key) for key in keys))
+    print(f"{'figure':{width}} | {'base':>28} | {'branch':>28} | branch / base (medians)")
     for key in keys:
         cells = []
         medians = []
@@ -95,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             medians.append(statistics.median(values))
             cells.append(" / ".join(f"{v:,.4g}" if v < 10 else f"{v:,.0f}" for v in values))
         ratio = medians[1] / medians[0] if medians[0] else float("nan")
-        print(f"{key:22} | {cells[0]:>28} | {cells[1]:>28} | {ratio:.2f}")
+        print(f"{key:{width}} | {cells[0]:>28} | {cells[1]:>28} | {ratio:.2f}")
     return 0
 
 
