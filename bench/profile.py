@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import pstats
 import subprocess
 import sys
@@ -55,10 +56,12 @@ def _profiled_popen(out: Path) -> Any:
     return popen
 
 
-async def _drive(seconds: float, out: Path | None) -> tuple[int, float]:
+async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, float]:
     """The closed loop against a gateway (profiled unless `out` is None): the commands it
-    answered, and the gateway's CPU per command in microseconds (from /proc, so a busy
-    machine does not count against it; under the profiler it includes the profiler)."""
+    answered, and the CPU per command in microseconds of the gateway (from /proc, so a
+    busy machine does not count against it; under the profiler it includes the profiler),
+    of Valkey and of the load generator (this process): all three share the machine's
+    cores, so the closed loop's rate depends on each."""
     # Imported here on purpose: main() has put the --repo checkout first on sys.path, so
     # these are that checkout's modules (an older commit's protocol and gateway).
     from bench import path, wsload
@@ -73,18 +76,22 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float]:
         try:
             seats = await path.players([gateway.url], 100)
             await path.closed_loop(seats, 1.0)  # warm up (counted in a profile, not below)
-            meter = wsload.CpuMeter([gateway.process.pid])
+            meters = [wsload.CpuMeter([pid]) for pid in (gateway.process.pid, server.process.pid)]
+            meters.append(wsload.CpuMeter([os.getpid()]))
             first = next(path._cids)
-            meter.start()
+            for meter in meters:
+                meter.start()
             started = time.perf_counter()
             await path.closed_loop(seats, seconds)
-            cores = meter.stop()["gateway_cores"] * (time.perf_counter() - started)
+            wall = time.perf_counter() - started
+            cores = [meter.stop()["gateway_cores"] * wall for meter in meters]
             commands = next(path._cids) - first - 1
             await wsload.close_all([c for c, _ in seats])
         finally:
             gateway.stop()
             server.stop()
-    return commands, cores / max(commands, 1) * 1e6
+    gateway_us, valkey_us, loader_us = (c / max(commands, 1) * 1e6 for c in cores)
+    return commands, gateway_us, valkey_us, loader_us
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.repo.resolve()))
     out = None if args.cpu_only else args.out.resolve()
-    commands, cpu = asyncio.run(_drive(args.seconds, out))
+    commands, cpu, valkey, loader = asyncio.run(_drive(args.seconds, out))
     print(f"{commands} commands in the measured loop; gateway CPU {cpu:.1f} us per command")
+    print(f"Valkey CPU {valkey:.1f} us per command; load generator CPU {loader:.1f} us per command")
     if out is None:
         return 0
     stats = pstats.Stats(str(out))

@@ -29,7 +29,7 @@ from engine.commands import (
 )
 from engine.game import Game
 from engine.hexgrid import Hex, HexGrid
-from engine.offers import Action, command_schema
+from engine.offers import Action, command_schema, command_tag
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import Schema, tag_of
@@ -46,6 +46,7 @@ __all__ = [
     "offer",
     "offer_each",
     "offered",
+    "offers",
     "one_of",
     "universal_actions",
 ]
@@ -115,6 +116,35 @@ _UNIVERSAL = (
 def universal_actions() -> list[Action]:
     """The commands every ruleset accepts while a game runs (engine/commands.py)."""
     return list(_UNIVERSAL)
+
+
+_UNIVERSAL_TYPES = frozenset(action.type for action in _UNIVERSAL)
+
+
+@cache
+def _every_type(command_types: tuple[type[Struct], ...]) -> frozenset[str]:
+    """The tags of a ruleset's command types (what `every_command` lists)."""
+    return frozenset(tag_of(t) for t in command_types)
+
+
+def offers(
+    ruleset: Ruleset[Any], state: Any, role: Role, command_type: type[Struct], ended: bool
+) -> bool:
+    """Whether `offered` lists a command of type `command_type` now, for every type but
+    TakeBack (engine/takeback.py says whether, and why not). The command path asks this of
+    every command (engine/handling.py `check_allowed`): the universal types and the
+    takeback rule are not listed for it, only the ruleset's own actions are asked for."""
+    if ended or role is Role.SPECTATOR:
+        return False
+    kind = command_tag(command_type)
+    if kind in _UNIVERSAL_TYPES:
+        return True
+    if ruleset.actions is None:
+        return kind in _every_type(ruleset.command_types)
+    for action in ruleset.actions(state, role):
+        if action.command_type is command_type or command_tag(action.command_type) == kind:
+            return True
+    return False
 
 
 def offered(

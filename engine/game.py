@@ -162,16 +162,22 @@ def _recorded(ruleset: Ruleset[Any], game: Game, event: CommandRecorded, seq: in
               command_id: str) -> GameMeta:  # fmt: skip
     """Bookkeeping of a recorded command: counted, and (unless it is a TakeBack) pushed
     onto the takeback stack, or blocking it where the ruleset forbids taking it back."""
-    meta = msgspec.structs.replace(game.meta, commands=game.meta.commands + 1)
+    meta = game.meta
     if event.command_type == TAKE_BACK:
-        return meta
-    meta = msgspec.structs.replace(meta, takebacks_in_row=0)
+        return msgspec.structs.replace(meta, commands=meta.commands + 1)
     policy = ruleset.takeback
     if policy.depth == 0 or event.command_type in policy.forbidden:
+        meta = msgspec.structs.replace(meta, commands=meta.commands + 1, takebacks_in_row=0)
         return _blocked(meta, seq, f"forbidden:{event.command_type}")
     entry = Undo(seq=seq, command_id=command_id, command_type=event.command_type,
                  state=game.state)  # fmt: skip
-    return msgspec.structs.replace(meta, undo=(*meta.undo, entry)[-policy.depth :])
+    # One replace (this runs for every command): counted, the run of takebacks ended, pushed.
+    return msgspec.structs.replace(
+        meta,
+        commands=meta.commands + 1,
+        takebacks_in_row=0,
+        undo=(*meta.undo, entry)[-policy.depth :],
+    )
 
 
 def _taken_back(game: Game, event: CommandTakenBack) -> Game:
@@ -195,7 +201,8 @@ def _taken_back(game: Game, event: CommandTakenBack) -> Game:
 def _shows_hidden(ruleset: Ruleset[Any], event: Struct) -> bool:
     """Whether a ruleset event shows the player something hidden: the player's redaction
     changes or withholds it, or the ruleset declares its type revealing."""
-    if event_tag(event) in ruleset.takeback.reveals:
+    reveals = ruleset.takeback.reveals
+    if reveals and event_tag(event) in reveals:  # most rulesets declare none
         return True
     return redact(ruleset, event, Role.PLAYER, revealed=False) is not event
 
@@ -215,6 +222,8 @@ def apply(
     """
     meta = game.meta
     at = meta.seq + 1 if seq is None else seq
+    if type(event) not in _ENGINE_EVENTS:  # most events: the ruleset's own
+        return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
     if isinstance(event, DiceRolled):
         meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=meta.epoch_rolls + 1)
         return Game(_blocked(meta, at, "roll"), ruleset.evolve(game.state, event))

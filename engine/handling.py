@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.actions import offered
+from engine.actions import offered, offers
 from engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
@@ -44,6 +44,7 @@ from engine.errors import (
     RuleError,
 )
 from engine.game import Game
+from engine.offers import command_tag
 from engine.roles import Role
 from engine.ruleset import Ruleset
 from engine.schemas import struct_schema
@@ -100,7 +101,12 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
     the rules themselves say why (the ruleset's `decide` refuses it, tried without dice),
     that reason and its rule are given too.
     """
-    kind = str(type(parsed).__struct_config__.tag)
+    kind = command_tag(type(parsed))
+    # The common case without the listing (the takeback rule is asked below).
+    if not isinstance(parsed, TakeBack) and offers(
+        ruleset, game.state, role, type(parsed), game.meta.ended
+    ):
+        return
     listed = offered(ruleset, game.state, role, ended=game.meta.ended, game=game)
     allowed = [a.type for a in listed]
     if isinstance(parsed, TakeBack) and role is not Role.SPECTATOR:
@@ -190,7 +196,7 @@ def decide_command(
         )
     body = msgspec.to_builtins(parsed)
     recorded = CommandRecorded(
-        command_type=str(type(parsed).__struct_config__.tag),
+        command_type=command_tag(type(parsed)),
         command=body,
         role=role.value,
         manual_dice=manual,

@@ -69,7 +69,7 @@ class Action(Struct, frozen=True):
     @property
     def type(self) -> str:
         """The command's tag."""
-        return _tag(self.command_type)
+        return command_tag(self.command_type)
 
     def wire(self) -> WireAction:
         """The action as clients receive it, with its narrowed JSON Schema."""
@@ -85,7 +85,7 @@ class Action(Struct, frozen=True):
 
 
 @cache
-def _tag(command_type: type[Struct]) -> str:
+def command_tag(command_type: type[Struct]) -> str:
     """A command type's tag, read once (`__struct_config__` builds an object per read)."""
     return tag_of(command_type)
 

@@ -8,6 +8,8 @@ role does not see in full is secret: its hash covers a commitment, never its byt
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from msgspec import Struct
@@ -15,7 +17,21 @@ from msgspec import Struct
 from engine.kit.hidden_roll import redact_hidden_roll
 from engine.roles import Role
 from engine.ruleset import Ruleset
+from engine.secret_fields import Redactions
 from events.types import DiceRolled
+
+
+@cache
+def _declared(ruleset: Ruleset[Any]) -> Mapping[type[Struct], Any] | None:
+    """The event types a ruleset's `Redactions` declares (its `redact` passes every other
+    event unchanged, DiceRolled aside), or None when its `redact` is a function of its
+    own, which is asked about every event. Every event of every command is asked about
+    (`is_secret`, and the takeback stack's `_shows_hidden`): two calls each, where one
+    dict lookup answers for the types nothing is declared for."""
+    owner = getattr(ruleset.redact, "__self__", None)
+    if type(owner) is Redactions and getattr(ruleset.redact, "__func__", None) is Redactions.redact:
+        return owner.declarations
+    return None
 
 
 def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
@@ -24,6 +40,9 @@ def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) 
         return event
     if isinstance(event, DiceRolled):
         return redact_hidden_roll(event)
+    declared = _declared(ruleset)
+    if declared is not None and type(event) not in declared:
+        return event
     return ruleset.redact(event, role)
 
 
@@ -34,6 +53,9 @@ def is_secret(ruleset: Ruleset[Any], event: Struct) -> bool:
     `redact` for each limited role, unrolled: this runs for every event of every command."""
     if isinstance(event, DiceRolled):
         return event.hidden
+    declared = _declared(ruleset)
+    if declared is not None and type(event) not in declared:
+        return False
     own = ruleset.redact
     return own(event, Role.PLAYER) is not event or own(event, Role.SPECTATOR) is not event
 

@@ -101,6 +101,25 @@ _envelope_encoder = msgspec.msgpack.Encoder()
 _envelope_decoder = msgspec.msgpack.Decoder(Envelope)
 
 
+def _hash_v2(
+    game_id: str,
+    seq: int,
+    type: str,
+    version: int,
+    digest: str,
+    committed: bool,
+    command_id: str,
+    recorded_at: str,
+    prev_hash: str,
+) -> str:
+    """The version-2 hash of an envelope with these fields (see `expected_hash`)."""
+    body = _hash_encoder.encode(
+        (ENVELOPE_VERSION, game_id, seq, type, version, digest, committed, command_id,
+         recorded_at, prev_hash)
+    )  # fmt: skip
+    return hashlib.sha256(body).hexdigest()
+
+
 def expected_hash(envelope: Envelope) -> str:
     """The hash an envelope ought to carry (docs/audit.md "The hash chain").
 
@@ -109,21 +128,17 @@ def expected_hash(envelope: Envelope) -> str:
     digest. Version 1 (old logs): SHA-256 over [game_id, seq, type, version, payload bytes,
     command_id, recorded_at, prev_hash]. Any other version matches no hash."""
     if envelope.envelope_version == ENVELOPE_VERSION:
-        body = _hash_encoder.encode(
-            (
-                ENVELOPE_VERSION,
-                envelope.game_id,
-                envelope.seq,
-                envelope.type,
-                envelope.version,
-                envelope.digest,
-                envelope.committed,
-                envelope.command_id,
-                envelope.recorded_at,
-                envelope.prev_hash,
-            )
+        return _hash_v2(
+            envelope.game_id,
+            envelope.seq,
+            envelope.type,
+            envelope.version,
+            envelope.digest,
+            envelope.committed,
+            envelope.command_id,
+            envelope.recorded_at,
+            envelope.prev_hash,
         )
-        return hashlib.sha256(body).hexdigest()
     if envelope.envelope_version != LEGACY_ENVELOPE:
         return ""
     body = _hash_encoder.encode(
@@ -170,6 +185,25 @@ def seal(
         digest = payload_commitment(commit_seed, game_id, seq, payload)
     else:
         digest = payload_digest(payload)
+    if envelope_version == ENVELOPE_VERSION:
+        # Every append seals each of its events here: built once, with its hash.
+        own = _hash_v2(
+            game_id, seq, type, version, digest, committed, command_id, recorded_at, prev_hash
+        )
+        return Envelope(
+            game_id=game_id,
+            seq=seq,
+            type=type,
+            version=version,
+            payload=payload,
+            command_id=command_id,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+            hash=own,
+            envelope_version=envelope_version,
+            digest=digest,
+            committed=committed,
+        )
     unsealed = Envelope(
         game_id=game_id,
         seq=seq,

@@ -84,7 +84,8 @@ class Bucket:
     def refill(self, now: float) -> float:
         """The tokens held at `now`."""
         if now > self.stamp:
-            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            tokens = self.tokens + (now - self.stamp) * self.rate
+            self.tokens = tokens if tokens < self.capacity else self.capacity  # min, inline
             self.stamp = now
         return self.tokens
 
@@ -167,11 +168,14 @@ class Admission:
     ) -> Refusal | None:
         """Charge `cost` to the connection and its address; None if admitted (both paid),
         else the refusal (neither paid)."""
-        shared = self._address(address, now)
-        # Straight-line on the admitted path: every message of every client comes here.
-        if connection.can_pay(cost, now) and shared.can_pay(cost, now):
-            connection.pay(cost)
-            shared.pay(cost)
+        shared = self.addresses.get(address) or self._address(address, now)
+        # Straight-line on the admitted path: every message of every client comes here. A
+        # cost the bucket holds is the common case (`can_pay` decides the others).
+        if (cost <= connection.refill(now) or connection.can_pay(cost, now)) and (
+            cost <= shared.refill(now) or shared.can_pay(cost, now)
+        ):
+            connection.tokens -= cost
+            shared.tokens -= cost
             self.charged[kind] += cost
             return None
         scope, bucket = (

@@ -10,6 +10,7 @@ from msgspec import Struct
 
 from engine.redaction import is_secret, redact
 from engine.roles import Role
+from engine.secret_fields import Redactions, SecretFields
 from events.types import DiceRolled
 from tests.support.counter_ruleset import RULESET, Added, SecretChosen
 
@@ -45,3 +46,36 @@ def test_a_ruleset_that_hides_from_spectators_only_makes_the_event_secret() -> N
     ruleset = dataclasses.replace(RULESET, redact=spectators_only)
     assert is_secret(ruleset, Added(amount=1))
     assert _by_redact(ruleset, Added(amount=1))
+
+
+# The shortcut for the types a ruleset's Redactions declares nothing for (engine.redaction
+# `_declared`, kept per ruleset): it must answer for the ruleset asked, never another.
+
+
+def test_a_ruleset_with_other_declarations_is_answered_by_its_own() -> None:
+    hides_added = Redactions(SecretFields(Added, fields={"amount": 0}, why="test"))
+    other = dataclasses.replace(RULESET, redact=hides_added.redact)
+    assert not is_secret(RULESET, Added(amount=1))  # asked first: the original is kept
+    assert is_secret(other, Added(amount=1))
+    assert redact(other, Added(amount=1), Role.PLAYER, revealed=False) == Added(amount=0)
+    assert not is_secret(RULESET, Added(amount=1))
+    assert redact(RULESET, Added(amount=2), Role.PLAYER, revealed=False) == Added(amount=2)
+
+
+def test_a_declaration_limited_by_when_is_still_asked() -> None:
+    odd = Redactions(
+        SecretFields(Added, fields={"amount": 0}, when=lambda e: e.amount % 2 == 1, why="t")
+    )
+    ruleset = dataclasses.replace(RULESET, redact=odd.redact)
+    assert [is_secret(ruleset, Added(amount=n)) for n in (1, 2, 3)] == [True, False, True]
+    assert [_by_redact(ruleset, Added(amount=n)) for n in (1, 2, 3)] == [True, False, True]
+
+
+def test_a_redactions_subclass_with_its_own_redact_is_asked_about_every_event() -> None:
+    class HidesEverything(Redactions):
+        def redact(self, event: Struct, role: Role) -> Struct | None:
+            return None
+
+    ruleset = dataclasses.replace(RULESET, redact=HidesEverything().redact)
+    assert is_secret(ruleset, Added(amount=1))
+    assert redact(ruleset, Added(amount=1), Role.PLAYER, revealed=False) is None

@@ -1,0 +1,142 @@
+"""Instructions per command of the command path's pure work, counted by valgrind.
+
+`python bench/instructions.py [--repo DIR]` runs one counter `Add` command's pure work
+(decide with the legal-action check, encode, `is_secret`, seal both envelopes, fold the
+two events, the receipt's view and hash, the timestamp) in a loop under valgrind's
+cachegrind, once with --calls commands and once with 200, and prints the difference per
+command. Instruction counts do not move with the machine's load, so on a machine shared
+with other work they compare two checkouts where a timing cannot (README, "Gateway CPU
+per command"). `--repo DIR` with DIR's interpreter counts another checkout, e.g.
+`/work/wt/base/.venv/bin/python bench/instructions.py --repo /work/wt/base` for 75c63a5
+(whose path has no `is_secret` and no receipt: those steps are skipped there).
+
+I/O (the store, the socket) is not counted: `bench/profile.py --cpu-only` measures the
+whole gateway.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+WARM_UP = 20
+BASELINE = 200
+
+
+def _command_loop(repo: Path, calls: int) -> None:
+    """The pure work of `calls` counter Add commands, one after another on one game."""
+    # Imported here on purpose: main() put the --repo checkout first on sys.path, so these
+    # are that checkout's modules (an older commit's engine).
+    import msgspec
+
+    from engine import registry
+    from engine.dice import ServerDice
+    from engine.game import Game, apply, codec_for, start
+    from engine.handling import decide_command
+    from engine.redaction import view_for
+    from engine.roles import Role
+    from events.envelope import encode_envelope, seal
+    from events.store import PendingEvent
+    from events.types import GameCreated
+    from server.clock import utc_now_iso
+
+    try:
+        ruleset = registry.get("counter")
+    except Exception:  # an older checkout: the counter lived in the tests' support
+        sys.path.insert(0, str(repo / "tests" / "support"))
+        from counter_ruleset import RULESET  # type: ignore[import-not-found]
+
+        registry.register(RULESET)
+        ruleset = RULESET
+    try:
+        from engine.redaction import is_secret
+        from events.receipt import receipt_state_hash
+    except ImportError:
+        is_secret = receipt_state_hash = None  # type: ignore[assignment]
+    created = GameCreated(
+        game_id="g1234567890abcdef", ruleset="counter", ruleset_version=ruleset.version,
+        setup={"target": 1_000_000}, seed_commitment="ab" * 32, client_seed="cs",
+    )  # fmt: skip
+    codec = codec_for(ruleset)
+    seed = bytes(32)
+    command = {"type": "Add", "amount": 1}
+    game = start(ruleset, created)
+    link = "0" * 64
+    takes_seq = "command_id" in apply.__code__.co_varnames
+
+    def one(game: Game, link: str) -> tuple[Game, str]:
+        dice = ServerDice(seed, "cs", game.meta.rolls)
+        events = decide_command(ruleset, game, command, dice, role=Role.PLAYER)
+        pending: list[Any] = []
+        for event in events:
+            tag, version, payload = codec.encode(event)
+            if is_secret is None:
+                pending.append(PendingEvent(tag, version, payload))
+            else:
+                pending.append(PendingEvent(tag, version, payload, is_secret(ruleset, event)))
+        now = utc_now_iso()
+        seq = game.meta.seq
+        for offset, p in enumerate(pending, start=1):
+            env = seal(
+                game_id=created.game_id, seq=seq + offset, type=p.type, version=p.version,
+                payload=p.payload, command_id="b1", recorded_at=now, prev_hash=link,
+            )  # fmt: skip
+            link = env.hash
+            encode_envelope(env)
+        for at, event in enumerate(events, start=seq + 1):
+            if takes_seq:
+                game = apply(ruleset, game, event, seq=at, command_id="b1")
+            else:
+                game = apply(ruleset, game, event)
+        meta = msgspec.structs.replace(game.meta, seq=seq + len(events), last_hash=link)
+        game = Game(meta, game.state)
+        if receipt_state_hash is not None:
+            view = msgspec.to_builtins(view_for(ruleset, game.state, Role.PLAYER, revealed=False))
+            receipt_state_hash(meta.seq, link, view)
+        return game, link
+
+    for _ in range(WARM_UP + calls):
+        game, link = one(game, link)
+
+
+def _instructions(python: str, repo: Path, calls: int) -> int:
+    """Instructions valgrind counted in a child running `calls` commands."""
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         python, __file__, "--repo", str(repo), "--child", str(calls)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"no instruction count from valgrind: {done.stderr[-500:]!r}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--calls", type=int, default=1200)
+    parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    repo = args.repo.resolve()
+    sys.path.insert(0, str(repo))
+    if args.child is not None:
+        _command_loop(repo, args.child)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 1
+    many = _instructions(sys.executable, repo, args.calls)
+    few = _instructions(sys.executable, repo, BASELINE)
+    per = (many - few) / (args.calls - BASELINE)
+    print(f"{repo}: {per:,.0f} instructions per command (pure work of a counter Add)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""`offers` (engine/actions.py), the command path's question "is this type listed now?",
+answers as the whole listing (`offered`) does, for every type but TakeBack (whose rule
+engine/takeback.py answers, and check_allowed asks it)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import msgspec
+import pytest
+
+from engine import registry
+from engine.actions import offered, offers
+from engine.commands import TakeBack
+from engine.game import parse_setup
+from engine.handling import command_types
+from engine.roles import Role
+from tests.access.drivers import rulesets, start_setup
+from tests.support.counter_ruleset import RULESET as COUNTER
+from tests.support.counter_ruleset import State
+
+
+def _agree(ruleset: Any, state: Any) -> None:
+    for role in Role:
+        for ended in (False, True):
+            listed = {a.type for a in offered(ruleset, state, role, ended=ended)}
+            for tag, command_type in command_types(ruleset).items():
+                if command_type is TakeBack:
+                    continue
+                asked = offers(ruleset, state, role, command_type, ended)
+                assert asked == (tag in listed), (ruleset.name, role, ended, tag)
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_offers_agrees_with_the_listing_at_the_start(name: str) -> None:
+    ruleset = registry.get(name)
+    state = ruleset.initial_state(parse_setup(ruleset, start_setup(name)))
+    _agree(ruleset, state)
+    _agree(dataclasses.replace(ruleset, actions=None), state)  # every type, unnarrowed
+
+
+def test_offers_follows_the_state_it_is_given() -> None:
+    # At the target the counter offers no Add (R1); one short of it, it does.
+    for total in (0, 5, 9, 10):
+        state = State(target=10, total=total)
+        _agree(COUNTER, state)
+    assert offers(COUNTER, State(target=10, total=9), Role.PLAYER, _add(), False)
+    assert not offers(COUNTER, State(target=10, total=10), Role.PLAYER, _add(), False)
+
+
+def _add() -> type[msgspec.Struct]:
+    return command_types(COUNTER)["Add"]
