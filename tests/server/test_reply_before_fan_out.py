@@ -89,7 +89,7 @@ async def test_accepted_is_written_before_the_events_reach_any_subscriber(
             for conn in running.gateway.connections:
                 name = (
                     "player"
-                    if gid in conn.roles and conn.roles[gid].value == "player"
+                    if gid in conn.session.roles and conn.session.roles[gid].value == "player"
                     else "spectator"
                 )
                 names[conn] = name
