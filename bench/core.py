@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine.game import codec_for, fold
-from events.durability import Durability
-from events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
-from events.redis_store import RedisEventStore
-from events.store import PendingEvent
-from events.types import GameCreated
-from server.embedded import EmbeddedRedis
+from umpire.engine import registry
+from umpire.engine.game import codec_for, fold
+from umpire.events.durability import Durability
+from umpire.events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import PendingEvent
+from umpire.events.types import GameCreated
+from umpire.server.embedded import EmbeddedRedis
 
 WRITERS = 50
 

@@ -35,14 +35,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from engine.roles import Role
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.embedded import EmbeddedRedis, free_port
-from server.games import Games
 from tests.access.peer import Peer
 from tests.faults.fleet import GatewayProcess
 from tests.support.processes import REPO, wait_for_port
+from umpire.engine.roles import Role
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.embedded import EmbeddedRedis, free_port
+from umpire.server.games import Games
 
 LONG_GAME_EVENTS = 6000
 HELD_GAMES = 100
@@ -202,7 +202,7 @@ class Side:
                "UMPIRE_PREFIX": PREFIX, "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
                "PYTHONPATH": str(checkout), "UMPIRE_WORKERS": "1"}  # fmt: skip
         with open(log, "wb") as out:  # a file: a pipe nobody drains would block it
-            self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve"],
+            self.process = subprocess.Popen([sys.executable, "-m", "umpire.server.cli", "serve"],
                                             cwd=checkout, env=env, stdout=out,
                                             stderr=subprocess.STDOUT)  # fmt: skip
         wait_for_port(self.port)

@@ -34,16 +34,16 @@ def _command_loop(repo: Path, calls: int) -> None:
     # are that checkout's modules (an older commit's engine).
     import msgspec
 
-    from engine import registry
-    from engine.dice import ServerDice
-    from engine.game import Game, apply, codec_for, start
-    from engine.handling import decide_command
-    from engine.redaction import view_for
-    from engine.roles import Role
-    from events.envelope import encode_envelope, seal
-    from events.store import PendingEvent
-    from events.types import GameCreated
-    from server.clock import utc_now_iso
+    from umpire.engine import registry
+    from umpire.engine.dice import ServerDice
+    from umpire.engine.game import Game, apply, codec_for, start
+    from umpire.engine.handling import decide_command
+    from umpire.engine.redaction import view_for
+    from umpire.engine.roles import Role
+    from umpire.events.envelope import encode_envelope, seal
+    from umpire.events.store import PendingEvent
+    from umpire.events.types import GameCreated
+    from umpire.server.clock import utc_now_iso
 
     try:
         ruleset = registry.get("counter")
@@ -54,8 +54,8 @@ def _command_loop(repo: Path, calls: int) -> None:
         registry.register(RULESET)
         ruleset = RULESET
     try:
-        from engine.redaction import is_secret
-        from events.receipt import receipt_state_hash
+        from umpire.engine.redaction import is_secret
+        from umpire.events.receipt import receipt_state_hash
     except ImportError:
         is_secret = receipt_state_hash = None  # type: ignore[assignment]
     created = GameCreated(

@@ -37,10 +37,10 @@ from bench.wsload import (
     percentile,
     raise_open_files,
 )
-from engine.game import codec_for
-from events.redis_store import RedisEventStore
-from events.store import PendingEvent
-from server.embedded import EmbeddedRedis
+from umpire.engine.game import codec_for
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import PendingEvent
+from umpire.server.embedded import EmbeddedRedis
 
 _cids = itertools.count(1)
 FAN_OUT_RATE = 10.0  # commands/s to the 1,000-subscriber game: 2 events -> 20,000 frames/s

@@ -31,10 +31,10 @@ from typing import Any
 _PROFILED = """
 import cProfile, runpy, sys
 profile = cProfile.Profile()
-sys.argv = ["server.cli", "serve"]
+sys.argv = ["umpire.server.cli", "serve"]
 profile.enable()
 try:
-    runpy.run_module("server.cli", run_name="__main__", alter_sys=True)
+    runpy.run_module("umpire.server.cli", run_name="__main__", alter_sys=True)
 except SystemExit:
     pass
 finally:
@@ -44,11 +44,11 @@ finally:
 
 
 def _profiled_popen(out: Path) -> Any:
-    """subprocess.Popen that starts `python -m server.cli serve` under cProfile."""
+    """subprocess.Popen that starts `python -m umpire.server.cli serve` under cProfile."""
     original = subprocess.Popen
 
     def popen(args: Any, *rest: Any, **kwargs: Any) -> Any:
-        if list(args[1:]) == ["-m", "server.cli", "serve"]:
+        if list(args[1:]) == ["-m", "umpire.server.cli", "serve"]:
             code = _PROFILED.replace("sys.argv_out", repr(str(out)))
             args = [args[0], "-c", code]
         return original(args, *rest, **kwargs)
@@ -65,7 +65,7 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, f
     # Imported here on purpose: main() has put the --repo checkout first on sys.path, so
     # these are that checkout's modules (an older commit's protocol and gateway).
     from bench import path, wsload
-    from server.embedded import EmbeddedRedis
+    from umpire.server.embedded import EmbeddedRedis
 
     wsload.raise_open_files()
     with tempfile.TemporaryDirectory(prefix="umpire-profile-") as tmp:

@@ -34,7 +34,7 @@ from bench.wsload import (
     percentile,
     raise_open_files,
 )
-from server.embedded import EmbeddedRedis
+from umpire.server.embedded import EmbeddedRedis
 
 _cids = itertools.count(1)
 SEQUENTIAL = 2_000

@@ -22,7 +22,7 @@ from typing import Any
 from bench import stages
 from bench.cpu_quota import CpuQuota
 from bench.wsload import GatewayProcess, raise_open_files
-from server.embedded import EmbeddedRedis
+from umpire.server.embedded import EmbeddedRedis
 
 QUOTA_CORES = 0.3
 GAMES = 100

@@ -1,6 +1,6 @@
 """The load generator's parts: gateway subprocesses and a lean websocket client.
 
-Gateways run as `python -m server.cli serve` subprocesses, so the load generator never
+Gateways run as `python -m umpire.server.cli serve` subprocesses, so the load generator never
 shares their event loop or their core's time slices within one interpreter. The client
 decodes only the few fields it needs (msgspec skips the rest), so one Python process can
 drive thousands of connections.
@@ -25,7 +25,7 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.embedded import free_port
+from umpire.server.embedded import free_port
 
 REPO = Path(__file__).resolve().parents[1]
 OPERATOR = "bench-operator-" + "k" * 24
@@ -112,7 +112,7 @@ class GatewayProcess:
         }
         self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve"],
+            [sys.executable, "-m", "umpire.server.cli", "serve"],
             cwd=REPO,
             env=env,
             stdin=subprocess.DEVNULL,

@@ -1,5 +1,10 @@
 """What connects from outside: the Python client, client CLI commands, the browser viewer.
 
 Clients speak the wire protocol only (events/wire.py holds its types; they never import
-server/).
+server/). The Python client's one name is this package:
+`from umpire.clients import UmpireClient, UmpireError`.
 """
+
+from umpire.clients.client import UmpireClient, UmpireError
+
+__all__ = ["UmpireClient", "UmpireError"]

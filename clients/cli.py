@@ -11,9 +11,9 @@ from typing import Any
 from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
-from clients.client import UmpireClient, UmpireError
-from events.terminal_text import printable, shown
-from events.wire import EventFrame, ViewState
+from umpire.clients import UmpireClient, UmpireError
+from umpire.events.terminal_text import printable, shown
+from umpire.events.wire import EventFrame, ViewState
 
 console = Console()
 err_console = Console(stderr=True)

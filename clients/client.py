@@ -19,7 +19,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from events.wire import (
+from umpire.events.wire import (
     Accepted,
     Created,
     Error,

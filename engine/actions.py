@@ -5,7 +5,7 @@ and narrows their schemas to what is legal there (the units that may act, the he
 cards in hand), using `offer` below; the engine adds the universal commands
 (`RollDice`, `EndGame`, and `TakeBack` when the folded game allows it, engine/takeback.py)
 and answers `[]` to a spectator and after the game has ended (`legal_actions`).
-`engine.handling.decide_command` refuses a command whose type is not listed, so the list
+`umpire.engine.handling.decide_command` refuses a command whose type is not listed, so the list
 is the contract, not a hint.
 
 Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
@@ -21,20 +21,20 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.commands import (
+from umpire.engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
     EndGame,
     RollDice,
 )
-from engine.game import Game
-from engine.hexgrid import Hex, HexGrid
-from engine.offers import Action, command_schema, command_tag
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.schemas import Schema, tag_of
-from engine.takeback import takeback_action
-from events.wire import Action as WireAction
+from umpire.engine.game import Game
+from umpire.engine.hexgrid import Hex, HexGrid
+from umpire.engine.offers import Action, command_schema, command_tag
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.schemas import Schema, tag_of
+from umpire.engine.takeback import takeback_action
+from umpire.events.wire import Action as WireAction
 
 __all__ = [
     "Action",

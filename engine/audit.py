@@ -15,17 +15,17 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine import registry
-from engine.audit_failure import AuditFailure
-from engine.audit_grammar import check_batches
-from engine.dice import DiceKind, DiceSpec, derive_faces
-from engine.game import codec_for, ruleset_of, state_hash
-from engine.ruleset import Ruleset
-from events.chain import verify_chain
-from events.envelope import Envelope
-from events.epochs import epochs_of
-from events.errors import UmpireError
-from events.types import (
+from umpire.engine import registry
+from umpire.engine.audit_failure import AuditFailure
+from umpire.engine.audit_grammar import check_batches
+from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
+from umpire.engine.game import codec_for, ruleset_of, state_hash
+from umpire.engine.ruleset import Ruleset
+from umpire.events.chain import verify_chain
+from umpire.events.envelope import Envelope
+from umpire.events.epochs import epochs_of
+from umpire.events.errors import UmpireError
+from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
     DiceRolled,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.dice import DiceSpec, face_range, recorded_roll, roll_event
-from engine.errors import DiceMismatch, PlayerRollRefused
-from events.types import DiceRolled, Owner, Roller
+from umpire.engine.dice import DiceSpec, face_range, recorded_roll, roll_event
+from umpire.engine.errors import DiceMismatch, PlayerRollRefused
+from umpire.events.types import DiceRolled, Owner, Roller
 
 
 class AuditDice:

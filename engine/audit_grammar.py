@@ -25,17 +25,17 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.audit_dice import AuditDice
-from engine.audit_failure import AuditFailure
-from engine.errors import DiceMismatch, PlayerRollRefused
-from engine.game import Game, apply, fold, state_hash
-from engine.handling import decide_command
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from events.codec import canonical_json
-from events.envelope import Envelope
-from events.errors import UmpireError
-from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from umpire.engine.audit_dice import AuditDice
+from umpire.engine.audit_failure import AuditFailure
+from umpire.engine.errors import DiceMismatch, PlayerRollRefused
+from umpire.engine.game import Game, apply, fold, state_hash
+from umpire.engine.handling import decide_command
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.codec import canonical_json
+from umpire.events.envelope import Envelope
+from umpire.events.errors import UmpireError
+from umpire.events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 SYSTEM_PREFIX = "umpire:"
 """Command ids of system batches start with this; a client's command may not use it."""

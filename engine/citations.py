@@ -16,9 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine.ruleset import Ruleset
-from events.errors import UmpireError
+from umpire.engine import registry
+from umpire.engine.ruleset import Ruleset
+from umpire.events.errors import UmpireError
 
 _SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 _NUMBER = re.compile(r" (S?\d+(?:\.\d+)*)\b")

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.dice import DiceKind
+from umpire.engine.dice import DiceKind
 
 GENERIC_ROLL_RULE = "umpire: generic roll (base-game roll the solo rules do not govern)"
 GENERIC_END_RULE = "umpire: game ended by the player"

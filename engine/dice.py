@@ -27,8 +27,13 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from engine.errors import ClientSeedRequired, DiceMismatch, ManualDiceError, OpponentDiceRefused
-from events.types import DiceRolled, Owner, Roller
+from umpire.engine.errors import (
+    ClientSeedRequired,
+    DiceMismatch,
+    ManualDiceError,
+    OpponentDiceRefused,
+)
+from umpire.events.types import DiceRolled, Owner, Roller
 
 WORD = 2**32
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.errors import UmpireError
+from umpire.events.errors import UmpireError
 
 
 class RuleError(UmpireError):

@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.citations import readable
-from events.types import (
+from umpire.engine.citations import readable
+from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
     CommandTakenBack,

@@ -21,18 +21,18 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine import registry
-from engine.commands import TakeBack
-from engine.errors import InvalidSetup
-from engine.redaction import redact
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.schemas import struct_schema
-from engine.validation import explained
-from events.codec import EventRegistry, canonical_bytes
-from events.envelope import GENESIS_HASH, Envelope
-from events.errors import CorruptEvent
-from events.types import (
+from umpire.engine import registry
+from umpire.engine.commands import TakeBack
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.redaction import redact
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.schemas import struct_schema
+from umpire.engine.validation import explained
+from umpire.events.codec import EventRegistry, canonical_bytes
+from umpire.events.envelope import GENESIS_HASH, Envelope
+from umpire.events.errors import CorruptEvent
+from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
     CommandRecorded,

@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.actions import offered, offers
-from engine.commands import (
+from umpire.engine.actions import offered, offers
+from umpire.engine.commands import (
     GENERIC_END_RULE,
     GENERIC_ROLL_RULE,
     UNIVERSAL_COMMANDS,
@@ -22,7 +22,7 @@ from engine.commands import (
     RollDice,
     TakeBack,
 )
-from engine.dice import (
+from umpire.engine.dice import (
     Dice,
     DiceKind,
     DiceSpec,
@@ -36,22 +36,22 @@ from engine.dice import (
     nd6,
     two_d6,
 )
-from engine.errors import (
+from umpire.engine.errors import (
     CommandNotAllowed,
     ContractViolation,
     GameOver,
     InvalidCommand,
     RuleError,
 )
-from engine.game import Game
-from engine.offers import command_tag
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.schemas import struct_schema
-from engine.takeback import refuse, taken_back
-from engine.validation import explained
-from events.errors import UmpireError
-from events.types import CommandRecorded, DiceRolled, GameEnded, Owner
+from umpire.engine.game import Game
+from umpire.engine.offers import command_tag
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.schemas import struct_schema
+from umpire.engine.takeback import refuse, taken_back
+from umpire.engine.validation import explained
+from umpire.events.errors import UmpireError
+from umpire.events.types import CommandRecorded, DiceRolled, GameEnded, Owner
 
 
 @cache

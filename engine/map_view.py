@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec import Struct
 
-from engine.hexgrid import Parity
+from umpire.engine.hexgrid import Parity
 
 Layout = Literal["flat"]  # flat-topped hexes in vertical columns (engine/hexgrid.py)
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.schemas import Schema, shared_schema, tag_of
-from events.wire import Action as WireAction
+from umpire.engine.schemas import Schema, shared_schema, tag_of
+from umpire.events.wire import Action as WireAction
 
 
 def _merge(base: Any, fragment: Any) -> Any:

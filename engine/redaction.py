@@ -14,11 +14,11 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.kit.hidden_roll import redact_hidden_roll
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.secret_fields import Redactions
-from events.types import DiceRolled
+from umpire.engine.kit.hidden_roll import redact_hidden_roll
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.secret_fields import Redactions
+from umpire.events.types import DiceRolled
 
 
 @cache

@@ -15,15 +15,15 @@ import importlib
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import BrokenRuleset, UnknownRuleset
-from engine.ruleset import Ruleset
+from umpire.engine.errors import BrokenRuleset, UnknownRuleset
+from umpire.engine.ruleset import Ruleset
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 GROUP = "umpire.rulesets"
 # The distribution that ships the built-in rulesets (server/publish_schemas.py publishes those).
-HOME = "umpire"
+HOME = "umpire-wargames"
 
 _loaded: dict[str, Ruleset[Any]] = {}
 
@@ -83,9 +83,16 @@ def installed() -> dict[str, EntryPoint]:
     return found
 
 
+def _normal(distribution: str) -> str:
+    """A distribution name as the package index compares them (PEP 503)."""
+    return "-".join(distribution.replace("_", "-").replace(".", "-").lower().split("-"))
+
+
 def shipped() -> list[str]:
     """Names of the rulesets umpire itself ships, sorted."""
-    return [n for n, p in installed().items() if p.dist is not None and p.dist.name == HOME]
+    return [
+        n for n, p in installed().items() if p.dist is not None and _normal(p.dist.name) == HOME
+    ]
 
 
 def available() -> list[str]:

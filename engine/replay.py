@@ -15,16 +15,16 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import RecordedDice
-from engine.game import Game, apply, codec_for, fold, ruleset_of, state_hash
-from engine.handling import decide_command
-from engine.redaction import redact, view_for
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from events.codec import canonical_json
-from events.envelope import Envelope
-from events.errors import UmpireError
-from events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from umpire.engine.dice import RecordedDice
+from umpire.engine.game import Game, apply, codec_for, fold, ruleset_of, state_hash
+from umpire.engine.handling import decide_command
+from umpire.engine.redaction import redact, view_for
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.codec import canonical_json
+from umpire.events.envelope import Envelope
+from umpire.events.errors import UmpireError
+from umpire.events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
 
 
 class SeqOutOfRange(UmpireError):

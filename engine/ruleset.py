@@ -28,11 +28,11 @@ from typing import Any, Generic, TypeVar
 
 from msgspec import Struct
 
-from engine.commands import TakebackPolicy
-from engine.dice import Dice
-from engine.map_view import MapView
-from engine.offers import Action
-from engine.roles import Role
+from umpire.engine.commands import TakebackPolicy
+from umpire.engine.dice import Dice
+from umpire.engine.map_view import MapView
+from umpire.engine.offers import Action
+from umpire.engine.roles import Role
 
 S = TypeVar("S", bound=Struct)
 

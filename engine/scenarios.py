@@ -27,8 +27,8 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.errors import InvalidSetup, RuleError
-from engine.ruleset import Ruleset
+from umpire.engine.errors import InvalidSetup, RuleError
+from umpire.engine.ruleset import Ruleset
 
 SUFFIXES = (".json", ".toml")
 _PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|'[^']*'|\.\.\.)\]")

@@ -3,7 +3,7 @@
 msgspec gives a schema with `$ref`s into shared `$defs`; here every reference is inlined,
 so each schema stands alone: a front end makes a form of it, and an error message walks
 it, without a second lookup. A command's tag becomes a `const` (it is fixed for that
-command). docs/schemas/ holds them per ruleset (`python -m engine.schemas`).
+command). docs/schemas/ holds them per ruleset (`python -m umpire.engine.schemas`).
 """
 
 from __future__ import annotations

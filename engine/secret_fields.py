@@ -20,9 +20,9 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.kit.hidden_roll import redact_hidden_roll
-from engine.roles import Role
-from events.types import DiceRolled
+from umpire.engine.kit.hidden_roll import redact_hidden_roll
+from umpire.engine.roles import Role
+from umpire.events.types import DiceRolled
 
 # What a role sees instead of a secret field: a fixed value, or one computed from the
 # event (e.g. an explanation that keeps its public part).

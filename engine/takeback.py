@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.commands import TAKEBACK_RULE, TakeBack
-from engine.errors import CommandNotAllowed
-from engine.game import TAKE_BACK, Game, Undo
-from engine.offers import Action
-from engine.ruleset import Ruleset
-from events.types import CommandTakenBack
+from umpire.engine.commands import TAKEBACK_RULE, TakeBack
+from umpire.engine.errors import CommandNotAllowed
+from umpire.engine.game import TAKE_BACK, Game, Undo
+from umpire.engine.offers import Action
+from umpire.engine.ruleset import Ruleset
+from umpire.events.types import CommandTakenBack
 
 
 class TakebackRefused(CommandNotAllowed):

@@ -22,7 +22,7 @@ from typing import Any
 
 from redis.exceptions import NoScriptError, ResponseError
 
-from events.durability import Durability
+from umpire.events.durability import Durability
 
 MAX_BATCH = 256  # calls per write
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from events.envelope import (
+from umpire.events.envelope import (
     ENVELOPE_VERSION,
     GENESIS_HASH,
     Envelope,
@@ -12,8 +12,8 @@ from events.envelope import (
     payload_commitment,
     payload_digest,
 )
-from events.epochs import Epochs
-from events.errors import ChainBroken
+from umpire.events.epochs import Epochs
+from umpire.events.errors import ChainBroken
 
 
 def digest_matches(env: Envelope, seed: bytes | None) -> bool | None:

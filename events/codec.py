@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from events.errors import CorruptEvent, UnknownEventType
-from events.types import UNIVERSAL_EVENT_TYPES, event_tag, event_version
+from umpire.events.errors import CorruptEvent, UnknownEventType
+from umpire.events.types import UNIVERSAL_EVENT_TYPES, event_tag, event_version
 
 _canonical = msgspec.msgpack.Encoder(order="deterministic")
 _json = msgspec.json.Encoder(order="deterministic")

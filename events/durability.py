@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from msgspec import Struct
 from redis.exceptions import AskError, NoScriptError, TryAgainError
 
-from events.errors import DurabilityUnconfirmed
+from umpire.events.errors import DurabilityUnconfirmed
 
 
 class Durability(Struct, frozen=True):

@@ -13,7 +13,7 @@ import re
 import msgspec
 from msgspec import Struct
 
-from events.errors import CorruptEvent, InvalidCommandId, InvalidGameId
+from umpire.events.errors import CorruptEvent, InvalidCommandId, InvalidGameId
 
 GENESIS_HASH = "0" * 64
 

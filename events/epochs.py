@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 from msgspec import Struct
 
-from events.envelope import Envelope
+from umpire.events.envelope import Envelope
 
 SEED_REVEALED = "SeedRevealed"
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import msgspec
 
-from events.codec import EventRegistry, canonical_bytes
-from events.envelope import LEGACY_ENVELOPE, Envelope
-from events.errors import CorruptEvent
+from umpire.events.codec import EventRegistry, canonical_bytes
+from umpire.events.envelope import LEGACY_ENVELOPE, Envelope
+from umpire.events.errors import CorruptEvent
 
 EXPORT_FORMAT = "umpire-export/1"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from events.codec import canonical_json
+from umpire.events.codec import canonical_json
 
 RECEIPT_LABEL = b"umpire-receipt:"
 

@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from redis.asyncio.connection import SSLConnection
 
-from events.redis_keys import game_keys, revocations_channel
-from events.unreachable import UNREACHABLE, unavailable
+from umpire.events.redis_keys import game_keys, revocations_channel
+from umpire.events.unreachable import UNREACHABLE, unavailable
 
 # The game channels' loops log as the feed did when they lived in server/feed.py.
 log = logging.getLogger("umpire.feed")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from events.redis_keys import game_keys
-from events.unreachable import UNREACHABLE, unavailable
+from umpire.events.redis_keys import game_keys
+from umpire.events.unreachable import UNREACHABLE, unavailable
 
 
 class RedisCredentials:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from events.envelope import check_game_id
+from umpire.events.envelope import check_game_id
 
 
 class GameKeys(Struct, frozen=True):

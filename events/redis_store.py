@@ -20,9 +20,9 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError, TryAgainError
 
-from events.append_batch import AppendBatcher
-from events.durability import Durability, DurableAppender, confirm
-from events.envelope import (
+from umpire.events.append_batch import AppendBatcher
+from umpire.events.durability import Durability, DurableAppender, confirm
+from umpire.events.envelope import (
     GENESIS_HASH,
     Envelope,
     check_command_id,
@@ -31,7 +31,7 @@ from events.envelope import (
     encode_envelope,
     seal,
 )
-from events.errors import (
+from umpire.events.errors import (
     ChainBroken,
     CorruptEvent,
     ExpectedVersionAhead,
@@ -41,11 +41,11 @@ from events.errors import (
     Unauthorized,
     VersionConflict,
 )
-from events.redis_channels import RedisNotifications
-from events.redis_credentials import RedisCredentials
-from events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
-from events.store import AppendResult, Credential, PendingEvent, Snapshot
-from events.unreachable import UNREACHABLE, unavailable
+from umpire.events.redis_channels import RedisNotifications
+from umpire.events.redis_credentials import RedisCredentials
+from umpire.events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
+from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
+from umpire.events.unreachable import UNREACHABLE, unavailable
 
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),

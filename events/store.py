@@ -1,7 +1,7 @@
 """The EventStore contract: what any store of umpire's logs must do.
 
 `tests/support/store_contract.py` states the same contract as tests; every store subclasses
-it. The Redis Streams store lives in `events.redis_store`. The protocol lists exactly the
+it. The Redis Streams store lives in `umpire.events.redis_store`. The protocol lists exactly the
 operations server/ uses (tests/server/test_store_boundary.py checks that server/ types
 against it and never reaches the Redis client). Every operation raises StoreUnavailable
 when the store cannot be reached (events/unreachable.py).
@@ -14,7 +14,7 @@ from typing import Protocol
 
 from msgspec import Struct
 
-from events.envelope import ENVELOPE_VERSION, Envelope
+from umpire.events.envelope import ENVELOPE_VERSION, Envelope
 
 
 class PendingEvent(Struct, frozen=True):

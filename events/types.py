@@ -2,7 +2,7 @@
 
 Payloads are frozen msgspec Structs tagged with a stable name. New fields go at the end
 with a default (msgspec schema evolution); a changed meaning gets a new version and an
-upcaster in `events.codec`.
+upcaster in `umpire.events.codec`.
 """
 
 from __future__ import annotations

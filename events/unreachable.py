@@ -12,7 +12,7 @@ from __future__ import annotations
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from events.errors import StoreUnavailable
+from umpire.events.errors import StoreUnavailable
 
 # OSError covers the builtin ConnectionError (a refused or reset socket before redis-py
 # wraps it, a unix socket that is gone).

@@ -3,7 +3,7 @@ message a tagged msgspec Struct. It lives in events/ because clients may import 
 but never server/ (ARCHITECTURE.md).
 
 docs/protocol.md describes it; docs/protocol.schema.json is generated from these types by
-`python -m events.wire` (a test fails when the checked-in schema is stale).
+`python -m umpire.events.wire` (a test fails when the checked-in schema is stale).
 Messages from the client carry an optional `id`, echoed in the reply.
 """
 

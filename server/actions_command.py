@@ -15,13 +15,13 @@ import msgspec
 from rich.console import Console
 from rich.markup import escape
 
-from engine.actions import legal_actions
-from engine.roles import Role
-from engine.validation import describe
-from events.wire import Action
-from server.config import Settings
-from server.games import Games
-from server.store_access import open_store
+from umpire.engine.actions import legal_actions
+from umpire.engine.roles import Role
+from umpire.engine.validation import describe
+from umpire.events.wire import Action
+from umpire.server.config import Settings
+from umpire.server.games import Games
+from umpire.server.store_access import open_store
 
 console = Console(highlight=False, soft_wrap=True)
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from events.errors import UmpireError
+from umpire.events.errors import UmpireError
 
 # Costs, in units (docs/operations.md, "Admission"). Measured on the reference machine:
 # a cheap message ~50 µs; reading and folding one old event ~65 µs; listing one game

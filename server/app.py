@@ -19,16 +19,16 @@ from typing import Any
 
 from websockets.asyncio.server import Server, serve
 
-from server import collector
-from server.background import cancel_all
-from server.config import Settings
-from server.embedded import EmbeddedRedis
-from server.feed import Notifier
-from server.games import Games
-from server.gateway import Gateway
-from server.http import make_process_request
-from server.metrics import WorkerShare
-from server.store_access import (
+from umpire.server import collector
+from umpire.server.background import cancel_all
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.feed import Notifier
+from umpire.server.games import Games
+from umpire.server.gateway import Gateway
+from umpire.server.http import make_process_request
+from umpire.server.metrics import WorkerShare
+from umpire.server.store_access import (
     DataDirInUse,
     embedded_server,
     make_store,
@@ -36,7 +36,7 @@ from server.store_access import (
     redacted,
     store_url,
 )
-from server.supervisor import Supervisor
+from umpire.server.supervisor import Supervisor
 
 log = logging.getLogger("umpire")
 # The listen address is taken, not ours to bind, or not on this machine.

@@ -1,6 +1,6 @@
 """`umpire audit GAME` and `umpire audit --file EXPORT.jsonl`.
 
-Runs `engine.audit.audit` over a game in the store (with the store's snapshot hash) or an
+Runs `umpire.engine.audit.audit` over a game in the store (with the store's snapshot hash) or an
 export file, and prints OK with the counts or the first divergence. Exit codes: 0 OK (some
 checks may be pending until the seed is revealed), 1 a check failed, 2 bad input.
 """
@@ -13,12 +13,12 @@ from typing import Any
 
 from rich.console import Console
 
-from engine.audit import AuditReport, audit
-from events.errors import ChainBroken
-from events.terminal_text import shown
-from server.config import Settings
-from server.game_log import ExportInvalid, check_totals, load_log, ruleset_from_module
-from server.progress import progress_bar
+from umpire.engine.audit import AuditReport, audit
+from umpire.events.errors import ChainBroken
+from umpire.events.terminal_text import shown
+from umpire.server.config import Settings
+from umpire.server.game_log import ExportInvalid, check_totals, load_log, ruleset_from_module
+from umpire.server.progress import progress_bar
 
 AUDIT_FAILED = 1
 

@@ -22,25 +22,31 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
-from clients.cli import play, watch
-from engine import registry, scenarios
-from engine.game import codec_for, fold, ruleset_of
-from engine.redaction import redact, view_for
-from engine.roles import Role
-from events.errors import UmpireError
-from events.export import envelope_to_line
-from events.terminal_text import printable_json, shown
-from events.types import CommandTakenBack
-from server import actions_command, audit_command, credentials, export_command, replay_command
-from server.audit_command import cmd_audit
-from server.config import Settings, SettingsError, from_env
-from server.export_command import cmd_export, cmd_import
-from server.games import Games
-from server.referee import add_role_arguments, role_for
-from server.render import describe, receipt_lines
-from server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
-from server.store_access import open_store
-from server.workers import serve
+from umpire.clients.cli import play, watch
+from umpire.engine import registry, scenarios
+from umpire.engine.game import codec_for, fold, ruleset_of
+from umpire.engine.redaction import redact, view_for
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.export import envelope_to_line
+from umpire.events.terminal_text import printable_json, shown
+from umpire.events.types import CommandTakenBack
+from umpire.server import (
+    actions_command,
+    audit_command,
+    credentials,
+    export_command,
+    replay_command,
+)
+from umpire.server.audit_command import cmd_audit
+from umpire.server.config import Settings, SettingsError, from_env
+from umpire.server.export_command import cmd_export, cmd_import
+from umpire.server.games import Games
+from umpire.server.referee import add_role_arguments, role_for
+from umpire.server.render import describe, receipt_lines
+from umpire.server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
+from umpire.server.store_access import open_store
+from umpire.server.workers import serve
 
 console = Console()
 err_console = Console(stderr=True)

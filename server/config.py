@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from server.embedded import default_data_dir
+from umpire.server.embedded import default_data_dir
 
 
 class Settings(BaseModel, frozen=True):

@@ -13,11 +13,11 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 
-from engine.roles import Role
-from events.envelope import GAME_ID_PATTERN
-from events.errors import StoreUnavailable, Unauthorized
-from server import revocations
-from server.store import Store
+from umpire.engine.roles import Role
+from umpire.events.envelope import GAME_ID_PATTERN
+from umpire.events.errors import StoreUnavailable, Unauthorized
+from umpire.server import revocations
+from umpire.server.store import Store
 
 log = logging.getLogger("umpire.credentials")
 

@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.embedded import StorePasswords
+from umpire.server.embedded import StorePasswords
 
 LOCK_FILE = "umpire.lock"
 USERS_FILE = "users.lock"

@@ -1,14 +1,14 @@
 """`umpire export GAME` and `umpire import FILE`.
 
 An export is JSON Lines: a header `{"format": "umpire-export/1", ...}`, then one envelope a
-line (`events.export`). Policy: a game whose seed is revealed exports to anyone who can
+line (`umpire.events.export`). Policy: a game whose seed is revealed exports to anyone who can
 read the store, with the seed in the header. An unrevealed game's log still holds its
 hidden rolls, so it exports only with `--operator`, and then the header also carries the
 secret seed (`operator_secret`) so the game can go on after an import on another server;
 such a file must not reach the player.
 
 Import reads the whole file, checks its format, size, hash chain and every decision
-(`engine.audit`) before writing anything, and then appends the events batch by batch with
+(`umpire.engine.audit`) before writing anything, and then appends the events batch by batch with
 their original command ids and times, so the new store holds byte-identical envelopes.
 """
 
@@ -21,16 +21,16 @@ from pathlib import Path
 import msgspec
 from rich.console import Console
 
-from engine.audit import audit
-from engine.game import codec_for, ruleset_of
-from events.errors import GameExists, GameNotFound, UmpireError
-from events.export import EXPORT_FORMAT, envelope_to_line
-from events.store import PendingEvent
-from events.terminal_text import shown
-from events.types import GameCreated, SeedRevealed
-from server.clock import utc_now_iso
-from server.config import Settings
-from server.game_log import (
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.events.errors import GameExists, GameNotFound, UmpireError
+from umpire.events.export import EXPORT_FORMAT, envelope_to_line
+from umpire.events.store import PendingEvent
+from umpire.events.terminal_text import shown
+from umpire.events.types import GameCreated, SeedRevealed
+from umpire.server.clock import utc_now_iso
+from umpire.server.config import Settings
+from umpire.server.game_log import (
     ExportHeader,
     ExportInvalid,
     check_secrets,
@@ -38,8 +38,8 @@ from server.game_log import (
     read_export,
     read_log,
 )
-from server.progress import progress_bar
-from server.store_access import open_store
+from umpire.server.progress import progress_bar
+from umpire.server.store_access import open_store
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True)

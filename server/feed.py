@@ -25,22 +25,22 @@ from typing import Any, Protocol
 import msgspec
 from msgspec import Struct
 
-from engine.game import codec_for, ruleset_of
-from engine.redaction import redact
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from events.codec import EventRegistry
-from events.envelope import Envelope
-from events.errors import GameNotFound, StoreUnavailable
-from events.store import EventStore
-from events.types import SeedRevealed
-from events.wire import EventFrame, encoder
-from server.background import cancel_all
-from server.backoff import Backoff
-from server.framing import Batch
-from server.games import reveal_command_id
-from server.notifications import GameChannels
-from server.store import Store
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import redact
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.codec import EventRegistry
+from umpire.events.envelope import Envelope
+from umpire.events.errors import GameNotFound, StoreUnavailable
+from umpire.events.store import EventStore
+from umpire.events.types import SeedRevealed
+from umpire.events.wire import EventFrame, encoder
+from umpire.server.background import cancel_all
+from umpire.server.backoff import Backoff
+from umpire.server.framing import Batch
+from umpire.server.games import reveal_command_id
+from umpire.server.notifications import GameChannels
+from umpire.server.store import Store
 
 log = logging.getLogger("umpire.feed")
 

@@ -1,7 +1,7 @@
 """Where the audit, replay and export commands get a log: a game in the store, or an export
 file (JSON Lines, `umpire-export/1`), read and checked line by line.
 
-An export is a header line, then one envelope a line (`events.export`). Reading one never
+An export is a header line, then one envelope a line (`umpire.events.export`). Reading one never
 writes anything; every refusal is an `ExportInvalid` naming the line and, where there is
 one, the first bad seq.
 """
@@ -17,15 +17,15 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine import registry
-from engine.game import codec_for
-from engine.ruleset import Ruleset
-from events.envelope import Envelope, check_game_id
-from events.errors import GameNotFound, UmpireError
-from events.export import EXPORT_FORMAT, line_to_envelope
-from events.store import EventStore
-from events.types import GameCreated, SeedRevealed
-from server.store_access import open_store
+from umpire.engine import registry
+from umpire.engine.game import codec_for
+from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import Envelope, check_game_id
+from umpire.events.errors import GameNotFound, UmpireError
+from umpire.events.export import EXPORT_FORMAT, line_to_envelope
+from umpire.events.store import EventStore
+from umpire.events.types import GameCreated, SeedRevealed
+from umpire.server.store_access import open_store
 
 # An export line holds one event; the biggest real payloads (a scenario's map in
 # GameCreated) are tens of KiB. These bounds keep a hostile file from exhausting memory.

@@ -29,10 +29,10 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine import registry, scenarios
-from engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
-from engine.errors import ClientSeedRefused, GameOver, InvalidCommand
-from engine.game import (
+from umpire.engine import registry, scenarios
+from umpire.engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
+from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
+from umpire.engine.game import (
     Game,
     apply,
     codec_for,
@@ -43,15 +43,15 @@ from engine.game import (
     ruleset_of,
     state_hash,
 )
-from engine.game import start as start_game
-from engine.handling import decide_command
-from engine.redaction import is_secret
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from events.chain import verify_chain
-from events.codec import canonical_bytes
-from events.envelope import check_command_id, check_game_id
-from events.errors import (
+from umpire.engine.game import start as start_game
+from umpire.engine.handling import decide_command
+from umpire.engine.redaction import is_secret
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.chain import verify_chain
+from umpire.events.codec import canonical_bytes
+from umpire.events.envelope import check_command_id, check_game_id
+from umpire.events.errors import (
     ExpectedVersionAhead,
     GameExists,
     GameNotFound,
@@ -60,11 +60,11 @@ from events.errors import (
     Unauthorized,
     VersionConflict,
 )
-from events.store import AppendResult, Credential, PendingEvent, Snapshot
-from events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
-from events.unreachable import UNREACHABLE
-from server.clock import utc_now_iso
-from server.store import Store
+from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
+from umpire.events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
+from umpire.events.unreachable import UNREACHABLE
+from umpire.server.clock import utc_now_iso
+from umpire.server.store import Store
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02

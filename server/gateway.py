@@ -23,28 +23,28 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from events.wire import (
+from umpire.events.wire import (
     CLOSE_GOING_AWAY,
     CLOSE_RESYNC,
     CLOSE_TOO_MANY_CONNECTIONS,
 )
-from server import credentials
-from server.admission import (
+from umpire.server import credentials
+from umpire.server.admission import (
     Admission,
     Budgets,
     catch_up_cost,
 )
-from server.background import cancel_all
-from server.config import Settings
-from server.feed import Notifier, Subscription
-from server.framing import Batch, text_frame, writable_now
-from server.games import Games
-from server.keepalive import Keepalive
-from server.metrics import Metrics
-from server.mistakes import MistakeLog
-from server.replay_cache import ReplayCache
-from server.revocations import RevocationListener
-from server.session import Close, Follow, Output, Session, Unfollow
+from umpire.server.background import cancel_all
+from umpire.server.config import Settings
+from umpire.server.feed import Notifier, Subscription
+from umpire.server.framing import Batch, text_frame, writable_now
+from umpire.server.games import Games
+from umpire.server.keepalive import Keepalive
+from umpire.server.metrics import Metrics
+from umpire.server.mistakes import MistakeLog
+from umpire.server.replay_cache import ReplayCache
+from umpire.server.revocations import RevocationListener
+from umpire.server.session import Close, Follow, Output, Session, Unfollow
 
 log = logging.getLogger("umpire.gateway")
 

@@ -22,13 +22,13 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from engine import registry
-from engine.scenarios import scenarios
-from server.config import Settings
-from server.store_status import StoreStatus
+from umpire.engine import registry
+from umpire.engine.scenarios import scenarios
+from umpire.server.config import Settings
+from umpire.server.store_status import StoreStatus
 
 if TYPE_CHECKING:
-    from server.gateway import Gateway
+    from umpire.server.gateway import Gateway
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 WS_PATH = "/ws"

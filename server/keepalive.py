@@ -17,8 +17,8 @@ import asyncio
 from collections import OrderedDict
 from typing import Protocol
 
-from events.wire import CLOSE_KEEPALIVE_TIMEOUT
-from server.metrics import Metrics
+from umpire.events.wire import CLOSE_KEEPALIVE_TIMEOUT
+from umpire.server.metrics import Metrics
 
 # Pings sent before the task yields to the event loop: 10,000 connections opened
 # together come due together, and their pings must not hold the loop in one go.

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from server.collector import Pauses
+from umpire.server.collector import Pauses
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 

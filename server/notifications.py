@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from server.backoff import Backoff
+from umpire.server.backoff import Backoff
 
 
 class GameChannels(Protocol):

@@ -1,4 +1,4 @@
-"""`python -m server.publish_schemas`: write every ruleset's published schema and the
+"""`python -m umpire.server.publish_schemas`: write every ruleset's published schema and the
 browser client's TypeScript declarations.
 
 Writes docs/schemas/<ruleset>.schema.json (engine.schemas.ruleset_document) for each
@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine.commands import UNIVERSAL_COMMANDS
-from engine.schemas import ruleset_document
-from events.wire import json_schema
-from server.typescript import declarations
+from umpire.engine import registry
+from umpire.engine.commands import UNIVERSAL_COMMANDS
+from umpire.engine.schemas import ruleset_document
+from umpire.events.wire import json_schema
+from umpire.server.typescript import declarations
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "docs" / "schemas"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 
-from engine.roles import Role
-from events.errors import Unauthorized
-from server import credentials
-from server.config import Settings
+from umpire.engine.roles import Role
+from umpire.events.errors import Unauthorized
+from umpire.server import credentials
+from umpire.server.config import Settings
 
 ROLES = [r.value for r in Role]
 

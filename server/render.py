@@ -12,14 +12,14 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.citations import readable
-from engine.game import Game
-from engine.redaction import view_for
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from events.receipt import receipt_state_hash
-from events.terminal_text import printable
-from events.types import (
+from umpire.engine.citations import readable
+from umpire.engine.game import Game
+from umpire.engine.redaction import view_for
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.receipt import receipt_state_hash
+from umpire.events.terminal_text import printable
+from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
     CommandRecorded,

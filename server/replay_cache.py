@@ -22,10 +22,10 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from engine.game import Game, fold
-from engine.replay import SeqOutOfRange
-from engine.ruleset import Ruleset
-from events.store import EventStore
+from umpire.engine.game import Game, fold
+from umpire.engine.replay import SeqOutOfRange
+from umpire.engine.ruleset import Ruleset
+from umpire.events.store import EventStore
 
 EVERY = 100  # events between checkpoints
 STEP = 25  # events folded between yields to the event loop (~0.5 ms of CPU)

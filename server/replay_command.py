@@ -23,11 +23,11 @@ import msgspec
 from rich.console import Console
 from rich.table import Table
 
-from engine import registry
-from engine.explain import explain
-from engine.game import codec_for, ruleset_of
-from engine.redaction import is_secret
-from engine.replay import (
+from umpire.engine import registry
+from umpire.engine.explain import explain
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import is_secret
+from umpire.engine.replay import (
     check_seq,
     decoded_log,
     diff,
@@ -35,17 +35,17 @@ from engine.replay import (
     seen_by,
     state_at,
 )
-from events.envelope import check_game_id
-from events.epochs import epochs_of
-from events.errors import GameExists, GameNotFound
-from events.store import EventStore, PendingEvent
-from events.terminal_text import shown
-from events.types import SeedRevealed
-from server.config import Settings
-from server.game_log import load_log, read_log, ruleset_from_module
-from server.progress import progress_bar
-from server.referee import add_role_arguments, role_for
-from server.store_access import open_store
+from umpire.events.envelope import check_game_id
+from umpire.events.epochs import epochs_of
+from umpire.events.errors import GameExists, GameNotFound
+from umpire.events.store import EventStore, PendingEvent
+from umpire.events.terminal_text import shown
+from umpire.events.types import SeedRevealed
+from umpire.server.config import Settings
+from umpire.server.game_log import load_log, read_log, ruleset_from_module
+from umpire.server.progress import progress_bar
+from umpire.server.referee import add_role_arguments, role_for
+from umpire.server.store_access import open_store
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True)

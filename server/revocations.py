@@ -20,9 +20,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from server.backoff import Backoff
-from server.notifications import RevocationHearing
-from server.store import Store
+from umpire.server.backoff import Backoff
+from umpire.server.notifications import RevocationHearing
+from umpire.server.store import Store
 
 log = logging.getLogger("umpire.revocations")
 

@@ -25,18 +25,18 @@ from typing import Any, NoReturn, Protocol
 
 import msgspec
 
-from engine import registry
-from engine.actions import legal_actions
-from engine.game import ruleset_of
-from engine.map_view import drawn
-from engine.redaction import view_for
-from engine.replay import SeqOutOfRange
-from engine.roles import Role
-from events.errors import StoreUnavailable, UmpireError
-from events.receipt import receipt_state_hash
-from events.store import Credential
-from events.unreachable import UNREACHABLE
-from events.wire import (
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.game import ruleset_of
+from umpire.engine.map_view import drawn
+from umpire.engine.redaction import view_for
+from umpire.engine.replay import SeqOutOfRange
+from umpire.engine.roles import Role
+from umpire.events.errors import StoreUnavailable, UmpireError
+from umpire.events.receipt import receipt_state_hash
+from umpire.events.store import Credential
+from umpire.events.unreachable import UNREACHABLE
+from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
     PROTOCOL_VERSION,
     Accepted,
@@ -62,8 +62,8 @@ from events.wire import (
     client_decoder,
     encoder,
 )
-from server import credentials
-from server.admission import (
+from umpire.server import credentials
+from umpire.server.admission import (
     CREATE_COST,
     MESSAGE_COST,
     Admission,
@@ -73,15 +73,15 @@ from server.admission import (
     listing_cost,
     replay_cost,
 )
-from server.config import Settings
-from server.credentials import Unauthorized
-from server.feed import Notifier, Sink, Subscription
-from server.games import Games, game_id_for_create
-from server.metrics import Metrics
-from server.mistakes import MistakeLog
-from server.nesting import MAX_DEPTH, too_deep
-from server.replay_cache import ReplayCache
-from server.store import Store
+from umpire.server.config import Settings
+from umpire.server.credentials import Unauthorized
+from umpire.server.feed import Notifier, Sink, Subscription
+from umpire.server.games import Games, game_id_for_create
+from umpire.server.metrics import Metrics
+from umpire.server.mistakes import MistakeLog
+from umpire.server.nesting import MAX_DEPTH, too_deep
+from umpire.server.replay_cache import ReplayCache
+from umpire.server.store import Store
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
 log = logging.getLogger("umpire.gateway")

@@ -2,7 +2,7 @@
 credential digests (`CredentialStore`) and the notifications (`Notifications`).
 
 server/ types against these protocols; the one implementation is the Redis adapter,
-`events.redis_store.RedisEventStore`, built only by server/store_access.py (docs/
+`umpire.events.redis_store.RedisEventStore`, built only by server/store_access.py (docs/
 architecture.md "The store boundary").
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from events.store import EventStore
-from server.credential_store import CredentialStore
-from server.notifications import Notifications
+from umpire.events.store import EventStore
+from umpire.server.credential_store import CredentialStore
+from umpire.server.notifications import Notifications
 
 
 class Store(EventStore, Protocol):

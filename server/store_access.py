@@ -24,11 +24,11 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from events.durability import Durability
-from events.errors import StoreUnavailable
-from events.redis_store import RedisEventStore
-from server.config import Settings
-from server.data_dir import (
+from umpire.events.durability import Durability
+from umpire.events.errors import StoreUnavailable
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.config import Settings
+from umpire.server.data_dir import (
     DataDirLock,
     Holder,
     ServerUse,
@@ -36,8 +36,8 @@ from server.data_dir import (
     read_passwords,
     secure_dir,
 )
-from server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
-from server.store import Store
+from umpire.server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
+from umpire.server.store import Store
 
 URL_FILE = "redis.url"
 SOCKET_FILE = "valkey.sock"

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from server.embedded import EmbeddedRedis, free_port
+from umpire.server.embedded import EmbeddedRedis, free_port
 
 log = logging.getLogger("umpire.store")
 

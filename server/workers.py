@@ -3,7 +3,7 @@
 One gateway process uses one core. With N workers the parent owns what there is one of:
 the data directory's lock and the embedded Valkey (started once, supervised as before,
 server/supervisor.py). It reserves the listening port and starts N worker processes
-(`python -m server.workers`), each a whole gateway that binds the port with SO_REUSEPORT,
+(`python -m umpire.server.workers`), each a whole gateway that binds the port with SO_REUSEPORT,
 so the kernel spreads new connections over the workers' listening sockets (a handed-down
 shared socket lets whichever worker wakes first accept a whole burst). Workers hold no
 state that matters (docs/scale-out.md): a client of a worker that dies reconnects, lands
@@ -41,14 +41,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from server import app
-from server.app import _BIND_ERRORS, serve_forever
-from server.config import Settings
-from server.embedded import EmbeddedRedis
-from server.metrics import WorkerShare
-from server.store_access import DataDirInUse, embedded_server, redacted, store_url
-from server.store_status import StoreStatus
+from umpire.engine import registry
+from umpire.server import app
+from umpire.server.app import _BIND_ERRORS, serve_forever
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.metrics import WorkerShare
+from umpire.server.store_access import DataDirInUse, embedded_server, redacted, store_url
+from umpire.server.store_status import StoreStatus
 
 log = logging.getLogger("umpire.workers")
 
@@ -128,7 +128,7 @@ class Workers:
     def spawn(self, slot: Worker) -> None:
         """Start `slot`'s process and hand it its settings and the store URL on stdin."""
         process = subprocess.Popen(
-            [sys.executable, "-m", "server.workers"],
+            [sys.executable, "-m", "umpire.server.workers"],
             stdin=subprocess.PIPE,
             preexec_fn=_dies_with(os.getpid()),
         )

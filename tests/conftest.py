@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
-from server.games import Games
+from umpire.engine import registry
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 # Rulesets are found through their entry points (engine/registry.py), which exist only once
 # installed: umpire's own five, and the example ruleset, its own package

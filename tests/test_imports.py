@@ -1,7 +1,9 @@
 """The project's modules import each other one way: no import cycle among the modules of
 engine/, events/, server/, clients/ and verifier/, and no function-local import of a project
 module (one hides a cycle instead of removing it). Imports under `if TYPE_CHECKING:` are for
-the type checker only and do not count.
+the type checker only and do not count. The four folders are one import package,
+`umpire.engine` and so on (setup.py): nothing imports them by their folder names, which
+would load a second copy of a module from the working directory.
 """
 
 from __future__ import annotations
@@ -11,15 +13,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "events", "server", "clients", "verifier")
+FOLDERS = ("engine", "events", "server", "clients")  # installed as umpire.<folder>
+PACKAGES = (*FOLDERS, "verifier")
+# Where project code is: every folder above plus the tests, benchmarks and the example ruleset.
+SOURCES = (*PACKAGES, "tests", "bench", "examples")
 
 
 def modules() -> dict[str, Path]:
     """Every project module by dotted name (a package by its own name)."""
     found: dict[str, Path] = {}
     for package in PACKAGES:
+        prefix = ["umpire"] if package in FOLDERS else []
         for path in sorted((REPO / package).rglob("*.py")):
-            parts = list(path.relative_to(REPO).with_suffix("").parts)
+            parts = [*prefix, *path.relative_to(REPO).with_suffix("").parts]
             if parts[-1] == "__init__":
                 parts.pop()
             found[".".join(parts)] = path
@@ -134,13 +140,46 @@ def test_no_function_local_import_of_a_project_module() -> None:
     assert local == [], "function-local imports:\n" + "\n".join(local)
 
 
+def folder_imports(tree: ast.AST) -> list[int]:
+    """The lines of `tree` that import engine, events, server or clients by folder name."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] in FOLDERS for name in names):
+            found.append(node.lineno)
+    return found
+
+
+def test_nothing_imports_a_folder_by_its_name_instead_of_the_umpire_package() -> None:
+    found = [
+        f"{path.relative_to(REPO)}:{line}"
+        for source in SOURCES
+        for path in sorted((REPO / source).rglob("*.py"))
+        for line in folder_imports(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+    ]
+    assert found == [], "import by folder name, write umpire.<folder>:\n" + "\n".join(found)
+
+
+def test_the_folder_import_check_sees_every_form() -> None:
+    tree = ast.parse(
+        "import engine\nimport server.cli as c\nfrom events.wire import x\n"
+        "from umpire.engine import dice\nfrom . import y\nimport enginex\n"
+    )
+    assert folder_imports(tree) == [1, 2, 3]
+
+
 def test_the_checker_finds_a_cycle_and_a_local_import() -> None:
     """The checker itself, on a made-up graph and module."""
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    tree = ast.parse("import os\ndef f():\n    from engine import dice\n")
+    tree = ast.parse("import os\ndef f():\n    from umpire.engine import dice\n")
     found = [
         (t, inside)
         for node, inside in _imports(tree)
-        for t in targets("x", REPO / "x.py", node, {"engine", "engine.dice"})
+        for t in targets("x", REPO / "x.py", node, {"umpire.engine", "umpire.engine.dice"})
     ]
-    assert found == [("engine.dice", True)]
+    assert found == [("umpire.engine.dice", True)]

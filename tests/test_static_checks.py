@@ -1,5 +1,5 @@
 """The standing checks run with the tests: ruff lint and format over the tree, and mypy
-(strict, pyproject's config) over events/ and engine/."""
+(strict, pyproject's config) over umpire.events and umpire.engine (tests/support/typecheck.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support import typecheck
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -30,5 +32,5 @@ def test_ruff_format_is_clean() -> None:
 
 @pytest.mark.slow
 def test_mypy_strict_is_clean_on_events_and_engine() -> None:
-    result = run("mypy", "events", "engine")
+    result = typecheck.mypy()
     assert result.returncode == 0, result.stdout[-4000:]

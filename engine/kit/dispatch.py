@@ -13,7 +13,7 @@ from typing import Generic, TypeVar
 
 from msgspec import Struct
 
-from engine.errors import RuleError
+from umpire.engine.errors import RuleError
 
 H = TypeVar("H")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from events.types import DiceRolled
+from umpire.events.types import DiceRolled
 
 
 def redact_hidden_roll(event: DiceRolled) -> DiceRolled:

@@ -17,9 +17,9 @@ from typing import Generic, TypeVar
 
 from msgspec import Struct
 
-from engine.dice import Dice, DiceSpec
-from engine.errors import OpponentDiceRefused
-from events.types import DiceRolled, Owner
+from umpire.engine.dice import Dice, DiceSpec
+from umpire.engine.errors import OpponentDiceRefused
+from umpire.events.types import DiceRolled, Owner
 
 S = TypeVar("S")
 

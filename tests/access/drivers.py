@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from engine import registry, scenarios
-from engine.actions import legal_actions
-from engine.roles import Role
 from tests.support.schema_sampler import sample
+from umpire.engine import registry, scenarios
+from umpire.engine.actions import legal_actions
+from umpire.engine.roles import Role
 
 Propose = Callable[[Any, random.Random], list[dict[str, Any]]]
 

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 import msgspec
 from msgspec import Struct
 
-from engine.dice import DiceKind, DiceSpec, face_range, total_of
-from engine.game import codec_for
-from engine.redaction import is_secret
-from engine.ruleset import Ruleset
-from events.codec import EventRegistry
-from events.envelope import ENVELOPE_VERSION, LEGACY_ENVELOPE, Envelope, expected_hash
-from events.types import DiceRolled
+from umpire.engine.dice import DiceKind, DiceSpec, face_range, total_of
+from umpire.engine.game import codec_for
+from umpire.engine.redaction import is_secret
+from umpire.engine.ruleset import Ruleset
+from umpire.events.codec import EventRegistry
+from umpire.events.envelope import ENVELOPE_VERSION, LEGACY_ENVELOPE, Envelope, expected_hash
+from umpire.events.types import DiceRolled
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_CANDIDATES = 5000  # per event: a d100 is 100, a coloured 2d6 is 36

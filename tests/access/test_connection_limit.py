@@ -9,10 +9,10 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from events.wire import CLOSE_TOO_MANY_CONNECTIONS
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
+from umpire.events.wire import CLOSE_TOO_MANY_CONNECTIONS
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_connection_over_the_per_address_limit_closes_4029(

@@ -18,19 +18,19 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from engine import registry
-from engine.game import codec_for
-from engine.roles import Role
-from events.chain import verify_chain
-from events.envelope import LEGACY_ENVELOPE, Envelope, seal
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
-from server.feed import encode_frame
 from tests.access.drivers import driver, rulesets
 from tests.access.hash_attack import attack, hex_strings, secret_events
 from tests.access.peer import Peer
 from tests.contract.test_secrets import play
 from tests.server.conftest import gateway_settings
+from umpire.engine import registry
+from umpire.engine.game import codec_for
+from umpire.engine.roles import Role
+from umpire.events.chain import verify_chain
+from umpire.events.envelope import LEGACY_ENVELOPE, Envelope, seal
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.feed import encode_frame
 
 COMMANDS = 120
 # Rulesets whose games hold secrets: the attack must have had something to attack.

@@ -27,18 +27,18 @@ import msgspec
 import pytest
 from msgspec import Struct
 
-import server.games as games_module
-from engine import registry
-from engine.dice import DiceKind, DiceSpec, ServerDice, face_range, total_of
-from engine.game import apply, codec_for, fold
-from engine.redaction import is_secret, view_for
-from engine.roles import Role
-from events.envelope import Envelope
-from events.redis_store import RedisEventStore
-from events.types import DiceRolled, Owner
-from server.feed import encode_frame
-from server.games import Games
+import umpire.server.games as games_module
 from tests.access.drivers import driver, rulesets
+from umpire.engine import registry
+from umpire.engine.dice import DiceKind, DiceSpec, ServerDice, face_range, total_of
+from umpire.engine.game import apply, codec_for, fold
+from umpire.engine.redaction import is_secret, view_for
+from umpire.engine.roles import Role
+from umpire.events.envelope import Envelope
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.types import DiceRolled, Owner
+from umpire.server.feed import encode_frame
+from umpire.server.games import Games
 
 COMMANDS = 60
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")

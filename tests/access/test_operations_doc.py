@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from events import wire
-from server.config import ENV, Settings
+from umpire.events import wire
+from umpire.server.config import ENV, Settings
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
 ROWS = {line.split("|")[1].strip(): line for line in DOC.splitlines() if line.startswith("| `")}

@@ -3,8 +3,8 @@ sees unredacted events, and may not play; a wrong token is refused."""
 
 from __future__ import annotations
 
-from server.app import Running
 from tests.access.peer import Peer
+from umpire.server.app import Running
 
 OPERATOR = "o" * 32
 

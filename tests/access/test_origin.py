@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def handshake(port: int, origin: str | None, host: str | None = None) -> tuple[int, bytes]:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 OPERATOR = "o" * 32
 

@@ -10,13 +10,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
-from server.revocations import parse
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.revocations import parse
 
 OPERATOR = "o" * 32
 

@@ -16,15 +16,15 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.client import UmpireClient
-from clients.client import UmpireError as ErrorFrame
-from engine import registry
-from engine.handling import command_types
-from engine.schemas import struct_schema
-from events.wire import Action
-from server.app import running_gateway
-from server.config import Settings
 from tests.support.schema_sampler import sample
+from umpire.clients import UmpireClient
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine import registry
+from umpire.engine.handling import command_types
+from umpire.engine.schemas import struct_schema
+from umpire.events.wire import Action
+from umpire.server.app import running_gateway
+from umpire.server.config import Settings
 
 # The rules' refusal, or the game's: an opponent's draw the player named from a physical
 # deck in a game that does not take the player's entries for the opponent.

@@ -8,16 +8,16 @@ import random
 
 import msgspec
 
-from engine import registry
-from engine.actions import legal_actions
-from engine.dice import ServerDice
-from engine.errors import RuleError
-from engine.game import parse_setup
-from engine.handling import parse_command
-from engine.roles import Role
-from engine.rulesets.down_in_flames.terms import PilotQuality, Side
 from tests.access.drivers import start_setup
 from tests.support.schema_sampler import sample
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.dice import ServerDice
+from umpire.engine.errors import RuleError
+from umpire.engine.game import parse_setup
+from umpire.engine.handling import parse_command
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames.terms import PilotQuality, Side
 
 
 def _actions(ruleset: object, state: object) -> bytes:

@@ -9,20 +9,20 @@ from typing import Any
 import msgspec
 import pytest
 
-from clients.client import UmpireError as ErrorFrame
-from engine import registry
-from engine.actions import legal_actions
-from engine.errors import CommandNotAllowed, InvalidCommand, InvalidSetup
-from engine.game import parse_setup
-from engine.handling import command_types, parse_command
-from engine.roles import Role
-from events.redis_store import RedisEventStore
-from server.cli import main
-from server.embedded import EmbeddedRedis
 from tests.access.drivers import rulesets, start_setup
 from tests.actions.play import gateway_client
 from tests.conftest import seed_source
 from tests.support.schema_sampler import sample
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import CommandNotAllowed, InvalidCommand, InvalidSetup
+from umpire.engine.game import parse_setup
+from umpire.engine.handling import command_types, parse_command
+from umpire.engine.roles import Role
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.cli import main
+from umpire.server.embedded import EmbeddedRedis
 
 RULESETS = rulesets()
 

@@ -10,15 +10,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import registry
-from engine.actions import offered, offers
-from engine.commands import TakeBack
-from engine.game import parse_setup
-from engine.handling import command_types
-from engine.roles import Role
 from tests.access.drivers import rulesets, start_setup
 from tests.support.counter_ruleset import RULESET as COUNTER
 from tests.support.counter_ruleset import State
+from umpire.engine import registry
+from umpire.engine.actions import offered, offers
+from umpire.engine.commands import TakeBack
+from umpire.engine.game import parse_setup
+from umpire.engine.handling import command_types
+from umpire.engine.roles import Role
 
 
 def _agree(ruleset: Any, state: Any) -> None:

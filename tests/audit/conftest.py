@@ -1,5 +1,5 @@
 """Fixtures for the audit, replay and export commands: the `umpire` CLI, called in process
-as `server.cli.main`, against the suite's real Valkey under this test's own prefix."""
+as `umpire.server.cli.main`, against the suite's real Valkey under this test's own prefix."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from server.embedded import EmbeddedRedis
 from tests.audit.forgery import Cli
+from umpire.server.embedded import EmbeddedRedis
 
 
 @pytest.fixture

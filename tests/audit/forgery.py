@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 import redis
 
-from engine import registry
-from engine.game import codec_for
-from events.codec import canonical_bytes
-from events.envelope import encode_envelope, seal
-from events.epochs import epochs_of
-from events.export import line_to_envelope
-from events.redis_keys import game_keys
-from server.cli import main
+from umpire.engine import registry
+from umpire.engine.game import codec_for
+from umpire.events.codec import canonical_bytes
+from umpire.events.envelope import encode_envelope, seal
+from umpire.events.epochs import epochs_of
+from umpire.events.export import line_to_envelope
+from umpire.events.redis_keys import game_keys
+from umpire.server.cli import main
 
 
 @dataclass

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import registry
 from tests.audit.forgery import Cli
+from umpire.engine import registry
 
 
 def _downtown() -> tuple[dict[str, Any], list[dict[str, Any]]]:

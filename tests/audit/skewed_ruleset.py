@@ -13,8 +13,8 @@ import msgspec
 import umpire_counter as counter
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.errors import RuleError
+from umpire.engine.dice import Dice
+from umpire.engine.errors import RuleError
 
 
 def _push_plus_one(state: counter.State, command: Struct, dice: Dice) -> list[Struct]:

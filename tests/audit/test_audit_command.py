@@ -7,8 +7,6 @@ import asyncio
 import json
 from pathlib import Path
 
-from events.redis_store import RedisEventStore
-from events.store import Snapshot
 from tests.audit.forgery import (
     Cli,
     counter_game,
@@ -17,6 +15,8 @@ from tests.audit.forgery import (
     rewrite_stream,
     write_lines,
 )
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Snapshot
 
 FAILED = 1
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import msgspec
 
-from engine.dice import commitment, d6, d10, d20, d100, derive_faces, total_of, two_d6
-from events.envelope import GENESIS_HASH, commitment_key, payload_commitment, seal
+from umpire.engine.dice import commitment, d6, d10, d20, d100, derive_faces, total_of, two_d6
+from umpire.events.envelope import GENESIS_HASH, commitment_key, payload_commitment, seal
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
 SEED = bytes(range(32))

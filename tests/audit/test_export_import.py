@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from events.export import EXPORT_FORMAT
-from server import game_log
 from tests.audit.forgery import Cli, counter_game, read_lines, reseal, write_lines
 from tests.audit.rulesets_games import every_ruleset, short_game
+from umpire.events.export import EXPORT_FORMAT
+from umpire.server import game_log
 
 
 def _events(cli: Cli, game: str) -> list[str]:

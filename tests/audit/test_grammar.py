@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from engine.dice import d6, derive_faces
 from tests.audit.forgery import (
     Cli,
     ended_counter_game,
@@ -27,6 +26,7 @@ from tests.audit.forgery import (
     rewrite_stream,
     write_lines,
 )
+from umpire.engine.dice import d6, derive_faces
 
 FAILED = 1
 Records = list[dict[str, Any]]

@@ -6,7 +6,7 @@ import io
 
 from rich.console import Console
 
-from server.progress import PROGRESS_FROM, progress_bar
+from umpire.server.progress import PROGRESS_FROM, progress_bar
 
 
 def test_a_long_log_gets_a_bar_that_reaches_its_total() -> None:

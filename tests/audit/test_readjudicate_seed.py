@@ -8,8 +8,8 @@ import json
 
 import redis
 
-from events.redis_keys import game_keys
 from tests.audit.forgery import Cli, counter_game
+from umpire.events.redis_keys import game_keys
 
 
 def _secret(cli: Cli, game: str) -> bytes | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.audit import audit
-from engine.game import codec_for
-from engine.registry import get
-from events.envelope import GENESIS_HASH, seal
-from events.types import GameCreated
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for
+from umpire.engine.registry import get
+from umpire.events.envelope import GENESIS_HASH, seal
+from umpire.events.types import GameCreated
 
 
 def _created(version: str) -> list:

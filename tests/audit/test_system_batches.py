@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.audit_grammar import GrammarError, Position, system_batch
+from umpire.engine.audit_grammar import GrammarError, Position, system_batch
 
 
 def test_creation_stands_at_seq_1_under_any_id() -> None:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from engine.dice import d6, derive_faces
 from tests.audit.forgery import (
     Cli,
     counter_game,
@@ -28,6 +27,7 @@ from tests.audit.forgery import (
     write_lines,
 )
 from tests.audit.rulesets_games import every_ruleset, short_game
+from umpire.engine.dice import d6, derive_faces
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
 

@@ -10,15 +10,15 @@ import json
 import pytest
 from msgspec import Struct
 
-from engine import registry
-from engine.commands import GENERIC_ROLL_RULE
-from engine.dice import ManualDice, d6
-from engine.errors import OpponentDiceRefused
-from engine.game import codec_for
-from events.types import Owner, Roller
-from server.games import Games
-from server.render import describe
 from tests.audit.forgery import Cli, read_lines, reseal, write_lines
+from umpire.engine import registry
+from umpire.engine.commands import GENERIC_ROLL_RULE
+from umpire.engine.dice import ManualDice, d6
+from umpire.engine.errors import OpponentDiceRefused
+from umpire.engine.game import codec_for
+from umpire.events.types import Owner, Roller
+from umpire.server.games import Games
+from umpire.server.render import describe
 
 
 def last_event(cli: Cli, game: str, seq: int = 0) -> Struct:

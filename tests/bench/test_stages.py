@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bench import stages
 from bench.wsload import GatewayProcess
-from server.embedded import EmbeddedRedis
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_each_stage_measures_at_a_tiny_size(tmp_path: Path) -> None:

@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from events.redis_store import RedisEventStore
-from server.config import Settings
-from server.store_access import make_store
 from tests.support.cluster import LocalCluster
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.config import Settings
+from umpire.server.store_access import make_store
 
 
 @pytest.fixture(scope="session")

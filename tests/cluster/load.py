@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from events.chain import verify_chain
-from events.errors import StoreUnavailable, VersionConflict
-from events.redis_store import RedisEventStore
 from tests.support.store_contract import NOW, create, pending
+from umpire.events.chain import verify_chain
+from umpire.events.errors import StoreUnavailable, VersionConflict
+from umpire.events.redis_store import RedisEventStore
 
 BATCH = 3
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from clients.client import UmpireClient
-from events.redis_channels import ShardChannels
-from events.redis_store import RedisEventStore
-from server.app import running_gateway
-from server.games import Games
 from tests.server.conftest import gateway_settings
 from tests.support.cluster import LocalCluster
+from umpire.clients import UmpireClient
+from umpire.events.redis_channels import ShardChannels
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import running_gateway
+from umpire.server.games import Games
 
 OPERATOR = "o" * 32
 

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.app import Running, running_gateway
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.support.cluster import LocalCluster
+from umpire.server.app import Running, running_gateway
 
 OPERATOR = "o" * 32
 USER, PASSWORD = "umpire-gw", "s3cret-pw"

@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from events.redis_store import RedisEventStore
-from events.store import Snapshot
-from server.config import Settings
-from server.store_access import make_store
 from tests.support.cluster import LocalCluster
 from tests.support.store_contract import NOW, StoreContract, create, pending
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Snapshot
+from umpire.server.config import Settings
+from umpire.server.store_access import make_store
 
 
 class TestClusterStoreContract(StoreContract):

@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from events.redis_store import RedisEventStore
 from tests.cluster.load import BATCH, Tail, check_game, tail_until, write_game
 from tests.support.cluster import LocalCluster
+from umpire.events.redis_store import RedisEventStore
 
 
 def games_per_master(

@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 
-from engine.roles import Role
-from events.redis_store import RedisEventStore
-from server.feed import Notifier, Subscription
-from server.framing import Batch
-from server.games import Games
+from umpire.engine.roles import Role
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.feed import Notifier, Subscription
+from umpire.server.framing import Batch
+from umpire.server.games import Games
 
 
 class Recording:

@@ -10,9 +10,9 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import MaxConnectionsError
 
-from events.errors import StoreUnavailable
-from events.redis_store import RedisEventStore, WaitingConnectionPool
-from server.embedded import EmbeddedRedis
+from umpire.events.errors import StoreUnavailable
+from umpire.events.redis_store import RedisEventStore, WaitingConnectionPool
+from umpire.server.embedded import EmbeddedRedis
 
 
 def small_store(url: str, prefix: str, size: int, wait: float) -> RedisEventStore:

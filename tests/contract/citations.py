@@ -21,10 +21,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine import registry
-from engine.citations import rule_titles
-from engine.ruleset import Ruleset
 from tests.support.seeds import seed_text
+from umpire.engine import registry
+from umpire.engine.citations import rule_titles
+from umpire.engine.ruleset import Ruleset
 
 _NUMBER = re.compile(r"[A-Z]?\d+(?:\.\d+)*(?![\w.])")
 # Where a heading reference ends: a bracket, a comma, a colon or a semicolon.

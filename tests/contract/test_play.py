@@ -18,22 +18,22 @@ from typing import Any
 
 import pytest
 
-from clients.client import UmpireClient
-from clients.client import UmpireError as ErrorFrame
-from engine import registry
-from engine.actions import legal_actions
-from engine.audit import audit
-from engine.game import codec_for, decode_game, encode_game, fold, state_hash
-from engine.handling import command_types
-from engine.roles import Role
-from engine.schemas import struct_schema
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.access.drivers import rulesets, start_setup
 from tests.actions.play import gateway_client, play
 from tests.conftest import seed_source
 from tests.contract.citations import unresolved
 from tests.support.schema_sampler import sample
+from umpire.clients import UmpireClient
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for, decode_game, encode_game, fold, state_hash
+from umpire.engine.handling import command_types
+from umpire.engine.roles import Role
+from umpire.engine.schemas import struct_schema
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 RULESETS = rulesets()
 LIMIT = 600  # commands sent at most (refused ones included)

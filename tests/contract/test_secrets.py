@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from engine import registry
-from server.app import Running
 from tests.access.drivers import driver, rulesets
 from tests.access.peer import Peer
+from umpire.engine import registry
+from umpire.server.app import Running
 
 COMMANDS = 300  # commands tried per game (refused ones included)
 SECONDS = 20.0

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import registry
 from tests.access.drivers import rulesets
 from tests.contract import citations
 from tests.support import seeds
+from umpire.engine import registry
 
 
 def code_citations(name: str) -> set[str]:

@@ -11,13 +11,13 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import ServerDice
-from engine.game import Game, codec_for, fold, state_hash
-from engine.handling import decide_command
-from engine.redaction import is_secret
-from engine.ruleset import Ruleset
-from events.envelope import GENESIS_HASH, Envelope, seal
-from events.types import ClientEntropy, GameCreated
+from umpire.engine.dice import ServerDice
+from umpire.engine.game import Game, codec_for, fold, state_hash
+from umpire.engine.handling import decide_command
+from umpire.engine.redaction import is_secret
+from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import GENESIS_HASH, Envelope, seal
+from umpire.events.types import ClientEntropy, GameCreated
 
 SEED = hashlib.sha256(b"takeback tests").digest()
 

@@ -8,7 +8,7 @@ import hmac
 import struct
 from pathlib import Path
 
-from engine.dice import d6, d100, derive_faces, total_of, two_d6
+from umpire.engine.dice import d6, d100, derive_faces, total_of, two_d6
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
 DOC_TEXT = " ".join(DOC.split())  # line breaks in the doc do not matter

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from engine import registry
-from engine.citations import readable, rule_titles
 from tests.support import rule_titles as extractor
+from umpire.engine import registry
+from umpire.engine.citations import readable, rule_titles
 
 
 @pytest.mark.parametrize("name", registry.shipped())
@@ -55,7 +55,7 @@ def test_citations_read_as_the_rulebook(citation: str, shown: str) -> None:
 def test_the_terminal_shows_the_rulebook_and_the_log_keeps_the_file(
     monkeypatch: pytest.MonkeyPatch, redis_server, prefix: str, capsys
 ) -> None:
-    from server.cli import main
+    from umpire.server.cli import main
 
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)

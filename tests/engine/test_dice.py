@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.dice import (
+from umpire.engine.dice import (
     DiceKind,
     ManualDice,
     RecordedDice,
@@ -29,8 +29,8 @@ from engine.dice import (
     total_of,
     two_d6,
 )
-from engine.errors import DiceMismatch, ManualDiceError
-from events.types import Owner
+from umpire.engine.errors import DiceMismatch, ManualDiceError
+from umpire.events.types import Owner
 
 SEED = bytes(range(32))
 

@@ -6,15 +6,15 @@ import asyncio
 
 import pytest
 
-from engine.audit import audit
-from engine.dice import d6, derive_faces
-from engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
-from events.errors import GameNotFound, InvalidGameId, VersionConflict
-from events.types import DiceRolled, SeedRevealed
-from server.games import Games
 from tests.access.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
+from umpire.engine.audit import audit
+from umpire.engine.dice import d6, derive_faces
+from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
+from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
+from umpire.events.types import DiceRolled, SeedRevealed
+from umpire.server.games import Games
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
@@ -70,7 +70,7 @@ async def test_bad_input_is_typed_and_writes_nothing(games: Games) -> None:
 
 
 async def test_unknown_ruleset_and_bad_setup_are_refused(games: Games) -> None:
-    from engine.errors import InvalidSetup, UnknownRuleset
+    from umpire.engine.errors import InvalidSetup, UnknownRuleset
 
     with pytest.raises(UnknownRuleset, match="counter"):
         await games.create("chess")
@@ -82,7 +82,7 @@ async def test_unknown_ruleset_and_bad_setup_are_refused(games: Games) -> None:
 async def test_retried_command_id_returns_first_result_even_after_reopen(
     games: Games, redis_server, prefix
 ) -> None:
-    from events.redis_store import RedisEventStore
+    from umpire.events.redis_store import RedisEventStore
 
     created = await games.create("counter", {"target": 100})
     first = await games.handle(created.game_id, "same", {"type": "Push"})
@@ -119,7 +119,7 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
     assert report.seed_revealed and report.rolls_verified == report.server_rolls > 0
     from umpire_counter import RULESET
 
-    from engine.game import codec_for
+    from umpire.engine.game import codec_for
 
     codec = codec_for(RULESET)
     decoded = [codec.decode(e.type, e.version, e.payload) for e in events]
@@ -130,7 +130,7 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
 
 
 async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store) -> None:
-    from events.chain import verify_chain
+    from umpire.events.chain import verify_chain
 
     created = await games.create("counter", {"target": 100_000})
     writers = [Games(store) for _ in range(50)]
@@ -169,7 +169,7 @@ async def test_a_cache_behind_the_log_costs_a_reload_never_a_wrong_event(
     """Commands are decided on the cached game without reading the log first; when
     another writer moved the game on, the append's version check catches it and the
     command is decided again on the log."""
-    from events.chain import verify_chain
+    from umpire.events.chain import verify_chain
 
     created = await games.create("counter", {"target": 10})
     gid = created.game_id
@@ -221,7 +221,7 @@ async def test_a_created_game_is_cached_exactly_as_its_log_folds(
 ) -> None:
     """The creating Games keeps the new game (no read before its first command); that
     cached game must be the one the log folds to, for every ruleset."""
-    from engine.game import encode_game, state_hash
+    from umpire.engine.game import encode_game, state_hash
 
     setup, _ = driver(name)
     created = await games.create(name, setup)

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.hexgrid import DIRECTION_NAMES, Hex, HexGrid, Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Hex, HexGrid, Parity
 
 ODD = HexGrid(parity=Parity.ODD_COLUMNS_DOWN)
 EVEN = HexGrid(parity=Parity.EVEN_COLUMNS_DOWN)

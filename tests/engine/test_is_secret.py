@@ -1,4 +1,4 @@
-"""engine.redaction.is_secret (unrolled for the command path) agrees with `redact`: an
+"""umpire.engine.redaction.is_secret (unrolled for the command path) agrees with `redact`: an
 event is secret exactly when a player or a spectator would see less of it."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.redaction import is_secret, redact
-from engine.roles import Role
-from engine.secret_fields import Redactions, SecretFields
-from events.types import DiceRolled
 from tests.support.counter_ruleset import RULESET, Added, SecretChosen
+from umpire.engine.redaction import is_secret, redact
+from umpire.engine.roles import Role
+from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.events.types import DiceRolled
 
 
 def _by_redact(ruleset: Any, event: Struct) -> bool:

@@ -6,15 +6,15 @@ import msgspec
 import pytest
 from msgspec import Struct
 
-from engine.dice import ManualDice, ServerDice, d6
-from engine.errors import OpponentDiceRefused, RuleError
-from engine.kit.citation import citations
-from engine.kit.dispatch import Dispatch
-from engine.kit.fold import fold
-from engine.kit.hidden_roll import redact_hidden_roll
-from engine.kit.seed_table import Band, SeedTable, lettered
-from engine.kit.turn import Turn
-from events.types import DiceRolled, Owner
+from umpire.engine.dice import ManualDice, ServerDice, d6
+from umpire.engine.errors import OpponentDiceRefused, RuleError
+from umpire.engine.kit.citation import citations
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.fold import fold
+from umpire.engine.kit.hidden_roll import redact_hidden_roll
+from umpire.engine.kit.seed_table import Band, SeedTable, lettered
+from umpire.engine.kit.turn import Turn
+from umpire.events.types import DiceRolled, Owner
 
 cite = citations("999_test.txt")
 

@@ -29,9 +29,9 @@ def test_engine_imports_with_io_modules_blocked() -> None:
             if name.split(".")[0] in {BLOCKED!r}:
                 del sys.modules[name]
         sys.meta_path.insert(0, Block())
-        import engine
+        from umpire import engine
         count = 0
-        for mod in pkgutil.walk_packages(engine.__path__, "engine."):
+        for mod in pkgutil.walk_packages(engine.__path__, "umpire.engine."):
             importlib.import_module(mod.name)
             count += 1
         print(count)

@@ -8,8 +8,8 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-from engine import registry
-from engine.errors import BrokenRuleset
+from umpire.engine import registry
+from umpire.engine.errors import BrokenRuleset
 
 
 def _points(monkeypatch: pytest.MonkeyPatch, *pairs: tuple[str, str]) -> None:
@@ -56,7 +56,7 @@ def test_two_rulesets_of_one_name_are_refused(monkeypatch: pytest.MonkeyPatch) -
     [
         ("no_such_module_anywhere:RULESET", "could not be loaded"),
         ("umpire_counter:Setup", "not a Ruleset"),
-        ("engine.rulesets.downtown:RULESET", "calls itself 'downtown'"),
+        ("umpire.engine.rulesets.downtown:RULESET", "calls itself 'downtown'"),
     ],
 )
 def test_a_broken_plugin_names_itself(

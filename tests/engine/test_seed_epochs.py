@@ -11,15 +11,15 @@ import msgspec
 import pytest
 from umpire_counter import RULESET
 
-from engine.audit import audit
-from engine.dice import d6, derive_faces
-from engine.errors import ClientSeedRefused, ClientSeedRequired, GameOver
-from engine.game import codec_for, fold
-from events.envelope import seal
-from events.errors import UmpireError
-from events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.dice import d6, derive_faces
+from umpire.engine.errors import ClientSeedRefused, ClientSeedRequired, GameOver
+from umpire.engine.game import codec_for, fold
+from umpire.events.envelope import seal
+from umpire.events.errors import UmpireError
+from umpire.events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
+from umpire.server.games import Games
 
 CODEC = codec_for(RULESET)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.game import fold, state_hash
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.game import fold, state_hash
+from umpire.server.games import Games
 
 
 async def test_snapshot_is_taken_and_reproduces_the_fold(games: Games) -> None:
@@ -31,7 +31,7 @@ async def test_a_tampered_snapshot_is_ignored(games: Games) -> None:
     assert snap is not None
     from umpire_counter import RULESET
 
-    from engine.game import Game, decode_game, encode_game
+    from umpire.engine.game import Game, decode_game, encode_game
 
     held = decode_game(RULESET, snap.state)
     bumped = Game(held.meta, msgspec.structs.replace(held.state, total=held.state.total + 1000))

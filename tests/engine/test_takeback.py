@@ -17,24 +17,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import Struct
 
-from engine import registry
-from engine.actions import legal_actions, offered
-from engine.audit import audit
-from engine.commands import TAKEBACK_RULE, TakeBack, TakebackPolicy
-from engine.dice import RecordedDice
-from engine.errors import RuleError
-from engine.game import Game, decode_game, encode_game, fold, state_hash
-from engine.handling import decide_command
-from engine.offers import command_schema
-from engine.replay import game_at, readjudicate, state_at
-from engine.roles import Role
-from engine.scenarios import default_setup
-from engine.takeback import TakebackRefused
-from events.types import CommandRecorded, CommandTakenBack
 from tests.engine.takeback_log import Log, bookkeeping_free
 from tests.support.counter_ruleset import RULESET as COUNTER
 from tests.support.counter_ruleset import Added
 from tests.support.schema_sampler import sample
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions, offered
+from umpire.engine.audit import audit
+from umpire.engine.commands import TAKEBACK_RULE, TakeBack, TakebackPolicy
+from umpire.engine.dice import RecordedDice
+from umpire.engine.errors import RuleError
+from umpire.engine.game import Game, decode_game, encode_game, fold, state_hash
+from umpire.engine.handling import decide_command
+from umpire.engine.offers import command_schema
+from umpire.engine.replay import game_at, readjudicate, state_at
+from umpire.engine.roles import Role
+from umpire.engine.scenarios import default_setup
+from umpire.engine.takeback import TakebackRefused
+from umpire.events.types import CommandRecorded, CommandTakenBack
 
 RULESETS = registry.shipped()
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from events.chain import verify_chain
-from events.errors import VersionConflict
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.support.store_contract import NOW, create, pending
+from umpire.events.chain import verify_chain
+from umpire.events.errors import VersionConflict
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def _append(store: RedisEventStore, game: str, command_id: str, version: int):
@@ -80,7 +80,7 @@ async def test_appends_load_the_script_again_after_a_flush(tmp_path: Path) -> No
 async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
     tmp_path: Path, size: int
 ) -> None:
-    from events.errors import StoreUnavailable
+    from umpire.events.errors import StoreUnavailable
 
     with EmbeddedRedis(tmp_path / "r") as server:
         store = RedisEventStore.from_url(server.url, prefix="u")
@@ -98,7 +98,7 @@ async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
 def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
     from redis.asyncio.connection import Connection
 
-    from events.append_batch import pack
+    from umpire.events.append_batch import pack
 
     class Tag(str):
         pass
@@ -113,12 +113,11 @@ def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
 async def test_kept_keys_and_packed_heads_send_each_append_to_its_own_game(
     store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import events.append_batch
-    import events.redis_store
+    from umpire.events import append_batch, redis_store
 
     # Small bounds, so the kept keys and packed heads are dropped and built again here.
-    monkeypatch.setattr(events.redis_store, "MAX_KEPT_KEYS", 2)
-    monkeypatch.setattr(events.append_batch, "MAX_HEADS", 2)
+    monkeypatch.setattr(redis_store, "MAX_KEPT_KEYS", 2)
+    monkeypatch.setattr(append_batch, "MAX_HEADS", 2)
     games = [f"h{n}" for n in range(5)]
     await asyncio.gather(*(create(store, g) for g in games))
     for version, command_id in ((1, "c1"), (3, "c2")):

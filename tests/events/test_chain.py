@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.chain import verify_chain
-from events.envelope import (
+from umpire.events.chain import verify_chain
+from umpire.events.envelope import (
     GENESIS_HASH,
     LEGACY_ENVELOPE,
     Envelope,
@@ -18,8 +18,8 @@ from events.envelope import (
     payload_digest,
     seal,
 )
-from events.epochs import Epochs
-from events.errors import ChainBroken, CorruptEvent
+from umpire.events.epochs import Epochs
+from umpire.events.errors import ChainBroken, CorruptEvent
 
 
 def make_chain(n: int) -> list[Envelope]:

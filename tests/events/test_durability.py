@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.support.store_contract import NOW, create, pending
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_acknowledged_appends_survive_kill_9_and_restart(tmp_path) -> None:

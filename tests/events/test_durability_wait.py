@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from events.durability import Durability
-from events.errors import DurabilityUnconfirmed
-from events.redis_store import RedisEventStore
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.support.store_contract import NOW, create, pending
+from umpire.events.durability import Durability
+from umpire.events.errors import DurabilityUnconfirmed
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def _append(store: RedisEventStore, command_id: str, version: int):

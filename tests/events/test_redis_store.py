@@ -6,15 +6,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from engine.roles import Role
-from events.durability import Durability
-from events.errors import Unauthorized
-from events.redis_store import RedisEventStore
-from events.store import Credential
-from server import credentials
-from server.credentials import fingerprint
-from server.embedded import EmbeddedRedis
 from tests.support.store_contract import NOW, StoreContract, create, pending
+from umpire.engine.roles import Role
+from umpire.events.durability import Durability
+from umpire.events.errors import Unauthorized
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Credential
+from umpire.server import credentials
+from umpire.server.credentials import fingerprint
+from umpire.server.embedded import EmbeddedRedis
 
 
 class TestRedisStoreContract(StoreContract):

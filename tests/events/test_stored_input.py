@@ -8,11 +8,11 @@ import msgspec
 import pytest
 from umpire_counter import RULESET
 
-from engine.game import codec_for
-from events.codec import EventRegistry
-from events.envelope import encode_envelope, seal
-from events.errors import ChainBroken, CorruptEvent, InvalidGameId, UnknownEventType
-from server.games import Games
+from umpire.engine.game import codec_for
+from umpire.events.codec import EventRegistry
+from umpire.events.envelope import encode_envelope, seal
+from umpire.events.errors import ChainBroken, CorruptEvent, InvalidGameId, UnknownEventType
+from umpire.server.games import Games
 
 
 @pytest.mark.parametrize("reseal", [False, True])
@@ -37,7 +37,7 @@ async def test_changed_byte_in_redis_is_found_by_verification(games: Games, rese
     for e in entries:
         body = encode_envelope(forged if e.seq == 6 else e)
         await redis.execute_command("XADD", keys.stream, f"{e.seq}-0", "e", body)
-    from events.chain import verify_chain
+    from umpire.events.chain import verify_chain
 
     with pytest.raises(ChainBroken) as info:
         verify_chain(sorted(await games.store.read(created.game_id), key=lambda e: e.seq))

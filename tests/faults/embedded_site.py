@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.embedded import free_port
 from tests.support.processes import REPO, wait_for_port
+from umpire.server.embedded import free_port
 
 RULESETS = "umpire_counter:RULESET"
 
@@ -33,7 +33,7 @@ def start_serve(
     """Start `umpire serve` on `data_dir`; returns (process, gateway port)."""
     port = port or free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "umpire.server.cli", "serve", "--port", str(port)],
         cwd=REPO,
         env=environment(data_dir, **env),
         stdout=subprocess.PIPE,
@@ -52,7 +52,7 @@ def start_serve(
 def cli(data_dir: Path, *argv: str, **env: str) -> subprocess.Popen[str]:
     """Start one `umpire` CLI command on `data_dir` (stdout and stderr captured)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "server.cli", *argv],
+        [sys.executable, "-m", "umpire.server.cli", *argv],
         cwd=REPO,
         env=environment(data_dir, **env),
         stdout=subprocess.PIPE,

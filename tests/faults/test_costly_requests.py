@@ -24,15 +24,15 @@ from pathlib import Path
 import pytest
 
 from bench.hostile import cpu_seconds, play
-from engine.roles import Role
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.access.peer import Peer
 from tests.faults.fleet import gateways
 from tests.server.test_gateway_http import http_get
 from tests.support.processes import REPO
+from umpire.engine.roles import Role
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 pytestmark = pytest.mark.slow
 

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.support.store_contract import NOW, create, pending
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 WRITERS = 8
 TRIALS = 3

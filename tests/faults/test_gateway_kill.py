@@ -12,11 +12,11 @@ from collections import Counter
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from engine.audit import audit
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.faults.fleet import gateways
+from umpire.engine.audit import audit
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 CLIENTS = 50
 GAMES = 10

@@ -12,15 +12,15 @@ import socket
 import struct
 import time
 
-from engine.roles import Role
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.access.peer import Peer
 from tests.faults.fleet import GatewayProcess, gateways
 from tests.server.test_gateway_http import http_get
 from tests.support.raw_ws import RawWebSocket
+from umpire.engine.roles import Role
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 PER_KIND = 25  # hostile clients of each kind per wave
 WAVES = 3
@@ -114,8 +114,8 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
                                   "setup": {"target": 10**6},
                                   "client_entropy": "waived"})  # fmt: skip
         await owner.close()
-        from engine.roles import Role
-        from server import credentials
+        from umpire.engine.roles import Role
+        from umpire.server import credentials
 
         spectate = await credentials.issue(store, long_game.game_id, Role.SPECTATOR)
         good = await Peer.open(gateway.url)

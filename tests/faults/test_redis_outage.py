@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from engine.audit import audit
-from events.redis_store import RedisEventStore
-from server import credentials
-from server.app import Running, running_gateway
-from server.backoff import CAP_SECONDS, FIRST_SECONDS
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_http import http_get
+from umpire.engine.audit import audit
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import credentials
+from umpire.server.app import Running, running_gateway
+from umpire.server.backoff import CAP_SECONDS, FIRST_SECONDS
+from umpire.server.embedded import EmbeddedRedis
 
 FAIL_FAST_SECONDS = 3.0  # Redis down: connection refused, no waiting
 SOCKET_TIMEOUT = 10.0  # events/redis_store.py: the client's socket timeout

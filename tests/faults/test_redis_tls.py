@@ -23,12 +23,12 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, ConnectionError
 
-from server import credentials
-from server.app import running_gateway
-from server.embedded import free_port
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_http import http_get
+from umpire.server import credentials
+from umpire.server.app import running_gateway
+from umpire.server.embedded import free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 OPENSSL = shutil.which("openssl")

@@ -16,11 +16,11 @@ import time
 
 import pytest
 
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.faults.fleet import GatewayProcess, gateways
 from tests.server.test_gateway_http import http_get
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
 
 CLIENTS = 10
 RATE = 20.0  # commands per second per client

@@ -20,11 +20,11 @@ import pytest
 import redis
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
-from server.config import from_env
-from server.data_dir import SECRET_FILE, read_passwords
-from server.embedded import ADMIN_USER, GATEWAY_DENIED, GATEWAY_USER, with_credentials
-from server.store_access import URL_FILE, make_store
 from tests.faults.embedded_site import run_cli, start_serve, stop
+from umpire.server.config import from_env
+from umpire.server.data_dir import SECRET_FILE, read_passwords
+from umpire.server.embedded import ADMIN_USER, GATEWAY_DENIED, GATEWAY_USER, with_credentials
+from umpire.server.store_access import URL_FILE, make_store
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_another_user_can_neither_read_the_secret_nor_enter_the_data_dir(
 def test_serve_with_a_redis_url_uses_its_credentials(tmp_path: Path) -> None:
     """An external Redis with an ACL user: the URL's user and password are what the store
     authenticates with, and the password is not printed."""
-    from server.embedded import EmbeddedRedis, StorePasswords
+    from umpire.server.embedded import EmbeddedRedis, StorePasswords
 
     passwords = StorePasswords(admin="admin-" + "x" * 20, gateway="p@ss/w:rd-" + "y" * 20)
     with EmbeddedRedis(tmp_path / "external", passwords=passwords) as external:

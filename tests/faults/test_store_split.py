@@ -15,13 +15,14 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from server.config import from_env
-from server.store_access import open_store
 from tests.access.peer import Peer
 from tests.faults.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from umpire.server.config import from_env
+from umpire.server.store_access import open_store
 
 
 def add(gid: str, command_id: str) -> dict[str, Any]:
@@ -205,7 +206,7 @@ def test_the_serve_port_taken_is_a_clear_message(tmp_path: Path) -> None:
     first, port = start_serve(tmp_path / "one")
     try:
         second = subprocess.run(
-            *[[__import__("sys").executable, "-m", "server.cli", "serve", "--port", str(port)]],
+            [sys.executable, "-m", "umpire.server.cli", "serve", "--port", str(port)],
             cwd=str(Path(__file__).resolve().parents[2]),
             env={**os.environ, "UMPIRE_DATA_DIR": str(tmp_path / "two")},
             capture_output=True, text=True, timeout=30,

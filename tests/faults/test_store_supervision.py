@@ -22,13 +22,13 @@ from typing import Any
 
 import pytest
 
-from engine.audit import audit
-from server.config import from_env
-from server.embedded import free_port
-from server.store_access import URL_FILE, make_store, running_url
 from tests.access.peer import Peer
 from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
 from tests.server.test_gateway_http import http_get
+from umpire.engine.audit import audit
+from umpire.server.config import from_env
+from umpire.server.embedded import free_port
+from umpire.server.store_access import URL_FILE, make_store, running_url
 
 WRITERS = 20
 HEALTH_DEADLINE = 1.0

@@ -19,13 +19,13 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from server.config import from_env
-from server.embedded import free_port
-from server.store_access import make_store, running_url
 from tests.access.peer import Peer
 from tests.faults.embedded_site import environment, run_cli
 from tests.server.test_gateway_http import http_get
 from tests.support.processes import REPO, wait_for_port
+from umpire.server.config import from_env
+from umpire.server.embedded import free_port
+from umpire.server.store_access import make_store, running_url
 
 OPERATOR = "workers-test-operator-token"
 # The writers send as fast as they are answered: no rate limit or budget may close them.
@@ -51,7 +51,7 @@ class Serve:
         self.log = data_dir.parent / "serve.log"
         with open(self.log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "server.cli", "serve", "--workers", "2",
+                [sys.executable, "-m", "umpire.server.cli", "serve", "--workers", "2",
                  "--port", str(self.port)],
                 cwd=REPO,
                 env=environment(data_dir, UMPIRE_WORKERS="", **ENV),

@@ -22,17 +22,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import registry
-from engine.audit import audit
-from engine.handling import command_names
-from events.chain import verify_chain
-from events.redis_store import RedisEventStore
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
 from tests.access.drivers import driver, rulesets
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_http import http_get
+from umpire.engine import registry
+from umpire.engine.audit import audit
+from umpire.engine.handling import command_names
+from umpire.events.chain import verify_chain
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 T = TypeVar("T")
 

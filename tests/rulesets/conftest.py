@@ -7,14 +7,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from clients.client import UmpireClient
-from events.redis_store import RedisEventStore
-from server.app import running_gateway
-from server.config import Settings
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.conftest import seed_source
 from tests.support.gateway_games import GatewayGames
+from umpire.clients import UmpireClient
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import running_gateway
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 
 @pytest.fixture(params=["direct", "gateway"])

@@ -7,10 +7,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.decision import Decision
-from engine.registry import get
-from engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
-from engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
+from umpire.engine.decision import Decision
+from umpire.engine.registry import get
+from umpire.engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
+from umpire.engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
 
 RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
 DECISION_FIELDS = {"rule", "dice", "candidates"}

@@ -20,10 +20,6 @@ from typing import Any
 
 import pytest
 
-from engine.game import apply, codec_for
-from engine.registry import get
-from engine.scenarios import scenario
-from events.codec import canonical_json
 from tests.support.golden_logs import (
     digest,
     encoded,
@@ -34,6 +30,10 @@ from tests.support.golden_logs import (
     start,
     state_digest,
 )
+from umpire.engine.game import apply, codec_for
+from umpire.engine.registry import get
+from umpire.engine.scenarios import scenario
+from umpire.events.codec import canonical_json
 
 RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown", "nightfighter"]
 

@@ -23,22 +23,22 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import engine.rulesets
-from engine.ruleset import Ruleset
+from umpire.engine import rulesets
+from umpire.engine.ruleset import Ruleset
 
 HEADER = "| seed location | what the text says | readings | our choice | why | switch |"
 SCENARIO_LINE = "Setup fields that are scenario data, not readings:"
-PACKAGES = sorted(m.name for m in pkgutil.iter_modules(engine.rulesets.__path__) if m.ispkg)
+PACKAGES = sorted(m.name for m in pkgutil.iter_modules(rulesets.__path__) if m.ispkg)
 
 
 def _ruleset(name: str) -> Ruleset[typing.Any]:
-    ruleset = import_module(f"engine.rulesets.{name}").RULESET
+    ruleset = import_module(f"umpire.engine.rulesets.{name}").RULESET
     assert isinstance(ruleset, Ruleset)
     return ruleset
 
 
 def _readme(name: str) -> str:
-    return (Path(engine.rulesets.__path__[0]) / name / "README.md").read_text(encoding="utf-8")
+    return (Path(rulesets.__path__[0]) / name / "README.md").read_text(encoding="utf-8")
 
 
 def ledger_rows(readme: str) -> list[list[str]]:

@@ -12,12 +12,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.registry import available, get
-from engine.ruleset import Ruleset
-from engine.scenarios import default_setup
-from events.types import CommandRecorded
 from tests.support.counter_ruleset import RULESET as COUNTER
 from tests.support.golden_logs import send, start
+from umpire.engine.registry import available, get
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.scenarios import default_setup
+from umpire.events.types import CommandRecorded
 
 
 def _rulesets() -> list[Ruleset[Any]]:

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from engine import registry, scenarios
-from engine.audit import audit
-from engine.errors import InvalidSetup
-from engine.rulesets.down_in_flames.card_play import hand_limits
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine import registry, scenarios
+from umpire.engine.audit import audit
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.down_in_flames.card_play import hand_limits
+from umpire.server.games import Games
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 State = Callable[[], Awaitable[Any]]

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.app import Running, running_gateway
-from server.config import Settings
-from server.embedded import EmbeddedRedis
+from umpire.server.app import Running, running_gateway
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
 
 
 def gateway_settings(prefix: str, **overrides: object) -> Settings:

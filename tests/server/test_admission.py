@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.admission import (
+from umpire.server.admission import (
     Admission,
     Bucket,
     Budgets,

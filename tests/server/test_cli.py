@@ -9,11 +9,11 @@ import os
 import msgspec
 import pytest
 
-from engine.audit import audit
-from engine.game import ruleset_of
-from events.redis_store import RedisEventStore
-from server.cli import main
-from server.embedded import EmbeddedRedis
+from umpire.engine.audit import audit
+from umpire.engine.game import ruleset_of
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.cli import main
+from umpire.server.embedded import EmbeddedRedis
 
 
 @pytest.fixture
@@ -93,10 +93,10 @@ def test_bad_input_exits_non_zero_with_a_clear_message(cli_env: str, capsys) -> 
 def test_revoke_refuses_the_credential_from_then_on(cli_env: str, capsys, redis_server) -> None:
     import asyncio
 
-    from engine.roles import Role
-    from events.redis_store import RedisEventStore
-    from server import credentials
-    from server.credentials import Unauthorized
+    from umpire.engine.roles import Role
+    from umpire.events.redis_store import RedisEventStore
+    from umpire.server import credentials
+    from umpire.server.credentials import Unauthorized
 
     code, out, _ = run(capsys, "new", "counter", "--json")
     game = json.loads(out)["game_id"]
@@ -127,10 +127,10 @@ def test_revoke_refuses_the_credential_from_then_on(cli_env: str, capsys, redis_
 def test_the_log_ends_with_the_receipt_of_its_head(cli_env: str, capsys) -> None:
     """docs/audit.md "Receipts": `umpire log` prints the head and each role's state hash,
     the same a player got in its `accepted` reply."""
-    from engine.game import fold
-    from engine.redaction import view_for
-    from engine.roles import Role
-    from events.receipt import receipt_state_hash
+    from umpire.engine.game import fold
+    from umpire.engine.redaction import view_for
+    from umpire.engine.roles import Role
+    from umpire.events.receipt import receipt_state_hash
 
     code, out, _ = run(capsys, "new", "counter", "--setup", '{"target": 20}', "--json")
     game = json.loads(out)["game_id"]

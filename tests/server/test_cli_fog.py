@@ -17,16 +17,16 @@ from typing import Any
 
 import pytest
 
-from engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
-from engine.rulesets.nightfighter import RULESET as RULESET_NIGHTFIGHTER
-from events.redis_store import RedisEventStore
-from server import cli, replay_command
-from server.cli import main
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
 from tests.rulesets.nightfighter.test_example_of_play import Play, start_turn
 from tests.support.gateway_games import create_bound
+from umpire.engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
+from umpire.engine.rulesets.nightfighter import RULESET as RULESET_NIGHTFIGHTER
+from umpire.events.redis_store import RedisEventStore
+from umpire.server import cli, replay_command
+from umpire.server.cli import main
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 TOKEN = "fog-of-war-operator-token"
 

@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from engine import registry
-from server.cli import main
-from server.embedded import EmbeddedRedis
+from umpire.engine import registry
+from umpire.server.cli import main
+from umpire.server.embedded import EmbeddedRedis
 
 
 @pytest.fixture

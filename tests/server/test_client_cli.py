@@ -6,9 +6,9 @@ import os
 import subprocess
 import sys
 
-from clients.client import UmpireClient
-from server.embedded import EmbeddedRedis
 from tests.support.processes import REPO, start_gateway
+from umpire.clients import UmpireClient
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_play_sends_json_lines_and_watch_prints_the_events(
@@ -23,7 +23,7 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
             created = await owner.create("counter", {"target": 1000}, client_entropy="waived")
         commands = '{"type": "Push"}\n{"type": "Fly"}\n{"type": "Add", "amount": 2}\n'
         play = subprocess.run(
-            [sys.executable, "-m", "server.cli", "play", "--url", url,
+            [sys.executable, "-m", "umpire.server.cli", "play", "--url", url,
              "--credential", created.player_credential],
             input=commands, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
         )  # fmt: skip
@@ -32,7 +32,7 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
         assert "refused (invalid_command)" in play.stdout and "Fly" in play.stdout
         assert "accepted: seqs 5..6" in play.stdout
         watch = subprocess.run(
-            [sys.executable, "-m", "server.cli", "watch", "--url", url, "--limit", "6",
+            [sys.executable, "-m", "umpire.server.cli", "watch", "--url", url, "--limit", "6",
              "--credential", created.spectator_credential],
             capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
         )  # fmt: skip

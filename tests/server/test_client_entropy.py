@@ -11,12 +11,12 @@ import msgspec
 import pytest
 from umpire_counter import RULESET
 
-from clients.client import UmpireClient, UmpireError
-from engine.audit import audit
-from engine.dice import d6, derive_faces
-from engine.game import codec_for
-from events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
-from server.app import Running
+from umpire.clients import UmpireClient, UmpireError
+from umpire.engine.audit import audit
+from umpire.engine.dice import d6, derive_faces
+from umpire.engine.game import codec_for
+from umpire.events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
+from umpire.server.app import Running
 
 CODEC = codec_for(RULESET)
 

@@ -6,7 +6,7 @@ import random
 import time
 from datetime import UTC, datetime, timedelta
 
-from server.clock import iso_of_ms, utc_now_iso
+from umpire.server.clock import iso_of_ms, utc_now_iso
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -10,12 +10,12 @@ import signal
 
 import pytest
 
-from server import collector
-from server.app import Running
-from server.config import SettingsError, from_env
-from server.embedded import EmbeddedRedis
 from tests.server.test_gateway_http import http_get
 from tests.support.processes import start_gateway
+from umpire.server import collector
+from umpire.server.app import Running
+from umpire.server.config import SettingsError, from_env
+from umpire.server.embedded import EmbeddedRedis
 
 
 def _metric(body: str, name: str, generation: int) -> float:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 UNCOUNTED = {"info", "config|resetstat", "config", "ping", "hello", "client|setinfo"}
 

@@ -9,8 +9,8 @@ import sys
 import textwrap
 import time
 
-from server.embedded import EmbeddedRedis
 from tests.support.processes import REPO
+from umpire.server.embedded import EmbeddedRedis
 
 
 def alive(pid: int) -> bool:
@@ -27,7 +27,7 @@ def test_child_server_dies_with_a_killed_parent(tmp_path) -> None:
         f"""
         import sys, time
         sys.path.insert(0, {str(REPO)!r})
-        from server.embedded import EmbeddedRedis
+        from umpire.server.embedded import EmbeddedRedis
         server = EmbeddedRedis({str(tmp_path)!r}).start()
         print(server.process.pid, flush=True)
         time.sleep(60)

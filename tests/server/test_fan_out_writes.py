@@ -16,12 +16,12 @@ import pytest
 import websockets
 from websockets.frames import Frame, Opcode
 
-from server import feed as feed_module
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
-from server.framing import text_frame
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_resume import append_added
+from umpire.server import feed as feed_module
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.framing import text_frame
 
 SUBSCRIBERS = 30
 

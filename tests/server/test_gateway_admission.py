@@ -10,16 +10,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from engine.roles import Role
-from server import credentials
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
-from server.feed import WINDOW
-from server.games import Games
 from tests.access.peer import Peer
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_http import http_get
 from tests.server.test_gateway_resume import append_added
+from umpire.engine.roles import Role
+from umpire.server import credentials
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.feed import WINDOW
+from umpire.server.games import Games
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from clients.client import UmpireClient
-from events.wire import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG
-from server.app import Running, running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
 from tests.support.wire import text
+from umpire.clients import UmpireClient
+from umpire.events.wire import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def exchange(ws_url: str, frames: list[str | bytes]) -> list[dict]:

@@ -8,8 +8,8 @@ import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
-from clients.client import UmpireClient, UmpireError
 from tests.support.wire import text
+from umpire.clients import UmpireClient, UmpireError
 
 
 async def collect(client: UmpireClient, game_id: str, n: int, from_seq: int = 0) -> list:

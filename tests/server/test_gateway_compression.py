@@ -7,10 +7,10 @@ import msgspec
 import pytest
 import websockets
 
-from server.app import running_gateway
-from server.config import SettingsError, from_env
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
+from umpire.server.app import running_gateway
+from umpire.server.config import SettingsError, from_env
+from umpire.server.embedded import EmbeddedRedis
 
 
 @pytest.mark.parametrize(("setting", "negotiated"), [(None, False), ("deflate", True)])

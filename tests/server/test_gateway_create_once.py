@@ -11,12 +11,12 @@ import msgspec
 import pytest
 import websockets
 
-from clients.client import UmpireClient
-from events.wire import Created
-from server.app import Running
-from server.games import game_id_for_create
 from tests.access.drivers import driver, rulesets
 from tests.support.wire import text
+from umpire.clients import UmpireClient
+from umpire.events.wire import Created
+from umpire.server.app import Running
+from umpire.server.games import game_id_for_create
 
 CREATE_ID = "create-once-0123456789abcdef"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from clients.client import UmpireClient
-from server.app import Running
+from umpire.clients import UmpireClient
+from umpire.server.app import Running
 
 
 async def http_get(port: int, path: str) -> tuple[int, str]:

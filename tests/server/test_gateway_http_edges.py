@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.app import Running, running_gateway
-from server.config import Settings
-from server.embedded import EmbeddedRedis
-from server.http import host_allowed, host_name
 from tests.server.conftest import gateway_settings
+from umpire.server.app import Running, running_gateway
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.http import host_allowed, host_name
 
 
 async def request(port: int, head: str) -> tuple[int, dict[str, str], bytes]:

@@ -8,11 +8,11 @@ import time
 
 import websockets
 
-from events.wire import CLOSE_KEEPALIVE_TIMEOUT
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
 from tests.support.raw_ws import RawWebSocket
+from umpire.events.wire import CLOSE_KEEPALIVE_TIMEOUT
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 PING, CLOSE = 0x9, 0x8
 INTERVAL = TIMEOUT = 0.3

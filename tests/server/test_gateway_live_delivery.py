@@ -10,12 +10,12 @@ import socket
 import msgspec
 import websockets
 
-from clients.client import UmpireClient
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
-from server.feed import Notifier
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_resume import append_added, consume_until
+from umpire.clients import UmpireClient
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.feed import Notifier
 
 SUBSCRIBERS = 50
 

@@ -9,10 +9,10 @@ import asyncio
 
 import pytest
 
-from clients.client import UmpireClient, UmpireError
-from events.wire import EventFrame, ViewState
-from server.app import Running
 from tests.support.lost_writes import lose_writes_after_seq_1
+from umpire.clients import UmpireClient, UmpireError
+from umpire.events.wire import EventFrame, ViewState
+from umpire.server.app import Running
 
 
 async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(

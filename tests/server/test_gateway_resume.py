@@ -7,10 +7,10 @@ import random
 
 from umpire_counter import RULESET, Added
 
-from clients.client import UmpireClient
-from engine.game import codec_for
-from events.store import PendingEvent
-from server.app import Running
+from umpire.clients import UmpireClient
+from umpire.engine.game import codec_for
+from umpire.events.store import PendingEvent
+from umpire.server.app import Running
 
 
 async def append_added(

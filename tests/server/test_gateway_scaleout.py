@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from clients.client import UmpireClient
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
+from umpire.clients import UmpireClient
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_two_gateways_deliver_the_same_events_in_order(

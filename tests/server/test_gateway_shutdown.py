@@ -9,11 +9,11 @@ import signal
 
 from websockets.exceptions import ConnectionClosed
 
-from clients.client import UmpireClient, UmpireError
-from events.redis_store import RedisEventStore
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.support.processes import start_gateway
+from umpire.clients import UmpireClient, UmpireError
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 
 async def test_sigterm_during_a_burst_loses_no_acknowledged_command(

@@ -6,13 +6,13 @@ import asyncio
 
 import msgspec
 
-from clients.client import UmpireClient
-from events.wire import CLOSE_RESYNC
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
 from tests.server.test_gateway_resume import append_added
 from tests.support.raw_ws import RawWebSocket
+from umpire.clients import UmpireClient
+from umpire.events.wire import CLOSE_RESYNC
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_a_client_that_never_reads_is_closed_for_resync(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server.keepalive import PINGS_PER_TURN, Keepalive
-from server.metrics import Metrics
+from umpire.server.keepalive import PINGS_PER_TURN, Keepalive
+from umpire.server.metrics import Metrics
 
 INTERVAL = 0.05
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from server.metrics import Metrics, WorkerShare, combine
+from umpire.server.metrics import Metrics, WorkerShare, combine
 
 
 def value(text: str, series: str) -> float:

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from engine import registry
-from server.publish_schemas import SCHEMAS, TYPINGS, documents, rendered
+from umpire.engine import registry
+from umpire.server.publish_schemas import SCHEMAS, TYPINGS, documents, rendered
 
 
 def test_checked_in_files_are_current() -> None:
     for path, text in rendered().items():
         assert path.exists() and path.read_text() == text, (
-            f"{path.name} is stale: run `python -m server.publish_schemas`"
+            f"{path.name} is stale: run `python -m umpire.server.publish_schemas`"
         )
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import msgspec
 
-from engine import registry
-from engine.redaction import view_for
-from engine.roles import Role
-from events.receipt import receipt_state_hash
-from server.app import Running
 from tests.access.peer import Peer
 from tests.rulesets.downtown.test_scripted_raid import SETUP
+from umpire.engine import registry
+from umpire.engine.redaction import view_for
+from umpire.engine.roles import Role
+from umpire.events.receipt import receipt_state_hash
+from umpire.server.app import Running
 
 
 async def test_a_command_and_a_view_carry_a_receipt_that_checks(

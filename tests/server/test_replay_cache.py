@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.game import ruleset_of, state_hash
-from engine.replay import game_at
-from events.redis_store import RedisEventStore
-from server.games import Games
-from server.replay_cache import EVERY, ReplayCache
+from umpire.engine.game import ruleset_of, state_hash
+from umpire.engine.replay import game_at
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.games import Games
+from umpire.server.replay_cache import EVERY, ReplayCache
 
 
 async def _game(games: Games, events: int) -> str:

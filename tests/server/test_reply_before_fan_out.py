@@ -19,9 +19,9 @@ from typing import Any
 import msgspec
 import websockets
 
-from server.app import running_gateway
-from server.embedded import EmbeddedRedis
 from tests.server.conftest import gateway_settings
+from umpire.server.app import running_gateway
+from umpire.server.embedded import EmbeddedRedis
 
 COMMANDS = 20
 

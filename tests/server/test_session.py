@@ -12,15 +12,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.redis_store import RedisEventStore
-from events.wire import CLOSE_RATE_LIMIT
-from server.embedded import EmbeddedRedis
-from server.feed import Notifier, Subscription
-from server.framing import Batch
-from server.games import Games
-from server.gateway import Gateway
-from server.session import Close, Follow, Output, Session, Unfollow
 from tests.server.conftest import gateway_settings
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.wire import CLOSE_RATE_LIMIT
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.feed import Notifier, Subscription
+from umpire.server.framing import Batch
+from umpire.server.games import Games
+from umpire.server.gateway import Gateway
+from umpire.server.session import Close, Follow, Output, Session, Unfollow
 
 OPERATOR = "o" * 32
 

@@ -18,17 +18,17 @@ from tests.test_imports import modules
 
 # The Redis adapter: the only modules that import redis-py.
 ADAPTER = {
-    "events.redis_store",  # the event store: append script, reads, tails, snapshots
-    "events.redis_credentials",  # credential digests
-    "events.redis_channels",  # pub/sub: game channels, revocations, cluster shards
-    "events.append_batch",  # the append pipeline packed by hand
-    "events.durability",  # WAITAOF after an append
-    "events.unreachable",  # the one definition of "the store is unreachable"
+    "umpire.events.redis_store",  # the event store: append script, reads, tails, snapshots
+    "umpire.events.redis_credentials",  # credential digests
+    "umpire.events.redis_channels",  # pub/sub: game channels, revocations, cluster shards
+    "umpire.events.append_batch",  # the append pipeline packed by hand
+    "umpire.events.durability",  # WAITAOF after an append
+    "umpire.events.unreachable",  # the one definition of "the store is unreachable"
 }
 # Bootstrap: builds the client (URL, TLS, cluster) and waits for the embedded server.
-BOOTSTRAP = {"server.store_access"}
+BOOTSTRAP = {"umpire.server.store_access"}
 # What the server may import of events/'s Redis modules besides the bootstrap.
-SHARED = {"events.unreachable"}
+SHARED = {"umpire.events.unreachable"}
 # Attributes that are the client's, not the store protocols'.
 CLIENT_ATTRIBUTES = {"redis", "pipeline", "pubsub", "execute_command", "register_script"}
 
@@ -90,6 +90,6 @@ def test_unreachable_is_defined_once() -> None:
         for name, path, tree in _parsed(package):
             for module, names, line in _imported(tree):
                 wanted = {"ConnectionError", "TimeoutError"} & set(names)
-                if _is_redis(module) and wanted and name != "events.unreachable":
+                if _is_redis(module) and wanted and name != "umpire.events.unreachable":
                     found.append(f"{path.name}:{line} imports {sorted(wanted)} from {module}")
     assert not found, "use events.unreachable.UNREACHABLE:\n" + "\n".join(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.store_status import StoreStatus
+from umpire.server.store_status import StoreStatus
 
 
 def test_a_published_cause_is_read_until_the_store_runs_again(tmp_path: Path) -> None:

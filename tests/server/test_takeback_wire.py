@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from clients.client import UmpireError as ErrorFrame
-from engine import registry
-from engine.game import codec_for
-from events.redis_store import RedisEventStore
-from events.types import GameCreated
-from events.wire import Action
-from server.embedded import EmbeddedRedis
 from tests.actions.play import choose, gateway_client
 from tests.conftest import seed_source
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine import registry
+from umpire.engine.game import codec_for
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.types import GameCreated
+from umpire.events.wire import Action
+from umpire.server.embedded import EmbeddedRedis
 
 RULESETS = registry.shipped()
 

@@ -14,10 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clients.client import UmpireClient
-from events.terminal_text import printable, printable_json, shown
-from server.embedded import EmbeddedRedis
 from tests.support.processes import REPO, start_gateway
+from umpire.clients import UmpireClient
+from umpire.events.terminal_text import printable, printable_json, shown
+from umpire.server.embedded import EmbeddedRedis
 
 # Clear the screen, retitle the window, ring the bell, reverse the text, 8-bit CSI, and
 # markup that rich would turn into a colour and a hyperlink.
@@ -44,7 +44,7 @@ class TestEscaping:
 
 def _umpire(env: dict[str, str], *argv: str, stdin: str | None = None) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "server.cli", *argv], input=stdin, capture_output=True,
+        [sys.executable, "-m", "umpire.server.cli", *argv], input=stdin, capture_output=True,
         text=True, timeout=60, env=env, cwd=REPO,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr

@@ -20,18 +20,18 @@ import sys
 
 import pytest
 
-from clients.cli import describe_frame
-from clients.client import UmpireClient
-from engine.replay import diff
-from events.redis_store import RedisEventStore
-from events.wire import EventFrame
-from server import cli, credentials, replay_command
-from server.app import running_gateway
-from server.cli import main
-from server.config import Settings
-from server.embedded import EmbeddedRedis
-from server.games import Games
 from tests.support.processes import REPO
+from umpire.clients import UmpireClient
+from umpire.clients.cli import describe_frame
+from umpire.engine.replay import diff
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.wire import EventFrame
+from umpire.server import cli, credentials, replay_command
+from umpire.server.app import running_gateway
+from umpire.server.cli import main
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 
 DRV_AIR = '{"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}'
 
@@ -158,7 +158,7 @@ async def test_log_json_into_head_stops_quietly(
     env = {**os.environ, "PYTHONPATH": str(REPO), "REDIS_URL": redis_server.url,
            "UMPIRE_PREFIX": prefix,
            "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
-    shell = f"{sys.executable} -m server.cli log {created.game_id} --json | head -1"
+    shell = f"{sys.executable} -m umpire.server.cli log {created.game_id} --json | head -1"
     done = await asyncio.to_thread(
         subprocess.run, ["bash", "-c", shell], capture_output=True, text=True, env=env,
         cwd=REPO, timeout=120,

@@ -17,7 +17,7 @@ from typing import Any
 
 import redis
 
-from server.embedded import EmbeddedRedis, free_port, server_binary
+from umpire.server.embedded import EmbeddedRedis, free_port, server_binary
 
 SLOTS = 16384
 

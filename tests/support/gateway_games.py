@@ -13,14 +13,14 @@ from typing import Any
 
 import msgspec
 
-from clients.client import UmpireClient
-from clients.client import UmpireError as ErrorFrame
-from engine.errors import RuleError
-from engine.roles import Role
-from events.errors import UmpireError
-from events.types import ClientEntropy
-from server.credentials import Unauthorized
-from server.games import CommandResult, Created, Games
+from umpire.clients import UmpireClient
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.types import ClientEntropy
+from umpire.server.credentials import Unauthorized
+from umpire.server.games import CommandResult, Created, Games
 
 # Error classes live in events.errors, engine.errors and server.credentials; importing one
 # class from each of the latter makes sure every subclass exists before the walk.
@@ -52,7 +52,7 @@ def as_typed(frame: ErrorFrame) -> UmpireError:
 
 
 class GatewayGames:
-    """Drop-in for `server.games.Games` in tests, sending everything through a gateway."""
+    """Drop-in for `umpire.server.games.Games` in tests, sending everything through a gateway."""
 
     def __init__(self, client: UmpireClient, direct: Games) -> None:
         self.client = client

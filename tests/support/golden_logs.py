@@ -26,18 +26,18 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.actions import legal_actions
-from engine.dice import ServerDice
-from engine.game import Game, GameMeta, apply, codec_for, parse_setup
-from engine.handling import decide_command
-from engine.registry import get
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.scenarios import scenarios
-from events.codec import canonical_bytes
-from events.errors import UmpireError
 from tests.support.golden_setups import setups
 from tests.support.schema_sampler import sample
+from umpire.engine.actions import legal_actions
+from umpire.engine.dice import ServerDice
+from umpire.engine.game import Game, GameMeta, apply, codec_for, parse_setup
+from umpire.engine.handling import decide_command
+from umpire.engine.registry import get
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.scenarios import scenarios
+from umpire.events.codec import canonical_bytes
+from umpire.events.errors import UmpireError
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "golden"
 SEED = b"golden-log-seed"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from events.redis_store import RedisEventStore
+from umpire.events.redis_store import RedisEventStore
 
 
 async def lose_writes_after_seq_1(store: RedisEventStore, game_id: str, lost: list[str]) -> str:

@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from server.embedded import free_port
+from umpire.server.embedded import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ def wait_for_port(port: int, timeout: float = 20.0) -> None:
 
 
 def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.Popen[bytes], int]:
-    """Start `python -m server.cli serve` against `redis_url`; returns (process, port)."""
+    """Start `python -m umpire.server.cli serve` against `redis_url`; returns (process, port)."""
     port = free_port()
     environment = {
         **os.environ,
@@ -40,7 +40,7 @@ def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.P
         **env,
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve"],
+        [sys.executable, "-m", "umpire.server.cli", "serve"],
         cwd=REPO,
         env=environment,
         stdout=subprocess.PIPE,

@@ -12,9 +12,9 @@ import json
 import re
 from pathlib import Path
 
-from engine import registry
-from engine.citations import rule_titles
 from tests.support.seeds import seed_text
+from umpire.engine import registry
+from umpire.engine.citations import rule_titles
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from events.envelope import GENESIS_HASH
-from events.errors import ExpectedVersionAhead, GameExists, VersionConflict
-from events.store import Credential, EventStore, PendingEvent
-from server.backoff import Backoff
-from server.credential_store import CredentialStore
-from server.notifications import GameChannels, Notifications, RevocationHearing
-from server.store import Store
+from umpire.events.envelope import GENESIS_HASH
+from umpire.events.errors import ExpectedVersionAhead, GameExists, VersionConflict
+from umpire.events.store import Credential, EventStore, PendingEvent
+from umpire.server.backoff import Backoff
+from umpire.server.credential_store import CredentialStore
+from umpire.server.notifications import GameChannels, Notifications, RevocationHearing
+from umpire.server.store import Store
 
 NOW = "2026-01-01T00:00:00.000Z"
 

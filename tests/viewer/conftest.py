@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from server.app import Running, running_gateway
-from server.config import Settings
-from server.embedded import EmbeddedRedis
+from umpire.server.app import Running, running_gateway
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "viewer"

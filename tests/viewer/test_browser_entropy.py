@@ -7,9 +7,9 @@ from typing import Any
 
 from umpire_counter import RULESET
 
-from engine.game import codec_for
-from events.types import ClientSeedBound, GameCreated
-from server.app import Running
+from umpire.engine.game import codec_for
+from umpire.events.types import ClientSeedBound, GameCreated
+from umpire.server.app import Running
 
 # Records every frame the page sends and receives, in order.
 CREATE_AND_RECORD = """async (url) => {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.app import Running
+from umpire.server.app import Running
 
 SCHEMA = {
     "anyOf": [

@@ -10,11 +10,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from clients.client import UmpireClient
-from engine.hexgrid import Hex
-from engine.rulesets.nightfighter.geometry import grid_of
-from engine.rulesets.nightfighter.setup import Setup
-from server.app import Running
+from umpire.clients import UmpireClient
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.nightfighter.geometry import grid_of
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.server.app import Running
 
 TIMEOUT = 10_000
 CENTRES = """() => [...document.querySelectorAll('#state svg.hexmap polygon.hex')].map(

@@ -9,15 +9,15 @@ from typing import Any
 
 import msgspec
 
-from engine import registry
-from engine.map_view import drawn
-from engine.roles import Role
-from engine.rulesets.downtown.state import Sam
-from engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from engine.rulesets.downtown.terms import SamStatus
-from engine.rulesets.nightfighter.state import Counter, FighterState
-from engine.rulesets.nightfighter.terms import Status, Uncertainty
-from engine.scenarios import default_setup
+from umpire.engine import registry
+from umpire.engine.map_view import drawn
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown.state import Sam
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from umpire.engine.rulesets.downtown.terms import SamStatus
+from umpire.engine.rulesets.nightfighter.state import Counter, FighterState
+from umpire.engine.rulesets.nightfighter.terms import Status, Uncertainty
+from umpire.engine.scenarios import default_setup
 
 
 def _view(name: str, change: Any = None, role: Role = Role.PLAYER) -> Any:

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from server.app import Running
 from tests.viewer.table_page import (
     TIMEOUT,
     create_game,
@@ -21,6 +20,7 @@ from tests.viewer.table_page import (
     send,
     take_back,
 )
+from umpire.server.app import Running
 
 
 async def _roll_physical_dice(page: Any, kind: str, faces: str) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-import server.games as games_module
-from clients.client import UmpireClient
-from engine.dice import ServerDice
-from server.app import Running
+import umpire.server.games as games_module
 from tests.access.test_hidden_dice_differential import AlteredDice
 from tests.viewer.table_page import TIMEOUT
+from umpire.clients import UmpireClient
+from umpire.engine.dice import ServerDice
+from umpire.server.app import Running
 
 # Everything in the page: its HTML (text and attributes) and the values of its controls.
 DOM = """() => document.documentElement.outerHTML + JSON.stringify(

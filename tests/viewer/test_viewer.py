@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clients.client import UmpireClient
-from server.app import Running
 from tests.rulesets.downtown.test_scripted_raid import SETUP as DOWNTOWN
+from umpire.clients import UmpireClient
+from umpire.server.app import Running
 
 TIMEOUT = 10_000  # ms for any one thing to appear
 

@@ -11,10 +11,10 @@ from urllib.parse import urlencode
 
 import pytest
 
-from clients.client import UmpireClient
-from server.app import Running, running_gateway
-from server.config import Settings
-from server.embedded import EmbeddedRedis
+from umpire.clients import UmpireClient
+from umpire.server.app import Running, running_gateway
+from umpire.server.config import Settings
+from umpire.server.embedded import EmbeddedRedis
 
 TIMEOUT = 10_000
 TOKEN = "viewer-operator-token-123"

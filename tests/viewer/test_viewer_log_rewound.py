@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from clients.client import UmpireClient
-from server.app import Running
 from tests.support.lost_writes import lose_writes_after_seq_1
 from tests.viewer.test_viewer import TIMEOUT, _open
+from umpire.clients import UmpireClient
+from umpire.server.app import Running
 
 
 async def test_the_viewer_reads_a_rewound_log_again(

@@ -3,17 +3,22 @@ flies the bots. See README.md for the rule map, placeholders and interpretations
 
 from __future__ import annotations
 
-from engine.ruleset import Ruleset
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.actions import actions
-from engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
-from engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
-from engine.rulesets.age_of_dogfights.events import EVENT_TYPES
-from engine.rulesets.age_of_dogfights.evolve import evolve
-from engine.rulesets.age_of_dogfights.setup import FACING_ACROSS, Setup, aircraft_types, validate
-from engine.rulesets.age_of_dogfights.state import Plane, Side, State
-from engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
-from engine.rulesets.age_of_dogfights.view import redact, view
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.actions import actions
+from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
+from umpire.engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
+from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
+from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
+from umpire.engine.rulesets.age_of_dogfights.setup import (
+    FACING_ACROSS,
+    Setup,
+    aircraft_types,
+    validate,
+)
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, Side, State
+from umpire.engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
+from umpire.engine.rulesets.age_of_dogfights.view import redact, view
 
 
 def initial_state(setup: Setup) -> State:

@@ -9,16 +9,16 @@ the board, levels to each aircraft's service ceiling (Game Setup).
 
 from __future__ import annotations
 
-from engine.actions import Action, offer, offer_each, one_of
-from engine.roles import Role
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.commands import (
+from umpire.engine.actions import Action, offer, offer_each, one_of
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.commands import (
     FlyBots,
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
 )
-from engine.rulesets.age_of_dogfights.state import Phase, State
+from umpire.engine.rulesets.age_of_dogfights.state import Phase, State
 
 
 def actions(state: State, role: Role) -> list[Action]:

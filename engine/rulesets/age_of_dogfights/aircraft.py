@@ -22,7 +22,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.age_of_dogfights.terms import Kind, Rotary
+from umpire.engine.rulesets.age_of_dogfights.terms import Kind, Rotary
 
 
 class AircraftType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.age_of_dogfights.state import Plane, State
-from engine.rulesets.age_of_dogfights.terms import Attitude
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude
 
 
 class Altitude(Struct, frozen=True, kw_only=True):

@@ -15,28 +15,34 @@ Random maneuver on a 1.
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.altitude import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.altitude import (
     approach_target_level,
     destination_level,
     steer,
 )
-from engine.rulesets.age_of_dogfights.burst import fire_if_in_position
-from engine.rulesets.age_of_dogfights.choice import equal_choice
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.exposure import Pose, check
-from engine.rulesets.age_of_dogfights.geometry import Board, distance, in_front, reverse, step
-from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
-from engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.state import Plane, is_mission
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
+from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
+from umpire.engine.rulesets.age_of_dogfights.geometry import (
+    Board,
+    distance,
+    in_front,
+    reverse,
+    step,
+)
+from umpire.engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
+from umpire.engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, is_mission
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     APPROACH_RANDOM,
     SKIP_OR_ATTACK,
 )
-from engine.rulesets.age_of_dogfights.terms import Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.terms import Manoeuvre
 
 
 def choose_aircraft(ctx: Context, bot: Plane) -> tuple[Plane, int, bool, str]:

@@ -17,23 +17,28 @@ from itertools import groupby
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.burst import fire
-from engine.rulesets.age_of_dogfights.choice import equal_choice, target_tie
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import FiringPositionsFound
-from engine.rulesets.age_of_dogfights.exposure import Pose, check, is_exposed, reachable_levels
-from engine.rulesets.age_of_dogfights.firing import Shot, shots
-from engine.rulesets.age_of_dogfights.geometry import Board
-from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
-from engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
-from engine.rulesets.age_of_dogfights.state import Plane, State, is_mission
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.burst import fire
+from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice, target_tie
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import FiringPositionsFound
+from umpire.engine.rulesets.age_of_dogfights.exposure import (
+    Pose,
+    check,
+    is_exposed,
+    reachable_levels,
+)
+from umpire.engine.rulesets.age_of_dogfights.firing import Shot, shots
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board
+from umpire.engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
+from umpire.engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, State, is_mission
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     SKIP_OR_ATTACK,
 )
-from engine.rulesets.age_of_dogfights.terms import Attitude, Column, Gun, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Column, Gun, Manoeuvre
 
 
 class Option(Struct, frozen=True, kw_only=True):

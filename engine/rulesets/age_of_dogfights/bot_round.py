@@ -8,13 +8,13 @@ another in designation order, each seeing the earlier bots' new positions.
 
 from __future__ import annotations
 
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import RoundEnded, RoundStarted
-from engine.rulesets.age_of_dogfights.fighter import fly_fighter
-from engine.rulesets.age_of_dogfights.mission import fly_mission
-from engine.rulesets.age_of_dogfights.retreat import check_triggers, fly_retreat
-from engine.rulesets.age_of_dogfights.terms import Kind
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import RoundEnded, RoundStarted
+from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
+from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, fly_retreat
+from umpire.engine.rulesets.age_of_dogfights.terms import Kind
 
 
 def fly_round(ctx: Context) -> None:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.choice import target_tie
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import BurstChosen
-from engine.rulesets.age_of_dogfights.exposure import Pose
-from engine.rulesets.age_of_dogfights.firing import Shot, shots
-from engine.rulesets.age_of_dogfights.state import is_mission
-from engine.rulesets.age_of_dogfights.tables.seed_tables import LONG_BURST, LONG_BURST_LOW_AMMO
-from engine.rulesets.age_of_dogfights.terms import Gun
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.choice import target_tie
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import BurstChosen
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose
+from umpire.engine.rulesets.age_of_dogfights.firing import Shot, shots
+from umpire.engine.rulesets.age_of_dogfights.state import is_mission
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
+    LONG_BURST,
+    LONG_BURST_LOW_AMMO,
+)
+from umpire.engine.rulesets.age_of_dogfights.terms import Gun
 
 
 def fire(ctx: Context, bot_id: str, shot: Shot) -> None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.decision import Candidate
-from engine.dice import custom
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import EqualChoiceRolled
-from engine.rulesets.age_of_dogfights.state import Plane
-from engine.rulesets.age_of_dogfights.tables.seed_tables import THREE_TARGETS, TWO_TARGETS
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import EqualChoiceRolled
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import THREE_TARGETS, TWO_TARGETS
 
 _RANK = {"lower": 0, "medium": 1, "higher": 2}
 

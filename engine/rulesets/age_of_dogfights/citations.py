@@ -7,7 +7,7 @@ Cyrillic "П" in the seed text (a garbled "II") and is cited as "Step II".
 
 from __future__ import annotations
 
-from engine.kit.citation import citations
+from umpire.engine.kit.citation import citations
 
 SEED = "001_989a2f850da69b66.txt"
 cite = citations(SEED)

@@ -7,9 +7,9 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.age_of_dogfights.geometry import Heading
-from engine.rulesets.age_of_dogfights.setup import Ident, Level, PointIn
-from engine.rulesets.age_of_dogfights.terms import Attitude, Damage
+from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
+from umpire.engine.rulesets.age_of_dogfights.setup import Ident, Level, PointIn
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Damage
 
 
 class RollSetup(Struct, frozen=True, kw_only=True, tag="RollSetup"):

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.decision import Candidate, chosen_and_rejected
-from engine.dice import Dice, d6
-from engine.kit.seed_table import SeedTable
-from engine.kit.turn import Turn
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
-from engine.rulesets.age_of_dogfights.evolve import evolve
-from engine.rulesets.age_of_dogfights.state import State
-from events.types import DiceRolled
+from umpire.engine.decision import Candidate, chosen_and_rejected
+from umpire.engine.dice import Dice, d6
+from umpire.engine.kit.seed_table import SeedTable
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
+from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
+from umpire.engine.rulesets.age_of_dogfights.state import State
+from umpire.events.types import DiceRolled
 
 
 class Context(Turn[State]):

@@ -7,25 +7,25 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.kit.dispatch import Dispatch
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.bot_round import fly_round
-from engine.rulesets.age_of_dogfights.commands import (
+from umpire.engine.dice import Dice
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.bot_round import fly_round
+from umpire.engine.rulesets.age_of_dogfights.commands import (
     FlyBots,
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
 )
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
-from engine.rulesets.age_of_dogfights.geometry import Board
-from engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
-from engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
-from engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
-from engine.rulesets.age_of_dogfights.terms import Damage
-from events.types import GameEnded
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board
+from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
+from umpire.engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
+from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Damage
+from umpire.events.types import GameEnded
 
 
 def _in_combat(state: State, what: str) -> None:

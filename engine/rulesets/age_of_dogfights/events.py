@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Decision as BaseDecision
-from engine.rulesets.age_of_dogfights.geometry import Heading
-from engine.rulesets.age_of_dogfights.terms import (
+from umpire.engine.decision import Decision as BaseDecision
+from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
+from umpire.engine.rulesets.age_of_dogfights.terms import (
     Aggressiveness,
     Attitude,
     Column,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import msgspec
 from msgspec import Struct
 
-from engine.rulesets.age_of_dogfights.events import (
+from umpire.engine.rulesets.age_of_dogfights.events import (
     AggressivenessRolled,
     AltitudeRolled,
     BotDamageReported,
@@ -22,9 +22,9 @@ from engine.rulesets.age_of_dogfights.events import (
     SkillRolled,
     TaskPerformed,
 )
-from engine.rulesets.age_of_dogfights.state import Phase, Plane, State
-from engine.rulesets.age_of_dogfights.terms import Damage, Gun, Task
-from events.types import DiceRolled
+from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Damage, Gun, Task
+from umpire.events.types import DiceRolled
 
 
 def _update(state: State, ident: str, change: Callable[[Plane], Plane]) -> State:

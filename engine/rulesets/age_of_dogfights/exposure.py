@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import ExposureChecked
-from engine.rulesets.age_of_dogfights.geometry import Heading, Point, behind, distance, in_front
-from engine.rulesets.age_of_dogfights.state import Plane, State
-from engine.rulesets.age_of_dogfights.terms import Attitude
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import ExposureChecked
+from umpire.engine.rulesets.age_of_dogfights.geometry import (
+    Heading,
+    Point,
+    behind,
+    distance,
+    in_front,
+)
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude
 
 
 class Pose(Struct, frozen=True, kw_only=True):

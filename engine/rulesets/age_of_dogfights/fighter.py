@@ -9,19 +9,19 @@ no attack is made.
 
 from __future__ import annotations
 
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.approach import approach
-from engine.rulesets.age_of_dogfights.attack import find_opportunities, fly_attack, step_iii
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.exposure import Pose, check
-from engine.rulesets.age_of_dogfights.firing import usable_guns
-from engine.rulesets.age_of_dogfights.jammed_guns import unjam
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.approach import approach
+from umpire.engine.rulesets.age_of_dogfights.attack import find_opportunities, fly_attack, step_iii
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
+from umpire.engine.rulesets.age_of_dogfights.firing import usable_guns
+from umpire.engine.rulesets.age_of_dogfights.jammed_guns import unjam
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     EXPOSED_RESPONSE,
 )
-from engine.rulesets.age_of_dogfights.throttle import choose_die, roll_movement
+from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, roll_movement
 
 
 def fly_fighter(ctx: Context, bot_id: str) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.age_of_dogfights.exposure import Pose
-from engine.rulesets.age_of_dogfights.geometry import behind, distance, in_front
-from engine.rulesets.age_of_dogfights.state import Plane, State
-from engine.rulesets.age_of_dogfights.tables.firing_chart import FiringRow
-from engine.rulesets.age_of_dogfights.terms import Column, Gun
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose
+from umpire.engine.rulesets.age_of_dogfights.geometry import behind, distance, in_front
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
+from umpire.engine.rulesets.age_of_dogfights.tables.firing_chart import FiringRow
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun
 
 
 class Shot(Struct, frozen=True, kw_only=True):

@@ -10,16 +10,19 @@ attack with them); a tilted bot changes one level in its nose's direction and le
 
 from __future__ import annotations
 
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import GunsUnjammed
-from engine.rulesets.age_of_dogfights.exposure import Pose, check
-from engine.rulesets.age_of_dogfights.geometry import Board
-from engine.rulesets.age_of_dogfights.movement import collides, move
-from engine.rulesets.age_of_dogfights.paths import straight_path
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.tables.seed_tables import AGGRESSIVENESS_MODIFIER, UNJAM
-from engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import GunsUnjammed
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board
+from umpire.engine.rulesets.age_of_dogfights.movement import collides, move
+from umpire.engine.rulesets.age_of_dogfights.paths import straight_path
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
+    AGGRESSIVENESS_MODIFIER,
+    UNJAM,
+)
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
 
 
 def unjam(ctx: Context, bot_id: str, steps: int) -> None:

@@ -12,25 +12,28 @@ its task there; a mission bot with no task left heads home (the retreat procedur
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.altitude import steer
-from engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
-from engine.rulesets.age_of_dogfights.burst import fire_if_in_position
-from engine.rulesets.age_of_dogfights.choice import equal_choice
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import TaskPerformed
-from engine.rulesets.age_of_dogfights.firing import can_fire_offensively
-from engine.rulesets.age_of_dogfights.geometry import Board, distance
-from engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
-from engine.rulesets.age_of_dogfights.paths import all_paths, distinct_ends
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.retreat import decide_retreat, fly_retreat
-from engine.rulesets.age_of_dogfights.setup import TaskZone
-from engine.rulesets.age_of_dogfights.state import Plane
-from engine.rulesets.age_of_dogfights.tables.seed_tables import MISSION_A_MODIFIER, MISSION_ATTACK
-from engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre, Task
-from engine.rulesets.age_of_dogfights.throttle import mission_die, roll_movement
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.altitude import steer
+from umpire.engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
+from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
+from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import TaskPerformed
+from umpire.engine.rulesets.age_of_dogfights.firing import can_fire_offensively
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, distance
+from umpire.engine.rulesets.age_of_dogfights.movement import collides, keep_room, move
+from umpire.engine.rulesets.age_of_dogfights.paths import all_paths, distinct_ends
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.retreat import decide_retreat, fly_retreat
+from umpire.engine.rulesets.age_of_dogfights.setup import TaskZone
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
+    MISSION_A_MODIFIER,
+    MISSION_ATTACK,
+)
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre, Task
+from umpire.engine.rulesets.age_of_dogfights.throttle import mission_die, roll_movement
 
 
 def next_task(ctx: Context, bot: Plane) -> Task | None:

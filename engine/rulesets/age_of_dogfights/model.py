@@ -26,8 +26,11 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.age_of_dogfights.tables.firing_chart import DEFAULT_FIRING_CHART, FiringRow
-from engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.tables.firing_chart import (
+    DEFAULT_FIRING_CHART,
+    FiringRow,
+)
+from umpire.engine.rulesets.age_of_dogfights.terms import Turn
 
 FaceModifier = Annotated[int, Meta(ge=-3, le=6)]
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import BotMoved
-from engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
-from engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
-from engine.rulesets.age_of_dogfights.state import Plane, State
-from engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Turn
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import BotMoved
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
+from umpire.engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
+from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Turn
 
 
 def occupant(state: State, point: Point, level: int, moving: str) -> str | None:

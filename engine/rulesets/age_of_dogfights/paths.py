@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
-from engine.rulesets.age_of_dogfights.geometry import turn_left as _left
-from engine.rulesets.age_of_dogfights.geometry import turn_right as _right
-from engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
+from umpire.engine.rulesets.age_of_dogfights.geometry import turn_left as _left
+from umpire.engine.rulesets.age_of_dogfights.geometry import turn_right as _right
+from umpire.engine.rulesets.age_of_dogfights.terms import Turn
 
 TURN_ORDER: tuple[Turn, ...] = (Turn.STRAIGHT, Turn.LEFT, Turn.RIGHT)
 

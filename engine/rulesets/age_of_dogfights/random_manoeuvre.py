@@ -21,17 +21,21 @@ know the level the bot ends at.
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import custom
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.altitude import allowed_attitude
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
-from engine.rulesets.age_of_dogfights.movement import has_room, move, occupant, room_for
-from engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
-from engine.rulesets.age_of_dogfights.state import Plane
-from engine.rulesets.age_of_dogfights.tables.seed_tables import ATTITUDE, THREE_LEVELS, TWO_LEVELS
-from engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Rotary, Turn
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.altitude import allowed_attitude
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
+from umpire.engine.rulesets.age_of_dogfights.movement import has_room, move, occupant, room_for
+from umpire.engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
+    ATTITUDE,
+    THREE_LEVELS,
+    TWO_LEVELS,
+)
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Rotary, Turn
 
 
 def level_change(ctx: Context, bot: Plane) -> int:

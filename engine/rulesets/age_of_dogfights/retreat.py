@@ -12,27 +12,27 @@ service ceiling), and uses full throttle if available (throttle.retreat_die).
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.altitude import steer
-from engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
-from engine.rulesets.age_of_dogfights.burst import fire_if_in_position
-from engine.rulesets.age_of_dogfights.choice import equal_choice
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import RetreatDecided
-from engine.rulesets.age_of_dogfights.firing import can_fire_offensively
-from engine.rulesets.age_of_dogfights.geometry import Board
-from engine.rulesets.age_of_dogfights.movement import collides, move
-from engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
-from engine.rulesets.age_of_dogfights.state import Plane
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.altitude import steer
+from umpire.engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
+from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
+from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import RetreatDecided
+from umpire.engine.rulesets.age_of_dogfights.firing import can_fire_offensively
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board
+from umpire.engine.rulesets.age_of_dogfights.movement import collides, move
+from umpire.engine.rulesets.age_of_dogfights.paths import Path, all_paths, distinct_ends
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     DAMAGE_RETREAT,
     RETREAT_A_MODIFIER,
     RETREAT_ATTACK,
 )
-from engine.rulesets.age_of_dogfights.terms import Column, Kind, Manoeuvre
-from engine.rulesets.age_of_dogfights.throttle import retreat_die, roll_movement
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Kind, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.throttle import retreat_die, roll_movement
 
 
 def decide_retreat(ctx: Context, bot: Plane, reason: str, rule: str = c.RETREAT) -> None:

@@ -13,12 +13,12 @@ from typing import Annotated
 
 from msgspec import Meta, Struct, field
 
-from engine.errors import RuleError
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.aircraft import DEFAULT_TYPES, AircraftType
-from engine.rulesets.age_of_dogfights.geometry import Board, Heading
-from engine.rulesets.age_of_dogfights.model import Model
-from engine.rulesets.age_of_dogfights.terms import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.aircraft import DEFAULT_TYPES, AircraftType
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading
+from umpire.engine.rulesets.age_of_dogfights.model import Model
+from umpire.engine.rulesets.age_of_dogfights.terms import (
     OPPOSITE_EDGE,
     Aggressiveness,
     Attitude,

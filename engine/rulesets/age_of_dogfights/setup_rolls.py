@@ -11,21 +11,21 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import (
     AggressivenessRolled,
     AltitudeRolled,
     SetupCompleted,
     SkillRolled,
 )
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS,
     BOT_ALTITUDE_FIRST,
     PILOT_SKILL,
 )
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Kind, Skill
+from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness, Kind, Skill
 
 
 def _bands(

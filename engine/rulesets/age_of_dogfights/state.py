@@ -6,11 +6,17 @@ from enum import StrEnum
 
 from msgspec import Struct
 
-from engine.rulesets.age_of_dogfights.aircraft import AircraftType
-from engine.rulesets.age_of_dogfights.geometry import Heading
-from engine.rulesets.age_of_dogfights.model import Model
-from engine.rulesets.age_of_dogfights.setup import TaskZone
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Attitude, Edge, Kind, Skill
+from umpire.engine.rulesets.age_of_dogfights.aircraft import AircraftType
+from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
+from umpire.engine.rulesets.age_of_dogfights.model import Model
+from umpire.engine.rulesets.age_of_dogfights.setup import TaskZone
+from umpire.engine.rulesets.age_of_dogfights.terms import (
+    Aggressiveness,
+    Attitude,
+    Edge,
+    Kind,
+    Skill,
+)
 
 
 class Side(StrEnum):

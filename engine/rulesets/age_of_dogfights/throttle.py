@@ -11,20 +11,20 @@ modifier on the chosen die; a green die uses one safe usage of full throttle.
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import custom
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
-from engine.rulesets.age_of_dogfights.state import Plane
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     DIE_CHOICE,
     FEW_SAFE_THROTTLE_MODIFIER,
     FEW_SAFE_THROTTLE_USES,
     RETREAT_THROTTLE,
     THROTTLE_CONFIRM,
 )
-from engine.rulesets.age_of_dogfights.terms import DieColour
+from umpire.engine.rulesets.age_of_dogfights.terms import DieColour
 
 
 def _chosen(ctx: Context, bot: Plane, colour: DieColour, rule: str, why: str) -> DieColour:

@@ -8,17 +8,17 @@ actions and the base game's results. See README.md for the rule map and interpre
 
 from __future__ import annotations
 
-from engine.ruleset import Ruleset
-from engine.rulesets.conflict_of_heroes.actions import actions
-from engine.rulesets.conflict_of_heroes.board import board
-from engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
-from engine.rulesets.conflict_of_heroes.decide import DISPATCH, decide
-from engine.rulesets.conflict_of_heroes.events import EVENTS
-from engine.rulesets.conflict_of_heroes.evolve import evolve
-from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import SEED
-from engine.rulesets.conflict_of_heroes.view import redact, view
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.rulesets.conflict_of_heroes.actions import actions
+from umpire.engine.rulesets.conflict_of_heroes.board import board
+from umpire.engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
+from umpire.engine.rulesets.conflict_of_heroes.decide import DISPATCH, decide
+from umpire.engine.rulesets.conflict_of_heroes.events import EVENTS
+from umpire.engine.rulesets.conflict_of_heroes.evolve import evolve
+from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import SEED
+from umpire.engine.rulesets.conflict_of_heroes.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="conflict_of_heroes",

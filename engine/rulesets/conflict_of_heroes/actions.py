@@ -9,10 +9,10 @@ APs to what a unit has, hexes to the passable map, named cards to those in the d
 
 from __future__ import annotations
 
-from engine.actions import Action, Schema, map_hexes, offer, one_of
-from engine.roles import Role
-from engine.rulesets.conflict_of_heroes.battlefield import active, terrain
-from engine.rulesets.conflict_of_heroes.commands import (
+from umpire.engine.actions import Action, Schema, map_hexes, offer, one_of
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import active, terrain
+from umpire.engine.rulesets.conflict_of_heroes.commands import (
     CardAction,
     CommandAction,
     Pass,
@@ -24,8 +24,8 @@ from engine.rulesets.conflict_of_heroes.commands import (
     TakeAiTurn,
     UnitAction,
 )
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import Side, Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side, Turn, cite
 
 
 def _units(ids: list[str]) -> Schema:

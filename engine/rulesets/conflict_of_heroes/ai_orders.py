@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.dice import two_d6
-from engine.rulesets.conflict_of_heroes.battlefield import distance, dm, hex_of
-from engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
-from engine.rulesets.conflict_of_heroes.events import (
+from umpire.engine.dice import two_d6
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import distance, dm, hex_of
+from umpire.engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
+from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
     AiPivoted,
@@ -22,8 +22,8 @@ from engine.rulesets.conflict_of_heroes.events import (
     AiTargetSelected,
     AiUnitSelected,
 )
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.movement import (
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.movement import (
     DISENGAGE_KEYS,
     HEX_KEYS,
     HexOption,
@@ -31,11 +31,11 @@ from engine.rulesets.conflict_of_heroes.movement import (
     flanking_units,
     pivot_facing,
 )
-from engine.rulesets.conflict_of_heroes.orders import Order, OrderAction, Relation
-from engine.rulesets.conflict_of_heroes.priority import Key, Prefer, choose
-from engine.rulesets.conflict_of_heroes.state import Unit
-from engine.rulesets.conflict_of_heroes.targeting import choose_fire_target
-from engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.rulesets.conflict_of_heroes.orders import Order, OrderAction, Relation
+from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer, choose
+from umpire.engine.rulesets.conflict_of_heroes.state import Unit
+from umpire.engine.rulesets.conflict_of_heroes.targeting import choose_fire_target
+from umpire.engine.rulesets.conflict_of_heroes.terms import cite
 
 UNHIT: Key[AiOption] = Key("un-hit AI before a hit AI (5.1.1)", lambda o: int(o.ai.hit), Prefer.LOW)
 MOVE_KEYS: tuple[Key[AiOption], ...] = (

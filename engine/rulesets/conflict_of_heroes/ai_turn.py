@@ -10,12 +10,12 @@ and a pass right after the player's pass ends the round.
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.conflict_of_heroes.ai_orders import Executed, execute
-from engine.rulesets.conflict_of_heroes.battlefield import active
-from engine.rulesets.conflict_of_heroes.deck import draw_card, reshuffle
-from engine.rulesets.conflict_of_heroes.eligibility import AiOption, ai_options
-from engine.rulesets.conflict_of_heroes.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.conflict_of_heroes.ai_orders import Executed, execute
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import active
+from umpire.engine.rulesets.conflict_of_heroes.deck import draw_card, reshuffle
+from umpire.engine.rulesets.conflict_of_heroes.eligibility import AiOption, ai_options
+from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiOrderSelected,
     AiPassed,
     AiTurnEnded,
@@ -23,11 +23,11 @@ from engine.rulesets.conflict_of_heroes.events import (
     MissionTrackChecked,
     RoundEnded,
 )
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.orders import Order, OrderAction
-from engine.rulesets.conflict_of_heroes.spent_check import spent_check
-from engine.rulesets.conflict_of_heroes.state import Card, Instruction, State
-from engine.rulesets.conflict_of_heroes.terms import (
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.orders import Order, OrderAction
+from umpire.engine.rulesets.conflict_of_heroes.spent_check import spent_check
+from umpire.engine.rulesets.conflict_of_heroes.state import Card, Instruction, State
+from umpire.engine.rulesets.conflict_of_heroes.terms import (
     CardColour,
     DrawPurpose,
     Section,

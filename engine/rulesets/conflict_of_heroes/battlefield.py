@@ -16,10 +16,10 @@ here they are computed from the scenario's data (README "Interpretations"):
 
 from __future__ import annotations
 
-from engine.hexgrid import Hex
-from engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
-from engine.rulesets.conflict_of_heroes.state import State, Unit
-from engine.rulesets.conflict_of_heroes.terms import Side
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
+from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
 CLEAR = TerrainSpec(hex="0000")
 

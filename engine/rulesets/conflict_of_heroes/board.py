@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hexgrid import Parity
-from engine.map_view import MapFeature, MapGrid, MapPiece, MapView
+from umpire.engine.hexgrid import Parity
+from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
 
 
 def _terrain_label(t: dict[str, Any]) -> str:

@@ -13,8 +13,8 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.conflict_of_heroes.scenario import HexLabel, Ident
-from engine.rulesets.conflict_of_heroes.terms import ActionKind
+from umpire.engine.rulesets.conflict_of_heroes.scenario import HexLabel, Ident
+from umpire.engine.rulesets.conflict_of_heroes.terms import ActionKind
 
 Ids = Annotated[tuple[Ident, ...], Meta(max_length=12)]
 Cards = Annotated[tuple[Annotated[int, Meta(ge=1, le=999)], ...], Meta(max_length=60)]

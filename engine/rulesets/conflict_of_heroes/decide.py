@@ -11,15 +11,15 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.kit.dispatch import Dispatch
-from engine.rulesets.conflict_of_heroes import commands as cmd
-from engine.rulesets.conflict_of_heroes import player_turn, reports
-from engine.rulesets.conflict_of_heroes.ai_turn import ai_turn
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import Turn, cite
+from umpire.engine.dice import Dice
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.rulesets.conflict_of_heroes import commands as cmd
+from umpire.engine.rulesets.conflict_of_heroes import player_turn, reports
+from umpire.engine.rulesets.conflict_of_heroes.ai_turn import ai_turn
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import Turn, cite
 
 
 def _ai_turn(j: Journal, command: cmd.TakeAiTurn) -> None:

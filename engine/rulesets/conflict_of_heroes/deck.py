@@ -1,26 +1,26 @@
 """The Order Card deck: draws, discards, reshuffles, and the Command card an AI's
 destruction costs (7.3).
 
-Seed 003_368c69a730e6e14a.txt. A draw is `engine.dice.draw(n)`: a uniform pick among the n
+Seed 003_368c69a730e6e14a.txt. A draw is `umpire.engine.dice.draw(n)`: a uniform pick among the n
 cards still in the deck, face k meaning the k-th card in ascending card-number order. The
 deck's remaining cards are state; discards and reshuffles are events; no shuffled order is
 ever stored or logged, so nothing logged tells a future draw, and every draw can be
-recomputed from the revealed seed (`engine.dice.derive_faces`).
+recomputed from the revealed seed (`umpire.engine.dice.derive_faces`).
 """
 
 from __future__ import annotations
 
-from engine.dice import draw
-from engine.errors import RuleError
-from engine.rulesets.conflict_of_heroes.events import (
+from umpire.engine.dice import draw
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.conflict_of_heroes.events import (
     CommandCardKept,
     CommandCardRemoved,
     DeckReshuffled,
     OrderCardDrawn,
 )
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.state import Card
-from engine.rulesets.conflict_of_heroes.terms import CardColour, DrawPurpose, cite
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.state import Card
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, DrawPurpose, cite
 
 EMPTY_DECK_RULE = cite("4.0") + " (deck exhausted: discards reshuffled, README)"
 

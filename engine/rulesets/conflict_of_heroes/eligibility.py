@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.rulesets.conflict_of_heroes.battlefield import (
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
     can_fire_into,
     distance,
@@ -20,16 +20,16 @@ from engine.rulesets.conflict_of_heroes.battlefield import (
     in_close_combat,
     los,
 )
-from engine.rulesets.conflict_of_heroes.hit_chance import NEVER_FIRES_AT, RangeBand, shot
-from engine.rulesets.conflict_of_heroes.movement import (
+from umpire.engine.rulesets.conflict_of_heroes.hit_chance import NEVER_FIRES_AT, RangeBand, shot
+from umpire.engine.rulesets.conflict_of_heroes.movement import (
     HexOption,
     disengage_options,
     flanking_units,
     hex_options,
 )
-from engine.rulesets.conflict_of_heroes.orders import Order, OrderAction, Status, TargetKind
-from engine.rulesets.conflict_of_heroes.state import Card, State, Unit
-from engine.rulesets.conflict_of_heroes.terms import CardColour, Side
+from umpire.engine.rulesets.conflict_of_heroes.orders import Order, OrderAction, Status, TargetKind
+from umpire.engine.rulesets.conflict_of_heroes.state import Card, State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side
 
 
 @dataclass(frozen=True)

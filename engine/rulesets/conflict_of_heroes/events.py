@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Decision
-from engine.rulesets.conflict_of_heroes.orders import OrderAction
-from engine.rulesets.conflict_of_heroes.terms import (
+from umpire.engine.decision import Decision
+from umpire.engine.rulesets.conflict_of_heroes.orders import OrderAction
+from umpire.engine.rulesets.conflict_of_heroes.terms import (
     ActionKind,
     DrawPurpose,
     PlayerAction,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from msgspec import Struct
 from msgspec.structs import replace
 
-from engine.rulesets.conflict_of_heroes import events as ev
-from engine.rulesets.conflict_of_heroes.state import State, Unit
-from engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn
+from umpire.engine.rulesets.conflict_of_heroes import events as ev
+from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn
 
 
 def _units(state: State, unit_ids: tuple[str, ...] | set[str], **changes: object) -> State:

@@ -20,8 +20,8 @@ from enum import StrEnum
 
 from msgspec import Struct
 
-from engine.rulesets.conflict_of_heroes.battlefield import distance, dm, in_front_arc
-from engine.rulesets.conflict_of_heroes.state import State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import distance, dm, in_front_arc
+from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
 
 NEVER_FIRES_AT = 11  # 5.1: "needs a modified 2D6 result of 11 or higher"
 

@@ -7,11 +7,11 @@ every roll is logged as its DiceRolled event at the point it was made.
 
 from __future__ import annotations
 
-from engine.dice import Dice
-from engine.kit.turn import Turn
-from engine.rulesets.conflict_of_heroes.evolve import evolve
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.dice import Dice
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.conflict_of_heroes.evolve import evolve
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import cite
 
 
 class Journal(Turn[State]):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.conflict_of_heroes.battlefield import (
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     ai_at,
     distance,
     dm,
@@ -26,9 +26,9 @@ from engine.rulesets.conflict_of_heroes.battlefield import (
     short_range_fire_zones,
     terrain,
 )
-from engine.rulesets.conflict_of_heroes.priority import Key, Prefer
-from engine.rulesets.conflict_of_heroes.state import State, Unit
-from engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer
+from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import cite
 
 
 @dataclass(frozen=True)

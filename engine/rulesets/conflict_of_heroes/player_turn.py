@@ -8,10 +8,10 @@ be taken, spends the CAPs and makes the AP Spent Check.
 
 from __future__ import annotations
 
-from engine.errors import RuleError
-from engine.rulesets.conflict_of_heroes.ai_turn import end_round
-from engine.rulesets.conflict_of_heroes.battlefield import on_map, terrain
-from engine.rulesets.conflict_of_heroes.commands import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.conflict_of_heroes.ai_turn import end_round
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import on_map, terrain
+from umpire.engine.rulesets.conflict_of_heroes.commands import (
     CardAction,
     CommandAction,
     Pass,
@@ -19,11 +19,11 @@ from engine.rulesets.conflict_of_heroes.commands import (
     Stall,
     UnitAction,
 )
-from engine.rulesets.conflict_of_heroes.events import Moved, PlayerActed
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.spent_check import spent_check
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.events import Moved, PlayerActed
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.spent_check import spent_check
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn, cite
 
 
 def require_player_turn(state: State) -> None:

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-from engine.decision import Candidate
-from engine.dice import custom, d6
-from engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom, d6
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 
 T = TypeVar("T")
 

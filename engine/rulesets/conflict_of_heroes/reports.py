@@ -8,24 +8,24 @@ drawn (deck.remove_command_card).
 
 from __future__ import annotations
 
-from engine.errors import RuleError
-from engine.rulesets.conflict_of_heroes.battlefield import ai_at, on_map, terrain
-from engine.rulesets.conflict_of_heroes.commands import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import ai_at, on_map, terrain
+from umpire.engine.rulesets.conflict_of_heroes.commands import (
     ReportCounters,
     ReportDestroyed,
     ReportHit,
     ReportPosition,
 )
-from engine.rulesets.conflict_of_heroes.deck import remove_command_card
-from engine.rulesets.conflict_of_heroes.events import (
+from umpire.engine.rulesets.conflict_of_heroes.deck import remove_command_card
+from umpire.engine.rulesets.conflict_of_heroes.events import (
     CountersReported,
     HitReported,
     PositionReported,
     UnitDestroyed,
 )
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.state import State, Unit
-from engine.rulesets.conflict_of_heroes.terms import Side, cite
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side, cite
 
 
 def _counter(state: State, uid: str, rule: str) -> Unit:

@@ -10,8 +10,8 @@ Counteractions and Mission Orders. A real game enters the real deck in its setup
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.scenario import CardSpec
-from engine.rulesets.conflict_of_heroes.terms import CardColour
+from umpire.engine.rulesets.conflict_of_heroes.scenario import CardSpec
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour
 
 BLUE, GREEN = CardColour.BLUE, CardColour.GREEN
 

@@ -7,14 +7,14 @@ Map: columns 01-12, rows 01-10, odd columns drawn half a hex lower.
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.scenario import (
+from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     MissionInstruction,
     MissionSpec,
     ObjectiveSpec,
     TerrainSpec,
     UnitSpec,
 )
-from engine.rulesets.conflict_of_heroes.terms import Side
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
 AI, PLAYER = Side.AI, Side.PLAYER
 

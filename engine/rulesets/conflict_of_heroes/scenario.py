@@ -13,7 +13,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.conflict_of_heroes.terms import CardColour, Side
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side
 
 HexLabel = Annotated[str, Meta(pattern=r"^[0-9]{4}$", description="CCRR hex label")]
 Ident = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]

@@ -11,22 +11,22 @@ from typing import Annotated
 
 from msgspec import Meta, Struct, field
 
-from engine.errors import InvalidSetup
-from engine.hexgrid import Hex, HexGrid, Parity
-from engine.rulesets.conflict_of_heroes.orders import (
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.hexgrid import Hex, HexGrid, Parity
+from umpire.engine.rulesets.conflict_of_heroes.orders import (
     Order,
     OrderAction,
     OrderSyntaxError,
     parse_order,
 )
-from engine.rulesets.conflict_of_heroes.sample_deck import SAMPLE_DECK
-from engine.rulesets.conflict_of_heroes.sample_mission import (
+from umpire.engine.rulesets.conflict_of_heroes.sample_deck import SAMPLE_DECK
+from umpire.engine.rulesets.conflict_of_heroes.sample_mission import (
     SAMPLE_MISSION,
     SAMPLE_OBJECTIVES,
     SAMPLE_TERRAIN,
     SAMPLE_UNITS,
 )
-from engine.rulesets.conflict_of_heroes.scenario import (
+from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     CardSpec,
     MissionInstruction,
     MissionSpec,
@@ -34,8 +34,8 @@ from engine.rulesets.conflict_of_heroes.scenario import (
     TerrainSpec,
     UnitSpec,
 )
-from engine.rulesets.conflict_of_heroes.state import Card, Instruction, Rules, State, Unit
-from engine.rulesets.conflict_of_heroes.terms import Side
+from umpire.engine.rulesets.conflict_of_heroes.state import Card, Instruction, Rules, State, Unit
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
 Small = Annotated[int, Meta(ge=0, le=20)]
 MapIndex = Annotated[int, Meta(ge=1, le=99)]

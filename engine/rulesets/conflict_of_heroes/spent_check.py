@@ -9,11 +9,11 @@ symbol leaves the unit fresh; a failed check marks every unit of a group action 
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.rulesets.conflict_of_heroes.deck import draw_card
-from engine.rulesets.conflict_of_heroes.events import SpentCheckMade
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.terms import DrawPurpose, Side, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.conflict_of_heroes.deck import draw_card
+from umpire.engine.rulesets.conflict_of_heroes.events import SpentCheckMade
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.terms import DrawPurpose, Side, cite
 
 RULE = cite("3.1.1")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.hexgrid import HexGrid
-from engine.rulesets.conflict_of_heroes.orders import Order
-from engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec, UnitSpec
-from engine.rulesets.conflict_of_heroes.terms import CardColour, Turn
+from umpire.engine.hexgrid import HexGrid
+from umpire.engine.rulesets.conflict_of_heroes.orders import Order
+from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec, UnitSpec
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Turn
 
 
 class Card(Struct, frozen=True, kw_only=True):

@@ -9,11 +9,11 @@ repeat the Target selection process, excluding the current Target".
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
-from engine.rulesets.conflict_of_heroes.hit_chance import NEVER_FIRES_AT
-from engine.rulesets.conflict_of_heroes.journal import Journal
-from engine.rulesets.conflict_of_heroes.priority import Choice, Key, Prefer, choose, narrow
-from engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
+from umpire.engine.rulesets.conflict_of_heroes.hit_chance import NEVER_FIRES_AT
+from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.priority import Choice, Key, Prefer, choose, narrow
+from umpire.engine.rulesets.conflict_of_heroes.terms import cite
 
 RULE = cite("5.2")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.kit.citation import citations
+from umpire.engine.kit.citation import citations
 
 SEED = "003_368c69a730e6e14a.txt"
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
-from engine.roles import Role
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.secret_fields import NO_SECRETS
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.secret_fields import NO_SECRETS
 
 
 def view(state: State, role: Role) -> dict[str, Any]:

@@ -9,16 +9,16 @@ values (11). See README.md for the rule map and interpretations.
 
 from __future__ import annotations
 
-from engine.ruleset import Ruleset
-from engine.rulesets.down_in_flames.actions import actions
-from engine.rulesets.down_in_flames.commands import BeginTurn
-from engine.rulesets.down_in_flames.decide import DISPATCH, decide
-from engine.rulesets.down_in_flames.events import EVENT_TYPES
-from engine.rulesets.down_in_flames.evolve import evolve
-from engine.rulesets.down_in_flames.setup import Setup, initial_state
-from engine.rulesets.down_in_flames.state import SECRET_FIELDS, State
-from engine.rulesets.down_in_flames.terms import SEED, Side
-from engine.rulesets.down_in_flames.view import redact, view
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.rulesets.down_in_flames.actions import actions
+from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
+from umpire.engine.rulesets.down_in_flames.decide import DISPATCH, decide
+from umpire.engine.rulesets.down_in_flames.events import EVENT_TYPES
+from umpire.engine.rulesets.down_in_flames.evolve import evolve
+from umpire.engine.rulesets.down_in_flames.setup import Setup, initial_state
+from umpire.engine.rulesets.down_in_flames.state import SECRET_FIELDS, State
+from umpire.engine.rulesets.down_in_flames.terms import SEED, Side
+from umpire.engine.rulesets.down_in_flames.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.actions import Action, Schema, offer, offer_each, one_of
-from engine.roles import Role
-from engine.rulesets.down_in_flames import commands as cmd
-from engine.rulesets.down_in_flames.altitude import start_limit
-from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
-from engine.rulesets.down_in_flames.state import Plane, State
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import commands as cmd
+from umpire.engine.rulesets.down_in_flames.altitude import start_limit
+from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
+from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
     Characteristic,

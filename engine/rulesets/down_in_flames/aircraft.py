@@ -17,8 +17,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta, Struct
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.terms import AircraftClass, Characteristic, Sight, cite
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.terms import AircraftClass, Characteristic, Sight, cite
 
 Level = Annotated[int, Meta(ge=1, le=30)]
 Rating = Annotated[int, Meta(ge=1, le=30)]

@@ -3,23 +3,29 @@ VERTICAL ROLL responses (2.6.1-2.6.5), with the characteristics of 10.1-10.5."""
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d6, d20
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames.card_play import agility_events
-from engine.rulesets.down_in_flames.commands import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d6, d20
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames.card_play import agility_events
+from umpire.engine.rulesets.down_in_flames.commands import (
     BidStartingAltitude,
     Climb,
     Dive,
     PlayVerticalRoll,
     RollStartingAltitude,
 )
-from engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
-from engine.rulesets.down_in_flames.performance import check_can_spend
-from engine.rulesets.down_in_flames.setup import MAX_START_LEVEL
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane, owner_of, position_key
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
+from umpire.engine.rulesets.down_in_flames.performance import check_can_spend
+from umpire.engine.rulesets.down_in_flames.setup import MAX_START_LEVEL
+from umpire.engine.rulesets.down_in_flames.state import (
+    Plane,
+    State,
+    find_plane,
+    owner_of,
+    position_key,
+)
+from umpire.engine.rulesets.down_in_flames.terms import (
     Card,
     Characteristic,
     Direction,
@@ -28,7 +34,7 @@ from engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
-from events.types import DiceRolled, Owner
+from umpire.events.types import DiceRolled, Owner
 
 LOWEST_LEVEL = 1  # 2: "Levels are numbered, with 1 being the lowest"
 MAX_REROLLS = 10  # 2.5 interpretation: reroll a start above the limit at most this often

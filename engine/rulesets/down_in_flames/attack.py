@@ -6,29 +6,39 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import DiceSpec, d6, d12
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames import bomber_table, odds_table
-from engine.rulesets.down_in_flames.commands import Attack, NegateAttack, ResolveDefensiveFire
-from engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
-from engine.rulesets.down_in_flames.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import DiceSpec, d6, d12
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames import bomber_table, odds_table
+from umpire.engine.rulesets.down_in_flames.commands import (
+    Attack,
+    NegateAttack,
+    ResolveDefensiveFire,
+)
+from umpire.engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
+from umpire.engine.rulesets.down_in_flames.events import (
     AmmunitionChecked,
     AttackCardPlayed,
     AttackNegated,
     AttackResolved,
     CardsDiscarded,
 )
-from engine.rulesets.down_in_flames.performance import (
+from umpire.engine.rulesets.down_in_flames.performance import (
     bursts_available,
     check_can_spend,
     wingman_draw,
 )
-from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, reveal
-from engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane, owner_of, position_key
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, reveal
+from umpire.engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
+from umpire.engine.rulesets.down_in_flames.state import (
+    Plane,
+    State,
+    find_plane,
+    owner_of,
+    position_key,
+)
+from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
     Characteristic,
@@ -38,7 +48,7 @@ from engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
-from events.types import DiceRolled
+from umpire.events.types import DiceRolled
 
 GUNNER_HIT_VALUE = 8  # 3.3
 TURRET_HIT_VALUE = 8  # 4.1.9

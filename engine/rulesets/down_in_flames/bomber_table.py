@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.down_in_flames.terms import CombatDie, cite
+from umpire.engine.rulesets.down_in_flames.terms import CombatDie, cite
 
 HV_PER_DAMAGE_POINT = 8  # 4.1.3
 RULE_POINTS = cite("4.1.3")

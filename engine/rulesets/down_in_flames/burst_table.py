@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight, cite
+from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight, cite
 
 
 class BurstRow(Struct, frozen=True, kw_only=True):

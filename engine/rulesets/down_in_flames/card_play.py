@@ -6,9 +6,9 @@ the counts the supplemental rules add and refuses plays they forbid.
 
 from __future__ import annotations
 
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames.commands import (
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames.commands import (
     BeginTurn,
     BidThachWeave,
     Discard,
@@ -17,7 +17,7 @@ from engine.rulesets.down_in_flames.commands import (
     ReportHand,
     SetPosition,
 )
-from engine.rulesets.down_in_flames.events import (
+from umpire.engine.rulesets.down_in_flames.events import (
     CardPlayed,
     CardsDiscarded,
     HandReported,
@@ -26,13 +26,13 @@ from engine.rulesets.down_in_flames.events import (
     TurnBegan,
     TurnEnded,
 )
-from engine.rulesets.down_in_flames.performance import (
+from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     check_can_spend,
     hand_limits,
 )
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane
-from engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane
+from umpire.engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
 
 RULE_TURN = cite("1")  # the base game's turn sequence
 AGILITY_CARDS = (Card.MANEUVERING, Card.TIGHT_TURN, Card.BARREL_ROLL, Card.HALF_LOOP, Card.SCISSORS)

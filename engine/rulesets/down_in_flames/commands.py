@@ -10,8 +10,14 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.down_in_flames.setup import Ident
-from engine.rulesets.down_in_flames.terms import Card, DefensiveFireKind, Direction, Position, Side
+from umpire.engine.rulesets.down_in_flames.setup import Ident
+from umpire.engine.rulesets.down_in_flames.terms import (
+    Card,
+    DefensiveFireKind,
+    Direction,
+    Position,
+    Side,
+)
 
 Count = Annotated[int, Meta(ge=0, le=30)]
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.rulesets.down_in_flames.bomber_table import (
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.down_in_flames.bomber_table import (
     damaged_threshold_met,
     shot_down_threshold_met,
 )
-from engine.rulesets.down_in_flames.events import (
+from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     BomberDamagePointsTaken,
 )
-from engine.rulesets.down_in_flames.state import Plane, State
-from engine.rulesets.down_in_flames.terms import Outcome, Station, cite
+from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.terms import Outcome, Station, cite
 
 EFFECTS = {
     Station.LEADER: "Horsepower -1, Agility -2 if above 4 else -1, Speed -1 (5.1.1-5.1.3)",

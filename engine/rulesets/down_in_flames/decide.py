@@ -8,23 +8,23 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.kit.dispatch import Dispatch
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames import commands as cmd
-from engine.rulesets.down_in_flames.altitude import (
+from umpire.engine.dice import Dice
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames import commands as cmd
+from umpire.engine.rulesets.down_in_flames.altitude import (
     decide_bid_start,
     decide_climb,
     decide_dive,
     decide_roll_start,
     decide_vertical_roll,
 )
-from engine.rulesets.down_in_flames.attack import (
+from umpire.engine.rulesets.down_in_flames.attack import (
     decide_attack,
     decide_defensive_fire,
     decide_negate,
 )
-from engine.rulesets.down_in_flames.card_play import (
+from umpire.engine.rulesets.down_in_flames.card_play import (
     decide_begin_turn,
     decide_discard,
     decide_end_turn,
@@ -33,10 +33,14 @@ from engine.rulesets.down_in_flames.card_play import (
     decide_set_position,
     decide_thach_weave,
 )
-from engine.rulesets.down_in_flames.evolve import evolve
-from engine.rulesets.down_in_flames.pilot import decide_ace, decide_keen_eyesight, decide_reveal
-from engine.rulesets.down_in_flames.state import State
-from engine.rulesets.down_in_flames.terms import cite
+from umpire.engine.rulesets.down_in_flames.evolve import evolve
+from umpire.engine.rulesets.down_in_flames.pilot import (
+    decide_ace,
+    decide_keen_eyesight,
+    decide_reveal,
+)
+from umpire.engine.rulesets.down_in_flames.state import State
+from umpire.engine.rulesets.down_in_flames.terms import cite
 
 # Command type -> the procedure that decides it with a Turn, in the order the commands are
 # listed.

@@ -11,15 +11,15 @@ from typing import ClassVar
 
 from msgspec import Struct
 
-from engine.decision import Decision
-from engine.rulesets.down_in_flames.events_v1 import (
+from umpire.engine.decision import Decision
+from umpire.engine.rulesets.down_in_flames.events_v1 import (
     AircraftDamagedV1,
     AircraftShotDownV1,
     AmmunitionCheckedV1,
     AttackResolvedV1,
     StartingAltitudeSetV1,
 )
-from engine.rulesets.down_in_flames.terms import Card, Outcome, Position, Side
+from umpire.engine.rulesets.down_in_flames.terms import Card, Outcome, Position, Side
 
 P = "down_in_flames."
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.rulesets.down_in_flames.terms import Outcome
+from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.down_in_flames.terms import Outcome
 
 P = "down_in_flames."
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from msgspec import Struct
 from msgspec.structs import replace
 
-from engine.rulesets.down_in_flames import events as ev
-from engine.rulesets.down_in_flames.pilot import apply_revealed
-from engine.rulesets.down_in_flames.state import PendingAttack, Plane, State, position_key
-from engine.rulesets.down_in_flames.terms import Station
+from umpire.engine.rulesets.down_in_flames import events as ev
+from umpire.engine.rulesets.down_in_flames.pilot import apply_revealed
+from umpire.engine.rulesets.down_in_flames.state import PendingAttack, Plane, State, position_key
+from umpire.engine.rulesets.down_in_flames.terms import Station
 
 
 def _plane(state: State, plane_id: str, **changes: object) -> State:

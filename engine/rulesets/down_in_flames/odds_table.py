@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from msgspec import Struct
 
-from engine.rulesets.down_in_flames.terms import CombatDie, Outcome, cite
+from umpire.engine.rulesets.down_in_flames.terms import CombatDie, Outcome, cite
 
 
 class OddsColumn(Struct, frozen=True, kw_only=True):

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.burst_table import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.burst_table import (
     CRACK_SHOT_BURST_CHANGE,
     RECRUIT_BURST_CHANGE,
     BurstRow,
     row_for,
 )
-from engine.rulesets.down_in_flames.state import Plane, State
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.terms import (
     Characteristic,
     PilotQuality,
     Position,

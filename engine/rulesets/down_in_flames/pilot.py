@@ -5,21 +5,21 @@ from __future__ import annotations
 import msgspec
 from msgspec import Struct
 
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames.commands import (
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames.commands import (
     DeclareAcePilot,
     RevealPilot,
     UseKeenEyesight,
 )
-from engine.rulesets.down_in_flames.events import (
+from umpire.engine.rulesets.down_in_flames.events import (
     AcePilotDeclared,
     KeenEyesightUsed,
     PilotRevealed,
     PositionSet,
 )
-from engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
-from engine.rulesets.down_in_flames.terms import PilotQuality, Position, Station, cite
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
+from umpire.engine.rulesets.down_in_flames.terms import PilotQuality, Position, Station, cite
 
 RULE_SECRET = cite("9.1.11")
 QUALITY, CRACK_SHOT, KEEN_EYESIGHT = "quality", "crack shot", "keen eyesight"

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d6
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.down_in_flames.commands import Attack
-from engine.rulesets.down_in_flames.damage import bomber_damage
-from engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
-from engine.rulesets.down_in_flames.rocket_table import RocketRow, rocket_row
-from engine.rulesets.down_in_flames.state import Plane, State, owner_of
-from engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.down_in_flames.commands import Attack
+from umpire.engine.rulesets.down_in_flames.damage import bomber_damage
+from umpire.engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
+from umpire.engine.rulesets.down_in_flames.rocket_table import RocketRow, rocket_row
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, owner_of
+from umpire.engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
 
 
 def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack) -> RocketRow:

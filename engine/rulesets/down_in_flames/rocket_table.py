@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.down_in_flames.terms import cite
+from umpire.engine.rulesets.down_in_flames.terms import cite
 
 
 class RocketRow(Struct, frozen=True, kw_only=True):

@@ -13,11 +13,11 @@ from typing import Annotated
 
 from msgspec import Meta, Struct, field
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.aircraft import AircraftCard, catalog
-from engine.rulesets.down_in_flames.rocket_table import RULE_CARRIERS, rocket_row
-from engine.rulesets.down_in_flames.state import Element, Plane, State
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.aircraft import AircraftCard, catalog
+from umpire.engine.rulesets.down_in_flames.rocket_table import RULE_CARRIERS, rocket_row
+from umpire.engine.rulesets.down_in_flames.state import Element, Plane, State
+from umpire.engine.rulesets.down_in_flames.terms import (
     CombatDie,
     GyroReading,
     PilotQuality,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from msgspec import Struct, field
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.aircraft import AircraftCard
-from engine.rulesets.down_in_flames.terms import (
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.aircraft import AircraftCard
+from umpire.engine.rulesets.down_in_flames.terms import (
     CombatDie,
     GyroReading,
     PilotQuality,
@@ -14,7 +14,7 @@ from engine.rulesets.down_in_flames.terms import (
     Side,
     Station,
 )
-from events.types import Owner
+from umpire.events.types import Owner
 
 SECRET_FIELDS = ("pilot_quality", "crack_shot", "keen_eyesight")  # 9.1.11
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.kit.citation import citations
+from umpire.engine.kit.citation import citations
 
 SEED = "002_c21c1b1d0b6ff92b.txt"
 

@@ -13,18 +13,18 @@ from typing import Any
 
 import msgspec
 
-from engine.roles import Role
-from engine.rulesets.down_in_flames.performance import (
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     hand_limits,
     ratings,
     wingman_draw,
 )
-from engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
-from engine.rulesets.down_in_flames.state import SECRET_FIELDS, Plane, State
-from engine.rulesets.down_in_flames.terms import Side, Station
-from engine.secret_fields import Redactions, SecretFields
-from events.types import GameCreated
+from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
+from umpire.engine.rulesets.down_in_flames.state import SECRET_FIELDS, Plane, State
+from umpire.engine.rulesets.down_in_flames.terms import Side, Station
+from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.events.types import GameCreated
 
 
 def visible_sides(state_sides: tuple[Side, ...], role: Role) -> tuple[Side, ...]:

@@ -6,20 +6,20 @@ priority lists; the player reports the US side and asks for each phase.
 
 from __future__ import annotations
 
-from engine.errors import InvalidSetup
-from engine.ruleset import Ruleset
-from engine.rulesets.downtown import commands as cmd
-from engine.rulesets.downtown.actions import actions
-from engine.rulesets.downtown.board import board
-from engine.rulesets.downtown.decide import DISPATCH, decide
-from engine.rulesets.downtown.events import EVENT_TYPES
-from engine.rulesets.downtown.evolve import evolve
-from engine.rulesets.downtown.ledger import board_of
-from engine.rulesets.downtown.setup import Setup
-from engine.rulesets.downtown.state import State
-from engine.rulesets.downtown.tables.air_activation import scenario
-from engine.rulesets.downtown.terms import SEED
-from engine.rulesets.downtown.view import SECRET_FIELDS, redact, view
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.rulesets.downtown import commands as cmd
+from umpire.engine.rulesets.downtown.actions import actions
+from umpire.engine.rulesets.downtown.board import board
+from umpire.engine.rulesets.downtown.decide import DISPATCH, decide
+from umpire.engine.rulesets.downtown.events import EVENT_TYPES
+from umpire.engine.rulesets.downtown.evolve import evolve
+from umpire.engine.rulesets.downtown.ledger import board_of
+from umpire.engine.rulesets.downtown.setup import Setup
+from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.tables.air_activation import scenario
+from umpire.engine.rulesets.downtown.terms import SEED
+from umpire.engine.rulesets.downtown.view import SECRET_FIELDS, redact, view
 
 
 def initial_state(setup: Setup) -> State:

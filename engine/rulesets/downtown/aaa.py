@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d10, draw
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.tables import aaa_deployment, aaa_generation
-from engine.rulesets.downtown.terms import DENSITY_ORDER, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d10, draw
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.tables import aaa_deployment, aaa_generation
+from umpire.engine.rulesets.downtown.terms import DENSITY_ORDER, cite
 
 R_GEN = cite("2.1.1")
 R_POOL = cite("2.1.3")

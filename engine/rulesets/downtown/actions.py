@@ -13,14 +13,14 @@ AAA pool and hidden SAM and Fire Can counts narrow nothing), US flight moves to 
 
 from __future__ import annotations
 
-from engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
-from engine.hexgrid import Hex
-from engine.roles import Role
-from engine.rulesets.downtown import commands as cmd
-from engine.rulesets.downtown.aaa import R_ADMIN
-from engine.rulesets.downtown.ledger import board_of
-from engine.rulesets.downtown.state import State
-from engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from umpire.engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
+from umpire.engine.hexgrid import Hex
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import commands as cmd
+from umpire.engine.rulesets.downtown.aaa import R_ADMIN
+from umpire.engine.rulesets.downtown.ledger import board_of
+from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.terms import Phase, SamStatus, cite
 
 R_US = cite("1.2.1")
 

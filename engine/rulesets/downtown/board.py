@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from engine.map_view import MapFeature, MapGrid, MapPiece, MapView
-from engine.rulesets.downtown.mapdata import MapData
-from engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from engine.rulesets.downtown.terms import SamStatus
+from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
+from umpire.engine.rulesets.downtown.mapdata import MapData
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from umpire.engine.rulesets.downtown.terms import SamStatus
 
 
 def _features(data: MapData) -> tuple[MapFeature, ...]:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.downtown.terms import (
+from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
     ActivationReason,
     AirPlacement,

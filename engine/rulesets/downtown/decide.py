@@ -13,10 +13,10 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.kit.dispatch import Dispatch
-from engine.rulesets.downtown import (
+from umpire.engine.dice import Dice
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.rulesets.downtown import (
     aaa,
     drv_air,
     drv_movement,
@@ -27,12 +27,18 @@ from engine.rulesets.downtown import (
     sam_sites,
     solitaire_events,
 )
-from engine.rulesets.downtown import commands as cmd
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import State, UsFlight
-from engine.rulesets.downtown.terms import ALTITUDE_INDEX, ActivationReason, Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown import commands as cmd
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import State, UsFlight
+from umpire.engine.rulesets.downtown.terms import (
+    ALTITUDE_INDEX,
+    ActivationReason,
+    Phase,
+    SamStatus,
+    cite,
+)
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 

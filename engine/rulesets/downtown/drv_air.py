@@ -3,16 +3,16 @@ checks, visual identification and the GCI level."""
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d100
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.flight_activation import activation_check, gci
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import DrvFlight
-from engine.rulesets.downtown.tables import air_activation as table
-from engine.rulesets.downtown.terms import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d100
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.flight_activation import activation_check, gci
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import DrvFlight
+from umpire.engine.rulesets.downtown.tables import air_activation as table
+from umpire.engine.rulesets.downtown.terms import (
     ActivationReason,
     AirPlacement,
     Altitude,

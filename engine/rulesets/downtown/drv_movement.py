@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.decision import Candidate
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import DrvFlight, UsFlight
-from engine.rulesets.downtown.terms import (
+from umpire.engine.decision import Candidate
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import DrvFlight, UsFlight
+from umpire.engine.rulesets.downtown.terms import (
     ALTITUDE_INDEX,
     Altitude,
     FlightStatus,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Decision as BaseDecision
-from engine.rulesets.downtown.state import UsFlight
-from engine.rulesets.downtown.terms import Altitude, FlightStatus, Phase
+from umpire.engine.decision import Decision as BaseDecision
+from umpire.engine.rulesets.downtown.state import UsFlight
+from umpire.engine.rulesets.downtown.terms import Altitude, FlightStatus, Phase
 
 
 class Decision(BaseDecision, frozen=True, kw_only=True, omit_defaults=True):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from msgspec import Struct
 from msgspec.structs import replace
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import (
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import (
     AaaUnit,
     DrvFlight,
     FireCan,
@@ -14,7 +14,7 @@ from engine.rulesets.downtown.state import (
     SiteUse,
     State,
 )
-from engine.rulesets.downtown.terms import AcqLevel, Phase, SamStatus
+from umpire.engine.rulesets.downtown.terms import AcqLevel, Phase, SamStatus
 
 
 def _sam(state: State, sam_id: str, **changes: object) -> State:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d10
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import AaaUnit, UsFlight
-from engine.rulesets.downtown.tables import aaa_deployment
-from engine.rulesets.downtown.terms import Mission, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d10
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
+from umpire.engine.rulesets.downtown.tables import aaa_deployment
+from umpire.engine.rulesets.downtown.terms import Mission, cite
 
 R_ACTIVATE = cite("2.2.1")
 R_BEHAVIOUR = cite("2.3.1")

@@ -3,13 +3,13 @@ after identification (5.4.1) and the GCI level."""
 
 from __future__ import annotations
 
-from engine.dice import d100
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import DrvFlight
-from engine.rulesets.downtown.tables import air_activation as table
-from engine.rulesets.downtown.terms import ActivationReason, Mission, cite
+from umpire.engine.dice import d100
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import DrvFlight
+from umpire.engine.rulesets.downtown.tables import air_activation as table
+from umpire.engine.rulesets.downtown.terms import ActivationReason, Mission, cite
 
 R_LIMIT = cite("5.4.1")
 R_CHECK = cite("5.6.1")

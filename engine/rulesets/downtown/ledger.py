@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.dice import Dice
-from engine.kit.turn import Turn
-from engine.rulesets.downtown.evolve import evolve
-from engine.rulesets.downtown.mapdata import Board, MapData, load_map
-from engine.rulesets.downtown.state import State
-from engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.dice import Dice
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.downtown.evolve import evolve
+from umpire.engine.rulesets.downtown.mapdata import Board, MapData, load_map
+from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from umpire.engine.rulesets.downtown.terms import cite
 
 
 @lru_cache(maxsize=16)

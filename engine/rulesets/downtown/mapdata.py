@@ -17,9 +17,9 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.errors import InvalidSetup, RuleError
-from engine.hexgrid import Hex, HexGrid, Parity
-from engine.rulesets.downtown.terms import Density, cite
+from umpire.engine.errors import InvalidSetup, RuleError
+from umpire.engine.hexgrid import Hex, HexGrid, Parity
+from umpire.engine.rulesets.downtown.terms import Density, cite
 
 Label = Annotated[str, Meta(pattern=r"^\d{4}$")]
 MAP_RULE = cite("map data (scenario data; README 'Map data format')")

@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import custom, d10
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_sites
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import Sam, State, UsFlight
-from engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
-from engine.rulesets.downtown.tables.dummy_check import DummyResult
-from engine.rulesets.downtown.terms import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom, d10
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_sites
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
+from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
+from umpire.engine.rulesets.downtown.terms import (
     DistanceTiersReading,
     Phase,
     SamStatus,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import custom
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import Sam, UsFlight
-from engine.rulesets.downtown.tables import dummy_check, sam_acquisition, sam_reaction
-from engine.rulesets.downtown.terms import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import Sam, UsFlight
+from umpire.engine.rulesets.downtown.tables import dummy_check, sam_acquisition, sam_reaction
+from umpire.engine.rulesets.downtown.terms import (
     ALTITUDE_INDEX,
     AcqLevel,
     Altitude,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.tables import sam_deployment, sam_placement
-from engine.rulesets.downtown.terms import SamStatus, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.tables import sam_deployment, sam_placement
+from umpire.engine.rulesets.downtown.terms import SamStatus, cite
 
 R_TABLES = cite("3.1.1")
 R_SETUP = cite("3.1.2")

@@ -8,8 +8,8 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.downtown.mapdata import MapData
-from engine.rulesets.downtown.terms import (
+from umpire.engine.rulesets.downtown.mapdata import MapData
+from umpire.engine.rulesets.downtown.terms import (
     AcqPhaseReading,
     DistanceTiersReading,
     DoublesReading,

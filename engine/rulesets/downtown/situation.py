@@ -3,12 +3,12 @@ procedures ask for them. Pure queries over a state and its board; orders are det
 
 from __future__ import annotations
 
-from engine.errors import RuleError
-from engine.hexgrid import Hex
-from engine.rulesets.downtown.mapdata import Board
-from engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
-from engine.rulesets.downtown.tables.air_activation import scenario
-from engine.rulesets.downtown.terms import Mission, SamStatus, Task, cite
+from umpire.engine.errors import RuleError
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown.mapdata import Board
+from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.tables.air_activation import scenario
+from umpire.engine.rulesets.downtown.terms import Mission, SamStatus, Task, cite
 
 ACTIVE_MISSIONS = (Mission.IRON_HAND, Mission.STRIKE, Mission.RECON)
 

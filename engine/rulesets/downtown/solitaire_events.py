@@ -3,16 +3,22 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import custom, d10
-from engine.hexgrid import Hex
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import fire_can, sam_sites
-from engine.rulesets.downtown import situation as sit
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import UsFlight
-from engine.rulesets.downtown.tables import solitaire_random_events as random_events
-from engine.rulesets.downtown.terms import AcqLevel, AttackRoll, DoublesReading, SamStatus, cite
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import custom, d10
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import fire_can, sam_sites
+from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import UsFlight
+from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
+from umpire.engine.rulesets.downtown.terms import (
+    AcqLevel,
+    AttackRoll,
+    DoublesReading,
+    SamStatus,
+    cite,
+)
 
 R_EVENTS = cite("4")
 ATTACK_DIE = 10

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.downtown.setup import Setup
-from engine.rulesets.downtown.terms import (
+from umpire.engine.rulesets.downtown.setup import Setup
+from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
     Altitude,
     FlightStatus,

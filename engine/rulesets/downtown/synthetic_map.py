@@ -7,8 +7,8 @@ sea, cities, airfields and zones are invented and bear no relation to the real m
 
 from __future__ import annotations
 
-from engine.hexgrid import Parity
-from engine.rulesets.downtown.mapdata import (
+from umpire.engine.hexgrid import Parity
+from umpire.engine.rulesets.downtown.mapdata import (
     Airfield,
     BarrageZone,
     Downtown,
@@ -16,7 +16,7 @@ from engine.rulesets.downtown.mapdata import (
     MapData,
     Target,
 )
-from engine.rulesets.downtown.terms import Density
+from umpire.engine.rulesets.downtown.terms import Density
 
 
 def _box(c1: int, c2: int, r1: int, r2: int) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.kit.citation import citations
+from umpire.engine.kit.citation import citations
 
 SEED = "000_842c81c5c58bc2f6.txt"
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import msgspec
 
-from engine.roles import Role
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import State
-from engine.rulesets.downtown.tables import aaa_generation
-from engine.secret_fields import Redactions, SecretFields
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.tables import aaa_generation
+from umpire.engine.secret_fields import Redactions, SecretFields
 
 SECRET_FIELDS: tuple[str, ...] = (
     "aaa_pool",

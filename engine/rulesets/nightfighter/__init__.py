@@ -5,17 +5,17 @@ Seed: 004_c3eb2ad371d7bb6a.txt. See README.md for the rule map and interpretatio
 
 from __future__ import annotations
 
-from engine.ruleset import Ruleset
-from engine.rulesets.nightfighter.actions import actions
-from engine.rulesets.nightfighter.board import board
-from engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
-from engine.rulesets.nightfighter.decide import DISPATCH, decide
-from engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
-from engine.rulesets.nightfighter.evolve import evolve, initial_state
-from engine.rulesets.nightfighter.setup import Setup
-from engine.rulesets.nightfighter.state import State
-from engine.rulesets.nightfighter.terms import SEED
-from engine.rulesets.nightfighter.view import redact, view
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.rulesets.nightfighter.actions import actions
+from umpire.engine.rulesets.nightfighter.board import board
+from umpire.engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
+from umpire.engine.rulesets.nightfighter.decide import DISPATCH, decide
+from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
+from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.engine.rulesets.nightfighter.state import State
+from umpire.engine.rulesets.nightfighter.terms import SEED
+from umpire.engine.rulesets.nightfighter.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="nightfighter",

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action, Schema, offer, offer_each, one_of
-from engine.hexgrid import Hex
-from engine.roles import Role
-from engine.rulesets.nightfighter.campaign import (
+from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.hexgrid import Hex
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter.campaign import (
     RULE as RULE_CAMPAIGN,
 )
-from engine.rulesets.nightfighter.campaign import (
+from umpire.engine.rulesets.nightfighter.campaign import (
     DrawScenarioCard,
     EndCampaignWeek,
     RollCampaignWeek,
     RollNightContinuation,
 )
-from engine.rulesets.nightfighter.commands import (
+from umpire.engine.rulesets.nightfighter.commands import (
     AttemptTally,
     BreakContact,
     Corkscrew,
@@ -40,11 +40,11 @@ from engine.rulesets.nightfighter.commands import (
     SearchAI,
     SearchSearchlight,
 )
-from engine.rulesets.nightfighter.geometry import grid_of, off_grid
-from engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
-from engine.rulesets.nightfighter.setup import Fighter, modification
-from engine.rulesets.nightfighter.state import FighterState, State
-from engine.rulesets.nightfighter.terms import RULE_SEQUENCE, Phase, Status, cite
+from umpire.engine.rulesets.nightfighter.geometry import grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
+from umpire.engine.rulesets.nightfighter.setup import Fighter, modification
+from umpire.engine.rulesets.nightfighter.state import FighterState, State
+from umpire.engine.rulesets.nightfighter.terms import RULE_SEQUENCE, Phase, Status, cite
 
 RULE_MOVE = cite("S3.0")
 

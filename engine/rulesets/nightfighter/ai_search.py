@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import nd6
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.commands import SearchAI
-from engine.rulesets.nightfighter.events import AISearched
-from engine.rulesets.nightfighter.geometry import ai_search_area, area
-from engine.rulesets.nightfighter.search_area import search_in_area
-from engine.rulesets.nightfighter.setup import Fighter
-from engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
-from engine.rulesets.nightfighter.terms import Jamming, Marker, Phase, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.commands import SearchAI
+from umpire.engine.rulesets.nightfighter.events import AISearched
+from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, area
+from umpire.engine.rulesets.nightfighter.search_area import search_in_area
+from umpire.engine.rulesets.nightfighter.setup import Fighter
+from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.terms import Jamming, Marker, Phase, cite
+from umpire.events.types import Owner
 
 RULE = cite("S19.0")
 RULE_JAM = cite("S24.0")

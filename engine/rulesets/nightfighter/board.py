@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.hexgrid import Parity
-from engine.map_view import MapFeature, MapGrid, MapPiece, MapView
-from engine.rulesets.nightfighter.terms import Status
+from umpire.engine.hexgrid import Parity
+from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
+from umpire.engine.rulesets.nightfighter.terms import Status
 
 
 def board(view: Any) -> MapView:

@@ -15,11 +15,11 @@ from typing import Annotated
 from msgspec import Meta, Struct
 from msgspec.structs import replace
 
-from engine.decision import Candidate, Decision
-from engine.dice import Dice, d6, draw, nd6
-from engine.errors import RuleError
-from engine.rulesets.nightfighter.terms import cite
-from events.types import Owner
+from umpire.engine.decision import Candidate, Decision
+from umpire.engine.dice import Dice, d6, draw, nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.nightfighter.terms import cite
+from umpire.events.types import Owner
 
 RULE = cite("CAMPAIGN MODIFICATIONS")
 RULE_PILOT = cite("Pilot Campaign")

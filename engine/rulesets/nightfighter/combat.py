@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import d6, nd6
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
-from engine.rulesets.nightfighter.events import BomberResponseRolled, Corkscrewed, MarkersLost
-from engine.rulesets.nightfighter.state import Counter, State, counter_at
-from engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d6, nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
+from umpire.engine.rulesets.nightfighter.events import (
+    BomberResponseRolled,
+    Corkscrewed,
+    MarkersLost,
+)
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
+from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
+from umpire.events.types import Owner
 
 RULE = cite("S17.0")
 RULE_FOLLOW = cite("S28.0")

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.nightfighter.setup import Direction, HexLabel
-from engine.rulesets.nightfighter.terms import TallyKind
+from umpire.engine.rulesets.nightfighter.setup import Direction, HexLabel
+from umpire.engine.rulesets.nightfighter.terms import TallyKind
 
 Id = Annotated[str, Meta(min_length=1, max_length=40)]
 DiceCount = Annotated[int, Meta(ge=1, le=12)]

@@ -12,20 +12,32 @@ from typing import Any
 
 from msgspec import Struct
 
-from engine.dice import Dice
-from engine.errors import RuleError
-from engine.hexgrid import Hex
-from engine.kit.dispatch import Dispatch
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter import ai_search, campaign, combat, searchlights, serrate, tally
-from engine.rulesets.nightfighter import commands as cmd
-from engine.rulesets.nightfighter.events import FighterMoved, MarkersLost, PhaseBegan, TurnStarted
-from engine.rulesets.nightfighter.evolve import evolve
-from engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
-from engine.rulesets.nightfighter.movement import move_bombers
-from engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
-from engine.rulesets.nightfighter.state import State, fighter_by_id
-from engine.rulesets.nightfighter.terms import (
+from umpire.engine.dice import Dice
+from umpire.engine.errors import RuleError
+from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter import (
+    ai_search,
+    campaign,
+    combat,
+    searchlights,
+    serrate,
+    tally,
+)
+from umpire.engine.rulesets.nightfighter import commands as cmd
+from umpire.engine.rulesets.nightfighter.events import (
+    FighterMoved,
+    MarkersLost,
+    PhaseBegan,
+    TurnStarted,
+)
+from umpire.engine.rulesets.nightfighter.evolve import evolve
+from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.movement import move_bombers
+from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
+from umpire.engine.rulesets.nightfighter.state import State, fighter_by_id
+from umpire.engine.rulesets.nightfighter.terms import (
     PHASE_ORDER,
     RULE_SEQUENCE,
     Marker,
@@ -33,7 +45,7 @@ from engine.rulesets.nightfighter.terms import (
     Status,
     cite,
 )
-from events.types import GameEnded
+from umpire.events.types import GameEnded
 
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")

@@ -7,14 +7,14 @@ from collections import Counter as Tally
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import Dice, custom, d6, two_d6
-from engine.errors import InvalidSetup
-from engine.rulesets.nightfighter.events import CountersDue, NewCounter
-from engine.rulesets.nightfighter.setup import BomberDue, Setup, modification
-from engine.rulesets.nightfighter.state import State
-from engine.rulesets.nightfighter.terms import Uncertainty, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import Dice, custom, d6, two_d6
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.nightfighter.events import CountersDue, NewCounter
+from umpire.engine.rulesets.nightfighter.setup import BomberDue, Setup, modification
+from umpire.engine.rulesets.nightfighter.state import State
+from umpire.engine.rulesets.nightfighter.terms import Uncertainty, cite
+from umpire.events.types import Owner
 
 RULE = cite("S8.0")
 RULE_6C = cite("SCENARIO 6C")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Decision
-from engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
-from engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
-from engine.rulesets.nightfighter.terms import Marker, PhantomResult, Phase, TallyKind
+from umpire.engine.decision import Decision
+from umpire.engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
+from umpire.engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
+from umpire.engine.rulesets.nightfighter.terms import Marker, PhantomResult, Phase, TallyKind
 
 SECRET_FIELDS: tuple[str, ...] = ("rolled_cell", "rolled_hex")
 

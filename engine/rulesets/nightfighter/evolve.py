@@ -7,20 +7,24 @@ from collections.abc import Callable, Iterable
 from msgspec import Struct
 from msgspec.structs import replace
 
-from engine.rulesets.nightfighter import events as ev
-from engine.rulesets.nightfighter.campaign import (
+from umpire.engine.rulesets.nightfighter import events as ev
+from umpire.engine.rulesets.nightfighter.campaign import (
     CampaignKind,
     CampaignRolled,
     CampaignWeekEnded,
     evolve_campaign,
     start,
 )
-from engine.rulesets.nightfighter.entry import check_schedule
-from engine.rulesets.nightfighter.scenario_rules import adjusted
-from engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched, cup_for
-from engine.rulesets.nightfighter.setup import Setup
-from engine.rulesets.nightfighter.state import Counter, FighterState, State
-from engine.rulesets.nightfighter.terms import (
+from umpire.engine.rulesets.nightfighter.entry import check_schedule
+from umpire.engine.rulesets.nightfighter.scenario_rules import adjusted
+from umpire.engine.rulesets.nightfighter.serrate_messages import (
+    CounterRevealed,
+    SerrateSearched,
+    cup_for,
+)
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.engine.rulesets.nightfighter.state import Counter, FighterState, State
+from umpire.engine.rulesets.nightfighter.terms import (
     Marker,
     Phase,
     Status,

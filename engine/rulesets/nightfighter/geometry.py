@@ -7,10 +7,10 @@ turn 7: from 0712 facing 0812 it runs on to 0913).
 
 from __future__ import annotations
 
-from engine.hexgrid import Hex, HexGrid, Parity
-from engine.rulesets.nightfighter.setup import Setup
-from engine.rulesets.nightfighter.state import Counter, FighterState
-from engine.rulesets.nightfighter.tables.localisation import (
+from umpire.engine.hexgrid import Hex, HexGrid, Parity
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.engine.rulesets.nightfighter.state import Counter, FighterState
+from umpire.engine.rulesets.nightfighter.tables.localisation import (
     LOW,
     MODERATE,
     Axial,
@@ -18,7 +18,7 @@ from engine.rulesets.nightfighter.tables.localisation import (
     Diagram,
     offset_for_heading,
 )
-from engine.rulesets.nightfighter.terms import Arc, Uncertainty, Visibility
+from umpire.engine.rulesets.nightfighter.terms import Arc, Uncertainty, Visibility
 
 
 def grid_of(setup: Setup) -> HexGrid:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.dice import Dice, coloured, d6
-from engine.rulesets.nightfighter.geometry import area_cells, diagram_for
-from engine.rulesets.nightfighter.state import Counter, State, counter_at
-from engine.rulesets.nightfighter.tables.localisation import LOW, low_cell, moderate_cell
-from engine.rulesets.nightfighter.terms import cite
-from events.types import Owner
+from umpire.engine.dice import Dice, coloured, d6
+from umpire.engine.rulesets.nightfighter.geometry import area_cells, diagram_for
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
+from umpire.engine.rulesets.nightfighter.tables.localisation import LOW, low_cell, moderate_cell
+from umpire.engine.rulesets.nightfighter.terms import cite
+from umpire.events.types import Owner
 
 RULE_LOW = cite("S5.2")
 RULE_MODERATE = cite("S5.3")

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import Dice, nd6
-from engine.errors import RuleError
-from engine.hexgrid import Hex
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.commands import MoveBombers
-from engine.rulesets.nightfighter.entry import counters_due
-from engine.rulesets.nightfighter.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import Dice, nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.commands import MoveBombers
+from umpire.engine.rulesets.nightfighter.entry import counters_due
+from umpire.engine.rulesets.nightfighter.events import (
     CounterMoved,
     MarkersLost,
     PhaseBegan,
     SearchlightHandedOff,
 )
-from engine.rulesets.nightfighter.geometry import grid_of, off_grid
-from engine.rulesets.nightfighter.searchlights import zone_of
-from engine.rulesets.nightfighter.state import Counter, State, counter_at
-from engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
-from events.types import Owner
+from umpire.engine.rulesets.nightfighter.geometry import grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.searchlights import zone_of
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
+from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
+from umpire.events.types import Owner
 
 RULE = cite("S7.0")
 HANDOFF_RULE = cite("S14.0 (base-game searchlight hand-off)")

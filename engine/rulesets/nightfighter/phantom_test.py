@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import d6
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.events import PhantomTested
-from engine.rulesets.nightfighter.state import Counter, State, high_counters
-from engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import d6
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.events import PhantomTested
+from umpire.engine.rulesets.nightfighter.state import Counter, State, high_counters
+from umpire.engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
+from umpire.events.types import Owner
 
 RULE = cite("S5.4")
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import Dice, d6, nd6
-from engine.errors import RuleError
-from engine.hexgrid import Hex
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.commands import PlaceRadarSearches
-from engine.rulesets.nightfighter.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import Dice, d6, nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.commands import PlaceRadarSearches
+from umpire.engine.rulesets.nightfighter.events import (
     CounterShifted,
     JammingTested,
     MarkersLost,
@@ -18,14 +18,14 @@ from engine.rulesets.nightfighter.events import (
     RadarSearchResolved,
     TrackContactKept,
 )
-from engine.rulesets.nightfighter.evolve import evolve
-from engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
-from engine.rulesets.nightfighter.location_roll import blocked
-from engine.rulesets.nightfighter.phantom_test import phantom_test
-from engine.rulesets.nightfighter.setup import Radar
-from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
-from engine.rulesets.nightfighter.tables.localisation import low_cell
-from engine.rulesets.nightfighter.terms import (
+from umpire.engine.rulesets.nightfighter.evolve import evolve
+from umpire.engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
+from umpire.engine.rulesets.nightfighter.location_roll import blocked
+from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
+from umpire.engine.rulesets.nightfighter.setup import Radar
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.tables.localisation import low_cell
+from umpire.engine.rulesets.nightfighter.terms import (
     Jamming,
     Marker,
     Phase,
@@ -35,7 +35,7 @@ from engine.rulesets.nightfighter.terms import (
     Uncertainty,
     cite,
 )
-from events.types import Owner
+from umpire.events.types import Owner
 
 RULE = cite("S13.0")
 RULE_JAM = cite("S24.0")

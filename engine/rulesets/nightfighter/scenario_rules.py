@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine.errors import InvalidSetup
-from engine.rulesets.nightfighter.setup import Setup, modification
-from engine.rulesets.nightfighter.terms import Jamming, cite
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.nightfighter.setup import Setup, modification
+from umpire.engine.rulesets.nightfighter.terms import Jamming, cite
 
 RULE_2C = cite("SCENARIO 2C")
 RULE_4G = cite("SCENARIO 4G")

@@ -11,20 +11,26 @@ from collections.abc import Callable
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import Dice
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.events import (
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import Dice
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.events import (
     LocalisationFailed,
     Localised,
     LocationRolled,
     MarkerPlaced,
 )
-from engine.rulesets.nightfighter.evolve import evolve
-from engine.rulesets.nightfighter.location_roll import roll_location
-from engine.rulesets.nightfighter.phantom_test import phantom_test
-from engine.rulesets.nightfighter.state import Counter, State, counter_by_id
-from engine.rulesets.nightfighter.terms import Marker, PhantomResult, Status, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.evolve import evolve
+from umpire.engine.rulesets.nightfighter.location_roll import roll_location
+from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_by_id
+from umpire.engine.rulesets.nightfighter.terms import (
+    Marker,
+    PhantomResult,
+    Status,
+    Uncertainty,
+    cite,
+)
 
 
 class Outcome(Struct, frozen=True, kw_only=True):

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from engine.decision import Candidate
-from engine.dice import nd6
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.commands import SearchSearchlight
-from engine.rulesets.nightfighter.events import SearchlightSearched
-from engine.rulesets.nightfighter.phantom_test import phantom_test
-from engine.rulesets.nightfighter.search_area import search_in_area
-from engine.rulesets.nightfighter.setup import SearchlightZone, Setup
-from engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
-from engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.commands import SearchSearchlight
+from umpire.engine.rulesets.nightfighter.events import SearchlightSearched
+from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
+from umpire.engine.rulesets.nightfighter.search_area import search_in_area
+from umpire.engine.rulesets.nightfighter.setup import SearchlightZone, Setup
+from umpire.engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
+from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
+from umpire.events.types import Owner
 
 RULE = cite("S14.0")
 

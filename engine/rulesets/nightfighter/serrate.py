@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.dice import Dice, d6, draw
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.geometry import distance, in_wide_arc
-from engine.rulesets.nightfighter.radar_search import resolve
-from engine.rulesets.nightfighter.serrate_messages import (
+from umpire.engine.dice import Dice, d6, draw
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.geometry import distance, in_wide_arc
+from umpire.engine.rulesets.nightfighter.radar_search import resolve
+from umpire.engine.rulesets.nightfighter.serrate_messages import (
     JU88,
     RULE,
     CounterRevealed,
@@ -26,13 +26,13 @@ from engine.rulesets.nightfighter.serrate_messages import (
 )
 
 # The commands are named as serrate.X by decide.py and actions.py: exported from here too.
-from engine.rulesets.nightfighter.serrate_messages import FocusedSerrate as FocusedSerrate
-from engine.rulesets.nightfighter.serrate_messages import RevealCounter as RevealCounter
-from engine.rulesets.nightfighter.serrate_messages import SerrateSearch as SerrateSearch
-from engine.rulesets.nightfighter.setup import modification
-from engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
-from engine.rulesets.nightfighter.terms import Phase, RadarKind, Status
-from events.types import Owner
+from umpire.engine.rulesets.nightfighter.serrate_messages import FocusedSerrate as FocusedSerrate
+from umpire.engine.rulesets.nightfighter.serrate_messages import RevealCounter as RevealCounter
+from umpire.engine.rulesets.nightfighter.serrate_messages import SerrateSearch as SerrateSearch
+from umpire.engine.rulesets.nightfighter.setup import modification
+from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.terms import Phase, RadarKind, Status
+from umpire.events.types import Owner
 
 
 def _ready(state: State, fighter_id: str) -> None:

@@ -8,9 +8,9 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.decision import Decision
-from engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
-from engine.rulesets.nightfighter.terms import cite
+from umpire.engine.decision import Decision
+from umpire.engine.rulesets.nightfighter.setup import HexLabel, Setup, modification
+from umpire.engine.rulesets.nightfighter.terms import cite
 
 RULE = cite("SCENARIO 7")
 JU88 = "Ju88"

@@ -11,7 +11,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.nightfighter.terms import Arc, Jamming, RadarKind, Visibility
+from umpire.engine.rulesets.nightfighter.terms import Arc, Jamming, RadarKind, Visibility
 
 HexLabel = Annotated[str, Meta(pattern=r"^\d{4}$", description="CCRR hex label")]
 Name = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.nightfighter.campaign import CampaignState
-from engine.rulesets.nightfighter.setup import Setup
-from engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
+from umpire.engine.rulesets.nightfighter.campaign import CampaignState
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 
 
 class Counter(Struct, frozen=True, kw_only=True):

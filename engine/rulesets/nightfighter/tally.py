@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.decision import Candidate
-from engine.dice import nd6
-from engine.errors import RuleError
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.ai_search import fighter_setup
-from engine.rulesets.nightfighter.commands import AttemptTally
-from engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
-from engine.rulesets.nightfighter.geometry import area, tally_range
-from engine.rulesets.nightfighter.search_area import search_in_area
-from engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
-from engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
-from events.types import Owner
+from umpire.engine.decision import Candidate
+from umpire.engine.dice import nd6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.ai_search import fighter_setup
+from umpire.engine.rulesets.nightfighter.commands import AttemptTally
+from umpire.engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
+from umpire.engine.rulesets.nightfighter.geometry import area, tally_range
+from umpire.engine.rulesets.nightfighter.search_area import search_in_area
+from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
+from umpire.events.types import Owner
 
 RULE_BASIC = cite("S10.0")
 RULE_FIXED = cite("S15.0")

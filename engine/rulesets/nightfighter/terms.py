@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.kit.citation import citations
+from umpire.engine.kit.citation import citations
 
 SEED = "004_c3eb2ad371d7bb6a.txt"
 

@@ -14,11 +14,11 @@ from typing import Any
 
 import msgspec
 
-from engine.roles import Role
-from engine.rulesets.nightfighter.events import LocalisationFailed, LocationRolled
-from engine.rulesets.nightfighter.state import State
-from engine.rulesets.nightfighter.terms import Status
-from engine.secret_fields import Redactions, SecretFields
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter.events import LocalisationFailed, LocationRolled
+from umpire.engine.rulesets.nightfighter.state import State
+from umpire.engine.rulesets.nightfighter.terms import Status
+from umpire.engine.secret_fields import Redactions, SecretFields
 
 
 def view(state: State, role: Role) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from umpire_counter import (
     State,
 )
 
-from engine.dice import ManualDice
-from engine.errors import RuleError
-from engine.roles import Role
-from events.types import DiceRolled, GameEnded
+from umpire.engine.dice import ManualDice
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.events.types import DiceRolled, GameEnded
 
 
 def _fold(state: State, events: list[object]) -> State:

@@ -14,16 +14,16 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta, Struct
 
-from engine.actions import Action, offer
-from engine.dice import Dice, d6
-from engine.errors import RuleError
-from engine.kit.citation import citations
-from engine.kit.dispatch import Dispatch
-from engine.kit.turn import Turn
-from engine.roles import Role
-from engine.ruleset import Ruleset
-from engine.secret_fields import Redactions, SecretFields
-from events.types import DiceRolled, GameEnded
+from umpire.engine.actions import Action, offer
+from umpire.engine.dice import Dice, d6
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.citation import citations
+from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.turn import Turn
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.events.types import DiceRolled, GameEnded
 
 
 class Setup(Struct, frozen=True, kw_only=True):

@@ -9,12 +9,12 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import ManualDice
-from engine.rulesets.age_of_dogfights import RULESET, initial_state
-from engine.rulesets.age_of_dogfights.context import Context
-from engine.rulesets.age_of_dogfights.setup import Setup
-from engine.rulesets.age_of_dogfights.state import Phase, Plane, State
-from events.types import DiceRolled
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.age_of_dogfights import RULESET, initial_state
+from umpire.engine.rulesets.age_of_dogfights.context import Context
+from umpire.engine.rulesets.age_of_dogfights.setup import Setup
+from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, State
+from umpire.events.types import DiceRolled
 
 SEED = "001_989a2f850da69b66.txt"
 
@@ -109,7 +109,7 @@ def run_until(
 ) -> tuple[list[Struct], str]:
     """Run with these dice until they run out: the events so far and the purpose of the
     roll the rules asked for next ('' when the procedure finished)."""
-    from engine.errors import ManualDiceError
+    from umpire.engine.errors import ManualDiceError
 
     dice = ManualDice(faces, next_roll=0)
     ctx = Context(state, dice)

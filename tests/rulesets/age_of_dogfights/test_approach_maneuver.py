@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.altitude import steer
-from engine.rulesets.age_of_dogfights.approach import approach, choose_aircraft
-from engine.rulesets.age_of_dogfights.events import BotMoved, EqualChoiceRolled
-from engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
 from tests.rulesets.age_of_dogfights.scenario import (
     arrange,
     combat_state,
@@ -15,6 +11,10 @@ from tests.rulesets.age_of_dogfights.scenario import (
     run,
     run_until,
 )
+from umpire.engine.rulesets.age_of_dogfights.altitude import steer
+from umpire.engine.rulesets.age_of_dogfights.approach import approach, choose_aircraft
+from umpire.engine.rulesets.age_of_dogfights.events import BotMoved, EqualChoiceRolled
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
 
 
 def moved(state, steps: int) -> BotMoved:  # type: ignore[no-untyped-def]

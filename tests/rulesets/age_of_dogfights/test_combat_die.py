@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
-from engine.rulesets.age_of_dogfights.terms import DieColour
-from engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die, roll_movement
 from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run
+from umpire.engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
+from umpire.engine.rulesets.age_of_dogfights.terms import DieColour
+from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die, roll_movement
 
 
 def state(safe: int):  # type: ignore[no-untyped-def]

@@ -7,20 +7,20 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.age_of_dogfights import initial_state
-from engine.rulesets.age_of_dogfights.commands import RollSetup
-from engine.rulesets.age_of_dogfights.events import (
+from tests.rulesets.age_of_dogfights.scenario import decide, of_type
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.age_of_dogfights import initial_state
+from umpire.engine.rulesets.age_of_dogfights.commands import RollSetup
+from umpire.engine.rulesets.age_of_dogfights.events import (
     AggressivenessRolled,
     AltitudeRolled,
     SetupCompleted,
     SkillRolled,
 )
-from engine.rulesets.age_of_dogfights.geometry import Heading
-from engine.rulesets.age_of_dogfights.setup import Setup
-from engine.rulesets.age_of_dogfights.state import Phase
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness, Edge, Skill
-from tests.rulesets.age_of_dogfights.scenario import decide, of_type
+from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
+from umpire.engine.rulesets.age_of_dogfights.setup import Setup
+from umpire.engine.rulesets.age_of_dogfights.state import Phase
+from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness, Edge, Skill
 
 
 def setup_dict(**changes: Any) -> dict[str, Any]:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.approach import approach
-from engine.rulesets.age_of_dogfights.choice import equal_choice
-from engine.rulesets.age_of_dogfights.events import (
+from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run, run_until
+from umpire.engine.rulesets.age_of_dogfights.approach import approach
+from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
+from umpire.engine.rulesets.age_of_dogfights.events import (
     BotMoved,
     CardinalRuleApplied,
     EqualChoiceRolled,
 )
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from events.types import DiceRolled
-from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run, run_until
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.events.types import DiceRolled
 
 STATE = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B1": ("albatros_dv", (8, 6), "E", 3)})
 
@@ -90,9 +90,9 @@ def test_approach_avoids_ending_on_another_aircraft() -> None:
 def test_looking_ahead_a_trap_at_the_edge_has_no_room() -> None:
     """Interpretation (README): paths that leave no way to stay on the board next round
     are avoided while others exist."""
-    from engine.rulesets.age_of_dogfights.geometry import Heading
-    from engine.rulesets.age_of_dogfights.movement import has_room, keep_room
-    from engine.rulesets.age_of_dogfights.paths import Path
+    from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
+    from umpire.engine.rulesets.age_of_dogfights.movement import has_room, keep_room
+    from umpire.engine.rulesets.age_of_dogfights.paths import Path
 
     bot = STATE.plane("B1")
     trapped = Path(turns=(), points=((0, 6),), heading=Heading.W)

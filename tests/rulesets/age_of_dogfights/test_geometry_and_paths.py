@@ -7,8 +7,8 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.rulesets.age_of_dogfights.aircraft import DEFAULT_TYPES
-from engine.rulesets.age_of_dogfights.geometry import (
+from umpire.engine.rulesets.age_of_dogfights.aircraft import DEFAULT_TYPES
+from umpire.engine.rulesets.age_of_dogfights.geometry import (
     Board,
     Heading,
     behind,
@@ -19,8 +19,8 @@ from engine.rulesets.age_of_dogfights.geometry import (
     turn_left,
     turn_right,
 )
-from engine.rulesets.age_of_dogfights.paths import all_paths, apply_turn, distinct_ends
-from engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.paths import all_paths, apply_turn, distinct_ends
+from umpire.engine.rulesets.age_of_dogfights.terms import Turn
 
 BIG = Board(40, 40)
 

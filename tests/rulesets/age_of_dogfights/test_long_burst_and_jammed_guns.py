@@ -4,19 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.burst import fire
-from engine.rulesets.age_of_dogfights.events import (
-    BotMoved,
-    BurstChosen,
-    CardinalRuleApplied,
-    GunsUnjammed,
-    ResponseRolled,
-    RetreatDecided,
-)
-from engine.rulesets.age_of_dogfights.fighter import fly_fighter
-from engine.rulesets.age_of_dogfights.firing import Shot
-from engine.rulesets.age_of_dogfights.retreat import check_triggers
-from engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre
 from tests.rulesets.age_of_dogfights.scenario import (
     arrange,
     combat_state,
@@ -24,6 +11,19 @@ from tests.rulesets.age_of_dogfights.scenario import (
     run,
     run_until,
 )
+from umpire.engine.rulesets.age_of_dogfights.burst import fire
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    BotMoved,
+    BurstChosen,
+    CardinalRuleApplied,
+    GunsUnjammed,
+    ResponseRolled,
+    RetreatDecided,
+)
+from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.firing import Shot
+from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre
 
 A_SHOT = Shot(target="P1", gun=Gun.NOSE, column=Column.A, range=2, long_burst=True)
 B_SHOT = Shot(target="P1", gun=Gun.NOSE, column=Column.B, range=3, long_burst=False)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.events import (
+from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run_until
+from umpire.engine.rulesets.age_of_dogfights.events import (
     BotMoved,
     ResponseRolled,
     RetreatDecided,
     TaskPerformed,
 )
-from engine.rulesets.age_of_dogfights.mission import fly_mission
-from engine.rulesets.age_of_dogfights.terms import Manoeuvre, Task
-from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run_until
+from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
+from umpire.engine.rulesets.age_of_dogfights.terms import Manoeuvre, Task
 
 ZONES = [
     {"name": "Z1", "position": [10, 6], "radius": 1},

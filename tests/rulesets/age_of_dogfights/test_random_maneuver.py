@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.events import BotMoved, CardinalRuleApplied, ResponseRolled
-from engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from engine.rulesets.age_of_dogfights.terms import Attitude, Turn
 from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    BotMoved,
+    CardinalRuleApplied,
+    ResponseRolled,
+)
+from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Turn
 
 FAR = {"P1": ("se5a", (2, 2), "E", 3)}
 

@@ -9,20 +9,20 @@ import random
 import msgspec
 import pytest
 
-from engine.dice import RecordedDice, ServerDice
-from engine.rulesets.age_of_dogfights import RULESET, initial_state
-from engine.rulesets.age_of_dogfights.commands import (
+from tests.rulesets.age_of_dogfights.test_scripted_dogfight import SETUP
+from umpire.engine.dice import RecordedDice, ServerDice
+from umpire.engine.rulesets.age_of_dogfights import RULESET, initial_state
+from umpire.engine.rulesets.age_of_dogfights.commands import (
     FlyBots,
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
 )
-from engine.rulesets.age_of_dogfights.events import Decision
-from engine.rulesets.age_of_dogfights.geometry import HEADINGS, Board
-from engine.rulesets.age_of_dogfights.setup import Setup
-from engine.rulesets.age_of_dogfights.terms import Attitude, Damage
-from events.types import DiceRolled, GameEnded
-from tests.rulesets.age_of_dogfights.test_scripted_dogfight import SETUP
+from umpire.engine.rulesets.age_of_dogfights.events import Decision
+from umpire.engine.rulesets.age_of_dogfights.geometry import HEADINGS, Board
+from umpire.engine.rulesets.age_of_dogfights.setup import Setup
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Damage
+from umpire.events.types import DiceRolled, GameEnded
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -5,15 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.commands import FlyBots, ReportBotDamage
-from engine.rulesets.age_of_dogfights.events import (
-    BotMoved,
-    DieChosen,
-    ResponseRolled,
-    RetreatDecided,
-)
-from engine.rulesets.age_of_dogfights.retreat import fly_retreat
-from engine.rulesets.age_of_dogfights.terms import Attitude, Damage, DieColour, Manoeuvre
 from tests.rulesets.age_of_dogfights.scenario import (
     arrange,
     combat_state,
@@ -21,6 +12,15 @@ from tests.rulesets.age_of_dogfights.scenario import (
     of_type,
     run_until,
 )
+from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, ReportBotDamage
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    BotMoved,
+    DieChosen,
+    ResponseRolled,
+    RetreatDecided,
+)
+from umpire.engine.rulesets.age_of_dogfights.retreat import fly_retreat
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Damage, DieColour, Manoeuvre
 
 PLAYERS = {"P1": ("se5a", (2, 2), "E", 3), "P2": ("se5a", (2, 10), "E", 3)}
 

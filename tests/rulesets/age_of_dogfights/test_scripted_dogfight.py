@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from engine.audit import audit
-from engine.errors import InvalidSetup, RuleError
-from engine.roles import Role
-from engine.rulesets.age_of_dogfights import RULESET
-from engine.rulesets.age_of_dogfights.geometry import Board, step
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.errors import InvalidSetup, RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.age_of_dogfights import RULESET
+from umpire.engine.rulesets.age_of_dogfights.geometry import Board, step
+from umpire.server.games import Games
 
 SETUP: dict[str, Any] = {
     "players": [

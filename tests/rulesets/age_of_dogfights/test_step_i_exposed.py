@@ -6,20 +6,20 @@ from typing import Any
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.events import (
-    ExposureChecked,
-    FiringPositionsFound,
-    ResponseRolled,
-)
-from engine.rulesets.age_of_dogfights.exposure import Pose, conditions, is_exposed
-from engine.rulesets.age_of_dogfights.fighter import fly_fighter
-from engine.rulesets.age_of_dogfights.geometry import Heading
 from tests.rulesets.age_of_dogfights.scenario import (
     arrange,
     combat_state,
     of_type,
     run_until,
 )
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    ExposureChecked,
+    FiringPositionsFound,
+    ResponseRolled,
+)
+from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, conditions, is_exposed
+from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
 
 BOT = Pose(position=(10, 6), heading=Heading.E, level=3)
 

@@ -3,10 +3,10 @@ and dorsal guns, and the target priorities 1-4."""
 
 from __future__ import annotations
 
-from engine.rulesets.age_of_dogfights.attack import find_opportunities, walk
-from engine.rulesets.age_of_dogfights.events import EqualChoiceRolled, FiringPositionsFound
-from engine.rulesets.age_of_dogfights.terms import Column, Gun
 from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run
+from umpire.engine.rulesets.age_of_dogfights.attack import find_opportunities, walk
+from umpire.engine.rulesets.age_of_dogfights.events import EqualChoiceRolled, FiringPositionsFound
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun
 
 BOT = {"B1": ("albatros_dv", (4, 6), "E", 3)}
 

@@ -6,14 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.events import (
-    BotMoved,
-    BurstChosen,
-    ExposureChecked,
-    ResponseRolled,
-)
-from engine.rulesets.age_of_dogfights.fighter import fly_fighter
-from engine.rulesets.age_of_dogfights.terms import Column, Manoeuvre
 from tests.rulesets.age_of_dogfights.scenario import (
     arrange,
     combat_state,
@@ -21,6 +13,14 @@ from tests.rulesets.age_of_dogfights.scenario import (
     run,
     run_until,
 )
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    BotMoved,
+    BurstChosen,
+    ExposureChecked,
+    ResponseRolled,
+)
+from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Manoeuvre
 
 BOT = {"B1": ("albatros_dv", (4, 6), "E", 3)}
 TARGET = {"P2": ("se5a", (9, 6), "E", 3)}

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from engine.rulesets.age_of_dogfights.tables.seed_tables import (
+from tests.rulesets.age_of_dogfights.scenario import SEED
+from tests.support.seeds import seed_text
+from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     ALL_TABLES,
     FEW_SAFE_THROTTLE_MODIFIER,
@@ -14,9 +16,7 @@ from engine.rulesets.age_of_dogfights.tables.seed_tables import (
     MISSION_A_MODIFIER,
     RETREAT_A_MODIFIER,
 )
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness
-from tests.rulesets.age_of_dogfights.scenario import SEED
-from tests.support.seeds import seed_text
+from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness
 
 
 def normalised(text: str) -> str:

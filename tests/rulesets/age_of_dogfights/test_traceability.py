@@ -51,7 +51,7 @@ def test_readme_maps_every_section() -> None:
 
 
 def test_every_decision_event_cites_the_seed() -> None:
-    from engine.rulesets.age_of_dogfights import citations
+    from umpire.engine.rulesets.age_of_dogfights import citations
 
     values = [v for k, v in vars(citations).items() if k.isupper() and isinstance(v, str)]
     assert all(v.startswith(SEED) or v.startswith("Age of Dogfights base game")

@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 import msgspec
 from msgspec import Struct
 
-from engine.dice import ManualDice
-from engine.handling import parse_command
-from engine.rulesets.conflict_of_heroes import RULESET
-from engine.rulesets.conflict_of_heroes.scenario import (
+from umpire.engine.dice import ManualDice
+from umpire.engine.handling import parse_command
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
+from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     CardSpec,
     MissionInstruction,
     MissionSpec,
@@ -23,10 +23,10 @@ from engine.rulesets.conflict_of_heroes.scenario import (
     TerrainSpec,
     UnitSpec,
 )
-from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import CardColour, Side, Turn
-from events.types import DiceRolled
+from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side, Turn
+from umpire.events.types import DiceRolled
 
 E = TypeVar("E", bound=Struct)
 BLUE, GREEN = CardColour.BLUE, CardColour.GREEN

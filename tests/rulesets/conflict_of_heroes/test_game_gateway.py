@@ -9,14 +9,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.audit import audit
-from engine.errors import OpponentDiceRefused, RuleError
-from engine.roles import Role
-from engine.rulesets.conflict_of_heroes import RULESET
-from engine.rulesets.conflict_of_heroes.terms import Side, Turn
-from events.types import SeedRevealed
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.errors import OpponentDiceRefused, RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side, Turn
+from umpire.events.types import SeedRevealed
+from umpire.server.games import Games
 
 
 def _player_command(state: Any) -> dict[str, Any]:
@@ -187,7 +187,7 @@ async def test_cards_drawn_for_the_ai_follow_the_opponent_dice_policy(games: Gam
 
 async def test_a_bad_setup_is_refused_at_creation(games: Games) -> None:
     """A deck whose orders break the grammar is refused when the game is created."""
-    from engine.errors import InvalidSetup
+    from umpire.engine.errors import InvalidSetup
 
     bad = {
         "deck": [

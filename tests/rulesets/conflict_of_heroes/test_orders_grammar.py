@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InvalidSetup
-from engine.rulesets.conflict_of_heroes.orders import (
+from tests.rulesets.conflict_of_heroes.builders import card, state, unit
+from tests.support.seeds import seed_text
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.conflict_of_heroes.orders import (
     OrderAction,
     OrderSyntaxError,
     Relation,
@@ -14,10 +16,8 @@ from engine.rulesets.conflict_of_heroes.orders import (
     TargetKind,
     parse_order,
 )
-from engine.rulesets.conflict_of_heroes.sample_deck import SAMPLE_DECK
-from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
-from tests.rulesets.conflict_of_heroes.builders import card, state, unit
-from tests.support.seeds import seed_text
+from umpire.engine.rulesets.conflict_of_heroes.sample_deck import SAMPLE_DECK
+from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 
 
 def test_the_seeds_example_order_parses() -> None:

@@ -11,14 +11,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.dice import ServerDice
-from engine.errors import RuleError
-from engine.handling import parse_command
-from engine.roles import Role
-from engine.rulesets.conflict_of_heroes import RULESET
-from engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
-from engine.rulesets.conflict_of_heroes.state import State
-from engine.rulesets.conflict_of_heroes.terms import Side
+from umpire.engine.dice import ServerDice
+from umpire.engine.errors import RuleError
+from umpire.engine.handling import parse_command
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
+from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
+from umpire.engine.rulesets.conflict_of_heroes.state import State
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
 
 def _command(rng: random.Random, s: State) -> dict[str, Any]:

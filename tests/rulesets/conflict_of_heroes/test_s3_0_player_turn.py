@@ -6,15 +6,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.conflict_of_heroes.events import (
-    AiPassed,
-    DeckReshuffled,
-    PlayerActed,
-    RoundEnded,
-    SpentCheckMade,
-)
-from engine.rulesets.conflict_of_heroes.terms import Turn
 from tests.rulesets.conflict_of_heroes.builders import (
     BLUE,
     ai,
@@ -26,6 +17,15 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.conflict_of_heroes.events import (
+    AiPassed,
+    DeckReshuffled,
+    PlayerActed,
+    RoundEnded,
+    SpentCheckMade,
+)
+from umpire.engine.rulesets.conflict_of_heroes.terms import Turn
 
 DECK = (card(1, BLUE, 3), card(2, BLUE, 5, "AI closest to Control Marker -> Move"))
 

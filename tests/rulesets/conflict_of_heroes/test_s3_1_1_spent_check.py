@@ -3,7 +3,6 @@ Fresh symbol and group actions (003_368c69a730e6e14a.txt)."""
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.events import OrderCardDrawn, SpentCheckMade
 from tests.rulesets.conflict_of_heroes.builders import (
     BLUE,
     GREEN,
@@ -16,6 +15,7 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import OrderCardDrawn, SpentCheckMade
 
 DECK = (
     card(1, BLUE, 3),

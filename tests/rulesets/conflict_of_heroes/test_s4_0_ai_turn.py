@@ -5,17 +5,6 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.rulesets.conflict_of_heroes.events import (
-    AiFired,
-    AiMoved,
-    AiOrderSelected,
-    AiPassed,
-    AiRallied,
-    AiTurnEnded,
-    MissionInstructionIssued,
-    MissionTrackChecked,
-)
-from engine.rulesets.conflict_of_heroes.scenario import MissionInstruction, ObjectiveSpec
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     ai_turn,
@@ -26,6 +15,17 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import (
+    AiFired,
+    AiMoved,
+    AiOrderSelected,
+    AiPassed,
+    AiRallied,
+    AiTurnEnded,
+    MissionInstructionIssued,
+    MissionTrackChecked,
+)
+from umpire.engine.rulesets.conflict_of_heroes.scenario import MissionInstruction, ObjectiveSpec
 
 UNITS = [ai("A", "0505", turreted=True), unit("U", "0508")]
 OBJ = [ObjectiveSpec(id="OBJ", hex="0305"), ObjectiveSpec(id="CM", hex="0705", control_marker=True)]

@@ -7,8 +7,6 @@ their arc never matters; every shot needs 12 - 5 = 7.
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.events import AiFired, AiMoved, AiUnitSelected
-from engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     ai_turn,
@@ -18,6 +16,8 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import AiFired, AiMoved, AiUnitSelected
+from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec
 
 U = unit("U", "0508")
 FIRE = "AI closest to Unit -> Fire"

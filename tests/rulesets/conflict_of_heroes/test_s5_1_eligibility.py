@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.events import AiMoved, AiPassed, AiUnitSelected
-from engine.rulesets.conflict_of_heroes.hit_chance import RangeBand, shot
-from engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     ai_turn,
@@ -16,6 +13,9 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import AiMoved, AiPassed, AiUnitSelected
+from umpire.engine.rulesets.conflict_of_heroes.hit_chance import RangeBand, shot
+from umpire.engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
 
 MOVE = (card(1, "blue", 12, "AI closest to Unit -> Move"),)
 

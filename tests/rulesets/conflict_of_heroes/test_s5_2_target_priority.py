@@ -7,13 +7,6 @@ Units have equal front and flank DV so their facing never matters here.
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.events import (
-    AiFired,
-    AiMoved,
-    AiOrderSelected,
-    AiTargetSelected,
-)
-from engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     ai_turn,
@@ -24,6 +17,13 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import (
+    AiFired,
+    AiMoved,
+    AiOrderSelected,
+    AiTargetSelected,
+)
+from umpire.engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
 
 A = ai("A", "0505", turreted=True)
 

@@ -8,8 +8,6 @@ stay at 5; the rest go farther.
 
 from __future__ import annotations
 
-from engine.rulesets.conflict_of_heroes.events import AiMoved, AiPivoted, AiTurnEnded
-from engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     ai_turn,
@@ -21,6 +19,8 @@ from tests.rulesets.conflict_of_heroes.builders import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.events import AiMoved, AiPivoted, AiTurnEnded
+from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec
 
 OBJ = ObjectiveSpec(id="OBJ", hex="0508")
 MOVE = card(1, "blue", 4, "AI closest to Objective -> Move")

@@ -7,17 +7,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.dice import ServerDice, derive_faces, draw
-from engine.errors import RuleError
-from engine.handling import parse_command
-from engine.rulesets.conflict_of_heroes import RULESET
-from engine.rulesets.conflict_of_heroes.events import (
-    CommandCardKept,
-    CommandCardRemoved,
-    DeckReshuffled,
-    OrderCardDrawn,
-    UnitDestroyed,
-)
 from tests.rulesets.conflict_of_heroes.builders import (
     ai,
     card,
@@ -27,6 +16,17 @@ from tests.rulesets.conflict_of_heroes.builders import (
     run,
     state,
     unit,
+)
+from umpire.engine.dice import ServerDice, derive_faces, draw
+from umpire.engine.errors import RuleError
+from umpire.engine.handling import parse_command
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
+from umpire.engine.rulesets.conflict_of_heroes.events import (
+    CommandCardKept,
+    CommandCardRemoved,
+    DeckReshuffled,
+    OrderCardDrawn,
+    UnitDestroyed,
 )
 
 DECK = (card(1, "green", 3), card(2, "green", 4), card(3, "blue", 5), card(4, "blue", 6))

@@ -8,10 +8,10 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import ManualDice
-from engine.rulesets.down_in_flames import RULESET
-from engine.rulesets.down_in_flames.setup import Setup
-from engine.rulesets.down_in_flames.state import State
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.setup import Setup
+from umpire.engine.rulesets.down_in_flames.state import State
 
 
 def entry(

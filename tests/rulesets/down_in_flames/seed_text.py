@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from engine.rulesets.down_in_flames.terms import SEED
 from tests.support.seeds import seed_text
+from umpire.engine.rulesets.down_in_flames.terms import SEED
 
 
 def squeezed() -> str:

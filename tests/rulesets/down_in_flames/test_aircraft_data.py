@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.aircraft import SAMPLE_AIRCRAFT, card_from_data, catalog
-from engine.rulesets.down_in_flames.terms import AircraftClass
 from tests.rulesets.down_in_flames.scenario import entry, make_state
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.aircraft import SAMPLE_AIRCRAFT, card_from_data, catalog
+from umpire.engine.rulesets.down_in_flames.terms import AircraftClass
 
 
 def test_stated_values_are_the_seeds() -> None:

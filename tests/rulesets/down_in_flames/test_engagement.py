@@ -10,14 +10,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.audit import audit
-from engine.errors import RuleError
-from engine.roles import Role
-from engine.rulesets.down_in_flames import RULESET
-from events.codec import EventRegistry
-from server.games import Games
 from tests.rulesets.down_in_flames.scenario import entry
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.events.codec import EventRegistry
+from umpire.server.games import Games
 
 SETUP: dict[str, Any] = {
     "aircraft": [

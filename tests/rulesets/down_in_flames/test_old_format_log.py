@@ -9,16 +9,16 @@ import json
 
 import msgspec
 
-from engine.audit import audit
-from engine.game import codec_for
-from engine.rulesets.down_in_flames import RULESET
-from engine.rulesets.down_in_flames.events import StartingAltitudeSet
-from engine.rulesets.down_in_flames.events_v1 import StartingAltitudeSetV1
-from events.codec import canonical_bytes
-from events.envelope import Envelope, seal
-from events.export import envelope_to_line, line_to_envelope
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import StartingAltitudeSet
+from umpire.engine.rulesets.down_in_flames.events_v1 import StartingAltitudeSetV1
+from umpire.events.codec import canonical_bytes
+from umpire.events.envelope import Envelope, seal
+from umpire.events.export import envelope_to_line, line_to_envelope
+from umpire.server.games import Games
 
 
 def _as_version_1(envelopes: list[Envelope]) -> list[Envelope]:

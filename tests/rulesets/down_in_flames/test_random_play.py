@@ -10,14 +10,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.dice import ServerDice
-from engine.errors import RuleError
-from engine.roles import Role
-from engine.rulesets.down_in_flames import RULESET
-from engine.rulesets.down_in_flames.events import AttackResolved
-from engine.rulesets.down_in_flames.state import State
-from events.types import DiceRolled
 from tests.rulesets.down_in_flames.scenario import command, entry, make_state
+from umpire.engine.dice import ServerDice
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import AttackResolved
+from umpire.engine.rulesets.down_in_flames.state import State
+from umpire.events.types import DiceRolled
 
 PLANES = ["p1", "p2", "f1", "f2", "r1", "bomber1", "bomber2"]
 CARDS = ["in_my_sights", "out_of_the_sun", "fuel_tank", "maneuvering", "tight_turn",

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames import burst_table
-from engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 from tests.rulesets.down_in_flames.scenario import engaged, entry, make_state, run
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames import burst_table
+from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 
 
 def test_the_seed_gives_beam_attacks_a_2_bonus_when_advantaged() -> None:

@@ -6,15 +6,6 @@ from typing import Any
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames import burst_table
-from engine.rulesets.down_in_flames.events import (
-    AmmunitionChecked,
-    AttackResolved,
-    CardPlayed,
-    CardsDiscarded,
-)
-from engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 from tests.rulesets.down_in_flames.scenario import (
     engaged,
     entry,
@@ -24,6 +15,15 @@ from tests.rulesets.down_in_flames.scenario import (
     run,
 )
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames import burst_table
+from umpire.engine.rulesets.down_in_flames.events import (
+    AmmunitionChecked,
+    AttackResolved,
+    CardPlayed,
+    CardsDiscarded,
+)
+from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 
 
 def _card(name: str, **kw: Any) -> dict[str, Any]:

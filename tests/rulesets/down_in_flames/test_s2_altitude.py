@@ -6,9 +6,6 @@ from typing import Any
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
-from engine.rulesets.down_in_flames.state import State
 from tests.rulesets.down_in_flames.scenario import (
     duel,
     engaged,
@@ -19,6 +16,9 @@ from tests.rulesets.down_in_flames.scenario import (
     run,
 )
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
+from umpire.engine.rulesets.down_in_flames.state import State
 
 
 def _card(name: str, ceiling: int, *traits: str) -> dict[str, Any]:

@@ -8,16 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.rulesets.down_in_flames import odds_table
-from engine.rulesets.down_in_flames.events import (
+from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
+from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.rulesets.down_in_flames import odds_table
+from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     AttackResolved,
 )
-from engine.rulesets.down_in_flames.odds_table import D6_COLUMNS, D12_COLUMNS
-from engine.rulesets.down_in_flames.terms import CombatDie, Outcome
-from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
-from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.rulesets.down_in_flames.odds_table import D6_COLUMNS, D12_COLUMNS
+from umpire.engine.rulesets.down_in_flames.terms import CombatDie, Outcome
 
 
 class TestS3_2_TableAgainstSeed:

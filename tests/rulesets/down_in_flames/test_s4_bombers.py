@@ -8,15 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames import bomber_table
-from engine.rulesets.down_in_flames.events import (
-    AircraftDamaged,
-    AircraftShotDown,
-    AttackResolved,
-)
-from engine.rulesets.down_in_flames.state import State
-from engine.rulesets.down_in_flames.terms import CombatDie, Outcome
 from tests.rulesets.down_in_flames.scenario import (
     engaged,
     entry,
@@ -26,6 +17,15 @@ from tests.rulesets.down_in_flames.scenario import (
     run,
 )
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames import bomber_table
+from umpire.engine.rulesets.down_in_flames.events import (
+    AircraftDamaged,
+    AircraftShotDown,
+    AttackResolved,
+)
+from umpire.engine.rulesets.down_in_flames.state import State
+from umpire.engine.rulesets.down_in_flames.terms import CombatDie, Outcome
 
 
 def _card(name: str, hv: int, cls: str = "fighter", defense: int = 6) -> dict[str, Any]:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
-from engine.rulesets.down_in_flames.performance import ratings, reduce_agility, wingman_draw
-from engine.rulesets.down_in_flames.terms import Outcome
 from tests.rulesets.down_in_flames.scenario import (
     duel,
     engaged,
@@ -15,6 +12,9 @@ from tests.rulesets.down_in_flames.scenario import (
     run,
 )
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
+from umpire.engine.rulesets.down_in_flames.performance import ratings, reduce_agility, wingman_draw
+from umpire.engine.rulesets.down_in_flames.terms import Outcome
 
 
 def _hit(state, faces):  # type: ignore[no-untyped-def]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.down_in_flames import odds_table
-from engine.rulesets.down_in_flames.events import AttackResolved
-from engine.rulesets.down_in_flames.terms import Outcome
 from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.rulesets.down_in_flames import odds_table
+from umpire.engine.rulesets.down_in_flames.events import AttackResolved
+from umpire.engine.rulesets.down_in_flames.terms import Outcome
 
 
 def _attack(hits: int, faces: list[list[int]]) -> AttackResolved:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
-from engine.rulesets.down_in_flames.performance import ratings
 from tests.rulesets.down_in_flames.scenario import engaged, entry, make_state, of_type, run
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
+from umpire.engine.rulesets.down_in_flames.performance import ratings
 
 
 def _fight(carrier: str = "Bf 110G-2", rockets: bool = True):  # type: ignore[no-untyped-def]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.down_in_flames.events import CardPlayed
-from engine.rulesets.down_in_flames.performance import agility_card_limit, hand_limits, ratings
 from tests.rulesets.down_in_flames.scenario import duel, next_turn, of_type, run
 from tests.rulesets.down_in_flames.seed_text import says
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.down_in_flames.events import CardPlayed
+from umpire.engine.rulesets.down_in_flames.performance import (
+    agility_card_limit,
+    hand_limits,
+    ratings,
+)
 
 
 class TestS8_3_A6M2:

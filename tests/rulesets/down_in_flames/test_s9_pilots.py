@@ -4,17 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.roles import Role
-from engine.rulesets.down_in_flames import RULESET
-from engine.rulesets.down_in_flames.events import PilotRevealed
-from engine.rulesets.down_in_flames.performance import (
-    bursts_available,
-    hand_limits,
-    ratings,
-    wingman_draw,
-)
-from engine.rulesets.down_in_flames.terms import Position
 from tests.rulesets.down_in_flames.scenario import (
     engaged,
     entry,
@@ -23,6 +12,17 @@ from tests.rulesets.down_in_flames.scenario import (
     of_type,
     run,
 )
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import PilotRevealed
+from umpire.engine.rulesets.down_in_flames.performance import (
+    bursts_available,
+    hand_limits,
+    ratings,
+    wingman_draw,
+)
+from umpire.engine.rulesets.down_in_flames.terms import Position
 
 
 def _state(quality: str, **pilot: object):  # type: ignore[no-untyped-def]
@@ -120,7 +120,7 @@ def test_s9_1_11_pilots_are_secret_until_revealed() -> None:
 
 
 def test_s9_1_11_game_created_is_redacted_for_players_and_spectators() -> None:
-    from events.types import GameCreated
+    from umpire.events.types import GameCreated
 
     created = GameCreated(
         game_id="g1", ruleset="down_in_flames", ruleset_version="1", client_seed="x",

@@ -8,12 +8,12 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import ManualDice, ServerDice
-from engine.handling import parse_command
-from engine.rulesets.downtown import RULESET
-from engine.rulesets.downtown.setup import Setup
-from engine.rulesets.downtown.state import State
-from events.types import DiceRolled
+from umpire.engine.dice import ManualDice, ServerDice
+from umpire.engine.handling import parse_command
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown.setup import Setup
+from umpire.engine.rulesets.downtown.state import State
+from umpire.events.types import DiceRolled
 
 SEED = "000_842c81c5c58bc2f6.txt"
 
@@ -73,7 +73,7 @@ class ProbeDice:
     def roll(
         self, spec: Any, *, purpose: str, rule: str, owner: Any = None, hidden: bool = False
     ) -> DiceRolled:
-        from engine.dice import total_of
+        from umpire.engine.dice import total_of
 
         faces = next((f for k, f in self.choices.items() if k in purpose), None)
         if faces is None or len(faces) != len(spec.sides):

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InvalidSetup, RuleError
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.errors import InvalidSetup, RuleError
+from umpire.server.games import Games
 
 from .play import flight
 

@@ -10,14 +10,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.dice import ServerDice
-from engine.errors import RuleError
-from engine.handling import parse_command
-from engine.roles import Role
-from engine.rulesets.downtown import RULESET
-from engine.rulesets.downtown.ledger import board_of
-from engine.rulesets.downtown.state import State
-from events.types import DiceRolled
+from umpire.engine.dice import ServerDice
+from umpire.engine.errors import RuleError
+from umpire.engine.handling import parse_command
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown.ledger import board_of
+from umpire.engine.rulesets.downtown.state import State
+from umpire.events.types import DiceRolled
 
 from .play import flight, new_state
 
@@ -57,7 +57,7 @@ class Player:
 
     def hex_near(self, origin: str, spread: int) -> str:
         board = board_of(None)
-        from engine.hexgrid import Hex
+        from umpire.engine.hexgrid import Hex
 
         options = board.grid.within(Hex.parse(origin), spread)
         return self.rng.choice(options).label

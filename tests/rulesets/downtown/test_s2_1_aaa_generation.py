@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.errors import RuleError
-from engine.rulesets.downtown.tables import aaa_generation as gen
-from engine.rulesets.downtown.terms import Density
 from tests.support.seeds import seed_text
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.downtown.tables import aaa_generation as gen
+from umpire.engine.rulesets.downtown.terms import Density
 
 from .play import SEED
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import fire_can
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
-from engine.rulesets.downtown.tables import aaa_deployment
-from engine.rulesets.downtown.terms import Mission, Task
 from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import fire_can
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import aaa_deployment
+from umpire.engine.rulesets.downtown.terms import Mission, Task
 
 from .play import SEED, new_state, of
 

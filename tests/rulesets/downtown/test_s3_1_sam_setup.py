@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.tables import sam_deployment
 from tests.support.seeds import seed_text
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.tables import sam_deployment
 
 from .play import SEED, new_state, of, run
 
@@ -63,7 +63,7 @@ def test_set_up_defends_hanoi_targets_first_then_second_sams() -> None:
     for s in setups:
         assert s.site in table.hexes
         target = {"bridge": "2021", "yard": "2316"}[s.target]
-        from engine.rulesets.downtown.ledger import board_of
+        from umpire.engine.rulesets.downtown.ledger import board_of
 
         board = board_of(None)
         assert board.dist(s.site, target) <= 6 and board.dist(s.hex, s.site) <= table.radius

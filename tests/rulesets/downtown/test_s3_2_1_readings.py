@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_activation
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import State, UsFlight
-from engine.rulesets.downtown.terms import (
+from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_activation
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import State, UsFlight
+from umpire.engine.rulesets.downtown.terms import (
     DistanceTiersReading,
     Mission,
     Phase,
     Task,
     TwoSamsReading,
 )
-from tests.support.seeds import seed_text
 
 from .play import SEED, new_state, of
 

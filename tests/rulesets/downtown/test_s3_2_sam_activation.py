@@ -6,15 +6,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_activation, sam_sites
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import SiteUse, State, UsFlight
-from engine.rulesets.downtown.tables import sam_activation as table
-from engine.rulesets.downtown.tables import sam_placement
-from engine.rulesets.downtown.terms import Mission, Phase, Task
 from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_activation, sam_sites
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import SiteUse, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import sam_activation as table
+from umpire.engine.rulesets.downtown.tables import sam_placement
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
 
 from .play import SEED, new_state, of
 

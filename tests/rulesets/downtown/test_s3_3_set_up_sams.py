@@ -6,15 +6,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_activation
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import Sam, State, UsFlight
-from engine.rulesets.downtown.tables import dummy_check
-from engine.rulesets.downtown.tables import sam_activation as table
-from engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
 from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_activation
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import dummy_check
+from umpire.engine.rulesets.downtown.tables import sam_activation as table
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
 
 from .play import SEED, new_state, of, rolls
 

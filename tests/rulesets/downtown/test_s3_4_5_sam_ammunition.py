@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_behaviour, solitaire_events
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import Sam, State, UsFlight
-from engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Mission, SamStatus, Task
 from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_behaviour, solitaire_events
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Mission, SamStatus, Task
 
 from .play import SEED, new_state, of
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown import sam_behaviour
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
-from engine.rulesets.downtown.tables import sam_acquisition, sam_reaction
-from engine.rulesets.downtown.terms import (
+from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown import sam_behaviour
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import sam_acquisition, sam_reaction
+from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
     Altitude,
     FireMode,
@@ -19,7 +20,6 @@ from engine.rulesets.downtown.terms import (
     SamStatus,
     Task,
 )
-from tests.support.seeds import seed_text
 
 from .play import SEED, new_state, of
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
-from engine.rulesets.downtown.tables import solitaire_random_events as random_events
-from engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
 from tests.support.seeds import seed_text
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
+from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
 
 from .play import SEED, new_state, of, run
 
@@ -138,7 +138,7 @@ def test_event_option_b_places_a_sam_warning_2_to_5_hexes_away() -> None:
         [[1, 1], [10]],
     )
     placed = of(events, ev.SamPlaced)[0]
-    from engine.rulesets.downtown.ledger import board_of
+    from umpire.engine.rulesets.downtown.ledger import board_of
 
     assert 2 <= board_of(None).dist(placed.hex, "1423") <= 5 and placed.rule.endswith("(b)")
     assert state.hidden_sams == new_state().hidden_sams - 1

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
-from engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
 from tests.support.seeds import seed_text
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
 
 from .play import SEED, new_state, of, run
 

@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.downtown.tables import air_activation as table
 from tests.support.seeds import seed_text
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.downtown.tables import air_activation as table
 
 from .play import SEED
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import State
 from tests.support.seeds import seed_text
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import State
 
 from .play import SEED, new_state, of, rolls, run
 

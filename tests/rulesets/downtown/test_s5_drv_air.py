@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.state import DrvFlight, State, UsFlight
-from engine.rulesets.downtown.terms import Altitude, Mission, Task
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task
 
 from .play import new_state, of, run
 
@@ -29,7 +29,7 @@ def test_air_deployment_dummy_range_one_flight_plus_one_for_good_warning() -> No
     assert of(events, ev.DecisionMade)[0].result == "2"
     gen = of(events, ev.DrvFlightGenerated)
     assert len(gen) == 2 and all(g.altitude is Altitude.LOW for g in gen)
-    from engine.rulesets.downtown.ledger import board_of
+    from umpire.engine.rulesets.downtown.ledger import board_of
 
     board = board_of(None)
     assert all(board.dist(g.hex, "0520") == 10 and board.edge_distance(g.hex) <= 3 for g in gen)

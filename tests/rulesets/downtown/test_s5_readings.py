@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.dice import ManualDice
-from engine.rulesets.downtown import drv_movement
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.ledger import Ledger
-from engine.rulesets.downtown.state import DrvFlight, State, UsFlight
-from engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
 from tests.support.seeds import seed_text
+from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import drv_movement
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.ledger import Ledger
+from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
 
 from .play import SEED, new_state, of, run
 

@@ -8,15 +8,15 @@ from typing import Any
 
 import msgspec
 
-from engine.audit import audit
-from engine.game import codec_for
-from engine.roles import Role
-from engine.rulesets.downtown import RULESET
-from engine.rulesets.downtown import events as ev
-from engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from events.types import DiceRolled
-from server.games import Games
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from umpire.events.types import DiceRolled
+from umpire.server.games import Games
 
 from .play import flight, manual_for
 
@@ -95,7 +95,7 @@ async def test_scripted_raid(games: Games) -> None:
     assert len(warned) == 2 and all(s.radar_on for s in warned)
     hunting = [s for s in state.sams if s.target]
     assert hunting, "a SAM tries to acquire"
-    from engine.rulesets.downtown.ledger import board_of
+    from umpire.engine.rulesets.downtown.ledger import board_of
 
     board = board_of(state.setup.map)
     where = {f.id: f.hex for f in state.us}

@@ -7,16 +7,16 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from engine.dice import Dice, ManualDice
-from engine.hexgrid import Hex
-from engine.kit.fold import fold
-from engine.rulesets.nightfighter.decide import DISPATCH, decide
-from engine.rulesets.nightfighter.evolve import evolve, initial_state
-from engine.rulesets.nightfighter.geometry import shifted
-from engine.rulesets.nightfighter.setup import Setup
-from engine.rulesets.nightfighter.state import Counter, State
-from engine.rulesets.nightfighter.tables.localisation import LOW, MODERATE
-from engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
+from umpire.engine.dice import Dice, ManualDice
+from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.fold import fold
+from umpire.engine.rulesets.nightfighter.decide import DISPATCH, decide
+from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
+from umpire.engine.rulesets.nightfighter.geometry import shifted
+from umpire.engine.rulesets.nightfighter.setup import Setup
+from umpire.engine.rulesets.nightfighter.state import Counter, State
+from umpire.engine.rulesets.nightfighter.tables.localisation import LOW, MODERATE
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 
 
 def make_setup(**fields: Any) -> Setup:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import scenarios
-from engine.rulesets.nightfighter import RULESET
+from umpire.engine import scenarios
+from umpire.engine.rulesets.nightfighter import RULESET
 
 
 def setup_4b() -> dict[str, Any]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.nightfighter.campaign import DECK, month_of
-from engine.rulesets.nightfighter.evolve import initial_state
 from tests.rulesets.nightfighter.build import make_setup, named, run
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.nightfighter.campaign import DECK, month_of
+from umpire.engine.rulesets.nightfighter.evolve import initial_state
 
 
 def _campaign(kind: str):  # type: ignore[no-untyped-def]

@@ -12,15 +12,15 @@ from typing import Any
 
 import msgspec
 
-from engine.audit import audit
-from engine.game import codec_for
-from engine.roles import Role
-from engine.rulesets.nightfighter import RULESET
-from engine.rulesets.nightfighter.state import State
-from engine.rulesets.nightfighter.terms import Status, Track, Uncertainty
-from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.game import codec_for
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter import RULESET
+from umpire.engine.rulesets.nightfighter.state import State
+from umpire.engine.rulesets.nightfighter.terms import Status, Track, Uncertainty
+from umpire.server.games import Games
 
 
 class Play:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.audit import audit
-from engine.errors import InvalidSetup, RuleError
-from engine.game import codec_for
-from engine.roles import Role
-from engine.rulesets.nightfighter import RULESET
-from events.types import DiceRolled
-from server.games import Games
 from tests.rulesets.nightfighter.scenario import setup_4b
 from tests.support.gateway_games import create_bound
+from umpire.engine.audit import audit
+from umpire.engine.errors import InvalidSetup, RuleError
+from umpire.engine.game import codec_for
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter import RULESET
+from umpire.events.types import DiceRolled
+from umpire.server.games import Games
 
 
 async def _to_ai_phase(games: Games, gid: str) -> None:

@@ -6,16 +6,16 @@ import re
 
 import pytest
 
-from engine.hexgrid import Hex
-from engine.rulesets.nightfighter.tables.localisation import (
+from tests.rulesets.nightfighter.build import low_hex, make_setup, moderate_hex
+from tests.support.seeds import seed_text
+from umpire.engine.hexgrid import Hex
+from umpire.engine.rulesets.nightfighter.tables.localisation import (
     LOW,
     MODERATE,
     low_cell,
     moderate_cell,
     offset_for_heading,
 )
-from tests.rulesets.nightfighter.build import low_hex, make_setup, moderate_hex
-from tests.support.seeds import seed_text
 
 SEED = "004_c3eb2ad371d7bb6a.txt"
 
@@ -131,8 +131,8 @@ def test_area_is_the_diagram_turned_with_the_heading(
 ) -> None:
     """S5.2/S5.3: for any counter hex and heading the area has 6 or 18 distinct hexes, all
     within one or two hexes, the counter's own hex included, the omitted hex behind it."""
-    from engine.rulesets.nightfighter.geometry import area_cells, distance, off_grid
     from tests.rulesets.nightfighter.build import counter
+    from umpire.engine.rulesets.nightfighter.geometry import area_cells, distance, off_grid
 
     setup = make_setup()
     label = f"{col:02d}{row:02d}"

@@ -10,16 +10,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.dice import ServerDice
-from engine.errors import RuleError
-from engine.kit.fold import fold
-from engine.roles import Role
-from engine.rulesets.nightfighter import RULESET
-from engine.rulesets.nightfighter.evolve import evolve, initial_state
-from engine.rulesets.nightfighter.state import State
-from engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 from tests.rulesets.nightfighter.build import command
 from tests.rulesets.nightfighter.scenario import ZONES_4B
+from umpire.engine.dice import ServerDice
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.fold import fold
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter import RULESET
+from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
+from umpire.engine.rulesets.nightfighter.state import State
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 
 
 def _setup(seed: int) -> Any:
@@ -60,8 +60,8 @@ def _options(state: State, rng: random.Random) -> list[dict[str, Any]]:
     }  # fmt: skip
     f = next(x for x in state.fighters if x.id == fighter)
     if state.phase is Phase.FIGHTER_MOVEMENT and f.hex:
-        from engine.hexgrid import Hex
-        from engine.rulesets.nightfighter.geometry import grid_of
+        from umpire.engine.hexgrid import Hex
+        from umpire.engine.rulesets.nightfighter.geometry import grid_of
 
         grid = grid_of(state.setup)
         nxt = grid.neighbours(Hex.parse(f.hex))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 from tests.rulesets.nightfighter.build import (
     counter,
     low_hex,
@@ -14,6 +13,7 @@ from tests.rulesets.nightfighter.build import (
     named,
     run,
 )
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 
 
 @pytest.mark.parametrize("roll", [1, 2, 3, 4, 5, 6])

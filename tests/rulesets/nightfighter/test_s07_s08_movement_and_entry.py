@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.errors import InvalidSetup
-from engine.rulesets.nightfighter.evolve import initial_state
-from engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.nightfighter.evolve import initial_state
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 
 
 def _turn(state, turn):  # type: ignore[no-untyped-def]

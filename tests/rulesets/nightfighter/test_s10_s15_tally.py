@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.nightfighter.geometry import tally_range
-from engine.rulesets.nightfighter.terms import Phase
 from tests.rulesets.nightfighter.build import (
     counter,
     low_hex,
@@ -15,6 +12,9 @@ from tests.rulesets.nightfighter.build import (
     named,
     run,
 )
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.nightfighter.geometry import tally_range
+from umpire.engine.rulesets.nightfighter.terms import Phase
 
 
 def test_s30_good_visibility_range_is_own_hex_and_the_one_in_front() -> None:

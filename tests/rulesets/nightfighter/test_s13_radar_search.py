@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 from tests.rulesets.nightfighter.build import (
     counter,
     low_hex,
@@ -14,6 +12,8 @@ from tests.rulesets.nightfighter.build import (
     named,
     run,
 )
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
 
 
 def _search(state, hex_label, rolls, radar="W"):  # type: ignore[no-untyped-def]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleError
-from engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 
 ZONES = [
     {"name": "K", "hexes": ["1114", "1115", "1116", "1015", "1215"]},

@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from engine.errors import InvalidSetup
-from engine.rulesets.nightfighter.evolve import initial_state
-from engine.rulesets.nightfighter.terms import Jamming, Phase, Status, Uncertainty
 from tests.rulesets.nightfighter.build import make_setup, named, run
+from umpire.engine.errors import InvalidSetup
+from umpire.engine.rulesets.nightfighter.evolve import initial_state
+from umpire.engine.rulesets.nightfighter.terms import Jamming, Phase, Status, Uncertainty
 
 
 def _entering(setup, turn=1, rolls=None):  # type: ignore[no-untyped-def]
@@ -88,7 +88,7 @@ def test_7_serrate_reveals_on_5_or_6_and_draws_from_the_cup() -> None:
     assert by_id["A-1"].ju88 and by_id["B-1"].status is Status.ON_MAP
     assert by_id["C-1"].status is Status.ON_MAP  # behind the fighter: not in the wide arc
     assert state.cup.count("Ju88") == 1 and len(state.cup) == 29
-    from engine.errors import RuleError
+    from umpire.engine.errors import RuleError
 
     with pytest.raises(RuleError, match="already searched"):
         run(state, "FocusedSerrate", [], fighter="M1", hex="1001")

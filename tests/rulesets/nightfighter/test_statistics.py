@@ -7,13 +7,13 @@ from collections import Counter as Tally
 
 import pytest
 
-from engine.dice import ServerDice
-from engine.kit.turn import Turn
-from engine.rulesets.nightfighter.evolve import evolve
-from engine.rulesets.nightfighter.location_roll import roll_location
-from engine.rulesets.nightfighter.phantom_test import phantom_test
-from engine.rulesets.nightfighter.terms import Phase, cite
 from tests.rulesets.nightfighter.build import counter, make_setup, make_state
+from umpire.engine.dice import ServerDice
+from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.nightfighter.evolve import evolve
+from umpire.engine.rulesets.nightfighter.location_roll import roll_location
+from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
+from umpire.engine.rulesets.nightfighter.terms import Phase, cite
 
 SEED = b"\x00" * 32
 # Chi-square critical values at p = 0.001 (df 1, 5, 17).

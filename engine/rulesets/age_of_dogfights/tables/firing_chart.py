@@ -15,8 +15,8 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from engine.rulesets.age_of_dogfights.citations import BASE_GAME
-from engine.rulesets.age_of_dogfights.terms import Column, Gun
+from umpire.engine.rulesets.age_of_dogfights.citations import BASE_GAME
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun
 
 RULE = f"{BASE_GAME}: Firing Outcome Chart columns"
 

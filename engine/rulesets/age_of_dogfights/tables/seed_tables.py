@@ -6,9 +6,9 @@ one against the seed text, and each band against `printed`.
 
 from __future__ import annotations
 
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.age_of_dogfights import citations as c
-from engine.rulesets.age_of_dogfights.terms import Aggressiveness
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.age_of_dogfights import citations as c
+from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness
 
 PILOT_SKILL = SeedTable(
     name="pilot skill",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import SeedTable, lettered
-from engine.rulesets.downtown.terms import Mission, cite
+from umpire.engine.kit.seed_table import SeedTable, lettered
+from umpire.engine.rulesets.downtown.terms import Mission, cite
 
 AAA_CITATION = cite("2.1.6 AAA Deployment Table")
 FIRE_CAN_CITATION = cite("2.3 Fire Can Deployment Table")

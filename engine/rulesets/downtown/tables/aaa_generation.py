@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.errors import RuleError
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.downtown.terms import Density, cite
+from umpire.engine.errors import RuleError
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.downtown.terms import Density, cite
 
 CITATION = cite("2.1.2 AAA Generation Table")
 COLUMNS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9-10")

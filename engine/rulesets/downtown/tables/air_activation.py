@@ -14,8 +14,8 @@ import re
 
 from msgspec import Struct
 
-from engine.errors import RuleError
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("5.3 DRV Air Activation Table")
 NO_MORE_FLIGHTS = "†"  # no more flights can be activated in this scenario

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.3.2 SAM Dummy Check Table")
 

@@ -3,8 +3,8 @@ order, each cited "<table> row <letter>" (the conditions are code: sam_behaviour
 
 from __future__ import annotations
 
-from engine.kit.seed_table import SeedTable, lettered
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.kit.seed_table import SeedTable, lettered
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.4.3 SAM Acquisition Table")
 ROWS: tuple[tuple[str, str], ...] = (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.downtown.terms import AcqPhaseReading, cite
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.downtown.terms import AcqPhaseReading, cite
 
 CHECK_CITATION = cite("3.2.1 SAM Activation Check")
 TABLE_CITATION = cite("3.3.1 SAM Activation Table")

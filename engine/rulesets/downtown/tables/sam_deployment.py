@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import Band, Reading, SeedTable
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.kit.seed_table import Band, Reading, SeedTable
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.1.1 SAM Deployment Tables")
 

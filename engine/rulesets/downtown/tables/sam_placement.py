@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import SeedTable, lettered
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.kit.seed_table import SeedTable, lettered
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("3.2.2 SAM Placement Table")
 

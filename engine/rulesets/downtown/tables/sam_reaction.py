@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.downtown.terms import AcqLevel, FireMode, Task, cite
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.downtown.terms import AcqLevel, FireMode, Task, cite
 
 CITATION = cite("3.4.5 SAM Reaction Table")
 _BSA = (Task.BOMBING, Task.SEAD, Task.ARMED_ESCORT)

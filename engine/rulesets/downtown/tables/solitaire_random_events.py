@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.kit.seed_table import Band, SeedTable
-from engine.rulesets.downtown.terms import cite
+from umpire.engine.kit.seed_table import Band, SeedTable
+from umpire.engine.rulesets.downtown.terms import cite
 
 CITATION = cite("4.1.1 Solitaire Random Events Table")
 OPTIONS_CITATION = cite("4.1.2 Event Options Table")

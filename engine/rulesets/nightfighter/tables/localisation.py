@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from engine.rulesets.nightfighter.terms import cite
+from umpire.engine.rulesets.nightfighter.terms import cite
 
 Axial = tuple[int, int]
 
