@@ -402,7 +402,7 @@ class Connection:
         for sub in list(self._lost.values()):
             await self._finish(sub)
         self._lost.clear()
-        session.forget_grants()
+        session.forget_grants()  # at once: a revocation must not reach a closed connection
         writer = self.writer
         if writer is not None:
             writer.cancel()
@@ -411,6 +411,10 @@ class Connection:
             await asyncio.wait({writer}, timeout=CLEANUP_SECONDS)
             if writer.done() and not writer.cancelled():
                 writer.exception()  # retrieved: the writer ends on ConnectionClosed
+            # Let go of the ended task: its error's traceback holds the writer's frame, and
+            # so this connection (a cycle otherwise, freed only by a full collection).
+            self.writer = None
+        session.detach()
 
     # -- output ----------------------------------------------------------------------------
 
@@ -434,6 +438,11 @@ class Connection:
                 self.gw.metrics.frames_sent += 1
         except ConnectionClosed:
             return
+        finally:
+            # A cancelled writer keeps its CancelledError, whose traceback holds this frame:
+            # with `me` (this task) still in it, task, error and frame would form a cycle
+            # that only a full collection frees, and with it the whole connection.
+            me = None
 
     def _write_now(self, frame: bytes) -> bool:
         """Write `frame` to the socket at once when nothing is queued or being sent

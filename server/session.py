@@ -554,6 +554,14 @@ class Session:
         for game_id in list(self.grants):
             self._forget_grant(game_id)
 
+    def detach(self) -> None:
+        """The connection has ended: let go of it. It holds this session and the session
+        names it as the holder, so each keeps the other alive; broken here, both are freed
+        when the handler returns instead of at the next full collection, which the
+        gateway's collector makes rare (server/collector.py). Nothing is received after."""
+        self.forget_grants()
+        del self.holder
+
     def lose_game_now(self, game_id: str) -> Subscription | None:
         """The credential for `game_id` was revoked: drop its role and its subscription at
         once (no await), so the next message is refused and no further event is queued;
