@@ -185,26 +185,15 @@ def seal(
         digest = payload_commitment(commit_seed, game_id, seq, payload)
     else:
         digest = payload_digest(payload)
-    if envelope_version == ENVELOPE_VERSION:
-        # Every append seals each of its events here: built once, with its hash.
-        own = _hash_v2(
-            game_id, seq, type, version, digest, committed, command_id, recorded_at, prev_hash
-        )
-        return Envelope(
-            game_id=game_id,
-            seq=seq,
-            type=type,
-            version=version,
-            payload=payload,
-            command_id=command_id,
-            recorded_at=recorded_at,
-            prev_hash=prev_hash,
-            hash=own,
-            envelope_version=envelope_version,
-            digest=digest,
-            committed=committed,
-        )
-    unsealed = Envelope(
+    # Every append seals each of its events here: a current envelope is built once, with its
+    # hash; an old one (re-sealed by the old rule) gets its hash from the built envelope.
+    current = envelope_version == ENVELOPE_VERSION
+    own = (
+        _hash_v2(game_id, seq, type, version, digest, committed, command_id, recorded_at, prev_hash)
+        if current
+        else ""
+    )
+    envelope = Envelope(
         game_id=game_id,
         seq=seq,
         type=type,
@@ -213,12 +202,14 @@ def seal(
         command_id=command_id,
         recorded_at=recorded_at,
         prev_hash=prev_hash,
-        hash="",
+        hash=own,
         envelope_version=envelope_version,
         digest=digest,
         committed=committed,
     )
-    return msgspec.structs.replace(unsealed, hash=expected_hash(unsealed))
+    if current:
+        return envelope
+    return msgspec.structs.replace(envelope, hash=expected_hash(envelope))
 
 
 def encode_envelope(envelope: Envelope) -> bytes:
