@@ -24,6 +24,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# Run as a file (`python bench/instructions.py`), this folder is on sys.path and checkout.py is
+# a top-level module; imported as part of the bench package (the tests), it is not. Never
+# the --repo checkout's bench: that may predate it.
+try:
+    from checkout import project
+except ImportError:
+    from bench.checkout import project
+
 WARM_UP = 20
 BASELINE = 200
 
@@ -34,16 +42,20 @@ def _command_loop(repo: Path, calls: int) -> None:
     # are that checkout's modules (an older commit's engine).
     import msgspec
 
-    from umpire.engine import registry
-    from umpire.engine.dice import ServerDice
-    from umpire.engine.game import Game, apply, codec_for, start
-    from umpire.engine.handling import decide_command
-    from umpire.engine.redaction import view_for
-    from umpire.engine.roles import Role
-    from umpire.events.envelope import encode_envelope, seal
-    from umpire.events.store import PendingEvent
-    from umpire.events.types import GameCreated
-    from umpire.server.clock import utc_now_iso
+    registry = project("engine.registry")
+    ServerDice = project("engine.dice").ServerDice
+    game_module = project("engine.game")
+    Game, apply, codec_for, start = (
+        game_module.Game, game_module.apply, game_module.codec_for, game_module.start,
+    )  # fmt: skip
+    decide_command = project("engine.handling").decide_command
+    view_for = project("engine.redaction").view_for
+    Role = project("engine.roles").Role
+    envelope = project("events.envelope")
+    encode_envelope, seal = envelope.encode_envelope, envelope.seal
+    PendingEvent = project("events.store").PendingEvent
+    GameCreated = project("events.types").GameCreated
+    utc_now_iso = project("server.clock").utc_now_iso
 
     try:
         ruleset = registry.get("counter")
@@ -53,11 +65,11 @@ def _command_loop(repo: Path, calls: int) -> None:
 
         registry.register(RULESET)
         ruleset = RULESET
+    is_secret = getattr(project("engine.redaction"), "is_secret", None)
     try:
-        from umpire.engine.redaction import is_secret
-        from umpire.events.receipt import receipt_state_hash
-    except ImportError:
-        is_secret = receipt_state_hash = None  # type: ignore[assignment]
+        receipt_state_hash = project("events.receipt").receipt_state_hash
+    except ModuleNotFoundError:  # 75c63a5 had no receipts
+        receipt_state_hash = None
     created = GameCreated(
         game_id="g1234567890abcdef", ruleset="counter", ruleset_version=ruleset.version,
         setup={"target": 1_000_000}, seed_commitment="ab" * 32, client_seed="cs",

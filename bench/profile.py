@@ -24,6 +24,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Run as a file (`python bench/profile.py`), this folder is on sys.path and checkout.py is
+# a top-level module; imported as part of the bench package (the tests), it is not. Never
+# the --repo checkout's bench: that may predate it.
+try:
+    from checkout import cli_module, project
+except ImportError:
+    from bench.checkout import cli_module, project
+
 # The gateway under cProfile (its default clock: a CPU-time clock is a system call here,
 # ~1.4 us, and would drown the figures in its own cost). On a shared machine the wall clock
 # also charges a function for time the gateway waited for a core, so compare shares and
@@ -31,10 +39,10 @@ from typing import Any
 _PROFILED = """
 import cProfile, runpy, sys
 profile = cProfile.Profile()
-sys.argv = ["umpire.server.cli", "serve"]
+sys.argv = ["CLI", "serve"]
 profile.enable()
 try:
-    runpy.run_module("umpire.server.cli", run_name="__main__", alter_sys=True)
+    runpy.run_module("CLI", run_name="__main__", alter_sys=True)
 except SystemExit:
     pass
 finally:
@@ -44,12 +52,14 @@ finally:
 
 
 def _profiled_popen(out: Path) -> Any:
-    """subprocess.Popen that starts `python -m umpire.server.cli serve` under cProfile."""
+    """subprocess.Popen that starts `python -m umpire.server.cli serve` (`server.cli` in a
+    checkout from before the one import package) under cProfile."""
     original = subprocess.Popen
+    cli = cli_module()
 
     def popen(args: Any, *rest: Any, **kwargs: Any) -> Any:
-        if list(args[1:]) == ["-m", "umpire.server.cli", "serve"]:
-            code = _PROFILED.replace("sys.argv_out", repr(str(out)))
+        if list(args[1:]) == ["-m", cli, "serve"]:
+            code = _PROFILED.replace("sys.argv_out", repr(str(out))).replace("CLI", cli)
             args = [args[0], "-c", code]
         return original(args, *rest, **kwargs)
 
@@ -65,7 +75,8 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, f
     # Imported here on purpose: main() has put the --repo checkout first on sys.path, so
     # these are that checkout's modules (an older commit's protocol and gateway).
     from bench import path, wsload
-    from umpire.server.embedded import EmbeddedRedis
+
+    EmbeddedRedis = project("server.embedded").EmbeddedRedis
 
     wsload.raise_open_files()
     with tempfile.TemporaryDirectory(prefix="umpire-profile-") as tmp:
