@@ -290,14 +290,17 @@ class GameFeed:
 
     async def frames(self, start: int, role: Role, limit: int = READ_PAGE) -> list[bytes]:
         """Frames from `start` up to the head (at most `limit`), from memory or the stream."""
+        # The end is fixed before the loop is let go: a caller that counted up to the head
+        # when it called must not be sent events pushed meanwhile (it would send them again
+        # on its next page: a subscriber saw 1..5 and then 4, 5 once more).
+        end = min(self.head, start + limit - 1)
+        if end < start:
+            return []
         if start in self.window:
             # One turn of the loop per page: a catch-up through the window otherwise never
             # yields (no I/O; its frames are written straight to the socket), and one of
             # 2,048 events held the loop for 10-30 ms (python -m bench hostile).
             await asyncio.sleep(0)
-        end = min(self.head, start + limit - 1)
-        if end < start:
-            return []
         through = self.revealed_through
         if start in self.window:
             cached = [self.window[s] for s in range(start, end + 1) if s in self.window]

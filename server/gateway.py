@@ -570,13 +570,13 @@ class Connection:
                     return
                 count = min(feed.head, sub.next_seq + CATCH_UP_PAGE - 1) - sub.next_seq + 1
                 if sub.next_seq in feed.window:  # encoded once, shared: cheap
-                    frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
+                    frames = await feed.frames(sub.next_seq, sub.role, count)
                 else:  # read from the stream and encoded for this client alone
                     cost = catch_up_cost(count)
                     while wait := self.session.pace("catch_up", cost):
                         await asyncio.sleep(wait)
                     async with self.gw.heavy:
-                        frames = await feed.frames(sub.next_seq, sub.role, CATCH_UP_PAGE)
+                        frames = await feed.frames(sub.next_seq, sub.role, count)
                 for frame in frames:
                     await self.send(frame)
                 self.gw.metrics.events_delivered += len(frames)
