@@ -41,6 +41,8 @@ class Pauses(Protocol):
 
 # What a plain client on one cluster node keeps of the cluster client's settings: who it
 # is (the URL's user and password) and how it talks (TLS and its certificates).
+# How long a new revocations subscription may wait for the store's confirmation.
+SUBSCRIBE_CONFIRMED_SECONDS = 5.0
 _NODE_SETTINGS = ("username", "password", "credential_provider", "client_name")
 
 
@@ -299,6 +301,17 @@ class RevocationHearing:
             if self._client is not None:
                 await self._client.aclose()
 
+    async def confirmed(self, timeout: float = SUBSCRIBE_CONFIRMED_SECONDS) -> None:
+        """Wait for the store's confirmation of the subscription. redis-py's `subscribe`
+        only sends the command: a revocation published before the store has taken it would
+        not be heard, and a listener that reports itself subscribed must hear the next
+        one. Nothing but the confirmation can come first on this connection."""
+        async with asyncio.timeout(timeout):
+            while True:
+                message = await self._pubsub.get_message(timeout=timeout)
+                if message is not None and message.get("type") in ("subscribe", "ssubscribe"):
+                    return
+
 
 class RedisNotifications:
     """Notifications on one Redis or a cluster (through its client)."""
@@ -337,11 +350,13 @@ class RedisNotifications:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=False)
             try:
                 await pubsub.subscribe(self.revocations_channel)
+                hearing = RevocationHearing(pubsub)
+                await hearing.confirmed()
             except BaseException:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 raise
-            return RevocationHearing(pubsub)
+            return hearing
         # The shard that serves the channel's slot now; a slot that moves ends the
         # subscription (an sunsubscribe push) and the listener subscribes again.
         # The slot map is loaded by a cluster client's first command: load it first, or
@@ -353,6 +368,7 @@ class RedisNotifications:
         hearing = RevocationHearing(pubsub, client)
         try:
             await pubsub.ssubscribe(self.revocations_channel)
+            await hearing.confirmed()
         except BaseException:
             await hearing.close()
             raise
