@@ -99,6 +99,9 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     assert ai["ok"], ai
     decisions = page.locator("#decisions li")
     await decisions.first.wait_for(timeout=TIMEOUT)
+    # The page redraws the list on every event frame: the AI's card draw shows before the
+    # order it chose, so wait for the chosen order rather than read the first drawing.
+    await page.locator("#decisions", has_text="✓ chosen:").wait_for(timeout=TIMEOUT)
     shown = await page.inner_text("#decisions")
     assert "Rule: Conflict of Heroes Solo Expansion rules summary" in shown
     assert "✓ chosen:" in shown and "✗ rejected:" in shown
