@@ -558,8 +558,8 @@ class Session:
         """The connection has ended: let go of it. It holds this session and the session
         names it as the holder, so each keeps the other alive; broken here, both are freed
         when the handler returns instead of at the next full collection, which the
-        gateway's collector makes rare (server/collector.py). Nothing is received after."""
-        self.forget_grants()
+        gateway's collector makes rare (server/collector.py). Call it after `forget_grants`
+        (the holder leaves the gateway's tables first); nothing is received after."""
         del self.holder
 
     def lose_game_now(self, game_id: str) -> Subscription | None:
