@@ -7,6 +7,7 @@ the end of the game. Screenshots of each step go to test-artifacts/viewer/table-
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,18 @@ from tests.viewer.table_page import (
     take_back,
 )
 from umpire.server.app import Running
+
+# The browser's client seed, pinned: with the server's seed pinned too (_pin_seeds) the
+# game's dice are the same on every run, so what the AI's turn does is known.
+FIXED_BROWSER_ENTROPY = "crypto.getRandomValues = (bytes) => bytes.fill(7);"
+
+
+def _pin_seeds(running: Running, label: str) -> None:
+    """The gateway's secret seeds, one per epoch, from a counter instead of the OS."""
+    drawn = iter(range(1_000))
+    running.gateway.games.draw_seed = lambda: hashlib.sha256(
+        f"{label}-{next(drawn)}".encode()
+    ).digest()
 
 
 async def _roll_physical_dice(page: Any, kind: str, faces: str) -> None:
@@ -56,11 +69,16 @@ async def _receipt_shown(page: Any) -> None:
 async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
+    # Pinned dice: one in ten random seeds has the AI draw a card none of its units can
+    # obey (it passes, with no candidates to show), and this test reads the candidates.
+    _pin_seeds(viewer_gateway, "coh-table")
     page = await browser.new_page(viewport={"width": 1280, "height": 1000})
+    await page.add_init_script(FIXED_BROWSER_ENTROPY)
     gid = await create_game(page, viewer_gateway.port, "conflict_of_heroes", "sample-crossroads")
     assert "credential=" in page.url and f"game={gid}" in page.url
     await page.reload()  # the credential in the fragment resumes the game
     await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    assert f"client seed {'07' * 16} bound" in await page.inner_text("#events")  # pinned
     assert f"Game {gid}, seen as the player" in await page.inner_text("#game-label")
     await _receipt_shown(page)
     # The map drawn from the scenario's declared grid, terrain and objectives.
@@ -122,7 +140,9 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
 async def test_nightfighter_from_create_to_end_through_the_page(
     browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
+    _pin_seeds(viewer_gateway, "nf-table")  # the same search and sightings every run
     page = await browser.new_page(viewport={"width": 1280, "height": 1000})
+    await page.add_init_script(FIXED_BROWSER_ENTROPY)
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
     svg = page.locator("#state svg.hexmap")
     assert await svg.get_attribute("data-parity") == "even_down"
