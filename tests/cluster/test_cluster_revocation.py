@@ -74,6 +74,10 @@ async def test_a_revoke_on_one_cluster_gateway_refuses_the_next_read_on_another(
         await operator.ok({"type": "auth", "credential": OPERATOR})
         revoked = await operator.ok({"type": "revoke", "credential": spectator})
         assert revoked["existed"] is True
+        # Pushed, not awaited by the revoker: b acts on it as its listener reads it.
+        async with asyncio.timeout(10):
+            while b.gateway.metrics.revocations_heard < 1:
+                await asyncio.sleep(0.005)
         answer = await reader.request({"type": "view", "game_id": gid})
         assert answer["code"] == "unauthorized" and "revoked" in answer["message"], answer
         assert b.gateway.metrics.revocations_heard == 1
