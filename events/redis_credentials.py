@@ -3,7 +3,7 @@ hash `umpire:{game}:credentials` (the append script reads the same hash to refus
 revoked credential).
 
 The server's CredentialStore protocol (server/credential_store.py) is what this holds:
-it stores and lists digests; hashing, constant-time comparison and revocation notices
+it stores, looks up and lists digests; hashing and revocation notices
 stay in server/credentials.py and server/revocations.py.
 """
 
@@ -40,6 +40,14 @@ class RedisCredentials:
         except UNREACHABLE as exc:
             raise unavailable(exc, game_id, "retry later") from exc
         return {digest.decode(): role.decode() for digest, role in stored.items()}
+
+    async def role_of(self, game_id: str, digest: str) -> str | None:
+        """The role `digest` grants on `game_id`, or None (one HGET)."""
+        try:
+            role = await self._redis.hget(self._key(game_id), digest)
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id, "retry later") from exc
+        return None if role is None else str(role.decode())
 
     async def withdraw(self, game_id: str, digest: str) -> bool:
         """Forget one credential; whether it was there."""

@@ -1,6 +1,6 @@
 """What the server needs to keep credentials: digests of tokens and the roles they grant.
 
-server/credentials.py makes tokens, hashes them and compares hashes in constant time; the
+server/credentials.py makes tokens, hashes them and looks the hashes up; the
 store only keeps digests (the Redis adapter: events/redis_credentials.py, in the game's
 own hash, which the append script reads to refuse a revoked credential). Every operation
 raises StoreUnavailable when the store cannot be reached.
@@ -21,6 +21,11 @@ class CredentialStore(Protocol):
 
     async def grants(self, game_id: str) -> dict[str, str]:
         """Every credential digest of `game_id` with its role."""
+        ...
+
+    async def role_of(self, game_id: str, digest: str) -> str | None:
+        """The role `digest` grants on `game_id`, or None (one lookup, whatever the
+        number of the game's credentials)."""
         ...
 
     async def withdraw(self, game_id: str, digest: str) -> bool:

@@ -495,8 +495,7 @@ class Session:
             if reply:
                 self._reply(Authenticated(game_id="", role="operator", id=request_id))
             return
-        charge = self.gw.admission.compared(self.budget, self.address)  # per credential
-        game_id, role = await credentials.verify(self.gw.store, credential, charge)
+        game_id, role = await credentials.verify(self.gw.store, credential)  # one lookup
         self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             self._reply(Authenticated(game_id=game_id, role=role.value, id=request_id))

@@ -202,6 +202,10 @@ class StoreContract:
         await keep.grant("gc", spectator, "spectator")
         assert await keep.grants("gc") == {player: "player", spectator: "spectator"}
         assert await keep.grants("gc-none") == {}
+        assert await keep.role_of("gc", player) == "player"
+        assert await keep.role_of("gc", spectator) == "spectator"
+        assert await keep.role_of("gc", "c" * 64) is None
+        assert await keep.role_of("gc-none", player) is None
         assert await store.holds("gc", Credential(player, "player"))
         assert not await store.holds("gc", Credential(spectator, "player"))
         assert await keep.held([("gc", player), ("gc-none", player), ("gc", "c" * 64)]) == [
@@ -213,6 +217,7 @@ class StoreContract:
         assert await keep.withdraw("gc", player) is True
         assert await keep.withdraw("gc", player) is False
         assert await keep.grants("gc") == {spectator: "spectator"}
+        assert await keep.role_of("gc", player) is None
         assert not await store.holds("gc", Credential(player, "player"))
 
     async def test_an_append_is_heard_on_a_watched_game_only(self, store: Any) -> None:
