@@ -28,6 +28,7 @@ __all__ = [
     "held",
     "is_operator",
     "issue",
+    "reissue",
     "revoke",
     "split",
     "verify",
@@ -51,6 +52,23 @@ async def issue(store: Store, game_id: str, role: Role) -> str:
     token = secrets.token_urlsafe(24)
     await store.credentials.grant(game_id, _digest(token), role.value)
     return f"{game_id}.{token}"
+
+
+async def reissue(store: Store, game_id: str, slot: str) -> tuple[str, str]:
+    """New player and spectator credentials for `game_id` in place of the ones `slot`
+    handed out before (withdrawn and announced as revoked, like `revoke`): a re-sent
+    create's answer (docs/protocol.md, "Re-sending a create"). Credentials outside the
+    slot, the first answer's among them, are left alone."""
+    tokens = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+    grants = {_digest(tokens[0]): Role.PLAYER.value, _digest(tokens[1]): Role.SPECTATOR.value}
+    withdrawn = await store.credentials.replace(game_id, slot, grants)
+    try:
+        for digest in withdrawn:
+            await revocations.announce(store, game_id, digest)
+    except StoreUnavailable as exc:
+        # Withdrawn in the store; gateways find it on their next re-check.
+        log.warning("withdrawal of a re-sent create's credentials not announced: %s", exc)
+    return f"{game_id}.{tokens[0]}", f"{game_id}.{tokens[1]}"
 
 
 def fingerprint(credential: str) -> tuple[str, str]:
