@@ -112,6 +112,23 @@ async def test_the_same_create_id_for_another_game_is_refused(
     assert await gateway.gateway.store.version(first["game_id"]) == 1
 
 
+async def test_a_create_is_not_answered_again_once_the_game_is_in_play(
+    gateway: Running, ws_url: str
+) -> None:
+    """Fails without the in-play check: the re-send is answered with a fresh player
+    credential, so whoever keeps the create_id keeps a key the operator cannot revoke."""
+    first = await _ask(ws_url, _create({"target": 10}))
+    game_id = first["game_id"]
+    async with UmpireClient(ws_url) as client:
+        await client.auth(first["player_credential"])
+        await client.send(game_id, {"type": "Add", "amount": 1})
+    before = await gateway.gateway.store.credentials.grants(game_id)
+    again = await _ask(ws_url, _create({"target": 10}))
+    assert again["type"] == "error" and again["code"] == "game_exists", again
+    assert "in play" in again["message"] and "first answer" in again["message"]
+    assert await gateway.gateway.store.credentials.grants(game_id) == before
+
+
 async def test_a_malformed_create_id_is_refused_and_creates_nothing(
     gateway: Running, ws_url: str
 ) -> None:
