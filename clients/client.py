@@ -108,8 +108,11 @@ class UmpireClient:
         self._closed = True
         if self._reader is not None:
             self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+            # asyncio.wait, not `await` in suppress(CancelledError): that would also
+            # swallow a cancellation aimed at the caller of close() while it waits.
+            await asyncio.wait([self._reader])
+            if not self._reader.cancelled():
+                self._reader.exception()  # retrieved: the reader's failure is not close()'s
         if self._ws is not None:
             await self._ws.close()
 

@@ -8,6 +8,12 @@ and answers `[]` to a spectator and after the game has ended (`legal_actions`).
 `umpire.engine.handling.decide_command` refuses a command whose type is not listed, so the list
 is the contract, not a hint.
 
+A command field the player fills for the opponent (the Order Cards drawn for the AI from a
+physical deck) is named in its command type's `opponent_fields` class variable. A game
+not created to take the player's entries for the opponent (GameMeta.opponent_manual_dice)
+refuses any value there but the default, so `legal_actions` offers it fixed at the
+default (`{"const": ...}`; a form shows no control for it).
+
 Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
 fragments into its properties. `Action` itself is a wire type (events/wire.py), so that
 clients decode it without importing the engine.
@@ -19,6 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from umpire.engine.commands import (
@@ -168,5 +175,39 @@ def offered(
 def legal_actions(
     ruleset: Ruleset[Any], state: Any, role: Role, *, ended: bool, game: Game | None = None
 ) -> list[WireAction]:
-    """What `role` may send now, each with its narrowed JSON Schema (see `offered`)."""
-    return [action.wire() for action in offered(ruleset, state, role, ended=ended, game=game)]
+    """What `role` may send now, each with its narrowed JSON Schema (see `offered`).
+    Fields for the opponent's entries are offered only to a game created to take them
+    (`game.meta.opponent_manual_dice`; without `game`, none is): elsewhere each is fixed
+    at its default, since the game refuses any other value (OpponentDiceRefused)."""
+    listed = offered(ruleset, state, role, ended=ended, game=game)
+    if game is None or not game.meta.opponent_manual_dice:
+        listed = [_without_opponent_fields(action) for action in listed]
+    return [action.wire() for action in listed]
+
+
+def _without_opponent_fields(action: Action) -> Action:
+    """`action` with its command type's `opponent_fields` fixed at their defaults."""
+    fixed = _opponent_defaults(action.command_type)
+    if not fixed:
+        return action
+    variants = action.variants or ({},)
+    return msgspec.structs.replace(action, variants=tuple({**v, **fixed} for v in variants))
+
+
+@cache
+def _opponent_defaults(command_type: type[Struct]) -> Mapping[str, Schema]:
+    """A schema fragment per field of `command_type`'s `opponent_fields`: its default."""
+    names: tuple[str, ...] = getattr(command_type, "opponent_fields", ())
+    fixed: dict[str, Schema] = {}
+    for field in msgspec.structs.fields(command_type):
+        if field.name not in names:
+            continue
+        if field.default is not msgspec.NODEFAULT:
+            fixed[field.encode_name] = {"const": msgspec.to_builtins(field.default)}
+        elif field.default_factory is not msgspec.NODEFAULT:
+            fixed[field.encode_name] = {"const": msgspec.to_builtins(field.default_factory())}
+    if len(fixed) != len(names):  # a renamed field must not silently stay offered
+        raise KeyError(
+            f"{tag_of(command_type)}: opponent_fields {names}: a field or default is missing"
+        )
+    return fixed

@@ -65,9 +65,13 @@ async def _cancel(tasks: Iterable[asyncio.Task[None]]) -> None:
     pending = [task for task in tasks if not task.done()]
     for task in pending:
         task.cancel()
+    # asyncio.wait, not `await task` in suppress(CancelledError): that would also swallow
+    # a cancellation aimed at the caller while it waits.
+    if pending:
+        await asyncio.wait(pending)
     for task in pending:
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        if not task.cancelled():
+            task.exception()  # retrieved: what it raised is its own to log
 
 
 class PubSubChannels:

@@ -12,16 +12,14 @@ apart, per address, since each one writes to the log forever.
 A cost larger than a bucket holds is admitted when that bucket is full and leaves it in
 debt, so an honest large request succeeds once and then waits its turn.
 
-Everything here is plain code over a clock value (or clock) passed in: tests drive it without
+Everything here is plain code over a clock value passed in: tests drive it without
 sockets (tests/server/test_admission.py).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from umpire.events.errors import UmpireError
@@ -39,12 +37,6 @@ LISTED_GAMES_PER_UNIT = 1
 # catch-up through a gateway process, its CPU time from /proc, 2-core box, Nov 2026), so
 # about half a unit: 2 events make a unit (it was 10, a fifth of the work).
 STREAMED_EVENTS_PER_UNIT = 2
-# An `auth` (or a credential carried by subscribe, command, bind_seed) reads every
-# credential hash of its game and compares each in constant time: ~0.9 µs of CPU a
-# stored credential (HGETALL parsed by redis-py, then hmac.compare_digest; 8.8 ms for
-# 10,000, same measurement), so 64 compared credentials make a unit, beyond the message's
-# own. A game gains two credentials with every create answer (a re-sent create too).
-COMPARED_CREDENTIALS_PER_UNIT = 64
 
 
 def replay_cost(events: int) -> int:
@@ -62,12 +54,6 @@ def catch_up_cost(events: int) -> int:
     """A page of `events` events a catch-up reads from the stream (paced, not refused:
     a resuming client always gets its events, at the pace its budgets allow)."""
     return max(1, math.ceil(events / STREAMED_EVENTS_PER_UNIT))
-
-
-def credentials_cost(compared: int) -> int:
-    """What checking a credential against `compared` stored ones costs beyond its
-    message's unit (0 for any game with fewer than 64 credentials)."""
-    return compared // COMPARED_CREDENTIALS_PER_UNIT
 
 
 class Bucket:
@@ -197,39 +183,6 @@ class Admission:
         shared.pay(cost)
         self.charged[kind] += cost
         return 0.0
-
-    def debit(self, connection: Bucket, address: str, kind: str, cost: int, now: float) -> None:
-        """Charge `cost` for work already done (it could not be known before): both
-        buckets pay, into debt if need be, so the sender's next messages wait for it."""
-        shared = self._address(address, now)
-        connection.refill(now)
-        shared.refill(now)
-        connection.pay(cost)
-        shared.pay(cost)
-        self.charged[kind] += cost
-
-    def afterwards(
-        self,
-        connection: Bucket,
-        address: str,
-        kind: str,
-        cost: Callable[[int], int],
-        clock: Callable[[], float] = time.monotonic,
-    ) -> Callable[[int], None]:
-        """A callback for work whose size is known only as it is done: called with the
-        count (credentials compared, events read), it debits `cost(count)` units."""
-
-        def charge(count: int) -> None:
-            units = cost(count)
-            if units:
-                self.debit(connection, address, kind, units, clock())
-
-        return charge
-
-    def compared(self, connection: Bucket, address: str) -> Callable[[int], None]:
-        """The callback credentials.verify calls with how many stored credentials it
-        compared: it debits what they cost beyond the message (server/credentials.py)."""
-        return self.afterwards(connection, address, "auth", credentials_cost)
 
     def charge_create(self, address: str, now: float) -> Refusal | None:
         """Count one create against its address's create budget; None if admitted."""

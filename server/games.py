@@ -253,6 +253,17 @@ class Games:
                 "client entropy: a create_id (or game id) names one game; use a new one",
                 game_id=game_id,
             )
+        # A re-send mints a player credential, so it is honoured only while the game is
+        # as its create left it: once a seed is bound or a command recorded, the first
+        # answer arrived, and the create_id must not stay a standing key to the game (an
+        # operator's revocation would not hold against it).
+        if (version := await self.store.version(game_id)) > first[0].seq:
+            raise GameExists(
+                f"game {game_id!r} is in play (its log is at seq {version}): a create is "
+                "answered again only until the game's first command or seed binding; use "
+                "the credentials of its first answer",
+                game_id=game_id,
+            )
         return Created(
             game_id,
             stored.ruleset,

@@ -15,11 +15,11 @@ the periodic re-check (`UMPIRE_CREDENTIAL_RECHECK_SECONDS`) stays as the last fa
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
+from umpire.server import background
 from umpire.server.backoff import Backoff
 from umpire.server.notifications import RevocationHearing
 from umpire.server.store import Store
@@ -72,9 +72,7 @@ class RevocationListener:
     async def stop(self) -> None:
         """Stop listening and close the connection."""
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+            await background.cancel_all([self.task])  # a cancellation of stop() propagates
         await self._close()
 
     async def _close(self) -> None:

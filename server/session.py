@@ -92,6 +92,8 @@ MIN_PAUSE = 0.25
 MAX_PAUSE = 5.0
 RULESET_NAMES_REMEMBERED = 100_000
 LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
+# The credentials slot of a re-sent create: each re-send withdraws the previous one's.
+RESENT_CREATE_SLOT = "resent-create"
 # The request id of a frame too deep to parse, found without parsing it (best effort).
 _REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
 _ALLOWED = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke, bind_seed"
@@ -374,8 +376,10 @@ class Session:
 
     async def _create(self, msg: Create) -> None:
         # A create_id names the game, so a re-sent create finds the game it made before
-        # (the log's command-id check makes the second append a duplicate). Each answer
-        # issues new credentials: the first answer may never have arrived.
+        # (the log's command-id check makes the second append a duplicate). A re-sent
+        # create's answer has new credentials (the server keeps only digests, so it cannot
+        # send the first ones again) in place of the previous re-send's: the first answer's
+        # may be in use and stay, and a game holds at most two pairs from its creates.
         game_id = game_id_for_create(msg.create_id) if msg.create_id else None
         self._check_grant_room(game_id)
         scenario = msg.scenario
@@ -391,8 +395,13 @@ class Session:
             scenario=scenario,
             opponent_manual_dice=msg.opponent_manual_dice,
         )
-        player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
-        spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
+        if created.duplicate:
+            player, spectator = await credentials.reissue(
+                self.gw.store, created.game_id, RESENT_CREATE_SLOT
+            )
+        else:
+            player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
+            spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
         self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
         self.gw.metrics.games_created += not created.duplicate
         self._reply(
@@ -495,8 +504,7 @@ class Session:
             if reply:
                 self._reply(Authenticated(game_id="", role="operator", id=request_id))
             return
-        charge = self.gw.admission.compared(self.budget, self.address)  # per credential
-        game_id, role = await credentials.verify(self.gw.store, credential, charge)
+        game_id, role = await credentials.verify(self.gw.store, credential)  # one lookup
         self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             self._reply(Authenticated(game_id=game_id, role=role.value, id=request_id))

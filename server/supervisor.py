@@ -10,11 +10,11 @@ same command id (the id is checked inside the append script).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
 
+from umpire.server import background
 from umpire.server.embedded import EmbeddedRedis, free_port
 
 log = logging.getLogger("umpire.store")
@@ -70,9 +70,7 @@ class Supervisor:
     async def stop(self) -> None:
         """Stop watching; the server itself is stopped by its owner afterwards."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await background.stop(self._task)  # a cancellation of stop() itself propagates
 
     async def _restart(self) -> None:
         """Launch the server from this (the event loop's) thread, which lives as long as

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.engine import registry
-from umpire.server import app
+from umpire.server import app, background
 from umpire.server.app import _BIND_ERRORS, serve_forever
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
@@ -190,9 +190,7 @@ class Workers:
         """SIGTERM every worker and wait while they drain (SIGKILL one that overstays)."""
         self.stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await background.stop(self._task)  # a cancellation of stop() itself propagates
         running = [s.process for s in self.slots if s.process and s.process.poll() is None]
         for process in running:
             with contextlib.suppress(ProcessLookupError):

@@ -26,9 +26,9 @@ from umpire.events.wire import Action
 from umpire.server.app import running_gateway
 from umpire.server.config import Settings
 
-# The rules' refusal, or the game's: an opponent's draw the player named from a physical
-# deck in a game that does not take the player's entries for the opponent.
-REFUSED_BY_RULES = ("rule_violation", "opponent_dice")
+# The rules' refusal. Never `opponent_dice`: a game that does not take the player's
+# entries for the opponent is offered no field for them (tests/actions/test_opponent_fields.py).
+REFUSED_BY_RULES = ("rule_violation",)
 
 
 @dataclass

@@ -9,7 +9,6 @@ from umpire.server.admission import (
     Bucket,
     Budgets,
     catch_up_cost,
-    credentials_cost,
     listing_cost,
     replay_cost,
 )
@@ -21,16 +20,12 @@ class TestCosts:
         assert replay_cost(6000) == 6002  # the whole log read and folded
         assert listing_cost(1000) == 1001  # one pipelined read per game
 
-    def test_a_catch_up_and_a_credential_check_are_charged_by_their_work(self) -> None:
+    def test_a_catch_up_is_charged_by_its_work(self) -> None:
         # On main a page of 25 streamed events cost 2 units (1 per 10 events, a fifth of
-        # the measured work) and an auth 1 unit whatever its game's stored credentials.
+        # the measured work).
         assert catch_up_cost(25) == 13  # half a unit an event, rounded up
         assert catch_up_cost(1) == 1
         assert catch_up_cost(3952) == 1976  # the 6,000-event game outside the window
-        assert credentials_cost(2) == 0  # a usual game: the message's unit alone
-        assert credentials_cost(63) == 0
-        assert credentials_cost(64) == 1
-        assert credentials_cost(100_000) == 1562  # ~90 ms of CPU: no longer 1 unit
 
 
 class TestBucket:
@@ -103,21 +98,3 @@ def test_paced_work_waits_instead_of_being_refused() -> None:
     assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 0.0) == pytest.approx(1.0)
     assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 1.0) == 0.0
     assert admission.refused == {} and admission.charged["catch_up"] == 30
-
-
-def test_work_known_after_the_fact_is_debited_into_debt() -> None:
-    """An auth's credentials are counted as it checks them: the cost is debited after
-    the work, and the sender's next message waits until the debt is paid."""
-    admission = Admission(Budgets(connection_rate=10, connection_burst=100,
-                                  address_rate=1000, address_burst=1000))  # fmt: skip
-    bucket = admission.connection_bucket(0.0)
-    assert admission.charge(bucket, "a", "auth", 1, 0.0) is None
-    now = 0.0  # 300 units below
-    admission.afterwards(bucket, "a", "auth", credentials_cost, clock=lambda: now)(64 * 300)
-    assert bucket.tokens == pytest.approx(100 - 1 - 300)
-    assert admission.charged["auth"] == 301
-    refused = admission.charge(bucket, "a", "view", 1, 0.0)
-    assert refused is not None and refused.scope == "connection"
-    assert refused.retry_after == pytest.approx(20.2)  # 202 units owed at 10 a second
-    admission.compared(bucket, "a")(63)  # below a unit: nothing
-    assert admission.charged["auth"] == 301

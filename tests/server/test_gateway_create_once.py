@@ -57,6 +57,51 @@ async def test_the_same_create_id_names_one_game(gateway: Running, ws_url: str) 
         assert authed["type"] == "authenticated" and authed["role"] == "player"
 
 
+async def test_re_sent_creates_keep_the_credential_hash_bounded(
+    gateway: Running, ws_url: str
+) -> None:
+    """Each re-send's credentials replace the previous re-send's; the first answer's stay
+    (it may have arrived and be in use). On main every re-send stored two more: 2 + 2 * 6
+    credentials after six, where now there are four."""
+    store = gateway.gateway.store
+    first = await _ask(ws_url, _create({"target": 10}))
+    answers = [await _ask(ws_url, _create({"target": 10})) for _ in range(6)]
+    assert {a["game_id"] for a in answers} == {first["game_id"]}
+    assert len(await store.credentials.grants(first["game_id"])) == 4
+    latest = answers[-1]
+    for credential, role in (
+        (first["player_credential"], "player"),
+        (first["spectator_credential"], "spectator"),
+        (latest["player_credential"], "player"),
+        (latest["spectator_credential"], "spectator"),
+    ):
+        authed = await _ask(ws_url, {"type": "auth", "credential": credential})
+        assert authed["type"] == "authenticated" and authed["role"] == role, authed
+    for withdrawn in (answers[-2]["player_credential"], answers[0]["spectator_credential"]):
+        refused = await _ask(ws_url, {"type": "auth", "credential": withdrawn})
+        assert refused["type"] == "error" and refused["code"] == "unauthorized", refused
+
+
+async def test_a_connection_using_a_re_send_s_credential_hears_it_withdrawn(
+    gateway: Running, ws_url: str
+) -> None:
+    """Only a second re-send withdraws a re-send's credentials, and a gateway holding them
+    hears it at once (as for a revocation); the first answer's connection keeps going."""
+    first = await _ask(ws_url, _create({"target": 10}))
+    again = await _ask(ws_url, _create({"target": 10}))
+    async with websockets.connect(ws_url) as kept, websockets.connect(ws_url) as dropped:
+        for ws, credential in ((kept, first), (dropped, again)):
+            await ws.recv()  # welcome
+            await ws.send(text({"type": "auth", "credential": credential["player_credential"]}))
+            assert msgspec.json.decode(await ws.recv())["type"] == "authenticated"
+        await _ask(ws_url, _create({"target": 10}))
+        pushed = msgspec.json.decode(await asyncio.wait_for(dropped.recv(), 5))
+        assert pushed["type"] == "error" and pushed["code"] == "credential_revoked", pushed
+        game_id = first["game_id"]
+        await kept.send(text({"type": "view", "game_id": game_id, "id": "v"}))
+        assert msgspec.json.decode(await kept.recv())["type"] == "state"
+
+
 async def test_the_same_create_id_for_another_game_is_refused(
     gateway: Running, ws_url: str
 ) -> None:
@@ -65,6 +110,23 @@ async def test_the_same_create_id_for_another_game_is_refused(
     assert other["type"] == "error" and other["code"] == "game_exists"
     assert "create_id" in other["message"]
     assert await gateway.gateway.store.version(first["game_id"]) == 1
+
+
+async def test_a_create_is_not_answered_again_once_the_game_is_in_play(
+    gateway: Running, ws_url: str
+) -> None:
+    """Fails without the in-play check: the re-send is answered with a fresh player
+    credential, so whoever keeps the create_id keeps a key the operator cannot revoke."""
+    first = await _ask(ws_url, _create({"target": 10}))
+    game_id = first["game_id"]
+    async with UmpireClient(ws_url) as client:
+        await client.auth(first["player_credential"])
+        await client.send(game_id, {"type": "Add", "amount": 1})
+    before = await gateway.gateway.store.credentials.grants(game_id)
+    again = await _ask(ws_url, _create({"target": 10}))
+    assert again["type"] == "error" and again["code"] == "game_exists", again
+    assert "in play" in again["message"] and "first answer" in again["message"]
+    assert await gateway.gateway.store.credentials.grants(game_id) == before
 
 
 async def test_a_malformed_create_id_is_refused_and_creates_nothing(

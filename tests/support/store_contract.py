@@ -202,6 +202,10 @@ class StoreContract:
         await keep.grant("gc", spectator, "spectator")
         assert await keep.grants("gc") == {player: "player", spectator: "spectator"}
         assert await keep.grants("gc-none") == {}
+        assert await keep.role_of("gc", player) == "player"
+        assert await keep.role_of("gc", spectator) == "spectator"
+        assert await keep.role_of("gc", "c" * 64) is None
+        assert await keep.role_of("gc-none", player) is None
         assert await store.holds("gc", Credential(player, "player"))
         assert not await store.holds("gc", Credential(spectator, "player"))
         assert await keep.held([("gc", player), ("gc-none", player), ("gc", "c" * 64)]) == [
@@ -213,7 +217,22 @@ class StoreContract:
         assert await keep.withdraw("gc", player) is True
         assert await keep.withdraw("gc", player) is False
         assert await keep.grants("gc") == {spectator: "spectator"}
+        assert await keep.role_of("gc", player) is None
         assert not await store.holds("gc", Credential(player, "player"))
+
+    async def test_a_slot_s_credentials_replace_its_previous_ones(self, store: Any) -> None:
+        keep: CredentialStore = store.credentials
+        first, a, b, c = "1" * 64, "a" * 64, "b" * 64, "c" * 64
+        await keep.grant("gs", first, "player")
+        assert await keep.replace("gs", "retry", {a: "player", b: "spectator"}) == []
+        assert await keep.grants("gs") == {first: "player", a: "player", b: "spectator"}
+        assert sorted(await keep.replace("gs", "retry", {c: "player"})) == [a, b]
+        assert await keep.grants("gs") == {first: "player", c: "player"}  # no slot listed
+        assert await keep.role_of("gs", a) is None
+        assert await keep.role_of("gs", c) == "player"
+        assert await keep.held([("gs", first), ("gs", b), ("gs", c)]) == [True, False, True]
+        assert await keep.replace("gs", "other", {a: "spectator"}) == []  # slots apart
+        assert await keep.grants("gs") == {first: "player", c: "player", a: "spectator"}
 
     async def test_an_append_is_heard_on_a_watched_game_only(self, store: Any) -> None:
         await create(store, "gw")

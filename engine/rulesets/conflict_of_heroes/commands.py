@@ -4,12 +4,13 @@ base-game results (hits, destroyed units, positions, counters).
 Seed 003_368c69a730e6e14a.txt. `cards` on a command that draws Order Cards is the
 physical-deck mode: the player drew those cards from a real deck, in order, and names them
 instead of letting the server draw (README "Card draws"). Those draws are the AI's, so a
-game takes them only if it was created to allow the opponent's dice.
+game takes them only if it was created to allow the opponent's dice, and only such a game
+is offered the field (`opponent_fields`, engine/actions.py `legal_actions`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from msgspec import Meta, Struct
 
@@ -18,6 +19,8 @@ from umpire.engine.rulesets.conflict_of_heroes.terms import ActionKind
 
 Ids = Annotated[tuple[Ident, ...], Meta(max_length=12)]
 Cards = Annotated[tuple[Annotated[int, Meta(ge=1, le=999)], ...], Meta(max_length=60)]
+# The fields of a command the player fills for the opponent (engine/actions.py).
+OPPONENT_FIELDS = ("cards",)
 Note = Annotated[str, Meta(max_length=200)]
 Points = Annotated[int, Meta(ge=0, le=30)]
 
@@ -41,6 +44,7 @@ class UnitAction(Struct, frozen=True, tag="UnitAction", kw_only=True, forbid_unk
     moves: tuple[Placement, ...] = ()
     note: Note = ""
     cards: Cards = ()
+    opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
 
 
 class CommandAction(
@@ -66,6 +70,7 @@ class CardAction(Struct, frozen=True, tag="CardAction", kw_only=True, forbid_unk
     moves: tuple[Placement, ...] = ()
     note: Note = ""
     cards: Cards = ()
+    opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
 
 
 class Stall(Struct, frozen=True, tag="Stall", kw_only=True, forbid_unknown_fields=True):
@@ -73,6 +78,7 @@ class Stall(Struct, frozen=True, tag="Stall", kw_only=True, forbid_unknown_field
 
     unit: Annotated[str, Meta(max_length=40)] = ""
     cards: Cards = ()
+    opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
 
 
 class Pass(Struct, frozen=True, tag="Pass", kw_only=True, forbid_unknown_fields=True):
@@ -83,6 +89,7 @@ class TakeAiTurn(Struct, frozen=True, tag="TakeAiTurn", kw_only=True, forbid_unk
     """4.0: the umpire draws an Order Card and the AI executes one order (or passes)."""
 
     cards: Cards = ()
+    opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
 
 
 class ReportHit(Struct, frozen=True, tag="ReportHit", kw_only=True, forbid_unknown_fields=True):
@@ -100,6 +107,7 @@ class ReportDestroyed(
 
     unit: Ident
     cards: Cards = ()
+    opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
 
 
 class ReportPosition(
