@@ -54,8 +54,14 @@ class Peer:
         finally:
             for future in self._waiting.values():
                 if not future.done():
-                    future.set_exception(ConnectionError("connection closed"))
+                    future.set_exception(ConnectionError(f"connection closed{self._why()}"))
             self._arrived.set()
+
+    def _why(self) -> str:
+        """The close code and reason, if the close handshake gave them: a test that fails
+        on a closed connection says who closed it and why (keepalive, rate limit, ...)."""
+        code, reason = self.ws.close_code, self.ws.close_reason
+        return "" if code is None else f" (code {code}, {reason!r})"
 
     async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
         """Send a message with a fresh id; the reply with that id (an error frame too)."""
@@ -82,7 +88,9 @@ class Peer:
                     return frame
             seen = len(self.frames)
             if self._reader.done():
-                raise ConnectionError(f"closed before the frame came: {self.frames[-3:]}")
+                raise ConnectionError(
+                    f"closed{self._why()} before the frame came: {self.frames[-3:]}"
+                )
             left = deadline - loop.time()
             if left <= 0:
                 raise TimeoutError(f"no such frame in {timeout}s; last: {self.frames[-3:]}")

@@ -137,9 +137,21 @@ async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store
 
     async def write(w: int) -> None:
         for i in range(100):
-            await writers[w].handle(created.game_id, f"w{w}-{i}", {"type": "Add", "amount": 1})
+            while True:
+                try:
+                    await writers[w].handle(
+                        created.game_id, f"w{w}-{i}", {"type": "Add", "amount": 1}
+                    )
+                    break
+                except VersionConflict as exc:
+                    # A writer outrun by the 49 others for BUSY_SECONDS (a loaded machine:
+                    # 9.5 s seen for one command beside a busy process) is told the game is
+                    # busy; it retries with the same command id, as the error says.
+                    if "is busy" not in str(exc):
+                        raise
 
-    await asyncio.wait_for(asyncio.gather(*(write(w) for w in range(50))), 240)
+    # Generous: it ends as soon as the writers are done (about a minute when loaded).
+    await asyncio.wait_for(asyncio.gather(*(write(w) for w in range(50))), 900)
     events = await store.read(created.game_id)
     assert len(events) == 1 + 5000 * 2
     assert [e.seq for e in events] == list(range(1, 10002))

@@ -29,9 +29,10 @@ RATE = 20.0  # commands per second per client
 class Load:
     """The clients of one soak and what they measured."""
 
-    def __init__(self, gateway: GatewayProcess, seconds: float) -> None:
+    def __init__(self, gateway: GatewayProcess, seconds: float, least: int = 0) -> None:
         self.gateway = gateway
         self.seconds = seconds
+        self.least = least  # commands each client sends at least, however long it takes
         self.latencies: list[float] = []
         self.rss: list[tuple[float, int]] = []
         self.games: list[str] = []
@@ -50,7 +51,7 @@ class Load:
                        "credential": shared_credential})  # fmt: skip
         end = time.monotonic() + self.seconds
         i = 0
-        while time.monotonic() < end:
+        while time.monotonic() < end or i < self.least:
             target = shared if i % 4 == 0 else gid
             began = time.monotonic()
             await peer.ok({"type": "command", "game_id": target, "command_id": f"c{n}-{i}",
@@ -99,12 +100,14 @@ def growth_kib(samples: list[tuple[float, int]]) -> float:
     return statistics.median(values[-q:]) - statistics.median(values[q : 2 * q])
 
 
-async def soak(redis_url: str, prefix: str, store: RedisEventStore, seconds: float) -> Load:
+async def soak(
+    redis_url: str, prefix: str, store: RedisEventStore, seconds: float, least: int = 0
+) -> Load:
     with gateways(redis_url, prefix, 1) as (gateway,):
         owner = await Peer.open(gateway.url)
         shared = await owner.ok({"type": "create", "client_entropy": "waived", "ruleset": "counter",
                                  "setup": {"target": 10**6}})  # fmt: skip
-        load = Load(gateway, seconds)
+        load = Load(gateway, seconds, least)
         await asyncio.wait_for(
             asyncio.gather(
                 *(load.client(n, shared["game_id"], shared["player_credential"])
@@ -154,9 +157,14 @@ def report(load: Load) -> tuple[float, float, float]:
 async def test_compressed_soak_short(
     redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
 ) -> None:
-    load = await soak(redis_server.url, prefix, store, 4.0)
+    # At least half the commands 4 s at RATE would give, however slow the machine: a
+    # loaded 2-core runner served 314 in 4 s (the soak then proved too little, and the
+    # count was asserted on the machine's speed); the clients now keep on until they have
+    # sent them, and the time only bounds the run from below.
+    least = int(RATE * 4 * 0.5)
+    load = await soak(redis_server.url, prefix, store, 4.0, least)
     p99, worst, growth = report(load)
-    assert len(load.latencies) > CLIENTS * RATE * 4 * 0.5
+    assert len(load.latencies) >= CLIENTS * least
     assert p99 < 1.0 and worst < 3.0  # generous: CI machines are shared
     assert growth < 6 * 1024
 

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from tests.conftest import seed_source
 from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
@@ -19,9 +20,15 @@ def gateway_settings(prefix: str, **overrides: object) -> Settings:
 
 
 @pytest.fixture
-async def gateway(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
-    """One gateway process-in-test on the suite's Redis."""
-    async with running_gateway(gateway_settings(prefix), redis_server.url) as running:
+async def gateway(
+    redis_server: EmbeddedRedis, prefix: str, request: pytest.FixtureRequest
+) -> AsyncIterator[Running]:
+    """One gateway process-in-test on the suite's Redis, its dice seeds deterministic (like
+    the `games` fixture's: what a test sees never depends on luck, and a failure repeats)."""
+    options = {"draw_seed": seed_source(request)}
+    async with running_gateway(
+        gateway_settings(prefix), redis_server.url, games_options=options
+    ) as running:
         yield running
 
 

@@ -4,11 +4,23 @@ loop turn, and a closed connection leaves the schedule at once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from umpire.server.keepalive import PINGS_PER_TURN, Keepalive
 from umpire.server.metrics import Metrics
 
 INTERVAL = 0.05
+# What the schedule must have done by then; waited for, not assumed after a fixed sleep
+# (a process paused for a few intervals on a loaded runner resumes the test's sleep
+# before the keepalive's next tick has run).
+WITHIN = 30.0
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Wait until `done()` holds (the test fails on the timeout if it never does)."""
+    async with asyncio.timeout(WITHIN):
+        while not done():
+            await asyncio.sleep(INTERVAL / 4)
 
 
 class Answering:
@@ -52,7 +64,7 @@ async def test_connections_due_together_are_pinged_a_few_hundred_per_turn() -> N
         keepalive.add(conn)
     runner = asyncio.create_task(keepalive.run())
     try:
-        await asyncio.sleep(INTERVAL * 6)
+        await _until(lambda: all(conn.pinged_on_turns for conn in conns))
     finally:
         runner.cancel()
         counter.cancel()
@@ -75,7 +87,8 @@ async def test_a_closed_connection_leaves_and_a_silent_one_is_closed() -> None:
     assert len(keepalive) == 1
     runner = asyncio.create_task(keepalive.run())
     try:
-        await asyncio.sleep(INTERVAL * 6)
+        await _until(lambda: bool(silent.closed))
+        await asyncio.sleep(INTERVAL * 2)  # a ping to `gone` would be due by now too
     finally:
         runner.cancel()
     assert gone.pinged_on_turns == []
@@ -85,12 +98,14 @@ async def test_a_closed_connection_leaves_and_a_silent_one_is_closed() -> None:
 
 async def test_one_ping_at_a_time_while_its_pong_is_due() -> None:
     turns = [0]
-    keepalive = Keepalive(INTERVAL, INTERVAL * 10, Metrics())
+    # A timeout no pause of a loaded runner reaches: the pong stays due throughout.
+    keepalive = Keepalive(INTERVAL, WITHIN * 10, Metrics())
     silent = Silent(turns)
     keepalive.add(silent)
     runner = asyncio.create_task(keepalive.run())
     try:
-        await asyncio.sleep(INTERVAL * 6)  # several intervals, well inside the timeout
+        await _until(lambda: bool(silent.pinged_on_turns))
+        await asyncio.sleep(INTERVAL * 6)  # several more intervals, well inside the timeout
     finally:
         runner.cancel()
     assert len(silent.pinged_on_turns) == 1

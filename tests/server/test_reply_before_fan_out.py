@@ -77,12 +77,18 @@ async def test_accepted_is_written_before_the_events_reach_any_subscriber(
                 player, {"type": "subscribe", "game_id": gid, "from_seq": 0}, "subscribed"
             )
             feed = running.gateway.notifier.feeds[gid]
-            for _ in range(250):
+            for _ in range(1500):  # up to 30 s: returns when they are
                 if len(feed.live) == 2:
                     break
                 await asyncio.sleep(0.02)
             assert len(feed.live) == 2, "both subscriptions live (fed by the feed's push)"
-            await asyncio.sleep(0.2)  # the catch-up frames written
+            # Every frame so far written (none queued, none being sent): the hook below
+            # must count only what comes next, however slowly a loaded runner drains them.
+            for _ in range(1500):
+                if all(c.out.empty() and c.blocked_since is None
+                       for c in running.gateway.connections):  # fmt: skip
+                    break
+                await asyncio.sleep(0.02)
 
             writes: list[tuple[str, dict[str, Any]]] = []
             names = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-TIMEOUT = 15_000  # ms for any one thing to appear
+TIMEOUT = 30_000  # ms for any one thing to appear (generous: a loaded 2-core CI runner)
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 # Takeback is built on the engine side by another branch (issue #18): once the engine
 # knows the command, the scripted games require the page to offer it after a command

@@ -16,7 +16,7 @@ from umpire.engine.rulesets.nightfighter.geometry import grid_of
 from umpire.engine.rulesets.nightfighter.setup import Setup
 from umpire.server.app import Running
 
-TIMEOUT = 10_000
+TIMEOUT = 30_000  # ms; generous: it passes as soon as the page shows it
 CENTRES = """() => [...document.querySelectorAll('#state svg.hexmap polygon.hex')].map(
     (p) => [p.dataset.hex, Number(p.dataset.cx), Number(p.dataset.cy)])"""
 

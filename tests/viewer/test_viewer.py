@@ -12,7 +12,7 @@ from tests.rulesets.downtown.test_scripted_raid import SETUP as DOWNTOWN
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 
-TIMEOUT = 10_000  # ms for any one thing to appear
+TIMEOUT = 30_000  # ms for any one thing to appear (generous: a loaded 2-core CI runner)
 
 
 async def _open(page: Any, port: int, credential: str, path: str = "/") -> None:

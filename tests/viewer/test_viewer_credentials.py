@@ -16,7 +16,7 @@ from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 
-TIMEOUT = 10_000
+TIMEOUT = 30_000  # ms; generous: it passes as soon as the page shows it
 TOKEN = "viewer-operator-token-123"
 
 
