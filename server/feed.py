@@ -111,7 +111,9 @@ def encode_frame(
     """The wire frame of one event for one role (None: a gap marker is sent instead)."""
     shown = redact(ruleset, event, role, revealed=revealed)
     redacted = shown is not event
-    payload: Any = msgspec.to_builtins(shown) if shown is not None else None
+    # The struct itself, not its `to_builtins` copy: the JSON encoder writes the same
+    # bytes straight from it, ~2,000 instructions a frame fewer (cachegrind).
+    payload: Any = shown
     return encoder.encode(
         EventFrame(
             game_id=env.game_id,

@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 
+import msgspec
+
 from umpire.engine import registry
+from umpire.engine.game import codec_for
+from umpire.engine.redaction import redact
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.feed import GameFeed, encode_frame
@@ -67,3 +71,23 @@ async def test_window_frames_are_the_stored_events_frames(
     for before, after in itertools.pairwise(window):
         assert after.envelope.prev_hash is before.envelope.hash
         assert after.envelope.game_id is before.envelope.game_id
+
+
+async def test_a_frames_payload_is_the_builtins_of_the_shown_event(
+    store: RedisEventStore, games: Games
+) -> None:
+    """`encode_frame` encodes the redacted event struct itself: its bytes in the frame are
+    those of its `to_builtins` form, for every role (the wire stays exactly as it was)."""
+    created = await games.create("counter", {"target": 10**6})
+    await games.handle(created.game_id, "add", {"type": "Add", "amount": 2})
+    ruleset = registry.get("counter")
+    codec = codec_for(ruleset)
+    for env in await store.read(created.game_id):
+        event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+        for role in Role:
+            for revealed in (False, True):
+                frame = encode_frame(ruleset, env, event, role, revealed)
+                assert frame is not None
+                shown = redact(ruleset, event, role, revealed=revealed)
+                payload = msgspec.json.encode(msgspec.to_builtins(shown))
+                assert b'"payload":' + payload + b"," in frame
