@@ -72,9 +72,9 @@ async def test_a_full_window_gives_the_garbage_collector_nothing_to_visit(
             feed = gateway.gateway.notifier.feeds[created.game_id]
             assert len(feed.window) == WINDOW
             cached = list(feed.window.values())
-            assert all(c.frames for c in cached)  # every frame was encoded and is held
+            assert all(c.first for c in cached)  # every frame was encoded and is held
             tracked = [c for c in cached if gc.is_tracked(c) or gc.is_tracked(c.envelope)]
-            tracked += [c for c in cached if gc.is_tracked(c.frames)]
+            tracked += [c for c in cached if c.more is not None and gc.is_tracked(c.more)]
             assert tracked == []
         finally:
             watcher.cancel()
