@@ -414,17 +414,25 @@ class Notifier:
         Concurrent first subscribers of one game share one creation: two feeds for one
         game would leave all but the last orphaned, never refreshed, their subscribers
         waiting forever (the benchmark's 1,000 simultaneous subscribers found this).
+
+        The feed returned is this notifier's feed of the game when the caller resumes: the
+        caller attaches its subscription before its next await, and from then on `release`
+        keeps the feed. (A feed released while the caller waited for its opening, by the
+        last subscriber of the game leaving, is opened again.)
         """
-        feed = self.feeds.get(game_id)
-        if feed is not None:
-            return feed
-        opening = self._opening.get(game_id)
-        if opening is None:
-            opening = asyncio.ensure_future(self._open(game_id))
-            self._opening[game_id] = opening
-            opening.add_done_callback(lambda _: self._opening.pop(game_id, None))
-        # shield: one waiter cancelled (its client left) does not cancel the others' feed.
-        return await asyncio.shield(opening)
+        while True:
+            feed = self.feeds.get(game_id)
+            if feed is not None:
+                return feed
+            opening = self._opening.get(game_id)
+            if opening is None:
+                opening = asyncio.ensure_future(self._open(game_id))
+                self._opening[game_id] = opening
+                opening.add_done_callback(lambda _: self._opening.pop(game_id, None))
+            # shield: one waiter cancelled (its client left) does not cancel the others'.
+            feed = await asyncio.shield(opening)
+            if self.feeds.get(game_id) is feed:
+                return feed
 
     async def _open(self, game_id: str) -> GameFeed:
         first = await self.store.read(game_id, 1, 1)
@@ -445,8 +453,13 @@ class Notifier:
         return feed
 
     async def release(self, feed: GameFeed) -> None:
-        """Drop a feed nobody subscribes to any more."""
-        if feed.subscriptions or self.feeds.get(feed.game_id) is not feed:
+        """Drop a feed nobody subscribes to any more (one still opening is kept: its
+        opener's waiters are about to attach)."""
+        if (
+            feed.subscriptions
+            or self.feeds.get(feed.game_id) is not feed
+            or feed.game_id in self._opening
+        ):
             return
         del self.feeds[feed.game_id]
         if self.channels is not None:

@@ -720,18 +720,23 @@ class Session:
             )
         )
         sub = Subscription(feed, self.holder, role, start + 1)
+        # Counted on the feed before the next await: a feed nobody is counted on is
+        # released when its last subscriber leaves, and a subscription attached to a
+        # released feed would never hear of another event. Counted is not live: delivery
+        # starts with the Follow below.
+        feed.attach(sub)
         if msg.view:
-            # Attached only once the view is known: a failed view leaves no subscription,
-            # and the feed is released with it (the Unfollow of a never-served sub).
+            # A failed view leaves no subscription, and the feed is released with it (the
+            # Unfollow of a never-served sub).
             try:
                 view = await self._view(msg.game_id, role, msg.id)
             except BaseException:
+                feed.detach(sub)
                 self.outbox.append(Unfollow(sub))
                 raise
             self._reply(view)
             if msg.from_seq is None:
                 sub.next_seq = view.seq + 1
-        feed.attach(sub)
         self.subs[msg.game_id] = sub
         self.outbox.append(Follow(sub))
 
