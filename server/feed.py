@@ -76,7 +76,8 @@ class CachedEvent(Struct, gc=False):
 
     The first frame is kept in two fields rather than a dict: most events of a gateway
     are only ever shown to one role, and a dict with one entry cost ~224 bytes an event
-    (memory per active game, python /work/probe/memprobe.py: 896 of 19,333 B a game)."""
+    (about 900 of the ~19 KB a small active game cost the gateway under tracemalloc;
+    `python -m bench.memory_per_event` measures the whole)."""
 
     envelope: Envelope
     key: int = -1
@@ -204,7 +205,7 @@ class GameFeed:
         its `prev_hash`, the previous event's command id and time (the events of one
         command share them), and the event type from the interned set. The envelope is
         equal field for field (its frames are byte-identical); only ~300 B of duplicate
-        strings an event are not held (python /work/probe/memprobe.py)."""
+        strings an event are not held (`python -m bench.memory_per_event`)."""
         before = self.window.get(env.seq - 1)
         game_id = self.game_id if env.game_id == self.game_id else env.game_id
         prev_hash, command_id, recorded_at = env.prev_hash, env.command_id, env.recorded_at
