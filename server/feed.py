@@ -26,7 +26,7 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.game import codec_for, ruleset_of
-from umpire.engine.redaction import redact
+from umpire.engine.redaction import is_secret, redact
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.codec import EventRegistry
@@ -52,6 +52,7 @@ POLL_SECONDS = 1.0
 
 _ROLES = {role: index for index, role in enumerate(Role)}
 SEED_REVEALED = SeedRevealed.__struct_config__.tag
+EVERY_ROLE = -2  # a CachedEvent's key when its one frame is every role's
 
 
 async def revealed_through(store: EventStore, game_id: str, version: int) -> int:
@@ -77,9 +78,16 @@ class CachedEvent(Struct, gc=False):
     The first frame is kept in two fields rather than a dict: most events of a gateway
     are only ever shown to one role, and a dict with one entry cost ~224 bytes an event
     (about 900 of the ~19 KB a small active game cost the gateway under tracemalloc;
-    `python -m bench.memory_per_event` measures the whole)."""
+    `python -m bench.memory_per_event` measures the whole).
 
-    envelope: Envelope
+    An event that no role sees less of (not secret: engine.redaction `is_secret`) has one
+    frame for every role, revealed or not, byte for byte: it is encoded once (`key` is
+    EVERY_ROLE) and its envelope is let go, since no other frame will ever be made from
+    it. That is most events of most games, and the envelope was ~40% of what a windowed
+    event cost (its payload, hash and digest are all in the frame). A SeedRevealed keeps
+    its envelope: `rewind_if_behind` looks for it."""
+
+    envelope: Envelope | None
     key: int = -1
     first: bytes | None = None
     more: dict[int, bytes | None] | None = None
@@ -88,22 +96,36 @@ class CachedEvent(Struct, gc=False):
         self, ruleset: Ruleset[Any], codec: EventRegistry, role: Role, revealed: bool
     ) -> bytes | None:
         """The frame for `role` (None: the role sees nothing of this event)."""
-        key = 2 * _ROLES[role] + revealed
-        if key == self.key:
+        key = self.key
+        if key == EVERY_ROLE:
+            return self.first
+        wanted = 2 * _ROLES[role] + revealed
+        if wanted == key:
             return self.first
         more = self.more
-        if more is not None and key in more:
-            return more[key]
+        if more is not None and wanted in more:
+            return more[wanted]
         env = self.envelope
+        assert env is not None, "an envelope is let go only once its frame fits every role"
         event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
         frame = encode_frame(ruleset, env, event, role, revealed)
-        if self.key < 0:
-            self.key, self.first = key, frame
+        if key < 0:
+            if not is_secret(ruleset, event):
+                # redact() returns this very event to every role: the same bytes for all.
+                self.key, self.first = EVERY_ROLE, frame
+                if env.type != SEED_REVEALED:
+                    self.envelope = None
+            else:
+                self.key, self.first = wanted, frame
         elif more is None:
-            self.more = {key: frame}
+            self.more = {wanted: frame}
         else:
-            more[key] = frame
+            more[wanted] = frame
         return frame
+
+    def is_seed_revealed(self) -> bool:
+        """Whether this is a SeedRevealed (whose envelope is always kept)."""
+        return self.envelope is not None and self.envelope.type == SEED_REVEALED
 
 
 def encode_frame(
@@ -205,12 +227,14 @@ class GameFeed:
         its `prev_hash`, the previous event's command id and time (the events of one
         command share them), and the event type from the interned set. The envelope is
         equal field for field (its frames are byte-identical); only ~300 B of duplicate
-        strings an event are not held (`python -m bench.memory_per_event`)."""
+        strings an event are not held (`python -m bench.memory_per_event`). The previous
+        event's strings are there to share while it still holds its envelope: a secret
+        event, or one read in the same page whose frame is not made yet."""
         before = self.window.get(env.seq - 1)
+        prev = None if before is None else before.envelope
         game_id = self.game_id if env.game_id == self.game_id else env.game_id
         prev_hash, command_id, recorded_at = env.prev_hash, env.command_id, env.recorded_at
-        if before is not None:
-            prev = before.envelope
+        if prev is not None:
             if prev.hash == prev_hash:
                 prev_hash = prev.hash
             if prev.command_id == command_id:
@@ -285,7 +309,7 @@ class GameFeed:
             for seq in [s for s in self.window if s > version]:
                 del self.window[seq]
             self.head = version
-            reveals = [s for s, c in self.window.items() if c.envelope.type == SEED_REVEALED]
+            reveals = [s for s, c in self.window.items() if c.is_seed_revealed()]
             self.revealed_through = max(reveals, default=0) or await revealed_through(
                 self.store, self.game_id, version
             )
@@ -361,12 +385,13 @@ class GameFeed:
             await asyncio.sleep(0)
         through = self.revealed_through
         if start in self.window:
-            cached = [self.window[s] for s in range(start, end + 1) if s in self.window]
-            if len(cached) == end - start + 1:
+            seqs = range(start, end + 1)
+            cached = [self.window[s] for s in seqs if s in self.window]
+            if len(cached) == len(seqs):
                 return [
                     f
-                    for c in cached
-                    if (f := c.frame(self.ruleset, self.codec, role, c.envelope.seq <= through))
+                    for s, c in zip(seqs, cached, strict=True)
+                    if (f := c.frame(self.ruleset, self.codec, role, s <= through))
                 ]
         # Catch-up beyond the window: read the stream (encoded for this request only).
         out: list[bytes] = []

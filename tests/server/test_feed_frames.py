@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from typing import Any
 
 import msgspec
+import pytest
 
 from umpire.engine import registry
 from umpire.engine.game import codec_for
-from umpire.engine.redaction import redact
+from umpire.engine.redaction import is_secret, redact
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
+from umpire.server import feed as feed_module
 from umpire.server.feed import GameFeed, encode_frame
 from umpire.server.games import Games
 
@@ -50,11 +53,15 @@ async def test_window_frames_are_the_stored_events_frames(
     created = await games.create("counter", {"target": 10**6})
     for n in range(3):
         await games.handle(created.game_id, f"add-{n}", {"type": "Add", "amount": n + 1})
+    # A secret event (R3's hidden roll and withheld number): frames per role.
+    await games.handle(created.game_id, "hide", {"type": "Hide"})
+    await games.handle(created.game_id, "add-3", {"type": "Add", "amount": 1})
     ruleset = registry.get("counter")
     feed = GameFeed(store, created.game_id, ruleset)
     await feed.refresh()
     stored = await store.read(created.game_id)
     assert [c.envelope for c in feed.window.values()] == stored
+    assert any(is_secret(ruleset, feed.codec.decode(e.type, e.version, e.payload)) for e in stored)
     keys = [(role, revealed) for role in Role for revealed in (False, True)]
     for order in (keys, keys[::-1]):
         for env in stored:
@@ -91,3 +98,64 @@ async def test_a_frames_payload_is_the_builtins_of_the_shown_event(
                 shown = redact(ruleset, event, role, revealed=revealed)
                 payload = msgspec.json.encode(msgspec.to_builtins(shown))
                 assert b'"payload":' + payload + b"," in frame
+
+
+async def test_a_public_event_is_encoded_once_for_every_role_and_lets_its_envelope_go(
+    store: RedisEventStore, games: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event no role sees less of has one frame, the same bytes for every role,
+    revealed or not: encoded once, after which the window holds no envelope for it (memory
+    per active game). A secret event keeps its envelope and has a frame per role."""
+    created = await games.create("counter", {"target": 10**6})
+    await games.handle(created.game_id, "add", {"type": "Add", "amount": 2})
+    await games.handle(created.game_id, "hide", {"type": "Hide"})
+    ruleset = registry.get("counter")
+    feed = GameFeed(store, created.game_id, ruleset)
+    await feed.refresh()
+    encoded: list[int] = []
+
+    def counted(*args: Any) -> bytes | None:
+        encoded.append(args[1].seq)
+        return encode_frame(*args)
+
+    monkeypatch.setattr(feed_module, "encode_frame", counted)
+    keys = [(role, revealed) for role in Role for revealed in (False, True)]
+    secret = public = 0
+    for env in await store.read(created.game_id):
+        event = feed.codec.decode(env.type, env.version, env.payload)
+        cached = feed.window[env.seq]
+        frames = [cached.frame(ruleset, feed.codec, role, revealed) for role, revealed in keys]
+        if is_secret(ruleset, event):
+            secret += 1
+            assert cached.envelope == env
+            assert frames[0] != frames[-1]  # the player's, hidden, and the revealed
+            assert encoded.count(env.seq) == len(keys)
+        else:
+            public += 1
+            assert cached.envelope is None
+            assert all(frame is frames[0] for frame in frames)
+            assert encoded.count(env.seq) == 1
+    assert secret and public
+
+
+async def test_a_rewind_finds_the_seed_reveal_in_a_window_of_frames(
+    store: RedisEventStore, games: Games
+) -> None:
+    """`rewind_if_behind` reads the reveal state from the window after the envelopes of
+    public events were let go: the SeedRevealed of the game's end keeps its own."""
+    created = await games.create("counter", {"target": 3})
+    await games.handle(created.game_id, "hide", {"type": "Hide"})
+    await games.handle(created.game_id, "end", {"type": "Add", "amount": 3})
+    ruleset = registry.get("counter")
+    feed = GameFeed(store, created.game_id, ruleset)
+    await feed.refresh()
+    head = feed.head
+    revealed = feed.revealed_through
+    assert revealed == head  # the game's last batch ends in its seed's reveal
+    await feed.frames(1, Role.SPECTATOR, 100)
+    # As if this gateway had read one event more than the log now holds.
+    feed.window[head + 1] = feed.window[head]
+    feed.head = head + 1
+    feed.revealed_through = head + 1
+    await feed.rewind_if_behind()
+    assert (feed.head, feed.revealed_through) == (head, revealed)
