@@ -29,6 +29,8 @@ class QuietConnections(logging.LoggerAdapter[logging.Logger]):
         extra = kwargs.get("extra")
         if level == logging.INFO and isinstance(extra, Mapping) and "websocket" in extra:
             level = logging.DEBUG
+        # The record names websockets' line that logged it, not this frame.
+        kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
         super().log(level, msg, *args, **kwargs)
 
     def process(

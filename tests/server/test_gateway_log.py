@@ -55,6 +55,8 @@ async def test_http_requests_and_connections_log_nothing_at_info(
     messages = [message for _, message in lines]
     assert any(m.startswith("server listening on") for m in messages), lines
     assert "server closing" in messages and "server closed" in messages, lines
+    # Each record names websockets' own line, not the adapter's.
+    assert {r.filename for r in websockets_records(caplog)} <= {"server.py", "protocol.py"}
 
 
 async def test_a_failing_connection_handler_is_still_logged_as_an_error(
