@@ -42,9 +42,11 @@ async def test_a_client_leaving_mid_catch_up_ends_its_task_cancelled(
     """Fails on main: the task caught its CancelledError and returned, so it ended
     `cancelled() is False`."""
     caplog.set_level(logging.INFO)
-    # A budget of one unit a second: a catch-up page read from the stream (25 events,
-    # 13 units) waits for its budget, so the client leaves while its catch-up runs.
-    settings = gateway_settings(prefix, cost_per_second=1.0, cost_burst=200.0)
+    # A budget of 30 units a connection, refilled at 0.1 a second: the create (20) is
+    # paid, and the spectator's first two catch-up pages read from the stream (25 events,
+    # 13 units each); the third waits over a minute for its budget, so the client leaves
+    # while its catch-up runs, however loaded the machine.
+    settings = gateway_settings(prefix, cost_per_second=0.1, cost_burst=30.0)
     options = {"draw_seed": seed_source(request)}
     async with running_gateway(settings, redis_server.url, games_options=options) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
