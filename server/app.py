@@ -22,6 +22,7 @@ from websockets.asyncio.server import Server, serve
 from umpire.server import collector
 from umpire.server.background import cancel_all
 from umpire.server.config import Settings
+from umpire.server.connection_log import connection_logger
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import Notifier
 from umpire.server.games import Games
@@ -114,6 +115,8 @@ async def running_gateway(
         ping_timeout=None,
         close_timeout=settings.close_timeout,
         compression="deflate" if settings.ws_compression == "deflate" else None,
+        # A connection's open/response/close lines at DEBUG: one per health check otherwise.
+        logger=connection_logger(),
         **extra,
     )
     port = next(iter(server.sockets)).getsockname()[1]

@@ -530,6 +530,9 @@ class Games:
                     raise
                 attempt += 1
                 if loop.time() > deadline:
+                    # The cached game lost the last race: the retry this error asks for
+                    # (same command id) is decided on the log, not on it again.
+                    self._forget(game_id)
                     raise VersionConflict(
                         f"game {game_id!r} is busy: gave up after {attempt} conflicting "
                         f"attempts in {BUSY_SECONDS:.0f} s; retry with the same command id",

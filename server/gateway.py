@@ -581,18 +581,31 @@ class Connection:
                     await self.send(frame)
                 self.gw.metrics.events_delivered += len(frames)
                 sub.next_seq += count
-        except (SlowConsumer, asyncio.CancelledError):
-            return
+        except SlowConsumer:
+            return  # the resync close is under way
         except Exception:
             log.exception("subscription catch-up failed")
             with contextlib.suppress(Exception):
                 await self.close(CLOSE_RESYNC, "subscription failed: resume from last seq")
+            return
+        finally:
+            # A cancelled task keeps its CancelledError, whose traceback holds this frame:
+            # with `me` in it, task, error and frame would form a cycle (as the writer's).
+            me = None
+        # The loop ended on `cancelling()`: a library call swallowed the cancellation. End
+        # cancelled all the same, so whoever cancelled it and waits sees it cancelled.
+        raise asyncio.CancelledError
 
     async def _finish(self, sub: Subscription) -> None:
         """Wait for the catch-up of an ended subscription, then release its feed."""
-        if sub.task is not None:
+        task = sub.task
+        if task is not None:
             # Bounded: the task ends within one read even if a cancellation was lost.
-            await asyncio.wait({sub.task}, timeout=CLEANUP_SECONDS)
+            await asyncio.wait({task}, timeout=CLEANUP_SECONDS)
+            if task.done() and sub.task is task:
+                # Let go of the ended task: its CancelledError's traceback holds the
+                # catch-up's frame, which holds `sub` (a cycle, and this connection in it).
+                sub.task = None
         await self.gw.notifier.release(sub.feed)
 
     def lose_game_now(self, game_id: str) -> None:

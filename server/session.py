@@ -486,6 +486,9 @@ class Session:
         except Unauthorized:
             await self.gw.drop_grant(msg.game_id, digest)
             raise
+        # The receipt of a command's reply (docs/audit.md "Receipts"): a client that keeps
+        # receipts can check the binding later, as it checks its commands.
+        head_seq, head_hash, state_hash = await self._receipt(msg.game_id, role)
         self._reply(
             Accepted(
                 game_id=msg.game_id,
@@ -493,6 +496,9 @@ class Session:
                 seqs=result.seqs,
                 duplicate=result.duplicate,
                 id=msg.id,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
             )
         )
 

@@ -9,7 +9,9 @@ import msgspec
 from tests.access.peer import Peer
 from tests.rulesets.downtown.test_scripted_raid import SETUP
 from umpire.engine import registry
+from umpire.engine.audit import audit
 from umpire.engine.redaction import view_for
+from umpire.engine.replay import state_at
 from umpire.engine.roles import Role
 from umpire.events.receipt import receipt_state_hash
 from umpire.server.app import Running
@@ -65,4 +67,33 @@ async def test_the_state_hash_covers_the_roles_view_not_the_secret_state(
 
     assert accepted["state_hash"] == hashed(Role.PLAYER) != hashed(Role.REFEREE)
     assert registry.get("downtown") is ruleset
+    await player.close()
+
+
+async def test_a_bind_seed_reply_carries_a_receipt_that_checks_against_the_log(
+    gateway: Running, ws_url: str
+) -> None:
+    """The `accepted` reply to `bind_seed` carries the receipt a command's does, checked
+    as docs/audit.md "Receipts" says: the head's hash in the (audited) log, and the
+    player's view at that seq rebuilt from the log alone (`umpire replay --at --role
+    player`). Fails on main: head_seq 0, head_hash and state_hash empty."""
+    player = await Peer.open(ws_url)
+    created = await player.ok({"type": "create", "ruleset": "downtown", "setup": SETUP})
+    gid = created["game_id"]
+    bound = await player.ok({"type": "bind_seed", "game_id": gid, "client_seed": "r"})
+    head = bound["head_seq"]
+    log = await gateway.gateway.store.read(gid)
+    assert audit(log).ok
+    assert head == bound["seqs"][-1] == log[-1].seq == 2
+    assert bound["head_hash"] == log[head - 1].hash
+    replayed = state_at(log, head, Role.PLAYER)
+    assert receipt_state_hash(head, bound["head_hash"], replayed.state) == bound["state_hash"]
+    state = await player.ok({"type": "view", "game_id": gid, "at_seq": head})
+    assert state["state_hash"] == bound["state_hash"]
+    # A re-sent bind (the same seed) is answered with its first result, and nothing has
+    # been written since: the same receipt.
+    again = await player.ok({"type": "bind_seed", "game_id": gid, "client_seed": "r"})
+    assert again["duplicate"] and again["seqs"] == bound["seqs"]
+    receipt = ("head_seq", "head_hash", "state_hash")
+    assert [again[k] for k in receipt] == [bound[k] for k in receipt]
     await player.close()
