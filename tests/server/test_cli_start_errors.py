@@ -1,0 +1,79 @@
+"""A careless operator's start-up mistakes: each is one clear line on stderr and a non-zero
+exit status, never a traceback, and leaves no Valkey running (the README's `umpire serve`
+and store commands, run as real processes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.faults.embedded_site import run_cli, valkey_pids
+from umpire.server.config import SettingsError, from_env
+from umpire.server.embedded import free_port
+
+
+def _one_clear_line(code: int, err: str, expected_code: int) -> str:
+    assert code == expected_code, err
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", [("games",), ("serve", "--port", "0")])
+@pytest.mark.parametrize("where", ["file", "under_file"])
+def test_a_data_dir_that_is_a_file_is_one_clear_line(
+    tmp_path: Path, command: tuple[str, ...], where: str
+) -> None:
+    # Fails without the fix: FileExistsError / NotADirectoryError traceback, exit 1.
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file, not a directory")
+    data_dir = blocker if where == "file" else blocker / "data"
+    code, _, err = run_cli(data_dir, *command, COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "error (data_dir)" in line and str(data_dir) in line, line
+    assert "--data-dir or UMPIRE_DATA_DIR" in line, line
+
+
+def test_a_data_dir_this_user_cannot_create_is_one_clear_line(tmp_path: Path) -> None:
+    # /proc refuses every mkdir, even root's (whom file modes would not stop).
+    code, _, err = run_cli(Path("/proc/umpire-data"), "games", COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "cannot be used (no such file or directory)" in line, line
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_host_that_does_not_resolve_is_one_clear_line(tmp_path: Path, workers: str) -> None:
+    # Fails without the fix: socket.gaierror traceback, exit 1.
+    data_dir = tmp_path / "data"
+    code, _, err = run_cli(
+        data_dir, "serve", "--host", "256.1.1.1", "--port", str(free_port()),
+        UMPIRE_WORKERS=workers,
+    )  # fmt: skip
+    line = _one_clear_line(code, err, 1)
+    assert line.startswith("umpire: cannot listen on 256.1.1.1:"), line
+    assert "UMPIRE_HOST or --host" in line, line
+    assert valkey_pids(data_dir) == []
+
+
+def test_a_redis_url_of_no_redis_scheme_is_refused_at_start(tmp_path: Path) -> None:
+    # Fails without the fix: every worker died with redis-py's ValueError traceback and
+    # was restarted forever. The message must not repeat the URL: it may hold a password.
+    code, _, err = run_cli(
+        tmp_path / "data", "serve", "--port", str(free_port()),
+        REDIS_URL="http://admin:hunter2hunter2@db.example/0", COLUMNS="400", timeout=30,
+    )  # fmt: skip
+    line = _one_clear_line(code, err, 2)
+    assert "REDIS_URL: must start with redis://, rediss:// or unix://" in line, line
+    assert "hunter2" not in err and "db.example" not in err
+
+
+@pytest.mark.parametrize("url", ["redis://h:6379/0", "rediss://u:p@h/0", "unix:///tmp/v.sock"])
+def test_redis_urls_of_every_scheme_redis_py_reads_are_accepted(url: str) -> None:
+    assert from_env({"REDIS_URL": url}).redis_url == url
+
+
+def test_a_redis_url_without_scheme_names_the_schemes() -> None:
+    with pytest.raises(SettingsError, match="REDIS_URL: must start with redis://"):
+        from_env({"REDIS_URL": "127.0.0.1:6379"})
