@@ -27,7 +27,7 @@ from umpire.engine import registry, scenarios
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
-from umpire.events.errors import UmpireError
+from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
 from umpire.events.terminal_text import printable_json, shown
 from umpire.events.types import CommandTakenBack
@@ -238,7 +238,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         envelopes = await store.read(args.game, args.from_seq)
         if not envelopes and args.from_seq <= 1:
-            raise UmpireError(f"no game {args.game!r}")
+            raise GameNotFound(f"no game {args.game!r} in this store")
         whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
         codec = codec_for(ruleset_of(whole[0]))
         ruleset = ruleset_of(whole[0])
