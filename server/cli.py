@@ -365,13 +365,27 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_watch(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await watch(_url(settings, args), args.credential, args.game, args.from_seq, args.limit)
+    credential = _credential(args)
+    return await watch(_url(settings, args), credential, args.game, args.from_seq, args.limit)
 
 
 async def cmd_play(settings: Settings, args: argparse.Namespace) -> int:
+    return await play(_url(settings, args), _credential(args), args.game)
 
-    return await play(_url(settings, args), args.credential, args.game)
+
+CREDENTIAL_ENV = "UMPIRE_CREDENTIAL"
+
+
+def _credential(args: argparse.Namespace) -> str:
+    """--credential, else UMPIRE_CREDENTIAL: a long-running watch or play keeps its command
+    line in /proc, where every local user reads it; its environment only its owner."""
+    credential = args.credential or os.environ.get(CREDENTIAL_ENV, "").strip()
+    if not credential:
+        raise UmpireError(
+            f"umpire {args.cmd} needs a player or spectator credential: set {CREDENTIAL_ENV} "
+            "(other local users cannot read it there) or give --credential"
+        )
+    return str(credential)
 
 
 def _url(settings: Settings, args: argparse.Namespace) -> str:
@@ -474,7 +488,11 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("game", nargs="?", help="game id (default: the credential's game)")
-        p.add_argument("--credential", required=True, help="player or spectator credential")
+        p.add_argument(
+            "--credential",
+            help=f"player or spectator credential (default: {CREDENTIAL_ENV}, which other "
+            "local users cannot read as they can a command line)",
+        )
         p.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
         if name == "watch":
             p.add_argument("--from", dest="from_seq", type=int, default=0)
