@@ -4,6 +4,7 @@ and store commands, run as real processes)."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,20 @@ def test_redis_urls_of_every_scheme_redis_py_reads_are_accepted(url: str) -> Non
 def test_a_redis_url_without_scheme_names_the_schemes() -> None:
     with pytest.raises(SettingsError, match="REDIS_URL: must start with redis://"):
         from_env({"REDIS_URL": "127.0.0.1:6379"})
+
+
+@pytest.mark.parametrize("command", [("games",), ("serve", "--port", "0")])
+def test_a_store_port_taken_is_one_clear_line(tmp_path: Path, command: tuple[str, ...]) -> None:
+    # Fails without the fix: RuntimeError traceback whose text was the tail of every
+    # earlier start's log (the kernel's overcommit advice), not why this start failed.
+    data_dir = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run_cli(data_dir, *command, UMPIRE_STORE_PORT=str(port), COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert line.startswith("error (store_start_failed): the embedded Valkey exited at start"), line
+    assert f"127.0.0.1:{port}: bind: Address already in use" in line, line
+    assert "overcommit" not in line and str(data_dir / "redis" / "valkey.log") in line
+    assert valkey_pids(data_dir) == []
