@@ -24,6 +24,7 @@ from rich.table import Table
 
 from umpire.clients.cli import play, watch
 from umpire.engine import registry, scenarios
+from umpire.engine.errors import ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
@@ -57,6 +58,18 @@ def _json_arg(text: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UmpireError(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from exc
+
+
+def _dice_arg(text: str) -> list[list[int]]:
+    """--dice: a list of rolls, each a list of whole-number faces, decoded strictly (a
+    `true` or `"4"` face would otherwise reach the log, where it does not decode)."""
+    try:
+        return msgspec.json.decode(text, type=list[list[int]])
+    except msgspec.DecodeError as exc:
+        raise ManualDiceError(
+            "--dice must be JSON: a list of rolls, each a list of whole-number faces, "
+            f'e.g. "[[3],[4,2]]" ({exc})'
+        ) from None
 
 
 def load_extra_rulesets(settings: Settings) -> None:
@@ -191,7 +204,7 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
 
     role = role_for(settings, args.role, args.operator_token)
     command = _json_arg(args.command, "COMMAND-JSON")
-    dice = _json_arg(args.dice, "--dice") if args.dice else None
+    dice = _dice_arg(args.dice) if args.dice else None
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = Games(store)
