@@ -24,7 +24,7 @@ from rich.table import Table
 
 from umpire.clients.cli import play, watch
 from umpire.engine import registry, scenarios
-from umpire.engine.errors import ManualDiceError
+from umpire.engine.errors import InvalidCommand, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
@@ -42,7 +42,7 @@ from umpire.server import (
 from umpire.server.audit_command import cmd_audit
 from umpire.server.config import Settings, SettingsError, from_env
 from umpire.server.export_command import cmd_export, cmd_import
-from umpire.server.games import Games
+from umpire.server.games import CLIENT_SEED_MAX, Games
 from umpire.server.referee import add_role_arguments, role_for
 from umpire.server.render import describe, receipt_lines
 from umpire.server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
@@ -111,6 +111,12 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     waived = args.waive_client_entropy
     if waived and args.client_seed is not None:
         raise UmpireError("--client-seed and --waive-client-entropy exclude each other")
+    if args.client_seed is not None and not 1 <= len(args.client_seed) <= CLIENT_SEED_MAX:
+        # Checked before the create: refused after it, it left a game with no seed bound.
+        raise InvalidCommand(
+            f"--client-seed is a string of 1 to {CLIENT_SEED_MAX} characters "
+            f"(this one has {len(args.client_seed)}); nothing was created"
+        )
     async with open_store(settings) as store:
         games = Games(store)
         created = await games.create(

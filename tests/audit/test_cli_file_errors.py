@@ -36,3 +36,16 @@ def test_log_of_an_unknown_game_has_the_game_not_found_code(cli: Cli) -> None:
     result = cli("log", "nosuchgame")
     assert result.code == 2
     assert "error (game_not_found): no game 'nosuchgame'" in result.err, result.err
+
+
+@pytest.mark.parametrize("seed", ["x" * 129, ""])
+def test_a_client_seed_out_of_bounds_creates_no_game(cli: Cli, seed: str) -> None:
+    # Fails on the previous commit: the game was created, then the binding refused, so
+    # the command failed (exit 2) leaving a game with no client seed and no credentials
+    # shown; an empty seed was silently replaced by a random one.
+    before = cli("games").out
+    result = cli("new", "counter", "--client-seed", seed, "--json")
+    assert result.code == 2, result.out
+    assert "--client-seed is a string of 1 to 128 characters" in result.err, result.err
+    assert "nothing was created" in result.err
+    assert cli("games").out == before
