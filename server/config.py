@@ -162,7 +162,8 @@ def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Sett
         values[field] = (
             tuple(p.strip() for p in raw.split(",") if p.strip()) if field in _LISTS else raw
         )
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    given = {k: v for k, v in overrides.items() if v is not None}
+    values.update(given)
     try:
         return Settings(**values)  # type: ignore[arg-type]
     except ValidationError as exc:
@@ -170,5 +171,7 @@ def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Sett
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
             message = err["msg"].removeprefix("Value error, ")  # pydantic's, for a validator
-            lines.append(f"{ENV.get(field, field)}: {message}")
+            # Name what the user typed: a command-line option (--port) wins over its variable.
+            name = f"--{field.replace('_', '-')}" if field in given else ENV.get(field, field)
+            lines.append(f"{name}: {message}")
         raise SettingsError("invalid settings: " + "; ".join(lines)) from exc

@@ -95,3 +95,13 @@ def test_a_store_port_taken_is_one_clear_line(tmp_path: Path, command: tuple[str
     assert f"127.0.0.1:{port}: bind: Address already in use" in line, line
     assert "overcommit" not in line and str(data_dir / "redis" / "valkey.log") in line
     assert valkey_pids(data_dir) == []
+
+
+def test_a_bad_option_is_named_as_typed_and_a_bad_variable_as_set() -> None:
+    # Fails on the previous commit: `serve --port 99999` was reported as UMPIRE_PORT.
+    with pytest.raises(SettingsError, match=r"invalid settings: --port: Input should be less"):
+        from_env({}, port=99999)
+    with pytest.raises(SettingsError, match=r"invalid settings: UMPIRE_PORT: Input should be"):
+        from_env({"UMPIRE_PORT": "99999"})
+    with pytest.raises(SettingsError, match=r"--data-dir: Input is not a valid path"):
+        from_env({}, data_dir=3.5)
