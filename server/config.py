@@ -89,6 +89,14 @@ class Settings(BaseModel, frozen=True):
     # core, at most 8. 1 is the single process of before.
     workers: int | None = Field(None, ge=1, le=64)
 
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, path: Path) -> Path:
+        # Valkey changes into its --dir before it opens its log and socket, so a relative
+        # data dir (`--data-dir data`) named paths that did not exist from there; and a
+        # quoted "~/..." in UMPIRE_DATA_DIR reaches us unexpanded.
+        return path.expanduser().absolute()
+
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, url: str | None) -> str | None:

@@ -4,12 +4,15 @@ and store commands, run as real processes)."""
 
 from __future__ import annotations
 
+import json
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.faults.embedded_site import run_cli, valkey_pids
+from tests.faults.embedded_site import environment, run_cli, valkey_pids
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import free_port
 
@@ -105,3 +108,26 @@ def test_a_bad_option_is_named_as_typed_and_a_bad_variable_as_set() -> None:
         from_env({"UMPIRE_PORT": "99999"})
     with pytest.raises(SettingsError, match=r"--data-dir: Input is not a valid path"):
         from_env({}, data_dir=3.5)
+
+
+def test_a_relative_data_dir_works(tmp_path: Path) -> None:
+    # Fails on the previous commit: Valkey changed into its --dir, then found no
+    # "rel/redis/valkey.log" from there and exited; every command failed (a traceback
+    # before the store_start_failed line).
+    process = subprocess.run(
+        [sys.executable, "-m", "umpire.server.cli", "--data-dir", "rel", "new", "counter",
+         "--json"],
+        cwd=tmp_path, env=environment(tmp_path / "unused"), capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stderr
+    assert json.loads(process.stdout)["game_id"]
+    assert (tmp_path / "rel" / "store.secret").exists()
+    assert valkey_pids(tmp_path / "rel") == []
+
+
+def test_a_data_dir_with_a_quoted_tilde_is_the_home_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert from_env({"UMPIRE_DATA_DIR": "~/games"}).data_dir == tmp_path / "games"
