@@ -131,6 +131,11 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+        if secret:  # a shell redirect made the file with the umask's mode, often 0644
+            err_console.print(
+                "this export holds the game's secret seed: keep it from the player and other "
+                "users (`-o FILE` writes it readable by you alone)"
+            )
     return 0
 
 

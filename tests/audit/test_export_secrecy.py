@@ -55,3 +55,14 @@ def test_after_a_mid_game_reveal_the_refusal_names_the_next_seed(cli: Cli) -> No
     assert "has not revealed the seed committed by its reveal at seq 13" in text, text
     assert "the export must follow the reveal" in text, text
     assert "log holds rolls" not in text
+
+
+def test_an_operator_export_to_stdout_warns_that_it_holds_the_secret(cli: Cli) -> None:
+    # Fails on the previous commit: nothing said so, and `> file` takes the umask.
+    game = counter_game(cli, reveal=False)
+    result = cli("export", game, "--operator")
+    assert result.code == 0, result.err
+    assert '"operator_secret":' in result.out.splitlines()[0]
+    assert "holds the game's secret seed" in result.err and "-o FILE" in result.err
+    public = cli("export", counter_game(cli))
+    assert public.code == 0 and "secret" not in public.err
