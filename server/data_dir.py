@@ -14,6 +14,7 @@ read the file nor enter the directory that holds the unix socket and the AOF.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -53,7 +54,12 @@ def secure_dir(path: Path) -> Path:
     DataDirUnusable (one clear line in the CLI) where this user cannot."""
     try:
         path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-        mode = stat.S_IMODE(path.stat().st_mode)
+        found = path.stat()
+        if found.st_uid != os.geteuid():
+            # Its owner could swap redis.url or the config under us (and point our
+            # commands, with the store's password, at a server of theirs), even as root.
+            raise PermissionError(errno.EPERM, f"it belongs to another user, uid {found.st_uid}")
+        mode = stat.S_IMODE(found.st_mode)
         if mode & 0o077:
             path.chmod(mode & ~0o077 | PRIVATE_DIR)
     except OSError as exc:

@@ -5,6 +5,7 @@ and store commands, run as real processes)."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -131,3 +132,17 @@ def test_a_data_dir_with_a_quoted_tilde_is_the_home_directory(
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert from_env({"UMPIRE_DATA_DIR": "~/games"}).data_dir == tmp_path / "games"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a directory away")
+def test_a_data_dir_owned_by_another_user_is_refused(tmp_path: Path) -> None:
+    # Fails on the previous commit: root tightened nobody's directory to 0700 and used it,
+    # while nobody, its owner, could still swap redis.url or valkey.conf inside it.
+    data_dir = tmp_path / "theirs"
+    data_dir.mkdir()
+    os.chown(data_dir, 65534, 65534)
+    data_dir.chmod(0o777)
+    code, _, err = run_cli(data_dir, "games", COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "(it belongs to another user, uid 65534)" in line, line
+    assert list(data_dir.iterdir()) == []  # nothing written into it
