@@ -317,6 +317,14 @@ class ManualDice:
             )
         for index, face in enumerate(faces):
             low, high = face_range(spec, index)
+            if type(face) is not int:  # a bool is an int to Python, not to the log's decoder
+                raise ManualDiceError(
+                    f"roll {self._used + 1}: face {face!r} is not a whole number; "
+                    f"{purpose} ({rule}) needs {low}..{high}",
+                    entry=self._used + 1,
+                    purpose=purpose,
+                    rule=rule,
+                )
             if not low <= face <= high:
                 raise ManualDiceError(
                     f"roll {self._used + 1}: face {face} is outside {low}..{high} "

@@ -12,6 +12,7 @@ import contextlib
 import errno
 import logging
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -42,6 +43,18 @@ from umpire.server.supervisor import Supervisor
 log = logging.getLogger("umpire")
 # The listen address is taken, not ours to bind, or not on this machine.
 _BIND_ERRORS = (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL)
+
+
+def listen_failure(settings: Settings, exc: OSError) -> str | None:
+    """The one line `umpire serve` prints when it cannot listen at its address, or None
+    when `exc` is not about the address (then it is not ours to explain)."""
+    where = f"umpire: cannot listen on {settings.host}:{settings.port}"
+    reason = (exc.strerror or str(exc)).lower()
+    if isinstance(exc, socket.gaierror):  # a --host that does not resolve
+        return f"{where} ({reason}); UMPIRE_HOST or --host must be an address of this machine"
+    if exc.errno not in _BIND_ERRORS:
+        return None
+    return f"{where} ({reason}); is another umpire serving there? Set UMPIRE_PORT or --port"
 
 
 @dataclass
@@ -201,13 +214,9 @@ def run(settings: Settings) -> int:
         print(f"umpire: {exc}", file=sys.stderr, flush=True)
         return 1
     except OSError as exc:
-        if exc.errno not in _BIND_ERRORS:
+        line = listen_failure(settings, exc)
+        if line is None:
             raise
-        print(
-            f"umpire: cannot listen on {settings.host}:{settings.port} ({exc.strerror or exc}); "
-            "is another umpire serving there? Set UMPIRE_PORT or --port",
-            file=sys.stderr,
-            flush=True,
-        )
+        print(line, file=sys.stderr, flush=True)
         return 1
     return 0

@@ -24,10 +24,11 @@ from rich.table import Table
 
 from umpire.clients.cli import play, watch
 from umpire.engine import registry, scenarios
+from umpire.engine.errors import InvalidCommand, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
-from umpire.events.errors import UmpireError
+from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
 from umpire.events.terminal_text import printable_json, shown
 from umpire.events.types import CommandTakenBack
@@ -41,7 +42,7 @@ from umpire.server import (
 from umpire.server.audit_command import cmd_audit
 from umpire.server.config import Settings, SettingsError, from_env
 from umpire.server.export_command import cmd_export, cmd_import
-from umpire.server.games import Games
+from umpire.server.games import CLIENT_SEED_MAX, Games
 from umpire.server.referee import add_role_arguments, role_for
 from umpire.server.render import describe, receipt_lines
 from umpire.server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
@@ -57,6 +58,18 @@ def _json_arg(text: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UmpireError(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from exc
+
+
+def _dice_arg(text: str) -> list[list[int]]:
+    """--dice: a list of rolls, each a list of whole-number faces, decoded strictly (a
+    `true` or `"4"` face would otherwise reach the log, where it does not decode)."""
+    try:
+        return msgspec.json.decode(text, type=list[list[int]])
+    except msgspec.DecodeError as exc:
+        raise ManualDiceError(
+            "--dice must be JSON: a list of rolls, each a list of whole-number faces, "
+            f'e.g. "[[3],[4,2]]" ({exc})'
+        ) from None
 
 
 def load_extra_rulesets(settings: Settings) -> None:
@@ -98,6 +111,12 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     waived = args.waive_client_entropy
     if waived and args.client_seed is not None:
         raise UmpireError("--client-seed and --waive-client-entropy exclude each other")
+    if args.client_seed is not None and not 1 <= len(args.client_seed) <= CLIENT_SEED_MAX:
+        # Checked before the create: refused after it, it left a game with no seed bound.
+        raise InvalidCommand(
+            f"--client-seed is a string of 1 to {CLIENT_SEED_MAX} characters "
+            f"(this one has {len(args.client_seed)}); nothing was created"
+        )
     async with open_store(settings) as store:
         games = Games(store)
         created = await games.create(
@@ -191,7 +210,7 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
 
     role = role_for(settings, args.role, args.operator_token)
     command = _json_arg(args.command, "COMMAND-JSON")
-    dice = _json_arg(args.dice, "--dice") if args.dice else None
+    dice = _dice_arg(args.dice) if args.dice else None
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = Games(store)
@@ -238,7 +257,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         envelopes = await store.read(args.game, args.from_seq)
         if not envelopes and args.from_seq <= 1:
-            raise UmpireError(f"no game {args.game!r}")
+            raise GameNotFound(f"no game {args.game!r} in this store")
         whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
         codec = codec_for(ruleset_of(whole[0]))
         ruleset = ruleset_of(whole[0])
@@ -365,13 +384,27 @@ def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_watch(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await watch(_url(settings, args), args.credential, args.game, args.from_seq, args.limit)
+    credential = _credential(args)
+    return await watch(_url(settings, args), credential, args.game, args.from_seq, args.limit)
 
 
 async def cmd_play(settings: Settings, args: argparse.Namespace) -> int:
+    return await play(_url(settings, args), _credential(args), args.game)
 
-    return await play(_url(settings, args), args.credential, args.game)
+
+CREDENTIAL_ENV = "UMPIRE_CREDENTIAL"
+
+
+def _credential(args: argparse.Namespace) -> str:
+    """--credential, else UMPIRE_CREDENTIAL: a long-running watch or play keeps its command
+    line in /proc, where every local user reads it; its environment only its owner."""
+    credential = args.credential or os.environ.get(CREDENTIAL_ENV, "").strip()
+    if not credential:
+        raise UmpireError(
+            f"umpire {args.cmd} needs a player or spectator credential: set {CREDENTIAL_ENV} "
+            "(other local users cannot read it there) or give --credential"
+        )
+    return str(credential)
 
 
 def _url(settings: Settings, args: argparse.Namespace) -> str:
@@ -474,7 +507,11 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("game", nargs="?", help="game id (default: the credential's game)")
-        p.add_argument("--credential", required=True, help="player or spectator credential")
+        p.add_argument(
+            "--credential",
+            help=f"player or spectator credential (default: {CREDENTIAL_ENV}, which other "
+            "local users cannot read as they can a command line)",
+        )
         p.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
         if name == "watch":
             p.add_argument("--from", dest="from_seq", type=int, default=0)

@@ -10,9 +10,11 @@ import os
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from umpire.server.embedded import default_data_dir
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 class Settings(BaseModel, frozen=True):
@@ -87,6 +89,26 @@ class Settings(BaseModel, frozen=True):
     # core, at most 8. 1 is the single process of before.
     workers: int | None = Field(None, ge=1, le=64)
 
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, path: Path) -> Path:
+        # Valkey changes into its --dir before it opens its log and socket, so a relative
+        # data dir (`--data-dir data`) named paths that did not exist from there; and a
+        # quoted "~/..." in UMPIRE_DATA_DIR reaches us unexpanded.
+        return path.expanduser().absolute()
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, url: str | None) -> str | None:
+        # redis-py would refuse it only when a gateway first connects, in every worker
+        # with a traceback; the message never repeats the URL (it may hold a password).
+        if url is not None and not url.startswith(REDIS_SCHEMES):
+            raise ValueError(
+                "must start with redis://, rediss:// or unix:// "
+                "(e.g. redis://127.0.0.1:6379/0); unset, umpire runs its embedded Valkey"
+            )
+        return url
+
 
 ENV = {
     "redis_url": "REDIS_URL",
@@ -148,12 +170,16 @@ def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Sett
         values[field] = (
             tuple(p.strip() for p in raw.split(",") if p.strip()) if field in _LISTS else raw
         )
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    given = {k: v for k, v in overrides.items() if v is not None}
+    values.update(given)
     try:
         return Settings(**values)  # type: ignore[arg-type]
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
-            lines.append(f"{ENV.get(field, field)}: {err['msg']}")
+            message = err["msg"].removeprefix("Value error, ")  # pydantic's, for a validator
+            # Name what the user typed: a command-line option (--port) wins over its variable.
+            name = f"--{field.replace('_', '-')}" if field in given else ENV.get(field, field)
+            lines.append(f"{name}: {message}")
         raise SettingsError("invalid settings: " + "; ".join(lines)) from exc

@@ -14,6 +14,7 @@ read the file nor enter the directory that holds the unix socket and the AOF.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -22,6 +23,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from umpire.events.errors import UmpireError
 from umpire.server.embedded import StorePasswords
 
 LOCK_FILE = "umpire.lock"
@@ -31,12 +33,37 @@ PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 
 
+class DataDirUnusable(UmpireError):
+    """The data directory cannot be created, entered or written by this user."""
+
+    code = "data_dir"
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            reason = "a file is in the way"
+        super().__init__(
+            f"the data directory {path} cannot be used ({reason.lower()}): give a directory "
+            "this user may create and write, with --data-dir or UMPIRE_DATA_DIR",
+            path=str(path),
+        )
+
+
 def secure_dir(path: Path) -> Path:
-    """Create `path` (0700) or tighten it to 0700 if group or others may enter it."""
-    path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        path.chmod(mode & ~0o077 | PRIVATE_DIR)
+    """Create `path` (0700) or tighten it to 0700 if group or others may enter it; raise
+    DataDirUnusable (one clear line in the CLI) where this user cannot."""
+    try:
+        path.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+        found = path.stat()
+        if found.st_uid != os.geteuid():
+            # Its owner could swap redis.url or the config under us (and point our
+            # commands, with the store's password, at a server of theirs), even as root.
+            raise PermissionError(errno.EPERM, f"it belongs to another user, uid {found.st_uid}")
+        mode = stat.S_IMODE(found.st_mode)
+        if mode & 0o077:
+            path.chmod(mode & ~0o077 | PRIVATE_DIR)
+    except OSError as exc:
+        raise DataDirUnusable(path, exc) from None
     return path
 
 
@@ -74,7 +101,10 @@ class DataDirLock:
         secure_dir(self.data_dir)
         # O_CLOEXEC (Python's default): the Valkey child must not inherit the lock, or a
         # killed umpire would leave it held until the child died too.
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+        except OSError as exc:
+            raise DataDirUnusable(self.data_dir, exc) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

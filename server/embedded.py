@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from umpire.events.errors import UmpireError
+
 PR_SET_PDEATHSIG = 1
 ADMIN_USER = "admin"
 GATEWAY_USER = "umpire"
@@ -41,6 +43,30 @@ GATEWAY_DENIED = (
 # sun_path holds 108 bytes; a longer socket path cannot be bound, so TCP is used alone.
 UNIX_PATH_MAX = 100
 CONFIG_FILE = "valkey.conf"
+
+
+class StoreStartFailed(UmpireError, RuntimeError):
+    """The embedded Valkey exited as it started (its port taken, its directory full...):
+    one line with the reasons it logged, for the CLI to print instead of a traceback."""
+
+    code = "store_start_failed"
+
+    def __init__(self, log: Path, start: int = 0) -> None:
+        try:
+            with log.open("rb") as handle:
+                handle.seek(start)
+                lines = handle.read().decode(errors="replace").splitlines()
+        except OSError:
+            lines = []
+        # Valkey's lines read "pid:role date # message"; the kernel's overcommit advice is
+        # logged at every start and is never why it stopped.
+        reasons = [
+            line.split(" # ", 1)[1].strip()
+            for line in lines
+            if " # " in line and "overcommit" not in line
+        ]
+        why = "; ".join(reasons[-3:]) or "it logged no reason"
+        super().__init__(f"the embedded Valkey exited at start: {why} (its log: {log})")
 
 
 @dataclass(frozen=True)
@@ -133,6 +159,7 @@ class EmbeddedRedis:
         self.unix_socket = None if too_long else unix_socket
         self.process: subprocess.Popen[bytes] | None = None
         self._stop_at_exit = False
+        self._log_start = 0  # where this launch's lines begin in valkey.log
 
     @property
     def url(self) -> str:
@@ -219,6 +246,8 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.passwords is not None:
             self._write_config()
+        with contextlib.suppress(OSError):
+            self._log_start = (self.data_dir / "valkey.log").stat().st_size
         self.process = subprocess.Popen(
             self.command_line(),
             stdin=subprocess.DEVNULL,
@@ -234,9 +263,7 @@ class EmbeddedRedis:
         """Whether the launched server answers PING; RuntimeError if it has exited."""
         assert self.process is not None
         if self.process.poll() is not None:
-            log = self.data_dir / "valkey.log"
-            tail = log.read_text()[-2000:] if log.exists() else ""
-            raise RuntimeError(f"embedded Valkey exited at start: {tail}")
+            raise StoreStartFailed(self.data_dir / "valkey.log", self._log_start)
         return self._answers()
 
     def _answers(self) -> bool:

@@ -15,7 +15,9 @@ their original command ids and times, so the new store holds byte-identical enve
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
@@ -23,6 +25,7 @@ from rich.console import Console
 
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for, ruleset_of
+from umpire.events.envelope import Envelope
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.store import PendingEvent
@@ -30,6 +33,7 @@ from umpire.events.terminal_text import shown
 from umpire.events.types import GameCreated, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
+from umpire.server.data_dir import PRIVATE_FILE
 from umpire.server.game_log import (
     ExportHeader,
     ExportInvalid,
@@ -92,10 +96,17 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                     "reveal the original, then re-adjudicate it again"
                 ) from None
             if not args.operator:
+                # After a mid-game reveal, the seed in question is the next epoch's.
+                which = (
+                    f"the seed committed by its reveal at seq {_last_reveal_seq(envelopes)}"
+                    if reveals
+                    else "its seed"
+                )
                 raise ExportRefused(
-                    f"game {args.game!r} has not revealed its seed, and its log holds rolls "
-                    "hidden from the player: reveal it first (umpire reveal GAME), or pass "
-                    "--operator to move it to another server (the file then holds the secret)"
+                    f"game {args.game!r} has not revealed {which}, whose rolls stay hidden "
+                    "from the player until then: reveal it first (umpire reveal GAME; the "
+                    "export must follow the reveal), or pass --operator to move it to another "
+                    "server (the file then holds the secret)"
                 )
             secret = held.hex()
     header = ExportHeader(
@@ -114,12 +125,34 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     lines += [envelope_to_line(env, codec) for env in envelopes]
     text = "\n".join(lines) + "\n"
     if args.output is not None:
-        args.output.write_text(text)
-        err_console.print(f"exported {len(envelopes)} events of {args.game} to {args.output}")
+        _write(args.output, text, private=secret is not None)
+        note = " (it holds the secret seed: readable by you alone)" if secret else ""
+        err_console.print(f"exported {len(envelopes)} events of {args.game} to {args.output}{note}")
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
+        if secret:  # a shell redirect made the file with the umask's mode, often 0644
+            err_console.print(
+                "this export holds the game's secret seed: keep it from the player and other "
+                "users (`-o FILE` writes it readable by you alone)"
+            )
     return 0
+
+
+def _last_reveal_seq(envelopes: Sequence[Envelope]) -> int:
+    return next(env.seq for env in reversed(envelopes) if env.type == "SeedRevealed")
+
+
+def _write(path: Path, text: str, *, private: bool) -> None:
+    """Write the export; an operator export (the secret seed in its header) 0600 from its
+    first byte, also over an existing file, so another local user never reads the seed."""
+    if not private:
+        path.write_text(text)
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    with os.fdopen(fd, "w") as out:
+        os.fchmod(fd, PRIVATE_FILE)
+        out.write(text)
 
 
 async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:

@@ -135,8 +135,19 @@ def read_export(path: Path) -> ExportFile:
             f"{str(path)!r} is {size} bytes; an export may be at most {MAX_EXPORT_BYTES} bytes",
             size=size,
         )
+    try:
+        handle = path.open("rb")
+    except OSError as exc:  # a directory, or a file this user may not read
+        raise ExportInvalid(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    if size == 0:
+        handle.close()
+        # What `umpire export GAME > FILE` leaves when the export was refused.
+        raise ExportInvalid(
+            f"{str(path)!r} is empty, not an umpire export: it starts with a header; if it was "
+            "written by `umpire export GAME > FILE`, that export was refused (see its error)"
+        )
     envelopes: list[Envelope] = []
-    with path.open("rb") as handle:
+    with handle:
         first = handle.readline(MAX_LINE_BYTES + 1)
         if len(first) > MAX_LINE_BYTES:
             raise _fail(f"the line is longer than {MAX_LINE_BYTES} bytes", 1)

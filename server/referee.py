@@ -20,9 +20,12 @@ ROLES = [r.value for r in Role]
 
 
 def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -> None:
-    """--as ROLE (default player) and --operator-token TOKEN (the referee's view)."""
+    """--as ROLE (default player) and --operator-token TOKEN (the referee's view). `--as`
+    and `--role` are one option under two names (`flag` is the one shown first), so
+    either spelling works with every command that prints a role's view."""
     parser.add_argument(
         flag,
+        "--role" if flag == "--as" else "--as",
         dest="role",
         choices=ROLES,
         default=None,
@@ -30,7 +33,8 @@ def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -
     )
     parser.add_argument(
         "--operator-token",
-        help="the server's operator token (UMPIRE_OPERATOR_TOKEN): shows the referee's view",
+        help="the server's operator token: shows the referee's view; other local users "
+        "can read a command line (ps), so prefer UMPIRE_OPERATOR_TOKEN in the environment",
     )
 
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from umpire.engine import registry
 from umpire.server import app, background
-from umpire.server.app import _BIND_ERRORS, serve_forever
+from umpire.server.app import listen_failure, serve_forever
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.metrics import WorkerShare
@@ -255,15 +255,10 @@ def run(settings: Settings, count: int) -> int:
     try:
         reserved = reserve_port(settings.host, settings.port)
     except OSError as exc:
-        if exc.errno not in _BIND_ERRORS:
+        line = listen_failure(settings, exc)
+        if line is None:
             raise
-        print(
-            f"umpire: cannot listen on {settings.host}:{settings.port} "
-            f"({(exc.strerror or str(exc)).lower()}); "
-            "is another umpire serving there? Set UMPIRE_PORT or --port",
-            file=sys.stderr,
-            flush=True,
-        )
+        print(line, file=sys.stderr, flush=True)
         return 1
     with reserved:
         settings = settings.model_copy(update={"port": reserved.getsockname()[1]})

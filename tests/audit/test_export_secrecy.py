@@ -1,0 +1,68 @@
+"""`umpire export` as another local user would attack it, and as a newcomer reads it: an
+operator export holds the secret seed, so its file is the owner's alone; a refusal after a
+mid-game reveal says which seed is still secret."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from tests.audit.forgery import Cli, counter_game, read_lines
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_an_operator_export_file_is_readable_by_its_owner_alone(cli: Cli) -> None:
+    # Fails on the previous commit: written with the umask's 0644, the seed readable by
+    # every local user until the game's reveal.
+    game = counter_game(cli, reveal=False)
+    path = cli.export(game, "--operator")
+    assert len(read_lines(path)[0]["operator_secret"]) == 64
+    assert _mode(path) == 0o600
+
+
+def test_an_operator_export_over_a_readable_file_tightens_it_first(cli: Cli) -> None:
+    game = counter_game(cli, reveal=False)
+    path = cli.tmp / "existing.jsonl"
+    path.write_text("an older, public export\n")
+    path.chmod(0o644)
+    result = cli("export", game, "--operator", "-o", str(path))
+    assert result.code == 0, result.err
+    assert _mode(path) == 0o600
+    assert read_lines(path)[0]["operator_secret"]
+    assert "readable by you alone" in result.err
+
+
+def test_a_revealed_export_keeps_the_users_umask(cli: Cli) -> None:
+    # It holds no secret: meant to be shared and audited by anyone.
+    path = cli.export(counter_game(cli))
+    assert read_lines(path)[0]["operator_secret"] is None
+    assert _mode(path) & 0o044
+
+
+def test_after_a_mid_game_reveal_the_refusal_names_the_next_seed(cli: Cli) -> None:
+    # The previous text said the game "has not revealed its seed, and its log holds rolls
+    # hidden from the player" of a game just revealed with no roll since: false twice.
+    game = counter_game(cli, reveal=False)
+    assert cli("reveal", game).code == 0  # seq 13, the game goes on under a new seed
+    assert cli.export(game).exists()  # straight after the reveal: every roll is public
+    cli.send(game, {"type": "Add", "amount": 1})  # no die rolled
+    refused = cli("export", game)
+    assert refused.code == 2, refused.err
+    text = " ".join(refused.err.split())
+    assert "has not revealed the seed committed by its reveal at seq 13" in text, text
+    assert "the export must follow the reveal" in text, text
+    assert "log holds rolls" not in text
+
+
+def test_an_operator_export_to_stdout_warns_that_it_holds_the_secret(cli: Cli) -> None:
+    # Fails on the previous commit: nothing said so, and `> file` takes the umask.
+    game = counter_game(cli, reveal=False)
+    result = cli("export", game, "--operator")
+    assert result.code == 0, result.err
+    assert '"operator_secret":' in result.out.splitlines()[0]
+    assert "holds the game's secret seed" in result.err and "-o FILE" in result.err
+    public = cli("export", counter_game(cli))
+    assert public.code == 0 and "secret" not in public.err

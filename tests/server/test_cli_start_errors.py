@@ -1,0 +1,148 @@
+"""A careless operator's start-up mistakes: each is one clear line on stderr and a non-zero
+exit status, never a traceback, and leaves no Valkey running (the README's `umpire serve`
+and store commands, run as real processes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.faults.embedded_site import environment, run_cli, valkey_pids
+from umpire.server.config import SettingsError, from_env
+from umpire.server.embedded import free_port
+
+
+def _one_clear_line(code: int, err: str, expected_code: int) -> str:
+    assert code == expected_code, err
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", [("games",), ("serve", "--port", "0")])
+@pytest.mark.parametrize("where", ["file", "under_file"])
+def test_a_data_dir_that_is_a_file_is_one_clear_line(
+    tmp_path: Path, command: tuple[str, ...], where: str
+) -> None:
+    # Fails without the fix: FileExistsError / NotADirectoryError traceback, exit 1.
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file, not a directory")
+    data_dir = blocker if where == "file" else blocker / "data"
+    code, _, err = run_cli(data_dir, *command, COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "error (data_dir)" in line and str(data_dir) in line, line
+    assert "--data-dir or UMPIRE_DATA_DIR" in line, line
+
+
+def test_a_data_dir_this_user_cannot_create_is_one_clear_line(tmp_path: Path) -> None:
+    # /proc refuses every mkdir, even root's (whom file modes would not stop).
+    code, _, err = run_cli(Path("/proc/umpire-data"), "games", COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "cannot be used (no such file or directory)" in line, line
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_host_that_does_not_resolve_is_one_clear_line(tmp_path: Path, workers: str) -> None:
+    # Fails without the fix: socket.gaierror traceback, exit 1.
+    data_dir = tmp_path / "data"
+    code, _, err = run_cli(
+        data_dir, "serve", "--host", "256.1.1.1", "--port", str(free_port()),
+        UMPIRE_WORKERS=workers,
+    )  # fmt: skip
+    line = _one_clear_line(code, err, 1)
+    assert line.startswith("umpire: cannot listen on 256.1.1.1:"), line
+    assert "UMPIRE_HOST or --host" in line, line
+    assert valkey_pids(data_dir) == []
+
+
+def test_a_redis_url_of_no_redis_scheme_is_refused_at_start(tmp_path: Path) -> None:
+    # Fails without the fix: every worker died with redis-py's ValueError traceback and
+    # was restarted forever. The message must not repeat the URL: it may hold a password.
+    code, _, err = run_cli(
+        tmp_path / "data", "serve", "--port", str(free_port()),
+        REDIS_URL="http://admin:hunter2hunter2@db.example/0", COLUMNS="400", timeout=30,
+    )  # fmt: skip
+    line = _one_clear_line(code, err, 2)
+    assert "REDIS_URL: must start with redis://, rediss:// or unix://" in line, line
+    assert "hunter2" not in err and "db.example" not in err
+
+
+@pytest.mark.parametrize("url", ["redis://h:6379/0", "rediss://u:p@h/0", "unix:///tmp/v.sock"])
+def test_redis_urls_of_every_scheme_redis_py_reads_are_accepted(url: str) -> None:
+    assert from_env({"REDIS_URL": url}).redis_url == url
+
+
+def test_a_redis_url_without_scheme_names_the_schemes() -> None:
+    with pytest.raises(SettingsError, match="REDIS_URL: must start with redis://"):
+        from_env({"REDIS_URL": "127.0.0.1:6379"})
+
+
+@pytest.mark.parametrize("command", [("games",), ("serve", "--port", "0")])
+def test_a_store_port_taken_is_one_clear_line(tmp_path: Path, command: tuple[str, ...]) -> None:
+    # Fails without the fix: RuntimeError traceback whose text was the tail of every
+    # earlier start's log (the kernel's overcommit advice), not why this start failed.
+    data_dir = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run_cli(data_dir, *command, UMPIRE_STORE_PORT=str(port), COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert line.startswith("error (store_start_failed): the embedded Valkey exited at start"), line
+    assert f"127.0.0.1:{port}: bind: Address already in use" in line, line
+    assert "overcommit" not in line and str(data_dir / "redis" / "valkey.log") in line
+    assert valkey_pids(data_dir) == []
+
+
+def test_a_bad_option_is_named_as_typed_and_a_bad_variable_as_set() -> None:
+    # Fails on the previous commit: `serve --port 99999` was reported as UMPIRE_PORT.
+    with pytest.raises(SettingsError, match=r"invalid settings: --port: Input should be less"):
+        from_env({}, port=99999)
+    with pytest.raises(SettingsError, match=r"invalid settings: UMPIRE_PORT: Input should be"):
+        from_env({"UMPIRE_PORT": "99999"})
+    with pytest.raises(SettingsError, match=r"--data-dir: Input is not a valid path"):
+        from_env({}, data_dir=3.5)
+
+
+def test_a_relative_data_dir_works(tmp_path: Path) -> None:
+    # Fails on the previous commit: Valkey changed into its --dir, then found no
+    # "rel/redis/valkey.log" from there and exited; every command failed (a traceback
+    # before the store_start_failed line).
+    process = subprocess.run(
+        [sys.executable, "-m", "umpire.server.cli", "--data-dir", "rel", "new", "counter",
+         "--json"],
+        cwd=tmp_path, env=environment(tmp_path / "unused"), capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert process.returncode == 0, process.stderr
+    assert json.loads(process.stdout)["game_id"]
+    assert (tmp_path / "rel" / "store.secret").exists()
+    assert valkey_pids(tmp_path / "rel") == []
+
+
+def test_a_data_dir_with_a_quoted_tilde_is_the_home_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert from_env({"UMPIRE_DATA_DIR": "~/games"}).data_dir == tmp_path / "games"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a directory away")
+def test_a_data_dir_owned_by_another_user_is_refused(tmp_path: Path) -> None:
+    # Fails on the previous commit: root tightened nobody's directory to 0700 and used it,
+    # while nobody, its owner, could still swap redis.url or valkey.conf inside it.
+    data_dir = tmp_path / "theirs"
+    data_dir.mkdir()
+    os.chown(data_dir, 65534, 65534)
+    data_dir.chmod(0o777)
+    code, _, err = run_cli(data_dir, "games", COLUMNS="400")
+    line = _one_clear_line(code, err, 2)
+    assert "(it belongs to another user, uid 65534)" in line, line
+    assert list(data_dir.iterdir()) == []  # nothing written into it
