@@ -1,0 +1,169 @@
+"""The Python client restores a dropped connection with requests that carry ids and reads
+their answers (clients/client.py): a re-auth or resubscribe refused for good ends the
+subscription's iterator with the server's error, a transient refusal is asked again and
+the subscription resumes with no gap and no repeat."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.server.conftest import gateway_settings
+from umpire.clients import UmpireClient, UmpireError
+from umpire.engine.roles import Role
+from umpire.events.wire import ViewState
+from umpire.server import credentials
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
+
+OPERATOR = "o" * 32  # tests/server/conftest.py's operator token
+BOUNDED = 15.0  # seconds: far past any pause the client takes; a hang fails, not waits
+
+
+def dead_url() -> str:
+    """A websocket URL on a loopback port that nothing listens on (connects are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"ws://127.0.0.1:{port}/ws"
+
+
+def drop(client: UmpireClient) -> None:
+    """Cut the client's connection abruptly, as a network failure would."""
+    assert client._ws is not None and client._ws.transport is not None
+    client._ws.transport.abort()
+
+
+async def collect(client: UmpireClient, game_id: str, until: int, seqs: list[int]) -> None:
+    """Record the seq of every event of `game_id` from the start until seq `until`."""
+    async for frame in client.subscribe(game_id, 0):
+        assert not isinstance(frame, ViewState)
+        seqs.append(frame.seq)
+        if frame.seq == until:
+            return
+
+
+async def wait_for_seq(seqs: list[int], seq: int) -> None:
+    """Until `seq` was received (bounded)."""
+    async with asyncio.timeout(BOUNDED):
+        while seq not in seqs:
+            await asyncio.sleep(0.01)
+
+
+async def test_a_credential_revoked_while_the_connection_was_down_ends_its_subscription(
+    gateway: Running, ws_url: str
+) -> None:
+    """The re-auth after the reconnect is refused (`unauthorized`): the iterator raises it
+    within a bounded wait, the credential leaves `credentials`, and the other game's
+    subscription on the same client resumes with no gap. On main the refusals of the
+    id-less re-auth and resubscribe were dropped and this iterator waited forever
+    (TimeoutError here)."""
+    async with (
+        UmpireClient(ws_url) as owner,
+        UmpireClient(ws_url, retry_delay=0.01) as watcher,
+    ):
+        revoked_game = await owner.create("counter", {"target": 10**6})
+        kept_game = await owner.create("counter", {"target": 10**6})
+        await watcher.auth(revoked_game.spectator_credential)
+        await watcher.auth(kept_game.spectator_credential)
+        revoked_seqs: list[int] = []
+        kept_seqs: list[int] = []
+        revoked = asyncio.create_task(collect(watcher, revoked_game.game_id, 10**6, revoked_seqs))
+        kept = asyncio.create_task(collect(watcher, kept_game.game_id, 5, kept_seqs))
+        await wait_for_seq(revoked_seqs, 2)  # GameCreated, the client seed bound
+        await wait_for_seq(kept_seqs, 2)
+
+        url, watcher.url = watcher.url, dead_url()  # keep it down while the operator acts
+        drop(watcher)
+        await owner.auth(OPERATOR)
+        answer = await owner.request(
+            {"type": "revoke", "credential": revoked_game.spectator_credential}
+        )
+        assert answer.existed
+        for n in range(3):
+            await owner.send(kept_game.game_id, {"type": "Push"}, command_id=f"while-down-{n}")
+        watcher.url = url
+
+        with pytest.raises(UmpireError) as ended:
+            await asyncio.wait_for(revoked, BOUNDED)
+        assert ended.value.code == "unauthorized"
+        assert revoked_game.game_id in ended.value.message
+        assert revoked_game.spectator_credential not in watcher.credentials
+        assert kept_game.spectator_credential in watcher.credentials
+        await asyncio.wait_for(kept, BOUNDED)
+        assert kept_seqs == [1, 2, 3, 4, 5]
+        assert watcher.reconnects >= 1
+
+
+@pytest.fixture
+async def one_unit(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
+    """A gateway whose connections hold one unit, refilled in a second: an auth and a
+    subscribe sent one after the other leave the subscribe `over_budget`."""
+    settings = gateway_settings(prefix, cost_per_second=1, cost_burst=1)
+    async with running_gateway(settings, redis_server.url) as running:
+        yield running
+
+
+async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap(
+    one_unit: Running, games: Games
+) -> None:
+    """The reconnect's auth takes the new connection's one unit, so its resubscribe is
+    refused `over_budget` (retry_after 1 s); the client asks again after that and every
+    event, those appended meanwhile included, arrives once and in order. On main the
+    refusal of the id-less resubscribe was dropped and the iterator waited forever."""
+    game_id = (await games.create("counter", {"target": 10**6})).game_id
+    for n in range(3):
+        await games.handle(game_id, f"before-{n}", {"type": "Push"})
+    spectator = await credentials.issue(games.store, game_id, Role.SPECTATOR)
+    before = await games.store.version(game_id)
+    head = before + (before - 1)  # three more pushes below, as many events as the first three
+    async with UmpireClient(f"ws://127.0.0.1:{one_unit.port}/ws", retry_delay=0.01) as client:
+        await client.auth(spectator)
+        await asyncio.sleep(1.1)  # the auth's unit refilled: the first subscribe is paid
+        seqs: list[int] = []
+        consumer = asyncio.create_task(collect(client, game_id, head, seqs))
+        await wait_for_seq(seqs, before)
+
+        drop(client)
+        for n in range(3):
+            await games.handle(game_id, f"after-{n}", {"type": "Push"})
+
+        await asyncio.wait_for(consumer, BOUNDED)
+        assert seqs == list(range(1, head + 1))
+        assert client.retries >= 1
+        assert one_unit.gateway.admission.refused["connection"] >= 1
+        assert client.subscriptions == {} and client.credentials == [spectator]
+        await asyncio.sleep(1.1)  # a unit to pay with: new requests flow again
+        view = await asyncio.wait_for(client.view(game_id), BOUNDED)
+        assert view.seq == head
+
+
+async def test_a_subscribe_refused_for_good_on_reconnect_ends_with_its_error(
+    gateway: Running, ws_url: str
+) -> None:
+    """An operator's subscription to a game whose keys are gone (a data reset while the
+    client was away) ends with the resubscribe's `game_not_found`, not a hang."""
+    async with UmpireClient(ws_url, retry_delay=0.01) as referee:
+        created = await referee.create("counter", {"target": 10**6}, client_entropy="waived")
+        await referee.auth(OPERATOR)
+        seqs: list[int] = []
+        following = asyncio.create_task(collect(referee, created.game_id, 10**6, seqs))
+        await wait_for_seq(seqs, 1)
+
+        url, referee.url = referee.url, dead_url()
+        drop(referee)
+        store = gateway.gateway.store
+        keys = [key async for key in store.redis.scan_iter(f"*{{{created.game_id}}}*")]
+        assert keys
+        await store.redis.delete(*keys)
+        referee.url = url
+
+        with pytest.raises(UmpireError) as ended:
+            await asyncio.wait_for(following, BOUNDED)
+        assert ended.value.code == "game_not_found"
+        assert created.game_id not in referee.subscriptions
+        assert seqs == [1]
