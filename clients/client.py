@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -320,23 +321,37 @@ class UmpireClient:
 
     async def request(self, message: dict[str, Any], timeout: float = 30.0) -> Any:
         """Send a message and wait for its answer (re-sent after a reconnect, once the
-        connection's credentials and subscriptions are restored)."""
+        connection's credentials and subscriptions are restored). `timeout` counts from
+        now, a wait for the restore included: TimeoutError after it."""
         request_id = message.get("id") or f"r{next(self._ids)}"
         message = {**message, "id": request_id}
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         pending = _Request(message, future)
         self._pending[request_id] = pending
-        await self._connected.wait()
+        try:
+            return await asyncio.wait_for(self._send(pending), timeout)
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def _send(self, pending: _Request) -> Any:
+        """Send `pending` once the connection is restored (unless the restore sent it on
+        this connection already) and return its answer."""
+        if not self._connected.is_set():
+            # Or its answer is settled first: a connection closed for good fails it.
+            restored = asyncio.ensure_future(self._connected.wait())
+            try:
+                await asyncio.wait([restored, pending.future], return_when=FIRST_COMPLETED)
+            finally:
+                restored.cancel()
+            if pending.future.done():
+                return pending.future.result()
         with contextlib.suppress(ConnectionClosed):
             ws = self._ws
             assert ws is not None
-            if pending.sent_on is not ws:  # a restore may have sent it on this one already
+            if pending.sent_on is not ws:
                 pending.sent_on = ws
-                await ws.send(_text(message))
-        try:
-            return await asyncio.wait_for(future, timeout)
-        finally:
-            self._pending.pop(request_id, None)
+                await ws.send(_text(pending.message))
+        return await pending.future
 
     async def create(
         self,

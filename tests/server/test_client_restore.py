@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -167,3 +168,61 @@ async def test_a_subscribe_refused_for_good_on_reconnect_ends_with_its_error(
         assert ended.value.code == "game_not_found"
         assert created.game_id not in referee.subscriptions
         assert seqs == [1]
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[tuple[EmbeddedRedis, Running]]:
+    """A Valkey of this test's own (it is killed and started again) and a gateway on it."""
+    redis = EmbeddedRedis(tmp_path / "redis", appendfsync="always").start()
+    try:
+        async with running_gateway(gateway_settings("restore"), redis.url) as running:
+            yield redis, running
+    finally:
+        redis.stop()
+
+
+async def test_a_re_auth_refused_while_the_store_is_away_is_asked_again_until_it_is_back(
+    site: tuple[EmbeddedRedis, Running],
+) -> None:
+    """The reconnect's re-auth meets `store_unavailable` (the credential cannot be looked
+    up): the client asks again with backoff, keeps the credential, and once the store is
+    back the subscription resumes with no gap and no repeat. On main the id-less re-auth's
+    refusal was dropped, so was the resubscribe's, and the iterator waited forever."""
+    redis, running = site
+    url = f"ws://127.0.0.1:{running.port}/ws"
+    async with (
+        UmpireClient(url, retry_delay=0.01) as owner,
+        UmpireClient(url, retry_delay=0.01) as watcher,
+    ):
+        created = await owner.create("counter", {"target": 10**6}, client_entropy="waived")
+        await watcher.auth(created.spectator_credential)
+        seqs: list[int] = []
+        head = 1 + 2 * 3  # GameCreated, then three pushes of two events each
+        following = asyncio.create_task(collect(watcher, created.game_id, head, seqs))
+        await wait_for_seq(seqs, 1)
+
+        watcher.url = dead_url()
+        drop(watcher)
+        redis.kill()
+        watcher.url = url
+        refusals = running.gateway.metrics.errors
+        async with asyncio.timeout(BOUNDED):
+            while refusals["store_unavailable"] < 1:  # the re-auth was refused
+                await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # and asked again, at least once, while the store is away
+        assert not following.done()
+
+        redis.start()  # same port, same data directory
+        for n in range(3):
+            async with asyncio.timeout(BOUNDED):
+                while True:  # the owner's own retries by command id, while the gateway
+                    try:  # finds the store again
+                        await owner.send(created.game_id, {"type": "Push"}, command_id=f"p{n}")
+                        break
+                    except UmpireError as refused:
+                        assert refused.code == "store_unavailable"
+                        await asyncio.sleep(0.1)
+        await asyncio.wait_for(following, BOUNDED)
+        assert seqs == list(range(1, head + 1))
+        assert watcher.credentials == [created.spectator_credential]
+        assert watcher.retries >= 2
