@@ -223,7 +223,13 @@ class UmpireClient:
                 continue  # its first subscribe is unanswered: re-sent as it was, below
 
             def message(sub: _Subscription = sub) -> dict[str, Any]:
-                return {"type": "subscribe", "game_id": sub.game_id, "from_seq": sub.last_seq}
+                frame: dict[str, Any] = {"type": "subscribe", "game_id": sub.game_id}
+                if sub.view and not sub.view_sent:  # the drop came between answer and view
+                    frame["view"] = True
+                    if sub.from_view:
+                        return frame  # events follow the view's seq
+                frame["from_seq"] = sub.last_seq
+                return frame
 
             answer = await self._ask_until_settled(ws, message)
             if isinstance(answer, Error) and self.subscriptions.get(game_id) is sub:
@@ -273,7 +279,8 @@ class UmpireClient:
                     break
                 except (OSError, ConnectionClosed, TimeoutError):
                     continue
-            self._start_restore()
+            if not self._closed:
+                self._start_restore()
 
     def _deliver(self, message: Any) -> None:
         if isinstance(message, EventFrame):

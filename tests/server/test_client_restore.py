@@ -9,13 +9,14 @@ import asyncio
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.server.conftest import gateway_settings
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.roles import Role
-from umpire.events.wire import ViewState
+from umpire.events.wire import EventFrame, ViewState
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
@@ -226,3 +227,49 @@ async def test_a_re_auth_refused_while_the_store_is_away_is_asked_again_until_it
         assert seqs == list(range(1, head + 1))
         assert watcher.credentials == [created.spectator_credential]
         assert watcher.retries >= 2
+
+
+async def test_a_view_lost_to_a_drop_is_asked_for_again(gateway: Running, ws_url: str) -> None:
+    """A drop between a `subscribe` with view's answer and its `state` frame: the
+    resubscribe asks for the view again, so the iterator still yields the view first and
+    then the events after its seq. Before, the resubscribe asked for events from seq 0
+    without the view: the iterator yielded event 1 instead of the view."""
+    async with (
+        UmpireClient(ws_url) as owner,
+        UmpireClient(ws_url, retry_delay=0.01) as watcher,
+    ):
+        created = await owner.create("counter", {"target": 10**6}, client_entropy="waived")
+        for n in range(2):
+            await owner.send(created.game_id, {"type": "Push"}, command_id=f"before-{n}")
+        await watcher.auth(created.spectator_credential)
+        deliver = watcher._deliver
+        lost: list[int] = []
+
+        def lose_the_first_view(message: Any) -> None:
+            if isinstance(message, ViewState) and not lost:
+                lost.append(message.seq)
+                drop(watcher)
+                return
+            deliver(message)
+
+        watcher._deliver = lose_the_first_view  # type: ignore[method-assign]
+        frames: list[Any] = []
+
+        async def follow() -> None:
+            async for frame in watcher.subscribe(created.game_id, view=True):
+                frames.append(frame)
+
+        following = asyncio.create_task(follow())
+        async with asyncio.timeout(BOUNDED):
+            while not lost:
+                await asyncio.sleep(0.01)
+        accepted = await owner.send(created.game_id, {"type": "Push"}, command_id="after")
+        head = accepted.seqs[-1]
+        async with asyncio.timeout(BOUNDED):
+            while not frames or frames[-1].seq != head:
+                await asyncio.sleep(0.01)
+        following.cancel()
+        assert isinstance(frames[0], ViewState) and frames[0].seq >= lost[0]
+        assert all(isinstance(f, EventFrame) for f in frames[1:])
+        assert [f.seq for f in frames[1:]] == list(range(frames[0].seq + 1, head + 1))
+        assert watcher.reconnects >= 1
