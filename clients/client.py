@@ -13,8 +13,9 @@ subscription would wait forever). A refusal that retrying cannot change (`unauth
 for a revoked credential, `game_not_found`, a bad request) drops the credential from
 `credentials` and ends the affected subscription's iterator with `UmpireError`. A
 transient one (`RETRIED`: `over_budget`, `store_unavailable`, `shutting_down`) is asked
-again after a capped, jittered pause (events/backoff.py, at least the server's
-`retry_after`), and the subscription resumes from its last seq: no gap, no repeat.
+again after a capped, jittered pause (events/backoff.py: 0.1 s doubling to 2 s; at least
+the server's `retry_after`, up to `RETRY_AFTER_CAP`), for as long as the connection
+lasts, and the subscription resumes from its last seq: no gap, no repeat.
 """
 
 from __future__ import annotations
