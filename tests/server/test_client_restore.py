@@ -101,11 +101,14 @@ async def test_a_credential_revoked_while_the_connection_was_down_ends_its_subsc
         assert watcher.reconnects >= 1
 
 
+REFILL = 2.1  # seconds: the `one_unit` gateway's connection bucket is full again
+
+
 @pytest.fixture
 async def one_unit(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
-    """A gateway whose connections hold one unit, refilled in a second: an auth and a
+    """A gateway whose connections hold one unit, refilled in two seconds: an auth and a
     subscribe sent one after the other leave the subscribe `over_budget`."""
-    settings = gateway_settings(prefix, cost_per_second=1, cost_burst=1)
+    settings = gateway_settings(prefix, cost_per_second=0.5, cost_burst=1)
     async with running_gateway(settings, redis_server.url) as running:
         yield running
 
@@ -114,7 +117,7 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
     one_unit: Running, games: Games
 ) -> None:
     """The reconnect's auth takes the new connection's one unit, so its resubscribe is
-    refused `over_budget` (retry_after 1 s); the client asks again after that and every
+    refused `over_budget` (retry_after 2 s); the client asks again after that and every
     event, those appended meanwhile included, arrives once and in order. On main the
     refusal of the id-less resubscribe was dropped and the iterator waited forever."""
     game_id = (await games.create("counter", {"target": 10**6})).game_id
@@ -125,7 +128,7 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
     head = before + (before - 1)  # three more pushes below, as many events as the first three
     async with UmpireClient(f"ws://127.0.0.1:{one_unit.port}/ws", retry_delay=0.01) as client:
         await client.auth(spectator)
-        await asyncio.sleep(1.1)  # the auth's unit refilled: the first subscribe is paid
+        await asyncio.sleep(REFILL)  # the auth's unit refilled: the first subscribe is paid
         seqs: list[int] = []
         consumer = asyncio.create_task(collect(client, game_id, head, seqs))
         await wait_for_seq(seqs, before)
@@ -139,7 +142,7 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
         assert client.retries >= 1
         assert one_unit.gateway.admission.refused["connection"] >= 1
         assert client.subscriptions == {} and client.credentials == [spectator]
-        await asyncio.sleep(1.1)  # a unit to pay with: new requests flow again
+        await asyncio.sleep(REFILL)  # a unit to pay with: new requests flow again
         view = await asyncio.wait_for(client.view(game_id), BOUNDED)
         assert view.seq == head
 
