@@ -4,6 +4,18 @@
 - `subscribe()` is an async iterator of events, exactly once and in order;
 - after a dropped connection the client reconnects, re-authenticates, resumes every
   subscription from its last seen seq, and re-sends requests that had no answer.
+
+Restoring a connection (`_restore`) asks, and reads each answer, in order: every kept
+credential's `auth`, then every open subscription's `subscribe` from its last seq, then
+the requests still unanswered; only then do new requests go out. Each of its requests
+carries an id, so a refusal reaches it (an id-less one would be dropped, and the
+subscription would wait forever). A refusal that retrying cannot change (`unauthorized`
+for a revoked credential, `game_not_found`, a bad request) drops the credential from
+`credentials` and ends the affected subscription's iterator with `UmpireError`. A
+transient one (`RETRIED`: `over_budget`, `store_unavailable`, `shutting_down`) is asked
+again after a capped, jittered pause (events/backoff.py: 0.1 s doubling to 2 s; at least
+the server's `retry_after`, up to `RETRY_AFTER_CAP`), for as long as the connection
+lasts, and the subscription resumes from its last seq: no gap, no repeat.
 """
 
 from __future__ import annotations
@@ -12,13 +24,15 @@ import asyncio
 import contextlib
 import itertools
 import secrets
-from collections.abc import AsyncIterator
+from asyncio import FIRST_COMPLETED
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from umpire.events.backoff import Backoff
 from umpire.events.wire import (
     Accepted,
     Created,
@@ -49,6 +63,13 @@ class UmpireError(Exception):
 # Unsolicited error codes that end a subscription: its iterator raises UmpireError.
 SUBSCRIPTION_ENDED = frozenset({"credential_revoked", "log_rewound"})
 
+# Refusals of a re-auth or resubscribe that asking again can change (docs/protocol.md,
+# "error frames"): the store away, the gateway's admission, a draining gateway (which
+# then closes: the next connection asks again). Every other code ends what it refused.
+RETRIED = frozenset({"over_budget", "store_unavailable", "shutting_down"})
+# The longest `retry_after` (over_budget's details) honoured before asking again, s.
+RETRY_AFTER_CAP = 30.0
+
 
 class _Subscription:
     def __init__(self, game_id: str, last_seq: int | None, view: bool) -> None:
@@ -59,10 +80,31 @@ class _Subscription:
         self.view = view
         self.view_sent = False
         self.queue: asyncio.Queue[EventFrame | ViewState | Error] = asyncio.Queue()
+        self.request_id: str | None = None  # its first subscribe's (re-sent while unanswered)
+
+
+class _Request:
+    """A request waiting for its answer, and the connection it was last sent on (so a
+    reconnect and the caller do not both send it on the same one)."""
+
+    __slots__ = ("future", "message", "sent_on")
+
+    def __init__(self, message: dict[str, Any], future: asyncio.Future[Any]) -> None:
+        self.message = message
+        self.future = future
+        self.sent_on: ClientConnection | None = None
 
 
 class UmpireClient:
-    """A connection to one gateway that survives reconnects."""
+    """A connection to one gateway that survives reconnects.
+
+    After a drop it reconnects (every `retry_delay` s while `reconnect` is set) and
+    restores what it held: the kept credentials, the open subscriptions from their last
+    seq, the unanswered requests (module docstring). A credential whose re-auth is refused
+    for good leaves `credentials`; a subscription whose resubscribe is refused for good
+    ends: its iterator raises `UmpireError` with the server's error (for a revoked
+    credential, the refused auth's `unauthorized`).
+    """
 
     def __init__(self, url: str, *, reconnect: bool = True, retry_delay: float = 0.05) -> None:
         self.url = url
@@ -71,12 +113,16 @@ class UmpireClient:
         self.credentials: list[str] = []
         self.subscriptions: dict[str, _Subscription] = {}
         self._ws: ClientConnection | None = None
-        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[Any]]] = {}
+        self._pending: dict[str, _Request] = {}
+        # The restore's own requests: answered to it, never re-sent by a reconnect.
+        self._restoring: dict[str, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._reader: asyncio.Task[None] | None = None
+        self._restore_task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
         self._closed = False
         self.reconnects = 0
+        self.retries = 0  # re-auths and resubscribes asked again after a transient refusal
 
     async def __aenter__(self) -> UmpireClient:
         await self.connect()
@@ -89,23 +135,117 @@ class UmpireClient:
         """Open the connection (and keep reopening it while `reconnect` is set)."""
         await self._open()
         self._reader = asyncio.create_task(self._read_loop())
+        self._start_restore()
 
     async def _open(self) -> None:
         self._ws = await connect(self.url, max_size=2**24, open_timeout=5)
         welcome = await self._ws.recv()
         msgspec.json.decode(welcome)  # the welcome frame; nothing to keep
-        for credential in self.credentials:
-            await self._ws.send(_text({"type": "auth", "credential": credential}))
-        for sub in self.subscriptions.values():
-            frame = {"type": "subscribe", "game_id": sub.game_id, "from_seq": sub.last_seq}
-            await self._ws.send(_text(frame))
-        for message, _future in self._pending.values():
-            await self._ws.send(_text(message))
+
+    def _start_restore(self) -> None:
+        """Restore this connection's state in a task of its own: its answers arrive
+        through the reader, which must not wait for them."""
+        assert self._ws is not None
+        self._restore_task = asyncio.create_task(self._restore(self._ws))
+
+    def _stop_restore(self) -> None:
+        """The connection is gone: its restore and the answers it waited for with it."""
+        if self._restore_task is not None:
+            self._restore_task.cancel()
+            self._restore_task = None
+        for future in self._restoring.values():
+            future.cancel()
+        self._restoring.clear()
+
+    async def _restore(self, ws: ClientConnection) -> None:
+        """Re-auth, then resubscribe, then re-send the unanswered requests, reading each
+        answer before the next step (a subscribe needs its auth); then let new requests
+        out. A drop ends this early: the next connection starts again."""
+        try:
+            refused = await self._restore_credentials(ws)
+            await self._restore_subscriptions(ws, refused)
+            for pending in list(self._pending.values()):
+                if pending.sent_on is not ws:
+                    pending.sent_on = ws
+                    await ws.send(_text(pending.message))
+        except ConnectionClosed:
+            return
         self._connected.set()
+
+    async def _ask(self, ws: ClientConnection, message: dict[str, Any]) -> Any:
+        """Send one of the restore's requests and return its answer (an Error included)."""
+        request_id = f"r{next(self._ids)}"
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._restoring[request_id] = future
+        try:
+            await ws.send(_text({**message, "id": request_id}))
+            return await future
+        finally:
+            self._restoring.pop(request_id, None)
+
+    async def _ask_until_settled(
+        self, ws: ClientConnection, message: Callable[[], dict[str, Any]]
+    ) -> Any:
+        """Ask until the answer is not a transient refusal (RETRIED), pausing with
+        capped, jittered backoff, and at least the server's `retry_after`, in between."""
+        backoff = Backoff()
+        while True:
+            answer = await self._ask(ws, message())
+            if not (isinstance(answer, Error) and answer.code in RETRIED):
+                return answer
+            pause = backoff.next()
+            retry_after = answer.details.get("retry_after") if answer.details else None
+            if isinstance(retry_after, int | float):
+                pause = max(pause, min(float(retry_after), RETRY_AFTER_CAP))
+            self.retries += 1
+            await asyncio.sleep(pause)
+
+    async def _restore_credentials(self, ws: ClientConnection) -> dict[str, Error]:
+        """Present every kept credential again. One refused for good is dropped from
+        `credentials`; the refusals, by the game their credential names."""
+        refused: dict[str, Error] = {}
+        for credential in list(self.credentials):
+            answer = await self._ask_until_settled(
+                ws, lambda credential=credential: {"type": "auth", "credential": credential}
+            )
+            if isinstance(answer, Error):
+                self.credentials = [kept for kept in self.credentials if kept != credential]
+                game_id = answer.details.get("game_id") if answer.details else None
+                if not isinstance(game_id, str):
+                    game_id = credential.partition(".")[0]  # credentials read <game id>.<token>
+                refused[game_id] = answer
+        return refused
+
+    async def _restore_subscriptions(self, ws: ClientConnection, refused: dict[str, Error]) -> None:
+        """Resubscribe every open subscription from its last seq. One refused for good
+        ends with that error (with its game's refused auth, if one was: the cause)."""
+        for game_id, sub in list(self.subscriptions.items()):
+            if sub.request_id in self._pending:
+                continue  # its first subscribe is unanswered: re-sent as it was, below
+
+            def message(sub: _Subscription = sub) -> dict[str, Any]:
+                frame: dict[str, Any] = {"type": "subscribe", "game_id": sub.game_id}
+                if sub.view and not sub.view_sent:  # the drop came between answer and view
+                    frame["view"] = True
+                    if sub.from_view:
+                        return frame  # events follow the view's seq
+                frame["from_seq"] = sub.last_seq
+                return frame
+
+            answer = await self._ask_until_settled(ws, message)
+            if isinstance(answer, Error) and self.subscriptions.get(game_id) is sub:
+                if answer.code == "unauthorized" and game_id in refused:
+                    answer = refused[game_id]
+                del self.subscriptions[game_id]
+                sub.queue.put_nowait(answer)
 
     async def close(self) -> None:
         """Close for good."""
         self._closed = True
+        restore = self._restore_task
+        self._stop_restore()
+        if restore is not None:
+            await asyncio.wait([restore])
         if self._reader is not None:
             self._reader.cancel()
             # asyncio.wait, not `await` in suppress(CancelledError): that would also
@@ -126,10 +266,11 @@ class UmpireClient:
             except ConnectionClosed:
                 pass
             self._connected.clear()
+            self._stop_restore()
             if self._closed or not self.reconnect:
-                for _message, future in self._pending.values():
-                    if not future.done():
-                        future.set_exception(ConnectionError("connection closed"))
+                for pending in self._pending.values():
+                    if not pending.future.done():
+                        pending.future.set_exception(ConnectionError("connection closed"))
                 return
             while not self._closed:
                 await asyncio.sleep(self.retry_delay)
@@ -139,6 +280,8 @@ class UmpireClient:
                     break
                 except (OSError, ConnectionClosed, TimeoutError):
                     continue
+            if not self._closed:
+                self._start_restore()
 
     def _deliver(self, message: Any) -> None:
         if isinstance(message, EventFrame):
@@ -149,6 +292,11 @@ class UmpireClient:
                 sub.queue.put_nowait(message)
             return
         request_id = getattr(message, "id", None)
+        restoring = self._restoring.pop(request_id, None) if request_id is not None else None
+        if restoring is not None:
+            if not restoring.done():
+                restoring.set_result(message)
+            return
         if isinstance(message, Error) and request_id is None:
             # Unsolicited: a subscription the server ended (credential_revoked,
             # log_rewound) ends its iterator with that error.
@@ -171,7 +319,7 @@ class UmpireClient:
             return
         if request_id is None or request_id not in self._pending:
             return
-        _msg, future = self._pending.pop(request_id)
+        future = self._pending.pop(request_id).future
         if future.done():
             return
         if isinstance(message, Error):
@@ -180,19 +328,38 @@ class UmpireClient:
             future.set_result(message)
 
     async def request(self, message: dict[str, Any], timeout: float = 30.0) -> Any:
-        """Send a message and wait for its answer (re-sent after a reconnect)."""
+        """Send a message and wait for its answer (re-sent after a reconnect, once the
+        connection's credentials and subscriptions are restored). `timeout` counts from
+        now, a wait for the restore included: TimeoutError after it."""
         request_id = message.get("id") or f"r{next(self._ids)}"
         message = {**message, "id": request_id}
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[request_id] = (message, future)
-        await self._connected.wait()
-        with contextlib.suppress(ConnectionClosed):
-            assert self._ws is not None
-            await self._ws.send(_text(message))
+        pending = _Request(message, future)
+        self._pending[request_id] = pending
         try:
-            return await asyncio.wait_for(future, timeout)
+            return await asyncio.wait_for(self._send(pending), timeout)
         finally:
             self._pending.pop(request_id, None)
+
+    async def _send(self, pending: _Request) -> Any:
+        """Send `pending` once the connection is restored (unless the restore sent it on
+        this connection already) and return its answer."""
+        if not self._connected.is_set():
+            # Or its answer is settled first: a connection closed for good fails it.
+            restored = asyncio.ensure_future(self._connected.wait())
+            try:
+                await asyncio.wait([restored, pending.future], return_when=FIRST_COMPLETED)
+            finally:
+                restored.cancel()
+            if pending.future.done():
+                return pending.future.result()
+        with contextlib.suppress(ConnectionClosed):
+            ws = self._ws
+            assert ws is not None
+            if pending.sent_on is not ws:
+                pending.sent_on = ws
+                await ws.send(_text(pending.message))
+        return await pending.future
 
     async def create(
         self,
@@ -290,10 +457,16 @@ class UmpireClient:
         """Every event after `from_seq` (default: from the start, or after the view when
         `view` is asked for), in order, across reconnects. The view, if asked, comes first.
         Raises UmpireError when the server ends the subscription (`credential_revoked`,
-        `log_rewound`: subscribe again, with view, to follow the game from the log's head)."""
+        `log_rewound`: subscribe again, with view, to follow the game from the log's head),
+        or when a reconnect's resubscribe, or the re-auth it needs, is refused for good
+        (`unauthorized` for a credential revoked while the connection was down,
+        `game_not_found`, ...). A transient refusal of those (`over_budget`,
+        `store_unavailable`, `shutting_down`) is asked again with backoff, and the events
+        resume after the last one delivered."""
         sub = _Subscription(game_id, from_seq, view)
+        sub.request_id = f"r{next(self._ids)}"
         self.subscriptions[game_id] = sub
-        message: dict[str, Any] = {"type": "subscribe", "game_id": game_id}
+        message: dict[str, Any] = {"type": "subscribe", "game_id": game_id, "id": sub.request_id}
         if from_seq is not None or not view:
             message["from_seq"] = from_seq or 0
         if view:
