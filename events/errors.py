@@ -41,6 +41,13 @@ class GameNotFound(UmpireError):
     code = "game_not_found"
 
 
+class LogRewound(UmpireError):
+    """The game's log ends before events a client was sent: the store lost acknowledged
+    writes (a crash under `appendfsync everysec`, a restore from an older file)."""
+
+    code = "log_rewound"
+
+
 class GameExists(UmpireError):
     """A game with that id was created already."""
 

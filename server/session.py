@@ -32,7 +32,7 @@ from umpire.engine.map_view import drawn
 from umpire.engine.redaction import view_for
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
-from umpire.events.errors import StoreUnavailable, UmpireError
+from umpire.events.errors import LogRewound, StoreUnavailable, UmpireError
 from umpire.events.receipt import receipt_state_hash
 from umpire.events.store import Credential
 from umpire.events.unreachable import UNREACHABLE
@@ -717,9 +717,12 @@ class Session:
             )
         # The old subscription's feed is released after the new one holds it (Unfollow
         # runs after this returns), so a resubscribe keeps the game's feed open.
+        start = msg.from_seq or 0
+        known = self.gw.notifier.feeds.get(msg.game_id)
+        if start > (0 if known is None else known.head):
+            await self._log_reaches(msg.game_id, start)
         self._unfollow(msg.game_id)
         feed = await self.gw.notifier.feed(msg.game_id)
-        start = msg.from_seq or 0
         self._reply(
             Subscribed(
                 game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
@@ -746,6 +749,26 @@ class Session:
         self.subs[msg.game_id] = sub
         self.outbox.append(Follow(sub))
 
+    async def _log_reaches(self, game_id: str, start: int) -> None:
+        """Refuse a subscribe `from_seq` past the end of the log: its client holds events
+        the store has lost (a `log_rewound` it missed while away). Resumed there, it would
+        take the new events that reuse those seqs for the ones after what it holds. Asked
+        of the store only when this gateway's feed is behind `start` (or not open): a feed
+        may lag the log, never lead it."""
+        try:
+            head = await self.gw.store.version(game_id)
+        except UNREACHABLE as exc:
+            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+        if 0 < head < start:  # no log at all: the feed says game_not_found
+            raise LogRewound(
+                f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
+                "the store lost events you were sent; drop what you hold after that seq "
+                "and subscribe again (with view)",
+                game_id=game_id,
+                head=head,
+                from_seq=start,
+            )
+
     def unsubscribe(self, game_id: str) -> Subscription | None:
         """End the subscription to `game_id` at once: detached from its feed, its catch-up
         cancelled. The subscription, for the connection to finish (`Unfollow`)."""
@@ -766,7 +789,7 @@ class Session:
         """The unsolicited `log_rewound` frame: the log of `game_id` now ends at `head`."""
         return encoder.encode(
             Error(
-                code="log_rewound",
+                code=LogRewound.code,
                 message=f"the log of game {game_id!r} now ends at seq {head}: the store lost "
                 "events written after it, which you may have received; the subscription was "
                 "dropped: drop what you hold after that seq and subscribe again (with view)",

@@ -89,3 +89,38 @@ async def test_a_busy_log_is_never_taken_for_a_rewound_one(gateway: Running, ws_
         assert not any(f.done() for f in followers)  # no subscription was ended
         for follower in followers:
             follower.cancel()
+
+
+async def test_a_resume_past_the_end_of_the_log_is_refused(gateway: Running, ws_url: str) -> None:
+    """A client away while the log was rewound missed the `log_rewound` notice. Resumed
+    from the last seq it holds, it would take the new events that reuse those seqs as the
+    ones after it: a subscribe whose `from_seq` is past the log's end is refused with
+    `log_rewound` and the seq the log ends at, and changes nothing."""
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 1_000})
+        gid = created.game_id
+        for n in range(3):
+            await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"c{n}")
+        held = await gateway.gateway.store.version(gid)  # what the client was sent
+        await lose_writes_after_seq_1(gateway.gateway.store, gid, ["c0", "c1", "c2"])
+        await client.send(gid, {"type": "Add", "amount": 2}, command_id="new")  # seq 2 again
+        head = await gateway.gateway.store.version(gid)
+        assert 1 < head < held
+        assert gid not in gateway.gateway.notifier.feeds  # nobody subscribed: no notice sent
+        resume = {"type": "subscribe", "game_id": gid, "from_seq": held}
+        with pytest.raises(UmpireError) as refused:  # no feed open on this gateway
+            await client.request(resume)
+        assert refused.value.code == "log_rewound"
+        assert refused.value.details == {"game_id": gid, "head": head, "from_seq": held}
+        assert gid not in gateway.gateway.notifier.feeds
+        # At the log's end, or before it, a subscribe is as ever (and opens the feed).
+        frames = client.subscribe(gid, 1)
+        event = await asyncio.wait_for(anext(frames), 5)
+        assert isinstance(event, EventFrame) and event.seq == 2
+        async with UmpireClient(ws_url) as other:
+            for credential in client.credentials:
+                await other.auth(credential)
+            with pytest.raises(UmpireError) as again:  # the feed open, at the head
+                await other.request(resume)
+            assert again.value.code == "log_rewound"
+        await frames.aclose()
