@@ -21,6 +21,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError, TryAgainError
 
 from umpire.events.append_batch import AppendBatcher
+from umpire.events.cluster_append import ClusterAppender
 from umpire.events.durability import Durability, DurableAppender, confirm
 from umpire.events.envelope import (
     GENESIS_HASH,
@@ -192,8 +193,10 @@ class RedisEventStore:
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
         # One node: appends of one event-loop turn share a pipeline (ended by WAITAOF with
         # a durability setting). A cluster client's pipeline splits by node and answers
-        # TRYAGAIN per call, so there each append goes on its own through `_script`, which
-        # rides out reshards, or with a durability setting through `DurableAppender`.
+        # TRYAGAIN per call, so there each append goes on its own: straight to its slot's
+        # master (`ClusterAppender`), through `_script` (which rides out reshards) when
+        # that meets anything but a plain answer, or with a durability setting through
+        # `DurableAppender`.
         self._wait = durability if durability is not None and durability.active else None
         self._batcher: AppendBatcher | None = None
         self.durable: DurableAppender | None = None
@@ -201,7 +204,10 @@ class RedisEventStore:
             self._batcher = AppendBatcher(
                 client, script=script, sha=self._append.sha, wait=self._wait
             )
-        elif self._wait is not None:
+        self.straight: ClusterAppender | None = None
+        if self.cluster and self._wait is None:
+            self.straight = ClusterAppender(client, sha=self._append.sha)
+        elif self.cluster and self._wait is not None:
             self.durable = DurableAppender(
                 client,
                 sha=self._append.sha,
@@ -354,6 +360,10 @@ class RedisEventStore:
                 (status, value), waited = await self._batcher.run(keys_arg, argv)
             elif self.durable is not None:
                 (status, value), waited = await self.durable.run(list(keys_arg), argv)
+            elif self.straight is not None:
+                status, value = await self.straight.run(
+                    keys_arg, argv, lambda: self._script(self._append, list(keys_arg), argv)
+                )
             else:
                 status, value = await self._script(self._append, list(keys_arg), argv)
         except (*UNREACHABLE, *_RESHARDING) as exc:

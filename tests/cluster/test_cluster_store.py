@@ -113,3 +113,44 @@ async def test_a_durable_append_follows_its_game_to_another_master(
     assert result.seqs == [4, 5]
     assert store.durable is not None and store.durable.moves_followed >= 1
     assert [e.seq for e in await store.read("wander")] == [1, 2, 3, 4, 5]
+
+
+async def test_an_append_goes_straight_to_its_master_and_follows_a_move(
+    cluster: LocalCluster, cluster_store: RedisEventStore
+) -> None:
+    """Appends are written straight to the slot's master (events/cluster_append.py). A
+    MOVED reply (the slot migrated) or a NOSCRIPT (the master lost the script) is handed
+    to the cluster client, which follows it; the next append goes straight to the new
+    master. Nothing is lost or written twice."""
+    store = cluster_store
+    straight = store.straight
+    assert straight is not None
+    await create(store, "straight")
+    link = (await store.append(
+        "straight", pending(1), expected_version=1, command_id="c1", recorded_at=NOW
+    )).last_hash  # fmt: skip
+    assert straight.sent >= 1
+    slot = cluster.slot_of(store.keys("straight").stream)
+    target = next(p for p in cluster.ports if p != cluster.owner(slot))
+    cluster.migrate_slot(slot, target)
+    followed = straight.followed
+    version = 2
+    for n in range(2, 5):
+        if n == 4:  # the new master forgets the script: NOSCRIPT, then loaded again
+            node = aioredis.Redis(port=target)
+            await node.script_flush()
+            await node.aclose()
+            followed = straight.followed
+        answered = straight.sent
+        result = await store.append(
+            "straight", pending(1), expected_version=version, command_id=f"c{n}",
+            recorded_at=NOW, prev_hash=link,
+        )  # fmt: skip
+        assert result.seqs == [version + 1] and not result.duplicate
+        version, link = result.last_seq, result.last_hash
+        if n in (2, 4):  # MOVED, NOSCRIPT: the cluster client's way
+            assert straight.followed == followed + 1
+            assert straight.sent == answered
+        else:  # straight to the new master, its slot map updated by the move
+            assert straight.sent == answered + 1
+    assert [e.seq for e in await store.read("straight")] == [1, 2, 3, 4, 5]
