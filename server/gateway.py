@@ -328,6 +328,13 @@ class Connection:
     """One client's socket: reads its frames into its `Session` (server/session.py), and
     writes what the session answers through a bounded queue, with backpressure."""
 
+    # Slots: one per open socket, most of them idle (see Session's). A weak reference is
+    # how tests see a connection freed.
+    __slots__ = (
+        "__weakref__", "_closing", "_lost", "blocked_since", "gw", "out", "session",
+        "settings", "writer", "ws",
+    )  # fmt: skip
+
     def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
         self.gw = gateway
         self.ws = ws

@@ -39,7 +39,7 @@ async def test_a_handler_that_outstays_its_cleanup_is_ended_at_shutdown(
     monkeypatch.setattr(gateway_module, "CLEANUP_SECONDS", 0.2)
     stuck = asyncio.Event()
 
-    async def cleanup_forever() -> None:
+    async def cleanup_forever(self: gateway_module.Connection) -> None:
         stuck.set()
         await asyncio.Event().wait()  # a cleanup that never returns
 
@@ -48,8 +48,8 @@ async def test_a_handler_that_outstays_its_cleanup_is_ended_at_shutdown(
         async with running_gateway(settings, redis_server.url) as running:
             ws = await connect(f"ws://127.0.0.1:{running.port}/ws")
             await ws.recv()  # welcome
-            [conn] = running.gateway.connections
-            conn.cleanup = cleanup_forever  # type: ignore[method-assign]
+            # Every connection's (slots: no instance attribute), once this one is open.
+            monkeypatch.setattr(gateway_module.Connection, "cleanup", cleanup_forever)
             await ws.close()
             await asyncio.wait_for(stuck.wait(), 5)
             assert running.gateway.handlers  # the handler is still running
