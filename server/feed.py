@@ -370,8 +370,12 @@ class GameFeed:
         sub.next_seq = self.head + 1
         return True
 
-    async def frames(self, start: int, role: Role, limit: int = READ_PAGE) -> list[bytes]:
-        """Frames from `start` up to the head (at most `limit`), from memory or the stream."""
+    async def frames(
+        self, start: int, role: Role, limit: int = READ_PAGE, *, turn_every: int = 0
+    ) -> list[bytes]:
+        """Frames from `start` up to the head (at most `limit`), from memory or the stream.
+        From the stream, `turn_every` > 0 lets the event loop go after each that many
+        events decoded and encoded (one read, the work in steps)."""
         # The end is fixed before the loop is let go: a caller that counted up to the head
         # when it called must not be sent events pushed meanwhile (it would send them again
         # on its next page: a subscriber saw 1..5 and then 4, 5 once more).
@@ -395,7 +399,9 @@ class GameFeed:
                 ]
         # Catch-up beyond the window: read the stream (encoded for this request only).
         out: list[bytes] = []
-        for env in await self.store.read(self.game_id, start, end):
+        for done, env in enumerate(await self.store.read(self.game_id, start, end)):
+            if turn_every and done and not done % turn_every:
+                await asyncio.sleep(0)
             event = self.codec.decode(env.type, env.version, env.payload, seq=env.seq)
             frame = encode_frame(self.ruleset, env, event, role, env.seq <= through)
             if frame:

@@ -159,3 +159,50 @@ async def test_a_rewind_finds_the_seed_reveal_in_a_window_of_frames(
     feed.revealed_through = head + 1
     await feed.rewind_if_behind()
     assert (feed.head, feed.revealed_through) == (head, revealed)
+
+
+async def test_a_page_from_the_stream_is_one_read_and_lets_the_loop_go_between_steps(
+    store: RedisEventStore, games: Games, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catch-up beyond the window reads a page of the stream in one round trip and
+    decodes and encodes it `turn_every` events at a time, with a turn of the event loop
+    between (server/gateway.py STREAM_PAGE, CATCH_UP_PAGE): the round trip per small
+    page bounded its rate, the work per step bounds how long it holds the loop."""
+    created = await games.create("counter", {"target": 10**6})
+    for n in range(60):
+        await games.handle(created.game_id, f"add-{n}", {"type": "Add", "amount": 1})
+    head = await store.version(created.game_id)
+    feed = GameFeed(store, created.game_id, registry.get("counter"))
+    feed.head = head  # nothing in the window: every frame comes from the stream
+    reads: list[tuple[int, int | None]] = []
+    read = store.read
+
+    async def counted(game_id: str, from_seq: int = 1, to_seq: int | None = None) -> Any:
+        reads.append((from_seq, to_seq))
+        return await read(game_id, from_seq, to_seq)
+
+    monkeypatch.setattr(store, "read", counted)
+    turns = 0
+
+    async def ticker() -> None:
+        nonlocal turns
+        while True:
+            await asyncio.sleep(0)
+            turns += 1
+
+    ticking = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    before = turns
+    frames = await feed.frames(1, Role.SPECTATOR, head, turn_every=25)
+    during = turns - before
+    ticking.cancel()
+    assert len(frames) == head and head > 100
+    assert reads == [(1, head)]
+    # One turn after each 25 events but the first; the read itself may add one.
+    assert during >= (head - 1) // 25
+    expected = [
+        encode_frame(feed.ruleset, env, feed.codec.decode(env.type, env.version, env.payload),
+                     Role.SPECTATOR, False)
+        for env in await read(created.game_id)
+    ]  # fmt: skip
+    assert frames == expected
