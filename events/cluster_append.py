@@ -34,10 +34,9 @@ from redis.exceptions import (
     SlotNotCoveredError,
     TryAgainError,
 )
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from umpire.events.append_batch import bulks
+from umpire.events.resp import bulks
+from umpire.events.unreachable import UNREACHABLE
 
 MAX_GAMES = 10_000  # games whose packed head and slot are kept
 _FOLLOW = object()  # the fast way got no plain answer
@@ -51,9 +50,7 @@ _ELSEWHERE = (
     NoScriptError,
     SlotNotCoveredError,
     MaxConnectionsError,
-    RedisConnectionError,
-    RedisTimeoutError,
-    OSError,
+    *UNREACHABLE,  # a connection that failed or timed out
 )
 
 
