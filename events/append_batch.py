@@ -23,6 +23,7 @@ from typing import Any
 from redis.exceptions import NoScriptError, ResponseError
 
 from umpire.events.durability import Durability
+from umpire.events.resp import bulks, pack
 
 MAX_BATCH = 256  # calls per write
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
@@ -30,37 +31,6 @@ MAX_HEADS = 10_000  # games whose packed `EVALSHA sha numkeys keys...` is kept
 
 # One waiting append: the script's keys and arguments, and the future its caller awaits.
 Waiting = tuple[tuple[str, ...], list[Any], "asyncio.Future[tuple[Any, Any]]"]
-
-
-def _bytes(value: Any) -> bytes:
-    """One argument as redis-py encodes it: str as UTF-8, int in decimal, bytes as they are."""
-    if isinstance(value, bytes):
-        return value
-    if isinstance(value, str):
-        return value.encode()
-    if isinstance(value, int) and not isinstance(value, bool):
-        return b"%d" % value
-    raise TypeError(f"an append argument must be bytes, str or int, not {type(value)}")
-
-
-def bulks(*args: Any) -> bytes:
-    """`args` as RESP bulk strings, without the array header (see `pack`)."""
-    out = []
-    for value in args:
-        kind = type(value)  # the exact types first: a call per argument cost 2.5x
-        if kind is str:
-            value = value.encode()
-        elif kind is int:
-            value = b"%d" % value
-        elif kind is not bytes:
-            value = _bytes(value)
-        out.append(b"$%d\r\n%b\r\n" % (len(value), value))
-    return b"".join(out)
-
-
-def pack(*args: Any) -> bytes:
-    """One command in RESP: an array of bulk strings."""
-    return b"*%d\r\n" % len(args) + bulks(*args)
 
 
 class AppendBatcher:

@@ -6,8 +6,8 @@ replicas. So the wait must follow the append on the same connection: here both g
 pipeline (one round trip, one connection; on one Redis the append batcher's pipeline,
 shared by the appends of one event-loop turn). On a cluster that connection must be to the
 master owning the game's slot, which redis-py's cluster pipeline does not guarantee for a
-keyless command, so a plain client per master is kept and a MOVED reply is followed
-through the cluster client's slot map.
+keyless command, so both are written on a connection of the cluster client's own node for
+the slot and a MOVED reply is followed through the cluster client's slot map.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import asyncio
 import contextlib
 from typing import Any
 
-import redis.asyncio as aioredis
 from msgspec import Struct
-from redis.exceptions import AskError, NoScriptError, TryAgainError
+from redis.exceptions import AskError, NoScriptError, ResponseError, TryAgainError
 
 from umpire.events.errors import DurabilityUnconfirmed
+from umpire.events.resp import pack
 
 
 class Durability(Struct, frozen=True):
@@ -72,42 +72,54 @@ def confirm(wait: Durability, waited: Any, *, game_id: str, first_seq: int, last
 
 class DurableAppender:
     """On a cluster: the append script and WAITAOF on one connection to the game's master.
-    (On one Redis the append batcher ends each pipeline with the WAITAOF instead.)"""
+    (On one Redis the append batcher ends each pipeline with the WAITAOF instead.)
+
+    The connection is one of the cluster client's own for that node, so it authenticates
+    (user, password, TLS) exactly as the client does; a client per master made from host
+    and port alone was refused by a cluster whose nodes want a password."""
 
     def __init__(
         self, client: Any, *, sha: str, script: str, wait: Durability, patience: float
     ) -> None:
         """`patience`: how long, in seconds, an append keeps following a slot that moves."""
-        self.client = client  # the RedisCluster client: its slot map routes each append
+        self.client = client  # the RedisCluster client: its slot map and its nodes
         self.sha = sha
         self.script = script
         self.wait = wait
         self.patience = patience
-        self._nodes: dict[str, aioredis.Redis] = {}
+        self._wait_command = pack(*wait.command)
         self.moves_followed = 0
 
-    async def _connection_for(self, key: str) -> Any:
+    async def _exchange(self, key: str, packed: bytes) -> list[Any]:
+        """Write `packed` (two commands) on a connection of `key`'s master and read both
+        replies, an error reply in its place."""
         await self.client.initialize()  # the slot map (a no-op once it is loaded)
         node = self.client.get_node_from_key(key)
-        if node.name not in self._nodes:
-            self._nodes[node.name] = aioredis.Redis(
-                host=node.host, port=node.port, socket_timeout=10, socket_connect_timeout=5
-            )
-        return self._nodes[node.name]
+        connection = node.acquire_connection()
+        try:
+            if hasattr(node, "disconnect_if_needed"):  # redis-py >= 6: marked stale
+                await node.disconnect_if_needed(connection)
+            await connection.send_packed_command(packed)
+            replies: list[Any] = []
+            for _ in range(2):
+                try:
+                    replies.append(await connection.read_response())
+                except ResponseError as exc:
+                    replies.append(exc)
+            return replies
+        finally:
+            node.release(connection)
 
     async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or the error it gave)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.patience
         delay = 0.01
+        packed = pack("EVALSHA", self.sha, len(keys), *keys, *argv) + self._wait_command
         while True:
-            client = await self._connection_for(keys[0])
-            async with client.pipeline(transaction=False) as pipe:
-                pipe.evalsha(self.sha, len(keys), *keys, *argv)
-                pipe.execute_command(*self.wait.command)
-                reply, waited = await pipe.execute(raise_on_error=False)
+            reply, waited = await self._exchange(keys[0], packed)
             if isinstance(reply, NoScriptError):
-                await client.script_load(self.script)
+                await self.client.script_load(self.script)  # on every master
                 continue
             if isinstance(reply, (AskError, TryAgainError)) and loop.time() + delay < deadline:
                 # The slot moved (MOVED is an AskError) or is moving: a keyed command through
@@ -123,7 +135,4 @@ class DurableAppender:
             return reply, waited
 
     async def close(self) -> None:
-        """Close the per-master clients."""
-        for client in self._nodes.values():
-            with contextlib.suppress(Exception):
-                await client.aclose()
+        """Nothing of its own to close: its connections are the cluster client's."""

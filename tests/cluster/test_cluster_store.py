@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import AsyncIterator
 
 import pytest
@@ -12,6 +13,7 @@ from tests.support.store_contract import NOW, StoreContract, create, pending
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Snapshot
 from umpire.server.config import Settings
+from umpire.server.embedded import StorePasswords
 from umpire.server.store_access import make_store
 
 
@@ -154,3 +156,29 @@ async def test_an_append_goes_straight_to_its_master_and_follows_a_move(
         else:  # straight to the new master, its slot map updated by the move
             assert straight.sent == answered + 1
     assert [e.seq for e in await store.read("straight")] == [1, 2, 3, 4, 5]
+
+
+async def test_a_durable_append_on_a_cluster_with_passwords(prefix: str) -> None:
+    """With a durability setting each append and its WAITAOF go to the game's master on
+    one connection. That connection authenticates as the cluster client does: made from
+    host and port alone, it was refused (NOAUTH) on a cluster whose nodes want a
+    password, and every append failed."""
+    passwords = StorePasswords(admin="admin-" + "x" * 24, gateway="gateway-" + "y" * 24)
+    with tempfile.TemporaryDirectory(prefix="umpire-test-cluster-auth-") as tmp:
+        local = LocalCluster(tmp, masters=3, passwords=passwords).start()
+        try:
+            settings = Settings(cluster=True, prefix=prefix, wait_local_fsync=True)
+            store = make_store(local.url, settings)
+            try:
+                for n in range(6):  # games on every master
+                    game = f"auth{n}"
+                    await create(store, game)
+                    result = await store.append(
+                        game, pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+                    )
+                    assert result.seqs == [2, 3]
+                    assert [e.seq for e in await store.read(game)] == [1, 2, 3]
+            finally:
+                await store.close()
+        finally:
+            local.stop()

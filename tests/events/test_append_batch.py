@@ -98,7 +98,7 @@ async def test_a_lost_connection_fails_every_append_of_the_batch_as_unavailable(
 def test_the_hand_packed_command_is_what_redis_py_would_send() -> None:
     from redis.asyncio.connection import Connection
 
-    from umpire.events.append_batch import pack
+    from umpire.events.resp import pack
 
     class Tag(str):
         pass

@@ -17,7 +17,13 @@ from typing import Any
 
 import redis
 
-from umpire.server.embedded import EmbeddedRedis, free_port, server_binary
+from umpire.server.embedded import (
+    ADMIN_USER,
+    EmbeddedRedis,
+    StorePasswords,
+    free_port,
+    server_binary,
+)
 
 SLOTS = 16384
 
@@ -43,13 +49,23 @@ def _distinct_ports(count: int) -> list[int]:
 class LocalCluster:
     """`masters` Valkey nodes in cluster mode, data under `data_dir`."""
 
-    def __init__(self, data_dir: str | Path, masters: int = 3, appendfsync: str = "everysec"):
+    def __init__(
+        self,
+        data_dir: str | Path,
+        masters: int = 3,
+        appendfsync: str = "everysec",
+        passwords: StorePasswords | None = None,
+    ):
+        """`passwords`: every node's ACL users as the embedded Valkey's (the default
+        user off); the cluster's URL and admin clients are then the admin user's."""
         self.data_dir = Path(data_dir)
+        self.passwords = passwords
         self.nodes = [
             EmbeddedRedis(
                 self.data_dir / f"node-{port}",
                 port=port,
                 appendfsync=appendfsync,
+                passwords=passwords,
                 extra_args=(
                     "--cluster-enabled",
                     "yes",
@@ -65,6 +81,8 @@ class LocalCluster:
     @property
     def url(self) -> str:
         """A seed URL for a cluster client (any node will do)."""
+        if self.passwords is not None:
+            return f"redis://{ADMIN_USER}:{self.passwords.admin}@127.0.0.1:{self.nodes[0].port}"
         return f"redis://127.0.0.1:{self.nodes[0].port}"
 
     @property
@@ -78,8 +96,13 @@ class LocalCluster:
                 node.start()
             addresses = [f"127.0.0.1:{p}" for p in self.ports]
             create = ["--cluster", "create", *addresses, "--cluster-replicas", "0"]
+            env = None
+            if self.passwords is not None:  # the password in the environment, not argv
+                create = ["--user", ADMIN_USER, *create]
+                env = {"REDISCLI_AUTH": self.passwords.admin, "PATH": "/usr/bin:/bin"}
             subprocess.run(
                 [cli_binary(), *create, "--cluster-yes"],
+                env=env,
                 check=True,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -111,6 +134,14 @@ class LocalCluster:
     def client(self, port: int) -> Any:
         """A plain (non-cluster) client on one node, for admin commands (redis.Redis;
         typed Any because its execute_command is untyped)."""
+        if self.passwords is not None:
+            return redis.Redis(
+                host="127.0.0.1",
+                port=port,
+                socket_timeout=10,
+                username=ADMIN_USER,
+                password=self.passwords.admin,
+            )
         return redis.Redis(host="127.0.0.1", port=port, socket_timeout=10)
 
     def node_ids(self) -> dict[int, str]:
