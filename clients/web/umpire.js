@@ -6,6 +6,14 @@
 //   await client.auth(credential);
 //   client.subscribe(gameId, 0, (frame) => console.log(frame.seq, frame.event_type));
 
+// Refusals of a re-auth or resubscribe that asking again can change (docs/protocol.md,
+// "error frames"): the store away, the gateway's admission, a draining gateway. Every
+// other code ends what it refused. The same set as clients/client.py's RETRIED.
+const RETRIED = ["over_budget", "store_unavailable", "shutting_down"];
+const RETRY_AFTER_CAP_MS = 30000; // the longest `retry_after` honoured before asking again
+const BACKOFF_FIRST_MS = 100;
+const BACKOFF_CAP_MS = 2000;
+
 // 16 bytes of the browser's cryptographic randomness, as hex: a client seed.
 function freshSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -18,7 +26,11 @@ export class UmpireClient {
     this.reconnectDelay = reconnectDelay;
     this.credentials = [];
     this.subscriptions = new Map(); // gameId -> { lastSeq, onEvent, onState, onEnded, view }
-    this.pending = new Map(); // request id -> { message, resolve, reject }
+    this.pending = new Map(); // request id -> { message, resolve, reject, sentOn }
+    // The reconnect's own requests (re-auths, resubscribes): answered to it, never re-sent.
+    this.restoring = new Map(); // request id -> resolve(answer, or null if the connection dropped)
+    this.ready = false; // the connection is restored: requests go out as they are made
+    this.retries = 0; // re-auths and resubscribes asked again after a transient refusal
     this.nextId = 1;
     this.closed = false;
     this.onStatus = () => {};
@@ -30,17 +42,17 @@ export class UmpireClient {
       this.ws = ws;
       ws.onopen = () => {
         this.onStatus("connected");
-        for (const credential of this.credentials) this.#raw({ type: "auth", credential });
-        for (const [gameId, sub] of this.subscriptions) {
-          this.#raw({ type: "subscribe", game_id: gameId, from_seq: sub.lastSeq });
-        }
-        for (const { message } of this.pending.values()) this.#raw(message);
+        this.#restore(ws);
         resolve();
       };
       ws.onerror = (err) => reject(err);
       ws.onmessage = (msg) => this.#deliver(JSON.parse(msg.data));
       ws.onclose = () => {
         this.onStatus("disconnected");
+        if (this.ws === ws) this.ready = false;
+        // The restore's answers will not come on this connection: it stops; the next starts again.
+        for (const answered of this.restoring.values()) answered(null);
+        this.restoring.clear();
         if (!this.closed) setTimeout(() => this.connect().catch(() => {}), this.reconnectDelay);
       };
     });
@@ -55,7 +67,82 @@ export class UmpireClient {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
+  // Restore a new connection, reading each answer in order (a subscribe needs its auth):
+  // every kept credential's auth, then every open subscription's subscribe from its last
+  // seq, then the requests still unanswered; only then do new requests go out. Each of
+  // these carries an id, so a refusal reaches it (the refusal of an id-less message has
+  // no id and would be lost, and the subscription would never deliver again). A refusal
+  // that retrying cannot change drops the credential and ends the subscription (onEnded);
+  // a transient one (RETRIED) is asked again after a pause. A drop ends this early.
+  async #restore(ws) {
+    const refused = new Map(); // game id -> the refusal of its credential's re-auth
+    for (const credential of [...this.credentials]) {
+      const answer = await this.#askUntilSettled(ws, () => ({ type: "auth", credential }));
+      if (answer === null) return; // the connection dropped
+      if (answer.type === "error") {
+        this.credentials = this.credentials.filter((kept) => kept !== credential);
+        const gameId = typeof answer.details?.game_id === "string"
+          ? answer.details.game_id
+          : credential.split(".")[0]; // credentials read <game id>.<token>
+        refused.set(gameId, answer);
+      }
+    }
+    for (const [gameId, sub] of [...this.subscriptions]) {
+      if (this.pending.has(sub.requestId)) continue; // its first subscribe: re-sent as it was, below
+      const answer = await this.#askUntilSettled(ws, () => (
+        { type: "subscribe", game_id: gameId, from_seq: sub.lastSeq }
+      ));
+      if (answer === null) return;
+      if (answer.type === "error" && this.subscriptions.get(gameId) === sub) {
+        this.subscriptions.delete(gameId);
+        // A revoked credential: the subscribe's unauthorized names its cause, the refused auth.
+        const cause = answer.code === "unauthorized" && refused.get(gameId);
+        if (sub.onEnded) sub.onEnded(cause || answer);
+      }
+    }
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    for (const waiting of this.pending.values()) {
+      if (waiting.sentOn !== ws) {
+        waiting.sentOn = ws;
+        ws.send(JSON.stringify(waiting.message));
+      }
+    }
+    this.ready = true;
+  }
+
+  // One of the restore's requests, sent on `ws`: its answer (an error included), or null
+  // if the connection dropped first.
+  #ask(ws, message) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve) => {
+      this.restoring.set(id, resolve);
+      ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  // Ask until the answer is not a transient refusal, pausing in between: 100 ms doubling
+  // to 2 s, each pause drawn between half and all of its step (events/backoff.py), and at
+  // least the server's `retry_after` (up to 30 s). Null if the connection dropped.
+  async #askUntilSettled(ws, message) {
+    for (let step = BACKOFF_FIRST_MS; ; step = Math.min(BACKOFF_CAP_MS, step * 2)) {
+      const answer = await this.#ask(ws, message());
+      if (answer === null || !(answer.type === "error" && RETRIED.includes(answer.code))) return answer;
+      let pause = step / 2 + Math.random() * (step / 2);
+      const retryAfter = answer.details?.retry_after;
+      if (typeof retryAfter === "number") pause = Math.max(pause, Math.min(retryAfter * 1000, RETRY_AFTER_CAP_MS));
+      this.retries += 1;
+      await new Promise((wake) => setTimeout(wake, pause));
+    }
+  }
+
   #deliver(message) {
+    const restoring = message.id != null && this.restoring.get(message.id);
+    if (restoring) {
+      this.restoring.delete(message.id);
+      restoring(message);
+      return;
+    }
     // Unsolicited errors that end a subscription: the credential was revoked, or the
     // server's log lost events the subscriber may hold (log_rewound: subscribe again).
     const ended = message.type === "error" && message.id == null && message.details
@@ -87,12 +174,23 @@ export class UmpireClient {
   }
 
   request(message) {
+    return this.#request(message).answer;
+  }
+
+  // A request and the id it was given: { id, answer }.
+  #request(message) {
     const id = `r${this.nextId++}`;
     const full = { ...message, id };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { message: full, resolve, reject });
-      this.#raw(full);
+    const answer = new Promise((resolve, reject) => {
+      const waiting = { message: full, resolve, reject, sentOn: null };
+      this.pending.set(id, waiting);
+      // While a reconnect restores auths and subscriptions, the request waits: #restore sends it.
+      if (this.ready) {
+        waiting.sentOn = this.ws;
+        this.#raw(full);
+      }
     });
+    return { id, answer };
   }
 
   // Create a game, then bind this client's seed once the server's commitment has arrived
@@ -145,12 +243,17 @@ export class UmpireClient {
   }
 
   // onEnded(error) is called if the server ends the subscription (credential_revoked,
-  // log_rewound).
+  // log_rewound), or refuses it for good when a reconnect resubscribes (unauthorized for
+  // a credential revoked meanwhile, game_not_found, log_rewound for a log that lost the
+  // events this client holds).
   subscribe(gameId, fromSeq, onEvent, { onState, onEnded, view = false } = {}) {
-    this.subscriptions.set(gameId, { lastSeq: fromSeq, onEvent, onState, onEnded, view });
+    const sub = { lastSeq: fromSeq, onEvent, onState, onEnded, view, requestId: null };
+    this.subscriptions.set(gameId, sub);
     const message = { type: "subscribe", game_id: gameId, from_seq: fromSeq };
     if (view) message.view = true;
-    return this.request(message);
+    const { id, answer } = this.#request(message);
+    sub.requestId = id; // while unanswered, a reconnect re-sends it as it is
+    return answer;
   }
 
   unsubscribe(gameId) {
