@@ -31,6 +31,7 @@ from redis.exceptions import (
     ClusterDownError,
     MaxConnectionsError,
     NoScriptError,
+    ResponseError,
     SlotNotCoveredError,
     TryAgainError,
 )
@@ -39,10 +40,10 @@ from umpire.events.resp import bulks
 from umpire.events.unreachable import UNREACHABLE
 
 MAX_GAMES = 10_000  # games whose packed head and slot are kept
-_FOLLOW = object()  # the fast way got no plain answer
+_LAZY_DISCONNECT = hasattr(ClusterNode, "disconnect_if_needed")  # redis-py >= 6
 
-# Answers that mean "not here, not now": the cluster client's way follows them. (MOVED is
-# an AskError in redis-py.)
+# Replies and failures that mean "not here, not now": the cluster client's way follows
+# them. (MOVED is an AskError in redis-py.)
 _ELSEWHERE = (
     AskError,
     TryAgainError,
@@ -54,6 +55,26 @@ _ELSEWHERE = (
 )
 
 
+async def exchange(node: Any, packed: bytes, replies: int) -> list[Any]:
+    """Write `packed` on one of the cluster node's own connections (it authenticates as
+    the cluster client does) and read `replies` replies, an error reply in its place.
+    A connection that fails is disconnected by redis-py before it goes back."""
+    connection = node.acquire_connection()
+    try:
+        if _LAZY_DISCONNECT:  # a connection the client marked stale
+            await node.disconnect_if_needed(connection)
+        await connection.send_packed_command(packed)
+        out: list[Any] = []
+        for _ in range(replies):
+            try:
+                out.append(await connection.read_response())
+            except ResponseError as exc:
+                out.append(exc)
+        return out
+    finally:
+        node.release(connection)
+
+
 class ClusterAppender:
     """Sends the append script to its slot's master without the cluster client's
     per-command machinery, and hands anything unusual to that client."""
@@ -62,7 +83,6 @@ class ClusterAppender:
         self.client = client  # the RedisCluster client: its slot map and its nodes
         self.sha = sha
         self._games: dict[tuple[str, ...], tuple[int, bytes]] = {}
-        self._lazy_disconnect = hasattr(ClusterNode, "disconnect_if_needed")
         self.sent = 0  # appends answered the fast way (figures for tests and benches)
         self.followed = 0  # appends handed to the cluster client
 
@@ -83,27 +103,17 @@ class ClusterAppender:
         client when this cannot (see the module's docstring)."""
         slot, head = self._game(keys)
         served = self.client.nodes_manager.slots_cache.get(slot)
-        if not served:  # the slot map is not loaded yet, or the slot is not served
-            self.followed += 1
-            return await whole_way()
-        node = served[0]
-        packed = b"*%d\r\n" % (3 + len(keys) + len(argv)) + head + bulks(*argv)
-        try:
-            connection = node.acquire_connection()
-        except MaxConnectionsError:
-            self.followed += 1
-            return await whole_way()
-        try:
-            if self._lazy_disconnect:  # redis-py >= 6: a connection marked stale
-                await node.disconnect_if_needed(connection)
-            await connection.send_packed_command(packed)
-            reply = await connection.read_response()
-        except _ELSEWHERE:
-            reply = _FOLLOW
-        finally:
-            node.release(connection)
-        if reply is _FOLLOW:
-            self.followed += 1
-            return await whole_way()
-        self.sent += 1
-        return reply
+        if served:  # else the slot map is not loaded yet, or the slot is not served
+            packed = b"*%d\r\n" % (3 + len(keys) + len(argv)) + head + bulks(*argv)
+            try:
+                (reply,) = await exchange(served[0], packed, 1)
+            except _ELSEWHERE:
+                pass
+            else:
+                if not isinstance(reply, _ELSEWHERE):
+                    if isinstance(reply, Exception):
+                        raise reply  # the script's own error, as the whole way raises it
+                    self.sent += 1
+                    return reply
+        self.followed += 1
+        return await whole_way()

@@ -17,8 +17,9 @@ import contextlib
 from typing import Any
 
 from msgspec import Struct
-from redis.exceptions import AskError, NoScriptError, ResponseError, TryAgainError
+from redis.exceptions import AskError, NoScriptError, TryAgainError
 
+from umpire.events.cluster_append import exchange
 from umpire.events.errors import DurabilityUnconfirmed
 from umpire.events.resp import pack
 
@@ -91,24 +92,9 @@ class DurableAppender:
         self.moves_followed = 0
 
     async def _exchange(self, key: str, packed: bytes) -> list[Any]:
-        """Write `packed` (two commands) on a connection of `key`'s master and read both
-        replies, an error reply in its place."""
+        """Write `packed` (two commands) on a connection of `key`'s master; both replies."""
         await self.client.initialize()  # the slot map (a no-op once it is loaded)
-        node = self.client.get_node_from_key(key)
-        connection = node.acquire_connection()
-        try:
-            if hasattr(node, "disconnect_if_needed"):  # redis-py >= 6: marked stale
-                await node.disconnect_if_needed(connection)
-            await connection.send_packed_command(packed)
-            replies: list[Any] = []
-            for _ in range(2):
-                try:
-                    replies.append(await connection.read_response())
-                except ResponseError as exc:
-                    replies.append(exc)
-            return replies
-        finally:
-            node.release(connection)
+        return await exchange(self.client.get_node_from_key(key), packed, 2)
 
     async def run(self, keys: list[str], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or the error it gave)."""
