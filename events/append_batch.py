@@ -20,10 +20,10 @@ import asyncio
 import collections
 from typing import Any
 
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError
 
 from umpire.events.durability import Durability
-from umpire.events.resp import bulks, pack
+from umpire.events.resp import bulks, exchange_on, pack
 
 MAX_BATCH = 256  # calls per write
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
@@ -122,7 +122,7 @@ class AppendBatcher:
         conn = await self._connection()
         try:
             replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, packed, count), lambda _error: conn.disconnect()
+                lambda: exchange_on(conn, packed, count), lambda _error: conn.disconnect()
             )
         finally:
             self._release(conn)
@@ -138,20 +138,6 @@ class AppendBatcher:
                 self._heads.clear()
             head = self._heads[keys] = bulks("EVALSHA", self.sha, len(keys), *keys)
         return head
-
-    @staticmethod
-    async def _exchange(conn: Any, packed: bytes, count: int) -> list[Any]:
-        """Write `packed` and read its `count` replies, an error reply in its place. Any
-        other failure (the connection, a timeout, a cancellation) disconnects `conn` in
-        redis-py, so no half-read reply is left for the next batch."""
-        await conn.send_packed_command(packed)
-        replies: list[Any] = []
-        for _ in range(count):
-            try:
-                replies.append(await conn.read_response())
-            except ResponseError as exc:
-                replies.append(exc)
-        return replies
 
     async def _connection(self) -> Any:
         """One of the batcher's connections (made on demand, at most MAX_CONNECTIONS)."""

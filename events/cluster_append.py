@@ -31,12 +31,11 @@ from redis.exceptions import (
     ClusterDownError,
     MaxConnectionsError,
     NoScriptError,
-    ResponseError,
     SlotNotCoveredError,
     TryAgainError,
 )
 
-from umpire.events.resp import bulks
+from umpire.events.resp import bulks, exchange_on
 from umpire.events.unreachable import UNREACHABLE
 
 MAX_GAMES = 10_000  # games whose packed head and slot are kept
@@ -57,20 +56,13 @@ _ELSEWHERE = (
 
 async def exchange(node: Any, packed: bytes, replies: int) -> list[Any]:
     """Write `packed` on one of the cluster node's own connections (it authenticates as
-    the cluster client does) and read `replies` replies, an error reply in its place.
-    A connection that fails is disconnected by redis-py before it goes back."""
+    the cluster client does) and read `replies` replies, an error reply in its place
+    (`exchange_on`)."""
     connection = node.acquire_connection()
     try:
         if _LAZY_DISCONNECT:  # a connection the client marked stale
             await node.disconnect_if_needed(connection)
-        await connection.send_packed_command(packed)
-        out: list[Any] = []
-        for _ in range(replies):
-            try:
-                out.append(await connection.read_response())
-            except ResponseError as exc:
-                out.append(exc)
-        return out
+        return await exchange_on(connection, packed, replies)
     finally:
         node.release(connection)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from redis.exceptions import ResponseError
+
 
 def _bytes(value: Any) -> bytes:
     """One argument as redis-py encodes it: str as UTF-8, int in decimal, bytes as they are."""
@@ -40,3 +42,18 @@ def bulks(*args: Any) -> bytes:
 def pack(*args: Any) -> bytes:
     """One command in RESP: an array of bulk strings."""
     return b"*%d\r\n" % len(args) + bulks(*args)
+
+
+async def exchange_on(connection: Any, packed: bytes, count: int) -> list[Any]:
+    """Write `packed` on a redis-py connection and read its `count` replies, an error
+    reply in its place. Any other failure (the connection, a timeout, a cancellation)
+    disconnects the connection in redis-py, so no half-read reply is left for its next
+    user."""
+    await connection.send_packed_command(packed)
+    replies: list[Any] = []
+    for _ in range(count):
+        try:
+            replies.append(await connection.read_response())
+        except ResponseError as exc:
+            replies.append(exc)
+    return replies

@@ -22,6 +22,7 @@ ADAPTER = {
     "umpire.events.redis_credentials",  # credential digests
     "umpire.events.redis_channels",  # pub/sub: game channels, revocations, cluster shards
     "umpire.events.append_batch",  # the append pipeline packed by hand
+    "umpire.events.resp",  # commands packed by hand, written and read on a connection
     "umpire.events.cluster_append",  # on a cluster, the append sent to its slot's master
     "umpire.events.durability",  # WAITAOF after an append
     "umpire.events.unreachable",  # the one definition of "the store is unreachable"
