@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -77,3 +78,104 @@ def seed_source(request: pytest.FixtureRequest) -> Callable[[], bytes]:
 async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
     """Command handling on the test store, with deterministic dice seeds."""
     return Games(store, snapshot_every=50, draw_seed=seed_source(request))
+
+
+# --- The fast lane: tests that start real parts are `integration`, found automatically. ---
+#
+# A test is integration when it uses a fixture that starts a store, a gateway or a browser
+# (directly or through another fixture: `item.fixturenames` is the whole closure), or when
+# its module names something that starts a process, a store or a gateway itself. The
+# guard below runs every other test with process starts and network sockets refused, so a
+# test the rule misses fails loudly in `-m "not integration"` instead of hiding there.
+
+# Fixtures that start a Valkey, a gateway, a cluster or a browser (in any conftest).
+INTEGRATION_FIXTURES = frozenset(
+    {
+        "redis_server",
+        "gateway",
+        "two_gateways",
+        "operator_gateway",
+        "viewer_gateway",
+        "browser",
+        "cluster",
+        "cluster_store",
+        "durable_cluster_store",
+        "tls_redis",
+        "site",
+        "cli",
+        "cli_env",
+    }
+)
+# Names whose presence in a test module means the module starts real parts itself.
+INTEGRATION_NAMES = frozenset(
+    {
+        "subprocess",
+        "EmbeddedRedis",
+        "running_gateway",
+        "serve_workers",
+        "LocalCluster",
+        "Popen",
+        "websockets",
+        "Peer",
+        "processes",
+        "typecheck",
+    }
+)
+
+
+def _starts_real_parts(item: pytest.Item) -> bool:
+    if INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    module = getattr(item, "module", None)
+    if module is not None and not INTEGRATION_NAMES.isdisjoint(vars(module)):
+        return True
+    # A name imported inside the test function itself (IMPORT_FROM keeps it in co_names).
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    return code is not None and not INTEGRATION_NAMES.isdisjoint(code.co_names)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _starts_real_parts(item):
+            item.add_marker(pytest.mark.integration)
+
+
+class _RealPartRefused(RuntimeError):
+    """A test outside the integration marker tried to start a process or open a socket."""
+
+
+@pytest.fixture(autouse=True)
+def _fast_lane_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside `integration`, starting a process or a network connection is an error that
+    names the test: the marker is derived, so the derivation is checked on every run."""
+    if request.node.get_closest_marker("integration") is not None:
+        return
+    import socket
+    import subprocess
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise _RealPartRefused(
+            f"{request.node.nodeid} starts a process or opens a socket but is not marked "
+            "integration: teach tests/conftest.py's INTEGRATION_FIXTURES/NAMES about it"
+        )
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket.socket, "bind", refuse)
+
+
+# --- The rule documents: provenance checks skip on a clone without them. ---
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """One line for every provenance check skipped for want of the rule documents."""
+    from tests.support.seeds import HINT, SKIP_REASON
+
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if SKIP_REASON in str(getattr(report, "longrepr", ""))
+    ]
+    if skipped:
+        terminalreporter.write_line(f"{len(skipped)} provenance checks skipped: {HINT}")

@@ -64,3 +64,19 @@ def test_a_missing_seed_fails_and_does_not_skip(
     with pytest.raises(pytest.fail.Exception) as info:
         seeds.seed_text("000_842c81c5c58bc2f6.txt")
     assert "not found in" in str(info.value) and "UMPIRE_SEEDS_DIR" in str(info.value)
+
+
+def test_a_missing_seed_skips_on_a_users_clone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Neither CI nor UMPIRE_SEEDS_DIR: the documents are optional, the check skips with
+    the reason the run's summary line counts."""
+    monkeypatch.delenv("UMPIRE_SEEDS_DIR", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(seeds, "seeds_dir", lambda: tmp_path)
+    with pytest.raises(pytest.skip.Exception) as info:
+        seeds.seed_text("000_842c81c5c58bc2f6.txt")
+    assert seeds.SKIP_REASON in str(info.value)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        seeds.seed_text("000_842c81c5c58bc2f6.txt")

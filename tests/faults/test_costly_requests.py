@@ -79,6 +79,7 @@ def _summary(samples: list[float]) -> str:
             f"p99={_p99(samples) * 1000:.1f} ms max={samples[-1] * 1000:.1f} ms")  # fmt: skip
 
 
+@pytest.mark.timing  # latencies under attack: the timing lane only (bench hostile prints them)
 async def test_hostile_costly_requests_do_not_starve_a_player(
     redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, games: Games,
     tmp_path: Path,
