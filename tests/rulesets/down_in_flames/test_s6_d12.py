@@ -42,9 +42,10 @@ class TestS6_1_6_WorkedExample:
     def test_two_hits_are_two_and_a_half_to_one(self, face: int, result: Outcome) -> None:
         """ "The odds are 16 to 6, which is a 2.5:1 ... damaged on a roll of 3 through 5 and
         shot down on a roll of 1 or 2.\""""
-        assert says("The odds are 16 to 6, which is a 2.5:1.")
         resolved = _attack(2, [[face]])
         assert (resolved.column, resolved.result) == ("2.5:1", result)
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("The odds are 16 to 6, which is a 2.5:1.")
 
     @pytest.mark.parametrize(
         ("face", "result"),
