@@ -285,7 +285,8 @@ class Games:
         The client sends it after it has seen the epoch's commitment (GameCreated, or the
         `next_commitment` of a mid-game reveal); the epoch's rolls derive from both. Refused
         (ClientSeedRefused, nothing written) in a game that waived client entropy, once the
-        epoch has a client seed or a roll, and after the game ended. Binding the same seed
+        epoch has a client seed or a server roll (physical dice do not count: they derive
+        from no seed), and after the game ended. Binding the same seed
         again answers with the first result.
         """
         if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= CLIENT_SEED_MAX:
@@ -330,8 +331,8 @@ class Games:
             )
         if meta.epoch_rolls:
             raise ClientSeedRefused(
-                f"seed epoch {meta.epoch} of game {meta.game_id!r} has rolled already; a "
-                "client seed is taken only before the epoch's first roll",
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has made a server roll "
+                "already; a client seed is taken only before the epoch's first server roll",
                 epoch=meta.epoch,
             )
 
