@@ -27,7 +27,7 @@ def result(state: State) -> str | None:
     if state.us and all(not f.on_map and f.id in state.us_entered for f in state.us):
         return (
             f"the raid is over: its last US flight has left the map (turn {state.turn}, "
-            f"{state.phase.value} phase); {WINNER}"
+            f"{Phase(state.phase).value} phase); {WINNER}"
         )
     if state.phase is Phase.ADMIN and state.turn >= state.setup.turn_limit:
         return (
