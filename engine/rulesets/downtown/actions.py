@@ -209,8 +209,9 @@ def actions(state: State, role: Role) -> list[Action]:
             offer(
                 cmd.CheckActivation,
                 cite("5.6.1"),
-                "Make a DRV flight's activation check",
+                "Make a DRV flight's activation check (targeted or detected)",
                 flight_id=_ids(unchecked),
+                reason=one_of(["targeted", "detection"]),
             )
         )
     return [*out, *_drv_reports(state), *_reports(state)]

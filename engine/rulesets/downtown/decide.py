@@ -34,7 +34,7 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import State, UsFlight
-from umpire.engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.terms import ActivationReason, Phase, SamStatus, cite
 from umpire.events.types import GameEnded
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
@@ -238,9 +238,16 @@ def report_drv(led: Ledger, c: cmd.ReportDrvFlight) -> None:
 
 
 def check(led: Ledger, c: cmd.CheckActivation) -> None:
-    """5.6.1 activation check (targeted or detected)."""
+    """5.6.1 activation check (targeted or detected). The proximity check is umpire's: it is
+    made when a DRV flight moves adjacent to a US flight (drv_movement.fly)."""
     rule = flight_activation.R_CHECK
     _need(led.state, (Phase.DETECTION, Phase.MOVEMENT), "CheckActivation", rule)
+    if c.reason is ActivationReason.PROXIMITY:
+        raise RuleError(
+            "the proximity check is made by umpire when a DRV flight moves adjacent to a US "
+            "flight (RunDrvMovement); CheckActivation takes reason targeted or detection",
+            rule=rule,
+        )
     f = sit.drv_flight(led.state, c.flight_id, rule)
     if f.detected or f.visual_id:
         raise RuleError(

@@ -12,10 +12,15 @@ import msgspec
 import pytest
 
 from tests.support.gateway_games import create_bound
+from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
+from umpire.engine.hexgrid import Hex
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, Sam, State, UsFlight
-from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
+from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
 from umpire.server.games import Games
 
 from .play import flight, new_state, of, run
@@ -27,7 +32,7 @@ SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target=
 
 def _moving(**changes: Any) -> State:
     return msgspec.structs.replace(
-        new_state(dummy_radars=0), phase="movement", turn=1, **{"us": (CAP,), **changes}
+        new_state(dummy_radars=0), phase=Phase.MOVEMENT, turn=1, **{"us": (CAP,), **changes}
     )
 
 
@@ -131,3 +136,22 @@ async def test_a_refused_attack_is_a_typed_error_and_writes_nothing(games: Games
         await games.handle(gid, "bad", _attack(printed.id, "aaa_attack", "S1"))
     assert "2.1.7" in info.value.rule and info.value.rule.startswith("000_842c81c5c58bc2f6.txt")
     assert await games.store.version(gid) == before
+
+
+def test_actions_list_exactly_the_allowed_rolls_and_no_map_wide_enum() -> None:
+    """After SAM1's reaction the only DRV rolls listed are its attack and damage on C1;
+    the US report's hexes are narrowed to the entry hexes and one MP around the flights."""
+    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    variants = listed["RollDrvAttack"]["anyOf"]
+    triples = sorted(
+        (v["properties"]["unit_id"]["enum"][0], v["properties"]["flight_id"]["enum"][0],
+         v["properties"]["kind"]["enum"][0])
+        for v in variants
+    )  # fmt: skip
+    assert triples == [("SAM1", "C1", "sam_attack"), ("SAM1", "C1", "sam_damage")]
+    report = listed["ReportUsFlights"]["properties"]["flights"]["items"]["properties"]["hex"]
+    assert set(report["enum"]) == {"0520", "2003"} | {
+        h.label for h in board_of(None).grid.within(Hex.parse("2026"), 1)
+    }
+    assert "MoveDrvFlight" not in listed

@@ -134,3 +134,11 @@ def test_report_drv_flight_sets_status_and_fuel_or_removes() -> None:
     assert state.drv_moved == ()
     state, _ = run(state, {"type": "ReportDrvFlight", "flight_id": "M1", "destroyed": True})
     assert state.drv == ()
+
+
+def test_5_6_1_the_proximity_check_is_umpires_not_the_players() -> None:
+    """CheckActivation takes targeted or detected; a proximity check by the player is
+    refused (umpire makes it as the flight moves), and actions offer only the two."""
+    state = _moving((DrvFlight(id="M1", hex="1419"),))
+    with pytest.raises(RuleError, match="proximity check is made by umpire"):
+        run(state, {"type": "CheckActivation", "flight_id": "M1", "reason": "proximity"})
