@@ -24,7 +24,7 @@ from umpire.engine.rulesets.downtown import drv_attack
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
 from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
-from umpire.engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.terms import REPORT_PHASES, Phase, SamStatus, cite
 
 R_US = cite("1.2.1")
 
@@ -85,16 +85,16 @@ def _active_sams(state: State) -> list[str]:
     return [s.id for s in state.sams if s.status is SamStatus.ACTIVE]
 
 
+def _count(most: int) -> Schema:
+    return {"type": "integer", "minimum": 1, "maximum": most}
+
+
 def _unmoved(state: State) -> list[str]:
     return [f.id for f in state.drv if f.id not in state.drv_moved]
 
 
 def _drv_reports(state: State) -> list[Action]:
-    if not state.drv or state.phase not in (
-        Phase.DETECTION,
-        Phase.SAM_ACQUISITION,
-        Phase.MOVEMENT,
-    ):
+    if not state.drv or state.phase not in REPORT_PHASES:
         return []
     text = "Report a base-game result on a DRV flight (abort, disorder, fuel, destroyed)"
     return [
@@ -172,10 +172,9 @@ def _movement(state: State) -> list[Action]:
                     cmd.RunDrvMovement,
                     cite("5.7.2"),
                     f"The DRV flights move by themselves ({len(left)} yet to move)",
-                    flights={"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 1,
-                                                          "maximum": len(left)}]},
+                    flights={"anyOf": [{"type": "null"}, _count(len(left))]},
                 )
-            )  # fmt: skip
+            )
         unidentified = [f.id for f in state.drv if not f.visual_id]
         if unidentified:
             out.append(

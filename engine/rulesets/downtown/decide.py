@@ -34,7 +34,13 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import State, UsFlight
-from umpire.engine.rulesets.downtown.terms import ActivationReason, Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.terms import (
+    REPORT_PHASES,
+    ActivationReason,
+    Phase,
+    SamStatus,
+    cite,
+)
 from umpire.events.types import GameEnded
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
@@ -213,8 +219,7 @@ def report_drv(led: Ledger, c: cmd.ReportDrvFlight) -> None:
     """A base-game result on a DRV flight: aborting or disordered (5.9.1), fuel (5.8.2), or
     destroyed in air-to-air combat."""
     rule = drv_movement.R_BROKEN
-    _need(led.state, (Phase.DETECTION, Phase.SAM_ACQUISITION, Phase.MOVEMENT), "ReportDrvFlight",
-          rule)  # fmt: skip
+    _need(led.state, REPORT_PHASES, "ReportDrvFlight", rule)
     f = sit.drv_flight(led.state, c.flight_id, rule)
     if c.destroyed:
         led.emit(
