@@ -868,6 +868,14 @@ export namespace Downtown {
     doubles_reading?: "a_and_b" | "a_or_b";
     /** 3.2.1: two SAMs when "the unmodified die roll was lower than the BSAN" (the rule) or "between 1 and 4" for a BSAN of 4 (its example, the default). `two_sams_reading`. */
     two_sams_reading?: "example" | "rule";
+    turn_limit?: number;
+    drv_speeds?: {
+      aircraft: string;
+      combat: number;
+      dash: number;
+    }[];
+    aaa_range?: number;
+    first_fire_counts_dummies?: boolean;
   }
 
   /** An activation check (5.6.1): targeted by a US flight, or detected by the US. */
@@ -921,19 +929,6 @@ export namespace Downtown {
     flight_id: string;
   }
 
-  /** The player's report of a DRV flight's executed move (5.6.1 proximity check follows). */
-  export interface MoveDrvFlight {
-    type: "MoveDrvFlight";
-    flight_id: string;
-    hex: string;
-    /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
-    altitude: "deck" | "high" | "low" | "medium" | "very_high";
-    facing: number;
-    /** A DRV flight's state for movement (5.7.2, 5.9.1). */
-    status?: "aborting" | "disordered" | "normal";
-    fuel?: number;
-  }
-
   /** A US flight spent one Movement Point and is now here (3.4.4, 2.3.1). */
   export interface MoveUsFlight {
     type: "MoveUsFlight";
@@ -958,6 +953,16 @@ export namespace Downtown {
     /** SAM acquisition of a flight (3.4.3, 3.4.5: partial or full). */
     level: "full" | "none" | "partial";
     launch?: boolean;
+  }
+
+  /** A base-game result on a DRV flight (air-to-air combat, fuel): it aborts, is disordered, recovers, has this much fuel left, or is destroyed (removed). */
+  export interface ReportDrvFlight {
+    type: "ReportDrvFlight";
+    flight_id: string;
+    /** A DRV flight's state for movement (5.7.2, 5.9.1). */
+    status?: "aborting" | "disordered" | "normal";
+    fuel?: number;
+    destroyed?: boolean;
   }
 
   /** A base-game result on a DRV unit: a AAA concentration suppressed (2.1.7) or a radar shut down by an ARM Morale roll (2.3.1, 3.4.1). */
@@ -1017,6 +1022,12 @@ export namespace Downtown {
     detected?: string[];
   }
 
+  /** The DRV flights move by themselves (5.7.2 order, 5.8-5.9 routes): the next `flights` of them that have not moved this Movement Phase (all of them if omitted), e.g. as many as the base game's initiative chit lets the DRV move. */
+  export interface RunDrvMovement {
+    type: "RunDrvMovement";
+    flights?: number | null;
+  }
+
   /** SAM Acquisition Phase: 3.2.1 (Acq), 3.3 (Acq), 3.4.3; then the Movement Phase opens with 5.1 initiative and 5.7.2 flight order. */
   export interface RunSamAcquisitionPhase {
     type: "RunSamAcquisitionPhase";
@@ -1027,7 +1038,7 @@ export namespace Downtown {
     type: "TakeBack";
   }
 
-  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveDrvFlight | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunSamAcquisitionPhase | TakeBack;
+  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportDrvFlight | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunDrvMovement | RunSamAcquisitionPhase | TakeBack;
 }
 
 /** Nightfighter solitaire rules (Philip Sabin) (seed 004_c3eb2ad371d7bb6a.txt). A command is any one of `commands`. */

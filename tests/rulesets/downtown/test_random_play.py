@@ -131,17 +131,18 @@ class Player:
             elif pick == 3:
                 self.send({"type": "PlanDrvFlight", "flight_id": rng.choice(drv_ids)})
             elif pick == 4 and self.state.drv:
-                f = rng.choice(self.state.drv)
-                self.send(
-                    {
-                        "type": "MoveDrvFlight",
-                        "flight_id": f.id,
-                        "hex": self.hex_near(f.hex, 2),
-                        "altitude": rng.choice(ALTITUDES),
-                        "facing": rng.randint(0, 5),
-                        "status": rng.choice(["normal", "normal", "aborting", "disordered"]),
-                    }
-                )
+                if rng.random() < 0.7:
+                    self.send({"type": "RunDrvMovement", "flights": rng.choice([None, 1, 2])})
+                else:
+                    f = rng.choice(self.state.drv)
+                    self.send(
+                        {
+                            "type": "ReportDrvFlight",
+                            "flight_id": f.id,
+                            "status": rng.choice(["normal", "normal", "aborting", "disordered"]),
+                            "fuel": rng.randint(0, 5),
+                        }
+                    )
             elif pick == 5:
                 self.send({"type": "IdentifyVisually", "flight_id": rng.choice(drv_ids)})
             elif pick == 6:

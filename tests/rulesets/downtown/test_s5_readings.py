@@ -25,11 +25,12 @@ def _moving(drv: tuple[DrvFlight, ...], us: tuple[UsFlight, ...] = (S1,)) -> Sta
     )
 
 
-def _move_to(altitude: str, dice: list[list[int]]) -> list[object]:
-    drv = (DrvFlight(id="M1", hex="1518", altitude=Altitude(altitude)),)
-    move = {"type": "MoveDrvFlight", "flight_id": "M1", "hex": "1121", "altitude": altitude,
-            "facing": 4}  # fmt: skip
-    _, events = run(_moving(drv), move, dice)
+def _move_to(us_altitude: str, dice: list[list[int]]) -> list[object]:
+    """M1 (Deck, in transit: S1 is undetected) flies 1319-1220-1120 by itself, ending next
+    to S1 (1021) at `us_altitude`."""
+    drv = (DrvFlight(id="M1", hex="1419"),)
+    s1 = msgspec.structs.replace(S1, detected=False, altitude=Altitude(us_altitude))
+    _, events = run(_moving(drv, (s1,)), {"type": "RunDrvMovement"}, dice)
     return events
 
 
@@ -40,8 +41,8 @@ def test_the_seed_counts_bands_between() -> None:
 
 def test_5_6_1_deck_and_medium_are_two_bands_apart_no_check() -> None:
     """Read as a difference of two bands or more: Deck next to Medium takes no proximity
-    check (one band, Low, lies strictly between them); Low next to Medium does."""
-    assert not of(_move_to("deck", []), ev.ActivationChecked)
+    check (one band, Low, lies strictly between them); Deck next to Low does."""
+    assert not of(_move_to("medium", []), ev.ActivationChecked)
     assert of(_move_to("low", [[7, 0]]), ev.ActivationChecked)[0].reason == "proximity"
 
 

@@ -126,16 +126,7 @@ async def test_scripted_raid(games: Games) -> None:
     state = await raid.state()
     mig = next(f for f in state.drv if not f.ready)
     await raid.send({"type": "PlanDrvFlight", "flight_id": mig.id})
-    await raid.send(
-        {
-            "type": "MoveDrvFlight",
-            "flight_id": mig.id,
-            "hex": "1120",
-            "altitude": "medium",
-            "facing": 4,
-        },
-        {},
-    )
+    await raid.send({"type": "RunDrvMovement", "flights": 1}, {})
     state = await raid.state()
     if any(f.id == mig.id for f in state.drv):
         await raid.send({"type": "IdentifyVisually", "flight_id": mig.id}, {})
