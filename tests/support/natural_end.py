@@ -35,9 +35,12 @@ class NaturalEnd:
     report: AuditReport | None = None
 
 
-async def play_to_end(games: Games, name: str, seed: int, *, limit: int) -> NaturalEnd:
+async def play_to_end(
+    games: Games, name: str, seed: int, *, limit: int, avoid: tuple[str, ...] = ()
+) -> NaturalEnd:
     """Play `name`'s default scenario by random listed actions until it ends (or `limit`
-    commands were sent), then read its log and audit it."""
+    commands were sent), then read its log and audit it. `avoid`: command types this
+    player never picks (to reach another of the game's ends)."""
     ruleset = registry.get(name)
     created = await create_bound(
         games, name, None, f"natural-end-{seed}", scenario=ruleset.default_scenario
@@ -50,7 +53,7 @@ async def play_to_end(games: Games, name: str, seed: int, *, limit: int) -> Natu
             played.result = game.meta.result
             break
         listed = legal_actions(ruleset, game.state, Role.PLAYER, ended=False, game=game)
-        own = [a for a in listed if a.type not in SKIPPED]
+        own = [a for a in listed if a.type not in SKIPPED and a.type not in avoid]
         assert own, f"nothing to do but {[a.type for a in listed]}"
         action = rng.choice(own)
         try:
