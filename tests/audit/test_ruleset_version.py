@@ -31,7 +31,7 @@ def _created(version: str) -> list:
 
 def test_the_corrected_rulesets_are_version_2() -> None:
     assert get("downtown").version == "3"  # v3: the DRV flies itself (issue #28)
-    assert get("down_in_flames").version == "2"
+    assert get("down_in_flames").version == "3"  # v3: the engagement's end (issue 28)
 
 
 def test_an_older_rules_version_is_named_in_the_report() -> None:

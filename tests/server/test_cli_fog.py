@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.rulesets.nightfighter.scenario import setup_4b_phase_by_phase
 from tests.rulesets.nightfighter.test_example_of_play import Play, start_turn
 from tests.support.gateway_games import create_bound
 from umpire.engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
@@ -163,7 +163,7 @@ def test_nightfighter_shows_the_player_no_hidden_location(
         try:
             games = Games(store, draw_seed=lambda: b"\x05" * 32)
             created = await create_bound(
-                games, "nightfighter", setup_4b(), "fog", opponent_manual_dice=True
+                games, "nightfighter", setup_4b_phase_by_phase(), "fog", opponent_manual_dice=True
             )
             p = Play(games, created.game_id)
             await start_turn(p, ["1019", "1018", "1017"], 0)

@@ -17,6 +17,7 @@ from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.conflict_of_heroes import RULESET
 from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     CardSpec,
+    MissionEnd,
     MissionInstruction,
     MissionSpec,
     ObjectiveSpec,
@@ -77,6 +78,7 @@ def state(
     objectives: Sequence[ObjectiveSpec] = (),
     counteractions: Sequence[MissionInstruction] = (),
     mission_orders: Sequence[MissionInstruction] = (),
+    end: MissionEnd | None = None,
     turn: Turn = Turn.PLAYER,
     **params: Any,
 ) -> State:
@@ -87,7 +89,9 @@ def state(
         terrain=tuple(terrain),
         objectives=tuple(objectives),
         mission=MissionSpec(
-            counteractions=tuple(counteractions), mission_orders=tuple(mission_orders)
+            counteractions=tuple(counteractions),
+            mission_orders=tuple(mission_orders),
+            end=end or MissionEnd(),
         ),
         **params,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
@@ -79,3 +81,27 @@ def test_s6_1_3_rounds_down_to_half_odds() -> None:
     assert odds_table.d12_column(17, 6).name == "2.5:1"
     assert odds_table.d12_column(18, 6).name == "3:1"
     assert odds_table.d12_column(5, 6).name == "1:2"
+
+
+def test_s6_1_at_one_to_one_has_no_reroll_and_matches_the_d6_chances() -> None:
+    """README ledger "6.1 D12 at 1:1": 6.1.1/6.1.2 give 1:1 shot down on 1 and damaged on
+    2, with no counterpart to 3.2.6's re-roll; the chances (1/12, 1/12) are exactly the
+    D6 1:1 column's (a 1, then 1-3 or 4-6 on the re-roll)."""
+    d12 = odds_table.d12_column(8, 6)
+    assert d12.name == "1:1" and d12.reroll_on == ()
+    faces = [odds_table.outcome(d12, f, None) for f in range(1, 13)]
+    assert faces[:2] == [Outcome.SHOT_DOWN, Outcome.DAMAGED]
+    assert set(faces[2:]) == {Outcome.NO_EFFECT}
+    d6 = odds_table.d6_column(8, 6)
+    assert d6.name == "1:1"
+    d6_down = sum(odds_table.outcome(d6, 1, r) is Outcome.SHOT_DOWN for r in range(1, 7))
+    d6_damaged = sum(odds_table.outcome(d6, 1, r) is Outcome.DAMAGED for r in range(1, 7))
+    assert (Fraction(d6_down, 36), Fraction(d6_damaged, 36)) == (Fraction(1, 12), Fraction(1, 12))
+    assert (faces.count(Outcome.SHOT_DOWN), faces.count(Outcome.DAMAGED)) == (1, 1)
+
+
+def test_s6_1_one_hit_at_one_to_one_rolls_one_d12() -> None:
+    """HV 8 against defense 6 is 1.33:1, rounded down to 1:1 (6.1.3); the D12 rolls 1:
+    shot down at once, no second die."""
+    resolved = _attack(1, [[1]])
+    assert (resolved.column, resolved.result) == ("1:1", Outcome.SHOT_DOWN)

@@ -23,6 +23,7 @@ def make_setup(**fields: Any) -> Setup:
     base: dict[str, Any] = {
         "radars": [{"name": "W", "search_value": 1}],
         "fighters": [{"id": "F1", "hex": "0120", "facing": 0}],
+        "pace": "every_phase",  # a rule's test stays in its phase (README "Pace")
     }
     base.update(fields)
     return msgspec.convert(base, Setup)

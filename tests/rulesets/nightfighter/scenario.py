@@ -20,4 +20,10 @@ def setup_4b() -> dict[str, Any]:
     return dict(scenarios.scenario(RULESET, "4B").setup)
 
 
+def setup_4b_phase_by_phase() -> dict[str, Any]:
+    """Scenario 4B stopping in every phase (pace `every_phase`), as the example of play
+    runs it: the scripted games send each phase's `EndPhase` themselves."""
+    return {**setup_4b(), "pace": "every_phase"}
+
+
 ZONES_4B: dict[str, list[str]] = {z["name"]: z["hexes"] for z in setup_4b()["zones"]}

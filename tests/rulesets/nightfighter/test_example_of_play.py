@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.rulesets.nightfighter.scenario import setup_4b_phase_by_phase
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for
@@ -82,7 +82,9 @@ async def start_turn(
 
 async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     """The whole example of play, scenario 4B, with the dice it states."""
-    created = await create_bound(games, "nightfighter", setup_4b(), "4B", opponent_manual_dice=True)
+    created = await create_bound(
+        games, "nightfighter", setup_4b_phase_by_phase(), "4B", opponent_manual_dice=True
+    )
     p = Play(games, created.game_id)
 
     # Turn 1: three high counters for the first Lancaster enter in columns 04, 10, 16.

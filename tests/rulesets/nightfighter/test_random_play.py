@@ -33,6 +33,7 @@ def _setup(seed: int) -> Any:
                           "ai_range": 3}],
             "visibility": ("good", "moderate")[seed % 2],
             "contrails": seed == 2,
+            "pace": "every_phase",  # random EndPhase commands pace the turn themselves
         },
         RULESET.setup_type,
     )  # fmt: skip
