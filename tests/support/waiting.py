@@ -26,12 +26,13 @@ POLL = 0.02  # seconds between two looks at the condition
 async def until(
     predicate: Callable[[], T | Awaitable[T]],
     *,
-    what: str,
+    what: str | Callable[[], str],
     timeout: float = BOUND,
     poll: float = POLL,
 ) -> T:
     """Poll `predicate` (sync or async) until it returns a truthy value, and return that
-    value; after `timeout` seconds fail with `what` (the condition that never held)."""
+    value; after `timeout` seconds fail with `what` (the condition that never held; a
+    callable is asked at the failure, to say what was seen instead)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -40,14 +41,14 @@ async def until(
         if value:
             return value  # type: ignore[return-value]
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout:g} s: {what}")
+            raise AssertionError(f"not within {timeout:g} s: {_said(what)}")
         await asyncio.sleep(poll)
 
 
 def until_sync(
     predicate: Callable[[], T],
     *,
-    what: str,
+    what: str | Callable[[], str],
     timeout: float = BOUND,
     poll: float = POLL,
 ) -> T:
@@ -58,8 +59,12 @@ def until_sync(
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout:g} s: {what}")
+            raise AssertionError(f"not within {timeout:g} s: {_said(what)}")
         time.sleep(poll)
+
+
+def _said(what: str | Callable[[], str]) -> str:
+    return what if isinstance(what, str) else what()
 
 
 def buckets_full(gateway: Gateway) -> bool:
