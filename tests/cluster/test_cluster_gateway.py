@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.server.conftest import gateway_settings
 from tests.support.cluster import LocalCluster
+from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.events.redis_channels import ShardChannels
 from umpire.events.redis_store import RedisEventStore
@@ -42,7 +43,11 @@ async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
             await on_b.auth(c.spectator_credential)
         last = 1 + 10 * 3  # each Push appends 3 events in the counter ruleset
         watchers = [asyncio.create_task(collect(on_b, c.game_id, last)) for c in created]
-        await asyncio.sleep(0.2)  # subscribed before the pushes: delivery is live
+        feeds = b.gateway.notifier.feeds
+        await until(  # subscribed before the pushes: delivery is live
+            lambda: all(c.game_id in feeds and feeds[c.game_id].live for c in created),
+            what="every subscription on b live",
+        )
         for i in range(10):
             for c in created:
                 await on_a.send(c.game_id, {"type": "Push"}, command_id=f"p{i}")

@@ -25,6 +25,7 @@ import pytest
 from tests.access.peer import Peer
 from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
 from tests.server.test_gateway_http import http_get
+from tests.support.waiting import until
 from umpire.engine.audit import audit
 from umpire.server.config import from_env
 from umpire.server.embedded import free_port
@@ -119,23 +120,37 @@ async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: 
             asyncio.create_task(write(peer, gid, f"w{i}", stop_writing, acked[i], times[i]))
             for i, (peer, gid) in enumerate(zip(peers, games, strict=True))
         ]
-        await asyncio.sleep(2)
+        await until(  # every writer under way (a count, not a time)
+            lambda: all(len(mine) >= 5 for mine in acked), what="5 commands of every writer"
+        )
         killed_at = time.monotonic()
         os.kill(valkey, signal.SIGKILL)
-        await asyncio.sleep(RESTORED_WITHIN + 1)
+        await until(  # how soon is asserted below; here it only has to happen
+            lambda: all(stamps and stamps[-1] > killed_at for stamps in times),
+            what="every writer served after the kill",
+            timeout=60,
+        )
         stop_writing.set()
         await asyncio.gather(*writers)
 
         # Frozen (SIGSTOP): /healthz still answers, 503 naming the cause, within a second.
         (restarted,) = valkey_pids(data_dir)
+        asked = len(probe.answers) + len(probe.missed)
         os.kill(restarted, signal.SIGSTOP)
         try:
-            await asyncio.sleep(1.5)
+            await until(  # the probe asked twice, at least once wholly while it was frozen
+                lambda: len(probe.answers) + len(probe.missed) >= asked + 2,
+                what="two /healthz probes while Valkey is frozen",
+            )
             status, body = await asyncio.wait_for(http_get(port, "/healthz"), HEALTH_DEADLINE)
             assert status == 503 and '"store":"unresponsive"' in body, body
         finally:
             os.kill(restarted, signal.SIGCONT)
-        await asyncio.sleep(0.5)
+        thawed = len(probe.answers)
+        await until(
+            lambda: any(status == 200 for status, _ in probe.answers[thawed:]),
+            what="/healthz 200 again after the thaw",
+        )
         stop_probing.set()
         await probing
 

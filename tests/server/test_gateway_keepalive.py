@@ -62,7 +62,8 @@ async def test_connections_hold_no_keepalive_task_of_their_own(
 ) -> None:
     async with running_gateway(gateway_settings(prefix), redis_server.url) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
-        await asyncio.sleep(0.1)
+        # No wait: running_gateway has created its background tasks when it yields, and
+        # none of them comes or goes on its own (only connections add tasks).
         before = len(asyncio.all_tasks())
         conns = [await websockets.connect(url, ping_interval=None) for _ in range(20)]
         try:

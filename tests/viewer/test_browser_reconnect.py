@@ -6,7 +6,6 @@ subscription silently never delivered again."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from tests.server.conftest import gateway_settings
 from tests.support.lost_writes import lose_writes_after_seq_1
+from tests.support.waiting import buckets_full, until
 from tests.viewer.test_viewer import TIMEOUT
 from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
@@ -54,8 +54,6 @@ AWAY = f"""async () => {{
     window.client.ws.close();
 }}"""
 AWAKE = "() => { window.client.url = window.realUrl; }"
-
-REFILL = 2.1  # seconds: the `one_unit` gateway's connection bucket is full again
 
 
 @pytest.fixture
@@ -202,7 +200,8 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
         }""",
         [url, spectator],
     )
-    await asyncio.sleep(REFILL)  # the auth's unit refilled: the first subscribe is paid
+    # the auth's unit refilled: the first subscribe is paid
+    await until(lambda: buckets_full(one_unit.gateway), what="the auth's unit refilled")
     await page.evaluate(
         """async (gameId) => {
             window.seqs[gameId] = [];
