@@ -46,6 +46,8 @@ def decide_begin_turn(turn: Turn[State], command: BeginTurn) -> None:
         raise RuleError(
             f"side {state.active_side.value} is still moving; end its turn first", rule=RULE_TURN
         )
+    if not any(p.side is command.side and not p.shot_down for p in state.aircraft.values()):
+        raise RuleError(f"side {command.side.value} has no aircraft flying", rule=RULE_TURN)
     turn.emit(TurnBegan(side=command.side, move=state.move + 1, rule=RULE_TURN))
 
 
