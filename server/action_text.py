@@ -98,6 +98,9 @@ def kind(node: Schema) -> str:
         return "true or false"
     if t == "null":
         return "null"
+    if t == "array" and "prefixItems" in node:
+        parts = "; ".join(kind(item) for item in node["prefixItems"])
+        return f"a list of exactly {len(node['prefixItems'])}: {parts}"
     if t == "array":
         count = _bounds(node, "minItems", "maxItems")
         if node.get("maxItems") == 0:
@@ -105,6 +108,7 @@ def kind(node: Schema) -> str:
         text = f"a list of {count} items" if count else "a list"
         text = text.replace(" exactly 1 items", " exactly 1 item")
         items = node.get("items", {})
+        items = items if isinstance(items, dict) else {}
         extra = []
         if node.get("uniqueItems"):
             extra.append("no item twice")
@@ -151,7 +155,8 @@ def _below(field: Schema, indent: str) -> list[str]:
     """The lines under a field: its list items' or its own fields, every case shown."""
     if field.get("type") == "array" and field.get("maxItems") != 0:
         items = field.get("items", {})
-        return _below_object(items, indent) if _is_object(items) else []
+        ok = isinstance(items, dict) and "prefixItems" not in field
+        return _below_object(items, indent) if ok and _is_object(items) else []
     if _is_object(field) and "enum" not in field and "const" not in field:
         return _below_object(field, indent)
     return []
@@ -224,8 +229,11 @@ def example(node: Schema) -> Any:
         return bool(node.get("default", False))
     if t == "null":
         return None
+    if t == "array" and "prefixItems" in node:
+        return [example(item) for item in node["prefixItems"]]
     if t == "array":
         items = node.get("items", {})
+        items = items if isinstance(items, dict) else {}
         count = int(node.get("minItems", 0))
         if count and "enum" in items and node.get("uniqueItems"):
             return items["enum"][:count]

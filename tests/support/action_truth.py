@@ -13,6 +13,8 @@
     out is refused (Down in Flames once listed only side A's `BeginTurn` and accepted
     side B's).
 
+(a) covers the "e.g." command `umpire actions` prints for each action too.
+
 `check` runs (a) and (c) on a folded game, purely (engine/handling.py `decide_command`
 with dice from a fixed seed), and returns the commands (a) accepted with their events, so
 a random player can go on with one of them. A disagreement is an AssertionError that names
@@ -40,6 +42,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
 from umpire.events.errors import UmpireError
 from umpire.events.wire import Action
+from umpire.server.action_text import example
 
 # The engine's own commands: listed ones are checked like the rest, but the random player
 # goes on with the ruleset's own, and an unlisted TakeBack meets the takeback rule's own
@@ -86,18 +89,24 @@ def listed(ruleset: Ruleset[Any], game: Game, role: Role) -> list[Action]:
 def check(
     ruleset: Ruleset[Any], game: Game, rng: random.Random, *, samples: int = 4
 ) -> list[Accepted]:
-    """(a) and (c) at this point of `game`, for the player and a spectator (who is listed
-    nothing and refused everything); the accepted commands of the ruleset's own types."""
+    """(a) and (c) at this point of `game`, for the player, the referee (listed the same)
+    and a spectator (listed nothing, refused everything); the accepted commands of the
+    ruleset's own types."""
     name = ruleset.name
     assert listed(ruleset, game, Role.SPECTATOR) == [], f"{name}: a spectator is offered actions"
     actions = listed(ruleset, game, Role.PLAYER)
+    # The referee (the operator's connection) commands through the same listing: it is
+    # the player's here, so what holds for the player's holds for it.
+    referee = listed(ruleset, game, Role.REFEREE)
+    assert msgspec.json.encode(referee) == msgspec.json.encode(actions), f"{name}: referee"
     by_type = {a.type: a for a in actions}
     assert len(by_type) == len(actions), f"{name}: a type listed twice: {list(by_type)}"
     out: list[Accepted] = []
     for action in actions:
         schema = as_received(action)
-        for _ in range(samples):
-            command = sample(schema, rng)
+        # The example `umpire actions` prints (server/action_text.py) first, then samples.
+        drawn = [example(schema), *(sample(schema, rng) for _ in range(samples))]
+        for command in drawn:
             try:
                 events = _decide(ruleset, game, command, Role.PLAYER, rng)
             except RuleError as exc:

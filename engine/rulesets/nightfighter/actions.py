@@ -15,10 +15,11 @@ allow them now (in range and arc, tallied), so that every listed command is acce
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
-from umpire.engine.hexgrid import Hex
+from umpire.engine.hexgrid import Hex, HexGrid
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter.campaign import (
     RULE as RULE_CAMPAIGN,
@@ -77,23 +78,32 @@ def _paths_from(state: State, fighter: FighterState, spec: Fighter) -> tuple[lis
     """S3.0: every path of 0 to max_mp hexes, each next to the last, from the fighter:
     (those ending on the map, those whose last step leaves it). Only a last step may leave
     the map (`decide` refuses any other off-map hex)."""
-    grid, free = grid_of(state.setup), off_grid(state.setup)
-    stay: list[Any] = [[]]
-    leave: list[Any] = []
-    frontier: list[tuple[Hex, list[str]]] = [(Hex.parse(fighter.hex), [])]
-    for _ in range(spec.max_mp):
-        grown: list[tuple[Hex, list[str]]] = []
+    stay, leave = _all_paths(grid_of(state.setup), off_grid(state.setup), fighter.hex, spec.max_mp)
+    return list(stay), list(leave)  # tuples: JSON arrays on the wire
+
+
+@lru_cache(maxsize=64)
+def _all_paths(
+    grid: HexGrid, free: HexGrid, start: str, max_mp: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """`_paths_from`, once per map, start hex and MPs: the listing is asked for on every
+    command (engine/handling.py `check_allowed`), and a fighter has 1,555 paths of 4 MPs."""
+    stay: list[tuple[str, ...]] = [()]
+    leave: list[tuple[str, ...]] = []
+    frontier: list[tuple[Hex, tuple[str, ...]]] = [(Hex.parse(start), ())]
+    for _ in range(max_mp):
+        grown: list[tuple[Hex, tuple[str, ...]]] = []
         for here, path in frontier:
             for direction in range(6):
                 step = free.neighbour(here, direction)
-                longer = [*path, step.label]
+                longer = (*path, step.label)
                 if grid.contains(step):
                     stay.append(longer)
                     grown.append((step, longer))
                 else:
                     leave.append(longer)
         frontier = grown
-    return stay, leave
+    return tuple(stay), tuple(leave)
 
 
 def _moves(state: State) -> list[dict[str, Schema]]:
@@ -252,12 +262,12 @@ def _phase_actions(state: State) -> list[Action]:
             if moves:
                 text = "Move a nightfighter hex by hex"
                 out.append(offer_each(MoveFighter, RULE_MOVE, text, moves))
-        case Phase.RADAR_SEARCH if hexes and state.setup.radars:
-            if not state.radar_placed:
+        case Phase.RADAR_SEARCH if state.setup.radars:
+            if not state.radar_placed:  # with no counter on the map, no search: an empty list
                 text = "Place the phase's radar search counters"
                 searches = _radar_searches(state, hexes)
                 out.append(offer(PlaceRadarSearches, cite("S13.0"), text, searches=searches))
-            if modification(state.setup, "7") and not state.serrate_used and fighters:
+            if modification(state.setup, "7") and not state.serrate_used and fighters and hexes:
                 rule = cite("SCENARIO 7")
                 out += [
                     offer(
