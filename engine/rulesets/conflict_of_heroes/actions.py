@@ -82,18 +82,24 @@ def _player_turn(state: State) -> list[Action]:
             )
         )
     # 3.3: paid with CAPs only, any of the player's units (or none) may act; paid with
-    # APs too, fresh ones.
-    cap_paid = [{**_group(g, hexes), "ap": one_of([0])} for g in [[], *_groups(mine)]]
-    ap_paid = [
-        {**_group(g, hexes), "ap": {"minimum": 1, "maximum": state.rules.max_unit_aps}}
+    # APs too, fresh ones (a group of fresh units takes either, in one case).
+    aps = state.rules.max_unit_aps
+    groups = _groups(mine)
+    card_paid = [
+        {**_group(g, hexes), "ap": {"maximum": aps} if g and set(g) <= set(fresh) else one_of([0])}
+        for g in [[], *groups]
+    ]
+    card_paid += [  # beyond MAX_GROUP_SETS units the fresh units' groups are not all there
+        {**_group(g, hexes), "ap": {"minimum": 1, "maximum": aps}}
         for g in _groups(fresh)
+        if g not in groups
     ]
     out.append(
         offer_each(
             CardAction,
             cite("3.3"),
             "Play an Action Card paid with APs and/or CAPs",
-            [{**v, "caps": caps, "cards": cards} for v in [*cap_paid, *ap_paid]],
+            [{**v, "caps": caps, "cards": cards} for v in card_paid],
         )
     )
     stallers = [*([""] if state.caps >= 1 else []), *fresh]
