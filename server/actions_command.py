@@ -1,9 +1,10 @@
 """`umpire actions GAME`: the commands a role may send now, with their fields.
 
 Prints the role's legal actions (engine/actions.py): each command type, the rule that
-allows it, and every field with what it accepts (the allowed values where the state
-narrows them). The player's by default; `--json` prints the actions as the gateway
-sends them in `state` frames.
+allows it, every field with its type and what it accepts (values by name, list items'
+fields, every case of a choice) and an example command (server/action_text.py). The
+player's by default; `--json` prints the actions as the gateway sends them in `state`
+frames.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from rich.markup import escape
 
 from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
-from umpire.engine.validation import describe
-from umpire.events.wire import Action
+from umpire.server.action_text import render
 from umpire.server.config import Settings
 from umpire.server.games import Games
 from umpire.server.store_access import open_store
@@ -38,23 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="the actions as JSON")
 
 
-def render(action: Action) -> list[str]:
-    """An action as lines of text: the command and its description, then each field."""
-    lines = [f"[bold]{escape(action.type)}[/]  {escape(action.description)}"]
-    # A choice between cases (an attacker and the targets of its side): show the first.
-    schema = action.schema.get("anyOf", [action.schema])[0]
-    if "anyOf" in action.schema:
-        lines.append(f"    (one of {len(action.schema['anyOf'])} cases, e.g.)")
-    required = set(schema.get("required", ()))
-    for name, field in schema.get("properties", {}).items():
-        if name == "type":
-            continue
-        accepts = describe(field, most=12) or "any value"
-        note = "" if name in required else f" (optional, default {field.get('default')!r})"
-        lines.append(f"    {escape(name)}: {escape(accepts)}{escape(note)}")
-    return lines
-
-
 async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
     """Print the legal actions of `args.role` in game `args.game`."""
     async with open_store(settings) as store:
@@ -72,5 +55,5 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
     )
     for action in actions:
         for line in render(action):
-            console.print(line)
+            console.print(escape(line))
     return 0

@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 
 import msgspec
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from umpire.clients.cli import play, watch
@@ -44,7 +45,7 @@ from umpire.server.config import Settings, SettingsError, from_env
 from umpire.server.export_command import cmd_export, cmd_import
 from umpire.server.games import CLIENT_SEED_MAX, Games
 from umpire.server.referee import add_role_arguments, role_for
-from umpire.server.render import describe, receipt_lines
+from umpire.server.render import describe, receipt_lines, view_lines
 from umpire.server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
 from umpire.server.store_access import open_store
 from umpire.server.workers import serve
@@ -327,8 +328,8 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
         f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
         highlight=False,
     )
-    console.print(shown(json.dumps(view, indent=2, sort_keys=True, default=str), newlines=True),
-                  highlight=False)  # fmt: skip
+    for line in view_lines(view, "  "):
+        console.print(escape(line), highlight=False, soft_wrap=True)
     return 0
 
 

@@ -3,8 +3,8 @@
 Seed 000_842c81c5c58bc2f6.txt. Pre-raid: DRV Ground Unit Deployment (2.1.4, 3.1.2), DRV
 Radar (3.3), DRV Air Deployment (5.4.2). Each turn: Detection (5.2, 5.6.1), SAM
 Acquisition (3.2.1, 3.3, 3.4.2), Movement (3.4.2, 3.4.4, 4, 5.4.4, 5.6, 5.8), then the
-Admin Phase (2.1.5-5.4.5) opens the next turn. The US side (1.2.1) and base-game results
-on DRV units (2.1.7, 2.3.1) may be reported in any turn.
+Admin Phase (2.1.5-5.4.5) opens the next turn. The US side (1.2.1) may be reported at any
+time, base-game results on DRV units (2.1.7, 2.3.1) in any turn.
 
 Fields are narrowed to the counters on the map (the player sees them all; the hidden
 AAA pool and hidden SAM and Fire Can counts narrow nothing), US flight moves to one hex
@@ -191,7 +191,8 @@ def _movement(state: State) -> list[Action]:
 def actions(state: State, role: Role) -> list[Action]:
     """The player's commands in the current phase, then the reports of any turn."""
     if state.phase in (Phase.GROUND_DEPLOYMENT, Phase.DRV_RADAR, Phase.AIR_DEPLOYMENT):
-        return _pre_raid(state)
+        # The US side may be reported before the raid too (1.2.1): `decide` takes it.
+        return [*_pre_raid(state), *_reports(state)[:1]]
     out: list[Action] = []
     unchecked = _unchecked(state)
     if state.phase is Phase.DETECTION:
