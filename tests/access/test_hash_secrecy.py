@@ -2,7 +2,7 @@
 
 Whole games of every ruleset go through the real gateway. Before the seed is revealed,
 every frame a player and a spectator receive (their subscriptions, `view`, and `view` at
-every seq) is searched by the attack of tests/access/hash_attack.py: every hidden roll's
+every seq) is searched by the attack of tests/support/hash_attack.py: every hidden roll's
 possible faces and every other secret event's true payload are re-encoded with the
 ruleset's codec, and every hash or digest computable from them is compared with every hex
 string in the frames. Nothing may match.
@@ -18,11 +18,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.drivers import driver, rulesets
-from tests.access.hash_attack import attack, hex_strings, secret_events
-from tests.access.peer import Peer
-from tests.contract.test_secrets import play
-from tests.server.conftest import gateway_settings
+from tests.support.drivers import driver, play, rulesets
+from tests.support.gateways import gateway_settings
+from tests.support.hash_attack import attack, hex_strings, secret_events
+from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role

@@ -2,7 +2,7 @@
 a player and a spectator until the rules make the result public (issue #16 acceptance).
 
 Each ruleset's game is played twice on the real store under the same game id, seed and
-commands (tests/access/drivers.py, one fixed random sequence): once as rolled, once with
+commands (tests/support/drivers.py, one fixed random sequence): once as rolled, once with
 every hidden roll's faces moved to another face (down_in_flames, whose secret is its
 opponents' pilots rather than dice, with other opposing pilots). Every event frame and the
 view after every seq, as the player and as a spectator receive them before the reveal,
@@ -28,15 +28,16 @@ import pytest
 from msgspec import Struct
 
 import umpire.server.games as games_module
-from tests.access.drivers import driver, rulesets
+from tests.support.dice import AlteredDice
+from tests.support.drivers import driver, rulesets
 from umpire.engine import registry
-from umpire.engine.dice import DiceKind, DiceSpec, ServerDice, face_range, total_of
+from umpire.engine.dice import ServerDice
 from umpire.engine.game import apply, codec_for, fold
 from umpire.engine.redaction import is_secret, view_for
 from umpire.engine.roles import Role
 from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
-from umpire.events.types import DiceRolled, Owner
+from umpire.events.types import DiceRolled
 from umpire.server.feed import encode_frame
 from umpire.server.games import Games
 
@@ -53,27 +54,6 @@ PUBLISHED_EVENTS = {
     "downtown.AaaPlaced",  # 2.1.3: a picked concentration is set up face up
 }
 WITH_HIDDEN_DICE = {"downtown", "nightfighter"}
-
-
-class AlteredDice(ServerDice):
-    """Server dice whose hidden rolls come out otherwise: each face moved up by `shift`."""
-
-    shift = 1
-
-    def roll(
-        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
-    ) -> Any:
-        event = super().roll(spec, purpose=purpose, rule=rule, owner=owner, hidden=hidden)
-        if not hidden:
-            return event
-        spec = DiceSpec(DiceKind(event.kind), tuple(event.sides), tuple(event.labels))
-        faces = []
-        for i, face in enumerate(event.faces):
-            lo, hi = face_range(spec, i)
-            faces.append(lo + (face - lo + self.shift) % (hi - lo + 1))
-        altered = msgspec.structs.replace(event, faces=tuple(faces), total=total_of(spec, faces))
-        self.rolled[-1] = altered
-        return altered
 
 
 def _other_pilots(setup: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.access.drivers import rulesets, start_setup
+from tests.support.drivers import rulesets, start_setup
 from tests.support.schema_sampler import sample
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import OpponentDiceRefused

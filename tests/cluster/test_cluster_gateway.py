@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.server.conftest import gateway_settings
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
+from tests.support.gateways import gateway_settings
 from umpire.clients import UmpireClient
 from umpire.events.redis_channels import ShardChannels
 from umpire.events.redis_store import RedisEventStore

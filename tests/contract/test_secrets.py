@@ -1,6 +1,6 @@
 """Contract: no secret in any frame. Every frame sent to a player and to a spectator, across
 whole games of every installed ruleset through the real gateway (commands drawn from the
-legal actions: tests/access/drivers.py), is captured and searched. None holds the dice seed
+legal actions: tests/support/drivers.py), is captured and searched. None holds the dice seed
 before its reveal, another game's id, seed or credential, or a field the ruleset marks
 secret (`secret_fields`) with a value that is not redacted.
 """
@@ -8,19 +8,16 @@ secret (`secret_fields`) with a value that is not redacted.
 from __future__ import annotations
 
 import asyncio
-import random
-import time
 from typing import Any
 
 import pytest
 
-from tests.access.drivers import driver, rulesets
-from tests.access.peer import Peer
+from tests.support.drivers import driver, play, rulesets
+from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.server.app import Running
 
 COMMANDS = 300  # commands tried per game (refused ones included)
-SECONDS = 20.0
 
 # What a redacted secret field may hold: the rulesets remove it, empty it or mark it -1.
 REDACTED_VALUES: tuple[Any, ...] = (None, -1, "", [], {})
@@ -39,38 +36,6 @@ def secret_values(data: Any, names: frozenset[str], path: str = "$") -> list[str
         for i, value in enumerate(data):
             found += secret_values(value, names, f"{path}[{i}]")
     return found
-
-
-async def play(
-    running: Running, player: Peer, game_id: str, name: str, seed: int, count: int
-) -> int:
-    """Send up to `count` driver commands to a game; how many were accepted."""
-    _, propose = driver(name)
-    rng = random.Random(seed)
-    accepted = 0
-    deadline = time.monotonic() + SECONDS
-    for i in range(count):
-        if time.monotonic() > deadline:
-            break
-        _, game = await running.gateway.games.load(game_id)
-        command = rng.choice(propose(game.state, rng))
-        reply = await player.request(
-            {"type": "command", "game_id": game_id, "command_id": f"c{i}", "command": command}
-        )
-        if reply["type"] == "accepted":
-            accepted += 1
-        elif reply["code"] == "game_over":
-            break  # the rules ended the game (and revealed the seed)
-        else:
-            assert reply["code"] in (
-                "rule_violation",
-                "command_not_allowed",
-                "invalid_command",
-                "manual_dice",
-            ), reply
-        if i % 10 == 0:
-            await player.ok({"type": "view", "game_id": game_id})
-    return accepted
 
 
 @pytest.mark.parametrize("name", rulesets())

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from tests.support.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from tests.support.peer import Peer
 from umpire.server.config import from_env
 from umpire.server.store_access import open_store
 

@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import http_get
 from tests.support.processes import start_gateway
 from umpire.server import collector
 from umpire.server.app import Running

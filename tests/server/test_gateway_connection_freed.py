@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 

@@ -10,30 +10,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tests.audit.forgery import Cli
+from tests.support.forgery import Cli
 from umpire.engine import registry
 
 
 def _downtown() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from tests.rulesets.downtown.test_scripted_raid import SETUP
+    from tests.rulesets.downtown.setups import SETUP
 
     return SETUP, [{"type": "DeployGroundUnits"}, {"type": "CheckDrvRadar"}]
 
 
 def _nightfighter() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from tests.rulesets.nightfighter.scenario import setup_4b
+    from tests.rulesets.nightfighter.setups import setup_4b
 
     return setup_4b(), [{"type": "EndPhase"}, {"type": "MoveBombers"}]
 
 
 def _age_of_dogfights() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from tests.rulesets.age_of_dogfights.test_scripted_dogfight import SETUP
+    from tests.rulesets.age_of_dogfights.setups import SETUP
 
     return SETUP, [{"type": "RollSetup"}, {"type": "FlyBots"}]
 
 
 def _down_in_flames() -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from tests.rulesets.down_in_flames.test_engagement import SETUP
+    from tests.rulesets.down_in_flames.setups import ENGAGEMENT_SETUP as SETUP
 
     return SETUP, [{"type": "RollStartingAltitude"}, {"type": "BeginTurn", "side": "B"}]
 
