@@ -215,7 +215,12 @@ class Side:
             self.process = subprocess.Popen([sys.executable, "-m", "umpire.server.cli", "serve"],
                                             cwd=checkout, env=env, stdout=out,
                                             stderr=subprocess.STDOUT)  # fmt: skip
-        wait_for_port(self.port, self.process)
+        try:
+            wait_for_port(self.port, self.process)
+        except BaseException:  # a gateway that did not come up is not left running
+            self.process.kill()
+            self.process.wait(10)
+            raise
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.player: Conn | None = None
         self.game = ""
