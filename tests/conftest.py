@@ -1,4 +1,5 @@
-"""Shared fixtures: a real Valkey server started by the suite on a free loopback port.
+"""Shared fixtures: a real Valkey server started by the suite on a free loopback port, and a
+real gateway on it (`gateway`, `ws_url`).
 
 Never a mock: every store test talks to this server. Each test gets its own key prefix, so
 tests do not see each other's games.
@@ -6,18 +7,20 @@ tests do not see each other's games.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.dice import seed_source
+from tests.support.gateways import gateway_settings
 from umpire.engine import registry
 from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 
@@ -62,22 +65,29 @@ async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Redis
         await s.close()
 
 
-def seed_source(request: pytest.FixtureRequest) -> Callable[[], bytes]:
-    """Deterministic dice seeds for one test: server dice roll the same on every run, so
-    an outcome a test relies on never depends on luck (and a failure reproduces)."""
-    counter = itertools.count()
-    node = request.node.nodeid.split("[")[0].encode()
-
-    def draw() -> bytes:
-        return hashlib.sha256(node + b"#" + str(next(counter)).encode()).digest()
-
-    return draw
-
-
 @pytest.fixture
 async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
     """Command handling on the test store, with deterministic dice seeds."""
     return Games(store, snapshot_every=50, draw_seed=seed_source(request))
+
+
+@pytest.fixture
+async def gateway(
+    redis_server: EmbeddedRedis, prefix: str, request: pytest.FixtureRequest
+) -> AsyncIterator[Running]:
+    """One gateway process-in-test on the suite's Redis, its dice seeds deterministic (like
+    the `games` fixture's: what a test sees never depends on luck, and a failure repeats)."""
+    options = {"draw_seed": seed_source(request)}
+    async with running_gateway(
+        gateway_settings(prefix), redis_server.url, games_options=options
+    ) as running:
+        yield running
+
+
+@pytest.fixture
+def ws_url(gateway: Running) -> str:
+    """The gateway's websocket URL."""
+    return f"ws://127.0.0.1:{gateway.port}/ws"
 
 
 # --- The fast lane: tests that start real parts are `integration`, found automatically. ---

@@ -12,24 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-FOLDERS = ("engine", "events", "server", "clients")  # installed as umpire.<folder>
-PACKAGES = (*FOLDERS, "verifier")
-# Where project code is: every folder above plus the tests, benchmarks and the example ruleset.
-SOURCES = (*PACKAGES, "tests", "bench", "examples")
-
-
-def modules() -> dict[str, Path]:
-    """Every project module by dotted name (a package by its own name)."""
-    found: dict[str, Path] = {}
-    for package in PACKAGES:
-        prefix = ["umpire"] if package in FOLDERS else []
-        for path in sorted((REPO / package).rglob("*.py")):
-            parts = [*prefix, *path.relative_to(REPO).with_suffix("").parts]
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+from tests.support.project_modules import FOLDERS, REPO, SOURCES, modules
 
 
 def _is_type_checking(node: ast.If) -> bool:

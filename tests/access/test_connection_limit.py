@@ -9,7 +9,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.events.wire import CLOSE_TOO_MANY_CONNECTIONS
 from umpire.server.app import running_gateway

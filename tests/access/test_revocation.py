@@ -5,8 +5,8 @@ subscriptions within `credential_recheck_seconds`."""
 
 from __future__ import annotations
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials

@@ -9,9 +9,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.access.drivers import rulesets, start_setup
-from tests.actions.play import gateway_client
-from tests.conftest import seed_source
+from tests.support.dice import seed_source
+from tests.support.drivers import rulesets, start_setup
+from tests.support.legal_play import gateway_client
 from tests.support.schema_sampler import sample
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import gateway_settings
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
+from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.events.redis_channels import ShardChannels

@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from tests.cluster.load import BATCH, Tail, check_game, tail_until, write_game
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
+from tests.support.cluster_load import BATCH, Tail, check_game, tail_until, write_game
 from tests.support.waiting import until
 from umpire.events.redis_store import RedisEventStore
 

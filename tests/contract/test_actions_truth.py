@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.access.drivers import rulesets, start_setup
 from tests.support.action_truth import UNIVERSAL, check, listed
+from tests.support.drivers import rulesets, start_setup
 from tests.support.schema_sampler import sample
 from umpire.engine import registry
 from umpire.engine.errors import CommandNotAllowed

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from tests.support.store_contract import NOW, create, pending
 from umpire.events.durability import Durability
 from umpire.events.errors import DurabilityUnconfirmed

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.faults.fleet import GatewayProcess, gateways
-from tests.server.test_gateway_http import http_get
+from tests.support.fleet import GatewayProcess, gateways
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from tests.support.raw_ws import RawWebSocket
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore

@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import gateway_settings, http_get
+from tests.support.peer import Peer
 from umpire.engine.audit import audit
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials

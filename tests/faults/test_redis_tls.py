@@ -22,9 +22,8 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, ConnectionError
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import gateway_settings, http_get
+from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.server import credentials
 from umpire.server.app import running_gateway

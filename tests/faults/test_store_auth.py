@@ -20,7 +20,7 @@ import pytest
 import redis
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
-from tests.faults.embedded_site import run_cli, start_serve, stop
+from tests.support.embedded_site import run_cli, start_serve, stop
 from umpire.server.config import from_env
 from umpire.server.data_dir import SECRET_FILE, read_passwords
 from umpire.server.embedded import ADMIN_USER, GATEWAY_DENIED, GATEWAY_USER, with_credentials

@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from tests.support.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.server.config import from_env
 from umpire.server.data_dir import USERS_FILE, ServerUse

@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import run_cli, start_serve, stop, valkey_pids
-from tests.server.test_gateway_http import http_get
+from tests.support.embedded_site import run_cli, start_serve, stop, valkey_pids
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.engine.audit import audit
 from umpire.server.config import from_env

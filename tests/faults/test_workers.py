@@ -19,9 +19,9 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import environment, run_cli
-from tests.server.test_gateway_http import http_get
+from tests.support.embedded_site import environment, run_cli
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from tests.support.processes import REPO, wait_for_port
 from tests.support.waiting import until
 from umpire.server.config import from_env

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.access.drivers import rulesets
+from tests.support.drivers import rulesets
 from tests.support.processes import REPO
 from umpire.server.embedded import EmbeddedRedis
 

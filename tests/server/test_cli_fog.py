@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.nightfighter.scenario import setup_4b_phase_by_phase
-from tests.rulesets.nightfighter.test_example_of_play import Play, start_turn
+from tests.rulesets.nightfighter.setups import Play, setup_4b_phase_by_phase, start_turn
 from tests.support.gateway_games import create_bound
 from umpire.engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
 from umpire.engine.rulesets.nightfighter import RULESET as RULESET_NIGHTFIGHTER

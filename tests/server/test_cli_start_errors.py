@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.embedded_site import environment, run_cli, valkey_pids
+from tests.support.embedded_site import environment, run_cli, valkey_pids
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import free_port
 

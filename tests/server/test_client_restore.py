@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.waiting import buckets_full, until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.roles import Role
@@ -23,7 +23,7 @@ from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 
-OPERATOR = "o" * 32  # tests/server/conftest.py's operator token
+OPERATOR = "o" * 32  # tests/support/gateways.py gateway_settings operator token
 BOUNDED = 15.0  # seconds: far past any pause the client takes; a hang fails, not waits
 
 

@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import http_get
 from tests.support.processes import start_gateway
 from tests.support.waiting import until
 from umpire.server import collector

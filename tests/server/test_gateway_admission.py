@@ -9,10 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
-from tests.server.test_gateway_resume import append_added
+from tests.support.gateways import append_added, gateway_settings, http_get
+from tests.support.peer import Peer
 from tests.support.waiting import buckets_full, until
 from umpire.engine.roles import Role
 from umpire.server import credentials

@@ -12,10 +12,9 @@ import weakref
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.conftest import seed_source
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added
+from tests.support.dice import seed_source
+from tests.support.gateways import append_added, gateway_settings
+from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import Running, running_gateway

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis

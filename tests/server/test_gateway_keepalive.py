@@ -8,7 +8,7 @@ import time
 
 import websockets
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.raw_ws import RawWebSocket
 from umpire.events.wire import CLOSE_KEEPALIVE_TIMEOUT
 from umpire.server.app import running_gateway

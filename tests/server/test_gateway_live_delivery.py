@@ -10,8 +10,7 @@ import socket
 import msgspec
 import websockets
 
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added, consume_until
+from tests.support.gateways import append_added, consume_until, gateway_settings
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import running_gateway

@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.test_imports import modules
+from tests.support.project_modules import modules
 
 # The Redis adapter: the only modules that import redis-py.
 ADAPTER = {

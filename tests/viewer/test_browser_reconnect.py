@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.lost_writes import lose_writes_after_seq_1
+from tests.support.viewer_page import TIMEOUT
 from tests.support.waiting import buckets_full, until
-from tests.viewer.test_viewer import TIMEOUT
 from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
 from umpire.server import credentials

@@ -2,7 +2,7 @@
 its end (issue #18 item 7): the ruleset and scenario picked from the server's list, the
 legal actions sent through the forms generated from their schemas, physical dice typed
 by the player, the server's refusal shown, the opponent's decisions with their citations
-and candidates, receipts, a take-back (tests/viewer/table_page.py, TAKEBACK_BUILT), and
+and candidates, receipts, a take-back (tests/support/viewer_page.py, TAKEBACK_BUILT), and
 the end of the game. Screenshots of each step go to test-artifacts/viewer/table-*."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.viewer.table_page import (
+from tests.support.viewer_page import (
     TIMEOUT,
     create_game,
     head,

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import umpire.server.games as games_module
-from tests.access.test_hidden_dice_differential import AlteredDice
-from tests.viewer.table_page import TIMEOUT
+from tests.support.dice import AlteredDice
+from tests.support.viewer_page import TIMEOUT
 from umpire.clients import UmpireClient
 from umpire.engine.dice import ServerDice
 from umpire.server.app import Running

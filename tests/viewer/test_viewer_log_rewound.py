@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.lost_writes import lose_writes_after_seq_1
-from tests.viewer.test_viewer import TIMEOUT, _open
+from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 
@@ -23,7 +23,7 @@ async def test_the_viewer_reads_a_rewound_log_again(
             await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"c{n}")
         head = await viewer_gateway.gateway.store.version(gid)
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
 
         await lose_writes_after_seq_1(viewer_gateway.gateway.store, gid, ["c0", "c1", "c2"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.conflict_of_heroes.builders import card, state, unit
+from tests.rulesets.conflict_of_heroes.setups import card, state, unit
 from tests.support.seeds import seed_text
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.conflict_of_heroes.orders import (
@@ -104,7 +104,7 @@ def test_setup_refuses_duplicate_cards_and_stacked_ai() -> None:
     """Card numbers are unique; AIs do not start stacked (5.3.1)."""
     with pytest.raises(InvalidSetup, match="card number 1 appears twice"):
         state([unit("U", "0505")], [card(1), card(1)])
-    from tests.rulesets.conflict_of_heroes.builders import ai
+    from tests.rulesets.conflict_of_heroes.setups import ai
 
     with pytest.raises(InvalidSetup, match="AIs will not stack"):
         state([ai("A", "0505"), ai("B", "0505")])

@@ -6,15 +6,15 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     engaged,
     entry,
     make_state,
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames import burst_table
 from umpire.engine.rulesets.down_in_flames.events import (

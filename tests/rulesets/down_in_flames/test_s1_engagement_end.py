@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import duel, engaged, run
+from tests.rulesets.down_in_flames.setups import duel, engaged, run
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET

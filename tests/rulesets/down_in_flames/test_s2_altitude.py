@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     duel,
     engaged,
     entry,
@@ -14,8 +14,8 @@ from tests.rulesets.down_in_flames.scenario import (
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
 from umpire.engine.rulesets.down_in_flames.state import State

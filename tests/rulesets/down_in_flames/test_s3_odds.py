@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
-from tests.rulesets.down_in_flames.seed_text import says
+from tests.rulesets.down_in_flames.setups import duel, engaged, of_type, run, says
 from umpire.engine.rulesets.down_in_flames import odds_table
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     engaged,
     entry,
     make_state,
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames import bomber_table
 from umpire.engine.rulesets.down_in_flames.events import (

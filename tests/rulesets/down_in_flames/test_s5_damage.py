@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     duel,
     engaged,
     entry,
@@ -10,8 +10,8 @@ from tests.rulesets.down_in_flames.scenario import (
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
 from umpire.engine.rulesets.down_in_flames.performance import ratings, reduce_agility, wingman_draw
 from umpire.engine.rulesets.down_in_flames.terms import Outcome

@@ -8,11 +8,10 @@ from typing import Any
 
 import msgspec
 
+from tests.rulesets.downtown.setups import flight, new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
 from umpire.events.types import GameEnded
-
-from .play import flight, new_state, of, run
 
 END_RULE = "000_842c81c5c58bc2f6.txt Raid end"
 

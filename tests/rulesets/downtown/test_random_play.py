@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import flight, new_state
 from umpire.engine.dice import ServerDice
 from umpire.engine.errors import RuleError
 from umpire.engine.handling import parse_command
@@ -18,8 +19,6 @@ from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
 from umpire.events.types import DiceRolled
-
-from .play import flight, new_state
 
 ALTITUDES = ("deck", "low", "medium", "high")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -19,8 +20,6 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     TwoSamsReading,
 )
-
-from .play import SEED, new_state, of
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import flight, new_state, of, run
 from tests.support.gateway_games import create_bound
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
@@ -22,8 +23,6 @@ from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
 from umpire.server.games import Games
-
-from .play import flight, new_state, of, run
 
 CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
 SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task
-
-from .play import new_state, of, run
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.nightfighter.scenario import setup_4b_phase_by_phase
+from tests.rulesets.nightfighter.setups import setup_4b_phase_by_phase
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.errors import InvalidSetup, RuleError

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.rulesets.nightfighter.build import low_hex, make_setup, moderate_hex
+from tests.rulesets.nightfighter.setups import low_hex, make_setup, moderate_hex
 from tests.support.seeds import seed_text
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.nightfighter.tables.localisation import (
@@ -131,7 +131,7 @@ def test_area_is_the_diagram_turned_with_the_heading(
 ) -> None:
     """S5.2/S5.3: for any counter hex and heading the area has 6 or 18 distinct hexes, all
     within one or two hexes, the counter's own hex included, the omitted hex behind it."""
-    from tests.rulesets.nightfighter.build import counter
+    from tests.rulesets.nightfighter.setups import counter
     from umpire.engine.rulesets.nightfighter.geometry import area_cells, distance, off_grid
 
     setup = make_setup()

@@ -4,7 +4,7 @@ of the EXAMPLE OF PLAY). `pace: every_phase` stops in every phase."""
 
 from __future__ import annotations
 
-from tests.rulesets.nightfighter.build import make_setup, run
+from tests.rulesets.nightfighter.setups import make_setup, run
 from umpire.engine.rulesets.nightfighter.evolve import initial_state
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Phase

@@ -6,7 +6,7 @@ uncertainty counter")."""
 
 from __future__ import annotations
 
-from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
 from umpire.engine.rulesets.nightfighter.state import counter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Phase, Uncertainty
 

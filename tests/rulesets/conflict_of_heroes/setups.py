@@ -1,4 +1,5 @@
-"""Small scenarios for the Conflict of Heroes solo tests (seed 003_368c69a730e6e14a.txt).
+"""The Conflict of Heroes tests' set-ups (seed 003_368c69a730e6e14a.txt), one module: small
+scenarios, random commands and the driver of gateway-level tests.
 
 The map is the default 12 x 10 grid (odd columns down). Most tests put counters in one
 column, where the distance is the row difference and facing 0 (N) / 3 (S) points along it.
@@ -6,7 +7,8 @@ column, where the distance is the row difference and facing 0 (N) / 3 (S) points
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -139,3 +141,48 @@ def rolls(events: Sequence[Struct]) -> list[DiceRolled]:
 def reasons(candidates: Sequence[Any]) -> dict[str, str]:
     """option -> reason of a decision's candidates."""
     return {c.option: c.reason for c in candidates}
+
+
+def random_command(rng: random.Random, s: State) -> dict[str, Any]:
+    units = [u for u in s.units if not u.destroyed]
+    mine = [u.id for u in units if u.side is Side.PLAYER] or ["P-RIFLE-1"]
+    pick = rng.random()
+    if pick < 0.45:
+        return {"type": "TakeAiTurn"}
+    if pick < 0.6:
+        return {
+            "type": "UnitAction",
+            "units": rng.sample(mine, rng.randint(1, len(mine))),
+            "action": rng.choice(["fire", "move", "rally"]),
+            "ap": rng.randint(1, 5),
+            "caps": rng.randint(0, 1),
+        }
+    if pick < 0.68:
+        return {
+            "type": "CommandAction",
+            "units": [rng.choice(mine)],
+            "action": "fire",
+            "caps": rng.randint(1, 2),
+        }
+    if pick < 0.75:
+        return {"type": "Stall", "unit": rng.choice(["", *mine])}
+    if pick < 0.88:
+        return {"type": "Pass"}
+    if pick < 0.92 and units:
+        return {"type": "ReportHit", "unit": rng.choice(units).id, "hit": rng.random() < 0.5}
+    if pick < 0.95 and units:
+        return {"type": "ReportDestroyed", "unit": rng.choice(units).id}
+    u = rng.choice(units) if units else None
+    if u is None:
+        return {"type": "Pass"}
+    return {
+        "type": "ReportPosition",
+        "unit": u.id,
+        "facing": rng.randint(0, 5),
+        "hex": f"{rng.randint(1, 12):02d}{rng.randint(1, 10):02d}",
+    }
+
+
+def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[str, Any]]]]:
+    """(setup, propose) for gateway-level tests: the default set-up, a random command a step."""
+    return {}, lambda state, rng: [random_command(rng, state)]

@@ -1,8 +1,10 @@
-"""Building positions for the age_of_dogfights tests: a combat-phase state with aircraft
-wherever a test needs them, and running procedures with manual dice."""
+"""The Age of Dogfights tests' set-ups, one module: a combat-phase state with aircraft
+wherever a test needs them, running procedures with manual dice, the scripted dogfight's
+set-up and the driver of gateway-level tests."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -118,3 +120,47 @@ def run_until(
     except ManualDiceError as exc:
         return ctx.events, str(exc.details.get("purpose", ""))
     return ctx.events, ""
+
+
+SETUP: dict[str, Any] = {
+    "players": [
+        {"id": "P1", "number": 1, "aircraft_type": "se5a", "position": [0, 5],
+         "heading": "E", "level": 3, "skill": "average"},
+        {"id": "P2", "number": 2, "aircraft_type": "spad_xiii", "position": [0, 8],
+         "heading": "E", "level": 4},
+    ],
+    "bots": [
+        {"id": "B1", "number": 1, "aircraft_type": "fokker_dr1", "position": [17, 4]},
+        {"id": "B2", "number": 2, "aircraft_type": "albatros_dv", "position": [17, 6]},
+        {"id": "B3", "number": 3, "aircraft_type": "fokker_dvii", "position": [17, 9]},
+        {"id": "B4", "number": 4, "aircraft_type": "dh4", "position": [17, 12]},
+    ],
+    "zones": [
+        {"name": "Z1", "position": [3, 3], "radius": 1},
+        {"name": "Z2", "position": [4, 10], "radius": 1},
+        {"name": "Z3", "position": [8, 7], "radius": 1},
+    ],
+}  # fmt: skip
+
+
+def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[str, Any]]]]:
+    """(setup, propose) for gateway-level tests: the scripted dogfight's set-up; the set-up
+    roll, the bots' flight and a report of one player aircraft."""
+
+    def propose(state: Any, rng: random.Random) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"type": "RollSetup"}, {"type": "FlyBots"}]
+        if state.players():
+            plane = rng.choice(state.players())
+            out.append(
+                {
+                    "type": "ReportAircraft",
+                    "aircraft": plane.id,
+                    "position": [rng.randrange(8), rng.randrange(8)],
+                    "heading": "E",
+                    "level": rng.randint(1, state.ceiling(plane)),
+                    "attitude": "level",
+                }
+            )
+        return out
+
+    return SETUP, propose

@@ -1,8 +1,11 @@
-"""Driving the Downtown ruleset in pure tests: build a state, run a wire command with
-manual or server dice, and fold the events (test scaffolding, not rules)."""
+"""The Downtown tests' set-ups, one module: build a state, run a wire command with manual or
+server dice, and fold the events (test scaffolding, not rules); the scripted raid's set-up
+and US flights; the driver of gateway-level tests."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -13,6 +16,7 @@ from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.events.types import DiceRolled
 
 SEED = "000_842c81c5c58bc2f6.txt"
@@ -108,3 +112,56 @@ def manual_for(
     probe = ProbeDice(choices, default or {10: 10, 6: 6})
     RULESET.decide(state, parse_command(RULESET, command), probe)
     return [list(r.faces) for r in probe.rolled]
+
+
+SETUP: dict[str, Any] = {
+    "scenario": "D4",
+    "year": 1967,
+    "month": 6,
+    "aaa_points": 8,
+    "fire_can_units": 2,
+    "sams_at_start": 2,
+    "dummy_sams": 1,
+    "dummy_radars": 1,
+    "sam_battalions_in_reserve": 4,
+    "gci_level": 3,
+    "raid_target": "bridge",
+    "entry": "west",
+    "map": msgspec.to_builtins(SYNTHETIC),
+}
+
+
+def us_flights(strike: str, ih: str, cap: str) -> dict[str, Any]:
+    return {
+        "type": "ReportUsFlights",
+        "flights": [
+            flight("S1", "strike", "bombing", strike, bomber=True, altitude="medium", facing=2),
+            flight("IH1", "iron_hand", "sead", ih, altitude="low", facing=2),
+            flight("C1", "cap", "cap", cap, altitude="high", facing=2),
+        ],
+    }
+
+
+def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[str, Any]]]]:
+    """(setup, propose) for gateway-level tests: the raid's set-up, and a command of every
+    phase worth trying next."""
+
+    def propose(state: Any, rng: random.Random) -> list[dict[str, Any]]:
+        drv = [f.id for f in state.drv] or ["M1"]
+        sams = [s.id for s in state.sams] or ["S1"]
+        return [
+            {"type": "DeployGroundUnits"},
+            {"type": "CheckDrvRadar"},
+            {"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"},
+            us_flights("1020", "1121", "1019"),
+            {"type": "RunDetectionPhase", "detected": drv[:1]},
+            {"type": "RunSamAcquisitionPhase"},
+            {"type": "DrvChitPicked", "value": rng.randint(0, 3)},
+            {"type": "PlanDrvFlight", "flight_id": rng.choice(drv)},
+            {"type": "CheckActivation", "flight_id": rng.choice(drv), "reason": "detection"},
+            {"type": "RollDrvAttack", "unit_id": rng.choice(sams), "flight_id": "S1",
+             "kind": "sam_attack"},
+            {"type": "RunAdminPhase"},
+        ]  # fmt: skip
+
+    return SETUP, propose

@@ -1,4 +1,4 @@
-"""Hostile clients as a process of their own: `python -m tests.support.hostile_load
+"""Hostile clients as a process of their own: `python -m bench.hostile_load
 CONFIG.json`. Each connection loops the gateway's most expensive requests as fast as it
 is answered (a replay to an old or a random seq, a listing over every game it holds, a
 create, a subscribe from seq 0), reconnecting when it is closed. Prints a JSON summary

@@ -1,6 +1,7 @@
-"""Playing a game through the page only, as a person would: pick a ruleset and scenario,
-press Create, fill the generated forms, type physical dice, press Take back. Shared by
-the scripted games (test_table_games.py) and the secrecy test."""
+"""Driving the viewer page in a browser, as a person would: open a game with a credential;
+play a game through the page only (pick a ruleset and scenario, press Create, fill the
+generated forms, type physical dice, press Take back). Shared by the viewer tests, the
+scripted games (tests/viewer/test_table_games.py) and the secrecy test."""
 
 from __future__ import annotations
 
@@ -108,3 +109,9 @@ async def take_back(page: Any, before: str, shots: Path) -> bool:
     )
     assert await raw_state(page) == before, "the take-back restores the state before it"
     return True
+
+
+async def open_with_credential(page: Any, port: int, credential: str, path: str = "/") -> None:
+    await page.goto(f"http://127.0.0.1:{port}{path}")
+    await page.fill("#credential", credential)
+    await page.click("#open-game button[type=submit]")
