@@ -155,8 +155,7 @@ def supervised_store(settings: Settings, embedded: EmbeddedRedis | None) -> Supe
         return None
     supervisor = Supervisor(
         embedded,
-        movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
-        on_restart=lambda server: publish(settings.data_dir, server),
+        on_restart=publish,
     )
     supervisor.start()
     return supervisor

@@ -24,8 +24,9 @@ class Settings(BaseModel, frozen=True):
     cluster: bool = Field(False, description="treat redis_url as a Redis Cluster")
     data_dir: Path = Field(default_factory=default_data_dir)
     appendfsync: Literal["always", "everysec", "no"] = "always"
-    # The embedded Valkey's loopback TCP port for tools (0: a free port at each start);
-    # umpire's own processes use its unix socket in the data directory.
+    # Gone: the embedded Valkey listens on no TCP port (another local user could take
+    # it between a death and a restart and be sent the password). Only 0 is accepted,
+    # and anything else is refused at start with where to connect instead.
     store_port: int = Field(0, ge=0, le=65535)
     # How long a CLI command waits for the data directory's server through a stall
     # before it fails (it never starts a second server on the same data directory).
@@ -96,6 +97,17 @@ class Settings(BaseModel, frozen=True):
         # data dir (`--data-dir data`) named paths that did not exist from there; and a
         # quoted "~/..." in UMPIRE_DATA_DIR reaches us unexpanded.
         return path.expanduser().absolute()
+
+    @field_validator("store_port")
+    @classmethod
+    def _no_store_port(cls, port: int) -> int:
+        if port != 0:
+            raise ValueError(
+                "the embedded Valkey has no TCP port any more (another local user could "
+                "take it): tools reach it on its unix socket, `valkey-cli -s <data "
+                "dir>/redis/valkey.sock` (docs/operations.md); unset it"
+            )
+        return port
 
     @field_validator("redis_url")
     @classmethod

@@ -1,0 +1,45 @@
+"""The readiness probe of the embedded Valkey (server/embedded.py `_answers`) sends the
+admin password only to the child it started: the socket's peer is checked first
+(SO_PEERCRED). On main the probe authenticated to whatever listened on the port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from umpire.server.embedded import SOCKET_FILE, EmbeddedRedis, StorePasswords
+
+
+def test_the_probe_sends_no_password_to_a_listener_that_is_not_its_child(tmp_path: Path) -> None:
+    passwords = StorePasswords(admin="admin-secret-" + "a" * 20, gateway="g" * 32)
+    server = EmbeddedRedis(tmp_path / "store", passwords=passwords)
+    heard: list[bytes] = []
+    with socket.socket(socket.AF_UNIX) as squatter:
+        squatter.bind(str(server.held / SOCKET_FILE))
+        squatter.listen()
+
+        def listen() -> None:
+            connection, _ = squatter.accept()
+            with connection:
+                connection.settimeout(2)
+                try:
+                    while chunk := connection.recv(1024):
+                        heard.append(chunk)
+                except OSError:
+                    pass
+
+        listening = threading.Thread(target=listen)
+        listening.start()
+        # A child of ours, but not the one that listens: as after a death, when another
+        # process bound the address first.
+        server.process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        try:
+            assert server._answers() is False
+        finally:
+            server.process.kill()
+            server.process.wait()
+        listening.join(5)
+    assert b"".join(heard) == b""  # not a byte: no AUTH, no PING
