@@ -31,6 +31,10 @@ class Settings(BaseModel, frozen=True):
     # How long a CLI command waits for the data directory's server through a stall
     # before it fails (it never starts a second server on the same data directory).
     store_wait_seconds: float = Field(30.0, gt=0)
+    # The embedded store's free-space watermark (server/disk_watch.py): under this many
+    # MB free on the data directory's disk, writes are refused with store_full (reads go
+    # on) until space returns, before Valkey would fail a short AOF write. 0: off.
+    store_min_free_mb: int = Field(256, ge=0)
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=0, le=65535)
     prefix: str = Field("umpire", pattern=r"^[A-Za-z0-9_-]{1,32}$")
@@ -129,6 +133,7 @@ ENV = {
     "appendfsync": "UMPIRE_APPENDFSYNC",
     "store_port": "UMPIRE_STORE_PORT",
     "store_wait_seconds": "UMPIRE_STORE_WAIT_SECONDS",
+    "store_min_free_mb": "UMPIRE_STORE_MIN_FREE_MB",
     "host": "UMPIRE_HOST",
     "port": "UMPIRE_PORT",
     "prefix": "UMPIRE_PREFIX",

@@ -28,6 +28,7 @@ import contextlib
 import ctypes
 import hashlib
 import os
+import re
 import signal
 import socket
 import struct
@@ -57,12 +58,14 @@ LOG_FILE = "valkey.log"
 
 
 class StoreStartFailed(UmpireError, RuntimeError):
-    """The embedded Valkey exited as it started (its port taken, its directory full...):
-    one line with the reasons it logged, for the CLI to print instead of a traceback."""
+    """The embedded Valkey exited as it started (its directory full, its AOF damaged...):
+    one line with the reasons it logged, for the CLI to print instead of a traceback. A
+    damaged AOF (torn tail or damaged middle: it is refused, never cut silently) is
+    `store_damaged`, and says how to repair it with the commands umpire ships."""
 
     code = "store_start_failed"
 
-    def __init__(self, log: Path, start: int = 0) -> None:
+    def __init__(self, log: Path, start: int = 0, shown: Path | None = None) -> None:
         try:
             with log.open("rb") as handle:
                 handle.seek(start)
@@ -76,8 +79,21 @@ class StoreStartFailed(UmpireError, RuntimeError):
             for line in lines
             if " # " in line and "overcommit" not in line
         ]
+        aof = [r for r in reasons if "append only file" in r.lower() or " aof " in r.lower()]
+        if aof:
+            self.code = "store_damaged"
+            # Valkey's own advice names valkey-check-aof, which is not installed on its own.
+            what = re.split(r"[:.] (?:make a backup|You can)", aof[0], maxsplit=1)[0]
+            super().__init__(
+                f"the embedded Valkey refused its append-only file: {what}. It is not "
+                "loaded cut short, so no acknowledged command is dropped silently. Run "
+                "`umpire store check` to see where it is damaged, then `umpire store "
+                "repair` to cut it back to its last complete command (a copy of the "
+                'original files is kept), and start again (docs/operations.md, "The disk")'
+            )
+            return
         why = "; ".join(reasons[-3:]) or "it logged no reason"
-        super().__init__(f"the embedded Valkey exited at start: {why} (its log: {log})")
+        super().__init__(f"the embedded Valkey exited at start: {why} (its log: {shown or log})")
 
 
 @dataclass(frozen=True)
@@ -302,7 +318,7 @@ class EmbeddedRedis:
         """Whether the launched server answers PING; RuntimeError if it has exited."""
         assert self.process is not None
         if self.process.poll() is not None:
-            raise StoreStartFailed(self.held / LOG_FILE, self._log_start)
+            raise StoreStartFailed(self.held / LOG_FILE, self._log_start, self.data_dir / LOG_FILE)
         return self._answers()
 
     def _answers(self) -> bool:
