@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -39,7 +40,12 @@ from umpire.server.data_dir import (
     resolve_data_dir,
     secure_dir,
 )
-from umpire.server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
+from umpire.server.embedded import (
+    GATEWAY_USER,
+    EmbeddedRedis,
+    peer_credentials,
+    with_credentials,
+)
 from umpire.server.store import Store
 
 URL_FILE = "redis.url"
@@ -169,8 +175,28 @@ def running_url(data_dir: Path) -> str | None:
     return with_credentials(published[0], GATEWAY_USER, passwords.gateway)
 
 
+def _peer_is_ours(url: str) -> bool:
+    """For a unix socket URL: whether what listens there runs as this user (SO_PEERCRED),
+    checked before redis-py sends the password. The socket sits in the owner-only data
+    directory, so only a stale `/proc/<pid>/fd/...` path (a long data directory's, its
+    pid reused after a death) could name another user's socket."""
+    if not url.startswith("unix://"):
+        return True
+    path = unquote(urlsplit(url).path)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(PING_TIMEOUT)
+            probe.connect(path)
+            return peer_credentials(probe)[1] == os.geteuid()
+    except OSError:
+        return False
+
+
 async def answers(url: str, timeout: float = PING_TIMEOUT) -> bool:
-    """Whether the server at `url` answers an authenticated PING within `timeout`."""
+    """Whether the server at `url` answers an authenticated PING within `timeout` (and,
+    on a unix socket, runs as this user: else it is sent nothing)."""
+    if not await asyncio.to_thread(_peer_is_ours, url):
+        return False
     client = aioredis.Redis.from_url(
         url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
     )

@@ -25,7 +25,7 @@ from tests.access.peer import Peer
 from tests.faults.embedded_site import run_cli, start_serve, stop, tcp_listeners, valkey_pids
 from tests.server.test_gateway_http import http_get
 from tests.support.local_user import LocalUser, other_user
-from umpire.server.store_access import URL_FILE
+from umpire.server.store_access import URL_FILE, answers
 
 RESTORED_WITHIN = 15.0
 
@@ -171,3 +171,56 @@ async def test_another_user_can_neither_connect_to_the_store_nor_use_up_its_clie
         await player.close()
     finally:
         stop(serve)
+
+
+async def test_a_cli_command_sends_no_password_to_another_users_socket(
+    stranger: LocalUser, open_tmp: Path
+) -> None:
+    """A published socket path that names another user's listener (a long data directory
+    is reached through /proc/<pid>/fd/N of the server's owner; with that pid reused after a
+    death, it would name whatever the new process holds) is sent nothing: the CLI's probe
+    checks the listener runs as this user (SO_PEERCRED) before redis-py authenticates."""
+    shared = open_tmp / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    path = shared / "theirs.sock"
+    ready_r, ready_w = os.pipe()
+    heard_r, heard_w = os.pipe()
+
+    def listen() -> int:
+        os.close(ready_r)
+        os.close(heard_r)
+        with socket.socket(socket.AF_UNIX) as listener:
+            listener.bind(str(path))
+            os.chmod(path, 0o777)
+            listener.listen()
+            os.write(ready_w, b"1")
+            listener.settimeout(10)
+            connection, _ = listener.accept()
+            with connection:
+                connection.settimeout(2)
+                heard = b""
+                try:
+                    while chunk := connection.recv(1024):
+                        heard += chunk
+                except OSError:
+                    pass
+            os.write(heard_w, heard or b"-")
+        return 0
+
+    pid = os.fork()
+    if pid == 0:  # the stranger's listener, in a child that drops root
+        code = 99
+        try:
+            os.setgroups([])
+            os.setgid(stranger.gid)
+            os.setuid(stranger.uid)
+            code = listen()
+        finally:
+            os._exit(code)
+    os.close(ready_w)
+    os.close(heard_w)
+    assert os.read(ready_r, 1) == b"1"
+    assert await answers(f"unix://umpire:secret-password@{path}?db=0") is False
+    assert os.read(heard_r, 4096) == b"-"  # not a byte: no AUTH
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
