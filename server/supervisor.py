@@ -108,7 +108,7 @@ class Supervisor:
                 except (RuntimeError, OSError) as exc:
                     self._set("restarting", self.attempt + 1)
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",
-                              str(exc)[-300:], delay)  # fmt: skip
+                              str(exc)[-600:], delay)  # fmt: skip
             started = time.monotonic()
             if self.on_restart is not None:
                 self.on_restart(self.server)

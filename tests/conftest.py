@@ -1,4 +1,4 @@
-"""Shared fixtures: a real Valkey server started by the suite on a free loopback port.
+"""Shared fixtures: a real Valkey server started by the suite, on a unix socket (no TCP port).
 
 Never a mock: every store test talks to this server. Each test gets its own key prefix, so
 tests do not see each other's games.
