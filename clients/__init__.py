@@ -5,6 +5,6 @@ server/). The Python client's one name is this package:
 `from umpire.clients import UmpireClient, UmpireError`.
 """
 
-from umpire.clients.client import UmpireClient, UmpireError
+from umpire.clients.client import UmpireClient, UmpireError, new_create_id
 
-__all__ = ["UmpireClient", "UmpireError"]
+__all__ = ["UmpireClient", "UmpireError", "new_create_id"]

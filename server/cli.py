@@ -39,6 +39,7 @@ from umpire.server import (
     credentials,
     export_command,
     replay_command,
+    store_repair,
 )
 from umpire.server.audit_command import cmd_audit
 from umpire.server.config import Settings, SettingsError, from_env
@@ -518,6 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--from", dest="from_seq", type=int, default=0)
             p.add_argument("--limit", type=int, default=0, help="stop after N events")
     _add_log_commands(sub)
+    p = sub.add_parser(
+        "store", help="check or repair the embedded store's append-only file (no serve running)"
+    )
+    store_repair.add_arguments(p)
     return parser
 
 
@@ -590,6 +595,7 @@ HANDLERS = {
     "readjudicate": _cmd_readjudicate,
     "export": _cmd_export,
     "import": _cmd_import,
+    "store": store_repair.cmd_store,
 }
 
 

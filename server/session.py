@@ -32,10 +32,10 @@ from umpire.engine.map_view import drawn
 from umpire.engine.redaction import view_for
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
-from umpire.events.errors import LogRewound, StoreUnavailable, UmpireError
+from umpire.events.errors import LogRewound, UmpireError
 from umpire.events.receipt import receipt_state_hash
 from umpire.events.store import Credential
-from umpire.events.unreachable import UNREACHABLE
+from umpire.events.unreachable import UNREACHABLE, unavailable
 from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
     PROTOCOL_VERSION,
@@ -767,7 +767,7 @@ class Session:
         try:
             head = await self.gw.store.version(game_id)
         except UNREACHABLE as exc:
-            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+            raise unavailable(exc, game_id, "retry later") from exc
         if 0 < head < start:  # no log at all: the feed says game_not_found
             raise LogRewound(
                 f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
@@ -818,7 +818,7 @@ class Session:
                 async with self.gw.heavy:
                     versions += await store.versions(ids[start : start + LIST_PAGE])
         except UNREACHABLE as exc:
-            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+            raise unavailable(exc, consequence="retry later") from exc
         summaries = []
         names = self.gw.ruleset_names
         for game_id, raw in zip(ids, versions, strict=True):

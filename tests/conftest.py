@@ -1,5 +1,5 @@
-"""Shared fixtures: a real Valkey server started by the suite on a free loopback port, and a
-real gateway on it (`gateway`, `ws_url`).
+"""Shared fixtures: a real Valkey server started by the suite, on a unix socket (no TCP
+port), and a real gateway on it (`gateway`, `ws_url`).
 
 Never a mock: every store test talks to this server. Each test gets its own key prefix, so
 tests do not see each other's games.

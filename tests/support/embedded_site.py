@@ -3,6 +3,7 @@ real processes on the same data directory, and the Valkey processes serving it."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -99,3 +100,33 @@ def stop(process: subprocess.Popen[bytes], timeout: float = 20) -> str:
         process.kill()
         out = process.communicate(timeout=5)[0]
     return out.decode(errors="replace")
+
+
+def tcp_listeners(pid: int) -> list[str]:
+    """The TCP addresses (`ip:port`, hex as the kernel writes them) process `pid` listens
+    on: its socket descriptors matched against /proc/net/tcp and tcp6 in state LISTEN."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:  # 0A: TCP_LISTEN
+                    found.append(fields[1])
+    return found
+
+
+def incr_aof(data_dir: Path) -> Path:
+    """The AOF file the embedded Valkey of `data_dir` appends to now (the manifest's last
+    `type i` entry)."""
+    aof_dir = data_dir / "redis" / "appendonlydir"
+    (manifest,) = aof_dir.glob("*.manifest")
+    names = [
+        line.split()[1] for line in manifest.read_text().splitlines() if line.endswith("type i")
+    ]
+    return aof_dir / names[-1]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.support.browser import wait_for
+
 TIMEOUT = 30_000  # ms for any one thing to appear (generous: a loaded 2-core CI runner)
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 # Takeback is built on the engine side by another branch (issue #18): once the engine
@@ -74,9 +76,7 @@ async def send(
         await form.locator("[data-physical-dice]").fill(dice)
     before = await _answers(page)
     await form.locator("button[type=submit]").click()
-    await page.wait_for_function(
-        f"Number(document.body.dataset.answers || 0) > {before}", timeout=TIMEOUT
-    )
+    await wait_for(page, f"Number(document.body.dataset.answers || 0) > {before}", timeout=TIMEOUT)
     if await page.locator("#play-error").is_visible():
         return {
             "ok": False,
@@ -84,8 +84,8 @@ async def send(
             "error": await page.inner_text("#play-error"),
         }
     at = int(await page.get_attribute("#play-answer", "data-head-seq") or 0)
-    await page.wait_for_function(
-        f"Number(document.querySelector('#actions').dataset.seq) >= {at}", timeout=TIMEOUT
+    await wait_for(
+        page, f"Number(document.querySelector('#actions').dataset.seq) >= {at}", timeout=TIMEOUT
     )
     return {"ok": True, "head": at}
 
@@ -100,12 +100,12 @@ async def take_back(page: Any, before: str, shots: Path) -> bool:
     start = await head(page)
     before_answers = await _answers(page)
     await button.click()
-    await page.wait_for_function(
-        f"Number(document.body.dataset.answers || 0) > {before_answers}", timeout=TIMEOUT
+    await wait_for(
+        page, f"Number(document.body.dataset.answers || 0) > {before_answers}", timeout=TIMEOUT
     )
     assert await page.locator("#play-error").is_hidden(), await page.inner_text("#play-error")
-    await page.wait_for_function(
-        f"Number(document.querySelector('#actions').dataset.seq) > {start}", timeout=TIMEOUT
+    await wait_for(
+        page, f"Number(document.querySelector('#actions').dataset.seq) > {start}", timeout=TIMEOUT
     )
     assert await raw_state(page) == before, "the take-back restores the state before it"
     return True

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from tests.support.browser import wait_for
 from tests.support.viewer_page import (
     TIMEOUT,
     create_game,
@@ -168,9 +169,10 @@ async def test_nightfighter_from_create_to_end_through_the_page(
     await _roll_physical_dice(page, "2d6", "4 2")
     assert await events.evaluate("(e) => e.scrollTop") == 0  # left where the reader is
     await events.evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
-    await page.wait_for_function(
+    await wait_for(
+        page,
         "(() => { const e = document.querySelector('#events');"
-        " return e.scrollHeight - e.scrollTop - e.clientHeight <= 2; })()"
+        " return e.scrollHeight - e.scrollTop - e.clientHeight <= 2; })()",
     )
     offered = await listed(page)
     stepped = await send(page, next(a for a in ("MoveBombers", "EndPhase") if a in offered))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.rulesets.downtown.setups import SETUP as DOWNTOWN
+from tests.support.browser import wait_for
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
@@ -16,8 +17,10 @@ from umpire.server.app import Running
 
 async def _state_seq(page: Any, seq: int) -> None:
     """Wait until the page shows the state it captured at `seq`."""
-    await page.wait_for_function(
-        f"document.querySelector('#state-label').dataset.stateSeq === '{seq}'", timeout=TIMEOUT
+    await wait_for(
+        page,
+        f"document.querySelector('#state-label').dataset.stateSeq === '{seq}'",
+        timeout=TIMEOUT,
     )
 
 
@@ -94,15 +97,16 @@ async def test_live_events_scrubbing_and_a_shared_link(
         reader = await browser.new_page(viewport={"width": 1000, "height": 800})
         await reader.goto(link)
         # The page asks once its modules have run (it fetches the ruleset listing first).
-        await reader.wait_for_function(
+        await wait_for(
+            reader,
             "document.querySelector('#status').textContent.includes('enter your credential')",
             timeout=TIMEOUT,
         )
         assert f"enter your credential for game {gid}" in await reader.inner_text("#status")
         await reader.fill("#credential", created.spectator_credential)
         await reader.click("#open-game button[type=submit]")
-        await reader.wait_for_function(
-            "document.querySelector('#seq-input').value === '6'", timeout=TIMEOUT
+        await wait_for(
+            reader, "document.querySelector('#seq-input').value === '6'", timeout=TIMEOUT
         )
         assert "seen as the spectator" in await reader.inner_text("#game-label")
         await reader.wait_for_selector('#events li[data-seq="12"]', state="attached")
@@ -111,7 +115,8 @@ async def test_live_events_scrubbing_and_a_shared_link(
         await reader.screenshot(path=str(artifacts / "04-shared-link-spectator.png"))
         # The game ends and the seed is revealed: the spectator now sees the secret event.
         await client.send(gid, {"type": "EndGame", "result": "viewer test over"})
-        await reader.wait_for_function(
+        await wait_for(
+            reader,
             "document.querySelector('#events li[data-seq=\"12\"] .what')"
             "?.textContent.startsWith('{\"value\":')",
             timeout=TIMEOUT,
@@ -152,8 +157,8 @@ async def test_a_credential_that_may_not_see_the_game_is_refused_clearly(
 ) -> None:
     page = await browser.new_page(viewport={"width": 800, "height": 600})
     await open_with_credential(page, viewer_gateway.port, "gnosuchgame.not-a-real-token")
-    await page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('error')", timeout=TIMEOUT
+    await wait_for(
+        page, "document.querySelector('#status').textContent.startsWith('error')", timeout=TIMEOUT
     )
     status = await page.inner_text("#status")
     assert "unauthorized" in status

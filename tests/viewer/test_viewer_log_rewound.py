@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.support.browser import wait_for
 from tests.support.lost_writes import lose_writes_after_seq_1
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
@@ -29,7 +30,7 @@ async def test_the_viewer_reads_a_rewound_log_again(
         await lose_writes_after_seq_1(viewer_gateway.gateway.store, gid, ["c0", "c1", "c2"])
         await page.wait_for_selector('#events li[data-seq="2"]', state="detached", timeout=TIMEOUT)
         said = "document.querySelector('#status').textContent.includes(\"log lost the events\")"
-        await page.wait_for_function(said, timeout=TIMEOUT)
+        await wait_for(page, said, timeout=TIMEOUT)
         assert "after seq 1" in await page.inner_text("#status")
         assert await page.locator("#events li").count() == 1
         await page.screenshot(path=str(artifacts / "log-rewound.png"), full_page=True)
