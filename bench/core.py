@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from umpire.engine import registry
+from umpire_counter import RULESET, Added
+
 from umpire.engine.game import codec_for, fold
 from umpire.events.durability import Durability
 from umpire.events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
@@ -29,13 +30,7 @@ WRITERS = 50
 
 
 def _counter() -> Any:
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.support.counter_ruleset import RULESET, Added
-
-    registry.register(RULESET)
+    """The example ruleset (examples/umpire-counter, installed beside umpire) and its event."""
     return RULESET, Added
 
 

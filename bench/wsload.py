@@ -91,7 +91,7 @@ class GatewayProcess:
             "UMPIRE_PORT": str(self.port),
             "UMPIRE_PREFIX": prefix,
             "UMPIRE_OPERATOR_TOKEN": OPERATOR,
-            "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET",
+            "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
             "UMPIRE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
             "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
             "UMPIRE_MAX_BURST": "100000",

@@ -26,18 +26,6 @@ from umpire.server.store_access import open_store
 console = Console(highlight=False, soft_wrap=True)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire actions`."""
-    parser.add_argument("game", help="game id in the store")
-    parser.add_argument(
-        "--role",
-        choices=[r.value for r in Role],
-        default=Role.PLAYER.value,
-        help="whose actions (default: the player's; a spectator has none)",
-    )
-    parser.add_argument("--json", action="store_true", help="the actions as JSON")
-
-
 def render(action: Action) -> list[str]:
     """An action as lines of text: the command and its description, then each field."""
     lines = [f"[bold]{escape(action.type)}[/]  {escape(action.description)}"]

@@ -27,6 +27,7 @@ from redis.exceptions import RedisError
 from umpire.events.durability import Durability
 from umpire.events.errors import StoreUnavailable
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Store
 from umpire.server.config import Settings
 from umpire.server.data_dir import (
     DataDirLock,
@@ -37,7 +38,6 @@ from umpire.server.data_dir import (
     secure_dir,
 )
 from umpire.server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
-from umpire.server.store import Store
 
 URL_FILE = "redis.url"
 SOCKET_FILE = "valkey.sock"
