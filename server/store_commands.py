@@ -14,9 +14,9 @@ from urllib.parse import urlencode
 
 import msgspec
 from rich.console import Console
-from rich.table import Table
 
 from umpire.engine import registry, scenarios
+from umpire.engine.citations import names_of
 from umpire.engine.errors import InvalidCommand, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
@@ -152,6 +152,8 @@ def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
     if args.schema:
         print(json.dumps(scenarios.setup_schema(ruleset), indent=2))
         return 0
+    from rich.table import Table  # only the table commands pay for it (a third-party module)
+
     shipped = scenarios.scenarios(ruleset)
     if args.json:
         print(json.dumps([msgspec.to_builtins(s) for s in shipped]))
@@ -189,13 +191,18 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
         codec = codec_for(ruleset)
+        names = names_of(ruleset)  # its own seed: not every installed ruleset imported
         revealed = game.meta.revealed_seed is not None
         note = " (already applied: first result returned)" if result.duplicate else ""
         console.print(f"command {command_id} → seqs {result.first_seq}..{result.last_seq}{note}")
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             seen = redact(ruleset, event, role, revealed=revealed)
-            text = shown(describe(seen)) if seen is not None else f"{env.type} (hidden from you)"
+            text = (
+                shown(describe(seen, names=names))
+                if seen is not None
+                else f"{env.type} (hidden from you)"
+            )
             console.print(f"  {env.seq:>5}  {text}", highlight=False)
     return 0
 
@@ -250,6 +257,9 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
                 }
                 print(printable_json(json.dumps(record)))
             return 0
+        from rich.table import Table  # only the table commands pay for it
+
+        names = names_of(ruleset)  # its own seed: not every installed ruleset imported
         table = Table(title=f"game {args.game}, as the {role.value}", show_lines=False)
         for column in ("seq", "time", "type", "what"):
             table.add_column(column)
@@ -266,7 +276,11 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             seen = redact(ruleset, event, role, revealed=revealed)
-            what = describe(seen, with_type=False) if seen is not None else "(hidden from you)"
+            what = (
+                describe(seen, with_type=False, names=names)
+                if seen is not None
+                else "(hidden from you)"
+            )
             if env.command_id in taken:
                 what = f"[taken back at seq {taken[env.command_id]}] {what}"
             table.add_row(str(env.seq), shown(env.recorded_at[11:23]), env.type, shown(what))
@@ -302,6 +316,8 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def cmd_games(settings: Settings, args: argparse.Namespace) -> int:
+    from rich.table import Table  # only the table commands pay for it
+
     async with open_store(settings) as store:
         table = Table(title="games")
         for column in ("game", "ruleset", "events"):
