@@ -26,18 +26,6 @@ from umpire.server.store_access import open_store
 console = Console(highlight=False, soft_wrap=True)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire actions`."""
-    parser.add_argument("game", help="game id in the store")
-    parser.add_argument(
-        "--role",
-        choices=[r.value for r in Role],
-        default=Role.PLAYER.value,
-        help="whose actions (default: the player's; a spectator has none)",
-    )
-    parser.add_argument("--json", action="store_true", help="the actions as JSON")
-
-
 async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
     """Print the legal actions of `args.role` in game `args.game`."""
     async with open_store(settings) as store:

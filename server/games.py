@@ -60,12 +60,11 @@ from umpire.events.errors import (
     Unauthorized,
     VersionConflict,
 )
-from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
+from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot, Store
 from umpire.events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
 from umpire.server.disk_watch import DiskWatch
-from umpire.server.store import Store
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02

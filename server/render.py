@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from umpire.engine.citations import readable
+from umpire.engine.citations import SeedNames, readable
 from umpire.engine.game import Game
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -31,11 +31,11 @@ from umpire.events.types import (
 )
 
 
-def describe(event: Struct, *, with_type: bool = True) -> str:
+def describe(event: Struct, *, with_type: bool = True, names: SeedNames | None = None) -> str:
     """One line saying what an event means (without its type name when a table shows the
-    type in a column of its own), its citations as the rulebook's (engine/citations.py),
-    safe to print (control characters escaped)."""
-    return printable(readable(_describe(event, with_type=with_type)))
+    type in a column of its own), its citations as the rulebook's (engine/citations.py:
+    `names`, or every installed ruleset's), safe to print (control characters escaped)."""
+    return printable(readable(_describe(event, with_type=with_type), names))
 
 
 def _describe(event: Struct, *, with_type: bool) -> str:

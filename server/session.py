@@ -34,7 +34,7 @@ from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
 from umpire.events.errors import LogRewound, UmpireError
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.store import Credential
+from umpire.events.store import Credential, Store
 from umpire.events.unreachable import UNREACHABLE, unavailable
 from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
@@ -81,7 +81,6 @@ from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.replay_cache import ReplayCache
-from umpire.server.store import Store
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
 log = logging.getLogger("umpire.gateway")

@@ -30,6 +30,7 @@ from redis.exceptions import RedisError
 from umpire.events.durability import Durability
 from umpire.events.errors import StoreUnavailable
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Store
 from umpire.server.config import Settings
 from umpire.server.data_dir import (
     DataDirLock,
@@ -46,7 +47,6 @@ from umpire.server.embedded import (
     peer_credentials,
     with_credentials,
 )
-from umpire.server.store import Store
 
 URL_FILE = "redis.url"
 STORE_DIR = "redis"

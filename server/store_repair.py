@@ -150,13 +150,3 @@ def cmd_store(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     finally:
         lock.release()
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`umpire store check|repair`."""
-    sub = parser.add_subparsers(dest="store_cmd", required=True)
-    sub.add_parser("check", help="say whether the store's append-only file is whole")
-    sub.add_parser(
-        "repair",
-        help="cut the append-only file back to its last complete command (a copy kept)",
-    )

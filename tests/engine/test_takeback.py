@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import Struct
+from umpire_counter import RULESET as COUNTER
+from umpire_counter import Added
 
-from tests.support.counter_ruleset import RULESET as COUNTER
-from tests.support.counter_ruleset import Added
 from tests.support.schema_sampler import sample
 from tests.support.takeback_log import Log, bookkeeping_free
 from umpire.engine import registry

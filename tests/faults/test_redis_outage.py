@@ -19,10 +19,10 @@ import pytest
 from tests.support.gateways import gateway_settings, http_get
 from tests.support.peer import Peer
 from umpire.engine.audit import audit
+from umpire.events.backoff import CAP_SECONDS, FIRST_SECONDS
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
-from umpire.server.backoff import CAP_SECONDS, FIRST_SECONDS
 from umpire.server.embedded import EmbeddedRedis
 
 FAIL_FAST_SECONDS = 3.0  # Redis down: connection refused, no waiting
@@ -190,7 +190,7 @@ async def test_an_external_redis_that_restarts_is_retried_with_capped_jittered_b
 ) -> None:
     """Redis (here a Valkey reached by its URL, as an external REDIS_URL is) stopped for
     5 s and started again on the same port: the gateway's own connections (the revocation
-    listener, the notifier's pub/sub) pause between tries as server/backoff.py says,
+    listener, the notifier's pub/sub) pause between tries as events/backoff.py says,
     doubling from 0.1 s up to the 2 s cap, each drawn in the upper half of its step, so
     they do not hammer a server that is coming back; once it is back, they are subscribed
     again within one cap and a revocation published then is heard. On main they retried

@@ -22,7 +22,7 @@ from tests.support.gateway_games import create_bound
 from umpire.engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
 from umpire.engine.rulesets.nightfighter import RULESET as RULESET_NIGHTFIGHTER
 from umpire.events.redis_store import RedisEventStore
-from umpire.server import cli, replay_command
+from umpire.server import replay_command, store_commands
 from umpire.server.cli import main
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
@@ -36,7 +36,7 @@ def cli_env(monkeypatch: pytest.MonkeyPatch, redis_server: EmbeddedRedis, prefix
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
     monkeypatch.setenv("UMPIRE_OPERATOR_TOKEN", TOKEN)
     # No wrapping: a secret split over two table lines would slip past the search.
-    monkeypatch.setattr(cli.console, "width", 5000)
+    monkeypatch.setattr(store_commands.console, "width", 5000)
     monkeypatch.setattr(replay_command.console, "width", 5000)
     return prefix
 

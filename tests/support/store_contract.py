@@ -1,9 +1,11 @@
 """The EventStore contract as tests. Every store's tests subclass StoreContract and provide
 a `store` fixture; a store that fails these is not a store.
 
-The last part runs the operations of server/'s protocols (server/store.py `Store`: the
-event store with its `credentials` and `notifications`) against the store, and checks
-that it offers each of their members with the protocol's parameters."""
+The last part runs the operations of the rest of the store's contract (events/store.py
+`Store`: the event store with its `credentials` and `notifications`, the protocols of
+events/credential_store.py and events/notifications.py) against the store, and checks
+that it offers each of their members with the protocol's parameters. The contract is
+events/'s: this suite imports nothing of server/."""
 
 from __future__ import annotations
 
@@ -16,13 +18,12 @@ from typing import Any
 import pytest
 from redis.crc import key_slot
 
+from umpire.events.backoff import Backoff
+from umpire.events.credential_store import CredentialStore
 from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import ExpectedVersionAhead, GameExists, VersionConflict
-from umpire.events.store import Credential, EventStore, PendingEvent
-from umpire.server.backoff import Backoff
-from umpire.server.credential_store import CredentialStore
-from umpire.server.notifications import GameChannels, Notifications, RevocationHearing
-from umpire.server.store import Store
+from umpire.events.notifications import GameChannels, Notifications, RevocationHearing
+from umpire.events.store import Credential, EventStore, PendingEvent, Store
 
 NOW = "2026-01-01T00:00:00.000Z"
 

@@ -1,6 +1,8 @@
-"""What the server needs to keep credentials: digests of tokens and the roles they grant.
+"""What a store keeps of credentials: digests of tokens and the roles they grant.
 
-server/credentials.py makes tokens, hashes them and looks the hashes up; the
+The contract is the store's, so it lives here with `EventStore` (events/store.py), and the
+store contract suite (tests/support/store_contract.py) states it without importing
+server/. server/credentials.py makes tokens, hashes them and looks the hashes up; the
 store only keeps digests (the Redis adapter: events/redis_credentials.py, in the game's
 own hash, which the append script reads to refuse a revoked credential). Every operation
 raises StoreUnavailable when the store cannot be reached.

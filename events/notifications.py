@@ -1,8 +1,10 @@
-"""What the server needs to hear from its store: a game's log moved on, a credential was
-revoked. Both are hints: the log and the credential digests are the truth, and the server
-polls versions and re-checks grants for whatever a hint missed.
+"""What a store tells its readers: a game's log moved on, a credential was revoked. Both
+are hints: the log and the credential digests are the truth, and the server polls
+versions and re-checks grants for whatever a hint missed.
 
-The Redis adapter is events/redis_channels.py (pub/sub; sharded on a cluster).
+The contract is the store's, so it lives here with `EventStore` (events/store.py); the
+server hears through it. The Redis adapter is events/redis_channels.py (pub/sub; sharded
+on a cluster).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from umpire.server.backoff import Backoff
+from umpire.events.backoff import Backoff
 
 
 class GameChannels(Protocol):
