@@ -174,7 +174,11 @@ async def test_a_ruleset_with_a_map_shows_its_counters_on_hexes(
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
         created = await client.create("conflict_of_heroes", {}, client_entropy="waived")
         view = await client.view(created.game_id)
-        units = {u["id"]: u["hex"] for u in view.state["units"] if u.get("hex")}
+        units = {  # on the map: a reinforcement waits out of play at its set-up hex
+            u["id"]: u["hex"]
+            for u in view.state["units"]
+            if u.get("hex") and u.get("in_play", True)
+        }
         page = await browser.new_page(viewport={"width": 1280, "height": 1000})
         await open_with_credential(page, port, created.player_credential)
         await page.wait_for_selector("#state svg.hexmap", timeout=TIMEOUT)
