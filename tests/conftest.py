@@ -133,11 +133,28 @@ INTEGRATION_NAMES = frozenset(
 )
 
 
+# Support modules whose helpers start a serve, a gateway process, a cluster or a CLI.
+INTEGRATION_MODULES = frozenset(
+    {
+        "tests.support.embedded_site",
+        "tests.support.fleet",
+        "tests.support.processes",
+        "tests.support.peer",
+        "bench.cluster",
+        "bench.hostile_load",
+    }
+)
+
+
 def _starts_real_parts(item: pytest.Item) -> bool:
     if INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ())):
         return True
     module = getattr(item, "module", None)
     if module is not None and not INTEGRATION_NAMES.isdisjoint(vars(module)):
+        return True
+    if module is not None and any(
+        getattr(value, "__module__", None) in INTEGRATION_MODULES for value in vars(module).values()
+    ):
         return True
     # A name imported inside the test function itself (IMPORT_FROM keeps it in co_names).
     code = getattr(getattr(item, "function", None), "__code__", None)
