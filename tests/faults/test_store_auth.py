@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
 import socket
 import stat
 from pathlib import Path
@@ -21,6 +20,7 @@ import redis
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
 from tests.support.embedded_site import run_cli, start_serve, stop
+from tests.support.local_user import LocalUser
 from umpire.server.config import from_env
 from umpire.server.data_dir import SECRET_FILE, read_passwords
 from umpire.server.embedded import ADMIN_USER, GATEWAY_DENIED, GATEWAY_USER, with_credentials
@@ -95,22 +95,6 @@ def test_the_gateway_user_cannot_run_admin_commands(site: tuple[Path, str]) -> N
             gateway.execute_command(*command)
 
 
-def as_nobody(check) -> int:  # type: ignore[no-untyped-def]
-    """Run `check` in a forked child that has dropped root for `nobody`; its exit code."""
-    nobody = pwd.getpwnam("nobody")
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 99
-        try:
-            os.setgroups([])
-            os.setgid(nobody.pw_gid)
-            os.setuid(nobody.pw_uid)
-            code = check()
-        finally:
-            os._exit(code)
-    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-
-
 def test_another_user_can_neither_read_the_secret_nor_enter_the_data_dir(
     site: tuple[Path, str],
 ) -> None:
@@ -135,7 +119,7 @@ def test_another_user_can_neither_read_the_secret_nor_enter_the_data_dir(
                 refused += 1
         return refused
 
-    assert as_nobody(attack) == 4
+    assert LocalUser.nobody().run(attack) == 4
 
 
 def test_serve_with_a_redis_url_uses_its_credentials(tmp_path: Path) -> None:

@@ -208,16 +208,7 @@ async def test_a_cli_command_sends_no_password_to_another_users_socket(
             os.write(heard_w, heard or b"-")
         return 0
 
-    pid = os.fork()
-    if pid == 0:  # the stranger's listener, in a child that drops root
-        code = 99
-        try:
-            os.setgroups([])
-            os.setgid(stranger.gid)
-            os.setuid(stranger.uid)
-            code = listen()
-        finally:
-            os._exit(code)
+    pid = stranger.start(listen)  # the stranger's listener, in a child that drops root
     os.close(ready_w)
     os.close(heard_w)
     assert os.read(ready_r, 1) == b"1"

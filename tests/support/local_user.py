@@ -22,9 +22,17 @@ class LocalUser:
     uid: int
     gid: int
 
-    def run(self, attack: Callable[[], int]) -> int:
-        """Run `attack` as this user in a forked child; its return value (0-255), or 99
-        if it raised."""
+    @classmethod
+    def nobody(cls) -> LocalUser:
+        """The system's unprivileged `nobody`, for attacks that need no account of their own."""
+        import pwd
+
+        entry = pwd.getpwnam("nobody")
+        return cls(entry.pw_name, entry.pw_uid, entry.pw_gid)
+
+    def start(self, attack: Callable[[], int]) -> int:
+        """Start `attack` as this user in a forked child that drops root; the child's pid.
+        Its exit code is `attack`'s return value (0-255), or 99 if it raised."""
         pid = os.fork()
         if pid == 0:  # the child: never returns into pytest
             code = 99
@@ -35,7 +43,11 @@ class LocalUser:
                 code = attack()
             finally:
                 os._exit(code)
-        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        return pid
+
+    def run(self, attack: Callable[[], int]) -> int:
+        """Run `attack` as this user in a forked child; its exit code (see `start`)."""
+        return os.waitstatus_to_exitcode(os.waitpid(self.start(attack), 0)[1])
 
 
 @contextmanager
