@@ -8,15 +8,14 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from umpire.clients import UmpireClient, UmpireError
-from umpire.events.terminal_text import printable, shown
+from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import EventFrame, ViewState
 
-console = Console()
-err_console = Console(stderr=True)
+console = terminal()
+err_console = terminal(stderr=True)
 
 
 def describe_frame(frame: EventFrame) -> str:

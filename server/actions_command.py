@@ -12,18 +12,18 @@ import argparse
 import json
 
 import msgspec
-from rich.console import Console
 from rich.markup import escape
 
 from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
 from umpire.engine.validation import describe
+from umpire.events.terminal_text import terminal
 from umpire.events.wire import Action
 from umpire.server.config import Settings
 from umpire.server.games import Games
 from umpire.server.store_access import open_store
 
-console = Console(highlight=False, soft_wrap=True)
+console = terminal(highlight=False, soft_wrap=True)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from rich.console import Console
 from rich.table import Table
 
 from umpire.engine import registry
@@ -39,7 +38,7 @@ from umpire.events.envelope import check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound
 from umpire.events.store import EventStore, PendingEvent
-from umpire.events.terminal_text import shown
+from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
 from umpire.server.game_log import load_log, read_log, ruleset_from_module
@@ -47,8 +46,8 @@ from umpire.server.progress import progress_bar
 from umpire.server.referee import add_role_arguments, role_for
 from umpire.server.store_access import open_store
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True)
+console = terminal(highlight=False, soft_wrap=True)
+err_console = terminal(stderr=True)
 
 
 def _source(parser: argparse.ArgumentParser) -> None:
