@@ -200,6 +200,11 @@ async def serve_forever(
 def run(settings: Settings) -> int:
     """Entry point of `umpire serve`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # The rules run in worker threads (server/games.py): a long opponent turn holds the
+    # GIL for up to one switch interval each time the event loop wants it back, and a
+    # command's round trip waits for it several times. 1 ms instead of 5 keeps other games'
+    # answers prompt (tests/server/test_ai_turn_does_not_hold_the_loop.py, issue 32).
+    sys.setswitchinterval(0.001)
     try:
         with embedded_server(settings) as server:
             url = store_url(settings, server)

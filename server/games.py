@@ -497,7 +497,12 @@ class Games:
                                 game_id=game_id,
                             )
                         continue
-                events = self._decide(ruleset, game, command, manual_dice, seed, role)
+                # The rules run in a worker thread: an opponent's procedure on a large
+                # setup takes a while, and the event loop serves other games meanwhile
+                # (issue 32; the state is immutable and decide is pure).
+                events = await asyncio.to_thread(
+                    self._decide, ruleset, game, command, manual_dice, seed, role
+                )
             except UmpireError:
                 if cached is not None:
                     reload = True  # judged on the cache only: judge again on the log
