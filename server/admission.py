@@ -39,6 +39,18 @@ LISTED_GAMES_PER_UNIT = 1
 STREAMED_EVENTS_PER_UNIT = 2
 
 
+# A command's rules (decide) are charged by the CPU time they took, measured in the worker
+# thread that ran them (server/games.py WorkMeter), at one unit per WORK_UNIT_SECONDS beyond
+# the message's own unit: the largest Conflict of Heroes AI turn the bounds allow (~0.13 s)
+# costs ~2,600 units, so a client that asks for one after another waits its turn.
+WORK_UNIT_SECONDS = 50e-6
+
+
+def work_cost(seconds: float) -> int:
+    """The units a command's measured rules work costs beyond its message's unit."""
+    return max(0, math.ceil(seconds / WORK_UNIT_SECONDS) - MESSAGE_COST)
+
+
 def replay_cost(events: int) -> int:
     """A `view` with `at_seq` that must read and fold `events` events (a cached answer
     still loads the game and reads one event to check it)."""
@@ -169,6 +181,22 @@ class Admission:
         )
         self.refused[scope] += 1
         return Refusal(scope, cost, bucket.wait(cost, now))
+
+    def charge_work(
+        self, connection: Bucket, address: str, kind: str, cost: int, now: float
+    ) -> None:
+        """Charge work already done (a command's measured rules work) to the connection
+        and its address, into debt if need be: the sender's next messages wait until the
+        buckets have refilled, so the work one client makes the gateway do is its own
+        budget's, whatever a single command costs."""
+        if cost <= 0:
+            return
+        shared = self._address(address, now)
+        connection.refill(now)
+        shared.refill(now)
+        connection.pay(cost)
+        shared.pay(cost)
+        self.charged[kind] += cost
 
     def pay_or_wait(
         self, connection: Bucket, address: str, kind: str, cost: int, now: float

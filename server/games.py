@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -106,6 +107,17 @@ class Created(Struct, frozen=True):
     seq: int
     duplicate: bool = False  # created before, by an earlier create with the same game id
     client_entropy: ClientEntropy = ClientEntropy.BIND
+
+
+class WorkMeter:
+    """The CPU seconds the rules took for one command (every attempt, refused or not),
+    measured in the worker thread that ran them; the gateway charges them to the sender's
+    admission budget (server/admission.py work_cost)."""
+
+    __slots__ = ("seconds",)
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
 
 
 class CommandResult(Struct, frozen=True):
@@ -446,8 +458,11 @@ class Games:
         expected_seq: int | None = None,
         role: Role = Role.PLAYER,
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
+
+        The rules run in a worker thread; `meter`, when given, adds up their CPU time.
 
         With `expected_seq` the command applies only if the game is still at that seq
         (optimistic concurrency for clients); otherwise conflicts are retried here. With
@@ -501,7 +516,7 @@ class Games:
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
                 events = await asyncio.to_thread(
-                    self._decide, ruleset, game, command, manual_dice, seed, role
+                    self._decide_metered, meter, ruleset, game, command, manual_dice, seed, role
                 )
             except UmpireError:
                 if cached is not None:
@@ -563,6 +578,24 @@ class Games:
             )
         known = await self.store.command_result(game_id, command_id)
         return None if known is None else self._result(game_id, command_id, known)
+
+    def _decide_metered(
+        self,
+        meter: WorkMeter | None,
+        ruleset: Ruleset[Any],
+        game: Game,
+        command: dict[str, Any],
+        manual_dice: Sequence[Sequence[int]] | None,
+        seed: bytes | None,
+        role: Role,
+    ) -> list[Struct]:
+        """`_decide` in the calling (worker) thread, its CPU time added to `meter`."""
+        started = time.thread_time()
+        try:
+            return self._decide(ruleset, game, command, manual_dice, seed, role)
+        finally:
+            if meter is not None:
+                meter.seconds += time.thread_time() - started
 
     def _decide(
         self,

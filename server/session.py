@@ -72,11 +72,12 @@ from umpire.server.admission import (
     TooManyGrants,
     listing_cost,
     replay_cost,
+    work_cost,
 )
 from umpire.server.config import Settings
 from umpire.server.credentials import Unauthorized
 from umpire.server.feed import Notifier, Sink, Subscription
-from umpire.server.games import Games, game_id_for_create
+from umpire.server.games import Games, WorkMeter, game_id_for_create
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
@@ -431,6 +432,7 @@ class Session:
         digest = await self._player_grant(msg.game_id, msg.credential, msg.id, "send commands to")
         role = Role.PLAYER
         started = time.perf_counter()
+        meter = WorkMeter()
         try:
             result = await self.gw.games.handle(
                 msg.game_id,
@@ -440,10 +442,17 @@ class Session:
                 expected_seq=msg.expected_seq,
                 role=role,
                 credential=Credential(digest, role.value),
+                meter=meter,
             )
         except Unauthorized:
             await self.gw.drop_grant(msg.game_id, digest)
             raise
+        finally:
+            # The rules' work, accepted or refused, is the sender's (server/admission.py).
+            self.gw.admission.charge_work(
+                self.budget, self.address, "command_work", work_cost(meter.seconds),
+                time.monotonic(),
+            )  # fmt: skip
         self.gw.metrics.observe_command(
             time.perf_counter() - started, appended=not result.duplicate
         )

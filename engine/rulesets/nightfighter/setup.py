@@ -45,7 +45,8 @@ class SearchlightZone(Struct, frozen=True, kw_only=True):
     """S14.0: a searchlight zone: its hexes, standard number of dice and whether active."""
 
     name: Name
-    hexes: Annotated[tuple[HexLabel, ...], Meta(max_length=100 * 100)]
+    # A zone is a patch of the map: at most 400 hexes (20 x 20), the map holds 18 x 27.
+    hexes: Annotated[tuple[HexLabel, ...], Meta(max_length=400)]
     dice: Annotated[int, Meta(ge=1, le=12)] = 4  # radar-directed zones roll four
     active: bool = True
     cloud: bool = False  # obscured by cloud: no searches (S14.0)
