@@ -63,7 +63,12 @@ def _value(value: Any) -> str:
 
 
 def refused(exc: BaseException, url: str) -> str:
-    """What went wrong talking to the gateway, in one line (no traceback)."""
+    """What went wrong talking to the gateway, in one line (no traceback), its control
+    characters escaped (a server's message may quote what a player wrote)."""
+    return printable(_refusal(exc, url))
+
+
+def _refusal(exc: BaseException, url: str) -> str:
     if isinstance(exc, UmpireError):
         return f"error ({exc.code}): {exc.message}"
     if isinstance(exc, ConnectionClosed):

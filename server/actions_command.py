@@ -12,12 +12,11 @@ import argparse
 import json
 
 import msgspec
-from rich.markup import escape
 
 from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
 from umpire.engine.validation import describe
-from umpire.events.terminal_text import terminal
+from umpire.events.terminal_text import shown, terminal
 from umpire.events.wire import Action
 from umpire.server.config import Settings
 from umpire.server.games import Games
@@ -40,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def render(action: Action) -> list[str]:
     """An action as lines of text: the command and its description, then each field."""
-    lines = [f"[bold]{escape(action.type)}[/]  {escape(action.description)}"]
+    lines = [f"[bold]{shown(action.type)}[/]  {shown(action.description)}"]
     # A choice between cases (an attacker and the targets of its side): show the first.
     schema = action.schema.get("anyOf", [action.schema])[0]
     if "anyOf" in action.schema:
@@ -51,7 +50,8 @@ def render(action: Action) -> list[str]:
             continue
         accepts = describe(field, most=12) or "any value"
         note = "" if name in required else f" (optional, default {field.get('default')!r})"
-        lines.append(f"    {escape(name)}: {escape(accepts)}{escape(note)}")
+        # The accepted values hold setup and command data (ids a player chose): shown().
+        lines.append(f"    {shown(name)}: {shown(accepts)}{shown(note)}")
     return lines
 
 
@@ -68,7 +68,7 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"no actions: {why}")
         return 0
     console.print(
-        f"game {escape(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
+        f"game {shown(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
     )
     for action in actions:
         for line in render(action):

@@ -101,7 +101,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
             f"{shown(log.source)} ({at.ruleset}) after seq {at.seq} of {at.head}, as the "
             f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
         )
-        status = f"ended: {at.result}" if at.ended else "in play"
+        status = f"ended: {shown(at.result or '')}" if at.ended else "in play"
         console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
         console.print(shown(_dump(at.state), newlines=True))
