@@ -26,10 +26,11 @@ from umpire.server.config import Settings
 from umpire.server.connection_log import connection_logger
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import Notifier
-from umpire.server.games import Games
+from umpire.server.games import Games, decide_for
 from umpire.server.gateway import Gateway
 from umpire.server.http import make_process_request
 from umpire.server.metrics import WorkerShare
+from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
     DataDirInUse,
     embedded_server,
@@ -101,7 +102,11 @@ async def running_gateway(
     names itself in an `X-Umpire-Worker` header on every HTTP and handshake response,
     and its /metrics sums every worker's figures."""
     store = make_store(url, settings)
-    games = Games(store, snapshot_every=settings.snapshot_every, **(games_options or {}))
+    rules = RulesPool(
+        decide_for, processes=settings.rules_processes, modules=settings.extra_rulesets
+    )
+    options: dict[str, Any] = {"rules": rules, **(games_options or {})}
+    games = Games(store, snapshot_every=settings.snapshot_every, **options)
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier)
@@ -146,6 +151,7 @@ async def running_gateway(
         await gateway.stop()
         await notifier.stop()
         await store.close()
+        rules.close()
 
 
 def supervised_store(settings: Settings, embedded: EmbeddedRedis | None) -> Supervisor | None:

@@ -21,7 +21,6 @@ import contextlib
 import hashlib
 import random
 import secrets
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -65,6 +64,7 @@ from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
 from umpire.events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
+from umpire.server.rules_pool import RulesPool, WorkMeter
 from umpire.server.store import Store
 
 MAX_ATTEMPTS = 200  # reveal retries
@@ -109,17 +109,6 @@ class Created(Struct, frozen=True):
     client_entropy: ClientEntropy = ClientEntropy.BIND
 
 
-class WorkMeter:
-    """The CPU seconds the rules took for one command (every attempt, refused or not),
-    measured in the worker thread that ran them; the gateway charges them to the sender's
-    admission budget (server/admission.py work_cost)."""
-
-    __slots__ = ("seconds",)
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-
-
 class CommandResult(Struct, frozen=True):
     """What a command appended (or, for a retried id, what it appended the first time)."""
 
@@ -141,6 +130,41 @@ def game_id_for_create(create_id: str) -> str:
     return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
 
 
+def decide_for(
+    ruleset: Ruleset[Any],
+    game: Game,
+    command: dict[str, Any],
+    manual_dice: Sequence[Sequence[int]] | None,
+    seed: bytes | None,
+    role: Role,
+) -> list[Struct]:
+    """The events one command appends (engine.handling.decide_command) with the dice it
+    is owed: the player's entries, the epoch's server dice, or none before a client seed
+    is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+    """
+    if manual_dice is not None:
+        manual = ManualDice(
+            manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
+        )
+        events = decide_command(ruleset, game, command, manual, role=role, manual=True)
+        manual.check_all_used()
+        return events
+    dice: Dice
+    if seed is not None:
+        # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
+        # across epochs.
+        dice = ServerDice(
+            seed, game.meta.client_seed, game.meta.rolls,
+            opponent_entries=game.meta.opponent_manual_dice,
+        )  # fmt: skip
+    elif game.meta.needs_client_seed:
+        # A roll is refused: bind a client seed first.
+        dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
+    else:
+        raise RuntimeError("the secret must be loaded before deciding with server dice")
+    return decide_command(ruleset, game, command, dice, role=role)
+
+
 class Games:
     """Command handling over an EventStore, with a cache of folded games."""
 
@@ -151,10 +175,14 @@ class Games:
         snapshot_every: int = 500,
         cache_size: int = 256,
         draw_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        rules: RulesPool | None = None,
     ) -> None:
         """`draw_seed` makes each game's secret dice seed; tests pass a deterministic one
-        so that a game played with server dice is the same on every run."""
+        so that a game played with server dice is the same on every run. `rules` runs the
+        decisions (default: each in a worker thread; the gateway's also sends the costly
+        ones to worker processes)."""
         self.store = store
+        self.rules = rules if rules is not None else RulesPool(decide_for)
         self.draw_seed = draw_seed
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
@@ -515,8 +543,8 @@ class Games:
                 # The rules run in a worker thread: an opponent's procedure on a large
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
-                events = await asyncio.to_thread(
-                    self._decide_metered, meter, ruleset, game, command, manual_dice, seed, role
+                events = await self.rules.run(
+                    ruleset, game, command, manual_dice, seed, role, meter or WorkMeter()
                 )
             except UmpireError:
                 if cached is not None:
@@ -578,55 +606,6 @@ class Games:
             )
         known = await self.store.command_result(game_id, command_id)
         return None if known is None else self._result(game_id, command_id, known)
-
-    def _decide_metered(
-        self,
-        meter: WorkMeter | None,
-        ruleset: Ruleset[Any],
-        game: Game,
-        command: dict[str, Any],
-        manual_dice: Sequence[Sequence[int]] | None,
-        seed: bytes | None,
-        role: Role,
-    ) -> list[Struct]:
-        """`_decide` in the calling (worker) thread, its CPU time added to `meter`."""
-        started = time.thread_time()
-        try:
-            return self._decide(ruleset, game, command, manual_dice, seed, role)
-        finally:
-            if meter is not None:
-                meter.seconds += time.thread_time() - started
-
-    def _decide(
-        self,
-        ruleset: Ruleset[Any],
-        game: Game,
-        command: dict[str, Any],
-        manual_dice: Sequence[Sequence[int]] | None,
-        seed: bytes | None,
-        role: Role,
-    ) -> list[Struct]:
-        if manual_dice is not None:
-            manual = ManualDice(
-                manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
-            )
-            events = decide_command(ruleset, game, command, manual, role=role, manual=True)
-            manual.check_all_used()
-            return events
-        dice: Dice
-        if seed is not None:
-            # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
-            # across epochs.
-            dice = ServerDice(
-                seed, game.meta.client_seed, game.meta.rolls,
-                opponent_entries=game.meta.opponent_manual_dice,
-            )  # fmt: skip
-        elif game.meta.needs_client_seed:
-            # A roll is refused: bind a client seed first.
-            dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
-        else:
-            raise RuntimeError("the secret must be loaded before deciding with server dice")
-        return decide_command(ruleset, game, command, dice, role=role)
 
     async def _append(
         self,

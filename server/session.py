@@ -77,11 +77,12 @@ from umpire.server.admission import (
 from umpire.server.config import Settings
 from umpire.server.credentials import Unauthorized
 from umpire.server.feed import Notifier, Sink, Subscription
-from umpire.server.games import Games, WorkMeter, game_id_for_create
+from umpire.server.games import Games, game_id_for_create
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.replay_cache import ReplayCache
+from umpire.server.rules_pool import WorkMeter
 from umpire.server.store import Store
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
