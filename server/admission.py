@@ -39,16 +39,19 @@ LISTED_GAMES_PER_UNIT = 1
 STREAMED_EVENTS_PER_UNIT = 2
 
 
-# A command's rules (decide) are charged by the CPU time they took, measured in the worker
-# thread that ran them (server/games.py WorkMeter), at one unit per WORK_UNIT_SECONDS beyond
-# the message's own unit: the largest Conflict of Heroes AI turn the bounds allow (~0.13 s)
-# costs ~2,600 units, so a client that asks for one after another waits its turn.
+# A command's rules (decide) are charged by the CPU time they took beyond FREE_WORK_SECONDS,
+# measured in the thread or process that ran them (server/rules_pool.py WorkMeter), at one
+# unit per WORK_UNIT_SECONDS: an ordinary command (well under 5 ms) costs its message's
+# unit as before, while the largest Conflict of Heroes AI turn the bounds allow (~0.13 s)
+# costs ~2,500 units, so a client that asks for one after another waits its turn. The free
+# share is the rules pool's threshold for a worker process (the two mark "costly" alike).
 WORK_UNIT_SECONDS = 50e-6
+FREE_WORK_SECONDS = 0.005
 
 
 def work_cost(seconds: float) -> int:
     """The units a command's measured rules work costs beyond its message's unit."""
-    return max(0, math.ceil(seconds / WORK_UNIT_SECONDS) - MESSAGE_COST)
+    return max(0, math.ceil((seconds - FREE_WORK_SECONDS) / WORK_UNIT_SECONDS))
 
 
 def replay_cost(events: int) -> int:

@@ -20,10 +20,13 @@ The CPU time a run took is returned for admission (server/admission.py work_cost
 from __future__ import annotations
 
 import asyncio
+import importlib
+import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from msgspec import Struct
@@ -32,9 +35,13 @@ from umpire.engine import registry
 from umpire.engine.game import Game
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.server.admission import FREE_WORK_SECONDS
 
-# A command type whose rules took more CPU than this runs in a worker process next time.
-HEAVY_SECONDS = 0.005
+log = logging.getLogger("umpire.rules")
+
+# A command type whose rules took more CPU than this runs in a worker process next time
+# (admission charges the work beyond it: server/admission.py FREE_WORK_SECONDS).
+HEAVY_SECONDS = FREE_WORK_SECONDS
 
 Decide = Callable[
     [Ruleset[Any], Game, dict[str, Any], Sequence[Sequence[int]] | None, bytes | None, Role],
@@ -132,13 +139,17 @@ class RulesPool:
         self._pool.submit(time.thread_time)  # start the workers now, not at need
 
     def _portable(self, ruleset: Ruleset[Any]) -> bool:
-        """Whether a worker process loads this very ruleset by its name."""
+        """Whether a worker process loads this very ruleset by its name (an installed entry
+        point, or one of the modules it loads at its start)."""
         known = self._portability.get(ruleset.name)
         if known is None:
             try:
-                installed = ruleset.name in registry.installed()
-                known = installed and registry.get(ruleset.name) is ruleset
-            except Exception:  # a broken entry point elsewhere: keep this one in the thread
+                names = set(registry.installed())
+                for spec in self.modules:
+                    module, _, attr = spec.partition(":")
+                    names.add(getattr(importlib.import_module(module), attr or "RULESET").name)
+                known = ruleset.name in names and registry.get(ruleset.name) is ruleset
+            except Exception:  # a broken entry point or module: keep this one in the thread
                 known = False
             self._portability[ruleset.name] = known
         return known
@@ -158,16 +169,26 @@ class RulesPool:
         heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = 0.0
         try:
-            if heavy and self._pool is not None and self._portable(ruleset):
-                self.in_process += 1
-                events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
-                    self._pool, _run_by_name, self.decide, ruleset.name, game, command,
-                    manual_dice, seed, role,
-                )  # fmt: skip
-                if error is not None:
-                    raise error
-                assert events is not None
-                return events
+            pool = self._pool
+            if heavy and pool is not None and self._portable(ruleset):
+                try:
+                    events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
+                        pool, _run_by_name, self.decide, ruleset.name, game, command,
+                        manual_dice, seed, role,
+                    )  # fmt: skip
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): this decision runs in a thread,
+                    # and the next costly one starts a fresh pool.
+                    log.warning("a rules worker process died; starting another at need")
+                    if self._pool is pool:
+                        self._pool = None
+                        pool.shutdown(wait=False, cancel_futures=True)
+                else:
+                    self.in_process += 1
+                    if error is not None:
+                        raise error
+                    assert events is not None
+                    return events
             return await asyncio.to_thread(
                 _timed, self.decide, ruleset, game, command, manual_dice, seed, role, meter
             )

@@ -8,7 +8,9 @@ bounds allow from the same seed; their logs must hold the same events, byte for 
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
 from typing import Any
 
 import pytest
@@ -68,3 +70,23 @@ def test_errors_survive_pickling(error: Any) -> None:
     assert type(back) is type(error) and str(back) == "m"
     assert back.code == error.code and back.details == error.details
     assert getattr(back, "rule", None) == getattr(error, "rule", None)
+
+
+async def test_a_dead_worker_process_costs_no_command(gateway: Running) -> None:
+    # A worker killed (out of memory, by an operator): the command it would have run runs
+    # in a thread, and the next costly command has a fresh process.
+    games = gateway.gateway.games
+    games.draw_seed = lambda: SEED
+    await _play(games)
+    pool = games.rules._pool
+    assert pool is not None
+    for pid in list(pool._processes):  # the workers this test's gateway started
+        os.kill(pid, signal.SIGKILL)
+    await games.handle("gpool", "p1", {"type": "Pass"})
+    result = await games.handle("gpool", "t1", {"type": "TakeAiTurn"})
+    assert result.last_seq > result.first_seq
+    assert games.rules._pool is not None and games.rules._pool is not pool
+    before = games.rules.in_process
+    await games.handle("gpool", "p2", {"type": "Pass"})
+    await games.handle("gpool", "t2", {"type": "TakeAiTurn"})
+    assert games.rules.in_process == before + 1

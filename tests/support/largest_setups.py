@@ -14,8 +14,9 @@ from umpire.engine.rulesets.conflict_of_heroes.setup import (
 )
 
 
-def largest_conflict_of_heroes() -> dict[str, Any]:
-    """A 40 x 40 map, 60 units (30 a side), a 60-card deck of Move orders."""
+def largest_conflict_of_heroes(orders_per_card: int = ORDERS_PER_CARD) -> dict[str, Any]:
+    """A 40 x 40 map, 60 units (30 a side), a 60-card deck of Move orders (fewer orders a
+    card: a setup that fits a client's 64 KiB create frame, whose AI turn costs as much)."""
     units = []
     for i in range(MAX_UNITS):
         side = "ai" if i % 2 else "player"
@@ -43,8 +44,8 @@ def largest_conflict_of_heroes() -> dict[str, Any]:
             "colour": "blue",
             "ap_spent_number": 4,
             "hex_number": 1,
-            "priority_orders": [move] * ORDERS_PER_CARD,
-            "tactical_orders": [move] * ORDERS_PER_CARD,
+            "priority_orders": [move] * orders_per_card,
+            "tactical_orders": [move] * orders_per_card,
         }
         for n in range(1, MAX_CARDS + 1)
     ]
