@@ -153,3 +153,17 @@ async def test_a_setup_beyond_its_bounds_is_refused_before_any_work(games: Games
     assert refused.value.code == "invalid_setup"
     assert "placeholders" in refused.value.message and "64" in refused.value.message
     assert await games.store.version("huge") == 0
+
+
+async def test_a_command_beyond_its_bounds_is_refused_before_any_work(games: Games) -> None:
+    # Fails on main: 10,000 moves were parsed and handed to the rules.
+    created = await games.create("conflict_of_heroes", {}, game_id="moves")
+    before = await games.store.version(created.game_id)
+    moves = [{"unit": "P-RIFLE-1", "hex": "0304", "facing": 0}] * 10_000
+    command = {"type": "UnitAction", "units": ["P-RIFLE-1"], "action": "move", "ap": 1,
+               "moves": moves}  # fmt: skip
+    with pytest.raises(UmpireError) as refused:
+        await games.handle(created.game_id, "c1", command)
+    assert refused.value.code == "invalid_command"
+    assert "moves" in refused.value.message and "240" in refused.value.message
+    assert await games.store.version(created.game_id) == before
