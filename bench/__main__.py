@@ -1,6 +1,8 @@
 """`python -m bench`: run every benchmark, print JSON on stdout, then a table on stderr.
 
 `python -m bench --quick` runs each stage at a fifth of its size (a smoke run, ~1 minute).
+`python -m bench cli` measures only how long the command line takes to answer
+(`umpire state`, `send`, `--help`; bench/core.py `cli_start`).
 `python -m bench stages [--fsync everysec|always|both]` runs the peer-shaped stages
 (bench/stages.py), `python -m bench workers` the closed loop against `umpire serve
 --workers N` for N = 1, 2 (and 4 on four cores or more; bench/workers.py); `--seconds`
@@ -62,6 +64,7 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
             "— (the durability settings compared)",
         ),
         ("fold, 100,000-event game", f"{c['fold_events_per_s_100k_game']:,} events/s", "≥ 200,000"),
+        *cli_rows(c["cli_start"]),
         (
             "round trip @ 1,000 cmd/s, 100 games",
             f"p50 {rt['p50_ms']} / p99 {rt['p99_ms']} / p99.9 {rt['p999_ms']} ms",
@@ -141,6 +144,20 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
     ]
 
 
+def cli_rows(cli: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The command line's start: median wall (and CPU) of each command, beside the goal."""
+    goal = f"< {cli['goal_wall_s']} s wall (quiet machine; load now {cli['machine_load_1min']})"
+    shown = {"state": "state GAME", "send": "send GAME", "help": "--help"}
+    return [
+        (
+            f"CLI start: umpire {shown[name]} (median of {cli['runs']})",
+            f"{cli[name]['median_wall_s']:.3f} s wall ({cli[name]['median_cpu_s']:.3f} s CPU)",
+            goal,
+        )
+        for name in ("state", "send", "help")
+    ]
+
+
 def _equal_quota_row(q: dict[str, Any]) -> tuple[str, str, str]:
     if not q["measured"]:
         return ("cluster, gateways at equal CPU quotas", "not measured", q["why_not"])
@@ -207,9 +224,10 @@ def _workers(args: argparse.Namespace, loop: str, console: Console) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
-        "what", nargs="?", default="all", choices=["all", "stages", "workers", "hostile"],
+        "what", nargs="?", default="all", choices=["all", "stages", "workers", "hostile", "cli"],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
-        "hostile: only the player's round trip under 20 hostile connections",
+        "hostile: only the player's round trip under 20 hostile connections; "
+        "cli: only the command line's start",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -229,6 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         print(hostile.report(figures), file=sys.stderr)
         return 0
     console = Console(stderr=True)
+    if args.what == "cli":
+        with console.status("timing the command line (umpire state, send, --help)…"):
+            cli = core.cli_start()
+        print(json.dumps({"cli_start": cli, "event_loop": loop}, indent=2))
+        console.print(_table(f"umpire command line ({os.cpu_count()} CPUs)", cli_rows(cli)))
+        return 0
     if args.what == "stages":
         return _stages(args, loop, console)
     if args.what == "workers":

@@ -4,19 +4,29 @@
   each), against raw pipelined XADD of the same bytes on the same server (the ratio);
 - durable appends: 1-event commands acknowledged only once on disk, by waiting (WAITAOF
   under everysec) and by appendfsync always;
-- fold: events/s folding a 100,000-event game (decode + evolve), from bytes in memory.
+- fold: events/s folding a 100,000-event game (decode + evolve), from bytes in memory;
+- CLI start: the median wall time (and CPU) of `umpire state`, `umpire send` and `umpire
+  --help`, each run several times as a player runs them against a running store (issue 33:
+  under 0.3 s wall on a quiet machine; docs/benchmarks.md "CLI start").
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from umpire.engine import registry
+from umpire_counter import RULESET, Added
+
 from umpire.engine.game import codec_for, fold
 from umpire.events.durability import Durability
 from umpire.events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
@@ -26,16 +36,14 @@ from umpire.events.types import GameCreated
 from umpire.server.embedded import EmbeddedRedis
 
 WRITERS = 50
+CLI_RUNS = 7
+CLI_GOAL_S = 0.3
+# The command a player sends at any point of any game: a roll the solo rules do not govern.
+CLI_COMMAND = '{"type": "RollDice", "dice": "d6", "purpose": "bench"}'
 
 
 def _counter() -> Any:
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.support.counter_ruleset import RULESET, Added
-
-    registry.register(RULESET)
+    """The example ruleset (examples/umpire-counter, installed beside umpire) and its event."""
     return RULESET, Added
 
 
@@ -117,6 +125,64 @@ def fold_rate(events: int = 100_000) -> float:
     return events / elapsed
 
 
+def _umpire() -> list[str]:
+    """The `umpire` console script beside this interpreter (a venv's bin/), as a player
+    runs it; else the module."""
+    script = Path(sys.executable).with_name("umpire")
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("umpire")
+    return [found] if found else [sys.executable, "-m", "umpire.server.cli"]
+
+
+def _timed(argv: list[str], env: dict[str, str], runs: int) -> dict[str, float]:
+    """Median wall and CPU seconds of `runs` runs of `argv` (each must exit 0)."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run(argv, env=env, capture_output=True, text=True)
+        walls.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv[-3:])} exited {done.returncode}: {done.stderr}")
+    return {
+        "median_wall_s": round(statistics.median(walls), 3),
+        "min_wall_s": round(min(walls), 3),
+        "median_cpu_s": round(statistics.median(cpus), 3),
+    }
+
+
+def cli_start(runs: int = CLI_RUNS, ruleset: str = "downtown") -> dict[str, Any]:
+    """How long a player waits for the command line: `umpire state` and `umpire send` on a
+    game of `ruleset` in a running store (an embedded Valkey reached by REDIS_URL), and
+    `umpire --help`, `runs` times each; the medians beside the goal."""
+    with tempfile.TemporaryDirectory(prefix="umpire-bench-cli-") as tmp:
+        server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
+        try:
+            env = {**os.environ, "REDIS_URL": server.url, "UMPIRE_PREFIX": "benchcli",
+                   "UMPIRE_DATA_DIR": str(Path(tmp) / "data")}  # fmt: skip
+            env.pop("UMPIRE_EXTRA_RULESETS", None)
+            umpire = _umpire()
+            created = subprocess.run(
+                [*umpire, "new", ruleset, "--json"], env=env, capture_output=True, text=True
+            )
+            if created.returncode != 0:
+                raise RuntimeError(f"umpire new {ruleset} exited {created.returncode}: "
+                                   f"{created.stderr}")  # fmt: skip
+            game = json.loads(created.stdout)["game_id"]
+            figures = {
+                "state": _timed([*umpire, "state", game], env, runs),
+                "send": _timed([*umpire, "send", game, CLI_COMMAND], env, runs),
+                "help": _timed([*umpire, "--help"], env, runs),
+            }
+        finally:
+            server.stop()
+    return {**figures, "runs": runs, "ruleset": ruleset, "goal_wall_s": CLI_GOAL_S,
+            "machine_load_1min": round(os.getloadavg()[0], 2)}  # fmt: skip
+
+
 async def run() -> dict[str, Any]:
     """All core figures, as a dict."""
     with tempfile.TemporaryDirectory(prefix="umpire-bench-") as tmp:
@@ -166,7 +232,12 @@ async def run() -> dict[str, Any]:
         "append_1_event_waitaof_everysec_events_per_s": round(waited),
         "append_1_event_appendfsync_always_events_per_s": round(fsync_each),
         "fold_events_per_s_100k_game": round(folded),
-        "goals": {"append_10_ratio_to_raw": 0.5, "fold_events_per_s_100k_game": 200_000},
+        "cli_start": cli_start(),
+        "goals": {
+            "append_10_ratio_to_raw": 0.5,
+            "fold_events_per_s_100k_game": 200_000,
+            "cli_start_wall_s": CLI_GOAL_S,
+        },
         "appendfsync": "everysec",
         "writers": WRITERS,
     }

@@ -5,7 +5,7 @@ p99 under 20 ms and the gateway's RSS within 50 MiB of its start).
 One Valkey, one gateway process with its default budgets (server/admission.py), a long
 game (6,000 events) and 100 small ones whose spectator credentials every attacker holds.
 The player (this process) measures a quiet baseline, then the same while
-`tests.support.hostile_load` (a process of its own, from 127.0.0.2) runs the attack:
+`bench.hostile_load` (a process of its own, from 127.0.0.2) runs the attack:
 views of the head and commands, one of each every 20 ms. Prints p50/p99/max of each,
 the RSS, the gateway's longest GC pause and what the attackers were answered.
 
@@ -33,11 +33,9 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from tests.access.peer import Peer
-from tests.faults.fleet import GatewayProcess
-from tests.support.processes import REPO, wait_for_port
+from bench.wsload import REPO, Conn, wait_for_port
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
@@ -63,18 +61,25 @@ def summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-async def play(player: Peer, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
+class Player(Protocol):
+    """A connection that sends a request and waits for its answer (bench.wsload.Conn, whose
+    error answers raise)."""
+
+    async def request(self, message: dict[str, Any], timeout: float = ...) -> Any: ...
+
+
+async def play(player: Player, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
     """A normal player for `seconds`: a view, then a command, every 20 ms."""
     views, commands = [], []
     deadline = time.monotonic() + seconds
     n = 0
     while time.monotonic() < deadline:
         started = time.perf_counter()
-        await player.ok({"type": "view", "game_id": game})
+        await player.request({"type": "view", "game_id": game})
         views.append(time.perf_counter() - started)
         started = time.perf_counter()
-        await player.ok({"type": "command", "game_id": game, "command_id": f"{tag}{n}",
-                         "command": {"type": "Push"}})  # fmt: skip
+        await player.request({"type": "command", "game_id": game, "command_id": f"{tag}{n}",
+                              "command": {"type": "Push"}})  # fmt: skip
         commands.append(time.perf_counter() - started)
         n += 1
         await asyncio.sleep(0.02)
@@ -102,6 +107,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process (VmRSS, KiB), from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
 def _gc_longest(metrics: str) -> list[float]:
     prefix = "umpire_gc_pause_longest_seconds"
     return [float(line.split()[-1]) for line in metrics.splitlines() if line.startswith(prefix)]
@@ -112,19 +125,16 @@ async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0)
     with tempfile.TemporaryDirectory(prefix="umpire-bench-hostile-") as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
         store = RedisEventStore.from_url(server.url, prefix=PREFIX)
-        gateway = GatewayProcess(server.url, PREFIX)
+        gateway = Side("gateway", REPO, server.url, Path(tmp) / "gateway.log")
         try:
             long_game, head, held = await _setup(store)
-            player = await Peer.open(gateway.url)
-            mine = await player.ok({"type": "create", "ruleset": "counter",
-                                    "setup": {"target": 10**6}})  # fmt: skip
-            game = mine["game_id"]
-            await player.ok({"type": "bind_seed", "game_id": game, "client_seed": "me"})
-            await play(player, game, 1.0, "w")  # warm up
-            rss_start = gateway.rss_kib()
-            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
+            await gateway.open()  # the player's game, its seed bound, warmed up
+            player, game, pid = gateway.player, gateway.game, gateway.process.pid
+            assert player is not None
+            rss_start = rss_kib(pid)
+            cpu, started = cpu_seconds(pid), time.monotonic()
             quiet_views, quiet_commands = await play(player, game, quiet, "q")
-            quiet_cores = (cpu_seconds(gateway.pid) - cpu) / (time.monotonic() - started)
+            quiet_cores = (cpu_seconds(pid) - cpu) / (time.monotonic() - started)
             config = Path(tmp) / "hostile.json"
             config.write_text(json.dumps({
                 "url": gateway.url, "seconds": seconds + 3.0, "connections": connections,
@@ -132,19 +142,19 @@ async def run(connections: int = 20, seconds: float = 30.0, quiet: float = 10.0)
                 "source": "127.0.0.2",
             }))  # fmt: skip
             attack = subprocess.Popen(
-                [sys.executable, "-m", "tests.support.hostile_load", str(config)],
+                [sys.executable, "-m", "bench.hostile_load", str(config)],
                 cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             )  # fmt: skip
             await asyncio.sleep(2.0)  # connected and authenticated
-            cpu, started = cpu_seconds(gateway.pid), time.monotonic()
+            cpu, started = cpu_seconds(pid), time.monotonic()
             attacker_cpu = cpu_seconds(attack.pid)
             views, commands = await play(player, game, seconds, "a")
             elapsed = time.monotonic() - started
-            attacked_cores = (cpu_seconds(gateway.pid) - cpu) / elapsed
+            attacked_cores = (cpu_seconds(pid) - cpu) / elapsed
             attacker_cores = (cpu_seconds(attack.pid) - attacker_cpu) / elapsed
             out, _ = await asyncio.to_thread(attack.communicate, timeout=120)
-            rss_end = gateway.rss_kib()
+            rss_end = rss_kib(pid)
             lines = out.decode().strip().splitlines()
             metrics = await asyncio.to_thread(_metrics, gateway.port)
             await player.close()
@@ -205,20 +215,22 @@ class Side:
             self.process = subprocess.Popen([sys.executable, "-m", "umpire.server.cli", "serve"],
                                             cwd=checkout, env=env, stdout=out,
                                             stderr=subprocess.STDOUT)  # fmt: skip
-        wait_for_port(self.port)
+        try:
+            wait_for_port(self.port, self.process)
+        except BaseException:  # a gateway that did not come up is not left running
+            self.process.kill()
+            self.process.wait(10)
+            raise
         self.url = f"ws://127.0.0.1:{self.port}/ws"
-        self.player: Peer | None = None
+        self.player: Conn | None = None
         self.game = ""
         self.attack: subprocess.Popen[bytes] | None = None
         self.samples: dict[str, list[float]] = {}
 
     async def open(self) -> None:
         """The player's connection and game (its seed bound), warmed up."""
-        self.player = await Peer.open(self.url)
-        mine = await self.player.ok({"type": "create", "ruleset": "counter",
-                                     "setup": {"target": 10**6}})  # fmt: skip
-        self.game = mine["game_id"]
-        await self.player.ok({"type": "bind_seed", "game_id": self.game, "client_seed": "me"})
+        self.player = await Conn.open(self.url)
+        self.game = await self.player.create(10**6)
         await play(self.player, self.game, 1.0, f"{self.name}w")
 
     async def slice(self, phase: str, seconds: float, tag: str) -> None:
@@ -262,7 +274,7 @@ async def run_ab(base: Path, connections: int = 20, seconds: float = 30.0,
                     "source": f"127.0.0.{2 + n}",
                 }))  # fmt: skip
                 side.attack = subprocess.Popen(
-                    [sys.executable, "-m", "tests.support.hostile_load", str(config)],
+                    [sys.executable, "-m", "bench.hostile_load", str(config)],
                     cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 )  # fmt: skip

@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bench.cluster import LocalCluster
 from bench.core import _counter
 from bench.cpu_quota import CpuQuota
 from bench.wsload import (
@@ -496,11 +497,6 @@ async def _equal_quota(
 
 async def cluster(progress: Progress, quick: bool = False) -> dict[str, Any]:
     """The round trip and throughput on a 3-master cluster, one gateway then two."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.support.cluster import LocalCluster
-
     scale = 0.2 if quick else 1.0
     out: dict[str, Any] = {"masters": 3, "appendfsync": "everysec"}
     with tempfile.TemporaryDirectory(prefix="umpire-bench-cluster-") as tmp:

@@ -59,7 +59,7 @@ def raise_open_files(want: int = 65536) -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -91,7 +91,7 @@ class GatewayProcess:
             "UMPIRE_PORT": str(self.port),
             "UMPIRE_PREFIX": prefix,
             "UMPIRE_OPERATOR_TOKEN": OPERATOR,
-            "UMPIRE_EXTRA_RULESETS": "tests.support.counter_ruleset:RULESET",
+            "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET",
             "UMPIRE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
             "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
             "UMPIRE_MAX_BURST": "100000",
@@ -120,7 +120,7 @@ class GatewayProcess:
             stderr=subprocess.STDOUT,
         )
         try:
-            _wait_for_port(self.port, self.process)
+            wait_for_port(self.port, self.process)
         except BaseException:
             self.stop()
             raise

@@ -1,16 +1,22 @@
 """Client-side command line: `umpire watch` (live, readable event log) and `umpire play`
-(send commands typed as JSON lines), both over a running gateway's websocket."""
+(send commands typed as JSON lines), both over a running gateway's websocket. The `umpire`
+command line finds them through clients/commands.py and imports this module only to run
+one."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
 import sys
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
-from umpire.clients import UmpireClient, UmpireError
+from umpire.clients.client import UmpireClient, UmpireError
+from umpire.clients.commands import CREDENTIAL_ENV
+from umpire.events import errors
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import EventFrame, ViewState
 
@@ -154,3 +160,26 @@ async def events_between(client: UmpireClient, game: str, seqs: list[int]) -> li
                 break
     await client.request({"type": "unsubscribe", "game_id": game})
     return frames
+
+
+async def cmd_watch(args: argparse.Namespace, gateway: str) -> int:
+    """`umpire watch` (clients/commands.py): `gateway` is the URL unless --url is given."""
+    credential = _credential(args)
+    return await watch(args.url or gateway, credential, args.game, args.from_seq, args.limit)
+
+
+async def cmd_play(args: argparse.Namespace, gateway: str) -> int:
+    """`umpire play` (clients/commands.py): `gateway` is the URL unless --url is given."""
+    return await play(args.url or gateway, _credential(args), args.game)
+
+
+def _credential(args: argparse.Namespace) -> str:
+    """--credential, else UMPIRE_CREDENTIAL: a long-running watch or play keeps its command
+    line in /proc, where every local user reads it; its environment only its owner."""
+    credential = args.credential or os.environ.get(CREDENTIAL_ENV, "").strip()
+    if not credential:
+        raise errors.UmpireError(
+            f"umpire {args.cmd} needs a player or spectator credential: set {CREDENTIAL_ENV} "
+            "(other local users cannot read it there) or give --credential"
+        )
+    return str(credential)

@@ -58,6 +58,15 @@ class UmpireError(Exception):
         self.code = error.code
         self.message = error.message
         self.details = error.details
+        # For a refused `create`: the create_id it sent, to send again with (a create
+        # refused `store_unavailable` may have been written; the same id finds that game).
+        self.create_id: str | None = None
+
+
+def new_create_id() -> str:
+    """A fresh random create_id (32 characters of A-Z a-z 0-9 _ -): a secret, since
+    whoever sends it gets a player credential for its game."""
+    return secrets.token_urlsafe(24)
 
 
 # Unsolicited error codes that end a subscription: its iterator raises UmpireError.
@@ -370,6 +379,7 @@ class UmpireClient:
         *,
         client_entropy: str = "bind",
         opponent_manual_dice: bool = False,
+        create_id: str | None = None,
     ) -> Created:
         """Create a game and bind this client's seed to its dice (docs/audit.md (4.1)).
 
@@ -380,20 +390,29 @@ class UmpireClient:
         seed alone derives the dice, and the game's log says so.
 
         The player credential is kept for reconnects. A create_id makes the request safe
-        to re-send after a reconnect: it names one game.
+        to re-send: it names one game. Without `create_id` a fresh one is generated; the
+        client re-sends it itself after a reconnect, and a refused create's `UmpireError`
+        carries it (`.create_id`), so a caller retrying after `store_unavailable` (the
+        game may have been written) passes it back: `create(..., create_id=err.create_id)`
+        answers with the game the first attempt made, never a second game.
         """
+        create_id = create_id if create_id is not None else new_create_id()
         message: dict[str, Any] = {
             "type": "create",
             "ruleset": ruleset,
             "setup": setup or {},
-            "create_id": secrets.token_urlsafe(24),
+            "create_id": create_id,
             "client_entropy": client_entropy,
         }
         if scenario is not None:
             message["scenario"] = scenario
         if opponent_manual_dice:
             message["opponent_manual_dice"] = True
-        created: Created = await self.request(message)
+        try:
+            created: Created = await self.request(message)
+        except UmpireError as refused:
+            refused.create_id = create_id
+            raise
         self.credentials.append(created.player_credential)
         if client_entropy == "bind" and not created.client_seed:
             seed = client_seed if client_seed is not None else secrets.token_hex(16)

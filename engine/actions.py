@@ -14,6 +14,14 @@ not created to take the player's entries for the opponent (GameMeta.opponent_man
 refuses any value there but the default, so `legal_actions` offers it fixed at the
 default (`{"const": ...}`; a form shows no control for it).
 
+The list is the whole truth: every command of a listed type that its narrowed schema
+allows is accepted by `decide`, and no command of an unlisted type is
+(tests/contract/test_actions_truth.py). The one exception is declared: where a rule reads
+what the role may not see (an opposing pilot's hidden quality), narrowing by it would
+show the secret, so the action lists what the hidden value at best allows and its command
+type names the secret in a `hidden_conditions` class variable; the rules may refuse the
+rest.
+
 Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
 fragments into its properties. `Action` itself is a wire type (events/wire.py), so that
 clients decode it without importing the engine.

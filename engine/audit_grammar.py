@@ -35,7 +35,14 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.codec import canonical_json
 from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
-from umpire.events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from umpire.events.types import (
+    CommandRecorded,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    Roller,
+    SeedRevealed,
+)
 
 SYSTEM_PREFIX = "umpire:"
 """Command ids of system batches start with this; a client's command may not use it."""
@@ -373,8 +380,8 @@ class _Walker:
             except Exception as exc:  # evolve must be total: anything else is a finding
                 self.fail(env.seq, "evolve", f"the log does not fold: {exc}")
                 return self.walk.failure
-            if isinstance(event, DiceRolled):
-                self.at.epoch_rolls += 1
+            if isinstance(event, DiceRolled) and event.by is Roller.SERVER:
+                self.at.epoch_rolls += 1  # physical dice do not close the epoch's bind
             elif isinstance(event, SeedRevealed):
                 # SeedRevealed closes its epoch: the next event is in the next one.
                 self.at.epoch += 1

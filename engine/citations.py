@@ -42,16 +42,24 @@ def rule_titles(ruleset: Ruleset[Any]) -> dict[str, str]:
 
 @cache
 def seed_names() -> SeedNames:
-    """Every installed ruleset's seed, with its title and headings."""
+    """Every installed ruleset's seed, with its title and headings (this imports every
+    installed ruleset: where one game's events are shown, `names_of` its ruleset is enough)."""
     names: SeedNames = {}
     for name in registry.available():
         try:
             ruleset = registry.get(name)
         except UmpireError:
             continue
-        if ruleset.seed and ruleset.seed_title:
-            names[ruleset.seed] = (ruleset.seed_title, rule_titles(ruleset))
+        names.update(names_of(ruleset))
     return names
+
+
+def names_of(ruleset: Ruleset[Any]) -> SeedNames:
+    """One ruleset's seed with its title and headings, for `readable` over the events of a
+    game of that ruleset (they cite its seed), without importing the other rulesets."""
+    if ruleset.seed and ruleset.seed_title:
+        return {ruleset.seed: (ruleset.seed_title, rule_titles(ruleset))}
+    return {}
 
 
 def heading(titles: dict[str, str], number: str) -> str:

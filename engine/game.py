@@ -40,6 +40,7 @@ from umpire.events.types import (
     DiceRolled,
     GameCreated,
     GameEnded,
+    Roller,
     SeedRevealed,
     event_tag,
 )
@@ -62,8 +63,10 @@ class GameMeta(Struct, frozen=True, kw_only=True):
 
     Seeds come in epochs (docs/audit.md (4.1)): `seed_commitment` and `client_seed` are
     the current epoch's, `client_bound` whether its client seed is bound, `epoch_rolls`
-    how many rolls it has made. `revealed_seed` is set by the final reveal only (a reveal
-    that commits no next seed); a mid-game reveal rotates to the next epoch instead.
+    how many server rolls it has made (physical dice entered by the player derive from no
+    seed, so they do not close the epoch to its client seed: docs/audit.md (4.1)).
+    `revealed_seed` is set by the final reveal only (a reveal that commits no next seed); a
+    mid-game reveal rotates to the next epoch instead.
     """
 
     game_id: str
@@ -225,7 +228,8 @@ def apply(
     if type(event) not in _ENGINE_EVENTS:  # most events: the ruleset's own
         return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
     if isinstance(event, DiceRolled):
-        meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=meta.epoch_rolls + 1)
+        served = meta.epoch_rolls + (event.by is Roller.SERVER)
+        meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=served)
         return Game(_blocked(meta, at, "roll"), ruleset.evolve(game.state, event))
     if isinstance(event, CommandRecorded):
         return Game(_recorded(ruleset, game, event, at, command_id), game.state)

@@ -37,17 +37,39 @@ def command_schema(
     `narrow` maps a field name to a schema fragment merged into that field's schema, e.g.
     `{"unit": {"enum": ["P-RIFLE-1"]}}` or `{"searches": {"items": {"properties": ...}}}`
     or `{"amount": {"maximum": 3}}`. A field the type does not have is a programming
-    error (KeyError), so a renamed field cannot silently drop its narrowing.
+    error (KeyError), so a renamed field cannot silently drop its narrowing. A field with a
+    default narrowed to values without it becomes required (left out, it would take the
+    default, which the narrowing says is not allowed now).
     """
     base = shared_schema(command_type)
     if not narrow:
         return base
     properties = dict(base["properties"])
+    required = list(base.get("required", ()))
     for name, fragment in narrow.items():
         if name not in properties:
             raise KeyError(f"{tag_of(command_type)} has no field {name!r}")
         properties[name] = _merge(properties[name], fragment)
-    return {**base, "properties": properties}
+        if name not in required and not _allows_default(properties[name]):
+            required.append(name)  # left out, it would be its default, which is not allowed
+    return {**base, "properties": properties, "required": required}
+
+
+def _allows_default(field: Any) -> bool:
+    """Whether a field's default is among the values its (narrowed) schema allows: an
+    optional field narrowed to values without it must be sent."""
+    if not isinstance(field, dict) or "default" not in field:
+        return True
+    default = field["default"]
+    if "const" in field and field["const"] != default:
+        return False
+    if "enum" in field and default not in field["enum"]:
+        return False
+    if isinstance(default, (list, tuple)) and len(default) < field.get("minItems", 0):
+        return False
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return bool(field.get("minimum", default) <= default <= field.get("maximum", default))
+    return True
 
 
 class Action(Struct, frozen=True):

@@ -122,3 +122,11 @@ class StoreUnavailable(UmpireError):
     """The store cannot be reached; nothing was written."""
 
     code = "store_unavailable"
+
+
+class StoreFull(UmpireError):
+    """The store's disk has less free space than its watermark: writes are refused
+    before they reach the store (which would fail on a short AOF write), reads are still
+    served; nothing was written."""
+
+    code = "store_full"

@@ -1,7 +1,7 @@
 """The store's notifications on Redis pub/sub: a game's log moved on (the append script
 publishes the new version on the game's channel) and a credential was revoked.
 
-The server's Notifications protocol (server/notifications.py) is what this holds. On one
+The store's Notifications protocol (events/notifications.py) is what this holds. On one
 Redis every game channel rides one pub/sub connection (`PubSubChannels`); on a cluster the
 append script publishes with SPUBLISH, heard only on the master serving the game's slot,
 so `ShardChannels` holds one SSUBSCRIBE connection per master and follows a slot that
@@ -28,7 +28,7 @@ log = logging.getLogger("umpire.feed")
 
 
 class Pauses(Protocol):
-    """The pauses of a reconnecting loop (server/backoff.py `Backoff`)."""
+    """The pauses of a reconnecting loop (events/backoff.py `Backoff`)."""
 
     def next(self) -> float:
         """The pause before the next try."""

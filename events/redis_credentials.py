@@ -2,7 +2,7 @@
 hash `umpire:{game}:credentials` (the append script reads the same hash to refuse a
 revoked credential).
 
-The server's CredentialStore protocol (server/credential_store.py) is what this holds:
+The store's CredentialStore protocol (events/credential_store.py) is what this holds:
 it stores, looks up and lists digests; hashing and revocation notices
 stay in server/credentials.py and server/revocations.py.
 """

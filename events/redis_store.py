@@ -183,8 +183,8 @@ class RedisEventStore:
         self._prefix = prefix
         self.cluster = isinstance(client, RedisCluster)
         self.reshard_retries = 0  # appends refused with TRYAGAIN and retried (a metric)
-        # The server's two other protocols on the same client (server/credential_store.py,
-        # server/notifications.py): the server never holds the client itself.
+        # The store's two other protocols on the same client (events/credential_store.py,
+        # events/notifications.py): the server never holds the client itself.
         self.credentials = RedisCredentials(client, prefix)
         self.notifications = RedisNotifications(client, prefix, cluster=self.cluster)
         self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends

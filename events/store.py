@@ -1,10 +1,14 @@
-"""The EventStore contract: what any store of umpire's logs must do.
+"""The store contract: what any store of umpire's logs must do.
 
-`tests/support/store_contract.py` states the same contract as tests; every store subclasses
-it. The Redis Streams store lives in `umpire.events.redis_store`. The protocol lists exactly the
-operations server/ uses (tests/server/test_store_boundary.py checks that server/ types
-against it and never reaches the Redis client). Every operation raises StoreUnavailable
-when the store cannot be reached (events/unreachable.py).
+`EventStore` is the log; `Store` is the log with its credential digests
+(events/credential_store.py `CredentialStore`) and its notifications
+(events/notifications.py `Notifications`), which is what server/ holds. The contract is the
+store's, so all of it lives in events/: `tests/support/store_contract.py` states it as
+tests (importing events/ only), and every store subclasses it. The Redis Streams store lives
+in `umpire.events.redis_store`. The protocols list exactly the operations server/ uses
+(tests/server/test_store_boundary.py checks that server/ types against them and never
+reaches the Redis client). Every operation raises StoreUnavailable when the store cannot
+be reached (events/unreachable.py).
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from typing import Protocol
 
 from msgspec import Struct
 
+from umpire.events.credential_store import CredentialStore
 from umpire.events.envelope import ENVELOPE_VERSION, Envelope
+from umpire.events.notifications import Notifications
 
 
 class PendingEvent(Struct, frozen=True):
@@ -144,4 +150,20 @@ class EventStore(Protocol):
 
     async def close(self) -> None:
         """Let go of the store's connections."""
+        ...
+
+
+class Store(EventStore, Protocol):
+    """An event store with its credential digests and notifications: the store as server/
+    holds it (the Redis adapter, `RedisEventStore`, is built only by server/store_access.py;
+    docs/architecture.md "The store boundary")."""
+
+    @property
+    def credentials(self) -> CredentialStore:
+        """The credential digests of every game."""
+        ...
+
+    @property
+    def notifications(self) -> Notifications:
+        """Appends and revocations as they happen."""
         ...

@@ -24,11 +24,28 @@ WRITE_UNKNOWN = (
 )
 
 
+def why(exc: BaseException) -> str:
+    """What went wrong, in words that never carry the exception's own text: redis-py's
+    name the server's address (a socket path in the operator's home directory, a host and
+    port), which a client has no business learning."""
+    text = str(exc).lower()
+    if type(exc).__name__ == "MaxConnectionsError":
+        reason = "every connection to it is busy"
+    elif isinstance(exc, RedisTimeoutError | TimeoutError) or "timed out" in text:
+        reason = "no answer in time"
+    elif isinstance(exc, ConnectionRefusedError | FileNotFoundError) or "refused" in text:
+        reason = "connection refused"
+    else:
+        reason = "connection lost"
+    return f"{type(exc).__name__}: {reason}"
+
+
 def unavailable(
     exc: BaseException, game_id: str = "", consequence: str = WRITE_UNKNOWN
 ) -> StoreUnavailable:
-    """The StoreUnavailable that reports `exc`; `consequence` says what the caller may do."""
+    """The StoreUnavailable that reports `exc` (without its text: see `why`);
+    `consequence` says what the caller may do."""
     return StoreUnavailable(
-        f"the store is unavailable ({type(exc).__name__}: {exc}); {consequence}",
+        f"the store is unavailable ({why(exc)}); {consequence}",
         game_id=game_id,
     )

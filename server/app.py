@@ -16,6 +16,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.server import Server, serve
@@ -24,6 +25,7 @@ from umpire.server import collector
 from umpire.server.background import cancel_all
 from umpire.server.config import Settings
 from umpire.server.connection_log import connection_logger
+from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import Notifier
 from umpire.server.games import Games, decide_for
@@ -92,6 +94,7 @@ async def running_gateway(
     games_options: dict[str, Any] | None = None,
     restarting: Callable[[], str | None] | None = None,
     share: WorkerShare | None = None,
+    disk: Path | None = None,
 ) -> AsyncIterator[Running]:
     """Run a gateway on `settings.host:port` against the Redis at `url`.
 
@@ -100,13 +103,20 @@ async def running_gateway(
     `share` this is worker `share.worker` of `umpire serve --workers N`
     (server/workers.py): it binds the port with SO_REUSEPORT beside the other workers,
     names itself in an `X-Umpire-Worker` header on every HTTP and handshake response,
-    and its /metrics sums every worker's figures."""
+    and its /metrics sums every worker's figures. With `disk` (the embedded store's data
+    directory) writes are refused with store_full while its disk is under the
+    `store_min_free_mb` watermark (server/disk_watch.py)."""
     store = make_store(url, settings)
     rules = RulesPool(
         decide_for, processes=settings.rules_processes, modules=settings.extra_rulesets
     )
     options: dict[str, Any] = {"rules": rules, **(games_options or {})}
     games = Games(store, snapshot_every=settings.snapshot_every, **options)
+    watch = None
+    if disk is not None and settings.store_min_free_mb > 0:
+        watch = DiskWatch(disk, settings.store_min_free_mb * MB)
+        watch.start()
+        games.disk = watch
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier)
@@ -150,6 +160,8 @@ async def running_gateway(
                 share.publish(_own_metrics(gateway))
         await gateway.stop()
         await notifier.stop()
+        if watch is not None:
+            await watch.stop()
         await store.close()
         rules.close()
 
@@ -161,8 +173,7 @@ def supervised_store(settings: Settings, embedded: EmbeddedRedis | None) -> Supe
         return None
     supervisor = Supervisor(
         embedded,
-        movable_port=settings.store_port == 0 and embedded.unix_socket is not None,
-        on_restart=lambda server: publish(settings.data_dir, server),
+        on_restart=publish,
     )
     supervisor.start()
     return supervisor
@@ -187,7 +198,11 @@ async def serve_forever(
     supervisor = supervised_store(settings, embedded)
     try:
         restarting = supervisor.restarting if supervisor is not None else None
-        async with running_gateway(settings, url, restarting=restarting, share=share) as running:
+        # The embedded store's disk (in a worker too: its settings name no REDIS_URL).
+        disk = settings.data_dir if settings.redis_url is None else None
+        async with running_gateway(
+            settings, url, restarting=restarting, share=share, disk=disk
+        ) as running:
             where = f"{settings.host}:{running.port}"
             store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
             if share is None:

@@ -8,8 +8,6 @@ checks may be pending until the seed is revealed), 1 a check failed, 2 bad input
 from __future__ import annotations
 
 import argparse
-import re
-from typing import Any
 
 from umpire.engine.audit import AuditReport, audit
 from umpire.events.errors import ChainBroken
@@ -28,35 +26,6 @@ AUDIT_FAILED = 1
 
 console = terminal(highlight=False, soft_wrap=True)
 err_console = terminal(stderr=True)
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire audit`."""
-    parser.add_argument("game", nargs="?", help="game id in the store")
-    parser.add_argument("--file", type=_path, help="audit an export (JSON Lines) instead")
-    parser.add_argument(
-        "--ruleset-module",
-        metavar="MODULE:ATTR",
-        help="audit under these rules instead of the installed ones (corrected rules)",
-    )
-    parser.add_argument(
-        "--commitment",
-        type=_commitment,
-        help="the seed commitment received at creation: a log rewritten under another seed "
-        "fails against it",
-    )
-
-
-def _commitment(text: str) -> str:
-    if re.fullmatch("[0-9a-f]{64}", text) is None:
-        raise argparse.ArgumentTypeError("a seed commitment is 64 lowercase hex digits")
-    return text
-
-
-def _path(text: str) -> Any:
-    from pathlib import Path
-
-    return Path(text)
 
 
 def print_report(report: AuditReport, source: str) -> int:

@@ -1,628 +1,122 @@
-"""The `umpire` command line.
+"""The `umpire` command line: parse the arguments, then import and run the one subcommand.
 
 Store commands (`new`, `send`, `takeback`, `log`, `games`, `reveal`, `audit`, `export`, `import`,
 `rulesets`) work directly against the store, so a game can be driven without the gateway.
-`serve` runs the gateway; `watch` and `play` are clients of a running gateway.
+`serve` runs the gateway. Other packages add subcommands through the entry point group
+`umpire.commands` (`Subcommand`): umpire's own clients add `watch` and `play`, clients of a
+running gateway (clients/commands.py), so server/ never imports clients/.
+
+Starting at once (docs/architecture.md "A CLI that starts at once"): this module imports
+only argparse, importlib.metadata and the argument declarations (server/arguments.py).
+What runs a subcommand is imported after parsing, from `COMMANDS` and `RUNNER`, by
+`importlib.import_module`: `umpire state` never loads the gateway, websockets or the
+other rulesets, and `umpire --help` loads nothing but the parser. These tables are the one
+deliberate exception to "no hidden imports of a project module" (tests/test_imports.py
+reads them as imports of this module, so cycles and layers are checked through them).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import json
-import os
+import gc
+import importlib
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode
-
-import msgspec
-from rich.table import Table
-
-from umpire.clients.cli import play, watch
-from umpire.engine import registry, scenarios
-from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
-from umpire.engine.game import codec_for, fold, ruleset_of
-from umpire.engine.redaction import redact, view_for
-from umpire.engine.roles import Role
-from umpire.events.errors import GameNotFound, UmpireError
-from umpire.events.export import envelope_to_line
-from umpire.events.terminal_text import printable_json, shown, terminal
-from umpire.events.types import CommandTakenBack
-from umpire.server import (
-    actions_command,
-    audit_command,
-    credentials,
-    export_command,
-    replay_command,
-)
-from umpire.server.audit_command import cmd_audit
-from umpire.server.config import Settings, SettingsError, from_env
-from umpire.server.export_command import cmd_export, cmd_import
-from umpire.server.games import CLIENT_SEED_MAX, Games
-from umpire.server.input_files import utf8_text
-from umpire.server.referee import add_role_arguments, role_for
-from umpire.server.render import describe, receipt_lines
-from umpire.server.replay_command import cmd_explain, cmd_readjudicate, cmd_replay
-from umpire.server.store_access import open_store
-from umpire.server.workers import serve
-
-console = terminal()
-err_console = terminal(stderr=True)
-
-
-def _json_arg(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UmpireError(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from exc
-    except RecursionError:
-        raise UmpireError(f"{what} nests arrays or objects too deeply") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise UmpireError(f"{what} is not valid: {exc}") from None
-
-
-def _dice_arg(text: str) -> list[list[int]]:
-    """--dice: a list of rolls, each a list of whole-number faces, decoded strictly (a
-    `true` or `"4"` face would otherwise reach the log, where it does not decode)."""
-    try:
-        return msgspec.json.decode(text, type=list[list[int]])
-    except msgspec.DecodeError as exc:
-        raise ManualDiceError(
-            "--dice must be JSON: a list of rolls, each a list of whole-number faces, "
-            f'e.g. "[[3],[4,2]]" ({exc})'
-        ) from None
-
-
-def load_extra_rulesets(settings: Settings) -> None:
-    """Register rulesets named in UMPIRE_EXTRA_RULESETS (module:ATTR)."""
-    for spec in settings.extra_rulesets:
-        registry.load_module(spec)
-
-
-def _setup_arg(
-    ruleset_name: str, text: str | None, scenario: str | None = None
-) -> dict[str, Any] | None:
-    """--setup: inline JSON (starts with "{"), or a JSON or TOML file of the player's own."""
-    if text is None:
-        return None
-    if text.lstrip().startswith("{"):
-        data = _json_arg(text, "--setup")
-        if not isinstance(data, dict):
-            raise UmpireError("--setup must be a JSON object of setup fields")
-        return data
-    path = Path(text)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
-    content = utf8_text(raw, f"--setup {text!r}", InvalidSetup)
-    ruleset = registry.get(ruleset_name)
-    base = scenarios.scenario(ruleset, scenario).setup if scenario else None
-    return scenarios.setup_file(ruleset, content, path.name, base)
-
-
-async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
-    """Create a game; then, having its seed commitment, bind a client seed (fresh random
-    entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
-    import secrets
-
-    setup = _setup_arg(args.ruleset, args.setup, args.scenario)
-    scenario = args.scenario
-    if setup is None and scenario is None:
-        scenario = registry.get(args.ruleset).default_scenario or None
-    waived = args.waive_client_entropy
-    if waived and args.client_seed is not None:
-        raise UmpireError("--client-seed and --waive-client-entropy exclude each other")
-    if args.client_seed is not None and not 1 <= len(args.client_seed) <= CLIENT_SEED_MAX:
-        # Checked before the create: refused after it, it left a game with no seed bound.
-        raise InvalidCommand(
-            f"--client-seed is a string of 1 to {CLIENT_SEED_MAX} characters "
-            f"(this one has {len(args.client_seed)}); nothing was created"
-        )
-    async with open_store(settings) as store:
-        games = Games(store)
-        created = await games.create(
-            args.ruleset,
-            setup,
-            client_entropy="waived" if waived else "bind",
-            game_id=args.game_id,
-            scenario=scenario,
-            opponent_manual_dice=args.allow_opponent_dice,
-        )
-        client_seed = ""
-        if not waived:
-            # Only now, with the commitment in the log, is the client's seed chosen.
-            client_seed = args.client_seed or secrets.token_hex(16)
-            await games.bind_client_seed(created.game_id, client_seed)
-        player = await credentials.issue(store, created.game_id, Role.PLAYER)
-        spectator = await credentials.issue(store, created.game_id, Role.SPECTATOR)
-        link = viewer_link(settings, created.game_id, player)
-        if args.json:
-            out = {
-                "game_id": created.game_id,
-                "seed_commitment": created.seed_commitment,
-                "client_seed": client_seed,
-                "client_entropy": created.client_entropy.value,
-                "scenario": scenario,
-                "player_credential": player,
-                "spectator_credential": spectator,
-                "viewer": link,
-                "opponent_manual_dice": args.allow_opponent_dice,
-            }
-            print(json.dumps(out))
-        else:
-            what = f", scenario {scenario}" if scenario else ""
-            console.print(f"created game [bold]{created.game_id}[/] ({created.ruleset}{what})")
-            console.print(f"seed commitment {created.seed_commitment}")
-            if waived:
-                console.print("client seed     (waived: the server's seed alone derives the dice)")
-            else:
-                console.print(f"client seed     {shown(client_seed)} (bound after the commitment)")
-            if args.allow_opponent_dice:
-                console.print("the player may enter dice for the opponent's rolls")
-            console.print(f"player credential    {player}", soft_wrap=True)
-            console.print(f"spectator credential {spectator}", soft_wrap=True)
-            console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
-            console.print("keep the credentials: they are shown once and stored only as hashes")
-    return 0
-
-
-def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
-    """The viewer's address with the game and credential in the fragment (never sent to the
-    server in a request line)."""
-    fragment = urlencode({"game": game_id, "credential": credential})
-    return f"http://{settings.host}:{settings.port}/#{fragment}"
-
-
-def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
-    ruleset = registry.get(args.ruleset)
-    if args.schema:
-        print(json.dumps(scenarios.setup_schema(ruleset), indent=2))
-        return 0
-    shipped = scenarios.scenarios(ruleset)
-    if args.json:
-        print(json.dumps([msgspec.to_builtins(s) for s in shipped]))
-        return 0
-    if not shipped:
-        console.print(f"{ruleset.name} ships no scenarios")
-        return 0
-    table = Table(title=f"{ruleset.name} scenarios (umpire new {ruleset.name} --scenario NAME)")
-    for column in ("name", "description", "source"):
-        table.add_column(column)
-    for each in shipped:
-        mark = " (default)" if each.name == ruleset.default_scenario else ""
-        table.add_row(each.name + mark, each.description, each.source)
-    console.print(table)
-    return 0
-
-
-async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
-    """Bind a client seed to the game's current seed epoch (after a mid-game reveal)."""
-    import secrets
-
-    client_seed = args.client_seed or secrets.token_hex(16)
-    async with open_store(settings) as store:
-        result = await Games(store).bind_client_seed(args.game, client_seed)
-    console.print(f"client seed {client_seed} bound at seq {result.last_seq}")
-    return 0
-
-
-async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
-    import secrets
-
-    role = role_for(settings, args.role, args.operator_token)
-    command = _json_arg(args.command, "COMMAND-JSON")
-    dice = _dice_arg(args.dice) if args.dice else None
-    command_id = args.command_id or "cli-" + secrets.token_hex(8)
-    async with open_store(settings) as store:
-        games = Games(store)
-        result = await games.handle(args.game, command_id, command, manual_dice=dice)
-        ruleset, game = await games.load(args.game)
-        envelopes = await store.read(args.game, result.first_seq, result.last_seq)
-        codec = codec_for(ruleset)
-        revealed = game.meta.revealed_seed is not None
-        note = " (already applied: first result returned)" if result.duplicate else ""
-        console.print(f"command {command_id} → seqs {result.first_seq}..{result.last_seq}{note}")
-        for env in envelopes:
-            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            seen = redact(ruleset, event, role, revealed=revealed)
-            text = shown(describe(seen)) if seen is not None else f"{env.type} (hidden from you)"
-            console.print(f"  {env.seq:>5}  {text}", highlight=False)
-    return 0
-
-
-async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
-    """Take back the game's last command (the universal TakeBack): print which command was
-    taken back, or (as an error, exit 2) why the takeback rule refuses it now."""
-    import secrets
-
-    role_for(settings, args.role, args.operator_token)
-    command_id = args.command_id or "cli-" + secrets.token_hex(8)
-    async with open_store(settings) as store:
-        games = Games(store)
-        result = await games.handle(args.game, command_id, {"type": "TakeBack"})
-        ruleset, _ = await games.load(args.game)
-        (env,) = await store.read(args.game, result.last_seq, result.last_seq)
-    event = codec_for(ruleset).decode(env.type, env.version, env.payload, seq=env.seq)
-    assert isinstance(event, CommandTakenBack)
-    note = " (already applied: first result returned)" if result.duplicate else ""
-    console.print(
-        f"took back {event.command_type} (seq {event.seq}, command {shown(event.command_id)})"
-        f" → seqs {result.first_seq}..{result.last_seq}{note}",
-        highlight=False,
-    )
-    return 0
-
-
-async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
-    role = role_for(settings, args.role, args.operator_token)
-    async with open_store(settings) as store:
-        envelopes = await store.read(args.game, args.from_seq)
-        if not envelopes and args.from_seq <= 1:
-            raise GameNotFound(f"no game {args.game!r} in this store")
-        whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
-        codec = codec_for(ruleset_of(whole[0]))
-        ruleset = ruleset_of(whole[0])
-        revealed = any(env.type == "SeedRevealed" for env in whole)
-        if args.json:
-            for env in envelopes:
-                if role is Role.REFEREE:
-                    print(printable_json(envelope_to_line(env, codec)))
-                    continue
-                event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-                seen = redact(ruleset, event, role, revealed=revealed)
-                record = {
-                    "game_id": env.game_id,
-                    "seq": env.seq,
-                    "type": env.type,
-                    "version": env.version,
-                    "seen_by": role.value,  # not an export line: the role's view
-                    "payload": msgspec.to_builtins(seen) if seen is not None else None,
-                    "recorded_at": env.recorded_at,
-                    "hash": env.hash,
-                }
-                print(printable_json(json.dumps(record)))
-            return 0
-        table = Table(title=f"game {args.game}, as the {role.value}", show_lines=False)
-        for column in ("seq", "time", "type", "what"):
-            table.add_column(column)
-        # A taken-back command's batch stays in the log: mark it (command id -> takeback seq).
-        taken = {
-            event.command_id: env.seq
-            for env in whole
-            if env.type == "CommandTakenBack"
-            and isinstance(
-                event := codec.decode(env.type, env.version, env.payload, seq=env.seq),
-                CommandTakenBack,
-            )
-        }
-        for env in envelopes:
-            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            seen = redact(ruleset, event, role, revealed=revealed)
-            what = describe(seen, with_type=False) if seen is not None else "(hidden from you)"
-            if env.command_id in taken:
-                what = f"[taken back at seq {taken[env.command_id]}] {what}"
-            table.add_row(str(env.seq), shown(env.recorded_at[11:23]), env.type, shown(what))
-        console.print(table)
-        # The receipt of the head, as the player and a spectator get it (docs/audit.md).
-        game = fold(whole, ruleset=ruleset)
-        if game is not None:
-            for line in receipt_lines(ruleset, game):
-                console.print(f"receipt {line}", soft_wrap=True)
-    return 0
-
-
-async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
-
-    role = role_for(settings, args.role, args.operator_token)
-    async with open_store(settings) as store:
-        ruleset, game = await Games(store).load(args.game)
-    revealed = game.meta.revealed_seed is not None
-    view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
-    if args.json:
-        print(printable_json(json.dumps({"game_id": args.game, "seq": game.meta.seq,
-                  "role": role.value, "ended": game.meta.ended, "view": view})))  # fmt: skip
-        return 0
-    status = f"ended: {shown(game.meta.result or '')}" if game.meta.ended else "in play"
-    console.print(
-        f"game {args.game} ({ruleset.name}) at seq {game.meta.seq}, {status}, "
-        f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
-        highlight=False,
-    )
-    console.print(shown(json.dumps(view, indent=2, sort_keys=True, default=str), newlines=True),
-                  highlight=False)  # fmt: skip
-    return 0
-
-
-async def cmd_games(settings: Settings, args: argparse.Namespace) -> int:
-    async with open_store(settings) as store:
-        table = Table(title="games")
-        for column in ("game", "ruleset", "events"):
-            table.add_column(column)
-        for game_id in await store.games():
-            first = await store.read(game_id, 1, 1)
-            name = ruleset_of(first[0]).name if first else "?"
-            table.add_row(game_id, name, str(await store.version(game_id)))
-        console.print(table)
-    return 0
-
-
-async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
-
-    async with open_store(settings) as store:
-        games = Games(store)
-        result = await games.reveal(args.game)
-        _, game = await games.load(args.game)
-        console.print(f"seed revealed at seq {result.last_seq}")
-        if game.meta.revealed_seed is None:
-            console.print(
-                f"the game goes on in seed epoch {game.meta.epoch} under the new commitment "
-                f"{game.meta.seed_commitment}"
-                + ("; bind a fresh client seed before its next roll (umpire bind GAME)"
-                   if game.meta.needs_client_seed else "")
-            )  # fmt: skip
-    return 0
-
-
-async def cmd_revoke(settings: Settings, args: argparse.Namespace) -> int:
-    async with open_store(settings) as store:
-        existed = await credentials.revoke(store, args.credential)
-    if not existed:
-        err_console.print("[yellow]no such credential[/] (already revoked, or never issued)")
-        return 1
-    console.print("credential revoked: gateways refuse it from its next command on")
-    return 0
-
-
-def cmd_rulesets(settings: Settings, args: argparse.Namespace) -> int:
-    for name in registry.available():
-        try:
-            ruleset = registry.get(name)
-        except UmpireError as exc:
-            console.print(f"{name:20} [red]unavailable[/]: {shown(str(exc))}")
-            continue
-        console.print(f"{name:20} v{ruleset.version}  {ruleset.title}")
-    return 0
-
-
-async def cmd_watch(settings: Settings, args: argparse.Namespace) -> int:
-    credential = _credential(args)
-    return await watch(_url(settings, args), credential, args.game, args.from_seq, args.limit)
-
-
-async def cmd_play(settings: Settings, args: argparse.Namespace) -> int:
-    return await play(_url(settings, args), _credential(args), args.game)
-
-
-CREDENTIAL_ENV = "UMPIRE_CREDENTIAL"
-
-
-def _credential(args: argparse.Namespace) -> str:
-    """--credential, else UMPIRE_CREDENTIAL: a long-running watch or play keeps its command
-    line in /proc, where every local user reads it; its environment only its owner."""
-    credential = args.credential or os.environ.get(CREDENTIAL_ENV, "").strip()
-    if not credential:
-        raise UmpireError(
-            f"umpire {args.cmd} needs a player or spectator credential: set {CREDENTIAL_ENV} "
-            "(other local users cannot read it there) or give --credential"
-        )
-    return str(credential)
-
-
-def _url(settings: Settings, args: argparse.Namespace) -> str:
-    return str(args.url or f"ws://{settings.host}:{settings.port}/ws")
-
-
-def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
-    return serve(settings)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `umpire`."""
-    parser = argparse.ArgumentParser(prog="umpire", description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", type=Path, help="data directory of the embedded server")
-    sub = parser.add_subparsers(dest="cmd", required=True)
-
-    p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
-    p.add_argument("--host")
-    p.add_argument("--port", type=int)
-    p.add_argument(
-        "--workers", type=int,
-        help="gateway processes sharing the port (default: one per core, at most 8; "
-        "UMPIRE_WORKERS)",
-    )  # fmt: skip
-
-    p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
-    p.add_argument("ruleset")
-    p.add_argument("--scenario", help="a shipped scenario (see `umpire scenarios RULESET`)")
-    p.add_argument(
-        "--setup",
-        help="a setup file (.json or .toml, fields of the ruleset's setup) or inline JSON; "
-        "with --scenario, its top-level fields replace the scenario's",
-    )
-    p.add_argument(
-        "--client-seed", help="the client seed to bind after the commitment (default: random)"
-    )
-    p.add_argument(
-        "--waive-client-entropy", action="store_true",
-        help="bind no client seed: the server's seed alone derives the dice (logged)",
-    )  # fmt: skip
-    p.add_argument("--game-id")
-    p.add_argument("--json", action="store_true")
-    p.add_argument(
-        "--allow-opponent-dice",
-        action="store_true",
-        help="let the player enter physical dice (--dice) for the opponent's rolls too",
-    )
-
-    p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
-    p.add_argument("game")
-    p.add_argument("client_seed", nargs="?", help="default: fresh random entropy")
-
-    p = sub.add_parser("send", help="send a player command to a game")
-    p.add_argument("game")
-    p.add_argument("command", metavar="COMMAND-JSON")
-    p.add_argument("--command-id")
-    p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
-    add_role_arguments(p)
-
-    p = sub.add_parser("takeback", help="take back your last command (or say why not)")
-    p.add_argument("game")
-    p.add_argument("--command-id")
-    add_role_arguments(p)
-
-    p = sub.add_parser("log", help="print a game's log")
-    p.add_argument("game")
-    p.add_argument("--from", dest="from_seq", type=int, default=1)
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="JSON Lines (the export format as the referee; the role's view otherwise)",
-    )
-    add_role_arguments(p)
-    p = sub.add_parser("state", help="a game's current state as your role sees it")
-    p.add_argument("game")
-    p.add_argument("--json", action="store_true")
-    add_role_arguments(p)
-
-    sub.add_parser("games", help="list games")
-    p = sub.add_parser(
-        "reveal", help="publish a game's dice seed (a running game rotates to a fresh one)"
-    )
-    p.add_argument("game")
-    p = sub.add_parser("revoke", help="revoke a game credential (operator)")
-    p.add_argument("credential")
-    sub.add_parser("rulesets", help="list installed rulesets")
-    p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
-    p.add_argument("ruleset")
-    p.add_argument("--json", action="store_true")
-    p.add_argument(
-        "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
-    )
-
-    p = sub.add_parser("actions", help="the commands a role may send now, with their fields")
-    actions_command.add_arguments(p)
-
-    for name, text in (
-        ("watch", "follow a game's events live through a gateway"),
-        ("play", "send commands (JSON lines on stdin) through a gateway"),
-    ):
-        p = sub.add_parser(name, help=text)
-        p.add_argument("game", nargs="?", help="game id (default: the credential's game)")
-        p.add_argument(
-            "--credential",
-            help=f"player or spectator credential (default: {CREDENTIAL_ENV}, which other "
-            "local users cannot read as they can a command line)",
-        )
-        p.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
-        if name == "watch":
-            p.add_argument("--from", dest="from_seq", type=int, default=0)
-            p.add_argument("--limit", type=int, default=0, help="stop after N events")
-    _add_log_commands(sub)
-    return parser
-
-
-def _add_log_commands(sub: Any) -> None:
-    """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
-
-    p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
-    audit_command.add_arguments(p)
-    p = sub.add_parser("replay", help="a game's state at a seq, or what changed between two")
-    replay_command.add_replay_arguments(p)
-    p = sub.add_parser("explain", help="one event in plain words: rule, dice, candidates")
-    replay_command.add_explain_arguments(p)
-    p = sub.add_parser("readjudicate", help="re-run a game under the current or given rules")
-    replay_command.add_readjudicate_arguments(p)
-    p = sub.add_parser("export", help="write a game as JSON Lines (umpire-export/1)")
-    export_command.add_export_arguments(p)
-    p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
-    export_command.add_import_arguments(p)
-
-
-async def _cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_audit(settings, args)
-
-
-async def _cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_replay(settings, args)
-
-
-async def _cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_explain(settings, args)
-
-
-async def _cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_readjudicate(settings, args)
-
-
-async def _cmd_export(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_export(settings, args)
-
-
-async def _cmd_import(settings: Settings, args: argparse.Namespace) -> int:
-
-    return await cmd_import(settings, args)
-
-
-HANDLERS = {
-    "new": cmd_new,
-    "bind": cmd_bind,
-    "send": cmd_send,
-    "takeback": cmd_takeback,
-    "log": cmd_log,
-    "games": cmd_games,
-    "reveal": cmd_reveal,
-    "revoke": cmd_revoke,
-    "rulesets": cmd_rulesets,
-    "scenarios": cmd_scenarios,
-    "state": cmd_state,
-    "actions": actions_command.cmd_actions,
-    "serve": cmd_serve,
-    "watch": cmd_watch,
-    "play": cmd_play,
-    "audit": _cmd_audit,
-    "replay": _cmd_replay,
-    "explain": _cmd_explain,
-    "readjudicate": _cmd_readjudicate,
-    "export": _cmd_export,
-    "import": _cmd_import,
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any, Protocol
+
+from umpire.server.arguments import build_parser
+
+# The built-in subcommands' handlers, "module:function", each called with (settings, args).
+COMMANDS = {
+    "serve": "umpire.server.workers:cmd_serve",
+    "new": "umpire.server.store_commands:cmd_new",
+    "bind": "umpire.server.store_commands:cmd_bind",
+    "send": "umpire.server.store_commands:cmd_send",
+    "takeback": "umpire.server.store_commands:cmd_takeback",
+    "log": "umpire.server.store_commands:cmd_log",
+    "state": "umpire.server.store_commands:cmd_state",
+    "games": "umpire.server.store_commands:cmd_games",
+    "reveal": "umpire.server.store_commands:cmd_reveal",
+    "revoke": "umpire.server.store_commands:cmd_revoke",
+    "rulesets": "umpire.server.store_commands:cmd_rulesets",
+    "scenarios": "umpire.server.store_commands:cmd_scenarios",
+    "actions": "umpire.server.actions_command:cmd_actions",
+    "audit": "umpire.server.audit_command:cmd_audit",
+    "replay": "umpire.server.replay_command:cmd_replay",
+    "explain": "umpire.server.replay_command:cmd_explain",
+    "readjudicate": "umpire.server.replay_command:cmd_readjudicate",
+    "export": "umpire.server.export_command:cmd_export",
+    "import": "umpire.server.export_command:cmd_import",
+    "store": "umpire.server.store_repair:cmd_store",
 }
+# What runs any of them: settings, the event loop, errors as one line (server/invocation.py).
+RUNNER = "umpire.server.invocation:run"
+# The entry point group of other packages' subcommands, each named after its subcommand.
+GROUP = "umpire.commands"
+
+
+class Subcommand(Protocol):
+    """A subcommand that another package adds to `umpire`: an entry point of the group
+    `umpire.commands`, named after the subcommand, that loads to this. Loading it must be
+    cheap (it runs for every `umpire` command line): `handler`, "module:function", is
+    imported only when the subcommand runs, and called with the parsed arguments and the
+    websocket URL of the settings' gateway (ws://UMPIRE_HOST:UMPIRE_PORT/ws); it returns
+    the exit code, or a coroutine of it. An UmpireError it raises is one line on stderr
+    and exit code 2, as for a built-in command."""
+
+    help: str
+    handler: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the subcommand's arguments to its parser."""
+        ...
+
+
+def subcommands() -> dict[str, Subcommand]:
+    """The installed packages' subcommands by name, sorted. One that cannot be loaded, or
+    that takes a built-in's name, is left out with a line on stderr saying why: a broken
+    plug-in must not stop `umpire state`."""
+    found: dict[str, Subcommand] = {}
+    for point in sorted(metadata.entry_points(group=GROUP), key=lambda p: (p.name, p.value)):
+        if point.name in found:
+            continue  # an editable install is also found on the path: the same entry point
+        where = f"{point.name} = {point.value!r}"
+        if point.name in COMMANDS:
+            print(f"umpire: ignored command {where}: a built-in has its name", file=sys.stderr)
+            continue
+        try:
+            found[point.name] = point.load()
+        except Exception as exc:  # a plug-in's import error, whatever it is, is its own
+            print(f"umpire: ignored command {where}: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return found
+
+
+def load(target: str) -> Callable[..., Any]:
+    """The function that `target`, "module:function", names (its module imported now)."""
+    module, _, name = target.partition(":")
+    function: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return function
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `umpire` console script."""
-    args = build_parser().parse_args(argv)
+    # Start-up allocates some hundred thousand objects (modules, classes, functions) and
+    # frees almost none, so the cyclic collector only costs time while the subcommand's
+    # modules are imported (about 7% of an `umpire state`): it is off until they are in.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        overrides: dict[str, Any] = {"data_dir": args.data_dir}
-        if args.cmd == "serve":
-            overrides.update(host=args.host, port=args.port, workers=args.workers)
-        settings = from_env(**overrides)
-        load_extra_rulesets(settings)
-        handler = HANDLERS[args.cmd]
-        result = handler(settings, args)
-        if asyncio.iscoroutine(result):
-            result = asyncio.run(result)
-        return int(result)
-    except (UmpireError, SettingsError) as exc:
-        code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {shown(str(exc))}")
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # The reader went away (`umpire log --json | head`): stop quietly, as tools killed
-        # by SIGPIPE do, and keep the interpreter's final flush from raising again.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
+        extra = subcommands()
+        parser = build_parser((name, each.help, each.add_arguments) for name, each in extra.items())
+        args = parser.parse_args(argv)
+        plugin = extra.get(args.cmd)
+        handler = load(plugin.handler if plugin is not None else COMMANDS[args.cmd])
+        run = load(RUNNER)
+    finally:
+        if collecting:
+            gc.enable()
+    return int(run(args, handler, client=plugin is not None))
 
 
 if __name__ == "__main__":

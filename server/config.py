@@ -24,12 +24,17 @@ class Settings(BaseModel, frozen=True):
     cluster: bool = Field(False, description="treat redis_url as a Redis Cluster")
     data_dir: Path = Field(default_factory=default_data_dir)
     appendfsync: Literal["always", "everysec", "no"] = "always"
-    # The embedded Valkey's loopback TCP port for tools (0: a free port at each start);
-    # umpire's own processes use its unix socket in the data directory.
+    # Gone: the embedded Valkey listens on no TCP port (another local user could take
+    # it between a death and a restart and be sent the password). Only 0 is accepted,
+    # and anything else is refused at start with where to connect instead.
     store_port: int = Field(0, ge=0, le=65535)
     # How long a CLI command waits for the data directory's server through a stall
     # before it fails (it never starts a second server on the same data directory).
     store_wait_seconds: float = Field(30.0, gt=0)
+    # The embedded store's free-space watermark (server/disk_watch.py): under this many
+    # MB free on the data directory's disk, writes are refused with store_full (reads go
+    # on) until space returns, before Valkey would fail a short AOF write. 0: off.
+    store_min_free_mb: int = Field(256, ge=0)
     host: str = "127.0.0.1"
     port: int = Field(8765, ge=0, le=65535)
     prefix: str = Field("umpire", pattern=r"^[A-Za-z0-9_-]{1,32}$")
@@ -100,6 +105,17 @@ class Settings(BaseModel, frozen=True):
         # quoted "~/..." in UMPIRE_DATA_DIR reaches us unexpanded.
         return path.expanduser().absolute()
 
+    @field_validator("store_port")
+    @classmethod
+    def _no_store_port(cls, port: int) -> int:
+        if port != 0:
+            raise ValueError(
+                "the embedded Valkey has no TCP port any more (another local user could "
+                "take it): tools reach it on its unix socket, `valkey-cli -s <data "
+                "dir>/redis/valkey.sock` (docs/operations.md); unset it"
+            )
+        return port
+
     @field_validator("redis_url")
     @classmethod
     def _redis_scheme(cls, url: str | None) -> str | None:
@@ -120,6 +136,7 @@ ENV = {
     "appendfsync": "UMPIRE_APPENDFSYNC",
     "store_port": "UMPIRE_STORE_PORT",
     "store_wait_seconds": "UMPIRE_STORE_WAIT_SECONDS",
+    "store_min_free_mb": "UMPIRE_STORE_MIN_FREE_MB",
     "host": "UMPIRE_HOST",
     "port": "UMPIRE_PORT",
     "prefix": "UMPIRE_PREFIX",

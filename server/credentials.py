@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from umpire.engine.roles import Role
 from umpire.events.envelope import GAME_ID_PATTERN
 from umpire.events.errors import StoreUnavailable, Unauthorized
+from umpire.events.store import Store
 from umpire.server import revocations
-from umpire.server.store import Store
 
 log = logging.getLogger("umpire.credentials")
 

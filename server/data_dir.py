@@ -9,6 +9,12 @@ umpire process uses the holder's server and never starts one of its own.
 The directory is 0700 and the secret file 0600 (both tightened if found looser): the
 secret holds the passwords of the Valkey's ACL users, so another local user can neither
 read the file nor enter the directory that holds the unix socket and the AOF.
+
+Its path is resolved once (`resolve_data_dir`), component by component, and refused if
+any component is a symlink or directory another user owns, or a directory another user
+may write without the sticky bit (they could re-point or swap what follows it); what
+is used afterwards is the resolved path, and the store's directory is held open by
+descriptor (server/embedded.py).
 """
 
 from __future__ import annotations
@@ -47,6 +53,74 @@ class DataDirUnusable(UmpireError):
             "this user may create and write, with --data-dir or UMPIRE_DATA_DIR",
             path=str(path),
         )
+
+
+class DataDirUnsafe(UmpireError):
+    """A component of the data directory's path is another user's to change."""
+
+    code = "data_dir"
+
+    def __init__(self, path: Path, component: Path, why: str) -> None:
+        super().__init__(
+            f"the data directory {path} cannot be used: {component} {why}, so another user "
+            "could re-point or swap it; give a path through directories only this user "
+            "(or root) controls, with --data-dir or UMPIRE_DATA_DIR",
+            path=str(path),
+        )
+
+
+MAX_SYMLINKS = 40  # as the kernel's path resolution
+
+
+def resolve_data_dir(path: Path) -> Path:
+    """`path` with every symlink resolved, checked component by component: each existing
+    component (directory or symlink) must belong to this user or root, and no directory
+    on the way (the data directory included) may be writable by group or others unless
+    it has the sticky bit (as /tmp: then only an entry's owner, checked in turn, may
+    rename it). The missing tail is returned as given: this user creates it. Raises
+    DataDirUnsafe naming the component."""
+    uid = os.geteuid()
+    given = Path(os.path.abspath(path))
+    pending = list(given.parts[1:])
+    resolved = Path("/")
+    hops = 0
+
+    def check(component: Path, found: os.stat_result, final: bool) -> None:
+        if found.st_uid not in (uid, 0):
+            raise DataDirUnsafe(given, component, f"belongs to another user (uid {found.st_uid})")
+        writable = stat.S_ISDIR(found.st_mode) and found.st_mode & 0o022
+        if writable and (final or not found.st_mode & stat.S_ISVTX):
+            raise DataDirUnsafe(given, component, "may be written by other users")
+
+    check(resolved, os.lstat(resolved), not pending)
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            resolved = resolved.parent
+            continue
+        candidate = resolved / name
+        try:
+            found = os.lstat(candidate)
+        except FileNotFoundError:
+            return candidate.joinpath(*pending)
+        except OSError as exc:
+            raise DataDirUnusable(given, exc) from None
+        check(candidate, found, not pending)
+        if stat.S_ISLNK(found.st_mode):
+            hops += 1
+            if hops > MAX_SYMLINKS:
+                raise DataDirUnusable(given, OSError(errno.ELOOP, "too many symbolic links"))
+            target = Path(os.readlink(candidate))
+            if target.is_absolute():
+                resolved = Path("/")
+                pending = list(target.parts[1:]) + pending
+            else:
+                pending = list(target.parts) + pending
+            continue
+        resolved = candidate
+    return resolved
 
 
 def secure_dir(path: Path) -> Path:

@@ -5,12 +5,20 @@ machine needs. We run it in the foreground (never its daemon mode) as a child wh
 own, ask the kernel to kill it if we die (PR_SET_PDEATHSIG), stop it on exit, and keep
 append-only-file persistence in a data directory.
 
+It listens on no TCP port: only on a unix socket (mode 0700) inside its data directory,
+which is its owner's alone (0700), so no other local user can connect to it, squat its
+address after a death, or use up its clients (docs/security.md, "Other local users").
+The directory is opened once and held by descriptor; Valkey is handed that descriptor
+(`--dir /proc/self/fd/N`), so it works in the directory we opened even if the path is
+later re-pointed. The readiness probe speaks to the socket through the same descriptor
+and checks the peer (SO_PEERCRED) is the child we started before it sends a password.
+A TCP listener is opened only when asked for (`port`): replication and cluster tests.
+
 With `passwords` the server requires authentication from its first start: the default
 user is off and two ACL users are written into a 0600 config file (hashed, never on the
 command line, which every local user can read in /proc): `admin` for the launcher, and
 `umpire`, the gateway's and the CLI's user, which may not run the commands listed in
-`GATEWAY_DENIED`. With `unix_socket` it also listens on a unix socket (mode 0700), which
-is what umpire's own processes use; loopback TCP stays open, authenticated, for tools.
+`GATEWAY_DENIED`.
 """
 
 from __future__ import annotations
@@ -20,8 +28,10 @@ import contextlib
 import ctypes
 import hashlib
 import os
+import re
 import signal
 import socket
+import struct
 import subprocess
 import time
 from dataclasses import dataclass
@@ -40,18 +50,22 @@ GATEWAY_DENIED = (
     "bgsave", "bgrewriteaof", "replicaof", "slaveof", "failover", "sync", "psync",
     "monitor", "swapdb", "migrate", "restore",
 )  # fmt: skip
-# sun_path holds 108 bytes; a longer socket path cannot be bound, so TCP is used alone.
+# sun_path holds 108 bytes: a longer socket path is reached through /proc/<pid>/fd/<fd>.
 UNIX_PATH_MAX = 100
 CONFIG_FILE = "valkey.conf"
+SOCKET_FILE = "valkey.sock"
+LOG_FILE = "valkey.log"
 
 
 class StoreStartFailed(UmpireError, RuntimeError):
-    """The embedded Valkey exited as it started (its port taken, its directory full...):
-    one line with the reasons it logged, for the CLI to print instead of a traceback."""
+    """The embedded Valkey exited as it started (its directory full, its AOF damaged...):
+    one line with the reasons it logged, for the CLI to print instead of a traceback. A
+    damaged AOF (torn tail or damaged middle: it is refused, never cut silently) is
+    `store_damaged`, and says how to repair it with the commands umpire ships."""
 
     code = "store_start_failed"
 
-    def __init__(self, log: Path, start: int = 0) -> None:
+    def __init__(self, log: Path, start: int = 0, shown: Path | None = None) -> None:
         try:
             with log.open("rb") as handle:
                 handle.seek(start)
@@ -65,8 +79,21 @@ class StoreStartFailed(UmpireError, RuntimeError):
             for line in lines
             if " # " in line and "overcommit" not in line
         ]
+        aof = [r for r in reasons if "append only file" in r.lower() or " aof " in r.lower()]
+        if aof:
+            self.code = "store_damaged"
+            # Valkey's own advice names valkey-check-aof, which is not installed on its own.
+            what = re.split(r"[:.] (?:make a backup|You can)", aof[0], maxsplit=1)[0]
+            super().__init__(
+                f"the embedded Valkey refused its append-only file: {what}. It is not "
+                "loaded cut short, so no acknowledged command is dropped silently. Run "
+                "`umpire store check` to see where it is damaged, then `umpire store "
+                "repair` to cut it back to its last complete command (a copy of the "
+                'original files is kept), and start again (docs/operations.md, "The disk")'
+            )
+            return
         why = "; ".join(reasons[-3:]) or "it logged no reason"
-        super().__init__(f"the embedded Valkey exited at start: {why} (its log: {log})")
+        super().__init__(f"the embedded Valkey exited at start: {why} (its log: {shown or log})")
 
 
 @dataclass(frozen=True)
@@ -129,50 +156,77 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
 
 
 class EmbeddedRedis:
-    """A Valkey server on loopback, persisted to `data_dir` with AOF.
+    """A Valkey server on a unix socket in `data_dir`, persisted there with AOF.
 
     `appendfsync` is "always" by default: an acknowledged append survives a kill -9 of the
     server (the write is fsynced before the reply). "everysec" trades up to about one second
-    of acknowledged writes on a power loss or kill for throughput.
+    of acknowledged writes on a power loss or kill for throughput. `port` (0: any free
+    one) adds a loopback TCP listener, for replicas and cluster nodes in tests only.
     """
 
     def __init__(
         self,
         data_dir: str | Path,
         *,
-        port: int = 0,
+        port: int | None = None,
         host: str = "127.0.0.1",
         appendfsync: str = "always",
         extra_args: tuple[str, ...] = (),
         passwords: StorePasswords | None = None,
-        unix_socket: Path | None = None,
     ) -> None:
         if appendfsync not in ("always", "everysec", "no"):
             raise ValueError("appendfsync must be always, everysec or no")
-        self.data_dir = Path(data_dir)
+        self.data_dir = Path(data_dir).absolute()
         self.host = host
-        self.port = port or free_port(host)
+        self.port = (port or free_port(host)) if port is not None else 0
         self.appendfsync = appendfsync
         self.extra_args = extra_args
         self.passwords = passwords
-        too_long = unix_socket is not None and len(str(unix_socket)) > UNIX_PATH_MAX
-        self.unix_socket = None if too_long else unix_socket
         self.process: subprocess.Popen[bytes] | None = None
         self._stop_at_exit = False
         self._log_start = 0  # where this launch's lines begin in valkey.log
+        self._dir_fd: int | None = None
+
+    @property
+    def dir_fd(self) -> int:
+        """The descriptor of the data directory, opened (and created, 0700) once and held
+        for this object's life: Valkey and our own connections work through it."""
+        if self._dir_fd is None:
+            self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+            self._dir_fd = os.open(self.data_dir, flags)
+        return self._dir_fd
+
+    @property
+    def held(self) -> Path:
+        """The data directory as this process holds it: `/proc/self/fd/N`."""
+        return Path(f"/proc/self/fd/{self.dir_fd}")
+
+    @property
+    def socket_path(self) -> str:
+        """The socket's path for any process of this user: in the data directory, or,
+        if that path is too long for a unix socket, through this process's descriptor."""
+        direct = str(self.data_dir / SOCKET_FILE)
+        if len(direct) <= UNIX_PATH_MAX:
+            return direct
+        return f"/proc/{os.getpid()}/fd/{self.dir_fd}/{SOCKET_FILE}"
 
     @property
     def url(self) -> str:
-        """redis:// URL of the running server (loopback TCP, no credentials)."""
-        return f"redis://{self.host}:{self.port}/0"
+        """unix:// URL of the running server (no credentials)."""
+        return f"unix://{self.socket_path}?db=0"
 
     @property
     def local_url(self) -> str:
-        """The URL umpire's own processes use, without credentials: the unix socket if
-        there is one, else loopback TCP."""
-        if self.unix_socket is not None:
-            return f"unix://{self.unix_socket}?db=0"
+        """The URL umpire's own processes use, without credentials (the unix socket)."""
         return self.url
+
+    @property
+    def tcp_url(self) -> str:
+        """redis:// URL of the loopback TCP listener (only with `port`)."""
+        if not self.port:
+            raise RuntimeError("this embedded Valkey has no TCP listener")
+        return f"redis://{self.host}:{self.port}/0"
 
     def client_url(self, user: str = GATEWAY_USER) -> str:
         """`local_url` with `user`'s credentials (the URL itself is a secret then)."""
@@ -183,48 +237,49 @@ class EmbeddedRedis:
             raise RuntimeError("this embedded Valkey has no users: it runs without a password")
         return self.passwords.admin if user == ADMIN_USER else self.passwords.gateway
 
-    def _write_config(self) -> Path:
-        """The 0600 config file with the ACL users (the only place the hashes are)."""
-        path = self.data_dir / CONFIG_FILE
-        temporary = path.with_suffix(".new")
+    def _write_config(self) -> None:
+        """The 0600 config file with the ACL users (the only place the hashes are),
+        written inside the held directory."""
+        temporary = CONFIG_FILE + ".new"
         with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.unlink(temporary, dir_fd=self.dir_fd)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        fd = os.open(temporary, flags, 0o600, dir_fd=self.dir_fd)
         with os.fdopen(fd, "w") as out:
             out.write("\n".join(acl_lines(self.passwords)) + "\n")  # type: ignore[arg-type]
-        os.replace(temporary, path)
-        return path
+        os.replace(temporary, CONFIG_FILE, src_dir_fd=self.dir_fd, dst_dir_fd=self.dir_fd)
 
     def command_line(self) -> list[str]:
-        """The server's command line (a config file first when there are users)."""
-        config = [str(self.data_dir / CONFIG_FILE)] if self.passwords is not None else []
-        socket_args = (
-            ["--unixsocket", str(self.unix_socket), "--unixsocketperm", "700"]
-            if self.unix_socket is not None
-            else []
-        )
+        """The server's command line (a config file first when there are users). Every
+        path is through the held descriptor, which the child inherits at the same number."""
+        held = str(self.held)
+        config = [f"{held}/{CONFIG_FILE}"] if self.passwords is not None else []
+        tcp = ["--port", str(self.port), "--bind", self.host] if self.port else ["--port", "0"]
         return [
             server_binary(),
             *config,
-            "--port",
-            str(self.port),
-            "--bind",
-            self.host,
+            *tcp,
+            "--unixsocket",
+            f"{held}/{SOCKET_FILE}",
+            "--unixsocketperm",
+            "700",
             "--dir",
-            str(self.data_dir),
+            held,
             "--daemonize",
             "no",
             "--appendonly",
             "yes",
             "--appendfsync",
             self.appendfsync,
+            # A torn tail is refused, never silently cut (docs/operations.md, "The disk").
+            "--aof-load-truncated",
+            "no",
             "--save",
             "",
             "--protected-mode",
             "yes",
             "--logfile",
-            str(self.data_dir / "valkey.log"),
-            *socket_args,
+            f"{held}/{LOG_FILE}",
             *self.extra_args,
         ]
 
@@ -237,22 +292,22 @@ class EmbeddedRedis:
                 return self
             time.sleep(0.02)
         self.stop()
-        raise RuntimeError(f"embedded Valkey did not answer on {self.url} in {timeout}s")
+        raise RuntimeError(f"the embedded Valkey did not answer PING within {timeout}s")
 
     def launch(self) -> None:
         """Start the server process without waiting for it. Call it from the thread that
         lives as long as the server should: PR_SET_PDEATHSIG fires when the *thread* that
         forked the child exits, so a worker thread would take the server with it."""
-        self.data_dir.mkdir(parents=True, exist_ok=True)
         if self.passwords is not None:
             self._write_config()
         with contextlib.suppress(OSError):
-            self._log_start = (self.data_dir / "valkey.log").stat().st_size
+            self._log_start = os.stat(LOG_FILE, dir_fd=self.dir_fd).st_size
         self.process = subprocess.Popen(
             self.command_line(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            pass_fds=(self.dir_fd,),
             preexec_fn=_die_with_parent,
         )
         if not self._stop_at_exit:  # once, however often a supervisor restarts it
@@ -263,16 +318,23 @@ class EmbeddedRedis:
         """Whether the launched server answers PING; RuntimeError if it has exited."""
         assert self.process is not None
         if self.process.poll() is not None:
-            raise StoreStartFailed(self.data_dir / "valkey.log", self._log_start)
+            raise StoreStartFailed(self.held / LOG_FILE, self._log_start, self.data_dir / LOG_FILE)
         return self._answers()
 
     def _answers(self) -> bool:
-        """Whether the server answers PING (as admin when it has users)."""
+        """Whether the server answers PING (as admin when it has users). The socket is
+        reached through the held descriptor, and before any password is sent the peer
+        must be our child (SO_PEERCRED: its pid, our uid)."""
+        assert self.process is not None
         hello = b""
         if self.passwords is not None:
             hello = _auth_command(ADMIN_USER, self.passwords.admin)
         try:
-            with socket.create_connection((self.host, self.port), timeout=0.5) as sock:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(0.5)
+                sock.connect(str(self.held / SOCKET_FILE))
+                if peer_credentials(sock) != (self.process.pid, os.geteuid()):
+                    return False  # not our child: it gets nothing
                 sock.sendall(hello + b"PING\r\n")
                 reply = b""
                 while b"\r\n" not in reply or (hello and reply.count(b"\r\n") < 2):
@@ -311,6 +373,13 @@ class EmbeddedRedis:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def peer_credentials(sock: socket.socket) -> tuple[int, int]:
+    """The (pid, uid) of the process at the other end of a connected unix socket."""
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid, uid, _gid = struct.unpack("3i", raw)
+    return pid, uid
 
 
 def with_credentials(url: str, user: str, password: str) -> str:

@@ -54,22 +54,6 @@ class ExportRefused(UmpireError):
     code = "export_refused"
 
 
-def add_export_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire export`."""
-    parser.add_argument("game")
-    parser.add_argument("--output", "-o", type=Path, help="write to this file (default stdout)")
-    parser.add_argument(
-        "--operator",
-        action="store_true",
-        help="export an unrevealed game, with its secret seed (server migration only)",
-    )
-
-
-def add_import_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire import`."""
-    parser.add_argument("file", type=Path)
-
-
 async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     """Write a game as JSON Lines."""
     async with open_store(settings) as store:

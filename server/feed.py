@@ -8,7 +8,7 @@ subscriber. A subscription that is behind (catching up from the stream, or whose
 was full) is served by a task of its connection's until it reaches the head, and is then
 handed back to the feed with no gap and no repeat (both go by the next seq it is owed).
 
-One `Notifier` hears every game through the store's game channels (server/notifications.py;
+One `Notifier` hears every game through the store's game channels (events/notifications.py;
 on Redis a single pub/sub connection for all games, events/redis_channels.py), so a
 gateway serving thousands of games holds no blocked connection per game. Notifications are
 only hints: the stream is the truth, and a periodic version check covers any notification
@@ -29,18 +29,17 @@ from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import is_secret, redact
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.events.backoff import Backoff
 from umpire.events.codec import EventRegistry
 from umpire.events.envelope import GENESIS_HASH, Envelope
 from umpire.events.errors import GameNotFound, StoreUnavailable
-from umpire.events.store import EventStore
+from umpire.events.notifications import GameChannels
+from umpire.events.store import EventStore, Store
 from umpire.events.types import SeedRevealed
 from umpire.events.wire import EventFrame, encoder
 from umpire.server.background import cancel_all
-from umpire.server.backoff import Backoff
 from umpire.server.framing import Batch
 from umpire.server.games import reveal_command_id
-from umpire.server.notifications import GameChannels
-from umpire.server.store import Store
 
 log = logging.getLogger("umpire.feed")
 

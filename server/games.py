@@ -60,12 +60,12 @@ from umpire.events.errors import (
     Unauthorized,
     VersionConflict,
 )
-from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
+from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot, Store
 from umpire.events.types import ClientEntropy, ClientSeedBound, GameCreated, GameEnded, SeedRevealed
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
+from umpire.server.disk_watch import DiskWatch
 from umpire.server.rules_pool import RulesPool, WorkMeter
-from umpire.server.store import Store
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
@@ -188,6 +188,13 @@ class Games:
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size
         self._secrets: dict[str, bytes] = {}
+        # The embedded store's free-space watermark (server/disk_watch.py), when watched:
+        # every write is refused with store_full while the disk is under it.
+        self.disk: DiskWatch | None = None
+
+    def _refuse_if_full(self) -> None:
+        if self.disk is not None:
+            self.disk.refuse_if_full()
 
     # -- creation --------------------------------------------------------------------------
 
@@ -217,6 +224,7 @@ class Games:
         player enter physical dice for the opponent's rolls (recorded in GameCreated; without
         it such dice are refused).
         """
+        self._refuse_if_full()
         if client_seed is not None:
             raise ClientSeedRefused(
                 "a client seed is not taken with create: create the game, read its seed "
@@ -325,9 +333,11 @@ class Games:
         The client sends it after it has seen the epoch's commitment (GameCreated, or the
         `next_commitment` of a mid-game reveal); the epoch's rolls derive from both. Refused
         (ClientSeedRefused, nothing written) in a game that waived client entropy, once the
-        epoch has a client seed or a roll, and after the game ended. Binding the same seed
+        epoch has a client seed or a server roll (physical dice do not count: they derive
+        from no seed), and after the game ended. Binding the same seed
         again answers with the first result.
         """
+        self._refuse_if_full()
         if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= CLIENT_SEED_MAX:
             raise InvalidCommand(f"a client seed is a string of 1 to {CLIENT_SEED_MAX} characters")
         for _ in range(MAX_ATTEMPTS):
@@ -370,8 +380,8 @@ class Games:
             )
         if meta.epoch_rolls:
             raise ClientSeedRefused(
-                f"seed epoch {meta.epoch} of game {meta.game_id!r} has rolled already; a "
-                "client seed is taken only before the epoch's first roll",
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has made a server roll "
+                "already; a client seed is taken only before the epoch's first server roll",
                 epoch=meta.epoch,
             )
 
@@ -506,6 +516,7 @@ class Games:
         check_command_id(command_id)
         if command_id.startswith("umpire:"):
             raise InvalidCommand("command ids starting with 'umpire:' are reserved")
+        self._refuse_if_full()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
@@ -681,6 +692,7 @@ class Games:
         entropy). No roll after the reveal can be derived from what it publishes. An
         ended game has revealed its last seed already (GameOver).
         """
+        self._refuse_if_full()
         for _ in range(MAX_ATTEMPTS):
             ruleset, game = await self.load(game_id)
             if game.meta.revealed_seed is not None or game.meta.ended:

@@ -42,6 +42,30 @@ _HOST = re.compile(
 )
 # Headers a request may carry at most once (a second Host or Origin is ambiguous).
 _SINGLE = ("Host", "Origin", "Upgrade")
+# On every response (docs/security.md, "HTTP headers"): the viewer's scripts, styles,
+# images and connections come from this origin only, never inline code or eval; no
+# site may frame a page (clickjacking), and no page's address (a game id, a #seq link)
+# leaves in a Referer.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "object-src 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+)
 
 
 def _response(status: int, reason: str, body: bytes, content_type: str) -> Response:
@@ -51,6 +75,7 @@ def _response(status: int, reason: str, body: bytes, content_type: str) -> Respo
             ("Content-Length", str(len(body))),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
+            *SECURITY_HEADERS,
         ]
     )
     return Response(status, reason, headers, body)

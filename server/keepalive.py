@@ -46,6 +46,7 @@ class Keepalive:
         self.metrics = metrics
         self._ping_due: OrderedDict[Pingable, float] = OrderedDict()
         self._pong_due: OrderedDict[Pingable, tuple[float, asyncio.Future[float]]] = OrderedDict()
+        self.skipped = 0  # pings due but not sent: the last one's pong was still due
 
     def add(self, conn: Pingable) -> None:
         """A new connection: its first ping is due one interval from now."""
@@ -77,6 +78,7 @@ class Keepalive:
                 self._ping_due[conn] = now + self.interval
                 waiting = self._pong_due.get(conn)
                 if waiting is not None and not waiting[1].done():
+                    self.skipped += 1
                     continue  # one ping at a time: the last one's pong is still due
                 pong = await conn.ping()
                 if pong is not None:

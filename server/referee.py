@@ -9,33 +9,10 @@ present in the environment.
 
 from __future__ import annotations
 
-import argparse
-
 from umpire.engine.roles import Role
 from umpire.events.errors import Unauthorized
 from umpire.server import credentials
 from umpire.server.config import Settings
-
-ROLES = [r.value for r in Role]
-
-
-def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -> None:
-    """--as ROLE (default player) and --operator-token TOKEN (the referee's view). `--as`
-    and `--role` are one option under two names (`flag` is the one shown first), so
-    either spelling works with every command that prints a role's view."""
-    parser.add_argument(
-        flag,
-        "--role" if flag == "--as" else "--as",
-        dest="role",
-        choices=ROLES,
-        default=None,
-        help="whose view: player (default), spectator, or referee (needs the operator token)",
-    )
-    parser.add_argument(
-        "--operator-token",
-        help="the server's operator token: shows the referee's view; other local users "
-        "can read a command line (ps), so prefer UMPIRE_OPERATOR_TOKEN in the environment",
-    )
 
 
 def role_for(settings: Settings, requested: str | None, token: str | None) -> Role:

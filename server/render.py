@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from umpire.engine.citations import readable
+from umpire.engine.citations import SeedNames, readable
 from umpire.engine.game import Game
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -31,11 +31,11 @@ from umpire.events.types import (
 )
 
 
-def describe(event: Struct, *, with_type: bool = True) -> str:
+def describe(event: Struct, *, with_type: bool = True, names: SeedNames | None = None) -> str:
     """One line saying what an event means (without its type name when a table shows the
-    type in a column of its own), its citations as the rulebook's (engine/citations.py),
-    safe to print (control characters escaped)."""
-    return printable(readable(_describe(event, with_type=with_type)))
+    type in a column of its own), its citations as the rulebook's (engine/citations.py:
+    `names`, or every installed ruleset's), safe to print (control characters escaped)."""
+    return printable(readable(_describe(event, with_type=with_type), names))
 
 
 def _describe(event: Struct, *, with_type: bool) -> str:
@@ -130,3 +130,53 @@ def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
             f"state hash ({role.value}): {receipt_state_hash(meta.seq, meta.last_hash, view)}"
         )
     return lines
+
+
+def view_lines(view: Any, indent: str = "") -> list[str]:
+    """A role's view (plain data) as readable lines for `umpire state`: `key: value`,
+    nested objects indented under their key, list items marked `-`, short lists of plain
+    values on one line. Printable text (control characters escaped); `state --json` is
+    the machine-readable form."""
+    if isinstance(view, dict):
+        if not view:
+            return [f"{indent}(none)"]
+        lines: list[str] = []
+        for key in sorted(view, key=str):
+            value = view[key]
+            if _plain(value) or value in ({}, [], ()):
+                lines.append(f"{indent}{printable(str(key))}: {_scalar(value)}")
+            else:
+                lines.append(f"{indent}{printable(str(key))}:")
+                lines += view_lines(value, indent + "  ")
+        return lines
+    if isinstance(view, (list, tuple)):
+        if not view:
+            return [f"{indent}(none)"]
+        if all(_plain(v) for v in view):
+            return [f"{indent}{_scalar(view)}"]
+        lines = []
+        for item in view:
+            below = view_lines(item, indent + "  ")
+            lines.append(f"{indent}- {below[0].lstrip()}")
+            lines += below[1:]
+        return lines
+    return [f"{indent}{_scalar(view)}"]
+
+
+def _plain(value: Any) -> bool:
+    """A value shown on its key's line: a scalar, or a list of scalars."""
+    if isinstance(value, (list, tuple)):
+        return all(not isinstance(v, (dict, list, tuple)) for v in value)
+    return not isinstance(value, dict)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_scalar(v) for v in value) if value else "(none)"
+    if value == {} or value == "":
+        return "(none)"
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return printable(str(value))

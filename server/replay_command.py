@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -43,44 +42,11 @@ from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
 from umpire.server.game_log import load_log, read_log, ruleset_from_module
 from umpire.server.progress import progress_bar
-from umpire.server.referee import add_role_arguments, role_for
+from umpire.server.referee import role_for
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
 err_console = terminal(stderr=True)
-
-
-def _source(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--file", type=Path, help="read an export (JSON Lines) instead")
-    add_role_arguments(parser, flag="--role")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire replay`."""
-    parser.add_argument("game", nargs="?")
-    what = parser.add_mutually_exclusive_group(required=True)
-    what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
-    what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
-    _source(parser)
-
-
-def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire explain`."""
-    parser.add_argument("game", nargs="?", help="game id (omit with --file)")
-    parser.add_argument("seq", type=int)
-    _source(parser)
-
-
-def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of `umpire readjudicate`."""
-    parser.add_argument("game")
-    parser.add_argument(
-        "--ruleset-module", metavar="MODULE:ATTR",
-        help="the corrected rules (default: the installed ruleset of the game's name)",
-    )  # fmt: skip
-    parser.add_argument("--new-game-id", help="id of the new game (default: GAME-rN)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _dump(value: Any) -> str:

@@ -19,10 +19,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from umpire.events.backoff import Backoff
+from umpire.events.notifications import RevocationHearing
+from umpire.events.store import Store
 from umpire.server import background
-from umpire.server.backoff import Backoff
-from umpire.server.notifications import RevocationHearing
-from umpire.server.store import Store
 
 log = logging.getLogger("umpire.revocations")
 

@@ -20,6 +20,7 @@ The CPU time a run took is returned for admission (server/admission.py work_cost
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import multiprocessing
@@ -32,9 +33,11 @@ from typing import Any
 from msgspec import Struct
 
 from umpire.engine import registry
+from umpire.engine.actions import legal_actions
 from umpire.engine.game import Game
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.events.wire import Action as WireAction
 from umpire.server.admission import FREE_WORK_SECONDS
 
 log = logging.getLogger("umpire.rules")
@@ -75,6 +78,24 @@ def _run_by_name(
         )
     except Exception as exc:  # handed back to the gateway, which raises it there
         return None, exc, time.thread_time() - started
+
+
+def _actions_by_name(name: str, game: Game, role: Role) -> tuple[list[WireAction], float]:
+    """In a worker process: the role's legal actions now and the CPU time they took."""
+    started = time.thread_time()
+    found = legal_actions(registry.get(name), game.state, role, ended=game.meta.ended, game=game)
+    return found, time.thread_time() - started
+
+
+def _timed_actions(
+    ruleset: Ruleset[Any], game: Game, role: Role, meter: WorkMeter
+) -> list[WireAction]:
+    """In a worker thread: the role's legal actions, their CPU time in `meter.last`."""
+    started = time.thread_time()
+    try:
+        return legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
+    finally:
+        meter.last = time.thread_time() - started
 
 
 def _timed(
@@ -194,6 +215,25 @@ class RulesPool:
             )
         finally:
             meter.seconds += meter.last
+            self._learn(key, meter.last)
+
+    async def actions(self, ruleset: Ruleset[Any], game: Game, role: Role) -> list[WireAction]:
+        """The role's legal actions now (a `state` frame's), off the event loop the same
+        way: listing them on a large map costs as much as an opponent's turn."""
+        key = (ruleset.name, "(legal actions)")
+        meter = WorkMeter()
+        try:
+            pool = self._pool
+            heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
+            if heavy and pool is not None and self._portable(ruleset):
+                with contextlib.suppress(BrokenProcessPool):  # then in a thread
+                    found, meter.last = await asyncio.get_running_loop().run_in_executor(
+                        pool, _actions_by_name, ruleset.name, game, role
+                    )
+                    self.in_process += 1
+                    return found
+            return await asyncio.to_thread(_timed_actions, ruleset, game, role, meter)
+        finally:
             self._learn(key, meter.last)
 
     def _learn(self, key: tuple[str, str], seconds: float) -> None:

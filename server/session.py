@@ -26,16 +26,15 @@ from typing import Any, NoReturn, Protocol
 import msgspec
 
 from umpire.engine import registry
-from umpire.engine.actions import legal_actions
 from umpire.engine.game import ruleset_of
 from umpire.engine.map_view import drawn
 from umpire.engine.redaction import view_for
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
-from umpire.events.errors import LogRewound, StoreUnavailable, UmpireError
+from umpire.events.errors import LogRewound, UmpireError
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.store import Credential
-from umpire.events.unreachable import UNREACHABLE
+from umpire.events.store import Credential, Store
+from umpire.events.unreachable import UNREACHABLE, unavailable
 from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
     PROTOCOL_VERSION,
@@ -83,7 +82,6 @@ from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.rules_pool import WorkMeter
-from umpire.server.store import Store
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
 log = logging.getLogger("umpire.gateway")
@@ -668,7 +666,7 @@ class Session:
         revealed = game.meta.revealed_seed is not None
         # Actions only at the head: a past state's commands can no longer be sent.
         actions = (
-            legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
+            await self.gw.games.rules.actions(ruleset, game, role)
             if at_seq == game.meta.seq
             else []
         )
@@ -706,6 +704,8 @@ class Session:
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
         ruleset, game = await self.gw.games.load(game_id)
         revealed = game.meta.revealed_seed is not None
+        # Off the event loop (server/rules_pool.py): on a large map it costs like an AI turn.
+        actions = await self.gw.games.rules.actions(ruleset, game, role)
         state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
         return ViewState(
             game_id=game_id,
@@ -715,7 +715,7 @@ class Session:
             state=state,
             ended=game.meta.ended,
             id=request_id,
-            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game),
+            actions=actions,
             head_hash=game.meta.last_hash,
             state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
             map=drawn(ruleset.board, state),
@@ -777,7 +777,7 @@ class Session:
         try:
             head = await self.gw.store.version(game_id)
         except UNREACHABLE as exc:
-            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+            raise unavailable(exc, game_id, "retry later") from exc
         if 0 < head < start:  # no log at all: the feed says game_not_found
             raise LogRewound(
                 f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
@@ -828,7 +828,7 @@ class Session:
                 async with self.gw.heavy:
                     versions += await store.versions(ids[start : start + LIST_PAGE])
         except UNREACHABLE as exc:
-            raise StoreUnavailable(f"the store is unavailable ({exc}); retry later") from exc
+            raise unavailable(exc, consequence="retry later") from exc
         summaries = []
         names = self.gw.ruleset_names
         for game_id, raw in zip(ids, versions, strict=True):

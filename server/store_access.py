@@ -2,7 +2,9 @@
 
 The embedded default is one Valkey per data directory, enforced by the OS: the process
 holding the data directory's lock (server/data_dir.py) runs it and writes where it listens
-to `<data dir>/redis.url` (no credentials: those are in the 0600 secret file). Every other
+(its unix socket: it has no TCP port) to `<data dir>/redis.url` (no credentials: those
+are in the 0600 secret file). The data directory's path is resolved and checked once
+(`resolve_data_dir`), and only the resolved path is used after. Every other
 umpire process uses that server, waiting through a stall (a stopped or slow server) for at
 most `store_wait_seconds`, then fails with a clear message; it never starts a second one.
 A CLI command that finds no holder takes the lock itself, runs its own server for the
@@ -14,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -27,6 +30,7 @@ from redis.exceptions import RedisError
 from umpire.events.durability import Durability
 from umpire.events.errors import StoreUnavailable
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Store
 from umpire.server.config import Settings
 from umpire.server.data_dir import (
     DataDirLock,
@@ -34,13 +38,17 @@ from umpire.server.data_dir import (
     ServerUse,
     load_or_create_passwords,
     read_passwords,
+    resolve_data_dir,
     secure_dir,
 )
-from umpire.server.embedded import GATEWAY_USER, EmbeddedRedis, with_credentials
-from umpire.server.store import Store
+from umpire.server.embedded import (
+    GATEWAY_USER,
+    EmbeddedRedis,
+    peer_credentials,
+    with_credentials,
+)
 
 URL_FILE = "redis.url"
-SOCKET_FILE = "valkey.sock"
 STORE_DIR = "redis"
 SERVE_WAITS_FOR_CLI = 10.0  # a short CLI command holding the lock is waited for this long
 PING_TIMEOUT = 1.0
@@ -68,17 +76,22 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
+def resolved(settings: Settings) -> Settings:
+    """`settings` with the data directory resolved and checked, once (DataDirUnsafe if
+    another user could re-point or swap a component of its path)."""
+    return settings.model_copy(update={"data_dir": resolve_data_dir(settings.data_dir)})
+
+
 def embedded_for(settings: Settings) -> EmbeddedRedis:
-    """The embedded server of `settings.data_dir`, authenticated, not yet started.
-    Only the data directory's lock holder may call this (it creates the secret)."""
+    """The embedded server of `settings.data_dir` (resolved), authenticated, not yet
+    started, on a unix socket only. Only the data directory's lock holder may call this
+    (it creates the secret)."""
     data_dir = secure_dir(settings.data_dir)
     store_dir = secure_dir(data_dir / STORE_DIR)
     return EmbeddedRedis(
         store_dir,
-        port=settings.store_port,
         appendfsync=settings.appendfsync,
         passwords=load_or_create_passwords(data_dir),
-        unix_socket=data_dir / SOCKET_FILE,
     )
 
 
@@ -93,7 +106,7 @@ def owned_server(settings: Settings, lock: DataDirLock) -> Iterator[EmbeddedRedi
         url_file.unlink()  # left by a holder that was killed: it names a dead server
     server = embedded_for(settings)
     server.start()
-    publish(settings.data_dir, server)
+    publish(server)
     try:
         yield server
     finally:
@@ -102,11 +115,13 @@ def owned_server(settings: Settings, lock: DataDirLock) -> Iterator[EmbeddedRedi
         server.stop()
 
 
-def publish(data_dir: Path, server: EmbeddedRedis) -> None:
-    """Write where `server` listens to `<data dir>/redis.url` (atomically)."""
-    url_file = data_dir / URL_FILE
+def publish(server: EmbeddedRedis) -> None:
+    """Write where `server` listens to `<data dir>/redis.url` (atomically). The data
+    directory is the one resolved at start (the store's is `<data dir>/redis`), never
+    the configured path resolved again."""
+    url_file = server.data_dir.parent / URL_FILE
     temporary = url_file.with_suffix(".new")
-    temporary.write_text(f"{server.local_url}\n{server.url}\n")
+    temporary.write_text(f"{server.local_url}\n")
     os.replace(temporary, url_file)
 
 
@@ -130,6 +145,7 @@ def embedded_server(settings: Settings) -> Iterator[EmbeddedRedis | None]:
     if settings.redis_url:
         yield None
         return
+    settings = resolved(settings)
     lock = claim_data_dir(settings, "serve", patience=SERVE_WAITS_FOR_CLI)
     try:
         with owned_server(settings, lock) as server:
@@ -159,8 +175,28 @@ def running_url(data_dir: Path) -> str | None:
     return with_credentials(published[0], GATEWAY_USER, passwords.gateway)
 
 
+def _peer_is_ours(url: str) -> bool:
+    """For a unix socket URL: whether what listens there runs as this user (SO_PEERCRED),
+    checked before redis-py sends the password. The socket sits in the owner-only data
+    directory, so only a stale `/proc/<pid>/fd/...` path (a long data directory's, its
+    pid reused after a death) could name another user's socket."""
+    if not url.startswith("unix://"):
+        return True
+    path = unquote(urlsplit(url).path)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(PING_TIMEOUT)
+            probe.connect(path)
+            return peer_credentials(probe)[1] == os.geteuid()
+    except OSError:
+        return False
+
+
 async def answers(url: str, timeout: float = PING_TIMEOUT) -> bool:
-    """Whether the server at `url` answers an authenticated PING within `timeout`."""
+    """Whether the server at `url` answers an authenticated PING within `timeout` (and,
+    on a unix socket, runs as this user: else it is sent nothing)."""
+    if not await asyncio.to_thread(_peer_is_ours, url):
+        return False
     client = aioredis.Redis.from_url(
         url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
     )
@@ -178,6 +214,7 @@ async def command_store_url(settings: Settings) -> AsyncIterator[str]:
     """The store URL for one CLI command on the embedded default: the holder's server,
     waited for through a stall, or a server of the command's own while no one holds the
     data directory."""
+    settings = resolved(settings)
     lock = DataDirLock(settings.data_dir, "cli")
     use = ServerUse(settings.data_dir)
     loop = asyncio.get_running_loop()

@@ -1,7 +1,7 @@
 """The watch `umpire serve` keeps on its embedded Valkey: a death is reaped, logged and
 followed by a restart from the AOF, with backoff while it keeps dying.
 
-The restarted server listens on the same port and unix socket with the same users, so the
+The restarted server listens on the same unix socket with the same users, so the
 gateway's connection pool and pub/sub listener reconnect by themselves; commands that were
 in flight were answered `store_unavailable` and apply exactly once when retried with the
 same command id (the id is checked inside the append script).
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from umpire.server import background
-from umpire.server.embedded import EmbeddedRedis, free_port
+from umpire.server.embedded import EmbeddedRedis
 
 log = logging.getLogger("umpire.store")
 
@@ -33,15 +33,12 @@ class Supervisor:
         self,
         server: EmbeddedRedis,
         *,
-        movable_port: bool = False,
         on_restart: Callable[[EmbeddedRedis], None] | None = None,
     ) -> None:
-        """`movable_port`: the TCP port was any free one and umpire's processes use the
-        unix socket, so a restart that finds the port taken (another process bound it
-        after the death) moves to a new free port. `on_restart` runs after each restart
-        (it republishes where the server listens)."""
+        """`on_restart` runs after each restart (it republishes where the server
+        listens). There is no TCP port to lose to another process between a death and its
+        restart: the server listens on a socket in its owner-only directory alone."""
         self.server = server
-        self.movable_port = movable_port
         self.on_restart = on_restart
         # Told the new cause (see `restarting`) at each change of state: the parent of
         # `umpire serve --workers N` shares it with its workers (server/store_status.py).
@@ -111,9 +108,7 @@ class Supervisor:
                 except (RuntimeError, OSError) as exc:
                     self._set("restarting", self.attempt + 1)
                     log.error("embedded Valkey did not restart (%s); next try in %.1f s",
-                              str(exc)[-300:], delay)  # fmt: skip
-                    if self.movable_port:
-                        self.server.port = free_port(self.server.host)
+                              str(exc)[-600:], delay)  # fmt: skip
             started = time.monotonic()
             if self.on_restart is not None:
                 self.on_restart(self.server)

@@ -240,6 +240,11 @@ async def supervise(
         shutil.rmtree(share_dir, ignore_errors=True)
 
 
+def cmd_serve(settings: Settings, args: object) -> int:
+    """`umpire serve` (server/cli.py): its options are already in `settings`."""
+    return serve(settings)
+
+
 def serve(settings: Settings) -> int:
     """Entry point of `umpire serve`: one gateway process with `--workers 1`, else a
     parent and `settings.workers` workers (default: the cores, at most 8)."""

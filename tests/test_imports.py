@@ -12,24 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-FOLDERS = ("engine", "events", "server", "clients")  # installed as umpire.<folder>
-PACKAGES = (*FOLDERS, "verifier")
-# Where project code is: every folder above plus the tests, benchmarks and the example ruleset.
-SOURCES = (*PACKAGES, "tests", "bench", "examples")
-
-
-def modules() -> dict[str, Path]:
-    """Every project module by dotted name (a package by its own name)."""
-    found: dict[str, Path] = {}
-    for package in PACKAGES:
-        prefix = ["umpire"] if package in FOLDERS else []
-        for path in sorted((REPO / package).rglob("*.py")):
-            parts = [*prefix, *path.relative_to(REPO).with_suffix("").parts]
-            if parts[-1] == "__init__":
-                parts.pop()
-            found[".".join(parts)] = path
-    return found
+from tests.support.project_modules import FOLDERS, REPO, SOURCES, modules
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -183,3 +166,125 @@ def test_the_checker_finds_a_cycle_and_a_local_import() -> None:
         for t in targets("x", REPO / "x.py", node, {"umpire.engine", "umpire.engine.dice"})
     ]
     assert found == [("umpire.engine.dice", True)]
+
+
+# Layers (docs/architecture.md "Imports point one way"): the packages each layer may import
+# besides its own. Any other edge fails, wherever the import sits (module level, inside a
+# function, under TYPE_CHECKING: a type-only import still ties a layer to another's code).
+ALLOWED = {
+    "events": set(),
+    "engine": {"events"},
+    "server": {"engine", "events"},
+    "clients": {"events"},
+    "verifier": set(),  # the independent verifier reads an export with no code of umpire
+}
+# The deliberate lazy imports: a module's module-level tables of "module:attr" (or
+# "module") strings that it loads with importlib.import_module only when needed, so that a
+# command pays for what it uses (docs/architecture.md "A CLI that starts at once"). Their
+# entries count as that module's imports, for the layers and for cycles alike.
+LAZY_TABLES = {"umpire.server.cli": ("COMMANDS", "RUNNER"), "umpire.clients": ("LAZY",)}
+
+
+def layer(module: str) -> str:
+    """The layer of a project module: `umpire.server.cli` -> server, `verifier.x` -> verifier."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "umpire" and len(parts) > 1 else parts[0]
+
+
+def lazy_imports(tree: ast.Module, tables: tuple[str, ...]) -> set[str]:
+    """The modules that the module-level tables named `tables` of a module name."""
+    found: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        else:
+            continue
+        if node.value is None or not set(names) & set(tables):
+            continue
+        value = ast.literal_eval(node.value)
+        entries = value.values() if isinstance(value, dict) else [value]
+        found |= {str(entry).partition(":")[0] for entry in entries}
+    return found
+
+
+def imports_of(name: str, path: Path, tree: ast.Module, known: set[str]) -> set[str]:
+    """Every project module that module `name` imports, anywhere in it or through its lazy
+    tables."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found |= targets(name, path, node, known)
+    found |= lazy_imports(tree, LAZY_TABLES.get(name, ()))
+    return found - {name}
+
+
+def all_imports() -> dict[str, set[str]]:
+    """`imports_of` for every project module."""
+    found = modules()
+    known = set(found)
+    return {
+        name: imports_of(name, path, ast.parse(path.read_text(encoding="utf-8")), known)
+        for name, path in found.items()
+    }
+
+
+def layer_violations(imports: dict[str, set[str]]) -> list[str]:
+    """Each import that crosses into a layer its module's layer may not import."""
+    return sorted(
+        f"{module} ({layer(module)}) imports {target} ({layer(target)})"
+        for module, found in imports.items()
+        for target in found
+        if layer(target) != layer(module) and layer(target) not in ALLOWED[layer(module)]
+    )
+
+
+def test_each_layer_imports_only_the_layers_it_may() -> None:
+    """engine -> events; server -> engine, events; clients -> events; events and the
+    verifier import no other layer. The client commands reach `umpire` through an entry
+    point (clients/commands.py), the store's protocols live in events/."""
+    found = layer_violations(all_imports())
+    assert found == [], "imports across the layers:\n" + "\n".join(found)
+
+
+def test_no_import_cycle_through_the_lazy_tables() -> None:
+    """The lazy tables hide their imports from `graph()`: a cycle through them fails too."""
+    edges, _ = graph()
+    for name, found in all_imports().items():
+        if name in LAZY_TABLES:
+            edges[name] |= found
+    found_cycles = cycles(edges)
+    assert found_cycles == [], "cycles:\n" + "\n".join(" -> ".join(c) for c in found_cycles)
+
+
+def test_the_lazy_tables_name_modules_that_exist() -> None:
+    found = modules()
+    for name, tables in LAZY_TABLES.items():
+        named = lazy_imports(ast.parse(found[name].read_text(encoding="utf-8")), tables)
+        assert named, f"{name} has no table {tables}: update LAZY_TABLES"
+        assert named <= set(found), f"{name}'s tables name no module: {named - set(found)}"
+
+
+def test_the_layer_check_sees_every_form_of_an_edge() -> None:
+    """The checker itself, on made-up modules: an edge counts at module level, inside a
+    function, under TYPE_CHECKING and through a lazy table."""
+    known = {"umpire.server.x", "umpire.clients.cli", "umpire.engine.dice", "verifier.v",
+             "umpire.events.codec", "umpire.server.cli", "umpire.engine.y"}  # fmt: skip
+    sources = {
+        "umpire.server.x": "from umpire.engine import dice\n"
+        "if TYPE_CHECKING:\n    from umpire.clients.cli import play\n",
+        "verifier.v": "def f():\n    import umpire.events.codec\n",
+        "umpire.engine.y": "from ..server import x\n",
+        "umpire.server.cli": "COMMANDS = {'watch': 'umpire.clients.cli:cmd_watch'}\n",
+    }
+    imports = {
+        name: imports_of(name, REPO / "engine" / "y.py", ast.parse(text), known)
+        for name, text in sources.items()
+    }
+    assert layer_violations(imports) == [
+        "umpire.engine.y (engine) imports umpire.server.x (server)",
+        "umpire.server.cli (server) imports umpire.clients.cli (clients)",
+        "umpire.server.x (server) imports umpire.clients.cli (clients)",
+        "verifier.v (verifier) imports umpire.events.codec (events)",
+    ]

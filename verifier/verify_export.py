@@ -308,7 +308,8 @@ def check_grammar(events: list[Event]) -> Grammar:
             elif not waived and epoch not in bound:
                 raise Failure(seq, f"server roll {p.get('roll')} comes before the client "
                                    f"seed of seed epoch {epoch} was bound")  # fmt: skip
-            epoch_rolls += 1
+            else:
+                epoch_rolls += 1  # a server roll: the epoch takes no client seed after it
     if batch is not None and batch.command_type == TAKE_BACK and batch.events == 1:
         raise Failure(batch.seq, f"the TakeBack at seq {batch.seq} has no CommandTakenBack")
     return found

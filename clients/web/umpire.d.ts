@@ -360,7 +360,7 @@ export namespace AgeOfDogfights {
 
 /** Conflict of Heroes: Solo Expansion (Order Card AI) (seed 003_368c69a730e6e14a.txt). A command is any one of `commands`. */
 export namespace ConflictOfHeroes {
-  /** Everything a game needs that the seed leaves to the scenario, with documented defaults. - `deck`: the Order Cards (4.0), written in the grammar of orders.py. - `units`: both sides' counters with their base-game values. - `terrain`: hexes that differ from clear terrain (DM 0, no extra cost, no LOS block). - `objectives`: Mission Objectives and Player Control Markers (5.0). - `mission`: Counteractions (7.0) and Mission Orders (7.1). - `player_caps`: the player's CAPs each round (3.2); `caps_lost_per_destroyed_unit` is how far each destroyed Unit on the CAP track lowers it (7.3, 7.4 AtB). - `max_unit_aps`: the most APs one unit may spend on one action (AtB: 7). - `short_range`, `short_range_fp_modifier`, `long_range_fp_modifier`, `attack_modifier`: the parameters of the 2D6 hit formula (hit_chance.py). - `pivot_cost`: AP cost of a pivot (5.3.1). - `reshuffle_each_round`: whether all discards return to the deck when a round ends. */
+  /** Everything a game needs that the seed leaves to the scenario, with documented defaults. - `deck`: the Order Cards (4.0), written in the grammar of orders.py. - `units`: both sides' counters with their base-game values. - `terrain`: hexes that differ from clear terrain (DM 0, no extra cost, no LOS block). - `objectives`: Mission Objectives and Player Control Markers (5.0). - `mission`: Counteractions (7.0) and Mission Orders (7.1). - `player_caps`: the player's CAPs each round (3.2); `caps_lost_per_destroyed_unit` is how far each destroyed Unit on the CAP track lowers it (7.3, 7.4 AtB). - `max_unit_aps`: the most APs one unit may spend on one action (AtB: 7). - `short_range`, `short_range_fp_modifier`, `long_range_fp_modifier`, `attack_modifier`: the parameters of the 2D6 hit formula (hit_chance.py). - `pivot_cost`: AP cost of a pivot (5.3.1). - `reshuffle_each_round`: whether all discards return to the deck when a round ends. - `sideways_moves`: whether a Move order may take a step that comes no closer to the Target (README ledger 5.3; default False: only a Low Risk Move may, 5.3.1). */
   export interface Setup {
     deck?: ({
       number: number;
@@ -416,16 +416,27 @@ export namespace ConflictOfHeroes {
     /** A mission's Counteractions and Mission Orders (7.0, 7.1). */
     mission?: {
       name?: string;
-      counteractions?: {
+      counteractions?: ({
         number: number;
         text: string;
         order?: string;
-      }[];
-      mission_orders?: {
+        reinforcements?: string[];
+        /** A target that a mission instruction (7.0, 7.1) names by a rule umpire computes (README "Mission instructions"): `most_exposed_ai_hex` is the hex of an AI in play covered by the most Units' Fire Zones, then the lowest DM, then 1D6. */
+        target?: "" | "most_exposed_ai_hex";
+      })[];
+      mission_orders?: ({
         number: number;
         text: string;
         order?: string;
-      }[];
+        reinforcements?: string[];
+        /** A target that a mission instruction (7.0, 7.1) names by a rule umpire computes (README "Mission instructions"): `most_exposed_ai_hex` is the hex of an AI in play covered by the most Units' Fire Zones, then the lowest DM, then 1D6. */
+        target?: "" | "most_exposed_ai_hex";
+      })[];
+      /** How the mission ends (README "End of the mission"; the seed leaves it to the mission): after round `last_round` (0: no round limit) the AI wins if it holds every objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw when `ai_holds` is empty). At any time, a side with no counter in play or to come loses. */
+      end?: {
+        last_round?: number;
+        ai_holds?: string[];
+      };
     };
     /** Which columns are drawn half a hex LOWER than the columns either side of them. With `ODD_COLUMNS_DOWN`, hex 0305 sits half a hex below 0205 and 0405; with `EVEN_COLUMNS_DOWN`, 0405 sits half a hex below 0305 and 0505. Look at the map: take two hexes with the same row number in neighbouring columns and see which one is lower. */
     parity?: "even_down" | "odd_down";
@@ -443,6 +454,7 @@ export namespace ConflictOfHeroes {
     pivot_cost?: number;
     reshuffle_each_round?: boolean;
     mission_track?: number;
+    sideways_moves?: boolean;
   }
 
   /** 3.3: play an Action Card from the hand, paid with APs of fresh Unit(s) and/or CAPs; an AP Spent Check follows when APs were paid. */
@@ -868,6 +880,14 @@ export namespace Downtown {
     doubles_reading?: "a_and_b" | "a_or_b";
     /** 3.2.1: two SAMs when "the unmodified die roll was lower than the BSAN" (the rule) or "between 1 and 4" for a BSAN of 4 (its example, the default). `two_sams_reading`. */
     two_sams_reading?: "example" | "rule";
+    turn_limit?: number;
+    drv_speeds?: {
+      aircraft: string;
+      combat: number;
+      dash: number;
+    }[];
+    aaa_range?: number;
+    first_fire_counts_dummies?: boolean;
   }
 
   /** An activation check (5.6.1): targeted by a US flight, or detected by the US. */
@@ -921,19 +941,6 @@ export namespace Downtown {
     flight_id: string;
   }
 
-  /** The player's report of a DRV flight's executed move (5.6.1 proximity check follows). */
-  export interface MoveDrvFlight {
-    type: "MoveDrvFlight";
-    flight_id: string;
-    hex: string;
-    /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
-    altitude: "deck" | "high" | "low" | "medium" | "very_high";
-    facing: number;
-    /** A DRV flight's state for movement (5.7.2, 5.9.1). */
-    status?: "aborting" | "disordered" | "normal";
-    fuel?: number;
-  }
-
   /** A US flight spent one Movement Point and is now here (3.4.4, 2.3.1). */
   export interface MoveUsFlight {
     type: "MoveUsFlight";
@@ -958,6 +965,16 @@ export namespace Downtown {
     /** SAM acquisition of a flight (3.4.3, 3.4.5: partial or full). */
     level: "full" | "none" | "partial";
     launch?: boolean;
+  }
+
+  /** A base-game result on a DRV flight (air-to-air combat, fuel): it aborts, is disordered, recovers, has this much fuel left, or is destroyed (removed). */
+  export interface ReportDrvFlight {
+    type: "ReportDrvFlight";
+    flight_id: string;
+    /** A DRV flight's state for movement (5.7.2, 5.9.1). */
+    status?: "aborting" | "disordered" | "normal";
+    fuel?: number;
+    destroyed?: boolean;
   }
 
   /** A base-game result on a DRV unit: a AAA concentration suppressed (2.1.7) or a radar shut down by an ARM Morale roll (2.3.1, 3.4.1). */
@@ -1017,6 +1034,12 @@ export namespace Downtown {
     detected?: string[];
   }
 
+  /** The DRV flights move by themselves (5.7.2 order, 5.8-5.9 routes): the next `flights` of them that have not moved this Movement Phase (all of them if omitted), e.g. as many as the base game's initiative chit lets the DRV move. */
+  export interface RunDrvMovement {
+    type: "RunDrvMovement";
+    flights?: number | null;
+  }
+
   /** SAM Acquisition Phase: 3.2.1 (Acq), 3.3 (Acq), 3.4.3; then the Movement Phase opens with 5.1 initiative and 5.7.2 flight order. */
   export interface RunSamAcquisitionPhase {
     type: "RunSamAcquisitionPhase";
@@ -1027,7 +1050,7 @@ export namespace Downtown {
     type: "TakeBack";
   }
 
-  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveDrvFlight | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunSamAcquisitionPhase | TakeBack;
+  export type Command = CheckActivation | CheckDrvRadar | DeployDrvAir | DeployGroundUnits | DrvChitPicked | EndGame | EndUsFlightMovement | IdentifyVisually | MoveUsFlight | PlanDrvFlight | ReportAcquisition | ReportDrvFlight | ReportUnitStatus | ReportUsFlights | RollDice | RollDrvAttack | RunAdminPhase | RunDetectionPhase | RunDrvMovement | RunSamAcquisitionPhase | TakeBack;
 }
 
 /** Nightfighter solitaire rules (Philip Sabin) (seed 004_c3eb2ad371d7bb6a.txt). A command is any one of `commands`. */
@@ -1090,6 +1113,8 @@ export namespace Nightfighter {
     campaign_aircraft?: string;
     odd_columns?: [number, number, number];
     even_columns?: [number, number, number];
+    /** How the turn's phases pass (README "Pace"): `run_on` (default) ends by itself each phase in which the player has nothing to decide, up to the next point where the player must act; `every_phase` stops in every phase until the player sends `EndPhase`. */
+    pace?: "every_phase" | "run_on";
   }
 
   /** S10.0 basic or S15.0 fixed tally by one nightfighter on one counter, with the base-game number of dice; `illuminated` when the counter is in illuminated cloud. */

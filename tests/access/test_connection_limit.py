@@ -9,7 +9,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.waiting import until
 from umpire.events.wire import CLOSE_TOO_MANY_CONNECTIONS
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
@@ -34,17 +35,13 @@ async def test_connection_over_the_per_address_limit_closes_4029(
         assert '"games"' in await asyncio.wait_for(held[0].recv(), 5)
         # A slot frees when one closes.
         await held[1].close()
-        for _ in range(100):  # the server sees the close shortly after
-            if running.gateway.per_address.get("127.0.0.1") == 2:
-                break
-            await asyncio.sleep(0.02)
+        await until(  # the server sees the close shortly after
+            lambda: running.gateway.per_address.get("127.0.0.1") == 2,
+            what="the server saw the close",
+        )
         again = await connect(url)
         assert '"welcome"' in await asyncio.wait_for(again.recv(), 5)
         assert running.gateway.metrics.errors["too_many_connections"] == 1
         for ws in (held[0], held[2], again):
             await ws.close()
-        for _ in range(100):
-            if not running.gateway.per_address:
-                break
-            await asyncio.sleep(0.02)
-        assert running.gateway.per_address == {}
+        await until(lambda: running.gateway.per_address == {}, what="every connection gone")

@@ -2,7 +2,7 @@
 
 Whole games of every ruleset go through the real gateway. Before the seed is revealed,
 every frame a player and a spectator receive (their subscriptions, `view`, and `view` at
-every seq) is searched by the attack of tests/access/hash_attack.py: every hidden roll's
+every seq) is searched by the attack of tests/support/hash_attack.py: every hidden roll's
 possible faces and every other secret event's true payload are re-encoded with the
 ruleset's codec, and every hash or digest computable from them is compared with every hex
 string in the frames. Nothing may match.
@@ -18,11 +18,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.drivers import driver, rulesets
-from tests.access.hash_attack import attack, hex_strings, secret_events
-from tests.access.peer import Peer
-from tests.contract.test_secrets import play
-from tests.server.conftest import gateway_settings
+from tests.support.drivers import driver, play, rulesets
+from tests.support.gateways import gateway_settings
+from tests.support.hash_attack import attack, hex_strings, secret_events
+from tests.support.peer import Peer
+from tests.support.secrecy import declared, has_secrets
 from umpire.engine import registry
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
@@ -33,8 +33,7 @@ from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import encode_frame
 
 COMMANDS = 120
-# Rulesets whose games hold secrets: the attack must have had something to attack.
-WITH_SECRETS = {"downtown", "nightfighter", "down_in_flames"}
+ATTEMPTS = 4  # games (another seed each) a ruleset with secrets may take to make one
 
 
 async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, Peer]:
@@ -42,24 +41,39 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
     both have asked for the view at every seq.
 
     The dice decide whether a game makes secrets at all (a nightfighter game may never
-    search), so the seeds are fixed, and a ruleset with secrets gets another game (another
-    seed) while one holds none."""
+    search), so the seeds are fixed, and a ruleset that declares secrets (its own
+    declarations: tests/support/secrecy.py) gets another game (another seed) while one
+    holds none. A game the rules end within COMMANDS (the end reveals the seed) is played
+    again from the same seeds and commands, up to the command before the one that ended it.
+    """
     setup, _ = driver(name)
-    for attempt in range(4):
+    for attempt in range(ATTEMPTS):
         seed = hashlib.sha256(f"hash-secrecy:{name}:{attempt}".encode()).digest()
         running.gateway.games.draw_seed = lambda seed=seed: seed
-        player = await Peer.open(ws_url)
-        spectator = await Peer.open(ws_url)
-        created = await player.ok({"type": "create", "ruleset": name, "setup": setup,
-                                   "client_entropy": "waived"})  # fmt: skip
-        gid = created["game_id"]
-        await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0, "view": True})
-        await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
-                            "credential": created["spectator_credential"]})  # fmt: skip
-        await play(running, player, gid, name, 7, COMMANDS)
+        count = COMMANDS
+        for _ in range(2):
+            player = await Peer.open(ws_url)
+            spectator = await Peer.open(ws_url)
+            created = await player.ok({"type": "create", "ruleset": name, "setup": setup,
+                                       "client_entropy": "waived"})  # fmt: skip
+            gid = created["game_id"]
+            await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0, "view": True})
+            await spectator.ok({"type": "subscribe", "game_id": gid, "view": True,
+                                "from_seq": 0,
+                                "credential": created["spectator_credential"]})  # fmt: skip
+            played = await play(running, player, gid, name, 7, count)
+            if not played.ended:
+                break
+            count = played.ending  # the same game again, stopped before its end
+            for peer in (player, spectator):
+                await peer.close()
+        played.coverage.check()  # every rule the game offered was played, hidden ones too
         envelopes = await running.gateway.store.read(gid)
-        if name not in WITH_SECRETS or secret_events(registry.get(name), envelopes):
+        ruleset = registry.get(name)
+        if not has_secrets(ruleset) or secret_events(ruleset, envelopes):
             break
+        if attempt == ATTEMPTS - 1:
+            break  # the test says the game made no secret, with both peers still open
         for peer in (player, spectator):
             await peer.close()
     head = await running.gateway.store.version(gid)
@@ -94,8 +108,11 @@ async def test_no_hash_in_any_frame_finds_a_hidden_value(
     ruleset = registry.get(name)
     codec = codec_for(ruleset)
     secrets = secret_events(ruleset, envelopes)
-    if name in WITH_SECRETS:
-        assert secrets, f"{name}: the game made no secret event to attack"
+    if has_secrets(ruleset):  # its own declarations say so (tests/support/secrecy.py)
+        assert secrets, (
+            f"{name} declares secrets ({', '.join(declared(ruleset))}), but its game made no "
+            f"secret event to attack"
+        )
     assert all(env.committed for env, _ in secrets), "a secret event is sealed in the clear"
     for who, peer in (("player", player), ("spectator", spectator)):
         seen = hex_strings(peer.raw)

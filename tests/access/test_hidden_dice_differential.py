@@ -2,9 +2,14 @@
 a player and a spectator until the rules make the result public (issue #16 acceptance).
 
 Each ruleset's game is played twice on the real store under the same game id, seed and
-commands (tests/access/drivers.py, one fixed random sequence): once as rolled, once with
-every hidden roll's faces moved to another face (down_in_flames, whose secret is its
-opponents' pilots rather than dice, with other opposing pilots). Every event frame and the
+commands (tests/support/drivers.py, one fixed random sequence that sends every command type
+the ruleset lists): once as rolled, once with every hidden roll's faces moved to another
+face (a ruleset whose test set-ups give a `secret_variant` setup, as down_in_flames, whose
+secret is its opponents' pilots rather than dice, also with that setup). A ruleset that
+declares secrets (tests/support/secrecy.py, from its own redaction declarations) must show
+a secret decision that differs before the results go public. A command the rules refuse
+must be refused with one of the engine's typed errors (drivers.REFUSALS); any other
+exception from `decide` fails the test. Every event frame and the
 view after every seq, as the player and as a spectator receive them before the reveal,
 must be byte-identical up to the first event in which the difference is public by the
 rules: the first event whose type differs, or a public event that differs, or a field
@@ -19,6 +24,7 @@ test_hash_secrecy.py attacks exactly those fields); `recorded_at` is the wall cl
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -28,19 +34,22 @@ import pytest
 from msgspec import Struct
 
 import umpire.server.games as games_module
-from tests.access.drivers import driver, rulesets
+from tests.support.dice import AlteredDice
+from tests.support.drivers import REFUSALS, Coverage, driver, rulesets, setups_of
+from tests.support.secrecy import declared, has_secrets
 from umpire.engine import registry
-from umpire.engine.dice import DiceKind, DiceSpec, ServerDice, face_range, total_of
+from umpire.engine.dice import ServerDice
 from umpire.engine.game import apply, codec_for, fold
 from umpire.engine.redaction import is_secret, view_for
 from umpire.engine.roles import Role
 from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
-from umpire.events.types import DiceRolled, Owner
+from umpire.events.types import DiceRolled
 from umpire.server.feed import encode_frame
 from umpire.server.games import Games
 
-COMMANDS = 60
+COMMANDS = 150
+ATTEMPTS = 4  # games (other dice, other commands) a ruleset with secrets may take to show one
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
 # Fields of secret events that the rules publish although a hidden value decides them.
 PUBLIC_BY_RULE: dict[str, tuple[str, ...]] = {
@@ -52,61 +61,31 @@ PUBLISHED_EVENTS = {
     "nightfighter.Localised",  # S5.2/S5.3: a located bomber's counter moves to its hex
     "downtown.AaaPlaced",  # 2.1.3: a picked concentration is set up face up
 }
-WITH_HIDDEN_DICE = {"downtown", "nightfighter"}
-
-
-class AlteredDice(ServerDice):
-    """Server dice whose hidden rolls come out otherwise: each face moved up by `shift`."""
-
-    shift = 1
-
-    def roll(
-        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
-    ) -> Any:
-        event = super().roll(spec, purpose=purpose, rule=rule, owner=owner, hidden=hidden)
-        if not hidden:
-            return event
-        spec = DiceSpec(DiceKind(event.kind), tuple(event.sides), tuple(event.labels))
-        faces = []
-        for i, face in enumerate(event.faces):
-            lo, hi = face_range(spec, i)
-            faces.append(lo + (face - lo + self.shift) % (hi - lo + 1))
-        altered = msgspec.structs.replace(event, faces=tuple(faces), total=total_of(spec, faces))
-        self.rolled[-1] = altered
-        return altered
-
-
-def _other_pilots(setup: dict[str, Any]) -> dict[str, Any]:
-    """down_in_flames: the same setup with other opposing (side B) pilots (9.1.11)."""
-    aircraft = []
-    for entry in setup["aircraft"]:
-        entry = dict(entry)
-        if entry.get("side") == "B":
-            entry["pilot_quality"] = "recruit" if entry.get("pilot_quality") != "recruit" else "ace"
-            entry["crack_shot"] = not entry.get("crack_shot", False)
-        aircraft.append(entry)
-    return {**setup, "aircraft": aircraft}
 
 
 async def _play(
     store: RedisEventStore, name: str, setup: dict[str, Any], dice: Callable[..., Any],
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, attempt: int,
 ) -> list[Envelope]:  # fmt: skip
     monkeypatch.setattr(games_module, "ServerDice", dice)
     games = Games(store, draw_seed=lambda: bytes(range(32)))
     gid = (await games.create(name, setup, game_id="gdiff", client_entropy="bind")).game_id
-    await games.bind_client_seed(gid, "diff")
+    await games.bind_client_seed(gid, f"diff{attempt}")
     _, propose = driver(name)
-    rng = random.Random(11)
+    rng = random.Random(11 + attempt)
+    coverage = Coverage(name)
     for i in range(COMMANDS):
         _, game = await games.load(gid)
         if game.meta.ended:
             break
-        try:
-            await games.handle(gid, f"c{i}", rng.choice(propose(game.state, rng)))
-        except Exception as exc:  # refused by the rules: the driver proposes freely
-            if type(exc).__name__ == "StoreUnavailable":
-                raise
+        coverage.offer(game.state)
+        command = rng.choice(propose(game.state, rng))
+        coverage.send(command)
+        # Refused by the rules (the driver proposes freely): only the engine's typed
+        # refusals; any other exception of `decide` fails the test.
+        with contextlib.suppress(*REFUSALS):
+            await games.handle(gid, f"c{i}", command)
+    coverage.check()
     return await store.read(gid)
 
 
@@ -173,37 +152,64 @@ def _compare(ruleset: Any, logs: list[list[Envelope]]) -> tuple[int, int]:
     return stop, decisions
 
 
+async def _variants(
+    url: str, prefix: str, name: str, setup: dict[str, Any], original: list[Envelope],
+    attempt: int, monkeypatch: pytest.MonkeyPatch,
+) -> int:  # fmt: skip
+    """Play the variants of a game and compare each with it; how many secret decisions
+    differed before a result went public. The variants: the game's hidden rolls come out
+    otherwise, several alternatives when it rolled any (some keep the public result longer:
+    downtown's AAA roll 8 -> 4 buys as many counters, of other densities); and a setup with
+    other secrets where the ruleset's test set-ups give one (`secret_variant`:
+    down_in_flames' opposing pilots)."""
+    ruleset = registry.get(name)
+    codec = codec_for(ruleset)
+    decoded = [codec.decode(e.type, e.version, e.payload) for e in original]
+    hidden_dice = any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+    variants = [(setup, _shifted(shift)) for shift in (range(1, 7) if hidden_dice else [1])]
+    other_secrets = getattr(setups_of(name), "secret_variant", None)
+    if other_secrets is not None:
+        variants = [(other_secrets(setup), ServerDice), *(variants if hidden_dice else [])]
+    decisions = 0
+    for n, (variant_setup, dice) in enumerate(variants, start=1):
+        store = RedisEventStore.from_url(url, prefix=f"{prefix}{n}")
+        try:
+            log = await _play(store, name, variant_setup, dice, monkeypatch, attempt)
+        finally:
+            await store.close()
+        stop, differed = _compare(ruleset, [original, log])
+        assert stop > 1, f"{name}: the games differ publicly from their creation"
+        decisions += differed
+    return decisions
+
+
 @pytest.mark.parametrize("name", rulesets())
 async def test_hidden_values_do_not_show_until_the_rules_publish_them(
     redis_server: Any, prefix: str, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ruleset = registry.get(name)
     setup, _ = driver(name)
-    if name == "down_in_flames":
-        variants = [(_other_pilots(setup), ServerDice)]
-    elif name in WITH_HIDDEN_DICE:  # several alternatives: some keep the public result
-        # longer (downtown's AAA roll 8 -> 4 buys as many counters, of other densities)
-        variants = [(setup, _shifted(shift)) for shift in range(1, 7)]
-    else:
-        variants = [(setup, _shifted(1))]
-    store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}d0")
-    try:
-        original = await _play(store, name, setup, ServerDice, monkeypatch)
-    finally:
-        await store.close()
-    decisions = 0
-    for n, (variant_setup, dice) in enumerate(variants, start=1):
-        store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}d{n}")
+    codec = codec_for(ruleset)
+    # The dice decide whether a game makes secrets at all (a nightfighter game may never
+    # find a bomber), and whether one differs before its result goes public (downtown's
+    # AAA purchase is counted in public): a ruleset that declares secrets gets another game
+    # (other dice, other commands) while one shows none.
+    for attempt in range(ATTEMPTS):
+        store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}a{attempt}")
         try:
-            log = await _play(store, name, variant_setup, dice, monkeypatch)
+            original = await _play(store, name, setup, ServerDice, monkeypatch, attempt)
         finally:
             await store.close()
-        stop, differed = _compare(ruleset, [original, log])
-        assert stop > 1, f"{name}: the games differ publicly from their creation"
-        decisions += differed
-    if name in WITH_HIDDEN_DICE or name == "down_in_flames":
-        assert decisions, f"{name}: no secret decision differed before the results went public"
-    else:  # nothing is hidden in this game: the variants played it identically
-        codec = codec_for(ruleset)
         decoded = [codec.decode(e.type, e.version, e.payload) for e in original]
+        decisions = await _variants(
+            redis_server.url, f"{prefix}a{attempt}v", name, setup, original, attempt, monkeypatch
+        )  # fmt: skip
+        if decisions or not has_secrets(ruleset):
+            break
+    if has_secrets(ruleset):  # its own declarations say so (tests/support/secrecy.py)
+        assert decisions, (
+            f"{name} declares secrets ({', '.join(declared(ruleset))}), but no secret "
+            f"decision differed before the results went public"
+        )
+    else:  # nothing is hidden in this game: the variants played it identically
         assert not any(is_secret(ruleset, e) for e in decoded)

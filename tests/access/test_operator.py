@@ -3,7 +3,7 @@ sees unredacted events, and may not play; a wrong token is refused."""
 
 from __future__ import annotations
 
-from tests.access.peer import Peer
+from tests.support.peer import Peer
 from umpire.server.app import Running
 
 OPERATOR = "o" * 32

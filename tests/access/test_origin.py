@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 

@@ -5,10 +5,8 @@ subscriptions within `credential_recheck_seconds`."""
 
 from __future__ import annotations
 
-import asyncio
-
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
@@ -72,7 +70,9 @@ async def test_operator_revokes_a_player_credential(gateway: Running, ws_url: st
     # The dropped subscription sends nothing more: a later event reaches the spectator only.
     await gateway.gateway.games.handle(gid, "late", {"type": "Push"})
     await spectator.wait_for(lambda f: f.get("command_id") == "late", 5)
-    await asyncio.sleep(0.3)
+    # The feed handed the event to every live subscription at once, before the spectator
+    # had it; a round trip on the holder's connection comes back after anything queued.
+    await holder.request({"type": "list_games"})
     assert all(f.get("command_id") != "late" for f in holder.frames)
     for peer in (owner, holder, spectator, stranger, operator, fresh):
         await peer.close()

@@ -10,8 +10,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
+from tests.support.waiting import until
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
@@ -69,6 +70,11 @@ async def test_a_revoke_on_one_gateway_refuses_the_next_read_on_another(
                               "client_entropy": "waived"})  # fmt: skip
     gid, spectator = created["game_id"], created["spectator_credential"]
     readers = await spectators_on(b, gid, spectator, 5)
+    # A subscription on b that stays (the operator's): once it has an event, b's feed has
+    # handed that event to every subscription it still feeds.
+    witness = await Peer.open(url(b))
+    await witness.ok({"type": "auth", "credential": OPERATOR})
+    await witness.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
     for reader in readers:  # reading works before the revocation
         assert (await reader.request({"type": "view", "game_id": gid}))["type"] == "state"
 
@@ -79,8 +85,12 @@ async def test_a_revoke_on_one_gateway_refuses_the_next_read_on_another(
         while not stop.is_set():
             await peer.request({"type": "view", "game_id": gid})
 
+    started = [len(r.frames) for r in readers]
     hammering = [asyncio.create_task(hammer(r)) for r in readers]
-    await asyncio.sleep(0.2)
+    await until(  # every reader under way (a count, not a time)
+        lambda: all(len(r.frames) >= n + 3 for r, n in zip(readers, started, strict=True)),
+        what="three answers to every reader",
+    )
     operator = await Peer.open(url(a))
     await operator.ok({"type": "auth", "credential": OPERATOR})
     revoked = await operator.ok({"type": "revoke", "credential": spectator})
@@ -97,7 +107,9 @@ async def test_a_revoke_on_one_gateway_refuses_the_next_read_on_another(
         assert listed["games"] == []
     await owner.ok({"type": "command", "game_id": gid, "command_id": "after",
                     "command": {"type": "Push"}})  # fmt: skip
-    await asyncio.sleep(0.3)
+    await witness.wait_for(lambda f: f.get("command_id") == "after", 30)
+    for reader in readers:  # a round trip: it comes back after anything queued before it
+        await reader.request({"type": "list_games"})
     for reader, mark in zip(readers, marks, strict=True):
         later = reader.frames[mark:]
         # At most the answer to a view sent before the revoke was answered (in flight).
@@ -106,7 +118,7 @@ async def test_a_revoke_on_one_gateway_refuses_the_next_read_on_another(
         assert [f for f in reader.frames if f.get("code") == "credential_revoked"]
     assert b.gateway.holders == {}
     assert b.gateway.metrics.revocations_heard == 1
-    for peer in (owner, operator, *readers):
+    for peer in (owner, operator, witness, *readers):
         await peer.close()
 
 

@@ -8,7 +8,7 @@ import random
 
 import msgspec
 
-from tests.access.drivers import start_setup
+from tests.support.drivers import start_setup
 from tests.support.schema_sampler import sample
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions

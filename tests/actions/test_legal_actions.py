@@ -9,9 +9,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.access.drivers import rulesets, start_setup
-from tests.actions.play import gateway_client
-from tests.conftest import seed_source
+from tests.support.dice import seed_source
+from tests.support.drivers import rulesets, start_setup
+from tests.support.legal_play import gateway_client
 from tests.support.schema_sampler import sample
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
@@ -140,7 +140,7 @@ def test_umpire_actions_prints_the_player_s_actions(
     game = msgspec.json.decode(capsys.readouterr().out)["game_id"]
     assert main(["actions", game]) == 0
     out = capsys.readouterr().out
-    assert "Add" in out and "amount: 1 to 3" in out and "test-counter R1" in out
+    assert "Add" in out and "amount: integer 1..3" in out and "test-counter R1" in out
     assert main(["actions", game, "--role", "spectator"]) == 0
     assert "no actions" in capsys.readouterr().out
     assert main(["actions", game, "--json"]) == 0

@@ -9,10 +9,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from umpire_counter import RULESET as COUNTER
+from umpire_counter import State
 
-from tests.access.drivers import rulesets, start_setup
-from tests.support.counter_ruleset import RULESET as COUNTER
-from tests.support.counter_ruleset import State
+from tests.support.drivers import rulesets, start_setup
 from umpire.engine import registry
 from umpire.engine.actions import offered, offers
 from umpire.engine.commands import TakeBack

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.forgery import Cli
+from tests.support.forgery import Cli
 from umpire.server.embedded import EmbeddedRedis
 
 

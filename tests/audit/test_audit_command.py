@@ -7,7 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from tests.audit.forgery import (
+from tests.support.forgery import (
     Cli,
     counter_game,
     read_lines,

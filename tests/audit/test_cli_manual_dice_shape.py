@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.audit.forgery import Cli
+from tests.support.forgery import Cli
 from umpire.engine.dice import ManualDice, d6
 from umpire.engine.errors import ManualDiceError
 from umpire.events.types import Owner

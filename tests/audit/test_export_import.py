@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.audit.forgery import Cli, counter_game, read_lines, reseal, write_lines
-from tests.audit.rulesets_games import every_ruleset, short_game
+from tests.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
+from tests.support.short_games import every_ruleset, short_game
 from umpire.events.export import EXPORT_FORMAT
 from umpire.server import game_log
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.audit.forgery import (
+from tests.support.forgery import (
     Cli,
     ended_counter_game,
     forged,

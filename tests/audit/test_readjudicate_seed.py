@@ -8,7 +8,7 @@ import json
 
 import redis
 
-from tests.audit.forgery import Cli, counter_game
+from tests.support.forgery import Cli, counter_game
 from umpire.events.redis_keys import game_keys
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.audit.forgery import Cli, counter_game
-from tests.audit.rulesets_games import short_game
+from tests.support.forgery import Cli, counter_game
+from tests.support.short_games import short_game
 from umpire.engine.citations import readable
 from umpire.engine.replay import diff
 

@@ -30,18 +30,18 @@ def _created(version: str) -> list:
 
 
 def test_the_corrected_rulesets_are_version_2() -> None:
-    assert get("downtown").version == "2"
-    assert get("down_in_flames").version == "2"
+    assert get("downtown").version == "3"  # v3: the DRV flies itself (issue #28)
+    assert get("down_in_flames").version == "3"  # v3: the engagement's end (issue 28)
 
 
 def test_an_older_rules_version_is_named_in_the_report() -> None:
     report = audit(_created("1"))
     assert report.ok, report.failure
-    assert any("made under downtown v1; audited under v2" in line for line in report.pending)
+    assert any("made under downtown v1; audited under v3" in line for line in report.pending)
 
 
 def test_the_current_version_adds_no_note() -> None:
-    report = audit(_created("2"))
+    report = audit(_created(get("downtown").version))
     assert report.ok, report.failure
     assert not any("made under" in line for line in report.pending)
     assert msgspec.json.encode(report)  # the report stays plain data

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.audit.forgery import Cli, forged, insert, read_lines, reseal, write_lines
-from tests.audit.test_verifier import verify
+from tests.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
+from tests.support.verifier import verify
 
 Records = list[dict[str, Any]]
 

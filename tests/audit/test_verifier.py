@@ -7,15 +7,12 @@ new seed against the commitment the player kept (--commitment)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.audit.forgery import (
+from tests.support.forgery import (
     Cli,
     counter_game,
     ended_counter_game,
@@ -26,21 +23,11 @@ from tests.audit.forgery import (
     reseal,
     write_lines,
 )
-from tests.audit.rulesets_games import every_ruleset, short_game
+from tests.support.short_games import every_ruleset, short_game
+from tests.support.verifier import VERIFIER, verify, verify_with
 from umpire.engine.dice import d6, derive_faces
 
-VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
-
 Records = list[dict[str, Any]]
-
-
-def verify(path: Path) -> tuple[int, str]:
-    """Run the verifier as a third party would: its own process, no umpire on its path."""
-    done = subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True,
-        timeout=120, cwd=path.parent,
-    )  # fmt: skip
-    return done.returncode, done.stdout + done.stderr
 
 
 def test_the_verifier_imports_nothing_of_umpire() -> None:
@@ -296,15 +283,6 @@ def test_system_batches_stand_only_where_section_6_puts_them(cli: Cli) -> None:
         reseal(h, r, 0)
         code, out = verify(write_lines(cli.tmp / "system.jsonl", h, r))
         assert code == 1 and out.startswith(f"FAILED at seq {seq}:") and reason in out, (name, out)
-
-
-def verify_with(path: Path, *args: str) -> tuple[int, str]:
-    """The verifier with extra arguments."""
-    done = subprocess.run(
-        [sys.executable, "-I", str(VERIFIER), str(path), *args], capture_output=True,
-        text=True, timeout=120, cwd=path.parent,
-    )  # fmt: skip
-    return done.returncode, done.stdout + done.stderr
 
 
 def test_a_game_that_binds_and_rotates_its_seed_verifies(cli: Cli) -> None:

@@ -10,7 +10,7 @@ import json
 import pytest
 from msgspec import Struct
 
-from tests.audit.forgery import Cli, read_lines, reseal, write_lines
+from tests.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.engine import registry
 from umpire.engine.commands import GENERIC_ROLL_RULE
 from umpire.engine.dice import ManualDice, d6

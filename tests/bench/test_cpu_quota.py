@@ -46,6 +46,7 @@ def _spin_shares(quota: CpuQuota) -> tuple[float, float]:
     return shares
 
 
+@pytest.mark.timing  # a CPU share is the machine's load: the timing lane only
 def test_a_quota_holds_a_busy_process_to_its_cores() -> None:
     why_not = CpuQuota.available()
     if why_not is not None:

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.config import Settings
 from umpire.server.store_access import make_store

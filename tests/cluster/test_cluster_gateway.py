@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.server.conftest import gateway_settings
-from tests.support.cluster import LocalCluster
+import pytest
+
+from bench.cluster import LocalCluster
+from tests.support.gateways import gateway_settings
+from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.events.redis_channels import ShardChannels
 from umpire.events.redis_store import RedisEventStore
@@ -42,7 +45,11 @@ async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
             await on_b.auth(c.spectator_credential)
         last = 1 + 10 * 3  # each Push appends 3 events in the counter ruleset
         watchers = [asyncio.create_task(collect(on_b, c.game_id, last)) for c in created]
-        await asyncio.sleep(0.2)  # subscribed before the pushes: delivery is live
+        feeds = b.gateway.notifier.feeds
+        await until(  # subscribed before the pushes: delivery is live
+            lambda: all(c.game_id in feeds and feeds[c.game_id].live for c in created),
+            what="every subscription on b live",
+        )
         for i in range(10):
             for c in created:
                 await on_a.send(c.game_id, {"type": "Push"}, command_id=f"p{i}")
@@ -52,8 +59,9 @@ async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
         assert len(masters) >= 2, "the games were spread over masters"
 
 
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_a_gateway_feed_follows_its_game_to_another_master(
-    cluster: LocalCluster, prefix: str
+    cluster: LocalCluster, prefix: str, strict: bool
 ) -> None:
     settings = gateway_settings(prefix, cluster=True)
     async with (
@@ -84,11 +92,12 @@ async def test_a_gateway_feed_follows_its_game_to_another_master(
         # A notification, not the 1 s poll, delivers the next events: well under a second.
         started = loop.time()
         await client.send(created.game_id, {"type": "Push"}, command_id="after")
-        while len(seen) < 7 and loop.time() - started < 5:
+        while len(seen) < 7 and loop.time() - started < 30:
             await asyncio.sleep(0.005)
         watcher.cancel()
         assert seen == list(range(1, 8))
-        assert loop.time() - started < 0.5
+        if strict:  # how soon is the machine's speed: the timing lane only
+            assert loop.time() - started < 0.5
 
 
 async def _subscribe_all(url: str, game_ids: list[str]) -> UmpireClient:

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from umpire.server.app import Running, running_gateway
 
 OPERATOR = "o" * 32

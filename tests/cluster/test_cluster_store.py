@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
 from tests.support.store_contract import NOW, StoreContract, create, pending
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Snapshot

@@ -8,9 +8,15 @@ import itertools
 
 import pytest
 
-from tests.cluster.load import BATCH, Tail, check_game, tail_until, write_game
-from tests.support.cluster import LocalCluster
+from bench.cluster import LocalCluster
+from tests.support.cluster_load import BATCH, Tail, check_game, tail_until, write_game
+from tests.support.waiting import until
 from umpire.events.redis_store import RedisEventStore
+
+
+def blocked_reads(cluster: LocalCluster) -> int:
+    """Connections across the masters waiting in a blocking XREAD (a tail, waiting)."""
+    return sum(1 for c in cluster.clients() if "b" in c["flags"] and c.get("cmd") == "xread")
 
 
 def games_per_master(
@@ -37,7 +43,12 @@ async def test_concurrent_writers_on_all_three_shards_keep_the_log(
     commands, writers = 8, 4
     final = 1 + BATCH * commands * writers
     tails = [asyncio.create_task(tail_until(cluster_store, g, final, 60)) for g in games]
-    await asyncio.sleep(0.05)  # the tails start before the games exist
+
+    async def tails_waiting() -> bool:
+        return await asyncio.to_thread(blocked_reads, cluster) >= len(games)
+
+    # the tails start (and wait) before the games exist
+    await until(tails_waiting, what="every tail in its blocking read")
     written = await asyncio.gather(
         *(write_game(cluster_store, g, writers=writers, commands=commands) for g in games)
     )
@@ -66,14 +77,25 @@ async def reshard_under_load(
     )
     retries_before = store.reshard_retries
     moved_keys = 0
+
+    async def written_on() -> None:
+        """Until the hot game has 10 more commands (a count, not a time: the writers write
+        between the moves however loaded the machine)."""
+        mark = await store.version(hot)
+
+        async def grown() -> bool:
+            return await store.version(hot) >= mark + 10 * BATCH
+
+        await until(grown, what="10 more commands on the hot game")
+
     try:
         for _ in range(moves):
-            await asyncio.sleep(0.2)
+            await written_on()
             source = cluster.owner(slot)
             target = cluster.ports[(cluster.ports.index(source) + 1) % len(cluster.ports)]
             moved_keys += await asyncio.to_thread(cluster.migrate_slot, slot, target, pause=pause)
             assert cluster.owner(slot) == target
-        await asyncio.sleep(0.2)
+        await written_on()
     finally:
         done.set()
         written = await load

@@ -46,7 +46,8 @@ async def test_a_pool_busy_past_its_wait_fails_as_store_unavailable(
         started = time.monotonic()
         with pytest.raises(StoreUnavailable, match="MaxConnectionsError"):
             await store.version("g")
-        assert 0.15 < time.monotonic() - started < 1.0
+        # It waited for a free connection first (a lower bound: load cannot break it).
+        assert time.monotonic() - started > 0.15
         with pytest.raises(MaxConnectionsError):
             await store.redis.ping()
     finally:

@@ -1,5 +1,5 @@
 """Contract: every citation in a ruleset's code names a rule of its rules document (the
-seed, or RULES.md of a ruleset that ships its rules; tests/contract/citations.py). The
+seed, or RULES.md of a ruleset that ships its rules; tests/support/citations.py). The
 citations its games produce are checked by test_play.py. A missing seed fails."""
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.access.drivers import rulesets
-from tests.contract import citations
-from tests.support import seeds
+from tests.support import citations, seeds
+from tests.support.drivers import rulesets
 from umpire.engine import registry
 
 
@@ -64,3 +63,19 @@ def test_a_missing_seed_fails_and_does_not_skip(
     with pytest.raises(pytest.fail.Exception) as info:
         seeds.seed_text("000_842c81c5c58bc2f6.txt")
     assert "not found in" in str(info.value) and "UMPIRE_SEEDS_DIR" in str(info.value)
+
+
+def test_a_missing_seed_skips_on_a_users_clone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Neither CI nor UMPIRE_SEEDS_DIR: the documents are optional, the check skips with
+    the reason the run's summary line counts."""
+    monkeypatch.delenv("UMPIRE_SEEDS_DIR", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(seeds, "seeds_dir", lambda: tmp_path)
+    with pytest.raises(pytest.skip.Exception) as info:
+        seeds.seed_text("000_842c81c5c58bc2f6.txt")
+    assert seeds.SKIP_REASON in str(info.value)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception):
+        seeds.seed_text("000_842c81c5c58bc2f6.txt")

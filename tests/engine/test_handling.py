@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.access.drivers import driver, rulesets
+from tests.support.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
 from umpire.engine.audit import audit

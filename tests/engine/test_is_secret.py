@@ -7,8 +7,8 @@ import dataclasses
 from typing import Any
 
 from msgspec import Struct
+from umpire_counter import RULESET, Added, SecretChosen
 
-from tests.support.counter_ruleset import RULESET, Added, SecretChosen
 from umpire.engine.redaction import is_secret, redact
 from umpire.engine.roles import Role
 from umpire.engine.secret_fields import Redactions, SecretFields

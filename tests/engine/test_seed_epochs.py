@@ -158,15 +158,20 @@ async def test_an_old_log_with_the_client_seed_at_creation_is_epoch_0_bound(
     assert game.meta.client_seed == "legacy" and game.meta.epoch == 0
 
 
-async def test_binding_after_a_roll_of_the_epoch_is_refused(games: Games) -> None:
+async def test_a_physical_roll_does_not_close_the_epoch_to_its_bind(games: Games) -> None:
+    """Physical faces derive from no seed: the bind still comes before the epoch's first
+    server roll (issue #30 break 7: a player roll used to lock the game for good)."""
     created = await games.create(
         "counter", {"target": 1000}, client_entropy="bind", opponent_manual_dice=True
     )
     gid = created.game_id
     await games.handle(gid, "m", {"type": "Push"}, manual_dice=[[4]])  # a player roll
-    with pytest.raises(ClientSeedRefused, match="rolled already"):
+    await games.bind_client_seed(gid, "after-a-physical-roll")
+    await games.handle(gid, "s", {"type": "Push"})  # the epoch's first server roll
+    with pytest.raises(ClientSeedRefused):
         await games.bind_client_seed(gid, "late")
-    assert not any(isinstance(e, ClientSeedBound) for e in await _decoded(games, gid))
+    bound = [e for e in await _decoded(games, gid) if isinstance(e, ClientSeedBound)]
+    assert [b.client_seed for b in bound] == ["after-a-physical-roll"]
 
 
 async def test_a_stored_seed_that_is_not_the_epochs_is_never_rolled_from(games: Games) -> None:

@@ -3,7 +3,7 @@ it, while no die has been rolled and nothing hidden shown since. It is an event
 (`CommandTakenBack`); the fold returns to the state before the command; the audit re-runs
 the TakeBack and so accepts only an allowed one.
 
-Logs are built in memory as the server appends them (tests/engine/takeback_log.py)."""
+Logs are built in memory as the server appends them (tests/support/takeback_log.py)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec import Struct
+from umpire_counter import RULESET as COUNTER
+from umpire_counter import Added
 
-from tests.engine.takeback_log import Log, bookkeeping_free
-from tests.support.counter_ruleset import RULESET as COUNTER
-from tests.support.counter_ruleset import Added
 from tests.support.schema_sampler import sample
+from tests.support.takeback_log import Log, bookkeeping_free
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions, offered
 from umpire.engine.audit import audit

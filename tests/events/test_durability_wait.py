@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from tests.support.store_contract import NOW, create, pending
 from umpire.events.durability import Durability
 from umpire.events.errors import DurabilityUnconfirmed
@@ -92,7 +92,8 @@ async def test_concurrent_appends_share_one_wait(tmp_path: Path) -> None:
 async def test_a_replica_must_confirm_or_the_command_is_answered_unconfirmed(
     tmp_path: Path,
 ) -> None:
-    with EmbeddedRedis(tmp_path / "m", appendfsync="everysec") as master:
+    # The master listens on loopback TCP too (port=0): a replica connects over TCP.
+    with EmbeddedRedis(tmp_path / "m", appendfsync="everysec", port=0) as master:
         replica = EmbeddedRedis(
             tmp_path / "r", extra_args=("--replicaof", master.host, str(master.port))
         ).start()

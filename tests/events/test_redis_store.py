@@ -1,20 +1,22 @@
-"""The Redis Streams store against the store contract, plus Redis-specific behaviour."""
+"""The Redis Streams store against the store contract, plus Redis-specific behaviour.
+Like the contract (events/), these tests use nothing of server/: a credential is a digest
+the store keeps (`store.credentials.grant`), however server/ makes it."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.store_contract import NOW, StoreContract, create, pending
-from umpire.engine.roles import Role
 from umpire.events.durability import Durability
 from umpire.events.errors import Unauthorized
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Credential
-from umpire.server import credentials
-from umpire.server.credentials import fingerprint
-from umpire.server.embedded import EmbeddedRedis
+
+if TYPE_CHECKING:
+    from umpire.server.embedded import EmbeddedRedis  # the suite's Valkey (tests/conftest.py)
 
 
 class TestRedisStoreContract(StoreContract):
@@ -44,8 +46,10 @@ async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(
     between a check and the write, and no round trip of its own (tests/server/
     test_command_cost.py)."""
     await create(store, "g1")
-    player = fingerprint(await credentials.issue(store, "g1", Role.PLAYER))[1]
-    spectator = fingerprint(await credentials.issue(store, "g1", Role.SPECTATOR))[1]
+    player, spectator, other = "a1" * 32, "b2" * 32, "c3" * 32  # digests of three tokens
+    await store.credentials.grant("g1", player, "player")
+    await store.credentials.grant("g1", spectator, "spectator")
+    await store.credentials.grant("g2", other, "player")
     as_player = Credential(player, "player")
     first = await store.append(
         "g1", pending(2), expected_version=1, command_id="c1", recorded_at=NOW,
@@ -58,7 +62,6 @@ async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(
             "g1", pending(1), expected_version=3, command_id="c2", recorded_at=NOW,
             credential=Credential(spectator, "player"),
         )  # fmt: skip
-    other = fingerprint(await credentials.issue(store, "g2", Role.PLAYER))[1]
     with pytest.raises(Unauthorized):  # game g2's player credential on g1
         await store.append(
             "g1", pending(1), expected_version=3, command_id="c3", recorded_at=NOW,

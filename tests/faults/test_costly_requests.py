@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 
 from bench.hostile import cpu_seconds, play
-from tests.access.peer import Peer
-from tests.faults.fleet import gateways
-from tests.server.test_gateway_http import http_get
+from bench.wsload import Conn
+from tests.support.fleet import gateways
+from tests.support.gateways import http_get
 from tests.support.processes import REPO
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
@@ -59,7 +59,7 @@ async def _long_game(games: Games) -> str:
     return created.game_id
 
 
-async def _play(player: Peer, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
+async def _play(player: Conn, game: str, seconds: float, tag: str) -> tuple[list[float], ...]:
     """The bench's normal player (a view, then a command, every 20 ms): each round trip
     (s), sorted."""
     views, commands = await play(player, game, seconds, tag)
@@ -79,6 +79,7 @@ def _summary(samples: list[float]) -> str:
             f"p99={_p99(samples) * 1000:.1f} ms max={samples[-1] * 1000:.1f} ms")  # fmt: skip
 
 
+@pytest.mark.timing  # latencies under attack: the timing lane only (bench hostile prints them)
 async def test_hostile_costly_requests_do_not_starve_a_player(
     redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, games: Games,
     tmp_path: Path,
@@ -91,13 +92,11 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
         held.append(await credentials.issue(store, game, Role.SPECTATOR))
     held.append(await credentials.issue(store, long_game, Role.SPECTATOR))
     with gateways(redis_server.url, prefix, 1) as (gateway,):
-        player = await Peer.open(gateway.url)
-        mine = await player.ok({"type": "create", "ruleset": "counter",
-                                "setup": {"target": 10**6}})  # fmt: skip
-        await player.ok({"type": "bind_seed", "game_id": mine["game_id"], "client_seed": "me"})
+        player = await Conn.open(gateway.url)  # the bench's connection: an error raises
+        mine = {"game_id": await player.create(10**6)}
         for n in range(50):  # warm up, then the baseline memory
-            await player.ok({"type": "command", "game_id": mine["game_id"],
-                             "command_id": f"w{n}", "command": {"type": "Push"}})  # fmt: skip
+            await player.request({"type": "command", "game_id": mine["game_id"],
+                                  "command_id": f"w{n}", "command": {"type": "Push"}})  # fmt: skip
         rss_start = gateway.rss_kib()
         cpu, started = cpu_seconds(gateway.pid), time.monotonic()
         quiet_views, quiet_commands = await _play(player, mine["game_id"], 3.0, "q")
@@ -111,7 +110,7 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
                if os.environ.get("HOSTILE_KINDS") else {}),
         }))  # fmt: skip
         hostile = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.hostile_load", str(config)],
+            [sys.executable, "-m", "bench.hostile_load", str(config)],
             cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip

@@ -12,8 +12,8 @@ from collections import Counter
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.access.peer import Peer
-from tests.faults.fleet import gateways
+from tests.support.fleet import gateways
+from tests.support.peer import Peer
 from umpire.engine.audit import audit
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis

@@ -12,9 +12,11 @@ import socket
 import struct
 import time
 
-from tests.access.peer import Peer
-from tests.faults.fleet import GatewayProcess, gateways
-from tests.server.test_gateway_http import http_get
+import pytest
+
+from tests.support.fleet import GatewayProcess, gateways
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from tests.support.raw_ws import RawWebSocket
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
@@ -101,8 +103,9 @@ async def wave(gateway: GatewayProcess, game_id: str, credential: str, baseline:
             ws.close()
 
 
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_hostile_clients_are_closed_and_memory_stays_bounded(
-    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, strict: bool
 ) -> None:
     games = Games(store)
     long_game = await games.create("counter", {"target": 10**6})
@@ -153,8 +156,10 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
     print(f"\nRSS KiB by wave: {rss}; seconds to close each wave: {closing}")
     print(f"well-behaved client: {len(latencies)} commands, max {max(latencies):.3f} s")
     assert rss[-1] - rss[1] < GROWTH_LIMIT_KIB, rss
-    assert max(latencies) < 2.0, max(latencies)  # generous: CI machines are shared
-    assert len(latencies) > 20
+    assert latencies, "the well-behaved client was never answered"
+    if strict:  # how fast it was answered is the machine's speed: the timing lane only
+        assert max(latencies) < 2.0, max(latencies)
+        assert len(latencies) > 20
 
 
 async def test_a_peer_that_stops_reading_with_nothing_more_to_send_is_dropped(

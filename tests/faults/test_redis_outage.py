@@ -16,14 +16,13 @@ from typing import Any
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import gateway_settings, http_get
+from tests.support.peer import Peer
 from umpire.engine.audit import audit
+from umpire.events.backoff import CAP_SECONDS, FIRST_SECONDS
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
-from umpire.server.backoff import CAP_SECONDS, FIRST_SECONDS
 from umpire.server.embedded import EmbeddedRedis
 
 FAIL_FAST_SECONDS = 3.0  # Redis down: connection refused, no waiting
@@ -52,7 +51,21 @@ async def timed(peer: Peer, message: dict[str, Any], timeout: float) -> tuple[di
     return reply, time.monotonic() - started
 
 
-async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None:
+# How soon an error comes is the machine's speed: the default run asserts that it comes
+# (within the request's own generous timeout), the timing lane also how soon.
+STRICT = pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
+
+
+async def until(condition: Any, what: str, seconds: float = 30.0) -> None:
+    """Wait for `condition()` to hold, failing with `what` after a generous bound."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        await asyncio.sleep(0.05)
+
+
+@STRICT
+async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running], strict: bool) -> None:
     redis, running = site
     url = f"ws://127.0.0.1:{running.port}/ws"
     player = await Peer.open(url)
@@ -84,12 +97,17 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None
     for message in refused:
         reply, seconds = await timed(player, message, FAIL_FAST_SECONDS)
         assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
-        assert "retry" in reply["message"] and seconds < FAIL_FAST_SECONDS, (reply, seconds)
+        assert "retry" in reply["message"], reply
+        assert seconds < FAIL_FAST_SECONDS or not strict, (reply, seconds)
     status, body = await http_get(running.port, "/healthz")
     assert status == 503 and "unreachable" in body
     late = await Peer.open(url)  # new connections are still accepted and answered
     assert (await late.request({"type": "list_games"}))["type"] == "games"
-    await asyncio.sleep(1.5)  # the feed's poll and the pub/sub listener hit the outage
+    gateway = running.gateway
+    await until(  # the pub/sub listeners met the outage and are backing off
+        lambda: gateway.notifier.backoff.pauses and gateway.revocations.backoff.pauses,
+        "the gateway's listeners never noticed the outage",
+    )
 
     redis.start()  # same port, same data directory
     deadline = time.monotonic() + 15
@@ -118,8 +136,9 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None
         await peer.close()
 
 
+@STRICT
 async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
-    site: tuple[EmbeddedRedis, Running],
+    site: tuple[EmbeddedRedis, Running], strict: bool
 ) -> None:
     redis, running = site
     assert redis.process is not None
@@ -140,7 +159,7 @@ async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
     try:
         reply, seconds = await timed(player, command(gid, "frozen"), SOCKET_TIMEOUT)
         assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
-        assert seconds <= SOCKET_TIMEOUT + 2, seconds
+        assert seconds <= SOCKET_TIMEOUT + 2 or not strict, seconds
         other = await Peer.open(url)  # the gateway itself never stopped answering
         # Well under the store's socket timeout (a gateway waiting on the frozen store
         # would take that long), and not so tight that a loaded runner misses it.
@@ -171,7 +190,7 @@ async def test_an_external_redis_that_restarts_is_retried_with_capped_jittered_b
 ) -> None:
     """Redis (here a Valkey reached by its URL, as an external REDIS_URL is) stopped for
     5 s and started again on the same port: the gateway's own connections (the revocation
-    listener, the notifier's pub/sub) pause between tries as server/backoff.py says,
+    listener, the notifier's pub/sub) pause between tries as events/backoff.py says,
     doubling from 0.1 s up to the 2 s cap, each drawn in the upper half of its step, so
     they do not hammer a server that is coming back; once it is back, they are subscribed
     again within one cap and a revocation published then is heard. On main they retried
@@ -186,24 +205,33 @@ async def test_an_external_redis_that_restarts_is_retried_with_capped_jittered_b
     await owner.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
 
     redis.stop()
-    await asyncio.sleep(5.0)
+    # Four tries each (0.1 + 0.2 + 0.4 + 0.8 s of pauses at the least): enough to see the
+    # doubling and the jitter, whatever the machine's speed.
+    await until(
+        lambda: (
+            min(len(gateway.revocations.backoff.pauses), len(gateway.notifier.backoff.pauses)) >= 4
+        ),
+        "the listeners did not retry",
+    )
     for backoff in (gateway.revocations.backoff, gateway.notifier.backoff):
         pauses = list(backoff.pauses)
-        # 0.1, 0.2, 0.4, 0.8, 1.6, 2.0 ... in 5 s: a handful of tries, not ten.
-        assert 3 <= len(pauses) <= 8, pauses
+        assert len(pauses) >= 4, pauses
         for n, pause in enumerate(pauses):
             step = min(CAP_SECONDS, FIRST_SECONDS * 2**n)
             assert step / 2 <= pause <= step, (n, pauses)
         assert len(set(pauses)) == len(pauses), "jittered: no two pauses alike"
 
     redis.start()  # same port, same data directory
-    deadline = time.monotonic() + CAP_SECONDS + 3.0
-    while gateway.revocations.backoff.pauses or gateway.revocations._pubsub is None:
-        assert time.monotonic() < deadline, gateway.revocations.backoff.pauses
-        await asyncio.sleep(0.05)
+    await until(  # subscribed again by itself (within one cap on a quiet machine)
+        lambda: not gateway.revocations.backoff.pauses and gateway.revocations._pubsub is not None,
+        "the revocation listener never came back",
+    )
     holder = await Peer.open(url)
     await holder.ok({"type": "auth", "credential": player})
     assert await credentials.revoke(gateway.store, player)
+    # `revoke` publishes and does not wait for the gateways (docs/security.md): ask once
+    # this gateway has heard it (asking sooner could still be answered with the state).
+    await until(lambda: gateway.metrics.revocations_heard == 1, "the revocation was not heard")
     answer = await holder.request({"type": "view", "game_id": gid})
     assert answer["code"] == "unauthorized" and "revoked" in answer["message"], answer
     assert gateway.metrics.revocations_heard == 1

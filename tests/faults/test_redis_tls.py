@@ -11,7 +11,6 @@ Debian package the way it installs chromium)."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import socket
 import subprocess
@@ -23,9 +22,9 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, ConnectionError
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import gateway_settings, http_get
+from tests.support.peer import Peer
+from tests.support.waiting import until
 from umpire.server import credentials
 from umpire.server.app import running_gateway
 from umpire.server.embedded import free_port
@@ -104,7 +103,10 @@ async def test_a_rediss_url_with_credentials_serves_a_game_over_tls(
         watcher = await Peer.open(ws)
         await watcher.ok({"type": "subscribe", "game_id": gid, "from_seq": 0,
                           "credential": created["spectator_credential"]})  # fmt: skip
-        await asyncio.sleep(0.2)
+        feeds = running.gateway.notifier.feeds
+        await until(  # so the next event comes live, through pub/sub
+            lambda: gid in feeds and len(feeds[gid].live) == 1, what="the subscription live"
+        )
         accepted = await owner.ok({"type": "command", "game_id": gid, "command_id": "c1",
                                    "command": {"type": "Push"}})  # fmt: skip
         last = accepted["seqs"][-1]
@@ -112,10 +114,10 @@ async def test_a_rediss_url_with_credentials_serves_a_game_over_tls(
         status, body = await http_get(running.port, "/healthz")
         assert status == 200, body
         # The revocation listener's own TLS connection hears a revoke.
-        for _ in range(100):
-            if running.gateway.revocations._pubsub is not None:
-                break
-            await asyncio.sleep(0.05)
+        await until(
+            lambda: running.gateway.revocations._pubsub is not None,
+            what="the revocation listener subscribed",
+        )
         assert await credentials.revoke(running.gateway.store, created["spectator_credential"])
         answer = await watcher.request({"type": "view", "game_id": gid})
         assert answer["code"] == "unauthorized" and "revoked" in answer["message"], answer

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.faults.fleet import GatewayProcess, gateways
-from tests.server.test_gateway_http import http_get
+from tests.support.fleet import GatewayProcess, gateways
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
 
@@ -154,8 +154,9 @@ def report(load: Load) -> tuple[float, float, float]:
     return p99, lat[-1], growth
 
 
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_compressed_soak_short(
-    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, strict: bool
 ) -> None:
     # At least half the commands 4 s at RATE would give, however slow the machine: a
     # loaded 2-core runner served 314 in 4 s (the soak then proved too little, and the
@@ -165,8 +166,9 @@ async def test_compressed_soak_short(
     load = await soak(redis_server.url, prefix, store, 4.0, least)
     p99, worst, growth = report(load)
     assert len(load.latencies) >= CLIENTS * least
-    assert p99 < 1.0 and worst < 3.0  # generous: CI machines are shared
     assert growth < 6 * 1024
+    if strict:  # a latency is the machine's speed: only the timing lane asserts it
+        assert p99 < 1.0 and worst < 3.0
 
 
 @pytest.mark.soak

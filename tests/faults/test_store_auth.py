@@ -20,7 +20,7 @@ import pytest
 import redis
 from redis.exceptions import AuthenticationError, NoPermissionError, ResponseError
 
-from tests.faults.embedded_site import run_cli, start_serve, stop
+from tests.support.embedded_site import run_cli, start_serve, stop
 from umpire.server.config import from_env
 from umpire.server.data_dir import SECRET_FILE, read_passwords
 from umpire.server.embedded import ADMIN_USER, GATEWAY_DENIED, GATEWAY_USER, with_credentials
@@ -42,7 +42,8 @@ def site(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def tcp_url(data_dir: Path) -> str:
-    return (data_dir / URL_FILE).read_text().split()[1]
+    """The store's URL as published (its unix socket: it has no TCP port)."""
+    return (data_dir / URL_FILE).read_text().split()[0]
 
 
 def test_a_client_without_the_secret_is_refused(site: tuple[Path, str]) -> None:
@@ -59,8 +60,9 @@ def test_a_client_without_the_secret_is_refused(site: tuple[Path, str]) -> None:
         with pytest.raises(AuthenticationError):
             redis.Redis.from_url(with_credentials(tcp_url(data_dir), user, "")).ping()
     # Raw RESP, as any local tool would speak it: NOAUTH.
-    host, port = tcp_url(data_dir).split("//")[1].split("/")[0].split(":")
-    with socket.create_connection((host, int(port)), timeout=5) as raw:
+    with socket.socket(socket.AF_UNIX) as raw:
+        raw.settimeout(5)
+        raw.connect(tcp_url(data_dir).removeprefix("unix://").split("?")[0])
         raw.sendall(b"GET umpire:x\r\n")
         assert raw.recv(64).startswith(b"-NOAUTH")
 
@@ -116,7 +118,7 @@ def test_another_user_can_neither_read_the_secret_nor_enter_the_data_dir(
     assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700  # tightened from 0755
     assert stat.S_IMODE((data_dir / SECRET_FILE).stat().st_mode) == 0o600
     assert stat.S_IMODE((data_dir / "redis").stat().st_mode) == 0o700
-    secret, socket_path = data_dir / SECRET_FILE, data_dir / "valkey.sock"
+    secret, socket_path = data_dir / SECRET_FILE, data_dir / "redis" / "valkey.sock"
     assert socket_path.exists()
 
     def attack() -> int:

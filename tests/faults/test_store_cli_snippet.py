@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.faults.embedded_site import environment, start_serve, stop
+from tests.support.embedded_site import environment, start_serve, stop
 from tests.support.processes import REPO
 from umpire.server.data_dir import read_passwords
 

@@ -19,15 +19,52 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+import pytest
+
+from tests.support.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
+from tests.support.peer import Peer
+from tests.support.waiting import until
 from umpire.server.config import from_env
+from umpire.server.data_dir import USERS_FILE, ServerUse
 from umpire.server.store_access import open_store
 
 
 def add(gid: str, command_id: str) -> dict[str, Any]:
     return {"type": "command", "game_id": gid, "command_id": command_id,
             "command": {"type": "Add", "amount": 1}}  # fmt: skip
+
+
+def holds_open(pid: int, path: Path) -> bool:
+    """Whether process `pid` has `path` open (a CLI command holds `users.lock` open while
+    it asks the server for a PING, server/store_access.py `command_store_url`)."""
+    fds = Path(f"/proc/{pid}/fd")
+    for fd in fds.iterdir() if fds.exists() else ():
+        try:
+            if os.readlink(fd) == str(path):
+                return True
+        except OSError:  # closed meanwhile, or the process ended
+            continue
+    return False
+
+
+class Attempts:
+    """Counts, per process, the times it was seen taking `path` up again (each a new PING
+    of the server after the last went unanswered)."""
+
+    def __init__(self, path: Path, processes: dict[str, subprocess.Popen[str]]) -> None:
+        self.path = path.resolve()
+        self.processes = processes
+        self.holding = dict.fromkeys(processes, False)
+        self.seen = dict.fromkeys(processes, 0)
+
+    def at_least(self, times: int) -> bool:
+        """Look once more; whether every process was seen taking it up `times` times."""
+        for name, process in self.processes.items():
+            holding = holds_open(process.pid, self.path)
+            if holding and not self.holding[name]:
+                self.seen[name] += 1
+            self.holding[name] = holding
+        return all(seen >= times for seen in self.seen.values())
 
 
 # The referee's log (export lines, with command ids): `umpire log` prints the player's view
@@ -104,9 +141,13 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
                 "readjudicate": cli(data_dir, "readjudicate", gid, "--new-game-id", "rejudged"),
                 "import": cli(data_dir, "import", str(export_file)),
             }
-            await asyncio.sleep(
-                3
-            )  # far past main's 0.5 s: each command is waiting, none started one
+            # Each command asked for a PING, was not answered, and asks again: it is
+            # waiting (on main it started a Valkey of its own after its first try).
+            attempts = Attempts(data_dir / USERS_FILE, commands)
+            await until(
+                lambda: attempts.at_least(2),
+                what=lambda: f"two PINGs of every command: {attempts.seen}",
+            )
             assert valkey_pids(data_dir) == [valkey]
             assert all(p.poll() is None for p in commands.values()), {
                 name: p.communicate() for name, p in commands.items() if p.poll() is not None
@@ -219,13 +260,23 @@ def test_the_serve_port_taken_is_a_clear_message(tmp_path: Path) -> None:
 
 
 async def test_a_cli_commands_server_stays_while_another_command_uses_it(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With no `umpire serve`, the first command runs the server and the second uses it;
     the first, done, waits for the second before it stops the server under it."""
     settings = from_env({}, data_dir=tmp_path / "data")
     first_open, first_done = asyncio.Event(), asyncio.Event()
     finished: list[str] = []
+    refused: list[bool] = []  # the first command's tries to stop its server, refused
+    try_exclusive = ServerUse.try_exclusive
+
+    def counted(use: ServerUse) -> bool:
+        taken = try_exclusive(use)
+        if not taken:
+            refused.append(True)
+        return taken
+
+    monkeypatch.setattr(ServerUse, "try_exclusive", counted)
 
     async def first() -> None:
         async with open_store(settings):
@@ -238,7 +289,8 @@ async def test_a_cli_commands_server_stays_while_another_command_uses_it(
     async with open_store(settings) as store:
         (valkey,) = valkey_pids(settings.data_dir)  # the first command's server
         first_done.set()
-        await asyncio.sleep(1)
+        # The first, done, tried to stop its server and was refused twice: it waits.
+        await until(lambda: len(refused) >= 2, what="the first command waiting to stop it")
         assert await store.games() == [] and valkey_pids(settings.data_dir) == [valkey]
         finished.append("second")
     await owner

@@ -19,10 +19,11 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.access.peer import Peer
-from tests.faults.embedded_site import environment, run_cli
-from tests.server.test_gateway_http import http_get
+from tests.support.embedded_site import environment, run_cli
+from tests.support.gateways import http_get
+from tests.support.peer import Peer
 from tests.support.processes import REPO, wait_for_port
+from tests.support.waiting import until
 from umpire.server.config import from_env
 from umpire.server.embedded import free_port
 from umpire.server.store_access import make_store, running_url
@@ -209,7 +210,8 @@ async def test_a_killed_worker_is_restarted_and_its_clients_resume(tmp_path: Pat
                 await asyncio.sleep(0.02)
 
         writing = asyncio.create_task(steady_writer())
-        await asyncio.sleep(0.5)
+        await until(lambda: len(acked) >= 10, what="10 commands of the steady player")
+        at_kill = len(acked)
         os.kill(pids[0], signal.SIGKILL)
         # The spectator's connection dies with its worker: it resumes where it was.
         with contextlib.suppress(TimeoutError):
@@ -222,7 +224,8 @@ async def test_a_killed_worker_is_restarted_and_its_clients_resume(tmp_path: Pat
         first = await retrying.ok(add(gid, "retried"))
         again = await retrying.ok(add(gid, "retried"))
         assert again["duplicate"] and again["seqs"] == first["seqs"]
-        await asyncio.sleep(1.0)
+        # The steady player is served on through the worker's death (a count, not a time).
+        await until(lambda: len(acked) >= at_kill + 20, what="20 more steady commands")
         stop.set()
         await writing
         store = make_store(running_url(data_dir) or "", from_env({}))
@@ -275,7 +278,8 @@ async def test_sigterm_drains_every_worker_and_loses_no_acknowledged_command(
                 n += 1
 
         writing = [asyncio.create_task(writer(i)) for i in range(2)]
-        await asyncio.sleep(1.0)
+        # SIGTERM mid-burst: once both writers are under way (a count, not a time).
+        await until(lambda: all(len(mine) >= 20 for mine in acked), what="20 commands each")
         serve.process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(asyncio.gather(*writing), 40)
         assert serve.process.wait(40) == 0

@@ -22,10 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.access.drivers import driver, rulesets
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.drivers import driver, rulesets
+from tests.support.gateways import gateway_settings, http_get
+from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.audit import audit
 from umpire.engine.handling import command_names

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.conftest import seed_source
+from tests.support.dice import seed_source
 from tests.support.gateway_games import GatewayGames
 from umpire.clients import UmpireClient
 from umpire.events.redis_store import RedisEventStore

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from umpire_counter import RULESET as COUNTER
 
-from tests.support.counter_ruleset import RULESET as COUNTER
 from tests.support.golden_logs import send, start
 from umpire.engine.registry import available, get
 from umpire.engine.ruleset import Ruleset

@@ -30,13 +30,12 @@ async def _nightfighter(send: Send, state: State) -> None:
     first = (await state()).fighters[0]
     await send({"type": "EndPhase"})  # opens turn 1's bomber movement
     await send({"type": "MoveBombers"})
+    # The last fighter moved: the phase ends by itself (pace run_on, README "Pace").
     await send({"type": "MoveFighter", "fighter": first.id, "path": [], "facing": first.facing})
-    await send({"type": "EndPhase"})
     await send({"type": "PlaceRadarSearches", "searches": []})
-    for _ in range(4):
-        await send({"type": "EndPhase"})
     s = await state()
-    assert s.turn == 1 and s.phase == "combat"
+    # Nothing to decide in the AI radar, searchlight, tally and combat phases: turn 2.
+    assert (s.turn, s.phase) == (2, "bomber_movement")
     assert any(c.bomber == "B1" for c in s.counters), "the first bomber entered"
 
 

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from tests.support.waiting import until
 from umpire.server import background
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.supervisor import Supervisor
@@ -22,15 +23,18 @@ async def _slow_to_stop(released: asyncio.Event) -> None:
         await released.wait()
 
 
-async def _cancelled_while_waiting(stop: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
-    """Run `stop()` until it waits for the task's cleanup, cancel it there, and return it
-    once it has ended."""
+async def _cancelled_while_waiting(
+    stop: Callable[[], Awaitable[None]], stopped: list[asyncio.Task[None]]
+) -> asyncio.Task[None]:
+    """Run `stop()` until it waits for the cleanup of the `stopped` tasks, cancel it
+    there, and return it once it has ended."""
 
     async def stopping() -> None:
         await stop()
 
     stopper = asyncio.create_task(stopping())
-    await asyncio.sleep(0.05)  # stop() has cancelled the task and waits for its cleanup
+    # stop() has cancelled the tasks (it cancels, then waits, without yielding between)
+    await until(lambda: all(task.cancelling() for task in stopped), what="stop() cancelled")
     assert not stopper.done()
     stopper.cancel()
     await asyncio.wait([stopper], timeout=5)
@@ -47,7 +51,7 @@ async def test_a_supervisor_stop_cancelled_while_it_waits_is_cancelled(
     watch = asyncio.create_task(_slow_to_stop(released))
     await asyncio.sleep(0)
     supervisor._task = watch
-    stopper = await _cancelled_while_waiting(supervisor.stop)
+    stopper = await _cancelled_while_waiting(supervisor.stop, [watch])
     assert stopper.cancelled()
     assert not watch.done()  # its cleanup was not interrupted by the stopper's cancellation
     released.set()
@@ -59,7 +63,7 @@ async def test_cancel_all_cancelled_while_it_waits_is_cancelled() -> None:
     released = asyncio.Event()
     tasks = [asyncio.create_task(_slow_to_stop(released)) for _ in range(2)]
     await asyncio.sleep(0)
-    stopper = await _cancelled_while_waiting(lambda: background.cancel_all(tasks))
+    stopper = await _cancelled_while_waiting(lambda: background.cancel_all(tasks), tasks)
     assert stopper.cancelled()
     released.set()
     await asyncio.wait(tasks)

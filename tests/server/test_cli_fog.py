@@ -17,13 +17,12 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.nightfighter.scenario import setup_4b
-from tests.rulesets.nightfighter.test_example_of_play import Play, start_turn
+from tests.rulesets.nightfighter.setups import Play, setup_4b_phase_by_phase, start_turn
 from tests.support.gateway_games import create_bound
 from umpire.engine.rulesets.downtown import RULESET as RULESET_DOWNTOWN
 from umpire.engine.rulesets.nightfighter import RULESET as RULESET_NIGHTFIGHTER
 from umpire.events.redis_store import RedisEventStore
-from umpire.server import cli, replay_command
+from umpire.server import replay_command, store_commands
 from umpire.server.cli import main
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
@@ -37,7 +36,7 @@ def cli_env(monkeypatch: pytest.MonkeyPatch, redis_server: EmbeddedRedis, prefix
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
     monkeypatch.setenv("UMPIRE_OPERATOR_TOKEN", TOKEN)
     # No wrapping: a secret split over two table lines would slip past the search.
-    monkeypatch.setattr(cli.console, "width", 5000)
+    monkeypatch.setattr(store_commands.console, "width", 5000)
     monkeypatch.setattr(replay_command.console, "width", 5000)
     return prefix
 
@@ -163,7 +162,7 @@ def test_nightfighter_shows_the_player_no_hidden_location(
         try:
             games = Games(store, draw_seed=lambda: b"\x05" * 32)
             created = await create_bound(
-                games, "nightfighter", setup_4b(), "fog", opponent_manual_dice=True
+                games, "nightfighter", setup_4b_phase_by_phase(), "fog", opponent_manual_dice=True
             )
             p = Play(games, created.game_id)
             await start_turn(p, ["1019", "1018", "1017"], 0)

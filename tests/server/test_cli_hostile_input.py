@@ -23,7 +23,7 @@ import pytest
 
 from tests.support.processes import REPO, start_gateway
 from umpire.events.wire import Action
-from umpire.server.actions_command import render
+from umpire.server.actions_command import printed
 from umpire.server.embedded import EmbeddedRedis
 
 # Every class of character a terminal acts on, and rich's emoji and markup codes.
@@ -204,4 +204,4 @@ def test_actions_show_the_values_players_chose_inert() -> None:
     # controls left to describe()'s quoting).
     schema = {"type": "object", "properties": {"flight_id": {"enum": [HOSTILE]}}}
     action = Action(type="CheckActivation", rule="r", description="d", schema=schema)
-    _inert("actions", "\n".join(render(action)))
+    _inert("actions", "\n".join(printed(action)))

@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.support.processes import REPO, start_gateway
+from tests.support.waiting import until_sync
 from umpire.clients import UmpireClient
 from umpire.server.embedded import EmbeddedRedis
 
@@ -32,10 +32,15 @@ async def test_watch_and_play_take_the_credential_from_the_environment(
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**env, "UMPIRE_CREDENTIAL": created.player_credential}, cwd=REPO,
         )  # fmt: skip
-        # While it runs, its command line (what another local user sees) has no secret.
-        time.sleep(0.5)
-        seen = Path(f"/proc/{play.pid}/cmdline").read_bytes().decode()
-        assert "umpire.server.cli" in seen and created.player_credential not in seen
+        # While it runs (it waits for its stdin), its command line (what another local user
+        # sees) has no secret.
+        cmdline = Path(f"/proc/{play.pid}/cmdline")
+        until_sync(
+            lambda: "umpire.server.cli" in cmdline.read_bytes().decode(),
+            what="`umpire play` running",
+        )
+        seen = cmdline.read_bytes().decode()
+        assert play.poll() is None and created.player_credential not in seen
         out, err = play.communicate('{"type": "Add", "amount": 2}\n', timeout=60)
         assert play.returncode == 0, err
         assert "accepted: seqs 2..3" in out, out

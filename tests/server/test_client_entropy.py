@@ -169,3 +169,36 @@ async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
     assert "secret" not in view.state
     everything = msgspec.json.encode([msgspec.to_builtins(f) for f in frames]).decode()
     assert new_seed not in everything
+
+
+async def test_physical_dice_before_the_bind_leave_the_epoch_open_to_it(
+    gateway: Running, ws_url: str
+) -> None:
+    """issue #30 break 7: a command with the player's physical dice before `bind_seed` used
+    to close the epoch for good (the bind refused as "has rolled already", every later
+    server roll refused as "bind a client seed first"). Physical faces derive from no
+    seed, so only a server roll closes the epoch to its client seed."""
+    store = gateway.gateway.store
+    async with UmpireClient(ws_url) as client:
+        created = await client.request(  # the bot's push takes physical dice too
+            {
+                "type": "create",
+                "ruleset": "counter",
+                "setup": {"target": 30},
+                "opponent_manual_dice": True,
+            }
+        )
+        game_id = created.game_id
+        physical = await client.send(game_id, {"type": "Push"}, dice=[[5]])
+        assert physical.seqs[0] == 2
+        bound = await client.bind_seed(game_id, secrets.token_hex(16))
+        assert bound.command_id == "umpire:bind:0"
+        served = await client.send(game_id, {"type": "Push"})  # a server roll, now bound
+        rolls = [e for e in await _events(gateway, game_id) if isinstance(e, DiceRolled)]
+        assert [r.by for r in rolls] == ["player", "server"] and served.seqs
+        # The epoch is closed by that server roll: a second bind is refused.
+        with pytest.raises(UmpireError) as late:
+            await client.bind_seed(game_id, secrets.token_hex(16))
+        assert late.value.code == "client_seed_refused"
+    report = audit(await store.read(game_id))
+    assert report.ok, report.failure

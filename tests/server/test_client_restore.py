@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.waiting import buckets_full, until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.roles import Role
 from umpire.events.wire import EventFrame, ViewState
@@ -22,7 +23,7 @@ from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 
-OPERATOR = "o" * 32  # tests/server/conftest.py's operator token
+OPERATOR = "o" * 32  # tests/support/gateways.py gateway_settings operator token
 BOUNDED = 15.0  # seconds: far past any pause the client takes; a hang fails, not waits
 
 
@@ -101,9 +102,6 @@ async def test_a_credential_revoked_while_the_connection_was_down_ends_its_subsc
         assert watcher.reconnects >= 1
 
 
-REFILL = 2.1  # seconds: the `one_unit` gateway's connection bucket is full again
-
-
 @pytest.fixture
 async def one_unit(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Running]:
     """A gateway whose connections hold one unit, refilled in two seconds: an auth and a
@@ -128,7 +126,8 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
     head = before + (before - 1)  # three more pushes below, as many events as the first three
     async with UmpireClient(f"ws://127.0.0.1:{one_unit.port}/ws", retry_delay=0.01) as client:
         await client.auth(spectator)
-        await asyncio.sleep(REFILL)  # the auth's unit refilled: the first subscribe is paid
+        # the auth's unit refilled: the first subscribe is paid
+        await until(lambda: buckets_full(one_unit.gateway), what="the auth's unit refilled")
         seqs: list[int] = []
         consumer = asyncio.create_task(collect(client, game_id, head, seqs))
         await wait_for_seq(seqs, before)
@@ -142,7 +141,8 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
         assert client.retries >= 1
         assert one_unit.gateway.admission.refused["connection"] >= 1
         assert client.subscriptions == {} and client.credentials == [spectator]
-        await asyncio.sleep(REFILL)  # a unit to pay with: new requests flow again
+        # a unit to pay with: new requests flow again
+        await until(lambda: buckets_full(one_unit.gateway), what="the connection's unit refilled")
         view = await asyncio.wait_for(client.view(game_id), BOUNDED)
         assert view.seq == head
 
@@ -210,10 +210,11 @@ async def test_a_re_auth_refused_while_the_store_is_away_is_asked_again_until_it
         redis.kill()
         watcher.url = url
         refusals = running.gateway.metrics.errors
-        async with asyncio.timeout(BOUNDED):
-            while refusals["store_unavailable"] < 1:  # the re-auth was refused
-                await asyncio.sleep(0.05)
-        await asyncio.sleep(0.5)  # and asked again, at least once, while the store is away
+        # the re-auth was refused, and asked again at least once while the store is away
+        await until(
+            lambda: refusals["store_unavailable"] >= 2,
+            what="the re-auth refused `store_unavailable` twice",
+        )
         assert not following.done()
 
         redis.start()  # same port, same data directory

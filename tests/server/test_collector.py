@@ -3,15 +3,15 @@ its pauses on /metrics (server/collector.py says why)."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import re
 import signal
 
 import pytest
 
-from tests.server.test_gateway_http import http_get
+from tests.support.gateways import http_get
 from tests.support.processes import start_gateway
+from tests.support.waiting import until
 from umpire.server import collector
 from umpire.server.app import Running
 from umpire.server.config import SettingsError, from_env
@@ -62,11 +62,12 @@ async def test_umpire_serve_runs_with_the_configured_thresholds(
 ) -> None:
     process, port = start_gateway(redis_server.url, prefix, UMPIRE_GC_THRESHOLDS="4321,11,13")
     try:
-        for _ in range(100):  # tuned right after the port opens
+
+        async def metrics() -> str | None:  # tuned right after the port opens
             _, body = await http_get(port, "/metrics")
-            if _metric(body, "umpire_gc_threshold", 0) == 4321:
-                break
-            await asyncio.sleep(0.05)
+            return body if _metric(body, "umpire_gc_threshold", 0) == 4321 else None
+
+        body = await until(metrics, what="umpire_gc_threshold 4321 in /metrics")
         assert [_metric(body, "umpire_gc_threshold", g) for g in range(3)] == [4321, 11, 13]
     finally:
         process.send_signal(signal.SIGTERM)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.peer import Peer
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 

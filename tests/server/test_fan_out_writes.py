@@ -16,8 +16,7 @@ import pytest
 import websockets
 from websockets.frames import Frame, Opcode
 
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added
+from tests.support.gateways import append_added, gateway_settings
 from umpire.server import feed as feed_module
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis

@@ -5,15 +5,13 @@ address, grants per connection capped, and /metrics shows it (docs/operations.md
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
-from tests.server.test_gateway_resume import append_added
+from tests.support.gateways import append_added, gateway_settings, http_get
+from tests.support.peer import Peer
+from tests.support.waiting import buckets_full, until
 from umpire.engine.roles import Role
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
@@ -40,7 +38,8 @@ async def test_a_costly_replay_is_paid_once_then_refused(strict: Running, games:
     spectator = await credentials.issue(games.store, created.game_id, Role.SPECTATOR)
     peer = await Peer.open(f"ws://127.0.0.1:{strict.port}/ws")
     await peer.ok({"type": "auth", "credential": spectator})
-    await asyncio.sleep(0.3)  # the auth's unit refilled: the bucket is full again
+    # the auth's unit refilled: the bucket is full again
+    await until(lambda: buckets_full(strict.gateway), what="the auth's unit refilled")
     # Costs more than the bucket holds: admitted once (a full bucket), leaving debt.
     first = await peer.ok({"type": "view", "game_id": created.game_id, "at_seq": head - 1})
     assert first["seq"] == head - 1

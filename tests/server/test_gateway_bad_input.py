@@ -10,7 +10,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.events.wire import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG

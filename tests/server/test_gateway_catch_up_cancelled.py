@@ -12,10 +12,10 @@ import weakref
 
 import pytest
 
-from tests.access.peer import Peer
-from tests.conftest import seed_source
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added
+from tests.support.dice import seed_source
+from tests.support.gateways import append_added, gateway_settings
+from tests.support.peer import Peer
+from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
@@ -70,14 +70,15 @@ async def test_a_client_leaving_mid_catch_up_ends_its_task_cancelled(
             await asyncio.wait({task}, timeout=10)
             assert task.done() and task.cancelled()
             del task
-            for _ in range(200):
-                if not running.gateway.handlers and not running.gateway.connections:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
+            gateway = running.gateway
+            await until(
+                lambda: not gateway.handlers and not gateway.connections,
+                what="the connection's handler ended",
+            )
             # The cancelled task's error holds its frame, and the frame its connection: no
-            # cycle through the subscription keeps it for a full collection.
-            assert connection() is None, "the Connection outlived its handler"
+            # cycle through the subscription keeps it for a full collection. (Its last
+            # references go as the handler's callbacks run: waited for, gc still off.)
+            await until(lambda: connection() is None, what="the Connection freed, gc off")
         finally:
             gc.enable()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]

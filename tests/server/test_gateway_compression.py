@@ -7,7 +7,7 @@ import msgspec
 import pytest
 import websockets
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.server.app import running_gateway
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import EmbeddedRedis

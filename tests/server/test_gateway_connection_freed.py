@@ -7,7 +7,6 @@ other and the cancelled writer task's error holding the writer's frame."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import weakref
 from typing import Any
@@ -15,7 +14,8 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
+from tests.support.waiting import until
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 
@@ -53,12 +53,13 @@ async def test_a_closed_connection_is_freed_without_a_garbage_collection(
                 [conn] = running.gateway.connections
                 connection, session = weakref.ref(conn), weakref.ref(conn.session)
                 del conn
-            for _ in range(200):
-                if not running.gateway.handlers and not running.gateway.connections:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
-            assert connection() is None, "the Connection outlived its handler"
+            gateway = running.gateway
+            await until(
+                lambda: not gateway.handlers and not gateway.connections,
+                what="the connection's handler ended",
+            )
+            # Its last references go as the handler's callbacks run (gc still off).
+            await until(lambda: connection() is None, what="the Connection freed, gc off")
             assert session() is None, "the Session outlived its connection"
         finally:
             gc.enable()

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 import websockets
 
-from tests.access.drivers import driver, rulesets
+from tests.support.drivers import driver, rulesets
 from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.events.wire import Created

@@ -2,25 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
+from tests.support.gateways import http_get
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
-
-
-async def http_get(port: int, path: str) -> tuple[int, str]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
-    status = int(head.split()[1])
-    length = next(
-        int(line.split(b":")[1]) for line in head.split(b"\r\n")
-        if line.lower().startswith(b"content-length")
-    )  # fmt: skip
-    body = await reader.readexactly(length)
-    writer.close()
-    return status, body.decode()
 
 
 async def test_healthz_reports_the_store(gateway: Running) -> None:

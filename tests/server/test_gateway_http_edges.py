@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis

@@ -10,8 +10,8 @@ import socket
 import msgspec
 import websockets
 
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added, consume_until
+from tests.support.gateways import append_added, consume_until, gateway_settings
+from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
@@ -46,17 +46,19 @@ async def test_caught_up_subscriptions_hold_no_task(
                             {"type": "auth", "credential": created.spectator_credential}
                         ).decode()
                     )
-                    await ws.recv()  # authenticated
-                await asyncio.sleep(0.2)
+                    await ws.recv()  # authenticated: an auth leaves no task behind
                 before = len(asyncio.all_tasks())
                 for ws in conns:
                     message = {"type": "subscribe", "game_id": created.game_id, "from_seq": 0}
                     await ws.send(msgspec.json.encode(message).decode())
                 for ws in conns:
                     assert await _read_events(ws, 1) == [1]
-                await asyncio.sleep(0.2)
                 # One task per subscription would add 50; the feed's refreshes may add one.
-                assert len(asyncio.all_tasks()) - before <= 2
+                # (A catch-up's task may end just after its first event: waited for.)
+                await until(
+                    lambda: len(asyncio.all_tasks()) - before <= 2,
+                    what="at most two tasks more than before the subscribes",
+                )
                 feed = running.gateway.notifier.feeds[created.game_id]
                 assert len(feed.live) == SUBSCRIBERS
                 # And live they get every new event, in order.
@@ -94,7 +96,11 @@ async def test_an_overflowing_live_subscription_catches_up_and_goes_live_again(
             sent_from.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
             transport.pause_reading()
             await append_added(running, created.game_id, 3000, batch=100)
-            await asyncio.sleep(0.5)  # the live frames meet the full socket and queue
+            # the live frames meet the full socket, queue, and overflow the queue
+            await until(
+                lambda: running.gateway.metrics.subscriptions_lagged >= 1,
+                what="the subscription's queue overflowed (subscriptions_lagged)",
+            )
             sent_from.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
             transport.resume_reading()
             await asyncio.wait_for(consumer, 60)

@@ -9,9 +9,8 @@ import logging
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.conftest import seed_source
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_http import http_get
+from tests.support.dice import seed_source
+from tests.support.gateways import gateway_settings, http_get
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.gateway import Gateway

@@ -10,6 +10,7 @@ import asyncio
 import pytest
 
 from tests.support.lost_writes import lose_writes_after_seq_1
+from tests.support.waiting import until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.events.wire import EventFrame, ViewState
 from umpire.server.app import Running
@@ -32,10 +33,7 @@ async def test_subscribers_are_told_and_a_new_subscription_follows_the_log(
                 seen.append(frame.seq)
 
         follower = asyncio.create_task(follow())
-        for _ in range(200):
-            if seen and seen[-1] == head:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: seen and seen[-1] == head, what=f"seq {head} received")
         assert seen == list(range(1, head + 1))
 
         first_hash = await lose_writes_after_seq_1(gateway.gateway.store, gid, ["c0", "c1", "c2"])
@@ -80,10 +78,10 @@ async def test_a_busy_log_is_never_taken_for_a_rewound_one(gateway: Running, ws_
 
         await asyncio.gather(*(write(gid) for gid in ids))
         heads = {gid: await gateway.gateway.store.version(gid) for gid in ids}
-        for _ in range(250):
-            if all(seen[gid][-1:] == [heads[gid]] for gid in ids):
-                break
-            await asyncio.sleep(0.02)
+        await until(
+            lambda: all(seen[gid][-1:] == [heads[gid]] for gid in ids),
+            what="every game's head received",
+        )
         assert not gateway.gateway.metrics.errors["log_rewound"]
         assert all(seen[gid] == list(range(1, heads[gid] + 1)) for gid in ids)
         assert not any(f.done() for f in followers)  # no subscription was ended

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from tests.server.test_gateway_resume import append_added
+from tests.support.gateways import append_added
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 from umpire.server.feed import WINDOW

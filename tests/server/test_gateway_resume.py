@@ -5,46 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from umpire_counter import RULESET, Added
-
+from tests.support.gateways import append_added, consume_until
 from umpire.clients import UmpireClient
-from umpire.engine.game import codec_for
-from umpire.events.store import PendingEvent
 from umpire.server.app import Running
-
-
-async def append_added(
-    gateway: Running, game_id: str, total: int, batch: int = 10, label: str = "bulk"
-) -> None:
-    """Append `total` counter.Added events straight to the store, `batch` per append.
-
-    Command ids are `<label>-<n>`: call again with another label, or the store rightly
-    takes the appends for retries and writes nothing."""
-    store = gateway.gateway.store
-    codec = codec_for(RULESET)
-    pending = PendingEvent(*codec.encode(Added(amount=1)))
-    version = await store.version(game_id)
-    for n in range(total // batch):
-        result = await store.append(
-            game_id,
-            [pending] * batch,
-            expected_version=version,
-            command_id=f"{label}-{n}",
-            recorded_at="2026-01-01T00:00:00.000Z",
-        )
-        version = result.last_seq
-        if n % 5 == 0:
-            await asyncio.sleep(0.002)  # let deliveries and disconnects interleave
-
-
-async def consume_until(
-    client: UmpireClient, game_id: str, total: int, received: list[int]
-) -> None:
-    """Subscribe from the start and record each event's seq until seq `total` arrives."""
-    async for frame in client.subscribe(game_id, 0):
-        received.append(frame.seq)
-        if frame.seq == total:
-            return
 
 
 async def test_100_random_disconnects_during_5000_events(gateway: Running, ws_url: str) -> None:

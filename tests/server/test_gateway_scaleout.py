@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.clients import UmpireClient
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis

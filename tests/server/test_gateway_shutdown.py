@@ -10,6 +10,7 @@ import signal
 from websockets.exceptions import ConnectionClosed
 
 from tests.support.processes import start_gateway
+from tests.support.waiting import until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
@@ -51,7 +52,9 @@ async def test_sigterm_during_a_burst_loses_no_acknowledged_command(
                     await client.close()
 
         workers = [asyncio.create_task(burst(w)) for w in range(10)]
-        await asyncio.sleep(1.5)
+        # SIGTERM mid-burst: once a few hundred commands were acknowledged (a count, not a
+        # time: a loaded machine acknowledges fewer a second), with thousands to come.
+        await until(lambda: len(acknowledged) >= 300, what="300 commands acknowledged")
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(asyncio.gather(*workers), 30)
         assert process.wait(20) == 0

@@ -6,8 +6,7 @@ import asyncio
 
 import msgspec
 
-from tests.server.conftest import gateway_settings
-from tests.server.test_gateway_resume import append_added
+from tests.support.gateways import append_added, gateway_settings
 from tests.support.raw_ws import RawWebSocket
 from umpire.clients import UmpireClient
 from umpire.events.wire import CLOSE_RESYNC

@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_GOING_AWAY
 from umpire.server import gateway as gateway_module

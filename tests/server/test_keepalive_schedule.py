@@ -87,8 +87,10 @@ async def test_a_closed_connection_leaves_and_a_silent_one_is_closed() -> None:
     assert len(keepalive) == 1
     runner = asyncio.create_task(keepalive.run())
     try:
+        # `gone`, added with `silent` and before it, would come due no later and be pinged
+        # in the same round, before it: once `silent` was pinged, a ping to `gone` would
+        # have been sent (no wait after it needed).
         await _until(lambda: bool(silent.closed))
-        await asyncio.sleep(INTERVAL * 2)  # a ping to `gone` would be due by now too
     finally:
         runner.cancel()
     assert gone.pinged_on_turns == []
@@ -105,7 +107,8 @@ async def test_one_ping_at_a_time_while_its_pong_is_due() -> None:
     runner = asyncio.create_task(keepalive.run())
     try:
         await _until(lambda: bool(silent.pinged_on_turns))
-        await asyncio.sleep(INTERVAL * 6)  # several more intervals, well inside the timeout
+        # several more rounds in which its ping came due, well inside the timeout
+        await _until(lambda: keepalive.skipped >= 6)
     finally:
         runner.cancel()
     assert len(silent.pinged_on_turns) == 1

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.access.peer import Peer
-from tests.rulesets.downtown.test_scripted_raid import SETUP
+from tests.rulesets.downtown.setups import SETUP
+from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.audit import audit
 from umpire.engine.redaction import view_for

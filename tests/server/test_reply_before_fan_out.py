@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import websockets
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 

@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from tests.support.largest_setups import largest_conflict_of_heroes
+from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running
@@ -89,4 +91,21 @@ async def test_a_dead_worker_process_costs_no_command(gateway: Running) -> None:
     before = games.rules.in_process
     await games.handle("gpool", "p2", {"type": "Pass"})
     await games.handle("gpool", "t2", {"type": "TakeAiTurn"})
+    assert games.rules.in_process > before
+
+
+async def test_a_costly_state_frames_actions_are_listed_in_a_process(gateway: Running) -> None:
+    # Merged with main's complete legal actions, listing them for the largest map takes
+    # ~0.3 s of CPU: a `view` computed them on the event loop.
+    games = gateway.gateway.games
+    games.draw_seed = lambda: SEED
+    await _play(games)
+    ruleset, game = await games.load("gpool")
+    listed = await games.rules.actions(ruleset, game, Role.PLAYER)
+    assert games.rules.estimates[("conflict_of_heroes", "(legal actions)")] > HEAVY_SECONDS
+    before = games.rules.in_process
+    again = await games.rules.actions(ruleset, game, Role.PLAYER)
+    assert (
+        again == listed == legal_actions(ruleset, game.state, Role.PLAYER, ended=False, game=game)
+    )
     assert games.rules.in_process == before + 1

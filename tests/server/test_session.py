@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
 from umpire.server.embedded import EmbeddedRedis

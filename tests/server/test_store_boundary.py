@@ -1,6 +1,6 @@
 """The store boundary (docs/architecture.md "The store boundary"): server/ types against
-the store's protocols (events/store.py, server/store.py, server/credential_store.py,
-server/notifications.py) and never speaks Redis; only the Redis adapter in events/ does,
+the store's protocols (events/store.py, events/credential_store.py,
+events/notifications.py) and never speaks Redis; only the Redis adapter in events/ does,
 and "the store is unreachable" is defined once (events/unreachable.py).
 
 Fails on 0c7eb26: server/credentials.py, games.py and gateway.py imported redis, five
@@ -14,7 +14,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.test_imports import modules
+from tests.support.project_modules import modules
 
 # The Redis adapter: the only modules that import redis-py.
 ADAPTER = {

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.actions.play import choose, gateway_client
-from tests.conftest import seed_source
+from tests.support.dice import seed_source
+from tests.support.legal_play import choose, gateway_client
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
 from umpire.engine.game import codec_for

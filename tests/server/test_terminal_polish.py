@@ -26,7 +26,7 @@ from umpire.clients.cli import describe_frame
 from umpire.engine.replay import diff
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import EventFrame
-from umpire.server import cli, credentials, replay_command
+from umpire.server import credentials, replay_command, store_commands
 from umpire.server.app import running_gateway
 from umpire.server.cli import main
 from umpire.server.config import Settings
@@ -41,7 +41,7 @@ def cli_env(monkeypatch: pytest.MonkeyPatch, redis_server: EmbeddedRedis, prefix
     monkeypatch.setenv("REDIS_URL", redis_server.url)
     monkeypatch.setenv("UMPIRE_PREFIX", prefix)
     monkeypatch.setenv("UMPIRE_EXTRA_RULESETS", "umpire_counter:RULESET")
-    monkeypatch.setattr(cli.console, "width", 5000)
+    monkeypatch.setattr(store_commands.console, "width", 5000)
     monkeypatch.setattr(replay_command.console, "width", 5000)
     return prefix
 

@@ -1,5 +1,6 @@
 """The setups the golden logs were recorded with (tests/support/golden_logs.py): a playable
-setup per ruleset, from the set-ups the ruleset tests use. Changing one changes the logs."""
+setup per ruleset, from the set-ups the ruleset tests use (tests/rulesets/<name>/setups.py).
+Changing one changes the logs."""
 
 from __future__ import annotations
 
@@ -7,22 +8,10 @@ from typing import Any
 
 import msgspec
 
-from tests.rulesets.age_of_dogfights.test_scripted_dogfight import SETUP as AGE_OF_DOGFIGHTS
-from tests.rulesets.down_in_flames.scenario import entry
-from tests.rulesets.downtown.test_scripted_raid import SETUP as DOWNTOWN
-from tests.rulesets.nightfighter.test_random_play import _setup as nightfighter_setup
-
-DOWN_IN_FLAMES = {
-    "aircraft": [
-        entry("p1", "P-51D-10", "A", "ESC", "leader", hand=7, pilot_quality="veteran"),
-        entry("p2", "P-51D-10", "A", "ESC", "wingman"),
-        entry("bomber1", "B-17G", "A", "BOX", "formation"),
-        entry("f1", "Fw 190A-8", "B", "JG", "leader", hand=7, pilot_quality="ace",
-              crack_shot=True, keen_eyesight=True),
-        entry("f2", "Fw 190A-8", "B", "JG", "wingman", pilot_quality="recruit"),
-    ],
-    "rockets_rule": True, "ammunition_rule": True, "combat_die": "d6",
-}  # fmt: skip
+from tests.rulesets.age_of_dogfights.setups import SETUP as AGE_OF_DOGFIGHTS
+from tests.rulesets.down_in_flames.setups import DRIVER_SETUP as DOWN_IN_FLAMES
+from tests.rulesets.downtown.setups import SETUP as DOWNTOWN
+from tests.rulesets.nightfighter.setups import random_setup as nightfighter_setup
 
 
 def setups() -> dict[str, dict[str, Any]]:

@@ -1,8 +1,10 @@
 """Random values that a JSON Schema accepts: how the legal-action tests fill a command's
 fields from nothing but its published schema, the way a front end that read no source
 would. Covers what engine/schemas.py emits: const, enum, integers with bounds, strings
-with lengths and the identifier and hex patterns, booleans, null, arrays, objects,
-anyOf. A pattern it cannot satisfy is an error: that field should have been narrowed.
+with lengths and the identifier and hex patterns, booleans, null, arrays (uniqueItems,
+and allOf of contains/maxContains: "each value at most once"), objects, anyOf. `accepts`
+checks a value against the same subset. A pattern it cannot satisfy is an error: that
+field should have been narrowed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from typing import Any
 
 
 def _string(schema: dict[str, Any], rng: random.Random) -> str:
-    low = int(schema.get("minLength", 1))
+    # At least 4 characters where allowed: two free ids drawn for one list (the US flights
+    # of a report) then hardly ever collide, a cross-item rule no JSON Schema states.
+    low = max(int(schema.get("minLength", 1)), min(4, int(schema.get("maxLength", 12))))
     high = max(low, min(int(schema.get("maxLength", 12)), low + 11))
     pattern = schema.get("pattern")
     choice = re.fullmatch(r"\^\(([\w|]+)\)\$", pattern or "")
@@ -32,6 +36,12 @@ def _string(schema: dict[str, Any], rng: random.Random) -> str:
     raise ValueError(f"cannot make a string matching {pattern!r}: narrow it to an enum")
 
 
+def _merged(base: Any, over: Any) -> Any:
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{k: _merged(base.get(k), v) for k, v in over.items()}}
+    return over
+
+
 def sample(schema: dict[str, Any], rng: random.Random) -> Any:
     """A random value that `schema` accepts."""
     if "const" in schema:
@@ -39,7 +49,9 @@ def sample(schema: dict[str, Any], rng: random.Random) -> Any:
     if "enum" in schema:
         return rng.choice(schema["enum"])
     if "anyOf" in schema:
-        return sample(rng.choice(schema["anyOf"]), rng)
+        # A branch adds to what the schema around it says (the item's type, its fields).
+        rest = {k: v for k, v in schema.items() if k != "anyOf"}
+        return sample(_merged(rest, rng.choice(schema["anyOf"])), rng)
     kind = schema.get("type")
     if kind == "integer":
         low = int(schema.get("minimum", schema.get("exclusiveMinimum", -1) + 1))
@@ -58,7 +70,17 @@ def sample(schema: dict[str, Any], rng: random.Random) -> Any:
     if kind == "array":
         low = int(schema.get("minItems", 0))
         high = max(low, min(int(schema.get("maxItems", low + 3)), low + 3))
-        return [sample(schema.get("items", {}), rng) for _ in range(rng.randint(low, high))]
+        items: list[Any] = []
+        for _ in range(rng.randint(low, high)):
+            # Each item as drawn, unless it breaks the array's own constraints ("each radar
+            # once": allOf of maxContains): a few more draws, then a shorter list.
+            for _ in range(20):
+                item = sample(schema.get("items", {}), rng)
+                fresh = not schema.get("uniqueItems") or item not in items
+                if fresh and all(accepts(p, [*items, item]) for p in schema.get("allOf", ())):
+                    items.append(item)
+                    break
+        return items
     if kind == "object":
         required = set(schema.get("required", ()))
         out: dict[str, Any] = {}
@@ -67,3 +89,75 @@ def sample(schema: dict[str, Any], rng: random.Random) -> Any:
                 out[name] = sample(field, rng)
         return out
     raise ValueError(f"cannot sample schema {schema!r}")
+
+
+def accepts(schema: dict[str, Any], value: Any) -> bool:
+    """Whether `value` meets `schema`, for the same subset of JSON Schema that `sample`
+    draws from: how a test tells a command the narrowed schema allows from one only the
+    command type's full schema allows."""
+    if "const" in schema and value != schema["const"]:
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if "anyOf" in schema and not any(accepts(s, value) for s in schema["anyOf"]):
+        return False
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind else []
+    if kinds and not any(_is(k, value) for k in kinds):
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return False
+        if "maximum" in schema and value > schema["maximum"]:
+            return False
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            return False
+        if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+            return False
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1e9):
+            return False
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            return False
+    if any(not accepts(part, value) for part in schema.get("allOf", ())):
+        return False
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 1e9):
+            return False
+        if schema.get("uniqueItems") and any(v in value[:i] for i, v in enumerate(value)):
+            return False
+        if "contains" in schema:
+            hits = sum(accepts(schema["contains"], v) for v in value)
+            if not schema.get("minContains", 1) <= hits <= schema.get("maxContains", hits):
+                return False
+        prefix = schema.get("prefixItems", [])
+        if any(not accepts(s, v) for s, v in zip(prefix, value, strict=False)):
+            return False
+        rest = value[len(prefix) :]
+        if "items" in schema and not all(accepts(schema["items"], v) for v in rest):
+            return False
+    if isinstance(value, dict):
+        if any(name not in value for name in schema.get("required", ())):
+            return False
+        properties = schema.get("properties", {})
+        for name, field in value.items():
+            if name in properties and not accepts(properties[name], field):
+                return False
+    return True
+
+
+_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str,
+    "boolean": bool,
+    "null": type(None),
+    "array": list,
+    "object": dict,
+    "number": (int, float),
+    "integer": int,
+}
+
+
+def _is(kind: str, value: Any) -> bool:
+    if isinstance(value, bool) and kind in ("integer", "number"):
+        return False
+    return isinstance(value, _PYTHON_TYPES.get(kind, object))

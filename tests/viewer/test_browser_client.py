@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.access.drivers import driver, rulesets
+from tests.support.drivers import driver, rulesets
 from umpire.server.app import Running
 
 # A WebSocket that loses the first `created` answer: it closes instead of delivering it,

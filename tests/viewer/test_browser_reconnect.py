@@ -6,15 +6,16 @@ subscription silently never delivered again."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from tests.server.conftest import gateway_settings
+from tests.support.browser import wait_for
+from tests.support.gateways import gateway_settings
 from tests.support.lost_writes import lose_writes_after_seq_1
-from tests.viewer.test_viewer import TIMEOUT
+from tests.support.viewer_page import TIMEOUT
+from tests.support.waiting import buckets_full, until
 from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
 from umpire.server import credentials
@@ -22,8 +23,10 @@ from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 
-# Nothing listens on port 1: a client pointed there stays disconnected, retrying.
-DEAD_URL = "ws://127.0.0.1:1/ws"
+# The gateway refuses a websocket anywhere but /ws: a client pointed there stays
+# disconnected, retrying. (On the page's own origin: its Content-Security-Policy lets it
+# connect nowhere else, and Chromium then blocks the attempt without a close event.)
+DEAD_PATH = "/not-the-websocket"
 
 # A page-wide client following each (credential, game id) from seq 0; window.seqs[game]
 # holds the seqs delivered, window.ended[game] what onEnded was given.
@@ -50,12 +53,10 @@ FOLLOW = """async ([url, follows]) => {
 # Drop the connection and keep the client away (retrying a dead address) until AWAKE.
 AWAY = f"""async () => {{
     window.realUrl = window.client.url;
-    window.client.url = "{DEAD_URL}";
+    window.client.url = window.realUrl.slice(0, -"/ws".length) + "{DEAD_PATH}";
     window.client.ws.close();
 }}"""
 AWAKE = "() => { window.client.url = window.realUrl; }"
-
-REFILL = 2.1  # seconds: the `one_unit` gateway's connection bucket is full again
 
 
 @pytest.fixture
@@ -73,7 +74,8 @@ async def _seqs(page: Any, game_id: str) -> list[int]:
 
 
 async def _wait_for_seq(page: Any, game_id: str, seq: int) -> None:
-    await page.wait_for_function(
+    await wait_for(
+        page,
         "([g, s]) => window.seqs[g] && window.seqs[g].includes(s)",
         arg=[game_id, seq],
         timeout=TIMEOUT,
@@ -82,7 +84,7 @@ async def _wait_for_seq(page: Any, game_id: str, seq: int) -> None:
 
 async def _away(page: Any) -> None:
     await page.evaluate(AWAY)
-    await page.wait_for_function("() => window.status === 'disconnected'", timeout=TIMEOUT)
+    await wait_for(page, "() => window.status === 'disconnected'", timeout=TIMEOUT)
 
 
 async def test_a_credential_revoked_while_the_page_was_away_ends_its_subscription(
@@ -114,7 +116,7 @@ async def test_a_credential_revoked_while_the_page_was_away_ends_its_subscriptio
         head = await store.version(kept.game_id)
         await page.evaluate(AWAKE)
 
-        await page.wait_for_function(f"() => window.ended['{revoked.game_id}']", timeout=TIMEOUT)
+        await wait_for(page, f"() => window.ended['{revoked.game_id}']", timeout=TIMEOUT)
         ended = await page.evaluate(f"() => window.ended['{revoked.game_id}']")
         assert ended["code"] == "unauthorized"
         held = await page.evaluate("() => window.client.credentials")
@@ -161,7 +163,7 @@ async def test_a_resume_past_the_end_of_a_rewound_log_ends_with_log_rewound(
         assert 1 < head < held
         await page.evaluate(AWAKE)
 
-        await page.wait_for_function(f"() => window.ended['{gid}']", timeout=TIMEOUT)
+        await wait_for(page, f"() => window.ended['{gid}']", timeout=TIMEOUT)
         ended = await page.evaluate(f"() => window.ended['{gid}']")
         assert ended["code"] == "log_rewound"
         assert ended["details"] == {"game_id": gid, "head": head, "from_seq": held}
@@ -202,7 +204,8 @@ async def test_an_over_budget_resubscribe_is_asked_again_and_resumes_with_no_gap
         }""",
         [url, spectator],
     )
-    await asyncio.sleep(REFILL)  # the auth's unit refilled: the first subscribe is paid
+    # the auth's unit refilled: the first subscribe is paid
+    await until(lambda: buckets_full(one_unit.gateway), what="the auth's unit refilled")
     await page.evaluate(
         """async (gameId) => {
             window.seqs[gameId] = [];

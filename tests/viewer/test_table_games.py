@@ -2,7 +2,7 @@
 its end (issue #18 item 7): the ruleset and scenario picked from the server's list, the
 legal actions sent through the forms generated from their schemas, physical dice typed
 by the player, the server's refusal shown, the opponent's decisions with their citations
-and candidates, receipts, a take-back (tests/viewer/table_page.py, TAKEBACK_BUILT), and
+and candidates, receipts, a take-back (tests/support/viewer_page.py, TAKEBACK_BUILT), and
 the end of the game. Screenshots of each step go to test-artifacts/viewer/table-*."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.viewer.table_page import (
+from tests.support.browser import wait_for
+from tests.support.viewer_page import (
     TIMEOUT,
     create_game,
     head,
@@ -168,9 +169,10 @@ async def test_nightfighter_from_create_to_end_through_the_page(
     await _roll_physical_dice(page, "2d6", "4 2")
     assert await events.evaluate("(e) => e.scrollTop") == 0  # left where the reader is
     await events.evaluate("(e) => { e.scrollTop = e.scrollHeight; }")
-    await page.wait_for_function(
+    await wait_for(
+        page,
         "(() => { const e = document.querySelector('#events');"
-        " return e.scrollHeight - e.scrollTop - e.clientHeight <= 2; })()"
+        " return e.scrollHeight - e.scrollTop - e.clientHeight <= 2; })()",
     )
     offered = await listed(page)
     stepped = await send(page, next(a for a in ("MoveBombers", "EndPhase") if a in offered))

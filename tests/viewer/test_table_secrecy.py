@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 import umpire.server.games as games_module
-from tests.access.test_hidden_dice_differential import AlteredDice
-from tests.viewer.table_page import TIMEOUT
+from tests.support.browser import wait_for
+from tests.support.dice import AlteredDice
+from tests.support.viewer_page import TIMEOUT
 from umpire.clients import UmpireClient
 from umpire.engine.dice import ServerDice
 from umpire.server.app import Running
@@ -32,12 +33,14 @@ COMMANDS = ({"type": "Push"}, {"type": "Hide"}, {"type": "Add", "amount": 2}, {"
 async def _settled(page: Any, head: int, player: bool) -> None:
     """Wait until the page shows every event, the state at the head and (player) its table."""
     await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
-    await page.wait_for_function(
-        f"document.querySelector('#state-label').dataset.stateSeq === '{head}'", timeout=TIMEOUT
+    await wait_for(
+        page,
+        f"document.querySelector('#state-label').dataset.stateSeq === '{head}'",
+        timeout=TIMEOUT,
     )
     if player:
-        await page.wait_for_function(
-            f"document.querySelector('#actions').dataset.seq === '{head}'", timeout=TIMEOUT
+        await wait_for(
+            page, f"document.querySelector('#actions').dataset.seq === '{head}'", timeout=TIMEOUT
         )
 
 
@@ -88,7 +91,8 @@ async def test_player_and_spectator_pages_hold_no_hidden_value_before_the_reveal
             ended = await client.send(p["created"].game_id, {"type": "EndGame", "result": "over"})
             for role in ("player", "spectator"):
                 await _settled(p[role], ended.seqs[-1], False)
-                await p[role].wait_for_function(
+                await wait_for(
+                    p[role],
                     "[...document.querySelectorAll('#events li .what')]"
                     ".some((e) => e.textContent.startsWith('{\"value\":'))",
                     timeout=TIMEOUT,

@@ -8,23 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.rulesets.downtown.test_scripted_raid import SETUP as DOWNTOWN
+from tests.rulesets.downtown.setups import SETUP as DOWNTOWN
+from tests.support.browser import wait_for
+from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
-
-TIMEOUT = 30_000  # ms for any one thing to appear (generous: a loaded 2-core CI runner)
-
-
-async def _open(page: Any, port: int, credential: str, path: str = "/") -> None:
-    await page.goto(f"http://127.0.0.1:{port}{path}")
-    await page.fill("#credential", credential)
-    await page.click("#open-game button[type=submit]")
 
 
 async def _state_seq(page: Any, seq: int) -> None:
     """Wait until the page shows the state it captured at `seq`."""
-    await page.wait_for_function(
-        f"document.querySelector('#state-label').dataset.stateSeq === '{seq}'", timeout=TIMEOUT
+    await wait_for(
+        page,
+        f"document.querySelector('#state-label').dataset.stateSeq === '{seq}'",
+        timeout=TIMEOUT,
     )
 
 
@@ -45,7 +41,7 @@ async def test_live_events_scrubbing_and_a_shared_link(
         created = await client.create("counter", {"target": 100}, client_entropy="waived")
         gid = created.game_id
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         await page.wait_for_selector('#events li[data-seq="1"]', timeout=TIMEOUT)
         await _state_seq(page, 1)
         assert "seen as the player" in await page.inner_text("#game-label")
@@ -101,15 +97,16 @@ async def test_live_events_scrubbing_and_a_shared_link(
         reader = await browser.new_page(viewport={"width": 1000, "height": 800})
         await reader.goto(link)
         # The page asks once its modules have run (it fetches the ruleset listing first).
-        await reader.wait_for_function(
+        await wait_for(
+            reader,
             "document.querySelector('#status').textContent.includes('enter your credential')",
             timeout=TIMEOUT,
         )
         assert f"enter your credential for game {gid}" in await reader.inner_text("#status")
         await reader.fill("#credential", created.spectator_credential)
         await reader.click("#open-game button[type=submit]")
-        await reader.wait_for_function(
-            "document.querySelector('#seq-input').value === '6'", timeout=TIMEOUT
+        await wait_for(
+            reader, "document.querySelector('#seq-input').value === '6'", timeout=TIMEOUT
         )
         assert "seen as the spectator" in await reader.inner_text("#game-label")
         await reader.wait_for_selector('#events li[data-seq="12"]', state="attached")
@@ -118,7 +115,8 @@ async def test_live_events_scrubbing_and_a_shared_link(
         await reader.screenshot(path=str(artifacts / "04-shared-link-spectator.png"))
         # The game ends and the seed is revealed: the spectator now sees the secret event.
         await client.send(gid, {"type": "EndGame", "result": "viewer test over"})
-        await reader.wait_for_function(
+        await wait_for(
+            reader,
             "document.querySelector('#events li[data-seq=\"12\"] .what')"
             "?.textContent.startsWith('{\"value\":')",
             timeout=TIMEOUT,
@@ -138,7 +136,7 @@ async def test_a_decision_explanation_with_candidates_at_phone_width(
         created = await client.create("downtown", DOWNTOWN, client_entropy="waived")
         await client.send(created.game_id, {"type": "DeployGroundUnits"})
         page = await browser.new_page(viewport={"width": 390, "height": 844})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         decision = page.locator("#events li:has(details.why li.rejected)").first
         await decision.wait_for(timeout=TIMEOUT)
         await decision.locator("details.why summary").click()
@@ -158,9 +156,9 @@ async def test_a_credential_that_may_not_see_the_game_is_refused_clearly(
     browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
     page = await browser.new_page(viewport={"width": 800, "height": 600})
-    await _open(page, viewer_gateway.port, "gnosuchgame.not-a-real-token")
-    await page.wait_for_function(
-        "document.querySelector('#status').textContent.startsWith('error')", timeout=TIMEOUT
+    await open_with_credential(page, viewer_gateway.port, "gnosuchgame.not-a-real-token")
+    await wait_for(
+        page, "document.querySelector('#status').textContent.startsWith('error')", timeout=TIMEOUT
     )
     status = await page.inner_text("#status")
     assert "unauthorized" in status
@@ -176,9 +174,13 @@ async def test_a_ruleset_with_a_map_shows_its_counters_on_hexes(
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
         created = await client.create("conflict_of_heroes", {}, client_entropy="waived")
         view = await client.view(created.game_id)
-        units = {u["id"]: u["hex"] for u in view.state["units"] if u.get("hex")}
+        units = {  # on the map: a reinforcement waits out of play at its set-up hex
+            u["id"]: u["hex"]
+            for u in view.state["units"]
+            if u.get("hex") and u.get("in_play", True)
+        }
         page = await browser.new_page(viewport={"width": 1280, "height": 1000})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         await page.wait_for_selector("#state svg.hexmap", timeout=TIMEOUT)
         label = await page.get_attribute("#state svg.hexmap", "aria-label")
         assert label is not None
@@ -200,7 +202,7 @@ async def test_a_page_opened_late_scrubs_to_the_exact_earlier_state(
         await client.send(created.game_id, {"type": "Add", "amount": 2})  # seqs 2-3
         await client.send(created.game_id, {"type": "Add", "amount": 5})  # seqs 4-5
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await _open(page, port, created.spectator_credential)
+        await open_with_credential(page, port, created.spectator_credential)
         await page.wait_for_selector('#events li[data-seq="5"]', timeout=TIMEOUT)
         await _state_seq(page, 5)
         assert await _track(page, "total") == "7"
@@ -222,7 +224,7 @@ async def test_the_viewer_shows_whose_dice_and_the_opponent_dice_setting(
         created = await client.create("counter", {"target": 100}, opponent_manual_dice=True)
         await client.send(created.game_id, {"type": "Push"}, dice=[[4]])
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         # seq 2 binds the client's seed, seq 3 records the command, seq 4 is its roll.
         await page.wait_for_selector('#events li[data-seq="5"]', timeout=TIMEOUT)
         first = await page.inner_text('#events li[data-seq="1"]')

@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from tests.support.browser import wait_for
 from umpire.clients import UmpireClient
 from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
@@ -60,7 +61,8 @@ async def test_the_printed_link_and_the_operator_token_open_the_game(
         await page.goto(f"http://127.0.0.1:{port}/")
         await page.fill("#credential", TOKEN)
         await page.click("#open-game button[type=submit]")
-        await page.wait_for_function(
+        await wait_for(
+            page,
             "document.querySelector('#status').textContent.includes('enter the id')",
             timeout=TIMEOUT,
         )

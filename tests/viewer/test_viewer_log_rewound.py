@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.support.browser import wait_for
 from tests.support.lost_writes import lose_writes_after_seq_1
-from tests.viewer.test_viewer import TIMEOUT, _open
+from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 
@@ -23,13 +24,13 @@ async def test_the_viewer_reads_a_rewound_log_again(
             await client.send(gid, {"type": "Add", "amount": 1}, command_id=f"c{n}")
         head = await viewer_gateway.gateway.store.version(gid)
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await _open(page, port, created.player_credential)
+        await open_with_credential(page, port, created.player_credential)
         await page.wait_for_selector(f'#events li[data-seq="{head}"]', timeout=TIMEOUT)
 
         await lose_writes_after_seq_1(viewer_gateway.gateway.store, gid, ["c0", "c1", "c2"])
         await page.wait_for_selector('#events li[data-seq="2"]', state="detached", timeout=TIMEOUT)
         said = "document.querySelector('#status').textContent.includes(\"log lost the events\")"
-        await page.wait_for_function(said, timeout=TIMEOUT)
+        await wait_for(page, said, timeout=TIMEOUT)
         assert "after seq 1" in await page.inner_text("#status")
         assert await page.locator("#events li").count() == 1
         await page.screenshot(path=str(artifacts / "log-rewound.png"), full_page=True)

@@ -22,7 +22,9 @@ from umpire.engine.rulesets.conflict_of_heroes.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="conflict_of_heroes",
-    version="1",
+    # v2: the mission ends by its data, reinforcements and the most exposed hex are
+    # umpire's, 5.3 literal by default (issue #28); v1 logs audit with a note.
+    version="2",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

@@ -9,9 +9,9 @@ APs to what a unit has, hexes to the passable map, named cards to those in the d
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, Schema, map_hexes, offer, one_of
+from umpire.engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
 from umpire.engine.roles import Role
-from umpire.engine.rulesets.conflict_of_heroes.battlefield import active, terrain
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import active, ai_at, terrain
 from umpire.engine.rulesets.conflict_of_heroes.commands import (
     CardAction,
     CommandAction,
@@ -27,16 +27,29 @@ from umpire.engine.rulesets.conflict_of_heroes.commands import (
 from umpire.engine.rulesets.conflict_of_heroes.state import State
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side, Turn, cite
 
+# Groups are offered one variant per set of acting units up to this many units; beyond,
+# each unit alone and all of them together (2^n variants would ride in every frame).
+MAX_GROUP_SETS = 5
 
-def _units(ids: list[str]) -> Schema:
-    return {"items": one_of(ids), "maxItems": len(ids)} if ids else {"maxItems": 0}
+
+def _groups(ids: list[str]) -> list[list[str]]:
+    """The sets of units that may act together (3.1: several units make a group action)."""
+    if len(ids) > MAX_GROUP_SETS:
+        return [[i] for i in ids] + [list(ids)]
+    return [[i for n, i in enumerate(ids) if mask >> n & 1] for mask in range(1, 1 << len(ids))]
 
 
-def _moves(ids: list[str], hexes: Schema) -> Schema:
-    """Placements of the acting units (none when no unit may act)."""
+def _group(ids: list[str], hexes: Schema) -> dict[str, Schema]:
+    """`units` exactly these units (each once, any order) and `moves` placing only them:
+    only acting units may be placed (player_turn.placements)."""
     if not ids:
-        return {"maxItems": 0}
-    return {"items": {"properties": {"unit": one_of(ids), "hex": hexes}}, "maxItems": len(ids)}
+        return {"units": {"maxItems": 0}, "moves": {"maxItems": 0}}
+    return {
+        "units": {
+            "items": one_of(ids), "minItems": len(ids), "maxItems": len(ids), "uniqueItems": True
+        },
+        "moves": {"items": {"properties": {"unit": one_of(ids), "hex": hexes}}},
+    }  # fmt: skip
 
 
 def _player_turn(state: State) -> list[Action]:
@@ -48,38 +61,45 @@ def _player_turn(state: State) -> list[Action]:
     out: list[Action] = []
     if fresh:
         out.append(
-            offer(
+            offer_each(
                 UnitAction,
                 cite("3.1"),
                 "Act with fresh Unit(s) for APs",
-                units=_units(fresh),
-                ap={"maximum": state.rules.max_unit_aps},
-                caps=caps,
-                moves=_moves(fresh, hexes),
-                cards=cards,
+                [
+                    {**_group(g, hexes), "ap": {"maximum": state.rules.max_unit_aps},
+                     "caps": caps, "cards": cards}
+                    for g in _groups(fresh)
+                ],
             )
-        )
+        )  # fmt: skip
     if mine and state.caps >= 1:
         out.append(
-            offer(
+            offer_each(
                 CommandAction,
                 cite("3.2.2"),
                 "Act with Unit(s) paying only CAPs",
-                units=_units(mine),
-                caps=caps,
-                moves=_moves(mine, hexes),
+                [{**_group(g, hexes), "caps": caps} for g in _groups(mine)],
             )
         )
+    # 3.3: paid with CAPs only, any of the player's units (or none) may act; paid with
+    # APs too, fresh ones (a group of fresh units takes either, in one case).
+    aps = state.rules.max_unit_aps
+    groups = _groups(mine)
+    card_paid = [
+        {**_group(g, hexes), "ap": {"maximum": aps} if g and set(g) <= set(fresh) else one_of([0])}
+        for g in [[], *groups]
+    ]
+    card_paid += [  # beyond MAX_GROUP_SETS units the fresh units' groups are not all there
+        {**_group(g, hexes), "ap": {"minimum": 1, "maximum": aps}}
+        for g in _groups(fresh)
+        if g not in groups
+    ]
     out.append(
-        offer(
+        offer_each(
             CardAction,
             cite("3.3"),
             "Play an Action Card paid with APs and/or CAPs",
-            units=_units(fresh),
-            ap={"maximum": state.rules.max_unit_aps if fresh else 0},
-            caps=caps,
-            moves=_moves(fresh, hexes),
-            cards=cards,
+            [{**v, "caps": caps, "cards": cards} for v in card_paid],
         )
     )
     stallers = [*([""] if state.caps >= 1 else []), *fresh]
@@ -104,18 +124,42 @@ def _reports(state: State) -> list[Action]:
     hexes = map_hexes(state.rules.grid, lambda label: not terrain(state, label).impassable)
     ids = one_of(counters)
     cards = {"items": one_of(sorted(state.deck))} if state.deck else {"maxItems": 0}
+    hit = [u.id for u in state.units if not u.destroyed and u.hit]
+    unhit = [u.id for u in state.units if not u.destroyed and not u.hit]
+    hits = [
+        {"unit": one_of(sorted(group)), "hit": one_of([not marked])}
+        for group, marked in ((unhit, False), (hit, True))
+        if group
+    ]
     return [
-        offer(ReportHit, cite("5.2"), "Report a hit marker placed or rallied off", unit=ids),
+        offer_each(ReportHit, cite("5.2"), "Report a hit marker placed or rallied off", hits),
         offer(ReportDestroyed, cite("7.3"), "Report a counter destroyed", unit=ids, cards=cards),
-        offer(
+        offer_each(
             ReportPosition,
             cite("5.3.1"),
             "Report a counter's hex and facing",
-            unit=ids,
-            hex=hexes,
+            _positions(state, hexes),
         ),
         offer(ReportCounters, cite("4.0"), "Report the Mission Track counters"),
     ]
+
+
+def _positions(state: State, hexes: Schema) -> list[dict[str, Schema]]:
+    """ReportPosition variants: any counter to a passable hex, out of play; in play, an AI
+    not into a hex another AI holds (5.3.1: AIs will not stack)."""
+    counters = sorted(u.id for u in state.units if not u.destroyed)
+    out: list[dict[str, Schema]] = [
+        {"unit": one_of(counters), "hex": hexes, "in_play": one_of([False])}
+    ]
+    players = sorted(u.id for u in state.units if not u.destroyed and u.side is Side.PLAYER)
+    if players:
+        out.append({"unit": one_of(players), "hex": hexes})
+    for u in sorted(state.units, key=lambda u: u.id):
+        if u.destroyed or u.side is not Side.AI:
+            continue
+        free = [h for h in hexes.get("enum", ()) if ai_at(state, h, but=u.id) is None]
+        out.append({"unit": one_of([u.id]), "hex": one_of(free) if "enum" in hexes else hexes})
+    return out
 
 
 def actions(state: State, role: Role) -> list[Action]:

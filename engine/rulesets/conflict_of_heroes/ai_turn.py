@@ -11,6 +11,7 @@ and a pass right after the player's pass ends the round.
 from __future__ import annotations
 
 from umpire.engine.decision import Candidate
+from umpire.engine.rulesets.conflict_of_heroes import mission
 from umpire.engine.rulesets.conflict_of_heroes.ai_orders import Executed, execute
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import active
 from umpire.engine.rulesets.conflict_of_heroes.deck import draw_card, reshuffle
@@ -98,6 +99,9 @@ def plan(state: State, card: Card, order: Order) -> Plan | str:
         if found is None:
             return f"this mission has no {order.text} ({rule})"
         if found.order is None:
+            why = mission.unexecutable(state, found)
+            if why:
+                return f"{order.text} cannot be executed: {why}"
             return Plan(None, [], [], found, order.action)
         inner = plan(state, card, found.order)
         if isinstance(inner, str):
@@ -179,6 +183,9 @@ def _carry_out(j: Journal, card: Card, p: Plan) -> None:
                 f"{p.instruction.text}",
             )
         )
+        mission.carry_out(
+            j, p.instruction, cite("7.0" if kind is OrderAction.COUNTERACTION else "7.1")
+        )
     done: Executed | None = None
     if p.order is not None:
         done = execute(j, p.order, p.options, p.rejected)
@@ -190,6 +197,10 @@ def _carry_out(j: Journal, card: Card, p: Plan) -> None:
 def end_round(j: Journal, why: str) -> None:
     """3.0: consecutive passes end the round; every counter is fresh again and the CAPs
     are reset (less the destroyed Units on the CAP track, 7.3)."""
+    ended = mission.last_round_over(j.state)
+    if ended is not None:
+        j.emit(ended)
+        return
     r = j.state.rules
     caps = max(0, r.player_caps - j.state.destroyed_player_units * r.caps_lost_per_destroyed_unit)
     j.emit(

@@ -166,6 +166,11 @@ def _move_option(state: State, ai: Unit, order: Order) -> AiOption | str:
         return AiOption(ai, targets, d, hexes, refused=refused)
     if low_risk and flanking_units(state, ai):
         return AiOption(ai, targets, d, pivot=True)
+    if any(r.startswith("no closer") for out in refused.values() for _, r in out):
+        return (
+            "cannot move closer to its closest target, and a Move order takes no sideways "
+            "step (5.3; 5.3.1 gives it to Low Risk Moves; README ledger 5.3)"
+        )
     return "no hex it may move into toward its closest target (5.3 / 5.3.1)"
 
 

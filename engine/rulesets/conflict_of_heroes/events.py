@@ -259,3 +259,21 @@ class CommandCardKept(Decision, frozen=True, tag=_T + "CommandCardKept"):
 
 
 EVENTS = (*EVENTS, CommandCardKept)
+
+
+class AiReinforcementEntered(Decision, frozen=True, tag=_T + "AiReinforcementEntered"):
+    """7.0 / 7.1: a reinforcement the instruction names enters at its set-up hex."""
+
+    unit: str
+    hex: str
+    facing: int
+
+
+class MissionHexChosen(Decision, frozen=True, tag=_T + "MissionHexChosen"):
+    """7.0 / 7.1: the hex an instruction names by a rule (terms.MissionTarget)."""
+
+    target: str
+    hex: str
+
+
+EVENTS = (*EVENTS, AiReinforcementEntered, MissionHexChosen)

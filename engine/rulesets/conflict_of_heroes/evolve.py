@@ -95,6 +95,9 @@ def evolve(state: State, event: Struct) -> State:
         case ev.PositionReported():
             s = _move(state, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
             return _units(s, (event.unit,), in_play=event.in_play)
+        case ev.AiReinforcementEntered():
+            s = _move(state, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
+            return _units(s, (event.unit,), in_play=True)
         case ev.CountersReported():
             return replace(
                 state,

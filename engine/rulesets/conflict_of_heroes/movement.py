@@ -4,9 +4,11 @@ which one it picks; pivoting toward a flanking Unit.
 Seed 003_368c69a730e6e14a.txt 5.3, 5.3.1. A Move order moves the AI one hex (one base-game
 move action). The hexes it may enter are its neighbours on the map that are passable, hold
 no other AI ("AIs will not stack with other AIs") and are no farther from the target than
-its own hex ("Movement Orders will direct the AI towards Targets"; a hex at the same
+its own hex ("Movement Orders will direct the AI towards Targets"). A hex at the same
 distance is the sideways step of 5.3.1 "towards the Target's flank if the AI cannot move
-closer"). An AI with close-combat penalties never enters a hex holding a Unit (5.1).
+closer": a Low Risk Move may take it; a Move order only with `Setup.sideways_moves`
+(README ledger 5.3), otherwise the AI cannot carry the order out and the next candidate
+is tried. An AI with close-combat penalties never enters a hex holding a Unit (5.1).
 """
 
 from __future__ import annotations
@@ -85,6 +87,7 @@ def hex_options(
     """5.3 / 5.3.1: the hexes `ai` may move into toward the target, and why the others
     are not allowed (both by hex label)."""
     here = distance(state, ai.hex, target_hex)
+    sideways = state.rules.sideways_moves
     start_fz = bool(fire_zones(state, ai, ai.hex))
     start_dm = dm(state, ai.hex)
     allowed: list[HexOption] = []
@@ -94,6 +97,11 @@ def hex_options(
         option = _option(state, ai, label, target_hex, target)
         if not reason and option.to_target > here:
             reason = "farther from the Target (moves go towards Targets, 5.3)"
+        if not reason and option.to_target == here and not (low_risk or sideways):
+            reason = (
+                "no closer to the Target: only a Low Risk Move steps sideways (5.3.1; "
+                "README ledger 5.3, switch sideways_moves)"
+            )
         if not reason and in_close_combat(state, ai, label):
             if ai.cc_penalty:
                 reason = "close combat: an AI with CC penalties will not move into CC (5.1)"

@@ -24,6 +24,7 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     UnitDestroyed,
 )
 from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.mission import side_gone
 from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side, cite
 
@@ -69,6 +70,9 @@ def report_destroyed(j: Journal, cmd: ReportDestroyed) -> None:
     )
     if u.side is Side.AI:
         remove_command_card(j)
+    ended = side_gone(j.state)
+    if ended is not None:
+        j.emit(ended)
 
 
 def report_position(j: Journal, cmd: ReportPosition) -> None:

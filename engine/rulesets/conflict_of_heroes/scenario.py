@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from msgspec import Meta, Struct
+from msgspec import Meta, Struct, field
 
-from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, Side
 
 HexLabel = Annotated[str, Meta(pattern=r"^[0-9]{4}$", description="CCRR hex label")]
 Ident = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
@@ -96,11 +96,31 @@ class ObjectiveSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
 class MissionInstruction(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A Counteraction (7.0) or Mission Order (7.1): its number, the mission's text and,
-    when the AI carries it out with a unit, the order in the grammar of orders.py."""
+    when the AI carries it out with a unit, the order in the grammar of orders.py.
+
+    `reinforcements`: AI counters set up out of play (`in_play` False) that umpire places
+    at their set-up hex and facing when the instruction is carried out. `target`: a hex
+    umpire computes for the instruction (terms.MissionTarget), named in the event.
+    """
 
     number: Annotated[int, Meta(ge=1, le=99)]
     text: Annotated[str, Meta(min_length=1, max_length=400)]
     order: Annotated[str, Meta(max_length=200)] = ""
+    # Units that enter: at most every unit of the scenario (setup.MAX_UNITS).
+    reinforcements: Annotated[tuple[Ident, ...], Meta(max_length=60)] = ()
+    target: MissionTarget = MissionTarget.NONE
+
+
+class MissionEnd(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How the mission ends (README "End of the mission"; the seed leaves it to the
+    mission): after round `last_round` (0: no round limit) the AI wins if it holds every
+    objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw
+    when `ai_holds` is empty). At any time, a side with no counter in play or to come
+    loses."""
+
+    last_round: Annotated[int, Meta(ge=0, le=99)] = 0
+    # Objectives the AI must hold: at most every objective (setup.MAX_OBJECTIVES).
+    ai_holds: Annotated[tuple[Ident, ...], Meta(max_length=20)] = ()
 
 
 class MissionSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -109,3 +129,4 @@ class MissionSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     name: Annotated[str, Meta(max_length=80)] = ""
     counteractions: Annotated[tuple[MissionInstruction, ...], Meta(max_length=20)] = ()
     mission_orders: Annotated[tuple[MissionInstruction, ...], Meta(max_length=20)] = ()
+    end: MissionEnd = field(default_factory=MissionEnd)

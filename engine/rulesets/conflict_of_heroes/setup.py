@@ -65,6 +65,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
       `attack_modifier`: the parameters of the 2D6 hit formula (hit_chance.py).
     - `pivot_cost`: AP cost of a pivot (5.3.1).
     - `reshuffle_each_round`: whether all discards return to the deck when a round ends.
+    - `sideways_moves`: whether a Move order may take a step that comes no closer to the
+      Target (README ledger 5.3; default False: only a Low Risk Move may, 5.3.1).
     """
 
     deck: Annotated[tuple[CardSpec, ...], Meta(max_length=MAX_CARDS)] = SAMPLE_DECK
@@ -89,6 +91,7 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     pivot_cost: Small = 1
     reshuffle_each_round: bool = True
     mission_track: Annotated[int, Meta(ge=0, le=99)] = 0
+    sideways_moves: bool = False
 
 
 def _fail(message: str) -> InvalidSetup:
@@ -126,7 +129,13 @@ def _instruction(spec: MissionInstruction, kind: str) -> Instruction:
         raise _fail(
             f"{kind} {spec.number}: its order cannot be another Counteraction or Mission Order"
         )
-    return Instruction(number=spec.number, text=spec.text, order=order)
+    return Instruction(
+        number=spec.number,
+        text=spec.text,
+        order=order,
+        reinforcements=spec.reinforcements,
+        target=spec.target,
+    )
 
 
 def _unique(values: list[str] | list[int], what: str) -> None:
@@ -166,6 +175,7 @@ def initial_state(setup: Setup) -> State:
     for u in setup.units:
         if u.long_range and u.long_range < u.range:
             raise _fail(f"unit {u.id}: long_range {u.long_range} is below range {u.range}")
+    _check_mission(setup)
     cards = tuple(sorted((_card(c) for c in setup.deck), key=lambda c: c.number))
     objective_ids = {o.id for o in setup.objectives}
     counteractions = tuple(_instruction(i, "Counteraction") for i in setup.mission.counteractions)
@@ -190,6 +200,7 @@ def initial_state(setup: Setup) -> State:
             attack_modifier=setup.attack_modifier,
             pivot_cost=setup.pivot_cost,
             reshuffle_each_round=setup.reshuffle_each_round,
+            sideways_moves=setup.sideways_moves,
         ),
         cards=cards,
         deck=tuple(c.number for c in cards),
@@ -201,4 +212,26 @@ def initial_state(setup: Setup) -> State:
         mission_name=setup.mission.name,
         caps=setup.player_caps,
         mission_track=setup.mission_track,
+        end=setup.mission.end,
     )
+
+
+def _check_mission(setup: Setup) -> None:
+    """Reinforcements are AI counters set up out of play, each named once; the objectives
+    the AI must hold exist."""
+    units = {u.id: u for u in setup.units}
+    named: list[str] = []
+    for spec in (*setup.mission.counteractions, *setup.mission.mission_orders):
+        for uid in spec.reinforcements:
+            u = units.get(uid)
+            if u is None or u.side is not Side.AI or u.in_play:
+                raise _fail(
+                    f"instruction {spec.number}: reinforcement {uid} must be an AI counter "
+                    "set up with in_play false"
+                )
+            named.append(uid)
+    _unique(named, "reinforcement")
+    objective_ids = {o.id for o in setup.objectives}
+    for oid in setup.mission.end.ai_holds:
+        if oid not in objective_ids:
+            raise _fail(f"end: objective {oid} is not in the scenario ({sorted(objective_ids)})")

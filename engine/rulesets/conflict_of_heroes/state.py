@@ -7,12 +7,17 @@ Seed 003_368c69a730e6e14a.txt. Draws are fresh uniform picks among the remaining
 
 from __future__ import annotations
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from umpire.engine.hexgrid import HexGrid
 from umpire.engine.rulesets.conflict_of_heroes.orders import Order
-from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec, UnitSpec
-from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Turn
+from umpire.engine.rulesets.conflict_of_heroes.scenario import (
+    MissionEnd,
+    ObjectiveSpec,
+    TerrainSpec,
+    UnitSpec,
+)
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, Turn
 
 
 class Card(Struct, frozen=True, kw_only=True):
@@ -35,6 +40,8 @@ class Instruction(Struct, frozen=True, kw_only=True):
     number: int
     text: str
     order: Order | None
+    reinforcements: tuple[str, ...] = ()
+    target: MissionTarget = MissionTarget.NONE
 
 
 class Unit(UnitSpec, frozen=True, kw_only=True):
@@ -56,6 +63,7 @@ class Rules(Struct, frozen=True, kw_only=True):
     attack_modifier: int
     pivot_cost: int
     reshuffle_each_round: bool
+    sideways_moves: bool = False
 
 
 class State(Struct, frozen=True, kw_only=True):
@@ -81,6 +89,7 @@ class State(Struct, frozen=True, kw_only=True):
     reinforcements_this_round: int = 0
     destroyed_player_units: int = 0
     last_card: int = 0
+    end: MissionEnd = field(default_factory=MissionEnd)
 
     def card(self, number: int) -> Card:
         """The card with this number (every number in deck/discards/removed has one)."""

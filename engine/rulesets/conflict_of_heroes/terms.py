@@ -70,3 +70,12 @@ class Turn(StrEnum):
 
     PLAYER = "player"
     AI = "ai"
+
+
+class MissionTarget(StrEnum):
+    """A target that a mission instruction (7.0, 7.1) names by a rule umpire computes
+    (README "Mission instructions"): `most_exposed_ai_hex` is the hex of an AI in play
+    covered by the most Units' Fire Zones, then the lowest DM, then 1D6."""
+
+    NONE = ""
+    MOST_EXPOSED_AI_HEX = "most_exposed_ai_hex"

@@ -15,16 +15,34 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from msgspec.structs import replace
+
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import commands as cmd
-from umpire.engine.rulesets.down_in_flames.altitude import start_limit
+from umpire.engine.rulesets.down_in_flames.altitude import (
+    LOWEST_LEVEL,
+    change,
+    climb_cost,
+    engaged_with,
+    start_limit,
+)
+from umpire.engine.rulesets.down_in_flames.attack import card_hits, hit_value
+from umpire.engine.rulesets.down_in_flames.performance import (
+    agility_card_limit,
+    bursts_available,
+    hand_limits,
+    wingman_draw,
+)
 from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
-from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.rocket_table import rocket_row
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, position_key
 from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
     Characteristic,
+    Direction,
     PilotQuality,
     Side,
     Station,
@@ -95,9 +113,11 @@ def _has_gunner(state: State, plane: Plane) -> bool:
 
 def _in_turn(state: State, side: Side) -> list[Action]:
     flying = _flying(state)
-    attack_cards = one_of(c for c in Card if c.is_attack)
     other_cards = one_of(c for c in Card if not c.is_attack and c is not Card.VERTICAL_ROLL)
-    out = [offer(cmd.EndTurn, cite("8.2"), f"End side {side.value}'s move", side=one_of([side]))]
+    out: list[Action] = []
+    if not state.pending and all(_hand_ok(state, p) for p in _flying(state, side)):
+        text = f"End side {side.value}'s move"
+        out.append(offer(cmd.EndTurn, cite("8.2"), text, side=one_of([side])))
     if state.pending:
         out.append(
             offer(
@@ -107,24 +127,20 @@ def _in_turn(state: State, side: Side) -> list[Action]:
                 attacker=one_of(sorted(state.pending)),
             )
         )
-    attacks = _pairs(state, "attacker", "target")
+    attacks = _attacks(state)
     if attacks:
-        out.append(
-            offer_each(
-                cmd.Attack,
-                cite("3.2"),
-                "An attack card succeeded",
-                [{**v, "card": attack_cards} for v in attacks],
-            )
-        )
-        out.append(offer_each(cmd.SetPosition, cite("3.1"), "Set a position after a card", attacks))
+        out.append(offer_each(cmd.Attack, cite("3.2"), "An attack card succeeded", attacks))
+    pairs = _pairs(state, "attacker", "target")
+    if pairs:
+        out.append(offer_each(cmd.SetPosition, cite("3.1"), "Set a position after a card", pairs))
     fire = _pairs(state, "shooter", "target", lambda p: _has_gunner(state, p))
     if fire:
         out.append(
             offer_each(cmd.ResolveDefensiveFire, cite("3.3"), "Gunners or turrets fire", fire)
         )
-    if flying:
-        planes = _ids(flying)
+    players = [p for p in flying if _can_spend(state, p, 1)]
+    if players:
+        planes = _ids(players)
         out.append(
             offer(
                 cmd.PlayCard,
@@ -133,21 +149,18 @@ def _in_turn(state: State, side: Side) -> list[Action]:
                 aircraft=planes,
                 card=other_cards,
                 response_to={"anyOf": [other_cards, {"type": "null"}]},
-                against={"anyOf": [planes, {"type": "null"}]},
+                against={"anyOf": [_ids(flying), {"type": "null"}]},
             )
         )
-        rolls = []
-        for s in Side:
-            enemies = sorted(e for e, el in state.elements.items() if el.side is not s)
-            mine = _flying(state, s)
-            if mine:
-                followers = {"items": one_of(enemies)} if enemies else {"maxItems": 0}
-                rolls.append({"aircraft": _ids(mine), "followers": followers})
-        out.append(offer_each(cmd.PlayVerticalRoll, cite("2.6"), "Play a VERTICAL ROLL", rolls))
-    divers = sorted(e for e, el in state.elements.items() if el.altitude > 1 and state.members(e))
-    if divers:
-        out.append(offer(cmd.Dive, cite("2.1"), "An Element dives", element=one_of(divers)))
-    climbers = sorted(e for e in state.elements if state.members(e))
+    if flying:
+        rolls = [v for p in flying for v in _vertical_rolls(state, p)]
+        if rolls:
+            text = "Play a VERTICAL ROLL"
+            out.append(offer_each(cmd.PlayVerticalRoll, cite("2.6"), text, rolls))
+    dives = _dives(state, side)
+    if dives:
+        out.append(offer_each(cmd.Dive, cite("2.1"), "An Element dives", dives))
+    climbers = _climbers(state, side)
     if climbers:
         out.append(offer(cmd.Climb, cite("2.2"), "An Element climbs", element=one_of(climbers)))
     aces = [
@@ -197,17 +210,13 @@ def _any_time(state: State) -> list[Action]:
                 cmd.ReportHand, cite("8.2"), "Report a Leader's hand size", aircraft=_ids(leaders)
             )
         )
-        holding = [p for p in leaders if p.hand > 0]
-        if holding:
-            out.append(
-                offer(
-                    cmd.Discard,
-                    cite("8.5"),
-                    "A Leader discards cards",
-                    aircraft=_ids(holding),
-                    count={"maximum": max(p.hand for p in holding)},
-                )
-            )
+        discards = [
+            {"aircraft": one_of([p.id]), "count": {"maximum": _spare(state, p)}}
+            for p in leaders
+            if _spare(state, p) >= 1
+        ]
+        if discards:
+            out.append(offer_each(cmd.Discard, cite("8.5"), "A Leader discards cards", discards))
     every = (QUALITY, CRACK_SHOT, KEEN_EYESIGHT)
     hidden = [
         p
@@ -226,12 +235,212 @@ def _any_time(state: State) -> list[Action]:
     return out
 
 
+def _spare(state: State, plane: Plane) -> int:
+    """The cards a Leader may spend now: its hand above the 8.3 minimum."""
+    return plane.hand - hand_limits(state, plane).fewest
+
+
+def _can_spend(state: State, plane: Plane, count: int) -> bool:
+    """performance.check_can_spend: Wingmen hold no hand; a Leader keeps its 8.3 minimum."""
+    return plane.station is not Station.LEADER or _spare(state, plane) >= count
+
+
+def _known(state: State, plane: Plane, characteristic: str) -> bool:
+    """Whether the player may see a pilot's characteristic (9.1.11): its own sides', and
+    what has been revealed. A narrowing reads nothing else: where it would, the bound is
+    the one the best hidden pilot would have, and the rules may still refuse (the
+    command type's `hidden_conditions`)."""
+    return plane.side in state.player_sides or characteristic in plane.revealed
+
+
+def _hand_ok(state: State, plane: Plane) -> bool:
+    """8.2, 8.3, 8.5: a Leader's hand within its limits at the end of its side's turn (a
+    hidden pilot's at most a veteran's, 9.1.6)."""
+    if plane.station is not Station.LEADER:
+        return True
+    limits = hand_limits(state, plane)
+    most = limits.most
+    if not _known(state, plane, QUALITY):
+        most = max(hand_limits(state, replace(plane, pilot_quality=q)).most for q in PilotQuality)
+    return limits.fewest <= plane.hand <= most
+
+
+def _moves(state: State, element: str, direction: Direction, extra: int = 0) -> bool:
+    """Whether an Element may change altitude one level that way now (altitude.change)."""
+    try:
+        change(state, element, direction, 1, cite("2.6.3"), extra_cards=extra)
+    except RuleError:
+        return False
+    return True
+
+
+def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
+    """2.6: PlayVerticalRoll variants for one aircraft that can spend a card (2.6.2):
+    negated (nobody follows, 2.6.1), or per direction its Element can go, with the enemy
+    Elements that may follow (engaged 2.6.4, or the last attack card's 2.6.5; 10.3 Slow
+    Dive) and can go that way too. A climb counts as an Agility Card (8.4.1)."""
+    if not _can_spend(state, plane, 1):
+        return []
+    limit = agility_card_limit(state, plane) if plane.station is Station.LEADER else None
+    directions = [
+        d
+        for d in Direction
+        if d is not Direction.CLIMB or limit is None or plane.agility_played + 1 <= limit
+    ]
+    me = one_of([plane.id])
+    out: list[dict[str, Schema]] = []
+    if directions:
+        out.append(
+            {"aircraft": me, "direction": one_of(directions), "negated": one_of([True]),
+             "followers": {"maxItems": 0}}
+        )  # fmt: skip
+    extra = 1 if plane.station is Station.LEADER else 0
+    last = state.aircraft.get(state.last_attack_card_by)
+    slow = state.card_of(plane).has(Characteristic.SLOW_DIVE)
+    for direction in directions:
+        if not _moves(state, plane.element, direction, extra):
+            continue
+        followers = [
+            name
+            for name, element in sorted(state.elements.items())
+            if element.side is not plane.side
+            and state.members(name)
+            and (engaged_with(state, name, plane.element) or (last and last.element == name))
+            and not (
+                direction is Direction.DIVE
+                and not slow
+                and any(state.card_of(p).has(Characteristic.SLOW_DIVE) for p in state.members(name))
+            )
+            and _moves(state, name, direction)
+        ]
+        out.append(
+            {"aircraft": me, "direction": one_of([direction]), "negated": one_of([False]),
+             "followers": {"items": one_of(followers)} if followers else {"maxItems": 0}}
+        )  # fmt: skip
+    return out
+
+
+def _dives(state: State, side: Side) -> list[dict[str, Schema]]:
+    """2.1: the moving side's Elements still flying, each by the levels it can still dive."""
+    out: list[dict[str, Schema]] = []
+    for name, element in sorted(state.elements.items()):
+        room = element.altitude - LOWEST_LEVEL
+        if element.side is side and state.members(name) and room >= 1:
+            out.append({"element": one_of([name]), "levels": {"maximum": min(2, room)}})
+    return out
+
+
+def _climbers(state: State, side: Side) -> list[str]:
+    """2.2: the moving side's Elements below their ceiling whose Leader can pay the climb."""
+    out = []
+    for name, element in sorted(state.elements.items()):
+        members = state.members(name)
+        if element.side is not side or not members:
+            continue
+        ceiling = min(state.card_of(p).ceiling_level for p in members)
+        leader = state.leader_of(name)
+        pays = leader is None or _can_spend(state, leader, climb_cost(leader, state))
+        if element.altitude + 1 <= ceiling and pays:
+            out.append(name)
+    return out
+
+
+def _attacks(state: State) -> list[dict[str, Schema]]:
+    """3.2: Attack variants, per attacker (of either side: a reported card play) and
+    target with a position set (3.1), the one aggregated attack under way first (3.2.10):
+    the attack cards (a Fuel Tank not for a rocket attack, 7.1.2), the bursts left (3.1),
+    the Hit Value elections its card has (10.12, 10.15) and a rocket attack where it
+    carries them (7.1.2); a Wingman within its Offense rating against bombers (4.1.1)."""
+    out: list[dict[str, Schema]] = []
+    cards = [c for c in Card if c.is_attack]
+    for attacker in _flying(state):
+        for target in _flying(state, OTHER[attacker.side]):
+            if position_key(attacker.id, target.id) not in state.positions:
+                continue
+            if any(a != attacker.id or h.target != target.id for a, h in state.pending.items()):
+                continue
+            out += _attack_variants(state, attacker, target, cards)
+    return out
+
+
+def _attack_variants(
+    state: State, attacker: Plane, target: Plane, cards: list[Card]
+) -> list[dict[str, Schema]]:
+    card = state.card_of(attacker)
+    bomber = state.card_of(target).aircraft_class.is_formation_bomber
+    held = state.pending.get(attacker.id)
+    pair = {"attacker": one_of([attacker.id]), "target": one_of([target.id])}
+    if attacker.station is Station.WINGMAN:
+        offense = wingman_draw(state, attacker)[0]
+        if not _known(state, attacker, QUALITY):
+            offense = max(
+                wingman_draw(state, replace(attacker, pilot_quality=q))[0] for q in PilotQuality
+            )
+        if bomber and attacker.attack_cards_played + 1 > offense:
+            return []
+        modifiers: dict[str, Schema] = {"bomber_burst_modifier": {}}
+        bursts: list[tuple[int, Schema]] = [(0, {})]
+    else:
+        position = state.positions[position_key(attacker.id, target.id)]
+        best = attacker
+        if not _known(state, attacker, QUALITY):
+            best = replace(best, pilot_quality=PilotQuality.REGULAR)
+        if not _known(state, attacker, CRACK_SHOT):
+            best = replace(best, crack_shot=True)
+        have = bursts_available(state, best, position)[0] - attacker.bursts_used
+        shifts = range(-4, 5) if bomber else [0]
+        bursts = [(m, {"maximum": have + m}) for m in shifts if have + m >= 0]
+        modifiers = {}  # a Leader's bursts turn on it: one variant per modifier
+    out: list[dict[str, Schema]] = []
+    reduced = [False, True] if card.reduced_hit_value is not None else [False]
+    heavy = [False]
+    if card.has(Characteristic.HURRICANE_IIC_FIRING) and attacker.station is Station.LEADER:
+        heavy.append(True)
+    rockets_ok = (
+        state.rockets_rule
+        and rocket_row(attacker.aircraft) is not None
+        and attacker.rockets
+        and state.card_of(target).aircraft_class is AircraftClass.HEAVY_BOMBER
+    )
+    for rockets in [False, True] if rockets_ok else [False]:
+        for hv in heavy:
+            spend = 2 if hv and held is None else 1
+            if not _can_spend(state, attacker, spend):
+                continue
+            elections = [r for r in reduced if rockets or hit_value(state, attacker, r, hv)[0] > 0]
+            if not elections:
+                continue
+            usable = [
+                c
+                for c in cards
+                if (not rockets or c is not Card.FUEL_TANK)
+                and (rockets or card_hits(state, attacker, target, c, 10) >= 1)
+            ]
+            for shift, burst in bursts:
+                variant: dict[str, Schema] = {
+                    **pair,
+                    "card": one_of(usable),
+                    "bursts": burst,
+                    "reduced_hv": one_of(elections),
+                    "heavy_fire": one_of([hv]),
+                    "rockets": one_of([rockets]),
+                    "bomber_burst_modifier": modifiers.get(
+                        "bomber_burst_modifier", one_of([shift])
+                    ),
+                    "hits": {"minimum": 1},
+                }
+                if rockets:
+                    variant["aggregate"] = one_of([False])
+                out.append(variant)
+    return out
+
+
 def actions(state: State, role: Role) -> list[Action]:
     """The commands the players may report now, by the dogfight's stage."""
     if not any(e.altitude for e in state.elements.values()):
         return [*_before_start(state), *_any_time(state)]
     if state.active_side is None:
-        sides = sorted({p.side for p in _flying(state)})
+        sides = sorted({p.side for p in _flying(state)})  # decide refuses a side with none
         turn = [offer(cmd.BeginTurn, RULE_TURN, "A side begins its move", side=one_of(sides))]
     else:
         turn = _in_turn(state, state.active_side)

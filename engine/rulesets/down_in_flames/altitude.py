@@ -254,7 +254,7 @@ def decide_climb(turn: Turn[State], command: Climb) -> None:
     turn.emit(change(turn.state, command.element, Direction.CLIMB, 1, cite("2.2")))
 
 
-def _engaged(state: State, one: str, other: str) -> bool:
+def engaged_with(state: State, one: str, other: str) -> bool:
     """Whether any aircraft of Element `one` is Advantaged or Tailing on one of `other`'s,
     or the other way round (base game engagement)."""
     for a in state.members(one):
@@ -291,7 +291,7 @@ def decide_vertical_roll(turn: Turn[State], command: PlayVerticalRoll) -> None:
     for follower in command.followers:
         if follower not in state.elements or state.elements[follower].side is plane.side:
             raise RuleError(f"{follower!r} is not an enemy element", rule=cite("2.6.4"))
-        engaged = _engaged(state, follower, plane.element)
+        engaged = engaged_with(state, follower, plane.element)
         last = state.aircraft.get(state.last_attack_card_by)
         followed_fire = last is not None and last.element == follower
         if not engaged and not followed_fire:

@@ -17,6 +17,7 @@ from umpire.engine.rulesets.down_in_flames.commands import (
     ReportHand,
     SetPosition,
 )
+from umpire.engine.rulesets.down_in_flames.end import sides_flying
 from umpire.engine.rulesets.down_in_flames.events import (
     CardPlayed,
     CardsDiscarded,
@@ -46,6 +47,13 @@ def decide_begin_turn(turn: Turn[State], command: BeginTurn) -> None:
     if state.active_side is not None:
         raise RuleError(
             f"side {state.active_side.value} is still moving; end its turn first", rule=RULE_TURN
+        )
+    flying = sides_flying(state)
+    if command.side not in flying:
+        raise RuleError(
+            f"side {command.side.value} has no aircraft left in the engagement; sides that "
+            f"may move: {', '.join(s.value for s in flying) or 'none'}",
+            rule=RULE_TURN,
         )
     turn.emit(TurnBegan(side=command.side, move=state.move + 1, rule=RULE_TURN))
 

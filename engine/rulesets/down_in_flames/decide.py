@@ -33,6 +33,7 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
     decide_set_position,
     decide_thach_weave,
 )
+from umpire.engine.rulesets.down_in_flames.end import engagement_end
 from umpire.engine.rulesets.down_in_flames.evolve import evolve
 from umpire.engine.rulesets.down_in_flames.pilot import (
     decide_ace,
@@ -74,4 +75,7 @@ def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     handler = DISPATCH.handler(command)
     turn = Turn(state, dice, evolve=evolve, cite=cite)
     handler(turn, command)
+    ended = engagement_end(state, turn.state, turn.events)
+    if ended is not None:
+        turn.emit(ended)
     return turn.events

@@ -3,24 +3,28 @@
 Seed 000_842c81c5c58bc2f6.txt. Pre-raid: DRV Ground Unit Deployment (2.1.4, 3.1.2), DRV
 Radar (3.3), DRV Air Deployment (5.4.2). Each turn: Detection (5.2, 5.6.1), SAM
 Acquisition (3.2.1, 3.3, 3.4.2), Movement (3.4.2, 3.4.4, 4, 5.4.4, 5.6, 5.8), then the
-Admin Phase (2.1.5-5.4.5) opens the next turn. The US side (1.2.1) and base-game results
-on DRV units (2.1.7, 2.3.1) may be reported in any turn.
+Admin Phase (2.1.5-5.4.5) opens the next turn. The US side (1.2.1) may be reported at any
+time, base-game results on DRV units (2.1.7, 2.3.1) in any turn.
 
 Fields are narrowed to the counters on the map (the player sees them all; the hidden
 AAA pool and hidden SAM and Fire Can counts narrow nothing), US flight moves to one hex
-(one Movement Point, 3.4.4), and other hexes to the map.
+(one Movement Point, 3.4.4), DRV rolls to the attacks allowed now (drv_attack), and a
+reported US flight's hex to the strike mission's entry hexes and the reported flights'
+hexes and their neighbours (decide takes any map hex there, as a correction). No command
+names a DRV flight's hex: the DRV moves itself (RunDrvMovement, 5.7).
 """
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
+from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
+from umpire.engine.rulesets.downtown import drv_attack
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
 from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
-from umpire.engine.rulesets.downtown.terms import Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.terms import REPORT_PHASES, Phase, SamStatus, cite
 
 R_US = cite("1.2.1")
 
@@ -42,9 +46,20 @@ def _pre_raid(state: State) -> list[Action]:
     return []
 
 
-def _reports(state: State) -> list[Action]:
+def _us_hexes(state: State) -> Schema:
+    """Where a reported US flight may be now, as offered: the map's entry hexes (the strike
+    mission enters at its entry hex: 5.4.3, 5.4.4) and, for the flights already reported,
+    their hexes and those one Movement Point away."""
     board = board_of(state.setup.map)
-    hexes = map_hexes(board.grid)
+    hexes = {e.hex for e in board.data.entry_hexes}
+    for f in state.us:
+        if f.hex and board.grid.contains(Hex.parse(f.hex)):
+            hexes |= {h.label for h in board.grid.within(Hex.parse(f.hex), 1)}
+    return one_of(sorted(hexes))
+
+
+def _reports(state: State) -> list[Action]:
+    hexes = _us_hexes(state)
     out = [
         offer(
             cmd.ReportUsFlights,
@@ -68,6 +83,23 @@ def _reports(state: State) -> list[Action]:
 
 def _active_sams(state: State) -> list[str]:
     return [s.id for s in state.sams if s.status is SamStatus.ACTIVE]
+
+
+def _count(most: int) -> Schema:
+    return {"type": "integer", "minimum": 1, "maximum": most}
+
+
+def _unmoved(state: State) -> list[str]:
+    return [f.id for f in state.drv if f.id not in state.drv_moved]
+
+
+def _drv_reports(state: State) -> list[Action]:
+    if not state.drv or state.phase not in REPORT_PHASES:
+        return []
+    text = "Report a base-game result on a DRV flight (abort, disorder, fuel, destroyed)"
+    return [
+        offer(cmd.ReportDrvFlight, cite("5.9.1"), text, flight_id=_ids([f.id for f in state.drv]))
+    ]
 
 
 def _unchecked(state: State) -> list[str]:
@@ -102,17 +134,18 @@ def _movement(state: State) -> list[Action]:
                 flight_id=flights,
             )
         )
-        units = [a.id for a in state.aaa] + [f.id for f in state.fire_cans] + active
-        if units:
-            out.append(
-                offer(
-                    cmd.RollDrvAttack,
-                    cite("4"),
-                    "Roll a DRV attack or damage roll",
-                    unit_id=_ids(units),
-                    flight_id=flights,
-                )
-            )
+        attacks = drv_attack.allowed(state, board)
+        if attacks:
+            variants = [
+                {
+                    "unit_id": one_of([a.unit_id]),
+                    "flight_id": one_of([a.flight_id]),
+                    "kind": one_of([a.kind.value]),
+                }
+                for a in attacks
+            ]
+            text = "Roll a DRV attack or damage roll umpire ordered (or AAA in range)"
+            out.append(offer_each(cmd.RollDrvAttack, cite("4"), text, variants))
         if active:
             out.append(
                 offer(
@@ -124,21 +157,24 @@ def _movement(state: State) -> list[Action]:
                 )
             )
     if drv:
-        out += [
+        out.append(
             offer(
                 cmd.PlanDrvFlight,
                 cite("5.8"),
-                "Ask a DRV flight's movement intent",
+                "Preview a DRV flight's movement intent",
                 flight_id=_ids(drv),
-            ),
-            offer(
-                cmd.MoveDrvFlight,
-                cite("5.8"),
-                "Report a DRV flight's executed move",
-                flight_id=_ids(drv),
-                hex=map_hexes(board.grid),
-            ),
-        ]
+            )
+        )
+        left = _unmoved(state)
+        if left:
+            out.append(
+                offer(
+                    cmd.RunDrvMovement,
+                    cite("5.7.2"),
+                    f"The DRV flights move by themselves ({len(left)} yet to move)",
+                    flights={"anyOf": [{"type": "null"}, _count(len(left))]},
+                )
+            )
         unidentified = [f.id for f in state.drv if not f.visual_id]
         if unidentified:
             out.append(
@@ -155,7 +191,8 @@ def _movement(state: State) -> list[Action]:
 def actions(state: State, role: Role) -> list[Action]:
     """The player's commands in the current phase, then the reports of any turn."""
     if state.phase in (Phase.GROUND_DEPLOYMENT, Phase.DRV_RADAR, Phase.AIR_DEPLOYMENT):
-        return _pre_raid(state)
+        # The US side may be reported before the raid too (1.2.1): `decide` takes it.
+        return [*_pre_raid(state), *_reports(state)[:1]]
     out: list[Action] = []
     unchecked = _unchecked(state)
     if state.phase is Phase.DETECTION:
@@ -172,8 +209,9 @@ def actions(state: State, role: Role) -> list[Action]:
             offer(
                 cmd.CheckActivation,
                 cite("5.6.1"),
-                "Make a DRV flight's activation check",
+                "Make a DRV flight's activation check (targeted or detected)",
                 flight_id=_ids(unchecked),
+                reason=one_of(["targeted", "detection"]),
             )
         )
-    return [*out, *_reports(state)]
+    return [*out, *_drv_reports(state), *_reports(state)]

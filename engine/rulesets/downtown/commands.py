@@ -116,15 +116,22 @@ class PlanDrvFlight(Struct, frozen=True, tag="PlanDrvFlight", kw_only=True):
     flight_id: Id
 
 
-class MoveDrvFlight(Struct, frozen=True, tag="MoveDrvFlight", kw_only=True):
-    """The player's report of a DRV flight's executed move (5.6.1 proximity check follows)."""
+class RunDrvMovement(Struct, frozen=True, tag="RunDrvMovement", kw_only=True):
+    """The DRV flights move by themselves (5.7.2 order, 5.8-5.9 routes): the next `flights`
+    of them that have not moved this Movement Phase (all of them if omitted), e.g. as many
+    as the base game's initiative chit lets the DRV move."""
+
+    flights: Annotated[int, Meta(ge=1, le=40)] | None = None
+
+
+class ReportDrvFlight(Struct, frozen=True, tag="ReportDrvFlight", kw_only=True):
+    """A base-game result on a DRV flight (air-to-air combat, fuel): it aborts, is
+    disordered, recovers, has this much fuel left, or is destroyed (removed)."""
 
     flight_id: Id
-    hex: Label
-    altitude: Altitude
-    facing: Facing
     status: FlightStatus = FlightStatus.NORMAL
     fuel: Annotated[int, Meta(ge=0, le=99)] = 99
+    destroyed: bool = False
 
 
 class CheckActivation(Struct, frozen=True, tag="CheckActivation", kw_only=True):

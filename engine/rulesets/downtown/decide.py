@@ -19,9 +19,11 @@ from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.downtown import (
     aaa,
     drv_air,
+    drv_attack,
     drv_movement,
     fire_can,
     flight_activation,
+    raid_end,
     sam_activation,
     sam_behaviour,
     sam_sites,
@@ -33,12 +35,13 @@ from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
-    ALTITUDE_INDEX,
+    REPORT_PHASES,
     ActivationReason,
     Phase,
     SamStatus,
     cite,
 )
+from umpire.events.types import GameEnded
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
@@ -184,58 +187,72 @@ def end_us(led: Ledger, c: cmd.EndUsFlightMovement) -> None:
 
 
 def attack(led: Ledger, c: cmd.RollDrvAttack) -> None:
-    """4: a DRV attack or damage roll; doubles may call a random event."""
+    """4: a DRV attack or damage roll that the rules allow now (drv_attack: the attacks
+    umpire ordered, AAA in range); doubles may call a random event."""
     rule = solitaire_events.R_EVENTS
     _need(led.state, (Phase.MOVEMENT,), "RollDrvAttack", rule)
     flight = sit.us_flight(led.state, c.flight_id, rule)
-    units = {u.id for u in led.state.aaa} | {f.id for f in led.state.fire_cans}
-    units |= {s.id for s in led.state.sams if s.status is SamStatus.ACTIVE}
-    if c.unit_id not in units:
-        raise RuleError(f"there is no active DRV unit {c.unit_id!r} to attack", rule=rule)
-    solitaire_events.attack_roll(led, c.unit_id, flight, c.kind)
+    allowed = drv_attack.require(led.state, led.board, c.unit_id, flight, c.kind)
+    solitaire_events.attack_roll(led, allowed, flight)
 
 
 def plan(led: Ledger, c: cmd.PlanDrvFlight) -> None:
-    """5.8-5.9 movement intent."""
+    """5.8-5.9 movement intent (a preview: RunDrvMovement flies it)."""
     _need(led.state, (Phase.MOVEMENT,), "PlanDrvFlight", drv_movement.R_GENERAL)
     drv_movement.intent(led, sit.drv_flight(led.state, c.flight_id, drv_movement.R_GENERAL))
 
 
-def move_drv(led: Ledger, c: cmd.MoveDrvFlight) -> None:
-    """The executed DRV move; a generic undetected flight adjacent to a US flight, fewer than
-    two altitude bands apart, takes a proximity activation check (5.6.1)."""
-    rule = flight_activation.R_CHECK
-    _need(led.state, (Phase.MOVEMENT,), "MoveDrvFlight", drv_movement.R_GENERAL)
-    sit.drv_flight(led.state, c.flight_id, drv_movement.R_GENERAL)
-    led.board.hex(c.hex, rule=drv_movement.R_GENERAL)
+def run_drv(led: Ledger, c: cmd.RunDrvMovement) -> None:
+    """5.7, 5.7.2: the DRV flights that have not moved this Movement Phase move by
+    themselves, in flight order (the next `flights` of them, or all)."""
+    _need(led.state, (Phase.MOVEMENT,), "RunDrvMovement", drv_movement.R_ORDER)
+    if not drv_movement.unmoved(led):
+        raise RuleError(
+            "every DRV flight has moved this Movement Phase (5.7.2: each moves once); "
+            "the Admin Phase is next",
+            rule=drv_movement.R_ORDER,
+        )
+    drv_movement.run(led, c.flights)
+
+
+def report_drv(led: Ledger, c: cmd.ReportDrvFlight) -> None:
+    """A base-game result on a DRV flight: aborting or disordered (5.9.1), fuel (5.8.2), or
+    destroyed in air-to-air combat."""
+    rule = drv_movement.R_BROKEN
+    _need(led.state, REPORT_PHASES, "ReportDrvFlight", rule)
+    f = sit.drv_flight(led.state, c.flight_id, rule)
+    if c.destroyed:
+        led.emit(
+            ev.DrvFlightRemoved(
+                rule=R_US,
+                flight_id=f.id,
+                reason="destroyed",
+                explanation=f"{f.id} destroyed (base-game result)",
+            )
+        )
+        return
     led.emit(
-        ev.DrvFlightMoved(
-            rule=drv_movement.R_GENERAL,
-            flight_id=c.flight_id,
-            hex=c.hex,
-            altitude=c.altitude,
-            facing=c.facing,
+        ev.DrvFlightReported(
+            rule=rule,
+            flight_id=f.id,
             status=c.status,
             fuel=c.fuel,
+            explanation=f"{f.id}: {c.status.value}, fuel {c.fuel} (base-game result)",
         )
     )
-    f = sit.drv_flight(led.state, c.flight_id, rule)
-    if f.detected or f.visual_id:
-        return
-    close = [
-        u
-        for u in sit.us_on_map(led.state)
-        if led.board.dist(u.hex, f.hex) == 1
-        and abs(ALTITUDE_INDEX[u.altitude.value] - ALTITUDE_INDEX[f.altitude.value]) < 2
-    ]
-    if close:
-        flight_activation.activation_check(led, f, ActivationReason.PROXIMITY)
 
 
 def check(led: Ledger, c: cmd.CheckActivation) -> None:
-    """5.6.1 activation check (targeted or detected)."""
+    """5.6.1 activation check (targeted or detected). The proximity check is umpire's: it is
+    made when a DRV flight moves adjacent to a US flight (drv_movement.fly)."""
     rule = flight_activation.R_CHECK
     _need(led.state, (Phase.DETECTION, Phase.MOVEMENT), "CheckActivation", rule)
+    if c.reason is ActivationReason.PROXIMITY:
+        raise RuleError(
+            "the proximity check is made by umpire when a DRV flight moves adjacent to a US "
+            "flight (RunDrvMovement); CheckActivation takes reason targeted or detection",
+            rule=rule,
+        )
     f = sit.drv_flight(led.state, c.flight_id, rule)
     if f.detected or f.visual_id:
         raise RuleError(
@@ -279,6 +296,10 @@ def admin(led: Ledger, c: cmd.RunAdminPhase) -> None:
     """Admin Phase: 2.1.7 suppression, 2.3.1/3.4.1 radars, 2.1.5 hidden AAA, 2.2.1 Fire Cans,
     3.2.1 hidden SAMs (Admin), 3.3 set-up SAMs (Admin), 5.4.5 flights; then the next turn."""
     _need(led.state, (Phase.MOVEMENT,), "RunAdminPhase", aaa.R_ADMIN)
+    # 5.7: every DRV flight moves in each Movement Phase; those the player did not call
+    # (RunDrvMovement) move now, before the phase ends.
+    if drv_movement.unmoved(led):
+        drv_movement.run(led, None)
     _begin(led, Phase.ADMIN, led.state.turn, aaa.R_ADMIN)
     aaa.suppression(led)
     fire_can.radar_restart(led)
@@ -287,7 +308,8 @@ def admin(led: Ledger, c: cmd.RunAdminPhase) -> None:
     sam_activation.hidden_check(led, Phase.ADMIN)
     sam_activation.setup_check(led, Phase.ADMIN)
     drv_air.admin_generation(led)
-    _begin(led, Phase.DETECTION, led.state.turn + 1, drv_air.R_DETECT)
+    if led.state.turn < led.state.setup.turn_limit:
+        _begin(led, Phase.DETECTION, led.state.turn + 1, drv_air.R_DETECT)
 
 
 DISPATCH: Dispatch[Callable[[Ledger, Any], None]] = Dispatch(
@@ -304,7 +326,8 @@ DISPATCH: Dispatch[Callable[[Ledger, Any], None]] = Dispatch(
         cmd.EndUsFlightMovement: end_us,
         cmd.RollDrvAttack: attack,
         cmd.PlanDrvFlight: plan,
-        cmd.MoveDrvFlight: move_drv,
+        cmd.RunDrvMovement: run_drv,
+        cmd.ReportDrvFlight: report_drv,
         cmd.CheckActivation: check,
         cmd.IdentifyVisually: identify,
         cmd.RunAdminPhase: admin,
@@ -319,4 +342,7 @@ def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     handler = DISPATCH.handler(command)
     led = Ledger(state, dice)
     handler(led, command)
+    ended = raid_end.result(led.state)
+    if ended is not None:
+        led.emit(GameEnded(result=ended, rule=raid_end.R_END))
     return led.events

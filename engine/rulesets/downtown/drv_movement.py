@@ -2,23 +2,27 @@
 
 Where the solo rules prescribe a route (transit by the shortest route avoiding barrage
 zones; broken flights toward the China Buffer Zone or a rally point; approach straight at
-the target) the route is computed on the map; where base-game movement decides (MP costs,
-turn rates) the intent states destination, altitude and throttle and the player reports
-the executed move with MoveDrvFlight.
+the target; engage from the target's rear) the route is computed on the map, and the
+flight flies it by itself (`fly`): as many hexes as its Movement Points at the intent's
+throttle (5.9.2, `Setup.drv_speeds`), to the intent's altitude, facing along its last step.
+Nothing of a DRV move comes from the player (README "Where the player still acts").
 """
 
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 from umpire.engine.decision import Candidate
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.flight_activation import activation_check
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     ALTITUDE_INDEX,
+    ActivationReason,
     Altitude,
     FlightStatus,
     Mission,
@@ -38,6 +42,21 @@ R_PROFILE = cite("5.9.2")
 R_WEATHER = cite("5.9.3")
 R_AAA = cite("5.9.4")
 R_SLASH = cite("5.5.2")
+R_FLIGHT = cite("5.7")
+R_PROXIMITY = cite("5.6.1")
+
+
+class Plan(NamedTuple):
+    """A flight's movement intent (5.8-5.9): rule, zone, target, destination, altitude,
+    throttle and the whole route from its hex."""
+
+    rule: str
+    zone: Zone
+    target: str
+    destination: str
+    altitude: str
+    throttle: str
+    route: tuple[str, ...]
 
 
 def slash_attack_eligible(profile: str, year: int, month: int) -> bool:
@@ -96,12 +115,16 @@ def step_of(led: Ledger, f: DrvFlight) -> tuple[str, str]:
     return "F", "closest to a US flight"
 
 
-def flight_order(led: Ledger) -> None:
+def flight_order(led: Ledger, *, unmoved: bool = False) -> tuple[str, ...]:
     """5.7.2: DRV flights move by priority steps A (highest) to H; within a step, closest to
-    a US flight first (then by id)."""
+    a US flight first (then by id). With `unmoved`, only the flights that have not moved
+    this Movement Phase (the order is read again each time the DRV moves)."""
     us = sit.us_on_map(led.state)
     rows = []
-    for f in sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready):
+    flights = sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready)
+    if unmoved:
+        flights = tuple(f for f in flights if f.id not in led.state.drv_moved)
+    for f in flights:
         step, why = step_of(led, f)
         near = min((led.board.dist(f.hex, u.hex) for u in us), default=999)
         rows.append((STEPS.index(step), near, f.id, step, why))
@@ -120,6 +143,7 @@ def flight_order(led: Ledger) -> None:
             + (", ".join(f"{r[2]} ({r[3]})" for r in rows) or "no DRV flights"),
         )
     )
+    return order
 
 
 def route(led: Ledger, start: str, goal: str, *, avoid_barrage: bool) -> tuple[str, ...]:
@@ -164,7 +188,7 @@ def _task_rank(u: UsFlight) -> int:
     return 0 if u.task is Task.BOMBING else 1 if u.task is Task.SEAD else 2
 
 
-def intent(led: Ledger, flight: DrvFlight) -> None:
+def intent(led: Ledger, flight: DrvFlight) -> Plan:
     """5.8-5.9: the flight's zone, target, destination, altitude, throttle and route."""
     board, state = led.board, led.state
     weather_floor = ALTITUDE_INDEX["low"] if state.setup.poor_weather and not flight.ready else 0
@@ -313,7 +337,7 @@ def _emit(
     throttle: str,
     path: tuple[str, ...],
     why: str,
-) -> None:
+) -> Plan:
     led.emit(
         ev.MovementIntent(
             rule=rule,
@@ -327,3 +351,96 @@ def _emit(
             explanation=f"{f.id}: {why}",
         )
     )
+    return Plan(rule, z, target, dest, alt, throttle, path)
+
+
+def allowance(led: Ledger, flight: DrvFlight, throttle: str) -> tuple[int, str]:
+    """5.9.2: the Movement Points of the flight's aircraft (identified type, else its flying
+    profile, else the MiG-17) at the intent's throttle, from `Setup.drv_speeds` (base-game
+    values the seed does not state; README ledger 5.9.2)."""
+    speeds = {s.aircraft: s for s in led.state.setup.drv_speeds}
+    kind = flight.aircraft or flight.profile or MIG17
+    row = speeds.get(kind) or speeds.get(MIG17)
+    if row is None:
+        row = sorted(led.state.setup.drv_speeds, key=lambda s: s.aircraft)[0]
+    mp = row.dash if throttle == "dash" else row.combat
+    return mp, f"{row.aircraft} {throttle} {mp} MP"
+
+
+MIG17 = "MiG17F"
+"""5.9.2: "Flights without a flight profile always fly using the movement values of the
+MiG-17" (the 5.3 table's MiG17F row of `Setup.drv_speeds`)."""
+
+
+def fly(led: Ledger, flight: DrvFlight) -> None:
+    """5.7 (000_842c81c5c58bc2f6.txt): the flight moves by itself along the route its
+    maneuver zone gives (5.8-5.9): one hex per Movement Point (5.8.2: it may not spend MPs
+    to turn), as far as its allowance reaches (5.9.2), to the intent's altitude, facing the
+    way of its last step. An aborting flight that reaches the China Buffer Zone map edge
+    leaves the map (5.9.1). A generic undetected flight that moves adjacent to a US flight,
+    fewer than two altitude bands apart, takes a proximity activation check (5.6.1)."""
+    plan = intent(led, flight)
+    mp, speed = allowance(led, flight, plan.throttle)
+    steps = plan.route[1 : mp + 1]
+    end = steps[-1] if steps else flight.hex
+    facing = flight.facing
+    if steps:
+        before = plan.route[len(steps) - 1]
+        step = led.board.grid.direction_to(Hex.parse(before), Hex.parse(end))
+        facing = facing if step is None else step
+    altitude = Altitude(plan.altitude)
+    where = "-".join(steps) if steps else f"stays in {flight.hex}"
+    led.emit(
+        ev.DrvFlightMoved(
+            rule=f"{R_FLIGHT}; {plan.rule}; {R_PROFILE}",
+            flight_id=flight.id,
+            hex=end,
+            altitude=altitude,
+            facing=facing,
+            status=flight.status,
+            fuel=flight.fuel,
+            path=steps,
+            explanation=(
+                f"{flight.id} ({plan.zone.value}) moves {where} toward {plan.destination}: "
+                f"{len(steps)} of {mp} MP ({speed}), {altitude.value}, facing {facing}"
+            ),
+        )
+    )
+    board = led.board
+    left = end in board.data.china_buffer and board.edge_distance(end) == 0
+    if flight.status is FlightStatus.ABORTING and steps and end == plan.destination and left:
+        led.emit(
+            ev.DrvFlightRemoved(
+                rule=R_BROKEN,
+                flight_id=flight.id,
+                reason="left the map",
+                explanation=f"{flight.id} reached the China Buffer Zone edge at {end}",
+            )
+        )
+        return
+    moved = next((f for f in led.state.drv if f.id == flight.id), None)
+    if moved is None or moved.detected or moved.visual_id or not steps:
+        return
+    band = ALTITUDE_INDEX[altitude.value]
+    if any(
+        board.dist(u.hex, h) == 1 and abs(ALTITUDE_INDEX[u.altitude.value] - band) < 2
+        for h in steps
+        for u in sit.us_on_map(led.state)
+    ):
+        activation_check(led, moved, ActivationReason.PROXIMITY)
+
+
+def unmoved(led: Ledger) -> tuple[str, ...]:
+    """The DRV flights that have not moved this Movement Phase, by id."""
+    flights = sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready)
+    return tuple(sorted(f.id for f in flights if f.id not in led.state.drv_moved))
+
+
+def run(led: Ledger, count: int | None) -> None:
+    """5.7-5.7.2: the next `count` DRV flights that have not moved this Movement Phase (all
+    of them if None) move by themselves, in the flight order read now."""
+    order = flight_order(led, unmoved=True)
+    for flight_id in order if count is None else order[:count]:
+        flight = next((f for f in led.state.drv if f.id == flight_id), None)
+        if flight is not None:
+            fly(led, flight)

@@ -146,6 +146,12 @@ class DrvAttackRolled(Decision, frozen=True, kw_only=True, tag=_tag("DrvAttackRo
     total: int
     doubles: bool
     random_event: bool
+    range: int = -1
+    """Hexes from the unit to the flight when rolled (-1 in logs before it was checked)."""
+    table: str = ""
+    """The table the player reads the roll on (the base game's, named by the seed in 4)."""
+    column: str = ""
+    """The column or line of that table umpire knows (density, salvo, acquisition)."""
 
 
 class RandomEventRolled(Decision, frozen=True, kw_only=True, tag=_tag("RandomEventRolled")):
@@ -198,6 +204,16 @@ class DrvFlightMoved(Decision, frozen=True, kw_only=True, tag=_tag("DrvFlightMov
     hex: str
     altitude: Altitude
     facing: int
+    status: FlightStatus
+    fuel: int = 99
+    path: tuple[str, ...] = ()
+    """The hexes entered, in order (empty in logs where the player reported the move)."""
+
+
+class DrvFlightReported(Decision, frozen=True, kw_only=True, tag=_tag("DrvFlightReported")):
+    """A base-game result on a DRV flight (abort, disorder, recovery, fuel left)."""
+
+    flight_id: str
     status: FlightStatus
     fuel: int = 99
 
@@ -253,6 +269,7 @@ EVENT_TYPES: tuple[type[Struct], ...] = (
     ActivationChecked,
     VisualIdentified,
     DrvFlightMoved,
+    DrvFlightReported,
     UsFlightMoved,
     MovementIntent,
     DecisionMade,

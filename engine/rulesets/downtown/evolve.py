@@ -45,6 +45,8 @@ def _begin(state: State, event: ev.PhaseBegan) -> State:
             takeoff_checked=False,
             phase_near=(),
             phase_events=(),
+            drv_moved=(),
+            attack_orders=(),
             sams=tuple(replace(s, fired=False, inhibited=()) for s in state.sams),
             fire_cans=tuple(replace(f, fired=False) for f in state.fire_cans),
         )
@@ -58,7 +60,14 @@ def evolve(state: State, event: Struct) -> State:
     if isinstance(event, ev.PhaseBegan):
         return _begin(state, event)
     if isinstance(event, ev.UsFlightsReported):
-        return replace(state, us=event.flights, preemptive_arms=event.preemptive_arms)
+        return replace(
+            state,
+            us=event.flights,
+            preemptive_arms=event.preemptive_arms,
+            us_entered=tuple(
+                sorted({*state.us_entered, *(f.id for f in event.flights if f.on_map)})
+            ),
+        )
     if isinstance(event, ev.UsFlightMoved):
         us = tuple(
             replace(f, hex=event.hex, altitude=event.altitude, facing=event.facing)
@@ -136,6 +145,9 @@ def evolve(state: State, event: Struct) -> State:
         return _sam(state, event.sam_id, target=target, level=level, launch=event.launch)
     if isinstance(event, ev.SamReacted) and event.fire != "nothing":
         sam = next(s for s in state.sams if s.id == event.sam_id)
+        state = replace(
+            state, attack_orders=_add(state.attack_orders, f"{event.sam_id}:{event.flight_id}")
+        )
         return _sam(
             state,
             event.sam_id,
@@ -222,7 +234,15 @@ def _random_event(state: State, event: ev.RandomEventRolled) -> State:
 def _decision(state: State, event: ev.DecisionMade) -> State:
     if event.topic == "takeoff_check":
         return replace(state, takeoff_checked=True)
+    if event.topic == "attack_ordered" and event.order:
+        return replace(
+            state, attack_orders=_add(state.attack_orders, f"{event.result}:{event.order[0]}")
+        )
     if event.topic == "fire_can_fires":
+        if event.order:
+            state = replace(
+                state, attack_orders=_add(state.attack_orders, f"{event.result}:{event.order[0]}")
+            )
         return replace(
             state,
             fire_cans=tuple(
@@ -295,6 +315,7 @@ def _air(state: State, event: Struct) -> State:
             no_more_flights=state.no_more_flights or event.note == "†",
         )
     if isinstance(event, ev.DrvFlightMoved):
+        state = replace(state, drv_moved=_add(state.drv_moved, event.flight_id))
         return _drv(
             state,
             event.flight_id,
@@ -305,6 +326,8 @@ def _air(state: State, event: Struct) -> State:
             fuel=event.fuel,
             ready=False,
         )
+    if isinstance(event, ev.DrvFlightReported):
+        return _drv(state, event.flight_id, status=event.status, fuel=event.fuel)
     if isinstance(event, ev.MovementIntent):
         return state
     return state

@@ -235,10 +235,13 @@ def ammunition(fire: FireMode, left: int, salvo: int) -> tuple[FireMode, str]:
 
 def first_fire_check(led: Ledger, sam: Sam) -> bool:
     """3.3.2 row 9: a possible dummy radar makes another dummy check on its first attempt to
-    fire; below 10 the site is a dummy and is removed."""
+    fire; below 10 the site is a dummy and is removed. "Another dummy check" is read as the
+    check 3.3.1 defines, with its "+1 for each dummy discovered so far"; the setup switch
+    `first_fire_counts_dummies` makes it a bare roll (README ledger, 3.3.2 row 9)."""
     side = led.state.setup.dummy_check_die
     roll = led.roll(custom(side, side), f"dummy radar check {sam.id}", dummy_check.CITATION)
-    total = roll.total + led.state.dummies_found
+    found = led.state.dummies_found if led.state.setup.first_fire_counts_dummies else 0
+    total = roll.total + found
     ok = dummy_check.passes_first_fire(total)
     led.emit(
         ev.SamDummyChecked(
@@ -249,7 +252,10 @@ def first_fire_check(led: Ledger, sam: Sam) -> bool:
             total=total,
             result="first_fire",
             outcome="passes" if ok else "removed",
-            explanation=f"{sam.id} first fire: {total} {'>= 10, real' if ok else '< 10, a dummy'}",
+            explanation=(
+                f"{sam.id} first fire: {roll.total} + {found} dummies found = {total} "
+                f"{'>= 10, real' if ok else '< 10, a dummy'}"
+            ),
         )
     )
     return ok

@@ -19,6 +19,29 @@ from umpire.engine.rulesets.downtown.terms import (
 Count = Annotated[int, Meta(ge=0, le=60)]
 
 
+class DrvSpeed(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The Movement Points a DRV aircraft type spends in one Movement Phase at combat and at
+    dash throttle (5.8.2, 5.9.1, 5.9.2): base-game performance values the seed does not
+    state (README ledger, 5.9.2)."""
+
+    aircraft: Annotated[str, Meta(min_length=1, max_length=20)]
+    combat: Annotated[int, Meta(ge=1, le=20)]
+    dash: Annotated[int, Meta(ge=1, le=20)]
+
+
+DEFAULT_DRV_SPEEDS: tuple[DrvSpeed, ...] = (
+    DrvSpeed(aircraft="MiG17F", combat=3, dash=4),
+    DrvSpeed(aircraft="MiG19S", combat=3, dash=5),
+    DrvSpeed(aircraft="MiG21F-13", combat=4, dash=6),
+    DrvSpeed(aircraft="MiG21PF", combat=4, dash=6),
+    DrvSpeed(aircraft="MiG21PFM", combat=4, dash=6),
+    DrvSpeed(aircraft="MiG21MF", combat=4, dash=6),
+)
+"""SAMPLE values (not the published performance charts): one row per aircraft type of the
+5.3 table; set them from your *Downtown* aircraft data. 5.9.2: a flight without a profile
+uses the MiG-17 row (MiG17F)."""
+
+
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Scenario values. The starting numbers of hidden SAM battalions and Fire Cans are on
     the scenario card (public); the running counts in the state are the DRV's secret."""
@@ -59,3 +82,16 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     two_sams_reading: TwoSamsReading = TwoSamsReading.EXAMPLE
     """3.2.1 two SAMs: unmodified roll at most the BSAN (the example, default) or lower than
     it (the rule's words) (README ledger)."""
+    turn_limit: Annotated[int, Meta(ge=1, le=60)] = 12
+    """The raid's last game turn (scenario card; the seed states none): after its Admin Phase
+    the game ends. SAMPLE default 12 (README "Raid end")."""
+    # One entry per DRV aircraft type: a few types fly (MiG-17, -19, -21); 20 at most.
+    drv_speeds: Annotated[tuple[DrvSpeed, ...], Meta(max_length=20)] = DEFAULT_DRV_SPEEDS
+    """Movement Points per aircraft type at combat and dash throttle (5.9.2; base-game
+    values, SAMPLE defaults; README ledger 5.9.2)."""
+    aaa_range: Annotated[int, Meta(ge=0, le=10)] = 1
+    """The hexes from a AAA concentration within which it may attack a flight (2.1.7 "all
+    ... units they are eligible to attack"; a base-game value, default 1; README ledger 4)."""
+    first_fire_counts_dummies: bool = True
+    """3.3.2 row 9: the first-fire dummy check adds one per dummy discovered so far, as the
+    dummy check of 3.3.1 does (default), or is a bare roll (README ledger, 3.3.2 row 9)."""

@@ -9,12 +9,12 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.drv_attack import Attack
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
 from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
-    AttackRoll,
     DoublesReading,
     SamStatus,
     cite,
@@ -37,9 +37,11 @@ def _conditions(led: Ledger, flight: UsFlight) -> tuple[bool, bool]:
     return near_target, near_city
 
 
-def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -> None:
-    """4: roll the DRV attack or damage roll; a double calls a solitaire random event when
-    (a) or (b) applies or the flight is acquired by a SAM (4.1.2, last paragraph)."""
+def attack_roll(led: Ledger, attack: Attack, flight: UsFlight) -> None:
+    """4: roll the DRV attack or damage roll that `attack` allows (drv_attack.require); a
+    double calls a solitaire random event when (a) or (b) applies or the flight is acquired
+    by a SAM (4.1.2, last paragraph). The answer names the table and column it is read on."""
+    unit_id, kind = attack.unit_id, attack.kind
     roll = led.roll(
         custom(ATTACK_DIE, ATTACK_DIE), f"{kind.value} by {unit_id} on {flight.id}", R_EVENTS
     )
@@ -58,7 +60,7 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
     )
     led.emit(
         ev.DrvAttackRolled(
-            rule=R_EVENTS,
+            rule=f"{R_EVENTS}; {attack.rule}",
             dice=(roll.roll,),
             unit_id=unit_id,
             flight_id=flight.id,
@@ -66,8 +68,12 @@ def attack_roll(led: Ledger, unit_id: str, flight: UsFlight, kind: AttackRoll) -
             total=roll.total,
             doubles=doubles,
             random_event=triggered,
+            range=attack.range,
+            table=attack.table,
+            column=attack.column,
             explanation=(
-                f"{kind.value} roll {roll.faces} = {roll.total}"
+                f"{kind.value} by {unit_id} on {flight.id} at {attack.range} hexes: roll "
+                f"{roll.faces} = {roll.total}; read it on {attack.table}, {attack.column}"
                 + (
                     "; a double: solitaire random event"
                     if triggered

@@ -127,3 +127,11 @@ class State(Struct, frozen=True, kw_only=True):
     phase_near: tuple[str, ...] = ()
     phase_events: tuple[str, ...] = ()
     admin_parents: tuple[str, ...] = ()
+    drv_moved: tuple[str, ...] = ()
+    """DRV flights that have moved this Movement Phase (5.7.2: each moves once, in order)."""
+    attack_orders: tuple[str, ...] = ()
+    """"unit:flight" attacks umpire ordered this Movement Phase (2.3.1 Fire Can, 3.4.5 SAM
+    reaction, 4.1.2 events): what a RollDrvAttack by a Fire Can or a SAM must follow."""
+    us_entered: tuple[str, ...] = ()
+    """The US flights that have been on the map (Raid end: the raid is over when every
+    reported flight has been on the map and is now off it)."""

@@ -65,6 +65,10 @@ class Phase(StrEnum):
     ADMIN = "admin"
 
 
+REPORT_PHASES = (Phase.DETECTION, Phase.SAM_ACQUISITION, Phase.MOVEMENT)
+"""The phases of a game turn in which base-game results on DRV flights come in."""
+
+
 class Density(StrEnum):
     """AAA concentration density (2.1.1: Light, Medium, Heavy)."""
 

@@ -19,7 +19,9 @@ from umpire.engine.rulesets.nightfighter.view import redact, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="nightfighter",
-    version="1",
+    # v2: phases with nothing to decide run on (Setup.pace, issue #28); v1 logs audit
+    # with a note.
+    version="2",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,

@@ -8,16 +8,18 @@ combat (S17.0); every phase but the first ends with `EndPhase`. Campaign command
 
 Nothing in the state is secret (state.py), so fields are narrowed freely: bomber counters
 to their hexes on the map, fighters to those on it, searchlight searches per zone to the
-counters in it. A fighter's move is offered as each straight line it can fly this turn
-(those leaving the map with `exit`), and as any path of adjacent hexes within its MPs.
+counters in it. A fighter's move is offered as every path of adjacent hexes within its
+MPs (those leaving the map with `exit`); searches, tallies and combat only where the rules
+allow them now (in range and arc, tallied), so that every listed command is accepted.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
-from umpire.engine.hexgrid import Hex
+from umpire.engine.hexgrid import Hex, HexGrid
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter.campaign import (
     RULE as RULE_CAMPAIGN,
@@ -40,11 +42,26 @@ from umpire.engine.rulesets.nightfighter.commands import (
     SearchAI,
     SearchSearchlight,
 )
-from umpire.engine.rulesets.nightfighter.geometry import grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.geometry import (
+    ai_search_area,
+    area,
+    grid_of,
+    in_wide_arc,
+    off_grid,
+    tally_range,
+)
+from umpire.engine.rulesets.nightfighter.searchlights import zone_has_fix
 from umpire.engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
 from umpire.engine.rulesets.nightfighter.setup import Fighter, modification
-from umpire.engine.rulesets.nightfighter.state import FighterState, State
-from umpire.engine.rulesets.nightfighter.terms import RULE_SEQUENCE, Phase, Status, cite
+from umpire.engine.rulesets.nightfighter.state import FighterState, State, fighter_by_id
+from umpire.engine.rulesets.nightfighter.terms import (
+    RULE_SEQUENCE,
+    Phase,
+    RadarKind,
+    Status,
+    TallyKind,
+    cite,
+)
 
 RULE_MOVE = cite("S3.0")
 
@@ -57,51 +74,177 @@ def _on_map(state: State) -> list[FighterState]:
     return [f for f in state.fighters if f.hex]
 
 
-def _lines(state: State, fighter: FighterState, spec: Fighter) -> tuple[list[Any], list[Any]]:
-    """Straight paths of 1 to max_mp hexes from the fighter: (on the map, leaving it)."""
-    grid, free = grid_of(state.setup), off_grid(state.setup)
-    stay: list[Any] = []
-    leave: list[Any] = []
-    for direction in range(6):
-        here, path = Hex.parse(fighter.hex), []
-        for _ in range(spec.max_mp):
-            here = free.neighbour(here, direction)
-            path.append(here.label)
-            if not grid.contains(here):
-                leave.append(list(path))
-                break
-            stay.append(list(path))
-    return stay, leave
+def _paths_from(state: State, fighter: FighterState, spec: Fighter) -> tuple[list[Any], list[Any]]:
+    """S3.0: every path of 0 to max_mp hexes, each next to the last, from the fighter:
+    (those ending on the map, those whose last step leaves it). Only a last step may leave
+    the map (`decide` refuses any other off-map hex)."""
+    stay, leave = _all_paths(grid_of(state.setup), off_grid(state.setup), fighter.hex, spec.max_mp)
+    return list(stay), list(leave)  # tuples: JSON arrays on the wire
+
+
+@lru_cache(maxsize=64)
+def _all_paths(
+    grid: HexGrid, free: HexGrid, start: str, max_mp: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    """`_paths_from`, once per map, start hex and MPs: the listing is asked for on every
+    command (engine/handling.py `check_allowed`), and a fighter has 1,555 paths of 4 MPs."""
+    stay: list[tuple[str, ...]] = [()]
+    leave: list[tuple[str, ...]] = []
+    frontier: list[tuple[Hex, tuple[str, ...]]] = [(Hex.parse(start), ())]
+    for _ in range(max_mp):
+        grown: list[tuple[Hex, tuple[str, ...]]] = []
+        for here, path in frontier:
+            for direction in range(6):
+                step = free.neighbour(here, direction)
+                longer = (*path, step.label)
+                if grid.contains(step):
+                    stay.append(longer)
+                    grown.append((step, longer))
+                else:
+                    leave.append(longer)
+        frontier = grown
+    return tuple(stay), tuple(leave)
 
 
 def _moves(state: State) -> list[dict[str, Schema]]:
-    """MoveFighter variants: straight lines (staying, or leaving with exit), and any
-    path within the fighter's MPs (checked step by step by the rules, S3.0)."""
+    """MoveFighter variants per fighter that has not moved: its paths on the map, and its
+    paths leaving it (with `exit`), each an enum of whole paths (S3.0, checked step by
+    step by the rules)."""
     variants: list[dict[str, Schema]] = []
-    grid = grid_of(state.setup)
     for f in _on_map(state):
         spec = next((s for s in state.setup.fighters if s.id == f.id), None)
         if spec is None or f.moved:
             continue
-        stay, leave = _lines(state, f, spec)
+        stay, leave = _paths_from(state, f, spec)
         me = one_of([f.id])
-        if stay:
-            variants.append({"fighter": me, "path": _paths(stay), "exit": one_of([False])})
+        variants.append({"fighter": me, "path": _paths(stay), "exit": one_of([False])})
         if leave:
             variants.append({"fighter": me, "path": _paths(leave), "exit": one_of([True])})
-        reach = grid.within(Hex.parse(f.hex), spec.max_mp)
-        variants.append(
-            {
-                "fighter": me,
-                "path": {"items": one_of(h.label for h in reach), "maxItems": spec.max_mp},
-            }
-        )
     return variants
 
 
 def _paths(paths: list[Any]) -> Schema:
     """An enum of whole paths (lists of hex labels)."""
     return {"enum": paths}
+
+
+def _tallies(state: State) -> list[dict[str, Schema]]:
+    """AttemptTally variants (S10.0, S15.0): per fighter not maintaining a tally, a basic
+    attempt (its first this turn) on a counter whose uncertainty area reaches its
+    visibility range, lit or not (a searchlight-fixed counter counts as lit); or, after
+    one failed basic attempt, a fixed-target attempt on a counter fixed by its own AI or
+    by searchlights."""
+    counters = [c for c in state.counters if c.status is Status.ON_MAP and c.hex]
+    out: list[dict[str, Schema]] = []
+    for f in _on_map(state):
+        if any(f.id in c.tallied_by for c in state.counters):
+            continue
+        me = one_of([f.id])
+        if not f.tally_attempts:
+            for lit in (False, True):
+                reach = set(tally_range(state.setup, f, lit))
+                hexes = [
+                    c.hex
+                    for c in counters
+                    if (lit or not c.searchlight) and reach & set(area(state.setup, c))
+                ]
+                if hexes:
+                    out.append(
+                        {
+                            "fighter": me,
+                            "hex": one_of(sorted(hexes)),
+                            "kind": one_of([TallyKind.BASIC]),
+                            "illuminated": one_of([lit]),
+                        }
+                    )
+        elif f.basic_tally_failed and f.tally_attempts == 1:
+            fixed = [c.hex for c in counters if c.searchlight or f.id in c.ai_fixed_by]
+            if fixed:
+                out.append(
+                    {"fighter": me, "hex": one_of(sorted(fixed)), "kind": one_of([TallyKind.FIXED])}
+                )
+    return out
+
+
+def _ai_searches(state: State) -> list[dict[str, Schema]]:
+    """SearchAI variants (S19.0): per fighter yet to search, the counters whose uncertainty
+    area its AI radar's range and arc reach."""
+    out: list[dict[str, Schema]] = []
+    for f in _on_map(state):
+        spec = next((s for s in state.setup.fighters if s.id == f.id), None)
+        if spec is None or f.ai_searched:
+            continue
+        searched = set(ai_search_area(state.setup, f, spec.ai_range, spec.ai_arc))
+        hexes = sorted(
+            c.hex
+            for c in state.counters
+            if c.status is Status.ON_MAP and c.hex and searched & set(area(state.setup, c))
+        )
+        if hexes:
+            out.append({"fighter": one_of([f.id]), "hex": one_of(hexes)})
+    return out
+
+
+def _tallied(state: State) -> list[dict[str, Schema]]:
+    """Combat variants (S17.0): each counter a fighter has tallied, with its fighters."""
+    return [
+        {"fighter": one_of(sorted(c.tallied_by)), "hex": one_of([c.hex])}
+        for c in state.counters
+        if c.status is Status.ON_MAP and c.hex and c.tallied_by
+    ]
+
+
+def _searchlights(state: State) -> list[dict[str, Schema]]:
+    """SearchSearchlight variants (S14.0): per active zone clear of cloud that has not
+    searched this phase and holds no fix, the counters in it not fixed already."""
+    out: list[dict[str, Schema]] = []
+    for zone in state.setup.zones:
+        if (
+            not zone.active
+            or zone.cloud
+            or zone.name in state.zones_done
+            or zone_has_fix(state, zone.name)
+        ):
+            continue
+        hexes = sorted(
+            c.hex
+            for c in state.counters
+            if c.status is Status.ON_MAP and c.hex in zone.hexes and not c.searchlight
+        )
+        if hexes:
+            out.append({"zone": one_of([zone.name]), "hex": one_of(hexes)})
+    return out
+
+
+def _radar_searches(state: State, hexes: list[str]) -> Schema:
+    """PlaceRadarSearches' `searches` (S13.0, S24.0): per radar but Serrate, the counters it
+    may search (Flensburg in its fighter's wide arc, Naxos H2S bombers only); each radar
+    and each hex at most once."""
+    by_hex = {c.hex: c for c in state.counters if c.status is Status.ON_MAP and c.hex}
+    kinds: list[Schema] = []
+    radars: list[str] = []
+    for radar in state.setup.radars:
+        if radar.kind is RadarKind.SERRATE:
+            continue
+        fighter = fighter_by_id(state, radar.fighter) if radar.kind is RadarKind.FLENSBURG else None
+        allowed = [
+            h
+            for h in hexes
+            if (radar.kind is not RadarKind.FLENSBURG
+                or (fighter is not None and in_wide_arc(state.setup, fighter, h)))
+            and (radar.kind is not RadarKind.NAXOS or by_hex[h].h2s)
+        ]  # fmt: skip
+        if allowed:
+            radars.append(radar.name)
+            kinds.append({"properties": {"radar": one_of([radar.name]), "hex": one_of(allowed)}})
+    if not kinds:
+        return {"maxItems": 0}
+    once = [
+        {"contains": {"properties": {key: {"const": value}}}, "minContains": 0, "maxContains": 1}
+        for key, values in (("radar", radars), ("hex", hexes))
+        for value in values
+    ]
+    return {"items": {"anyOf": kinds}, "maxItems": len(kinds), "allOf": once}
 
 
 def _phase_actions(state: State) -> list[Action]:
@@ -119,15 +262,12 @@ def _phase_actions(state: State) -> list[Action]:
             if moves:
                 text = "Move a nightfighter hex by hex"
                 out.append(offer_each(MoveFighter, RULE_MOVE, text, moves))
-        case Phase.RADAR_SEARCH if hexes and state.setup.radars:
-            radars = [r.name for r in state.setup.radars]
-            searches = {
-                "items": {"properties": {"radar": one_of(radars), "hex": one_of(hexes)}},
-                "maxItems": len(radars),
-            }
-            text = "Place the phase's radar search counters"
-            out.append(offer(PlaceRadarSearches, cite("S13.0"), text, searches=searches))
-            if modification(state.setup, "7") and not state.serrate_used and fighters:
+        case Phase.RADAR_SEARCH if state.setup.radars:
+            if not state.radar_placed:  # with no counter on the map, no search: an empty list
+                text = "Place the phase's radar search counters"
+                searches = _radar_searches(state, hexes)
+                out.append(offer(PlaceRadarSearches, cite("S13.0"), text, searches=searches))
+            if modification(state.setup, "7") and not state.serrate_used and fighters and hexes:
                 rule = cite("SCENARIO 7")
                 out += [
                     offer(
@@ -151,36 +291,35 @@ def _phase_actions(state: State) -> list[Action]:
                     ),
                 ]
         case Phase.AI_RADAR if hexes:
-            searchers = [f.id for f in _on_map(state) if not f.ai_searched]
-            if searchers:
+            ai = _ai_searches(state)
+            if ai:
                 text = "An AI search by a nightfighter"
-                out.append(
-                    offer(
-                        SearchAI, cite("S19.0"), text, fighter=one_of(searchers), hex=one_of(hexes)
-                    )
-                )
+                out.append(offer_each(SearchAI, cite("S19.0"), text, ai))
         case Phase.SEARCHLIGHT:
-            zones = [
-                {"zone": one_of([z.name]), "hex": one_of(h for h in hexes if h in z.hexes)}
-                for z in state.setup.zones
-                if z.active and any(h in z.hexes for h in hexes)
-            ]
+            zones = _searchlights(state)
             if zones:
                 text = "A searchlight zone searches a bomber counter in it"
                 out.append(offer_each(SearchSearchlight, cite("S14.0"), text, zones))
         case Phase.TALLY if hexes and fighters:
-            text = "A tally attempt by a nightfighter"
-            out.append(
-                offer(
-                    AttemptTally, cite("S10.0"), text, fighter=one_of(fighters), hex=one_of(hexes)
-                )
-            )
+            tallies = _tallies(state)
+            if tallies:
+                text = "A tally attempt by a nightfighter"
+                out.append(offer_each(AttemptTally, cite("S10.0"), text, tallies))
         case Phase.COMBAT if hexes and fighters:
-            pick = {"fighter": one_of(fighters), "hex": one_of(hexes)}
-            out += [
-                offer(RollBomberResponse, cite("S17.0"), "A tallied bomber's response", **pick),
-                offer(Corkscrew, cite("S17.0"), "The bomber corkscrews", **pick),
-            ]
+            tallied = _tallied(state)
+            follow = {} if state.setup.optional_rules else {"follow_dice": one_of([0])}
+            if tallied:
+                out += [
+                    offer_each(
+                        RollBomberResponse, cite("S17.0"), "A tallied bomber's response", tallied
+                    ),
+                    offer_each(
+                        Corkscrew,
+                        cite("S17.0"),
+                        "The bomber corkscrews",
+                        [{**v, **follow} for v in tallied],
+                    ),
+                ]
     contacts = [
         c for c in state.counters if c.status is Status.ON_MAP and (c.tallied_by or c.ai_fixed_by)
     ]

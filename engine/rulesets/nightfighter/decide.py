@@ -35,6 +35,7 @@ from umpire.engine.rulesets.nightfighter.events import (
 from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
+from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
 from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
 from umpire.engine.rulesets.nightfighter.state import State, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import (
@@ -218,4 +219,16 @@ def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     handler = DISPATCH.handler(command)
     turn = Turn(state, dice, evolve=evolve, cite=cite)
     handler(turn, command)
+    run_on(turn)
     return turn.events
+
+
+def run_on(turn: Turn[State]) -> None:
+    """README "Pace": end each phase in which the player has nothing to decide, up to the
+    next point where the player must act (not after the game has ended)."""
+    if any(isinstance(e, GameEnded) for e in turn.events):
+        return
+    for _ in range(MOST_PHASES):
+        if not runs_on(turn.state):
+            return
+        turn.emit_all(end_phase(turn.state))

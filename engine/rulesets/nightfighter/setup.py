@@ -11,7 +11,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from umpire.engine.rulesets.nightfighter.terms import Arc, Jamming, RadarKind, Visibility
+from umpire.engine.rulesets.nightfighter.terms import Arc, Jamming, Pace, RadarKind, Visibility
 
 HexLabel = Annotated[str, Meta(pattern=r"^\d{4}$", description="CCRR hex label")]
 Column = Annotated[int, Meta(ge=1, le=99)]
@@ -97,3 +97,4 @@ class Setup(Struct, frozen=True, kw_only=True):
     campaign_aircraft: Annotated[str, Meta(max_length=40)] = ""
     odd_columns: tuple[Column, Column, Column] = (4, 10, 16)  # S8.0
     even_columns: tuple[Column, Column, Column] = (3, 9, 15)  # S8.0
+    pace: Pace = Pace.RUN_ON  # README "Pace": phases with nothing to decide run on

@@ -115,3 +115,12 @@ class PhantomResult(StrEnum):
 
     REAL = "real"  # the other counters are removed
     PHANTOM = "phantom"  # the tested counter is removed
+
+
+class Pace(StrEnum):
+    """How the turn's phases pass (README "Pace"): `run_on` (default) ends by itself each
+    phase in which the player has nothing to decide, up to the next point where the player
+    must act; `every_phase` stops in every phase until the player sends `EndPhase`."""
+
+    RUN_ON = "run_on"
+    EVERY_PHASE = "every_phase"

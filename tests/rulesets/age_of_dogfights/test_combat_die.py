@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run
+from tests.rulesets.age_of_dogfights.setups import arrange, combat_state, of_type, run
 from umpire.engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
 from umpire.engine.rulesets.age_of_dogfights.terms import DieColour
 from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die, roll_movement

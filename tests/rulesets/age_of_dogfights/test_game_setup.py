@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import decide, of_type
+from tests.rulesets.age_of_dogfights.setups import decide, of_type
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.age_of_dogfights import initial_state
 from umpire.engine.rulesets.age_of_dogfights.commands import RollSetup

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run, run_until
+from tests.rulesets.age_of_dogfights.setups import arrange, combat_state, of_type, run, run_until
 from umpire.engine.rulesets.age_of_dogfights.approach import approach
 from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
 from umpire.engine.rulesets.age_of_dogfights.events import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import (
+from tests.rulesets.age_of_dogfights.setups import (
     arrange,
     combat_state,
     of_type,

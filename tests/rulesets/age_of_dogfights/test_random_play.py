@@ -9,7 +9,7 @@ import random
 import msgspec
 import pytest
 
-from tests.rulesets.age_of_dogfights.test_scripted_dogfight import SETUP
+from tests.rulesets.age_of_dogfights.setups import SETUP
 from umpire.engine.dice import RecordedDice, ServerDice
 from umpire.engine.rulesets.age_of_dogfights import RULESET, initial_state
 from umpire.engine.rulesets.age_of_dogfights.commands import (

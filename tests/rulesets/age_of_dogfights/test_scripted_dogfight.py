@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.rulesets.age_of_dogfights.setups import SETUP
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.errors import InvalidSetup, RuleError
@@ -15,26 +16,6 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.age_of_dogfights import RULESET
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, step
 from umpire.server.games import Games
-
-SETUP: dict[str, Any] = {
-    "players": [
-        {"id": "P1", "number": 1, "aircraft_type": "se5a", "position": [0, 5],
-         "heading": "E", "level": 3, "skill": "average"},
-        {"id": "P2", "number": 2, "aircraft_type": "spad_xiii", "position": [0, 8],
-         "heading": "E", "level": 4},
-    ],
-    "bots": [
-        {"id": "B1", "number": 1, "aircraft_type": "fokker_dr1", "position": [17, 4]},
-        {"id": "B2", "number": 2, "aircraft_type": "albatros_dv", "position": [17, 6]},
-        {"id": "B3", "number": 3, "aircraft_type": "fokker_dvii", "position": [17, 9]},
-        {"id": "B4", "number": 4, "aircraft_type": "dh4", "position": [17, 12]},
-    ],
-    "zones": [
-        {"name": "Z1", "position": [3, 3], "radius": 1},
-        {"name": "Z2", "position": [4, 10], "radius": 1},
-        {"name": "Z3", "position": [8, 7], "radius": 1},
-    ],
-}  # fmt: skip
 
 
 async def test_scripted_dogfight_audits(games: Games) -> None:

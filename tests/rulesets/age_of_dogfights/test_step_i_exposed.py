@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import (
+from tests.rulesets.age_of_dogfights.setups import (
     arrange,
     combat_state,
     of_type,

@@ -3,7 +3,7 @@ and dorsal guns, and the target priorities 1-4."""
 
 from __future__ import annotations
 
-from tests.rulesets.age_of_dogfights.scenario import arrange, combat_state, of_type, run
+from tests.rulesets.age_of_dogfights.setups import arrange, combat_state, of_type, run
 from umpire.engine.rulesets.age_of_dogfights.attack import find_opportunities, walk
 from umpire.engine.rulesets.age_of_dogfights.events import EqualChoiceRolled, FiringPositionsFound
 from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.rulesets.age_of_dogfights.scenario import SEED
+from tests.rulesets.age_of_dogfights.setups import SEED
 from tests.support.seeds import seed_text
 from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.rulesets.age_of_dogfights.scenario import SEED
+from tests.rulesets.age_of_dogfights.setups import SEED
 from tests.support.seeds import seed_text
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "rulesets" / "age_of_dogfights"

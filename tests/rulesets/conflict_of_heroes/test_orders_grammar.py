@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.conflict_of_heroes.builders import card, state, unit
+from tests.rulesets.conflict_of_heroes.setups import card, state, unit
 from tests.support.seeds import seed_text
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.conflict_of_heroes.orders import (
@@ -22,8 +22,6 @@ from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 
 def test_the_seeds_example_order_parses() -> None:
     """'Ex: Highest FP AI closest to Lowest DV Unit → Fire' (the seed's own example)."""
-    text = seed_text("003_368c69a730e6e14a.txt")
-    assert "Highest FP AI closest to Lowest DV Unit → Fire" in text
     o = parse_order("Highest FP AI closest to Lowest DV Unit → Fire")
     assert (o.action, o.highest_fp, o.relation, o.target, o.lowest_dv) == (
         OrderAction.FIRE,
@@ -32,6 +30,8 @@ def test_the_seeds_example_order_parses() -> None:
         TargetKind.UNIT,
         True,
     )
+    # Provenance last: it skips on a clone without the rule documents.
+    assert "Highest FP AI closest to Lowest DV Unit → Fire" in seed_text("003_368c69a730e6e14a.txt")
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ def test_setup_refuses_duplicate_cards_and_stacked_ai() -> None:
     """Card numbers are unique; AIs do not start stacked (5.3.1)."""
     with pytest.raises(InvalidSetup, match="card number 1 appears twice"):
         state([unit("U", "0505")], [card(1), card(1)])
-    from tests.rulesets.conflict_of_heroes.builders import ai
+    from tests.rulesets.conflict_of_heroes.setups import ai
 
     with pytest.raises(InvalidSetup, match="AIs will not stack"):
         state([ai("A", "0505"), ai("B", "0505")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.conflict_of_heroes.builders import ai, ai_turn, card, one, state, unit
+from tests.rulesets.conflict_of_heroes.setups import ai, ai_turn, card, one, state, unit
 from tests.support.seeds import seed_text
 from umpire.engine.rulesets.conflict_of_heroes.ai_orders import FIRE_KEYS, MOVE_KEYS
 from umpire.engine.rulesets.conflict_of_heroes.events import AiTargetSelected, AiUnitSelected

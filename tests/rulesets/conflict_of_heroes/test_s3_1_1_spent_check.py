@@ -3,7 +3,7 @@ Fresh symbol and group actions (003_368c69a730e6e14a.txt)."""
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     BLUE,
     GREEN,
     ai,

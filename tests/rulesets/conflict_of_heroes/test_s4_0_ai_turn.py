@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,

@@ -7,7 +7,7 @@ their arc never matters; every shot needs 12 - 5 = 7.
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,
@@ -22,8 +22,12 @@ MOVE = (card(1, "blue", 12, "AI closest to Unit -> Move"),)
 
 def test_cc_penalty_ai_will_not_move_into_close_combat() -> None:
     """5.1: 'An AI with CC penalties (such as MGs and Mortars) will not move into CC':
-    the MG next to U steps sideways; a rifle squad would move in."""
+    the MG next to U steps sideways (with `sideways_moves`; by default it cannot carry
+    the order out, README ledger 5.3); a rifle squad would move in."""
     s = state([ai("MG", "0507", cc_penalty=True), unit("U", "0508")], MOVE)
+    events, _ = ai_turn(s, 1)
+    assert "MG: cannot move closer" in str(one(events, AiPassed).candidates)
+    s = state([ai("MG", "0507", cc_penalty=True), unit("U", "0508")], MOVE, sideways_moves=True)
     events, _ = ai_turn(s, 1, [1])
     moved = one(events, AiMoved)
     assert moved.to_hex in {"0408", "0608"} and "CC penalties" in reasons(moved.candidates)["0508"]

@@ -7,7 +7,7 @@ Units have equal front and flank DV so their facing never matters here.
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,

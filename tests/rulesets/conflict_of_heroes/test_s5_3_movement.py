@@ -2,13 +2,17 @@
 (no close combat, no Short Range Fire Zone, the Fire Zone / DM conditions, pivoting)
 (003_368c69a730e6e14a.txt).
 
+The hex priorities among equally distant hexes are tested under the broader reading
+(`sideways_moves`, README ledger 5.3); the literal default is tested in
+test_s5_3_literal_moves.py.
+
 Geometry used (default map): from 0503 towards 0508 only 0504 is closer (4); 0404 and 0604
 stay at 5; the rest go farther.
 """
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,
@@ -29,7 +33,9 @@ WALL = TerrainSpec(hex="0504", impassable=True)
 
 
 def _move(units, deck=(MOVE,), terrain=(), *faces):  # type: ignore[no-untyped-def]
-    s = state([ai("A", "0503"), *units], deck, terrain=terrain, objectives=[OBJ])
+    s = state(
+        [ai("A", "0503"), *units], deck, terrain=terrain, objectives=[OBJ], sideways_moves=True
+    )
     events, s = ai_turn(s, 1, *faces)
     return events, s
 
@@ -95,6 +101,7 @@ def test_no_stacking_reason_is_recorded() -> None:
         [ai("A", "0503"), ai("B", "0504", range=0)],
         (card(1, "blue", 4, "Spent AI closest to Objective -> Move"),),
         objectives=[OBJ],
+        sideways_moves=True,
     )
     import msgspec
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.conflict_of_heroes.builders import (
+from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     card,
     every,

@@ -4,7 +4,7 @@ at the table, its future order does not exist (003_368c69a730e6e14a.txt; README
 
 from __future__ import annotations
 
-from tests.rulesets.conflict_of_heroes.builders import ai, card, one, run, state, unit
+from tests.rulesets.conflict_of_heroes.setups import ai, card, one, run, state, unit
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.conflict_of_heroes import RULESET
 from umpire.engine.rulesets.conflict_of_heroes.events import OrderCardDrawn

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import entry, make_state
+from tests.rulesets.down_in_flames.setups import entry, make_state
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.aircraft import SAMPLE_AIRCRAFT, card_from_data, catalog
 from umpire.engine.rulesets.down_in_flames.terms import AircraftClass

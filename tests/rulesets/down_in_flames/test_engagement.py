@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import entry
+from tests.rulesets.down_in_flames.setups import ENGAGEMENT_SETUP as SETUP
+from tests.rulesets.down_in_flames.setups import entry
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.errors import RuleError
@@ -18,23 +19,6 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.events.codec import EventRegistry
 from umpire.server.games import Games
-
-SETUP: dict[str, Any] = {
-    "aircraft": [
-        entry("p1", "P-51D-10", "A", "ESC", "leader", hand=6, pilot_quality="veteran"),
-        entry("p2", "P-51D-10", "A", "ESC", "wingman"),
-        entry("bomber1", "B-17G", "A", "BOX", "formation"),
-        entry("bomber2", "B-17G", "A", "BOX", "formation"),
-        entry("f1", "Fw 190A-8", "B", "JG", "leader", hand=6, pilot_quality="ace",
-              crack_shot=True),
-        entry("f2", "Fw 190A-8", "B", "JG", "wingman"),
-        entry("r1", "Bf 110G-2", "B", "ZG", "leader", hand=5, rockets=True,
-              pilot_quality="green"),
-    ],
-    "player_sides": ["A"],
-    "rockets_rule": True,
-    "ammunition_rule": True,
-}  # fmt: skip
 
 
 def _leaks(data: Any) -> list[str]:
@@ -114,7 +98,10 @@ async def test_scripted_engagement_audits_and_keeps_secrets(games: Games) -> Non
     assert final.ok and final.seed_revealed and final.rolls_verified == final.server_rolls
 
 
-SIDE_A_ONLY = [*SETUP["aircraft"][:4], entry("h1", "P-51D-10", "B", "H", "leader", hand=6)]
+SIDE_A_ONLY = [
+    *SETUP["aircraft"][:4],
+    entry("h1", "P-51D-10", "B", "H", "leader", hand=6),
+]
 POSITION = {"type": "SetPosition", "attacker": "f1", "target": "bomber1", "position": "neutral"}
 
 
@@ -187,7 +174,10 @@ async def test_out_of_ammunition_attack_writes_nothing(games: Games) -> None:
         "performance": [{"low": 1, "high": 20, "agility": 5, "speed": 5, "hp": 3}],
     }
     setup = {**SETUP, "starting_altitude": 12, "custom_aircraft": {"Empty": empty}}
-    setup["aircraft"] = [*SETUP["aircraft"][:4], entry("e1", "Empty", "B", "E", "leader", hand=6)]
+    setup["aircraft"] = [
+        *SETUP["aircraft"][:4],
+        entry("e1", "Empty", "B", "E", "leader", hand=6),
+    ]
     gid = (await games.create("down_in_flames", setup, opponent_manual_dice=True)).game_id
     await games.handle(gid, "t", {"type": "BeginTurn", "side": "B"})
     await games.handle(gid, "p", {"type": "SetPosition", "attacker": "e1", "target": "p1",

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import msgspec
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import command, entry, make_state
+from tests.rulesets.down_in_flames.setups import command, entry, make_state, random_command
 from umpire.engine.dice import ServerDice
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
@@ -18,10 +17,6 @@ from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import AttackResolved
 from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.events.types import DiceRolled
-
-PLANES = ["p1", "p2", "f1", "f2", "r1", "bomber1", "bomber2"]
-CARDS = ["in_my_sights", "out_of_the_sun", "fuel_tank", "maneuvering", "tight_turn",
-         "scissors", "ace_pilot", "half_loop", "other"]  # fmt: skip
 
 
 def _setup(die: str) -> State:
@@ -36,38 +31,6 @@ def _setup(die: str) -> State:
          entry("r1", "Bf 110G-2", "B", "ZG", "leader", hand=5, rockets=True)],
         rockets_rule=True, ammunition_rule=True, combat_die=die,
     )  # fmt: skip
-
-
-def _random_command(rng: random.Random) -> dict[str, Any]:
-    kind = rng.choice(["RollStartingAltitude", "BeginTurn", "EndTurn", "ReportHand", "Discard",
-                       "SetPosition", "SetPosition", "SetPosition", "PlayCard", "Dive", "Climb",
-                       "PlayVerticalRoll", "Attack", "Attack", "Attack", "NegateAttack",
-                       "ResolveDefensiveFire", "DeclareAcePilot", "UseKeenEyesight",
-                       "RevealPilot"])  # fmt: skip
-    a, b = rng.choice(PLANES), rng.choice(PLANES)
-    return {
-        "RollStartingAltitude": {},
-        "BeginTurn": {"side": rng.choice("AB")},
-        "EndTurn": {"side": rng.choice("AB")},
-        "ReportHand": {"aircraft": a, "cards": rng.randint(0, 10)},
-        "Discard": {"aircraft": a, "count": rng.randint(1, 3)},
-        "SetPosition": {"attacker": a, "target": b,
-                        "position": rng.choice(["neutral", "advantaged", "tailing", None])},
-        "PlayCard": {"aircraft": a, "card": rng.choice(CARDS)},
-        "Dive": {"element": rng.choice(["ESC", "BOX", "JG", "ZG"]), "levels": rng.randint(1, 2)},
-        "Climb": {"element": rng.choice(["ESC", "BOX", "JG", "ZG"])},
-        "PlayVerticalRoll": {"aircraft": a, "direction": rng.choice(["climb", "dive"]),
-                         "negated": rng.random() < 0.3},
-        "Attack": {"attacker": a, "target": b, "card": rng.choice(CARDS[:3]),
-                   "hits": rng.randint(1, 3), "bursts": rng.randint(1, 2),
-                   "aggregate": rng.random() < 0.05, "rockets": rng.random() < 0.1},
-        "NegateAttack": {"attacker": a},
-        "ResolveDefensiveFire": {"shooter": a, "target": b, "hits": rng.randint(1, 3),
-                                 "kind": rng.choice(["gunner", "turret"])},
-        "DeclareAcePilot": {"aircraft": a},
-        "UseKeenEyesight": {"aircraft": a, "target": b},
-        "RevealPilot": {"aircraft": a},
-    }[kind] | {"type": kind}  # fmt: skip
 
 
 def _unrevealed_b_secrets_shown(state: State) -> bool:
@@ -87,7 +50,7 @@ def test_random_play(seed: int, die: str) -> None:
     accepted = 0
     resolved = 0
     for _ in range(400):
-        data = _random_command(rng)
+        data = random_command(rng)
         dice = ServerDice(b"\x07" * 32, f"fuzz{seed}", rolls)
         try:
             events = list(RULESET.decide(state, command(data), dice))

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import engaged, entry, make_state, run
-from tests.rulesets.down_in_flames.seed_text import says
+from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, run, says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames import burst_table
 from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     duel,
     engaged,
     entry,
@@ -14,8 +14,8 @@ from tests.rulesets.down_in_flames.scenario import (
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.events import AltitudeChanged, StartingAltitudeSet
 from umpire.engine.rulesets.down_in_flames.state import State
@@ -42,12 +42,13 @@ def _fight(a: str = "Spitfire", b: str = "Bf 109", altitude: int | None = 5, **k
 
 class TestS2_1_Dive:
     def test_leader_gains_one_card_per_level(self) -> None:
-        assert says("Aircraft may dive either 1 or 2 levels. Leaders gain 1 card per level dived")
         state = next_turn(_fight(), "A")
         state, events = run(state, {"type": "Dive", "element": "A", "levels": 2})
         change = of_type(events, AltitudeChanged)[0]
         assert (change.from_level, change.to_level, change.hand_change) == (5, 3, 2)
         assert state.aircraft["a1"].hand == 8
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("Aircraft may dive either 1 or 2 levels. Leaders gain 1 card per level dived")
 
     def test_cannot_dive_below_level_one(self) -> None:
         state = next_turn(_fight(altitude=1), "A")
@@ -70,10 +71,11 @@ class TestS2_1_Dive:
 
 class TestS2_2_Climb:
     def test_leader_discards_two_cards(self) -> None:
-        assert says("Leaders must discard 2 cards when climbing 1 level")
         state = next_turn(_fight(), "A")
         state, _ = run(state, {"type": "Climb", "element": "A"})
         assert (state.elements["A"].altitude, state.aircraft["a1"].hand) == (6, 4)
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("Leaders must discard 2 cards when climbing 1 level")
 
     def test_climb_above_the_ceiling_is_refused(self) -> None:
         """Spitfire sample ceiling: level 18."""

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.rulesets.down_in_flames.scenario import duel, engaged, of_type, run
-from tests.rulesets.down_in_flames.seed_text import says
+from tests.rulesets.down_in_flames.setups import duel, engaged, of_type, run, says
 from umpire.engine.rulesets.down_in_flames import odds_table
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
@@ -29,8 +28,6 @@ class TestS3_2_TableAgainstSeed:
                     "the target is damaged.")  # fmt: skip
 
     def test_one_to_one(self) -> None:
-        assert says("For odds of 1:1, roll again if a 1 is rolled. On a 1-3, the aircraft is "
-                    "shot down; on a 4-6 it is damaged.")  # fmt: skip
         col = odds_table.d6_column(6, 6)
         assert (col.name, col.reroll_on, col.reroll_shot_down, col.reroll_damaged) == (
             "1:1",
@@ -38,25 +35,31 @@ class TestS3_2_TableAgainstSeed:
             (1, 2, 3),
             (4, 5, 6),
         )
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("For odds of 1:1, roll again if a 1 is rolled. On a 1-3, the aircraft is "
+                    "shot down; on a 4-6 it is damaged.")  # fmt: skip
 
     def test_one_to_two(self) -> None:
-        assert says("For odds of 1:2 roll again of a 1 is rolled. On a 1, the aircraft is shot "
-                    "down; on a 2 or 3, it is damaged.")  # fmt: skip
         col = odds_table.d6_column(3, 6)
         assert (col.name, col.reroll_shot_down, col.reroll_damaged) == ("1:2", (1,), (2, 3))
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("For odds of 1:2 roll again of a 1 is rolled. On a 1, the aircraft is shot "
+                    "down; on a 2 or 3, it is damaged.")  # fmt: skip
 
     def test_below_one_to_two(self) -> None:
-        assert says("For odds of less than 1:2, roll again if a 1 is rolled and the aircraft "
-                    "is damaged on a 1.")  # fmt: skip
         col = odds_table.d6_column(2, 6)
         assert (col.name, col.reroll_shot_down, col.reroll_damaged) == ("<1:2", (), (1,))
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("For odds of less than 1:2, roll again if a 1 is rolled and the aircraft "
+                    "is damaged on a 1.")  # fmt: skip
 
     def test_fractions_dropped_above_one_to_one(self) -> None:
         """3.2.4: 16 to 6 is 2:1; 23 to 6 is 3:1."""
-        assert says("If the odds are greater than 1:1, drop all fractions.")
         assert odds_table.d6_column(16, 6).name == "2:1"
         assert odds_table.d6_column(23, 6).name == "3:1"
         assert odds_table.d6_column(11, 6).name == "1:1"
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("If the odds are greater than 1:1, drop all fractions.")
 
 
 def _d6_formula(n: int, face: int) -> Outcome:

@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     engaged,
     entry,
     make_state,
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames import bomber_table
 from umpire.engine.rulesets.down_in_flames.events import (
@@ -56,17 +56,18 @@ def _attack(state: State, hits: int, faces: list[list[int]], who: str = "f1") ->
 
 
 def test_s4_seed_text() -> None:
-    assert says("every 8 points of Hit Value scored against a Medium or Heavy Bomber target "
-                "results in the target taking 1 point of damage.")  # fmt: skip
-    assert says("An attack by a Hit Value 4 through 7 scores a hit on a D6 roll of 3 or less.")
-    assert says("2-3 HV points score a damage point on a D12 roll of 1-3, 4-5 HV points on a "
-                "roll of 1-6, and 6-7 HV points on a roll of 1-9.")  # fmt: skip
     rows = [(r.low, r.high, r.scores_on) for r in bomber_table.D12_LEFTOVER]
     assert rows == [(0, 1, 0), (2, 3, 3), (4, 5, 6), (6, 7, 9)]
     assert [(r.low, r.high, r.scores_on) for r in bomber_table.D6_LEFTOVER] == [
         (0, 3, 0),
         (4, 7, 3),
     ]
+    # Provenance last: it skips on a clone without the rule documents.
+    assert says("every 8 points of Hit Value scored against a Medium or Heavy Bomber target "
+                "results in the target taking 1 point of damage.")  # fmt: skip
+    assert says("An attack by a Hit Value 4 through 7 scores a hit on a D6 roll of 3 or less.")
+    assert says("2-3 HV points score a damage point on a D12 roll of 1-3, 4-5 HV points on a "
+                "roll of 1-6, and 6-7 HV points on a roll of 1-9.")  # fmt: skip
 
 
 class TestS4_1_8_WorkedExample:
@@ -168,13 +169,14 @@ def test_s5_5_fuel_tank_against_a_bomber_keeps_its_own_hits() -> None:
     """README ledger 5.5: "count the 'Fuel Tank' card as a 4 hit card if it is played against a
     Fighter or Light Bomber target" -- against a Heavy Bomber the card's own hits count: 2 hits
     x HV 20 = 40, 5 points, nothing left over (the 4.1.10 die is rolled only with ammunition)."""
-    assert says("count the “Fuel Tank” card as a 4 hit card if it is played against a Fighter "
-                "or Light Bomber target.")  # fmt: skip
     attack = {"type": "Attack", "attacker": "f1", "target": "bomber", "card": "fuel_tank",
               "hits": 2, "bursts": 1}  # fmt: skip
     _state, events = run(bomber_fight(), attack, [])
     resolved = of_type(events, AttackResolved)[0]
     assert (resolved.hits, resolved.total_hv, resolved.damage_points) == (2, 40, 5)
+    # Provenance last: it skips on a clone without the rule documents.
+    assert says("count the “Fuel Tank” card as a 4 hit card if it is played against a Fighter "
+                "or Light Bomber target.")  # fmt: skip
 
 
 @pytest.mark.parametrize("total", [1, 2, 3])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     duel,
     engaged,
     entry,
@@ -10,8 +10,8 @@ from tests.rulesets.down_in_flames.scenario import (
     next_turn,
     of_type,
     run,
+    says,
 )
-from tests.rulesets.down_in_flames.seed_text import says
 from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
 from umpire.engine.rulesets.down_in_flames.performance import ratings, reduce_agility, wingman_draw
 from umpire.engine.rulesets.down_in_flames.terms import Outcome
@@ -24,13 +24,14 @@ def _hit(state, faces):  # type: ignore[no-untyped-def]
 
 def test_s5_1_leader_ratings_after_damage() -> None:
     """5.1.1-5.1.3 on the P-51D-10 at level 18 (Agility 5, Speed 8, HP placeholder 4)."""
-    assert says("Reduce their Agility rating (see below) by 2 if more than 4. Otherwise,")
     state = engaged(duel(target="P-51D-10", altitude=18), "a1", "b1", "tailing")
     # Spitfire HV 8 x 2 = 16 against the P-51's placeholder defense 7: 2:1, damaged on 2.
     state, _ = _hit(state, [[2]])
     r = ratings(state, state.aircraft["b1"])
     assert (r.agility, r.speed, r.hp) == (3, 7, 3)
     assert [reduce_agility(a) for a in (1, 2, 4, 5, 9)] == [1, 1, 3, 3, 7]
+    # Provenance last: it skips on a clone without the rule documents.
+    assert says("Reduce their Agility rating (see below) by 2 if more than 4. Otherwise,")
 
 
 def test_s5_4_second_damage_shoots_down() -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import engaged, entry, make_state, of_type, run
-from tests.rulesets.down_in_flames.seed_text import says
+from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_type, run, says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
 from umpire.engine.rulesets.down_in_flames.performance import ratings

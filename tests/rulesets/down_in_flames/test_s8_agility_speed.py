@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import duel, next_turn, of_type, run
-from tests.rulesets.down_in_flames.seed_text import says
+from tests.rulesets.down_in_flames.setups import duel, next_turn, of_type, run, says
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.events import CardPlayed
 from umpire.engine.rulesets.down_in_flames.performance import (
@@ -20,7 +19,6 @@ class TestS8_3_A6M2:
     can hold up to 9 cards in its hand but may never have less than 3 cards in its hand.\""""
 
     def test_example(self) -> None:
-        assert says("an A6M2’s Agility Rating at altitude level 2 is 9 and its speed rating is 6.")
         state = duel(attacker="A6M2", altitude=2)
         plane = state.aircraft["a1"]
         r = ratings(state, plane)
@@ -28,6 +26,8 @@ class TestS8_3_A6M2:
         limits = hand_limits(state, plane)
         assert (limits.most, limits.fewest) == (9, 3)
         assert agility_card_limit(state, plane) is None  # 8.4.2: not tracked
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("an A6M2’s Agility Rating at altitude level 2 is 9 and its speed rating is 6.")
 
     def test_may_never_hold_fewer_than_three(self) -> None:
         state = next_turn(duel(attacker="A6M2", altitude=2), "A")
@@ -54,11 +54,12 @@ class TestS8_4_4_P51:
     Cards in the course of a turn.\""""
 
     def test_example(self) -> None:
-        assert says("a P-51D-10 Leader at altitude level 18 has an Agility Ratingof 5 and a "
-                    "Speed rating of 8.")  # fmt: skip
         state = duel(attacker="P-51D-10", altitude=18)
         plane = state.aircraft["a1"]
         assert (hand_limits(state, plane).most, agility_card_limit(state, plane)) == (8, 5)
+        # Provenance last: it skips on a clone without the rule documents.
+        assert says("a P-51D-10 Leader at altitude level 18 has an Agility Ratingof 5 and a "
+                    "Speed rating of 8.")  # fmt: skip
 
     def test_sixth_agility_card_is_refused(self) -> None:
         state = next_turn(duel(attacker="P-51D-10", altitude=18), "A")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.down_in_flames.scenario import (
+from tests.rulesets.down_in_flames.setups import (
     engaged,
     entry,
     make_state,

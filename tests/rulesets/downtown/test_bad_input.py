@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 
+from tests.rulesets.downtown.setups import flight
 from tests.support.gateway_games import create_bound
 from umpire.engine.errors import InvalidSetup, RuleError
 from umpire.server.games import Games
-
-from .play import flight
 
 
 async def _game(games: Games) -> str:

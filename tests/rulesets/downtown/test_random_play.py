@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import flight, new_state
 from umpire.engine.dice import ServerDice
 from umpire.engine.errors import RuleError
 from umpire.engine.handling import parse_command
@@ -18,8 +19,6 @@ from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
 from umpire.events.types import DiceRolled
-
-from .play import flight, new_state
 
 ALTITUDES = ("deck", "low", "medium", "high")
 
@@ -131,17 +130,18 @@ class Player:
             elif pick == 3:
                 self.send({"type": "PlanDrvFlight", "flight_id": rng.choice(drv_ids)})
             elif pick == 4 and self.state.drv:
-                f = rng.choice(self.state.drv)
-                self.send(
-                    {
-                        "type": "MoveDrvFlight",
-                        "flight_id": f.id,
-                        "hex": self.hex_near(f.hex, 2),
-                        "altitude": rng.choice(ALTITUDES),
-                        "facing": rng.randint(0, 5),
-                        "status": rng.choice(["normal", "normal", "aborting", "disordered"]),
-                    }
-                )
+                if rng.random() < 0.7:
+                    self.send({"type": "RunDrvMovement", "flights": rng.choice([None, 1, 2])})
+                else:
+                    f = rng.choice(self.state.drv)
+                    self.send(
+                        {
+                            "type": "ReportDrvFlight",
+                            "flight_id": f.id,
+                            "status": rng.choice(["normal", "normal", "aborting", "disordered"]),
+                            "fuel": rng.randint(0, 5),
+                        }
+                    )
             elif pick == 5:
                 self.send({"type": "IdentifyVisually", "flight_id": rng.choice(drv_ids)})
             elif pick == 6:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of, rolls, run
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import aaa
@@ -14,8 +15,6 @@ from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
-
-from .play import SEED, new_state, of, rolls, run
 
 
 def _with(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -13,8 +14,6 @@ from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
-
-from .play import SEED, new_state, of
 
 
 def _state(flights: list[tuple[str, Mission, str]], aaa: list[str], hidden: int = 2) -> State:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -19,8 +20,6 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     TwoSamsReading,
 )
-
-from .play import SEED, new_state, of
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""
@@ -75,9 +74,6 @@ def test_two_sams_follow_the_example_by_default_and_the_rule_as_a_switch() -> No
     the example (BSAN 4): "If the unmodified roll is between 1 and 4, two SAMs are placed".
     An unmodified 4 against BSAN 4 places two by default (the example), one under
     `two_sams_reading: rule`."""
-    text = " ".join(seed_text(SEED).split())
-    assert "If the unmodified die roll was lower than the BSAN, two SAM battalions" in text
-    assert "If the unmodified roll is between 1 and 4, two SAMs are placed." in text
     flights = (_bomber("1921"), ESCORT)
     for reading, count in ((TwoSamsReading.EXAMPLE, 2), (TwoSamsReading.RULE, 1)):
         state = msgspec.structs.replace(
@@ -86,3 +82,7 @@ def test_two_sams_follow_the_example_by_default_and_the_rule_as_a_switch() -> No
         led = Ledger(state, ManualDice([[4]], 0))
         sam_activation.hidden_check(led, Phase.SAM_ACQUISITION)
         assert of(led.events, ev.SamActivationChecked)[0].count == count, reading
+    # Provenance last: it skips on a clone without the rule documents.
+    text = " ".join(seed_text(SEED).split())
+    assert "If the unmodified die roll was lower than the BSAN, two SAM battalions" in text
+    assert "If the unmodified roll is between 1 and 4, two SAMs are placed." in text

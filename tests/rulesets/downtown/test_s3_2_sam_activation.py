@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -15,8 +16,6 @@ from umpire.engine.rulesets.downtown.state import SiteUse, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.tables import sam_placement
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
-
-from .play import SEED, new_state, of
 
 
 def _bomber(hex_: str, detected: bool = True) -> UsFlight:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -14,8 +15,6 @@ from umpire.engine.rulesets.downtown import sam_activation
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqPhaseReading, Mission, Phase, Task
-
-from .play import SEED, new_state, of
 
 
 def _state(**setup: object) -> State:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of, rolls
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -15,8 +16,6 @@ from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
-
-from .play import SEED, new_state, of, rolls
 
 
 def _state(flight_hex: str, task: Task = Task.BOMBING, **kw: object) -> State:

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import drv_attack, sam_behaviour, solitaire_events
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown import sam_behaviour, solitaire_events
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Mission, SamStatus, Task
-
-from .play import SEED, new_state, of
 
 FLIGHT = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 """Range 3 from the SAM at 2021: option 1 (Full or Partial, range 2-3: a salvo)."""
@@ -100,7 +99,8 @@ def test_an_inhibited_attack_expends_no_ammo() -> None:
     led = _react(_moving(0, sam_missiles=6, sam_salvo=3))
     assert led.state.sams[0].spent == 3
     led.dice = ManualDice([[5, 5], [3]], 0)
-    solitaire_events.attack_roll(led, "SAM1", FLIGHT, AttackRoll.SAM_ATTACK)
+    attack = drv_attack.require(led.state, led.board, "SAM1", FLIGHT, AttackRoll.SAM_ATTACK)
+    solitaire_events.attack_roll(led, attack, FLIGHT)
     (event,) = of(led.events, ev.RandomEventRolled)
     assert event.inhibited
     assert led.state.sams[0].spent == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
@@ -20,8 +21,6 @@ from umpire.engine.rulesets.downtown.terms import (
     SamStatus,
     Task,
 )
-
-from .play import SEED, new_state, of
 
 SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
 

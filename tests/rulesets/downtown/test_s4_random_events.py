@@ -6,13 +6,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
-
-from .play import SEED, new_state, of, run
 
 
 def test_table_matches_the_seed() -> None:
@@ -125,12 +124,13 @@ def test_event_option_b_places_a_sam_warning_2_to_5_hexes_away() -> None:
     """4.1.2 (b): within 12 of Hanoi, no Fire Can host within 2: a SAM Warning counter at
     the closest location 2-5 hexes from the detected moving flight (1967 on)."""
     s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
+    # A1 three hexes away: in range (aaa_range 3), no Fire Can host within 2 for (a).
     state = msgspec.structs.replace(
-        new_state(),
+        new_state(aaa_range=3),
         phase="movement",
         turn=1,
         us=(s1,),
-        aaa=(AaaUnit(id="A1", hex="0340", density="L"),),
+        aaa=(AaaUnit(id="A1", hex="1426", density="L"),),
     )
     state, events = run(
         state,

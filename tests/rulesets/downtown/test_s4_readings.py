@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
-
-from .play import SEED, new_state, of, run
 
 NEAR_HANOI = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
 """6 hexes from Hanoi (b) and 6 from the raid target, so not (a); not acquired."""
@@ -19,12 +18,13 @@ ATTACK = {"type": "RollDrvAttack", "unit_id": "A1", "flight_id": "S1", "kind": "
 
 
 def _state(hidden_sams: int | None = None, **setup: object) -> State:
+    # A1 three hexes from S1: in range (aaa_range 3), but no Fire Can host for 4.1.2 (a).
     state = msgspec.structs.replace(
-        new_state(**setup),
+        new_state(**{"aaa_range": 3, **setup}),
         phase="movement",
         turn=1,
         us=(NEAR_HANOI,),
-        aaa=(AaaUnit(id="A1", hex="0340", density="L"),),
+        aaa=(AaaUnit(id="A1", hex="1426", density="L"),),
     )
     if hidden_sams is not None:
         state = msgspec.structs.replace(state, hidden_sams=hidden_sams)
@@ -67,7 +67,9 @@ def test_a_converted_sam_stays_on_the_map_as_a_possible_dummy_radar() -> None:
     cap = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2026", facing=3)
     sam = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
               level=AcqLevel.FULL, shots=1, fired=True, option=2)  # fmt: skip
-    state = msgspec.structs.replace(new_state(), phase="movement", turn=1, us=(cap,), sams=(sam,))
+    state = msgspec.structs.replace(
+        new_state(), phase="movement", turn=1, us=(cap,), sams=(sam,), attack_orders=("SAM1:C1",)
+    )
     state, _ = run(
         state,
         {"type": "RollDrvAttack", "unit_id": "SAM1", "flight_id": "C1", "kind": "sam_attack"},

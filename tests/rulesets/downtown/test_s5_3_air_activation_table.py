@@ -7,11 +7,10 @@ import itertools
 
 import pytest
 
+from tests.rulesets.downtown.setups import SEED
 from tests.support.seeds import seed_text
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown.tables import air_activation as table
-
-from .play import SEED
 
 
 def _text() -> str:

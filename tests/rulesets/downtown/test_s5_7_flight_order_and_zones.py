@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_movement
 from umpire.engine.rulesets.downtown import events as ev
@@ -17,8 +18,6 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     Zone,
 )
-
-from .play import new_state, of
 
 S1 = UsFlight(
     id="S1",

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task
-
-from .play import new_state, of, run
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 
@@ -85,7 +84,7 @@ def test_flight_limit_and_visual_id_reduce_it() -> None:
 def test_admin_generation_joins_an_undetected_generic_flight() -> None:
     """5.4.5: one new flight per parent, same hex, altitude, facing and profile."""
     parent = DrvFlight(id="M1", hex="1518", altitude=Altitude.LOW, facing=2, profile="MiG17F")
-    state = _moving((parent,))
+    state = _moving((parent,), drv_moved=("M1",))  # it has flown this Movement Phase
     state, events = run(state, {"type": "RunAdminPhase"}, [[9], [9], [7, 0]])
     gen = of(events, ev.DrvFlightGenerated)[0]
     assert (gen.hex, gen.altitude, gen.facing, gen.profile, gen.parent) == (
@@ -124,19 +123,13 @@ def test_gci_exceeded_makes_every_check_a_dummy() -> None:
 
 def test_proximity_check_after_a_drv_move() -> None:
     """5.6.1: an undetected generic flight moving adjacent to a US flight (fewer than two
-    bands apart) takes an activation check."""
-    drv = (DrvFlight(id="M1", hex="1518", altitude=Altitude.MEDIUM),)
-    _state, events = run(
-        _moving(drv),
-        {
-            "type": "MoveDrvFlight",
-            "flight_id": "M1",
-            "hex": "1121",
-            "altitude": "medium",
-            "facing": 4,
-        },
-        [[7, 0]],
-    )
+    bands apart) takes an activation check. M1 (Medium, 1419) is within 10 of the detected
+    S1 (1021, Medium): Approach (5.8.2), dash (fuel 99), MiG-17 4 MP: it flies by itself to
+    S1's hex side and the check rolls 70 (real, Dummy # 01-57)."""
+    drv = (DrvFlight(id="M1", hex="1419", altitude=Altitude.MEDIUM),)
+    _state, events = run(_moving(drv), {"type": "RunDrvMovement"}, [[7, 0]])
+    moved = of(events, ev.DrvFlightMoved)[0]
+    assert moved.path[0] == "1319" and len(moved.path) <= 4
     assert of(events, ev.ActivationChecked)[0].reason == "proximity"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_movement
@@ -12,8 +13,6 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
-
-from .play import SEED, new_state, of, run
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 """At Medium (the default altitude of a reported flight)."""
@@ -25,11 +24,12 @@ def _moving(drv: tuple[DrvFlight, ...], us: tuple[UsFlight, ...] = (S1,)) -> Sta
     )
 
 
-def _move_to(altitude: str, dice: list[list[int]]) -> list[object]:
-    drv = (DrvFlight(id="M1", hex="1518", altitude=Altitude(altitude)),)
-    move = {"type": "MoveDrvFlight", "flight_id": "M1", "hex": "1121", "altitude": altitude,
-            "facing": 4}  # fmt: skip
-    _, events = run(_moving(drv), move, dice)
+def _move_to(us_altitude: str, dice: list[list[int]]) -> list[object]:
+    """M1 (Deck, in transit: S1 is undetected) flies 1319-1220-1120 by itself, ending next
+    to S1 (1021) at `us_altitude`."""
+    drv = (DrvFlight(id="M1", hex="1419"),)
+    s1 = msgspec.structs.replace(S1, detected=False, altitude=Altitude(us_altitude))
+    _, events = run(_moving(drv, (s1,)), {"type": "RunDrvMovement"}, dice)
     return events
 
 
@@ -40,8 +40,8 @@ def test_the_seed_counts_bands_between() -> None:
 
 def test_5_6_1_deck_and_medium_are_two_bands_apart_no_check() -> None:
     """Read as a difference of two bands or more: Deck next to Medium takes no proximity
-    check (one band, Low, lies strictly between them); Low next to Medium does."""
-    assert not of(_move_to("deck", []), ev.ActivationChecked)
+    check (one band, Low, lies strictly between them); Deck next to Low does."""
+    assert not of(_move_to("medium", []), ev.ActivationChecked)
     assert of(_move_to("low", [[7, 0]]), ev.ActivationChecked)[0].reason == "proximity"
 
 

@@ -8,44 +8,15 @@ from typing import Any
 
 import msgspec
 
+from tests.rulesets.downtown.setups import SETUP, manual_for, us_flights
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.events.types import DiceRolled
 from umpire.server.games import Games
-
-from .play import flight, manual_for
-
-SETUP: dict[str, Any] = {
-    "scenario": "D4",
-    "year": 1967,
-    "month": 6,
-    "aaa_points": 8,
-    "fire_can_units": 2,
-    "sams_at_start": 2,
-    "dummy_sams": 1,
-    "dummy_radars": 1,
-    "sam_battalions_in_reserve": 4,
-    "gci_level": 3,
-    "raid_target": "bridge",
-    "entry": "west",
-    "map": msgspec.to_builtins(SYNTHETIC),
-}
-
-
-def _us(strike: str, ih: str, cap: str) -> dict[str, Any]:
-    return {
-        "type": "ReportUsFlights",
-        "flights": [
-            flight("S1", "strike", "bombing", strike, bomber=True, altitude="medium", facing=2),
-            flight("IH1", "iron_hand", "sead", ih, altitude="low", facing=2),
-            flight("C1", "cap", "cap", cap, altitude="high", facing=2),
-        ],
-    }
 
 
 class Raid:
@@ -87,7 +58,7 @@ async def test_scripted_raid(games: Games) -> None:
     state = await raid.state()
     assert len(state.drv) == 3 and state.phase == "detection"
     # Turn 1
-    await raid.send(_us("1020", "1121", "1019"))
+    await raid.send(us_flights("1020", "1121", "1019"))
     await raid.send({"type": "RunDetectionPhase", "detected": [state.drv[0].id]}, {})
     await raid.send({"type": "RunSamAcquisitionPhase"}, {"SAM Activation Check": (1,)})
     state = await raid.state()
@@ -126,16 +97,7 @@ async def test_scripted_raid(games: Games) -> None:
     state = await raid.state()
     mig = next(f for f in state.drv if not f.ready)
     await raid.send({"type": "PlanDrvFlight", "flight_id": mig.id})
-    await raid.send(
-        {
-            "type": "MoveDrvFlight",
-            "flight_id": mig.id,
-            "hex": "1120",
-            "altitude": "medium",
-            "facing": 4,
-        },
-        {},
-    )
+    await raid.send({"type": "RunDrvMovement", "flights": 1}, {})
     state = await raid.state()
     if any(f.id == mig.id for f in state.drv):
         await raid.send({"type": "IdentifyVisually", "flight_id": mig.id}, {})
@@ -156,7 +118,7 @@ async def test_scripted_raid(games: Games) -> None:
     for turn, hexes in ((2, ("1321", "1422", "1220")), (3, ("1621", "1722", "1520"))):
         state = await raid.state()
         assert state.turn == turn and state.phase == "detection"
-        await raid.send(_us(*hexes))
+        await raid.send(us_flights(*hexes))
         await raid.send({"type": "RunDetectionPhase", "detected": []})
         await raid.send({"type": "RunSamAcquisitionPhase"})
         await raid.send({"type": "DrvChitPicked", "value": 2})

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.rulesets.downtown.setups import SEED
 from tests.support.seeds import seed_text
-
-from .play import SEED
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "rulesets" / "downtown"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.nightfighter.build import make_setup, named, run
+from tests.rulesets.nightfighter.setups import make_setup, named, run
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.campaign import DECK, month_of
 from umpire.engine.rulesets.nightfighter.evolve import initial_state

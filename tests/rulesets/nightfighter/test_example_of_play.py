@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.rulesets.nightfighter.setups import Play, setup_4b_phase_by_phase, start_turn
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for
@@ -21,33 +21,6 @@ from umpire.engine.rulesets.nightfighter import RULESET
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Status, Track, Uncertainty
 from umpire.server.games import Games
-
-
-class Play:
-    """Drives one game through `games`, one command at a time."""
-
-    def __init__(self, games: Games, gid: str) -> None:
-        self.games, self.gid, self.n = games, gid, 0
-
-    async def do(
-        self, kind: str, rolls: list[list[int]] | None = None, /, **fields: Any
-    ) -> list[Any]:
-        self.n += 1
-        before = await self.games.store.version(self.gid)
-        await self.games.handle(
-            self.gid, f"c{self.n}", {"type": kind, **fields}, manual_dice=rolls or []
-        )
-        envs = await self.games.store.read(self.gid, before + 1)
-        codec = codec_for(RULESET)
-        return [codec.decode(e.type, e.version, e.payload) for e in envs]
-
-    async def state(self) -> State:
-        _, game = await self.games.load(self.gid)
-        return game.state  # type: ignore[no-any-return]
-
-    async def phases(self, count: int) -> None:
-        for _ in range(count):
-            await self.do("EndPhase")
 
 
 def on_map(state: State, bomber: str) -> list[str]:
@@ -66,23 +39,11 @@ def decision(events: list[Any], name: str) -> Any:
     return next(e for e in events if type(e).__name__ == name)
 
 
-async def start_turn(
-    p: Play,
-    path: list[str],
-    facing: int,
-    accelerate: tuple[str, ...] = (),
-    dice: list[list[int]] | None = None,
-) -> None:
-    """End the last turn's combat phase, move the bombers, move the fighter, end movement."""
-    await p.do("EndPhase")
-    await p.do("MoveBombers", dice, accelerate=list(accelerate))
-    await p.do("MoveFighter", fighter="F1", path=path, facing=facing)
-    await p.do("EndPhase")
-
-
 async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     """The whole example of play, scenario 4B, with the dice it states."""
-    created = await create_bound(games, "nightfighter", setup_4b(), "4B", opponent_manual_dice=True)
+    created = await create_bound(
+        games, "nightfighter", setup_4b_phase_by_phase(), "4B", opponent_manual_dice=True
+    )
     p = Play(games, created.game_id)
 
     # Turn 1: three high counters for the first Lancaster enter in columns 04, 10, 16.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.nightfighter.scenario import setup_4b
+from tests.rulesets.nightfighter.setups import setup_4b_phase_by_phase
 from tests.support.gateway_games import create_bound
 from umpire.engine.audit import audit
 from umpire.engine.errors import InvalidSetup, RuleError
@@ -28,7 +28,7 @@ async def _to_ai_phase(games: Games, gid: str) -> None:
 
 async def test_bad_input_is_refused_citing_the_rule_and_writes_nothing(games: Games) -> None:
     """Ineligible search, second AI search in a phase, non-adjacent move, phase order."""
-    created = await create_bound(games, "nightfighter", setup_4b(), "bad")
+    created = await create_bound(games, "nightfighter", setup_4b_phase_by_phase(), "bad")
     gid = created.game_id
     with pytest.raises(RuleError, match="bomber movement phase") as info:
         await games.handle(gid, "b0", {"type": "MoveBombers"})  # turn 0 is over first
@@ -66,7 +66,7 @@ async def test_bad_input_is_refused_citing_the_rule_and_writes_nothing(games: Ga
 
 
 async def test_second_ai_search_in_a_phase_is_refused(games: Games) -> None:
-    setup = setup_4b()
+    setup = setup_4b_phase_by_phase()
     setup["fighters"] = [{"id": "F1", "hex": "1006", "facing": 0, "ai_range": 2}]
     created = await create_bound(games, "nightfighter", setup, "ai2")
     gid = created.game_id
@@ -93,7 +93,7 @@ async def test_bad_setup_is_refused(games: Games) -> None:
 async def test_server_dice_game_audits_and_hides_location_rolls(games: Games) -> None:
     """Six turns with server dice: searches every phase; the audit passes; the player sees
     no rolled cell or hex of a failed location and no face of a hidden roll."""
-    setup = setup_4b()
+    setup = setup_4b_phase_by_phase()
     setup["fighters"] = [{"id": "F1", "hex": "1012", "facing": 0, "ai_range": 2}]
     created = await create_bound(games, "nightfighter", setup, "server")
     gid = created.game_id

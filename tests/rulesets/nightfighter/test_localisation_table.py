@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.rulesets.nightfighter.build import low_hex, make_setup, moderate_hex
+from tests.rulesets.nightfighter.setups import low_hex, make_setup, moderate_hex
 from tests.support.seeds import seed_text
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.nightfighter.tables.localisation import (
@@ -73,8 +73,8 @@ def test_moderate_cells_fixed_by_the_example_of_play(
     centre: str, label: str, expected: str, sentence: str
 ) -> None:
     """Each map example: counter hex, dice and the hex the seed says they point to."""
-    assert sentence in seed_text(SEED)
     assert moderate_hex(make_setup(), centre, label) == expected
+    assert sentence in seed_text(SEED)  # provenance, last: it skips without the document
 
 
 @pytest.mark.parametrize(
@@ -92,8 +92,8 @@ def test_moderate_cells_fixed_by_the_example_of_play(
 def test_low_cells_fixed_by_the_example_of_play(
     centre: str, label: str, expected: str, sentence: str
 ) -> None:
-    assert sentence in seed_text(SEED)
     assert low_hex(make_setup(), centre, label) == expected
+    assert sentence in seed_text(SEED)  # provenance, last: it skips without the document
 
 
 def test_s53_shift_example_area_round_2_34() -> None:
@@ -131,7 +131,7 @@ def test_area_is_the_diagram_turned_with_the_heading(
 ) -> None:
     """S5.2/S5.3: for any counter hex and heading the area has 6 or 18 distinct hexes, all
     within one or two hexes, the counter's own hex included, the omitted hex behind it."""
-    from tests.rulesets.nightfighter.build import counter
+    from tests.rulesets.nightfighter.setups import counter
     from umpire.engine.rulesets.nightfighter.geometry import area_cells, distance, off_grid
 
     setup = make_setup()

@@ -7,11 +7,9 @@ import random
 from collections import Counter as Tally
 from typing import Any
 
-import msgspec
 import pytest
 
-from tests.rulesets.nightfighter.build import command
-from tests.rulesets.nightfighter.scenario import ZONES_4B
+from tests.rulesets.nightfighter.setups import command, random_options, random_setup
 from umpire.engine.dice import ServerDice
 from umpire.engine.errors import RuleError
 from umpire.engine.kit.fold import fold
@@ -19,62 +17,7 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter import RULESET
 from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
 from umpire.engine.rulesets.nightfighter.state import State
-from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Track, Uncertainty
-
-
-def _setup(seed: int) -> Any:
-    return msgspec.convert(
-        {
-            "bombers": [{"id": f"B{i}", "turn": t} for i, t in enumerate((1, 3, 4, 4, 4, 7))],
-            "radars": [{"name": "W", "search_value": 1}, {"name": "F", "search_value": 3}],
-            "zones": [{"name": n, "hexes": h} for n, h in ZONES_4B.items()],
-            "fighters": [{"id": "F1", "hex": "1010", "facing": 0, "ai_range": 4},
-                         {"id": "F2", "hex": "0512", "facing": 0, "ai_arc": "wide",
-                          "ai_range": 3}],
-            "visibility": ("good", "moderate")[seed % 2],
-            "contrails": seed == 2,
-        },
-        RULESET.setup_type,
-    )  # fmt: skip
-
-
-def _options(state: State, rng: random.Random) -> list[dict[str, Any]]:
-    hexes = sorted(c.hex for c in state.counters if c.status is Status.ON_MAP)
-    pick = (lambda: rng.choice(hexes)) if hexes else (lambda: "0101")
-    fighter = rng.choice(["F1", "F2"])
-    by_phase: dict[Phase, list[dict[str, Any]]] = {
-        Phase.BOMBER_MOVEMENT: [{"type": "MoveBombers"}],
-        Phase.FIGHTER_MOVEMENT: [],
-        Phase.RADAR_SEARCH: [
-            {"type": "PlaceRadarSearches", "searches": [{"radar": "W", "hex": pick()}]},
-            {"type": "PlaceRadarSearches",
-             "searches": [{"radar": "W", "hex": pick()}, {"radar": "F", "hex": pick()}]},
-        ],
-        Phase.AI_RADAR: [{"type": "SearchAI", "fighter": fighter, "hex": pick()}],
-        Phase.SEARCHLIGHT: [{"type": "SearchSearchlight", "zone": z, "hex": h}
-                            for z, zone in ZONES_4B.items() for h in hexes if h in zone],
-        Phase.TALLY: [{"type": "AttemptTally", "fighter": fighter, "hex": pick(), "dice": 3,
-                       "kind": rng.choice(["basic", "fixed"])}],
-        Phase.COMBAT: [{"type": "Corkscrew", "fighter": fighter, "hex": pick(), "follow_dice": 2},
-                       {"type": "RollBomberResponse", "fighter": fighter, "hex": pick()}],
-    }  # fmt: skip
-    f = next(x for x in state.fighters if x.id == fighter)
-    if state.phase is Phase.FIGHTER_MOVEMENT and f.hex:
-        from umpire.engine.hexgrid import Hex
-        from umpire.engine.rulesets.nightfighter.geometry import grid_of
-
-        grid = grid_of(state.setup)
-        nxt = grid.neighbours(Hex.parse(f.hex))
-        if nxt:
-            step = rng.choice(nxt)
-            by_phase[Phase.FIGHTER_MOVEMENT].append(
-                {"type": "MoveFighter", "fighter": fighter, "path": [step.label],
-                 "facing": rng.randrange(6)}
-            )  # fmt: skip
-    options = by_phase[state.phase]
-    if options and rng.random() < 0.75:
-        return options
-    return [{"type": "EndPhase"}]
+from umpire.engine.rulesets.nightfighter.terms import Status, Track, Uncertainty
 
 
 def _check(state: State) -> None:
@@ -96,14 +39,14 @@ def _check(state: State) -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_random_games(seed: int) -> None:
     rng = random.Random(seed)
-    setup = _setup(seed)
+    setup = random_setup(seed)
     state = initial_state(setup)
     log: list[Any] = []
     rolls = 0
     steps = 0
     while state.turn <= 16 and steps < 3000:
         steps += 1
-        wire = rng.choice(_options(state, rng))
+        wire = rng.choice(random_options(state, rng))
         dice = ServerDice(b"\x07" * 32, f"random-{seed}", rolls)
         try:
             events = RULESET.decide(state, command(wire.pop("type"), **wire), dice)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.nightfighter.build import (
+from tests.rulesets.nightfighter.setups import (
     counter,
     low_hex,
     make_setup,

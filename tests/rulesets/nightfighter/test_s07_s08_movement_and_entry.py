@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.nightfighter.evolve import initial_state
 from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.nightfighter.build import counter, make_setup, make_state, named, run
+from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.terms import Phase, Uncertainty
 

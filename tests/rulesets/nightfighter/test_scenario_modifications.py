@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.nightfighter.build import make_setup, named, run
+from tests.rulesets.nightfighter.setups import make_setup, named, run
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.nightfighter.evolve import initial_state
 from umpire.engine.rulesets.nightfighter.terms import Jamming, Phase, Status, Uncertainty
@@ -64,7 +64,7 @@ def test_8f_v1_enters_in_the_rolled_column_never_uncertain() -> None:
 
 
 def _scenario_7(counters, fighter=("1020", 0)):  # type: ignore[no-untyped-def]
-    from tests.rulesets.nightfighter.build import make_state
+    from tests.rulesets.nightfighter.setups import make_state
 
     setup = make_setup(
         scenario="7",
@@ -77,7 +77,7 @@ def _scenario_7(counters, fighter=("1020", 0)):  # type: ignore[no-untyped-def]
 def test_7_serrate_reveals_on_5_or_6_and_draws_from_the_cup() -> None:
     """SCENARIO 7: every counter in the wide arc (any range) is diced; 5-6 reveals it and
     draws from the cup of 2 Ju88 among 30: a Ju88 replaces it, anything else removes both."""
-    from tests.rulesets.nightfighter.build import counter
+    from tests.rulesets.nightfighter.setups import counter
 
     counters = [counter("A-1", "1001"), counter("B-1", "1005"), counter("C-1", "1025")]
     state = _scenario_7(counters)
@@ -97,7 +97,7 @@ def test_7_serrate_reveals_on_5_or_6_and_draws_from_the_cup() -> None:
 
 
 def test_7_cup_draw_not_a_ju88_removes_both() -> None:
-    from tests.rulesets.nightfighter.build import counter
+    from tests.rulesets.nightfighter.setups import counter
 
     state = _scenario_7([counter("A-1", "1001")])
     state, events = run(state, "SerrateSearch", [[6], [30]], fighter="M1")
@@ -108,7 +108,7 @@ def test_7_cup_draw_not_a_ju88_removes_both() -> None:
 def test_7_focused_serrate_narrows_a_revealed_ju88_with_crowding() -> None:
     """SCENARIO 7: focused search of a revealed Ju88 in the wide arc; -1 when another
     revealed Ju88 or any unrevealed bomber counter is within four hexes."""
-    from tests.rulesets.nightfighter.build import counter
+    from tests.rulesets.nightfighter.setups import counter
 
     counters = [counter("A-1", "1010", ju88=True), counter("B-1", "1012")]
     state = _scenario_7(counters, ("1015", 0))

@@ -7,7 +7,7 @@ from collections import Counter as Tally
 
 import pytest
 
-from tests.rulesets.nightfighter.build import counter, make_setup, make_state
+from tests.rulesets.nightfighter.setups import counter, make_setup, make_state
 from umpire.engine.dice import ServerDice
 from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.evolve import evolve

@@ -1,0 +1,56 @@
+"""The client commands `umpire watch` and `umpire play`, as the `umpire` command line finds
+them: entry points of the group `umpire.commands` (pyproject.toml; server/cli.py
+`Subcommand`), so server/ never imports clients/.
+
+Loading this module must stay cheap (the `umpire` command line loads it for every command):
+it declares each command's help and arguments; what runs it (clients/cli.py, websockets
+and rich) is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import NamedTuple
+
+# A long-running watch or play keeps its command line in /proc, where every local user
+# reads it; its environment only its owner: the credential's default comes from here.
+CREDENTIAL_ENV = "UMPIRE_CREDENTIAL"
+
+
+class ClientCommand(NamedTuple):
+    """One subcommand: its help line, its arguments, and its handler ("module:function",
+    called with the parsed arguments and the gateway's websocket URL). A NamedTuple, not a
+    dataclass: dataclasses imports inspect, which `umpire --help` would pay for."""
+
+    help: str
+    handler: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+
+
+def _gateway_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", help="game id (default: the credential's game)")
+    parser.add_argument(
+        "--credential",
+        help=f"player or spectator credential (default: {CREDENTIAL_ENV}, which other "
+        "local users cannot read as they can a command line)",
+    )
+    parser.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
+
+
+def _watch_arguments(parser: argparse.ArgumentParser) -> None:
+    _gateway_arguments(parser)
+    parser.add_argument("--from", dest="from_seq", type=int, default=0)
+    parser.add_argument("--limit", type=int, default=0, help="stop after N events")
+
+
+WATCH = ClientCommand(
+    help="follow a game's events live through a gateway",
+    handler="umpire.clients.cli:cmd_watch",
+    add_arguments=_watch_arguments,
+)
+PLAY = ClientCommand(
+    help="send commands (JSON lines on stdin) through a gateway",
+    handler="umpire.clients.cli:cmd_play",
+    add_arguments=_gateway_arguments,
+)

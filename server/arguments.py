@@ -1,0 +1,247 @@
+"""What each built-in `umpire` subcommand accepts: the argument parser, and nothing else.
+
+Building the parser imports argparse and the role names only (no redis, websockets, rich,
+pydantic, ruleset or gateway), so `umpire --help` and a mistyped option answer at once;
+server/cli.py imports the module that runs the chosen subcommand after parsing. Client
+commands (`watch`, `play`) add their own arguments (server/cli.py `Subcommand`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from umpire.engine.roles import Role
+
+ROLES = [r.value for r in Role]
+DESCRIPTION = "The `umpire` command line."
+Extra = tuple[str, str, Callable[[argparse.ArgumentParser], None]]
+
+
+def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
+    """The parser of the built-in subcommands and of `extra` ones, each (name, help, a
+    function adding its arguments): the client commands (server/cli.py `Subcommand`)."""
+    parser = argparse.ArgumentParser(prog="umpire", description=DESCRIPTION)
+    parser.add_argument("--data-dir", type=Path, help="data directory of the embedded server")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+
+    p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
+    p.add_argument("--host")
+    p.add_argument("--port", type=int)
+    p.add_argument(
+        "--workers", type=int,
+        help="gateway processes sharing the port (default: one per core, at most 8; "
+        "UMPIRE_WORKERS)",
+    )  # fmt: skip
+
+    p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
+    p.add_argument("ruleset")
+    p.add_argument("--scenario", help="a shipped scenario (see `umpire scenarios RULESET`)")
+    p.add_argument(
+        "--setup",
+        help="a setup file (.json or .toml, fields of the ruleset's setup) or inline JSON; "
+        "with --scenario, its top-level fields replace the scenario's",
+    )
+    p.add_argument(
+        "--client-seed", help="the client seed to bind after the commitment (default: random)"
+    )
+    p.add_argument(
+        "--waive-client-entropy", action="store_true",
+        help="bind no client seed: the server's seed alone derives the dice (logged)",
+    )  # fmt: skip
+    p.add_argument("--game-id")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--allow-opponent-dice",
+        action="store_true",
+        help="let the player enter physical dice (--dice) for the opponent's rolls too",
+    )
+
+    p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
+    p.add_argument("game")
+    p.add_argument("client_seed", nargs="?", help="default: fresh random entropy")
+
+    p = sub.add_parser("send", help="send a player command to a game")
+    p.add_argument("game")
+    p.add_argument("command", metavar="COMMAND-JSON")
+    p.add_argument("--command-id")
+    p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
+    add_role_arguments(p)
+
+    p = sub.add_parser("takeback", help="take back your last command (or say why not)")
+    p.add_argument("game")
+    p.add_argument("--command-id")
+    add_role_arguments(p)
+
+    p = sub.add_parser("log", help="print a game's log")
+    p.add_argument("game")
+    p.add_argument("--from", dest="from_seq", type=int, default=1)
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON Lines (the export format as the referee; the role's view otherwise)",
+    )
+    add_role_arguments(p)
+    p = sub.add_parser("state", help="a game's current state as your role sees it")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    add_role_arguments(p)
+
+    sub.add_parser("games", help="list games")
+    p = sub.add_parser(
+        "reveal", help="publish a game's dice seed (a running game rotates to a fresh one)"
+    )
+    p.add_argument("game")
+    p = sub.add_parser("revoke", help="revoke a game credential (operator)")
+    p.add_argument("credential")
+    sub.add_parser("rulesets", help="list installed rulesets")
+    p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
+    p.add_argument("ruleset")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
+    )
+
+    p = sub.add_parser("actions", help="the commands a role may send now, with their fields")
+    add_actions_arguments(p)
+    for name, text, add_arguments in extra:
+        add_arguments(sub.add_parser(name, help=text))
+    _add_log_commands(sub)
+    return parser
+
+
+def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -> None:
+    """--as ROLE (default player) and --operator-token TOKEN (the referee's view). `--as`
+    and `--role` are one option under two names (`flag` is the one shown first), so
+    either spelling works with every command that prints a role's view
+    (server/referee.py `role_for` reads them)."""
+    parser.add_argument(
+        flag,
+        "--role" if flag == "--as" else "--as",
+        dest="role",
+        choices=ROLES,
+        default=None,
+        help="whose view: player (default), spectator, or referee (needs the operator token)",
+    )
+    parser.add_argument(
+        "--operator-token",
+        help="the server's operator token: shows the referee's view; other local users "
+        "can read a command line (ps), so prefer UMPIRE_OPERATOR_TOKEN in the environment",
+    )
+
+
+def add_actions_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire actions` (server/actions_command.py)."""
+    parser.add_argument("game", help="game id in the store")
+    parser.add_argument(
+        "--role",
+        choices=ROLES,
+        default=Role.PLAYER.value,
+        help="whose actions (default: the player's; a spectator has none)",
+    )
+    parser.add_argument("--json", action="store_true", help="the actions as JSON")
+
+
+def _add_log_commands(sub: Any) -> None:
+    """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
+    p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
+    add_audit_arguments(p)
+    p = sub.add_parser("replay", help="a game's state at a seq, or what changed between two")
+    add_replay_arguments(p)
+    p = sub.add_parser("explain", help="one event in plain words: rule, dice, candidates")
+    add_explain_arguments(p)
+    p = sub.add_parser("readjudicate", help="re-run a game under the current or given rules")
+    add_readjudicate_arguments(p)
+    p = sub.add_parser("export", help="write a game as JSON Lines (umpire-export/1)")
+    add_export_arguments(p)
+    p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
+    add_import_arguments(p)
+    p = sub.add_parser(
+        "store", help="check or repair the embedded store's append-only file (no serve running)"
+    )
+    add_store_arguments(p)
+
+
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """`umpire store check|repair` (server/store_repair.py)."""
+    sub = parser.add_subparsers(dest="store_cmd", required=True)
+    sub.add_parser("check", help="say whether the store's append-only file is whole")
+    sub.add_parser(
+        "repair",
+        help="cut the append-only file back to its last complete command (a copy kept)",
+    )
+
+
+def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire audit` (server/audit_command.py)."""
+    parser.add_argument("game", nargs="?", help="game id in the store")
+    parser.add_argument("--file", type=Path, help="audit an export (JSON Lines) instead")
+    parser.add_argument(
+        "--ruleset-module",
+        metavar="MODULE:ATTR",
+        help="audit under these rules instead of the installed ones (corrected rules)",
+    )
+    parser.add_argument(
+        "--commitment",
+        type=_commitment,
+        help="the seed commitment received at creation: a log rewritten under another seed "
+        "fails against it",
+    )
+
+
+def _commitment(text: str) -> str:
+    if re.fullmatch("[0-9a-f]{64}", text) is None:
+        raise argparse.ArgumentTypeError("a seed commitment is 64 lowercase hex digits")
+    return text
+
+
+def _source(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--file", type=Path, help="read an export (JSON Lines) instead")
+    add_role_arguments(parser, flag="--role")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire replay` (server/replay_command.py)."""
+    parser.add_argument("game", nargs="?")
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
+    what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
+    _source(parser)
+
+
+def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire explain`."""
+    parser.add_argument("game", nargs="?", help="game id (omit with --file)")
+    parser.add_argument("seq", type=int)
+    _source(parser)
+
+
+def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire readjudicate`."""
+    parser.add_argument("game")
+    parser.add_argument(
+        "--ruleset-module", metavar="MODULE:ATTR",
+        help="the corrected rules (default: the installed ruleset of the game's name)",
+    )  # fmt: skip
+    parser.add_argument("--new-game-id", help="id of the new game (default: GAME-rN)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_export_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire export` (server/export_command.py)."""
+    parser.add_argument("game")
+    parser.add_argument("--output", "-o", type=Path, help="write to this file (default stdout)")
+    parser.add_argument(
+        "--operator",
+        action="store_true",
+        help="export an unrevealed game, with its secret seed (server migration only)",
+    )
+
+
+def add_import_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire import`."""
+    parser.add_argument("file", type=Path)

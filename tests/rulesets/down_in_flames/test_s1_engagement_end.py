@@ -1,0 +1,50 @@
+"""The end of an engagement (README "End of the engagement"; 002_c21c1b1d0b6ff92b.txt 1
+leaves the dogfight to the base game): a side with no aircraft left loses, and that
+side may not begin a move."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rulesets.down_in_flames.setups import duel, engaged, run
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown
+from umpire.events.types import GameEnded
+
+SHOT = {"type": "Attack", "attacker": "a1", "target": "b1", "card": "in_my_sights",
+        "hits": 3, "bursts": 1}  # fmt: skip
+
+
+def test_the_last_aircraft_of_a_side_shot_down_ends_the_engagement() -> None:
+    """3 hits x HV 8 against defense 6 is 4:1 (3.2.4); the D6 rolls 1, at most half the
+    odds: the Bf 109 is shot down (3.2.5), side B has nothing left, side A wins in the
+    same batch."""
+    state = engaged(duel(), "a1", "b1", "tailing")
+    state, events = run(state, SHOT, [[1]])
+    assert [type(e) for e in events][-2:] == [AircraftShotDown, GameEnded]
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    assert ended.result.startswith("side A wins: side B has no aircraft left")
+    assert ended.rule == "002_c21c1b1d0b6ff92b.txt 1"
+
+
+def test_a_damaging_hit_does_not_end_it() -> None:
+    """The D6 rolls 3 at 4:1: damaged, not shot down (3.2.5); the fight goes on."""
+    state = engaged(duel(), "a1", "b1", "tailing")
+    _, events = run(state, SHOT, [[3]])
+    assert not any(isinstance(e, GameEnded) for e in events)
+
+
+def test_a_side_with_no_aircraft_left_may_not_begin_a_move() -> None:
+    """After the Bf 109 is shot down (D6 1 at 4:1), BeginTurn for side B is refused, as
+    `actions` offers only side A."""
+    state = engaged(duel(), "a1", "b1", "tailing")
+    state, _ = run(state, SHOT, [[1]])
+    state, _ = run(state, {"type": "EndTurn", "side": "A"})
+    with pytest.raises(RuleError, match="side B has no aircraft left in the engagement; "
+                       "sides that may move: A"):  # fmt: skip
+        run(state, {"type": "BeginTurn", "side": "B"})
+    offered = next(a for a in RULESET.actions(state, Role.PLAYER) if a.type == "BeginTurn")
+    assert offered.variants[0]["side"] == {"enum": ["A"]}

@@ -1,0 +1,85 @@
+"""`umpire actions` and `umpire state` as real processes against the suite's Valkey
+(issue 28 item 4): every action shown completely, values by name (never a Python repr),
+every case of a choice (Nightfighter's exit move), an example that `umpire send` accepts
+as printed, and `state --json` that parses."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.drivers import rulesets
+from tests.support.processes import REPO
+from umpire.server.embedded import EmbeddedRedis
+
+REPR = re.compile(r"<[A-Za-z_][\w.]*: ")  # <Side.A: 'A'>
+
+
+@pytest.fixture
+def umpire(redis_server: EmbeddedRedis, prefix: str):  # type: ignore[no-untyped-def]
+    """Run one `umpire` command as a process on the test store: (status, stdout)."""
+    env = {**os.environ, "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix,
+           "PYTHONPATH": str(REPO), "COLUMNS": "80"}  # fmt: skip
+
+    def run(*argv: str) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", *argv],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        return done.returncode, done.stdout + done.stderr
+
+    return run
+
+
+def _examples(text: str) -> list[dict[str, object]]:
+    return [json.loads(line.split("e.g. ", 1)[1]) for line in text.splitlines() if "e.g. {" in line]
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_actions_text_shows_values_by_name_and_an_example_send_accepts(umpire, name: str) -> None:
+    code, out = umpire("new", name, "--json")
+    assert code == 0, out
+    game = json.loads(out)["game_id"]
+    code, text = umpire("actions", game)
+    assert code == 0, text
+    assert not REPR.search(text), text
+    assert "<" not in text, text
+    examples = _examples(text)
+    own = [e for e in examples if e["type"] not in ("RollDice", "EndGame", "TakeBack")]
+    assert own and len(examples) == text.count("\n    e.g. "), text
+    # The first of the ruleset's own examples, sent as printed, is accepted.
+    code, sent = umpire("send", game, json.dumps(own[0]))
+    assert code == 0, (own[0], sent)
+
+
+def test_nightfighter_exit_move_is_shown_and_state_json_parses(umpire) -> None:
+    """A nightfighter near the map edge: its move has two cases, on the map and leaving
+    it with `exit`; both are printed. Played there by sending the printed examples."""
+    fighter = {"id": "F1", "kind": "Do215B-5", "hex": "1026", "facing": 3, "ai_range": 2}
+    code, out = umpire(
+        "new", "nightfighter", "--json", "--setup", json.dumps({"fighters": [fighter]})
+    )
+    assert code == 0, out
+    game = json.loads(out)["game_id"]
+    for _ in range(6):
+        code, text = umpire("actions", game)
+        if "MoveFighter" in text:
+            break
+        first = _examples(text)[0]  # EndPhase, then MoveBombers
+        code, sent = umpire("send", game, json.dumps(first))
+        assert code == 0, (first, sent)
+    block = text.split("MoveFighter  ", 1)[1].split("\n    e.g. ", 1)[0]
+    assert "and one of 2 cases:" in block, block
+    assert "exit: true (the only choice)" in block, block
+    assert "exit (optional, default false): false (the only choice)" in block, block
+    code, state = umpire("state", game, "--json")
+    assert code == 0 and json.loads(state)["view"]["fighters"], state
+    code, readable = umpire("state", game)
+    assert code == 0 and game in readable and "fighters" in readable, readable
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(readable)

@@ -1,0 +1,33 @@
+"""A short game of every ruleset, driven through the `umpire` command line with server
+dice: its default scenario, the ruleset's own openings (`Ruleset.openings`, so its
+decisions are in the log), a generic roll, and the end of the game (which reveals the
+seed). Nothing here names a ruleset: a new one is played from its own declarations.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from tests.support.drivers import start_setup
+from tests.support.forgery import Cli
+from umpire.engine import registry
+
+
+def every_ruleset() -> list[str]:
+    """Every installed ruleset, the example counter among them."""
+    return sorted(set(registry.available()) | {"counter"})
+
+
+def short_game(cli: Cli, ruleset: str, *, end: bool = True) -> str:
+    """Create a game of `ruleset`, play its openings and a generic roll, and end it."""
+    openings = registry.get(ruleset).openings
+    assert openings, (
+        f"{ruleset} declares no openings (Ruleset.openings): its log would hold no decision"
+    )
+    game = cli.new(ruleset, start_setup(ruleset))
+    for command in openings:
+        cli.send(game, msgspec.to_builtins(command))
+    cli.send(game, {"type": "RollDice", "dice": "2d6", "purpose": "export test"})
+    if end:
+        cli.send(game, {"type": "EndGame", "result": "export test over"})
+    return game
