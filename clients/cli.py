@@ -12,17 +12,16 @@ import os
 import sys
 from typing import Any
 
-from rich.console import Console
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from umpire.clients.client import UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.events import errors
-from umpire.events.terminal_text import printable, shown
+from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import EventFrame, ViewState
 
-console = Console()
-err_console = Console(stderr=True)
+console = terminal()
+err_console = terminal(stderr=True)
 
 
 def describe_frame(frame: EventFrame) -> str:
@@ -70,7 +69,12 @@ def _value(value: Any) -> str:
 
 
 def refused(exc: BaseException, url: str) -> str:
-    """What went wrong talking to the gateway, in one line (no traceback)."""
+    """What went wrong talking to the gateway, in one line (no traceback), its control
+    characters escaped (a server's message may quote what a player wrote)."""
+    return printable(_refusal(exc, url))
+
+
+def _refusal(exc: BaseException, url: str) -> str:
     if isinstance(exc, UmpireError):
         return f"error ({exc.code}): {exc.message}"
     if isinstance(exc, ConnectionClosed):

@@ -99,7 +99,8 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
 
     Raises CommandNotAllowed naming the command and listing the types allowed now. Where
     the rules themselves say why (the ruleset's `decide` refuses it, tried without dice),
-    that reason and its rule are given too.
+    that reason and its rule are given too (to the player; a spectator, who may send
+    nothing, gets the listing only).
     """
     kind = command_tag(type(parsed))
     # The common case without the listing (the takeback rule is asked below).
@@ -115,7 +116,9 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
         return
     rule = f"{ruleset.seed} (legal actions)"
     reason = ""
-    if not isinstance(parsed, (RollDice, EndGame, TakeBack)):
+    # A spectator sends nothing: the rules' reason would be judged on the whole state,
+    # secrets included, and say more than the spectator's view (issue 32).
+    if role is not Role.SPECTATOR and not isinstance(parsed, (RollDice, EndGame, TakeBack)):
         try:
             ruleset.decide(game.state, parsed, RecordedDice(()))
         except RuleError as exc:

@@ -63,6 +63,10 @@ def parse_document(text: str, fmt: str, what: str) -> dict[str, Any]:
             data: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidSetup(f"{what} is not valid TOML: {exc}") from exc
+        except RecursionError:
+            raise InvalidSetup(f"{what} nests arrays or tables too deeply") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise InvalidSetup(f"{what} is not a setup: {exc}") from None
     else:
         try:
             data = json.loads(text)
@@ -70,6 +74,10 @@ def parse_document(text: str, fmt: str, what: str) -> dict[str, Any]:
             raise InvalidSetup(
                 f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
             ) from exc
+        except RecursionError:
+            raise InvalidSetup(f"{what} nests arrays or objects too deeply") from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise InvalidSetup(f"{what} is not a setup: {exc}") from None
     if not isinstance(data, dict):
         raise InvalidSetup(f"{what} must be a JSON object (or a TOML table) of setup fields")
     return data

@@ -22,6 +22,17 @@ class UmpireError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled whole (a refusal decided in a worker process, server/rules_pool.py): the
+        # subclasses' keyword-only __init__ cannot be called again from `args` alone.
+        return (_restored, (type(self), self.message), self.__dict__)
+
+
+def _restored(cls: type[UmpireError], message: str) -> UmpireError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    return error
+
 
 class InvalidGameId(UmpireError):
     """A game id that is not of the allowed form."""

@@ -5,7 +5,8 @@ into the log as written, and the log is printed by `umpire log`, `explain`, `rep
 `audit`, `watch` and `play`. Printed raw, an escape sequence in it clears the operator's
 screen, retitles the window or rewrites earlier lines, and rich markup in it (`[red]`,
 `[link=...]`) would be interpreted. Every command prints such text through `shown` (or
-`printable` where no markup is parsed), so it appears as inert characters.
+`printable` where no markup is parsed), so it appears as inert characters, on a console
+made by `terminal`, which never turns `:skull:` into an emoji.
 
 It lives in events/ because both the server's commands and the clients' (which import
 events only) print it.
@@ -14,7 +15,9 @@ events only) print it.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 # C0 controls (ESC, BEL, CR, backspace, newline...), DEL, C1 controls (U+009B is a
@@ -59,3 +62,9 @@ def printable_json(text: str) -> str:
     result decodes to the same value.
     """
     return _UNSAFE_BUT_NEWLINE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def terminal(**options: Any) -> Console:
+    """The rich Console every command prints through: emoji codes (`:skull:`) stay text,
+    since player text holds them and `shown` cannot escape them."""
+    return Console(emoji=False, **options)

@@ -13,17 +13,17 @@ import argparse
 import json
 
 import msgspec
-from rich.console import Console
-from rich.markup import escape
 
 from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
+from umpire.events.terminal_text import shown, terminal
+from umpire.events.wire import Action
 from umpire.server.action_text import render
 from umpire.server.config import Settings
 from umpire.server.games import Games
 from umpire.server.store_access import open_store
 
-console = Console(highlight=False, soft_wrap=True)
+console = terminal(highlight=False, soft_wrap=True)
 
 
 async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
@@ -39,9 +39,15 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"no actions: {why}")
         return 0
     console.print(
-        f"game {escape(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
+        f"game {shown(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
     )
     for action in actions:
-        for line in render(action):
-            console.print(escape(line))
+        for line in printed(action):
+            console.print(line)
     return 0
+
+
+def printed(action: Action) -> list[str]:
+    """An action's lines as printed: the accepted values hold ids players chose, so
+    every control character is escaped, and markup too (events/terminal_text.py)."""
+    return [shown(line) for line in render(action)]

@@ -39,6 +39,21 @@ LISTED_GAMES_PER_UNIT = 1
 STREAMED_EVENTS_PER_UNIT = 2
 
 
+# A command's rules (decide) are charged by the CPU time they took beyond FREE_WORK_SECONDS,
+# measured in the thread or process that ran them (server/rules_pool.py WorkMeter), at one
+# unit per WORK_UNIT_SECONDS: an ordinary command (well under 5 ms) costs its message's
+# unit as before, while the largest Conflict of Heroes AI turn the bounds allow (~0.13 s)
+# costs ~2,500 units, so a client that asks for one after another waits its turn. The free
+# share is the rules pool's threshold for a worker process (the two mark "costly" alike).
+WORK_UNIT_SECONDS = 50e-6
+FREE_WORK_SECONDS = 0.005
+
+
+def work_cost(seconds: float) -> int:
+    """The units a command's measured rules work costs beyond its message's unit."""
+    return max(0, math.ceil((seconds - FREE_WORK_SECONDS) / WORK_UNIT_SECONDS))
+
+
 def replay_cost(events: int) -> int:
     """A `view` with `at_seq` that must read and fold `events` events (a cached answer
     still loads the game and reads one event to check it)."""
@@ -169,6 +184,22 @@ class Admission:
         )
         self.refused[scope] += 1
         return Refusal(scope, cost, bucket.wait(cost, now))
+
+    def charge_work(
+        self, connection: Bucket, address: str, kind: str, cost: int, now: float
+    ) -> None:
+        """Charge work already done (a command's measured rules work) to the connection
+        and its address, into debt if need be: the sender's next messages wait until the
+        buckets have refilled, so the work one client makes the gateway do is its own
+        budget's, whatever a single command costs."""
+        if cost <= 0:
+            return
+        shared = self._address(address, now)
+        connection.refill(now)
+        shared.refill(now)
+        connection.pay(cost)
+        shared.pay(cost)
+        self.charged[kind] += cost
 
     def pay_or_wait(
         self, connection: Bucket, address: str, kind: str, cost: int, now: float

@@ -28,10 +28,11 @@ from umpire.server.connection_log import connection_logger
 from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import Notifier
-from umpire.server.games import Games
+from umpire.server.games import Games, decide_for
 from umpire.server.gateway import Gateway
 from umpire.server.http import make_process_request
 from umpire.server.metrics import WorkerShare
+from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
     DataDirInUse,
     embedded_server,
@@ -106,7 +107,11 @@ async def running_gateway(
     directory) writes are refused with store_full while its disk is under the
     `store_min_free_mb` watermark (server/disk_watch.py)."""
     store = make_store(url, settings)
-    games = Games(store, snapshot_every=settings.snapshot_every, **(games_options or {}))
+    rules = RulesPool(
+        decide_for, processes=settings.rules_processes, modules=settings.extra_rulesets
+    )
+    options: dict[str, Any] = {"rules": rules, **(games_options or {})}
+    games = Games(store, snapshot_every=settings.snapshot_every, **options)
     watch = None
     if disk is not None and settings.store_min_free_mb > 0:
         watch = DiskWatch(disk, settings.store_min_free_mb * MB)
@@ -158,6 +163,7 @@ async def running_gateway(
         if watch is not None:
             await watch.stop()
         await store.close()
+        rules.close()
 
 
 def supervised_store(settings: Settings, embedded: EmbeddedRedis | None) -> Supervisor | None:
@@ -215,6 +221,11 @@ async def serve_forever(
 def run(settings: Settings) -> int:
     """Entry point of `umpire serve`."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # The rules run in worker threads (server/games.py): a long opponent turn holds the
+    # GIL for up to one switch interval each time the event loop wants it back, and a
+    # command's round trip waits for it several times. 1 ms instead of 5 keeps other games'
+    # answers prompt (tests/server/test_ai_turn_does_not_hold_the_loop.py, issue 32).
+    sys.setswitchinterval(0.001)
     try:
         with embedded_server(settings) as server:
             url = store_url(settings, server)

@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
-
 from umpire.engine.audit import AuditReport, audit
 from umpire.events.errors import ChainBroken
-from umpire.events.terminal_text import shown
+from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
-from umpire.server.game_log import ExportInvalid, check_totals, load_log, ruleset_from_module
+from umpire.server.game_log import (
+    ExportInvalid,
+    check_header,
+    check_totals,
+    load_log,
+    ruleset_from_module,
+)
 from umpire.server.progress import progress_bar
 
 AUDIT_FAILED = 1
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True)
+console = terminal(highlight=False, soft_wrap=True)
+err_console = terminal(stderr=True)
 
 
 def print_report(report: AuditReport, source: str) -> int:
@@ -94,5 +98,15 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             seq = int(exc.details.get("seq", 0))
             console.print(f"FAILED: {shown(log.source)}: first divergence at seq {seq} "
                           f"(export_totals)\n  {shown(exc.message)}")  # fmt: skip
+            return AUDIT_FAILED
+    if log.export is not None and report.failure is None:
+        try:  # the header's game id and seed, as `umpire import` checks them
+            check_header(log.export)
+        except ExportInvalid as exc:
+            seq = int(exc.details.get("seq", 1))
+            console.print(
+                f"FAILED: {shown(log.source)}: the export header does not match its events "
+                f"at seq {seq} (export_header)\n  {shown(exc.message)}"
+            )
             return AUDIT_FAILED
     return print_report(report, log.source)

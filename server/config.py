@@ -65,6 +65,9 @@ class Settings(BaseModel, frozen=True):
     # revoked through another gateway loses its subscriptions within this time.
     credential_recheck_seconds: float = Field(5.0, gt=0)
     extra_rulesets: tuple[str, ...] = ()
+    # Worker processes per gateway for the rules of command types measured costly (an
+    # opponent's turn on a large map, server/rules_pool.py); 0 runs every one in a thread.
+    rules_processes: int = Field(1, ge=0, le=16)
     # Durability: every append waits (WAITAOF, on the connection that wrote it) until it
     # is fsynced locally and on `wait_replicas` replicas, for at most `wait_timeout_ms`;
     # unconfirmed, the command is answered `durability_unconfirmed` (docs/scale-out.md).
@@ -154,6 +157,7 @@ ENV = {
     "close_timeout": "UMPIRE_CLOSE_TIMEOUT",
     "credential_recheck_seconds": "UMPIRE_CREDENTIAL_RECHECK_SECONDS",
     "extra_rulesets": "UMPIRE_EXTRA_RULESETS",
+    "rules_processes": "UMPIRE_RULES_PROCESSES",
     "gc_thresholds": "UMPIRE_GC_THRESHOLDS",
     "wait_local_fsync": "UMPIRE_WAIT_LOCAL_FSYNC",
     "wait_replicas": "UMPIRE_WAIT_REPLICAS",

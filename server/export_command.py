@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import msgspec
-from rich.console import Console
 
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for, ruleset_of
@@ -29,7 +28,7 @@ from umpire.events.envelope import Envelope
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.store import PendingEvent
-from umpire.events.terminal_text import shown
+from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
@@ -37,7 +36,7 @@ from umpire.server.data_dir import PRIVATE_FILE
 from umpire.server.game_log import (
     ExportHeader,
     ExportInvalid,
-    check_secrets,
+    check_header,
     check_totals,
     read_export,
     read_log,
@@ -45,8 +44,8 @@ from umpire.server.game_log import (
 from umpire.server.progress import progress_bar
 from umpire.server.store_access import open_store
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True)
+console = terminal(highlight=False, soft_wrap=True)
+err_console = terminal(stderr=True)
 
 
 class ExportRefused(UmpireError):
@@ -107,7 +106,9 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     )
     lines = [msgspec.json.encode(header).decode()]
     lines += [envelope_to_line(env, codec) for env in envelopes]
-    text = "\n".join(lines) + "\n"
+    # JSON escapes for DEL, C1 and the bidirectional controls (msgspec writes them raw): the
+    # file decodes to the same values, and printed or shown in an editor it acts on nothing.
+    text = printable_json("\n".join(lines) + "\n")
     if args.output is not None:
         _write(args.output, text, private=secret is not None)
         note = " (it holds the secret seed: readable by you alone)" if secret else ""
@@ -162,17 +163,7 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
             seq=f.seq,
             check=f.check,
         )
-    ruleset = ruleset_of(envelopes[0])
-    codec = codec_for(ruleset)
-    created = codec.decode(envelopes[0].type, envelopes[0].version, envelopes[0].payload)
-    assert isinstance(created, GameCreated)
-    revealed = None
-    for env in envelopes:
-        if env.type == "SeedRevealed":
-            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            assert isinstance(event, SeedRevealed)
-            revealed = event
-    seed = check_secrets(header, created, revealed)
+    seed = check_header(export)
     game_id = header.game_id
     async with open_store(settings) as store:
         if await store.version(game_id) > 0:

@@ -18,13 +18,14 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine import registry
-from umpire.engine.game import codec_for
+from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, line_to_envelope
 from umpire.events.store import EventStore
 from umpire.events.types import GameCreated, SeedRevealed
+from umpire.server.input_files import utf8_text
 from umpire.server.store_access import open_store
 
 # An export line holds one event; the biggest real payloads (a scenario's map in
@@ -104,8 +105,10 @@ def parse_header(line: str) -> ExportHeader:
     wanted = f'the first line of an export is a header {{"format": "{EXPORT_FORMAT}", ...}}'
     try:
         data = json.loads(line)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise _fail(f"this is not an umpire export: {wanted}", 1) from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise _fail(f"the export header is not valid: {exc}", 1) from None
     if not isinstance(data, dict) or "format" not in data:
         raise _fail(f"this is not an umpire export: {wanted}", 1)
     fmt = data["format"]
@@ -152,9 +155,10 @@ def read_export(path: Path) -> ExportFile:
         if len(first) > MAX_LINE_BYTES:
             raise _fail(f"the line is longer than {MAX_LINE_BYTES} bytes", 1)
         try:
-            header = parse_header(first.decode())
-        except UnicodeDecodeError:
-            raise _fail("this is not an umpire export: the file is not UTF-8 text", 1) from None
+            text = utf8_text(first, "the file", ExportInvalid)
+        except ExportInvalid as exc:
+            raise _fail(f"this is not an umpire export: {exc.message}", 1) from None
+        header = parse_header(text)
         try:
             ruleset = registry.get(header.ruleset)
         except UmpireError as exc:
@@ -182,6 +186,10 @@ def _envelope(raw: bytes, number: int, expected_seq: int, codec: Any) -> Envelop
         record = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise _fail("the line is not JSON (cut or edited)", number, expected_seq) from None
+    except RecursionError:
+        raise _fail("the line nests arrays or objects too deeply", number, expected_seq) from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise _fail(f"the event record is malformed: {exc}", number, expected_seq) from None
     if not isinstance(record, dict):
         raise _fail("the line is not an event record", number, expected_seq)
     seq = record.get("seq") if isinstance(record.get("seq"), int) else expected_seq
@@ -253,6 +261,29 @@ def check_secrets(
     if hashlib.sha256(seed).hexdigest() != commitment:
         raise _fail("the header's seed does not match the game's seed commitment", 1, 1)
     return seed
+
+
+def check_header(export: ExportFile) -> bytes:
+    """The header against the events (after the audit passed): the game id its events
+    belong to, and its seed against the log's commitment and reveal (`check_secrets`,
+    whose seed it returns). ExportInvalid otherwise."""
+    envelopes, header = export.envelopes, export.header
+    if envelopes[0].game_id != header.game_id:
+        raise ExportInvalid(
+            f"line 2 (seq 1): the events belong to game {envelopes[0].game_id!r}, the header "
+            f"names {header.game_id!r}",
+            seq=1,
+        )
+    codec = codec_for(ruleset_of(envelopes[0]))
+    created = codec.decode(envelopes[0].type, envelopes[0].version, envelopes[0].payload)
+    assert isinstance(created, GameCreated)
+    revealed = None
+    for env in envelopes:
+        if env.type == "SeedRevealed":
+            event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+            assert isinstance(event, SeedRevealed)
+            revealed = event
+    return check_secrets(header, created, revealed)
 
 
 class LoadedLog(Struct, frozen=True, kw_only=True):

@@ -65,6 +65,7 @@ from umpire.events.types import ClientEntropy, ClientSeedBound, GameCreated, Gam
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
 from umpire.server.disk_watch import DiskWatch
+from umpire.server.rules_pool import RulesPool, WorkMeter
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
@@ -129,6 +130,41 @@ def game_id_for_create(create_id: str) -> str:
     return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
 
 
+def decide_for(
+    ruleset: Ruleset[Any],
+    game: Game,
+    command: dict[str, Any],
+    manual_dice: Sequence[Sequence[int]] | None,
+    seed: bytes | None,
+    role: Role,
+) -> list[Struct]:
+    """The events one command appends (engine.handling.decide_command) with the dice it
+    is owed: the player's entries, the epoch's server dice, or none before a client seed
+    is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+    """
+    if manual_dice is not None:
+        manual = ManualDice(
+            manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
+        )
+        events = decide_command(ruleset, game, command, manual, role=role, manual=True)
+        manual.check_all_used()
+        return events
+    dice: Dice
+    if seed is not None:
+        # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
+        # across epochs.
+        dice = ServerDice(
+            seed, game.meta.client_seed, game.meta.rolls,
+            opponent_entries=game.meta.opponent_manual_dice,
+        )  # fmt: skip
+    elif game.meta.needs_client_seed:
+        # A roll is refused: bind a client seed first.
+        dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
+    else:
+        raise RuntimeError("the secret must be loaded before deciding with server dice")
+    return decide_command(ruleset, game, command, dice, role=role)
+
+
 class Games:
     """Command handling over an EventStore, with a cache of folded games."""
 
@@ -139,10 +175,14 @@ class Games:
         snapshot_every: int = 500,
         cache_size: int = 256,
         draw_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        rules: RulesPool | None = None,
     ) -> None:
         """`draw_seed` makes each game's secret dice seed; tests pass a deterministic one
-        so that a game played with server dice is the same on every run."""
+        so that a game played with server dice is the same on every run. `rules` runs the
+        decisions (default: each in a worker thread; the gateway's also sends the costly
+        ones to worker processes)."""
         self.store = store
+        self.rules = rules if rules is not None else RulesPool(decide_for)
         self.draw_seed = draw_seed
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
@@ -456,8 +496,11 @@ class Games:
         expected_seq: int | None = None,
         role: Role = Role.PLAYER,
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
+
+        The rules run in a worker thread; `meter`, when given, adds up their CPU time.
 
         With `expected_seq` the command applies only if the game is still at that seq
         (optimistic concurrency for clients); otherwise conflicts are retried here. With
@@ -508,7 +551,12 @@ class Games:
                                 game_id=game_id,
                             )
                         continue
-                events = self._decide(ruleset, game, command, manual_dice, seed, role)
+                # The rules run in a worker thread: an opponent's procedure on a large
+                # setup takes a while, and the event loop serves other games meanwhile
+                # (issue 32; the state is immutable and decide is pure).
+                events = await self.rules.run(
+                    ruleset, game, command, manual_dice, seed, role, meter or WorkMeter()
+                )
             except UmpireError:
                 if cached is not None:
                     reload = True  # judged on the cache only: judge again on the log
@@ -569,37 +617,6 @@ class Games:
             )
         known = await self.store.command_result(game_id, command_id)
         return None if known is None else self._result(game_id, command_id, known)
-
-    def _decide(
-        self,
-        ruleset: Ruleset[Any],
-        game: Game,
-        command: dict[str, Any],
-        manual_dice: Sequence[Sequence[int]] | None,
-        seed: bytes | None,
-        role: Role,
-    ) -> list[Struct]:
-        if manual_dice is not None:
-            manual = ManualDice(
-                manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
-            )
-            events = decide_command(ruleset, game, command, manual, role=role, manual=True)
-            manual.check_all_used()
-            return events
-        dice: Dice
-        if seed is not None:
-            # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
-            # across epochs.
-            dice = ServerDice(
-                seed, game.meta.client_seed, game.meta.rolls,
-                opponent_entries=game.meta.opponent_manual_dice,
-            )  # fmt: skip
-        elif game.meta.needs_client_seed:
-            # A roll is refused: bind a client seed first.
-            dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
-        else:
-            raise RuntimeError("the secret must be loaded before deciding with server dice")
-        return decide_command(ruleset, game, command, dice, role=role)
 
     async def _append(
         self,

@@ -15,14 +15,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from rich.console import Console
-
 from umpire.engine import registry
 from umpire.events.errors import UmpireError
-from umpire.events.terminal_text import shown
+from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings, SettingsError, from_env
 
-err_console = Console(stderr=True)
+err_console = terminal(stderr=True)
 
 
 def load_extra_rulesets(settings: Settings) -> None:

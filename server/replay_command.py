@@ -19,7 +19,6 @@ import secrets
 from typing import Any
 
 import msgspec
-from rich.console import Console
 from rich.table import Table
 
 from umpire.engine import registry
@@ -38,7 +37,7 @@ from umpire.events.envelope import check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound
 from umpire.events.store import EventStore, PendingEvent
-from umpire.events.terminal_text import shown
+from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
 from umpire.server.game_log import load_log, read_log, ruleset_from_module
@@ -46,8 +45,8 @@ from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
 from umpire.server.store_access import open_store
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True)
+console = terminal(highlight=False, soft_wrap=True)
+err_console = terminal(stderr=True)
 
 
 def _dump(value: Any) -> str:
@@ -68,7 +67,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
             f"{shown(log.source)} ({at.ruleset}) after seq {at.seq} of {at.head}, as the "
             f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
         )
-        status = f"ended: {at.result}" if at.ended else "in play"
+        status = f"ended: {shown(at.result or '')}" if at.ended else "in play"
         console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
         console.print(shown(_dump(at.state), newlines=True))

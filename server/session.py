@@ -26,7 +26,6 @@ from typing import Any, NoReturn, Protocol
 import msgspec
 
 from umpire.engine import registry
-from umpire.engine.actions import legal_actions
 from umpire.engine.game import ruleset_of
 from umpire.engine.map_view import drawn
 from umpire.engine.redaction import view_for
@@ -72,6 +71,7 @@ from umpire.server.admission import (
     TooManyGrants,
     listing_cost,
     replay_cost,
+    work_cost,
 )
 from umpire.server.config import Settings
 from umpire.server.credentials import Unauthorized
@@ -81,6 +81,7 @@ from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.replay_cache import ReplayCache
+from umpire.server.rules_pool import WorkMeter
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
 log = logging.getLogger("umpire.gateway")
@@ -430,6 +431,7 @@ class Session:
         digest = await self._player_grant(msg.game_id, msg.credential, msg.id, "send commands to")
         role = Role.PLAYER
         started = time.perf_counter()
+        meter = WorkMeter()
         try:
             result = await self.gw.games.handle(
                 msg.game_id,
@@ -439,10 +441,17 @@ class Session:
                 expected_seq=msg.expected_seq,
                 role=role,
                 credential=Credential(digest, role.value),
+                meter=meter,
             )
         except Unauthorized:
             await self.gw.drop_grant(msg.game_id, digest)
             raise
+        finally:
+            # The rules' work, accepted or refused, is the sender's (server/admission.py).
+            self.gw.admission.charge_work(
+                self.budget, self.address, "command_work", work_cost(meter.seconds),
+                time.monotonic(),
+            )  # fmt: skip
         self.gw.metrics.observe_command(
             time.perf_counter() - started, appended=not result.duplicate
         )
@@ -657,7 +666,7 @@ class Session:
         revealed = game.meta.revealed_seed is not None
         # Actions only at the head: a past state's commands can no longer be sent.
         actions = (
-            legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
+            await self.gw.games.rules.actions(ruleset, game, role)
             if at_seq == game.meta.seq
             else []
         )
@@ -695,6 +704,8 @@ class Session:
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
         ruleset, game = await self.gw.games.load(game_id)
         revealed = game.meta.revealed_seed is not None
+        # Off the event loop (server/rules_pool.py): on a large map it costs like an AI turn.
+        actions = await self.gw.games.rules.actions(ruleset, game, role)
         state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
         return ViewState(
             game_id=game_id,
@@ -704,7 +715,7 @@ class Session:
             state=state,
             ended=game.meta.ended,
             id=request_id,
-            actions=legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game),
+            actions=actions,
             head_hash=game.meta.last_hash,
             state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
             map=drawn(ruleset.board, state),

@@ -13,28 +13,27 @@ from typing import Any
 from urllib.parse import urlencode
 
 import msgspec
-from rich.console import Console
-from rich.markup import escape
 
 from umpire.engine import registry, scenarios
 from umpire.engine.citations import names_of
-from umpire.engine.errors import InvalidCommand, ManualDiceError
+from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
-from umpire.events.terminal_text import printable_json, shown
+from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
 from umpire.server.config import Settings
 from umpire.server.games import CLIENT_SEED_MAX, Games
+from umpire.server.input_files import utf8_text
 from umpire.server.referee import role_for
 from umpire.server.render import describe, receipt_lines, view_lines
 from umpire.server.store_access import open_store
 
-console = Console()
-err_console = Console(stderr=True)
+console = terminal()
+err_console = terminal(stderr=True)
 
 
 def _json_arg(text: str, what: str) -> Any:
@@ -42,6 +41,10 @@ def _json_arg(text: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UmpireError(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from exc
+    except RecursionError:
+        raise UmpireError(f"{what} nests arrays or objects too deeply") from None
+    except ValueError as exc:  # an integer of more digits than Python converts
+        raise UmpireError(f"{what} is not valid: {exc}") from None
 
 
 def _dice_arg(text: str) -> list[list[int]]:
@@ -69,9 +72,10 @@ def _setup_arg(
         return data
     path = Path(text)
     try:
-        content = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
+    content = utf8_text(raw, f"--setup {text!r}", InvalidSetup)
     ruleset = registry.get(ruleset_name)
     base = scenarios.scenario(ruleset, scenario).setup if scenario else None
     return scenarios.setup_file(ruleset, content, path.name, base)
@@ -305,14 +309,14 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
         print(printable_json(json.dumps({"game_id": args.game, "seq": game.meta.seq,
                   "role": role.value, "ended": game.meta.ended, "view": view})))  # fmt: skip
         return 0
-    status = f"ended: {game.meta.result}" if game.meta.ended else "in play"
+    status = f"ended: {shown(game.meta.result or '')}" if game.meta.ended else "in play"
     console.print(
         f"game {args.game} ({ruleset.name}) at seq {game.meta.seq}, {status}, "
         f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
         highlight=False,
     )
     for line in view_lines(view, "  "):
-        console.print(escape(line), highlight=False, soft_wrap=True)
+        console.print(shown(line), highlight=False, soft_wrap=True)
     return 0
 
 

@@ -78,7 +78,9 @@ class Model(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     solo_faces: Annotated[tuple[SoloFace, ...], Meta(min_length=6, max_length=6)] = (
         DEFAULT_SOLO_FACES
     )
-    firing_chart: Annotated[tuple[FiringRow, ...], Meta(min_length=1)] = DEFAULT_FIRING_CHART
+    firing_chart: Annotated[tuple[FiringRow, ...], Meta(min_length=1, max_length=64)] = (
+        DEFAULT_FIRING_CHART
+    )
     short_burst_ammo: Annotated[int, Meta(ge=1, le=10)] = 1
     long_burst_ammo: Annotated[int, Meta(ge=1, le=10)] = 2
     three_level_descent_levels_out: Annotated[int, Meta(ge=2, le=12)] = 3

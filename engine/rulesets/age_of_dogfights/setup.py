@@ -31,6 +31,10 @@ Designation = Annotated[int, Meta(ge=1, le=99)]
 Coord = Annotated[int, Meta(ge=-100, le=100)]
 Level = Annotated[int, Meta(ge=1, le=12)]
 PointIn = tuple[Coord, Coord]
+# Bounds (issue 32): an aircraft type's name is short text; a setup adds at most
+# AIRCRAFT_TYPES types (one per aircraft a setup may place: 12 players and 24 bots).
+TypeName = Annotated[str, Meta(min_length=1, max_length=40)]
+AIRCRAFT_TYPES = 36
 
 # Bots face across the board towards the player's edge (placeholder "logical position").
 FACING_ACROSS: dict[Edge, Heading] = {
@@ -46,7 +50,7 @@ class PlayerAircraftSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     id: Ident
     number: Designation
-    aircraft_type: str
+    aircraft_type: TypeName
     position: PointIn
     heading: Heading
     level: Level
@@ -59,7 +63,7 @@ class BotSetup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     id: Ident
     number: Designation
-    aircraft_type: str
+    aircraft_type: TypeName
     position: PointIn
     heading: Heading | None = None
     skill: Skill | None = None
@@ -82,7 +86,9 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     bots: Annotated[tuple[BotSetup, ...], Meta(min_length=1, max_length=24)]
     player_edge: Edge = Edge.WEST
     zones: Annotated[tuple[TaskZone, ...], Meta(max_length=6)] = ()
-    aircraft_types: dict[str, AircraftType] = field(default_factory=dict)
+    aircraft_types: Annotated[dict[TypeName, AircraftType], Meta(max_length=AIRCRAFT_TYPES)] = (
+        field(default_factory=dict)
+    )
     model: Model = field(default_factory=Model)
 
 

@@ -18,6 +18,9 @@ from umpire.engine.rulesets.conflict_of_heroes.scenario import HexLabel, Ident
 from umpire.engine.rulesets.conflict_of_heroes.terms import ActionKind
 
 Ids = Annotated[tuple[Ident, ...], Meta(max_length=12)]
+# Bounds (issue 32): a unit moves at most one hex per AP, and spends at most 20 APs on one
+# action (Setup.max_unit_aps); 12 units move together at most.
+MAX_MOVES = 20 * 12
 Cards = Annotated[tuple[Annotated[int, Meta(ge=1, le=999)], ...], Meta(max_length=60)]
 # The fields of a command the player fills for the opponent (engine/actions.py).
 OPPONENT_FIELDS = ("cards",)
@@ -41,7 +44,7 @@ class UnitAction(Struct, frozen=True, tag="UnitAction", kw_only=True, forbid_unk
     action: ActionKind
     ap: Annotated[int, Meta(ge=1, le=30)]
     caps: Points = 0
-    moves: tuple[Placement, ...] = ()
+    moves: Annotated[tuple[Placement, ...], Meta(max_length=MAX_MOVES)] = ()
     note: Note = ""
     cards: Cards = ()
     opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS
@@ -55,7 +58,7 @@ class CommandAction(
     units: Annotated[tuple[Ident, ...], Meta(min_length=1, max_length=12)]
     action: ActionKind
     caps: Annotated[int, Meta(ge=1, le=30)]
-    moves: tuple[Placement, ...] = ()
+    moves: Annotated[tuple[Placement, ...], Meta(max_length=MAX_MOVES)] = ()
     note: Note = ""
 
 
@@ -67,7 +70,7 @@ class CardAction(Struct, frozen=True, tag="CardAction", kw_only=True, forbid_unk
     units: Ids = ()
     ap: Points = 0
     caps: Points = 0
-    moves: tuple[Placement, ...] = ()
+    moves: Annotated[tuple[Placement, ...], Meta(max_length=MAX_MOVES)] = ()
     note: Note = ""
     cards: Cards = ()
     opponent_fields: ClassVar[tuple[str, ...]] = OPPONENT_FIELDS

@@ -18,6 +18,8 @@ from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionT
 HexLabel = Annotated[str, Meta(pattern=r"^[0-9]{4}$", description="CCRR hex label")]
 Ident = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 OrderText = Annotated[str, Meta(min_length=1, max_length=200)]
+# Bounds (issue 32): an Order Card prints a short list of orders.
+ORDERS_PER_CARD = 12
 Value = Annotated[int, Meta(ge=0, le=30)]
 
 
@@ -34,8 +36,8 @@ class CardSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ap_spent_number: Annotated[int, Meta(ge=1, le=20)]
     symbol: Annotated[str, Meta(max_length=40)] = ""
     mission_requirement: Annotated[int, Meta(ge=0, le=99)] | None = None
-    priority_orders: tuple[OrderText, ...] = ()
-    tactical_orders: tuple[OrderText, ...] = ()
+    priority_orders: Annotated[tuple[OrderText, ...], Meta(max_length=ORDERS_PER_CARD)] = ()
+    tactical_orders: Annotated[tuple[OrderText, ...], Meta(max_length=ORDERS_PER_CARD)] = ()
     remain_fresh: bool = False
     hex_number: Annotated[int, Meta(ge=0, le=99)] = 0
 
@@ -104,7 +106,8 @@ class MissionInstruction(Struct, frozen=True, kw_only=True, forbid_unknown_field
     number: Annotated[int, Meta(ge=1, le=99)]
     text: Annotated[str, Meta(min_length=1, max_length=400)]
     order: Annotated[str, Meta(max_length=200)] = ""
-    reinforcements: tuple[Ident, ...] = ()
+    # Units that enter: at most every unit of the scenario (setup.MAX_UNITS).
+    reinforcements: Annotated[tuple[Ident, ...], Meta(max_length=60)] = ()
     target: MissionTarget = MissionTarget.NONE
 
 
@@ -116,13 +119,14 @@ class MissionEnd(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     loses."""
 
     last_round: Annotated[int, Meta(ge=0, le=99)] = 0
-    ai_holds: tuple[Ident, ...] = ()
+    # Objectives the AI must hold: at most every objective (setup.MAX_OBJECTIVES).
+    ai_holds: Annotated[tuple[Ident, ...], Meta(max_length=20)] = ()
 
 
 class MissionSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A mission's Counteractions and Mission Orders (7.0, 7.1)."""
 
     name: Annotated[str, Meta(max_length=80)] = ""
-    counteractions: tuple[MissionInstruction, ...] = ()
-    mission_orders: tuple[MissionInstruction, ...] = ()
+    counteractions: Annotated[tuple[MissionInstruction, ...], Meta(max_length=20)] = ()
+    mission_orders: Annotated[tuple[MissionInstruction, ...], Meta(max_length=20)] = ()
     end: MissionEnd = field(default_factory=MissionEnd)

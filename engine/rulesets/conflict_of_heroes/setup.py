@@ -38,7 +38,16 @@ from umpire.engine.rulesets.conflict_of_heroes.state import Card, Instruction, R
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
 Small = Annotated[int, Meta(ge=0, le=20)]
-MapIndex = Annotated[int, Meta(ge=1, le=99)]
+# Bounds (issue 32, README "Bounds"): what one scenario of the game can use, so that one
+# create and one AI turn stay small. A map of up to 40 x 40 hexes (four geomorphic boards
+# and more); a terrain entry per hex at most; 60 units (the counter mix of both sides);
+# a deck of 60 Order Cards; 20 objectives.
+MAX_MAP_INDEX = 40
+MAX_HEXES = MAX_MAP_INDEX * MAX_MAP_INDEX
+MAX_UNITS = 60
+MAX_CARDS = 60
+MAX_OBJECTIVES = 20
+MapIndex = Annotated[int, Meta(ge=1, le=MAX_MAP_INDEX)]
 
 
 class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -60,10 +69,12 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
       Target (README ledger 5.3; default False: only a Low Risk Move may, 5.3.1).
     """
 
-    deck: tuple[CardSpec, ...] = SAMPLE_DECK
-    units: tuple[UnitSpec, ...] = SAMPLE_UNITS
-    terrain: tuple[TerrainSpec, ...] = SAMPLE_TERRAIN
-    objectives: tuple[ObjectiveSpec, ...] = SAMPLE_OBJECTIVES
+    deck: Annotated[tuple[CardSpec, ...], Meta(max_length=MAX_CARDS)] = SAMPLE_DECK
+    units: Annotated[tuple[UnitSpec, ...], Meta(max_length=MAX_UNITS)] = SAMPLE_UNITS
+    terrain: Annotated[tuple[TerrainSpec, ...], Meta(max_length=MAX_HEXES)] = SAMPLE_TERRAIN
+    objectives: Annotated[tuple[ObjectiveSpec, ...], Meta(max_length=MAX_OBJECTIVES)] = (
+        SAMPLE_OBJECTIVES
+    )
     mission: MissionSpec = field(default_factory=lambda: SAMPLE_MISSION)
     parity: Parity = Parity.ODD_COLUMNS_DOWN
     min_col: MapIndex = 1

@@ -44,12 +44,17 @@ class AircraftCard(Struct, frozen=True, kw_only=True):
     defense: Annotated[int, Meta(ge=1, le=200)]
     hit_value: Annotated[int, Meta(ge=0, le=200)]
     reduced_hit_value: Annotated[int, Meta(ge=0, le=200)] | None = None  # 10.15
-    performance: tuple[Band, ...]
+    performance: Annotated[tuple[Band, ...], Meta(min_length=1, max_length=30)]
     wingman_offense: Annotated[int, Meta(ge=0, le=10)] = 1
     wingman_defense: Annotated[int, Meta(ge=0, le=10)] = 1
     sight: Sight = Sight.REFLECTOR
-    characteristics: tuple[Characteristic, ...] = ()
-    placeholders: tuple[str, ...] = ()
+    characteristics: Annotated[
+        tuple[Characteristic, ...], Meta(max_length=len(Characteristic))
+    ] = ()
+    # Dotted field names of this card: at most one per field of the card and its bands.
+    placeholders: Annotated[
+        tuple[Annotated[str, Meta(max_length=40)], ...], Meta(max_length=64)
+    ] = ()
 
     def __post_init__(self) -> None:
         """Bands must cover levels 1..ceiling_level without gap or overlap; the reduced

@@ -29,13 +29,14 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     check_can_spend,
     wingman_draw,
 )
-from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, reveal
+from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, QUALITY, reveal
 from umpire.engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
 from umpire.engine.rulesets.down_in_flames.state import (
     Plane,
     State,
     find_plane,
     owner_of,
+    pilot_known,
     position_key,
 )
 from umpire.engine.rulesets.down_in_flames.terms import (
@@ -139,6 +140,15 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
     if attacker.station is Station.WINGMAN:
         offense, _ = wingman_draw(state, attacker)
         if bomber and attacker.attack_cards_played + 1 > offense:
+            if not pilot_known(state, attacker, QUALITY):
+                # 9.1.2, 9.1.4, 9.1.7: the Offense rating would show the pilot's quality.
+                raise RuleError(
+                    f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY "
+                    "SIGHTS / OUT OF THE SUN cards this turn, as many as its Offense rating "
+                    "allows (4.1.1; the rating depends on its pilot, secret until revealed, "
+                    "9.1.11)",
+                    rule=cite("4.1.1"),
+                )
             raise RuleError(
                 f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY SIGHTS / "
                 f"OUT OF THE SUN cards this turn; its Offense rating is {offense}",
@@ -151,10 +161,12 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
         have += command.bomber_burst_modifier
         without_crack += command.bomber_burst_modifier
     if attacker.bursts_used + command.bursts > have:
+        known = pilot_known(state, attacker, QUALITY) and pilot_known(state, attacker, CRACK_SHOT)
         raise RuleError(
             f"{attacker.id} ({position.value}) has used {attacker.bursts_used} of its bursts this "
             f"turn and cannot use {command.bursts} more",
-            rule=cite("3.1.1") if have == 0 else cite("3.1"),
+            # 3.1.1 (no bursts at all) only where no hidden pilot decides that it is 0.
+            rule=cite("3.1.1") if have == 0 and known else cite("3.1"),
         )
     if attacker.bursts_used + command.bursts > without_crack:
         return reveal(attacker, CRACK_SHOT)  # 9.1.9 shows itself

@@ -32,7 +32,8 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     check_can_spend,
     hand_limits,
 )
-from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane
+from umpire.engine.rulesets.down_in_flames.pilot import QUALITY
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, pilot_known
 from umpire.engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
 
 RULE_TURN = cite("1")  # the base game's turn sequence
@@ -74,6 +75,14 @@ def decide_end_turn(turn: Turn[State], command: EndTurn) -> None:
             continue
         limits = hand_limits(state, plane)
         if plane.hand > limits.most:
+            if not pilot_known(state, plane, QUALITY):
+                # 9.1.11: the limit would show the pilot's quality (recruit -2, veteran +1).
+                raise RuleError(
+                    f"{plane.id} holds {plane.hand} cards, more than its hand limit at the end "
+                    "of its turn; play or discard down to it (8.2, 8.5; the limit depends on "
+                    "its pilot, secret until revealed, 9.1.11)",
+                    rule=cite("8.5"),
+                )
             raise RuleError(
                 f"{plane.id} holds {plane.hand} cards but may hold at most {limits.most} at the "
                 f"end of its turn; play or discard {plane.hand - limits.most} (8.2, 8.5)",
@@ -133,6 +142,14 @@ def agility_events(state: State, plane: Plane, card: Card, counted: bool, rule: 
     """8.4, 8.4.2: refuse an Agility Card beyond the limit; the CardPlayed event otherwise."""
     limit = agility_card_limit(state, plane) if plane.station is Station.LEADER else None
     if counted and limit is not None and plane.agility_played + 1 > limit:
+        if not pilot_known(state, plane, QUALITY):
+            # 9.1.11: an Ace's Agility is one more (9.1.8): the limit would show it.
+            raise RuleError(
+                f"{plane.id}'s Speed exceeds its Agility: it has played {plane.agility_played} "
+                "Agility Cards this turn and may play no more (8.4; the limit depends on its "
+                "pilot, secret until revealed, 9.1.11)",
+                rule=cite("8.4"),
+            )
         raise RuleError(
             f"{plane.id}'s Speed exceeds its Agility ({limit}): it has played "
             f"{plane.agility_played} Agility Cards this turn and may play no more than {limit}",

@@ -113,7 +113,7 @@ class PlayVerticalRoll(Struct, frozen=True, kw_only=True, tag="PlayVerticalRoll"
     direction: Direction
     response: bool = True
     negated: bool = False
-    followers: tuple[Ident, ...] = ()
+    followers: Annotated[tuple[Ident, ...], Meta(max_length=64)] = ()
 
 
 class Attack(Struct, frozen=True, kw_only=True, tag="Attack"):

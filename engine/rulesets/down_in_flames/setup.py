@@ -61,13 +61,16 @@ class Setup(Struct, frozen=True, kw_only=True):
     """
 
     aircraft: Annotated[tuple[AircraftEntry, ...], Meta(min_length=1, max_length=64)]
-    player_sides: tuple[Side, ...] = (Side.A,)
+    player_sides: Annotated[tuple[Side, ...], Meta(max_length=2)] = (Side.A,)
     combat_die: CombatDie = CombatDie.D6
     ammunition_rule: bool = False
     rockets_rule: bool = False
     starting_altitude: Annotated[int, Meta(ge=1, le=20)] | None = None
     gyro_reading: GyroReading = GyroReading.RULE_3_1_2
-    custom_aircraft: dict[str, AircraftCard] = field(default_factory=dict)
+    # One data card per aircraft the setup may place at most.
+    custom_aircraft: Annotated[
+        dict[Annotated[str, Meta(max_length=40)], AircraftCard], Meta(max_length=64)
+    ] = field(default_factory=dict)
 
 
 def starting_altitude_limit(

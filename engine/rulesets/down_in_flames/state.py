@@ -127,6 +127,13 @@ def position_key(attacker: str, target: str) -> str:
     return f"{attacker}>{target}"
 
 
+def pilot_known(state: State, plane: Plane, characteristic: str) -> bool:
+    """9.1.11: whether the player knows `characteristic` ("quality", "crack shot", "keen
+    eyesight") of `plane`'s pilot: one of the player's own sides, or revealed. A refusal
+    states a number or rule that the characteristic decides only where this holds."""
+    return plane.side in state.player_sides or characteristic in plane.revealed
+
+
 def find_plane(state: State, plane_id: str, rule: str) -> Plane:
     """The aircraft `plane_id` still flying, or RuleError citing `rule`."""
     plane = state.aircraft.get(plane_id)

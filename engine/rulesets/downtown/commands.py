@@ -57,14 +57,14 @@ class DeployDrvAir(Struct, frozen=True, tag="DeployDrvAir", kw_only=True):
 class ReportUsFlights(Struct, frozen=True, tag="ReportUsFlights", kw_only=True):
     """The US side as it stands (replaces the previous report)."""
 
-    flights: tuple[UsFlightReport, ...]
+    flights: Annotated[tuple[UsFlightReport, ...], Meta(max_length=64)]
     preemptive_arms: Annotated[int, Meta(ge=0, le=20)] = 0
 
 
 class RunDetectionPhase(Struct, frozen=True, tag="RunDetectionPhase", kw_only=True):
     """Detection Phase (5.2): the DRV flights the US detected this phase (US rolls first)."""
 
-    detected: tuple[Id, ...] = ()
+    detected: Annotated[tuple[Id, ...], Meta(max_length=64)] = ()
 
 
 class RunSamAcquisitionPhase(Struct, frozen=True, tag="RunSamAcquisitionPhase", kw_only=True):

@@ -22,31 +22,40 @@ from umpire.engine.hexgrid import Hex, HexGrid, Parity
 from umpire.engine.rulesets.downtown.terms import Density, cite
 
 Label = Annotated[str, Meta(pattern=r"^\d{4}$")]
+# Bounds (issue 32): a list of hexes holds at most every hex of the largest map the format
+# allows (columns and rows 0-99); named features (airfields, zones, targets, entry arrows) at
+# most MAP_FEATURES, more than any printed map shows; names and notes are short text.
+MAP_HEXES = 100 * 100
+MAP_FEATURES = 200
+Hexes = Annotated[tuple[Label, ...], Meta(max_length=MAP_HEXES)]
+# A barrage zone or a downtown area covers a few hexes of the map: at most 400 (20 x 20).
+ZoneHexes = Annotated[tuple[Label, ...], Meta(max_length=400)]
+Name = Annotated[str, Meta(max_length=80)]
 MAP_RULE = cite("map data (scenario data; README 'Map data format')")
 
 
 class Airfield(Struct, frozen=True, kw_only=True):
     """An airfield: its hex, whether it is open, and the only aircraft type it allows ('' any)."""
 
-    name: str
+    name: Name
     hex: Label
     open: bool = True
-    aircraft: str = ""
+    aircraft: Name = ""
 
 
 class BarrageZone(Struct, frozen=True, kw_only=True):
     """A printed AAA barrage zone: its hexes and density."""
 
-    name: str
+    name: Name
     density: Density
-    hexes: tuple[Label, ...]
+    hexes: ZoneHexes
 
 
 class Downtown(Struct, frozen=True, kw_only=True):
     """Downtown Hanoi or Haiphong: the hexes that count as 'downtown'."""
 
     city: Annotated[str, Meta(pattern=r"^(hanoi|haiphong)$")]
-    hexes: tuple[Label, ...]
+    hexes: ZoneHexes
 
 
 class Target(Struct, frozen=True, kw_only=True):
@@ -67,26 +76,26 @@ class EntryHex(Struct, frozen=True, kw_only=True):
 class MapData(Struct, frozen=True, kw_only=True):
     """The map-data format (README 'Map data format'). Hexes not listed as sea are land."""
 
-    name: str
+    name: Name
     synthetic: bool
-    note: str = ""
+    note: Annotated[str, Meta(max_length=1000)] = ""
     parity: Parity = Parity.ODD_COLUMNS_DOWN
     min_col: Annotated[int, Meta(ge=0, le=99)] = 1
     max_col: Annotated[int, Meta(ge=0, le=99)] = 40
     min_row: Annotated[int, Meta(ge=0, le=99)] = 1
     max_row: Annotated[int, Meta(ge=0, le=99)] = 50
-    sea: tuple[Label, ...] = ()
-    airfields: tuple[Airfield, ...] = ()
-    orbit_points: tuple[Label, ...] = ()
-    rally_points: tuple[Label, ...] = ()
-    barrage_zones: tuple[BarrageZone, ...] = ()
-    printed_aaa: tuple[Label, ...] = ()
-    ridgelines: tuple[Label, ...] = ()
-    china_buffer: tuple[Label, ...] = ()
-    downtown: tuple[Downtown, ...] = ()
-    targets: tuple[Target, ...] = ()
-    entry_hexes: tuple[EntryHex, ...] = ()
-    sam_prohibited: tuple[Label, ...] = ()
+    sea: Hexes = ()
+    airfields: Annotated[tuple[Airfield, ...], Meta(max_length=MAP_FEATURES)] = ()
+    orbit_points: Hexes = ()
+    rally_points: Hexes = ()
+    barrage_zones: Annotated[tuple[BarrageZone, ...], Meta(max_length=MAP_FEATURES)] = ()
+    printed_aaa: Hexes = ()
+    ridgelines: Hexes = ()
+    china_buffer: Hexes = ()
+    downtown: Annotated[tuple[Downtown, ...], Meta(max_length=2)] = ()
+    targets: Annotated[tuple[Target, ...], Meta(max_length=MAP_FEATURES)] = ()
+    entry_hexes: Annotated[tuple[EntryHex, ...], Meta(max_length=MAP_FEATURES)] = ()
+    sam_prohibited: Hexes = ()
 
 
 class Board:

@@ -85,7 +85,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     turn_limit: Annotated[int, Meta(ge=1, le=60)] = 12
     """The raid's last game turn (scenario card; the seed states none): after its Admin Phase
     the game ends. SAMPLE default 12 (README "Raid end")."""
-    drv_speeds: tuple[DrvSpeed, ...] = DEFAULT_DRV_SPEEDS
+    # One entry per DRV aircraft type: a few types fly (MiG-17, -19, -21); 20 at most.
+    drv_speeds: Annotated[tuple[DrvSpeed, ...], Meta(max_length=20)] = DEFAULT_DRV_SPEEDS
     """Movement Points per aircraft type at combat and dash throttle (5.9.2; base-game
     values, SAMPLE defaults; README ledger 5.9.2)."""
     aaa_range: Annotated[int, Meta(ge=0, le=10)] = 1

@@ -22,7 +22,7 @@ class MoveBombers(Struct, frozen=True, kw_only=True, tag="MoveBombers"):
     """S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names
     counters flying one extra hex this turn (base-game rule 28.2, alerted bombers)."""
 
-    accelerate: tuple[Id, ...] = ()
+    accelerate: Annotated[tuple[Id, ...], Meta(max_length=200)] = ()
 
 
 class MoveFighter(Struct, frozen=True, kw_only=True, tag="MoveFighter"):
@@ -30,7 +30,7 @@ class MoveFighter(Struct, frozen=True, kw_only=True, tag="MoveFighter"):
     step leaves the map."""
 
     fighter: Id
-    path: tuple[HexLabel, ...]
+    path: Annotated[tuple[HexLabel, ...], Meta(max_length=40)]
     facing: Direction
     exit: bool = False
 
@@ -45,7 +45,7 @@ class RadarSearch(Struct, frozen=True, kw_only=True):
 class PlaceRadarSearches(Struct, frozen=True, kw_only=True, tag="PlaceRadarSearches"):
     """S13.0: place every radar search counter of the phase at once; they resolve in order."""
 
-    searches: tuple[RadarSearch, ...]
+    searches: Annotated[tuple[RadarSearch, ...], Meta(max_length=40)]
 
 
 class SearchAI(Struct, frozen=True, kw_only=True, tag="SearchAI"):

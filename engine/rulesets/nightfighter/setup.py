@@ -14,6 +14,7 @@ from msgspec import Meta, Struct
 from umpire.engine.rulesets.nightfighter.terms import Arc, Jamming, Pace, RadarKind, Visibility
 
 HexLabel = Annotated[str, Meta(pattern=r"^\d{4}$", description="CCRR hex label")]
+Column = Annotated[int, Meta(ge=1, le=99)]
 Name = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 Direction = Annotated[int, Meta(ge=0, le=5, description="0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW")]
 
@@ -35,14 +36,17 @@ class Radar(Struct, frozen=True, kw_only=True):
     kind: RadarKind = RadarKind.GROUND
     search_value: Annotated[int, Meta(ge=1, le=3)] = 1
     jamming: Jamming = Jamming.NONE
-    fighter: str = ""  # S24.0: the nightfighter carrying a Flensburg or Naxos set
+    fighter: Annotated[str, Meta(max_length=40)] = (
+        ""  # S24.0: the nightfighter carrying a Flensburg or Naxos set
+    )
 
 
 class SearchlightZone(Struct, frozen=True, kw_only=True):
     """S14.0: a searchlight zone: its hexes, standard number of dice and whether active."""
 
     name: Name
-    hexes: tuple[HexLabel, ...]
+    # A zone is a patch of the map: at most 400 hexes (20 x 20), the map holds 18 x 27.
+    hexes: Annotated[tuple[HexLabel, ...], Meta(max_length=400)]
     dice: Annotated[int, Meta(ge=1, le=12)] = 4  # radar-directed zones roll four
     active: bool = True
     cloud: bool = False  # obscured by cloud: no searches (S14.0)
@@ -72,16 +76,18 @@ class Setup(Struct, frozen=True, kw_only=True):
 
     scenario: Annotated[str, Meta(max_length=40)] = "4B"
     # Solo scenario modifications in force besides the scenario's own (e.g. ("6C", "6H")).
-    modifications: tuple[Annotated[str, Meta(pattern=r"^(2C|4G|4H|6C|6H|7|8F)$")], ...] = ()
+    modifications: Annotated[
+        tuple[Annotated[str, Meta(pattern=r"^(2C|4G|4H|6C|6H|7|8F)$")], ...], Meta(max_length=7)
+    ] = ()
     min_col: Annotated[int, Meta(ge=1, le=99)] = 1
     max_col: Annotated[int, Meta(ge=1, le=99)] = 18
     min_row: Annotated[int, Meta(ge=1, le=99)] = 1
     max_row: Annotated[int, Meta(ge=1, le=99)] = 27
     heading: Direction = 3  # bombers fly down the map
-    bombers: tuple[BomberDue, ...] = ()
-    radars: tuple[Radar, ...] = ()
-    zones: tuple[SearchlightZone, ...] = ()
-    fighters: tuple[Fighter, ...] = ()
+    bombers: Annotated[tuple[BomberDue, ...], Meta(max_length=200)] = ()
+    radars: Annotated[tuple[Radar, ...], Meta(max_length=40)] = ()
+    zones: Annotated[tuple[SearchlightZone, ...], Meta(max_length=40)] = ()
+    fighters: Annotated[tuple[Fighter, ...], Meta(max_length=40)] = ()
     visibility: Visibility = Visibility.GOOD
     contrails: bool = False  # S21.0
     high_altitude: bool = False  # S21.0
@@ -89,6 +95,6 @@ class Setup(Struct, frozen=True, kw_only=True):
     tally_keep_range: Annotated[int, Meta(ge=0, le=9)] = 1
     campaign: Annotated[str, Meta(pattern=r"^(none|full|lite|seasoned)$")] = "none"
     campaign_aircraft: Annotated[str, Meta(max_length=40)] = ""
-    odd_columns: tuple[int, int, int] = (4, 10, 16)  # S8.0
-    even_columns: tuple[int, int, int] = (3, 9, 15)  # S8.0
+    odd_columns: tuple[Column, Column, Column] = (4, 10, 16)  # S8.0
+    even_columns: tuple[Column, Column, Column] = (3, 9, 15)  # S8.0
     pace: Pace = Pace.RUN_ON  # README "Pace": phases with nothing to decide run on

@@ -1,0 +1,250 @@
+"""Where a command's rules run, so that none of them holds the gateway's event loop.
+
+Every command's `decide` runs off the event loop. Most take microseconds and run in a
+worker thread. A command type measured to take longer (an opponent's procedure: Conflict
+of Heroes' AI turn on a large map takes ~0.13 s of CPU) runs in a worker process: in a
+thread it shares the interpreter lock with the event loop, and on a busy machine a thread
+that holds the lock when the OS takes the CPU away holds up the loop for a whole time
+slice (measured: another game's p99 57-104 ms at load 10 on 2 cores, 12-20 ms with no AI
+turn running; tests/server/test_ai_turn_does_not_hold_the_loop.py).
+
+Which command types are heavy is measured, not declared: the CPU time of each run (in the
+thread or process that ran it) updates an estimate per ruleset and command type; a type
+whose estimate is over HEAVY_SECONDS goes to the process pool next time. Only rulesets a
+worker process can load by name (installed entry points, and the modules of
+UMPIRE_EXTRA_RULESETS) go there; a ruleset registered by hand stays in the thread.
+
+The CPU time a run took is returned for admission (server/admission.py work_cost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from msgspec import Struct
+
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.game import Game
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.wire import Action as WireAction
+from umpire.server.admission import FREE_WORK_SECONDS
+
+log = logging.getLogger("umpire.rules")
+
+# A command type whose rules took more CPU than this runs in a worker process next time
+# (admission charges the work beyond it: server/admission.py FREE_WORK_SECONDS).
+HEAVY_SECONDS = FREE_WORK_SECONDS
+
+Decide = Callable[
+    [Ruleset[Any], Game, dict[str, Any], Sequence[Sequence[int]] | None, bytes | None, Role],
+    list[Struct],
+]
+
+
+def _load_rulesets(modules: tuple[str, ...]) -> None:
+    """A worker process's start: the rulesets the gateway loaded from modules."""
+    for spec in modules:
+        registry.load_module(spec)
+
+
+def _run_by_name(
+    decide: Decide,
+    name: str,
+    game: Game,
+    command: dict[str, Any],
+    manual_dice: Sequence[Sequence[int]] | None,
+    seed: bytes | None,
+    role: Role,
+) -> tuple[list[Struct] | None, BaseException | None, float]:
+    """In a worker process: the ruleset by name, its decision (or the error the rules
+    raised) and the CPU time it took."""
+    started = time.thread_time()
+    try:
+        return (
+            decide(registry.get(name), game, command, manual_dice, seed, role),
+            None,
+            (time.thread_time() - started),
+        )
+    except Exception as exc:  # handed back to the gateway, which raises it there
+        return None, exc, time.thread_time() - started
+
+
+def _actions_by_name(name: str, game: Game, role: Role) -> tuple[list[WireAction], float]:
+    """In a worker process: the role's legal actions now and the CPU time they took."""
+    started = time.thread_time()
+    found = legal_actions(registry.get(name), game.state, role, ended=game.meta.ended, game=game)
+    return found, time.thread_time() - started
+
+
+def _timed_actions(
+    ruleset: Ruleset[Any], game: Game, role: Role, meter: WorkMeter
+) -> list[WireAction]:
+    """In a worker thread: the role's legal actions, their CPU time in `meter.last`."""
+    started = time.thread_time()
+    try:
+        return legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
+    finally:
+        meter.last = time.thread_time() - started
+
+
+def _timed(
+    decide: Decide,
+    ruleset: Ruleset[Any],
+    game: Game,
+    command: dict[str, Any],
+    manual_dice: Sequence[Sequence[int]] | None,
+    seed: bytes | None,
+    role: Role,
+    meter: WorkMeter,
+) -> list[Struct]:
+    """In a worker thread: the decision, its CPU time added to `meter` (also when the
+    rules refuse)."""
+    started = time.thread_time()
+    try:
+        return decide(ruleset, game, command, manual_dice, seed, role)
+    finally:
+        meter.last = time.thread_time() - started
+
+
+class WorkMeter:
+    """The CPU seconds the rules took for one command (every attempt, refused or not),
+    measured in the thread or process that ran them; the gateway charges them to the
+    sender's admission budget (server/admission.py work_cost)."""
+
+    __slots__ = ("last", "seconds")
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.last = 0.0
+
+
+class RulesPool:
+    """Runs decisions off the event loop: in a thread, or (measured heavy) in a process.
+
+    With `processes` 0 every decision runs in a thread; otherwise up to `processes` worker
+    processes start the first time a command type is measured heavy."""
+
+    def __init__(self, decide: Decide, *, processes: int = 0, modules: Sequence[str] = ()):
+        self.decide = decide
+        self.modules = tuple(modules)
+        self.estimates: dict[tuple[str, str], float] = {}
+        self._portability: dict[str, bool] = {}
+        self.in_process = 0  # decisions run in a worker process (metrics, tests)
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start_pool(self) -> None:
+        """Start the worker processes, when a command type is first measured heavy (a
+        gateway that never sees one never starts them); the call itself does not wait."""
+        if self._pool is not None or self.processes <= 0:
+            return
+        # spawn: the gateway runs threads (the loop, the pool's own); a fork of it would
+        # copy locks that they hold.
+        self._pool = ProcessPoolExecutor(
+            self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_load_rulesets,
+            initargs=(self.modules,),
+        )
+        self._pool.submit(time.thread_time)  # start the workers now, not at need
+
+    def _portable(self, ruleset: Ruleset[Any]) -> bool:
+        """Whether a worker process loads this very ruleset by its name (an installed entry
+        point, or one of the modules it loads at its start)."""
+        known = self._portability.get(ruleset.name)
+        if known is None:
+            try:
+                names = set(registry.installed())
+                for spec in self.modules:
+                    module, _, attr = spec.partition(":")
+                    names.add(getattr(importlib.import_module(module), attr or "RULESET").name)
+                known = ruleset.name in names and registry.get(ruleset.name) is ruleset
+            except Exception:  # a broken entry point or module: keep this one in the thread
+                known = False
+            self._portability[ruleset.name] = known
+        return known
+
+    async def run(
+        self,
+        ruleset: Ruleset[Any],
+        game: Game,
+        command: dict[str, Any],
+        manual_dice: Sequence[Sequence[int]] | None,
+        seed: bytes | None,
+        role: Role,
+        meter: WorkMeter,
+    ) -> list[Struct]:
+        """The events the rules decide; the CPU seconds they took are added to `meter`."""
+        key = (ruleset.name, str(command.get("type", "")))
+        heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
+        meter.last = 0.0
+        try:
+            pool = self._pool
+            if heavy and pool is not None and self._portable(ruleset):
+                try:
+                    events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
+                        pool, _run_by_name, self.decide, ruleset.name, game, command,
+                        manual_dice, seed, role,
+                    )  # fmt: skip
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): this decision runs in a thread,
+                    # and the next costly one starts a fresh pool.
+                    log.warning("a rules worker process died; starting another at need")
+                    if self._pool is pool:
+                        self._pool = None
+                        pool.shutdown(wait=False, cancel_futures=True)
+                else:
+                    self.in_process += 1
+                    if error is not None:
+                        raise error
+                    assert events is not None
+                    return events
+            return await asyncio.to_thread(
+                _timed, self.decide, ruleset, game, command, manual_dice, seed, role, meter
+            )
+        finally:
+            meter.seconds += meter.last
+            self._learn(key, meter.last)
+
+    async def actions(self, ruleset: Ruleset[Any], game: Game, role: Role) -> list[WireAction]:
+        """The role's legal actions now (a `state` frame's), off the event loop the same
+        way: listing them on a large map costs as much as an opponent's turn."""
+        key = (ruleset.name, "(legal actions)")
+        meter = WorkMeter()
+        try:
+            pool = self._pool
+            heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
+            if heavy and pool is not None and self._portable(ruleset):
+                with contextlib.suppress(BrokenProcessPool):  # then in a thread
+                    found, meter.last = await asyncio.get_running_loop().run_in_executor(
+                        pool, _actions_by_name, ruleset.name, game, role
+                    )
+                    self.in_process += 1
+                    return found
+            return await asyncio.to_thread(_timed_actions, ruleset, game, role, meter)
+        finally:
+            self._learn(key, meter.last)
+
+    def _learn(self, key: tuple[str, str], seconds: float) -> None:
+        """Rise at once to a costly run, fall back slowly."""
+        before = self.estimates.get(key, 0.0)
+        self.estimates[key] = seconds if seconds > before else 0.7 * before + 0.3 * seconds
+        if self.estimates[key] > HEAVY_SECONDS:
+            self._start_pool()
+
+    def close(self) -> None:
+        """Stop the worker processes (pending decisions are cancelled)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,111 @@
+"""server/rules_pool.py: a command type measured costly runs in a worker process, with the
+same events (and the same refusals) as in a thread, and its CPU time is measured there.
+
+The gateway's own Games (an in-process gateway, its RulesPool with one worker process) and
+a Games whose rules run in threads only play the largest Conflict of Heroes setup the
+bounds allow from the same seed; their logs must hold the same events, byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+from typing import Any
+
+import pytest
+
+from tests.support.largest_setups import largest_conflict_of_heroes
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.redis_store import RedisEventStore
+from umpire.server.app import Running
+from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
+from umpire.server.rules_pool import HEAVY_SECONDS, WorkMeter
+
+SEED = bytes(range(32))
+PLAY = [{"type": "Pass"}, {"type": "TakeAiTurn"}] * 3
+
+
+async def _play(games: Games) -> tuple[list[tuple[str, bytes]], list[float]]:
+    setup = largest_conflict_of_heroes()
+    await games.create("conflict_of_heroes", setup, game_id="gpool", client_entropy="bind")
+    await games.bind_client_seed("gpool", "pool")
+    spent = []
+    for n, command in enumerate(PLAY):
+        meter = WorkMeter()
+        await games.handle("gpool", f"c{n}", command, meter=meter)
+        spent.append(meter.seconds)
+    # The events as stored (type and payload bytes; the hashes cover the wall clock too).
+    return [(env.type, env.payload) for env in await games.store.read("gpool")], spent
+
+
+async def test_a_costly_command_type_runs_in_a_process_with_the_same_events(
+    gateway: Running, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    pooled = gateway.gateway.games
+    pooled.draw_seed = lambda: SEED
+    events, spent = await _play(pooled)
+    assert pooled.rules.in_process >= 2, pooled.rules.estimates
+    assert pooled.rules.estimates[("conflict_of_heroes", "TakeAiTurn")] > HEAVY_SECONDS
+    assert all(s > 0 for s in spent[1::2])  # measured in the process too
+    store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}thread")
+    try:
+        threaded = Games(store, draw_seed=lambda: SEED)
+        assert threaded.rules.processes == 0
+        assert (await _play(threaded))[0] == events
+    finally:
+        await store.close()
+    # A refusal decided in the process arrives whole: its code, message and rule.
+    with pytest.raises(RuleError) as refused:
+        await pooled.handle("gpool", "again", {"type": "TakeAiTurn"})
+    assert refused.value.code == "command_not_allowed" and refused.value.rule
+    assert "player's turn" in refused.value.message and refused.value.details["allowed"]
+
+
+@pytest.mark.parametrize("error", [RuleError("m", rule="r", extra=1), UmpireError("m", a=[1])])
+def test_errors_survive_pickling(error: Any) -> None:
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and str(back) == "m"
+    assert back.code == error.code and back.details == error.details
+    assert getattr(back, "rule", None) == getattr(error, "rule", None)
+
+
+async def test_a_dead_worker_process_costs_no_command(gateway: Running) -> None:
+    # A worker killed (out of memory, by an operator): the command it would have run runs
+    # in a thread, and the next costly command has a fresh process.
+    games = gateway.gateway.games
+    games.draw_seed = lambda: SEED
+    await _play(games)
+    pool = games.rules._pool
+    assert pool is not None
+    for pid in list(pool._processes):  # the workers this test's gateway started
+        os.kill(pid, signal.SIGKILL)
+    await games.handle("gpool", "p1", {"type": "Pass"})
+    result = await games.handle("gpool", "t1", {"type": "TakeAiTurn"})
+    assert result.last_seq > result.first_seq
+    assert games.rules._pool is not None and games.rules._pool is not pool
+    before = games.rules.in_process
+    await games.handle("gpool", "p2", {"type": "Pass"})
+    await games.handle("gpool", "t2", {"type": "TakeAiTurn"})
+    assert games.rules.in_process > before
+
+
+async def test_a_costly_state_frames_actions_are_listed_in_a_process(gateway: Running) -> None:
+    # Merged with main's complete legal actions, listing them for the largest map takes
+    # ~0.3 s of CPU: a `view` computed them on the event loop.
+    games = gateway.gateway.games
+    games.draw_seed = lambda: SEED
+    await _play(games)
+    ruleset, game = await games.load("gpool")
+    listed = await games.rules.actions(ruleset, game, Role.PLAYER)
+    assert games.rules.estimates[("conflict_of_heroes", "(legal actions)")] > HEAVY_SECONDS
+    before = games.rules.in_process
+    again = await games.rules.actions(ruleset, game, Role.PLAYER)
+    assert (
+        again == listed == legal_actions(ruleset, game.state, Role.PLAYER, ended=False, game=game)
+    )
+    assert games.rules.in_process == before + 1
