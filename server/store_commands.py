@@ -22,10 +22,12 @@ from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
+from umpire.events.store import Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
 from umpire.server.config import Settings
+from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.games import CLIENT_SEED_MAX, Games
 from umpire.server.input_files import utf8_text
 from umpire.server.referee import role_for
@@ -81,6 +83,18 @@ def _setup_arg(
     return scenarios.setup_file(ruleset, content, path.name, base)
 
 
+def command_games(settings: Settings, store: Store) -> Games:
+    """Command handling for one CLI command. On the embedded store a write is refused with
+    store_full while its disk is under the watermark, as the gateway refuses it
+    (server/disk_watch.py): the free space is looked at once, here, before anything is
+    written."""
+    games = Games(store)
+    if settings.redis_url is None and settings.store_min_free_mb > 0:
+        games.disk = DiskWatch(settings.data_dir, settings.store_min_free_mb * MB)
+        games.disk.check()
+    return games
+
+
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     """Create a game; then, having its seed commitment, bind a client seed (fresh random
     entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
@@ -98,7 +112,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             f"(this one has {len(args.client_seed)}); nothing was created"
         )
     async with open_store(settings) as store:
-        games = Games(store)
+        games = command_games(settings, store)
         created = await games.create(
             args.ruleset,
             setup,
@@ -180,7 +194,7 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
     """Bind a client seed to the game's current seed epoch (after a mid-game reveal)."""
     client_seed = args.client_seed or secrets.token_hex(16)
     async with open_store(settings) as store:
-        result = await Games(store).bind_client_seed(args.game, client_seed)
+        result = await command_games(settings, store).bind_client_seed(args.game, client_seed)
     console.print(f"client seed {client_seed} bound at seq {result.last_seq}")
     return 0
 
@@ -191,7 +205,7 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     dice = _dice_arg(args.dice) if args.dice else None
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
-        games = Games(store)
+        games = command_games(settings, store)
         result = await games.handle(args.game, command_id, command, manual_dice=dice)
         ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
@@ -218,7 +232,7 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
     role_for(settings, args.role, args.operator_token)
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
-        games = Games(store)
+        games = command_games(settings, store)
         result = await games.handle(args.game, command_id, {"type": "TakeBack"})
         ruleset, _ = await games.load(args.game)
         (env,) = await store.read(args.game, result.last_seq, result.last_seq)
@@ -338,7 +352,7 @@ async def cmd_games(settings: Settings, args: argparse.Namespace) -> int:
 async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
 
     async with open_store(settings) as store:
-        games = Games(store)
+        games = command_games(settings, store)
         result = await games.reveal(args.game)
         _, game = await games.load(args.game)
         console.print(f"seed revealed at seq {result.last_seq}")

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.embedded_site import start_serve, stop
+from tests.support.embedded_site import run_cli, start_serve, stop
 from tests.support.peer import Peer
 
 BOUND = 20.0  # seconds: far past the watch's one-second look
@@ -147,3 +147,21 @@ async def test_a_disk_filled_and_emptied_refuses_writes_then_accepts_them_again(
         output = stop(serve)
     assert "writes are refused with store_full" in output, output
     assert "has space again: writes are accepted" in output, output
+
+
+def test_the_cli_refuses_its_writes_under_the_watermark_too(tmp_path: Path) -> None:
+    """`umpire new`, `send` and the others write straight to the embedded store: under the
+    watermark they are refused with store_full as the gateway's are, and nothing is
+    written; reads (`state`) go on."""
+    data_dir = tmp_path / "data"
+    code, out, err = run_cli(data_dir, "new", "counter", "--waive-client-entropy")
+    assert code == 0, err
+    gid = out.split("created game ", 1)[1].split()[0]
+    full = {"UMPIRE_STORE_MIN_FREE_MB": str(2**40)}
+    code, _, err = run_cli(data_dir, "send", gid, '{"type": "Add", "amount": 1}', **full)
+    assert code == 2 and "store_full" in err and "/" not in err.split("store_full", 1)[1], err
+    code, _, err = run_cli(data_dir, "new", "counter", **full)
+    assert code == 2 and "store_full" in err, err
+    code, out, err = run_cli(data_dir, "state", gid, "--json", **full)
+    assert code == 0, err
+    assert '"seq": 1' in out or '"seq":1' in out, out  # the refused send wrote nothing
