@@ -42,8 +42,9 @@ def verify_chain(
     Raises ChainBroken naming the first bad seq: a seq out of order (an event removed or
     reordered), a prev-hash that does not link, a hash that does not match its fields
     (an edited event), or a payload its digest does not cover. A secret payload's
-    commitment is opened with the seed `epochs` gives for it; while its epoch is
-    unrevealed only its link is checked.
+    commitment is opened with the key `epochs` gives for it (`Epochs.key_of`: a hidden
+    roll's epoch seed, a ruleset secret's sealing key); while that is unpublished only its
+    link is checked.
     """
     expected_seq = start_seq
     count = 0
@@ -84,7 +85,7 @@ def verify_chain(
         count += 1
     if epochs is not None:
         for env in committed:
-            if digest_matches(env, epochs.seed_of(env.seq)) is False:
+            if digest_matches(env, epochs.key_of(env)) is False:
                 raise _payload_mismatch(env)
     return count
 

@@ -51,6 +51,7 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     revealed: bool
     seed: str | None = None
     operator_secret: str | None = None
+    operator_sealing_key: str | None = None
     exported_at: str = ""
 
 

@@ -460,6 +460,7 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
     commitments: list[str] = []  # the commitment each epoch's seed must match
     client_seeds: dict[int, str] = {}  # the client seed bound for each epoch
     waived = False  # the game waived client entropy: every epoch's client seed is ""
+    final, sealing_key = False, b""  # the final reveal, and the sealing key it publishes
     for ev in events:
         r, p = ev.record, ev.payload
         if r["type"] == "GameCreated":
@@ -484,6 +485,12 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             epochs.seeds.append(seed)
             if p.get("next_commitment"):
                 commitments.append(p["next_commitment"])
+            else:  # the final reveal: it publishes the sealing key (section 3)
+                final = True
+                try:
+                    sealing_key = bytes.fromhex(p.get("sealing_key", ""))
+                except ValueError:
+                    raise Failure(r["seq"], "the sealing key is not hex") from None
     # 3: digests and commitments
     opened = pending = 0
     for ev in events:
@@ -494,7 +501,12 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             if r["digest"] != sha256_hex(ev.payload_bytes):
                 raise Failure(r["seq"], "the payload does not match its digest")
             continue
-        seed = epochs.seed_of(r["seq"])
+        # A hidden roll opens with its epoch's seed; a ruleset secret with the sealing key
+        # of the final reveal (a log without one: its epoch's seed), never before it.
+        if r["type"] == "DiceRolled":
+            seed = epochs.seed_of(r["seq"])
+        else:
+            seed = (sealing_key or epochs.seed_of(r["seq"])) if final else None
         if seed is None:
             pending += 1
             continue
@@ -525,7 +537,8 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         checked += 1
     return [
         f"{len(events)} events, hash chain intact",
-        f"{opened} commitments opened, {pending} still closed (unrevealed epoch)",
+        f"{opened} commitments opened, {pending} still closed (unrevealed epoch, or a "
+        "secret still in play before the final reveal)",
         f"{len(epochs.seeds)} revealed seed(s) match their commitments",
         f"{rolls} rolls numbered, {checked} server rolls recomputed",
     ]
