@@ -69,8 +69,11 @@ def print_report(report: AuditReport, source: str) -> int:
         for line in report.pending:
             console.print(f"  note: {shown(line)}")
         return AUDIT_FAILED
+    # A prefix (not ended and finally revealed) is never "OK" (docs/audit.md section 7).
+    verdict = "OK" if report.complete else "PREFIX"
+    prefix = "" if report.complete else f"prefix of {report.events} events, not a finished game; "
     console.print(
-        f"OK: {shown(source)} ({report.ruleset}): {report.events} events, "
+        f"{verdict}: {shown(source)} ({report.ruleset}): {prefix}{report.events} events, "
         f"{report.commands} commands, {report.decisions_checked} decisions re-made, "
         f"{report.server_rolls} server rolls ({report.rolls_verified} verified), "
         f"{report.player_rolls} player rolls"
@@ -126,4 +129,9 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             console.print(f"FAILED: {shown(log.source)}: first divergence at seq {seq} "
                           f"(export_totals)\n  {shown(exc.message)}")  # fmt: skip
             return AUDIT_FAILED
+    if report.ok and log.export is not None and log.export.header.complete and not report.complete:
+        console.print(f"FAILED: {shown(log.source)}: first divergence at seq {report.events} "
+                      "(export_totals)\n  the header says the game is complete, but the log "
+                      "does not end with GameEnded and its final reveal: it was cut")  # fmt: skip
+        return AUDIT_FAILED
     return print_report(report, log.source)

@@ -30,7 +30,7 @@ from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.store import PendingEvent
 from umpire.events.terminal_text import shown
-from umpire.events.types import GameCreated, SeedRevealed
+from umpire.events.types import GameCreated, GameEnded, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
 from umpire.server.data_dir import PRIVATE_FILE
@@ -124,6 +124,9 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         operator_secret=secret,
         operator_sealing_key=sealing_key,
         exported_at=utc_now_iso(),
+        complete=any(isinstance(e, GameEnded) for e in events)
+        and bool(reveals)
+        and not reveals[-1].next_commitment,
     )
     lines = [msgspec.json.encode(header).decode()]
     lines += [envelope_to_line(env, codec) for env in envelopes]

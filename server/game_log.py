@@ -53,6 +53,9 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     operator_secret: str | None = None
     operator_sealing_key: str | None = None
     exported_at: str = ""
+    # Whether the log is a finished game: it holds GameEnded and its final reveal (docs/
+    # audit.md section 1); anything else is a prefix, which no verifier calls "OK".
+    complete: bool = False
 
 
 class ExportFile(Struct, frozen=True, kw_only=True):

@@ -424,7 +424,21 @@ def verify(
         done.append(f"the game ended at seq {grammar.ended_at} {how} its final reveal")
     if kept_commitment is not None:
         done.append("the seed commitment is the one given")
+    # Section 1: complete means ended and finally revealed; anything else is a prefix, and
+    # a header that calls a prefix complete was cut or edited.
+    complete = bool(grammar.ended_at and grammar.final_reveal)
+    if header.get("complete") is True and not complete:
+        raise Failure(
+            len(events),
+            "the header says the game is complete, but the log does not end with GameEnded "
+            "and its final reveal: it was cut",
+        )
+    if not complete:
+        done.insert(0, PREFIX_NOTE.format(n=len(events)))
     return done
+
+
+PREFIX_NOTE = "prefix of {n} events, not a finished game"
 
 
 def check_chain(header: dict[str, Any], events: list[Event]) -> None:
@@ -432,8 +446,15 @@ def check_chain(header: dict[str, Any], events: list[Event]) -> None:
     game_id = header.get("game_id")
     # 2: seqs, game, links and hashes
     prev = GENESIS
+    current_since = 0  # the first seq of envelope version 2 (0: none yet)
     for expected, ev in enumerate(events, start=1):
         r = ev.record
+        if r.get("envelope_version", 1) == 2 and not current_since:
+            current_since = expected
+        elif r.get("envelope_version", 1) != 2 and current_since:
+            raise Failure(expected, f"envelope version {r.get('envelope_version', 1)} after "
+                                    f"version 2 (from seq {current_since}): a log never goes "
+                                    "back to the old rule")  # fmt: skip
         if r["seq"] != expected:
             raise Failure(expected, f"expected seq {expected}, found {r['seq']}: an event is "
                                     "missing or out of order")  # fmt: skip
@@ -498,6 +519,10 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         if r.get("envelope_version", 1) != 2:
             continue
         if not r["committed"]:
+            if r["type"] == "DiceRolled" and ev.payload.get("hidden") is True:
+                raise Failure(r["seq"], "a hidden roll is published with a plain digest, not "
+                                        "a commitment (section 3): its faces could be tested "
+                                        "against it before the reveal")  # fmt: skip
             if r["digest"] != sha256_hex(ev.payload_bytes):
                 raise Failure(r["seq"], "the payload does not match its digest")
             continue
@@ -569,7 +594,10 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"FAILED at seq 0: the file is not a readable export ({type(exc).__name__}: {exc})")
         return 2
-    print("OK: " + "; ".join(done))
+    # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
+    # what follows it, and the secrets still sealed, are unknown (section 7).
+    prefix = done[0] == PREFIX_NOTE.format(n=len(events))
+    print(("PREFIX: " if prefix else "OK: ") + "; ".join(done))
     return 0
 
 

@@ -1,0 +1,121 @@
+"""Issue #30 items 2 (part) and 3: forgeries that every verifier passed, over an export of
+every ruleset (an ended game: `short_game`).
+
+- a hidden roll published with a plain SHA-256 digest (`committed: false`), which a
+  player could test guesses against before the reveal;
+- an event re-sealed as envelope version 1 after version-2 events;
+- a log cut short (or ended without its final reveal): a prefix, never "OK"; with the
+  header still calling it complete, a failure.
+
+Both `umpire audit --file` and `verifier/verify_export.py` must say so.
+"""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.audit.forgery import Cli, read_lines, reseal, write_lines
+from tests.audit.rulesets_games import every_ruleset, short_game
+
+VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
+Records = list[dict[str, Any]]
+
+
+def _verify(path: Path) -> tuple[int, str]:
+    done = subprocess.run(
+        [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True,
+        timeout=120, cwd=path.parent,
+    )  # fmt: skip
+    return done.returncode, done.stdout + done.stderr
+
+
+def _both(cli: Cli, header: dict[str, Any], records: Records, name: str) -> tuple[str, str]:
+    """The verifier's and `umpire audit --file`'s output on the forged file."""
+    path = write_lines(cli.tmp / f"{name}.jsonl", header, records)
+    code, verified = _verify(path)
+    audited = cli("audit", "--file", str(path))
+    return f"{code} {verified}", f"{audited.code} {audited.out}{audited.err}"
+
+
+def _export(cli: Cli, ruleset: str) -> tuple[dict[str, Any], Records]:
+    header, records = read_lines(cli.export(short_game(cli, ruleset)))
+    assert header["complete"] is True
+    return header, records
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+def test_an_uncommitted_hidden_roll_fails_every_verifier(cli: Cli, ruleset: str) -> None:
+    header, records = _export(cli, ruleset)
+    rolls = [i for i, r in enumerate(records) if r["type"] == "DiceRolled"]
+    hidden = [i for i in rolls if records[i]["payload"]["hidden"]]
+    index = (hidden or rolls)[0]
+    records[index]["payload"]["hidden"] = True
+    records[index]["committed"] = False  # a plain SHA-256 digest: guesses can be tested
+    reseal(header, records, index)
+    assert records[index]["committed"] is False
+    verified, audited = _both(cli, header, records, "uncommitted")
+    seq = index + 1
+    assert verified.startswith("1 ") and f"FAILED at seq {seq}: a hidden roll" in verified
+    assert audited.startswith("1 ") and f"at seq {seq} (uncommitted_secret)" in audited
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+def test_a_version_1_envelope_after_version_2_fails_every_verifier(cli: Cli, ruleset: str) -> None:
+    header, records = _export(cli, ruleset)
+    index = len(records) // 2
+    records[index]["envelope_version"] = 1
+    records[index]["committed"] = False
+    reseal(header, records, index)
+    verified, audited = _both(cli, header, records, "downgrade")
+    seq = index + 1
+    assert verified.startswith("1 ") and f"FAILED at seq {seq}: envelope version 1" in verified
+    assert audited.startswith("1 ") and f"at seq {seq} (hash_chain)" in audited
+    assert "never goes back" in " ".join(audited.split())
+
+
+def _cut(header: dict[str, Any], records: Records, keep: int) -> Records:
+    kept = copy.deepcopy(records[:keep])
+    header["events"] = len(kept)
+    header["last_hash"] = kept[-1]["hash"]
+    return kept
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+@pytest.mark.parametrize("where", ["final reveal", "half"])
+def test_a_cut_log_is_a_prefix_never_ok(cli: Cli, ruleset: str, where: str) -> None:
+    header, records = _export(cli, ruleset)
+    if where == "final reveal":
+        assert records[-1]["type"] == "SeedRevealed"
+        keep = len(records) - 1  # ended without its final reveal
+    else:  # at a batch boundary before the middle
+        keep = max(
+            i for i, r in enumerate(records[: len(records) // 2])
+            if r["type"] == "CommandRecorded"
+        )  # fmt: skip
+    cut = _cut(header, records, keep)
+    # The header still says complete: the cut is found.
+    verified, audited = _both(cli, header, cut, "cut-complete")
+    assert verified.startswith("1 ") and f"FAILED at seq {keep}: the header says" in verified
+    assert audited.startswith("1 ") and "the header says the game is complete" in " ".join(
+        audited.split()
+    )
+    # A forger who also sets complete to false gets a prefix, never "OK".
+    header["complete"] = False
+    verified, audited = _both(cli, header, cut, "cut-prefix")
+    note = f"prefix of {keep} events, not a finished game"
+    assert verified.startswith(f"0 PREFIX: {note}"), verified
+    assert audited.startswith("0 PREFIX: ") and note in " ".join(audited.split()), audited
+
+
+@pytest.mark.parametrize("ruleset", ["counter", "downtown"])
+def test_a_whole_game_is_ok_and_complete(cli: Cli, ruleset: str) -> None:
+    header, records = _export(cli, ruleset)
+    verified, audited = _both(cli, header, records, "whole")
+    assert verified.startswith("0 OK: "), verified
+    assert audited.startswith("0 OK: "), audited
