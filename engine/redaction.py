@@ -13,7 +13,7 @@ from the game's sealing key, which only the final reveal publishes).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -75,6 +75,36 @@ def is_sealed(ruleset: Ruleset[Any], event: Struct) -> bool:
     """Whether `event` holds a ruleset secret (secret, and not a hidden roll): its
     commitment is keyed from the game's sealing key, so a mid-game reveal leaves it shut."""
     return not isinstance(event, DiceRolled) and is_secret(ruleset, event)
+
+
+# The secrecy classes of docs/audit.md section 3, as an export's header states them.
+PUBLIC, HIDDEN_ROLL, SECRET, SECRET_WHEN, RULESET_CODE = (
+    "public", "hidden_roll", "secret", "secret_when", "ruleset_code",
+)  # fmt: skip
+
+
+def secrecy_classes(ruleset: Ruleset[Any], types: Iterable[type[Struct]]) -> dict[str, str]:
+    """Each event type's secrecy class, by tag, from the ruleset's declarations: `public`
+    (never committed), `hidden_roll` (DiceRolled: committed exactly when `hidden`),
+    `secret` (always committed), `secret_when` (committed when its declaration's condition
+    holds, which needs the ruleset to evaluate), `ruleset_code` (a ruleset whose `redact`
+    is its own function decides). An export carries them so that a third party can check
+    without umpire's code that every event a role could not see was committed."""
+    declared = _declared(ruleset)
+    classes: dict[str, str] = {}
+    for event_type in types:
+        tag = event_type.__struct_config__.tag
+        assert isinstance(tag, str)
+        if event_type is DiceRolled:
+            classes[tag] = HIDDEN_ROLL
+        elif declared is None:
+            classes[tag] = RULESET_CODE
+        elif event_type not in declared:
+            classes[tag] = PUBLIC
+        else:
+            owner = declared[event_type]
+            classes[tag] = SECRET_WHEN if getattr(owner, "when", None) is not None else SECRET
+    return dict(sorted(classes.items()))
 
 
 def view_for(ruleset: Ruleset[Any], state: Any, role: Role, *, revealed: bool) -> Any:

@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 
 from umpire.engine.audit import AuditReport, audit
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import secrecy_classes
 from umpire.events.errors import ChainBroken
 from umpire.events.terminal_text import shown
 from umpire.server.config import Settings
@@ -128,6 +130,13 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             seq = int(exc.details.get("seq", 0))
             console.print(f"FAILED: {shown(log.source)}: first divergence at seq {seq} "
                           f"(export_totals)\n  {shown(exc.message)}")  # fmt: skip
+            return AUDIT_FAILED
+    if report.ok and log.export is not None and log.export.header.secrecy is not None:
+        audited = ruleset or ruleset_of(log.envelopes[0])
+        if log.export.header.secrecy != secrecy_classes(audited, codec_for(audited).types()):
+            console.print(f"FAILED: {shown(log.source)}: first divergence at seq 0 "
+                          "(export_totals)\n  the header's secrecy classes are not those "
+                          f"the declarations of {audited.name} give")  # fmt: skip
             return AUDIT_FAILED
     if report.ok and log.export is not None and log.export.header.complete and not report.complete:
         console.print(f"FAILED: {shown(log.source)}: first divergence at seq {report.events} "

@@ -25,6 +25,7 @@ from rich.console import Console
 
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
@@ -127,6 +128,7 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         complete=any(isinstance(e, GameEnded) for e in events)
         and bool(reveals)
         and not reveals[-1].next_commitment,
+        secrecy=secrecy_classes(ruleset, codec.types()),
     )
     lines = [msgspec.json.encode(header).decode()]
     lines += [envelope_to_line(env, codec) for env in envelopes]

@@ -56,6 +56,9 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     # Whether the log is a finished game: it holds GameEnded and its final reveal (docs/
     # audit.md section 1); anything else is a prefix, which no verifier calls "OK".
     complete: bool = False
+    # Each event type's secrecy class (engine.redaction.secrecy_classes; docs/audit.md
+    # section 3), so that a third party can check every commitment without the rules.
+    secrecy: dict[str, str] | None = None
 
 
 class ExportFile(Struct, frozen=True, kw_only=True):

@@ -413,8 +413,14 @@ def verify(
         done = check_seeds_and_dice(events)
     except Failure as failure:
         failures.append(failure)
+    secrecy = ""
+    try:
+        secrecy = check_secrecy(header, events)
+    except Failure as failure:
+        failures.append(failure)
     if failures:
         raise min(failures, key=lambda f: f.seq)
+    done.append(secrecy)
     batches = f"{grammar.commands} command batches, {grammar.system} system batches"
     if grammar.taken_back:
         batches += f" ({grammar.taken_back} commands taken back)"
@@ -439,6 +445,38 @@ def verify(
 
 
 PREFIX_NOTE = "prefix of {n} events, not a finished game"
+
+
+def check_secrecy(header: dict[str, Any], events: list[Event]) -> str:
+    """Section 3: every version-2 event whose type's secrecy class in the header makes it
+    secret is committed (`secret` always; `hidden_roll` when the roll's `hidden` is true;
+    `secret_when` and `ruleset_code` need the rules: not checked here; a committed
+    `public` event hides nothing and is not a failure).
+    Without classes in the header (an older export) only hidden rolls are checked (in
+    check_seeds_and_dice)."""
+    classes = header.get("secrecy")
+    if not isinstance(classes, dict):
+        return "no secrecy classes in the header: only hidden rolls checked for commitment"
+    checked = 0
+    for ev in events:
+        r = ev.record
+        if r.get("envelope_version", 1) != 2:
+            continue
+        kind = classes.get(r["type"])
+        if kind is None:
+            raise Failure(r["seq"], f"the header names no secrecy class for {r['type']!r}")
+        if kind == "hidden_roll":
+            must = ev.payload.get("hidden") is True
+        elif kind in ("public", "secret"):
+            must = kind == "secret"
+        else:
+            continue
+        if must and not r["committed"]:
+            raise Failure(r["seq"], f"a {kind.replace('_', ' ')} event ({r['type']}) is "
+                                    "published with a plain digest, not a commitment "
+                                    "(section 3)")  # fmt: skip
+        checked += must
+    return f"{checked} secret events committed as their secrecy class requires"
 
 
 def check_chain(header: dict[str, Any], events: list[Event]) -> None:

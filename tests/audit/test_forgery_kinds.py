@@ -119,3 +119,44 @@ def test_a_whole_game_is_ok_and_complete(cli: Cli, ruleset: str) -> None:
     verified, audited = _both(cli, header, records, "whole")
     assert verified.startswith("0 OK: "), verified
     assert audited.startswith("0 OK: "), audited
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+def test_the_header_states_every_event_types_secrecy_class(cli: Cli, ruleset: str) -> None:
+    header, records = _export(cli, ruleset)
+    classes = header["secrecy"]
+    assert classes["DiceRolled"] == "hidden_roll"
+    assert {r["type"] for r in records} <= set(classes)
+    assert set(classes.values()) <= {"public", "hidden_roll", "secret", "secret_when",
+                                     "ruleset_code"}  # fmt: skip
+    for record in records:  # what the server committed is what the classes say
+        kind = classes[record["type"]]
+        if kind == "secret" or (kind == "hidden_roll" and record["payload"]["hidden"]):
+            assert record["committed"], record
+        if kind == "public":
+            assert not record["committed"], record
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+def test_a_secret_event_published_with_a_plain_digest_fails_every_verifier(
+    cli: Cli, ruleset: str
+) -> None:
+    header, records = _export(cli, ruleset)
+    secret = [i for i, r in enumerate(records) if header["secrecy"][r["type"]] == "secret"]
+    if not secret:
+        pytest.skip(f"{ruleset}'s short game holds no always-secret event")
+    index = secret[0]
+    records[index]["committed"] = False
+    reseal(header, records, index)
+    verified, audited = _both(cli, header, records, "plain-secret")
+    seq = index + 1
+    assert verified.startswith("1 ") and f"FAILED at seq {seq}: a secret event" in verified
+    assert audited.startswith("1 ") and f"at seq {seq} (uncommitted_secret)" in audited
+
+
+def test_a_header_with_other_secrecy_classes_fails_the_audit(cli: Cli) -> None:
+    header, records = _export(cli, "counter")
+    relaxed = {tag: "public" for tag in header["secrecy"]}
+    header["secrecy"] = relaxed
+    _, audited = _both(cli, header, records, "relaxed")
+    assert audited.startswith("1 ") and "secrecy classes" in audited
