@@ -151,6 +151,11 @@ def _check_dice(
     epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
     for env, event in zip(envelopes, decoded, strict=True):
         if isinstance(event, ClientSeedBound):
+            if waived:
+                return AuditFailure(
+                    seq=env.seq, check="client_seed", message="a client seed bound in a game "
+                    "that waived client entropy (every epoch's client seed is \"\")",
+                )  # fmt: skip
             if event.epoch != epoch or epoch in client_seeds:
                 return AuditFailure(
                     seq=env.seq, check="client_seed", message=f"a client seed for epoch "

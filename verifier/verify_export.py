@@ -132,6 +132,21 @@ class Event:
     payload: Any
 
 
+def same_data(hashed: Any, readable: Any) -> bool:
+    """Section 1, "compared as data": maps by keys and values, arrays in order, and every
+    scalar of the same type and value (so 1 is not 1.0 and true is not 1); a bin or ext
+    value in the hashed bytes never matches (a payload holds none)."""
+    if isinstance(hashed, dict):
+        return (isinstance(readable, dict) and hashed.keys() == readable.keys()
+                and all(same_data(hashed[k], readable[k]) for k in hashed))  # fmt: skip
+    if isinstance(hashed, list):
+        return (isinstance(readable, list) and len(hashed) == len(readable)
+                and all(map(same_data, hashed, readable)))  # fmt: skip
+    if not isinstance(hashed, (str, int, float, type(None))):
+        return False  # bin (bytes) or ext
+    return type(hashed) is type(readable) and hashed == readable
+
+
 def read(path: str) -> tuple[dict[str, Any], list[Event]]:
     with open(path, encoding="utf-8") as f:
         lines = [line for line in f.read().splitlines() if line.strip()]
@@ -151,7 +166,7 @@ def read(path: str) -> tuple[dict[str, Any], list[Event]]:
             decoded = msgpack.unpackb(raw, raw=False, strict_map_key=False)
         except Exception as exc:
             raise Failure(seq, f"payload_b64 does not decode: {exc}") from None
-        if decoded != record.get("payload"):
+        if not same_data(decoded, record.get("payload")):
             raise Failure(seq, "the readable payload differs from the hashed payload bytes")
         events.append(Event(record, raw, decoded))
     return header, events
@@ -288,6 +303,9 @@ def check_grammar(events: list[Event]) -> Grammar:
                 takebacks.block(f"something hidden was shown at seq {seq}")
         else:
             batch = None
+            if tag == "ClientSeedBound" and waived:
+                raise Failure(seq, "a client seed bound in a game that waived client entropy "
+                                   "(every epoch's client seed is \"\")")  # fmt: skip
             _system(ev, epoch, bound, epoch_rolls, used)
             takebacks.block(f"the dice seed was bound or revealed at seq {seq}")
             found.system += 1

@@ -13,6 +13,7 @@ Both `umpire audit --file` and `verifier/verify_export.py` must say so.
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.audit.forgery import Cli, read_lines, reseal, write_lines
+from tests.audit.forgery import Cli, forged, insert, read_lines, reseal, write_lines
 from tests.audit.rulesets_games import every_ruleset, short_game
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
@@ -160,3 +161,33 @@ def test_a_header_with_other_secrecy_classes_fails_the_audit(cli: Cli) -> None:
     header["secrecy"] = relaxed
     _, audited = _both(cli, header, records, "relaxed")
     assert audited.startswith("1 ") and "secrecy classes" in audited
+
+
+def test_a_client_seed_bound_in_a_waived_game_fails_every_verifier(cli: Cli) -> None:
+    """docs/audit.md section 7: a game that waived client entropy takes no client seed in
+    any epoch (every epoch's client seed is ""), so a ClientSeedBound in it is forged."""
+    header, records = _export(cli, "counter")
+    assert records[0]["payload"]["client_entropy"] == "waived"
+    bind = forged(records[1], {"type": "ClientSeedBound", "epoch": 0, "client_seed": "x"},
+                  "umpire:bind:0")  # fmt: skip
+    insert(header, records, 1, bind)
+    reseal(header, records, 1)
+    verified, audited = _both(cli, header, records, "waived-bind")
+    assert verified.startswith("1 ") and "FAILED at seq 2: a client seed bound" in verified
+    assert audited.startswith("1 ") and "at seq 2 (client_seed)" in audited
+
+
+@pytest.mark.parametrize("case", ["1.0 for 1", "true for 1"])
+def test_the_readable_payload_is_compared_by_type_as_well_as_value(cli: Cli, case: str) -> None:
+    """docs/audit.md section 1, "compared as data": the readable copy of the integer 1 is
+    1, not 1.0 nor true (Python's == takes both for 1). The hashed bytes are left as they
+    are: only the readable copy lies."""
+    header, records = _export(cli, "counter")
+    index = next(
+        i for i, r in enumerate(records) if r["type"] == "DiceRolled" and r["payload"]["roll"] == 1
+    )
+    records[index]["payload"]["roll"] = 1.0 if case == "1.0 for 1" else True
+    path = cli.tmp / "typed.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [header, *records]) + "\n")
+    code, out = _verify(path)
+    assert code == 1 and f"FAILED at seq {index + 1}: the readable payload differs" in out, out
