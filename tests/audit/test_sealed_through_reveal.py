@@ -7,7 +7,9 @@ list kept here) with a scripted opening that seals one: the player's and the spe
 channels show the same of every sealed event after the reveal as before it (the feed's
 frames, which the gateway sends, `log --json`, `explain --json`), the state of every
 `replay --at` is unchanged, and the sealed commitments stay shut for the verifier until
-the game ends; the final reveal then opens every one of them.
+the game ends; the final reveal then opens every one of them. (Nightfighter's opening seals
+nothing: tests/rulesets/nightfighter/test_sealed_reveal.py plays to a failed
+localisation; tests/server/test_sealed_reveal_gateway.py reads the frames over websockets.)
 """
 
 from __future__ import annotations
