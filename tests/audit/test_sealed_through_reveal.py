@@ -161,3 +161,44 @@ def _verify(path: Path) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-I", str(VERIFIER), str(path)], capture_output=True, text=True,
         timeout=120, cwd=path.parent,
     )  # fmt: skip
+
+
+def test_the_sealing_key_moves_with_an_operator_export_and_opens_at_the_end(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """An operator export carries the sealing key (`operator_sealing_key`); the game
+    imported elsewhere seals its later secrets under it and publishes it when it ends, so
+    every commitment of the game opens, before the move and after it."""
+    game = cli.new("counter", {"target": 1000})
+    cli.send(game, {"type": "Hide"})  # sealed under the sealing key
+    path = cli.export(game, "--operator")
+    header = json.loads(path.read_text().splitlines()[0])
+    assert len(header["operator_sealing_key"]) == 64
+    cli.use_prefix(cli.prefix + "b")
+    assert cli("import", str(path)).code == 0
+    cli.send(game, {"type": "Hide"})  # sealed on the new server
+    cli.send(game, {"type": "EndGame", "result": "moved and over"})
+    final = tmp_path / "moved.jsonl"
+    assert cli("export", game, "-o", str(final)).code == 0
+    records = [json.loads(line) for line in final.read_text().splitlines()[1:]]
+    assert sum(r["committed"] and r["type"] != "DiceRolled" for r in records) == 2
+    done = _verify(final)
+    assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout
+    assert " 0 still closed" in done.stdout, done.stdout
+    audited = cli("audit", "--file", str(final))
+    assert audited.code == 0 and audited.out.startswith("OK: "), audited.out
+
+
+def test_a_readjudicated_copy_opens_its_sealed_events_with_the_originals_key(
+    cli: Cli, tmp_path: Path
+) -> None:
+    game = cli.new("counter", {"target": 1000})
+    cli.send(game, {"type": "Hide"})
+    cli.send(game, {"type": "EndGame", "result": "over"})
+    copy = cli("readjudicate", game, "--json")
+    assert copy.code == 0, copy.err
+    new_id = json.loads(copy.out)["new_game_id"]
+    path = tmp_path / "copy.jsonl"
+    assert cli("export", new_id, "-o", str(path)).code == 0
+    done = _verify(path)
+    assert done.returncode == 0 and " 0 still closed" in done.stdout, done.stdout
