@@ -20,9 +20,10 @@ from umpire.engine.audit_failure import AuditFailure
 from umpire.engine.audit_grammar import check_batches
 from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
 from umpire.engine.game import codec_for, ruleset_of, state_hash
+from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
 from umpire.events.chain import verify_chain
-from umpire.events.envelope import Envelope
+from umpire.events.envelope import ENVELOPE_VERSION, Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import UmpireError
 from umpire.events.types import (
@@ -30,6 +31,7 @@ from umpire.events.types import (
     ClientSeedBound,
     DiceRolled,
     GameCreated,
+    GameEnded,
     Roller,
     SeedRevealed,
 )
@@ -56,6 +58,10 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     epochs: int = 1
     opponent_rolls_by_player: int = 0  # the player's dice for the opponent's rolls
     opponent_manual_dice: bool = False  # the game was created to allow them
+    # A finished game: GameEnded and its final reveal are in the log. Anything else is a
+    # prefix (a running game, a cut log, one ended without its final reveal), which no
+    # verifier calls "OK" (docs/audit.md section 7).
+    complete: bool = False
 
     @property
     def ok(self) -> bool:
@@ -81,6 +87,7 @@ class _Tally:
     epochs: int = 1
     opponent_rolls_by_player: int = 0
     opponent_manual_dice: bool = False
+    complete: bool = False
 
     def report(
         self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
@@ -144,6 +151,11 @@ def _check_dice(
     epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
     for env, event in zip(envelopes, decoded, strict=True):
         if isinstance(event, ClientSeedBound):
+            if waived:
+                return AuditFailure(
+                    seq=env.seq, check="client_seed", message="a client seed bound in a game "
+                    "that waived client entropy (every epoch's client seed is \"\")",
+                )  # fmt: skip
             if event.epoch != epoch or epoch in client_seeds:
                 return AuditFailure(
                     seq=env.seq, check="client_seed", message=f"a client seed for epoch "
@@ -197,6 +209,27 @@ def _check_dice(
     return None
 
 
+def _check_sealing(
+    envelopes: Sequence[Envelope], decoded: Sequence[Struct], ruleset: Ruleset[Any]
+) -> AuditFailure | None:
+    """docs/audit.md section 3: every version-2 event a player or spectator may not see in
+    full (a hidden roll, a ruleset secret) is committed, so that nobody can test a guess
+    against its digest; the first one published with a plain digest fails (check
+    `uncommitted_secret`)."""
+    for env, event in zip(envelopes, decoded, strict=True):
+        if env.envelope_version != ENVELOPE_VERSION or env.committed:
+            continue
+        if is_secret(ruleset, event):
+            what = "a hidden roll" if isinstance(event, DiceRolled) else "a secret event"
+            return AuditFailure(
+                seq=env.seq, check="uncommitted_secret", message=f"{what} ({env.type}) is "
+                "published with a plain SHA-256 digest, not a commitment: anyone could test "
+                "guesses of it against the digest before the reveal",
+                expected="committed: true", found="committed: false",
+            )  # fmt: skip
+    return None
+
+
 def audit(
     envelopes: Sequence[Envelope],
     *,
@@ -239,6 +272,10 @@ def audit(
     except UmpireError as exc:
         return fail(int(exc.details.get("seq", 0)), "decode", exc.message)
     tally.ruleset = ruleset.name
+    ended = [n for n, e in enumerate(decoded) if isinstance(e, GameEnded)]
+    tally.complete = bool(ended) and any(
+        isinstance(e, SeedRevealed) and not e.next_commitment for e in decoded[ended[0] :]
+    )
     created = decoded[0]
     assert isinstance(created, GameCreated)
     tally.opponent_manual_dice = created.opponent_manual_dice
@@ -251,6 +288,9 @@ def audit(
             "one given (the commitment its player received at creation): the log was "
             "rewritten under another seed", expected=commitment, found=created.seed_commitment,
         ))  # fmt: skip
+    sealing = _check_sealing(envelopes, decoded, ruleset)
+    if sealing is not None:
+        failures.append(sealing)
     dice_failure = _check_dice(envelopes, decoded, created, tally)
     if dice_failure is not None:
         failures.append(dice_failure)

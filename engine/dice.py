@@ -286,52 +286,53 @@ class ManualDice:
     def roll(
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
-        """Take the next entered faces, checked against `spec`."""
-        if owner is Owner.OPPONENT and not self._opponent_dice:
-            raise OpponentDiceRefused(
-                f"{purpose} ({rule}) is the opponent's roll: this game takes the player's "
-                "dice only for the player's own rolls (create it with opponent dice allowed, "
-                "umpire new --allow-opponent-dice, to enter them); send the command without "
-                "dice and the server rolls it",
-                purpose=purpose,
-                rule=rule,
-            )
+        """Take the next entered faces, checked against `spec`.
+
+        A refusal writes nothing, so it says only what was wrong with the dice given (how
+        many, which face) and what is allowed in general: never the purpose, rule, kind,
+        dice or owner of a roll, which would preview the rest of the command's rule path
+        beyond what the player's view shows (issue #30 break 9: one command refused eleven
+        times told its rolls one by one). Dice run out before a roll's owner is judged, so
+        entering fewer rolls never tells whose the next one is."""
+        entry = self._used + 1
         if self._used >= len(self._entries):
             raise ManualDiceError(
-                f"this command needs another roll ({spec.kind.value} "
-                f"{_describe(spec)} for {purpose}, {rule}) but only "
-                f"{len(self._entries)} were entered",
-                needed=_describe(spec),
-                purpose=purpose,
-                rule=rule,
+                f"the dice entered ran out: this command makes more rolls than the "
+                f"{len(self._entries)} entered; enter every roll it makes, in order, or send "
+                "it without dice and the server rolls them",
                 entered=len(self._entries),
+            )
+        if owner is Owner.OPPONENT and not self._opponent_dice:
+            raise OpponentDiceRefused(
+                f"roll {entry} entered is the opponent's: this game takes the player's dice "
+                "only for the player's own rolls (create it with opponent dice allowed, "
+                "umpire new --allow-opponent-dice, to enter them); send the command without "
+                "dice and the server rolls it",
+                entry=entry,
             )
         faces = self._entries[self._used]
         if len(faces) != len(spec.sides):
             raise ManualDiceError(
-                f"roll {self._used + 1} entered ({list(faces)}) has {len(faces)} dice; "
-                f"{purpose} ({rule}) needs {len(spec.sides)}: {_describe(spec)}",
-                entry=self._used + 1,
-                purpose=purpose,
-                rule=rule,
+                f"roll {entry} entered ({list(faces)}) has {len(faces)} "
+                f"{'die' if len(faces) == 1 else 'dice'}, not the number that roll takes: "
+                "each entry holds one roll's faces, one per die, in the order the rules "
+                "roll them",
+                entry=entry,
+                dice=len(faces),
             )
         for index, face in enumerate(faces):
             low, high = face_range(spec, index)
             if type(face) is not int:  # a bool is an int to Python, not to the log's decoder
                 raise ManualDiceError(
-                    f"roll {self._used + 1}: face {face!r} is not a whole number; "
-                    f"{purpose} ({rule}) needs {low}..{high}",
-                    entry=self._used + 1,
-                    purpose=purpose,
-                    rule=rule,
+                    f"roll {entry}: face {face!r} is not a whole number: a face is an "
+                    f"integer from 1 to its die's sides (0 to 9 for a percentile die)",
+                    entry=entry,
                 )
             if not low <= face <= high:
                 raise ManualDiceError(
-                    f"roll {self._used + 1}: face {face} is outside {low}..{high} "
-                    f"for {purpose} ({rule})",
-                    entry=self._used + 1,
-                    purpose=purpose,
-                    rule=rule,
+                    f"roll {entry}: face {face} is not on the die it was entered for: a face "
+                    "runs from 1 to its die's sides (0 to 9 for a percentile die)",
+                    entry=entry,
                 )
         self._used += 1
         event = roll_event(
@@ -346,9 +347,9 @@ class ManualDice:
         """Refuse entered rolls the command did not need."""
         if self._used != len(self._entries):
             raise ManualDiceError(
-                f"{len(self._entries)} rolls were entered but the command used only {self._used}",
+                f"{len(self._entries)} rolls were entered, more than this command makes: "
+                "enter only the rolls it makes, in order",
                 entered=len(self._entries),
-                used=self._used,
             )
 
 
@@ -393,11 +394,3 @@ class RecordedDice:
         self._used += 1
         self.rolled.append(event)
         return event
-
-
-def _describe(spec: DiceSpec) -> str:
-    if spec.labels:
-        return ", ".join(f"{label} d{s}" for label, s in zip(spec.labels, spec.sides, strict=False))
-    if spec.kind is DiceKind.D100:
-        return "tens 0-9 and units 0-9"
-    return " + ".join(f"d{s}" for s in spec.sides)

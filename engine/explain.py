@@ -152,7 +152,7 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
     if event is None:
         return Explanation(
             seq=seq, event_type="(hidden)", hidden=True,
-            summary="This event is hidden from your role until the seed is revealed.",
+            summary="This event is hidden from your role until the game ends (its final reveal).",
         )  # fmt: skip
     tag = type(event).__struct_config__.tag
     event_type = tag if isinstance(tag, str) else type(event).__name__

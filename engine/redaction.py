@@ -1,14 +1,19 @@
 """What a role may see of an event (ARCHITECTURE.md "Roles and secrets").
 
-The referee sees everything, and so does everyone once the seed is revealed. Before that,
-a hidden roll shows its purpose but not its faces, and the ruleset's `redact` (built from
-its declarations, engine.secret_fields) decides for its own events. An event that some
-role does not see in full is secret: its hash covers a commitment, never its bytes.
+The referee sees everything, and so does everyone once the game is finally revealed (the
+reveal that ends it). Before that, a hidden roll shows its purpose but not its faces until
+its epoch's seed is published (a mid-game reveal opens the epoch's dice: anyone can derive
+them from the seed), and the ruleset's `redact` (built from its declarations,
+engine.secret_fields) decides for its own events until the final reveal: a secret still
+in play (a hidden pool, a running count) stays sealed through a mid-game reveal. An event
+that some role does not see in full is secret: its hash covers a commitment, never its
+bytes (docs/audit.md section 3: a hidden roll's keyed from its epoch's seed, any other
+from the game's sealing key, which only the final reveal publishes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -34,12 +39,18 @@ def _declared(ruleset: Ruleset[Any]) -> Mapping[type[Struct], Any] | None:
     return None
 
 
-def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
-    """The event as `role` may see it, or None when the role may not see it at all."""
+def redact(
+    ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool, dice_open: bool = False
+) -> Struct | None:
+    """The event as `role` may see it, or None when the role may not see it at all.
+
+    `revealed`: the game is finally revealed (everything is shown). `dice_open`: a
+    mid-game reveal published the seed of the event's epoch, which opens a hidden roll's
+    faces and nothing else."""
     if role is Role.REFEREE or revealed:
         return event
     if isinstance(event, DiceRolled):
-        return redact_hidden_roll(event)
+        return event if dice_open else redact_hidden_roll(event)
     declared = _declared(ruleset)
     if declared is not None and type(event) not in declared:
         return event
@@ -58,6 +69,42 @@ def is_secret(ruleset: Ruleset[Any], event: Struct) -> bool:
         return False
     own = ruleset.redact
     return own(event, Role.PLAYER) is not event or own(event, Role.SPECTATOR) is not event
+
+
+def is_sealed(ruleset: Ruleset[Any], event: Struct) -> bool:
+    """Whether `event` holds a ruleset secret (secret, and not a hidden roll): its
+    commitment is keyed from the game's sealing key, so a mid-game reveal leaves it shut."""
+    return not isinstance(event, DiceRolled) and is_secret(ruleset, event)
+
+
+# The secrecy classes of docs/audit.md section 3, as an export's header states them.
+PUBLIC, HIDDEN_ROLL, SECRET, SECRET_WHEN, RULESET_CODE = (
+    "public", "hidden_roll", "secret", "secret_when", "ruleset_code",
+)  # fmt: skip
+
+
+def secrecy_classes(ruleset: Ruleset[Any], types: Iterable[type[Struct]]) -> dict[str, str]:
+    """Each event type's secrecy class, by tag, from the ruleset's declarations: `public`
+    (never committed), `hidden_roll` (DiceRolled: committed exactly when `hidden`),
+    `secret` (always committed), `secret_when` (committed when its declaration's condition
+    holds, which needs the ruleset to evaluate), `ruleset_code` (a ruleset whose `redact`
+    is its own function decides). An export carries them so that a third party can check
+    without umpire's code that every event a role could not see was committed."""
+    declared = _declared(ruleset)
+    classes: dict[str, str] = {}
+    for event_type in types:
+        tag = event_type.__struct_config__.tag
+        assert isinstance(tag, str)
+        if event_type is DiceRolled:
+            classes[tag] = HIDDEN_ROLL
+        elif declared is None:
+            classes[tag] = RULESET_CODE
+        elif event_type not in declared:
+            classes[tag] = PUBLIC
+        else:
+            owner = declared[event_type]
+            classes[tag] = SECRET_WHEN if getattr(owner, "when", None) is not None else SECRET
+    return dict(sorted(classes.items()))
 
 
 def view_for(ruleset: Ruleset[Any], state: Any, role: Role, *, revealed: bool) -> Any:

@@ -83,11 +83,12 @@ def game_at(envelopes: Sequence[Envelope], seq: int, ruleset: Ruleset[Any] | Non
 def state_at(
     envelopes: Sequence[Envelope], seq: int, role: Role, ruleset: Ruleset[Any] | None = None
 ) -> StateAt:
-    """The state after event `seq` as `role` sees it now: everything once the log reveals
-    the seed (ARCHITECTURE.md: after the reveal, anyone with the log sees all)."""
+    """The state after event `seq` as `role` sees it now: everything once the log is
+    finally revealed (ARCHITECTURE.md: after the final reveal, anyone with the log sees
+    all). A mid-game reveal opens dice, not the state: its secrets are still in play."""
     ruleset = ruleset or ruleset_of(envelopes[0])
     game = game_at(envelopes, seq, ruleset)
-    revealed = log_revealed(envelopes, seq)
+    revealed = log_finally_revealed(envelopes)
     view = view_for(ruleset, game.state, role, revealed=revealed)
     return StateAt(
         game_id=game.meta.game_id,
@@ -165,17 +166,22 @@ def decoded_log(envelopes: Sequence[Envelope], ruleset: Ruleset[Any] | None = No
     return [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
 
 
-def log_revealed(envelopes: Sequence[Envelope], seq: int = 1) -> bool:
-    """Whether the log publishes the seed of event `seq`'s epoch: a SeedRevealed at `seq`
-    or after it (a mid-game reveal publishes the seeds so far, not the next epoch's)."""
-    return any(env.type == "SeedRevealed" and env.seq >= seq for env in envelopes)
+def log_finally_revealed(envelopes: Sequence[Envelope]) -> bool:
+    """Whether the log holds its final reveal: a SeedRevealed that no reveal command wrote
+    (the one in the batch that ends the game), which publishes the sealing key too."""
+    return any(
+        env.type == "SeedRevealed" and not env.command_id.startswith("umpire:reveal")
+        for env in envelopes
+    )
 
 
 def seen_by(ruleset: Ruleset[Any], events: Sequence[Struct], seq: int, role: Role) -> Struct | None:
-    """Event `seq` of a decoded log as `role` sees it now (None: hidden from that role);
-    once the log reveals the seed of its epoch, every role sees it."""
-    revealed = any(isinstance(e, SeedRevealed) for e in events[seq - 1 :])
-    return redact(ruleset, events[seq - 1], role, revealed=revealed)
+    """Event `seq` of a decoded log as `role` sees it now (None: hidden from that role):
+    once a reveal publishes the seed of its epoch, its dice show; a ruleset secret shows
+    only once the log is finally revealed (a SeedRevealed committing no next seed)."""
+    reveals = [e for e in events[seq - 1 :] if isinstance(e, SeedRevealed)]
+    final = any(isinstance(e, SeedRevealed) and not e.next_commitment for e in events)
+    return redact(ruleset, events[seq - 1], role, revealed=final, dice_open=bool(reveals))
 
 
 # -- re-adjudication -------------------------------------------------------------------------

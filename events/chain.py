@@ -40,14 +40,17 @@ def verify_chain(
     """Check every link of a chain and return the number of events verified.
 
     Raises ChainBroken naming the first bad seq: a seq out of order (an event removed or
-    reordered), a prev-hash that does not link, a hash that does not match its fields
-    (an edited event), or a payload its digest does not cover. A secret payload's
-    commitment is opened with the seed `epochs` gives for it; while its epoch is
-    unrevealed only its link is checked.
+    reordered), a prev-hash that does not link, a version-1 envelope after a version-2 one,
+    a hash that does not match its fields (an edited event), or a payload its digest does
+    not cover. A secret payload's
+    commitment is opened with the key `epochs` gives for it (`Epochs.key_of`: a hidden
+    roll's epoch seed, a ruleset secret's sealing key); while that is unpublished only its
+    link is checked.
     """
     expected_seq = start_seq
     count = 0
     committed: list[Envelope] = []
+    current_since = 0  # the first seq sealed by the current envelope version (0: none yet)
     for env in envelopes:
         if game_id is not None and env.game_id != game_id:
             raise ChainBroken(
@@ -69,6 +72,18 @@ def verify_chain(
                 seq=env.seq,
                 reason="broken_link",
             )
+        if env.envelope_version == ENVELOPE_VERSION and not current_since:
+            current_since = env.seq
+        elif env.envelope_version != ENVELOPE_VERSION and current_since:
+            # Version 1 hashed the payload itself (a guess can be tested against it); every
+            # event since version 2 is sealed by its rule, so an old one after is a forgery.
+            raise ChainBroken(
+                f"event {env.seq} is sealed as envelope version {env.envelope_version} after "
+                f"version {ENVELOPE_VERSION} events (from seq {current_since}): a log never "
+                "goes back to the old rule",
+                seq=env.seq,
+                reason="envelope_downgrade",
+            )
         if expected_hash(env) != env.hash:
             raise ChainBroken(
                 f"event {env.seq} does not match its hash: its content was changed",
@@ -84,7 +99,7 @@ def verify_chain(
         count += 1
     if epochs is not None:
         for env in committed:
-            if digest_matches(env, epochs.seed_of(env.seq)) is False:
+            if digest_matches(env, epochs.key_of(env)) is False:
                 raise _payload_mismatch(env)
     return count
 

@@ -5,6 +5,10 @@ are epoch 0; events after the k-th SeedRevealed, up to and including the (k+1)-t
 epoch k (a SeedRevealed belongs to the epoch whose seed it publishes). So the k-th
 SeedRevealed (k = 1, 2, ...) publishes the seed of epoch k - 1, and an epoch with no
 SeedRevealed yet has no known seed.
+
+A ruleset secret (a committed event other than a DiceRolled) is keyed from the game's
+sealing key instead, which only the final reveal publishes (its `sealing_key`; a log from
+before sealing keys: the event's epoch seed, opened once the log is finally revealed).
 """
 
 from __future__ import annotations
@@ -18,12 +22,15 @@ from msgspec import Struct
 from umpire.events.envelope import Envelope
 
 SEED_REVEALED = "SeedRevealed"
+DICE_ROLLED = "DiceRolled"
 
 
 class _Revealed(Struct):
-    """The one field of SeedRevealed that epochs need (other fields are ignored)."""
+    """The fields of SeedRevealed that epochs need (other fields are ignored)."""
 
     seed: str
+    next_commitment: str = ""
+    sealing_key: str = ""
 
 
 _revealed_decoder = msgspec.msgpack.Decoder(_Revealed)
@@ -33,9 +40,28 @@ class Epochs:
     """The epoch of every seq and the revealed seed that opens it, from the seqs and seeds
     of a log's SeedRevealed events in log order."""
 
-    def __init__(self, reveals: Sequence[tuple[int, bytes]]) -> None:
+    def __init__(
+        self,
+        reveals: Sequence[tuple[int, bytes]],
+        *,
+        final: bool = False,
+        sealing_key: bytes = b"",
+    ) -> None:
         self._seqs = [seq for seq, _ in reveals]
         self._seeds = [seed for _, seed in reveals]
+        self.final = final
+        self.sealing_key = sealing_key
+
+    def key_of(self, env: Envelope) -> bytes | None:
+        """The key that opens a committed event's commitment, or None while it cannot be
+        opened: a hidden roll's is its epoch's seed; a ruleset secret's is the sealing key
+        the final reveal publishes (its epoch's seed in a log without one), so a mid-game
+        reveal leaves it shut."""
+        if env.type == DICE_ROLLED:
+            return self.seed_of(env.seq)
+        if not self.final:
+            return None
+        return self.sealing_key or self.seed_of(env.seq)
 
     def epoch_of(self, seq: int) -> int:
         """The epoch event `seq` belongs to (a SeedRevealed to the one it publishes)."""
@@ -55,12 +81,16 @@ def epochs_of(envelopes: Iterable[Envelope]) -> Epochs:
     """The epochs of a log, read from its SeedRevealed payloads (a payload that does not
     decode, or a seed that is not hex, reveals nothing: its commitments stay closed)."""
     reveals: list[tuple[int, bytes]] = []
+    final = False
+    key = b""
     for env in envelopes:
         if env.type != SEED_REVEALED:
             continue
         try:
-            seed = bytes.fromhex(_revealed_decoder.decode(env.payload).seed)
+            revealed = _revealed_decoder.decode(env.payload)
+            seed = bytes.fromhex(revealed.seed)
+            final, key = not revealed.next_commitment, bytes.fromhex(revealed.sealing_key)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
             seed = b""
         reveals.append((env.seq, seed))
-    return Epochs(reveals)
+    return Epochs(reveals, final=final, sealing_key=key)

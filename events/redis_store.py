@@ -3,9 +3,10 @@
 Layout (events.redis_keys): `umpire:{game}:events` holds envelope bytes at entry ID
 `<seq>-0`; `:meta` holds the version and last hash; `:commands` maps command ids to their
 first result; `:secret` holds the current dice seed (replaced, in the same atomic append, by
-the reveal that publishes it and commits the next); `:snapshot` the newest snapshot. The append
-script checks the command id, the expected version and the hash link, then writes the
-whole batch, so a batch is all-or-nothing with respect to other writers.
+the reveal that publishes it and commits the next) followed by the game's sealing key;
+`:snapshot` the newest snapshot. The append script checks the command id, the expected
+version and the hash link, then writes the whole batch, so a batch is all-or-nothing with
+respect to other writers.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from umpire.events.redis_credentials import RedisCredentials
 from umpire.events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
 from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
 from umpire.events.unreachable import UNREACHABLE, unavailable
+
+SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may follow)
 
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
@@ -553,6 +556,15 @@ class RedisEventStore:
 
     async def secret(self, game_id: str) -> bytes:
         """The dice seed of a game (never part of the log)."""
+        return (await self._held(game_id))[:SEED_BYTES]
+
+    async def sealing_key(self, game_id: str) -> bytes | None:
+        """The sealing key held after the seed (None: a game created before them)."""
+        return (await self._held(game_id))[SEED_BYTES:] or None
+
+    async def _held(self, game_id: str) -> bytes:
+        """The `:secret` value: the current seed, then (since sealing keys) the sealing key;
+        an append's `secret` writes both, the caller joining them."""
         try:
             raw = await self._redis.get(self.keys(game_id).secret)
         except UNREACHABLE as exc:

@@ -136,6 +136,12 @@ class EventStore(Protocol):
         """The game's dice seed, kept outside the log."""
         ...
 
+    async def sealing_key(self, game_id: str) -> bytes | None:
+        """The game's sealing key (docs/audit.md section 3: it keys the commitments of the
+        ruleset's secrets, published only by the final reveal), kept outside the log beside
+        the seed; None for a game created before sealing keys."""
+        ...
+
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         """Keep `snapshot` if it is newer than the one held."""
         ...

@@ -104,12 +104,16 @@ class ClientSeedBound(Struct, frozen=True, tag="ClientSeedBound", kw_only=True):
 class SeedRevealed(Struct, frozen=True, tag="SeedRevealed", kw_only=True):
     """The server's dice seed of epoch `epoch`, published at the end (or on the owner's
     request). Revealed while the game runs, it commits the next epoch's seed in the same
-    event (`next_commitment`); the final reveal has none."""
+    event (`next_commitment`); the final reveal has none. The final reveal also publishes
+    the game's sealing key (`sealing_key`, hex; "" for a game created before them), which
+    opens the commitments of the ruleset's secrets (docs/audit.md section 3): a mid-game
+    reveal opens the epoch's dice, never a secret still in play."""
 
     version: ClassVar[int] = 1
     seed: Hex64
     epoch: int = 0
     next_commitment: str = ""
+    sealing_key: str = ""
 
 
 class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 
 from umpire.engine.audit import AuditReport, audit
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import secrecy_classes
 from umpire.events.errors import ChainBroken
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
@@ -42,8 +44,11 @@ def print_report(report: AuditReport, source: str) -> int:
         for line in report.pending:
             console.print(f"  note: {shown(line)}")
         return AUDIT_FAILED
+    # A prefix (not ended and finally revealed) is never "OK" (docs/audit.md section 7).
+    verdict = "OK" if report.complete else "PREFIX"
+    prefix = "" if report.complete else f"prefix of {report.events} events, not a finished game; "
     console.print(
-        f"OK: {shown(source)} ({report.ruleset}): {report.events} events, "
+        f"{verdict}: {shown(source)} ({report.ruleset}): {prefix}{report.events} events, "
         f"{report.commands} commands, {report.decisions_checked} decisions re-made, "
         f"{report.server_rolls} server rolls ({report.rolls_verified} verified), "
         f"{report.player_rolls} player rolls"
@@ -109,4 +114,16 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
                 f"at seq {seq} (export_header)\n  {shown(exc.message)}"
             )
             return AUDIT_FAILED
+    if report.ok and log.export is not None and log.export.header.secrecy is not None:
+        audited = ruleset or ruleset_of(log.envelopes[0])
+        if log.export.header.secrecy != secrecy_classes(audited, codec_for(audited).types()):
+            console.print(f"FAILED: {shown(log.source)}: first divergence at seq 0 "
+                          "(export_totals)\n  the header's secrecy classes are not those "
+                          f"the declarations of {audited.name} give")  # fmt: skip
+            return AUDIT_FAILED
+    if report.ok and log.export is not None and log.export.header.complete and not report.complete:
+        console.print(f"FAILED: {shown(log.source)}: first divergence at seq {report.events} "
+                      "(export_totals)\n  the header says the game is complete, but the log "
+                      "does not end with GameEnded and its final reveal: it was cut")  # fmt: skip
+        return AUDIT_FAILED
     return print_report(report, log.source)

@@ -24,12 +24,13 @@ import msgspec
 
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.store import PendingEvent
 from umpire.events.terminal_text import printable_json, shown, terminal
-from umpire.events.types import GameCreated, SeedRevealed
+from umpire.events.types import GameCreated, GameEnded, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
 from umpire.server.data_dir import PRIVATE_FILE
@@ -69,9 +70,11 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         # seed's secret (docs/audit.md (4.1)), so such a log exports as an unrevealed one.
         open_after = bool(reveals) and bool(reveals[-1].next_commitment)
         secret: str | None = None
+        sealing_key: str | None = None
         if seed is None or (open_after and envelopes[-1].type != "SeedRevealed"):
             try:
                 held = await store.secret(args.game)
+                key = await store.sealing_key(args.game)
             except GameNotFound:
                 raise ExportRefused(
                     f"game {args.game!r} holds no dice seed of its own (a re-adjudication "
@@ -92,6 +95,7 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                     "server (the file then holds the secret)"
                 )
             secret = held.hex()
+            sealing_key = key.hex() if key else None
     header = ExportHeader(
         format=EXPORT_FORMAT,
         game_id=args.game,
@@ -102,7 +106,12 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         revealed=seed is not None,
         seed=seed,
         operator_secret=secret,
+        operator_sealing_key=sealing_key,
         exported_at=utc_now_iso(),
+        complete=any(isinstance(e, GameEnded) for e in events)
+        and bool(reveals)
+        and not reveals[-1].next_commitment,
+        secrecy=secrecy_classes(ruleset, codec.types()),
     )
     lines = [msgspec.json.encode(header).decode()]
     lines += [envelope_to_line(env, codec) for env in envelopes]
@@ -164,6 +173,14 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
             check=f.check,
         )
     seed = check_header(export)
+    sealing = b""
+    if header.operator_secret is not None and header.operator_sealing_key:
+        try:
+            sealing = bytes.fromhex(header.operator_sealing_key)
+        except ValueError:
+            raise ExportInvalid("the header's operator_sealing_key is not hex", seq=1) from None
+        if len(sealing) != 32:
+            raise ExportInvalid("the header's operator_sealing_key is not 32 bytes", seq=1)
     game_id = header.game_id
     async with open_store(settings) as store:
         if await store.version(game_id) > 0:
@@ -196,7 +213,7 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
                     command_id=first.command_id,
                     recorded_at=first.recorded_at,
                     prev_hash=first.prev_hash,
-                    secret=seed if first.seq == 1 and seed else None,
+                    secret=seed + sealing if first.seq == 1 and seed else None,
                 )
                 if result.last_hash != envelopes[batch[-1]].hash:
                     raise ExportInvalid(  # cannot happen with an audited file; say so loudly

@@ -54,6 +54,11 @@ SEED_REVEALED = SeedRevealed.__struct_config__.tag
 EVERY_ROLE = -2  # a CachedEvent's key when its one frame is every role's
 
 
+def is_final_reveal(env: Envelope) -> bool:
+    """Whether `env` is a game's final reveal: a SeedRevealed no reveal command wrote."""
+    return env.type == SEED_REVEALED and not env.command_id.startswith("umpire:reveal")
+
+
 async def revealed_through(store: EventStore, game_id: str, version: int) -> int:
     """The seq of the last reveal command's SeedRevealed at or before `version` (0: none).
     Reveal commands are "umpire:reveal", then "umpire:reveal:<epoch>" for each rotation."""
@@ -92,13 +97,14 @@ class CachedEvent(Struct, gc=False):
     more: dict[int, bytes | None] | None = None
 
     def frame(
-        self, ruleset: Ruleset[Any], codec: EventRegistry, role: Role, revealed: bool
+        self, ruleset: Ruleset[Any], codec: EventRegistry, role: Role, level: int
     ) -> bytes | None:
-        """The frame for `role` (None: the role sees nothing of this event)."""
+        """The frame for `role` at reveal `level` (`reveal_level`; None: the role sees
+        nothing of this event)."""
         key = self.key
         if key == EVERY_ROLE:
             return self.first
-        wanted = 2 * _ROLES[role] + revealed
+        wanted = 3 * _ROLES[role] + level
         if wanted == key:
             return self.first
         more = self.more
@@ -107,7 +113,7 @@ class CachedEvent(Struct, gc=False):
         env = self.envelope
         assert env is not None, "an envelope is let go only once its frame fits every role"
         event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-        frame = encode_frame(ruleset, env, event, role, revealed)
+        frame = encode_frame(ruleset, env, event, role, level)
         if key < 0:
             if not is_secret(ruleset, event):
                 # redact() returns this very event to every role: the same bytes for all.
@@ -127,11 +133,19 @@ class CachedEvent(Struct, gc=False):
         return self.envelope is not None and self.envelope.type == SEED_REVEALED
 
 
+def reveal_level(seq: int, revealed_through: int, finally_revealed: bool) -> int:
+    """How far event `seq` is revealed: 0 not at all, 1 its epoch's seed is published (a
+    mid-game reveal: its dice show, a ruleset secret stays sealed), 2 the game is finally
+    revealed (everything shows)."""
+    return 2 if finally_revealed else int(seq <= revealed_through)
+
+
 def encode_frame(
-    ruleset: Ruleset[Any], env: Envelope, event: Struct, role: Role, revealed: bool
+    ruleset: Ruleset[Any], env: Envelope, event: Struct, role: Role, level: int
 ) -> bytes | None:
-    """The wire frame of one event for one role (None: a gap marker is sent instead)."""
-    shown = redact(ruleset, event, role, revealed=revealed)
+    """The wire frame of one event for one role at reveal `level` (`reveal_level`; None:
+    a gap marker is sent instead)."""
+    shown = redact(ruleset, event, role, revealed=level == 2, dice_open=level >= 1)
     redacted = shown is not event
     # The struct itself, not its `to_builtins` copy: the JSON encoder writes the same
     # bytes straight from it, ~2,000 instructions a frame fewer (cachegrind).
@@ -193,8 +207,8 @@ class GameFeed:
 
     # Slots: a gateway holds one feed per active game (no instance dict, ~100 B a game).
     __slots__ = (
-        "_lock", "codec", "game_id", "head", "live", "revealed_through", "ruleset", "store",
-        "subscriptions", "window",
+        "_lock", "codec", "finally_revealed", "game_id", "head", "live", "revealed_through",
+        "ruleset", "store", "subscriptions", "window",
     )  # fmt: skip
 
     def __init__(self, store: EventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
@@ -206,6 +220,9 @@ class GameFeed:
         # The seq of the last SeedRevealed: events up to it are in revealed seed epochs
         # (shown to every role); a mid-game reveal leaves the events after it secret.
         self.revealed_through = 0
+        # Whether the final reveal (the SeedRevealed of the batch that ends the game, never
+        # a reveal command's) is in: then every role sees everything, ruleset secrets too.
+        self.finally_revealed = False
         # Seq -> event, one contiguous run ending at the head. A plain dict: an OrderedDict
         # added a linked-list node per entry and a second index (~250 B a small game).
         self.window: dict[int, CachedEvent] = {}
@@ -218,6 +235,7 @@ class GameFeed:
     def _cache(self, env: Envelope) -> CachedEvent:
         if env.type == SEED_REVEALED:
             self.revealed_through = env.seq
+            self.finally_revealed = is_final_reveal(env)
         return CachedEvent(self._shared(env))
 
     def _shared(self, env: Envelope) -> Envelope:
@@ -309,6 +327,11 @@ class GameFeed:
                 del self.window[seq]
             self.head = version
             reveals = [s for s, c in self.window.items() if c.is_seed_revealed()]
+            self.finally_revealed = any(
+                c.envelope is not None and is_final_reveal(c.envelope)
+                for c in self.window.values()
+                if c.is_seed_revealed()
+            )
             self.revealed_through = max(reveals, default=0) or await revealed_through(
                 self.store, self.game_id, version
             )
@@ -345,7 +368,8 @@ class GameFeed:
             cached = self.window.get(seq)
             if cached is None:
                 return None
-            frame = cached.frame(self.ruleset, self.codec, role, seq <= self.revealed_through)
+            level = reveal_level(seq, self.revealed_through, self.finally_revealed)
+            frame = cached.frame(self.ruleset, self.codec, role, level)
             if frame is not None:
                 frames.append(frame)
         return Batch(frames)
@@ -386,7 +410,7 @@ class GameFeed:
             # yields (no I/O; its frames are written straight to the socket), and one of
             # 2,048 events held the loop for 10-30 ms (python -m bench hostile).
             await asyncio.sleep(0)
-        through = self.revealed_through
+        through, final = self.revealed_through, self.finally_revealed
         if start in self.window:
             seqs = range(start, end + 1)
             cached = [self.window[s] for s in seqs if s in self.window]
@@ -394,7 +418,11 @@ class GameFeed:
                 return [
                     f
                     for s, c in zip(seqs, cached, strict=True)
-                    if (f := c.frame(self.ruleset, self.codec, role, s <= through))
+                    if (
+                        f := c.frame(
+                            self.ruleset, self.codec, role, reveal_level(s, through, final)
+                        )
+                    )
                 ]
         # Catch-up beyond the window: read the stream (encoded for this request only).
         out: list[bytes] = []
@@ -402,7 +430,9 @@ class GameFeed:
             if turn_every and done and not done % turn_every:
                 await asyncio.sleep(0)
             event = self.codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            frame = encode_frame(self.ruleset, env, event, role, env.seq <= through)
+            frame = encode_frame(
+                self.ruleset, env, event, role, reveal_level(env.seq, through, final)
+            )
             if frame:
                 out.append(frame)
         return out

@@ -52,7 +52,14 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     revealed: bool
     seed: str | None = None
     operator_secret: str | None = None
+    operator_sealing_key: str | None = None
     exported_at: str = ""
+    # Whether the log is a finished game: it holds GameEnded and its final reveal (docs/
+    # audit.md section 1); anything else is a prefix, which no verifier calls "OK".
+    complete: bool = False
+    # Each event type's secrecy class (engine.redaction.secrecy_classes; docs/audit.md
+    # section 3), so that a third party can check every commitment without the rules.
+    secrecy: dict[str, str] | None = None
 
 
 class ExportFile(Struct, frozen=True, kw_only=True):

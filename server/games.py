@@ -45,12 +45,12 @@ from umpire.engine.game import (
 )
 from umpire.engine.game import start as start_game
 from umpire.engine.handling import decide_command
-from umpire.engine.redaction import is_secret
+from umpire.engine.redaction import is_sealed, is_secret
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.chain import verify_chain
 from umpire.events.codec import canonical_bytes
-from umpire.events.envelope import check_command_id, check_game_id
+from umpire.events.envelope import check_command_id, check_game_id, payload_commitment
 from umpire.events.errors import (
     ExpectedVersionAhead,
     GameExists,
@@ -73,6 +73,27 @@ BUSY_SECONDS = 30.0  # how long a command keeps retrying version conflicts
 REVEAL_COMMAND_ID = "umpire:reveal"
 MAX_STALE_SEEDS = 5  # reads of a seed that a concurrent reveal had just rotated
 CLIENT_SEED_MAX = 128
+
+
+def sealed_pending(
+    ruleset: Ruleset[Any],
+    game_id: str,
+    first_seq: int,
+    encoded: Sequence[tuple[Struct, tuple[str, int, bytes]]],
+    key: bytes | None,
+) -> list[PendingEvent]:
+    """The events to append from `first_seq` on: a ruleset secret (engine.redaction
+    `is_sealed`) committed here under the game's sealing key `key`; a hidden roll (and,
+    without a key, a ruleset secret too) left to the store to commit under the epoch's
+    seed; any other event public."""
+    pending = []
+    for seq, (event, (tag, version, payload)) in enumerate(encoded, start=first_seq):
+        if key is not None and is_sealed(ruleset, event):
+            digest = payload_commitment(key, game_id, seq, payload)
+            pending.append(PendingEvent(tag, version, payload, digest=digest))
+        else:
+            pending.append(PendingEvent(tag, version, payload, secret=is_secret(ruleset, event)))
+    return pending
 
 
 def reveal_command_id(epoch: int) -> str:
@@ -176,14 +197,20 @@ class Games:
         cache_size: int = 256,
         draw_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         rules: RulesPool | None = None,
+        draw_key: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
         """`draw_seed` makes each game's secret dice seed; tests pass a deterministic one
         so that a game played with server dice is the same on every run. `rules` runs the
         decisions (default: each in a worker thread; the gateway's also sends the costly
-        ones to worker processes)."""
+        ones to worker processes). `draw_key` makes each game's sealing key
+        (docs/audit.md section 3), which keys the commitments of the ruleset's secrets for
+        the whole game and is published by the final reveal only, so that a mid-game
+        reveal opens the epoch's dice and no secret in play."""
         self.store = store
         self.rules = rules if rules is not None else RulesPool(decide_for)
         self.draw_seed = draw_seed
+        self.draw_key = draw_key
+        self._keys: dict[str, bytes | None] = {}
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size
@@ -244,8 +271,9 @@ class Games:
         parsed = parse_setup(ruleset, setup)
         game_id = check_game_id(game_id or "g" + secrets.token_hex(8))
         seed = self.draw_seed()
-        if len(seed) != 32:
-            raise ValueError("a dice seed must be 32 bytes")
+        key = self.draw_key()
+        if len(seed) != 32 or len(key) != 32:
+            raise ValueError("a dice seed and a sealing key must be 32 bytes each")
         created = GameCreated(
             game_id=game_id,
             ruleset=ruleset.name,
@@ -260,11 +288,11 @@ class Games:
         tag, version, payload = codec.encode(created)
         result = await self.store.append(
             game_id,
-            [PendingEvent(tag, version, payload, secret=is_secret(ruleset, created))],
+            sealed_pending(ruleset, game_id, 1, [(created, (tag, version, payload))], key),
             expected_version=0,
             command_id=check_command_id(command_id or "umpire:create"),
             recorded_at=utc_now_iso(),
-            secret=seed,
+            secret=seed + key,  # the store keeps the sealing key after the seed
             commit_seed=seed,
         )
         if result.duplicate:
@@ -277,6 +305,7 @@ class Games:
         meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
         self._remember(game_id, ruleset, Game(meta, game.state))
         self._secrets[game_id] = seed
+        self._keys[game_id] = key
         return Created(
             game_id, ruleset.name, created.seed_commitment, "", result.last_seq,
             client_entropy=entropy,
@@ -444,10 +473,23 @@ class Games:
         while len(self._cache) > self._cache_size:
             evicted, _ = self._cache.popitem(last=False)
             self._secrets.pop(evicted, None)  # read again with the game, if it comes back
+            self._keys.pop(evicted, None)
 
     def _forget(self, game_id: str) -> None:
         self._cache.pop(game_id, None)
         self._secrets.pop(game_id, None)
+        self._keys.pop(game_id, None)
+
+    async def _sealing_key(self, game_id: str) -> bytes | None:
+        """The game's sealing key (None: a game created before them, whose ruleset
+        secrets are sealed under the epoch's seed as they always were)."""
+        if game_id not in self._keys:
+            try:
+                self._keys[game_id] = await self.store.sealing_key(game_id)
+            except GameNotFound:
+                await self._stored_secret(game_id)  # raises the copy's NoDiceSeed
+                raise
+        return self._keys[game_id]
 
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
@@ -572,7 +614,15 @@ class Games:
                     self._forget(game_id)
                     reload = True
                     continue
-                events.append(SeedRevealed(seed=final.hex(), epoch=game.meta.epoch))
+                # The final reveal publishes the sealing key too: every secret opens.
+                key = await self._sealing_key(game_id)
+                events.append(
+                    SeedRevealed(
+                        seed=final.hex(),
+                        epoch=game.meta.epoch,
+                        sealing_key=key.hex() if key else "",
+                    )
+                )
             try:
                 result = await self._append(ruleset, game, events, command_id, credential)
             except ExpectedVersionAhead:
@@ -629,9 +679,16 @@ class Games:
         secret: bytes | None = None,
     ) -> AppendResult:
         codec = codec_for(ruleset)
-        pending = [PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e)) for e in events]
-        # A secret event is sealed under a commitment keyed from the seed (docs/audit.md):
-        # the seed is cached with the game, so this costs no round trip on the hot path.
+        game_id = game.meta.game_id
+        encoded = [(e, codec.encode(e)) for e in events]
+        key = (
+            await self._sealing_key(game_id) if any(is_sealed(ruleset, e) for e in events) else None
+        )
+        pending = sealed_pending(ruleset, game_id, game.meta.seq + 1, encoded, key)
+        # A hidden roll is sealed under a commitment keyed from the seed (docs/audit.md), a
+        # ruleset secret under one keyed from the sealing key (above; the epoch's seed for
+        # a game without one): both are cached with the game, so this costs no round trip
+        # on the hot path.
         has_secret = any(p.secret for p in pending)
         commit_seed = await self._secret(game.meta.game_id) if has_secret else None
         result = await self.store.append(
@@ -709,7 +766,10 @@ class Games:
             )
             command_id = reveal_command_id(game.meta.epoch)
             try:
-                result = await self._append(ruleset, game, [event], command_id, secret=following)
+                key = await self._sealing_key(game_id)
+                result = await self._append(
+                    ruleset, game, [event], command_id, secret=following + (key or b"")
+                )
             except VersionConflict:
                 continue
             if not result.duplicate:

@@ -24,7 +24,6 @@ from rich.table import Table
 from umpire.engine import registry
 from umpire.engine.explain import explain
 from umpire.engine.game import codec_for, ruleset_of
-from umpire.engine.redaction import is_secret
 from umpire.engine.replay import (
     check_seq,
     decoded_log,
@@ -36,11 +35,12 @@ from umpire.engine.replay import (
 from umpire.events.envelope import check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound
-from umpire.events.store import EventStore, PendingEvent
+from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
 from umpire.server.game_log import load_log, read_log, ruleset_from_module
+from umpire.server.games import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
 from umpire.server.store_access import open_store
@@ -137,17 +137,25 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         # Read only to seal the copy's commitments of the current epoch; never stored.
         try:
             current_seed: bytes | None = await store.secret(args.game)
+            sealing_key = await store.sealing_key(args.game)
         except GameNotFound:
             current_seed = None  # a copy of a copy: its current epoch has no seed to key with
+            sealing_key = None
+        sealing_key = sealing_key or original_epochs.sealing_key or None
         seq = 0
         epoch = 0
         for batch in result.batches:
             appended = await store.append(
                 new_id,
-                [
-                    PendingEvent(*codec.encode(e), secret=is_secret(ruleset, e))
-                    for e in batch.events
-                ],
+                # Ruleset secrets under the original's sealing key, so that they open
+                # with the original's final reveal (which the copy records).
+                sealed_pending(
+                    ruleset,
+                    new_id,
+                    seq + 1,
+                    [(e, codec.encode(e)) for e in batch.events],
+                    sealing_key,
+                ),
                 expected_version=seq,
                 command_id=batch.command_id,
                 recorded_at=batch.recorded_at,

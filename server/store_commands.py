@@ -19,6 +19,7 @@ from umpire.engine.citations import names_of
 from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.redaction import redact, view_for
+from umpire.engine.replay import log_finally_revealed
 from umpire.engine.roles import Role
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
@@ -256,14 +257,19 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
         codec = codec_for(ruleset_of(whole[0]))
         ruleset = ruleset_of(whole[0])
-        revealed = any(env.type == "SeedRevealed" for env in whole)
+        # A ruleset secret shows once the log is finally revealed; a hidden roll once a
+        # reveal at or after it publishes its epoch's seed (engine.redaction).
+        revealed = log_finally_revealed(whole)
+        last_reveal = max((env.seq for env in whole if env.type == "SeedRevealed"), default=0)
         if args.json:
             for env in envelopes:
                 if role is Role.REFEREE:
                     print(printable_json(envelope_to_line(env, codec)))
                     continue
                 event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-                seen = redact(ruleset, event, role, revealed=revealed)
+                seen = redact(
+                    ruleset, event, role, revealed=revealed, dice_open=env.seq <= last_reveal
+                )
                 record = {
                     "game_id": env.game_id,
                     "seq": env.seq,
@@ -294,7 +300,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         }
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            seen = redact(ruleset, event, role, revealed=revealed)
+            seen = redact(ruleset, event, role, revealed=revealed, dice_open=env.seq <= last_reveal)
             what = (
                 describe(seen, with_type=False, names=names)
                 if seen is not None

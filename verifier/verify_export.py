@@ -132,6 +132,21 @@ class Event:
     payload: Any
 
 
+def same_data(hashed: Any, readable: Any) -> bool:
+    """Section 1, "compared as data": maps by keys and values, arrays in order, and every
+    scalar of the same type and value (so 1 is not 1.0 and true is not 1); a bin or ext
+    value in the hashed bytes never matches (a payload holds none)."""
+    if isinstance(hashed, dict):
+        return (isinstance(readable, dict) and hashed.keys() == readable.keys()
+                and all(same_data(hashed[k], readable[k]) for k in hashed))  # fmt: skip
+    if isinstance(hashed, list):
+        return (isinstance(readable, list) and len(hashed) == len(readable)
+                and all(map(same_data, hashed, readable)))  # fmt: skip
+    if not isinstance(hashed, (str, int, float, type(None))):
+        return False  # bin (bytes) or ext
+    return type(hashed) is type(readable) and hashed == readable
+
+
 def read(path: str) -> tuple[dict[str, Any], list[Event]]:
     with open(path, encoding="utf-8") as f:
         lines = [line for line in f.read().splitlines() if line.strip()]
@@ -151,7 +166,7 @@ def read(path: str) -> tuple[dict[str, Any], list[Event]]:
             decoded = msgpack.unpackb(raw, raw=False, strict_map_key=False)
         except Exception as exc:
             raise Failure(seq, f"payload_b64 does not decode: {exc}") from None
-        if decoded != record.get("payload"):
+        if not same_data(decoded, record.get("payload")):
             raise Failure(seq, "the readable payload differs from the hashed payload bytes")
         events.append(Event(record, raw, decoded))
     return header, events
@@ -288,6 +303,9 @@ def check_grammar(events: list[Event]) -> Grammar:
                 takebacks.block(f"something hidden was shown at seq {seq}")
         else:
             batch = None
+            if tag == "ClientSeedBound" and waived:
+                raise Failure(seq, "a client seed bound in a game that waived client entropy "
+                                   "(every epoch's client seed is \"\")")  # fmt: skip
             _system(ev, epoch, bound, epoch_rolls, used)
             takebacks.block(f"the dice seed was bound or revealed at seq {seq}")
             found.system += 1
@@ -413,8 +431,14 @@ def verify(
         done = check_seeds_and_dice(events)
     except Failure as failure:
         failures.append(failure)
+    secrecy = ""
+    try:
+        secrecy = check_secrecy(header, events)
+    except Failure as failure:
+        failures.append(failure)
     if failures:
         raise min(failures, key=lambda f: f.seq)
+    done.append(secrecy)
     batches = f"{grammar.commands} command batches, {grammar.system} system batches"
     if grammar.taken_back:
         batches += f" ({grammar.taken_back} commands taken back)"
@@ -424,7 +448,53 @@ def verify(
         done.append(f"the game ended at seq {grammar.ended_at} {how} its final reveal")
     if kept_commitment is not None:
         done.append("the seed commitment is the one given")
+    # Section 1: complete means ended and finally revealed; anything else is a prefix, and
+    # a header that calls a prefix complete was cut or edited.
+    complete = bool(grammar.ended_at and grammar.final_reveal)
+    if header.get("complete") is True and not complete:
+        raise Failure(
+            len(events),
+            "the header says the game is complete, but the log does not end with GameEnded "
+            "and its final reveal: it was cut",
+        )
+    if not complete:
+        done.insert(0, PREFIX_NOTE.format(n=len(events)))
     return done
+
+
+PREFIX_NOTE = "prefix of {n} events, not a finished game"
+
+
+def check_secrecy(header: dict[str, Any], events: list[Event]) -> str:
+    """Section 3: every version-2 event whose type's secrecy class in the header makes it
+    secret is committed (`secret` always; `hidden_roll` when the roll's `hidden` is true;
+    `secret_when` and `ruleset_code` need the rules: not checked here; a committed
+    `public` event hides nothing and is not a failure).
+    Without classes in the header (an older export) only hidden rolls are checked (in
+    check_seeds_and_dice)."""
+    classes = header.get("secrecy")
+    if not isinstance(classes, dict):
+        return "no secrecy classes in the header: only hidden rolls checked for commitment"
+    checked = 0
+    for ev in events:
+        r = ev.record
+        if r.get("envelope_version", 1) != 2:
+            continue
+        kind = classes.get(r["type"])
+        if kind is None:
+            raise Failure(r["seq"], f"the header names no secrecy class for {r['type']!r}")
+        if kind == "hidden_roll":
+            must = ev.payload.get("hidden") is True
+        elif kind in ("public", "secret"):
+            must = kind == "secret"
+        else:
+            continue
+        if must and not r["committed"]:
+            raise Failure(r["seq"], f"a {kind.replace('_', ' ')} event ({r['type']}) is "
+                                    "published with a plain digest, not a commitment "
+                                    "(section 3)")  # fmt: skip
+        checked += must
+    return f"{checked} secret events committed as their secrecy class requires"
 
 
 def check_chain(header: dict[str, Any], events: list[Event]) -> None:
@@ -432,8 +502,15 @@ def check_chain(header: dict[str, Any], events: list[Event]) -> None:
     game_id = header.get("game_id")
     # 2: seqs, game, links and hashes
     prev = GENESIS
+    current_since = 0  # the first seq of envelope version 2 (0: none yet)
     for expected, ev in enumerate(events, start=1):
         r = ev.record
+        if r.get("envelope_version", 1) == 2 and not current_since:
+            current_since = expected
+        elif r.get("envelope_version", 1) != 2 and current_since:
+            raise Failure(expected, f"envelope version {r.get('envelope_version', 1)} after "
+                                    f"version 2 (from seq {current_since}): a log never goes "
+                                    "back to the old rule")  # fmt: skip
         if r["seq"] != expected:
             raise Failure(expected, f"expected seq {expected}, found {r['seq']}: an event is "
                                     "missing or out of order")  # fmt: skip
@@ -460,6 +537,7 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
     commitments: list[str] = []  # the commitment each epoch's seed must match
     client_seeds: dict[int, str] = {}  # the client seed bound for each epoch
     waived = False  # the game waived client entropy: every epoch's client seed is ""
+    final, sealing_key = False, b""  # the final reveal, and the sealing key it publishes
     for ev in events:
         r, p = ev.record, ev.payload
         if r["type"] == "GameCreated":
@@ -484,6 +562,12 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             epochs.seeds.append(seed)
             if p.get("next_commitment"):
                 commitments.append(p["next_commitment"])
+            else:  # the final reveal: it publishes the sealing key (section 3)
+                final = True
+                try:
+                    sealing_key = bytes.fromhex(p.get("sealing_key", ""))
+                except ValueError:
+                    raise Failure(r["seq"], "the sealing key is not hex") from None
     # 3: digests and commitments
     opened = pending = 0
     for ev in events:
@@ -491,10 +575,19 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         if r.get("envelope_version", 1) != 2:
             continue
         if not r["committed"]:
+            if r["type"] == "DiceRolled" and ev.payload.get("hidden") is True:
+                raise Failure(r["seq"], "a hidden roll is published with a plain digest, not "
+                                        "a commitment (section 3): its faces could be tested "
+                                        "against it before the reveal")  # fmt: skip
             if r["digest"] != sha256_hex(ev.payload_bytes):
                 raise Failure(r["seq"], "the payload does not match its digest")
             continue
-        seed = epochs.seed_of(r["seq"])
+        # A hidden roll opens with its epoch's seed; a ruleset secret with the sealing key
+        # of the final reveal (a log without one: its epoch's seed), never before it.
+        if r["type"] == "DiceRolled":
+            seed = epochs.seed_of(r["seq"])
+        else:
+            seed = (sealing_key or epochs.seed_of(r["seq"])) if final else None
         if seed is None:
             pending += 1
             continue
@@ -525,7 +618,8 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         checked += 1
     return [
         f"{len(events)} events, hash chain intact",
-        f"{opened} commitments opened, {pending} still closed (unrevealed epoch)",
+        f"{opened} commitments opened, {pending} still closed (unrevealed epoch, or a "
+        "secret still in play before the final reveal)",
         f"{len(epochs.seeds)} revealed seed(s) match their commitments",
         f"{rolls} rolls numbered, {checked} server rolls recomputed",
     ]
@@ -556,7 +650,10 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         print(f"FAILED at seq 0: the file is not a readable export ({type(exc).__name__}: {exc})")
         return 2
-    print("OK: " + "; ".join(done))
+    # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
+    # what follows it, and the secrets still sealed, are unknown (section 7).
+    prefix = done[0] == PREFIX_NOTE.format(n=len(events))
+    print(("PREFIX: " if prefix else "OK: ") + "; ".join(done))
     return 0
 
 

@@ -26,7 +26,7 @@ function faces(p) {
 
 export function describe(frame) {
   const p = frame.payload;
-  if (p === null) return "(hidden from your role until the seed is revealed)";
+  if (p === null) return "(hidden from your role until the game ends)";
   switch (frame.event_type) {
     case "GameCreated":
       return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +

@@ -29,7 +29,9 @@ def test_an_honest_game_audits_ok_with_its_counts(cli: Cli) -> None:
     game = counter_game(cli)
     result = cli("audit", game)
     assert result.code == 0, result.out + result.err
-    assert result.out.startswith(f"OK: game {game} (counter): 13 events, 4 commands, "
+    # a mid-game reveal, no end: a prefix, never "OK" (issue #30 item 2)
+    assert result.out.startswith(f"PREFIX: game {game} (counter): prefix of 13 events, not a "
+                                 "finished game; 13 events, 4 commands, "
                                  "4 decisions re-made, 3 server rolls (3 verified)")  # fmt: skip
     assert "pending" not in result.out
 

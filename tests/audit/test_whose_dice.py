@@ -33,7 +33,7 @@ def test_the_players_dice_for_an_opponents_roll_are_refused(cli: Cli) -> None:
     result = cli("send", game, json.dumps({"type": "Push"}), "--dice", "[[6]]")
     assert result.code == 2, result.out
     assert "(opponent_dice)" in result.err
-    assert "bot push (test-counter R2) is the opponent's roll" in result.err
+    assert "roll 1 entered is the opponent's" in result.err
     assert "--allow-opponent-dice" in result.err
     # Nothing was written; the player's own roll (a generic roll) takes their dice.
     cli.send(game, {"type": "RollDice", "dice": "d6", "purpose": "my own"}, dice=[[4]])
@@ -120,13 +120,13 @@ async def test_the_refusal_is_typed_and_writes_nothing(games: Games) -> None:
     with pytest.raises(OpponentDiceRefused) as refused:
         await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[5]])
     assert refused.value.code == "opponent_dice"
-    assert refused.value.details["rule"] == "test-counter R2"
+    assert refused.value.details == {"entry": 1}  # which entry; never the roll's rule
     assert await games.store.version(created.game_id) == 1
 
 
 def test_manual_dice_refuse_an_opponents_roll_unless_told_otherwise() -> None:
     dice = ManualDice([[3]], 0, opponent_dice=False)
-    with pytest.raises(OpponentDiceRefused, match=r"bot push \(R2\) is the opponent's roll"):
+    with pytest.raises(OpponentDiceRefused, match="roll 1 entered is the opponent's"):
         dice.roll(d6(), purpose="bot push", rule="R2", owner=Owner.OPPONENT)
     assert dice.roll(d6(), purpose="mine", rule="R1", owner=Owner.PLAYER).faces == (3,)
     assert dice.rolled[0].owner is Owner.PLAYER and dice.rolled[0].by is Roller.PLAYER

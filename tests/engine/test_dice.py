@@ -101,11 +101,11 @@ def test_server_dice_number_rolls_from_the_game_count() -> None:
 
 
 def test_manual_dice_refuse_what_does_not_fit() -> None:
-    with pytest.raises(ManualDiceError, match="has 1 dice"):
+    with pytest.raises(ManualDiceError, match="has 1 die"):
         ManualDice([[4]], 0).roll(two_d6(), purpose="p", rule="r", owner=Owner.PLAYER)
-    with pytest.raises(ManualDiceError, match=r"outside 0\.\.9"):
+    with pytest.raises(ManualDiceError, match="not on the die"):
         ManualDice([[10, 0]], 0).roll(d100(), purpose="p", rule="r", owner=Owner.PLAYER)
-    with pytest.raises(ManualDiceError, match="needs another roll"):
+    with pytest.raises(ManualDiceError, match="ran out"):
         ManualDice([], 0).roll(d6(), purpose="p", rule="r", owner=Owner.PLAYER)
 
 

@@ -40,11 +40,11 @@ async def test_manual_dice_are_logged_as_player_rolled(games: Games) -> None:
 
 async def test_manual_dice_must_fit_the_rolls(games: Games) -> None:
     created = await games.create("counter", {"target": 100}, opponent_manual_dice=True)
-    with pytest.raises(ManualDiceError, match=r"outside 1\.\.6"):
+    with pytest.raises(ManualDiceError, match="not on the die"):
         await games.handle(created.game_id, "m1", {"type": "Push"}, manual_dice=[[7]])
-    with pytest.raises(ManualDiceError, match="needs another roll"):
+    with pytest.raises(ManualDiceError, match="ran out"):
         await games.handle(created.game_id, "m2", {"type": "Push"}, manual_dice=[])
-    with pytest.raises(ManualDiceError, match="used only 1"):
+    with pytest.raises(ManualDiceError, match="more than this command makes"):
         await games.handle(created.game_id, "m3", {"type": "Push"}, manual_dice=[[1], [2]])
     assert await games.store.version(created.game_id) == 1
 

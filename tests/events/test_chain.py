@@ -106,14 +106,15 @@ def test_a_commitment_hides_its_payload_and_opens_with_the_seed() -> None:
     assert secret.committed and secret.digest != payload_digest(secret.payload)
     assert secret.digest == payload_commitment(seed, "g", 2, b"payload-2")
     assert verify_chain(chain) == 3  # every link checks without the seed
-    assert verify_chain(chain, epochs=Epochs([(9, seed)])) == 3  # and opens with it
+    # a ruleset secret opens with the final reveal (here a log without a sealing key)
+    assert verify_chain(chain, epochs=Epochs([(9, seed)], final=True)) == 3
     chain[1] = msgspec.structs.replace(secret, payload=b"payload-X")
     assert verify_chain(chain) == 3  # unopened: the link still holds
     with pytest.raises(ChainBroken) as info:
-        verify_chain(chain, epochs=Epochs([(9, seed)]))
+        verify_chain(chain, epochs=Epochs([(9, seed)], final=True))
     assert info.value.seq == 2 and info.value.reason == "payload_mismatch"
     with pytest.raises(ChainBroken):  # a wrong seed does not open it either
-        verify_chain(_committed_chain(seed), epochs=Epochs([(9, bytes(32))]))
+        verify_chain(_committed_chain(seed), epochs=Epochs([(9, bytes(32))], final=True))
 
 
 def test_a_public_payload_is_checked_against_its_digest() -> None:

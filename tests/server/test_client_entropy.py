@@ -142,8 +142,9 @@ async def test_only_the_player_binds_the_client_seed(gateway: Running, ws_url: s
 async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
     gateway: Running, ws_url: str
 ) -> None:
-    """A spectator attacking the frames: the reveal opens the hidden roll of epoch 0, but
-    the hidden roll and secret made after it (epoch 1) stay redacted, in the subscription
+    """A spectator attacking the frames: the reveal opens the hidden roll of epoch 0 (not
+    epoch 0's ruleset secret), but the hidden roll and secret made after it (epoch 1) stay
+    redacted, in the subscription
     and in the view, and the next epoch's seed is nowhere in what the spectator gets."""
     async with UmpireClient(ws_url) as player:
         created = await player.create("counter", {"target": 1000})
@@ -162,7 +163,8 @@ async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
         view = await spectator.view(created.game_id)
     by_seq = {f.seq: f for f in frames}
     assert by_seq[4].event_type == "DiceRolled" and by_seq[4].payload["faces"]
-    assert by_seq[5].payload is not None and not by_seq[5].redacted  # epoch 0: published
+    # epoch 0's secret (the ruleset's, not a die) stays sealed until the end (issue #30 item 4)
+    assert by_seq[5].payload is None and by_seq[5].committed
     assert by_seq[6].event_type == "SeedRevealed" and by_seq[6].payload["next_commitment"]
     assert by_seq[9].event_type == "DiceRolled" and not by_seq[9].payload["faces"]
     assert 10 not in by_seq or by_seq[10].payload is None  # epoch 1's secret: hidden

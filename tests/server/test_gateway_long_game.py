@@ -39,8 +39,9 @@ async def test_a_long_game_is_served_from_seq_1_and_its_early_reveal_is_honoured
     assert feed is None or min(feed.window) > 5  # the early events came from the stream
     secret = next(f for f in frames if f.event_type == "counter.SecretChosen")
     hidden_roll = frames[2]
-    # Revealed: the spectator sees the secret and the hidden roll's faces in full.
-    assert secret.payload is not None and not secret.redacted
+    # Revealed mid-game: the spectator sees the hidden roll's faces, while the ruleset's
+    # secret stays sealed until the game ends (issue #30 item 4), also from the stream.
+    assert secret.payload is None and secret.committed
     assert hidden_roll.event_type == "DiceRolled" and hidden_roll.payload["faces"]
 
 

@@ -130,7 +130,7 @@ def reseal(header: dict[str, Any], records: list[dict[str, Any]], start: int) ->
         if index > 0:
             record["prev_hash"] = records[index - 1]["hash"]
         env = line_to_envelope(record, codec)
-        seed = epochs.seed_of(env.seq) if env.committed else None
+        seed = epochs.key_of(env) if env.committed else None
         sealed = seal(
             game_id=env.game_id, seq=env.seq, type=env.type, version=env.version,
             payload=env.payload, command_id=env.command_id, recorded_at=env.recorded_at,

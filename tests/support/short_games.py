@@ -6,6 +6,8 @@ seed). Nothing here names a ruleset: a new one is played from its own declaratio
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from tests.support.drivers import start_setup
@@ -31,3 +33,10 @@ def short_game(cli: Cli, ruleset: str, *, end: bool = True) -> str:
     if end:
         cli.send(game, {"type": "EndGame", "result": "export test over"})
     return game
+
+
+def opening(ruleset: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(set-up, commands) of `ruleset`'s declared opening: its driver's set-up and its
+    `Ruleset.openings`, as wire dicts."""
+    openings = registry.get(ruleset).openings
+    return start_setup(ruleset), [msgspec.to_builtins(command) for command in openings]

@@ -113,12 +113,12 @@ def run_until(
     roll the rules asked for next ('' when the procedure finished)."""
     from umpire.engine.errors import ManualDiceError
 
-    dice = ManualDice(faces, next_roll=0)
+    dice = _Asking(faces, next_roll=0)
     ctx = Context(state, dice)
     try:
         procedure(ctx)
-    except ManualDiceError as exc:
-        return ctx.events, str(exc.details.get("purpose", ""))
+    except ManualDiceError:
+        return ctx.events, dice.asked
     return ctx.events, ""
 
 
@@ -164,3 +164,19 @@ def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[s
         return out
 
     return SETUP, propose
+
+
+class _Asking(ManualDice):
+    """Manual dice that note the purpose of the roll asked for once they run out (the
+    refusal itself names no roll: a refusal must preview nothing of the rule path)."""
+
+    def __init__(self, faces: Sequence[Sequence[int]], next_roll: int) -> None:
+        super().__init__(faces, next_roll)
+        self.left = len(faces)
+        self.asked = ""
+
+    def roll(self, spec: Any, *, purpose: str, rule: str, owner: Any, hidden: bool = False) -> Any:
+        if self.left == 0:
+            self.asked = purpose
+        self.left -= 1
+        return super().roll(spec, purpose=purpose, rule=rule, owner=owner, hidden=hidden)
