@@ -8,9 +8,8 @@ time, base-game results on DRV units (2.1.7, 2.3.1) in any turn.
 
 Fields are narrowed to the counters on the map (the player sees them all; the hidden
 AAA pool and hidden SAM and Fire Can counts narrow nothing), US flight moves to one hex
-(one Movement Point, 3.4.4), DRV rolls to the attacks allowed now (drv_attack), and a
-reported US flight's hex to the strike mission's entry hexes and the reported flights'
-hexes and their neighbours (decide takes any map hex there, as a correction). No command
+(one Movement Point, 3.4.4), DRV rolls to the attacks allowed now (drv_attack); a reported
+US flight's hex is any map hex, as `decide` takes it (1.2.1). No command
 names a DRV flight's hex: the DRV moves itself (RunDrvMovement, 5.7).
 """
 
@@ -47,15 +46,12 @@ def _pre_raid(state: State) -> list[Action]:
 
 
 def _us_hexes(state: State) -> Schema:
-    """Where a reported US flight may be now, as offered: the map's entry hexes (the strike
-    mission enters at its entry hex: 5.4.3, 5.4.4) and, for the flights already reported,
-    their hexes and those one Movement Point away."""
-    board = board_of(state.setup.map)
-    hexes = {e.hex for e in board.data.entry_hexes}
-    for f in state.us:
-        if f.hex and board.grid.contains(Hex.parse(f.hex)):
-            hexes |= {h.label for h in board.grid.within(Hex.parse(f.hex), 1)}
-    return one_of(sorted(hexes))
+    """Where a reported US flight may be: any hex of the map. 1.2.1: the player reports
+    the US side as it stands, and the base game, not the seed, says where it can go, so
+    `decide` takes any map hex and the offer is the same (the CLI summarises the list)."""
+    grid = board_of(state.setup.map).grid
+    cols, rows = range(grid.min_col, grid.max_col + 1), range(grid.min_row, grid.max_row + 1)
+    return one_of([Hex(col, row).label for col in cols for row in rows])
 
 
 def _reports(state: State) -> list[Action]:

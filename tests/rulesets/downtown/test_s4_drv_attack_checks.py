@@ -137,9 +137,9 @@ async def test_a_refused_attack_is_a_typed_error_and_writes_nothing(games: Games
     assert await games.store.version(gid) == before
 
 
-def test_actions_list_exactly_the_allowed_rolls_and_no_map_wide_enum() -> None:
-    """After SAM1's reaction the only DRV rolls listed are its attack and damage on C1;
-    the US report's hexes are narrowed to the entry hexes and one MP around the flights."""
+def test_actions_list_exactly_the_allowed_rolls_and_the_report_takes_any_map_hex() -> None:
+    """After SAM1's reaction the only DRV rolls listed are its attack and damage on C1; the
+    US report's hex is any map hex, as decide takes it (1.2.1: actions is the whole truth)."""
     state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
     listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
     variants = listed["RollDrvAttack"]["anyOf"]
@@ -150,7 +150,7 @@ def test_actions_list_exactly_the_allowed_rolls_and_no_map_wide_enum() -> None:
     )  # fmt: skip
     assert triples == [("SAM1", "C1", "sam_attack"), ("SAM1", "C1", "sam_damage")]
     report = listed["ReportUsFlights"]["properties"]["flights"]["items"]["properties"]["hex"]
-    assert set(report["enum"]) == {"0520", "2003"} | {
-        h.label for h in board_of(None).grid.within(Hex.parse("2026"), 1)
-    }
+    grid = board_of(None).grid
+    cols, rows = range(grid.min_col, grid.max_col + 1), range(grid.min_row, grid.max_row + 1)
+    assert set(report["enum"]) == {Hex(c, r).label for c in cols for r in rows}
     assert "MoveDrvFlight" not in listed
