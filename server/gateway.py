@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import socket
 import time
@@ -329,6 +330,12 @@ class Gateway:
             await asyncio.wait(pending, timeout=1.0)
 
 
+def _forget_task(sub: Subscription, task: asyncio.Task[None]) -> None:
+    """Drop `sub`'s reference to its ended catch-up task (see `Connection._finish`)."""
+    if sub.task is task:
+        sub.task = None
+
+
 class Connection:
     """One client's socket: reads its frames into its `Session` (server/session.py), and
     writes what the session answers through a bounded queue, with backpressure."""
@@ -635,10 +642,13 @@ class Connection:
         if task is not None:
             # Bounded: the task ends within one read even if a cancellation was lost.
             await asyncio.wait({task}, timeout=CLEANUP_SECONDS)
-            if task.done() and sub.task is task:
-                # Let go of the ended task: its CancelledError's traceback holds the
-                # catch-up's frame, which holds `sub` (a cycle, and this connection in it).
-                sub.task = None
+            # Let go of the ended task: its CancelledError's traceback holds the catch-up's
+            # frame, which holds `sub` (a cycle, and this connection in it). On a loaded
+            # machine it may still be ending: then let go of it the moment it ends.
+            if task.done():
+                _forget_task(sub, task)
+            else:
+                task.add_done_callback(functools.partial(_forget_task, sub))
         await self.gw.notifier.release(sub.feed)
 
     def lose_game_now(self, game_id: str) -> None:
