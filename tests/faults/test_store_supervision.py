@@ -136,7 +136,11 @@ async def test_kill_9_under_20_writers_is_restarted_and_loses_nothing(tmp_path: 
                 what="two /healthz probes while Valkey is frozen",
             )
             status, body = await asyncio.wait_for(http_get(port, "/healthz"), HEALTH_DEADLINE)
-            assert status == 503 and '"store":"unresponsive"' in body, body
+            # Unresponsive, or already being restarted: on a loaded machine the supervisor
+            # may give up on the frozen server before this probe comes; either way 503
+            # names the cause.
+            assert status == 503, body
+            assert '"store":"unresponsive"' in body or '"store":"restarting"' in body, body
         finally:
             os.kill(restarted, signal.SIGCONT)
         thawed = len(probe.answers)
