@@ -160,6 +160,9 @@ class Gateway:
         lines.append("# TYPE umpire_over_budget_total counter")
         for scope in ("connection", "address", "creates"):
             lines.append(f'umpire_over_budget_total{{scope="{scope}"}} {admission.refused[scope]}')
+        lines.append("# TYPE umpire_paced_total counter")
+        for kind in sorted(admission.paced):
+            lines.append(f'umpire_paced_total{{kind="{kind}"}} {admission.paced[kind]}')
         lines += [
             "# TYPE umpire_replay_events_folded_total counter",
             f"umpire_replay_events_folded_total {replays.folded}",

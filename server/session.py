@@ -90,6 +90,9 @@ log = logging.getLogger("umpire.gateway")
 # within these bounds (a client that retries at once must not cost a refusal each time).
 MIN_PAUSE = 0.25
 MAX_PAUSE = 5.0
+# A paced message waits for its budget in steps of at most this (a draining gateway
+# answers it at the next step).
+PACE_STEP = 0.5
 RULESET_NAMES_REMEMBERED = 100_000
 LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
@@ -336,6 +339,18 @@ class Session:
             self.budget, self.address, kind, cost, time.monotonic()
         )
 
+    async def wait_to_pay(self, kind: str, cost: int) -> None:
+        """For a player's play (a command, a view of the head): pay `cost`, waiting for the
+        budgets first if they cannot pay now, rather than refusing. Nothing is read from
+        this client meanwhile (its reader is here), so it gets no more than a refused
+        client that retries after `retry_after`: a command's work left in debt (or a
+        catch-up's pages) slows its sender's next message, never fails it."""
+        while wait := self.pace(kind, cost):
+            if self.gw.draining:
+                return  # answered at once: the gateway is going
+            self.gw.admission.paced[kind] += 1
+            await asyncio.sleep(min(wait, PACE_STEP))
+
     def _refused(self, refusal: Refusal) -> NoReturn:
         """Refuse with over_budget, and read nothing more from this client until it
         could pay: a client that resends at once is slowed by TCP, not answered again."""
@@ -353,6 +368,11 @@ class Session:
                 self._refused(refusal)
             self.admit("create", CREATE_COST)
         # A replay and a listing are charged below, once their work is known.
+        elif isinstance(message, SendCommand | BindSeed | Unsubscribe) or (
+            isinstance(message, GetView) and message.at_seq is None
+        ):
+            # A player's play is paced, never refused (docs/protocol.md, "Admission").
+            await self.wait_to_pay(type(message).__name__.lower(), MESSAGE_COST)
         elif not isinstance(message, ListGames) and not (
             isinstance(message, GetView) and message.at_seq is not None
         ):
