@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import socket
 import time
@@ -44,7 +45,7 @@ from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.revocations import RevocationListener
-from umpire.server.session import Close, Follow, Output, Session, Unfollow
+from umpire.server.session import Close, Follow, Output, Session, Unfollow, pushed_state
 
 log = logging.getLogger("umpire.gateway")
 
@@ -84,6 +85,8 @@ class Gateway:
         self.games = games
         self.store = games.store
         self.notifier = notifier
+        # Pushed state frames (subscribe `views`), built by the feed once per role a batch.
+        notifier.state_builder = functools.partial(pushed_state, games)
         self.metrics = Metrics()
         self.mistakes = MistakeLog(log)
         self.admission = Admission(

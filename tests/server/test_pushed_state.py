@@ -1,0 +1,76 @@
+"""Issue 29, item 2: a subscriber that asked for `views` is sent its role's new `state`
+frame after each batch, without asking and without being charged: the player's with its
+actions, the spectator's with none, each what a `view` of that role answers at that head
+(the counter's hidden secret stays hidden from both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.peer import Peer
+from umpire.server.app import Running
+
+
+def _pushed(peer: Peer, game_id: str, seq: int) -> list[dict[str, Any]]:
+    return [
+        f
+        for f in peer.frames
+        if f["type"] == "state" and f.get("id") is None and f["game_id"] == game_id
+        and f["seq"] == seq
+    ]  # fmt: skip
+
+
+async def test_player_and_spectator_get_their_state_after_each_batch(
+    gateway: Running, ws_url: str
+) -> None:
+    player = await Peer.open(ws_url)
+    spectator = await Peer.open(ws_url)
+    created = await player.ok({"type": "create", "ruleset": "counter", "client_entropy": "waived",
+                               "setup": {"target": 1000}})  # fmt: skip
+    gid = created["game_id"]
+    await spectator.ok({"type": "auth", "credential": created["spectator_credential"]})
+    for peer in (player, spectator):
+        await peer.ok({"type": "subscribe", "game_id": gid, "view": True, "views": True})
+    charged = gateway.gateway.admission.charged
+    views_charged = charged["getview"]
+    for n, command in enumerate(({"type": "Add", "amount": 2}, {"type": "Hide"})):
+        accepted = await player.ok({"type": "command", "game_id": gid, "command_id": f"c{n}",
+                                    "command": command})  # fmt: skip
+        head = accepted["head_seq"]
+        for peer, role in ((player, "player"), (spectator, "spectator")):
+            pushed = await peer.wait_for(
+                lambda f, head=head: (
+                    f["type"] == "state" and f.get("id") is None and f["seq"] == head
+                )
+            )
+            # After the batch's events, never before them.
+            seqs = [
+                f["seq"] for f in peer.frames[: peer.frames.index(pushed)] if f["type"] == "event"
+            ]
+            assert seqs and seqs[-1] == head
+            assert pushed["role"] == role
+            assert charged["getview"] == views_charged  # pushed: nothing charged
+            asked = await peer.ok({"type": "view", "game_id": gid})
+            views_charged = charged["getview"]
+            assert {**pushed, "id": None} == {**asked, "id": None}
+            assert len(_pushed(peer, gid, head)) == 1  # one per batch
+        assert player.frames[-1]["actions"] and not spectator.frames[-1]["actions"]
+    # The counter's hidden number (R3) is the referee's alone: in neither role's frame.
+    assert "secret" not in _pushed(player, gid, head)[0]["state"]
+    assert "secret" not in _pushed(spectator, gid, head)[0]["state"]
+    await player.close()
+    await spectator.close()
+
+
+async def test_no_state_frame_is_pushed_without_views(gateway: Running, ws_url: str) -> None:
+    player = await Peer.open(ws_url)
+    created = await player.ok({"type": "create", "ruleset": "counter", "client_entropy": "waived",
+                               "setup": {"target": 1000}})  # fmt: skip
+    gid = created["game_id"]
+    await player.ok({"type": "subscribe", "game_id": gid})
+    for n in range(3):
+        await player.ok({"type": "command", "game_id": gid, "command_id": f"c{n}",
+                         "command": {"type": "Add", "amount": 1}})  # fmt: skip
+    await player.wait_for(lambda f: f["type"] == "event" and f["seq"] == 7)
+    assert not [f for f in player.frames if f["type"] == "state"]
+    await player.close()
