@@ -5,9 +5,12 @@ actions, the spectator's with none, each what a `view` of that role answers at t
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from tests.support.peer import Peer
+from umpire.clients import UmpireClient
+from umpire.events.wire import EventFrame, ViewState
 from umpire.server.app import Running
 
 
@@ -74,3 +77,22 @@ async def test_no_state_frame_is_pushed_without_views(gateway: Running, ws_url: 
     await player.wait_for(lambda f: f["type"] == "event" and f["seq"] == 7)
     assert not [f for f in player.frames if f["type"] == "state"]
     await player.close()
+
+
+async def test_the_python_client_yields_the_pushed_state_after_the_batch(
+    gateway: Running, ws_url: str
+) -> None:
+    async with UmpireClient(ws_url) as player:
+        created = await player.create("counter", {"target": 1000}, client_entropy="waived")
+        gid = created.game_id
+        seen: list[EventFrame | ViewState] = []
+        subscription = player.subscribe(gid, view=True, views=True)
+        seen.append(await anext(subscription))  # the state now
+        accepted = await player.send(gid, {"type": "Add", "amount": 3})
+        while not (isinstance(seen[-1], ViewState) and seen[-1].seq == accepted.head_seq):
+            seen.append(await asyncio.wait_for(anext(subscription), 10))
+        await subscription.aclose()
+    pushed = seen[-1]
+    assert isinstance(pushed, ViewState)
+    assert [f.seq for f in seen if isinstance(f, EventFrame)][-1] == pushed.seq
+    assert pushed.state["total"] == 3 and "Add" in [a.type for a in pushed.actions]
