@@ -159,7 +159,11 @@ async function rereadRevealed() {
     const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
     row.hidden = frame.seq > viewer.seq;
     $(`seq-${frame.seq}`).replaceWith(row);
-  }, { onState, view: true, views: true });
+  }, { onState, view: true, views: true }).catch((err) => {
+    // A subscribe is refusable over budget (after a costly last turn): asked again later.
+    if (err.code === "over_budget") setTimeout(rereadRevealed, 1000 * Math.min(30, Number(err.details?.retry_after) || 1));
+    else status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
+  });
 }
 
 function onEvent(frame) {
