@@ -71,7 +71,33 @@ async def test_big_opponent_steps_update_the_table_with_no_view_and_no_over_budg
             arg=str(flown["head"]),
             timeout=TIMEOUT,
         )
+    # Item 5: the actions cite the rulebook by its own words, the seed file in the tooltip.
+    summary = page.locator('details.action-box[data-action="FlyBots"] summary')
+    assert ".txt" not in await summary.inner_text()
+    assert "Age of Dogfights solo rules" in await summary.inner_text()
+    assert ".txt" in str(await summary.get_attribute("title"))
     assert charged["getview"] == 0 and charged["view_at"] == 0, charged  # no view was asked
     assert _refusals(viewer_gateway) == 0, viewer_gateway.gateway.admission.refused
     assert "over budget" not in await page.inner_text("#status")
+    await page.close()
+
+
+async def test_one_clean_takeback_label_and_only_the_latest_outcome(
+    browser: Any, viewer_gateway: Running, games: Games
+) -> None:
+    game_id = (await games.create("counter", {"target": 10**6})).game_id
+    player = await credentials.issue(games.store, game_id, Role.PLAYER)
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/#credential={player}")
+    await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    added = await send(page, "Add", {"amount": 2})
+    assert added["ok"], added
+    button = page.locator("#takeback")
+    await button.wait_for(timeout=TIMEOUT)
+    label = await button.inner_text()
+    assert label.startswith("↶ Take back: Add (seq 2)") and label.count("Take back") == 1, label
+    assert "umpire: takeback" in str(await button.get_attribute("title"))
+    refused = await send(page, "Add", {"amount": 9})
+    assert refused["ok"] is False
+    assert await page.inner_text("#play-answer") == ""  # no old "✓ accepted" beside the error
     await page.close()
