@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.support.peer import Peer
 from umpire.clients import UmpireClient
+from umpire.engine.roles import Role
 from umpire.events.wire import EventFrame, ViewState
 from umpire.server.app import Running
 
@@ -96,3 +97,38 @@ async def test_the_python_client_yields_the_pushed_state_after_the_batch(
     assert isinstance(pushed, ViewState)
     assert [f.seq for f in seen if isinstance(f, EventFrame)][-1] == pushed.seq
     assert pushed.state["total"] == 3 and "Add" in [a.type for a in pushed.actions]
+
+
+async def test_one_state_frame_is_built_per_role_per_batch(gateway: Running, ws_url: str) -> None:
+    """Three spectators and a player: one build for each role, the same bytes to every
+    spectator (server/feed.py encodes once, as it does events)."""
+    built: list[str] = []
+    notifier = gateway.gateway.notifier
+    build = notifier.state_builder
+    assert build is not None
+
+    async def counted(game_id: str, role: Role) -> tuple[int, bytes]:
+        built.append(role.value)
+        return await build(game_id, role)
+
+    notifier.state_builder = counted
+    player = await Peer.open(ws_url)
+    created = await player.ok({"type": "create", "ruleset": "counter", "client_entropy": "waived",
+                               "setup": {"target": 1000}})  # fmt: skip
+    gid = created["game_id"]
+    spectators = [await Peer.open(ws_url) for _ in range(3)]
+    for peer in [player, *spectators]:
+        credential = created["spectator_credential"] if peer is not player else None
+        await peer.ok({"type": "subscribe", "game_id": gid, "views": True,
+                       **({"credential": credential} if credential else {})})  # fmt: skip
+    accepted = await player.ok({"type": "command", "game_id": gid, "command_id": "c",
+                                "command": {"type": "Add", "amount": 1}})  # fmt: skip
+    raws = []
+    for peer in [player, *spectators]:
+        pushed = await peer.wait_for(lambda f: f["type"] == "state" and f.get("id") is None)
+        assert pushed["seq"] == accepted["head_seq"]
+        raws.append(peer.raw[peer.frames.index(pushed)])
+    assert sorted(built) == ["player", "spectator"]
+    assert raws[1] == raws[2] == raws[3] != raws[0]
+    for peer in [player, *spectators]:
+        await peer.close()
