@@ -344,8 +344,14 @@ class GameFeed:
         if built is None:
             return
         seq, frame = built
-        if sub.state_seq < seq < sub.next_seq and sub.sink.offer(Batch([frame])):
-            sub.state_seq = seq
+        if not sub.state_seq < seq < sub.next_seq:
+            return
+        try:
+            # No room in its queue: this one is skipped (the next batch's state follows).
+            if sub.sink.offer(Batch([frame])):
+                sub.state_seq = seq
+        except Exception:  # one subscriber's failure never stops the others'
+            log.exception("a state frame to a subscriber failed")
 
     def attach(self, sub: Subscription) -> None:
         """Count `sub` among this feed's subscriptions (it starts by catching up)."""
