@@ -4,7 +4,7 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { el, explanation } from "./render.js";
+import { describe, el, explanation } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
@@ -73,7 +73,9 @@ export function decisionList(frames, rolls) {
   for (const frame of frames) {
     const why = explanation(frame, rolls);
     why.open = true;
+    // In plain words first ("The opponent: …"), the event and its "why" below.
     list.append(el("li", { "data-seq": frame.seq },
+      el("p", { class: "opponent-said", text: `The opponent: ${describe(frame)}` }),
       el("strong", { text: `#${frame.seq} ${frame.event_type}` }), why));
   }
   return list;

@@ -71,6 +71,10 @@ async def test_big_opponent_steps_update_the_table_with_no_view_and_no_over_budg
             arg=str(flown["head"]),
             timeout=TIMEOUT,
         )
+    # Item 5: the opponent's decisions of the last batch in plain words above their details.
+    said = page.locator("#decisions .opponent-said")
+    assert await said.count() > 0
+    assert (await said.first.inner_text()).startswith("The opponent: ")
     # Item 5: the actions cite the rulebook by its own words, the seed file in the tooltip.
     summary = page.locator('details.action-box[data-action="FlyBots"] summary')
     assert ".txt" not in await summary.inner_text()
