@@ -6,6 +6,7 @@ actions, the spectator's with none, each what a `view` of that role answers at t
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from tests.support.peer import Peer
@@ -13,6 +14,7 @@ from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
 from umpire.events.wire import EventFrame, ViewState
 from umpire.server.app import Running
+from umpire.server.games import Games
 
 
 def _pushed(peer: Peer, game_id: str, seq: int) -> list[dict[str, Any]]:
@@ -132,3 +134,41 @@ async def test_one_state_frame_is_built_per_role_per_batch(gateway: Running, ws_
     assert raws[1] == raws[2] == raws[3] != raws[0]
     for peer in [player, *spectators]:
         await peer.close()
+
+
+async def test_after_a_reconnect_the_python_client_yields_the_heads_state_after_its_events(
+    gateway: Running, ws_url: str, games: Games
+) -> None:
+    """Batches appended while the connection was down: the resubscribe asks view and
+    views, and the head's state is yielded once the missed events are."""
+    async with UmpireClient(ws_url, retry_delay=0.01) as player:
+        created = await player.create("counter", {"target": 1000}, client_entropy="waived")
+        gid = created.game_id
+        seen: list[EventFrame | ViewState] = []
+
+        async def follow() -> None:
+            async for item in player.subscribe(gid, view=True, views=True):
+                seen.append(item)
+
+        following = asyncio.create_task(follow())
+        async with asyncio.timeout(10):
+            while not seen:
+                await asyncio.sleep(0.01)
+        with socket.socket() as probe:  # a port nothing listens on: reconnects fail
+            probe.bind(("127.0.0.1", 0))
+            url, player.url = player.url, f"ws://127.0.0.1:{probe.getsockname()[1]}/ws"
+        assert player._ws is not None and player._ws.transport is not None
+        player._ws.transport.abort()  # a network failure
+        for n in range(2):
+            await games.handle(gid, f"away-{n}", {"type": "Add", "amount": 1})
+        head = await games.store.version(gid)
+        player.url = url  # back: the reconnect restores the subscription
+        async with asyncio.timeout(10):
+            while not any(isinstance(f, ViewState) and f.seq == head for f in seen):
+                await asyncio.sleep(0.01)
+        following.cancel()
+    events = [f.seq for f in seen if isinstance(f, EventFrame)]
+    assert events == list(range(seen[0].seq + 1, head + 1))  # exactly once, in order
+    for at, item in enumerate(seen[1:], start=1):
+        if isinstance(item, ViewState):  # never before the events it follows
+            assert max(f.seq for f in seen[:at] if isinstance(f, EventFrame)) >= item.seq
