@@ -81,8 +81,13 @@ RETRY_AFTER_CAP = 30.0
 
 
 class _Subscription:
-    def __init__(self, game_id: str, last_seq: int | None, view: bool) -> None:
+    def __init__(self, game_id: str, last_seq: int | None, view: bool, views: bool = False) -> None:
         self.game_id = game_id
+        # Pushed state frames (subscribe `views`): the newest not yet delivered, held until
+        # every event up to its seq is (a resubscribe's state of the head comes first).
+        self.views = views
+        self.state_seq = 0
+        self.held: ViewState | None = None
         # With a view and no from_seq, events follow the view's seq.
         self.from_view = view and last_seq is None
         self.last_seq = last_seq or 0
@@ -239,6 +244,8 @@ class UmpireClient:
                     if sub.from_view:
                         return frame  # events follow the view's seq
                 frame["from_seq"] = sub.last_seq
+                if sub.views:  # the state of the head, for the batches missed while away
+                    frame["views"] = frame["view"] = True
                 return frame
 
             answer = await self._ask_until_settled(ws, message)
@@ -299,6 +306,7 @@ class UmpireClient:
             if sub is not None and message.seq == sub.last_seq + 1:
                 sub.last_seq = message.seq
                 sub.queue.put_nowait(message)
+                self._release_state(sub)
             return
         request_id = getattr(message, "id", None)
         restoring = self._restoring.pop(request_id, None) if request_id is not None else None
@@ -325,6 +333,11 @@ class UmpireClient:
                 sub.view_sent = True
                 sub.queue.put_nowait(message)
                 sub.last_seq = max(sub.last_seq, message.seq) if sub.from_view else sub.last_seq
+                sub.state_seq = message.seq
+            elif sub.views and message.seq > sub.state_seq:
+                if sub.held is None or message.seq > sub.held.seq:
+                    sub.held = message
+                self._release_state(sub)
             return
         if request_id is None or request_id not in self._pending:
             return
@@ -335,6 +348,16 @@ class UmpireClient:
             future.set_exception(UmpireError(message))
         else:
             future.set_result(message)
+
+    @staticmethod
+    def _release_state(sub: _Subscription) -> None:
+        """Deliver the held pushed state once every event up to its seq is delivered."""
+        held = sub.held
+        if held is not None and held.seq <= sub.last_seq:
+            sub.held = None
+            if held.seq > sub.state_seq:
+                sub.state_seq = held.seq
+                sub.queue.put_nowait(held)
 
     async def request(self, message: dict[str, Any], timeout: float = 30.0) -> Any:
         """Send a message and wait for its answer (re-sent after a reconnect, once the
@@ -471,7 +494,7 @@ class UmpireClient:
         return await self.request({"type": "list_games"})
 
     async def subscribe(
-        self, game_id: str, from_seq: int | None = None, *, view: bool = False
+        self, game_id: str, from_seq: int | None = None, *, view: bool = False, views: bool = False
     ) -> AsyncIterator[EventFrame | ViewState]:
         """Every event after `from_seq` (default: from the start, or after the view when
         `view` is asked for), in order, across reconnects. The view, if asked, comes first.
@@ -481,8 +504,13 @@ class UmpireClient:
         (`unauthorized` for a credential revoked while the connection was down,
         `game_not_found`, ...). A transient refusal of those (`over_budget`,
         `store_unavailable`, `shutting_down`) is asked again with backoff, and the events
-        resume after the last one delivered."""
-        sub = _Subscription(game_id, from_seq, view)
+        resume after the last one delivered.
+
+        With `views`, the server also pushes this role's new state (a `ViewState`, with
+        its `actions`) after each batch of events: it is yielded after the batch's events,
+        so a player never needs `view` after a command (docs/protocol.md, "Pushed
+        states"). After a reconnect the state of the head follows the missed events."""
+        sub = _Subscription(game_id, from_seq, view, views)
         sub.request_id = f"r{next(self._ids)}"
         self.subscriptions[game_id] = sub
         message: dict[str, Any] = {"type": "subscribe", "game_id": game_id, "id": sub.request_id}
@@ -490,6 +518,8 @@ class UmpireClient:
             message["from_seq"] = from_seq or 0
         if view:
             message["view"] = True
+        if views:
+            message["views"] = True
         await self.request(message)
         try:
             while True:

@@ -83,12 +83,15 @@ class Subscribe(Struct, frozen=True, tag="subscribe", kw_only=True):
     """Receive every event after `from_seq`, exactly once and in order; then live ones.
 
     With `view`, the current state comes first; events then follow from `from_seq` if it
-    is given, else from the view's seq.
+    is given, else from the view's seq. With `views`, after each batch of events appended
+    to the game the subscriber is sent the new `state` (its role's view, `actions`, `map`;
+    no `id`), after that batch's events, without asking and without being charged.
     """
 
     game_id: GameId
     from_seq: Seq | None = None
     view: bool = False
+    views: bool = False
     credential: Annotated[str, Meta(max_length=256)] | None = None
     id: RequestId | None = None
 

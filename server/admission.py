@@ -151,6 +151,7 @@ class Admission:
         self.creates: dict[str, Bucket] = {}
         self.charged: Counter[str] = Counter()  # units admitted, by message kind
         self.refused: Counter[str] = Counter()  # refusals, by scope
+        self.paced: Counter[str] = Counter()  # waits for budget (never refused), by kind
 
     def connection_bucket(self, now: float) -> Bucket:
         """A new connection's bucket."""

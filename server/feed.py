@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import msgspec
@@ -52,6 +53,10 @@ POLL_SECONDS = 1.0
 _ROLES = {role: index for index, role in enumerate(Role)}
 SEED_REVEALED = SeedRevealed.__struct_config__.tag
 EVERY_ROLE = -2  # a CachedEvent's key when its one frame is every role's
+
+# What builds a pushed `state` frame: (game id, role) -> (its seq, the encoded frame), the
+# role's view, actions and map at the game's head (server/session.py `head_view`).
+StateBuilder = Callable[[str, Role], Awaitable[tuple[int, bytes]]]
 
 
 def is_final_reveal(env: Envelope) -> bool:
@@ -190,16 +195,22 @@ class Sink(Protocol):
 class Subscription:
     """One connection's subscription to one game: its role and the next seq it is owed.
 
-    Live (in its feed's `live`) or catching up (`task` running), never both."""
+    Live (in its feed's `live`) or catching up (`task` running), never both. With `views`
+    it is also sent its role's `state` frame after each batch (`state_seq`: the seq of the
+    last one it was sent)."""
 
-    __slots__ = ("feed", "next_seq", "role", "sink", "task")
+    __slots__ = ("feed", "next_seq", "role", "sink", "state_seq", "task", "views")
 
-    def __init__(self, feed: GameFeed, sink: Sink, role: Role, next_seq: int) -> None:
+    def __init__(
+        self, feed: GameFeed, sink: Sink, role: Role, next_seq: int, *, views: bool = False
+    ) -> None:
         self.feed = feed
         self.sink = sink
         self.role = role
         self.next_seq = next_seq
         self.task: asyncio.Task[None] | None = None
+        self.views = views
+        self.state_seq = 0
 
 
 class GameFeed:
@@ -207,11 +218,18 @@ class GameFeed:
 
     # Slots: a gateway holds one feed per active game (no instance dict, ~100 B a game).
     __slots__ = (
-        "_lock", "codec", "finally_revealed", "game_id", "head", "live", "revealed_through",
-        "ruleset", "store", "subscriptions", "window",
+        "_lock", "_states_again", "_states_task", "codec", "finally_revealed", "game_id",
+        "head", "live", "revealed_through", "ruleset", "state_builder", "states", "store",
+        "subscriptions", "window",
     )  # fmt: skip
 
-    def __init__(self, store: EventStore, game_id: str, ruleset: Ruleset[Any]) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        game_id: str,
+        ruleset: Ruleset[Any],
+        state_builder: StateBuilder | None = None,
+    ) -> None:
         self.store = store
         self.game_id = game_id
         self.ruleset = ruleset
@@ -231,6 +249,13 @@ class GameFeed:
         self.subscriptions: dict[Subscription, None] = {}
         self.live: dict[Subscription, None] = {}
         self._lock = asyncio.Lock()
+        # Pushed state frames (subscribe `views`): the latest built for each role, one per
+        # role per batch, shared by every subscriber of that role (never charged to them).
+        self.state_builder = state_builder
+        # (None until the first is built: most feeds never build one, ~64 B a feed saved)
+        self.states: dict[Role, tuple[int, bytes]] | None = None
+        self._states_task: asyncio.Task[None] | None = None
+        self._states_again = False
 
     def _cache(self, env: Envelope) -> CachedEvent:
         if env.type == SEED_REVEALED:
@@ -292,7 +317,63 @@ class GameFeed:
                     del self.window[min(self.window)]
                 self._push()
                 if len(fresh) < REFRESH_PAGE:
+                    self._want_states()
                     return
+
+    # -- pushed state frames (subscribe with `views`) ---------------------------------------
+
+    def _want_states(self) -> None:
+        """After a batch: build the state frame of each role a subscriber asked views for,
+        in the background (the rules' legal actions run off the loop), then offer them."""
+        if self.state_builder is None or not any(s.views for s in self.subscriptions):
+            return
+        task = self._states_task
+        if task is not None and not task.done():
+            self._states_again = True  # the running build looks at the head once more
+            return
+        self._states_task = asyncio.create_task(self._build_states())
+
+    async def _build_states(self) -> None:
+        builder = self.state_builder
+        assert builder is not None
+        if self.states is None:
+            self.states = {}
+        states = self.states
+        while True:
+            self._states_again = False
+            roles = {s.role for s in self.subscriptions if s.views}
+            for role in sorted(roles, key=_ROLES.__getitem__):
+                built = states.get(role)
+                if built is not None and built[0] >= self.head:
+                    continue
+                try:
+                    states[role] = await builder(self.game_id, role)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # the store away: the next batch builds again
+                    log.warning("game %s: no state frame for %s: %r", self.game_id, role, exc)
+            for sub in list(self.subscriptions):
+                self._offer_state(sub)
+            if not self._states_again:
+                return
+
+    def _offer_state(self, sub: Subscription) -> None:
+        """Send `sub` its role's newest state frame if it has every event up to it and
+        was not sent it yet (so a state never comes before the events it follows)."""
+        if not sub.views:
+            return
+        built = None if self.states is None else self.states.get(sub.role)
+        if built is None:
+            return
+        seq, frame = built
+        if not sub.state_seq < seq < sub.next_seq:
+            return
+        try:
+            # No room in its queue: this one is skipped (the next batch's state follows).
+            if sub.sink.offer(Batch([frame])):
+                sub.state_seq = seq
+        except Exception:  # one subscriber's failure never stops the others'
+            log.exception("a state frame to a subscriber failed")
 
     def attach(self, sub: Subscription) -> None:
         """Count `sub` among this feed's subscriptions (it starts by catching up)."""
@@ -325,6 +406,7 @@ class GameFeed:
             )
             for seq in [s for s in self.window if s > version]:
                 del self.window[seq]
+            self.states = None
             self.head = version
             reveals = [s for s, c in self.window.items() if c.is_seed_revealed()]
             self.finally_revealed = any(
@@ -347,6 +429,7 @@ class GameFeed:
         between the caller's check of the head and the join."""
         assert sub.next_seq > self.head, "a subscription behind the head cannot go live"
         self.live[sub] = None
+        self._offer_state(sub)  # caught up: the state it may have missed meanwhile
 
     def _push(self) -> None:
         """Hand the new events' frames to every live subscriber; one that has no room (or
@@ -391,6 +474,7 @@ class GameFeed:
             log.exception("live delivery to a subscriber failed")
             return False
         sub.next_seq = self.head + 1
+        self._offer_state(sub)
         return True
 
     async def frames(
@@ -454,6 +538,8 @@ class Notifier:
         self._refreshing: set[asyncio.Task[None]] = set()
         self._opening: dict[str, asyncio.Future[GameFeed]] = {}
         self.backoff = Backoff()  # between tries to listen again while the store is away
+        # Builds the pushed state frames (server/gateway.py sets it; None: none are pushed).
+        self.state_builder: StateBuilder | None = None
 
     async def start(self) -> None:
         """Start listening and polling."""
@@ -499,7 +585,7 @@ class Notifier:
         first = await self.store.read(game_id, 1, 1)
         if not first:
             raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
-        feed = GameFeed(self.store, game_id, ruleset_of(first[0]))
+        feed = GameFeed(self.store, game_id, ruleset_of(first[0]), self.state_builder)
         # Start the window near the head rather than folding the whole log: older events
         # are served from the stream. The reveal state is still exact, since a seed is
         # revealed either by a reveal command (in the command-id map) or in the batch

@@ -45,7 +45,7 @@ from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.revocations import RevocationListener
-from umpire.server.session import Close, Follow, Output, Session, Unfollow
+from umpire.server.session import Close, Follow, Output, Session, Unfollow, pushed_state
 
 log = logging.getLogger("umpire.gateway")
 
@@ -85,6 +85,8 @@ class Gateway:
         self.games = games
         self.store = games.store
         self.notifier = notifier
+        # Pushed state frames (subscribe `views`), built by the feed once per role a batch.
+        notifier.state_builder = functools.partial(pushed_state, games)
         self.metrics = Metrics()
         self.mistakes = MistakeLog(log)
         self.admission = Admission(
@@ -161,6 +163,9 @@ class Gateway:
         lines.append("# TYPE umpire_over_budget_total counter")
         for scope in ("connection", "address", "creates"):
             lines.append(f'umpire_over_budget_total{{scope="{scope}"}} {admission.refused[scope]}')
+        lines.append("# TYPE umpire_paced_total counter")
+        for kind in sorted(admission.paced):
+            lines.append(f'umpire_paced_total{{kind="{kind}"}} {admission.paced[kind]}')
         lines += [
             "# TYPE umpire_replay_events_folded_total counter",
             f"umpire_replay_events_folded_total {replays.folded}",

@@ -90,6 +90,9 @@ log = logging.getLogger("umpire.gateway")
 # within these bounds (a client that retries at once must not cost a refusal each time).
 MIN_PAUSE = 0.25
 MAX_PAUSE = 5.0
+# A paced message waits for its budget in steps of at most this (a draining gateway
+# answers it at the next step).
+PACE_STEP = 0.5
 RULESET_NAMES_REMEMBERED = 100_000
 LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
@@ -336,6 +339,18 @@ class Session:
             self.budget, self.address, kind, cost, time.monotonic()
         )
 
+    async def wait_to_pay(self, kind: str, cost: int) -> None:
+        """For a player's play (a command, a view of the head): pay `cost`, waiting for the
+        budgets first if they cannot pay now, rather than refusing. Nothing is read from
+        this client meanwhile (its reader is here), so it gets no more than a refused
+        client that retries after `retry_after`: a command's work left in debt (or a
+        catch-up's pages) slows its sender's next message, never fails it."""
+        while wait := self.pace(kind, cost):
+            if self.gw.draining:
+                return  # answered at once: the gateway is going
+            self.gw.admission.paced[kind] += 1
+            await asyncio.sleep(min(wait, PACE_STEP))
+
     def _refused(self, refusal: Refusal) -> NoReturn:
         """Refuse with over_budget, and read nothing more from this client until it
         could pay: a client that resends at once is slowed by TCP, not answered again."""
@@ -353,6 +368,11 @@ class Session:
                 self._refused(refusal)
             self.admit("create", CREATE_COST)
         # A replay and a listing are charged below, once their work is known.
+        elif isinstance(message, SendCommand | BindSeed | Unsubscribe) or (
+            isinstance(message, GetView) and message.at_seq is None
+        ):
+            # A player's play is paced, never refused (docs/protocol.md, "Admission").
+            await self.wait_to_pay(type(message).__name__.lower(), MESSAGE_COST)
         elif not isinstance(message, ListGames) and not (
             isinstance(message, GetView) and message.at_seq is not None
         ):
@@ -702,24 +722,7 @@ class Session:
         return answer(state, past.meta.ended, past.meta.last_hash)
 
     async def _view(self, game_id: str, role: Role, request_id: str | None) -> ViewState:
-        ruleset, game = await self.gw.games.load(game_id)
-        revealed = game.meta.revealed_seed is not None
-        # Off the event loop (server/rules_pool.py): on a large map it costs like an AI turn.
-        actions = await self.gw.games.rules.actions(ruleset, game, role)
-        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
-        return ViewState(
-            game_id=game_id,
-            seq=game.meta.seq,
-            role=role.value,
-            ruleset=ruleset.name,
-            state=state,
-            ended=game.meta.ended,
-            id=request_id,
-            actions=actions,
-            head_hash=game.meta.last_hash,
-            state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
-            map=drawn(ruleset.board, state),
-        )
+        return await head_view(self.gw.games, game_id, role, request_id)
 
     # -- subscriptions ---------------------------------------------------------------------
 
@@ -747,7 +750,7 @@ class Session:
                 game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
             )
         )
-        sub = Subscription(feed, self.holder, role, start + 1)
+        sub = Subscription(feed, self.holder, role, start + 1, views=msg.views)
         # Counted on the feed before the next await: a feed nobody is counted on is
         # released when its last subscriber leaves, and a subscription attached to a
         # released feed would never hear of another event. Counted is not live: delivery
@@ -763,6 +766,7 @@ class Session:
                 self.outbox.append(Unfollow(sub))
                 raise
             self._reply(view)
+            sub.state_seq = view.seq  # a pushed state frame follows only a later batch
             if msg.from_seq is None:
                 sub.next_seq = view.seq + 1
         self.subs[msg.game_id] = sub
@@ -847,6 +851,39 @@ class Session:
                 GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=int(raw))
             )
         self._reply(GameList(games=summaries, id=msg.id))
+
+
+async def head_view(
+    games: Games, game_id: str, role: Role, request_id: str | None = None
+) -> ViewState:
+    """The `state` frame of `game_id` at its head as `role` sees it (the answer to a
+    `view`, and the frame pushed to a subscriber with `views`): built from `role`'s view
+    alone, with the commands `role` may send now."""
+    ruleset, game = await games.load(game_id)
+    revealed = game.meta.revealed_seed is not None
+    # Off the event loop (server/rules_pool.py): on a large map it costs like an AI turn.
+    actions = await games.rules.actions(ruleset, game, role)
+    state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+    return ViewState(
+        game_id=game_id,
+        seq=game.meta.seq,
+        role=role.value,
+        ruleset=ruleset.name,
+        state=state,
+        ended=game.meta.ended,
+        id=request_id,
+        actions=actions,
+        head_hash=game.meta.last_hash,
+        state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
+        map=drawn(ruleset.board, state),
+    )
+
+
+async def pushed_state(games: Games, game_id: str, role: Role) -> tuple[int, bytes]:
+    """A pushed `state` frame (no request id) and its seq: server/feed.py builds one per
+    role and batch for the subscribers that asked for `views`."""
+    view = await head_view(games, game_id, role)
+    return view.seq, encoder.encode(view)
 
 
 def _jsonable(value: Any) -> bool:

@@ -3,7 +3,8 @@
 // (its receipt, or its error in full), and the opponent's latest decisions with their
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
-import { el, explanation } from "./render.js";
+import { readable } from "./citations.js";
+import { describe, el, explanation } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
@@ -25,7 +26,10 @@ export function actionForms(actions, send) {
   const box = el("div", { class: "action-list" });
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {
-    const button = el("button", { type: "button", id: "takeback", class: "takeback", text: `↶ Take back: ${takeback.description}` });
+    // One "Take back:" (the description starts with it), the citation in the tooltip.
+    const cited = takeback.rule && takeback.description.endsWith(` (${takeback.rule})`);
+    const label = cited ? takeback.description.slice(0, -(takeback.rule.length + 3)) : takeback.description;
+    const button = el("button", { type: "button", id: "takeback", class: "takeback", title: takeback.description, text: `↶ ${label}` });
     button.addEventListener("click", () => send({ type: "TakeBack" }, undefined, button));
     box.append(el("p", { class: "takeback-row" }, button));
   }
@@ -56,7 +60,9 @@ export function actionForms(actions, send) {
       send(command, faces, submit);
     });
     box.append(el("details", { class: "action-box", "data-action": action.type, open: actions.length <= 4 },
-      el("summary", {}, el("strong", { text: action.type }), ` — ${action.description}`), form));
+      // The rule by the rulebook's own heading, as the event list cites it; the seed file
+      // it comes from in the tooltip.
+      el("summary", { title: action.description }, el("strong", { text: action.type }), ` — ${readable(action.description)}`), form));
   }
   return box;
 }
@@ -67,7 +73,9 @@ export function decisionList(frames, rolls) {
   for (const frame of frames) {
     const why = explanation(frame, rolls);
     why.open = true;
+    // In plain words first ("The opponent: …"), the event and its "why" below.
     list.append(el("li", { "data-seq": frame.seq },
+      el("p", { class: "opponent-said", text: `The opponent: ${describe(frame)}` }),
       el("strong", { text: `#${frame.seq} ${frame.event_type}` }), why));
   }
   return list;

@@ -157,12 +157,13 @@ export interface SendCommand {
   id?: string | null;
 }
 
-/** Receive every event after `from_seq`, exactly once and in order; then live ones. With `view`, the current state comes first; events then follow from `from_seq` if it is given, else from the view's seq. */
+/** Receive every event after `from_seq`, exactly once and in order; then live ones. With `view`, the current state comes first; events then follow from `from_seq` if it is given, else from the view's seq. With `views`, after each batch of events appended to the game the subscriber is sent the new `state` (its role's view, `actions`, `map`; no `id`), after that batch's events, without asking and without being charged. */
 export interface Subscribe {
   type: "subscribe";
   game_id: string;
   from_seq?: number | null;
   view?: boolean;
+  views?: boolean;
   credential?: string | null;
   id?: string | null;
 }

@@ -89,8 +89,10 @@ export class UmpireClient {
     }
     for (const [gameId, sub] of [...this.subscriptions]) {
       if (this.pending.has(sub.requestId)) continue; // its first subscribe: re-sent as it was, below
-      const answer = await this.#askUntilSettled(ws, () => (
-        { type: "subscribe", game_id: gameId, from_seq: sub.lastSeq }
+      // With views, the state of the head comes too: it is held until the missed events are in.
+      const answer = await this.#askUntilSettled(ws, () => (sub.views
+        ? { type: "subscribe", game_id: gameId, from_seq: sub.lastSeq, view: true, views: true }
+        : { type: "subscribe", game_id: gameId, from_seq: sub.lastSeq }
       ));
       if (answer === null) return;
       if (answer.type === "error" && this.subscriptions.get(gameId) === sub) {
@@ -158,12 +160,18 @@ export class UmpireClient {
       if (sub && message.seq === sub.lastSeq + 1) {
         sub.lastSeq = message.seq;
         sub.onEvent(message);
+        this.#releaseState(sub);
       }
       return;
     }
     if (message.type === "state" && !this.pending.has(message.id)) {
+      // The subscribe's view, or a state the server pushed after a batch (`views`): given
+      // to onState once every event up to its seq has been (docs/protocol.md, "Pushed states").
       const sub = this.subscriptions.get(message.game_id);
-      if (sub && sub.onState) sub.onState(message);
+      if (sub && sub.onState && message.seq > sub.stateSeq && (!sub.held || message.seq > sub.held.seq)) {
+        sub.held = message;
+        this.#releaseState(sub);
+      }
       return;
     }
     const waiting = this.pending.get(message.id);
@@ -171,6 +179,15 @@ export class UmpireClient {
     this.pending.delete(message.id);
     if (message.type === "error") waiting.reject(Object.assign(new Error(message.message), message));
     else waiting.resolve(message);
+  }
+
+  #releaseState(sub) {
+    const held = sub.held;
+    if (!held || held.seq > sub.lastSeq) return;
+    sub.held = null;
+    if (held.seq <= sub.stateSeq) return;
+    sub.stateSeq = held.seq;
+    sub.onState(held);
   }
 
   request(message) {
@@ -246,11 +263,15 @@ export class UmpireClient {
   // log_rewound), or refuses it for good when a reconnect resubscribes (unauthorized for
   // a credential revoked meanwhile, game_not_found, log_rewound for a log that lost the
   // events this client holds).
-  subscribe(gameId, fromSeq, onEvent, { onState, onEnded, view = false } = {}) {
-    const sub = { lastSeq: fromSeq, onEvent, onState, onEnded, view, requestId: null };
+  // With `views`, onState(state) is called with this role's new state (its actions, map)
+  // after each batch's events, pushed by the server: no `view` to ask after a command.
+  // With `view`, the state now comes first (given to onState once the events reach it).
+  subscribe(gameId, fromSeq, onEvent, { onState, onEnded, view = false, views = false } = {}) {
+    const sub = { lastSeq: fromSeq, onEvent, onState, onEnded, view, views, requestId: null, stateSeq: 0, held: null };
     this.subscriptions.set(gameId, sub);
     const message = { type: "subscribe", game_id: gameId, from_seq: fromSeq };
     if (view) message.view = true;
+    if (views) message.views = true;
     const { id, answer } = this.#request(message);
     sub.requestId = id; // while unanswered, a reconnect re-sends it as it is
     return answer;

@@ -1,9 +1,12 @@
 // The umpire viewer: open a game with a credential, follow its events live, read the dice
 // log and every decision's explanation, and scrub back through the game.
 //
-// The scrubber shows the state at any seq: views captured while watching, and for any
-// other seq the exact state the server folds on request (a `view` with `at_seq`); until
-// it arrives, the nearest captured state is shown and labelled as such. Events after the
+// The scrubber shows the state at any seq: the states the server pushes after each batch
+// (subscribe `views`), and for a past seq the reader picks the exact state the server
+// folds on request (a `view` with `at_seq`, one at a time, the latest pick wins); until it
+// arrives, the nearest captured state is shown and labelled as such. Following the head
+// asks the server nothing: a long game opens, and a big opponent step lands, on the
+// pushed state alone, within the server's admission budget (docs/protocol.md). Events after the
 // chosen seq are hidden from the list and the dice log.
 import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
@@ -24,7 +27,6 @@ const viewer = {
   rolls: new Map(), // roll number -> DiceRolled frame
   views: new Map(), // seq -> state message captured at that seq
   wanted: null, // a seq from the link, shown once the events reach it
-  viewTimer: null,
   shownView: null,
   notice: "", // a standing notice for the game shown (its log was rewound)
   decisions: [], // the opponent's decision frames since the player's last command
@@ -116,8 +118,9 @@ async function open(credential) {
     $("panes").hidden = false;
     $("play").hidden = auth.role !== "player";
     watching();
-    await viewer.client.subscribe(gameId, 0, onEvent, { onEnded: (err) => ended(err, credential) });
-    captureView();
+    await viewer.client.subscribe(gameId, 0, onEvent, {
+      onEnded: (err) => ended(err, credential), onState, view: true, views: true,
+    });
   } catch (err) {
     status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
     $("game-label").textContent = "";
@@ -156,6 +159,10 @@ async function rereadRevealed() {
     const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
     row.hidden = frame.seq > viewer.seq;
     $(`seq-${frame.seq}`).replaceWith(row);
+  }, { onState, view: true, views: true }).catch((err) => {
+    // A subscribe is refusable over budget (after a costly last turn): asked again later.
+    if (err.code === "over_budget") setTimeout(rereadRevealed, 1000 * Math.min(30, Number(err.details?.retry_after) || 1));
+    else status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
   });
 }
 
@@ -186,9 +193,6 @@ function onEvent(frame) {
     row.hidden = frame.seq > viewer.seq;
     laterNote();
   }
-  // One view request per burst of events: the state after the batch.
-  clearTimeout(viewer.viewTimer);
-  viewer.viewTimer = setTimeout(captureView, 120);
 }
 
 // The event list follows the head unless the user scrolled it up to read (viewer.pinned,
@@ -243,6 +247,7 @@ function answered() {
 async function sendCommand(command, dice, button, invalid) {
   const shown = $("play-error");
   shown.hidden = true;
+  $("play-answer").textContent = ""; // only the latest outcome is shown
   if (invalid) {
     shown.textContent = `error (form): ${invalid.message}`;
     shown.dataset.code = "form";
@@ -267,18 +272,14 @@ async function sendCommand(command, dice, button, invalid) {
   }
 }
 
-async function captureView() {
-  if (!viewer.gameId) return;
-  const gameId = viewer.gameId;
-  try {
-    const state = await viewer.client.view(gameId);
-    if (gameId !== viewer.gameId) return;
-    viewer.views.set(state.seq, state);
-    if (viewer.role === "player" && state.seq >= viewer.head) renderPlay(state);
-    renderState();
-  } catch (err) {
-    status(`error: ${err.message}`);
-  }
+// A state the server sent: the subscribe's, then one after each batch (subscribe
+// `views`), given once the events up to it are in. A success: the status is the game's again.
+function onState(state) {
+  if (state.game_id !== viewer.gameId) return;
+  viewer.views.set(state.seq, state);
+  if (viewer.role === "player" && state.seq >= viewer.head) renderPlay(state);
+  watching(`: ${viewer.head} events`);
+  renderState();
 }
 
 function laterNote() {
@@ -318,7 +319,8 @@ function renderState() {
   const seq = viewer.seq;
   let best = null;
   for (const [at, view] of viewer.views) if (at <= seq && (!best || at > best.seq)) best = view;
-  if ((!best || best.seq !== seq) && seq >= 1 && viewer.client && viewer.gameId) fetchStateAt(seq);
+  // A past seq the reader chose is asked for; the head's state is pushed (onState).
+  if ((!best || best.seq !== seq) && seq >= 1 && !viewer.follow && viewer.client && viewer.gameId) fetchStateAt(seq);
   let label;
   if (best && best.seq === seq) {
     label = seq === viewer.head ? `Latest state, at seq ${seq}.` : `State at seq ${seq}.`;
@@ -349,19 +351,32 @@ function renderState() {
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
-// labelled fallback above stays on screen until it arrives.
-const fetching = new Set();
-async function fetchStateAt(seq) {
-  if (fetching.has(seq) || viewer.views.has(seq)) return;
-  fetching.add(seq);
-  try {
-    const state = await viewer.client.view(viewer.gameId, seq);
-    viewer.views.set(state.seq, state);
-    if (viewer.seq === seq) renderState();
-  } catch (err) {
-    status(`state at seq ${seq}: ${err.message}`);
-  } finally {
-    fetching.delete(seq);
+// labelled fallback above stays on screen until it arrives. One request at a time, for
+// the seq shown when it goes (dragging the scrubber asks for where it rests, not for every
+// seq it passed); a replay the budget cannot pay yet is asked again after `retry_after`.
+let fetchingAt = null;
+async function fetchStateAt() {
+  if (fetchingAt !== null) return;
+  while (viewer.gameId && !viewer.follow && !viewer.views.has(viewer.seq)) {
+    const gameId = viewer.gameId;
+    const seq = viewer.seq;
+    fetchingAt = seq;
+    try {
+      const state = await viewer.client.view(gameId, seq);
+      if (gameId !== viewer.gameId) break;
+      viewer.views.set(state.seq, state);
+      watching(`: ${viewer.head} events`);
+      renderState();
+    } catch (err) {
+      if (err.code !== "over_budget") {
+        status(`state at seq ${seq}: ${err.message}`);
+        break;
+      }
+      const wait = Math.min(30, Number(err.details?.retry_after) || 1);
+      await new Promise((wake) => setTimeout(wake, wait * 1000));
+    } finally {
+      fetchingAt = null;
+    }
   }
 }
 

@@ -213,13 +213,30 @@ async def test_frames_that_are_not_messages_get_typed_errors(gateway: Gateway) -
 
 async def test_admission_over_budget_refuses_and_pauses_reading(gateway: Gateway) -> None:
     session = open_session(gateway)
-    game = await created(session)
+    await created(session)
     session.budget.tokens = -100.0  # in debt: not even one message is paid for
     before = session.paused_until
-    refused = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
+    refused = await answer(session, {"type": "list_games", "id": "v"})
     assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
-    assert refused["details"]["cost"] == 1 and refused["details"]["retry_after"] > 0
+    assert refused["details"]["cost"] == 2 and refused["details"]["retry_after"] > 0
     assert session.paused_until > before  # the connection stops reading for a while
+
+
+async def test_a_players_view_and_command_over_budget_are_paced_not_refused(
+    gateway: Gateway,
+) -> None:
+    """Issue 29: a view of the head and a command whose budget is in debt (a big opponent
+    turn's work) wait for the budget and are answered; on main both were over_budget."""
+    session = open_session(gateway)
+    game = await created(session)
+    session.budget.tokens = -20.0  # in debt: ~0.1 s at the default 200 units a second
+    view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
+    assert view["type"] == "state" and view["id"] == "v"
+    session.budget.tokens = -20.0
+    added = await answer(session, command(game["game_id"], {"type": "Add", "amount": 1}, "a"))
+    assert added["type"] == "accepted"
+    assert gateway.admission.paced["getview"] >= 1 and gateway.admission.paced["sendcommand"] >= 1
+    assert gateway.admission.refused["connection"] == 0
 
 
 async def test_too_many_messages_close_with_the_rate_limit_code(gateway: Gateway) -> None:
