@@ -17,38 +17,19 @@ from typing import Any
 
 import msgspec
 
-from umpire.engine.dice import DiceKind, DiceSpec, ServerDice, face_range, total_of
+from tests.support.dice import AlteredDice
+from umpire.engine.dice import ServerDice
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.scenarios import setup_schema, validate_setup
-from umpire.events.types import Owner
 
 VIEWERS = (Role.PLAYER, Role.SPECTATOR)
 
 
-class _ShiftedDice(ServerDice):
-    shift = 1
-
-    def roll(
-        self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
-    ) -> Any:
-        event = super().roll(spec, purpose=purpose, rule=rule, owner=owner, hidden=hidden)
-        if not hidden:
-            return event
-        spec = DiceSpec(DiceKind(event.kind), tuple(event.sides), tuple(event.labels))
-        faces = []
-        for i, face in enumerate(event.faces):
-            lo, hi = face_range(spec, i)
-            faces.append(lo + (face - lo + self.shift) % (hi - lo + 1))
-        altered = msgspec.structs.replace(event, faces=tuple(faces), total=total_of(spec, faces))
-        self.rolled[-1] = altered
-        return altered
-
-
 def shifted_dice(shift: int) -> type[ServerDice]:
     """ServerDice whose hidden rolls come out `shift` faces on (public rolls as drawn)."""
-    return type(f"ShiftedDice{shift}", (_ShiftedDice,), {"shift": shift})
+    return type(f"ShiftedDice{shift}", (AlteredDice,), {"shift": shift})
 
 
 def _views(ruleset: Ruleset[Any], setup: dict[str, Any]) -> list[bytes]:
