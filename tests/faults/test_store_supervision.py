@@ -222,7 +222,9 @@ async def test_the_store_listens_on_no_tcp_port_before_or_after_a_restart(
         await player.close()
     finally:
         output = stop(serve)
-    assert "embedded Valkey restarted" in output, output
+    # The supervisor's death notice; its "restarted" line comes once PING answers, which
+    # the gateway's own retry may beat (a loaded run stopped the serve in between).
+    assert "restarting it from the AOF" in output, output
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
