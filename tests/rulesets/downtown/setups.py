@@ -11,13 +11,13 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from umpire.engine.dice import ManualDice, ServerDice
+from umpire.engine.dice import ManualDice, ServerDice, roll_event
 from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
-from umpire.events.types import DiceRolled
+from umpire.events.types import DiceRolled, Roller
 
 SEED = "000_842c81c5c58bc2f6.txt"
 
@@ -77,8 +77,6 @@ class ProbeDice:
     def roll(
         self, spec: Any, *, purpose: str, rule: str, owner: Any = None, hidden: bool = False
     ) -> DiceRolled:
-        from umpire.engine.dice import total_of
-
         faces = next((f for k, f in self.choices.items() if k in purpose), None)
         if faces is None or len(faces) != len(spec.sides):
             if spec.kind.value == "d100":
@@ -87,15 +85,14 @@ class ProbeDice:
                 faces = (1,)
             else:
                 faces = tuple(min(self.default.get(s, 1), s) for s in spec.sides)
-        event = DiceRolled(
-            roll=len(self.rolled),
-            kind=spec.kind.value,
-            sides=spec.sides,
-            faces=faces,
-            total=total_of(spec, faces),
+        event = roll_event(
+            spec,
+            len(self.rolled),
+            faces,
             purpose=purpose,
             rule=rule,
             hidden=hidden,
+            by=Roller.SERVER,
             owner=owner,
         )
         self.rolled.append(event)
