@@ -1,11 +1,12 @@
 """The map or diagram of every ruleset at the table (issue #29 items 3 and 6), in headless
 Chromium: a game created from the pickers shows the pieces its role's view holds (counted
 against the board the ruleset builds from the view the page shows), the map pans and
-zooms by its viewBox (buttons, wheel, drag), a click on a hex sends `umpire:hex` with the
-hex's id, `umpire:highlight` marks the hexes it names (and an empty list clears them),
-labels are whole, and at 390×844 the page needs no horizontal scroll. Screenshots at
-1280×800 and 390×844 go to test-artifacts/viewer/map-*; with UMPIRE_DOCS_SHOTS=1 the
-1280×800 one is also written to docs/viewer/<ruleset>.png (shown in docs/viewer.md)."""
+zooms by its viewBox (buttons, wheel, drag, a two-finger pinch on the phone), a click on
+a hex sends `umpire:hex` with the hex's id, `umpire:highlight` marks the hexes it names
+(and an empty list clears them), labels are whole, and at 390×844 the page needs no
+horizontal scroll. Screenshots at 1280×800 and 390×844 go to
+test-artifacts/viewer/map-*; with UMPIRE_DOCS_SHOTS=1 the 1280×800 one is also written to
+docs/viewer/<ruleset>.png (shown in docs/viewer.md)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,27 @@ async def _pan_and_zoom(page: Any) -> None:
     await page.click("#state .map-tools button[aria-label='Fit the whole board in the pane']")
 
 
+async def _pinch(page: Any) -> None:
+    """Two fingers spread apart on the map (touch events, as a phone sends them)."""
+    frame = page.locator("#state .map-frame svg")
+    await frame.scroll_into_view_if_needed()
+    box = await frame.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = await page.context.new_cdp_session(page)
+
+    async def touch(kind: str, spread: float) -> None:
+        points = [] if kind == "touchEnd" else [
+            {"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}
+        ]  # fmt: skip
+        await cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    await touch("touchStart", 20)
+    for spread in (40, 60, 80, 100):
+        await touch("touchMove", spread)
+    await touch("touchEnd", 0)
+    await cdp.detach()
+
+
 async def _pick_and_highlight(page: Any) -> None:
     await page.evaluate(HEX_EVENTS)
     ids = await page.evaluate(
@@ -150,6 +172,10 @@ async def test_each_ruleset_shows_its_board_with_the_views_pieces(
     await phone.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
     assert await _shown(phone) == expected
     assert await phone.evaluate(NO_SIDEWAYS), "the phone layout scrolls sideways"
+    if await phone.locator("#state .map-frame svg").count():
+        wide = float((await phone.evaluate(VIEWBOX)).split()[2])
+        await _changes(phone, lambda: _pinch(phone))
+        assert float((await phone.evaluate(VIEWBOX)).split()[2]) < wide  # zoomed in
     for pane in ("#actions", "#decisions", "#state figure.map"):
         box = await phone.locator(pane).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
