@@ -208,3 +208,22 @@ async def test_the_opponents_last_move_is_outlined_and_followed(
     assert await page.evaluate(VIEWBOX) != fit
     await page.screenshot(path=str(artifacts / "map-age_of_dogfights-after-flybots.png"))
     await page.close()
+
+
+async def test_the_bombers_that_came_on_the_map_are_the_opponents_last_move(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Nightfighter: the bomber counters the opponent moved onto the map are outlined and
+    named; the player's fighter never is."""
+    page = await browser.new_page(viewport=WIDE)
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state svg.hexmap .piece.moved", timeout=TIMEOUT)
+    moved = await page.evaluate(
+        "[...document.querySelectorAll('#state svg.hexmap .piece.moved')]"
+        ".map((e) => e.dataset.side)"
+    )
+    assert moved and set(moved) == {"bomber"}
+    assert (await page.inner_text("#state .last-move")).startswith("The opponent's last move: ")
+    await page.close()
