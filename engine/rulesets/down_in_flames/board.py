@@ -44,7 +44,7 @@ def board(view: Any) -> Diagram:
             id=key,
             side=p["side"],
             lane=f"side {p['side']}",
-            label=f"{key} ({p['element']})",
+            label=key if p["element"] == p["side"] else f"{key} ({p['element']})",
             level=None if p["shot_down"] or not p["altitude"] else p["altitude"],
             state=_state(p),
             out=bool(p["shot_down"]),
