@@ -1,5 +1,6 @@
 // Pan and zoom of an SVG by its viewBox: the mouse wheel zooms around the pointer, a drag
-// pans, two fingers pinch; the + / − / Fit / Follow buttons do the same from the keyboard.
+// pans, two fingers pinch; the + / − / Fit / Follow buttons do the same from the keyboard,
+// and the focused board pans with the arrow keys (+ and - zoom).
 // The view is kept per board (`key`) across re-renders, so a new state does not throw the
 // reader's zoom away; "Follow" re-centres on the action after every new state.
 
@@ -80,6 +81,21 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     const p = toSvg(event.clientX, event.clientY);
     zoom(event.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
   }, { passive: false });
+
+  // From the keyboard: the focused board pans with the arrow keys and zooms with + and -
+  // (the page's own arrow keys, which step through the game, are left alone here).
+  svg.setAttribute("tabindex", "0");
+  svg.addEventListener("keydown", (event) => {
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (step) {
+      view = { ...view, x: view.x + step[0] * view.w * 0.15, y: view.y + step[1] * view.h * 0.15, follow: false };
+      apply();
+    } else if (event.key === "+" || event.key === "=") zoom(1.5);
+    else if (event.key === "-") zoom(1 / 1.5);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  });
 
   const pointers = new Map(); // pointerId -> {x, y}
   let moved = 0;

@@ -84,8 +84,15 @@ async def _pan_and_zoom(page: Any) -> None:
         await page.mouse.move(cx + 60, cy + 40, steps=6)
         await page.mouse.up()
 
+    async def keys() -> None:
+        await frame.focus()
+        await page.keyboard.press("ArrowLeft")  # the replay would step back a seq
+
+    seq = await page.input_value("#seq-input")
     await _changes(page, wheel)
     await _changes(page, drag)
+    await _changes(page, keys)
+    assert await page.input_value("#seq-input") == seq  # the arrow panned, not the replay
     await page.click("#state .map-tools button[aria-label='Fit the whole board in the pane']")
 
 
