@@ -13,8 +13,9 @@ A ruleset is plain data plus pure functions:
 - `actions(state, role) -> list[Action]`: the commands the role may send now, each with
   its JSON Schema narrowed to what is legal (engine/actions.py builds them); a command
   whose type is not listed is refused. Without it, every command type is listed.
-- `board(view) -> MapView | None`: the declared map (grid layout and parity, terrain,
-  targets, zones, the pieces on it now), read from a role's view; see engine/map_view.py.
+- `board(view) -> MapView | Diagram | None`: the declared map (grid layout and parity,
+  terrain, targets, zones, the pieces on it now) or engagement diagram (altitude bands,
+  aircraft, positions), read from a role's view; see engine/map_view.py.
 
 Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
 dice it used, and the candidates it considered with why each lost.
@@ -30,7 +31,7 @@ from msgspec import Struct
 
 from umpire.engine.commands import TakebackPolicy
 from umpire.engine.dice import Dice
-from umpire.engine.map_view import MapView
+from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
 from umpire.engine.roles import Role
 
@@ -76,9 +77,9 @@ class Ruleset(Generic[S]):
     # each accepted with any dice, so that the ruleset's decisions are in the log
     # (tests/rulesets/test_openings.py plays them).
     openings: tuple[Struct, ...] = ()
-    # The map clients draw (engine/map_view.py), built from a role's view data only (what
-    # `view` returned, as builtins), so it shows nothing the view does not; None: no map.
-    board: Callable[[Any], MapView | None] | None = None
+    # The map or diagram clients draw (engine/map_view.py), built from a role's view data
+    # only (what `view` returned, as builtins), so it shows nothing the view does not.
+    board: Callable[[Any], Board | None] | None = None
     # What the ruleset allows of the universal `TakeBack` (engine/takeback.py): fewer
     # commands in a row, command types never taken back, its own revealing event types.
     takeback: TakebackPolicy = field(default_factory=TakebackPolicy)

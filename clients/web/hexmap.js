@@ -1,17 +1,28 @@
 // The hex map (SVG) a ruleset declares (engine/map_view.py, a state frame's `map`): its
 // grid's layout and which columns sit half a hex lower come from the ruleset, never from a
-// guess here; terrain, targets and zones are drawn from the map data; only the pieces on
-// the map now are drawn. Every hex polygon carries its label and centre (data-hex,
-// data-cx, data-cy), which the adjacency test compares with the engine's neighbours.
-// Labels are text, so the map reads without colour.
+// guess here; terrain, targets and zones are drawn (and filled) from the map data; only the
+// pieces on the map now are drawn, coloured by side (the ruleset names the player's sides),
+// with their full label, facing and altitude where they have them. Every hex polygon
+// carries its label and centre (data-hex, data-cx, data-cy), which the adjacency test
+// compares with the engine's neighbours.
+//
+// Playing on it: a click on a hex sends `umpire:hex` ({hex}) on the document (the forms'
+// hex picker listens); `umpire:highlight` ({hexes}) marks the hexes a form allows
+// (class `allowed`; an empty list clears them). Pan and zoom: panzoom.js; hex labels
+// show once zoomed in. The opponent's last move (the pieces of the other sides that moved
+// or appeared since the previous state shown) is outlined, with a trail from where it was.
+// Everything is also said in words (titles, the caption), so the map reads without colour.
+import { panZoom } from "./panzoom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 22; // centre to corner
 const MAX_HEXES = 2500; // beyond this only the hexes with something on them are drawn
+const LABELS_AT = 20; // px from centre to corner at which hex labels are shown (7 px text)
+const READABLE = 1.1; // px per SVG unit a new map opens at, at least (Downtown's 40×50)
 
-function node(tag, attrs, text) {
+export function node(tag, attrs, text) {
   const n = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) n.setAttribute(k, v);
   if (text !== undefined) n.textContent = text;
   return n;
 }
@@ -39,7 +50,88 @@ function corners(x, y) {
   }).join(" ");
 }
 
-export function hexMap(map) {
+// The fill of a hex from what is printed on it (terrain first, then a zone), by the
+// feature's own words; the kind is also a class and a symbol, so colour is never alone.
+const FILLS = [
+  [/sea|lake|pond|river|water/i, "#b9ddf2"],
+  [/wood|forest|orchard/i, "#b5d9a8"],
+  [/building|town|village|city/i, "#d3cbc0"],
+  [/wall|hedge/i, "#cdb894"],
+  [/ridge|hill/i, "#e6d3a3"],
+  [/airfield/i, "#dedede"],
+  [/downtown/i, "#f4c9c4"],
+  [/barrage/i, "#f8dfc0"],
+  [/searchlight/i, "#fbf1b5"],
+  [/china/i, "#e8e2f0"],
+  [/entry/i, "#cfe0f5"],
+];
+function fillOf(marks) {
+  const ordered = [...marks.filter((f) => f.kind === "terrain"), ...marks.filter((f) => f.kind === "zone")];
+  for (const f of ordered) for (const [re, colour] of FILLS) if (re.test(f.label)) return colour;
+  if (ordered.length) return ordered[0].kind === "terrain" ? "#e8e3cc" : "#f3ecd8";
+  return null;
+}
+
+// The hexes a form allows now (forms.js sends them): kept across re-renders of the map.
+let allowed = new Set();
+function markAllowed(root = document) {
+  for (const hex of root.querySelectorAll(".hexmap .hex")) hex.classList.toggle("allowed", allowed.has(hex.dataset.hex));
+}
+document.addEventListener("umpire:highlight", (event) => {
+  allowed = new Set((event.detail && event.detail.hexes) || []);
+  markAllowed();
+});
+
+const isPlayer = (map, side) => (map.player_sides || []).includes(side);
+
+// The opponent's last move: its pieces that moved or appeared since `previous` was shown.
+export function lastMove(map, previous) {
+  if (!previous || !previous.pieces) return [];
+  const before = new Map(previous.pieces.map((p) => [p.id, p.hex]));
+  return (map.pieces || [])
+    .filter((p) => !isPlayer(map, p.side) && before.get(p.id) !== p.hex)
+    .map((p) => ({ id: p.id, from: before.get(p.id) || null, to: p.hex }));
+}
+
+function piece(p, x, y, own, moved, scaleDown, labelAbove = false) {
+  const r = SIZE * 0.5 * scaleDown;
+  const g = node("g", {
+    class: ["piece", own ? "own" : "other", moved ? "moved" : ""].filter(Boolean).join(" "),
+    "data-piece": p.id, "data-at": p.hex, "data-side": p.side,
+  });
+  g.append(node("title", {}, `${p.id} (${[p.side, p.note].filter(Boolean).join(", ")}) in ${p.hex}` +
+    (moved ? ", the opponent's last move" : "")));
+  if (moved) g.append(node("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: (r + 4).toFixed(1), class: "halo" }));
+  g.append(node("rect", {
+    x: (x - r).toFixed(1), y: (y - r).toFixed(1), width: (2 * r).toFixed(1), height: (2 * r).toFixed(1), rx: 3,
+    class: "chip", fill: own ? "#2b5ea7" : "#b8322a",
+  }));
+  if (p.facing !== null && p.facing !== undefined) {
+    // A pointer on the side of the chip it faces (hexgrid directions: 0 N, clockwise).
+    const tip = r + 5 * scaleDown;
+    g.append(node("polygon", {
+      points: `${x},${(y - tip).toFixed(1)} ${(x - 4 * scaleDown).toFixed(1)},${(y - r + 1).toFixed(1)} ${(x + 4 * scaleDown).toFixed(1)},${(y - r + 1).toFixed(1)}`,
+      class: "facing", transform: `rotate(${(p.facing % 6) * 60} ${x.toFixed(1)} ${y.toFixed(1)})`,
+      "data-facing": p.facing,
+    }));
+  }
+  // The whole label, never clipped: its size fits the hex's width.
+  const size = Math.min(8, (SIZE * 2.4) / Math.max(1, p.id.length * 0.6)) * Math.max(scaleDown, 0.8);
+  const labelY = labelAbove ? y - r - 2 - (p.facing !== null && p.facing !== undefined ? 4 : 0) : y + r + size;
+  g.append(node("text", { x: x.toFixed(1), y: labelY.toFixed(1), class: "counter", "font-size": size.toFixed(1) }, p.id));
+  if (p.altitude) {
+    g.append(node("text", { x: x.toFixed(1), y: (y + 2.5).toFixed(1), class: "altitude", "font-size": (7 * scaleDown).toFixed(1) },
+      p.altitude.slice(0, 3).toUpperCase()));
+  }
+  return g;
+}
+
+/**
+ * The map of a state frame, with its tools; null when the frame has no hex map.
+ * @param {object} map  the state frame's `map` (engine/map_view.py MapView)
+ * @param {{previous?: object|null}} [o]  the map of the state shown before (the last move)
+ */
+export function hexMap(map, { previous = null } = {}) {
   if (!map || !map.grid) return null;
   const { grid } = map;
   const { centre, width, height } = geometry(grid);
@@ -49,6 +141,8 @@ export function hexMap(map) {
   for (const p of pieces) byHex.set(p.hex, [...(byHex.get(p.hex) || []), p]);
   const featureAt = new Map();
   for (const f of features) for (const hex of f.hexes) featureAt.set(hex, [...(featureAt.get(hex) || []), f]);
+  const moves = lastMove(map, previous);
+  const movedIds = new Set(moves.map((m) => m.id));
   const svg = node("svg", {
     viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "hexmap", role: "img",
     "data-parity": grid.parity,
@@ -63,46 +157,94 @@ export function hexMap(map) {
   } else {
     for (const key of new Set([...byHex.keys(), ...featureAt.keys()])) hexes.push([Number(key.slice(0, 2)), Number(key.slice(2))]);
   }
-  const top = [];
+  const ground = node("g", { class: "ground" });
+  const ids = node("g", { class: "hexids" });
+  const signs = node("g", { class: "features" });
+  const top = node("g", { class: "pieces" });
+  const from = new Set(moves.map((m) => m.from).filter(Boolean));
   for (const [c, r] of hexes) {
     const [x, y] = centre(c, r);
     const id = label(c, r);
-    const here = byHex.get(id);
     const marks = featureAt.get(id) || [];
     const kinds = [...new Set(marks.map((f) => f.kind))];
     const poly = node("polygon", {
-      points: corners(x, y), class: ["hex", here ? "occupied" : "", ...kinds].filter(Boolean).join(" "),
-      "data-hex": id, "data-cx": x.toFixed(2), "data-cy": y.toFixed(2),
+      points: corners(x, y),
+      class: ["hex", byHex.has(id) ? "occupied" : "", from.has(id) ? "moved-from" : "", ...kinds].filter(Boolean).join(" "),
+      "data-hex": id, "data-cx": x.toFixed(2), "data-cy": y.toFixed(2), fill: fillOf(marks) || "#fbfaf6",
     });
-    if (marks.length) poly.append(node("title", {}, `${id}: ${marks.map((f) => f.label).join("; ")}`));
-    svg.append(poly);
-    svg.append(node("text", { x: x.toFixed(1), y: (y - SIZE * 0.55).toFixed(1), class: "hexid" }, id));
+    poly.append(node("title", {}, marks.length ? `${id}: ${marks.map((f) => f.label).join("; ")}` : id));
+    ground.append(poly);
+    ids.append(node("text", { x: x.toFixed(1), y: (y - SIZE * 0.62).toFixed(1), class: "hexid" }, id));
     if (kinds.length) {
       const sign = kinds.map((k) => ({ terrain: "▲", target: "◎", zone: "◇" }[k])).join("");
-      svg.append(node("text", { x: (x - SIZE * 0.55).toFixed(1), y: (y + SIZE * 0.6).toFixed(1), class: "feature" }, sign));
-    }
-    if (here) {
-      const text = here.map((p) => p.id).join(" ");
-      const t = node("text", { x: x.toFixed(1), y: (y + 4).toFixed(1), class: "counter", "data-piece": here.map((p) => p.id).join(" ") },
-        text.length > 9 ? `${text.slice(0, 8)}…` : text);
-      t.append(node("title", {}, here.map((p) => `${p.id} (${[p.side, p.note].filter(Boolean).join(", ")}) in ${id}`).join("\n")));
-      top.push(t);
+      signs.append(node("text", { x: (x - SIZE * 0.62).toFixed(1), y: (y + SIZE * 0.62).toFixed(1), class: "feature" }, sign));
     }
   }
-  svg.append(...top);
+  for (const [hex, here] of byHex) {
+    const c = Number(hex.slice(0, 2));
+    const r = Number(hex.slice(2));
+    if (!Number.isFinite(c) || !Number.isFinite(r)) continue;
+    const [x, y] = centre(c, r);
+    const shrink = here.length > 1 ? 0.7 : 1;
+    here.forEach((p, i) => {
+      const dx = here.length > 1 ? (i - (here.length - 1) / 2) * SIZE * 0.95 : 0;
+      top.append(piece(p, x + dx, y - 4, isPlayer(map, p.side), movedIds.has(p.id), shrink, i % 2 === 1));
+    });
+  }
+  const trails = node("g", { class: "trails" });
+  let action = null;
+  for (const m of moves) {
+    const to = centre(Number(m.to.slice(0, 2)), Number(m.to.slice(2)));
+    action = action || { x: to[0], y: to[1] };
+    if (!m.from) continue;
+    const at = centre(Number(m.from.slice(0, 2)), Number(m.from.slice(2)));
+    trails.append(node("line", { x1: at[0].toFixed(1), y1: at[1].toFixed(1), x2: to[0].toFixed(1), y2: to[1].toFixed(1), class: "trail" }));
+  }
+  svg.append(ground, signs, ids, trails, top);
+  markAllowed(svg);
+  svg.addEventListener("click", (event) => {
+    const hex = event.target.closest && event.target.closest("[data-hex]");
+    if (!hex) return;
+    document.dispatchEvent(new CustomEvent("umpire:hex", { detail: { hex: hex.dataset.hex } }));
+  });
+
+  // A big map opens readable, on the action or the player's own pieces.
+  const own = pieces.find((p) => isPlayer(map, p.side));
+  const focus = own ? (([x, y]) => ({ x, y }))(centre(Number(own.hex.slice(0, 2)), Number(own.hex.slice(2)))) : null;
+  const tools = panZoom(svg, {
+    key: `hex:${grid.parity}:${grid.min_col}-${grid.max_col}:${grid.min_row}-${grid.max_row}`,
+    full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE,
+    onScale: (s) => svg.classList.toggle("zoomed", s * SIZE >= LABELS_AT),
+  });
+
   const figure = document.createElement("figure");
   figure.className = "map";
   const caption = document.createElement("figcaption");
-  caption.textContent = `Map: ${pieces.length} piece${pieces.length === 1 ? "" : "s"} on the map; ` +
-    "▲ terrain, ◎ target, ◇ zone (hover a hex or a piece for its name)";
+  caption.textContent = `Map: ${pieces.length} piece${pieces.length === 1 ? "" : "s"} on the map (blue: yours, red: the opponent's; ` +
+    "the pointer shows the facing); ▲ terrain, ◎ target, ◇ zone. Drag to pan, wheel or pinch to zoom; click a hex to pick it.";
+  const moveNote = document.createElement("p");
+  moveNote.className = "last-move";
+  moveNote.textContent = moves.length
+    ? `The opponent's last move: ${moves.map((m) => (m.from ? `${m.id} ${m.from} → ${m.to}` : `${m.id} appeared in ${m.to}`)).join("; ")}`
+    : "";
+  moveNote.hidden = !moves.length;
   const legend = document.createElement("ul");
   legend.className = "map-features";
   for (const f of features) {
     const li = document.createElement("li");
-    li.textContent = `${{ terrain: "▲", target: "◎", zone: "◇" }[f.kind]} ${f.label}: ${f.hexes.join(" ")}`;
+    const hexesText = f.hexes.length > 12 ? `${f.hexes.slice(0, 12).join(" ")} … (${f.hexes.length} hexes)` : f.hexes.join(" ");
+    li.textContent = `${{ terrain: "▲", target: "◎", zone: "◇" }[f.kind]} ${f.label}: ${hexesText}`;
     legend.append(li);
   }
-  figure.append(svg, caption);
-  if (features.length) figure.append(legend);
+  const frame = document.createElement("div");
+  frame.className = "map-frame";
+  frame.append(svg);
+  figure.append(tools, frame, moveNote, caption);
+  if (features.length) {
+    const details = document.createElement("details");
+    details.className = "map-legend";
+    details.append(Object.assign(document.createElement("summary"), { textContent: `What is printed on the map (${features.length})` }), legend);
+    figure.append(details);
+  }
   return figure;
 }

@@ -2,6 +2,7 @@
 // the state (the ruleset's declared map, tracks and tables).
 import { readable } from "./citations.js";
 import { hexMap } from "./hexmap.js";
+import { boardDiagram } from "./board.js";
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -157,16 +158,17 @@ function tracks(entries) {
   return el("dl", { class: "tracks" }, ...entries.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: short(v) })]));
 }
 
-// A ruleset's state: the map the ruleset declares (the state frame's `map`, hexmap.js),
-// then every track (scalar) and table (list of records), then the raw JSON.
-export function stateView(state, map = null) {
+// A ruleset's state: the map or diagram the ruleset declares (the state frame's `map`,
+// hexmap.js or board.js; `previous` is the map shown before, for the opponent's last
+// move), then every track (scalar) and table (list of records), then the raw JSON.
+export function stateView(state, map = null, previous = null) {
   const box = el("div", { class: "state-view" });
   if (state === null || state === undefined) return box;
   if (typeof state !== "object") {
     box.append(el("p", { text: short(state) }));
     return box;
   }
-  const drawn = hexMap(map);
+  const drawn = hexMap(map, { previous }) || boardDiagram(map, { previous });
   if (drawn) box.append(drawn);
   const scalars = Object.entries(state).filter(([, v]) => isScalar(v));
   if (scalars.length) box.append(el("h3", { text: "Tracks" }), tracks(scalars));

@@ -346,7 +346,10 @@ function renderState() {
     : "";
   if (viewer.shownView === best) return;
   viewer.shownView = best;
-  $("state").replaceChildren(stateView(best.state, best.map));
+  // The state captured before this one: what the opponent's last move moved from.
+  let before = null;
+  for (const [at, view] of viewer.views) if (at < best.seq && (!before || at > before.seq)) before = view;
+  $("state").replaceChildren(stateView(best.state, best.map, before && before.map));
   followHead();
 }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.actions import actions
+from umpire.engine.rulesets.age_of_dogfights.board import board
 from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from umpire.engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
 from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
@@ -81,6 +82,7 @@ RULESET: Ruleset[State] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    board=board,
     redact=redact,
     secret_fields=(),
     data_package=__name__,

@@ -40,8 +40,14 @@ def board(view: Any) -> MapView:
         for o in view["objectives"]
     )
     pieces = tuple(
-        MapPiece(id=u["id"], hex=u["hex"], side=u["side"], note=f"facing {u['facing']}")
+        MapPiece(
+            id=u["id"],
+            hex=u["hex"],
+            side=u["side"],
+            note=f"facing {u['facing']}",
+            facing=u["facing"],
+        )
         for u in view["units"]
         if u.get("in_play", True) and not u.get("destroyed", False)
     )
-    return MapView(grid=grid, features=features, pieces=pieces)
+    return MapView(grid=grid, features=features, pieces=pieces, player_sides=("player",))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.down_in_flames.actions import actions
+from umpire.engine.rulesets.down_in_flames.board import board
 from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
 from umpire.engine.rulesets.down_in_flames.decide import DISPATCH, decide
 from umpire.engine.rulesets.down_in_flames.events import EVENT_TYPES
@@ -35,6 +36,7 @@ RULESET: Ruleset[State] = Ruleset(
     decide=decide,
     evolve=evolve,
     view=view,
+    board=board,
     redact=redact,
     secret_fields=SECRET_FIELDS,
     data_package=__name__,

@@ -49,7 +49,14 @@ def _features(data: MapData) -> tuple[MapFeature, ...]:
 
 def _pieces(view: Any) -> tuple[MapPiece, ...]:
     us = [
-        MapPiece(id=f["id"], hex=f["hex"], side="player", note=f"US {f['altitude']}")
+        MapPiece(
+            id=f["id"],
+            hex=f["hex"],
+            side="player",
+            note=f"US {f['altitude']}",
+            facing=f.get("facing"),
+            altitude=str(f["altitude"]),
+        )
         for f in view["us"]
         if f["on_map"] and f["hex"]
     ]
@@ -65,7 +72,14 @@ def _pieces(view: Any) -> tuple[MapPiece, ...]:
         if s["status"] != SamStatus.REMOVED.value
     ]
     drv = [
-        MapPiece(id=f["id"], hex=f["hex"], side="opponent", note=f"DRV {f['altitude']}")
+        MapPiece(
+            id=f["id"],
+            hex=f["hex"],
+            side="opponent",
+            note=f"DRV {f['altitude']}",
+            facing=f.get("facing"),
+            altitude=str(f["altitude"]),
+        )
         for f in view["drv"]
         if f["hex"]
     ]
@@ -83,4 +97,6 @@ def board(view: Any) -> MapView:
         min_row=data.min_row,
         max_row=data.max_row,
     )
-    return MapView(grid=grid, features=_features(data), pieces=_pieces(view))
+    return MapView(
+        grid=grid, features=_features(data), pieces=_pieces(view), player_sides=("player",)
+    )

@@ -4,7 +4,7 @@ S3.0: the player's large map, with the EVEN columns drawn half a hex lower (geom
 fixed by the example of play); the searchlight zones (S14.0) drawn as zones; the bomber
 counters that are on the map now (a counter removed as a phantom, S5.4, or gone off the
 map, S7.0, is not drawn) and the nightfighters still on the map at their current hex (the
-setup's starting hex is not a piece).
+setup's starting hex is not a piece), with their facing (engine/hexgrid.py directions).
 """
 
 from __future__ import annotations
@@ -29,7 +29,13 @@ def board(view: Any) -> MapView:
         if c["status"] == Status.ON_MAP.value and c["hex"]
     )
     fighters = tuple(
-        MapPiece(id=f["id"], hex=f["hex"], side="fighter", note=f"facing {f['facing']}")
+        MapPiece(
+            id=f["id"],
+            hex=f["hex"],
+            side="fighter",
+            note=f"facing {f['facing']}",
+            facing=f["facing"],
+        )
         for f in view["fighters"]
         if f["hex"]
     )
@@ -40,4 +46,4 @@ def board(view: Any) -> MapView:
         min_row=setup["min_row"],
         max_row=setup["max_row"],
     )
-    return MapView(grid=grid, features=zones, pieces=counters + fighters)
+    return MapView(grid=grid, features=zones, pieces=counters + fighters, player_sides=("fighter",))

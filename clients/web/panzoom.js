@@ -1,0 +1,173 @@
+// Pan and zoom of an SVG by its viewBox: the mouse wheel zooms around the pointer, a drag
+// pans, two fingers pinch; the + / − / Fit / Follow buttons do the same from the keyboard,
+// and the focused board pans with the arrow keys (+ and - zoom).
+// The view is kept per board (`key`) across re-renders, so a new state does not throw the
+// reader's zoom away; "Follow" re-centres on the action after every new state.
+
+const kept = new Map(); // key -> {x, y, w, h, follow}
+const MIN_SPAN = 40; // the narrowest view, in SVG units (about one hex)
+const CLICK_SLOP = 6; // px a pointer may move and still be a click
+
+function button(text, label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+/**
+ * Make `svg` pannable and zoomable.
+ * @param {SVGSVGElement} svg  the drawing; its viewBox is the full extent
+ * @param {object} o
+ * @param {string} o.key  keeps the view across re-renders of the same board
+ * @param {{x:number,y:number,w:number,h:number}} o.full  the whole board
+ * @param {null|{x:number,y:number}} o.action  where the last opponent move is (follow)
+ * @param {null|{x:number,y:number,w:number,h:number}} o.start  the first view (else fit)
+ * @param {number} [o.minScale]  a new board whose fit is smaller than this (screen px per
+ *   SVG unit) opens at this scale instead, centred on `focus` (a big map stays readable)
+ * @param {null|{x:number,y:number}} [o.focus]  where a zoomed-in first view is centred
+ * @param {(scale:number)=>void} [o.onScale]  told the screen px per SVG unit after a change
+ * @returns {HTMLElement} the toolbar of buttons
+ */
+export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {} }) {
+  let view = kept.get(key);
+  const fresh = !view;
+  if (!view) view = { ...(start || full), follow: false };
+  if (view.follow && action) view = { ...view, x: action.x - view.w / 2, y: action.y - view.h / 2 };
+  kept.set(key, view);
+
+  const scale = () => {
+    // preserveAspectRatio meet: the smaller of the two fits decides
+    const box = svg.getBoundingClientRect();
+    if (!box.width || !box.height) return 1;
+    return Math.min(box.width / view.w, box.height / view.h);
+  };
+  const apply = () => {
+    svg.setAttribute("viewBox", `${view.x.toFixed(1)} ${view.y.toFixed(1)} ${view.w.toFixed(1)} ${view.h.toFixed(1)}`);
+    svg.dataset.zoom = (full.w / view.w).toFixed(2);
+    kept.set(key, view);
+    onScale(scale());
+  };
+  const zoom = (factor, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
+    const w = Math.min(Math.max(view.w / factor, MIN_SPAN), full.w * 2);
+    const h = w * (view.h / view.w);
+    view = { ...view, x: cx - ((cx - view.x) * w) / view.w, y: cy - ((cy - view.y) * h) / view.h, w, h };
+    apply();
+  };
+  const fit = () => {
+    view = { ...full, follow: false };
+    apply();
+  };
+  const follow = () => {
+    view = { ...view, follow: true };
+    if (action) view = { ...view, x: action.x - view.w / 2, y: action.y - view.h / 2 };
+    followButton.setAttribute("aria-pressed", "true");
+    apply();
+  };
+  // A screen point in SVG units.
+  const toSvg = (clientX, clientY) => {
+    const box = svg.getBoundingClientRect();
+    const s = scale();
+    const ox = (box.width - view.w * s) / 2;
+    const oy = (box.height - view.h * s) / 2;
+    return { x: view.x + (clientX - box.left - ox) / s, y: view.y + (clientY - box.top - oy) / s };
+  };
+
+  svg.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const p = toSvg(event.clientX, event.clientY);
+    zoom(event.deltaY < 0 ? 1.2 : 1 / 1.2, p.x, p.y);
+  }, { passive: false });
+
+  // From the keyboard: the focused board pans with the arrow keys and zooms with + and -
+  // (the page's own arrow keys, which step through the game, are left alone here).
+  svg.setAttribute("tabindex", "0");
+  svg.addEventListener("keydown", (event) => {
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (step) {
+      view = { ...view, x: view.x + step[0] * view.w * 0.15, y: view.y + step[1] * view.h * 0.15, follow: false };
+      apply();
+    } else if (event.key === "+" || event.key === "=") zoom(1.5);
+    else if (event.key === "-") zoom(1 / 1.5);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  });
+
+  const pointers = new Map(); // pointerId -> {x, y}
+  let moved = 0;
+  let pinch = null;
+  svg.addEventListener("pointerdown", (event) => {
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pointers.size === 1) moved = 0;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = Math.hypot(a.x - b.x, a.y - b.y);
+    }
+  });
+  svg.addEventListener("pointermove", (event) => {
+    const last = pointers.get(event.pointerId);
+    if (!last) return;
+    const now = { x: event.clientX, y: event.clientY };
+    pointers.set(event.pointerId, now);
+    if (pointers.size === 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      const mid = toSvg((a.x + b.x) / 2, (a.y + b.y) / 2);
+      if (d > 0) zoom(d / pinch, mid.x, mid.y);
+      pinch = d;
+      moved += CLICK_SLOP;
+      return;
+    }
+    const dx = now.x - last.x;
+    const dy = now.y - last.y;
+    moved += Math.abs(dx) + Math.abs(dy);
+    if (moved < CLICK_SLOP) return;
+    if (!svg.hasPointerCapture(event.pointerId)) svg.setPointerCapture(event.pointerId);
+    const s = scale();
+    view = { ...view, x: view.x - dx / s, y: view.y - dy / s, follow: false };
+    followButton.setAttribute("aria-pressed", "false");
+    apply();
+  });
+  const up = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
+  };
+  svg.addEventListener("pointerup", up);
+  svg.addEventListener("pointercancel", up);
+  // A click that was a drag is not a click on a hex.
+  svg.addEventListener("click", (event) => {
+    if (moved >= CLICK_SLOP) event.stopPropagation();
+  }, true);
+
+  const bar = document.createElement("div");
+  bar.className = "map-tools";
+  bar.setAttribute("role", "toolbar");
+  bar.setAttribute("aria-label", "Map view");
+  const followButton = button("Follow", "Follow the action: centre on the opponent's last move", follow);
+  followButton.setAttribute("aria-pressed", String(Boolean(view.follow)));
+  followButton.disabled = !action;
+  bar.append(
+    button("+", "Zoom in", () => zoom(1.5)),
+    button("−", "Zoom out", () => zoom(1 / 1.5)),
+    button("Fit", "Fit the whole board in the pane", fit),
+    followButton,
+  );
+  // The first layout decides the screen scale (labels shown when zoomed in), and whether a
+  // new board opens zoomed in.
+  requestAnimationFrame(() => {
+    const box = svg.getBoundingClientRect();
+    if (fresh && minScale && box.width && scale() < minScale) {
+      const w = box.width / minScale;
+      const h = box.height / minScale;
+      const at = action || focus || { x: full.x + full.w / 2, y: full.y + full.h / 2 };
+      view = { ...view, x: at.x - w / 2, y: at.y - h / 2, w, h };
+    }
+    apply();
+  });
+  apply();
+  return bar;
+}

@@ -1,0 +1,236 @@
+"""The map or diagram of every ruleset at the table (issue #29 items 3 and 6), in headless
+Chromium: a game created from the pickers shows the pieces its role's view holds (counted
+against the board the ruleset builds from the view the page shows), the map pans and
+zooms by its viewBox (buttons, wheel, drag, a two-finger pinch on the phone), a click on
+a hex sends `umpire:hex` with the hex's id, `umpire:highlight` marks the hexes it names
+(and an empty list clears them), labels are whole, and at 390×844 the page needs no
+horizontal scroll. Screenshots at 1280×800 and 390×844 go to
+test-artifacts/viewer/map-*; with UMPIRE_DOCS_SHOTS=1 the 1280×800 one is also written to
+docs/viewer/<ruleset>.png (shown in docs/viewer.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.browser import wait_for
+from tests.support.viewer_page import TIMEOUT, create_game, send
+from umpire.engine import registry
+from umpire.engine.map_view import drawn
+from umpire.server.app import Running
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "viewer"
+RULESETS = ("conflict_of_heroes", "nightfighter", "downtown", "age_of_dogfights", "down_in_flames")
+WIDE = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+# Commands (with no fields) played first where the game starts with an empty map.
+OPENING = {"downtown": ("DeployGroundUnits",)}
+
+VIEWBOX = "document.querySelector('#state .map-frame svg').getAttribute('viewBox')"
+HEX_EVENTS = """() => { window.hexesPicked = [];
+    document.addEventListener('umpire:hex', (e) => window.hexesPicked.push(e.detail.hex)); }"""
+HIGHLIGHT = """(hexes) => document.dispatchEvent(
+    new CustomEvent('umpire:highlight', {detail: {hexes}}))"""
+SHOW_MAP = """() => window.scrollTo(0,
+    document.querySelector('#state figure.map').getBoundingClientRect().top + window.scrollY
+    - document.querySelector('#timeline').offsetHeight - 8)"""
+NO_SIDEWAYS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def _expected(ruleset: str, view: dict[str, Any]) -> list[str]:
+    """The ids of the pieces the ruleset's board puts on the map for this view."""
+    board = drawn(registry.get(ruleset).board, view)
+    assert board is not None, f"{ruleset} declares no board"
+    if board.get("kind") == "diagram":
+        return sorted(a["id"] for a in board["aircraft"])
+    return sorted(p["id"] for p in board["pieces"])
+
+
+async def _shown(page: Any) -> list[str]:
+    ids = await page.evaluate(
+        "[...document.querySelectorAll('#state .map .pieces [data-piece], "
+        "#state .board-chart [data-piece]')].map((e) => e.dataset.piece)"
+    )
+    return sorted(set(ids))
+
+
+async def _changes(page: Any, action: Any) -> None:
+    before = await page.evaluate(VIEWBOX)
+    await action()
+    await wait_for(page, f"{VIEWBOX} !== {json.dumps(before)}", timeout=TIMEOUT)
+
+
+async def _pan_and_zoom(page: Any) -> None:
+    frame = page.locator("#state .map-frame svg")
+    await _changes(page, lambda: page.click("#state .map-tools button[aria-label='Zoom in']"))
+    await _changes(page, lambda: page.click("#state .map-tools button[aria-label='Zoom out']"))
+    await frame.scroll_into_view_if_needed()
+    box = await frame.bounding_box()
+    assert box is not None and box["y"] + box["height"] / 2 < WIDE["height"], box
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    async def wheel() -> None:
+        await page.mouse.move(cx, cy)
+        await page.mouse.wheel(0, -300)
+
+    async def drag() -> None:
+        await page.mouse.move(cx, cy)
+        await page.mouse.down()
+        await page.mouse.move(cx + 60, cy + 40, steps=6)
+        await page.mouse.up()
+
+    async def keys() -> None:
+        await frame.focus()
+        await page.keyboard.press("ArrowLeft")  # the replay would step back a seq
+
+    seq = await page.input_value("#seq-input")
+    await _changes(page, wheel)
+    await _changes(page, drag)
+    await _changes(page, keys)
+    assert await page.input_value("#seq-input") == seq  # the arrow panned, not the replay
+    await page.click("#state .map-tools button[aria-label='Fit the whole board in the pane']")
+
+
+async def _pinch(page: Any) -> None:
+    """Two fingers spread apart on the map (touch events, as a phone sends them)."""
+    frame = page.locator("#state .map-frame svg")
+    await frame.scroll_into_view_if_needed()
+    box = await frame.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = await page.context.new_cdp_session(page)
+
+    async def touch(kind: str, spread: float) -> None:
+        points = [] if kind == "touchEnd" else [
+            {"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}
+        ]  # fmt: skip
+        await cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    await touch("touchStart", 20)
+    for spread in (40, 60, 80, 100):
+        await touch("touchMove", spread)
+    await touch("touchEnd", 0)
+    await cdp.detach()
+
+
+async def _pick_and_highlight(page: Any) -> None:
+    await page.evaluate(HEX_EVENTS)
+    ids = await page.evaluate(
+        "[...document.querySelectorAll('#state .map-frame [data-hex]')].map((e) => e.dataset.hex)"
+    )
+    assert len(ids) > 20
+    target = ids[len(ids) // 2]
+    await page.locator(f"#state .map-frame [data-hex='{target}']").click()
+    await wait_for(page, "window.hexesPicked.length > 0", timeout=TIMEOUT)
+    assert await page.evaluate("window.hexesPicked") == [target]
+
+    marked = [ids[0], target]
+    await page.evaluate(HIGHLIGHT, marked)
+    allowed = "[...document.querySelectorAll('#state .allowed')].map((e) => e.dataset.hex)"
+    assert sorted(await page.evaluate(allowed)) == sorted(marked)
+    await page.evaluate(HIGHLIGHT, [])
+    assert await page.evaluate(allowed) == []
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+async def test_each_ruleset_shows_its_board_with_the_views_pieces(
+    browser: Any, viewer_gateway: Running, artifacts: Path, ruleset: str
+) -> None:
+    page = await browser.new_page(viewport=WIDE)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    await create_game(page, viewer_gateway.port, ruleset, registry.get(ruleset).default_scenario)
+    for command in OPENING.get(ruleset, ()):
+        assert (await send(page, command))["ok"], command
+    await page.wait_for_selector("#state figure.map", timeout=TIMEOUT)
+    view = json.loads(await page.text_content("#state .raw pre") or "null")
+    expected = _expected(ruleset, view)
+    assert expected, "the default scenario has pieces on its board"
+    assert await _shown(page) == expected
+    # Every label whole (issue #29: "AI-RIFLE…" was clipped).
+    labels = await page.evaluate(
+        "[...document.querySelectorAll('#state .map-frame .piece .counter')]"
+        ".map((e) => [e.closest('[data-piece]').dataset.piece, e.textContent])"
+    )
+    assert all(text.startswith(pid) and "…" not in text for pid, text in labels), labels
+
+    await page.evaluate(SHOW_MAP)
+    wide_shot = artifacts / f"map-{ruleset}-1280x800.png"
+    await page.screenshot(path=str(wide_shot))
+    if os.environ.get("UMPIRE_DOCS_SHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(wide_shot, DOCS / f"{ruleset}.png")
+
+    if await page.locator("#state .map-frame svg").count():
+        await _pan_and_zoom(page)
+        await _pick_and_highlight(page)
+    else:  # a diagram with no field (Down in Flames): the altitude chart and its list
+        assert ruleset == "down_in_flames"
+        assert await page.locator("#state .board-chart .band").count() >= 3
+        assert await page.locator("#state .board-aircraft li").count() == len(expected)
+
+    phone = await browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
+    await phone.goto(page.url)
+    await phone.wait_for_selector("#state figure.map", timeout=TIMEOUT)
+    await phone.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    assert await _shown(phone) == expected
+    assert await phone.evaluate(NO_SIDEWAYS), "the phone layout scrolls sideways"
+    if await phone.locator("#state .map-frame svg").count():
+        wide = float((await phone.evaluate(VIEWBOX)).split()[2])
+        await _changes(phone, lambda: _pinch(phone))
+        assert float((await phone.evaluate(VIEWBOX)).split()[2]) < wide  # zoomed in
+    for pane in ("#actions", "#decisions", "#state figure.map"):
+        box = await phone.locator(pane).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    await phone.screenshot(path=str(artifacts / f"map-{ruleset}-390x844.png"), full_page=True)
+    assert not errors, errors
+    await phone.close()
+    await page.close()
+
+
+async def test_the_opponents_last_move_is_outlined_and_followed(
+    browser: Any, viewer_gateway: Running, artifacts: Path
+) -> None:
+    """Age of Dogfights: after the bots fly, each bot that moved is outlined, the note says
+    so, and Follow centres the board on the move."""
+    page = await browser.new_page(viewport=WIDE)
+    await create_game(page, viewer_gateway.port, "age_of_dogfights", "patrol")
+    assert (await send(page, "RollSetup"))["ok"]
+    assert (await send(page, "FlyBots"))["ok"]
+    await page.wait_for_selector("#state .map-frame .piece.moved", timeout=TIMEOUT)
+    note = await page.inner_text("#state .last-move")
+    assert note.startswith("The opponent's last move: B")
+    moved = await page.evaluate(
+        "[...document.querySelectorAll('#state .map-frame .piece.moved')]"
+        ".map((e) => e.dataset.piece)"
+    )
+    assert moved and all(m.startswith("B") for m in moved)  # the bots, never the player's
+    fit = await page.evaluate(VIEWBOX)
+    await page.click("#state .map-tools button[aria-label='Zoom in']")
+    await _changes(page, lambda: page.click("#state .map-tools button[aria-pressed]"))
+    assert await page.evaluate(VIEWBOX) != fit
+    await page.screenshot(path=str(artifacts / "map-age_of_dogfights-after-flybots.png"))
+    await page.close()
+
+
+async def test_the_bombers_that_came_on_the_map_are_the_opponents_last_move(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Nightfighter: the bomber counters the opponent moved onto the map are outlined and
+    named; the player's fighter never is."""
+    page = await browser.new_page(viewport=WIDE)
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state svg.hexmap .piece.moved", timeout=TIMEOUT)
+    moved = await page.evaluate(
+        "[...document.querySelectorAll('#state svg.hexmap .piece.moved')]"
+        ".map((e) => e.dataset.side)"
+    )
+    assert moved and set(moved) == {"bomber"}
+    assert (await page.inner_text("#state .last-move")).startswith("The opponent's last move: ")
+    await page.close()
