@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from tests.support.browser import wait_for
+from tests.support.viewer_page import create_game
 from umpire.events.receipt import check_anchors, read_receipts
 from umpire.server.app import Running
 
@@ -64,4 +65,26 @@ async def test_the_browser_keeps_receipts_in_indexeddb_and_exports_them(
     again = await context.new_page()
     await again.goto(f"http://127.0.0.1:{port}/")
     assert await again.evaluate(EXPORT_AGAIN, game) == text
+    await context.close()
+
+
+async def test_the_page_saves_the_games_receipts_as_a_file(
+    browser: Any, viewer_gateway: Running, tmp_path: Any
+) -> None:
+    """The table's "Save receipts" downloads the receipts this browser kept of the game
+    it shows, in the format the verifiers take."""
+    context = await browser.new_context(accept_downloads=True)
+    page = await context.new_page()
+    game = await create_game(page, viewer_gateway.port, "age_of_dogfights", "patrol")
+    async with page.expect_download() as download_info:
+        await page.click("#save-receipts")
+    download = await download_info.value
+    assert download.suggested_filename == f"{game}.receipts.jsonl"
+    path = tmp_path / download.suggested_filename
+    await download.save_as(path)
+    text = path.read_text()
+    read_game, anchors = read_receipts(text)
+    assert read_game == game and anchors[0].kind == "commitment"
+    failure, _ = check_anchors(anchors, await viewer_gateway.gateway.store.read(game))
+    assert failure is None
     await context.close()
