@@ -180,3 +180,18 @@ def test_import_refuses_an_export_the_machines_receipts_contradict(cli: Cli) -> 
     refused = cli("import", str(forged_path))
     assert refused.code == 2 and "(receipt)" in refused.err, refused
     assert "receipt on line" in refused.err
+
+
+def test_receipts_of_a_game_this_machine_never_played_is_a_clear_error(cli: Cli) -> None:
+    result = cli("receipts", "g-never-played")
+    assert result.code == 2 and "no receipts are kept for game 'g-never-played'" in result.err
+
+
+def test_a_damaged_receipts_file_is_refused_by_both_verifiers(cli: Cli) -> None:
+    header, records, receipts = _played(cli, "counter")
+    lines = receipts.read_text().splitlines()
+    lines[1] = json.dumps({"kind": "receipt", "reply": "accepted", "head_seq": 0})
+    receipts.write_text("\n".join(lines) + "\n")
+    verified, audited = verdicts(cli, header, records, "damaged", receipts)
+    assert verified.startswith("2 FAILED at seq 0: the receipts file is not readable"), verified
+    assert audited.startswith("2 ") and "line 2: head_seq is 0" in audited, audited
