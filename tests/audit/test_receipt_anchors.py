@@ -170,7 +170,8 @@ def test_break_4_a_downgraded_envelope_fails_with_and_without_receipts(
 
 
 def test_import_refuses_an_export_the_machines_receipts_contradict(cli: Cli) -> None:
-    header, records, _ = _played(cli, "counter")
+    header, records, receipts = _played(cli, "counter")
+    real = write_lines(cli.tmp / "real.jsonl", copy.deepcopy(header), copy.deepcopy(records))
     index = max(i for i, r in enumerate(records) if r["type"] == "DiceRolled")
     records[index]["payload"]["by"] = "player"
     records[_command_of(records, index)]["payload"]["manual_dice"] = True
@@ -180,6 +181,12 @@ def test_import_refuses_an_export_the_machines_receipts_contradict(cli: Cli) -> 
     refused = cli("import", str(forged_path))
     assert refused.code == 2 and "(receipt)" in refused.err, refused
     assert "receipt on line" in refused.err
+    # Given as a file, on a machine that kept none, the same receipts refuse it too.
+    elsewhere = cli.tmp / "elsewhere"
+    cli.monkeypatch.setenv("UMPIRE_DATA_DIR", str(elsewhere))
+    again = cli("import", str(forged_path), "--receipts", str(receipts))
+    assert again.code == 2 and "receipt on line" in again.err, again
+    assert cli("import", str(real), "--receipts", str(receipts)).code == 0
 
 
 def test_receipts_of_a_game_this_machine_never_played_is_a_clear_error(cli: Cli) -> None:
