@@ -11,6 +11,7 @@ export changed later disagrees with what this machine was told at the time.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -49,14 +50,19 @@ def _now() -> str:
 
 
 def keep(data_dir: Path, game_id: str, anchors: list[Anchor]) -> None:
-    """Append anchors to the game's receipts file (made, with its header, if absent)."""
+    """Append anchors to the game's receipts file (made, with its header, if absent). The
+    command is written already: a file that cannot be written is a warning, not a failure."""
     path = receipts_path(data_dir, game_id)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fresh = not path.exists()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    with os.fdopen(fd, "a", encoding="utf-8") as f:
-        lines = ([receipts_header(game_id)] if fresh else []) + [a.line_json() for a in anchors]
-        f.write("".join(line + "\n" for line in lines))
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fresh = not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            head = [receipts_header(game_id)] if fresh else []
+            f.write("".join(line + "\n" for line in head + [a.line_json() for a in anchors]))
+    except OSError as exc:
+        print(f"umpire: warning: the receipt was not kept in {path}: {exc.strerror or exc}",
+              file=sys.stderr)  # fmt: skip
 
 
 def head_receipt(

@@ -202,3 +202,14 @@ def test_a_damaged_receipts_file_is_refused_by_both_verifiers(cli: Cli) -> None:
     verified, audited = verdicts(cli, header, records, "damaged", receipts)
     assert verified.startswith("2 FAILED at seq 0: the receipts file is not readable"), verified
     assert audited.startswith("2 ") and "line 2: head_seq is 0" in audited, audited
+
+
+def test_a_receipts_folder_that_cannot_be_written_warns_and_the_command_stands(
+    cli: Cli,
+) -> None:
+    blocked = cli.tmp / "blocked"
+    blocked.write_text("a file where the data directory would be")
+    cli.monkeypatch.setenv("UMPIRE_DATA_DIR", str(blocked))
+    game = cli.new("counter", {"target": 40})  # must succeed
+    sent = cli("send", game, json.dumps({"type": "Push"}))
+    assert sent.code == 0 and "the receipt was not kept" in sent.err, sent
