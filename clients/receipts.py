@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+from umpire.events.envelope import check_game_id
 from umpire.events.receipt import Anchor, receipts_header
 
 __all__ = [
@@ -88,8 +89,8 @@ class ReceiptFiles:
         self.directory = Path(directory)
 
     def path(self, game_id: str) -> Path:
-        """The game's receipts file."""
-        return self.directory / f"{game_id}.jsonl"
+        """The game's receipts file (a game id from the server names no other file)."""
+        return self.directory / f"{check_game_id(game_id)}.jsonl"
 
     def keep(self, game_id: str, anchor: Anchor) -> None:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)

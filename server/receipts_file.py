@@ -22,6 +22,7 @@ from umpire.engine.game import Game
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import check_game_id
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import (
     Anchor,
@@ -41,8 +42,8 @@ class NoReceipts(UmpireError):
 
 
 def receipts_path(data_dir: Path, game_id: str) -> Path:
-    """Where this machine keeps a game's receipts."""
-    return Path(data_dir) / FOLDER / f"{game_id}.jsonl"
+    """Where this machine keeps a game's receipts (a game id names no other file)."""
+    return Path(data_dir) / FOLDER / f"{check_game_id(game_id)}.jsonl"
 
 
 def _now() -> str:

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.rulesets.downtown.setups import SETUP
 from umpire.clients import UmpireClient
 from umpire.clients.receipts import MemoryReceipts, ReceiptFiles
+from umpire.events.errors import InvalidGameId
 from umpire.events.receipt import check_anchors, read_receipts
 from umpire.events.wire import EventFrame
 from umpire.server.app import Running
@@ -48,6 +51,7 @@ async def test_the_client_keeps_every_receipt_and_the_next_commitment(
     reveal = next(e for e in seen if e.event_type == "SeedRevealed")
     assert anchors[4].epoch == 1 and anchors[4].commitment == reveal.payload["next_commitment"]
     assert anchors[0].commitment == created.seed_commitment
+    assert anchors[5].head_seq > reveal.seq  # the next receipt covers the reveal too
     assert "create_id" not in files.path(gid).read_text()  # a secret, never kept
     failure, reach = check_anchors(anchors, log)
     assert failure is None and f"up to seq {len(log)}" in reach, reach
@@ -67,3 +71,9 @@ async def test_the_default_store_is_in_memory_and_exports_the_file_format(
     assert lines[0] == {"format": "umpire-receipts/1", "game_id": created.game_id}
     assert [line["kind"] for line in lines[1:]] == ["commitment", "receipt", "receipt"]
     assert read_receipts(text)[0] == created.game_id
+
+
+def test_a_game_id_names_no_other_file(tmp_path: Path) -> None:
+    files = ReceiptFiles(tmp_path / "receipts")
+    with pytest.raises(InvalidGameId):
+        files.path("../outside")
