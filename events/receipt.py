@@ -37,6 +37,7 @@ def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
 
 RECEIPTS_FORMAT = "umpire-receipts/1"
 REPLIES = ("created", "accepted", "state")
+ROLES = ("player", "spectator", "referee")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -112,8 +113,8 @@ def _anchor(record: Any, number: int) -> Anchor:
         if not isinstance(state_hash, str) or (state_hash and not _HEX64.fullmatch(state_hash)):
             raise bad("state_hash is neither 64 lowercase hex digits nor empty")
         command_id, role = record.get("command_id", ""), record.get("role", "player")
-        if not isinstance(command_id, str) or role not in ("player", "spectator"):
-            raise bad("command_id is not a string, or role is not player or spectator")
+        if not isinstance(command_id, str) or role not in ROLES:
+            raise bad(f"command_id is not a string, or role is not one of {', '.join(ROLES)}")
         return Anchor(
             kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
             head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,

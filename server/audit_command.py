@@ -25,7 +25,7 @@ from umpire.server.game_log import (
     ruleset_from_module,
 )
 from umpire.server.progress import progress_bar
-from umpire.server.receipts_file import read_file
+from umpire.server.receipts_file import check_state_hashes, read_file
 
 AUDIT_FAILED = 1
 
@@ -106,6 +106,14 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     anchored = NOT_ANCHORED
     if anchors is not None and not chain_broken:
         anchor_failure, anchored = check_anchors(anchors, log.envelopes)
+        if anchor_failure is None and report.failure is None and ruleset is None:
+            # The head hashes agree: the views the server sent must be the log's.
+            anchor_failure = check_state_hashes(
+                anchors, log.envelopes, ruleset_of(log.envelopes[0])
+            )
+            anchored += "; every receipt's state hash is the view the log gives"
+        elif ruleset is not None:
+            anchored += "; state hashes not checked (other rules than the game's)"
         if anchor_failure is not None and (
             report.failure is None or anchor_failure.seq < report.failure.seq
         ):

@@ -45,7 +45,7 @@ from umpire.server.game_log import (
     read_log,
 )
 from umpire.server.progress import progress_bar
-from umpire.server.receipts_file import kept, read_file
+from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -163,6 +163,8 @@ def _check_receipts(settings: Settings, args: argparse.Namespace, export: Export
         if anchors is None:
             continue
         failure, _ = check_anchors(anchors, export.envelopes)
+        if failure is None:
+            failure = check_state_hashes(anchors, export.envelopes, ruleset_of(export.envelopes[0]))
         if failure is not None:
             raise ExportInvalid(
                 f"the export is refused at seq {failure.seq} (receipt): {failure.message}",

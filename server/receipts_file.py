@@ -13,19 +13,21 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from umpire.engine.game import Game
+from umpire.engine.game import Game, fold
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
-from umpire.events.envelope import check_game_id
+from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import (
     Anchor,
+    AnchorFailure,
     ReceiptsInvalid,
     read_receipts,
     receipt_state_hash,
@@ -126,3 +128,34 @@ def cmd_receipts(settings: Any, args: Any) -> int:
     read_receipts(text, str(path))  # a damaged file is said so, not printed as if whole
     print(text, end="")
     return 0
+
+
+def check_state_hashes(
+    anchors: list[Anchor], envelopes: Sequence[Envelope], ruleset: Ruleset[Any]
+) -> AnchorFailure | None:
+    """The receipts' state hashes against the views the log gives (docs/audit.md 8.1):
+    each receipt's role's view at its seq, rebuilt by folding the log, hashes to its
+    `state_hash`. A view asked after the final reveal shows everything, so either the view
+    before it or the revealed one may stand. The first receipt (by seq) that matches
+    neither, or None. Call it only once the head hashes agree."""
+    kept = sorted((a for a in anchors if a.kind == "receipt" and a.state_hash),
+                  key=lambda a: a.head_seq)  # fmt: skip
+    game: Game | None = None
+    folded = 0
+    for a in kept:
+        game = fold(envelopes[folded : a.head_seq], game, ruleset)
+        folded = a.head_seq
+        assert game is not None
+        seen = [
+            receipt_state_hash(a.head_seq, a.head_hash, msgspec.to_builtins(
+                view_for(ruleset, game.state, Role(a.role), revealed=revealed)
+            ))
+            for revealed in (False, True)
+        ]  # fmt: skip
+        if a.state_hash not in seen:
+            return AnchorFailure(seq=a.head_seq, message=(
+                f"{a.named()} states the {a.role}'s view at seq {a.head_seq} hashes to "
+                f"{a.state_hash}; the view the log gives there hashes to {seen[0]}: the "
+                "server showed a state the log does not make"
+            ))  # fmt: skip
+    return None

@@ -213,3 +213,22 @@ def test_a_receipts_folder_that_cannot_be_written_warns_and_the_command_stands(
     game = cli.new("counter", {"target": 40})  # must succeed
     sent = cli("send", game, json.dumps({"type": "Push"}))
     assert sent.code == 0 and "the receipt was not kept" in sent.err, sent
+
+
+def test_a_view_the_log_does_not_make_fails_the_audit_against_its_receipt(cli: Cli) -> None:
+    """The head hashes agree, but one receipt's state hash is not the hash of the view the
+    log gives at its seq (a server that showed the player another state): `umpire audit`
+    rebuilds each view and fails at that receipt's seq. verify_export.py, without the
+    rules, cannot rebuild a view and passes."""
+    header, records, receipts = _played(cli, "downtown")
+    lines = receipts.read_text().splitlines()
+    index = max(i for i, line in enumerate(lines) if '"accepted"' in line)
+    anchor = json.loads(lines[index])
+    anchor["state_hash"] = "0" * 64
+    lines[index] = json.dumps(anchor)
+    receipts.write_text("\n".join(lines) + "\n")
+    verified, audited = verdicts(cli, header, records, "other-view", receipts)
+    assert verified.startswith("0 OK: "), verified
+    seq = anchor["head_seq"]
+    assert audited.startswith("1 ") and f"first divergence at seq {seq} (receipt)" in audited
+    assert f"receipt on line {index + 1}" in audited and "the log does not make" in audited

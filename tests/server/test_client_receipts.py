@@ -12,10 +12,12 @@ import pytest
 from tests.rulesets.downtown.setups import SETUP
 from umpire.clients import UmpireClient
 from umpire.clients.receipts import MemoryReceipts, ReceiptFiles
+from umpire.engine import registry
 from umpire.events.errors import InvalidGameId
 from umpire.events.receipt import check_anchors, read_receipts
 from umpire.events.wire import EventFrame
 from umpire.server.app import Running
+from umpire.server.receipts_file import check_state_hashes
 
 
 async def test_the_client_keeps_every_receipt_and_the_next_commitment(
@@ -55,6 +57,8 @@ async def test_the_client_keeps_every_receipt_and_the_next_commitment(
     assert "create_id" not in files.path(gid).read_text()  # a secret, never kept
     failure, reach = check_anchors(anchors, log)
     assert failure is None and f"up to seq {len(log)}" in reach, reach
+    # The state hashes the gateway sent are those of the views the log gives.
+    assert check_state_hashes(anchors, log, registry.get("downtown")) is None
     # A log cut before the last receipt disagrees with it.
     failure, _ = check_anchors(anchors, log[:-1])
     assert failure is not None and failure.seq == len(log), failure

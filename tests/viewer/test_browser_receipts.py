@@ -9,8 +9,10 @@ from typing import Any
 
 from tests.support.browser import wait_for
 from tests.support.viewer_page import create_game
+from umpire.engine import registry
 from umpire.events.receipt import check_anchors, read_receipts
 from umpire.server.app import Running
+from umpire.server.receipts_file import check_state_hashes
 
 PLAY = """async (url) => {
     const { UmpireClient } = await import("/umpire.js");
@@ -85,6 +87,10 @@ async def test_the_page_saves_the_games_receipts_as_a_file(
     text = path.read_text()
     read_game, anchors = read_receipts(text)
     assert read_game == game and anchors[0].kind == "commitment"
-    failure, _ = check_anchors(anchors, await viewer_gateway.gateway.store.read(game))
+    log = await viewer_gateway.gateway.store.read(game)
+    failure, _ = check_anchors(anchors, log)
     assert failure is None
+    # The page's pushed states are kept too, and hash to the views the log gives.
+    assert any(a.reply == "state" for a in anchors)
+    assert check_state_hashes(anchors, log, registry.get("age_of_dogfights")) is None
     await context.close()
