@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from umpire.clients.client import UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
+from umpire.clients.receipts import machine_receipts
 from umpire.events import errors
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import EventFrame, ViewState
@@ -124,7 +125,8 @@ async def play(url: str, credential: str, game_id: str | None) -> int:
 
 
 async def _play(url: str, credential: str, game_id: str | None) -> int:
-    async with UmpireClient(url) as client:
+    # The receipts of what it plays, beside the store CLI's (`umpire receipts GAME`).
+    async with UmpireClient(url, receipts=machine_receipts()) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"playing [bold]{shown(game)}[/]: type a command as JSON, e.g. "

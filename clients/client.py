@@ -3,7 +3,10 @@
 - requests are answered by id; commands get generated ids and are retried safely by id;
 - `subscribe()` is an async iterator of events, exactly once and in order;
 - after a dropped connection the client reconnects, re-authenticates, resumes every
-  subscription from its last seen seq, and re-sends requests that had no answer.
+  subscription from its last seen seq, and re-sends requests that had no answer;
+- it keeps the receipts of the games it plays (`receipts`, clients/receipts.py: every
+  `created`, `accepted` and `state` receipt, and each epoch's seed commitment), which the
+  verifiers take as anchors (docs/audit.md 8.1).
 
 Restoring a connection (`_restore`) asks, and reads each answer, in order: every kept
 credential's `auth`, then every open subscription's `subscribe` from its last seq, then
@@ -32,6 +35,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from umpire.clients.receipts import MemoryReceipts, Receipts, commitment, receipt
 from umpire.events.backoff import Backoff
 from umpire.events.wire import (
     Accepted,
@@ -120,8 +124,17 @@ class UmpireClient:
     credential, the refused auth's `unauthorized`).
     """
 
-    def __init__(self, url: str, *, reconnect: bool = True, retry_delay: float = 0.05) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        reconnect: bool = True,
+        retry_delay: float = 0.05,
+        receipts: Receipts | None = None,
+    ) -> None:
         self.url = url
+        # The anchors of the games played (clients/receipts.py, docs/audit.md 8.1).
+        self.receipts: Receipts = receipts if receipts is not None else MemoryReceipts()
         self.reconnect = reconnect
         self.retry_delay = retry_delay
         self.credentials: list[str] = []
@@ -305,6 +318,7 @@ class UmpireClient:
             # Resume may replay what was queued before a drop: keep exactly once.
             if sub is not None and message.seq == sub.last_seq + 1:
                 sub.last_seq = message.seq
+                self._keep_event(message)
                 sub.queue.put_nowait(message)
                 self._release_state(sub)
             return
@@ -437,6 +451,12 @@ class UmpireClient:
             refused.create_id = create_id
             raise
         self.credentials.append(created.player_credential)
+        # The create_id is a secret (it gets a player credential): never kept with them.
+        self.receipts.keep(created.game_id, commitment(0, created.seed_commitment))
+        if created.head_seq:
+            self.receipts.keep(created.game_id, receipt(
+                "created", "", "player", created.head_seq, created.head_hash, created.state_hash
+            ))  # fmt: skip
         if client_entropy == "bind" and not created.client_seed:
             seed = client_seed if client_seed is not None else secrets.token_hex(16)
             await self.bind_seed(created.game_id, seed)
@@ -453,7 +473,28 @@ class UmpireClient:
                 "client_seed": client_seed if client_seed is not None else secrets.token_hex(16),
             }
         )
+        self._keep_accepted(accepted)
         return accepted
+
+    def _keep_accepted(self, accepted: Accepted) -> None:
+        if accepted.head_seq:  # 0: the reply went without a receipt (the store went away)
+            self.receipts.keep(accepted.game_id, receipt(
+                "accepted", accepted.command_id, "player", accepted.head_seq,
+                accepted.head_hash, accepted.state_hash,
+            ))  # fmt: skip
+
+    def _keep_state(self, state: ViewState) -> None:
+        if state.head_hash:
+            self.receipts.keep(state.game_id, receipt(
+                "state", "", state.role, state.seq, state.head_hash, state.state_hash
+            ))  # fmt: skip
+
+    def _keep_event(self, frame: EventFrame) -> None:
+        """A mid-game reveal announces the next epoch's commitment: keep it."""
+        if frame.event_type == "SeedRevealed" and isinstance(frame.payload, dict):
+            following, epoch = frame.payload.get("next_commitment"), frame.payload.get("epoch")
+            if following and isinstance(epoch, int):
+                self.receipts.keep(frame.game_id, commitment(epoch + 1, following))
 
     async def auth(self, credential: str) -> Any:
         """Present a credential (kept for reconnects)."""
@@ -482,11 +523,13 @@ class UmpireClient:
         if expected_seq is not None:
             message["expected_seq"] = expected_seq
         accepted: Accepted = await self.request(message)
+        self._keep_accepted(accepted)
         return accepted
 
     async def view(self, game_id: str) -> ViewState:
         """The game's current state as this connection's role sees it."""
         state: ViewState = await self.request({"type": "view", "game_id": game_id})
+        self._keep_state(state)
         return state
 
     async def list_games(self) -> Any:
@@ -526,6 +569,8 @@ class UmpireClient:
                 item = await sub.queue.get()
                 if isinstance(item, Error):
                     raise UmpireError(item)
+                if isinstance(item, ViewState):
+                    self._keep_state(item)
                 yield item
         finally:
             if self.subscriptions.get(game_id) is sub:

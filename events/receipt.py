@@ -12,9 +12,17 @@ with the view as canonical JSON: keys sorted, no whitespace, UTF-8.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
+from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+from msgspec import Struct
+
 from umpire.events.codec import canonical_json
+from umpire.events.envelope import Envelope
+from umpire.events.errors import UmpireError
 
 RECEIPT_LABEL = b"umpire-receipt:"
 
@@ -23,3 +31,225 @@ def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
     """The state hash of a receipt: the view a role was sent at `seq`, bound to the head."""
     body = RECEIPT_LABEL + f"{seq}:{head_hash}:".encode() + canonical_json(view)
     return hashlib.sha256(body).hexdigest()
+
+
+# -- the receipts file (docs/audit.md 8.1) ---------------------------------------------------
+
+RECEIPTS_FORMAT = "umpire-receipts/1"
+REPLIES = ("created", "accepted", "state")
+ROLES = ("player", "spectator", "referee")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class ReceiptsInvalid(UmpireError):
+    """A receipts file that is not docs/audit.md 8.1's format (or not of this game)."""
+
+    code = "receipts_invalid"
+
+
+class Anchor(Struct, frozen=True, kw_only=True):
+    """One line of a receipts file: a receipt (`kind` "receipt") or a seed commitment
+    (`kind` "commitment"). `line` is its line number in the file (1 is the header)."""
+
+    kind: str
+    line: int = 0
+    reply: str = ""
+    command_id: str = ""
+    role: str = "player"
+    head_seq: int = 0
+    head_hash: str = ""
+    state_hash: str = ""
+    epoch: int = 0
+    commitment: str = ""
+    received_at: str = ""
+
+    def named(self) -> str:
+        """How a failure names this anchor: its line and what it came with."""
+        if self.kind == "commitment":
+            return f"commitment on line {self.line} (epoch {self.epoch})"
+        what = f", command {self.command_id}" if self.command_id else ""
+        return f"receipt on line {self.line} ({self.reply}{what})"
+
+    def line_json(self) -> str:
+        """The anchor as a line of the file (its line number left out)."""
+        if self.kind == "commitment":
+            body: dict[str, Any] = {
+                "kind": "commitment", "epoch": self.epoch, "commitment": self.commitment,
+            }  # fmt: skip
+        else:
+            body = {
+                "kind": "receipt", "reply": self.reply, "command_id": self.command_id,
+                "role": self.role, "head_seq": self.head_seq, "head_hash": self.head_hash,
+                "state_hash": self.state_hash,
+            }  # fmt: skip
+        if self.received_at:
+            body["received_at"] = self.received_at
+        return json.dumps(body)
+
+
+def receipts_header(game_id: str) -> str:
+    """Line 1 of a receipts file."""
+    return json.dumps({"format": RECEIPTS_FORMAT, "game_id": game_id})
+
+
+def _anchor(record: Any, number: int) -> Anchor:
+    def bad(why: str) -> ReceiptsInvalid:
+        return ReceiptsInvalid(f"receipts file line {number}: {why}", line=number)
+
+    if not isinstance(record, dict):
+        raise bad("not a JSON object")
+    kind = record.get("kind")
+    if kind == "receipt":
+        reply, seq = record.get("reply"), record.get("head_seq")
+        if reply not in REPLIES:
+            raise bad(f"reply is {reply!r}, one of {', '.join(REPLIES)} is allowed")
+        if type(seq) is not int or seq < 1:
+            raise bad(f"head_seq is {seq!r}, an integer of 1 or more is allowed")
+        if not isinstance(record.get("head_hash"), str) or not _HEX64.fullmatch(
+            record["head_hash"]
+        ):
+            raise bad("head_hash is not 64 lowercase hex digits")
+        state_hash = record.get("state_hash", "")
+        if not isinstance(state_hash, str) or (state_hash and not _HEX64.fullmatch(state_hash)):
+            raise bad("state_hash is neither 64 lowercase hex digits nor empty")
+        command_id, role = record.get("command_id", ""), record.get("role", "player")
+        if not isinstance(command_id, str) or role not in ROLES:
+            raise bad(f"command_id is not a string, or role is not one of {', '.join(ROLES)}")
+        return Anchor(
+            kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
+            head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,
+            received_at=str(record.get("received_at", "")),
+        )  # fmt: skip
+    if kind == "commitment":
+        epoch, commitment = record.get("epoch"), record.get("commitment")
+        if type(epoch) is not int or epoch < 0:
+            raise bad(f"epoch is {epoch!r}, an integer of 0 or more is allowed")
+        if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
+            raise bad("commitment is not 64 lowercase hex digits")
+        return Anchor(
+            kind="commitment", line=number, epoch=epoch, commitment=commitment,
+            received_at=str(record.get("received_at", "")),
+        )  # fmt: skip
+    raise bad(f"kind is {kind!r}, receipt or commitment is allowed")
+
+
+def read_receipts(text: str, source: str = "the receipts file") -> tuple[str, list[Anchor]]:
+    """The game id and anchors of a receipts file's text; ReceiptsInvalid if it is not
+    docs/audit.md 8.1's format."""
+    lines = text.split("\n")
+    records: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except ValueError as exc:
+            raise ReceiptsInvalid(f"{source} line {number} is not JSON ({exc})") from None
+    if not records:
+        raise ReceiptsInvalid(f"{source} is empty: its first line is the header")
+    _, header = records[0]
+    if not isinstance(header, dict) or header.get("format") != RECEIPTS_FORMAT:
+        raise ReceiptsInvalid(f"{source}: line 1 is not the header of {RECEIPTS_FORMAT}")
+    game_id = header.get("game_id")
+    if not isinstance(game_id, str) or not game_id:
+        raise ReceiptsInvalid(f"{source}: the header names no game_id")
+    return game_id, [_anchor(record, number) for number, record in records[1:]]
+
+
+class AnchorFailure(Struct, frozen=True, kw_only=True):
+    """The first seq at which a log disagrees with an anchor, and what differs."""
+
+    seq: int
+    message: str
+
+
+def check_anchors(
+    anchors: Sequence[Anchor], envelopes: Sequence[Envelope]
+) -> tuple[AnchorFailure | None, str]:
+    """Compare a log (its chain already verified) with the anchors (docs/audit.md 8.1):
+    the lowest-seq disagreement, or None; and a line saying how far the anchors reach."""
+    hashes = [env.hash for env in envelopes]
+    commitments = _commitments(envelopes)
+    n = len(hashes)
+    agreeing = sorted(
+        a.head_seq for a in anchors
+        if a.kind == "receipt" and a.head_seq <= n and hashes[a.head_seq - 1] == a.head_hash
+    )  # fmt: skip
+    failures: list[AnchorFailure] = []
+    for a in anchors:
+        if a.kind == "receipt":
+            if a.head_seq > n:
+                failures.append(AnchorFailure(seq=n + 1, message=(
+                    f"{a.named()} states the hash of seq {a.head_seq} ({a.head_hash}); the "
+                    f"export ends at seq {n}: the log was cut (or the export is older than "
+                    "the receipt)"
+                )))  # fmt: skip
+            elif hashes[a.head_seq - 1] != a.head_hash:
+                before = [s for s in agreeing if s < a.head_seq]
+                since = (
+                    f"the last receipt that agrees is at seq {before[-1]}, so the change lies "
+                    f"in seqs {before[-1] + 1}..{a.head_seq}"
+                    if before
+                    else f"no receipt before it agrees: the change lies in seqs 1..{a.head_seq}"
+                )
+                failures.append(AnchorFailure(seq=a.head_seq, message=(
+                    f"{a.named()} states the hash of seq {a.head_seq} is {a.head_hash}; the "
+                    f"export's is {hashes[a.head_seq - 1]}: the log was rewritten at or "
+                    f"before seq {a.head_seq} ({since})"
+                )))  # fmt: skip
+        elif a.epoch >= len(commitments):
+            failures.append(AnchorFailure(seq=n + 1, message=(
+                f"{a.named()} is the commitment {a.commitment} of seed epoch {a.epoch}; the "
+                f"export ends at seq {n} before the reveal that opened that epoch: the log "
+                "was cut (or the export is older than the commitment)"
+            )))  # fmt: skip
+        elif commitments[a.epoch][1] != a.commitment:
+            seq, found = commitments[a.epoch]
+            where = "GameCreated.seed_commitment" if a.epoch == 0 else "the next_commitment"
+            failures.append(AnchorFailure(seq=seq, message=(
+                f"{a.named()} is {a.commitment}; the export's {where} at seq {seq} is "
+                f"{found}: the log was rewritten under a seed the player was not given"
+            )))  # fmt: skip
+    receipts = sum(a.kind == "receipt" for a in anchors)
+    reach = max([a.head_seq for a in anchors if a.kind == "receipt"], default=0)
+    reach = max([reach] + [commitments[a.epoch][0] for a in anchors
+                           if a.kind == "commitment" and a.epoch < len(commitments)])  # fmt: skip
+    summary = (
+        f"anchored: {receipts} receipts and {len(anchors) - receipts} commitments agree, "
+        f"up to seq {reach}"
+        + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
+    )
+    return (min(failures, key=lambda f: f.seq) if failures else None), summary
+
+
+NOT_ANCHORED = (
+    "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a "
+    "relabelled roll and a log cut at a batch's end pass the log's own checks"
+)
+
+
+class _Created(Struct):
+    seed_commitment: str = ""
+
+
+class _Reveal(Struct):
+    next_commitment: str = ""
+
+
+def _commitments(envelopes: Sequence[Envelope]) -> list[tuple[int, str]]:
+    """(seq, commitment) of each seed epoch the log commits: epoch 0's in GameCreated, epoch
+    k's in the k-th SeedRevealed's next_commitment (a final reveal's is empty: no epoch)."""
+    found: list[tuple[int, str]] = []
+    for env in envelopes:
+        try:
+            if env.seq == 1 and env.type == "GameCreated":
+                found.append(
+                    (1, msgspec.msgpack.decode(env.payload, type=_Created).seed_commitment)
+                )
+            elif env.type == "SeedRevealed":
+                following = msgspec.msgpack.decode(env.payload, type=_Reveal).next_commitment
+                if following:
+                    found.append((env.seq, following))
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            found.append((env.seq, ""))
+    return found

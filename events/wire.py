@@ -154,7 +154,8 @@ class Welcome(Struct, frozen=True, tag="welcome", kw_only=True):
 
 
 class Created(Struct, frozen=True, tag="created", kw_only=True):
-    """A new game and its two credentials (shown once; stored only as hashes)."""
+    """A new game and its two credentials (shown once; stored only as hashes), with the
+    receipt of the game's head for the player (`head_seq`, `head_hash`, `state_hash`)."""
 
     game_id: str
     ruleset: str
@@ -164,6 +165,10 @@ class Created(Struct, frozen=True, tag="created", kw_only=True):
     client_seed: str  # "" until the client binds one with `bind_seed`
     id: str | None = None
     client_entropy: str = "bind"
+    # The receipt (docs/audit.md 8.1): 0 and "" only if the store went away meanwhile.
+    head_seq: int = 0
+    head_hash: str = ""
+    state_hash: str = ""
 
 
 class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):

@@ -160,6 +160,10 @@ def _add_log_commands(sub: Any) -> None:
     p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
     add_import_arguments(p)
     p = sub.add_parser(
+        "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/1)"
+    )
+    p.add_argument("game")
+    p = sub.add_parser(
         "store", help="check or repair the embedded store's append-only file (no serve running)"
     )
     add_store_arguments(p)
@@ -190,6 +194,11 @@ def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
         help="the seed commitment received at creation: a log rewritten under another seed "
         "fails against it",
     )
+    parser.add_argument(
+        "--receipts", type=Path, metavar="FILE",
+        help="the player's receipts (umpire-receipts/1, `umpire receipts GAME`): anchors the "
+        "log must agree with",
+    )  # fmt: skip
 
 
 def _commitment(text: str) -> str:
@@ -245,3 +254,8 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
 def add_import_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire import`."""
     parser.add_argument("file", type=Path)
+    parser.add_argument(
+        "--receipts", type=Path, metavar="FILE",
+        help="also refuse the export if these receipts contradict it (those this machine "
+        "keeps of the game always count)",
+    )  # fmt: skip

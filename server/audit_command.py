@@ -13,16 +13,19 @@ from umpire.engine.audit import AuditReport, audit
 from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
 from umpire.events.errors import ChainBroken
+from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
 from umpire.server.game_log import (
     ExportInvalid,
+    LoadedLog,
     check_header,
     check_totals,
     load_log,
     ruleset_from_module,
 )
 from umpire.server.progress import progress_bar
+from umpire.server.receipts_file import check_state_hashes, read_file
 
 AUDIT_FAILED = 1
 
@@ -30,8 +33,8 @@ console = terminal(highlight=False, soft_wrap=True)
 err_console = terminal(stderr=True)
 
 
-def print_report(report: AuditReport, source: str) -> int:
-    """Print an audit report; return the exit code."""
+def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED) -> int:
+    """Print an audit report (and how far anchors reach: `anchored`); the exit code."""
     if report.failure is not None:
         f = report.failure
         console.print(f"FAILED: {shown(source)}: first divergence at seq {f.seq} ({f.check})")
@@ -60,6 +63,7 @@ def print_report(report: AuditReport, source: str) -> int:
         else "client seeds bound after each commitment"
     )
     console.print(f"  dice: {report.epochs} seed epochs, {entropy}")
+    console.print(f"  {shown(anchored)}")
     pending = list(report.pending)
     if not report.seed_revealed:
         pending.insert(0, "the seed commitment: the seed is not revealed yet (umpire reveal)")
@@ -96,6 +100,27 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     # A file whose chain holds but which lacks events its header announces was cut short:
     # that is the finding, not the half batch the cut left at its end.
     chain_broken = report.failure is not None and report.failure.check == "hash_chain"
+    # The anchors (docs/audit.md 8.1): the receipts given. The lowest seq that disagrees
+    # with one, if the log's own checks find nothing before it.
+    anchors = _anchors(args, log)
+    anchored = NOT_ANCHORED
+    if anchors is not None and not chain_broken:
+        anchor_failure, anchored = check_anchors(anchors, log.envelopes)
+        if anchor_failure is None and report.failure is None and ruleset is None:
+            # The head hashes agree: the views the server sent must be the log's.
+            anchor_failure = check_state_hashes(
+                anchors, log.envelopes, ruleset_of(log.envelopes[0])
+            )
+            anchored += "; every receipt's state hash is the view the log gives"
+        elif ruleset is not None:
+            anchored += "; state hashes not checked (other rules than the game's)"
+        if anchor_failure is not None and (
+            report.failure is None or anchor_failure.seq < report.failure.seq
+        ):
+            where = f"first divergence at seq {anchor_failure.seq} (receipt)"
+            console.print(f"FAILED: {shown(log.source)}: {where}")
+            console.print(f"  {shown(anchor_failure.message)}")
+            return AUDIT_FAILED
     if log.export is not None and not chain_broken:
         try:
             check_totals(log.export)
@@ -126,4 +151,11 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
                       "(export_totals)\n  the header says the game is complete, but the log "
                       "does not end with GameEnded and its final reveal: it was cut")  # fmt: skip
         return AUDIT_FAILED
-    return print_report(report, log.source)
+    return print_report(report, log.source, anchored)
+
+
+def _anchors(args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:
+    """The receipts to check the log against (`--receipts FILE`), or None."""
+    if args.receipts is None:
+        return None
+    return read_file(args.receipts, log.envelopes[0].game_id)

@@ -49,6 +49,7 @@ COMMANDS = {
     "export": "umpire.server.export_command:cmd_export",
     "import": "umpire.server.export_command:cmd_import",
     "store": "umpire.server.store_repair:cmd_store",
+    "receipts": "umpire.server.receipts_file:cmd_receipts",
 }
 # What runs any of them: settings, the event loop, errors as one line (server/invocation.py).
 RUNNER = "umpire.server.invocation:run"

@@ -28,6 +28,7 @@ from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
+from umpire.events.receipt import check_anchors
 from umpire.events.store import PendingEvent
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, GameEnded, SeedRevealed
@@ -35,6 +36,7 @@ from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
 from umpire.server.data_dir import PRIVATE_FILE
 from umpire.server.game_log import (
+    ExportFile,
     ExportHeader,
     ExportInvalid,
     check_header,
@@ -43,6 +45,7 @@ from umpire.server.game_log import (
     read_log,
 )
 from umpire.server.progress import progress_bar
+from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -149,6 +152,27 @@ def _write(path: Path, text: str, *, private: bool) -> None:
         out.write(text)
 
 
+def _check_receipts(settings: Settings, args: argparse.Namespace, export: ExportFile) -> None:
+    """Refuse an export that receipts contradict (docs/audit.md 8.1): those this machine
+    keeps of the game, and `--receipts FILE`."""
+    game_id = export.header.game_id
+    sets = [kept(settings.data_dir, game_id)]
+    if args.receipts is not None:
+        sets.append(read_file(args.receipts, game_id))
+    for anchors in sets:
+        if anchors is None:
+            continue
+        failure, _ = check_anchors(anchors, export.envelopes)
+        if failure is None:
+            failure = check_state_hashes(anchors, export.envelopes, ruleset_of(export.envelopes[0]))
+        if failure is not None:
+            raise ExportInvalid(
+                f"the export is refused at seq {failure.seq} (receipt): {failure.message}",
+                seq=failure.seq,
+                check="receipt",
+            )
+
+
 async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
     """Check an export whole, then write it into this store with identical hashes."""
     export = read_export(args.file)
@@ -173,6 +197,7 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
             check=f.check,
         )
     seed = check_header(export)
+    _check_receipts(settings, args, export)
     sealing = b""
     if header.operator_secret is not None and header.operator_sealing_key:
         try:

@@ -433,6 +433,8 @@ class Session:
             spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
         self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
         self.gw.metrics.games_created += not created.duplicate
+        # The receipt of the creation (docs/audit.md 8.1), as every accepted reply has one.
+        head_seq, head_hash, state_hash = await self._receipt(created.game_id, Role.PLAYER)
         self._reply(
             Created(
                 game_id=created.game_id,
@@ -443,6 +445,9 @@ class Session:
                 client_seed=created.client_seed,
                 id=msg.id,
                 client_entropy=created.client_entropy.value,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
             )
         )
 

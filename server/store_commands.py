@@ -31,6 +31,7 @@ from umpire.server.config import Settings
 from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.games import CLIENT_SEED_MAX, Games
 from umpire.server.input_files import utf8_text
+from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
 from umpire.server.render import describe, receipt_lines, view_lines
 from umpire.server.store_access import open_store
@@ -122,11 +123,18 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             scenario=scenario,
             opponent_manual_dice=args.allow_opponent_dice,
         )
+        # This machine's anchors (docs/audit.md 8.1): the commitment and the created head.
+        ruleset, game = await games.load(created.game_id)
+        keep(settings.data_dir, created.game_id, [
+            commitment_anchor(0, created.seed_commitment),
+            head_receipt(ruleset, game, "created", ""),
+        ])  # fmt: skip
         client_seed = ""
         if not waived:
             # Only now, with the commitment in the log, is the client's seed chosen.
             client_seed = args.client_seed or secrets.token_hex(16)
-            await games.bind_client_seed(created.game_id, client_seed)
+            bound = await games.bind_client_seed(created.game_id, client_seed)
+            await _keep_head(settings, games, created.game_id, bound.command_id)
         player = await credentials.issue(store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(store, created.game_id, Role.SPECTATOR)
         link = viewer_link(settings, created.game_id, player)
@@ -158,6 +166,12 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
             console.print("keep the credentials: they are shown once and stored only as hashes")
     return 0
+
+
+async def _keep_head(settings: Settings, games: Games, game_id: str, command_id: str) -> None:
+    """Keep the receipt of the game's head after a write (docs/audit.md 8.1)."""
+    ruleset, game = await games.load(game_id)
+    keep(settings.data_dir, game_id, [head_receipt(ruleset, game, "accepted", command_id)])
 
 
 def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
@@ -195,7 +209,9 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
     """Bind a client seed to the game's current seed epoch (after a mid-game reveal)."""
     client_seed = args.client_seed or secrets.token_hex(16)
     async with open_store(settings) as store:
-        result = await command_games(settings, store).bind_client_seed(args.game, client_seed)
+        games = command_games(settings, store)
+        result = await games.bind_client_seed(args.game, client_seed)
+        await _keep_head(settings, games, args.game, result.command_id)
     console.print(f"client seed {client_seed} bound at seq {result.last_seq}")
     return 0
 
@@ -209,6 +225,7 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         games = command_games(settings, store)
         result = await games.handle(args.game, command_id, command, manual_dice=dice)
         ruleset, game = await games.load(args.game)
+        keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
         codec = codec_for(ruleset)
         names = names_of(ruleset)  # its own seed: not every installed ruleset imported
@@ -235,7 +252,8 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         result = await games.handle(args.game, command_id, {"type": "TakeBack"})
-        ruleset, _ = await games.load(args.game)
+        ruleset, game = await games.load(args.game)
+        keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
         (env,) = await store.read(args.game, result.last_seq, result.last_seq)
     event = codec_for(ruleset).decode(env.type, env.version, env.payload, seq=env.seq)
     assert isinstance(event, CommandTakenBack)
@@ -360,7 +378,11 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         result = await games.reveal(args.game)
-        _, game = await games.load(args.game)
+        ruleset, game = await games.load(args.game)
+        anchors = [head_receipt(ruleset, game, "accepted", result.command_id)]
+        if game.meta.revealed_seed is None:  # a mid-game reveal commits the next epoch
+            anchors.insert(0, commitment_anchor(game.meta.epoch, game.meta.seed_commitment))
+        keep(settings.data_dir, args.game, anchors)
         console.print(f"seed revealed at seq {result.last_seq}")
         if game.meta.revealed_seed is None:
             console.print(

@@ -3,10 +3,12 @@
 It imports nothing of umpire: the Python standard library and a MessagePack library
 (`msgpack`). Run it as
 
-    python verifier/verify_export.py game.jsonl [--commitment HEX]
+    python verifier/verify_export.py game.jsonl [--commitment HEX] [--receipts FILE]
 
 `--commitment` is the seed commitment the player received when the game was created (the
 `created` reply), kept out of band: a log rewritten under another seed fails against it.
+`--receipts` is the player's receipts file (docs/audit.md 8.1): every receipt and later
+epoch's commitment in it is an anchor the export must agree with.
 
 It prints `OK` with what it checked and exits 0, or prints the first failure, naming its
 seq, and exits 1 (2 for a file it cannot read at all, or a malformed argument).
@@ -404,7 +406,11 @@ def _roll(ev: Event, batch: _Batch, opponent_dice: bool) -> None:
 
 
 def verify(
-    header: dict[str, Any], events: list[Event], *, kept_commitment: str | None = None
+    header: dict[str, Any],
+    events: list[Event],
+    *,
+    kept_commitment: str | None = None,
+    anchors: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """Every check of docs/audit.md section 7; what was verified, or raise Failure.
 
@@ -436,6 +442,11 @@ def verify(
         secrecy = check_secrecy(header, events)
     except Failure as failure:
         failures.append(failure)
+    anchored = NOT_ANCHORED
+    if anchors is not None:
+        anchor_failure, anchored = check_anchors(anchors, events)
+        if anchor_failure is not None:
+            failures.append(anchor_failure)
     if failures:
         raise min(failures, key=lambda f: f.seq)
     done.append(secrecy)
@@ -448,6 +459,7 @@ def verify(
         done.append(f"the game ended at seq {grammar.ended_at} {how} its final reveal")
     if kept_commitment is not None:
         done.append("the seed commitment is the one given")
+    done.append(anchored)
     # Section 1: complete means ended and finally revealed; anything else is a prefix, and
     # a header that calls a prefix complete was cut or edited.
     complete = bool(grammar.ended_at and grammar.final_reveal)
@@ -463,6 +475,147 @@ def verify(
 
 
 PREFIX_NOTE = "prefix of {n} events, not a finished game"
+
+
+# -- section 8.1: anchors (the receipts file) -----------------------------------------------
+
+RECEIPTS_FORMAT = "umpire-receipts/1"
+HEX64 = re.compile(r"[0-9a-f]{64}")
+NOT_ANCHORED = (
+    "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a "
+    "relabelled roll and a log cut at a batch's end pass the log's own checks"
+)
+
+
+class ReceiptsUnreadable(Exception):
+    """A receipts file that is not section 8.1's format, or not of this game."""
+
+
+def read_receipts(path: str) -> tuple[str, list[dict[str, Any]]]:
+    """Section 8.1: the game id and the anchors (each with its `line`) of a receipts file."""
+    with open(path, encoding="utf-8") as f:
+        numbered = [(n, line) for n, line in enumerate(f.read().split("\n"), 1) if line.strip()]
+    if not numbered:
+        raise ReceiptsUnreadable("the receipts file is empty")
+    header = json.loads(numbered[0][1])
+    if not isinstance(header, dict) or header.get("format") != RECEIPTS_FORMAT:
+        raise ReceiptsUnreadable(f"line 1 of the receipts file is not a {RECEIPTS_FORMAT} header")
+    anchors = []
+    for number, line in numbered[1:]:
+        record = json.loads(line)
+        kind = record.get("kind") if isinstance(record, dict) else None
+        if kind == "receipt":
+            ok = (
+                record.get("reply") in ("created", "accepted", "state")
+                and type(record.get("head_seq")) is int
+                and record["head_seq"] >= 1
+                and isinstance(record.get("head_hash"), str)
+                and HEX64.fullmatch(record["head_hash"]) is not None
+            )
+        elif kind == "commitment":
+            ok = (
+                type(record.get("epoch")) is int
+                and record["epoch"] >= 0
+                and isinstance(record.get("commitment"), str)
+                and HEX64.fullmatch(record["commitment"]) is not None
+            )
+        else:
+            ok = False
+        if not ok:
+            raise ReceiptsUnreadable(f"line {number} of the receipts file is not an anchor")
+        anchors.append({**record, "line": number})
+    return str(header.get("game_id")), anchors
+
+
+def _named(anchor: dict[str, Any]) -> str:
+    if anchor["kind"] == "commitment":
+        return f"commitment on line {anchor['line']} (epoch {anchor['epoch']})"
+    command = f", command {anchor['command_id']}" if anchor.get("command_id") else ""
+    return f"receipt on line {anchor['line']} ({anchor['reply']}{command})"
+
+
+def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[Failure | None, str]:
+    """Section 8.1: the lowest-seq disagreement of the export with an anchor (or None),
+    and how far the anchors reach."""
+    n = len(events)
+    hashes = [ev.record["hash"] for ev in events]
+    commitments: list[tuple[int, str]] = []  # (seq, commitment) of epoch 0, 1, ...
+    for ev in events:
+        if ev.record["seq"] == 1 and ev.record["type"] == "GameCreated":
+            commitments.append((1, ev.payload.get("seed_commitment", "")))
+        elif ev.record["type"] == "SeedRevealed" and ev.payload.get("next_commitment"):
+            commitments.append((ev.record["seq"], ev.payload["next_commitment"]))
+    receipts = [a for a in anchors if a["kind"] == "receipt"]
+    agreeing = sorted(
+        a["head_seq"]
+        for a in receipts
+        if a["head_seq"] <= n and hashes[a["head_seq"] - 1] == a["head_hash"]
+    )
+    failures = []
+    for a in anchors:
+        if a["kind"] == "receipt":
+            seq = a["head_seq"]
+            if seq > n:
+                failures.append(
+                    Failure(
+                        n + 1,
+                        f"{_named(a)} states the hash of seq {seq} "
+                        f"({a['head_hash']}); the export ends at seq {n}: the log was "
+                        "cut (or the export is older than the receipt)",
+                    )
+                )
+            elif hashes[seq - 1] != a["head_hash"]:
+                before = [s for s in agreeing if s < seq]
+                since = (
+                    f"the last receipt that agrees is at seq {before[-1]}, so the change "
+                    f"lies in seqs {before[-1] + 1}..{seq}"
+                    if before
+                    else f"no receipt before it agrees: the change lies in seqs 1..{seq}"
+                )
+                failures.append(
+                    Failure(
+                        seq,
+                        f"{_named(a)} states the hash of seq {seq} is "
+                        f"{a['head_hash']}; the export's is {hashes[seq - 1]}: the log "
+                        f"was rewritten at or before seq {seq} ({since})",
+                    )
+                )
+        elif a["epoch"] >= len(commitments):
+            failures.append(
+                Failure(
+                    n + 1,
+                    f"{_named(a)} is the commitment {a['commitment']} of "
+                    f"seed epoch {a['epoch']}; the export ends at seq {n} before the "
+                    "reveal that opened that epoch: the log was cut (or the export is "
+                    "older than the commitment)",
+                )
+            )
+        elif commitments[a["epoch"]][1] != a["commitment"]:
+            seq, found = commitments[a["epoch"]]
+            where = "GameCreated.seed_commitment" if a["epoch"] == 0 else "the next_commitment"
+            failures.append(
+                Failure(
+                    seq,
+                    f"{_named(a)} is {a['commitment']}; the export's "
+                    f"{where} at seq {seq} is {found}: the log was rewritten under a "
+                    "seed the player was not given",
+                )
+            )
+    reach = max(
+        [a["head_seq"] for a in receipts]
+        + [
+            commitments[a["epoch"]][0]
+            for a in anchors
+            if a["kind"] == "commitment" and a["epoch"] < len(commitments)
+        ],
+        default=0,
+    )
+    summary = (
+        f"anchored: {len(receipts)} receipts and {len(anchors) - len(receipts)} "
+        f"commitments agree, up to seq {reach}"
+        + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
+    )
+    return (min(failures, key=lambda f: f.seq) if failures else None), summary
 
 
 def check_secrecy(header: dict[str, Any], events: list[Event]) -> str:
@@ -640,10 +793,25 @@ def main(argv: list[str]) -> int:
         "--commitment", metavar="HEX", type=_commitment_arg,
         help="the seed commitment the player received at creation (the created reply)",
     )  # fmt: skip
+    parser.add_argument(
+        "--receipts", metavar="FILE",
+        help="the player's receipts file (docs/audit.md 8.1): anchors the export must agree with",
+    )  # fmt: skip
     args = parser.parse_args(argv[1:])  # a malformed argument exits 2
+    anchors = None
+    if args.receipts is not None:
+        try:
+            receipts_game, anchors = read_receipts(args.receipts)
+        except (OSError, ValueError, ReceiptsUnreadable) as exc:
+            print(f"FAILED at seq 0: the receipts file is not readable ({exc})")
+            return 2
     try:
         header, events = read(args.file)
-        done = verify(header, events, kept_commitment=args.commitment)
+        if anchors is not None and receipts_game != header.get("game_id"):
+            print(f"FAILED at seq 0: the receipts are of game {receipts_game!r}, the export "
+                  f"of game {header.get('game_id')!r}")  # fmt: skip
+            return 2
+        done = verify(header, events, kept_commitment=args.commitment, anchors=anchors)
     except Failure as failure:
         print(f"FAILED at seq {failure.seq}: {failure.reason}")
         return 1

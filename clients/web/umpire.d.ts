@@ -60,7 +60,7 @@ export interface Create {
   opponent_manual_dice?: boolean;
 }
 
-/** A new game and its two credentials (shown once; stored only as hashes). */
+/** A new game and its two credentials (shown once; stored only as hashes), with the receipt of the game's head for the player (`head_seq`, `head_hash`, `state_hash`). */
 export interface Created {
   type: "created";
   game_id: string;
@@ -71,6 +71,9 @@ export interface Created {
   client_seed: string;
   id?: string | null;
   client_entropy?: string;
+  head_seq?: number;
+  head_hash?: string;
+  state_hash?: string;
 }
 
 /** A refused message: a stable code, a message for people, and details. */

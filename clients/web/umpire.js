@@ -20,9 +20,88 @@ function freshSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// The receipts a client keeps of the games it plays (docs/audit.md 8.1): the seed
+// commitment of each epoch and the receipt of every created, accepted and state. Kept in
+// the browser's IndexedDB (database "umpire-receipts", store "anchors", one record per
+// anchor with its game_id), so they outlive the page; exportText(gameId) is the game's
+// receipts file (umpire-receipts/1) that every verifier takes (--receipts FILE).
+export const RECEIPTS_FORMAT = "umpire-receipts/1";
+
+function receiptsText(gameId, anchors) {
+  const lines = [JSON.stringify({ format: RECEIPTS_FORMAT, game_id: gameId })];
+  for (const anchor of anchors) lines.push(JSON.stringify(anchor));
+  return lines.join("\n") + "\n";
+}
+
+// Anchors in memory: where IndexedDB is missing (or for a page that keeps nothing).
+export class MemoryReceipts {
+  constructor() { this.games = new Map(); }
+  async keep(gameId, anchor) {
+    if (!this.games.has(gameId)) this.games.set(gameId, []);
+    this.games.get(gameId).push(anchor);
+  }
+  async anchors(gameId) { return [...(this.games.get(gameId) || [])]; }
+  async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
+}
+
+export class IndexedDBReceipts {
+  constructor(name = "umpire-receipts") {
+    this.name = name;
+    this.db = null;
+    this.writes = Promise.resolve(); // in the order received
+  }
+  #open() {
+    if (!this.db) {
+      this.db = new Promise((resolve, reject) => {
+        const request = indexedDB.open(this.name, 1);
+        request.onupgradeneeded = () => {
+          const store = request.result.createObjectStore("anchors", { autoIncrement: true });
+          store.createIndex("game_id", "game_id");
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    }
+    return this.db;
+  }
+  keep(gameId, anchor) {
+    this.writes = this.writes.then(async () => {
+      const db = await this.#open();
+      await new Promise((resolve, reject) => {
+        const tx = db.transaction("anchors", "readwrite");
+        tx.objectStore("anchors").add({ game_id: gameId, anchor });
+        tx.oncomplete = resolve;
+        tx.onerror = () => reject(tx.error);
+      });
+    }).catch(() => {}); // a full or refused database loses receipts, never a command
+    return this.writes;
+  }
+  async anchors(gameId) {
+    await this.writes;
+    const db = await this.#open();
+    return new Promise((resolve, reject) => {
+      const request = db.transaction("anchors").objectStore("anchors").index("game_id").getAll(gameId);
+      request.onsuccess = () => resolve(request.result.map((record) => record.anchor));
+      request.onerror = () => reject(request.error);
+    });
+  }
+  async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
+}
+
+function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
+
+function receiptAnchor(reply, commandId, role, seq, headHash, stateHash) {
+  return {
+    kind: "receipt", reply, command_id: commandId, role, head_seq: seq, head_hash: headHash,
+    state_hash: stateHash || "", received_at: now(),
+  };
+}
+
 export class UmpireClient {
-  constructor(url, { reconnectDelay = 250 } = {}) {
+  constructor(url, { reconnectDelay = 250, receipts } = {}) {
     this.url = url;
+    // The anchors of the games played (docs/audit.md 8.1): IndexedDB where the browser has it.
+    this.receipts = receipts || (typeof indexedDB !== "undefined" ? new IndexedDBReceipts() : new MemoryReceipts());
     this.reconnectDelay = reconnectDelay;
     this.credentials = [];
     this.subscriptions = new Map(); // gameId -> { lastSeq, onEvent, onState, onEnded, view }
@@ -159,6 +238,7 @@ export class UmpireClient {
       const sub = this.subscriptions.get(message.game_id);
       if (sub && message.seq === sub.lastSeq + 1) {
         sub.lastSeq = message.seq;
+        this.#keepEvent(message);
         sub.onEvent(message);
         this.#releaseState(sub);
       }
@@ -187,7 +267,29 @@ export class UmpireClient {
     sub.held = null;
     if (held.seq <= sub.stateSeq) return;
     sub.stateSeq = held.seq;
+    this.#keepState(held);
     sub.onState(held);
+  }
+
+  // A mid-game reveal announces the next epoch's seed commitment: keep it.
+  #keepEvent(frame) {
+    const p = frame.payload;
+    if (frame.event_type === "SeedRevealed" && p && p.next_commitment && Number.isInteger(p.epoch)) {
+      this.receipts.keep(frame.game_id, { kind: "commitment", epoch: p.epoch + 1, commitment: p.next_commitment, received_at: now() });
+    }
+  }
+
+  #keepState(state) {
+    if (state.head_hash) {
+      this.receipts.keep(state.game_id, receiptAnchor("state", "", state.role, state.seq, state.head_hash, state.state_hash));
+    }
+  }
+
+  #keepAccepted(accepted) {
+    if (accepted.head_seq) {
+      this.receipts.keep(accepted.game_id, receiptAnchor("accepted", accepted.command_id, "player", accepted.head_seq, accepted.head_hash, accepted.state_hash));
+    }
+    return accepted;
   }
 
   request(message) {
@@ -220,6 +322,11 @@ export class UmpireClient {
     if (scenario) message.scenario = scenario;
     const created = await this.request(message);
     this.credentials.push(created.player_credential);
+    // The create_id is a secret (it gets a player credential): never kept with the receipts.
+    this.receipts.keep(created.game_id, { kind: "commitment", epoch: 0, commitment: created.seed_commitment, received_at: now() });
+    if (created.head_seq) {
+      this.receipts.keep(created.game_id, receiptAnchor("created", "", "player", created.head_seq, created.head_hash, created.state_hash));
+    }
     if (!created.client_seed && created.client_entropy !== "waived") {
       const seed = clientSeed || freshSeed();
       await this.bindSeed(created.game_id, seed);
@@ -230,8 +337,8 @@ export class UmpireClient {
 
   // Bind a client seed to the game's current seed epoch: after create, and after each
   // mid-game reveal (its SeedRevealed carries the next commitment) before the next roll.
-  bindSeed(gameId, clientSeed) {
-    return this.request({ type: "bind_seed", game_id: gameId, client_seed: clientSeed || freshSeed() });
+  async bindSeed(gameId, clientSeed) {
+    return this.#keepAccepted(await this.request({ type: "bind_seed", game_id: gameId, client_seed: clientSeed || freshSeed() }));
   }
 
   async auth(credential) {
@@ -249,14 +356,16 @@ export class UmpireClient {
     };
     if (dice) message.dice = dice;
     if (expectedSeq !== undefined) message.expected_seq = expectedSeq;
-    return this.request(message);
+    return this.request(message).then((accepted) => this.#keepAccepted(accepted));
   }
 
   // The state now, or (atSeq) after that event, as this connection's role sees it.
-  view(gameId, atSeq) {
+  async view(gameId, atSeq) {
     const message = { type: "view", game_id: gameId };
     if (atSeq !== undefined) message.at_seq = atSeq;
-    return this.request(message);
+    const state = await this.request(message);
+    this.#keepState(state);
+    return state;
   }
 
   // onEnded(error) is called if the server ends the subscription (credential_revoked,

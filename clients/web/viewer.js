@@ -435,6 +435,23 @@ $("seq-input").addEventListener("change", () => show(Number($("seq-input").value
 $("prev").addEventListener("click", () => show(viewer.seq - 1));
 $("next").addEventListener("click", () => show(viewer.seq + 1));
 $("latest").addEventListener("click", () => show(viewer.head));
+// The receipts this browser kept of the game (IndexedDB, umpire.js), as the receipts file
+// a verifier takes (docs/audit.md 8.1): a download, made when the link is pressed.
+$("save-receipts").addEventListener("click", async (event) => {
+  if ($("save-receipts").dataset.ready) {
+    delete $("save-receipts").dataset.ready; // this press downloads what was just made
+    return;
+  }
+  event.preventDefault();
+  if (!viewer.client || !viewer.gameId) return;
+  const text = await viewer.client.receipts.exportText(viewer.gameId);
+  const link = $("save-receipts");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/jsonl" }));
+  link.download = `${viewer.gameId}.receipts.jsonl`;
+  link.dataset.ready = "1";
+  link.click();
+});
 $("copy-link").addEventListener("click", async () => {
   const link = shareLink(viewer.seq);
   $("share-link").textContent = link;

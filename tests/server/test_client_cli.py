@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.support.processes import REPO, start_gateway
 from umpire.clients import UmpireClient
@@ -12,11 +14,11 @@ from umpire.server.embedded import EmbeddedRedis
 
 
 async def test_play_sends_json_lines_and_watch_prints_the_events(
-    redis_server: EmbeddedRedis, prefix: str
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
 ) -> None:
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
-    env = {**os.environ, "PYTHONPATH": str(REPO),
+    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
            "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET"}  # fmt: skip
     try:
         async with UmpireClient(url) as owner:
@@ -31,6 +33,9 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
         assert "accepted: seqs 2..4" in play.stdout
         assert "refused (invalid_command)" in play.stdout and "Fly" in play.stdout
         assert "accepted: seqs 5..6" in play.stdout
+        # Its receipts, in this machine's data directory (docs/audit.md 8.2).
+        kept = (tmp_path / "receipts" / f"{created.game_id}.jsonl").read_text().splitlines()
+        assert [json.loads(line)["head_seq"] for line in kept[1:]] == [4, 6]
         watch = subprocess.run(
             [sys.executable, "-m", "umpire.server.cli", "watch", "--url", url, "--limit", "6",
              "--credential", created.spectator_credential],

@@ -1,0 +1,114 @@
+"""Where the Python client keeps the receipts of the games it plays (docs/audit.md 8.1).
+
+`UmpireClient(url, receipts=...)` keeps, for every game it plays, the anchors the server
+gives it: the seed commitment of epoch 0 (`created`) and of each later epoch (the
+`next_commitment` of a mid-game reveal it sees in its subscription), and the receipt of
+every `created`, `accepted` and `state` it receives. A store is any object with `keep`
+and `export` (the `Receipts` protocol); two ship here:
+
+- `MemoryReceipts()` (the default): kept in the client object, lost with it;
+- `ReceiptFiles(directory)`: one file per game, `<directory>/<game_id>.jsonl`, in the
+  receipts file format itself (a header line, then one anchor a line, appended as they
+  come), so the file is what the verifiers take: `verify_export.py EXPORT --receipts FILE`.
+
+`export(game_id)` gives the receipts file of a game as text (umpire-receipts/1).
+
+`machine_receipts()` is the folder the `umpire` command line keeps them in, on this
+machine: `<data dir>/receipts` (`UMPIRE_DATA_DIR`, else `$XDG_DATA_HOME/umpire` or
+`~/.local/share/umpire`), which `umpire receipts GAME` prints from and `umpire import`
+checks against; `umpire play` keeps its receipts there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Protocol
+
+from umpire.events.envelope import check_game_id
+from umpire.events.receipt import Anchor, receipts_header
+
+__all__ = [
+    "MemoryReceipts", "ReceiptFiles", "Receipts", "commitment", "machine_receipts", "receipt",
+]  # fmt: skip
+
+
+class Receipts(Protocol):
+    """A store of anchors by game."""
+
+    def keep(self, game_id: str, anchor: Anchor) -> None:
+        """Keep one anchor of a game (in the order received)."""
+        ...
+
+    def export(self, game_id: str) -> str:
+        """The game's receipts file (docs/audit.md 8.1) as text."""
+        ...
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def receipt(reply: str, command_id: str, role: str, seq: int, head: str, state: str) -> Anchor:
+    """A receipt as received with a `created`, `accepted` or `state`."""
+    return Anchor(
+        kind="receipt", reply=reply, command_id=command_id, role=role, head_seq=seq,
+        head_hash=head, state_hash=state, received_at=_now(),
+    )  # fmt: skip
+
+
+def commitment(epoch: int, value: str) -> Anchor:
+    """The seed commitment of a seed epoch as announced."""
+    return Anchor(kind="commitment", epoch=epoch, commitment=value, received_at=_now())
+
+
+def _text(game_id: str, anchors: list[Anchor]) -> str:
+    return "".join(line + "\n" for line in [receipts_header(game_id)] + [
+        a.line_json() for a in anchors
+    ])  # fmt: skip
+
+
+class MemoryReceipts:
+    """Anchors kept in memory (the client's default)."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, list[Anchor]] = {}
+
+    def keep(self, game_id: str, anchor: Anchor) -> None:
+        self.games.setdefault(game_id, []).append(anchor)
+
+    def export(self, game_id: str) -> str:
+        return _text(game_id, self.games.get(game_id, []))
+
+
+class ReceiptFiles:
+    """One receipts file per game in `directory` (made 0700; files 0600)."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    def path(self, game_id: str) -> Path:
+        """The game's receipts file (a game id from the server names no other file)."""
+        return self.directory / f"{check_game_id(game_id)}.jsonl"
+
+    def keep(self, game_id: str, anchor: Anchor) -> None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = self.path(game_id)
+        fresh = not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write((receipts_header(game_id) + "\n" if fresh else "") + anchor.line_json() + "\n")
+
+    def export(self, game_id: str) -> str:
+        path = self.path(game_id)
+        return path.read_text(encoding="utf-8") if path.exists() else _text(game_id, [])
+
+
+def machine_receipts() -> ReceiptFiles:
+    """The receipts folder of this machine's data directory (module docstring)."""
+    data = os.environ.get("UMPIRE_DATA_DIR", "").strip()
+    if not data:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+        data = os.path.join(base, "umpire")
+    return ReceiptFiles(Path(data) / "receipts")

@@ -1,0 +1,161 @@
+"""The receipts this machine keeps of the games the CLI plays (docs/audit.md 8.1).
+
+Every `umpire new`, `bind`, `send`, `takeback` and `reveal` appends its anchors to
+`<data dir>/receipts/<game>.jsonl` (the data directory that also holds the store's secret,
+0700; the file 0600): the seed commitment of each epoch as it is announced, and the
+receipt of the head after each write, for the player's view. `umpire receipts GAME` prints
+the file; `umpire audit` and `umpire import` check a log against it, so a store or an
+export changed later disagrees with what this machine was told at the time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from umpire.engine.game import Game, fold
+from umpire.engine.redaction import view_for
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import Envelope, check_game_id
+from umpire.events.errors import UmpireError
+from umpire.events.receipt import (
+    Anchor,
+    AnchorFailure,
+    ReceiptsInvalid,
+    read_receipts,
+    receipt_state_hash,
+    receipts_header,
+)
+
+FOLDER = "receipts"
+
+
+class NoReceipts(UmpireError):
+    """No receipts are kept for a game on this machine."""
+
+    code = "no_receipts"
+
+
+def receipts_path(data_dir: Path, game_id: str) -> Path:
+    """Where this machine keeps a game's receipts (a game id names no other file)."""
+    return Path(data_dir) / FOLDER / f"{check_game_id(game_id)}.jsonl"
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def keep(data_dir: Path, game_id: str, anchors: list[Anchor]) -> None:
+    """Append anchors to the game's receipts file (made, with its header, if absent). The
+    command is written already: a file that cannot be written is a warning, not a failure."""
+    path = receipts_path(data_dir, game_id)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fresh = not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            head = [receipts_header(game_id)] if fresh else []
+            f.write("".join(line + "\n" for line in head + [a.line_json() for a in anchors]))
+    except OSError as exc:
+        print(f"umpire: warning: the receipt was not kept in {path}: {exc.strerror or exc}",
+              file=sys.stderr)  # fmt: skip
+
+
+def head_receipt(
+    ruleset: Ruleset[Any], game: Game, reply: str, command_id: str, role: Role = Role.PLAYER
+) -> Anchor:
+    """The receipt of the game's head for `role`, as the gateway's reply would carry it."""
+    revealed = game.meta.revealed_seed is not None
+    view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+    return Anchor(
+        kind="receipt", reply=reply, command_id=command_id, role=role.value,
+        head_seq=game.meta.seq, head_hash=game.meta.last_hash,
+        state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, view),
+        received_at=_now(),
+    )  # fmt: skip
+
+
+def commitment_anchor(epoch: int, commitment: str) -> Anchor:
+    """The seed commitment of `epoch` as it was announced."""
+    return Anchor(kind="commitment", epoch=epoch, commitment=commitment, received_at=_now())
+
+
+def kept(data_dir: Path, game_id: str) -> list[Anchor] | None:
+    """The anchors this machine keeps for a game, or None if it keeps none."""
+    path = receipts_path(data_dir, game_id)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    game, anchors = read_receipts(text, str(path))
+    if game != game_id:
+        raise ReceiptsInvalid(f"{path} holds the receipts of game {game!r}, not {game_id!r}")
+    return anchors
+
+
+def read_file(path: Path, game_id: str) -> list[Anchor]:
+    """The anchors of a receipts file given on the command line, for game `game_id`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReceiptsInvalid(f"the receipts file {path} cannot be read ({exc})") from None
+    game, anchors = read_receipts(text, str(path))
+    if game != game_id:
+        raise ReceiptsInvalid(
+            f"the receipts file {path} is of game {game!r}, the log of game {game_id!r}"
+        )
+    return anchors
+
+
+def cmd_receipts(settings: Any, args: Any) -> int:
+    """`umpire receipts GAME`: print the receipts file this machine keeps for the game."""
+    path = receipts_path(settings.data_dir, args.game)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise NoReceipts(
+            f"no receipts are kept for game {args.game!r} on this machine (looked for {path}): "
+            "they are written by umpire new, bind, send, takeback and reveal",
+            game_id=args.game,
+        ) from None
+    read_receipts(text, str(path))  # a damaged file is said so, not printed as if whole
+    print(text, end="")
+    return 0
+
+
+def check_state_hashes(
+    anchors: list[Anchor], envelopes: Sequence[Envelope], ruleset: Ruleset[Any]
+) -> AnchorFailure | None:
+    """The receipts' state hashes against the views the log gives (docs/audit.md 8.1):
+    each receipt's role's view at its seq, rebuilt by folding the log, hashes to its
+    `state_hash`. A view asked after the final reveal shows everything, so either the view
+    before it or the revealed one may stand. The first receipt (by seq) that matches
+    neither, or None. Call it only once the head hashes agree."""
+    kept = sorted((a for a in anchors if a.kind == "receipt" and a.state_hash),
+                  key=lambda a: a.head_seq)  # fmt: skip
+    game: Game | None = None
+    folded = 0
+    for a in kept:
+        game = fold(envelopes[folded : a.head_seq], game, ruleset)
+        folded = a.head_seq
+        assert game is not None
+        seen = [
+            receipt_state_hash(a.head_seq, a.head_hash, msgspec.to_builtins(
+                view_for(ruleset, game.state, Role(a.role), revealed=revealed)
+            ))
+            for revealed in (False, True)
+        ]  # fmt: skip
+        if a.state_hash not in seen:
+            return AnchorFailure(seq=a.head_seq, message=(
+                f"{a.named()} states the {a.role}'s view at seq {a.head_seq} hashes to "
+                f"{a.state_hash}; the view the log gives there hashes to {seen[0]}: the "
+                "server showed a state the log does not make"
+            ))  # fmt: skip
+    return None
