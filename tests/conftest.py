@@ -37,6 +37,22 @@ if "counter" not in registry.available() or not registry.shipped():
 _prefixes = itertools.count(1)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_data_home() -> Iterator[Path]:
+    """The suite's own XDG_DATA_HOME: a command run without --data-dir (and the receipts it
+    keeps) writes into a folder of the run, never into the data of whoever runs the suite."""
+    before = os.environ.get("XDG_DATA_HOME")
+    with tempfile.TemporaryDirectory(prefix="umpire-test-data-home-") as tmp:
+        os.environ["XDG_DATA_HOME"] = tmp
+        try:
+            yield Path(tmp)
+        finally:
+            if before is None:
+                os.environ.pop("XDG_DATA_HOME", None)
+            else:
+                os.environ["XDG_DATA_HOME"] = before
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[EmbeddedRedis]:
     """One embedded Valkey for the whole session (appendfsync always)."""

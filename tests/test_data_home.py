@@ -1,0 +1,17 @@
+"""The suite writes nothing into the data folder of whoever runs it: a command run without
+--data-dir keeps its store and receipts (`<data dir>/receipts/GAME.jsonl`) in the default
+data folder, which the suite points at a temporary folder of its own (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from umpire.server.embedded import default_data_dir
+
+
+def test_the_default_data_dir_is_the_runs_own_temporary_folder() -> None:
+    home_data = Path.home() / ".local" / "share"
+    assert not default_data_dir().is_relative_to(home_data), default_data_dir()
+    assert Path(os.environ["XDG_DATA_HOME"]).is_relative_to(tempfile.gettempdir())
