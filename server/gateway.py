@@ -44,8 +44,10 @@ from umpire.server.keepalive import Keepalive
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.replay_cache import ReplayCache
+from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.revocations import RevocationListener
-from umpire.server.session import Close, Follow, Output, Session, Unfollow, pushed_state
+from umpire.server.session import Session
+from umpire.server.views import pushed_state
 
 log = logging.getLogger("umpire.gateway")
 

@@ -20,7 +20,8 @@ from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch
 from umpire.server.games import Games
 from umpire.server.gateway import Gateway
-from umpire.server.session import Close, Follow, Output, Session, Unfollow
+from umpire.server.requests import Close, Follow, Output, Unfollow
+from umpire.server.session import Session
 
 OPERATOR = "o" * 32
 
