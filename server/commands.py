@@ -1,9 +1,8 @@
 """The command path of a session (server/session.py): `create`, `command` and `bind_seed`,
-and the `created` and `accepted` replies with their receipts."""
+and the `created` and `accepted` replies with their receipts. No I/O: the writes are
+asked of the driver (server/requests.py `CreateGame`, `Handle`, `BindClientSeed`)."""
 
 from __future__ import annotations
-
-import time
 
 import msgspec
 
@@ -12,7 +11,6 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.store import Credential
 from umpire.events.wire import (
     Accepted,
     BindSeed,
@@ -21,11 +19,18 @@ from umpire.events.wire import (
     SendCommand,
 )
 from umpire.server import credentials
-from umpire.server.admission import (
-    work_cost,
-)
+from umpire.server.admission import work_cost
 from umpire.server.credentials import Unauthorized
 from umpire.server.games import game_id_for_create
+from umpire.server.requests import (
+    BindClientSeed,
+    CachedGame,
+    CreateGame,
+    DropGrant,
+    Handle,
+    IssueCredentials,
+    Steps,
+)
 from umpire.server.rules_pool import WorkMeter
 
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
@@ -37,7 +42,7 @@ class Commands:
 
     __slots__ = ()
 
-    async def _create(self, msg: Create) -> None:
+    def _create(self, msg: Create) -> Steps[None]:
         # A create_id names the game, so a re-sent create finds the game it made before
         # (the log's command-id check makes the second append a duplicate). A re-sent
         # create's answer has new credentials (the server keeps only digests, so it cannot
@@ -49,7 +54,7 @@ class Commands:
         if not msg.setup and scenario is None:
             # No setup at all: the ruleset's default scenario, as `umpire new RULESET` starts.
             scenario = registry.get(msg.ruleset).default_scenario or None
-        created = await self.gw.games.create(
+        created = yield CreateGame(
             msg.ruleset,
             msg.setup,
             client_seed=msg.client_seed,  # refused: it must follow the commitment
@@ -58,13 +63,8 @@ class Commands:
             scenario=scenario,
             opponent_manual_dice=msg.opponent_manual_dice,
         )
-        if created.duplicate:
-            player, spectator = await credentials.reissue(
-                self.gw.store, created.game_id, RESENT_CREATE_SLOT
-            )
-        else:
-            player = await credentials.issue(self.gw.store, created.game_id, Role.PLAYER)
-            spectator = await credentials.issue(self.gw.store, created.game_id, Role.SPECTATOR)
+        resent = RESENT_CREATE_SLOT if created.duplicate else None
+        player, spectator = yield IssueCredentials(created.game_id, resent)
         self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
         self.gw.metrics.games_created += not created.duplicate
         self._reply(
@@ -80,36 +80,35 @@ class Commands:
             )
         )
 
-    async def _command(self, msg: SendCommand) -> None:
+    def _command(self, msg: SendCommand) -> Steps[None]:
         # A credential revoked since it was presented is refused by the append itself.
-        digest = await self._player_grant(msg.game_id, msg.credential, msg.id, "send commands to")
+        digest = yield from self._player_grant(
+            msg.game_id, msg.credential, msg.id, "send commands to"
+        )
         role = Role.PLAYER
-        started = time.perf_counter()
+        started = self.now
         meter = WorkMeter()
         try:
-            result = await self.gw.games.handle(
+            result = yield Handle(
                 msg.game_id,
                 msg.command_id,
                 msg.command,
                 manual_dice=msg.dice,
                 expected_seq=msg.expected_seq,
                 role=role,
-                credential=Credential(digest, role.value),
+                digest=digest,
                 meter=meter,
             )
         except Unauthorized:
-            await self.gw.drop_grant(msg.game_id, digest)
+            yield DropGrant(msg.game_id, digest)
             raise
         finally:
             # The rules' work, accepted or refused, is the sender's (server/admission.py).
             self.gw.admission.charge_work(
-                self.budget, self.address, "command_work", work_cost(meter.seconds),
-                time.monotonic(),
-            )  # fmt: skip
-        self.gw.metrics.observe_command(
-            time.perf_counter() - started, appended=not result.duplicate
-        )
-        head_seq, head_hash, state_hash = await self._receipt(msg.game_id, role)
+                self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
+            )
+        self.gw.metrics.observe_command(self.now - started, appended=not result.duplicate)
+        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
         self._reply(
             Accepted(
                 game_id=msg.game_id,
@@ -123,19 +122,16 @@ class Commands:
             )
         )
 
-    async def _receipt(self, game_id: str, role: Role) -> tuple[int, str, str]:
+    def _receipt(self, game_id: str, role: Role) -> Steps[tuple[int, str, str]]:
         """The receipt of a reply: the game's head and the state hash of `role`'s view
         there. Taken from the cached game (no round trip on the command path); only a game
         the cache let go of is loaded, and without a store there is no receipt (0, "")."""
-        cached = self.gw.games.cached(game_id)
-        if cached is None:
-            try:
-                cached = await self.gw.games.load(game_id)
-            except UmpireError:
-                # The command is written: a store that went away since must not turn its
-                # success into an error. The reply goes without a receipt (`view` has one).
-                return 0, "", ""
-        ruleset, game = cached
+        try:
+            ruleset, game = yield CachedGame(game_id)
+        except UmpireError:
+            # The command is written: a store that went away since must not turn its
+            # success into an error. The reply goes without a receipt (`view` has one).
+            return 0, "", ""
         revealed = game.meta.revealed_seed is not None
         state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
         return (
@@ -144,22 +140,20 @@ class Commands:
             receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
         )
 
-    async def _bind_seed(self, msg: BindSeed) -> None:
+    def _bind_seed(self, msg: BindSeed) -> Steps[None]:
         """The player's seed for the current seed epoch (docs/audit.md (4.1))."""
-        digest = await self._player_grant(
+        digest = yield from self._player_grant(
             msg.game_id, msg.credential, msg.id, "bind a client seed for"
         )
         role = Role.PLAYER
         try:
-            result = await self.gw.games.bind_client_seed(
-                msg.game_id, msg.client_seed, credential=Credential(digest, role.value)
-            )
+            result = yield BindClientSeed(msg.game_id, msg.client_seed, role, digest)
         except Unauthorized:
-            await self.gw.drop_grant(msg.game_id, digest)
+            yield DropGrant(msg.game_id, digest)
             raise
         # The receipt of a command's reply (docs/audit.md "Receipts"): a client that keeps
         # receipts can check the binding later, as it checks its commands.
-        head_seq, head_hash, state_hash = await self._receipt(msg.game_id, role)
+        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
         self._reply(
             Accepted(
                 game_id=msg.game_id,

@@ -1,8 +1,9 @@
 """The websocket gateway: one `Connection` per client, speaking events/wire.py.
 
 The protocol itself (grants, admission, dispatch) is the connection's `Session`
-(server/session.py, no I/O); the connection reads frames into it and carries out what it
-answers.
+(server/session.py, no I/O); the connection reads frames into it through the driver
+(server/driver.py), which performs the session's requests, and carries out what it leaves
+in its outbox.
 Each connection has a bounded outgoing queue drained by one writer task. A subscription
 catches up in a task of its own (from the feed's window or the stream), then goes live:
 the game's feed puts each new frame straight into the queue (server/feed.py). Both go by
@@ -37,6 +38,7 @@ from umpire.server.admission import (
 )
 from umpire.server.background import cancel_all
 from umpire.server.config import Settings
+from umpire.server.driver import pushed_state, serve_frame, stop_catch_up
 from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch, text_frame, writable_now
 from umpire.server.games import Games
@@ -47,7 +49,6 @@ from umpire.server.replay_cache import ReplayCache
 from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.revocations import RevocationListener
 from umpire.server.session import Session
-from umpire.server.views import pushed_state
 
 log = logging.getLogger("umpire.gateway")
 
@@ -386,7 +387,7 @@ class Connection:
                     continue  # keep reading (and dropping) so the close handshake completes
                 gw.inflight += 1
                 try:
-                    await session.receive(raw)
+                    await serve_frame(gw, session, raw)
                     for item in outbox:  # inline: one reply is the common case
                         if type(item) is bytes:
                             await self.send(item)
@@ -424,6 +425,7 @@ class Connection:
         for game_id in list(session.subs):
             sub = session.unsubscribe(game_id)
             if sub is not None:
+                stop_catch_up(sub.task)
                 await self._finish(sub)
         for sub in list(self._lost.values()):
             await self._finish(sub)
@@ -634,11 +636,11 @@ class Connection:
         more than one step's cost and a small budget still sees its events come."""
         limit = min(end, start + STREAM_PAGE - 1) - start + 1
         count = min(CATCH_UP_PAGE, limit)
-        while wait := self.session.pace("catch_up", catch_up_cost(count)):
+        while wait := self.session.pace("catch_up", catch_up_cost(count), time.monotonic()):
             await asyncio.sleep(wait)
         while count < limit:
             step = min(CATCH_UP_PAGE, limit - count)
-            if self.session.pace("catch_up", catch_up_cost(step)):
+            if self.session.pace("catch_up", catch_up_cost(step), time.monotonic()):
                 break  # not at once: read what is paid
             count += step
         return count
@@ -663,6 +665,7 @@ class Connection:
         await): `lose_game` then ends the subscription and tells the client."""
         sub = self.session.lose_game_now(game_id)
         if sub is not None:
+            stop_catch_up(sub.task)
             self._lost[game_id] = sub
 
     async def lose_game(self, game_id: str) -> None:
@@ -685,6 +688,7 @@ class Connection:
         if self.session.subs.get(game_id) is not sub:
             return
         self.session.unsubscribe(game_id)
+        stop_catch_up(sub.task)
         await self._finish(sub)
         self.gw.metrics.error("log_rewound")
         notice = self.session.rewound_notice(game_id, head)

@@ -1,5 +1,6 @@
 """A session's credentials (server/session.py): `auth`, `revoke`, the roles a connection's
-credentials grant, and its place in the gateway's table of credential holders."""
+credentials grant, and its place in the gateway's table of credential holders. No I/O:
+the store's answers are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,16 @@ from umpire.events.wire import (
     encoder,
 )
 from umpire.server import credentials
-from umpire.server.admission import (
-    TooManyGrants,
-)
+from umpire.server.admission import TooManyGrants
 from umpire.server.credentials import Unauthorized
 from umpire.server.feed import Subscription
+from umpire.server.requests import (
+    CredentialHeld,
+    DropGrant,
+    RevokeCredential,
+    Steps,
+    VerifyCredential,
+)
 
 
 class Grants:
@@ -24,24 +30,24 @@ class Grants:
 
     __slots__ = ()
 
-    async def _auth(self, credential: str, request_id: str | None, reply: bool = True) -> None:
+    def _auth(self, credential: str, request_id: str | None, reply: bool = True) -> Steps[None]:
         if credentials.is_operator(credential, self.settings.operator_token):
             self.operator = True
             if reply:
                 self._reply(Authenticated(game_id="", role="operator", id=request_id))
             return
-        game_id, role = await credentials.verify(self.gw.store, credential)  # one lookup
+        game_id, role = yield VerifyCredential(credential)  # one lookup
         self._grant(game_id, role, credentials.fingerprint(credential)[1])
         if reply:
             self._reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
 
-    async def _player_grant(
+    def _player_grant(
         self, game_id: str, credential: str | None, request_id: str | None, what: str
-    ) -> str:
+    ) -> Steps[str]:
         """The digest of this connection's player credential for `game_id` (presenting
         `credential` first if given); Unauthorized for any other role, naming `what`."""
         if credential:
-            await self._auth(credential, request_id, reply=False)
+            yield from self._auth(credential, request_id, reply=False)
         role = self._role(game_id)
         if role is not Role.PLAYER:
             raise Unauthorized(
@@ -98,8 +104,8 @@ class Grants:
 
     def lose_game_now(self, game_id: str) -> Subscription | None:
         """The credential for `game_id` was revoked: drop its role and its subscription at
-        once (no await), so the next message is refused and no further event is queued;
-        the subscription dropped, for the connection to finish (`Unfollow`)."""
+        once, so the next message is refused and no further event is queued; the
+        subscription dropped, for the connection to stop and finish (`Unfollow`)."""
         self._forget_grant(game_id)
         self.revoked_games[game_id] = None
         return self.unsubscribe(game_id)
@@ -115,24 +121,22 @@ class Grants:
             )
         )
 
-    async def _still_valid(self, game_id: str) -> None:
+    def _still_valid(self, game_id: str) -> Steps[None]:
         """Refuse a command whose credential was revoked since it was presented."""
         digest = self.grants.get(game_id)
         if digest is None:
             return  # operator (referee) access holds no game credential
-        (valid,) = await credentials.held(self.gw.store, [(game_id, digest)])
-        if not valid:
-            await self.gw.drop_grant(game_id, digest)
+        if not (yield CredentialHeld(game_id, digest)):
+            yield DropGrant(game_id, digest)
             raise Unauthorized(f"the credential for game {game_id!r} was revoked", game_id=game_id)
 
-    async def _revoke(self, msg: Revoke) -> None:
+    def _revoke(self, msg: Revoke) -> Steps[None]:
         if not self.operator:
             raise Unauthorized("only the operator may revoke credentials: auth with its token")
         game_id, digest = credentials.fingerprint(msg.credential)
         holding = len(self.gw.holders.get((game_id, digest), ()))
-        existed = await credentials.revoke(self.gw.store, msg.credential)
-        # At once here, whether or not this gateway's announcement has come back yet.
-        self.gw.revoked_now(game_id, digest)
+        # Every holder here has lost the game when the answer comes.
+        existed = yield RevokeCredential(msg.credential, game_id, digest)
         self._reply(Revoked(game_id=game_id, existed=existed, dropped=holding, id=msg.id))
 
     def _role(self, game_id: str) -> Role:

@@ -1,14 +1,21 @@
-"""The protocol of one client connection, without sockets: frames in, frames and effects out.
+"""The protocol of one client connection with no I/O: frames and answers in, frames,
+effects and requests out.
 
 A `Session` holds what a connection knows about its client: the credentials it presented
 and the roles they grant, its admission budget and message rate, its subscriptions. Each
-frame the client sent goes to `receive`, which decodes it, charges it, carries it out
-through the gateway's services (games, feeds, replays: the store is behind them) and
-appends what the connection must do to `outbox`: frames to send (bytes, in order) and
-effects (`Follow`, `Unfollow`, `Close`). As in websockets' own protocol core
-(`data_to_send`), nothing here touches a socket, a writer task or backpressure: the
-connection (server/gateway.py) reads frames, writes the outbox and carries out the
-effects; tests/server/test_session.py drives a session with no socket at all.
+frame the client sent goes to `receive(frame, now)`, which decodes it, charges it and
+carries it out. Where that needs the world (a game loaded, a command appended, a
+credential verified, a page of the log read) it returns a request (server/requests.py)
+and waits: the driver (server/driver.py) performs it and hands the answer back with
+`resume(answer, now)`, or the error it raised with `fail(error, now)`, each of which
+returns the next request or None once the frame is done. What the connection must do is
+left in `outbox`: frames to send (bytes, in order) and effects (`Follow`, `Unfollow`,
+`Close`). As in websockets' sans-I/O core (`receive_data`, `data_to_send`), nothing here
+reads the clock, awaits, or touches a socket, a task or the store: the time comes in with
+each frame and answer, and tests/server/test_session*.py drive a session with none of
+them. The work of each message is in the module of its job: server/commands.py (create,
+command, bind_seed), server/grants.py (auth, revoke, roles), server/views.py (view,
+list_games) and server/subscriptions.py (subscribe, unsubscribe).
 
 Every error a message causes is answered here, as a typed `error` frame with the request
 id, and the session goes on.
@@ -16,10 +23,8 @@ id, and the session goes on.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
-import time
 from typing import Any, NoReturn, Protocol
 
 import msgspec
@@ -27,7 +32,6 @@ import msgspec
 from umpire.engine import registry
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
-from umpire.events.store import Store
 from umpire.events.unreachable import UNREACHABLE
 from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
@@ -56,14 +60,12 @@ from umpire.server.admission import (
 )
 from umpire.server.commands import Commands
 from umpire.server.config import Settings
-from umpire.server.feed import Notifier, Sink, Subscription
-from umpire.server.games import Games
+from umpire.server.feed import Sink, Subscription
 from umpire.server.grants import Grants
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
-from umpire.server.replay_cache import ReplayCache
-from umpire.server.requests import Close, Output
+from umpire.server.requests import Close, Output, Request, Steps, Wait
 from umpire.server.subscriptions import Subscriptions
 from umpire.server.views import Views
 
@@ -85,27 +87,16 @@ _ALLOWED = "create, auth, subscribe, unsubscribe, command, list_games, view, rev
 class Shared(Protocol):
     """What every session of one gateway shares (server/gateway.py `Gateway`)."""
 
+    # All of it in memory: what needs I/O (games, store, feeds, replays) is asked of the
+    # driver instead (server/requests.py).
     settings: Settings
-    games: Games
-    store: Store
-    notifier: Notifier
     metrics: Metrics
     mistakes: MistakeLog
     admission: Admission
-    heavy: asyncio.Lock
-    replays: ReplayCache
     ruleset_names: dict[str, str]
     holders: dict[tuple[str, str], set[Any]]
     revoked: dict[tuple[str, str], None]
     draining: bool
-
-    def revoked_now(self, game_id: str, digest: str) -> None:
-        """Every holder of the credential loses the game at once."""
-        ...
-
-    async def drop_grant(self, game_id: str, digest: str) -> int:
-        """Every holder of the credential loses the game; how many did."""
-        ...
 
 
 class Session(Commands, Grants, Subscriptions, Views):
@@ -119,8 +110,9 @@ class Session(Commands, Grants, Subscriptions, Views):
     # dict: python -m bench's memory per idle connection). A weak reference is how tests
     # see a session freed.
     __slots__ = (
-        "__weakref__", "address", "budget", "grants", "gw", "holder", "operator", "outbox",
-        "paused_until", "refilled", "revoked_games", "roles", "settings", "subs", "tokens",
+        "__weakref__", "_steps", "address", "budget", "grants", "gw", "holder", "now",
+        "operator", "outbox", "paused_until", "refilled", "revoked_games", "roles", "settings",
+        "subs", "tokens",
     )  # fmt: skip
 
     def __init__(self, shared: Shared, address: str, holder: Sink, now: float) -> None:
@@ -143,6 +135,10 @@ class Session(Commands, Grants, Subscriptions, Views):
         self.refilled = now
         # Filled by `receive`, emptied by the connection once it has carried it out.
         self.outbox: list[Output] = []
+        # The time the driver gave with the last frame or answer (time.monotonic()).
+        self.now = now
+        # The work of the frame being answered, waiting for the answer to its request.
+        self._steps: Steps[None] | None = None
 
     def welcome(self) -> bytes:
         """The first frame of every connection."""
@@ -152,12 +148,16 @@ class Session(Commands, Grants, Subscriptions, Views):
 
     # -- input -----------------------------------------------------------------------------
 
-    async def receive(self, raw: str | bytes) -> None:
-        """Take one frame from the client; what to send and do is left in `outbox`."""
+    def receive(self, raw: str | bytes, now: float) -> Request | None:
+        """Take one frame from the client at time `now`: the first request its work makes
+        of the driver, or None when it is done. What to send and do is left in `outbox`."""
+        if self._steps is not None:
+            raise RuntimeError("a frame came before the previous one's request was answered")
+        self.now = now
         if not self._take_token():
             self.mistake("rate_limited", "too many messages per second")
             self.outbox.append(Close(CLOSE_RATE_LIMIT, "too many messages per second"))
-            return
+            return None
         if isinstance(raw, bytes):
             self.mistake("binary_frame", f"{len(raw)} bytes")
             self._reply(
@@ -166,20 +166,19 @@ class Session(Commands, Grants, Subscriptions, Views):
                     message="binary frames are not accepted: send JSON text frames",
                 )
             )
-            return
-        # Decoded and dispatched inline, not in a coroutine of its own: every message of
-        # every client comes here, and the split must not add a coroutine per message.
+            return None
+        # Refused inline: a frame that is not a message makes no request.
         if too_deep(raw):  # before parsing: the parser would recurse once per level
             self._refuse_deep(raw)
-            return
+            return None
         try:
             message = client_decoder.decode(raw)  # typed, in one pass
         except msgspec.DecodeError as exc:  # ValidationError included
             self._refuse_frame(raw, exc)
-            return
+            return None
         except RecursionError:  # cannot happen below MAX_DEPTH; never lose the connection
             self._refuse_deep(raw)
-            return
+            return None
         request_id: str | None = message.id
         if self.gw.draining:
             self._reply(
@@ -190,9 +189,39 @@ class Session(Commands, Grants, Subscriptions, Views):
                     id=request_id,
                 )
             )
-            return
+            return None
+        self._steps = self._answer(message, request_id)
+        return self._step(None, None)
+
+    def resume(self, answer: Any, now: float) -> Request | None:
+        """The answer to the last request, at time `now`: the next request, or None."""
+        self.now = now
+        return self._step(answer, None)
+
+    def fail(self, error: BaseException, now: float) -> Request | None:
+        """The last request failed with `error` at time `now`: the next request, or None.
+        The error is answered as the request's own (an `error` frame); one that is not an
+        Exception (a cancellation) is raised again, here."""
+        self.now = now
+        return self._step(None, error)
+
+    def _step(self, answer: Any, error: BaseException | None) -> Request | None:
+        steps = self._steps
+        if steps is None:
+            raise RuntimeError("no request of this session is waiting for an answer")
         try:
-            await self._handle(message)
+            return steps.send(answer) if error is None else steps.throw(error)
+        except StopIteration:
+            self._steps = None
+            return None
+        except BaseException:
+            self._steps = None
+            raise
+
+    def _answer(self, message: Any, request_id: str | None) -> Steps[None]:
+        """Carry out `message`; every error it causes is answered, and the session goes on."""
+        try:
+            yield from self._handle(message)
         except UNREACHABLE as exc:
             # A store call that did not map its connection error: the same answer.
             self.gw.metrics.error("store_unavailable")
@@ -218,7 +247,7 @@ class Session(Commands, Grants, Subscriptions, Views):
             )
 
     def _take_token(self) -> bool:
-        now = time.monotonic()
+        now = self.now
         rate = self.settings.max_messages_per_second
         self.tokens = min(self.settings.max_burst, self.tokens + (now - self.refilled) * rate)
         self.refilled = now
@@ -280,43 +309,41 @@ class Session(Commands, Grants, Subscriptions, Views):
 
     def admit(self, kind: str, cost: int) -> None:
         """Charge `cost` to this connection and its address, or refuse (over_budget)."""
-        refusal = self.gw.admission.charge(self.budget, self.address, kind, cost, time.monotonic())
+        refusal = self.gw.admission.charge(self.budget, self.address, kind, cost, self.now)
         if refusal is not None:
             self._refused(refusal)
 
-    def pace(self, kind: str, cost: int) -> float:
+    def pace(self, kind: str, cost: int, now: float) -> float:
         """For work a client is owed (its catch-up), slowed rather than refused: pay `cost`
-        from this connection's and its address's budgets and return 0, or return the
-        seconds to wait before asking again."""
-        return self.gw.admission.pay_or_wait(
-            self.budget, self.address, kind, cost, time.monotonic()
-        )
+        from this connection's and its address's budgets at `now` and return 0, or return
+        the seconds to wait before asking again."""
+        return self.gw.admission.pay_or_wait(self.budget, self.address, kind, cost, now)
 
-    async def wait_to_pay(self, kind: str, cost: int) -> None:
+    def wait_to_pay(self, kind: str, cost: int) -> Steps[None]:
         """For a player's play (a command, a view of the head): pay `cost`, waiting for the
         budgets first if they cannot pay now, rather than refusing. Nothing is read from
         this client meanwhile (its reader is here), so it gets no more than a refused
         client that retries after `retry_after`: a command's work left in debt (or a
         catch-up's pages) slows its sender's next message, never fails it."""
-        while wait := self.pace(kind, cost):
+        while wait := self.pace(kind, cost, self.now):
             if self.gw.draining:
                 return  # answered at once: the gateway is going
             self.gw.admission.paced[kind] += 1
-            await asyncio.sleep(min(wait, PACE_STEP))
+            yield Wait(min(wait, PACE_STEP))
 
     def _refused(self, refusal: Refusal) -> NoReturn:
         """Refuse with over_budget, and read nothing more from this client until it
         could pay: a client that resends at once is slowed by TCP, not answered again."""
         self.mistake("over_budget", refusal.message())
         pause = min(max(refusal.retry_after, MIN_PAUSE), MAX_PAUSE)
-        self.paused_until = time.monotonic() + pause
+        self.paused_until = self.now + pause
         raise OverBudget.of(refusal)
 
     # -- dispatch --------------------------------------------------------------------------
 
-    async def _handle(self, message: Any) -> None:
+    def _handle(self, message: Any) -> Steps[None]:
         if isinstance(message, Create):
-            refusal = self.gw.admission.charge_create(self.address, time.monotonic())
+            refusal = self.gw.admission.charge_create(self.address, self.now)
             if refusal is not None:
                 self._refused(refusal)
             self.admit("create", CREATE_COST)
@@ -325,36 +352,37 @@ class Session(Commands, Grants, Subscriptions, Views):
             isinstance(message, GetView) and message.at_seq is None
         ):
             # A player's play is paced, never refused (docs/protocol.md, "Admission").
-            await self.wait_to_pay(type(message).__name__.lower(), MESSAGE_COST)
+            yield from self.wait_to_pay(type(message).__name__.lower(), MESSAGE_COST)
         elif not isinstance(message, ListGames) and not (
             isinstance(message, GetView) and message.at_seq is not None
         ):
             self.admit(type(message).__name__.lower(), MESSAGE_COST)
         match message:
             case Create():
-                await self._create(message)
+                yield from self._create(message)
             case Auth():
-                await self._auth(message.credential, message.id)
+                yield from self._auth(message.credential, message.id)
             case Subscribe():
-                await self._subscribe(message)
+                yield from self._subscribe(message)
             case Unsubscribe():
-                self._unfollow(message.game_id)
+                yield from self._unfollow(message.game_id)
                 self._reply(Unsubscribed(game_id=message.game_id, id=message.id))
             case SendCommand():
-                await self._command(message)
+                yield from self._command(message)
             case ListGames():
-                await self._list(message)
+                yield from self._list(message)
             case GetView():
                 role = self._role(message.game_id)
                 if message.at_seq is None:
-                    self._reply(await self._view(message.game_id, role, message.id))
+                    self._reply((yield from self._view(message.game_id, role, message.id)))
                 else:
-                    view = await self._view_at(message.game_id, role, message.at_seq, message.id)
+                    at_seq = message.at_seq
+                    view = yield from self._view_at(message.game_id, role, at_seq, message.id)
                     self._reply(view)
             case Revoke():
-                await self._revoke(message)
+                yield from self._revoke(message)
             case BindSeed():
-                await self._bind_seed(message)
+                yield from self._bind_seed(message)
 
 
 def _jsonable(value: Any) -> bool:

@@ -1,5 +1,6 @@
 """A session's subscriptions (server/session.py): `subscribe` and `unsubscribe`, as effects
-(`Follow`, `Unfollow`) the connection carries out."""
+(`Follow`, `Unfollow`) the connection carries out. No I/O: the feed and the store's
+answers are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from umpire.events.wire import (
     encoder,
 )
 from umpire.server.feed import Subscription
-from umpire.server.requests import Follow, Unfollow
+from umpire.server.requests import (
+    FeedHead,
+    Follow,
+    OpenFeed,
+    ReadVersion,
+    Steps,
+    StopCatchUp,
+    Unfollow,
+)
 
 
 class Subscriptions:
@@ -20,12 +29,12 @@ class Subscriptions:
 
     __slots__ = ()
 
-    async def _subscribe(self, msg: Subscribe) -> None:
+    def _subscribe(self, msg: Subscribe) -> Steps[None]:
         if msg.credential:
-            await self._auth(msg.credential, msg.id, reply=False)
+            yield from self._auth(msg.credential, msg.id, reply=False)
         role = self._role(msg.game_id)
         if not msg.credential:
-            await self._still_valid(msg.game_id)
+            yield from self._still_valid(msg.game_id)
         if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
             raise UmpireError(
                 f"at most {self.settings.max_subscriptions} subscriptions per connection",
@@ -34,18 +43,18 @@ class Subscriptions:
         # The old subscription's feed is released after the new one holds it (Unfollow
         # runs after this returns), so a resubscribe keeps the game's feed open.
         start = msg.from_seq or 0
-        known = self.gw.notifier.feeds.get(msg.game_id)
-        if start > (0 if known is None else known.head):
-            await self._log_reaches(msg.game_id, start)
-        self._unfollow(msg.game_id)
-        feed = await self.gw.notifier.feed(msg.game_id)
+        known = yield FeedHead(msg.game_id)
+        if start > (known or 0):
+            yield from self._log_reaches(msg.game_id, start)
+        yield from self._unfollow(msg.game_id)
+        feed = yield OpenFeed(msg.game_id)
         self._reply(
             Subscribed(
                 game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
             )
         )
         sub = Subscription(feed, self.holder, role, start + 1, views=msg.views)
-        # Counted on the feed before the next await: a feed nobody is counted on is
+        # Counted on the feed before the next request: a feed nobody is counted on is
         # released when its last subscriber leaves, and a subscription attached to a
         # released feed would never hear of another event. Counted is not live: delivery
         # starts with the Follow below.
@@ -54,7 +63,7 @@ class Subscriptions:
             # A failed view leaves no subscription, and the feed is released with it (the
             # Unfollow of a never-served sub).
             try:
-                view = await self._view(msg.game_id, role, msg.id)
+                view = yield from self._view(msg.game_id, role, msg.id)
             except BaseException:
                 feed.detach(sub)
                 self.outbox.append(Unfollow(sub))
@@ -66,14 +75,14 @@ class Subscriptions:
         self.subs[msg.game_id] = sub
         self.outbox.append(Follow(sub))
 
-    async def _log_reaches(self, game_id: str, start: int) -> None:
+    def _log_reaches(self, game_id: str, start: int) -> Steps[None]:
         """Refuse a subscribe `from_seq` past the end of the log: its client holds events
         the store has lost (a `log_rewound` it missed while away). Resumed there, it would
         take the new events that reuse those seqs for the ones after what it holds. Asked
         of the store only when this gateway's feed is behind `start` (or not open): a feed
         may lag the log, never lead it."""
         try:
-            head = await self.gw.store.version(game_id)
+            head = yield ReadVersion(game_id)
         except UNREACHABLE as exc:
             raise unavailable(exc, game_id, "retry later") from exc
         if 0 < head < start:  # no log at all: the feed says game_not_found
@@ -87,19 +96,18 @@ class Subscriptions:
             )
 
     def unsubscribe(self, game_id: str) -> Subscription | None:
-        """End the subscription to `game_id` at once: detached from its feed, its catch-up
-        cancelled. The subscription, for the connection to finish (`Unfollow`)."""
+        """End the subscription to `game_id` at once: detached from its feed. The
+        subscription, for the connection to stop (its catch-up task) and finish."""
         sub = self.subs.pop(game_id, None)
         if sub is None:
             return None
         sub.feed.detach(sub)
-        if sub.task is not None:
-            sub.task.cancel()
         return sub
 
-    def _unfollow(self, game_id: str) -> None:
+    def _unfollow(self, game_id: str) -> Steps[None]:
         sub = self.unsubscribe(game_id)
         if sub is not None:
+            yield StopCatchUp(sub)  # at once: no frame of it after what this message sends
             self.outbox.append(Unfollow(sub))
 
     def rewound_notice(self, game_id: str, head: int) -> bytes:

@@ -1,6 +1,7 @@
-"""The protocol of one connection without a socket (server/session.py): frames go in
-through `Session.receive`, frames and effects come out of its outbox. The store is the
-suite's real Valkey, behind the gateway's own services."""
+"""A session (server/session.py) driven by its driver (server/driver.py) with no socket:
+frames go in through `serve_frame`, which performs the session's requests on the
+gateway's own services over the suite's real Valkey; frames and effects come out of the
+session's outbox. tests/server/test_session.py drives a session with no store at all."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
+from umpire.server.driver import serve_frame, stop_catch_up
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch
@@ -45,7 +47,9 @@ class Holder:
 
     def lose_game_now(self, game_id: str) -> None:
         assert self.session is not None
-        self.session.lose_game_now(game_id)
+        sub = self.session.lose_game_now(game_id)
+        if sub is not None:
+            stop_catch_up(sub.task)
 
     async def lose_game(self, game_id: str) -> None:
         self.lose_game_now(game_id)
@@ -74,7 +78,7 @@ def open_session(gateway: Gateway, address: str = "192.0.2.1") -> Session:
 
 async def exchange(session: Session, message: dict[str, Any]) -> list[Output]:
     """Send one message; what the session left to send and do, in order."""
-    await session.receive(msgspec.json.encode(message).decode())
+    await serve_frame(session.gw, session, msgspec.json.encode(message).decode())  # type: ignore[arg-type]
     out = list(session.outbox)
     session.outbox.clear()
     return out
@@ -199,10 +203,8 @@ async def test_a_bad_command_is_refused_with_a_typed_error_and_writes_nothing(
 
 async def test_frames_that_are_not_messages_get_typed_errors(gateway: Gateway) -> None:
     session = open_session(gateway)
-    await session.receive("{not json")
-    await session.receive('{"type": "teleport", "id": "q"}')
-    await session.receive(b"\x00\x01")
-    await session.receive("[" * 100 + "]" * 100)
+    for raw in ("{not json", '{"type": "teleport", "id": "q"}', b"\x00\x01", "[" * 100 + "]" * 100):
+        await serve_frame(gateway, session, raw)
     codes = [(f["code"], f.get("id")) for f in frames(session.outbox)]
     assert codes == [
         ("bad_json", None),
