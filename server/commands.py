@@ -4,6 +4,8 @@ asked of the driver (server/requests.py `CreateGame`, `Handle`, `BindClientSeed`
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from umpire.engine import registry
@@ -21,7 +23,6 @@ from umpire.events.wire import (
 from umpire.server import credentials
 from umpire.server.admission import work_cost
 from umpire.server.credentials import Unauthorized
-from umpire.server.games import game_id_for_create
 from umpire.server.requests import (
     BindClientSeed,
     CachedGame,
@@ -35,6 +36,12 @@ from umpire.server.rules_pool import WorkMeter
 
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
 RESENT_CREATE_SLOT = "resent-create"
+
+
+def game_id_for_create(create_id: str) -> str:
+    """The game id a client's create_id stands for: the same create_id always names the
+    same game, and the game id (public) does not give the create_id (a secret) away."""
+    return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
 
 
 class Commands:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import random
 import secrets
 from collections import OrderedDict
@@ -143,12 +142,6 @@ class CommandResult(Struct, frozen=True):
     def seqs(self) -> list[int]:
         """Every appended seq."""
         return list(range(self.first_seq, self.last_seq + 1))
-
-
-def game_id_for_create(create_id: str) -> str:
-    """The game id a client's create_id stands for: the same create_id always names the
-    same game, and the game id (public) does not give the create_id (a secret) away."""
-    return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
 
 
 def decide_for(
