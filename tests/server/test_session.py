@@ -17,7 +17,7 @@ from umpire.events.errors import UmpireError
 from umpire.events.wire import CLOSE_RATE_LIMIT, ViewState
 from umpire.server.commands import game_id_for_create
 from umpire.server.credentials import Unauthorized
-from umpire.server.games import CommandResult, Created
+from umpire.server.game_records import CommandResult, Created
 from umpire.server.requests import (
     Actions,
     BindClientSeed,
