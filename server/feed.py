@@ -56,7 +56,7 @@ SEED_REVEALED = SeedRevealed.__struct_config__.tag
 EVERY_ROLE = -2  # a CachedEvent's key when its one frame is every role's
 
 # What builds a pushed `state` frame: (game id, role) -> (its seq, the encoded frame), the
-# role's view, actions and map at the game's head (server/session.py `head_view`).
+# role's view, actions and map at the game's head (server/driver.py `head_view`).
 StateBuilder = Callable[[str, Role], Awaitable[tuple[int, bytes]]]
 
 
