@@ -232,10 +232,11 @@ async def test_a_players_view_and_command_over_budget_are_paced_not_refused(
     turn's work) wait for the budget and are answered; on main both were over_budget."""
     session = open_session(gateway)
     game = await created(session)
-    session.budget.tokens = -20.0  # in debt: ~0.1 s at the default 200 units a second
+    # In debt now (~0.1 s at the default 200 units a second), however long the create took.
+    session.budget.tokens, session.budget.stamp = -20.0, time.monotonic()
     view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
     assert view["type"] == "state" and view["id"] == "v"
-    session.budget.tokens = -20.0
+    session.budget.tokens, session.budget.stamp = -20.0, time.monotonic()
     added = await answer(session, command(game["game_id"], {"type": "Add", "amount": 1}, "a"))
     assert added["type"] == "accepted"
     assert gateway.admission.paced["getview"] >= 1 and gateway.admission.paced["sendcommand"] >= 1
