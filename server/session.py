@@ -262,7 +262,7 @@ class Session(Commands, Grants, Subscriptions, Views):
     def mistake(self, code: str, detail: str) -> None:
         """Count a client's mistake, and log it in one line (rate-limited, no traceback)."""
         self.gw.metrics.error(code)
-        self.gw.mistakes.note(self.address, code, detail)
+        self.gw.mistakes.note(self.address, code, detail, self.now)
 
     def _refuse_deep(self, raw: str) -> None:
         """Answer a frame that nests deeper than MAX_DEPTH: bad_message, connection kept."""

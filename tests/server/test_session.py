@@ -125,6 +125,15 @@ def test_too_many_messages_close_with_the_rate_limit_code() -> None:
     assert ex.reply({"type": "list_games", "id": "l"})["type"] == "games"
 
 
+def test_a_mistake_is_logged_at_the_time_passed_in_not_the_clock() -> None:
+    ex = Exchange(shared())
+    ex.gw.mistakes.clock = lambda: pytest.fail("the session read the mistake log's clock")
+    ex.gw.mistakes.tokens, ex.gw.mistakes.refilled = 0.0, 0.0  # its rate spent at time 0 ...
+    ex.now = 1.0  # ... and refilled a second later, by the time the frame comes
+    ex.send("{not json")
+    assert ex.gw.mistakes.suppressed == 0 and ex.gw.mistakes.refilled == 1.0
+
+
 def test_a_draining_gateway_answers_shutting_down() -> None:
     ex = Exchange()
     ex.gw.draining = True
