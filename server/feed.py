@@ -40,7 +40,8 @@ from umpire.events.types import SeedRevealed
 from umpire.events.wire import EventFrame, encoder
 from umpire.server.background import cancel_all
 from umpire.server.framing import Batch
-from umpire.server.games import reveal_command_id
+from umpire.server.game_records import reveal_command_id
+from umpire.server.pushed_states import PushedStates
 
 log = logging.getLogger("umpire.feed")
 
@@ -55,7 +56,7 @@ SEED_REVEALED = SeedRevealed.__struct_config__.tag
 EVERY_ROLE = -2  # a CachedEvent's key when its one frame is every role's
 
 # What builds a pushed `state` frame: (game id, role) -> (its seq, the encoded frame), the
-# role's view, actions and map at the game's head (server/session.py `head_view`).
+# role's view, actions and map at the game's head (server/driver.py `head_view`).
 StateBuilder = Callable[[str, Role], Awaitable[tuple[int, bytes]]]
 
 
@@ -213,7 +214,7 @@ class Subscription:
         self.state_seq = 0
 
 
-class GameFeed:
+class GameFeed(PushedStates):
     """The recent events of one game and its subscriptions."""
 
     # Slots: a gateway holds one feed per active game (no instance dict, ~100 B a game).
@@ -319,61 +320,6 @@ class GameFeed:
                 if len(fresh) < REFRESH_PAGE:
                     self._want_states()
                     return
-
-    # -- pushed state frames (subscribe with `views`) ---------------------------------------
-
-    def _want_states(self) -> None:
-        """After a batch: build the state frame of each role a subscriber asked views for,
-        in the background (the rules' legal actions run off the loop), then offer them."""
-        if self.state_builder is None or not any(s.views for s in self.subscriptions):
-            return
-        task = self._states_task
-        if task is not None and not task.done():
-            self._states_again = True  # the running build looks at the head once more
-            return
-        self._states_task = asyncio.create_task(self._build_states())
-
-    async def _build_states(self) -> None:
-        builder = self.state_builder
-        assert builder is not None
-        if self.states is None:
-            self.states = {}
-        states = self.states
-        while True:
-            self._states_again = False
-            roles = {s.role for s in self.subscriptions if s.views}
-            for role in sorted(roles, key=_ROLES.__getitem__):
-                built = states.get(role)
-                if built is not None and built[0] >= self.head:
-                    continue
-                try:
-                    states[role] = await builder(self.game_id, role)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:  # the store away: the next batch builds again
-                    log.warning("game %s: no state frame for %s: %r", self.game_id, role, exc)
-            for sub in list(self.subscriptions):
-                self._offer_state(sub)
-            if not self._states_again:
-                return
-
-    def _offer_state(self, sub: Subscription) -> None:
-        """Send `sub` its role's newest state frame if it has every event up to it and
-        was not sent it yet (so a state never comes before the events it follows)."""
-        if not sub.views:
-            return
-        built = None if self.states is None else self.states.get(sub.role)
-        if built is None:
-            return
-        seq, frame = built
-        if not sub.state_seq < seq < sub.next_seq:
-            return
-        try:
-            # No room in its queue: this one is skipped (the next batch's state follows).
-            if sub.sink.offer(Batch([frame])):
-                sub.state_seq = seq
-        except Exception:  # one subscriber's failure never stops the others'
-            log.exception("a state frame to a subscriber failed")
 
     def attach(self, sub: Subscription) -> None:
         """Count `sub` among this feed's subscriptions (it starts by catching up)."""

@@ -29,13 +29,14 @@ class MistakeLog:
         self.refilled = clock()
         self.suppressed = 0
 
-    def note(self, address: str, code: str, detail: str) -> bool:
+    def note(self, address: str, code: str, detail: str, now: float | None = None) -> bool:
         """Log one mistake from `address` (unless over the rate); whether it was logged.
 
         `detail` is cut to 200 characters and written with %r, so no client text can
-        forge a log line or carry terminal escapes into it.
+        forge a log line or carry terminal escapes into it. `now`: the time, for a caller
+        that reads no clock (a session, server/session.py); the log's clock otherwise.
         """
-        now = self.clock()
+        now = self.clock() if now is None else now
         self.tokens = min(self.per_second, self.tokens + (now - self.refilled) * self.per_second)
         self.refilled = now
         if self.tokens < 1:

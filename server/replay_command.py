@@ -40,7 +40,7 @@ from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
 from umpire.server.game_log import load_log, read_log, ruleset_from_module
-from umpire.server.games import sealed_pending
+from umpire.server.game_records import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
 from umpire.server.store_access import open_store

@@ -29,7 +29,8 @@ from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
 from umpire.server.config import Settings
 from umpire.server.disk_watch import MB, DiskWatch
-from umpire.server.games import CLIENT_SEED_MAX, Games
+from umpire.server.game_records import CLIENT_SEED_MAX
+from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for

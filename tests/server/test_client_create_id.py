@@ -13,8 +13,8 @@ import pytest
 from tests.support.gateways import gateway_settings
 from umpire.clients import UmpireClient, UmpireError, new_create_id
 from umpire.server.app import Running, running_gateway
+from umpire.server.commands import game_id_for_create
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.games import game_id_for_create
 
 BOUNDED = 30.0  # seconds: far past the gateway's reconnect to a restarted store
 

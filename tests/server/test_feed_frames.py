@@ -166,7 +166,7 @@ async def test_a_page_from_the_stream_is_one_read_and_lets_the_loop_go_between_s
 ) -> None:
     """A catch-up beyond the window reads a page of the stream in one round trip and
     decodes and encodes it `turn_every` events at a time, with a turn of the event loop
-    between (server/gateway.py STREAM_PAGE, CATCH_UP_PAGE): the round trip per small
+    between (server/delivery.py STREAM_PAGE, CATCH_UP_PAGE): the round trip per small
     page bounded its rate, the work per step bounds how long it holds the loop."""
     created = await games.create("counter", {"target": 10**6})
     for n in range(60):

@@ -14,8 +14,8 @@ import pytest
 import websockets
 
 from tests.support.wire import text
+from umpire.server import driver
 from umpire.server.app import Running
-from umpire.server.session import Session
 
 
 async def _answer(ws: Any, request_id: str) -> dict[str, Any]:
@@ -30,12 +30,12 @@ async def test_a_subscribe_waiting_for_its_view_keeps_the_feed_its_peer_leaves(
 ) -> None:
     go = asyncio.Event()
     waiting = asyncio.Event()
-    view = Session._view
+    view = driver.head_view
 
-    async def slow_view(self: Session, *args: Any, **kwargs: Any) -> Any:
+    async def slow_view(*args: Any, **kwargs: Any) -> Any:
         waiting.set()
         await go.wait()
-        return await view(self, *args, **kwargs)
+        return await view(*args, **kwargs)
 
     async with websockets.connect(ws_url) as owner, websockets.connect(ws_url) as late:
         for ws in (owner, late):
@@ -49,7 +49,7 @@ async def test_a_subscribe_waiting_for_its_view_keeps_the_feed_its_peer_leaves(
         assert (await _answer(owner, "s"))["type"] == "subscribed"
 
         # The late subscriber asks with its view, and waits for it ...
-        monkeypatch.setattr(Session, "_view", slow_view)
+        monkeypatch.setattr(driver, "head_view", slow_view)
         await late.send(text({"type": "subscribe", "game_id": game_id, "credential": player,
                               "view": True, "id": "s2"}))  # fmt: skip
         await asyncio.wait_for(waiting.wait(), 10)

@@ -1,5 +1,5 @@
 """A subscription's catch-up task, cancelled when its client leaves mid catch-up, ends
-cancelled (server/gateway.py `Connection._catch_up`): whoever cancels it and waits sees a
+cancelled (server/delivery.py `Delivery._catch_up`): whoever cancels it and waits sees a
 cancelled task, as asyncio's contract for a task that catches CancelledError requires,
 and a normal disconnect logs nothing at ERROR."""
 

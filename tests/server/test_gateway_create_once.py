@@ -16,7 +16,7 @@ from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.events.wire import Created
 from umpire.server.app import Running
-from umpire.server.games import game_id_for_create
+from umpire.server.commands import game_id_for_create
 
 CREATE_ID = "create-once-0123456789abcdef"
 

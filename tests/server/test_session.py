@@ -1,305 +1,466 @@
-"""The protocol of one connection without a socket (server/session.py): frames go in
-through `Session.receive`, frames and effects come out of its outbox. The store is the
-suite's real Valkey, behind the gateway's own services."""
+"""The session (server/session.py) as a protocol state machine with no I/O: every message
+type and every refusal, with no store, no event loop and no clock. Each frame goes in with
+the time; the requests it makes are answered from a table (tests/support/sessions.py), as
+the driver (server/driver.py) answers them from the world. tests/server/test_driver.py
+drives the same session over the suite's Valkey."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
 import pytest
 
-from tests.support.gateways import gateway_settings
-from umpire.events.redis_store import RedisEventStore
-from umpire.events.wire import CLOSE_RATE_LIMIT
-from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import Notifier, Subscription
-from umpire.server.framing import Batch
-from umpire.server.games import Games
-from umpire.server.gateway import Gateway
-from umpire.server.session import Close, Follow, Output, Session, Unfollow
+from tests.support.sessions import OPERATOR, Exchange, counter_game, feed_of, frames, shared
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.wire import CLOSE_RATE_LIMIT, ViewState
+from umpire.server.commands import game_id_for_create
+from umpire.server.credentials import Unauthorized
+from umpire.server.game_records import CommandResult, Created
+from umpire.server.requests import (
+    Actions,
+    BindClientSeed,
+    CachedGame,
+    Close,
+    CreateGame,
+    CredentialHeld,
+    DropGrant,
+    FeedHead,
+    Follow,
+    GameIds,
+    Handle,
+    HeadView,
+    IssueCredentials,
+    LoadGame,
+    OpenFeed,
+    ReadPage,
+    ReadVersion,
+    ReadVersions,
+    Replay,
+    ReplayDistance,
+    RevokeCredential,
+    StopCatchUp,
+    Unfollow,
+    VerifyCredential,
+    Wait,
+)
 
-OPERATOR = "o" * 32
-
-
-class Holder:
-    """What the gateway's tables and feeds call on a connection, with no socket behind:
-    a revocation drops the game from the session, as the connection does."""
-
-    def __init__(self) -> None:
-        self.session: Session | None = None
-        self.lost: list[str] = []
-
-    def offer(self, batch: Batch) -> bool:
-        return True
-
-    def lagging(self, sub: Subscription) -> None:
-        pass
-
-    async def rewound(self, sub: Subscription, head: int) -> None:
-        pass
-
-    def lose_game_now(self, game_id: str) -> None:
-        assert self.session is not None
-        self.session.lose_game_now(game_id)
-
-    async def lose_game(self, game_id: str) -> None:
-        self.lose_game_now(game_id)
-        self.lost.append(game_id)
-
-
-@pytest.fixture
-async def gateway(
-    redis_server: EmbeddedRedis, store: RedisEventStore, games: Games, prefix: str
-) -> AsyncIterator[Gateway]:
-    """A gateway's shared state over the real store, never started: no socket, no task."""
-    notifier = Notifier(store)
-    await notifier.start()
-    try:
-        yield Gateway(gateway_settings(prefix, operator_token=OPERATOR), games, notifier)
-    finally:
-        await notifier.stop()
+GAME = "g" + "1" * 16
+PLAYER = GAME + "." + "P" * 32
+SPECTATOR = GAME + "." + "S" * 32
 
 
-def open_session(gateway: Gateway, address: str = "192.0.2.1") -> Session:
-    holder = Holder()
-    session = Session(gateway, address, holder, now=time.monotonic())
-    holder.session = session
-    return session
-
-
-async def exchange(session: Session, message: dict[str, Any]) -> list[Output]:
-    """Send one message; what the session left to send and do, in order."""
-    await session.receive(msgspec.json.encode(message).decode())
-    out = list(session.outbox)
-    session.outbox.clear()
-    return out
-
-
-def frames(outputs: list[Output]) -> list[dict[str, Any]]:
-    return [msgspec.json.decode(o) for o in outputs if isinstance(o, bytes)]
-
-
-async def answer(session: Session, message: dict[str, Any]) -> dict[str, Any]:
-    """The single frame a message is answered with (no effect)."""
-    outputs = await exchange(session, message)
-    assert len(outputs) == 1 and isinstance(outputs[0], bytes), outputs
-    reply: dict[str, Any] = msgspec.json.decode(outputs[0])
-    return reply
-
-
-async def created(session: Session) -> dict[str, Any]:
-    reply = await answer(
-        session, {"type": "create", "ruleset": "counter", "setup": {"target": 1000}, "id": "c"}
-    )
-    assert reply["type"] == "created", reply
-    return reply
-
-
-def command(game_id: str, body: dict[str, Any], command_id: str) -> dict[str, Any]:
+def created_answers(duplicate: bool = False) -> dict[type, Any]:
     return {
-        "type": "command",
-        "game_id": game_id,
-        "command_id": command_id,
-        "command": body,
-        "id": command_id,
+        CreateGame: lambda r: Created(
+            game_id=r.game_id or GAME,
+            ruleset="counter",
+            seed_commitment="c" * 64,
+            client_seed="",
+            seq=1,
+            duplicate=duplicate,
+        ),
+        IssueCredentials: (PLAYER, SPECTATOR),
     }
 
 
-async def test_welcome_names_the_protocol_and_rulesets(gateway: Gateway) -> None:
-    welcome = msgspec.json.decode(open_session(gateway).welcome())
+def player() -> Exchange:
+    """A session that created GAME (so holds its player credential)."""
+    ex = Exchange()
+    assert (
+        ex.reply({"type": "create", "ruleset": "counter", "id": "c"}, created_answers())["type"]
+        == "created"
+    )
+    return ex
+
+
+def command(body: dict[str, Any], command_id: str = "a1", **more: Any) -> dict[str, Any]:
+    return {"type": "command", "game_id": GAME, "command_id": command_id, "command": body,
+            "id": command_id, **more}  # fmt: skip
+
+
+def result(first: int, last: int, duplicate: bool = False) -> CommandResult:
+    return CommandResult(GAME, "a1", first, last, duplicate)
+
+
+def head_view(r: HeadView) -> ViewState:
+    return ViewState(game_id=r.game_id, seq=3, role=r.role.value, ruleset="counter",
+                     state={"total": 2}, ended=False, id=r.request_id)  # fmt: skip
+
+
+# -- frames that are not messages -------------------------------------------------------------
+
+
+def test_welcome_names_the_protocol_and_rulesets() -> None:
+    welcome = msgspec.json.decode(Exchange().session.welcome())
     assert welcome["type"] == "welcome" and "counter" in welcome["rulesets"]
 
 
-async def test_auth_with_a_good_credential_grants_its_role(gateway: Gateway) -> None:
-    game = await created(open_session(gateway))
-    session = open_session(gateway)
-    reply = await answer(
-        session, {"type": "auth", "credential": game["spectator_credential"], "id": "a"}
-    )
-    assert reply == {
-        "type": "authenticated",
-        "game_id": game["game_id"],
-        "role": "spectator",
-        "id": "a",
-    }
-    # The grant: a spectator may view but not command, and names why.
-    view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
-    assert view["type"] == "state" and view["role"] == "spectator"
-    refused = await answer(session, command(game["game_id"], {"type": "Push"}, "x"))
-    assert refused["code"] == "unauthorized" and "only the player" in refused["message"]
-    assert await gateway.store.version(game["game_id"]) == 1  # nothing written
-
-
-async def test_auth_with_a_bad_credential_is_refused_and_grants_nothing(
-    gateway: Gateway,
-) -> None:
-    game = await created(open_session(gateway))
-    session = open_session(gateway)
-    forged = game["game_id"] + "." + "A" * 43
-    reply = await answer(session, {"type": "auth", "credential": forged, "id": "a"})
-    assert reply["type"] == "error" and reply["code"] == "unauthorized" and reply["id"] == "a"
-    assert forged not in reply["message"]  # the refusal does not echo the secret
-    view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
-    assert view["code"] == "unauthorized" and "send 'auth' first" in view["message"]
-    assert gateway.holders.get((game["game_id"], "")) is None and session.grants == {}
-
-
-async def test_a_revoked_credential_is_refused_and_its_holder_loses_the_game(
-    gateway: Gateway,
-) -> None:
-    game = await created(open_session(gateway))
-    player = open_session(gateway)
-    await answer(player, {"type": "auth", "credential": game["player_credential"], "id": "a"})
-    operator = open_session(gateway)
-    await answer(operator, {"type": "auth", "credential": OPERATOR, "id": "o"})
-    revoked = await answer(
-        operator, {"type": "revoke", "credential": game["player_credential"], "id": "r"}
-    )
-    # Two holders: the creating session and `player`.
-    assert revoked["existed"] and revoked["dropped"] == 2
-    # The holder lost the game at once: its next command is refused, naming the revocation.
-    refused = await answer(player, command(game["game_id"], {"type": "Push"}, "p"))
-    assert refused["code"] == "unauthorized" and "was revoked" in refused["message"]
-    # Presented again on a fresh session, the revoked credential grants nothing.
-    again = await answer(
-        open_session(gateway),
-        {"type": "auth", "credential": game["player_credential"], "id": "b"},
-    )
-    assert again["code"] == "unauthorized"
-    assert await gateway.store.version(game["game_id"]) == 1
-    assert gateway.holders == {}
-
-
-async def test_a_command_is_accepted_with_its_receipt(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    game = await created(session)  # the creator holds the player credential
-    accepted = await answer(session, command(game["game_id"], {"type": "Add", "amount": 3}, "a1"))
-    assert accepted["type"] == "accepted" and accepted["seqs"] == [2, 3]
-    assert accepted["head_seq"] == 3 and accepted["id"] == "a1"
-    assert await gateway.store.version(game["game_id"]) == 3
-
-
-async def test_a_bad_command_is_refused_with_a_typed_error_and_writes_nothing(
-    gateway: Gateway,
-) -> None:
-    session = open_session(gateway)
-    game = await created(session)
-    refused = await answer(session, command(game["game_id"], {"type": "Add", "amount": 9}, "b"))
-    assert refused["type"] == "error" and refused["id"] == "b"
-    assert refused["code"] == "invalid_command" and "<= 6" in refused["message"]
-    unknown = await answer(session, command(game["game_id"], {"type": "Teleport"}, "t"))
-    assert unknown["type"] == "error" and unknown["id"] == "t"
-    assert await gateway.store.version(game["game_id"]) == 1
-
-
-async def test_frames_that_are_not_messages_get_typed_errors(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    await session.receive("{not json")
-    await session.receive('{"type": "teleport", "id": "q"}')
-    await session.receive(b"\x00\x01")
-    await session.receive("[" * 100 + "]" * 100)
-    codes = [(f["code"], f.get("id")) for f in frames(session.outbox)]
+def test_frames_that_are_not_messages_get_typed_errors_and_make_no_request() -> None:
+    ex = Exchange()
+    codes = []
+    for raw in ("{not json", '{"type": "teleport", "id": "q"}', b"\x00\x01",
+                "[" * 100 + "]" * 100, '{"type": "view", "id": "v"}'):  # fmt: skip
+        [reply] = frames(ex.send(raw))
+        codes.append((reply["code"], reply.get("id")))
+        assert ex.requests == []
     assert codes == [
         ("bad_json", None),
         ("unknown_message_type", "q"),
         ("binary_frame", None),
         ("bad_message", None),
+        ("bad_message", "v"),  # no game_id
     ]
 
 
-async def test_admission_over_budget_refuses_and_pauses_reading(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    await created(session)
-    session.budget.tokens = -100.0  # in debt: not even one message is paid for
-    before = session.paused_until
-    refused = await answer(session, {"type": "list_games", "id": "v"})
-    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
-    assert refused["details"]["cost"] == 2 and refused["details"]["retry_after"] > 0
-    assert session.paused_until > before  # the connection stops reading for a while
-
-
-async def test_a_players_view_and_command_over_budget_are_paced_not_refused(
-    gateway: Gateway,
-) -> None:
-    """Issue 29: a view of the head and a command whose budget is in debt (a big opponent
-    turn's work) wait for the budget and are answered; on main both were over_budget."""
-    session = open_session(gateway)
-    game = await created(session)
-    session.budget.tokens = -20.0  # in debt: ~0.1 s at the default 200 units a second
-    view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
-    assert view["type"] == "state" and view["id"] == "v"
-    session.budget.tokens = -20.0
-    added = await answer(session, command(game["game_id"], {"type": "Add", "amount": 1}, "a"))
-    assert added["type"] == "accepted"
-    assert gateway.admission.paced["getview"] >= 1 and gateway.admission.paced["sendcommand"] >= 1
-    assert gateway.admission.refused["connection"] == 0
-
-
-async def test_too_many_messages_close_with_the_rate_limit_code(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    session.tokens = 0.0
-    assert await exchange(session, {"type": "list_games", "id": "l"}) == [
+def test_too_many_messages_close_with_the_rate_limit_code() -> None:
+    ex = Exchange()
+    ex.session.tokens = 0.0
+    assert ex.send({"type": "list_games", "id": "l"}) == [
         Close(CLOSE_RATE_LIMIT, "too many messages per second")
     ]
+    # The time passed in refills the tokens: a second later the same message is answered.
+    ex.now += 1.0
+    assert ex.reply({"type": "list_games", "id": "l"})["type"] == "games"
 
 
-async def test_a_view_shows_the_role_its_state_and_actions(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    game = await created(session)
-    added = await answer(session, command(game["game_id"], {"type": "Add", "amount": 2}, "a"))
-    assert added["type"] == "accepted"
-    view = await answer(session, {"type": "view", "game_id": game["game_id"], "id": "v"})
-    assert view["role"] == "player" and view["seq"] == 3 and view["state"]["total"] == 2
-    assert "Add" in [a["type"] for a in view["actions"]]
-    past = await answer(
-        session, {"type": "view", "game_id": game["game_id"], "at_seq": 1, "id": "w"}
-    )
-    assert past["seq"] == 1 and past["state"]["total"] == 0 and past["actions"] == []
+def test_a_mistake_is_logged_at_the_time_passed_in_not_the_clock() -> None:
+    ex = Exchange(shared())
+    ex.gw.mistakes.clock = lambda: pytest.fail("the session read the mistake log's clock")
+    ex.gw.mistakes.tokens, ex.gw.mistakes.refilled = 0.0, 0.0  # its rate spent at time 0 ...
+    ex.now = 1.0  # ... and refilled a second later, by the time the frame comes
+    ex.send("{not json")
+    assert ex.gw.mistakes.suppressed == 0 and ex.gw.mistakes.refilled == 1.0
 
 
-async def test_subscribe_and_unsubscribe_are_effects_for_the_connection(
-    gateway: Gateway,
-) -> None:
-    session = open_session(gateway)
-    game = await created(session)
-    game_id = game["game_id"]
-    outputs = await exchange(
-        session, {"type": "subscribe", "game_id": game_id, "view": True, "id": "s"}
-    )
-    replies, effects = frames(outputs), [o for o in outputs if not isinstance(o, bytes)]
+def test_a_draining_gateway_answers_shutting_down() -> None:
+    ex = Exchange()
+    ex.gw.draining = True
+    reply = ex.reply({"type": "list_games", "id": "l"})
+    assert reply["code"] == "shutting_down" and reply["id"] == "l" and ex.requests == []
+
+
+# -- create, auth, revoke ---------------------------------------------------------------------
+
+
+def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() -> None:
+    ex = Exchange()
+    reply = ex.reply({"type": "create", "ruleset": "counter", "setup": {"target": 9},
+                      "id": "c"}, created_answers())  # fmt: skip
+    assert ex.kinds() == ["CreateGame", "IssueCredentials"]
+    create = ex.requests[0]
+    assert isinstance(create, CreateGame) and create.setup == {"target": 9}
+    assert ex.requests[1] == IssueCredentials(GAME, None)
+    assert reply["type"] == "created" and reply["player_credential"] == PLAYER
+    assert ex.session.roles == {GAME: Role.PLAYER} and ex.gw.metrics.games_created == 1
+    assert ex.gw.holders == {(GAME, ex.session.grants[GAME]): {ex.session.holder}}
+
+
+def test_a_resent_create_names_its_game_and_reissues_in_the_resent_slot() -> None:
+    ex = Exchange()
+    ex.reply({"type": "create", "ruleset": "counter", "create_id": "x" * 32, "id": "c"},
+             created_answers(duplicate=True))  # fmt: skip
+    create, issue = ex.requests
+    assert isinstance(create, CreateGame) and create.game_id == game_id_for_create("x" * 32)
+    assert isinstance(issue, IssueCredentials) and issue.resent == "resent-create"
+    assert ex.gw.metrics.games_created == 0
+
+
+def test_a_create_past_the_grant_limit_is_refused_before_any_request() -> None:
+    ex = Exchange(shared(max_grants_per_connection=1))
+    ex.reply({"type": "create", "ruleset": "counter", "id": "c"}, created_answers())
+    refused = ex.reply({"type": "create", "ruleset": "counter", "id": "d"})
+    assert refused["code"] == "too_many_grants" and ex.requests == []
+
+
+def test_auth_with_a_good_credential_grants_its_role() -> None:
+    ex = Exchange()
+    reply = ex.reply({"type": "auth", "credential": SPECTATOR, "id": "a"},
+                     {VerifyCredential: (GAME, Role.SPECTATOR)})  # fmt: skip
+    assert ex.requests == [VerifyCredential(SPECTATOR)]
+    assert reply == {"type": "authenticated", "game_id": GAME, "role": "spectator", "id": "a"}
+    # A spectator may view but not command, and is told why (no Handle asked).
+    view = ex.reply({"type": "view", "game_id": GAME, "id": "v"}, {HeadView: head_view})
+    assert view["role"] == "spectator"
+    refused = ex.reply(command({"type": "Push"}))
+    assert refused["code"] == "unauthorized" and "only the player" in refused["message"]
+    assert ex.kinds() == []
+
+
+def test_auth_with_a_bad_credential_is_refused_and_grants_nothing() -> None:
+    ex = Exchange()
+    bad = Unauthorized("unknown credential")
+    reply = ex.reply({"type": "auth", "credential": PLAYER, "id": "a"}, {VerifyCredential: bad})
+    assert reply["code"] == "unauthorized" and reply["id"] == "a"
+    assert PLAYER not in reply["message"] and ex.session.grants == {} and ex.gw.holders == {}
+    view = ex.reply({"type": "view", "game_id": GAME, "id": "v"})
+    assert view["code"] == "unauthorized" and "send 'auth' first" in view["message"]
+
+
+def test_a_credential_revoked_while_it_was_verified_grants_nothing() -> None:
+    ex = Exchange()
+    ex.gw.revoked[(GAME, ex_digest(PLAYER))] = None
+    reply = ex.reply({"type": "auth", "credential": PLAYER, "id": "a"},
+                     {VerifyCredential: (GAME, Role.PLAYER)})  # fmt: skip
+    assert reply["code"] == "unauthorized" and "was revoked" in reply["message"]
+
+
+def ex_digest(credential: str) -> str:
+    from umpire.server.credentials import fingerprint
+
+    return fingerprint(credential)[1]
+
+
+def test_the_operator_token_makes_no_request() -> None:
+    ex = Exchange()
+    reply = ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})
+    assert reply["role"] == "operator" and ex.requests == [] and ex.session.operator
+
+
+def test_only_the_operator_may_revoke_and_its_revoke_is_a_request() -> None:
+    ex = player()
+    refused = ex.reply({"type": "revoke", "credential": PLAYER, "id": "r"})
+    assert refused["code"] == "unauthorized" and ex.requests == []
+    ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})
+    reply = ex.reply({"type": "revoke", "credential": PLAYER, "id": "r"},
+                     {RevokeCredential: True})  # fmt: skip
+    assert ex.requests == [RevokeCredential(PLAYER, GAME, ex_digest(PLAYER))]
+    assert reply == {"type": "revoked", "game_id": GAME, "existed": True, "dropped": 1,
+                     "id": "r"}  # fmt: skip
+
+
+def test_a_revoked_grant_loses_the_game_and_its_subscription_at_once() -> None:
+    ex = player()
+    ex.send({"type": "subscribe", "game_id": GAME, "id": "s"},
+            {CredentialHeld: True, FeedHead: None, OpenFeed: feed_of(GAME)})  # fmt: skip
+    sub = ex.session.lose_game_now(GAME)
+    assert sub is not None and sub not in sub.feed.subscriptions and ex.session.subs == {}
+    refused = ex.reply(command({"type": "Push"}))
+    assert refused["code"] == "unauthorized" and "was revoked" in refused["message"]
+    notice = msgspec.json.decode(ex.session.revoked_notice(GAME, dropped=True))
+    assert notice["code"] == "credential_revoked" and notice["details"]["subscription_dropped"]
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+def test_a_command_is_a_handle_request_and_its_reply_carries_the_receipt() -> None:
+    ex = player()
+    game = counter_game(GAME, seq=3)
+    reply = ex.reply(command({"type": "Add", "amount": 2}),
+                     {Handle: result(2, 3), CachedGame: game}, step=0.01)  # fmt: skip
+    assert ex.kinds() == ["Handle", "CachedGame"]
+    handle = ex.requests[0]
+    assert isinstance(handle, Handle) and handle.command == {"type": "Add", "amount": 2}
+    assert handle.role is Role.PLAYER and handle.digest == ex.session.grants[GAME]
+    assert reply["type"] == "accepted" and reply["seqs"] == [2, 3] and reply["id"] == "a1"
+    assert reply["head_seq"] == 3 and reply["head_hash"] == "h" * 64
+    assert len(reply["state_hash"]) == 64
+    assert ex.gw.admission.charged["command_work"] >= 0
+
+
+def test_a_refused_command_is_a_typed_error() -> None:
+    ex = player()
+    bad = UmpireError("amount must be <= 6", amount=9)
+    reply = ex.reply(command({"type": "Add", "amount": 9}, "b"), {Handle: bad})
+    assert reply["type"] == "error" and reply["id"] == "b" and "<= 6" in reply["message"]
+    assert reply["details"] == {"amount": 9}
+
+
+def test_a_command_refused_as_unauthorized_drops_the_grant_everywhere() -> None:
+    ex = player()
+    revoked = Unauthorized(f"the credential for game {GAME!r} was revoked", game_id=GAME)
+    reply = ex.reply(command({"type": "Push"}), {Handle: revoked, DropGrant: 1})
+    assert ex.kinds() == ["Handle", "DropGrant"] and reply["code"] == "unauthorized"
+
+
+def test_a_receipt_the_store_cannot_give_is_left_empty_not_an_error() -> None:
+    ex = player()
+    gone = UmpireError("the store is unavailable")
+    reply = ex.reply(command({"type": "Push"}), {Handle: result(2, 2), CachedGame: gone})
+    assert reply["type"] == "accepted" and reply["head_seq"] == 0 and reply["head_hash"] == ""
+
+
+def test_bind_seed_is_a_request_answered_as_accepted() -> None:
+    ex = player()
+    reply = ex.reply({"type": "bind_seed", "game_id": GAME, "client_seed": "s", "id": "b"},
+                     {BindClientSeed: result(2, 2), CachedGame: counter_game(GAME, 2)})  # fmt: skip
+    assert ex.requests[0] == BindClientSeed(GAME, "s", Role.PLAYER, ex.session.grants[GAME])
+    assert reply["type"] == "accepted" and reply["seqs"] == [2]
+
+
+def test_a_store_that_is_unreachable_is_store_unavailable() -> None:
+    ex = player()
+    reply = ex.reply(command({"type": "Push"}), {Handle: ConnectionRefusedError("gone")})
+    assert reply["code"] == "store_unavailable" and reply["id"] == "a1"
+
+
+def test_an_unexpected_error_is_internal_and_the_session_goes_on() -> None:
+    ex = player()
+    reply = ex.reply(command({"type": "Push"}), {Handle: KeyError("x")})
+    assert reply["code"] == "internal" and "KeyError" in reply["message"]
+    assert ex.reply({"type": "unsubscribe", "game_id": GAME, "id": "u"})["type"] == "unsubscribed"
+
+
+def test_a_cancellation_is_not_answered_but_raised_to_the_driver() -> None:
+    ex = player()
+    with pytest.raises(BaseException, match="cancelled"):
+        ex.send(command({"type": "Push"}), {Handle: _Cancelled("cancelled")})
+    # The session is ready for the next frame.
+    assert ex.reply({"type": "unsubscribe", "game_id": GAME, "id": "u"})["type"] == "unsubscribed"
+
+
+class _Cancelled(BaseException):
+    pass
+
+
+# -- admission --------------------------------------------------------------------------------
+
+
+def test_over_budget_refuses_and_pauses_reading_from_the_time_passed_in() -> None:
+    ex = player()
+    ex.session.budget.tokens = -100.0
+    refused = ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})
+    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
+    assert ex.session.paused_until > 0.0 and ex.requests == []
+    # The time passed in refills the budget: a minute later the same message is answered.
+    ex.now += 60.0
+    assert ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})["role"] == "operator"
+
+
+def test_a_players_command_over_budget_waits_for_it_and_is_answered() -> None:
+    ex = player()
+    ex.session.budget.tokens = -20.0
+    reply = ex.reply(command({"type": "Push"}),
+                     {Wait: None, Handle: result(2, 2), CachedGame: counter_game(GAME, 2)},
+                     step=0.5)  # fmt: skip
+    assert reply["type"] == "accepted" and ex.kinds()[0] == "Wait"
+    assert all(isinstance(r, Wait) and 0 < r.seconds <= 0.5 for r in ex.requests[:-2])
+    assert ex.gw.admission.paced["sendcommand"] >= 1
+
+
+# -- views and listings -----------------------------------------------------------------------
+
+
+def test_a_view_of_the_head_is_a_head_view_request() -> None:
+    ex = player()
+    reply = ex.reply({"type": "view", "game_id": GAME, "id": "v"}, {HeadView: head_view})
+    assert ex.requests == [HeadView(GAME, Role.PLAYER, "v")]
+    assert reply["type"] == "state" and reply["role"] == "player" and reply["id"] == "v"
+
+
+def test_a_view_at_a_past_seq_is_charged_by_its_replay_then_replayed() -> None:
+    ex = player()
+    reply = ex.reply({"type": "view", "game_id": GAME, "at_seq": 1, "id": "w"},
+                     {LoadGame: counter_game(GAME, 3), ReplayDistance: 1,
+                      Replay: ({"total": 0}, False, "e" * 64)})  # fmt: skip
+    assert ex.kinds() == ["LoadGame", "ReplayDistance", "Replay"]
+    assert reply["seq"] == 1 and reply["state"] == {"total": 0} and reply["actions"] == []
+    assert reply["head_hash"] == "e" * 64
+    at_head = ex.reply({"type": "view", "game_id": GAME, "at_seq": 3, "id": "x"},
+                       {LoadGame: counter_game(GAME, 3), Actions: [{"type": "Push"}],
+                        ReplayDistance: 0, Replay: ({"total": 2}, False, "f" * 64)})  # fmt: skip
+    assert ex.kinds() == ["LoadGame", "Actions", "ReplayDistance", "Replay"]
+    assert at_head["actions"] == [{"type": "Push"}]
+
+
+def test_a_view_at_a_seq_out_of_range_is_refused_before_any_replay() -> None:
+    ex = player()
+    reply = ex.reply({"type": "view", "game_id": GAME, "at_seq": 9, "id": "w"},
+                     {LoadGame: counter_game(GAME, 3)})  # fmt: skip
+    assert reply["code"] == "seq_out_of_range" and reply["details"]["head"] == 3
+    assert ex.kinds() == ["LoadGame"]
+
+
+def test_list_games_reads_versions_and_each_rulesets_first_event_once() -> None:
+    ex = Exchange()
+    ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})
+    ex.gw.ruleset_names[GAME] = "counter"  # read before: not read again
+    empty = "g" + "3" * 16  # a version but no first event (deleted meanwhile)
+    answers = {GameIds: [GAME, "gone", empty], ReadVersions: [b"3", None, b"1"], ReadPage: []}
+    reply = ex.reply({"type": "list_games", "id": "l"}, answers)
+    assert ex.kinds() == ["GameIds", "ReadVersions", "ReadPage"]
+    assert ex.requests[-1] == ReadPage(empty, 1, 1)
+    assert reply["games"] == [{"game_id": GAME, "ruleset": "counter", "role": "referee",
+                               "seq": 3}]  # fmt: skip
+
+
+def test_a_players_listing_names_its_own_games_only() -> None:
+    ex = player()
+    ex.gw.ruleset_names[GAME] = "counter"
+    reply = ex.reply({"type": "list_games", "id": "l"}, {ReadVersions: [b"2"]})
+    assert ex.requests == [ReadVersions([GAME])] and reply["games"][0]["role"] == "player"
+
+
+def test_a_listing_the_store_cannot_read_is_store_unavailable() -> None:
+    ex = player()
+    reply = ex.reply({"type": "list_games", "id": "l"},
+                     {ReadVersions: ConnectionRefusedError("gone")})  # fmt: skip
+    assert reply["code"] == "store_unavailable"
+
+
+# -- subscriptions ----------------------------------------------------------------------------
+
+
+def test_subscribe_opens_the_feed_and_follows_then_unsubscribe_unfollows() -> None:
+    ex = player()
+    feed = feed_of(GAME)
+    out = ex.send({"type": "subscribe", "game_id": GAME, "view": True, "id": "s"},
+                  {CredentialHeld: True, FeedHead: None, OpenFeed: feed,
+                   HeadView: head_view})  # fmt: skip
+    assert ex.kinds() == ["CredentialHeld", "FeedHead", "OpenFeed", "HeadView"]
+    replies, effects = frames(out), [o for o in out if not isinstance(o, bytes)]
     assert [r["type"] for r in replies] == ["subscribed", "state"]
     [follow] = effects
-    assert isinstance(follow, Follow) and follow.sub is session.subs[game_id]
-    assert follow.sub.next_seq == 2  # after the view's seq: no event twice
-    feed = follow.sub.feed
-    assert follow.sub in feed.subscriptions and gateway.notifier.feeds[game_id] is feed
+    assert isinstance(follow, Follow) and follow.sub is ex.session.subs[GAME]
+    assert follow.sub.next_seq == 4 and follow.sub in feed.subscriptions
 
-    # Subscribing again ends the first subscription (Unfollow) before the second begins.
-    again = await exchange(session, {"type": "subscribe", "game_id": game_id, "id": "t"})
+    again = ex.send({"type": "subscribe", "game_id": GAME, "id": "t"},
+                    {CredentialHeld: True, FeedHead: 1, OpenFeed: feed,
+                     StopCatchUp: None})  # fmt: skip
+    assert ex.kinds() == ["CredentialHeld", "FeedHead", "StopCatchUp", "OpenFeed"]
     assert isinstance(again[0], Unfollow) and again[0].sub is follow.sub
     assert isinstance(again[-1], Follow) and follow.sub not in feed.subscriptions
 
-    outputs = await exchange(session, {"type": "unsubscribe", "game_id": game_id, "id": "u"})
-    unfollow, reply = outputs
+    out = ex.send({"type": "unsubscribe", "game_id": GAME, "id": "u"}, {StopCatchUp: None})
+    unfollow, reply = out
     assert isinstance(unfollow, Unfollow) and unfollow.sub is again[-1].sub
-    assert msgspec.json.decode(reply) == {"type": "unsubscribed", "game_id": game_id, "id": "u"}
-    assert session.subs == {} and not feed.subscriptions
+    assert msgspec.json.decode(reply) == {"type": "unsubscribed", "game_id": GAME, "id": "u"}
+    assert ex.session.subs == {} and not feed.subscriptions
 
 
-async def test_a_revocation_drops_the_subscription_at_once(gateway: Gateway) -> None:
-    session = open_session(gateway)
-    game = await created(session)
-    game_id = game["game_id"]
-    [_, follow] = await exchange(session, {"type": "subscribe", "game_id": game_id, "id": "s"})
-    assert isinstance(follow, Follow)
-    digest = session.grants[game_id]
-    gateway.revoked_now(game_id, digest)
-    assert session.subs == {} and follow.sub not in follow.sub.feed.subscriptions
-    await asyncio.sleep(0)  # the gateway tells the connection in a task
-    assert isinstance(session.holder, Holder) and session.holder.lost == [game_id]
-    notice = msgspec.json.decode(session.revoked_notice(game_id, dropped=True))
-    assert notice["code"] == "credential_revoked" and notice["details"]["subscription_dropped"]
+def test_a_subscribe_whose_view_fails_leaves_no_subscription() -> None:
+    ex = player()
+    feed = feed_of(GAME)
+    out = ex.send({"type": "subscribe", "game_id": GAME, "view": True, "id": "s"},
+                  {CredentialHeld: True, FeedHead: None, OpenFeed: feed,
+                   HeadView: UmpireError("no")})  # fmt: skip
+    subscribed, unfollow, error = out
+    assert msgspec.json.decode(subscribed)["type"] == "subscribed"  # type: ignore[arg-type]
+    assert isinstance(unfollow, Unfollow) and msgspec.json.decode(error)["type"] == "error"
+    assert ex.session.subs == {} and not feed.subscriptions
+
+
+def test_a_subscribe_from_past_the_log_is_log_rewound() -> None:
+    ex = player()
+    reply = ex.reply({"type": "subscribe", "game_id": GAME, "from_seq": 9, "id": "s"},
+                     {CredentialHeld: True, FeedHead: 2, ReadVersion: 5})  # fmt: skip
+    assert reply["code"] == "log_rewound" and reply["details"]["head"] == 5
+
+
+def test_a_subscribe_with_a_revoked_credential_drops_the_grant() -> None:
+    ex = player()
+    reply = ex.reply({"type": "subscribe", "game_id": GAME, "id": "s"},
+                     {CredentialHeld: False, DropGrant: 1})  # fmt: skip
+    assert reply["code"] == "unauthorized" and ex.kinds() == ["CredentialHeld", "DropGrant"]
+
+
+def test_subscriptions_past_the_limit_are_refused() -> None:
+    ex = Exchange(shared(max_subscriptions=1))
+    ex.reply({"type": "auth", "credential": OPERATOR, "id": "o"})
+    ex.send({"type": "subscribe", "game_id": GAME, "id": "s"},
+            {FeedHead: None, OpenFeed: feed_of(GAME)})  # fmt: skip
+    other = "g" + "2" * 16
+    reply = ex.reply({"type": "subscribe", "game_id": other, "id": "t"})
+    assert reply["type"] == "error" and reply["details"]["limit"] == 1 and ex.requests == []

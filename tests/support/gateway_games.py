@@ -20,7 +20,8 @@ from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.types import ClientEntropy
 from umpire.server.credentials import Unauthorized
-from umpire.server.games import CommandResult, Created, Games
+from umpire.server.game_records import CommandResult, Created
+from umpire.server.games import Games
 
 # Error classes live in events.errors, engine.errors and server.credentials; importing one
 # class from each of the latter makes sure every subclass exists before the walk.

@@ -1,0 +1,180 @@
+"""The command path of a session (server/session.py): `create`, `command` and `bind_seed`,
+and the `created` and `accepted` replies with their receipts. No I/O: the writes are
+asked of the driver (server/requests.py `CreateGame`, `Handle`, `BindClientSeed`)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgspec
+
+from umpire.engine import registry
+from umpire.engine.redaction import view_for
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.receipt import receipt_state_hash
+from umpire.events.wire import (
+    Accepted,
+    BindSeed,
+    Create,
+    Created,
+    SendCommand,
+)
+from umpire.server import credentials
+from umpire.server.admission import work_cost
+from umpire.server.credentials import Unauthorized
+from umpire.server.requests import (
+    BindClientSeed,
+    CachedGame,
+    CreateGame,
+    DropGrant,
+    Handle,
+    IssueCredentials,
+    Steps,
+)
+from umpire.server.rules_pool import WorkMeter
+
+# The credentials slot of a re-sent create: each re-send withdraws the previous one's.
+RESENT_CREATE_SLOT = "resent-create"
+
+
+def game_id_for_create(create_id: str) -> str:
+    """The game id a client's create_id stands for: the same create_id always names the
+    same game, and the game id (public) does not give the create_id (a secret) away."""
+    return "g" + hashlib.sha256(b"umpire-create:" + create_id.encode()).hexdigest()[:16]
+
+
+class Commands:
+    """The session's messages that write to a game's log, and their replies."""
+
+    __slots__ = ()
+
+    def _create(self, msg: Create) -> Steps[None]:
+        # A create_id names the game, so a re-sent create finds the game it made before
+        # (the log's command-id check makes the second append a duplicate). A re-sent
+        # create's answer has new credentials (the server keeps only digests, so it cannot
+        # send the first ones again) in place of the previous re-send's: the first answer's
+        # may be in use and stay, and a game holds at most two pairs from its creates.
+        game_id = game_id_for_create(msg.create_id) if msg.create_id else None
+        self._check_grant_room(game_id)
+        scenario = msg.scenario
+        if not msg.setup and scenario is None:
+            # No setup at all: the ruleset's default scenario, as `umpire new RULESET` starts.
+            scenario = registry.get(msg.ruleset).default_scenario or None
+        created = yield CreateGame(
+            msg.ruleset,
+            msg.setup,
+            client_seed=msg.client_seed,  # refused: it must follow the commitment
+            client_entropy=msg.client_entropy,
+            game_id=game_id,
+            scenario=scenario,
+            opponent_manual_dice=msg.opponent_manual_dice,
+        )
+        resent = RESENT_CREATE_SLOT if created.duplicate else None
+        player, spectator = yield IssueCredentials(created.game_id, resent)
+        self._grant(created.game_id, Role.PLAYER, credentials.fingerprint(player)[1])
+        self.gw.metrics.games_created += not created.duplicate
+        # The receipt of the creation (docs/audit.md 8.1), as every accepted reply has one.
+        head_seq, head_hash, state_hash = yield from self._receipt(created.game_id, Role.PLAYER)
+        self._reply(
+            Created(
+                game_id=created.game_id,
+                ruleset=created.ruleset,
+                player_credential=player,
+                spectator_credential=spectator,
+                seed_commitment=created.seed_commitment,
+                client_seed=created.client_seed,
+                id=msg.id,
+                client_entropy=created.client_entropy.value,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
+            )
+        )
+
+    def _command(self, msg: SendCommand) -> Steps[None]:
+        # A credential revoked since it was presented is refused by the append itself.
+        digest = yield from self._player_grant(
+            msg.game_id, msg.credential, msg.id, "send commands to"
+        )
+        role = Role.PLAYER
+        started = self.now
+        meter = WorkMeter()
+        try:
+            result = yield Handle(
+                msg.game_id,
+                msg.command_id,
+                msg.command,
+                manual_dice=msg.dice,
+                expected_seq=msg.expected_seq,
+                role=role,
+                digest=digest,
+                meter=meter,
+            )
+        except Unauthorized:
+            yield DropGrant(msg.game_id, digest)
+            raise
+        finally:
+            # The rules' work, accepted or refused, is the sender's (server/admission.py).
+            self.gw.admission.charge_work(
+                self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
+            )
+        self.gw.metrics.observe_command(self.now - started, appended=not result.duplicate)
+        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
+        self._reply(
+            Accepted(
+                game_id=msg.game_id,
+                command_id=msg.command_id,
+                seqs=result.seqs,
+                duplicate=result.duplicate,
+                id=msg.id,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
+            )
+        )
+
+    def _receipt(self, game_id: str, role: Role) -> Steps[tuple[int, str, str]]:
+        """The receipt of a reply: the game's head and the state hash of `role`'s view
+        there. Taken from the cached game (no round trip on the command path); only a game
+        the cache let go of is loaded, and without a store there is no receipt (0, "")."""
+        try:
+            ruleset, game = yield CachedGame(game_id)
+        except UmpireError:
+            # The command is written: a store that went away since must not turn its
+            # success into an error. The reply goes without a receipt (`view` has one).
+            return 0, "", ""
+        revealed = game.meta.revealed_seed is not None
+        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        return (
+            game.meta.seq,
+            game.meta.last_hash,
+            receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
+        )
+
+    def _bind_seed(self, msg: BindSeed) -> Steps[None]:
+        """The player's seed for the current seed epoch (docs/audit.md (4.1))."""
+        digest = yield from self._player_grant(
+            msg.game_id, msg.credential, msg.id, "bind a client seed for"
+        )
+        role = Role.PLAYER
+        try:
+            result = yield BindClientSeed(msg.game_id, msg.client_seed, role, digest)
+        except Unauthorized:
+            yield DropGrant(msg.game_id, digest)
+            raise
+        # The receipt of a command's reply (docs/audit.md "Receipts"): a client that keeps
+        # receipts can check the binding later, as it checks its commands.
+        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
+        self._reply(
+            Accepted(
+                game_id=msg.game_id,
+                command_id=result.command_id,
+                seqs=result.seqs,
+                duplicate=result.duplicate,
+                id=msg.id,
+                head_seq=head_seq,
+                head_hash=head_hash,
+                state_hash=state_hash,
+            )
+        )

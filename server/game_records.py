@@ -1,0 +1,96 @@
+"""What the games of server/games.py answer and share: a new game (`Created`), a
+command's result (`CommandResult`), the system command ids of the seeds, and the limits
+and retries of the command path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from msgspec import Struct
+
+from umpire.engine.dice import commitment
+from umpire.engine.redaction import is_sealed, is_secret
+from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import payload_commitment
+from umpire.events.errors import UmpireError
+from umpire.events.store import PendingEvent
+from umpire.events.types import ClientEntropy
+
+MAX_ATTEMPTS = 200  # reveal retries
+MAX_BACKOFF = 0.02
+BUSY_SECONDS = 30.0  # how long a command keeps retrying version conflicts
+REVEAL_COMMAND_ID = "umpire:reveal"
+MAX_STALE_SEEDS = 5  # reads of a seed that a concurrent reveal had just rotated
+CLIENT_SEED_MAX = 128
+
+
+def sealed_pending(
+    ruleset: Ruleset[Any],
+    game_id: str,
+    first_seq: int,
+    encoded: Sequence[tuple[Struct, tuple[str, int, bytes]]],
+    key: bytes | None,
+) -> list[PendingEvent]:
+    """The events to append from `first_seq` on: a ruleset secret (engine.redaction
+    `is_sealed`) committed here under the game's sealing key `key`; a hidden roll (and,
+    without a key, a ruleset secret too) left to the store to commit under the epoch's
+    seed; any other event public."""
+    pending = []
+    for seq, (event, (tag, version, payload)) in enumerate(encoded, start=first_seq):
+        if key is not None and is_sealed(ruleset, event):
+            digest = payload_commitment(key, game_id, seq, payload)
+            pending.append(PendingEvent(tag, version, payload, digest=digest))
+        else:
+            pending.append(PendingEvent(tag, version, payload, secret=is_secret(ruleset, event)))
+    return pending
+
+
+def reveal_command_id(epoch: int) -> str:
+    """The system batch id of the reveal of seed epoch `epoch` (SYSTEM_BATCHES)."""
+    return REVEAL_COMMAND_ID if epoch == 0 else f"{REVEAL_COMMAND_ID}:{epoch}"
+
+
+def bind_command_id(epoch: int) -> str:
+    """The system batch id of the client seed bound for seed epoch `epoch`."""
+    return f"umpire:bind:{epoch}"
+
+
+# A cached seed is checked against the game's commitment on every command: its SHA-256
+# is kept (the seeds are already held in `Games._secrets`; bounded like the game cache).
+_commitment_of = lru_cache(maxsize=4096)(commitment)
+
+
+class NoDiceSeed(UmpireError):
+    """A game that holds no dice seed of its own (a re-adjudication copy)."""
+
+    code = "no_dice_seed"
+
+
+class Created(Struct, frozen=True):
+    """A new game: its id and the commitment to its seed. `client_seed` is empty until the
+    client binds one (`Games.bind_client_seed`), and stays empty if it was waived."""
+
+    game_id: str
+    ruleset: str
+    seed_commitment: str
+    client_seed: str
+    seq: int
+    duplicate: bool = False  # created before, by an earlier create with the same game id
+    client_entropy: ClientEntropy = ClientEntropy.BIND
+
+
+class CommandResult(Struct, frozen=True):
+    """What a command appended (or, for a retried id, what it appended the first time)."""
+
+    game_id: str
+    command_id: str
+    first_seq: int
+    last_seq: int
+    duplicate: bool
+
+    @property
+    def seqs(self) -> list[int]:
+        """Every appended seq."""
+        return list(range(self.first_seq, self.last_seq + 1))

@@ -1,0 +1,174 @@
+"""A game's dice seeds on the store (server/games.py `Games`): the client's seed bound to an
+epoch, the server's secrets and sealing key, and the reveal (docs/audit.md (4.1))."""
+
+from __future__ import annotations
+
+from umpire.engine.dice import commitment
+from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
+from umpire.engine.game import Game
+from umpire.events.errors import (
+    GameNotFound,
+    UmpireError,
+    VersionConflict,
+)
+from umpire.events.store import Credential
+from umpire.events.types import ClientEntropy, ClientSeedBound, SeedRevealed
+from umpire.server.game_records import (
+    CLIENT_SEED_MAX,
+    MAX_ATTEMPTS,
+    CommandResult,
+    NoDiceSeed,
+    _commitment_of,
+    bind_command_id,
+    reveal_command_id,
+)
+
+
+class GameSeeds:
+    """Games' seeds: binding the client's, keeping the server's secret, revealing it."""
+
+    __slots__ = ()
+
+    async def bind_client_seed(
+        self, game_id: str, client_seed: str, *, credential: Credential | None = None
+    ) -> CommandResult:
+        """Bind the client's seed to the current seed epoch (ClientSeedBound, a system
+        batch "umpire:bind:<epoch>").
+
+        The client sends it after it has seen the epoch's commitment (GameCreated, or the
+        `next_commitment` of a mid-game reveal); the epoch's rolls derive from both. Refused
+        (ClientSeedRefused, nothing written) in a game that waived client entropy, once the
+        epoch has a client seed or a server roll (physical dice do not count: they derive
+        from no seed), and after the game ended. Binding the same seed
+        again answers with the first result.
+        """
+        self._refuse_if_full()
+        if not isinstance(client_seed, str) or not 1 <= len(client_seed) <= CLIENT_SEED_MAX:
+            raise InvalidCommand(f"a client seed is a string of 1 to {CLIENT_SEED_MAX} characters")
+        for _ in range(MAX_ATTEMPTS):
+            ruleset, game = await self.load(game_id)
+            meta = game.meta
+            command_id = bind_command_id(meta.epoch)
+            if meta.client_bound and meta.client_seed == client_seed:
+                known = await self.store.command_result(game_id, command_id)
+                if known is not None:
+                    return self._result(game_id, command_id, known)
+            self._check_bindable(game)
+            event = ClientSeedBound(epoch=meta.epoch, client_seed=client_seed)
+            try:
+                result = await self._append(ruleset, game, [event], command_id, credential)
+            except VersionConflict:
+                continue
+            if result.duplicate:
+                # Another bind of this epoch won the race: the same seed is the same bind.
+                _, now = await self.load(game_id)
+                if now.meta.client_seed != client_seed:
+                    self._check_bindable(now)
+            return self._result(game_id, command_id, result)
+        raise UmpireError(f"game {game_id!r} is busy; try the bind again")
+
+    @staticmethod
+    def _check_bindable(game: Game) -> None:
+        meta = game.meta
+        if meta.ended or meta.revealed_seed is not None:
+            raise GameOver(f"game {meta.game_id!r} has ended; it takes no client seed")
+        if meta.client_entropy is ClientEntropy.WAIVED:
+            raise ClientSeedRefused(
+                f"game {meta.game_id!r} was created waiving client entropy (recorded in "
+                "its GameCreated): its dice derive from the server's seed alone"
+            )
+        if meta.client_bound:
+            raise ClientSeedRefused(
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has its client seed "
+                "already; a new one is taken only after a reveal commits the next seed",
+                epoch=meta.epoch,
+            )
+        if meta.epoch_rolls:
+            raise ClientSeedRefused(
+                f"seed epoch {meta.epoch} of game {meta.game_id!r} has made a server roll "
+                "already; a client seed is taken only before the epoch's first server roll",
+                epoch=meta.epoch,
+            )
+
+    async def _sealing_key(self, game_id: str) -> bytes | None:
+        """The game's sealing key (None: a game created before them, whose ruleset
+        secrets are sealed under the epoch's seed as they always were)."""
+        if game_id not in self._keys:
+            try:
+                self._keys[game_id] = await self.store.sealing_key(game_id)
+            except GameNotFound:
+                await self._stored_secret(game_id)  # raises the copy's NoDiceSeed
+                raise
+        return self._keys[game_id]
+
+    async def _secret(self, game_id: str) -> bytes:
+        seed = self._secrets.get(game_id)
+        if seed is None:
+            seed = await self._stored_secret(game_id)
+            self._secrets[game_id] = seed
+        return seed
+
+    async def _stored_secret(self, game_id: str) -> bytes:
+        try:
+            return await self.store.secret(game_id)
+        except GameNotFound:
+            if await self.store.version(game_id) == 0:
+                raise
+            # ARCHITECTURE.md: a re-adjudication copy is stored without a seed, so that
+            # nothing done with the copy can publish (or roll from) its original's seed.
+            raise NoDiceSeed(
+                f"game {game_id!r} holds no dice seed of its own (a re-adjudication copy "
+                "records its original's rolls): it cannot roll server dice or reveal a "
+                "seed; its original's seed is published only by revealing the original",
+                game_id=game_id,
+            ) from None
+
+    async def _seed_for(self, game: Game) -> bytes | None:
+        """The secret seed of the game's current seed epoch, or None when the store holds
+        another epoch's (the game as read is behind a reveal: read it again)."""
+        game_id = game.meta.game_id
+        seed = self._secrets.get(game_id)
+        if seed is not None and _commitment_of(seed) == game.meta.seed_commitment:
+            return seed
+        seed = await self._stored_secret(game_id)
+        if _commitment_of(seed) != game.meta.seed_commitment:
+            return None
+        self._secrets[game_id] = seed
+        return seed
+
+    async def reveal(self, game_id: str) -> CommandResult:
+        """Publish the seed of the current epoch (SeedRevealed).
+
+        On a running game the same event commits a fresh seed for the next epoch
+        (`next_commitment`), which replaces the stored secret in the same atomic append;
+        the next epoch's rolls wait for a fresh client seed (unless the game waived client
+        entropy). No roll after the reveal can be derived from what it publishes. An
+        ended game has revealed its last seed already (GameOver).
+        """
+        self._refuse_if_full()
+        for _ in range(MAX_ATTEMPTS):
+            ruleset, game = await self.load(game_id)
+            if game.meta.revealed_seed is not None or game.meta.ended:
+                raise GameOver(f"game {game_id!r} has revealed its seed already")
+            seed = await self._seed_for(game)
+            if seed is None:
+                self._forget(game_id)
+                continue
+            following = self.draw_seed()
+            if len(following) != 32:
+                raise ValueError("a dice seed must be 32 bytes")
+            event = SeedRevealed(
+                seed=seed.hex(), epoch=game.meta.epoch, next_commitment=commitment(following)
+            )
+            command_id = reveal_command_id(game.meta.epoch)
+            try:
+                key = await self._sealing_key(game_id)
+                result = await self._append(
+                    ruleset, game, [event], command_id, secret=following + (key or b"")
+                )
+            except VersionConflict:
+                continue
+            if not result.duplicate:
+                self._secrets[game_id] = following
+            return self._result(game_id, command_id, result)
+        raise UmpireError(f"game {game_id!r} is busy; try the reveal again")

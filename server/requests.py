@@ -1,0 +1,258 @@
+"""What a session (server/session.py) asks of its driver, and what it leaves for it to do.
+
+A session is a protocol state machine with no I/O, in the manner of websockets' sans-I/O
+core: frames and results go in (with the time), frames, effects and requests come out.
+
+- A request (`LoadGame`, `Handle`, `VerifyCredential`, `ReadPage`, ...) is work with an
+  answer: the driver (server/driver.py) performs it and feeds the result back
+  (`Session.resume`), or the error it raised (`Session.fail`), before anything else
+  happens on the connection. The answer each request takes is in its docstring.
+- An output (`Output`: a frame to send, `Follow`, `Unfollow`, `Close`) is left in the
+  session's outbox, carried out in order once the frame's requests are all answered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from umpire.engine.roles import Role
+from umpire.server.feed import Subscription
+from umpire.server.rules_pool import WorkMeter
+
+# -- outputs: what a frame leaves to be done once it is answered ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """Serve `sub` (attached to its feed, owed `sub.next_seq`): catch it up, then live."""
+
+    sub: Subscription
+
+
+@dataclass(frozen=True, slots=True)
+class Unfollow:
+    """`sub` was detached from its feed and its catch-up cancelled: wait for that to end
+    (no frame of it may follow what comes next), then release the feed."""
+
+    sub: Subscription
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close the connection with `code` (the reader goes on draining for the handshake)."""
+
+    code: int
+    reason: str
+
+
+# What `receive` leaves in the outbox, in the order it must be carried out.
+Output = bytes | Follow | Unfollow | Close
+
+# -- requests: work with an answer, performed before the session goes on -------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Wait `seconds` (a paced message waits for its budget). Answer: None."""
+
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class LoadGame:
+    """Answer: `(ruleset, game)` at its head (server/games.py `Games.load`)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class CachedGame:
+    """Answer: `(ruleset, game)`, the cached game if there is one (no round trip), else
+    loaded."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeadView:
+    """Answer: the `state` frame (ViewState) of the game's head as `role` sees it."""
+
+    game_id: str
+    role: Role
+    request_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Actions:
+    """Answer: the commands `role` may send now in `game` (off the event loop)."""
+
+    ruleset: Any
+    game: Any
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayDistance:
+    """Answer: how many events a replay to `at_seq` must fold (server/replay_cache.py)."""
+
+    game_id: str
+    at_seq: int
+    key: tuple[str, int, str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Answer: `(state, ended, event_hash)`, `role`'s view after event `at_seq`: from the
+    replay cache if the log still holds its event, else folded (and remembered)."""
+
+    game_id: str
+    ruleset: Any
+    at_seq: int
+    key: tuple[str, int, str, bool]
+    role: Role
+    revealed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGame:
+    """Answer: the `Created` of server/games.py (`duplicate` for a re-sent create)."""
+
+    ruleset: str
+    setup: dict[str, Any]
+    client_seed: str | None
+    client_entropy: str | None
+    game_id: str | None
+    scenario: str | None
+    opponent_manual_dice: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IssueCredentials:
+    """Answer: `(player, spectator)` tokens for a new game, or for a re-sent create (in
+    the slot `resent`, withdrawing its previous pair)."""
+
+    game_id: str
+    resent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Handle:
+    """Answer: the `CommandResult` of appending `command` under the player credential
+    `digest` (server/games.py `Games.handle`); the rules' work is added to `meter`."""
+
+    game_id: str
+    command_id: str
+    command: Any
+    manual_dice: Any
+    expected_seq: int | None
+    role: Role
+    digest: str
+    meter: WorkMeter
+
+
+@dataclass(frozen=True, slots=True)
+class BindClientSeed:
+    """Answer: the `CommandResult` of binding the player's seed (docs/audit.md (4.1))."""
+
+    game_id: str
+    client_seed: str
+    role: Role
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyCredential:
+    """Answer: `(game_id, role)` the credential grants (Unauthorized if none)."""
+
+    credential: str
+
+
+@dataclass(frozen=True, slots=True)
+class CredentialHeld:
+    """Answer: whether the credential with `digest` still grants `game_id`."""
+
+    game_id: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeCredential:
+    """Answer: whether the credential existed; it is revoked, and every holder on this
+    gateway has lost the game, when the answer comes."""
+
+    credential: str
+    game_id: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class DropGrant:
+    """Answer: how many connections held the credential; each has lost the game."""
+
+    game_id: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadVersion:
+    """Answer: the seq of the game's last event in the store (0: no log)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameIds:
+    """Answer: the ids of every game in the store (the operator's listing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadVersions:
+    """Answer: each game's version (None: no such game), read as heavy work."""
+
+    game_ids: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadPage:
+    """Answer: the game's events `start` to `end` from the store."""
+
+    game_id: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class FeedHead:
+    """Answer: the head of this gateway's feed of the game, None if it has none open."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenFeed:
+    """Answer: the game's feed (server/feed.py), opened on first use."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class StopCatchUp:
+    """Cancel `sub`'s catch-up task, if it has one, at once. Answer: None."""
+
+    sub: Subscription
+
+
+Request = (
+    Wait | LoadGame | CachedGame | HeadView | Actions | ReplayDistance | Replay | CreateGame
+    | IssueCredentials | Handle | BindClientSeed | VerifyCredential | CredentialHeld
+    | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage
+    | FeedHead | OpenFeed | StopCatchUp
+)  # fmt: skip
+
+T = TypeVar("T")
+
+# A session's work: a generator that yields requests and is sent each one's answer,
+# returning its result (`answer = yield LoadGame(...)`, `x = yield from self._step(...)`).
+Steps = Generator[Request, Any, T]

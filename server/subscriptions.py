@@ -1,0 +1,123 @@
+"""A session's subscriptions (server/session.py): `subscribe` and `unsubscribe`, as effects
+(`Follow`, `Unfollow`) the connection carries out. No I/O: the feed and the store's
+answers are asked of the driver (server/requests.py)."""
+
+from __future__ import annotations
+
+from umpire.events.errors import LogRewound, UmpireError
+from umpire.events.unreachable import UNREACHABLE, unavailable
+from umpire.events.wire import (
+    Error,
+    Subscribe,
+    Subscribed,
+    encoder,
+)
+from umpire.server.feed import Subscription
+from umpire.server.requests import (
+    FeedHead,
+    Follow,
+    OpenFeed,
+    ReadVersion,
+    Steps,
+    StopCatchUp,
+    Unfollow,
+)
+
+
+class Subscriptions:
+    """The session's subscriptions, by game id."""
+
+    __slots__ = ()
+
+    def _subscribe(self, msg: Subscribe) -> Steps[None]:
+        if msg.credential:
+            yield from self._auth(msg.credential, msg.id, reply=False)
+        role = self._role(msg.game_id)
+        if not msg.credential:
+            yield from self._still_valid(msg.game_id)
+        if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
+            raise UmpireError(
+                f"at most {self.settings.max_subscriptions} subscriptions per connection",
+                limit=self.settings.max_subscriptions,
+            )
+        # The old subscription's feed is released after the new one holds it (Unfollow
+        # runs after this returns), so a resubscribe keeps the game's feed open.
+        start = msg.from_seq or 0
+        known = yield FeedHead(msg.game_id)
+        if start > (known or 0):
+            yield from self._log_reaches(msg.game_id, start)
+        yield from self._unfollow(msg.game_id)
+        feed = yield OpenFeed(msg.game_id)
+        self._reply(
+            Subscribed(
+                game_id=msg.game_id, from_seq=start, head=feed.head, role=role.value, id=msg.id
+            )
+        )
+        sub = Subscription(feed, self.holder, role, start + 1, views=msg.views)
+        # Counted on the feed before the next request: a feed nobody is counted on is
+        # released when its last subscriber leaves, and a subscription attached to a
+        # released feed would never hear of another event. Counted is not live: delivery
+        # starts with the Follow below.
+        feed.attach(sub)
+        if msg.view:
+            # A failed view leaves no subscription, and the feed is released with it (the
+            # Unfollow of a never-served sub).
+            try:
+                view = yield from self._view(msg.game_id, role, msg.id)
+            except BaseException:
+                feed.detach(sub)
+                self.outbox.append(Unfollow(sub))
+                raise
+            self._reply(view)
+            sub.state_seq = view.seq  # a pushed state frame follows only a later batch
+            if msg.from_seq is None:
+                sub.next_seq = view.seq + 1
+        self.subs[msg.game_id] = sub
+        self.outbox.append(Follow(sub))
+
+    def _log_reaches(self, game_id: str, start: int) -> Steps[None]:
+        """Refuse a subscribe `from_seq` past the end of the log: its client holds events
+        the store has lost (a `log_rewound` it missed while away). Resumed there, it would
+        take the new events that reuse those seqs for the ones after what it holds. Asked
+        of the store only when this gateway's feed is behind `start` (or not open): a feed
+        may lag the log, never lead it."""
+        try:
+            head = yield ReadVersion(game_id)
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id, "retry later") from exc
+        if 0 < head < start:  # no log at all: the feed says game_not_found
+            raise LogRewound(
+                f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
+                "the store lost events you were sent; drop what you hold after that seq "
+                "and subscribe again (with view)",
+                game_id=game_id,
+                head=head,
+                from_seq=start,
+            )
+
+    def unsubscribe(self, game_id: str) -> Subscription | None:
+        """End the subscription to `game_id` at once: detached from its feed. The
+        subscription, for the connection to stop (its catch-up task) and finish."""
+        sub = self.subs.pop(game_id, None)
+        if sub is None:
+            return None
+        sub.feed.detach(sub)
+        return sub
+
+    def _unfollow(self, game_id: str) -> Steps[None]:
+        sub = self.unsubscribe(game_id)
+        if sub is not None:
+            yield StopCatchUp(sub)  # at once: no frame of it after what this message sends
+            self.outbox.append(Unfollow(sub))
+
+    def rewound_notice(self, game_id: str, head: int) -> bytes:
+        """The unsolicited `log_rewound` frame: the log of `game_id` now ends at `head`."""
+        return encoder.encode(
+            Error(
+                code=LogRewound.code,
+                message=f"the log of game {game_id!r} now ends at seq {head}: the store lost "
+                "events written after it, which you may have received; the subscription was "
+                "dropped: drop what you hold after that seq and subscribe again (with view)",
+                details={"game_id": game_id, "head": head},
+            )
+        )

@@ -1,0 +1,121 @@
+"""A session's reads (server/session.py): `view` at the head or at a past seq (replayed,
+server/replay_cache.py), and `list_games`. No I/O: the game, the replay and the store's
+versions are asked of the driver (server/requests.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from umpire.engine.game import ruleset_of
+from umpire.engine.map_view import drawn
+from umpire.engine.replay import SeqOutOfRange
+from umpire.engine.roles import Role
+from umpire.events.receipt import receipt_state_hash
+from umpire.events.unreachable import UNREACHABLE, unavailable
+from umpire.events.wire import GameList, GameSummary, ListGames, ViewState
+from umpire.server.admission import MESSAGE_COST, listing_cost, replay_cost
+from umpire.server.requests import (
+    Actions,
+    GameIds,
+    HeadView,
+    LoadGame,
+    ReadPage,
+    ReadVersions,
+    Replay,
+    ReplayDistance,
+    Steps,
+)
+
+RULESET_NAMES_REMEMBERED = 100_000
+LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
+
+
+class Views:
+    """The session's answers to `view` and `list_games`."""
+
+    __slots__ = ()
+
+    def _view_at(
+        self, game_id: str, role: Role, at_seq: int, request_id: str | None
+    ) -> Steps[ViewState]:
+        """The state after event `at_seq` as `role` sees it now (all of it once revealed).
+
+        Charged by the events it must read and fold (server/admission.py); folded from
+        the nearest checkpoint, or answered from the cache (server/replay_cache.py)."""
+        ruleset, game = yield LoadGame(game_id)
+        if not 1 <= at_seq <= game.meta.seq:
+            self.admit("view_at", MESSAGE_COST)
+            raise SeqOutOfRange(
+                f"seq {at_seq} is out of range: game {game_id!r} has events 1 to {game.meta.seq}",
+                game_id=game_id,
+                at_seq=at_seq,
+                head=game.meta.seq,
+            )
+        revealed = game.meta.revealed_seed is not None
+        # Actions only at the head: a past state's commands can no longer be sent.
+        actions = (yield Actions(ruleset, game, role)) if at_seq == game.meta.seq else []
+        key = (game_id, at_seq, role.value, revealed)
+        self.admit("view_at", replay_cost((yield ReplayDistance(game_id, at_seq, key))))
+        state, ended, event_hash = yield Replay(game_id, ruleset, at_seq, key, role, revealed)
+        return view_state(
+            ruleset, game_id, role, at_seq, state, ended, event_hash, actions, request_id
+        )
+
+    def _view(self, game_id: str, role: Role, request_id: str | None) -> Steps[ViewState]:
+        view: ViewState = yield HeadView(game_id, role, request_id)
+        return view
+
+    def _list(self, msg: ListGames) -> Steps[None]:
+        ids = (yield GameIds()) if self.operator else sorted(self.roles)
+        self.admit("list_games", listing_cost(len(ids)))
+        try:
+            versions = []
+            for start in range(0, len(ids), LIST_PAGE):
+                versions += yield ReadVersions(ids[start : start + LIST_PAGE])
+        except UNREACHABLE as exc:
+            raise unavailable(exc, consequence="retry later") from exc
+        summaries = []
+        names = self.gw.ruleset_names
+        for game_id, raw in zip(ids, versions, strict=True):
+            if raw is None:
+                continue  # no such game (any more)
+            name = names.get(game_id)
+            if name is None:  # read once per game and gateway: a ruleset never changes
+                first = yield ReadPage(game_id, 1, 1)
+                if not first:
+                    continue
+                if len(names) >= RULESET_NAMES_REMEMBERED:
+                    names.clear()
+                name = names[game_id] = ruleset_of(first[0]).name
+            role = self.roles.get(game_id, Role.REFEREE)
+            summaries.append(
+                GameSummary(game_id=game_id, ruleset=name, role=role.value, seq=int(raw))
+            )
+        self._reply(GameList(games=summaries, id=msg.id))
+
+
+def view_state(
+    ruleset: Any,
+    game_id: str,
+    role: Role,
+    seq: int,
+    state: Any,
+    ended: bool,
+    event_hash: str,
+    actions: list[Any],
+    request_id: str | None,
+) -> ViewState:
+    """The `state` frame of `role`'s view `state` after event `seq` (hash `event_hash`)."""
+    return ViewState(
+        game_id=game_id,
+        seq=seq,
+        role=role.value,
+        ruleset=ruleset.name,
+        state=state,
+        ended=ended,
+        id=request_id,
+        actions=actions,
+        head_hash=event_hash,
+        state_hash=receipt_state_hash(seq, event_hash, state),
+        map=drawn(ruleset.board, state),
+    )
