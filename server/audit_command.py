@@ -60,6 +60,11 @@ def print_report(report: AuditReport, source: str) -> int:
         else "client seeds bound after each commitment"
     )
     console.print(f"  dice: {report.epochs} seed epochs, {entropy}")
+    if report.server_rolls:
+        console.print(
+            f"  dice: {report.nonce_rolls} of {report.server_rolls} server rolls also derive "
+            "from their command's nonce (unknown to anyone before the command arrived)"
+        )
     pending = list(report.pending)
     if not report.seed_revealed:
         pending.insert(0, "the seed commitment: the seed is not revealed yet (umpire reveal)")

@@ -30,7 +30,15 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine import registry, scenarios
-from umpire.engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
+from umpire.engine.dice import (
+    Dice,
+    ManualDice,
+    ServerDice,
+    UnboundDice,
+    check_nonce,
+    commitment,
+    require_nonce,
+)
 from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from umpire.engine.game import (
     Game,
@@ -158,24 +166,35 @@ def decide_for(
     manual_dice: Sequence[Sequence[int]] | None,
     seed: bytes | None,
     role: Role,
+    nonce: str = "",
 ) -> list[Struct]:
     """The events one command appends (engine.handling.decide_command) with the dice it
     is owed: the player's entries, the epoch's server dice, or none before a client seed
     is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+
+    `nonce` is the entropy the command was sent with ("": none), recorded with it. In a
+    game that binds client entropy a command without physical dice must carry one
+    (NonceRequired, before the rules run: the refusal tells nothing of what the command
+    would do), and its server rolls derive from it (docs/security.md).
     """
+    if nonce:
+        check_nonce(nonce)
     if manual_dice is not None:
         manual = ManualDice(
             manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
         )
+        # Physical dice derive from nothing: a nonce sent with them is not recorded.
         events = decide_command(ruleset, game, command, manual, role=role, manual=True)
         manual.check_all_used()
         return events
+    if game.meta.client_entropy is ClientEntropy.BIND and not game.meta.ended:
+        require_nonce(nonce)  # (an ended game's refusal is GameOver, below)
     dice: Dice
     if seed is not None:
-        # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
-        # across epochs.
+        # The epoch's seed and client seed, and the command's nonce (docs/audit.md (4.1));
+        # roll numbers run on across epochs.
         dice = ServerDice(
-            seed, game.meta.client_seed, game.meta.rolls,
+            seed, game.meta.client_seed, game.meta.rolls, nonce=nonce,
             opponent_entries=game.meta.opponent_manual_dice,
         )  # fmt: skip
     elif game.meta.needs_client_seed:
@@ -183,7 +202,7 @@ def decide_for(
         dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
     else:
         raise RuntimeError("the secret must be loaded before deciding with server dice")
-    return decide_command(ruleset, game, command, dice, role=role)
+    return decide_command(ruleset, game, command, dice, role=role, nonce=nonce)
 
 
 class Games:
@@ -539,8 +558,12 @@ class Games:
         role: Role = Role.PLAYER,
         credential: Credential | None = None,
         meter: WorkMeter | None = None,
+        nonce: str | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
+
+        `nonce` is the client's entropy for this command (decide_for): required in a game
+        that binds client entropy unless the dice are physical, and recorded with it.
 
         The rules run in a worker thread; `meter`, when given, adds up their CPU time.
 
@@ -597,7 +620,14 @@ class Games:
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
                 events = await self.rules.run(
-                    ruleset, game, command, manual_dice, seed, role, meter or WorkMeter()
+                    ruleset,
+                    game,
+                    command,
+                    manual_dice,
+                    seed,
+                    role,
+                    meter or WorkMeter(),
+                    nonce or "",
                 )
             except UmpireError:
                 if cached is not None:

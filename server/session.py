@@ -459,6 +459,7 @@ class Session:
                 msg.command,
                 manual_dice=msg.dice,
                 expected_seq=msg.expected_seq,
+                nonce=msg.nonce,
                 role=role,
                 credential=Credential(digest, role.value),
                 meter=meter,

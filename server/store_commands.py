@@ -207,7 +207,10 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
-        result = await games.handle(args.game, command_id, command, manual_dice=dice)
+        # The command's nonce: fresh entropy its server rolls also derive from (every
+        # command of a game that binds client entropy carries one; docs/security.md).
+        nonce = None if dice else secrets.token_hex(16)
+        result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
         ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
         codec = codec_for(ruleset)
@@ -234,7 +237,9 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
-        result = await games.handle(args.game, command_id, {"type": "TakeBack"})
+        result = await games.handle(
+            args.game, command_id, {"type": "TakeBack"}, nonce=secrets.token_hex(16)
+        )
         ruleset, _ = await games.load(args.game)
         (env,) = await store.read(args.game, result.last_seq, result.last_seq)
     event = codec_for(ruleset).decode(env.type, env.version, env.payload, seq=env.seq)
