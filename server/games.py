@@ -172,13 +172,17 @@ def decide_for(
     is owed: the player's entries, the epoch's server dice, or none before a client seed
     is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
 
-    `nonce` is the entropy the command was sent with ("": none), recorded with it. In a
-    game that binds client entropy a command without physical dice must carry one
-    (NonceRequired, before the rules run: the refusal tells nothing of what the command
-    would do), and its server rolls derive from it (docs/security.md).
+    `nonce` is the entropy the command was sent with ("": none). In a game that binds
+    client entropy a command without physical dice must carry one (NonceRequired, before
+    the rules run: the refusal tells nothing of what the command would do); it is
+    recorded with the command and its server rolls derive from it (docs/security.md). A
+    game that waived client entropy takes none: its dice derive from the server's seed
+    alone, so a nonce sent to it is not used (nor recorded).
     """
     if nonce:
         check_nonce(nonce)
+    if game.meta.client_entropy is not ClientEntropy.BIND:
+        nonce = ""
     if manual_dice is not None:
         manual = ManualDice(
             manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
@@ -563,7 +567,8 @@ class Games:
         """Decide and append one command; a known command id returns its first result.
 
         `nonce` is the client's entropy for this command (decide_for): required in a game
-        that binds client entropy unless the dice are physical, and recorded with it.
+        that binds client entropy unless the dice are physical, and recorded with it; not
+        used in a game that waived client entropy.
 
         The rules run in a worker thread; `meter`, when given, adds up their CPU time.
 
