@@ -107,7 +107,8 @@ class SendCommand(Struct, frozen=True, tag="command", kw_only=True):
     """A player command. `dice` are manual faces (one list per roll). `nonce` is fresh
     entropy of the client's for this command (32 to 64 lowercase hex digits), from which
     with the seeds its server rolls derive: required in a game that binds client entropy
-    unless `dice` are given (docs/protocol.md, docs/security.md)."""
+    unless `dice` are given, not used in one that waived it (docs/protocol.md,
+    docs/security.md)."""
 
     game_id: GameId
     command_id: CommandId

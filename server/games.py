@@ -52,7 +52,7 @@ from umpire.engine.game import (
     state_hash,
 )
 from umpire.engine.game import start as start_game
-from umpire.engine.handling import decide_command
+from umpire.engine.handling import decide_command, parse_command
 from umpire.engine.redaction import is_sealed, is_secret
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -192,7 +192,10 @@ def decide_for(
         manual.check_all_used()
         return events
     if game.meta.client_entropy is ClientEntropy.BIND and not game.meta.ended:
-        require_nonce(nonce)  # (an ended game's refusal is GameOver, below)
+        # A malformed command is told so first (its shape says nothing of the rule path);
+        # an ended game's refusal is GameOver, below.
+        parse_command(ruleset, command)
+        require_nonce(nonce)
     dice: Dice
     if seed is not None:
         # The epoch's seed and client seed, and the command's nonce (docs/audit.md (4.1));

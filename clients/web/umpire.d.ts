@@ -145,7 +145,7 @@ export interface Revoked {
   id?: string | null;
 }
 
-/** A player command. `dice` are manual faces (one list per roll). `nonce` is fresh entropy of the client's for this command (32 to 64 lowercase hex digits), from which with the seeds its server rolls derive: required in a game that binds client entropy unless `dice` are given (docs/protocol.md, docs/security.md). */
+/** A player command. `dice` are manual faces (one list per roll). `nonce` is fresh entropy of the client's for this command (32 to 64 lowercase hex digits), from which with the seeds its server rolls derive: required in a game that binds client entropy unless `dice` are given, not used in one that waived it (docs/protocol.md, docs/security.md). */
 export interface SendCommand {
   type: "command";
   game_id: string;
