@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import itertools
 import secrets
 from asyncio import FIRST_COMPLETED
@@ -150,6 +152,9 @@ class UmpireClient:
         self._closed = False
         self.reconnects = 0
         self.retries = 0  # re-auths and resubscribes asked again after a transient refusal
+        # Keys each command's nonce (`nonce_for`); never sent, so nobody else can know a
+        # nonce before its command arrives.
+        self._nonce_key = secrets.token_bytes(32)
 
     async def __aenter__(self) -> UmpireClient:
         await self.connect()
@@ -510,21 +515,38 @@ class UmpireClient:
         dice: list[list[int]] | None = None,
         command_id: str | None = None,
         expected_seq: int | None = None,
+        nonce: str | None = None,
     ) -> Accepted:
-        """Send a player command; a generated command id makes retries safe."""
+        """Send a player command; a generated command id makes retries safe.
+
+        Without `dice` the command carries its nonce (default `nonce_for`): the entropy its
+        server rolls also derive from (docs/security.md). A caller that keeps its own
+        (a bot that derives nonces from a secret of its own) passes it."""
+        command_id = command_id or "c-" + secrets.token_hex(8)
         message: dict[str, Any] = {
             "type": "command",
             "game_id": game_id,
-            "command_id": command_id or "c-" + secrets.token_hex(8),
+            "command_id": command_id,
             "command": command,
         }
         if dice is not None:
             message["dice"] = dice
+        else:
+            message["nonce"] = nonce or self.nonce_for(game_id, command_id)
         if expected_seq is not None:
             message["expected_seq"] = expected_seq
         accepted: Accepted = await self.request(message)
         self._keep_accepted(accepted)
         return accepted
+
+    def nonce_for(self, game_id: str, command_id: str) -> str:
+        """The nonce this client sends with command `command_id` of `game_id`: 32 hex
+        digits of HMAC-SHA256 under a random key of this client's. Nobody else can know it
+        before the command is sent, and a command sent again under the same id carries the
+        same nonce, so a server that drops a command after seeing its roll gets the same
+        roll when it comes again (docs/security.md)."""
+        message = f"{game_id}:{command_id}".encode()
+        return hmac.new(self._nonce_key, message, hashlib.sha256).hexdigest()[:32]
 
     async def view(self, game_id: str) -> ViewState:
         """The game's current state as this connection's role sees it."""

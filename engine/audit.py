@@ -29,6 +29,7 @@ from umpire.events.errors import UmpireError
 from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
+    CommandRecorded,
     DiceRolled,
     GameCreated,
     GameEnded,
@@ -62,6 +63,9 @@ class AuditReport(Struct, frozen=True, kw_only=True):
     # prefix (a running game, a cut log, one ended without its final reveal), which no
     # verifier calls "OK" (docs/audit.md section 7).
     complete: bool = False
+    # Server rolls whose command sent a nonce (docs/security.md): only these were unknown
+    # to whoever held the store before their command arrived.
+    nonce_rolls: int = 0
 
     @property
     def ok(self) -> bool:
@@ -88,6 +92,7 @@ class _Tally:
     opponent_rolls_by_player: int = 0
     opponent_manual_dice: bool = False
     complete: bool = False
+    nonce_rolls: int = 0
 
     def report(
         self, *, failure: AuditFailure | None = None, pending: tuple[str, ...] = ()
@@ -148,9 +153,14 @@ def _check_dice(
     seeds: dict[int, bytes] = {}
     epoch = 0
     roll_no = 0
-    epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
+    epoch_rolls: list[tuple[Envelope, DiceRolled, int, str]] = []
+    # Each command's nonce by its id: a roll takes the nonce of the CommandRecorded under
+    # its own command id ("" for none: a roll outside a command batch fails the grammar).
+    nonces: dict[str, str] = {}
     for env, event in zip(envelopes, decoded, strict=True):
-        if isinstance(event, ClientSeedBound):
+        if isinstance(event, CommandRecorded):
+            nonces[env.command_id] = event.entropy
+        elif isinstance(event, ClientSeedBound):
             if waived:
                 return AuditFailure(
                     seq=env.seq, check="client_seed", message="a client seed bound in a game "
@@ -189,20 +199,23 @@ def _check_dice(
                     seq=env.seq, check="client_seed", message=f"server roll {event.roll} "
                     f"comes before the client seed of seed epoch {epoch} was bound",
                 )  # fmt: skip
-            epoch_rolls.append((env, event, epoch))
+            epoch_rolls.append((env, event, epoch, nonces.get(env.command_id, "")))
     tally.epochs = epoch + 1
-    for env, event, roll_epoch in epoch_rolls:
+    for env, event, roll_epoch, roll_nonce in epoch_rolls:
         if event.by is Roller.PLAYER:
             tally.player_rolls += 1
             continue
         tally.server_rolls += 1
+        tally.nonce_rolls += bool(roll_nonce)
         if roll_epoch in seeds:
             client_seed = client_seeds.get(roll_epoch, "")
-            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, _spec_of(event))
+            spec = _spec_of(event)
+            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, spec, roll_nonce)
             if faces != tuple(event.faces):
                 return AuditFailure(
                     seq=env.seq, check="server_roll", message=f"roll {event.roll} "
-                    f"({event.purpose}) does not match the revealed seed of epoch {roll_epoch}",
+                    f"({event.purpose}) does not match the revealed seed of epoch {roll_epoch}"
+                    + (" and its command's nonce" if roll_nonce else ""),
                     expected=str(list(faces)), found=str(list(event.faces)), rule=event.rule,
                 )  # fmt: skip
             tally.rolls_verified += 1

@@ -301,7 +301,7 @@ class _Walker:
         try:
             expected = decide_command(
                 self.ruleset, game, recorded.command, dice, role=Role(recorded.role),
-                manual=recorded.manual_dice,
+                manual=recorded.manual_dice, nonce=recorded.entropy,
             )  # fmt: skip
         except PlayerRollRefused as exc:
             self.fail(int(exc.details.get("seq", env.seq)), "player_roll", exc.message,

@@ -1,7 +1,11 @@
 """Commit-reveal dice: deterministic, verifiable, and the only source of chance in umpire.
 
-Roll n of a game draws its faces from HMAC-SHA256(server seed, "<client seed>:<n>:<block>")
-(block 0, 1, ... as more bytes are needed), read as big-endian 32-bit words. A die of s
+Roll n of a game draws its faces from HMAC-SHA256(server seed,
+"<client seed>:<n>:<block>:<nonce>") (block 0, 1, ... as more bytes are needed), read as
+big-endian 32-bit words. The nonce is the one the command that made the roll sent with it
+(CommandRecorded.nonce: fresh client entropy per command, so that nobody who holds the
+store can compute a roll before its command arrives, docs/security.md); a command recorded
+without one (an old log, a game that waived client entropy) leaves out ":<nonce>". A die of s
 sides takes the first word w below 2**32 - (2**32 mod s), rejecting the rest, and shows
 w mod s: no modulo bias. Faces run 1..s, except the percentile dice (0..9 each).
 
@@ -30,12 +34,15 @@ from msgspec import Struct
 from umpire.engine.errors import (
     ClientSeedRequired,
     DiceMismatch,
+    InvalidNonce,
     ManualDiceError,
+    NonceRequired,
     OpponentDiceRefused,
 )
 from umpire.events.types import DiceRolled, Owner, Roller
 
 WORD = 2**32
+NONCE_DIGITS = (32, 64)  # a command's nonce: 32 to 64 lowercase hex digits (128 to 256 bits)
 
 
 class DiceKind(StrEnum):
@@ -144,9 +151,42 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_faces(seed: bytes, client_seed: str, roll: int, spec: DiceSpec) -> tuple[int, ...]:
-    """The faces of roll number `roll` under `seed` and `client_seed` (see module doc)."""
-    words = _words(seed, client_seed, roll)
+def check_nonce(nonce: object) -> str:
+    """`nonce` if it is a command nonce (32 to 64 lowercase hex digits); else InvalidNonce
+    saying what is allowed. Hex only, so the derivation's message stays unambiguous."""
+    low, high = NONCE_DIGITS
+    if (
+        not isinstance(nonce, str)
+        or not low <= len(nonce) <= high
+        or any(c not in "0123456789abcdef" for c in nonce)
+    ):
+        raise InvalidNonce(
+            f"a command's nonce is {low} to {high} lowercase hexadecimal digits (fresh random "
+            "bytes the client draws for the command, e.g. 16 bytes as 32 hex digits)"
+        )
+    return nonce
+
+
+def require_nonce(nonce: str) -> str:
+    """The nonce of a command that may make server rolls in a game that binds client
+    entropy: refused (NonceRequired) when missing. Checked before the rules run, whatever
+    the command would do, so that the refusal says nothing of the command's rule path."""
+    if not nonce:
+        raise NonceRequired(
+            "this game binds client entropy: every command sent without physical dice "
+            "carries a `nonce`, fresh random entropy of the client's (32 to 64 lowercase hex "
+            "digits), from which with the seeds the command's server rolls derive; the "
+            "umpire clients add one by themselves (docs/protocol.md)"
+        )
+    return check_nonce(nonce)
+
+
+def derive_faces(
+    seed: bytes, client_seed: str, roll: int, spec: DiceSpec, nonce: str = ""
+) -> tuple[int, ...]:
+    """The faces of roll number `roll` under `seed`, `client_seed` and its command's
+    `nonce` ("" for a command without one; see module doc)."""
+    words = _words(seed, client_seed, roll, nonce)
     faces: list[int] = []
     for index, sides in enumerate(spec.sides):
         limit = WORD - (WORD % sides)
@@ -159,10 +199,11 @@ def derive_faces(seed: bytes, client_seed: str, roll: int, spec: DiceSpec) -> tu
     return tuple(faces)
 
 
-def _words(seed: bytes, client_seed: str, roll: int):  # type: ignore[no-untyped-def]
+def _words(seed: bytes, client_seed: str, roll: int, nonce: str):  # type: ignore[no-untyped-def]
     block = 0
+    tail = f":{nonce}" if nonce else ""
     while True:
-        msg = f"{client_seed}:{roll}:{block}".encode()
+        msg = f"{client_seed}:{roll}:{block}{tail}".encode()
         digest = hmac.new(seed, msg, hashlib.sha256).digest()
         yield from struct.unpack(">8I", digest)
         block += 1
@@ -213,14 +254,23 @@ def roll_event(
 
 
 class ServerDice:
-    """Dice derived from the game's secret seed; `next_roll` is the game's roll count."""
+    """Dice derived from the game's secret seed; `next_roll` is the game's roll count and
+    `nonce` the entropy the command sent ("": none). Every roll of the command's batch takes
+    the command's nonce, the opponent's rolls it triggers included."""
 
     def __init__(
-        self, seed: bytes, client_seed: str, next_roll: int, *, opponent_entries: bool = False
+        self,
+        seed: bytes,
+        client_seed: str,
+        next_roll: int,
+        *,
+        nonce: str = "",
+        opponent_entries: bool = False,
     ) -> None:
         self.opponent_entries = opponent_entries
         self._seed = seed
         self._client_seed = client_seed
+        self._nonce = nonce
         self._next = next_roll
         self.rolled: list[DiceRolled] = []
 
@@ -228,7 +278,7 @@ class ServerDice:
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
         """Derive the next roll's faces from the seed."""
-        faces = derive_faces(self._seed, self._client_seed, self._next, spec)
+        faces = derive_faces(self._seed, self._client_seed, self._next, spec, self._nonce)
         event = roll_event(
             spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER,
             owner=owner,

@@ -91,6 +91,18 @@ class ClientSeedRequired(UmpireError):
     code = "client_seed_required"
 
 
+class NonceRequired(UmpireError):
+    """A command without its own entropy (`nonce`) in a game that binds client entropy."""
+
+    code = "nonce_required"
+
+
+class InvalidNonce(UmpireError):
+    """A command nonce that is not 32 to 64 lowercase hex digits."""
+
+    code = "invalid_nonce"
+
+
 class ClientSeedRefused(UmpireError):
     """A client seed offered where the provably-fair flow does not take one (at create,
     twice in one epoch, after a roll of the epoch, or in a game that waived it)."""

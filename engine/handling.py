@@ -162,8 +162,12 @@ def decide_command(
     *,
     role: Role = Role.PLAYER,
     manual: bool = False,
+    nonce: str = "",
 ) -> list[Struct]:
     """The events one command appends: CommandRecorded, then what the rules decide.
+
+    `nonce` is the entropy the command was sent with, recorded in CommandRecorded (left out
+    when ""); the caller's `dice` derive the command's server rolls from it.
 
     Raises GameOver after the game has ended, InvalidCommand for a malformed command,
     CommandNotAllowed for a command type that is not among the role's legal actions now
@@ -203,5 +207,6 @@ def decide_command(
         command=body,
         role=role.value,
         manual_dice=manual,
+        nonce=nonce or msgspec.UNSET,
     )
     return [recorded, *decided]

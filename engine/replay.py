@@ -279,7 +279,7 @@ def readjudicate(
             try:
                 new_events = decide_command(
                     ruleset, game, first.command, dice, role=Role(first.role),
-                    manual=first.manual_dice,
+                    manual=first.manual_dice, nonce=first.entropy,
                 )  # fmt: skip
             except UmpireError as exc:
                 refusal = Difference(

@@ -59,13 +59,26 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
-    """The player's command as accepted; the events it produced follow it in the same batch."""
+    """The player's command as accepted; the events it produced follow it in the same batch.
+
+    `nonce` is the entropy the client sent with the command (32 to 64 hex digits): every
+    server roll of the batch derives from it too (engine/dice.py), so that nobody holding
+    the store can compute them before the command arrives. Left out (UNSET, so the bytes of
+    a command without one are those of a log from before nonces) when the command had none:
+    physical dice, a game that waived client entropy, an old log.
+    """
 
     version: ClassVar[int] = 1
     command_type: str
     command: dict[str, Any]
     role: str = "player"
     manual_dice: bool = False
+    nonce: str | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def entropy(self) -> str:
+        """The command's nonce, "" when it had none."""
+        return self.nonce if isinstance(self.nonce, str) else ""
 
 
 class DiceRolled(Struct, frozen=True, tag="DiceRolled", kw_only=True):

@@ -104,13 +104,18 @@ class Unsubscribe(Struct, frozen=True, tag="unsubscribe", kw_only=True):
 
 
 class SendCommand(Struct, frozen=True, tag="command", kw_only=True):
-    """A player command. `dice` are manual faces (one list per roll)."""
+    """A player command. `dice` are manual faces (one list per roll). `nonce` is fresh
+    entropy of the client's for this command (32 to 64 lowercase hex digits), from which
+    with the seeds its server rolls derive: required in a game that binds client entropy
+    unless `dice` are given, not used in one that waived it (docs/protocol.md,
+    docs/security.md)."""
 
     game_id: GameId
     command_id: CommandId
     command: dict[str, Any]
     dice: list[list[int]] | None = None
     expected_seq: Seq | None = None
+    nonce: Annotated[str, Meta(pattern="^[0-9a-f]{32,64}$")] | None = None
     credential: Annotated[str, Meta(max_length=256)] | None = None
     id: RequestId | None = None
 

@@ -64,6 +64,11 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
     )
     console.print(f"  dice: {report.epochs} seed epochs, {entropy}")
     console.print(f"  {shown(anchored)}")
+    if report.server_rolls:
+        console.print(
+            f"  dice: {report.nonce_rolls} of {report.server_rolls} server rolls also derive "
+            "from their command's nonce (unknown to anyone before the command arrived)"
+        )
     pending = list(report.pending)
     if not report.seed_revealed:
         pending.insert(0, "the seed commitment: the seed is not revealed yet (umpire reveal)")

@@ -110,6 +110,7 @@ class Commands:
                 role=role,
                 digest=digest,
                 meter=meter,
+                nonce=msg.nonce,
             )
         except Unauthorized:
             yield DropGrant(msg.game_id, digest)

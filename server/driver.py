@@ -112,6 +112,7 @@ async def perform(gw: Gateway, request: Request) -> Any:
                 role=request.role,
                 credential=Credential(request.digest, request.role.value),
                 meter=request.meter,
+                nonce=request.nonce,
             )
         case BindClientSeed(game_id, client_seed, role, digest):
             credential = Credential(digest, role.value)

@@ -27,7 +27,14 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from umpire.engine.dice import Dice, ManualDice, ServerDice, UnboundDice
+from umpire.engine.dice import (
+    Dice,
+    ManualDice,
+    ServerDice,
+    UnboundDice,
+    check_nonce,
+    require_nonce,
+)
 from umpire.engine.errors import InvalidCommand
 from umpire.engine.game import (
     Game,
@@ -36,7 +43,7 @@ from umpire.engine.game import (
     encode_game,
     state_hash,
 )
-from umpire.engine.handling import decide_command
+from umpire.engine.handling import decide_command, parse_command
 from umpire.engine.redaction import is_sealed
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -49,7 +56,7 @@ from umpire.events.errors import (
     VersionConflict,
 )
 from umpire.events.store import AppendResult, Credential, Snapshot, Store
-from umpire.events.types import GameEnded, SeedRevealed
+from umpire.events.types import ClientEntropy, GameEnded, SeedRevealed
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
 from umpire.server.disk_watch import DiskWatch
@@ -73,24 +80,42 @@ def decide_for(
     manual_dice: Sequence[Sequence[int]] | None,
     seed: bytes | None,
     role: Role,
+    nonce: str = "",
 ) -> list[Struct]:
     """The events one command appends (engine.handling.decide_command) with the dice it
     is owed: the player's entries, the epoch's server dice, or none before a client seed
     is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+
+    `nonce` is the entropy the command was sent with ("": none). In a game that binds
+    client entropy a command without physical dice must carry one (NonceRequired, before
+    the rules run: the refusal tells nothing of what the command would do); it is
+    recorded with the command and its server rolls derive from it (docs/security.md). A
+    game that waived client entropy takes none: its dice derive from the server's seed
+    alone, so a nonce sent to it is not used (nor recorded).
     """
+    if nonce:
+        check_nonce(nonce)
+    if game.meta.client_entropy is not ClientEntropy.BIND:
+        nonce = ""
     if manual_dice is not None:
         manual = ManualDice(
             manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
         )
+        # Physical dice derive from nothing: a nonce sent with them is not recorded.
         events = decide_command(ruleset, game, command, manual, role=role, manual=True)
         manual.check_all_used()
         return events
+    if game.meta.client_entropy is ClientEntropy.BIND and not game.meta.ended:
+        # A malformed command is told so first (its shape says nothing of the rule path);
+        # an ended game's refusal is GameOver, below.
+        parse_command(ruleset, command)
+        require_nonce(nonce)
     dice: Dice
     if seed is not None:
-        # The epoch's seed and client seed (docs/audit.md (4.1)); roll numbers run on
-        # across epochs.
+        # The epoch's seed and client seed, and the command's nonce (docs/audit.md (4.1));
+        # roll numbers run on across epochs.
         dice = ServerDice(
-            seed, game.meta.client_seed, game.meta.rolls,
+            seed, game.meta.client_seed, game.meta.rolls, nonce=nonce,
             opponent_entries=game.meta.opponent_manual_dice,
         )  # fmt: skip
     elif game.meta.needs_client_seed:
@@ -98,7 +123,7 @@ def decide_for(
         dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
     else:
         raise RuntimeError("the secret must be loaded before deciding with server dice")
-    return decide_command(ruleset, game, command, dice, role=role)
+    return decide_command(ruleset, game, command, dice, role=role, nonce=nonce)
 
 
 class Games(GameCreation, GameSeeds, GameCache):
@@ -151,8 +176,13 @@ class Games(GameCreation, GameSeeds, GameCache):
         role: Role = Role.PLAYER,
         credential: Credential | None = None,
         meter: WorkMeter | None = None,
+        nonce: str | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
+
+        `nonce` is the client's entropy for this command (decide_for): required in a game
+        that binds client entropy unless the dice are physical, and recorded with it; not
+        used in a game that waived client entropy.
 
         The rules run in a worker thread; `meter`, when given, adds up their CPU time.
 
@@ -209,7 +239,14 @@ class Games(GameCreation, GameSeeds, GameCache):
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
                 events = await self.rules.run(
-                    ruleset, game, command, manual_dice, seed, role, meter or WorkMeter()
+                    ruleset,
+                    game,
+                    command,
+                    manual_dice,
+                    seed,
+                    role,
+                    meter or WorkMeter(),
+                    nonce or "",
                 )
             except UmpireError:
                 if cached is not None:

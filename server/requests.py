@@ -150,6 +150,7 @@ class Handle:
     role: Role
     digest: str
     meter: WorkMeter
+    nonce: str | None = None  # the command's own entropy (docs/security.md)
 
 
 @dataclass(frozen=True, slots=True)

@@ -224,7 +224,10 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
-        result = await games.handle(args.game, command_id, command, manual_dice=dice)
+        # The command's nonce: fresh entropy its server rolls also derive from (every
+        # command of a game that binds client entropy carries one; docs/security.md).
+        nonce = None if dice else secrets.token_hex(16)
+        result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
         ruleset, game = await games.load(args.game)
         keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
@@ -252,7 +255,9 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
-        result = await games.handle(args.game, command_id, {"type": "TakeBack"})
+        result = await games.handle(
+            args.game, command_id, {"type": "TakeBack"}, nonce=secrets.token_hex(16)
+        )
         ruleset, game = await games.load(args.game)
         keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
         (env,) = await store.read(args.game, result.last_seq, result.last_seq)

@@ -18,6 +18,7 @@ import pytest
 
 from tests.support.dice import seed_source
 from tests.support.gateways import gateway_settings
+from tests.support.nonces import NoncedGames
 from umpire.engine import registry
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running, running_gateway
@@ -83,8 +84,9 @@ async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Redis
 
 @pytest.fixture
 async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
-    """Command handling on the test store, with deterministic dice seeds."""
-    return Games(store, snapshot_every=50, draw_seed=seed_source(request))
+    """Command handling on the test store, with deterministic dice seeds (and command
+    nonces: tests/support/nonces.py)."""
+    return NoncedGames(store, snapshot_every=50, draw_seed=seed_source(request))
 
 
 @pytest.fixture

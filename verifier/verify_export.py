@@ -95,23 +95,32 @@ class Epochs:
 # -- section 5: the dice --------------------------------------------------------------------
 
 
-def _words(seed: bytes, client_seed: str, n: int):  # type: ignore[no-untyped-def]
+def server_faces(
+    seed: bytes, client_seed: str, nonce: str, n: int, kind: str, sides: list[int]
+) -> list[int]:
+    """Section 5: the faces of server roll n, the whole derivation in one place.
+
+    `seed` is the roll's epoch's seed (32 raw bytes), `client_seed` the epoch's client
+    seed ("" when waived), `nonce` the nonce of the command whose batch holds the roll
+    (its CommandRecorded's `nonce`, "" when it has none). The byte stream is
+    HMAC-SHA256(seed, "<client_seed>:<n>:<block>" + (":<nonce>" if nonce)) for block
+    0, 1, ..., each block read as eight big-endian 32-bit words; a die of s sides takes the
+    first word w below 2**32 - (2**32 mod s) and shows low + w mod s (low 0 for the dice of
+    a d100, else 1)."""
+    tail = f":{nonce}" if nonce else ""
+    words: list[int] = []
     block = 0
-    while True:
-        digest = hmac.new(seed, f"{client_seed}:{n}:{block}".encode(), hashlib.sha256).digest()
-        yield from struct.unpack(">8I", digest)
-        block += 1
-
-
-def server_faces(seed: bytes, client_seed: str, n: int, kind: str, sides: list[int]) -> list[int]:
-    """Section 5: the faces of server roll n."""
-    words = _words(seed, client_seed, n)
     faces = []
     for s in sides:
         limit = WORD - (WORD % s)
-        w = next(words)
-        while w >= limit:
-            w = next(words)
+        while True:
+            if not words:
+                message = f"{client_seed}:{n}:{block}{tail}".encode()
+                words = list(struct.unpack(">8I", hmac.new(seed, message, hashlib.sha256).digest()))
+                block += 1
+            w = words.pop(0)
+            if w < limit:
+                break
         low = 0 if kind == "d100" else 1
         faces.append(low + w % s)
     return faces
@@ -747,10 +756,13 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         if r["digest"] != commitment(seed, r["game_id"], r["seq"], ev.payload_bytes):
             raise Failure(r["seq"], "the payload does not open its commitment")
         opened += 1
-    # 5: roll numbers and server rolls
-    rolls = checked = 0
+    # 5: roll numbers and server rolls; a roll takes the nonce of its command's batch
+    rolls = checked = with_nonce = 0
+    nonces: dict[str, str] = {}  # command id -> its CommandRecorded's nonce
     for ev in events:
         r, p = ev.record, ev.payload
+        if r["type"] == "CommandRecorded":
+            nonces[r["command_id"]] = p.get("nonce", "")
         if r["type"] != "DiceRolled":
             continue
         if p["roll"] != rolls:
@@ -764,17 +776,24 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         client_seed = client_seeds.get(epochs.epoch_of(r["seq"]), "" if waived else None)
         if client_seed is None:
             raise Failure(r["seq"], "no client seed is bound for this roll's epoch")
-        faces = server_faces(seed, client_seed, p["roll"], p["kind"], p["sides"])
+        nonce = nonces.get(r["command_id"], "")
+        if not isinstance(nonce, str):
+            raise Failure(r["seq"], "its command's nonce is not a string")
+        faces = server_faces(seed, client_seed, nonce, p["roll"], p["kind"], p["sides"])
         if faces != p["faces"] or total_of(p["kind"], faces) != p["total"]:
             raise Failure(r["seq"], f"server roll {p['roll']} shows {p['faces']} "
-                                    f"(total {p['total']}), the seed gives {faces}")  # fmt: skip
+                                    f"(total {p['total']}), the seed"
+                                    + (" and its command's nonce give" if nonce else " gives")
+                                    + f" {faces}")  # fmt: skip
         checked += 1
+        with_nonce += bool(nonce)
     return [
         f"{len(events)} events, hash chain intact",
         f"{opened} commitments opened, {pending} still closed (unrevealed epoch, or a "
         "secret still in play before the final reveal)",
         f"{len(epochs.seeds)} revealed seed(s) match their commitments",
-        f"{rolls} rolls numbered, {checked} server rolls recomputed",
+        f"{rolls} rolls numbered, {checked} server rolls recomputed ({with_nonce} of them "
+        "from their command's nonce too)",
     ]
 
 

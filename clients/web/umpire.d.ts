@@ -148,7 +148,7 @@ export interface Revoked {
   id?: string | null;
 }
 
-/** A player command. `dice` are manual faces (one list per roll). */
+/** A player command. `dice` are manual faces (one list per roll). `nonce` is fresh entropy of the client's for this command (32 to 64 lowercase hex digits), from which with the seeds its server rolls derive: required in a game that binds client entropy unless `dice` are given, not used in one that waived it (docs/protocol.md, docs/security.md). */
 export interface SendCommand {
   type: "command";
   game_id: string;
@@ -156,6 +156,7 @@ export interface SendCommand {
   command: { [key: string]: unknown };
   dice?: number[][] | null;
   expected_seq?: number | null;
+  nonce?: string | null;
   credential?: string | null;
   id?: string | null;
 }

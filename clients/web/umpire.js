@@ -14,7 +14,7 @@ const RETRY_AFTER_CAP_MS = 30000; // the longest `retry_after` honoured before a
 const BACKOFF_FIRST_MS = 100;
 const BACKOFF_CAP_MS = 2000;
 
-// 16 bytes of the browser's cryptographic randomness, as hex: a client seed.
+// 16 bytes of the browser's cryptographic randomness, as hex: a client seed or a nonce.
 function freshSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -113,6 +113,17 @@ export class UmpireClient {
     this.nextId = 1;
     this.closed = false;
     this.onStatus = () => {};
+    // Each command's nonce, by game and command id (nonceFor): fresh randomness drawn once,
+    // so a command sent again under its id carries the same nonce.
+    this.nonces = new Map();
+  }
+
+  // The nonce this client sends with a command: 16 fresh random bytes as 32 hex digits,
+  // the same for every sending of one command id (docs/security.md).
+  nonceFor(gameId, commandId) {
+    const key = `${gameId}:${commandId}`;
+    if (!this.nonces.has(key)) this.nonces.set(key, freshSeed());
+    return this.nonces.get(key);
   }
 
   connect() {
@@ -347,6 +358,8 @@ export class UmpireClient {
     return result;
   }
 
+  // Without dice, the command carries its nonce (nonceFor): the entropy its server rolls
+  // also derive from, so nobody holding the store knows them before it is sent.
   send(gameId, command, { dice, commandId, expectedSeq } = {}) {
     const message = {
       type: "command",
@@ -355,6 +368,7 @@ export class UmpireClient {
       command,
     };
     if (dice) message.dice = dice;
+    else message.nonce = this.nonceFor(gameId, message.command_id);
     if (expectedSeq !== undefined) message.expected_seq = expectedSeq;
     return this.request(message).then((accepted) => this.#keepAccepted(accepted));
   }

@@ -36,6 +36,7 @@ from msgspec import Struct
 import umpire.server.games as games_module
 from tests.support.dice import AlteredDice
 from tests.support.drivers import REFUSALS, Coverage, driver, rulesets, setups_of
+from tests.support.nonces import NoncedGames
 from tests.support.secrecy import declared, has_secrets
 from umpire.engine import registry
 from umpire.engine.dice import ServerDice
@@ -46,7 +47,6 @@ from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DiceRolled
 from umpire.server.feed import encode_frame
-from umpire.server.games import Games
 
 COMMANDS = 150
 ATTEMPTS = 4  # games (other dice, other commands) a ruleset with secrets may take to show one
@@ -68,7 +68,7 @@ async def _play(
     monkeypatch: pytest.MonkeyPatch, attempt: int,
 ) -> list[Envelope]:  # fmt: skip
     monkeypatch.setattr(games_module, "ServerDice", dice)
-    games = Games(store, draw_seed=lambda: bytes(range(32)))
+    games = NoncedGames(store, draw_seed=lambda: bytes(range(32)))
     gid = (await games.create(name, setup, game_id="gdiff", client_entropy="bind")).game_id
     await games.bind_client_seed(gid, f"diff{attempt}")
     _, propose = driver(name)

@@ -24,6 +24,7 @@ import msgspec
 import pytest
 
 import umpire.server.games as games_module
+from tests.support.nonces import NoncedGames
 from tests.support.schema_sampler import sample
 from tests.support.secret_twins import VIEWERS, secret_setups, shifted_dice
 from umpire.engine import registry, scenarios
@@ -36,7 +37,6 @@ from umpire.engine.roles import Role
 from umpire.engine.schemas import tag_of
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
-from umpire.server.games import Games
 
 ROUNDS = 8
 VIEWER_NAMES = ("spectator", "player")  # the order Twin.outcomes holds them in
@@ -86,7 +86,7 @@ async def _play(
     """Play `plan` (or, with None, make one round by round from this game's state)."""
     monkeypatch.setattr(games_module, "ServerDice", dice)
     ruleset = registry.get(name)
-    games = Games(store, draw_seed=lambda: bytes(range(32)))
+    games = NoncedGames(store, draw_seed=lambda: bytes(range(32)))  # commands with nonces
     gid = (await games.create(name, setup, game_id="gtwin", client_entropy="bind")).game_id
     await games.bind_client_seed(gid, "twin")
     rng = random.Random(32)

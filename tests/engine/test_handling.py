@@ -9,6 +9,7 @@ import pytest
 from tests.support.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
+from tests.support.nonces import roll_nonces
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
 from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
@@ -124,9 +125,11 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
     codec = codec_for(RULESET)
     decoded = [codec.decode(e.type, e.version, e.payload) for e in events]
     revealed = next(e for e in decoded if isinstance(e, SeedRevealed))
+    nonces = roll_nonces(decoded)  # each roll also derives from its command's nonce
     for event in decoded:
         if isinstance(event, DiceRolled):
-            assert derive_faces(bytes.fromhex(revealed.seed), "cs", event.roll, d6()) == event.faces
+            seed = bytes.fromhex(revealed.seed)
+            assert derive_faces(seed, "cs", event.roll, d6(), nonces[event.roll]) == event.faces
 
 
 async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store) -> None:

@@ -12,6 +12,7 @@ import pytest
 from umpire_counter import RULESET
 
 from tests.support.gateway_games import create_bound
+from tests.support.nonces import roll_nonces
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
 from umpire.engine.errors import ClientSeedRefused, ClientSeedRequired, GameOver
@@ -75,7 +76,8 @@ async def test_a_mid_game_reveal_rotates_to_a_seed_nobody_could_know(games: Game
     predicted = [derive_faces(old_seed, "before", e.roll, d6()) for e in later]
     rolled = [e.faces for e in later]
     assert rolled != predicted
-    assert rolled == [derive_faces(new_seed, "after", e.roll, d6()) for e in later]
+    nonces = roll_nonces(events)  # each command's own entropy (issue #30 item 5)
+    assert rolled == [derive_faces(new_seed, "after", e.roll, d6(), nonces[e.roll]) for e in later]
     final = (await _decoded(games, gid))[-1]
     assert isinstance(final, SeedRevealed) and final.epoch == 1 and not final.next_commitment
     assert final.seed == new_seed.hex()

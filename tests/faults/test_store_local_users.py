@@ -24,6 +24,7 @@ import pytest
 from tests.support.embedded_site import run_cli, start_serve, stop, tcp_listeners, valkey_pids
 from tests.support.gateways import http_get
 from tests.support.local_user import LocalUser, other_user
+from tests.support.nonces import nonce_of
 from tests.support.peer import Peer
 from umpire.server.store_access import URL_FILE, answers
 
@@ -122,6 +123,7 @@ async def test_the_store_stays_in_the_directory_it_opened_when_the_path_is_re_po
         while True:
             reply = await player.request(
                 {"type": "command", "game_id": gid, "command_id": "after",
+                 "nonce": nonce_of("after"),
                  "command": {"type": "Add", "amount": 1}}, timeout=15,
             )  # fmt: skip
             if reply["type"] == "accepted":

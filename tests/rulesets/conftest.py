@@ -9,6 +9,7 @@ import pytest
 
 from tests.support.dice import seed_source
 from tests.support.gateway_games import GatewayGames
+from tests.support.nonces import NoncedGames
 from umpire.clients import UmpireClient
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import running_gateway
@@ -26,7 +27,7 @@ async def games(
 ) -> AsyncIterator[Games | GatewayGames]:
     """`Games` on the test store, or the same over websocket frames through a gateway."""
     # The same deterministic seeds on both paths: the gateway variant plays the same game.
-    direct = Games(store, snapshot_every=50, draw_seed=seed_source(request))
+    direct = NoncedGames(store, snapshot_every=50, draw_seed=seed_source(request))
     if request.param == "direct":
         yield direct
         return

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from umpire_counter import RULESET
 
+from tests.support.nonces import roll_nonces
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
@@ -78,8 +79,10 @@ async def test_the_commitment_comes_first_and_no_roll_before_the_client_seed(
     assert hashlib.sha256(seed).hexdigest() == seen_commitment
     rolls = [e for e in events if isinstance(e, DiceRolled)]
     assert len(rolls) == pushes
+    nonces = roll_nonces(events)  # and from the nonce the client sent with each command
+    assert all(nonces.values())
     for roll in rolls:
-        assert roll.faces == derive_faces(seed, mine, roll.roll, d6())
+        assert roll.faces == derive_faces(seed, mine, roll.roll, d6(), nonces[roll.roll])
     report = audit(await store.read(created.game_id))
     assert report.ok and report.rolls_verified == pushes and report.client_entropy == "bind"
 

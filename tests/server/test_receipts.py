@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SETUP
+from tests.support.nonces import nonce_of
 from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.audit import audit
@@ -26,6 +27,7 @@ async def test_a_command_and_a_view_carry_a_receipt_that_checks(
     gid = created["game_id"]
     await player.ok({"type": "auth", "credential": created["player_credential"]})
     accepted = await player.ok({"type": "command", "game_id": gid, "command_id": "c1",
+                                "nonce": nonce_of("c1"),
                                 "command": {"type": "DeployGroundUnits"}})  # fmt: skip
     store = gateway.gateway.store
     head = accepted["head_seq"]
@@ -40,6 +42,7 @@ async def test_a_command_and_a_view_carry_a_receipt_that_checks(
     assert now["seq"] == head and now["state_hash"] == accepted["state_hash"]
     # A duplicate answers with the receipt of the head as it is now.
     again = await player.ok({"type": "command", "game_id": gid, "command_id": "c1",
+                             "nonce": nonce_of("c1"),
                              "command": {"type": "DeployGroundUnits"}})  # fmt: skip
     assert again["duplicate"] and again["state_hash"] == accepted["state_hash"]
     await player.close()
@@ -57,6 +60,7 @@ async def test_the_state_hash_covers_the_roles_view_not_the_secret_state(
     gid = created["game_id"]
     await player.ok({"type": "auth", "credential": created["player_credential"]})
     accepted = await player.ok({"type": "command", "game_id": gid, "command_id": "c1",
+                                "nonce": nonce_of("c1"),
                                 "command": {"type": "DeployGroundUnits"}})  # fmt: skip
     ruleset, game = await gateway.gateway.games.load(gid)
     assert game.state.aaa_pool, "the scripted raid holds a hidden AAA pool"

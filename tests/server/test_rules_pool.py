@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.largest_setups import largest_conflict_of_heroes
+from tests.support.nonces import nonce_of
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
@@ -37,7 +38,7 @@ async def _play(games: Games) -> tuple[list[tuple[str, bytes]], list[float]]:
     spent = []
     for n, command in enumerate(PLAY):
         meter = WorkMeter()
-        await games.handle("gpool", f"c{n}", command, meter=meter)
+        await games.handle("gpool", f"c{n}", command, meter=meter, nonce=nonce_of(f"c{n}"))
         spent.append(meter.seconds)
     # The events as stored (type and payload bytes; the hashes cover the wall clock too).
     return [(env.type, env.payload) for env in await games.store.read("gpool")], spent
@@ -61,7 +62,7 @@ async def test_a_costly_command_type_runs_in_a_process_with_the_same_events(
         await store.close()
     # A refusal decided in the process arrives whole: its code, message and rule.
     with pytest.raises(RuleError) as refused:
-        await pooled.handle("gpool", "again", {"type": "TakeAiTurn"})
+        await pooled.handle("gpool", "again", {"type": "TakeAiTurn"}, nonce=nonce_of("again"))
     assert refused.value.code == "command_not_allowed" and refused.value.rule
     assert "player's turn" in refused.value.message and refused.value.details["allowed"]
 
@@ -84,13 +85,13 @@ async def test_a_dead_worker_process_costs_no_command(gateway: Running) -> None:
     assert pool is not None
     for pid in list(pool._processes):  # the workers this test's gateway started
         os.kill(pid, signal.SIGKILL)
-    await games.handle("gpool", "p1", {"type": "Pass"})
-    result = await games.handle("gpool", "t1", {"type": "TakeAiTurn"})
+    await games.handle("gpool", "p1", {"type": "Pass"}, nonce=nonce_of("p1"))
+    result = await games.handle("gpool", "t1", {"type": "TakeAiTurn"}, nonce=nonce_of("t1"))
     assert result.last_seq > result.first_seq
     assert games.rules._pool is not None and games.rules._pool is not pool
     before = games.rules.in_process
-    await games.handle("gpool", "p2", {"type": "Pass"})
-    await games.handle("gpool", "t2", {"type": "TakeAiTurn"})
+    await games.handle("gpool", "p2", {"type": "Pass"}, nonce=nonce_of("p2"))
+    await games.handle("gpool", "t2", {"type": "TakeAiTurn"}, nonce=nonce_of("t2"))
     assert games.rules.in_process > before
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from tests.support.nonces import nonce_of
 from umpire.clients import UmpireClient
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine.errors import RuleError
@@ -130,6 +131,7 @@ class GatewayGames:
                 dice=dice,
                 command_id=command_id,
                 expected_seq=expected_seq,
+                nonce=nonce_of(command_id),  # the direct path's (tests/support/nonces.py)
             )
         except ErrorFrame as frame:
             raise as_typed(frame) from None
