@@ -1271,7 +1271,11 @@
 
   function wire() {
     const input = $("export-file");
-    input.addEventListener("change", () => choose(input.files[0]));
+    input.addEventListener("change", () => {
+      const file = input.files[0];
+      input.value = ""; // so that choosing the same file again verifies it again
+      choose(file);
+    });
     $("commitment").addEventListener("change", run);
     $("verify-form").addEventListener("submit", (event) => {
       event.preventDefault();

@@ -93,8 +93,19 @@ def _rolls(records: Records) -> list[int]:
     return [i for i, r in enumerate(records) if r["type"] == "DiceRolled"]
 
 
+class NotApplicable(Exception):
+    """The game holds nothing this forgery edits (e.g. no committed event)."""
+
+
+def _first(indices: list[int], what: str) -> int:
+    if not indices:
+        raise NotApplicable(what)
+    return indices[0]
+
+
 def _server_roll(records: Records) -> int:
-    return next(i for i in _rolls(records) if records[i]["payload"].get("by") != "player")
+    rolls = _rolls(records)
+    return _first([i for i in rolls if records[i]["payload"].get("by") != "player"], "server roll")
 
 
 def uncommitted_hidden_roll(header: Header, records: Records) -> None:
@@ -144,7 +155,8 @@ def cut_half_prefix(header: Header, records: Records) -> None:
 
 def secret_with_plain_digest(header: Header, records: Records) -> None:
     secret = [i for i, r in enumerate(records) if header["secrecy"][r["type"]] == "secret"]
-    index = secret[0] if secret else next(i for i, r in enumerate(records) if r["committed"])
+    index = secret[0] if secret else _first([i for i, r in enumerate(records)
+                                             if r["committed"]], "committed event")  # fmt: skip
     records[index]["committed"] = False
     reseal(header, records, index)
 
@@ -158,7 +170,7 @@ def bind_in_waived_game(header: Header, records: Records) -> None:
 
 def _readable_roll_number(value: Any) -> Forgery:
     def forgery(header: Header, records: Records) -> None:
-        index = next(i for i in _rolls(records) if records[i]["payload"]["roll"] == 1)
+        index = _first([i for i in _rolls(records) if records[i]["payload"]["roll"] == 1], "roll 1")
         records[index]["payload"]["roll"] = value  # only the readable copy lies
         header["_raw"] = True
 
@@ -181,7 +193,10 @@ def _deleted_roll(header: Header, records: Records) -> None:
 
 
 def _swapped_rolls(header: Header, records: Records) -> None:
-    first, second = _rolls(records)[:2]
+    rolls = _rolls(records)
+    if len(rolls) < 2:
+        raise NotApplicable("two rolls")
+    first, second = rolls[:2]
     records[first], records[second] = records[second], records[first]
     renumber(header, records)
     reseal(header, records, 0)
@@ -312,10 +327,10 @@ def every_ruleset_files(cli: Cli, ruleset: str) -> dict[str, Path]:
     files = {"honest": honest}
     for n, (name, forgery) in enumerate(EVERY_RULESET.items()):
         h, r = copy.deepcopy(header), copy.deepcopy(records)
-        one_roll = not any(x["type"] == "DiceRolled" and x["payload"]["roll"] == 1 for x in r)
-        if name.endswith("for 1") and one_roll:
-            continue  # a game of one roll has no roll number 1 to rewrite
-        forgery(h, r)
+        try:
+            forgery(h, r)
+        except NotApplicable:
+            continue  # e.g. a game that commits nothing has no commitment to strip
         files[name] = write(cli.tmp / f"{ruleset}-{n}.jsonl", h, r)
     return files
 
