@@ -516,3 +516,42 @@ def rewritten_game(cli: Cli) -> tuple[Path, str, str]:
     path = cli.export(game)
     own = read_lines(path)[1][0]["payload"]["seed_commitment"]
     return path, original["seed_commitment"], own
+
+
+def running_counter_files(cli: Cli) -> dict[str, Path]:
+    """test_verifier's relabelled rolls of a running game (an operator's export: its
+    epoch unrevealed, its commitments still closed), and a game that lets the player enter
+    the opponent's dice."""
+    game = cli.new("counter", {"target": 40})
+    cli.send(game, {"type": "Push"})
+    exported = cli.export(game, "--operator")
+    files = {"running counter": exported}
+    header, records = read_lines(exported)
+    h, r = copy.deepcopy(header), copy.deepcopy(records)
+    r[1]["payload"]["manual_dice"] = True
+    r[2]["payload"]["by"] = "player"
+    reseal(h, r, 1)
+    files["opponent's roll relabelled with its command"] = write(cli.tmp / "rel1.jsonl", h, r)
+    h, r = copy.deepcopy(header), copy.deepcopy(records)
+    r[2]["payload"]["by"] = "player"
+    reseal(h, r, 2)
+    files["opponent's roll relabelled alone"] = write(cli.tmp / "rel2.jsonl", h, r)
+    made = cli("new", "counter", "--json", "--setup", '{"target": 40}', "--allow-opponent-dice")
+    allowed = json.loads(made.out)["game_id"]
+    cli.send(allowed, {"type": "Push"}, dice=[[6]])
+    files["opponent dice allowed counter"] = cli.export(allowed, "--operator")
+    return files
+
+
+def two_epoch_files(cli: Cli, ruleset: str) -> dict[str, Path]:
+    """A game of `ruleset` revealed mid-game (its secrets in play stay sealed: an export
+    straight after the reveal), then played on in epoch 1 and ended: both honest."""
+    game = short_game(cli, ruleset, end=False)
+    assert cli("reveal", game).code == 0
+    files = {f"{ruleset} mid-game reveal counter": cli.export(game)}
+    cli.send(game, {"type": "RollDice", "dice": "2d6", "purpose": "epoch 1"})
+    cli.send(game, {"type": "EndGame", "result": "two epochs"})
+    path = cli.tmp / f"{ruleset}-two-epochs.jsonl"
+    assert cli("export", game, "-o", str(path)).code == 0
+    files[f"{ruleset} two epochs counter"] = path
+    return files

@@ -28,8 +28,10 @@ from tests.support.verify_page import (
     python_verdict,
     revealed_counter_files,
     rewritten_game,
+    running_counter_files,
     same_verdict,
     takeback_files,
+    two_epoch_files,
 )
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
@@ -140,12 +142,23 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
 
 async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cli: Cli) -> None:
     """test_verifier.py's tampers (as edited and re-hashed), grammar and system-batch
-    forgeries, and test_takeback_audit.py's forged takebacks."""
+    forgeries and relabelled rolls, and test_takeback_audit.py's forged takebacks."""
     files: dict[str, Path] = {}
     for make in (ended_counter_files, revealed_counter_files, bound_counter_files,
-                 takeback_files):  # fmt: skip
+                 takeback_files, running_counter_files):  # fmt: skip
         files.update(await asyncio.to_thread(make, cli))
     assert await _disagreements(verifier, files) == []
+
+
+@pytest.mark.parametrize("ruleset", ["downtown", "counter"])
+async def test_the_page_agrees_across_seed_epochs(verifier: Any, cli: Cli, ruleset: str) -> None:
+    """A mid-game reveal (the ruleset's secrets in play still sealed) and a game that goes
+    on in epoch 1 to its end."""
+    files = await asyncio.to_thread(two_epoch_files, cli, ruleset)
+    assert await _disagreements(verifier, files) == []
+    await page_verdict(verifier, files[f"{ruleset} two epochs counter"])
+    assert await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert "2 revealed seed(s) match their commitments" in await verifier.inner_text("#line")
 
 
 async def test_the_kept_commitment_catches_a_rewritten_log(verifier: Any, cli: Cli) -> None:
