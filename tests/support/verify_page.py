@@ -79,9 +79,15 @@ def python_verdict(path: Path, commitment: str = "") -> tuple[int, str]:
 
 def same_verdict(python: tuple[int, str], browser: tuple[int, str]) -> bool:
     """Both verifiers agree: the same exit code and line; for a file neither can read
-    (exit 2), the same exit code and seq 0 (the exception's wording is Python's own)."""
+    (exit 2), or payload bytes that do not decode, the same exit code and seq (the
+    exception's wording is Python's own)."""
     if python[0] == 2 and browser[0] == 2:
         return browser[1].startswith("FAILED at seq 0: the file is not a readable export")
+    undecoded = ": payload_b64 does not decode: "  # then the decoder's own words
+    if undecoded in python[1] and undecoded in browser[1]:
+        return python[0] == browser[0] and (
+            python[1].split(undecoded)[0] == browser[1].split(undecoded)[0]
+        )
     return python == browser
 
 
@@ -554,4 +560,58 @@ def two_epoch_files(cli: Cli, ruleset: str) -> dict[str, Path]:
     path = cli.tmp / f"{ruleset}-two-epochs.jsonl"
     assert cli("export", game, "-o", str(path)).code == 0
     files[f"{ruleset} two epochs counter"] = path
+    return files
+
+
+def malformed_files(cli: Cli) -> dict[str, Path]:
+    """Files that are barely exports, or not at all, cut from an honest ended counter
+    game: how both verifiers read the file itself (section 1)."""
+    honest = cli.export(short_game(cli, "counter"))
+    text = honest.read_text()
+    lines = text.splitlines()
+    header = json.loads(lines[0])
+
+    def swap_in(index: int, old: str, new: str) -> str:
+        edited = list(lines)
+        assert old in edited[index], (old, edited[index])
+        edited[index] = edited[index].replace(old, new, 1)
+        return "\n".join(edited) + "\n"
+
+    def edit(index: int, **fields: Any) -> str:
+        edited = list(lines)
+        edited[index] = json.dumps(dict(json.loads(edited[index]), **fields))
+        return "\n".join(edited) + "\n"
+
+    other_format = json.dumps(dict(header, format="umpire-export/0"))
+    texts: dict[str, str | bytes] = {
+        "empty file": "",
+        "header only": lines[0] + "\n",
+        "another format": "\n".join([other_format, *lines[1:]]) + "\n",
+        "not JSON": "this is not an export\n",
+        "CRLF line ends and blank lines": "\r\n\r\n".join(lines) + "\r\n",
+        "a byte-order mark": "\ufeff" + text,
+        "not UTF-8": text.encode() + b"\xff\xfe\n",
+        "no payload_b64": swap_in(2, '"payload_b64":', '"payload_b46":'),
+        "payload_b64 not base64": swap_in(2, '"payload_b64":"', '"payload_b64":"!'),
+        "payload bytes with a byte after them": edit(2, payload_b64="wMA="),  # nil, nil
+        "seq written as a float": swap_in(2, '"seq":2,', '"seq":2.0,'),
+        "header count as text": "\n".join(
+            [json.dumps(dict(header, events=str(header["events"]))), *lines[1:]]
+        )
+        + "\n",
+        "header count missing": "\n".join(
+            [json.dumps({k: v for k, v in header.items() if k != "events"}), *lines[1:]]
+        )
+        + "\n",
+        "a record without its hash": swap_in(3, '"hash":"', '"hash_":"'),
+        "a list for a header": "[1, 2]\n" + "\n".join(lines[1:]) + "\n",
+    }
+    files = {"honest": honest}
+    for n, (name, content) in enumerate(texts.items()):
+        path = cli.tmp / f"malformed-{n}.jsonl"
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_bytes(content.encode())
+        files[name] = path
     return files

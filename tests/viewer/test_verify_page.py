@@ -24,6 +24,7 @@ from tests.support.verify_page import (
     ended_counter_files,
     every_ruleset_files,
     make_cli,
+    malformed_files,
     page_verdict,
     python_verdict,
     revealed_counter_files,
@@ -148,6 +149,20 @@ async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cl
                  takeback_files, running_counter_files):  # fmt: skip
         files.update(await asyncio.to_thread(make, cli))
     assert await _disagreements(verifier, files) == []
+
+
+async def test_the_page_reads_a_file_as_verify_export_does(verifier: Any, cli: Cli) -> None:
+    """Empty, cut to its header, another format, not JSON, not UTF-8, a byte-order mark,
+    CRLF, payload bytes that do not decode, a float for an integer, a header's count as
+    text or missing, a missing key: the same verdict (exit 2 where Python cannot read it)."""
+    files = await asyncio.to_thread(malformed_files, cli)
+    bad = []
+    for name, path in files.items():
+        python = await asyncio.to_thread(python_verdict, path)
+        browser = await page_verdict(verifier, path)
+        if not same_verdict(python, browser):
+            bad.append(f"{name}: verify_export.py {python!r}, page {browser!r}")
+    assert bad == []
 
 
 @pytest.mark.parametrize("ruleset", ["downtown", "counter"])
