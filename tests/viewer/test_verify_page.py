@@ -117,7 +117,7 @@ async def test_verify_is_a_static_page_under_the_viewers_policy(
 
 @pytest.mark.parametrize("ruleset", every_ruleset())
 async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
-    verifier: Any, cli: Cli, ruleset: str
+    verifier: Any, cli: Cli, ruleset: str, artifacts: Path
 ) -> None:
     files = await asyncio.to_thread(every_ruleset_files, cli, ruleset)
     assert len(files) > 20
@@ -139,6 +139,7 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
     assert code == 1 and await verifier.get_attribute("#verdict", "data-state") == "failed"
     seq = await verifier.get_attribute("#verdict", "data-seq")
     assert line.startswith(f"FAILED at seq {seq}: server roll ") and "the seed gives" in line
+    await verifier.screenshot(path=str(artifacts / f"verify-{ruleset}-failed.png"), full_page=True)
 
 
 async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cli: Cli) -> None:
