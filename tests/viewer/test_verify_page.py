@@ -188,6 +188,23 @@ async def test_the_kept_commitment_catches_a_rewritten_log(verifier: Any, cli: C
         assert python == browser, commitment
     code, line = await page_verdict(verifier, path, kept)
     assert code == 1 and line.startswith("FAILED at seq 1: ") and "rewritten" in line
+    # The same file dropped on the page, then verified again against the log's own
+    # commitment with the button.
+    runs = int(await verifier.evaluate("Number(document.body.dataset.runs)"))
+    dropped = await verifier.evaluate_handle(
+        "(text) => { const dt = new DataTransfer();"
+        " dt.items.add(new File([text], 'dropped.jsonl')); return dt; }",
+        path.read_text(),
+    )
+    await verifier.dispatch_event("#drop", "drop", {"dataTransfer": dropped})
+    await wait_for(verifier, f"Number(document.body.dataset.runs) > {runs}")
+    assert (await verifier.inner_text("#line")).startswith("FAILED at seq 1: ")
+    assert await verifier.inner_text("#file-name") == "file: dropped.jsonl"
+    await verifier.fill("#commitment", own)
+    await verifier.click("#verify-form button[type=submit]")
+    await wait_for(verifier, f"Number(document.body.dataset.runs) > {runs + 1}")
+    assert await verifier.get_attribute("#verdict", "data-state") == "prefix"
+    assert "the seed commitment is the one given" in await verifier.inner_text("#line")
 
 
 async def test_a_saved_copy_verifies_from_file_with_the_network_off(
