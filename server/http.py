@@ -86,11 +86,17 @@ def text(status: int, reason: str, body: str) -> Response:
     return _response(status, reason, body.encode(), "text/plain; charset=utf-8")
 
 
+# Pages served under a name of their own: /verify is the browser verifier of exports
+# (docs/audit.md, "Verifying in the browser"), a static page under the same policy.
+PAGES = {"verify": "verify.html"}
+
+
 def static_file(path: str) -> Response:
     """A file under clients/web, or 404. Never serves anything outside that folder."""
     relative = path.split("?", 1)[0].lstrip("/") or "index.html"
     if relative == "favicon.ico":  # what browsers ask for without a <link rel="icon">
         relative = "favicon.svg"
+    relative = PAGES.get(relative, relative)
     target = (WEB_ROOT / relative).resolve()
     if (WEB_ROOT not in target.parents and target != WEB_ROOT) or not target.is_file():
         return text(404, "Not Found", f"no such file: /{relative}\n")

@@ -45,6 +45,8 @@ def csp_directives(policy: str) -> dict[str, list[str]]:
         ("GET", "/index.html", None, "200"),
         ("GET", "/viewer.js", None, "200"),
         ("GET", "/viewer.css", None, "200"),
+        ("GET", "/verify", None, "200"),
+        ("GET", "/verify.js", None, "200"),
         ("HEAD", "/", None, "200"),
         ("GET", "/rulesets.json", None, "200"),
         ("GET", "/healthz", None, "200"),

@@ -1,0 +1,1307 @@
+// The browser verifier of umpire exports (issue #30 item 6): verifier/verify_export.py
+// ported to the browser, check for check, by the rules of docs/audit.md. Nothing is
+// installed and nothing leaves the page: the file is read locally, hashed with WebCrypto
+// (SHA-256, HMAC-SHA256), and decoded with the small MessagePack reader below.
+//
+// A classic script (not an ES module) so that a saved copy works when opened from
+// file://. Each function below has the name of the function of verify_export.py it
+// mirrors (snake_case on purpose), so that a change there is ported here one for one;
+// tests/viewer/test_verify_page.py checks that both give the same verdict on every export
+// and forgery of the suite.
+"use strict";
+
+(function () {
+  const FORMAT = "umpire-export/1";
+  const GENESIS = "0".repeat(64);
+  const WORD = 2 ** 32;
+  const PREFIX_NOTE = (n) => `prefix of ${n} events, not a finished game`;
+
+  // -- Python's data model, as far as the verifier leans on it --------------------------
+  // JSON and MessagePack values become: null, booleans, numbers (Python ints; BigInt past
+  // 2**53), PyFloat (a Python float: 1.0 is not 1), strings, arrays, Uint8Array (bytes),
+  // Ext (a MessagePack ext value) and dicts (objects without a prototype, so that any key,
+  // "__proto__" included, is plain data).
+
+  class Failure extends Error {
+    // The first thing that does not verify, at `seq` (0: the file as a whole).
+    constructor(seq, reason) {
+      super(`seq ${seq}: ${reason}`);
+      this.seq = seq;
+      this.reason = reason;
+    }
+  }
+
+  class NotReadable extends Error {
+    // What Python raises as KeyError, TypeError, ValueError, ...: the file is not an export.
+    constructor(kind, message) {
+      super(message);
+      this.kind = kind;
+    }
+  }
+
+  class PyFloat {
+    constructor(value) {
+      this.value = value;
+    }
+  }
+
+  class Ext {
+    constructor(code, data) {
+      this.code = code;
+      this.data = data;
+    }
+  }
+
+  class NonStrKeyMap {
+    // A MessagePack map with a key that is not a string: never equal to a JSON object.
+    constructor(entries) {
+      this.entries = entries;
+    }
+  }
+
+  const is_dict = (x) => x !== null && typeof x === "object" && Object.getPrototypeOf(x) === null;
+  const is_int = (x) =>
+    (typeof x === "number" && Number.isInteger(x)) || typeof x === "bigint" || typeof x === "boolean";
+  const is_numeric = (x) => is_int(x) || x instanceof PyFloat;
+  const new_dict = () => Object.create(null);
+
+  function num(x) {
+    if (typeof x === "number") return x;
+    if (typeof x === "boolean") return x ? 1 : 0;
+    if (typeof x === "bigint") return Number(x);
+    if (x instanceof PyFloat) return x.value;
+    throw new NotReadable("TypeError", `${py_repr(x)} is not a number`);
+  }
+
+  function get(obj, key, dflt) {
+    // dict.get(key, default)
+    if (!is_dict(obj)) throw new NotReadable("AttributeError", `${type_name(obj)} object has no attribute 'get'`);
+    return Object.hasOwn(obj, key) ? obj[key] : dflt === undefined ? null : dflt;
+  }
+
+  function req(obj, key) {
+    // dict[key]
+    if (!is_dict(obj)) throw new NotReadable("TypeError", `${type_name(obj)} object is not subscriptable`);
+    if (!Object.hasOwn(obj, key)) throw new NotReadable("KeyError", py_repr(key));
+    return obj[key];
+  }
+
+  function type_name(x) {
+    if (x === null) return "'NoneType'";
+    if (typeof x === "string") return "'str'";
+    if (typeof x === "boolean") return "'bool'";
+    if (is_int(x)) return "'int'";
+    if (x instanceof PyFloat) return "'float'";
+    if (Array.isArray(x)) return "'list'";
+    return "'dict'";
+  }
+
+  function py_eq(a, b) {
+    // Python's ==: numbers by value (True == 1 == 1.0), lists in order, dicts by keys.
+    if (is_numeric(a) && is_numeric(b)) {
+      if (typeof a === "bigint" || typeof b === "bigint") {
+        try {
+          return BigInt(num_exact(a)) === BigInt(num_exact(b));
+        } catch {
+          return false;
+        }
+      }
+      return num(a) === num(b);
+    }
+    if (a === null || b === null) return a === b;
+    if (typeof a === "string" || typeof b === "string") return a === b;
+    if (Array.isArray(a) && Array.isArray(b))
+      return a.length === b.length && a.every((x, i) => py_eq(x, b[i]));
+    if (a instanceof Uint8Array && b instanceof Uint8Array)
+      return a.length === b.length && a.every((x, i) => x === b[i]);
+    if (is_dict(a) && is_dict(b)) {
+      const ka = Object.keys(a);
+      return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && py_eq(a[k], b[k]));
+    }
+    return false;
+  }
+
+  function num_exact(x) {
+    if (typeof x === "bigint") return x;
+    const n = num(x);
+    if (!Number.isInteger(n)) throw new Error("not an integer");
+    return n;
+  }
+
+  function py_truthy(x) {
+    if (x === null || x === undefined) return false;
+    if (typeof x === "boolean") return x;
+    if (typeof x === "number") return x !== 0;
+    if (typeof x === "bigint") return x !== 0n;
+    if (x instanceof PyFloat) return x.value !== 0;
+    if (typeof x === "string" || Array.isArray(x) || x instanceof Uint8Array) return x.length > 0;
+    if (is_dict(x)) return Object.keys(x).length > 0;
+    return true;
+  }
+
+  function float_repr(v) {
+    if (Number.isNaN(v)) return "nan";
+    if (!Number.isFinite(v)) return v > 0 ? "inf" : "-inf";
+    if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
+    const [mantissa, exp] = v.toExponential().split("e");
+    const e = Number(exp);
+    const sign = mantissa.startsWith("-") ? "-" : "";
+    const digits = mantissa.replace("-", "").replace(".", "");
+    if (e < -4 || e >= 16) {
+      const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+      return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+    }
+    if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+    const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
+    const frac = digits.slice(e + 1) || "0";
+    return `${sign}${whole}.${frac}`;
+  }
+
+  function str_repr(s) {
+    const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+    let out = "";
+    for (const ch of s) {
+      const c = ch.codePointAt(0);
+      if (ch === "\\") out += "\\\\";
+      else if (ch === quote) out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+      else out += ch;
+    }
+    return quote + out + quote;
+  }
+
+  function py_repr(x) {
+    if (x === null || x === undefined) return "None";
+    if (x === true) return "True";
+    if (x === false) return "False";
+    if (typeof x === "number" || typeof x === "bigint") return String(x);
+    if (x instanceof PyFloat) return float_repr(x.value);
+    if (typeof x === "string") return str_repr(x);
+    if (x instanceof Tuple) return `(${x.items.map(py_repr).join(", ")})`;
+    if (Array.isArray(x)) return `[${x.map(py_repr).join(", ")}]`;
+    if (x instanceof Uint8Array) return `b'${Array.from(x, (b) => "\\x" + b.toString(16).padStart(2, "0")).join("")}'`;
+    if (x instanceof Ext) return `ExtType(code=${x.code}, data=...)`;
+    if (is_dict(x)) return `{${Object.keys(x).map((k) => `${str_repr(k)}: ${py_repr(x[k])}`).join(", ")}}`;
+    return String(x);
+  }
+
+  class Tuple {
+    constructor(items) {
+      this.items = items;
+    }
+  }
+
+  const py_str = (x) => (typeof x === "string" ? x : py_repr(x));
+
+  function py_int(x) {
+    // int(x)
+    if (typeof x === "boolean" || typeof x === "number" || typeof x === "bigint") return num(x);
+    if (x instanceof PyFloat) {
+      if (!Number.isFinite(x.value)) throw new NotReadable("ValueError", "cannot convert float to integer");
+      return Math.trunc(x.value);
+    }
+    if (typeof x === "string" && /^\s*[+-]?[0-9]+(_[0-9]+)*\s*$/.test(x)) return Number(x.replace(/_/g, "").trim());
+    throw new NotReadable(typeof x === "string" ? "ValueError" : "TypeError", `int() of ${py_repr(x)}`);
+  }
+
+  function py_fromhex(text) {
+    // bytes.fromhex: pairs of hex digits, ASCII whitespace allowed between pairs
+    if (typeof text !== "string") throw new NotReadable("TypeError", "fromhex() argument must be str");
+    const out = [];
+    let i = 0;
+    while (i < text.length) {
+      if (" \t\n\r\v\f".includes(text[i])) {
+        i += 1;
+        continue;
+      }
+      const pair = text.slice(i, i + 2);
+      if (!/^[0-9a-fA-F]{2}$/.test(pair)) throw new NotReadable("ValueError", "non-hexadecimal number found in fromhex() arg");
+      out.push(parseInt(pair, 16));
+      i += 2;
+    }
+    return new Uint8Array(out);
+  }
+
+  const py_mod = (a, b) => {
+    if (b === 0) throw new NotReadable("ZeroDivisionError", "integer modulo by zero");
+    return a - b * Math.floor(a / b);
+  };
+
+  const utf8 = (s) => new TextEncoder().encode(s);
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+  // -- JSON, keeping Python's int/float distinction -------------------------------------
+
+  function parse_json(text) {
+    // json.loads: ints stay ints, numbers with a fraction or exponent become PyFloat.
+    let i = 0;
+    const fail = (what) => {
+      throw new NotReadable("JSONDecodeError", `${what}: char ${i}`);
+    };
+    const ws = () => {
+      while (i < text.length && " \t\n\r".includes(text[i])) i += 1;
+    };
+    const value = () => {
+      ws();
+      const ch = text[i];
+      if (ch === "{") {
+        i += 1;
+        const obj = new_dict();
+        ws();
+        if (text[i] === "}") {
+          i += 1;
+          return obj;
+        }
+        for (;;) {
+          ws();
+          if (text[i] !== '"') fail("Expecting property name enclosed in double quotes");
+          const key = string();
+          ws();
+          if (text[i] !== ":") fail("Expecting ':' delimiter");
+          i += 1;
+          obj[key] = value();
+          ws();
+          if (text[i] === ",") i += 1;
+          else if (text[i] === "}") {
+            i += 1;
+            return obj;
+          } else fail("Expecting ',' delimiter");
+        }
+      }
+      if (ch === "[") {
+        i += 1;
+        const arr = [];
+        ws();
+        if (text[i] === "]") {
+          i += 1;
+          return arr;
+        }
+        for (;;) {
+          arr.push(value());
+          ws();
+          if (text[i] === ",") i += 1;
+          else if (text[i] === "]") {
+            i += 1;
+            return arr;
+          } else fail("Expecting ',' delimiter");
+        }
+      }
+      if (ch === '"') return string();
+      for (const [word, v] of [["true", true], ["false", false], ["null", null],
+        ["NaN", new PyFloat(NaN)], ["Infinity", new PyFloat(Infinity)], ["-Infinity", new PyFloat(-Infinity)]]) {
+        if (text.startsWith(word, i)) {
+          i += word.length;
+          return v;
+        }
+      }
+      const m = /^-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/.exec(text.slice(i, i + 400));
+      if (!m) fail("Expecting value");
+      i += m[0].length;
+      if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]));
+      const n = Number(m[0]);
+      return Number.isSafeInteger(n) ? n : BigInt(m[0]);
+    };
+    const string = () => {
+      i += 1;
+      let out = "";
+      for (;;) {
+        const ch = text[i];
+        if (ch === undefined) fail("Unterminated string");
+        if (ch === '"') {
+          i += 1;
+          return out;
+        }
+        if (ch === "\\") {
+          const e = text[i + 1];
+          const simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
+          if (simple !== undefined) {
+            out += simple;
+            i += 2;
+          } else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+            i += 6;
+          } else fail("Invalid \\escape");
+        } else if (ch.charCodeAt(0) < 0x20) {
+          fail("Invalid control character");
+        } else {
+          out += ch;
+          i += 1;
+        }
+      }
+    };
+    const result = value();
+    ws();
+    if (i !== text.length) fail("Extra data");
+    return result;
+  }
+
+  // -- MessagePack: what verify_export.py asks of the msgpack library --------------------
+
+  function unpackb(bytes) {
+    // msgpack.unpackb(raw, raw=False, strict_map_key=False): one value, nothing after it.
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    let pos = 0;
+    const need = (n) => {
+      if (pos + n > bytes.length) throw new Error("Unpack failed: incomplete input");
+    };
+    const take = (n) => {
+      need(n);
+      const out = bytes.subarray(pos, pos + n);
+      pos += n;
+      return out;
+    };
+    const u = (n) => {
+      need(n);
+      let v;
+      if (n === 1) v = view.getUint8(pos);
+      else if (n === 2) v = view.getUint16(pos);
+      else if (n === 4) v = view.getUint32(pos);
+      else {
+        const big = view.getBigUint64(pos);
+        v = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      }
+      pos += n;
+      return v;
+    };
+    const s = (n) => {
+      need(n);
+      let v;
+      if (n === 1) v = view.getInt8(pos);
+      else if (n === 2) v = view.getInt16(pos);
+      else if (n === 4) v = view.getInt32(pos);
+      else {
+        const big = view.getBigInt64(pos);
+        v = big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      }
+      pos += n;
+      return v;
+    };
+    const array = (n) => {
+      const out = [];
+      for (let k = 0; k < n; k += 1) out.push(value());
+      return out;
+    };
+    const map = (n) => {
+      const out = new_dict();
+      const entries = [];
+      let plain = true;
+      for (let k = 0; k < n; k += 1) {
+        const key = value();
+        const val = value();
+        entries.push([key, val]);
+        if (typeof key === "string") out[key] = val;
+        else plain = false;
+      }
+      return plain ? out : new NonStrKeyMap(entries);
+    };
+    const value = () => {
+      const b = u(1);
+      if (b <= 0x7f) return b;
+      if (b >= 0xe0) return b - 0x100;
+      if ((b & 0xf0) === 0x80) return map(b & 0x0f);
+      if ((b & 0xf0) === 0x90) return array(b & 0x0f);
+      if ((b & 0xe0) === 0xa0) return text.decode(take(b & 0x1f));
+      switch (b) {
+        case 0xc0: return null;
+        case 0xc2: return false;
+        case 0xc3: return true;
+        case 0xc4: return take(u(1)).slice();
+        case 0xc5: return take(u(2)).slice();
+        case 0xc6: return take(u(4)).slice();
+        case 0xc7: { const n = u(1); const code = s(1); return new Ext(code, take(n)); }
+        case 0xc8: { const n = u(2); const code = s(1); return new Ext(code, take(n)); }
+        case 0xc9: { const n = u(4); const code = s(1); return new Ext(code, take(n)); }
+        case 0xca: { need(4); const v = view.getFloat32(pos); pos += 4; return new PyFloat(v); }
+        case 0xcb: { need(8); const v = view.getFloat64(pos); pos += 8; return new PyFloat(v); }
+        case 0xcc: return u(1);
+        case 0xcd: return u(2);
+        case 0xce: return u(4);
+        case 0xcf: return u(8);
+        case 0xd0: return s(1);
+        case 0xd1: return s(2);
+        case 0xd2: return s(4);
+        case 0xd3: return s(8);
+        case 0xd4: { const code = s(1); return new Ext(code, take(1)); }
+        case 0xd5: { const code = s(1); return new Ext(code, take(2)); }
+        case 0xd6: { const code = s(1); return new Ext(code, take(4)); }
+        case 0xd7: { const code = s(1); return new Ext(code, take(8)); }
+        case 0xd8: { const code = s(1); return new Ext(code, take(16)); }
+        case 0xd9: return text.decode(take(u(1)));
+        case 0xda: return text.decode(take(u(2)));
+        case 0xdb: return text.decode(take(u(4)));
+        case 0xdc: return array(u(2));
+        case 0xdd: return array(u(4));
+        case 0xde: return map(u(2));
+        case 0xdf: return map(u(4));
+        default: throw new Error(`Unpack failed: unknown type byte 0x${b.toString(16)}`);
+      }
+    };
+    const result = value();
+    if (pos !== bytes.length) throw new Error("Unpack failed: extra data");
+    return result;
+  }
+
+  function packb(obj) {
+    // msgpack.packb(obj, use_bin_type=True): the smallest encoding of each value.
+    const out = [];
+    const bytes = (arr) => {
+      for (const b of arr) out.push(b);
+    };
+    const be = (value, n) => {
+      const buf = new DataView(new ArrayBuffer(n));
+      if (n === 1) buf.setUint8(0, value);
+      else if (n === 2) buf.setUint16(0, value);
+      else if (n === 4) buf.setUint32(0, value);
+      else buf.setBigUint64(0, BigInt.asUintN(64, BigInt(value)));
+      bytes(new Uint8Array(buf.buffer));
+    };
+    const int = (v) => {
+      const n = typeof v === "bigint" ? v : BigInt(v);
+      if (n >= 0n) {
+        if (n < 0x80n) out.push(Number(n));
+        else if (n <= 0xffn) { out.push(0xcc); be(Number(n), 1); }
+        else if (n <= 0xffffn) { out.push(0xcd); be(Number(n), 2); }
+        else if (n <= 0xffffffffn) { out.push(0xce); be(Number(n), 4); }
+        else if (n <= 0xffffffffffffffffn) { out.push(0xcf); be(n, 8); }
+        else throw new NotReadable("OverflowError", "Integer value out of range");
+      } else if (n >= -32n) out.push(Number(n) & 0xff);
+      else if (n >= -128n) { out.push(0xd0); be(Number(n) & 0xff, 1); }
+      else if (n >= -32768n) { out.push(0xd1); be(Number(n) & 0xffff, 2); }
+      else if (n >= -2147483648n) { out.push(0xd2); be(Number(n) >>> 0, 4); }
+      else if (n >= -9223372036854775808n) { out.push(0xd3); be(n, 8); }
+      else throw new NotReadable("OverflowError", "Integer value out of range");
+    };
+    const length = (n, small, smallMax, codes) => {
+      if (small !== null && n <= smallMax) out.push(small | n);
+      else if (codes[0] !== null && n <= 0xff) { out.push(codes[0]); be(n, 1); }
+      else if (n <= 0xffff) { out.push(codes[1]); be(n, 2); }
+      else { out.push(codes[2]); be(n, 4); }
+    };
+    const value = (v) => {
+      if (v === null || v === undefined) out.push(0xc0);
+      else if (v === false) out.push(0xc2);
+      else if (v === true) out.push(0xc3);
+      else if (typeof v === "number" || typeof v === "bigint") int(v);
+      else if (v instanceof PyFloat) {
+        out.push(0xcb);
+        const buf = new DataView(new ArrayBuffer(8));
+        buf.setFloat64(0, v.value);
+        bytes(new Uint8Array(buf.buffer));
+      } else if (typeof v === "string") {
+        const b = utf8(v);
+        length(b.length, 0xa0, 31, [0xd9, 0xda, 0xdb]);
+        bytes(b);
+      } else if (v instanceof Uint8Array) {
+        length(v.length, null, 0, [0xc4, 0xc5, 0xc6]);
+        bytes(v);
+      } else if (Array.isArray(v)) {
+        length(v.length, 0x90, 15, [null, 0xdc, 0xdd]);
+        v.forEach(value);
+      } else if (is_dict(v)) {
+        const keys = Object.keys(v);
+        length(keys.length, 0x80, 15, [null, 0xde, 0xdf]);
+        for (const k of keys) {
+          value(k);
+          value(v[k]);
+        }
+      } else throw new NotReadable("TypeError", `can not serialize ${py_repr(v)}`);
+    };
+    value(obj);
+    return new Uint8Array(out);
+  }
+
+  // -- WebCrypto --------------------------------------------------------------------------
+
+  async function sha256_hex(data) {
+    return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", data)));
+  }
+
+  const hmac_keys = new Map();
+
+  async function hmac(key, message) {
+    // HMAC-SHA256(key, message): 32 bytes
+    const id = hex(key);
+    let imported = hmac_keys.get(id);
+    if (imported === undefined) {
+      imported = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      if (hmac_keys.size > 64) hmac_keys.clear();
+      hmac_keys.set(id, imported);
+    }
+    return new Uint8Array(await crypto.subtle.sign("HMAC", imported, message));
+  }
+
+  // -- section 2: the hash chain ------------------------------------------------------------
+
+  async function envelope_hash(record, payload) {
+    // docs/audit.md section 2: version 2 hashes the digest, version 1 the payload.
+    const version = get(record, "envelope_version", 1);
+    let body;
+    if (py_eq(version, 2)) {
+      body = [2, req(record, "game_id"), req(record, "seq"), req(record, "type"), req(record, "version"),
+        req(record, "digest"), req(record, "committed"), req(record, "command_id"),
+        req(record, "recorded_at"), req(record, "prev_hash")];
+    } else if (py_eq(version, 1)) {
+      body = [req(record, "game_id"), req(record, "seq"), req(record, "type"), req(record, "version"), payload,
+        req(record, "command_id"), req(record, "recorded_at"), req(record, "prev_hash")];
+    } else {
+      throw new Failure(req(record, "seq"), `unknown envelope version ${py_repr(version)}`);
+    }
+    return sha256_hex(packb(body));
+  }
+
+  // -- section 3: commitments ---------------------------------------------------------------
+
+  async function commitment(seed, game_id, seq, payload) {
+    // docs/audit.md section 3: the keyed commitment of a secret payload.
+    const key = await hmac(seed, utf8(`umpire-commitment:${py_str(game_id)}:${py_str(seq)}`));
+    return hex(await hmac(key, payload));
+  }
+
+  // -- section 4: epochs --------------------------------------------------------------------
+
+  class Epochs {
+    // Which epoch each seq belongs to, and each epoch's revealed seed (section 4).
+    constructor() {
+      this.reveal_seqs = [];
+      this.seeds = [];
+    }
+
+    epoch_of(seq) {
+      return this.reveal_seqs.filter((s) => num(s) < num(seq)).length;
+    }
+
+    seed_of(seq) {
+      const epoch = this.epoch_of(seq);
+      return epoch < this.seeds.length ? this.seeds[epoch] : null;
+    }
+  }
+
+  // -- section 5: the dice ------------------------------------------------------------------
+
+  function _words(seed, client_seed, n) {
+    // The roll's word stream: HMAC(seed, "client_seed:n:block") for block 0, 1, ...,
+    // each digest read as eight big-endian unsigned 32-bit words.
+    let block = 0;
+    let words = [];
+    return async function next() {
+      if (words.length === 0) {
+        const digest = await hmac(seed, utf8(`${py_str(client_seed)}:${py_str(n)}:${block}`));
+        const view = new DataView(digest.buffer);
+        words = Array.from({ length: 8 }, (_, k) => view.getUint32(4 * k));
+        block += 1;
+      }
+      return words.shift();
+    };
+  }
+
+  async function server_faces(seed, client_seed, n, kind, sides) {
+    // Section 5: the faces of server roll n.
+    if (!Array.isArray(sides)) throw new NotReadable("TypeError", `${type_name(sides)} object is not iterable`);
+    const next = _words(seed, client_seed, n);
+    const faces = [];
+    for (const side of sides) {
+      const s = num(side);
+      const limit = WORD - py_mod(WORD, s);
+      let w = await next();
+      while (w >= limit) w = await next();
+      const low = kind === "d100" ? 0 : 1;
+      faces.push(low + py_mod(w, s));
+    }
+    return faces;
+  }
+
+  function total_of(kind, faces) {
+    if (kind === "d100") {
+      if (faces.length < 2) throw new NotReadable("IndexError", "list index out of range");
+      const value = faces[0] * 10 + faces[1];
+      return value === 0 ? 100 : value;
+    }
+    return faces.reduce((a, b) => a + b, 0);
+  }
+
+  // -- section 1: reading an export ------------------------------------------------------------
+
+  class Event {
+    constructor(record, payload_bytes, payload) {
+      this.record = record;
+      this.payload_bytes = payload_bytes;
+      this.payload = payload;
+    }
+  }
+
+  function same_data(hashed, readable) {
+    // Section 1, "compared as data": maps by keys and values, arrays in order, and every
+    // scalar of the same type and value (so 1 is not 1.0 and true is not 1); a bin or ext
+    // value in the hashed bytes never matches (a payload holds none).
+    if (is_dict(hashed)) {
+      if (!is_dict(readable)) return false;
+      const keys = Object.keys(hashed);
+      return keys.length === Object.keys(readable).length
+        && keys.every((k) => Object.hasOwn(readable, k) && same_data(hashed[k], readable[k]));
+    }
+    if (hashed instanceof NonStrKeyMap) return false;
+    if (Array.isArray(hashed)) {
+      return Array.isArray(readable) && hashed.length === readable.length
+        && hashed.every((x, i) => same_data(x, readable[i]));
+    }
+    if (hashed instanceof Uint8Array || hashed instanceof Ext) return false;
+    if (hashed === null) return readable === null;
+    if (typeof hashed === "boolean") return typeof readable === "boolean" && hashed === readable;
+    if (hashed instanceof PyFloat) {
+      return readable instanceof PyFloat
+        && (hashed.value === readable.value);
+    }
+    if (typeof hashed === "number" || typeof hashed === "bigint") {
+      return (typeof readable === "number" || typeof readable === "bigint") && BigInt(hashed) === BigInt(readable);
+    }
+    return typeof readable === "string" && hashed === readable;
+  }
+
+  function splitlines(text) {
+    return text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+  }
+
+  // str.strip(): Python's whitespace (str.isspace), which is not JavaScript's trim().
+  const PY_SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+  const py_strip = (text) => text.replace(new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g"), "");
+
+  function b64decode(text) {
+    // base64.b64decode(text, validate=True)
+    if (typeof text !== "string") throw new Error("argument should be a bytes-like object or ASCII string");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw new Error("Incorrect padding or non-base64 digit");
+    const raw = atob(text);
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+
+  function read(bytes) {
+    // The export's header and events (the file's bytes, UTF-8).
+    let whole;
+    try {
+      whole = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new NotReadable("UnicodeDecodeError", "the file is not UTF-8");
+    }
+    const lines = splitlines(whole).filter((line) => py_strip(line));
+    if (lines.length === 0) throw new Failure(0, "the file is empty");
+    const header = parse_json(lines[0]);
+    if (!py_eq(get(header, "format"), FORMAT)) {
+      throw new Failure(0, `the header's format is ${py_repr(get(header, "format"))}, not ${py_repr(FORMAT)}`);
+    }
+    const events = [];
+    lines.slice(1).forEach((line, index) => {
+      const number = index + 2;
+      const record = parse_json(line);
+      const seq = get(record, "seq", 0);
+      if (!Object.hasOwn(record, "payload_b64")) {
+        throw new Failure(seq, `line ${number} carries no payload_b64: the hash cannot be checked`);
+      }
+      let raw;
+      let decoded;
+      try {
+        raw = b64decode(record.payload_b64);
+        decoded = unpackb(raw);
+      } catch (exc) {
+        throw new Failure(seq, `payload_b64 does not decode: ${exc.message}`);
+      }
+      if (!same_data(decoded, get(record, "payload"))) {
+        throw new Failure(seq, "the readable payload differs from the hashed payload bytes");
+      }
+      events.push(new Event(record, raw, decoded));
+    });
+    return [header, events];
+  }
+
+  // -- section 6: the batch grammar (structure only) ------------------------------------------
+
+  const SYSTEM_PREFIX = "umpire:";
+  const SYSTEM_TAGS = ["GameCreated", "ClientSeedBound", "SeedRevealed"];
+  const BIND_ID = /^umpire:bind:(0|[1-9][0-9]*)$/;
+  const REVEAL_ID = /^umpire:reveal(?::([1-9][0-9]*))?$/;
+  const fullmatch = (pattern, text) => (typeof text === "string" ? pattern.exec(text) : null);
+
+  class Grammar {
+    // What the walk over the batches found (section 6, without re-running the rules).
+    constructor() {
+      this.commands = 0;
+      this.system = 0;
+      this.player_rolls = 0;
+      this.ended_at = 0;
+      this.final_reveal = false;
+      this.taken_back = 0;
+    }
+  }
+
+  class _Batch {
+    // The command batch being walked: its command's id, seq and manual-dice flag.
+    constructor(command_id, seq, manual, command_type = "") {
+      this.command_id = command_id;
+      this.seq = seq;
+      this.manual = manual;
+      this.command_type = command_type;
+      this.events = 1; // events of the batch so far
+    }
+  }
+
+  const TAKE_BACK = "TakeBack";
+  const MAX_TAKEBACK_DEPTH = 2;
+
+  class _Takebacks {
+    // Section 6, "Takeback": the command batches that may still be taken back (at most
+    // two, the last on top) and how many were taken back in a row.
+    constructor() {
+      this.undoable = []; // [seq, id, type]
+      this.in_row = 0;
+      this.blocked = "no command has been recorded yet";
+    }
+
+    block(why) {
+      this.undoable = [];
+      this.blocked = why;
+    }
+
+    command(batch) {
+      if (batch.command_type !== TAKE_BACK) {
+        this.undoable = [...this.undoable, [batch.seq, batch.command_id, batch.command_type]];
+        this.undoable = this.undoable.slice(-MAX_TAKEBACK_DEPTH);
+        this.in_row = 0;
+      }
+    }
+
+    taken_back(ev, batch) {
+      // A CommandTakenBack: the second event of a TakeBack batch, naming the command on
+      // top, no more than two in a row.
+      const seq = req(ev.record, "seq");
+      const p = ev.payload;
+      if (batch === null || batch.command_type !== TAKE_BACK || batch.events !== 2) {
+        throw new Failure(seq, "CommandTakenBack stands only right after a recorded TakeBack command, in its batch");
+      }
+      if (this.in_row >= MAX_TAKEBACK_DEPTH) {
+        throw new Failure(seq, `a takeback more than ${MAX_TAKEBACK_DEPTH} deep: ${this.in_row} commands were taken back in a row`);
+      }
+      if (this.undoable.length === 0) throw new Failure(seq, `a takeback where none is allowed: ${this.blocked}`);
+      const [top_seq, top_id, top_type] = this.undoable[this.undoable.length - 1];
+      const named = [get(p, "seq"), get(p, "command_id"), get(p, "command_type")];
+      if (!py_eq(named, [top_seq, top_id, top_type])) {
+        throw new Failure(seq, `CommandTakenBack names ${py_repr(new Tuple(named))}, but the command it may take back is ${py_str(top_type)} at seq ${py_str(top_seq)} (id ${py_repr(top_id)})`);
+      }
+      this.undoable.pop();
+      this.in_row += 1;
+    }
+  }
+
+  function check_grammar(events) {
+    // Section 6, what needs no rules engine: batch boundaries by command id, the system
+    // batches, unique command ids, nothing after the end, who may roll, client seeds bound
+    // in order. Throws Failure at the first event that breaks it.
+    const found = new Grammar();
+    const first = events[0];
+    if (req(first.record, "type") !== "GameCreated") {
+      throw new Failure(1, `seq 1 is ${py_str(first.record.type)}, not GameCreated: a log begins with the game's creation`);
+    }
+    const created = first.payload;
+    const waived = py_eq(get(created, "client_entropy"), "waived");
+    const opponent_dice = py_truthy(get(created, "opponent_manual_dice", false));
+    // An old log's client seed is in GameCreated: epoch 0 is bound at creation.
+    const bound = new Set(py_truthy(get(created, "client_seed")) ? [0] : []);
+    const used = new Map([[req(first.record, "command_id"), 1]]);
+    let epoch = 0;
+    let epoch_rolls = 0;
+    let batch = null;
+    const takebacks = new _Takebacks();
+    found.system = 1;
+    for (const ev of events.slice(1)) {
+      const r = ev.record;
+      const p = ev.payload;
+      const seq = req(r, "seq");
+      const tag = req(r, "type");
+      const cid = req(r, "command_id");
+      if (batch !== null && batch.command_type === TAKE_BACK) _takeback_batch(batch, seq, tag, cid);
+      if (found.ended_at) {
+        if (tag === "SeedRevealed" && py_eq(seq, found.ended_at + 1) && batch !== null && py_eq(cid, batch.command_id)) {
+          found.final_reveal = true;
+          epoch += 1;
+          continue;
+        }
+        throw new Failure(seq, `${py_str(tag)} follows the end of the game (GameEnded at seq ${found.ended_at}): nothing may, except the final reveal in the ending command's batch`);
+      }
+      if (tag === "CommandRecorded") {
+        if (typeof cid !== "string") throw new NotReadable("AttributeError", `${type_name(cid)} object has no attribute 'startswith'`);
+        if (cid.startsWith(SYSTEM_PREFIX)) {
+          throw new Failure(seq, `command id ${py_repr(cid)} is reserved for system batches (${SYSTEM_PREFIX}...): no client command has it`);
+        }
+        if (used.has(cid)) {
+          throw new Failure(seq, `command id ${py_repr(cid)} was used by the batch at seq ${py_str(used.get(cid))}: the store answers a repeated id with its first result and appends nothing`);
+        }
+        used.set(cid, seq);
+        batch = new _Batch(cid, seq, py_truthy(get(p, "manual_dice", false)), py_str(get(p, "command_type", "")));
+        takebacks.command(batch);
+        found.commands += 1;
+      } else if (!SYSTEM_TAGS.includes(tag) && batch !== null && py_eq(cid, batch.command_id)) {
+        batch.events += 1; // the next event of the command's batch
+        if (tag === "CommandTakenBack") {
+          takebacks.taken_back(ev, batch);
+          found.taken_back += 1;
+        } else if (py_truthy(get(r, "committed", false))) {
+          takebacks.block(`something hidden was shown at seq ${py_str(seq)}`);
+        }
+      } else {
+        batch = null;
+        if (tag === "ClientSeedBound" && waived) {
+          throw new Failure(seq, 'a client seed bound in a game that waived client entropy (every epoch\'s client seed is "")');
+        }
+        _system(ev, epoch, bound, epoch_rolls, used);
+        takebacks.block(`the dice seed was bound or revealed at seq ${py_str(seq)}`);
+        found.system += 1;
+        if (tag === "ClientSeedBound") {
+          bound.add(epoch);
+        } else {
+          // SeedRevealed closes its epoch
+          epoch += 1;
+          epoch_rolls = 0;
+        }
+        continue;
+      }
+      if (tag === "GameEnded") {
+        found.ended_at = num(seq);
+      } else if (tag === "DiceRolled") {
+        takebacks.block(`a die was rolled at seq ${py_str(seq)}`);
+        _roll(ev, batch, opponent_dice);
+        if (py_eq(get(p, "by", "server"), "player")) {
+          found.player_rolls += 1;
+        } else if (!waived && !bound.has(epoch)) {
+          throw new Failure(seq, `server roll ${py_str(get(p, "roll"))} comes before the client seed of seed epoch ${epoch} was bound`);
+        } else {
+          epoch_rolls += 1; // a server roll: the epoch takes no client seed after it
+        }
+      }
+    }
+    if (batch !== null && batch.command_type === TAKE_BACK && batch.events === 1) {
+      throw new Failure(batch.seq, `the TakeBack at seq ${py_str(batch.seq)} has no CommandTakenBack`);
+    }
+    return found;
+  }
+
+  function _takeback_batch(batch, seq, tag, cid) {
+    // A TakeBack batch is exactly its CommandRecorded and one CommandTakenBack.
+    if (batch.events === 1 && (tag !== "CommandTakenBack" || !py_eq(cid, batch.command_id))) {
+      throw new Failure(seq, `the TakeBack at seq ${py_str(batch.seq)} has no CommandTakenBack: ${py_str(tag)} follows it`);
+    }
+    if (batch.events === 2 && py_eq(cid, batch.command_id) && !SYSTEM_TAGS.includes(tag)) {
+      throw new Failure(seq, `${py_str(tag)} in the batch of the TakeBack at seq ${py_str(batch.seq)}, which holds its CommandTakenBack only`);
+    }
+  }
+
+  function _system(ev, epoch, bound, epoch_rolls, used) {
+    // An event outside every command's batch: it must be, alone, a system batch.
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const tag = req(r, "type");
+    const cid = req(r, "command_id");
+    let named;
+    if (tag === "GameCreated") {
+      throw new Failure(seq, "GameCreated after seq 1: the creation stands at seq 1 only");
+    }
+    if (tag === "ClientSeedBound") {
+      const match = fullmatch(BIND_ID, cid);
+      if (match === null) throw new Failure(seq, `ClientSeedBound under command id ${py_repr(cid)}, not 'umpire:bind:<epoch>'`);
+      named = Number(match[1]);
+    } else if (tag === "SeedRevealed") {
+      const match = fullmatch(REVEAL_ID, cid);
+      if (match === null) {
+        throw new Failure(seq, `SeedRevealed under command id ${py_repr(cid)}, which is neither 'umpire:reveal' nor 'umpire:reveal:<epoch>' (nor the final reveal, right after GameEnded in its batch)`);
+      }
+      named = match[1] ? Number(match[1]) : 0;
+    } else {
+      throw new Failure(seq, `${py_str(tag)} is in no command's batch, and it is not a system batch (GameCreated, ClientSeedBound, SeedRevealed): no command produced it`);
+    }
+    if (named !== epoch) {
+      throw new Failure(seq, `${tag}'s command id ${py_repr(cid)} names epoch ${named}, but the log is in seed epoch ${epoch} here`);
+    }
+    const payload_epoch = tag === "SeedRevealed" ? get(p, "epoch", 0) : get(p, "epoch");
+    if (!is_int(payload_epoch) || !py_eq(payload_epoch, epoch)) {
+      throw new Failure(seq, `${tag} is for epoch ${py_repr(payload_epoch)}, but the log is in seed epoch ${epoch} here`);
+    }
+    if (tag === "ClientSeedBound" && bound.has(epoch)) {
+      throw new Failure(seq, `a second client seed for seed epoch ${epoch}: one per epoch`);
+    }
+    if (tag === "ClientSeedBound" && epoch_rolls) {
+      throw new Failure(seq, `ClientSeedBound comes after ${epoch_rolls} rolls of seed epoch ${epoch}, and must come before the first`);
+    }
+    if (used.has(cid)) throw new Failure(seq, `command id ${py_repr(cid)} was used by the batch at seq ${py_str(used.get(cid))}`);
+    used.set(cid, seq);
+  }
+
+  function _roll(ev, batch, opponent_dice) {
+    // Who may have rolled a roll of a command batch (section 6, the player-roll rule).
+    const seq = req(ev.record, "seq");
+    const p = ev.payload;
+    const by = get(p, "by", "server");
+    const wanted = batch.manual ? "player" : "server";
+    if (!py_eq(by, wanted)) {
+      const how = batch.manual ? "with" : "without";
+      throw new Failure(seq, `roll ${py_str(get(p, "roll"))} is marked as rolled by the ${py_str(by)}, but its command (seq ${py_str(batch.seq)}) was recorded ${how} manual dice, so every roll of it is the ${wanted}'s`);
+    }
+    if (by === "player" && py_eq(get(p, "owner"), "opponent") && !opponent_dice) {
+      throw new Failure(seq, `roll ${py_str(get(p, "roll"))} (${py_str(get(p, "purpose"))}) is the opponent's, but the player entered it, and the game was not created to allow that (GameCreated.opponent_manual_dice)`);
+    }
+  }
+
+  // -- section 7: the checks ------------------------------------------------------------------
+
+  async function verify(header, events, kept_commitment = null) {
+    // Every check of docs/audit.md section 7; what was verified, or throw Failure.
+    // The chain is checked first (the other checks read what it covers). Of the other
+    // checks each stops at its first failure, and the earliest of those is thrown, so a
+    // forged event is named where it stands, not where a later check trips over it.
+    if (events.length === 0) throw new Failure(1, "the export holds no events: a log begins with GameCreated");
+    await check_chain(header, events);
+    const failures = [];
+    const created = req(events[0].record, "type") === "GameCreated" ? events[0].payload : new_dict();
+    if (kept_commitment !== null && !py_eq(get(created, "seed_commitment"), kept_commitment)) {
+      failures.push(new Failure(1, "the log's seed commitment is not the one given (the commitment its player received at creation): the log was rewritten under another seed"));
+    }
+    let grammar = new Grammar();
+    try {
+      grammar = check_grammar(events);
+    } catch (failure) {
+      if (!(failure instanceof Failure)) throw failure;
+      failures.push(failure);
+    }
+    let done = [];
+    try {
+      done = await check_seeds_and_dice(events);
+    } catch (failure) {
+      if (!(failure instanceof Failure)) throw failure;
+      failures.push(failure);
+    }
+    let secrecy = "";
+    try {
+      secrecy = check_secrecy(header, events);
+    } catch (failure) {
+      if (!(failure instanceof Failure)) throw failure;
+      failures.push(failure);
+    }
+    if (failures.length) throw failures.reduce((a, b) => (num(b.seq) < num(a.seq) ? b : a));
+    const counts = { events: events.length, rolls: done.rolls, checked: done.checked };
+    done = [...done];
+    done.push(secrecy);
+    let batches = `${grammar.commands} command batches, ${grammar.system} system batches`;
+    if (grammar.taken_back) batches += ` (${grammar.taken_back} commands taken back)`;
+    done.splice(1, 0, `batch grammar holds: ${batches}, ${grammar.player_rolls} player rolls`);
+    if (grammar.ended_at) {
+      const how = grammar.final_reveal ? "with" : "without";
+      done.push(`the game ended at seq ${grammar.ended_at} ${how} its final reveal`);
+    }
+    if (kept_commitment !== null) done.push("the seed commitment is the one given");
+    // Section 1: complete means ended and finally revealed; anything else is a prefix, and
+    // a header that calls a prefix complete was cut or edited.
+    const complete = Boolean(grammar.ended_at && grammar.final_reveal);
+    if (get(header, "complete") === true && !complete) {
+      throw new Failure(events.length, "the header says the game is complete, but the log does not end with GameEnded and its final reveal: it was cut");
+    }
+    if (!complete) done.unshift(PREFIX_NOTE(events.length));
+    done.counts = counts;
+    return done;
+  }
+
+  function check_secrecy(header, events) {
+    // Section 3: every version-2 event whose type's secrecy class in the header makes it
+    // secret is committed (`secret` always; `hidden_roll` when the roll's `hidden` is
+    // true; `secret_when` and `ruleset_code` need the rules: not checked here; a committed
+    // `public` event hides nothing and is not a failure). Without classes in the header
+    // (an older export) only hidden rolls are checked (in check_seeds_and_dice).
+    const classes = get(header, "secrecy");
+    if (!is_dict(classes)) return "no secrecy classes in the header: only hidden rolls checked for commitment";
+    let checked = 0;
+    for (const ev of events) {
+      const r = ev.record;
+      if (!py_eq(get(r, "envelope_version", 1), 2)) continue;
+      const type = req(r, "type");
+      const kind = typeof type === "string" ? get(classes, type) : null;
+      if (kind === null) throw new Failure(req(r, "seq"), `the header names no secrecy class for ${py_repr(type)}`);
+      let must;
+      if (kind === "hidden_roll") must = get(ev.payload, "hidden") === true;
+      else if (kind === "public" || kind === "secret") must = kind === "secret";
+      else continue;
+      if (must && !py_truthy(req(r, "committed"))) {
+        throw new Failure(req(r, "seq"), `a ${kind.replaceAll("_", " ")} event (${py_str(type)}) is published with a plain digest, not a commitment (section 3)`);
+      }
+      checked += must ? 1 : 0;
+    }
+    return `${checked} secret events committed as their secrecy class requires`;
+  }
+
+  async function check_chain(header, events) {
+    // Sections 1 and 2: seqs, game, links and hashes, and the header's count and head.
+    const game_id = get(header, "game_id");
+    // 2: seqs, game, links and hashes
+    let prev = GENESIS;
+    let current_since = 0; // the first seq of envelope version 2 (0: none yet)
+    let expected = 0;
+    for (const ev of events) {
+      expected += 1;
+      const r = ev.record;
+      if (py_eq(get(r, "envelope_version", 1), 2) && !current_since) {
+        current_since = expected;
+      } else if (!py_eq(get(r, "envelope_version", 1), 2) && current_since) {
+        throw new Failure(expected, `envelope version ${py_str(get(r, "envelope_version", 1))} after version 2 (from seq ${current_since}): a log never goes back to the old rule`);
+      }
+      if (!py_eq(req(r, "seq"), expected)) {
+        throw new Failure(expected, `expected seq ${expected}, found ${py_str(r.seq)}: an event is missing or out of order`);
+      }
+      if (!py_eq(req(r, "game_id"), game_id)) throw new Failure(expected, `the event belongs to game ${py_repr(r.game_id)}`);
+      if (!py_eq(req(r, "prev_hash"), prev)) throw new Failure(expected, "prev_hash does not link to the previous event's hash");
+      if (!py_eq(await envelope_hash(r, ev.payload_bytes), req(r, "hash"))) {
+        throw new Failure(expected, "the hash does not match the event");
+      }
+      prev = r.hash;
+    }
+    const announced = get(header, "events");
+    if (!py_eq(events.length, announced)) {
+      const other = py_truthy(announced) ? num(announced) : 0;
+      throw new Failure(Math.min(events.length, other) + 1, `the header announces ${py_str(announced)} events, the file holds ${events.length}`);
+    }
+    if (events.length && !py_eq(get(header, "last_hash"), prev)) {
+      throw new Failure(events.length, "the header's last_hash is not the last event's hash");
+    }
+  }
+
+  async function check_seeds_and_dice(events) {
+    // Sections 3 to 5: seeds and their commitments, digests, commitments, roll numbers and
+    // server rolls; what was verified, or throw Failure.
+    // 4: epochs, seeds and their commitments
+    const epochs = new Epochs();
+    const commitments = []; // the commitment each epoch's seed must match
+    const client_seeds = new Map(); // the client seed bound for each epoch
+    let waived = false; // the game waived client entropy: every epoch's client seed is ""
+    let final = false; // the final reveal,
+    let sealing_key = new Uint8Array(0); // and the sealing key it publishes
+    for (const ev of events) {
+      const r = ev.record;
+      const p = ev.payload;
+      const type = req(r, "type");
+      if (type === "GameCreated") {
+        if (!py_eq(req(r, "seq"), 1)) throw new Failure(r.seq, "GameCreated after seq 1");
+        commitments.push(req(p, "seed_commitment"));
+        waived = py_eq(get(p, "client_entropy"), "waived");
+        if (py_truthy(get(p, "client_seed"))) client_seeds.set(0, p.client_seed); // an old log
+      } else if (type === "ClientSeedBound") {
+        client_seeds.set(py_int(req(p, "epoch")), req(p, "client_seed"));
+      } else if (type === "SeedRevealed") {
+        const epoch = epochs.seeds.length;
+        let seed;
+        try {
+          seed = py_fromhex(req(p, "seed"));
+        } catch (exc) {
+          if (!(exc instanceof NotReadable) || exc.kind !== "ValueError") throw exc;
+          throw new Failure(r.seq, "the revealed seed is not hex");
+        }
+        if (epoch >= commitments.length || !py_eq(await sha256_hex(seed), commitments[epoch])) {
+          throw new Failure(r.seq, `the revealed seed of epoch ${epoch} does not match its commitment`);
+        }
+        epochs.reveal_seqs.push(r.seq);
+        epochs.seeds.push(seed);
+        if (py_truthy(get(p, "next_commitment"))) {
+          commitments.push(p.next_commitment);
+        } else {
+          // the final reveal: it publishes the sealing key (section 3)
+          final = true;
+          try {
+            sealing_key = py_fromhex(get(p, "sealing_key", ""));
+          } catch (exc) {
+            if (!(exc instanceof NotReadable) || exc.kind !== "ValueError") throw exc;
+            throw new Failure(r.seq, "the sealing key is not hex");
+          }
+        }
+      }
+    }
+    // 3: digests and commitments
+    let opened = 0;
+    let pending = 0;
+    for (const ev of events) {
+      const r = ev.record;
+      if (!py_eq(get(r, "envelope_version", 1), 2)) continue;
+      if (!py_truthy(req(r, "committed"))) {
+        if (r.type === "DiceRolled" && get(ev.payload, "hidden") === true) {
+          throw new Failure(r.seq, "a hidden roll is published with a plain digest, not a commitment (section 3): its faces could be tested against it before the reveal");
+        }
+        if (!py_eq(req(r, "digest"), await sha256_hex(ev.payload_bytes))) {
+          throw new Failure(r.seq, "the payload does not match its digest");
+        }
+        continue;
+      }
+      // A hidden roll opens with its epoch's seed; a ruleset secret with the sealing key of
+      // the final reveal (a log without one: its epoch's seed), never before it.
+      let seed;
+      if (r.type === "DiceRolled") seed = epochs.seed_of(r.seq);
+      else seed = final ? (sealing_key.length ? sealing_key : epochs.seed_of(r.seq)) : null;
+      if (seed === null) {
+        pending += 1;
+        continue;
+      }
+      if (!py_eq(req(r, "digest"), await commitment(seed, r.game_id, r.seq, ev.payload_bytes))) {
+        throw new Failure(r.seq, "the payload does not open its commitment");
+      }
+      opened += 1;
+    }
+    // 5: roll numbers and server rolls
+    let rolls = 0;
+    let checked = 0;
+    for (const ev of events) {
+      const r = ev.record;
+      const p = ev.payload;
+      if (r.type !== "DiceRolled") continue;
+      if (!py_eq(req(p, "roll"), rolls)) throw new Failure(r.seq, `roll number ${py_str(p.roll)}, expected ${rolls}`);
+      rolls += 1;
+      if (!py_eq(get(p, "by", "server"), "server")) continue;
+      const seed = epochs.seed_of(r.seq);
+      if (seed === null) continue;
+      const epoch = epochs.epoch_of(r.seq);
+      const client_seed = client_seeds.has(epoch) ? client_seeds.get(epoch) : waived ? "" : null;
+      if (client_seed === null) throw new Failure(r.seq, "no client seed is bound for this roll's epoch");
+      const faces = await server_faces(seed, client_seed, p.roll, req(p, "kind"), req(p, "sides"));
+      if (!py_eq(faces, req(p, "faces")) || !py_eq(total_of(p.kind, faces), req(p, "total"))) {
+        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), the seed gives ${py_str(faces)}`);
+      }
+      checked += 1;
+    }
+    const done = [
+      `${events.length} events, hash chain intact`,
+      `${opened} commitments opened, ${pending} still closed (unrevealed epoch, or a secret still in play before the final reveal)`,
+      `${epochs.seeds.length} revealed seed(s) match their commitments`,
+      `${rolls} rolls numbered, ${checked} server rolls recomputed`,
+    ];
+    done.rolls = rolls;
+    done.checked = checked;
+    return done;
+  }
+
+  function _commitment_arg(text) {
+    if (!/^[0-9a-f]{64}$/.test(text)) throw new NotReadable("ArgumentTypeError", "a seed commitment is 64 lowercase hex digits");
+    return text;
+  }
+
+  async function main(bytes, commitment_text) {
+    // What verify_export.py prints for this file, and its exit code:
+    // {exit, verdict: "ok" | "prefix" | "failed" | "unreadable" | "argument", seq, line, done, counts}.
+    let kept = null;
+    if (commitment_text) {
+      try {
+        kept = _commitment_arg(commitment_text);
+      } catch (exc) {
+        return { exit: 2, verdict: "argument", seq: null, line: `argument --commitment: ${exc.message}`, done: [] };
+      }
+    }
+    let header;
+    let events;
+    let done;
+    try {
+      [header, events] = read(bytes);
+      done = await verify(header, events, kept);
+    } catch (failure) {
+      if (failure instanceof Failure) {
+        const seq = py_str(failure.seq);
+        return { exit: 1, verdict: "failed", seq, line: `FAILED at seq ${seq}: ${failure.reason}`, done: [] };
+      }
+      const kind = failure instanceof NotReadable ? failure.kind : failure.name || "Error";
+      return { exit: 2, verdict: "unreadable", seq: "0",
+        line: `FAILED at seq 0: the file is not a readable export (${kind}: ${failure.message})`, done: [] };
+    }
+    // A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
+    // what follows it, and the secrets still sealed, are unknown (section 7).
+    const prefix = done[0] === PREFIX_NOTE(events.length);
+    return { exit: 0, verdict: prefix ? "prefix" : "ok", seq: null,
+      line: (prefix ? "PREFIX: " : "OK: ") + done.join("; "), done, counts: done.counts };
+  }
+
+  // -- the page -----------------------------------------------------------------------------
+
+  const $ = (id) => document.getElementById(id);
+  let runs = 0;
+  let chosen = null; // {name, bytes} of the export being verified
+
+  function headline(result) {
+    if (result.verdict === "ok") return `verified: ${result.counts.events} events, ${result.counts.rolls} rolls`;
+    if (result.verdict === "prefix") return PREFIX_NOTE(result.counts.events);
+    if (result.verdict === "failed") return `failed at seq ${result.seq}`;
+    if (result.verdict === "argument") return "the commitment is not valid";
+    return "not a readable export";
+  }
+
+  function show(result, name) {
+    const verdict = $("verdict");
+    verdict.dataset.state = result.verdict;
+    verdict.dataset.exit = String(result.exit);
+    verdict.dataset.seq = result.seq === null ? "" : result.seq;
+    $("headline").textContent = headline(result);
+    $("file-name").textContent = name ? `file: ${name}` : "";
+    $("line").textContent = result.line;
+    const list = $("details");
+    list.replaceChildren(...result.done.map((item) => {
+      const li = document.createElement("li");
+      li.textContent = item;
+      return li;
+    }));
+    runs += 1;
+    document.body.dataset.runs = String(runs);
+  }
+
+  async function run() {
+    if (chosen === null) return;
+    if (!(globalThis.crypto && crypto.subtle)) {
+      show({ exit: 2, verdict: "unreadable", seq: null, done: [],
+        line: "this browser offers no WebCrypto here (crypto.subtle): open the page over https, from localhost, or from a saved copy (file://)" }, chosen.name);
+      return;
+    }
+    $("verdict").dataset.state = "working";
+    $("headline").textContent = "verifying…";
+    show(await main(chosen.bytes, $("commitment").value.trim()), chosen.name);
+  }
+
+  async function choose(file) {
+    if (!file) return;
+    chosen = { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) };
+    await run();
+  }
+
+  function wire() {
+    const input = $("export-file");
+    input.addEventListener("change", () => {
+      const file = input.files[0];
+      input.value = ""; // so that choosing the same file again verifies it again
+      choose(file);
+    });
+    $("commitment").addEventListener("change", run);
+    $("verify-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      run();
+    });
+    const drop = $("drop");
+    drop.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      drop.classList.add("over");
+    });
+    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+    drop.addEventListener("drop", (event) => {
+      event.preventDefault();
+      drop.classList.remove("over");
+      choose(event.dataTransfer.files[0]);
+    });
+    if (!(globalThis.crypto && crypto.subtle)) {
+      $("headline").textContent = "WebCrypto is not available on this page (not a secure context): open it over https, from localhost, or save it and open the saved copy";
+    }
+    document.body.dataset.ready = "1";
+  }
+
+  // Exposed for reading in the console; the page itself needs nothing from outside.
+  globalThis.umpireVerify = { main, verify, read };
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
+    else wire();
+  }
+})();
