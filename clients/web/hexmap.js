@@ -16,6 +16,14 @@ function node(tag, attrs, text) {
   return n;
 }
 
+// The hexes a form field allows now (forms.js sends "umpire:highlight" when a hex field
+// takes focus, an empty list to clear): marked on every map drawn, now and later.
+let lit = new Set();
+document.addEventListener("umpire:highlight", (event) => {
+  lit = new Set((event.detail && event.detail.hexes) || []);
+  for (const poly of document.querySelectorAll("svg.hexmap [data-hex]")) poly.classList.toggle("allowed", lit.has(poly.dataset.hex));
+});
+
 const label = (c, r) => `${String(c).padStart(2, "0")}${String(r).padStart(2, "0")}`;
 
 // Flat-topped hexes in vertical columns; the declared parity says which columns are lower.
@@ -71,7 +79,7 @@ export function hexMap(map) {
     const marks = featureAt.get(id) || [];
     const kinds = [...new Set(marks.map((f) => f.kind))];
     const poly = node("polygon", {
-      points: corners(x, y), class: ["hex", here ? "occupied" : "", ...kinds].filter(Boolean).join(" "),
+      points: corners(x, y), class: ["hex", here ? "occupied" : "", lit.has(id) ? "allowed" : "", ...kinds].filter(Boolean).join(" "),
       "data-hex": id, "data-cx": x.toFixed(2), "data-cy": y.toFixed(2),
     });
     if (marks.length) poly.append(node("title", {}, `${id}: ${marks.map((f) => f.label).join("; ")}`));
@@ -90,6 +98,11 @@ export function hexMap(map) {
     }
   }
   svg.append(...top);
+  // A click on a hex says which (document event "umpire:hex"): a focused hex field takes it.
+  svg.addEventListener("click", (event) => {
+    const hex = event.target.closest("[data-hex]");
+    if (hex) document.dispatchEvent(new CustomEvent("umpire:hex", { detail: { hex: hex.dataset.hex } }));
+  });
   const figure = document.createElement("figure");
   figure.className = "map";
   const caption = document.createElement("figcaption");

@@ -1,6 +1,9 @@
 """The forms the table generates from a legal action's JSON Schema (clients/web/forms.js),
 in the browser: each kind of field becomes its control with its default, and reading the
-form gives the command the schema describes (an anyOf gives the chosen case's fields)."""
+form gives the command the schema describes (an anyOf gives the chosen case's fields); a
+list of records is rows to add and remove, a position its places, a hex field is filled
+from the map ("umpire:hex") and asks the map to highlight what it allows
+("umpire:highlight"); no field is JSON to type."""
 
 from __future__ import annotations
 
@@ -64,7 +67,7 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(
         "cards": [5],
     }
     probe = page.locator("#probe .variant:not([hidden])")
-    await probe.locator('select[data-field="unit"]').select_option(label="B")
+    await probe.locator('fieldset[data-field="unit"] label.choice', has_text="B").click()  # a radio
     await probe.locator('input[data-field="ap"]').fill("7")
     assert await probe.locator('input[data-field="ap"]').get_attribute("max") == "7"
     await probe.locator('input[data-field="bold"]').uncheck()
@@ -83,6 +86,94 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(
     await page.select_option('#probe select[data-field="variant"]', index=1)
     assert await page.evaluate(read) == {"type": "Act", "unit": "C"}
     second = page.locator("#probe .variant:not([hidden])")
-    await second.locator('select[data-field="target"]').select_option(label="Y")
+    await second.locator('fieldset[data-field="target"] label.choice', has_text="Y").click()
     assert await page.evaluate(read) == {"type": "Act", "unit": "C", "target": "Y"}
+    await page.close()
+
+
+LISTS = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "Report"},
+        "flights": {"type": "array", "maxItems": 2, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "minLength": 1},
+                "hex": {"type": "string", "pattern": "^\\d{4}$", "description": "CCRR hex label",
+                        "enum": ["0101", "0102", "0203"]},
+                "facing": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0},
+                "altitude": {"title": "Altitude", "enum": ["deck", "low", "medium", "high", "very_high"],
+                             "default": "medium"},
+            },
+            "required": ["id", "hex"],
+        }},
+        "position": {"type": "array", "minItems": 2, "maxItems": 2, "items": False,
+                     "prefixItems": [{"type": "integer", "minimum": 0, "maximum": 17},
+                                     {"type": "integer", "minimum": 0, "maximum": 13}]},
+        "path": {"type": "array", "items": {"type": "string", "pattern": "^\\d{4}$"},
+                 "enum": [[], ["0101"], ["0101", "0102"]]},
+        "cards": {"type": "array", "items": {"type": "integer", "minimum": 1}, "const": []},
+    },
+    "required": ["type", "flights", "position", "path"],
+}  # fmt: skip
+
+LIT = """() => { window.lit = []; document.addEventListener('umpire:highlight',
+    (e) => window.lit.push(e.detail.hexes)); }"""
+CLICK = "(hex) => document.dispatchEvent(new CustomEvent('umpire:hex', {detail: {hex}}))"
+
+
+async def test_lists_positions_and_hexes_are_filled_without_json(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    await page.evaluate(BUILD, LISTS)
+    await page.evaluate(LIT)
+    assert await page.locator("#probe textarea").count() == 0  # nothing typed as JSON
+    read = "() => window.probe.read()"
+    flights = page.locator('#probe fieldset[data-field="flights"]')
+    add = flights.locator("button.add-row")
+    await add.click()
+    await add.click()
+    assert await add.is_disabled()  # maxItems 2
+    rows = flights.locator("li.row")
+    assert await rows.count() == 2
+    await rows.nth(1).locator("button.remove-row").click()
+    assert await rows.count() == 1 and not await add.is_disabled()
+    row = rows.first
+    await row.locator('input[data-field="id"]').fill("Buick")
+    hex_field = row.locator('input[data-field="hex"]')
+    await hex_field.focus()
+    assert await page.evaluate("window.lit.at(-1)") == ["0101", "0102", "0203"]
+    await page.evaluate(CLICK, "0999")  # not allowed: ignored
+    assert await hex_field.input_value() == ""
+    await page.evaluate(CLICK, "0203")
+    assert await hex_field.input_value() == "0203"
+    await row.locator(
+        'fieldset[data-field="altitude"], select[data-field="altitude"]'
+    ).first.wait_for()
+    await row.locator('select[data-field="altitude"]').select_option(label="high")
+    position = page.locator('#probe fieldset[data-field="position"] input')
+    await position.nth(0).fill("4")
+    await position.nth(1).fill("13")
+    assert await position.nth(1).get_attribute("max") == "13"
+    path = page.locator('#probe input[data-field="path"]')
+    await path.focus()
+    assert await page.evaluate("window.lit.at(-1)") == ["0101"]  # the first step of a path
+    await page.evaluate(CLICK, "0101")
+    assert await page.evaluate("window.lit.at(-1)") == ["0102"]  # then the next
+    await page.evaluate(CLICK, "0102")
+    assert await page.evaluate(read) == {
+        "type": "Report",
+        "flights": [{"id": "Buick", "hex": "0203", "facing": 0, "altitude": "high"}],
+        "position": [4, 13],
+        "path": ["0101", "0102"],
+        "cards": [],
+    }
+    # A hex typed by hand that the schema does not allow: the field and what is allowed.
+    await hex_field.fill("0999")
+    error = await page.evaluate(
+        "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
+    )
+    assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
     await page.close()
