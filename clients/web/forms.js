@@ -97,6 +97,12 @@ document.addEventListener("umpire:hex", (event) => {
   activeHex.pick(String(event.detail && event.detail.hex));
 });
 
+// The forms are replaced (a new state): no hex field is waiting for a click any more.
+export function releaseHexField() {
+  if (activeHex) highlight([]);
+  activeHex = null;
+}
+
 function hexField(root, name, schema, required, id, wrap, path) {
   const allowed = Array.isArray(schema.enum) ? schema.enum : null;
   const input = el("input", {
@@ -116,6 +122,23 @@ function hexField(root, name, schema, required, id, wrap, path) {
     }
     return [...out];
   };
+  // A path is complete when the schema allows it as it stands (not every step of an
+  // allowed path is a place to stop): said on the field and in words beside it.
+  const state = path ? el("span", { class: "hint path-state", "aria-live": "polite" }) : null;
+  const steps = el("span", { class: "next-steps", "aria-label": "Next hex" });
+  const mark = () => {
+    if (!path) return;
+    const value = typed();
+    const complete = !allowed || allowed.some((p) => p.length === value.length && p.every((h, i) => h === value[i]));
+    input.dataset.complete = complete ? "1" : "0";
+    state.textContent = complete ? " ✓ a path allowed now" : " not a whole path yet: click the next highlighted hex";
+    // The next steps also as buttons: a step off the map (an exit) has no hex to click.
+    steps.replaceChildren(...next().map((hex) => {
+      const b = el("button", { type: "button", class: "small next-hex", "data-hex-step": hex, text: `+ ${hex}` });
+      b.addEventListener("click", () => { activeHex = me; me.pick(hex); });
+      return b;
+    }));
+  };
   const me = {
     input,
     pick: (hex) => {
@@ -131,24 +154,30 @@ function hexField(root, name, schema, required, id, wrap, path) {
       highlight(next());
     },
   };
+  mark();
   input.addEventListener("focus", () => {
     activeHex = me;
     highlight(next());
   });
   input.addEventListener("input", () => {
+    mark();
     if (activeHex === me) highlight(next());
   });
   const clear = path ? el("button", { type: "button", class: "small", text: "Undo last hex", "data-kind": "undo" }) : null;
   if (clear) {
     clear.addEventListener("click", () => {
       input.value = typed().slice(0, -1).join(" ");
+      mark();
       activeHex = me;
       highlight(next());
     });
   }
+  // The allowed hexes also as suggestions while typing (a map too small to click).
+  const suggestions = allowed && !path ? el("datalist", { id: `${id}-hexes` }, ...allowed.map((h) => el("option", { value: h }))) : null;
+  if (suggestions) input.setAttribute("list", suggestions.id);
   const count = allowed ? (path ? "" : ` ${allowed.length} allowed hex${allowed.length === 1 ? "" : "es"}, highlighted on the map when this field has focus`) : "";
   return {
-    node: wrap(input, clear, count ? el("span", { class: "hint", text: count }) : null),
+    node: wrap(input, suggestions, clear, path ? steps : null, state, count ? el("span", { class: "hint", text: count }) : null),
     read: () => {
       if (path) {
         const value = typed();
@@ -209,7 +238,13 @@ function field(root, name, raw, required) {
   let schema = resolve(root, raw);
   const inner = nullable(root, schema);
   if (inner) {
-    schema = { ...inner, description: inner.description || schema.description, title: inner.title || schema.title };
+    const other = { ...inner, description: inner.description || schema.description, title: inner.title || schema.title };
+    if (required && !("default" in schema)) {
+      // Required, and null allowed: left unset, the field is sent as null.
+      const f = field(root, name, other, false);
+      return { node: f.node, read: () => { const got = f.read(); return got[0] ? got : [true, null]; } };
+    }
+    schema = other;
     required = false;
   }
   const id = fresh(name);
@@ -477,6 +512,28 @@ export function commandFields(schema) {
   }
   const built = caseFields(root, "command", variants, (v) => objectOf(root, v));
   return { node: el("div", { class: "fields" }, built.node), read: built.read };
+}
+
+// The scenario settings a new game may change (a ruleset's setup schema, /rulesets.json):
+// its plain top-level values (numbers, yes/no, choices), each left unset unless the player
+// sets it, so only what was changed is laid over the scenario's own setup.
+export function settingsFields(schema) {
+  const root = schema || {};
+  const node = resolve(root, root);
+  const props = {};
+  for (const [name, raw] of Object.entries(node.properties || {})) {
+    const s = resolve(root, raw);
+    const plain = ["integer", "number"].includes(s.type) || s.type === "boolean" || Array.isArray(s.enum);
+    if (!plain) continue;
+    const { default: was, ...rest } = s;
+    const hint = was === undefined ? "" : `default ${JSON.stringify(was)}`;
+    props[name] = {
+      ...(s.type === "boolean" ? { enum: [true, false] } : rest),
+      description: [s.description && s.description.split("\n")[0], hint].filter(Boolean).join("; "),
+    };
+  }
+  const only = objectFields(root, { properties: props, required: [] });
+  return { node: el("div", { class: "fields" }, ...only.nodes), read: only.read, count: Object.keys(props).length };
 }
 
 // Physical dice typed by the player: one roll per group, groups separated by ";", faces by
