@@ -70,8 +70,15 @@ async def send(
     for name, value in (fields or {}).items():
         control = form.locator(f'[data-field="{name}"]:visible').first
         tag = await control.evaluate("(e) => e.tagName.toLowerCase() + ':' + (e.type || '')")
+        kind = await control.get_attribute("data-kind")
+        if kind == "fixed":  # a value the rules fix: shown, not asked
+            continue
         if tag.startswith("select"):
             await control.select_option(label=str(value))
+        elif kind == "radio":
+            labels = control.locator("label.choice")
+            texts = [t.strip() for t in await labels.all_inner_texts()]
+            await labels.nth(texts.index(str(value))).click()
         elif tag.startswith("fieldset"):
             for choice in value:
                 await control.locator("label.choice", has_text=str(choice)).locator("input").check()
