@@ -7,8 +7,11 @@ from the map ("umpire:hex") and asks the map to highlight what it allows
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from tests.support.viewer_page import TIMEOUT, open_with_credential
+from umpire.clients import UmpireClient
 from umpire.server.app import Running
 
 SCHEMA = {
@@ -176,4 +179,32 @@ async def test_lists_positions_and_hexes_are_filled_without_json(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
     assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
+    await page.close()
+
+
+async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Power users: "Edit as JSON" shows the command the form would send, hides the
+    fields, and sends what the box holds; unticked, the form is sent again."""
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("counter", {"target": 100}, client_seed="json")
+    page = await browser.new_page()
+    await open_with_credential(page, port, created.player_credential)
+    await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    box = page.locator('details.action-box[data-action="Add"]')
+    if await box.get_attribute("open") is None:
+        await box.locator("summary").click()
+    form = box.locator("form")
+    raw = form.locator("textarea.raw-json")
+    assert await raw.is_hidden()
+    await form.locator('input[data-field="amount"]').fill("2")
+    await form.locator('input[data-kind="raw-toggle"]').check()
+    assert json.loads(await raw.input_value()) == {"type": "Add", "amount": 2}
+    assert await form.locator('input[data-field="amount"]').is_hidden()
+    await raw.fill('{"type": "Add", "amount": 3}')
+    await form.locator("button[type=submit]").click()
+    recorded = page.locator('#events li[data-type="CommandRecorded"]', has_text='"amount":3')
+    await recorded.wait_for(timeout=TIMEOUT)
     await page.close()
