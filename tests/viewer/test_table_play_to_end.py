@@ -6,8 +6,8 @@ hex by clicking the map's highlighted hexes; never the raw-JSON editor, never a 
 message from the test). The game must end by its own rules (no EndGame), the server
 must refuse nothing for budget (its admission counters and its log), the page must log
 no console error, and the map must show every piece the player's view holds (asked of
-the server on another connection). Screenshots at 1280×800 and 390×844 go to
-test-artifacts/viewer/play-*; with UMPIRE_DOCS_SHOTS=1 they are also written to
+the server on another connection). Screenshots at 1280×800 and 390×844, in play and at
+the end, go to test-artifacts/viewer/play-*; with UMPIRE_DOCS_SHOTS=1 they are also written to
 docs/screenshots/ for docs/viewer.md.
 
 Kept short for CI by the default scenarios themselves: a random player ends Age of
@@ -43,6 +43,7 @@ ENDS = {"downtown": "turn_limit 2"}
 # Rulesets whose forms have hex fields: the random player must have clicked the map.
 HEX_FIELDS = ("conflict_of_heroes", "nightfighter", "downtown")
 CHECK_EVERY = 10  # accepted commands between two looks at the map
+SHOT_AT = 8  # accepted commands before the screenshots of the table in play
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -76,12 +77,16 @@ async def _shots(page: Any, ruleset: str, artifacts: Path) -> None:
     places = [artifacts] + ([DOCS] if os.environ.get("UMPIRE_DOCS_SHOTS") == "1" else [])
     for width, height in ((1280, 800), (390, 844)):
         await page.set_viewport_size({"width": width, "height": height})
-        await page.locator("#panes").scroll_into_view_if_needed()
+        await page.locator("#game-label").evaluate("(e) => e.scrollIntoView()")
         for place in places:
             place.mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(place / f"play-{ruleset}-{width}x{height}.png"))
+    await page.set_viewport_size({"width": 1280, "height": 800})
 
 
+# A whole game in a browser on a loaded 2-core runner: Nightfighter took 234 s once
+# under the busy-machine run (about 35 s on a quiet one); the default 300 s is too near.
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("ruleset", RULESETS)
 async def test_a_game_played_to_its_end_through_the_forms_only(
     browser: Any,
@@ -117,6 +122,8 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
             refused.append(step)
             continue
         accepted[step["action"]] = accepted.get(step["action"], 0) + 1
+        if sum(accepted.values()) == SHOT_AT:  # the table in play, its forms open
+            await _shots(page, ruleset, artifacts)
         if sum(accepted.values()) % CHECK_EVERY == 1:
             pieces_seen = max(
                 pieces_seen,
@@ -132,7 +139,7 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
     await _map_holds_the_view(page, viewer_gateway.port, game_id, credential)
     if registry.get(ruleset).board is not None:  # a map: its pieces were looked at
         assert pieces_seen > 0
-    await _shots(page, ruleset, artifacts)
+    await _shots(page, f"{ruleset}-ended", artifacts)
 
     assert "over budget" not in (await page.inner_text("body")).lower()
     assert sum(viewer_gateway.gateway.admission.refused.values()) == 0
