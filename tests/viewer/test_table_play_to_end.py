@@ -73,14 +73,15 @@ async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: st
     return len(pieces)
 
 
-async def _shots(page: Any, ruleset: str, artifacts: Path) -> None:
-    places = [artifacts] + ([DOCS] if os.environ.get("UMPIRE_DOCS_SHOTS") == "1" else [])
+async def _shots(page: Any, name: str, artifacts: Path) -> None:
+    docs = os.environ.get("UMPIRE_DOCS_SHOTS") == "1" and not name.endswith("-ended")
+    places = [artifacts] + ([DOCS] if docs else [])
     for width, height in ((1280, 800), (390, 844)):
         await page.set_viewport_size({"width": width, "height": height})
         await page.locator("#game-label").evaluate("(e) => e.scrollIntoView()")
         for place in places:
             place.mkdir(parents=True, exist_ok=True)
-            await page.screenshot(path=str(place / f"play-{ruleset}-{width}x{height}.png"))
+            await page.screenshot(path=str(place / f"play-{name}-{width}x{height}.png"))
     await page.set_viewport_size({"width": 1280, "height": 800})
 
 
@@ -132,6 +133,7 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
     assert await page.locator('#actions[data-ended="1"]').count(), (accepted, refused[-5:])
     await page.wait_for_selector('#events li[data-type="GameEnded"]', timeout=TIMEOUT)
     assert "EndGame" not in accepted
+    print(f"{ruleset}: accepted {accepted}; refused {len(refused)}; map clicks {len(clicked)}")
     ended = await page.inner_text('#events li[data-type="GameEnded"]')
     assert ENDS.get(ruleset, "game ended: ") in ended, ended
     if ruleset in HEX_FIELDS:
