@@ -23,7 +23,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from umpire.engine import registry
-from umpire.engine.scenarios import scenarios
+from umpire.engine.scenarios import scenarios, setup_schema
 from umpire.server.config import Settings
 from umpire.server.store_status import StoreStatus
 
@@ -203,6 +203,8 @@ def ruleset_listing() -> bytes:
                 "title": ruleset.title,
                 "default_scenario": ruleset.default_scenario,
                 "scenarios": named,
+                # The page's "Scenario settings": a setup's fields laid over the scenario's.
+                "setup_schema": setup_schema(ruleset),
             }
         )
     return json.dumps(listing).encode()

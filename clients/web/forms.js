@@ -1,13 +1,22 @@
-// Forms generated from a legal action's JSON Schema (docs/protocol.md, "Legal actions"):
-// enum -> select, integer bounds -> number input, boolean -> checkbox, array of enums ->
-// a checkbox per value, anyOf -> a choice of variants, defaults pre-filled. Anything the
-// generator does not know becomes a JSON text box, so every command can still be sent.
-// `commandForm` returns { node, read }: read() gives the command object or throws an
+// Forms generated from a legal action's JSON Schema (docs/protocol.md, "Legal actions"),
+// with no JSON to type: a record is a group of fields, a list is rows to add and remove
+// (each row the item's fields), a choice (enum, const, oneOf of consts) is a radio group
+// (up to four) or a drop-down, labelled by its title; an integer gets its bounds; a
+// boolean a checkbox; a fixed value (const, one-value enum) is shown, not asked; a union
+// of cases (anyOf) a choice of case, then that case's fields; defaults are pre-filled.
+// A hex field (a CCRR label) is filled by clicking the map: when it takes focus the page
+// asks the map to highlight the hexes its narrowed schema allows (document event
+// "umpire:highlight", detail {hexes}), and a click on the map (document event
+// "umpire:hex", detail {hex}) fills the hex field that last took focus; a path of hexes
+// grows by one hex per click. Anything the generator does not know is a JSON text box.
+// Every control carries data-kind (what it is) for scripts that drive the page.
+// `commandFields` returns { node, read }: read() gives the command object or throws an
 // Error naming the field that is wrong.
 import { el } from "./render.js";
 
 let fieldCount = 0;
-const fresh = (name) => `f${(fieldCount += 1)}-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+const fresh = (name) => `f${(fieldCount += 1)}-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
+const RADIO_MAX = 4; // choices up to this many are radio buttons, more a drop-down
 
 function resolve(root, schema) {
   let node = schema || {};
@@ -18,6 +27,26 @@ function resolve(root, schema) {
   return node;
 }
 
+// A branch of an anyOf adds to what the schema around it says (an item's type and fields
+// narrowed per case): the case's own schema, merged.
+function merged(base, over) {
+  if (base && over && typeof base === "object" && typeof over === "object" && !Array.isArray(base) && !Array.isArray(over)) {
+    const out = { ...base };
+    for (const [k, v] of Object.entries(over)) out[k] = k in base ? merged(base[k], v) : v;
+    return out;
+  }
+  return over;
+}
+
+function cases(root, schema) {
+  const options = schema.anyOf || schema.oneOf;
+  if (!options) return null;
+  const rest = { ...schema };
+  delete rest.anyOf;
+  delete rest.oneOf;
+  return options.map((o) => merged(rest, resolve(root, o)));
+}
+
 // A schema that allows null besides one other schema: that schema, optional.
 function nullable(root, schema) {
   const options = schema.anyOf || schema.oneOf;
@@ -26,111 +55,292 @@ function nullable(root, schema) {
   return other.length === 1 ? resolve(root, other[0]) : null;
 }
 
+// A choice among constants: [{value, text}], from an enum or a oneOf/anyOf of consts.
+function choicesOf(root, schema) {
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => ({ value: v, text: shown(v) }));
+  const options = schema.oneOf || schema.anyOf;
+  if (options && options.length && options.every((o) => "const" in resolve(root, o))) {
+    return options.map((o) => {
+      const r = resolve(root, o);
+      return { value: r.const, text: r.title ? `${r.title}` : shown(r.const) };
+    });
+  }
+  return null;
+}
+
+const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)" : String(v));
+const HEX_LABEL = /^\d{4}$/;
+
+// A CCRR hex label: said so by its pattern or description, or every allowed value is one.
+function isHex(name, schema) {
+  if (schema.type && schema.type !== "string") return false;
+  if (schema.pattern === "^\\d{4}$" || schema.pattern === "^[0-9]{4}$") return true;
+  if (/hex label/i.test(schema.description || "")) return true;
+  return /(^|_)hex$/.test(name) && Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => HEX_LABEL.test(v));
+}
+
 const label = (name, schema, required) =>
   `${schema.title && schema.title !== name ? `${name} (${schema.title})` : name}${required ? "" : " (optional)"}`;
+
+// The hex field that last took focus: a click on the map fills it.
+let activeHex = null;
+function highlight(hexes) {
+  document.dispatchEvent(new CustomEvent("umpire:highlight", { detail: { hexes } }));
+}
+document.addEventListener("umpire:hex", (event) => {
+  if (!activeHex) return;
+  if (!activeHex.input.isConnected) {
+    activeHex = null;
+    highlight([]);
+    return;
+  }
+  activeHex.pick(String(event.detail && event.detail.hex));
+});
+
+// The forms are replaced (a new state): no hex field is waiting for a click any more.
+export function releaseHexField() {
+  if (activeHex) highlight([]);
+  activeHex = null;
+}
+
+function hexField(root, name, schema, required, id, wrap, path) {
+  const allowed = Array.isArray(schema.enum) ? schema.enum : null;
+  const input = el("input", {
+    id, name, type: "text", "data-field": name, "data-kind": path ? "hexpath" : "hex", class: "hex-field",
+    autocomplete: "off", spellcheck: "false", inputmode: "numeric",
+    placeholder: path ? "click hexes on the map, in order" : "click a hex on the map",
+    value: schema.default ?? undefined,
+  });
+  const typed = () => input.value.split(/[\s,→>-]+/).filter(Boolean);
+  // The hexes a click may add now: for a path, the next hex of some allowed path.
+  const next = () => {
+    if (!path) return allowed || [];
+    const done = typed();
+    const out = new Set();
+    for (const p of allowed || []) {
+      if (p.length > done.length && done.every((h, i) => p[i] === h)) out.add(p[done.length]);
+    }
+    return [...out];
+  };
+  // A path is complete when the schema allows it as it stands (not every step of an
+  // allowed path is a place to stop): said on the field and in words beside it.
+  const state = path ? el("span", { class: "hint path-state", "aria-live": "polite" }) : null;
+  const steps = el("span", { class: "next-steps", "aria-label": "Next hex" });
+  const mark = () => {
+    if (!path) return;
+    const value = typed();
+    const complete = !allowed || allowed.some((p) => p.length === value.length && p.every((h, i) => h === value[i]));
+    input.dataset.complete = complete ? "1" : "0";
+    state.textContent = complete ? " ✓ a path allowed now" : " not a whole path yet: click the next highlighted hex";
+    // The next steps also as buttons: a step off the map (an exit) has no hex to click.
+    steps.replaceChildren(...next().map((hex) => {
+      const b = el("button", { type: "button", class: "small next-hex", "data-hex-step": hex, text: `+ ${hex}` });
+      b.addEventListener("click", () => { activeHex = me; me.pick(hex); });
+      return b;
+    }));
+  };
+  const me = {
+    input,
+    pick: (hex) => {
+      if (path) {
+        const offered = next();
+        if (allowed && !offered.includes(hex)) return;
+        input.value = [...typed(), hex].join(" ");
+      } else {
+        if (allowed && !allowed.includes(hex)) return;
+        input.value = hex;
+      }
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      highlight(next());
+    },
+  };
+  mark();
+  input.addEventListener("focus", () => {
+    activeHex = me;
+    highlight(next());
+  });
+  input.addEventListener("input", () => {
+    mark();
+    if (activeHex === me) highlight(next());
+  });
+  const clear = path ? el("button", { type: "button", class: "small", text: "Undo last hex", "data-kind": "undo" }) : null;
+  if (clear) {
+    clear.addEventListener("click", () => {
+      input.value = typed().slice(0, -1).join(" ");
+      mark();
+      activeHex = me;
+      highlight(next());
+    });
+  }
+  // The allowed hexes also as suggestions while typing (a map too small to click).
+  const suggestions = allowed && !path ? el("datalist", { id: `${id}-hexes` }, ...allowed.map((h) => el("option", { value: h }))) : null;
+  if (suggestions) input.setAttribute("list", suggestions.id);
+  const count = allowed ? (path ? "" : ` ${allowed.length} allowed hex${allowed.length === 1 ? "" : "es"}, highlighted on the map when this field has focus`) : "";
+  return {
+    node: wrap(input, suggestions, clear, path ? steps : null, state, count ? el("span", { class: "hint", text: count }) : null),
+    read: () => {
+      if (path) {
+        const value = typed();
+        if (allowed && !allowed.some((p) => p.length === value.length && p.every((h, i) => h === value[i]))) {
+          throw new Error(`${name}: ${value.join(" ") || "(empty)"} is not a path allowed now (click the highlighted hexes in order)`);
+        }
+        return [true, value];
+      }
+      if (input.value === "") {
+        if (required && !("default" in schema)) throw new Error(`${name}: a hex is required (click one on the map)`);
+        return [false];
+      }
+      if (allowed && !allowed.includes(input.value)) throw new Error(`${name}: ${input.value} is not one of the hexes allowed now (highlighted on the map)`);
+      return [true, input.value];
+    },
+  };
+}
+
+function choiceField(name, schema, required, id, options) {
+  const optional = !required && !("default" in schema);
+  const initial = "default" in schema ? options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(schema.default)) : -1;
+  const title = label(name, schema, required);
+  if (options.length + (optional ? 1 : 0) <= RADIO_MAX) {
+    const all = optional ? [{ value: undefined, text: "(not given)", unset: true }, ...options] : options;
+    const radios = all.map((o, i) => el("input", {
+      type: "radio", name: id, id: `${id}-${i}`, value: String(i), "data-unset": o.unset ? "1" : undefined,
+      checked: (initial >= 0 ? i === initial + (optional ? 1 : 0) : i === 0),
+    }));
+    const set = el("fieldset", { class: "field choices", id, "data-field": name, "data-kind": "radio" },
+      el("legend", { text: title }), schema.description ? el("span", { class: "hint", text: ` ${schema.description.split("\n")[0]}` }) : null,
+      ...radios.map((r, i) => el("label", { class: "choice", for: r.id }, r, ` ${all[i].text}`)));
+    return {
+      node: set,
+      read: () => {
+        const on = radios.find((r) => r.checked);
+        if (!on || on.dataset.unset) return [false];
+        return [true, all[Number(on.value)].value];
+      },
+    };
+  }
+  const select = el("select", { id, name, "data-field": name, "data-kind": "select" });
+  if (optional) select.append(el("option", { value: "", "data-unset": "1", text: "(not given)" }));
+  options.forEach((o, i) => select.append(el("option", { value: String(i), text: o.text })));
+  if (initial >= 0) select.value = String(initial);
+  return {
+    node: el("p", { class: "field" }, el("label", { for: id, text: title }),
+      schema.description ? el("span", { class: "hint", text: ` ${schema.description.split("\n")[0]}` }) : null, select),
+    read: () => {
+      const opt = select.selectedOptions[0];
+      if (!opt || opt.dataset.unset) return [false];
+      return [true, options[Number(select.value)].value];
+    },
+  };
+}
 
 // One field: its control and a reader giving [present, value].
 function field(root, name, raw, required) {
   let schema = resolve(root, raw);
   const inner = nullable(root, schema);
   if (inner) {
-    schema = { ...inner, description: inner.description || schema.description };
+    const other = { ...inner, description: inner.description || schema.description, title: inner.title || schema.title };
+    if (required && !("default" in schema)) {
+      // Required, and null allowed: left unset, the field is sent as null.
+      const f = field(root, name, other, false);
+      return { node: f.node, read: () => { const got = f.read(); return got[0] ? got : [true, null]; } };
+    }
+    schema = other;
     required = false;
   }
   const id = fresh(name);
   const hint = schema.description ? el("span", { class: "hint", text: ` ${schema.description.split("\n")[0]}` }) : null;
-  const wrap = (control) => el("p", { class: "field" }, el("label", { for: id, text: label(name, schema, required) }), hint, control);
+  const wrap = (...controls) => el("p", { class: "field" }, el("label", { for: id, text: label(name, schema, required) }), hint, ...controls);
 
-  if ("const" in schema) return { node: null, read: () => [true, schema.const] };
-
-  if (Array.isArray(schema.enum)) {
-    const select = el("select", { id, name, "data-field": name });
-    if (!required && !("default" in schema)) select.append(el("option", { value: "", "data-unset": "1", text: "(not given)" }));
-    schema.enum.forEach((v, i) => select.append(el("option", { value: String(i), text: v === "" ? "(none)" : String(v) })));
-    if ("default" in schema && schema.enum.includes(schema.default)) select.value = String(schema.enum.indexOf(schema.default));
-    return {
-      node: wrap(select),
-      read: () => {
-        const opt = select.selectedOptions[0];
-        if (!opt || opt.dataset.unset) return [false];
-        return [true, schema.enum[Number(select.value)]];
-      },
-    };
+  // A value the rules fix: shown, not asked.
+  const fixed = "const" in schema ? [schema.const] : Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum : null;
+  if (fixed) {
+    const value = fixed[0];
+    const empty = value === "" || (Array.isArray(value) && !value.length) || (value && typeof value === "object" && !Object.keys(value).length);
+    const node = empty ? null : el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
+      el("span", { class: "fixed-name", text: `${name}: ` }), el("strong", { text: typeof value === "object" ? JSON.stringify(value) : shown(value) }));
+    return { node, read: () => [true, value] };
   }
 
+  if (schema.type === "array" && Array.isArray(schema.enum) && isHex(name, resolve(root, schema.items || {}))) {
+    return hexField(root, name, schema, required, id, wrap, true);
+  }
+  if (isHex(name, schema)) return hexField(root, name, schema, required, id, wrap, false);
+
+  const options = choicesOf(root, schema);
+  if (options) return choiceField(name, schema, required, id, options);
+
   if (schema.type === "integer" || schema.type === "number") {
+    const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+    const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : undefined);
     const input = el("input", {
-      id, name, type: "number", "data-field": name,
-      min: schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined),
-      max: schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : undefined),
-      step: schema.type === "integer" ? 1 : "any",
-      value: schema.default ?? undefined,
+      id, name, type: "number", "data-field": name, "data-kind": "number", min, max,
+      step: schema.type === "integer" ? 1 : "any", value: schema.default ?? undefined,
       required: required && !("default" in schema),
     });
+    const bounds = min !== undefined && max !== undefined ? `${min} to ${max}` : min !== undefined ? `at least ${min}` : max !== undefined ? `at most ${max}` : "";
     return {
-      node: wrap(input),
+      node: wrap(input, bounds ? el("span", { class: "bounds", text: `(${bounds})` }) : null),
       read: () => {
         if (input.value === "") {
-          if (required && !("default" in schema)) throw new Error(`${name}: a number is required`);
+          if (required && !("default" in schema)) throw new Error(`${name}: a number is required${bounds ? ` (${bounds})` : ""}`);
           return [false];
         }
         const n = Number(input.value);
         if (schema.type === "integer" && !Number.isInteger(n)) throw new Error(`${name}: a whole number is required`);
+        if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw new Error(`${name}: ${n} is outside ${bounds}`);
         return [true, n];
       },
     };
   }
 
   if (schema.type === "boolean") {
-    const box = el("input", { id, name, type: "checkbox", "data-field": name, checked: schema.default === true });
+    const box = el("input", { id, name, type: "checkbox", "data-field": name, "data-kind": "bool", checked: schema.default === true });
     return { node: wrap(box), read: () => [true, box.checked] };
   }
 
   if (schema.type === "string") {
     const input = el("input", {
-      id, name, type: "text", "data-field": name, autocomplete: "off", spellcheck: "false",
-      maxlength: schema.maxLength, pattern: schema.pattern, value: schema.default ?? undefined,
+      id, name, type: "text", "data-field": name, "data-kind": "text", autocomplete: "off", spellcheck: "false",
+      maxlength: schema.maxLength, minlength: schema.minLength, pattern: schema.pattern, value: schema.default ?? undefined,
       required: required && !("default" in schema),
     });
     return {
       node: wrap(input),
-      read: () => (input.value === "" && !required ? [false] : [true, input.value]),
+      read: () => {
+        if (input.value === "" && (!required || "default" in schema)) return [false];
+        if (schema.minLength && input.value.length < schema.minLength) throw new Error(`${name}: at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}`);
+        if (schema.pattern && !new RegExp(schema.pattern).test(input.value)) throw new Error(`${name}: "${input.value}" is not of the form ${schema.pattern}`);
+        return [true, input.value];
+      },
     };
+  }
+
+  if (schema.type === "array" && Array.isArray(schema.prefixItems)) return tupleField(root, name, schema, required, id);
+
+  if (schema.type === "array" && Array.isArray(schema.enum)) {
+    return choiceField(name, schema, required, id, schema.enum.map((v) => ({ value: v, text: shown(v) })));
   }
 
   if (schema.type === "array") {
     const items = resolve(root, schema.items);
-    if (Array.isArray(items.enum)) {
-      const chosen = new Set(Array.isArray(schema.default) ? schema.default : []);
-      const boxes = items.enum.map((v, i) => {
-        const box = el("input", { type: "checkbox", id: `${id}-${i}`, "data-field": name, value: String(i), checked: chosen.has(v) });
-        return el("label", { class: "choice" }, box, ` ${v}`);
-      });
-      const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", schema.maxItems ? `at most ${schema.maxItems}` : ""]
-        .filter(Boolean).join(", ");
-      const set = el("fieldset", { class: "field", id, "data-field": name },
-        el("legend", { text: `${label(name, schema, required)}${bounds ? `: ${bounds}` : ""}` }), hint, ...boxes);
-      return {
-        node: set,
-        read: () => {
-          const values = [...set.querySelectorAll("input:checked")].map((b) => items.enum[Number(b.value)]);
-          if (schema.minItems && values.length < schema.minItems) throw new Error(`${name}: choose at least ${schema.minItems}`);
-          if (schema.maxItems && values.length > schema.maxItems) throw new Error(`${name}: choose at most ${schema.maxItems}`);
-          if (!values.length && !required) return [false];
-          return [true, values];
-        },
-      };
-    }
+    if (Array.isArray(items.enum)) return multiField(name, schema, required, id, items, hint);
+    return listField(root, name, schema, required, id, items, hint);
+  }
+
+  const variants = cases(root, schema);
+  if (variants) {
+    const built = caseFields(root, name, variants, (v) => valueOf(field(root, name, v, true)));
+    return { node: el("fieldset", { class: "field", id, "data-field": name, "data-kind": "union" }, el("legend", { text: label(name, schema, required) }), built.node), read: () => [true, built.read()] };
   }
 
   if (schema.type === "object" && schema.properties) {
     const inner = objectFields(root, schema);
-    const set = el("fieldset", { class: "field", id, "data-field": name }, el("legend", { text: label(name, schema, required) }), ...inner.nodes);
+    const set = el("fieldset", { class: "field", id, "data-field": name, "data-kind": "object" }, el("legend", { text: label(name, schema, required) }), hint, ...inner.nodes);
     return { node: set, read: () => [true, inner.read()] };
   }
 
-  // Anything else (an array of records, a union of shapes): JSON typed by hand.
-  const area = el("textarea", { id, name, "data-field": name, rows: 2, spellcheck: "false" });
+  // Anything else: JSON typed by hand (none of the shipped rulesets needs it).
+  const area = el("textarea", { id, name, "data-field": name, "data-kind": "json", rows: 2, spellcheck: "false" });
   if ("default" in schema) area.value = JSON.stringify(schema.default);
   return {
     node: wrap(area),
@@ -146,6 +356,105 @@ function field(root, name, raw, required) {
       }
     },
   };
+}
+
+// A list of choices: a checkbox per value, with the list's bounds.
+function multiField(name, schema, required, id, items, hint) {
+  if (schema.minItems && schema.minItems >= items.enum.length) {
+    // Every value, each once: fixed by the rules, shown, not asked.
+    return {
+      node: el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
+        el("span", { class: "fixed-name", text: `${name}: ` }), el("strong", { text: items.enum.map(shown).join(", ") })),
+      read: () => [true, [...items.enum]],
+    };
+  }
+  const chosen = new Set(Array.isArray(schema.default) ? schema.default : []);
+  const boxes = items.enum.map((v, i) => {
+    const box = el("input", { type: "checkbox", id: `${id}-${i}`, "data-field": name, value: String(i), checked: chosen.has(v) });
+    return el("label", { class: "choice" }, box, ` ${shown(v)}`);
+  });
+  const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", schema.maxItems ? `at most ${schema.maxItems}` : ""].filter(Boolean).join(", ");
+  const set = el("fieldset", {
+    class: "field", id, "data-field": name, "data-kind": "multi", "data-min": schema.minItems ?? 0, "data-max": schema.maxItems ?? items.enum.length,
+  }, el("legend", { text: `${label(name, schema, required)}${bounds ? `: ${bounds}` : ""}` }), hint, ...boxes);
+  return {
+    node: set,
+    read: () => {
+      const values = [...set.querySelectorAll("input:checked")].map((b) => items.enum[Number(b.value)]);
+      if (schema.minItems && values.length < schema.minItems) throw new Error(`${name}: choose at least ${schema.minItems}`);
+      if (schema.maxItems && values.length > schema.maxItems) throw new Error(`${name}: choose at most ${schema.maxItems}`);
+      if (!values.length && !required) return [false];
+      return [true, values];
+    },
+  };
+}
+
+// A fixed-length list whose places have their own schemas (a position [column, row]).
+function tupleField(root, name, schema, required, id) {
+  const places = schema.prefixItems.map((s, i) => field(root, `${name}[${i}]`, s, true));
+  const set = el("fieldset", { class: "field tuple", id, "data-field": name, "data-kind": "tuple" },
+    el("legend", { text: label(name, schema, required) }), ...places.map((p) => p.node).filter(Boolean));
+  return { node: set, read: () => [true, places.map((p) => p.read()[1])] };
+}
+
+// A list of records (or of free values): rows to add and remove, each the item's fields.
+function listField(root, name, schema, required, id, items, hint) {
+  const min = schema.minItems || 0;
+  const max = schema.maxItems ?? Infinity;
+  const rows = [];
+  const body = el("ol", { class: "rows" });
+  const add = el("button", { type: "button", class: "small add-row", "data-kind": "add", text: `+ Add ${singular(name)}` });
+  const bounds = [min ? `at least ${min}` : "", Number.isFinite(max) ? `at most ${max}` : ""].filter(Boolean).join(", ");
+  const set = el("fieldset", { class: "field list", id, "data-field": name, "data-kind": "list", "data-min": min, "data-max": Number.isFinite(max) ? max : 64 },
+    el("legend", { text: `${label(name, schema, required)}${bounds ? `: ${bounds}` : ""}` }), hint, body, add);
+  const refresh = () => {
+    add.disabled = rows.length >= max;
+    rows.forEach((row, i) => {
+      row.number.textContent = `${singular(name)} ${i + 1}`;
+      row.remove.disabled = rows.length <= min;
+    });
+  };
+  const addRow = () => {
+    const variants = cases(root, items);
+    const one = (v) => (v.type === "object" || v.properties ? objectOf(root, v) : valueOf(field(root, singular(name), v, true)));
+    const built = variants ? caseFields(root, `${name}-item`, variants, one) : one(items);
+    const number = el("span", { class: "row-number" });
+    const remove = el("button", { type: "button", class: "small remove-row", "data-kind": "remove", text: "Remove" });
+    const li = el("li", { class: "row" }, el("p", { class: "row-head" }, number, " ", remove), built.node);
+    const row = { li, number, remove, read: built.read };
+    remove.addEventListener("click", () => {
+      if (rows.length <= min) return;
+      rows.splice(rows.indexOf(row), 1);
+      li.remove();
+      refresh();
+    });
+    rows.push(row);
+    body.append(li);
+    refresh();
+    const first = li.querySelector("input, select");
+    if (first && document.activeElement === add) first.focus();
+  };
+  add.addEventListener("click", addRow);
+  for (let i = 0; i < min; i += 1) addRow();
+  refresh();
+  return {
+    node: set,
+    read: () => {
+      const values = rows.map((row) => row.read());
+      if (!values.length && !required && !("default" in schema)) return [false];
+      return [true, values];
+    },
+  };
+}
+
+// A field's reader as a plain value (a row, a case): always given.
+const valueOf = (f) => ({ node: f.node, read: () => f.read()[1] });
+
+const singular = (name) => (name.endsWith("ies") ? `${name.slice(0, -3)}y` : name.endsWith("s") ? name.slice(0, -1) : name);
+
+function objectOf(root, schema) {
+  const inner = objectFields(root, schema);
+  return { node: el("div", { class: "fields" }, ...inner.nodes), read: inner.read };
 }
 
 function objectFields(root, schema) {
@@ -164,15 +473,33 @@ function objectFields(root, schema) {
   };
 }
 
-// What tells one anyOf variant from the others: its narrowed enums, shortly.
-function variantName(root, variant, i) {
+// What tells one case from the others: the values its narrowed fields allow, shortly.
+function variantName(root, variant, i, all) {
   const parts = [];
-  for (const [name, raw] of Object.entries(resolve(root, variant).properties || {})) {
+  const props = resolve(root, variant).properties || {};
+  for (const [name, raw] of Object.entries(props)) {
     const s = resolve(root, raw);
-    const values = s.enum || (s.items && resolve(root, s.items).enum);
-    if (name !== "type" && values && values.length <= 3) parts.push(`${name} ${values.join("/")}`);
+    const values = "const" in s ? [s.const] : s.enum || (s.items && resolve(root, s.items).enum);
+    if (name === "type" || !values || values.length > 3) continue;
+    const same = all.every((other) => JSON.stringify((resolve(root, other).properties || {})[name]) === JSON.stringify(raw));
+    if (!same) parts.push(`${name} ${values.map(shown).join("/")}`);
   }
-  return `${i + 1}: ${parts.join(", ").slice(0, 80) || "variant"}`;
+  return parts.join(", ").slice(0, 80) || `case ${i + 1}`;
+}
+
+// A choice of case, then that case's fields (the other cases' fields hidden).
+function caseFields(root, name, variants, build) {
+  const id = fresh(`${name}-case`);
+  const picker = el("select", { id, "data-field": "variant", "data-kind": "variant" });
+  variants.forEach((v, i) => picker.append(el("option", { value: String(i), text: variantName(root, v, i, variants) })));
+  const built = variants.map((v) => build(v));
+  const panes = built.map((b, i) => el("div", { class: "variant", hidden: i !== 0, "data-variant": i }, b.node));
+  picker.addEventListener("change", () => panes.forEach((p, i) => { p.hidden = i !== Number(picker.value); }));
+  const only = variants.length === 1;
+  return {
+    node: el("div", { class: "cases" }, only ? null : el("p", { class: "field" }, el("label", { for: id, text: "Which case" }), picker), ...panes),
+    read: () => built[Number(picker.value)].read(),
+  };
 }
 
 // A form's fields for a command schema (an object, or an anyOf of objects).
@@ -183,16 +510,30 @@ export function commandFields(schema) {
     const only = objectFields(root, resolve(root, schema));
     return { node: el("div", { class: "fields" }, ...only.nodes), read: only.read };
   }
-  const id = fresh("variant");
-  const picker = el("select", { id, "data-field": "variant" });
-  variants.forEach((v, i) => picker.append(el("option", { value: String(i), text: variantName(root, v, i) })));
-  const built = variants.map((v) => objectFields(root, v));
-  const panes = built.map((b, i) => el("div", { class: "variant", hidden: i !== 0, "data-variant": i }, ...b.nodes));
-  picker.addEventListener("change", () => panes.forEach((p, i) => { p.hidden = i !== Number(picker.value); }));
-  return {
-    node: el("div", { class: "fields" }, el("p", { class: "field" }, el("label", { for: id, text: "Which case" }), picker), ...panes),
-    read: () => built[Number(picker.value)].read(),
-  };
+  const built = caseFields(root, "command", variants, (v) => objectOf(root, v));
+  return { node: el("div", { class: "fields" }, built.node), read: built.read };
+}
+
+// The scenario settings a new game may change (a ruleset's setup schema, /rulesets.json):
+// its plain top-level values (numbers, yes/no, choices), each left unset unless the player
+// sets it, so only what was changed is laid over the scenario's own setup.
+export function settingsFields(schema) {
+  const root = schema || {};
+  const node = resolve(root, root);
+  const props = {};
+  for (const [name, raw] of Object.entries(node.properties || {})) {
+    const s = resolve(root, raw);
+    const plain = ["integer", "number"].includes(s.type) || s.type === "boolean" || Array.isArray(s.enum);
+    if (!plain) continue;
+    const { default: was, ...rest } = s;
+    const hint = was === undefined ? "" : `default ${JSON.stringify(was)}`;
+    props[name] = {
+      ...(s.type === "boolean" ? { enum: [true, false] } : rest),
+      description: [s.description && s.description.split("\n")[0], hint].filter(Boolean).join("; "),
+    };
+  }
+  const only = objectFields(root, { properties: props, required: [] });
+  return { node: el("div", { class: "fields" }, ...only.nodes), read: only.read, count: Object.keys(props).length };
 }
 
 // Physical dice typed by the player: one roll per group, groups separated by ";", faces by

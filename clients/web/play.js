@@ -16,7 +16,7 @@ export function errorText(err) {
   const parts = [`error (${err.code || "failed"}): ${err.message}`];
   const d = err.details || {};
   if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.join(", ")}`);
-  if (d.rule) parts.push(`rule: ${d.rule}`);
+  if (d.rule) parts.push(`rule: ${readable(d.rule)}`);
   if (d.field) parts.push(`field: ${d.field}`);
   return parts.join(" · ");
 }
@@ -42,16 +42,41 @@ export function actionForms(actions, send) {
       el("span", { class: "hint", text: " faces of your own rolls, one roll per group: 3 5; 6 (empty: the server rolls)" }),
       el("input", { id: diceId, name: "physical-dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-physical-dice": "" }));
     const submit = el("button", { type: "submit", text: `Send ${action.type}` });
+    // The raw JSON of the command, behind a toggle, for power users: filled from the form
+    // when it opens; while it is open, it is what is sent.
+    const rawId = `raw-${action.type}`;
+    const rawToggle = el("input", { type: "checkbox", id: `${rawId}-on`, "data-kind": "raw-toggle" });
+    const rawText = el("textarea", { id: rawId, class: "raw-json", rows: 4, spellcheck: "false", hidden: true, "aria-label": `${action.type} as JSON` });
+    rawToggle.addEventListener("change", () => {
+      if (rawToggle.checked) {
+        try {
+          rawText.value = JSON.stringify({ ...fields.read(), type: action.type }, null, 1);
+        } catch {
+          rawText.value = JSON.stringify({ type: action.type });
+        }
+      }
+      rawText.hidden = !rawToggle.checked;
+      fields.node.hidden = rawToggle.checked;
+    });
+    const raw = el("p", { class: "field raw-toggle" }, el("label", { for: rawToggle.id }, rawToggle, " Edit as JSON (power users)"), rawText);
     // novalidate: the page reads the fields itself and the server checks the rest, so every
     // mistake is answered in the play panel, in words, not by a browser bubble.
     const form = el("form", { class: "action", "data-action": action.type, "aria-label": action.type, novalidate: true },
-      fields.node, dice, submit);
+      fields.node, raw, dice, submit);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       let command;
       let faces;
       try {
-        command = { ...fields.read(), type: action.type };
+        if (rawToggle.checked) {
+          try {
+            command = JSON.parse(rawText.value);
+          } catch {
+            throw new Error("the JSON is not valid");
+          }
+        } else {
+          command = { ...fields.read(), type: action.type };
+        }
         faces = dice ? parseDice(dice.querySelector("input").value) : undefined;
       } catch (err) {
         send(null, undefined, submit, err);

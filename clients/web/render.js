@@ -75,7 +75,7 @@ export function explanation(frame, rolls) {
   const count = (p.candidates || []).length;
   box.append(el("summary", { text: `Why? ${count ? `(${count} candidates)` : "(rule and dice)"}` }));
   if (p.explanation) box.append(el("p", { text: p.explanation }));
-  box.append(el("p", { class: "cite" }, el("strong", { text: "Rule: " }), readable(p.rule)));
+  box.append(el("p", { class: "cite", title: p.rule }, el("strong", { text: "Rule: " }), readable(p.rule)));
   if (p.row) box.append(el("p", {}, el("strong", { text: "Table row: " }), String(p.row)));
   if (p.dice && p.dice.length) {
     const list = el("ul", { class: "used-dice", "aria-label": "Dice used" });
@@ -112,7 +112,7 @@ export function eventRow(frame, rolls, onPick) {
   li.append(seq, el("span", { class: "kind", text: frame.event_type }), " ",
     el("span", { class: "what", text: describe(frame) }));
   if (frame.payload && frame.payload.rule) {
-    li.append(el("span", { class: "rule", text: `Rule: ${readable(frame.payload.rule)}` }));
+    li.append(el("span", { class: "rule", title: frame.payload.rule, text: `Rule: ${readable(frame.payload.rule)}` }));
   }
   if (isDecision(frame)) li.append(explanation(frame, rolls));
   return li;
@@ -124,7 +124,7 @@ export function diceRow(frame) {
     el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
     el("td", { text: p.kind }), el("td", { text: faces(p) }),
     el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
-    el("td", { text: p.purpose }), el("td", { text: readable(p.rule) }));
+    el("td", { text: p.purpose }), el("td", { title: p.rule, text: readable(p.rule) }));
 }
 
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);

@@ -12,6 +12,7 @@ import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
 import { diceRow, eventRow, isDecision, stateView } from "./render.js";
 import { actionForms, decisionList, errorText, shortHash } from "./play.js";
+import { releaseHexField, settingsFields } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -227,6 +228,7 @@ function renderPlay(state) {
   $("head-receipt").title = `head hash ${state.head_hash}\nstate hash ${state.state_hash}`;
   if (state.seq === viewer.playedSeq) return;
   viewer.playedSeq = state.seq;
+  releaseHexField(); // the map no longer highlights what a replaced form allowed
   const actions = $("actions");
   actions.dataset.seq = state.seq;
   if (state.ended) {
@@ -390,8 +392,12 @@ $("events").addEventListener("scroll", () => {
 
 // The new-game pickers, from the server's list (GET /rulesets.json): never hard-coded.
 let rulesets = [];
+let settings = null;
 function fillScenarios() {
   const chosen = rulesets.find((r) => r.name === $("ruleset").value);
+  settings = chosen && chosen.setup_schema ? settingsFields(chosen.setup_schema) : null;
+  $("settings").replaceChildren(...(settings ? [settings.node] : []));
+  $("settings-box").hidden = !settings || !settings.count;
   $("scenario").replaceChildren(...(chosen ? chosen.scenarios : []).map((s) =>
     Object.assign(document.createElement("option"), { value: s.name, textContent: `${s.name}: ${s.description}`.slice(0, 90), selected: s.name === chosen.default_scenario })));
 }
@@ -413,7 +419,8 @@ $("new-game").addEventListener("submit", async (event) => {
   try {
     const client = await connected();
     status(`creating a ${$("ruleset").value} game…`);
-    const created = await client.create($("ruleset").value, {}, undefined, { scenario: $("scenario").value || undefined });
+    const setup = settings ? settings.read() : {};
+    const created = await client.create($("ruleset").value, setup, undefined, { scenario: $("scenario").value || undefined });
     history.replaceState(null, "", tableLink(created.game_id, created.player_credential));
     viewer.kept = created.player_credential;
     $("credential").value = created.player_credential;

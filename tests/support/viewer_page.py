@@ -18,12 +18,19 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 TAKEBACK_BUILT = any('tag="TakeBack"' in p.read_text() for p in ENGINE.rglob("*.py"))
 
 
-async def create_game(page: Any, port: int, ruleset: str, scenario: str) -> str:
-    """Open the page, create a game from the pickers; the game id once it is on the table."""
+async def create_game(
+    page: Any, port: int, ruleset: str, scenario: str, settings: dict[str, str] | None = None
+) -> str:
+    """Open the page, create a game from the pickers (and any scenario `settings` typed
+    into the form's settings); the game id once it is on the table."""
     await page.goto(f"http://127.0.0.1:{port}/")
     await page.wait_for_selector(f'#ruleset option[value="{ruleset}"]', state="attached")
     await page.select_option("#ruleset", ruleset)
     await page.select_option("#scenario", scenario)
+    if settings:
+        await page.click("#settings-box summary")
+        for name, value in settings.items():
+            await page.fill(f'#settings [data-field="{name}"]', value)
     await page.click("#new-game button[type=submit]")
     await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
     return str(await page.evaluate("window.umpireViewer.gameId"))
@@ -63,8 +70,15 @@ async def send(
     for name, value in (fields or {}).items():
         control = form.locator(f'[data-field="{name}"]:visible').first
         tag = await control.evaluate("(e) => e.tagName.toLowerCase() + ':' + (e.type || '')")
+        kind = await control.get_attribute("data-kind")
+        if kind == "fixed":  # a value the rules fix: shown, not asked
+            continue
         if tag.startswith("select"):
             await control.select_option(label=str(value))
+        elif kind == "radio":
+            labels = control.locator("label.choice")
+            texts = [t.strip() for t in await labels.all_inner_texts()]
+            await labels.nth(texts.index(str(value))).click()
         elif tag.startswith("fieldset"):
             for choice in value:
                 await control.locator("label.choice", has_text=str(choice)).locator("input").check()

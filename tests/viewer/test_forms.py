@@ -1,11 +1,17 @@
 """The forms the table generates from a legal action's JSON Schema (clients/web/forms.js),
 in the browser: each kind of field becomes its control with its default, and reading the
-form gives the command the schema describes (an anyOf gives the chosen case's fields)."""
+form gives the command the schema describes (an anyOf gives the chosen case's fields); a
+list of records is rows to add and remove, a position its places, a hex field is filled
+from the map ("umpire:hex") and asks the map to highlight what it allows
+("umpire:highlight"); no field is JSON to type."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from tests.support.viewer_page import TIMEOUT, open_with_credential
+from umpire.clients import UmpireClient
 from umpire.server.app import Running
 
 SCHEMA = {
@@ -64,7 +70,7 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(
         "cards": [5],
     }
     probe = page.locator("#probe .variant:not([hidden])")
-    await probe.locator('select[data-field="unit"]').select_option(label="B")
+    await probe.locator('fieldset[data-field="unit"] label.choice', has_text="B").click()  # a radio
     await probe.locator('input[data-field="ap"]').fill("7")
     assert await probe.locator('input[data-field="ap"]').get_attribute("max") == "7"
     await probe.locator('input[data-field="bold"]').uncheck()
@@ -83,6 +89,122 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(
     await page.select_option('#probe select[data-field="variant"]', index=1)
     assert await page.evaluate(read) == {"type": "Act", "unit": "C"}
     second = page.locator("#probe .variant:not([hidden])")
-    await second.locator('select[data-field="target"]').select_option(label="Y")
+    await second.locator('fieldset[data-field="target"] label.choice', has_text="Y").click()
     assert await page.evaluate(read) == {"type": "Act", "unit": "C", "target": "Y"}
+    await page.close()
+
+
+LISTS = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "Report"},
+        "flights": {"type": "array", "maxItems": 2, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "minLength": 1},
+                "hex": {"type": "string", "pattern": "^\\d{4}$", "description": "CCRR hex label",
+                        "enum": ["0101", "0102", "0203"]},
+                "facing": {"type": "integer", "minimum": 0, "maximum": 5, "default": 0},
+                "altitude": {"title": "Altitude", "default": "medium",
+                             "enum": ["deck", "low", "medium", "high", "very_high"]},
+            },
+            "required": ["id", "hex"],
+        }},
+        "position": {"type": "array", "minItems": 2, "maxItems": 2, "items": False,
+                     "prefixItems": [{"type": "integer", "minimum": 0, "maximum": 17},
+                                     {"type": "integer", "minimum": 0, "maximum": 13}]},
+        "path": {"type": "array", "items": {"type": "string", "pattern": "^\\d{4}$"},
+                 "enum": [[], ["0101"], ["0101", "0102"]]},
+        "cards": {"type": "array", "items": {"type": "integer", "minimum": 1}, "const": []},
+    },
+    "required": ["type", "flights", "position", "path"],
+}  # fmt: skip
+
+LIT = """() => { window.lit = []; document.addEventListener('umpire:highlight',
+    (e) => window.lit.push(e.detail.hexes)); }"""
+CLICK = "(hex) => document.dispatchEvent(new CustomEvent('umpire:hex', {detail: {hex}}))"
+
+
+async def test_lists_positions_and_hexes_are_filled_without_json(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    await page.evaluate(BUILD, LISTS)
+    await page.evaluate(LIT)
+    assert await page.locator("#probe textarea").count() == 0  # nothing typed as JSON
+    read = "() => window.probe.read()"
+    flights = page.locator('#probe fieldset[data-field="flights"]')
+    add = flights.locator("button.add-row")
+    await add.click()
+    await add.click()
+    assert await add.is_disabled()  # maxItems 2
+    rows = flights.locator("li.row")
+    assert await rows.count() == 2
+    await rows.nth(1).locator("button.remove-row").click()
+    assert await rows.count() == 1 and not await add.is_disabled()
+    row = rows.first
+    await row.locator('input[data-field="id"]').fill("Buick")
+    hex_field = row.locator('input[data-field="hex"]')
+    await hex_field.focus()
+    assert await page.evaluate("window.lit.at(-1)") == ["0101", "0102", "0203"]
+    await page.evaluate(CLICK, "0999")  # not allowed: ignored
+    assert await hex_field.input_value() == ""
+    await page.evaluate(CLICK, "0203")
+    assert await hex_field.input_value() == "0203"
+    await row.locator(
+        'fieldset[data-field="altitude"], select[data-field="altitude"]'
+    ).first.wait_for()
+    await row.locator('select[data-field="altitude"]').select_option(label="high")
+    position = page.locator('#probe fieldset[data-field="position"] input')
+    await position.nth(0).fill("4")
+    await position.nth(1).fill("13")
+    assert await position.nth(1).get_attribute("max") == "13"
+    path = page.locator('#probe input[data-field="path"]')
+    await path.focus()
+    assert await page.evaluate("window.lit.at(-1)") == ["0101"]  # the first step of a path
+    await page.evaluate(CLICK, "0101")
+    assert await page.evaluate("window.lit.at(-1)") == ["0102"]  # then the next
+    await page.evaluate(CLICK, "0102")
+    assert await page.evaluate(read) == {
+        "type": "Report",
+        "flights": [{"id": "Buick", "hex": "0203", "facing": 0, "altitude": "high"}],
+        "position": [4, 13],
+        "path": ["0101", "0102"],
+        "cards": [],
+    }
+    # A hex typed by hand that the schema does not allow: the field and what is allowed.
+    await hex_field.fill("0999")
+    error = await page.evaluate(
+        "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
+    )
+    assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
+    await page.close()
+
+
+async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Power users: "Edit as JSON" shows the command the form would send, hides the
+    fields, and sends what the box holds; unticked, the form is sent again."""
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        created = await client.create("counter", {"target": 100}, client_seed="json")
+    page = await browser.new_page()
+    await open_with_credential(page, port, created.player_credential)
+    await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    box = page.locator('details.action-box[data-action="Add"]')
+    if await box.get_attribute("open") is None:
+        await box.locator("summary").click()
+    form = box.locator("form")
+    raw = form.locator("textarea.raw-json")
+    assert await raw.is_hidden()
+    await form.locator('input[data-field="amount"]').fill("2")
+    await form.locator('input[data-kind="raw-toggle"]').check()
+    assert json.loads(await raw.input_value()) == {"type": "Add", "amount": 2}
+    assert await form.locator('input[data-field="amount"]').is_hidden()
+    await raw.fill('{"type": "Add", "amount": 3}')
+    await form.locator("button[type=submit]").click()
+    recorded = page.locator('#events li[data-type="CommandRecorded"]', has_text='"amount":3')
+    await recorded.wait_for(timeout=TIMEOUT)
     await page.close()

@@ -87,9 +87,10 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     assert "P-RIFLE-1 in " in label and "objective OBJ-A" in label
     await page.screenshot(path=str(artifacts / "table-coh-01-created.png"), full_page=True)
 
-    # A form the page cannot send as filled says why (UnitAction needs a unit).
+    # A form the page cannot send as filled says why (UnitAction needs its AP cost; the
+    # case chosen fixes its units).
     unsent = await send(page, "UnitAction", {"action": "move"})
-    assert unsent["ok"] is False and "units: choose at least 1" in unsent["error"]
+    assert unsent["ok"] is False and "ap: a number is required (1 to 7)" in unsent["error"]
 
     await _roll_physical_dice(page, "d6", "4")
     await page.screenshot(path=str(artifacts / "table-coh-02-physical-dice.png"), full_page=True)

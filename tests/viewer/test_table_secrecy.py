@@ -2,7 +2,8 @@
 tests/access/test_hidden_dice_differential.py attacks the frames: the same game is played
 twice, with the same seeds and commands, once with its hidden roll moved to another face.
 The player's page (with its table: forms, decisions, map, receipts) and a spectator's
-page must then hold the same DOM, text and every attribute and form value, up to the
+page must then hold the same DOM, text and every attribute and form value (every form open,
+its list rows added, its raw-JSON editor shown), up to the
 game id, the credentials and the hashes (keyed commitments, which differ by design when a
 hidden value does: test_hash_secrecy.py attacks those). After the reveal the two pages
 must differ: the hidden value does reach the DOM once it may, so the comparison would
@@ -53,6 +54,19 @@ async def _open(browser: Any, port: int, credential: str, head: int, player: boo
     return page
 
 
+async def _show_every_pane(page: Any) -> None:
+    """The table's panes opened as a player would (issue #29): every action's form, a row
+    added to every list, and every raw-JSON editor shown with the command it would send."""
+    for box in await page.locator("details.action-box").all():
+        if await box.get_attribute("open") is None:
+            await box.locator(":scope > summary").click()
+    for add in await page.locator("#actions button.add-row").all():
+        await add.click()
+    for toggle in await page.locator('#actions input[data-kind="raw-toggle"]').all():
+        await toggle.check()
+    assert await page.locator("#actions textarea.raw-json:visible").count() > 0
+
+
 def _normalised(dom: str, created: Any) -> str:
     for secret, name in (
         (created.player_credential, "PLAYER-CREDENTIAL"),
@@ -77,6 +91,7 @@ async def test_player_and_spectator_pages_hold_no_hidden_value_before_the_reveal
                 accepted = await client.send(created.game_id, command)
             head = accepted.seqs[-1]
             player = await _open(browser, port, created.player_credential, head, True)
+            await _show_every_pane(player)
             spectator = await _open(browser, port, created.spectator_credential, head, False)
             pages.append({"created": created, "player": player, "spectator": spectator})
         monkeypatch.setattr(games_module, "ServerDice", ServerDice)
