@@ -62,6 +62,8 @@ def created_answers(duplicate: bool = False) -> dict[type, Any]:
             duplicate=duplicate,
         ),
         IssueCredentials: (PLAYER, SPECTATOR),
+        # The created reply's receipt: the head of the game just made (docs/audit.md 8.1).
+        CachedGame: lambda r: counter_game(r.game_id, 1),
     }
 
 
@@ -148,11 +150,12 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
     ex = Exchange()
     reply = ex.reply({"type": "create", "ruleset": "counter", "setup": {"target": 9},
                       "id": "c"}, created_answers())  # fmt: skip
-    assert ex.kinds() == ["CreateGame", "IssueCredentials"]
+    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame"]
     create = ex.requests[0]
     assert isinstance(create, CreateGame) and create.setup == {"target": 9}
     assert ex.requests[1] == IssueCredentials(GAME, None)
     assert reply["type"] == "created" and reply["player_credential"] == PLAYER
+    assert (reply["head_seq"], reply["head_hash"]) == (1, "h" * 64) and reply["state_hash"]
     assert ex.session.roles == {GAME: Role.PLAYER} and ex.gw.metrics.games_created == 1
     assert ex.gw.holders == {(GAME, ex.session.grants[GAME]): {ex.session.holder}}
 
@@ -161,7 +164,7 @@ def test_a_resent_create_names_its_game_and_reissues_in_the_resent_slot() -> Non
     ex = Exchange()
     ex.reply({"type": "create", "ruleset": "counter", "create_id": "x" * 32, "id": "c"},
              created_answers(duplicate=True))  # fmt: skip
-    create, issue = ex.requests
+    create, issue, _receipt = ex.requests
     assert isinstance(create, CreateGame) and create.game_id == game_id_for_create("x" * 32)
     assert isinstance(issue, IssueCredentials) and issue.resent == "resent-create"
     assert ex.gw.metrics.games_created == 0
