@@ -22,10 +22,10 @@ from tests.support.drivers import driver, play, rulesets
 from tests.support.gateways import gateway_settings
 from tests.support.hash_attack import attack, hex_strings, secret_events
 from tests.support.peer import Peer
-from tests.support.secrecy import declared, has_secrets
 from umpire.engine import registry
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
+from umpire.engine.ruleset import secret_declarations
 from umpire.events.chain import verify_chain
 from umpire.events.envelope import LEGACY_ENVELOPE, Envelope, seal
 from umpire.server.app import Running, running_gateway
@@ -42,7 +42,7 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
 
     The dice decide whether a game makes secrets at all (a nightfighter game may never
     search), so the seeds are fixed, and a ruleset that declares secrets (its own
-    declarations: tests/support/secrecy.py) gets another game (another seed) while one
+    declarations: `Ruleset.has_secrets`) gets another game (another seed) while one
     holds none. A game the rules end within COMMANDS (the end reveals the seed) is played
     again from the same seeds and commands, up to the command before the one that ended it.
     """
@@ -70,7 +70,7 @@ async def _played(running: Running, ws_url: str, name: str) -> tuple[str, Peer, 
         played.coverage.check()  # every rule the game offered was played, hidden ones too
         envelopes = await running.gateway.store.read(gid)
         ruleset = registry.get(name)
-        if not has_secrets(ruleset) or secret_events(ruleset, envelopes):
+        if not ruleset.has_secrets or secret_events(ruleset, envelopes):
             break
         if attempt == ATTEMPTS - 1:
             break  # the test says the game made no secret, with both peers still open
@@ -108,10 +108,10 @@ async def test_no_hash_in_any_frame_finds_a_hidden_value(
     ruleset = registry.get(name)
     codec = codec_for(ruleset)
     secrets = secret_events(ruleset, envelopes)
-    if has_secrets(ruleset):  # its own declarations say so (tests/support/secrecy.py)
+    if ruleset.has_secrets:  # its own declarations say so (engine/ruleset.py)
         assert secrets, (
-            f"{name} declares secrets ({', '.join(declared(ruleset))}), but its game made no "
-            f"secret event to attack"
+            f"{name} declares secrets ({', '.join(secret_declarations(ruleset)[1])}), but its "
+            f"game made no secret event to attack"
         )
     assert all(env.committed for env, _ in secrets), "a secret event is sealed in the clear"
     for who, peer in (("player", player), ("spectator", spectator)):

@@ -6,15 +6,16 @@ commands (tests/support/drivers.py, one fixed random sequence that sends every c
 the ruleset lists): once as rolled, once with every hidden roll's faces moved to another
 face (a ruleset whose test set-ups give a `secret_variant` setup, as down_in_flames, whose
 secret is its opponents' pilots rather than dice, also with that setup). A ruleset that
-declares secrets (tests/support/secrecy.py, from its own redaction declarations) must show
+declares secrets (`Ruleset.has_secrets`, from its own redaction declarations) must show
 a secret decision that differs before the results go public. A command the rules refuse
 must be refused with one of the engine's typed errors (drivers.REFUSALS); any other
 exception from `decide` fails the test. Every event frame and the
 view after every seq, as the player and as a spectator receive them before the reveal,
 must be byte-identical up to the first event in which the difference is public by the
 rules: the first event whose type differs, or a public event that differs, or a field
-that a rule publishes (PUBLIC_BY_RULE). A public event that used a hidden roll (its `dice`)
-may differ only where a rule publishes it (PUBLISHED_EVENTS): otherwise the test fails, so
+that a rule publishes (the ruleset's `Testing.published_fields`). A public event that used a
+hidden roll (its `dice`) may differ only where a rule publishes it (`Testing.published`,
+engine/ruleset.py): otherwise the test fails, so
 an undeclared field derived from a hidden roll cannot pass as "made public".
 
 Normalised (and why): `hash`, `prev_hash` and `digest` are keyed commitments or hashes
@@ -36,12 +37,12 @@ from msgspec import Struct
 import umpire.server.games as games_module
 from tests.support.dice import AlteredDice
 from tests.support.drivers import REFUSALS, Coverage, driver, rulesets, setups_of
-from tests.support.secrecy import declared, has_secrets
 from umpire.engine import registry
 from umpire.engine.dice import ServerDice
 from umpire.engine.game import apply, codec_for, fold
 from umpire.engine.redaction import is_secret, view_for
 from umpire.engine.roles import Role
+from umpire.engine.ruleset import secret_declarations
 from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DiceRolled
@@ -51,16 +52,6 @@ from umpire.server.games import Games
 COMMANDS = 150
 ATTEMPTS = 4  # games (other dice, other commands) a ruleset with secrets may take to show one
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
-# Fields of secret events that the rules publish although a hidden value decides them.
-PUBLIC_BY_RULE: dict[str, tuple[str, ...]] = {
-    # 2.1.3: the purchased counters lie face down in view: how many is public.
-    "downtown.AaaPurchased": ("count", "hidden_count", "points"),
-}
-# Public events that use a hidden roll because a rule publishes the result.
-PUBLISHED_EVENTS = {
-    "nightfighter.Localised",  # S5.2/S5.3: a located bomber's counter moves to its hex
-    "downtown.AaaPlaced",  # 2.1.3: a picked concentration is set up face up
-}
 
 
 async def _play(
@@ -108,12 +99,13 @@ def _public_difference(ruleset: Any, a: Struct, b: Struct, hidden_rolls: set[int
         used = set(getattr(a, "dice", ())) | set(getattr(b, "dice", ()))
         # A public event that used a hidden roll and differs leaks it, unless a rule
         # publishes its result: then the comparison ends here.
-        assert not used & hidden_rolls or tag in PUBLISHED_EVENTS, (
+        assert not used & hidden_rolls or tag in ruleset.testing.published, (
             f"{tag} used hidden roll(s) {sorted(used & hidden_rolls)}, differs, and is not "
             f"redacted: {a} vs {b}"
         )
         return True
-    published = PUBLIC_BY_RULE.get(type(a).__struct_config__.tag, ())  # type: ignore[attr-defined]
+    tag = type(a).__struct_config__.tag  # type: ignore[attr-defined]
+    published = ruleset.testing.published_fields.get(tag, ())
     return any(getattr(a, f) != getattr(b, f) for f in published)
 
 
@@ -166,6 +158,8 @@ async def _variants(
     codec = codec_for(ruleset)
     decoded = [codec.decode(e.type, e.version, e.payload) for e in original]
     hidden_dice = any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+    # Its declarations say its secrets come from hidden rolls: its game must roll some.
+    assert hidden_dice or not ruleset.has_hidden_dice, f"{name}: no hidden roll in its game"
     variants = [(setup, _shifted(shift)) for shift in (range(1, 7) if hidden_dice else [1])]
     other_secrets = getattr(setups_of(name), "secret_variant", None)
     if other_secrets is not None:
@@ -204,12 +198,12 @@ async def test_hidden_values_do_not_show_until_the_rules_publish_them(
         decisions = await _variants(
             redis_server.url, f"{prefix}a{attempt}v", name, setup, original, attempt, monkeypatch
         )  # fmt: skip
-        if decisions or not has_secrets(ruleset):
+        if decisions or not ruleset.has_secrets:
             break
-    if has_secrets(ruleset):  # its own declarations say so (tests/support/secrecy.py)
+    if ruleset.has_secrets:  # its own declarations say so (engine/ruleset.py)
         assert decisions, (
-            f"{name} declares secrets ({', '.join(declared(ruleset))}), but no secret "
-            f"decision differed before the results went public"
+            f"{name} declares secrets ({', '.join(secret_declarations(ruleset)[1])}), but no "
+            f"secret decision differed before the results went public"
         )
     else:  # nothing is hidden in this game: the variants played it identically
         assert not any(is_secret(ruleset, e) for e in decoded)

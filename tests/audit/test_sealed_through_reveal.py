@@ -24,7 +24,6 @@ from typing import Any
 import pytest
 
 from tests.support.forgery import Cli
-from tests.support.secrecy import has_secrets
 from tests.support.short_games import opening
 from umpire.engine import registry
 from umpire.engine.roles import Role
@@ -36,7 +35,7 @@ LIMITED = ("player", "spectator")
 
 
 SECRET_HOLDING = sorted(
-    name for name in set(registry.available()) | {"counter"} if has_secrets(registry.get(name))
+    name for name in set(registry.available()) | {"counter"} if registry.get(name).has_secrets
 )
 
 

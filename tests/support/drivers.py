@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import msgspec
+
 from tests.support.peer import Peer
 from tests.support.schema_sampler import sample
 from umpire.engine import registry, scenarios
@@ -50,13 +52,6 @@ def _universal(rng: random.Random) -> list[dict[str, Any]]:
     return [{"type": "RollDice", "dice": dice, "purpose": f"check {rng.randrange(100)}"}]
 
 
-def _counter() -> tuple[dict[str, Any], Propose]:
-    return {"target": 10_000}, lambda state, rng: [
-        {"type": "Push"},
-        {"type": "Add", "amount": rng.randint(1, 3)},
-    ]
-
-
 def setups_of(name: str) -> ModuleType | None:
     """The ruleset's own test set-ups (tests/rulesets/<name>/setups.py), if it has them."""
     try:
@@ -69,8 +64,6 @@ def setups_of(name: str) -> ModuleType | None:
 
 def _of_ruleset(name: str) -> Callable[[], tuple[dict[str, Any], Propose]] | None:
     """The `driver` of the ruleset's own test set-ups, if it has one."""
-    if name == "counter":  # the example ruleset, a package of its own (examples/)
-        return _counter
     setups = setups_of(name)
     made: Callable[[], tuple[dict[str, Any], Propose]] | None = getattr(setups, "driver", None)
     return made
@@ -94,9 +87,17 @@ def listed(ruleset: Ruleset[Any], state: Any) -> list[Any]:
     return [a for a in legal_actions(ruleset, state, Role.PLAYER, ended=False) if a.type in own]
 
 
+def driven_setup(name: str) -> dict[str, Any]:
+    """The set-up a driven game of `name` starts from: its test profile's
+    (`Ruleset.testing.setup`), else `start_setup`."""
+    declared = registry.get(name).testing.setup
+    return msgspec.to_builtins(declared) if declared is not None else start_setup(name)
+
+
 def _by_actions(name: str) -> tuple[dict[str, Any], Propose]:
-    """Any ruleset: its default scenario, and one of the player's listed commands (never
-    EndGame) with fields drawn from the action's schema alone."""
+    """Any ruleset: its test profile's set-up (or its default scenario), and one of the
+    player's listed commands (never EndGame) with fields drawn from the action's schema
+    alone."""
     ruleset = registry.get(name)
 
     def propose(state: Any, rng: random.Random) -> list[dict[str, Any]]:
@@ -104,7 +105,7 @@ def _by_actions(name: str) -> tuple[dict[str, Any], Propose]:
         own = [a for a in listed if a.type not in ("RollDice", "EndGame")]
         return [sample(rng.choice(own).schema, rng)] if own else _universal(rng)
 
-    return start_setup(name), propose
+    return driven_setup(name), propose
 
 
 def driver(name: str) -> tuple[dict[str, Any], Propose]:
