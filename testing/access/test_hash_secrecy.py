@@ -2,7 +2,7 @@
 
 Whole games of every ruleset go through the real gateway. Before the seed is revealed,
 every frame a player and a spectator receive (their subscriptions, `view`, and `view` at
-every seq) is searched by the attack of tests/support/hash_attack.py: every hidden roll's
+every seq) is searched by the attack of testing/support/hash_attack.py: every hidden roll's
 possible faces and every other secret event's true payload are re-encoded with the
 ruleset's codec, and every hash or digest computable from them is compared with every hex
 string in the frames. Nothing may match.
@@ -18,10 +18,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.drivers import driver, play, rulesets
-from tests.support.gateways import gateway_settings
-from tests.support.hash_attack import attack, hex_strings, secret_events
-from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
@@ -31,6 +27,10 @@ from umpire.events.envelope import LEGACY_ENVELOPE, Envelope, seal
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import encode_frame
+from umpire.testing.support.drivers import driver, play, rulesets
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.hash_attack import attack, hex_strings, secret_events
+from umpire.testing.support.peer import Peer
 
 COMMANDS = 120
 ATTEMPTS = 4  # games (another seed each) a ruleset with secrets may take to make one

@@ -2,7 +2,7 @@
 a player and a spectator until the rules make the result public (issue #16 acceptance).
 
 Each ruleset's game is played twice on the real store under the same game id, seed and
-commands (tests/support/drivers.py, one fixed random sequence that sends every command type
+commands (testing/support/drivers.py, one fixed random sequence that sends every command type
 the ruleset lists): once as rolled, once with every hidden roll's faces moved to another
 face (a ruleset whose test set-ups give a `secret_variant` setup, as down_in_flames, whose
 secret is its opponents' pilots rather than dice, also with that setup). A ruleset that
@@ -35,8 +35,6 @@ import pytest
 from msgspec import Struct
 
 import umpire.server.games as games_module
-from tests.support.dice import AlteredDice
-from tests.support.drivers import REFUSALS, Coverage, driver, rulesets, setups_of
 from umpire.engine import registry
 from umpire.engine.dice import ServerDice
 from umpire.engine.game import apply, codec_for, fold
@@ -48,6 +46,8 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DiceRolled
 from umpire.server.feed import encode_frame
 from umpire.server.games import Games
+from umpire.testing.support.dice import AlteredDice
+from umpire.testing.support.drivers import REFUSALS, Coverage, driver, rulesets, setups_of
 
 COMMANDS = 150
 ATTEMPTS = 4  # games (other dice, other commands) a ruleset with secrets may take to show one

@@ -2,7 +2,7 @@
 
 Each ruleset's game is played as twins on the real store, under the same game id, seed and
 commands: one as drawn, the others differing only in what the player and a spectator may not
-know (tests/support/secret_twins.py: hidden rolls moved to other faces, secret setup fields
+know (testing/support/secret_twins.py: hidden rolls moved to other faces, secret setup fields
 such as down_in_flames' opposing pilots set otherwise). The same command sequence holds
 every command type of the ruleset in every round (sampled from the type's legal schema
 where the player may send it now, from its full schema otherwise, so most are refused),
@@ -24,8 +24,6 @@ import msgspec
 import pytest
 
 import umpire.server.games as games_module
-from tests.support.schema_sampler import sample
-from tests.support.secret_twins import VIEWERS, secret_setups, shifted_dice
 from umpire.engine import registry, scenarios
 from umpire.engine.actions import legal_actions
 from umpire.engine.commands import RollDice, TakeBack
@@ -37,6 +35,8 @@ from umpire.engine.schemas import tag_of
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.games import Games
+from umpire.testing.support.schema_sampler import sample
+from umpire.testing.support.secret_twins import VIEWERS, secret_setups, shifted_dice
 
 ROUNDS = 8
 VIEWER_NAMES = ("spectator", "player")  # the order Twin.outcomes holds them in

@@ -8,8 +8,6 @@ import random
 
 import msgspec
 
-from tests.support.drivers import start_setup
-from tests.support.schema_sampler import sample
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions
 from umpire.engine.dice import ServerDice
@@ -18,6 +16,8 @@ from umpire.engine.game import parse_setup
 from umpire.engine.handling import parse_command
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames.terms import PilotQuality, Side
+from umpire.testing.support.drivers import start_setup
+from umpire.testing.support.schema_sampler import sample
 
 
 def _actions(ruleset: object, state: object) -> bytes:

@@ -9,10 +9,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.dice import seed_source
-from tests.support.drivers import rulesets, start_setup
-from tests.support.legal_play import gateway_client
-from tests.support.schema_sampler import sample
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions
@@ -23,6 +19,10 @@ from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.cli import main
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.drivers import rulesets, start_setup
+from umpire.testing.support.legal_play import gateway_client
+from umpire.testing.support.schema_sampler import sample
 
 RULESETS = rulesets()
 

@@ -12,13 +12,13 @@ import pytest
 from umpire_counter import RULESET as COUNTER
 from umpire_counter import State
 
-from tests.support.drivers import rulesets, start_setup
 from umpire.engine import registry
 from umpire.engine.actions import offered, offers
 from umpire.engine.commands import TakeBack
 from umpire.engine.game import parse_setup
 from umpire.engine.handling import command_types
 from umpire.engine.roles import Role
+from umpire.testing.support.drivers import rulesets, start_setup
 
 
 def _agree(ruleset: Any, state: Any) -> None:

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.drivers import rulesets, start_setup
-from tests.support.schema_sampler import sample
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import OpponentDiceRefused
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.server.games import Games
+from umpire.testing.support.drivers import rulesets, start_setup
+from umpire.testing.support.schema_sampler import sample
 
 STEPS = 25
 

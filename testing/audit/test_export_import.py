@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
-from tests.support.short_games import every_ruleset, short_game
 from umpire.events.export import EXPORT_FORMAT
 from umpire.server import game_log
+from umpire.testing.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
+from umpire.testing.support.short_games import every_ruleset, short_game
 
 
 def _events(cli: Cli, game: str) -> list[str]:

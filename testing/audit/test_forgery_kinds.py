@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
-from tests.support.short_games import every_ruleset, short_game
+from umpire.testing.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
+from umpire.testing.support.short_games import every_ruleset, short_game
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
 Records = list[dict[str, Any]]

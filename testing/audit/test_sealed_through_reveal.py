@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import Cli
-from tests.support.short_games import opening
 from umpire.engine import registry
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.feed import GameFeed
+from umpire.testing.support.forgery import Cli
+from umpire.testing.support.short_games import opening
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
 LIMITED = ("player", "spectator")

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import (
+from umpire.engine.dice import d6, derive_faces
+from umpire.testing.support.forgery import (
     Cli,
     counter_game,
     ended_counter_game,
@@ -23,9 +24,8 @@ from tests.support.forgery import (
     reseal,
     write_lines,
 )
-from tests.support.short_games import every_ruleset, short_game
-from tests.support.verifier import VERIFIER, verify, verify_with
-from umpire.engine.dice import d6, derive_faces
+from umpire.testing.support.short_games import every_ruleset, short_game
+from umpire.testing.support.verifier import VERIFIER, verify, verify_with
 
 Records = list[dict[str, Any]]
 

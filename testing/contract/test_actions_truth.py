@@ -1,5 +1,5 @@
 """Contract: `actions` is the whole truth, for every installed ruleset (engine.registry,
-no list to edit) and every role (issue 28 item 3; tests/support/action_truth.py).
+no list to edit) and every role (issue 28 item 3; testing/support/action_truth.py).
 
 Over seeded random play, at every step: (a) commands drawn from each listed action's
 narrowed schema are accepted by `decide`; (b) a command of every unlisted type is refused
@@ -19,9 +19,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.support.action_truth import UNIVERSAL, check, listed
-from tests.support.drivers import rulesets, start_setup
-from tests.support.schema_sampler import sample
 from umpire.engine import registry
 from umpire.engine.errors import CommandNotAllowed
 from umpire.engine.game import Game, apply, start
@@ -31,6 +28,9 @@ from umpire.engine.schemas import struct_schema
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import ClientEntropy, GameCreated
 from umpire.server.games import Games
+from umpire.testing.support.action_truth import UNIVERSAL, check, listed
+from umpire.testing.support.drivers import rulesets, start_setup
+from umpire.testing.support.schema_sampler import sample
 
 RULESETS = rulesets()
 STEPS = 120  # accepted commands per game at most

@@ -2,10 +2,10 @@
 any other), with no list to edit, played through a real gateway.
 
 - Random play to the end: legal actions only, fields drawn from their schemas
-  (tests/support/legal_play.py); the game ends by its rules or, for a ruleset with no end of its
+  (testing/support/legal_play.py); the game ends by its rules or, for a ruleset with no end of its
   own, by the listed EndGame after a bounded number of commands. The log audits.
 - Rule traceability: every citation in the log's events and in the listed actions names a
-  rule of the ruleset's rules document (tests/support/citations.py).
+  rule of the ruleset's rules document (testing/support/citations.py).
 - Fold determinism: the same log folds to the same state hash twice, and from a snapshot.
 - Bad input changes nothing: malformed commands, unlisted ones, ones the rules refuse and
   any command after the end are refused with a typed error and write no event.
@@ -18,11 +18,6 @@ from typing import Any
 
 import pytest
 
-from tests.support.citations import unresolved
-from tests.support.dice import seed_source
-from tests.support.drivers import rulesets, start_setup
-from tests.support.legal_play import gateway_client, play
-from tests.support.schema_sampler import sample
 from umpire.clients import UmpireClient
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
@@ -34,6 +29,11 @@ from umpire.engine.roles import Role
 from umpire.engine.schemas import struct_schema
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.citations import unresolved
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.drivers import rulesets, start_setup
+from umpire.testing.support.legal_play import gateway_client, play
+from umpire.testing.support.schema_sampler import sample
 
 RULESETS = rulesets()
 LIMIT = 600  # commands sent at most (refused ones included)

@@ -1,6 +1,6 @@
 """Contract: no secret in any frame. Every frame sent to a player and to a spectator, across
 whole games of every installed ruleset through the real gateway (commands drawn from the
-legal actions, every command type the ruleset lists among them: tests/support/drivers.py),
+legal actions, every command type the ruleset lists among them: testing/support/drivers.py),
 is captured and searched. None holds the dice seed before its reveal, another game's id,
 seed or credential, or a field the ruleset marks secret (`secret_fields`) with a value
 that is not redacted.
@@ -9,14 +9,16 @@ that is not redacted.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 from typing import Any
 
 import pytest
 
-from tests.support.drivers import driver, play, rulesets
-from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.server.app import Running
+from umpire.testing.support.drivers import driver, play, rulesets
+from umpire.testing.support.peer import Peer
 
 COMMANDS = 300  # commands tried per game (refused ones included)
 
@@ -43,26 +45,40 @@ def secret_values(data: Any, names: frozenset[str], path: str = "$") -> list[str
 async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str) -> None:
     setup, _ = driver(name)
     store = gateway.gateway.store
-    player = await Peer.open(ws_url)
-    other = await Peer.open(ws_url)
-    spectator = await Peer.open(ws_url)
-    created = await player.ok(
-        {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
-    )
-    foreign = await other.ok(
-        {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
-    )
-    gid, fid = created["game_id"], foreign["game_id"]
-    await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
-    await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
-                        "credential": created["spectator_credential"]})  # fmt: skip
-    seed = (await store.secret(gid)).hex()
-    foreign_seed = (await store.secret(fid)).hex()
+    # A game the rules end (and so reveal) while frames are still on their way is played
+    # again from the same seeds and commands, stopped before the command that ended it:
+    # the test ends it itself once every frame has arrived (a hi-lo game ends in six).
+    count = COMMANDS
+    for _ in range(2):
+        draws = itertools.count()
+        gateway.gateway.games.draw_seed = lambda draws=draws: hashlib.sha256(
+            f"secrets:{name}:{next(draws)}".encode()
+        ).digest()
+        player = await Peer.open(ws_url)
+        other = await Peer.open(ws_url)
+        spectator = await Peer.open(ws_url)
+        created = await player.ok(
+            {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
+        )
+        foreign = await other.ok(
+            {"type": "create", "client_entropy": "waived", "ruleset": name, "setup": setup}
+        )
+        gid, fid = created["game_id"], foreign["game_id"]
+        await player.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
+        await spectator.ok({"type": "subscribe", "game_id": gid, "view": True, "from_seq": 0,
+                            "credential": created["spectator_credential"]})  # fmt: skip
+        seed = (await store.secret(gid)).hex()
+        foreign_seed = (await store.secret(fid)).hex()
 
-    # The two games are played interleaved, so the gateway is busy with both at once.
-    played, _ = await asyncio.gather(
-        play(gateway, player, gid, name, 1, COMMANDS), play(gateway, other, fid, name, 2, 10)
-    )
+        # The two games are played interleaved, so the gateway is busy with both at once.
+        played, _ = await asyncio.gather(
+            play(gateway, player, gid, name, 1, count), play(gateway, other, fid, name, 2, 10)
+        )
+        if not played.ended:
+            break
+        count = played.ending
+        for peer in (player, other, spectator):
+            await peer.close()
     assert played.accepted >= 3, f"{name}: the driver got too few commands accepted"
     played.coverage.check()  # every rule the game offered was played, hidden ones too
     await spectator.ok({"type": "view", "game_id": gid})

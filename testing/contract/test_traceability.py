@@ -1,5 +1,5 @@
 """Contract: every citation in a ruleset's code names a rule of its rules document (the
-seed, or RULES.md of a ruleset that ships its rules; tests/support/citations.py). The
+seed, or RULES.md of a ruleset that ships its rules; testing/support/citations.py). The
 citations its games produce are checked by test_play.py. A missing seed fails."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import citations, seeds
-from tests.support.drivers import rulesets
 from umpire.engine import registry
+from umpire.testing.support import citations, seeds
+from umpire.testing.support.drivers import rulesets
 
 
 def code_citations(name: str) -> set[str]:

@@ -22,9 +22,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.drivers import driver, rulesets
-from tests.support.gateways import gateway_settings, http_get
-from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.audit import audit
 from umpire.engine.handling import command_names
@@ -32,6 +29,9 @@ from umpire.events.chain import verify_chain
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.drivers import driver, rulesets
+from umpire.testing.support.gateways import gateway_settings, http_get
+from umpire.testing.support.peer import Peer
 
 T = TypeVar("T")
 

@@ -6,7 +6,7 @@
     JSON) allows, is accepted by `decide` (a type that declares `hidden_conditions` may
     meet a rule refusal: its narrowing may not read a secret, engine/actions.py);
 (b) every command type not listed is refused as `command_not_allowed` (the store half of
-    this lives in tests/contract/test_actions_truth.py: nothing is written);
+    this lives in testing/contract/test_actions_truth.py: nothing is written);
 (c) the narrowing hides nothing that `decide` would accept: a command of an unlisted type
     is refused by the rules too, and a listed one with an enumerated field (a side, a
     card, a kind: values the type's own schema names) set to a value the narrowing leaves
@@ -30,7 +30,6 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from tests.support.schema_sampler import accepts, sample
 from umpire.engine.actions import legal_actions
 from umpire.engine.commands import UNIVERSAL_COMMANDS
 from umpire.engine.dice import ServerDice
@@ -43,6 +42,7 @@ from umpire.engine.schemas import struct_schema
 from umpire.events.errors import UmpireError
 from umpire.events.wire import Action
 from umpire.server.action_text import example
+from umpire.testing.support.schema_sampler import accepts, sample
 
 # The engine's own commands: listed ones are checked like the rest, but the random player
 # goes on with the ruleset's own, and an unlisted TakeBack meets the takeback rule's own

@@ -8,7 +8,7 @@ headings are garbled or bare numerals, and the README's own traceability test ti
 row to the seed) or heads a section of (`map data`: data the seed leaves to the scenario).
 A heading may be followed by a locator the document need not print ("EXAMPLE OF PLAY
 turn 13"): its first two or more words suffice. The document is the seed file in
-the seeds directory (tests/support/seeds.py) for the built-ins, or `RULES.md` in the
+the seeds directory (testing/support/seeds.py) for the built-ins, or `RULES.md` in the
 ruleset's own data package for a ruleset that ships its rules with it (the example
 ruleset, examples/umpire-counter). A missing document fails, never skips.
 """
@@ -21,10 +21,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tests.support.seeds import seed_text
 from umpire.engine import registry
 from umpire.engine.citations import rule_titles
 from umpire.engine.ruleset import Ruleset
+from umpire.testing.support.seeds import seed_text
 
 _NUMBER = re.compile(r"[A-Z]?\d+(?:\.\d+)*(?![\w.])")
 # Where a heading reference ends: a bracket, a comma, a colon or a semicolon.

@@ -25,8 +25,6 @@ from typing import Any
 
 import msgspec
 
-from tests.support.peer import Peer
-from tests.support.schema_sampler import sample
 from umpire.engine import registry, scenarios
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import InvalidCommand, RuleError
@@ -34,6 +32,8 @@ from umpire.engine.offers import command_tag
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.server.app import Running
+from umpire.testing.support.peer import Peer
+from umpire.testing.support.schema_sampler import sample
 
 Propose = Callable[[Any, random.Random], list[dict[str, Any]]]
 

@@ -3,7 +3,7 @@
 The player knows nothing but what the gateway tells it: after every command it asks for
 the view, picks one of the listed actions at random (never `EndGame` unless the ruleset
 has no end of its own) and fills its fields from the action's schema alone
-(tests/support/schema_sampler.py). The rules may still refuse a pick (a schema cannot say
+(testing/support/schema_sampler.py). The rules may still refuse a pick (a schema cannot say
 everything, e.g. that a move must be in range); they must never refuse it as unlisted or
 malformed.
 """
@@ -16,7 +16,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support.schema_sampler import sample
 from umpire.clients import UmpireClient
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
@@ -25,9 +24,10 @@ from umpire.engine.schemas import struct_schema
 from umpire.events.wire import Action
 from umpire.server.app import running_gateway
 from umpire.server.config import Settings
+from umpire.testing.support.schema_sampler import sample
 
 # The rules' refusal. Never `opponent_dice`: a game that does not take the player's
-# entries for the opponent is offered no field for them (tests/actions/test_opponent_fields.py).
+# entries for the opponent is offered no field for them (testing/actions/test_opponent_fields.py).
 REFUSED_BY_RULES = ("rule_violation",)
 
 

@@ -15,7 +15,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.wire import text
+from umpire.testing.support.wire import text
 
 
 class Peer:

@@ -17,12 +17,12 @@ from typing import Any
 
 import msgspec
 
-from tests.support.dice import AlteredDice
 from umpire.engine.dice import ServerDice
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.scenarios import setup_schema, validate_setup
+from umpire.testing.support.dice import AlteredDice
 
 VIEWERS = (Role.PLAYER, Role.SPECTATOR)
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import msgspec
 
-from tests.support.drivers import start_setup
-from tests.support.forgery import Cli
 from umpire.engine import registry
+from umpire.testing.support.drivers import start_setup
+from umpire.testing.support.forgery import Cli
 
 
 def every_ruleset() -> list[str]:

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from tests.support.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
 from umpire.engine.audit import audit
@@ -15,6 +14,7 @@ from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, Rule
 from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
 from umpire.events.types import DiceRolled, SeedRevealed
 from umpire.server.games import Games
+from umpire.testing.support.drivers import driver, rulesets
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:

@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
 from umpire.server.embedded import EmbeddedRedis
@@ -21,6 +20,7 @@ from umpire.server.framing import Batch
 from umpire.server.games import Games
 from umpire.server.gateway import Gateway
 from umpire.server.session import Close, Follow, Output, Session, Unfollow
+from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
 
