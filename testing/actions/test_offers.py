@@ -9,8 +9,6 @@ from typing import Any
 
 import msgspec
 import pytest
-from umpire_counter import RULESET as COUNTER
-from umpire_counter import State
 
 from umpire.engine import registry
 from umpire.engine.actions import offered, offers
@@ -41,13 +39,12 @@ def test_offers_agrees_with_the_listing_at_the_start(name: str) -> None:
 
 
 def test_offers_follows_the_state_it_is_given() -> None:
-    # At the target the counter offers no Add (R1); one short of it, it does.
+    # At the target the counter offers no Add (R1); one short of it, it does. (Read from
+    # the registry, not imported: a ruleset package runs this module without the counter.)
+    counter = registry.get("counter")
+    state = counter.state_type
     for total in (0, 5, 9, 10):
-        state = State(target=10, total=total)
-        _agree(COUNTER, state)
-    assert offers(COUNTER, State(target=10, total=9), Role.PLAYER, _add(), False)
-    assert not offers(COUNTER, State(target=10, total=10), Role.PLAYER, _add(), False)
-
-
-def _add() -> type[msgspec.Struct]:
-    return command_types(COUNTER)["Add"]
+        _agree(counter, state(target=10, total=total))
+    add: type[msgspec.Struct] = command_types(counter)["Add"]
+    assert offers(counter, state(target=10, total=9), Role.PLAYER, add, False)
+    assert not offers(counter, state(target=10, total=10), Role.PLAYER, add, False)

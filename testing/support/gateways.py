@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from umpire_counter import RULESET, Added
-
 from umpire.clients import UmpireClient
+from umpire.engine import registry
 from umpire.engine.game import codec_for
 from umpire.events.store import PendingEvent
 from umpire.server.app import Running
@@ -44,8 +43,11 @@ async def append_added(
     Command ids are `<label>-<n>`: call again with another label, or the store rightly
     takes the appends for retries and writes nothing."""
     store = gateway.gateway.store
-    codec = codec_for(RULESET)
-    pending = PendingEvent(*codec.encode(Added(amount=1)))
+    # The example counter, read from the registry (a ruleset package runs umpire.testing
+    # without it installed; only umpire's own tests call this).
+    counter = registry.get("counter")
+    added = next(t for t in counter.event_types if t.__struct_config__.tag == "counter.Added")
+    pending = PendingEvent(*codec_for(counter).encode(added(amount=1)))
     version = await store.version(game_id)
     for n in range(total // batch):
         result = await store.append(
