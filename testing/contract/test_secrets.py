@@ -79,7 +79,8 @@ async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str)
         count = played.ending
         for peer in (player, other, spectator):
             await peer.close()
-    assert played.accepted >= 3, f"{name}: the driver got too few commands accepted"
+    # At least three, or every command of a game stopped before its end.
+    assert played.accepted >= min(3, count), f"{name}: the driver got too few commands accepted"
     played.coverage.check()  # every rule the game offered was played, hidden ones too
     await spectator.ok({"type": "view", "game_id": gid})
     head = await store.version(gid)

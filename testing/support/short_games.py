@@ -29,6 +29,12 @@ def short_game(cli: Cli, ruleset: str, *, end: bool = True) -> str:
     game = cli.new(ruleset, start_setup(ruleset))
     for command in openings:
         cli.send(game, msgspec.to_builtins(command))
+    log = cli("log", game, "--json")
+    assert log.code == 0, log.err
+    assert "GameEnded" not in log.out, (
+        f"{ruleset}'s openings (Ruleset.openings) end the game: the audit tests roll, reveal "
+        f"and end it themselves after them, so the openings must leave it running"
+    )
     cli.send(game, {"type": "RollDice", "dice": "2d6", "purpose": "export test"})
     if end:
         cli.send(game, {"type": "EndGame", "result": "export test over"})
