@@ -16,7 +16,7 @@ default (`{"const": ...}`; a form shows no control for it).
 
 The list is the whole truth: every command of a listed type that its narrowed schema
 allows is accepted by `decide`, and no command of an unlisted type is
-(tests/contract/test_actions_truth.py). The one exception is declared: where a rule reads
+(testing/contract/test_actions_truth.py). The one exception is declared: where a rule reads
 what the role may not see (an opposing pilot's hidden quality), narrowing by it would
 show the secret, so the action lists what the hidden value at best allows and its command
 type names the secret in a `hidden_conditions` class variable; the rules may refuse the

@@ -19,6 +19,11 @@ A ruleset is plain data plus pure functions:
 
 Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
 dice it used, and the candidates it considered with why each lost.
+
+`Ruleset.testing` (a `Testing`) is what umpire's cross-ruleset tests (`umpire.testing`,
+docs/rulesets.md "Tests") need to know of a ruleset that its other declarations do not
+say; whether it has secrets, and hidden dice, follows from its redaction declarations
+(`has_secrets`, `has_hidden_dice`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+import msgspec
 from msgspec import Struct
 
 from umpire.engine.commands import TakebackPolicy
@@ -34,12 +40,50 @@ from umpire.engine.dice import Dice
 from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
 from umpire.engine.roles import Role
+from umpire.engine.secret_fields import Redactions
 
 S = TypeVar("S", bound=Struct)
 
 
 def _no_redaction(event: Struct, role: Role) -> Struct | None:
     return event
+
+
+class Testing(Struct, frozen=True, kw_only=True):
+    """A ruleset's test profile: what the cross-ruleset tests (`umpire.testing`) need to
+    know of it beyond its other declarations. Every field has a default that suits a
+    ruleset whose games start from the default scenario and whose hidden values stay
+    hidden until the reveal."""
+
+    # The set-up driven test games start from (a `setup_type` value); None: the default
+    # scenario's, else the setup type's defaults (as `umpire new` starts a game).
+    setup: Struct | None = None
+    # Accepted commands after which the contract's random play ends, by the listed
+    # `EndGame`, a game that the rules have not ended yet.
+    end_after: int = 200
+    # Tags of public events that use a hidden roll (their `dice`) because a rule publishes
+    # the result (a bomber's counter moves to the hex its hidden roll located): the
+    # hidden-dice differential stops comparing at the first one that differs.
+    published: tuple[str, ...] = ()
+    # Fields of secret events that a rule publishes although a hidden value decides them
+    # (how many counters were bought face down), by event tag.
+    published_fields: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+
+
+def secret_declarations(ruleset: Ruleset[Any]) -> tuple[list[type[Struct]], list[str]]:
+    """What a ruleset declares secret: the event types its `Redactions` cover, and its
+    declarations named for people (those event types, a `redact` of its own, the secret
+    state fields). The one place `has_secrets` and `has_hidden_dice` are derived from."""
+    owner = getattr(ruleset.redact, "__self__", None)
+    types: list[type[Struct]] = []
+    named: list[str] = []
+    if isinstance(owner, Redactions):
+        types = sorted(owner.declarations, key=lambda t: t.__struct_config__.tag or "")
+        named += [str(t.__struct_config__.tag) for t in types]
+    elif ruleset.redact is not _no_redaction:
+        named.append(f"redact={getattr(ruleset.redact, '__qualname__', ruleset.redact)}")
+    named += [f"secret field {name!r}" for name in ruleset.secret_fields]
+    return types, named
 
 
 @dataclass(frozen=True, eq=False)  # one object per ruleset: hashed by identity, cheaply
@@ -83,3 +127,20 @@ class Ruleset(Generic[S]):
     # What the ruleset allows of the universal `TakeBack` (engine/takeback.py): fewer
     # commands in a row, command types never taken back, its own revealing event types.
     takeback: TakebackPolicy = field(default_factory=TakebackPolicy)
+    # The ruleset's test profile (`Testing` above): what umpire's cross-ruleset tests need
+    # to know of it that nothing else here says.
+    testing: Testing = field(default_factory=Testing)
+
+    @property
+    def has_secrets(self) -> bool:
+        """Whether anything of this ruleset's must not reach a player or spectator before
+        the reveal: a redaction declaration, a `redact` of its own or a secret state field
+        (then its driven games must make secrets for the secrecy tests to attack)."""
+        return bool(secret_declarations(self)[1])
+
+    @property
+    def has_hidden_dice(self) -> bool:
+        """Whether its secrets come from hidden rolls: a declared secret event names the
+        dice it used (a `dice` field, as every `Decision` has). A ruleset whose secrets
+        are set-up data (opposing pilots) has secrets but no hidden dice."""
+        return any("dice" in t.__struct_fields__ for t in secret_declarations(self)[0])

@@ -1,29 +1,21 @@
-"""Shared fixtures: a real Valkey server started by the suite, on a unix socket (no TCP
-port), and a real gateway on it (`gateway`, `ws_url`).
+"""umpire's own suite: the shared fixtures (a real Valkey started by the suite, on a unix
+socket, a store under each test's own prefix, a real gateway, the in-process CLI) come from
+the plugin umpire.testing.fixtures, which the cross-ruleset tests (umpire.testing) use too;
+here, the check that the rulesets are installed and the fast lane.
 
-Never a mock: every store test talks to this server. Each test gets its own key prefix, so
-tests do not see each other's games.
+Never a mock: every store test talks to the suite's server. Each test gets its own key
+prefix, so tests do not see each other's games.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
-import tempfile
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.dice import seed_source
-from tests.support.gateways import gateway_settings
-from tests.support.nonces import NoncedGames
 from umpire.engine import registry
-from umpire.events.redis_store import RedisEventStore
-from umpire.server.app import Running, running_gateway
-from umpire.server.embedded import EmbeddedRedis
-from umpire.server.games import Games
+
+pytest_plugins = ("umpire.testing.fixtures",)
 
 # Rulesets are found through their entry points (engine/registry.py), which exist only once
 # installed: umpire's own five, and the example ruleset, its own package
@@ -34,78 +26,6 @@ if "counter" not in registry.available() or not registry.shipped():
         "the rulesets' entry points are not installed: run the README's test command, which "
         "installs them (.venv/bin/pip install -e '.[test]' -e examples/umpire-counter)"
     )
-
-_prefixes = itertools.count(1)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _own_data_home() -> Iterator[Path]:
-    """The suite's own XDG_DATA_HOME: a command run without --data-dir (and the receipts it
-    keeps) writes into a folder of the run, never into the data of whoever runs the suite."""
-    before = os.environ.get("XDG_DATA_HOME")
-    with tempfile.TemporaryDirectory(prefix="umpire-test-data-home-") as tmp:
-        os.environ["XDG_DATA_HOME"] = tmp
-        try:
-            yield Path(tmp)
-        finally:
-            if before is None:
-                os.environ.pop("XDG_DATA_HOME", None)
-            else:
-                os.environ["XDG_DATA_HOME"] = before
-
-
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[EmbeddedRedis]:
-    """One embedded Valkey for the whole session (appendfsync always)."""
-    with tempfile.TemporaryDirectory(prefix="umpire-test-redis-") as tmp:
-        server = EmbeddedRedis(Path(tmp), appendfsync=os.environ.get("UMPIRE_TEST_FSYNC", "always"))
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
-
-
-@pytest.fixture
-def prefix() -> str:
-    """A key prefix of this test's own."""
-    return f"t{os.getpid()}x{next(_prefixes)}"
-
-
-@pytest.fixture
-async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[RedisEventStore]:
-    """A RedisEventStore on the suite's server, under this test's prefix."""
-    s = RedisEventStore.from_url(redis_server.url, prefix=prefix)
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-@pytest.fixture
-async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
-    """Command handling on the test store, with deterministic dice seeds (and command
-    nonces: tests/support/nonces.py)."""
-    return NoncedGames(store, snapshot_every=50, draw_seed=seed_source(request))
-
-
-@pytest.fixture
-async def gateway(
-    redis_server: EmbeddedRedis, prefix: str, request: pytest.FixtureRequest
-) -> AsyncIterator[Running]:
-    """One gateway process-in-test on the suite's Redis, its dice seeds deterministic (like
-    the `games` fixture's: what a test sees never depends on luck, and a failure repeats)."""
-    options = {"draw_seed": seed_source(request)}
-    async with running_gateway(
-        gateway_settings(prefix), redis_server.url, games_options=options
-    ) as running:
-        yield running
-
-
-@pytest.fixture
-def ws_url(gateway: Running) -> str:
-    """The gateway's websocket URL."""
-    return f"ws://127.0.0.1:{gateway.port}/ws"
 
 
 # --- The fast lane: tests that start real parts are `integration`, found automatically. ---
@@ -157,7 +77,7 @@ INTEGRATION_MODULES = frozenset(
         "tests.support.embedded_site",
         "tests.support.fleet",
         "tests.support.processes",
-        "tests.support.peer",
+        "umpire.testing.support.peer",
         "bench.cluster",
         "bench.hostile_load",
     }
@@ -215,7 +135,7 @@ def _fast_lane_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """One line for every provenance check skipped for want of the rule documents."""
-    from tests.support.seeds import HINT, SKIP_REASON
+    from umpire.testing.support.seeds import HINT, SKIP_REASON
 
     skipped = [
         report

@@ -3,7 +3,9 @@ test module (`test_*.py`) or a `conftest.py`; what tests share lives in support 
 `tests/support/<noun>.py` or a ruleset's `tests/rulesets/<name>/setups.py`, and only those
 are imported from `tests`. The benchmarks import nothing of `tests`, not even by name in a
 string (`python -m tests...`, a ruleset path): what a benchmark and a test share lives in
-bench/.
+bench/. The cross-ruleset tests shipped with umpire (testing/, `umpire.testing`) import
+nothing of `tests` either: a ruleset package runs them without umpire's checkout, and what
+they share with umpire's own tests lives in `umpire.testing.support`.
 
 Every import counts: at module level or in a function, absolute or relative, and a
 module imported as a name (`from <package> import test_y`).
@@ -56,6 +58,7 @@ def offences(path: Path, source: str) -> list[str]:
     tree = ast.parse(source, str(path))
     where = path.relative_to(REPO)
     in_bench = where.parts[0] == "bench"
+    shipped = where.parts[0] == "testing"
     found = []
     for line, name in imported(path, tree):
         last = name.rsplit(".", 1)[-1]
@@ -63,6 +66,8 @@ def offences(path: Path, source: str) -> list[str]:
             found.append(f"{where}:{line} imports the test module {name}")
         elif in_bench and (name == "tests" or name.startswith("tests.")):
             found.append(f"{where}:{line} (a benchmark) imports {name}")
+        elif shipped and (name == "tests" or name.startswith("tests.")):
+            found.append(f"{where}:{line} (umpire.testing, shipped) imports {name}")
         elif name.startswith("tests.") and _is_module(name) and not SUPPORT.match(name):
             found.append(f"{where}:{line} imports {name}, which is not a support module")
     if in_bench:
@@ -74,7 +79,7 @@ def offences(path: Path, source: str) -> list[str]:
 
 
 def _sources() -> Iterator[Path]:
-    for folder in ("tests", "bench"):
+    for folder in ("tests", "bench", "testing"):
         yield from sorted((REPO / folder).rglob("*.py"))
 
 
@@ -91,12 +96,13 @@ def test_the_check_sees_each_kind_of_offence() -> None:
     cases = {
         (test_module, f"from {t}.server.test_gateway_http import x"): "test module",
         (test_module, f"from {t}.rulesets.nightfighter import test_random_play"): "test module",
-        (test_module, f"def f():\n    from {t}.audit.test_verifier import verify"): "test mod",
+        (test_module, f"def f():\n    from {t}.audit.test_grammar import x"): "test mod",
         (test_module, "from .test_operator import x"): "test module",
         (test_module, f"import {t}.conftest"): "test module tests.conftest",
         (test_module, f"from {t}.audit.skewed_ruleset import RULESET"): "not a support",
         (bench_module, f"from {t}.support.peer import Peer"): "a benchmark",
         (bench_module, f"X = ['-m', '{t}.support.hostile_load']"): "a benchmark",
+        (REPO / "testing" / "new.py", f"from {t}.support.peer import Peer"): "shipped",
     }
     for (path, source), why in cases.items():
         found = offences(path, source)

@@ -9,11 +9,11 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.events.wire import CLOSE_TOO_MANY_CONNECTIONS
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def test_connection_over_the_per_address_limit_closes_4029(

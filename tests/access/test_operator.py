@@ -3,8 +3,8 @@ sees unredacted events, and may not play; a wrong token is refused."""
 
 from __future__ import annotations
 
-from tests.support.peer import Peer
 from umpire.server.app import Running
+from umpire.testing.support.peer import Peer
 
 OPERATOR = "o" * 32
 

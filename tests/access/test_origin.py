@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from tests.support.gateways import gateway_settings
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def handshake(port: int, origin: str | None, host: str | None = None) -> tuple[int, bytes]:

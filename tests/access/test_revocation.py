@@ -5,12 +5,12 @@ subscriptions within `credential_recheck_seconds`."""
 
 from __future__ import annotations
 
-from tests.support.gateways import gateway_settings
-from tests.support.peer import Peer
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.peer import Peer
 
 OPERATOR = "o" * 32
 

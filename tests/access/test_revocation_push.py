@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.gateways import gateway_settings
-from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.revocations import parse
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.peer import Peer
 
 OPERATOR = "o" * 32
 

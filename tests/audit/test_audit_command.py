@@ -7,7 +7,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from tests.support.forgery import (
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Snapshot
+from umpire.testing.support.forgery import (
     Cli,
     counter_game,
     read_lines,
@@ -15,8 +17,6 @@ from tests.support.forgery import (
     rewrite_stream,
     write_lines,
 )
-from umpire.events.redis_store import RedisEventStore
-from umpire.events.store import Snapshot
 
 FAILED = 1
 

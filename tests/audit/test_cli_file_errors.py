@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.forgery import Cli
+from umpire.testing.support.forgery import Cli
 
 
 @pytest.mark.parametrize("command", [("import",), ("audit", "--file")])

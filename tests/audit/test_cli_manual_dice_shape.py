@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.forgery import Cli
 from umpire.engine.dice import ManualDice, d6
 from umpire.engine.errors import ManualDiceError
 from umpire.events.types import Owner
+from umpire.testing.support.forgery import Cli
 
 ROLL = '{"type": "RollDice", "dice": "d6", "purpose": "morale"}'
 

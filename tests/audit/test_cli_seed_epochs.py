@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.support.forgery import Cli
+from umpire.testing.support.forgery import Cli
 
 
 def _log_text(cli: Cli, game: str) -> str:

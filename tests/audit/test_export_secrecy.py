@@ -7,7 +7,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from tests.support.forgery import Cli, counter_game, read_lines
+from umpire.testing.support.forgery import Cli, counter_game, read_lines
 
 
 def _mode(path: Path) -> int:

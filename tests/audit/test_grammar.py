@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import (
+from umpire.engine.dice import d6, derive_faces
+from umpire.testing.support.forgery import (
     Cli,
     ended_counter_game,
     forged,
@@ -26,7 +27,6 @@ from tests.support.forgery import (
     rewrite_stream,
     write_lines,
 )
-from umpire.engine.dice import d6, derive_faces
 
 FAILED = 1
 Records = list[dict[str, Any]]

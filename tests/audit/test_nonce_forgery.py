@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
-from tests.support.verifier import verify
+from umpire.testing.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
+from umpire.testing.support.verifier import verify
 
 Payload = dict[str, Any]
 # Twenty dice in the forged command's roll: the derivation without the true nonce matches

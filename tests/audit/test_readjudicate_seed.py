@@ -8,8 +8,8 @@ import json
 
 import redis
 
-from tests.support.forgery import Cli, counter_game
 from umpire.events.redis_keys import game_keys
+from umpire.testing.support.forgery import Cli, counter_game
 
 
 def _secret(cli: Cli, game: str) -> bytes | None:

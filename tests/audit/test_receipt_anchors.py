@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import Cli, read_lines, reseal, write_lines
 from tests.support.receipts import receipts_of, revealed_midway, verdicts
-from tests.support.short_games import every_ruleset
 from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
+from umpire.testing.support.short_games import every_ruleset
 
 Records = list[dict[str, Any]]
 CHOSEN = bytes(range(100, 132))  # the seed the forger chose for epoch 1

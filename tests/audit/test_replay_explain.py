@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from tests.support.forgery import Cli, counter_game
-from tests.support.short_games import short_game
 from umpire.engine.citations import readable
 from umpire.engine.replay import diff
+from umpire.testing.support.forgery import Cli, counter_game
+from umpire.testing.support.short_games import short_game
 
 
 def test_replay_at_a_seq_shows_that_state_as_the_role_saw_it(cli: Cli) -> None:

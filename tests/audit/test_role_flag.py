@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.forgery import Cli, counter_game
+from umpire.testing.support.forgery import Cli, counter_game
 
 
 @pytest.mark.parametrize("flag", ["--as", "--role"])

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
-from tests.support.verifier import verify
+from umpire.testing.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
+from umpire.testing.support.verifier import verify
 
 Records = list[dict[str, Any]]
 

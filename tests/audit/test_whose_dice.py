@@ -10,7 +10,6 @@ import json
 import pytest
 from msgspec import Struct
 
-from tests.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.engine import registry
 from umpire.engine.commands import GENERIC_ROLL_RULE
 from umpire.engine.dice import ManualDice, d6
@@ -19,6 +18,7 @@ from umpire.engine.game import codec_for
 from umpire.events.types import Owner, Roller
 from umpire.server.games import Games
 from umpire.server.render import describe
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 
 
 def last_event(cli: Cli, game: str, seq: int = 0) -> Struct:

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from bench.cluster import LocalCluster
-from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.events.redis_channels import ShardChannels
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import running_gateway
 from umpire.server.games import Games
+from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 import pytest
 
 from bench.cluster import LocalCluster
-from tests.support.gateways import gateway_settings
-from tests.support.peer import Peer
 from umpire.server.app import Running, running_gateway
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.peer import Peer
 
 OPERATOR = "o" * 32
 USER, PASSWORD = "umpire-gw", "s3cret-pw"

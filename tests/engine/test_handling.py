@@ -6,16 +6,16 @@ import asyncio
 
 import pytest
 
-from tests.support.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
-from tests.support.nonces import roll_nonces
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
 from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
 from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
 from umpire.events.types import DiceRolled, SeedRevealed
 from umpire.server.games import Games
+from umpire.testing.support.drivers import driver, rulesets
+from umpire.testing.support.nonces import roll_nonces
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:

@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.support.short_games import opening
 from umpire.engine.dice import DiceSpec, ManualDice, d6, d100, two_d6
 from umpire.engine.errors import ManualDiceError, OpponentDiceRefused
 from umpire.engine.game import codec_for
 from umpire.events.errors import UmpireError
 from umpire.events.types import DiceRolled, Owner
 from umpire.server.games import Games
+from umpire.testing.support.short_games import opening
 
 PURPOSE, RULE = "SECRET-PURPOSE", "SECRET-RULE 9.9"
 

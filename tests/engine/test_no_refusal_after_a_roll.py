@@ -14,13 +14,13 @@ import random
 import msgspec
 import pytest
 
-from tests.support.drivers import driver, rulesets
 from umpire.engine import registry
 from umpire.engine.dice import ServerDice, commitment
 from umpire.engine.game import apply, parse_setup, start
 from umpire.engine.handling import decide_command
 from umpire.events.errors import UmpireError
 from umpire.events.types import ClientEntropy, GameCreated
+from umpire.testing.support.drivers import driver, rulesets
 
 SEED = bytes(range(32))
 COMMANDS = 200

@@ -12,7 +12,6 @@ import pytest
 from umpire_counter import RULESET
 
 from tests.support.gateway_games import create_bound
-from tests.support.nonces import roll_nonces
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
 from umpire.engine.errors import ClientSeedRefused, ClientSeedRequired, GameOver
@@ -21,6 +20,7 @@ from umpire.events.envelope import seal
 from umpire.events.errors import UmpireError
 from umpire.events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
 from umpire.server.games import Games
+from umpire.testing.support.nonces import roll_nonces
 
 CODEC = codec_for(RULESET)
 

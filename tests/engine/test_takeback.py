@@ -19,7 +19,6 @@ from msgspec import Struct
 from umpire_counter import RULESET as COUNTER
 from umpire_counter import Added
 
-from tests.support.schema_sampler import sample
 from tests.support.takeback_log import Log, bookkeeping_free
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions, offered
@@ -35,6 +34,7 @@ from umpire.engine.roles import Role
 from umpire.engine.scenarios import default_setup
 from umpire.engine.takeback import TakebackRefused
 from umpire.events.types import CommandRecorded, CommandTakenBack
+from umpire.testing.support.schema_sampler import sample
 
 RULESETS = registry.shipped()
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.support.gateways import gateway_settings
-from tests.support.peer import Peer
 from tests.support.store_contract import NOW, create, pending
 from umpire.events.durability import Durability
 from umpire.events.errors import DurabilityUnconfirmed
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.peer import Peer
 
 
 async def _append(store: RedisEventStore, command_id: str, version: int):

@@ -26,13 +26,13 @@ import pytest
 from bench.hostile import cpu_seconds, play
 from bench.wsload import Conn
 from tests.support.fleet import gateways
-from tests.support.gateways import http_get
 from tests.support.processes import REPO
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.gateways import http_get
 
 pytestmark = pytest.mark.slow
 

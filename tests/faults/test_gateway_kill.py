@@ -13,10 +13,10 @@ from collections import Counter
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.support.fleet import gateways
-from tests.support.peer import Peer
 from umpire.engine.audit import audit
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.peer import Peer
 
 CLIENTS = 50
 GAMES = 10

@@ -15,14 +15,14 @@ import time
 import pytest
 
 from tests.support.fleet import GatewayProcess, gateways
-from tests.support.gateways import http_get
-from tests.support.peer import Peer
 from tests.support.raw_ws import RawWebSocket
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.gateways import http_get
+from umpire.testing.support.peer import Peer
 
 PER_KIND = 25  # hostile clients of each kind per wave
 WAVES = 3

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.gateways import gateway_settings, http_get
-from tests.support.peer import Peer
 from umpire.engine.audit import audit
 from umpire.events.backoff import CAP_SECONDS, FIRST_SECONDS
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings, http_get
+from umpire.testing.support.peer import Peer
 
 FAIL_FAST_SECONDS = 3.0  # Redis down: connection refused, no waiting
 SOCKET_TIMEOUT = 10.0  # events/redis_store.py: the client's socket timeout

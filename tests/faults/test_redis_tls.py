@@ -22,12 +22,12 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import AuthenticationError, ConnectionError
 
-from tests.support.gateways import gateway_settings, http_get
-from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.server import credentials
 from umpire.server.app import running_gateway
 from umpire.server.embedded import free_port
+from umpire.testing.support.gateways import gateway_settings, http_get
+from umpire.testing.support.peer import Peer
 
 REDIS_SERVER = shutil.which("redis-server")
 OPENSSL = shutil.which("openssl")

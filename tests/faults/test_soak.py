@@ -17,10 +17,10 @@ import time
 import pytest
 
 from tests.support.fleet import GatewayProcess, gateways
-from tests.support.gateways import http_get
-from tests.support.peer import Peer
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import http_get
+from umpire.testing.support.peer import Peer
 
 CLIENTS = 10
 RATE = 20.0  # commands per second per client

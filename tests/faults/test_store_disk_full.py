@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.support.embedded_site import run_cli, start_serve, stop
-from tests.support.peer import Peer
+from umpire.testing.support.peer import Peer
 
 BOUND = 20.0  # seconds: far past the watch's one-second look
 

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.embedded_site import run_cli, start_serve, stop, tcp_listeners, valkey_pids
-from tests.support.gateways import http_get
 from tests.support.local_user import LocalUser, other_user
-from tests.support.nonces import nonce_of
-from tests.support.peer import Peer
 from umpire.server.store_access import URL_FILE, answers
+from umpire.testing.support.gateways import http_get
+from umpire.testing.support.nonces import nonce_of
+from umpire.testing.support.peer import Peer
 
 RESTORED_WITHIN = 15.0
 

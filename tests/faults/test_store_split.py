@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 
 from tests.support.embedded_site import cli, run_cli, start_serve, stop, valkey_pids
-from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.server.config import from_env
 from umpire.server.data_dir import USERS_FILE, ServerUse
 from umpire.server.store_access import open_store
+from umpire.testing.support.peer import Peer
 
 
 def add(gid: str, command_id: str) -> dict[str, Any]:

@@ -28,12 +28,12 @@ from tests.support.embedded_site import (
     tcp_listeners,
     valkey_pids,
 )
-from tests.support.gateways import http_get
-from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.engine.audit import audit
 from umpire.server.config import from_env
 from umpire.server.store_access import URL_FILE, make_store, running_url
+from umpire.testing.support.gateways import http_get
+from umpire.testing.support.peer import Peer
 
 WRITERS = 20
 # Bounds, not figures (a loaded machine may be slow, and no default test asserts a speed):

@@ -20,13 +20,13 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.support.embedded_site import environment, run_cli
-from tests.support.gateways import http_get
-from tests.support.peer import Peer
 from tests.support.processes import REPO, wait_for_port
 from tests.support.waiting import until
 from umpire.server.config import from_env
 from umpire.server.embedded import free_port
 from umpire.server.store_access import make_store, running_url
+from umpire.testing.support.gateways import http_get
+from umpire.testing.support.peer import Peer
 
 OPERATOR = "workers-test-operator-token"
 # The writers send as fast as they are answered: no rate limit or budget may close them.

@@ -7,15 +7,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.dice import seed_source
 from tests.support.gateway_games import GatewayGames
-from tests.support.nonces import NoncedGames
 from umpire.clients import UmpireClient
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.nonces import NoncedGames
 
 
 @pytest.fixture(params=["direct", "gateway"])

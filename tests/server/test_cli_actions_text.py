@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from tests.support.drivers import rulesets
 from tests.support.processes import REPO
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.drivers import rulesets
 
 REPR = re.compile(r"<[A-Za-z_][\w.]*: ")  # <Side.A: 'A'>
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.gateways import gateway_settings
 from umpire.clients import UmpireClient, UmpireError, new_create_id
 from umpire.server.app import Running, running_gateway
 from umpire.server.commands import game_id_for_create
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 BOUNDED = 30.0  # seconds: far past the gateway's reconnect to a restarted store
 

@@ -11,13 +11,13 @@ import msgspec
 import pytest
 from umpire_counter import RULESET
 
-from tests.support.nonces import roll_nonces
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
 from umpire.engine.game import codec_for
 from umpire.events.types import ClientSeedBound, DiceRolled, GameCreated, SeedRevealed
 from umpire.server.app import Running
+from umpire.testing.support.nonces import roll_nonces
 
 CODEC = codec_for(RULESET)
 

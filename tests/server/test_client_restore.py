@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from tests.support.gateways import gateway_settings
 from tests.support.waiting import buckets_full, until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.roles import Role
@@ -22,8 +21,9 @@ from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.gateways import gateway_settings
 
-OPERATOR = "o" * 32  # tests/support/gateways.py gateway_settings operator token
+OPERATOR = "o" * 32  # testing/support/gateways.py gateway_settings operator token
 BOUNDED = 15.0  # seconds: far past any pause the client takes; a hang fails, not waits
 
 

@@ -9,13 +9,13 @@ import signal
 
 import pytest
 
-from tests.support.gateways import http_get
 from tests.support.processes import start_gateway
 from tests.support.waiting import until
 from umpire.server import collector
 from umpire.server.app import Running
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import http_get
 
 
 def _metric(body: str, name: str, generation: int) -> float:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from tests.support.gateways import gateway_settings
-from tests.support.peer import Peer
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.peer import Peer
 
 UNCOUNTED = {"info", "config|resetstat", "config", "ping", "hello", "client|setinfo"}
 

@@ -10,7 +10,6 @@ import pytest
 from umpire_counter import RULESET
 
 from tests.support.gateway_games import create_bound
-from tests.support.nonces import nonce_of
 from umpire.clients import UmpireClient, UmpireError
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces
@@ -19,6 +18,7 @@ from umpire.engine.game import codec_for
 from umpire.events.types import CommandRecorded, DiceRolled
 from umpire.server.app import Running
 from umpire.server.games import Games
+from umpire.testing.support.nonces import nonce_of
 
 CODEC = codec_for(RULESET)
 

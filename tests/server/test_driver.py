@@ -13,7 +13,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
 from umpire.server.driver import serve_frame, stop_catch_up
@@ -24,6 +23,7 @@ from umpire.server.games import Games
 from umpire.server.gateway import Gateway
 from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.session import Session
+from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
 

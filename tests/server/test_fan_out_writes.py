@@ -16,11 +16,11 @@ import pytest
 import websockets
 from websockets.frames import Frame, Opcode
 
-from tests.support.gateways import append_added, gateway_settings
 from umpire.server import feed as feed_module
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.framing import text_frame
+from umpire.testing.support.gateways import append_added, gateway_settings
 
 SUBSCRIBERS = 30
 

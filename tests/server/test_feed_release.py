@@ -13,9 +13,9 @@ import msgspec
 import pytest
 import websockets
 
-from tests.support.wire import text
 from umpire.server import driver
 from umpire.server.app import Running
+from umpire.testing.support.wire import text
 
 
 async def _answer(ws: Any, request_id: str) -> dict[str, Any]:

@@ -9,8 +9,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.gateways import append_added, gateway_settings, http_get
-from tests.support.peer import Peer
 from tests.support.waiting import buckets_full, until
 from umpire.engine.roles import Role
 from umpire.server import credentials
@@ -18,6 +16,8 @@ from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import WINDOW
 from umpire.server.games import Games
+from umpire.testing.support.gateways import append_added, gateway_settings, http_get
+from umpire.testing.support.peer import Peer
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.gateways import gateway_settings
-from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.events.wire import CLOSE_RATE_LIMIT, CLOSE_TOO_BIG
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.wire import text
 
 
 async def exchange(ws_url: str, frames: list[str | bytes]) -> list[dict]:

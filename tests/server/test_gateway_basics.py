@@ -8,8 +8,8 @@ import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.support.wire import text
 from umpire.clients import UmpireClient, UmpireError
+from umpire.testing.support.wire import text
 
 
 async def collect(client: UmpireClient, game_id: str, n: int, from_seq: int = 0) -> list:

@@ -12,14 +12,14 @@ import weakref
 
 import pytest
 
-from tests.support.dice import seed_source
-from tests.support.gateways import append_added, gateway_settings
-from tests.support.peer import Peer
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.feed import WINDOW
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.gateways import append_added, gateway_settings
+from umpire.testing.support.peer import Peer
 
 
 async def _catch_up_task(running: Running, game_id: str) -> asyncio.Task[None]:

@@ -7,10 +7,10 @@ import msgspec
 import pytest
 import websockets
 
-from tests.support.gateways import gateway_settings
 from umpire.server.app import running_gateway
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 
 @pytest.mark.parametrize(("setting", "negotiated"), [(None, False), ("deflate", True)])

@@ -14,10 +14,10 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.support.gateways import gateway_settings
 from tests.support.waiting import until
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:

@@ -11,12 +11,12 @@ import msgspec
 import pytest
 import websockets
 
-from tests.support.drivers import driver, rulesets
-from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.events.wire import Created
 from umpire.server.app import Running
 from umpire.server.commands import game_id_for_create
+from umpire.testing.support.drivers import driver, rulesets
+from umpire.testing.support.wire import text
 
 CREATE_ID = "create-once-0123456789abcdef"
 

@@ -10,11 +10,11 @@ import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.support.wire import text
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
+from umpire.testing.support.wire import text
 
 
 def nested(levels: int) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tests.support.gateways import http_get
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
+from umpire.testing.support.gateways import http_get
 
 
 async def test_healthz_reports_the_store(gateway: Running) -> None:

@@ -13,11 +13,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.gateways import gateway_settings
 from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.http import host_allowed, host_name
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def request(port: int, head: str) -> tuple[int, dict[str, str], bytes]:

@@ -9,11 +9,11 @@ import logging
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.support.dice import seed_source
-from tests.support.gateways import gateway_settings, http_get
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.gateway import Gateway
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.gateways import gateway_settings, http_get
 
 REQUESTS = 12
 PATHS = ("/healthz", "/metrics", "/rulesets.json", "/", "/umpire.js", "/no-such-file")

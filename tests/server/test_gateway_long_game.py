@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from tests.support.gateways import append_added
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 from umpire.server.feed import WINDOW
+from umpire.testing.support.gateways import append_added
 
 
 async def test_a_long_game_is_served_from_seq_1_and_its_early_reveal_is_honoured(

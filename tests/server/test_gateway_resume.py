@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tests.support.gateways import append_added, consume_until
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
+from umpire.testing.support.gateways import append_added, consume_until
 
 
 async def test_100_random_disconnects_during_5000_events(gateway: Running, ws_url: str) -> None:

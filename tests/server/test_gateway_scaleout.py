@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support.gateways import gateway_settings
 from umpire.clients import UmpireClient
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def test_two_gateways_deliver_the_same_events_in_order(

@@ -12,13 +12,13 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.gateways import gateway_settings
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_GOING_AWAY
 from umpire.server import gateway as gateway_module
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.revocations import RevocationListener
+from umpire.testing.support.gateways import gateway_settings
 
 
 async def test_a_connection_opened_while_draining_is_closed_going_away(

@@ -11,14 +11,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.gateways import gateway_settings, http_get
-from tests.support.peer import Peer
 from tests.support.waiting import buckets_full, until
 from umpire.engine.roles import Role
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.gateways import gateway_settings, http_get
+from umpire.testing.support.peer import Peer
 
 LONG_GAME = 335
 

@@ -9,12 +9,12 @@ import asyncio
 import socket
 from typing import Any
 
-from tests.support.peer import Peer
 from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
 from umpire.events.wire import EventFrame, ViewState
 from umpire.server.app import Running
 from umpire.server.games import Games
+from umpire.testing.support.peer import Peer
 
 
 def _pushed(peer: Peer, game_id: str, seq: int) -> list[dict[str, Any]]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SETUP
-from tests.support.nonces import nonce_of
-from tests.support.peer import Peer
 from umpire.engine import registry
 from umpire.engine.audit import audit
 from umpire.engine.redaction import view_for
@@ -16,6 +14,8 @@ from umpire.engine.replay import state_at
 from umpire.engine.roles import Role
 from umpire.events.receipt import receipt_state_hash
 from umpire.server.app import Running
+from umpire.testing.support.nonces import nonce_of
+from umpire.testing.support.peer import Peer
 
 
 async def test_a_command_and_a_view_carry_a_receipt_that_checks(

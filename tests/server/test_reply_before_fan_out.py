@@ -19,9 +19,9 @@ from typing import Any
 import msgspec
 import websockets
 
-from tests.support.gateways import gateway_settings
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 
 COMMANDS = 20
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from tests.support.largest_setups import largest_conflict_of_heroes
-from tests.support.nonces import nonce_of
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
@@ -26,6 +25,7 @@ from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 from umpire.server.rules_pool import HEAVY_SECONDS, WorkMeter
+from umpire.testing.support.nonces import nonce_of
 
 SEED = bytes(range(32))
 PLAY = [{"type": "Pass"}, {"type": "TakeAiTurn"}] * 3

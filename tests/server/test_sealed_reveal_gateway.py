@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.short_games import opening
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
+from umpire.testing.support.short_games import opening
 
 
 async def _frames(ws_url: str, credential: str, game_id: str, head: int) -> dict[int, Any]:

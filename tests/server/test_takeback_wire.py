@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from tests.support.dice import seed_source
-from tests.support.legal_play import choose, gateway_client
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
 from umpire.engine.game import codec_for
@@ -18,6 +16,8 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import GameCreated
 from umpire.events.wire import Action
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.legal_play import choose, gateway_client
 
 RULESETS = registry.shipped()
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import msgspec
 
-from tests.support.nonces import nonce_of
 from umpire.clients import UmpireClient
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine.errors import RuleError
@@ -23,6 +22,7 @@ from umpire.events.types import ClientEntropy
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult, Created
 from umpire.server.games import Games
+from umpire.testing.support.nonces import nonce_of
 
 # Error classes live in events.errors, engine.errors and server.credentials; importing one
 # class from each of the latter makes sure every subclass exists before the walk.
@@ -131,7 +131,7 @@ class GatewayGames:
                 dice=dice,
                 command_id=command_id,
                 expected_seq=expected_seq,
-                nonce=nonce_of(command_id),  # the direct path's (tests/support/nonces.py)
+                nonce=nonce_of(command_id),  # the direct path's (umpire.testing.support.nonces)
             )
         except ErrorFrame as frame:
             raise as_typed(frame) from None

@@ -1,7 +1,7 @@
 """Recorded game logs of every shipped ruleset, to show a refactor keeps logs foldable.
 
 Each log is played in-process from a fixed seed by random legal actions (the action
-schemas, tests/support/schema_sampler.py) and stored in tests/data/golden/<ruleset>.json:
+schemas, testing/support/schema_sampler.py) and stored in tests/data/golden/<ruleset>.json:
 the setup, the commands sent, every event's tag, version and canonical payload bytes, and
 the state hash the fold reaches. From every shipped scenario a shorter log is kept as the
 commands, a digest of the events and the state hash (scenarios.json).
@@ -27,7 +27,6 @@ from typing import Any
 from msgspec import Struct
 
 from tests.support.golden_setups import setups
-from tests.support.schema_sampler import sample
 from umpire.engine.actions import legal_actions
 from umpire.engine.dice import ServerDice
 from umpire.engine.game import Game, GameMeta, apply, codec_for, parse_setup
@@ -38,6 +37,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.engine.scenarios import scenarios
 from umpire.events.codec import canonical_bytes
 from umpire.events.errors import UmpireError
+from umpire.testing.support.schema_sampler import sample
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "golden"
 SEED = b"golden-log-seed"

@@ -1,6 +1,6 @@
 """A ruleset's default scenario played to its natural end through `Games` on a real store:
 random legal choices from `actions` only (fields drawn from each action's schema,
-tests/support/schema_sampler.py), seeded, never `EndGame`, `RollDice` or `TakeBack`. The
+testing/support/schema_sampler.py), seeded, never `EndGame`, `RollDice` or `TakeBack`. The
 game must end by its own rules; the log must audit.
 """
 
@@ -10,7 +10,6 @@ import random
 from dataclasses import dataclass, field
 
 from tests.support.gateway_games import create_bound
-from tests.support.schema_sampler import sample
 from umpire.engine import registry
 from umpire.engine.actions import legal_actions
 from umpire.engine.audit import AuditReport, audit
@@ -18,6 +17,7 @@ from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.events.envelope import Envelope
 from umpire.server.games import Games
+from umpire.testing.support.schema_sampler import sample
 
 SKIPPED = ("EndGame", "RollDice", "TakeBack")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-FOLDERS = ("engine", "events", "server", "clients")  # installed as umpire.<folder>
+FOLDERS = ("engine", "events", "server", "clients", "testing")  # installed as umpire.<folder>
 PACKAGES = (*FOLDERS, "verifier")
 # Where project code is: every folder above plus the tests, benchmarks and the example ruleset.
 SOURCES = (*PACKAGES, "tests", "bench", "examples")

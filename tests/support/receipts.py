@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 
-from tests.support.drivers import start_setup
-from tests.support.forgery import Cli, write_lines
-from tests.support.verifier import verify_with
 from umpire.engine import registry
+from umpire.testing.support.drivers import start_setup
+from umpire.testing.support.forgery import Cli, write_lines
+from umpire.testing.support.verifier import verify_with
 
 
 def revealed_midway(cli: Cli, ruleset: str) -> str:

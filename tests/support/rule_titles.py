@@ -3,7 +3,7 @@
 Each seed prints its headings its own way; this reads them from the seed text, and
 tests/engine/test_citations.py checks the checked-in files (and the viewer's copy,
 clients/web/citations.json) against it. Regenerate with
-`python -m tests.support.rule_titles` (needs the seeds: tests/support/seeds.py).
+`python -m tests.support.rule_titles` (needs the seeds: testing/support/seeds.py).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import json
 import re
 from pathlib import Path
 
-from tests.support.seeds import seed_text
 from umpire.engine import registry
 from umpire.engine.citations import rule_titles
+from umpire.testing.support.seeds import seed_text
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import msgspec
 
-from tests.support.gateways import gateway_settings
 from umpire.engine import registry
 from umpire.engine.game import Game, start
 from umpire.events.types import GameCreated
@@ -28,6 +27,7 @@ from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.requests import Output, Request
 from umpire.server.session import Session
+from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
 COMMITMENT = "c" * 64

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from tests.support.browser import wait_for
-from tests.support.forgery import (
+from umpire.engine.dice import d6, derive_faces
+from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.forgery import (
     Cli,
     counter_game,
     ended_counter_game,
@@ -30,10 +32,8 @@ from tests.support.forgery import (
     reseal,
     write_lines,
 )
-from tests.support.short_games import short_game
-from tests.support.verifier import verify, verify_with
-from umpire.engine.dice import d6, derive_faces
-from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.short_games import short_game
+from umpire.testing.support.verifier import verify, verify_with
 
 Header = dict[str, Any]
 Records = list[dict[str, Any]]

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from tests.support.dice import seed_source
 from umpire.server.app import Running, running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.dice import seed_source
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "viewer"
@@ -61,7 +61,7 @@ async def viewer_gateway(
     redis_server: EmbeddedRedis, prefix: str, request: pytest.FixtureRequest
 ) -> AsyncIterator[Running]:
     """A gateway on a free loopback port serving the viewer, over the suite's Valkey. Its
-    dice seeds are deterministic (tests/support/dice.py seed_source): a page that shows what
+    dice seeds are deterministic (testing/support/dice.py seed_source): a page that shows what
     the dice did shows the same thing on every run."""
     settings = Settings(port=0, prefix=prefix, max_messages_per_second=1000, max_burst=1000)
     options = {"draw_seed": seed_source(request)}

@@ -15,7 +15,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.secret_twins import secret_setups
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.engine import registry
@@ -24,6 +23,7 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.scenarios import default_setup, validate_setup
 from umpire.server.app import Running
+from umpire.testing.support.secret_twins import secret_setups
 
 WITH_SECRET_SETUPS = [
     name

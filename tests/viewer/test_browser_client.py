@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.support.drivers import driver, rulesets
 from umpire.server.app import Running
+from umpire.testing.support.drivers import driver, rulesets
 
 # A WebSocket that loses the first `created` answer: it closes instead of delivering it,
 # as a dropped connection would, after the server has made the game.

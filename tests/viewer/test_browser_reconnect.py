@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from tests.support.browser import wait_for
-from tests.support.gateways import gateway_settings
 from tests.support.lost_writes import lose_writes_after_seq_1
 from tests.support.viewer_page import TIMEOUT
 from tests.support.waiting import buckets_full, until
@@ -22,6 +21,7 @@ from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.testing.support.gateways import gateway_settings
 
 # The gateway refuses a websocket anywhere but /ws: a client pointed there stays
 # disconnected, retrying. (On the page's own origin: its Content-Security-Policy lets it

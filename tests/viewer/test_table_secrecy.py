@@ -1,5 +1,5 @@
 """No player or spectator page shows a secret before the reveal (issue #18), attacked as
-tests/access/test_hidden_dice_differential.py attacks the frames: the same game is played
+testing/access/test_hidden_dice_differential.py attacks the frames: the same game is played
 twice, with the same seeds and commands, once with its hidden roll moved to another face.
 The player's page (with its table: forms, decisions, map, receipts) and a spectator's
 page must then hold the same DOM, text and every attribute and form value (every form open,
@@ -18,11 +18,11 @@ import pytest
 
 import umpire.server.games as games_module
 from tests.support.browser import wait_for
-from tests.support.dice import AlteredDice
 from tests.support.viewer_page import TIMEOUT
 from umpire.clients import UmpireClient
 from umpire.engine.dice import ServerDice
 from umpire.server.app import Running
+from umpire.testing.support.dice import AlteredDice
 
 # Everything in the page: its HTML (text and attributes) and the values of its controls.
 DOM = """() => document.documentElement.outerHTML + JSON.stringify(

@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 
 from tests.support.browser import wait_for
-from tests.support.forgery import Cli
-from tests.support.short_games import every_ruleset
 from tests.support.verify_page import (
     bound_counter_files,
     ended_counter_files,
@@ -37,6 +35,8 @@ from tests.support.verify_page import (
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.http import CONTENT_SECURITY_POLICY
+from umpire.testing.support.forgery import Cli
+from umpire.testing.support.short_games import every_ruleset
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 PAGE_FILES = ("verify.html", "verify.js", "verify.css")

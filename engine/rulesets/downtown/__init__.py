@@ -7,7 +7,7 @@ priority lists; the player reports the US side and asks for each phase.
 from __future__ import annotations
 
 from umpire.engine.errors import InvalidSetup
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown.actions import actions
 from umpire.engine.rulesets.downtown.board import board
@@ -68,4 +68,10 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(cmd.DeployGroundUnits(), cmd.CheckDrvRadar()),
     board=board,
+    testing=Testing(
+        # 2.1.3: a picked concentration is set up face up.
+        published=("downtown.AaaPlaced",),
+        # 2.1.3: the purchased counters lie face down in view: how many is public.
+        published_fields={"downtown.AaaPurchased": ("count", "hidden_count", "points")},
+    ),
 )

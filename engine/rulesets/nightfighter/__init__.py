@@ -5,7 +5,7 @@ Seed: 004_c3eb2ad371d7bb6a.txt. See README.md for the rule map and interpretatio
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.nightfighter.actions import actions
 from umpire.engine.rulesets.nightfighter.board import board
 from umpire.engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
@@ -40,6 +40,8 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(EndPhase(), MoveBombers()),
     board=board,
+    # S5.2/S5.3: a located bomber's counter moves to its hex, which its hidden roll chose.
+    testing=Testing(published=("nightfighter.Localised",)),
 )
 
 __all__ = ["RULESET"]

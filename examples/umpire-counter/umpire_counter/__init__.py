@@ -21,7 +21,7 @@ from umpire.engine.kit.citation import citations
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.kit.turn import Turn
 from umpire.engine.roles import Role
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.secret_fields import Redactions, SecretFields
 from umpire.events.types import DiceRolled, GameEnded
 
@@ -174,4 +174,6 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(Push(), Hide(), Add(amount=2)),
     data_package=__name__,
+    # Driven test games aim far: the target is never reached in a few hundred commands.
+    testing=Testing(setup=Setup(target=10_000)),
 )

@@ -7,7 +7,6 @@ import re
 import pytest
 
 from tests.rulesets.age_of_dogfights.setups import SEED
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS_MODIFIER,
     ALL_TABLES,
@@ -17,6 +16,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     RETREAT_A_MODIFIER,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness
+from umpire.testing.support.seeds import seed_text
 
 
 def normalised(text: str) -> str:

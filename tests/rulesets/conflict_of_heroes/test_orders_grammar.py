@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.conflict_of_heroes.setups import card, state, unit
-from tests.support.seeds import seed_text
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.conflict_of_heroes.orders import (
     OrderAction,
@@ -18,6 +17,7 @@ from umpire.engine.rulesets.conflict_of_heroes.orders import (
 )
 from umpire.engine.rulesets.conflict_of_heroes.sample_deck import SAMPLE_DECK
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
+from umpire.testing.support.seeds import seed_text
 
 
 def test_the_seeds_example_order_parses() -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.conflict_of_heroes.setups import ai, ai_turn, card, one, state, unit
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.conflict_of_heroes.ai_orders import FIRE_KEYS, MOVE_KEYS
 from umpire.engine.rulesets.conflict_of_heroes.events import AiTargetSelected, AiUnitSelected
 from umpire.engine.rulesets.conflict_of_heroes.movement import HEX_KEYS
 from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer
 from umpire.engine.rulesets.conflict_of_heroes.targeting import TARGET_KEYS
+from umpire.testing.support.seeds import seed_text
 
 SEED = "003_368c69a730e6e14a.txt"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets import conflict_of_heroes
+from umpire.testing.support.seeds import seed_text
 
 PACKAGE = Path(conflict_of_heroes.__file__).parent
 SEED = "003_368c69a730e6e14a.txt"

@@ -13,12 +13,12 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.setup import Setup
 from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import SEED
+from umpire.testing.support.seeds import seed_text
 
 
 def entry(
@@ -170,7 +170,7 @@ DRIVER_SETUP: dict[str, Any] = {
     ],
     "rockets_rule": True, "ammunition_rule": True, "combat_die": "d6",
 }  # fmt: skip
-"""The set-up whole games through the gateway start from (tests/support/drivers.py), and
+"""The set-up whole games through the gateway start from (testing/support/drivers.py), and
 the one the golden logs were recorded with (tests/support/golden_setups.py)."""
 
 
@@ -182,7 +182,7 @@ def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[s
 def secret_variant(setup: dict[str, Any]) -> dict[str, Any]:
     """The same setup with other opposing (side B) pilots (9.1.11): the secrets of a Down in
     Flames game are its opponents' pilots, not dice, so the hidden-values differential
-    (tests/access/test_hidden_dice_differential.py) plays this variant against the setup."""
+    (testing/access/test_hidden_dice_differential.py) plays this variant against the setup."""
     aircraft = []
     for entry in setup["aircraft"]:
         entry = dict(entry)

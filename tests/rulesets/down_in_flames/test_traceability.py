@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.down_in_flames.terms import SEED
+from umpire.testing.support.seeds import seed_text
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "rulesets" / "down_in_flames"
 

@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 from tests.support.gateway_games import create_bound
-from tests.support.schema_sampler import sample
 from umpire.engine.actions import legal_actions
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for
@@ -20,6 +19,7 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.events.errors import UmpireError
 from umpire.events.types import CommandRecorded, GameEnded, SeedRevealed
 from umpire.server.games import Games
+from umpire.testing.support.schema_sampler import sample
 
 LIMIT = 1500
 SKIPPED = ("RollDice", "EndGame", "TakeBack")

@@ -7,7 +7,6 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, rolls, run
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import aaa
 from umpire.engine.rulesets.downtown import events as ev
@@ -15,6 +14,7 @@ from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
+from umpire.testing.support.seeds import seed_text
 
 
 def _with(

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.rulesets.downtown.setups import SEED
-from tests.support.seeds import seed_text
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown.tables import aaa_generation as gen
 from umpire.engine.rulesets.downtown.terms import Density
+from umpire.testing.support.seeds import seed_text
 
 
 def _seed_rows() -> dict[int, tuple[str, ...]]:

@@ -6,7 +6,6 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can
@@ -14,6 +13,7 @@ from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
+from umpire.testing.support.seeds import seed_text
 
 
 def _state(flights: list[tuple[str, Mission, str]], aaa: list[str], hidden: int = 2) -> State:

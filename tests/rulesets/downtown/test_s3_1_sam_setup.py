@@ -8,9 +8,9 @@ import re
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.tables import sam_deployment
+from umpire.testing.support.seeds import seed_text
 
 
 def test_every_table_matches_the_seed() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
@@ -20,6 +19,7 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     TwoSamsReading,
 )
+from umpire.testing.support.seeds import seed_text
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""

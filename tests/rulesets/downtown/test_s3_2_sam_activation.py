@@ -7,7 +7,6 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation, sam_sites
@@ -16,6 +15,7 @@ from umpire.engine.rulesets.downtown.state import SiteUse, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.tables import sam_placement
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
+from umpire.testing.support.seeds import seed_text
 
 
 def _bomber(hex_: str, detected: bool = True) -> UsFlight:

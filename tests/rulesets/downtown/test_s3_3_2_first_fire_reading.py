@@ -7,13 +7,13 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_behaviour
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
+from umpire.testing.support.seeds import seed_text
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 RADAR = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="S1",

@@ -7,7 +7,6 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, rolls
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
@@ -16,6 +15,7 @@ from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
+from umpire.testing.support.seeds import seed_text
 
 
 def _state(flight_hex: str, task: Task = Task.BOMBING, **kw: object) -> State:

@@ -6,7 +6,6 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_behaviour
@@ -21,6 +20,7 @@ from umpire.engine.rulesets.downtown.terms import (
     SamStatus,
     Task,
 )
+from umpire.testing.support.seeds import seed_text
 
 SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
 

@@ -7,11 +7,11 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
+from umpire.testing.support.seeds import seed_text
 
 
 def test_table_matches_the_seed() -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
+from umpire.testing.support.seeds import seed_text
 
 NEAR_HANOI = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
 """6 hexes from Hanoi (b) and 6 from the raid target, so not (a); not acquired."""

@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from tests.rulesets.downtown.setups import SEED
-from tests.support.seeds import seed_text
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown.tables import air_activation as table
+from umpire.testing.support.seeds import seed_text
 
 
 def _text() -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, rolls, run
-from tests.support.seeds import seed_text
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
+from umpire.testing.support.seeds import seed_text
 
 IN_THE_AIR = {"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}
 

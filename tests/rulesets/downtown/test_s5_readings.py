@@ -6,13 +6,13 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
-from tests.support.seeds import seed_text
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_movement
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
+from umpire.testing.support.seeds import seed_text
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 """At Medium (the default altitude of a reported flight)."""

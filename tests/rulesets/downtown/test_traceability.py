@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.rulesets.downtown.setups import SEED
-from tests.support.seeds import seed_text
+from umpire.testing.support.seeds import seed_text
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "rulesets" / "downtown"
 

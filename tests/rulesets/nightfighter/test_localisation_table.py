@@ -7,7 +7,6 @@ import re
 import pytest
 
 from tests.rulesets.nightfighter.setups import low_hex, make_setup, moderate_hex
-from tests.support.seeds import seed_text
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.nightfighter.tables.localisation import (
     LOW,
@@ -16,6 +15,7 @@ from umpire.engine.rulesets.nightfighter.tables.localisation import (
     moderate_cell,
     offset_for_heading,
 )
+from umpire.testing.support.seeds import seed_text
 
 SEED = "004_c3eb2ad371d7bb6a.txt"
 

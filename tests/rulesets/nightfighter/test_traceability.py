@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.support.seeds import seed_text
+from umpire.testing.support.seeds import seed_text
 
 PACKAGE = Path(__file__).resolve().parents[3] / "engine" / "rulesets" / "nightfighter"
 

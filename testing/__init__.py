@@ -1,0 +1,17 @@
+"""umpire.testing: the tests that run over every installed ruleset, shipped with umpire.
+
+A new ruleset, installed beside umpire as its own package, passes them with no edit to
+umpire: `pytest --pyargs umpire.testing -k mygame` (docs/rulesets.md "Tests"). What they
+need to know of a ruleset is its own declaration: `Ruleset.openings`, `Ruleset.testing`
+(the test profile) and the redaction declarations (`Ruleset.has_secrets`,
+`Ruleset.has_hidden_dice`). The fixtures they run on (a real Valkey, a store, a gateway,
+the CLI) are the plugin `umpire.testing.fixtures`; what the tests share is under
+`umpire.testing.support`.
+
+- contract/: random play to the end through a gateway, legal actions' truth, no secret in
+  any frame, every citation names a rule;
+- access/: the hash attack, the hidden-dice differential, the refusal differential;
+- actions/: the legal actions' schemas, offers and the opponent's fields;
+- audit/: export and import, the independent verifier, forgeries, sealed secrets;
+- fuzz/: the protocol fuzzer.
+"""

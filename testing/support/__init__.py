@@ -1,0 +1,2 @@
+"""What the cross-ruleset tests share: drivers, players, attacks, samplers (umpire.testing).
+umpire's own tests import these too."""
