@@ -17,21 +17,21 @@ from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.conflict_of_heroes import commands as cmd
 from umpire.engine.rulesets.conflict_of_heroes import player_turn, reports
 from umpire.engine.rulesets.conflict_of_heroes.ai_turn import ai_turn
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.state import State
-from umpire.engine.rulesets.conflict_of_heroes.terms import Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.terms import WhoseTurn, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 
-def _ai_turn(j: Journal, command: cmd.TakeAiTurn) -> None:
-    if j.state.turn is not Turn.AI:
+def _ai_turn(turn: ConflictOfHeroesTurn, command: cmd.TakeAiTurn) -> None:
+    if turn.state.turn is not WhoseTurn.AI:
         raise RuleError(
             "it is the player's turn: take one player action (or Pass) first (3.0)",
             rule=cite("4.0"),
         )
-    ai_turn(j)
+    ai_turn(turn)
 
 
-DISPATCH: Dispatch[Callable[[Journal, Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[ConflictOfHeroesTurn, Any], None]] = Dispatch(
     {
         cmd.UnitAction: player_turn.unit_action,
         cmd.CommandAction: player_turn.command_action,
@@ -51,7 +51,7 @@ DISPATCH: Dispatch[Callable[[Journal, Any], None]] = Dispatch(
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes in `state`, rolling `dice` where the rules say."""
     handler = DISPATCH.handler(command)
-    j = Journal(state, dice, getattr(command, "cards", ()))
+    j = ConflictOfHeroesTurn(state, dice, getattr(command, "cards", ()))
     handler(j, command)
     if j.cards:
         raise RuleError(

@@ -7,16 +7,16 @@ from __future__ import annotations
 from msgspec import Struct
 
 from umpire.engine.decision import Candidate
-from umpire.engine.rulesets.down_in_flames.bomber_table import (
-    damaged_threshold_met,
-    shot_down_threshold_met,
-)
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     BomberDamagePointsTaken,
 )
 from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.tables.bomber import (
+    damaged_threshold_met,
+    shot_down_threshold_met,
+)
 from umpire.engine.rulesets.down_in_flames.terms import Outcome, Station, cite
 
 EFFECTS = {

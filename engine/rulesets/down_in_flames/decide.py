@@ -10,7 +10,6 @@ from msgspec import Struct
 
 from umpire.engine.dice import Dice
 from umpire.engine.kit.dispatch import Dispatch
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames import commands as cmd
 from umpire.engine.rulesets.down_in_flames.altitude import (
     decide_bid_start,
@@ -34,7 +33,6 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
     decide_thach_weave,
 )
 from umpire.engine.rulesets.down_in_flames.end import engagement_end
-from umpire.engine.rulesets.down_in_flames.evolve import evolve
 from umpire.engine.rulesets.down_in_flames.pilot import (
     decide_ace,
     decide_keen_eyesight,
@@ -42,10 +40,11 @@ from umpire.engine.rulesets.down_in_flames.pilot import (
 )
 from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import cite
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 # Command type -> the procedure that decides it with a Turn, in the order the commands are
 # listed.
-DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[DownInFlamesTurn, Any], None]] = Dispatch(
     {
         cmd.RollStartingAltitude: decide_roll_start,
         cmd.BidStartingAltitude: decide_bid_start,
@@ -73,7 +72,7 @@ DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
 def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
     """The events `command` causes, or RuleError naming the rule it breaks."""
     handler = DISPATCH.handler(command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
+    turn = DownInFlamesTurn(state, dice)
     handler(turn, command)
     ended = engagement_end(state, turn.state, turn.events)
     if ended is not None:

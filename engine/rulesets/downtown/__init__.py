@@ -14,11 +14,11 @@ from umpire.engine.rulesets.downtown.board import board
 from umpire.engine.rulesets.downtown.decide import DISPATCH, decide
 from umpire.engine.rulesets.downtown.events import EVENT_TYPES
 from umpire.engine.rulesets.downtown.evolve import evolve
-from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables.air_activation import scenario
 from umpire.engine.rulesets.downtown.terms import SEED
+from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.engine.rulesets.downtown.view import SECRET_FIELDS, redact, view
 
 

@@ -7,7 +7,6 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import SearchAI
 from umpire.engine.rulesets.nightfighter.events import AISearched
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, area
@@ -15,6 +14,7 @@ from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import Fighter
 from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Jamming, Marker, Phase, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S19.0")
@@ -30,7 +30,7 @@ def fighter_setup(state: State, fighter_id: str) -> Fighter:
     return found
 
 
-def search(turn: Turn[State], command: SearchAI) -> None:
+def search(turn: NightfighterTurn, command: SearchAI) -> None:
     """S19.0: the fighter searches one counter whose uncertainty area lies partly within its
     radar range and arc; the fix is automatic if the location roll falls in the search
     area. S24.0: a jammed AI radar first needs a 6 on its dice; without one no location

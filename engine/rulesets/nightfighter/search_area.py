@@ -13,14 +13,12 @@ from msgspec import Struct
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import Dice
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.events import (
     LocalisationFailed,
     Localised,
     LocationRolled,
     MarkerPlaced,
 )
-from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.location_roll import roll_location
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_by_id
@@ -31,6 +29,7 @@ from umpire.engine.rulesets.nightfighter.terms import (
     Uncertainty,
     cite,
 )
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 
 
 class Outcome(Struct, frozen=True, kw_only=True):
@@ -109,7 +108,7 @@ def search_in_area(
         )
     if counter.level is Uncertainty.HIGH:
         # The test's removals must be read before the outcome: a Turn folds them.
-        turn = Turn(state, dice, evolve=evolve, cite=cite)
+        turn = NightfighterTurn(state, dice)
         verdict = phantom_test(turn, counter, f"{marker.value} in {loc.hex}")
         events += turn.events
         now = counter_by_id(turn.state, counter.id)

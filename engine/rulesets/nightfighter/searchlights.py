@@ -5,7 +5,6 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import SearchSearchlight
 from umpire.engine.rulesets.nightfighter.events import SearchlightSearched
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
@@ -13,6 +12,7 @@ from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import SearchlightZone, Setup
 from umpire.engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S14.0")
@@ -28,7 +28,7 @@ def zone_has_fix(state: State, zone: str) -> bool:
     return any(c.searchlight == zone and c.status is Status.ON_MAP for c in state.counters)
 
 
-def search(turn: Turn[State], command: SearchSearchlight) -> None:
+def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
     """S14.0: a high uncertainty counter first takes the phantom test; then the zone's
     standard dice, and on any 6 the bomber is located within its uncertainty area (re-rolled
     into a hex with another counter or one of a fruitless AI search, S5.5). A hex outside

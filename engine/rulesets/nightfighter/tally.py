@@ -7,14 +7,14 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.ai_search import fighter_setup
 from umpire.engine.rulesets.nightfighter.commands import AttemptTally
 from umpire.engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
 from umpire.engine.rulesets.nightfighter.geometry import area, tally_range
 from umpire.engine.rulesets.nightfighter.search_area import search_in_area
-from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.state import counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE_BASIC = cite("S10.0")
@@ -22,7 +22,7 @@ RULE_FIXED = cite("S15.0")
 RULE_RANGE = cite("S3.0")
 
 
-def attempt(turn: Turn[State], command: AttemptTally) -> None:
+def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
     """S10.0: a fighter not maintaining a tally rolls its own tally dice against one counter
     whose uncertainty area lies partly within its visibility range; any 6 succeeds, then the
     location roll must fall within that range. S15.0: after a failed basic attempt, one more
