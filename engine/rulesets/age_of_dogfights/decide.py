@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from msgspec import Struct
-
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.bot_round import fly_round
@@ -124,12 +122,13 @@ DISPATCH: Dispatch[Callable[[AgeOfDogfightsTurn, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events `command` causes, or RuleError naming the rule it breaks."""
-    handler = DISPATCH.handler(command)
-    ctx = AgeOfDogfightsTurn(state, dice)
-    handler(ctx, command)
-    if ctx.state.phase is Phase.COMBAT and (not ctx.state.bots() or not ctx.state.players()):
-        side = "bot" if not ctx.state.bots() else "player"
-        ctx.emit(GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL))
-    return ctx.events
+def _game_end(turn: AgeOfDogfightsTurn) -> None:
+    """General rules: the game ends when no bot or no player aircraft is left in combat."""
+    state = turn.state
+    if state.phase is Phase.COMBAT and (not state.bots() or not state.players()):
+        side = "bot" if not state.bots() else "player"
+        turn.emit(GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL))
+
+
+# The events `command` causes, or RuleError naming the rule it breaks.
+decide = decider(DISPATCH, AgeOfDogfightsTurn, end=_game_end)

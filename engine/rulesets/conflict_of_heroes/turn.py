@@ -21,6 +21,11 @@ class ConflictOfHeroesTurn(Turn[State]):
 
     def __init__(self, state: State, dice: Dice, cards: tuple[int, ...] = ()) -> None:
         super().__init__(state, dice, evolve=evolve, cite=cite)
-        self.cards = list(cards)  # physical-deck draws named by the player, in order
-        self.physical = bool(cards)
         self.last_draw_dice: tuple[int, ...] = ()  # roll numbers of the latest card draw
+        self.name_cards(cards)
+
+    def name_cards(self, cards: tuple[int, ...]) -> None:
+        """Physical-deck mode: the cards the player drew from a real deck, in order."""
+        self.cards = list(cards)  # physical-deck draws named by the player, not yet used
+        self.named = len(cards)
+        self.physical = bool(cards)

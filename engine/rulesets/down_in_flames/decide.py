@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from msgspec import Struct
-
-from umpire.engine.dice import Dice
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.down_in_flames import commands as cmd
 from umpire.engine.rulesets.down_in_flames.altitude import (
@@ -38,7 +36,6 @@ from umpire.engine.rulesets.down_in_flames.pilot import (
     decide_keen_eyesight,
     decide_reveal,
 )
-from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import cite
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
@@ -69,12 +66,12 @@ DISPATCH: Dispatch[Callable[[DownInFlamesTurn, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events `command` causes, or RuleError naming the rule it breaks."""
-    handler = DISPATCH.handler(command)
-    turn = DownInFlamesTurn(state, dice)
-    handler(turn, command)
-    ended = engagement_end(state, turn.state, turn.events)
+def _engagement_end(turn: DownInFlamesTurn) -> None:
+    """The engagement ends when a side has no aircraft left (end.engagement_end)."""
+    ended = engagement_end(turn.started, turn.state, turn.events)
     if ended is not None:
         turn.emit(ended)
-    return turn.events
+
+
+# The events `command` causes, or RuleError naming the rule it breaks.
+decide = decider(DISPATCH, DownInFlamesTurn, end=_engagement_end)

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from msgspec import Struct
 
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.downtown import (
     aaa,
@@ -337,12 +336,12 @@ DISPATCH: Dispatch[Callable[[DowntownTurn, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (DiceRolled events in order, before their decisions)."""
-    handler = DISPATCH.handler(command)
-    led = DowntownTurn(state, dice)
-    handler(led, command)
-    ended = raid_end.result(led.state)
+def _raid_end(turn: DowntownTurn) -> None:
+    """The raid ends by its scenario data (raid_end.result), checked after every command."""
+    ended = raid_end.result(turn.state)
     if ended is not None:
-        led.emit(GameEnded(result=ended, rule=raid_end.R_END))
-    return led.events
+        turn.emit(GameEnded(result=ended, rule=raid_end.R_END))
+
+
+# The events a command causes (DiceRolled events in order, before their decisions).
+decide = decider(DISPATCH, DowntownTurn, end=_raid_end)

@@ -12,9 +12,9 @@ from typing import Any
 
 from msgspec import Struct
 
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
 from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.nightfighter import (
     ai_search,
@@ -35,7 +35,7 @@ from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distanc
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
 from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
 from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
-from umpire.engine.rulesets.nightfighter.state import State, fighter_by_id
+from umpire.engine.rulesets.nightfighter.state import fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import (
     PHASE_ORDER,
     RULE_SEQUENCE,
@@ -197,15 +197,6 @@ DISPATCH: Dispatch[Callable[[NightfighterTurn, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (RuleError when the rules do not allow it)."""
-    handler = DISPATCH.handler(command)
-    turn = NightfighterTurn(state, dice)
-    handler(turn, command)
-    run_on(turn)
-    return turn.events
-
-
 def run_on(turn: NightfighterTurn) -> None:
     """README "Pace": end each phase in which the player has nothing to decide, up to the
     next point where the player must act (not after the game has ended)."""
@@ -215,3 +206,7 @@ def run_on(turn: NightfighterTurn) -> None:
         if not runs_on(turn.state):
             return
         end_phase(turn)
+
+
+# The events a command causes (RuleError when the rules do not allow it); README "Pace".
+decide = decider(DISPATCH, NightfighterTurn, end=run_on)
