@@ -6,7 +6,9 @@ source (AST) so that it stays: one name per idea across the five rulesets.
 - no class named `Turn` inside a ruleset (it would shadow the kit's);
 - no helper that returns a list of events (the old `(state, ..., dice) -> list` shape):
   procedures emit through the turn;
-- every event through `emit`: nothing appends to a turn's `events` directly;
+- every event through `emit`: nothing appends to a turn's `events` directly; every roll
+  through `turn.roll` (nothing calls `dice.roll`), and no procedure makes a Turn of its
+  own (the kit's `decide` makes the one Turn of a command);
 - tables in the ruleset's `tables/` package (no top-level `*_table.py`), and a printed
   table's `SeedTable` is built there and nowhere else (Conflict of Heroes has no table);
 - every citation through `cite()`: the seed's file name is written once, as `SEED`, and
@@ -109,13 +111,13 @@ def test_no_class_named_turn(package: Path) -> None:
 
 @pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
 def test_no_helper_returns_a_list_of_events(package: Path) -> None:
-    """Procedures emit through the turn: no function returns a `list[Struct]` of events
-    (`decide` is the kit's, engine/kit/decider.py)."""
+    """Procedures emit through the turn: no function returns a `list[Struct]` of events,
+    alone or beside a result (`decide` is the kit's, engine/kit/decider.py)."""
     found = []
     for path, tree in _modules(package):
         for fn in _functions(tree):
             note = ast.unparse(fn.returns) if fn.returns else ""
-            if note.startswith("list[Struct"):
+            if "list[Struct" in note:
                 found.append(f"{_where(path, fn)} {fn.name} -> {note}")
     assert found == []
 
@@ -144,6 +146,31 @@ def test_every_event_goes_through_emit(package: Path) -> None:
             for target in targets:
                 if isinstance(target, ast.Attribute) and target.attr == "events":
                     found.append(_where(path, node))
+    assert found == []
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.name)
+def test_every_roll_goes_through_the_turn(package: Path) -> None:
+    """No `dice.roll(...)` or `turn.dice.roll(...)`: `turn.roll` emits each roll as it is
+    made; and no `<Name>Turn(...)` outside turn.py: one Turn per command, the kit's."""
+    name = _turn_class(package)
+    found = []
+    for path, tree in _modules(package):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "roll"
+                and (
+                    (isinstance(func.value, ast.Name) and func.value.id == "dice")
+                    or (isinstance(func.value, ast.Attribute) and func.value.attr == "dice")
+                )
+            ):
+                found.append(f"{_where(path, node)} {ast.unparse(func)}")
+            if isinstance(func, ast.Name) and func.id == name and path.name != "turn.py":
+                found.append(f"{_where(path, node)} {name}(...)")
     assert found == []
 
 

@@ -14,7 +14,12 @@ from umpire.engine.rulesets.down_in_flames.commands import (
     NegateAttack,
     ResolveDefensiveFire,
 )
-from umpire.engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
+from umpire.engine.rulesets.down_in_flames.damage import (
+    bomber_damage,
+    bomber_result,
+    fighter_damage,
+    fighter_result,
+)
 from umpire.engine.rulesets.down_in_flames.events import (
     AmmunitionChecked,
     AttackCardPlayed,
@@ -278,7 +283,7 @@ def resolve_odds(
         rolls.append(second)
     raw = odds_table.outcome(col, first.total, second.total if second else None)
     dice_used = tuple(r.roll for r in rolls)
-    result, damage = fighter_damage(target, raw, col.rule, dice_used)
+    result = fighter_result(target, raw)
     faces = ", ".join(str(r.total) for r in rolls)
     candidates = (
         Candidate(
@@ -312,7 +317,7 @@ def resolve_odds(
         f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
     )
     turn.emit(resolved)
-    turn.emit_all(damage)
+    fighter_damage(turn, target, raw, col.rule, dice_used)
     return first
 
 
@@ -338,7 +343,7 @@ def resolve_bomber(
         rolls.append(roll)
         extra = 1 if roll.total <= row.scores_on else 0
     dice_used = tuple(r.roll for r in rolls)
-    result, damage = bomber_damage(state, target, points + extra, dice_used)
+    result = bomber_result(state, target, points + extra)
     defense = state.card_of(target).defense
     leftover_text = (
         f"{leftover} left over score on {row.scores_on} or less: rolled {rolls[0].total}, "
@@ -375,7 +380,7 @@ def resolve_bomber(
         f"multiples of 8; {leftover_text}",
     )
     turn.emit(resolved)
-    turn.emit_all(damage)
+    bomber_damage(turn, state, target, points + extra, dice_used)
     return rolls[0] if rolls else None
 
 

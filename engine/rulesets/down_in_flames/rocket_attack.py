@@ -79,4 +79,4 @@ def rocket_attack(
     )
     turn.emit(resolved)
     if hit:
-        turn.emit_all(bomber_damage(state, target, state.card_of(target).defense, (roll.roll,))[1])
+        bomber_damage(turn, state, target, state.card_of(target).defense, (roll.roll,))

@@ -36,7 +36,6 @@ def search(turn: NightfighterTurn, command: SearchAI) -> None:
     area. S24.0: a jammed AI radar first needs a 6 on its dice; without one no location
     is rolled and the hexes are not barred."""
     state = turn.state
-    dice = turn.dice
     if state.phase is not Phase.AI_RADAR:
         raise RuleError(
             f"AI searches are made in the AI radar phase (now {state.phase.value})", rule=RULE
@@ -65,13 +64,12 @@ def search(turn: NightfighterTurn, command: SearchAI) -> None:
     nums: tuple[int, ...] = ()
     jam = spec.ai_jamming  # scenario 4G: the Y-guided fighters are set up lightly jammed
     if jam is not Jamming.NONE:
-        roll = dice.roll(
+        roll = turn.roll(
             nd6(command.dice),
             purpose=f"jammed AI fix by {fighter.id}",
             rule=RULE_JAM,
             owner=Owner.PLAYER,
         )
-        out.append(roll)
         nums = (roll.roll,)
         if 6 not in roll.faces:
             turn.emit_all(
@@ -81,11 +79,11 @@ def search(turn: NightfighterTurn, command: SearchAI) -> None:
                 ]
             )
             return
+    turn.emit_all(out)
     found = search_in_area(
-        state, counter, searched, Marker.AI_FIX, lambda _h: fighter.id, dice, RULE
+        turn, state, counter, searched, Marker.AI_FIX, lambda _h: fighter.id, RULE
     )
-    out += found.events
-    turn.emit_all([*out, _searched(fighter.id, counter.id, searched, found.text, nums, RULE)])
+    turn.emit(_searched(fighter.id, counter.id, searched, found.text, nums, RULE))
 
 
 def _searched(

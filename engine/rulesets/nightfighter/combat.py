@@ -40,14 +40,12 @@ def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
 def response(turn: NightfighterTurn, command: RollBomberResponse) -> None:
     """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
     state = turn.state
-    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
-    roll = dice.roll(
+    roll = turn.roll(
         d6(), purpose=f"bomber response of {counter.id}", rule=RULE, owner=Owner.OPPONENT
     )
     turn.emit_all(
         [
-            roll,
             BomberResponseRolled(
                 rule=RULE,
                 dice=(roll.roll,),
@@ -67,7 +65,6 @@ def corkscrew(turn: NightfighterTurn, command: Corkscrew) -> None:
     fix and reverts to low uncertainty; firepower 0 this turn; never displaced. S28.0: if
     the fighter follows (rule 28.1, a 6 on its dice) its tally and AI fix are kept."""
     state = turn.state
-    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
     out: list[Struct] = []
     followed = False
@@ -77,13 +74,12 @@ def corkscrew(turn: NightfighterTurn, command: Corkscrew) -> None:
             raise RuleError(
                 "following the corkscrew is optional rule 28.1 (not in use)", rule=RULE_FOLLOW
             )
-        roll = dice.roll(
+        roll = turn.roll(
             nd6(command.follow_dice),
             purpose=f"{command.fighter} follows the corkscrew (rule 28.1)",
             rule=RULE_FOLLOW,
             owner=Owner.PLAYER,
         )
-        out.append(roll)
         nums = (roll.roll,)
         followed = 6 in roll.faces
     lost: list[Marker] = []

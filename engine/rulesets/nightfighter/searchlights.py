@@ -36,7 +36,6 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
     fixes it and may search no more this phase. At high altitude (S21.0) searchlights only
     force the phantom test."""
     state = turn.state
-    dice = turn.dice
     if state.phase is not Phase.SEARCHLIGHT:
         raise RuleError(
             f"searchlights search in the searchlight phase (now {state.phase.value})", rule=RULE
@@ -99,16 +98,15 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
         return zone.name if hex_label in zone.hexes else others[hex_label]
 
     found = search_in_area(
+        turn,
         work,
         counter,
         tuple(sorted(area)),
         Marker.SEARCHLIGHT_FIX,
         holder,
-        dice,
         RULE,
         exclude_on_failure=True,
     )
-    turn.emit_all(found.events)
     also = holder(found.hex) if found.found and found.hex not in zone.hexes else ""
     text = f"a 6 rolled; {found.text}" + (f" (in zone {also})" if also else "")
     turn.emit(_searched(zone.name, counter.id, count, text, (roll.roll,), also))

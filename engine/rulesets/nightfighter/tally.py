@@ -28,7 +28,6 @@ def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
     location roll must fall within that range. S15.0: after a failed basic attempt, one more
     roll (any 6) against a counter fixed by its own AI or by searchlights."""
     state = turn.state
-    dice = turn.dice
     rule = RULE_BASIC if command.kind is TallyKind.BASIC else RULE_FIXED
     if state.phase is not Phase.TALLY:
         raise RuleError(
@@ -69,13 +68,13 @@ def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
                 rule=RULE_FIXED,
             )
         reach = (counter.hex,)
-    roll = dice.roll(
+    roll = turn.roll(
         nd6(command.dice),
         purpose=f"{command.kind.value} tally by {fighter.id}",
         rule=rule,
         owner=Owner.PLAYER,
     )
-    out: list[Struct] = [roll]
+    out: list[Struct] = []  # the roll is emitted; what follows from it
     if 6 not in roll.faces:
         turn.emit_all([*out, _attempted(command, counter.id, False, "no 6 rolled", (roll.roll,))])
         return
@@ -97,13 +96,10 @@ def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
         )
         turn.emit_all([*out, _attempted(command, counter.id, True, "tallied", (roll.roll,))])
         return
-    found = search_in_area(state, counter, reach, Marker.TALLY, lambda _h: fighter.id, dice, rule)
-    out += found.events
-    turn.emit_all(
-        [
-            *out,
-            _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,)),
-        ]
+    turn.emit_all(out)
+    found = search_in_area(turn, state, counter, reach, Marker.TALLY, lambda _h: fighter.id, rule)
+    turn.emit(
+        _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,))
     )
 
 

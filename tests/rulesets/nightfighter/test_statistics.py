@@ -29,7 +29,8 @@ def test_location_cells_equally_likely(level: str, cells: int, rolls: int) -> No
     state = make_state(make_setup(), [counter("B-1", "1010", level)], Phase.AI_RADAR)
     dice = ServerDice(SEED, f"stats-{level}", 0)
     seen = Tally(
-        roll_location(state, state.counters[0], dice, "chi-square").cell for _ in range(rolls)
+        roll_location(NightfighterTurn(state, dice), state, state.counters[0], "chi-square").cell
+        for _ in range(rolls)
     )
     assert len(seen) == cells
     stat = chi_square(list(seen.values()), [rolls / cells] * cells)
