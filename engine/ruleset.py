@@ -17,6 +17,11 @@ A ruleset is plain data plus pure functions:
   terrain, targets, zones, the pieces on it now) or engagement diagram (altitude bands,
   aircraft, positions), read from a role's view; see engine/map_view.py.
 
+Derived, not filled in: `command_types` from a kit-made `decide` (engine/kit/decider.py,
+its dispatch's command types), `redact` and the secret state left out of `view` from
+`secrets` (engine/secret_fields.py), `secret_paths` and `secret_fields` from `secrets`,
+and `data_package` from the package that defines `state_type`.
+
 Every AI decision event carries `rule` (seed file and rule number), the roll numbers of the
 dice it used, and the candidates it considered with why each lost.
 
@@ -28,6 +33,7 @@ say; whether it has secrets, and hidden dice, follows from its redaction declara
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -40,7 +46,7 @@ from umpire.engine.dice import Dice
 from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
 from umpire.engine.roles import Role
-from umpire.engine.secret_fields import Redactions
+from umpire.engine.secret_fields import NO_SECRETS, Redactions
 
 S = TypeVar("S", bound=Struct)
 
@@ -96,19 +102,23 @@ class Ruleset(Generic[S]):
     seed: str
     setup_type: type[Struct]
     state_type: type[S]
-    command_types: tuple[type[Struct], ...]
     event_types: tuple[type[Struct], ...]
     initial_state: Callable[[Any], S]
     decide: Callable[[S, Any, Dice], Sequence[Struct]]
     evolve: Callable[[S, Struct], S]
     view: Callable[[S, Role], Any]
+    # The command types, in the order they are listed; derived from a kit-made `decide`
+    # (`decider(DISPATCH, ...)`: the dispatch's types) when not given.
+    command_types: tuple[type[Struct], ...] = ()
+    # Every secret, declared once (engine/secret_fields.py): `redact` is its `redact`
+    # unless one of the ruleset's own is given, and `view` leaves its secret state out
+    # for every role but the referee.
+    secrets: Redactions = NO_SECRETS
     redact: Callable[[Struct, Role], Struct | None] = field(default=_no_redaction)
-    # Names of state or event fields that must never reach a player or spectator before the
-    # seed is revealed; the leak tests search every frame for them.
-    secret_fields: tuple[str, ...] = ()
     # The package holding the ruleset's data files: `scenarios/` (the named scenarios,
-    # engine/scenarios.py) and `rule_titles.json` (the seed's headings, engine/citations.py);
-    # and the scenario `umpire new RULESET` starts when given no setup.
+    # engine/scenarios.py) and `rule_titles.json` (the seed's headings, engine/citations.py),
+    # derived (the package that defines `state_type`) when not given; and the scenario
+    # `umpire new RULESET` starts when given no setup.
     data_package: str = ""
     default_scenario: str = ""
     # The seed's own title, as citations are shown to people ("Downtown solo rules 3.2.1").
@@ -144,3 +154,34 @@ class Ruleset(Generic[S]):
         dice it used (a `dice` field, as every `Decision` has). A ruleset whose secrets
         are set-up data (opposing pilots) has secrets but no hidden dice."""
         return any("dice" in t.__struct_fields__ for t in secret_declarations(self)[0])
+
+    def __post_init__(self) -> None:
+        derived = {
+            "command_types": self.command_types or getattr(self.decide, "command_types", ()),
+            "redact": self.secrets.redact if self.redact is _no_redaction else self.redact,
+            "view": self.secrets.viewing(self.view),
+            "data_package": self.data_package or _package_of(self.state_type),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def secret_paths(self) -> tuple[str, ...]:
+        """Every secret the ruleset declares, by path (engine/secret_fields.py): what a
+        player or spectator must not see before the reveal, as the leak checks find it."""
+        return self.secrets.paths
+
+    @property
+    def secret_fields(self) -> tuple[str, ...]:
+        """The declared secrets' bare field names (`Redactions.names`), for callers that
+        search a frame by name; `secret_paths` says where each one is."""
+        return self.secrets.names
+
+
+def _package_of(state_type: type[Any]) -> str:
+    """The package that defines `state_type` (its module, if that is a package)."""
+    module = state_type.__module__
+    found = sys.modules.get(module)
+    if found is not None and hasattr(found, "__path__"):
+        return module
+    return module.rpartition(".")[0] or module

@@ -2,10 +2,12 @@
 
 - `citation.citations(seed)`: the ruleset's `cite`, "<seed file> <rule>";
 - `turn.Turn`: one command's decision in progress (state, dice, events so far; `emit`,
-  `roll`, `cite`, `check_opponent_entry`);
+  `roll`, `cite`, `check_opponent_entry`); each ruleset subclasses it once, as
+  `<Name>Turn` in its own `turn.py`;
 - `fold.fold`: evolve folded over a list of events (tests; procedures read `turn.state`);
 - `dispatch.Dispatch`: the one table from command type to handler, from which the
   ruleset's command types are derived;
+- `decider.decider`: the ruleset's `decide`, made from its dispatch and its Turn class;
 - `seed_table.SeedTable`: a printed table with its citation, the shape of a row's
   citation (`row_cite`), and lookups (by roll, by label) that return the value and the
   exact citation of the row (and column) read;

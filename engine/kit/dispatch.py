@@ -2,8 +2,8 @@
 
 The ruleset's command types are derived from it (`command_types`, in the table's order),
 so a command type cannot be accepted without a handler or handled without being accepted.
-Every shipped ruleset's handlers take the kit's Turn and the command (`decide` makes the
-Turn); `Dispatch` only finds the handler, with one dict lookup per command.
+Every ruleset's handlers take its Turn and the command (`decide`, engine/kit/decider.py,
+makes the Turn); `Dispatch` only finds the handler, with one dict lookup per command.
 """
 
 from __future__ import annotations

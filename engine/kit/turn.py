@@ -1,9 +1,10 @@
 """One command's decision in progress: the state as events are emitted, the dice, the events.
 
-A ruleset's `decide` makes a Turn (or its ruleset's subclass, which adds what its own
-procedures share, e.g. Downtown's board) and passes it to the command's handler
-(engine/kit/dispatch.py). Every event goes through `emit`, and `state` is always the fold
-of every event emitted so far, so a later step of the same command sees the result of an
+Each ruleset subclasses it once, `<Name>Turn` in its `turn.py` (adding what its own
+procedures share, e.g. Downtown's board); the ruleset's `decide` (engine/kit/decider.py)
+makes one per command and passes it to the command's handler (engine/kit/dispatch.py).
+Every event goes through `emit`, and `state` is always the fold of every event emitted so
+far, so a later step of the same command sees the result of an
 earlier one exactly as replaying the log will (the fold runs when `state` is read, so
 events no step reads after cost no `evolve`); every roll goes through `roll`, which emits
 its DiceRolled before the decision that reads it (the engine checks that decide returns

@@ -2,8 +2,8 @@
 whole games of every installed ruleset through the real gateway (commands drawn from the
 legal actions, every command type the ruleset lists among them: testing/support/drivers.py),
 is captured and searched. None holds the dice seed before its reveal, another game's id,
-seed or credential, or a field the ruleset marks secret (`secret_fields`) with a value
-that is not redacted.
+seed or credential, or a secret the ruleset declares (`Ruleset.secret_paths`, matched by
+path: in that event type's payload, or in a role's view) with a value that is not redacted.
 """
 
 from __future__ import annotations
@@ -26,18 +26,34 @@ COMMANDS = 300  # commands tried per game (refused ones included)
 REDACTED_VALUES: tuple[Any, ...] = (None, -1, "", [], {})
 
 
-def secret_values(data: Any, names: frozenset[str], path: str = "$") -> list[str]:
-    """Paths of fields named in `names` whose value is not a redacted one."""
+def _at(data: Any, keys: list[str], where: str) -> list[str]:
+    """The values at `keys` under `data` (`*`: every key or item) that are not redacted."""
+    if not keys:
+        shown = data not in REDACTED_VALUES and "withheld" not in str(data)
+        return [f"{where}={data!r}"] if shown else []
+    head, rest = keys[0], keys[1:]
+    if head == "*":
+        items = data.items() if isinstance(data, dict) else enumerate(data or ())
+        return [v for k, item in items for v in _at(item, rest, f"{where}.{k}")]
+    if isinstance(data, dict) and head in data:
+        return _at(data[head], rest, f"{where}.{head}")
+    return []
+
+
+def secret_values(frame: dict[str, Any], paths: tuple[str, ...]) -> list[str]:
+    """Where `frame` shows a declared secret (engine/secret_fields.py paths): an event
+    frame in its own event type's payload (a withheld event's tag alone: any payload at
+    all), a state frame in its view. A field of the same name elsewhere is not a secret."""
     found: list[str] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            here = f"{path}.{key}"
-            if key in names and value not in REDACTED_VALUES and "withheld" not in str(value):
-                found.append(f"{here}={value!r}")
-            found += secret_values(value, names, here)
-    elif isinstance(data, list):
-        for i, value in enumerate(data):
-            found += secret_values(value, names, f"{path}[{i}]")
+    for path in paths:
+        if frame.get("type") == "event":
+            tag = frame["event_type"]
+            if path == tag and frame.get("payload"):
+                found.append(f"$.payload (a withheld {tag})")
+            elif path.startswith(tag + "."):
+                found += _at(frame.get("payload"), path[len(tag) + 1 :].split("."), "$.payload")
+        elif frame.get("type") == "state" and path.startswith("state."):
+            found += _at(frame.get("state"), path.removeprefix("state.").split("."), "$.state")
     return found
 
 
@@ -104,7 +120,7 @@ async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str)
         assert revealed["event_type"] == "SeedRevealed"
         assert revealed["payload"]["seed"] == seed  # the reveal itself reaches everyone
 
-    names = frozenset(registry.get(name).secret_fields)
+    paths = registry.get(name).secret_paths
     for who, peer in (("player", player), ("spectator", spectator)):
         before_reveal = True
         for raw, frame in zip(peer.raw, peer.frames, strict=True):
@@ -123,7 +139,7 @@ async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str)
                 assert created["player_credential"] not in raw, where
             if hidden:
                 assert seed not in raw, f"{where} holds the dice seed before its reveal"
-                leaked = secret_values(frame, names)
+                leaked = secret_values(frame, paths)
                 assert not leaked, f"{where} shows secret fields: {leaked[:3]}"
         assert not before_reveal
         events = peer.events(gid)
@@ -133,8 +149,19 @@ async def test_no_frame_leaks_a_secret(gateway: Running, ws_url: str, name: str)
 
 
 def test_the_search_finds_an_unredacted_secret() -> None:
-    """The checker itself: a secret value is found at any depth; redacted forms are not."""
-    names = frozenset({"bsan", "pool_densities"})
-    frame = {"payload": {"x": [{"bsan": 3}], "pool_densities": [], "y": {"bsan": -1}}}
-    assert secret_values(frame, names) == ["$.payload.x[0].bsan=3"]
-    assert secret_values({"pool_densities": ["heavy"]}, names)
+    """The checker itself: a secret is found by its path, at any depth, and only in its own
+    event type or in the view; redacted forms are not found, nor a field of the same name
+    in another event (a field named `hidden` is not `DiceRolled.hidden`)."""
+    paths = ("d.Checked.bsan", "d.Bought.pool.*.density", "d.Rolled", "state.hidden_sams")
+
+    def event(tag: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "event", "event_type": tag, "payload": payload}
+
+    assert secret_values(event("d.Checked", {"bsan": 3}), paths) == ["$.payload.bsan=3"]
+    assert secret_values(event("d.Checked", {"bsan": -1}), paths) == []
+    assert secret_values(event("d.Other", {"bsan": 3}), paths) == []  # same name, elsewhere
+    bought = event("d.Bought", {"pool": [{"density": "heavy"}, {"density": ""}]})
+    assert secret_values(bought, paths) == ["$.payload.pool.0.density='heavy'"]
+    assert secret_values(event("d.Rolled", {"cell": "2"}), paths)  # withheld, yet sent
+    assert secret_values({"type": "state", "state": {"hidden_sams": 2}}, paths)
+    assert secret_values({"type": "state", "state": {"bsan": 2}}, paths) == []

@@ -8,7 +8,7 @@ from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.actions import actions
 from umpire.engine.rulesets.age_of_dogfights.board import board
 from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
-from umpire.engine.rulesets.age_of_dogfights.decide import DISPATCH, decide
+from umpire.engine.rulesets.age_of_dogfights.decide import decide
 from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
 from umpire.engine.rulesets.age_of_dogfights.setup import (
@@ -19,7 +19,7 @@ from umpire.engine.rulesets.age_of_dogfights.setup import (
 )
 from umpire.engine.rulesets.age_of_dogfights.state import Plane, Side, State
 from umpire.engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
-from umpire.engine.rulesets.age_of_dogfights.view import redact, view
+from umpire.engine.rulesets.age_of_dogfights.view import SECRETS, view
 
 
 def initial_state(setup: Setup) -> State:
@@ -76,16 +76,13 @@ RULESET: Ruleset[State] = Ruleset(
     seed=c.SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
     board=board,
-    redact=redact,
-    secret_fields=(),
-    data_package=__name__,
+    secrets=SECRETS,
     default_scenario="patrol",
     seed_title="Age of Dogfights solo rules",
     actions=actions,

@@ -24,7 +24,6 @@ from umpire.engine.rulesets.age_of_dogfights.altitude import (
 )
 from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
 from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
 from umpire.engine.rulesets.age_of_dogfights.geometry import (
     Board,
@@ -43,12 +42,13 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     SKIP_OR_ATTACK,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def choose_aircraft(ctx: Context, bot: Plane) -> tuple[Plane, int, bool, str]:
+def choose_aircraft(turn: AgeOfDogfightsTurn, bot: Plane) -> tuple[Plane, int, bool, str]:
     """The chosen aircraft, the level the bot aims for, whether to hold the nose down,
     and the reason in words."""
-    state = ctx.state
+    state = turn.state
     players = list(state.players())
     ceiling = state.ceiling(bot)
     eligible = [p for p in players if destination_level(state, p) <= ceiling]
@@ -58,7 +58,7 @@ def choose_aircraft(ctx: Context, bot: Plane) -> tuple[Plane, int, bool, str]:
     nearest = min(distance(bot.position, p.position) for p in pool)
     closest = [p for p in pool if distance(bot.position, p.position) == nearest]
     index = equal_choice(
-        ctx,
+        turn,
         bot.id,
         "equally near player aircraft to approach",
         [p.id for p in closest],
@@ -74,16 +74,16 @@ def choose_aircraft(ctx: Context, bot: Plane) -> tuple[Plane, int, bool, str]:
     return chosen, target, hold, f"{why}; {note}"
 
 
-def _pick(ctx: Context, bot: Plane, paths: list[Path], question: str) -> Path:
+def _pick(turn: AgeOfDogfightsTurn, bot: Plane, paths: list[Path], question: str) -> Path:
     ends = distinct_ends(paths)
-    return ends[equal_choice(ctx, bot.id, question, [p.describe() for p in ends])]
+    return ends[equal_choice(turn, bot.id, question, [p.describe() for p in ends])]
 
 
 def approach_path(
-    ctx: Context, bot: Plane, chosen: Plane, paths: list[Path], steps: int
+    turn: AgeOfDogfightsTurn, bot: Plane, chosen: Plane, paths: list[Path], steps: int
 ) -> tuple[Path, list[Candidate]]:
     """Approach Maneuver: the path to the destination point (see module doc)."""
-    board = Board(ctx.state.model.width, ctx.state.model.height)
+    board = Board(turn.state.model.width, turn.state.model.height)
     behind = reverse(chosen.heading)
     points = {k: step(chosen.position, behind, k) for k in (2, 3, 4)}
     notes: list[Candidate] = []
@@ -117,7 +117,7 @@ def approach_path(
             continue
         overshoot = any(point in p.points[:-1] for p in paths)
         aligned = [p for p in ending if p.heading == chosen.heading] or ending
-        path = _pick(ctx, bot, aligned, f"equal paths to {k}d behind {chosen.id}")
+        path = _pick(turn, bot, aligned, f"equal paths to {k}d behind {chosen.id}")
         notes.append(
             Candidate(
                 option=f"{k}d behind {list(point)}",
@@ -132,7 +132,7 @@ def approach_path(
         on_board = [q for q in (step(chosen.position, behind, 1), chosen.position)
                     if board.contains(q)]  # fmt: skip
         aim = on_board[0]
-        ctx.cardinal(
+        turn.cardinal(
             bot.id,
             f"the destination point 2d behind {chosen.id} is off the board",
             [(f"fly towards {list(d2)} off the board", "would fly the bot off the board"),
@@ -147,7 +147,7 @@ def approach_path(
     ] or nearest
     fewest = min(p.turn_count() for p in facing)
     path = _pick(
-        ctx, bot, [p for p in facing if p.turn_count() == fewest],
+        turn, bot, [p for p in facing if p.turn_count() == fewest],
         f"equal paths towards {chosen.id}",
     )  # fmt: skip
     notes.append(
@@ -160,14 +160,14 @@ def approach_path(
     return path, notes
 
 
-def approach(ctx: Context, bot_id: str, steps: int, *, why: str) -> None:
+def approach(turn: AgeOfDogfightsTurn, bot_id: str, steps: int, *, why: str) -> None:
     """Fly an Approach maneuver (with Step III's rolls), or the Random maneuver they call."""
-    bot = ctx.state.plane(bot_id)
-    state = ctx.state
+    bot = turn.state.plane(bot_id)
+    state = turn.state
     if not state.players():
-        random_manoeuvre(ctx, bot_id, steps, why="no player aircraft left to approach")
+        random_manoeuvre(turn, bot_id, steps, why="no player aircraft left to approach")
         return
-    chosen, target_level, hold, chose_why = choose_aircraft(ctx, bot)
+    chosen, target_level, hold, chose_why = choose_aircraft(turn, bot)
     alt = steer(state, bot, target_level, hold_nose_down=hold)
     board = Board(state.model.width, state.model.height)
     paths = [
@@ -177,22 +177,22 @@ def approach(ctx: Context, bot_id: str, steps: int, *, why: str) -> None:
         )
         if not collides(state, bot, p, alt.level)
     ]
-    paths = keep_room(ctx.state, bot, paths)
+    paths = keep_room(turn.state, bot, paths)
     if not paths:
-        ctx.cardinal(
+        turn.cardinal(
             bot.id,
             "no Approach path stays on the board without a collision",
             [("Approach maneuver", "no legal path"), ("Random maneuver", "")],
             "Random maneuver",
             "its re-rolls keep the bot on the board",
         )
-        random_manoeuvre(ctx, bot_id, steps, why="no legal Approach path")
+        random_manoeuvre(turn, bot_id, steps, why="no legal Approach path")
         return
-    path, notes = approach_path(ctx, bot, chosen, paths, steps)
+    path, notes = approach_path(turn, bot, chosen, paths, steps)
     pose = Pose(position=path.end, heading=path.heading, level=alt.level)
     modifier = AGGRESSIVENESS_MODIFIER[bot.aggressiveness]
-    if check(ctx, bot, pose, "Approach maneuver", rule=c.STEP_III_APPROACH_EXPOSED):
-        result = ctx.table(
+    if check(turn, bot, pose, "Approach maneuver", rule=c.STEP_III_APPROACH_EXPOSED):
+        result = turn.table(
             bot.id,
             SKIP_OR_ATTACK,
             modifier=modifier,
@@ -200,15 +200,15 @@ def approach(ctx: Context, bot_id: str, steps: int, *, why: str) -> None:
             purpose="Exposed Approach maneuver: skip or go",
         )
         if result == "skip":
-            random_manoeuvre(ctx, bot_id, steps, why="skipped an Exposed Approach maneuver")
+            random_manoeuvre(turn, bot_id, steps, why="skipped an Exposed Approach maneuver")
             return
     else:
-        result = ctx.table(bot.id, APPROACH_RANDOM, purpose="Approach maneuver, 1 = Random")
+        result = turn.table(bot.id, APPROACH_RANDOM, purpose="Approach maneuver, 1 = Random")
         if result == "random maneuver":
-            random_manoeuvre(ctx, bot_id, steps, why="rolled 1 before an Approach maneuver")
+            random_manoeuvre(turn, bot_id, steps, why="rolled 1 before an Approach maneuver")
             return
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.APPROACH,
         path,
@@ -220,4 +220,4 @@ def approach(ctx: Context, bot_id: str, steps: int, *, why: str) -> None:
         f"{path.describe()}; {alt.note}",
         target=chosen.id,
     )
-    fire_if_in_position(ctx, bot_id)
+    fire_if_in_position(turn, bot_id)

@@ -21,7 +21,6 @@ from umpire.engine.decision import Candidate
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.burst import fire
 from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice, target_tie
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import FiringPositionsFound
 from umpire.engine.rulesets.age_of_dogfights.exposure import (
     Pose,
@@ -39,6 +38,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     SKIP_OR_ATTACK,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Column, Gun, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
 class Option(Struct, frozen=True, kw_only=True):
@@ -72,7 +72,7 @@ def priority_key(state: State, opp: Opportunity) -> tuple[str, bool, bool]:
 
 
 def find_opportunities(
-    ctx: Context,
+    turn: AgeOfDogfightsTurn,
     bot: Plane,
     steps: int,
     *,
@@ -81,7 +81,7 @@ def find_opportunities(
 ) -> list[Opportunity]:
     """Step II: every firing position the bot can reach this round, grouped by target and
     column, in priority order (ties left in designation order for Step III's die)."""
-    state = ctx.state
+    state = turn.state
     model = state.model
     board = Board(model.width, model.height)
     paths = distinct_ends(
@@ -102,7 +102,7 @@ def find_opportunities(
         for t, col in sorted(found, key=lambda k: (k[1].value, state.plane(k[0]).number))
     ]
     opps.sort(key=lambda o: (*priority_key(state, o), state.plane(o.target).number))
-    ctx.emit(
+    turn.emit(
         FiringPositionsFound(
             aircraft=bot.id,
             rule=rule,
@@ -133,52 +133,52 @@ def _describe_priority(state: State, opp: Opportunity) -> str:
     )
 
 
-def walk(ctx: Context, bot: Plane, opps: list[Opportunity]):  # type: ignore[no-untyped-def]
+def walk(turn: AgeOfDogfightsTurn, bot: Plane, opps: list[Opportunity]):  # type: ignore[no-untyped-def]
     """Yield opportunities in priority order; a die picks among equal targets when the
     choice is needed (Step II priority 4), and again among those left after a skip."""
-    state = ctx.state
+    state = turn.state
     for _, group_iter in groupby(opps, key=lambda o: priority_key(state, o)):
         remaining = sorted(group_iter, key=lambda o: state.plane(o.target).number)
         while remaining:
             if len(remaining) == 1:
                 yield remaining.pop()
                 continue
-            index = target_tie(ctx, bot.id, [state.plane(o.target) for o in remaining])
+            index = target_tie(turn, bot.id, [state.plane(o.target) for o in remaining])
             yield remaining.pop(index)
 
 
-def best_option(ctx: Context, bot: Plane, options: list[Option], why: str) -> Option:
+def best_option(turn: AgeOfDogfightsTurn, bot: Plane, options: list[Option], why: str) -> Option:
     """Among positions for one opportunity: the closest range (the best shot, cardinal
     rule), then a die among equal ones (General Rules)."""
     closest = min(o.shot.range for o in options)
     best = [o for o in options if o.shot.range == closest]
     index = equal_choice(
-        ctx, bot.id, f"equal firing positions ({why})", [o.describe() for o in best]
+        turn, bot.id, f"equal firing positions ({why})", [o.describe() for o in best]
     )
     return best[index]
 
 
 def step_iii(
-    ctx: Context, bot: Plane, opps: list[Opportunity], *, first_rule: str = c.STEP_III
+    turn: AgeOfDogfightsTurn, bot: Plane, opps: list[Opportunity], *, first_rule: str = c.STEP_III
 ) -> tuple[Opportunity, Option] | None:
     """Step III: go down the priority list until an attack is made, or none is left."""
     modifier = AGGRESSIVENESS_MODIFIER[bot.aggressiveness]
     skipped_a: set[str] = set()
-    for opp in walk(ctx, bot, opps):
+    for opp in walk(turn, bot, opps):
         rule = first_rule
         if opp.column is Column.B and opp.target in skipped_a:
             rule = c.STEP_III_B_AGAIN
         clear = [o for o in opp.options if not o.exposed]
         label = f"firing position on {opp.target} (column {opp.column.value})"
         if clear:
-            choice = best_option(ctx, bot, clear, label)
+            choice = best_option(turn, bot, clear, label)
             pose = Pose(position=choice.path.end, heading=choice.path.heading, level=choice.level)
-            check(ctx, bot, pose, label, rule=rule)
+            check(turn, bot, pose, label, rule=rule)
             return opp, choice
         first = opp.options[0]
         pose = Pose(position=first.path.end, heading=first.path.heading, level=first.level)
-        check(ctx, bot, pose, label + ", every position Exposed", rule=rule)
-        result = ctx.table(
+        check(turn, bot, pose, label + ", every position Exposed", rule=rule)
+        result = turn.table(
             bot.id,
             SKIP_OR_ATTACK,
             modifier=modifier,
@@ -186,19 +186,21 @@ def step_iii(
             purpose=f"skip or attack {opp.target}",
         )
         if result == "attack":
-            return opp, best_option(ctx, bot, list(opp.options), label)
+            return opp, best_option(turn, bot, list(opp.options), label)
         if opp.column is Column.A:
             skipped_a.add(opp.target)
     return None
 
 
-def fly_attack(ctx: Context, bot_id: str, opp: Opportunity, option: Option, *, rule: str) -> None:
+def fly_attack(
+    turn: AgeOfDogfightsTurn, bot_id: str, opp: Opportunity, option: Option, *, rule: str
+) -> None:
     """Move into the firing position and fire (Long Burst). Interpretation: the bot ends
     an attack in level flight at the target's level."""
 
-    bot = ctx.state.plane(bot_id)
+    bot = turn.state.plane(bot_id)
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.ATTACK,
         option.path,
@@ -217,15 +219,17 @@ def fly_attack(ctx: Context, bot_id: str, opp: Opportunity, option: Option, *, r
         explanation=f"attacks {opp.target} from a column {opp.column.value} position: "
         f"{option.describe()}",
     )
-    fire(ctx, bot_id, option.shot)
+    fire(turn, bot_id, option.shot)
 
 
-def attack_top(ctx: Context, bot_id: str, opps: list[Opportunity], *, rule: str) -> None:
+def attack_top(
+    turn: AgeOfDogfightsTurn, bot_id: str, opps: list[Opportunity], *, rule: str
+) -> None:
     """Attack the top-priority opportunity (Step II priorities), from a position that is
     not Exposed where there is one (the mission and retreat attack rolls have already
     decided to attack)."""
-    bot = ctx.state.plane(bot_id)
-    opp = next(iter(walk(ctx, bot, opps)))
+    bot = turn.state.plane(bot_id)
+    opp = next(iter(walk(turn, bot, opps)))
     clear = [o for o in opp.options if not o.exposed] or list(opp.options)
-    option = best_option(ctx, bot, clear, f"firing position on {opp.target}")
-    fly_attack(ctx, bot_id, opp, option, rule=rule)
+    option = best_option(turn, bot, clear, f"firing position on {opp.target}")
+    fly_attack(turn, bot_id, opp, option, rule=rule)

@@ -9,28 +9,28 @@ another in designation order, each seeing the earlier bots' new positions.
 from __future__ import annotations
 
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import RoundEnded, RoundStarted
 from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
 from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
 from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, fly_retreat
 from umpire.engine.rulesets.age_of_dogfights.terms import Kind
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def fly_round(ctx: Context) -> None:
+def fly_round(turn: AgeOfDogfightsTurn) -> None:
     """Fly every bot once."""
-    number = ctx.state.round + 1
-    ctx.emit(RoundStarted(round=number, rule=c.COMBAT))
-    for bot in ctx.state.bots():
-        if ctx.state.plane(bot.id).out:
+    number = turn.state.round + 1
+    turn.emit(RoundStarted(round=number, rule=c.COMBAT))
+    for bot in turn.state.bots():
+        if turn.state.plane(bot.id).out:
             continue
-        check_triggers(ctx, bot.id)
-        bot = ctx.state.plane(bot.id)
+        check_triggers(turn, bot.id)
+        bot = turn.state.plane(bot.id)
         if bot.retreating:
-            fly_retreat(ctx, bot.id)
-        elif ctx.state.kind_of(bot).kind is not Kind.FIGHTER:
-            fly_mission(ctx, bot.id)
+            fly_retreat(turn, bot.id)
+        elif turn.state.kind_of(bot).kind is not Kind.FIGHTER:
+            fly_mission(turn, bot.id)
         else:
-            fly_fighter(ctx, bot.id)
-        check_triggers(ctx, bot.id)
-    ctx.emit(RoundEnded(round=number))
+            fly_fighter(turn, bot.id)
+        check_triggers(turn, bot.id)
+    turn.emit(RoundEnded(round=number))

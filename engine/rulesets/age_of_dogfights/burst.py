@@ -15,7 +15,6 @@ from itertools import groupby
 from umpire.engine.decision import Candidate
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.choice import target_tie
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import BurstChosen
 from umpire.engine.rulesets.age_of_dogfights.exposure import Pose
 from umpire.engine.rulesets.age_of_dogfights.firing import Shot, shots
@@ -25,26 +24,27 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     LONG_BURST_LOW_AMMO,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Gun
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def fire(ctx: Context, bot_id: str, shot: Shot) -> None:
+def fire(turn: AgeOfDogfightsTurn, bot_id: str, shot: Shot) -> None:
     """Long Burst: choose the burst for `shot` and use the ammunition."""
-    bot = ctx.state.plane(bot_id)
-    kind = ctx.state.kind_of(bot)
-    model = ctx.state.model
+    bot = turn.state.plane(bot_id)
+    kind = turn.state.kind_of(bot)
+    model = turn.state.model
     ammo = bot.ammo_nose if shot.gun is Gun.NOSE else bot.ammo_dorsal
     rule = c.LONG_BURST
     if shot.long_burst:
         low = ammo * 2 < kind.ammo
         table = LONG_BURST_LOW_AMMO if low else LONG_BURST
-        burst = ctx.table(bot.id, table, purpose=f"burst at {shot.target}")
+        burst = turn.table(bot.id, table, purpose=f"burst at {shot.target}")
         rule = table.citation
         why = "less than half ammunition left" if low else "the position permits a long burst"
     else:
         burst = "short"
         why = "the position does not permit a long burst"
     used = min(ammo, model.long_burst_ammo if burst == "long" else model.short_burst_ammo)
-    ctx.emit(
+    turn.emit(
         BurstChosen(
             aircraft=bot.id,
             rule=rule,
@@ -64,15 +64,15 @@ def fire(ctx: Context, bot_id: str, shot: Shot) -> None:
     )
 
 
-def fire_if_in_position(ctx: Context, bot_id: str) -> None:
+def fire_if_in_position(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
     """A bot that ends any move in a firing position fires (base game: an aircraft in a
     firing position may fire; not firing would be illogical, cardinal rule). The target is
     chosen by the Step II priorities."""
 
-    bot = ctx.state.plane(bot_id)
+    bot = turn.state.plane(bot_id)
     if bot.out:
         return
-    state = ctx.state
+    state = turn.state
     found = shots(state, bot, Pose(position=bot.position, heading=bot.heading, level=bot.level))
     if not found:
         return
@@ -85,5 +85,5 @@ def fire_if_in_position(ctx: Context, bot_id: str) -> None:
     first_group = list(next(groupby(found, key=key))[1])
     index = 0
     if len(first_group) > 1:
-        index = target_tie(ctx, bot.id, [state.plane(s.target) for s in first_group])
-    fire(ctx, bot_id, first_group[index])
+        index = target_tie(turn, bot.id, [state.plane(s.target) for s in first_group])
+    fire(turn, bot_id, first_group[index])

@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import EqualChoiceRolled
 from umpire.engine.rulesets.age_of_dogfights.state import Plane
 from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import THREE_TARGETS, TWO_TARGETS
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 _RANK = {"lower": 0, "medium": 1, "higher": 2}
 
 
 def equal_choice(
-    ctx: Context,
+    turn: AgeOfDogfightsTurn,
     aircraft: str,
     question: str,
     options: Sequence[str],
@@ -39,34 +39,34 @@ def equal_choice(
     rolls: list[int] = []
     if n <= 6:
         while True:
-            rolled = ctx.d6(purpose=f"{aircraft}: {question}", rule=rule)
+            rolled = turn.d6(purpose=f"{aircraft}: {question}", rule=rule)
             rolls.append(rolled.roll)
             if n in (2, 3, 6):
                 index = (rolled.total - 1) * n // 6
                 break
-            if rolled.total <= n or len(rolls) >= ctx.state.model.max_rerolls:
+            if rolled.total <= n or len(rolls) >= turn.state.model.max_rerolls:
                 index = (rolled.total - 1) % n
                 break
     else:
-        rolled = ctx.roll(custom(n), purpose=f"{aircraft}: {question}", rule=rule)
+        rolled = turn.roll(custom(n), purpose=f"{aircraft}: {question}", rule=rule)
         rolls.append(rolled.roll)
         index = rolled.total - 1
-    _log(ctx, aircraft, question, options, index, rule, tuple(rolls))
+    _log(turn, aircraft, question, options, index, rule, tuple(rolls))
     return index
 
 
-def target_tie(ctx: Context, aircraft: str, targets: Sequence[Plane]) -> int:
+def target_tie(turn: AgeOfDogfightsTurn, aircraft: str, targets: Sequence[Plane]) -> int:
     """Step II priority 4: choose among equal targets (given in designation order)."""
     if len(targets) not in (2, 3):
         return equal_choice(
-            ctx, aircraft, "equal-priority targets", [t.id for t in targets], rule=c.STEP_II_TIE
+            turn, aircraft, "equal-priority targets", [t.id for t in targets], rule=c.STEP_II_TIE
         )
     table = TWO_TARGETS if len(targets) == 2 else THREE_TARGETS
-    rolled = ctx.d6(purpose=f"{aircraft}: {table.name}", rule=table.citation)
+    rolled = turn.d6(purpose=f"{aircraft}: {table.name}", rule=table.citation)
     result = table.row_for(rolled.total).value
     index = _RANK[result] if len(targets) == 3 else (0 if result == "lower" else 1)
     _log(
-        ctx,
+        turn,
         aircraft,
         f"{table.name} ({result} designation number)",
         [f"{t.id} (#{t.number})" for t in targets],
@@ -78,7 +78,7 @@ def target_tie(ctx: Context, aircraft: str, targets: Sequence[Plane]) -> int:
 
 
 def _log(
-    ctx: Context,
+    turn: AgeOfDogfightsTurn,
     aircraft: str,
     question: str,
     options: Sequence[str],
@@ -86,7 +86,7 @@ def _log(
     rule: str,
     rolls: tuple[int, ...],
 ) -> None:
-    ctx.emit(
+    turn.emit(
         EqualChoiceRolled(
             aircraft=aircraft,
             rule=rule,

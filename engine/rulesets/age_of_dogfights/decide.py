@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from msgspec import Struct
-
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.bot_round import fly_round
@@ -18,13 +16,13 @@ from umpire.engine.rulesets.age_of_dogfights.commands import (
     ReportBotDamage,
     RollSetup,
 )
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board
 from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
 from umpire.engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
 from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
 from umpire.engine.rulesets.age_of_dogfights.terms import Damage
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 from umpire.events.types import GameEnded
 
 
@@ -81,39 +79,39 @@ def _report(state: State, cmd: ReportAircraft) -> PlayerAircraftReported:
     )
 
 
-def roll_setup_command(ctx: Context, command: RollSetup) -> None:
+def roll_setup_command(turn: AgeOfDogfightsTurn, command: RollSetup) -> None:
     """Game Setup: the pilot, aggressiveness and altitude rolls, once."""
-    if ctx.state.phase is not Phase.SETUP:
+    if turn.state.phase is not Phase.SETUP:
         raise RuleError("the Game Setup rolls are already made", rule=c.GAME_SETUP)
-    roll_setup(ctx)
+    roll_setup(turn)
 
 
-def fly_bots(ctx: Context, command: FlyBots) -> None:
+def fly_bots(turn: AgeOfDogfightsTurn, command: FlyBots) -> None:
     """Combat: one game round of every bot."""
-    _in_combat(ctx.state, "a game round")
-    if not ctx.state.bots():
+    _in_combat(turn.state, "a game round")
+    if not turn.state.bots():
         raise RuleError("no bot is left in the Combat Zone", rule=c.COMBAT)
-    fly_round(ctx)
+    fly_round(turn)
 
 
-def report_aircraft(ctx: Context, command: ReportAircraft) -> None:
+def report_aircraft(turn: AgeOfDogfightsTurn, command: ReportAircraft) -> None:
     """Introduction: the player reports one of the player's aircraft as it stands."""
-    _in_combat(ctx.state, "reporting an aircraft")
-    ctx.emit(_report(ctx.state, command))
+    _in_combat(turn.state, "reporting an aircraft")
+    turn.emit(_report(turn.state, command))
 
 
-def report_bot_damage(ctx: Context, command: ReportBotDamage) -> None:
+def report_bot_damage(turn: AgeOfDogfightsTurn, command: ReportBotDamage) -> None:
     """General rules: damage the player's fire did to a bot, and what it triggers."""
-    _in_combat(ctx.state, "reporting damage")
-    _aircraft(ctx.state, command.aircraft, Side.BOT, c.GENERAL)
-    ctx.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
+    _in_combat(turn.state, "reporting damage")
+    _aircraft(turn.state, command.aircraft, Side.BOT, c.GENERAL)
+    turn.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
     if command.damage in (Damage.WINGS, Damage.TAIL, Damage.ENGINE):
-        damage_roll(ctx, command.aircraft, command.damage.value)
+        damage_roll(turn, command.aircraft, command.damage.value)
     elif command.damage is Damage.GUNS:
-        check_triggers(ctx, command.aircraft)
+        check_triggers(turn, command.aircraft)
 
 
-DISPATCH: Dispatch[Callable[[Context, Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[AgeOfDogfightsTurn, Any], None]] = Dispatch(
     {
         RollSetup: roll_setup_command,
         FlyBots: fly_bots,
@@ -124,14 +122,13 @@ DISPATCH: Dispatch[Callable[[Context, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events `command` causes, or RuleError naming the rule it breaks."""
-    handler = DISPATCH.handler(command)
-    ctx = Context(state, dice)
-    handler(ctx, command)
-    if ctx.state.phase is Phase.COMBAT and (not ctx.state.bots() or not ctx.state.players()):
-        side = "bot" if not ctx.state.bots() else "player"
-        ctx.events.append(
-            GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL)
-        )
-    return ctx.events
+def _game_end(turn: AgeOfDogfightsTurn) -> None:
+    """General rules: the game ends when no bot or no player aircraft is left in combat."""
+    state = turn.state
+    if state.phase is Phase.COMBAT and (not state.bots() or not state.players()):
+        side = "bot" if not state.bots() else "player"
+        turn.emit(GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL))
+
+
+# The events `command` causes, or RuleError naming the rule it breaks.
+decide = decider(DISPATCH, AgeOfDogfightsTurn, end=_game_end)

@@ -20,8 +20,8 @@ from umpire.engine.rulesets.age_of_dogfights.terms import (
     Gun,
     Manoeuvre,
     Skill,
+    Steer,
     Task,
-    Turn,
 )
 
 P = "age_of_dogfights."
@@ -125,7 +125,7 @@ class BotMoved(Decision, frozen=True, kw_only=True, tag=P + "BotMoved"):
     """The bot's movement this round: path, end position, altitude and attitude."""
 
     manoeuvre: Manoeuvre
-    turns: tuple[Turn, ...]
+    turns: tuple[Steer, ...]
     path: tuple[tuple[int, int], ...]
     position: tuple[int, int]
     heading: Heading

@@ -14,7 +14,6 @@ from msgspec import Struct
 
 from umpire.engine.decision import Candidate
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import ExposureChecked
 from umpire.engine.rulesets.age_of_dogfights.geometry import (
     Heading,
@@ -25,6 +24,7 @@ from umpire.engine.rulesets.age_of_dogfights.geometry import (
 )
 from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
 from umpire.engine.rulesets.age_of_dogfights.terms import Attitude
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
 class Pose(Struct, frozen=True, kw_only=True):
@@ -79,9 +79,11 @@ def is_exposed(state: State, pose: Pose) -> bool:
     return any(all(conds) for _, conds in threats(state, pose))
 
 
-def check(ctx: Context, bot: Plane, pose: Pose, situation: str, rule: str = c.STEP_I) -> bool:
+def check(
+    turn: AgeOfDogfightsTurn, bot: Plane, pose: Pose, situation: str, rule: str = c.STEP_I
+) -> bool:
     """Step I: decide and log whether `pose` is Exposed."""
-    found = threats(ctx.state, pose)
+    found = threats(turn.state, pose)
     exposing = tuple(p.id for p, conds in found if all(conds))
     candidates = tuple(
         Candidate(
@@ -93,7 +95,7 @@ def check(ctx: Context, bot: Plane, pose: Pose, situation: str, rule: str = c.ST
         )
         for p, conds in found
     )
-    ctx.emit(
+    turn.emit(
         ExposureChecked(
             aircraft=bot.id,
             rule=rule,

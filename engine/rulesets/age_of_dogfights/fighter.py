@@ -12,7 +12,6 @@ from __future__ import annotations
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.approach import approach
 from umpire.engine.rulesets.age_of_dogfights.attack import find_opportunities, fly_attack, step_iii
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
 from umpire.engine.rulesets.age_of_dogfights.firing import usable_guns
 from umpire.engine.rulesets.age_of_dogfights.jammed_guns import unjam
@@ -22,21 +21,22 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     EXPOSED_RESPONSE,
 )
 from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, roll_movement
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def fly_fighter(ctx: Context, bot_id: str) -> None:
+def fly_fighter(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
     """One round of a bot fighter."""
-    bot = ctx.state.plane(bot_id)
-    colour = choose_die(ctx, bot)
-    steps = roll_movement(ctx, ctx.state.plane(bot_id), colour)
-    bot = ctx.state.plane(bot_id)
+    bot = turn.state.plane(bot_id)
+    colour = choose_die(turn, bot)
+    steps = roll_movement(turn, turn.state.plane(bot_id), colour)
+    bot = turn.state.plane(bot_id)
     if bot.pilot_guns_jammed:
-        unjam(ctx, bot_id, steps)
+        unjam(turn, bot_id, steps)
         return
     # Step I
     pose = Pose(position=bot.position, heading=bot.heading, level=bot.level)
-    if check(ctx, bot, pose, "initial position", rule=c.STEP_I):
-        result = ctx.table(
+    if check(turn, bot, pose, "initial position", rule=c.STEP_I):
+        result = turn.table(
             bot.id,
             EXPOSED_RESPONSE,
             modifier=AGGRESSIVENESS_MODIFIER[bot.aggressiveness],
@@ -44,18 +44,18 @@ def fly_fighter(ctx: Context, bot_id: str) -> None:
             purpose="Exposed initial position",
         )
         if result == "random maneuver":
-            random_manoeuvre(ctx, bot_id, steps, why="Exposed initial position")
+            random_manoeuvre(turn, bot_id, steps, why="Exposed initial position")
             return
     # Step II
-    if usable_guns(ctx.state, bot):
-        opps = find_opportunities(ctx, bot, steps)
+    if usable_guns(turn.state, bot):
+        opps = find_opportunities(turn, bot, steps)
         # Step III
-        chosen = step_iii(ctx, bot, opps) if opps else None
+        chosen = step_iii(turn, bot, opps) if opps else None
         if chosen is not None:
             opp, option = chosen
-            fly_attack(ctx, bot_id, opp, option, rule=c.STEP_III)
+            fly_attack(turn, bot_id, opp, option, rule=c.STEP_III)
             return
         why = "all opportunities skipped" if opps else "no target reachable this round"
     else:
         why = "no usable guns"
-    approach(ctx, bot_id, steps, why=why)
+    approach(turn, bot_id, steps, why=why)

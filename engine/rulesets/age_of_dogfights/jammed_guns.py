@@ -11,7 +11,6 @@ attack with them); a tilted bot changes one level in its nose's direction and le
 from __future__ import annotations
 
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import GunsUnjammed
 from umpire.engine.rulesets.age_of_dogfights.exposure import Pose, check
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board
@@ -23,32 +22,33 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     UNJAM,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def unjam(ctx: Context, bot_id: str, steps: int) -> None:
+def unjam(turn: AgeOfDogfightsTurn, bot_id: str, steps: int) -> None:
     """Fly straight to unjam, or a Random maneuver when the roll says so."""
-    bot = ctx.state.plane(bot_id)
-    model = ctx.state.model
+    bot = turn.state.plane(bot_id)
+    model = turn.state.model
     board = Board(model.width, model.height)
     level = bot.level
     if bot.attitude is Attitude.NOSE_UP:
-        level = min(level + 1, ctx.state.ceiling(bot))
+        level = min(level + 1, turn.state.ceiling(bot))
     elif bot.attitude is Attitude.NOSE_DOWN:
         level = max(level - 1, 1)
     path = straight_path(bot.position, bot.heading, steps)
-    if not all(board.contains(p) for p in path.points) or collides(ctx.state, bot, path, level):
-        ctx.cardinal(
+    if not all(board.contains(p) for p in path.points) or collides(turn.state, bot, path, level):
+        turn.cardinal(
             bot.id,
             "flying straight to unjam would leave the board or collide",
             [("fly straight and unjam", "leaves the board or collides"), ("Random maneuver", "")],
             "Random maneuver",
             "the Random maneuver re-rolls away from the edge and other aircraft",
         )
-        random_manoeuvre(ctx, bot_id, steps, why="cannot fly straight to unjam")
+        random_manoeuvre(turn, bot_id, steps, why="cannot fly straight to unjam")
         return
     pose = Pose(position=path.end, heading=path.heading, level=level)
-    if check(ctx, bot, pose, "straight flight to unjam", rule=c.JAMMED):
-        result = ctx.table(
+    if check(turn, bot, pose, "straight flight to unjam", rule=c.JAMMED):
+        result = turn.table(
             bot.id,
             UNJAM,
             modifier=AGGRESSIVENESS_MODIFIER[bot.aggressiveness],
@@ -56,10 +56,10 @@ def unjam(ctx: Context, bot_id: str, steps: int) -> None:
             purpose="unjam while Exposed",
         )
         if result == "random maneuver":
-            random_manoeuvre(ctx, bot_id, steps, why="unjamming would be Exposed")
+            random_manoeuvre(turn, bot_id, steps, why="unjamming would be Exposed")
             return
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.UNJAM,
         path,
@@ -68,7 +68,7 @@ def unjam(ctx: Context, bot_id: str, steps: int) -> None:
         rule=c.JAMMED,
         explanation=f"flies straight to unjam its guns: {path.describe()}",
     )
-    ctx.emit(
+    turn.emit(
         GunsUnjammed(
             aircraft=bot.id,
             rule=c.JAMMED,

@@ -18,7 +18,6 @@ from umpire.engine.rulesets.age_of_dogfights.altitude import steer
 from umpire.engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
 from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
 from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import TaskPerformed
 from umpire.engine.rulesets.age_of_dogfights.firing import can_fire_offensively
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, distance
@@ -34,11 +33,12 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Column, Gun, Manoeuvre, Task
 from umpire.engine.rulesets.age_of_dogfights.throttle import mission_die, roll_movement
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def next_task(ctx: Context, bot: Plane) -> Task | None:
+def next_task(turn: AgeOfDogfightsTurn, bot: Plane) -> Task | None:
     """Bombing before reconnaissance; None when no task is left."""
-    kind = ctx.state.kind_of(bot)
+    kind = turn.state.kind_of(bot)
     if kind.bombs and not bot.bombs_dropped:
         return Task.BOMBING
     if kind.camera and not bot.photographed:
@@ -46,9 +46,11 @@ def next_task(ctx: Context, bot: Plane) -> Task | None:
     return None
 
 
-def choose_zone(ctx: Context, bot: Plane, task: Task) -> tuple[TaskZone, list[Candidate]]:
+def choose_zone(
+    turn: AgeOfDogfightsTurn, bot: Plane, task: Task
+) -> tuple[TaskZone, list[Candidate]]:
     """The nearest Task Zone not yet done for `task` (all zones once every one is done)."""
-    state = ctx.state
+    state = turn.state
     done = state.bombed if task is Task.BOMBING else state.photographed
     zones = sorted(state.zones, key=lambda z: (distance(bot.position, z.position), z.name))
     open_zones = [z for z in zones if z.name not in done] or zones
@@ -67,7 +69,7 @@ def choose_zone(ctx: Context, bot: Plane, task: Task) -> tuple[TaskZone, list[Ca
     ]
     nearest = distance(bot.position, open_zones[0].position)
     tied = [z for z in open_zones if distance(bot.position, z.position) == nearest]
-    zone = tied[equal_choice(ctx, bot.id, "equally near Task Zones", [z.name for z in tied])]
+    zone = tied[equal_choice(turn, bot.id, "equally near Task Zones", [z.name for z in tied])]
     notes = [
         Candidate(
             option=n.option,
@@ -79,23 +81,23 @@ def choose_zone(ctx: Context, bot: Plane, task: Task) -> tuple[TaskZone, list[Ca
     return zone, notes
 
 
-def fly_mission(ctx: Context, bot_id: str) -> None:
+def fly_mission(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
     """One round of a mission bot."""
 
-    bot = ctx.state.plane(bot_id)
-    task = next_task(ctx, bot)
-    if task is None or not ctx.state.zones:
-        decide_retreat(ctx, bot, "no mission task left: heads home", rule=c.MISSION)
-        fly_retreat(ctx, bot_id)
+    bot = turn.state.plane(bot_id)
+    task = next_task(turn, bot)
+    if task is None or not turn.state.zones:
+        decide_retreat(turn, bot, "no mission task left: heads home", rule=c.MISSION)
+        fly_retreat(turn, bot_id)
         return
-    colour = mission_die(ctx, bot)
-    steps = roll_movement(ctx, ctx.state.plane(bot_id), colour)
-    bot = ctx.state.plane(bot_id)
-    if can_fire_offensively(ctx.state, bot):
-        opps = find_opportunities(ctx, bot, steps, rule=c.MISSION_ATTACK, guns=(Gun.NOSE,))
+    colour = mission_die(turn, bot)
+    steps = roll_movement(turn, turn.state.plane(bot_id), colour)
+    bot = turn.state.plane(bot_id)
+    if can_fire_offensively(turn.state, bot):
+        opps = find_opportunities(turn, bot, steps, rule=c.MISSION_ATTACK, guns=(Gun.NOSE,))
         if opps:
             has_a = any(o.column is Column.A for o in opps)
-            result = ctx.table(
+            result = turn.table(
                 bot.id,
                 MISSION_ATTACK,
                 modifier=MISSION_A_MODIFIER if has_a else 0,
@@ -103,28 +105,28 @@ def fly_mission(ctx: Context, bot_id: str) -> None:
                 purpose="attack on the way",
             )
             if result == "attack":
-                attack_top(ctx, bot_id, opps, rule=c.MISSION_ATTACK)
+                attack_top(turn, bot_id, opps, rule=c.MISSION_ATTACK)
                 return
-    zone, notes = choose_zone(ctx, bot, task)
-    alt = steer(ctx.state, bot, bot.level)
-    board = Board(ctx.state.model.width, ctx.state.model.height)
+    zone, notes = choose_zone(turn, bot, task)
+    alt = steer(turn.state, bot, bot.level)
+    board = Board(turn.state.model.width, turn.state.model.height)
     paths = [
         p
         for p in all_paths(
-            bot.position, bot.heading, steps, ctx.state.kind_of(bot).turn_limits(), board
+            bot.position, bot.heading, steps, turn.state.kind_of(bot).turn_limits(), board
         )
-        if not collides(ctx.state, bot, p, alt.level)
+        if not collides(turn.state, bot, p, alt.level)
     ]
-    paths = keep_room(ctx.state, bot, paths)
+    paths = keep_room(turn.state, bot, paths)
     if not paths:
-        ctx.cardinal(
+        turn.cardinal(
             bot.id,
             "no path towards the Task Zone stays on the board",
             [("path to the zone", "none legal"), ("Random maneuver", "")],
             "Random maneuver",
             "its re-rolls keep the bot on the board",
         )
-        random_manoeuvre(ctx, bot_id, steps, why="no legal path to the Task Zone")
+        random_manoeuvre(turn, bot_id, steps, why="no legal path to the Task Zone")
         return
     best = min(distance(p.end, zone.position) for p in paths)
     nearest = [p for p in paths if distance(p.end, zone.position) == best]
@@ -132,11 +134,11 @@ def fly_mission(ctx: Context, bot_id: str) -> None:
     ends = distinct_ends([p for p in nearest if p.turn_count() == fewest])
     path = ends[
         equal_choice(
-            ctx, bot.id, f"equal shortest paths to {zone.name}", [p.describe() for p in ends]
+            turn, bot.id, f"equal shortest paths to {zone.name}", [p.describe() for p in ends]
         )
     ]
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.MISSION,
         path,
@@ -148,7 +150,7 @@ def fly_mission(ctx: Context, bot_id: str) -> None:
         f"{path.describe()}, {best}d from its centre",
     )
     if best <= zone.radius:
-        ctx.emit(
+        turn.emit(
             TaskPerformed(
                 aircraft=bot.id,
                 rule=c.MISSION,
@@ -157,4 +159,4 @@ def fly_mission(ctx: Context, bot_id: str) -> None:
                 explanation=f"over Task Zone {zone.name}: {task.value}",
             )
         )
-    fire_if_in_position(ctx, bot_id)
+    fire_if_in_position(turn, bot_id)

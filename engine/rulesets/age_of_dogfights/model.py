@@ -30,7 +30,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.firing_chart import (
     DEFAULT_FIRING_CHART,
     FiringRow,
 )
-from umpire.engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Steer
 
 FaceModifier = Annotated[int, Meta(ge=-3, le=6)]
 
@@ -38,18 +38,18 @@ FaceModifier = Annotated[int, Meta(ge=-3, le=6)]
 class SoloFace(Struct, frozen=True, kw_only=True):
     """One face of the solo die: the large arrow and whether the rotary symbol is shown."""
 
-    arrow: Turn
+    arrow: Steer
     gyro: bool = False
 
 
 # PLACEHOLDER faces: two of each arrow; one left and one right face carry the rotary symbol.
 DEFAULT_SOLO_FACES: tuple[SoloFace, ...] = (
-    SoloFace(arrow=Turn.LEFT),
-    SoloFace(arrow=Turn.LEFT, gyro=True),
-    SoloFace(arrow=Turn.STRAIGHT),
-    SoloFace(arrow=Turn.STRAIGHT),
-    SoloFace(arrow=Turn.RIGHT),
-    SoloFace(arrow=Turn.RIGHT, gyro=True),
+    SoloFace(arrow=Steer.LEFT),
+    SoloFace(arrow=Steer.LEFT, gyro=True),
+    SoloFace(arrow=Steer.STRAIGHT),
+    SoloFace(arrow=Steer.STRAIGHT),
+    SoloFace(arrow=Steer.RIGHT),
+    SoloFace(arrow=Steer.RIGHT, gyro=True),
 )
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from umpire.engine.decision import Candidate
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import BotMoved
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
 from umpire.engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
 from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
-from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Steer
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
 def occupant(state: State, point: Point, level: int, moving: str) -> str | None:
@@ -36,7 +36,7 @@ def collides(state: State, bot: Plane, path: Path, level: int) -> bool:
 
 
 def move(
-    ctx: Context,
+    turn: AgeOfDogfightsTurn,
     bot: Plane,
     manoeuvre: Manoeuvre,
     path: Path,
@@ -51,7 +51,7 @@ def move(
     used_green: bool = False,
 ) -> None:
     """Log and apply the bot's movement."""
-    ctx.emit(
+    turn.emit(
         BotMoved(
             aircraft=bot.id,
             rule=rule,
@@ -79,15 +79,15 @@ def room_for(board: Board, pos: Point, heading: Heading, steps: int, limits: tup
     total, max_left, max_right = limits
     left, right = used
     for turn in TURN_ORDER:
-        if turn is Turn.LEFT and (left >= max_left or left + right >= total):
+        if turn is Steer.LEFT and (left >= max_left or left + right >= total):
             continue
-        if turn is Turn.RIGHT and (right >= max_right or left + right >= total):
+        if turn is Steer.RIGHT and (right >= max_right or left + right >= total):
             continue
         head = apply_turn(heading, turn)
         nxt = step(pos, head)
         if board.contains(nxt) and room_for(
             board, nxt, head, steps - 1, limits,
-            (left + (turn is Turn.LEFT), right + (turn is Turn.RIGHT)),
+            (left + (turn is Steer.LEFT), right + (turn is Steer.RIGHT)),
         ):  # fmt: skip
             return True
     return False

@@ -14,16 +14,16 @@ from msgspec import Struct
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
 from umpire.engine.rulesets.age_of_dogfights.geometry import turn_left as _left
 from umpire.engine.rulesets.age_of_dogfights.geometry import turn_right as _right
-from umpire.engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Steer
 
-TURN_ORDER: tuple[Turn, ...] = (Turn.STRAIGHT, Turn.LEFT, Turn.RIGHT)
+TURN_ORDER: tuple[Steer, ...] = (Steer.STRAIGHT, Steer.LEFT, Steer.RIGHT)
 
 
 class Path(Struct, frozen=True, kw_only=True):
     """A flown path: the turn before each step, the point after each step, the final
     heading, and whether (with exits allowed) it left the board on its last step."""
 
-    turns: tuple[Turn, ...]
+    turns: tuple[Steer, ...]
     points: tuple[Point, ...]
     heading: Heading
     exited: bool = False
@@ -35,7 +35,7 @@ class Path(Struct, frozen=True, kw_only=True):
 
     def turn_count(self) -> int:
         """How many turns it makes."""
-        return sum(1 for t in self.turns if t is not Turn.STRAIGHT)
+        return sum(1 for t in self.turns if t is not Steer.STRAIGHT)
 
     def describe(self) -> str:
         """Compact text, e.g. 'S L S R -> (4, 5) NE'."""
@@ -45,11 +45,11 @@ class Path(Struct, frozen=True, kw_only=True):
         )
 
 
-def apply_turn(heading: Heading, turn: Turn) -> Heading:
+def apply_turn(heading: Heading, turn: Steer) -> Heading:
     """The heading after a turn."""
-    if turn is Turn.LEFT:
+    if turn is Steer.LEFT:
         return _left(heading)
-    if turn is Turn.RIGHT:
+    if turn is Steer.RIGHT:
         return _right(heading)
     return heading
 
@@ -75,7 +75,7 @@ def all_paths(
     def walk(
         pos: Point,
         head: Heading,
-        turns: tuple[Turn, ...],
+        turns: tuple[Steer, ...],
         points: tuple[Point, ...],
         left: int,
         right: int,
@@ -84,9 +84,9 @@ def all_paths(
             found.append(Path(turns=turns, points=points, heading=head))
             return
         for turn in TURN_ORDER:
-            if turn is Turn.LEFT and (left >= max_left or left + right >= total):
+            if turn is Steer.LEFT and (left >= max_left or left + right >= total):
                 continue
-            if turn is Turn.RIGHT and (right >= max_right or left + right >= total):
+            if turn is Steer.RIGHT and (right >= max_right or left + right >= total):
                 continue
             new_head = apply_turn(head, turn)
             nxt = step(pos, new_head)
@@ -106,8 +106,8 @@ def all_paths(
                 new_head,
                 (*turns, turn),
                 (*points, nxt),
-                left + (turn is Turn.LEFT),
-                right + (turn is Turn.RIGHT),
+                left + (turn is Steer.LEFT),
+                right + (turn is Steer.RIGHT),
             )
 
     if steps <= 0:
@@ -119,7 +119,7 @@ def all_paths(
 def straight_path(start: Point, heading: Heading, steps: int) -> Path:
     """Flying straight for `steps` steps (no board check)."""
     return Path(
-        turns=(Turn.STRAIGHT,) * steps,
+        turns=(Steer.STRAIGHT,) * steps,
         points=tuple(step(start, heading, i) for i in range(1, steps + 1)) or (start,),
         heading=heading,
     )

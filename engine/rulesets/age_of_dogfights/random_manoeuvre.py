@@ -25,7 +25,6 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.altitude import allowed_attitude
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
 from umpire.engine.rulesets.age_of_dogfights.movement import has_room, move, occupant, room_for
 from umpire.engine.rulesets.age_of_dogfights.paths import TURN_ORDER, Path, apply_turn
@@ -35,20 +34,21 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     THREE_LEVELS,
     TWO_LEVELS,
 )
-from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Rotary, Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Manoeuvre, Rotary, Steer
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def level_change(ctx: Context, bot: Plane) -> int:
+def level_change(turn: AgeOfDogfightsTurn, bot: Plane) -> int:
     """Random Maneuver: the bot's level after the mandatory climb/descent."""
     if bot.attitude is Attitude.LEVEL:
         return bot.level
-    kind = ctx.state.kind_of(bot)
+    kind = turn.state.kind_of(bot)
     up = bot.attitude is Attitude.NOSE_UP
-    room = ctx.state.ceiling(bot) - bot.level if up else bot.level - 1
+    room = turn.state.ceiling(bot) - bot.level if up else bot.level - 1
     possible = min(kind.climb if up else kind.dive, room, 3)
     sign = 1 if up else -1
     if possible == 0:
-        ctx.cardinal(
+        turn.cardinal(
             bot.id,
             f"tilted {bot.attitude.value} at L{bot.level}, where it cannot "
             + ("climb" if up else "descend"),
@@ -60,23 +60,23 @@ def level_change(ctx: Context, bot: Plane) -> int:
     if possible == 1:
         return bot.level + sign
     table = TWO_LEVELS if possible == 2 else THREE_LEVELS
-    result = ctx.table(bot.id, table, purpose=f"levels to {'climb' if up else 'descend'}")
+    result = turn.table(bot.id, table, purpose=f"levels to {'climb' if up else 'descend'}")
     return bot.level + sign * int(result)
 
 
 def _safe(
-    ctx: Context,
+    turn: AgeOfDogfightsTurn,
     bot: Plane,
     board: Board,
     pos: Point,
     head: Heading,
-    turn: Turn,
+    steer: Steer,
     remaining: int,
     level: int,
 ) -> bool:
     """Turning `turn` now and then flying straight for `remaining` steps stays on the
     board and does not end on another aircraft."""
-    new_head = apply_turn(head, turn)
+    new_head = apply_turn(head, steer)
     p = step(pos, new_head)
     for _ in range(remaining):
         if not board.contains(p):
@@ -84,55 +84,55 @@ def _safe(
         p = step(p, new_head)
     if not board.contains(p):
         return False
-    return occupant(ctx.state, p, level, bot.id) is None
+    return occupant(turn.state, p, level, bot.id) is None
 
 
 def _room_after(
-    ctx: Context, bot: Plane, pos: Point, head: Heading, turn: Turn, remaining: int
+    turn: AgeOfDogfightsTurn, bot: Plane, pos: Point, head: Heading, steer: Steer, remaining: int
 ) -> bool:
-    new_head = apply_turn(head, turn)
+    new_head = apply_turn(head, steer)
     end = step(pos, new_head, remaining + 1)
-    return has_room(ctx.state, bot, Path(turns=(), points=(end,), heading=new_head))
+    return has_room(turn.state, bot, Path(turns=(), points=(end,), heading=new_head))
 
 
-def random_manoeuvre(ctx: Context, bot_id: str, steps: int, *, why: str) -> None:
+def random_manoeuvre(turn: AgeOfDogfightsTurn, bot_id: str, steps: int, *, why: str) -> None:
     """Fly a Random Maneuver for `steps` steps."""
-    bot = ctx.state.plane(bot_id)
-    kind = ctx.state.kind_of(bot)
-    model = ctx.state.model
+    bot = turn.state.plane(bot_id)
+    kind = turn.state.kind_of(bot)
+    model = turn.state.model
     board = Board(model.width, model.height)
-    level = level_change(ctx, bot)
+    level = level_change(turn, bot)
     total, max_left, max_right = kind.turn_limits()
-    favoured = {Rotary.LEFT: Turn.LEFT, Rotary.RIGHT: Turn.RIGHT}.get(kind.rotary)
+    favoured = {Rotary.LEFT: Steer.LEFT, Rotary.RIGHT: Steer.RIGHT}.get(kind.rotary)
     pos, head = bot.position, bot.heading
-    turns: list[Turn] = []
+    turns: list[Steer] = []
     points: list[Point] = []
     used: list[int] = []
     notes: list[Candidate] = []
     left = right = 0
     exited = False
 
-    def permitted(t: Turn) -> bool:
-        if t is Turn.STRAIGHT:
+    def permitted(t: Steer) -> bool:
+        if t is Steer.STRAIGHT:
             return True
         if left + right >= total:
             return False
-        return left < max_left if t is Turn.LEFT else right < max_right
+        return left < max_left if t is Steer.LEFT else right < max_right
 
     for i in range(steps):
         remaining = steps - i - 1
         safe = [
             t
             for t in TURN_ORDER
-            if permitted(t) and _safe(ctx, bot, board, pos, head, t, remaining, level)
+            if permitted(t) and _safe(turn, bot, board, pos, head, t, remaining, level)
         ]
         # Looking one round ahead (interpretation, README): prefer results after which
         # the bot can still stay on the board next round.
-        ahead = [t for t in safe if _room_after(ctx, bot, pos, head, t, remaining)]
+        ahead = [t for t in safe if _room_after(turn, bot, pos, head, t, remaining)]
         safe = ahead or safe
-        turn: Turn
-        if left + right >= total and Turn.STRAIGHT in safe:
-            turn = Turn.STRAIGHT
+        steer: Steer
+        if left + right >= total and Steer.STRAIGHT in safe:
+            steer = Steer.STRAIGHT
             notes.append(
                 Candidate(
                     option=f"step {i + 1}: straight",
@@ -145,7 +145,9 @@ def random_manoeuvre(ctx: Context, bot_id: str, steps: int, *, why: str) -> None
             # Cardinal rule: no result of the die is safe by the seed's test; the bot takes
             # the first result from which it can still fly the round on the board (turning
             # again later), else flies straight on.
-            used_after = {t: (left + (t is Turn.LEFT), right + (t is Turn.RIGHT)) for t in options}
+            used_after = {
+                t: (left + (t is Steer.LEFT), right + (t is Steer.RIGHT)) for t in options
+            }
             saving = [
                 t
                 for t in options
@@ -153,22 +155,22 @@ def random_manoeuvre(ctx: Context, bot_id: str, steps: int, *, why: str) -> None
                 and room_for(board, step(pos, apply_turn(head, t)), apply_turn(head, t),
                              remaining, kind.turn_limits(), used_after[t])
             ]  # fmt: skip
-            turn = saving[0] if saving else options[0]
-            ctx.cardinal(
+            steer = saving[0] if saving else options[0]
+            turn.cardinal(
                 bot.id,
                 f"Random Maneuver step {i + 1}: every result the solo die may show leads "
                 "off the board or into another aircraft if flown straight on",
                 [(t.value, "no way to stay on the board" if t not in saving else
                   "also stays on the board") for t in options],
-                turn.value,
+                steer.value,
                 "it keeps the bot on the board by turning again later"
                 if saving
                 else "no alternative stays on the board",
             )  # fmt: skip
         else:
-            turn = Turn.STRAIGHT
+            steer = Steer.STRAIGHT
             for _ in range(model.max_rerolls):
-                rolled = ctx.roll(
+                rolled = turn.roll(
                     custom(6, labels=("solo",)),
                     purpose=f"{bot.id}: solo die, step {i + 1}",
                     rule=c.RANDOM,
@@ -201,32 +203,32 @@ def random_manoeuvre(ctx: Context, bot_id: str, steps: int, *, why: str) -> None
                         )
                     )
                     continue
-                turn = shown
+                steer = shown
                 notes.append(Candidate(option=label, chosen=True, reason="flown"))
                 break
             else:  # pragma: no cover - needs max_rerolls unlucky rolls in a row
-                turn = safe[0]
-                ctx.cardinal(
+                steer = safe[0]
+                turn.cardinal(
                     bot.id,
                     f"solo die re-rolled {model.max_rerolls} times",
                     [(t.value, "") for t in safe],
-                    turn.value,
+                    steer.value,
                     "first safe result",
                 )
-        left += turn is Turn.LEFT
-        right += turn is Turn.RIGHT
-        head = apply_turn(head, turn)
+        left += steer is Steer.LEFT
+        right += steer is Steer.RIGHT
+        head = apply_turn(head, steer)
         pos = step(pos, head)
-        turns.append(turn)
+        turns.append(steer)
         points.append(pos)
         if not board.contains(pos):
             exited = True
             break
     descended = max(bot.level - level, 0)
-    rolled_att = Attitude(ctx.table(bot.id, ATTITUDE, purpose="attitude after Random Maneuver"))
+    rolled_att = Attitude(turn.table(bot.id, ATTITUDE, purpose="attitude after Random Maneuver"))
     attitude = rolled_att
-    bot_at = ctx.state.plane(bot_id)
-    if not allowed_attitude(ctx.state, bot_at, level, rolled_att, descended):
+    bot_at = turn.state.plane(bot_id)
+    if not allowed_attitude(turn.state, bot_at, level, rolled_att, descended):
         attitude = Attitude.LEVEL
         notes.append(
             Candidate(
@@ -239,7 +241,7 @@ def random_manoeuvre(ctx: Context, bot_id: str, steps: int, *, why: str) -> None
         turns=tuple(turns), points=tuple(points) or (bot.position,), heading=head, exited=exited
     )
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.RANDOM,
         path,

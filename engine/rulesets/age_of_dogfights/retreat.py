@@ -18,7 +18,6 @@ from umpire.engine.rulesets.age_of_dogfights.altitude import steer
 from umpire.engine.rulesets.age_of_dogfights.attack import attack_top, find_opportunities
 from umpire.engine.rulesets.age_of_dogfights.burst import fire_if_in_position
 from umpire.engine.rulesets.age_of_dogfights.choice import equal_choice
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import RetreatDecided
 from umpire.engine.rulesets.age_of_dogfights.firing import can_fire_offensively
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board
@@ -33,11 +32,14 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Column, Kind, Manoeuvre
 from umpire.engine.rulesets.age_of_dogfights.throttle import retreat_die, roll_movement
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def decide_retreat(ctx: Context, bot: Plane, reason: str, rule: str = c.RETREAT) -> None:
+def decide_retreat(
+    turn: AgeOfDogfightsTurn, bot: Plane, reason: str, rule: str = c.RETREAT
+) -> None:
     """Note down that the bot retreats (it keeps doing so until it leaves)."""
-    ctx.emit(
+    turn.emit(
         RetreatDecided(
             aircraft=bot.id,
             rule=rule,
@@ -49,26 +51,26 @@ def decide_retreat(ctx: Context, bot: Plane, reason: str, rule: str = c.RETREAT)
     )
 
 
-def check_triggers(ctx: Context, bot_id: str) -> None:
+def check_triggers(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
     """General Rules: all ammunition used, or damaged guns, means retreat at once."""
-    bot = ctx.state.plane(bot_id)
+    bot = turn.state.plane(bot_id)
     if bot.retreating or bot.out:
         return
-    kind = ctx.state.kind_of(bot)
+    kind = turn.state.kind_of(bot)
     if bot.guns_damaged:
-        decide_retreat(ctx, bot, "its machine guns are damaged")
+        decide_retreat(turn, bot, "its machine guns are damaged")
         return
     left = (bot.ammo_nose if kind.nose_guns else 0) + (bot.ammo_dorsal if kind.dorsal_guns else 0)
     if (kind.nose_guns or kind.dorsal_guns) and left == 0:
-        decide_retreat(ctx, bot, "it has used all of its ammunition")
+        decide_retreat(turn, bot, "it has used all of its ammunition")
 
 
-def damage_roll(ctx: Context, bot_id: str, part: str) -> None:
+def damage_roll(turn: AgeOfDogfightsTurn, bot_id: str, part: str) -> None:
     """General Rules: damage to wings, tail or engine: 1-2 retreat | 3-6 fight on."""
-    bot = ctx.state.plane(bot_id)
+    bot = turn.state.plane(bot_id)
     if bot.retreating:
         return
-    result = ctx.table(
+    result = turn.table(
         bot.id,
         DAMAGE_RETREAT,
         modifier=AGGRESSIVENESS_MODIFIER[bot.aggressiveness],
@@ -76,9 +78,9 @@ def damage_roll(ctx: Context, bot_id: str, part: str) -> None:
         purpose=f"damage to its {part}",
     )
     if result == "retreat":
-        decide_retreat(ctx, bot, f"damage to its {part}", rule=DAMAGE_RETREAT.citation)
+        decide_retreat(turn, bot, f"damage to its {part}", rule=DAMAGE_RETREAT.citation)
     else:
-        ctx.emit(
+        turn.emit(
             RetreatDecided(
                 aircraft=bot.id,
                 rule=DAMAGE_RETREAT.citation,
@@ -89,10 +91,10 @@ def damage_roll(ctx: Context, bot_id: str, part: str) -> None:
         )
 
 
-def retreat_level(ctx: Context, bot: Plane) -> tuple[int, str]:
+def retreat_level(turn: AgeOfDogfightsTurn, bot: Plane) -> tuple[int, str]:
     """Lowest level, or the ceiling when more than half of the remaining player fighters
     have a lower service ceiling than the bot."""
-    state = ctx.state
+    state = turn.state
     fighters = [p for p in state.players() if state.kind_of(p).kind is Kind.FIGHTER]
     lower = [p for p in fighters if state.ceiling(p) < state.ceiling(bot)]
     if fighters and 2 * len(lower) > len(fighters):
@@ -102,10 +104,10 @@ def retreat_level(ctx: Context, bot: Plane) -> tuple[int, str]:
     return 1, "descends to the lowest level to gain speed"
 
 
-def retreat_path(ctx: Context, bot: Plane, paths: list[Path]) -> Path:
+def retreat_path(turn: AgeOfDogfightsTurn, bot: Plane, paths: list[Path]) -> Path:
     """Straight towards its starting side: the path that exits soonest, else ends nearest
     that edge, with the fewest turns; a die among equal ones."""
-    board = Board(ctx.state.model.width, ctx.state.model.height)
+    board = Board(turn.state.model.width, turn.state.model.height)
     edge = bot.start_edge.value
 
     def key(p: Path) -> tuple[int, int, int]:
@@ -121,23 +123,23 @@ def retreat_path(ctx: Context, bot: Plane, paths: list[Path]) -> Path:
         distinct_ends([p for p in paths if not p.exited or key(p)[0] == 0]) or paths, key=key
     )
     best = [p for p in ranked if key(p) == key(ranked[0])]
-    return best[equal_choice(ctx, bot.id, "equal retreat paths", [p.describe() for p in best])]
+    return best[equal_choice(turn, bot.id, "equal retreat paths", [p.describe() for p in best])]
 
 
-def fly_retreat(ctx: Context, bot_id: str) -> None:
+def fly_retreat(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
     """One round of a retreating bot."""
-    bot = ctx.state.plane(bot_id)
-    colour = retreat_die(ctx, bot)
-    steps = roll_movement(ctx, ctx.state.plane(bot_id), colour)
-    bot = ctx.state.plane(bot_id)
-    if can_fire_offensively(ctx.state, bot):
-        opps = find_opportunities(ctx, bot, steps, rule=c.RETREAT_ATTACK)
+    bot = turn.state.plane(bot_id)
+    colour = retreat_die(turn, bot)
+    steps = roll_movement(turn, turn.state.plane(bot_id), colour)
+    bot = turn.state.plane(bot_id)
+    if can_fire_offensively(turn.state, bot):
+        opps = find_opportunities(turn, bot, steps, rule=c.RETREAT_ATTACK)
         if opps:
             has_a = any(o.column is Column.A for o in opps)
             modifier = AGGRESSIVENESS_MODIFIER[bot.aggressiveness] + (
                 RETREAT_A_MODIFIER if has_a else 0
             )
-            result = ctx.table(
+            result = turn.table(
                 bot.id,
                 RETREAT_ATTACK,
                 modifier=modifier,
@@ -145,26 +147,26 @@ def fly_retreat(ctx: Context, bot_id: str) -> None:
                 purpose="retreating: attack or ignore",
             )
             if result == "attack":
-                attack_top(ctx, bot_id, opps, rule=c.RETREAT_ATTACK)
+                attack_top(turn, bot_id, opps, rule=c.RETREAT_ATTACK)
                 return
-    target_level, why_level = retreat_level(ctx, bot)
-    alt = steer(ctx.state, bot, target_level)
-    board = Board(ctx.state.model.width, ctx.state.model.height)
+    target_level, why_level = retreat_level(turn, bot)
+    alt = steer(turn.state, bot, target_level)
+    board = Board(turn.state.model.width, turn.state.model.height)
     paths = [
         p
         for p in all_paths(
             bot.position,
             bot.heading,
             steps,
-            ctx.state.kind_of(bot).turn_limits(),
+            turn.state.kind_of(bot).turn_limits(),
             board,
             allow_exit=True,
         )
-        if not collides(ctx.state, bot, p, alt.level)
+        if not collides(turn.state, bot, p, alt.level)
     ]
-    path = retreat_path(ctx, bot, paths)
+    path = retreat_path(turn, bot, paths)
     move(
-        ctx,
+        turn,
         bot,
         Manoeuvre.RETREAT,
         path,
@@ -182,4 +184,4 @@ def fly_retreat(ctx: Context, bot_id: str) -> None:
         f"{why_level}; {alt.note}",
         used_green=colour.value == "green",
     )
-    fire_if_in_position(ctx, bot_id)
+    fire_if_in_position(turn, bot_id)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from umpire.engine.decision import Candidate
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import (
     AggressivenessRolled,
     AltitudeRolled,
@@ -26,6 +25,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     PILOT_SKILL,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness, Kind, Skill
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
 def _bands(
@@ -41,18 +41,18 @@ def _bands(
     )
 
 
-def roll_setup(ctx: Context) -> None:
+def roll_setup(turn: AgeOfDogfightsTurn) -> None:
     """Roll everything Game Setup leaves to the dice, then start combat."""
-    state = ctx.state
+    state = turn.state
     fighters = [
         p for p in (*state.players(), *state.bots()) if state.kind_of(p).kind is Kind.FIGHTER
     ]
     for plane in fighters:
         if plane.skill is not None:
             continue
-        rolled = ctx.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.citation)
+        rolled = turn.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.citation)
         skill = PILOT_SKILL.row_for(rolled.total).value
-        ctx.emit(
+        turn.emit(
             SkillRolled(
                 aircraft=plane.id,
                 rule=PILOT_SKILL.row_for(rolled.total).stated,
@@ -67,9 +67,9 @@ def roll_setup(ctx: Context) -> None:
     for plane in state.bots():
         if state.kind_of(plane).kind is not Kind.FIGHTER or plane.aggressiveness is not None:
             continue
-        rolled = ctx.d6(purpose=f"{plane.id}: aggressiveness", rule=AGGRESSIVENESS.citation)
+        rolled = turn.d6(purpose=f"{plane.id}: aggressiveness", rule=AGGRESSIVENESS.citation)
         aggr = AGGRESSIVENESS.row_for(rolled.total).value
-        ctx.emit(
+        turn.emit(
             AggressivenessRolled(
                 aircraft=plane.id,
                 rule=AGGRESSIVENESS.row_for(rolled.total).stated,
@@ -83,13 +83,13 @@ def roll_setup(ctx: Context) -> None:
                 aggressiveness=Aggressiveness(aggr),
             )
         )
-    for plane in ctx.state.bots():
-        ceiling = ctx.state.ceiling(plane)
+    for plane in turn.state.bots():
+        ceiling = turn.state.ceiling(plane)
         dice: list[int] = []
         notes: list[Candidate] = []
         level = 0
         if ceiling >= 5:
-            first = ctx.d6(purpose=f"{plane.id}: altitude stand", rule=c.SETUP_ALTITUDE)
+            first = turn.d6(purpose=f"{plane.id}: altitude stand", rule=c.SETUP_ALTITUDE)
             dice.append(first.roll)
             if BOT_ALTITUDE_FIRST.row_for(first.total).value == "maximum height":
                 level = ceiling
@@ -117,7 +117,7 @@ def roll_setup(ctx: Context) -> None:
                 )
             )
         if level == 0:
-            second = ctx.d6(purpose=f"{plane.id}: altitude level", rule=c.SETUP_ALTITUDE)
+            second = turn.d6(purpose=f"{plane.id}: altitude level", rule=c.SETUP_ALTITUDE)
             dice.append(second.roll)
             level = min(second.total, ceiling)
             notes.append(
@@ -128,7 +128,7 @@ def roll_setup(ctx: Context) -> None:
                     + (f", above the ceiling: L{ceiling}" if second.total > ceiling else ""),
                 )
             )
-        ctx.emit(
+        turn.emit(
             AltitudeRolled(
                 aircraft=plane.id,
                 rule=c.SETUP_ALTITUDE,
@@ -138,4 +138,4 @@ def roll_setup(ctx: Context) -> None:
                 level=level,
             )
         )
-    ctx.emit(SetupCompleted(rule=c.GAME_SETUP))
+    turn.emit(SetupCompleted(rule=c.GAME_SETUP))

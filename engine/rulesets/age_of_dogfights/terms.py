@@ -37,7 +37,7 @@ class Attitude(StrEnum):
     NOSE_UP = "nose-up"
 
 
-class Turn(StrEnum):
+class Steer(StrEnum):
     """What one movement step does before moving forward (base game, placeholder model)."""
 
     STRAIGHT = "straight"

@@ -14,7 +14,6 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
 from umpire.engine.rulesets.age_of_dogfights import citations as c
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.events import DieChosen, MovementRolled
 from umpire.engine.rulesets.age_of_dogfights.state import Plane
 from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
@@ -25,13 +24,16 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     THROTTLE_CONFIRM,
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import DieColour
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def _chosen(ctx: Context, bot: Plane, colour: DieColour, rule: str, why: str) -> DieColour:
+def _chosen(
+    turn: AgeOfDogfightsTurn, bot: Plane, colour: DieColour, rule: str, why: str
+) -> DieColour:
     left = bot.safe_throttle_left
     if colour is DieColour.GREEN and left > 0:
         left -= 1
-    ctx.emit(
+    turn.emit(
         DieChosen(
             aircraft=bot.id,
             rule=rule,
@@ -47,12 +49,12 @@ def _chosen(ctx: Context, bot: Plane, colour: DieColour, rule: str, why: str) ->
     return colour
 
 
-def choose_die(ctx: Context, bot: Plane) -> DieColour:
+def choose_die(turn: AgeOfDogfightsTurn, bot: Plane) -> DieColour:
     """Combat: a bot fighter's blue-or-green roll, with the '?' confirmation."""
     if not bot.full_throttle_available:
-        return _chosen(ctx, bot, DieColour.BLUE, c.COMBAT_DIE, "full throttle is not available")
+        return _chosen(turn, bot, DieColour.BLUE, c.COMBAT_DIE, "full throttle is not available")
     few = bot.safe_throttle_left in FEW_SAFE_THROTTLE_USES
-    result = ctx.table(
+    result = turn.table(
         bot.id,
         DIE_CHOICE,
         modifier=FEW_SAFE_THROTTLE_MODIFIER if few else 0,
@@ -60,12 +62,12 @@ def choose_die(ctx: Context, bot: Plane) -> DieColour:
         purpose="blue or green die",
     )
     if result == "blue":
-        return _chosen(ctx, bot, DieColour.BLUE, DIE_CHOICE.citation, "the roll chose blue")
+        return _chosen(turn, bot, DieColour.BLUE, DIE_CHOICE.citation, "the roll chose blue")
     if bot.safe_throttle_left > 0:
-        return _chosen(ctx, bot, DieColour.GREEN, DIE_CHOICE.citation, "the roll chose green")
-    confirm = ctx.table(bot.id, THROTTLE_CONFIRM, purpose="confirm full throttle at '?'")
+        return _chosen(turn, bot, DieColour.GREEN, DIE_CHOICE.citation, "the roll chose green")
+    confirm = turn.table(bot.id, THROTTLE_CONFIRM, purpose="confirm full throttle at '?'")
     return _chosen(
-        ctx,
+        turn,
         bot,
         DieColour(confirm),
         THROTTLE_CONFIRM.citation,
@@ -73,35 +75,37 @@ def choose_die(ctx: Context, bot: Plane) -> DieColour:
     )
 
 
-def mission_die(ctx: Context, bot: Plane) -> DieColour:
+def mission_die(turn: AgeOfDogfightsTurn, bot: Plane) -> DieColour:
     """A mission aircraft (not a fighter) takes the blue die (interpretation: Combat's roll
     is for fighters only)."""
-    return _chosen(ctx, bot, DieColour.BLUE, c.COMBAT_DIE, "not a fighter: cruises on blue")
+    return _chosen(turn, bot, DieColour.BLUE, c.COMBAT_DIE, "not a fighter: cruises on blue")
 
 
-def retreat_die(ctx: Context, bot: Plane) -> DieColour:
+def retreat_die(turn: AgeOfDogfightsTurn, bot: Plane) -> DieColour:
     """General Rules: a retreating bot uses full throttle if available; at '?' a die
     decides (1-5 = blue)."""
     if not bot.full_throttle_available:
-        return _chosen(ctx, bot, DieColour.BLUE, c.RETREAT_PATH, "full throttle not available")
+        return _chosen(turn, bot, DieColour.BLUE, c.RETREAT_PATH, "full throttle not available")
     if bot.safe_throttle_left > 0:
-        return _chosen(ctx, bot, DieColour.GREEN, c.RETREAT_PATH, "retreats at full throttle")
-    result = ctx.table(bot.id, RETREAT_THROTTLE, purpose="retreat at full throttle '?'")
-    return _chosen(ctx, bot, DieColour(result), RETREAT_THROTTLE.citation, f"at '?': {result}")
+        return _chosen(turn, bot, DieColour.GREEN, c.RETREAT_PATH, "retreats at full throttle")
+    result = turn.table(bot.id, RETREAT_THROTTLE, purpose="retreat at full throttle '?'")
+    return _chosen(turn, bot, DieColour(result), RETREAT_THROTTLE.citation, f"at '?': {result}")
 
 
-def roll_movement(ctx: Context, bot: Plane, colour: DieColour) -> int:
+def roll_movement(turn: AgeOfDogfightsTurn, bot: Plane, colour: DieColour) -> int:
     """Roll the chosen die and return the movement steps (placeholder model)."""
-    faces = ctx.state.model.blue_faces if colour is DieColour.BLUE else ctx.state.model.green_faces
-    rolled = ctx.roll(
+    faces = (
+        turn.state.model.blue_faces if colour is DieColour.BLUE else turn.state.model.green_faces
+    )
+    rolled = turn.roll(
         custom(6, labels=(colour.value,)),
         purpose=f"{bot.id}: {colour.value} die (movement)",
         rule=c.COMBAT,
     )
-    speed = ctx.state.kind_of(bot).basic_speed
+    speed = turn.state.kind_of(bot).basic_speed
     modifier = faces[rolled.total - 1]
     steps = max(1, speed + modifier)
-    ctx.emit(
+    turn.emit(
         MovementRolled(
             aircraft=bot.id,
             rule=f"{c.COMBAT}; {c.BASE_GAME}: steps = basic speed + die face",

@@ -12,13 +12,13 @@ from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.conflict_of_heroes.actions import actions
 from umpire.engine.rulesets.conflict_of_heroes.board import board
 from umpire.engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
-from umpire.engine.rulesets.conflict_of_heroes.decide import DISPATCH, decide
+from umpire.engine.rulesets.conflict_of_heroes.decide import decide
 from umpire.engine.rulesets.conflict_of_heroes.events import EVENTS
 from umpire.engine.rulesets.conflict_of_heroes.evolve import evolve
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 from umpire.engine.rulesets.conflict_of_heroes.state import State
 from umpire.engine.rulesets.conflict_of_heroes.terms import SEED
-from umpire.engine.rulesets.conflict_of_heroes.view import redact, view
+from umpire.engine.rulesets.conflict_of_heroes.view import SECRETS, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="conflict_of_heroes",
@@ -29,15 +29,12 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=EVENTS,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=redact,
-    secret_fields=(),
-    data_package=__name__,
+    secrets=SECRETS,
     default_scenario="sample-crossroads",
     seed_title="Conflict of Heroes Solo Expansion rules summary",
     actions=actions,

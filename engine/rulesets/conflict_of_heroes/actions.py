@@ -25,7 +25,7 @@ from umpire.engine.rulesets.conflict_of_heroes.commands import (
     UnitAction,
 )
 from umpire.engine.rulesets.conflict_of_heroes.state import State
-from umpire.engine.rulesets.conflict_of_heroes.terms import Side, Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side, WhoseTurn, cite
 
 # Groups are offered one variant per set of acting units up to this many units; beyond,
 # each unit alone and all of them together (2^n variants would ride in every frame).
@@ -164,7 +164,7 @@ def _positions(state: State, hexes: Schema) -> list[dict[str, Schema]]:
 
 def actions(state: State, role: Role) -> list[Action]:
     """The player's commands now: their turn's actions or the AI turn, then reports."""
-    if state.turn is Turn.AI:
+    if state.turn is WhoseTurn.AI:
         cards = {"items": one_of(sorted(state.deck))} if state.deck else {"maxItems": 0}
         turn = [
             offer(TakeAiTurn, cite("4.0"), "Take the AI's turn: draw an Order Card", cards=cards)

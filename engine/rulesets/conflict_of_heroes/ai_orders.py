@@ -22,7 +22,6 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiTargetSelected,
     AiUnitSelected,
 )
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.movement import (
     DISENGAGE_KEYS,
     HEX_KEYS,
@@ -36,6 +35,7 @@ from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer, choo
 from umpire.engine.rulesets.conflict_of_heroes.state import Unit
 from umpire.engine.rulesets.conflict_of_heroes.targeting import choose_fire_target
 from umpire.engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 UNHIT: Key[AiOption] = Key("un-hit AI before a hit AI (5.1.1)", lambda o: int(o.ai.hit), Prefer.LOW)
 MOVE_KEYS: tuple[Key[AiOption], ...] = (
@@ -79,13 +79,16 @@ def ai_keys(order: Order) -> list[Key[AiOption]]:
 
 
 def execute(
-    j: Journal, order: Order, options: list[AiOption], rejected: list[tuple[str, str]]
+    turn: ConflictOfHeroesTurn,
+    order: Order,
+    options: list[AiOption],
+    rejected: list[tuple[str, str]],
 ) -> Executed:
     """Pick the AI (5.1.1) and carry out the order with it."""
     for o in options:
-        o.dm = dm(j.state, o.ai.hex)
+        o.dm = dm(turn.state, o.ai.hex)
     choice = choose(
-        j,
+        turn,
         [(o.ai.id, o) for o in options],
         ai_keys(order),
         purpose=f"5.1.1 AI for '{order.text}'",
@@ -93,7 +96,7 @@ def execute(
         rejected=rejected,
     )
     option = choice.item
-    j.emit(
+    turn.emit(
         AiUnitSelected(
             unit=option.ai.id,
             order=order.text,
@@ -104,9 +107,9 @@ def execute(
         )
     )
     if order.action is OrderAction.FIRE:
-        return _fire(j, order, option)
+        return _fire(turn, order, option)
     if order.action is OrderAction.RALLY:
-        j.emit(
+        turn.emit(
             AiRallied(
                 unit=option.ai.id,
                 ap_cost=option.ai.rally_cost,
@@ -117,18 +120,18 @@ def execute(
         )
         return Executed(option.ai.id, option.ai.rally_cost)
     if option.disengage:
-        return _move(j, option, "", option.hexes[""], DISENGAGE_KEYS, cite("5.1"), order)
+        return _move(turn, option, "", option.hexes[""], DISENGAGE_KEYS, cite("5.1"), order)
     if option.pivot:
-        return _pivot(j, option.ai)
-    target = _move_target(j, option)
-    return _move(j, option, target.id, option.hexes[target.id], HEX_KEYS, cite("5.3"), order)
+        return _pivot(turn, option.ai)
+    target = _move_target(turn, option)
+    return _move(turn, option, target.id, option.hexes[target.id], HEX_KEYS, cite("5.3"), order)
 
 
-def _fire(j: Journal, order: Order, option: AiOption) -> Executed:
+def _fire(turn: ConflictOfHeroesTurn, order: Order, option: AiOption) -> Executed:
     ai = option.ai
-    choice = choose_fire_target(j, option)
+    choice = choose_fire_target(turn, option)
     target = choice.item
-    j.emit(
+    turn.emit(
         AiTargetSelected(
             unit=ai.id,
             target=target.id,
@@ -141,9 +144,9 @@ def _fire(j: Journal, order: Order, option: AiOption) -> Executed:
             f"{target.total_dv}, needs {target.needed}+): {choice.how}",
         )
     )
-    rolled = j.roll(two_d6(), purpose=f"{ai.id} fires at {target.id}", rule=cite("5.0"))
+    rolled = turn.roll(two_d6(), purpose=f"{ai.id} fires at {target.id}", rule=cite("5.0"))
     hit = rolled.total >= target.needed
-    j.emit(
+    turn.emit(
         AiFired(
             unit=ai.id,
             target=target.id,
@@ -161,7 +164,7 @@ def _fire(j: Journal, order: Order, option: AiOption) -> Executed:
     return Executed(ai.id, ai.fire_cost)
 
 
-def _move_target(j: Journal, option: AiOption) -> Target:
+def _move_target(turn: ConflictOfHeroesTurn, option: AiOption) -> Target:
     """'Executing an AI Order': equally distant targets, one chosen at random."""
     closest = [t for t in option.targets if t.distance == option.distance]
     usable = [(t.id, t) for t in closest if t.id in option.hexes]
@@ -174,14 +177,14 @@ def _move_target(j: Journal, option: AiOption) -> Target:
         if t.distance != option.distance
     ]
     choice = choose(
-        j,
+        turn,
         usable,
         (),
         purpose=f"target for {option.ai.id} to move towards",
         rule=cite("5.0"),
         rejected=rejected,
     )
-    j.emit(
+    turn.emit(
         AiTargetSelected(
             unit=option.ai.id,
             target=choice.item.id,
@@ -196,7 +199,7 @@ def _move_target(j: Journal, option: AiOption) -> Target:
 
 
 def _move(
-    j: Journal,
+    turn: ConflictOfHeroesTurn,
     option: AiOption,
     target_id: str,
     hexes: list[HexOption],
@@ -206,7 +209,7 @@ def _move(
 ) -> Executed:
     ai = option.ai
     choice = choose(
-        j,
+        turn,
         [(h.label, h) for h in hexes],
         keys,
         purpose=f"hex for {ai.id}",
@@ -215,11 +218,11 @@ def _move(
     )
     to = choice.item
     target_hex = next((t.hex for t in option.targets if t.id == target_id), to.label)
-    travel = j.state.rules.grid.direction_to(hex_of(ai.hex), hex_of(to.label)) or 0
-    facing = facing_after_move(j.state, to.label, target_hex, travel)
+    travel = turn.state.rules.grid.direction_to(hex_of(ai.hex), hex_of(to.label)) or 0
+    facing = facing_after_move(turn.state, to.label, target_hex, travel)
     low_risk = order.action is OrderAction.LOW_RISK_MOVE
     what = "disengages from close combat" if option.disengage else f"moves towards {target_id}"
-    j.emit(
+    turn.emit(
         AiMoved(
             unit=ai.id,
             from_hex=ai.hex,
@@ -237,19 +240,19 @@ def _move(
     return Executed(ai.id, to.cost)
 
 
-def _pivot(j: Journal, ai: Unit) -> Executed:
+def _pivot(turn: ConflictOfHeroesTurn, ai: Unit) -> Executed:
     """5.3.1: no hex for a low-risk move: pivot towards a flanking Unit (closest first)."""
-    flankers = flanking_units(j.state, ai)
+    flankers = flanking_units(turn.state, ai)
     choice = choose(
-        j,
+        turn,
         [(u.id, u) for u in flankers],
-        (Key("closest flanking Unit", lambda u: distance(j.state, ai.hex, u.hex), Prefer.LOW),),
+        (Key("closest flanking Unit", lambda u: distance(turn.state, ai.hex, u.hex), Prefer.LOW),),
         purpose=f"flanking Unit for {ai.id} to pivot towards",
         rule=cite("5.3.1"),
     )
-    facing = pivot_facing(j.state, ai, choice.item)
-    cost = j.state.rules.pivot_cost
-    j.emit(
+    facing = pivot_facing(turn.state, ai, choice.item)
+    cost = turn.state.rules.pivot_cost
+    turn.emit(
         AiPivoted(
             unit=ai.id,
             facing=facing,

@@ -1,4 +1,4 @@
-"""4.0 AI Turn: draw an Order Card and execute one order on it, or pass.
+"""4.0 AI WhoseTurn: draw an Order Card and execute one order on it, or pass.
 
 Seed 003_368c69a730e6e14a.txt 4.0: the Mission Track check of a Green card; then the
 Priority Orders, then the Tactical Orders, top down, until one can be executed; Blue
@@ -24,7 +24,6 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     MissionTrackChecked,
     RoundEnded,
 )
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.orders import Order, OrderAction
 from umpire.engine.rulesets.conflict_of_heroes.spent_check import spent_check
 from umpire.engine.rulesets.conflict_of_heroes.state import Card, Instruction, State
@@ -33,9 +32,10 @@ from umpire.engine.rulesets.conflict_of_heroes.terms import (
     DrawPurpose,
     Section,
     Side,
-    Turn,
+    WhoseTurn,
     cite,
 )
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 
 class Plan:
@@ -64,14 +64,14 @@ def mission_count(state: State) -> int:
     return len(on_map) + state.rumored_counters + state.reinforcements_this_round
 
 
-def check_mission_track(j: Journal, card: Card) -> None:
+def check_mission_track(turn: ConflictOfHeroesTurn, card: Card) -> None:
     """4.0 Mission Track Advance: a Green card's requirement against the count."""
     if card.colour is not CardColour.GREEN or card.mission_requirement is None:
         return
-    count = mission_count(j.state)
+    count = mission_count(turn.state)
     advanced = count <= card.mission_requirement
-    track = j.state.mission_track + (1 if advanced else 0)
-    j.emit(
+    track = turn.state.mission_track + (1 if advanced else 0)
+    turn.emit(
         MissionTrackChecked(
             card=card.number,
             requirement=card.mission_requirement,
@@ -118,15 +118,15 @@ def _label(section: Section, index: int, order: Order) -> str:
     return f"{section.value} {index}: {order.text}"
 
 
-def ai_turn(j: Journal) -> None:
+def ai_turn(turn: ConflictOfHeroesTurn) -> None:
     """4.0: draw, check the Mission Track, execute the first executable order or pass."""
-    card = draw_card(j, DrawPurpose.AI_TURN, cite("4.0"))
-    check_mission_track(j, card)
+    card = draw_card(turn, DrawPurpose.AI_TURN, cite("4.0"))
+    check_mission_track(turn, card)
     listed = [(Section.PRIORITY, i + 1, o) for i, o in enumerate(card.priority_orders)]
     listed += [(Section.TACTICAL, i + 1, o) for i, o in enumerate(card.tactical_orders)]
     tried: list[Candidate] = []
     for k, (section, index, order) in enumerate(listed):
-        result = plan(j.state, card, order)
+        result = plan(turn.state, card, order)
         if isinstance(result, str):
             tried.append(
                 Candidate(option=_label(section, index, order), chosen=False, reason=result)
@@ -141,7 +141,7 @@ def ai_turn(j: Journal) -> None:
             Candidate(option=_label(s, i, o), chosen=False, reason="not reached")
             for s, i, o in listed[k + 1 :]
         ]
-        j.emit(
+        turn.emit(
             AiOrderSelected(
                 card=card.number,
                 section=section,
@@ -154,9 +154,9 @@ def ai_turn(j: Journal) -> None:
                 f"{index} '{order.text}' is the first that can be executed",
             )
         )
-        _carry_out(j, card, result)
+        _carry_out(turn, card, result)
         return
-    j.emit(
+    turn.emit(
         AiPassed(
             card=card.number,
             rule=cite("4.0"),
@@ -164,16 +164,16 @@ def ai_turn(j: Journal) -> None:
             explanation=f"no order on card {card.number} can be executed: the AI passes",
         )
     )
-    player_passed = j.state.last_passed is Turn.PLAYER
-    j.emit(AiTurnEnded(passed=True))
+    player_passed = turn.state.last_passed is WhoseTurn.PLAYER
+    turn.emit(AiTurnEnded(passed=True))
     if player_passed:
-        end_round(j, "the player passed and then the AI passed")
+        end_round(turn, "the player passed and then the AI passed")
 
 
-def _carry_out(j: Journal, card: Card, p: Plan) -> None:
+def _carry_out(turn: ConflictOfHeroesTurn, card: Card, p: Plan) -> None:
     if p.instruction is not None and p.kind is not None:
         kind = p.kind
-        j.emit(
+        turn.emit(
             MissionInstructionIssued(
                 kind=kind,
                 number=p.instruction.number,
@@ -184,37 +184,39 @@ def _carry_out(j: Journal, card: Card, p: Plan) -> None:
             )
         )
         mission.carry_out(
-            j, p.instruction, cite("7.0" if kind is OrderAction.COUNTERACTION else "7.1")
+            turn, p.instruction, cite("7.0" if kind is OrderAction.COUNTERACTION else "7.1")
         )
     done: Executed | None = None
     if p.order is not None:
-        done = execute(j, p.order, p.options, p.rejected)
+        done = execute(turn, p.order, p.options, p.rejected)
     if card.colour is CardColour.GREEN and done is not None and done.ap_cost > 0:
-        spent_check(j, Side.AI, (done.unit,), done.ap_cost)
-    j.emit(AiTurnEnded(passed=False))
+        spent_check(turn, Side.AI, (done.unit,), done.ap_cost)
+    turn.emit(AiTurnEnded(passed=False))
 
 
-def end_round(j: Journal, why: str) -> None:
+def end_round(turn: ConflictOfHeroesTurn, why: str) -> None:
     """3.0: consecutive passes end the round; every counter is fresh again and the CAPs
     are reset (less the destroyed Units on the CAP track, 7.3)."""
-    ended = mission.last_round_over(j.state)
+    ended = mission.last_round_over(turn.state)
     if ended is not None:
-        j.emit(ended)
+        turn.emit(ended)
         return
-    r = j.state.rules
-    caps = max(0, r.player_caps - j.state.destroyed_player_units * r.caps_lost_per_destroyed_unit)
-    j.emit(
+    r = turn.state.rules
+    caps = max(
+        0, r.player_caps - turn.state.destroyed_player_units * r.caps_lost_per_destroyed_unit
+    )
+    turn.emit(
         RoundEnded(
-            round=j.state.round + 1,
+            round=turn.state.round + 1,
             caps=caps,
             rule=cite("3.0"),
-            explanation=f"{why}: round {j.state.round} is over; round {j.state.round + 1} "
+            explanation=f"{why}: round {turn.state.round} is over; round {turn.state.round + 1} "
             f"begins with every counter fresh and {caps} CAPs",
         )
     )
     if r.reshuffle_each_round:
         reshuffle(
-            j,
+            turn,
             cite("3.0") + " (new round: discards reshuffled, README)",
             "a new round: the discards are reshuffled into the deck",
         )

@@ -11,27 +11,26 @@ from typing import Any
 
 from msgspec import Struct
 
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.conflict_of_heroes import commands as cmd
 from umpire.engine.rulesets.conflict_of_heroes import player_turn, reports
 from umpire.engine.rulesets.conflict_of_heroes.ai_turn import ai_turn
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
-from umpire.engine.rulesets.conflict_of_heroes.state import State
-from umpire.engine.rulesets.conflict_of_heroes.terms import Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.terms import WhoseTurn, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 
-def _ai_turn(j: Journal, command: cmd.TakeAiTurn) -> None:
-    if j.state.turn is not Turn.AI:
+def _ai_turn(turn: ConflictOfHeroesTurn, command: cmd.TakeAiTurn) -> None:
+    if turn.state.turn is not WhoseTurn.AI:
         raise RuleError(
             "it is the player's turn: take one player action (or Pass) first (3.0)",
             rule=cite("4.0"),
         )
-    ai_turn(j)
+    ai_turn(turn)
 
 
-DISPATCH: Dispatch[Callable[[Journal, Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[ConflictOfHeroesTurn, Any], None]] = Dispatch(
     {
         cmd.UnitAction: player_turn.unit_action,
         cmd.CommandAction: player_turn.command_action,
@@ -48,15 +47,20 @@ DISPATCH: Dispatch[Callable[[Journal, Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events `command` causes in `state`, rolling `dice` where the rules say."""
-    handler = DISPATCH.handler(command)
-    j = Journal(state, dice, getattr(command, "cards", ()))
-    handler(j, command)
-    if j.cards:
+def _name_cards(turn: ConflictOfHeroesTurn, command: Struct) -> None:
+    """Physical-deck mode: the Order Cards the command names, drawn in order (4.0)."""
+    turn.name_cards(getattr(command, "cards", ()))
+
+
+def _every_named_card_drawn(turn: ConflictOfHeroesTurn) -> None:
+    """A command may not name more Order Cards than it draws (4.0)."""
+    if turn.cards:
         raise RuleError(
-            f"Order Cards {j.cards} were named but this command drew only "
-            f"{len(getattr(command, 'cards', ())) - len(j.cards)}",
+            f"Order Cards {turn.cards} were named but this command drew only "
+            f"{turn.named - len(turn.cards)}",
             rule=cite("4.0"),
         )
-    return j.events
+
+
+# The events `command` causes in `state`, rolling `dice` where the rules say.
+decide = decider(DISPATCH, ConflictOfHeroesTurn, begin=_name_cards, end=_every_named_card_drawn)

@@ -18,21 +18,21 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     DeckReshuffled,
     OrderCardDrawn,
 )
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.state import Card
 from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, DrawPurpose, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 EMPTY_DECK_RULE = cite("4.0") + " (deck exhausted: discards reshuffled, README)"
 
 
-def reshuffle(j: Journal, rule: str, why: str) -> None:
+def reshuffle(turn: ConflictOfHeroesTurn, rule: str, why: str) -> None:
     """Return every discard to the deck (nothing happens without discards)."""
-    cards = tuple(sorted(j.state.discards))
+    cards = tuple(sorted(turn.state.discards))
     if cards:
-        j.emit(DeckReshuffled(cards=cards, rule=rule, explanation=why))
+        turn.emit(DeckReshuffled(cards=cards, rule=rule, explanation=why))
 
 
-def draw_card(j: Journal, purpose: DrawPurpose, rule: str) -> Card:
+def draw_card(turn: ConflictOfHeroesTurn, purpose: DrawPurpose, rule: str) -> Card:
     """Draw one Order Card and discard it; an empty deck first takes back the discards.
 
     In physical-deck mode (the command names its cards) the next named card is used and
@@ -40,30 +40,30 @@ def draw_card(j: Journal, purpose: DrawPurpose, rule: str) -> Card:
     not in the deck, or when the command named too few cards, and OpponentDiceRefused for
     named cards in a game not created to allow the opponent's dice (the draw is the AI's).
     """
-    if not j.state.deck:
-        reshuffle(j, EMPTY_DECK_RULE, "the deck is empty: the discards are reshuffled into it")
-    remaining = sorted(j.state.deck)
+    if not turn.state.deck:
+        reshuffle(turn, EMPTY_DECK_RULE, "the deck is empty: the discards are reshuffled into it")
+    remaining = sorted(turn.state.deck)
     if not remaining:
         raise RuleError("the Order Card deck is empty and has no discards to reshuffle", rule=rule)
-    if j.physical:
-        j.check_opponent_entry(f"Order Card draw: {purpose.value}", rule)
-        if not j.cards:
+    if turn.physical:
+        turn.check_opponent_entry(f"Order Card draw: {purpose.value}", rule)
+        if not turn.cards:
             raise RuleError(
                 f"this command needs another Order Card draw ({purpose.value}) but the cards "
                 f"named ran out; the deck holds {remaining}",
                 rule=rule,
             )
-        number = j.cards.pop(0)
+        number = turn.cards.pop(0)
         if number not in remaining:
             raise RuleError(
                 f"Order Card {number} is not in the deck; the deck holds {remaining} "
-                f"(discards {sorted(j.state.discards)}, removed {sorted(j.state.removed)})",
+                f"(discards {sorted(turn.state.discards)}, removed {sorted(turn.state.removed)})",
                 rule=rule,
             )
         dice: tuple[int, ...] = ()
         how = f"the player drew card {number} from the physical deck"
     else:
-        rolled = j.roll(
+        rolled = turn.roll(
             draw(len(remaining)), purpose=f"Order Card draw: {purpose.value}", rule=rule
         )
         number = remaining[rolled.total - 1]
@@ -72,31 +72,31 @@ def draw_card(j: Journal, purpose: DrawPurpose, rule: str) -> Card:
             f"draw {rolled.total} of {len(remaining)} (cards in ascending number order) "
             f"is card {number}"
         )
-    j.last_draw_dice = dice
-    j.emit(
+    turn.last_draw_dice = dice
+    turn.emit(
         OrderCardDrawn(
             card=number,
             purpose=purpose,
             remaining=len(remaining) - 1,
-            by_player=j.physical,
+            by_player=turn.physical,
             rule=rule,
             dice=dice,
             explanation=f"{how}; it is discarded after use",
         )
     )
-    return j.state.card(number)
+    return turn.state.card(number)
 
 
-def remove_command_card(j: Journal) -> None:
+def remove_command_card(turn: ConflictOfHeroesTurn) -> None:
     """7.3: after an AI is destroyed, draw and discard until a Blue Command card is drawn
     and remove it from the game, unless only one Command card is left in the deck; then
     add all discards back and reshuffle."""
     rule = cite("7.3")
-    in_game = sorted((*j.state.deck, *j.state.discards))
-    blues = [c for c in in_game if j.state.card(c).colour is CardColour.BLUE]
+    in_game = sorted((*turn.state.deck, *turn.state.discards))
+    blues = [c for c in in_game if turn.state.card(c).colour is CardColour.BLUE]
     if len(blues) <= 1:
         kept = blues[0] if blues else 0
-        j.emit(
+        turn.emit(
             CommandCardKept(
                 card=kept,
                 rule=rule,
@@ -106,9 +106,9 @@ def remove_command_card(j: Journal) -> None:
         )
     else:
         while True:
-            card = draw_card(j, DrawPurpose.DESTROYED_AI, rule)
+            card = draw_card(turn, DrawPurpose.DESTROYED_AI, rule)
             if card.colour is CardColour.BLUE:
-                j.emit(
+                turn.emit(
                     CommandCardRemoved(
                         card=card.number,
                         rule=rule,
@@ -117,4 +117,4 @@ def remove_command_card(j: Journal) -> None:
                     )
                 )
                 break
-    reshuffle(j, rule, "7.3: all discarded cards are added back and the deck is reshuffled")
+    reshuffle(turn, rule, "7.3: all discarded cards are added back and the deck is reshuffled")

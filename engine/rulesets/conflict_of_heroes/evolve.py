@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from umpire.engine.rulesets.conflict_of_heroes import events as ev
 from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
-from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, WhoseTurn
 
 
 def _units(state: State, unit_ids: tuple[str, ...] | set[str], **changes: object) -> State:
@@ -25,7 +25,7 @@ def _move(state: State, moves: tuple[ev.Moved, ...]) -> State:
     return replace(state, units=tuple(units))
 
 
-def _pass(state: State, side: Turn, passed: bool) -> Turn | None:
+def _pass(state: State, side: WhoseTurn, passed: bool) -> WhoseTurn | None:
     return side if passed else None
 
 
@@ -36,8 +36,8 @@ def evolve(state: State, event: Struct) -> State:
             s = replace(
                 state,
                 caps=state.caps - event.caps,
-                turn=Turn.AI,
-                last_passed=_pass(state, Turn.PLAYER, event.kind is PlayerAction.PASS),
+                turn=WhoseTurn.AI,
+                last_passed=_pass(state, WhoseTurn.PLAYER, event.kind is PlayerAction.PASS),
             )
             return _move(s, event.moves)
         case ev.OrderCardDrawn():
@@ -71,13 +71,15 @@ def evolve(state: State, event: Struct) -> State:
             hex_ = u.hex if u else "0000"
             return _move(state, (ev.Moved(unit=event.unit, hex=hex_, facing=event.facing),))
         case ev.AiTurnEnded():
-            return replace(state, turn=Turn.PLAYER, last_passed=_pass(state, Turn.AI, event.passed))
+            return replace(
+                state, turn=WhoseTurn.PLAYER, last_passed=_pass(state, WhoseTurn.AI, event.passed)
+            )
         case ev.RoundEnded():
             return replace(
                 _units(state, {u.id for u in state.units}, fresh=True),
                 round=event.round,
                 caps=event.caps,
-                turn=Turn.PLAYER,
+                turn=WhoseTurn.PLAYER,
                 last_passed=None,
                 reinforcements_this_round=0,
             )

@@ -20,10 +20,10 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiReinforcementEntered,
     MissionHexChosen,
 )
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer, choose
 from umpire.engine.rulesets.conflict_of_heroes.state import Instruction, State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import MissionTarget, Side, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 from umpire.events.types import GameEnded
 
 RULE_END = cite("7.0") + " (the mission's end, README)"
@@ -59,11 +59,11 @@ def unexecutable(state: State, instruction: Instruction) -> str:
     return ""
 
 
-def carry_out(j: Journal, instruction: Instruction, rule: str) -> None:
+def carry_out(turn: ConflictOfHeroesTurn, instruction: Instruction, rule: str) -> None:
     """Place the instruction's reinforcements and name the hex it targets."""
-    ready, _ = entering(j.state, instruction)
+    ready, _ = entering(turn.state, instruction)
     for u in ready:
-        j.emit(
+        turn.emit(
             AiReinforcementEntered(
                 unit=u.id,
                 hex=u.hex,
@@ -74,11 +74,11 @@ def carry_out(j: Journal, instruction: Instruction, rule: str) -> None:
             )
         )
     if instruction.target is MissionTarget.MOST_EXPOSED_AI_HEX:
-        _most_exposed(j, instruction, rule)
+        _most_exposed(turn, instruction, rule)
 
 
-def _most_exposed(j: Journal, instruction: Instruction, rule: str) -> None:
-    state = j.state
+def _most_exposed(turn: ConflictOfHeroesTurn, instruction: Instruction, rule: str) -> None:
+    state = turn.state
     keys: tuple[Key[Unit], ...] = (
         Key(
             "in the most Units' Fire Zones",
@@ -88,14 +88,14 @@ def _most_exposed(j: Journal, instruction: Instruction, rule: str) -> None:
         Key("the lowest DM", lambda u: dm(state, u.hex), Prefer.LOW),
     )
     choice = choose(
-        j,
+        turn,
         [(f"{u.hex} ({u.id})", u) for u in active(state, Side.AI)],
         keys,
         purpose="the most exposed AI hex",
         rule=rule,
     )
     hex_ = choice.item.hex
-    j.emit(
+    turn.emit(
         MissionHexChosen(
             target=instruction.target.value,
             hex=hex_,

@@ -1,4 +1,4 @@
-"""3.0 Player Turn: exactly one of an AP action, a CAP action, a card action, a stall or a
+"""3.0 Player WhoseTurn: exactly one of an AP action, a CAP action, a card action, a stall or a
 pass, then play advances to the AI turn.
 
 Seed 003_368c69a730e6e14a.txt 3.0, 3.1, 3.1.1, 3.2.1, 3.2.2, 3.3. The player reports the
@@ -20,15 +20,15 @@ from umpire.engine.rulesets.conflict_of_heroes.commands import (
     UnitAction,
 )
 from umpire.engine.rulesets.conflict_of_heroes.events import Moved, PlayerActed
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.spent_check import spent_check
 from umpire.engine.rulesets.conflict_of_heroes.state import State
-from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, Turn, cite
+from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, WhoseTurn, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 
 def require_player_turn(state: State) -> None:
     """3.0 / 4.0: turns alternate; a player action needs the player's turn."""
-    if state.turn is not Turn.PLAYER:
+    if state.turn is not WhoseTurn.PLAYER:
         raise RuleError(
             "it is the AI's turn: send TakeAiTurn (4.0) before the next player action",
             rule=cite("3.0"),
@@ -87,16 +87,16 @@ def placements(
     return tuple(out)
 
 
-def unit_action(j: Journal, cmd: UnitAction) -> None:
+def unit_action(turn: ConflictOfHeroesTurn, cmd: UnitAction) -> None:
     """3.1: fresh Unit(s) act for `ap` APs (plus `caps` CAPs, 3.2.1); AP Spent Check on
     the AP part only; a group action's failed check marks every unit spent (3.1.1)."""
-    s, rule = j.state, cite("3.1")
+    s, rule = turn.state, cite("3.1")
     require_player_turn(s)
     player_units(s, cmd.units, fresh=True, rule=rule)
     check_aps(s, cmd.ap, rule)
     check_caps(s, cmd.caps)
     moved = placements(s, cmd.moves, cmd.units, rule)
-    j.emit(
+    turn.emit(
         PlayerActed(
             kind=PlayerAction.UNIT,
             action=cmd.action,
@@ -110,18 +110,18 @@ def unit_action(j: Journal, cmd: UnitAction) -> None:
             + (f" + {cmd.caps} CAP (3.2.1)" if cmd.caps else ""),
         )
     )
-    spent_check(j, Side.PLAYER, cmd.units, cmd.ap)
+    spent_check(turn, Side.PLAYER, cmd.units, cmd.ap)
 
 
-def command_action(j: Journal, cmd: CommandAction) -> None:
+def command_action(turn: ConflictOfHeroesTurn, cmd: CommandAction) -> None:
     """3.2.2: fresh or spent Unit(s) act paying only CAPs; no AP Spent Check, the
     fresh/spent status does not change."""
-    s, rule = j.state, cite("3.2.2")
+    s, rule = turn.state, cite("3.2.2")
     require_player_turn(s)
     player_units(s, cmd.units, fresh=False, rule=rule)
     check_caps(s, cmd.caps)
     moved = placements(s, cmd.moves, cmd.units, rule)
-    j.emit(
+    turn.emit(
         PlayerActed(
             kind=PlayerAction.COMMAND,
             action=cmd.action,
@@ -136,9 +136,9 @@ def command_action(j: Journal, cmd: CommandAction) -> None:
     )
 
 
-def card_action(j: Journal, cmd: CardAction) -> None:
+def card_action(turn: ConflictOfHeroesTurn, cmd: CardAction) -> None:
     """3.3: play an Action Card paid with APs and/or CAPs; AP Spent Check if APs paid."""
-    s, rule = j.state, cite("3.3")
+    s, rule = turn.state, cite("3.3")
     require_player_turn(s)
     if cmd.ap and not cmd.units:
         raise RuleError("a card paid with APs needs the fresh Unit(s) that pay them", rule=rule)
@@ -146,7 +146,7 @@ def card_action(j: Journal, cmd: CardAction) -> None:
     check_aps(s, cmd.ap, rule)
     check_caps(s, cmd.caps)
     moved = placements(s, cmd.moves, cmd.units, rule)
-    j.emit(
+    turn.emit(
         PlayerActed(
             kind=PlayerAction.CARD,
             units=cmd.units,
@@ -160,16 +160,16 @@ def card_action(j: Journal, cmd: CardAction) -> None:
         )
     )
     if cmd.ap:
-        spent_check(j, Side.PLAYER, cmd.units, cmd.ap)
+        spent_check(turn, Side.PLAYER, cmd.units, cmd.ap)
 
 
-def stall(j: Journal, cmd: Stall) -> None:
+def stall(turn: ConflictOfHeroesTurn, cmd: Stall) -> None:
     """3.0 Stall: 1 AP from a fresh Unit (then an AP Spent Check, 3.1.1) or 1 CAP."""
-    s, rule = j.state, cite("3.0") + " Stall"
+    s, rule = turn.state, cite("3.0") + " Stall"
     require_player_turn(s)
     if cmd.unit:
         player_units(s, (cmd.unit,), fresh=True, rule=rule)
-        j.emit(
+        turn.emit(
             PlayerActed(
                 kind=PlayerAction.STALL,
                 units=(cmd.unit,),
@@ -178,23 +178,23 @@ def stall(j: Journal, cmd: Stall) -> None:
                 explanation=f"stall: {cmd.unit} spends 1 AP",
             )
         )
-        spent_check(j, Side.PLAYER, (cmd.unit,), 1)
+        spent_check(turn, Side.PLAYER, (cmd.unit,), 1)
         return
     if s.caps < 1:
         raise RuleError(
             "a stall needs 1 AP from a fresh Unit (name it) or 1 CAP, and no CAPs are left",
             rule=rule,
         )
-    j.emit(
+    turn.emit(
         PlayerActed(kind=PlayerAction.STALL, caps=1, rule=rule, explanation="stall: 1 CAP spent")
     )
 
 
-def pass_turn(j: Journal, cmd: Pass) -> None:
+def pass_turn(turn: ConflictOfHeroesTurn, cmd: Pass) -> None:
     """3.0 Pass: nothing spent; a pass right after the AI's pass ends the round."""
-    s, rule = j.state, cite("3.0") + " Pass"
+    s, rule = turn.state, cite("3.0") + " Pass"
     require_player_turn(s)
-    ai_passed = s.last_passed is Turn.AI
-    j.emit(PlayerActed(kind=PlayerAction.PASS, rule=rule, explanation="the player passes"))
+    ai_passed = s.last_passed is WhoseTurn.AI
+    turn.emit(PlayerActed(kind=PlayerAction.PASS, rule=rule, explanation="the player passes"))
     if ai_passed:
-        end_round(j, "the AI passed and then the player passed")
+        end_round(turn, "the AI passed and then the player passed")

@@ -18,7 +18,7 @@ from typing import Generic, TypeVar
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom, d6
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 T = TypeVar("T")
 
@@ -75,7 +75,7 @@ class Choice(Generic[T]):
 
 
 def choose(
-    j: Journal,
+    turn: ConflictOfHeroesTurn,
     options: Sequence[tuple[str, T]],
     keys: Sequence[Key[T]],
     *,
@@ -103,7 +103,7 @@ def choose(
         else:
             spec, per = custom(n), 1
         while True:
-            rolled = j.roll(spec, purpose=f"{purpose}: random choice among {n}", rule=rule)
+            rolled = turn.roll(spec, purpose=f"{purpose}: random choice among {n}", rule=rule)
             dice.append(rolled.roll)
             if rolled.total <= per * n:
                 break

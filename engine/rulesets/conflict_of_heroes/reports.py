@@ -23,10 +23,10 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     PositionReported,
     UnitDestroyed,
 )
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.mission import side_gone
 from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 
 def _counter(state: State, uid: str, rule: str) -> Unit:
@@ -40,22 +40,22 @@ def _counter(state: State, uid: str, rule: str) -> Unit:
     return u
 
 
-def report_hit(j: Journal, cmd: ReportHit) -> None:
+def report_hit(turn: ConflictOfHeroesTurn, cmd: ReportHit) -> None:
     """A hit marker placed on, or rallied off, a counter (base game)."""
-    u = _counter(j.state, cmd.unit, cite("5.2"))
+    u = _counter(turn.state, cmd.unit, cite("5.2"))
     if u.hit == cmd.hit:
         raise RuleError(f"{u.id} is already {'hit' if u.hit else 'unhit'}", rule=cite("5.2"))
-    j.emit(HitReported(unit=u.id, hit=cmd.hit))
+    turn.emit(HitReported(unit=u.id, hit=cmd.hit))
 
 
-def report_destroyed(j: Journal, cmd: ReportDestroyed) -> None:
+def report_destroyed(turn: ConflictOfHeroesTurn, cmd: ReportDestroyed) -> None:
     """7.3: remove the counter; a Unit goes to the CAP track, an AI costs a Command card."""
     rule = cite("7.3")
-    u = _counter(j.state, cmd.unit, rule)
-    r = j.state.rules
-    lost = j.state.destroyed_player_units + (1 if u.side is Side.PLAYER else 0)
+    u = _counter(turn.state, cmd.unit, rule)
+    r = turn.state.rules
+    lost = turn.state.destroyed_player_units + (1 if u.side is Side.PLAYER else 0)
     per_round = max(0, r.player_caps - lost * r.caps_lost_per_destroyed_unit)
-    j.emit(
+    turn.emit(
         UnitDestroyed(
             unit=u.id,
             side=u.side,
@@ -69,23 +69,23 @@ def report_destroyed(j: Journal, cmd: ReportDestroyed) -> None:
         )
     )
     if u.side is Side.AI:
-        remove_command_card(j)
-    ended = side_gone(j.state)
+        remove_command_card(turn)
+    ended = side_gone(turn.state)
     if ended is not None:
-        j.emit(ended)
+        turn.emit(ended)
 
 
-def report_position(j: Journal, cmd: ReportPosition) -> None:
+def report_position(turn: ConflictOfHeroesTurn, cmd: ReportPosition) -> None:
     """A counter's hex and facing as on the table (reinforcements, corrections)."""
     rule = cite("5.3.1")
-    u = _counter(j.state, cmd.unit, rule)
-    if not on_map(j.state, cmd.hex) or terrain(j.state, cmd.hex).impassable:
+    u = _counter(turn.state, cmd.unit, rule)
+    if not on_map(turn.state, cmd.hex) or terrain(turn.state, cmd.hex).impassable:
         raise RuleError(f"hex {cmd.hex} is off the map or impassable", rule=rule)
-    if u.side is Side.AI and cmd.in_play and ai_at(j.state, cmd.hex, but=u.id) is not None:
+    if u.side is Side.AI and cmd.in_play and ai_at(turn.state, cmd.hex, but=u.id) is not None:
         raise RuleError(f"hex {cmd.hex} holds another AI: AIs will not stack (5.3.1)", rule=rule)
-    j.emit(PositionReported(unit=u.id, hex=cmd.hex, facing=cmd.facing, in_play=cmd.in_play))
+    turn.emit(PositionReported(unit=u.id, hex=cmd.hex, facing=cmd.facing, in_play=cmd.in_play))
 
 
-def report_counters(j: Journal, cmd: ReportCounters) -> None:
+def report_counters(turn: ConflictOfHeroesTurn, cmd: ReportCounters) -> None:
     """4.0: Rumored Enemy counters and this round's arriving reinforcements."""
-    j.emit(CountersReported(rumored=cmd.rumored, reinforcements=cmd.reinforcements))
+    turn.emit(CountersReported(rumored=cmd.rumored, reinforcements=cmd.reinforcements))

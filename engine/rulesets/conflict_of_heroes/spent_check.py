@@ -12,16 +12,18 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.rulesets.conflict_of_heroes.deck import draw_card
 from umpire.engine.rulesets.conflict_of_heroes.events import SpentCheckMade
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.terms import DrawPurpose, Side, cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 RULE = cite("3.1.1")
 
 
-def spent_check(j: Journal, side: Side, units: tuple[str, ...], ap_cost: int) -> bool:
+def spent_check(
+    turn: ConflictOfHeroesTurn, side: Side, units: tuple[str, ...], ap_cost: int
+) -> bool:
     """3.1.1: draw a card and mark `units` spent if `ap_cost` >= its AP Spent Number
     (unless it shows the Remain Fresh symbol). Returns whether they became spent."""
-    card = draw_card(j, DrawPurpose.SPENT_CHECK, RULE)
+    card = draw_card(turn, DrawPurpose.SPENT_CHECK, RULE)
     reaches = ap_cost >= card.ap_spent_number
     spent = reaches and not card.remain_fresh
     if card.remain_fresh:
@@ -32,7 +34,7 @@ def spent_check(j: Journal, side: Side, units: tuple[str, ...], ap_cost: int) ->
         why = f"AP cost {ap_cost} < AP Spent Number {card.ap_spent_number}: remain fresh"
     if spent and len(units) > 1:
         why += " (group action: all involved units are marked spent)"
-    j.emit(
+    turn.emit(
         SpentCheckMade(
             side=side,
             units=units,
@@ -42,7 +44,7 @@ def spent_check(j: Journal, side: Side, units: tuple[str, ...], ap_cost: int) ->
             remain_fresh=card.remain_fresh,
             spent=units if spent else (),
             rule=RULE + (" (group action)" if len(units) > 1 else ""),
-            dice=j.last_draw_dice,
+            dice=turn.last_draw_dice,
             candidates=(
                 Candidate(option="spent", chosen=spent, reason=why),
                 Candidate(option="fresh", chosen=not spent, reason=why),

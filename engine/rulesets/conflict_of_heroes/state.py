@@ -17,7 +17,7 @@ from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     TerrainSpec,
     UnitSpec,
 )
-from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, WhoseTurn
 
 
 class Card(Struct, frozen=True, kw_only=True):
@@ -81,9 +81,9 @@ class State(Struct, frozen=True, kw_only=True):
     mission_orders: tuple[Instruction, ...]
     mission_name: str = ""
     round: int = 1
-    turn: Turn = Turn.PLAYER
+    turn: WhoseTurn = WhoseTurn.PLAYER
     caps: int
-    last_passed: Turn | None = None
+    last_passed: WhoseTurn | None = None
     mission_track: int = 0
     rumored_counters: int = 0
     reinforcements_this_round: int = 0

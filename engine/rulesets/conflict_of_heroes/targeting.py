@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from umpire.engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
 from umpire.engine.rulesets.conflict_of_heroes.hit_chance import NEVER_FIRES_AT
-from umpire.engine.rulesets.conflict_of_heroes.journal import Journal
 from umpire.engine.rulesets.conflict_of_heroes.priority import Choice, Key, Prefer, choose, narrow
 from umpire.engine.rulesets.conflict_of_heroes.terms import cite
+from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
 RULE = cite("5.2")
 
@@ -28,7 +28,7 @@ TARGET_KEYS: tuple[Key[Target], ...] = (
 )
 
 
-def choose_fire_target(j: Journal, option: AiOption) -> Choice[Target]:
+def choose_fire_target(turn: ConflictOfHeroesTurn, option: AiOption) -> Choice[Target]:
     """5.2 target priority among the closest targets; a choice needing 11+ is excluded and
     the selection repeated (ties on every criterion need the same roll, so a failing
     best group is excluded whole without rolling for it)."""
@@ -56,7 +56,7 @@ def choose_fire_target(j: Journal, option: AiOption) -> Choice[Target]:
             if t.distance != d
         ]
         return choose(
-            j,
+            turn,
             group,
             TARGET_KEYS,
             purpose=f"5.2 target for {option.ai.id}",

@@ -65,7 +65,7 @@ class DrawPurpose(StrEnum):
     DESTROYED_AI = "destroyed_ai"  # 7.3
 
 
-class Turn(StrEnum):
+class WhoseTurn(StrEnum):
     """Whose turn it is (3.0 / 4.0 alternate)."""
 
     PLAYER = "player"

@@ -27,6 +27,4 @@ def view(state: State, role: Role) -> dict[str, Any]:
 
 
 # engine.secret_fields: nothing is secret, so nothing is declared (every event public).
-REDACTIONS = NO_SECRETS
-
-redact = REDACTIONS.redact
+SECRETS = NO_SECRETS

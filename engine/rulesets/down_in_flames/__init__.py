@@ -13,13 +13,13 @@ from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.down_in_flames.actions import actions
 from umpire.engine.rulesets.down_in_flames.board import board
 from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
-from umpire.engine.rulesets.down_in_flames.decide import DISPATCH, decide
+from umpire.engine.rulesets.down_in_flames.decide import decide
 from umpire.engine.rulesets.down_in_flames.events import EVENT_TYPES
 from umpire.engine.rulesets.down_in_flames.evolve import evolve
 from umpire.engine.rulesets.down_in_flames.setup import Setup, initial_state
-from umpire.engine.rulesets.down_in_flames.state import SECRET_FIELDS, State
+from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import SEED, Side
-from umpire.engine.rulesets.down_in_flames.view import redact, view
+from umpire.engine.rulesets.down_in_flames.view import SECRETS, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",
@@ -30,16 +30,13 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
     board=board,
-    redact=redact,
-    secret_fields=SECRET_FIELDS,
-    data_package=__name__,
+    secrets=SECRETS,
     default_scenario="duel",
     seed_title="Down in Flames supplemental rules",
     actions=actions,

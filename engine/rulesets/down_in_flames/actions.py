@@ -36,8 +36,8 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     wingman_draw,
 )
 from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
-from umpire.engine.rulesets.down_in_flames.rocket_table import rocket_row
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, position_key
+from umpire.engine.rulesets.down_in_flames.tables.rocket import rocket_row
 from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,

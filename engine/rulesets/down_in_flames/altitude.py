@@ -6,7 +6,6 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6, d20
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames.card_play import agility_events
 from umpire.engine.rulesets.down_in_flames.commands import (
     BidStartingAltitude,
@@ -34,6 +33,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 from umpire.events.types import DiceRolled, Owner
 
 LOWEST_LEVEL = 1  # 2: "Levels are numbered, with 1 being the lowest"
@@ -55,7 +55,7 @@ def _check_not_started(state: State) -> None:
         raise RuleError("the starting altitude is already set", rule=cite("2.5"))
 
 
-def decide_roll_start(turn: Turn[State], command: RollStartingAltitude) -> None:
+def decide_roll_start(turn: DownInFlamesTurn, command: RollStartingAltitude) -> None:
     """2.5: roll a D20 for the starting altitude of all aircraft; a roll above the 2.5.1 /
     2.5.2 limit is rolled again (after MAX_REROLLS, the limit is used)."""
     state = turn.state
@@ -96,7 +96,7 @@ def decide_roll_start(turn: Turn[State], command: RollStartingAltitude) -> None:
     )
 
 
-def decide_bid_start(turn: Turn[State], command: BidStartingAltitude) -> None:
+def decide_bid_start(turn: DownInFlamesTurn, command: BidStartingAltitude) -> None:
     """2.5: the higher victory-point bid prevails; tied bids dice (a D6 each, higher wins,
     equal rolls again). The prevailing side concedes its bid."""
     state = turn.state
@@ -242,13 +242,13 @@ def _check_own_turn(state: State, element: str, rule: str) -> None:
         )
 
 
-def decide_dive(turn: Turn[State], command: Dive) -> None:
+def decide_dive(turn: DownInFlamesTurn, command: Dive) -> None:
     """2.1: dive 1 or 2 levels; Leaders gain 1 card per level (10.2, 10.4)."""
     _check_own_turn(turn.state, command.element, cite("2.1"))
     turn.emit(change(turn.state, command.element, Direction.DIVE, command.levels, cite("2.1")))
 
 
-def decide_climb(turn: Turn[State], command: Climb) -> None:
+def decide_climb(turn: DownInFlamesTurn, command: Climb) -> None:
     """2.2: climb 1 level up to the maximum ceiling; Leaders discard 2 cards (10.1, 10.5)."""
     _check_own_turn(turn.state, command.element, cite("2.2"))
     turn.emit(change(turn.state, command.element, Direction.CLIMB, 1, cite("2.2")))
@@ -265,7 +265,7 @@ def engaged_with(state: State, one: str, other: str) -> bool:
     return False
 
 
-def decide_vertical_roll(turn: Turn[State], command: PlayVerticalRoll) -> None:
+def decide_vertical_roll(turn: DownInFlamesTurn, command: PlayVerticalRoll) -> None:
     """2.6.1-2.6.5: a VERTICAL ROLL changes the Element's altitude unless negated; engaged
     enemy Elements (2.6.4), and a Neutral one whose aircraft played the last IN MY SIGHTS or
     OUT OF THE SUN (2.6.5), may follow; 10.3 Slow Dive; 8.4.1 counts it as an Agility Card

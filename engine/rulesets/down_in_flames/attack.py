@@ -9,14 +9,17 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import DiceSpec, d6, d12
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
-from umpire.engine.rulesets.down_in_flames import bomber_table, odds_table
 from umpire.engine.rulesets.down_in_flames.commands import (
     Attack,
     NegateAttack,
     ResolveDefensiveFire,
 )
-from umpire.engine.rulesets.down_in_flames.damage import bomber_damage, fighter_damage
+from umpire.engine.rulesets.down_in_flames.damage import (
+    bomber_damage,
+    bomber_result,
+    fighter_damage,
+    fighter_result,
+)
 from umpire.engine.rulesets.down_in_flames.events import (
     AmmunitionChecked,
     AttackCardPlayed,
@@ -39,6 +42,8 @@ from umpire.engine.rulesets.down_in_flames.state import (
     pilot_known,
     position_key,
 )
+from umpire.engine.rulesets.down_in_flames.tables import bomber as bomber_table
+from umpire.engine.rulesets.down_in_flames.tables import odds as odds_table
 from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
@@ -49,6 +54,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Station,
     cite,
 )
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 from umpire.events.types import DiceRolled
 
 GUNNER_HIT_VALUE = 8  # 3.3
@@ -134,8 +140,11 @@ def _check_weapons(state: State, attacker: Plane, command: Attack) -> None:
         )
 
 
-def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack) -> list[Struct]:
-    """3.1 a Leader's bursts per turn; 4.1.1 a Wingman's attack cards against bombers."""
+def _check_bursts(
+    turn: DownInFlamesTurn, state: State, attacker: Plane, target: Plane, command: Attack
+) -> None:
+    """3.1 a Leader's bursts per turn; 4.1.1 a Wingman's attack cards against bombers; a
+    crack shot shows itself (9.1.9) when only it allows the bursts."""
     bomber = state.card_of(target).aircraft_class.is_formation_bomber
     if attacker.station is Station.WINGMAN:
         offense, _ = wingman_draw(state, attacker)
@@ -154,7 +163,7 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
                 f"OUT OF THE SUN cards this turn; its Offense rating is {offense}",
                 rule=cite("4.1.1"),
             )
-        return []
+        return
     position = state.positions[position_key(attacker.id, target.id)]
     have, without_crack = bursts_available(state, attacker, position)
     if bomber:
@@ -169,11 +178,10 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
             rule=cite("3.1.1") if have == 0 and known else cite("3.1"),
         )
     if attacker.bursts_used + command.bursts > without_crack:
-        return reveal(attacker, CRACK_SHOT)  # 9.1.9 shows itself
-    return []
+        reveal(turn, attacker, CRACK_SHOT)  # 9.1.9 shows itself
 
 
-def decide_attack(turn: Turn[State], command: Attack) -> None:
+def decide_attack(turn: DownInFlamesTurn, command: Attack) -> None:
     """3.2.1-3.2.10, 4.1, 5.5, 7.1.2: a successful attack card. Every step reads the state
     the command started from."""
     state = turn.state
@@ -181,7 +189,8 @@ def decide_attack(turn: Turn[State], command: Attack) -> None:
     _check_weapons(state, attacker, command)
     if command.rockets:
         check_rockets(state, attacker, target, command)
-    events = _check_bursts(state, attacker, target, command)
+    _check_bursts(turn, state, attacker, target, command)
+    events: list[Struct] = []
     held = state.pending.get(attacker.id)
     reduced = held.reduced_hv if held else command.reduced_hv
     heavy = held.heavy_fire if held else command.heavy_fire
@@ -239,7 +248,7 @@ def decide_attack(turn: Turn[State], command: Attack) -> None:
 
 
 def resolve_odds(
-    turn: Turn[State],
+    turn: DownInFlamesTurn,
     state: State,
     shooter: Plane,
     target: Plane,
@@ -274,7 +283,7 @@ def resolve_odds(
         rolls.append(second)
     raw = odds_table.outcome(col, first.total, second.total if second else None)
     dice_used = tuple(r.roll for r in rolls)
-    result, damage = fighter_damage(target, raw, col.rule, dice_used)
+    result = fighter_result(target, raw)
     faces = ", ".join(str(r.total) for r in rolls)
     candidates = (
         Candidate(
@@ -308,12 +317,12 @@ def resolve_odds(
         f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
     )
     turn.emit(resolved)
-    turn.emit_all(damage)
+    fighter_damage(turn, target, raw, col.rule, dice_used)
     return first
 
 
 def resolve_bomber(
-    turn: Turn[State], state: State, attacker: Plane, target: Plane, hits: int, hv: int
+    turn: DownInFlamesTurn, state: State, attacker: Plane, target: Plane, hits: int, hv: int
 ) -> DiceRolled | None:
     """4.1.2-4.1.7, 6.1.7: every 8 Hit Value points score 1 damage point; left-over points
     may score one more on a roll. Emits the roll, the AttackResolved and its damage; returns
@@ -334,7 +343,7 @@ def resolve_bomber(
         rolls.append(roll)
         extra = 1 if roll.total <= row.scores_on else 0
     dice_used = tuple(r.roll for r in rolls)
-    result, damage = bomber_damage(state, target, points + extra, dice_used)
+    result = bomber_result(state, target, points + extra)
     defense = state.card_of(target).defense
     leftover_text = (
         f"{leftover} left over score on {row.scores_on} or less: rolled {rolls[0].total}, "
@@ -371,12 +380,12 @@ def resolve_bomber(
         f"multiples of 8; {leftover_text}",
     )
     turn.emit(resolved)
-    turn.emit_all(damage)
+    bomber_damage(turn, state, target, points + extra, dice_used)
     return rolls[0] if rolls else None
 
 
 def ammunition(
-    turn: Turn[State], state: State, attacker: Plane, first: DiceRolled, bursts: int
+    turn: DownInFlamesTurn, state: State, attacker: Plane, first: DiceRolled, bursts: int
 ) -> None:
     """10.15: after an attack at the left-hand Hit Value whose die shows 1 (D12: 1 or 2),
     a D6 at most the attack's bursts depletes the ammunition; 9.1.9 crack shots are exempt."""
@@ -385,7 +394,7 @@ def ammunition(
     if not trigger:
         return
     if attacker.crack_shot:
-        turn.emit_all(reveal(attacker, CRACK_SHOT))
+        reveal(turn, attacker, CRACK_SHOT)
         return
     roll = turn.roll(
         d6(),
@@ -412,7 +421,7 @@ def ammunition(
     )
 
 
-def decide_negate(turn: Turn[State], command: NegateAttack) -> None:
+def decide_negate(turn: DownInFlamesTurn, command: NegateAttack) -> None:
     """3.2.10: if any card of an aggregated attack is negated, the entire attack is negated
     (the negated card leaves the Leader's hand)."""
     rule = cite("3.2.10")
@@ -424,7 +433,7 @@ def decide_negate(turn: Turn[State], command: NegateAttack) -> None:
     )
 
 
-def decide_defensive_fire(turn: Turn[State], command: ResolveDefensiveFire) -> None:
+def decide_defensive_fire(turn: DownInFlamesTurn, command: ResolveDefensiveFire) -> None:
     """3.3 gunner fire and 4.1.9 turret defense fire: Hit Value 8 in the odds system."""
     state = turn.state
     rule = cite("3.3") if command.kind is DefensiveFireKind.GUNNER else cite("4.1.9")

@@ -7,7 +7,6 @@ the counts the supplemental rules add and refuses plays they forbid.
 from __future__ import annotations
 
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames.commands import (
     BeginTurn,
     BidThachWeave,
@@ -35,12 +34,13 @@ from umpire.engine.rulesets.down_in_flames.performance import (
 from umpire.engine.rulesets.down_in_flames.pilot import QUALITY
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, pilot_known
 from umpire.engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 RULE_TURN = cite("1")  # the base game's turn sequence
 AGILITY_CARDS = (Card.MANEUVERING, Card.TIGHT_TURN, Card.BARREL_ROLL, Card.HALF_LOOP, Card.SCISSORS)
 
 
-def decide_begin_turn(turn: Turn[State], command: BeginTurn) -> None:
+def decide_begin_turn(turn: DownInFlamesTurn, command: BeginTurn) -> None:
     """Base game: a side starts its move; 3.1 bursts, 4.1.1 Wingman attack cards and 8.4
     Agility Cards are counted per turn from here."""
     state = turn.state
@@ -58,7 +58,7 @@ def decide_begin_turn(turn: Turn[State], command: BeginTurn) -> None:
     turn.emit(TurnBegan(side=command.side, move=state.move + 1, rule=RULE_TURN))
 
 
-def decide_end_turn(turn: Turn[State], command: EndTurn) -> None:
+def decide_end_turn(turn: DownInFlamesTurn, command: EndTurn) -> None:
     """8.2, 8.3, 8.5: at the end of its turn each Leader of the side must hold no more than
     its hand limit and no fewer than its minimum; 3.2.10 aggregated attacks must be done."""
     state = turn.state
@@ -96,7 +96,7 @@ def decide_end_turn(turn: Turn[State], command: EndTurn) -> None:
     turn.emit(TurnEnded(side=command.side, move=state.move, rule=cite("8.2")))
 
 
-def decide_report_hand(turn: Turn[State], command: ReportHand) -> None:
+def decide_report_hand(turn: DownInFlamesTurn, command: ReportHand) -> None:
     """8.2: umpire keeps each Leader's hand size; players report it after base-game draws."""
     state = turn.state
     plane = find_plane(state, command.aircraft, cite("8.2"))
@@ -105,7 +105,7 @@ def decide_report_hand(turn: Turn[State], command: ReportHand) -> None:
     turn.emit(HandReported(aircraft=plane.id, cards=command.cards))
 
 
-def decide_discard(turn: Turn[State], command: Discard) -> None:
+def decide_discard(turn: DownInFlamesTurn, command: Discard) -> None:
     """8.5: a Leader discards to bring its hand within its limit (or as the base game says);
     8.4.3 discarded Agility Cards do not count as played."""
     state = turn.state
@@ -115,7 +115,7 @@ def decide_discard(turn: Turn[State], command: Discard) -> None:
     turn.emit(CardsDiscarded(aircraft=plane.id, count=command.count, reason="discard", rule=rule))
 
 
-def decide_set_position(turn: Turn[State], command: SetPosition) -> None:
+def decide_set_position(turn: DownInFlamesTurn, command: SetPosition) -> None:
     """3.1: the base-game position (Neutral, Advantaged, Tailing) that sets bursts."""
     state = turn.state
     rule = cite("3.1")
@@ -170,7 +170,7 @@ def agility_events(state: State, plane: Plane, card: Card, counted: bool, rule: 
     )
 
 
-def decide_play_card(turn: Turn[State], command: PlayCard) -> None:
+def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
     """8.4.1, 10.6, 10.7: a non-attack card (attack cards: Attack; VERTICAL ROLL:
     PlayVerticalRoll)."""
     state = turn.state
@@ -202,7 +202,7 @@ def decide_play_card(turn: Turn[State], command: PlayCard) -> None:
     turn.emit(agility_events(state, plane, command.card, counted, rule))
 
 
-def decide_thach_weave(turn: Turn[State], command: BidThachWeave) -> None:
+def decide_thach_weave(turn: DownInFlamesTurn, command: BidThachWeave) -> None:
     """10.11, 10.11.3: a side with 2 or more Elements of a Thach Weave type bids victory
     points for the weave; it may be used if the opponent accepts."""
     state = turn.state

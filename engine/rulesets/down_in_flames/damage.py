@@ -4,20 +4,19 @@ performance.py (5.1, 5.2); 5.3 formation aircraft only drop out (4.1.5)."""
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from umpire.engine.decision import Candidate
-from umpire.engine.rulesets.down_in_flames.bomber_table import (
-    damaged_threshold_met,
-    shot_down_threshold_met,
-)
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     BomberDamagePointsTaken,
 )
 from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.tables.bomber import (
+    damaged_threshold_met,
+    shot_down_threshold_met,
+)
 from umpire.engine.rulesets.down_in_flames.terms import Outcome, Station, cite
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 EFFECTS = {
     Station.LEADER: "Horsepower -1, Agility -2 if above 4 else -1, Speed -1 (5.1.1-5.1.3)",
@@ -26,13 +25,23 @@ EFFECTS = {
 }
 
 
-def fighter_damage(
-    target: Plane, outcome: Outcome, rule: str, dice: tuple[int, ...]
-) -> tuple[Outcome, list[Struct]]:
-    """Apply an odds-system result to a fighter or light bomber: 5.4 a second damage shoots
-    it down; 9.2.4 damage jettisons bombs or torpedoes."""
+def fighter_result(target: Plane, outcome: Outcome) -> Outcome:
+    """5.4: what an odds-system result does to a fighter or light bomber (a second damage
+    shoots it down)."""
     if outcome is Outcome.NO_EFFECT:
-        return outcome, []
+        return outcome
+    if outcome is Outcome.SHOT_DOWN or target.damaged:
+        return Outcome.SHOT_DOWN
+    return Outcome.DAMAGED
+
+
+def fighter_damage(
+    turn: DownInFlamesTurn, target: Plane, outcome: Outcome, rule: str, dice: tuple[int, ...]
+) -> None:
+    """Emit an odds-system result's damage to a fighter or light bomber (`fighter_result`):
+    5.4 a second damage shoots it down; 9.2.4 damage jettisons bombs or torpedoes."""
+    if outcome is Outcome.NO_EFFECT:
+        return
     candidates = (
         Candidate(option="shot down", chosen=outcome is Outcome.SHOT_DOWN or target.damaged,
                   reason="the roll shot it down, or it was already damaged (5.4)"),
@@ -40,7 +49,7 @@ def fighter_damage(
                   reason="first damage: ratings reduced (5.1, 5.2)"),
     )  # fmt: skip
     if outcome is Outcome.SHOT_DOWN:
-        return outcome, [
+        turn.emit(
             AircraftShotDown(
                 aircraft=target.id,
                 rule=rule,
@@ -48,9 +57,10 @@ def fighter_damage(
                 candidates=candidates,
                 explanation=f"{target.id} is shot down ({rule})",
             )
-        ]
+        )
+        return
     if target.damaged:
-        return Outcome.SHOT_DOWN, [
+        turn.emit(
             AircraftShotDown(
                 aircraft=target.id,
                 rule=cite("5.4"),
@@ -59,8 +69,9 @@ def fighter_damage(
                 explanation=f"{target.id} was already damaged: damaged a second time, it is "
                 "shot down",
             )
-        ]
-    return Outcome.DAMAGED, [
+        )
+        return
+    turn.emit(
         AircraftDamaged(
             aircraft=target.id,
             dropped_out=False,
@@ -71,17 +82,28 @@ def fighter_damage(
             explanation=f"{target.id} is damaged: {EFFECTS[target.station]}"
             + ("; it jettisons its load (9.2.4)" if target.loaded else ""),
         )
-    ]
+    )
+
+
+def bomber_result(state: State, target: Plane, points: int) -> Outcome:
+    """4.1.4-4.1.6: what `points` more damage points do to a bomber: shot down at its full
+    defense rating, damaged (once) at half of it."""
+    defense = state.card_of(target).defense
+    total = target.damage_points + points
+    if shot_down_threshold_met(total, defense):
+        return Outcome.SHOT_DOWN
+    if damaged_threshold_met(total, defense) and not target.damaged:
+        return Outcome.DAMAGED
+    return Outcome.NO_EFFECT
 
 
 def bomber_damage(
-    state: State, target: Plane, points: int, dice: tuple[int, ...]
-) -> tuple[Outcome, list[Struct]]:
-    """4.1.3-4.1.6: add damage points; damaged (and out of formation) at half the defense
-    rating, shot down at the full rating."""
+    turn: DownInFlamesTurn, state: State, target: Plane, points: int, dice: tuple[int, ...]
+) -> None:
+    """4.1.3-4.1.6: emit the damage points taken and what they do (`bomber_result`):
+    damaged (and out of formation) at half the defense rating, shot down at the full one."""
     defense = state.card_of(target).defense
     total = target.damage_points + points
-    events: list[Struct] = []
     down, half = shot_down_threshold_met(total, defense), damaged_threshold_met(total, defense)
     candidates = (
         Candidate(option="shot down", chosen=down,
@@ -92,13 +114,14 @@ def bomber_damage(
                   reason="below the next threshold, or already damaged"),
     )  # fmt: skip
     if points:
-        events.append(
+        turn.emit(
             BomberDamagePointsTaken(
                 aircraft=target.id, points=points, total=total, rule=cite("4.1.3")
             )
         )
-    if shot_down_threshold_met(total, defense):
-        events.append(
+    result = bomber_result(state, target, points)
+    if result is Outcome.SHOT_DOWN:
+        turn.emit(
             AircraftShotDown(
                 aircraft=target.id,
                 rule=cite("4.1.6"),
@@ -108,9 +131,8 @@ def bomber_damage(
                 f"rating {defense}: shot down",
             )
         )
-        return Outcome.SHOT_DOWN, events
-    if damaged_threshold_met(total, defense) and not target.damaged:
-        events.append(
+    elif result is Outcome.DAMAGED:
+        turn.emit(
             AircraftDamaged(
                 aircraft=target.id,
                 dropped_out=True,
@@ -122,5 +144,3 @@ def bomber_damage(
                 f"defense rating {defense}: damaged, it drops out of formation (4.1.5)",
             )
         )
-        return Outcome.DAMAGED, events
-    return Outcome.NO_EFFECT, events

@@ -6,11 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from msgspec import Struct
-
-from umpire.engine.dice import Dice
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames import commands as cmd
 from umpire.engine.rulesets.down_in_flames.altitude import (
     decide_bid_start,
@@ -34,18 +31,17 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
     decide_thach_weave,
 )
 from umpire.engine.rulesets.down_in_flames.end import engagement_end
-from umpire.engine.rulesets.down_in_flames.evolve import evolve
 from umpire.engine.rulesets.down_in_flames.pilot import (
     decide_ace,
     decide_keen_eyesight,
     decide_reveal,
 )
-from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import cite
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 # Command type -> the procedure that decides it with a Turn, in the order the commands are
 # listed.
-DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[DownInFlamesTurn, Any], None]] = Dispatch(
     {
         cmd.RollStartingAltitude: decide_roll_start,
         cmd.BidStartingAltitude: decide_bid_start,
@@ -70,12 +66,12 @@ DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events `command` causes, or RuleError naming the rule it breaks."""
-    handler = DISPATCH.handler(command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
-    handler(turn, command)
-    ended = engagement_end(state, turn.state, turn.events)
+def _engagement_end(turn: DownInFlamesTurn) -> None:
+    """The engagement ends when a side has no aircraft left (end.engagement_end)."""
+    ended = engagement_end(turn.started, turn.state, turn.events)
     if ended is not None:
         turn.emit(ended)
-    return turn.events
+
+
+# The events `command` causes, or RuleError naming the rule it breaks.
+decide = decider(DISPATCH, DownInFlamesTurn, end=_engagement_end)

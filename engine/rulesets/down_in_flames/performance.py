@@ -10,13 +10,13 @@ from __future__ import annotations
 from msgspec import Struct
 
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames.burst_table import (
+from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.tables.burst import (
     CRACK_SHOT_BURST_CHANGE,
     RECRUIT_BURST_CHANGE,
     BurstRow,
     row_for,
 )
-from umpire.engine.rulesets.down_in_flames.state import Plane, State
 from umpire.engine.rulesets.down_in_flames.terms import (
     Characteristic,
     PilotQuality,

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
-from msgspec import Struct
 
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames.commands import (
     DeclareAcePilot,
     RevealPilot,
@@ -18,40 +18,44 @@ from umpire.engine.rulesets.down_in_flames.events import (
     PilotRevealed,
     PositionSet,
 )
-from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, position_key
+from umpire.engine.rulesets.down_in_flames.state import Plane, find_plane, position_key
 from umpire.engine.rulesets.down_in_flames.terms import PilotQuality, Position, Station, cite
+
+if TYPE_CHECKING:  # turn.py imports evolve, which imports apply_revealed from here
+    from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 RULE_SECRET = cite("9.1.11")
 QUALITY, CRACK_SHOT, KEEN_EYESIGHT = "quality", "crack shot", "keen eyesight"
 
 
-def reveal(plane: Plane, characteristic: str) -> list[Struct]:
+def reveal(turn: DownInFlamesTurn, plane: Plane, characteristic: str) -> None:
     """9.1.11: reveal one characteristic of `plane` when combat requires it (once)."""
     if characteristic in plane.revealed:
-        return []
+        return
     value = {
         QUALITY: plane.pilot_quality.value,
         CRACK_SHOT: "yes" if plane.crack_shot else "no",
         KEEN_EYESIGHT: "yes" if plane.keen_eyesight else "no",
     }[characteristic]
-    return [
+    turn.emit(
         PilotRevealed(
             aircraft=plane.id, characteristic=characteristic, value=value, rule=RULE_SECRET
         )
-    ]
+    )
 
 
-def decide_reveal(turn: Turn[State], command: RevealPilot) -> None:
+def decide_reveal(turn: DownInFlamesTurn, command: RevealPilot) -> None:
     """9.1.11: the owning player reveals all of a pilot's characteristics."""
     state = turn.state
     plane = find_plane(state, command.aircraft, RULE_SECRET)
-    events = [*reveal(plane, QUALITY), *reveal(plane, CRACK_SHOT), *reveal(plane, KEEN_EYESIGHT)]
-    if not events:
+    every = (QUALITY, CRACK_SHOT, KEEN_EYESIGHT)
+    if all(characteristic in plane.revealed for characteristic in every):
         raise RuleError(f"{plane.id}'s pilot is already fully revealed", rule=RULE_SECRET)
-    turn.emit_all(events)
+    for characteristic in every:
+        reveal(turn, plane, characteristic)
 
 
-def decide_ace(turn: Turn[State], command: DeclareAcePilot) -> None:
+def decide_ace(turn: DownInFlamesTurn, command: DeclareAcePilot) -> None:
     """9.1.8: an Ace Leader may declare any card an ACE PILOT card once per game."""
     state = turn.state
     rule = cite("9.1.8")
@@ -64,10 +68,11 @@ def decide_ace(turn: Turn[State], command: DeclareAcePilot) -> None:
         )
     if plane.ace_card_used:
         raise RuleError(f"{plane.id} has already declared its ACE PILOT card", rule=rule)
-    turn.emit_all([*reveal(plane, QUALITY), AcePilotDeclared(aircraft=plane.id, rule=rule)])
+    reveal(turn, plane, QUALITY)
+    turn.emit(AcePilotDeclared(aircraft=plane.id, rule=rule))
 
 
-def decide_keen_eyesight(turn: Turn[State], command: UseKeenEyesight) -> None:
+def decide_keen_eyesight(turn: DownInFlamesTurn, command: UseKeenEyesight) -> None:
     """9.1.10: a regular or veteran Leader with keen eyesight starts its first turn as if it
     had just played a successful MANEUVERING card on the opposing aircraft of its choice
     (base game: one step better position, Neutral to Advantaged)."""
@@ -96,14 +101,10 @@ def decide_keen_eyesight(turn: Turn[State], command: UseKeenEyesight) -> None:
     better = Position.TAILING if now is Position.ADVANTAGED else Position.ADVANTAGED
     if now is Position.TAILING:
         better = Position.TAILING
-    turn.emit_all(
-        [
-            *reveal(plane, KEEN_EYESIGHT),
-            *reveal(plane, QUALITY),
-            KeenEyesightUsed(aircraft=plane.id, target=target.id, rule=rule),
-            PositionSet(attacker=plane.id, target=target.id, position=better, rule=rule),
-        ]
-    )
+    reveal(turn, plane, KEEN_EYESIGHT)
+    reveal(turn, plane, QUALITY)
+    turn.emit(KeenEyesightUsed(aircraft=plane.id, target=target.id, rule=rule))
+    turn.emit(PositionSet(attacker=plane.id, target=target.id, position=better, rule=rule))
 
 
 def apply_revealed(plane: Plane, event: PilotRevealed) -> Plane:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.down_in_flames.commands import Attack
 from umpire.engine.rulesets.down_in_flames.damage import bomber_damage
 from umpire.engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
-from umpire.engine.rulesets.down_in_flames.rocket_table import RocketRow, rocket_row
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, owner_of
+from umpire.engine.rulesets.down_in_flames.tables.rocket import RocketRow, rocket_row
 from umpire.engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
+from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 
 def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack) -> RocketRow:
@@ -32,7 +32,7 @@ def check_rockets(state: State, attacker: Plane, target: Plane, command: Attack)
 
 
 def rocket_attack(
-    turn: Turn[State], state: State, attacker: Plane, target: Plane, command: Attack
+    turn: DownInFlamesTurn, state: State, attacker: Plane, target: Plane, command: Attack
 ) -> None:
     """7.1.2, 7.1.3: one rocket attack per game against a Heavy Bomber; a hit destroys it.
     The card is played, then the die rolled (the log's order); `state` is the one the
@@ -79,4 +79,4 @@ def rocket_attack(
     )
     turn.emit(resolved)
     if hit:
-        turn.emit_all(bomber_damage(state, target, state.card_of(target).defense, (roll.roll,))[1])
+        bomber_damage(turn, state, target, state.card_of(target).defense, (roll.roll,))

@@ -15,8 +15,8 @@ from msgspec import Meta, Struct, field
 
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.aircraft import AircraftCard, catalog
-from umpire.engine.rulesets.down_in_flames.rocket_table import RULE_CARRIERS, rocket_row
 from umpire.engine.rulesets.down_in_flames.state import Element, Plane, State
+from umpire.engine.rulesets.down_in_flames.tables.rocket import RULE_CARRIERS, rocket_row
 from umpire.engine.rulesets.down_in_flames.terms import (
     CombatDie,
     GyroReading,

@@ -23,7 +23,7 @@ from umpire.engine.rulesets.down_in_flames.performance import (
 from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
 from umpire.engine.rulesets.down_in_flames.state import SECRET_FIELDS, Plane, State
 from umpire.engine.rulesets.down_in_flames.terms import Side, Station
-from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
 from umpire.events.types import GameCreated
 
 
@@ -145,12 +145,15 @@ def _setup_without_pilots(event: GameCreated) -> dict[str, Any]:
 # engine.secret_fields: GameCreated's setup holds every pilot's characteristics; roles
 # other than the referee get it without them (their view shows what they may know). Other
 # events carry no unrevealed secret.
-REDACTIONS = Redactions(
+SECRETS = Redactions(
     SecretFields(
         GameCreated,
         fields={"setup": _setup_without_pilots},
+        secret=tuple(f"setup.aircraft.*.{name}" for name in SECRET_FIELDS),
         why="9.1.11: pilot characteristics are secret",
     ),
+    *(
+        SecretState(f"aircraft.*.{name}", why="9.1.11: a role's view shows them under 'pilot'")
+        for name in SECRET_FIELDS
+    ),
 )
-
-redact = REDACTIONS.redact

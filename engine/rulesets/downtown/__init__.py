@@ -11,15 +11,15 @@ from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown.actions import actions
 from umpire.engine.rulesets.downtown.board import board
-from umpire.engine.rulesets.downtown.decide import DISPATCH, decide
+from umpire.engine.rulesets.downtown.decide import decide
 from umpire.engine.rulesets.downtown.events import EVENT_TYPES
 from umpire.engine.rulesets.downtown.evolve import evolve
-from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables.air_activation import scenario
 from umpire.engine.rulesets.downtown.terms import SEED
-from umpire.engine.rulesets.downtown.view import SECRET_FIELDS, redact, view
+from umpire.engine.rulesets.downtown.turn import board_of
+from umpire.engine.rulesets.downtown.view import SECRETS, view
 
 
 def initial_state(setup: Setup) -> State:
@@ -54,15 +54,12 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=redact,
-    secret_fields=SECRET_FIELDS,
-    data_package=__name__,
+    secrets=SECRETS,
     default_scenario="D4",
     seed_title="Downtown solo rules",
     actions=actions,

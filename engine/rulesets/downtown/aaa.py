@@ -7,9 +7,9 @@ from umpire.engine.dice import d10, draw
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.tables import aaa_deployment, aaa_generation
 from umpire.engine.rulesets.downtown.terms import DENSITY_ORDER, cite
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_GEN = cite("2.1.1")
 R_POOL = cite("2.1.3")
@@ -19,15 +19,15 @@ R_TABLE = cite("2.1.6")
 R_BEHAVIOUR = cite("2.1.7")
 
 
-def purchase(led: Ledger) -> None:
+def purchase(turn: DowntownTurn) -> None:
     """2.1.1-2.1.2: roll one die on the AAA Generation Table (hidden: the result is the
     pool's densities). Half (round up) will set up now (2.1.4), the rest are hidden."""
-    points = led.state.setup.aaa_points
-    roll = led.roll(d10(), "AAA Generation Table", aaa_generation.CITATION, hidden=True)
+    points = turn.state.setup.aaa_points
+    roll = turn.roll(d10(), "AAA Generation Table", aaa_generation.CITATION, hidden=True)
     result = aaa_generation.lookup(points, roll.total)
     count = len(result.densities)
     placed_now = (count + 1) // 2
-    led.emit(
+    turn.emit(
         ev.AaaPurchased(
             rule=result.row,
             dice=(roll.roll,),
@@ -44,23 +44,23 @@ def purchase(led: Ledger) -> None:
     )
 
 
-def _pick(led: Ledger, purpose: str, rule: str) -> tuple[str, int]:
+def _pick(turn: DowntownTurn, purpose: str, rule: str) -> tuple[str, int]:
     """2.1.3: pick one counter at random from the pool (a hidden draw)."""
-    pool = led.state.aaa_pool
-    picked = led.roll(draw(len(pool)), purpose, rule, hidden=True)
+    pool = turn.state.aaa_pool
+    picked = turn.roll(draw(len(pool)), purpose, rule, hidden=True)
     return pool[picked.total - 1], picked.roll
 
 
-def _occupied(led: Ledger) -> set[str]:
-    return {a.hex for a in led.state.aaa} | set(led.board.data.printed_aaa)
+def _occupied(turn: DowntownTurn) -> set[str]:
+    return {a.hex for a in turn.state.aaa} | set(turn.board.data.printed_aaa)
 
 
-def deploy_initial(led: Ledger) -> None:
+def deploy_initial(turn: DowntownTurn) -> None:
     """2.1.4: place half (round up) of the purchased concentrations: first in each target hex
     that has no flak concentration (closest to a US entry arrow first), then one per target
     in an adjacent empty hex (lowest barrage density first, then closest to an entry arrow)."""
-    board = led.board
-    to_place = (len(led.state.aaa_pool) + 1) // 2
+    board = turn.board
+    to_place = (len(turn.state.aaa_pool) + 1) // 2
     entries = [e.hex for e in board.data.entry_hexes]
 
     def entry_dist(h: str) -> int:
@@ -70,11 +70,11 @@ def deploy_initial(led: Ledger) -> None:
     for t in targets:
         if to_place == 0:
             return
-        if t.hex in _occupied(led):
+        if t.hex in _occupied(turn):
             continue
-        density, n = _pick(led, f"AAA pick for target {t.id}", R_POOL)
+        density, n = _pick(turn, f"AAA pick for target {t.id}", R_POOL)
         _place(
-            led,
+            turn,
             t.hex,
             density,
             n,
@@ -94,14 +94,14 @@ def deploy_initial(led: Ledger) -> None:
                 break
             adj = [n.label for n in board.grid.neighbours(Hex.parse(t.hex))]
             free = sorted(
-                (h for h in adj if h not in _occupied(led) and board.is_land(h)),
+                (h for h in adj if h not in _occupied(turn) and board.is_land(h)),
                 key=lambda h: (entry_dist(h), h),
             )
             if not free:
                 continue
-            density, n = _pick(led, f"AAA pick beside target {t.id}", R_POOL)
+            density, n = _pick(turn, f"AAA pick beside target {t.id}", R_POOL)
             _place(
-                led,
+                turn,
                 free[0],
                 density,
                 n,
@@ -115,12 +115,12 @@ def deploy_initial(led: Ledger) -> None:
             break
 
 
-def _place(led: Ledger, hex_: str, density: str, roll: int, rule: str, why: str) -> None:
-    led.emit(
+def _place(turn: DowntownTurn, hex_: str, density: str, roll: int, rule: str, why: str) -> None:
+    turn.emit(
         ev.AaaPlaced(
             rule=rule,
             dice=(roll,),
-            unit_id=led.new_id("AAA"),
+            unit_id=turn.new_id("AAA"),
             hex=hex_,
             density=density,
             explanation=f"AAA ({density}) placed in {hex_}: {why}",
@@ -128,13 +128,13 @@ def _place(led: Ledger, hex_: str, density: str, roll: int, rule: str, why: str)
     )
 
 
-def admin_activation(led: Ledger) -> None:
+def admin_activation(turn: DowntownTurn) -> None:
     """2.1.5: if an Iron Hand, Strike or Recon unit is over land, roll one die: at most the
     number of hidden concentrations activates one, at most half of it two; each goes
     through the AAA Deployment Table (2.1.6)."""
-    pool = len(led.state.aaa_pool)
-    if pool == 0 or not sit.active_mission_over_land(led.state, led.board):
-        led.emit(
+    pool = len(turn.state.aaa_pool)
+    if pool == 0 or not sit.active_mission_over_land(turn.state, turn.board):
+        turn.emit(
             ev.DecisionMade(
                 rule=R_ADMIN,
                 topic="aaa_activation",
@@ -143,12 +143,12 @@ def admin_activation(led: Ledger) -> None:
             )
         )
         return
-    roll = led.roll(d10(), "hidden AAA activation", R_ADMIN)
+    roll = turn.roll(d10(), "hidden AAA activation", R_ADMIN)
     n = 0
     if roll.total <= pool:
         n = 2 if roll.total * 2 <= pool else 1
     n = min(n, pool)
-    led.emit(
+    turn.emit(
         ev.AaaActivationChecked(
             rule=R_ADMIN,
             dice=(roll.roll,),
@@ -159,13 +159,13 @@ def admin_activation(led: Ledger) -> None:
         )
     )
     for _ in range(n):
-        deploy_from_table(led)
+        deploy_from_table(turn)
 
 
-def deploy_from_table(led: Ledger) -> bool:
+def deploy_from_table(turn: DowntownTurn) -> bool:
     """2.1.6 AAA Deployment Table A-D: on the line from the target to the closest qualifying
     flight, the eligible hex closest to the flight or to the target (ties: the target)."""
-    board, state = led.board, led.state
+    board, state = turn.board, turn.state
     target = sit.target_hex(state, board)
     cands: list[Candidate] = []
     table = aaa_deployment.AAA_TABLE
@@ -174,7 +174,7 @@ def deploy_from_table(led: Ledger) -> bool:
         label = f"row {letter}"
         if row.within_target is None:
             cands.append(Candidate(option=label, chosen=True, reason="do not place"))
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=table.cite_row(band),
                     topic="aaa_deployment",
@@ -200,7 +200,7 @@ def deploy_from_table(led: Ledger) -> bool:
                 )
             )
             continue
-        hexes = eligible_hexes(led, closest.hex, target)
+        hexes = eligible_hexes(turn, closest.hex, target)
         if not hexes:
             cands.append(
                 Candidate(
@@ -222,12 +222,12 @@ def deploy_from_table(led: Ledger) -> bool:
             Candidate(option=f"{label}: {h}", chosen=False, reason="farther from both ends")
             for h in hexes[1:]
         ]
-        density, n = _pick(led, "hidden AAA pick", R_POOL)
-        led.emit(
+        density, n = _pick(turn, "hidden AAA pick", R_POOL)
+        turn.emit(
             ev.AaaPlaced(
                 rule=table.cite_row(band),
                 dice=(n,),
-                unit_id=led.new_id("AAA"),
+                unit_id=turn.new_id("AAA"),
                 hex=chosen,
                 density=density,
                 candidates=tuple(cands),
@@ -241,12 +241,12 @@ def deploy_from_table(led: Ledger) -> bool:
     return False  # pragma: no cover - row D always ends the table
 
 
-def eligible_hexes(led: Ledger, flight_hex: str, target: str) -> tuple[str, ...]:
+def eligible_hexes(turn: DowntownTurn, flight_hex: str, target: str) -> tuple[str, ...]:
     """2.1.6 eligible hexes, best first: on the line (both hexes where it runs along a side),
     not holding AAA or the flight; ranked by the nearer end, then nearer the target."""
-    board = led.board
+    board = turn.board
     on_line = board.grid.eligible_on_line(Hex.parse(flight_hex), Hex.parse(target))
-    occupied = _occupied(led)
+    occupied = _occupied(turn)
     ok = [h.label for h in on_line if h.label not in occupied and h.label != flight_hex]
     return tuple(
         sorted(
@@ -260,15 +260,15 @@ def eligible_hexes(led: Ledger, flight_hex: str, target: str) -> tuple[str, ...]
     )
 
 
-def suppression(led: Ledger) -> None:
+def suppression(turn: DowntownTurn) -> None:
     """2.1.7: every suppressed concentration rolls for removal in the Admin Phase (removed on
     a d10 at most `suppression_removal_max`, a documented base-game parameter)."""
-    limit = led.state.setup.suppression_removal_max
-    for unit in sorted(led.state.aaa, key=lambda a: a.id):
+    limit = turn.state.setup.suppression_removal_max
+    for unit in sorted(turn.state.aaa, key=lambda a: a.id):
         if not unit.suppressed:
             continue
-        roll = led.roll(d10(), f"suppression removal {unit.id}", R_BEHAVIOUR)
-        led.emit(
+        roll = turn.roll(d10(), f"suppression removal {unit.id}", R_BEHAVIOUR)
+        turn.emit(
             ev.AaaSuppressionRolled(
                 rule=R_BEHAVIOUR,
                 dice=(roll.roll,),

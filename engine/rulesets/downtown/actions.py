@@ -21,9 +21,9 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import drv_attack
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
-from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.terms import REPORT_PHASES, Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.turn import board_of
 
 R_US = cite("1.2.1")
 

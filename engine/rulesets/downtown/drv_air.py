@@ -9,7 +9,6 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check, gci
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight
 from umpire.engine.rulesets.downtown.tables import air_activation as table
 from umpire.engine.rulesets.downtown.terms import (
@@ -20,6 +19,7 @@ from umpire.engine.rulesets.downtown.terms import (
     Mission,
     cite,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_INIT = cite("5.1")
 R_DETECT = cite("5.2")
@@ -32,27 +32,27 @@ R_PROFILE = cite("5.5.1")
 ENGAGE_RANGE = 3
 
 
-def _scenario(led: Ledger) -> table.Scenario:
-    return table.scenario(led.state.setup.scenario)
+def _scenario(turn: DowntownTurn) -> table.Scenario:
+    return table.scenario(turn.state.setup.scenario)
 
 
 R_PERCENT = cite("1.2.3")
 
 
-def _percentile(led: Ledger, purpose: str, rule: str) -> tuple[int, int]:
+def _percentile(turn: DowntownTurn, purpose: str, rule: str) -> tuple[int, int]:
     """1.2.3 Percentile Rolls: tens and units d10, '00' reads 100 (engine.dice.d100)."""
-    roll = led.roll(d100(), purpose, rule)
+    roll = turn.roll(d100(), purpose, rule)
     return roll.total, roll.roll
 
 
-def initiative(led: Ledger) -> None:
+def initiative(turn: DowntownTurn) -> None:
     """5.1: the US moves first in the raid's first Movement Phase; later the DRV moves first
     if it has a flight in the Engage zone (within 3 hexes of a US flight)."""
-    first = led.state.movement_phases == 1
+    first = turn.state.movement_phases == 1
     engaged = [
         f.id
-        for f in sit.airborne(led.state)
-        if any(led.board.dist(f.hex, u.hex) <= ENGAGE_RANGE for u in sit.us_on_map(led.state))
+        for f in sit.airborne(turn.state)
+        if any(turn.board.dist(f.hex, u.hex) <= ENGAGE_RANGE for u in sit.us_on_map(turn.state))
     ]
     side = "US" if first or not engaged else "DRV"
     why = (
@@ -62,7 +62,7 @@ def initiative(led: Ledger) -> None:
         if engaged
         else "no DRV flight in the Engage zone"
     )
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=f"{R_INIT} ({1 if first else 2})",
             topic="initiative",
@@ -72,31 +72,31 @@ def initiative(led: Ledger) -> None:
     )
 
 
-def detection(led: Ledger, detected: tuple[str, ...]) -> None:
+def detection(turn: DowntownTurn, detected: tuple[str, ...]) -> None:
     """5.2: the US detection attempts come first; each newly detected generic flight takes an
     activation check (5.6.1 US Detection); then the GCI level is checked (5.7.1)."""
     for flight_id in detected:
-        sit.drv_flight(led.state, flight_id, R_DETECT)
+        sit.drv_flight(turn.state, flight_id, R_DETECT)
     for flight_id in detected:
-        flight = next((f for f in led.state.drv if f.id == flight_id), None)
+        flight = next((f for f in turn.state.drv if f.id == flight_id), None)
         if flight is not None and not flight.detected and not flight.visual_id:
-            activation_check(led, flight, ActivationReason.DETECTION)
-    gci(led)
+            activation_check(turn, flight, ActivationReason.DETECTION)
+    gci(turn)
 
 
-def _room(led: Ledger) -> bool:
-    return len(sit.generic(led.state)) < sit.flight_limit(led.state)
+def _room(turn: DowntownTurn) -> bool:
+    return len(sit.generic(turn.state)) < sit.flight_limit(turn.state)
 
 
-def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) -> None:
+def air_deployment(turn: DowntownTurn, warning: EarlyWarning, placement: AirPlacement) -> None:
     """5.4.2: percentile roll: Dummy range one flight, above it two; Average or Good warning
     adds one. 5.4.3 places them; flights at airfields are discarded at the start of play."""
-    scn = _scenario(led)
-    total, n = _percentile(led, "DRV Air Deployment", R_DEPLOY)
+    scn = _scenario(turn)
+    total, n = _percentile(turn, "DRV Air Deployment", R_DEPLOY)
     count = 1 if table.is_dummy(scn, total) else 2
     if warning in (EarlyWarning.AVERAGE, EarlyWarning.GOOD):
         count += 1
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=f"{table.CITATION} {scn.scenario} Dummy # {scn.dummy.lo:02d}-"
             f"{scn.dummy.hi:02d}; {R_DEPLOY}",
@@ -106,9 +106,9 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
             explanation=(f"roll {total}: {count} flight(s) (early warning {warning.value})"),
         )
     )
-    board = led.board
-    entry = sit.entry_hex(led.state, board)
-    target = sit.target_hex(led.state, board)
+    board = turn.board
+    entry = sit.entry_hex(turn.state, board)
+    target = sit.target_hex(turn.state, board)
     if placement is AirPlacement.ORBIT_OR_AIRFIELD:
         spots = [(h, "orbit point") for h in board.data.orbit_points]
         spots += [(a.hex, "airfield") for a in board.data.airfields if a.open]
@@ -118,7 +118,7 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
                 break
             hex_, kind = spots[i]
             if kind == "airfield":
-                led.emit(
+                turn.emit(
                     ev.DecisionMade(
                         rule=R_PLACE,
                         topic="air_deployment",
@@ -128,7 +128,7 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
                 )
                 continue
             _generate(
-                led,
+                turn,
                 hex_,
                 Altitude.DECK,
                 sit.facing_toward(board, hex_, entry),
@@ -150,7 +150,7 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
     placed: list[str] = []
     for i in range(min(count, len(ok))):
         flight_id = _generate(
-            led,
+            turn,
             ok[i],
             Altitude.LOW,
             sit.facing_toward(board, ok[i], entry),
@@ -160,11 +160,11 @@ def air_deployment(led: Ledger, warning: EarlyWarning, placement: AirPlacement) 
         if flight_id:
             placed.append(flight_id)
     if placed:
-        profile_roll(led, tuple(placed))
+        profile_roll(turn, tuple(placed))
 
 
 def _generate(
-    led: Ledger,
+    turn: DowntownTurn,
     hex_: str,
     alt: Altitude,
     facing: int,
@@ -176,22 +176,22 @@ def _generate(
     parent: str = "",
 ) -> str:
     """5.4.1: a generic counter, if the DRV are under their Flights limit (and no † result)."""
-    if led.state.no_more_flights or not _room(led):
-        led.emit(
+    if turn.state.no_more_flights or not _room(turn):
+        turn.emit(
             ev.DecisionMade(
                 rule=R_LIMIT,
                 topic="flight_limit",
                 result="not generated",
                 explanation=(
-                    f"at the Flights limit {sit.flight_limit(led.state)}"
-                    if not led.state.no_more_flights
+                    f"at the Flights limit {sit.flight_limit(turn.state)}"
+                    if not turn.state.no_more_flights
                     else "† result: no more flights"
                 ),
             )
         )
         return ""
-    flight_id = led.new_id("M")
-    led.emit(
+    flight_id = turn.new_id("M")
+    turn.emit(
         ev.DrvFlightGenerated(
             rule=rule,
             flight_id=flight_id,
@@ -207,19 +207,19 @@ def _generate(
     return flight_id
 
 
-def profile_roll(led: Ledger, flights: tuple[str, ...]) -> None:
+def profile_roll(turn: DowntownTurn, flights: tuple[str, ...]) -> None:
     """5.5.1 (000_842c81c5c58bc2f6.txt): the flights generated in the air in the DRV Air
     Deployment Phase make one percentile roll: "If the roll is in the range listed for the
     Dummy# column ... then no flight gains a flying profile. If the dice roll is greater than
     the Dummy# then one flight gains a profile." One roll, at most one profile, however many
     flights were placed. The seed does not say which flight: the first placed (the one
     nearest the raid target, 5.4.3) takes it (README ledger, 5.5.1)."""
-    scn = _scenario(led)
+    scn = _scenario(turn)
     names = ", ".join(flights)
-    total, n = _percentile(led, f"flying profile ({names})", R_PROFILE)
+    total, n = _percentile(turn, f"flying profile ({names})", R_PROFILE)
     row = table.profile_for(scn, total)
     if row is None:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=f"{R_PROFILE} (one roll for the Air Deployment Phase)",
                 dice=(n,),
@@ -230,7 +230,7 @@ def profile_roll(led: Ledger, flights: tuple[str, ...]) -> None:
         )
         return
     chosen = flights[0]
-    led.emit(
+    turn.emit(
         ev.FlightProfileAssigned(
             rule=f"{table.CITATION} {scn.scenario} profile {row.profile.lo:02d}-{row.profile.hi}; "
             f"{R_PROFILE} (one flight gains a profile)",
@@ -256,20 +256,20 @@ def profile_roll(led: Ledger, flights: tuple[str, ...]) -> None:
     )
 
 
-def _strike_reference(led: Ledger) -> str:
-    strikes = [f for f in sit.us_on_map(led.state) if f.mission is Mission.STRIKE]
+def _strike_reference(turn: DowntownTurn) -> str:
+    strikes = [f for f in sit.us_on_map(turn.state) if f.mission is Mission.STRIKE]
     if strikes:
-        target = sit.target_hex(led.state, led.board)
-        return sorted(strikes, key=lambda f: (led.board.dist(f.hex, target), f.id))[0].hex
-    return sit.entry_hex(led.state, led.board)
+        target = sit.target_hex(turn.state, turn.board)
+        return sorted(strikes, key=lambda f: (turn.board.dist(f.hex, target), f.id))[0].hex
+    return sit.entry_hex(turn.state, turn.board)
 
 
-def takeoff_check(led: Ledger, chit: int) -> None:
+def takeoff_check(turn: DowntownTurn, chit: int) -> None:
     """5.4.4: the first DRV chit of 1 or more in a game turn checks for a take-off; above the
     Dummy range one flight appears under a Ready marker at the open airfield closest to the
     strike mission (or its entry hex)."""
-    if chit < 1 or led.state.takeoff_checked:
-        led.emit(
+    if chit < 1 or turn.state.takeoff_checked:
+        turn.emit(
             ev.DecisionMade(
                 rule=R_MOVE_GEN,
                 topic="no_takeoff_check",
@@ -278,9 +278,9 @@ def takeoff_check(led: Ledger, chit: int) -> None:
             )
         )
         return
-    scn = _scenario(led)
-    total, n = _percentile(led, "DRV take-off check", R_MOVE_GEN)
-    led.emit(
+    scn = _scenario(turn)
+    total, n = _percentile(turn, "DRV take-off check", R_MOVE_GEN)
+    turn.emit(
         ev.DecisionMade(
             rule=R_MOVE_GEN,
             dice=(n,),
@@ -291,17 +291,17 @@ def takeoff_check(led: Ledger, chit: int) -> None:
     )
     if table.is_dummy(scn, total):
         return
-    board = led.board
-    ref = _strike_reference(led)
+    board = turn.board
+    ref = _strike_reference(turn)
     fields = sorted(
         (a for a in board.data.airfields if a.open), key=lambda a: (board.dist(a.hex, ref), a.hex)
     )
     if not fields:
-        led.emit(ev.DecisionMade(rule=R_MOVE_GEN, topic="takeoff", result="no open airfield"))
+        turn.emit(ev.DecisionMade(rule=R_MOVE_GEN, topic="takeoff", result="no open airfield"))
         return
     field = fields[0]
     _generate(
-        led,
+        turn,
         field.hex,
         Altitude.DECK,
         sit.facing_toward(board, field.hex, ref),
@@ -312,14 +312,14 @@ def takeoff_check(led: Ledger, chit: int) -> None:
     )
 
 
-def admin_generation(led: Ledger) -> None:
+def admin_generation(turn: DowntownTurn) -> None:
     """5.4.5: percentile roll; above the Dummy range one flight appears in the air with an
     undetected generic flight (one per parent, the parent closest to a US flight), taking
     its hex, altitude, facing and profile (5.5.1)."""
-    scn = _scenario(led)
-    total, n = _percentile(led, "DRV Admin Phase generation", R_ADMIN_GEN)
+    scn = _scenario(turn)
+    total, n = _percentile(turn, "DRV Admin Phase generation", R_ADMIN_GEN)
     if table.is_dummy(scn, total):
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_ADMIN_GEN,
                 dice=(n,),
@@ -329,19 +329,19 @@ def admin_generation(led: Ledger) -> None:
             )
         )
         return
-    us = sit.us_on_map(led.state)
+    us = sit.us_on_map(turn.state)
     parents = [
         f
-        for f in sit.airborne(led.state)
-        if not f.detected and not f.visual_id and f.id not in led.state.admin_parents
+        for f in sit.airborne(turn.state)
+        if not f.detected and not f.visual_id and f.id not in turn.state.admin_parents
     ]
 
     def key(f: DrvFlight) -> tuple[int, str]:
-        return (min((led.board.dist(f.hex, u.hex) for u in us), default=999), f.id)
+        return (min((turn.board.dist(f.hex, u.hex) for u in us), default=999), f.id)
 
     parents.sort(key=key)
     if not parents:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_ADMIN_GEN,
                 dice=(n,),
@@ -352,7 +352,7 @@ def admin_generation(led: Ledger) -> None:
         )
         return
     p = parents[0]
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=R_ADMIN_GEN,
             dice=(n,),
@@ -370,7 +370,7 @@ def admin_generation(led: Ledger) -> None:
         )
     )
     _generate(
-        led,
+        turn,
         p.hex,
         p.altitude,
         p.facing,

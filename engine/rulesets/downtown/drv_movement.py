@@ -18,7 +18,6 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     ALTITUDE_INDEX,
@@ -31,6 +30,7 @@ from umpire.engine.rulesets.downtown.terms import (
     Zone,
     cite,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_ORDER = cite("5.7.2")
 R_TRANSIT = cite("5.8.1")
@@ -69,31 +69,31 @@ STEPS = "ABCDEFGH"
 ROUTE_SHOWN = 8
 
 
-def zone(led: Ledger, flight: DrvFlight) -> Zone:
+def zone(turn: DowntownTurn, flight: DrvFlight) -> Zone:
     """5.8: Engage within 3 of an enemy flight, Approach within 10 of a detected US flight,
     else Transit."""
-    us = sit.us_on_map(led.state)
-    if any(led.board.dist(flight.hex, u.hex) <= 3 for u in us):
+    us = sit.us_on_map(turn.state)
+    if any(turn.board.dist(flight.hex, u.hex) <= 3 for u in us):
         return Zone.ENGAGE
-    if any(led.board.dist(flight.hex, u.hex) <= 10 for u in us if u.detected):
+    if any(turn.board.dist(flight.hex, u.hex) <= 10 for u in us if u.detected):
         return Zone.APPROACH
     return Zone.TRANSIT
 
 
-def threatening(led: Ledger, a: DrvFlight | UsFlight, b: DrvFlight | UsFlight) -> bool:
+def threatening(turn: DowntownTurn, a: DrvFlight | UsFlight, b: DrvFlight | UsFlight) -> bool:
     """5.7.2: a threatens b if b is in a's forward arc and a is in b's rear arc."""
-    return sit.in_front_arc(led.board, a, b.hex) and sit.in_rear_arc(led.board, b, a.hex)
+    return sit.in_front_arc(turn.board, a, b.hex) and sit.in_rear_arc(turn.board, b, a.hex)
 
 
 def _bomber_or_ih(u: UsFlight) -> bool:
     return u.task is Task.BOMBING or u.mission is Mission.IRON_HAND
 
 
-def step_of(led: Ledger, f: DrvFlight) -> tuple[str, str]:
+def step_of(turn: DowntownTurn, f: DrvFlight) -> tuple[str, str]:
     """The first step A-H that applies to a flight, and why."""
-    board = led.board
-    us = sit.us_on_map(led.state)
-    z = zone(led, f)
+    board = turn.board
+    us = sit.us_on_map(turn.state)
+    z = zone(turn, f)
     if f.status is FlightStatus.ABORTING:
         return "D", "aborting"
     if f.ready:
@@ -102,11 +102,11 @@ def step_of(led: Ledger, f: DrvFlight) -> tuple[str, str]:
         return "H", "disordered"
     if z is Zone.ENGAGE:
         close = [u for u in us if board.dist(f.hex, u.hex) <= 3]
-        if any(u.detected and threatening(led, f, u) for u in close):
+        if any(u.detected and threatening(turn, f, u) for u in close):
             return "A", "Engage zone, threatening a detected US flight"
         if any(u.detected and _bomber_or_ih(u) for u in close):
             return "B", "Engage zone vs a detected Bomber/Iron Hand flight"
-        if any(u.task is Task.CAP and threatening(led, u, f) for u in close):
+        if any(u.task is Task.CAP and threatening(turn, u, f) for u in close):
             return "C", "Engage zone, threatened by a US CAP flight"
     if z is Zone.APPROACH and any(
         u.detected and _bomber_or_ih(u) and board.dist(f.hex, u.hex) <= 10 for u in us
@@ -115,22 +115,22 @@ def step_of(led: Ledger, f: DrvFlight) -> tuple[str, str]:
     return "F", "closest to a US flight"
 
 
-def flight_order(led: Ledger, *, unmoved: bool = False) -> tuple[str, ...]:
+def flight_order(turn: DowntownTurn, *, unmoved: bool = False) -> tuple[str, ...]:
     """5.7.2: DRV flights move by priority steps A (highest) to H; within a step, closest to
     a US flight first (then by id). With `unmoved`, only the flights that have not moved
     this Movement Phase (the order is read again each time the DRV moves)."""
-    us = sit.us_on_map(led.state)
+    us = sit.us_on_map(turn.state)
     rows = []
-    flights = sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready)
+    flights = sit.airborne(turn.state) + tuple(x for x in turn.state.drv if x.ready)
     if unmoved:
-        flights = tuple(f for f in flights if f.id not in led.state.drv_moved)
+        flights = tuple(f for f in flights if f.id not in turn.state.drv_moved)
     for f in flights:
-        step, why = step_of(led, f)
-        near = min((led.board.dist(f.hex, u.hex) for u in us), default=999)
+        step, why = step_of(turn, f)
+        near = min((turn.board.dist(f.hex, u.hex) for u in us), default=999)
         rows.append((STEPS.index(step), near, f.id, step, why))
     rows.sort()
     order = tuple(r[2] for r in rows)
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=R_ORDER,
             topic="flight_order",
@@ -146,10 +146,10 @@ def flight_order(led: Ledger, *, unmoved: bool = False) -> tuple[str, ...]:
     return order
 
 
-def route(led: Ledger, start: str, goal: str, *, avoid_barrage: bool) -> tuple[str, ...]:
+def route(turn: DowntownTurn, start: str, goal: str, *, avoid_barrage: bool) -> tuple[str, ...]:
     """Shortest hex route (breadth-first, neighbours in direction order), avoiding barrage
     zones if asked and possible; falls back to the straight line."""
-    board = led.board
+    board = turn.board
     if start == goal:
         return (start,)
     prev: dict[str, str] = {start: start}
@@ -174,10 +174,10 @@ def route(led: Ledger, start: str, goal: str, *, avoid_barrage: bool) -> tuple[s
     return tuple(reversed(path))
 
 
-def _sam_shadow(led: Ledger, u: UsFlight) -> bool:
+def _sam_shadow(turn: DowntownTurn, u: UsFlight) -> bool:
     """5.8.2: not within 5 of a SAM with its radar on, nor marked with a SAM acquisition."""
-    for s in led.state.sams:
-        if s.status is SamStatus.ACTIVE and s.radar_on and led.board.dist(s.hex, u.hex) <= 5:
+    for s in turn.state.sams:
+        if s.status is SamStatus.ACTIVE and s.radar_on and turn.board.dist(s.hex, u.hex) <= 5:
             return True
         if s.target == u.id and s.level.value != "none":
             return True
@@ -188,9 +188,9 @@ def _task_rank(u: UsFlight) -> int:
     return 0 if u.task is Task.BOMBING else 1 if u.task is Task.SEAD else 2
 
 
-def intent(led: Ledger, flight: DrvFlight) -> Plan:
+def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     """5.8-5.9: the flight's zone, target, destination, altitude, throttle and route."""
-    board, state = led.board, led.state
+    board, state = turn.board, turn.state
     weather_floor = ALTITUDE_INDEX["low"] if state.setup.poor_weather and not flight.ready else 0
     alt_now = ALTITUDE_INDEX[flight.altitude.value]
     notes = [f"{R_PROFILE}: movement values of {flight.profile or 'MiG-17'}"]
@@ -202,7 +202,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
             key=lambda h: (board.dist(flight.hex, h), h),
         )[0]
         return _emit(
-            led,
+            turn,
             flight,
             R_BROKEN,
             Zone.TRANSIT,
@@ -210,15 +210,15 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
             dest,
             flight.altitude.value,
             "dash" if flight.fuel > 0 else "combat",
-            route(led, flight.hex, dest, avoid_barrage=False),
+            route(turn, flight.hex, dest, avoid_barrage=False),
             "aborting: toward a China Buffer Zone map-edge hex, altitude unchanged",
         )
     if flight.status is FlightStatus.DISORDERED:
         rally = sorted(board.rally_points(), key=lambda h: (board.dist(flight.hex, h), h))
         dest = rally[0] if rally else flight.hex
-        path = route(led, flight.hex, dest, avoid_barrage=False)
+        path = route(turn, flight.hex, dest, avoid_barrage=False)
         return _emit(
-            led,
+            turn,
             flight,
             R_BROKEN,
             Zone.TRANSIT,
@@ -232,7 +232,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
                 "shortest route not closer to a US flight, altitude unchanged"
             ),
         )
-    z = zone(led, flight)
+    z = zone(turn, flight)
     if z is Zone.TRANSIT or flight.ready:
         strikes = [u for u in us if u.mission is Mission.STRIKE] or list(us)
         goal = (
@@ -240,7 +240,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
             if strikes
             else sit.entry_hex(state, board)
         )
-        path = route(led, flight.hex, goal, avoid_barrage=True)
+        path = route(turn, flight.hex, goal, avoid_barrage=True)
         ridge = [h for h in path[1:ROUTE_SHOWN] if h in board.data.ridgelines]
         alt = Altitude.LOW.value if weather_floor else Altitude.DECK.value
         why = "transit: Deck, combat throttle, shortest route avoiding barrage zones, free turns"
@@ -249,7 +249,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
         if weather_floor:
             why += f"; {R_WEATHER}: poor weather, Low is the lowest band"
         return _emit(
-            led,
+            turn,
             flight,
             R_TRANSIT,
             Zone.TRANSIT,
@@ -263,11 +263,11 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
     eligible = [
         u
         for u in us
-        if u.detected and board.dist(flight.hex, u.hex) <= 10 and not _sam_shadow(led, u)
+        if u.detected and board.dist(flight.hex, u.hex) <= 10 and not _sam_shadow(turn, u)
     ]
     if not eligible:
         return _emit(
-            led,
+            turn,
             flight,
             R_APPROACH,
             z,
@@ -294,7 +294,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
         behind = board.grid.neighbour(Hex.parse(target.hex), (target.facing + 3) % 6)
         dest = behind.label if board.grid.contains(behind) else target.hex
         return _emit(
-            led,
+            turn,
             flight,
             R_ENGAGE,
             z,
@@ -302,14 +302,14 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
             dest,
             alt,
             throttle,
-            route(led, flight.hex, dest, avoid_barrage=False),
+            route(turn, flight.hex, dest, avoid_barrage=False),
             (
                 f"engage {target.id}: attack from the rear or rear/beam this turn, "
                 f"missiles first as primary weapon; " + "; ".join(notes)
             ),
         )
     return _emit(
-        led,
+        turn,
         flight,
         R_APPROACH,
         z,
@@ -317,7 +317,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
         target.hex,
         alt,
         throttle,
-        route(led, flight.hex, target.hex, avoid_barrage=False),
+        route(turn, flight.hex, target.hex, avoid_barrage=False),
         (
             f"approach {target.id} (closest detected; Bombing > SEAD > others), free "
             f"turns, climb at most one band a turn, descend by the descent rule, no hex "
@@ -327,7 +327,7 @@ def intent(led: Ledger, flight: DrvFlight) -> Plan:
 
 
 def _emit(
-    led: Ledger,
+    turn: DowntownTurn,
     f: DrvFlight,
     rule: str,
     z: Zone,
@@ -338,7 +338,7 @@ def _emit(
     path: tuple[str, ...],
     why: str,
 ) -> Plan:
-    led.emit(
+    turn.emit(
         ev.MovementIntent(
             rule=rule,
             flight_id=f.id,
@@ -354,15 +354,15 @@ def _emit(
     return Plan(rule, z, target, dest, alt, throttle, path)
 
 
-def allowance(led: Ledger, flight: DrvFlight, throttle: str) -> tuple[int, str]:
+def allowance(turn: DowntownTurn, flight: DrvFlight, throttle: str) -> tuple[int, str]:
     """5.9.2: the Movement Points of the flight's aircraft (identified type, else its flying
     profile, else the MiG-17) at the intent's throttle, from `Setup.drv_speeds` (base-game
     values the seed does not state; README ledger 5.9.2)."""
-    speeds = {s.aircraft: s for s in led.state.setup.drv_speeds}
+    speeds = {s.aircraft: s for s in turn.state.setup.drv_speeds}
     kind = flight.aircraft or flight.profile or MIG17
     row = speeds.get(kind) or speeds.get(MIG17)
     if row is None:
-        row = sorted(led.state.setup.drv_speeds, key=lambda s: s.aircraft)[0]
+        row = sorted(turn.state.setup.drv_speeds, key=lambda s: s.aircraft)[0]
     mp = row.dash if throttle == "dash" else row.combat
     return mp, f"{row.aircraft} {throttle} {mp} MP"
 
@@ -372,25 +372,25 @@ MIG17 = "MiG17F"
 MiG-17" (the 5.3 table's MiG17F row of `Setup.drv_speeds`)."""
 
 
-def fly(led: Ledger, flight: DrvFlight) -> None:
+def fly(turn: DowntownTurn, flight: DrvFlight) -> None:
     """5.7 (000_842c81c5c58bc2f6.txt): the flight moves by itself along the route its
     maneuver zone gives (5.8-5.9): one hex per Movement Point (5.8.2: it may not spend MPs
     to turn), as far as its allowance reaches (5.9.2), to the intent's altitude, facing the
     way of its last step. An aborting flight that reaches the China Buffer Zone map edge
     leaves the map (5.9.1). A generic undetected flight that moves adjacent to a US flight,
     fewer than two altitude bands apart, takes a proximity activation check (5.6.1)."""
-    plan = intent(led, flight)
-    mp, speed = allowance(led, flight, plan.throttle)
+    plan = intent(turn, flight)
+    mp, speed = allowance(turn, flight, plan.throttle)
     steps = plan.route[1 : mp + 1]
     end = steps[-1] if steps else flight.hex
     facing = flight.facing
     if steps:
         before = plan.route[len(steps) - 1]
-        step = led.board.grid.direction_to(Hex.parse(before), Hex.parse(end))
+        step = turn.board.grid.direction_to(Hex.parse(before), Hex.parse(end))
         facing = facing if step is None else step
     altitude = Altitude(plan.altitude)
     where = "-".join(steps) if steps else f"stays in {flight.hex}"
-    led.emit(
+    turn.emit(
         ev.DrvFlightMoved(
             rule=f"{R_FLIGHT}; {plan.rule}; {R_PROFILE}",
             flight_id=flight.id,
@@ -406,10 +406,10 @@ def fly(led: Ledger, flight: DrvFlight) -> None:
             ),
         )
     )
-    board = led.board
+    board = turn.board
     left = end in board.data.china_buffer and board.edge_distance(end) == 0
     if flight.status is FlightStatus.ABORTING and steps and end == plan.destination and left:
-        led.emit(
+        turn.emit(
             ev.DrvFlightRemoved(
                 rule=R_BROKEN,
                 flight_id=flight.id,
@@ -418,29 +418,29 @@ def fly(led: Ledger, flight: DrvFlight) -> None:
             )
         )
         return
-    moved = next((f for f in led.state.drv if f.id == flight.id), None)
+    moved = next((f for f in turn.state.drv if f.id == flight.id), None)
     if moved is None or moved.detected or moved.visual_id or not steps:
         return
     band = ALTITUDE_INDEX[altitude.value]
     if any(
         board.dist(u.hex, h) == 1 and abs(ALTITUDE_INDEX[u.altitude.value] - band) < 2
         for h in steps
-        for u in sit.us_on_map(led.state)
+        for u in sit.us_on_map(turn.state)
     ):
-        activation_check(led, moved, ActivationReason.PROXIMITY)
+        activation_check(turn, moved, ActivationReason.PROXIMITY)
 
 
-def unmoved(led: Ledger) -> tuple[str, ...]:
+def unmoved(turn: DowntownTurn) -> tuple[str, ...]:
     """The DRV flights that have not moved this Movement Phase, by id."""
-    flights = sit.airborne(led.state) + tuple(x for x in led.state.drv if x.ready)
-    return tuple(sorted(f.id for f in flights if f.id not in led.state.drv_moved))
+    flights = sit.airborne(turn.state) + tuple(x for x in turn.state.drv if x.ready)
+    return tuple(sorted(f.id for f in flights if f.id not in turn.state.drv_moved))
 
 
-def run(led: Ledger, count: int | None) -> None:
+def run(turn: DowntownTurn, count: int | None) -> None:
     """5.7-5.7.2: the next `count` DRV flights that have not moved this Movement Phase (all
     of them if None) move by themselves, in the flight order read now."""
-    order = flight_order(led, unmoved=True)
+    order = flight_order(turn, unmoved=True)
     for flight_id in order if count is None else order[:count]:
-        flight = next((f for f in led.state.drv if f.id == flight_id), None)
+        flight = next((f for f in turn.state.drv if f.id == flight_id), None)
         if flight is not None:
-            fly(led, flight)
+            fly(turn, flight)

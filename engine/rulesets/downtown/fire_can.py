@@ -6,10 +6,10 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import d10
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, cite
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_ACTIVATE = cite("2.2.1")
 R_BEHAVIOUR = cite("2.3.1")
@@ -17,18 +17,18 @@ R_SAM_RADAR = cite("3.4.1")
 FIRE_CAN_MISSIONS = (Mission.STRIKE, Mission.RECON, Mission.IRON_HAND)
 
 
-def eligible_aaa(led: Ledger) -> tuple[AaaUnit, ...]:
+def eligible_aaa(turn: DowntownTurn) -> tuple[AaaUnit, ...]:
     """2.3: AAA concentration hexes that have not reached their Fire Can maximum."""
-    cap = led.state.setup.max_fire_cans_per_aaa
-    return tuple(a for a in sorted(led.state.aaa, key=lambda a: a.id) if a.fire_cans < cap)
+    cap = turn.state.setup.max_fire_cans_per_aaa
+    return tuple(a for a in sorted(turn.state.aaa, key=lambda a: a.id) if a.fire_cans < cap)
 
 
-def admin_activation(led: Ledger) -> None:
+def admin_activation(turn: DowntownTurn) -> None:
     """2.2.1: with an Iron Hand, Strike or Recon unit over land, roll one die; at most the
     number of inactive Fire Cans activates one, placed by the Fire Can Deployment Table."""
-    hidden = led.state.hidden_fire_cans
-    if hidden == 0 or not sit.active_mission_over_land(led.state, led.board):
-        led.emit(
+    hidden = turn.state.hidden_fire_cans
+    if hidden == 0 or not sit.active_mission_over_land(turn.state, turn.board):
+        turn.emit(
             ev.DecisionMade(
                 rule=R_ACTIVATE,
                 topic="fire_can_activation",
@@ -37,9 +37,9 @@ def admin_activation(led: Ledger) -> None:
             )
         )
         return
-    roll = led.roll(d10(), "Fire Can activation", R_ACTIVATE)
+    roll = turn.roll(d10(), "Fire Can activation", R_ACTIVATE)
     n = 1 if roll.total <= hidden else 0
-    led.emit(
+    turn.emit(
         ev.FireCanActivationChecked(
             rule=R_ACTIVATE,
             dice=(roll.roll,),
@@ -50,13 +50,13 @@ def admin_activation(led: Ledger) -> None:
         )
     )
     if n:
-        deploy_from_table(led)
+        deploy_from_table(turn)
 
 
-def deploy_from_table(led: Ledger) -> bool:
+def deploy_from_table(turn: DowntownTurn) -> bool:
     """2.3 Fire Can Deployment Table A-D; ties: closest to the raid target, then closest to a
     US Strike, Recon or Iron Hand flight."""
-    board, state = led.board, led.state
+    board, state = turn.board, turn.state
     target = sit.target_hex(state, board)
     flights = sit.us_on_map(state)
     cands: list[Candidate] = []
@@ -65,7 +65,7 @@ def deploy_from_table(led: Ledger) -> bool:
         row, letter = band.value, band.span
         rule = table.cite_row(band)
         if not row.place:
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=rule,
                     topic="fire_can_deployment",
@@ -81,7 +81,7 @@ def deploy_from_table(led: Ledger) -> bool:
             if f.mission in row.missions
             and (row.within_target is None or board.dist(f.hex, target) <= row.within_target)
         ]
-        eligible = eligible_aaa(led)
+        eligible = eligible_aaa(turn)
         if row.within_aaa is None:
             options = [a for a in eligible if a.hex == target] if qualifying else []
         else:
@@ -117,15 +117,17 @@ def deploy_from_table(led: Ledger) -> bool:
             )
             for a in ranked
         ]
-        place(led, chosen, rule, tuple(cands), f"row {letter}: Fire Can in {chosen.hex}")
+        place(turn, chosen, rule, tuple(cands), f"row {letter}: Fire Can in {chosen.hex}")
         return True
     return False  # pragma: no cover
 
 
-def place(led: Ledger, aaa: AaaUnit, rule: str, cands: tuple[Candidate, ...], why: str) -> str:
+def place(
+    turn: DowntownTurn, aaa: AaaUnit, rule: str, cands: tuple[Candidate, ...], why: str
+) -> str:
     """Place a Fire Can on a AAA hex with its radar on (2.3)."""
-    unit_id = led.new_id("FC")
-    led.emit(
+    unit_id = turn.new_id("FC")
+    turn.emit(
         ev.FireCanPlaced(
             rule=rule,
             unit_id=unit_id,
@@ -138,13 +140,13 @@ def place(led: Ledger, aaa: AaaUnit, rule: str, cands: tuple[Candidate, ...], wh
     return unit_id
 
 
-def fire_at_mover(led: Ledger, flight_id: str, hex_: str) -> None:
+def fire_at_mover(turn: DowntownTurn, flight_id: str, hex_: str) -> None:
     """2.3.1: a Fire Can with its radar on fires at the first US flight to move within range
     in the Movement Phase (range: setup `fire_can_range`, a base-game value)."""
-    reach = led.state.setup.fire_can_range
-    for fc in sorted(led.state.fire_cans, key=lambda f: f.id):
-        if fc.radar_on and not fc.fired and led.board.dist(fc.hex, hex_) <= reach:
-            led.emit(
+    reach = turn.state.setup.fire_can_range
+    for fc in sorted(turn.state.fire_cans, key=lambda f: f.id):
+        if fc.radar_on and not fc.fired and turn.board.dist(fc.hex, hex_) <= reach:
+            turn.emit(
                 ev.DecisionMade(
                     rule=R_BEHAVIOUR,
                     topic="fire_can_fires",
@@ -158,17 +160,17 @@ def fire_at_mover(led: Ledger, flight_id: str, hex_: str) -> None:
             )
 
 
-def radar_restart(led: Ledger) -> None:
+def radar_restart(turn: DowntownTurn) -> None:
     """2.3.1 / 3.4.1: a radar shut down by an ARM Morale roll rolls to come back on in every
     Admin Phase (on a d10 at most `radar_restart_max`, a documented base-game parameter)."""
-    limit = led.state.setup.radar_restart_max
-    units = [(f.id, R_BEHAVIOUR) for f in led.state.fire_cans if not f.radar_on]
+    limit = turn.state.setup.radar_restart_max
+    units = [(f.id, R_BEHAVIOUR) for f in turn.state.fire_cans if not f.radar_on]
     units += [
-        (s.id, R_SAM_RADAR) for s in led.state.sams if s.status == "active" and not s.radar_on
+        (s.id, R_SAM_RADAR) for s in turn.state.sams if s.status == "active" and not s.radar_on
     ]
     for unit_id, rule in sorted(units):
-        roll = led.roll(d10(), f"radar back on {unit_id}", rule)
-        led.emit(
+        roll = turn.roll(d10(), f"radar back on {unit_id}", rule)
+        turn.emit(
             ev.RadarRestartRolled(
                 rule=rule,
                 dice=(roll.roll,),

@@ -9,7 +9,6 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
@@ -21,15 +20,16 @@ from umpire.engine.rulesets.downtown.terms import (
     TwoSamsReading,
     cite,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
 R_SETUP = cite("3.3")
 
 
-def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
+def modifiers(state: State, turn: DowntownTurn, phase: Phase) -> list[tuple[str, int]]:
     """3.2.1: the modifiers that apply, (key, value), in table order."""
-    board = led.board
+    board = turn.board
     acq = phase is Phase.SAM_ACQUISITION
     target = sit.target_hex(state, board)
     flights = sit.us_on_map(state)
@@ -61,12 +61,12 @@ def modifiers(state: State, led: Ledger, phase: Phase) -> list[tuple[str, int]]:
     return out
 
 
-def hidden_check(led: Ledger, phase: Phase) -> None:
+def hidden_check(turn: DowntownTurn, phase: Phase) -> None:
     """3.2.1 SAM Activation Check for hidden SAMs (Acq or Admin column and rules)."""
-    state = led.state
+    state = turn.state
     acq = phase is Phase.SAM_ACQUISITION
     if state.setup.mig_day:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_MIG_DAY,
                 topic="sam_activation",
@@ -76,7 +76,7 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
         )
         return
     if acq and not sit.us_on_map(state):
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_CHECK,
                 topic="sam_activation",
@@ -87,7 +87,7 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
         return
     bsan = state.hidden_sams
     if bsan == 0:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_CHECK,
                 topic="sam_activation",
@@ -96,12 +96,12 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
             )
         )
         return
-    roll = led.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
-    mods = modifiers(state, led, phase)
+    roll = turn.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
+    mods = modifiers(state, turn, phase)
     modified = roll.total + sum(v for _, v in mods)
     inclusive = state.setup.two_sams_reading is TwoSamsReading.EXAMPLE
     count = activation_count(roll.total, modified, bsan, acq, inclusive=inclusive)
-    led.emit(
+    turn.emit(
         ev.SamActivationChecked(
             rule=f"{R_CHECK} ({'Acq' if acq else 'Admin'})",
             dice=(roll.roll,),
@@ -118,7 +118,7 @@ def hidden_check(led: Ledger, phase: Phase) -> None:
         )
     )
     for _ in range(count):
-        place_hidden(led, acq)
+        place_hidden(turn, acq)
 
 
 def activation_count(
@@ -139,10 +139,10 @@ def activation_count(
     return min(bsan, modified)
 
 
-def measuring_flight(state: State, led: Ledger) -> UsFlight | None:
+def measuring_flight(state: State, turn: DowntownTurn) -> UsFlight | None:
     """3.2.2: the detected bombing flight closest to downtown; else the detected US flight of
     any type closest to downtown; None if no US flight is detected."""
-    board = led.board
+    board = turn.board
     detected = [f for f in sit.us_on_map(state) if f.detected]
     bombers = [f for f in detected if f.task is Task.BOMBING]
     pool = bombers or detected
@@ -150,13 +150,13 @@ def measuring_flight(state: State, led: Ledger) -> UsFlight | None:
     return ranked[0] if ranked else None
 
 
-def place_hidden(led: Ledger, acq: bool) -> bool:
+def place_hidden(turn: DowntownTurn, acq: bool) -> bool:
     """3.2.2 SAM Placement Table A-D (A, B, then C outside the Acq phase, then D)."""
-    board = led.board
-    state = led.state
-    origin = measuring_flight(state, led)
+    board = turn.board
+    state = turn.state
+    origin = measuring_flight(state, turn)
     if origin is None:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=sam_placement.CITATION,
                 topic="sam_placement",
@@ -171,7 +171,7 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
         read = sam_placement.TABLE.row(letter)
         row, rule = read.value, read.citation
         if row.radius is None:
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=rule,
                     topic="sam_placement",
@@ -183,12 +183,12 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
             return False
         centre = target if row.from_target else origin.hex
         options = []
-        for site in sam_sites.table(led).hexes:
-            if sam_sites.uses_left(led, site) == 0:
+        for site in sam_sites.table(turn).hexes:
+            if sam_sites.uses_left(turn, site) == 0:
                 continue
-            if not _on(led, site) or board.dist(site, centre) > row.radius:
+            if not _on(turn, site) or board.dist(site, centre) > row.radius:
                 continue
-            where = sam_sites.spot(led, site)
+            where = sam_sites.spot(turn, site)
             if where is not None:
                 options.append((board.dist_to_downtown(site), site, where))
         if not options:
@@ -212,10 +212,10 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
             )
             for _, s, _w in options
         ]
-        led.emit(
+        turn.emit(
             ev.SamPlaced(
                 rule=rule,
-                sam_id=led.new_id("SAM"),
+                sam_id=turn.new_id("SAM"),
                 hex=where,
                 site=site,
                 row=letter,
@@ -230,18 +230,18 @@ def place_hidden(led: Ledger, acq: bool) -> bool:
     return False  # pragma: no cover
 
 
-def _on(led: Ledger, site: str) -> bool:
+def _on(turn: DowntownTurn, site: str) -> bool:
 
-    return led.board.grid.contains(Hex.parse(site))
+    return turn.board.grid.contains(Hex.parse(site))
 
 
-def setup_check(led: Ledger, phase: Phase) -> None:
+def setup_check(turn: DowntownTurn, phase: Phase) -> None:
     """3.3: each located, not yet active SAM rolls if a US flight is within 12 hexes (15 in the
     Admin Phase; 15 of the raid's entry point in the DRV Radar Phase), adding the 3.3.1
     cumulative modifiers; 10 or more is a possible activation and a Dummy Check (3.3.2)."""
-    state = led.state
+    state = turn.state
     if state.setup.mig_day:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=R_MIG_DAY,
                 topic="sam_setup_activation",
@@ -250,19 +250,19 @@ def setup_check(led: Ledger, phase: Phase) -> None:
             )
         )
         return
-    board = led.board
+    board = turn.board
     radar = phase is Phase.DRV_RADAR
     key = "radar" if radar else ("acq" if phase is Phase.SAM_ACQUISITION else "admin")
     radius = sam_activation.CHECK_RADIUS[key]
     entry = sit.entry_hex(state, board)
-    for sam in sorted(led.state.sams, key=lambda s: s.id):
+    for sam in sorted(turn.state.sams, key=lambda s: s.id):
         if sam.status is not SamStatus.LOCATED:
             continue
         if radar:
             dists = [board.dist(sam.hex, entry)]
             bomb_d = 999
         else:
-            flights = sit.us_on_map(led.state)
+            flights = sit.us_on_map(turn.state)
             dists = [board.dist(sam.hex, f.hex) for f in flights]
             bomb_d = min(
                 (
@@ -284,13 +284,13 @@ def setup_check(led: Ledger, phase: Phase) -> None:
             mods.append("bombing_within_12")
         if phase is Phase.SAM_ACQUISITION:
             mods.append("acq_phase")
-        roll = led.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
+        roll = turn.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
         reading = state.setup.acq_phase_reading
         values = [sam_activation.set_up_value(m, reading) for m in mods]
         shown = " ".join(f"{m} {v:+d}" for m, v in zip(mods, values, strict=True))
         total = roll.total + sum(values)
         possible = sam_activation.set_up_result(total) == "Possible Activation"
-        led.emit(
+        turn.emit(
             ev.SetUpSamRolled(
                 rule=sam_activation.TABLE_CITATION
                 + (
@@ -313,32 +313,32 @@ def setup_check(led: Ledger, phase: Phase) -> None:
             )
         )
         if possible:
-            run_dummy_check(led, sam)
+            run_dummy_check(turn, sam)
 
 
-def run_dummy_check(led: Ledger, sam: Sam) -> None:
+def run_dummy_check(turn: DowntownTurn, sam: Sam) -> None:
     """3.3.2: two dice plus one per dummy discovered; 8 or less possible dummy (a second time:
     a dummy, removed), 9 possible dummy radar, 10 or more activates; the caps on dummies and
     dummy radars turn those results into 'activates'."""
-    s = led.state.setup
+    s = turn.state.setup
     side = s.dummy_check_die
-    roll = led.roll(custom(side, side), f"SAM Dummy Check {sam.id}", dummy_check.CITATION)
-    found = led.state.dummies_found
+    roll = turn.roll(custom(side, side), f"SAM Dummy Check {sam.id}", dummy_check.CITATION)
+    found = turn.state.dummies_found
     total = roll.total + found
     result = dummy_check.result_for(total)
     outcome = "activates"
     note = ""
     if result is DummyResult.POSSIBLE_DUMMY:
-        if led.state.dummies_generated >= s.dummy_sams:
+        if turn.state.dummies_generated >= s.dummy_sams:
             note = "dummy cap reached: treated as 'SAM site activates'"
         else:
             outcome = "removed" if sam.possible_dummy else "possible_dummy"
     elif result is DummyResult.DUMMY_RADAR:
-        if led.state.dummy_radars_generated >= s.dummy_radars:
+        if turn.state.dummy_radars_generated >= s.dummy_radars:
             note = "dummy radar cap reached: treated as 'SAM site activates'"
         else:
             outcome = "dummy_radar"
-    led.emit(
+    turn.emit(
         ev.SamDummyChecked(
             rule=dummy_check.CITATION,
             dice=(roll.roll,),

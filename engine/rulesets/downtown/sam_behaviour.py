@@ -6,7 +6,6 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_acquisition, sam_reaction
 from umpire.engine.rulesets.downtown.terms import (
@@ -18,21 +17,22 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     cite,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 LOW = ALTITUDE_INDEX[Altitude.LOW.value]
 R_SHORT = cite("3.4.5 option 1")
 
 
-def acquisition_phase(led: Ledger) -> None:
+def acquisition_phase(turn: DowntownTurn) -> None:
     """3.4.2: every SAM with its radar on goes through the Acquisition Table A-J."""
-    for sam in sorted(led.state.sams, key=lambda s: s.id):
+    for sam in sorted(turn.state.sams, key=lambda s: s.id):
         if sam.status is SamStatus.ACTIVE and sam.radar_on:
-            acquire(led, sam)
+            acquire(turn, sam)
 
 
-def acquire(led: Ledger, sam: Sam) -> None:
+def acquire(turn: DowntownTurn, sam: Sam) -> None:
     """3.4.3 SAM Acquisition Table: rows A to J until the SAM takes an action."""
-    board, state = led.board, led.state
+    board, state = turn.board, turn.state
     flights = sit.us_on_map(state)
     drv = sit.airborne(state)
     clear = sam_acquisition.drv_clear_range(state.setup.year)
@@ -53,7 +53,7 @@ def acquire(led: Ledger, sam: Sam) -> None:
 
     def done(row: str, action: str, target: UsFlight | None, why: str) -> None:
         cands.append(Candidate(option=f"row {row}", chosen=True, reason=why))
-        led.emit(
+        turn.emit(
             ev.SamAcquisitionDecided(
                 rule=sam_acquisition.TABLE.row(row).citation,
                 sam_id=sam.id,
@@ -75,7 +75,7 @@ def acquire(led: Ledger, sam: Sam) -> None:
     to_f = False
     if tracking and current is not None and not no_drv_near(current):
         to_f = True
-        led.emit(
+        turn.emit(
             ev.SamAcquisitionDecided(
                 rule=sam_acquisition.TABLE.row("B").citation,
                 sam_id=sam.id,
@@ -152,7 +152,7 @@ def acquire(led: Ledger, sam: Sam) -> None:
     skip("I", "no flight has the site in its front arc")
     if ranked:
         return done("J", "acquire", ranked[0], f"nearest flight {ranked[0].id}")
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=sam_acquisition.CITATION,
             topic="sam_acquisition",
@@ -163,10 +163,10 @@ def acquire(led: Ledger, sam: Sam) -> None:
     )
 
 
-def react(led: Ledger, flight: UsFlight) -> None:
+def react(turn: DowntownTurn, flight: UsFlight) -> None:
     """3.4.4-3.4.5: each unfired SAM that has acquired the moving flight consults the SAM
     Reaction Table, options 1 to 7, when the flight spends a Movement Point."""
-    for sam in sorted(led.state.sams, key=lambda s: s.id):
+    for sam in sorted(turn.state.sams, key=lambda s: s.id):
         if (
             sam.status is not SamStatus.ACTIVE
             or sam.fired
@@ -174,13 +174,13 @@ def react(led: Ledger, flight: UsFlight) -> None:
             or sam.level is AcqLevel.NONE
         ):
             continue
-        distance = led.board.dist(sam.hex, flight.hex)
+        distance = turn.board.dist(sam.hex, flight.hex)
         option, fire = sam_reaction.react(sam.level, distance, flight.task)
         number = option.option if option else 0
         rule = sam_reaction.TABLE.row(str(number)).citation if option else sam_reaction.CITATION
         why = f"{sam.level.value} acquisition, range {distance}, task {flight.task.value}"
         if fire is not FireMode.NOTHING and number in sam.inhibited:
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=rule,
                     topic="sam_inhibited",
@@ -189,9 +189,9 @@ def react(led: Ledger, flight: UsFlight) -> None:
                 )
             )
             continue
-        left = led.state.setup.sam_missiles - sam.spent
+        left = turn.state.setup.sam_missiles - sam.spent
         if fire is not FireMode.NOTHING and left <= 0:
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=f"{rule} (ammunition)",
                     topic="sam_out_of_ammo",
@@ -200,19 +200,19 @@ def react(led: Ledger, flight: UsFlight) -> None:
                 )
             )
             continue
-        if fire is not FireMode.NOTHING and sam.dummy_radar and not first_fire_check(led, sam):
+        if fire is not FireMode.NOTHING and sam.dummy_radar and not first_fire_check(turn, sam):
             continue
-        fire, note = ammunition(fire, left, led.state.setup.sam_salvo)
+        fire, note = ammunition(fire, left, turn.state.setup.sam_salvo)
         if note:
             rule = f"{rule} (insufficient ammo: {R_SHORT})"
-        led.emit(
+        turn.emit(
             ev.SamReacted(
                 rule=rule,
                 sam_id=sam.id,
                 flight_id=flight.id,
                 option=number,
                 fire=fire.value,
-                missiles=missiles(fire, led.state.setup.sam_salvo),
+                missiles=missiles(fire, turn.state.setup.sam_salvo),
                 explanation=f"{sam.id}: {why} -> {fire.value}{note}",
             )
         )
@@ -233,17 +233,17 @@ def ammunition(fire: FireMode, left: int, salvo: int) -> tuple[FireMode, str]:
     return fire, ""
 
 
-def first_fire_check(led: Ledger, sam: Sam) -> bool:
+def first_fire_check(turn: DowntownTurn, sam: Sam) -> bool:
     """3.3.2 row 9: a possible dummy radar makes another dummy check on its first attempt to
     fire; below 10 the site is a dummy and is removed. "Another dummy check" is read as the
     check 3.3.1 defines, with its "+1 for each dummy discovered so far"; the setup switch
     `first_fire_counts_dummies` makes it a bare roll (README ledger, 3.3.2 row 9)."""
-    side = led.state.setup.dummy_check_die
-    roll = led.roll(custom(side, side), f"dummy radar check {sam.id}", dummy_check.CITATION)
-    found = led.state.dummies_found if led.state.setup.first_fire_counts_dummies else 0
+    side = turn.state.setup.dummy_check_die
+    roll = turn.roll(custom(side, side), f"dummy radar check {sam.id}", dummy_check.CITATION)
+    found = turn.state.dummies_found if turn.state.setup.first_fire_counts_dummies else 0
     total = roll.total + found
     ok = dummy_check.passes_first_fire(total)
-    led.emit(
+    turn.emit(
         ev.SamDummyChecked(
             rule=f"{dummy_check.CITATION} row 9",
             dice=(roll.roll,),

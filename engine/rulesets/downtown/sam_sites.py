@@ -5,9 +5,9 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.tables import sam_deployment, sam_placement
 from umpire.engine.rulesets.downtown.terms import SamStatus, cite
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_TABLES = cite("3.1.1")
 R_SETUP = cite("3.1.2")
@@ -15,25 +15,25 @@ R_HIDDEN = cite("3.1.3")
 DEFEND_RADIUS = 6
 
 
-def _cited(led: Ledger) -> str:
+def _cited(turn: DowntownTurn) -> str:
     """The citation of the scenario date's SAM Deployment Table."""
-    return sam_deployment.reading_for(led.state.setup.year, led.state.setup.month).citation
+    return sam_deployment.reading_for(turn.state.setup.year, turn.state.setup.month).citation
 
 
-def table(led: Ledger) -> sam_deployment.SamTable:
+def table(turn: DowntownTurn) -> sam_deployment.SamTable:
     """3.1.1: the table for the scenario's date."""
-    return sam_deployment.table_for(led.state.setup.year, led.state.setup.month)
+    return sam_deployment.table_for(turn.state.setup.year, turn.state.setup.month)
 
 
-def occupied(led: Ledger) -> set[str]:
+def occupied(turn: DowntownTurn) -> set[str]:
     """Hexes holding a SAM counter."""
-    return {s.hex for s in led.state.sams if s.status is not SamStatus.REMOVED}
+    return {s.hex for s in turn.state.sams if s.status is not SamStatus.REMOVED}
 
 
-def spot(led: Ledger, site: str) -> str | None:
+def spot(turn: DowntownTurn, site: str) -> str | None:
     """Where a counter for listed location `site` goes: the listed hex if allowed and free,
     else the nearest allowed free hex within the table's radius (3.1.1), or None."""
-    board, radius, taken = led.board, table(led).radius, occupied(led)
+    board, radius, taken = turn.board, table(turn).radius, occupied(turn)
     if not board.grid.contains(Hex.parse(site)):
         return None
     hexes = [h.label for h in board.grid.within(Hex.parse(site), radius)]
@@ -42,33 +42,33 @@ def spot(led: Ledger, site: str) -> str | None:
     return ok[0] if ok else None
 
 
-def uses_left(led: Ledger, site: str) -> int:
+def uses_left(turn: DowntownTurn, site: str) -> int:
     """3.2.2: two strikes cross a location off; beyond 4 hexes of downtown it takes one SAM."""
-    used = next((u.strikes for u in led.state.site_uses if u.hex == site), 0)
+    used = next((u.strikes for u in turn.state.site_uses if u.hex == site), 0)
     cap = sam_placement.MAX_USES
-    if led.board.dist_to_downtown(site) > sam_placement.ONE_SAM_BEYOND:
+    if turn.board.dist_to_downtown(site) > sam_placement.ONE_SAM_BEYOND:
         cap = 1
     return max(0, cap - used)
 
 
-def set_up(led: Ledger) -> None:
+def set_up(turn: DowntownTurn) -> None:
     """3.1.2: place located counters (SAMs + dummy SAMs + dummy radars) one at a time,
     'defending' each target with a listed location within 6 hexes: Hanoi/Haiphong targets
     first, then by distance from the two cities; then again with a second SAM."""
-    s = led.state.setup
-    board = led.board
+    s = turn.state.setup
+    board = turn.board
     counters = s.sams_at_start + s.dummy_sams + s.dummy_radars
     targets = sorted(
         board.data.targets, key=lambda t: (t.city == "", board.dist_to_downtown(t.hex), t.id)
     )
-    listed = table(led).hexes
+    listed = table(turn).hexes
     placed, rounds = 0, 0
     while placed < counters and rounds < 4:
         progress = False
         for t in targets:
             if placed == counters:
                 break
-            used_sites = {u for u in _setup_sites(led)}
+            used_sites = {u for u in _setup_sites(turn)}
             near = [
                 h
                 for h in listed
@@ -77,7 +77,7 @@ def set_up(led: Ledger) -> None:
             ranked = sorted(near, key=lambda h: (h in used_sites, board.dist(h, t.hex), h))
             cands: list[Candidate] = []
             for site in ranked:
-                where = spot(led, site)
+                where = spot(turn, site)
                 if where is None:
                     cands.append(Candidate(option=site, chosen=False, reason="no free allowed hex"))
                     continue
@@ -95,10 +95,10 @@ def set_up(led: Ledger) -> None:
                     Candidate(option=o, chosen=False, reason="not needed: earlier choice")
                     for o in ranked[len(cands) :]
                 ]
-                led.emit(
+                turn.emit(
                     ev.SamSetUp(
-                        rule=f"{R_SETUP}; {_cited(led)}",
-                        sam_id=led.new_id("SAM"),
+                        rule=f"{R_SETUP}; {_cited(turn)}",
+                        sam_id=turn.new_id("SAM"),
                         hex=where,
                         site=site,
                         target=t.id,
@@ -110,7 +110,7 @@ def set_up(led: Ledger) -> None:
                 progress = True
                 break
             else:
-                led.emit(
+                turn.emit(
                     ev.DecisionMade(
                         rule=R_SETUP,
                         topic="sam_setup",
@@ -124,5 +124,5 @@ def set_up(led: Ledger) -> None:
             break
 
 
-def _setup_sites(led: Ledger) -> list[str]:
-    return [e.site for e in led.events if isinstance(e, ev.SamSetUp)]
+def _setup_sites(turn: DowntownTurn) -> list[str]:
+    return [e.site for e in turn.events if isinstance(e, ev.SamSetUp)]

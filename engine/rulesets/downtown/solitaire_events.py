@@ -10,7 +10,6 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.drv_attack import Attack
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
 from umpire.engine.rulesets.downtown.terms import (
@@ -19,46 +18,47 @@ from umpire.engine.rulesets.downtown.terms import (
     SamStatus,
     cite,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 R_EVENTS = cite("4")
 ATTACK_DIE = 10
 """The DRV attack and damage rolls are rolled as two ten-sided dice (README)."""
 
 
-def _conditions(led: Ledger, flight: UsFlight) -> tuple[bool, bool]:
+def _conditions(turn: DowntownTurn, flight: UsFlight) -> tuple[bool, bool]:
     """4.1.2 (a) within 2 of the raid target, (b) within 12 of Hanoi or Haiphong, this
     Movement Phase (the current hex or any hex it moved through)."""
-    board = led.board
-    target = sit.target_hex(led.state, board)
+    board = turn.board
+    target = sit.target_hex(turn.state, board)
     near_target = board.dist(flight.hex, target) <= random_events.TARGET_RADIUS
     near_city = board.dist_to_downtown(flight.hex) <= random_events.CITY_RADIUS
-    if flight.id in led.state.phase_near:
+    if flight.id in turn.state.phase_near:
         near_city = True
     return near_target, near_city
 
 
-def attack_roll(led: Ledger, attack: Attack, flight: UsFlight) -> None:
+def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
     """4: roll the DRV attack or damage roll that `attack` allows (drv_attack.require); a
     double calls a solitaire random event when (a) or (b) applies or the flight is acquired
     by a SAM (4.1.2, last paragraph). The answer names the table and column it is read on."""
     unit_id, kind = attack.unit_id, attack.kind
-    roll = led.roll(
+    roll = turn.roll(
         custom(ATTACK_DIE, ATTACK_DIE), f"{kind.value} by {unit_id} on {flight.id}", R_EVENTS
     )
     doubles = roll.faces[0] == roll.faces[1]
-    a, b = _conditions(led, flight)
-    acquired = any(s.target == flight.id and s.level is not AcqLevel.NONE for s in led.state.sams)
+    a, b = _conditions(turn, flight)
+    acquired = any(s.target == flight.id and s.level is not AcqLevel.NONE for s in turn.state.sams)
     # 000 4 (last paragraph): "unless (a) and (b) apply OR the flight is currently acquired";
     # read as (a) or (b), as the sentence before it says, unless `Setup.doubles_reading`
     # asks for the literal "and" (README ledger, 4).
-    near = (a and b) if led.state.setup.doubles_reading is DoublesReading.A_AND_B else (a or b)
+    near = (a and b) if turn.state.setup.doubles_reading is DoublesReading.A_AND_B else (a or b)
     triggered = doubles and (near or acquired)
     ignored = (
         "not both within 2 of the target and within 12 of the cities (doubles_reading a_and_b)"
-        if led.state.setup.doubles_reading is DoublesReading.A_AND_B
+        if turn.state.setup.doubles_reading is DoublesReading.A_AND_B
         else "not near the target or the cities"
     )
-    led.emit(
+    turn.emit(
         ev.DrvAttackRolled(
             rule=f"{R_EVENTS}; {attack.rule}",
             dice=(roll.roll,),
@@ -85,22 +85,24 @@ def attack_roll(led: Ledger, attack: Attack, flight: UsFlight) -> None:
         )
     )
     if triggered:
-        random_event(led, flight, unit_id, end_of_movement=False)
+        random_event(turn, flight, unit_id, end_of_movement=False)
 
 
-def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement: bool) -> None:
+def random_event(
+    turn: DowntownTurn, flight: UsFlight, unit_id: str, *, end_of_movement: bool
+) -> None:
     """4.1.1: one d10 on the Solitaire Random Events Table, applied to the attacking SAM
     (inhibited options; an inhibited SAM that has never attacked becomes a dummy radar while
     unused dummy radars remain); at the end of movement only 'Event!' counts."""
-    roll = led.roll(d10(), f"Solitaire Random Events Table ({flight.id})", random_events.CITATION)
+    roll = turn.roll(d10(), f"Solitaire Random Events Table ({flight.id})", random_events.CITATION)
     read = random_events.TABLE.row_for(roll.total)
     row, rule = read.value, read.citation
     sam = next(
-        (s for s in led.state.sams if s.id == unit_id and s.status is SamStatus.ACTIVE), None
+        (s for s in turn.state.sams if s.id == unit_id and s.status is SamStatus.ACTIVE), None
     )
     inhibited = converted = False
     if end_of_movement and not row.event:
-        led.emit(
+        turn.emit(
             ev.RandomEventRolled(
                 rule=rule,
                 dice=(roll.roll,),
@@ -116,7 +118,7 @@ def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement
         converted = (
             inhibited
             and sam.shots <= 1
-            and led.state.dummy_radars_generated < led.state.setup.dummy_radars
+            and turn.state.dummy_radars_generated < turn.state.setup.dummy_radars
         )
     why = row.remark
     if sam is not None and row.inhibits:
@@ -129,7 +131,7 @@ def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement
                 if converted
                 else "; not converted (it has attacked before, or no dummy radars remain)"
             )
-    led.emit(
+    turn.emit(
         ev.RandomEventRolled(
             rule=rule,
             dice=(roll.roll,),
@@ -144,29 +146,29 @@ def random_event(led: Ledger, flight: UsFlight, unit_id: str, *, end_of_movement
         )
     )
     if row.event:
-        event_options(led, flight)
+        event_options(turn, flight)
 
 
-def event_options(led: Ledger, flight: UsFlight) -> None:
+def event_options(turn: DowntownTurn, flight: UsFlight) -> None:
     """4.1.2 Event Options Table."""
-    board, state = led.board, led.state
+    board, state = turn.board, turn.state
     target = sit.target_hex(state, board)
     cap = state.setup.max_fire_cans_per_aaa
-    a, b = _conditions(led, flight)
+    a, b = _conditions(turn, flight)
     rule = random_events.OPTIONS_CITATION
     if a:
         host = next((x for x in state.aaa if x.hex == target and x.fire_cans < cap), None)
         if state.hidden_fire_cans > 0 and host is not None:
             unit = fire_can.place(
-                led,
+                turn,
                 host,
                 f"{rule} (target paragraph)",
                 (),
                 f"Event!: Fire Can in the raid target hex {target}",
             )
-            _attack_order(led, rule, unit, flight)
+            _attack_order(turn, rule, unit, flight)
         else:
-            led.emit(
+            turn.emit(
                 ev.DecisionMade(
                     rule=rule,
                     topic="event_option",
@@ -176,7 +178,7 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
             )
         return
     if not b:
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=rule,
                 topic="event_option",
@@ -185,17 +187,17 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
             )
         )
         return
-    hosts = [x for x in fire_can.eligible_aaa(led) if board.dist(x.hex, flight.hex) <= 2]
+    hosts = [x for x in fire_can.eligible_aaa(turn) if board.dist(x.hex, flight.hex) <= 2]
     hosts.sort(key=lambda x: (board.dist(x.hex, flight.hex), x.hex))
     if hosts and state.hidden_fire_cans > 0:
         unit = fire_can.place(
-            led,
+            turn,
             hosts[0],
             f"{rule} (a)",
             (),
             f"Event! (a): Fire Can in {hosts[0].hex}, closest to {flight.id}",
         )
-        _attack_order(led, f"{rule} (a)", unit, flight)
+        _attack_order(turn, f"{rule} (a)", unit, flight)
         return
     lo, hi = random_events.OPTION_B_RANGE
     sites = []
@@ -205,10 +207,10 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
         and state.hidden_sams > 0
         and not state.setup.mig_day
     ):
-        for site in sam_sites.table(led).hexes:
-            if not board.grid.contains(Hex.parse(site)) or sam_sites.uses_left(led, site) == 0:
+        for site in sam_sites.table(turn).hexes:
+            if not board.grid.contains(Hex.parse(site)) or sam_sites.uses_left(turn, site) == 0:
                 continue
-            where = sam_sites.spot(led, site)
+            where = sam_sites.spot(turn, site)
             if where is not None and lo <= board.dist(where, flight.hex) <= hi:
                 sites.append((board.dist(where, flight.hex), site, where))
     if sites:
@@ -218,8 +220,8 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
             Candidate(option=s, chosen=s == site, reason="closest" if s == site else "farther")
             for _, s, _w in sites
         )
-        sam_id = led.new_id("SAM")
-        led.emit(
+        sam_id = turn.new_id("SAM")
+        turn.emit(
             ev.SamPlaced(
                 rule=f"{rule} (b)",
                 sam_id=sam_id,
@@ -230,9 +232,9 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
                 explanation=f"Event! (b): SAM Warning counter in {where}",
             )
         )
-        _attack_order(led, f"{rule} (b)", sam_id, flight, loal=True)
+        _attack_order(turn, f"{rule} (b)", sam_id, flight, loal=True)
         return
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=rule,
             topic="event_option",
@@ -242,9 +244,11 @@ def event_options(led: Ledger, flight: UsFlight) -> None:
     )
 
 
-def _attack_order(led: Ledger, rule: str, unit: str, flight: UsFlight, loal: bool = False) -> None:
+def _attack_order(
+    turn: DowntownTurn, rule: str, unit: str, flight: UsFlight, loal: bool = False
+) -> None:
     what = "SAM LOAL attack" if loal else "Fire Can attack"
-    led.emit(
+    turn.emit(
         ev.DecisionMade(
             rule=rule,
             topic="attack_ordered",
@@ -255,11 +259,11 @@ def _attack_order(led: Ledger, rule: str, unit: str, flight: UsFlight, loal: boo
     )
 
 
-def end_of_movement(led: Ledger, flight: UsFlight) -> None:
+def end_of_movement(turn: DowntownTurn, flight: UsFlight) -> None:
     """4: a flight that spent all its MP without a random event rolls once, only 'Event!'
     counting; skipped unless (a) or (b) applies (4.1.2)."""
-    if flight.id in led.state.phase_events:
-        led.emit(
+    if flight.id in turn.state.phase_events:
+        turn.emit(
             ev.DecisionMade(
                 rule=R_EVENTS,
                 topic="end_of_movement",
@@ -268,9 +272,9 @@ def end_of_movement(led: Ledger, flight: UsFlight) -> None:
             )
         )
         return
-    a, b = _conditions(led, flight)
+    a, b = _conditions(turn, flight)
     if not (a or b):
-        led.emit(
+        turn.emit(
             ev.DecisionMade(
                 rule=random_events.OPTIONS_CITATION,
                 topic="end_of_movement",
@@ -279,4 +283,4 @@ def end_of_movement(led: Ledger, flight: UsFlight) -> None:
             )
         )
         return
-    random_event(led, flight, "", end_of_movement=True)
+    random_event(turn, flight, "", end_of_movement=True)

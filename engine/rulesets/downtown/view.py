@@ -12,27 +12,19 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables import aaa_generation
-from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
 
-SECRET_FIELDS: tuple[str, ...] = (
-    "aaa_pool",
-    "pool_densities",
-    "hidden_sams",
-    "bsan",
-    "hidden_fire_cans",
-)
 REDACTED = "(details withheld: DRV secret)"
 
 
 def view(state: State, role: Role) -> dict[str, Any]:
     """The state as `role` may see it: the player gets the hidden pool's size, not its
-    densities, and no running counts of hidden SAMs or Fire Cans."""
+    densities, and no running counts of hidden SAMs or Fire Cans (SECRETS' SecretState:
+    the Ruleset's view leaves them out)."""
     data: dict[str, Any] = msgspec.to_builtins(state)
     if role is Role.REFEREE:
         return data
     data["aaa_hidden_pool_size"] = len(state.aaa_pool)
-    for name in ("aaa_pool", "hidden_sams", "hidden_fire_cans"):
-        data.pop(name, None)
     return data
 
 
@@ -55,10 +47,14 @@ def _fire_can_explanation(event: ev.FireCanActivationChecked) -> str:
     return f"roll {event.roll}: {event.activations} Fire Can(s) may activate; {REDACTED}"
 
 
-# engine.secret_fields: what the DRV's secrets decide. The number of concentrations bought
-# is public (2.1.3: the pool's counters lie face down in view); their densities are not,
-# nor the table column that the hidden d10 chose (the column is the die).
-REDACTIONS = Redactions(
+# engine.secret_fields: the DRV's secrets, each declared once, and what they decide. The
+# number of concentrations bought is public (2.1.3: the pool's counters lie face down in
+# view); their densities are not, nor the table column that the hidden d10 chose (the
+# column is the die).
+SECRETS = Redactions(
+    SecretState("aaa_pool", why="2.1.2: the hidden AAA pool's densities and order"),
+    SecretState("hidden_sams", why="2.4: the BSAN, hidden SAM battalions remaining"),
+    SecretState("hidden_fire_cans", why="2.2.1: the number of inactive Fire Cans"),
     SecretFields(
         ev.AaaPurchased,
         fields={
@@ -66,18 +62,19 @@ REDACTIONS = Redactions(
             "rule": f"{aaa_generation.CITATION} ({REDACTED})",
             "explanation": _aaa_purchased_explanation,
         },
+        secret=("pool_densities",),
         why="2.1.2: the AAA Generation roll is hidden; its row/column is the die",
     ),
     SecretFields(
         ev.SamActivationChecked,
         fields={"bsan": -1, "explanation": _sam_check_explanation},
+        secret=("bsan",),
         why="2.4: the BSAN (hidden SAM battalions remaining) is the DRV's secret",
     ),
     SecretFields(
         ev.FireCanActivationChecked,
         fields={"hidden_fire_cans": -1, "explanation": _fire_can_explanation},
+        secret=("hidden_fire_cans",),
         why="2.2.1: the number of inactive Fire Cans is the DRV's secret",
     ),
 )
-
-redact = REDACTIONS.redact

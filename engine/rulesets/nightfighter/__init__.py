@@ -9,13 +9,13 @@ from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.nightfighter.actions import actions
 from umpire.engine.rulesets.nightfighter.board import board
 from umpire.engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
-from umpire.engine.rulesets.nightfighter.decide import DISPATCH, decide
-from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES, SECRET_FIELDS
+from umpire.engine.rulesets.nightfighter.decide import decide
+from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES
 from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
 from umpire.engine.rulesets.nightfighter.setup import Setup
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import SEED
-from umpire.engine.rulesets.nightfighter.view import redact, view
+from umpire.engine.rulesets.nightfighter.view import SECRETS, view
 
 RULESET: Ruleset[State] = Ruleset(
     name="nightfighter",
@@ -26,15 +26,12 @@ RULESET: Ruleset[State] = Ruleset(
     seed=SEED,
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=redact,
-    secret_fields=SECRET_FIELDS,
-    data_package=__name__,
+    secrets=SECRETS,
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
     actions=actions,

@@ -7,7 +7,6 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import SearchAI
 from umpire.engine.rulesets.nightfighter.events import AISearched
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, area
@@ -15,6 +14,7 @@ from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import Fighter
 from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Jamming, Marker, Phase, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S19.0")
@@ -30,13 +30,12 @@ def fighter_setup(state: State, fighter_id: str) -> Fighter:
     return found
 
 
-def search(turn: Turn[State], command: SearchAI) -> None:
+def search(turn: NightfighterTurn, command: SearchAI) -> None:
     """S19.0: the fighter searches one counter whose uncertainty area lies partly within its
     radar range and arc; the fix is automatic if the location roll falls in the search
     area. S24.0: a jammed AI radar first needs a 6 on its dice; without one no location
     is rolled and the hexes are not barred."""
     state = turn.state
-    dice = turn.dice
     if state.phase is not Phase.AI_RADAR:
         raise RuleError(
             f"AI searches are made in the AI radar phase (now {state.phase.value})", rule=RULE
@@ -65,13 +64,12 @@ def search(turn: Turn[State], command: SearchAI) -> None:
     nums: tuple[int, ...] = ()
     jam = spec.ai_jamming  # scenario 4G: the Y-guided fighters are set up lightly jammed
     if jam is not Jamming.NONE:
-        roll = dice.roll(
+        roll = turn.roll(
             nd6(command.dice),
             purpose=f"jammed AI fix by {fighter.id}",
             rule=RULE_JAM,
             owner=Owner.PLAYER,
         )
-        out.append(roll)
         nums = (roll.roll,)
         if 6 not in roll.faces:
             turn.emit_all(
@@ -81,11 +79,11 @@ def search(turn: Turn[State], command: SearchAI) -> None:
                 ]
             )
             return
+    turn.emit_all(out)
     found = search_in_area(
-        state, counter, searched, Marker.AI_FIX, lambda _h: fighter.id, dice, RULE
+        turn, state, counter, searched, Marker.AI_FIX, lambda _h: fighter.id, RULE
     )
-    out += found.events
-    turn.emit_all([*out, _searched(fighter.id, counter.id, searched, found.text, nums, RULE)])
+    turn.emit(_searched(fighter.id, counter.id, searched, found.text, nums, RULE))
 
 
 def _searched(

@@ -10,16 +10,19 @@ by the player with `EndCampaignWeek`.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from msgspec import Meta, Struct
 from msgspec.structs import replace
 
 from umpire.engine.decision import Candidate, Decision
-from umpire.engine.dice import Dice, d6, draw, nd6
+from umpire.engine.dice import d6, draw, nd6
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.terms import cite
-from umpire.events.types import Owner
+from umpire.events.types import DiceRolled, Owner
+
+if TYPE_CHECKING:  # turn.py imports evolve, which imports evolve_campaign from here
+    from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 
 RULE = cite("CAMPAIGN MODIFICATIONS")
 RULE_PILOT = cite("Pilot Campaign")
@@ -153,8 +156,8 @@ def _need(campaign: CampaignState | None) -> CampaignState:
 
 
 def _card(
-    campaign: CampaignState, week: int, dice: Dice, rule: str
-) -> tuple[list[Struct], dict[str, object]]:
+    turn: NightfighterTurn, campaign: CampaignState, week: int, rule: str
+) -> tuple[DiceRolled, dict[str, object]]:
     """Draw a card (the pack reshuffled every month in the pilot campaign): hearts give a
     Dunaja scenario, others Himmelbett; J, Q, K a massive raid; the Joker no engagement."""
     deck, month = campaign.deck, campaign.deck_month
@@ -162,7 +165,7 @@ def _card(
     period = week if campaign.kind is CampaignKind.FULL else month_of(week)
     if period != month or not deck:
         deck, month = DECK, period
-    roll = dice.roll(draw(len(deck)), purpose="scenario card", rule=rule, owner=Owner.OPPONENT)
+    roll = turn.roll(draw(len(deck)), "scenario card", rule, owner=Owner.OPPONENT)
     card = deck[roll.total - 1]
     rest = tuple(c for i, c in enumerate(deck) if i != roll.total - 1)
     if card == JOKER:
@@ -175,43 +178,38 @@ def _card(
             "engaged": True,
         }
     info.update(deck=rest, deck_month=month)
-    return [roll], info
+    return roll, info
 
 
-def roll_week(
-    campaign: CampaignState | None, command: RollCampaignWeek, dice: Dice
-) -> list[Struct]:
+def roll_week(turn: NightfighterTurn, command: RollCampaignWeek) -> None:
     """Pilot Campaign: an eligible pilot rolls the moon's number of dice (seasoned pilots
     fly automatically); any 6 means flying; then the same number again, any 6 to engage,
     and a card for the scenario."""
-    c = _need(campaign)
+    c = _need(turn.state.campaign)
     if c.kind not in (CampaignKind.LITE, CampaignKind.SEASONED):
         raise RuleError("weekly flying rolls belong to the pilot campaigns", rule=RULE_PILOT)
     if c.flying:
         raise RuleError("this week's rolls are made; end the week first", rule=RULE_PILOT)
-    out: list[Struct] = []
     n = _dice_for(command.moon)
     if c.week < c.out_until:
         why = "grounded (aircraft repairs or wounds)"
-        return [CampaignRolled(rule=RULE_PILOT, step="week", explanation=f"week {c.week}: {why}")]
+        turn.emit(CampaignRolled(rule=RULE_PILOT, step="week", explanation=f"week {c.week}: {why}"))
+        return
     nums: list[int] = []
     flying = True
     if c.kind is CampaignKind.LITE:
-        roll = dice.roll(nd6(n), purpose="flying this week?", rule=RULE_PILOT, owner=Owner.PLAYER)
-        out.append(roll)
+        roll = turn.roll(nd6(n), "flying this week?", RULE_PILOT, owner=Owner.PLAYER)
         nums.append(roll.roll)
         flying = 6 in roll.faces
     engaged = False
     info: dict[str, object] = {}
     if flying:
-        roll = dice.roll(nd6(n), purpose="engaging the enemy?", rule=RULE_PILOT, owner=Owner.PLAYER)
-        out.append(roll)
+        roll = turn.roll(nd6(n), "engaging the enemy?", RULE_PILOT, owner=Owner.PLAYER)
         nums.append(roll.roll)
         engaged = 6 in roll.faces
         if engaged:
-            rolls, info = _card(c, c.week, dice, RULE_PILOT)
-            out += rolls
-            nums += [r.roll for r in rolls if hasattr(r, "roll")]
+            card_roll, info = _card(turn, c, c.week, RULE_PILOT)
+            nums.append(card_roll.roll)
             engaged = bool(info["engaged"])
     text = f"week {c.week} ({command.moon.value} moon, {n} dice): " + (
         "not flying"
@@ -222,7 +220,7 @@ def roll_week(
             else "flies, no engagement" + (" (Joker)" if info else "")
         )
     )
-    out.append(
+    turn.emit(
         CampaignRolled(
             rule=RULE_PILOT,
             dice=tuple(nums),
@@ -237,20 +235,18 @@ def roll_week(
             deck_month=int(info.get("deck_month", c.deck_month)),  # type: ignore[call-overload]
         )
     )
-    return out
 
 
-def draw_card(campaign: CampaignState | None, dice: Dice) -> list[Struct]:
+def draw_card(turn: NightfighterTurn, command: DrawScenarioCard) -> None:
     """Full campaign: the next scenario card of the night (no monthly maxima or minima)."""
-    c = _need(campaign)
+    c = _need(turn.state.campaign)
     if c.kind is not CampaignKind.FULL:
         raise RuleError("pilot campaigns draw their card with the week's rolls", rule=RULE)
-    rolls, info = _card(c, c.week, dice, RULE)
-    return [
-        *rolls,
+    roll, info = _card(turn, c, c.week, RULE)
+    turn.emit(
         CampaignRolled(
             rule=RULE,
-            dice=tuple(r.roll for r in rolls),  # type: ignore[attr-defined]
+            dice=(roll.roll,),
             explanation=f"card {info['card']}: {info['scenario'] or 'Joker'} {info['raid']}",
             step="card",
             engaged=bool(info["engaged"]),
@@ -260,23 +256,20 @@ def draw_card(campaign: CampaignState | None, dice: Dice) -> list[Struct]:
             deck=info["deck"],  # type: ignore[arg-type]
             deck_month=int(info["deck_month"]),  # type: ignore[call-overload]
             night_cards=c.night_cards + 1,
-        ),
-    ]
+        )
+    )
 
 
-def night_continues(
-    campaign: CampaignState | None, command: RollNightContinuation, dice: Dice
-) -> list[Struct]:
+def night_continues(turn: NightfighterTurn, command: RollNightContinuation) -> None:
     """CAMPAIGN MODIFICATIONS: a die, minus one per card already drawn that night, minus
     one in a full moon week, plus one with no moon; 3+ draws another card, else the night
     ends."""
-    c = _need(campaign)
-    roll = dice.roll(d6(), purpose="does the night continue?", rule=RULE, owner=Owner.OPPONENT)
+    c = _need(turn.state.campaign)
+    roll = turn.roll(d6(), "does the night continue?", RULE, owner=Owner.OPPONENT)
     moon = {Moon.FULL: -1, Moon.HALF: 0, Moon.NONE: 1}[command.moon]
     score = roll.total - c.night_cards + moon
     more = score >= 3
-    return [
-        roll,
+    turn.emit(
         CampaignRolled(
             rule=RULE,
             dice=(roll.roll,),
@@ -292,17 +285,17 @@ def night_continues(
             night_cards=c.night_cards if more else 0,
             deck=c.deck,
             deck_month=c.deck_month,
-        ),
-    ]
+        )
+    )
 
 
-def end_week(campaign: CampaignState | None, command: EndCampaignWeek) -> list[Struct]:
+def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
     """Pilot Campaign: repairable damage grounds the pilot next week, a written-off or
     destroyed aircraft the next two (wounds run concurrently); from November two idle weeks
     retrain onto the Me110F-4 / Ju88C-6; win at the end of a week with 20 (points or
     kills), lose if killed or crippled (or, seasoned, no longer seasoned); after May 1943 a
     draw."""
-    c = _need(campaign)
+    c = _need(turn.state.campaign)
     week = c.week
     out_until = max(c.out_until, {"damaged": week + 2, "written_off": week + 3,
                                   "destroyed": week + 3}.get(command.recovery, 0))  # fmt: skip
@@ -325,7 +318,7 @@ def end_week(campaign: CampaignState | None, command: EndCampaignWeek) -> list[S
     elif week >= WEEKS:
         minor = command.iron_cross_first_class if c.kind is CampaignKind.LITE else score >= 16
         result = "draw (minor victory)" if minor else "draw (minor defeat)"
-    return [
+    turn.emit(
         CampaignWeekEnded(
             rule=RULE_PILOT,
             explanation=f"week {week} ends: score {score}, {aircraft}"
@@ -338,7 +331,7 @@ def end_week(campaign: CampaignState | None, command: EndCampaignWeek) -> list[S
             idle_weeks=idle,
             result=result,
         )
-    ]
+    )
 
 
 def evolve_campaign(campaign: CampaignState | None, event: Struct) -> CampaignState | None:

@@ -7,7 +7,6 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6, nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
 from umpire.engine.rulesets.nightfighter.events import (
     BomberResponseRolled,
@@ -16,6 +15,7 @@ from umpire.engine.rulesets.nightfighter.events import (
 )
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S17.0")
@@ -37,17 +37,15 @@ def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
     return counter
 
 
-def response(turn: Turn[State], command: RollBomberResponse) -> None:
+def response(turn: NightfighterTurn, command: RollBomberResponse) -> None:
     """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
     state = turn.state
-    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
-    roll = dice.roll(
+    roll = turn.roll(
         d6(), purpose=f"bomber response of {counter.id}", rule=RULE, owner=Owner.OPPONENT
     )
     turn.emit_all(
         [
-            roll,
             BomberResponseRolled(
                 rule=RULE,
                 dice=(roll.roll,),
@@ -62,12 +60,11 @@ def response(turn: Turn[State], command: RollBomberResponse) -> None:
     )
 
 
-def corkscrew(turn: Turn[State], command: Corkscrew) -> None:
+def corkscrew(turn: NightfighterTurn, command: Corkscrew) -> None:
     """S17.0: a corkscrewing bomber loses every tally, track contact and AI and searchlight
     fix and reverts to low uncertainty; firepower 0 this turn; never displaced. S28.0: if
     the fighter follows (rule 28.1, a 6 on its dice) its tally and AI fix are kept."""
     state = turn.state
-    dice = turn.dice
     counter = _tallied(state, command.fighter, command.hex, RULE)
     out: list[Struct] = []
     followed = False
@@ -77,13 +74,12 @@ def corkscrew(turn: Turn[State], command: Corkscrew) -> None:
             raise RuleError(
                 "following the corkscrew is optional rule 28.1 (not in use)", rule=RULE_FOLLOW
             )
-        roll = dice.roll(
+        roll = turn.roll(
             nd6(command.follow_dice),
             purpose=f"{command.fighter} follows the corkscrew (rule 28.1)",
             rule=RULE_FOLLOW,
             owner=Owner.PLAYER,
         )
-        out.append(roll)
         nums = (roll.roll,)
         followed = 6 in roll.faces
     lost: list[Marker] = []
@@ -126,7 +122,7 @@ def corkscrew(turn: Turn[State], command: Corkscrew) -> None:
     turn.emit_all(out)
 
 
-def break_contact(turn: Turn[State], command: BreakContact) -> None:
+def break_contact(turn: NightfighterTurn, command: BreakContact) -> None:
     """The player gives up a tally or AI fix (base game); S16.0 reversion follows."""
     state = turn.state
     counter = counter_at(state, command.hex)

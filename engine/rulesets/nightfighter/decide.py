@@ -12,11 +12,10 @@ from typing import Any
 
 from msgspec import Struct
 
-from umpire.engine.dice import Dice
 from umpire.engine.errors import RuleError
 from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter import (
     ai_search,
     campaign,
@@ -32,12 +31,11 @@ from umpire.engine.rulesets.nightfighter.events import (
     PhaseBegan,
     TurnStarted,
 )
-from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
 from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
 from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
-from umpire.engine.rulesets.nightfighter.state import State, fighter_by_id
+from umpire.engine.rulesets.nightfighter.state import fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import (
     PHASE_ORDER,
     RULE_SEQUENCE,
@@ -46,41 +44,43 @@ from umpire.engine.rulesets.nightfighter.terms import (
     Status,
     cite,
 )
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import GameEnded
 
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
 
 
-def end_phase(state: State) -> list[Struct]:
+def end_phase(turn: NightfighterTurn) -> None:
     """End the current phase and begin the next (after combat, the next turn)."""
+    state = turn.state
     if state.phase is Phase.BOMBER_MOVEMENT:
         raise RuleError(
             "the bomber movement phase ends when the umpire moves the bombers (MoveBombers)",
             rule=cite("S7.0"),
         )
     if state.phase is Phase.COMBAT:
-        return [
+        turn.emit(
             TurnStarted(
                 rule=RULE_SEQUENCE,
                 turn=state.turn + 1,
                 explanation=f"turn {state.turn + 1} begins; S5.5 exclusions are cleared",
             )
-        ]
-    out: list[Struct] = []
+        )
+        return
     if state.phase is Phase.FIGHTER_MOVEMENT:
-        out += _contacts_kept(state)
+        _contacts_kept(turn)
     if state.phase is Phase.RADAR_SEARCH:
-        out += end_radar_phase(state)
+        end_radar_phase(turn)
     nxt = PHASE_ORDER[PHASE_ORDER.index(state.phase) + 1]
-    out.append(PhaseBegan(rule=RULE_SEQUENCE, phase=nxt, explanation=f"{nxt.value} phase"))
-    return out
+    turn.emit(PhaseBegan(rule=RULE_SEQUENCE, phase=nxt, explanation=f"{nxt.value} phase"))
 
 
-def _contacts_kept(state: State) -> list[Struct]:
+def _contacts_kept(turn: NightfighterTurn) -> None:
     """After the fighters move, a tally is kept only within the setup's keep range and an
-    AI fix only inside the fighter's AI search area (base game; README interpretation)."""
-    out: list[Struct] = []
+    AI fix only inside the fighter's AI search area (base game; README interpretation).
+    Every check reads the state the phase ended in."""
+    state = turn.state
     for counter in state.counters:
         if counter.status is not Status.ON_MAP:
             continue
@@ -101,7 +101,7 @@ def _contacts_kept(state: State) -> list[Struct]:
             ):
                 lost.append(Marker.AI_FIX)
             if lost:
-                out.append(
+                turn.emit(
                     MarkersLost(
                         rule=cite("S16.0"),
                         counter=counter.id,
@@ -110,10 +110,9 @@ def _contacts_kept(state: State) -> list[Struct]:
                         explanation=f"{fighter_id} is out of contact with {counter.id}",
                     )
                 )
-    return out
 
 
-def move_fighter(turn: Turn[State], command: cmd.MoveFighter) -> None:
+def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
     """Move a nightfighter: each hex adjacent to the last, at most its MPs a turn."""
     state = turn.state
     if state.phase is not Phase.FIGHTER_MOVEMENT:
@@ -168,29 +167,13 @@ def move_fighter(turn: Turn[State], command: cmd.MoveFighter) -> None:
     turn.emit_all(out)
 
 
-def _end_phase(turn: Turn[State], command: cmd.EndPhase) -> None:
-    turn.emit_all(end_phase(turn.state))
-
-
-def _roll_week(turn: Turn[State], command: campaign.RollCampaignWeek) -> None:
-    turn.emit_all(campaign.roll_week(turn.state.campaign, command, turn.dice))
-
-
-def _draw_card(turn: Turn[State], command: campaign.DrawScenarioCard) -> None:
-    turn.emit_all(campaign.draw_card(turn.state.campaign, turn.dice))
-
-
-def _night_continues(turn: Turn[State], command: campaign.RollNightContinuation) -> None:
-    turn.emit_all(campaign.night_continues(turn.state.campaign, command, turn.dice))
-
-
-def _end_week(turn: Turn[State], command: campaign.EndCampaignWeek) -> None:
-    turn.emit_all(campaign.end_week(turn.state.campaign, command))
+def _end_phase(turn: NightfighterTurn, command: cmd.EndPhase) -> None:
+    end_phase(turn)
 
 
 # Command type -> the procedure that decides it with a Turn, in the order the commands are
 # listed.
-DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[NightfighterTurn, Any], None]] = Dispatch(
     {
         cmd.EndPhase: _end_phase,
         cmd.MoveBombers: move_bombers,
@@ -202,10 +185,10 @@ DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
         cmd.RollBomberResponse: combat.response,
         cmd.Corkscrew: combat.corkscrew,
         cmd.BreakContact: combat.break_contact,
-        campaign.RollCampaignWeek: _roll_week,
-        campaign.DrawScenarioCard: _draw_card,
-        campaign.RollNightContinuation: _night_continues,
-        campaign.EndCampaignWeek: _end_week,
+        campaign.RollCampaignWeek: campaign.roll_week,
+        campaign.DrawScenarioCard: campaign.draw_card,
+        campaign.RollNightContinuation: campaign.night_continues,
+        campaign.EndCampaignWeek: campaign.end_week,
         serrate.SerrateSearch: serrate.general,
         serrate.FocusedSerrate: serrate.focused,
         serrate.RevealCounter: serrate.reveal_by_sight,
@@ -214,16 +197,7 @@ DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (RuleError when the rules do not allow it)."""
-    handler = DISPATCH.handler(command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
-    handler(turn, command)
-    run_on(turn)
-    return turn.events
-
-
-def run_on(turn: Turn[State]) -> None:
+def run_on(turn: NightfighterTurn) -> None:
     """README "Pace": end each phase in which the player has nothing to decide, up to the
     next point where the player must act (not after the game has ended)."""
     if any(isinstance(e, GameEnded) for e in turn.events):
@@ -231,4 +205,8 @@ def run_on(turn: Turn[State]) -> None:
     for _ in range(MOST_PHASES):
         if not runs_on(turn.state):
             return
-        turn.emit_all(end_phase(turn.state))
+        end_phase(turn)
+
+
+# The events a command causes (RuleError when the rules do not allow it); README "Pace".
+decide = decider(DISPATCH, NightfighterTurn, end=run_on)

@@ -4,17 +4,19 @@ entry changes of SCENARIO 6C, 6H and 8F)."""
 from __future__ import annotations
 
 from collections import Counter as Tally
-
-from msgspec import Struct
+from typing import TYPE_CHECKING
 
 from umpire.engine.decision import Candidate
-from umpire.engine.dice import Dice, custom, d6, two_d6
+from umpire.engine.dice import custom, d6, two_d6
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.rulesets.nightfighter.events import CountersDue, NewCounter
 from umpire.engine.rulesets.nightfighter.setup import BomberDue, Setup, modification
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Uncertainty, cite
 from umpire.events.types import Owner
+
+if TYPE_CHECKING:  # turn.py imports evolve, which imports check_schedule from here
+    from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 
 RULE = cite("S8.0")
 RULE_6C = cite("SCENARIO 6C")
@@ -61,8 +63,9 @@ def h2s_wave(setup: Setup, turn: int) -> bool:
     return wave % 3 == 1 if modification(setup, "6C") else wave % 2 == 1
 
 
-def counters_due(state: State, turn: int, dice: Dice) -> list[Struct]:
-    """S8.0: the counters created for the bombers due on `turn` (with any rolls).
+def counters_due(turn: NightfighterTurn, state: State, game_turn: int) -> None:
+    """S8.0: emit the counters created for the bombers due on `game_turn` (with any rolls),
+    each read from `state`, the state the bombers' move began in.
 
     Three bombers due: three moderate counters, one per column. One bomber due: three high
     uncertainty counters this turn and three more next turn in the other three columns,
@@ -70,78 +73,69 @@ def counters_due(state: State, turn: int, dice: Dice) -> list[Struct]:
     uncertainty, so 'moderate' counters enter at low uncertainty.
     """
     setup = state.setup
-    due: list[BomberDue] = sorted((b for b in setup.bombers if b.turn == turn), key=lambda b: b.id)
-    out: list[Struct] = []
+    due: list[BomberDue] = sorted(
+        (b for b in setup.bombers if b.turn == game_turn), key=lambda b: b.id
+    )
     v1s = [b for b in due if is_v1(b)]
     for bomber in v1s:
-        out += _v1(state, bomber, turn, dice)
+        _v1(turn, state, bomber, game_turn)
     due = [b for b in due if not is_v1(b)]
     if not due:
-        return out
+        return
     h2s_id = ""
-    if h2s_wave(setup, turn):
+    if h2s_wave(setup, game_turn):
         if len(due) == 1:
             h2s_id = due[0].id
         else:
-            roll = dice.roll(
-                custom(len(due)),
-                purpose="which bomber carries H2S",
-                rule=RULE_6H,
-                owner=Owner.OPPONENT,
+            roll = turn.roll(
+                custom(len(due)), "which bomber carries H2S", RULE_6H, owner=Owner.OPPONENT
             )
-            out.append(roll)
             h2s_id = due[roll.total - 1].id
-    cols = columns(setup, turn)
+    cols = columns(setup, game_turn)
     if len(due) == 1:
         bomber = due[0]
-        follow_on = not any(b.turn == turn + 1 for b in setup.bombers)
+        follow_on = not any(b.turn == game_turn + 1 for b in setup.bombers)
         news = [
-            NewCounter(id=f"{bomber.id}-{i + 1}", enter_turn=turn, enter_col=col)
+            NewCounter(id=f"{bomber.id}-{i + 1}", enter_turn=game_turn, enter_col=col)
             for i, col in enumerate(cols)
         ]
         if follow_on:
             news += [
-                NewCounter(id=f"{bomber.id}-{i + 4}", enter_turn=turn + 1, enter_col=col)
-                for i, col in enumerate(columns(setup, turn + 1))
+                NewCounter(id=f"{bomber.id}-{i + 4}", enter_turn=game_turn + 1, enter_col=col)
+                for i, col in enumerate(columns(setup, game_turn + 1))
             ]
         why = "one bomber due: three high uncertainty counters now" + (
             " and three more next turn" if follow_on else "; another bomber is due next turn"
         )
-        out.append(_due(state, bomber, Uncertainty.HIGH, tuple(news), why, h2s_id, ()))
-        return out
+        turn.emit(_due(state, bomber, Uncertainty.HIGH, tuple(news), why, h2s_id, ()))
+        return
     level = Uncertainty.LOW if setup.contrails else Uncertainty.MODERATE
     used = list(cols)
     nums: tuple[int, ...] = ()
     if len(due) == 2 and modification(setup, "6C"):
-        roll = dice.roll(
-            d6(), purpose="column with no bomber this turn", rule=RULE_6C, owner=Owner.OPPONENT
-        )
-        out.append(roll)
+        roll = turn.roll(d6(), "column with no bomber this turn", RULE_6C, owner=Owner.OPPONENT)
         nums = (roll.roll,)
         skipped = used.pop((roll.total - 1) // 2)
         why = f"roll {roll.total}: no counter enters column {skipped:02d} (6C)"
     else:
         why = f"{len(due)} bombers due: one {level.value} uncertainty counter each"
     for i, bomber in enumerate(due):
-        one = (NewCounter(id=f"{bomber.id}-1", enter_turn=turn, enter_col=used[i]),)
-        out.append(_due(state, bomber, level, one, why, h2s_id, nums))
-    return out
+        one = (NewCounter(id=f"{bomber.id}-1", enter_turn=game_turn, enter_col=used[i]),)
+        turn.emit(_due(state, bomber, level, one, why, h2s_id, nums))
 
 
-def _v1(state: State, bomber: BomberDue, turn: int, dice: Dice) -> list[Struct]:
+def _v1(turn: NightfighterTurn, state: State, bomber: BomberDue, game_turn: int) -> None:
     """SCENARIO 8F: the V-1 enters in the hex column matching a two-dice roll, and its
     position is never uncertain."""
-    roll = dice.roll(
-        two_d6(), purpose=f"entry column of {bomber.id}", rule=RULE_8F, owner=Owner.OPPONENT
-    )
-    news = (NewCounter(id=f"{bomber.id}-1", enter_turn=turn, enter_col=roll.total),)
+    roll = turn.roll(two_d6(), f"entry column of {bomber.id}", RULE_8F, owner=Owner.OPPONENT)
+    news = (NewCounter(id=f"{bomber.id}-1", enter_turn=game_turn, enter_col=roll.total),)
     event = _due(
         state, bomber, Uncertainty.NONE, news, f"two dice {roll.total}: column {roll.total:02d}",
         "", (roll.roll,),
     )  # fmt: skip
     from msgspec.structs import replace
 
-    return [roll, replace(event, rule=RULE_8F, certain=True)]
+    turn.emit(replace(event, rule=RULE_8F, certain=True))
 
 
 def _due(

@@ -1,8 +1,8 @@
 """Events of the Nightfighter solitaire ruleset (tagged "nightfighter.<PastTense>").
 
 Every umpire decision carries `rule`, `dice` (the DiceRolled roll numbers it used),
-`candidates` and `explanation`. Fields listed in `SECRET_FIELDS` are redacted for the
-player until the seed is revealed (view.py).
+`candidates` and `explanation`. The secrets among them are declared once, in view.py
+(`SECRETS`), and redacted for the player and spectators until the seed is revealed.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ from umpire.engine.decision import Decision
 from umpire.engine.rulesets.nightfighter.campaign import CampaignRolled, CampaignWeekEnded
 from umpire.engine.rulesets.nightfighter.serrate_messages import CounterRevealed, SerrateSearched
 from umpire.engine.rulesets.nightfighter.terms import Marker, PhantomResult, Phase, TallyKind
-
-SECRET_FIELDS: tuple[str, ...] = ("rolled_cell", "rolled_hex")
 
 
 class TurnStarted(Decision, frozen=True, kw_only=True, tag="nightfighter.TurnStarted"):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from umpire.engine.dice import Dice, coloured, d6
+from umpire.engine.dice import coloured, d6
 from umpire.engine.rulesets.nightfighter.geometry import area_cells, diagram_for
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
 from umpire.engine.rulesets.nightfighter.tables.localisation import LOW, low_cell, moderate_cell
 from umpire.engine.rulesets.nightfighter.terms import cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE_LOW = cite("S5.2")
@@ -16,9 +17,9 @@ RULE_MODERATE = cite("S5.3")
 
 
 class Location(Struct, frozen=True, kw_only=True):
-    """The outcome of a location roll: the rolls, the cell and hex ('' = off the map)."""
+    """The outcome of a location roll: the roll numbers (each roll emitted), the cell and
+    hex ('' = off the map)."""
 
-    rolls: tuple[Struct, ...]
     roll_numbers: tuple[int, ...]
     cell: str
     hex: str
@@ -38,35 +39,34 @@ def blocked(state: State, counter: Counter, hex_label: str) -> str:
     return ""
 
 
-def roll_location(state: State, counter: Counter, dice: Dice, purpose: str) -> Location:
+def roll_location(turn: NightfighterTurn, state: State, counter: Counter, purpose: str) -> Location:
     """Roll for the bomber's precise hex within its uncertainty area.
 
     Low uncertainty rolls one die (S5.2), moderate and high a blue and a purple die
     (S5.3, S5.4); re-rolled as often as needed while the hex is barred (S5.5, S7.0). A
     cell off the map is not re-rolled: the bomber may no longer be located there (S7.0).
-    The rolls are hidden: a failed search tells the player only that it failed.
+    The rolls are hidden (each emitted through `turn` as it is made): a failed search tells
+    the player only that it failed. Every re-roll reads `state`, the search's.
     If every cell is barred, no roll is made and the location fails (cell '').
     """
     diagram = diagram_for(counter.level, state.setup.contrails)
     if diagram is None:
-        return Location(rolls=(), roll_numbers=(), cell="", hex=counter.hex, rerolled=())
+        return Location(roll_numbers=(), cell="", hex=counter.hex, rerolled=())
     cells = area_cells(state.setup, counter)
     if all(blocked(state, counter, h) for _, h in cells if h) and all(h for _, h in cells):
-        return Location(rolls=(), roll_numbers=(), cell="", hex="", rerolled=())
+        return Location(roll_numbers=(), cell="", hex="", rerolled=())
     rolls = []
     rerolled = []
     by_label = {cell.label: h for cell, h in cells}
     while True:
         if diagram is LOW:
-            roll = dice.roll(
-                d6(), purpose=purpose, rule=RULE_LOW, hidden=True, owner=Owner.OPPONENT
-            )
+            roll = turn.roll(d6(), purpose, RULE_LOW, hidden=True, owner=Owner.OPPONENT)
             cell = low_cell(roll.faces[0])
         else:
-            roll = dice.roll(
+            roll = turn.roll(
                 coloured(blue=6, purple=6),
-                purpose=purpose,
-                rule=RULE_MODERATE,
+                purpose,
+                RULE_MODERATE,
                 hidden=True,
                 owner=Owner.OPPONENT,
             )
@@ -78,7 +78,6 @@ def roll_location(state: State, counter: Counter, dice: Dice, purpose: str) -> L
             break
         rerolled.append(f"{cell.label}: {why}")
     return Location(
-        rolls=tuple(rolls),
         roll_numbers=tuple(r.roll for r in rolls),
         cell=cell.label,
         hex=hex_label,

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from umpire.engine.decision import Candidate
-from umpire.engine.dice import Dice, nd6
+from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
 from umpire.engine.hexgrid import Hex
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import MoveBombers
 from umpire.engine.rulesets.nightfighter.entry import counters_due
 from umpire.engine.rulesets.nightfighter.events import (
@@ -21,6 +18,7 @@ from umpire.engine.rulesets.nightfighter.geometry import grid_of, off_grid
 from umpire.engine.rulesets.nightfighter.searchlights import zone_of
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S7.0")
@@ -51,11 +49,11 @@ def _lead_first(counter: Counter) -> tuple[int, str]:
     return (-Hex.parse(counter.hex).row if counter.heading == 3 else 0, counter.id)
 
 
-def move_bombers(turn: Turn[State], command: MoveBombers) -> None:
+def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
     """S7.0/S8.0: create the counters of bombers due, move every counter on the map its
     full MPs along its course (off the map edge = exit), then enter the counters due."""
     state = turn.state
-    dice = turn.dice
+
     if state.phase is not Phase.BOMBER_MOVEMENT:
         raise RuleError(
             f"bombers move only in the bomber movement phase (now {state.phase.value})", rule=RULE
@@ -65,7 +63,7 @@ def move_bombers(turn: Turn[State], command: MoveBombers) -> None:
     unknown = sorted(set(command.accelerate) - known)
     if unknown:
         raise RuleError(f"accelerate names counters not on the map: {unknown}", rule=RULE)
-    turn.emit_all(counters_due(state, state.turn, dice))
+    counters_due(turn, state, state.turn)
     for counter in on_map:
         steps = counter.speed + (1 if counter.id in command.accelerate else 0)
         to_hex, moved = _path(turn.state, Hex.parse(counter.hex), counter, steps)
@@ -81,7 +79,7 @@ def move_bombers(turn: Turn[State], command: MoveBombers) -> None:
             )
         )
         if to_hex and counter.searchlight:
-            turn.emit_all(_handoff(turn.state, counter, to_hex, dice))
+            _handoff(turn, counter, to_hex)
     work = turn.state
     entering = sorted(
         (c for c in work.counters if c.status is Status.PENDING and c.enter_turn <= work.turn),
@@ -108,26 +106,27 @@ def move_bombers(turn: Turn[State], command: MoveBombers) -> None:
     turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
 
 
-def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[Struct]:
+def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str) -> None:
     """A searchlight-fixed bomber keeps its fix in its zone; entering another active zone
     needs a 6 on that zone's dice (the hand-off); leaving every zone loses the fix."""
     old = counter.searchlight
-    new = zone_of(state.setup, to_hex)
+    new = zone_of(turn.state.setup, to_hex)
     if new is not None and new.name == old:
-        return []
+        return
     if new is None:
-        return [
+        turn.emit(
             MarkersLost(
                 rule=HANDOFF_RULE,
                 counter=counter.id,
                 lost=(Marker.SEARCHLIGHT_FIX,),
                 explanation=f"{counter.id} leaves searchlight zone {old}: fix lost",
             )
-        ]
-    roll = dice.roll(
+        )
+        return
+    roll = turn.roll(
         nd6(new.dice),
-        purpose=f"searchlight hand-off to zone {new.name}",
-        rule=HANDOFF_RULE,
+        f"searchlight hand-off to zone {new.name}",
+        HANDOFF_RULE,
         owner=Owner.OPPONENT,
     )
     kept = 6 in roll.faces
@@ -136,8 +135,7 @@ def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[St
         Candidate(option="lose the fix", chosen=not kept, reason="no 6" if not kept else "a 6"),
     )
     if kept:
-        return [
-            roll,
+        turn.emit(
             SearchlightHandedOff(
                 rule=HANDOFF_RULE,
                 dice=(roll.roll,),
@@ -146,10 +144,10 @@ def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[St
                 from_zone=old,
                 to_zone=new.name,
                 explanation=f"zone {new.name} rolls {list(roll.faces)}: hand-off made",
-            ),
-        ]
-    return [
-        roll,
+            )
+        )
+        return
+    turn.emit(
         MarkersLost(
             rule=HANDOFF_RULE,
             dice=(roll.roll,),
@@ -157,5 +155,5 @@ def _handoff(state: State, counter: Counter, to_hex: str, dice: Dice) -> list[St
             counter=counter.id,
             lost=(Marker.SEARCHLIGHT_FIX,),
             explanation=f"zone {new.name} rolls {list(roll.faces)}: no 6, hand-off fails",
-        ),
-    ]
+        )
+    )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.events import PhantomTested
-from umpire.engine.rulesets.nightfighter.state import Counter, State, high_counters
+from umpire.engine.rulesets.nightfighter.state import Counter, high_counters
 from umpire.engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S5.4")
@@ -24,7 +24,7 @@ def real_on(others: int) -> int:
     return {1: 3, 2: 2}.get(others, 1)
 
 
-def phantom_test(turn: Turn[State], counter: Counter, why: str) -> PhantomTested:
+def phantom_test(turn: NightfighterTurn, counter: Counter, why: str) -> PhantomTested:
     """S5.4: roll for a high uncertainty counter; emits the DiceRolled events and the
     PhantomTested decision (removed counters, and which counter becomes moderate), which it
     returns; `turn.state` then shows the counters it removed."""

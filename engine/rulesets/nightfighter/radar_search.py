@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
-
 from umpire.engine.decision import Candidate
-from umpire.engine.dice import Dice, d6, nd6
+from umpire.engine.dice import d6, nd6
 from umpire.engine.errors import RuleError
 from umpire.engine.hexgrid import Hex
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import PlaceRadarSearches
 from umpire.engine.rulesets.nightfighter.events import (
     CounterShifted,
@@ -18,7 +15,6 @@ from umpire.engine.rulesets.nightfighter.events import (
     RadarSearchResolved,
     TrackContactKept,
 )
-from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
 from umpire.engine.rulesets.nightfighter.location_roll import blocked
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
@@ -35,6 +31,7 @@ from umpire.engine.rulesets.nightfighter.terms import (
     Uncertainty,
     cite,
 )
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S13.0")
@@ -106,11 +103,9 @@ def _check(state: State, command: PlaceRadarSearches) -> list[tuple[Radar, Count
     return out
 
 
-def place_radar_searches(turn: Turn[State], command: PlaceRadarSearches) -> None:
+def place_radar_searches(turn: NightfighterTurn, command: PlaceRadarSearches) -> None:
     """S13.0: place every search, test jammed ones (S24.0), then resolve in order."""
-    state = turn.state
-    dice = turn.dice
-    placed = _check(state, command)
+    placed = _check(turn.state, command)
     turn.emit(
         RadarSearchesPlaced(
             rule=RULE,
@@ -148,7 +143,7 @@ def place_radar_searches(turn: Turn[State], command: PlaceRadarSearches) -> None
         target = counter_at(turn.state, hex_label)
         if target is None:
             continue  # removed as a phantom by an earlier search this phase
-        turn.emit_all(resolve(turn.state, radar, target, dice))
+        resolve(turn, radar, target)
 
 
 def _crowded(state: State, counter: Counter) -> bool:
@@ -162,9 +157,10 @@ def _crowded(state: State, counter: Counter) -> bool:
     )
 
 
-def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Struct]:
+def _high(turn: NightfighterTurn, radar: Radar, counter: Counter) -> None:
     """S13.0/S5.4 phantom tests; S25.0 GCI tests each of the bomber's counters on the map
     until one is real; MEW tests every high counter on the map."""
+    state = turn.state
     if radar.kind is RadarKind.MEW:
         order = [
             c for c in state.counters if c.status is Status.ON_MAP and c.level is Uncertainty.HIGH
@@ -181,7 +177,6 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
         order.sort(key=lambda c: (c.id != counter.id, c.hex))
     else:
         order = [counter]
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
     for target in order:
         now = next(c for c in turn.state.counters if c.id == target.id)
         if now.status is not Status.ON_MAP or now.level is not Uncertainty.HIGH:
@@ -201,41 +196,39 @@ def _high(state: State, radar: Radar, counter: Counter, dice: Dice) -> list[Stru
             explanation="high uncertainty: phantom test only, no further effect this turn (S5.4)",
         )
     )
-    return turn.events
 
 
 def _search_roll(
-    radar: Radar, dice: Dice, counter: Counter
-) -> tuple[list[Struct], int, tuple[int, ...]]:
-    """One die, or S25.0 two dice for unjammed GCI keeping the higher; MEW needs none."""
+    turn: NightfighterTurn, radar: Radar, counter: Counter
+) -> tuple[int, tuple[int, ...]]:
+    """One die, or S25.0 two dice for unjammed GCI keeping the higher; MEW needs none:
+    the value read and the roll numbers used (each roll emitted)."""
     if radar.kind is RadarKind.MEW:
-        return [], 6, ()
+        return 6, ()
     if radar.kind is RadarKind.GCI and radar.jamming is Jamming.NONE:
-        roll = dice.roll(
-            nd6(2),
-            purpose=f"{radar.name} search of {counter.id}",
-            rule=RULE_GCI,
-            owner=Owner.OPPONENT,
+        roll = turn.roll(
+            nd6(2), f"{radar.name} search of {counter.id}", RULE_GCI, owner=Owner.OPPONENT
         )
-        return [roll], max(roll.faces), (roll.roll,)
-    roll = dice.roll(
-        d6(), purpose=f"{radar.name} search of {counter.id}", rule=RULE, owner=Owner.OPPONENT
-    )
-    return [roll], roll.total, (roll.roll,)
+        return max(roll.faces), (roll.roll,)
+    roll = turn.roll(d6(), f"{radar.name} search of {counter.id}", RULE, owner=Owner.OPPONENT)
+    return roll.total, (roll.roll,)
 
 
 def resolve(
-    state: State, radar: Radar, counter: Counter, dice: Dice, crowd: int | None = None
-) -> list[Struct]:
+    turn: NightfighterTurn, radar: Radar, counter: Counter, crowd: int | None = None
+) -> None:
     """S13.0: resolve one search counter against the counter in its hex (`crowd`
-    overrides the -1 for nearby bombers, as SCENARIO 7's focused Serrate search does)."""
+    overrides the -1 for nearby bombers, as SCENARIO 7's focused Serrate search does).
+    A shift or localisation reads the state the search began in."""
     if counter.level is Uncertainty.HIGH:
-        return _high(state, radar, counter, dice)
+        _high(turn, radar, counter)
+        return
+    state = turn.state
     if crowd is None:
         crowd = 0 if radar.kind is RadarKind.NAXOS else int(_crowded(state, counter))
     auto = radar.kind is RadarKind.MEW
     if counter.level is Uncertainty.MODERATE:
-        rolls, value, nums = _search_roll(radar, dice, counter)
+        value, nums = _search_roll(turn, radar, counter)
         modified = value - radar.search_value - crowd
         ok = auto or modified >= 3
         text = (
@@ -244,21 +237,22 @@ def resolve(
             + f" = {modified}: "
             + ("narrowed to low uncertainty" if ok else "no effect (needs 3+)")
         )
-        out: list[Struct] = [*rolls, _resolved(radar, counter, nums, value, modified, ok, text)]
+        turn.emit(_resolved(radar, counter, nums, value, modified, ok, text))
         if ok:
-            out += _scatter(state, counter, dice)
-        return out
+            _scatter(turn, state, counter)
+        return
     if counter.track is Track.ON_TOP and (radar.search_value == 1 or auto):
-        return [
+        turn.emit(
             TrackContactKept(
                 rule=RULE,
                 counter=counter.id,
                 radar=radar.name,
                 explanation=f"{radar.name} keeps tracking {counter.id}: track contact stays on top",
             )
-        ]
+        )
+        return
     if radar.search_value != 1 and not auto:
-        return [
+        turn.emit(
             _resolved(
                 radar,
                 counter,
@@ -268,8 +262,9 @@ def resolve(
                 False,
                 f"search value {radar.search_value} cannot localise beyond low uncertainty",
             )
-        ]
-    rolls, value, nums = _search_roll(radar, dice, counter)
+        )
+        return
+    value, nums = _search_roll(turn, radar, counter)
     modified = value - crowd
     ok = auto or modified >= 5
     text = (
@@ -278,10 +273,9 @@ def resolve(
         + f" = {modified}: "
         + ("localised, track contact on top" if ok else "no effect (needs 5+)")
     )
-    out = [*rolls, _resolved(radar, counter, nums, value, modified, ok, text)]
+    turn.emit(_resolved(radar, counter, nums, value, modified, ok, text))
     if ok:
-        out += _localise_low(state, counter, dice)
-    return out
+        _localise_low(turn, state, counter)
 
 
 def _resolved(
@@ -314,7 +308,7 @@ def _resolved(
     )
 
 
-def _scatter(state: State, counter: Counter, dice: Dice) -> list[Struct]:
+def _scatter(turn: NightfighterTurn, state: State, counter: Counter) -> None:
     """S5.3: one die on the low diagram: shift to the adjacent hex shown, or directly back
     one hex on a 3; the counter becomes low uncertainty (re-rolled into an occupied hex,
     S7.0; shifted off the map it can no longer be located)."""
@@ -322,11 +316,8 @@ def _scatter(state: State, counter: Counter, dice: Dice) -> list[Struct]:
     rolls = []
     here = Hex.parse(counter.hex)
     while True:
-        roll = dice.roll(
-            d6(),
-            purpose=f"shift {counter.id} to low uncertainty",
-            rule=cite("S5.3"),
-            owner=Owner.OPPONENT,
+        roll = turn.roll(
+            d6(), f"shift {counter.id} to low uncertainty", cite("S5.3"), owner=Owner.OPPONENT
         )
         rolls.append(roll)
         cell = low_cell(roll.total)
@@ -337,8 +328,7 @@ def _scatter(state: State, counter: Counter, dice: Dice) -> list[Struct]:
             break
     where = label or "off the map"
     how = "directly back one hex (roll 3)" if cell.label == "3" else f"to low cell {cell.label}"
-    return [
-        *rolls,
+    turn.emit(
         CounterShifted(
             rule=cite("S5.3"),
             dice=tuple(r.roll for r in rolls),
@@ -348,15 +338,15 @@ def _scatter(state: State, counter: Counter, dice: Dice) -> list[Struct]:
             to_hex=label,
             cell=cell.label,
             track_on_top=False,
-        ),
-    ]
+        )
+    )
 
 
-def _localise_low(state: State, counter: Counter, dice: Dice) -> list[Struct]:
+def _localise_low(turn: NightfighterTurn, state: State, counter: Counter) -> None:
     """S13.0: localised to a specific hex of the low area (left in place at no
     uncertainty), with a track contact marker on top."""
     if counter.level is Uncertainty.NONE:
-        return [
+        turn.emit(
             CounterShifted(
                 rule=RULE,
                 explanation=f"{counter.id} stays in {counter.hex}; track contact on top",
@@ -366,22 +356,20 @@ def _localise_low(state: State, counter: Counter, dice: Dice) -> list[Struct]:
                 cell="",
                 track_on_top=True,
             )
-        ]
+        )
+        return
     setup = state.setup
     rolls = []
     here = Hex.parse(counter.hex)
     while True:
-        roll = dice.roll(
-            d6(), purpose=f"localise {counter.id}", rule=cite("S5.2"), owner=Owner.OPPONENT
-        )
+        roll = turn.roll(d6(), f"localise {counter.id}", cite("S5.2"), owner=Owner.OPPONENT)
         rolls.append(roll)
         cell = low_cell(roll.total)
         to = shifted(setup, here, cell.offset, counter.heading)
         label = to.label if grid_of(setup).contains(to) else ""
         if not blocked(state, counter, label):
             break
-    return [
-        *rolls,
+    turn.emit(
         CounterShifted(
             rule=RULE,
             dice=tuple(r.roll for r in rolls),
@@ -393,15 +381,15 @@ def _localise_low(state: State, counter: Counter, dice: Dice) -> list[Struct]:
             to_hex=label,
             cell=cell.label,
             track_on_top=True,
-        ),
-    ]
+        )
+    )
 
 
-def end_radar_phase(state: State) -> list[Struct]:
+def end_radar_phase(turn: NightfighterTurn) -> None:
     """S5.1: counters with a track contact on top that no search value one radar searched
     this phase lose it (reverting to low uncertainty unless otherwise fixed)."""
-
-    return [
+    state = turn.state
+    lost = [
         MarkersLost(
             rule=cite("S5.1"),
             counter=c.id,
@@ -413,3 +401,4 @@ def end_radar_phase(state: State) -> list[Struct]:
         and c.track is Track.ON_TOP
         and c.id not in state.radar_searched
     ]
+    turn.emit_all(lost)

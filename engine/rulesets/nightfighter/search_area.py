@@ -12,15 +12,12 @@ from collections.abc import Callable
 from msgspec import Struct
 
 from umpire.engine.decision import Candidate
-from umpire.engine.dice import Dice
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.events import (
     LocalisationFailed,
     Localised,
     LocationRolled,
     MarkerPlaced,
 )
-from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.location_roll import roll_location
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_by_id
@@ -31,24 +28,24 @@ from umpire.engine.rulesets.nightfighter.terms import (
     Uncertainty,
     cite,
 )
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 
 
 class Outcome(Struct, frozen=True, kw_only=True):
-    """What a search over an area produced."""
+    """What a search over an area found (its events are emitted through the turn)."""
 
-    events: tuple[Struct, ...]
     found: bool
     hex: str = ""
     text: str = ""
 
 
 def search_in_area(
+    turn: NightfighterTurn,
     state: State,
     counter: Counter,
     area: tuple[str, ...],
     marker: Marker,
     by: Callable[[str], str],
-    dice: Dice,
     rule: str,
     exclude_on_failure: bool = True,
 ) -> Outcome:
@@ -58,7 +55,8 @@ def search_in_area(
     No uncertainty: the counter is where it is shown. High uncertainty: the phantom test
     follows a location inside the area, and a real bomber is fixed in the hex already
     determined (S5.4). A location outside the area fails, and that area is excluded for
-    later location rolls against the bomber this turn (S5.5).
+    later location rolls against the bomber this turn (S5.5). Every event is emitted through
+    `turn`; every check reads `state`, the state the search began in.
     """
     if counter.level is Uncertainty.NONE:
         if counter.hex in area:
@@ -69,10 +67,10 @@ def search_in_area(
                 by=by(counter.hex),
                 explanation=f"{counter.id} is at no uncertainty in {counter.hex}: {marker.value}",
             )
-            return Outcome(events=(placed,), found=True, hex=counter.hex, text="found")
-        return Outcome(events=(), found=False, text=f"{counter.hex} is outside the search area")
-    loc = roll_location(state, counter, dice, f"locate {counter.id} ({marker.value})")
-    events: list[Struct] = list(loc.rolls)
+            turn.emit(placed)
+            return Outcome(found=True, hex=counter.hex, text="found")
+        return Outcome(found=False, text=f"{counter.hex} is outside the search area")
+    loc = roll_location(turn, state, counter, f"locate {counter.id} ({marker.value})")
     considered = tuple(
         Candidate(option=r.split(":")[0], chosen=False, reason="re-rolled: " + r.split(": ", 1)[1])
         for r in loc.rerolled
@@ -104,18 +102,16 @@ def search_in_area(
             rolled_cell=loc.cell,
             rolled_hex=where,
         )
-        return Outcome(
-            events=(*events, secret, failed), found=False, text="location outside the area"
-        )
+        turn.emit(secret)
+        turn.emit(failed)
+        return Outcome(found=False, text="location outside the area")
     if counter.level is Uncertainty.HIGH:
-        # The test's removals must be read before the outcome: a Turn folds them.
-        turn = Turn(state, dice, evolve=evolve, cite=cite)
+        # The test's removals must be read before the outcome: the turn folds them.
         verdict = phantom_test(turn, counter, f"{marker.value} in {loc.hex}")
-        events += turn.events
         now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED or verdict.result is PhantomResult.PHANTOM:
-            return Outcome(events=tuple(events), found=False, text="the counter was a phantom")
+            return Outcome(found=False, text="the counter was a phantom")
     localised = Localised(
         rule=rule,
         dice=loc.roll_numbers,
@@ -131,5 +127,5 @@ def search_in_area(
         marker=marker,
         by=by(loc.hex),
     )
-    events.append(localised)
-    return Outcome(events=tuple(events), found=True, hex=loc.hex, text=f"found in {loc.hex}")
+    turn.emit(localised)
+    return Outcome(found=True, hex=loc.hex, text=f"found in {loc.hex}")

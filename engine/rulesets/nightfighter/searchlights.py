@@ -5,7 +5,6 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.commands import SearchSearchlight
 from umpire.engine.rulesets.nightfighter.events import SearchlightSearched
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
@@ -13,6 +12,7 @@ from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import SearchlightZone, Setup
 from umpire.engine.rulesets.nightfighter.state import State, counter_at, counter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE = cite("S14.0")
@@ -28,7 +28,7 @@ def zone_has_fix(state: State, zone: str) -> bool:
     return any(c.searchlight == zone and c.status is Status.ON_MAP for c in state.counters)
 
 
-def search(turn: Turn[State], command: SearchSearchlight) -> None:
+def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
     """S14.0: a high uncertainty counter first takes the phantom test; then the zone's
     standard dice, and on any 6 the bomber is located within its uncertainty area (re-rolled
     into a hex with another counter or one of a fruitless AI search, S5.5). A hex outside
@@ -36,7 +36,6 @@ def search(turn: Turn[State], command: SearchSearchlight) -> None:
     fixes it and may search no more this phase. At high altitude (S21.0) searchlights only
     force the phantom test."""
     state = turn.state
-    dice = turn.dice
     if state.phase is not Phase.SEARCHLIGHT:
         raise RuleError(
             f"searchlights search in the searchlight phase (now {state.phase.value})", rule=RULE
@@ -99,16 +98,15 @@ def search(turn: Turn[State], command: SearchSearchlight) -> None:
         return zone.name if hex_label in zone.hexes else others[hex_label]
 
     found = search_in_area(
+        turn,
         work,
         counter,
         tuple(sorted(area)),
         Marker.SEARCHLIGHT_FIX,
         holder,
-        dice,
         RULE,
         exclude_on_failure=True,
     )
-    turn.emit_all(found.events)
     also = holder(found.hex) if found.found and found.hex not in zone.hexes else ""
     text = f"a 6 rolled; {found.text}" + (f" (in zone {also})" if also else "")
     turn.emit(_searched(zone.name, counter.id, count, text, (roll.roll,), also))

@@ -11,11 +11,8 @@ bomber counter.
 
 from __future__ import annotations
 
-from msgspec import Struct
-
-from umpire.engine.dice import Dice, d6, draw
+from umpire.engine.dice import d6, draw
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.geometry import distance, in_wide_arc
 from umpire.engine.rulesets.nightfighter.radar_search import resolve
 from umpire.engine.rulesets.nightfighter.serrate_messages import (
@@ -32,6 +29,7 @@ from umpire.engine.rulesets.nightfighter.serrate_messages import SerrateSearch a
 from umpire.engine.rulesets.nightfighter.setup import modification
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Phase, RadarKind, Status
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 
@@ -47,18 +45,16 @@ def _ready(state: State, fighter_id: str) -> None:
         raise RuleError(f"no nightfighter {fighter_id!r}", rule=RULE)
 
 
-def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]:
+def reveal(turn: NightfighterTurn, counter: Counter, how: str) -> None:
     """Draw from the cup for a revealed counter."""
+    state = turn.state
     if not state.cup:
         raise RuleError("the cup is empty", rule=RULE)
-    roll = dice.roll(
-        draw(len(state.cup)), purpose=f"cup draw for {counter.id}", rule=RULE, owner=Owner.OPPONENT
-    )
+    roll = turn.roll(draw(len(state.cup)), f"cup draw for {counter.id}", RULE, owner=Owner.OPPONENT)
     drawn = state.cup[roll.total - 1]
     ju88 = drawn == JU88
     what = "a Ju88 replaces it" if ju88 else f"{drawn}: both counters are removed"
-    return [
-        roll,
+    turn.emit(
         CounterRevealed(
             rule=RULE,
             dice=(roll.roll,),
@@ -66,15 +62,15 @@ def reveal(state: State, counter: Counter, dice: Dice, how: str) -> list[Struct]
             counter=counter.id,
             drawn=drawn,
             ju88=ju88,
-        ),
-    ]
+        )
+    )
 
 
-def general(turn: Turn[State], command: SerrateSearch) -> None:
+def general(turn: NightfighterTurn, command: SerrateSearch) -> None:
     """SCENARIO 7: dice for every unrevealed bomber counter in the wide arc; 5-6 reveals."""
 
     state = turn.state
-    dice = turn.dice
+
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
     assert fighter is not None
@@ -90,7 +86,7 @@ def general(turn: Turn[State], command: SerrateSearch) -> None:
         nums.append(roll.roll)
         if roll.total >= 5:
             found.append(target.id)
-            turn.emit_all(reveal(turn.state, target, dice, "Serrate"))
+            reveal(turn, target, "Serrate")
     turn.emit(
         SerrateSearched(
             rule=RULE,
@@ -104,11 +100,11 @@ def general(turn: Turn[State], command: SerrateSearch) -> None:
     )
 
 
-def focused(turn: Turn[State], command: FocusedSerrate) -> None:
+def focused(turn: NightfighterTurn, command: FocusedSerrate) -> None:
     """SCENARIO 7: a focused search narrows (or tracks) a revealed Ju88 in the wide arc."""
 
     state = turn.state
-    dice = turn.dice
+
     _ready(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)
     counter = counter_at(state, command.hex)
@@ -129,27 +125,24 @@ def focused(turn: Turn[State], command: FocusedSerrate) -> None:
             for c in state.counters
         )
     )
-    events = resolve(state, radar, counter, dice, crowd=crowd)
-    turn.emit_all(
-        [
-            *events,
-            SerrateSearched(
-                rule=RULE,
-                explanation=f"focused Serrate search of {counter.id}",
-                fighter=command.fighter,
-                focused=True,
-            ),
-        ]
+    resolve(turn, radar, counter, crowd=crowd)
+    turn.emit(
+        SerrateSearched(
+            rule=RULE,
+            explanation=f"focused Serrate search of {counter.id}",
+            fighter=command.fighter,
+            focused=True,
+        )
     )
 
 
-def reveal_by_sight(turn: Turn[State], command: RevealCounter) -> None:
+def reveal_by_sight(turn: NightfighterTurn, command: RevealCounter) -> None:
     """SCENARIO 7: the published visual identification check revealed a counter."""
     state = turn.state
-    dice = turn.dice
+
     if not modification(state.setup, "7"):
         raise RuleError("counters are revealed in scenario 7 only", rule=RULE)
     counter = counter_at(state, command.hex)
     if counter is None or counter.ju88:
         raise RuleError(f"no unrevealed bomber counter in {command.hex}", rule=RULE)
-    turn.emit_all(reveal(state, counter, dice, "visual identification"))
+    reveal(turn, counter, "visual identification")

@@ -7,14 +7,14 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.kit.turn import Turn
 from umpire.engine.rulesets.nightfighter.ai_search import fighter_setup
 from umpire.engine.rulesets.nightfighter.commands import AttemptTally
 from umpire.engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
 from umpire.engine.rulesets.nightfighter.geometry import area, tally_range
 from umpire.engine.rulesets.nightfighter.search_area import search_in_area
-from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.state import counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 from umpire.events.types import Owner
 
 RULE_BASIC = cite("S10.0")
@@ -22,13 +22,12 @@ RULE_FIXED = cite("S15.0")
 RULE_RANGE = cite("S3.0")
 
 
-def attempt(turn: Turn[State], command: AttemptTally) -> None:
+def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
     """S10.0: a fighter not maintaining a tally rolls its own tally dice against one counter
     whose uncertainty area lies partly within its visibility range; any 6 succeeds, then the
     location roll must fall within that range. S15.0: after a failed basic attempt, one more
     roll (any 6) against a counter fixed by its own AI or by searchlights."""
     state = turn.state
-    dice = turn.dice
     rule = RULE_BASIC if command.kind is TallyKind.BASIC else RULE_FIXED
     if state.phase is not Phase.TALLY:
         raise RuleError(
@@ -69,13 +68,13 @@ def attempt(turn: Turn[State], command: AttemptTally) -> None:
                 rule=RULE_FIXED,
             )
         reach = (counter.hex,)
-    roll = dice.roll(
+    roll = turn.roll(
         nd6(command.dice),
         purpose=f"{command.kind.value} tally by {fighter.id}",
         rule=rule,
         owner=Owner.PLAYER,
     )
-    out: list[Struct] = [roll]
+    out: list[Struct] = []  # the roll is emitted; what follows from it
     if 6 not in roll.faces:
         turn.emit_all([*out, _attempted(command, counter.id, False, "no 6 rolled", (roll.roll,))])
         return
@@ -97,13 +96,10 @@ def attempt(turn: Turn[State], command: AttemptTally) -> None:
         )
         turn.emit_all([*out, _attempted(command, counter.id, True, "tallied", (roll.roll,))])
         return
-    found = search_in_area(state, counter, reach, Marker.TALLY, lambda _h: fighter.id, dice, rule)
-    out += found.events
-    turn.emit_all(
-        [
-            *out,
-            _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,)),
-        ]
+    turn.emit_all(out)
+    found = search_in_area(turn, state, counter, reach, Marker.TALLY, lambda _h: fighter.id, rule)
+    turn.emit(
+        _attempted(command, counter.id, found.found, f"a 6 rolled; {found.text}", (roll.roll,))
     )
 
 

@@ -35,13 +35,16 @@ def view(state: State, role: Role) -> dict[str, Any]:
 # engine.secret_fields: where a failed location roll pointed is the umpire's secret
 # (S5.2/S5.3): its own event is withheld, and the failed search shows no cell (its
 # candidates name the rolled and re-rolled cells, which are the dice).
-REDACTIONS = Redactions(
-    SecretFields(LocationRolled, withheld=True, why="S5.2/S5.3: the failed roll's cell"),
+SECRETS = Redactions(
+    SecretFields(
+        LocationRolled,
+        withheld=True,
+        secret=("rolled_cell", "rolled_hex"),
+        why="S5.2/S5.3: the failed roll's cell",
+    ),
     SecretFields(
         LocalisationFailed,
         fields={"candidates": ()},
         why="S5.2/S5.5: the rolled and re-rolled cells are the hidden dice",
     ),
 )
-
-redact = REDACTIONS.redact

@@ -18,11 +18,12 @@ from umpire.engine.actions import Action, offer
 from umpire.engine.dice import Dice, d6
 from umpire.engine.errors import RuleError
 from umpire.engine.kit.citation import citations
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.kit.turn import Turn
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset, Testing
-from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
 from umpire.events.types import DiceRolled, GameEnded
 
 
@@ -78,7 +79,16 @@ def initial_state(setup: Setup) -> State:
     return State(target=setup.target)
 
 
-def add(turn: Turn[State], command: Add) -> None:
+class CounterTurn(Turn[State]):
+    """The kit's Turn for the counter: its fold (`evolve`) and its `cite`."""
+
+    __slots__ = ()
+
+    def __init__(self, state: State, dice: Dice) -> None:
+        super().__init__(state, dice, evolve=evolve, cite=cite)
+
+
+def add(turn: CounterTurn, command: Add) -> None:
     """R1: the player adds to the total, never past the target."""
     if turn.state.total + command.amount > turn.state.target:
         raise RuleError(
@@ -89,31 +99,31 @@ def add(turn: Turn[State], command: Add) -> None:
     turn.emit(Added(amount=command.amount))
 
 
-def push(turn: Turn[State], command: Push) -> None:
+def push(turn: CounterTurn, command: Push) -> None:
     """R2: the bot pushes the total by a d6."""
     roll = turn.roll(d6(), "bot push", RULE_PUSH)
     turn.emit(BotPushed(amount=roll.total, rule=RULE_PUSH, dice=(roll.roll,)))
 
 
-def hide(turn: Turn[State], command: Hide) -> None:
+def hide(turn: CounterTurn, command: Hide) -> None:
     """R3: the bot hides a secret number (a hidden d6)."""
     roll = turn.roll(d6(), "bot secret", RULE_HIDE, hidden=True)
     turn.emit(SecretChosen(value=roll.total, rule=RULE_HIDE, dice=(roll.roll,)))
 
 
-DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[CounterTurn, Any], None]] = Dispatch(
     {Add: add, Push: push, Hide: hide}, rule=RULE_ADD
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (R1 to R4), or RuleError citing the rule it breaks."""
-    handle = DISPATCH.handler(command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
-    handle(turn, command)
-    if turn.state.total >= state.target:
-        turn.emit(GameEnded(result=f"target {state.target} reached", rule=RULE_END))
-    return turn.events
+def target_reached(turn: CounterTurn) -> None:
+    """R4: reaching the target ends the game, whatever command reached it."""
+    if turn.state.total >= turn.state.target:
+        turn.emit(GameEnded(result=f"target {turn.state.target} reached", rule=RULE_END))
+
+
+# The events a command causes (R1 to R4), or RuleError citing the rule it breaks.
+decide = decider(DISPATCH, CounterTurn, end=target_reached)
 
 
 def evolve(state: State, event: Struct) -> State:
@@ -132,15 +142,16 @@ def evolve(state: State, event: Struct) -> State:
 
 
 def view(state: State, role: Role) -> dict[str, object]:
-    """The state as a role sees it: the secret only for the referee (R3)."""
-    data = msgspec.to_builtins(state)
-    if role is not Role.REFEREE:
-        data.pop("secret")
+    """The state as a role sees it (SECRETS leaves the secret out but for the referee)."""
+    data: dict[str, object] = msgspec.to_builtins(state)
     return data
 
 
-REDACTIONS = Redactions(
-    SecretFields(SecretChosen, withheld=True, why="R3: the bot's secret number is hidden")
+# R3: the bot's secret number, declared once: redaction, the view and the leak checks
+# follow from it.
+SECRETS = Redactions(
+    SecretFields(SecretChosen, withheld=True, why="R3: the bot's secret number is hidden"),
+    SecretState("secret", why="R3: the bot's secret number is the referee's"),
 )
 
 
@@ -163,17 +174,14 @@ RULESET: Ruleset[State] = Ruleset(
     seed="test-counter",
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=(Added, BotPushed, SecretChosen),
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=REDACTIONS.redact,
-    secret_fields=("secret",),
+    secrets=SECRETS,
     actions=actions,
     openings=(Push(), Hide(), Add(amount=2)),
-    data_package=__name__,
     # Driven test games aim far: the target is never reached in a few hundred commands.
     testing=Testing(setup=Setup(target=10_000)),
 )

@@ -13,9 +13,9 @@ from msgspec import Struct
 
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.age_of_dogfights import RULESET, initial_state
-from umpire.engine.rulesets.age_of_dogfights.context import Context
 from umpire.engine.rulesets.age_of_dogfights.setup import Setup
 from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, State
+from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 from umpire.events.types import DiceRolled
 
 SEED = "001_989a2f850da69b66.txt"
@@ -78,11 +78,11 @@ def arrange(state: State, ident: str, **fields: Any) -> State:
 
 
 def run(
-    state: State, procedure: Callable[[Context], object], faces: Sequence[Sequence[int]]
-) -> tuple[Context, list[Struct]]:
+    state: State, procedure: Callable[[AgeOfDogfightsTurn], object], faces: Sequence[Sequence[int]]
+) -> tuple[AgeOfDogfightsTurn, list[Struct]]:
     """Run a procedure with exactly these manual dice (all must be used)."""
     dice = ManualDice(faces, next_roll=0)
-    ctx = Context(state, dice)
+    ctx = AgeOfDogfightsTurn(state, dice)
     procedure(ctx)
     dice.check_all_used()
     return ctx, ctx.events
@@ -107,14 +107,14 @@ def of_type(events: Sequence[Struct], kind: type) -> list[Any]:
 
 
 def run_until(
-    state: State, procedure: Callable[[Context], object], faces: Sequence[Sequence[int]]
+    state: State, procedure: Callable[[AgeOfDogfightsTurn], object], faces: Sequence[Sequence[int]]
 ) -> tuple[list[Struct], str]:
     """Run with these dice until they run out: the events so far and the purpose of the
     roll the rules asked for next ('' when the procedure finished)."""
     from umpire.engine.errors import ManualDiceError
 
     dice = _Asking(faces, next_roll=0)
-    ctx = Context(state, dice)
+    ctx = AgeOfDogfightsTurn(state, dice)
     try:
         procedure(ctx)
     except ManualDiceError:

@@ -20,7 +20,7 @@ from umpire.engine.rulesets.age_of_dogfights.geometry import (
     turn_right,
 )
 from umpire.engine.rulesets.age_of_dogfights.paths import all_paths, apply_turn, distinct_ends
-from umpire.engine.rulesets.age_of_dogfights.terms import Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Steer
 
 BIG = Board(40, 40)
 
@@ -52,8 +52,8 @@ def test_path_count_is_exact_on_an_open_board() -> None:
     """Three steps, three turns allowed: every one of 3^3 sequences is a path."""
     paths = all_paths((20, 20), Heading.E, 3, (3, 3, 3), BIG)
     assert len(paths) == 27
-    assert paths[0].turns == (Turn.STRAIGHT,) * 3  # search order: straight, left, right
-    assert paths[-1].turns == (Turn.RIGHT,) * 3
+    assert paths[0].turns == (Steer.STRAIGHT,) * 3  # search order: straight, left, right
+    assert paths[-1].turns == (Steer.RIGHT,) * 3
 
 
 def test_agility_limits_turns_and_rotary_limits_the_unfavoured_side() -> None:
@@ -61,8 +61,8 @@ def test_agility_limits_turns_and_rotary_limits_the_unfavoured_side() -> None:
     camel = DEFAULT_TYPES["sopwith_camel"]
     assert camel.turn_limits() == (3, 2, 3)
     paths = all_paths((20, 20), Heading.E, 4, camel.turn_limits(), BIG)
-    assert all(p.turns.count(Turn.LEFT) <= 2 for p in paths)
-    assert any(p.turns.count(Turn.RIGHT) == 3 for p in paths)
+    assert all(p.turns.count(Steer.LEFT) <= 2 for p in paths)
+    assert any(p.turns.count(Steer.RIGHT) == 3 for p in paths)
     assert all(p.turn_count() <= 3 for p in paths)
     one = all_paths((20, 20), Heading.E, 3, (1, 1, 1), BIG)
     assert len(one) == 1 + 3 * 2
@@ -88,8 +88,8 @@ def test_search_equals_brute_force(steps: int, agility: int, heading: Heading) -
     found = {p.turns for p in all_paths((20, 20), heading, steps, limits, BIG)}
     brute = {
         seq
-        for seq in product(list(Turn), repeat=steps)
-        if sum(t is not Turn.STRAIGHT for t in seq) <= agility
+        for seq in product(list(Steer), repeat=steps)
+        if sum(t is not Steer.STRAIGHT for t in seq) <= agility
     }
     assert found == brute
     ends = distinct_ends(all_paths((20, 20), heading, steps, limits, BIG))

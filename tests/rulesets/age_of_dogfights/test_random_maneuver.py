@@ -13,7 +13,7 @@ from umpire.engine.rulesets.age_of_dogfights.events import (
     ResponseRolled,
 )
 from umpire.engine.rulesets.age_of_dogfights.random_manoeuvre import random_manoeuvre
-from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Turn
+from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Steer
 
 FAR = {"P1": ("se5a", (2, 2), "E", 3)}
 
@@ -31,7 +31,7 @@ def bot(kind: str = "albatros_dv", level: int = 3, **fields):  # type: ignore[no
 
 def test_one_solo_die_per_step_and_level_flight_keeps_its_altitude() -> None:
     _, _events, moved = fly(bot(), 3, [[3], [5], [1], [3]])
-    assert moved.turns == (Turn.STRAIGHT, Turn.RIGHT, Turn.LEFT)
+    assert moved.turns == (Steer.STRAIGHT, Steer.RIGHT, Steer.LEFT)
     assert moved.level == 3 and moved.attitude is Attitude.LEVEL  # attitude roll 3
     assert len(moved.dice) == 3 and moved.rule.endswith("Random Maneuver")
 
@@ -40,15 +40,15 @@ def test_rotary_engine_turns_its_favoured_way_on_the_symbol() -> None:
     """Face 2 is a left arrow with the rotary symbol: a right-favouring rotary turns right;
     an in-line engine follows the arrow."""
     _, _, moved = fly(bot("sopwith_camel"), 1, [[2], [3]])
-    assert moved.turns == (Turn.RIGHT,)
+    assert moved.turns == (Steer.RIGHT,)
     _, _, moved = fly(bot("albatros_dv"), 1, [[2], [3]])
-    assert moved.turns == (Turn.LEFT,)
+    assert moved.turns == (Steer.LEFT,)
 
 
 def test_turns_used_up_means_straight_without_rolling() -> None:
     """Agility II: after two turns the remaining steps are straight (no solo die)."""
     _, _, moved = fly(bot(), 4, [[1], [5], [3]])
-    assert moved.turns == (Turn.LEFT, Turn.RIGHT, Turn.STRAIGHT, Turn.STRAIGHT)
+    assert moved.turns == (Steer.LEFT, Steer.RIGHT, Steer.STRAIGHT, Steer.STRAIGHT)
     assert len(moved.dice) == 2
 
 
@@ -56,7 +56,7 @@ def test_rotary_reroll_when_the_direction_is_not_allowed() -> None:
     """The seed's example: agility III rotary, two left turns, no third: re-roll until
     straight or the other direction."""
     _, _, moved = fly(bot("sopwith_camel"), 3, [[1], [1], [1], [1], [5], [3]])
-    assert moved.turns == (Turn.LEFT, Turn.LEFT, Turn.RIGHT)
+    assert moved.turns == (Steer.LEFT, Steer.LEFT, Steer.RIGHT)
     rerolled = [c for c in moved.candidates if not c.chosen]
     assert len(rerolled) == 2 and all("not allowed" in c.reason for c in rerolled)
 
@@ -115,7 +115,7 @@ def test_reroll_when_straight_steps_after_the_turn_would_leave_the_board() -> No
     steps after the last turn'."""
     s = arrange(bot(), "B1", position=(15, 6))
     _, _, moved = fly(s, 3, [[3], [5], [3], [3], [3]])
-    assert moved.turns[0] is Turn.RIGHT
+    assert moved.turns[0] is Steer.RIGHT
     first = moved.candidates[0]
     assert not first.chosen and "collision and board edge" in first.reason
 
@@ -123,5 +123,5 @@ def test_reroll_when_straight_steps_after_the_turn_would_leave_the_board() -> No
 def test_reroll_to_avoid_a_collision() -> None:
     s = combat_state({"P1": ("se5a", (11, 6), "E", 3)}, {"B1": ("albatros_dv", (8, 6), "E", 3)})
     _, _, moved = fly(s, 3, [[3], [4], [1], [3], [3], [3]])
-    assert moved.position != (11, 6) and moved.turns[0] is Turn.LEFT
+    assert moved.position != (11, 6) and moved.turns[0] is Steer.LEFT
     assert [c.chosen for c in moved.candidates[:3]] == [False, False, True]

@@ -35,7 +35,7 @@ def test_every_section_is_cited_or_out_of_scope() -> None:
     missing = []
     for heading in [*headings(), "Introduction"]:
         citation = CITED_AS.get(heading, heading)
-        cited = f"{{SEED}} {citation}" in text or f"{SEED} {citation}" in text
+        cited = f'cite("{citation}' in text or f"{SEED} {citation}" in text
         out_of_scope = re.search(rf"\|\s*{re.escape(citation)}[^|]*\|[^|]*\|\s*out of scope: \S",
                                  readme)  # fmt: skip
         if not (cited or out_of_scope):

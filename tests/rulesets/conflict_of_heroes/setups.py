@@ -28,7 +28,7 @@ from umpire.engine.rulesets.conflict_of_heroes.scenario import (
 )
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 from umpire.engine.rulesets.conflict_of_heroes.state import State
-from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side, Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, Side, WhoseTurn
 from umpire.events.types import DiceRolled
 
 E = TypeVar("E", bound=Struct)
@@ -81,7 +81,7 @@ def state(
     counteractions: Sequence[MissionInstruction] = (),
     mission_orders: Sequence[MissionInstruction] = (),
     end: MissionEnd | None = None,
-    turn: Turn = Turn.PLAYER,
+    turn: WhoseTurn = WhoseTurn.PLAYER,
     **params: Any,
 ) -> State:
     """A game state from a small scenario (default deck: one Blue card, number 1)."""
@@ -98,7 +98,7 @@ def state(
         **params,
     )
     s = initial_state(msgspec.convert(msgspec.to_builtins(setup), Setup))
-    if turn is not Turn.PLAYER:
+    if turn is not WhoseTurn.PLAYER:
         s = msgspec.structs.replace(s, turn=turn)
     return s
 
@@ -117,7 +117,7 @@ def run(
 
 def ai_turn(s: State, draw: int, *faces: Sequence[int]) -> tuple[list[Struct], State]:
     """An AI turn drawing the `draw`-th remaining card, then rolling `faces`."""
-    s = msgspec.structs.replace(s, turn=Turn.AI)
+    s = msgspec.structs.replace(s, turn=WhoseTurn.AI)
     return run(s, {"type": "TakeAiTurn"}, [[draw], *faces])
 
 

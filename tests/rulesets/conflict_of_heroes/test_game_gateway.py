@@ -14,7 +14,7 @@ from umpire.engine.audit import audit
 from umpire.engine.errors import OpponentDiceRefused, RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.conflict_of_heroes import RULESET
-from umpire.engine.rulesets.conflict_of_heroes.terms import Side, Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import Side, WhoseTurn
 from umpire.events.types import SeedRevealed
 from umpire.server.games import Games
 
@@ -64,7 +64,7 @@ async def test_scripted_mission_of_several_rounds_audits_ok(games: Games) -> Non
             await send({"type": "ReportDestroyed", "unit": "AI-RIFLE-2"})
         if step == 12:
             await send({"type": "ReportPosition", "unit": "P-SMG", "hex": "0405", "facing": 1})
-        if s.turn is Turn.PLAYER:
+        if s.turn is WhoseTurn.PLAYER:
             await send(_player_command(s))
         else:
             await send({"type": "TakeAiTurn"})

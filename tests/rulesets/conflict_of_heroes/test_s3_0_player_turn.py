@@ -1,4 +1,4 @@
-"""3.0 Player Turn: AP action, CAP action, card action, stall, pass; consecutive passes end
+"""3.0 Player WhoseTurn: AP action, CAP action, card action, stall, pass; consecutive passes end
 the round (003_368c69a730e6e14a.txt 3.0, 3.1, 3.2.1, 3.2.2, 3.3)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     RoundEnded,
     SpentCheckMade,
 )
-from umpire.engine.rulesets.conflict_of_heroes.terms import Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import WhoseTurn
 
 DECK = (card(1, BLUE, 3), card(2, BLUE, 5, "AI closest to Control Marker -> Move"))
 
@@ -56,7 +56,7 @@ def test_command_action_by_a_spent_unit_makes_no_check_and_keeps_its_status() ->
     )
     assert every(events, SpentCheckMade) == []
     assert s.caps == 1 and not s.unit("U2").fresh and s.unit("U2").hex == "0510"  # type: ignore[union-attr]
-    assert s.turn is Turn.AI
+    assert s.turn is WhoseTurn.AI
 
 
 def test_spending_caps_that_are_not_there_is_refused() -> None:
@@ -116,7 +116,7 @@ def test_player_pass_then_ai_pass_ends_the_round() -> None:
     one(events, AiPassed)
     ended = one(events, RoundEnded)
     assert ended.round == 2 and s.round == 2 and s.caps == 3
-    assert all(u.fresh for u in s.units) and s.turn is Turn.PLAYER
+    assert all(u.fresh for u in s.units) and s.turn is WhoseTurn.PLAYER
     assert one(events, DeckReshuffled).cards == (1,) and s.deck == (1, 2)
 
 

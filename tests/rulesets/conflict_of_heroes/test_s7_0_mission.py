@@ -35,7 +35,7 @@ from umpire.engine.rulesets.conflict_of_heroes.scenario import (
     TerrainSpec,
 )
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
-from umpire.engine.rulesets.conflict_of_heroes.terms import MissionTarget, Turn
+from umpire.engine.rulesets.conflict_of_heroes.terms import MissionTarget, WhoseTurn
 from umpire.events.types import GameEnded
 
 REINFORCE = MissionInstruction(number=1, text="R enters at 0901", reinforcements=("R",))
@@ -164,7 +164,7 @@ def test_the_sample_mission_carries_its_end_and_reinforcement() -> None:
     assert s.end == MissionEnd(last_round=5, ai_holds=("OBJ-A",))
     assert s.counteractions[0].reinforcements == ("AI-RIFLE-3",)
     assert s.mission_orders[1].target is MissionTarget.MOST_EXPOSED_AI_HEX
-    assert s.turn is Turn.PLAYER
+    assert s.turn is WhoseTurn.PLAYER
 
 
 # -- 5.3, literal reading (README ledger 5.3) ------------------------------------------

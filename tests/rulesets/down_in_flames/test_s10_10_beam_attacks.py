@@ -10,7 +10,7 @@ import pytest
 
 from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, run, says
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames import burst_table
+from umpire.engine.rulesets.down_in_flames.tables import burst as burst_table
 from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 
 

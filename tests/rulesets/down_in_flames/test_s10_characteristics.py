@@ -16,13 +16,13 @@ from tests.rulesets.down_in_flames.setups import (
     says,
 )
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames import burst_table
 from umpire.engine.rulesets.down_in_flames.events import (
     AmmunitionChecked,
     AttackResolved,
     CardPlayed,
     CardsDiscarded,
 )
+from umpire.engine.rulesets.down_in_flames.tables import burst as burst_table
 from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight
 
 

@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.rulesets.down_in_flames.setups import duel, engaged, of_type, run, says
-from umpire.engine.rulesets.down_in_flames import odds_table
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     AttackResolved,
 )
-from umpire.engine.rulesets.down_in_flames.odds_table import D6_COLUMNS, D12_COLUMNS
+from umpire.engine.rulesets.down_in_flames.tables import odds as odds_table
+from umpire.engine.rulesets.down_in_flames.tables.odds import D6_COLUMNS, D12_COLUMNS
 from umpire.engine.rulesets.down_in_flames.terms import CombatDie, Outcome
 
 

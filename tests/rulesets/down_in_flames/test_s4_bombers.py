@@ -18,13 +18,13 @@ from tests.rulesets.down_in_flames.setups import (
     says,
 )
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames import bomber_table
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
     AttackResolved,
 )
 from umpire.engine.rulesets.down_in_flames.state import State
+from umpire.engine.rulesets.down_in_flames.tables import bomber as bomber_table
 from umpire.engine.rulesets.down_in_flames.terms import CombatDie, Outcome
 
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from tests.rulesets.down_in_flames.setups import duel, engaged, of_type, run, says
-from umpire.engine.rulesets.down_in_flames import odds_table
 from umpire.engine.rulesets.down_in_flames.events import AttackResolved
+from umpire.engine.rulesets.down_in_flames.tables import odds as odds_table
 from umpire.engine.rulesets.down_in_flames.terms import Outcome
 
 

@@ -52,7 +52,7 @@ def test_the_seed_has_its_rules() -> None:
 
 
 def _cited_in_code() -> str:
-    return "\n".join(p.read_text() for p in sorted(PACKAGE.glob("*.py")))
+    return "\n".join(p.read_text() for p in sorted(PACKAGE.rglob("*.py")))
 
 
 def test_every_rule_is_cited_or_out_of_scope() -> None:

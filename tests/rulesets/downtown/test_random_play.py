@@ -16,8 +16,8 @@ from umpire.engine.errors import RuleError
 from umpire.engine.handling import parse_command
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
-from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.events.types import DiceRolled
 
 ALTITUDES = ("deck", "low", "medium", "high")

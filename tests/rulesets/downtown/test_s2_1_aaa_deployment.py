@@ -10,11 +10,11 @@ from tests.rulesets.downtown.setups import SEED, new_state, of, rolls, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import aaa
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 
 def _with(
@@ -61,7 +61,7 @@ def test_row_a_line_along_a_hex_side_makes_both_hexes_eligible() -> None:
     (each adjacent to the target) goes to the lower label; closer to the target wins over
     equally close to the flight."""
     state = _with(new_state(), [_f("S1", Mission.STRIKE, "1621")], ["2021"], ("M",))
-    led = Ledger(state, ManualDice([[1]], 0))
+    led = DowntownTurn(state, ManualDice([[1]], 0))
     assert aaa.eligible_hexes(led, "1621", "2021")[:2] == ("1920", "1921")
     assert aaa.deploy_from_table(led)
     placed = of(led.events, ev.AaaPlaced)[0]
@@ -73,7 +73,7 @@ def test_example_place_in_the_hex_closest_to_the_flight() -> None:
     """2.1.6 EXAMPLE: nearest eligible hex to the target is 2 away, nearest to the flight is
     adjacent to it: the AAA goes next to the flight."""
     state = _with(new_state(), [_f("S1", Mission.STRIKE, "1621")], ["2021", "1920", "1921"], ("L",))
-    led = Ledger(state, ManualDice([[1]], 0))
+    led = DowntownTurn(state, ManualDice([[1]], 0))
     aaa.deploy_from_table(led)
     assert of(led.events, ev.AaaPlaced)[0].hex == "1720"
 
@@ -90,7 +90,7 @@ def test_example_place_in_the_hex_closest_to_the_flight() -> None:
 def test_rows_b_c_d(flights: list[UsFlight], row: str) -> None:
     """2.1.6: B for Iron Hand within 5, C for Strike/Recon within 10, else D (no AAA)."""
     state = _with(new_state(), flights, ["2021"], ("L",))
-    led = Ledger(state, ManualDice([[1]] if row != "D" else [], 0))
+    led = DowntownTurn(state, ManualDice([[1]] if row != "D" else [], 0))
     placed = aaa.deploy_from_table(led)
     assert placed is (row != "D")
     decision = led.events[-1]
@@ -100,14 +100,14 @@ def test_rows_b_c_d(flights: list[UsFlight], row: str) -> None:
 def test_admin_activation_one_or_two() -> None:
     """2.1.5: with 4 hidden, a 3 activates one and a 2 (half or less) activates two."""
     state = _with(new_state(), [_f("S1", Mission.STRIKE, "1621")], ["2021"], ("L", "L", "M", "H"))
-    led = Ledger(state, ManualDice([[3], [1]], 0))
+    led = DowntownTurn(state, ManualDice([[3], [1]], 0))
     aaa.admin_activation(led)
     assert of(led.events, ev.AaaActivationChecked)[0].activations == 1
-    led = Ledger(state, ManualDice([[2], [1], [1]], 0))
+    led = DowntownTurn(state, ManualDice([[2], [1], [1]], 0))
     aaa.admin_activation(led)
     assert of(led.events, ev.AaaActivationChecked)[0].activations == 2
     assert len(of(led.events, ev.AaaPlaced)) == 2
-    led = Ledger(state, ManualDice([[5]], 0))
+    led = DowntownTurn(state, ManualDice([[5]], 0))
     aaa.admin_activation(led)
     assert of(led.events, ev.AaaActivationChecked)[0].activations == 0
 
@@ -115,7 +115,7 @@ def test_admin_activation_one_or_two() -> None:
 def test_admin_activation_needs_a_mission_flight_over_land() -> None:
     """2.1.5: no Iron Hand, Strike or Recon unit over land: no check (no roll)."""
     state = _with(new_state(), [_f("C1", Mission.CAP, "1621")], [], ("L",))
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     aaa.admin_activation(led)
     assert not rolls(led.events) and of(led.events, ev.DecisionMade)[0].result == "no check"
 
@@ -128,10 +128,10 @@ def test_suppression_removal_rolls() -> None:
         AaaUnit(id="A2", hex="2022", density="M"),
     )
     state = msgspec.structs.replace(state, aaa=units)
-    led = Ledger(state, ManualDice([[5]], 0))
+    led = DowntownTurn(state, ManualDice([[5]], 0))
     aaa.suppression(led)
     assert of(led.events, ev.AaaSuppressionRolled)[0].removed
     assert not led.state.aaa[0].suppressed
-    led = Ledger(state, ManualDice([[6]], 0))
+    led = DowntownTurn(state, ManualDice([[6]], 0))
     aaa.suppression(led)
     assert led.state.aaa[0].suppressed

@@ -9,11 +9,11 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 
 def _state(flights: list[tuple[str, Mission, str]], aaa: list[str], hidden: int = 2) -> State:
@@ -50,7 +50,7 @@ def test_table_rows(
 ) -> None:
     """2.3: A target hex; B/C a AAA hex within 2 of a mission flight (closest to the raid
     target first); D none."""
-    led = Ledger(_state(flights, aaa), ManualDice([], 0))
+    led = DowntownTurn(_state(flights, aaa), ManualDice([], 0))
     placed = fire_can.deploy_from_table(led)
     last = led.events[-1]
     assert last.rule.endswith(f"row {row}")  # type: ignore[attr-defined]
@@ -67,7 +67,7 @@ def test_full_aaa_hex_is_not_eligible() -> None:
     state = msgspec.structs.replace(
         state, aaa=(msgspec.structs.replace(state.aaa[0], fire_cans=1), state.aaa[1])
     )
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     fire_can.deploy_from_table(led)
     placed = of(led.events, ev.FireCanPlaced)[0]
     assert placed.hex == "1920" and placed.rule.endswith("row B")
@@ -75,11 +75,15 @@ def test_full_aaa_hex_is_not_eligible() -> None:
 
 def test_activation_roll_against_inactive_fire_cans() -> None:
     """2.2.1: roll one die; at most the number of inactive Fire Cans activates one."""
-    led = Ledger(_state([("S1", Mission.STRIKE, "1921")], ["2021"], hidden=2), ManualDice([[2]], 0))
+    led = DowntownTurn(
+        _state([("S1", Mission.STRIKE, "1921")], ["2021"], hidden=2), ManualDice([[2]], 0)
+    )
     fire_can.admin_activation(led)
     assert of(led.events, ev.FireCanActivationChecked)[0].activations == 1
     assert led.state.hidden_fire_cans == 1 and len(led.state.fire_cans) == 1
-    led = Ledger(_state([("S1", Mission.STRIKE, "1921")], ["2021"], hidden=2), ManualDice([[3]], 0))
+    led = DowntownTurn(
+        _state([("S1", Mission.STRIKE, "1921")], ["2021"], hidden=2), ManualDice([[3]], 0)
+    )
     fire_can.admin_activation(led)
     assert not led.state.fire_cans
 
@@ -87,7 +91,7 @@ def test_activation_roll_against_inactive_fire_cans() -> None:
 def test_fires_at_first_flight_within_range_once() -> None:
     """2.3.1: a Fire Can fires at the first US flight to move within range, radar on."""
     state = msgspec.structs.replace(new_state(), fire_cans=(FireCan(id="FC1", hex="2021"),))
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     fire_can.fire_at_mover(led, "S1", "1921")
     fire_can.fire_at_mover(led, "S2", "1920")
     fired = [e for e in of(led.events, ev.DecisionMade) if e.topic == "fire_can_fires"]
@@ -99,6 +103,6 @@ def test_radar_restart_roll() -> None:
     state = msgspec.structs.replace(
         new_state(), fire_cans=(FireCan(id="FC1", hex="2021", radar_on=False),)
     )
-    led = Ledger(state, ManualDice([[4]], 0))
+    led = DowntownTurn(state, ManualDice([[4]], 0))
     fire_can.radar_restart(led)
     assert led.state.fire_cans[0].radar_on

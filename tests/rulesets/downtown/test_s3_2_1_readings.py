@@ -10,7 +10,6 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     DistanceTiersReading,
@@ -20,6 +19,7 @@ from umpire.engine.rulesets.downtown.terms import (
     TwoSamsReading,
 )
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""
@@ -31,7 +31,7 @@ def _bomber(hex_: str) -> UsFlight:
 
 def _mods(flights: list[UsFlight], phase: Phase = Phase.ADMIN, **setup: object) -> list[str]:
     state: State = msgspec.structs.replace(new_state(**setup), us=tuple(flights))
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     return [f"{k} {v:+d}" for k, v in sam_activation.modifiers(state, led, phase)]
 
 
@@ -79,7 +79,7 @@ def test_two_sams_follow_the_example_by_default_and_the_rule_as_a_switch() -> No
         state = msgspec.structs.replace(
             new_state(two_sams_reading=reading.value), us=flights, hidden_sams=4
         )
-        led = Ledger(state, ManualDice([[4]], 0))
+        led = DowntownTurn(state, ManualDice([[4]], 0))
         sam_activation.hidden_check(led, Phase.SAM_ACQUISITION)
         assert of(led.events, ev.SamActivationChecked)[0].count == count, reading
     # Provenance last: it skips on a clone without the rule documents.

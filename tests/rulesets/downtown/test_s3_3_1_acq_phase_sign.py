@@ -11,10 +11,10 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqPhaseReading, Mission, Phase, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 
 def _state(**setup: object) -> State:
@@ -24,7 +24,7 @@ def _state(**setup: object) -> State:
 
 
 def _check(state: State, die: int, phase: Phase) -> ev.SetUpSamRolled:
-    led = Ledger(state, ManualDice([[die], [5, 5]], 0))  # a possible activation: Dummy Check
+    led = DowntownTurn(state, ManualDice([[die], [5, 5]], 0))  # a possible activation: Dummy Check
     sam_activation.setup_check(led, phase)
     return of(led.events, ev.SetUpSamRolled)[0]
 

@@ -10,10 +10,10 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_behaviour
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 RADAR = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="S1",
@@ -34,7 +34,7 @@ def test_the_seed_defines_the_dummy_check_with_its_modifier() -> None:
 
 def test_found_dummies_add_by_default() -> None:
     """Two dummies found: the roll (4, 4) = 8 makes 10, the site is real and fires."""
-    led = Ledger(_state(), ManualDice([[4, 4]], 0))
+    led = DowntownTurn(_state(), ManualDice([[4, 4]], 0))
     sam_behaviour.react(led, S1)
     (check,) = of(led.events, ev.SamDummyChecked)
     assert (check.roll, check.total, check.outcome) == (8, 10, "passes")
@@ -43,7 +43,7 @@ def test_found_dummies_add_by_default() -> None:
 
 def test_the_bare_roll_is_a_setup_switch() -> None:
     """`first_fire_counts_dummies: false`: the same (4, 4) is 8, below 10: a dummy, removed."""
-    led = Ledger(_state(first_fire_counts_dummies=False), ManualDice([[4, 4]], 0))
+    led = DowntownTurn(_state(first_fire_counts_dummies=False), ManualDice([[4, 4]], 0))
     sam_behaviour.react(led, S1)
     (check,) = of(led.events, ev.SamDummyChecked)
     assert (check.total, check.outcome) == (8, "removed")

@@ -10,12 +10,12 @@ from tests.rulesets.downtown.setups import SEED, new_state, of, rolls
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 
 def _state(flight_hex: str, task: Task = Task.BOMBING, **kw: object) -> State:
@@ -39,7 +39,7 @@ def test_table_and_modifiers_match_the_seed() -> None:
 def test_example_admin_bombing_flight_at_4_is_plus_6() -> None:
     """3.3.1 EXAMPLE: Admin Phase, a Bombing-tasked flight at 4 hexes: +2 +2 +2 = +6; a 4
     becomes 10, a possible activation, and the Dummy Check (5 + 5 = 10) activates it."""
-    led = Ledger(_state("1721"), ManualDice([[4], [5, 5]], 0))
+    led = DowntownTurn(_state("1721"), ManualDice([[4], [5, 5]], 0))
     sam_activation.setup_check(led, Phase.ADMIN)
     rolled = of(led.events, ev.SetUpSamRolled)[0]
     assert rolled.modifiers == ("within_8", "within_5", "bombing_within_12")
@@ -51,10 +51,10 @@ def test_example_admin_bombing_flight_at_4_is_plus_6() -> None:
 
 def test_ranges_by_phase() -> None:
     """3.3: 12 hexes in the Acq phase, 15 in Admin (flight 14 hexes away)."""
-    led = Ledger(_state("0721"), ManualDice([], 0))
+    led = DowntownTurn(_state("0721"), ManualDice([], 0))
     sam_activation.setup_check(led, Phase.SAM_ACQUISITION)
     assert not rolls(led.events)
-    led = Ledger(_state("0721"), ManualDice([[1]], 0))
+    led = DowntownTurn(_state("0721"), ManualDice([[1]], 0))
     sam_activation.setup_check(led, Phase.ADMIN)
     assert of(led.events, ev.SetUpSamRolled)[0].total == 1
 
@@ -64,7 +64,7 @@ def test_drv_radar_phase_measures_from_the_entry_point() -> None:
     state = msgspec.structs.replace(
         new_state(), sams=(Sam(id="SAM1", hex="0524"), Sam(id="SAM2", hex="2421"))
     )
-    led = Ledger(state, ManualDice([[5]], 0))
+    led = DowntownTurn(state, ManualDice([[5]], 0))
     sam_activation.setup_check(led, Phase.DRV_RADAR)
     rolled = of(led.events, ev.SetUpSamRolled)
     assert [r.sam_id for r in rolled] == ["SAM1"]
@@ -96,8 +96,8 @@ def test_dummy_check_rows_match_the_seed() -> None:
         assert f"\n{label}\tThe SAM" in text
 
 
-def _dummy(state: State, faces: list[int]) -> Ledger:
-    led = Ledger(state, ManualDice([faces], 0))
+def _dummy(state: State, faces: list[int]) -> DowntownTurn:
+    led = DowntownTurn(state, ManualDice([faces], 0))
     sam_activation.run_dummy_check(led, led.state.sams[0])
     return led
 

@@ -11,10 +11,10 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_attack, sam_behaviour, solitaire_events
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Mission, SamStatus, Task
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 FLIGHT = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 """Range 3 from the SAM at 2021: option 1 (Full or Partial, range 2-3: a salvo)."""
@@ -39,8 +39,8 @@ def _moving(spent: int, **setup: object) -> State:
     )
 
 
-def _react(state: State) -> Ledger:
-    led = Ledger(state, ManualDice([], 0))
+def _react(state: State) -> DowntownTurn:
+    led = DowntownTurn(state, ManualDice([], 0))
     sam_behaviour.react(led, FLIGHT)
     return led
 
@@ -87,7 +87,7 @@ def test_option_2_salvo_also_falls_back_to_one_sam() -> None:
     """Option 2 (range 4-5, Bombing): a salvo; with 2 left it fires one SAM (ledger 3.4.5)."""
     far = msgspec.structs.replace(FLIGHT, hex="2026")
     state = msgspec.structs.replace(_moving(4, sam_missiles=6, sam_salvo=3), us=(far,))
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     sam_behaviour.react(led, far)
     (reacted,) = of(led.events, ev.SamReacted)
     assert (reacted.option, reacted.fire) == (2, "one")

@@ -9,7 +9,6 @@ from tests.rulesets.downtown.setups import SEED, new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_behaviour
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import sam_acquisition, sam_reaction
 from umpire.engine.rulesets.downtown.terms import (
@@ -21,6 +20,7 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
 )
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
 
@@ -38,7 +38,7 @@ def _us(
 
 def _acquire(flights: list[UsFlight], sam: Sam = SAM, drv: tuple[DrvFlight, ...] = ()) -> str:
     state = msgspec.structs.replace(new_state(), us=tuple(flights), sams=(sam,), drv=drv)
-    led = Ledger(state, ManualDice([], 0))
+    led = DowntownTurn(state, ManualDice([], 0))
     sam_behaviour.acquire(led, led.state.sams[0])
     decided = of(led.events, ev.SamAcquisitionDecided)[-1]
     return f"{decided.row}:{decided.action}:{decided.target}"
@@ -153,7 +153,7 @@ def test_reaction_fires_once_per_movement_phase() -> None:
     """3.4.4: only an unfired SAM reacts when its acquired flight spends an MP."""
     sam = msgspec.structs.replace(SAM, target="S1", level=AcqLevel.FULL)
     flight = _us("S1", Task.BOMBING, "2024")
-    led = Ledger(_moving(sam, flight), ManualDice([], 0))
+    led = DowntownTurn(_moving(sam, flight), ManualDice([], 0))
     sam_behaviour.react(led, flight)
     sam_behaviour.react(led, flight)
     reacted = of(led.events, ev.SamReacted)
@@ -164,11 +164,11 @@ def test_dummy_radar_first_fire_check() -> None:
     """3.3.2 row 9: on its first attempt to fire, below 10 the site is a dummy and removed."""
     sam = msgspec.structs.replace(SAM, target="S1", level=AcqLevel.FULL, dummy_radar=True)
     flight = _us("S1", Task.BOMBING, "2024")
-    led = Ledger(_moving(sam, flight), ManualDice([[3, 4]], 0))
+    led = DowntownTurn(_moving(sam, flight), ManualDice([[3, 4]], 0))
     sam_behaviour.react(led, flight)
     assert not of(led.events, ev.SamReacted)
     assert led.state.sams[0].status is SamStatus.REMOVED and led.state.dummies_found == 1
-    led = Ledger(_moving(sam, flight), ManualDice([[6, 4]], 0))
+    led = DowntownTurn(_moving(sam, flight), ManualDice([[6, 4]], 0))
     sam_behaviour.react(led, flight)
     assert of(led.events, ev.SamReacted) and not led.state.sams[0].dummy_radar
 

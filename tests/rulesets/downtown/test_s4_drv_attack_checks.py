@@ -19,9 +19,9 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import board_of
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
+from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.server.games import Games
 
 CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)

@@ -8,7 +8,6 @@ from tests.rulesets.downtown.setups import new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_movement
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     Altitude,
@@ -18,6 +17,7 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     Zone,
 )
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 S1 = UsFlight(
     id="S1",
@@ -30,11 +30,13 @@ S1 = UsFlight(
 C1 = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="1030", facing=0)
 
 
-def _led(drv: tuple[DrvFlight, ...], us: tuple[UsFlight, ...] = (S1, C1), **kw: object) -> Ledger:
+def _led(
+    drv: tuple[DrvFlight, ...], us: tuple[UsFlight, ...] = (S1, C1), **kw: object
+) -> DowntownTurn:
     state: State = msgspec.structs.replace(
         new_state(), phase="movement", turn=1, drv=drv, us=us, **kw
     )
-    return Ledger(state, ManualDice([], 0))
+    return DowntownTurn(state, ManualDice([], 0))
 
 
 def test_flight_order_steps() -> None:

@@ -9,10 +9,10 @@ from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import drv_movement
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.ledger import Ledger
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
 from umpire.testing.support.seeds import seed_text
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 """At Medium (the default altitude of a reported flight)."""
@@ -50,10 +50,10 @@ def test_5_8_3_engage_zone_counts_undetected_us_flights() -> None:
     5.8.2's Approach needs a detected flight within 10."""
     hidden = msgspec.structs.replace(S1, detected=False)
     flight = DrvFlight(id="M1", hex="1121")
-    led = Ledger(_moving((flight,), (hidden,)), ManualDice([], 0))
+    led = DowntownTurn(_moving((flight,), (hidden,)), ManualDice([], 0))
     assert drv_movement.zone(led, flight) is Zone.ENGAGE
     far = DrvFlight(id="M2", hex="1521")
-    led = Ledger(_moving((far,), (hidden,)), ManualDice([], 0))
+    led = DowntownTurn(_moving((far,), (hidden,)), ManualDice([], 0))
     assert drv_movement.zone(led, far) is Zone.TRANSIT
 
 

@@ -9,11 +9,10 @@ import pytest
 
 from tests.rulesets.nightfighter.setups import counter, make_setup, make_state
 from umpire.engine.dice import ServerDice
-from umpire.engine.kit.turn import Turn
-from umpire.engine.rulesets.nightfighter.evolve import evolve
 from umpire.engine.rulesets.nightfighter.location_roll import roll_location
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
-from umpire.engine.rulesets.nightfighter.terms import Phase, cite
+from umpire.engine.rulesets.nightfighter.terms import Phase
+from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
 
 SEED = b"\x00" * 32
 # Chi-square critical values at p = 0.001 (df 1, 5, 17).
@@ -30,7 +29,8 @@ def test_location_cells_equally_likely(level: str, cells: int, rolls: int) -> No
     state = make_state(make_setup(), [counter("B-1", "1010", level)], Phase.AI_RADAR)
     dice = ServerDice(SEED, f"stats-{level}", 0)
     seen = Tally(
-        roll_location(state, state.counters[0], dice, "chi-square").cell for _ in range(rolls)
+        roll_location(NightfighterTurn(state, dice), state, state.counters[0], "chi-square").cell
+        for _ in range(rolls)
     )
     assert len(seen) == cells
     stat = chi_square(list(seen.values()), [rolls / cells] * cells)
@@ -49,9 +49,7 @@ def test_phantom_test_odds(total: int, p_real: float) -> None:
     dice = ServerDice(SEED, f"phantom-{total}", 0)
     n = 1200
     real = sum(
-        phantom_test(
-            Turn(state, dice, evolve=evolve, cite=cite), state.counters[0], "chi-square"
-        ).result
+        phantom_test(NightfighterTurn(state, dice), state.counters[0], "chi-square").result
         == "real"
         for _ in range(n)
     )

@@ -1,6 +1,6 @@
 """The working record of one command: the kit's Turn (engine/kit/turn.py) and the board.
 
-`decide` procedures emit events through a Ledger, which folds each into its state with
+`decide` procedures emit events through a DowntownTurn, which folds each into its state with
 `evolve` at once, so a later step of the same command sees the result of an earlier one,
 exactly as replaying the log will.
 """
@@ -24,7 +24,7 @@ def board_of(data: MapData | None) -> Board:
     return load_map(data if data is not None else SYNTHETIC)
 
 
-class Ledger(Turn[State]):
+class DowntownTurn(Turn[State]):
     """The kit's Turn (state, dice, events so far; emit, roll, cite) plus the board."""
 
     def __init__(self, state: State, dice: Dice) -> None:

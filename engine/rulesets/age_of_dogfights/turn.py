@@ -20,7 +20,7 @@ from umpire.engine.rulesets.age_of_dogfights.state import State
 from umpire.events.types import DiceRolled
 
 
-class Context(Turn[State]):
+class AgeOfDogfightsTurn(Turn[State]):
     """The kit's Turn (state, dice, events so far; emit, roll, cite) plus the seed's die
     tables and the cardinal rule."""
 
