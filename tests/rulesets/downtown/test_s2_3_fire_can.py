@@ -12,8 +12,8 @@ from umpire.engine.rulesets.downtown import fire_can
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 
 def _state(flights: list[tuple[str, Mission, str]], aaa: list[str], hidden: int = 2) -> State:

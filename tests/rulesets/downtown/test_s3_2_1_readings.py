@@ -18,8 +18,8 @@ from umpire.engine.rulesets.downtown.terms import (
     Task,
     TwoSamsReading,
 )
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 ESCORT = UsFlight(id="E1", mission=Mission.ESCORT, task=Task.ARMED_ESCORT, hex="1921")
 """Within 10 of Hanoi: keeps the "No US flights within 10" row out of these tests."""

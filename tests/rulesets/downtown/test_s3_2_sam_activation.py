@@ -14,8 +14,8 @@ from umpire.engine.rulesets.downtown.state import SiteUse, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.tables import sam_placement
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 
 def _bomber(hex_: str, detected: bool = True) -> UsFlight:

@@ -13,8 +13,8 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqPhaseReading, Mission, Phase, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 
 def _state(**setup: object) -> State:

@@ -12,8 +12,8 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_behaviour
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, SamStatus, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 RADAR = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="S1",

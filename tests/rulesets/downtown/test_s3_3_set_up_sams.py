@@ -14,8 +14,8 @@ from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check
 from umpire.engine.rulesets.downtown.tables import sam_activation as table
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 
 def _state(flight_hex: str, task: Task = Task.BOMBING, **kw: object) -> State:

@@ -13,8 +13,8 @@ from umpire.engine.rulesets.downtown import drv_attack, sam_behaviour, solitaire
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Mission, SamStatus, Task
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 FLIGHT = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2024")
 """Range 3 from the SAM at 2021: option 1 (Full or Partial, range 2-3: a salvo)."""

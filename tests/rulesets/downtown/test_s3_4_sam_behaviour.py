@@ -19,8 +19,8 @@ from umpire.engine.rulesets.downtown.terms import (
     SamStatus,
     Task,
 )
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
 

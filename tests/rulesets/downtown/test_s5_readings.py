@@ -11,8 +11,8 @@ from umpire.engine.rulesets.downtown import drv_movement
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task, Zone
-from umpire.testing.support.seeds import seed_text
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.testing.support.seeds import seed_text
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1021", bomber=True)
 """At Medium (the default altitude of a reported flight)."""
