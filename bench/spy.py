@@ -12,7 +12,8 @@ stages; a sample with none is the event loop's, split by its leaf into socket re
 socket writes, wake-ups by the rules thread, and the rest). A stage's share of the
 samples times the gateway's CPU per command (from /proc over the same seconds, so time
 spent waiting for a core on a busy machine is not counted) is its microseconds per
-command. Shares from a sampler are estimates: a few hundred samples per stage at least.
+command. A sampler's shares are estimates: read a stage of fewer than a few hundred
+samples as rough.
 """
 
 from __future__ import annotations
