@@ -2,7 +2,10 @@
 
 `python -m bench --quick` runs each stage at a fifth of its size (a smoke run, ~1 minute).
 `python -m bench cli` measures only how long the command line takes to answer
-(`umpire state`, `send`, `--help`; bench/core.py `cli_start`).
+(`umpire new`, `state`, `actions`, `send`, `log` and `--help`, wall and CPU, with the
+machine's load; bench/core.py `cli_start`).
+`python -m bench footprint` reads `umpire serve`'s whole process tree (parent, workers,
+Valkey; bench/footprint.py).
 `python -m bench stages [--fsync everysec|always|both]` runs the peer-shaped stages
 (bench/stages.py), `python -m bench workers` the closed loop against `umpire serve
 --workers N` for N = 1, 2 (and 4 on four cores or more; bench/workers.py); `--seconds`
@@ -23,7 +26,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, hostile, path, stages, workers
+from bench import core, footprint, hostile, path, stages, workers
 
 
 def _loop_policy() -> str:
@@ -65,6 +68,7 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
         ),
         ("fold, 100,000-event game", f"{c['fold_events_per_s_100k_game']:,} events/s", "≥ 200,000"),
         *cli_rows(c["cli_start"]),
+        *(footprint.rows(figures["footprint"]) if "footprint" in figures else []),
         (
             "round trip @ 1,000 cmd/s, 100 games",
             f"p50 {rt['p50_ms']} / p99 {rt['p99_ms']} / p99.9 {rt['p999_ms']} ms",
@@ -145,16 +149,19 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def cli_rows(cli: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """The command line's start: median wall (and CPU) of each command, beside the goal."""
+    """The command line's start: median wall and CPU of each command, beside the goal and
+    the machine's load (a loaded machine's wall time is mostly waiting for a core)."""
     goal = f"< {cli['goal_wall_s']} s wall (quiet machine; load now {cli['machine_load_1min']})"
-    shown = {"state": "state GAME", "send": "send GAME", "help": "--help"}
+    shown = {"new": "new RULESET", "state": "state GAME", "actions": "actions GAME",
+             "send": "send GAME", "log": "log GAME", "help": "--help"}  # fmt: skip
     return [
         (
             f"CLI start: umpire {shown[name]} (median of {cli['runs']})",
-            f"{cli[name]['median_wall_s']:.3f} s wall ({cli[name]['median_cpu_s']:.3f} s CPU)",
+            f"{cli[name]['median_wall_s']:.3f} s wall, {cli[name]['median_cpu_s']:.3f} s CPU",
             goal,
         )
-        for name in ("state", "send", "help")
+        for name in shown
+        if name in cli
     ]
 
 
@@ -224,10 +231,11 @@ def _workers(args: argparse.Namespace, loop: str, console: Console) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
-        "what", nargs="?", default="all", choices=["all", "stages", "workers", "hostile", "cli"],
+        "what", nargs="?", default="all",
+        choices=["all", "stages", "workers", "hostile", "cli", "footprint"],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
         "hostile: only the player's round trip under 20 hostile connections; "
-        "cli: only the command line's start",
+        "cli: only the command line's start; footprint: umpire serve's whole process tree",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -248,10 +256,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     console = Console(stderr=True)
     if args.what == "cli":
-        with console.status("timing the command line (umpire state, send, --help)…"):
+        with console.status(
+            "timing the command line (umpire new, state, actions, send, log, --help)…"
+        ):
             cli = core.cli_start()
         print(json.dumps({"cli_start": cli, "event_loop": loop}, indent=2))
         console.print(_table(f"umpire command line ({os.cpu_count()} CPUs)", cli_rows(cli)))
+        return 0
+    if args.what == "footprint":
+        with console.status("umpire serve's whole process tree: idle, then 100 games…"):
+            tree = asyncio.run(footprint.run(seconds=args.seconds or 10.0))
+        print(json.dumps({"footprint": tree, "event_loop": loop}, indent=2))
+        console.print(
+            _table(f"umpire serve's footprint ({os.cpu_count()} CPUs)", footprint.rows(tree))
+        )
         return 0
     if args.what == "stages":
         return _stages(args, loop, console)
@@ -263,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["core"] = asyncio.run(core.run())
         figures["path"] = asyncio.run(path.single(status.update, quick=args.quick))
         figures["cluster"] = asyncio.run(path.cluster(status.update, quick=args.quick))
+        status.update("umpire serve's whole process tree…")
+        figures["footprint"] = asyncio.run(footprint.run(seconds=2.0 if args.quick else 10.0))
     figures["machine"] = {
         "python": sys.version.split()[0],
         "platform": platform.platform(),

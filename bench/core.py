@@ -155,9 +155,11 @@ def _timed(argv: list[str], env: dict[str, str], runs: int) -> dict[str, float]:
 
 
 def cli_start(runs: int = CLI_RUNS, ruleset: str = "downtown") -> dict[str, Any]:
-    """How long a player waits for the command line: `umpire state` and `umpire send` on a
-    game of `ruleset` in a running store (an embedded Valkey reached by REDIS_URL), and
-    `umpire --help`, `runs` times each; the medians beside the goal."""
+    """How long a player waits for the command line: `umpire new`, `state`, `actions`,
+    `send` and `log` on a game of `ruleset` in a running store (an embedded Valkey reached
+    by REDIS_URL), and `umpire --help`, `runs` times each: the medians of wall and of CPU
+    (user + system of the command, its children included) beside the goal, with the
+    machine's load, since on a shared machine the wall time is mostly waiting for a core."""
     with tempfile.TemporaryDirectory(prefix="umpire-bench-cli-") as tmp:
         server = EmbeddedRedis(Path(tmp) / "redis", appendfsync="everysec").start()
         try:
@@ -173,8 +175,11 @@ def cli_start(runs: int = CLI_RUNS, ruleset: str = "downtown") -> dict[str, Any]
                                    f"{created.stderr}")  # fmt: skip
             game = json.loads(created.stdout)["game_id"]
             figures = {
+                "new": _timed([*umpire, "new", ruleset, "--json"], env, runs),
                 "state": _timed([*umpire, "state", game], env, runs),
+                "actions": _timed([*umpire, "actions", game], env, runs),
                 "send": _timed([*umpire, "send", game, CLI_COMMAND], env, runs),
+                "log": _timed([*umpire, "log", game], env, runs),
                 "help": _timed([*umpire, "--help"], env, runs),
             }
         finally:

@@ -75,18 +75,21 @@ class GatewayProcess:
 
     def __init__(
         self,
-        redis_url: str,
+        redis_url: str | None,
         log_dir: Path,
         *,
         prefix: str,
         cluster: bool = False,
-        workers: int = 1,
+        workers: int | None = 1,
     ):
+        """`redis_url` None: `umpire serve` runs its embedded Valkey in `log_dir`/data, as
+        a deployment does; `workers` None: its default number of workers."""
         self.port = free_port()
         self.workers = workers
         env = {
             **os.environ,
-            "REDIS_URL": redis_url,
+            "REDIS_URL": redis_url or "",
+            "UMPIRE_DATA_DIR": str(log_dir / "data"),
             "UMPIRE_REDIS_CLUSTER": "true" if cluster else "false",
             "UMPIRE_PORT": str(self.port),
             "UMPIRE_PREFIX": prefix,
@@ -108,7 +111,7 @@ class GatewayProcess:
             "UMPIRE_MAX_GRANTS_PER_CONNECTION": "100000",
             "PYTHONPATH": str(REPO),
             # One gateway process unless told: bench/workers.py measures more.
-            "UMPIRE_WORKERS": str(workers),
+            "UMPIRE_WORKERS": str(workers or ""),
         }
         self.log = open(log_dir / f"gateway-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(

