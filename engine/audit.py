@@ -18,7 +18,7 @@ from msgspec import Struct
 from umpire.engine import registry
 from umpire.engine.audit_failure import AuditFailure
 from umpire.engine.audit_grammar import check_batches
-from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
+from umpire.engine.dice import DiceKind, DiceSpec, derive_faces, hidden_dice_key, roll_key
 from umpire.engine.game import codec_for, ruleset_of, state_hash
 from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
@@ -149,6 +149,7 @@ def _check_dice(
     epoch = 0
     roll_no = 0
     epoch_rolls: list[tuple[Envelope, DiceRolled, int]] = []
+    hidden_key: bytes | None = None  # a sealed game's, once its final reveal opens it
     for env, event in zip(envelopes, decoded, strict=True):
         if isinstance(event, ClientSeedBound):
             if waived:
@@ -174,6 +175,22 @@ def _check_dice(
                 )  # fmt: skip
             seeds[epoch] = seed
             tally.seed_revealed = True
+            if not event.next_commitment and created.sealing_commitment:
+                # The final reveal opens the sealing key the game committed to at creation:
+                # the key of its hidden rolls (engine/dice.py `roll_key`).
+                try:
+                    sealing = bytes.fromhex(event.sealing_key)
+                except ValueError:
+                    sealing = b"not hex"
+                if hashlib.sha256(sealing).hexdigest() != created.sealing_commitment:
+                    return AuditFailure(
+                        seq=env.seq, check="sealing_commitment", message="the sealing key "
+                        "the final reveal publishes does not match GameCreated's "
+                        "sealing_commitment",
+                        expected=created.sealing_commitment,
+                        found=hashlib.sha256(sealing).hexdigest(),
+                    )  # fmt: skip
+                hidden_key = hidden_dice_key(sealing)
             if event.next_commitment:
                 commitments.append(event.next_commitment)
                 epoch += 1
@@ -196,13 +213,16 @@ def _check_dice(
             tally.player_rolls += 1
             continue
         tally.server_rolls += 1
-        if roll_epoch in seeds:
+        sealed = event.hidden and created.sealing_commitment != ""
+        if roll_epoch in seeds and (hidden_key is not None or not sealed):
             client_seed = client_seeds.get(roll_epoch, "")
-            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, _spec_of(event))
+            key = roll_key(seeds[roll_epoch], hidden_key if sealed else None, hidden=sealed)
+            faces = derive_faces(key, client_seed, event.roll, _spec_of(event))
             if faces != tuple(event.faces):
                 return AuditFailure(
                     seq=env.seq, check="server_roll", message=f"roll {event.roll} "
-                    f"({event.purpose}) does not match the revealed seed of epoch {roll_epoch}",
+                    f"({event.purpose}) does not match the revealed "
+                    + ("sealing key (a hidden roll)" if sealed else f"seed of epoch {roll_epoch}"),
                     expected=str(list(faces)), found=str(list(event.faces)), rule=event.rule,
                 )  # fmt: skip
             tally.rolls_verified += 1

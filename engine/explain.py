@@ -45,7 +45,7 @@ class DieUsed(Struct, frozen=True, kw_only=True):
     def words(self) -> str:
         """`roll #3 (seq 7): 2d6 showing 4 and 5 = 9, rolled by the server for morale`."""
         if self.hidden and not self.faces:
-            shown = "faces hidden until the seed is revealed"
+            shown = "faces hidden until the game ends (its final reveal)"
         else:
             if self.labels:
                 faces = ", ".join(f"{lab} {f}" for lab, f in zip(self.labels, self.faces,

@@ -30,7 +30,14 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine import registry, scenarios
-from umpire.engine.dice import Dice, ManualDice, ServerDice, UnboundDice, commitment
+from umpire.engine.dice import (
+    Dice,
+    ManualDice,
+    ServerDice,
+    UnboundDice,
+    commitment,
+    hidden_dice_key,
+)
 from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from umpire.engine.game import (
     Game,
@@ -81,14 +88,19 @@ def sealed_pending(
     first_seq: int,
     encoded: Sequence[tuple[Struct, tuple[str, int, bytes]]],
     key: bytes | None,
+    *,
+    sealed_dice: bool = False,
 ) -> list[PendingEvent]:
     """The events to append from `first_seq` on: a ruleset secret (engine.redaction
-    `is_sealed`) committed here under the game's sealing key `key`; a hidden roll (and,
-    without a key, a ruleset secret too) left to the store to commit under the epoch's
-    seed; any other event public."""
+    `is_sealed`), and a hidden roll of a game whose hidden rolls derive from the sealing
+    key (`sealed_dice`: GameCreated.sealing_commitment), committed here under the game's
+    sealing key `key`; any other hidden roll (and, without a key, a ruleset secret too)
+    left to the store to commit under the epoch's seed; any other event public."""
     pending = []
     for seq, (event, (tag, version, payload)) in enumerate(encoded, start=first_seq):
-        if key is not None and is_sealed(ruleset, event):
+        if key is not None and (
+            is_sealed(ruleset, event) or (sealed_dice and is_secret(ruleset, event))
+        ):
             digest = payload_commitment(key, game_id, seq, payload)
             pending.append(PendingEvent(tag, version, payload, digest=digest))
         else:
@@ -158,10 +170,12 @@ def decide_for(
     manual_dice: Sequence[Sequence[int]] | None,
     seed: bytes | None,
     role: Role,
+    hidden_key: bytes | None = None,
 ) -> list[Struct]:
     """The events one command appends (engine.handling.decide_command) with the dice it
-    is owed: the player's entries, the epoch's server dice, or none before a client seed
-    is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+    is owed: the player's entries, the epoch's server dice (its hidden rolls from
+    `hidden_key`, engine/dice.py `roll_key`), or none before a client seed is bound.
+    Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
     """
     if manual_dice is not None:
         manual = ManualDice(
@@ -176,7 +190,7 @@ def decide_for(
         # across epochs.
         dice = ServerDice(
             seed, game.meta.client_seed, game.meta.rolls,
-            opponent_entries=game.meta.opponent_manual_dice,
+            opponent_entries=game.meta.opponent_manual_dice, hidden_key=hidden_key,
         )  # fmt: skip
     elif game.meta.needs_client_seed:
         # A roll is refused: bind a client seed first.
@@ -282,6 +296,7 @@ class Games:
             seed_commitment=commitment(seed),
             client_entropy=entropy,
             opponent_manual_dice=opponent_manual_dice,
+            sealing_commitment=commitment(key),
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -491,6 +506,21 @@ class Games:
                 raise
         return self._keys[game_id]
 
+    async def _hidden_key(self, game: Game) -> bytes | None:
+        """The key the game's hidden rolls derive from (engine/dice.py `roll_key`): from
+        the sealing key its GameCreated commits to, checked against that commitment; None
+        for a game created before sealing commitments (its hidden rolls use the seed)."""
+        if not game.meta.sealing_commitment:
+            return None
+        key = await self._sealing_key(game.meta.game_id)
+        if key is None or _commitment_of(key) != game.meta.sealing_commitment:
+            raise UmpireError(
+                f"game {game.meta.game_id!r}: the stored sealing key does not match the "
+                "game's sealing commitment",
+                game_id=game.meta.game_id,
+            )
+        return hidden_dice_key(key)
+
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
         if seed is None:
@@ -596,8 +626,16 @@ class Games:
                 # The rules run in a worker thread: an opponent's procedure on a large
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
+                hidden_key = await self._hidden_key(game) if seed is not None else None
                 events = await self.rules.run(
-                    ruleset, game, command, manual_dice, seed, role, meter or WorkMeter()
+                    ruleset,
+                    game,
+                    command,
+                    manual_dice,
+                    seed,
+                    role,
+                    meter or WorkMeter(),
+                    hidden_key,
                 )
             except UmpireError:
                 if cached is not None:
@@ -681,10 +719,15 @@ class Games:
         codec = codec_for(ruleset)
         game_id = game.meta.game_id
         encoded = [(e, codec.encode(e)) for e in events]
+        sealed_dice = game.meta.sealing_commitment != ""
         key = (
-            await self._sealing_key(game_id) if any(is_sealed(ruleset, e) for e in events) else None
+            await self._sealing_key(game_id)
+            if any(is_sealed(ruleset, e) or (sealed_dice and is_secret(ruleset, e)) for e in events)
+            else None
         )
-        pending = sealed_pending(ruleset, game_id, game.meta.seq + 1, encoded, key)
+        pending = sealed_pending(
+            ruleset, game_id, game.meta.seq + 1, encoded, key, sealed_dice=sealed_dice
+        )
         # A hidden roll is sealed under a commitment keyed from the seed (docs/audit.md), a
         # ruleset secret under one keyed from the sealing key (above; the epoch's seed for
         # a game without one): both are cached with the game, so this costs no round trip

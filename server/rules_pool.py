@@ -47,7 +47,15 @@ log = logging.getLogger("umpire.rules")
 HEAVY_SECONDS = FREE_WORK_SECONDS
 
 Decide = Callable[
-    [Ruleset[Any], Game, dict[str, Any], Sequence[Sequence[int]] | None, bytes | None, Role],
+    [
+        Ruleset[Any],
+        Game,
+        dict[str, Any],
+        Sequence[Sequence[int]] | None,
+        bytes | None,
+        Role,
+        bytes | None,
+    ],
     list[Struct],
 ]
 
@@ -66,13 +74,14 @@ def _run_by_name(
     manual_dice: Sequence[Sequence[int]] | None,
     seed: bytes | None,
     role: Role,
+    hidden_key: bytes | None,
 ) -> tuple[list[Struct] | None, BaseException | None, float]:
     """In a worker process: the ruleset by name, its decision (or the error the rules
     raised) and the CPU time it took."""
     started = time.thread_time()
     try:
         return (
-            decide(registry.get(name), game, command, manual_dice, seed, role),
+            decide(registry.get(name), game, command, manual_dice, seed, role, hidden_key),
             None,
             (time.thread_time() - started),
         )
@@ -107,12 +116,13 @@ def _timed(
     seed: bytes | None,
     role: Role,
     meter: WorkMeter,
+    hidden_key: bytes | None,
 ) -> list[Struct]:
     """In a worker thread: the decision, its CPU time added to `meter` (also when the
     rules refuse)."""
     started = time.thread_time()
     try:
-        return decide(ruleset, game, command, manual_dice, seed, role)
+        return decide(ruleset, game, command, manual_dice, seed, role, hidden_key)
     finally:
         meter.last = time.thread_time() - started
 
@@ -184,8 +194,10 @@ class RulesPool:
         seed: bytes | None,
         role: Role,
         meter: WorkMeter,
+        hidden_key: bytes | None = None,
     ) -> list[Struct]:
-        """The events the rules decide; the CPU seconds they took are added to `meter`."""
+        """The events the rules decide; the CPU seconds they took are added to `meter`.
+        `hidden_key` derives the game's hidden rolls (engine/dice.py `roll_key`)."""
         key = (ruleset.name, str(command.get("type", "")))
         heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = 0.0
@@ -195,7 +207,7 @@ class RulesPool:
                 try:
                     events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
                         pool, _run_by_name, self.decide, ruleset.name, game, command,
-                        manual_dice, seed, role,
+                        manual_dice, seed, role, hidden_key,
                     )  # fmt: skip
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): this decision runs in a thread,
@@ -211,7 +223,16 @@ class RulesPool:
                     assert events is not None
                     return events
             return await asyncio.to_thread(
-                _timed, self.decide, ruleset, game, command, manual_dice, seed, role, meter
+                _timed,
+                self.decide,
+                ruleset,
+                game,
+                command,
+                manual_dice,
+                seed,
+                role,
+                meter,
+                hidden_key,
             )
         finally:
             meter.seconds += meter.last
