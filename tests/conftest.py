@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.dice import seed_source
+from tests.support.dice import key_source, seed_source
 from tests.support.gateways import gateway_settings
 from umpire.engine import registry
 from umpire.events.redis_store import RedisEventStore
@@ -68,7 +68,9 @@ async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Redis
 @pytest.fixture
 async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
     """Command handling on the test store, with deterministic dice seeds."""
-    return Games(store, snapshot_every=50, draw_seed=seed_source(request))
+    return Games(
+        store, snapshot_every=50, draw_seed=seed_source(request), draw_key=key_source(request)
+    )
 
 
 @pytest.fixture
@@ -77,7 +79,7 @@ async def gateway(
 ) -> AsyncIterator[Running]:
     """One gateway process-in-test on the suite's Redis, its dice seeds deterministic (like
     the `games` fixture's: what a test sees never depends on luck, and a failure repeats)."""
-    options = {"draw_seed": seed_source(request)}
+    options = {"draw_seed": seed_source(request), "draw_key": key_source(request)}
     async with running_gateway(
         gateway_settings(prefix), redis_server.url, games_options=options
     ) as running:

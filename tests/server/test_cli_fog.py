@@ -160,7 +160,7 @@ def test_nightfighter_shows_the_player_no_hidden_location(
     async def example_to_turn_3() -> str:
         store = RedisEventStore.from_url(redis_server.url, prefix=cli_env)
         try:
-            games = Games(store, draw_seed=lambda: b"\x05" * 32)
+            games = Games(store, draw_seed=lambda: b"\x05" * 32, draw_key=lambda: b"\x06" * 32)
             created = await create_bound(
                 games, "nightfighter", setup_4b_phase_by_phase(), "fog", opponent_manual_dice=True
             )
