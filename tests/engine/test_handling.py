@@ -10,7 +10,7 @@ from tests.support.drivers import driver, rulesets
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
 from umpire.engine.audit import audit
-from umpire.engine.dice import d6, derive_faces
+from umpire.engine.dice import d6, derive_faces, hidden_dice_key, roll_key
 from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
 from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
 from umpire.events.types import DiceRolled, SeedRevealed
@@ -125,8 +125,13 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
     decoded = [codec.decode(e.type, e.version, e.payload) for e in events]
     revealed = next(e for e in decoded if isinstance(e, SeedRevealed))
     for event in decoded:
-        if isinstance(event, DiceRolled):
-            assert derive_faces(bytes.fromhex(revealed.seed), "cs", event.roll, d6()) == event.faces
+        if isinstance(event, DiceRolled):  # a hidden roll from the sealing key's hidden key
+            key = roll_key(
+                bytes.fromhex(revealed.seed),
+                hidden_dice_key(bytes.fromhex(revealed.sealing_key)),
+                hidden=event.hidden,
+            )
+            assert derive_faces(key, "cs", event.roll, d6()) == event.faces
 
 
 async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store) -> None:
