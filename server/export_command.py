@@ -17,6 +17,7 @@ their original command ids and times, so the new store holds byte-identical enve
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from collections.abc import Sequence
@@ -197,6 +198,16 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
             raise ExportInvalid("the header's operator_sealing_key is not hex", seq=1) from None
         if len(sealing) != 32:
             raise ExportInvalid("the header's operator_sealing_key is not 32 bytes", seq=1)
+        created = codec_for(ruleset_of(envelopes[0])).decode(
+            envelopes[0].type, envelopes[0].version, envelopes[0].payload, seq=1
+        )
+        committed = created.sealing_commitment if isinstance(created, GameCreated) else ""
+        if committed and hashlib.sha256(sealing).hexdigest() != committed:
+            # The game's hidden rolls derive from it: another key would re-draw them.
+            raise ExportInvalid(
+                "the header's operator_sealing_key does not match GameCreated's sealing_commitment",
+                seq=1,
+            )
     game_id = header.game_id
     async with open_store(settings) as store:
         if await store.version(game_id) > 0:

@@ -248,3 +248,19 @@ def test_a_player_export_after_a_mid_game_reveal_holds_no_sealed_payload(
     _, records = read_lines(operator)
     assert any(r["committed"] for r in records)
     assert json.loads(operator.read_text().splitlines()[0])["operator_sealing_key"]
+
+
+def test_an_operator_export_with_another_sealing_key_is_not_imported(cli: Cli) -> None:
+    """The sealing key moves with an operator export; one that is not the key GameCreated
+    commits to would let the new server re-draw the hidden rolls: refused, nothing written."""
+    game = cli.new("counter", {"target": 1000})
+    cli.send(game, {"type": "Hide"})
+    path = cli.export(game, "--operator")
+    header, records = read_lines(path)
+    header["operator_sealing_key"] = (b"\x07" * 32).hex()
+    forged = write_lines(cli.tmp / "other-key.jsonl", header, records)
+    cli.use_prefix(cli.prefix + "b")
+    refused = cli("import", str(forged))
+    assert refused.code == 2 and "sealing_commitment" in refused.err, refused.err
+    assert cli("games").out.count(game) == 0
+    assert cli("import", str(path)).code == 0  # the real key is taken
