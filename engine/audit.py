@@ -339,6 +339,7 @@ def audit(
     if unverified:
         pending.append(
             f"{unverified} server rolls await the seed reveal before they can be recomputed"
+            " (a hidden roll: the final reveal, which publishes the sealing key)"
         )
     assert walk.game is not None
     tally.state_hash = state_hash(walk.game)

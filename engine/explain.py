@@ -191,8 +191,9 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             "rolled and nothing hidden shown since, at most two commands deep.",
         )  # fmt: skip
     if isinstance(event, DiceRolled):
+        key = "the game's hidden-dice key" if event.hidden else "seed"  # dice.py roll_key
         who = "the player, with physical dice" if event.by == "player" else (
-            f"the server: faces derived from HMAC-SHA256(seed, client seed, roll {event.roll})"
+            f"the server: faces derived from HMAC-SHA256({key}, client seed, roll {event.roll})"
         )  # fmt: skip
         die = _die(seq, event)
         return Explanation(
