@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ import pytest
 from tests.support.forgery import Cli, ended_counter_game, read_lines, reseal, write_lines
 from tests.support.secrecy import has_secrets
 from tests.support.short_games import opening
-from tests.support.verifier import verify
+from tests.support.verifier import VERIFIER, verify
 from umpire.engine import registry
 from umpire.engine.dice import (
     DiceKind,
@@ -178,6 +180,18 @@ def test_the_worked_example_of_section_3() -> None:
     flat = " ".join(DOC.split())
     for value in values:
         assert value in flat, f"docs/audit.md does not state {value!r}"
+    # The independent verifier, written from the document, derives the same face.
+    spec = importlib.util.spec_from_file_location("verify_export", VERIFIER)
+    assert spec is not None and spec.loader is not None
+    verifier = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = verifier  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(verifier)
+    finally:
+        del sys.modules[spec.name]
+    key = verifier.roll_key(SEED, SEED, sealed_hidden=True)
+    assert key == hidden
+    assert verifier.server_faces(key, "alice", 0, "d6", [6]) == [int(values[2])]
     example = flat[flat.index("Worked example (hidden rolls)") :][:1200]
     assert f"face **{values[2]}**" in example and f"face {values[3]}" in example
 
