@@ -18,7 +18,7 @@ from msgspec import Struct
 from umpire.engine import registry
 from umpire.engine.audit_failure import AuditFailure
 from umpire.engine.audit_grammar import check_batches
-from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
+from umpire.engine.dice import DiceKind, DiceSpec, derive_faces, hidden_dice_key, roll_key
 from umpire.engine.game import codec_for, ruleset_of, state_hash
 from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
@@ -154,6 +154,7 @@ def _check_dice(
     epoch = 0
     roll_no = 0
     epoch_rolls: list[tuple[Envelope, DiceRolled, int, str]] = []
+    hidden_key: bytes | None = None  # a sealed game's, once its final reveal opens it
     # Each command's nonce by its id: a roll takes the nonce of the CommandRecorded under
     # its own command id ("" for none: a roll outside a command batch fails the grammar).
     nonces: dict[str, str] = {}
@@ -184,6 +185,22 @@ def _check_dice(
                 )  # fmt: skip
             seeds[epoch] = seed
             tally.seed_revealed = True
+            if not event.next_commitment and created.sealing_commitment:
+                # The final reveal opens the sealing key the game committed to at creation:
+                # the key of its hidden rolls (engine/dice.py `roll_key`).
+                try:
+                    sealing = bytes.fromhex(event.sealing_key)
+                except ValueError:
+                    sealing = b"not hex"
+                if hashlib.sha256(sealing).hexdigest() != created.sealing_commitment:
+                    return AuditFailure(
+                        seq=env.seq, check="sealing_commitment", message="the sealing key "
+                        "the final reveal publishes does not match GameCreated's "
+                        "sealing_commitment",
+                        expected=created.sealing_commitment,
+                        found=hashlib.sha256(sealing).hexdigest(),
+                    )  # fmt: skip
+                hidden_key = hidden_dice_key(sealing)
             if event.next_commitment:
                 commitments.append(event.next_commitment)
                 epoch += 1
@@ -207,14 +224,16 @@ def _check_dice(
             continue
         tally.server_rolls += 1
         tally.nonce_rolls += bool(roll_nonce)
-        if roll_epoch in seeds:
+        sealed = event.hidden and created.sealing_commitment != ""
+        if roll_epoch in seeds and (hidden_key is not None or not sealed):
             client_seed = client_seeds.get(roll_epoch, "")
-            spec = _spec_of(event)
-            faces = derive_faces(seeds[roll_epoch], client_seed, event.roll, spec, roll_nonce)
+            key = roll_key(seeds[roll_epoch], hidden_key if sealed else None, hidden=sealed)
+            faces = derive_faces(key, client_seed, event.roll, _spec_of(event), roll_nonce)
             if faces != tuple(event.faces):
                 return AuditFailure(
                     seq=env.seq, check="server_roll", message=f"roll {event.roll} "
-                    f"({event.purpose}) does not match the revealed seed of epoch {roll_epoch}"
+                    f"({event.purpose}) does not match the revealed "
+                    + ("sealing key (a hidden roll)" if sealed else f"seed of epoch {roll_epoch}")
                     + (" and its command's nonce" if roll_nonce else ""),
                     expected=str(list(faces)), found=str(list(event.faces)), rule=event.rule,
                 )  # fmt: skip
@@ -332,6 +351,7 @@ def audit(
     if unverified:
         pending.append(
             f"{unverified} server rolls await the seed reveal before they can be recomputed"
+            " (a hidden roll: the final reveal, which publishes the sealing key)"
         )
     assert walk.game is not None
     tally.state_hash = state_hash(walk.game)

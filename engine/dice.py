@@ -11,7 +11,10 @@ w mod s: no modulo bias. Faces run 1..s, except the percentile dice (0..9 each).
 
 The seed and client seed are those of the roll's seed epoch: a mid-game reveal publishes
 the epoch's seed and commits the next one, and each epoch takes its own client seed, bound
-after its commitment was published (docs/audit.md (4.1)).
+after its commitment was published (docs/audit.md (4.1)). A hidden roll of a game with a
+sealing key takes the game's hidden-dice key in place of the seed (`roll_key`: the one
+place that says which key a roll uses), so a mid-game reveal, which publishes the seed,
+does not open the faces of hidden rolls; the final reveal does (docs/audit.md section 3).
 
 Four sources share one interface: ServerDice derives faces from the epoch's seeds,
 UnboundDice refuses to roll until the client's seed is bound, ManualDice takes the faces a
@@ -151,6 +154,23 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+HIDDEN_DICE = b"umpire-hidden-dice"
+
+
+def hidden_dice_key(sealing_key: bytes) -> bytes:
+    """The key a game's hidden rolls derive from: HMAC(sealing key, "umpire-hidden-dice").
+    The sealing key is committed at creation (GameCreated.sealing_commitment) and published
+    by the final reveal only, so nobody, the server included, can choose a hidden roll, and
+    nobody but the server knows one before the game ends."""
+    return hmac.new(sealing_key, HIDDEN_DICE, hashlib.sha256).digest()
+
+
+def roll_key(seed: bytes, hidden_key: bytes | None, *, hidden: bool) -> bytes:
+    """Which key a server roll derives from: a hidden roll the game's hidden-dice key (a
+    game created with a sealing commitment), every other roll its epoch's seed."""
+    return hidden_key if hidden and hidden_key is not None else seed
+
+
 def check_nonce(nonce: object) -> str:
     """`nonce` if it is a command nonce (32 to 64 lowercase hex digits); else InvalidNonce
     saying what is allowed. Hex only, so the derivation's message stays unambiguous."""
@@ -256,7 +276,8 @@ def roll_event(
 class ServerDice:
     """Dice derived from the game's secret seed; `next_roll` is the game's roll count and
     `nonce` the entropy the command sent ("": none). Every roll of the command's batch takes
-    the command's nonce, the opponent's rolls it triggers included."""
+    the command's nonce, the opponent's rolls it triggers included. `hidden_key`
+    (`hidden_dice_key`) derives the hidden rolls, where the game has one."""
 
     def __init__(
         self,
@@ -266,9 +287,11 @@ class ServerDice:
         *,
         nonce: str = "",
         opponent_entries: bool = False,
+        hidden_key: bytes | None = None,
     ) -> None:
         self.opponent_entries = opponent_entries
         self._seed = seed
+        self._hidden_key = hidden_key
         self._client_seed = client_seed
         self._nonce = nonce
         self._next = next_roll
@@ -278,7 +301,8 @@ class ServerDice:
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
         """Derive the next roll's faces from the seed."""
-        faces = derive_faces(self._seed, self._client_seed, self._next, spec, self._nonce)
+        key = roll_key(self._seed, self._hidden_key, hidden=hidden)
+        faces = derive_faces(key, self._client_seed, self._next, spec, self._nonce)
         event = roll_event(
             spec, self._next, faces, purpose=purpose, rule=rule, hidden=hidden, by=Roller.SERVER,
             owner=owner,

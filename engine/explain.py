@@ -45,7 +45,7 @@ class DieUsed(Struct, frozen=True, kw_only=True):
     def words(self) -> str:
         """`roll #3 (seq 7): 2d6 showing 4 and 5 = 9, rolled by the server for morale`."""
         if self.hidden and not self.faces:
-            shown = "faces hidden until the seed is revealed"
+            shown = "faces hidden until the game ends (its final reveal)"
         else:
             if self.labels:
                 faces = ", ".join(f"{lab} {f}" for lab, f in zip(self.labels, self.faces,
@@ -191,8 +191,9 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             "rolled and nothing hidden shown since, at most two commands deep.",
         )  # fmt: skip
     if isinstance(event, DiceRolled):
+        key = "the game's hidden-dice key" if event.hidden else "seed"  # dice.py roll_key
         who = "the player, with physical dice" if event.by == "player" else (
-            f"the server: faces derived from HMAC-SHA256(seed, client seed, roll {event.roll})"
+            f"the server: faces derived from HMAC-SHA256({key}, client seed, roll {event.roll})"
         )  # fmt: skip
         die = _die(seq, event)
         return Explanation(

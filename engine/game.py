@@ -86,6 +86,9 @@ class GameMeta(Struct, frozen=True, kw_only=True):
     client_entropy: ClientEntropy = ClientEntropy.BIND
     epoch_rolls: int = 0
     opponent_manual_dice: bool = False
+    # GameCreated.sealing_commitment: "" (an old game) or its hidden rolls derive from the
+    # sealing key (engine/dice.py `roll_key`).
+    sealing_commitment: str = ""
     # Takebacks (engine/takeback.py). `commands` above counts every recorded command,
     # TakeBack and taken-back ones included; `taken_back` counts the commands taken back,
     # `takebacks_in_row` those since the last other command (the depth limit). `undo` is
@@ -152,6 +155,7 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
         client_bound=created.client_seed != "",
         client_entropy=created.client_entropy,
         opponent_manual_dice=created.opponent_manual_dice,
+        sealing_commitment=created.sealing_commitment,
     )
     return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
 

@@ -1,14 +1,14 @@
 """What a role may see of an event (ARCHITECTURE.md "Roles and secrets").
 
 The referee sees everything, and so does everyone once the game is finally revealed (the
-reveal that ends it). Before that, a hidden roll shows its purpose but not its faces until
-its epoch's seed is published (a mid-game reveal opens the epoch's dice: anyone can derive
-them from the seed), and the ruleset's `redact` (built from its declarations,
-engine.secret_fields) decides for its own events until the final reveal: a secret still
-in play (a hidden pool, a running count) stays sealed through a mid-game reveal. An event
-that some role does not see in full is secret: its hash covers a commitment, never its
-bytes (docs/audit.md section 3: a hidden roll's keyed from its epoch's seed, any other
-from the game's sealing key, which only the final reveal publishes).
+reveal that ends it). Before that, a hidden roll shows its purpose but not its faces, and
+the ruleset's `redact` (built from its declarations, engine.secret_fields) decides for its
+own events: a secret still in play (a hidden pool, a running count) stays sealed through a
+mid-game reveal, and so do the hidden rolls it was drawn by (their faces derive from the
+sealing key, not from the seed a mid-game reveal publishes: engine/dice.py `roll_key`). An
+event that some role does not see in full is secret: its hash covers a commitment, never
+its bytes (docs/audit.md section 3: keyed from the game's sealing key, which only the
+final reveal publishes; an old game's hidden roll from its epoch's seed).
 """
 
 from __future__ import annotations
@@ -39,18 +39,16 @@ def _declared(ruleset: Ruleset[Any]) -> Mapping[type[Struct], Any] | None:
     return None
 
 
-def redact(
-    ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool, dice_open: bool = False
-) -> Struct | None:
+def redact(ruleset: Ruleset[Any], event: Struct, role: Role, *, revealed: bool) -> Struct | None:
     """The event as `role` may see it, or None when the role may not see it at all.
 
-    `revealed`: the game is finally revealed (everything is shown). `dice_open`: a
-    mid-game reveal published the seed of the event's epoch, which opens a hidden roll's
-    faces and nothing else."""
+    `revealed`: the game is finally revealed (everything is shown). A mid-game reveal
+    shows nothing more: a hidden roll's faces would give away the secret it drew (issue
+    #30 item 4)."""
     if role is Role.REFEREE or revealed:
         return event
     if isinstance(event, DiceRolled):
-        return event if dice_open else redact_hidden_roll(event)
+        return redact_hidden_roll(event)
     declared = _declared(ruleset)
     if declared is not None and type(event) not in declared:
         return event

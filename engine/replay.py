@@ -177,11 +177,10 @@ def log_finally_revealed(envelopes: Sequence[Envelope]) -> bool:
 
 def seen_by(ruleset: Ruleset[Any], events: Sequence[Struct], seq: int, role: Role) -> Struct | None:
     """Event `seq` of a decoded log as `role` sees it now (None: hidden from that role):
-    once a reveal publishes the seed of its epoch, its dice show; a ruleset secret shows
-    only once the log is finally revealed (a SeedRevealed committing no next seed)."""
-    reveals = [e for e in events[seq - 1 :] if isinstance(e, SeedRevealed)]
+    a hidden roll or a ruleset secret shows only once the log is finally revealed (a
+    SeedRevealed committing no next seed); a mid-game reveal opens neither."""
     final = any(isinstance(e, SeedRevealed) and not e.next_commitment for e in events)
-    return redact(ruleset, events[seq - 1], role, revealed=final, dice_open=bool(reveals))
+    return redact(ruleset, events[seq - 1], role, revealed=final)
 
 
 # -- re-adjudication -------------------------------------------------------------------------

@@ -8,7 +8,10 @@ SeedRevealed yet has no known seed.
 
 A ruleset secret (a committed event other than a DiceRolled) is keyed from the game's
 sealing key instead, which only the final reveal publishes (its `sealing_key`; a log from
-before sealing keys: the event's epoch seed, opened once the log is finally revealed).
+before sealing keys: the event's epoch seed, opened once the log is finally revealed). So
+is a hidden roll of a game whose GameCreated commits to its sealing key
+(`sealing_commitment`): its faces derive from that key too (engine/dice.py `roll_key`), and
+a mid-game reveal leaves it shut.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from umpire.events.envelope import Envelope
 
 SEED_REVEALED = "SeedRevealed"
 DICE_ROLLED = "DiceRolled"
+GAME_CREATED = "GameCreated"
 
 
 class _Revealed(Struct):
@@ -33,7 +37,14 @@ class _Revealed(Struct):
     sealing_key: str = ""
 
 
+class _Created(Struct):
+    """The field of GameCreated that epochs need: whether hidden rolls are sealed."""
+
+    sealing_commitment: str = ""
+
+
 _revealed_decoder = msgspec.msgpack.Decoder(_Revealed)
+_created_decoder = msgspec.msgpack.Decoder(_Created)
 
 
 class Epochs:
@@ -46,18 +57,21 @@ class Epochs:
         *,
         final: bool = False,
         sealing_key: bytes = b"",
+        sealed_dice: bool = False,
     ) -> None:
         self._seqs = [seq for seq, _ in reveals]
         self._seeds = [seed for _, seed in reveals]
         self.final = final
         self.sealing_key = sealing_key
+        self.sealed_dice = sealed_dice
 
     def key_of(self, env: Envelope) -> bytes | None:
         """The key that opens a committed event's commitment, or None while it cannot be
-        opened: a hidden roll's is its epoch's seed; a ruleset secret's is the sealing key
-        the final reveal publishes (its epoch's seed in a log without one), so a mid-game
-        reveal leaves it shut."""
-        if env.type == DICE_ROLLED:
+        opened: a ruleset secret's, and a hidden roll's in a game with a sealing commitment,
+        is the sealing key the final reveal publishes (its epoch's seed in a log without
+        one), so a mid-game reveal leaves it shut; an older game's hidden roll's is its
+        epoch's seed."""
+        if env.type == DICE_ROLLED and not self.sealed_dice:
             return self.seed_of(env.seq)
         if not self.final:
             return None
@@ -83,7 +97,13 @@ def epochs_of(envelopes: Iterable[Envelope]) -> Epochs:
     reveals: list[tuple[int, bytes]] = []
     final = False
     key = b""
+    sealed_dice = False
     for env in envelopes:
+        if env.seq == 1 and env.type == GAME_CREATED:
+            try:
+                sealed_dice = _created_decoder.decode(env.payload).sealing_commitment != ""
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                sealed_dice = False
         if env.type != SEED_REVEALED:
             continue
         try:
@@ -93,4 +113,4 @@ def epochs_of(envelopes: Iterable[Envelope]) -> Epochs:
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
             seed = b""
         reveals.append((env.seq, seed))
-    return Epochs(reveals, final=final, sealing_key=key)
+    return Epochs(reveals, final=final, sealing_key=key, sealed_dice=sealed_dice)

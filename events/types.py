@@ -56,6 +56,10 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     client_entropy: ClientEntropy = ClientEntropy.BIND
     # Whether the player may enter physical dice for the opponent's rolls (issue #16 item 6).
     opponent_manual_dice: bool = False
+    # SHA-256 of the game's sealing key (hex; "" before sealing commitments): its hidden
+    # rolls derive from that key, which only the final reveal publishes (engine/dice.py
+    # `roll_key`, docs/audit.md section 3).
+    sealing_commitment: str = ""
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):

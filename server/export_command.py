@@ -5,7 +5,9 @@ line (`umpire.events.export`). Policy: a game whose seed is revealed exports to 
 read the store, with the seed in the header. An unrevealed game's log still holds its
 hidden rolls, so it exports only with `--operator`, and then the header also carries the
 secret seed (`operator_secret`) so the game can go on after an import on another server;
-such a file must not reach the player.
+such a file must not reach the player. So does a game after a mid-game reveal while any
+commitment is still shut (a hidden roll or a ruleset secret that only the final reveal
+opens): a player's export never holds a payload the player's view hides.
 
 Import reads the whole file, checks its format, size, hash chain and every decision
 (`umpire.engine.audit`) before writing anything, and then appends the events batch by batch with
@@ -15,6 +17,7 @@ their original command ids and times, so the new store holds byte-identical enve
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 from collections.abc import Sequence
@@ -26,6 +29,7 @@ from umpire.engine.audit import audit
 from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
+from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.receipt import check_anchors
@@ -74,7 +78,12 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         open_after = bool(reveals) and bool(reveals[-1].next_commitment)
         secret: str | None = None
         sealing_key: str | None = None
-        if seed is None or (open_after and envelopes[-1].type != "SeedRevealed"):
+        # A commitment still shut (a hidden roll or a ruleset secret of a game not yet
+        # over: only the final reveal opens it) holds a payload the player's view hides:
+        # no player export holds it (issue #30 item 4).
+        epochs = epochs_of(envelopes)
+        shut = sum(1 for env in envelopes if env.committed and epochs.key_of(env) is None)
+        if seed is None or shut or (open_after and envelopes[-1].type != "SeedRevealed"):
             try:
                 held = await store.secret(args.game)
                 key = await store.sealing_key(args.game)
@@ -85,6 +94,14 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                     "reveal the original, then re-adjudicate it again"
                 ) from None
             if not args.operator:
+                if seed is not None and shut:
+                    raise ExportRefused(
+                        f"game {args.game!r} holds {shut} sealed events (hidden rolls or "
+                        "secrets still in play) that only the end of the game opens: a "
+                        "player's export after a mid-game reveal would hold them; export it "
+                        "once the game has ended, or pass --operator to move it to another "
+                        "server (the file then holds the secret)"
+                    )
                 # After a mid-game reveal, the seed in question is the next epoch's.
                 which = (
                     f"the seed committed by its reveal at seq {_last_reveal_seq(envelopes)}"
@@ -206,6 +223,16 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
             raise ExportInvalid("the header's operator_sealing_key is not hex", seq=1) from None
         if len(sealing) != 32:
             raise ExportInvalid("the header's operator_sealing_key is not 32 bytes", seq=1)
+        created = codec_for(ruleset_of(envelopes[0])).decode(
+            envelopes[0].type, envelopes[0].version, envelopes[0].payload, seq=1
+        )
+        committed = created.sealing_commitment if isinstance(created, GameCreated) else ""
+        if committed and hashlib.sha256(sealing).hexdigest() != committed:
+            # The game's hidden rolls derive from it: another key would re-draw them.
+            raise ExportInvalid(
+                "the header's operator_sealing_key does not match GameCreated's sealing_commitment",
+                seq=1,
+            )
     game_id = header.game_id
     async with open_store(settings) as store:
         if await store.version(game_id) > 0:

@@ -141,8 +141,8 @@ class CachedEvent(Struct, gc=False):
 
 def reveal_level(seq: int, revealed_through: int, finally_revealed: bool) -> int:
     """How far event `seq` is revealed: 0 not at all, 1 its epoch's seed is published (a
-    mid-game reveal: its dice show, a ruleset secret stays sealed), 2 the game is finally
-    revealed (everything shows)."""
+    mid-game reveal: public rolls check against it, every frame shows as at 0), 2 the game
+    is finally revealed (everything shows)."""
     return 2 if finally_revealed else int(seq <= revealed_through)
 
 
@@ -151,7 +151,7 @@ def encode_frame(
 ) -> bytes | None:
     """The wire frame of one event for one role at reveal `level` (`reveal_level`; None:
     a gap marker is sent instead)."""
-    shown = redact(ruleset, event, role, revealed=level == 2, dice_open=level >= 1)
+    shown = redact(ruleset, event, role, revealed=level == 2)
     redacted = shown is not event
     # The struct itself, not its `to_builtins` copy: the JSON encoder writes the same
     # bytes straight from it, ~2,000 instructions a frame fewer (cachegrind).

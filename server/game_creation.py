@@ -91,6 +91,7 @@ class GameCreation:
             seed_commitment=commitment(seed),
             client_entropy=entropy,
             opponent_manual_dice=opponent_manual_dice,
+            sealing_commitment=commitment(key),
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)

@@ -32,14 +32,19 @@ def sealed_pending(
     first_seq: int,
     encoded: Sequence[tuple[Struct, tuple[str, int, bytes]]],
     key: bytes | None,
+    *,
+    sealed_dice: bool = False,
 ) -> list[PendingEvent]:
     """The events to append from `first_seq` on: a ruleset secret (engine.redaction
-    `is_sealed`) committed here under the game's sealing key `key`; a hidden roll (and,
-    without a key, a ruleset secret too) left to the store to commit under the epoch's
-    seed; any other event public."""
+    `is_sealed`), and a hidden roll of a game whose hidden rolls derive from the sealing
+    key (`sealed_dice`: GameCreated.sealing_commitment), committed here under the game's
+    sealing key `key`; any other hidden roll (and, without a key, a ruleset secret too)
+    left to the store to commit under the epoch's seed; any other event public."""
     pending = []
     for seq, (event, (tag, version, payload)) in enumerate(encoded, start=first_seq):
-        if key is not None and is_sealed(ruleset, event):
+        if key is not None and (
+            is_sealed(ruleset, event) or (sealed_dice and is_secret(ruleset, event))
+        ):
             digest = payload_commitment(key, game_id, seq, payload)
             pending.append(PendingEvent(tag, version, payload, digest=digest))
         else:

@@ -3,7 +3,7 @@ epoch, the server's secrets and sealing key, and the reveal (docs/audit.md (4.1)
 
 from __future__ import annotations
 
-from umpire.engine.dice import commitment
+from umpire.engine.dice import commitment, hidden_dice_key
 from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from umpire.engine.game import Game
 from umpire.events.errors import (
@@ -100,6 +100,21 @@ class GameSeeds:
                 await self._stored_secret(game_id)  # raises the copy's NoDiceSeed
                 raise
         return self._keys[game_id]
+
+    async def _hidden_key(self, game: Game) -> bytes | None:
+        """The key the game's hidden rolls derive from (engine/dice.py `roll_key`): from
+        the sealing key its GameCreated commits to, checked against that commitment; None
+        for a game created before sealing commitments (its hidden rolls use the seed)."""
+        if not game.meta.sealing_commitment:
+            return None
+        key = await self._sealing_key(game.meta.game_id)
+        if key is None or _commitment_of(key) != game.meta.sealing_commitment:
+            raise UmpireError(
+                f"game {game.meta.game_id!r}: the stored sealing key does not match the "
+                "game's sealing commitment",
+                game_id=game.meta.game_id,
+            )
+        return hidden_dice_key(key)
 
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)

@@ -44,7 +44,7 @@ from umpire.engine.game import (
     state_hash,
 )
 from umpire.engine.handling import decide_command, parse_command
-from umpire.engine.redaction import is_sealed
+from umpire.engine.redaction import is_sealed, is_secret
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import check_command_id, check_game_id
@@ -81,10 +81,12 @@ def decide_for(
     seed: bytes | None,
     role: Role,
     nonce: str = "",
+    hidden_key: bytes | None = None,
 ) -> list[Struct]:
     """The events one command appends (engine.handling.decide_command) with the dice it
-    is owed: the player's entries, the epoch's server dice, or none before a client seed
-    is bound. Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
+    is owed: the player's entries, the epoch's server dice (its hidden rolls from
+    `hidden_key`, engine/dice.py `roll_key`), or none before a client seed is bound.
+    Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
 
     `nonce` is the entropy the command was sent with ("": none). In a game that binds
     client entropy a command without physical dice must carry one (NonceRequired, before
@@ -116,7 +118,7 @@ def decide_for(
         # roll numbers run on across epochs.
         dice = ServerDice(
             seed, game.meta.client_seed, game.meta.rolls, nonce=nonce,
-            opponent_entries=game.meta.opponent_manual_dice,
+            opponent_entries=game.meta.opponent_manual_dice, hidden_key=hidden_key,
         )  # fmt: skip
     elif game.meta.needs_client_seed:
         # A roll is refused: bind a client seed first.
@@ -238,6 +240,7 @@ class Games(GameCreation, GameSeeds, GameCache):
                 # The rules run in a worker thread: an opponent's procedure on a large
                 # setup takes a while, and the event loop serves other games meanwhile
                 # (issue 32; the state is immutable and decide is pure).
+                hidden_key = await self._hidden_key(game) if seed is not None else None
                 events = await self.rules.run(
                     ruleset,
                     game,
@@ -247,6 +250,7 @@ class Games(GameCreation, GameSeeds, GameCache):
                     role,
                     meter or WorkMeter(),
                     nonce or "",
+                    hidden_key,
                 )
             except UmpireError:
                 if cached is not None:
@@ -330,10 +334,15 @@ class Games(GameCreation, GameSeeds, GameCache):
         codec = codec_for(ruleset)
         game_id = game.meta.game_id
         encoded = [(e, codec.encode(e)) for e in events]
+        sealed_dice = game.meta.sealing_commitment != ""
         key = (
-            await self._sealing_key(game_id) if any(is_sealed(ruleset, e) for e in events) else None
+            await self._sealing_key(game_id)
+            if any(is_sealed(ruleset, e) or (sealed_dice and is_secret(ruleset, e)) for e in events)
+            else None
         )
-        pending = sealed_pending(ruleset, game_id, game.meta.seq + 1, encoded, key)
+        pending = sealed_pending(
+            ruleset, game_id, game.meta.seq + 1, encoded, key, sealed_dice=sealed_dice
+        )
         # A hidden roll is sealed under a commitment keyed from the seed (docs/audit.md), a
         # ruleset secret under one keyed from the sealing key (above; the epoch's seed for
         # a game without one): both are cached with the game, so this costs no round trip

@@ -147,14 +147,16 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         for batch in result.batches:
             appended = await store.append(
                 new_id,
-                # Ruleset secrets under the original's sealing key, so that they open
-                # with the original's final reveal (which the copy records).
+                # Ruleset secrets (and a sealed game's hidden rolls) under the original's
+                # sealing key, so that they open with the original's final reveal (which
+                # the copy records).
                 sealed_pending(
                     ruleset,
                     new_id,
                     seq + 1,
                     [(e, codec.encode(e)) for e in batch.events],
                     sealing_key,
+                    sealed_dice=original_epochs.sealed_dice,
                 ),
                 expected_version=seq,
                 command_id=batch.command_id,

@@ -57,6 +57,7 @@ Decide = Callable[
         bytes | None,
         Role,
         str,
+        bytes | None,
     ],
     list[Struct],
 ]
@@ -77,13 +78,14 @@ def _run_by_name(
     seed: bytes | None,
     role: Role,
     nonce: str,
+    hidden_key: bytes | None,
 ) -> tuple[list[Struct] | None, BaseException | None, float]:
     """In a worker process: the ruleset by name, its decision (or the error the rules
     raised) and the CPU time it took."""
     started = time.thread_time()
     try:
         return (
-            decide(registry.get(name), game, command, manual_dice, seed, role, nonce),
+            decide(registry.get(name), game, command, manual_dice, seed, role, nonce, hidden_key),
             None,
             (time.thread_time() - started),
         )
@@ -119,12 +121,13 @@ def _timed(
     role: Role,
     meter: WorkMeter,
     nonce: str,
+    hidden_key: bytes | None,
 ) -> list[Struct]:
     """In a worker thread: the decision, its CPU time added to `meter` (also when the
     rules refuse)."""
     started = time.thread_time()
     try:
-        return decide(ruleset, game, command, manual_dice, seed, role, nonce)
+        return decide(ruleset, game, command, manual_dice, seed, role, nonce, hidden_key)
     finally:
         meter.last = time.thread_time() - started
 
@@ -200,9 +203,11 @@ class RulesPool:
         role: Role,
         meter: WorkMeter,
         nonce: str = "",
+        hidden_key: bytes | None = None,
     ) -> list[Struct]:
         """The events the rules decide (`nonce`: the command's entropy, decide_for); the
-        CPU seconds they took are added to `meter`."""
+        CPU seconds they took are added to `meter`. `hidden_key` derives the game's hidden
+        rolls (engine/dice.py `roll_key`)."""
         key = (ruleset.name, str(command.get("type", "")))
         heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = 0.0
@@ -214,7 +219,7 @@ class RulesPool:
                 try:
                     events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
                         pool, _run_by_name, self.decide, ruleset.name, game, command,
-                        manual_dice, seed, role, nonce,
+                        manual_dice, seed, role, nonce, hidden_key,
                     )  # fmt: skip
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): this decision runs in a thread,
@@ -240,6 +245,7 @@ class RulesPool:
                 role,
                 meter,
                 nonce,
+                hidden_key,
             )
         finally:
             meter.seconds += meter.last

@@ -281,19 +281,16 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
         codec = codec_for(ruleset_of(whole[0]))
         ruleset = ruleset_of(whole[0])
-        # A ruleset secret shows once the log is finally revealed; a hidden roll once a
-        # reveal at or after it publishes its epoch's seed (engine.redaction).
+        # A ruleset secret and a hidden roll show once the log is finally revealed; a
+        # mid-game reveal opens neither (engine.redaction).
         revealed = log_finally_revealed(whole)
-        last_reveal = max((env.seq for env in whole if env.type == "SeedRevealed"), default=0)
         if args.json:
             for env in envelopes:
                 if role is Role.REFEREE:
                     print(printable_json(envelope_to_line(env, codec)))
                     continue
                 event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-                seen = redact(
-                    ruleset, event, role, revealed=revealed, dice_open=env.seq <= last_reveal
-                )
+                seen = redact(ruleset, event, role, revealed=revealed)
                 record = {
                     "game_id": env.game_id,
                     "seq": env.seq,
@@ -324,7 +321,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         }
         for env in envelopes:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            seen = redact(ruleset, event, role, revealed=revealed, dice_open=env.seq <= last_reveal)
+            seen = redact(ruleset, event, role, revealed=revealed)
             what = (
                 describe(seen, with_type=False, names=names)
                 if seen is not None

@@ -21,7 +21,7 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
-from umpire.testing.support.dice import seed_source
+from umpire.testing.support.dice import key_source, seed_source
 from umpire.testing.support.forgery import Cli
 from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.nonces import NoncedGames
@@ -84,7 +84,9 @@ async def store(redis_server: EmbeddedRedis, prefix: str) -> AsyncIterator[Redis
 async def games(store: RedisEventStore, request: pytest.FixtureRequest) -> Games:
     """Command handling on the test store, with deterministic dice seeds (and command
     nonces, as the clients send them: umpire.testing.support.nonces)."""
-    return NoncedGames(store, snapshot_every=50, draw_seed=seed_source(request))
+    return NoncedGames(
+        store, snapshot_every=50, draw_seed=seed_source(request), draw_key=key_source(request)
+    )
 
 
 @pytest.fixture
@@ -93,7 +95,7 @@ async def gateway(
 ) -> AsyncIterator[Running]:
     """One gateway process-in-test on the suite's Redis, its dice seeds deterministic (like
     the `games` fixture's: what a test sees never depends on luck, and a failure repeats)."""
-    options = {"draw_seed": seed_source(request)}
+    options = {"draw_seed": seed_source(request), "draw_key": key_source(request)}
     async with running_gateway(
         gateway_settings(prefix), redis_server.url, games_options=options
     ) as running:

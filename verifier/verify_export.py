@@ -95,6 +95,18 @@ class Epochs:
 # -- section 5: the dice --------------------------------------------------------------------
 
 
+def roll_key(seed: bytes, sealing_key: bytes | None, *, sealed_hidden: bool) -> bytes | None:
+    """Section 3: which key a server roll derives from. A hidden roll of a game whose
+    GameCreated holds a `sealing_commitment` takes HMAC(sealing key, "umpire-hidden-dice")
+    (None until the final reveal publishes the sealing key); every other roll its epoch's
+    seed."""
+    if not sealed_hidden:
+        return seed
+    if sealing_key is None:
+        return None
+    return hmac.new(sealing_key, b"umpire-hidden-dice", hashlib.sha256).digest()
+
+
 def server_faces(
     seed: bytes, client_seed: str, nonce: str, n: int, kind: str, sides: list[int]
 ) -> list[int]:
@@ -700,12 +712,14 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
     client_seeds: dict[int, str] = {}  # the client seed bound for each epoch
     waived = False  # the game waived client entropy: every epoch's client seed is ""
     final, sealing_key = False, b""  # the final reveal, and the sealing key it publishes
+    sealing_commitment = ""  # a game's hidden rolls derive from its sealing key (section 3)
     for ev in events:
         r, p = ev.record, ev.payload
         if r["type"] == "GameCreated":
             if r["seq"] != 1:
                 raise Failure(r["seq"], "GameCreated after seq 1")
             commitments.append(p["seed_commitment"])
+            sealing_commitment = p.get("sealing_commitment", "")
             waived = p.get("client_entropy") == "waived"
             if p.get("client_seed"):  # an old log: epoch 0's client seed, bound at creation
                 client_seeds[0] = p["client_seed"]
@@ -730,6 +744,9 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
                     sealing_key = bytes.fromhex(p.get("sealing_key", ""))
                 except ValueError:
                     raise Failure(r["seq"], "the sealing key is not hex") from None
+                if sealing_commitment and sha256_hex(sealing_key) != sealing_commitment:
+                    raise Failure(r["seq"], "the sealing key does not match GameCreated's "
+                                            "sealing_commitment")  # fmt: skip
     # 3: digests and commitments
     opened = pending = 0
     for ev in events:
@@ -744,9 +761,10 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             if r["digest"] != sha256_hex(ev.payload_bytes):
                 raise Failure(r["seq"], "the payload does not match its digest")
             continue
-        # A hidden roll opens with its epoch's seed; a ruleset secret with the sealing key
-        # of the final reveal (a log without one: its epoch's seed), never before it.
-        if r["type"] == "DiceRolled":
+        # A ruleset secret, and a hidden roll of a game with a sealing commitment, open with
+        # the sealing key of the final reveal (a log without one: its epoch's seed), never
+        # before it; an older game's hidden roll with its epoch's seed.
+        if r["type"] == "DiceRolled" and not sealing_commitment:
             seed = epochs.seed_of(r["seq"])
         else:
             seed = (sealing_key or epochs.seed_of(r["seq"])) if final else None
@@ -779,10 +797,14 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         nonce = nonces.get(r["command_id"], "")
         if not isinstance(nonce, str):
             raise Failure(r["seq"], "its command's nonce is not a string")
-        faces = server_faces(seed, client_seed, nonce, p["roll"], p["kind"], p["sides"])
+        sealed_hidden = bool(sealing_commitment) and p.get("hidden") is True
+        key = roll_key(seed, sealing_key if final else None, sealed_hidden=sealed_hidden)
+        if key is None:  # a hidden roll: checked once the final reveal opens its key
+            continue
+        faces = server_faces(key, client_seed, nonce, p["roll"], p["kind"], p["sides"])
         if faces != p["faces"] or total_of(p["kind"], faces) != p["total"]:
             raise Failure(r["seq"], f"server roll {p['roll']} shows {p['faces']} "
-                                    f"(total {p['total']}), the seed"
+                                    f"(total {p['total']}), its key"
                                     + (" and its command's nonce give" if nonce else " gives")
                                     + f" {faces}")  # fmt: skip
         checked += 1

@@ -86,7 +86,9 @@ async def _play(
     """Play `plan` (or, with None, make one round by round from this game's state)."""
     monkeypatch.setattr(games_module, "ServerDice", dice)
     ruleset = registry.get(name)
-    games = NoncedGames(store, draw_seed=lambda: bytes(range(32)))  # commands with nonces
+    games = NoncedGames(  # commands with nonces
+        store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32)
+    )
     gid = (await games.create(name, setup, game_id="gtwin", client_entropy="bind")).game_id
     await games.bind_client_seed(gid, "twin")
     rng = random.Random(32)

@@ -47,11 +47,15 @@ def test_an_export_of_every_ruleset_verifies(cli: Cli, ruleset: str) -> None:
 
 
 def test_the_verifier_opens_commitments_and_recomputes_rolls(cli: Cli) -> None:
-    code, out = verify(cli.export(counter_game(cli)))
+    # After a mid-game reveal only the operator's copy exports (a player's would hold the
+    # sealed payloads): the hidden roll and the withheld number (a ruleset secret still in
+    # play) stay sealed until the final reveal, which opens both (issue #30 item 4).
+    code, out = verify(cli.export(counter_game(cli), "--operator"))
     assert code == 0, out
-    # the hidden roll opens with its epoch's seed; the withheld number (a ruleset secret
-    # still in play) stays sealed until the final reveal (issue #30 item 4)
-    assert "1 commitments opened, 1 still closed" in out, out
+    assert "0 commitments opened, 2 still closed" in out, out
+    assert "2 server rolls recomputed" in out, out
+    code, out = verify(cli.export(ended_counter_game(cli)))
+    assert code == 0 and "2 commitments opened, 0 still closed" in out, out
     assert "3 server rolls recomputed" in out, out
 
 
@@ -82,7 +86,7 @@ TAMPERS: dict[str, tuple[Callable[[Records, int], None], int, int, int]] = {
     "changed hidden face": (_face, 6, 6, 6),
     "deleted roll": (_delete, 3, 3, 5),
     "swapped rolls": (_swap, 3, 3, 3),
-    "changed revealed seed": (_seed, 13, 13, 13),
+    "changed revealed seed": (_seed, 15, 15, 15),
 }
 
 
@@ -90,7 +94,8 @@ TAMPERS: dict[str, tuple[Callable[[Records, int], None], int, int, int]] = {
 @pytest.mark.parametrize("name", sorted(TAMPERS))
 def test_tampering_fails_the_verifier_and_the_audit(cli: Cli, name: str, rehash: bool) -> None:
     tamper, seq, named, named_rehashed = TAMPERS[name]
-    header, records = read_lines(cli.export(counter_game(cli)))
+    # An ended game: its final reveal opens the hidden roll as well (issue #30 item 4).
+    header, records = read_lines(cli.export(ended_counter_game(cli)))
     tamper(records, seq)
     if rehash:
         for index, record in enumerate(records):
@@ -112,7 +117,7 @@ def test_tampering_fails_the_verifier_and_the_audit(cli: Cli, name: str, rehash:
 
 def test_an_edited_readable_payload_fails_the_verifier(cli: Cli) -> None:
     """Editing only the readable JSON (not the bytes the hash covers) is found too."""
-    path = cli.export(counter_game(cli))
+    path = cli.export(ended_counter_game(cli))
     lines = path.read_text().splitlines()
     lines[9] = lines[9].replace('"amount":3', '"amount":5')  # seq 9: the player added 3
     assert lines[9] != path.read_text().splitlines()[9]

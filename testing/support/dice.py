@@ -27,6 +27,18 @@ def seed_source(request: pytest.FixtureRequest) -> Callable[[], bytes]:
     return draw
 
 
+def key_source(request: pytest.FixtureRequest) -> Callable[[], bytes]:
+    """Deterministic sealing keys for one test, as `seed_source` draws seeds: a game's
+    hidden rolls derive from its sealing key (engine/dice.py `roll_key`)."""
+    counter = itertools.count()
+    node = request.node.nodeid.split("[")[0].encode()
+
+    def draw() -> bytes:
+        return hashlib.sha256(node + b"#sealing key #" + str(next(counter)).encode()).digest()
+
+    return draw
+
+
 class AlteredDice(ServerDice):
     """Server dice whose hidden rolls come out otherwise: each face moved up by `shift`."""
 

@@ -9,7 +9,7 @@ import pytest
 from tests.support.gateway_games import create_bound
 from tests.support.lost_writes import lose_writes_after_seq_1
 from umpire.engine.audit import audit
-from umpire.engine.dice import d6, derive_faces
+from umpire.engine.dice import d6, derive_faces, hidden_dice_key, roll_key
 from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
 from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
 from umpire.events.types import DiceRolled, SeedRevealed
@@ -127,9 +127,13 @@ async def test_game_end_reveals_seed_and_all_rolls_recompute(games: Games) -> No
     revealed = next(e for e in decoded if isinstance(e, SeedRevealed))
     nonces = roll_nonces(decoded)  # each roll also derives from its command's nonce
     for event in decoded:
-        if isinstance(event, DiceRolled):
-            seed = bytes.fromhex(revealed.seed)
-            assert derive_faces(seed, "cs", event.roll, d6(), nonces[event.roll]) == event.faces
+        if isinstance(event, DiceRolled):  # a hidden roll from the sealing key's hidden key
+            key = roll_key(
+                bytes.fromhex(revealed.seed),
+                hidden_dice_key(bytes.fromhex(revealed.sealing_key)),
+                hidden=event.hidden,
+            )
+            assert derive_faces(key, "cs", event.roll, d6(), nonces[event.roll]) == event.faces
 
 
 async def test_fifty_concurrent_writers_keep_every_invariant(games: Games, store) -> None:

@@ -14,7 +14,7 @@ from umpire.server.app import running_gateway
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
-from umpire.testing.support.dice import seed_source
+from umpire.testing.support.dice import key_source, seed_source
 from umpire.testing.support.nonces import NoncedGames
 
 
@@ -27,7 +27,9 @@ async def games(
 ) -> AsyncIterator[Games | GatewayGames]:
     """`Games` on the test store, or the same over websocket frames through a gateway."""
     # The same deterministic seeds on both paths: the gateway variant plays the same game.
-    direct = NoncedGames(store, snapshot_every=50, draw_seed=seed_source(request))
+    direct = NoncedGames(
+        store, snapshot_every=50, draw_seed=seed_source(request), draw_key=key_source(request)
+    )
     if request.param == "direct":
         yield direct
         return
@@ -35,7 +37,9 @@ async def games(
     settings = Settings(port=0, prefix=prefix, max_messages_per_second=10_000, max_burst=10_000)
     async with (
         running_gateway(
-            settings, redis_server.url, games_options={"draw_seed": seed_source(request)}
+            settings,
+            redis_server.url,
+            games_options={"draw_seed": seed_source(request), "draw_key": key_source(request)},
         ) as running,
         UmpireClient(f"ws://127.0.0.1:{running.port}/ws") as client,
     ):

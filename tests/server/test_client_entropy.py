@@ -145,8 +145,8 @@ async def test_only_the_player_binds_the_client_seed(gateway: Running, ws_url: s
 async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
     gateway: Running, ws_url: str
 ) -> None:
-    """A spectator attacking the frames: the reveal opens the hidden roll of epoch 0 (not
-    epoch 0's ruleset secret), but the hidden roll and secret made after it (epoch 1) stay
+    """A spectator attacking the frames: the reveal opens neither the hidden roll of epoch 0
+    nor epoch 0's ruleset secret, and the hidden roll and secret made after it (epoch 1) stay
     redacted, in the subscription
     and in the view, and the next epoch's seed is nowhere in what the spectator gets."""
     async with UmpireClient(ws_url) as player:
@@ -165,7 +165,8 @@ async def test_after_a_mid_game_reveal_the_next_epochs_secrets_stay_hidden(
                 break
         view = await spectator.view(created.game_id)
     by_seq = {f.seq: f for f in frames}
-    assert by_seq[4].event_type == "DiceRolled" and by_seq[4].payload["faces"]
+    # epoch 0's hidden roll stays hidden too: its key is not the seed (issue #30 item 4)
+    assert by_seq[4].event_type == "DiceRolled" and not by_seq[4].payload["faces"]
     # epoch 0's secret (the ruleset's, not a die) stays sealed until the end (issue #30 item 4)
     assert by_seq[5].payload is None and by_seq[5].committed
     assert by_seq[6].event_type == "SeedRevealed" and by_seq[6].payload["next_commitment"]

@@ -49,13 +49,14 @@ async def test_a_costly_command_type_runs_in_a_process_with_the_same_events(
 ) -> None:
     pooled = gateway.gateway.games
     pooled.draw_seed = lambda: SEED
+    pooled.draw_key = lambda: SEED
     events, spent = await _play(pooled)
     assert pooled.rules.in_process >= 2, pooled.rules.estimates
     assert pooled.rules.estimates[("conflict_of_heroes", "TakeAiTurn")] > HEAVY_SECONDS
     assert all(s > 0 for s in spent[1::2])  # measured in the process too
     store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}thread")
     try:
-        threaded = Games(store, draw_seed=lambda: SEED)
+        threaded = Games(store, draw_seed=lambda: SEED, draw_key=lambda: SEED)
         assert threaded.rules.processes == 0
         assert (await _play(threaded))[0] == events
     finally:

@@ -1,7 +1,8 @@
 """Issue #30 item 4 over real websockets: after a mid-game reveal, the frames the gateway
 sends the player and a spectator show every ruleset secret still in play exactly as before
-the reveal (a hidden roll's faces open; a hidden pool does not). Before the fix, the
-frames of a Downtown game showed `pool_densities` after `umpire reveal`."""
+the reveal (neither a hidden pool nor the faces of the hidden rolls that drew it). Before
+the fix, the frames of a Downtown game showed `pool_densities` after `umpire reveal`, and
+then the hidden rolls' faces."""
 
 from __future__ import annotations
 
@@ -62,5 +63,5 @@ async def test_frames_keep_secrets_in_play_sealed_through_a_mid_game_reveal(
             seq for seq, f in after[role].items()
             if f.event_type == "DiceRolled" and f.committed
         ]  # fmt: skip
-        for seq in hidden_rolls:  # the epoch's dice open: their faces show
-            assert after[role][seq].payload["faces"], (role, seq)
+        for seq in hidden_rolls:  # a hidden roll stays hidden: its key is not the seed
+            assert after[role][seq].payload["faces"] == [], (role, seq)
