@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running, running_gateway
@@ -25,6 +26,14 @@ from umpire.testing.support.dice import key_source, seed_source
 from umpire.testing.support.forgery import Cli
 from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.nonces import NoncedGames
+
+# Hypothesis's per-example deadline (200 ms) measures the machine, not the code: under a
+# full run on a loaded machine a pure example can take longer, and the test would fail for
+# it. No test here asserts a duration (issue #27), so no deadline, and no "too slow" check.
+settings.register_profile(
+    "umpire", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("umpire")
 
 _prefixes = itertools.count(1)
 

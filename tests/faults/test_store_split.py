@@ -144,9 +144,12 @@ async def test_cli_commands_during_a_stall_use_the_one_server(tmp_path: Path) ->
             # Each command asked for a PING, was not answered, and asks again: it is
             # waiting (on main it started a Valkey of its own after its first try).
             attempts = Attempts(data_dir / USERS_FILE, commands)
+            # Twelve processes start at once: on a loaded machine (a full run under CPU
+            # hogs) their imports alone take a while, so the bound is generous.
             await until(
                 lambda: attempts.at_least(2),
                 what=lambda: f"two PINGs of every command: {attempts.seen}",
+                timeout=180,
             )
             assert valkey_pids(data_dir) == [valkey]
             assert all(p.poll() is None for p in commands.values()), {
