@@ -126,7 +126,7 @@ DISPATCH: Dispatch[Callable[[HiloTurn, Any], None]] = Dispatch(
 
 
 def last_call(turn: HiloTurn) -> None:
-    """R4: the call of the last round ends the game, whatever command came before."""
+    """R4: the last round's call ends the game (checked after every command)."""
     state = turn.state
     if not state.held and state.round >= state.rounds:
         turn.emit(GameEnded(result=f"{state.score} of {state.rounds}", rule=RULE_END))
