@@ -20,11 +20,12 @@ from umpire.engine.decision import Decision
 from umpire.engine.dice import Dice, d6
 from umpire.engine.errors import RuleError
 from umpire.engine.kit.citation import citations
+from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.kit.turn import Turn
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset, Testing
-from umpire.engine.secret_fields import Redactions, SecretFields
+from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
 from umpire.events.types import GameEnded
 
 # Step 1: the set-up and the state.
@@ -80,10 +81,19 @@ def initial_state(setup: Setup) -> State:
     return State(rounds=setup.rounds)
 
 
-# Step 3: decide, one handler per command, through the kit's Turn and Dispatch.
+# Step 3: decide, one handler per command, through the ruleset's Turn and the kit.
 
 
-def hide(turn: Turn[State], command: Hide) -> None:
+class HiloTurn(Turn[State]):
+    """The kit's Turn for hi-lo: its fold (`evolve`) and its `cite`."""
+
+    __slots__ = ()
+
+    def __init__(self, state: State, dice: Dice) -> None:
+        super().__init__(state, dice, evolve=evolve, cite=cite)
+
+
+def hide(turn: HiloTurn, command: Hide) -> None:
     """R2: the bot rolls a hidden d6 and holds it."""
     if turn.state.held:
         raise RuleError(f"{RULE_HIDE}: the bot already holds its die; call it", rule=RULE_HIDE)
@@ -91,8 +101,8 @@ def hide(turn: Turn[State], command: Hide) -> None:
     turn.emit(DieHidden(held=roll.total, rule=RULE_HIDE, dice=(roll.roll,)))
 
 
-def call_die(turn: Turn[State], command: CallDie) -> None:
-    """R3: the bot shows its die; a right call scores. R4: the last round ends the game."""
+def call_die(turn: HiloTurn, command: CallDie) -> None:
+    """R3: the bot shows its die; a right call scores."""
     held = turn.state.held
     if not held:
         raise RuleError(f"{RULE_CALL}: the bot holds no die yet; let it hide one", rule=RULE_CALL)
@@ -108,21 +118,22 @@ def call_die(turn: Turn[State], command: CallDie) -> None:
             explanation=f"the die is {held}: {'high' if high else 'low'}",
         )
     )
-    if turn.state.round >= turn.state.rounds:
-        turn.emit(GameEnded(result=f"{turn.state.score} of {turn.state.rounds}", rule=RULE_END))
 
 
-DISPATCH: Dispatch[Callable[[Turn[State], Any], None]] = Dispatch(
+DISPATCH: Dispatch[Callable[[HiloTurn, Any], None]] = Dispatch(
     {Hide: hide, CallDie: call_die}, rule=RULE_HIDE
 )
 
 
-def decide(state: State, command: Struct, dice: Dice) -> list[Struct]:
-    """The events a command causes (R2 to R4), or RuleError citing the rule it breaks."""
-    handle = DISPATCH.handler(command)
-    turn = Turn(state, dice, evolve=evolve, cite=cite)
-    handle(turn, command)
-    return turn.events
+def last_call(turn: HiloTurn) -> None:
+    """R4: the last round's call ends the game (checked after every command)."""
+    state = turn.state
+    if not state.held and state.round >= state.rounds:
+        turn.emit(GameEnded(result=f"{state.score} of {state.rounds}", rule=RULE_END))
+
+
+# The events a command causes (R2 to R4), or RuleError citing the rule it breaks.
+decide = decider(DISPATCH, HiloTurn, end=last_call)
 
 
 # Step 4: evolve, the fold.
@@ -139,19 +150,18 @@ def evolve(state: State, event: Struct) -> State:
     return state
 
 
-# Step 5: the secret, declared: the view, the redaction, the secret field.
+# Step 5: the secret, declared once: the redaction, the view and the leak checks follow.
 
 
 def view(state: State, role: Role) -> dict[str, object]:
-    """The state as a role sees it: the held die only for the referee (R2)."""
-    data = msgspec.to_builtins(state)
-    if role is not Role.REFEREE:
-        data.pop("held")
+    """The state as a role sees it (SECRETS leaves `held` out but for the referee, R2)."""
+    data: dict[str, object] = msgspec.to_builtins(state)
     return data
 
 
-REDACTIONS = Redactions(
-    SecretFields(DieHidden, fields={"held": -1}, why="R2: the bot's die is hidden until shown")
+SECRETS = Redactions(
+    SecretFields(DieHidden, fields={"held": -1}, why="R2: the bot's die is hidden until shown"),
+    SecretState("held", why="R2: the held die is the referee's alone"),
 )
 
 
@@ -174,17 +184,14 @@ RULESET: Ruleset[State] = Ruleset(
     seed="hilo",
     setup_type=Setup,
     state_type=State,
-    command_types=DISPATCH.command_types,
     event_types=(DieHidden, DieShown),
     initial_state=initial_state,
     decide=decide,
     evolve=evolve,
     view=view,
-    redact=REDACTIONS.redact,
-    secret_fields=("held",),
+    secrets=SECRETS,
     actions=actions,
     openings=(Hide(), CallDie(call=Call.HIGH)),
-    data_package=__name__,
     # R3: the call shows the hidden die: DieShown uses the hidden roll, by the rules.
     testing=Testing(published=("hilo.DieShown",)),
 )
