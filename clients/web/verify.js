@@ -230,6 +230,15 @@
     return a - b * Math.floor(a / b);
   };
 
+  function hash_key(x) {
+    // A Python dict key: equal keys (1, 1.0 and True; equal strings) give the same key;
+    // a list or dict is unhashable.
+    if (typeof x === "string") return `s:${x}`;
+    if (x === null) return "None";
+    if (is_numeric(x)) return `n:${num(x)}`;
+    throw new NotReadable("TypeError", `unhashable type: ${type_name(x)}`);
+  }
+
   const utf8 = (s) => new TextEncoder().encode(s);
   const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -582,14 +591,15 @@
 
   // -- section 5: the dice ------------------------------------------------------------------
 
-  function _words(seed, client_seed, n) {
-    // The roll's word stream: HMAC(seed, "client_seed:n:block") for block 0, 1, ...,
-    // each digest read as eight big-endian unsigned 32-bit words.
+  function _words(seed, client_seed, nonce, n) {
+    // The roll's word stream: HMAC(seed, "client_seed:n:block" + (":nonce" if nonce)) for
+    // block 0, 1, ..., each digest read as eight big-endian unsigned 32-bit words.
+    const tail = py_truthy(nonce) ? `:${py_str(nonce)}` : "";
     let block = 0;
     let words = [];
     return async function next() {
       if (words.length === 0) {
-        const digest = await hmac(seed, utf8(`${py_str(client_seed)}:${py_str(n)}:${block}`));
+        const digest = await hmac(seed, utf8(`${py_str(client_seed)}:${py_str(n)}:${block}${tail}`));
         const view = new DataView(digest.buffer);
         words = Array.from({ length: 8 }, (_, k) => view.getUint32(4 * k));
         block += 1;
@@ -598,10 +608,15 @@
     };
   }
 
-  async function server_faces(seed, client_seed, n, kind, sides) {
-    // Section 5: the faces of server roll n.
+  async function server_faces(seed, client_seed, nonce, n, kind, sides) {
+    // Section 5: the faces of server roll n. `seed` is the roll's epoch's seed (32 raw
+    // bytes), `client_seed` the epoch's client seed ("" when waived), `nonce` the nonce
+    // of the command whose batch holds the roll (its CommandRecorded's `nonce`, "" when it
+    // has none). The byte stream is HMAC-SHA256(seed, "<client_seed>:<n>:<block>" +
+    // (":<nonce>" if nonce)) for block 0, 1, ...; a die of s sides takes the first word w
+    // below 2**32 - (2**32 mod s) and shows low + w mod s (low 0 for the dice of a d100).
     if (!Array.isArray(sides)) throw new NotReadable("TypeError", `${type_name(sides)} object is not iterable`);
-    const next = _words(seed, client_seed, n);
+    const next = _words(seed, client_seed, nonce, n);
     const faces = [];
     for (const side of sides) {
       const s = num(side);
@@ -953,7 +968,7 @@
 
   // -- section 7: the checks ------------------------------------------------------------------
 
-  async function verify(header, events, kept_commitment = null) {
+  async function verify(header, events, kept_commitment = null, anchors = null) {
     // Every check of docs/audit.md section 7; what was verified, or throw Failure.
     // The chain is checked first (the other checks read what it covers). Of the other
     // checks each stops at its first failure, and the earliest of those is thrown, so a
@@ -986,6 +1001,12 @@
       if (!(failure instanceof Failure)) throw failure;
       failures.push(failure);
     }
+    let anchored = NOT_ANCHORED;
+    if (anchors !== null) {
+      const [anchor_failure, summary] = check_anchors(anchors, events);
+      anchored = summary;
+      if (anchor_failure !== null) failures.push(anchor_failure);
+    }
     if (failures.length) throw failures.reduce((a, b) => (num(b.seq) < num(a.seq) ? b : a));
     const counts = { events: events.length, rolls: done.rolls, checked: done.checked };
     done = [...done];
@@ -998,6 +1019,7 @@
       done.push(`the game ended at seq ${grammar.ended_at} ${how} its final reveal`);
     }
     if (kept_commitment !== null) done.push("the seed commitment is the one given");
+    done.push(anchored);
     // Section 1: complete means ended and finally revealed; anything else is a prefix, and
     // a header that calls a prefix complete was cut or edited.
     const complete = Boolean(grammar.ended_at && grammar.final_reveal);
@@ -1149,12 +1171,15 @@
       }
       opened += 1;
     }
-    // 5: roll numbers and server rolls
+    // 5: roll numbers and server rolls; a roll takes the nonce of its command's batch
     let rolls = 0;
     let checked = 0;
+    let with_nonce = 0;
+    const nonces = new Map(); // command id -> its CommandRecorded's nonce
     for (const ev of events) {
       const r = ev.record;
       const p = ev.payload;
+      if (r.type === "CommandRecorded") nonces.set(hash_key(req(r, "command_id")), get(p, "nonce", ""));
       if (r.type !== "DiceRolled") continue;
       if (!py_eq(req(p, "roll"), rolls)) throw new Failure(r.seq, `roll number ${py_str(p.roll)}, expected ${rolls}`);
       rolls += 1;
@@ -1164,21 +1189,135 @@
       const epoch = epochs.epoch_of(r.seq);
       const client_seed = client_seeds.has(epoch) ? client_seeds.get(epoch) : waived ? "" : null;
       if (client_seed === null) throw new Failure(r.seq, "no client seed is bound for this roll's epoch");
-      const faces = await server_faces(seed, client_seed, p.roll, req(p, "kind"), req(p, "sides"));
+      const key = hash_key(req(r, "command_id"));
+      const nonce = nonces.has(key) ? nonces.get(key) : "";
+      if (typeof nonce !== "string") throw new Failure(r.seq, "its command's nonce is not a string");
+      const faces = await server_faces(seed, client_seed, nonce, p.roll, req(p, "kind"), req(p, "sides"));
       if (!py_eq(faces, req(p, "faces")) || !py_eq(total_of(p.kind, faces), req(p, "total"))) {
-        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), the seed gives ${py_str(faces)}`);
+        const gives = nonce ? " and its command's nonce give" : " gives";
+        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), the seed${gives} ${py_str(faces)}`);
       }
       checked += 1;
+      with_nonce += nonce ? 1 : 0;
     }
     const done = [
       `${events.length} events, hash chain intact`,
       `${opened} commitments opened, ${pending} still closed (unrevealed epoch, or a secret still in play before the final reveal)`,
       `${epochs.seeds.length} revealed seed(s) match their commitments`,
-      `${rolls} rolls numbered, ${checked} server rolls recomputed`,
+      `${rolls} rolls numbered, ${checked} server rolls recomputed (${with_nonce} of them from their command's nonce too)`,
     ];
     done.rolls = rolls;
     done.checked = checked;
     return done;
+  }
+
+  // -- section 8.1: anchors (the receipts file) -----------------------------------------------
+
+  const RECEIPTS_FORMAT = "umpire-receipts/1";
+  const HEX64 = /^[0-9a-f]{64}$/;
+  const NOT_ANCHORED = "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a relabelled roll and a log cut at a batch's end pass the log's own checks";
+
+  class ReceiptsUnreadable extends Error {
+    // A receipts file that is not section 8.1's format, or not of this game.
+  }
+
+  const is_py_int = (x) => (typeof x === "number" && Number.isInteger(x)) || typeof x === "bigint"; // type(x) is int
+
+  function read_receipts(bytes) {
+    // Section 8.1: the game id and the anchors (each with its `line`) of a receipts file.
+    let whole;
+    try {
+      whole = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new NotReadable("UnicodeDecodeError", "the receipts file is not UTF-8");
+    }
+    // Python reads it in text mode: "\r\n" and "\r" become "\n" before the split.
+    const numbered = whole.replace(/\r\n?/g, "\n").split("\n")
+      .map((line, index) => [index + 1, line]).filter(([, line]) => py_strip(line));
+    if (numbered.length === 0) throw new ReceiptsUnreadable("the receipts file is empty");
+    const header = parse_json(numbered[0][1]);
+    if (!is_dict(header) || !py_eq(get(header, "format"), RECEIPTS_FORMAT)) {
+      throw new ReceiptsUnreadable(`line 1 of the receipts file is not a ${RECEIPTS_FORMAT} header`);
+    }
+    const anchors = [];
+    for (const [number, line] of numbered.slice(1)) {
+      const record = parse_json(line);
+      const kind = is_dict(record) ? get(record, "kind") : null;
+      let ok;
+      if (kind === "receipt") {
+        const head_seq = get(record, "head_seq");
+        const head_hash = get(record, "head_hash");
+        ok = ["created", "accepted", "state"].includes(get(record, "reply"))
+          && is_py_int(head_seq) && head_seq >= 1
+          && typeof head_hash === "string" && HEX64.test(head_hash);
+      } else if (kind === "commitment") {
+        const epoch = get(record, "epoch");
+        const value = get(record, "commitment");
+        ok = is_py_int(epoch) && epoch >= 0 && typeof value === "string" && HEX64.test(value);
+      } else {
+        ok = false;
+      }
+      if (!ok) throw new ReceiptsUnreadable(`line ${number} of the receipts file is not an anchor`);
+      const anchor = Object.assign(new_dict(), record);
+      anchor.line = number;
+      anchors.push(anchor);
+    }
+    return [py_str(get(header, "game_id")), anchors];
+  }
+
+  function _named(anchor) {
+    if (anchor.kind === "commitment") return `commitment on line ${anchor.line} (epoch ${py_str(anchor.epoch)})`;
+    const command = py_truthy(get(anchor, "command_id")) ? `, command ${py_str(anchor.command_id)}` : "";
+    return `receipt on line ${anchor.line} (${py_str(anchor.reply)}${command})`;
+  }
+
+  function check_anchors(anchors, events) {
+    // Section 8.1: the lowest-seq disagreement of the export with an anchor (or null), and
+    // how far the anchors reach.
+    const n = events.length;
+    const hashes = events.map((ev) => req(ev.record, "hash"));
+    const commitments = []; // [seq, commitment] of epoch 0, 1, ...
+    for (const ev of events) {
+      const r = ev.record;
+      if (py_eq(req(r, "seq"), 1) && req(r, "type") === "GameCreated") {
+        commitments.push([1, get(ev.payload, "seed_commitment", "")]);
+      } else if (r.type === "SeedRevealed" && py_truthy(get(ev.payload, "next_commitment"))) {
+        commitments.push([r.seq, ev.payload.next_commitment]);
+      }
+    }
+    const receipts = anchors.filter((a) => a.kind === "receipt");
+    const at = (seq) => hashes[Number(seq) - 1];
+    const agreeing = receipts.filter((a) => a.head_seq <= n && py_eq(at(a.head_seq), a.head_hash))
+      .map((a) => Number(a.head_seq)).sort((x, y) => x - y);
+    const failures = [];
+    for (const a of anchors) {
+      if (a.kind === "receipt") {
+        const seq = Number(a.head_seq);
+        if (a.head_seq > n) {
+          failures.push(new Failure(n + 1, `${_named(a)} states the hash of seq ${py_str(a.head_seq)} (${a.head_hash}); the export ends at seq ${n}: the log was cut (or the export is older than the receipt)`));
+        } else if (!py_eq(at(seq), a.head_hash)) {
+          const before = agreeing.filter((s) => s < seq);
+          const since = before.length
+            ? `the last receipt that agrees is at seq ${before[before.length - 1]}, so the change lies in seqs ${before[before.length - 1] + 1}..${seq}`
+            : `no receipt before it agrees: the change lies in seqs 1..${seq}`;
+          failures.push(new Failure(seq, `${_named(a)} states the hash of seq ${seq} is ${a.head_hash}; the export's is ${py_str(at(seq))}: the log was rewritten at or before seq ${seq} (${since})`));
+        }
+      } else if (a.epoch >= commitments.length) {
+        failures.push(new Failure(n + 1, `${_named(a)} is the commitment ${a.commitment} of seed epoch ${py_str(a.epoch)}; the export ends at seq ${n} before the reveal that opened that epoch: the log was cut (or the export is older than the commitment)`));
+      } else if (!py_eq(commitments[Number(a.epoch)][1], a.commitment)) {
+        const [seq, found] = commitments[Number(a.epoch)];
+        const where = py_eq(a.epoch, 0) ? "GameCreated.seed_commitment" : "the next_commitment";
+        failures.push(new Failure(seq, `${_named(a)} is ${a.commitment}; the export's ${where} at seq ${py_str(seq)} is ${py_str(found)}: the log was rewritten under a seed the player was not given`));
+      }
+    }
+    const reach = Math.max(0,
+      ...receipts.map((a) => Number(a.head_seq)),
+      ...anchors.filter((a) => a.kind === "commitment" && a.epoch < commitments.length)
+        .map((a) => num(commitments[Number(a.epoch)][0])));
+    const summary = `anchored: ${receipts.length} receipts and ${anchors.length - receipts.length} commitments agree, up to seq ${reach}`
+      + (reach < n ? ` (seqs ${reach + 1}..${n} are anchored by nothing)` : "");
+    const first = failures.length ? failures.reduce((x, y) => (num(y.seq) < num(x.seq) ? y : x)) : null;
+    return [first, summary];
   }
 
   function _commitment_arg(text) {
@@ -1186,9 +1325,10 @@
     return text;
   }
 
-  async function main(bytes, commitment_text) {
-    // What verify_export.py prints for this file, and its exit code:
-    // {exit, verdict: "ok" | "prefix" | "failed" | "unreadable" | "argument", seq, line, done, counts}.
+  async function main(bytes, commitment_text, receipts_bytes = null) {
+    // What verify_export.py prints for this file (with --commitment and --receipts when
+    // given), and its exit code: {exit, verdict: "ok" | "prefix" | "failed" | "unreadable"
+    // | "receipts" | "argument", seq, line, done, counts}.
     let kept = null;
     if (commitment_text) {
       try {
@@ -1197,12 +1337,27 @@
         return { exit: 2, verdict: "argument", seq: null, line: `argument --commitment: ${exc.message}`, done: [] };
       }
     }
+    let anchors = null;
+    let receipts_game = null;
+    if (receipts_bytes !== null) {
+      try {
+        [receipts_game, anchors] = read_receipts(receipts_bytes);
+      } catch (exc) {
+        if (!(exc instanceof ReceiptsUnreadable || exc instanceof NotReadable)) throw exc;
+        return { exit: 2, verdict: "receipts", seq: "0", done: [],
+          line: `FAILED at seq 0: the receipts file is not readable (${exc.message})` };
+      }
+    }
     let header;
     let events;
     let done;
     try {
       [header, events] = read(bytes);
-      done = await verify(header, events, kept);
+      if (anchors !== null && !py_eq(receipts_game, get(header, "game_id"))) {
+        return { exit: 2, verdict: "receipts", seq: "0", done: [],
+          line: `FAILED at seq 0: the receipts are of game ${py_repr(receipts_game)}, the export of game ${py_repr(get(header, "game_id"))}` };
+      }
+      done = await verify(header, events, kept, anchors);
     } catch (failure) {
       if (failure instanceof Failure) {
         const seq = py_str(failure.seq);
@@ -1224,12 +1379,15 @@
   const $ = (id) => document.getElementById(id);
   let runs = 0;
   let chosen = null; // {name, bytes} of the export being verified
+  let receipts = null; // {name, bytes} of the receipts file given as anchors (or none)
+  let receipts_loads = 0; // receipts chosen or forgotten so far (each then verified again)
 
   function headline(result) {
     if (result.verdict === "ok") return `verified: ${result.counts.events} events, ${result.counts.rolls} rolls`;
     if (result.verdict === "prefix") return PREFIX_NOTE(result.counts.events);
     if (result.verdict === "failed") return `failed at seq ${result.seq}`;
     if (result.verdict === "argument") return "the commitment is not valid";
+    if (result.verdict === "receipts") return "the receipts file cannot be used";
     return "not a readable export";
   }
 
@@ -1260,7 +1418,18 @@
     }
     $("verdict").dataset.state = "working";
     $("headline").textContent = "verifying…";
-    show(await main(chosen.bytes, $("commitment").value.trim()), chosen.name);
+    show(await main(chosen.bytes, $("commitment").value.trim(), receipts ? receipts.bytes : null), chosen.name);
+  }
+
+  async function choose_receipts(file) {
+    // A receipts file given (or, with null, forgotten): the export is verified again.
+    receipts = file ? { name: file.name, bytes: new Uint8Array(await file.arrayBuffer()) } : null;
+    $("receipts-name").textContent = receipts ? `receipts: ${receipts.name}` : "no receipts given";
+    $("receipts-clear").hidden = receipts === null;
+    await run();
+    receipts_loads += 1;
+    document.body.dataset.receipts = receipts ? receipts.name : "";
+    document.body.dataset.receiptsLoads = String(receipts_loads);
   }
 
   async function choose(file) {
@@ -1292,6 +1461,24 @@
       drop.classList.remove("over");
       choose(event.dataTransfer.files[0]);
     });
+    const given = $("receipts-file");
+    given.addEventListener("change", () => {
+      const file = given.files[0];
+      given.value = ""; // so that choosing the same file again reads it again
+      choose_receipts(file);
+    });
+    $("receipts-clear").addEventListener("click", () => choose_receipts(null));
+    const receipts_drop = $("receipts-drop");
+    receipts_drop.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      receipts_drop.classList.add("over");
+    });
+    receipts_drop.addEventListener("dragleave", () => receipts_drop.classList.remove("over"));
+    receipts_drop.addEventListener("drop", (event) => {
+      event.preventDefault();
+      receipts_drop.classList.remove("over");
+      choose_receipts(event.dataTransfer.files[0]);
+    });
     if (!(globalThis.crypto && crypto.subtle)) {
       $("headline").textContent = "WebCrypto is not available on this page (not a secure context): open it over https, from localhost, or save it and open the saved copy";
     }
@@ -1299,7 +1486,7 @@
   }
 
   // Exposed for reading in the console; the page itself needs nothing from outside.
-  globalThis.umpireVerify = { main, verify, read };
+  globalThis.umpireVerify = { main, verify, read, read_receipts };
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
     else wire();

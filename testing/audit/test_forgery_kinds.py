@@ -12,7 +12,6 @@ Both `umpire audit --file` and `verifier/verify_export.py` must say so.
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -21,7 +20,17 @@ from typing import Any
 
 import pytest
 
-from umpire.testing.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
+from umpire.testing.support.forgery_kinds import (
+    NotApplicable,
+    bind_in_waived_game,
+    cut,
+    half,
+    readable_roll_number,
+    secret_with_plain_digest,
+    uncommitted_hidden_roll,
+    version_1_after_version_2,
+)
 from umpire.testing.support.short_games import every_ruleset, short_game
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
@@ -53,11 +62,7 @@ def _export(cli: Cli, ruleset: str) -> tuple[dict[str, Any], Records]:
 @pytest.mark.parametrize("ruleset", every_ruleset())
 def test_an_uncommitted_hidden_roll_fails_every_verifier(cli: Cli, ruleset: str) -> None:
     header, records = _export(cli, ruleset)
-    rolls = [i for i, r in enumerate(records) if r["type"] == "DiceRolled"]
-    hidden = [i for i in rolls if records[i]["payload"]["hidden"]]
-    index = (hidden or rolls)[0]
-    records[index]["payload"]["hidden"] = True
-    records[index]["committed"] = False  # a plain SHA-256 digest: guesses can be tested
+    index = uncommitted_hidden_roll(header, records)  # guesses could be tested
     reseal(header, records, index)
     assert records[index]["committed"] is False
     verified, audited = _both(cli, header, records, "uncommitted")
@@ -69,22 +74,13 @@ def test_an_uncommitted_hidden_roll_fails_every_verifier(cli: Cli, ruleset: str)
 @pytest.mark.parametrize("ruleset", every_ruleset())
 def test_a_version_1_envelope_after_version_2_fails_every_verifier(cli: Cli, ruleset: str) -> None:
     header, records = _export(cli, ruleset)
-    index = len(records) // 2
-    records[index]["envelope_version"] = 1
-    records[index]["committed"] = False
+    index = version_1_after_version_2(header, records)
     reseal(header, records, index)
     verified, audited = _both(cli, header, records, "downgrade")
     seq = index + 1
     assert verified.startswith("1 ") and f"FAILED at seq {seq}: envelope version 1" in verified
     assert audited.startswith("1 ") and f"at seq {seq} (hash_chain)" in audited
     assert "never goes back" in " ".join(audited.split())
-
-
-def _cut(header: dict[str, Any], records: Records, keep: int) -> Records:
-    kept = copy.deepcopy(records[:keep])
-    header["events"] = len(kept)
-    header["last_hash"] = kept[-1]["hash"]
-    return kept
 
 
 @pytest.mark.parametrize("ruleset", every_ruleset())
@@ -95,20 +91,17 @@ def test_a_cut_log_is_a_prefix_never_ok(cli: Cli, ruleset: str, where: str) -> N
         assert records[-1]["type"] == "SeedRevealed"
         keep = len(records) - 1  # ended without its final reveal
     else:  # at a batch boundary before the middle
-        keep = max(
-            i for i, r in enumerate(records[: len(records) // 2])
-            if r["type"] == "CommandRecorded"
-        )  # fmt: skip
-    cut = _cut(header, records, keep)
+        keep = half(records)
+    cut(header, records, keep)
     # The header still says complete: the cut is found.
-    verified, audited = _both(cli, header, cut, "cut-complete")
+    verified, audited = _both(cli, header, records, "cut-complete")
     assert verified.startswith("1 ") and f"FAILED at seq {keep}: the header says" in verified
     assert audited.startswith("1 ") and "the header says the game is complete" in " ".join(
         audited.split()
     )
     # A forger who also sets complete to false gets a prefix, never "OK".
     header["complete"] = False
-    verified, audited = _both(cli, header, cut, "cut-prefix")
+    verified, audited = _both(cli, header, records, "cut-prefix")
     note = f"prefix of {keep} events, not a finished game"
     assert verified.startswith(f"0 PREFIX: {note}"), verified
     assert audited.startswith("0 PREFIX: ") and note in " ".join(audited.split()), audited
@@ -143,11 +136,10 @@ def test_a_secret_event_published_with_a_plain_digest_fails_every_verifier(
     cli: Cli, ruleset: str
 ) -> None:
     header, records = _export(cli, ruleset)
-    secret = [i for i, r in enumerate(records) if header["secrecy"][r["type"]] == "secret"]
-    if not secret:
+    try:
+        index = secret_with_plain_digest(header, records)
+    except NotApplicable:
         pytest.skip(f"{ruleset}'s short game holds no always-secret event")
-    index = secret[0]
-    records[index]["committed"] = False
     reseal(header, records, index)
     verified, audited = _both(cli, header, records, "plain-secret")
     seq = index + 1
@@ -168,10 +160,7 @@ def test_a_client_seed_bound_in_a_waived_game_fails_every_verifier(cli: Cli) -> 
     any epoch (every epoch's client seed is ""), so a ClientSeedBound in it is forged."""
     header, records = _export(cli, "counter")
     assert records[0]["payload"]["client_entropy"] == "waived"
-    bind = forged(records[1], {"type": "ClientSeedBound", "epoch": 0, "client_seed": "x"},
-                  "umpire:bind:0")  # fmt: skip
-    insert(header, records, 1, bind)
-    reseal(header, records, 1)
+    reseal(header, records, bind_in_waived_game(header, records))
     verified, audited = _both(cli, header, records, "waived-bind")
     assert verified.startswith("1 ") and "FAILED at seq 2: a client seed bound" in verified
     assert audited.startswith("1 ") and "at seq 2 (client_seed)" in audited
@@ -183,10 +172,7 @@ def test_the_readable_payload_is_compared_by_type_as_well_as_value(cli: Cli, cas
     1, not 1.0 nor true (Python's == takes both for 1). The hashed bytes are left as they
     are: only the readable copy lies."""
     header, records = _export(cli, "counter")
-    index = next(
-        i for i, r in enumerate(records) if r["type"] == "DiceRolled" and r["payload"]["roll"] == 1
-    )
-    records[index]["payload"]["roll"] = 1.0 if case == "1.0 for 1" else True
+    index = readable_roll_number(records, 1.0 if case == "1.0 for 1" else True)
     path = cli.tmp / "typed.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in [header, *records]) + "\n")
     code, out = _verify(path)

@@ -7,22 +7,27 @@ new seed against the commitment the player kept (--commitment)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from umpire.engine.dice import d6, derive_faces
 from umpire.testing.support.forgery import (
     Cli,
     counter_game,
     ended_counter_game,
-    forged,
-    insert,
     read_lines,
     renumber,
     reseal,
     write_lines,
+)
+from umpire.testing.support.forgery_kinds import (
+    COUNTER_TAMPERS,
+    GRAMMAR_FORGERIES,
+    SYSTEM_BATCH_FORGERIES,
+    Forgery,
+    lone_roll,
+    relabelled_opponent_roll,
+    second_end,
 )
 from umpire.testing.support.short_games import every_ruleset, short_game
 from umpire.testing.support.verifier import VERIFIER, verify, verify_with
@@ -59,41 +64,10 @@ def test_the_verifier_opens_commitments_and_recomputes_rolls(cli: Cli) -> None:
     assert "3 server rolls recomputed" in out, out
 
 
-def _face(records: Records, seq: int) -> None:
-    payload = records[seq - 1]["payload"]
-    payload["faces"] = [f % 6 + 1 for f in payload["faces"]]
-    payload["total"] = sum(payload["faces"])
-
-
-def _delete(records: Records, seq: int) -> None:
-    del records[seq - 1]
-
-
-def _swap(records: Records, seq: int) -> None:
-    # the roll at `seq` and the next roll (counter_game: seqs 3 and 6)
-    records[seq - 1], records[5] = records[5], records[seq - 1]
-
-
-def _seed(records: Records, seq: int) -> None:
-    payload = records[seq - 1]["payload"]
-    payload["seed"] = ("0" if payload["seed"][0] != "0" else "1") + payload["seed"][1:]
-
-
-# (tamper, seq it touches, seq named without re-hashing, seq named by the verifier after
-# a forger re-hashed the chain from the edit on, renumbering the seqs after a deletion)
-TAMPERS: dict[str, tuple[Callable[[Records, int], None], int, int, int]] = {
-    "changed public face": (_face, 3, 3, 3),
-    "changed hidden face": (_face, 6, 6, 6),
-    "deleted roll": (_delete, 3, 3, 5),
-    "swapped rolls": (_swap, 3, 3, 3),
-    "changed revealed seed": (_seed, 15, 15, 15),
-}
-
-
 @pytest.mark.parametrize("rehash", [False, True], ids=["as edited", "chain re-hashed"])
-@pytest.mark.parametrize("name", sorted(TAMPERS))
+@pytest.mark.parametrize("name", sorted(COUNTER_TAMPERS))
 def test_tampering_fails_the_verifier_and_the_audit(cli: Cli, name: str, rehash: bool) -> None:
-    tamper, seq, named, named_rehashed = TAMPERS[name]
+    tamper, seq, named, named_rehashed = COUNTER_TAMPERS[name]
     # An ended game: its final reveal opens the hidden roll as well (issue #30 item 4).
     header, records = read_lines(cli.export(ended_counter_game(cli)))
     tamper(records, seq)
@@ -133,51 +107,6 @@ def test_an_edited_readable_payload_fails_the_verifier(cli: Cli) -> None:
 # roll #1); 8-9 add; 10-12 push (11 roll #2); 13-15 EndGame (14 GameEnded, 15 the final
 # SeedRevealed).
 
-Header = dict[str, Any]
-Forgery = Callable[[Header, Records], int]  # edits in place, returns the index edited
-
-
-def _lone_roll(header: Header, records: Records) -> int:
-    """A DiceRolled appended as its own batch before EndGame, with the next roll number
-    and the faces the seed gives: it burns roll #3."""
-    seed = bytes.fromhex(records[14]["payload"]["seed"])
-    roll = dict(records[10]["payload"], roll=3, purpose="bot push")
-    roll["faces"] = list(derive_faces(seed, records[0]["payload"]["client_seed"], 3, d6()))
-    roll["total"] = sum(roll["faces"])
-    insert(header, records, 12, forged(records[11], roll, "forged-roll"))
-    return 12
-
-
-_END = {"type": "GameEnded", "result": "the bot won after all", "rule": ""}
-
-
-def _second_end(header: Header, records: Records) -> int:
-    """A second GameEnded after the final reveal, under its own id."""
-    insert(header, records, 15, forged(records[13], dict(_END), "forged-end"))
-    return 15
-
-
-def _second_end_in_batch(header: Header, records: Records) -> int:
-    """A second GameEnded between the ending batch's GameEnded and its final reveal."""
-    insert(header, records, 14, forged(records[13], dict(_END), records[13]["command_id"]))
-    return 14
-
-
-def _forged_decision(header: Header, records: Records) -> int:
-    """A decision event inserted after the first push, under its own command id."""
-    added = {"type": "counter.Added", "amount": 6}
-    insert(header, records, 4, forged(records[3], added, "forged-decision"))
-    return 4
-
-
-# name: (forgery, the seq the verifier and `umpire audit` name)
-GRAMMAR_FORGERIES: dict[str, tuple[Forgery, int]] = {
-    "lone DiceRolled burning a roll": (_lone_roll, 13),
-    "second GameEnded after the end": (_second_end, 16),
-    "second GameEnded inside the ending batch": (_second_end_in_batch, 15),
-    "forged decision under its own id": (_forged_decision, 5),
-}
-
 
 @pytest.mark.parametrize("name", list(GRAMMAR_FORGERIES))
 def test_a_forgery_of_the_batch_grammar_fails_the_verifier(cli: Cli, name: str) -> None:
@@ -198,8 +127,8 @@ def test_a_forgery_of_the_batch_grammar_fails_the_verifier(cli: Cli, name: str) 
 def test_the_grammar_failures_say_why(cli: Cli) -> None:
     header, records = read_lines(cli.export(ended_counter_game(cli)))
     reasons: dict[str, Forgery] = {
-        "no command produced it": _lone_roll,
-        "follows the end of the game (GameEnded at seq 14)": _second_end,
+        "no command produced it": lone_roll,
+        "follows the end of the game (GameEnded at seq 14)": second_end,
     }
     for reason, forgery in reasons.items():
         h, r = json.loads(json.dumps(header)), json.loads(json.dumps(records))
@@ -219,15 +148,13 @@ def test_a_server_roll_relabelled_as_the_players_fails_the_verifier(cli: Cli) ->
     assert records[0]["payload"]["opponent_manual_dice"] is False
     assert records[2]["payload"]["owner"] == "opponent"
     assert verify(exported)[0] == 0
-    records[1]["payload"]["manual_dice"] = True
-    records[2]["payload"]["by"] = "player"
-    reseal(header, records, 1)
+    reseal(header, records, relabelled_opponent_roll(records, with_command=True))
     code, out = verify(write_lines(cli.tmp / "relabel.jsonl", header, records))
     assert code == 1 and out.startswith("FAILED at seq 3:"), out
     assert "is the opponent's, but the player entered it" in out, out
     header, records = read_lines(exported)
-    records[2]["payload"]["by"] = "player"  # the command not marked as hand-entered
-    reseal(header, records, 2)
+    # the command not marked as hand-entered
+    reseal(header, records, relabelled_opponent_roll(records, with_command=False))
     code, out = verify(write_lines(cli.tmp / "relabel2.jsonl", header, records))
     assert code == 1 and out.startswith("FAILED at seq 3:"), out
     assert "recorded without manual dice" in out, out
@@ -276,15 +203,7 @@ def test_system_batches_stand_only_where_section_6_puts_them(cli: Cli) -> None:
     header, records = read_lines(cli.export(game))
     assert [r["command_id"] for r in records][1::4] == ["umpire:bind:0", "umpire:reveal"]
     assert verify(cli.export(game))[0] == 0
-    cases: dict[str, tuple[Callable[[Records], None], int, str]] = {
-        "bind renamed": (lambda r: r[1].update(command_id="umpire:bind:1"), 2, "names epoch 1"),
-        "reveal renamed": (lambda r: r[5].update(command_id="my-reveal"), 6, "'my-reveal'"),
-        "bind after the roll": (lambda r: r.insert(4, r.pop(1)), 3, "before the client seed"),
-        "reserved command id": (
-            lambda r: [x.update(command_id="umpire:push") for x in r[2:5]], 3, "reserved"
-        ),
-    }  # fmt: skip
-    for name, (edit, seq, reason) in cases.items():
+    for name, (edit, seq, reason) in SYSTEM_BATCH_FORGERIES.items():
         h, r = json.loads(json.dumps(header)), json.loads(json.dumps(records))
         edit(r)
         renumber(h, r)

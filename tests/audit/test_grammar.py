@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from umpire.engine.dice import d6, derive_faces
 from umpire.testing.support.forgery import (
     Cli,
     ended_counter_game,
@@ -27,44 +26,16 @@ from umpire.testing.support.forgery import (
     rewrite_stream,
     write_lines,
 )
+from umpire.testing.support.forgery_kinds import (
+    forged_decision,
+    lone_roll,
+    second_end,
+    second_end_in_batch,
+)
 
 FAILED = 1
 Records = list[dict[str, Any]]
 Tamper = Callable[[dict[str, Any], Records], int]  # edits in place, returns the index edited
-
-
-def _lone_roll(header: dict[str, Any], records: Records) -> int:
-    """A DiceRolled appended alone, with the next roll number and the faces the seed
-    gives: it burns roll #3, so the player's next roll would get roll #4's faces."""
-    seed = bytes.fromhex(records[14]["payload"]["seed"])
-    client_seed = records[0]["payload"]["client_seed"]
-    roll = dict(records[10]["payload"], roll=3, purpose="bot push")
-    roll["faces"] = list(derive_faces(seed, client_seed, 3, d6()))
-    roll["total"] = sum(roll["faces"])
-    insert(header, records, 12, forged(records[11], roll, "forged-roll"))
-    return 12
-
-
-def _second_end(header: dict[str, Any], records: Records) -> int:
-    """A second GameEnded with another result, after the final reveal."""
-    end = {"type": "GameEnded", "result": "the bot won after all", "rule": ""}
-    insert(header, records, 15, forged(records[13], end, "forged-end"))
-    return 15
-
-
-def _second_end_before_reveal(header: dict[str, Any], records: Records) -> int:
-    """A second GameEnded slipped in between the ending batch's GameEnded and its reveal,
-    under the ending command's own id."""
-    end = {"type": "GameEnded", "result": "the bot won after all", "rule": ""}
-    insert(header, records, 14, forged(records[13], end, records[13]["command_id"]))
-    return 14
-
-
-def _forged_decision(header: dict[str, Any], records: Records) -> int:
-    """A decision event inserted after the first push, under its own command id."""
-    added = {"type": "counter.Added", "amount": 6}
-    insert(header, records, 4, forged(records[3], added, "forged-decision"))
-    return 4
 
 
 def _forged_decision_in_batch(header: dict[str, Any], records: Records) -> int:
@@ -106,10 +77,10 @@ def _seed(header: dict[str, Any], records: Records) -> int:
 # name: (tamper, seq and check when re-hashed); without re-hashing, every one is a
 # hash_chain failure at the first seq the edit touched.
 TAMPERS: dict[str, tuple[Tamper, int, str]] = {
-    "lone DiceRolled burning a roll": (_lone_roll, 13, "grammar"),
-    "second GameEnded": (_second_end, 16, "grammar"),
-    "second GameEnded inside the ending batch": (_second_end_before_reveal, 15, "grammar"),
-    "forged decision under its own id": (_forged_decision, 5, "grammar"),
+    "lone DiceRolled burning a roll": (lone_roll, 13, "grammar"),
+    "second GameEnded": (second_end, 16, "grammar"),
+    "second GameEnded inside the ending batch": (second_end_in_batch, 15, "grammar"),
+    "forged decision under its own id": (forged_decision, 5, "grammar"),
     "forged decision under the command's id": (_forged_decision_in_batch, 5, "grammar"),
     "deleted event": (_deleted, 7, "decision"),
     "swapped events": (_swapped, 3, "decision"),
@@ -150,8 +121,8 @@ def test_a_tampered_log_fails_the_audit_at_its_seq(
 def test_the_reasons_name_what_is_wrong(cli: Cli) -> None:
     header, records = read_lines(cli.export(ended_counter_game(cli)))
     cases: dict[str, Tamper] = {
-        "no command produced it": _lone_roll,
-        "follows the end of the game (GameEnded at seq 14)": _second_end,
+        "no command produced it": lone_roll,
+        "follows the end of the game (GameEnded at seq 14)": second_end,
     }
     for reason, tamper in cases.items():
         h, r = json.loads(json.dumps(header)), json.loads(json.dumps(records))

@@ -11,7 +11,7 @@ The proof is a differential: twin games with the same seed, the same commands an
 revealed seed, differing only in their sealing key. Everything a player or spectator can
 get (the revealed seed, every event as their role sees it, the view at every seq, what the
 seed derives) is the same for both, while the secrets differ: so none of it determines
-them. The rulesets come from their own declarations (tests/support/secrecy.py), every one
+them. The rulesets come from their own declarations (`Ruleset.has_secrets`), every one
 with hidden dice or secrets; those whose opening rolls no hidden die are skipped by name.
 """
 
@@ -28,7 +28,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.secrecy import has_secrets
 from umpire.engine import registry
 from umpire.engine.dice import (
     DiceKind,
@@ -55,7 +54,7 @@ KEYS = [bytes([k]) * 32 for k in range(1, 9)]  # the twin's sealing key: the fir
 LIMITED = (Role.PLAYER, Role.SPECTATOR)
 
 SECRET_HOLDING = sorted(
-    name for name in set(registry.available()) | {"counter"} if has_secrets(registry.get(name))
+    name for name in set(registry.available()) | {"counter"} if registry.get(name).has_secrets
 )
 
 

@@ -4,45 +4,20 @@ independent verifier at the first roll of that command, even with the chain re-h
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from tests.support.nonce_forgeries import NONCE_TAMPERS, rolled_game
 from umpire.testing.support.forgery import Cli, counter_game, read_lines, reseal, write_lines
 from umpire.testing.support.verifier import verify
 
 Payload = dict[str, Any]
-# Twenty dice in the forged command's roll: the derivation without the true nonce matches
-# them by chance with odds of 6**-20 (a single d6 would, one time in six).
-ROLL = {"type": "RollDice", "dice": "nd6", "count": 20, "purpose": "twenty dice"}
-
-
-def _rolled_game(cli: Cli) -> str:
-    """A game that binds client entropy (`umpire new` binds a fresh client seed): seq 1
-    created, 2 the client seed bound, 3 the roll command (with its nonce), 4 its roll,
-    5-7 a push, then the reveal."""
-    result = cli("new", "counter", "--json", "--setup", json.dumps({"target": 1000}))
-    assert result.code == 0, result.err
-    game = str(json.loads(result.out)["game_id"])
-    cli.send(game, ROLL)
-    cli.send(game, {"type": "Push"})
-    assert cli("reveal", game).code == 0
-    return game
-
-
-def _changed(payload: Payload) -> None:
-    nonce = payload["nonce"]
-    payload["nonce"] = ("1" if nonce[0] != "1" else "2") + nonce[1:]
-
-
-def _dropped(payload: Payload) -> None:
-    del payload["nonce"]
 
 
 def test_an_honest_export_rederives_every_roll_with_its_commands_nonce(cli: Cli) -> None:
-    path = cli.export(_rolled_game(cli))
+    path = cli.export(rolled_game(cli))
     _, records = read_lines(path)
     # `umpire send` adds a fresh nonce to each command, as the clients do
     commands = [r for r in records if r["type"] == "CommandRecorded"]
@@ -62,12 +37,12 @@ def test_a_waived_game_takes_no_nonce(cli: Cli) -> None:
     assert commands and all("nonce" not in r["payload"] for r in commands)
 
 
-@pytest.mark.parametrize("tamper", [_changed, _dropped], ids=["changed", "dropped"])
+@pytest.mark.parametrize("tamper", list(NONCE_TAMPERS.values()), ids=list(NONCE_TAMPERS))
 @pytest.mark.parametrize("rehash", [False, True], ids=["as edited", "chain re-hashed"])
 def test_a_forged_nonce_fails_the_audit_and_the_verifier(
     cli: Cli, tamper: Callable[[Payload], None], rehash: bool
 ) -> None:
-    header, records = read_lines(cli.export(_rolled_game(cli)))
+    header, records = read_lines(cli.export(rolled_game(cli)))
     assert records[2]["type"] == "CommandRecorded" and records[3]["type"] == "DiceRolled"
     tamper(records[2]["payload"])
     if rehash:

@@ -9,19 +9,17 @@ fails at its seq against the receipts this machine kept (`umpire receipts GAME`)
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from typing import Any
 
 import pytest
 
+from tests.support.receipt_breaks import BREAKS, check_audit, check_verifier, command_of
 from tests.support.receipts import receipts_of, revealed_midway, verdicts
-from umpire.engine.dice import DiceKind, DiceSpec, derive_faces
 from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.testing.support.short_games import every_ruleset
 
 Records = list[dict[str, Any]]
-CHOSEN = bytes(range(100, 132))  # the seed the forger chose for epoch 1
 
 
 def _played(cli: Cli, ruleset: str) -> tuple[dict[str, Any], Records, Any]:
@@ -46,127 +44,26 @@ def test_a_real_export_agrees_with_its_receipts(cli: Cli, ruleset: str) -> None:
     assert "not anchored: no receipts given" in audited
 
 
+def _split(verdict: str) -> tuple[int, str]:
+    code, _, text = verdict.partition(" ")
+    return int(code), text
+
+
 @pytest.mark.parametrize("ruleset", every_ruleset())
-def test_break_1_a_rewrite_from_the_mid_game_reveal_fails_against_receipts(
-    cli: Cli, ruleset: str
+@pytest.mark.parametrize("name", list(BREAKS))
+def test_each_break_fails_against_receipts_and_is_named_without(
+    cli: Cli, ruleset: str, name: str
 ) -> None:
-    """The mid-game reveal's next_commitment pointed at a seed the forger chose, and every
-    server roll after it re-derived under that seed: consistent on its own."""
+    """Breaks 1 to 4 (tests/support/receipt_breaks.py): without receipts, a rewrite from
+    the mid-game reveal and a relabelled roll pass as "OK", a cut log is a "PREFIX", each
+    saying "not anchored"; a downgraded envelope fails on its own. Given the receipts,
+    every one fails at its seq in verify_export.py and `umpire audit --file` alike."""
     header, records, receipts = _played(cli, ruleset)
-    reveal = next(i for i, r in enumerate(records)
-                  if r["type"] == "SeedRevealed" and r["payload"]["next_commitment"])  # fmt: skip
-    records[reveal]["payload"]["next_commitment"] = hashlib.sha256(CHOSEN).hexdigest()
-    for record in records[reveal + 1 :]:
-        p = record["payload"]
-        if record["type"] == "DiceRolled" and p["by"] == "server":
-            spec = DiceSpec(DiceKind(p["kind"]), tuple(p["sides"]), tuple(p["labels"]))
-            p["faces"] = list(derive_faces(CHOSEN, "", p["roll"], spec))
-            p["total"] = (p["faces"][0] * 10 + p["faces"][1] or 100) if p["kind"] == "d100" \
-                else sum(p["faces"])  # fmt: skip
-        if record["type"] == "SeedRevealed":
-            p["seed"] = CHOSEN.hex()
-    header["seed"] = CHOSEN.hex()
-    reseal(header, records, reveal)
-    verified, audited = verdicts(cli, header, records, "rewrite-bare", None)
-    assert verified.startswith("0 OK: ") and "not anchored" in verified, verified
-    assert audited.startswith("0 OK: ") and "not anchored" in audited, audited
-    verified, audited = verdicts(cli, header, records, "rewrite", receipts)
-    seq = reveal + 1
-    assert verified.startswith(f"1 FAILED at seq {seq}: "), verified
-    assert "commitment on line" in verified or "receipt on line" in verified
-    assert audited.startswith("1 ") and f"first divergence at seq {seq} (receipt)" in audited
-
-
-def _command_of(records: Records, index: int) -> int:
-    return max(i for i in range(index) if records[i]["type"] == "CommandRecorded")
-
-
-@pytest.mark.parametrize("ruleset", every_ruleset())
-@pytest.mark.parametrize("how", ["server roll as physical", "opponent_manual_dice"])
-def test_break_2_a_relabelled_roll_fails_against_receipts(cli: Cli, ruleset: str, how: str) -> None:
-    header, records, receipts = _played(cli, ruleset)
-    if how == "server roll as physical":
-        # The generic roll (the player's own): manual_dice flipped, by player, a new face.
-        index = max(i for i, r in enumerate(records) if r["type"] == "DiceRolled")
-        roll = records[index]["payload"]
-        assert roll["by"] == "server" and roll["owner"] == "player"
-        roll["by"] = "player"
-        roll["faces"][0] = roll["faces"][0] % 6 + 1
-        roll["total"] = sum(roll["faces"])
-        first = _command_of(records, index)
-        records[first]["payload"]["manual_dice"] = True
-    else:
-        # The game made to allow the opponent's dice by hand, and the opponent's first
-        # roll (if the openings make one) relabelled physical, its face kept.
-        first = 0
-        records[0]["payload"]["opponent_manual_dice"] = True
-        theirs = [i for i, r in enumerate(records) if r["type"] == "DiceRolled"
-                  and r["payload"]["owner"] == "opponent"]  # fmt: skip
-        if theirs:
-            records[theirs[0]]["payload"]["by"] = "player"
-            records[_command_of(records, theirs[0])]["payload"]["manual_dice"] = True
-            # Every roll of that command is the player's now.
-            command = _command_of(records, theirs[0])
-            for record in records[command + 1 :]:
-                if record["command_id"] != records[command]["command_id"]:
-                    break
-                if record["type"] == "DiceRolled":
-                    record["payload"]["by"] = "player"
-    reseal(header, records, first)
-    verified, audited = verdicts(cli, header, records, "relabel-bare", None)
-    assert verified.startswith("0 OK: ") and "not anchored" in verified, verified
-    assert audited.startswith("0 OK: ") and "not anchored" in audited, audited
-    verified, audited = verdicts(cli, header, records, "relabel", receipts)
-    # The first receipt at or after the relabelled event names it.
-    anchored = sorted(json.loads(line)["head_seq"] for line in receipts.read_text().splitlines()
-                      if '"receipt"' in line)  # fmt: skip
-    seq = min(s for s in anchored if s >= first + 1)
-    assert verified.startswith(f"1 FAILED at seq {seq}: receipt on line"), verified
-    assert "the log was rewritten at or before" in verified
-    assert audited.startswith("1 ") and f"first divergence at seq {seq} (receipt)" in audited
-
-
-@pytest.mark.parametrize("ruleset", every_ruleset())
-@pytest.mark.parametrize("where", ["final reveal", "after the reveal"])
-def test_break_3_a_cut_log_fails_against_receipts(cli: Cli, ruleset: str, where: str) -> None:
-    header, records, receipts = _played(cli, ruleset)
-    if where == "final reveal":
-        keep = len(records) - 1  # ended without its final reveal
-    else:  # cut right after the mid-game reveal
-        reveals = [i for i, r in enumerate(records) if r["type"] == "SeedRevealed"]
-        keep = reveals[0] + 1
-    cut = copy.deepcopy(records[:keep])
-    seeds = [r["payload"]["seed"] for r in cut if r["type"] == "SeedRevealed"]
-    header.update(events=keep, last_hash=cut[-1]["hash"], complete=False, seed=seeds[-1])
-    verified, audited = verdicts(cli, header, cut, "cut-bare", None)
-    assert verified.startswith("0 PREFIX: ") and "not anchored" in verified, verified
-    assert audited.startswith("0 PREFIX: ") and "not anchored" in audited, audited
-    verified, audited = verdicts(cli, header, cut, "cut", receipts)
-    assert verified.startswith(f"1 FAILED at seq {keep + 1}: receipt on line"), verified
-    assert f"the export ends at seq {keep}" in verified
-    assert audited.startswith("1 ") and f"first divergence at seq {keep + 1} (receipt)" in audited
-
-
-@pytest.mark.parametrize("ruleset", every_ruleset())
-@pytest.mark.parametrize("how", ["plain digest", "envelope version 1"])
-def test_break_4_a_downgraded_envelope_fails_with_and_without_receipts(
-    cli: Cli, ruleset: str, how: str
-) -> None:
-    header, records, receipts = _played(cli, ruleset)
-    rolls = [i for i, r in enumerate(records) if r["type"] == "DiceRolled"]
-    index = rolls[0]
-    if how == "plain digest":
-        records[index]["payload"]["hidden"] = True
-        records[index]["committed"] = False
-    else:
-        records[index]["envelope_version"] = 1
-        records[index]["committed"] = False
-    reseal(header, records, index)
-    seq = index + 1
-    for given in (None, receipts):
-        verified, audited = verdicts(cli, header, records, "downgrade", given)
-        assert verified.startswith(f"1 FAILED at seq {seq}: "), verified
-        assert audited.startswith("1 ") and f"first divergence at seq {seq} " in audited, audited
+    expected = BREAKS[name](header, records, receipts)
+    bare = [_split(v) for v in verdicts(cli, header, records, "bare", None)]
+    given = [_split(v) for v in verdicts(cli, header, records, "given", receipts)]
+    check_verifier(expected, bare[0], given[0])
+    check_audit(expected, bare[1], given[1])
 
 
 def test_import_refuses_an_export_the_machines_receipts_contradict(cli: Cli) -> None:
@@ -174,8 +71,8 @@ def test_import_refuses_an_export_the_machines_receipts_contradict(cli: Cli) -> 
     real = write_lines(cli.tmp / "real.jsonl", copy.deepcopy(header), copy.deepcopy(records))
     index = max(i for i, r in enumerate(records) if r["type"] == "DiceRolled")
     records[index]["payload"]["by"] = "player"
-    records[_command_of(records, index)]["payload"]["manual_dice"] = True
-    reseal(header, records, _command_of(records, index))
+    records[command_of(records, index)]["payload"]["manual_dice"] = True
+    reseal(header, records, command_of(records, index))
     forged_path = write_lines(cli.tmp / "forged.jsonl", header, records)
     cli.use_prefix(cli.prefix + "-second")  # another store; this machine's receipts
     refused = cli("import", str(forged_path))

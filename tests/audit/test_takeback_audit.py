@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from umpire.testing.support.forgery import Cli, forged, insert, read_lines, reseal, write_lines
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
+from umpire.testing.support.forgery_kinds import TAKEBACK_FORGERIES
 from umpire.testing.support.verifier import verify
 
 Records = list[dict[str, Any]]
@@ -73,49 +74,13 @@ def test_an_honest_log_with_takebacks_verifies(cli: Cli) -> None:
     assert code == 0 and "2 commands taken back" in out, out
 
 
-def _after_roll(header: dict[str, Any], records: Records) -> int:
-    """A TakeBack batch after the Push (whose roll blocks any takeback) and before the
-    reveal (seqs 13-14), taking the Push back anyway."""
-    push = records[9]  # the Push's CommandRecorded
-    assert push["payload"]["command_type"] == "Push"
-    recorded = {"type": "CommandRecorded", "command_type": "TakeBack", "role": "player",
-                "command": {"type": "TakeBack"}, "manual_dice": False}  # fmt: skip
-    taken = {"type": "CommandTakenBack", "seq": push["seq"], "command_id": push["command_id"],
-             "command_type": "Push", "rule": records[8]["payload"]["rule"]}  # fmt: skip
-    index = 12
-    insert(header, records, index, forged(records[0], recorded, "forged-takeback"))
-    insert(header, records, index + 1, forged(records[0], taken, "forged-takeback"))
-    return index
-
-
-def _wrong_seq(header: dict[str, Any], records: Records) -> int:
-    """The honest takeback at seq 9 edited to name Add 1 (seq 2), not the last command."""
-    records[8]["payload"].update(seq=2, command_id=records[1]["command_id"])
-    return 8
-
-
-def _lone(header: dict[str, Any], records: Records) -> int:
-    """A CommandTakenBack standing alone under its own id (no TakeBack recorded)."""
-    taken = dict(records[8]["payload"], seq=4, command_id=records[3]["command_id"])
-    insert(header, records, 9, forged(records[8], taken, "forged-lone"))
-    return 9
-
-
-# name: (forgery, seq the audit names, its check, seq the verifier names)
-FORGERIES = {
-    "takeback after a roll": (_after_roll, 13, "decision", 14),
-    "takeback naming a command that is not the last": (_wrong_seq, 9, "decision", 9),
-    "lone CommandTakenBack": (_lone, 10, "grammar", 10),
-}
-
-
-@pytest.mark.parametrize("name", list(FORGERIES))
+@pytest.mark.parametrize("name", list(TAKEBACK_FORGERIES))
 def test_a_forged_takeback_fails_the_audit_and_the_verifier(cli: Cli, name: str) -> None:
     game = _game(cli)
     cli.send(game, {"type": "Push"})  # seqs 10-12 (roll at 11)
     assert cli("reveal", game).code == 0  # seq 13
     header, records = read_lines(cli.export(game))
-    forgery, audit_seq, check, verifier_seq = FORGERIES[name]
+    forgery, audit_seq, check, verifier_seq = TAKEBACK_FORGERIES[name]
     reseal(header, records, forgery(header, records))
     path = write_lines(cli.tmp / "forged.jsonl", header, records)
     result = cli("audit", "--file", str(path))

@@ -44,6 +44,13 @@ def verdicts(
     path = write_lines(cli.tmp / f"{name}.jsonl", header, records)
     extra = ("--receipts", str(receipts)) if receipts is not None else ()
     code, verified = verify_with(path, *extra)
+    audited_code, audited = audit_verdict(cli, path, receipts)
+    return f"{code} {' '.join(verified.split())}", f"{audited_code} {audited}"
+
+
+def audit_verdict(cli: Cli, path: Path, receipts: Path | None) -> tuple[int, str]:
+    """`umpire audit --file PATH` (with `--receipts`, if given): its exit code and output,
+    stdout and stderr, on one line."""
+    extra = ("--receipts", str(receipts)) if receipts is not None else ()
     audited = cli("audit", "--file", str(path), *extra)
-    flat = " ".join(f"{audited.out} {audited.err}".split())
-    return f"{code} {' '.join(verified.split())}", f"{audited.code} {flat}"
+    return audited.code, " ".join(f"{audited.out} {audited.err}".split())

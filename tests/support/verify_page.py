@@ -3,10 +3,9 @@ verifier/verify_export.py: real exports of every ruleset and the suite's forgery
 (tests/audit: test_forgery_kinds.py, test_verifier.py, test_takeback_audit.py), written
 as files, verified by both, their verdicts compared.
 
-The forgeries are the ones those tests make, rebuilt here from the same helpers
-(tests/support/forgery.py), so that a test outside tests/audit can use them without
-importing a test module. Each returns the header and records of a forged export (the
-chain re-sealed where the suite's forgery re-seals it)."""
+The forgeries those tests make are theirs, from one copy (tests/support/forgery_kinds.py),
+re-sealed where they re-seal them; the ones only this comparison makes (of any ruleset's
+ended game) are below. Each edits a copy of an export's header and records in place."""
 
 from __future__ import annotations
 
@@ -16,11 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tests.support.browser import wait_for
-from umpire.engine.dice import d6, derive_faces
+from tests.support.nonce_forgeries import NONCE_TAMPERS, TWENTY_DICE, rolled_game
+from umpire.engine import registry
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.drivers import start_setup
 from umpire.testing.support.forgery import (
     Cli,
     counter_game,
@@ -32,12 +34,30 @@ from umpire.testing.support.forgery import (
     reseal,
     write_lines,
 )
+from umpire.testing.support.forgery_kinds import (
+    COUNTER_TAMPERS,
+    GRAMMAR_FORGERIES,
+    SYSTEM_BATCH_FORGERIES,
+    TAKEBACK_FORGERIES,
+    NotApplicable,
+    bind_in_waived_game,
+    cut,
+    half,
+    readable_roll_number,
+    relabelled_opponent_roll,
+    second_end,
+    second_end_in_batch,
+    secret_with_plain_digest,
+    uncommitted_hidden_roll,
+    version_1_after_version_2,
+)
 from umpire.testing.support.short_games import short_game
 from umpire.testing.support.verifier import verify, verify_with
 
 Header = dict[str, Any]
 Records = list[dict[str, Any]]
 Forgery = Callable[[Header, Records], None]  # edits a copy of an export in place
+ForgeryAt = Callable[[Header, Records], int]  # ... and returns the index to re-seal from
 TIMEOUT = 60_000  # ms for the page to verify one file (a loaded 2-core machine)
 
 
@@ -60,9 +80,29 @@ def make_cli(
 # -- the page -----------------------------------------------------------------------------
 
 
-async def page_verdict(page: Any, path: Path, commitment: str = "") -> tuple[int, str]:
-    """Verify `path` through the page's file input, as a person would; (exit code the
-    page states, the verifier line it shows), the same shape as verify_export.py's."""
+async def page_receipts(page: Any, receipts: Path | None) -> None:
+    """Give the page `receipts` through its receipts input (None: forget any given), and
+    wait until it has read them (and verified the chosen export again, if any)."""
+    given = str(await page.evaluate("document.body.dataset.receipts || ''"))
+    if receipts is None and not given:
+        return
+    loads = int(await page.evaluate("Number(document.body.dataset.receiptsLoads || 0)"))
+    if receipts is None:
+        await page.click("#receipts-clear")
+    else:
+        await page.set_input_files("#receipts-file", str(receipts))
+    await wait_for(
+        page, f"Number(document.body.dataset.receiptsLoads || 0) > {loads}", timeout=TIMEOUT
+    )
+
+
+async def page_verdict(
+    page: Any, path: Path, commitment: str = "", receipts: Path | None = None
+) -> tuple[int, str]:
+    """Verify `path` through the page's file input, as a person would, with `receipts`
+    given through the receipts input (or none); (exit code the page states, the verifier
+    line it shows), the same shape as verify_export.py's."""
+    await page_receipts(page, receipts)
     runs = int(await page.evaluate("Number(document.body.dataset.runs || 0)"))
     await page.fill("#commitment", commitment)
     await page.set_input_files("#export-file", str(path))
@@ -71,18 +111,23 @@ async def page_verdict(page: Any, path: Path, commitment: str = "") -> tuple[int
     return code, str(await page.inner_text("#line"))
 
 
-def python_verdict(path: Path, commitment: str = "") -> tuple[int, str]:
+def python_verdict(
+    path: Path, commitment: str = "", receipts: Path | None = None
+) -> tuple[int, str]:
     """verify_export.py's exit code and first output line on `path`."""
-    code, out = verify_with(path, "--commitment", commitment) if commitment else verify(path)
+    args = ["--commitment", commitment] if commitment else []
+    if receipts is not None:
+        args += ["--receipts", str(receipts)]
+    code, out = verify_with(path, *args) if args else verify(path)
     return code, out.strip().splitlines()[0] if out.strip() else ""
 
 
 def same_verdict(python: tuple[int, str], browser: tuple[int, str]) -> bool:
     """Both verifiers agree: the same exit code and line; for a file neither can read
-    (exit 2), or payload bytes that do not decode, the same exit code and seq (the
-    exception's wording is Python's own)."""
+    (exit 2), or payload bytes that do not decode, the same exit code, seq and words up to
+    the exception's own (Python's wording, in parentheses)."""
     if python[0] == 2 and browser[0] == 2:
-        return browser[1].startswith("FAILED at seq 0: the file is not a readable export")
+        return python[1].split(" (")[0] == browser[1].split(" (")[0]
     undecoded = ": payload_b64 does not decode: "  # then the decoder's own words
     if undecoded in python[1] and undecoded in browser[1]:
         return python[0] == browser[0] and (
@@ -99,10 +144,6 @@ def _rolls(records: Records) -> list[int]:
     return [i for i, r in enumerate(records) if r["type"] == "DiceRolled"]
 
 
-class NotApplicable(Exception):
-    """The game holds nothing this forgery edits (e.g. no committed event)."""
-
-
 def _first(indices: list[int], what: str) -> int:
     if not indices:
         raise NotApplicable(what)
@@ -114,70 +155,27 @@ def _server_roll(records: Records) -> int:
     return _first([i for i in rolls if records[i]["payload"].get("by") != "player"], "server roll")
 
 
-def uncommitted_hidden_roll(header: Header, records: Records) -> None:
-    rolls = _rolls(records)
-    index = ([i for i in rolls if records[i]["payload"]["hidden"]] or rolls)[0]
-    records[index]["payload"]["hidden"] = True
-    records[index]["committed"] = False
-    reseal(header, records, index)
+def _resealed(forgery: ForgeryAt) -> Forgery:
+    """A forgery of tests/support/forgery_kinds.py, re-sealed from what it edited."""
+
+    def edit(header: Header, records: Records) -> None:
+        reseal(header, records, forgery(header, records))
+
+    return edit
 
 
-def version_1_after_version_2(header: Header, records: Records) -> None:
-    index = len(records) // 2
-    records[index]["envelope_version"] = 1
-    records[index]["committed"] = False
-    reseal(header, records, index)
+def _cut_to(keep: Callable[[Records], int], complete: bool) -> Forgery:
+    def edit(header: Header, records: Records) -> None:
+        cut(header, records, keep(records))
+        if not complete:
+            header["complete"] = False
 
-
-def _cut(header: Header, records: Records, keep: int, complete: bool) -> None:
-    del records[keep:]
-    header["events"] = keep
-    header["last_hash"] = records[-1]["hash"]
-    if not complete:
-        header["complete"] = False
-
-
-def _half(records: Records) -> int:
-    return max(
-        i for i, r in enumerate(records[: len(records) // 2]) if r["type"] == "CommandRecorded"
-    )
-
-
-def cut_final_reveal(header: Header, records: Records) -> None:
-    _cut(header, records, len(records) - 1, True)
-
-
-def cut_final_reveal_prefix(header: Header, records: Records) -> None:
-    _cut(header, records, len(records) - 1, False)
-
-
-def cut_half(header: Header, records: Records) -> None:
-    _cut(header, records, _half(records), True)
-
-
-def cut_half_prefix(header: Header, records: Records) -> None:
-    _cut(header, records, _half(records), False)
-
-
-def secret_with_plain_digest(header: Header, records: Records) -> None:
-    secret = [i for i, r in enumerate(records) if header["secrecy"][r["type"]] == "secret"]
-    index = secret[0] if secret else _first([i for i, r in enumerate(records)
-                                             if r["committed"]], "committed event")  # fmt: skip
-    records[index]["committed"] = False
-    reseal(header, records, index)
-
-
-def bind_in_waived_game(header: Header, records: Records) -> None:
-    bind = forged(records[1], {"type": "ClientSeedBound", "epoch": 0, "client_seed": "x"},
-                  "umpire:bind:0")  # fmt: skip
-    insert(header, records, 1, bind)
-    reseal(header, records, 1)
+    return edit
 
 
 def _readable_roll_number(value: Any) -> Forgery:
     def forgery(header: Header, records: Records) -> None:
-        index = _first([i for i in _rolls(records) if records[i]["payload"]["roll"] == 1], "roll 1")
-        records[index]["payload"]["roll"] = value  # only the readable copy lies
+        readable_roll_number(records, value)  # only the readable copy lies
         header["_raw"] = True
 
     return forgery
@@ -222,17 +220,6 @@ def _edited_readable_only(header: Header, records: Records) -> None:
 
 
 _END = {"type": "GameEnded", "result": "the bot won after all", "rule": ""}
-
-
-def _second_end(header: Header, records: Records) -> None:
-    insert(header, records, len(records), forged(records[-2], dict(_END), "forged-end"))
-    reseal(header, records, len(records) - 1)
-
-
-def _second_end_in_batch(header: Header, records: Records) -> None:
-    end = next(i for i, r in enumerate(records) if r["type"] == "GameEnded")
-    insert(header, records, end + 1, forged(records[end], dict(_END), records[end]["command_id"]))
-    reseal(header, records, end + 1)
 
 
 def _end_in_no_batch(header: Header, records: Records) -> None:
@@ -287,14 +274,14 @@ def _chain_as_edited(header: Header, records: Records) -> None:
 
 
 EVERY_RULESET: dict[str, Forgery] = {
-    "uncommitted hidden roll": uncommitted_hidden_roll,
-    "version 1 envelope after version 2": version_1_after_version_2,
-    "cut before the final reveal, still called complete": cut_final_reveal,
-    "cut before the final reveal, called a prefix": cut_final_reveal_prefix,
-    "cut in half, still called complete": cut_half,
-    "cut in half, called a prefix": cut_half_prefix,
-    "secret event with a plain digest": secret_with_plain_digest,
-    "client seed bound in a waived game": bind_in_waived_game,
+    "uncommitted hidden roll": _resealed(uncommitted_hidden_roll),
+    "version 1 envelope after version 2": _resealed(version_1_after_version_2),
+    "cut before the final reveal, still called complete": _cut_to(lambda r: len(r) - 1, True),
+    "cut before the final reveal, called a prefix": _cut_to(lambda r: len(r) - 1, False),
+    "cut in half, still called complete": _cut_to(half, True),
+    "cut in half, called a prefix": _cut_to(half, False),
+    "secret event with a plain digest": _resealed(secret_with_plain_digest),
+    "client seed bound in a waived game": _resealed(bind_in_waived_game),
     "readable 1.0 for 1": _readable_roll_number(1.0),
     "readable true for 1": _readable_roll_number(True),
     "changed server face, as edited": lambda h, r: _face(h, r, False),
@@ -304,8 +291,8 @@ EVERY_RULESET: dict[str, Forgery] = {
     "changed revealed seed, as edited": lambda h, r: _changed_seed(h, r, False),
     "changed revealed seed, chain re-hashed": lambda h, r: _changed_seed(h, r, True),
     "readable payload edited, not the bytes": _edited_readable_only,
-    "second GameEnded after the end": _second_end,
-    "second GameEnded inside the ending batch": _second_end_in_batch,
+    "second GameEnded after the end": _resealed(second_end),
+    "second GameEnded inside the ending batch": _resealed(second_end_in_batch),
     "GameEnded in no command's batch": _end_in_no_batch,
     "server roll relabelled as the player's": _relabelled_roll,
     "server roll and its command relabelled": _relabelled_command,
@@ -327,7 +314,9 @@ def write(path: Path, header: Header, records: Records) -> Path:
 
 
 def every_ruleset_files(cli: Cli, ruleset: str) -> dict[str, Path]:
-    """An honest ended game of `ruleset` and each forgery of it, as files."""
+    """An honest ended game of `ruleset` and each forgery of it, as files; and the same
+    game played with client entropy bound (every command carries a nonce) and its generic
+    roll's nonce changed and dropped."""
     honest = cli.export(short_game(cli, ruleset))
     header, records = read_lines(honest)
     files = {"honest": honest}
@@ -338,6 +327,52 @@ def every_ruleset_files(cli: Cli, ruleset: str) -> dict[str, Path]:
         except NotApplicable:
             continue  # e.g. a game that commits nothing has no commitment to strip
         files[name] = write(cli.tmp / f"{ruleset}-{n}.jsonl", h, r)
+    bound = cli.export(_bound_game(cli, ruleset))
+    files["client entropy bound counter"] = bound
+    header, records = read_lines(bound)
+    command = next(i for i, r in enumerate(records) if r["type"] == "CommandRecorded"
+                   and r["payload"]["command_type"] == "RollDice")  # fmt: skip
+    assert records[command]["payload"]["nonce"], records[command]
+    for name, tamper in NONCE_TAMPERS.items():
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        tamper(r[command]["payload"])
+        reseal(h, r, command)
+        files[f"roll's nonce {name}, chain re-hashed"] = write(
+            cli.tmp / f"{ruleset}-nonce-{name}.jsonl", h, r
+        )
+    return files
+
+
+def _bound_game(cli: Cli, ruleset: str) -> str:
+    """`short_game` with client entropy bound (`umpire new` binds a client seed, `umpire
+    send` sends a nonce with each command, as every client does)."""
+    made = cli("new", ruleset, "--json", "--setup", json.dumps(start_setup(ruleset)))
+    assert made.code == 0, made.err
+    game = str(json.loads(made.out)["game_id"])
+    for command in registry.get(ruleset).openings:
+        cli.send(game, msgspec.to_builtins(command))
+    # Twenty dice: a changed nonce re-derives the same faces with odds of 6**-20 (2d6:
+    # one time in 36), so its forgery fails every time.
+    cli.send(game, TWENTY_DICE)
+    cli.send(game, {"type": "EndGame", "result": "nonce test over"})
+    return game
+
+
+def nonce_files(cli: Cli) -> dict[str, Path]:
+    """tests/audit/test_nonce_forgery.py's game (twenty dice under one nonce) and its
+    forged nonces, as edited and with the chain re-hashed."""
+    honest = cli.export(rolled_game(cli))
+    header, records = read_lines(honest)
+    files = {"nonced counter": honest}
+    assert records[2]["type"] == "CommandRecorded" and records[2]["payload"]["nonce"]
+    for name, tamper in NONCE_TAMPERS.items():
+        for rehash in (False, True):
+            h, r = copy.deepcopy(header), copy.deepcopy(records)
+            tamper(r[2]["payload"])
+            if rehash:
+                reseal(h, r, 2)
+            how = "chain re-hashed" if rehash else "as edited"
+            files[f"nonce {name}, {how}"] = write(cli.tmp / f"nonce-{name}-{rehash}.jsonl", h, r)
     return files
 
 
@@ -345,37 +380,14 @@ def every_ruleset_files(cli: Cli, ruleset: str) -> dict[str, Path]:
 # -- test_takeback_audit.py, over the games they play --------------------------------------
 
 
-def _lone_roll(header: Header, records: Records) -> None:
-    """test_verifier: a DiceRolled as its own batch before EndGame, burning roll #3."""
-    seed = bytes.fromhex(records[14]["payload"]["seed"])
-    roll = dict(records[10]["payload"], roll=3, purpose="bot push")
-    roll["faces"] = list(derive_faces(seed, records[0]["payload"]["client_seed"], 3, d6()))
-    roll["total"] = sum(roll["faces"])
-    insert(header, records, 12, forged(records[11], roll, "forged-roll"))
-    reseal(header, records, 12)
-
-
-def _forged_decision(header: Header, records: Records) -> None:
-    """test_verifier: a decision inserted after the first push, under its own id."""
-    insert(header, records, 4, forged(records[3], {"type": "counter.Added", "amount": 6},
-                                      "forged-decision"))  # fmt: skip
-    reseal(header, records, 4)
-
-
 def ended_counter_files(cli: Cli) -> dict[str, Path]:
     """test_verifier's grammar forgeries of `ended_counter_game`."""
     honest = cli.export(ended_counter_game(cli))
     header, records = read_lines(honest)
     files = {"ended counter": honest}
-    cases: dict[str, Forgery] = {
-        "lone DiceRolled burning a roll": _lone_roll,
-        "second GameEnded after the end": _second_end,
-        "second GameEnded inside the ending batch": _second_end_in_batch,
-        "forged decision under its own id": _forged_decision,
-    }
-    for n, (name, forgery) in enumerate(cases.items()):
+    for n, (name, (forgery, _)) in enumerate(GRAMMAR_FORGERIES.items()):
         h, r = copy.deepcopy(header), copy.deepcopy(records)
-        forgery(h, r)
+        reseal(h, r, forgery(h, r))
         files[name] = write(cli.tmp / f"ended-{n}.jsonl", h, r)
     return files
 
@@ -387,32 +399,10 @@ def revealed_counter_files(cli: Cli) -> dict[str, Path]:
     header, records = read_lines(honest)
     files = {"revealed counter": honest}
 
-    def face(seq: int) -> Callable[[Records], None]:
-        def edit(r: Records) -> None:
-            payload = r[seq - 1]["payload"]
-            payload["faces"] = [f % 6 + 1 for f in payload["faces"]]
-            payload["total"] = sum(payload["faces"])
-
-        return edit
-
-    def swap(r: Records) -> None:
-        r[2], r[5] = r[5], r[2]
-
-    def seed(r: Records) -> None:
-        payload = r[12]["payload"]
-        payload["seed"] = ("0" if payload["seed"][0] != "0" else "1") + payload["seed"][1:]
-
-    tampers: dict[str, Callable[[Records], None]] = {
-        "changed public face": face(3),
-        "changed hidden face": face(6),
-        "deleted roll": lambda r: r.__delitem__(2),
-        "swapped rolls": swap,
-        "changed revealed seed": seed,
-    }
-    for n, (name, tamper) in enumerate(tampers.items()):
+    for n, (name, (tamper, seq, _, _)) in enumerate(COUNTER_TAMPERS.items()):
         for rehash in (False, True):
             h, r = copy.deepcopy(header), copy.deepcopy(records)
-            tamper(r)
+            tamper(r, seq)
             if rehash:
                 renumber(h, r)
                 reseal(h, r, 0)
@@ -431,13 +421,7 @@ def bound_counter_files(cli: Cli) -> dict[str, Path]:
     assert cli("reveal", game).code == 0
     header, records = read_lines(cli.export(game))
     files = {"bound counter": cli.export(game)}
-    cases: dict[str, Callable[[Records], None]] = {
-        "bind renamed": lambda r: r[1].update(command_id="umpire:bind:1"),
-        "reveal renamed": lambda r: r[5].update(command_id="my-reveal"),
-        "bind after the roll": lambda r: r.insert(4, r.pop(1)),
-        "reserved command id": lambda r: [x.update(command_id="umpire:push") for x in r[2:5]],
-    }  # fmt: skip
-    for n, (name, edit) in enumerate(cases.items()):
+    for n, (name, (edit, _, _)) in enumerate(SYSTEM_BATCH_FORGERIES.items()):
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         edit(r)
         renumber(h, r)
@@ -475,33 +459,9 @@ def takeback_files(cli: Cli) -> dict[str, Path]:
     header, records = read_lines(honest)
     files = {"takeback counter": honest}
 
-    def after_roll(h: Header, r: Records) -> None:
-        push = r[9]
-        recorded = {"type": "CommandRecorded", "command_type": "TakeBack", "role": "player",
-                    "command": {"type": "TakeBack"}, "manual_dice": False}  # fmt: skip
-        taken = {"type": "CommandTakenBack", "seq": push["seq"], "command_id": push["command_id"],
-                 "command_type": "Push", "rule": r[8]["payload"]["rule"]}  # fmt: skip
-        insert(h, r, 12, forged(r[0], recorded, "forged-takeback"))
-        insert(h, r, 13, forged(r[0], taken, "forged-takeback"))
-        reseal(h, r, 12)
-
-    def wrong_seq(h: Header, r: Records) -> None:
-        r[8]["payload"].update(seq=2, command_id=r[1]["command_id"])
-        reseal(h, r, 8)
-
-    def lone(h: Header, r: Records) -> None:
-        taken = dict(r[8]["payload"], seq=4, command_id=r[3]["command_id"])
-        insert(h, r, 9, forged(r[8], taken, "forged-lone"))
-        reseal(h, r, 9)
-
-    cases: dict[str, Forgery] = {
-        "takeback after a roll": after_roll,
-        "takeback naming a command that is not the last": wrong_seq,
-        "lone CommandTakenBack": lone,
-    }
-    for n, (name, forgery) in enumerate(cases.items()):
+    for n, (name, (forgery, _, _, _)) in enumerate(TAKEBACK_FORGERIES.items()):
         h, r = copy.deepcopy(header), copy.deepcopy(records)
-        forgery(h, r)
+        reseal(h, r, forgery(h, r))
         files[name] = write(cli.tmp / f"takeback-{n}.jsonl", h, r)
     return files
 
@@ -534,13 +494,10 @@ def running_counter_files(cli: Cli) -> dict[str, Path]:
     files = {"running counter": exported}
     header, records = read_lines(exported)
     h, r = copy.deepcopy(header), copy.deepcopy(records)
-    r[1]["payload"]["manual_dice"] = True
-    r[2]["payload"]["by"] = "player"
-    reseal(h, r, 1)
+    reseal(h, r, relabelled_opponent_roll(r, with_command=True))
     files["opponent's roll relabelled with its command"] = write(cli.tmp / "rel1.jsonl", h, r)
     h, r = copy.deepcopy(header), copy.deepcopy(records)
-    r[2]["payload"]["by"] = "player"
-    reseal(h, r, 2)
+    reseal(h, r, relabelled_opponent_roll(r, with_command=False))
     files["opponent's roll relabelled alone"] = write(cli.tmp / "rel2.jsonl", h, r)
     made = cli("new", "counter", "--json", "--setup", '{"target": 40}', "--allow-opponent-dice")
     allowed = json.loads(made.out)["game_id"]

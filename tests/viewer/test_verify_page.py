@@ -1,13 +1,16 @@
 """The browser verifier (issue #30 item 6): /verify, a static page under the viewer's
 policy, verifies an export with WebCrypto and says what verifier/verify_export.py says,
-word for word, on real exports of every ruleset and on every forgery kind of the suite
-(tests/support/verify_page.py rebuilds those of tests/audit). Each file goes in through
-the page's file input, as a person would choose it. A saved copy of the page works from
+word for word, on real exports of every ruleset (their commands with nonces, and without)
+and on every forgery kind of the suite (those of tests/audit from the same support modules),
+with and without the player's receipts (issue #30 item 1). Each file goes in through the
+page's file inputs, as a person would choose it. A saved copy of the page works from
 file:// with the network off."""
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import json
 import shutil
 import urllib.request
 from collections.abc import AsyncIterator
@@ -17,12 +20,16 @@ from typing import Any
 import pytest
 
 from tests.support.browser import wait_for
+from tests.support.receipt_breaks import BREAKS, Break, check_audit, check_verifier
+from tests.support.receipts import audit_verdict, receipts_of, revealed_midway
 from tests.support.verify_page import (
     bound_counter_files,
     ended_counter_files,
     every_ruleset_files,
     make_cli,
     malformed_files,
+    nonce_files,
+    page_receipts,
     page_verdict,
     python_verdict,
     revealed_counter_files,
@@ -35,7 +42,7 @@ from tests.support.verify_page import (
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.http import CONTENT_SECURITY_POLICY
-from umpire.testing.support.forgery import Cli
+from umpire.testing.support.forgery import Cli, read_lines, write_lines
 from umpire.testing.support.short_games import every_ruleset
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
@@ -144,10 +151,11 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
 
 async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cli: Cli) -> None:
     """test_verifier.py's tampers (as edited and re-hashed), grammar and system-batch
-    forgeries and relabelled rolls, and test_takeback_audit.py's forged takebacks."""
+    forgeries and relabelled rolls, test_takeback_audit.py's forged takebacks, and
+    test_nonce_forgery.py's game (its commands' nonces) with its nonce changed or dropped."""
     files: dict[str, Path] = {}
     for make in (ended_counter_files, revealed_counter_files, bound_counter_files,
-                 takeback_files, running_counter_files):  # fmt: skip
+                 takeback_files, running_counter_files, nonce_files):  # fmt: skip
         files.update(await asyncio.to_thread(make, cli))
     assert await _disagreements(verifier, files) == []
 
@@ -205,6 +213,108 @@ async def test_the_kept_commitment_catches_a_rewritten_log(verifier: Any, cli: C
     await wait_for(verifier, f"Number(document.body.dataset.runs) > {runs + 1}")
     assert await verifier.get_attribute("#verdict", "data-state") == "prefix"
     assert "the seed commitment is the one given" in await verifier.inner_text("#line")
+
+
+def _breaks(cli: Cli, ruleset: str) -> tuple[Path, Path, dict[str, tuple[Path, Break]]]:
+    """`revealed_midway` of `ruleset` exported, its receipts, and each break of it as a
+    file with what the verifiers must say of it."""
+    game = revealed_midway(cli, ruleset)
+    receipts = receipts_of(cli, game)
+    honest = cli.export(game)
+    header, records = read_lines(honest)
+    forged: dict[str, tuple[Path, Break]] = {}
+    for n, (name, make) in enumerate(BREAKS.items()):
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        expected = make(h, r, receipts)
+        forged[name] = (write_lines(cli.tmp / f"{ruleset}-break-{n}.jsonl", h, r), expected)
+    return honest, receipts, forged
+
+
+def _receipt_cases(cli: Cli) -> tuple[Path, Path, dict[str, str]]:
+    """An export of `revealed_midway`, its receipts, and receipts files that are damaged,
+    empty, not receipts, or of another game (and one with CRLF line ends, which stands)."""
+    game = revealed_midway(cli, "counter")
+    receipts = receipts_of(cli, game)
+    path = cli.export(game)
+    other = receipts_of(cli, revealed_midway(cli, "counter"))
+    lines = receipts.read_text().splitlines()
+    damaged = [lines[0], json.dumps({"kind": "receipt", "reply": "accepted", "head_seq": 0})]
+    receipt = next(line for line in lines if '"receipt"' in line)
+    floated = dict(json.loads(receipt), head_seq=1.0)
+    cases = {
+        "damaged": "\n".join(damaged) + "\n",
+        "empty": "",
+        "an export": path.read_text(),
+        "a float head_seq": "\n".join([lines[0], json.dumps(floated)]) + "\n",
+        "not JSON": lines[0] + "\nnot json\n",
+        "CRLF and blank lines": "\r\n\r\n".join(lines) + "\r\n",
+        "another game's": other.read_text(),
+    }
+    return path, receipts, cases
+
+
+@pytest.mark.parametrize("ruleset", every_ruleset())
+async def test_every_verifier_fails_each_break_given_the_players_receipts(
+    verifier: Any, cli: Cli, ruleset: str
+) -> None:
+    """Issue #30's acceptance, for all three verifiers over a game of every ruleset with a
+    mid-game reveal: each forgery kind of breaks 1 to 4 (tests/support/receipt_breaks.py)
+    fails `umpire audit --file`, verify_export.py and the page at its seq given the
+    player's receipts (`umpire receipts GAME`); without them, each says what it could not
+    check ("not anchored"), a cut log is a prefix, a downgrade fails on its own. The page
+    says verify_export.py's line word for word, in one browser session."""
+    honest, receipts, forged = await asyncio.to_thread(_breaks, cli, ruleset)
+    events = len(read_lines(honest)[1])
+    verdicts: dict[tuple[str, bool], tuple[int, str]] = {}
+    for given in (receipts, None):  # all with the receipts, then all without
+        for name, path in [("honest", honest), *((k, v[0]) for k, v in forged.items())]:
+            python = await asyncio.to_thread(python_verdict, path, "", given)
+            browser = await page_verdict(verifier, path, "", given)
+            assert same_verdict(python, browser), (name, python, browser)
+            verdicts[name, given is not None] = browser
+    code, line = verdicts["honest", True]
+    assert code == 0 and line.startswith("OK: "), line
+    assert f"agree, up to seq {events}" in line and "anchored by nothing" not in line
+    assert "not anchored: no receipts given" in verdicts["honest", False][1]
+    for name, (path, expected) in forged.items():
+        check_verifier(expected, verdicts[name, False], verdicts[name, True])
+        audited = [await asyncio.to_thread(audit_verdict, cli, path, given)
+                   for given in (None, receipts)]  # fmt: skip
+        check_audit(expected, audited[0], audited[1])
+
+
+async def test_the_page_takes_receipts_as_verify_export_does(verifier: Any, cli: Cli) -> None:
+    """A receipts file that is damaged, empty, not a receipts file, or of another game: the
+    same verdict (exit 2, the same words); a receipts file dropped on the page is read,
+    and forgotten with the button."""
+    path, receipts, cases = await asyncio.to_thread(_receipt_cases, cli)
+    for n, (name, text) in enumerate(cases.items()):
+        given = cli.tmp / f"receipts-{n}.jsonl"
+        given.write_text(text)
+        python = await asyncio.to_thread(python_verdict, path, "", given)
+        browser = await page_verdict(verifier, path, "", given)
+        assert same_verdict(python, browser), (name, python, browser)
+        if name == "CRLF and blank lines":
+            assert python[0] == 0 and "anchored: " in python[1], python
+        else:
+            assert python[0] == 2 and python[1].startswith("FAILED at seq 0: the receipts"), python
+    assert await verifier.get_attribute("#verdict", "data-state") == "receipts"
+    # Dropped on the page: read, and the export verified again against them.
+    await page_receipts(verifier, None)
+    loads = int(await verifier.evaluate("Number(document.body.dataset.receiptsLoads)"))
+    dropped = await verifier.evaluate_handle(
+        "(text) => { const dt = new DataTransfer();"
+        " dt.items.add(new File([text], 'mine.receipts.jsonl')); return dt; }",
+        receipts.read_text(),
+    )
+    await verifier.dispatch_event("#receipts-drop", "drop", {"dataTransfer": dropped})
+    await wait_for(verifier, f"Number(document.body.dataset.receiptsLoads) > {loads}")
+    assert await verifier.inner_text("#receipts-name") == "receipts: mine.receipts.jsonl"
+    assert (await verifier.inner_text("#line")) == (
+        await asyncio.to_thread(python_verdict, path, "", receipts)
+    )[1]
+    await page_receipts(verifier, None)
+    assert "not anchored: no receipts given" in await verifier.inner_text("#line")
 
 
 async def test_a_saved_copy_verifies_from_file_with_the_network_off(
