@@ -608,6 +608,16 @@
     };
   }
 
+  async function roll_key(seed, sealing_key, sealed_hidden) {
+    // Section 3: which key a server roll derives from. A hidden roll of a game whose
+    // GameCreated holds a `sealing_commitment` takes HMAC(sealing key, "umpire-hidden-dice")
+    // (null until the final reveal publishes the sealing key); every other roll its
+    // epoch's seed.
+    if (!sealed_hidden) return seed;
+    if (sealing_key === null) return null;
+    return hmac(sealing_key, utf8("umpire-hidden-dice"));
+  }
+
   async function server_faces(seed, client_seed, nonce, n, kind, sides) {
     // Section 5: the faces of server roll n. `seed` is the roll's epoch's seed (32 raw
     // bytes), `client_seed` the epoch's client seed ("" when waived), `nonce` the nonce
@@ -1103,6 +1113,7 @@
     let waived = false; // the game waived client entropy: every epoch's client seed is ""
     let final = false; // the final reveal,
     let sealing_key = new Uint8Array(0); // and the sealing key it publishes
+    let sealing_commitment = ""; // a game's hidden rolls derive from its sealing key (section 3)
     for (const ev of events) {
       const r = ev.record;
       const p = ev.payload;
@@ -1110,6 +1121,7 @@
       if (type === "GameCreated") {
         if (!py_eq(req(r, "seq"), 1)) throw new Failure(r.seq, "GameCreated after seq 1");
         commitments.push(req(p, "seed_commitment"));
+        sealing_commitment = get(p, "sealing_commitment", "");
         waived = py_eq(get(p, "client_entropy"), "waived");
         if (py_truthy(get(p, "client_seed"))) client_seeds.set(0, p.client_seed); // an old log
       } else if (type === "ClientSeedBound") {
@@ -1139,6 +1151,9 @@
             if (!(exc instanceof NotReadable) || exc.kind !== "ValueError") throw exc;
             throw new Failure(r.seq, "the sealing key is not hex");
           }
+          if (py_truthy(sealing_commitment) && !py_eq(await sha256_hex(sealing_key), sealing_commitment)) {
+            throw new Failure(r.seq, "the sealing key does not match GameCreated's sealing_commitment");
+          }
         }
       }
     }
@@ -1157,10 +1172,11 @@
         }
         continue;
       }
-      // A hidden roll opens with its epoch's seed; a ruleset secret with the sealing key of
-      // the final reveal (a log without one: its epoch's seed), never before it.
+      // A ruleset secret, and a hidden roll of a game with a sealing commitment, open with
+      // the sealing key of the final reveal (a log without one: its epoch's seed), never
+      // before it; an older game's hidden roll with its epoch's seed.
       let seed;
-      if (r.type === "DiceRolled") seed = epochs.seed_of(r.seq);
+      if (r.type === "DiceRolled" && !py_truthy(sealing_commitment)) seed = epochs.seed_of(r.seq);
       else seed = final ? (sealing_key.length ? sealing_key : epochs.seed_of(r.seq)) : null;
       if (seed === null) {
         pending += 1;
@@ -1192,10 +1208,13 @@
       const key = hash_key(req(r, "command_id"));
       const nonce = nonces.has(key) ? nonces.get(key) : "";
       if (typeof nonce !== "string") throw new Failure(r.seq, "its command's nonce is not a string");
-      const faces = await server_faces(seed, client_seed, nonce, p.roll, req(p, "kind"), req(p, "sides"));
+      const sealed_hidden = py_truthy(sealing_commitment) && get(p, "hidden") === true;
+      const roll_from = await roll_key(seed, final ? sealing_key : null, sealed_hidden);
+      if (roll_from === null) continue; // a hidden roll: checked once the final reveal opens its key
+      const faces = await server_faces(roll_from, client_seed, nonce, p.roll, req(p, "kind"), req(p, "sides"));
       if (!py_eq(faces, req(p, "faces")) || !py_eq(total_of(p.kind, faces), req(p, "total"))) {
         const gives = nonce ? " and its command's nonce give" : " gives";
-        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), the seed${gives} ${py_str(faces)}`);
+        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), its key${gives} ${py_str(faces)}`);
       }
       checked += 1;
       with_nonce += nonce ? 1 : 0;

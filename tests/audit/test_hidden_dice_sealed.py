@@ -190,7 +190,7 @@ def test_the_worked_example_of_section_3() -> None:
         del sys.modules[spec.name]
     key = verifier.roll_key(SEED, SEED, sealed_hidden=True)
     assert key == hidden
-    assert verifier.server_faces(key, "alice", 0, "d6", [6]) == [int(values[2])]
+    assert verifier.server_faces(key, "alice", "", 0, "d6", [6]) == [int(values[2])]
     example = flat[flat.index("Worked example (hidden rolls)") :][:1200]
     assert f"face **{values[2]}**" in example and f"face {values[3]}" in example
 
