@@ -145,7 +145,7 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
     code, line = await page_verdict(verifier, files["changed server face, chain re-hashed"])
     assert code == 1 and await verifier.get_attribute("#verdict", "data-state") == "failed"
     seq = await verifier.get_attribute("#verdict", "data-seq")
-    assert line.startswith(f"FAILED at seq {seq}: server roll ") and "the seed gives" in line
+    assert line.startswith(f"FAILED at seq {seq}: server roll ") and "its key gives" in line
     await verifier.screenshot(path=str(artifacts / f"verify-{ruleset}-failed.png"), full_page=True)
 
 
