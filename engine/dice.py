@@ -324,15 +324,15 @@ class UnboundDice:
     def roll(
         self, spec: DiceSpec, *, purpose: str, rule: str, owner: Owner, hidden: bool = False
     ) -> DiceRolled:
-        """Refuse: the faces would come from the server's seed alone."""
+        """Refuse: the faces would come from the server's seed alone. The refusal names
+        no roll (kind, purpose, rule): which roll a command would make next can depend on
+        what the player's view hides (issue #30 item 5, as for a refused command)."""
         raise ClientSeedRequired(
-            f"this command needs a roll ({spec.kind.value} for {purpose}, {rule}) but the "
-            f"client seed of seed epoch {self._epoch} is not bound yet: bind a client seed "
-            "first (the `bind_seed` message, after you have seen the seed commitment), or "
-            "enter the faces of physical dice",
+            f"this command needs a server roll, but the client seed of seed epoch "
+            f"{self._epoch} is not bound yet: bind a client seed first (the `bind_seed` "
+            "message, after you have seen the seed commitment), or enter the faces of "
+            "physical dice",
             epoch=self._epoch,
-            purpose=purpose,
-            rule=rule,
         )
 
 

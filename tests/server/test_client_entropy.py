@@ -47,6 +47,10 @@ async def test_the_commitment_comes_first_and_no_roll_before_the_client_seed(
             await client.send(created.game_id, {"type": "Push"}, command_id="early")
         assert refused.value.code == "client_seed_required"
         assert "bind a client seed first" in refused.value.message
+        # It names no roll: which roll a command makes next can hang on what the view hides
+        # (issue #30 item 5). On main it said the roll's kind, purpose and rule.
+        assert set(refused.value.details) <= {"epoch"}, refused.value.details
+        assert "d6" not in refused.value.message and "Push" not in refused.value.message
         assert await store.version(created.game_id) == 1
         assert await store.command_result(created.game_id, "early") is None
         # A command that rolls nothing needs no client seed.
