@@ -266,6 +266,8 @@ async function sendCommand(command, dice, button, invalid) {
     $("play-answer").dataset.headSeq = accepted.head_seq;
   } catch (err) {
     shown.textContent = errorText(err);
+    // The rule as the rulebook heads it in the text, its seed file and number in the tooltip.
+    shown.title = (err.details && err.details.rule) || "";
     shown.dataset.code = err.code || "";
     shown.hidden = false;
   } finally {

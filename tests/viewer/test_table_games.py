@@ -108,6 +108,11 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     refused = await page.inner_text("#play-error")
     assert refused.startswith("error (command_not_allowed): ") and "allowed now: " in refused
     assert "TakeAiTurn" in refused
+    # The refusal's rule reads as the rulebook heads it; the citation itself (its seed file
+    # and number) is the tooltip (issue #29 item 5).
+    cited = await page.get_attribute("#play-error", "title")
+    assert cited and "rule: " in refused, (cited, refused)
+    assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", refused), refused
     await page.screenshot(path=str(artifacts / "table-coh-03-refused.png"), full_page=True)
     await take_back(page, before, artifacts / "table-coh-03-takeback.png")
     if await page.locator('details.action-box[data-action="Pass"]').count():
