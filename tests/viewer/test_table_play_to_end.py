@@ -53,7 +53,8 @@ async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: st
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
         await client.auth(credential)
         view = await client.view(game_id)
-    pieces = (view.map or {}).get("pieces") or []
+    # A hex map's pieces, or a diagram's aircraft (Age of Dogfights, Down in Flames).
+    pieces = (view.map or {}).get("pieces") or (view.map or {}).get("aircraft") or []
     if not pieces:
         return 0
     await wait_for(
@@ -63,10 +64,9 @@ async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: st
         timeout=TIMEOUT,
     )
     drawn = await page.evaluate(
-        """() => { const svg = document.querySelector('#state svg.hexmap');
-        if (!svg) return '';
-        return [svg.getAttribute('aria-label') || '', svg.textContent,
-          ...[...svg.querySelectorAll('[data-piece]')].map((e) => e.dataset.piece)].join(' '); }"""
+        """() => [...document.querySelectorAll('#state svg.hexmap, #state svg[class^="board-"]')]
+          .flatMap((svg) => [svg.getAttribute('aria-label') || '', svg.textContent,
+            ...[...svg.querySelectorAll('[data-piece]')].map((e) => e.dataset.piece)]).join(' ')"""
     )
     missing = [p["id"] for p in pieces if p["id"] not in drawn]
     assert not missing, f"pieces of the view not on the map: {missing}"
