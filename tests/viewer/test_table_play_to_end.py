@@ -53,7 +53,8 @@ async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: st
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
         await client.auth(credential)
         view = await client.view(game_id)
-    pieces = (view.map or {}).get("pieces") or []
+    # A hex map's pieces, or a diagram's aircraft (Age of Dogfights, Down in Flames).
+    pieces = (view.map or {}).get("pieces") or (view.map or {}).get("aircraft") or []
     if not pieces:
         return 0
     await wait_for(
@@ -63,19 +64,32 @@ async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: st
         timeout=TIMEOUT,
     )
     drawn = await page.evaluate(
-        """() => { const svg = document.querySelector('#state svg.hexmap');
-        if (!svg) return '';
-        return [svg.getAttribute('aria-label') || '', svg.textContent,
-          ...[...svg.querySelectorAll('[data-piece]')].map((e) => e.dataset.piece)].join(' '); }"""
+        """() => [...document.querySelectorAll('#state svg.hexmap, #state svg[class^="board-"]')]
+          .flatMap((svg) => [svg.getAttribute('aria-label') || '', svg.textContent,
+            ...[...svg.querySelectorAll('[data-piece]')].map((e) => e.dataset.piece)]).join(' ')"""
     )
     missing = [p["id"] for p in pieces if p["id"] not in drawn]
     assert not missing, f"pieces of the view not on the map: {missing}"
     return len(pieces)
 
 
+# Opens the closed form of the ruleset's own action (not umpire's RollDice or EndGame)
+# with the most fields to fill; its action, or null.
+OPEN_FULLEST_FORM = """() => {
+  const fields = (box) => box.querySelectorAll('form [data-field]:not([data-kind="fixed"])').length;
+  const boxes = [...document.querySelectorAll('#actions details.action-box:not([open])')]
+    .filter((box) => !['RollDice', 'EndGame'].includes(box.dataset.action));
+  const box = boxes.sort((a, b) => fields(b) - fields(a))[0];
+  if (!box || !fields(box)) return null;
+  box.open = true;
+  return box.dataset.action;
+}"""
+
+
 async def _shots(page: Any, name: str, artifacts: Path) -> None:
     docs = os.environ.get("UMPIRE_DOCS_SHOTS") == "1" and not name.endswith("-ended")
     places = [artifacts] + ([DOCS] if docs else [])
+    opened = await page.evaluate(OPEN_FULLEST_FORM)  # a form with its fields in the shot
     for width, height in ((1280, 800), (390, 844)):
         await page.set_viewport_size({"width": width, "height": height})
         await page.locator("#game-label").evaluate("(e) => e.scrollIntoView()")
@@ -83,6 +97,10 @@ async def _shots(page: Any, name: str, artifacts: Path) -> None:
             place.mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(place / f"play-{name}-{width}x{height}.png"))
     await page.set_viewport_size({"width": 1280, "height": 800})
+    if opened:  # as the random player left it
+        await page.locator(f'details.action-box[data-action="{opened}"]').evaluate(
+            "(d) => { d.open = false; }"
+        )
 
 
 # A whole game in a browser on a loaded 2-core runner: Nightfighter took 234 s once
