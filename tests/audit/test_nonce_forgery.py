@@ -32,7 +32,7 @@ def test_an_honest_export_rederives_every_roll_with_its_commands_nonce(cli: Cli)
 def test_a_waived_game_takes_no_nonce(cli: Cli) -> None:
     """A game that waived client entropy derives its dice from the server's seed alone: the
     nonce `umpire send` adds is neither used nor recorded."""
-    _, records = read_lines(cli.export(counter_game(cli)))
+    _, records = read_lines(cli.export(counter_game(cli), "--operator"))
     commands = [r for r in records if r["type"] == "CommandRecorded"]
     assert commands and all("nonce" not in r["payload"] for r in commands)
 

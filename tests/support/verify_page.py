@@ -393,11 +393,16 @@ def ended_counter_files(cli: Cli) -> dict[str, Path]:
 
 
 def revealed_counter_files(cli: Cli) -> dict[str, Path]:
-    """test_verifier's tampers of `counter_game` (revealed mid-game: a prefix), as edited
-    and with the chain re-hashed."""
-    honest = cli.export(counter_game(cli))
+    """test_verifier's tampers (`COUNTER_TAMPERS`) of `ended_counter_game`, as edited and
+    with the chain re-hashed: an ended game, whose final reveal opens its hidden roll too
+    (issue #30 item 4), as test_verifier tampers it; and the counter game revealed mid-game,
+    as only its operator's copy exports it (a player's would hold the sealed payloads)."""
+    honest = cli.export(ended_counter_game(cli))
     header, records = read_lines(honest)
-    files = {"revealed counter": honest}
+    files = {
+        "revealed counter": cli.export(counter_game(cli), "--operator"),
+        "ended counter": honest,
+    }
 
     for n, (name, (tamper, seq, _, _)) in enumerate(COUNTER_TAMPERS.items()):
         for rehash in (False, True):
@@ -511,7 +516,7 @@ def two_epoch_files(cli: Cli, ruleset: str) -> dict[str, Path]:
     straight after the reveal), then played on in epoch 1 and ended: both honest."""
     game = short_game(cli, ruleset, end=False)
     assert cli("reveal", game).code == 0
-    files = {f"{ruleset} mid-game reveal counter": cli.export(game)}
+    files = {f"{ruleset} mid-game reveal counter": cli.export(game, "--operator")}
     cli.send(game, {"type": "RollDice", "dice": "2d6", "purpose": "epoch 1"})
     cli.send(game, {"type": "EndGame", "result": "two epochs"})
     path = cli.tmp / f"{ruleset}-two-epochs.jsonl"
