@@ -23,6 +23,7 @@ from umpire.events.wire import (
 from umpire.server import credentials
 from umpire.server.admission import work_cost
 from umpire.server.credentials import Unauthorized
+from umpire.server.game_records import CommandResult
 from umpire.server.requests import (
     BindClientSeed,
     CachedGame,
@@ -121,14 +122,25 @@ class Commands:
                 self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
             )
         self.gw.metrics.observe_command(self.now - started, appended=not result.duplicate)
-        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
+        yield from self._accepted(msg.game_id, msg.command_id, result, msg.id, role)
+
+    def _accepted(
+        self,
+        game_id: str,
+        command_id: str,
+        result: CommandResult,
+        request_id: str | None,
+        role: Role,
+    ) -> Steps[None]:
+        """Answer `accepted` with the receipt of the game's head (docs/audit.md 8.1)."""
+        head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
         self._reply(
             Accepted(
-                game_id=msg.game_id,
-                command_id=msg.command_id,
+                game_id=game_id,
+                command_id=command_id,
                 seqs=result.seqs,
                 duplicate=result.duplicate,
-                id=msg.id,
+                id=request_id,
                 head_seq=head_seq,
                 head_hash=head_hash,
                 state_hash=state_hash,
@@ -166,16 +178,4 @@ class Commands:
             raise
         # The receipt of a command's reply (docs/audit.md "Receipts"): a client that keeps
         # receipts can check the binding later, as it checks its commands.
-        head_seq, head_hash, state_hash = yield from self._receipt(msg.game_id, role)
-        self._reply(
-            Accepted(
-                game_id=msg.game_id,
-                command_id=result.command_id,
-                seqs=result.seqs,
-                duplicate=result.duplicate,
-                id=msg.id,
-                head_seq=head_seq,
-                head_hash=head_hash,
-                state_hash=state_hash,
-            )
-        )
+        yield from self._accepted(msg.game_id, result.command_id, result, msg.id, role)
