@@ -294,6 +294,9 @@ class Conn:
                 "game_id": game_id,
                 "command_id": command_id,
                 "command": {"type": "Add", "amount": 1},
+                # The command's own entropy, as the umpire clients send it (a game that
+                # binds client entropy refuses a command without one: docs/security.md).
+                "nonce": secrets.token_hex(16),
             }
         )
 
