@@ -15,6 +15,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from umpire.testing.support.nonces import nonce_of
 from umpire.testing.support.wire import text
 
 
@@ -64,7 +65,16 @@ class Peer:
         return "" if code is None else f" (code {code}, {reason!r})"
 
     async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-        """Send a message with a fresh id; the reply with that id (an error frame too)."""
+        """Send a message with a fresh id; the reply with that id (an error frame too).
+
+        A `command` carries a nonce as the umpire clients' commands do (`nonce_of` its
+        command id, so a re-sent command draws the same dice), unless the message gives its
+        own; `"nonce": None` sends the command without one (docs/security.md)."""
+        if message.get("type") == "command":
+            if "nonce" not in message:
+                message = {**message, "nonce": nonce_of(str(message.get("command_id", "")))}
+            elif message["nonce"] is None:
+                message = {k: v for k, v in message.items() if k != "nonce"}
         request_id = f"q{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
