@@ -18,6 +18,7 @@ from tests.support.waiting import until
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.nonces import nonce_of
 
 
 async def _request(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
@@ -46,6 +47,7 @@ async def test_a_closed_connection_is_freed_without_a_garbage_collection(
                     "type": "command",
                     "game_id": game_id,
                     "command_id": "one",
+                    "nonce": nonce_of("one"),  # as the umpire clients send it
                     "command": {"type": "Add", "amount": 1},
                     "id": "k",
                 }

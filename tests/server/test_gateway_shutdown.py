@@ -14,7 +14,7 @@ from tests.support.waiting import until
 from umpire.clients import UmpireClient, UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.games import Games
+from umpire.testing.support.nonces import NoncedGames
 
 
 async def test_sigterm_during_a_burst_loses_no_acknowledged_command(
@@ -66,7 +66,7 @@ async def test_sigterm_during_a_burst_loses_no_acknowledged_command(
         known = await store.command_result(created.game_id, command_id)
         assert known is not None and known.seqs == seqs, command_id
     # Unacknowledged commands: in the log already, or retried now with their id exactly once.
-    games = Games(store)
+    games = NoncedGames(store)  # a retry carries its nonce, as the client's would
     for command_id in attempted:
         if command_id in acknowledged:
             continue

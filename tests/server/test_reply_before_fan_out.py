@@ -22,6 +22,7 @@ import websockets
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.nonces import nonce_of
 
 COMMANDS = 20
 
@@ -115,6 +116,7 @@ async def test_accepted_is_written_before_the_events_reach_any_subscriber(
                 await player.send(
                     msgspec.json.encode(
                         {"type": "command", "game_id": gid, "command_id": command_id,
+                         "nonce": nonce_of(command_id),
                          "command": {"type": "Add", "amount": 1}}
                     ).decode()
                 )  # fmt: skip
