@@ -23,6 +23,7 @@ from umpire.clients import UmpireClient
 from umpire.engine.dice import ServerDice
 from umpire.server.app import Running
 from umpire.testing.support.dice import AlteredDice
+from umpire.testing.support.nonces import nonce_of
 
 # Everything in the page: its HTML (text and attributes) and the values of its controls.
 DOM = """() => document.documentElement.outerHTML + JSON.stringify(
@@ -81,14 +82,17 @@ async def test_player_and_spectator_pages_hold_no_hidden_value_before_the_reveal
     browser: Any, viewer_gateway: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     port = viewer_gateway.port
+    # Twin games: the same seed, sealing key and command nonces (the client's own nonces
+    # differ by game id), so that only the altered hidden roll tells them apart.
     viewer_gateway.gateway.games.draw_seed = lambda: bytes(range(32))
+    viewer_gateway.gateway.games.draw_key = lambda: bytes(32)
     pages: list[dict[str, Any]] = []
     async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
         for dice in (ServerDice, AlteredDice):
             monkeypatch.setattr(games_module, "ServerDice", dice)
             created = await client.create("counter", {"target": 100}, client_seed="same")
-            for command in COMMANDS:
-                accepted = await client.send(created.game_id, command)
+            for n, command in enumerate(COMMANDS):
+                accepted = await client.send(created.game_id, command, nonce=nonce_of(f"c{n}"))
             head = accepted.seqs[-1]
             player = await _open(browser, port, created.player_credential, head, True)
             await _show_every_pane(player)
