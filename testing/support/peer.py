@@ -64,7 +64,7 @@ class Peer:
         code, reason = self.ws.close_code, self.ws.close_reason
         return "" if code is None else f" (code {code}, {reason!r})"
 
-    async def request(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
         """Send a message with a fresh id; the reply with that id (an error frame too).
 
         A `command` carries a nonce as the umpire clients' commands do (`nonce_of` its
@@ -81,13 +81,13 @@ class Peer:
         await self.ws.send(text({**message, "id": request_id}))
         return await asyncio.wait_for(future, timeout)
 
-    async def ok(self, message: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+    async def ok(self, message: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:
         """`request`, failing the test on an error frame."""
         reply = await self.request(message, timeout)
         assert reply["type"] != "error", reply
         return reply
 
-    async def wait_for(self, predicate: Any, timeout: float = 10.0) -> dict[str, Any]:
+    async def wait_for(self, predicate: Any, timeout: float = 60.0) -> dict[str, Any]:
         """The first frame received (so far or later) for which `predicate` holds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
