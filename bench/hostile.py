@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -78,8 +79,10 @@ async def play(player: Player, game: str, seconds: float, tag: str) -> tuple[lis
         await player.request({"type": "view", "game_id": game})
         views.append(time.perf_counter() - started)
         started = time.perf_counter()
+        # With its own nonce, as the umpire clients send every command (docs/security.md).
         await player.request({"type": "command", "game_id": game, "command_id": f"{tag}{n}",
-                              "command": {"type": "Push"}})  # fmt: skip
+                              "command": {"type": "Push"},
+                              "nonce": secrets.token_hex(16)})  # fmt: skip
         commands.append(time.perf_counter() - started)
         n += 1
         await asyncio.sleep(0.02)

@@ -33,6 +33,7 @@ from umpire.server import credentials
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 from umpire.testing.support.gateways import http_get
+from umpire.testing.support.nonces import nonce_of
 
 pytestmark = pytest.mark.slow
 
@@ -96,7 +97,8 @@ async def test_hostile_costly_requests_do_not_starve_a_player(
         mine = {"game_id": await player.create(10**6)}
         for n in range(50):  # warm up, then the baseline memory
             await player.request({"type": "command", "game_id": mine["game_id"],
-                                  "command_id": f"w{n}", "command": {"type": "Push"}})  # fmt: skip
+                                  "command_id": f"w{n}", "command": {"type": "Push"},
+                                  "nonce": nonce_of(f"w{n}")})  # fmt: skip
         rss_start = gateway.rss_kib()
         cpu, started = cpu_seconds(gateway.pid), time.monotonic()
         quiet_views, quiet_commands = await _play(player, mine["game_id"], 3.0, "q")
