@@ -27,6 +27,7 @@ from umpire.testing.support.forgery_kinds import (
     Forgery,
     lone_roll,
     relabelled_opponent_roll,
+    rewritten_game,
     second_end,
 )
 from umpire.testing.support.short_games import every_ruleset, short_game
@@ -169,24 +170,13 @@ def test_a_player_roll_of_the_opponents_stands_where_the_game_allows_it(cli: Cli
 
 
 def test_a_log_rewritten_under_a_new_seed_fails_against_the_kept_commitment(cli: Cli) -> None:
-    made = cli("new", "counter", "--json", "--setup", json.dumps({"target": 40}))
-    original = json.loads(made.out)
-    game = original["game_id"]
-    cli.send(game, {"type": "Push"})
     # The same command played again in a fresh game under the same id and client seed:
     # a new seed and commitment, and a log consistent on its own.
-    cli.use_prefix(cli.prefix[:26] + "-forge")
-    args = ["new", "counter", "--json", "--setup", json.dumps({"target": 40}),
-            "--game-id", game, "--client-seed", original["client_seed"]]  # fmt: skip
-    assert cli(*args).code == 0
-    cli.send(game, {"type": "Push"})
-    assert cli("reveal", game).code == 0
-    path = cli.export(game)
+    path, original, kept = rewritten_game(cli)
     assert verify(path)[0] == 0
-    code, out = verify_with(path, "--commitment", original["seed_commitment"])
+    code, out = verify_with(path, "--commitment", original)
     assert code == 1 and out.startswith("FAILED at seq 1:"), out
     assert "rewritten under another seed" in out, out
-    kept = read_lines(path)[1][0]["payload"]["seed_commitment"]
     code, out = verify_with(path, "--commitment", kept)
     assert code == 0 and "the seed commitment is the one given" in out, out
     code, out = verify_with(path, "--commitment", "xyz")

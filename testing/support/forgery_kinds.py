@@ -10,11 +10,13 @@ forger would. The seqs named in the tables are those of the games the comments g
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from umpire.engine.dice import d6, derive_faces
-from umpire.testing.support.forgery import forged, insert
+from umpire.testing.support.forgery import Cli, forged, insert, read_lines
 
 Header = dict[str, Any]
 Records = list[dict[str, Any]]
@@ -231,3 +233,22 @@ TAKEBACK_FORGERIES: dict[str, tuple[Forgery, int, str, int]] = {
     "takeback naming a command that is not the last": (takeback_wrong_seq, 9, "decision", 9),
     "lone CommandTakenBack": (lone_takeback, 10, "grammar", 10),
 }
+
+
+def rewritten_game(cli: Cli) -> tuple[Path, str, str]:
+    """A whole log rewritten under a new seed (the same commands, game id and client seed,
+    in a fresh store): (the rewritten export, the
+    commitment the player kept, the rewritten log's own commitment)."""
+    made = cli("new", "counter", "--json", "--setup", json.dumps({"target": 40}))
+    original = json.loads(made.out)
+    game = original["game_id"]
+    cli.send(game, {"type": "Push"})
+    cli.use_prefix(cli.prefix[:26] + "-forge")
+    args = ["new", "counter", "--json", "--setup", json.dumps({"target": 40}),
+            "--game-id", game, "--client-seed", original["client_seed"]]  # fmt: skip
+    assert cli(*args).code == 0
+    cli.send(game, {"type": "Push"})
+    assert cli("reveal", game).code == 0
+    path = cli.export(game)
+    own = read_lines(path)[1][0]["payload"]["seed_commitment"]
+    return path, original["seed_commitment"], own

@@ -471,24 +471,6 @@ def takeback_files(cli: Cli) -> dict[str, Path]:
     return files
 
 
-def rewritten_game(cli: Cli) -> tuple[Path, str, str]:
-    """test_verifier's whole log rewritten under a new seed: (the rewritten export, the
-    commitment the player kept, the rewritten log's own commitment)."""
-    made = cli("new", "counter", "--json", "--setup", json.dumps({"target": 40}))
-    original = json.loads(made.out)
-    game = original["game_id"]
-    cli.send(game, {"type": "Push"})
-    cli.use_prefix(cli.prefix[:26] + "-forge")
-    args = ["new", "counter", "--json", "--setup", json.dumps({"target": 40}),
-            "--game-id", game, "--client-seed", original["client_seed"]]  # fmt: skip
-    assert cli(*args).code == 0
-    cli.send(game, {"type": "Push"})
-    assert cli("reveal", game).code == 0
-    path = cli.export(game)
-    own = read_lines(path)[1][0]["payload"]["seed_commitment"]
-    return path, original["seed_commitment"], own
-
-
 def running_counter_files(cli: Cli) -> dict[str, Path]:
     """test_verifier's relabelled rolls of a running game (an operator's export: its
     epoch unrevealed, its commitments still closed), and a game that lets the player enter

@@ -33,7 +33,6 @@ from tests.support.verify_page import (
     page_verdict,
     python_verdict,
     revealed_counter_files,
-    rewritten_game,
     running_counter_files,
     same_verdict,
     takeback_files,
@@ -43,6 +42,7 @@ from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.http import CONTENT_SECURITY_POLICY
 from umpire.testing.support.forgery import Cli, read_lines, write_lines
+from umpire.testing.support.forgery_kinds import rewritten_game
 from umpire.testing.support.short_games import every_ruleset
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
