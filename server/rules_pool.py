@@ -1,12 +1,16 @@
 """Where a command's rules run, so that none of them holds the gateway's event loop.
 
-Every command's `decide` runs off the event loop. Most take microseconds and run in a
-worker thread. A command type measured to take longer (an opponent's procedure: Conflict
-of Heroes' AI turn on a large map takes ~0.13 s of CPU) runs in a worker process: in a
-thread it shares the interpreter lock with the event loop, and on a busy machine a thread
-that holds the lock when the OS takes the CPU away holds up the loop for a whole time
-slice (measured: another game's p99 57-104 ms at load 10 on 2 cores, 12-20 ms with no AI
-turn running; tests/server/test_ai_turn_does_not_hold_the_loop.py).
+A command type measured light (every run so far under LIGHT_SECONDS, after LIGHT_AFTER
+runs: a d6 roll, a counter's Add take 1 to 20 µs) runs on the event loop itself: handing
+it to a worker thread and back cost ~40 µs of the loop's CPU a command, twenty times the
+rules (docs/benchmarks.md, "Where a move's CPU goes"). A type never seen, or ever seen
+slower, runs off the loop: in a worker thread. A command type measured to take longer
+(an opponent's procedure: Conflict of Heroes' AI turn on a large map takes ~0.13 s of
+CPU) runs in a worker process: in a thread it shares the interpreter lock with the
+event loop, and on a busy machine a thread that holds the lock when the OS takes the CPU
+away holds up the loop for a whole time slice (measured: another game's p99 57-104 ms at
+load 10 on 2 cores, 12-20 ms with no AI turn running;
+tests/server/test_ai_turn_does_not_hold_the_loop.py).
 
 Which command types are heavy is measured, not declared: the CPU time of each run (in the
 thread or process that ran it) updates an estimate per ruleset and command type; a type
@@ -47,6 +51,12 @@ log = logging.getLogger("umpire.rules")
 # A command type whose rules took more CPU than this runs in a worker process next time
 # (admission charges the work beyond it: server/admission.py FREE_WORK_SECONDS).
 HEAVY_SECONDS = FREE_WORK_SECONDS
+# A command type whose first LIGHT_AFTER runs, and every run since, each took at most this
+# much CPU runs on the event loop: it holds the loop for less than the thread hand-off
+# would cost it. One slower run sends the type off the loop for good (`peaks` never fall),
+# so an opponent's procedure that only some commands of a type start stays in a thread.
+LIGHT_SECONDS = 0.000_2
+LIGHT_AFTER = 3
 
 Decide = Callable[
     [
@@ -103,7 +113,8 @@ def _actions_by_name(name: str, game: Game, role: Role) -> tuple[list[WireAction
 def _timed_actions(
     ruleset: Ruleset[Any], game: Game, role: Role, meter: WorkMeter
 ) -> list[WireAction]:
-    """In a worker thread: the role's legal actions, their CPU time in `meter.last`."""
+    """In a worker thread (or on the loop, a light type): the role's legal actions, their
+    CPU time in `meter.last`."""
     started = time.thread_time()
     try:
         return legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
@@ -123,8 +134,8 @@ def _timed(
     nonce: str,
     hidden_key: bytes | None,
 ) -> list[Struct]:
-    """In a worker thread: the decision, its CPU time added to `meter` (also when the
-    rules refuse)."""
+    """In a worker thread (or on the loop, a light type): the decision, its CPU time added
+    to `meter` (also when the rules refuse)."""
     started = time.thread_time()
     try:
         return decide(ruleset, game, command, manual_dice, seed, role, nonce, hidden_key)
@@ -145,7 +156,8 @@ class WorkMeter:
 
 
 class RulesPool:
-    """Runs decisions off the event loop: in a thread, or (measured heavy) in a process.
+    """Runs decisions: on the event loop (measured light), in a thread, or (measured heavy)
+    in a process.
 
     With `processes` 0 every decision runs in a thread; otherwise up to `processes` worker
     processes start the first time a command type is measured heavy."""
@@ -154,6 +166,10 @@ class RulesPool:
         self.decide = decide
         self.modules = tuple(modules)
         self.estimates: dict[tuple[str, str], float] = {}
+        # Per ruleset and command type: runs measured, and the most CPU one took.
+        self.runs: dict[tuple[str, str], int] = {}
+        self.peaks: dict[tuple[str, str], float] = {}
+        self.on_loop = 0  # decisions run on the event loop (metrics, tests)
         self._portability: dict[str, bool] = {}
         self.in_process = 0  # decisions run in a worker process (metrics, tests)
         self.processes = processes
@@ -212,6 +228,10 @@ class RulesPool:
         heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = 0.0
         try:
+            if self._light(key):
+                self.on_loop += 1
+                return _timed(self.decide, ruleset, game, command, manual_dice, seed, role,
+                              meter, nonce, hidden_key)  # fmt: skip
             pool = self._pool
             if heavy and pool is not None and self._portable(ruleset):
                 from concurrent.futures.process import BrokenProcessPool  # in with the pool
@@ -259,6 +279,9 @@ class RulesPool:
         try:
             pool = self._pool
             heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
+            if self._light(key):
+                self.on_loop += 1
+                return _timed_actions(ruleset, game, role, meter)
             if heavy and pool is not None and self._portable(ruleset):
                 from concurrent.futures.process import BrokenProcessPool  # in with the pool
 
@@ -272,8 +295,14 @@ class RulesPool:
         finally:
             self._learn(key, meter.last)
 
+    def _light(self, key: tuple[str, str]) -> bool:
+        """Whether this command type runs on the event loop (LIGHT_SECONDS)."""
+        return self.runs.get(key, 0) >= LIGHT_AFTER and self.peaks[key] <= LIGHT_SECONDS
+
     def _learn(self, key: tuple[str, str], seconds: float) -> None:
         """Rise at once to a costly run, fall back slowly."""
+        self.runs[key] = self.runs.get(key, 0) + 1
+        self.peaks[key] = max(self.peaks.get(key, 0.0), seconds)
         before = self.estimates.get(key, 0.0)
         self.estimates[key] = seconds if seconds > before else 0.7 * before + 0.3 * seconds
         if self.estimates[key] > HEAVY_SECONDS:

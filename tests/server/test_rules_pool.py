@@ -11,6 +11,9 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import threading
+import time
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -24,7 +27,13 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
-from umpire.server.rules_pool import HEAVY_SECONDS, WorkMeter
+from umpire.server.rules_pool import (
+    HEAVY_SECONDS,
+    LIGHT_AFTER,
+    LIGHT_SECONDS,
+    RulesPool,
+    WorkMeter,
+)
 from umpire.testing.support.nonces import nonce_of
 
 SEED = bytes(range(32))
@@ -111,3 +120,40 @@ async def test_a_costly_state_frames_actions_are_listed_in_a_process(gateway: Ru
         again == listed == legal_actions(ruleset, game.state, Role.PLAYER, ended=False, game=game)
     )
     assert games.rules.in_process == before + 1
+
+
+def _busy(seconds: float) -> None:
+    started = time.thread_time()
+    while time.thread_time() - started < seconds:
+        pass
+
+
+async def test_a_light_command_type_runs_on_the_loop_and_a_slow_run_sends_it_off_for_good() -> None:
+    # Fails before LIGHT_SECONDS: every decision was handed to a thread (~40 µs of the
+    # loop's CPU for rules that take 1 to 20 µs).
+    ran_in: list[tuple[str, int]] = []
+
+    def decide(ruleset: Any, game: Any, command: dict[str, Any], *_: Any) -> list[Any]:
+        ran_in.append((command["type"], threading.get_ident()))
+        _busy(command.get("cpu", 0.0))
+        return []
+
+    pool = RulesPool(decide)
+    ruleset = SimpleNamespace(name="probe")
+    loop_thread = threading.get_ident()
+
+    async def run(command: dict[str, Any]) -> bool:
+        await pool.run(ruleset, None, command, None, None, Role.PLAYER, WorkMeter())  # type: ignore[arg-type]
+        return ran_in[-1][1] == loop_thread
+
+    light = {"type": "Roll"}
+    assert [await run(light) for _ in range(LIGHT_AFTER)] == [False] * LIGHT_AFTER
+    assert all([await run(light) for _ in range(20)]) and pool.on_loop == 20
+    # A type light at first whose one run is slower (an opponent's procedure that only
+    # some of its commands start) leaves the loop and never comes back.
+    for _ in range(LIGHT_AFTER):
+        await run({"type": "EndPhase"})
+    assert await run({"type": "EndPhase", "cpu": 20 * LIGHT_SECONDS})
+    assert not any([await run({"type": "EndPhase"}) for _ in range(50)])
+    # A type slower from the start never runs on the loop.
+    assert not any([await run({"type": "AiTurn", "cpu": 2 * LIGHT_SECONDS}) for _ in range(5)])
