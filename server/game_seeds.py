@@ -3,6 +3,8 @@ epoch, the server's secrets and sealing key, and the reveal (docs/audit.md (4.1)
 
 from __future__ import annotations
 
+import functools
+
 from umpire.engine.dice import commitment, hidden_dice_key
 from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from umpire.engine.game import Game
@@ -108,13 +110,14 @@ class GameSeeds:
         if not game.meta.sealing_commitment:
             return None
         key = await self._sealing_key(game.meta.game_id)
-        if key is None or _commitment_of(key) != game.meta.sealing_commitment:
+        hidden = None if key is None else _checked_hidden_key(key, game.meta.sealing_commitment)
+        if hidden is None:
             raise UmpireError(
                 f"game {game.meta.game_id!r}: the stored sealing key does not match the "
                 "game's sealing commitment",
                 game_id=game.meta.game_id,
             )
-        return hidden_dice_key(key)
+        return hidden
 
     async def _secret(self, game_id: str) -> bytes:
         seed = self._secrets.get(game_id)
@@ -187,3 +190,10 @@ class GameSeeds:
                 self._secrets[game_id] = following
             return self._result(game_id, command_id, result)
         raise UmpireError(f"game {game_id!r} is busy; try the reveal again")
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked_hidden_key(key: bytes, commitment: str) -> bytes | None:
+    """The hidden-dice key of a sealing key that matches `commitment`, else None. Cached:
+    every command of a game asks for it, and it costs three SHA-256 runs (~5 µs)."""
+    return hidden_dice_key(key) if _commitment_of(key) == commitment else None
