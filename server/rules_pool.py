@@ -159,8 +159,9 @@ class RulesPool:
     """Runs decisions: on the event loop (measured light), in a thread, or (measured heavy)
     in a process.
 
-    With `processes` 0 every decision runs in a thread; otherwise up to `processes` worker
-    processes start the first time a command type is measured heavy."""
+    With `processes` 0 no decision runs in a process (a heavy one runs in a thread);
+    otherwise up to `processes` worker processes start the first time a command type is
+    measured heavy."""
 
     def __init__(self, decide: Decide, *, processes: int = 0, modules: Sequence[str] = ()):
         self.decide = decide
