@@ -1,15 +1,15 @@
 """Where a command's rules run, so that none of them holds the gateway's event loop.
 
-A command type measured light (every run so far under LIGHT_SECONDS, after LIGHT_AFTER
-runs: a d6 roll, a counter's Add take 1 to 20 µs) runs on the event loop itself: handing
-it to a worker thread and back cost ~40 µs of the loop's CPU a command, twenty times the
-rules (docs/benchmarks.md, "Where a move's CPU goes"). A type never seen, or ever seen
-slower, runs off the loop: in a worker thread. A command type measured to take longer
-(an opponent's procedure: Conflict of Heroes' AI turn on a large map takes ~0.13 s of
-CPU) runs in a worker process: in a thread it shares the interpreter lock with the
-event loop, and on a busy machine a thread that holds the lock when the OS takes the CPU
-away holds up the loop for a whole time slice (measured: another game's p99 57-104 ms at
-load 10 on 2 cores, 12-20 ms with no AI turn running;
+A command type measured light (after LIGHT_AFTER runs, its slowest run, fading by
+PEAK_FADE a run, under LIGHT_SECONDS: a d6 roll, a counter's Add take 1 to 20 µs) runs on
+the event loop itself: handing it to a worker thread and back cost ~40 µs of the loop's
+CPU a command, twenty times the rules (docs/benchmarks.md, "Where a move's CPU goes"). A
+type never seen, or seen slower lately, runs off the loop: in a worker thread. A command
+type measured to take longer (an opponent's procedure: Conflict of Heroes' AI turn on a
+large map takes ~0.13 s of CPU) runs in a worker process: in a thread it shares the
+interpreter lock with the event loop, and on a busy machine a thread that holds the lock
+when the OS takes the CPU away holds up the loop for a whole time slice (measured: another
+game's p99 57-104 ms at load 10 on 2 cores, 12-20 ms with no AI turn running;
 tests/server/test_ai_turn_does_not_hold_the_loop.py).
 
 Which command types are heavy is measured, not declared: the CPU time of each run (in the
@@ -51,12 +51,17 @@ log = logging.getLogger("umpire.rules")
 # A command type whose rules took more CPU than this runs in a worker process next time
 # (admission charges the work beyond it: server/admission.py FREE_WORK_SECONDS).
 HEAVY_SECONDS = FREE_WORK_SECONDS
-# A command type whose first LIGHT_AFTER runs, and every run since, each took at most this
-# much CPU runs on the event loop: it holds the loop for less than the thread hand-off
-# would cost it. One slower run sends the type off the loop for good (`peaks` never fall),
-# so an opponent's procedure that only some commands of a type start stays in a thread.
+# A command type runs on the event loop once it has run LIGHT_AFTER times and its slowest
+# run but the first (which pays for caches filled and modules imported), fading by
+# PEAK_FADE a run, is at most LIGHT_SECONDS: it holds the loop for less than the thread
+# hand-off would cost it. A slower run sends the type off the loop for hundreds of runs
+# (a 4 ms one, as a garbage collection inside the rules measures, ~300; an opponent's
+# turn of 0.13 s ~650), so a procedure that only some commands of a type start stays in
+# a thread unless it is that rare. (A peak that never fell kept Downtown's RollDice in a
+# thread for good in a profile of sequential rolls: one slow run was enough.)
 LIGHT_SECONDS = 0.000_2
 LIGHT_AFTER = 3
+PEAK_FADE = 0.99
 
 Decide = Callable[
     [
@@ -167,7 +172,8 @@ class RulesPool:
         self.decide = decide
         self.modules = tuple(modules)
         self.estimates: dict[tuple[str, str], float] = {}
-        # Per ruleset and command type: runs measured, and the most CPU one took.
+        # Per ruleset and command type: runs measured, and the slowest but the first
+        # (fading by PEAK_FADE a run).
         self.runs: dict[tuple[str, str], int] = {}
         self.peaks: dict[tuple[str, str], float] = {}
         self.on_loop = 0  # decisions run on the event loop (metrics, tests)
@@ -298,12 +304,13 @@ class RulesPool:
 
     def _light(self, key: tuple[str, str]) -> bool:
         """Whether this command type runs on the event loop (LIGHT_SECONDS)."""
-        return self.runs.get(key, 0) >= LIGHT_AFTER and self.peaks[key] <= LIGHT_SECONDS
+        return self.runs.get(key, 0) >= LIGHT_AFTER and self.peaks.get(key, 0.0) <= LIGHT_SECONDS
 
     def _learn(self, key: tuple[str, str], seconds: float) -> None:
         """Rise at once to a costly run, fall back slowly."""
-        self.runs[key] = self.runs.get(key, 0) + 1
-        self.peaks[key] = max(self.peaks.get(key, 0.0), seconds)
+        runs = self.runs[key] = self.runs.get(key, 0) + 1
+        if runs > 1:
+            self.peaks[key] = max(PEAK_FADE * self.peaks.get(key, 0.0), seconds)
         before = self.estimates.get(key, 0.0)
         self.estimates[key] = seconds if seconds > before else 0.7 * before + 0.3 * seconds
         if self.estimates[key] > HEAVY_SECONDS:
