@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import hashlib
 
-import msgspec
-
 from umpire.engine import registry
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -158,11 +156,11 @@ class Commands:
             # success into an error. The reply goes without a receipt (`view` has one).
             return 0, "", ""
         revealed = game.meta.revealed_seed is not None
-        state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        view = view_for(ruleset, game.state, role, revealed=revealed)
         return (
             game.meta.seq,
             game.meta.last_hash,
-            receipt_state_hash(game.meta.seq, game.meta.last_hash, state),
+            receipt_state_hash(game.meta.seq, game.meta.last_hash, view),
         )
 
     def _bind_seed(self, msg: BindSeed) -> Steps[None]:
