@@ -13,6 +13,7 @@ from tests.support.store_contract import NOW, create, pending
 from umpire.events.chain import verify_chain
 from umpire.events.errors import VersionConflict
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import AppendResult
 from umpire.server.embedded import EmbeddedRedis
 
 
@@ -134,3 +135,51 @@ async def test_kept_keys_and_packed_heads_send_each_append_to_its_own_game(
         assert [e.payload for e in events[1:]] == [b"c10", b"c11", b"c20", b"c21", b"c30", b"c31"]
     with pytest.raises(Exception, match="game"):
         await _append(store, "not a game id!", "c1", 0)
+
+
+async def test_a_frozen_store_times_out_the_batch_drops_its_connection_and_recovers(
+    tmp_path: Path,
+) -> None:
+    """The batcher's connections carry no socket timeout of their own: one watchdog timer
+    holds every batch to the pool's (events/append_batch.py). A store that stops answering
+    (SIGSTOP) while a batch is out must still fail the append as unavailable, not hang it,
+    and the next append after it thaws must go through on a fresh connection."""
+    import os
+    import signal
+
+    from umpire.events.errors import StoreUnavailable
+    from umpire.events.redis_store import WaitingConnectionPool
+
+    with EmbeddedRedis(tmp_path / "r") as server:
+        pool = WaitingConnectionPool.from_url(server.url, socket_timeout=0.5)
+        store = RedisEventStore(aioredis.Redis.from_pool(pool), prefix="t")
+        batcher = store._batcher
+        assert batcher is not None
+
+        async def append(command_id: str, version: int, head: str) -> AppendResult:
+            # With the head's hash given, the append is the batch's one round trip.
+            return await store.append(
+                "t1", pending(2, command_id), expected_version=version,
+                command_id=command_id, recorded_at=NOW, prev_hash=head,
+            )  # fmt: skip
+
+        try:
+            await create(store, "t1")
+            first = await _append(store, "t1", "c1", 1)
+            assert first.seqs == [2, 3]
+            assert all(conn.socket_timeout is None for conn in batcher._made)
+            assert server.process is not None
+            os.kill(server.process.pid, signal.SIGSTOP)
+            try:
+                with pytest.raises(StoreUnavailable):
+                    await asyncio.wait_for(append("c2", 3, first.last_hash), timeout=30)
+                assert not batcher._out and not batcher._expired
+            finally:
+                os.kill(server.process.pid, signal.SIGCONT)
+            # "c2" may have reached the store before it froze: the retry finds it or
+            # appends it, once either way.
+            again = await append("c2", 3, first.last_hash)
+            assert again.seqs == [4, 5]
+            assert (await append("c3", 5, again.last_hash)).seqs == [6, 7]
+        finally:
+            await store.close()

@@ -10,8 +10,7 @@ import hashlib
 import msgspec
 import pytest
 
-from tests.rulesets.test_golden_logs import RULESETS
-from tests.support.golden_logs import load, start
+from tests.support.golden_logs import DATA, load, start
 from umpire.engine.game import apply, codec_for
 from umpire.engine.redaction import view_for
 from umpire.engine.registry import get
@@ -20,6 +19,8 @@ from umpire.events.codec import canonical_json
 from umpire.events.receipt import receipt_state_hash
 
 HEAD = "ab" * 32
+# Every ruleset with a recorded golden log (tests/data/golden/<ruleset>.json).
+RULESETS = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "scenarios")
 
 
 def defined(seq: int, view: object) -> str:
