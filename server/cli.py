@@ -105,11 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Start-up allocates some hundred thousand objects (modules, classes, functions) and
     # frees almost none, so the cyclic collector only costs time while the subcommand's
     # modules are imported (about 7% of an `umpire state`): it is off until they are in.
-    # Then they are frozen out of later collections: made while it was off, they all sat
-    # in the youngest generation, so its first collection after (in the game's ruleset's
-    # import, once the store has named it) visited every one, and the next of generation
-    # 1 again: ~65 ms of an `umpire log`, a fifth of it (tests/server/
-    # test_cli_start_imports.py counts what a collection visits).
+    # Then, in the `umpire` process itself (`argv` None: a caller in a process of its own,
+    # a test, keeps its heap as it is), they are frozen out of later collections: made
+    # while it was off, they all sat in the youngest generation, so its first collection
+    # after (in the game's ruleset's import, once the store has named it) visited every
+    # one, and the next of generation 1 again: ~65 ms of an `umpire log`, a fifth of it
+    # (tests/server/test_cli_start_imports.py counts what a collection visits).
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -120,7 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = load(plugin.handler if plugin is not None else COMMANDS[args.cmd])
         run = load(RUNNER)
     finally:
-        gc.freeze()
+        if argv is None:
+            gc.freeze()
         if collecting:
             gc.enable()
     return int(run(args, handler, client=plugin is not None))

