@@ -37,7 +37,7 @@ from redis.exceptions import NoScriptError
 
 from umpire.events.durability import Durability
 from umpire.events.resp import bulks, exchange_on, pack
-from umpire.events.unreachable import RedisTimeoutError
+from umpire.events.unreachable import StoreTimeout
 
 MAX_BATCH = 256  # calls per write
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
@@ -168,7 +168,7 @@ class AppendBatcher:
             if task.uncancel() > 0:  # the watchdog's ends here; anyone else's goes on
                 raise
             await conn.disconnect(nowait=True)  # as redis-py did already
-            raise RedisTimeoutError("Timeout on the append connection") from None
+            raise StoreTimeout("Timeout on the append connection") from None
         finally:
             self._out.pop(task, None)
             self._expired.discard(task)

@@ -18,6 +18,10 @@ from umpire.events.errors import StoreUnavailable
 # wraps it, a unix socket that is gone).
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
+# What an adapter that times a call itself raises when it runs out (events/append_batch.py's
+# watchdog): redis-py's own, so it is retried and mapped as redis-py's is.
+StoreTimeout = RedisTimeoutError
+
 WRITE_UNKNOWN = (
     "a command may or may not have been written: retry it with the same command id, "
     "which applies it exactly once"
