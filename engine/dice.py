@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import struct
 from collections.abc import Sequence
 from enum import StrEnum
@@ -171,15 +172,16 @@ def roll_key(seed: bytes, hidden_key: bytes | None, *, hidden: bool) -> bytes:
     return hidden_key if hidden and hidden_key is not None else seed
 
 
+# One C-level match, not a generator over the digits: it runs on every command (0.99 ->
+# 0.28 µs a 32-digit nonce).
+_HEX = re.compile(r"[0-9a-f]+")
+
+
 def check_nonce(nonce: object) -> str:
     """`nonce` if it is a command nonce (32 to 64 lowercase hex digits); else InvalidNonce
     saying what is allowed. Hex only, so the derivation's message stays unambiguous."""
     low, high = NONCE_DIGITS
-    if (
-        not isinstance(nonce, str)
-        or not low <= len(nonce) <= high
-        or any(c not in "0123456789abcdef" for c in nonce)
-    ):
+    if not isinstance(nonce, str) or not low <= len(nonce) <= high or not _HEX.fullmatch(nonce):
         raise InvalidNonce(
             f"a command's nonce is {low} to {high} lowercase hexadecimal digits (fresh random "
             "bytes the client draws for the command, e.g. 16 bytes as 32 hex digits)"

@@ -107,7 +107,20 @@ def test_a_command_without_a_nonce_derives_and_records_as_before() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "abc", "0" * 31, "0" * 65, "A" * 32, "g" * 32, " " + "0" * 31, 7, None]
+    "bad",
+    [
+        "",
+        "abc",
+        "0" * 31,
+        "0" * 65,
+        "A" * 32,
+        "g" * 32,
+        " " + "0" * 31,
+        "0" * 31 + "\n",
+        "\u0660" * 32,
+        7,
+        None,
+    ],
 )
 def test_a_malformed_nonce_is_refused_saying_what_is_allowed(bad: Any) -> None:
     with pytest.raises(InvalidNonce, match="32 to 64 lowercase hexadecimal digits"):
