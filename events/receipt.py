@@ -26,10 +26,11 @@ from umpire.events.errors import UmpireError
 RECEIPT_LABEL = b"umpire-receipt:"
 
 # "sorted" orders a Struct's fields by name as canonical JSON orders a dict's keys, so a view
-# that holds Structs encodes to the same bytes as its `msgspec.to_builtins` form: the
-# command path hashes the view without building that copy first (~12 µs of a Downtown
-# command's ack). The one difference would be a set, sorted here and kept in iteration
-# order by to_builtins; views hold none (tests/events/test_receipt_encoding.py).
+# that holds Structs encodes to the same bytes as its `msgspec.to_builtins` form: a receipt
+# hashes the view as `view` made it, without building that copy first (~12 µs of a
+# Downtown command's ack), or the builtins a frame already holds. The one difference would
+# be a set, sorted here and kept in iteration order by to_builtins; views hold none
+# (tests/events/test_receipt_encoding.py).
 _view_json = msgspec.json.Encoder(order="sorted")
 
 

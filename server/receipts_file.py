@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 from umpire.engine.game import Game, fold
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -73,7 +71,7 @@ def head_receipt(
 ) -> Anchor:
     """The receipt of the game's head for `role`, as the gateway's reply would carry it."""
     revealed = game.meta.revealed_seed is not None
-    view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+    view = view_for(ruleset, game.state, role, revealed=revealed)
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role.value,
         head_seq=game.meta.seq, head_hash=game.meta.last_hash,
@@ -146,12 +144,8 @@ def check_state_hashes(
         game = fold(envelopes[folded : a.head_seq], game, ruleset)
         folded = a.head_seq
         assert game is not None
-        seen = [
-            receipt_state_hash(a.head_seq, a.head_hash, msgspec.to_builtins(
-                view_for(ruleset, game.state, Role(a.role), revealed=revealed)
-            ))
-            for revealed in (False, True)
-        ]  # fmt: skip
+        views = [view_for(ruleset, game.state, Role(a.role), revealed=r) for r in (False, True)]
+        seen = [receipt_state_hash(a.head_seq, a.head_hash, view) for view in views]
         if a.state_hash not in seen:
             return AnchorFailure(seq=a.head_seq, message=(
                 f"{a.named()} states the {a.role}'s view at seq {a.head_seq} hashes to "

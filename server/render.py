@@ -125,7 +125,7 @@ def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
     revealed = meta.revealed_seed is not None
     lines = [f"head: seq {meta.seq}, hash {meta.last_hash}"]
     for role in (Role.PLAYER, Role.SPECTATOR):
-        view = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
+        view = view_for(ruleset, game.state, role, revealed=revealed)
         lines.append(
             f"state hash ({role.value}): {receipt_state_hash(meta.seq, meta.last_hash, view)}"
         )

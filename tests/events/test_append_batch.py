@@ -4,6 +4,8 @@ its own atomic script call with its own answer, and a lost script is loaded agai
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,8 @@ import redis.asyncio as aioredis
 
 from tests.support.store_contract import NOW, create, pending
 from umpire.events.chain import verify_chain
-from umpire.events.errors import VersionConflict
-from umpire.events.redis_store import RedisEventStore
+from umpire.events.errors import StoreUnavailable, VersionConflict
+from umpire.events.redis_store import RedisEventStore, WaitingConnectionPool
 from umpire.events.store import AppendResult
 from umpire.server.embedded import EmbeddedRedis
 
@@ -144,12 +146,6 @@ async def test_a_frozen_store_times_out_the_batch_drops_its_connection_and_recov
     holds every batch to the pool's (events/append_batch.py). A store that stops answering
     (SIGSTOP) while a batch is out must still fail the append as unavailable, not hang it,
     and the next append after it thaws must go through on a fresh connection."""
-    import os
-    import signal
-
-    from umpire.events.errors import StoreUnavailable
-    from umpire.events.redis_store import WaitingConnectionPool
-
     with EmbeddedRedis(tmp_path / "r") as server:
         pool = WaitingConnectionPool.from_url(server.url, socket_timeout=0.5)
         store = RedisEventStore(aioredis.Redis.from_pool(pool), prefix="t")
