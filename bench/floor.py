@@ -1,0 +1,155 @@
+"""The floor under issue #33's ratios: the least a Python server on umpire's libraries does.
+
+`python -m bench.floor [--store] [--workers N]` serves just enough of umpire's protocol
+(docs/protocol.md: `create`, `bind_seed`, `auth`, `subscribe`, `command`) for
+`../shared/peer-bench`'s umpire adapter to run its `seq` and `tput` scenarios against it,
+on `UMPIRE_PORT` (and `/healthz`), with N processes on one port (SO_REUSEPORT, as `umpire
+serve --workers N`). A move is a d6 from `secrets` and an `accepted` frame. With `--store`
+it is also one XADD to the game's stream before the ack, pipelined per event-loop turn
+through redis-py's asyncio client with hiredis, in an embedded Valkey
+(`UMPIRE_APPENDFSYNC`, default everysec) or the Redis at `REDIS_URL`. Nothing else: no
+rules, credentials, hash chain, dedupe, admission, receipt, fan-out or audit.
+
+It is not a server to use. It answers one question with a measurement: how many moves a
+second can any server built on Python, asyncio, websockets and redis-py carry on this
+machine, beside Colyseus in the same bench? The peer bench starts `$UMPIRE_BIN serve`, so
+point it at a two-line wrapper (docs/benchmarks.md, "The floor").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+import redis.asyncio as redis
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
+
+from umpire.server.embedded import EmbeddedRedis
+
+decode = msgspec.json.Decoder().decode
+encode = msgspec.json.Encoder().encode
+
+
+class Appends:
+    """XADDs gathered while the loop runs, sent as one pipeline (one round trip) per
+    batch: the cheapest durable append redis-py offers."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self.pending: list[tuple[str, bytes, asyncio.Future[Any]]] = []
+        self.flushing = False
+
+    async def add(self, stream: str, event: bytes) -> Any:
+        future = asyncio.get_running_loop().create_future()
+        self.pending.append((stream, event, future))
+        if not self.flushing:
+            self.flushing = True
+            asyncio.get_running_loop().create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                pipe = self.client.pipeline(transaction=False)
+                for stream, event, _ in batch:
+                    pipe.xadd(stream, {"e": event})
+                for (_, _, future), entry in zip(batch, await pipe.execute(), strict=True):
+                    future.set_result(entry)
+        finally:
+            self.flushing = False
+
+
+async def health(connection: ServerConnection, request: Request) -> Response | None:
+    if request.path == "/healthz":
+        return connection.respond(HTTPStatus.OK, "ok\n")
+    return None
+
+
+async def worker(port: int, store_url: str) -> None:
+    appends = Appends(redis.Redis.from_url(store_url)) if store_url else None
+    moves: dict[str, int] = {}
+
+    async def play(ws: ServerConnection) -> None:
+        async for text in ws:
+            message = decode(text)
+            kind, id_ = message.get("type"), message.get("id")
+            if kind == "command":
+                game = message["game_id"]
+                face = secrets.randbelow(6) + 1
+                seq = moves[game] = moves.get(game, 0) + 1
+                if appends is not None:
+                    await appends.add(f"floor:{game}", encode({"seq": seq, "face": face}))
+                reply = {"type": "accepted", "id": id_, "seqs": [seq], "face": face}
+            elif kind == "create":
+                game = secrets.token_hex(8)
+                reply = {"type": "created", "id": id_, "game_id": game,
+                         "player_credential": secrets.token_hex(16),
+                         "spectator_credential": secrets.token_hex(16)}  # fmt: skip
+            elif kind == "auth":
+                reply = {"type": "authenticated", "id": id_}
+            elif kind == "subscribe":
+                reply = {"type": "subscribed", "id": id_}
+            else:  # bind_seed
+                reply = {"type": "accepted", "id": id_}
+            await ws.send(encode(reply).decode())
+
+    async with serve(play, "127.0.0.1", port, reuse_port=True, process_request=health,
+                     compression=None) as server:  # fmt: skip
+        await server.serve_forever()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", action="store_true", help="one XADD a move, before its ack")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("serve", nargs="?", help="ignored: the peer bench's UMPIRE_BIN serve")
+    options = parser.parse_args()
+    port = int(os.environ.get("UMPIRE_PORT", "8765"))
+    if options.worker:
+        # The store's URL (it may carry a password) comes on stdin, not the command line.
+        asyncio.run(worker(port, sys.stdin.readline().strip()))
+        return
+    with tempfile.TemporaryDirectory(prefix="umpire-floor-") as tmp:
+        valkey = None
+        url = os.environ.get("REDIS_URL", "") if options.store else ""
+        if options.store and not url:
+            fsync = os.environ.get("UMPIRE_APPENDFSYNC", "everysec")
+            valkey = EmbeddedRedis(tmp, appendfsync=fsync).start()
+            url = valkey.url
+        workers = []
+        for _ in range(options.workers):
+            process = subprocess.Popen(
+                [sys.executable, "-m", "bench.floor", "--worker"], stdin=subprocess.PIPE, text=True
+            )
+            assert process.stdin is not None
+            process.stdin.write(url + "\n")
+            process.stdin.close()
+            workers.append(process)
+        signal.signal(signal.SIGTERM, lambda *_: [w.terminate() for w in workers])
+        try:
+            for w in workers:
+                w.wait()
+        except KeyboardInterrupt:
+            for w in workers:
+                w.terminate()
+        finally:
+            if valkey is not None:
+                with contextlib.suppress(Exception):
+                    valkey.stop()
+
+
+if __name__ == "__main__":
+    main()
