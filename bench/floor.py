@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import os
 import secrets
@@ -30,11 +31,13 @@ import tempfile
 from http import HTTPStatus
 from typing import Any
 
+import hiredis
 import msgspec
 import redis.asyncio as redis
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from umpire.events.resp import pack
 from umpire.server.embedded import EmbeddedRedis
 
 decode = msgspec.json.Decoder().decode
@@ -71,14 +74,54 @@ class Appends:
             self.flushing = False
 
 
+class RawAppends(asyncio.Protocol):
+    """The same XADD without redis-py: packed by hand, written at once on a unix socket,
+    replies parsed by hiredis in order (`--raw`: how much of the append is the client)."""
+
+    def __init__(self) -> None:
+        self.reader = hiredis.Reader()
+        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self.transport: asyncio.Transport | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> RawAppends:
+        path = url.removeprefix("unix://").partition("?")[0]
+        _, protocol = await asyncio.get_running_loop().create_unix_connection(cls, path)
+        return protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        while (reply := self.reader.gets()) is not False:
+            self.waiting.popleft().set_result(reply)
+
+    async def call(self, packed: bytes) -> Any:
+        """One packed command's reply (replies come back in the order of the writes)."""
+        assert self.transport is not None
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.append(future)
+        self.transport.write(packed)
+        return await future
+
+    async def add(self, stream: str, event: bytes) -> Any:
+        return await self.call(pack("XADD", stream, "*", "e", event))
+
+
 async def health(connection: ServerConnection, request: Request) -> Response | None:
     if request.path == "/healthz":
         return connection.respond(HTTPStatus.OK, "ok\n")
     return None
 
 
-async def worker(port: int, store_url: str) -> None:
-    appends = Appends(redis.Redis.from_url(store_url)) if store_url else None
+async def worker(port: int, store_url: str, raw: bool) -> None:
+    appends: Appends | RawAppends | None = None
+    if store_url:
+        appends = (
+            await RawAppends.open(store_url) if raw else Appends(redis.Redis.from_url(store_url))
+        )
     moves: dict[str, int] = {}
 
     async def play(ws: ServerConnection) -> None:
@@ -113,6 +156,7 @@ async def worker(port: int, store_url: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", action="store_true", help="one XADD a move, before its ack")
+    parser.add_argument("--raw", action="store_true", help="the XADD without redis-py")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("serve", nargs="?", help="ignored: the peer bench's UMPIRE_BIN serve")
@@ -120,7 +164,7 @@ def main() -> None:
     port = int(os.environ.get("UMPIRE_PORT", "8765"))
     if options.worker:
         # The store's URL (it may carry a password) comes on stdin, not the command line.
-        asyncio.run(worker(port, sys.stdin.readline().strip()))
+        asyncio.run(worker(port, sys.stdin.readline().strip(), options.raw))
         return
     with tempfile.TemporaryDirectory(prefix="umpire-floor-") as tmp:
         valkey = None
@@ -132,7 +176,15 @@ def main() -> None:
         workers = []
         for _ in range(options.workers):
             process = subprocess.Popen(
-                [sys.executable, "-m", "bench.floor", "--worker"], stdin=subprocess.PIPE, text=True
+                [
+                    sys.executable,
+                    "-m",
+                    "bench.floor",
+                    "--worker",
+                    *(["--raw"] if options.raw else []),
+                ],
+                stdin=subprocess.PIPE,
+                text=True,
             )
             assert process.stdin is not None
             process.stdin.write(url + "\n")

@@ -78,6 +78,7 @@ INTEGRATION_MODULES = frozenset(
         "tests.support.fleet",
         "tests.support.processes",
         "umpire.testing.support.peer",
+        "bench.append_client",
         "bench.cluster",
         "bench.hostile_load",
     }

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import redis.asyncio as redis
 from websockets.asyncio.client import connect
 
@@ -18,13 +19,14 @@ from tests.support.processes import REPO, wait_for_port
 from umpire.server.embedded import EmbeddedRedis, free_port
 
 
+@pytest.mark.parametrize("client", [[], ["--raw"]], ids=["redis-py", "raw"])
 async def test_the_floor_plays_the_peer_bench_moves_and_appends_each_before_its_ack(
-    tmp_path: Path,
+    tmp_path: Path, client: list[str]
 ) -> None:
     server = EmbeddedRedis(tmp_path / "redis", appendfsync="everysec").start()
     port = free_port()
     floor = subprocess.Popen(
-        [sys.executable, "-m", "bench.floor", "--store", "--workers", "1"],
+        [sys.executable, "-m", "bench.floor", "--store", "--workers", "1", *client],
         cwd=REPO,
         env={**os.environ, "UMPIRE_PORT": str(port), "REDIS_URL": server.url},
     )
