@@ -51,14 +51,13 @@ class Appends:
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
         self.pending: list[tuple[str, bytes, asyncio.Future[Any]]] = []
-        self.flushing = False
+        self.flushing: asyncio.Task[None] | None = None  # held: the loop keeps weak refs
 
     async def add(self, stream: str, event: bytes) -> Any:
         future = asyncio.get_running_loop().create_future()
         self.pending.append((stream, event, future))
-        if not self.flushing:
-            self.flushing = True
-            asyncio.get_running_loop().create_task(self._flush())
+        if self.flushing is None:
+            self.flushing = asyncio.get_running_loop().create_task(self._flush())
         return await future
 
     async def _flush(self) -> None:
@@ -71,7 +70,7 @@ class Appends:
                 for (_, _, future), entry in zip(batch, await pipe.execute(), strict=True):
                     future.set_result(entry)
         finally:
-            self.flushing = False
+            self.flushing = None
 
 
 class RawAppends(asyncio.Protocol):
@@ -85,6 +84,9 @@ class RawAppends(asyncio.Protocol):
 
     @classmethod
     async def open(cls, url: str) -> RawAppends:
+        """Connect to the unix socket of `url` (no password: the embedded store's own)."""
+        if not url.startswith("unix://") or "@" in url:
+            raise SystemExit(f"--raw speaks to a unix socket without a password, not {url!r}")
         path = url.removeprefix("unix://").partition("?")[0]
         _, protocol = await asyncio.get_running_loop().create_unix_connection(cls, path)
         return protocol
@@ -96,7 +98,11 @@ class RawAppends(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
         while (reply := self.reader.gets()) is not False:
-            self.waiting.popleft().set_result(reply)
+            future = self.waiting.popleft()
+            if isinstance(reply, hiredis.ReplyError):
+                future.set_exception(reply)
+            else:
+                future.set_result(reply)
 
     async def call(self, packed: bytes) -> Any:
         """One packed command's reply (replies come back in the order of the writes)."""
@@ -111,12 +117,15 @@ class RawAppends(asyncio.Protocol):
 
 
 async def health(connection: ServerConnection, request: Request) -> Response | None:
+    """`/healthz` answers ok (the peer bench waits for it); any other path upgrades."""
     if request.path == "/healthz":
         return connection.respond(HTTPStatus.OK, "ok\n")
     return None
 
 
 async def worker(port: int, store_url: str, raw: bool) -> None:
+    """One process of the floor: the websocket server on `port`, appending to `store_url`
+    (none when empty) through redis-py or, `raw`, the bare protocol."""
     appends: Appends | RawAppends | None = None
     if store_url:
         appends = (
