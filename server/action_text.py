@@ -3,7 +3,8 @@
 Every field with its type and what it accepts, enum values by their names (the schema as
 the wire carries it, never a Python repr), list items with their own fields, every case
 of a choice (`anyOf`: the fields all cases share once, then what each case sets), and an
-"e.g." command built from the schema alone that `umpire send` accepts as printed. Long
+"e.g." command built from the schema alone that `umpire send` accepts as printed, both as
+JSON and as words (server/command_words.py). Long
 enumerations are summarised (`any of 2,000 hexes; see --json`).
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 import msgspec
 
 from umpire.events.wire import Action
+from umpire.server.command_words import words_for
 
 # An enum longer than this is summarised; the whole list is in `umpire actions --json`.
 MOST_VALUES = 12
@@ -188,7 +190,10 @@ def render(action: Action) -> list[str]:
         lines += fields(schema, "    ")
     else:
         lines += _cases(cases)
-    lines.append(f"    e.g. {_json(example(cases[0] if cases else schema))}")
+    shape = cases[0] if cases else schema
+    command = example(shape)
+    lines.append(f"    e.g. {_json(command)}")
+    lines.append(f"    or, as words: {words_for(action.type, shape, command)}")
     return lines
 
 

@@ -40,6 +40,7 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     console.print(
         f"game {shown(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
+        f" (umpire send {shown(args.game)} followed by the words or the JSON of an example)"
     )
     for action in actions:
         for line in printed(action):

@@ -64,9 +64,20 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("client_seed", nargs="?", help="default: fresh random entropy")
 
-    p = sub.add_parser("send", help="send a player command to a game")
+    p = sub.add_parser(
+        "send",
+        help="send a player command to a game",
+        description="Send a command as words, TYPE FIELD=VALUE ... (`umpire actions GAME` "
+        "prints each one so), or as one JSON object.",
+    )
     p.add_argument("game")
-    p.add_argument("command", metavar="COMMAND-JSON")
+    p.add_argument(
+        "command",
+        metavar="COMMAND",
+        nargs="+",
+        help="the command type, then FIELD=VALUE for each field (e.g. RollDice dice=2d6 "
+        "purpose=flak); or the command as a JSON object",
+    )
     p.add_argument("--command-id")
     p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
     add_role_arguments(p)

@@ -27,6 +27,7 @@ from umpire.events.store import Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
+from umpire.server.command_words import command_from_words
 from umpire.server.config import Settings
 from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.game_records import CLIENT_SEED_MAX
@@ -219,11 +220,15 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
 
 async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     role = role_for(settings, args.role, args.operator_token)
-    command = _json_arg(args.command, "COMMAND-JSON")
+    words: list[str] = args.command
+    as_json = len(words) == 1 and words[0].lstrip().startswith("{")
+    command = _json_arg(words[0], "COMMAND") if as_json else None
     dice = _dice_arg(args.dice) if args.dice else None
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
+        if command is None:  # words: read by the game's ruleset (server/command_words.py)
+            command = command_from_words((await games.load(args.game))[0], words)
         # The command's nonce: fresh entropy its server rolls also derive from (every
         # command of a game that binds client entropy carries one; docs/security.md).
         nonce = None if dice else secrets.token_hex(16)

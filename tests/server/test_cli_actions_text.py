@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -55,6 +56,32 @@ def test_actions_text_shows_values_by_name_and_an_example_send_accepts(umpire, n
     # The first of the ruleset's own examples, sent as printed, is accepted.
     code, sent = umpire("send", game, json.dumps(own[0]))
     assert code == 0, (own[0], sent)
+
+
+def _as_words(text: str) -> list[list[str]]:
+    return [shlex.split(line.split("or, as words: ", 1)[1]) for line in text.splitlines()
+            if "or, as words: " in line]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_every_example_is_printed_as_words_too_and_send_takes_them(umpire, name: str) -> None:
+    """The player types no JSON: `umpire send GAME TYPE FIELD=VALUE ...` as printed."""
+    code, out = umpire("new", name, "--json")
+    assert code == 0, out
+    game = json.loads(out)["game_id"]
+    code, text = umpire("actions", game)
+    assert code == 0, text
+    examples, words = _examples(text), _as_words(text)
+    assert [w[0] for w in words] == [e["type"] for e in examples], text
+    own = [w for w in words if w[0] not in ("RollDice", "EndGame", "TakeBack")]
+    code, sent = umpire("send", game, *own[0])
+    assert code == 0, (own[0], sent)
+    assert f"player command {own[0][0]}" in sent, sent
+    # A misspelt field is refused, naming the fields the command has; nothing is written.
+    code, refused = umpire("send", game, "RollDice", "dice=d6", "purpose=x", "cout=2")
+    assert code != 0 and "RollDice has no field 'cout'" in refused, refused
+    code, log = umpire("log", game)
+    assert "cout" not in log and log.count("player command") == 1, log
 
 
 def test_nightfighter_exit_move_is_shown_and_state_json_parses(umpire) -> None:

@@ -1,0 +1,124 @@
+"""A command typed as words: `umpire send GAME RollDice dice=2d6 purpose="flak check"`.
+
+The first word names the command type and each further word sets one field, FIELD=VALUE,
+so a player at the command line types no JSON for a command of plain fields. The command
+type's schema (engine/schemas.py) says how VALUE reads:
+- for a text field (a string, or a choice of names), VALUE is the text as typed, so
+  `purpose=3` stays the text "3" (an optional text field reads the word `null` as no
+  value);
+- for any other field, VALUE is read as JSON (`count=2`, `evade=true`, `hex=null`, and a
+  list or object field's `path=[...]`, the one place JSON is still typed). A VALUE that
+  is not JSON goes as text, and the rules refuse it with their own message
+  ("expected int").
+A field the command does not have is refused here, with the fields it does have: the
+command object's decoding ignores a field it does not know, so a mistyped optional field
+would otherwise be dropped without a word.
+
+`words_for` prints a command back in this form, for `umpire actions`; every example it
+prints reads back to the same command (tests/server/test_command_words.py).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+from umpire.engine.errors import InvalidCommand
+from umpire.engine.handling import command_types
+from umpire.engine.ruleset import Ruleset
+from umpire.engine.schemas import struct_schema
+
+Schema = dict[str, Any]
+
+
+def command_from_words(ruleset: Ruleset[Any], words: Sequence[str]) -> dict[str, Any]:
+    """The command object that `words` (TYPE FIELD=VALUE ...) stand for. An unknown TYPE
+    is left for the rules to refuse, with the types they accept."""
+    kind, *pairs = words
+    target = command_types(ruleset).get(kind)
+    properties: Schema = struct_schema(target).get("properties", {}) if target else {}
+    properties = {name: node for name, node in properties.items() if name != "type"}
+    command: dict[str, Any] = {"type": kind}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        if not equals or not name:
+            raise InvalidCommand(
+                f"{pair[:80]!r} is not FIELD=VALUE; {kind[:80]} {_takes(properties)}",
+                type=kind[:80],
+            )
+        if name == "type":
+            raise InvalidCommand(
+                "the command's type is the first word, not a field", type=kind[:80]
+            )
+        if name in command:
+            raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
+        if target is not None and name not in properties:
+            raise InvalidCommand(
+                f"{kind} has no field {name[:80]!r}; it {_takes(properties)}", type=kind
+            )
+        command[name] = _read(properties.get(name, {}), text)
+    return command
+
+
+def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:
+    """The command of type `kind` as shell words that `command_from_words` reads back to
+    it (`schema`: the command type's, or an action's)."""
+    properties: Schema = schema.get("properties", {})
+    words = [kind]
+    for name, value in command.items():
+        if name == "type":
+            continue
+        node = properties.get(name, {})
+        texty = is_text(node) or _text_or_null(node)
+        shown = value if texty and isinstance(value, str) else _json(value)
+        words.append(f"{name}={shown}")
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def is_text(node: Schema) -> bool:
+    """Whether a field's every value is text: a string, a string constant or a choice of
+    strings, or a choice between such."""
+    if "const" in node:
+        return isinstance(node["const"], str)
+    if "enum" in node:
+        return all(isinstance(value, str) for value in node["enum"])
+    if "anyOf" in node:
+        return all(is_text(case) for case in node["anyOf"])
+    return bool(node.get("type") == "string")
+
+
+def _text_or_null(node: Schema) -> bool:
+    """An optional text field: a choice between text and null."""
+    cases = node.get("anyOf", ())
+    nulls = [case for case in cases if case.get("type") == "null"]
+    return bool(nulls) and all(is_text(case) for case in cases if case not in nulls)
+
+
+def _read(node: Schema, text: str) -> Any:
+    """VALUE as the field `node` takes it."""
+    if is_text(node):
+        return text
+    if _text_or_null(node):
+        return None if text == "null" else text
+    return _value(text)
+
+
+def _takes(properties: Schema) -> str:
+    return f"takes {', '.join(properties)}" if properties else "takes no fields"
+
+
+def _value(text: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (RecursionError, ValueError):  # JSONDecodeError is a ValueError
+        return text  # for the rules to refuse, saying what the field wants
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a value a command takes")
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -1,0 +1,80 @@
+"""A command typed as words (server/command_words.py): every command of every installed
+ruleset, printed as words, reads back to itself; a text field keeps its text; a wrong word
+is refused, saying what the command takes."""
+
+from __future__ import annotations
+
+import random
+import shlex
+
+import pytest
+
+from umpire.engine import registry
+from umpire.engine.errors import InvalidCommand
+from umpire.engine.handling import command_types, parse_command
+from umpire.engine.schemas import struct_schema
+from umpire.server.command_words import command_from_words, words_for
+from umpire.testing.support.drivers import rulesets
+from umpire.testing.support.schema_sampler import sample
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_every_command_printed_as_words_reads_back_to_itself(name: str) -> None:
+    ruleset = registry.get(name)
+    rng = random.Random(f"words-{name}")
+    for tag, target in sorted(command_types(ruleset).items()):
+        schema = struct_schema(target)
+        for _ in range(25):
+            command = sample(schema, rng)
+            words = shlex.split(words_for(tag, schema, command))
+            assert words[0] == tag
+            assert command_from_words(ruleset, words) == command, (words, command)
+
+
+def test_text_stays_text_and_other_fields_read_as_json() -> None:
+    ruleset = registry.get("downtown")
+    command = command_from_words(
+        ruleset, ["RollDice", "dice=nd6", "purpose=3", "count=2", "sides=6"]
+    )
+    assert command == {"type": "RollDice", "dice": "nd6", "purpose": "3", "count": 2, "sides": 6}
+    parse_command(ruleset, command)  # the rules take it as typed
+    # A value a number field cannot read goes as text, for the rules to refuse plainly.
+    bad = command_from_words(ruleset, ["RollDice", "dice=d6", "purpose=x", "count=two"])
+    assert bad["count"] == "two"
+    with pytest.raises(InvalidCommand, match=r"count"):
+        parse_command(ruleset, bad)
+    # JSON's NaN is no value a command takes: it stays text too.
+    assert command_from_words(ruleset, ["RollDice", "count=NaN"])["count"] == "NaN"
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["RollDice", "purpose"], r"'purpose' is not FIELD=VALUE; RollDice takes dice, purpose"),
+        (["RollDice", "=x"], r"is not FIELD=VALUE"),
+        (["RollDice", "cout=3"], r"RollDice has no field 'cout'; it takes dice, purpose, count"),
+        (["RollDice", "type=EndGame"], r"the command's type is the first word"),
+        (["RollDice", "count=1", "count=2"], r"field 'count' is given twice"),
+    ],
+)
+def test_a_wrong_word_is_refused_with_what_the_command_takes(words: list[str], says: str) -> None:
+    with pytest.raises(InvalidCommand, match=says):
+        command_from_words(registry.get("downtown"), words)
+
+
+def test_an_unknown_type_is_left_for_the_rules_to_refuse_with_the_types_they_take() -> None:
+    ruleset = registry.get("downtown")
+    command = command_from_words(ruleset, ["Fly", "x=1"])
+    with pytest.raises(InvalidCommand, match=r"unknown command type 'Fly'.*allowed: "):
+        parse_command(ruleset, command)
+
+
+def test_an_optional_text_field_reads_null_as_no_value() -> None:
+    schema = {
+        "properties": {
+            "type": {"const": "Note"},
+            "text": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        }
+    }
+    assert words_for("Note", schema, {"type": "Note", "text": None}) == "Note text=null"
+    assert words_for("Note", schema, {"type": "Note", "text": "a b"}) == "Note 'text=a b'"
