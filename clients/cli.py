@@ -1,7 +1,7 @@
 """Client-side command line: `umpire watch` (live, readable event log) and `umpire play`
-(send commands typed as JSON lines), both over a running gateway's websocket. The `umpire`
-command line finds them through clients/commands.py and imports this module only to run
-one."""
+(send commands typed a line each, as words or JSON), both over a running gateway's
+websocket. The `umpire` command line finds them through clients/commands.py and imports
+this module only to run one."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -18,6 +19,7 @@ from umpire.clients.client import UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.events import errors
+from umpire.events.command_words import command_from_words
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import EventFrame, ViewState
 
@@ -115,8 +117,9 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
 
 
 async def play(url: str, credential: str, game_id: str | None) -> int:
-    """Read commands (one JSON object a line) from stdin and send each; print the answer.
-    A refused credential or an unreachable gateway is one line on stderr and exit code 2."""
+    """Read commands from stdin, one a line, as words (TYPE FIELD=VALUE ...) or as a JSON
+    object, and send each; print the answer. A refused credential or an unreachable
+    gateway is one line on stderr and exit code 2."""
     try:
         return await _play(url, credential, game_id)
     except GATEWAY_ERRORS as exc:
@@ -129,8 +132,9 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
     async with UmpireClient(url, receipts=machine_receipts()) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
-        console.print(f"playing [bold]{shown(game)}[/]: type a command as JSON, e.g. "
-                      '{"type": "RollDice", "dice": "d6", "purpose": "morale"}')  # fmt: skip
+        console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
+                      "RollDice dice=d6 purpose=morale (`umpire actions` lists them), "
+                      "or as a JSON object")  # fmt: skip
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -140,16 +144,35 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
             if not line:
                 continue
             try:
-                command = json.loads(line)
-                dice = command.pop("dice_faces", None) if isinstance(command, dict) else None
+                command, dice = await _typed(client, game, line)
                 accepted = await client.send(game, command, dice=dice)
                 console.print(f"accepted: seqs {accepted.seqs[0]}..{accepted.seqs[-1]}")
                 for frame in await events_between(client, game, accepted.seqs):
                     console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
             except json.JSONDecodeError as exc:
                 console.print(f"[red]not JSON[/]: {shown(str(exc))}")
-            except UmpireError as exc:
+            except ValueError as exc:  # shlex: a quote left open
+                console.print(f"[red]not words[/]: {shown(str(exc))}")
+            except (UmpireError, errors.UmpireError) as exc:  # the gateway's, or the words'
                 console.print(f"[red]refused[/] ({shown(exc.code)}): {shown(exc.message)}")
+
+
+async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:
+    """The command a line types and the player's own dice for it (`dice_faces`): a JSON
+    object, or words read through the schema of the legal action of that type now (a type
+    not offered now goes as typed, for the gateway to refuse with what is allowed)."""
+    if line.startswith("{"):
+        command = json.loads(line)
+        return command, command.pop("dice_faces", None) if isinstance(command, dict) else None
+    words = shlex.split(line)
+    faces = [w for w in words if w.startswith("dice_faces=")]
+    words = [w for w in words if w not in faces]
+    dice = json.loads(faces[-1].partition("=")[2]) if faces else None
+    if not words:
+        raise errors.InvalidCommand("a command's first word names its type")
+    view = await client.view(game)
+    schema = next((a.schema for a in view.actions if a.type == words[0]), None)
+    return command_from_words(words, schema), dice
 
 
 async def events_between(client: UmpireClient, game: str, seqs: list[int]) -> list[EventFrame]:

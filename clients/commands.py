@@ -50,7 +50,7 @@ WATCH = ClientCommand(
     add_arguments=_watch_arguments,
 )
 PLAY = ClientCommand(
-    help="send commands (JSON lines on stdin) through a gateway",
+    help="send commands (a line each on stdin: words, or JSON) through a gateway",
     handler="umpire.clients.cli:cmd_play",
     add_arguments=_gateway_arguments,
 )

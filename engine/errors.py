@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# A command's shape is checked where it is read: by the rules, and before that by the
+# command line's words (events/command_words.py), so the error lives with the log's own.
+from umpire.events.errors import InvalidCommand as InvalidCommand
 from umpire.events.errors import UmpireError
 
 
@@ -22,12 +25,6 @@ class CommandNotAllowed(RuleError):
     Names the command and lists the types that are allowed now."""
 
     code = "command_not_allowed"
-
-
-class InvalidCommand(UmpireError):
-    """A command that is not of any allowed shape (unknown type, missing or bad field)."""
-
-    code = "invalid_command"
 
 
 class InvalidSetup(UmpireError):

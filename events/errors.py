@@ -46,6 +46,13 @@ class InvalidCommandId(UmpireError):
     code = "invalid_command_id"
 
 
+class InvalidCommand(UmpireError):
+    """A command that is not of any allowed shape (unknown type, missing or bad field; or,
+    typed as words, a word that is not FIELD=VALUE: events/command_words.py)."""
+
+    code = "invalid_command"
+
+
 class GameNotFound(UmpireError):
     """No game has that id."""
 

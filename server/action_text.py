@@ -4,7 +4,7 @@ Every field with its type and what it accepts, enum values by their names (the s
 the wire carries it, never a Python repr), list items with their own fields, every case
 of a choice (`anyOf`: the fields all cases share once, then what each case sets), and an
 "e.g." command built from the schema alone that `umpire send` accepts as printed, both as
-JSON and as words (server/command_words.py). Long
+JSON and as words (events/command_words.py). Long
 enumerations are summarised (`any of 2,000 hexes; see --json`).
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import msgspec
 
+from umpire.events.command_words import words_for
 from umpire.events.wire import Action
-from umpire.server.command_words import words_for
 
 # An enum longer than this is summarised; the whole list is in `umpire actions --json`.
 MOST_VALUES = 12

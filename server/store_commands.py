@@ -18,16 +18,18 @@ from umpire.engine import registry, scenarios
 from umpire.engine.citations import names_of
 from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
+from umpire.engine.handling import command_types
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.replay import log_finally_revealed
 from umpire.engine.roles import Role
+from umpire.engine.schemas import struct_schema
+from umpire.events.command_words import command_from_words
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
 from umpire.events.store import Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
-from umpire.server.command_words import command_from_words
 from umpire.server.config import Settings
 from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.game_records import CLIENT_SEED_MAX
@@ -227,8 +229,9 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     command_id = args.command_id or "cli-" + secrets.token_hex(8)
     async with open_store(settings) as store:
         games = command_games(settings, store)
-        if command is None:  # words: read by the game's ruleset (server/command_words.py)
-            command = command_from_words((await games.load(args.game))[0], words)
+        if command is None:  # words, read through the command type's schema
+            target = command_types((await games.load(args.game))[0]).get(words[0])
+            command = command_from_words(words, struct_schema(target) if target else None)
         # The command's nonce: fresh entropy its server rolls also derive from (every
         # command of a game that binds client entropy carries one; docs/security.md).
         nonce = None if dice else secrets.token_hex(16)

@@ -13,7 +13,7 @@ from umpire.clients import UmpireClient
 from umpire.server.embedded import EmbeddedRedis
 
 
-async def test_play_sends_json_lines_and_watch_prints_the_events(
+async def test_play_sends_json_lines_and_words_and_watch_prints_the_events(
     redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
 ) -> None:
     gateway, port = start_gateway(redis_server.url, prefix)
@@ -25,7 +25,11 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000}, client_entropy="waived")
-        commands = '{"type": "Push"}\n{"type": "Fly"}\n{"type": "Add", "amount": 2}\n'
+        commands = (
+            '{"type": "Push"}\n{"type": "Fly"}\n{"type": "Add", "amount": 2}\n'
+            # The same as words, and a misspelt field, refused before anything is sent.
+            "Add amount=3\nAdd amont=3\n"
+        )
         play = subprocess.run(
             [sys.executable, "-m", "umpire.server.cli", "play", "--url", url,
              "--credential", created.player_credential],
@@ -35,9 +39,14 @@ async def test_play_sends_json_lines_and_watch_prints_the_events(
         assert "accepted: seqs 2..4" in play.stdout
         assert "refused (invalid_command)" in play.stdout and "Fly" in play.stdout
         assert "accepted: seqs 5..6" in play.stdout
+        assert "accepted: seqs 7..8" in play.stdout
+        assert "Add has no field 'amont'; it takes amount" in " ".join(play.stdout.split())
+        assert "seqs 9" not in play.stdout
         # Its receipts, in this machine's data directory (docs/audit.md 8.2).
         kept = (tmp_path / "receipts" / f"{created.game_id}.jsonl").read_text().splitlines()
-        assert [json.loads(line)["head_seq"] for line in kept[1:]] == [4, 6]
+        accepted = [json.loads(line) for line in kept[1:]]
+        accepted = [r["head_seq"] for r in accepted if r["reply"] == "accepted"]
+        assert accepted == [4, 6, 8]
         watch = subprocess.run(
             [sys.executable, "-m", "umpire.server.cli", "watch", "--url", url, "--limit", "6",
              "--credential", created.spectator_credential],

@@ -1,21 +1,29 @@
-"""A command typed as words (server/command_words.py): every command of every installed
+"""A command typed as words (events/command_words.py): every command of every installed
 ruleset, printed as words, reads back to itself; a text field keeps its text; a wrong word
-is refused, saying what the command takes."""
+is refused, saying what the command takes; an action's choice of cases reads too."""
 
 from __future__ import annotations
 
 import random
 import shlex
+from typing import Any
 
 import pytest
 
 from umpire.engine import registry
 from umpire.engine.errors import InvalidCommand
 from umpire.engine.handling import command_types, parse_command
+from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
-from umpire.server.command_words import command_from_words, words_for
+from umpire.events.command_words import command_from_words, words_for
 from umpire.testing.support.drivers import rulesets
 from umpire.testing.support.schema_sampler import sample
+
+
+def read(ruleset: Ruleset[Any], words: list[str]) -> dict[str, Any]:
+    """As `umpire send` reads them: through the ruleset's schema of the command type."""
+    target = command_types(ruleset).get(words[0])
+    return command_from_words(words, struct_schema(target) if target else None)
 
 
 @pytest.mark.parametrize("name", rulesets())
@@ -28,23 +36,21 @@ def test_every_command_printed_as_words_reads_back_to_itself(name: str) -> None:
             command = sample(schema, rng)
             words = shlex.split(words_for(tag, schema, command))
             assert words[0] == tag
-            assert command_from_words(ruleset, words) == command, (words, command)
+            assert read(ruleset, words) == command, (words, command)
 
 
 def test_text_stays_text_and_other_fields_read_as_json() -> None:
     ruleset = registry.get("downtown")
-    command = command_from_words(
-        ruleset, ["RollDice", "dice=nd6", "purpose=3", "count=2", "sides=6"]
-    )
+    command = read(ruleset, ["RollDice", "dice=nd6", "purpose=3", "count=2", "sides=6"])
     assert command == {"type": "RollDice", "dice": "nd6", "purpose": "3", "count": 2, "sides": 6}
     parse_command(ruleset, command)  # the rules take it as typed
     # A value a number field cannot read goes as text, for the rules to refuse plainly.
-    bad = command_from_words(ruleset, ["RollDice", "dice=d6", "purpose=x", "count=two"])
+    bad = read(ruleset, ["RollDice", "dice=d6", "purpose=x", "count=two"])
     assert bad["count"] == "two"
     with pytest.raises(InvalidCommand, match=r"count"):
         parse_command(ruleset, bad)
     # JSON's NaN is no value a command takes: it stays text too.
-    assert command_from_words(ruleset, ["RollDice", "count=NaN"])["count"] == "NaN"
+    assert read(ruleset, ["RollDice", "count=NaN"])["count"] == "NaN"
 
 
 @pytest.mark.parametrize(
@@ -59,12 +65,12 @@ def test_text_stays_text_and_other_fields_read_as_json() -> None:
 )
 def test_a_wrong_word_is_refused_with_what_the_command_takes(words: list[str], says: str) -> None:
     with pytest.raises(InvalidCommand, match=says):
-        command_from_words(registry.get("downtown"), words)
+        read(registry.get("downtown"), words)
 
 
 def test_an_unknown_type_is_left_for_the_rules_to_refuse_with_the_types_they_take() -> None:
     ruleset = registry.get("downtown")
-    command = command_from_words(ruleset, ["Fly", "x=1"])
+    command = read(ruleset, ["Fly", "x=1"])
     with pytest.raises(InvalidCommand, match=r"unknown command type 'Fly'.*allowed: "):
         parse_command(ruleset, command)
 
@@ -78,3 +84,18 @@ def test_an_optional_text_field_reads_null_as_no_value() -> None:
     }
     assert words_for("Note", schema, {"type": "Note", "text": None}) == "Note text=null"
     assert words_for("Note", schema, {"type": "Note", "text": "a b"}) == "Note 'text=a b'"
+
+
+def test_an_action_with_cases_reads_every_case_field() -> None:
+    """Nightfighter's move as the gateway lists it: on the map, or off it with `exit`."""
+    on = {"properties": {"type": {"const": "MoveFighter"}, "fighter": {"enum": ["F1"]},
+                         "path": {"type": "array", "items": {"type": "string"}},
+                         "exit": {"const": False}}}  # fmt: skip
+    off = {"properties": {**on["properties"], "exit": {"const": True}}}
+    schema = {"anyOf": [on, off]}
+    words = ["MoveFighter", "fighter=F1", 'path=["0926"]', "exit=true"]
+    assert command_from_words(words, schema) == {
+        "type": "MoveFighter", "fighter": "F1", "path": ["0926"], "exit": True
+    }  # fmt: skip
+    with pytest.raises(InvalidCommand, match=r"no field 'speed'; it takes fighter, path"):
+        command_from_words(["MoveFighter", "speed=2"], schema)

@@ -1,8 +1,10 @@
 """A command typed as words: `umpire send GAME RollDice dice=2d6 purpose="flak check"`.
 
 The first word names the command type and each further word sets one field, FIELD=VALUE,
-so a player at the command line types no JSON for a command of plain fields. The command
-type's schema (engine/schemas.py) says how VALUE reads:
+so a player at the command line (`umpire send`, `umpire play`) types no JSON for a
+command of plain fields. The command type's JSON Schema says how VALUE reads (the
+ruleset's, engine/schemas.py, for `umpire send`; the legal action's, as the gateway sends
+it, for `umpire play`):
 - for a text field (a string, or a choice of names), VALUE is the text as typed, so
   `purpose=3` stays the text "3" (an optional text field reads the word `null` as no
   value);
@@ -14,8 +16,8 @@ A field the command does not have is refused here, with the fields it does have:
 command object's decoding ignores a field it does not know, so a mistyped optional field
 would otherwise be dropped without a word.
 
-`words_for` prints a command back in this form, for `umpire actions`; every example it
-prints reads back to the same command (tests/server/test_command_words.py).
+`words_for` prints a command back in this form, for `umpire actions`; every command of
+every installed ruleset reads back to itself (tests/server/test_command_words.py).
 """
 
 from __future__ import annotations
@@ -25,21 +27,17 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from umpire.engine.errors import InvalidCommand
-from umpire.engine.handling import command_types
-from umpire.engine.ruleset import Ruleset
-from umpire.engine.schemas import struct_schema
+from umpire.events.errors import InvalidCommand
 
 Schema = dict[str, Any]
 
 
-def command_from_words(ruleset: Ruleset[Any], words: Sequence[str]) -> dict[str, Any]:
-    """The command object that `words` (TYPE FIELD=VALUE ...) stand for. An unknown TYPE
-    is left for the rules to refuse, with the types they accept."""
+def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str, Any]:
+    """The command object that `words` (TYPE FIELD=VALUE ...) stand for, read through
+    `schema`, its type's; None for a type the schema's owner does not know, which is left
+    for the rules to refuse, with the types they accept."""
     kind, *pairs = words
-    target = command_types(ruleset).get(kind)
-    properties: Schema = struct_schema(target).get("properties", {}) if target else {}
-    properties = {name: node for name, node in properties.items() if name != "type"}
+    properties = _fields(schema or {})
     command: dict[str, Any] = {"type": kind}
     for pair in pairs:
         name, equals, text = pair.partition("=")
@@ -54,9 +52,10 @@ def command_from_words(ruleset: Ruleset[Any], words: Sequence[str]) -> dict[str,
             )
         if name in command:
             raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
-        if target is not None and name not in properties:
+        if schema is not None and name not in properties:
             raise InvalidCommand(
-                f"{kind} has no field {name[:80]!r}; it {_takes(properties)}", type=kind
+                f"{kind[:80]} has no field {name[:80]!r}; it {_takes(properties)}",
+                type=kind[:80],
             )
         command[name] = _read(properties.get(name, {}), text)
     return command
@@ -87,6 +86,20 @@ def is_text(node: Schema) -> bool:
     if "anyOf" in node:
         return all(is_text(case) for case in node["anyOf"])
     return bool(node.get("type") == "string")
+
+
+def _fields(schema: Schema) -> Schema:
+    """Every field `schema` gives, but the type tag: its own, and each case's of a choice
+    (an action's `anyOf`, as Nightfighter's move on the map or off it), a field in several
+    cases read as a choice of their nodes."""
+    found: dict[str, list[Schema]] = {}
+    for shape in (schema, *schema.get("anyOf", ())):
+        for name, node in shape.get("properties", {}).items():
+            if name != "type" and node not in found.setdefault(name, []):
+                found[name].append(node)
+    return {
+        name: nodes[0] if len(nodes) == 1 else {"anyOf": nodes} for name, nodes in found.items()
+    }
 
 
 def _text_or_null(node: Schema) -> bool:
