@@ -37,17 +37,23 @@ def umpire(redis_server: EmbeddedRedis, prefix: str):  # type: ignore[no-untyped
     return run
 
 
+def _new_game_and_actions(umpire, name: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """A new game of `name` (its default scenario) and `umpire actions` of it."""
+    code, out = umpire("new", name, "--json")
+    assert code == 0, out
+    game = json.loads(out)["game_id"]
+    code, text = umpire("actions", game)
+    assert code == 0, text
+    return game, text
+
+
 def _examples(text: str) -> list[dict[str, object]]:
     return [json.loads(line.split("e.g. ", 1)[1]) for line in text.splitlines() if "e.g. {" in line]
 
 
 @pytest.mark.parametrize("name", rulesets())
 def test_actions_text_shows_values_by_name_and_an_example_send_accepts(umpire, name: str) -> None:
-    code, out = umpire("new", name, "--json")
-    assert code == 0, out
-    game = json.loads(out)["game_id"]
-    code, text = umpire("actions", game)
-    assert code == 0, text
+    game, text = _new_game_and_actions(umpire, name)
     assert not REPR.search(text), text
     assert "<" not in text, text
     examples = _examples(text)
@@ -66,11 +72,7 @@ def _as_words(text: str) -> list[list[str]]:
 @pytest.mark.parametrize("name", rulesets())
 def test_every_example_is_printed_as_words_too_and_send_takes_them(umpire, name: str) -> None:
     """The player types no JSON: `umpire send GAME TYPE FIELD=VALUE ...` as printed."""
-    code, out = umpire("new", name, "--json")
-    assert code == 0, out
-    game = json.loads(out)["game_id"]
-    code, text = umpire("actions", game)
-    assert code == 0, text
+    game, text = _new_game_and_actions(umpire, name)
     examples, words = _examples(text), _as_words(text)
     assert [w[0] for w in words] == [e["type"] for e in examples], text
     own = [w for w in words if w[0] not in ("RollDice", "EndGame", "TakeBack")]
