@@ -61,6 +61,12 @@ def command_types(ruleset: Ruleset[Any]) -> dict[str, type[Struct]]:
     return {str(t.__struct_config__.tag): t for t in types}
 
 
+@cache
+def field_names(command_type: type[Struct]) -> tuple[str, ...]:
+    """The fields a command type takes, by their names on the wire, in order."""
+    return tuple(field.encode_name for field in msgspec.structs.fields(command_type))
+
+
 def command_names(ruleset: Ruleset[Any]) -> list[str]:
     """Every command type a ruleset accepts, universal ones included, sorted."""
     return sorted(command_types(ruleset))
@@ -84,6 +90,13 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
             type=str(kind)[:80],
             allowed=allowed,
         )
+    fields = field_names(target)
+    unknown = next((key for key in command if key != "type" and key not in fields), None)
+    if unknown is not None:
+        # Decoding would drop it without a word, and a misspelt optional field would run
+        # the command on its default (`cout` for `count`: one die rolled, not three).
+        message = f"{kind} has no field {str(unknown)[:80]!r}; it takes {', '.join(fields)}"
+        raise InvalidCommand(message, type=kind, error=message)
     try:
         parsed: Struct = msgspec.convert(command, target)
     except msgspec.ValidationError as exc:

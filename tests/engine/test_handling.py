@@ -57,6 +57,9 @@ async def test_bad_input_is_typed_and_writes_nothing(games: Games) -> None:
         await games.handle(gid, "b1", {"type": "Fly"})
     with pytest.raises(InvalidCommand, match="Add command is not valid"):
         await games.handle(gid, "b2", {"type": "Add", "amount": 9})
+    # A field the command lacks is named, not dropped (the command would run without it).
+    with pytest.raises(InvalidCommand, match="Add has no field 'amont'; it takes amount"):
+        await games.handle(gid, "b5", {"type": "Add", "amont": 2})
     await games.handle(gid, "b3", {"type": "Add", "amount": 6})
     with pytest.raises(RuleError, match="at most 4 now") as info:
         await games.handle(gid, "b4", {"type": "Add", "amount": 5})
