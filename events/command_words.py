@@ -12,9 +12,8 @@ it, for `umpire play`):
   list or object field's `path=[...]`, the one place JSON is still typed). A VALUE that
   is not JSON goes as text, and the rules refuse it with their own message
   ("expected int").
-A field the command does not have is refused here, with the fields it does have: the
-command object's decoding ignores a field it does not know, so a mistyped optional field
-would otherwise be dropped without a word.
+A field the command does not have goes as typed: the rules refuse it, naming the fields
+the command takes (engine/handling.py `parse_command`), as they do a JSON command's.
 
 `words_for` prints a command back in this form, for `umpire actions`; every command of
 every installed ruleset reads back to itself (tests/server/test_command_words.py).
@@ -52,11 +51,6 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
             )
         if name in command:
             raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
-        if schema is not None and name not in properties:
-            raise InvalidCommand(
-                f"{kind[:80]} has no field {name[:80]!r}; it {_takes(properties)}",
-                type=kind[:80],
-            )
         command[name] = _read(properties.get(name, {}), text)
     return command
 
@@ -64,7 +58,7 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
 def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:
     """The command of type `kind` as shell words that `command_from_words` reads back to
     it (`schema`: the command type's, or an action's)."""
-    properties: Schema = schema.get("properties", {})
+    properties = _fields(schema)
     words = [kind]
     for name, value in command.items():
         if name == "type":
