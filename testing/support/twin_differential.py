@@ -1,0 +1,381 @@
+"""The twin-game differential: what every role sees of twin games that differ only in a
+secret is the same until the rules make the difference public (issues #16, #32, #42).
+
+A game is played on the real store (testing/support/drivers.py: one fixed random sequence
+that sends every command type the ruleset lists); its twins play the same game id, seed and
+commands with the secret changed (`twins`: every hidden roll's faces moved on, and the setup
+with each secret field set otherwise, testing/support/secret_twins.py). Before each command,
+for the player and a spectator, the twins must show the same view, the same legal actions
+(types, rules, texts and narrowed schemas) and the same answer to every probe: each listed
+action's example, the example with one field drawn from the command's full schema, and one
+sample of every command type the ruleset takes (universal ones included), decided on the
+game as it stands and written nowhere (`ProbingGames.probe`), so an accepted probe leaves no
+trace either. The command itself must get the same answer (the same refusal, or accepted
+with the same seqs), and every event frame and view after every seq must be the same.
+
+A refusal in one twin and an acceptance in the other is always a failure: a command whose
+effect depends on a hidden value is accepted whatever the value, and its effect decided
+sealed (docs/rulesets.md "Secrets"). The comparison of a pair ends at the first event in
+which the difference is public by the rules: an event whose type differs, a public event
+that differs, or a field a rule publishes (`Testing.published_fields`); a public event that
+used a hidden roll may differ only where a rule publishes it (`Testing.published`).
+
+Normalised (and why): `hash`, `prev_hash` and `digest` are keyed commitments or hashes over
+them, which differ by design when a hidden value does (testing/access/test_hash_secrecy.py
+attacks exactly those fields); `recorded_at` is the wall clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec import Struct
+
+import umpire.server.games as games_module
+from umpire.engine import registry
+from umpire.engine.actions import legal_actions
+from umpire.engine.dice import ServerDice
+from umpire.engine.game import apply, codec_for, fold
+from umpire.engine.handling import command_types
+from umpire.engine.offers import command_schema
+from umpire.engine.redaction import is_secret, redact, view_for
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset, secret_declarations
+from umpire.events.envelope import Envelope
+from umpire.events.errors import UmpireError
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.types import DiceRolled
+from umpire.server.feed import encode_frame
+from umpire.testing.support.drivers import REFUSALS, Coverage, driver
+from umpire.testing.support.nonces import NoncedGames, nonce_of
+from umpire.testing.support.schema_sampler import sample
+from umpire.testing.support.secret_twins import VIEWERS, secret_setups, shifted_dice
+
+COMMANDS = 150
+ATTEMPTS = 4  # games (other dice, other commands) a ruleset with secrets may take to show one
+NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
+# Probes a step sends per role: a sample of the step's probe set, so that a long game of a
+# ruleset with many command types stays within the suite's time (the step's own rng picks
+# them, the same in both twins).
+PROBES = 24
+
+# A refusal as the gateway answers it (code, message, details), ("accepted", first, last)
+# for the command sent, or the events an accepted probe would append.
+Answer = tuple[Any, ...] | list[Struct]
+
+
+def refusal(exc: UmpireError) -> tuple[Any, ...]:
+    """A refusal as the gateway answers it: its code, message and details."""
+    return (exc.code, exc.message, msgspec.json.encode(exc.details, order="deterministic"))
+
+
+class ProbingGames(NoncedGames):
+    """`Games` that can also ask what a command would do, without writing it."""
+
+    async def probe(self, game_id: str, command: dict[str, Any], role: Role, n: int) -> Answer:
+        """The events `command` would append now as `role` sends it, or its refusal: the
+        command path's own decision (server/games.py `decide_for`, with this game's dice and
+        sealing key), with nothing appended."""
+        ruleset, game = await self.load(game_id)
+        seed = None if game.meta.needs_client_seed else await self._seed_for(game)
+        key = await self._hidden_key(game) if seed is not None else None
+        try:
+            return games_module.decide_for(
+                ruleset, game, command, None, seed, role, nonce_of(f"probe{n}"), key
+            )
+        except UmpireError as exc:
+            return refusal(exc)
+
+
+def probes(ruleset: Ruleset[Any], listed: list[Any], rng: random.Random) -> list[dict[str, Any]]:
+    """Commands to try now: each listed action's example and a mutation of it (one field
+    drawn from the command type's full schema), and a sample of every command type."""
+    types = command_types(ruleset)
+    out: list[dict[str, Any]] = []
+    for action in listed:
+        example = sample(action.schema, rng)
+        out.append(example)
+        whole = sample(command_schema(types[action.type]), rng)
+        names = sorted(set(example) & set(whole) - {"type"})
+        if names:
+            name = rng.choice(names)
+            out.append({**example, name: whole[name]})
+    out += [sample(command_schema(t), rng) for _, t in sorted(types.items())]
+    rng.shuffle(out)
+    return out[:PROBES]
+
+
+@dataclass
+class Step:
+    """One command of a twin: the seq before it, what each viewer saw before it (view,
+    legal actions, the probes and their answers), the command and its answer."""
+
+    seq: int
+    seen: dict[Role, tuple[bytes, bytes, list[tuple[dict[str, Any], Answer]]]]
+    command: dict[str, Any]
+    answer: Answer = ()
+
+
+@dataclass
+class Twin:
+    """A played game: its log and its steps."""
+
+    log: list[Envelope] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+
+async def _seen(
+    games: ProbingGames, ruleset: Ruleset[Any], gid: str, game: Any, step: int, attempt: int
+) -> dict[Role, tuple[bytes, bytes, list[tuple[dict[str, Any], Answer]]]]:
+    seen = {}
+    for role in VIEWERS:
+        listed = legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
+        player = legal_actions(ruleset, game.state, Role.PLAYER, ended=game.meta.ended, game=game)
+        # The probes are drawn from what the player is offered (the same in both twins, or
+        # the actions' comparison fails first) by the step's own rng.
+        rng = random.Random(step * 1009 + attempt * 17 + (role is Role.SPECTATOR))
+        answered = []
+        for n, command in enumerate(probes(ruleset, player, rng)):
+            answered.append((command, await games.probe(gid, command, role, step * 100 + n)))
+        seen[role] = (
+            msgspec.json.encode(view_for(ruleset, game.state, role, revealed=False)),
+            msgspec.json.encode(listed),
+            answered,
+        )
+    return seen
+
+
+async def play(
+    store: RedisEventStore, name: str, setup: dict[str, Any], dice: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch, attempt: int,
+) -> Twin:  # fmt: skip
+    """Play the driver's game of `name` from `setup` with `dice` as the server's dice."""
+    monkeypatch.setattr(games_module, "ServerDice", dice)
+    ruleset = registry.get(name)
+    games = ProbingGames(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
+    gid = (await games.create(name, setup, game_id="gdiff", client_entropy="bind")).game_id
+    await games.bind_client_seed(gid, f"diff{attempt}")
+    _, propose = driver(name)
+    rng = random.Random(11 + attempt)
+    coverage = Coverage(name)
+    twin = Twin()
+    for i in range(COMMANDS):
+        _, game = await games.load(gid)
+        if game.meta.ended:
+            break
+        coverage.offer(game.state)
+        command = rng.choice(propose(game.state, rng))
+        coverage.send(command)
+        step = Step(game.meta.seq, await _seen(games, ruleset, gid, game, i, attempt), command)
+        twin.steps.append(step)
+        # Refused by the rules (the driver proposes freely): only the engine's typed
+        # refusals; any other exception of `decide` fails the test.
+        with contextlib.suppress(*REFUSALS):
+            try:
+                result = await games.handle(gid, f"c{i}", command)
+                step.answer = ("accepted", result.first_seq, result.last_seq)
+            except UmpireError as exc:
+                step.answer = refusal(exc)
+                raise
+    coverage.check()
+    twin.log = await store.read(gid)
+    return twin
+
+
+def _frame(ruleset: Any, env: Envelope, event: Struct, role: Role) -> Any:
+    raw = encode_frame(ruleset, env, event, role, False)
+    frame = msgspec.json.decode(raw) if raw is not None else None
+    if isinstance(frame, dict):
+        for key in NORMALISED:
+            frame.pop(key, None)
+    return frame
+
+
+def _public_difference(ruleset: Any, a: Struct, b: Struct, hidden_rolls: set[int]) -> bool:
+    if type(a) is not type(b):
+        return True
+    if a == b:
+        return False
+    if not (is_secret(ruleset, a) or is_secret(ruleset, b)):
+        tag = type(a).__struct_config__.tag  # type: ignore[attr-defined]
+        used = set(getattr(a, "dice", ())) | set(getattr(b, "dice", ()))
+        # A public event that used a hidden roll and differs leaks it, unless a rule
+        # publishes its result: then the comparison ends here.
+        assert not used & hidden_rolls or tag in ruleset.testing.published, (
+            f"{tag} used hidden roll(s) {sorted(used & hidden_rolls)}, differs, and is not "
+            f"redacted: {a} vs {b}"
+        )
+        return True
+    tag = type(a).__struct_config__.tag  # type: ignore[attr-defined]
+    published = ruleset.testing.published_fields.get(tag, ())
+    return any(getattr(a, f) != getattr(b, f) for f in published)
+
+
+def _same_effect(
+    ruleset: Any, a: list[Struct], b: list[Struct], role: Role, hidden_rolls: set[int]
+) -> bool:
+    """Whether two accepted probes' events look the same to `role` up to the first public
+    difference (from which the rules publish the secret)."""
+    for x, y in zip(a, b, strict=False):
+        if _public_difference(ruleset, x, y, hidden_rolls):
+            return True
+        seen = [redact(ruleset, e, role, revealed=False) for e in (x, y)]
+        if msgspec.json.encode(seen[0]) != msgspec.json.encode(seen[1]):
+            return False
+    return len(a) == len(b)
+
+
+def _compare_steps(
+    ruleset: Any, first: Twin, other: Twin, stop: int, hidden_rolls: set[int]
+) -> None:
+    """Views, listed actions, probes and answers of every step before the stop."""
+    name = ruleset.name
+    for i, (a, b) in enumerate(zip(first.steps, other.steps, strict=False)):
+        if a.seq > stop or b.seq != a.seq:
+            return
+        where = f"{name}: before command {i + 1} {a.command}"
+        for role in VIEWERS:
+            (view_a, listed_a, probed_a), (view_b, listed_b, probed_b) = a.seen[role], b.seen[role]
+            assert view_a == view_b, f"{where}: the {role} views differ"
+            assert listed_a == listed_b, (
+                f"{where}: the {role}'s legal actions differ:\n{listed_a!r}\n{listed_b!r}"
+            )
+            for (command, x), (_, y) in zip(probed_a, probed_b, strict=True):
+                if isinstance(x, list) and isinstance(y, list):
+                    assert _same_effect(ruleset, x, y, role, hidden_rolls), (
+                        f"{where}: probe {command} as the {role} has other effects: {x} vs {y}"
+                    )
+                else:
+                    assert x == y, (
+                        f"{where}: probe {command} as the {role} answered differently in twins "
+                        f"differing only in secrets: {_short(x)} vs {_short(y)}"
+                    )
+        if a.command != b.command:
+            return  # the driver proposed otherwise: CommandRecorded makes it public
+        accepted = a.answer[:1] == ("accepted",) and b.answer[:1] == ("accepted",)
+        if accepted and a.answer[2] > stop:
+            return  # this command's events made the difference public, by the rules
+        assert a.answer == b.answer, (
+            f"{where}: the command was answered differently: {a.answer} vs {b.answer}"
+        )
+
+
+def _short(answer: Answer) -> Any:
+    if isinstance(answer, list):
+        return ("accepted", [type(e).__name__ for e in answer])
+    return answer
+
+
+def compare(ruleset: Any, first: Twin, other: Twin) -> tuple[int, int]:
+    """Check two twins' steps, frames and views for both viewers up to the first public
+    difference; (that stop index, how many secret decisions differed before it)."""
+    logs = [first.log, other.log]
+    codec = codec_for(ruleset)
+    events = [[codec.decode(e.type, e.version, e.payload) for e in log] for log in logs]
+    stop = min(len(logs[0]), len(logs[1]))
+    hidden_rolls = {e.roll for log in events for e in log if isinstance(e, DiceRolled) and e.hidden}
+    for i, (a, b) in enumerate(zip(events[0], events[1], strict=False)):
+        if _public_difference(ruleset, a, b, hidden_rolls):
+            stop = i
+            break
+    _compare_steps(ruleset, first, other, stop, hidden_rolls)
+    played = [fold(logs[k][:1], ruleset=ruleset) for k in (0, 1)]
+    for i in range(stop):
+        if i > 0:
+            played = [apply(ruleset, played[k], events[k][i]) for k in (0, 1)]  # type: ignore[arg-type]
+        for role in VIEWERS:
+            frames = [_frame(ruleset, logs[k][i], events[k][i], role) for k in (0, 1)]
+            assert frames[0] == frames[1], f"{ruleset.name} {role}: seq {i + 1}: {frames}"
+            views = [
+                msgspec.json.encode(view_for(ruleset, g.state, role, revealed=False))  # type: ignore[union-attr]
+                for g in played
+            ]
+            assert views[0] == views[1], f"{ruleset.name} {role}: view after seq {i + 1}"
+    decisions = sum(
+        1
+        for a, b in zip(events[0][:stop], events[1][:stop], strict=True)
+        if a != b and not isinstance(a, DiceRolled)
+    )
+    return stop, decisions
+
+
+def twins(
+    ruleset: Ruleset[Any], setup: dict[str, Any], hidden_dice: bool
+) -> list[tuple[dict[str, Any], Callable[..., Any]]]:
+    """The twins of a game from `setup`: its hidden rolls come out otherwise (several
+    shifts when it rolled any: some keep the public result longer, downtown's AAA roll
+    8 -> 4 buys as many counters, of other densities), and the setup with its secret fields
+    set otherwise (`Ruleset.secret_fields`: down_in_flames' opposing pilots)."""
+    out: list[tuple[dict[str, Any], Callable[..., Any]]] = [
+        (other, ServerDice) for other in secret_setups(ruleset, setup)
+    ]
+    if hidden_dice or not out:
+        out += [(setup, shifted_dice(shift)) for shift in (range(1, 7) if hidden_dice else [1])]
+    return out
+
+
+async def _variants(
+    url: str, prefix: str, name: str, setup: dict[str, Any], original: Twin,
+    attempt: int, monkeypatch: pytest.MonkeyPatch,
+) -> int:  # fmt: skip
+    """Play the twins of a game and compare each with it; how many secret decisions
+    differed before a result went public."""
+    ruleset = registry.get(name)
+    codec = codec_for(ruleset)
+    decoded = [codec.decode(e.type, e.version, e.payload) for e in original.log]
+    hidden_dice = any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+    decisions = 0
+    for n, (variant_setup, dice) in enumerate(twins(ruleset, setup, hidden_dice), start=1):
+        store = RedisEventStore.from_url(url, prefix=f"{prefix}{n}")
+        try:
+            other = await play(store, name, variant_setup, dice, monkeypatch, attempt)
+        finally:
+            await store.close()
+        stop, differed = compare(ruleset, original, other)
+        assert stop > 1, f"{name}: the games differ publicly from their creation"
+        decisions += differed
+    return decisions
+
+
+async def check(url: str, prefix: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The differential for the ruleset `name`: its twins show every viewer the same
+    until the rules publish the difference, and a ruleset that declares secrets shows a
+    secret decision that differs before then."""
+    ruleset = registry.get(name)
+    setup, _ = driver(name)
+    codec = codec_for(ruleset)
+    # The dice decide whether a game makes secrets at all (a nightfighter game may never
+    # find a bomber), and whether one differs before its result goes public (downtown's
+    # AAA purchase is counted in public): a ruleset that declares secrets gets another game
+    # (other dice, other commands) while one shows none.
+    hidden_rolled = False
+    decoded: list[Struct] = []
+    decisions = 0
+    for attempt in range(ATTEMPTS):
+        store = RedisEventStore.from_url(url, prefix=f"{prefix}a{attempt}")
+        try:
+            original = await play(store, name, setup, ServerDice, monkeypatch, attempt)
+        finally:
+            await store.close()
+        decoded = [codec.decode(e.type, e.version, e.payload) for e in original.log]
+        hidden_rolled |= any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+        decisions = await _variants(
+            url, f"{prefix}a{attempt}v", name, setup, original, attempt, monkeypatch
+        )
+        if decisions or not ruleset.has_secrets:
+            break
+    # Its declarations say its secrets come from hidden rolls: one of its games rolls some.
+    assert hidden_rolled or not ruleset.has_hidden_dice, f"{name}: no hidden roll in its games"
+    if ruleset.has_secrets:  # its own declarations say so (engine/ruleset.py)
+        assert decisions, (
+            f"{name} declares secrets ({', '.join(secret_declarations(ruleset)[1])}), but no "
+            f"secret decision differed before the results went public"
+        )
+    else:  # nothing is hidden in this game: the variants played it identically
+        assert not any(is_secret(ruleset, e) for e in decoded)
