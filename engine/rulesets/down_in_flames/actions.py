@@ -29,13 +29,19 @@ from umpire.engine.rulesets.down_in_flames.altitude import (
     start_limit,
 )
 from umpire.engine.rulesets.down_in_flames.attack import card_hits, hit_value
+from umpire.engine.rulesets.down_in_flames.card_play import hand_allowed
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     bursts_available,
     hand_limits,
     wingman_draw,
 )
-from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, KEEN_EYESIGHT, QUALITY
+from umpire.engine.rulesets.down_in_flames.pilot import (
+    CRACK_SHOT,
+    KEEN_EYESIGHT,
+    QUALITY,
+    pilot_may,
+)
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, position_key
 from umpire.engine.rulesets.down_in_flames.tables.rocket import rocket_row
 from umpire.engine.rulesets.down_in_flames.terms import (
@@ -254,15 +260,11 @@ def _known(state: State, plane: Plane, characteristic: str) -> bool:
 
 
 def _hand_ok(state: State, plane: Plane) -> bool:
-    """8.2, 8.3, 8.5: a Leader's hand within its limits at the end of its side's turn (a
-    hidden pilot's at most a veteran's, 9.1.6)."""
+    """8.2, 8.3, 8.5: a Leader's hand within the limits of some pilot it may have at the
+    end of its side's turn (a hidden pilot settles it, pilot.settle)."""
     if plane.station is not Station.LEADER:
         return True
-    limits = hand_limits(state, plane)
-    most = limits.most
-    if not _known(state, plane, QUALITY):
-        most = max(hand_limits(state, replace(plane, pilot_quality=q)).most for q in PilotQuality)
-    return limits.fewest <= plane.hand <= most
+    return pilot_may(state, plane, hand_allowed(state, plane.hand)) is not False
 
 
 def _moves(state: State, element: str, direction: Direction, extra: int = 0) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6, d20
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames.card_play import agility_events
+from umpire.engine.rulesets.down_in_flames.card_play import check_agility, play_agility
 from umpire.engine.rulesets.down_in_flames.commands import (
     BidStartingAltitude,
     Climb,
@@ -276,17 +276,17 @@ def decide_vertical_roll(turn: DownInFlamesTurn, command: PlayVerticalRoll) -> N
     plane = find_plane(state, command.aircraft, rule)
     counted = command.direction is Direction.CLIMB
     check_can_spend(state, plane, 1, cite("2.6.2"), "play VERTICAL ROLL")
-    played = agility_events(state, plane, Card.VERTICAL_ROLL, counted, cite("8.4.1"))
+    check_agility(state, plane, counted)
     if command.negated:
         if command.followers:
             raise RuleError(
                 "a negated VERTICAL ROLL changes no altitude: nobody follows", rule=cite("2.6.1")
             )
-        turn.emit(played)
+        play_agility(turn, plane, Card.VERTICAL_ROLL, counted, cite("8.4.1"), "PlayVerticalRoll")
         return
     extra = 1 if plane.station is Station.LEADER else 0
     moved = change(state, plane.element, command.direction, 1, cite("2.6.3"), extra_cards=extra)
-    events = [played, moved]
+    events = [moved]
     rolling_slow = state.card_of(plane).has(Characteristic.SLOW_DIVE)
     for follower in command.followers:
         if follower not in state.elements or state.elements[follower].side is plane.side:
@@ -315,4 +315,6 @@ def decide_vertical_roll(turn: DownInFlamesTurn, command: PlayVerticalRoll) -> N
                 state, follower, command.direction, 1, cite("2.6.4") if engaged else cite("2.6.5")
             )
         )
-    turn.emit_all(events)
+    # The card last, once every other check passed: a hidden pilot may settle it (8.4).
+    if play_agility(turn, plane, Card.VERTICAL_ROLL, counted, cite("8.4.1"), "PlayVerticalRoll"):
+        turn.emit_all(events)

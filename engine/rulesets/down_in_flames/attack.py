@@ -32,7 +32,14 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     check_can_spend,
     wingman_draw,
 )
-from umpire.engine.rulesets.down_in_flames.pilot import CRACK_SHOT, QUALITY, reveal
+from umpire.engine.rulesets.down_in_flames.pilot import (
+    CRACK_SHOT,
+    QUALITY,
+    Allows,
+    pilot_may,
+    reveal,
+    settle,
+)
 from umpire.engine.rulesets.down_in_flames.rocket_attack import check_rockets, rocket_attack
 from umpire.engine.rulesets.down_in_flames.state import (
     Plane,
@@ -140,45 +147,76 @@ def _check_weapons(state: State, attacker: Plane, command: Attack) -> None:
         )
 
 
-def _check_bursts(
-    turn: DownInFlamesTurn, state: State, attacker: Plane, target: Plane, command: Attack
-) -> None:
-    """3.1 a Leader's bursts per turn; 4.1.1 a Wingman's attack cards against bombers; a
-    crack shot shows itself (9.1.9) when only it allows the bursts."""
+def _bursts_allowed(state: State, attacker: Plane, target: Plane, command: Attack) -> Allows:
+    """3.1 a Leader's bursts per turn (9.1.1 a recruit's one fewer, 9.1.9 a crack shot's one
+    more); 4.1.1 a Wingman's attack cards against bombers within its Offense rating (9.1.2,
+    9.1.4, 9.1.7): whether a pilot allows this attack."""
     bomber = state.card_of(target).aircraft_class.is_formation_bomber
     if attacker.station is Station.WINGMAN:
-        offense, _ = wingman_draw(state, attacker)
-        if bomber and attacker.attack_cards_played + 1 > offense:
-            if not pilot_known(state, attacker, QUALITY):
-                # 9.1.2, 9.1.4, 9.1.7: the Offense rating would show the pilot's quality.
-                raise RuleError(
-                    f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY "
-                    "SIGHTS / OUT OF THE SUN cards this turn, as many as its Offense rating "
-                    "allows (4.1.1; the rating depends on its pilot, secret until revealed, "
-                    "9.1.11)",
-                    rule=cite("4.1.1"),
-                )
-            raise RuleError(
-                f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY SIGHTS / "
-                f"OUT OF THE SUN cards this turn; its Offense rating is {offense}",
-                rule=cite("4.1.1"),
+        return lambda p: not bomber or attacker.attack_cards_played + 1 <= wingman_draw(state, p)[0]
+    position = state.positions[position_key(attacker.id, target.id)]
+    shift = command.bomber_burst_modifier if bomber else 0
+
+    def allowed(p: Plane) -> bool:
+        return (
+            attacker.bursts_used + command.bursts <= bursts_available(state, p, position)[0] + shift
+        )
+
+    return allowed
+
+
+def _bursts_refusal(state: State, attacker: Plane, target: Plane, command: Attack) -> str:
+    """Why the attack is refused or void, naming the Offense rating only where the player
+    knows the pilot (9.1.11: the rating would show its quality)."""
+    if attacker.station is Station.WINGMAN:
+        if not pilot_known(state, attacker, QUALITY):
+            return (
+                f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY "
+                "SIGHTS / OUT OF THE SUN cards this turn, as many as its Offense rating "
+                "allows (4.1.1; the rating depends on its pilot, secret until revealed, "
+                "9.1.11)"
             )
+        offense, _ = wingman_draw(state, attacker)
+        return (
+            f"Wingman {attacker.id} has played {attacker.attack_cards_played} IN MY SIGHTS / "
+            f"OUT OF THE SUN cards this turn; its Offense rating is {offense}"
+        )
+    position = state.positions[position_key(attacker.id, target.id)]
+    return (
+        f"{attacker.id} ({position.value}) has used {attacker.bursts_used} of its bursts this "
+        f"turn and cannot use {command.bursts} more"
+    )
+
+
+def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack) -> bool | None:
+    """Refuse an attack that no pilot the attacker may have allows (`_bursts_allowed`),
+    naming no number that a hidden pilot decides (9.1.11); None when only the hidden pilot
+    can tell (decide_attack settles it after every other check), else True."""
+    verdict = pilot_may(state, attacker, _bursts_allowed(state, attacker, target, command))
+    if verdict is not False:
+        return verdict
+    message = _bursts_refusal(state, attacker, target, command)
+    if attacker.station is Station.WINGMAN:
+        raise RuleError(message, rule=cite("4.1.1"))
+    position = state.positions[position_key(attacker.id, target.id)]
+    have = bursts_available(state, attacker, position)[0]
+    known = pilot_known(state, attacker, QUALITY) and pilot_known(state, attacker, CRACK_SHOT)
+    # 3.1.1 (no bursts at all) only where no hidden pilot decides that it is 0.
+    raise RuleError(message, rule=cite("3.1.1") if have == 0 and known else cite("3.1"))
+
+
+def _crack_shot_shows(
+    turn: DownInFlamesTurn, state: State, attacker: Plane, target: Plane, command: Attack
+) -> None:
+    """9.1.9: a crack shot shows itself when only it allows the bursts."""
+    if attacker.station is Station.WINGMAN:
         return
     position = state.positions[position_key(attacker.id, target.id)]
-    have, without_crack = bursts_available(state, attacker, position)
-    if bomber:
-        have += command.bomber_burst_modifier
+    without_crack = bursts_available(state, attacker, position)[1]
+    if state.card_of(target).aircraft_class.is_formation_bomber:
         without_crack += command.bomber_burst_modifier
-    if attacker.bursts_used + command.bursts > have:
-        known = pilot_known(state, attacker, QUALITY) and pilot_known(state, attacker, CRACK_SHOT)
-        raise RuleError(
-            f"{attacker.id} ({position.value}) has used {attacker.bursts_used} of its bursts this "
-            f"turn and cannot use {command.bursts} more",
-            # 3.1.1 (no bursts at all) only where no hidden pilot decides that it is 0.
-            rule=cite("3.1.1") if have == 0 and known else cite("3.1"),
-        )
     if attacker.bursts_used + command.bursts > without_crack:
-        reveal(turn, attacker, CRACK_SHOT)  # 9.1.9 shows itself
+        reveal(turn, attacker, CRACK_SHOT)
 
 
 def decide_attack(turn: DownInFlamesTurn, command: Attack) -> None:
@@ -189,20 +227,29 @@ def decide_attack(turn: DownInFlamesTurn, command: Attack) -> None:
     _check_weapons(state, attacker, command)
     if command.rockets:
         check_rockets(state, attacker, target, command)
-    _check_bursts(turn, state, attacker, target, command)
+    verdict = _check_bursts(state, attacker, target, command)
     events: list[Struct] = []
     held = state.pending.get(attacker.id)
     reduced = held.reduced_hv if held else command.reduced_hv
     heavy = held.heavy_fire if held else command.heavy_fire
     spend = 2 if command.heavy_fire and held is None else 1
     check_can_spend(state, attacker, spend, cite("3.2"), f"play {command.card.value}")
+    hits = 0 if command.rockets else card_hits(state, attacker, target, command.card, command.hits)
+    if hits < 1 and not command.rockets:
+        raise RuleError("an attack card scores at least 1 hit", rule=cite("3.2.1"))
+    # Every refusal above is public; a hidden pilot's bursts or Offense rating settle the
+    # attack now (9.1.11: revealed, and void beyond them).
+    if verdict is None:
+        allowed = _bursts_allowed(state, attacker, target, command)
+        why = _bursts_refusal(state, attacker, target, command)
+        rule = cite("4.1.1") if attacker.station is Station.WINGMAN else cite("3.1")
+        if not settle(turn, attacker, allowed, "Attack", why, rule):
+            return
+    _crack_shot_shows(turn, state, attacker, target, command)
     if command.rockets:
         turn.emit_all(events)
         rocket_attack(turn, state, attacker, target, command)
         return
-    hits = card_hits(state, attacker, target, command.card, command.hits)
-    if hits < 1:
-        raise RuleError("an attack card scores at least 1 hit", rule=cite("3.2.1"))
     if command.heavy_fire and held is None:
         events.append(
             CardsDiscarded(

@@ -6,6 +6,8 @@ the counts the supplemental rules add and refuses plays they forbid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.commands import (
     BeginTurn,
@@ -31,7 +33,7 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     check_can_spend,
     hand_limits,
 )
-from umpire.engine.rulesets.down_in_flames.pilot import QUALITY
+from umpire.engine.rulesets.down_in_flames.pilot import QUALITY, pilot_may, settle
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, pilot_known
 from umpire.engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
@@ -69,31 +71,64 @@ def decide_end_turn(turn: DownInFlamesTurn, command: EndTurn) -> None:
             f"{attacker} announced aggregation (3.2.10); play the next card or negate the attack",
             rule=cite("3.2.10"),
         )
+    # Every refusal first: one that no pilot allows, then the hidden pilots' (9.1.11,
+    # pilot.settle), so that whether the command is refused never turns on a hidden pilot.
+    hidden = []
     for plane_id in sorted(state.aircraft):
         plane = state.aircraft[plane_id]
         if plane.side is not command.side or plane.shot_down or plane.station is not Station.LEADER:
             continue
-        limits = hand_limits(state, plane)
-        if plane.hand > limits.most:
-            if not pilot_known(state, plane, QUALITY):
-                # 9.1.11: the limit would show the pilot's quality (recruit -2, veteran +1).
-                raise RuleError(
-                    f"{plane.id} holds {plane.hand} cards, more than its hand limit at the end "
-                    "of its turn; play or discard down to it (8.2, 8.5; the limit depends on "
-                    "its pilot, secret until revealed, 9.1.11)",
-                    rule=cite("8.5"),
-                )
-            raise RuleError(
-                f"{plane.id} holds {plane.hand} cards but may hold at most {limits.most} at the "
-                f"end of its turn; play or discard {plane.hand - limits.most} (8.2, 8.5)",
-                rule=cite("8.5"),
-            )
-        if plane.hand < limits.fewest:
-            raise RuleError(
-                f"{plane.id} holds {plane.hand} cards but must retain {limits.fewest}",
-                rule=cite("8.3"),
-            )
+        verdict = pilot_may(state, plane, hand_allowed(state, plane.hand))
+        if verdict is None:
+            hidden.append(plane)
+        elif not verdict:
+            _refuse_hand(state, plane)
+    for plane in hidden:
+        why = (
+            f"{plane.id} holds {plane.hand} cards, outside its pilot's hand limits at the end "
+            "of its turn: play or discard to them and end the turn again (8.2, 8.3, 8.5; the "
+            "limits depend on its pilot, secret until revealed, 9.1.11)"
+        )
+        if not settle(turn, plane, hand_allowed(state, plane.hand), "EndTurn", why, cite("8.5")):
+            return
     turn.emit(TurnEnded(side=command.side, move=state.move, rule=cite("8.2")))
+
+
+def hand_allowed(state: State, hand: int) -> Callable[[Plane], bool]:
+    """8.2, 8.3, 8.5: whether a pilot may end its side's turn holding `hand` cards."""
+
+    def allowed(pilot: Plane) -> bool:
+        limits = hand_limits(state, pilot)
+        return limits.fewest <= hand <= limits.most
+
+    return allowed
+
+
+def _hand_refusal(plane: Plane, most: int, fewest: int) -> str:
+    """Why `plane` may not end its turn with its hand, limits known."""
+    if plane.hand > most:
+        return (
+            f"{plane.id} holds {plane.hand} cards but may hold at most {most} at the end of "
+            f"its turn; play or discard {plane.hand - most} (8.2, 8.5)"
+        )
+    return f"{plane.id} holds {plane.hand} cards but must retain {fewest} (8.3)"
+
+
+def _refuse_hand(state: State, plane: Plane) -> None:
+    """Refuse the end of the turn: no pilot `plane` may have allows its hand. Where its
+    quality is hidden, the limits are not named (9.1.11)."""
+    limits = hand_limits(state, plane)
+    too_many = plane.hand > limits.most
+    rule = cite("8.5") if too_many else cite("8.3")
+    if not pilot_known(state, plane, QUALITY):
+        side = "more than its hand limit" if too_many else "fewer than it must retain"
+        raise RuleError(
+            f"{plane.id} holds {plane.hand} cards, {side} at the end of its turn whatever its "
+            "pilot (8.2, 8.3, 8.5; the limits depend on its pilot, secret until revealed, "
+            "9.1.11)",
+            rule=rule,
+        )
+    raise RuleError(_hand_refusal(plane, limits.most, limits.fewest), rule=rule)
 
 
 def decide_report_hand(turn: DownInFlamesTurn, command: ReportHand) -> None:
@@ -138,36 +173,72 @@ def counts_as_agility(plane: Plane, card: Card, response_to: Card | None, quick_
     return card is Card.ACE_PILOT and response_to in AGILITY_CARDS
 
 
-def agility_events(state: State, plane: Plane, card: Card, counted: bool, rule: str) -> CardPlayed:
-    """8.4, 8.4.2: refuse an Agility Card beyond the limit; the CardPlayed event otherwise."""
-    limit = agility_card_limit(state, plane) if plane.station is Station.LEADER else None
-    if counted and limit is not None and plane.agility_played + 1 > limit:
-        if not pilot_known(state, plane, QUALITY):
-            # 9.1.11: an Ace's Agility is one more (9.1.8): the limit would show it.
-            raise RuleError(
-                f"{plane.id}'s Speed exceeds its Agility: it has played {plane.agility_played} "
-                "Agility Cards this turn and may play no more (8.4; the limit depends on its "
-                "pilot, secret until revealed, 9.1.11)",
-                rule=cite("8.4"),
-            )
+def agility_allowed(plane: Plane, counted: bool, state: State) -> Callable[[Plane], bool]:
+    """8.4, 8.4.2: whether a pilot may play one more card that `counted` as an Agility Card
+    (a Leader whose Speed exceeds its Agility plays at most Agility of them a turn)."""
+
+    def allowed(pilot: Plane) -> bool:
+        limit = agility_card_limit(state, pilot) if pilot.station is Station.LEADER else None
+        return not counted or limit is None or plane.agility_played + 1 <= limit
+
+    return allowed
+
+
+def check_agility(state: State, plane: Plane, counted: bool) -> bool | None:
+    """8.4: refuse an Agility Card that no pilot `plane` may have would allow (naming the
+    limit only where the player knows the pilot, 9.1.11); None when only the hidden pilot
+    can tell (`play_agility` settles it), else True."""
+    verdict = pilot_may(state, plane, agility_allowed(plane, counted, state))
+    if verdict is not False:
+        return verdict
+    limit = agility_card_limit(state, plane)
+    if not pilot_known(state, plane, QUALITY):
         raise RuleError(
-            f"{plane.id}'s Speed exceeds its Agility ({limit}): it has played "
-            f"{plane.agility_played} Agility Cards this turn and may play no more than {limit}",
+            f"{plane.id}'s Speed exceeds its Agility: it has played {plane.agility_played} "
+            "Agility Cards this turn and may play no more (8.4; the limit depends on its "
+            "pilot, secret until revealed, 9.1.11)",
             rule=cite("8.4"),
         )
+    raise RuleError(
+        f"{plane.id}'s Speed exceeds its Agility ({limit}): it has played "
+        f"{plane.agility_played} Agility Cards this turn and may play no more than {limit}",
+        rule=cite("8.4"),
+    )
+
+
+def play_agility(
+    turn: DownInFlamesTurn, plane: Plane, card: Card, counted: bool, rule: str, command: str
+) -> bool:
+    """8.4, 8.4.2: the CardPlayed event of a card `check_agility` passed, after every
+    other check: an Agility Card that only the hidden pilot can allow is settled on it
+    (pilot.settle: revealed, and void beyond its limit). Whether the card is played."""
+    state = turn.state
+    limit = agility_card_limit(state, plane) if plane.station is Station.LEADER else None
+    if pilot_may(state, plane, agility_allowed(plane, counted, state)) is None:
+        why = (
+            f"{plane.id}'s Speed exceeds its Agility: it has played {plane.agility_played} "
+            "Agility Cards this turn and may play no more (8.4; the limit depends on its "
+            "pilot, secret until revealed, 9.1.11)"
+        )
+        allowed = agility_allowed(plane, counted, state)
+        if not settle(turn, plane, allowed, command, why, cite("8.4")):
+            return False
     if not counted:
         why = "does not count as an Agility Card"
     elif limit is None:
         why = "an Agility Card, not tracked: Speed does not exceed Agility (8.4.2)"
     else:
         why = f"Agility Card {plane.agility_played + 1} of {limit} this turn"
-    return CardPlayed(
-        aircraft=plane.id,
-        card=card,
-        agility_card=counted and limit is not None,
-        rule=rule,
-        explanation=f"{plane.id} plays {card.value}: {why}",
+    turn.emit(
+        CardPlayed(
+            aircraft=plane.id,
+            card=card,
+            agility_card=counted and limit is not None,
+            rule=rule,
+            explanation=f"{plane.id} plays {card.value}: {why}",
+        )
     )
+    return True
 
 
 def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
@@ -199,7 +270,8 @@ def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
         plane, command.card, command.response_to, card.has(Characteristic.QUICK_BANK)
     )
     check_can_spend(state, plane, 1, rule, f"play {command.card.value}")
-    turn.emit(agility_events(state, plane, command.card, counted, rule))
+    check_agility(state, plane, counted)
+    play_agility(turn, plane, command.card, counted, rule, "PlayCard")
 
 
 def decide_thach_weave(turn: DownInFlamesTurn, command: BidThachWeave) -> None:

@@ -190,6 +190,17 @@ class KeenEyesightUsed(Struct, frozen=True, kw_only=True, tag=P + "KeenEyesightU
     rule: str
 
 
+class ClaimVoided(Struct, frozen=True, kw_only=True, tag=P + "ClaimVoided"):
+    """9.1.11: a command that a hidden pilot decided, accepted whatever the pilot (the
+    refusal would have shown it), whose just-revealed pilot does not allow it: it takes no
+    effect. `explanation` says what the pilot allows, as a refusal would have."""
+
+    aircraft: str
+    command: str
+    rule: str
+    explanation: str
+
+
 class ThachWeaveBid(Struct, frozen=True, kw_only=True, tag=P + "ThachWeaveBid"):
     side: Side
     victory_points: int
@@ -201,5 +212,5 @@ EVENT_TYPES: tuple[type[Struct], ...] = (
     StartingAltitudeSet, TurnBegan, TurnEnded, HandReported, CardsDiscarded, PositionSet,
     CardPlayed, AltitudeChanged, AttackCardPlayed, AttackNegated, AttackResolved,
     AircraftDamaged, AircraftShotDown, BomberDamagePointsTaken, AmmunitionChecked,
-    PilotRevealed, AcePilotDeclared, KeenEyesightUsed, ThachWeaveBid,
+    PilotRevealed, AcePilotDeclared, KeenEyesightUsed, ThachWeaveBid, ClaimVoided,
 )  # fmt: skip

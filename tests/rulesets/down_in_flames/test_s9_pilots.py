@@ -86,8 +86,8 @@ def test_s9_1_8_ace_pilot_card_once_per_game() -> None:
     assert of_type(events, PilotRevealed)[0].value == "ace"
     with pytest.raises(RuleError):
         run(state, {"type": "DeclareAcePilot", "aircraft": "b1"})
-    with pytest.raises(RuleError):
-        run(_state("veteran"), {"type": "DeclareAcePilot", "aircraft": "b1"})
+    with pytest.raises(RuleError):  # a2: the player's own pilot, known to be no Ace Leader
+        run(_state("veteran"), {"type": "DeclareAcePilot", "aircraft": "a2"})
 
 
 def test_s9_1_10_keen_eyesight_first_turn_maneuver() -> None:
@@ -96,9 +96,16 @@ def test_s9_1_10_keen_eyesight_first_turn_maneuver() -> None:
     assert state.positions["b1>a1"] is Position.ADVANTAGED
     with pytest.raises(RuleError):
         run(state, {"type": "UseKeenEyesight", "aircraft": "b1", "target": "a1"})
+    # An Ace's keen eyesight gives no first-turn MANEUVERING: on the hidden pilot the claim
+    # is accepted and void (test_s9_1_11_hidden_pilot.py); on a known one it is refused.
+    known = make_state(
+        [entry("a1", "Spitfire", "A", "A", "leader", hand=6),
+         entry("b1", "P-51D-10", "B", "B", "leader", hand=6, pilot_quality="ace",
+               keen_eyesight=True)],
+        starting_altitude=18, player_sides=["A", "B"],
+    )  # fmt: skip
     with pytest.raises(RuleError):
-        run(next_turn(_state("ace", keen_eyesight=True), "B"),
-            {"type": "UseKeenEyesight", "aircraft": "b1", "target": "a1"})  # fmt: skip
+        run(next_turn(known, "B"), {"type": "UseKeenEyesight", "aircraft": "b1", "target": "a1"})
 
 
 def test_s9_1_11_pilots_are_secret_until_revealed() -> None:

@@ -1,0 +1,88 @@
+"""9.1.11: a command that only a hidden pilot can allow is accepted whatever the pilot, and
+decided on it: void (ClaimVoided) where the pilot does not allow it, the characteristics
+still hidden (README I28). Issue #42: `DeclareAcePilot` on an unknown pilot was refused
+"not an Ace Leader", and `ReportHand` then `EndTurn` accepted or refused by the hidden
+quality, a probe that wrote nothing."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from tests.rulesets.down_in_flames.setups import entry, make_state, next_turn, of_type, run
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import (
+    AcePilotDeclared,
+    ClaimVoided,
+    PilotRevealed,
+    TurnEnded,
+)
+from umpire.engine.rulesets.down_in_flames.state import State
+
+QUALITIES = ("recruit", "green", "regular", "veteran", "ace")
+
+
+def _duel(quality: str) -> State:
+    """Side A's Spitfire against side B's P-51D-10 at level 18 (Agility 5, Speed 8: a
+    regular holds 8, a recruit 6, a veteran or an Ace 9), b1's pilot hidden from the player."""
+    return make_state(
+        [entry("a1", "Spitfire", "A", "A", "leader", hand=6),
+         entry("b1", "P-51D-10", "B", "B", "leader", hand=6, pilot_quality=quality)],
+        starting_altitude=18,
+    )  # fmt: skip
+
+
+def _public(events: list[msgspec.Struct]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+@pytest.mark.parametrize("quality", QUALITIES)
+def test_ace_declared_for_a_hidden_pilot_is_accepted_whatever_it_is(quality: str) -> None:
+    state = next_turn(_duel(quality), "B")
+    after, events = run(state, {"type": "DeclareAcePilot", "aircraft": "b1"})
+    if quality == "ace":  # 9.1.8: the declaration shows the Ace
+        assert _public(events) == ["PilotRevealed", "AcePilotDeclared"]
+        assert of_type(events, PilotRevealed)[0].value == "ace"
+        return
+    # Not an Ace: void, and the quality stays hidden.
+    assert _public(events) == ["ClaimVoided"]
+    voided = of_type(events, ClaimVoided)[0]
+    assert voided.command == "DeclareAcePilot" and voided.rule.endswith(" 9.1.8")
+    assert not of_type(events, AcePilotDeclared) and not after.aircraft["b1"].ace_card_used
+    assert RULESET.view(after, Role.PLAYER)["aircraft"]["b1"]["pilot"]["quality"] == "unknown"
+
+
+@pytest.mark.parametrize("cards", [5, 7, 9])
+@pytest.mark.parametrize("quality", QUALITIES)
+def test_end_turn_over_a_hidden_hand_limit_is_accepted_and_void(quality: str, cards: int) -> None:
+    state = next_turn(_duel(quality), "B")
+    state, _ = run(state, {"type": "ReportHand", "aircraft": "b1", "cards": cards})
+    _, events = run(state, {"type": "EndTurn", "side": "B"})
+    most = {"recruit": 6, "green": 6, "regular": 8, "veteran": 9, "ace": 9}[quality]
+    if cards <= most:
+        assert _public(events) == ["TurnEnded"]
+        return
+    assert _public(events) == ["ClaimVoided"] and not of_type(events, TurnEnded)
+    explanation = of_type(events, ClaimVoided)[0].explanation
+    assert "at most" not in explanation and "depend on its pilot" in explanation
+
+
+def test_end_turn_above_every_pilot_s_limit_is_refused_naming_no_limit() -> None:
+    messages = set()
+    for quality in QUALITIES:
+        state = next_turn(_duel(quality), "B")
+        state, _ = run(state, {"type": "ReportHand", "aircraft": "b1", "cards": 10})
+        with pytest.raises(RuleError) as refused:
+            run(state, {"type": "EndTurn", "side": "B"})
+        messages.add(refused.value.message)
+    assert len(messages) == 1, messages
+
+
+def test_a_known_pilot_s_limit_is_refused_with_its_number() -> None:
+    state = next_turn(_duel("recruit"), "B")
+    state, _ = run(state, {"type": "ReportHand", "aircraft": "b1", "cards": 7})
+    state, _ = run(state, {"type": "RevealPilot", "aircraft": "b1"})
+    with pytest.raises(RuleError, match="may hold at most 6"):
+        run(state, {"type": "EndTurn", "side": "B"})
