@@ -16,11 +16,11 @@ default (`{"const": ...}`; a form shows no control for it).
 
 The list is the whole truth: every command of a listed type that its narrowed schema
 allows is accepted by `decide`, and no command of an unlisted type is
-(testing/contract/test_actions_truth.py). The one exception is declared: where a rule reads
-what the role may not see (an opposing pilot's hidden quality), narrowing by it would
-show the secret, so the action lists what the hidden value at best allows and its command
-type names the secret in a `hidden_conditions` class variable; the rules may refuse the
-rest.
+(testing/contract/test_actions_truth.py). Where a rule reads what the role may not see
+(an opposing pilot's hidden quality), neither the list nor the answer may turn on it: the
+action lists what some value the role may suppose allows, and the rules accept every such
+command and decide its effect on the hidden value, sealed until the rules show it
+(docs/rulesets.md "Secrets"; testing/access/test_twin_differential.py compares both).
 
 Schemas are the command's standalone schema (engine/schemas.py), narrowed by merging
 fragments into its properties. `Action` itself is a wire type (events/wire.py), so that

@@ -69,7 +69,7 @@ class Testing(Struct, frozen=True, kw_only=True):
     end_after: int = 200
     # Tags of public events that use a hidden roll (their `dice`) because a rule publishes
     # the result (a bomber's counter moves to the hex its hidden roll located): the
-    # hidden-dice differential stops comparing at the first one that differs.
+    # twin differential stops comparing at the first one that differs.
     published: tuple[str, ...] = ()
     # Fields of secret events that a rule publishes although a hidden value decides them
     # (how many counters were bought face down), by event tag.

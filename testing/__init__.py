@@ -10,7 +10,8 @@ the CLI) are the plugin `umpire.testing.fixtures`; what the tests share is under
 
 - contract/: random play to the end through a gateway, legal actions' truth, no secret in
   any frame, every citation names a rule;
-- access/: the hash attack, the hidden-dice differential, the refusal differential;
+- access/: the hash attack, the twin differential (frames, views, listed actions, refusals
+  and answers of twin games that differ only in a secret);
 - actions/: the legal actions' schemas, offers and the opponent's fields;
 - audit/: export and import, the independent verifier, forgeries, sealed secrets;
 - fuzz/: the protocol fuzzer.

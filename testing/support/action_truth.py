@@ -3,8 +3,8 @@
 `actions` is a contract, not a hint (engine/actions.py): at any point,
 
 (a) every listed command, filled with values its narrowed schema (as a client receives it,
-    JSON) allows, is accepted by `decide` (a type that declares `hidden_conditions` may
-    meet a rule refusal: its narrowing may not read a secret, engine/actions.py);
+    JSON) allows, is accepted by `decide` (one that a hidden value decides too: it is
+    accepted whatever the value, and decided sealed, engine/actions.py);
 (b) every command type not listed is refused as `command_not_allowed` (the store half of
     this lives in testing/contract/test_actions_truth.py: nothing is written);
 (c) the narrowing hides nothing that `decide` would accept: a command of an unlisted type
@@ -33,7 +33,7 @@ from msgspec import Struct
 from umpire.engine.actions import legal_actions
 from umpire.engine.commands import UNIVERSAL_COMMANDS
 from umpire.engine.dice import ServerDice
-from umpire.engine.errors import CommandNotAllowed, InvalidCommand, RuleError
+from umpire.engine.errors import CommandNotAllowed, InvalidCommand
 from umpire.engine.game import Game
 from umpire.engine.handling import command_types, decide_command, parse_command
 from umpire.engine.roles import Role
@@ -57,15 +57,6 @@ class Accepted:
 
     command: dict[str, Any]
     events: list[Struct]
-
-
-def hidden_conditions(ruleset: Ruleset[Any], tag: str) -> str:
-    """What a command type declares the rules may read beyond what the player sees
-    (engine/actions.py `hidden_conditions`): a listed command of it may meet a rule
-    refusal; '' for every other type."""
-    if tag in UNIVERSAL:
-        return ""
-    return str(getattr(command_types(ruleset)[tag], "hidden_conditions", ""))
 
 
 def as_received(action: Action) -> dict[str, Any]:
@@ -109,13 +100,6 @@ def check(
         for command in drawn:
             try:
                 events = _decide(ruleset, game, command, Role.PLAYER, rng)
-            except RuleError as exc:
-                if type(exc) is RuleError and hidden_conditions(ruleset, action.type):
-                    continue  # the rules read a secret the listing may not show
-                raise AssertionError(
-                    f"{name} at seq {game.meta.seq}: listed {action.type} refused "
-                    f"({exc.code}: {exc}); command {command}; its schema {schema}"
-                ) from None
             except UmpireError as exc:
                 raise AssertionError(
                     f"{name} at seq {game.meta.seq}: listed {action.type} refused "

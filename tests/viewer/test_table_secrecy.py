@@ -1,5 +1,5 @@
 """No player or spectator page shows a secret before the reveal (issue #18), attacked as
-testing/access/test_hidden_dice_differential.py attacks the frames: the same game is played
+testing/access/test_twin_differential.py attacks the frames: the same game is played
 twice, with the same seeds and commands, once with its hidden roll moved to another face.
 The player's page (with its table: forms, decisions, map, receipts) and a spectator's
 page must then hold the same DOM, text and every attribute and form value (every form open,

@@ -254,8 +254,8 @@ def _can_spend(state: State, plane: Plane, count: int) -> bool:
 def _known(state: State, plane: Plane, characteristic: str) -> bool:
     """Whether the player may see a pilot's characteristic (9.1.11): its own sides', and
     what has been revealed. A narrowing reads nothing else: where it would, the bound is
-    the one the best hidden pilot would have, and the rules may still refuse (the
-    command type's `hidden_conditions`)."""
+    the one the best hidden pilot would have, and the rules accept what it lists and
+    decide it on the hidden pilot (pilot.settle)."""
     return plane.side in state.player_sides or characteristic in plane.revealed
 
 

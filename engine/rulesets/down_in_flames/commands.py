@@ -6,7 +6,7 @@ play as a command and keeps what the supplemental rules add.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated
 
 from msgspec import Meta, Struct
 
@@ -20,14 +20,6 @@ from umpire.engine.rulesets.down_in_flames.terms import (
 )
 
 Count = Annotated[int, Meta(ge=0, le=30)]
-
-# A command whose legality may turn on an opposing pilot's hidden characteristics (9.1.11):
-# its legal action lists what a hidden pilot at best could do, since narrowing it further
-# would show the secret (engine/actions.py, `hidden_conditions`).
-HIDDEN_PILOT = (
-    "an opposing pilot's quality, crack shot and keen eyesight stay hidden (9.1.11): the "
-    "rules may refuse what only they rule out"
-)
 
 
 class Bid(Struct, frozen=True, kw_only=True):
@@ -56,8 +48,6 @@ class BeginTurn(Struct, frozen=True, kw_only=True, tag="BeginTurn"):
 
 class EndTurn(Struct, frozen=True, kw_only=True, tag="EndTurn"):
     """Base-game turn: `side` ends its move; hand limits (8.2, 8.3, 8.5) are checked."""
-
-    hidden_conditions: ClassVar[str] = HIDDEN_PILOT
 
     side: Side
 
@@ -125,8 +115,6 @@ class Attack(Struct, frozen=True, kw_only=True, tag="Attack"):
     (7.1.2); `bomber_burst_modifier` is the base game's burst change against bombers (4.1.1).
     """
 
-    hidden_conditions: ClassVar[str] = HIDDEN_PILOT
-
     attacker: Ident
     target: Ident
     card: Card
@@ -157,16 +145,12 @@ class ResolveDefensiveFire(Struct, frozen=True, kw_only=True, tag="ResolveDefens
 class DeclareAcePilot(Struct, frozen=True, kw_only=True, tag="DeclareAcePilot"):
     """9.1.8: an Ace Leader declares a card to be an ACE PILOT card (once per game)."""
 
-    hidden_conditions: ClassVar[str] = HIDDEN_PILOT
-
     aircraft: Ident
 
 
 class UseKeenEyesight(Struct, frozen=True, kw_only=True, tag="UseKeenEyesight"):
     """9.1.10: a keen-eyed regular or veteran Leader starts its first turn as if it had
     played MANEUVERING against `target`."""
-
-    hidden_conditions: ClassVar[str] = HIDDEN_PILOT
 
     aircraft: Ident
     target: Ident

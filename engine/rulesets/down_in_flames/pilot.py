@@ -85,7 +85,7 @@ def settle(
 ) -> bool:  # fmt: skip
     """9.1.11: a command that only `plane`'s hidden pilot can allow (`pilot_may` None) is
     accepted whatever the pilot is, since a refusal would show it, and decided on the
-    pilot as the sheet of paper says (README I28): where the pilot does not allow it,
+    pilot as the sheet of paper says (README I25): where the pilot does not allow it,
     ClaimVoided records that it takes no effect (`explanation`: why, naming no number the
     pilot decides). That the command took effect or not is public, as at the table when an
     opponent objects; the characteristics themselves stay hidden. Whether it takes effect."""
@@ -126,7 +126,7 @@ def decide_reveal(turn: DownInFlamesTurn, command: RevealPilot) -> None:
 def decide_ace(turn: DownInFlamesTurn, command: DeclareAcePilot) -> None:
     """9.1.8: an Ace Leader may declare any card an ACE PILOT card once per game. Declared
     for a Leader whose quality the player does not know, it is accepted and the quality
-    revealed (9.1.11, `settle`); a pilot who is no Ace makes it void (README I28)."""
+    revealed (9.1.11, `settle`); a pilot who is no Ace makes it void (README I25)."""
     state = turn.state
     rule = cite("9.1.8")
     plane = find_plane(state, command.aircraft, rule)

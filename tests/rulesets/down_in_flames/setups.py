@@ -177,17 +177,3 @@ the one the golden logs were recorded with (tests/support/golden_setups.py)."""
 def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[str, Any]]]]:
     """(setup, propose) for gateway-level tests: three random commands a step."""
     return DRIVER_SETUP, lambda state, rng: [random_command(rng) for _ in range(3)]
-
-
-def secret_variant(setup: dict[str, Any]) -> dict[str, Any]:
-    """The same setup with other opposing (side B) pilots (9.1.11): the secrets of a Down in
-    Flames game are its opponents' pilots, not dice, so the hidden-values differential
-    (testing/access/test_hidden_dice_differential.py) plays this variant against the setup."""
-    aircraft = []
-    for entry in setup["aircraft"]:
-        entry = dict(entry)
-        if entry.get("side") == "B":
-            entry["pilot_quality"] = "recruit" if entry.get("pilot_quality") != "recruit" else "ace"
-            entry["crack_shot"] = not entry.get("crack_shot", False)
-        aircraft.append(entry)
-    return {**setup, "aircraft": aircraft}

@@ -1,6 +1,6 @@
 """9.1.11: a command that only a hidden pilot can allow is accepted whatever the pilot, and
 decided on it: void (ClaimVoided) where the pilot does not allow it, the characteristics
-still hidden (README I28). Issue #42: `DeclareAcePilot` on an unknown pilot was refused
+still hidden (README I25). Issue #42: `DeclareAcePilot` on an unknown pilot was refused
 "not an Ace Leader", and `ReportHand` then `EndTurn` accepted or refused by the hidden
 quality, a probe that wrote nothing."""
 
