@@ -63,7 +63,7 @@ NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
 # Probes a step sends per role: a sample of the step's probe set, so that a long game of a
 # ruleset with many command types stays within the suite's time (the step's own rng picks
 # them, the same in both twins).
-PROBES = 24
+PROBES = 12
 
 # A refusal as the gateway answers it (code, message, details), ("accepted", first, last)
 # for the command sent, or the events an accepted probe would append.
@@ -153,9 +153,11 @@ async def _seen(
 
 async def play(
     store: RedisEventStore, name: str, setup: dict[str, Any], dice: Callable[..., Any],
-    monkeypatch: pytest.MonkeyPatch, attempt: int,
+    monkeypatch: pytest.MonkeyPatch, attempt: int, original: Twin | None = None,
 ) -> Twin:  # fmt: skip
-    """Play the driver's game of `name` from `setup` with `dice` as the server's dice."""
+    """Play the driver's game of `name` from `setup` with `dice` as the server's dice. A
+    twin of `original` stops at its first public difference from it: nothing after it is
+    compared (the original plays on, and its driver's coverage is checked)."""
     monkeypatch.setattr(games_module, "ServerDice", dice)
     ruleset = registry.get(name)
     games = ProbingGames(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
@@ -165,10 +167,14 @@ async def play(
     rng = random.Random(11 + attempt)
     coverage = Coverage(name)
     twin = Twin()
+    differs = _Divergence(ruleset, original) if original is not None else None
     for i in range(COMMANDS):
         _, game = await games.load(gid)
         if game.meta.ended:
             break
+        if differs is not None and differs.found(await store.read(gid, differs.checked + 1)):
+            twin.log = await store.read(gid)
+            return twin
         coverage.offer(game.state)
         command = rng.choice(propose(game.state, rng))
         coverage.send(command)
@@ -186,6 +192,36 @@ async def play(
     coverage.check()
     twin.log = await store.read(gid)
     return twin
+
+
+class _Divergence:
+    """Whether a twin's log has differed publicly from its original's yet, read as it
+    grows."""
+
+    def __init__(self, ruleset: Ruleset[Any], original: Twin) -> None:
+        self.ruleset = ruleset
+        self.codec = codec_for(ruleset)
+        self.theirs = [self.codec.decode(e.type, e.version, e.payload) for e in original.log]
+        self.hidden = {e.roll for e in self.theirs if isinstance(e, DiceRolled) and e.hidden}
+        self.checked = 0
+
+    def found(self, new: list[Envelope]) -> bool:
+        """Whether the events after those checked so far differ publicly from the
+        original's (a hidden roll of this twin counts as hidden for the check)."""
+        for env in new:
+            mine = self.codec.decode(env.type, env.version, env.payload)
+            if isinstance(mine, DiceRolled) and mine.hidden:
+                self.hidden.add(mine.roll)
+            if self.checked >= len(self.theirs):
+                return True
+            with contextlib.suppress(AssertionError):  # compare() reports it, in order
+                if not _public_difference(
+                    self.ruleset, self.theirs[self.checked], mine, self.hidden
+                ):
+                    self.checked += 1
+                    continue
+            return True
+        return False
 
 
 def _frame(ruleset: Any, env: Envelope, event: Struct, role: Role) -> Any:
@@ -334,7 +370,7 @@ async def _variants(
     for n, (variant_setup, dice) in enumerate(twins(ruleset, setup, hidden_dice), start=1):
         store = RedisEventStore.from_url(url, prefix=f"{prefix}{n}")
         try:
-            other = await play(store, name, variant_setup, dice, monkeypatch, attempt)
+            other = await play(store, name, variant_setup, dice, monkeypatch, attempt, original)
         finally:
             await store.close()
         stop, differed = compare(ruleset, original, other)
