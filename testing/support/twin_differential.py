@@ -64,6 +64,11 @@ NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
 # ruleset with many command types stays within the suite's time (the step's own rng picks
 # them, the same in both twins).
 PROBES = 12
+# Accepted probes a step follows with a second command (a sample of what is listed after
+# it), and how many: a secret may show only in what a command makes possible
+# ("ReportHand cards=7", then "EndTurn").
+FOLLOWED, FOLLOWS = 3, 2
+SMALL = 10
 
 # A refusal as the gateway answers it (code, message, details), ("accepted", first, last)
 # for the command sent, or the events an accepted probe would append.
@@ -78,24 +83,37 @@ def refusal(exc: UmpireError) -> tuple[Any, ...]:
 class ProbingGames(NoncedGames):
     """`Games` that can also ask what a command would do, without writing it."""
 
-    async def probe(self, game_id: str, command: dict[str, Any], role: Role, n: int) -> Answer:
-        """The events `command` would append now as `role` sends it, or its refusal: the
-        command path's own decision (server/games.py `decide_for`, with this game's dice and
-        sealing key), with nothing appended."""
+    async def probe(
+        self, game_id: str, commands: list[dict[str, Any]], role: Role, n: int
+    ) -> tuple[list[Answer], Any]:
+        """What `commands` would do now, one after the other, as `role` sends them: for
+        each, the events it would append or its refusal (which ends the sequence), by the
+        command path's own decision (server/games.py `decide_for`, with this game's dice
+        and sealing key), each folded into a copy of the game for the next; and that copy.
+        Nothing is appended."""
         ruleset, game = await self.load(game_id)
         seed = None if game.meta.needs_client_seed else await self._seed_for(game)
         key = await self._hidden_key(game) if seed is not None else None
-        try:
-            return games_module.decide_for(
-                ruleset, game, command, None, seed, role, nonce_of(f"probe{n}"), key
-            )
-        except UmpireError as exc:
-            return refusal(exc)
+        answers: list[Answer] = []
+        for k, command in enumerate(commands):
+            try:
+                events = games_module.decide_for(
+                    ruleset, game, command, None, seed, role, nonce_of(f"probe{n}.{k}"), key
+                )
+            except UmpireError as exc:
+                answers.append(refusal(exc))
+                break
+            answers.append(events)
+            for event in events:
+                game = apply(ruleset, game, event)
+        return answers, game
 
 
 def probes(ruleset: Ruleset[Any], listed: list[Any], rng: random.Random) -> list[dict[str, Any]]:
-    """Commands to try now: each listed action's example and a mutation of it (one field
-    drawn from the command type's full schema), and a sample of every command type."""
+    """Commands to try now: each listed action's example, two mutations of it (one field
+    drawn from the command type's full schema; one whole number set to a small one, where
+    game rules draw their lines: hands, bursts, counts), and a sample of every command
+    type."""
     types = command_types(ruleset)
     out: list[dict[str, Any]] = []
     for action in listed:
@@ -106,6 +124,9 @@ def probes(ruleset: Ruleset[Any], listed: list[Any], rng: random.Random) -> list
         if names:
             name = rng.choice(names)
             out.append({**example, name: whole[name]})
+        counts = sorted(k for k, v in example.items() if type(v) is int)
+        if counts:
+            out.append({**example, rng.choice(counts): rng.randint(0, SMALL)})
     out += [sample(command_schema(t), rng) for _, t in sorted(types.items())]
     rng.shuffle(out)
     return out[:PROBES]
@@ -117,7 +138,7 @@ class Step:
     legal actions, the probes and their answers), the command and its answer."""
 
     seq: int
-    seen: dict[Role, tuple[bytes, bytes, list[tuple[dict[str, Any], Answer]]]]
+    seen: dict[Role, tuple[bytes, bytes, Probed]]
     command: dict[str, Any]
     answer: Answer = ()
 
@@ -130,23 +151,54 @@ class Twin:
     steps: list[Step] = field(default_factory=list)
 
 
+# A probe, its answer, and the probes that follow it, with theirs.
+Probed = list[tuple[dict[str, Any], Answer, list[tuple[dict[str, Any], Answer]]]]
+
+
+async def _probed(
+    games: ProbingGames, ruleset: Ruleset[Any], gid: str, role: Role, player: list[Any],
+    rng: random.Random, step: int,
+) -> Probed:  # fmt: skip
+    """The probes of one step as `role` sends them, with their answers: each of `probes`,
+    and FOLLOWED accepted ones followed by each action type listed after them and not
+    before, and up to FOLLOWS others listed after them."""
+    out: Probed = []
+    followed = 0
+    before = {a.type for a in player}
+    for n, command in enumerate(probes(ruleset, player, rng)):
+        answers, after = await games.probe(gid, [command], role, step * 100 + n)
+        then: list[tuple[dict[str, Any], Answer]] = []
+        out.append((command, answers[0], then))
+        if followed >= FOLLOWED or not isinstance(answers[0], list) or after.meta.ended:
+            continue
+        followed += 1
+        listed = legal_actions(ruleset, after.state, Role.PLAYER, ended=False, game=after)
+        new = [a for a in listed if a.type not in before]
+        others = [a for a in listed if a.type in before]
+        # Its own rng: what follows a probe whose effect went public may differ between the
+        # twins, and must not change what the later probes draw.
+        own = random.Random(f"{step}.{n}.{role.value}")
+        for k, action in enumerate([*new, *own.sample(others, min(len(others), FOLLOWS))]):
+            second = sample(action.schema, own)
+            answered, _ = await games.probe(gid, [command, second], role, step * 100 + 50 + k)
+            then.append((second, answered[-1]))
+    return out
+
+
 async def _seen(
     games: ProbingGames, ruleset: Ruleset[Any], gid: str, game: Any, step: int, attempt: int
-) -> dict[Role, tuple[bytes, bytes, list[tuple[dict[str, Any], Answer]]]]:
+) -> dict[Role, tuple[bytes, bytes, Probed]]:
     seen = {}
+    player = legal_actions(ruleset, game.state, Role.PLAYER, ended=game.meta.ended, game=game)
     for role in VIEWERS:
         listed = legal_actions(ruleset, game.state, role, ended=game.meta.ended, game=game)
-        player = legal_actions(ruleset, game.state, Role.PLAYER, ended=game.meta.ended, game=game)
         # The probes are drawn from what the player is offered (the same in both twins, or
         # the actions' comparison fails first) by the step's own rng.
         rng = random.Random(step * 1009 + attempt * 17 + (role is Role.SPECTATOR))
-        answered = []
-        for n, command in enumerate(probes(ruleset, player, rng)):
-            answered.append((command, await games.probe(gid, command, role, step * 100 + n)))
         seen[role] = (
             msgspec.json.encode(view_for(ruleset, game.state, role, revealed=False)),
             msgspec.json.encode(listed),
-            answered,
+            await _probed(games, ruleset, gid, role, player, rng, step),
         )
     return seen
 
@@ -255,16 +307,48 @@ def _public_difference(ruleset: Any, a: Struct, b: Struct, hidden_rolls: set[int
 
 def _same_effect(
     ruleset: Any, a: list[Struct], b: list[Struct], role: Role, hidden_rolls: set[int]
-) -> bool:
-    """Whether two accepted probes' events look the same to `role` up to the first public
-    difference (from which the rules publish the secret)."""
+) -> str:
+    """How two accepted probes' events look to `role`: "same", "published" (the same up
+    to the first public difference, from which the rules publish the secret) or "differs"."""
     for x, y in zip(a, b, strict=False):
         if _public_difference(ruleset, x, y, hidden_rolls):
-            return True
+            return "published"
         seen = [redact(ruleset, e, role, revealed=False) for e in (x, y)]
         if msgspec.json.encode(seen[0]) != msgspec.json.encode(seen[1]):
-            return False
-    return len(a) == len(b)
+            return "differs"
+    return "same" if len(a) == len(b) else "differs"
+
+
+def _compare_answer(
+    ruleset: Any, what: str, x: Answer, y: Answer, role: Role, hidden_rolls: set[int]
+) -> bool:
+    """Assert two twins' answers to one probe alike up to a public difference; whether
+    they are the same (what follows them may be compared too)."""
+    if not (isinstance(x, list) and isinstance(y, list)):
+        assert x == y, (
+            f"{what} answered differently in twins differing only in secrets: "
+            f"{_short(x)} vs {_short(y)}"
+        )
+        return False  # refused alike: nothing follows
+    effect = _same_effect(ruleset, x, y, role, hidden_rolls)
+    assert effect != "differs", f"{what} has other effects: {x} vs {y}"
+    return effect == "same"
+
+
+def _compare_probes(
+    ruleset: Any, where: str, role: Role, a: Probed, b: Probed, hidden_rolls: set[int]
+) -> None:
+    """Each probe answered alike in both twins, up to a public difference, and what
+    follows an accepted one alike while it is the same."""
+    for (command, x, then_a), (_, y, then_b) in zip(a, b, strict=True):
+        what = f"{where}: probe {command} as the {role}"
+        if not _compare_answer(ruleset, what, x, y, role, hidden_rolls):
+            continue
+        assert [c for c, _ in then_a] == [c for c, _ in then_b], (
+            f"{what}: the legal actions after it differ: {then_a} vs {then_b}"
+        )
+        for (second, x2), (_, y2) in zip(then_a, then_b, strict=True):
+            _compare_answer(ruleset, f"{what}, then {second}", x2, y2, role, hidden_rolls)
 
 
 def _compare_steps(
@@ -282,16 +366,7 @@ def _compare_steps(
             assert listed_a == listed_b, (
                 f"{where}: the {role}'s legal actions differ:\n{listed_a!r}\n{listed_b!r}"
             )
-            for (command, x), (_, y) in zip(probed_a, probed_b, strict=True):
-                if isinstance(x, list) and isinstance(y, list):
-                    assert _same_effect(ruleset, x, y, role, hidden_rolls), (
-                        f"{where}: probe {command} as the {role} has other effects: {x} vs {y}"
-                    )
-                else:
-                    assert x == y, (
-                        f"{where}: probe {command} as the {role} answered differently in twins "
-                        f"differing only in secrets: {_short(x)} vs {_short(y)}"
-                    )
+            _compare_probes(ruleset, where, role, probed_a, probed_b, hidden_rolls)
         if a.command != b.command:
             return  # the driver proposed otherwise: CommandRecorded makes it public
         accepted = a.answer[:1] == ("accepted",) and b.answer[:1] == ("accepted",)
@@ -343,39 +418,52 @@ def compare(ruleset: Any, first: Twin, other: Twin) -> tuple[int, int]:
 
 def twins(
     ruleset: Ruleset[Any], setup: dict[str, Any], hidden_dice: bool
-) -> list[tuple[dict[str, Any], Callable[..., Any]]]:
-    """The twins of a game from `setup`: its hidden rolls come out otherwise (several
-    shifts when it rolled any: some keep the public result longer, downtown's AAA roll
-    8 -> 4 buys as many counters, of other densities), and the setup with its secret fields
-    set otherwise (`Ruleset.secret_fields`: down_in_flames' opposing pilots)."""
-    out: list[tuple[dict[str, Any], Callable[..., Any]]] = [
-        (other, ServerDice) for other in secret_setups(ruleset, setup)
-    ]
-    if hidden_dice or not out:
-        out += [(setup, shifted_dice(shift)) for shift in (range(1, 7) if hidden_dice else [1])]
-    return out
+) -> tuple[list[dict[str, Any]], list[Callable[..., Any]]]:
+    """The twins of a game from `setup`: the setup with its secret fields set otherwise
+    (`Ruleset.secret_fields`: down_in_flames' opposing pilots), and server dice whose
+    hidden rolls come out otherwise (several shifts when it rolled any: some keep the public
+    result longer, downtown's AAA roll 8 -> 4 buys as many counters, of other densities;
+    one for a game with no secret at all, which must play identically)."""
+    setups = secret_setups(ruleset, setup)
+    shifts = range(1, 7) if hidden_dice else ([1] if not setups else [])
+    return setups, [shifted_dice(shift) for shift in shifts]
 
 
 async def _variants(
     url: str, prefix: str, name: str, setup: dict[str, Any], original: Twin,
     attempt: int, monkeypatch: pytest.MonkeyPatch,
 ) -> int:  # fmt: skip
-    """Play the twins of a game and compare each with it; how many secret decisions
-    differed before a result went public."""
+    """Play the twins of a game and compare them; how many secret decisions differed from
+    the original's before a result went public. A twin with other dice stops at its first
+    public difference from the original. The twins with other secret set-ups play to the
+    end and are compared with each other too: one pilot's public act (an Ace declaring
+    its card) ends the comparison with the original, not between two twins in which it is
+    void alike."""
     ruleset = registry.get(name)
     codec = codec_for(ruleset)
     decoded = [codec.decode(e.type, e.version, e.payload) for e in original.log]
-    hidden_dice = any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+    setups, dice = twins(
+        ruleset, setup, any(isinstance(e, DiceRolled) and e.hidden for e in decoded)
+    )
+    variants = [(other, ServerDice, None) for other in setups]
+    variants += [(setup, shifted, original) for shifted in dice]
     decisions = 0
-    for n, (variant_setup, dice) in enumerate(twins(ruleset, setup, hidden_dice), start=1):
+    full: list[Twin] = []
+    for n, (variant_setup, server_dice, against) in enumerate(variants, start=1):
         store = RedisEventStore.from_url(url, prefix=f"{prefix}{n}")
         try:
-            other = await play(store, name, variant_setup, dice, monkeypatch, attempt, original)
+            other = await play(
+                store, name, variant_setup, server_dice, monkeypatch, attempt, against
+            )
         finally:
             await store.close()
         stop, differed = compare(ruleset, original, other)
         assert stop > 1, f"{name}: the games differ publicly from their creation"
         decisions += differed
+        if against is None:
+            for earlier in full:
+                compare(ruleset, earlier, other)
+            full.append(other)
     return decisions
 
 
