@@ -176,10 +176,11 @@ def check_dispute(
     elif value:
         raise UnknownReading("a reading's value needs the reading's name", value=value)
     for dispute in disputes_of(decoded):
-        if dispute.filed.seq == seq and dispute.finding is None:
+        if dispute.filed.seq == seq:
+            state = "pending reveal" if dispute.finding is None else "found, awaiting a ruling"
             raise DisputeOpen(
-                f"seq {seq} already has an open dispute (id {dispute.id}, pending reveal): "
-                "it is found when the game reveals what it rests on",
+                f"seq {seq} already has an open dispute (id {dispute.id}, {state}): add to it "
+                "once it is ruled, or dispute another seq",
                 dispute=dispute.id,
             )
     return chosen, value
