@@ -115,7 +115,9 @@ async def test_a_dispute_under_a_reading_is_found_with_its_parting_seq(
         assert len(after.envelopes) == head + 1
         _, game = await games.load(game_id)
         assert not game.meta.ended
-        await games.handle(game_id, "the-end", {"type": "EndGame", "result": "stopped to find the dispute"})
+        await games.handle(
+            game_id, "the-end", {"type": "EndGame", "result": "stopped to find the dispute"}
+        )
         _, listed = await games.disputes(game_id)
         (only,) = listed
         finding = only.finding
