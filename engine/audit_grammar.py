@@ -27,7 +27,15 @@ from msgspec import Struct
 
 from umpire.engine.audit_dice import AuditDice
 from umpire.engine.audit_failure import AuditFailure
-from umpire.engine.disputes import check_dispute, disputes_of, find, finding_command_id
+from umpire.engine.disputes import (
+    DISPUTE_EVENTS,
+    check_dispute,
+    check_ruling,
+    disputes_of,
+    find,
+    finding_command_id,
+    ruling_command_id,
+)
 from umpire.engine.errors import DiceMismatch, PlayerRollRefused
 from umpire.engine.game import Game, apply, fold, state_hash
 from umpire.engine.handling import decide_command
@@ -41,6 +49,7 @@ from umpire.events.types import (
     DiceRolled,
     DisputeFiled,
     DisputeFound,
+    DisputeRuled,
     GameCreated,
     GameEnded,
     Roller,
@@ -116,6 +125,12 @@ SYSTEM_BATCHES: tuple[SystemBatch, ...] = (
         name="finding",
         tag="DisputeFound",
         command_id=SYSTEM_PREFIX + r"finding:(?P<dispute>[1-9][0-9]*)",
+        placement=Placement.AFTER_FIRST,
+    ),
+    SystemBatch(
+        name="ruling",
+        tag="DisputeRuled",
+        command_id=SYSTEM_PREFIX + r"ruling:(?P<dispute>[1-9][0-9]*)",
         placement=Placement.AFTER_FIRST,
     ),
 )
@@ -293,11 +308,11 @@ class _Walker:
             return None
         if kind.once_per_epoch:
             self.at.bound_epochs.add(self.at.epoch)
-        if isinstance(event, DisputeFiled | DisputeFound) and not self._dispute(index, event):
+        if isinstance(event, DISPUTE_EVENTS) and not self._dispute(index, event):
             return None
         return 1
 
-    def _dispute(self, index: int, event: DisputeFiled | DisputeFound) -> bool:
+    def _dispute(self, index: int, event: Struct) -> bool:
         """A dispute that could be filed where it stands, or a finding that is the one the
         log before its dispute makes (engine/disputes.py), made no earlier than the role
         that disputed may see what it rests on."""
@@ -314,6 +329,22 @@ class _Walker:
                           f"been filed: {message}")  # fmt: skip
                 return False
             return True
+        if isinstance(event, DisputeRuled):
+            try:
+                check_ruling(prefix, dispute=event.dispute, ruling=event.ruling,
+                             role=Role(event.by))  # fmt: skip
+            except (UmpireError, ValueError) as exc:
+                message = exc.message if isinstance(exc, UmpireError) else str(exc)
+                self.fail(env.seq, "dispute", f"the ruling at seq {env.seq} could not have "
+                          f"been made: {message}")  # fmt: skip
+                return False
+            wanted = ruling_command_id(event.dispute)
+            if env.command_id != wanted:
+                self.fail(env.seq, "dispute", f"the ruling at seq {env.seq} stands under "
+                          f"{env.command_id!r}, not {wanted!r}")  # fmt: skip
+                return False
+            return True
+        assert isinstance(event, DisputeFound)
         open_ids = {d.id: d for d in disputes_of(prefix) if d.finding is None}
         wanted = finding_command_id(event.dispute)
         if env.command_id != wanted or event.dispute not in open_ids:

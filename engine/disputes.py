@@ -43,6 +43,7 @@ from umpire.events.types import (
     DiceRolled,
     DisputeFiled,
     DisputeFound,
+    DisputeRuled,
     GameCreated,
     HeadChange,
     SeedRevealed,
@@ -52,9 +53,15 @@ CLAIM_MAX = 1000  # characters
 HEAD_CHANGES_MAX = 50  # changes at the head a finding lists
 DISPUTE_PREFIX = "umpire:dispute:"
 FINDING_PREFIX = "umpire:finding:"
+RULING_PREFIX = "umpire:ruling:"
+DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled)
+# Who may rule: the player of a solo game, and the operator (the referee's role). Naming
+# the operator alone in the setup is not built yet (docs/audit.md "Disputes").
+RULERS = (Role.PLAYER, Role.REFEREE)
+RULINGS = ("uphold", "amend")
 # The events that `decide` did not make: nothing of the umpire's to dispute.
 _NOT_DECISIONS = (
-    GameCreated, CommandRecorded, SeedRevealed, ClientSeedBound, DisputeFiled, DisputeFound,
+    GameCreated, CommandRecorded, SeedRevealed, ClientSeedBound, *DISPUTE_EVENTS,
     CommandTakenBack,
 )  # fmt: skip
 
@@ -77,6 +84,18 @@ class UnknownReading(DisputeRefused):
     code = "unknown_reading"
 
 
+class RulingRefused(DisputeRefused):
+    """A ruling that may not be made as asked; nothing is written."""
+
+    code = "ruling_refused"
+
+
+class MayNotRule(RulingRefused):
+    """The role may not rule on disputes."""
+
+    code = "may_not_rule"
+
+
 class DisputeOpen(DisputeRefused):
     """The seq already has an open dispute."""
 
@@ -90,6 +109,7 @@ class Dispute(Struct, frozen=True, kw_only=True):
     id: int
     filed: DisputeFiled
     finding: DisputeFound | None = None
+    ruling: DisputeRuled | None = None
 
 
 def dispute_command_id(seq: int) -> str:
@@ -102,6 +122,11 @@ def finding_command_id(dispute: int) -> str:
     return f"{FINDING_PREFIX}{dispute}"
 
 
+def ruling_command_id(dispute: int) -> str:
+    """The system batch id of the ruling on dispute `dispute`."""
+    return f"{RULING_PREFIX}{dispute}"
+
+
 def disputes_of(decoded: Sequence[Struct], start_seq: int = 1) -> list[Dispute]:
     """Every dispute of a decoded log (from `start_seq`), in the order filed."""
     found: dict[int, Dispute] = {}
@@ -110,13 +135,15 @@ def disputes_of(decoded: Sequence[Struct], start_seq: int = 1) -> list[Dispute]:
             found[seq] = Dispute(id=seq, filed=event)
         elif isinstance(event, DisputeFound) and event.dispute in found:
             found[event.dispute] = msgspec.structs.replace(found[event.dispute], finding=event)
+        elif isinstance(event, DisputeRuled) and event.dispute in found:
+            found[event.dispute] = msgspec.structs.replace(found[event.dispute], ruling=event)
     return list(found.values())
 
 
 def game_events_head(decoded: Sequence[Struct]) -> int:
     """The seq of the last event that is part of the game (not a dispute's)."""
     for index in range(len(decoded) - 1, -1, -1):
-        if not isinstance(decoded[index], DisputeFiled | DisputeFound):
+        if not isinstance(decoded[index], DISPUTE_EVENTS):
             return index + 1
     return 0
 
@@ -176,14 +203,55 @@ def check_dispute(
     elif value:
         raise UnknownReading("a reading's value needs the reading's name", value=value)
     for dispute in disputes_of(decoded):
-        if dispute.filed.seq == seq:
+        if dispute.filed.seq == seq and dispute.ruling is None:
             state = "pending reveal" if dispute.finding is None else "found, awaiting a ruling"
             raise DisputeOpen(
-                f"seq {seq} already has an open dispute (id {dispute.id}, {state}): add to it "
-                "once it is ruled, or dispute another seq",
+                f"seq {seq} already has an open dispute (id {dispute.id}, {state}): dispute "
+                "it again once that one is ruled, or dispute another seq",
                 dispute=dispute.id,
             )
     return chosen, value
+
+
+def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: Role) -> Dispute:
+    """Refuse a ruling that may not be made (a typed error saying why and what may be
+    done); else the dispute it rules on."""
+    if role not in RULERS:
+        raise MayNotRule(
+            f"the {role.value} may not rule on disputes: the player of a solo game rules, "
+            "or the operator",
+            role=role.value,
+        )
+    if ruling not in RULINGS:
+        raise RulingRefused(f"a ruling is one of {', '.join(RULINGS)}, not {ruling!r}")
+    known = {d.id: d for d in disputes_of(decoded)}
+    found = known.get(dispute)
+    if found is None:
+        ids = ", ".join(str(i) for i in known) or "none"
+        raise RulingRefused(
+            f"{dispute} is no dispute of this game (a dispute's id is the seq of its "
+            f"DisputeFiled; this game's: {ids})",
+            dispute=dispute,
+        )
+    if found.ruling is not None:
+        raise RulingRefused(
+            f"dispute {dispute} was ruled already ({found.ruling.ruling} by the "
+            f"{found.ruling.by}): dispute the seq again to reopen it",
+            dispute=dispute,
+        )
+    if found.finding is None:
+        raise RulingRefused(
+            f"dispute {dispute} is pending reveal: it is ruled once it is found, when the "
+            "game reveals what it rests on",
+            dispute=dispute,
+        )
+    if ruling == "amend":
+        raise RulingRefused(
+            "amend is not built yet (the game continuing under the reading, the later "
+            "commands re-applied): uphold is",
+            dispute=dispute,
+        )
+    return found
 
 
 def _batch_start(decoded: Sequence[Struct], seq: int) -> int:
@@ -310,7 +378,7 @@ def find(
                 return None
     # Seqs of the original line: dispute events are not part of it.
     seqs = [s for s, e in enumerate(decoded, start=1) if s >= start_seq
-            and not isinstance(e, DisputeFiled | DisputeFound)]  # fmt: skip
+            and not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip
     parts_at = 0
     if parts is not None:
         parts_at = seqs[parts] if parts < len(seqs) else seqs[-1] + 1 + parts - len(seqs)
@@ -341,7 +409,7 @@ def find(
 
 def _game_only(events: Sequence[Struct]) -> list[Struct]:
     """The events of a line that are part of the game (a dispute's are not)."""
-    return [e for e in events if not isinstance(e, DisputeFiled | DisputeFound)]
+    return [e for e in events if not isinstance(e, DISPUTE_EVENTS)]
 
 
 def _batch_length(envelopes: Sequence[Envelope], start_seq: int) -> int:

@@ -40,6 +40,7 @@ from umpire.events.types import (
     DiceRolled,
     DisputeFiled,
     DisputeFound,
+    DisputeRuled,
     GameCreated,
     GameEnded,
     Roller,
@@ -261,7 +262,7 @@ def apply(
     if isinstance(event, GameEnded):
         meta = _blocked(meta, at, "end")
         return Game(msgspec.structs.replace(meta, ended=True, result=event.result), game.state)
-    if isinstance(event, DisputeFiled | DisputeFound):
+    if isinstance(event, DisputeFiled | DisputeFound | DisputeRuled):
         # A dispute and its finding are about the log, not moves in the game: the state,
         # the takeback stack and the end stay as they are (docs/audit.md "Disputes").
         return game
@@ -273,7 +274,7 @@ def apply(
 # The engine's own events (handled by `apply` above); every other event is the ruleset's.
 _ENGINE_EVENTS = frozenset(
     (DiceRolled, CommandRecorded, CommandTakenBack, ClientSeedBound, SeedRevealed, GameEnded,
-     GameCreated, DisputeFiled, DisputeFound)
+     GameCreated, DisputeFiled, DisputeFound, DisputeRuled)
 )  # fmt: skip
 
 

@@ -194,6 +194,18 @@ class DisputeFound(Struct, frozen=True, tag="DisputeFound", kw_only=True):
     head: tuple[HeadChange, ...] = ()
 
 
+class DisputeRuled(Struct, frozen=True, tag="DisputeRuled", kw_only=True):
+    """The ruling on dispute `dispute` (the seq of its DisputeFiled), once found: `uphold`
+    (the log stands) or `amend`, by `by` (a role that may rule: the player of a solo game,
+    or the operator). A system batch of its own, "umpire:ruling:<dispute>"; it closes the
+    dispute."""
+
+    version: ClassVar[int] = 1
+    dispute: int
+    ruling: str
+    by: str
+
+
 UniversalEvent = (
     GameCreated
     | CommandRecorded
@@ -204,6 +216,7 @@ UniversalEvent = (
     | CommandTakenBack
     | DisputeFiled
     | DisputeFound
+    | DisputeRuled
 )
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
@@ -216,6 +229,7 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     CommandTakenBack,
     DisputeFiled,
     DisputeFound,
+    DisputeRuled,
 )
 
 

@@ -49,6 +49,7 @@ COMMANDS = {
     "readings": "umpire.server.dispute_command:cmd_readings",
     "dispute": "umpire.server.dispute_command:cmd_dispute",
     "disputes": "umpire.server.dispute_command:cmd_disputes",
+    "rule": "umpire.server.dispute_command:cmd_rule",
     "export": "umpire.server.export_command:cmd_export",
     "import": "umpire.server.export_command:cmd_import",
     "store": "umpire.server.store_repair:cmd_store",

@@ -4,7 +4,8 @@
 - `readings RULESET [--json]`: the ruleset's documented readings (engine/kit/reading.py).
 - `dispute GAME SEQ --claim TEXT [--reading NAME[=VALUE]]`: dispute the decision or roll at
   SEQ as the chosen role; prints the dispute's id and the finding, or "pending reveal".
-- `disputes GAME [--json]`: every dispute of a game with its finding.
+- `disputes GAME [--json]`: every dispute of a game with its finding and ruling.
+- `rule GAME DISPUTE_ID uphold|amend`: the ruling, by a role that may rule.
 """
 
 from __future__ import annotations
@@ -79,6 +80,16 @@ async def cmd_dispute(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+async def cmd_rule(settings: Settings, args: argparse.Namespace) -> int:
+    """Rule on a found dispute as the chosen role."""
+    role = role_for(settings, args.role, args.operator_token)
+    async with open_store(settings) as store:
+        games = command_games(settings, store)
+        seq = await games.rule(args.game, role=role, dispute=args.dispute, ruling=args.ruling)
+    console.print(f"dispute {args.dispute}: {args.ruling} (by the {role.value}) → seq {seq}")
+    return 0
+
+
 def dispute_data(dispute: Dispute) -> dict[str, Any]:
     """A dispute as JSON: its id, what was filed and the finding (null: pending)."""
     data: dict[str, Any] = msgspec.to_builtins(dispute)
@@ -103,4 +114,6 @@ async def cmd_disputes(settings: Settings, args: argparse.Namespace) -> int:
                       f"{shown(filed.claim)}")  # fmt: skip
         for line in _finding_lines(dispute.finding):
             console.print(line)
+        ruled = dispute.ruling
+        console.print(f"  ruling: {ruled.ruling} by the {ruled.by}" if ruled else "  open")
     return 0

@@ -19,11 +19,13 @@ from msgspec import Struct
 from umpire.engine.disputes import (
     Dispute,
     check_dispute,
+    check_ruling,
     codec_decoded,
     dispute_command_id,
     disputes_of,
     find,
     finding_command_id,
+    ruling_command_id,
 )
 from umpire.engine.game import ruleset_of
 from umpire.engine.replay import log_finally_revealed
@@ -32,7 +34,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
 from umpire.events.store import AppendResult
-from umpire.events.types import DisputeFiled, DisputeFound
+from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
 
@@ -150,6 +152,22 @@ class GameDisputes:
         `umpire disputes` finds them)."""
         with contextlib.suppress(UmpireError):
             await self.find_pending(game_id)
+
+    async def rule(self, game_id: str, *, role: Role, dispute: int, ruling: str) -> int:
+        """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
+        ruling may not be made); the seq of the DisputeRuled appended."""
+        for _ in range(ATTEMPTS):
+            _, envelopes, decoded = await self._log(game_id)
+            check_ruling(decoded, dispute=dispute, ruling=ruling, role=role)
+            event = DisputeRuled(dispute=dispute, ruling=ruling, by=role.value)
+            head = len(envelopes)
+            try:
+                await self._append_at(game_id, head, event, ruling_command_id(dispute))
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            return head + 1
+        raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
 
     async def disputes(self, game_id: str) -> tuple[Ruleset[Any], list[Dispute]]:
         """Every dispute of a game, with its finding if made."""

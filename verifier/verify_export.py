@@ -204,7 +204,9 @@ REVEAL_ID = re.compile(r"umpire:reveal(?::([1-9][0-9]*))?")
 # Rules disputes (docs/audit.md, "Disputes"): each its own system batch, also after the end.
 DISPUTE_ID = re.compile(r"umpire:dispute:([1-9][0-9]*)")
 FINDING_ID = re.compile(r"umpire:finding:([1-9][0-9]*)")
-DISPUTE_TAGS = ("DisputeFiled", "DisputeFound")
+RULING_ID = re.compile(r"umpire:ruling:([1-9][0-9]*)")
+DISPUTE_TAGS = ("DisputeFiled", "DisputeFound", "DisputeRuled")
+RULERS = ("player", "referee")  # the player of a solo game, or the operator
 NOT_DISPUTABLE = ("GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
                   "CommandTakenBack", *DISPUTE_TAGS)  # fmt: skip
 
@@ -396,11 +398,15 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
         claim = p.get("claim")
         if not isinstance(claim, str) or not claim.strip() or len(claim) > 1000:
             raise Failure(seq, f"the dispute at seq {seq} has no claim of 1 to 1,000 characters")
+        ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
         if any(e.record["type"] == "DisputeFiled" and e.payload.get("seq") == disputed
-               for e in earlier):  # fmt: skip
+               and e.record["seq"] not in ruled for e in earlier):  # fmt: skip
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, which an "
                                "earlier dispute names: it is still open")  # fmt: skip
         found.disputes += 1
+        return
+    if tag == "DisputeRuled":
+        _ruling(ev, earlier)
         return
     match = FINDING_ID.fullmatch(cid)
     dispute = p.get("dispute")
@@ -414,6 +420,30 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
            for e in earlier):  # fmt: skip
         raise Failure(seq, f"the finding at seq {seq} answers dispute {dispute} a second time")
     found.findings += 1
+
+
+def _ruling(ev: Event, earlier: list[Event]) -> None:
+    """A DisputeRuled under umpire:ruling:<dispute>, on a found dispute not ruled before,
+    by a role that may rule; `amend` needs the amended line, which this log format does not
+    hold yet."""
+    r, p = ev.record, ev.payload
+    seq, cid, dispute = r["seq"], r["command_id"], p.get("dispute")
+    match = RULING_ID.fullmatch(cid)
+    if match is None or int(match[1]) != dispute:
+        raise Failure(seq, f"DisputeRuled under command id {cid!r}, not "
+                           f"'umpire:ruling:{dispute}'")  # fmt: skip
+    if p.get("by") not in RULERS:
+        raise Failure(seq, f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
+                           "rule: the player of a solo game rules, or the operator")  # fmt: skip
+    if p.get("ruling") != "uphold":
+        raise Failure(seq, f"the ruling at seq {seq} is {p.get('ruling')!r}: only uphold "
+                           "stands without an amended line")  # fmt: skip
+    if not any(e.record["type"] == "DisputeFound" and e.payload.get("dispute") == dispute
+               for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the ruling at seq {seq} rules on {dispute!r}, no found dispute")
+    if any(e.record["type"] == "DisputeRuled" and e.payload.get("dispute") == dispute
+           for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the ruling at seq {seq} rules on dispute {dispute} a second time")
 
 
 def _takeback_batch(batch: _Batch, seq: int, tag: str, cid: str) -> None:

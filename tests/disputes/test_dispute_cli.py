@@ -14,7 +14,7 @@ import pytest
 from umpire.engine import registry
 from umpire.engine.kit.reading import value_text
 from umpire.testing.support.drivers import rulesets
-from umpire.testing.support.forgery import Cli, read_lines, write_lines
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.testing.support.short_games import short_game
 from umpire.testing.support.verifier import verify
 
@@ -49,6 +49,9 @@ def test_an_ended_games_dispute_is_found_listed_exported_and_verified(cli: Cli, 
     (dispute,) = json.loads(listed.out)
     assert dispute["filed"]["seq"] == seq and dispute["filed"]["reading"] == reading.name
     assert dispute["finding"] is not None  # the game ended: nothing is pending
+    ruled = cli("rule", game, str(dispute["id"]), "uphold")
+    assert ruled.code == 0, ruled.err
+    assert "uphold (by the player)" in ruled.out
     path = cli.export(game)
     audited = cli("audit", "--file", str(path))
     assert audited.code == 0, audited.out + audited.err
@@ -69,12 +72,46 @@ def test_a_refused_dispute_exits_2_says_why_and_writes_nothing(cli: Cli) -> None
     assert cli("log", game, "--json").out == before
 
 
-def test_a_finding_moved_in_the_export_fails_the_verifier(cli: Cli) -> None:
+def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
+    """A finding moved onto another seq fails both checkers; a finding whose answer is
+    changed fails `umpire audit`, which re-makes it (verify_export runs no rules: it
+    checks where a finding stands and what it answers, docs/audit.md section 7)."""
     game = short_game(cli, "conflict_of_heroes")
     seq = _decision_seq(cli, game)
     assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    path = cli.export(game)
+    header, records = read_lines(path)
+    moved = records[-1]["seq"] - 2
+    records[-1]["payload"]["dispute"] = moved
+    records[-1]["command_id"] = f"umpire:finding:{moved}"
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "moved.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "which is no dispute" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "no open dispute" in audited.out + audited.err
+    header, records = read_lines(path)
+    records[-1]["payload"].update(same=False, parts_at=seq, as_played="x", under_reading="y")
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "changed.jsonl", header, records)
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "is not the one the log makes" in audited.out + audited.err
+
+
+def test_a_ruling_by_a_spectator_is_refused_and_fails_the_verifier_when_forged(cli: Cli) -> None:
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    refused = cli("rule", game, str(dispute["id"]), "uphold", "--as", "spectator")
+    assert refused.code == 2 and "may not rule" in refused.err
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
     header, records = read_lines(cli.export(game))
-    # The finding claims to answer a dispute that is not one (the seq before it).
-    records[-1]["payload"]["dispute"] = records[-1]["seq"] - 2
-    code, out = verify(write_lines(cli.tmp / "forged.jsonl", header, records))
-    assert code != 0, out
+    assert verify(write_lines(cli.tmp / "honest.jsonl", header, records))[0] == 0
+    records[-1]["payload"]["by"] = "spectator"
+    reseal(header, records, len(records) - 1)  # the chain re-hashed, as a forger would
+    forged = write_lines(cli.tmp / "forged.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "may not rule" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "may not rule" in audited.out + audited.err

@@ -23,7 +23,9 @@ from umpire.engine.disputes import (
     CLAIM_MAX,
     DisputeOpen,
     DisputeRefused,
+    MayNotRule,
     NotDisputable,
+    RulingRefused,
     UnknownReading,
     codec_decoded,
 )
@@ -32,7 +34,7 @@ from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
-from umpire.events.types import CommandRecorded, DisputeFiled, DisputeFound
+from umpire.events.types import CommandRecorded, DisputeFiled, DisputeFound, DisputeRuled
 from umpire.server.games import Games
 from umpire.testing.support.drivers import driven_setup, driver
 from umpire.testing.support.readings import Log, parting
@@ -115,6 +117,8 @@ async def test_a_dispute_under_a_reading_is_found_with_its_parting_seq(
         assert len(after.envelopes) == head + 1
         _, game = await games.load(game_id)
         assert not game.meta.ended
+        with pytest.raises(RulingRefused, match="pending reveal"):
+            await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="uphold")
         await games.handle(
             game_id, "the-end", {"type": "EndGame", "result": "stopped to find the dispute"}
         )
@@ -217,3 +221,51 @@ async def test_a_second_dispute_of_the_same_seq_is_refused(games: Games) -> None
     decoded = codec_decoded(registry.get("conflict_of_heroes"), envelopes)
     assert isinstance(decoded[-1], DisputeFound)
     assert audit(envelopes).ok
+
+
+RULING_REFUSALS: list[tuple[str, dict[str, Any], type[UmpireError]]] = [
+    ("by a spectator", {"role": Role.SPECTATOR}, MayNotRule),
+    ("of no dispute", {"dispute": 1}, RulingRefused),
+    ("neither uphold nor amend", {"ruling": "overrule"}, RulingRefused),
+    ("amend (not built)", {"ruling": "amend"}, RulingRefused),
+]
+
+
+@pytest.mark.parametrize("case", RULING_REFUSALS, ids=[c[0] for c in RULING_REFUSALS])
+async def test_a_ruling_that_may_not_be_made_is_refused_and_writes_nothing(
+    games: Games, case: tuple[str, dict[str, Any], type[UmpireError]]
+) -> None:
+    game_id, _, decision = await _counter_like(games)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong")
+    asked: dict[str, Any] = {"role": Role.PLAYER, "dispute": filed.id, "ruling": "uphold",
+                             **case[1]}  # fmt: skip
+    before = await games.store.version(game_id)
+    with pytest.raises(case[2]) as refused:
+        await games.rule(game_id, **asked)
+    assert refused.value.message
+    assert await games.store.version(game_id) == before
+
+
+async def test_an_upheld_dispute_is_closed_and_the_log_audits(games: Games) -> None:
+    game_id, _, decision = await _counter_like(games)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong")
+    seq = await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="uphold")
+    envelopes = await games.store.read(game_id)
+    ruleset = registry.get("conflict_of_heroes")
+    decoded = codec_decoded(ruleset, envelopes)
+    assert decoded[seq - 1] == DisputeRuled(dispute=filed.id, ruling="uphold", by="player")
+    assert envelopes[seq - 1].command_id == f"umpire:ruling:{filed.id}"
+    with pytest.raises(RulingRefused, match="ruled already"):
+        await games.rule(game_id, role=Role.REFEREE, dispute=filed.id, ruling="uphold")
+    # Ruled, the seq may be disputed again.
+    again = await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="still")
+    assert again.finding is not None
+    envelopes = await games.store.read(game_id)
+    assert audit(envelopes).ok
+    # A ruling by a role that may not rule, forged into the log, fails the grammar.
+    decoded = codec_decoded(ruleset, envelopes)
+    forged = [*decoded]
+    forged[seq - 1] = DisputeRuled(dispute=filed.id, ruling="uphold", by="spectator")
+    walk = check_batches(envelopes, forged, ruleset)
+    assert walk.failure is not None and walk.failure.seq == seq
+    assert "may not rule" in walk.failure.message
