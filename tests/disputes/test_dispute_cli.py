@@ -115,3 +115,20 @@ def test_a_ruling_by_a_spectator_is_refused_and_fails_the_verifier_when_forged(c
     assert code != 0 and "may not rule" in out, out
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "may not rule" in audited.out + audited.err
+
+
+def test_log_explain_and_replay_read_a_disputed_game(cli: Cli) -> None:
+    """The other log commands take the dispute events in their stride."""
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
+    logged = cli("log", game)
+    assert logged.code == 0, logged.err
+    assert "DisputeFiled" in logged.out and "DisputeRuled" in logged.out
+    for command in (("explain", game, str(dispute["id"])),
+                    ("replay", game, "--at", str(dispute["id"] + 2)),
+                    ("replay", game, "--diff", "2", str(dispute["id"] + 2))):  # fmt: skip
+        result = cli(*command)
+        assert result.code == 0, (command, result.err)
