@@ -10,6 +10,7 @@ interleaved batch.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Sequence
 from typing import Any
@@ -118,7 +119,10 @@ class GameDisputes:
         filed = decoded[dispute - 1]
         assert isinstance(filed, DisputeFiled)
         revealed = log_finally_revealed(envelopes)
-        finding = find(ruleset, envelopes, decoded, dispute, filed, revealed=revealed)
+        # Re-making a game's rest twice is the rules' work: off the event loop, as commands.
+        finding = await asyncio.to_thread(
+            find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
+        )
         if finding is None:
             return None
         for _ in range(ATTEMPTS):
