@@ -45,6 +45,7 @@ from umpire.events.types import (
     DisputeFound,
     DisputeRuled,
     GameCreated,
+    GameEnded,
     HeadChange,
     SeedRevealed,
 )
@@ -320,8 +321,8 @@ def remake(
             except UmpireError as exc:
                 stopped = f"seq {envelopes[index].seq}: {exc.message}"
                 break
-            if isinstance(found[-1], SeedRevealed) and len(new) < len(found):
-                new.append(found[-1])  # the final reveal of the ending batch
+            if isinstance(found[-1], SeedRevealed) and any(isinstance(e, GameEnded) for e in new):
+                new.append(found[-1])  # the final reveal of the ending batch, as it stands
         else:
             new = list(decoded[index:end])
         for event in new:
