@@ -31,6 +31,7 @@ from umpire.engine.disputes import (
     DISPUTE_EVENTS,
     check_dispute,
     check_ruling,
+    check_seal,
     disputes_of,
     find,
     finding_command_id,
@@ -50,6 +51,7 @@ from umpire.events.types import (
     DisputeFiled,
     DisputeFound,
     DisputeRuled,
+    ExportSealed,
     GameCreated,
     GameEnded,
     Roller,
@@ -66,6 +68,7 @@ class Placement(StrEnum):
     FIRST = "first"  # seq 1, and only there
     RUNNING = "running"  # between two batches, while the game has not ended
     AFTER_FIRST = "after first"  # between two batches or after the end (disputes)
+    AFTER_END = "after end"  # after the end only (the export's seal)
 
 
 class SystemBatch(Struct, frozen=True, kw_only=True):
@@ -128,6 +131,12 @@ SYSTEM_BATCHES: tuple[SystemBatch, ...] = (
         placement=Placement.AFTER_FIRST,
     ),
     SystemBatch(
+        name="seal",
+        tag="ExportSealed",
+        command_id=SYSTEM_PREFIX + "seal",
+        placement=Placement.AFTER_END,
+    ),
+    SystemBatch(
         name="ruling",
         tag="DisputeRuled",
         command_id=SYSTEM_PREFIX + r"ruling:(?P<dispute>[1-9][0-9]*)",
@@ -135,8 +144,10 @@ SYSTEM_BATCHES: tuple[SystemBatch, ...] = (
     ),
 )
 
-AFTER_END = frozenset(s.tag for s in SYSTEM_BATCHES if s.placement is Placement.AFTER_FIRST)
-"""The system batches that may also follow the end of a game (the disputes)."""
+AFTER_END = frozenset(
+    s.tag for s in SYSTEM_BATCHES if s.placement in (Placement.AFTER_FIRST, Placement.AFTER_END)
+)
+"""The system batches that may follow the end of a game (the disputes, the seal)."""
 
 FINAL_REVEAL_TAG = "SeedRevealed"
 """The one event that may follow `GameEnded`: last in the ending command's batch."""
@@ -157,6 +168,7 @@ class Position:
     epoch: int = 0
     bound_epochs: set[int] = field(default_factory=set)
     epoch_rolls: int = 0
+    ended: bool = False
 
 
 def system_batch(tag: str, command_id: str, at: Position) -> SystemBatch:
@@ -183,6 +195,8 @@ def _misplaced(kind: SystemBatch, command_id: str, at: Position) -> str | None:
     if (kind.placement is Placement.FIRST) != (at.seq == 1):
         where = "only at seq 1" if kind.placement is Placement.FIRST else "only after seq 1"
         return f"is no {kind.name} batch: that stands {where}"
+    if kind.placement is Placement.AFTER_END and not at.ended:
+        return f"is no {kind.name} batch: that stands only after the end of the game"
     match = re.fullmatch(kind.command_id, command_id)
     if match is None:
         return f"is no {kind.name} batch: its command id {command_id!r} is not {kind.command_id!r}"
@@ -238,6 +252,7 @@ class _Walker:
     at: Position = field(default_factory=lambda: Position(seq=1))
     ended_at: int = 0
     final_revealed: bool = False  # a SeedRevealed committing no next seed is folded
+    sealed_at: int = 0
 
     def fail(self, seq: int, check: str, message: str, **kw: str) -> BatchWalk:
         self.walk.failure = AuditFailure(seq=seq, check=check, message=message, **kw)
@@ -260,6 +275,12 @@ class _Walker:
         while index < len(self.envelopes):
             env = self.envelopes[index]
             self.at.seq = env.seq
+            if self.sealed_at:
+                return self.fail(
+                    env.seq, "grammar", f"{env.type} at seq {env.seq} follows the seal of the "
+                    f"export (ExportSealed at seq {self.sealed_at}): nothing may",
+                )  # fmt: skip
+            self.at.ended = bool(self.ended_at)
             if self.ended_at and env.type not in AFTER_END:
                 return self.fail(
                     env.seq, "grammar", f"{env.type} at seq {env.seq} follows the end of the "
@@ -318,6 +339,19 @@ class _Walker:
         that disputed may see what it rests on."""
         env = self.envelopes[index]
         prefix = self.decoded[:index]
+        if isinstance(event, ExportSealed):
+            try:
+                check_seal(prefix)
+            except UmpireError as exc:
+                self.fail(env.seq, "dispute", f"the seal at seq {env.seq} could not have been "
+                          f"made: {exc.message}")  # fmt: skip
+                return False
+            if event.head != env.seq - 1:
+                self.fail(env.seq, "dispute", f"the seal at seq {env.seq} names head "
+                          f"{event.head}, not {env.seq - 1}")  # fmt: skip
+                return False
+            self.sealed_at = env.seq
+            return True
         if isinstance(event, DisputeFiled):
             try:
                 check_dispute(self.ruleset, prefix, seq=event.seq, claim=event.claim,

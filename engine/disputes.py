@@ -44,6 +44,7 @@ from umpire.events.types import (
     DisputeFiled,
     DisputeFound,
     DisputeRuled,
+    ExportSealed,
     GameCreated,
     GameEnded,
     HeadChange,
@@ -55,7 +56,8 @@ HEAD_CHANGES_MAX = 50  # changes at the head a finding lists
 DISPUTE_PREFIX = "umpire:dispute:"
 FINDING_PREFIX = "umpire:finding:"
 RULING_PREFIX = "umpire:ruling:"
-DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled)
+DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
+SEAL_COMMAND_ID = "umpire:seal"
 # Who may rule: the player of a solo game, and the operator (the referee's role). Naming
 # the operator alone in the setup is not built yet (docs/audit.md "Disputes").
 RULERS = (Role.PLAYER, Role.REFEREE)
@@ -95,6 +97,47 @@ class MayNotRule(RulingRefused):
     """The role may not rule on disputes."""
 
     code = "may_not_rule"
+
+
+class ExportIsSealed(DisputeRefused):
+    """The game ended and its export was sealed: no more disputes nor rulings."""
+
+    code = "export_sealed"
+
+
+class SealRefused(DisputeRefused):
+    """The game's export may not be sealed now."""
+
+    code = "seal_refused"
+
+
+def _refuse_if_sealed(decoded: Sequence[Struct], what: str) -> None:
+    sealed = next((i + 1 for i, e in enumerate(decoded) if isinstance(e, ExportSealed)), None)
+    if sealed is not None:
+        raise ExportIsSealed(
+            f"this game ended and its export was sealed at seq {sealed}: it takes no more "
+            f"{what}. Its disputes, findings and rulings are in its log (umpire disputes "
+            "GAME); to play a decision under another reading, start a game whose setup "
+            "switches it (umpire readings RULESET)",
+            sealed=sealed,
+        )
+
+
+def check_seal(decoded: Sequence[Struct]) -> None:
+    """Refuse to seal a log that has not ended, holds an open dispute, or is sealed."""
+    _refuse_if_sealed(decoded, "seal")
+    if not any(isinstance(e, GameEnded) for e in decoded):
+        raise SealRefused(
+            "a running game's export may not be sealed: its log goes on (export it unsealed, "
+            "a prefix, or end the game first)"
+        )
+    open_ids = [d.id for d in disputes_of(decoded) if d.ruling is None]
+    if open_ids:
+        raise SealRefused(
+            f"disputes {', '.join(map(str, open_ids))} are open: rule on them first "
+            "(umpire rule GAME ID uphold), then seal",
+            disputes=open_ids,
+        )
 
 
 class DisputeOpen(DisputeRefused):
@@ -160,6 +203,7 @@ def check_dispute(
 ) -> tuple[Reading | None, str]:
     """Refuse a dispute that may not be filed (a typed error saying what was wrong and what
     is allowed); else the claimed reading and the value text it is switched to."""
+    _refuse_if_sealed(decoded, "disputes")
     head = len(decoded)
     if not 1 <= seq <= head:
         raise SeqOutOfRange(
@@ -217,6 +261,7 @@ def check_dispute(
 def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: Role) -> Dispute:
     """Refuse a ruling that may not be made (a typed error saying why and what may be
     done); else the dispute it rules on."""
+    _refuse_if_sealed(decoded, "rulings")
     if role not in RULERS:
         raise MayNotRule(
             f"the {role.value} may not rule on disputes: the player of a solo game rules, "

@@ -206,6 +206,14 @@ class DisputeRuled(Struct, frozen=True, tag="DisputeRuled", kw_only=True):
     by: str
 
 
+class ExportSealed(Struct, frozen=True, tag="ExportSealed", kw_only=True):
+    """An ended game's log closed for good (`umpire export GAME --seal`): nothing may follow
+    it, no dispute nor ruling; `head` is the seq before it. A system batch "umpire:seal"."""
+
+    version: ClassVar[int] = 1
+    head: int
+
+
 UniversalEvent = (
     GameCreated
     | CommandRecorded
@@ -217,6 +225,7 @@ UniversalEvent = (
     | DisputeFiled
     | DisputeFound
     | DisputeRuled
+    | ExportSealed
 )
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
@@ -230,6 +239,7 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     DisputeFiled,
     DisputeFound,
     DisputeRuled,
+    ExportSealed,
 )
 
 

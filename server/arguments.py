@@ -296,6 +296,11 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="export an unrevealed game, with its secret seed (server migration only)",
     )
+    parser.add_argument(
+        "--seal",
+        action="store_true",
+        help="close the ended game's log first (no more disputes), then export it",
+    )
 
 
 def add_import_arguments(parser: argparse.ArgumentParser) -> None:

@@ -18,9 +18,11 @@ from typing import Any
 from msgspec import Struct
 
 from umpire.engine.disputes import (
+    SEAL_COMMAND_ID,
     Dispute,
     check_dispute,
     check_ruling,
+    check_seal,
     codec_decoded,
     dispute_command_id,
     disputes_of,
@@ -35,7 +37,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
 from umpire.events.store import AppendResult
-from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled
+from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
 
@@ -167,6 +169,21 @@ class GameDisputes:
             head = len(envelopes)
             try:
                 await self._append_at(game_id, head, event, ruling_command_id(dispute))
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            return head + 1
+        raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
+
+    async def seal(self, game_id: str) -> int:
+        """Seal an ended game's log (SealRefused, ExportIsSealed: nothing written): after
+        `ExportSealed` nothing may follow. The seq it was appended at."""
+        for _ in range(ATTEMPTS):
+            _, envelopes, decoded = await self._log(game_id)
+            check_seal(decoded)
+            head = len(envelopes)
+            try:
+                await self._append_at(game_id, head, ExportSealed(head=head), SEAL_COMMAND_ID)
             except VersionConflict:
                 self._forget(game_id)
                 continue

@@ -208,7 +208,7 @@ RULING_ID = re.compile(r"umpire:ruling:([1-9][0-9]*)")
 DISPUTE_TAGS = ("DisputeFiled", "DisputeFound", "DisputeRuled")
 RULERS = ("player", "referee")  # the player of a solo game, or the operator
 NOT_DISPUTABLE = ("GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-                  "CommandTakenBack", *DISPUTE_TAGS)  # fmt: skip
+                  "CommandTakenBack", "ExportSealed", *DISPUTE_TAGS)  # fmt: skip
 
 
 @dataclass
@@ -221,6 +221,7 @@ class Grammar:
     ended_at: int = 0
     disputes: int = 0
     findings: int = 0
+    sealed_at: int = 0
     final_reveal: bool = False
     taken_back: int = 0
 
@@ -305,6 +306,13 @@ def check_grammar(events: list[Event]) -> Grammar:
         seq, tag, cid = r["seq"], r["type"], r["command_id"]
         if batch is not None and batch.command_type == TAKE_BACK:
             _takeback_batch(batch, seq, tag, cid)
+        if found.sealed_at:
+            raise Failure(seq, f"{tag} follows the seal of the export (ExportSealed at seq "
+                               f"{found.sealed_at}): nothing may")  # fmt: skip
+        if tag == "ExportSealed":
+            _seal(ev, events, used, found)
+            batch = None
+            continue
         if tag in DISPUTE_TAGS:
             # Ends any command batch; the finding itself is re-made by `umpire audit`, which
             # runs the rules: here, only where it stands and what it answers.
@@ -420,6 +428,27 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
            for e in earlier):  # fmt: skip
         raise Failure(seq, f"the finding at seq {seq} answers dispute {dispute} a second time")
     found.findings += 1
+
+
+def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
+    """ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
+    the seq before it."""
+    r, p = ev.record, ev.payload
+    seq, cid = r["seq"], r["command_id"]
+    if cid != "umpire:seal" or cid in used:
+        raise Failure(seq, f"ExportSealed under command id {cid!r}: it stands once, under "
+                           "'umpire:seal'")  # fmt: skip
+    used[cid] = seq
+    if not found.ended_at:
+        raise Failure(seq, "ExportSealed before the end of the game: a running game's log "
+                           "goes on")  # fmt: skip
+    if p.get("head") != seq - 1:
+        raise Failure(seq, f"the seal at seq {seq} names head {p.get('head')!r}, not {seq - 1}")
+    earlier = events[: seq - 1]
+    ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
+    if any(e.record["type"] == "DisputeFiled" and e.record["seq"] not in ruled for e in earlier):
+        raise Failure(seq, f"the seal at seq {seq} comes while a dispute is open")
+    found.sealed_at = seq
 
 
 def _ruling(ev: Event, earlier: list[Event]) -> None:

@@ -6,7 +6,7 @@ import { el } from "./render.js";
 
 // The events that are no decision or roll of the umpire (engine/disputes.py).
 const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-  "CommandTakenBack", "DisputeFiled", "DisputeFound", "DisputeRuled"];
+  "CommandTakenBack", "DisputeFiled", "DisputeFound", "DisputeRuled", "ExportSealed"];
 
 export function isDisputable(frame) {
   return !NOT_DISPUTABLE.includes(frame.event_type);

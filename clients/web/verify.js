@@ -752,7 +752,7 @@
   const RULING_ID = /^umpire:ruling:([1-9][0-9]*)$/;
   const DISPUTE_TAGS = ["DisputeFiled", "DisputeFound", "DisputeRuled"];
   const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-    "CommandTakenBack", ...DISPUTE_TAGS];
+    "CommandTakenBack", "ExportSealed", ...DISPUTE_TAGS];
   const RULERS = ["player", "referee"]; // the player of a solo game, or the operator
   const fullmatch = (pattern, text) => (typeof text === "string" ? pattern.exec(text) : null);
 
@@ -767,6 +767,7 @@
       this.taken_back = 0;
       this.disputes = 0;
       this.findings = 0;
+      this.sealed_at = 0;
     }
   }
 
@@ -855,6 +856,14 @@
       const tag = req(r, "type");
       const cid = req(r, "command_id");
       if (batch !== null && batch.command_type === TAKE_BACK) _takeback_batch(batch, seq, tag, cid);
+      if (found.sealed_at) {
+        throw new Failure(seq, `${py_str(tag)} follows the seal of the export (ExportSealed at seq ${found.sealed_at}): nothing may`);
+      }
+      if (tag === "ExportSealed") {
+        _seal(ev, events, used, found);
+        batch = null;
+        continue;
+      }
       if (DISPUTE_TAGS.includes(tag)) {
         // Ends any command batch; the finding itself is re-made by `umpire audit`, which
         // runs the rules: here, only where it stands and what it answers.
@@ -993,6 +1002,27 @@
       throw new Failure(seq, `the finding at seq ${seq} answers dispute ${py_str(dispute)} a second time`);
     }
     found.findings += 1;
+  }
+
+  function _seal(ev, events, used, found) {
+    // ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
+    // the seq before it.
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const cid = req(r, "command_id");
+    if (cid !== "umpire:seal" || used.has(cid)) {
+      throw new Failure(seq, `ExportSealed under command id ${py_repr(cid)}: it stands once, under 'umpire:seal'`);
+    }
+    used.set(cid, seq);
+    if (!found.ended_at) throw new Failure(seq, "ExportSealed before the end of the game: a running game's log goes on");
+    if (!py_eq(get(p, "head"), seq - 1)) throw new Failure(seq, `the seal at seq ${seq} names head ${py_repr(get(p, "head"))}, not ${seq - 1}`);
+    const earlier = events.slice(0, seq - 1);
+    const ruled = new Set(earlier.filter((e) => e.record.type === "DisputeRuled").map((e) => get(e.payload, "dispute")));
+    if (earlier.some((e) => e.record.type === "DisputeFiled" && !ruled.has(e.record.seq))) {
+      throw new Failure(seq, `the seal at seq ${seq} comes while a dispute is open`);
+    }
+    found.sealed_at = seq;
   }
 
   function _ruling(ev, earlier) {

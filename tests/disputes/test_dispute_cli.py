@@ -132,3 +132,40 @@ def test_log_explain_and_replay_read_a_disputed_game(cli: Cli) -> None:
                     ("replay", game, "--diff", "2", str(dispute["id"] + 2))):  # fmt: skip
         result = cli(*command)
         assert result.code == 0, (command, result.err)
+
+
+def test_a_sealed_export_takes_no_more_disputes(cli: Cli) -> None:
+    """Issue 40 item 7: a dispute of an ended game's seq after its export was sealed is
+    refused, saying what is possible instead, and writes nothing."""
+    running = short_game(cli, "conflict_of_heroes", end=False)
+    refused = cli("export", running, "--seal", "-o", str(cli.tmp / "running.jsonl"))
+    assert refused.code == 2 and "a running game's export may not be sealed" in refused.err
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    refused = cli("export", game, "--seal", "-o", str(cli.tmp / "open.jsonl"))
+    assert refused.code == 2 and f"disputes {dispute['id']} are open" in refused.err
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
+    path = cli.export(game, "--seal")
+    header, records = read_lines(path)
+    assert records[-1]["type"] == "ExportSealed"
+    assert verify(path)[0] == 0
+    assert cli("audit", "--file", str(path)).code == 0
+    before = cli("log", game, "--json").out
+    refused = cli("dispute", game, str(seq), "--claim", "again")
+    assert refused.code == 2 and "its export was sealed at seq" in refused.err
+    assert "umpire readings" in refused.err  # what is possible instead
+    refused = cli("export", game, "--seal", "-o", str(cli.tmp / "twice.jsonl"))
+    assert refused.code == 2 and "export was sealed" in refused.err
+    assert cli("log", game, "--json").out == before
+    # Anything after the seal, forged into the export, fails both checkers.
+    records.append({**records[-2], "seq": records[-1]["seq"] + 1,
+                    "command_id": f"umpire:dispute:{records[-1]['seq'] + 1}"})  # fmt: skip
+    header["events"] = len(records)
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "after-seal.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "follows the seal of the export" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "follows the seal" in audited.out + audited.err

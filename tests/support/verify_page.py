@@ -598,4 +598,12 @@ def dispute_files(cli: Cli) -> dict[str, Path]:
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(h, r))
         files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
+    # Sealed once every dispute is ruled; a dispute forged in after the seal.
+    assert cli("rule", game, "8", "uphold").code == 0
+    files["sealed counter"] = sealed = cli.export(game, "--seal")
+    h, r = read_lines(sealed)
+    r.append({**r[-2], "seq": r[-1]["seq"] + 1, "command_id": f"umpire:dispute:{r[-1]['seq'] + 1}"})
+    h["events"] = len(r)
+    reseal(h, r, len(r) - 1)
+    files["after the seal"] = write(cli.tmp / "dispute-after-seal.jsonl", h, r)
     return files

@@ -162,13 +162,15 @@ async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cl
 
 
 async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
-    """A disputed, found and upheld game verifies on both; a ruling by a spectator, an amend
-    ruling, a finding moved off its dispute, a dispute of a recorded command fail on both,
-    with the same words (issue 40 item 6)."""
+    """A disputed, found and upheld game verifies on both, sealed or not; a ruling by a
+    spectator, an amend ruling, a finding moved off its dispute, a dispute of a recorded
+    command, a dispute after the seal fail on both, with the same words (issue 40)."""
     files = await asyncio.to_thread(dispute_files, cli)
     assert await _disagreements(verifier, files) == []
-    assert (await page_verdict(verifier, files["disputed counter"]))[0] == 0
-    for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision"):
+    for name in ("disputed counter", "sealed counter"):
+        assert (await page_verdict(verifier, files[name]))[0] == 0, name
+    for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
+                 "after the seal"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
