@@ -9,9 +9,10 @@ the dice its batch recorded, and the new line is compared with the log. It answe
 whether the disputed event comes out the same, the first seq where the two lines part,
 and what changes at the head as the disputing role's view shows it.
 
-A finding that would rest on something the disputing role may not see yet (an event of
-the disputed batch, or the event where the lines part, hidden from it on either line) is
-held "pending reveal": `find` answers None until the log is finally revealed.
+A finding is an event of the log, which every role receives: one that would rest on
+something a player or a spectator may not see yet (an event of the disputed batch, or the
+event where the lines part, hidden from either on either line) is held "pending reveal"
+(`find` answers None) until the log is finally revealed, whoever disputed.
 
 Everything here reads a log prefix and returns data, so the audit re-makes every finding
 the same way (engine/audit_grammar.py).
@@ -62,6 +63,7 @@ SEAL_COMMAND_ID = "umpire:seal"
 # the operator alone in the setup is not built yet (docs/audit.md "Disputes").
 RULERS = (Role.PLAYER, Role.REFEREE)
 RULINGS = ("uphold", "amend")
+PUBLIC_ROLES = (Role.PLAYER, Role.SPECTATOR)
 # The events that `decide` did not make: nothing of the umpire's to dispute.
 _NOT_DECISIONS = (
     GameCreated, CommandRecorded, SeedRevealed, ClientSeedBound, *DISPUTE_EVENTS,
@@ -398,8 +400,9 @@ def find(
     revealed: bool,
 ) -> DisputeFound | None:
     """The finding on `filed` (the DisputeFiled at seq `dispute`), re-made from the log
-    before it; None while it rests on something the disputing role may not see yet
-    (`revealed`: whether the log is finally revealed by now)."""
+    before it; None while it rests on something a player or spectator may not see yet
+    (`revealed`: whether the log is finally revealed by now). The head's changes are a
+    spectator's view of them."""
     envelopes, decoded = envelopes[: dispute - 1], decoded[: dispute - 1]
     created = decoded[0]
     assert isinstance(created, GameCreated)
@@ -415,13 +418,15 @@ def find(
          or canonical_json(lines[0][i]) != canonical_json(lines[1][i])),
         None,
     )  # fmt: skip
-    role = Role(filed.who)
+    # The finding is an event of the log, which every role receives: it may rest only on
+    # what the player and a spectator may both see, whoever disputed (the operator too).
     batch = _batch_length(envelopes, start_seq)
     watched = list(range(batch)) + ([parts] if parts is not None else [])
     for i in watched:
         for line in lines:
-            if _hidden(ruleset, line[i] if i < len(line) else None, role, revealed):
-                return None
+            for role in PUBLIC_ROLES:
+                if _hidden(ruleset, line[i] if i < len(line) else None, role, revealed):
+                    return None
     # Seqs of the original line: dispute events are not part of it.
     seqs = [s for s, e in enumerate(decoded, start=1) if s >= start_seq
             and not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip
@@ -437,8 +442,8 @@ def find(
         else:
             under_reading = "(refused)" if under.stopped else "(nothing)"
     changes = diff(
-        view_for(ruleset, played.game.state, role, revealed=revealed),
-        view_for(ruleset, under.game.state, role, revealed=revealed),
+        view_for(ruleset, played.game.state, Role.SPECTATOR, revealed=revealed),
+        view_for(ruleset, under.game.state, Role.SPECTATOR, revealed=revealed),
     )
     head = tuple(HeadChange(path=c.path, before=c.before, after=c.after)
                  for c in changes[:HEAD_CHANGES_MAX])  # fmt: skip

@@ -49,7 +49,7 @@ def cmd_readings(settings: Settings, args: argparse.Namespace) -> int:
 
 def _finding_lines(found: DisputeFound | None) -> list[str]:
     if found is None:
-        return ["  finding: pending reveal (it rests on what you may not see yet)"]
+        return ["  finding: pending reveal (it rests on what players may not see yet)"]
     if found.parts_at == 0:
         lines = ["  finding: the same; the two lines never part up to the head"]
     else:

@@ -16,7 +16,7 @@ export function isDisputable(frame) {
 export function findingView(finding) {
   const box = el("div", { class: "finding" });
   if (!finding) {
-    box.append(el("p", { class: "pending", text: "Finding: pending reveal (it rests on what you may not see yet; it is found when the game ends)." }));
+    box.append(el("p", { class: "pending", text: "Finding: pending reveal (it rests on what players may not see yet; it is found when the game ends)." }));
     return box;
   }
   const verdict = finding.parts_at === 0

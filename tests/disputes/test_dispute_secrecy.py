@@ -108,3 +108,18 @@ async def test_a_hidden_decisions_dispute_shows_the_same_in_twin_games(
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_the_operators_dispute_of_a_hidden_decision_is_pending_too(
+    redis_server: Any, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The finding is an event every role receives: the operator, who sees everything,
+    gets no finding before the reveal either."""
+    store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}op")
+    try:
+        games, gid = await _twin(store, ServerDice, monkeypatch)
+        seq = _hidden_batch_seq(await store.read(gid))
+        filed = await games.dispute(gid, role=Role.REFEREE, seq=seq, claim="operator")
+        assert filed.finding is None
+    finally:
+        await store.close()
