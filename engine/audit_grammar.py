@@ -27,6 +27,16 @@ from msgspec import Struct
 
 from umpire.engine.audit_dice import AuditDice
 from umpire.engine.audit_failure import AuditFailure
+from umpire.engine.disputes import (
+    DISPUTE_EVENTS,
+    check_dispute,
+    check_ruling,
+    check_seal,
+    disputes_of,
+    find,
+    finding_command_id,
+    ruling_command_id,
+)
 from umpire.engine.errors import DiceMismatch, PlayerRollRefused
 from umpire.engine.game import Game, apply, fold, state_hash
 from umpire.engine.handling import decide_command
@@ -38,6 +48,10 @@ from umpire.events.errors import UmpireError
 from umpire.events.types import (
     CommandRecorded,
     DiceRolled,
+    DisputeFiled,
+    DisputeFound,
+    DisputeRuled,
+    ExportSealed,
     GameCreated,
     GameEnded,
     Roller,
@@ -53,6 +67,8 @@ class Placement(StrEnum):
 
     FIRST = "first"  # seq 1, and only there
     RUNNING = "running"  # between two batches, while the game has not ended
+    AFTER_FIRST = "after first"  # between two batches or after the end (disputes)
+    AFTER_END = "after end"  # after the end only (the export's seal)
 
 
 class SystemBatch(Struct, frozen=True, kw_only=True):
@@ -60,7 +76,8 @@ class SystemBatch(Struct, frozen=True, kw_only=True):
 
     `command_id` is a regular expression the whole id must match; a named group `epoch`
     must equal the current seed epoch, and `epoch` fixes the epoch when the id does not
-    carry it. `once_per_epoch` allows at most one such batch per epoch;
+    carry it; a named group `seq` must equal the event's own seq. `once_per_epoch` allows
+    at most one such batch per epoch;
     `before_epoch_rolls` requires that no roll of the epoch came before it.
     """
 
@@ -99,7 +116,38 @@ SYSTEM_BATCHES: tuple[SystemBatch, ...] = (
         command_id=SYSTEM_PREFIX + "reveal:" + _EPOCH_AFTER_FIRST,
         placement=Placement.RUNNING,
     ),
+    # Rules disputes (docs/audit.md "Disputes"): each stands alone, in a running game or
+    # after its end; the audit re-makes every finding (engine/disputes.py).
+    SystemBatch(
+        name="dispute",
+        tag="DisputeFiled",
+        command_id=SYSTEM_PREFIX + r"dispute:(?P<seq>[1-9][0-9]*)",
+        placement=Placement.AFTER_FIRST,
+    ),
+    SystemBatch(
+        name="finding",
+        tag="DisputeFound",
+        command_id=SYSTEM_PREFIX + r"finding:(?P<dispute>[1-9][0-9]*)",
+        placement=Placement.AFTER_FIRST,
+    ),
+    SystemBatch(
+        name="seal",
+        tag="ExportSealed",
+        command_id=SYSTEM_PREFIX + "seal",
+        placement=Placement.AFTER_END,
+    ),
+    SystemBatch(
+        name="ruling",
+        tag="DisputeRuled",
+        command_id=SYSTEM_PREFIX + r"ruling:(?P<dispute>[1-9][0-9]*)",
+        placement=Placement.AFTER_FIRST,
+    ),
 )
+
+AFTER_END = frozenset(
+    s.tag for s in SYSTEM_BATCHES if s.placement in (Placement.AFTER_FIRST, Placement.AFTER_END)
+)
+"""The system batches that may follow the end of a game (the disputes, the seal)."""
 
 FINAL_REVEAL_TAG = "SeedRevealed"
 """The one event that may follow `GameEnded`: last in the ending command's batch."""
@@ -120,6 +168,7 @@ class Position:
     epoch: int = 0
     bound_epochs: set[int] = field(default_factory=set)
     epoch_rolls: int = 0
+    ended: bool = False
 
 
 def system_batch(tag: str, command_id: str, at: Position) -> SystemBatch:
@@ -146,9 +195,13 @@ def _misplaced(kind: SystemBatch, command_id: str, at: Position) -> str | None:
     if (kind.placement is Placement.FIRST) != (at.seq == 1):
         where = "only at seq 1" if kind.placement is Placement.FIRST else "only after seq 1"
         return f"is no {kind.name} batch: that stands {where}"
+    if kind.placement is Placement.AFTER_END and not at.ended:
+        return f"is no {kind.name} batch: that stands only after the end of the game"
     match = re.fullmatch(kind.command_id, command_id)
     if match is None:
         return f"is no {kind.name} batch: its command id {command_id!r} is not {kind.command_id!r}"
+    if "seq" in match.groupdict() and int(match["seq"]) != at.seq:
+        return f"is no {kind.name} batch: its command id names seq {match['seq']}, not {at.seq}"
     if "epoch" in match.groupdict():
         epoch = int(match["epoch"])
     else:
@@ -198,6 +251,8 @@ class _Walker:
     used_ids: dict[str, int] = field(default_factory=dict)
     at: Position = field(default_factory=lambda: Position(seq=1))
     ended_at: int = 0
+    final_revealed: bool = False  # a SeedRevealed committing no next seed is folded
+    sealed_at: int = 0
 
     def fail(self, seq: int, check: str, message: str, **kw: str) -> BatchWalk:
         self.walk.failure = AuditFailure(seq=seq, check=check, message=message, **kw)
@@ -220,7 +275,13 @@ class _Walker:
         while index < len(self.envelopes):
             env = self.envelopes[index]
             self.at.seq = env.seq
-            if self.ended_at:
+            if self.sealed_at:
+                return self.fail(
+                    env.seq, "grammar", f"{env.type} at seq {env.seq} follows the seal of the "
+                    f"export (ExportSealed at seq {self.sealed_at}): nothing may",
+                )  # fmt: skip
+            self.at.ended = bool(self.ended_at)
+            if self.ended_at and env.type not in AFTER_END:
                 return self.fail(
                     env.seq, "grammar", f"{env.type} at seq {env.seq} follows the end of the "
                     f"game (GameEnded at seq {self.ended_at}): nothing may, except the final "
@@ -268,7 +329,79 @@ class _Walker:
             return None
         if kind.once_per_epoch:
             self.at.bound_epochs.add(self.at.epoch)
+        if isinstance(event, DISPUTE_EVENTS) and not self._dispute(index, event):
+            return None
         return 1
+
+    def _dispute(self, index: int, event: Struct) -> bool:
+        """A dispute that could be filed where it stands, or a finding that is the one the
+        log before its dispute makes (engine/disputes.py), made no earlier than the role
+        that disputed may see what it rests on."""
+        env = self.envelopes[index]
+        prefix = self.decoded[:index]
+        if isinstance(event, ExportSealed):
+            try:
+                check_seal(prefix)
+            except UmpireError as exc:
+                self.fail(env.seq, "dispute", f"the seal at seq {env.seq} could not have been "
+                          f"made: {exc.message}")  # fmt: skip
+                return False
+            if event.head != env.seq - 1:
+                self.fail(env.seq, "dispute", f"the seal at seq {env.seq} names head "
+                          f"{event.head}, not {env.seq - 1}")  # fmt: skip
+                return False
+            self.sealed_at = env.seq
+            return True
+        if isinstance(event, DisputeFiled):
+            try:
+                check_dispute(self.ruleset, prefix, seq=event.seq, claim=event.claim,
+                              reading=event.reading, value=event.value)  # fmt: skip
+                Role(event.who)
+            except (UmpireError, ValueError) as exc:
+                message = exc.message if isinstance(exc, UmpireError) else str(exc)
+                self.fail(env.seq, "dispute", f"the dispute at seq {env.seq} could not have "
+                          f"been filed: {message}")  # fmt: skip
+                return False
+            return True
+        if isinstance(event, DisputeRuled):
+            try:
+                check_ruling(prefix, dispute=event.dispute, ruling=event.ruling,
+                             role=Role(event.by))  # fmt: skip
+            except (UmpireError, ValueError) as exc:
+                message = exc.message if isinstance(exc, UmpireError) else str(exc)
+                self.fail(env.seq, "dispute", f"the ruling at seq {env.seq} could not have "
+                          f"been made: {message}")  # fmt: skip
+                return False
+            wanted = ruling_command_id(event.dispute)
+            if env.command_id != wanted:
+                self.fail(env.seq, "dispute", f"the ruling at seq {env.seq} stands under "
+                          f"{env.command_id!r}, not {wanted!r}")  # fmt: skip
+                return False
+            return True
+        assert isinstance(event, DisputeFound)
+        open_ids = {d.id: d for d in disputes_of(prefix) if d.finding is None}
+        wanted = finding_command_id(event.dispute)
+        if env.command_id != wanted or event.dispute not in open_ids:
+            self.fail(
+                env.seq, "dispute", f"the finding at seq {env.seq} answers dispute "
+                f"{event.dispute}, which is no open dispute of the log before it (open: "
+                f"{sorted(open_ids) or 'none'}; its batch id must be {wanted!r})",
+            )  # fmt: skip
+            return False
+        filed = open_ids[event.dispute].filed
+        remade = find(self.ruleset, self.envelopes, self.decoded, event.dispute, filed,
+                      revealed=self.final_revealed)  # fmt: skip
+        if remade is None:
+            self.fail(env.seq, "dispute", f"the finding at seq {env.seq} on dispute "
+                      f"{event.dispute} rests on what the {filed.who} may not see before "
+                      "the final reveal, and comes before it")  # fmt: skip
+            return False
+        if canonical_json(remade) != canonical_json(event):
+            self.fail(env.seq, "dispute", f"the finding at seq {env.seq} is not the one the "
+                      f"log makes of dispute {event.dispute}",
+                      expected=describe_event(remade), found=describe_event(event))  # fmt: skip
+            return False
+        return True
 
     def _command(self, index: int) -> int | None:
         env = self.envelopes[index]
@@ -383,6 +516,7 @@ class _Walker:
             if isinstance(event, DiceRolled) and event.by is Roller.SERVER:
                 self.at.epoch_rolls += 1  # physical dice do not close the epoch's bind
             elif isinstance(event, SeedRevealed):
+                self.final_revealed = self.final_revealed or not event.next_commitment
                 # SeedRevealed closes its epoch: the next event is in the next one.
                 self.at.epoch += 1
                 self.at.epoch_rolls = 0

@@ -38,6 +38,10 @@ from umpire.events.types import (
     CommandRecorded,
     CommandTakenBack,
     DiceRolled,
+    DisputeFiled,
+    DisputeFound,
+    DisputeRuled,
+    ExportSealed,
     GameCreated,
     GameEnded,
     Roller,
@@ -259,6 +263,10 @@ def apply(
     if isinstance(event, GameEnded):
         meta = _blocked(meta, at, "end")
         return Game(msgspec.structs.replace(meta, ended=True, result=event.result), game.state)
+    if isinstance(event, DisputeFiled | DisputeFound | DisputeRuled | ExportSealed):
+        # Disputes, findings, rulings and the seal are about the log, not moves in the game:
+        # the state, the takeback stack and the end stay as they are (docs/audit.md).
+        return game
     if isinstance(event, GameCreated):
         raise CorruptEvent("GameCreated may only be the first event of a game")
     return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
@@ -267,7 +275,7 @@ def apply(
 # The engine's own events (handled by `apply` above); every other event is the ruleset's.
 _ENGINE_EVENTS = frozenset(
     (DiceRolled, CommandRecorded, CommandTakenBack, ClientSeedBound, SeedRevealed, GameEnded,
-     GameCreated)
+     GameCreated, DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
 )  # fmt: skip
 
 

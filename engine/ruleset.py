@@ -43,6 +43,7 @@ from msgspec import Struct
 
 from umpire.engine.commands import TakebackPolicy
 from umpire.engine.dice import Dice
+from umpire.engine.kit.reading import Reading
 from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
 from umpire.engine.roles import Role
@@ -140,6 +141,13 @@ class Ruleset(Generic[S]):
     # The ruleset's test profile (`Testing` above): what umpire's cross-ruleset tests need
     # to know of it that nothing else here says.
     testing: Testing = field(default_factory=Testing)
+    # The documented readings of ambiguous rules that a setup field switches
+    # (engine/kit/reading.py): what a rules dispute may claim instead (engine/disputes.py).
+    readings: tuple[Reading, ...] = ()
+
+    def reading(self, name: str) -> Reading | None:
+        """The declared reading called `name`, if any."""
+        return next((r for r in self.readings if r.name == name), None)
 
     @property
     def has_secrets(self) -> bool:

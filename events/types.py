@@ -153,6 +153,67 @@ class CommandTakenBack(Struct, frozen=True, tag="CommandTakenBack", kw_only=True
     rule: str = ""
 
 
+class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
+    """A rules dispute (docs/audit.md, "Disputes"): `who` (a role) disputes the decision or
+    roll at `seq` with `claim`, optionally under the ruleset's declared reading `reading`
+    switched to `value` (engine/kit/reading.py `value_text`). A system batch of its own,
+    "umpire:dispute:<its seq>"; its seq is the dispute's id."""
+
+    version: ClassVar[int] = 1
+    who: str
+    seq: int
+    claim: str
+    reading: str = ""
+    value: str = ""
+
+
+class HeadChange(Struct, frozen=True, kw_only=True):
+    """One difference at the head between the line as played and the line under the
+    reading, as the disputing role's view shows it."""
+
+    path: str
+    before: Any = None
+    after: Any = None
+
+
+class DisputeFound(Struct, frozen=True, tag="DisputeFound", kw_only=True):
+    """The umpire's finding on dispute `dispute` (the seq of its DisputeFiled), re-made
+    from the log before it (engine/disputes.py): whether the disputed event comes out the
+    `same` under the claimed reading; `parts_at`, the first seq where the two lines part
+    (0: they never do up to the head); the event there as played and under the reading;
+    `stopped`, why the reading's line stopped short; and what changes at the head. A
+    system batch of its own, "umpire:finding:<dispute>"."""
+
+    version: ClassVar[int] = 1
+    dispute: int
+    same: bool
+    parts_at: int = 0
+    as_played: str = ""
+    under_reading: str = ""
+    stopped: str = ""
+    head: tuple[HeadChange, ...] = ()
+
+
+class DisputeRuled(Struct, frozen=True, tag="DisputeRuled", kw_only=True):
+    """The ruling on dispute `dispute` (the seq of its DisputeFiled), once found: `uphold`
+    (the log stands) or `amend`, by `by` (a role that may rule: the player of a solo game,
+    or the operator). A system batch of its own, "umpire:ruling:<dispute>"; it closes the
+    dispute."""
+
+    version: ClassVar[int] = 1
+    dispute: int
+    ruling: str
+    by: str
+
+
+class ExportSealed(Struct, frozen=True, tag="ExportSealed", kw_only=True):
+    """An ended game's log closed for good (`umpire export GAME --seal`): nothing may follow
+    it, no dispute nor ruling; `head` is the seq before it. A system batch "umpire:seal"."""
+
+    version: ClassVar[int] = 1
+    head: int
+
+
 UniversalEvent = (
     GameCreated
     | CommandRecorded
@@ -161,6 +222,10 @@ UniversalEvent = (
     | GameEnded
     | ClientSeedBound
     | CommandTakenBack
+    | DisputeFiled
+    | DisputeFound
+    | DisputeRuled
+    | ExportSealed
 )
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
@@ -171,6 +236,10 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     GameEnded,
     ClientSeedBound,
     CommandTakenBack,
+    DisputeFiled,
+    DisputeFound,
+    DisputeRuled,
+    ExportSealed,
 )
 
 

@@ -142,9 +142,34 @@ class Revoke(Struct, frozen=True, tag="revoke", kw_only=True):
     id: RequestId | None = None
 
 
+class FileDispute(Struct, frozen=True, tag="dispute", kw_only=True, forbid_unknown_fields=True):
+    """Dispute the decision or roll at `seq` (docs/audit.md "Disputes") as this
+    connection's role, with a `claim` and, optionally, a declared `reading` switched to
+    `value` (its first other value when ""). Answered `dispute_filed` with the finding, or
+    pending reveal."""
+
+    game_id: GameId
+    seq: Annotated[int, Meta(ge=1)]
+    claim: Annotated[str, Meta(min_length=1, max_length=1000)]
+    reading: Annotated[str, Meta(max_length=64)] = ""
+    value: Annotated[str, Meta(max_length=64)] = ""
+    id: RequestId | None = None
+
+
+class RuleDispute(Struct, frozen=True, tag="rule", kw_only=True, forbid_unknown_fields=True):
+    """Rule on a found dispute: `uphold` (the log stands; `amend` is refused until it is
+    built). Only a role that may rule: the player, or the operator."""
+
+    game_id: GameId
+    dispute: Annotated[int, Meta(ge=1)]
+    ruling: Literal["uphold", "amend"]
+    id: RequestId | None = None
+
+
 ClientMessage = (
     Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke | BindSeed
-)
+    | FileDispute | RuleDispute
+)  # fmt: skip
 
 
 # -- server to client ------------------------------------------------------------------
@@ -296,6 +321,28 @@ class Revoked(Struct, frozen=True, tag="revoked", kw_only=True):
     id: str | None = None
 
 
+class DisputeFiledReply(Struct, frozen=True, tag="dispute_filed", kw_only=True):
+    """A dispute was filed as seq `dispute` (its id); `finding` is its `DisputeFound`
+    payload, or null while it is `pending` reveal."""
+
+    game_id: str
+    dispute: int
+    seq: int
+    pending: bool
+    finding: dict[str, Any] | None = None
+    id: str | None = None
+
+
+class Ruled(Struct, frozen=True, tag="ruled", kw_only=True):
+    """A ruling was appended at `seq`."""
+
+    game_id: str
+    dispute: int
+    ruling: str
+    seq: int
+    id: str | None = None
+
+
 class Error(Struct, frozen=True, tag="error", kw_only=True):
     """A refused message: a stable code, a message for people, and details."""
 
@@ -316,6 +363,8 @@ ServerMessage = (
     | Accepted
     | GameList
     | Revoked
+    | DisputeFiledReply
+    | Ruled
     | Error
 )
 

@@ -156,6 +156,30 @@ def add_actions_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="the actions as JSON")
 
 
+def add_readings_arguments(parser: argparse.ArgumentParser) -> None:
+    """umpire readings RULESET [--json]."""
+    parser.add_argument("ruleset")
+    parser.add_argument("--json", action="store_true", help="the readings as JSON")
+
+
+def add_dispute_arguments(parser: argparse.ArgumentParser) -> None:
+    """umpire dispute GAME SEQ --claim TEXT [--reading NAME[=VALUE]]."""
+    parser.add_argument("game")
+    parser.add_argument("seq", type=int, help="the seq of the decision or roll disputed")
+    parser.add_argument("--claim", required=True, help="what you claim (1 to 1,000 characters)")
+    parser.add_argument(
+        "--reading",
+        default="",
+        help="a reading the ruleset declares (umpire readings RULESET), NAME or NAME=VALUE",
+    )
+
+
+def add_disputes_arguments(parser: argparse.ArgumentParser) -> None:
+    """umpire disputes GAME [--json]."""
+    parser.add_argument("game")
+    parser.add_argument("--json", action="store_true", help="the disputes as JSON")
+
+
 def _add_log_commands(sub: Any) -> None:
     """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
     p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
@@ -166,6 +190,18 @@ def _add_log_commands(sub: Any) -> None:
     add_explain_arguments(p)
     p = sub.add_parser("readjudicate", help="re-run a game under the current or given rules")
     add_readjudicate_arguments(p)
+    p = sub.add_parser("readings", help="a ruleset's documented readings a dispute may claim")
+    add_readings_arguments(p)
+    p = sub.add_parser("dispute", help="dispute a decision or roll, perhaps under a reading")
+    add_dispute_arguments(p)
+    add_role_arguments(p)
+    p = sub.add_parser("disputes", help="a game's disputes and their findings")
+    add_disputes_arguments(p)
+    p = sub.add_parser("rule", help="rule on a found dispute: uphold (or amend)")
+    p.add_argument("game")
+    p.add_argument("dispute", type=int, help="the dispute's id (umpire disputes GAME)")
+    p.add_argument("ruling", choices=("uphold", "amend"))
+    add_role_arguments(p)
     p = sub.add_parser("export", help="write a game as JSON Lines (umpire-export/1)")
     add_export_arguments(p)
     p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
@@ -259,6 +295,11 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
         "--operator",
         action="store_true",
         help="export an unrevealed game, with its secret seed (server migration only)",
+    )
+    parser.add_argument(
+        "--seal",
+        action="store_true",
+        help="close the ended game's log first (no more disputes), then export it",
     )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
+import msgspec
+
 from umpire.engine import registry
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -16,6 +18,10 @@ from umpire.events.wire import (
     BindSeed,
     Create,
     Created,
+    DisputeFiledReply,
+    FileDispute,
+    Ruled,
+    RuleDispute,
     SendCommand,
 )
 from umpire.server import credentials
@@ -26,9 +32,11 @@ from umpire.server.requests import (
     BindClientSeed,
     CachedGame,
     CreateGame,
+    Dispute,
     DropGrant,
     Handle,
     IssueCredentials,
+    Rule,
     Steps,
 )
 from umpire.server.rules_pool import WorkMeter
@@ -162,6 +170,29 @@ class Commands:
             game.meta.last_hash,
             receipt_state_hash(game.meta.seq, game.meta.last_hash, view),
         )
+
+    def _dispute(self, msg: FileDispute) -> Steps[None]:
+        """A rules dispute by this connection's role (docs/audit.md "Disputes")."""
+        role = self._role(msg.game_id)
+        filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value)
+        finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
+        self._reply(
+            DisputeFiledReply(
+                game_id=msg.game_id,
+                dispute=filed.id,
+                seq=msg.seq,
+                pending=filed.finding is None,
+                finding=finding,
+                id=msg.id,
+            )
+        )
+
+    def _rule(self, msg: RuleDispute) -> Steps[None]:
+        """A ruling on a found dispute, by a role that may rule."""
+        role = self._role(msg.game_id)
+        seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling)
+        ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
+        self._reply(msgspec.structs.replace(ruled, id=msg.id))
 
     def _bind_seed(self, msg: BindSeed) -> Steps[None]:
         """The player's seed for the current seed epoch (docs/audit.md (4.1))."""

@@ -28,6 +28,7 @@ from umpire.server.requests import (
     CachedGame,
     CreateGame,
     CredentialHeld,
+    Dispute,
     DropGrant,
     FeedHead,
     GameIds,
@@ -43,6 +44,7 @@ from umpire.server.requests import (
     ReplayDistance,
     Request,
     RevokeCredential,
+    Rule,
     StopCatchUp,
     VerifyCredential,
     Wait,
@@ -117,6 +119,12 @@ async def perform(gw: Gateway, request: Request) -> Any:
         case BindClientSeed(game_id, client_seed, role, digest):
             credential = Credential(digest, role.value)
             return await games.bind_client_seed(game_id, client_seed, credential=credential)
+        case Dispute(game_id, role, seq, claim, reading, value):
+            return await games.dispute(
+                game_id, role=role, seq=seq, claim=claim, reading=reading, value=value
+            )
+        case Rule(game_id, role, dispute, ruling):
+            return await games.rule(game_id, role=role, dispute=dispute, ruling=ruling)
         case VerifyCredential(credential):
             return await credentials.verify(store, credential)  # one lookup
         case CredentialHeld(game_id, digest):

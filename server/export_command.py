@@ -51,6 +51,7 @@ from umpire.server.game_log import (
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
+from umpire.server.store_commands import command_games
 
 console = terminal(highlight=False, soft_wrap=True)
 err_console = terminal(stderr=True)
@@ -65,6 +66,9 @@ class ExportRefused(UmpireError):
 async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     """Write a game as JSON Lines."""
     async with open_store(settings) as store:
+        if args.seal:
+            # Closes the ended game's log for good, then exports it with the seal.
+            await command_games(settings, store).seal(args.game)
         envelopes = await read_log(store, args.game)
         ruleset = ruleset_of(envelopes[0])
         codec = codec_for(ruleset)

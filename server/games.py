@@ -62,6 +62,7 @@ from umpire.server.clock import utc_now_iso
 from umpire.server.disk_watch import DiskWatch
 from umpire.server.game_cache import GameCache
 from umpire.server.game_creation import GameCreation
+from umpire.server.game_disputes import GameDisputes
 from umpire.server.game_records import (
     BUSY_SECONDS,
     MAX_BACKOFF,
@@ -128,7 +129,7 @@ def decide_for(
     return decide_command(ruleset, game, command, dice, role=role, nonce=nonce)
 
 
-class Games(GameCreation, GameSeeds, GameCache):
+class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
     """Command handling over an EventStore, with a cache of folded games."""
 
     def __init__(
@@ -304,6 +305,9 @@ class Games(GameCreation, GameSeeds, GameCache):
                 if cached is None:
                     await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * attempt)))
                 continue
+            if not result.duplicate and any(isinstance(e, GameEnded) for e in events):
+                # The final reveal opens what disputes held pending rested on: find them.
+                await self.find_pending_quietly(game_id)
             return self._result(game_id, command_id, result)
 
     async def _known_result(

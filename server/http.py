@@ -23,6 +23,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from umpire.engine import registry
+from umpire.engine.kit.reading import listed_reading
 from umpire.engine.scenarios import scenarios, setup_schema
 from umpire.server.config import Settings
 from umpire.server.store_status import StoreStatus
@@ -205,6 +206,8 @@ def ruleset_listing() -> bytes:
                 "scenarios": named,
                 # The page's "Scenario settings": a setup's fields laid over the scenario's.
                 "setup_schema": setup_schema(ruleset),
+                # What a rules dispute may claim instead (engine/kit/reading.py).
+                "readings": [listed_reading(r) for r in ruleset.readings],
             }
         )
     return json.dumps(listing).encode()

@@ -164,6 +164,28 @@ class BindClientSeed:
 
 
 @dataclass(frozen=True, slots=True)
+class Dispute:
+    """Answer: the `Filed` dispute (server/game_disputes.py `GameDisputes.dispute`)."""
+
+    game_id: str
+    role: Role
+    seq: int
+    claim: str
+    reading: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """Answer: the seq of the ruling appended (`GameDisputes.rule`)."""
+
+    game_id: str
+    role: Role
+    dispute: int
+    ruling: str
+
+
+@dataclass(frozen=True, slots=True)
 class VerifyCredential:
     """Answer: `(game_id, role)` the credential grants (Unauthorized if none)."""
 
@@ -247,7 +269,8 @@ class StopCatchUp:
 
 Request = (
     Wait | LoadGame | CachedGame | HeadView | Actions | ReplayDistance | Replay | CreateGame
-    | IssueCredentials | Handle | BindClientSeed | VerifyCredential | CredentialHeld
+    | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
+    | CredentialHeld
     | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage
     | FeedHead | OpenFeed | StopCatchUp
 )  # fmt: skip

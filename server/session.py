@@ -40,9 +40,11 @@ from umpire.events.wire import (
     BindSeed,
     Create,
     Error,
+    FileDispute,
     GetView,
     ListGames,
     Revoke,
+    RuleDispute,
     SendCommand,
     Subscribe,
     Unsubscribe,
@@ -383,6 +385,10 @@ class Session(Commands, Grants, Subscriptions, Views):
                 yield from self._revoke(message)
             case BindSeed():
                 yield from self._bind_seed(message)
+            case FileDispute():
+                yield from self._dispute(message)
+            case RuleDispute():
+                yield from self._rule(message)
 
 
 def _jsonable(value: Any) -> bool:

@@ -201,6 +201,14 @@ SYSTEM_PREFIX = "umpire:"
 SYSTEM_TAGS = ("GameCreated", "ClientSeedBound", "SeedRevealed")
 BIND_ID = re.compile(r"umpire:bind:(0|[1-9][0-9]*)")
 REVEAL_ID = re.compile(r"umpire:reveal(?::([1-9][0-9]*))?")
+# Rules disputes (docs/audit.md, "Disputes"): each its own system batch, also after the end.
+DISPUTE_ID = re.compile(r"umpire:dispute:([1-9][0-9]*)")
+FINDING_ID = re.compile(r"umpire:finding:([1-9][0-9]*)")
+RULING_ID = re.compile(r"umpire:ruling:([1-9][0-9]*)")
+DISPUTE_TAGS = ("DisputeFiled", "DisputeFound", "DisputeRuled")
+RULERS = ("player", "referee")  # the player of a solo game, or the operator
+NOT_DISPUTABLE = ("GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
+                  "CommandTakenBack", "ExportSealed", *DISPUTE_TAGS)  # fmt: skip
 
 
 @dataclass
@@ -211,6 +219,9 @@ class Grammar:
     system: int = 0
     player_rolls: int = 0
     ended_at: int = 0
+    disputes: int = 0
+    findings: int = 0
+    sealed_at: int = 0
     final_reveal: bool = False
     taken_back: int = 0
 
@@ -295,6 +306,19 @@ def check_grammar(events: list[Event]) -> Grammar:
         seq, tag, cid = r["seq"], r["type"], r["command_id"]
         if batch is not None and batch.command_type == TAKE_BACK:
             _takeback_batch(batch, seq, tag, cid)
+        if found.sealed_at:
+            raise Failure(seq, f"{tag} follows the seal of the export (ExportSealed at seq "
+                               f"{found.sealed_at}): nothing may")  # fmt: skip
+        if tag == "ExportSealed":
+            _seal(ev, events, used, found)
+            batch = None
+            continue
+        if tag in DISPUTE_TAGS:
+            # Ends any command batch; the finding itself is re-made by `umpire audit`, which
+            # runs the rules: here, only where it stands and what it answers.
+            batch = None
+            _dispute(ev, events, used, found)
+            continue
         if found.ended_at:
             if (tag == "SeedRevealed" and seq == found.ended_at + 1 and batch is not None
                     and cid == batch.command_id):  # fmt: skip
@@ -354,6 +378,101 @@ def check_grammar(events: list[Event]) -> Grammar:
     if batch is not None and batch.command_type == TAKE_BACK and batch.events == 1:
         raise Failure(batch.seq, f"the TakeBack at seq {batch.seq} has no CommandTakenBack")
     return found
+
+
+def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
+    """A DisputeFiled under umpire:dispute:<its seq> naming an earlier decision or roll
+    not disputed before; a DisputeFound under umpire:finding:<dispute> answering an earlier
+    dispute not answered before."""
+    r, p = ev.record, ev.payload
+    seq, tag, cid = r["seq"], r["type"], r["command_id"]
+    if cid in used:
+        raise Failure(seq, f"command id {cid!r} was used by the batch at seq {used[cid]}")
+    used[cid] = seq
+    earlier = events[: seq - 1]
+    if tag == "DisputeFiled":
+        match = DISPUTE_ID.fullmatch(cid)
+        if match is None or int(match[1]) != seq:
+            raise Failure(seq, f"DisputeFiled under command id {cid!r}, not "
+                               f"'umpire:dispute:{seq}'")  # fmt: skip
+        disputed = p.get("seq")
+        if not isinstance(disputed, int) or not 1 <= disputed < seq:
+            raise Failure(seq, f"the dispute at seq {seq} names seq {disputed!r}, which is no "
+                               "earlier event")  # fmt: skip
+        kind = earlier[disputed - 1].record["type"]
+        if kind in NOT_DISPUTABLE:
+            raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, a {kind}: "
+                               "no decision or roll")  # fmt: skip
+        claim = p.get("claim")
+        if not isinstance(claim, str) or not claim.strip() or len(claim) > 1000:
+            raise Failure(seq, f"the dispute at seq {seq} has no claim of 1 to 1,000 characters")
+        ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
+        if any(e.record["type"] == "DisputeFiled" and e.payload.get("seq") == disputed
+               and e.record["seq"] not in ruled for e in earlier):  # fmt: skip
+            raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, which an "
+                               "earlier dispute names: it is still open")  # fmt: skip
+        found.disputes += 1
+        return
+    if tag == "DisputeRuled":
+        _ruling(ev, earlier)
+        return
+    match = FINDING_ID.fullmatch(cid)
+    dispute = p.get("dispute")
+    if match is None or int(match[1]) != dispute:
+        raise Failure(seq, f"DisputeFound under command id {cid!r}, not "
+                           f"'umpire:finding:{dispute}'")  # fmt: skip
+    assert isinstance(dispute, int)
+    if not 1 <= dispute < seq or earlier[dispute - 1].record["type"] != "DisputeFiled":
+        raise Failure(seq, f"the finding at seq {seq} answers seq {dispute}, which is no dispute")
+    if any(e.record["type"] == "DisputeFound" and e.payload.get("dispute") == dispute
+           for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the finding at seq {seq} answers dispute {dispute} a second time")
+    found.findings += 1
+
+
+def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
+    """ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
+    the seq before it."""
+    r, p = ev.record, ev.payload
+    seq, cid = r["seq"], r["command_id"]
+    if cid != "umpire:seal" or cid in used:
+        raise Failure(seq, f"ExportSealed under command id {cid!r}: it stands once, under "
+                           "'umpire:seal'")  # fmt: skip
+    used[cid] = seq
+    if not found.ended_at:
+        raise Failure(seq, "ExportSealed before the end of the game: a running game's log "
+                           "goes on")  # fmt: skip
+    if p.get("head") != seq - 1:
+        raise Failure(seq, f"the seal at seq {seq} names head {p.get('head')!r}, not {seq - 1}")
+    earlier = events[: seq - 1]
+    ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
+    if any(e.record["type"] == "DisputeFiled" and e.record["seq"] not in ruled for e in earlier):
+        raise Failure(seq, f"the seal at seq {seq} comes while a dispute is open")
+    found.sealed_at = seq
+
+
+def _ruling(ev: Event, earlier: list[Event]) -> None:
+    """A DisputeRuled under umpire:ruling:<dispute>, on a found dispute not ruled before,
+    by a role that may rule; `amend` needs the amended line, which this log format does not
+    hold yet."""
+    r, p = ev.record, ev.payload
+    seq, cid, dispute = r["seq"], r["command_id"], p.get("dispute")
+    match = RULING_ID.fullmatch(cid)
+    if match is None or int(match[1]) != dispute:
+        raise Failure(seq, f"DisputeRuled under command id {cid!r}, not "
+                           f"'umpire:ruling:{dispute}'")  # fmt: skip
+    if p.get("by") not in RULERS:
+        raise Failure(seq, f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
+                           "rule: the player of a solo game rules, or the operator")  # fmt: skip
+    if p.get("ruling") != "uphold":
+        raise Failure(seq, f"the ruling at seq {seq} is {p.get('ruling')!r}: only uphold "
+                           "stands without an amended line")  # fmt: skip
+    if not any(e.record["type"] == "DisputeFound" and e.payload.get("dispute") == dispute
+               for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the ruling at seq {seq} rules on {dispute!r}, no found dispute")
+    if any(e.record["type"] == "DisputeRuled" and e.payload.get("dispute") == dispute
+           for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the ruling at seq {seq} rules on dispute {dispute} a second time")
 
 
 def _takeback_batch(batch: _Batch, seq: int, tag: str, cid: str) -> None:
@@ -475,6 +594,11 @@ def verify(
     if grammar.taken_back:
         batches += f" ({grammar.taken_back} commands taken back)"
     done.insert(1, f"batch grammar holds: {batches}, {grammar.player_rolls} player rolls")
+    if grammar.disputes:
+        done.append(
+            f"{grammar.disputes} disputes, {grammar.findings} findings: where they stand "
+            "and what they answer hold (`umpire audit` re-makes the findings)"
+        )
     if grammar.ended_at:
         how = "with" if grammar.final_reveal else "without"
         done.append(f"the game ended at seq {grammar.ended_at} {how} its final reveal")

@@ -76,6 +76,17 @@ export interface Created {
   state_hash?: string;
 }
 
+/** A dispute was filed as seq `dispute` (its id); `finding` is its `DisputeFound` payload, or null while it is `pending` reveal. */
+export interface DisputeFiledReply {
+  type: "dispute_filed";
+  game_id: string;
+  dispute: number;
+  seq: number;
+  pending: boolean;
+  finding?: { [key: string]: unknown } | null;
+  id?: string | null;
+}
+
 /** A refused message: a stable code, a message for people, and details. */
 export interface Error {
   type: "error";
@@ -101,6 +112,17 @@ export interface EventFrame {
   envelope_version?: number;
   digest?: string;
   committed?: boolean;
+}
+
+/** Dispute the decision or roll at `seq` (docs/audit.md "Disputes") as this connection's role, with a `claim` and, optionally, a declared `reading` switched to `value` (its first other value when ""). Answered `dispute_filed` with the finding, or pending reveal. */
+export interface FileDispute {
+  type: "dispute";
+  game_id: string;
+  seq: number;
+  claim: string;
+  reading?: string;
+  value?: string;
+  id?: string | null;
 }
 
 /** The games this connection may see. */
@@ -145,6 +167,25 @@ export interface Revoked {
   game_id: string;
   existed: boolean;
   dropped: number;
+  id?: string | null;
+}
+
+/** Rule on a found dispute: `uphold` (the log stands; `amend` is refused until it is built). Only a role that may rule: the player, or the operator. */
+export interface RuleDispute {
+  type: "rule";
+  game_id: string;
+  dispute: number;
+  ruling: "amend" | "uphold";
+  id?: string | null;
+}
+
+/** A ruling was appended at `seq`. */
+export interface Ruled {
+  type: "ruled";
+  game_id: string;
+  dispute: number;
+  ruling: string;
+  seq: number;
   id?: string | null;
 }
 
@@ -220,8 +261,8 @@ export interface Welcome {
   rulesets: string[];
 }
 
-export type ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke | BindSeed;
-export type ServerMessage = Welcome | Created | Authenticated | Subscribed | Unsubscribed | ViewState | EventFrame | Accepted | GameList | Revoked | Error;
+export type ClientMessage = Create | Auth | Subscribe | Unsubscribe | SendCommand | ListGames | GetView | Revoke | BindSeed | FileDispute | RuleDispute;
+export type ServerMessage = Welcome | Created | Authenticated | Subscribed | Unsubscribed | ViewState | EventFrame | Accepted | GameList | Revoked | DisputeFiledReply | Ruled | Error;
 
 /** Age of Dogfights: solo bots (Dragan Lazović) (seed 001_989a2f850da69b66.txt). A command is any one of `commands`. */
 export namespace AgeOfDogfights {
@@ -300,6 +341,8 @@ export namespace AgeOfDogfights {
       three_level_descent_levels_out?: number;
       max_rerolls?: number;
     };
+    /** Approach Maneuver: Altitude: a bot starting above the destination point aims one level above it and holds its nose down (`one_above`, the default: the more specific sentence), or tilts towards the destination's level like any other bot (`towards`). The setup switch `approach_altitude_reading` (README ledger). */
+    approach_altitude_reading?: "one_above" | "towards";
   }
 
   /** End the game with a result in the player's words. */

@@ -746,6 +746,14 @@
   const SYSTEM_TAGS = ["GameCreated", "ClientSeedBound", "SeedRevealed"];
   const BIND_ID = /^umpire:bind:(0|[1-9][0-9]*)$/;
   const REVEAL_ID = /^umpire:reveal(?::([1-9][0-9]*))?$/;
+  // Rules disputes (docs/audit.md, "Disputes"): each its own system batch, also after the end.
+  const DISPUTE_ID = /^umpire:dispute:([1-9][0-9]*)$/;
+  const FINDING_ID = /^umpire:finding:([1-9][0-9]*)$/;
+  const RULING_ID = /^umpire:ruling:([1-9][0-9]*)$/;
+  const DISPUTE_TAGS = ["DisputeFiled", "DisputeFound", "DisputeRuled"];
+  const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
+    "CommandTakenBack", "ExportSealed", ...DISPUTE_TAGS];
+  const RULERS = ["player", "referee"]; // the player of a solo game, or the operator
   const fullmatch = (pattern, text) => (typeof text === "string" ? pattern.exec(text) : null);
 
   class Grammar {
@@ -757,6 +765,9 @@
       this.ended_at = 0;
       this.final_reveal = false;
       this.taken_back = 0;
+      this.disputes = 0;
+      this.findings = 0;
+      this.sealed_at = 0;
     }
   }
 
@@ -845,6 +856,21 @@
       const tag = req(r, "type");
       const cid = req(r, "command_id");
       if (batch !== null && batch.command_type === TAKE_BACK) _takeback_batch(batch, seq, tag, cid);
+      if (found.sealed_at) {
+        throw new Failure(seq, `${py_str(tag)} follows the seal of the export (ExportSealed at seq ${found.sealed_at}): nothing may`);
+      }
+      if (tag === "ExportSealed") {
+        _seal(ev, events, used, found);
+        batch = null;
+        continue;
+      }
+      if (DISPUTE_TAGS.includes(tag)) {
+        // Ends any command batch; the finding itself is re-made by `umpire audit`, which
+        // runs the rules: here, only where it stands and what it answers.
+        batch = null;
+        _dispute(ev, events, used, found);
+        continue;
+      }
       if (found.ended_at) {
         if (tag === "SeedRevealed" && py_eq(seq, found.ended_at + 1) && batch !== null && py_eq(cid, batch.command_id)) {
           found.final_reveal = true;
@@ -917,6 +943,111 @@
     }
     if (batch.events === 2 && py_eq(cid, batch.command_id) && !SYSTEM_TAGS.includes(tag)) {
       throw new Failure(seq, `${py_str(tag)} in the batch of the TakeBack at seq ${py_str(batch.seq)}, which holds its CommandTakenBack only`);
+    }
+  }
+
+  function _int(x) {
+    return typeof x === "number" && Number.isInteger(x);
+  }
+
+  function _dispute(ev, events, used, found) {
+    // A DisputeFiled under umpire:dispute:<its seq> naming an earlier decision or roll not
+    // disputed while open; a DisputeFound under umpire:finding:<dispute> answering an
+    // earlier dispute once; a DisputeRuled (_ruling).
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const tag = req(r, "type");
+    const cid = req(r, "command_id");
+    if (used.has(cid)) throw new Failure(seq, `command id ${py_repr(cid)} was used by the batch at seq ${py_str(used.get(cid))}`);
+    used.set(cid, seq);
+    const earlier = events.slice(0, seq - 1);
+    if (tag === "DisputeFiled") {
+      const match = typeof cid === "string" ? DISPUTE_ID.exec(cid) : null;
+      if (match === null || Number(match[1]) !== seq) {
+        throw new Failure(seq, `DisputeFiled under command id ${py_repr(cid)}, not 'umpire:dispute:${seq}'`);
+      }
+      const disputed = get(p, "seq");
+      if (!_int(disputed) || !(1 <= disputed && disputed < seq)) {
+        throw new Failure(seq, `the dispute at seq ${seq} names seq ${py_repr(disputed)}, which is no earlier event`);
+      }
+      const kind = earlier[disputed - 1].record.type;
+      if (NOT_DISPUTABLE.includes(kind)) {
+        throw new Failure(seq, `the dispute at seq ${seq} names seq ${disputed}, a ${py_str(kind)}: no decision or roll`);
+      }
+      const claim = get(p, "claim");
+      if (typeof claim !== "string" || claim.trim() === "" || [...claim].length > 1000) {
+        throw new Failure(seq, `the dispute at seq ${seq} has no claim of 1 to 1,000 characters`);
+      }
+      const ruled = new Set(earlier.filter((e) => e.record.type === "DisputeRuled").map((e) => get(e.payload, "dispute")));
+      if (earlier.some((e) => e.record.type === "DisputeFiled" && py_eq(get(e.payload, "seq"), disputed) && !ruled.has(e.record.seq))) {
+        throw new Failure(seq, `the dispute at seq ${seq} names seq ${disputed}, which an earlier dispute names: it is still open`);
+      }
+      found.disputes += 1;
+      return;
+    }
+    if (tag === "DisputeRuled") {
+      _ruling(ev, earlier);
+      return;
+    }
+    const match = typeof cid === "string" ? FINDING_ID.exec(cid) : null;
+    const dispute = get(p, "dispute");
+    if (match === null || !py_eq(Number(match[1]), dispute)) {
+      throw new Failure(seq, `DisputeFound under command id ${py_repr(cid)}, not 'umpire:finding:${py_str(dispute)}'`);
+    }
+    if (!(1 <= dispute && dispute < seq) || earlier[dispute - 1].record.type !== "DisputeFiled") {
+      throw new Failure(seq, `the finding at seq ${seq} answers seq ${py_str(dispute)}, which is no dispute`);
+    }
+    if (earlier.some((e) => e.record.type === "DisputeFound" && py_eq(get(e.payload, "dispute"), dispute))) {
+      throw new Failure(seq, `the finding at seq ${seq} answers dispute ${py_str(dispute)} a second time`);
+    }
+    found.findings += 1;
+  }
+
+  function _seal(ev, events, used, found) {
+    // ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
+    // the seq before it.
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const cid = req(r, "command_id");
+    if (cid !== "umpire:seal" || used.has(cid)) {
+      throw new Failure(seq, `ExportSealed under command id ${py_repr(cid)}: it stands once, under 'umpire:seal'`);
+    }
+    used.set(cid, seq);
+    if (!found.ended_at) throw new Failure(seq, "ExportSealed before the end of the game: a running game's log goes on");
+    if (!py_eq(get(p, "head"), seq - 1)) throw new Failure(seq, `the seal at seq ${seq} names head ${py_repr(get(p, "head"))}, not ${seq - 1}`);
+    const earlier = events.slice(0, seq - 1);
+    const ruled = new Set(earlier.filter((e) => e.record.type === "DisputeRuled").map((e) => get(e.payload, "dispute")));
+    if (earlier.some((e) => e.record.type === "DisputeFiled" && !ruled.has(e.record.seq))) {
+      throw new Failure(seq, `the seal at seq ${seq} comes while a dispute is open`);
+    }
+    found.sealed_at = seq;
+  }
+
+  function _ruling(ev, earlier) {
+    // A DisputeRuled under umpire:ruling:<dispute>, on a found dispute not ruled before, by
+    // a role that may rule; `amend` needs the amended line, which no log holds yet.
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const cid = req(r, "command_id");
+    const dispute = get(p, "dispute");
+    const match = typeof cid === "string" ? RULING_ID.exec(cid) : null;
+    if (match === null || !py_eq(Number(match[1]), dispute)) {
+      throw new Failure(seq, `DisputeRuled under command id ${py_repr(cid)}, not 'umpire:ruling:${py_str(dispute)}'`);
+    }
+    if (!RULERS.includes(get(p, "by"))) {
+      throw new Failure(seq, `the ruling at seq ${seq} is by the ${py_repr(get(p, "by"))}, who may not rule: the player of a solo game rules, or the operator`);
+    }
+    if (get(p, "ruling") !== "uphold") {
+      throw new Failure(seq, `the ruling at seq ${seq} is ${py_repr(get(p, "ruling"))}: only uphold stands without an amended line`);
+    }
+    if (!earlier.some((e) => e.record.type === "DisputeFound" && py_eq(get(e.payload, "dispute"), dispute))) {
+      throw new Failure(seq, `the ruling at seq ${seq} rules on ${py_repr(dispute)}, no found dispute`);
+    }
+    if (earlier.some((e) => e.record.type === "DisputeRuled" && py_eq(get(e.payload, "dispute"), dispute))) {
+      throw new Failure(seq, `the ruling at seq ${seq} rules on dispute ${py_str(dispute)} a second time`);
     }
   }
 
@@ -1024,6 +1155,9 @@
     let batches = `${grammar.commands} command batches, ${grammar.system} system batches`;
     if (grammar.taken_back) batches += ` (${grammar.taken_back} commands taken back)`;
     done.splice(1, 0, `batch grammar holds: ${batches}, ${grammar.player_rolls} player rolls`);
+    if (grammar.disputes) {
+      done.push(`${grammar.disputes} disputes, ${grammar.findings} findings: where they stand and what they answer hold (\`umpire audit\` re-makes the findings)`);
+    }
     if (grammar.ended_at) {
       const how = grammar.final_reveal ? "with" : "without";
       done.push(`the game ended at seq ${grammar.ended_at} ${how} its final reveal`);

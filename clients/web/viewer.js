@@ -11,6 +11,7 @@
 import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
 import { diceRow, eventRow, isDecision, stateView } from "./render.js";
+import { disputeBox, isDisputable } from "./disputes.js";
 import { actionForms, decisionList, errorText, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
@@ -157,7 +158,7 @@ async function rereadRevealed() {
       const tr = document.querySelector(`#dice tbody tr[data-seq="${frame.seq}"]`);
       if (tr) tr.replaceWith(diceRow(frame));
     }
-    const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
+    const row = withDispute(eventRow(frame, viewer.rolls, (seq) => show(seq)), frame);
     row.hidden = frame.seq > viewer.seq;
     $(`seq-${frame.seq}`).replaceWith(row);
   }, { onState, view: true, views: true }).catch((err) => {
@@ -165,6 +166,15 @@ async function rereadRevealed() {
     if (err.code === "over_budget") setTimeout(rereadRevealed, 1000 * Math.min(30, Number(err.details?.retry_after) || 1));
     else status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
   });
+}
+
+// A "Dispute" control on each decision or roll (clients/web/disputes.js).
+function withDispute(row, frame) {
+  if (!isDisputable(frame) || !viewer.client) return row;
+  const created = viewer.frames.get(1);
+  const readings = rulesets.find((r) => created && created.payload && r.name === created.payload.ruleset)?.readings;
+  row.append(disputeBox(frame, { request: (m) => viewer.client.request(m), gameId: viewer.gameId, readings }));
+  return row;
 }
 
 function onEvent(frame) {
@@ -175,7 +185,7 @@ function onEvent(frame) {
     viewer.rolls.set(frame.payload.roll, frame);
     document.querySelector("#dice tbody").append(diceRow(frame));
   }
-  const row = eventRow(frame, viewer.rolls, (seq) => show(seq));
+  const row = withDispute(eventRow(frame, viewer.rolls, (seq) => show(seq)), frame);
   $("events").append(row);
   followHead();
   noteDecision(frame);

@@ -559,3 +559,51 @@ def malformed_files(cli: Cli) -> dict[str, Path]:
             path.write_bytes(content.encode())
         files[name] = path
     return files
+
+
+def dispute_files(cli: Cli) -> dict[str, Path]:
+    """A counter game whose roll is disputed, found and upheld, then ended (issue 40), and
+    its forgeries that need no rules to catch: a ruling by a spectator, an amend ruling, a
+    finding moved onto a seq that is no dispute, a dispute of a recorded command."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    assert cli("rule", game, "5", "uphold").code == 0  # seq 7
+    assert cli("dispute", game, "4", "--claim", "the push").code == 0  # seqs 8, 9
+    cli.send(game, {"type": "EndGame", "result": "disputed"})
+    honest = cli.export(game)
+    header, records = read_lines(honest)
+    files = {"disputed counter": honest}
+
+    def by_spectator(h: Header, r: Records) -> int:
+        r[6]["payload"]["by"] = "spectator"
+        return 6
+
+    def amend(h: Header, r: Records) -> int:
+        r[6]["payload"]["ruling"] = "amend"
+        return 6
+
+    def moved(h: Header, r: Records) -> int:
+        r[8]["payload"]["dispute"] = 7
+        r[8]["command_id"] = "umpire:finding:7"
+        return 8
+
+    def not_a_decision(h: Header, r: Records) -> int:
+        r[7]["payload"]["seq"] = 2  # the CommandRecorded
+        return 7
+
+    forgeries = {"ruling by a spectator": by_spectator, "amend ruling": amend,
+                 "finding moved": moved, "not a decision": not_a_decision}  # fmt: skip
+    for name, forgery in forgeries.items():
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        reseal(h, r, forgery(h, r))
+        files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
+    # Sealed once every dispute is ruled; a dispute forged in after the seal.
+    assert cli("rule", game, "8", "uphold").code == 0
+    files["sealed counter"] = sealed = cli.export(game, "--seal")
+    h, r = read_lines(sealed)
+    r.append({**r[-2], "seq": r[-1]["seq"] + 1, "command_id": f"umpire:dispute:{r[-1]['seq'] + 1}"})
+    h["events"] = len(r)
+    reseal(h, r, len(r) - 1)
+    files["after the seal"] = write(cli.tmp / "dispute-after-seal.jsonl", h, r)
+    return files

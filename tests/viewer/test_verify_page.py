@@ -24,6 +24,7 @@ from tests.support.receipt_breaks import BREAKS, Break, check_audit, check_verif
 from tests.support.receipts import audit_verdict, receipts_of, revealed_midway
 from tests.support.verify_page import (
     bound_counter_files,
+    dispute_files,
     ended_counter_files,
     every_ruleset_files,
     make_cli,
@@ -158,6 +159,19 @@ async def test_the_page_agrees_on_the_suites_counter_forgeries(verifier: Any, cl
                  takeback_files, running_counter_files, nonce_files):  # fmt: skip
         files.update(await asyncio.to_thread(make, cli))
     assert await _disagreements(verifier, files) == []
+
+
+async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
+    """A disputed, found and upheld game verifies on both, sealed or not; a ruling by a
+    spectator, an amend ruling, a finding moved off its dispute, a dispute of a recorded
+    command, a dispute after the seal fail on both, with the same words (issue 40)."""
+    files = await asyncio.to_thread(dispute_files, cli)
+    assert await _disagreements(verifier, files) == []
+    for name in ("disputed counter", "sealed counter"):
+        assert (await page_verdict(verifier, files[name]))[0] == 0, name
+    for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
+                 "after the seal"):  # fmt: skip
+        assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
 async def test_the_page_reads_a_file_as_verify_export_does(verifier: Any, cli: Cli) -> None:

@@ -11,6 +11,7 @@ from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from umpire.engine.rulesets.age_of_dogfights.decide import decide
 from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
+from umpire.engine.rulesets.age_of_dogfights.readings import READINGS
 from umpire.engine.rulesets.age_of_dogfights.setup import (
     FACING_ACROSS,
     Setup,
@@ -66,6 +67,7 @@ def initial_state(setup: Setup) -> State:
         player_edge=setup.player_edge,
         zones=setup.zones,
         planes=tuple(planes),
+        approach_altitude_reading=setup.approach_altitude_reading,
     )
 
 
@@ -87,4 +89,5 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Age of Dogfights solo rules",
     actions=actions,
     openings=(RollSetup(), FlyBots()),
+    readings=READINGS,
 )

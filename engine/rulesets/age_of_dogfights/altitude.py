@@ -16,7 +16,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
-from umpire.engine.rulesets.age_of_dogfights.terms import Attitude
+from umpire.engine.rulesets.age_of_dogfights.terms import ApproachAltitudeReading, Attitude
 
 
 class Altitude(Struct, frozen=True, kw_only=True):
@@ -93,7 +93,7 @@ def approach_target_level(state: State, bot: Plane, chosen: Plane) -> tuple[int,
     for (one above it when starting higher), and whether to hold the nose down."""
     delta = {Attitude.LEVEL: 0, Attitude.NOSE_DOWN: -1, Attitude.NOSE_UP: 1}[chosen.attitude]
     dest = min(max(chosen.level + delta, 1), state.model.max_level)
-    if bot.level > dest:
+    if bot.level > dest and state.approach_altitude_reading is ApproachAltitudeReading.ONE_ABOVE:
         return dest + 1, True, f"destination L{dest}; starting higher, aims for L{dest + 1}"
     return dest, False, f"destination L{dest}"
 

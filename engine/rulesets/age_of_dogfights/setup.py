@@ -21,6 +21,7 @@ from umpire.engine.rulesets.age_of_dogfights.model import Model
 from umpire.engine.rulesets.age_of_dogfights.terms import (
     OPPOSITE_EDGE,
     Aggressiveness,
+    ApproachAltitudeReading,
     Attitude,
     Edge,
     Skill,
@@ -90,6 +91,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
         field(default_factory=dict)
     )
     model: Model = field(default_factory=Model)
+    # README ledger, "Approach Maneuver: Altitude": the reading of a bot starting higher.
+    approach_altitude_reading: ApproachAltitudeReading = ApproachAltitudeReading.ONE_ABOVE
 
 
 def aircraft_types(setup: Setup) -> dict[str, AircraftType]:

@@ -12,6 +12,7 @@ from umpire.engine.rulesets.age_of_dogfights.model import Model
 from umpire.engine.rulesets.age_of_dogfights.setup import TaskZone
 from umpire.engine.rulesets.age_of_dogfights.terms import (
     Aggressiveness,
+    ApproachAltitudeReading,
     Attitude,
     Edge,
     Kind,
@@ -83,6 +84,7 @@ class State(Struct, frozen=True, kw_only=True):
     bombed: tuple[str, ...] = ()  # zone names, once per bombing
     photographed: tuple[str, ...] = ()
     last_roll: int = 0
+    approach_altitude_reading: ApproachAltitudeReading = ApproachAltitudeReading.ONE_ABOVE
 
     def plane(self, ident: str) -> Plane:
         """The aircraft with this id (KeyError if none)."""

@@ -13,6 +13,16 @@ class Skill(StrEnum):
     ACE = "ace"
 
 
+class ApproachAltitudeReading(StrEnum):
+    """Approach Maneuver: Altitude: a bot starting above the destination point aims one
+    level above it and holds its nose down (`one_above`, the default: the more specific
+    sentence), or tilts towards the destination's level like any other bot (`towards`).
+    The setup switch `approach_altitude_reading` (README ledger)."""
+
+    ONE_ABOVE = "one_above"
+    TOWARDS = "towards"
+
+
 class Aggressiveness(StrEnum):
     """001_989a2f850da69b66.txt Game Setup: bot fighter aggressiveness."""
 

@@ -1,0 +1,478 @@
+"""Rules disputes, pure (issue 40; docs/audit.md "Disputes").
+
+A player or spectator disputes one event that `decide` made (a decision or a roll of the
+umpire) with a claim and, optionally, one of the ruleset's declared readings switched to
+one of its alternatives (engine/kit/reading.py). The finding re-makes the disputed
+decision from the log: the game is folded up to the disputed command's batch from a setup
+with the reading applied, then every recorded command from there on is decided again with
+the dice its batch recorded, and the new line is compared with the log. It answers
+whether the disputed event comes out the same, the first seq where the two lines part,
+and what changes at the head as the disputing role's view shows it.
+
+A finding is an event of the log, which every role receives: one that would rest on
+something a player or a spectator may not see yet (an event of the disputed batch, or the
+event where the lines part, hidden from either on either line) is held "pending reveal"
+(`find` answers None) until the log is finally revealed, whoever disputed.
+
+Everything here reads a log prefix and returns data, so the audit re-makes every finding
+the same way (engine/audit_grammar.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from umpire.engine.dice import RecordedDice
+from umpire.engine.game import Game, apply, codec_for, start
+from umpire.engine.handling import decide_command
+from umpire.engine.kit.reading import Reading, parse_value, setup_value, value_text
+from umpire.engine.redaction import redact, view_for
+from umpire.engine.replay import SeqOutOfRange, diff
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.codec import canonical_json
+from umpire.events.envelope import Envelope
+from umpire.events.errors import UmpireError
+from umpire.events.types import (
+    ClientSeedBound,
+    CommandRecorded,
+    CommandTakenBack,
+    DiceRolled,
+    DisputeFiled,
+    DisputeFound,
+    DisputeRuled,
+    ExportSealed,
+    GameCreated,
+    GameEnded,
+    HeadChange,
+    SeedRevealed,
+)
+
+CLAIM_MAX = 1000  # characters
+HEAD_CHANGES_MAX = 50  # changes at the head a finding lists
+DISPUTE_PREFIX = "umpire:dispute:"
+FINDING_PREFIX = "umpire:finding:"
+RULING_PREFIX = "umpire:ruling:"
+DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
+SEAL_COMMAND_ID = "umpire:seal"
+# Who may rule: the player of a solo game, and the operator (the referee's role). Naming
+# the operator alone in the setup is not built yet (docs/audit.md "Disputes").
+RULERS = (Role.PLAYER, Role.REFEREE)
+RULINGS = ("uphold", "amend")
+PUBLIC_ROLES = (Role.PLAYER, Role.SPECTATOR)
+# The events that `decide` did not make: nothing of the umpire's to dispute.
+_NOT_DECISIONS = (
+    GameCreated, CommandRecorded, SeedRevealed, ClientSeedBound, *DISPUTE_EVENTS,
+    CommandTakenBack,
+)  # fmt: skip
+
+
+class DisputeRefused(UmpireError):
+    """A dispute that may not be filed as asked; nothing is written."""
+
+    code = "dispute_refused"
+
+
+class NotDisputable(DisputeRefused):
+    """The disputed seq holds no decision or roll of the umpire."""
+
+    code = "not_disputable"
+
+
+class UnknownReading(DisputeRefused):
+    """The dispute claims a reading (or a value of it) the ruleset does not declare."""
+
+    code = "unknown_reading"
+
+
+class RulingRefused(DisputeRefused):
+    """A ruling that may not be made as asked; nothing is written."""
+
+    code = "ruling_refused"
+
+
+class MayNotRule(RulingRefused):
+    """The role may not rule on disputes."""
+
+    code = "may_not_rule"
+
+
+class ExportIsSealed(DisputeRefused):
+    """The game ended and its export was sealed: no more disputes nor rulings."""
+
+    code = "export_sealed"
+
+
+class SealRefused(DisputeRefused):
+    """The game's export may not be sealed now."""
+
+    code = "seal_refused"
+
+
+def _refuse_if_sealed(decoded: Sequence[Struct], what: str) -> None:
+    sealed = next((i + 1 for i, e in enumerate(decoded) if isinstance(e, ExportSealed)), None)
+    if sealed is not None:
+        raise ExportIsSealed(
+            f"this game ended and its export was sealed at seq {sealed}: it takes no more "
+            f"{what}. Its disputes, findings and rulings are in its log (umpire disputes "
+            "GAME); to play a decision under another reading, start a game whose setup "
+            "switches it (umpire readings RULESET)",
+            sealed=sealed,
+        )
+
+
+def check_seal(decoded: Sequence[Struct]) -> None:
+    """Refuse to seal a log that has not ended, holds an open dispute, or is sealed."""
+    _refuse_if_sealed(decoded, "seal")
+    if not any(isinstance(e, GameEnded) for e in decoded):
+        raise SealRefused(
+            "a running game's export may not be sealed: its log goes on (export it unsealed, "
+            "a prefix, or end the game first)"
+        )
+    open_ids = [d.id for d in disputes_of(decoded) if d.ruling is None]
+    if open_ids:
+        raise SealRefused(
+            f"disputes {', '.join(map(str, open_ids))} are open: rule on them first "
+            "(umpire rule GAME ID uphold), then seal",
+            disputes=open_ids,
+        )
+
+
+class DisputeOpen(DisputeRefused):
+    """The seq already has an open dispute."""
+
+    code = "dispute_open"
+
+
+class Dispute(Struct, frozen=True, kw_only=True):
+    """A dispute as the log holds it: its id (the seq of its DisputeFiled), what was
+    filed, and its finding once made (None: pending reveal)."""
+
+    id: int
+    filed: DisputeFiled
+    finding: DisputeFound | None = None
+    ruling: DisputeRuled | None = None
+
+
+def dispute_command_id(seq: int) -> str:
+    """The system batch id of the DisputeFiled appended at `seq`."""
+    return f"{DISPUTE_PREFIX}{seq}"
+
+
+def finding_command_id(dispute: int) -> str:
+    """The system batch id of the finding on dispute `dispute`."""
+    return f"{FINDING_PREFIX}{dispute}"
+
+
+def ruling_command_id(dispute: int) -> str:
+    """The system batch id of the ruling on dispute `dispute`."""
+    return f"{RULING_PREFIX}{dispute}"
+
+
+def disputes_of(decoded: Sequence[Struct], start_seq: int = 1) -> list[Dispute]:
+    """Every dispute of a decoded log (from `start_seq`), in the order filed."""
+    found: dict[int, Dispute] = {}
+    for seq, event in enumerate(decoded, start=start_seq):
+        if isinstance(event, DisputeFiled):
+            found[seq] = Dispute(id=seq, filed=event)
+        elif isinstance(event, DisputeFound) and event.dispute in found:
+            found[event.dispute] = msgspec.structs.replace(found[event.dispute], finding=event)
+        elif isinstance(event, DisputeRuled) and event.dispute in found:
+            found[event.dispute] = msgspec.structs.replace(found[event.dispute], ruling=event)
+    return list(found.values())
+
+
+def game_events_head(decoded: Sequence[Struct]) -> int:
+    """The seq of the last event that is part of the game (not a dispute's)."""
+    for index in range(len(decoded) - 1, -1, -1):
+        if not isinstance(decoded[index], DISPUTE_EVENTS):
+            return index + 1
+    return 0
+
+
+def check_dispute(
+    ruleset: Ruleset[Any],
+    decoded: Sequence[Struct],
+    *,
+    seq: int,
+    claim: str,
+    reading: str = "",
+    value: str = "",
+) -> tuple[Reading | None, str]:
+    """Refuse a dispute that may not be filed (a typed error saying what was wrong and what
+    is allowed); else the claimed reading and the value text it is switched to."""
+    _refuse_if_sealed(decoded, "disputes")
+    head = len(decoded)
+    if not 1 <= seq <= head:
+        raise SeqOutOfRange(
+            f"seq {seq} is out of range: this game holds seqs 1 to {head}", seq=seq, head=head
+        )
+    event = decoded[seq - 1]
+    if isinstance(event, _NOT_DECISIONS):
+        tag = type(event).__struct_config__.tag
+        raise NotDisputable(
+            f"seq {seq} is {tag}, which is no decision or roll of the umpire: a dispute "
+            "names an event that a command's batch holds after its CommandRecorded (a "
+            "ruleset decision, a DiceRolled or GameEnded)",
+            seq=seq,
+        )
+    if not claim.strip() or len(claim) > CLAIM_MAX:
+        raise DisputeRefused(
+            f"a claim is 1 to {CLAIM_MAX} characters of text; this one has {len(claim)}",
+            length=len(claim),
+        )
+    chosen: Reading | None = None
+    if reading:
+        chosen = ruleset.reading(reading)
+        declared = ", ".join(r.name for r in ruleset.readings) or "none"
+        if chosen is None:
+            raise UnknownReading(
+                f"{ruleset.name} declares no reading {reading!r}; its readings: {declared} "
+                f"(umpire readings {ruleset.name})",
+                reading=reading,
+            )
+        created = decoded[0]
+        assert isinstance(created, GameCreated)
+        played = value_text(setup_value(chosen, created.setup))
+        others = [value_text(v) for v in (chosen.default, *chosen.alternatives)
+                  if value_text(v) != played]  # fmt: skip
+        value = value or others[0]
+        if value not in others:
+            raise UnknownReading(
+                f"{value!r} is not another reading of {reading!r} for this game, which plays "
+                f"it as {played}; it may be disputed under: {', '.join(others)}",
+                reading=reading,
+            )
+    elif value:
+        raise UnknownReading("a reading's value needs the reading's name", value=value)
+    for dispute in disputes_of(decoded):
+        if dispute.filed.seq == seq and dispute.ruling is None:
+            state = "pending reveal" if dispute.finding is None else "found, awaiting a ruling"
+            raise DisputeOpen(
+                f"seq {seq} already has an open dispute (id {dispute.id}, {state}): dispute "
+                "it again once that one is ruled, or dispute another seq",
+                dispute=dispute.id,
+            )
+    return chosen, value
+
+
+def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: Role) -> Dispute:
+    """Refuse a ruling that may not be made (a typed error saying why and what may be
+    done); else the dispute it rules on."""
+    _refuse_if_sealed(decoded, "rulings")
+    if role not in RULERS:
+        raise MayNotRule(
+            f"the {role.value} may not rule on disputes: the player of a solo game rules, "
+            "or the operator",
+            role=role.value,
+        )
+    if ruling not in RULINGS:
+        raise RulingRefused(f"a ruling is one of {', '.join(RULINGS)}, not {ruling!r}")
+    known = {d.id: d for d in disputes_of(decoded)}
+    found = known.get(dispute)
+    if found is None:
+        ids = ", ".join(str(i) for i in known) or "none"
+        raise RulingRefused(
+            f"{dispute} is no dispute of this game (a dispute's id is the seq of its "
+            f"DisputeFiled; this game's: {ids})",
+            dispute=dispute,
+        )
+    if found.ruling is not None:
+        raise RulingRefused(
+            f"dispute {dispute} was ruled already ({found.ruling.ruling} by the "
+            f"{found.ruling.by}): dispute the seq again to reopen it",
+            dispute=dispute,
+        )
+    if found.finding is None:
+        raise RulingRefused(
+            f"dispute {dispute} is pending reveal: it is ruled once it is found, when the "
+            "game reveals what it rests on",
+            dispute=dispute,
+        )
+    if ruling == "amend":
+        raise RulingRefused(
+            "amend is not built yet (the game continuing under the reading, the later "
+            "commands re-applied): uphold is",
+            dispute=dispute,
+        )
+    return found
+
+
+def _batch_start(decoded: Sequence[Struct], seq: int) -> int:
+    """The seq of the CommandRecorded whose batch holds event `seq`."""
+    for index in range(seq - 1, -1, -1):
+        if isinstance(decoded[index], CommandRecorded):
+            return index + 1
+    raise NotDisputable(f"seq {seq} is in no command's batch", seq=seq)
+
+
+def _text(event: Struct | None) -> str:
+    return "(nothing)" if event is None else canonical_json(event).decode()[:500]
+
+
+class Line(Struct, frozen=True, kw_only=True):
+    """A log re-made from one batch on: the game just before it (under the reading), the
+    events from that batch on, the folded game at their end, and why it stopped short."""
+
+    start: int
+    before: Game
+    events: tuple[Any, ...]
+    game: Game
+    stopped: str = ""
+
+
+def setup_under(created: GameCreated, reading: Reading | None, value: str) -> GameCreated:
+    """GameCreated with the claimed reading applied to its setup."""
+    if reading is None:
+        return created
+    chosen = parse_value(reading, value)
+    return msgspec.structs.replace(created, setup={**created.setup, reading.name: chosen})
+
+
+def remake(
+    ruleset: Ruleset[Any],
+    envelopes: Sequence[Envelope],
+    decoded: Sequence[Struct],
+    start_seq: int,
+    created: GameCreated,
+) -> Line:
+    """The line from the batch at `start_seq` on under `created`'s setup: the recorded
+    events before it folded as they are, every later recorded command decided again with
+    the rolls its batch recorded (other batches copied), until the end of the log or the
+    first command the rules refuse or whose rolls the log does not hold."""
+    game = start(ruleset, created)
+    for env, event in zip(envelopes[1 : start_seq - 1], decoded[1 : start_seq - 1], strict=True):
+        game = _step(ruleset, game, event, env.command_id)
+    before = game
+    made: list[Struct] = []
+    stopped = ""
+    index = start_seq - 1
+    while index < len(decoded):
+        first = decoded[index]
+        end = index + 1
+        while end < len(decoded) and envelopes[end].command_id == envelopes[index].command_id:
+            end += 1
+        if isinstance(first, CommandRecorded):
+            found = list(decoded[index:end])
+            rolls = [e for e in found if isinstance(e, DiceRolled)]
+            dice = RecordedDice(rolls, opponent_entries=game.meta.opponent_manual_dice)
+            try:
+                new = decide_command(
+                    ruleset, game, first.command, dice, role=Role(first.role),
+                    manual=first.manual_dice, nonce=first.entropy,
+                )  # fmt: skip
+            except UmpireError as exc:
+                stopped = f"seq {envelopes[index].seq}: {exc.message}"
+                break
+            if isinstance(found[-1], SeedRevealed) and any(isinstance(e, GameEnded) for e in new):
+                new.append(found[-1])  # the final reveal of the ending batch, as it stands
+        else:
+            new = list(decoded[index:end])
+        for event in new:
+            game = _step(ruleset, game, event)
+        made.extend(new)
+        index = end
+    return Line(start=start_seq, before=before, events=tuple(made), game=game, stopped=stopped)
+
+
+def _step(ruleset: Ruleset[Any], game: Game, event: Struct, command_id: str = "") -> Game:
+    """One event folded on, the game's seq advanced (as `fold` does)."""
+    seq = game.meta.seq + 1
+    game = apply(ruleset, game, event, seq=seq, command_id=command_id)
+    return Game(msgspec.structs.replace(game.meta, seq=seq), game.state)
+
+
+def _hidden(ruleset: Ruleset[Any], event: Struct | None, role: Role, revealed: bool) -> bool:
+    return event is not None and redact(ruleset, event, role, revealed=revealed) is not event
+
+
+def find(
+    ruleset: Ruleset[Any],
+    envelopes: Sequence[Envelope],
+    decoded: Sequence[Struct],
+    dispute: int,
+    filed: DisputeFiled,
+    *,
+    revealed: bool,
+) -> DisputeFound | None:
+    """The finding on `filed` (the DisputeFiled at seq `dispute`), re-made from the log
+    before it; None while it rests on something a player or spectator may not see yet
+    (`revealed`: whether the log is finally revealed by now). The head's changes are a
+    spectator's view of them."""
+    envelopes, decoded = envelopes[: dispute - 1], decoded[: dispute - 1]
+    created = decoded[0]
+    assert isinstance(created, GameCreated)
+    reading = ruleset.reading(filed.reading) if filed.reading else None
+    start_seq = _batch_start(decoded, filed.seq)
+    played = remake(ruleset, envelopes, decoded, start_seq, created)
+    claimed = setup_under(created, reading, filed.value)
+    under = remake(ruleset, envelopes, decoded, start_seq, claimed)
+    lines = (_game_only(decoded[start_seq - 1 :]), _game_only(under.events))
+    parts = next(
+        (i for i in range(max(map(len, lines)))
+         if i >= len(lines[1]) or i >= len(lines[0])
+         or canonical_json(lines[0][i]) != canonical_json(lines[1][i])),
+        None,
+    )  # fmt: skip
+    # The finding is an event of the log, which every role receives: it may rest only on
+    # what the player and a spectator may both see, whoever disputed (the operator too).
+    batch = _batch_length(envelopes, start_seq)
+    watched = list(range(batch)) + ([parts] if parts is not None else [])
+    for i in watched:
+        for line in lines:
+            for role in PUBLIC_ROLES:
+                if _hidden(ruleset, line[i] if i < len(line) else None, role, revealed):
+                    return None
+    # Seqs of the original line: dispute events are not part of it.
+    seqs = [s for s, e in enumerate(decoded, start=1) if s >= start_seq
+            and not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip
+    parts_at = 0
+    if parts is not None:
+        parts_at = seqs[parts] if parts < len(seqs) else seqs[-1] + 1 + parts - len(seqs)
+    same = parts_at == 0 or parts_at > filed.seq
+    as_played = under_reading = ""
+    if parts is not None:
+        as_played = _text(lines[0][parts]) if parts < len(lines[0]) else "(nothing)"
+        if parts < len(lines[1]):
+            under_reading = _text(lines[1][parts])
+        else:
+            under_reading = "(refused)" if under.stopped else "(nothing)"
+    changes = diff(
+        view_for(ruleset, played.game.state, Role.SPECTATOR, revealed=revealed),
+        view_for(ruleset, under.game.state, Role.SPECTATOR, revealed=revealed),
+    )
+    head = tuple(HeadChange(path=c.path, before=c.before, after=c.after)
+                 for c in changes[:HEAD_CHANGES_MAX])  # fmt: skip
+    return DisputeFound(
+        dispute=dispute,
+        same=same,
+        parts_at=parts_at,
+        as_played=as_played,
+        under_reading=under_reading,
+        stopped=under.stopped,
+        head=head,
+    )
+
+
+def _game_only(events: Sequence[Struct]) -> list[Struct]:
+    """The events of a line that are part of the game (a dispute's are not)."""
+    return [e for e in events if not isinstance(e, DISPUTE_EVENTS)]
+
+
+def _batch_length(envelopes: Sequence[Envelope], start_seq: int) -> int:
+    """How many events the batch at `start_seq` holds (one command id)."""
+    first = envelopes[start_seq - 1].command_id
+    end = start_seq
+    while end < len(envelopes) and envelopes[end].command_id == first:
+        end += 1
+    return end - start_seq + 1
+
+
+def codec_decoded(ruleset: Ruleset[Any], envelopes: Sequence[Envelope]) -> list[Struct]:
+    """Every payload of a log decoded with its ruleset's registry."""
+    codec = codec_for(ruleset)
+    return [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]

@@ -1,0 +1,196 @@
+"""Rules disputes on a store (issue 40; docs/audit.md "Disputes"): file one, find it at once
+or when the game reveals what it rests on, list them.
+
+The pure part is engine/disputes.py: which seq may be disputed, under which reading, and
+the finding re-made from the log. Here the log is read, the dispute checked (a refusal
+writes nothing), and `DisputeFiled` then `DisputeFound` appended as system batches of their
+own, each with the expected version, so that a concurrent command costs a retry, never an
+interleaved batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from msgspec import Struct
+
+from umpire.engine.disputes import (
+    SEAL_COMMAND_ID,
+    Dispute,
+    check_dispute,
+    check_ruling,
+    check_seal,
+    codec_decoded,
+    dispute_command_id,
+    disputes_of,
+    find,
+    finding_command_id,
+    ruling_command_id,
+)
+from umpire.engine.game import ruleset_of
+from umpire.engine.replay import log_finally_revealed
+from umpire.engine.roles import Role
+from umpire.engine.ruleset import Ruleset
+from umpire.events.envelope import Envelope, check_game_id
+from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
+from umpire.events.store import AppendResult
+from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
+
+ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
+
+
+class Filed(Struct, frozen=True, kw_only=True):
+    """A dispute filed: its id (the seq of its DisputeFiled) and its finding, None while
+    it is pending reveal."""
+
+    id: int
+    finding: DisputeFound | None = None
+
+
+class GameDisputes:
+    """Disputes over the store of `Games` (server/games.py), which supplies these."""
+
+    __slots__ = ()
+
+    async def _log(self, game_id: str) -> tuple[Ruleset[Any], list[Envelope], list[Struct]]:
+        check_game_id(game_id)
+        envelopes = await self.store.read(game_id)
+        if not envelopes:
+            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+        ruleset = ruleset_of(envelopes[0])
+        return ruleset, envelopes, codec_decoded(ruleset, envelopes)
+
+    async def _append_at(
+        self, game_id: str, head: int, event: Struct, command_id: str
+    ) -> AppendResult:
+        """Append one system batch to a game whose log ends at `head` (VersionConflict if
+        it no longer does)."""
+        ruleset, game = await self.load(game_id)
+        if game.meta.seq != head:
+            self._forget(game_id)
+            ruleset, game = await self.load(game_id)
+            if game.meta.seq != head:
+                raise VersionConflict(
+                    f"game {game_id!r} moved on", expected=head, actual=game.meta.seq
+                )
+        return await self._append(ruleset, game, [event], command_id)
+
+    async def dispute(
+        self,
+        game_id: str,
+        *,
+        role: Role,
+        seq: int,
+        claim: str,
+        reading: str = "",
+        value: str = "",
+    ) -> Filed:
+        """File a dispute of event `seq` by `role` (DisputeRefused and the like, nothing
+        written, when it may not be), then its finding if it can be made now."""
+        for _ in range(ATTEMPTS):
+            ruleset, envelopes, decoded = await self._log(game_id)
+            _, value = check_dispute(
+                ruleset, decoded, seq=seq, claim=claim, reading=reading, value=value
+            )
+            filed = DisputeFiled(who=role.value, seq=seq, claim=claim, reading=reading,
+                                 value=value)  # fmt: skip
+            head = len(envelopes)
+            try:
+                await self._append_at(game_id, head, filed, dispute_command_id(head + 1))
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            break
+        else:
+            raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
+        found = await self._find(game_id, ruleset, [*envelopes], [*decoded, filed], head + 1)
+        return Filed(id=head + 1, finding=found)
+
+    async def _find(
+        self,
+        game_id: str,
+        ruleset: Ruleset[Any],
+        envelopes: Sequence[Envelope],
+        decoded: Sequence[Struct],
+        dispute: int,
+    ) -> DisputeFound | None:
+        """Append the finding on `dispute` if it can be made now (None: pending reveal)."""
+        filed = decoded[dispute - 1]
+        assert isinstance(filed, DisputeFiled)
+        revealed = log_finally_revealed(envelopes)
+        # Re-making a game's rest twice is the rules' work: off the event loop, as commands.
+        finding = await asyncio.to_thread(
+            find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
+        )
+        if finding is None:
+            return None
+        for _ in range(ATTEMPTS):
+            _, now, now_decoded = await self._log(game_id)
+            if any(d.id == dispute and d.finding is not None for d in disputes_of(now_decoded)):
+                return next(d.finding for d in disputes_of(now_decoded) if d.id == dispute)
+            try:
+                await self._append_at(game_id, len(now), finding, finding_command_id(dispute))
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            return finding
+        return None  # still pending: the next reveal or dispute finds it
+
+    async def find_pending(self, game_id: str) -> list[DisputeFound]:
+        """Find every dispute held pending reveal that the log now lets be found."""
+        ruleset, envelopes, decoded = await self._log(game_id)
+        if not log_finally_revealed(envelopes):
+            return []
+        found = []
+        for dispute in disputes_of(decoded):
+            if dispute.finding is None:
+                made = await self._find(game_id, ruleset, envelopes, decoded, dispute.id)
+                if made is not None:
+                    found.append(made)
+        return found
+
+    async def find_pending_quietly(self, game_id: str) -> None:
+        """`find_pending` after a command that ended the game: the command is appended
+        already, so a failure here must not turn it into an error (the next dispute or
+        `umpire disputes` finds them)."""
+        with contextlib.suppress(UmpireError):
+            await self.find_pending(game_id)
+
+    async def rule(self, game_id: str, *, role: Role, dispute: int, ruling: str) -> int:
+        """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
+        ruling may not be made); the seq of the DisputeRuled appended."""
+        for _ in range(ATTEMPTS):
+            _, envelopes, decoded = await self._log(game_id)
+            check_ruling(decoded, dispute=dispute, ruling=ruling, role=role)
+            event = DisputeRuled(dispute=dispute, ruling=ruling, by=role.value)
+            head = len(envelopes)
+            try:
+                await self._append_at(game_id, head, event, ruling_command_id(dispute))
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            return head + 1
+        raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
+
+    async def seal(self, game_id: str) -> int:
+        """Seal an ended game's log (SealRefused, ExportIsSealed: nothing written): after
+        `ExportSealed` nothing may follow. The seq it was appended at."""
+        for _ in range(ATTEMPTS):
+            _, envelopes, decoded = await self._log(game_id)
+            check_seal(decoded)
+            head = len(envelopes)
+            try:
+                await self._append_at(game_id, head, ExportSealed(head=head), SEAL_COMMAND_ID)
+            except VersionConflict:
+                self._forget(game_id)
+                continue
+            return head + 1
+        raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
+
+    async def disputes(self, game_id: str) -> tuple[Ruleset[Any], list[Dispute]]:
+        """Every dispute of a game, with its finding if made."""
+        ruleset, _, decoded = await self._log(game_id)
+        return ruleset, disputes_of(decoded)

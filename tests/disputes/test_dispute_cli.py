@@ -1,0 +1,171 @@
+"""`umpire dispute` and `umpire disputes` on the suite's store, and the disputes in an
+export (issue 40 items 5 and 6): every ruleset's ended game is disputed under its first
+declared reading; the finding is printed, listed, exported, and both `umpire audit --file`
+and the independent verifier (verifier/verify_export.py) accept the export. A dispute the
+umpire refuses exits 2 with its reason and writes nothing."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from umpire.engine import registry
+from umpire.engine.kit.reading import value_text
+from umpire.testing.support.drivers import rulesets
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
+from umpire.testing.support.short_games import short_game
+from umpire.testing.support.verifier import verify
+
+SHIPPED = [n for n in rulesets() if registry.get(n).readings]
+
+
+def _decision_seq(cli: Cli, game: str) -> int:
+    """The seq of the first event a command's batch holds after its CommandRecorded."""
+    result = cli("log", game, "--json", "--role", "referee")
+    assert result.code == 0, result.err
+    lines = [json.loads(line) for line in result.out.splitlines() if line.startswith("{")]
+    records = [r for r in lines if "seq" in r]
+    for record, after in itertools.pairwise(records):
+        if record["type"] == "CommandRecorded" and after["command_id"] == record["command_id"]:
+            return int(after["seq"])
+    raise AssertionError("no decision in the log")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_an_ended_games_dispute_is_found_listed_exported_and_verified(cli: Cli, name: str) -> None:
+    game = short_game(cli, name)
+    seq = _decision_seq(cli, game)
+    reading = registry.get(name).readings[0]
+    value = value_text(reading.alternatives[0])
+    result = cli("dispute", game, str(seq), "--claim", "read it the other way",
+                 "--reading", f"{reading.name}={value}")  # fmt: skip
+    assert result.code == 0, result.err
+    assert f"of seq {seq} filed by the player" in result.out
+    assert "finding: " in result.out
+    listed = cli("disputes", game, "--json")
+    assert listed.code == 0, listed.err
+    (dispute,) = json.loads(listed.out)
+    assert dispute["filed"]["seq"] == seq and dispute["filed"]["reading"] == reading.name
+    assert dispute["finding"] is not None  # the game ended: nothing is pending
+    ruled = cli("rule", game, str(dispute["id"]), "uphold")
+    assert ruled.code == 0, ruled.err
+    assert "uphold (by the player)" in ruled.out
+    path = cli.export(game)
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "1 disputes, 1 findings" in out
+
+
+def test_a_refused_dispute_exits_2_says_why_and_writes_nothing(cli: Cli) -> None:
+    game = short_game(cli, "conflict_of_heroes", end=False)
+    seq = _decision_seq(cli, game)
+    before = cli("log", game, "--json").out
+    result = cli("dispute", game, str(seq), "--claim", "x", "--reading", "no_such")
+    assert result.code == 2
+    assert "declares no reading 'no_such'" in result.err and "sideways_moves" in result.err
+    result = cli("dispute", game, "1", "--claim", "x")
+    assert result.code == 2 and "no decision or roll" in result.err
+    assert cli("log", game, "--json").out == before
+
+
+def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
+    """A finding moved onto another seq fails both checkers; a finding whose answer is
+    changed fails `umpire audit`, which re-makes it (verify_export runs no rules: it
+    checks where a finding stands and what it answers, docs/audit.md section 7)."""
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    path = cli.export(game)
+    header, records = read_lines(path)
+    moved = records[-1]["seq"] - 2
+    records[-1]["payload"]["dispute"] = moved
+    records[-1]["command_id"] = f"umpire:finding:{moved}"
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "moved.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "which is no dispute" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "no open dispute" in audited.out + audited.err
+    header, records = read_lines(path)
+    records[-1]["payload"].update(same=False, parts_at=seq, as_played="x", under_reading="y")
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "changed.jsonl", header, records)
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "is not the one the log makes" in audited.out + audited.err
+
+
+def test_a_ruling_by_a_spectator_is_refused_and_fails_the_verifier_when_forged(cli: Cli) -> None:
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    refused = cli("rule", game, str(dispute["id"]), "uphold", "--as", "spectator")
+    assert refused.code == 2 and "may not rule" in refused.err
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
+    header, records = read_lines(cli.export(game))
+    assert verify(write_lines(cli.tmp / "honest.jsonl", header, records))[0] == 0
+    records[-1]["payload"]["by"] = "spectator"
+    reseal(header, records, len(records) - 1)  # the chain re-hashed, as a forger would
+    forged = write_lines(cli.tmp / "forged.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "may not rule" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "may not rule" in audited.out + audited.err
+
+
+def test_log_explain_and_replay_read_a_disputed_game(cli: Cli) -> None:
+    """The other log commands take the dispute events in their stride."""
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
+    logged = cli("log", game)
+    assert logged.code == 0, logged.err
+    assert "DisputeFiled" in logged.out and "DisputeRuled" in logged.out
+    for command in (("explain", game, str(dispute["id"])),
+                    ("replay", game, "--at", str(dispute["id"] + 2)),
+                    ("replay", game, "--diff", "2", str(dispute["id"] + 2))):  # fmt: skip
+        result = cli(*command)
+        assert result.code == 0, (command, result.err)
+
+
+def test_a_sealed_export_takes_no_more_disputes(cli: Cli) -> None:
+    """Issue 40 item 7: a dispute of an ended game's seq after its export was sealed is
+    refused, saying what is possible instead, and writes nothing."""
+    running = short_game(cli, "conflict_of_heroes", end=False)
+    refused = cli("export", running, "--seal", "-o", str(cli.tmp / "running.jsonl"))
+    assert refused.code == 2 and "a running game's export may not be sealed" in refused.err
+    game = short_game(cli, "conflict_of_heroes")
+    seq = _decision_seq(cli, game)
+    assert cli("dispute", game, str(seq), "--claim", "x").code == 0
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    refused = cli("export", game, "--seal", "-o", str(cli.tmp / "open.jsonl"))
+    assert refused.code == 2 and f"disputes {dispute['id']} are open" in refused.err
+    assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
+    path = cli.export(game, "--seal")
+    header, records = read_lines(path)
+    assert records[-1]["type"] == "ExportSealed"
+    assert verify(path)[0] == 0
+    assert cli("audit", "--file", str(path)).code == 0
+    before = cli("log", game, "--json").out
+    refused = cli("dispute", game, str(seq), "--claim", "again")
+    assert refused.code == 2 and "its export was sealed at seq" in refused.err
+    assert "umpire readings" in refused.err  # what is possible instead
+    refused = cli("export", game, "--seal", "-o", str(cli.tmp / "twice.jsonl"))
+    assert refused.code == 2 and "export was sealed" in refused.err
+    assert cli("log", game, "--json").out == before
+    # Anything after the seal, forged into the export, fails both checkers.
+    records.append({**records[-2], "seq": records[-1]["seq"] + 1,
+                    "command_id": f"umpire:dispute:{records[-1]['seq'] + 1}"})  # fmt: skip
+    header["events"] = len(records)
+    reseal(header, records, len(records) - 1)
+    forged = write_lines(cli.tmp / "after-seal.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "follows the seal of the export" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "follows the seal" in audited.out + audited.err

@@ -1,0 +1,61 @@
+"""The `dispute` and `rule` messages through a real gateway (issue 40 item 5): a player
+disputes a decision and gets the finding, a spectator's ruling is refused, the player's is
+appended; a field either message lacks is refused, nothing written (the strict-message
+rule)."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from umpire.clients import UmpireClient
+from umpire.clients import UmpireError as ErrorFrame
+from umpire.engine import registry
+from umpire.events.wire import DisputeFiledReply, Ruled
+from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.dice import seed_source
+from umpire.testing.support.legal_play import gateway_client
+
+
+async def _decision(client: UmpireClient, game_id: str) -> int:
+    """Play the openings; the seq of the first event after the first CommandRecorded."""
+    for n, command in enumerate(registry.get("conflict_of_heroes").openings):
+        await client.send(game_id, msgspec.to_builtins(command), command_id=f"o{n}")
+    return 3  # seq 1 GameCreated, 2 the first CommandRecorded, 3 its first decision
+
+
+async def test_dispute_and_rule_over_the_wire(
+    request: pytest.FixtureRequest, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    async with gateway_client(redis_server.url, prefix, seed_source(request)) as client:
+        created = await client.create("conflict_of_heroes", {}, client_entropy="waived")
+        gid = created.game_id
+        seq = await _decision(client, gid)
+        asked = {"type": "dispute", "game_id": gid, "seq": seq, "claim": "sideways",
+                 "reading": "sideways_moves"}  # fmt: skip
+        reply = await client.request(asked)
+        assert isinstance(reply, DisputeFiledReply)
+        assert reply.seq == seq and not reply.pending and reply.finding is not None
+        assert reply.finding["dispute"] == reply.dispute
+        head = (await client.view(gid)).seq
+        assert head == reply.dispute + 1  # DisputeFiled, then DisputeFound
+        dispute = {"type": "dispute", "game_id": gid, "seq": seq}
+        for bad in ({**dispute, "claim": "x", "why": 1},
+                    {"type": "rule", "game_id": gid, "dispute": reply.dispute,
+                     "ruling": "uphold", "by": "player"},
+                    {**dispute, "seq": 1, "claim": "x"},
+                    {**dispute, "claim": "x" * 1001}):  # fmt: skip
+            with pytest.raises(ErrorFrame) as refused:
+                await client.request(bad)
+            assert refused.value.code in ("bad_message", "not_disputable"), refused.value
+        assert (await client.view(gid)).seq == head  # nothing written
+        async with UmpireClient(client.url) as spectator:
+            await spectator.auth(created.spectator_credential)
+            with pytest.raises(ErrorFrame) as refused:
+                await spectator.request({"type": "rule", "game_id": gid,
+                                         "dispute": reply.dispute, "ruling": "uphold"})  # fmt: skip
+            assert refused.value.code == "may_not_rule"
+        assert (await client.view(gid)).seq == head
+        ruled = await client.request({"type": "rule", "game_id": gid,
+                                      "dispute": reply.dispute, "ruling": "uphold"})  # fmt: skip
+        assert isinstance(ruled, Ruled) and ruled.seq == head + 1

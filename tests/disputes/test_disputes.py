@@ -1,0 +1,271 @@
+"""Rules disputes on a real store (issue 40 items 2, 3 and 7; docs/audit.md "Disputes").
+
+Per ruleset: a game is played on the store, the first seq where one of its declared
+readings makes the game go otherwise is found from the log, and the player disputes it
+under that reading: `DisputeFiled` is appended, then the finding (`DisputeFound`) with the
+parting seq, at once, or, where the disputed decision rests on something the player may not
+see yet, held pending until the final reveal and found then. The log still audits (the
+audit re-makes the finding). Bad input is refused with a typed error and writes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from umpire.engine import registry
+from umpire.engine.audit import audit
+from umpire.engine.audit_grammar import check_batches
+from umpire.engine.disputes import (
+    CLAIM_MAX,
+    DisputeOpen,
+    DisputeRefused,
+    MayNotRule,
+    NotDisputable,
+    RulingRefused,
+    UnknownReading,
+    codec_decoded,
+)
+from umpire.engine.kit.reading import Reading, probe_of, value_text
+from umpire.engine.replay import SeqOutOfRange
+from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
+from umpire.events.redis_store import RedisEventStore
+from umpire.events.types import CommandRecorded, DisputeFiled, DisputeFound, DisputeRuled
+from umpire.server.games import Games
+from umpire.testing.support.drivers import driven_setup, driver
+from umpire.testing.support.readings import Log, parting
+
+RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown",
+            "nightfighter"]  # fmt: skip
+LIMIT = 150
+
+
+async def _play(games: Games, name: str, reading: Reading, seed: int) -> str:
+    """A game of `name` on the store: the reading's probe (or the test set-up), driven."""
+    setup, script = probe_of(reading, driven_setup(name))
+    created = await games.create(name, setup)
+    game_id = created.game_id
+    _, propose = driver(name)
+    rng = random.Random(seed)
+    accepted = 0
+    for i in range(len(script) + LIMIT * 4):
+        _, game = await games.load(game_id)
+        if game.meta.ended or accepted >= LIMIT + len(script):
+            break
+        if i < len(script):
+            command = script[i]
+        else:
+            try:
+                command = rng.choice(propose(game.state, rng))
+            except (StopIteration, KeyError, IndexError):
+                break
+        try:
+            await games.handle(game_id, f"c{i}", command)
+        except UmpireError:
+            if i < len(script):
+                raise
+            continue
+        accepted += 1
+    return game_id
+
+
+async def _log(store: RedisEventStore, name: str, game_id: str) -> Log:
+    envelopes = await store.read(game_id)
+    decoded = codec_decoded(registry.get(name), envelopes)
+    return Log(envelopes=tuple(envelopes), decoded=tuple(decoded), game=None)
+
+
+async def _parted_game(
+    games: Games, store: RedisEventStore, name: str
+) -> tuple[str, Reading, str, int]:
+    """A stored game in which the ruleset's first declared reading parts the lines: the
+    game, the reading, its alternative and the parting seq."""
+    reading = registry.get(name).readings[0]
+    value = value_text(reading.alternatives[0])
+    for seed in range(6):
+        game_id = await _play(games, name, reading, seed)
+        parts = parting(name, await _log(store, name, game_id), reading, value)
+        if parts is not None:
+            return game_id, reading, value, parts
+    raise AssertionError(f"{name}: no driven game parts under {reading.name}={value}")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+async def test_a_dispute_under_a_reading_is_found_with_its_parting_seq(
+    games: Games, store: RedisEventStore, name: str
+) -> None:
+    game_id, reading, value, parts = await _parted_game(games, store, name)
+    log = await _log(store, name, game_id)
+    # The parting event, or the first event of its batch's decision when the reading
+    # refuses the whole command (the lines part at its CommandRecorded).
+    seq = parts + 1 if isinstance(log.decoded[parts - 1], CommandRecorded) else parts
+    head = len(log.envelopes)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=seq, claim="the reading",
+                                reading=reading.name, value=value)  # fmt: skip
+    assert filed.id == head + 1
+    after = await _log(store, name, game_id)
+    dispute = after.decoded[filed.id - 1]
+    assert dispute == DisputeFiled(who="player", seq=seq, claim="the reading",
+                                   reading=reading.name, value=value)  # fmt: skip
+    assert after.envelopes[filed.id - 1].command_id == f"umpire:dispute:{filed.id}"
+    if filed.finding is None:
+        # It rests on what the player may not see yet: nothing is found before the end.
+        assert len(after.envelopes) == head + 1
+        _, game = await games.load(game_id)
+        assert not game.meta.ended
+        with pytest.raises(RulingRefused, match="pending reveal"):
+            await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="uphold")
+        await games.handle(
+            game_id, "the-end", {"type": "EndGame", "result": "stopped to find the dispute"}
+        )
+        _, listed = await games.disputes(game_id)
+        (only,) = listed
+        finding = only.finding
+        assert finding is not None, "the final reveal did not find the pending dispute"
+    else:
+        finding = filed.finding
+        assert after.decoded[-1] == finding
+        assert after.envelopes[-1].command_id == f"umpire:finding:{filed.id}"
+    assert finding.dispute == filed.id
+    assert finding.parts_at == parts
+    assert finding.same is False
+    assert finding.as_played and finding.under_reading
+    final = await store.read(game_id)
+    report = audit(final)
+    assert report.ok, report.failure
+
+
+async def test_a_forged_finding_fails_the_audit(games: Games, store: RedisEventStore) -> None:
+    name = "conflict_of_heroes"
+    game_id, reading, value, parts = await _parted_game(games, store, name)
+    log = await _log(store, name, game_id)
+    seq = parts + 1 if isinstance(log.decoded[parts - 1], CommandRecorded) else parts
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=seq, claim="x",
+                                reading=reading.name, value=value)  # fmt: skip
+    assert filed.finding is not None
+    envelopes = await store.read(game_id)
+    ruleset = registry.get(name)
+    decoded = codec_decoded(ruleset, envelopes)
+    assert check_batches(envelopes, decoded, ruleset).failure is None
+    for forged in (
+        msgspec.structs.replace(filed.finding, same=True, parts_at=0),
+        msgspec.structs.replace(filed.finding, parts_at=filed.finding.parts_at + 1),
+    ):
+        walk = check_batches(envelopes, [*decoded[:-1], forged], ruleset)
+        assert walk.failure is not None and walk.failure.check == "dispute", walk.failure
+        assert walk.failure.seq == len(envelopes)
+
+
+async def _counter_like(games: Games) -> tuple[str, int, int]:
+    """A Conflict of Heroes game a few commands in: its id, a CommandRecorded seq and a
+    decision seq."""
+    name = "conflict_of_heroes"
+    ruleset = registry.get(name)
+    created = await games.create(name)
+    for n, command in enumerate(ruleset.openings):
+        await games.handle(created.game_id, f"o{n}", msgspec.to_builtins(command))
+    envelopes = await games.store.read(created.game_id)
+    decoded = codec_decoded(ruleset, envelopes)
+    recorded = next(i + 1 for i, e in enumerate(decoded) if isinstance(e, CommandRecorded))
+    return created.game_id, recorded, recorded + 1
+
+
+BAD: list[tuple[str, dict[str, Any], type[UmpireError]]] = [
+    ("seq 0", {"seq": 0}, SeqOutOfRange),
+    ("past the head", {"seq": 10_000}, SeqOutOfRange),
+    ("GameCreated", {"seq": 1}, NotDisputable),
+    ("a recorded command", {"seq": "recorded"}, NotDisputable),
+    ("an unknown reading", {"reading": "no_such_reading"}, UnknownReading),
+    ("a value the reading lacks", {"reading": "sideways_moves", "value": "maybe"},
+     UnknownReading),
+    ("the value played", {"reading": "sideways_moves", "value": "false"}, UnknownReading),
+    ("a value without a reading", {"value": "true"}, UnknownReading),
+    ("a claim too long", {"claim": "x" * (CLAIM_MAX + 1)}, DisputeRefused),
+    ("an empty claim", {"claim": "  "}, DisputeRefused),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", BAD, ids=[c[0] for c in BAD])
+async def test_bad_input_is_refused_and_writes_nothing(
+    games: Games, case: tuple[str, dict[str, Any], type[UmpireError]]
+) -> None:
+    game_id, recorded, decision = await _counter_like(games)
+    _, fields, error = case
+    asked: dict[str, Any] = {"seq": decision, "claim": "wrong", **fields}
+    if asked["seq"] == "recorded":
+        asked["seq"] = recorded
+    before = await games.store.version(game_id)
+    with pytest.raises(error) as refused:
+        await games.dispute(game_id, role=Role.PLAYER, **asked)
+    assert refused.value.message  # says what was wrong and what is allowed
+    assert await games.store.version(game_id) == before
+
+
+async def test_a_second_dispute_of_the_same_seq_is_refused(games: Games) -> None:
+    game_id, _, decision = await _counter_like(games)
+    first = await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="wrong")
+    assert first.finding is not None and first.finding.same and first.finding.parts_at == 0
+    before = await games.store.version(game_id)
+    with pytest.raises(DisputeOpen) as refused:
+        await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="again")
+    assert f"id {first.id}" in refused.value.message
+    assert await games.store.version(game_id) == before
+    # A dispute's own events are not disputable either.
+    with pytest.raises(NotDisputable):
+        await games.dispute(game_id, role=Role.PLAYER, seq=first.id, claim="meta")
+    envelopes = await games.store.read(game_id)
+    decoded = codec_decoded(registry.get("conflict_of_heroes"), envelopes)
+    assert isinstance(decoded[-1], DisputeFound)
+    assert audit(envelopes).ok
+
+
+RULING_REFUSALS: list[tuple[str, dict[str, Any], type[UmpireError]]] = [
+    ("by a spectator", {"role": Role.SPECTATOR}, MayNotRule),
+    ("of no dispute", {"dispute": 1}, RulingRefused),
+    ("neither uphold nor amend", {"ruling": "overrule"}, RulingRefused),
+    ("amend (not built)", {"ruling": "amend"}, RulingRefused),
+]
+
+
+@pytest.mark.parametrize("case", RULING_REFUSALS, ids=[c[0] for c in RULING_REFUSALS])
+async def test_a_ruling_that_may_not_be_made_is_refused_and_writes_nothing(
+    games: Games, case: tuple[str, dict[str, Any], type[UmpireError]]
+) -> None:
+    game_id, _, decision = await _counter_like(games)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong")
+    asked: dict[str, Any] = {"role": Role.PLAYER, "dispute": filed.id, "ruling": "uphold",
+                             **case[1]}  # fmt: skip
+    before = await games.store.version(game_id)
+    with pytest.raises(case[2]) as refused:
+        await games.rule(game_id, **asked)
+    assert refused.value.message
+    assert await games.store.version(game_id) == before
+
+
+async def test_an_upheld_dispute_is_closed_and_the_log_audits(games: Games) -> None:
+    game_id, _, decision = await _counter_like(games)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong")
+    seq = await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="uphold")
+    envelopes = await games.store.read(game_id)
+    ruleset = registry.get("conflict_of_heroes")
+    decoded = codec_decoded(ruleset, envelopes)
+    assert decoded[seq - 1] == DisputeRuled(dispute=filed.id, ruling="uphold", by="player")
+    assert envelopes[seq - 1].command_id == f"umpire:ruling:{filed.id}"
+    with pytest.raises(RulingRefused, match="ruled already"):
+        await games.rule(game_id, role=Role.REFEREE, dispute=filed.id, ruling="uphold")
+    # Ruled, the seq may be disputed again.
+    again = await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="still")
+    assert again.finding is not None
+    envelopes = await games.store.read(game_id)
+    assert audit(envelopes).ok
+    # A ruling by a role that may not rule, forged into the log, fails the grammar.
+    decoded = codec_decoded(ruleset, envelopes)
+    forged = [*decoded]
+    forged[seq - 1] = DisputeRuled(dispute=filed.id, ruling="uphold", by="spectator")
+    walk = check_batches(envelopes, forged, ruleset)
+    assert walk.failure is not None and walk.failure.seq == seq
+    assert "may not rule" in walk.failure.message
