@@ -18,7 +18,7 @@ from umpire.engine.rulesets.age_of_dogfights.setup import (
     aircraft_types,
     validate,
 )
-from umpire.engine.rulesets.age_of_dogfights.state import Plane, Side, State
+from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
 from umpire.engine.rulesets.age_of_dogfights.terms import OPPOSITE_EDGE
 from umpire.engine.rulesets.age_of_dogfights.view import SECRETS, view
 
@@ -67,6 +67,11 @@ def initial_state(setup: Setup) -> State:
         player_edge=setup.player_edge,
         zones=setup.zones,
         planes=tuple(planes),
+        phase=Phase.SETUP,
+        round=0,
+        bombed=(),
+        photographed=(),
+        last_roll=0,
         approach_altitude_reading=setup.approach_altitude_reading,
     )
 

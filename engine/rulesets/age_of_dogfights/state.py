@@ -71,19 +71,24 @@ class Plane(Struct, frozen=True, kw_only=True):
     out: str = ""  # "", "exited", "lost"
 
 
-class State(Struct, frozen=True, kw_only=True):
-    """Everything the rules read."""
+class State(Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Everything the rules read.
+
+    Only the reading switch has a default, and `omit_defaults` leaves it out of the
+    encoding while it holds the default: a game played before the switch existed folds
+    to the same state hash and the same view (so its players' receipts still match).
+    A field added later follows the same rule: a default, omitted at its default."""
 
     model: Model
     types: dict[str, AircraftType]
     player_edge: Edge
     zones: tuple[TaskZone, ...]
     planes: tuple[Plane, ...]
-    phase: Phase = Phase.SETUP
-    round: int = 0
-    bombed: tuple[str, ...] = ()  # zone names, once per bombing
-    photographed: tuple[str, ...] = ()
-    last_roll: int = 0
+    phase: Phase
+    round: int
+    bombed: tuple[str, ...]  # zone names, once per bombing
+    photographed: tuple[str, ...]
+    last_roll: int
     approach_altitude_reading: ApproachAltitudeReading = ApproachAltitudeReading.ONE_ABOVE
 
     def plane(self, ident: str) -> Plane:
