@@ -48,7 +48,7 @@ class _Strict(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     (Server messages stay open: an older client must read a newer server's replies.)"""
 
 
-class Create(_Strict, tag="create"):
+class Create(_Strict, frozen=True, tag="create"):
     """Create a game. Answered by `created` with the player and spectator credentials and
     the commitment to the server's seed; then send `bind_seed` (client_entropy "bind", the
     default) before the first roll, or create with "waived" (recorded in the log).
@@ -73,7 +73,7 @@ class Create(_Strict, tag="create"):
     opponent_manual_dice: bool = False
 
 
-class BindSeed(_Strict, tag="bind_seed"):
+class BindSeed(_Strict, frozen=True, tag="bind_seed"):
     """The player binds its seed for the game's current seed epoch, after it has seen the
     epoch's commitment (`created`, or a mid-game SeedRevealed's `next_commitment`).
     Answered by `accepted` (command id "umpire:bind:<epoch>")."""
@@ -84,14 +84,14 @@ class BindSeed(_Strict, tag="bind_seed"):
     id: RequestId | None = None
 
 
-class Auth(_Strict, tag="auth"):
+class Auth(_Strict, frozen=True, tag="auth"):
     """Present a game credential (or the operator token) for this connection."""
 
     credential: Annotated[str, Meta(max_length=256)]
     id: RequestId | None = None
 
 
-class Subscribe(_Strict, tag="subscribe"):
+class Subscribe(_Strict, frozen=True, tag="subscribe"):
     """Receive every event after `from_seq`, exactly once and in order; then live ones.
 
     With `view`, the current state comes first; events then follow from `from_seq` if it
@@ -108,14 +108,14 @@ class Subscribe(_Strict, tag="subscribe"):
     id: RequestId | None = None
 
 
-class Unsubscribe(_Strict, tag="unsubscribe"):
+class Unsubscribe(_Strict, frozen=True, tag="unsubscribe"):
     """Stop receiving a game's events."""
 
     game_id: GameId
     id: RequestId | None = None
 
 
-class SendCommand(_Strict, tag="command"):
+class SendCommand(_Strict, frozen=True, tag="command"):
     """A player command. `dice` are manual faces (one list per roll). `nonce` is fresh
     entropy of the client's for this command (32 to 64 lowercase hex digits), from which
     with the seeds its server rolls derive: required in a game that binds client entropy
@@ -132,13 +132,13 @@ class SendCommand(_Strict, tag="command"):
     id: RequestId | None = None
 
 
-class ListGames(_Strict, tag="list_games"):
+class ListGames(_Strict, frozen=True, tag="list_games"):
     """The games this connection holds credentials for (all games for the operator)."""
 
     id: RequestId | None = None
 
 
-class GetView(_Strict, tag="view"):
+class GetView(_Strict, frozen=True, tag="view"):
     """A game's state as this connection's role sees it: now, or after event `at_seq`."""
 
     game_id: GameId
@@ -146,7 +146,7 @@ class GetView(_Strict, tag="view"):
     at_seq: Annotated[int, Meta(ge=1)] | None = None
 
 
-class Revoke(_Strict, tag="revoke"):
+class Revoke(_Strict, frozen=True, tag="revoke"):
     """Operator only: revoke a game credential. It is refused on its next `auth`, and every
     connection holding it loses that game (subscription dropped, commands refused)."""
 
