@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -224,8 +225,17 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
 
 def _nonce(settings: Settings, game_id: str, command_id: str) -> str:
     """A command's nonce under the key kept beside this machine's receipts, the one
-    `umpire play` uses too (events/nonce_key.py)."""
-    key = load_nonce_key(Path(settings.data_dir) / RECEIPTS_FOLDER)
+    `umpire play` uses too (events/nonce_key.py). Where the folder cannot be written, as
+    where a receipt cannot be kept, the command still goes, with a fresh nonce and a
+    warning: sent again, it would carry another."""
+    folder = Path(settings.data_dir) / RECEIPTS_FOLDER
+    try:
+        key = load_nonce_key(folder)
+    except OSError as exc:
+        print(f"umpire: warning: no nonce key could be kept in {folder}: "
+              f"{exc.strerror or exc}; this command's nonce is drawn fresh",
+              file=sys.stderr)  # fmt: skip
+        return secrets.token_hex(16)
     return derive_nonce(key, game_id, command_id)
 
 
