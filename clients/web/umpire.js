@@ -76,7 +76,11 @@ export class IndexedDBReceipts {
           }
           if (!db.objectStoreNames.contains("secrets")) db.createObjectStore("secrets");
         };
-        request.onsuccess = () => resolve(request.result);
+        request.onsuccess = () => {
+          // A later page that upgrades the database is not kept waiting on this one.
+          request.result.onversionchange = () => { request.result.close(); this.db = null; };
+          resolve(request.result);
+        };
         request.onerror = () => reject(request.error);
       });
     }
