@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import itertools
 import secrets
 from asyncio import FIRST_COMPLETED
@@ -39,6 +37,7 @@ from websockets.exceptions import ConnectionClosed
 
 from umpire.clients.receipts import MemoryReceipts, Receipts, commitment, receipt
 from umpire.events.backoff import Backoff
+from umpire.events.nonce_key import derive_nonce
 from umpire.events.wire import (
     Accepted,
     Created,
@@ -153,8 +152,8 @@ class UmpireClient:
         self.reconnects = 0
         self.retries = 0  # re-auths and resubscribes asked again after a transient refusal
         # Keys each command's nonce (`nonce_for`); never sent, so nobody else can know a
-        # nonce before its command arrives.
-        self._nonce_key = secrets.token_bytes(32)
+        # nonce before its command arrives. Kept with the receipts (read on first use).
+        self._nonce_key: bytes | None = None
 
     async def __aenter__(self) -> UmpireClient:
         await self.connect()
@@ -541,12 +540,14 @@ class UmpireClient:
 
     def nonce_for(self, game_id: str, command_id: str) -> str:
         """The nonce this client sends with command `command_id` of `game_id`: 32 hex
-        digits of HMAC-SHA256 under a random key of this client's. Nobody else can know it
-        before the command is sent, and a command sent again under the same id carries the
-        same nonce, so a server that drops a command after seeing its roll gets the same
-        roll when it comes again (docs/security.md)."""
-        message = f"{game_id}:{command_id}".encode()
-        return hmac.new(self._nonce_key, message, hashlib.sha256).hexdigest()[:32]
+        digits of HMAC-SHA256 under the key kept with its receipts (events/nonce_key.py).
+        Nobody else can know it before the command is sent, and a command sent again under
+        the same id, by this client or by any restart of it on the same receipts, carries
+        the same nonce, so a server that drops a command after seeing its roll gets the
+        same roll when it comes again (docs/security.md)."""
+        if self._nonce_key is None:
+            self._nonce_key = self.receipts.nonce_key()
+        return derive_nonce(self._nonce_key, game_id, command_id)
 
     async def view(self, game_id: str) -> ViewState:
         """The game's current state as this connection's role sees it."""

@@ -11,6 +11,10 @@ and `export` (the `Receipts` protocol); two ship here:
   receipts file format itself (a header line, then one anchor a line, appended as they
   come), so the file is what the verifiers take: `verify_export.py EXPORT --receipts FILE`.
 
+Each also keeps the key the client derives its command nonces from (`nonce_key()`,
+events/nonce_key.py): `ReceiptFiles` in `<directory>/nonce.key`, so a client restarted on
+the same folder sends a command id again with the same nonce.
+
 `export(game_id)` gives the receipts file of a game as text (umpire-receipts/1).
 
 `machine_receipts()` is the folder the `umpire` command line keeps them in, on this
@@ -22,11 +26,13 @@ checks against; `umpire play` keeps its receipts there.
 from __future__ import annotations
 
 import os
+import secrets
 import time
 from pathlib import Path
 from typing import Protocol
 
 from umpire.events.envelope import check_game_id
+from umpire.events.nonce_key import KEY_BYTES, load_nonce_key
 from umpire.events.receipt import Anchor, receipts_header
 
 __all__ = [
@@ -43,6 +49,11 @@ class Receipts(Protocol):
 
     def export(self, game_id: str) -> str:
         """The game's receipts file (docs/audit.md 8.1) as text."""
+        ...
+
+    def nonce_key(self) -> bytes:
+        """The key the client derives its command nonces from (events/nonce_key.py),
+        kept with these receipts: the same for as long as they are."""
         ...
 
 
@@ -74,12 +85,16 @@ class MemoryReceipts:
 
     def __init__(self) -> None:
         self.games: dict[str, list[Anchor]] = {}
+        self._nonce_key = secrets.token_bytes(KEY_BYTES)  # kept, and lost, with the rest
 
     def keep(self, game_id: str, anchor: Anchor) -> None:
         self.games.setdefault(game_id, []).append(anchor)
 
     def export(self, game_id: str) -> str:
         return _text(game_id, self.games.get(game_id, []))
+
+    def nonce_key(self) -> bytes:
+        return self._nonce_key
 
 
 class ReceiptFiles:
@@ -103,6 +118,10 @@ class ReceiptFiles:
     def export(self, game_id: str) -> str:
         path = self.path(game_id)
         return path.read_text(encoding="utf-8") if path.exists() else _text(game_id, [])
+
+    def nonce_key(self) -> bytes:
+        """`<directory>/nonce.key`, made (0600) on first use and read on every restart."""
+        return load_nonce_key(self.directory)
 
 
 def machine_receipts() -> ReceiptFiles:

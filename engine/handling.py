@@ -95,7 +95,8 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
     if unknown is not None:
         # Decoding would drop it without a word, and a misspelt optional field would run
         # the command on its default (`cout` for `count`: one die rolled, not three).
-        message = f"{kind} has no field {str(unknown)[:80]!r}; it takes {', '.join(fields)}"
+        takes = f"it takes {', '.join(fields)}" if fields else "it takes no fields"
+        message = f"{kind} has no field {str(unknown)[:80]!r}; {takes}"
         raise InvalidCommand(message, type=kind, error=message)
     try:
         parsed: Struct = msgspec.convert(command, target)

@@ -83,6 +83,13 @@ class VersionConflict(UmpireError):
         self.actual = actual
 
 
+class CommandIdReused(UmpireError):
+    """A command id sent again with another body (events/command_body.py): the first
+    command stands, this one is refused and nothing is written."""
+
+    code = "command_id_reused"
+
+
 class ExpectedVersionAhead(UmpireError):
     """The writer claims a version the stream has not reached: a client bug, not a race."""
 

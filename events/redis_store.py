@@ -4,9 +4,10 @@ Layout (events.redis_keys): `umpire:{game}:events` holds envelope bytes at entry
 `<seq>-0`; `:meta` holds the version and last hash; `:commands` maps command ids to their
 first result; `:secret` holds the current dice seed (replaced, in the same atomic append, by
 the reveal that publishes it and commits the next) followed by the game's sealing key;
-`:snapshot` the newest snapshot. The append script checks the command id, the expected
-version and the hash link, then writes the whole batch, so a batch is all-or-nothing with
-respect to other writers.
+`:snapshot` the newest snapshot. A `:commands` entry also holds the hash of the command's
+body (events/command_body.py): the same id with another body is refused. The append
+script checks the command id, the expected version and the hash link, then writes the
+whole batch, so a batch is all-or-nothing with respect to other writers.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError
 
 from umpire.events.append_batch import AppendBatcher
 from umpire.events.cluster_append import ClusterAppender
+from umpire.events.command_body import check_same_body
 from umpire.events.durability import Durability, DurableAppender, confirm
 from umpire.events.envelope import (
     GENESIS_HASH,
@@ -53,7 +55,8 @@ SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may f
 
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
-#       credential digest ('' for none), role the credential must hold, env...
+#       credential digest ('' for none), role the credential must hold, the command's
+#       body hash ('' for none: events/command_body.py), env...
 # The credential check comes first, so a revoked credential is refused even for a command
 # id seen before; checking it here, in the append itself, costs no extra round trip and
 # leaves no window between the check and the write.
@@ -73,16 +76,18 @@ if version == 0 then last = '"""
     + GENESIS_HASH
     + """' end
 if last ~= ARGV[3] then return {'conflict', tostring(version)} end
-local n = #ARGV - 7
+local n = #ARGV - 8
 if n < 1 then return {'empty', tostring(version)} end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[4], ARGV[5]) end
 for i = 1, n do
-  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[7 + i])
+  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[8 + i])
 end
 local new_version = expected + n
 redis.call('HSET', KEYS[2], 'version', new_version, 'last_hash', ARGV[4])
 local result = (expected + 1) .. ':' .. new_version .. ':' .. ARGV[4]
-redis.call('HSET', KEYS[3], ARGV[2], result)
+local kept = result
+if ARGV[8] ~= '' then kept = result .. ':' .. ARGV[8] end
+redis.call('HSET', KEYS[3], ARGV[2], kept)
 redis.call('PUBLISH', KEYS[5], new_version)
 return {'ok', result}
 """
@@ -167,9 +172,11 @@ class WaitingConnectionPool(aioredis.ConnectionPool):
 
 
 def _parse_result(raw: bytes | str, duplicate: bool) -> AppendResult:
+    """A `:commands` entry: `first:last:last_hash`, then `:body_hash` where the command's
+    body was hashed (entries written before that have none)."""
     text = raw.decode() if isinstance(raw, bytes) else raw
-    first, last, last_hash = text.split(":")
-    return AppendResult(int(first), int(last), last_hash, duplicate)
+    first, last, last_hash, *body = text.split(":")
+    return AppendResult(int(first), int(last), last_hash, duplicate, body[0] if body else "")
 
 
 class RedisEventStore:
@@ -309,6 +316,7 @@ class RedisEventStore:
         prev_hash: str | None = None,
         credential: Credential | None = None,
         commit_seed: bytes | None = None,
+        body_hash: str = "",
     ) -> AppendResult:
         """Append a command's events atomically; see EventStore.append."""
         keys = self._keys.get(game_id) or self._remember_keys(game_id)
@@ -354,6 +362,7 @@ class RedisEventStore:
             secret.hex() if secret else "",
             credential.digest if credential else "",
             credential.role if credential else "",
+            body_hash,
             *sealed,
         ]
         keys_arg = self._append_keys(keys)
@@ -387,7 +396,9 @@ class RedisEventStore:
                 )
             return result
         if status == "dup":
-            return _parse_result(value, duplicate=True)
+            first = _parse_result(value, duplicate=True)
+            check_same_body(game_id, command_id, first.body_hash, body_hash)
+            return first
         if status == "unauthorized":
             raise Unauthorized(
                 f"the credential is no longer valid for game {game_id!r} (revoked): "

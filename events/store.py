@@ -45,6 +45,9 @@ class AppendResult(Struct, frozen=True):
     last_seq: int
     last_hash: str
     duplicate: bool = False
+    # The hash of the body the command id was first sent with (events/command_body.py);
+    # "" for a batch without one (a system batch, an entry from before bodies were hashed).
+    body_hash: str = ""
 
     @property
     def seqs(self) -> list[int]:
@@ -84,6 +87,7 @@ class EventStore(Protocol):
         prev_hash: str | None = None,
         credential: Credential | None = None,
         commit_seed: bytes | None = None,
+        body_hash: str = "",
     ) -> AppendResult:
         """Append all `events` atomically after `expected_version`.
 
@@ -97,8 +101,11 @@ class EventStore(Protocol):
         (expected_version 0 with a secret) finds the game already there, Unauthorized
         when `credential` is given and the game no longer grants it its role (checked
         before anything else, in the same atomic step). A command id seen before returns
-        its first result and writes nothing. A `secret` given with a later batch replaces
-        the game's seed in the same atomic step (a reveal that commits the next seed).
+        its first result and writes nothing; kept with it is `body_hash`, the hash of the
+        command's body (events/command_body.py), and the same id sent again with another
+        body hash raises CommandIdReused (either hash "" passes). A `secret` given with a
+        later batch replaces the game's seed in the same atomic step (a reveal that
+        commits the next seed).
         """
         ...
 
@@ -121,7 +128,8 @@ class EventStore(Protocol):
         ...
 
     async def command_result(self, game_id: str, command_id: str) -> AppendResult | None:
-        """The first result of a command id, if that command was appended."""
+        """The first result of a command id, if that command was appended (with the hash
+        of the body it was sent with, `body_hash`)."""
         ...
 
     async def holds(self, game_id: str, credential: Credential) -> bool:

@@ -23,6 +23,11 @@ CommandId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.:-]{1,128}$")]
 RequestId = Annotated[str, Meta(max_length=128)]
 CreateId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 Seq = Annotated[int, Meta(ge=0)]
+# What a command's nonce is, said in its schema and in the refusal of a malformed one.
+NONCE_RULE = (
+    "32 to 64 lowercase hex digits (0-9, a-f): fresh entropy of the client's for this "
+    "command, the same on every sending of its command id"
+)
 
 # Close codes (RFC 6455 private range 4000-4999 for ours).
 CLOSE_RESYNC = 4000  # the client fell too far behind: reconnect and resume from last seq
@@ -36,7 +41,14 @@ CLOSE_KEEPALIVE_TIMEOUT = 1011  # no pong to a keepalive ping within the ping ti
 # -- client to server ------------------------------------------------------------------
 
 
-class Create(Struct, frozen=True, tag="create", kw_only=True):
+class _Strict(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What every client message is: a field it does not have is refused (`bad_message`,
+    naming the fields it takes), never dropped. Dropped, a typo changes what happens:
+    `"die"` for `dice` rolled the server's dice, `"expectedSeq"` skipped the version check.
+    (Server messages stay open: an older client must read a newer server's replies.)"""
+
+
+class Create(_Strict, frozen=True, tag="create"):
     """Create a game. Answered by `created` with the player and spectator credentials and
     the commitment to the server's seed; then send `bind_seed` (client_entropy "bind", the
     default) before the first roll, or create with "waived" (recorded in the log).
@@ -61,7 +73,7 @@ class Create(Struct, frozen=True, tag="create", kw_only=True):
     opponent_manual_dice: bool = False
 
 
-class BindSeed(Struct, frozen=True, tag="bind_seed", kw_only=True):
+class BindSeed(_Strict, frozen=True, tag="bind_seed"):
     """The player binds its seed for the game's current seed epoch, after it has seen the
     epoch's commitment (`created`, or a mid-game SeedRevealed's `next_commitment`).
     Answered by `accepted` (command id "umpire:bind:<epoch>")."""
@@ -72,14 +84,14 @@ class BindSeed(Struct, frozen=True, tag="bind_seed", kw_only=True):
     id: RequestId | None = None
 
 
-class Auth(Struct, frozen=True, tag="auth", kw_only=True):
+class Auth(_Strict, frozen=True, tag="auth"):
     """Present a game credential (or the operator token) for this connection."""
 
     credential: Annotated[str, Meta(max_length=256)]
     id: RequestId | None = None
 
 
-class Subscribe(Struct, frozen=True, tag="subscribe", kw_only=True):
+class Subscribe(_Strict, frozen=True, tag="subscribe"):
     """Receive every event after `from_seq`, exactly once and in order; then live ones.
 
     With `view`, the current state comes first; events then follow from `from_seq` if it
@@ -96,14 +108,14 @@ class Subscribe(Struct, frozen=True, tag="subscribe", kw_only=True):
     id: RequestId | None = None
 
 
-class Unsubscribe(Struct, frozen=True, tag="unsubscribe", kw_only=True):
+class Unsubscribe(_Strict, frozen=True, tag="unsubscribe"):
     """Stop receiving a game's events."""
 
     game_id: GameId
     id: RequestId | None = None
 
 
-class SendCommand(Struct, frozen=True, tag="command", kw_only=True):
+class SendCommand(_Strict, frozen=True, tag="command"):
     """A player command. `dice` are manual faces (one list per roll). `nonce` is fresh
     entropy of the client's for this command (32 to 64 lowercase hex digits), from which
     with the seeds its server rolls derive: required in a game that binds client entropy
@@ -115,18 +127,18 @@ class SendCommand(Struct, frozen=True, tag="command", kw_only=True):
     command: dict[str, Any]
     dice: list[list[int]] | None = None
     expected_seq: Seq | None = None
-    nonce: Annotated[str, Meta(pattern="^[0-9a-f]{32,64}$")] | None = None
+    nonce: Annotated[str, Meta(pattern="^[0-9a-f]{32,64}$", description=NONCE_RULE)] | None = None
     credential: Annotated[str, Meta(max_length=256)] | None = None
     id: RequestId | None = None
 
 
-class ListGames(Struct, frozen=True, tag="list_games", kw_only=True):
+class ListGames(_Strict, frozen=True, tag="list_games"):
     """The games this connection holds credentials for (all games for the operator)."""
 
     id: RequestId | None = None
 
 
-class GetView(Struct, frozen=True, tag="view", kw_only=True):
+class GetView(_Strict, frozen=True, tag="view"):
     """A game's state as this connection's role sees it: now, or after event `at_seq`."""
 
     game_id: GameId
@@ -134,7 +146,7 @@ class GetView(Struct, frozen=True, tag="view", kw_only=True):
     at_seq: Annotated[int, Meta(ge=1)] | None = None
 
 
-class Revoke(Struct, frozen=True, tag="revoke", kw_only=True):
+class Revoke(_Strict, frozen=True, tag="revoke"):
     """Operator only: revoke a game credential. It is refused on its next `auth`, and every
     connection holding it loses that game (subscription dropped, commands refused)."""
 

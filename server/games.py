@@ -47,6 +47,7 @@ from umpire.engine.handling import decide_command, parse_command
 from umpire.engine.redaction import is_sealed, is_secret
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.events.command_body import body_hash, check_same_body
 from umpire.events.envelope import check_command_id, check_game_id
 from umpire.events.errors import (
     ExpectedVersionAhead,
@@ -204,6 +205,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         if command_id.startswith("umpire:"):
             raise InvalidCommand("command ids starting with 'umpire:' are reserved")
         self._refuse_if_full()
+        # What the command id is bound to: the same id with another body is refused.
+        body = body_hash(command, manual_dice, nonce)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + BUSY_SECONDS
         attempt = 0
@@ -257,7 +260,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                 if cached is not None:
                     reload = True  # judged on the cache only: judge again on the log
                     continue
-                known = await self._known_result(game_id, command_id, credential)
+                known = await self._known_result(game_id, command_id, credential, body)
                 if known is not None:
                     return known
                 raise
@@ -278,7 +281,9 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                     )
                 )
             try:
-                result = await self._append(ruleset, game, events, command_id, credential)
+                result = await self._append(
+                    ruleset, game, events, command_id, credential, body_hash=body
+                )
             except ExpectedVersionAhead:
                 # The log is behind what this process saw: Redis lost acknowledged writes
                 # (a crash under `everysec`, a restore). The log is the truth: fold it again.
@@ -311,19 +316,23 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
             return self._result(game_id, command_id, result)
 
     async def _known_result(
-        self, game_id: str, command_id: str, credential: Credential | None
+        self, game_id: str, command_id: str, credential: Credential | None, body: str = ""
     ) -> CommandResult | None:
         """On the way to refusing a command: a retried command id answers with its first
         result even where the rules would refuse it now (the game may have ended since),
-        unless its credential was revoked. Looked up only on this path: on the happy path
-        the append script answers both."""
+        unless its credential was revoked or it was sent with another body (`body`: its
+        hash; CommandIdReused). Looked up only on this path: on the happy path the append
+        script answers all three."""
         if credential is not None and not await self.store.holds(game_id, credential):
             raise Unauthorized(
                 f"the credential is no longer valid for game {game_id!r} (revoked)",
                 game_id=game_id,
             )
         known = await self.store.command_result(game_id, command_id)
-        return None if known is None else self._result(game_id, command_id, known)
+        if known is None:
+            return None
+        check_same_body(game_id, command_id, known.body_hash, body)
+        return self._result(game_id, command_id, known)
 
     async def _append(
         self,
@@ -334,6 +343,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         credential: Credential | None = None,
         *,
         secret: bytes | None = None,
+        body_hash: str = "",
     ) -> AppendResult:
         codec = codec_for(ruleset)
         game_id = game.meta.game_id
@@ -363,6 +373,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
             credential=credential,
             secret=secret,
             commit_seed=commit_seed,
+            body_hash=body_hash,
         )
         if not result.duplicate:
             await self._advance(ruleset, game, events, result, command_id)

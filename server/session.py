@@ -53,6 +53,7 @@ from umpire.events.wire import (
     client_decoder,
     encoder,
 )
+from umpire.server import frame_refusal
 from umpire.server.admission import (
     CREATE_COST,
     MESSAGE_COST,
@@ -301,7 +302,8 @@ class Session(Commands, Grants, Subscriptions, Views):
         self._reply(
             Error(
                 code=code,
-                message=f"{text} (message types: {_ALLOWED})",
+                message=frame_refusal.explained(data, text)
+                or f"{text} (message types: {_ALLOWED})",
                 details={"error": text},
                 id=request_id,
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -26,6 +27,7 @@ from umpire.engine.schemas import struct_schema
 from umpire.events.command_words import command_from_words
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
+from umpire.events.nonce_key import derive_nonce, load_nonce_key
 from umpire.events.store import Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import CommandTakenBack
@@ -35,6 +37,7 @@ from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.game_records import CLIENT_SEED_MAX
 from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
+from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
 from umpire.server.render import describe, receipt_lines, view_lines
@@ -220,6 +223,22 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _nonce(settings: Settings, game_id: str, command_id: str) -> str:
+    """A command's nonce under the key kept beside this machine's receipts, the one
+    `umpire play` uses too (events/nonce_key.py). Where the folder cannot be written, as
+    where a receipt cannot be kept, the command still goes, with a fresh nonce and a
+    warning: sent again, it would carry another."""
+    folder = Path(settings.data_dir) / RECEIPTS_FOLDER
+    try:
+        key = load_nonce_key(folder)
+    except OSError as exc:
+        print(f"umpire: warning: no nonce key could be kept in {folder}: "
+              f"{exc.strerror or exc}; this command's nonce is drawn fresh",
+              file=sys.stderr)  # fmt: skip
+        return secrets.token_hex(16)
+    return derive_nonce(key, game_id, command_id)
+
+
 async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     role = role_for(settings, args.role, args.operator_token)
     words: list[str] = args.command
@@ -232,9 +251,10 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         if command is None:  # words, read through the command type's schema
             target = command_types((await games.load(args.game))[0]).get(words[0])
             command = command_from_words(words, struct_schema(target) if target else None)
-        # The command's nonce: fresh entropy its server rolls also derive from (every
-        # command of a game that binds client entropy carries one; docs/security.md).
-        nonce = None if dice else secrets.token_hex(16)
+        # The command's nonce: entropy its server rolls also derive from (every command
+        # of a game that binds client entropy carries one; docs/security.md), derived
+        # from this machine's key so that sending a command id again sends the same one.
+        nonce = None if dice else _nonce(settings, args.game, command_id)
         result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
         ruleset, game = await games.load(args.game)
         keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
@@ -264,7 +284,10 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         result = await games.handle(
-            args.game, command_id, {"type": "TakeBack"}, nonce=secrets.token_hex(16)
+            args.game,
+            command_id,
+            {"type": "TakeBack"},
+            nonce=_nonce(settings, args.game, command_id),
         )
         ruleset, game = await games.load(args.game)
         keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])

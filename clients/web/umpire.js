@@ -14,7 +14,7 @@ const RETRY_AFTER_CAP_MS = 30000; // the longest `retry_after` honoured before a
 const BACKOFF_FIRST_MS = 100;
 const BACKOFF_CAP_MS = 2000;
 
-// 16 bytes of the browser's cryptographic randomness, as hex: a client seed or a nonce.
+// 16 bytes of the browser's cryptographic randomness, as hex: a client seed.
 function freshSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -33,9 +33,18 @@ function receiptsText(gameId, anchors) {
   return lines.join("\n") + "\n";
 }
 
-// Anchors in memory: where IndexedDB is missing (or for a page that keeps nothing).
+// The key a client derives its command nonces from (nonceFor), as the Python client's
+// events/nonce_key.py: an HMAC-SHA256 key of 32 random bytes, made by WebCrypto and not
+// extractable (the page can sign with it, never read it).
+function newNonceKey() {
+  return crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign"]);
+}
+
+// Anchors in memory: where IndexedDB is missing (or for a page that keeps nothing). Its
+// nonce key is kept, and lost, with them.
 export class MemoryReceipts {
-  constructor() { this.games = new Map(); }
+  constructor() { this.games = new Map(); this.key = null; }
+  nonceKey() { return (this.key ??= newNonceKey()); }
   async keep(gameId, anchor) {
     if (!this.games.has(gameId)) this.games.set(gameId, []);
     this.games.get(gameId).push(anchor);
@@ -44,21 +53,34 @@ export class MemoryReceipts {
   async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
 }
 
+// The nonce key is kept beside the anchors, in the store "secrets" under "nonce": made
+// once, the same for every later page of this browser profile, so a command id sent again
+// after a reload carries the same nonce.
 export class IndexedDBReceipts {
   constructor(name = "umpire-receipts") {
     this.name = name;
     this.db = null;
+    this.key = null;
     this.writes = Promise.resolve(); // in the order received
   }
   #open() {
     if (!this.db) {
       this.db = new Promise((resolve, reject) => {
-        const request = indexedDB.open(this.name, 1);
+        // Version 2 adds "secrets" (the nonce key) to a database made with "anchors" only.
+        const request = indexedDB.open(this.name, 2);
         request.onupgradeneeded = () => {
-          const store = request.result.createObjectStore("anchors", { autoIncrement: true });
-          store.createIndex("game_id", "game_id");
+          const db = request.result;
+          if (!db.objectStoreNames.contains("anchors")) {
+            const store = db.createObjectStore("anchors", { autoIncrement: true });
+            store.createIndex("game_id", "game_id");
+          }
+          if (!db.objectStoreNames.contains("secrets")) db.createObjectStore("secrets");
         };
-        request.onsuccess = () => resolve(request.result);
+        request.onsuccess = () => {
+          // A later page that upgrades the database is not kept waiting on this one.
+          request.result.onversionchange = () => { request.result.close(); this.db = null; };
+          resolve(request.result);
+        };
         request.onerror = () => reject(request.error);
       });
     }
@@ -86,6 +108,28 @@ export class IndexedDBReceipts {
     });
   }
   async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
+  nonceKey() {
+    this.key ??= (async () => {
+      const db = await this.#open();
+      const held = (mode, made) => new Promise((resolve, reject) => {
+        const tx = db.transaction("secrets", mode);
+        const store = tx.objectStore("secrets");
+        const request = store.get("nonce");
+        let key;
+        request.onsuccess = () => {
+          key = request.result;
+          // Kept only if none is there yet, in the same transaction: two pages making a
+          // key at once both end with the one that was stored first.
+          if (key === undefined && made) { key = made; store.add(made, "nonce"); }
+        };
+        tx.oncomplete = () => resolve(key);
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error);
+      });
+      return (await held("readonly")) ?? (await held("readwrite", await newNonceKey()));
+    })();
+    return this.key;
+  }
 }
 
 function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
@@ -113,17 +157,17 @@ export class UmpireClient {
     this.nextId = 1;
     this.closed = false;
     this.onStatus = () => {};
-    // Each command's nonce, by game and command id (nonceFor): fresh randomness drawn once,
-    // so a command sent again under its id carries the same nonce.
-    this.nonces = new Map();
   }
 
-  // The nonce this client sends with a command: 16 fresh random bytes as 32 hex digits,
-  // the same for every sending of one command id (docs/security.md).
-  nonceFor(gameId, commandId) {
-    const key = `${gameId}:${commandId}`;
-    if (!this.nonces.has(key)) this.nonces.set(key, freshSeed());
-    return this.nonces.get(key);
+  // The nonce this client sends with a command: the first 32 hex digits of
+  // HMAC-SHA256(the nonce key kept with the receipts, "<game id>:<command id>"), as the
+  // Python client's. The same for every sending of one command id, from this page or any
+  // later one of this browser profile; nobody without the key knows it before it is sent
+  // (docs/security.md).
+  async nonceFor(gameId, commandId) {
+    const key = await (this.receipts.nonceKey ? this.receipts : (this.ownKeys ??= new MemoryReceipts())).nonceKey();
+    const signed = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${gameId}:${commandId}`));
+    return Array.from(new Uint8Array(signed).slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
   connect() {
@@ -360,7 +404,7 @@ export class UmpireClient {
 
   // Without dice, the command carries its nonce (nonceFor): the entropy its server rolls
   // also derive from, so nobody holding the store knows them before it is sent.
-  send(gameId, command, { dice, commandId, expectedSeq } = {}) {
+  async send(gameId, command, { dice, commandId, expectedSeq } = {}) {
     const message = {
       type: "command",
       game_id: gameId,
@@ -368,7 +412,7 @@ export class UmpireClient {
       command,
     };
     if (dice) message.dice = dice;
-    else message.nonce = this.nonceFor(gameId, message.command_id);
+    else message.nonce = await this.nonceFor(gameId, message.command_id);
     if (expectedSeq !== undefined) message.expected_seq = expectedSeq;
     return this.request(message).then((accepted) => this.#keepAccepted(accepted));
   }

@@ -110,6 +110,7 @@ def test_a_receipts_folder_that_cannot_be_written_warns_and_the_command_stands(
     game = cli.new("counter", {"target": 40})  # must succeed
     sent = cli("send", game, json.dumps({"type": "Push"}))
     assert sent.code == 0 and "the receipt was not kept" in sent.err, sent
+    assert "no nonce key could be kept" in sent.err, sent  # and the command still went
 
 
 def test_a_view_the_log_does_not_make_fails_the_audit_against_its_receipt(cli: Cli) -> None:

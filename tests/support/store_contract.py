@@ -21,7 +21,12 @@ from redis.crc import key_slot
 from umpire.events.backoff import Backoff
 from umpire.events.credential_store import CredentialStore
 from umpire.events.envelope import GENESIS_HASH
-from umpire.events.errors import ExpectedVersionAhead, GameExists, VersionConflict
+from umpire.events.errors import (
+    CommandIdReused,
+    ExpectedVersionAhead,
+    GameExists,
+    VersionConflict,
+)
 from umpire.events.notifications import GameChannels, Notifications, RevocationHearing
 from umpire.events.store import Credential, EventStore, PendingEvent, Store
 
@@ -169,6 +174,38 @@ class StoreContract:
         await create(store, "gv2", 3)
         assert await store.versions(["gv2", "gv-none", "gv1"]) == [3, None, 1]
         assert await store.versions([]) == []
+
+    async def test_a_command_id_is_bound_to_its_body(self, store: Any) -> None:
+        """Issue 42: the same id with the same body hash is a duplicate; with another, it
+        is refused and nothing is written; an entry without a hash (written before bodies
+        were hashed, or by a system batch) still answers as a duplicate."""
+        await create(store, "gb")
+        first = await store.append(
+            "gb", pending(2), expected_version=1, command_id="c1", recorded_at=NOW,
+            body_hash="aa" * 16,
+        )  # fmt: skip
+        again = await store.append(
+            "gb", pending(2), expected_version=3, command_id="c1", recorded_at=NOW,
+            body_hash="aa" * 16,
+        )  # fmt: skip
+        assert (again.first_seq, again.last_seq, again.duplicate) == (2, 3, True)
+        with pytest.raises(CommandIdReused) as info:
+            await store.append(
+                "gb", pending(1), expected_version=3, command_id="c1", recorded_at=NOW,
+                body_hash="bb" * 16,
+            )  # fmt: skip
+        assert info.value.code == "command_id_reused"
+        found = await store.command_result("gb", "c1")
+        assert found is not None and found.body_hash == "aa" * 16 and first.last_seq == 3
+        unhashed = await store.append(
+            "gb", pending(1), expected_version=3, command_id="old", recorded_at=NOW
+        )
+        again = await store.append(
+            "gb", pending(1), expected_version=4, command_id="old", recorded_at=NOW,
+            body_hash="cc" * 16,
+        )  # fmt: skip
+        assert again.duplicate and again.first_seq == unhashed.first_seq == 4
+        assert await store.version("gb") == 4
 
     async def test_command_result_is_the_first_result(self, store: Any) -> None:
         await create(store, "gr")

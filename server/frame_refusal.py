@@ -1,0 +1,72 @@
+"""What a refused client message was wrong in, in words that say what is allowed.
+
+msgspec's decode of a client message (events/wire.py) stops at the first mismatch and
+says it in its own terms: `Object contains unknown field `die``, `Expected `str` matching
+regex '^[0-9a-f]{32,64}$' - at `$.nonce``. A client's author needs what the message
+takes instead: the fields of that message type, or what the field allows (its schema's
+`description` where it has one, else what its schema says). The raw text stays in the
+refusal's `details.error`.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from functools import cache
+from typing import Any
+
+import msgspec
+from msgspec import Struct
+
+from umpire.engine.schemas import struct_schema
+from umpire.engine.validation import describe
+from umpire.events.wire import ClientMessage
+
+_UNKNOWN = re.compile(r"^Object contains unknown field `(?P<name>[^`]*)`$")
+_MISSING = re.compile(r"^Object missing required field `(?P<name>[^`]*)`$")
+_AT_FIELD = re.compile(r" - at `\$\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)`$")
+
+
+@cache
+def message_types() -> dict[str, type[Struct]]:
+    """Every client message type, by its `type` tag."""
+    return {str(t.__struct_config__.tag): t for t in typing.get_args(ClientMessage)}
+
+
+@cache
+def fields_of(tag: str) -> tuple[str, ...]:
+    """The fields a client message takes (`type` aside), in order."""
+    return tuple(f.encode_name for f in msgspec.structs.fields(message_types()[tag]))
+
+
+def takes(tag: str) -> str:
+    """`it takes a, b, c`, or `it takes no fields` (no list cut off after `takes`)."""
+    fields = fields_of(tag)
+    return f"it takes {', '.join(fields)}" if fields else "it takes no fields"
+
+
+def explained(data: Any, failure: str) -> str | None:
+    """The refusal of a message whose `type` is known, in words; None when `data` names
+    no known type (the caller lists the message types)."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in message_types():
+        return None
+    unknown = _UNKNOWN.match(failure)
+    if unknown is not None:
+        return f"{kind} has no field {unknown.group('name')[:80]!r}; {takes(kind)}"
+    missing = _MISSING.match(failure)
+    if missing is not None:
+        return f"{kind} needs field {missing.group('name')!r}; {takes(kind)}"
+    at = _AT_FIELD.search(failure)
+    if at is None:
+        return None
+    name = at.group("name")
+    node = struct_schema(message_types()[kind])["properties"].get(name)
+    if not isinstance(node, dict):
+        return None
+    options = [o for o in node.get("anyOf", [node]) if o.get("type") != "null"]
+    said = next((o["description"] for o in options if "description" in o), None)
+    if said is not None:
+        return f"{kind} field {name!r} is not valid: it must be {said}"
+    allowed = describe(node)
+    return f"{failure}; allowed: {allowed}" if allowed else None
