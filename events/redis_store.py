@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -191,6 +191,9 @@ class RedisEventStore:
         self.credentials = RedisCredentials(client, prefix)
         self.notifications = RedisNotifications(client, prefix, cluster=self.cluster)
         self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends
+        # Awaited with (game, last seq, last hash) after each new append and before it is
+        # acknowledged: the server's head checkpoints (server/head_checkpoints.py).
+        self.on_ack: Callable[[str, int, str], Awaitable[object]] | None = None
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
@@ -385,6 +388,8 @@ class RedisEventStore:
                     first_seq=result.first_seq,
                     last_seq=result.last_seq,
                 )
+            if self.on_ack is not None:
+                await self.on_ack(game_id, result.last_seq, result.last_hash)
             return result
         if status == "dup":
             return _parse_result(value, duplicate=True)
@@ -452,6 +457,36 @@ class RedisEventStore:
             if len(entries) < READ_PAGE:
                 return out
             start = out[-1].seq + 1
+
+    async def entries(self, game_id: str) -> list[tuple[int, Envelope | UmpireError]]:
+        """Every stored event of a game as (the seq its entry ID files it under, the
+        envelope or why it does not decode), for `umpire store check`: unlike `read`, one
+        damaged entry does not hide the ones after it."""
+        keys = self.keys(game_id)
+        out: list[tuple[int, Envelope | UmpireError]] = []
+        start = "-"
+        while True:
+            try:
+                entries = await self._redis.xrange(keys.stream, start, "+", count=READ_PAGE)
+            except UNREACHABLE as exc:
+                raise unavailable(exc, game_id) from exc
+            for entry_id, fields in entries:
+                seq = int(entry_id.split(b"-")[0])
+                try:
+                    out.append((seq, self._decode_entry(entry_id, fields)))
+                except (CorruptEvent, ChainBroken) as exc:
+                    out.append((seq, exc))
+            if len(entries) < READ_PAGE:
+                return out
+            start = "(" + entries[-1][0].decode()
+
+    async def command_results(self, game_id: str) -> dict[str, str]:
+        """Every dedupe entry of a game as stored: command id -> `first:last:hash`."""
+        try:
+            raw = await self._redis.hgetall(self.keys(game_id).commands)
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
+        return {k.decode(errors="replace"): v.decode(errors="replace") for k, v in raw.items()}
 
     def _decode_entry(self, entry_id: bytes, fields: dict[bytes, bytes]) -> Envelope:
         where = entry_id.decode()

@@ -16,6 +16,7 @@ from umpire.events.errors import ChainBroken
 from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
+from umpire.server.data_dir import resolve_data_dir
 from umpire.server.game_log import (
     ExportInvalid,
     LoadedLog,
@@ -24,8 +25,10 @@ from umpire.server.game_log import (
     load_log,
     ruleset_from_module,
 )
+from umpire.server.head_checkpoints import read_heads
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, read_file
+from umpire.server.store_check import acknowledged_losses
 
 AUDIT_FAILED = 1
 
@@ -97,6 +100,14 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"FAILED: game {shown(args.game)}: first divergence at seq {exc.seq} "
                       f"(hash_chain)\n  {shown(exc.message)}")  # fmt: skip
         return AUDIT_FAILED
+    # What this machine acknowledged and the store no longer holds (a repair's cut, a
+    # restore from an older backup): a shorter, consistent log does not pass for whole.
+    lost = []
+    if args.game is not None and not settings.redis_url:
+        heads = read_heads(resolve_data_dir(settings.data_dir))
+        lost = acknowledged_losses(args.game, log.envelopes, heads)
+    for line in lost:
+        console.print(f"FAILED: {shown(line)}")
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
         report = audit(
             log.envelopes, ruleset=ruleset, snapshots=log.snapshots, progress=advance,
@@ -155,6 +166,12 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"FAILED: {shown(log.source)}: first divergence at seq {report.events} "
                       "(export_totals)\n  the header says the game is complete, but the log "
                       "does not end with GameEnded and its final reveal: it was cut")  # fmt: skip
+        return AUDIT_FAILED
+    if lost and report.ok:
+        console.print(
+            f"FAILED: {shown(log.source)}: its {report.events} events hold together, but "
+            "acknowledged events are lost (named above)"
+        )
         return AUDIT_FAILED
     return print_report(report, log.source, anchored)
 
