@@ -402,14 +402,14 @@ def repair(
         )
     what = "cut its torn tail" if torn else "salvaged: dropped only the damaged records"
     for line in _damage_lines(bad):
-        print(f"dropped: {line}")
+        print(f"{'cut' if torn else 'dropped'}: {line}")
     losses = _record_losses(
         settings, lock, f"{what} by umpire store repair, {_timestamp()}", dropped
     )
     for loss in losses:
         print(f"lost: {loss.describe()}")
     print(
-        f"umpire: repaired ({what}): {len(losses)} run(s) of acknowledged events lost, each "
+        f"umpire: repaired: {what}; {len(losses)} run(s) of acknowledged events lost, each "
         f"named above and recorded for `umpire store check` and `umpire audit`; the "
         f"original files are kept in {kept}"
     )
