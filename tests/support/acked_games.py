@@ -18,9 +18,7 @@ _EXEC = b"*1\r\n$4\r\nEXEC\r\n"
 _EVENT = re.compile(rb"\{([^{}]+)\}:events\r\n\$\d+\r\n(\d+)-0\r\n")
 
 
-async def play(
-    url: str, games: int, commands: int, tag: str, acked: Acked
-) -> dict[str, str]:
+async def play(url: str, games: int, commands: int, tag: str, acked: Acked) -> dict[str, str]:
     """Create `games` counter games and send each `commands` commands, over one
     websocket; every acknowledged (game, seq) is added to `acked`. Each game's player
     credential."""
@@ -66,6 +64,15 @@ def named_lost(output: str) -> Acked:
     for gid, first, last in _LOST.findall(output):
         lost.update((gid, seq) for seq in range(int(first), int(last or first) + 1))
     return lost
+
+
+def named(output: str) -> Acked:
+    """Every (game, seq) any line of an output names ("game X seq 4", "game X seqs 4 to
+    9", "game X lost seqs 4 to 9")."""
+    out: Acked = set()
+    for gid, first, last in re.findall(r"game (\S+) (?:lost )?seqs? (\d+)(?: to (\d+))?", output):
+        out.update((gid, seq) for seq in range(int(first), int(last or first) + 1))
+    return out
 
 
 def events_in_steps_touching(aof: bytes, start: int, end: int) -> Acked:
