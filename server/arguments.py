@@ -174,9 +174,7 @@ def _add_log_commands(sub: Any) -> None:
         "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/1)"
     )
     p.add_argument("game")
-    p = sub.add_parser(
-        "store", help="check, repair, back up or restore the embedded store"
-    )
+    p = sub.add_parser("store", help="check, repair, back up or restore the embedded store")
     add_store_arguments(p)
 
 

@@ -28,6 +28,7 @@ from tests.support.acked_games import (
     stored,
 )
 from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
+from umpire.server.head_checkpoints import read_heads
 from umpire.testing.support.peer import Peer
 
 GAMES = 10
@@ -167,3 +168,27 @@ def test_a_restored_backup_names_exactly_the_acks_after_it(played: Played, tmp_p
     assert code == 1 and f"game {touched} lost seqs" in out, out + err
     code, out, err = run_cli(data_dir, "audit", games[5], **OPERATOR)
     assert code == 0, out + err
+
+
+def test_two_workers_record_every_acknowledged_head(tmp_path: Path) -> None:
+    """Both workers of `umpire serve --workers 2` append to the one checkpoint file (one
+    write per batch, O_APPEND, a CRC per line): every game's acknowledged head is there."""
+    data_dir = tmp_path / "data"
+    acked: Acked = set()
+    serve, port = start_serve(data_dir, UMPIRE_WORKERS="2")
+    url = f"ws://127.0.0.1:{port}/ws"
+    served: set[str] = set()
+
+    async def players() -> None:
+        while len(served) < 2:  # the kernel spreads connections; until both have some
+            await asyncio.gather(*(play(url, 2, 5, f"p{n}", acked, served) for n in range(4)))
+
+    try:
+        asyncio.run(players())
+    finally:
+        stop(serve)
+    assert served == {"0", "1"}, served
+    heads = read_heads(data_dir)
+    assert heads.damaged_lines == 0
+    top = {gid: max(s for g, s in acked if g == gid) for gid in _games(acked)}
+    assert {gid: seq for gid, (seq, _) in heads.heads.items()} == top

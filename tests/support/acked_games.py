@@ -18,11 +18,15 @@ _EXEC = b"*1\r\n$4\r\nEXEC\r\n"
 _EVENT = re.compile(rb"\{([^{}]+)\}:events\r\n\$\d+\r\n(\d+)-0\r\n")
 
 
-async def play(url: str, games: int, commands: int, tag: str, acked: Acked) -> dict[str, str]:
+async def play(
+    url: str, games: int, commands: int, tag: str, acked: Acked, served: set[str] | None = None
+) -> dict[str, str]:
     """Create `games` counter games and send each `commands` commands, over one
-    websocket; every acknowledged (game, seq) is added to `acked`. Each game's player
-    credential."""
+    websocket; every acknowledged (game, seq) is added to `acked` (and the worker that
+    served the connection, if named, to `served`). Each game's player credential."""
     peer = await Peer.open(url)
+    if served is not None and peer.ws.response is not None:
+        served.add(peer.ws.response.headers.get("X-Umpire-Worker", ""))
     made = {}
     try:
         for _ in range(games):
