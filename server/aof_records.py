@@ -25,6 +25,7 @@ from umpire.events.errors import UmpireError
 MAX_ARGS = 1 << 20
 MAX_BULK = 512 << 20
 _NAME = re.compile(rb"[A-Z]{2,20}")
+_TAG = re.compile(rb"\{[^{}]+\}")
 _GAME = re.compile(rb"\{([^{}]+)\}:(events|meta|commands)$")
 # What damaged bytes may still say of the event they held: `{game}:events`, its id `N-0`.
 _HINT = re.compile(rb"\{([A-Za-z0-9_.:-]{1,128})\}:events\r\n\$\d+\r\n(\d{1,18})-0\r\n")
@@ -174,6 +175,15 @@ def _validate(data: bytes, record: Record) -> None:
         )
         if not record.commands:
             return
+    if record.commands[0].name == b"MULTI" and not record.damaged:
+        # One step is one game's append: every key in it carries that game's {tag}.
+        keyed = [c for c in record.commands if c.name not in (b"MULTI", b"EXEC", b"SELECT")]
+        tags = {_TAG.search(c.args[1])[0] if len(c.args) > 1 and _TAG.search(c.args[1]) else b""
+                for c in keyed}  # fmt: skip
+        if b"" in tags or len(tags) > 1:
+            record.why = "a key in the step is not its game's"
+        elif any(c.name == b"XADD" and not _GAME.search(c.args[1]) for c in keyed):
+            record.why = "an event added under another key than its game's events"
     last_hash: dict[str, str] = {}
     seqs: dict[str, list[int]] = {}
     for command in record.commands:
