@@ -285,7 +285,7 @@ def with_checkpoints(store: RedisEventStore, data_dir: Path) -> HeadCheckpoints:
     """Record each head `store` acknowledges in `data_dir`'s head checkpoints (the embedded
     store's: server/head_checkpoints.py) before the append returns."""
     checkpoints = HeadCheckpoints(data_dir)
-    store.on_ack = checkpoints.note
+    store.record_heads_in(checkpoints)
     return checkpoints
 
 
