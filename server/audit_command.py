@@ -8,11 +8,13 @@ checks may be pending until the seed is revealed), 1 a check failed, 2 bad input
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from umpire.engine.audit import AuditReport, audit
 from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
-from umpire.events.errors import ChainBroken
+from umpire.events.envelope import Envelope
+from umpire.events.errors import ChainBroken, GameNotFound
 from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
@@ -95,6 +97,14 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     ruleset = ruleset_from_module(args.ruleset_module) if args.ruleset_module else None
     try:
         log = await load_log(settings, args.game, args.file)
+    except GameNotFound:
+        # A game the store lost whole (a restore from before it): its checkpoint names it.
+        lost = _acknowledged(settings, args, ())
+        for line in lost:
+            console.print(f"FAILED: {shown(line)}")
+        if not lost:
+            raise
+        return AUDIT_FAILED
     except ChainBroken as exc:
         # The store found an entry holding another seq than its id: events were moved.
         console.print(f"FAILED: game {shown(args.game)}: first divergence at seq {exc.seq} "
@@ -102,10 +112,7 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         return AUDIT_FAILED
     # What this machine acknowledged and the store no longer holds (a repair's cut, a
     # restore from an older backup): a shorter, consistent log does not pass for whole.
-    lost = []
-    if args.game is not None and not settings.redis_url:
-        heads = read_heads(resolve_data_dir(settings.data_dir))
-        lost = acknowledged_losses(args.game, log.envelopes, heads)
+    lost = _acknowledged(settings, args, log.envelopes)
     for line in lost:
         console.print(f"FAILED: {shown(line)}")
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
@@ -174,6 +181,16 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         )
         return AUDIT_FAILED
     return print_report(report, log.source, anchored)
+
+
+def _acknowledged(
+    settings: Settings, args: argparse.Namespace, envelopes: Sequence[Envelope]
+) -> list[str]:
+    """What the embedded store's head checkpoints say this game lost (lines naming it)."""
+    if args.game is None or settings.redis_url:
+        return []
+    heads = read_heads(resolve_data_dir(settings.data_dir))
+    return acknowledged_losses(args.game, envelopes, heads)
 
 
 def _anchors(args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:

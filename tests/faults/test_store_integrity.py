@@ -168,6 +168,21 @@ def test_a_restored_backup_names_exactly_the_acks_after_it(played: Played, tmp_p
     assert code == 1 and f"game {touched} lost seqs" in out, out + err
     code, out, err = run_cli(data_dir, "audit", games[5], **OPERATOR)
     assert code == 0, out + err
+    (new,) = _games(after) - _games(before)  # made after the backup: lost whole
+    code, out, err = run_cli(data_dir, "audit", new, **OPERATOR)
+    assert code == 1 and f"game {new} lost seqs 1 to" in out, out + err
+
+
+def test_a_restore_from_what_is_not_a_backup_is_refused_and_changes_nothing(
+    played: Played, tmp_path: Path
+) -> None:
+    data_dir, _ = _copy(played, tmp_path)
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    code, out, err = run_cli(data_dir, "store", "restore", str(tmp_path), COLUMNS="400")
+    assert code == 2 and "error (backup_invalid)" in err, out + err
+    assert "is not a backup made by umpire store backup" in err, err
+    assert aof.read_bytes() == whole and not list((data_dir / "redis").glob("aof-before-*"))
 
 
 def test_two_workers_record_every_acknowledged_head(tmp_path: Path) -> None:
