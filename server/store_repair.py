@@ -469,11 +469,14 @@ def backup(settings: Settings, target: Path) -> int:
     for _attempt in range(10):
         listed = manifest.read_bytes()
         copies: dict[str, bytes] = {}
-        for name, kind in _manifest_files(manifest):
-            data = (store_dir / AOF_DIR / name).read_bytes()
-            if kind == "i":
-                data = data[: _complete_prefix(data)]
-            copies[name] = data
+        try:
+            for name, kind in _manifest_files(manifest):
+                data = (store_dir / AOF_DIR / name).read_bytes()
+                if kind == "i":
+                    data = data[: _complete_prefix(data)]
+                copies[name] = data
+        except FileNotFoundError:
+            continue  # a rewrite removed a file meanwhile: its new manifest is read again
         if manifest.read_bytes() == listed:
             break
     else:
