@@ -290,6 +290,15 @@ def cmd_store(settings: Settings, args: argparse.Namespace) -> int:
             return restore(settings, store_dir, lock, args.path)
         manifest = _manifest(store_dir)
         if manifest is None:
+            # No file at all: whatever the checkpoints hold was acknowledged and is gone.
+            heads = read_heads(settings.data_dir)
+            for game_id, (seq, _) in sorted(heads.heads.items()):
+                if seq:
+                    seqs = "seq 1" if seq == 1 else f"seqs 1 to {seq}"
+                    print(f"lost: game {game_id} lost {seqs}: acknowledged (the head "
+                          "checkpoint), and the store has no append-only file")  # fmt: skip
+            if any(seq for seq, _ in heads.heads.values()):
+                return 1
             print("umpire: the store has no append-only file yet: nothing to check")
             return 0
         if args.store_cmd == "check":
