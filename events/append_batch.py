@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import NoScriptError
@@ -73,6 +74,9 @@ class AppendBatcher:
         self._watchdog: asyncio.TimerHandle | None = None
         self.batches = 0  # writes sent (a figure for the benchmark)
         self.calls = 0
+        # Called with each batch's (keys, reply) pairs before any appender is answered:
+        # the store's head checkpoints, one write a batch (events/redis_store.py).
+        self.on_replies: Callable[[list[tuple[tuple[str, ...], Any]]], None] | None = None
 
     async def run(self, keys: tuple[str, ...], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
@@ -106,6 +110,10 @@ class AppendBatcher:
                     if not future.done():
                         future.set_exception(exc)
                 return
+            if self.on_replies is not None:
+                self.on_replies(
+                    [(keys, reply) for (keys, _, _), reply in zip(batch, replies, strict=True)]
+                )
             again: list[Waiting] = []
             for (keys, argv, future), reply in zip(batch, replies, strict=True):
                 if isinstance(reply, NoScriptError):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from msgspec import Struct
+
 from umpire.events.envelope import (
     ENVELOPE_VERSION,
     GENESIS_HASH,
@@ -111,3 +113,82 @@ def _payload_mismatch(env: Envelope) -> ChainBroken:
         seq=env.seq,
         reason="payload_mismatch",
     )
+
+
+class Damage(Struct, frozen=True):
+    """Stored events `first`..`last` of a game that are damaged or missing: `reason` is a
+    code (missing, undecodable, foreign_event, broken_link, hash_mismatch,
+    payload_mismatch), `message` says it in words."""
+
+    first: int
+    last: int
+    reason: str
+    message: str
+
+    def describe(self, game_id: str) -> str:
+        seqs = (
+            f"seq {self.first}"
+            if self.first == self.last
+            else (f"seqs {self.first} to {self.last}")
+        )
+        return f"game {game_id} {seqs}: {self.message}"
+
+
+def chain_damages(
+    entries: Iterable[tuple[int, Envelope | Exception]],
+    *,
+    game_id: str,
+    epochs: Epochs | None = None,
+) -> list[Damage]:
+    """Every damage of a stored chain, not only the first (verify_chain stops there).
+
+    `entries` are (seq the store filed it under, the envelope or why it did not decode),
+    in seq order. A missing run of seqs is one Damage; an event that does not decode, does
+    not match its hash or its payload's digest or commitment (opened with `epochs`' keys
+    where they are given), or does not link to the one before, is named by its seq. After
+    a damaged event the next link is not held against it (its own hash field may be what
+    changed), so one changed event is named once.
+    """
+    found: list[Damage] = []
+    expected = 1
+    prev: str | None = GENESIS_HASH
+    for seq, item in entries:
+        if seq > expected:
+            found.append(Damage(expected, seq - 1, "missing", "missing from the store"))
+            prev = None
+        expected = seq + 1
+        if isinstance(item, Exception):
+            found.append(Damage(seq, seq, "undecodable", f"does not decode ({item})"))
+            prev = None
+            continue
+        env = item
+        problem: tuple[str, str] | None = None
+        if env.game_id != game_id or env.seq != seq:
+            problem = ("foreign_event", f"holds event {env.seq} of game {env.game_id!r}")
+        elif expected_hash(env) != env.hash:
+            problem = ("hash_mismatch", "does not match its hash: its content was changed")
+        elif prev is not None and env.prev_hash != prev:
+            problem = ("broken_link", "does not link to the event before it")
+        else:
+            key = epochs.key_of(env) if (env.committed and epochs is not None) else None
+            if digest_matches(env, key) is False:
+                what = "commitment" if env.committed else "digest"
+                problem = ("payload_mismatch", f"its payload does not match its {what}")
+        if problem is not None:
+            found.append(Damage(seq, seq, *problem))
+            prev = None
+            continue
+        prev = env.hash
+    return found
+
+
+def merged(damages: Iterable[Damage]) -> list[Damage]:
+    """Neighbouring damages of one reason as one range."""
+    out: list[Damage] = []
+    for damage in damages:
+        last = out[-1] if out else None
+        if last is not None and last.reason == damage.reason and last.last + 1 == damage.first:
+            out[-1] = Damage(last.first, damage.last, last.reason, last.message)
+        else:
+            out.append(damage)
+    return out

@@ -77,6 +77,18 @@ class Epochs:
             return None
         return self.sealing_key or self.seed_of(env.seq)
 
+    def with_held_keys(self, current_seed: bytes, sealing_key: bytes | None) -> Epochs:
+        """These epochs with the keys the store holds (for `umpire store check`, which runs
+        as the store's owner): the current epoch's seed and the sealing key, so every
+        commitment, revealed or not, can be opened and checked."""
+        reveals = [*zip(self._seqs, self._seeds, strict=True), (2**63, current_seed)]
+        return Epochs(
+            reveals,
+            final=True,
+            sealing_key=sealing_key or self.sealing_key,
+            sealed_dice=self.sealed_dice,
+        )
+
     def epoch_of(self, seq: int) -> int:
         """The epoch event `seq` belongs to (a SeedRevealed to the one it publishes)."""
         return bisect.bisect_left(self._seqs, seq)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import Any, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -126,6 +126,18 @@ TAIL_BLOCK_MS = 1000
 MAX_KEPT_KEYS = 10_000  # games whose key names an append keeps (they never change)
 
 
+class HeadRecorder(Protocol):
+    """Where a store records the heads it acknowledges (server/head_checkpoints.py)."""
+
+    def record(self, heads: dict[str, tuple[int, str]]) -> None:
+        """Write these heads (game -> (seq, hash)) now, in one write."""
+        ...
+
+    def note(self, game_id: str, seq: int, hash_: str) -> Awaitable[object]:
+        """Add one head to this loop turn's write; awaitable until it is written."""
+        ...
+
+
 class WaitingConnectionPool(aioredis.ConnectionPool):
     """A pool that, with all `max_connections` in use, waits (at most `wait_timeout` s) for
     one to come back instead of failing at once.
@@ -198,6 +210,7 @@ class RedisEventStore:
         self.credentials = RedisCredentials(client, prefix)
         self.notifications = RedisNotifications(client, prefix, cluster=self.cluster)
         self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends
+        self._heads: HeadRecorder | None = None  # record_heads_in
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
@@ -276,6 +289,29 @@ class RedisEventStore:
             self._keys.clear()
         self._keys[game_id] = keys
         return keys
+
+    def record_heads_in(self, recorder: HeadRecorder) -> None:
+        """Record every new head in `recorder` before its append is acknowledged (the
+        server's head checkpoints, server/head_checkpoints.py): on one node once per
+        batch, as the batch's replies arrive and before any appender is answered; on a
+        cluster per append."""
+        self._heads = recorder
+        if self._batcher is not None:
+            self._batcher.on_replies = self._record_batch
+
+    def _record_batch(self, replies: list[tuple[tuple[str, ...], Any]]) -> None:
+        heads: dict[str, tuple[int, str]] = {}
+        for keys, reply in replies:
+            if isinstance(reply, Exception) or reply[0] not in (b"ok", "ok"):
+                continue
+            stream = keys[0]
+            game_id = stream[stream.index("{") + 1 : stream.rindex("}")]
+            result = _parse_result(reply[1], duplicate=False)
+            held = heads.get(game_id)
+            if held is None or result.last_seq > held[0]:
+                heads[game_id] = (result.last_seq, result.last_hash)
+        if heads and self._heads is not None:
+            self._heads.record(heads)
 
     @staticmethod
     def _append_keys(keys: GameKeys) -> tuple[str, ...]:
@@ -394,6 +430,8 @@ class RedisEventStore:
                     first_seq=result.first_seq,
                     last_seq=result.last_seq,
                 )
+            if self._heads is not None and self._batcher is None:
+                await self._heads.note(game_id, result.last_seq, result.last_hash)
             return result
         if status == "dup":
             first = _parse_result(value, duplicate=True)
@@ -463,6 +501,36 @@ class RedisEventStore:
             if len(entries) < READ_PAGE:
                 return out
             start = out[-1].seq + 1
+
+    async def entries(self, game_id: str) -> list[tuple[int, Envelope | UmpireError]]:
+        """Every stored event of a game as (the seq its entry ID files it under, the
+        envelope or why it does not decode), for `umpire store check`: unlike `read`, one
+        damaged entry does not hide the ones after it."""
+        keys = self.keys(game_id)
+        out: list[tuple[int, Envelope | UmpireError]] = []
+        start = "-"
+        while True:
+            try:
+                entries = await self._redis.xrange(keys.stream, start, "+", count=READ_PAGE)
+            except UNREACHABLE as exc:
+                raise unavailable(exc, game_id) from exc
+            for entry_id, fields in entries:
+                seq = int(entry_id.split(b"-")[0])
+                try:
+                    out.append((seq, self._decode_entry(entry_id, fields)))
+                except (CorruptEvent, ChainBroken) as exc:
+                    out.append((seq, exc))
+            if len(entries) < READ_PAGE:
+                return out
+            start = "(" + entries[-1][0].decode()
+
+    async def command_results(self, game_id: str) -> dict[str, str]:
+        """Every dedupe entry of a game as stored: command id -> `first:last:hash`."""
+        try:
+            raw = await self._redis.hgetall(self.keys(game_id).commands)
+        except UNREACHABLE as exc:
+            raise unavailable(exc, game_id) from exc
+        return {k.decode(errors="replace"): v.decode(errors="replace") for k, v in raw.items()}
 
     def _decode_entry(self, entry_id: bytes, fields: dict[bytes, bytes]) -> Envelope:
         where = entry_id.decode()

@@ -20,6 +20,7 @@ from msgspec import Struct
 
 from umpire.events.credential_store import CredentialStore
 from umpire.events.envelope import ENVELOPE_VERSION, Envelope
+from umpire.events.errors import UmpireError
 from umpire.events.notifications import Notifications
 
 
@@ -180,4 +181,22 @@ class Store(EventStore, Protocol):
     @property
     def notifications(self) -> Notifications:
         """Appends and revocations as they happen."""
+        ...
+
+
+class InspectableStore(EventStore, Protocol):
+    """A store whose owner can look at every stored entry as it is (`umpire store check`,
+    server/store_check.py): damaged ones included, and the dedupe entries."""
+
+    async def entries(self, game_id: str) -> list[tuple[int, Envelope | UmpireError]]:
+        """Every stored event as (the seq it is filed under, the envelope or why it does
+        not decode), in seq order."""
+        ...
+
+    async def last_hash(self, game_id: str) -> str:
+        """The head hash the store's own bookkeeping holds for the game."""
+        ...
+
+    async def command_results(self, game_id: str) -> dict[str, str]:
+        """Every dedupe entry: command id -> `first:last:hash` as stored."""
         ...

@@ -40,6 +40,7 @@ from umpire.server.store_access import (
     publish,
     redacted,
     store_url,
+    with_checkpoints,
 )
 from umpire.server.supervisor import Supervisor
 
@@ -107,6 +108,8 @@ async def running_gateway(
     directory) writes are refused with store_full while its disk is under the
     `store_min_free_mb` watermark (server/disk_watch.py)."""
     store = make_store(url, settings)
+    # The embedded store's acknowledged heads, kept outside its files (head_checkpoints).
+    checkpoints = with_checkpoints(store, disk) if disk is not None else None
     rules = RulesPool(
         decide_for, processes=settings.rules_processes, modules=settings.extra_rulesets
     )
@@ -163,6 +166,8 @@ async def running_gateway(
         if watch is not None:
             await watch.stop()
         await store.close()
+        if checkpoints is not None:
+            checkpoints.close()
         rules.close()
 
 

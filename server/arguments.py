@@ -210,20 +210,39 @@ def _add_log_commands(sub: Any) -> None:
         "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/1)"
     )
     p.add_argument("game")
-    p = sub.add_parser(
-        "store", help="check or repair the embedded store's append-only file (no serve running)"
-    )
+    p = sub.add_parser("store", help="check, repair, back up or restore the embedded store")
     add_store_arguments(p)
 
 
 def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     """`umpire store check|repair` (server/store_repair.py)."""
     sub = parser.add_subparsers(dest="store_cmd", required=True)
-    sub.add_parser("check", help="say whether the store's append-only file is whole")
     sub.add_parser(
-        "repair",
-        help="cut the append-only file back to its last complete command (a copy kept)",
+        "check",
+        help="check the append-only file and every game's chain; name each damaged game "
+        "and seq and each acknowledged seq lost (no serve running)",
     )
+    p = sub.add_parser(
+        "repair",
+        help="cut a torn tail (a copy kept); refuse other damage, naming what a cut "
+        "would lose (no serve running)",
+    )
+    p.add_argument(
+        "--salvage",
+        action="store_true",
+        help="drop only the damaged records, keep every complete one after them, and name "
+        "each loss",
+    )
+    p = sub.add_parser(
+        "backup", help="copy the store consistently to PATH (a new directory), serving or not"
+    )
+    p.add_argument("path", type=Path, help="the backup's directory (must not exist)")
+    p = sub.add_parser(
+        "restore",
+        help="replace the store with a backup (no serve running); name every acknowledged "
+        "seq the backup lacks",
+    )
+    p.add_argument("path", type=Path, help="a directory made by umpire store backup")
 
 
 def add_audit_arguments(parser: argparse.ArgumentParser) -> None:

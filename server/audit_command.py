@@ -8,14 +8,17 @@ checks may be pending until the seed is revealed), 1 a check failed, 2 bad input
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from umpire.engine.audit import AuditReport, audit
 from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
-from umpire.events.errors import ChainBroken
+from umpire.events.envelope import Envelope
+from umpire.events.errors import ChainBroken, GameNotFound
 from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
+from umpire.server.data_dir import resolve_data_dir
 from umpire.server.game_log import (
     ExportInvalid,
     LoadedLog,
@@ -24,8 +27,10 @@ from umpire.server.game_log import (
     load_log,
     ruleset_from_module,
 )
+from umpire.server.head_checkpoints import read_heads
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, read_file
+from umpire.server.store_check import acknowledged_losses
 
 AUDIT_FAILED = 1
 
@@ -92,11 +97,24 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     ruleset = ruleset_from_module(args.ruleset_module) if args.ruleset_module else None
     try:
         log = await load_log(settings, args.game, args.file)
+    except GameNotFound:
+        # A game the store lost whole (a restore from before it): its checkpoint names it.
+        lost = _acknowledged(settings, args, ())
+        for line in lost:
+            console.print(f"FAILED: {shown(line)}")
+        if not lost:
+            raise
+        return AUDIT_FAILED
     except ChainBroken as exc:
         # The store found an entry holding another seq than its id: events were moved.
         console.print(f"FAILED: game {shown(args.game)}: first divergence at seq {exc.seq} "
                       f"(hash_chain)\n  {shown(exc.message)}")  # fmt: skip
         return AUDIT_FAILED
+    # What this machine acknowledged and the store no longer holds (a repair's cut, a
+    # restore from an older backup): a shorter, consistent log does not pass for whole.
+    lost = _acknowledged(settings, args, log.envelopes)
+    for line in lost:
+        console.print(f"FAILED: {shown(line)}")
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
         report = audit(
             log.envelopes, ruleset=ruleset, snapshots=log.snapshots, progress=advance,
@@ -156,7 +174,23 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
                       "(export_totals)\n  the header says the game is complete, but the log "
                       "does not end with GameEnded and its final reveal: it was cut")  # fmt: skip
         return AUDIT_FAILED
+    if lost and report.ok:
+        console.print(
+            f"FAILED: {shown(log.source)}: its {report.events} events hold together, but "
+            "acknowledged events are lost (named above)"
+        )
+        return AUDIT_FAILED
     return print_report(report, log.source, anchored)
+
+
+def _acknowledged(
+    settings: Settings, args: argparse.Namespace, envelopes: Sequence[Envelope]
+) -> list[str]:
+    """What the embedded store's head checkpoints say this game lost (lines naming it)."""
+    if args.game is None or settings.redis_url:
+        return []
+    heads = read_heads(resolve_data_dir(settings.data_dir))
+    return acknowledged_losses(args.game, envelopes, heads)
 
 
 def _anchors(args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:

@@ -88,9 +88,11 @@ class StoreStartFailed(UmpireError, RuntimeError):
             super().__init__(
                 f"the embedded Valkey refused its append-only file: {what}. It is not "
                 "loaded cut short, so no acknowledged command is dropped silently. Run "
-                "`umpire store check` to see where it is damaged, then `umpire store "
-                "repair` to cut it back to its last complete command (a copy of the "
-                'original files is kept), and start again (docs/operations.md, "The disk")'
+                "`umpire store check` to see which games and seqs are damaged, then "
+                "`umpire store repair` (it cuts a torn tail; other damage it refuses, "
+                "naming what a cut would lose: then `--salvage`, or `umpire store "
+                "restore` a backup; a copy of the original files is kept), and start "
+                'again (docs/operations.md, "The disk")'
             )
             return
         why = "; ".join(reasons[-3:]) or "it logged no reason"

@@ -47,6 +47,7 @@ from umpire.server.embedded import (
     peer_credentials,
     with_credentials,
 )
+from umpire.server.head_checkpoints import HeadCheckpoints
 
 URL_FILE = "redis.url"
 STORE_DIR = "redis"
@@ -280,13 +281,27 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
     return RedisEventStore.from_url(url, prefix=settings.prefix, durability=durability)
 
 
+def with_checkpoints(store: RedisEventStore, data_dir: Path) -> HeadCheckpoints:
+    """Record each head `store` acknowledges in `data_dir`'s head checkpoints (the embedded
+    store's: server/head_checkpoints.py) before the append returns."""
+    checkpoints = HeadCheckpoints(data_dir)
+    store.record_heads_in(checkpoints)
+    return checkpoints
+
+
 @contextlib.asynccontextmanager
 async def open_store(settings: Settings) -> AsyncIterator[Store]:
-    """The store for one CLI command: REDIS_URL, or the data directory's embedded server."""
+    """The store for one CLI command: REDIS_URL, or the data directory's embedded server
+    (whose acknowledged heads the command records in its head checkpoints)."""
     async with contextlib.AsyncExitStack() as stack:
         url = settings.redis_url or await stack.enter_async_context(command_store_url(settings))
         store = make_store(url, settings)
+        checkpoints = None
+        if not settings.redis_url:
+            checkpoints = with_checkpoints(store, resolve_data_dir(settings.data_dir))
         try:
             yield store
         finally:
             await store.close()
+            if checkpoints is not None:
+                checkpoints.close()

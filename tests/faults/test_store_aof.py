@@ -1,6 +1,7 @@
 """The disk is part of the contract: a damaged append-only file is refused at start, and
-`umpire store check` / `umpire store repair` (server/store_repair.py) say where and cut
-it back to its last complete command, keeping a copy of the original files.
+`umpire store check` / `umpire store repair` (server/store_repair.py) say where, cut a
+torn tail back to its last complete command and refuse any other cut, keeping a copy of
+the original files; the head checkpoints name what a cut lost.
 
 On main, 300 bytes cut off the AOF's tail were loaded cut short (Valkey's
 `aof-load-truncated yes`): one acknowledged command was gone (head 42 -> 40), `serve`
@@ -78,18 +79,21 @@ def test_a_torn_tail_is_refused_and_repaired_with_a_copy_kept(tmp_path: Path) ->
     assert (backup / aof.name).read_bytes() == torn  # the originals, byte for byte
     assert torn.startswith(aof.read_bytes()) and len(aof.read_bytes()) < len(torn)
 
-    code, out, _ = run_cli(data_dir, "store", "check")
-    assert code == 0 and "is whole" in out, out
-    # The store serves again; the command being written is gone and the log says so.
+    # The store serves again; the command being written is gone, and the head checkpoint
+    # names it: the repair, every later check and the audit say which seqs were lost.
     after = _head(data_dir, gid)
     assert after < head
+    lost = f"game {gid} lost seqs {after + 1} to {head}"
+    assert lost in out, out
+    code, out, _ = run_cli(data_dir, "store", "check")
+    assert code == 1 and lost in out and "damaged:" not in out, out
     code, out, err = run_cli(data_dir, "audit", gid, **OPERATOR)
-    assert code == 0, out + err
+    assert code == 1 and lost in out, out + err
 
 
 def test_a_damaged_middle_is_refused_with_advice_the_project_ships(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    _game(data_dir, 4)
+    gid, _ = _game(data_dir, 4)
     aof = incr_aof(data_dir)
     whole = aof.read_bytes()
     aof.write_bytes(whole[:200] + b"GARBAGE" + whole[200:])
@@ -97,10 +101,15 @@ def test_a_damaged_middle_is_refused_with_advice_the_project_ships(tmp_path: Pat
     assert line.startswith("error (store_damaged):"), line
     assert "Bad file format" in line and "umpire store repair" in line, line
     assert "valkey-check-aof" not in line, line
+    # Not a torn tail: repair refuses to cut, naming what a cut would lose.
     code, out, _ = run_cli(data_dir, "store", "repair")
+    assert code == 1 and "refused" in out and f"would lose: game {gid} seqs" in out, out
+    assert not list((data_dir / "redis").glob("aof-backup-*"))
+    code, out, _ = run_cli(data_dir, "store", "repair", "--salvage")
     assert code == 0, out
     (backup,) = (data_dir / "redis").glob("aof-backup-*")
     assert (backup / aof.name).read_bytes() == whole[:200] + b"GARBAGE" + whole[200:]
+    assert f"lost: game {gid} lost seq" in out, out
     shutil.rmtree(backup)
 
 

@@ -1,0 +1,261 @@
+"""The whole-store check: every game's chain over every stored event, its dedupe entries,
+its head, and what this machine was told was acknowledged (head checkpoints, receipts).
+
+`umpire store check` runs it after Valkey's own structural check of the AOF (which only
+sees RESP framing: a changed byte inside a stored value loads silently). A finding names
+its game and seqs: "game g1 seq 41: does not match its hash", "game g1 seqs 41 to 57:
+acknowledged (head checkpoint), not in the store". `store repair`, `store restore` and
+`umpire audit` use the same findings to name what was lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from umpire.events.chain import Damage, chain_damages, merged
+from umpire.events.envelope import Envelope
+from umpire.events.epochs import epochs_of
+from umpire.events.errors import GameNotFound, UmpireError
+from umpire.events.receipt import ReceiptsInvalid, read_receipts
+from umpire.events.store import InspectableStore
+from umpire.server.head_checkpoints import Heads, Loss
+from umpire.server.receipts_file import receipts_path
+
+# Reasons that mean acknowledged events are gone (not merely damaged in place).
+LOST = frozenset({"missing", "lost", "replaced"})
+
+
+@dataclass
+class GameFindings:
+    """What the check found in one game: damages (seq ranges), its stored head, and the
+    losses named before (by a repair or a restore)."""
+
+    game_id: str
+    head: int = 0
+    damages: list[Damage] = field(default_factory=list)
+    named: list[Loss] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """One line a finding, each naming the game and its seqs: `damaged: ...`, or
+        `lost: game X lost seqs 41 to 57 ...` for acknowledged events gone."""
+        out = []
+        for damage in self.damages:
+            if damage.reason in LOST:
+                seqs = _seqs(damage.first, damage.last)
+                out.append(f"lost: game {self.game_id} lost {seqs}: {damage.message}")
+            else:
+                out.append(f"damaged: {damage.describe(self.game_id)}")
+        out += [f"lost: {loss.describe()}" for loss in self.named]
+        return out
+
+    def lost(self) -> list[tuple[int, int]]:
+        """The seq ranges of acknowledged events no longer in the store."""
+        return [(d.first, d.last) for d in self.damages if d.reason in LOST]
+
+
+@dataclass
+class StoreFindings:
+    games: list[GameFindings] = field(default_factory=list)
+    damaged_checkpoint_lines: int = 0
+
+    @property
+    def whole(self) -> bool:
+        return all(not g.damages and not g.named for g in self.games)
+
+    def lines(self) -> list[str]:
+        return [line for game in self.games for line in game.lines()]
+
+    def of(self, game_id: str) -> GameFindings | None:
+        return next((g for g in self.games if g.game_id == game_id), None)
+
+
+async def check_store(
+    store: InspectableStore, heads: Heads, data_dir: Path | None = None
+) -> StoreFindings:
+    """Check every game the store lists or the checkpoints name."""
+    listed = await store.games()
+    names = listed + sorted(set(heads.heads) - set(listed))
+    found = StoreFindings(damaged_checkpoint_lines=heads.damaged_lines)
+    for game_id in names:
+        found.games.append(await check_game(store, game_id, heads, data_dir))
+    return found
+
+
+async def check_game(
+    store: InspectableStore, game_id: str, heads: Heads, data_dir: Path | None = None
+) -> GameFindings:
+    """One game's findings (see the module's docstring)."""
+    entries = await store.entries(game_id)
+    found = GameFindings(game_id, named=heads.losses_of(game_id))
+    stored = {seq: item for seq, item in entries if isinstance(item, Envelope)}
+    found.head = entries[-1][0] if entries else 0
+    epochs = epochs_of(stored.values())
+    try:
+        epochs = epochs.with_held_keys(
+            await store.secret(game_id), await store.sealing_key(game_id)
+        )
+    except (GameNotFound, ValueError):
+        epochs = epochs_of(stored.values())  # no readable seed: commitments stay unopened
+    damages = chain_damages(entries, game_id=game_id, epochs=epochs)
+    version = await store.version(game_id)
+    if version > found.head:
+        damages.append(
+            Damage(
+                found.head + 1,
+                version,
+                "missing",
+                f"missing from the store (its head says seq {version})",
+            )
+        )
+    elif (
+        entries
+        and version == found.head
+        and found.head in stored
+        and await store.last_hash(game_id) != stored[found.head].hash
+    ):
+        damages.append(
+            Damage(
+                found.head,
+                found.head,
+                "head_mismatch",
+                "the store's head hash is not this event's",
+            )
+        )
+    damages += _dedupe_damages(await store.command_results(game_id), stored, found.head)
+    acknowledged = []
+    if game_id in heads.heads:
+        acknowledged.append(("the head checkpoint", *heads.heads[game_id]))
+    if data_dir is not None:
+        acknowledged += _receipt_heads(data_dir, game_id)
+    top = max(version, found.head)
+    for source, seq, hash_ in acknowledged:
+        if seq > top:
+            damages.append(
+                Damage(
+                    top + 1,
+                    seq,
+                    "lost",
+                    f"acknowledged ({source} holds seq {seq}), not in the store",
+                )
+            )
+            top = seq
+        elif seq in stored and stored[seq].hash != hash_:
+            damages.append(
+                Damage(
+                    seq,
+                    seq,
+                    "replaced",
+                    f"is not the event acknowledged ({source} holds another hash)",
+                )
+            )
+    # A loss named by a repair or restore is not found again in the receipts and the
+    # checkpoints of before it.
+    damages = [d for d in damages if not (d.reason in LOST and _covered(d, found.named))]
+    found.damages = merged(sorted(_unique(damages), key=lambda d: (d.first, d.last, d.reason)))
+    return found
+
+
+def _seqs(first: int, last: int) -> str:
+    return f"seq {first}" if first == last else f"seqs {first} to {last}"
+
+
+def _covered(damage: Damage, named: list[Loss]) -> bool:
+    return any(loss.first <= damage.first and damage.last <= loss.last for loss in named)
+
+
+def _unique(damages: list[Damage]) -> list[Damage]:
+    """Each range once: a loss found by the checkpoint and by a receipt is one finding."""
+    seen: set[tuple[int, int, str]] = set()
+    out = []
+    for damage in damages:
+        key = (damage.first, damage.last, "lost" if damage.reason in LOST else damage.reason)
+        if key not in seen:
+            seen.add(key)
+            out.append(damage)
+    return out
+
+
+def _dedupe_damages(
+    results: dict[str, str], stored: dict[int, Envelope], head: int
+) -> list[Damage]:
+    """A dedupe entry (command id -> first:last:hash) must name events of that command
+    whose last has that hash: a retried command is answered from it."""
+    out = []
+    for command_id, value in sorted(results.items()):
+        try:
+            first_text, last_text, hash_ = value.split(":")
+            first, last = int(first_text), int(last_text)
+        except ValueError:
+            out.append(
+                Damage(
+                    0,
+                    0,
+                    "dedupe_mismatch",
+                    f"the dedupe entry of command {command_id!r} is not readable",
+                )
+            )
+            continue
+        if last > head:
+            continue  # events missing: named as missing or lost already
+        events = [stored.get(seq) for seq in range(first, last + 1)]
+        if any(e is not None and e.command_id != command_id for e in events) or (
+            events and events[-1] is not None and events[-1].hash != hash_
+        ):
+            out.append(
+                Damage(
+                    first,
+                    last,
+                    "dedupe_mismatch",
+                    f"the dedupe entry of command {command_id!r} does not match the log",
+                )
+            )
+    return out
+
+
+def _receipt_heads(data_dir: Path, game_id: str) -> list[tuple[str, int, str]]:
+    """The heads this machine's receipts file of the game holds (docs/audit.md 8.1)."""
+    try:
+        text = receipts_path(data_dir, game_id).read_text(encoding="utf-8")
+        _, anchors = read_receipts(text)
+    except (OSError, UnicodeDecodeError, ReceiptsInvalid, UmpireError):
+        return []
+    best = max(
+        (a for a in anchors if a.kind == "receipt" and a.head_seq),
+        default=None,
+        key=lambda a: a.head_seq,
+    )
+    return (
+        []
+        if best is None
+        else [(f"the receipt on line {best.line}", best.head_seq, best.head_hash)]
+    )
+
+
+def acknowledged_losses(game_id: str, envelopes: Sequence[Envelope], heads: Heads) -> list[str]:
+    """For `umpire audit GAME`: each loss of the game named so far, and any acknowledged
+    seq (by the head checkpoint) its log no longer holds, as lines naming game and seqs."""
+    named = heads.losses_of(game_id)
+    out = [loss.describe() for loss in named]
+    held = heads.heads.get(game_id)
+    head = envelopes[-1].seq if envelopes else 0
+    if held is None:
+        return out
+    seq, hash_ = held
+    gone = Damage(head + 1, seq, "lost", "")
+    if seq > head and not _covered(gone, named):
+        out.append(
+            f"game {game_id} lost {_seqs(head + 1, seq)} (acknowledged: the head checkpoint "
+            f"holds seq {seq}; the log ends at seq {head})"
+        )
+    elif (
+        0 < seq <= head
+        and any(env.seq == seq and env.hash != hash_ for env in envelopes)
+        and not _covered(Damage(seq, seq, "replaced", ""), named)
+    ):
+        out.append(
+            f"game {game_id} seq {seq} is not the event acknowledged (the head checkpoint "
+            "holds another hash): the log was changed at or before it"
+        )
+    return out
