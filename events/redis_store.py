@@ -48,7 +48,13 @@ from umpire.events.errors import (
 from umpire.events.redis_channels import RedisNotifications
 from umpire.events.redis_credentials import RedisCredentials
 from umpire.events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
-from umpire.events.store import AppendResult, Credential, PendingEvent, Snapshot
+from umpire.events.store import (
+    AppendResult,
+    Credential,
+    PendingEvent,
+    Snapshot,
+    parse_command_entry,
+)
 from umpire.events.unreachable import UNREACHABLE, unavailable
 
 SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may follow)
@@ -183,14 +189,6 @@ class WaitingConnectionPool(aioredis.ConnectionPool):
                 break
 
 
-def _parse_result(raw: bytes | str, duplicate: bool) -> AppendResult:
-    """A `:commands` entry: `first:last:last_hash`, then `:body_hash` where the command's
-    body was hashed (entries written before that have none)."""
-    text = raw.decode() if isinstance(raw, bytes) else raw
-    first, last, last_hash, *body = text.split(":")
-    return AppendResult(int(first), int(last), last_hash, duplicate, body[0] if body else "")
-
-
 class RedisEventStore:
     """EventStore on one Redis (or a Redis Cluster through a cluster client)."""
 
@@ -306,7 +304,7 @@ class RedisEventStore:
                 continue
             stream = keys[0]
             game_id = stream[stream.index("{") + 1 : stream.rindex("}")]
-            result = _parse_result(reply[1], duplicate=False)
+            result = parse_command_entry(reply[1], duplicate=False)
             held = heads.get(game_id)
             if held is None or result.last_seq > held[0]:
                 heads[game_id] = (result.last_seq, result.last_hash)
@@ -421,7 +419,7 @@ class RedisEventStore:
             if expected_version == 0:
                 with contextlib.suppress(*UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
-            result = _parse_result(value, duplicate=False)
+            result = parse_command_entry(value, duplicate=False)
             if self._wait is not None:
                 confirm(
                     self._wait,
@@ -434,7 +432,7 @@ class RedisEventStore:
                 await self._heads.note(game_id, result.last_seq, result.last_hash)
             return result
         if status == "dup":
-            first = _parse_result(value, duplicate=True)
+            first = parse_command_entry(value, duplicate=True)
             check_same_body(game_id, command_id, first.body_hash, body_hash)
             return first
         if status == "unauthorized":
@@ -658,7 +656,7 @@ class RedisEventStore:
             raw = await self._redis.hget(self.keys(game_id).commands, command_id)
         except UNREACHABLE as exc:
             raise unavailable(exc, game_id) from exc
-        return _parse_result(raw, duplicate=True) if raw is not None else None
+        return parse_command_entry(raw, duplicate=True) if raw is not None else None
 
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         """Keep `snapshot` if it is newer than the one held."""

@@ -56,6 +56,17 @@ class AppendResult(Struct, frozen=True):
         return list(range(self.first_seq, self.last_seq + 1))
 
 
+def parse_command_entry(raw: bytes | str, duplicate: bool = False) -> AppendResult:
+    """A stored dedupe entry: `first:last:last_hash`, then `:body_hash` where the command's
+    body was hashed (entries written before that have none). Raises ValueError when the
+    entry is not of that form."""
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    first, last, last_hash, *body = text.split(":")
+    if len(body) > 1:
+        raise ValueError(f"a dedupe entry has at most four parts: {text!r}")
+    return AppendResult(int(first), int(last), last_hash, duplicate, body[0] if body else "")
+
+
 class Credential(Struct, frozen=True):
     """A credential an append is made under: the hash of its token and the role it must
     still hold when the events are written (a revoked one is refused atomically)."""

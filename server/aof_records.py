@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from umpire.events.chain import digest_matches
 from umpire.events.envelope import decode_envelope, expected_hash
 from umpire.events.errors import UmpireError
+from umpire.events.store import parse_command_entry
 
 MAX_ARGS = 1 << 20
 MAX_BULK = 512 << 20
@@ -227,13 +228,23 @@ def _validate(data: bytes, record: Record) -> None:
                 or f"game {game}: the head written with seq {max(seqs[game])} is not its hash"
             )
         if key[2] == b"commands":
-            want = f"{min(seqs[game])}:{max(seqs[game])}:{last_hash[game]}".encode()
-            if any(value != want for value in fields.values()):
+            want = (min(seqs[game]), max(seqs[game]), last_hash[game])
+            if any(not _entry_names(value, want) for value in fields.values()):
                 record.why = (
                     record.why
                     or f"game {game}: the dedupe entry written with seq {max(seqs[game])} "
                     "does not match it"
                 )
+
+
+def _entry_names(value: bytes, want: tuple[int, int, str]) -> bool:
+    """Whether a dedupe entry (events/store.py `parse_command_entry`: first, last, last
+    hash, and the body's hash where one was kept) names exactly these events."""
+    try:
+        entry = parse_command_entry(value)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return (entry.first_seq, entry.last_seq, entry.last_hash) == want
 
 
 def ranges(events: list[tuple[str, int]]) -> dict[str, list[tuple[int, int]]]:

@@ -19,7 +19,7 @@ from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
-from umpire.events.store import InspectableStore
+from umpire.events.store import InspectableStore, parse_command_entry
 from umpire.server.head_checkpoints import Heads, Loss
 from umpire.server.receipts_file import receipts_path
 
@@ -180,13 +180,13 @@ def _unique(damages: list[Damage]) -> list[Damage]:
 def _dedupe_damages(
     results: dict[str, str], stored: dict[int, Envelope], head: int
 ) -> list[Damage]:
-    """A dedupe entry (command id -> first:last:hash) must name events of that command
-    whose last has that hash: a retried command is answered from it."""
+    """A dedupe entry (command id -> first:last:hash[:body_hash]) must name events of that
+    command whose last has that hash: a retried command is answered from it."""
     out = []
     for command_id, value in sorted(results.items()):
         try:
-            first_text, last_text, hash_ = value.split(":")
-            first, last = int(first_text), int(last_text)
+            entry = parse_command_entry(value)
+            first, last, hash_ = entry.first_seq, entry.last_seq, entry.last_hash
         except ValueError:
             out.append(
                 Damage(
