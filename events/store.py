@@ -173,3 +173,9 @@ class Store(EventStore, Protocol):
     def notifications(self) -> Notifications:
         """Appends and revocations as they happen."""
         ...
+
+    async def persistence(self) -> dict[str, int]:
+        """The store server's append-only-file figures for /metrics (server/metrics.py):
+        `aof_pending_bio_fsync`, `aof_delayed_fsync`, `aof_last_write_ok` (1 or 0); {}
+        when it does not answer or keeps no such file (never raises)."""
+        ...

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -273,10 +274,9 @@ def make_process_request(  # type: ignore[no-untyped-def]
         if path == RULESETS_PATH:
             return _response(200, "OK", ruleset_listing(), "application/json")
         if path == "/metrics":
-            feeds = gateway.notifier.feeds.values()
-            subscriptions = sum(len(feed.subscriptions) for feed in feeds)
-            body = gateway.metrics.render(len(gateway.connections), len(feeds), subscriptions)
-            return _response(200, "OK", body.encode(), "text/plain; version=0.0.4")
+            await gateway.look_at_store()
+            body = gateway.metrics.render()
+            return _response(200, "OK", body.encode(), CONTENT_TYPE_LATEST)
         if upgrade:
             return text(404, "Not Found", f"websocket endpoint is {WS_PATH}\n")
         return static_file(path)
