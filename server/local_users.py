@@ -66,8 +66,8 @@ def owner_in(table: str, peer: tuple[str, int], ours: tuple[str, int]) -> int | 
     at = table.find(needle)
     if at < 0:
         return None
-    end = table.find("\n", at)
-    fields = table[at : end if end >= 0 else len(table)].split()
+    start, end = table.rfind("\n", 0, at) + 1, table.find("\n", at)
+    fields = table[start : end if end >= 0 else len(table)].split()
     try:
         return int(fields[_UID_COLUMN])
     except (IndexError, ValueError):
