@@ -199,8 +199,14 @@ class Gateway:
             metrics.store_ping_seconds = time.monotonic() - started
 
     async def _watch_store(self) -> None:
-        while True:
+        me = asyncio.current_task()
+        # Checking `cancelling()`: redis-py swallows a cancellation that comes while a
+        # command connects, and this task then looked on forever, so the gateway's `stop`
+        # never returned (as server/revocations.py found).
+        while me is None or not me.cancelling():
             await self.look_at_store()
+            if me is not None and me.cancelling():
+                return
             await asyncio.sleep(STORE_LOOK_SECONDS)
 
     async def _flush_metrics(self) -> None:
