@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prometheus_client import CONTENT_TYPE_LATEST
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
@@ -276,7 +275,9 @@ def make_process_request(  # type: ignore[no-untyped-def]
         if path == "/metrics":
             await gateway.look_at_store()
             body = gateway.metrics.render()
-            return _response(200, "OK", body.encode(), CONTENT_TYPE_LATEST)
+            # The classic text format generate_latest writes, under the content type
+            # /metrics always had (prometheus-client's CONTENT_TYPE_LATEST names 1.0.0).
+            return _response(200, "OK", body.encode(), "text/plain; version=0.0.4; charset=utf-8")
         if upgrade:
             return text(404, "Not Found", f"websocket endpoint is {WS_PATH}\n")
         return static_file(path)
