@@ -70,6 +70,18 @@ STORE_LOOK_TIMEOUT = 0.8
 _FILLED = b""
 
 
+def client_of(ws: ServerConnection, address: str) -> str:
+    """Whose budgets the connection from `address` spends (server/admission.py
+    `client_key`): on loopback the local account holding its other end
+    (server/local_users.py), so one account's connections never lock out another's;
+    else its address."""
+    uid = None
+    local, remote = ws.local_address, ws.remote_address
+    if local and remote and loopback_host(address) is not None:
+        uid = peer_uid((str(local[0]), int(local[1])), (str(remote[0]), int(remote[1])))
+    return client_key(address, uid)
+
+
 class Gateway:
     """State shared by every connection of one gateway process (none of it durable)."""
 
@@ -271,17 +283,6 @@ class Gateway:
         remote = ws.remote_address
         return str(remote[0]) if remote else "?"
 
-    def client_of(self, ws: ServerConnection) -> str:
-        """Whose budgets the connection spends (server/admission.py `client_key`): on
-        loopback the local account holding its other end (server/local_users.py), so
-        one account's connections never lock out another's; else its address."""
-        address = self.address_of(ws)
-        uid = None
-        local, remote = ws.local_address, ws.remote_address
-        if local and remote and loopback_host(address) is not None:
-            uid = peer_uid((str(local[0]), int(local[1])), (str(remote[0]), int(remote[1])))
-        return client_key(address, uid)
-
     async def handle(self, ws: ServerConnection) -> None:
         """Serve one websocket connection until it closes."""
         # Every handler is known to `drain`, which ends each one: websockets' wait_closed
@@ -293,7 +294,7 @@ class Gateway:
         if self.draining:  # opened as the server was closing: drain did not see it
             await self._refuse(ws, CLOSE_GOING_AWAY, "server shutting down")
             return
-        client = self.client_of(ws)
+        client = client_of(ws, self.address_of(ws))
         if not self.clients.admit(client):
             self.metrics.error("too_many_connections")
             await self._refuse(ws, CLOSE_TOO_MANY_CONNECTIONS, self.clients.refusal(client))
