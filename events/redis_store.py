@@ -336,6 +336,26 @@ class RedisEventStore:
         except UNREACHABLE:
             return False
 
+    async def persistence(self) -> dict[str, int]:
+        """INFO persistence's fsync figures (events/store.py `Store.persistence`)."""
+        try:
+            info = await self._redis.info("persistence")
+        except Exception:  # unreachable, or a server that refuses INFO: no figures
+            return {}
+        if self.cluster:  # a cluster client answers per node: the worst node's figures
+            nodes = [v for v in info.values() if isinstance(v, dict)] or [info]
+        else:
+            nodes = [info]
+        figures: dict[str, int] = {}
+        for node in nodes:
+            if not node.get("aof_enabled"):
+                continue
+            for name in ("aof_pending_bio_fsync", "aof_delayed_fsync"):
+                figures[name] = max(figures.get(name, 0), int(node.get(name, 0)))
+            ok = int(node.get("aof_last_write_status") == "ok")
+            figures["aof_last_write_ok"] = min(figures.get("aof_last_write_ok", 1), ok)
+        return figures
+
     # -- append --------------------------------------------------------------------------
 
     async def append(

@@ -194,6 +194,12 @@ class Store(EventStore, Protocol):
         """Appends and revocations as they happen."""
         ...
 
+    async def persistence(self) -> dict[str, int]:
+        """The store server's append-only-file figures for /metrics (server/metrics.py):
+        `aof_pending_bio_fsync`, `aof_delayed_fsync`, `aof_last_write_ok` (1 or 0); {}
+        when it does not answer or keeps no such file (never raises)."""
+        ...
+
 
 class InspectableStore(EventStore, Protocol):
     """A store whose owner can look at every stored entry as it is (`umpire store check`,
@@ -209,5 +215,6 @@ class InspectableStore(EventStore, Protocol):
         ...
 
     async def command_results(self, game_id: str) -> dict[str, str]:
-        """Every dedupe entry: command id -> `first:last:hash` as stored."""
+        """Every dedupe entry as stored: command id -> `first:last:hash[:body_hash]`
+        (`parse_command_entry` reads one)."""
         ...

@@ -4,10 +4,17 @@ Counting messages treats a `view` that replays six thousand events like a `view`
 head. Here every message has a cost in units of about one cheap message's work (~50 µs
 of the gateway's CPU): 1 for most, more for a replay that must read and fold old events,
 a listing over many games, a catch-up from the stream, a create. The cost is charged to
-two token buckets, the connection's and its address's (all connections from one IP
+two token buckets, the connection's and its client's (all connections of one client
 share it), and a message either side cannot pay is refused with `over_budget` (the
 connection stays; `details.retry_after` says when it could pay). Creates are limited
-apart, per address, since each one writes to the log forever.
+apart, per client, since each one writes to the log forever.
+
+A client is its address, except on loopback, where every account of the machine has the
+same address: there a client is the local account holding the other end (its uid, found
+by server/local_users.py), so one account's connections and spending never lock out
+another's (`client_key`). The open connections per client are counted here too
+(`Connections`). With `umpire serve --workers N` each worker holds 1/N of every client
+budget (`Budgets.share`), so the N workers together give the documented budget.
 
 A cost larger than a bucket holds is admitted when that bucket is full and leaves it in
 debt, so an honest large request succeeds once and then waits its turn.
@@ -20,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from umpire.events.errors import UmpireError
 
@@ -108,9 +115,22 @@ class Bucket:
         return self.refill(now) >= self.capacity
 
 
+def client_key(address: str, uid: int | None) -> str:
+    """The client whose budgets a connection spends: `uid <n>` for a loopback peer whose
+    local account is known, else its address."""
+    return address if uid is None else f"uid {uid}"
+
+
+def worker_share(total: int, workers: int) -> int:
+    """One worker's share of a count that `workers` workers together may not pass (at
+    least 1, so a client is never refused everywhere)."""
+    return max(1, total // workers)
+
+
 @dataclass(frozen=True)
 class Budgets:
-    """The operator's budgets (server/config.py settings)."""
+    """The operator's budgets (server/config.py settings). The `address_*` budgets and
+    the creates are a client's (an address, or a local account on loopback)."""
 
     connection_rate: float = 200.0
     connection_burst: float = 2000.0
@@ -118,6 +138,21 @@ class Budgets:
     address_burst: float = 5000.0
     creates_per_minute: float = 60.0
     create_burst: float = 100.0
+
+    def share(self, workers: int) -> Budgets:
+        """One of `workers` workers' share of the client budgets: the kernel spreads a
+        client's connections over the workers, and each worker holds its buckets alone,
+        so each holds 1/N of every client budget and N of them together give the
+        documented one. A connection's own budget is whole: it lives on one worker."""
+        if workers <= 1:
+            return self
+        return replace(
+            self,
+            address_rate=self.address_rate / workers,
+            address_burst=max(1.0, self.address_burst / workers),
+            creates_per_minute=self.creates_per_minute / workers,
+            create_burst=max(1.0, self.create_burst / workers),
+        )
 
 
 @dataclass(frozen=True)
@@ -132,8 +167,11 @@ class Refusal:
         """The refusal in words, for the `over_budget` error."""
         what = {
             "connection": "this connection's cost budget",
-            "address": "your address's cost budget (shared by all its connections)",
-            "creates": "the creates allowed from your address",
+            "address": (
+                "your client's cost budget (shared by all connections from your address, "
+                "or on this machine's loopback by all of your local account's)"
+            ),
+            "creates": "the creates allowed your client (your address or local account)",
         }[self.scope]
         return (
             f"over budget: this request costs {self.cost} units, more than {what} holds "
@@ -236,6 +274,39 @@ class Admission:
         for table in (self.addresses, self.creates):
             for address in [a for a, b in table.items() if a not in keep and b.full(now)]:
                 del table[address]
+
+
+class Connections:
+    """The open connections of each client of one gateway, against the budget's limit."""
+
+    def __init__(self, total: int, workers: int = 1) -> None:
+        self.total = total  # the documented limit, for all the workers together
+        self.workers = workers
+        self.limit = worker_share(total, workers)  # this worker's share
+        self.open: dict[str, int] = {}
+
+    def admit(self, client: str) -> bool:
+        """Count one more connection of `client`, or False (nothing counted) when it
+        already holds the limit."""
+        held = self.open.get(client, 0)
+        if held >= self.limit:
+            return False
+        self.open[client] = held + 1
+        return True
+
+    def release(self, client: str) -> None:
+        """One connection of `client` closed."""
+        left = self.open.get(client, 1) - 1
+        if left > 0:
+            self.open[client] = left
+        else:
+            self.open.pop(client, None)
+
+    def refusal(self, client: str) -> str:
+        """The close reason for a connection over the limit (at most 123 bytes)."""
+        who = f"local account ({client})" if client.startswith("uid ") else "address"
+        split = f" ({self.limit} on each of {self.workers} workers)" if self.workers > 1 else ""
+        return f"at most {self.total} connections per {who}{split}"
 
 
 class OverBudget(UmpireError):

@@ -22,7 +22,6 @@ from typing import Any
 from websockets.asyncio.server import Server, serve
 
 from umpire.server import collector
-from umpire.server.background import cancel_all
 from umpire.server.config import Settings
 from umpire.server.connection_log import connection_logger
 from umpire.server.disk_watch import MB, DiskWatch
@@ -71,20 +70,6 @@ class Running:
 
 
 WORKER_HEADER = "X-Umpire-Worker"
-PUBLISH_SECONDS = 1.0  # how often a worker writes its figures for the others' /metrics
-
-
-def _own_metrics(gateway: Gateway) -> str:
-    feeds = gateway.notifier.feeds.values()
-    subscriptions = sum(len(feed.subscriptions) for feed in feeds)
-    return gateway.metrics.render_own(len(gateway.connections), len(feeds), subscriptions)
-
-
-async def _publish_metrics(gateway: Gateway, share: WorkerShare) -> None:
-    while True:
-        with contextlib.suppress(OSError):
-            share.publish(_own_metrics(gateway))
-        await asyncio.sleep(PUBLISH_SECONDS)
 
 
 @contextlib.asynccontextmanager
@@ -104,7 +89,8 @@ async def running_gateway(
     `share` this is worker `share.worker` of `umpire serve --workers N`
     (server/workers.py): it binds the port with SO_REUSEPORT beside the other workers,
     names itself in an `X-Umpire-Worker` header on every HTTP and handshake response,
-    and its /metrics sums every worker's figures. With `disk` (the embedded store's data
+    and its /metrics sums every worker's figures (server/metrics.py); its client budgets
+    are its share (server/admission.py, `Budgets.share`). With `disk` (the embedded store's data
     directory) writes are refused with store_full while its disk is under the
     `store_min_free_mb` watermark (server/disk_watch.py)."""
     store = make_store(url, settings)
@@ -122,19 +108,16 @@ async def running_gateway(
         games.disk = watch
     notifier = Notifier(store)
     await notifier.start()
-    gateway = Gateway(settings, games, notifier)
+    gateway = Gateway(settings, games, notifier, share)
     gateway.start()
     extra: dict[str, Any] = {}
-    publisher = None
     if share is not None:
-        gateway.metrics.share = share
         worker = str(share.worker)
 
         def name_worker(connection: Any, request: Any, response: Any) -> None:
             response.headers[WORKER_HEADER] = worker
 
         extra = {"reuse_port": True, "process_response": name_worker}
-        publisher = asyncio.create_task(_publish_metrics(gateway, share), name="metrics-share")
     server = await serve(
         gateway.handle,
         settings.host,
@@ -157,10 +140,7 @@ async def running_gateway(
         server.close(close_connections=False)
         await gateway.drain()
         await server.wait_closed()
-        if publisher is not None and share is not None:
-            await cancel_all([publisher])
-            with contextlib.suppress(OSError):
-                share.publish(_own_metrics(gateway))
+        gateway.metrics.flush()  # what it counted while draining is in the sums
         await gateway.stop()
         await notifier.stop()
         if watch is not None:

@@ -55,24 +55,6 @@ class Pauses:
         if self in gc.callbacks:
             gc.callbacks.remove(self)
 
-    def render(self) -> list[str]:
-        """Prometheus lines for /metrics."""
-        lines = ["# TYPE umpire_gc_threshold gauge"]
-        lines += [
-            f'umpire_gc_threshold{{generation="{g}"}} {n}' for g, n in enumerate(gc.get_threshold())
-        ]
-        lines.append("# TYPE umpire_gc_collections_total counter")
-        lines += [
-            f'umpire_gc_collections_total{{generation="{g}"}} {n}' for g, n in enumerate(self.count)
-        ]
-        lines.append("# TYPE umpire_gc_pause_seconds_total counter")
-        lines += [
-            f'umpire_gc_pause_seconds_total{{generation="{g}"}} {s:.6f}'
-            for g, s in enumerate(self.seconds)
-        ]
-        lines.append("# TYPE umpire_gc_pause_longest_seconds gauge")
-        lines += [
-            f'umpire_gc_pause_longest_seconds{{generation="{g}"}} {s:.6f}'
-            for g, s in enumerate(self.longest)
-        ]
-        return lines
+    def thresholds(self) -> tuple[int, int, int]:
+        """The collector's thresholds now (for /metrics, server/metrics.py)."""
+        return gc.get_threshold()

@@ -45,6 +45,8 @@ class Settings(BaseModel, frozen=True):
     max_messages_per_second: float = Field(200.0, gt=0)
     max_burst: int = Field(400, ge=1)
     max_subscriptions: int = Field(100, ge=1)
+    # Open connections per client: an address, or on loopback a local account (the name
+    # keeps "address" for compatibility; server/admission.py `client_key`).
     max_connections_per_address: int = Field(1000, ge=1)
     send_queue_limit: int = Field(2000, ge=10)
     slow_consumer_seconds: float = Field(5.0, gt=0)
@@ -85,7 +87,8 @@ class Settings(BaseModel, frozen=True):
     # by DNS rebinding sends the attacker's name, so it is refused (docs/security.md).
     allowed_hosts: tuple[str, ...] = ()
     # Cost-aware admission (server/admission.py; docs/operations.md, "Admission"): units
-    # a second and burst, per connection and per client address; creates per address.
+    # a second and burst, per connection and per client (an address, or on loopback a
+    # local account); creates per client. With N workers each holds 1/N of a client's.
     cost_per_second: float = Field(200.0, gt=0)
     cost_burst: float = Field(2000.0, ge=1)
     address_cost_per_second: float = Field(1000.0, gt=0)

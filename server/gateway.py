@@ -34,6 +34,8 @@ from umpire.server import credentials
 from umpire.server.admission import (
     Admission,
     Budgets,
+    Connections,
+    client_key,
 )
 from umpire.server.background import cancel_all
 from umpire.server.config import Settings
@@ -43,7 +45,8 @@ from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch, text_frame, writable_now
 from umpire.server.games import Games
 from umpire.server.keepalive import Keepalive
-from umpire.server.metrics import Metrics
+from umpire.server.local_users import loopback_host, peer_uid
+from umpire.server.metrics import FLUSH_SECONDS, Figures, Metrics, WorkerShare
 from umpire.server.mistakes import MistakeLog
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.requests import Close, Follow, Output, Unfollow
@@ -56,6 +59,10 @@ log = logging.getLogger("umpire.gateway")
 PING_SEND_SECONDS = 0.05
 # How many revoked credentials a gateway remembers (refused locally without a store call).
 REVOKED_REMEMBERED = 100_000
+# How often a gateway looks at the store for /metrics (PING, INFO persistence); a scrape
+# looks too. Bounded like /healthz's PING: a frozen store must not hold the loop's task.
+STORE_LOOK_SECONDS = 5.0
+STORE_LOOK_TIMEOUT = 0.8
 
 
 # Queued after a direct write that filled the socket (server/framing.py): no frame, the
@@ -63,17 +70,39 @@ REVOKED_REMEMBERED = 100_000
 _FILLED = b""
 
 
+def client_of(ws: ServerConnection, address: str) -> str:
+    """Whose budgets the connection from `address` spends (server/admission.py
+    `client_key`): on loopback the local account holding its other end
+    (server/local_users.py), so one account's connections never lock out another's;
+    else its address."""
+    uid = None
+    local, remote = ws.local_address, ws.remote_address
+    if local and remote and loopback_host(address) is not None:
+        uid = peer_uid((str(local[0]), int(local[1])), (str(remote[0]), int(remote[1])))
+    return client_key(address, uid)
+
+
 class Gateway:
     """State shared by every connection of one gateway process (none of it durable)."""
 
-    def __init__(self, settings: Settings, games: Games, notifier: Notifier) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        games: Games,
+        notifier: Notifier,
+        share: WorkerShare | None = None,
+    ) -> None:
+        """`share`: this is one worker of `umpire serve --workers N` (server/workers.py):
+        its client budgets are its 1/N share, and /metrics sums every worker."""
         self.settings = settings
+        self.share = share
+        workers = share.count if share is not None else 1
         self.games = games
         self.store = games.store
         self.notifier = notifier
         # Pushed state frames (subscribe `views`), built by the feed once per role a batch.
         notifier.state_builder = functools.partial(pushed_state, games)
-        self.metrics = Metrics()
+        self.metrics = Metrics(share)
         self.mistakes = MistakeLog(log)
         self.admission = Admission(
             Budgets(
@@ -83,8 +112,10 @@ class Gateway:
                 address_burst=settings.address_cost_burst,
                 creates_per_minute=settings.creates_per_minute,
                 create_burst=settings.create_burst,
-            )
+            ).share(workers)
         )
+        # Open connections per client: an address, or a local account on loopback.
+        self.clients = Connections(settings.max_connections_per_address, workers)
         # Heavy work (a replay step, a catch-up page from the stream, a long listing) is
         # done one step at a time under this lock, so between any two turns of a normal
         # client's messages the event loop runs at most one such step (a few ms).
@@ -92,11 +123,10 @@ class Gateway:
         self.replays = ReplayCache(self.store, self.heavy)
         # game id -> ruleset name, for list_games (a game's ruleset never changes)
         self.ruleset_names: dict[str, str] = {}
-        self.metrics.sources.append(self._admission_metrics)
+        self.metrics.figures = self.figures
         self.connections: set[Connection] = set()
         # Every running connection handler (websockets' task) and its connection.
         self.handlers: dict[asyncio.Task[None], ServerConnection] = {}
-        self.per_address: dict[str, int] = {}
         # (game id, credential digest) -> connections holding that credential
         self.holders: dict[tuple[str, str], set[Connection]] = {}
         # Credentials announced revoked (server/revocations.py): a token is never issued
@@ -116,7 +146,10 @@ class Gateway:
             asyncio.create_task(self._recheck_credentials(), name="credentials"),
             asyncio.create_task(self.keepalive.run(), name="keepalive"),
             asyncio.create_task(self._sweep(), name="sweep"),
+            asyncio.create_task(self._watch_store(), name="store-look"),
         ]
+        if self.share is not None:  # the other workers read this one's figures
+            self._tasks.append(asyncio.create_task(self._flush_metrics(), name="metrics"))
         self.metrics.gc.install()
         self.revocations.start()
 
@@ -141,28 +174,57 @@ class Gateway:
             self._losing.add(task)
             task.add_done_callback(self._losing.discard)
 
-    def _admission_metrics(self) -> list[str]:
+    def figures(self) -> Figures:
+        """What /metrics reads of this gateway besides its counts (server/metrics.py)."""
         admission, replays = self.admission, self.replays
-        lines = ["# TYPE umpire_cost_units_total counter"]
-        for kind in sorted(admission.charged):
-            lines.append(f'umpire_cost_units_total{{kind="{kind}"}} {admission.charged[kind]}')
-        lines.append("# TYPE umpire_over_budget_total counter")
-        for scope in ("connection", "address", "creates"):
-            lines.append(f'umpire_over_budget_total{{scope="{scope}"}} {admission.refused[scope]}')
-        lines.append("# TYPE umpire_paced_total counter")
-        for kind in sorted(admission.paced):
-            lines.append(f'umpire_paced_total{{kind="{kind}"}} {admission.paced[kind]}')
-        lines += [
-            "# TYPE umpire_replay_events_folded_total counter",
-            f"umpire_replay_events_folded_total {replays.folded}",
-            "# TYPE umpire_replay_answers_cached_total counter",
-            f"umpire_replay_answers_cached_total {replays.hits}",
-            "# TYPE umpire_replay_checkpoints gauge",
-            f"umpire_replay_checkpoints {replays.count}",
-            "# TYPE umpire_budget_addresses gauge",
-            f"umpire_budget_addresses {len(admission.addresses)}",
-        ]
-        return lines
+        feeds = self.notifier.feeds.values()
+        local = {
+            int(client.removeprefix("uid ")): count
+            for client, count in self.clients.open.items()
+            if client.startswith("uid ")
+        }
+        return Figures(
+            connections_open=len(self.connections),
+            feeds=len(feeds),
+            subscriptions=sum(len(feed.subscriptions) for feed in feeds),
+            cost_units=admission.charged,
+            over_budget=admission.refused,
+            paced=admission.paced,
+            replay_events_folded=replays.folded,
+            replay_answers_cached=replays.hits,
+            replay_checkpoints=replays.count,
+            budget_clients=len(admission.addresses),
+            local_connections=local,
+        )
+
+    async def look_at_store(self) -> None:
+        """PING the store and read its fsync figures, for /metrics (never raises)."""
+        metrics = self.metrics
+        started = time.monotonic()
+        try:
+            async with asyncio.timeout(STORE_LOOK_TIMEOUT):
+                metrics.store_up = await self.store.ping()
+                metrics.store_ping_seconds = time.monotonic() - started
+                metrics.store_persistence = await self.store.persistence()
+        except TimeoutError:
+            metrics.store_up = False
+            metrics.store_ping_seconds = time.monotonic() - started
+
+    async def _watch_store(self) -> None:
+        me = asyncio.current_task()
+        # Checking `cancelling()`: redis-py swallows a cancellation that comes while a
+        # command connects, and this task then looked on forever, so the gateway's `stop`
+        # never returned (as server/revocations.py found).
+        while me is None or not me.cancelling():
+            await self.look_at_store()
+            if me is not None and me.cancelling():
+                return
+            await asyncio.sleep(STORE_LOOK_SECONDS)
+
+    async def _flush_metrics(self) -> None:
+        while True:
+            await asyncio.sleep(FLUSH_SECONDS)
+            self.metrics.flush()
 
     def recheck_soon(self) -> None:
         """Re-check every grant now (revocations may have been missed)."""
@@ -181,7 +243,7 @@ class Gateway:
         while True:
             await asyncio.sleep(min(self.settings.ping_interval, limit / 2))
             now = time.monotonic()
-            self.admission.forget_idle(now, set(self.per_address))
+            self.admission.forget_idle(now, set(self.clients.open))
             for conn in list(self.connections):
                 if conn.blocked_since is not None and now - conn.blocked_since > limit:
                     self.metrics.error("peer_not_reading")
@@ -232,24 +294,15 @@ class Gateway:
         if self.draining:  # opened as the server was closing: drain did not see it
             await self._refuse(ws, CLOSE_GOING_AWAY, "server shutting down")
             return
-        address = self.address_of(ws)
-        if self.per_address.get(address, 0) >= self.settings.max_connections_per_address:
+        client = client_of(ws, self.address_of(ws))
+        if not self.clients.admit(client):
             self.metrics.error("too_many_connections")
-            await self._refuse(
-                ws,
-                CLOSE_TOO_MANY_CONNECTIONS,
-                f"at most {self.settings.max_connections_per_address} connections per address",
-            )
+            await self._refuse(ws, CLOSE_TOO_MANY_CONNECTIONS, self.clients.refusal(client))
             return
-        self.per_address[address] = self.per_address.get(address, 0) + 1
         try:
-            await self._serve(ws)
+            await self._serve(ws, client)
         finally:
-            left = self.per_address.get(address, 1) - 1
-            if left > 0:
-                self.per_address[address] = left
-            else:
-                self.per_address.pop(address, None)
+            self.clients.release(client)
 
     def _handler_done(self, task: asyncio.Task[None]) -> None:
         self.handlers.pop(task, None)
@@ -264,14 +317,14 @@ class Gateway:
             if ws.transport is not None:
                 ws.transport.abort()
 
-    async def _serve(self, ws: ServerConnection) -> None:
+    async def _serve(self, ws: ServerConnection, client: str) -> None:
         if self.settings.socket_send_buffer:
             sock = ws.transport.get_extra_info("socket") if ws.transport else None
             if sock is not None:
                 sock.setsockopt(
                     socket.SOL_SOCKET, socket.SO_SNDBUF, self.settings.socket_send_buffer
                 )
-        conn = Connection(self, ws)
+        conn = Connection(self, ws, client)
         self.connections.add(conn)
         self.keepalive.add(conn)
         self.metrics.connections_total += 1
@@ -332,10 +385,11 @@ class Connection(Delivery):
         "settings", "writer", "ws",
     )  # fmt: skip
 
-    def __init__(self, gateway: Gateway, ws: ServerConnection) -> None:
+    def __init__(self, gateway: Gateway, ws: ServerConnection, client: str) -> None:
         self.gw = gateway
         self.ws = ws
-        self.session = Session(gateway, gateway.address_of(ws), self, time.monotonic())
+        # The session's budgets are its client's: an address, or a local account.
+        self.session = Session(gateway, client, self, time.monotonic())
         self.settings = gateway.settings
         self.out: asyncio.Queue[bytes | None] = asyncio.Queue(gateway.settings.send_queue_limit)
         self.writer: asyncio.Task[None] | None = None

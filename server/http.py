@@ -276,10 +276,11 @@ def make_process_request(  # type: ignore[no-untyped-def]
         if path == RULESETS_PATH:
             return _response(200, "OK", ruleset_listing(), "application/json")
         if path == "/metrics":
-            feeds = gateway.notifier.feeds.values()
-            subscriptions = sum(len(feed.subscriptions) for feed in feeds)
-            body = gateway.metrics.render(len(gateway.connections), len(feeds), subscriptions)
-            return _response(200, "OK", body.encode(), "text/plain; version=0.0.4")
+            await gateway.look_at_store()
+            body = gateway.metrics.render()
+            # The classic text format generate_latest writes, under the content type
+            # /metrics always had (prometheus-client's CONTENT_TYPE_LATEST names 1.0.0).
+            return _response(200, "OK", body.encode(), "text/plain; version=0.0.4; charset=utf-8")
         if upgrade:
             return text(404, "Not Found", f"websocket endpoint is {WS_PATH}\n")
         return static_file(path)

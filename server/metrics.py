@@ -1,22 +1,203 @@
-"""Gateway metrics in the Prometheus text exposition format."""
+"""Gateway metrics through prometheus-client, one scrape summing every worker.
+
+The gateway counts on its hot paths in plain attributes (an `int +=` a frame, a
+`Counter` of error codes), as before; `flush` moves what changed since the last flush
+into prometheus-client's metrics, before each scrape and, in a worker, every
+FLUSH_SECONDS (a task of the gateway), so no frame pays a lock or a file write.
+
+In a worker of `umpire serve --workers N`, prometheus-client runs in its multiprocess
+mode: the parent sets PROMETHEUS_MULTIPROC_DIR to the `metrics` directory of its private
+run directory (server/workers.py: under the data directory, 0700, emptied at start)
+before it starts a worker, each worker's values live there in files named by its pid,
+and whichever worker answers /metrics reads them all (`MultiProcessCollector`). A
+counter is summed over every worker that has run (a dead worker's counts stay, so no
+total drops when one is restarted); a gauge of what is open now is summed over the live
+workers (the parent marks a dead worker's gauges dead, `mark_dead`); a longest pause and
+a threshold are the maximum, the store's health the worst any live worker saw.
+
+The families are all declared in `Families`, including the store's repairs and head
+checkpoints, counted from `Metrics.repairs` and `Metrics.checkpoints_written` by
+whatever part of the server does them.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from prometheus_client import CollectorRegistry, disable_created_metrics, generate_latest
+from prometheus_client import Counter as CounterFamily
+from prometheus_client import Gauge as GaugeFamily
+from prometheus_client import Histogram as HistogramFamily
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 from umpire.server.collector import Pauses
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+FLUSH_SECONDS = 1.0  # how often a worker writes its figures where the others read them
+GENERATIONS = ("0", "1", "2")
+
+# A worker's exposition (multiprocess mode) has no `_created` series; a single process's
+# has none either, so /metrics reads alike with one worker or many.
+disable_created_metrics()
+
+
+@dataclass(frozen=True)
+class WorkerShare:
+    """Worker `worker` of `count` in `umpire serve --workers N`, and the run directory
+    the workers share with their parent (server/workers.py): `metrics/` is
+    prometheus-client's multiprocess directory, and the parent writes the store
+    supervisor's state beside it (server/store_status.py)."""
+
+    directory: Path
+    worker: int
+    count: int = 1
+
+    @property
+    def metrics_dir(self) -> Path:
+        """The PROMETHEUS_MULTIPROC_DIR of these workers."""
+        return metrics_dir(self.directory)
+
+
+def metrics_dir(run_dir: Path) -> Path:
+    """The multiprocess metrics directory inside a run directory."""
+    return Path(run_dir) / "metrics"
+
+
+def mark_dead(pid: int, run_dir: Path) -> None:
+    """Drop a dead worker's live gauges (its open connections, ...) from the sums; its
+    counters stay."""
+    mark_process_dead(pid, str(metrics_dir(run_dir)))
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the gateway's other parts hold, read at each flush (server/gateway.py)."""
+
+    connections_open: int = 0
+    feeds: int = 0
+    subscriptions: int = 0
+    cost_units: Mapping[str, int] = field(default_factory=dict)  # by message kind
+    over_budget: Mapping[str, int] = field(default_factory=dict)  # by scope
+    paced: Mapping[str, int] = field(default_factory=dict)  # by message kind
+    replay_events_folded: int = 0
+    replay_answers_cached: int = 0
+    replay_checkpoints: int = 0
+    budget_clients: int = 0
+    local_connections: Mapping[int, int] = field(default_factory=dict)  # uid -> open
+
+
+class Families:
+    """Every family /metrics shows, registered in `registry`."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        def counter(name: str, doc: str, labels: tuple[str, ...] = ()) -> CounterFamily:
+            return CounterFamily(name, doc, labels, registry=registry)
+
+        def gauge(name: str, doc: str, mode: str, labels: tuple[str, ...] = ()) -> GaugeFamily:
+            return GaugeFamily(name, doc, labels, registry=registry, multiprocess_mode=mode)  # type: ignore[arg-type]
+
+        # What is open now: summed over the live workers.
+        self.workers = gauge("umpire_workers", "gateway processes serving", "livesum")
+        self.connections_open = gauge("umpire_connections_open", "open websockets", "livesum")
+        self.local_connections = gauge(
+            "umpire_local_user_connections",
+            "open loopback websockets by the local account holding them",
+            "livesum",
+            ("uid",),
+        )
+        self.subscriptions = gauge("umpire_subscriptions", "live subscriptions", "livesum")
+        self.game_feeds = gauge("umpire_game_feeds", "games with a feed", "livesum")
+        self.replay_checkpoints = gauge(
+            "umpire_replay_checkpoints", "replay checkpoints held", "livesum"
+        )
+        self.budget_clients = gauge(
+            "umpire_budget_clients",
+            "clients (addresses, local accounts) with a budget held",
+            "livesum",
+        )
+        # Counts since start, summed over every worker that ran.
+        self.connections = counter("umpire_connections_total", "websockets accepted")
+        self.commands = counter("umpire_commands_total", "commands answered")
+        self.worker_commands = counter(
+            "umpire_worker_commands_total", "commands answered, by worker", ("worker",)
+        )
+        self.appends = counter("umpire_appends_total", "commands that appended events")
+        self.games_created = counter("umpire_games_created_total", "games created")
+        self.events_delivered = counter("umpire_events_delivered_total", "live events queued")
+        self.subscriptions_lagged = counter(
+            "umpire_subscriptions_lagged_total", "live subscriptions that caught up alone"
+        )
+        self.frames_sent = counter("umpire_frames_sent_total", "frames written")
+        self.revocations_heard = counter(
+            "umpire_revocations_heard_total", "revocations announced to a gateway"
+        )
+        self.errors = counter(
+            "umpire_errors_total", "refusals and errors, by code (docs/protocol.md)", ("code",)
+        )
+        self.cost_units = counter(
+            "umpire_cost_units_total", "admission units charged, by message kind", ("kind",)
+        )
+        self.over_budget = counter(
+            "umpire_over_budget_total", "requests refused over budget, by scope", ("scope",)
+        )
+        self.paced = counter("umpire_paced_total", "waits for budget, by kind", ("kind",))
+        self.replay_events_folded = counter(
+            "umpire_replay_events_folded_total", "events folded for replays"
+        )
+        self.replay_answers_cached = counter(
+            "umpire_replay_answers_cached_total", "replays answered from the cache"
+        )
+        self.command_seconds = HistogramFamily(
+            "umpire_command_seconds", "command latency", buckets=BUCKETS, registry=registry
+        )
+        # The garbage collector (server/collector.py).
+        self.gc_collections = counter("umpire_gc_collections_total", "collections", ("generation",))
+        self.gc_pause_seconds = counter(
+            "umpire_gc_pause_seconds_total", "time in collections", ("generation",)
+        )
+        self.gc_pause_longest = gauge(
+            "umpire_gc_pause_longest_seconds", "longest collection", "livemax", ("generation",)
+        )
+        self.gc_threshold = gauge(
+            "umpire_gc_threshold", "collector thresholds", "livemax", ("generation",)
+        )
+        # The store: the worst any live worker saw at its last look.
+        self.store_up = gauge("umpire_store_up", "1 while the store answers PING", "livemin")
+        self.store_ping_seconds = gauge(
+            "umpire_store_ping_seconds", "the last PING's round trip", "livemax"
+        )
+        self.store_fsync_pending = gauge(
+            "umpire_store_fsync_pending",
+            "fsyncs of the append-only file queued, not done (the fsync lag)",
+            "livemax",
+        )
+        self.store_fsync_delayed = gauge(
+            "umpire_store_fsync_delayed",
+            "fsyncs of the append-only file that waited for a slow disk, since the store started",
+            "livemax",
+        )
+        self.store_write_ok = gauge(
+            "umpire_store_write_ok",
+            "1 while the store's last append-only write succeeded",
+            "livemin",
+        )
+        # The store's integrity (docs/operations.md): counted by what does them.
+        self.store_repairs = counter(
+            "umpire_store_repairs_total", "store repairs, by outcome", ("outcome",)
+        )
+        self.store_checkpoints = counter(
+            "umpire_store_checkpoints_total", "head checkpoints written"
+        )
 
 
 class Metrics:
-    """Counters, gauges and one latency histogram, rendered for /metrics."""
+    """One gateway's counts, flushed into its `Families` and rendered for /metrics."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: WorkerShare | None = None) -> None:
         self.connections_total = 0
         self.commands = 0
         self.appends = 0
@@ -28,13 +209,22 @@ class Metrics:
         # Revocations announced to this gateway (server/revocations.py).
         self.revocations_heard = 0
         self.errors: Counter[str] = Counter()
-        self.buckets = [0] * len(BUCKETS)
-        self.latency_sum = 0.0
+        # The store's repairs by outcome, and head checkpoints written (issue 43).
+        self.repairs: Counter[str] = Counter()
+        self.checkpoints_written = 0
+        # The store at the gateway's last look (server/gateway.py, `look_at_store`).
+        self.store_up = True
+        self.store_ping_seconds = 0.0
+        self.store_persistence: dict[str, int] = {}
         self.gc = Pauses()
-        # More exposition lines, from the parts that keep their own counts (admission).
-        self.sources: list[Callable[[], list[str]]] = []
-        # In a worker of `umpire serve --workers N`: where the workers' figures meet.
-        self.share: WorkerShare | None = None
+        # What the rest of the gateway holds, read at each flush.
+        self.figures: Callable[[], Figures] = Figures
+        # In a worker of `umpire serve --workers N`: which, and where the workers meet.
+        self.share = share
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.families = Families(self.registry)
+        self._flushed: dict[tuple[object, ...], float] = {}
+        self._local_uids: set[str] = set()
 
     def error(self, code: str) -> None:
         """Count an error by its code."""
@@ -44,173 +234,74 @@ class Metrics:
         """Record one command's latency."""
         self.commands += 1
         self.appends += int(appended)
-        self.latency_sum += seconds
-        for i, bound in enumerate(BUCKETS):
-            if seconds <= bound:
-                self.buckets[i] += 1
+        self.families.command_seconds.observe(seconds)
 
-    def render(self, connections_open: int, feeds: int, subscriptions: int) -> str:
-        """The exposition text: this process's, or in a worker every worker's (summed
-        and each its own, `combine`)."""
-        own = self.render_own(connections_open, feeds, subscriptions)
-        return own if self.share is None else self.share.gather(own)
+    def _add(self, family: CounterFamily, total: float, *labels: str) -> None:
+        """Bring a counter to `total` (a running count kept by the gateway)."""
+        key = (id(family), *labels)
+        delta = total - self._flushed.get(key, 0.0)
+        child = family.labels(*labels) if labels else family  # shown at 0 too
+        if delta > 0:
+            child.inc(delta)
+            self._flushed[key] = total
 
-    def render_own(self, connections_open: int, feeds: int, subscriptions: int) -> str:
-        """The exposition text of this process alone."""
-        lines = [
-            "# TYPE umpire_connections_open gauge",
-            f"umpire_connections_open {connections_open}",
-            "# TYPE umpire_connections_total counter",
-            f"umpire_connections_total {self.connections_total}",
-            "# TYPE umpire_subscriptions gauge",
-            f"umpire_subscriptions {subscriptions}",
-            "# TYPE umpire_game_feeds gauge",
-            f"umpire_game_feeds {feeds}",
-            "# TYPE umpire_commands_total counter",
-            f"umpire_commands_total {self.commands}",
-            "# TYPE umpire_appends_total counter",
-            f"umpire_appends_total {self.appends}",
-            "# TYPE umpire_games_created_total counter",
-            f"umpire_games_created_total {self.games_created}",
-            "# TYPE umpire_events_delivered_total counter",
-            f"umpire_events_delivered_total {self.events_delivered}",
-            "# TYPE umpire_subscriptions_lagged_total counter",
-            f"umpire_subscriptions_lagged_total {self.subscriptions_lagged}",
-            "# TYPE umpire_frames_sent_total counter",
-            f"umpire_frames_sent_total {self.frames_sent}",
-            "# TYPE umpire_revocations_heard_total counter",
-            f"umpire_revocations_heard_total {self.revocations_heard}",
-            "# TYPE umpire_errors_total counter",
-        ]
-        for code in sorted(self.errors):
-            lines.append(f'umpire_errors_total{{code="{code}"}} {self.errors[code]}')
-        lines.append("# TYPE umpire_command_seconds histogram")
-        for bound, count in zip(BUCKETS, self.buckets, strict=True):
-            lines.append(f'umpire_command_seconds_bucket{{le="{bound}"}} {count}')
-        lines.append(f'umpire_command_seconds_bucket{{le="+Inf"}} {self.commands}')
-        lines.append(f"umpire_command_seconds_sum {self.latency_sum:.6f}")
-        lines.append(f"umpire_command_seconds_count {self.commands}")
-        lines += self.gc.render()
-        for source in self.sources:
-            lines += source()
-        return "\n".join(lines) + "\n"
+    def flush(self) -> None:
+        """Move what changed since the last flush into the families."""
+        f, add, now = self.families, self._add, self.figures()
+        f.workers.set(1)
+        f.connections_open.set(now.connections_open)
+        f.subscriptions.set(now.subscriptions)
+        f.game_feeds.set(now.feeds)
+        f.replay_checkpoints.set(now.replay_checkpoints)
+        f.budget_clients.set(now.budget_clients)
+        uids = {str(uid): count for uid, count in now.local_connections.items()}
+        for uid in self._local_uids - uids.keys():  # closed since: 0, not its last count
+            f.local_connections.labels(uid).set(0)
+        for uid, count in uids.items():
+            f.local_connections.labels(uid).set(count)
+        self._local_uids = set(uids)
+        add(f.connections, self.connections_total)
+        add(f.commands, self.commands)
+        if self.share is not None:
+            add(f.worker_commands, self.commands, str(self.share.worker))
+        add(f.appends, self.appends)
+        add(f.games_created, self.games_created)
+        add(f.events_delivered, self.events_delivered)
+        add(f.subscriptions_lagged, self.subscriptions_lagged)
+        add(f.frames_sent, self.frames_sent)
+        add(f.revocations_heard, self.revocations_heard)
+        add(f.replay_events_folded, now.replay_events_folded)
+        add(f.replay_answers_cached, now.replay_answers_cached)
+        add(f.store_checkpoints, self.checkpoints_written)
+        for family, counts in (
+            (f.errors, self.errors),
+            (f.cost_units, now.cost_units),
+            (f.over_budget, now.over_budget),
+            (f.paced, now.paced),
+            (f.store_repairs, self.repairs),
+        ):
+            for label, count in list(counts.items()):
+                add(family, count, label)
+        for scope in ("connection", "address", "creates"):  # shown at 0 too
+            f.over_budget.labels(scope)
+        for generation, thresholds in zip(GENERATIONS, self.gc.thresholds(), strict=True):
+            g = int(generation)
+            add(f.gc_collections, self.gc.count[g], generation)
+            add(f.gc_pause_seconds, self.gc.seconds[g], generation)
+            f.gc_pause_longest.labels(generation).set(self.gc.longest[g])
+            f.gc_threshold.labels(generation).set(thresholds)
+        f.store_up.set(int(self.store_up))
+        f.store_ping_seconds.set(self.store_ping_seconds)
+        persistence = self.store_persistence
+        f.store_fsync_pending.set(persistence.get("aof_pending_bio_fsync", 0))
+        f.store_fsync_delayed.set(persistence.get("aof_delayed_fsync", 0))
+        f.store_write_ok.set(persistence.get("aof_last_write_ok", 1))
 
-
-# Families whose samples are a maximum over workers, not a sum (a longest pause).
-# Thresholds are the same setting in every worker, not amounts.
-_MAXIMA = ("umpire_gc_pause_longest_seconds", "umpire_gc_threshold")
-_HISTOGRAM_PARTS = ("_bucket", "_sum", "_count")
-WORKER_PREFIX = "umpire_worker_"
-
-
-def _parse(text: str) -> tuple[dict[str, str], dict[str, float]]:
-    """The families (name -> kind, in order) and samples (series -> value) of a text."""
-    kinds: dict[str, str] = {}
-    samples: dict[str, float] = {}
-    for line in text.splitlines():
-        if line.startswith("# TYPE "):
-            parts = line.split()
-            if len(parts) == 4:
-                kinds.setdefault(parts[2], parts[3])
-        elif line and not line.startswith("#"):
-            series, _, value = line.rpartition(" ")
-            try:
-                samples[series] = float(value)
-            except ValueError:
-                continue  # a garbled line is left out rather than failing /metrics
-    return kinds, samples
-
-
-def _family(series: str, kinds: dict[str, str]) -> str:
-    name = series.partition("{")[0]
-    if name not in kinds:
-        for part in _HISTOGRAM_PARTS:
-            if name.endswith(part) and name.removesuffix(part) in kinds:
-                return name.removesuffix(part)
-    return name
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else f"{value:.6f}"
-
-
-def _renamed(name: str) -> str:
-    return WORKER_PREFIX + name.removeprefix("umpire_")
-
-
-def _per_worker(series: str, worker: int) -> str:
-    """`umpire_x{a="1"}` as `umpire_worker_x{worker="2",a="1"}`."""
-    name, brace, labels = series.partition("{")
-    if brace:
-        return f'{_renamed(name)}{{worker="{worker}",{labels}'
-    return f'{_renamed(name)}{{worker="{worker}"}}'
-
-
-def combine(expositions: dict[int, str]) -> str:
-    """One exposition for the worker processes of `umpire serve --workers N`, from each
-    worker's own (`expositions`: worker number -> its text).
-
-    `umpire_workers` (how many are summed), then every series summed over the workers
-    under its own name, so what was built for one process reads the whole server (a
-    longest pause is the maximum, not a sum); then each worker's own series as
-    `umpire_worker_<name>{worker="<k>",...}`. Each family's lines stay in one group."""
-    kinds: dict[str, str] = {}
-    totals: dict[str, dict[str, float]] = {}
-    own: dict[str, list[str]] = {}
-    for worker in sorted(expositions):
-        found, samples = _parse(expositions[worker])
-        for name, kind in found.items():
-            kinds.setdefault(name, kind)
-        for series, value in samples.items():
-            family = _family(series, kinds)
-            summed = totals.setdefault(family, {})
-            if series not in summed:
-                summed[series] = value
-            elif family in _MAXIMA:
-                summed[series] = max(summed[series], value)
-            else:
-                summed[series] += value
-            own.setdefault(family, []).append(f"{_per_worker(series, worker)} {_number(value)}")
-    lines = ["# TYPE umpire_workers gauge", f"umpire_workers {len(expositions)}"]
-    for family, summed in totals.items():
-        lines.append(f"# TYPE {family} {kinds.get(family, 'untyped')}")
-        lines += [f"{series} {_number(value)}" for series, value in summed.items()]
-    for family, samples in own.items():
-        lines.append(f"# TYPE {_renamed(family)} {kinds.get(family, 'untyped')}")
-        lines += samples
-    return "\n".join(lines) + "\n"
-
-
-class WorkerShare:
-    """Where the workers of one `umpire serve --workers N` meet for /metrics: a private
-    directory (made by the parent, 0700) holding each worker's latest exposition as
-    `worker-<k>.prom`, rewritten every second. Whichever worker answers /metrics sums
-    its own live figures with the others' files. A dead worker's file stays until its
-    replacement overwrites it, so the sum does not drop while it restarts; the new
-    process's counters start from zero (a counter reset, as for any restarted process)."""
-
-    def __init__(self, directory: Path, worker: int) -> None:
-        self.directory = Path(directory)
-        self.worker = worker
-
-    def path(self, worker: int) -> Path:
-        """The file of `worker`'s exposition."""
-        return self.directory / f"worker-{worker}.prom"
-
-    def publish(self, own: str) -> None:
-        """Replace this worker's file with `own` (atomically: a reader never sees half)."""
-        target = self.path(self.worker)
-        temporary = target.with_name(f".{target.name}.{os.getpid()}")
-        temporary.write_text(own)
-        os.replace(temporary, target)
-
-    def gather(self, own: str) -> str:
-        """Every worker's exposition combined, this one's (`own`) live."""
-        texts = {self.worker: own}
-        with contextlib.suppress(OSError):
-            for entry in self.directory.glob("worker-*.prom"):
-                number = entry.stem.removeprefix("worker-")
-                if number.isdigit() and int(number) != self.worker:
-                    with contextlib.suppress(OSError):
-                        texts[int(number)] = entry.read_text()
-        return combine(texts)
+    def render(self) -> str:
+        """The exposition text: this process's, or in a worker every worker's."""
+        self.flush()
+        if self.share is None:
+            return generate_latest(self.registry).decode()
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(self.share.metrics_dir))
+        return generate_latest(registry).decode()

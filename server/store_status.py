@@ -2,7 +2,7 @@
 
 The parent owns the embedded Valkey and its supervisor (server/supervisor.py); a worker
 only sees its own connection fail. So the parent writes the supervisor's state into the
-workers' private share directory (server/metrics.py, `WorkerShare`) each time it changes,
+workers' private run directory (server/workers.py, `run_dir`) each time it changes,
 and a worker's /healthz reads it (server/http.py, health): during a restart it answers
 "store restarting, attempt N" at once, as the single-process gateway does, instead of
 "unreachable" after its PING deadline. One small file, replaced atomically; read on each

@@ -16,10 +16,15 @@ close with 1001), and only then does the parent stop Valkey. A worker's settings
 store's URL, which carries the store's password, reach it on its stdin, never on its
 command line or in its environment; it dies with the parent (PR_SET_PDEATHSIG).
 
-/metrics: each worker writes its own figures into a private directory every second and
-whichever worker answers sums them (server/metrics.py, `WorkerShare`). /healthz: the
-parent writes its store supervisor's state there as it changes, so a worker names a
-restart in progress at once (server/store_status.py).
+The parent keeps a private run directory, `<data dir>/run/serve-<its pid>` (0700; those
+of parents no longer running are removed at start). /metrics: its `metrics/` directory
+is prometheus-client's multiprocess directory (PROMETHEUS_MULTIPROC_DIR, set in each
+worker's environment), where each worker's values live, and whichever worker answers
+/metrics sums them; the parent marks a dead worker's gauges dead (server/metrics.py).
+/healthz: the parent writes its store supervisor's state there as it changes, so a
+worker names a restart in progress at once (server/store_status.py). Each worker holds
+1/N of every client budget (server/admission.py, `Budgets.share`), so the N workers
+together give the documented budgets.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -46,7 +52,7 @@ from umpire.server import app, background
 from umpire.server.app import listen_failure, serve_forever
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.metrics import WorkerShare
+from umpire.server.metrics import MULTIPROC_ENV, WorkerShare, mark_dead, metrics_dir
 from umpire.server.store_access import DataDirInUse, embedded_server, redacted, store_url
 from umpire.server.store_status import StoreStatus
 
@@ -87,6 +93,45 @@ def reserve_port(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+RUN_DIR = "run"
+RUN_PREFIX = "serve-"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another account's process: alive
+        return True
+    return True
+
+
+def run_dir(data_dir: Path) -> Path:
+    """A new private run directory for this parent, `<data dir>/run/serve-<pid>` with its
+    `metrics/` (0700), after removing those of parents no longer running. Under a temporary
+    directory instead when the data directory cannot hold one (a read-only disk)."""
+    try:
+        base = Path(data_dir) / RUN_DIR
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        held = os.lstat(base)
+        if not stat.S_ISDIR(held.st_mode) or held.st_uid != os.getuid():
+            raise PermissionError(f"{base} is not this user's directory")
+        os.chmod(base, 0o700)
+        for entry in base.iterdir():
+            number = entry.name.removeprefix(RUN_PREFIX)
+            if entry.name.startswith(RUN_PREFIX) and number.isdigit() and not _alive(int(number)):
+                shutil.rmtree(entry, ignore_errors=True)
+        mine = base / f"{RUN_PREFIX}{os.getpid()}"
+        shutil.rmtree(mine, ignore_errors=True)
+        mine.mkdir(mode=0o700)
+    except OSError as exc:
+        log.warning("run directory under %s: %s; using a temporary one", data_dir, exc)
+        mine = Path(tempfile.mkdtemp(prefix="umpire-workers-"))  # 0700
+    metrics_dir(mine).mkdir(mode=0o700)
+    return mine
 
 
 def _dies_with(parent: int) -> Callable[[], None]:
@@ -131,9 +176,12 @@ class Workers:
             [sys.executable, "-m", "umpire.server.workers"],
             stdin=subprocess.PIPE,
             preexec_fn=_dies_with(os.getpid()),
+            # Before the worker imports prometheus-client: its multiprocess mode.
+            env={**os.environ, MULTIPROC_ENV: str(metrics_dir(self.share_dir))},
         )
         launch = {
             "worker": slot.number,
+            "workers": len(self.slots),
             "settings": self.settings.model_dump(mode="json"),
             "url": self.url,
             "share_dir": str(self.share_dir),
@@ -168,6 +216,7 @@ class Workers:
                 if process.poll() is None:  # poll() reaps a dead worker
                     continue
                 if slot.number not in due:
+                    mark_dead(process.pid, self.share_dir)  # its open connections are gone
                     if now - slot.started >= STABLE_SECONDS:
                         slot.delay = FIRST_DELAY
                     log.error(
@@ -216,7 +265,7 @@ async def supervise(
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     supervisor = app.supervised_store(settings, embedded)
-    share_dir = Path(tempfile.mkdtemp(prefix="umpire-workers-"))  # 0700
+    share_dir = run_dir(settings.data_dir)
     if supervisor is not None:  # no await since it started: no change missed
         supervisor.on_change = StoreStatus(share_dir).publish
     workers = Workers(settings, url, share_dir, count)
@@ -286,7 +335,11 @@ def worker_main() -> int:
     settings = Settings.model_validate(launch["settings"])
     for spec in settings.extra_rulesets:  # as `umpire serve` itself loaded them
         registry.load_module(spec)
-    share = WorkerShare(Path(launch["share_dir"]), number)
+    share = WorkerShare(Path(launch["share_dir"]), number, int(launch.get("workers", 1)))
+    if os.environ.get(MULTIPROC_ENV) != str(share.metrics_dir):
+        # prometheus-client chose its mode when it was imported: from this variable only.
+        print(f"umpire worker: {MULTIPROC_ENV} must be {share.metrics_dir}", file=sys.stderr)
+        return 1
     try:
         import uvloop  # optional extra: umpire[fast]
 

@@ -77,6 +77,7 @@ INTEGRATION_MODULES = frozenset(
         "tests.support.embedded_site",
         "tests.support.fleet",
         "tests.support.processes",
+        "tests.support.serving",
         "umpire.testing.support.peer",
         "bench.append_client",
         "bench.cluster",

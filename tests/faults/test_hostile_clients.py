@@ -76,7 +76,7 @@ def never_reads(port: int, game_id: str, credential: str) -> RawWebSocket:
 async def open_connections(port: int) -> int:
     _, body = await http_get(port, "/metrics")
     line = next(x for x in body.splitlines() if x.startswith("umpire_connections_open "))
-    return int(line.split()[1])
+    return int(float(line.split()[1]))  # prometheus-client writes 1.0
 
 
 async def wave(gateway: GatewayProcess, game_id: str, credential: str, baseline: int) -> float:

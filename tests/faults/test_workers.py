@@ -9,116 +9,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
 
-from tests.support.embedded_site import environment, run_cli
-from tests.support.processes import REPO, wait_for_port
+from tests.support.embedded_site import run_cli
+from tests.support.serving import OPERATOR, REFUSED, Serve, peers_on
 from tests.support.waiting import until
 from umpire.server.config import from_env
-from umpire.server.embedded import free_port
 from umpire.server.store_access import make_store, running_url
 from umpire.testing.support.gateways import http_get
 from umpire.testing.support.peer import Peer
-
-OPERATOR = "workers-test-operator-token"
-# The writers send as fast as they are answered: no rate limit or budget may close them.
-ENV = {
-    "UMPIRE_OPERATOR_TOKEN": OPERATOR,
-    "UMPIRE_MAX_MESSAGES_PER_SECOND": "100000",
-    "UMPIRE_MAX_BURST": "100000",
-    "UMPIRE_COST_PER_SECOND": "1e9",
-    "UMPIRE_COST_BURST": "1e9",
-    "UMPIRE_ADDRESS_COST_PER_SECOND": "1e9",
-    "UMPIRE_ADDRESS_COST_BURST": "1e9",
-}
-# A connection racing a worker's death or start may fail its handshake: try again.
-REFUSED = (OSError, ConnectionError, TimeoutError, InvalidHandshake)
-
-
-class Serve:
-    """`umpire serve --workers 2` on a data directory, its output kept in a file (the
-    workers write to it too: a pipe nobody drains would block them)."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.port = free_port()
-        self.log = data_dir.parent / "serve.log"
-        with open(self.log, "wb") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "umpire.server.cli", "serve", "--workers", "2",
-                 "--port", str(self.port)],
-                cwd=REPO,
-                env=environment(data_dir, UMPIRE_WORKERS="", **ENV),
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        wait_for_port(self.port)
-        self.url = f"ws://127.0.0.1:{self.port}/ws"
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def worker_pids(self) -> list[int]:
-        """The workers' pids in worker order, from the banner."""
-        deadline = time.monotonic() + 10
-        while not (found := re.search(r"2 workers: pids (\d+) (\d+)", self.output())):
-            assert time.monotonic() < deadline, self.output()
-            time.sleep(0.05)
-        return [int(found.group(1)), int(found.group(2))]
-
-    def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.terminate()
-        try:
-            self.process.wait(40)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
-        return self.output()
-
-
-def worker_of(peer: Peer) -> str:
-    """The worker that accepted the connection, from the handshake's response header."""
-    assert peer.ws.response is not None
-    return peer.ws.response.headers["X-Umpire-Worker"]
-
-
-async def peers_on(url: str, wanted: list[str]) -> list[Peer]:
-    """One connection on each of the `wanted` workers (the kernel spreads connections
-    over the workers' sockets by their addresses: new ones until each is met; a worker
-    still starting is waited for)."""
-    found: dict[str, Peer] = {}
-    spare: list[Peer] = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if len(spare) >= 20:
-            for peer in spare:
-                await peer.close()
-            spare.clear()
-            await asyncio.sleep(0.2)
-        try:
-            peer = await Peer.open(url)
-        except REFUSED:
-            await asyncio.sleep(0.1)
-            continue
-        worker = worker_of(peer)
-        if worker in wanted and worker not in found:
-            found[worker] = peer
-        else:
-            spare.append(peer)
-        if len(found) == len(wanted):
-            break
-    for peer in spare:
-        await peer.close()
-    assert len(found) == len(wanted), f"connections reached only workers {sorted(found)}"
-    return [found[w] for w in wanted]
 
 
 def add(gid: str, command_id: str) -> dict[str, Any]:
@@ -130,35 +35,54 @@ async def create(peer: Peer) -> dict[str, Any]:
     return await peer.ok({"type": "create", "ruleset": "counter", "setup": {"target": 10**6}})
 
 
-def metric(text: str, series: str) -> float:
-    found = re.search(rf"^{re.escape(series)} (\S+)$", text, re.M)
-    return float(found.group(1)) if found else -1.0
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of an exposition, parsed as Prometheus parses it."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    return samples(text).get((name, tuple(sorted(labels.items()))), -1.0)
 
 
 async def test_two_workers_serve_two_clients_and_sum_their_metrics(tmp_path: Path) -> None:
+    """One scrape of /metrics sums both workers (prometheus-client's multiprocess mode,
+    server/metrics.py): commands on each worker, refusals by code, open connections."""
     serve = Serve(tmp_path / "data")
     try:
         on_0, on_1 = await peers_on(serve.url, ["0", "1"])
         for n, peer in enumerate([on_0, on_0, on_1]):  # two commands on 0, one on 1
             gid = (await create(peer))["game_id"]
             assert (await peer.ok(add(gid, f"c{n}")))["type"] == "accepted"
-        # Each worker publishes its figures every second; whichever answers sums them.
+        for peer in (on_0, on_1):  # one refusal on each worker
+            reply = await peer.request({"type": "view", "game_id": "no-such-game"})
+            assert reply["type"] == "error", reply
+        # Each worker flushes its figures every second; whichever answers sums them.
         deadline = time.monotonic() + 10
         while True:
             status, body = await http_get(serve.port, "/metrics")
             assert status == 200
             seen = (
-                metric(body, 'umpire_worker_commands_total{worker="0"}'),
-                metric(body, 'umpire_worker_commands_total{worker="1"}'),
+                metric(body, "umpire_worker_commands_total", worker="0"),
+                metric(body, "umpire_worker_commands_total", worker="1"),
                 metric(body, "umpire_commands_total"),
                 metric(body, "umpire_workers"),
+                metric(body, "umpire_connections_open"),
+                sum(v for (n, _), v in samples(body).items() if n == "umpire_errors_total"),
             )
-            if seen == (2, 1, 3, 2):
+            if seen == (2, 1, 3, 2, 2, 2):
                 break
             assert time.monotonic() < deadline, seen
             await asyncio.sleep(0.2)
         assert metric(body, "umpire_games_created_total") == 3
-        assert body.count("# TYPE umpire_commands_total ") == 1
+        assert metric(body, "umpire_store_up") == 1
+        assert metric(body, "umpire_store_write_ok") == 1
+        assert metric(body, "umpire_store_fsync_pending") >= 0
+        assert metric(body, "umpire_local_user_connections", uid=str(os.getuid())) == 2
+        assert body.count("# TYPE umpire_commands_total counter") == 1  # one family
         await on_0.close()
         await on_1.close()
     finally:

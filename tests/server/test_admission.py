@@ -8,9 +8,12 @@ from umpire.server.admission import (
     Admission,
     Bucket,
     Budgets,
+    Connections,
     catch_up_cost,
+    client_key,
     listing_cost,
     replay_cost,
+    worker_share,
 )
 
 
@@ -98,3 +101,44 @@ def test_paced_work_waits_instead_of_being_refused() -> None:
     assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 0.0) == pytest.approx(1.0)
     assert admission.pay_or_wait(bucket, "a", "catch_up", 10, 1.0) == 0.0
     assert admission.refused == {} and admission.charged["catch_up"] == 30
+
+
+class TestClients:
+    """Each local account is its own client on loopback; N workers share a budget."""
+
+    def test_a_local_account_is_a_client_apart_from_its_address(self) -> None:
+        assert client_key("127.0.0.1", 1001) == "uid 1001"
+        assert client_key("127.0.0.1", 0) == "uid 0"
+        assert client_key("192.0.2.7", None) == "192.0.2.7"
+        assert client_key("127.0.0.1", None) == "127.0.0.1"  # the socket was not found
+
+    def test_one_clients_connections_leave_anothers_room(self) -> None:
+        connections = Connections(3)
+        assert all(connections.admit("uid 1001") for _ in range(3))
+        assert not connections.admit("uid 1001")
+        assert connections.refusal("uid 1001") == (
+            "at most 3 connections per local account (uid 1001)"
+        )
+        assert connections.admit("uid 0")  # the owner is not locked out
+        connections.release("uid 1001")
+        assert connections.admit("uid 1001")
+        for _ in range(3):
+            connections.release("uid 1001")
+        assert connections.open == {"uid 0": 1}
+
+    def test_each_of_n_workers_holds_its_share_of_the_budgets(self) -> None:
+        budgets = Budgets(address_rate=1000, address_burst=5000, creates_per_minute=60,
+                          create_burst=100, connection_rate=200, connection_burst=2000)  # fmt: skip
+        half = budgets.share(2)
+        assert (half.address_rate, half.address_burst) == (500, 2500)
+        assert (half.creates_per_minute, half.create_burst) == (30, 50)
+        # A connection lives on one worker: its own budget is whole.
+        assert (half.connection_rate, half.connection_burst) == (200, 2000)
+        assert budgets.share(1) == budgets
+        two = Connections(1000, workers=2)
+        assert two.limit == 500
+        assert (
+            two.refusal("192.0.2.7")
+        ) == "at most 1000 connections per address (500 on each of 2 workers)"
+        assert worker_share(1000, 3) * 3 <= 1000  # never more than the total
+        assert worker_share(1, 8) == 1

@@ -67,7 +67,7 @@ async def test_a_failing_connection_handler_is_still_logged_as_an_error(
     """An exception that escapes the gateway's handler is logged at ERROR with its
     traceback, through the same (quieted) logger."""
 
-    async def broken(self: Gateway, ws: object) -> None:
+    async def broken(self: Gateway, ws: object, client: str) -> None:
         raise RuntimeError("the handler broke")
 
     monkeypatch.setattr(Gateway, "_serve", broken)

@@ -1,0 +1,73 @@
+"""The gateway's metrics through prometheus-client (server/metrics.py), as plain code: the
+plain counts flushed into the families, rendered, and parsed as Prometheus parses them.
+Summing over the workers of `umpire serve --workers 2` is tests/faults/test_workers.py's."""
+
+from __future__ import annotations
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from umpire.server.metrics import Figures, Metrics
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def parsed(text: str) -> Samples:
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def test_counts_flush_into_the_families_once_each() -> None:
+    metrics = Metrics()
+    metrics.observe_command(0.002, appended=True)
+    metrics.observe_command(0.02, appended=False)
+    metrics.error("unknown_game")
+    metrics.error("unknown_game")
+    metrics.error("over_budget")
+    metrics.repairs["refused"] += 1
+    metrics.checkpoints_written = 3
+    metrics.figures = lambda: Figures(
+        connections_open=5, cost_units={"view_at": 40}, local_connections={1001: 3, 0: 2}
+    )
+    metrics.flush()  # a flush, then a scrape: nothing counted twice
+    seen = parsed(metrics.render())
+    assert seen[("umpire_commands_total", ())] == 2
+    assert seen[("umpire_appends_total", ())] == 1
+    assert seen[("umpire_errors_total", (("code", "unknown_game"),))] == 2
+    assert seen[("umpire_errors_total", (("code", "over_budget"),))] == 1
+    assert seen[("umpire_command_seconds_bucket", (("le", "0.005"),))] == 1
+    assert seen[("umpire_command_seconds_count", ())] == 2
+    assert seen[("umpire_cost_units_total", (("kind", "view_at"),))] == 40
+    assert seen[("umpire_over_budget_total", (("scope", "address"),))] == 0
+    assert seen[("umpire_connections_open", ())] == 5
+    assert seen[("umpire_local_user_connections", (("uid", "1001"),))] == 3
+    assert seen[("umpire_store_repairs_total", (("outcome", "refused"),))] == 1
+    assert seen[("umpire_store_checkpoints_total", ())] == 3
+    assert seen[("umpire_store_up", ())] == 1
+    assert seen[("umpire_workers", ())] == 1
+
+
+def test_a_local_account_that_closed_its_connections_reads_zero() -> None:
+    metrics = Metrics()
+    metrics.figures = lambda: Figures(local_connections={1001: 3})
+    metrics.flush()
+    metrics.figures = lambda: Figures(local_connections={})
+    seen = parsed(metrics.render())
+    assert seen[("umpire_local_user_connections", (("uid", "1001"),))] == 0
+
+
+def test_the_store_as_last_seen() -> None:
+    metrics = Metrics()
+    metrics.store_up = False
+    metrics.store_persistence = {
+        "aof_pending_bio_fsync": 2,
+        "aof_delayed_fsync": 7,
+        "aof_last_write_ok": 0,
+    }
+    seen = parsed(metrics.render())
+    assert seen[("umpire_store_up", ())] == 0
+    assert seen[("umpire_store_fsync_pending", ())] == 2
+    assert seen[("umpire_store_fsync_delayed", ())] == 7
+    assert seen[("umpire_store_write_ok", ())] == 0
