@@ -301,8 +301,9 @@ def ratios(summary: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str,
         met: bool | None = None
         if value is not None and ratio.at_least is not None:
             met = value >= ratio.limit if ratio.at_least else value <= ratio.limit
-        out[ratio.name] = {"value": None if value is None else round(value, 3),
-                           "top": top, "bottom": bottom, "goal": ratio.goal, "met": met}  # fmt: skip
+        shown = None if value is None else round(value, 3)
+        out[ratio.name] = {"value": shown, "top": top, "bottom": bottom,
+                           "goal": ratio.goal, "met": met}  # fmt: skip
     return out
 
 
@@ -349,6 +350,11 @@ def scenario_rows(summary: dict[str, dict[str, dict[str, Any]]]) -> list[list[st
     return [[label, *(cell(s, test, show) for s in servers)] for label, test, show in table]
 
 
+def _short(value: float) -> str:
+    """A rate in whole moves, a latency to the hundredth of a millisecond."""
+    return f"{value:,.0f}" if value >= 1000 else f"{value:,.2f}"
+
+
 def ratio_rows(found: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
     """(ratio, measured, goal) with the verdict beside the goal."""
     rows = []
@@ -356,7 +362,7 @@ def ratio_rows(found: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
         if got["value"] is None:
             measured = "not measured (a side did not run)"
         else:
-            measured = f"{got['top']:,.2f} ÷ {got['bottom']:,.2f} = {got['value']:.2f}"
+            measured = f"{_short(got['top'])} ÷ {_short(got['bottom'])} = {got['value']:.2f}"
         verdict = {True: "met", False: "not met", None: ""}[got["met"]]
         rows.append((name, measured, f"{got['goal']} {verdict}".rstrip()))
     return rows
@@ -396,8 +402,14 @@ def run(servers: Iterable[str], runs: int, quick: bool,
             "seconds": round(time.perf_counter() - started, 1),
         },
         "versions": env.get("versions", {}),
-        "options": {"runs": runs, "quick": quick, "umpire_bin": umpire,
-                    "peer_bench": str(bench), "workers": 2, "appendfsync": "everysec"},  # fmt: skip
+        "options": {
+            "runs": runs,
+            "quick": quick,
+            "umpire_bin": umpire,
+            "peer_bench": str(bench),
+            "workers": 2,
+            "appendfsync": "everysec",
+        },
         "results": str(copy / "results"),
     }
 

@@ -110,9 +110,9 @@ def test_each_goal_is_judged_on_its_side_of_its_limit() -> None:
 
 
 def test_a_failed_run_is_counted_and_left_out_of_the_median() -> None:
+    failed = {**record("umpire", "tput", 0.0, 0.0, 0.0), "error": "timeout: throughput drain"}
     records = [record("umpire", "tput", 100.0, 1.0, 10.0),
-               record("umpire", "tput", 300.0, 1.0, 30.0),
-               {**record("umpire", "tput", 0.0, 0.0, 0.0), "error": "timeout: throughput drain"}]  # fmt: skip
+               record("umpire", "tput", 300.0, 1.0, 30.0), failed]  # fmt: skip
     got = peer.summarize(records)["umpire"]["tput"]
     assert (got["runs"], got["errors"], got["moves_per_s"], got["p99_ms"]) == (2, 1, 200.0, 20.0)
     row = dict((r[0], r[1]) for r in peer.scenario_rows(peer.summarize(records)))
@@ -176,10 +176,20 @@ def test_without_the_peer_bench_it_says_so_in_one_line_and_exits_0(
     assert f"no peer bench at {tmp_path} (set UMPIRE_PEER_BENCH" in err
 
 
-def test_the_bench_is_found_beside_the_repository_unless_named(
+def test_the_bench_is_found_beside_the_repository_or_its_main_checkout_unless_named(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("UMPIRE_PEER_BENCH", raising=False)
-    assert peer.bench_dir() == peer.REPO.parent / "shared" / "peer-bench"
-    monkeypatch.setenv("UMPIRE_PEER_BENCH", str(tmp_path))
-    assert peer.bench_dir() == tmp_path
+    clone = tmp_path / "ci" / "umpire"
+    (clone / ".git").mkdir(parents=True)
+    assert peer.bench_dir(clone) == tmp_path / "ci" / "shared" / "peer-bench"
+    # A worktree elsewhere: its `.git` names its git dir, whose commondir is the main's.
+    main, tree = tmp_path / "work" / "main", tmp_path / "wt" / "feature"
+    gitdir = main / ".git" / "worktrees" / "feature"
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    tree.mkdir(parents=True)
+    (tree / ".git").write_text(f"gitdir: {gitdir}\n")
+    assert peer.bench_dir(tree) == tmp_path / "work" / "shared" / "peer-bench"
+    monkeypatch.setenv("UMPIRE_PEER_BENCH", str(tmp_path / "mine"))
+    assert peer.bench_dir(tree) == tmp_path / "mine"
