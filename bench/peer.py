@@ -1,13 +1,13 @@
 """`python -m bench peer`: the shared peer bench with issue #44's ratios beside their goals.
 
-It runs the Node load generator of `../shared/peer-bench` (beside the repository;
-`UMPIRE_PEER_BENCH` names another folder) twice: once against `umpire serve` (appendfsync
-everysec, two workers), Colyseus and boardgame.io (`memory`), and once against
-`bench/floor.py --store` (`seq` and `tput`: the floor answers no spectators), the peer
-bench's `umpire-everysec` storage with `UMPIRE_BIN` pointed at a wrapper. Each runs from a
-fresh copy in a temporary folder: the shared folder stays read-only, and the npm packages
-are installed once (`npm ci`) into a cache of ours keyed by the lock file
-(`$XDG_CACHE_HOME/umpire/peer-bench/`, or `UMPIRE_PEER_BENCH_CACHE`).
+It runs the Node load generator of `../shared/peer-bench` (beside the repository, or beside
+a worktree's main checkout; `UMPIRE_PEER_BENCH` names another folder) twice: once against
+`umpire serve` (appendfsync everysec, two workers), Colyseus and boardgame.io (`memory`),
+and once against `bench/floor.py --store` (`seq` and `tput`: the floor answers no
+spectators), the peer bench's `umpire-everysec` storage with `UMPIRE_BIN` pointed at a
+wrapper. Each runs from a fresh copy in a temporary folder: the shared folder stays
+read-only, and the npm packages are installed once (`npm ci`) into a cache of ours keyed
+by the lock file (`$XDG_CACHE_HOME/umpire/peer-bench/`, or `UMPIRE_PEER_BENCH_CACHE`).
 
 The figures are medians over `--runs` repetitions (a fresh server each) of the bench's
 `runs.json`; the ratios are those of the issue's acceptance. The server's CPU is its
