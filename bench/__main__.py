@@ -10,6 +10,9 @@ Valkey; bench/footprint.py).
 (bench/stages.py), `python -m bench workers` the closed loop against `umpire serve
 --workers N` for N = 1, 2 (and 4 on four cores or more; bench/workers.py); `--seconds`
 shortens their timed stages (20 s and 10 s by default).
+`python -m bench peer [--runs N] [--servers umpire,floor,colyseus,boardgame.io]` runs the
+shared peer bench (`../shared/peer-bench`, or `UMPIRE_PEER_BENCH`) when Node is present and
+prints issue #44's ratios beside their goals (bench/peer.py); `--quick` at its smallest sizes.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, footprint, hostile, path, stages, workers
+from bench import core, footprint, hostile, path, peer, stages, workers
 
 
 def _loop_policy() -> str:
@@ -228,14 +231,43 @@ def _workers(args: argparse.Namespace, loop: str, console: Console) -> int:
     return 0
 
 
+def _peer(args: argparse.Namespace, console: Console) -> int:
+    try:
+        with console.status("the peer bench…") as status:
+            figures = peer.run(args.servers.split(","), args.runs, args.quick, status.update)
+    except peer.Unavailable as why:
+        print(f"peer: not run: {why}", file=sys.stderr)
+        return 0
+    print(json.dumps(figures, indent=2))
+    m = figures["machine"]
+    load = (
+        f"load {'/'.join(map(str, m['load_before']))} before, "
+        f"{'/'.join(map(str, m['load_after']))} after"
+    )
+    table = Table(
+        title=f"peer bench, medians of {args.runs} (umpire everysec, 2 workers; "
+        f"{m['nproc']} CPUs, Node {m['node']}; {load})"
+    )
+    table.add_column("scenario")
+    for server in (s for s in peer.SERVERS if s in figures["servers"]):
+        table.add_column("floor --store" if server == "floor" else server, justify="right")
+    for row in peer.scenario_rows(figures["servers"]):
+        table.add_row(*row)
+    console.print(table)
+    console.print(_table("issue #44's ratios (this run)", peer.ratio_rows(figures["ratios"])))
+    console.print(f"per-run detail: {figures['results']}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "what", nargs="?", default="all",
-        choices=["all", "stages", "workers", "hostile", "cli", "footprint"],
+        choices=["all", "stages", "workers", "hostile", "cli", "footprint", "peer"],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
         "hostile: only the player's round trip under 20 hostile connections; "
-        "cli: only the command line's start; footprint: umpire serve's whole process tree",
+        "cli: only the command line's start; footprint: umpire serve's whole process tree; "
+        "peer: the shared peer bench beside Colyseus, with issue #44's ratios",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -246,6 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=1, help="stages: the gateway's --workers (default 1)"
     )
+    parser.add_argument("--runs", type=int, default=2, help="peer: repetitions (medians)")
+    parser.add_argument(
+        "--servers", default=",".join(peer.SERVERS),
+        help="peer: which of umpire, floor, colyseus, boardgame.io to run",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     loop = _loop_policy()
     if args.what == "hostile":
@@ -271,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             _table(f"umpire serve's footprint ({os.cpu_count()} CPUs)", footprint.rows(tree))
         )
         return 0
+    if args.what == "peer":
+        return _peer(args, console)
     if args.what == "stages":
         return _stages(args, loop, console)
     if args.what == "workers":
