@@ -174,6 +174,38 @@ def route(turn: DowntownTurn, start: str, goal: str, *, avoid_barrage: bool) -> 
     return tuple(reversed(path))
 
 
+def route_not_closer(
+    turn: DowntownTurn, start: str, goal: str, away: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """5.9.1 (000_842c81c5c58bc2f6.txt): the shortest hex route from `start` to `goal` on
+    which no step moves the flight closer to any of the hexes `away` (the US flights on
+    the map), breadth-first with neighbours in direction order; None when there is none.
+
+    "Closer" is read per step (README ledger 5.9.1): each hex entered is at least as far
+    from every US flight as the hex left. The rule speaks of how the flight moves ("move
+    them closer"), and a reading against the start hex alone would let a route close in
+    on a flight and draw off again, which is what the rule keeps a broken flight from."""
+    board = turn.board
+    if start == goal:
+        return (start,)
+    prev: dict[str, str] = {start: start}
+    queue = deque([start])
+    while queue and goal not in prev:
+        cur = queue.popleft()
+        for n in board.grid.neighbours(Hex.parse(cur)):
+            lab = n.label
+            if lab in prev or any(board.dist(lab, u) < board.dist(cur, u) for u in away):
+                continue
+            prev[lab] = cur
+            queue.append(lab)
+    if goal not in prev:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(prev[path[-1]])
+    return tuple(reversed(path))
+
+
 def _sam_shadow(turn: DowntownTurn, u: UsFlight) -> bool:
     """5.8.2: not within 5 of a SAM with its radar on, nor marked with a SAM acquisition."""
     for s in turn.state.sams:
@@ -216,7 +248,19 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     if flight.status is FlightStatus.DISORDERED:
         rally = sorted(board.rally_points(), key=lambda h: (board.dist(flight.hex, h), h))
         dest = rally[0] if rally else flight.hex
-        path = route(turn, flight.hex, dest, avoid_barrage=False)
+        away = tuple(sorted({u.hex for u in us}))
+        kept = route_not_closer(turn, flight.hex, dest, away)
+        if kept is not None:
+            path = kept
+            how = "by the shortest route not closer to a US flight"
+            if away:
+                how += f" ({', '.join(away)})"
+        else:  # 5.9.1 "If there is no such route": the plain shortest route
+            path = route(turn, flight.hex, dest, avoid_barrage=False)
+            how = (
+                "by the plain shortest route: there is no such route that is not closer "
+                f"to a US flight ({', '.join(away)})"
+            )
         return _emit(
             turn,
             flight,
@@ -227,10 +271,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
             flight.altitude.value,
             "combat",
             path,
-            (
-                "disordered: toward the nearest rally point by the "
-                "shortest route not closer to a US flight, altitude unchanged"
-            ),
+            f"disordered: toward the nearest rally point {dest} {how}, altitude unchanged",
         )
     z = zone(turn, flight)
     if z is Zone.TRANSIT or flight.ready:
