@@ -28,7 +28,7 @@ HOME = "umpire-wargames"
 _loaded: dict[str, Ruleset[Any]] = {}
 # Installed rulesets that could not be loaded, with the error, kept once per process like
 # the entry points (a failed import is not retried on every listing).
-_broken: dict[str, BrokenRuleset] = {}
+_broken: dict[tuple[str, str], BrokenRuleset] = {}  # by entry point (name, value)
 
 
 def register(ruleset: Ruleset[Any]) -> None:
@@ -131,15 +131,15 @@ def get(name: str) -> Ruleset[Any]:
     found = _loaded.get(name)
     if found is not None:
         return found
-    known = _broken.get(name)
-    if known is not None:
-        raise BrokenRuleset(known.message, **known.details)
     point = installed().get(name)
     if point is not None:
+        known = _broken.get((point.name, point.value))
+        if known is not None:
+            raise BrokenRuleset(known.message, **known.details)
         try:
             ruleset = _load(point)
         except BrokenRuleset as exc:
-            _broken[name] = exc
+            _broken[(point.name, point.value)] = exc
             raise
         register(ruleset)
         return ruleset
