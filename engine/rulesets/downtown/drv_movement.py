@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from umpire.engine.decision import Candidate
 from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check
@@ -225,7 +226,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     board, state = turn.board, turn.state
     weather_floor = ALTITUDE_INDEX["low"] if state.setup.poor_weather and not flight.ready else 0
     alt_now = ALTITUDE_INDEX[flight.altitude.value]
-    notes = [f"{R_PROFILE}: movement values of {flight.profile or 'MiG-17'}"]
+    notes = [f"{rule_number(R_PROFILE)}: movement values of {flight.profile or 'MiG-17'}"]
     us = sit.us_on_map(state)
     if flight.status is FlightStatus.ABORTING:
         edge = [h for h in board.data.china_buffer if board.edge_distance(h) == 0]
@@ -288,7 +289,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
         if ridge:
             why += f"; climb only to cross ridgelines at {', '.join(ridge)}, then back to the Deck"
         if weather_floor:
-            why += f"; {R_WEATHER}: poor weather, Low is the lowest band"
+            why += f"; {rule_number(R_WEATHER)}: poor weather, Low is the lowest band"
         return _emit(
             turn,
             flight,
@@ -326,12 +327,14 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     step = max(step, weather_floor)
     if alt_now == 0 and step > 0 and board.in_barrage(flight.hex):
         step = 0
-        notes.append(f"{R_AAA}: stays on the Deck until out of the barrage zone")
+        notes.append(f"{rule_number(R_AAA)}: stays on the Deck until out of the barrage zone")
     alt = list(ALTITUDE_INDEX)[step]
     throttle = "dash" if flight.fuel >= 2 else "combat"
     if z is Zone.ENGAGE:
         if slash_attack_eligible(flight.profile, state.setup.year, state.setup.month):
-            notes.append(f"{R_SLASH}: claims a Slash Attack if it meets all its requirements")
+            notes.append(
+                f"{rule_number(R_SLASH)}: claims a Slash Attack if it meets all its requirements"
+            )
         behind = board.grid.neighbour(Hex.parse(target.hex), (target.facing + 3) % 6)
         dest = behind.label if board.grid.contains(behind) else target.hex
         return _emit(
