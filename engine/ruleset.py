@@ -43,6 +43,7 @@ from msgspec import Struct
 
 from umpire.engine.commands import TakebackPolicy
 from umpire.engine.dice import Dice
+from umpire.engine.kit.labels import NO_LABELS, Labels
 from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
 from umpire.engine.roles import Role
@@ -140,6 +141,9 @@ class Ruleset(Generic[S]):
     # The ruleset's test profile (`Testing` above): what umpire's cross-ruleset tests need
     # to know of it that nothing else here says.
     testing: Testing = field(default_factory=Testing)
+    # The view in the rules' words (engine/kit/labels.py): each field's label and the names
+    # of its coded values, for `umpire state` and the browser.
+    labels: Labels = NO_LABELS
 
     @property
     def has_secrets(self) -> bool:

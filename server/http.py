@@ -206,6 +206,9 @@ def ruleset_listing() -> bytes:
                 "scenarios": named,
                 # The page's "Scenario settings": a setup's fields laid over the scenario's.
                 "setup_schema": setup_schema(ruleset),
+                # The view in the rules' words (engine/kit/labels.py), by bare field name.
+                "labels": ruleset.labels.fields,
+                "value_labels": ruleset.labels.values,
             }
         )
     return json.dumps(listing).encode()

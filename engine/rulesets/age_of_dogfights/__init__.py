@@ -11,6 +11,7 @@ from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from umpire.engine.rulesets.age_of_dogfights.decide import decide
 from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
+from umpire.engine.rulesets.age_of_dogfights.labels import LABELS
 from umpire.engine.rulesets.age_of_dogfights.setup import (
     FACING_ACROSS,
     Setup,
@@ -87,4 +88,5 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Age of Dogfights solo rules",
     actions=actions,
     openings=(RollSetup(), FlyBots()),
+    labels=LABELS,
 )

@@ -15,6 +15,7 @@ from umpire.engine.rulesets.conflict_of_heroes.commands import Pass, ReportCount
 from umpire.engine.rulesets.conflict_of_heroes.decide import decide
 from umpire.engine.rulesets.conflict_of_heroes.events import EVENTS
 from umpire.engine.rulesets.conflict_of_heroes.evolve import evolve
+from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 from umpire.engine.rulesets.conflict_of_heroes.state import State
 from umpire.engine.rulesets.conflict_of_heroes.terms import SEED
@@ -40,6 +41,7 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(ReportCounters(rumored=1, reinforcements=1), Pass(), TakeAiTurn()),
     board=board,
+    labels=LABELS,
 )
 
 __all__ = ["RULESET"]

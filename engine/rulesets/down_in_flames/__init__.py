@@ -16,6 +16,7 @@ from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
 from umpire.engine.rulesets.down_in_flames.decide import decide
 from umpire.engine.rulesets.down_in_flames.events import EVENT_TYPES
 from umpire.engine.rulesets.down_in_flames.evolve import evolve
+from umpire.engine.rulesets.down_in_flames.labels import LABELS
 from umpire.engine.rulesets.down_in_flames.setup import Setup, initial_state
 from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import SEED, Side
@@ -41,4 +42,5 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Down in Flames supplemental rules",
     actions=actions,
     openings=(BeginTurn(side=Side.B),),
+    labels=LABELS,
 )

@@ -14,6 +14,7 @@ from umpire.engine.rulesets.downtown.board import board
 from umpire.engine.rulesets.downtown.decide import decide
 from umpire.engine.rulesets.downtown.events import EVENT_TYPES
 from umpire.engine.rulesets.downtown.evolve import evolve
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables.air_activation import scenario
@@ -71,4 +72,5 @@ RULESET: Ruleset[State] = Ruleset(
         # 2.1.3: the purchased counters lie face down in view: how many is public.
         published_fields={"downtown.AaaPurchased": ("count", "hidden_count", "points")},
     ),
+    labels=LABELS,
 )
