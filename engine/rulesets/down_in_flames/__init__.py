@@ -9,7 +9,7 @@ values (11). See README.md for the rule map and interpretations.
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.down_in_flames.actions import actions
 from umpire.engine.rulesets.down_in_flames.board import board
 from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
@@ -42,5 +42,12 @@ RULESET: Ruleset[State] = Ruleset(
     seed_title="Down in Flames supplemental rules",
     actions=actions,
     openings=(BeginTurn(side=Side.B),),
+    testing=Testing(
+        # issue 41 item 8: reports not yet narrowed to what would change the game.
+        may_change_nothing={
+            "ReportHand": "a hand may be reported at the size it already has",
+            "SetPosition": "a position may be set to what it already is (none to none)",
+        },
+    ),
     labels=LABELS,
 )

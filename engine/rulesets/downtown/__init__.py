@@ -71,6 +71,14 @@ RULESET: Ruleset[State] = Ruleset(
         published=("downtown.AaaPlaced",),
         # 2.1.3: the purchased counters lie face down in view: how many is public.
         published_fields={"downtown.AaaPurchased": ("count", "hidden_count", "points")},
+        # issue 41 item 8: reports not yet narrowed to what would change the game.
+        may_change_nothing={
+            "MoveUsFlight": "a US flight may spend an MP and stay as it is",
+            "PlanDrvFlight": "a preview: it logs a DRV flight's intent, RunDrvMovement flies it",
+            "ReportAcquisition": "an acquisition result may restate the level a SAM already has",
+            "ReportDrvFlight": "a base-game result may restate a DRV flight's status",
+            "ReportUsFlights": "the US side may be reported as it already stands",
+        },
     ),
     labels=LABELS,
 )
