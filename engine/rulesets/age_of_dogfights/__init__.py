@@ -72,7 +72,7 @@ def initial_state(setup: Setup) -> State:
 
 RULESET: Ruleset[State] = Ruleset(
     name="age_of_dogfights",
-    version="1",
+    version="2",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

@@ -26,7 +26,7 @@ RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the engagement ends when a side has no aircraft left (issue #28).
-    version="3",
+    version="4",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

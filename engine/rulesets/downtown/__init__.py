@@ -50,7 +50,7 @@ RULESET: Ruleset[State] = Ruleset(
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the DRV flies itself (RunDrvMovement), DRV rolls are checked, the raid ends by its
     # scenario data (issue #28); v1 and v2 logs audit with a note.
-    version="3",
+    version="4",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,
