@@ -58,6 +58,5 @@ def named(values: type[Enum], **shown: str) -> dict[str, str]:
     (MINUS_ONE="-1"), else the value's words ("sam_acquisition" -> "Sam acquisition"),
     so a member added later is never shown as a raw code."""
     return {
-        str(m.value): shown.get(m.name, str(m.value).replace("_", " ").capitalize())
-        for m in values
+        str(m.value): shown.get(m.name, str(m.value).replace("_", " ").capitalize()) for m in values
     }
