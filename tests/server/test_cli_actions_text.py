@@ -110,7 +110,7 @@ def test_nightfighter_exit_move_is_shown_and_state_json_parses(umpire) -> None:
     code, state = umpire("state", game, "--json")
     assert code == 0 and json.loads(state)["view"]["fighters"], state
     code, readable = umpire("state", game)
-    assert code == 0 and game in readable and "fighters" in readable, readable
+    assert code == 0 and game in readable and "Fighters" in readable, readable
     with pytest.raises(json.JSONDecodeError):
         json.loads(readable)
 
