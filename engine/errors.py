@@ -20,6 +20,14 @@ class RuleError(UmpireError):
         self.rule = rule
 
 
+class NothingToDo(RuleError):
+    """A command that would change nothing now (its job is done, or it restates the game
+    as it is): not listed among the legal actions, and refused if sent (issue 41 item 8).
+    Names the rule and what already holds."""
+
+    code = "nothing_to_do"
+
+
 class CommandNotAllowed(RuleError):
     """A command whose type is not among the role's legal actions now (engine/actions.py).
     Names the command and lists the types that are allowed now."""

@@ -26,6 +26,9 @@ GROUP = "umpire.rulesets"
 HOME = "umpire-wargames"
 
 _loaded: dict[str, Ruleset[Any]] = {}
+# Installed rulesets that could not be loaded, with the error, kept once per process like
+# the entry points (a failed import is not retried on every listing).
+_broken: dict[tuple[str, str], BrokenRuleset] = {}  # by entry point (name, value)
 
 
 def register(ruleset: Ruleset[Any]) -> None:
@@ -130,7 +133,14 @@ def get(name: str) -> Ruleset[Any]:
         return found
     point = installed().get(name)
     if point is not None:
-        ruleset = _load(point)
+        known = _broken.get((point.name, point.value))
+        if known is not None:
+            raise BrokenRuleset(known.message, **known.details)
+        try:
+            ruleset = _load(point)
+        except BrokenRuleset as exc:
+            _broken[(point.name, point.value)] = exc
+            raise
         register(ruleset)
         return ruleset
     raise UnknownRuleset(
@@ -138,3 +148,21 @@ def get(name: str) -> Ruleset[Any]:
         ruleset=str(name)[:80],
         available=available(),
     )
+
+
+def usable() -> tuple[list[Ruleset[Any]], dict[str, str]]:
+    """Every ruleset that loads, sorted by name, and every installed one that does not,
+    with its error: one bad package is left out and named, and the others still work."""
+    rulesets: list[Ruleset[Any]] = []
+    broken: dict[str, str] = {}
+    try:
+        names = available()
+    except BrokenRuleset as exc:  # two packages claim one name: the others still load
+        broken[exc.details.get("ruleset", "?")] = str(exc)
+        names = sorted(_loaded)
+    for name in names:
+        try:
+            rulesets.append(get(name))
+        except UnknownRuleset as exc:
+            broken[name] = str(exc)
+    return rulesets, broken

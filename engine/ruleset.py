@@ -43,6 +43,7 @@ from msgspec import Struct
 
 from umpire.engine.commands import TakebackPolicy
 from umpire.engine.dice import Dice
+from umpire.engine.kit.labels import NO_LABELS, Labels
 from umpire.engine.kit.reading import Reading
 from umpire.engine.map_view import Board
 from umpire.engine.offers import Action
@@ -75,6 +76,11 @@ class Testing(Struct, frozen=True, kw_only=True):
     # Fields of secret events that a rule publishes although a hidden value decides them
     # (how many counters were bought face down), by event tag.
     published_fields: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
+    # Command types the `actions` property test lets change nothing when accepted, each
+    # with why: reports that may restate the game as it stands, whose listing is not yet
+    # narrowed to what would change it (issue 41 item 8). Every other accepted listed
+    # command must change the state or roll dice.
+    may_change_nothing: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 def secret_declarations(ruleset: Ruleset[Any]) -> tuple[list[type[Struct]], list[str]]:
@@ -141,6 +147,9 @@ class Ruleset(Generic[S]):
     # The ruleset's test profile (`Testing` above): what umpire's cross-ruleset tests need
     # to know of it that nothing else here says.
     testing: Testing = field(default_factory=Testing)
+    # The view in the rules' words (engine/kit/labels.py): each field's label and the names
+    # of its coded values, for `umpire state` and the browser.
+    labels: Labels = NO_LABELS
     # The documented readings of ambiguous rules that a setup field switches
     # (engine/kit/reading.py): what a rules dispute may claim instead (engine/disputes.py).
     readings: tuple[Reading, ...] = ()

@@ -9,12 +9,14 @@ command). docs/schemas/ holds them per ruleset (`python -m umpire.engine.schemas
 from __future__ import annotations
 
 import copy
+import enum
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 import msgspec
 from msgspec import Struct
+from msgspec import inspect as type_info
 
 Schema = dict[str, Any]
 
@@ -41,9 +43,44 @@ def inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
     return node
 
 
+def _enums(struct_type: type[Struct]) -> dict[str, type[enum.Enum]]:
+    """The enum types a struct's fields use, anywhere below it, by class name."""
+    found: dict[str, type[enum.Enum]] = {}
+    seen: set[int] = set()
+
+    def walk(node: Any) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, type_info.EnumType):
+            found[node.cls.__name__] = node.cls
+        for name in ("fields", "types", "item_type", "key_type", "value_type", "item_types"):
+            below = getattr(node, name, None)
+            for one in below if isinstance(below, tuple) else (below,):
+                if one is not None:
+                    walk(getattr(one, "type", one))
+
+    walk(type_info.type_info(struct_type))
+    return found
+
+
+def _in_declared_order(defs: dict[str, Any], struct_type: type[Struct]) -> None:
+    """Enum values in the order their type declares them, as the game orders its terms
+    (altitude bands lowest first, pilot quality worst to best): msgspec lists them sorted
+    alphabetically, and forms and `umpire actions` show choices in the schema's order."""
+    for name, cls in _enums(struct_type).items():
+        node = defs.get(name)
+        values = [member.value for member in cls]
+        if isinstance(node, dict) and sorted(node.get("enum", ()), key=str) == sorted(
+            values, key=str
+        ):
+            node["enum"] = values
+
+
 @cache
 def _cached(struct_type: type[Struct]) -> Schema:
     (ref,), defs = msgspec.json.schema_components([struct_type], ref_template="#/$defs/{name}")
+    _in_declared_order(defs, struct_type)
     schema: Schema = inline_refs(ref, defs)
     if struct_type.__struct_config__.tag is not None:
         schema["properties"]["type"] = {"const": tag_of(struct_type)}

@@ -15,6 +15,7 @@ import json
 import msgspec
 
 from umpire.engine.actions import legal_actions
+from umpire.engine.citations import SeedNames, names_of, readable
 from umpire.engine.roles import Role
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.wire import Action
@@ -42,13 +43,16 @@ async def cmd_actions(settings: Settings, args: argparse.Namespace) -> int:
         f"game {shown(args.game)} ({ruleset.name}), seq {game.meta.seq}: {args.role} may send"
         f" (umpire send {shown(args.game)} followed by the words or the JSON of an example)"
     )
+    names = names_of(ruleset)  # its own seed: not every installed ruleset imported
     for action in actions:
-        for line in printed(action):
+        for line in printed(action, names):
             console.print(line)
     return 0
 
 
-def printed(action: Action) -> list[str]:
-    """An action's lines as printed: the accepted values hold ids players chose, so
-    every control character is escaped, and markup too (events/terminal_text.py)."""
-    return [shown(line) for line in render(action)]
+def printed(action: Action, names: SeedNames | None = None) -> list[str]:
+    """An action's lines as printed: its citations by the rulebook's title and heading
+    (engine/citations.py, as `umpire log` shows them; `--json` keeps the file and rule);
+    the accepted values hold ids players chose, so every control character is escaped,
+    and markup too (events/terminal_text.py)."""
+    return [shown(readable(line, names)) for line in render(action)]

@@ -190,10 +190,11 @@ RULESETS_PATH = "/rulesets.json"
 
 def ruleset_listing() -> bytes:
     """/rulesets.json: every installed ruleset with its title and named scenarios, for the
-    page's "new game" pickers (the page never hard-codes them)."""
+    page's "new game" pickers (the page never hard-codes them). A ruleset that does not
+    load is left out (/healthz names it with its error): the others still work."""
     listing = []
-    for name in registry.available():
-        ruleset = registry.get(name)
+    for ruleset in registry.usable()[0]:
+        name = ruleset.name
         named = [
             {"name": s.name, "description": s.description, "sample": s.sample}
             for s in scenarios(ruleset)
@@ -208,6 +209,9 @@ def ruleset_listing() -> bytes:
                 "setup_schema": setup_schema(ruleset),
                 # What a rules dispute may claim instead (engine/kit/reading.py).
                 "readings": [listed_reading(r) for r in ruleset.readings],
+                # The view in the rules' words (engine/kit/labels.py), by bare field name.
+                "labels": ruleset.labels.fields,
+                "value_labels": ruleset.labels.values,
             }
         )
     return json.dumps(listing).encode()
@@ -233,10 +237,15 @@ async def health(gateway: Gateway, restarting: Callable[[], str | None] | None =
         cause = "unreachable"  # the connection was refused or lost
     except TimeoutError:
         ok, cause = False, "unresponsive"  # no answer to PING within HEALTH_TIMEOUT
-    if ok:
-        body = '{"status":"ok","store":"reachable"}'
-    else:
-        body = f'{{"status":"degraded","store":"{cause}"}}'
+    answer: dict[str, object] = (
+        {"status": "ok", "store": "reachable"} if ok else {"status": "degraded", "store": cause}
+    )
+    # An installed ruleset that does not load, with its error, for the operator: the
+    # others are served (/rulesets.json leaves it out), so the gateway is still healthy.
+    broken = registry.usable()[1]
+    if broken:
+        answer["broken_rulesets"] = broken
+    body = json.dumps(answer, separators=(",", ":"))
     return _response(
         200 if ok else 503,
         "OK" if ok else "Service Unavailable",

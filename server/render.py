@@ -14,6 +14,7 @@ from msgspec import Struct
 
 from umpire.engine.citations import SeedNames, readable
 from umpire.engine.game import Game
+from umpire.engine.kit.labels import NO_LABELS, Labels
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -132,35 +133,43 @@ def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
     return lines
 
 
-def view_lines(view: Any, indent: str = "") -> list[str]:
-    """A role's view (plain data) as readable lines for `umpire state`: `key: value`,
-    nested objects indented under their key, list items marked `-`, short lists of plain
-    values on one line. Printable text (control characters escaped); `state --json` is
-    the machine-readable form."""
+def view_lines(
+    view: Any, indent: str = "", labels: Labels = NO_LABELS, *, key: str = "", keyed: bool = False
+) -> list[str]:
+    """A role's view (plain data) as readable lines for `umpire state`: `label: value` in
+    the ruleset's words (`Ruleset.labels`, engine/kit/labels.py: each field by its label,
+    a coded value by its name), nested objects indented under their key, list items
+    marked `-`, short lists of plain values on one line. Printable text (control
+    characters escaped); `state --json` is the machine-readable form. `key` is the field
+    the value belongs to; `keyed`: its mapping's keys are names the game gives, shown as
+    they are."""
     if isinstance(view, dict):
         if not view:
             return [f"{indent}(none)"]
         lines: list[str] = []
-        for key in sorted(view, key=str):
-            value = view[key]
+        for name in sorted(view, key=str):
+            value = view[name]
+            field = key if keyed else str(name)
+            shown = printable(labels.label(str(name)))  # a name the game gives: itself
+            below = not keyed and str(name) in labels.keyed
             if _plain(value) or value in ({}, [], ()):
-                lines.append(f"{indent}{printable(str(key))}: {_scalar(value)}")
+                lines.append(f"{indent}{shown}: {_scalar(value, labels, field)}")
             else:
-                lines.append(f"{indent}{printable(str(key))}:")
-                lines += view_lines(value, indent + "  ")
+                lines.append(f"{indent}{shown}:")
+                lines += view_lines(value, indent + "  ", labels, key=field, keyed=below)
         return lines
     if isinstance(view, (list, tuple)):
         if not view:
             return [f"{indent}(none)"]
         if all(_plain(v) for v in view):
-            return [f"{indent}{_scalar(view)}"]
+            return [f"{indent}{_scalar(view, labels, key)}"]
         lines = []
         for item in view:
-            below = view_lines(item, indent + "  ")
+            below = view_lines(item, indent + "  ", labels, key=key)
             lines.append(f"{indent}- {below[0].lstrip()}")
             lines += below[1:]
         return lines
-    return [f"{indent}{_scalar(view)}"]
+    return [f"{indent}{_scalar(view, labels, key)}"]
 
 
 def _plain(value: Any) -> bool:
@@ -170,9 +179,12 @@ def _plain(value: Any) -> bool:
     return not isinstance(value, dict)
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: Any, labels: Labels = NO_LABELS, key: str = "") -> str:
     if isinstance(value, (list, tuple)):
-        return ", ".join(_scalar(v) for v in value) if value else "(none)"
+        return ", ".join(_scalar(v, labels, key) for v in value) if value else "(none)"
+    named = labels.shown(key, value) if key else None
+    if named is not None:
+        return printable(named)
     if value == {} or value == "":
         return "(none)"
     if value is None:

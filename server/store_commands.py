@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import msgspec
 
 from umpire.engine import registry, scenarios
-from umpire.engine.citations import names_of
+from umpire.engine.citations import names_of, readable
 from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.handling import command_types
@@ -207,7 +207,12 @@ def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
         table.add_column(column)
     for each in shipped:
         mark = " (default)" if each.name == ruleset.default_scenario else ""
-        table.add_row(each.name + mark, each.description, each.source)
+        # Citations by the rulebook's title and heading, as `umpire log` shows them.
+        table.add_row(
+            each.name + mark,
+            readable(each.description, names_of(ruleset)),
+            readable(each.source, names_of(ruleset)),
+        )
     console.print(table)
     return 0
 
@@ -387,7 +392,7 @@ async def cmd_state(settings: Settings, args: argparse.Namespace) -> int:
         f"as the {role.value}{' (seed revealed: everything shown)' if revealed else ''}",
         highlight=False,
     )
-    for line in view_lines(view, "  "):
+    for line in view_lines(view, "  ", ruleset.labels):
         console.print(shown(line), highlight=False, soft_wrap=True)
     return 0
 

@@ -92,6 +92,13 @@ export function actionForms(actions, send) {
   return box;
 }
 
+// Who decided: the umpire resolving the player's own rolls (a decision whose dice are all
+// the player's, as Down in Flames' resolution of the player's attack), else the opponent.
+function decidedBy(frame, rolls) {
+  const used = (frame.payload.dice || []).map((n) => rolls.get(n)).filter(Boolean);
+  return used.length && used.every((r) => r.payload.owner === "player") ? "The umpire" : "The opponent";
+}
+
 // The opponent's decisions since the player's last command, each with its "why" open.
 export function decisionList(frames, rolls) {
   const list = el("ol", { class: "decisions" });
@@ -100,7 +107,7 @@ export function decisionList(frames, rolls) {
     why.open = true;
     // In plain words first ("The opponent: …"), the event and its "why" below.
     list.append(el("li", { "data-seq": frame.seq },
-      el("p", { class: "opponent-said", text: `The opponent: ${describe(frame)}` }),
+      el("p", { class: "opponent-said", text: `${decidedBy(frame, rolls)}: ${describe(frame)}` }),
       el("strong", { text: `#${frame.seq} ${frame.event_type}` }), why));
   }
   return list;

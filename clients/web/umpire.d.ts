@@ -274,23 +274,23 @@ export namespace AgeOfDogfights {
       aircraft_type: string;
       position: [number, number];
       /** The six directions of the lattice, counter-clockwise from east (left turn = next). */
-      heading: "E" | "NE" | "NW" | "SE" | "SW" | "W";
+      heading: "E" | "NE" | "NW" | "W" | "SW" | "SE";
       level: number;
       /** Nose position on the altitude stand (base game). */
-      attitude?: "level" | "nose-down" | "nose-up";
-      skill?: "ace" | "average" | "rookie" | null;
+      attitude?: "nose-down" | "level" | "nose-up";
+      skill?: "rookie" | "average" | "ace" | null;
     })[];
     bots: ({
       id: string;
       number: number;
       aircraft_type: string;
       position: [number, number];
-      heading?: "E" | "NE" | "NW" | "SE" | "SW" | "W" | null;
-      skill?: "ace" | "average" | "rookie" | null;
-      aggressiveness?: "aggressive" | "average" | "cautious" | null;
+      heading?: "E" | "NE" | "NW" | "W" | "SW" | "SE" | null;
+      skill?: "rookie" | "average" | "ace" | null;
+      aggressiveness?: "cautious" | "average" | "aggressive" | null;
     })[];
     /** Board edges (Game Setup: player and bots start on opposite edges). */
-    player_edge?: "east" | "north" | "south" | "west";
+    player_edge?: "north" | "south" | "west" | "east";
     zones?: {
       name: string;
       position: [number, number];
@@ -298,11 +298,11 @@ export namespace AgeOfDogfights {
     }[];
     aircraft_types?: { [key: string]: {
       /** What an aircraft type is: fighters fight; bombers and scouts fly missions. */
-      kind?: "bomber" | "fighter" | "scout";
+      kind?: "fighter" | "bomber" | "scout";
       basic_speed?: number;
       agility?: number;
       /** Rotary engine and the turn direction its gyroscopic effect favours (or none). */
-      rotary?: "left" | "none" | "right";
+      rotary?: "none" | "left" | "right";
       ceiling?: number;
       climb?: number;
       dive?: number;
@@ -323,12 +323,12 @@ export namespace AgeOfDogfights {
       green_faces?: number[];
       solo_faces?: ({
         /** What one movement step does before moving forward (base game, placeholder model). */
-        arrow: "left" | "right" | "straight";
+        arrow: "straight" | "left" | "right";
         gyro?: boolean;
       })[];
       firing_chart?: ({
         /** Machine guns: nose (pilot) and dorsal (gunner). */
-        gun: "dorsal" | "nose";
+        gun: "nose" | "dorsal";
         arc: number;
         max_range: number;
         attacker_behind_target: boolean;
@@ -362,10 +362,10 @@ export namespace AgeOfDogfights {
     aircraft: string;
     position: [number, number];
     /** The six directions of the lattice, counter-clockwise from east (left turn = next). */
-    heading: "E" | "NE" | "NW" | "SE" | "SW" | "W";
+    heading: "E" | "NE" | "NW" | "W" | "SW" | "SE";
     level: number;
     /** Nose position on the altitude stand (base game). */
-    attitude?: "level" | "nose-down" | "nose-up";
+    attitude?: "nose-down" | "level" | "nose-up";
     has_ammo?: boolean;
     jammed?: boolean;
     damaged?: boolean;
@@ -379,7 +379,7 @@ export namespace AgeOfDogfights {
     type: "ReportBotDamage";
     aircraft: string;
     /** Damage the player reports on a bot (base-game results the solo rules react to). */
-    damage: "destroyed" | "engine" | "guns" | "jammed" | "other" | "tail" | "wings";
+    damage: "wings" | "tail" | "engine" | "guns" | "jammed" | "destroyed" | "other";
     note?: string;
   }
 
@@ -387,7 +387,7 @@ export namespace AgeOfDogfights {
   export interface RollDice {
     type: "RollDice";
     /** The kinds of roll the seeds call for. */
-    dice: "2d6" | "coloured" | "custom" | "d10" | "d100" | "d12" | "d20" | "d6" | "draw" | "nd6";
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -425,7 +425,7 @@ export namespace ConflictOfHeroes {
     units?: ({
       id: string;
       /** Who a counter belongs to: the player's 'Units' or the 'AI' (seed preamble). */
-      side: "ai" | "player";
+      side: "player" | "ai";
       /** CCRR hex label */
       hex: string;
       firepower: number;
@@ -527,7 +527,7 @@ export namespace ConflictOfHeroes {
     type: "CommandAction";
     units: string[];
     /** What a unit does in an action (base-game actions the solo rules refer to). */
-    action: "fire" | "move" | "other" | "pivot" | "rally";
+    action: "fire" | "move" | "rally" | "pivot" | "other";
     caps: number;
     moves?: {
       unit: string;
@@ -584,7 +584,7 @@ export namespace ConflictOfHeroes {
   export interface RollDice {
     type: "RollDice";
     /** The kinds of roll the seeds call for. */
-    dice: "2d6" | "coloured" | "custom" | "d10" | "d100" | "d12" | "d20" | "d6" | "draw" | "nd6";
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -613,7 +613,7 @@ export namespace ConflictOfHeroes {
     type: "UnitAction";
     units: string[];
     /** What a unit does in an action (base-game actions the solo rules refer to). */
-    action: "fire" | "move" | "other" | "pivot" | "rally";
+    action: "fire" | "move" | "rally" | "pivot" | "other";
     ap: number;
     caps?: number;
     moves?: {
@@ -640,9 +640,9 @@ export namespace DownInFlames {
       side: "A" | "B";
       element: string;
       /** Where an aircraft flies in its Element (base game): Leader, Wingman or Formation. */
-      station: "formation" | "leader" | "wingman";
+      station: "leader" | "wingman" | "formation";
       /** 9.1: recruit (the worst) to ace (the best). */
-      pilot_quality?: "ace" | "green" | "recruit" | "regular" | "veteran";
+      pilot_quality?: "recruit" | "green" | "regular" | "veteran" | "ace";
       crack_shot?: boolean;
       keen_eyesight?: boolean;
       loaded?: boolean;
@@ -651,16 +651,16 @@ export namespace DownInFlames {
     })[];
     player_sides?: ("A" | "B")[];
     /** 3.2.5 (D6) or the optional D12 system of 6. */
-    combat_die?: "d12" | "d6";
+    combat_die?: "d6" | "d12";
     ammunition_rule?: boolean;
     rockets_rule?: boolean;
     starting_altitude?: number | null;
     /** 3.1.2 and 10.9 disagree on a gyro sight's Advantaged bursts (3 versus 2). */
-    gyro_reading?: "10.9" | "3.1.2";
+    gyro_reading?: "3.1.2" | "10.9";
     custom_aircraft?: { [key: string]: {
       name: string;
       /** 3 and 4: fighters and light bombers use the odds system; medium and heavy bombers use the damage-point system. */
-      aircraft_class: "fighter" | "heavy_bomber" | "light_bomber" | "medium_bomber";
+      aircraft_class: "fighter" | "light_bomber" | "medium_bomber" | "heavy_bomber";
       ceiling_level: number;
       defense: number;
       hit_value: number;
@@ -675,8 +675,8 @@ export namespace DownInFlames {
       wingman_offense?: number;
       wingman_defense?: number;
       /** 3.1, 3.1.1, 3.1.2, 10.8, 10.9: the gunsight fitted. */
-      sight?: "gyro" | "reflector" | "simple";
-      characteristics?: ("beam_attacks" | "beaufighter_if_firing" | "dive_limit" | "gunner" | "hurricane_iic_firing" | "quick_bank" | "quick_climb" | "quick_dive" | "slow_bank" | "slow_climb" | "slow_dive" | "thach_weave")[];
+      sight?: "reflector" | "simple" | "gyro";
+      characteristics?: ("quick_climb" | "quick_dive" | "slow_dive" | "dive_limit" | "slow_climb" | "quick_bank" | "slow_bank" | "beam_attacks" | "thach_weave" | "hurricane_iic_firing" | "beaufighter_if_firing" | "gunner")[];
       placeholders?: string[];
     } };
   }
@@ -687,7 +687,7 @@ export namespace DownInFlames {
     attacker: string;
     target: string;
     /** Base-game cards the supplemental rules name. */
-    card: "ace_pilot" | "barrel_roll" | "fuel_tank" | "half_loop" | "in_my_sights" | "maneuvering" | "other" | "out_of_the_sun" | "scissors" | "tight_turn" | "vertical_roll";
+    card: "in_my_sights" | "out_of_the_sun" | "fuel_tank" | "maneuvering" | "tight_turn" | "barrel_roll" | "half_loop" | "scissors" | "ace_pilot" | "vertical_roll" | "other";
     hits: number;
     bursts: number;
     aggregate?: boolean;
@@ -774,8 +774,8 @@ export namespace DownInFlames {
     type: "PlayCard";
     aircraft: string;
     /** Base-game cards the supplemental rules name. */
-    card: "ace_pilot" | "barrel_roll" | "fuel_tank" | "half_loop" | "in_my_sights" | "maneuvering" | "other" | "out_of_the_sun" | "scissors" | "tight_turn" | "vertical_roll";
-    response_to?: "ace_pilot" | "barrel_roll" | "fuel_tank" | "half_loop" | "in_my_sights" | "maneuvering" | "other" | "out_of_the_sun" | "scissors" | "tight_turn" | "vertical_roll" | null;
+    card: "in_my_sights" | "out_of_the_sun" | "fuel_tank" | "maneuvering" | "tight_turn" | "barrel_roll" | "half_loop" | "scissors" | "ace_pilot" | "vertical_roll" | "other";
+    response_to?: "in_my_sights" | "out_of_the_sun" | "fuel_tank" | "maneuvering" | "tight_turn" | "barrel_roll" | "half_loop" | "scissors" | "ace_pilot" | "vertical_roll" | "other" | null;
     against?: string | null;
   }
 
@@ -817,7 +817,7 @@ export namespace DownInFlames {
   export interface RollDice {
     type: "RollDice";
     /** The kinds of roll the seeds call for. */
-    dice: "2d6" | "coloured" | "custom" | "d10" | "d100" | "d12" | "d20" | "d6" | "draw" | "nd6";
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -833,7 +833,7 @@ export namespace DownInFlames {
     type: "SetPosition";
     attacker: string;
     target: string;
-    position: "advantaged" | "neutral" | "tailing" | null;
+    position: "neutral" | "advantaged" | "tailing" | null;
   }
 
   /** Take back your most recent command that is not taken back yet. */
@@ -897,7 +897,7 @@ export namespace Downtown {
       barrage_zones?: ({
         name: string;
         /** AAA concentration density (2.1.1: Light, Medium, Heavy). */
-        density: "H" | "L" | "M";
+        density: "L" | "M" | "H";
         hexes: string[];
       })[];
       printed_aaa?: string[];
@@ -923,9 +923,9 @@ export namespace Downtown {
     /** 3.3.1 prints "1 In SAM Acquisition Phase" where the other modifiers print "- +2 ...": the list bullet ate the sign. The setup switch `acq_phase_reading` (README ledger). */
     acq_phase_reading?: "minus_1" | "plus_1";
     /** 3.2.1 "more than 12 hexes" (-2) and "more than 18 hexes" (-4): one tier applies (the larger; default) or both add up (-6 beyond 18). The setup switch `distance_tiers_reading` (README ledger). */
-    distance_tiers_reading?: "cumulative" | "exclusive";
+    distance_tiers_reading?: "exclusive" | "cumulative";
     /** 4: "do not bother to respond to 'double' rolls unless (a) and (b) apply OR the flight is currently acquired": (a) or (b) (default, as the sentence before it says "one of the following") or, literally, (a) and (b). The setup switch `doubles_reading`. */
-    doubles_reading?: "a_and_b" | "a_or_b";
+    doubles_reading?: "a_or_b" | "a_and_b";
     /** 3.2.1: two SAMs when "the unmodified die roll was lower than the BSAN" (the rule) or "between 1 and 4" for a BSAN of 4 (its example, the default). `two_sams_reading`. */
     two_sams_reading?: "example" | "rule";
     turn_limit?: number;
@@ -943,7 +943,7 @@ export namespace Downtown {
     type: "CheckActivation";
     flight_id: string;
     /** When an activation check is made (5.6.1). */
-    reason: "detection" | "proximity" | "targeted";
+    reason: "proximity" | "targeted" | "detection";
   }
 
   /** DRV Radar Phase of the pre-raid sequence: set-up SAM activation vs the entry (3.3). */
@@ -955,9 +955,9 @@ export namespace Downtown {
   export interface DeployDrvAir {
     type: "DeployDrvAir";
     /** Early Warning Level achieved (5.4.2); its placement effect is a base-game rule. */
-    early_warning: "average" | "good" | "poor";
+    early_warning: "poor" | "average" | "good";
     /** What the Early Warning Level allows for placement (5.4.3), reported by the player. */
-    placement: "in_the_air" | "orbit_or_airfield";
+    placement: "orbit_or_airfield" | "in_the_air";
   }
 
   /** DRV Ground Unit Deployment Phase: buy AAA (2.1.2), place half (2.1.4), set up SAMs (3.1.2). */
@@ -995,7 +995,7 @@ export namespace Downtown {
     flight_id: string;
     hex: string;
     /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
-    altitude: "deck" | "high" | "low" | "medium" | "very_high";
+    altitude: "deck" | "low" | "medium" | "high" | "very_high";
     facing: number;
   }
 
@@ -1011,7 +1011,7 @@ export namespace Downtown {
     sam_id: string;
     flight_id: string;
     /** SAM acquisition of a flight (3.4.3, 3.4.5: partial or full). */
-    level: "full" | "none" | "partial";
+    level: "none" | "partial" | "full";
     launch?: boolean;
   }
 
@@ -1020,7 +1020,7 @@ export namespace Downtown {
     type: "ReportDrvFlight";
     flight_id: string;
     /** A DRV flight's state for movement (5.7.2, 5.9.1). */
-    status?: "aborting" | "disordered" | "normal";
+    status?: "normal" | "aborting" | "disordered";
     fuel?: number;
     destroyed?: boolean;
   }
@@ -1038,12 +1038,12 @@ export namespace Downtown {
     flights: ({
       id: string;
       /** US mission of a flight (2.1.5, 2.1.6, 2.3 name Strike, Recon and Iron Hand). */
-      mission: "cap" | "escort" | "iron_hand" | "other" | "recon" | "strike";
+      mission: "strike" | "recon" | "iron_hand" | "cap" | "escort" | "other";
       /** US flight task (3.3.1, 3.4.3, 3.4.5, 5.8.2 name Bombing, Recon, SEAD, Armed Escort). */
-      task: "armed_escort" | "bombing" | "cap" | "other" | "recon" | "sead";
+      task: "bombing" | "recon" | "sead" | "armed_escort" | "cap" | "other";
       hex: string;
       /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
-      altitude?: "deck" | "high" | "low" | "medium" | "very_high";
+      altitude?: "deck" | "low" | "medium" | "high" | "very_high";
       facing?: number;
       detected?: boolean;
       bomber?: boolean;
@@ -1056,7 +1056,7 @@ export namespace Downtown {
   export interface RollDice {
     type: "RollDice";
     /** The kinds of roll the seeds call for. */
-    dice: "2d6" | "coloured" | "custom" | "d10" | "d100" | "d12" | "d20" | "d6" | "draw" | "nd6";
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -1123,10 +1123,10 @@ export namespace Nightfighter {
     radars?: ({
       name: string;
       /** S13.0, S24.0, S25.0: the kinds of search radar and passive device. */
-      kind?: "flensburg" | "gci" | "ground" | "mew" | "naxos" | "serrate";
+      kind?: "ground" | "gci" | "mew" | "flensburg" | "naxos" | "serrate";
       search_value?: number;
       /** S24.0: how heavily a radar is jammed. */
-      jamming?: "heavy" | "light" | "none";
+      jamming?: "none" | "light" | "heavy";
       fighter?: string;
     })[];
     zones?: {
@@ -1148,7 +1148,7 @@ export namespace Nightfighter {
       /** S19.0: the AI radar arcs of the base game (narrow: straight ahead; wide: 120°). */
       ai_arc?: "narrow" | "wide";
       /** S24.0: how heavily a radar is jammed. */
-      ai_jamming?: "heavy" | "light" | "none";
+      ai_jamming?: "none" | "light" | "heavy";
       y_guided?: boolean;
     })[];
     /** S3.0/S10.0: base-game visibility (sets the normal tally range). */
@@ -1162,7 +1162,7 @@ export namespace Nightfighter {
     odd_columns?: [number, number, number];
     even_columns?: [number, number, number];
     /** How the turn's phases pass (README "Pace"): `run_on` (default) ends by itself each phase in which the player has nothing to decide, up to the next point where the player must act; `every_phase` stops in every phase until the player sends `EndPhase`. */
-    pace?: "every_phase" | "run_on";
+    pace?: "run_on" | "every_phase";
   }
 
   /** S10.0 basic or S15.0 fixed tally by one nightfighter on one counter, with the base-game number of dice; `illuminated` when the counter is in illuminated cloud. */
@@ -1281,7 +1281,7 @@ export namespace Nightfighter {
   export interface RollDice {
     type: "RollDice";
     /** The kinds of roll the seeds call for. */
-    dice: "2d6" | "coloured" | "custom" | "d10" | "d100" | "d12" | "d20" | "d6" | "draw" | "nd6";
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
     purpose: string;
     count?: number;
     sides?: number;

@@ -11,7 +11,9 @@
 - `seed_table.SeedTable`: a printed table with its citation, the shape of a row's
   citation (`row_cite`), and lookups (by roll, by label) that return the value and the
   exact citation of the row (and column) read;
-- `hidden_roll.redact_hidden_roll`: what a player or spectator sees of a hidden roll.
+- `hidden_roll.redact_hidden_roll`: what a player or spectator sees of a hidden roll;
+- `labels.Labels`: the view in the rules' words (each field's label, the names of its
+  coded values), declared once per ruleset as `Ruleset.labels`.
 
 engine.decision.Decision stays the base of every opponent decision event. docs/rulesets.md
 ("The ruleset kit") shows how a ruleset uses these.

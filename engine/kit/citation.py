@@ -14,3 +14,10 @@ def citations(seed: str) -> Callable[[str], str]:
         return f"{seed} {rule}"
 
     return cite
+
+
+def rule_number(citation: str) -> str:
+    """A citation as an event's words for people carry it: the rule without the seed file
+    ("<seed> 3.2.5" -> "3.2.5"). The event's `rule` keeps the whole citation, which readers
+    show by the seed's title (engine/citations.py): one way to cite (issue 41 item 7)."""
+    return citation.partition(" ")[2] or citation

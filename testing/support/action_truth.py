@@ -13,6 +13,9 @@
     out is refused (Down in Flames once listed only side A's `BeginTurn` and accepted
     side B's).
 
+(d) every listed command (a) accepted changes the state or rolls dice: a command that
+    would change nothing is not listed (issue 41 item 8).
+
 (a) covers the "e.g." command `umpire actions` prints for each action too.
 
 `check` runs (a) and (c) on a folded game, purely (engine/handling.py `decide_command`
@@ -40,6 +43,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
 from umpire.events.errors import UmpireError
+from umpire.events.types import DiceRolled
 from umpire.events.wire import Action
 from umpire.server.action_text import example
 from umpire.testing.support.schema_sampler import accepts, sample
@@ -106,6 +110,7 @@ def check(
                     f"({exc.code}: {exc}); command {command}; its schema {schema}"
                 ) from None
             if action.type not in UNIVERSAL:
+                _changes_the_state(ruleset, game, command, events)
                 out.append(Accepted(command, events))
     types = command_types(ruleset)
     for tag in sorted(types):
@@ -127,6 +132,27 @@ def check(
             continue
         raise AssertionError(f"{name}: a spectator's {tag} was accepted: {command}")
     return out
+
+
+def _changes_the_state(
+    ruleset: Ruleset[Any], game: Game, command: dict[str, Any], events: list[Struct]
+) -> None:
+    """(d) an accepted listed command changes the state, or rolls (issue 41 item 8): a
+    command that would change nothing is not listed, and is refused `nothing_to_do` if
+    sent. A ruleset names the report types not yet narrowed so, with why
+    (`Testing.may_change_nothing`)."""
+    if command["type"] in ruleset.testing.may_change_nothing:
+        return  # declared, with why (Testing.may_change_nothing)
+    if any(isinstance(event, DiceRolled) for event in events):
+        return  # a roll happened: the game's dice moved on, whatever it decided
+    state = game.state
+    for event in events:
+        state = ruleset.evolve(state, event)
+    if msgspec.msgpack.encode(state) == msgspec.msgpack.encode(game.state):
+        raise AssertionError(
+            f"{ruleset.name} at seq {game.meta.seq}: listed {command['type']} was accepted "
+            f"and changed nothing: {command}; events {events}"
+        )
 
 
 def _unlisted(

@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from umpire.engine import registry
 from umpire.engine.citations import rule_titles
 from umpire.engine.ruleset import Ruleset
@@ -103,3 +105,29 @@ def unresolved(name: str, citation: str) -> str | None:
         if n and _heading_known(name, " ".join(words[:n])):
             return None
     return f"{citation!r}: {heading!r} is neither a rule number nor a heading of {ruleset.seed}"
+
+
+# A seed file's name as citations carry it ("000_842c81c5c58bc2f6.txt"), as
+# engine/citations.py finds it to show the seed's title instead.
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+
+
+def cited_by_file(event: Any) -> list[str]:
+    """The words for people in an event (every text but its `rule`, the machine-readable
+    citation) that name a seed file: one way to cite (issue 41 item 7) shows a rule by its
+    number there, and readers show the `rule` by the seed's title and heading."""
+    found: list[str] = []
+
+    def walk(value: Any, key: str) -> None:
+        if isinstance(value, str):
+            if key != "rule" and SEED_FILE.search(value):
+                found.append(f"{key}: {value}")
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v, key)
+
+    walk(msgspec.to_builtins(event), "")
+    return found

@@ -42,7 +42,7 @@ Propose = Callable[[Any, random.Random], list[dict[str, Any]]]
 # (a driver fills fields freely). Anything else a command raises is a failure.
 REFUSALS: tuple[type[Exception], ...] = (RuleError, InvalidCommand)
 # The same refusals as the gateway answers them (the `code` of its error frame).
-REFUSAL_CODES = ("rule_violation", "command_not_allowed", "invalid_command")
+REFUSAL_CODES = ("rule_violation", "nothing_to_do", "command_not_allowed", "invalid_command")
 # How many states may list a command type the driver has not sent before it sends it.
 PATIENCE = 3
 

@@ -28,7 +28,7 @@ from umpire.testing.support.schema_sampler import sample
 
 # The rules' refusal. Never `opponent_dice`: a game that does not take the player's
 # entries for the opponent is offered no field for them (testing/actions/test_opponent_fields.py).
-REFUSED_BY_RULES = ("rule_violation",)
+REFUSED_BY_RULES = ("rule_violation", "nothing_to_do")
 
 
 @dataclass

@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from tests.support.processes import REPO
+from umpire.engine import registry
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.drivers import rulesets
 
@@ -109,6 +110,45 @@ def test_nightfighter_exit_move_is_shown_and_state_json_parses(umpire) -> None:
     code, state = umpire("state", game, "--json")
     assert code == 0 and json.loads(state)["view"]["fighters"], state
     code, readable = umpire("state", game)
-    assert code == 0 and game in readable and "fighters" in readable, readable
+    assert code == 0 and game in readable and "Fighters" in readable, readable
     with pytest.raises(json.JSONDecodeError):
         json.loads(readable)
+
+
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_actions_and_scenarios_cite_the_rulebook_by_title_never_a_file_name(
+    umpire, name: str
+) -> None:
+    """Issue 41 item 7: `umpire actions` and `umpire scenarios` cite a rule as `umpire log`
+    does, by the seed's title and heading; `--json` keeps the machine-readable citation."""
+    game, text = _new_game_and_actions(umpire, name)
+    code, listed = umpire("scenarios", name)
+    assert code == 0, listed
+    for shown in (text, listed):
+        assert not SEED_FILE.search(shown), shown
+    code, raw = umpire("actions", game, "--json")
+    seed = registry.get(name).seed
+    assert code == 0 and (not seed or any(seed in a["rule"] for a in json.loads(raw))), raw
+
+
+SNAKE_KEY = re.compile(r"^\s*(?:- )?[a-z][a-z0-9]*(?:_[a-z0-9]+)+:", re.MULTILINE)
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_state_shows_the_view_in_the_rules_words(umpire, name: str) -> None:
+    """Issue 41 item 2: `umpire state` shows each field by its label and each coded value
+    by its name (`Ruleset.labels`), never a snake_case key; `--json` keeps the keys."""
+    code, out = umpire("new", name, "--json")
+    assert code == 0, out
+    game = json.loads(out)["game_id"]
+    code, text = umpire("state", game)
+    assert code == 0, text
+    assert not SNAKE_KEY.search(text), text
+    if name == "downtown":
+        assert "Visual identifications left (5.6.2): no limit" in text, text
+        assert "-1 (default)" in text and "minus_1" not in text, text
+        code, raw = umpire("state", game, "--json")
+        assert json.loads(raw)["view"]["vid_limit"] == -1

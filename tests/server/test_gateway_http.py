@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
 from umpire.testing.support.gateways import http_get
@@ -30,3 +32,14 @@ async def test_static_viewer_is_served_and_paths_cannot_escape(gateway: Running)
     assert status == 200
     status, _ = await http_get(gateway.port, "/../../server/config.py")
     assert status == 404
+
+
+async def test_rulesets_listing_carries_each_rulesets_labels(gateway: Running) -> None:
+    """Issue 41 item 2: each ruleset's view in its words, by bare field name, for the page."""
+    status, body = await http_get(gateway.port, "/rulesets.json")
+    listing = {entry["name"]: entry for entry in json.loads(body)}
+    assert status == 200 and all("labels" in e and "value_labels" in e for e in listing.values())
+    downtown = listing["downtown"]
+    assert downtown["labels"]["vid_limit"] == "Visual identifications left (5.6.2)"
+    assert downtown["value_labels"]["vid_limit"]["-1"] == "no limit"
+    assert downtown["value_labels"]["acq_phase_reading"]["minus_1"] == "-1 (default)"

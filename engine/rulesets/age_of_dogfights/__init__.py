@@ -3,7 +3,7 @@ flies the bots. See README.md for the rule map, placeholders and interpretations
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.actions import actions
 from umpire.engine.rulesets.age_of_dogfights.board import board
@@ -11,6 +11,7 @@ from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, RollSetup
 from umpire.engine.rulesets.age_of_dogfights.decide import decide
 from umpire.engine.rulesets.age_of_dogfights.events import EVENT_TYPES
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
+from umpire.engine.rulesets.age_of_dogfights.labels import LABELS
 from umpire.engine.rulesets.age_of_dogfights.readings import READINGS
 from umpire.engine.rulesets.age_of_dogfights.setup import (
     FACING_ACROSS,
@@ -78,7 +79,7 @@ def initial_state(setup: Setup) -> State:
 
 RULESET: Ruleset[State] = Ruleset(
     name="age_of_dogfights",
-    version="1",
+    version="2",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,
@@ -95,4 +96,12 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(RollSetup(), FlyBots()),
     readings=READINGS,
+    testing=Testing(
+        # issue 41 item 8: reports not yet narrowed to what would change the game.
+        may_change_nothing={
+            "ReportAircraft": "a report of the player's aircraft may restate where it already is",
+            "ReportBotDamage": "a damage report may restate a bot's damage already recorded",
+        },
+    ),
+    labels=LABELS,
 )

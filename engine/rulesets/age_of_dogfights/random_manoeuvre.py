@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
+from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.altitude import allowed_attitude
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board, Heading, Point, step
@@ -199,7 +200,8 @@ def random_manoeuvre(turn: AgeOfDogfightsTurn, bot_id: str, steps: int, *, why: 
                         Candidate(
                             option=label,
                             chosen=False,
-                            reason=f"{c.AVOIDANCE}: would exit the board or collide: re-rolled",
+                            reason=f"{rule_number(c.AVOIDANCE)}: would exit the board "
+                            "or collide: re-rolled",
                         )
                     )
                     continue

@@ -8,13 +8,14 @@ actions and the base game's results. See README.md for the rule map and interpre
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.conflict_of_heroes.actions import actions
 from umpire.engine.rulesets.conflict_of_heroes.board import board
 from umpire.engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
 from umpire.engine.rulesets.conflict_of_heroes.decide import decide
 from umpire.engine.rulesets.conflict_of_heroes.events import EVENTS
 from umpire.engine.rulesets.conflict_of_heroes.evolve import evolve
+from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
 from umpire.engine.rulesets.conflict_of_heroes.readings import READINGS
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 from umpire.engine.rulesets.conflict_of_heroes.state import State
@@ -25,7 +26,7 @@ RULESET: Ruleset[State] = Ruleset(
     name="conflict_of_heroes",
     # v2: the mission ends by its data, reinforcements and the most exposed hex are
     # umpire's, 5.3 literal by default (issue #28); v1 logs audit with a note.
-    version="2",
+    version="3",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,
@@ -42,6 +43,13 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(ReportCounters(rumored=1, reinforcements=1), Pass(), TakeAiTurn()),
     board=board,
     readings=READINGS,
+    testing=Testing(
+        # issue 41 item 8: reports not yet narrowed to what would change the game.
+        may_change_nothing={
+            "ReportPosition": "a Unit's position may be reported where it already is",
+        },
+    ),
+    labels=LABELS,
 )
 
 __all__ = ["RULESET"]

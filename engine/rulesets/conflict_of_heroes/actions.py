@@ -117,10 +117,21 @@ def _player_turn(state: State) -> list[Action]:
     return out
 
 
+def _counters(state: State) -> Action:
+    """ReportCounters: a count that differs from the one umpire holds in one field or both
+    (4.0); the same two counts again would change nothing (issue 41 item 8)."""
+    counts = range(31)
+    rumored = [n for n in counts if n != state.rumored_counters]
+    arriving = [n for n in counts if n != state.reinforcements_this_round]
+    text = "Report the Mission Track counters"
+    cases = [{"rumored": one_of(rumored)}, {"reinforcements": one_of(arriving)}]
+    return offer_each(ReportCounters, cite("4.0"), text, cases)
+
+
 def _reports(state: State) -> list[Action]:
     counters = sorted(u.id for u in state.units if not u.destroyed)
     if not counters:
-        return [offer(ReportCounters, cite("4.0"), "Report the Mission Track counters")]
+        return [_counters(state)]
     hexes = map_hexes(state.rules.grid, lambda label: not terrain(state, label).impassable)
     ids = one_of(counters)
     cards = {"items": one_of(sorted(state.deck))} if state.deck else {"maxItems": 0}
@@ -140,7 +151,7 @@ def _reports(state: State) -> list[Action]:
             "Report a counter's hex and facing",
             _positions(state, hexes),
         ),
-        offer(ReportCounters, cite("4.0"), "Report the Mission Track counters"),
+        _counters(state),
     ]
 
 

@@ -8,7 +8,7 @@ drawn (deck.remove_command_card).
 
 from __future__ import annotations
 
-from umpire.engine.errors import RuleError
+from umpire.engine.errors import NothingToDo, RuleError
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import ai_at, on_map, terrain
 from umpire.engine.rulesets.conflict_of_heroes.commands import (
     ReportCounters,
@@ -88,4 +88,14 @@ def report_position(turn: ConflictOfHeroesTurn, cmd: ReportPosition) -> None:
 
 def report_counters(turn: ConflictOfHeroesTurn, cmd: ReportCounters) -> None:
     """4.0: Rumored Enemy counters and this round's arriving reinforcements."""
+    state = turn.state
+    if (cmd.rumored, cmd.reinforcements) == (
+        state.rumored_counters,
+        state.reinforcements_this_round,
+    ):
+        raise NothingToDo(
+            f"ReportCounters changes nothing: the Mission Track holds {cmd.rumored} Rumored "
+            f"Enemy counters and {cmd.reinforcements} reinforcements already",
+            rule=cite("4.0"),
+        )
     turn.emit(CountersReported(rumored=cmd.rumored, reinforcements=cmd.reinforcements))

@@ -9,13 +9,14 @@ values (11). See README.md for the rule map and interpretations.
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset
+from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.down_in_flames.actions import actions
 from umpire.engine.rulesets.down_in_flames.board import board
 from umpire.engine.rulesets.down_in_flames.commands import BeginTurn
 from umpire.engine.rulesets.down_in_flames.decide import decide
 from umpire.engine.rulesets.down_in_flames.events import EVENT_TYPES
 from umpire.engine.rulesets.down_in_flames.evolve import evolve
+from umpire.engine.rulesets.down_in_flames.labels import LABELS
 from umpire.engine.rulesets.down_in_flames.readings import READINGS
 from umpire.engine.rulesets.down_in_flames.setup import Setup, initial_state
 from umpire.engine.rulesets.down_in_flames.state import State
@@ -26,7 +27,7 @@ RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the engagement ends when a side has no aircraft left (issue #28).
-    version="3",
+    version="4",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,
@@ -43,4 +44,11 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(BeginTurn(side=Side.B),),
     readings=READINGS,
+    testing=Testing(
+        # issue 41 item 8: reports not yet narrowed to what would change the game.
+        may_change_nothing={
+            "SetPosition": "a position may be set to what it already is (none to none)",
+        },
+    ),
+    labels=LABELS,
 )

@@ -211,11 +211,12 @@ def _any_time(state: State) -> list[Action]:
     leaders = [p for p in _flying(state) if p.station is Station.LEADER]
     out: list[Action] = []
     if leaders:
-        out.append(
-            offer(
-                cmd.ReportHand, cite("8.2"), "Report a Leader's hand size", aircraft=_ids(leaders)
-            )
-        )
+        # 8.2: a hand reported at the size umpire holds changes nothing (issue 41 item 8).
+        hands = [
+            {"aircraft": one_of([p.id]), "cards": one_of([n for n in range(31) if n != p.hand])}
+            for p in leaders
+        ]
+        out.append(offer_each(cmd.ReportHand, cite("8.2"), "Report a Leader's hand size", hands))
         discards = [
             {"aircraft": one_of([p.id]), "count": {"maximum": _spare(state, p)}}
             for p in leaders

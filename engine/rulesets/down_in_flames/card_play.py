@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from umpire.engine.errors import RuleError
+from umpire.engine.errors import NothingToDo, RuleError
 from umpire.engine.rulesets.down_in_flames.commands import (
     BeginTurn,
     BidThachWeave,
@@ -137,6 +137,11 @@ def decide_report_hand(turn: DownInFlamesTurn, command: ReportHand) -> None:
     plane = find_plane(state, command.aircraft, cite("8.2"))
     if plane.station is not Station.LEADER:
         raise RuleError(f"{plane.id} is not a Leader; only Leaders hold hands", rule=cite("8.2"))
+    if command.cards == plane.hand:
+        raise NothingToDo(
+            f"ReportHand changes nothing: {plane.id} holds {plane.hand} cards already",
+            rule=cite("8.2"),
+        )
     turn.emit(HandReported(aircraft=plane.id, cards=command.cards))
 
 

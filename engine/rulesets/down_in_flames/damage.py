@@ -5,6 +5,7 @@ performance.py (5.1, 5.2); 5.3 formation aircraft only drop out (4.1.5)."""
 from __future__ import annotations
 
 from umpire.engine.decision import Candidate
+from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
@@ -55,7 +56,7 @@ def fighter_damage(
                 rule=rule,
                 dice=dice,
                 candidates=candidates,
-                explanation=f"{target.id} is shot down ({rule})",
+                explanation=f"{target.id} is shot down ({rule_number(rule)})",
             )
         )
         return

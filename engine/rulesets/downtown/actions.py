@@ -19,7 +19,7 @@ from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
-from umpire.engine.rulesets.downtown import drv_attack
+from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.terms import REPORT_PHASES, Phase, SamStatus, cite
@@ -54,6 +54,18 @@ def _us_hexes(state: State) -> Schema:
     return one_of([Hex(col, row).label for col in cols for row in rows])
 
 
+def _one_report_each(state: State, hexes: Schema) -> Schema:
+    """ReportUsFlights' `flights`: any map hex, and one report per flight (1.2.1: decide
+    refuses an id twice), in the schema as far as JSON Schema can say it: no item twice,
+    and each flight already reported at most once (a new id is the player's own word)."""
+    once = [
+        {"contains": {"properties": {"id": {"const": f.id}}}, "minContains": 0, "maxContains": 1}
+        for f in state.us
+    ]
+    schema: Schema = {"items": {"properties": {"hex": hexes}}, "uniqueItems": True}
+    return {**schema, "allOf": once} if once else schema
+
+
 def _reports(state: State) -> list[Action]:
     hexes = _us_hexes(state)
     out = [
@@ -61,11 +73,11 @@ def _reports(state: State) -> list[Action]:
             cmd.ReportUsFlights,
             R_US,
             "Report the US flights as they stand",
-            flights={"items": {"properties": {"hex": hexes}}},
+            flights=_one_report_each(state, hexes),
         )
     ]
-    aaa = [a.id for a in state.aaa]
-    radars = [f.id for f in state.fire_cans] + _active_sams(state)
+    aaa = decide.reportable(state, "suppressed")
+    radars = decide.reportable(state, "radar_off")
     variants = []
     if aaa:
         variants.append({"unit_id": _ids(aaa), "status": one_of(["suppressed"])})
@@ -106,10 +118,13 @@ def _movement(state: State) -> list[Action]:
     board = board_of(state.setup.map)
     us = [f.id for f in state.us]
     drv = [f.id for f in state.drv]
-    out = [
-        offer(cmd.DrvChitPicked, cite("5.4.4"), "A DRV initiative chit was picked"),
-        offer(cmd.RunAdminPhase, R_ADMIN, "End the Movement Phase: run the Admin Phase"),
-    ]
+    out = []
+    # 5.4.4: only the game turn's first chit of 1 or more checks for a take-off; a chit
+    # after it, or a 0, changes nothing, and is not listed (issue 41 item 8).
+    if not drv_air.takeoff_check_due(state):
+        text = "A DRV initiative chit of 1 or more was picked: check for a take-off"
+        out.append(offer(cmd.DrvChitPicked, cite("5.4.4"), text, value={"minimum": 1}))
+    out.append(offer(cmd.RunAdminPhase, R_ADMIN, "End the Movement Phase: run the Admin Phase"))
     active = _active_sams(state)
     if us:
         flights = _ids(us)
@@ -122,14 +137,11 @@ def _movement(state: State) -> list[Action]:
         ]
         text = "A US flight spent one Movement Point"
         out.append(offer_each(cmd.MoveUsFlight, cite("3.4.4"), text, moves))
-        out.append(
-            offer(
-                cmd.EndUsFlightMovement,
-                cite("4"),
-                "A US flight expended all its MP",
-                flight_id=flights,
-            )
-        )
+        # 4: the end-of-movement roll, for the flights it is due for (issue 41 item 8).
+        due = [f.id for f in state.us if not solitaire_events.end_of_movement_due(state, board, f)]
+        if due:
+            text = "A US flight expended all its MP: its end-of-movement random event roll"
+            out.append(offer(cmd.EndUsFlightMovement, cite("4"), text, flight_id=_ids(due)))
         attacks = drv_attack.allowed(state, board)
         if attacks:
             variants = [

@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from umpire.engine.errors import RuleError
+from umpire.engine.errors import NothingToDo, RuleError
 from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.downtown import (
@@ -270,6 +270,16 @@ def identify(turn: DowntownTurn, c: cmd.IdentifyVisually) -> None:
     flight_activation.visual_identification(turn, f)
 
 
+def reportable(state: State, status: str) -> list[str]:
+    """The DRV units a base-game result can change now (issue 41 item 8): AAA not yet
+    suppressed (2.1.7), Fire Cans and active SAMs whose radar is on (2.3.1, 3.4.1); to
+    report one as it already is changes nothing."""
+    if status == "suppressed":
+        return [a.id for a in state.aaa if not a.suppressed]
+    cans = [f.id for f in state.fire_cans if f.radar_on]
+    return cans + [s.id for s in state.sams if s.status is SamStatus.ACTIVE and s.radar_on]
+
+
 def unit_status(turn: DowntownTurn, c: cmd.ReportUnitStatus) -> None:
     """Base-game suppression (2.1.7) or ARM radar shutdown (2.3.1, 3.4.1) of a DRV unit."""
     rule = cite("2.1.7") if c.status == "suppressed" else cite("2.3.1")
@@ -281,6 +291,10 @@ def unit_status(turn: DowntownTurn, c: cmd.ReportUnitStatus) -> None:
         }
     if c.unit_id not in known:
         raise RuleError(f"no DRV unit {c.unit_id!r} can be {c.status}", rule=rule)
+    if c.unit_id not in reportable(turn.state, c.status):
+        raise NothingToDo(
+            f"ReportUnitStatus changes nothing: {c.unit_id} is {c.status} already", rule=rule
+        )
     turn.emit(
         ev.DecisionMade(
             rule=rule,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d100
+from umpire.engine.errors import NothingToDo
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check, gci
-from umpire.engine.rulesets.downtown.state import DrvFlight
+from umpire.engine.rulesets.downtown.state import DrvFlight, State
 from umpire.engine.rulesets.downtown.tables import air_activation as table
 from umpire.engine.rulesets.downtown.terms import (
     ActivationReason,
@@ -264,20 +265,24 @@ def _strike_reference(turn: DowntownTurn) -> str:
     return sit.entry_hex(turn.state, turn.board)
 
 
+def takeoff_check_due(state: State, chit: int | None = None) -> str:
+    """Why a DRV chit would change nothing now ('' when it makes the 5.4.4 take-off
+    check): the check was made this game turn, or the chit is 0. Such a chit is not
+    listed, and refused `nothing_to_do` (issue 41 item 8)."""
+    if state.takeoff_checked:
+        return "the take-off check was made this game turn (5.4.4: the first chit only)"
+    if chit is not None and chit < 1:
+        return "a chit of 0 makes no take-off check (5.4.4: the first chit of 1 or more)"
+    return ""
+
+
 def takeoff_check(turn: DowntownTurn, chit: int) -> None:
     """5.4.4: the first DRV chit of 1 or more in a game turn checks for a take-off; above the
     Dummy range one flight appears under a Ready marker at the open airfield closest to the
     strike mission (or its entry hex)."""
-    if chit < 1 or turn.state.takeoff_checked:
-        turn.emit(
-            ev.DecisionMade(
-                rule=R_MOVE_GEN,
-                topic="no_takeoff_check",
-                result="skip",
-                explanation="chit 0, or already checked this game turn",
-            )
-        )
-        return
+    why = takeoff_check_due(turn.state, chit)
+    if why:
+        raise NothingToDo(f"DrvChitPicked changes nothing: {why}", rule=R_MOVE_GEN)
     scn = _scenario(turn)
     total, n = _percentile(turn, "DRV take-off check", R_MOVE_GEN)
     turn.emit(

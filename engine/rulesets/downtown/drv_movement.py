@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from umpire.engine.decision import Candidate
 from umpire.engine.hexgrid import Hex
+from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check
@@ -174,6 +175,38 @@ def route(turn: DowntownTurn, start: str, goal: str, *, avoid_barrage: bool) -> 
     return tuple(reversed(path))
 
 
+def route_not_closer(
+    turn: DowntownTurn, start: str, goal: str, away: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """5.9.1 (000_842c81c5c58bc2f6.txt): the shortest hex route from `start` to `goal` on
+    which no step moves the flight closer to any of the hexes `away` (the US flights on
+    the map), breadth-first with neighbours in direction order; None when there is none.
+
+    "Closer" is read per step (README ledger 5.9.1): each hex entered is at least as far
+    from every US flight as the hex left. The rule speaks of how the flight moves ("move
+    them closer"), and a reading against the start hex alone would let a route close in
+    on a flight and draw off again, which is what the rule keeps a broken flight from."""
+    board = turn.board
+    if start == goal:
+        return (start,)
+    prev: dict[str, str] = {start: start}
+    queue = deque([start])
+    while queue and goal not in prev:
+        cur = queue.popleft()
+        for n in board.grid.neighbours(Hex.parse(cur)):
+            lab = n.label
+            if lab in prev or any(board.dist(lab, u) < board.dist(cur, u) for u in away):
+                continue
+            prev[lab] = cur
+            queue.append(lab)
+    if goal not in prev:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(prev[path[-1]])
+    return tuple(reversed(path))
+
+
 def _sam_shadow(turn: DowntownTurn, u: UsFlight) -> bool:
     """5.8.2: not within 5 of a SAM with its radar on, nor marked with a SAM acquisition."""
     for s in turn.state.sams:
@@ -193,7 +226,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     board, state = turn.board, turn.state
     weather_floor = ALTITUDE_INDEX["low"] if state.setup.poor_weather and not flight.ready else 0
     alt_now = ALTITUDE_INDEX[flight.altitude.value]
-    notes = [f"{R_PROFILE}: movement values of {flight.profile or 'MiG-17'}"]
+    notes = [f"{rule_number(R_PROFILE)}: movement values of {flight.profile or 'MiG-17'}"]
     us = sit.us_on_map(state)
     if flight.status is FlightStatus.ABORTING:
         edge = [h for h in board.data.china_buffer if board.edge_distance(h) == 0]
@@ -216,7 +249,19 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     if flight.status is FlightStatus.DISORDERED:
         rally = sorted(board.rally_points(), key=lambda h: (board.dist(flight.hex, h), h))
         dest = rally[0] if rally else flight.hex
-        path = route(turn, flight.hex, dest, avoid_barrage=False)
+        away = tuple(sorted({u.hex for u in us}))
+        kept = route_not_closer(turn, flight.hex, dest, away)
+        if kept is not None:
+            path = kept
+            how = "by the shortest route not closer to a US flight"
+            if away:
+                how += f" ({', '.join(away)})"
+        else:  # 5.9.1 "If there is no such route": the plain shortest route
+            path = route(turn, flight.hex, dest, avoid_barrage=False)
+            how = (
+                "by the plain shortest route: there is no such route that is not closer "
+                f"to a US flight ({', '.join(away)})"
+            )
         return _emit(
             turn,
             flight,
@@ -227,10 +272,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
             flight.altitude.value,
             "combat",
             path,
-            (
-                "disordered: toward the nearest rally point by the "
-                "shortest route not closer to a US flight, altitude unchanged"
-            ),
+            f"disordered: toward the nearest rally point {dest} {how}, altitude unchanged",
         )
     z = zone(turn, flight)
     if z is Zone.TRANSIT or flight.ready:
@@ -247,7 +289,7 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
         if ridge:
             why += f"; climb only to cross ridgelines at {', '.join(ridge)}, then back to the Deck"
         if weather_floor:
-            why += f"; {R_WEATHER}: poor weather, Low is the lowest band"
+            why += f"; {rule_number(R_WEATHER)}: poor weather, Low is the lowest band"
         return _emit(
             turn,
             flight,
@@ -285,12 +327,14 @@ def intent(turn: DowntownTurn, flight: DrvFlight) -> Plan:
     step = max(step, weather_floor)
     if alt_now == 0 and step > 0 and board.in_barrage(flight.hex):
         step = 0
-        notes.append(f"{R_AAA}: stays on the Deck until out of the barrage zone")
+        notes.append(f"{rule_number(R_AAA)}: stays on the Deck until out of the barrage zone")
     alt = list(ALTITUDE_INDEX)[step]
     throttle = "dash" if flight.fuel >= 2 else "combat"
     if z is Zone.ENGAGE:
         if slash_attack_eligible(flight.profile, state.setup.year, state.setup.month):
-            notes.append(f"{R_SLASH}: claims a Slash Attack if it meets all its requirements")
+            notes.append(
+                f"{rule_number(R_SLASH)}: claims a Slash Attack if it meets all its requirements"
+            )
         behind = board.grid.neighbour(Hex.parse(target.hex), (target.facing + 3) % 6)
         dest = behind.label if board.grid.contains(behind) else target.hex
         return _emit(

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom, d10
+from umpire.engine.errors import NothingToDo
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.drv_attack import Attack
-from umpire.engine.rulesets.downtown.state import UsFlight
+from umpire.engine.rulesets.downtown.mapdata import Board
+from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
 from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
@@ -25,16 +27,30 @@ ATTACK_DIE = 10
 """The DRV attack and damage rolls are rolled as two ten-sided dice (README)."""
 
 
-def _conditions(turn: DowntownTurn, flight: UsFlight) -> tuple[bool, bool]:
+def conditions(state: State, board: Board, flight: UsFlight) -> tuple[bool, bool]:
     """4.1.2 (a) within 2 of the raid target, (b) within 12 of Hanoi or Haiphong, this
     Movement Phase (the current hex or any hex it moved through)."""
-    board = turn.board
-    target = sit.target_hex(turn.state, board)
+    target = sit.target_hex(state, board)
     near_target = board.dist(flight.hex, target) <= random_events.TARGET_RADIUS
     near_city = board.dist_to_downtown(flight.hex) <= random_events.CITY_RADIUS
-    if flight.id in turn.state.phase_near:
+    if flight.id in state.phase_near:
         near_city = True
     return near_target, near_city
+
+
+def _conditions(turn: DowntownTurn, flight: UsFlight) -> tuple[bool, bool]:
+    return conditions(turn.state, turn.board, flight)
+
+
+def end_of_movement_due(state: State, board: Board, flight: UsFlight) -> str:
+    """Why the end-of-movement roll (4) would change nothing for `flight` now ('' when it
+    is due): it had a random event this Movement Phase, or neither (a) nor (b) of 4.1.2
+    applies. Such a roll is not listed, and refused `nothing_to_do`."""
+    if flight.id in state.phase_events:
+        return f"{flight.id} had a random event this Movement Phase"
+    if not any(conditions(state, board, flight)):
+        return f"neither (a) nor (b) of 4.1.2 applies to {flight.id}: no roll is made"
+    return ""
 
 
 def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
@@ -261,26 +277,9 @@ def _attack_order(
 
 def end_of_movement(turn: DowntownTurn, flight: UsFlight) -> None:
     """4: a flight that spent all its MP without a random event rolls once, only 'Event!'
-    counting; skipped unless (a) or (b) applies (4.1.2)."""
-    if flight.id in turn.state.phase_events:
-        turn.emit(
-            ev.DecisionMade(
-                rule=R_EVENTS,
-                topic="end_of_movement",
-                result="skip",
-                explanation=f"{flight.id} had a random event this phase",
-            )
-        )
-        return
-    a, b = _conditions(turn, flight)
-    if not (a or b):
-        turn.emit(
-            ev.DecisionMade(
-                rule=random_events.OPTIONS_CITATION,
-                topic="end_of_movement",
-                result="skip",
-                explanation="neither (a) nor (b) applies: no roll needed",
-            )
-        )
-        return
+    counting, when (a) or (b) applies (4.1.2); otherwise the roll would change nothing,
+    and the command is refused `nothing_to_do` (issue 41 item 8; it is not listed)."""
+    why = end_of_movement_due(turn.state, turn.board, flight)
+    if why:
+        raise NothingToDo(f"EndUsFlightMovement changes nothing: {why}", rule=R_EVENTS)
     random_event(turn, flight, "", end_of_movement=True)

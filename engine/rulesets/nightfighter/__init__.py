@@ -12,6 +12,7 @@ from umpire.engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
 from umpire.engine.rulesets.nightfighter.decide import decide
 from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES
 from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.readings import READINGS
 from umpire.engine.rulesets.nightfighter.setup import Setup
 from umpire.engine.rulesets.nightfighter.state import State
@@ -41,6 +42,7 @@ RULESET: Ruleset[State] = Ruleset(
     # S5.2/S5.3: a located bomber's counter moves to its hex, which its hidden roll chose.
     testing=Testing(published=("nightfighter.Localised",)),
     readings=READINGS,
+    labels=LABELS,
 )
 
 __all__ = ["RULESET"]

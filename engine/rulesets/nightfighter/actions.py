@@ -247,8 +247,22 @@ def _radar_searches(state: State, hexes: list[str]) -> Schema:
     return {"items": {"anyOf": kinds}, "maxItems": len(kinds), "allOf": once}
 
 
+NO_BOMBER_LEFT = "no bomber left: fly your fighter off the map, or end the game"
+"""What ends a game with no bomber left (README "End of game"): the seed ends it when the
+last nightfighter leaves the map (example of play, turn 13), or the player ends it."""
+
+
+def no_bomber_left(state: State) -> bool:
+    """Whether every bomber has come and gone: none due on this or a later turn (S8.0), no
+    counter on the map or due to enter. Then nothing is left to do but the ending move."""
+    coming = any(b.turn >= state.turn for b in state.setup.bombers)
+    waiting = any(c.status in (Status.ON_MAP, Status.PENDING) for c in state.counters)
+    return not coming and not waiting
+
+
 def _phase_actions(state: State) -> list[Action]:
     hexes = _counter_hexes(state)
+    ending = f" ({NO_BOMBER_LEFT})" if no_bomber_left(state) else ""
     fighters = [f.id for f in _on_map(state)]
     out: list[Action] = []
     match state.phase:
@@ -260,7 +274,7 @@ def _phase_actions(state: State) -> list[Action]:
         case Phase.FIGHTER_MOVEMENT:
             moves = _moves(state)
             if moves:
-                text = "Move a nightfighter hex by hex"
+                text = "Move a nightfighter hex by hex" + ending
                 out.append(offer_each(MoveFighter, RULE_MOVE, text, moves))
         case Phase.RADAR_SEARCH if state.setup.radars:
             if not state.radar_placed:  # with no counter on the map, no search: an empty list
@@ -329,7 +343,7 @@ def _phase_actions(state: State) -> list[Action]:
             for c in contacts
         ]
         out.append(offer_each(BreakContact, cite("S16.0"), "Give up a tally or AI fix", variants))
-    out.append(offer(EndPhase, RULE_SEQUENCE, f"End the {state.phase.value} phase"))
+    out.append(offer(EndPhase, RULE_SEQUENCE, f"End the {state.phase.value} phase{ending}"))
     return out
 
 

@@ -20,6 +20,7 @@ from umpire.engine.errors import RuleError
 from umpire.engine.kit.citation import citations
 from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.labels import Labels
 from umpire.engine.kit.turn import Turn
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset, Testing
@@ -166,6 +167,20 @@ def actions(state: State, role: Role) -> list[Action]:
     ]
 
 
+# The view in the rules' words (engine/kit/labels.py): `umpire state` and the browser show
+# these, never the field names.
+LABELS = Labels(
+    fields={
+        "target": "Target (R1)",
+        "total": "Total",
+        "pushes": "Bot pushes (R2)",
+        "secret": "Bot's secret number (R3)",
+        "last_roll": "Last roll",
+    },
+    values={"last_roll": {"0": "none yet"}, "secret": {"0": "none chosen"}},
+)
+
+
 RULESET: Ruleset[State] = Ruleset(
     name="counter",
     version="1",
@@ -184,4 +199,5 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(Push(), Hide(), Add(amount=2)),
     # Driven test games aim far: the target is never reached in a few hundred commands.
     testing=Testing(setup=Setup(target=10_000)),
+    labels=LABELS,
 )

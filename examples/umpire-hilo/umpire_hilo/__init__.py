@@ -22,6 +22,7 @@ from umpire.engine.errors import RuleError
 from umpire.engine.kit.citation import citations
 from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
+from umpire.engine.kit.labels import Labels
 from umpire.engine.kit.turn import Turn
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset, Testing
@@ -177,6 +178,20 @@ def actions(state: State, role: Role) -> list[Action]:
 
 # Step 7: the Ruleset, with its test profile.
 
+# The view in the rules' words (engine/kit/labels.py): `umpire state` and the browser show
+# these, never the field names.
+LABELS = Labels(
+    fields={
+        "rounds": "Rounds",
+        "round": "Round",
+        "score": "Score",
+        "held": "Bot's held die (R2)",
+        "held_roll": "Roll number of the held die",
+    },
+    values={"held": {"0": "none held"}, "held_roll": {"0": "none held"}},
+)
+
+
 RULESET: Ruleset[State] = Ruleset(
     name="hilo",
     version="1",
@@ -194,4 +209,5 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(Hide(), CallDie(call=Call.HIGH)),
     # R3: the call shows the hidden die: DieShown uses the hidden roll, by the rules.
     testing=Testing(published=("hilo.DieShown",)),
+    labels=LABELS,
 )

@@ -4,6 +4,7 @@ and Mission Orders (7.0, 7.1), rally orders, passing (003_368c69a730e6e14a.txt).
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from tests.rulesets.conflict_of_heroes.setups import (
     ai,
@@ -15,6 +16,10 @@ from tests.rulesets.conflict_of_heroes.setups import (
     state,
     unit,
 )
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import NothingToDo
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
@@ -112,6 +117,13 @@ def test_reported_counters_count_toward_the_mission_track() -> None:
     """4.0: Rumored Enemy counters (6.0) and arriving reinforcements are reported."""
     _, s = run(state(UNITS), {"type": "ReportCounters", "rumored": 2, "reinforcements": 1})
     assert (s.rumored_counters, s.reinforcements_this_round) == (2, 1)
+    # Issue 41 item 8: the same counts again change nothing: not listed, and refused.
+    listed = legal_actions(RULESET, s, Role.PLAYER, ended=False)
+    cases = next(a for a in listed if a.type == "ReportCounters").schema["anyOf"]
+    rumored, arriving = (c["properties"] for c in cases)
+    assert 2 not in rumored["rumored"]["enum"] and 1 not in arriving["reinforcements"]["enum"]
+    with pytest.raises(NothingToDo, match="already"):
+        run(s, {"type": "ReportCounters", "rumored": 2, "reinforcements": 1})
 
 
 def test_counteraction_text_only_is_issued_to_the_player() -> None:

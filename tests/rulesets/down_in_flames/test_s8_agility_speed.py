@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.down_in_flames.setups import duel, next_turn, of_type, run, says
-from umpire.engine.errors import RuleError
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import NothingToDo, RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import CardPlayed
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
@@ -110,8 +113,23 @@ class TestS8_4_1_WhichCardsCount:
 def test_s8_5_altitude_change_can_overfill_the_hand() -> None:
     """8.5: after a dive the Leader must play or discard down to its limit by turn's end."""
     state = next_turn(duel(attacker="Spitfire", altitude=5), "A")
-    state, _ = run(state, {"type": "ReportHand", "aircraft": "a1", "cards": 6})
+    assert state.aircraft["a1"].hand == 6  # the full hand (reporting 6 changes nothing)
     state, _ = run(state, {"type": "Dive", "element": "A", "levels": 2})
     assert state.aircraft["a1"].hand == 8
     with pytest.raises(RuleError, match="at most 6"):
         run(state, {"type": "EndTurn", "side": "A"})
+
+
+def test_s8_2_a_hand_reported_at_its_size_is_not_listed_and_changes_nothing() -> None:
+    """Issue 41 item 8: umpire holds the Leader's hand size (8.2); a report of that size
+    changes nothing, so it is outside the listed schema and refused `nothing_to_do`."""
+    state = next_turn(duel(attacker="Spitfire", altitude=5), "A")
+    held = state.aircraft["a1"].hand
+    listed = {a.type: a for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    cases = listed["ReportHand"].schema["anyOf"]
+    mine = next(c for c in cases if c["properties"]["aircraft"]["enum"] == ["a1"])
+    assert held not in mine["properties"]["cards"]["enum"]
+    with pytest.raises(NothingToDo, match="holds"):
+        run(state, {"type": "ReportHand", "aircraft": "a1", "cards": held})
+    state, _ = run(state, {"type": "ReportHand", "aircraft": "a1", "cards": held - 1})
+    assert state.aircraft["a1"].hand == held - 1

@@ -7,6 +7,7 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
+from umpire.engine.errors import NothingToDo
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
@@ -152,8 +153,8 @@ def test_end_of_movement_roll_only_event_counts_and_is_skipped_far_away() -> Non
     _, events = run(state, {"type": "EndUsFlightMovement", "flight_id": "S1"}, [[3]])
     assert "ignored" in of(events, ev.RandomEventRolled)[0].explanation
     far = msgspec.structs.replace(state, us=(msgspec.structs.replace(s1, hex="0240"),))
-    _, events = run(far, {"type": "EndUsFlightMovement", "flight_id": "S1"}, [])
-    assert of(events, ev.DecisionMade)[0].result == "skip"
+    with pytest.raises(NothingToDo, match="neither"):  # issue 41 item 8: no roll, no event
+        run(far, {"type": "EndUsFlightMovement", "flight_id": "S1"}, [])
 
 
 def test_event_option_a_places_a_fire_can_within_2_of_the_flight() -> None:

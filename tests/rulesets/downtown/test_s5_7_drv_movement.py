@@ -16,6 +16,7 @@ from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
+from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.engine.rulesets.downtown.terms import Altitude, FlightStatus, Mission, Task
 from umpire.engine.rulesets.downtown.turn import board_of
 
@@ -141,3 +142,40 @@ def test_5_6_1_the_proximity_check_is_umpires_not_the_players() -> None:
     state = _moving((DrvFlight(id="M1", hex="1419"),))
     with pytest.raises(RuleError, match="proximity check is made by umpire"):
         run(state, {"type": "CheckActivation", "flight_id": "M1", "reason": "proximity"})
+
+
+CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2025")
+"""A CAP flight between the disordered flight and its rally point (issue 41, item 9)."""
+
+
+def _rallying_to(rally: str) -> State:
+    only = msgspec.structs.replace(SYNTHETIC, rally_points=(rally,))
+    flight = DrvFlight(id="M1", hex="2020", status=FlightStatus.DISORDERED)
+    return _moving((flight,), (CAP,), map=msgspec.to_builtins(only))
+
+
+def test_5_9_1_disordered_route_never_steps_closer_to_a_us_flight() -> None:
+    """5.9.1: a disordered flight at 2020 rallying to 2030, a CAP at 2025 (5 hexes from
+    both): the shortest route that never moves it closer to the CAP bends around it,
+    where the straight route closes to 2 hexes. No dice."""
+    board = board_of(None)
+    _, events = run(_rallying_to("2030"), RUN, [])
+    (intent,) = of(events, ev.MovementIntent)
+    assert intent.destination == "2030" and intent.rule.endswith("5.9.1")
+    steps = list(zip(intent.route, intent.route[1:], strict=False))
+    assert steps and all(board.dist(b, "2025") >= board.dist(a, "2025") for a, b in steps)
+    (moved,) = _moved(events)
+    assert all(board.dist(h, "2025") >= 5 for h in moved.path)
+    assert "not closer to a US flight" in intent.explanation
+    assert "no such route" not in intent.explanation
+
+
+def test_5_9_1_disordered_falls_back_to_the_shortest_route_and_says_so() -> None:
+    """5.9.1 "If there is no such route": the rally point 2026 is next to the CAP, so every
+    route to it closes in; the flight takes the plain shortest route, and its record says
+    so."""
+    board = board_of(None)
+    _, events = run(_rallying_to("2026"), RUN, [])
+    (intent,) = of(events, ev.MovementIntent)
+    assert len(intent.route) == board.dist("2020", "2026") + 1
+    assert "no such route" in intent.explanation

@@ -4,8 +4,10 @@ activation checks, visual identification, GCI level."""
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from tests.rulesets.downtown.setups import new_state, of, run
+from umpire.engine.errors import NothingToDo
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Task
@@ -62,12 +64,13 @@ def _moving(
 def test_takeoff_check_on_first_chit_only() -> None:
     """5.4.4: the first chit of 1+ checks; above the Dummy range a flight appears Ready at
     the open airfield closest to the strike mission; Kep allows only MiG17F (5.5.1)."""
-    state, events = run(_moving(), {"type": "DrvChitPicked", "value": 0}, [])
-    state, events = run(state, {"type": "DrvChitPicked", "value": 2}, [[8, 0]])
+    with pytest.raises(NothingToDo):  # a 0 checks nothing (issue 41 item 8)
+        run(_moving(), {"type": "DrvChitPicked", "value": 0}, [])
+    state, events = run(_moving(), {"type": "DrvChitPicked", "value": 2}, [[8, 0]])
     gen = of(events, ev.DrvFlightGenerated)[0]
     assert gen.ready and gen.hex == "1918" and state.takeoff_checked
-    state, events = run(state, {"type": "DrvChitPicked", "value": 3}, [])
-    assert not of(events, ev.DrvFlightGenerated)
+    with pytest.raises(NothingToDo):  # the game turn's check is made
+        run(state, {"type": "DrvChitPicked", "value": 3}, [])
 
 
 def test_flight_limit_and_visual_id_reduce_it() -> None:

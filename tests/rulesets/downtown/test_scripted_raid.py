@@ -10,6 +10,7 @@ import msgspec
 
 from tests.rulesets.downtown.setups import SETUP, manual_for, us_flights
 from tests.support.gateway_games import create_bound
+from umpire.engine.actions import legal_actions
 from umpire.engine.audit import audit
 from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
@@ -39,6 +40,17 @@ class Raid:
         if choices is not None:
             manual = manual_for(await self.state(), command, choices, default)
         await self.games.handle(self.gid, f"c{self.n}", command, manual_dice=manual)
+
+    async def end_movement(self, flight_id: str, *choices: Any) -> None:
+        """4: the end-of-movement roll, sent while it is listed (issue 41 item 8: once it
+        would change nothing it is not)."""
+        state = await self.state()
+        listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+        due = [
+            a.schema["properties"]["flight_id"] for a in listed if a.type == "EndUsFlightMovement"
+        ]
+        if due and flight_id in due[0]["enum"]:
+            await self.send({"type": "EndUsFlightMovement", "flight_id": flight_id}, *choices)
 
 
 def _leaks(data: Any) -> list[str]:
@@ -110,7 +122,7 @@ async def test_scripted_raid(games: Games) -> None:
             "facing": 2,
         }
     )
-    await raid.send({"type": "EndUsFlightMovement", "flight_id": "S1"}, {})
+    await raid.end_movement("S1", {})
     await raid.send(
         {"type": "RunAdminPhase"}, {"hidden AAA activation": (1,), "Fire Can activation": (1,)}
     )
@@ -134,7 +146,7 @@ async def test_scripted_raid(games: Games) -> None:
         state = await raid.state()
         for f in state.drv[:2]:
             await raid.send({"type": "PlanDrvFlight", "flight_id": f.id})
-        await raid.send({"type": "EndUsFlightMovement", "flight_id": "S1"})
+        await raid.end_movement("S1")
         await raid.send({"type": "RunAdminPhase"})
 
     envelopes = await games.store.read(raid.gid)
