@@ -81,6 +81,10 @@ class Testing(Struct, frozen=True, kw_only=True):
     # narrowed to what would change it (issue 41 item 8). Every other accepted listed
     # command must change the state or roll dice.
     may_change_nothing: dict[str, str] = msgspec.field(default_factory=dict)
+    # Tags of events that record a claim a hidden value voided, each with why: the
+    # command was accepted because some value of the secret allows it (issue 42 item 5),
+    # and the true one did not, so the state rightly stays as it was.
+    voids_on_hidden: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 def secret_declarations(ruleset: Ruleset[Any]) -> tuple[list[type[Struct]], list[str]]:

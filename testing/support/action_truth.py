@@ -140,11 +140,15 @@ def _changes_the_state(
     """(d) an accepted listed command changes the state, or rolls (issue 41 item 8): a
     command that would change nothing is not listed, and is refused `nothing_to_do` if
     sent. A ruleset names the report types not yet narrowed so, with why
-    (`Testing.may_change_nothing`)."""
+    (`Testing.may_change_nothing`), and the events that record a claim a hidden value
+    voided (`Testing.voids_on_hidden`: accepted for some value of the secret, issue 42)."""
     if command["type"] in ruleset.testing.may_change_nothing:
         return  # declared, with why (Testing.may_change_nothing)
     if any(isinstance(event, DiceRolled) for event in events):
         return  # a roll happened: the game's dice moved on, whatever it decided
+    voids = ruleset.testing.voids_on_hidden
+    if any(type(event).__struct_config__.tag in voids for event in events):
+        return  # a hidden value voided the claim (Testing.voids_on_hidden): it is recorded
     state = game.state
     for event in events:
         state = ruleset.evolve(state, event)

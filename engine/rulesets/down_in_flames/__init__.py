@@ -49,6 +49,10 @@ RULESET: Ruleset[State] = Ruleset(
         may_change_nothing={
             "SetPosition": "a position may be set to what it already is (none to none)",
         },
+        voids_on_hidden={
+            "down_in_flames.ClaimVoided": "9.1.11, README I25: a claim only the hidden pilot "
+            "can allow is accepted, and takes no effect where the true pilot does not",
+        },
     ),
     labels=LABELS,
 )

@@ -29,7 +29,13 @@ from umpire.engine.rulesets.down_in_flames.altitude import (
     start_limit,
 )
 from umpire.engine.rulesets.down_in_flames.attack import card_hits, hit_value
-from umpire.engine.rulesets.down_in_flames.card_play import hand_allowed
+from umpire.engine.rulesets.down_in_flames.card_play import (
+    AGILITY_CARDS,
+    agility_allowed,
+    counts_as_agility,
+    hand_allowed,
+    slow_target,
+)
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     bursts_available,
@@ -117,9 +123,54 @@ def _has_gunner(state: State, plane: Plane) -> bool:
     )
 
 
+def _card_plays(state: State, plane: Plane, flying: list[Plane]) -> list[dict[str, Schema]]:
+    """The PlayCard variants `plane` may send (card_play.decide_play_card): every
+    non-attack card, but 8.4's Agility Cards only while some pilot the player may suppose
+    allows one more (pilot_may: the hidden pilot settles the rest, 9.1.11), and 10.7's
+    Slow Bank SCISSORS only in response to TIGHT TURN or against a slow target."""
+    card = state.card_of(plane)
+    quick = card.has(Characteristic.QUICK_BANK)
+    agility_ok = pilot_may(state, plane, agility_allowed(plane, True, state)) is not False
+    against_any: Schema = {"anyOf": [_ids(flying), {"type": "null"}]}
+    cards = [c for c in Card if not c.is_attack and c is not Card.VERTICAL_ROLL]
+    free = [c for c in cards if agility_ok or not counts_as_agility(plane, c, None, quick)]
+    # ACE PILOT counts as an Agility Card in response to one (8.4.1).
+    responses = cards if agility_ok else [c for c in cards if c not in AGILITY_CARDS]
+    plain = [c for c in free if c is not Card.SCISSORS or not card.has(Characteristic.SLOW_BANK)]
+    out: list[dict[str, Schema]] = []
+    ident = one_of([plane.id])
+    for played in plain:
+        out.append(
+            {
+                "aircraft": ident,
+                "card": one_of([played]),
+                "response_to": {
+                    "anyOf": [
+                        one_of(responses if played is Card.ACE_PILOT else cards),
+                        {"type": "null"},
+                    ]
+                },
+                "against": against_any,
+            }
+        )
+    if Card.SCISSORS in free and Card.SCISSORS not in plain:
+        scissors = one_of([Card.SCISSORS])
+        out.append(
+            {"aircraft": ident, "card": scissors, "response_to": one_of([Card.TIGHT_TURN]),
+             "against": against_any}
+        )  # fmt: skip
+        slow = [p.id for p in flying if slow_target(state, p)]
+        if slow:
+            out.append(
+                {"aircraft": ident, "card": scissors,
+                 "response_to": {"anyOf": [one_of(cards), {"type": "null"}]},
+                 "against": one_of(slow)}
+            )  # fmt: skip
+    return out
+
+
 def _in_turn(state: State, side: Side) -> list[Action]:
     flying = _flying(state)
-    other_cards = one_of(c for c in Card if not c.is_attack and c is not Card.VERTICAL_ROLL)
     out: list[Action] = []
     if not state.pending and all(_hand_ok(state, p) for p in _flying(state, side)):
         text = f"End side {side.value}'s move"
@@ -145,19 +196,9 @@ def _in_turn(state: State, side: Side) -> list[Action]:
             offer_each(cmd.ResolveDefensiveFire, cite("3.3"), "Gunners or turrets fire", fire)
         )
     players = [p for p in flying if _can_spend(state, p, 1)]
-    if players:
-        planes = _ids(players)
-        out.append(
-            offer(
-                cmd.PlayCard,
-                cite("8.4.1"),
-                "Play a non-attack card",
-                aircraft=planes,
-                card=other_cards,
-                response_to={"anyOf": [other_cards, {"type": "null"}]},
-                against={"anyOf": [_ids(flying), {"type": "null"}]},
-            )
-        )
+    plays = [v for p in players for v in _card_plays(state, p, flying)]
+    if plays:
+        out.append(offer_each(cmd.PlayCard, cite("8.4.1"), "Play a non-attack card", plays))
     if flying:
         rolls = [v for p in flying for v in _vertical_rolls(state, p)]
         if rolls:

@@ -168,6 +168,13 @@ def decide_set_position(turn: DownInFlamesTurn, command: SetPosition) -> None:
     )
 
 
+def slow_target(state: State, plane: Plane) -> bool:
+    """10.7: a target a Slow Bank aircraft may play SCISSORS against at any time (another
+    Slow Bank aircraft, or a medium bomber)."""
+    card = state.card_of(plane)
+    return card.has(Characteristic.SLOW_BANK) or card.aircraft_class.value == "medium_bomber"
+
+
 def counts_as_agility(plane: Plane, card: Card, response_to: Card | None, quick_bank: bool) -> bool:
     """8.4.1: MANEUVERING, TIGHT TURN, BARREL ROLL, HALF LOOP, SCISSORS, and ACE PILOT in
     response to an Agility Card; 10.6 Quick Bank leaves SCISSORS uncounted."""
@@ -261,11 +268,8 @@ def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
     card = state.card_of(plane)
     if command.card is Card.SCISSORS and card.has(Characteristic.SLOW_BANK):
         against = state.aircraft.get(command.against or "")
-        slow_target = against is not None and (
-            state.card_of(against).has(Characteristic.SLOW_BANK)
-            or state.card_of(against).aircraft_class.value == "medium_bomber"
-        )
-        if command.response_to is not Card.TIGHT_TURN and not slow_target:
+        slow = against is not None and slow_target(state, against)
+        if command.response_to is not Card.TIGHT_TURN and not slow:
             raise RuleError(
                 f"{plane.id} is a Slow Bank aircraft: SCISSORS only in response to TIGHT TURN "
                 "unless played against another slow bank aircraft",
