@@ -10,6 +10,8 @@ Valkey; bench/footprint.py).
 (bench/stages.py), `python -m bench workers` the closed loop against `umpire serve
 --workers N` for N = 1, 2 (and 4 on four cores or more; bench/workers.py); `--seconds`
 shortens their timed stages (20 s and 10 s by default).
+`python -m bench viewer_open [--runs N] [--quick]` opens 100-, 1,000- and 10,000-event
+games from their links in Chromium (bench/viewer_open.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, footprint, hostile, path, stages, workers
+from bench import core, footprint, hostile, path, stages, viewer_open, workers
 
 
 def _loop_policy() -> str:
@@ -232,10 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "what", nargs="?", default="all",
-        choices=["all", "stages", "workers", "hostile", "cli", "footprint"],
+        choices=["all", "stages", "workers", "hostile", "cli", "footprint", "viewer_open"],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
         "hostile: only the player's round trip under 20 hostile connections; "
-        "cli: only the command line's start; footprint: umpire serve's whole process tree",
+        "cli: only the command line's start; footprint: umpire serve's whole process tree; "
+        "viewer_open: the browser table opening long games (bench/viewer_open.py)",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -246,7 +249,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=1, help="stages: the gateway's --workers (default 1)"
     )
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if args.what == "viewer_open":  # its own options (--runs), its own report
+        return viewer_open.main(rest + (["--quick"] if args.quick else []))
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     loop = _loop_policy()
     if args.what == "hostile":
         seconds = 6.0 if args.quick else 30.0

@@ -147,7 +147,7 @@ async def test_each_ruleset_shows_its_board_with_the_views_pieces(
     for command in OPENING.get(ruleset, ()):
         assert (await send(page, command))["ok"], command
     await page.wait_for_selector("#state figure.map", timeout=TIMEOUT)
-    view = json.loads(await page.text_content("#state .raw pre") or "null")
+    view = json.loads(await page.text_content("#state-details .raw pre") or "null")
     expected = _expected(ruleset, view)
     assert expected, "the default scenario has pieces on its board"
     assert await _shown(page) == expected
