@@ -24,7 +24,7 @@ export function endScreen({ state, frames, names, gameId }) {
   const ended = [...frames].reverse().find((f) => f.event_type === "GameEnded");
   const reveal = [...frames].reverse().find((f) => f.event_type === "SeedRevealed");
   const box = [el("h2", { id: "end-heading", text: "Game over" })];
-  const result = ended && ended.payload ? ended.payload.result : "the game has ended";
+  const result = ended && ended.payload ? readable(ended.payload.result) : "the game has ended";
   box.push(el("p", { class: "result", "data-result": result }, el("strong", { text: sentence(result) })));
   if (ended && ended.payload && ended.payload.rule) {
     box.push(el("p", { class: "cite", title: ended.payload.rule, text: `By ${readable(ended.payload.rule)}` }));

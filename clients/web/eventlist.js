@@ -1,6 +1,7 @@
 // The game log as a virtual list (issue #41, item 4): the list holds every event's frame
 // but only the rows near what is scrolled into view are in the page, with the rest stood
-// in for by the list's padding at an estimated row height. Opening a 10,000-event game
+// in for by two spacers at an estimated row height (not the list's padding: a box's
+// padding is never squeezed by its max-height, so the list would grow to the log's length). Opening a 10,000-event game
 // builds a few hundred rows, not 10,000 (each with its "why" box): the rows were ~17 ms
 // an event of the page's time when every event made a row and every new event walked
 // all of them to hide the ones after the seq shown.
@@ -30,6 +31,11 @@ export class EventList {
     this.last = 0;
     this.current = null;
     this.timer = null;
+    this.top = Object.assign(document.createElement("div"), { className: "spacer" });
+    this.bottom = Object.assign(document.createElement("div"), { className: "spacer" });
+    this.top.setAttribute("aria-hidden", "true");
+    this.bottom.setAttribute("aria-hidden", "true");
+    list.replaceChildren(this.top, this.bottom);
     let queued = false;
     list.addEventListener("scroll", () => {
       this.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
@@ -73,9 +79,9 @@ export class EventList {
     this.first = 1;
     this.last = 0;
     this.pinned = true;
-    this.list.replaceChildren();
-    this.list.style.paddingTop = "";
-    this.list.style.paddingBottom = "";
+    this.list.replaceChildren(this.top, this.bottom);
+    this.top.style.height = "0px";
+    this.bottom.style.height = "0px";
   }
 
   // Mark the row of the seq shown (aria-current), wherever it is.
@@ -95,7 +101,7 @@ export class EventList {
     else first = this.from + Math.floor(list.scrollTop / ROW) - OVERSCAN;
     first = Math.max(this.from, first);
     const last = Math.min(this.limit, first + inView + 2 * OVERSCAN - 1);
-    if (first === this.first && last === this.last && list.childElementCount === Math.max(0, last - first + 1)) {
+    if (first === this.first && last === this.last && this.rows.size === Math.max(0, last - first + 1)) {
       if (this.pinned) list.scrollTop = list.scrollHeight;
       return;
     }
@@ -106,7 +112,7 @@ export class EventList {
       }
     }
     // Insert the missing rows in order: before the first kept row, or at the end.
-    let next = list.firstElementChild;
+    let next = this.top.nextElementSibling;
     for (let seq = first; seq <= last; seq += 1) {
       const have = this.rows.get(seq);
       if (have) {
@@ -120,8 +126,8 @@ export class EventList {
     }
     this.first = first;
     this.last = last;
-    list.style.paddingTop = `${(first - this.from) * ROW}px`;
-    list.style.paddingBottom = `${Math.max(0, this.limit - last) * ROW}px`;
+    this.top.style.height = `${Math.max(0, first - this.from) * ROW}px`;
+    this.bottom.style.height = `${Math.max(0, this.limit - last) * ROW}px`;
     if (this.pinned) list.scrollTop = list.scrollHeight;
   }
 }

@@ -58,7 +58,7 @@ export function describe(frame) {
     case "DiceRolled": {
       const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
       const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
-      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}${whose}`;
+      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${readable(p.purpose)}${whose}`;
     }
     case "SeedRevealed":
       if (p.next_commitment)
@@ -66,7 +66,7 @@ export function describe(frame) {
           `${p.next_commitment.slice(0, 16)}…`;
       return `seed revealed: ${p.seed}`;
     case "GameEnded":
-      return `game ended: ${p.result}`;
+      return `game ended: ${readable(p.result)}`;
     default: {
       // The rules' own words, a seed file named in them said by its title (citations.js).
       if (p.explanation) return readable(p.explanation);
@@ -138,7 +138,7 @@ export function diceRow(frame) {
     el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
     el("td", { text: p.kind }), el("td", { text: faces(p) }),
     el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
-    el("td", { text: p.purpose }), el("td", { title: p.rule, text: readable(p.rule) }));
+    el("td", { text: readable(p.purpose) }), el("td", { title: p.rule, text: readable(p.rule) }));
 }
 
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -156,7 +156,7 @@ const NO_WORDS = { labels: {}, value_labels: {} };
 export function wording(names = NO_WORDS) {
   const labels = (names && names.labels) || {};
   const values = (names && names.value_labels) || {};
-  return {
+  const words = {
     key: (k) => labels[k] || humanize(k),
     value: (k, v) => {
       const said = values[k] && values[k][isScalar(v) ? String(v) : JSON.stringify(v)];
@@ -164,9 +164,15 @@ export function wording(names = NO_WORDS) {
       if (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v)) return v.replace(/_/g, " ");
       if (typeof v === "boolean") return v ? "yes" : "no";
       if (v === null) return "—";
+      // A list or a record in a cell: its items, its fields by their labels.
+      if (Array.isArray(v)) return v.length ? v.map((item) => words.value(k, item)).join(", ") : "none";
+      if (typeof v === "object") {
+        return Object.entries(v).map(([ik, iv]) => `${words.key(ik)}: ${words.value(ik, iv)}`).join("; ");
+      }
       return short(v);
     },
   };
+  return words;
 }
 
 function table(rows, caption, words) {

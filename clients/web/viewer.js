@@ -113,6 +113,7 @@ function reset() {
   $("earlier").hidden = true;
   $("actions").replaceChildren();
   delete $("actions").dataset.ended;
+  delete document.body.dataset.ended;
   $("decisions").replaceChildren();
   $("play-error").hidden = true;
   $("play-answer").textContent = "";

@@ -56,7 +56,7 @@ async def _roll_physical_dice(page: Any, kind: str, faces: str) -> None:
 async def _end(page: Any, shots: Path) -> None:
     ended = await send(page, "EndGame", {"result": "scripted game over"})
     assert ended["ok"], ended
-    await page.wait_for_selector('#actions[data-ended="1"]', timeout=TIMEOUT)
+    await page.wait_for_selector('#actions[data-ended="1"]', state="attached", timeout=TIMEOUT)
     await page.wait_for_selector('#events li[data-type="SeedRevealed"]', timeout=TIMEOUT)
     assert "game ended: scripted game over" in await page.inner_text("#events")
     await page.screenshot(path=str(shots), full_page=True)
