@@ -35,6 +35,8 @@ function said(value) {
       return `${k.replace(/_/g, " ")} ${v && typeof v === "object" && !Array.isArray(v) ? `(${inner})` : inner}`;
     }).join("; ");
   }
+  // An enum's snake_case name in words ("very_high" -> "very high"); ids as they are.
+  if (typeof value === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(value)) return value.replace(/_/g, " ");
   return String(value);
 }
 
