@@ -35,7 +35,9 @@ async def test_the_state_pane_names_fields_by_the_rulesets_labels(
         await route.fulfill(response=answer, body=json.dumps(listing))
 
     await page.route("**/rulesets.json", labelled)
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/#credential={player}")
+    # The game's link (as `umpire new` prints it: its game id and the credential).
+    link = f"http://127.0.0.1:{viewer_gateway.port}/#game={game_id}&credential={player}"
+    await page.goto(link)
     await page.wait_for_selector("#state-details .tracks dt", timeout=TIMEOUT)
     shown = await page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('#state-details .tracks dt')]
@@ -45,8 +47,9 @@ async def test_the_state_pane_names_fields_by_the_rulesets_labels(
     assert shown["Pushes"] == "no push yet"  # the key in words, its value by its label
     assert shown["Last roll"] == "0"  # no label: the key in words
     assert not [key for key in shown if "_" in key], shown
-    # The ruleset picker names the game's ruleset (a link selects it), and the
-    # operator's Game id box is left empty.
+    # The ruleset picker names the game's ruleset (a link selects it; the first in the
+    # list is another), and the link's game id is not typed into the operator's box.
+    assert await page.locator("#ruleset option").first.get_attribute("value") != "counter"
     assert await page.input_value("#ruleset") == "counter"
     assert await page.input_value("#game-id") == ""
     await page.close()
