@@ -97,6 +97,9 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     return { x: view.x + (clientX - box.left - ox) / s, y: view.y + (clientY - box.top - oy) / s };
   };
 
+  // Labels by zoom follow the board's size on screen too (a turned phone, a resized window).
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => onScale(scale())).observe(svg);
+
   // Centre the view on a point (the overview inset of a big map sends it).
   svg.addEventListener("umpire:centre", (event) => {
     view = { ...view, x: event.detail.x - view.w / 2, y: event.detail.y - view.h / 2, follow: false };
