@@ -13,6 +13,8 @@ shortens their timed stages (20 s and 10 s by default).
 `python -m bench peer [--runs N] [--servers umpire,floor,colyseus,boardgame.io]` runs the
 shared peer bench (`../shared/peer-bench`, or `UMPIRE_PEER_BENCH`) when Node is present and
 prints issue #44's ratios beside their goals (bench/peer.py); `--quick` at its smallest sizes.
+`python -m bench viewer_open [--runs N] [--quick]` opens 100-, 1,000- and 10,000-event
+games from their links in Chromium (bench/viewer_open.py).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, footprint, hostile, path, peer, stages, workers
+from bench import core, footprint, hostile, path, peer, stages, viewer_open, workers
 
 
 def _loop_policy() -> str:
@@ -263,11 +265,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "what", nargs="?", default="all",
-        choices=["all", "stages", "workers", "hostile", "cli", "footprint", "peer"],
+        choices=["all", "stages", "workers", "hostile", "cli", "footprint", "peer",
+                 "viewer_open"],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
         "hostile: only the player's round trip under 20 hostile connections; "
         "cli: only the command line's start; footprint: umpire serve's whole process tree; "
-        "peer: the shared peer bench beside Colyseus, with issue #44's ratios",
+        "peer: the shared peer bench beside Colyseus, with issue #44's ratios; "
+        "viewer_open: the browser table opening long games (bench/viewer_open.py)",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -283,7 +287,12 @@ def main(argv: list[str] | None = None) -> int:
         "--servers", default=",".join(peer.SERVERS),
         help="peer: which of umpire, floor, colyseus, boardgame.io to run",
     )  # fmt: skip
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if args.what == "viewer_open":  # its own options, its own report
+        runs = ["--runs", str(args.runs)] if "--runs" in (argv or sys.argv) else []
+        return viewer_open.main(rest + runs + (["--quick"] if args.quick else []))
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     loop = _loop_policy()
     if args.what == "hostile":
         seconds = 6.0 if args.quick else 30.0

@@ -46,6 +46,7 @@ function field(diagram, changed) {
     viewBox: `0 0 ${w.toFixed(0)} ${h.toFixed(0)}`, class: "board-field", role: "img",
     "aria-label": `The board from above: ${diagram.aircraft.filter((a) => a.point).map((a) => `${a.id} at ${a.point.join(",")} heading ${a.heading}°`).join(", ")}`,
   });
+  svg.style.aspectRatio = `${w.toFixed(0)} / ${h.toFixed(0)}`; // as tall as the board's shape
   const points = node("g", { class: "points" });
   for (let r = 0; r < height; r += 1) {
     for (let c = 0; c < width; c += 1) {
@@ -134,7 +135,7 @@ function chart(diagram, changed) {
     g.append(node("title", {}, `${a.id} (${a.side}${a.level ? `, level ${a.level}` : ""}): ${a.state.join(", ")}`));
     g.append(node("rect", { x, y, width: CHIP, height: BAND - 8, rx: 4, class: "chip", fill: a.out ? "#888" : colour(diagram, a) }));
     // The label and the aircraft's first word of state (its type), whole: the chip is sized for it.
-    const text = [a.label || a.id, a.state[0]].filter(Boolean).join(" ");
+    const text = [a.label || a.id, a.state[0]].filter(Boolean).join(" ").replace(/_/g, " ");
     g.append(node("text", { x: x + CHIP / 2, y: y + (BAND - 8) / 2 + 4, class: "chip-label", "font-size": Math.min(11, (CHIP * 1.6) / Math.max(1, text.length)).toFixed(1) }, text));
     svg.append(g);
   }
@@ -183,7 +184,7 @@ export function boardDiagram(diagram, { previous = null } = {}) {
     const li = document.createElement("li");
     li.dataset.piece = a.id;
     const where = [a.level ? `level ${a.level}` : "out", a.point ? `at ${a.point.join(",")}` : "", a.heading !== null && a.heading !== undefined ? `heading ${a.heading}°` : ""].filter(Boolean).join(", ");
-    li.textContent = `${own(diagram, a) ? "■ yours" : "▲ opponent"} ${a.label || a.id} (${a.side}): ${where}; ${a.state.join(", ")}`;
+    li.textContent = `${own(diagram, a) ? "■ yours" : "▲ opponent"} ${a.label || a.id} (${a.side}): ${where}; ${a.state.join(", ").replace(/_/g, " ")}`;
     list.append(li);
   }
   for (const link of diagram.links || []) {

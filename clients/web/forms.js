@@ -12,7 +12,7 @@
 // Every control carries data-kind (what it is) for scripts that drive the page.
 // `commandFields` returns { node, read }: read() gives the command object or throws an
 // Error naming the field that is wrong.
-import { el } from "./render.js";
+import { el, humanize } from "./render.js";
 
 let fieldCount = 0;
 const fresh = (name) => `f${(fieldCount += 1)}-${String(name).replace(/[^A-Za-z0-9_-]/g, "_")}`;
@@ -68,7 +68,10 @@ function choicesOf(root, schema) {
   return null;
 }
 
-const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)" : String(v));
+// A value as a player reads it: an enum's snake_case name in words (the value sent is
+// unchanged); ids and numbers as they are.
+const words = (v) => (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v) ? v.replace(/_/g, " ") : String(v));
+const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)" : words(v));
 const HEX_LABEL = /^\d{4}$/;
 
 // A CCRR hex label: said so by its pattern or description, or every allowed value is one.
@@ -79,8 +82,9 @@ function isHex(name, schema) {
   return /(^|_)hex$/.test(name) && Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => HEX_LABEL.test(v));
 }
 
+// A field by its schema's title, else its name in words ("flight_id" -> "Flight id").
 const label = (name, schema, required) =>
-  `${schema.title && schema.title !== name ? `${name} (${schema.title})` : name}${required ? "" : " (optional)"}`;
+  `${schema.title && schema.title !== name ? schema.title : humanize(name)}${required ? "" : " (optional)"}`;
 
 // The hex field that last took focus: a click on the map fills it.
 let activeHex = null;
@@ -257,7 +261,7 @@ function field(root, name, raw, required) {
     const value = fixed[0];
     const empty = value === "" || (Array.isArray(value) && !value.length) || (value && typeof value === "object" && !Object.keys(value).length);
     const node = empty ? null : el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
-      el("span", { class: "fixed-name", text: `${name}: ` }), el("strong", { text: typeof value === "object" ? JSON.stringify(value) : shown(value) }));
+      el("span", { class: "fixed-name", text: `${humanize(name)}: ` }), el("strong", { text: typeof value === "object" ? JSON.stringify(value) : shown(value) }));
     return { node, read: () => [true, value] };
   }
 
@@ -364,7 +368,7 @@ function multiField(name, schema, required, id, items, hint) {
     // Every value, each once: fixed by the rules, shown, not asked.
     return {
       node: el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
-        el("span", { class: "fixed-name", text: `${name}: ` }), el("strong", { text: items.enum.map(shown).join(", ") })),
+        el("span", { class: "fixed-name", text: `${humanize(name)}: ` }), el("strong", { text: items.enum.map(shown).join(", ") })),
       read: () => [true, [...items.enum]],
     };
   }

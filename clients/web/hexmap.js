@@ -19,6 +19,29 @@ const SIZE = 22; // centre to corner
 const MAX_HEXES = 2500; // beyond this only the hexes with something on them are drawn
 const LABELS_AT = 20; // px from centre to corner at which hex labels are shown (7 px text)
 const READABLE = 1.1; // px per SVG unit a new map opens at, at least (Downtown's 40×50)
+const BIG_MAP = 600; // hexes beyond which the map gets an overview inset
+const FAR_AT = 9; // px from centre to corner below which piece labels and signs are hidden
+
+// The overview of a big map: the whole board small, its pieces as dots, and the part
+// shown in the pane as a frame (moved by `show(view)`).
+function overview(width, height, pieces) {
+  const svg = node("svg", { viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "inset", role: "img", "aria-label": "Overview of the whole map; click to go there" });
+  svg.append(node("rect", { x: 0, y: 0, width: width.toFixed(0), height: height.toFixed(0), class: "inset-board" }));
+  for (const p of pieces) {
+    svg.append(node("circle", { cx: p.at[0].toFixed(0), cy: p.at[1].toFixed(0), r: SIZE * 1.6, class: p.own ? "own" : "other" }));
+  }
+  const frame = node("rect", { class: "inset-view", x: 0, y: 0, width: width.toFixed(0), height: height.toFixed(0) });
+  svg.append(frame);
+  return {
+    node: svg,
+    show: (view) => {
+      frame.setAttribute("x", view.x.toFixed(0));
+      frame.setAttribute("y", view.y.toFixed(0));
+      frame.setAttribute("width", view.w.toFixed(0));
+      frame.setAttribute("height", view.h.toFixed(0));
+    },
+  };
+}
 
 export function node(tag, attrs, text) {
   const n = document.createElementNS(SVG, tag);
@@ -149,6 +172,9 @@ export function hexMap(map, { previous = null } = {}) {
     "aria-label": `Hex map: ${pieces.length ? pieces.map((p) => `${p.id} in ${p.hex}`).join(", ") : "nothing on the map"}` +
       (features.length ? `; ${features.map((f) => `${f.label} (${f.hexes.join(" ")})`).join("; ")}` : ""),
   });
+  // As tall as the board's shape (CSSOM, which the page's CSP allows; a style attribute
+  // it would block).
+  svg.style.aspectRatio = `${width.toFixed(0)} / ${height.toFixed(0)}`;
   const cols = grid.max_col - grid.min_col + 1;
   const rows = grid.max_row - grid.min_row + 1;
   const hexes = [];
@@ -208,13 +234,34 @@ export function hexMap(map, { previous = null } = {}) {
     document.dispatchEvent(new CustomEvent("umpire:hex", { detail: { hex: hex.dataset.hex } }));
   });
 
-  // A big map opens readable, on the action or the player's own pieces.
+  // A big map opens readable, on the area in play: the pieces and the hexes a form
+  // allows now (issue #41 item 5); "Fit" frames that area again.
   const own = pieces.find((p) => isPlayer(map, p.side));
   const focus = own ? (([x, y]) => ({ x, y }))(centre(Number(own.hex.slice(0, 2)), Number(own.hex.slice(2)))) : null;
+  const big = cols * rows > BIG_MAP;
+  const area = () => {
+    const hexes = [...byHex.keys(), ...allowed];
+    const points = hexes.map((h) => [Number(h.slice(0, 2)), Number(h.slice(2))])
+      .filter(([c, r]) => Number.isFinite(c) && Number.isFinite(r)).map(([c, r]) => centre(c, r));
+    if (!points.length) return null;
+    const xs = points.map((p) => p[0]);
+    const ys = points.map((p) => p[1]);
+    const pad = SIZE * 3; // a ring of hexes round the pieces, for their moves
+    const x = Math.min(...xs) - pad;
+    const y = Math.min(...ys) - pad;
+    return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
+  };
+  const inset = big ? overview(width, height, pieces.map((p) => ({ ...p, at: centre(Number(p.hex.slice(0, 2)), Number(p.hex.slice(2))), own: isPlayer(map, p.side) }))) : null;
   const tools = panZoom(svg, {
     key: `hex:${grid.parity}:${grid.min_col}-${grid.max_col}:${grid.min_row}-${grid.max_row}`,
-    full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE,
-    onScale: (s) => svg.classList.toggle("zoomed", s * SIZE >= LABELS_AT),
+    full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE, area,
+    // Labels by zoom level: hex ids once a hex is big enough to read them; piece labels
+    // and printed signs only while they are not a smear.
+    onScale: (s) => {
+      svg.classList.toggle("zoomed", s * SIZE >= LABELS_AT);
+      svg.classList.toggle("far", s * SIZE < FAR_AT);
+    },
+    onView: inset ? inset.show : undefined,
   });
 
   const figure = document.createElement("figure");
@@ -239,7 +286,21 @@ export function hexMap(map, { previous = null } = {}) {
   const frame = document.createElement("div");
   frame.className = "map-frame";
   frame.append(svg);
-  figure.append(tools, frame, moveNote, caption);
+  let stage = frame;
+  if (inset) {
+    // The overview sits over the map's corner, beside (not inside) its frame.
+    stage = document.createElement("div");
+    stage.className = "map-stage";
+    stage.append(frame, inset.node);
+    inset.node.addEventListener("click", (event) => {
+      // A click on the overview centres the map there.
+      const box = inset.node.getBoundingClientRect();
+      const x = ((event.clientX - box.left) / box.width) * width;
+      const y = ((event.clientY - box.top) / box.height) * height;
+      svg.dispatchEvent(new CustomEvent("umpire:centre", { detail: { x, y } }));
+    });
+  }
+  figure.append(tools, stage, moveNote, caption);
   if (features.length) {
     const details = document.createElement("details");
     details.className = "map-legend";

@@ -2,7 +2,9 @@
 // pans, two fingers pinch; the + / − / Fit / Follow buttons do the same from the keyboard,
 // and the focused board pans with the arrow keys (+ and - zoom).
 // The view is kept per board (`key`) across re-renders, so a new state does not throw the
-// reader's zoom away; "Follow" re-centres on the action after every new state.
+// reader's zoom away; "Follow" re-centres on the action after every new state. "Fit"
+// frames the area in play (`area`: the pieces and the hexes a form allows) no smaller than
+// readable (`minScale`); "Whole" shows the whole board however small.
 
 const kept = new Map(); // key -> {x, y, w, h, follow}
 const MIN_SPAN = 40; // the narrowest view, in SVG units (about one hex)
@@ -30,9 +32,12 @@ function button(text, label, onClick) {
  *   SVG unit) opens at this scale instead, centred on `focus` (a big map stays readable)
  * @param {null|{x:number,y:number}} [o.focus]  where a zoomed-in first view is centred
  * @param {(scale:number)=>void} [o.onScale]  told the screen px per SVG unit after a change
+ * @param {()=>(null|{x:number,y:number,w:number,h:number})} [o.area]  the area in play now
+ *   (what "Fit" frames, and a new board opens on); null: the whole board
+ * @param {(view:{x:number,y:number,w:number,h:number})=>void} [o.onView]  told every new view
  * @returns {HTMLElement} the toolbar of buttons
  */
-export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {} }) {
+export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {}, area = () => null, onView = () => {} }) {
   let view = kept.get(key);
   const fresh = !view;
   if (!view) view = { ...(start || full), follow: false };
@@ -50,6 +55,7 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     svg.dataset.zoom = (full.w / view.w).toFixed(2);
     kept.set(key, view);
     onScale(scale());
+    onView(view);
   };
   const zoom = (factor, cx = view.x + view.w / 2, cy = view.y + view.h / 2) => {
     const w = Math.min(Math.max(view.w / factor, MIN_SPAN), full.w * 2);
@@ -57,8 +63,23 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     view = { ...view, x: cx - ((cx - view.x) * w) / view.w, y: cy - ((cy - view.y) * h) / view.h, w, h };
     apply();
   };
-  const fit = () => {
+  const whole = () => {
     view = { ...full, follow: false };
+    apply();
+  };
+  // The area in play, framed with the pane's own proportions, never below minScale.
+  const framed = (box) => {
+    const pane = svg.getBoundingClientRect();
+    if (!box || !pane.width || !pane.height) return { ...full };
+    const ratio = pane.height / pane.width;
+    let w = Math.max(box.w, box.h / ratio);
+    if (minScale) w = Math.min(w, pane.width / minScale);
+    w = Math.min(w, full.w * 2);
+    const h = w * ratio;
+    return { x: box.x + box.w / 2 - w / 2, y: box.y + box.h / 2 - h / 2, w, h };
+  };
+  const fit = () => {
+    view = { ...framed(area()), follow: false };
     apply();
   };
   const follow = () => {
@@ -75,6 +96,15 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     const oy = (box.height - view.h * s) / 2;
     return { x: view.x + (clientX - box.left - ox) / s, y: view.y + (clientY - box.top - oy) / s };
   };
+
+  // Labels by zoom follow the board's size on screen too (a turned phone, a resized window).
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => onScale(scale())).observe(svg);
+
+  // Centre the view on a point (the overview inset of a big map sends it).
+  svg.addEventListener("umpire:centre", (event) => {
+    view = { ...view, x: event.detail.x - view.w / 2, y: event.detail.y - view.h / 2, follow: false };
+    apply();
+  });
 
   svg.addEventListener("wheel", (event) => {
     event.preventDefault();
@@ -153,14 +183,18 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
   bar.append(
     button("+", "Zoom in", () => zoom(1.5)),
     button("−", "Zoom out", () => zoom(1 / 1.5)),
-    button("Fit", "Fit the whole board in the pane", fit),
+    button("Fit", "Fit the area in play: the pieces and the hexes you may pick", fit),
+    button("Whole", "Fit the whole board in the pane", whole),
     followButton,
   );
   // The first layout decides the screen scale (labels shown when zoomed in), and whether a
   // new board opens zoomed in.
   requestAnimationFrame(() => {
     const box = svg.getBoundingClientRect();
-    if (fresh && minScale && box.width && scale() < minScale) {
+    const inPlay = fresh && !start ? area() : null;
+    if (inPlay && box.width) {
+      view = { ...view, ...framed(inPlay) }; // a new board opens on the area in play
+    } else if (fresh && minScale && box.width && scale() < minScale) {
       const w = box.width / minScale;
       const h = box.height / minScale;
       const at = action || focus || { x: full.x + full.w / 2, y: full.y + full.h / 2 };

@@ -25,6 +25,21 @@ function faces(p) {
   return p.faces.join(" ");
 }
 
+// A command's or an event's fields in words: "amount 3", "flights (id Buick, hex 2020)".
+function said(value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return value.length ? value.map(said).join(", ") : "none";
+  if (typeof value === "object") {
+    return Object.entries(value).map(([k, v]) => {
+      const inner = said(v);
+      return `${k.replace(/_/g, " ")} ${v && typeof v === "object" && !Array.isArray(v) ? `(${inner})` : inner}`;
+    }).join("; ");
+  }
+  // An enum's snake_case name in words ("very_high" -> "very high"); ids as they are.
+  if (typeof value === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(value)) return value.replace(/_/g, " ");
+  return String(value);
+}
+
 export function describe(frame) {
   const p = frame.payload;
   if (p === null) return "(hidden from your role until the game ends)";
@@ -39,13 +54,13 @@ export function describe(frame) {
       return `client seed ${p.client_seed} bound for seed epoch ${p.epoch}`;
     case "CommandRecorded": {
       const { type, ...fields } = p.command || {};
-      const args = Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : "";
+      const args = Object.keys(fields).length ? `: ${said(fields)}` : "";
       return `${p.role} command ${p.command_type}${args}${p.manual_dice ? " (manual dice)" : ""}`;
     }
     case "DiceRolled": {
       const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
       const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
-      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${p.purpose}${whose}`;
+      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${readable(p.purpose)}${whose}`;
     }
     case "SeedRevealed":
       if (p.next_commitment)
@@ -53,11 +68,12 @@ export function describe(frame) {
           `${p.next_commitment.slice(0, 16)}…`;
       return `seed revealed: ${p.seed}`;
     case "GameEnded":
-      return `game ended: ${p.result}`;
+      return `game ended: ${readable(p.result)}`;
     default: {
-      if (p.explanation) return p.explanation;
+      // The rules' own words, a seed file named in them said by its title (citations.js).
+      if (p.explanation) return readable(p.explanation);
       const { type, rule, candidates, dice, ...rest } = p;
-      return JSON.stringify(rest);
+      return said(rest);
     }
   }
 }
@@ -124,56 +140,92 @@ export function diceRow(frame) {
     el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
     el("td", { text: p.kind }), el("td", { text: faces(p) }),
     el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
-    el("td", { text: p.purpose }), el("td", { title: p.rule, text: readable(p.rule) }));
+    el("td", { text: readable(p.purpose) }), el("td", { title: p.rule, text: readable(p.rule) }));
 }
 
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
 const short = (v) => (isScalar(v) ? String(v) : JSON.stringify(v));
 
-function table(rows, caption) {
+// How a field is named and its values said (issue #41): the ruleset's own labels from
+// /rulesets.json (`labels`, `value_labels`, keyed by the bare field name) where it gives
+// them, else the key in words ("vid_limit" -> "Vid limit"). A lowercase snake_case value
+// (an enum's name) is said in words too; ids and numbers are left as they are.
+export function humanize(key) {
+  const words = String(key).replace(/_/g, " ").trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
+}
+const NO_WORDS = { labels: {}, value_labels: {} };
+export function wording(names = NO_WORDS) {
+  const labels = (names && names.labels) || {};
+  const values = (names && names.value_labels) || {};
+  const words = {
+    key: (k) => labels[k] || humanize(k),
+    value: (k, v) => {
+      const said = values[k] && values[k][isScalar(v) ? String(v) : JSON.stringify(v)];
+      if (said !== undefined) return said;
+      if (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v)) return v.replace(/_/g, " ");
+      if (typeof v === "boolean") return v ? "yes" : "no";
+      if (v === null) return "—";
+      // A list or a record in a cell: its items, its fields by their labels.
+      if (Array.isArray(v)) return v.length ? v.map((item) => words.value(k, item)).join(", ") : "none";
+      if (typeof v === "object") {
+        return Object.entries(v).map(([ik, iv]) => `${words.key(ik)}: ${words.value(ik, iv)}`).join("; ");
+      }
+      return short(v);
+    },
+  };
+  return words;
+}
+
+function table(rows, caption, words) {
   const columns = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  const head = el("tr", {}, ...columns.map((c) => el("th", { scope: "col", text: c })));
-  const body = rows.map((row) => el("tr", {}, ...columns.map((c) => el("td", { text: c in row ? short(row[c]) : "" }))));
+  const head = el("tr", {}, ...columns.map((c) => el("th", { scope: "col", text: words.key(c) })));
+  const body = rows.map((row) => el("tr", {}, ...columns.map((c) => el("td", { text: c in row ? words.value(c, row[c]) : "" }))));
   return el("div", { class: "table-wrap" },
     el("table", { class: "state-table" }, el("caption", { text: caption }), el("thead", {}, head), el("tbody", {}, ...body)));
 }
 
-function section(name, value) {
+function section(key, value, words, title = words.key(key)) {
   if (Array.isArray(value)) {
     if (value.length && value.every((v) => v && typeof v === "object" && !Array.isArray(v))) {
-      return table(value, `${name} (${value.length})`);
+      return table(value, `${title} (${value.length})`, words);
     }
-    return el("p", {}, el("strong", { text: `${name}: ` }), value.length ? value.map(short).join(", ") : "none");
+    return el("p", {}, el("strong", { text: `${title}: ` }), value.length ? value.map((v) => words.value(key, v)).join(", ") : "none");
   }
   const scalars = Object.entries(value).filter(([, v]) => isScalar(v));
   const nested = Object.entries(value).filter(([, v]) => !isScalar(v));
-  const box = el("section", { class: "state-part" }, el("h3", { text: name }));
-  if (scalars.length) box.append(tracks(scalars));
-  for (const [key, inner] of nested) box.append(section(`${name}.${key}`, inner));
+  const box = el("section", { class: "state-part" }, el("h3", { text: title }));
+  if (scalars.length) box.append(tracks(scalars, words));
+  for (const [inner, v] of nested) box.append(section(inner, v, words, `${title}: ${words.key(inner)}`));
   return box;
 }
 
-function tracks(entries) {
-  return el("dl", { class: "tracks" }, ...entries.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: short(v) })]));
+function tracks(entries, words) {
+  return el("dl", { class: "tracks" }, ...entries.flatMap(([k, v]) => [
+    el("dt", { text: words.key(k) }), el("dd", { text: words.value(k, v) })]));
 }
 
-// A ruleset's state: the map or diagram the ruleset declares (the state frame's `map`,
-// hexmap.js or board.js; `previous` is the map shown before, for the opponent's last
-// move), then every track (scalar) and table (list of records), then the raw JSON.
-export function stateView(state, map = null, previous = null) {
+// The map or diagram the ruleset declares (the state frame's `map`: hexmap.js or board.js;
+// `previous` is the map shown before, for the opponent's last move), or null.
+export function boardOf(map = null, previous = null) {
+  return hexMap(map, { previous }) || boardDiagram(map, { previous });
+}
+
+// A ruleset's state in words: every track (scalar) and table (list of records) by the
+// ruleset's labels (`names`: its /rulesets.json entry), then the raw JSON.
+export function stateDetails(state, names = NO_WORDS) {
   const box = el("div", { class: "state-view" });
   if (state === null || state === undefined) return box;
   if (typeof state !== "object") {
     box.append(el("p", { text: short(state) }));
     return box;
   }
-  const drawn = hexMap(map, { previous }) || boardDiagram(map, { previous });
-  if (drawn) box.append(drawn);
+  const words = wording(names);
   const scalars = Object.entries(state).filter(([, v]) => isScalar(v));
-  if (scalars.length) box.append(el("h3", { text: "Tracks" }), tracks(scalars));
+  if (scalars.length) box.append(el("h3", { text: "Tracks" }), tracks(scalars, words));
   for (const [key, value] of Object.entries(state)) {
-    if (!isScalar(value)) box.append(section(key, value));
+    if (!isScalar(value)) box.append(section(key, value, words));
   }
   box.append(el("details", { class: "raw" }, el("summary", { text: "Raw state (JSON)" }),
     el("pre", { text: JSON.stringify(state, null, 2) })));

@@ -8,9 +8,17 @@
 // asks the server nothing: a long game opens, and a big opponent step lands, on the
 // pushed state alone, within the server's admission budget (docs/protocol.md). Events after the
 // chosen seq are hidden from the list and the dice log.
+//
+// The page is a game table first (issue #41): the map and the legal actions; the game log
+// is a virtual list (eventlist.js) and each event costs the page a few map writes, its DOM
+// work done once per animation frame for all the events that came (flush), so a long game
+// opens as fast as its frames arrive. Hashes, receipts and the dice log are behind the
+// Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
-import { diceRow, eventRow, isDecision, stateView } from "./render.js";
+import { boardOf, diceRow, eventRow, isDecision, stateDetails } from "./render.js";
+import { EventList } from "./eventlist.js";
+import { endScreen } from "./ending.js";
 import { disputeBox, isDisputable } from "./disputes.js";
 import { actionForms, decisionList, errorText, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
@@ -35,7 +43,25 @@ const viewer = {
   playedSeq: -1, // the seq of the view whose actions are on the table
   pinned: true, // the event list follows the head unless the user scrolled it up
   kept: null, // the player credential kept in the fragment (a game created on this page)
+  credential: null, // the credential the game shown was opened with
+  loadedFrom: 1, // the first seq of the log this page has read (older ones: loadEarlier)
+  loadedTo: 0, // the last seq read: the log's rows stop there (the head's state may be ahead)
+  openedAt: 0, // the head when the game was opened: the catch-up to it is drawn at once
+  linked: null, // the game id a link named (#game=), opened with an operator token
+  ruleset: null, // the game's ruleset (its GameCreated event), for its labels
+  newDice: [], // DiceRolled frames not yet in the dice log
+  decisionsDirty: false,
+  diceLimit: Infinity, // the dice log shows the rolls up to this seq
+  ended: null, // the final state, once the game has ended
+  opening: false, // the log is streaming in before the first state: the list waits
 };
+const RECENT = 200; // events of the log read when a game opens: the last turns, its end
+let pageReady = Promise.resolve(); // the citations and the ruleset list, read at start
+const eventList = new EventList(document.getElementById("events"), (seq) =>
+  withDispute(eventRow(viewer.frames.get(seq), viewer.rolls, (picked) => show(picked)), viewer.frames.get(seq)));
+
+// The ruleset's entry of /rulesets.json (its labels), once both are known.
+const namesOf = () => rulesets.find((r) => r.name === viewer.ruleset) || undefined;
 
 function status(text) {
   $("status").textContent = text;
@@ -77,14 +103,97 @@ function reset() {
   viewer.shownView = null;
   viewer.decisions = [];
   viewer.playedSeq = -1;
-  viewer.pinned = true;
+  viewer.newDice = [];
+  viewer.decisionsDirty = false;
+  viewer.diceLimit = Infinity;
+  viewer.ended = null;
+  viewer.loadedFrom = 1;
+  viewer.loadedTo = 0;
+  viewer.openedAt = 0;
+  eventList.clear();
+  $("earlier").hidden = true;
   $("actions").replaceChildren();
+  delete $("actions").dataset.ended;
+  delete document.body.dataset.ended;
   $("decisions").replaceChildren();
   $("play-error").hidden = true;
   $("play-answer").textContent = "";
-  $("events").replaceChildren();
+  $("end-screen").hidden = true;
+  $("end-screen").replaceChildren();
   document.querySelector("#dice tbody").replaceChildren();
   $("state").replaceChildren();
+  $("state-details").replaceChildren();
+}
+
+// Older events, read when asked for: a second connection with the same credential reads
+// the CHUNK events before the first one shown, then closes (the live subscription is
+// left alone). The dice log is rebuilt in order.
+const CHUNK = 1000;
+let loading = null;
+async function loadEarlier() {
+  if (loading || viewer.loadedFrom <= 1 || !viewer.gameId) return loading;
+  const gameId = viewer.gameId;
+  const until = viewer.loadedFrom - 1;
+  const from = Math.max(0, until - CHUNK);
+  const side = new UmpireClient(wsUrl);
+  $("earlier").disabled = true;
+  $("earlier").textContent = `Reading events ${from + 1} to ${until}…`;
+  loading = (async () => {
+    const older = [];
+    try {
+      await side.connect();
+      await side.auth(viewer.credential);
+      await new Promise((done, failed) => {
+        side.subscribe(gameId, from, (frame) => {
+          if (frame.seq <= until) older.push(frame);
+          if (frame.seq >= until) done();
+        }).catch(failed);
+      });
+    } catch (err) {
+      status(`the earlier events could not be read: ${err.message}`);
+    } finally {
+      side.close();
+    }
+    if (gameId !== viewer.gameId || !older.length) return;
+    for (const frame of older) {
+      viewer.frames.set(frame.seq, frame);
+      if (frame.event_type === "DiceRolled" && frame.payload) viewer.rolls.set(frame.payload.roll, frame);
+      if (frame.event_type === "GameCreated" && frame.payload) chooseRuleset(frame.payload.ruleset);
+    }
+    viewer.loadedFrom = older[0].seq;
+    eventList.from = viewer.loadedFrom;
+    const rolls = [...viewer.frames.values()].filter((f) => f.event_type === "DiceRolled" && f.payload)
+      .sort((a, b) => a.seq - b.seq).map((frame) => {
+        const row = diceRow(frame);
+        row.hidden = frame.seq > viewer.diceLimit;
+        return row;
+      });
+    document.querySelector("#dice tbody").replaceChildren(...rolls);
+    eventList.draw();
+  })();
+  try {
+    await loading;
+  } finally {
+    loading = null;
+    earlierNote();
+  }
+}
+
+// Says how much of the log is read, with the button that reads more.
+function earlierNote() {
+  const button = $("earlier");
+  button.hidden = viewer.loadedFrom <= 1;
+  button.disabled = false;
+  button.textContent = `Read the ${Math.min(CHUNK, viewer.loadedFrom - 1)} events before #${viewer.loadedFrom}`;
+}
+
+// The Table and Audit tabs: the game, or what a verifier needs.
+function tab(which) {
+  $("panes").hidden = which !== "table";
+  $("audit").hidden = which !== "audit";
+  $("tab-table").setAttribute("aria-pressed", String(which === "table"));
+  $("tab-audit").setAttribute("aria-pressed", String(which === "audit"));
+  if (which === "table") eventList.draw();
 }
 
 async function connected() {
@@ -99,11 +208,11 @@ async function connected() {
 async function open(credential) {
   if (viewer.kept && viewer.kept !== credential) viewer.kept = null;
   try {
-    await connected();
+    await Promise.all([connected(), pageReady]);
     const auth = await viewer.client.auth(credential);
     // A game credential names its game; the operator token opens any game, as the
     // referee, named in the Game id field (or the link's #game=).
-    const gameId = auth.game_id || $("game-id").value.trim();
+    const gameId = auth.game_id || $("game-id").value.trim() || viewer.linked || "";
     const role = auth.game_id ? auth.role : "referee (operator)";
     if (!gameId) {
       status("operator token accepted: enter the id of the game to open as the referee");
@@ -115,13 +224,40 @@ async function open(credential) {
     if (viewer.gameId !== gameId) viewer.notice = "";
     viewer.gameId = gameId;
     viewer.role = role;
+    viewer.opening = true;
     $("game-label").textContent = `Game ${gameId}, seen as the ${role}`;
     $("timeline").hidden = false;
-    $("panes").hidden = false;
+    $("tabs").hidden = false;
+    tab("table");
+    $("start").open = false; // the game first: the pickers fold away above it
     $("play").hidden = auth.role !== "player";
     watching();
-    await viewer.client.subscribe(gameId, 0, onEvent, {
-      onEnded: (err) => ended(err, credential), onState, view: true, views: true,
+    viewer.credential = credential;
+    // The game first (issue #41 item 4): the head's state (map, actions) is asked for and
+    // drawn before any of the log; the log is followed from RECENT events before the head,
+    // and older events are read only when asked for (loadEarlier). A catch-up is paced
+    // by the server's budgets (2 events a unit): a 10,000-event log takes it ~25 s.
+    const [head] = await Promise.all([
+      viewer.client.view(gameId),
+      viewer.client.request({ type: "list_games" }).then((listed) => {
+        const mine = (listed.games || []).find((g) => g.game_id === gameId);
+        if (mine) chooseRuleset(mine.ruleset);
+      }).catch(() => {}),
+    ]);
+    if (gameId !== viewer.gameId) return;
+    const from = Math.max(0, head.seq - RECENT);
+    viewer.loadedFrom = from + 1;
+    eventList.from = from + 1;
+    viewer.head = head.seq;
+    viewer.loadedTo = from;
+    viewer.openedAt = head.seq;
+    viewer.seq = viewer.wanted !== null && viewer.wanted <= head.seq ? viewer.wanted : head.seq;
+    viewer.follow = viewer.seq === head.seq;
+    if (viewer.wanted !== null && viewer.wanted <= head.seq) viewer.wanted = null;
+    onState(head);
+    earlierNote();
+    await viewer.client.subscribe(gameId, from, onEvent, {
+      onEnded: (err) => ended(err, credential), onState, views: true,
     });
   } catch (err) {
     status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
@@ -148,7 +284,7 @@ async function rereadRevealed() {
   if (!redacted) return;
   await viewer.client.unsubscribe(gameId).catch(() => {});
   if (gameId !== viewer.gameId) return;
-  await viewer.client.subscribe(gameId, 0, (frame) => {
+  await viewer.client.subscribe(gameId, viewer.loadedFrom - 1, (frame) => {
     const old = viewer.frames.get(frame.seq);
     if (!old) return onEvent(frame);
     if (!old.redacted) return;
@@ -156,11 +292,13 @@ async function rereadRevealed() {
     if (frame.event_type === "DiceRolled" && frame.payload) {
       viewer.rolls.set(frame.payload.roll, frame);
       const tr = document.querySelector(`#dice tbody tr[data-seq="${frame.seq}"]`);
-      if (tr) tr.replaceWith(diceRow(frame));
+      if (tr) {
+        const row = diceRow(frame);
+        row.hidden = frame.seq > viewer.diceLimit;
+        tr.replaceWith(row);
+      }
     }
-    const row = withDispute(eventRow(frame, viewer.rolls, (seq) => show(seq)), frame);
-    row.hidden = frame.seq > viewer.seq;
-    $(`seq-${frame.seq}`).replaceWith(row);
+    eventList.refresh(frame.seq);
   }, { onState, view: true, views: true }).catch((err) => {
     // A subscribe is refusable over budget (after a costly last turn): asked again later.
     if (err.code === "over_budget") setTimeout(rereadRevealed, 1000 * Math.min(30, Number(err.details?.retry_after) || 1));
@@ -170,51 +308,71 @@ async function rereadRevealed() {
 
 // A "Dispute" control on each decision or roll (clients/web/disputes.js).
 function withDispute(row, frame) {
-  if (!isDisputable(frame) || !viewer.client) return row;
-  const created = viewer.frames.get(1);
-  const readings = rulesets.find((r) => created && created.payload && r.name === created.payload.ruleset)?.readings;
+  if (!frame || !isDisputable(frame) || !viewer.client) return row;
+  const readings = namesOf()?.readings;
   row.append(disputeBox(frame, { request: (m) => viewer.client.request(m), gameId: viewer.gameId, readings }));
   return row;
 }
 
+// One event: a few map writes; the page's DOM is brought up to date once per frame
+// (flush), however many events came in it.
 function onEvent(frame) {
+  if (frame.seq <= viewer.head && viewer.frames.has(frame.seq)) return;
   if (frame.event_type === "SeedRevealed") setTimeout(rereadRevealed, 0);
+  if (frame.event_type === "GameCreated" && frame.payload) chooseRuleset(frame.payload.ruleset);
   viewer.frames.set(frame.seq, frame);
   viewer.head = Math.max(viewer.head, frame.seq);
+  viewer.loadedTo = Math.max(viewer.loadedTo, frame.seq);
   if (frame.event_type === "DiceRolled" && frame.payload) {
     viewer.rolls.set(frame.payload.roll, frame);
-    document.querySelector("#dice tbody").append(diceRow(frame));
+    viewer.newDice.push(frame);
   }
-  const row = withDispute(eventRow(frame, viewer.rolls, (seq) => show(seq)), frame);
-  $("events").append(row);
-  followHead();
   noteDecision(frame);
-  $("head").textContent = viewer.head;
-  watching(`: ${viewer.head} events`);
-  $("scrubber").max = viewer.head;
-  $("seq-input").max = viewer.head;
   if (viewer.wanted !== null && viewer.head >= viewer.wanted) {
-    const wanted = viewer.wanted;
+    viewer.seq = viewer.wanted;
     viewer.wanted = null;
-    show(wanted);
     viewer.follow = false; // a linked seq stays put while the rest of the log arrives
   } else if (viewer.follow) {
-    show(viewer.head, { quiet: true });
-  } else {
-    row.hidden = frame.seq > viewer.seq;
-    laterNote();
+    viewer.seq = viewer.head;
   }
+  schedule();
 }
 
-// The event list follows the head unless the user scrolled it up to read (viewer.pinned,
-// kept by the list's scroll listener); called whenever rows or the layout change.
-function followHead() {
-  if (!viewer.pinned) return;
-  const list = $("events");
-  list.scrollTop = list.scrollHeight;
-  requestAnimationFrame(() => {
-    if (viewer.pinned) list.scrollTop = list.scrollHeight;
-  });
+let scheduled = false;
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(flush);
+  setTimeout(flush, 100); // a page in the background gets no animation frames
+}
+
+// The events that came since the last flush, onto the page: the head, the dice log, the
+// opponent's decisions, the log's rows in view, the seq shown.
+function flush() {
+  if (!scheduled) return;
+  scheduled = false;
+  if (viewer.newDice.length) {
+    const rows = viewer.newDice.map((frame) => {
+      const row = diceRow(frame);
+      row.hidden = frame.seq > viewer.diceLimit;
+      return row;
+    });
+    viewer.newDice = [];
+    document.querySelector("#dice tbody").append(...rows);
+  }
+  if (viewer.decisionsDirty) {
+    viewer.decisionsDirty = false;
+    $("decisions").replaceChildren(viewer.decisions.length
+      ? decisionList(viewer.decisions, viewer.rolls)
+      : Object.assign(document.createElement("p"), { className: "note", textContent: "None since your last command." }));
+  }
+  $("head").textContent = viewer.head;
+  $("scrubber").max = viewer.head;
+  $("seq-input").max = viewer.head;
+  watching(`: ${viewer.head} events`);
+  const follow = viewer.follow; // a linked seq stays put even when the head reaches it
+  show(viewer.seq, { quiet: follow });
+  viewer.follow = follow;
 }
 
 // The table follows the opponent: a player's command starts a new list of its decisions.
@@ -225,9 +383,7 @@ function noteDecision(frame) {
   // own reported actions carry a rule too, but nothing was decided for them).
   else if (isDecision(frame) && ((p.candidates || []).length || (p.dice || []).length)) viewer.decisions.push(frame);
   else return;
-  $("decisions").replaceChildren(viewer.decisions.length
-    ? decisionList(viewer.decisions, viewer.rolls)
-    : Object.assign(document.createElement("p"), { className: "note", textContent: "None since your last command." }));
+  viewer.decisionsDirty = true;
 }
 
 // The legal actions of the newest state at the head, as forms (players only).
@@ -242,12 +398,11 @@ function renderPlay(state) {
   const actions = $("actions");
   actions.dataset.seq = state.seq;
   if (state.ended) {
-    actions.replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "The game has ended: no more commands." }));
+    actions.replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "The game is over: no more moves." }));
     actions.dataset.ended = "1";
     return;
   }
   actions.replaceChildren(actionForms(state.actions || [], sendCommand));
-  followHead();
 }
 
 // Each answer (accepted, refused, or a form the page could not read) is counted on the
@@ -270,9 +425,10 @@ async function sendCommand(command, dice, button, invalid) {
   button.disabled = true;
   try {
     const accepted = await viewer.client.send(viewer.gameId, command, { dice });
-    $("play-answer").textContent = `✓ ${command.type} accepted at seq ${accepted.seqs[0]}–${accepted.seqs.at(-1)}` +
-      `${dice ? ` with your dice ${JSON.stringify(dice)}` : ""}${accepted.duplicate ? " (duplicate)" : ""}; ` +
-      `receipt: head seq ${accepted.head_seq}, head hash ${shortHash(accepted.head_hash)}…, state hash ${shortHash(accepted.state_hash)}…`;
+    // The answer in a line; its receipt (head and state hashes) is on the Audit tab.
+    $("play-answer").textContent = `✓ ${command.type} done (events ${accepted.seqs[0]}–${accepted.seqs.at(-1)})` +
+      `${dice ? ` with your dice ${JSON.stringify(dice)}` : ""}${accepted.duplicate ? " (duplicate)" : ""}`;
+    $("play-answer").title = `receipt: head seq ${accepted.head_seq}, head hash ${accepted.head_hash}, state hash ${accepted.state_hash}`;
     $("play-answer").dataset.headSeq = accepted.head_seq;
   } catch (err) {
     shown.textContent = errorText(err);
@@ -290,10 +446,25 @@ async function sendCommand(command, dice, button, invalid) {
 // `views`), given once the events up to it are in. A success: the status is the game's again.
 function onState(state) {
   if (state.game_id !== viewer.gameId) return;
+  flush(); // the events up to this state are in: put them on the page first
+  if (viewer.opening) {
+    viewer.opening = false;
+    eventList.setLimit(Math.min(viewer.seq, viewer.loadedTo)); // the rows read so far
+  }
   viewer.views.set(state.seq, state);
   if (viewer.role === "player" && state.seq >= viewer.head) renderPlay(state);
+  if (state.ended && state.seq >= viewer.head) renderEnd(state);
   watching(`: ${viewer.head} events`);
   renderState();
+}
+
+// The end screen, above the (now empty) actions, for every role.
+function renderEnd(state) {
+  viewer.ended = state;
+  const screen = $("end-screen");
+  screen.replaceChildren(...endScreen({ state, frames: [...viewer.frames.values()], names: namesOf(), gameId: viewer.gameId }));
+  screen.hidden = false;
+  document.body.dataset.ended = "1";
 }
 
 function laterNote() {
@@ -312,11 +483,19 @@ function show(seq, { quiet = false } = {}) {
   $("scrubber").value = seq;
   $("scrubber").setAttribute("aria-valuetext", `seq ${seq} of ${viewer.head}`);
   $("seq-input").value = seq;
-  for (const li of $("events").children) li.hidden = Number(li.dataset.seq) > seq;
-  for (const tr of document.querySelectorAll("#dice tbody tr")) tr.hidden = Number(tr.dataset.seq) > seq;
-  for (const li of $("events").querySelectorAll("[aria-current]")) li.removeAttribute("aria-current");
-  const current = $(`seq-${seq}`);
-  if (current) current.setAttribute("aria-current", "step");
+  eventList.current = seq;
+  // Following the head: with the stream's next draw; while the game opens, none at all
+  // (the map and the actions first, the log after them).
+  const rows = Math.min(seq, viewer.loadedTo);
+  if (viewer.opening) eventList.limit = rows;
+  else eventList.setLimit(rows, { soon: quiet && viewer.loadedTo > viewer.openedAt });
+  eventList.mark(seq);
+  // The dice log hides the rolls after the seq shown: walked only when that limit moves.
+  const limit = seq === viewer.head ? Infinity : seq;
+  if (limit !== viewer.diceLimit) {
+    viewer.diceLimit = limit;
+    for (const tr of document.querySelectorAll("#dice tbody tr")) tr.hidden = Number(tr.dataset.seq) > limit;
+  }
   laterNote();
   $("share-link").textContent = "";
   if (viewer.kept) {
@@ -363,8 +542,10 @@ function renderState() {
   // The state captured before this one: what the opponent's last move moved from.
   let before = null;
   for (const [at, view] of viewer.views) if (at < best.seq && (!before || at > before.seq)) before = view;
-  $("state").replaceChildren(stateView(best.state, best.map, before && before.map));
-  followHead();
+  const drawn = boardOf(best.map, before && before.map);
+  $("state").replaceChildren(...(drawn ? [drawn] : []));
+  $("state").hidden = !drawn;
+  $("state-details").replaceChildren(stateDetails(best.state, namesOf()));
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
@@ -397,10 +578,19 @@ async function fetchStateAt() {
   }
 }
 
-$("events").addEventListener("scroll", () => {
-  const list = $("events");
-  viewer.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
-});
+$("tab-table").addEventListener("click", () => tab("table"));
+$("earlier").addEventListener("click", () => loadEarlier());
+$("tab-audit").addEventListener("click", () => tab("audit"));
+
+// The pickers follow the game shown (a game opened from its link names its ruleset).
+function chooseRuleset(name) {
+  if (viewer.ruleset === name) return;
+  viewer.ruleset = name;
+  if ($("ruleset").value !== name && rulesets.some((r) => r.name === name)) {
+    $("ruleset").value = name;
+    fillScenarios();
+  }
+}
 
 // The new-game pickers, from the server's list (GET /rulesets.json): never hard-coded.
 let rulesets = [];
@@ -491,13 +681,18 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
 });
 
-// The rulebook names for citations (shown raw if they cannot be read).
-await loadCitations().catch(() => {});
-await loadRulesets().catch((err) => status(`the ruleset list could not be read: ${err.message}`));
+// The rulebook names for citations (shown raw if they cannot be read) and the rulesets'
+// pickers and labels, read while a linked game's connection opens.
+pageReady = Promise.all([
+  loadCitations().catch(() => {}),
+  loadRulesets().catch((err) => status(`the ruleset list could not be read: ${err.message}`)),
+]);
 
 const start = readHash();
 if (start.seq !== null) viewer.wanted = start.seq;
-if (start.game) $("game-id").value = start.game;
+// The link's game is opened with a game credential (which names it) or, as the referee,
+// with the operator token: never typed into the operator's "Game id" box for them.
+if (start.game) viewer.linked = start.game;
 if (start.credential) {
   $("credential").value = start.credential;
   if (start.keep) viewer.kept = start.credential;

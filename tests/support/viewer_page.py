@@ -50,7 +50,7 @@ async def listed(page: Any) -> list[str]:
 
 async def raw_state(page: Any) -> str:
     """The state at the head, as the page shows it (its raw JSON)."""
-    return str(await page.inner_text("#state .raw pre"))
+    return str(await page.inner_text("#state-details .raw pre"))
 
 
 async def _answers(page: Any) -> int:

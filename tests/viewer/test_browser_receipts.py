@@ -78,6 +78,7 @@ async def test_the_page_saves_the_games_receipts_as_a_file(
     context = await browser.new_context(accept_downloads=True)
     page = await context.new_page()
     game = await create_game(page, viewer_gateway.port, "age_of_dogfights", "patrol")
+    await page.click("#tab-audit")  # the receipts are on the Audit tab (issue #41)
     async with page.expect_download() as download_info:
         await page.click("#save-receipts")
     download = await download_info.value

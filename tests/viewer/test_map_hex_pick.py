@@ -36,8 +36,8 @@ async def test_a_downtown_flight_hex_is_picked_on_the_map(
     allowed = page.locator("svg.hexmap .hex.allowed")
     await allowed.first.wait_for(timeout=TIMEOUT)
     assert await allowed.count() > 0
-    # The whole map in view (its Fit button), then a hex near its middle, clicked.
-    await page.get_by_role("button", name="Fit").first.click()
+    # The whole map in view (its Whole button), then a hex near its middle, clicked.
+    await page.get_by_role("button", name="Fit the whole board in the pane").first.click()
     target = allowed.nth(await allowed.count() // 2)
     hex_id = await target.get_attribute("data-hex")
     await target.click()

@@ -1,9 +1,10 @@
 """Issue 29, items 1 and 2, in a real browser at the gateway's default budgets: a person
 opening a long game or playing big opponent steps through the page is never refused
 `over_budget`, and the page follows the game on the states the server pushes (subscribe
-`views`), sending no `view` at all. On main the page asked a replay (`view` with `at_seq`)
-for every event it received and a `view` after every burst: opening a 335-event game was
-refused over and over ("over budget: this request costs 83 units…")."""
+`views`): one `view` of the head as the game opens (issue #41: the map and the actions
+before the log, a message's unit), none after it. On main the page asked a replay (`view`
+with `at_seq`) for every event it received and a `view` after every burst: opening a
+335-event game was refused over and over ("over budget: this request costs 83 units…")."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ async def test_a_335_event_game_opens_at_its_head_with_no_over_budget(
     assert "over budget" not in await page.inner_text("#status")
     charged = viewer_gateway.gateway.admission.charged
     assert _refusals(viewer_gateway) == 0, viewer_gateway.gateway.admission.refused
-    assert charged["view_at"] == 0 and charged["getview"] == 0, charged
+    assert charged["view_at"] == 0 and charged["getview"] == 1, charged  # the opening view
     assert not errors, errors
     await page.close()
 
@@ -80,7 +81,8 @@ async def test_big_opponent_steps_update_the_table_with_no_view_and_no_over_budg
     assert ".txt" not in await summary.inner_text()
     assert "Age of Dogfights solo rules" in await summary.inner_text()
     assert ".txt" in str(await summary.get_attribute("title"))
-    assert charged["getview"] == 0 and charged["view_at"] == 0, charged  # no view was asked
+    # No view was asked as the game went on: only the one as it opened.
+    assert charged["getview"] == 1 and charged["view_at"] == 0, charged
     assert _refusals(viewer_gateway) == 0, viewer_gateway.gateway.admission.refused
     assert "over budget" not in await page.inner_text("#status")
     await page.close()

@@ -56,7 +56,7 @@ async def _roll_physical_dice(page: Any, kind: str, faces: str) -> None:
 async def _end(page: Any, shots: Path) -> None:
     ended = await send(page, "EndGame", {"result": "scripted game over"})
     assert ended["ok"], ended
-    await page.wait_for_selector('#actions[data-ended="1"]', timeout=TIMEOUT)
+    await page.wait_for_selector('#actions[data-ended="1"]', state="attached", timeout=TIMEOUT)
     await page.wait_for_selector('#events li[data-type="SeedRevealed"]', timeout=TIMEOUT)
     assert "game ended: scripted game over" in await page.inner_text("#events")
     await page.screenshot(path=str(shots), full_page=True)
@@ -79,6 +79,8 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     assert "credential=" in page.url and f"game={gid}" in page.url
     await page.reload()  # the credential in the fragment resumes the game
     await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
+    # The state and actions are drawn first (issue #41), the log's rows as they come.
+    await page.wait_for_selector('#events li[data-type="ClientSeedBound"]', timeout=TIMEOUT)
     assert f"client seed {'07' * 16} bound" in await page.inner_text("#events")  # pinned
     assert f"Game {gid}, seen as the player" in await page.inner_text("#game-label")
     await _receipt_shown(page)

@@ -147,7 +147,7 @@ async def test_each_ruleset_shows_its_board_with_the_views_pieces(
     for command in OPENING.get(ruleset, ()):
         assert (await send(page, command))["ok"], command
     await page.wait_for_selector("#state figure.map", timeout=TIMEOUT)
-    view = json.loads(await page.text_content("#state .raw pre") or "null")
+    view = json.loads(await page.text_content("#state-details .raw pre") or "null")
     expected = _expected(ruleset, view)
     assert expected, "the default scenario has pieces on its board"
     assert await _shown(page) == expected
@@ -233,4 +233,59 @@ async def test_the_bombers_that_came_on_the_map_are_the_opponents_last_move(
     )
     assert moved and set(moved) == {"bomber"}
     assert (await page.inner_text("#state .last-move")).startswith("The opponent's last move: ")
+    await page.close()
+
+
+# The drawn map's state: its viewBox, the screen px per SVG unit, its zoom classes, the
+# centres of the pieces' hexes, and the overview inset's frame.
+BIG_MAP = """() => {
+  const svg = document.querySelector('#state .map-frame svg');
+  const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+  const box = svg.getBoundingClientRect();
+  const hexes = new Map([...svg.querySelectorAll('polygon[data-hex]')]
+    .map((p) => [p.dataset.hex, [Number(p.dataset.cx), Number(p.dataset.cy)]]));
+  const pieces = [...svg.querySelectorAll('.pieces [data-piece]')]
+    .map((p) => hexes.get(p.dataset.at));
+  const frame = document.querySelector('#state .map-stage svg.inset .inset-view');
+  return { view: [x, y, w, h], scale: Math.min(box.width / w, box.height / h),
+    zoomed: svg.classList.contains('zoomed'), pieces,
+    inset: frame ? ['x', 'y', 'width', 'height'].map((a) => Number(frame.getAttribute(a))) : null };
+}"""
+
+
+FIT = "#state .map-tools button[aria-label^='Fit the area in play']"
+
+
+async def test_a_big_map_opens_on_the_area_in_play_and_fit_keeps_it_readable(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Downtown's 40×50 map (issue #41 item 5): it opens fitted to its pieces (their
+    middle in view, zoomed in from the whole map, readable: hex ids shown), with an
+    overview inset framing the part in view; "Whole" shows it all (hex ids hidden), and
+    "Fit" comes back to the area in play at a readable scale."""
+    page = await browser.new_page(viewport=WIDE)
+    await create_game(
+        page, viewer_gateway.port, "downtown", registry.get("downtown").default_scenario
+    )
+    assert (await send(page, "DeployGroundUnits"))["ok"]
+    await page.wait_for_selector("#state .map .pieces [data-piece]", timeout=TIMEOUT)
+    await wait_for(page, "document.querySelector('#state .map-frame svg').dataset.zoom > 1.5")
+    opened = await page.evaluate(BIG_MAP)
+    x, y, w, h = opened["view"]
+    xs = [p[0] for p in opened["pieces"] if p]
+    ys = [p[1] for p in opened["pieces"] if p]
+    middle = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    assert x <= middle[0] <= x + w and y <= middle[1] <= y + h, (opened["view"], middle)
+    assert opened["scale"] >= 1.0 and opened["zoomed"], opened
+    assert opened["inset"] is not None
+    assert [round(v) for v in opened["inset"]] == [round(v) for v in opened["view"]]
+    whole = "#state .map-tools button[aria-label='Fit the whole board in the pane']"
+    await _changes(page, lambda: page.click(whole))
+    shown = await page.evaluate(BIG_MAP)
+    assert shown["scale"] < 1.0 and not shown["zoomed"], shown
+    await _changes(page, lambda: page.click(FIT))
+    fitted = await page.evaluate(BIG_MAP)
+    assert fitted["scale"] >= 1.0 and fitted["zoomed"], fitted
+    fx, fy, fw, fh = fitted["view"]
+    assert fx <= middle[0] <= fx + fw and fy <= middle[1] <= fy + fh
     await page.close()

@@ -10,6 +10,13 @@ the server on another connection). Screenshots at 1280×800 and 390×844, in pla
 the end, go to test-artifacts/viewer/play-*; with UMPIRE_DOCS_SHOTS=1 they are also written to
 docs/screenshots/ for docs/viewer.md.
 
+A game table first (issue #41): at every look (every CHECK_EVERY commands and at the end)
+the page is laid out at both sizes, 1280×800 and 390×844, and the map (or diagram) is the
+first thing in view with the actions beside or right under it, the phone's page at most
+three screens tall; the state pane and the forms name no field by its snake_case key; no
+seed file name is on the table; the end shows the end screen with the result the rules
+gave.
+
 Kept short for CI by the default scenarios themselves: a random player ends Age of
 Dogfights, Conflict of Heroes and Down in Flames in a few dozen commands, Nightfighter 4B
 when its fighters leave the map (about 70); Downtown D4 with its `turn_limit` set to 2 in
@@ -20,6 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -48,6 +56,62 @@ HEX_FIELDS = ("conflict_of_heroes", "nightfighter")
 CHECK_EVERY = 10  # accepted commands between two looks at the map
 SHOT_AT = 8  # accepted commands before the screenshots of the table in play
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = ({"width": 1280, "height": 800}, {"width": 390, "height": 844})
+SCREENS = 3  # the phone's page in play is at most this many screens tall
+
+# The layout at the viewport's size, scrolled to the top: where the map, the panes beside
+# it and the page's end are, and the table's text (not the Audit tab's) by its parts.
+LAYOUT = """() => {
+  window.scrollTo(0, 0);
+  const top = (sel) => { const e = document.querySelector(sel);
+    if (!e || !e.getClientRects().length) return null; const b = e.getBoundingClientRect();
+    return { top: b.top, bottom: b.bottom }; };
+  const side = document.querySelector('#end-screen:not([hidden])') ? '#end-screen' : '#play';
+  return {
+    board: top('#state figure.map'), pane: top('.board-pane'), side: top(side),
+    log: top('.log-pane'), state: top('.state-pane'), start: top('#start'),
+    height: document.documentElement.scrollHeight, viewport: innerHeight,
+    text: document.querySelector('#panes').innerText,
+    // The forms' own words: their fields' labels (the actions' descriptions are the
+    // server's text).
+    forms: [...document.querySelectorAll('#actions label, #actions legend, #actions .fixed-name')]
+      .map((e) => e.textContent).join(' | '),
+    parts: Object.fromEntries(['.topbar', '#start', '.board-pane', '#state figure', '.side',
+      '#play', '#actions', '#decisions', '.log-pane', '.state-pane', '#end-screen'].map((sel) => {
+        const e = document.querySelector(sel);
+        return [sel, e ? Math.round(e.getBoundingClientRect().height) : null]; })),
+    details: document.querySelector('#state-details').innerText,
+  };
+}"""
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
+
+
+async def _table_first(page: Any, where: str) -> None:
+    """The game first, at both sizes (issue #41 item 1), and the table's words."""
+    for size in SIZES:
+        await page.set_viewport_size(size)
+        at = await page.evaluate(LAYOUT)
+        name = f"{where} at {size['width']}x{size['height']}"
+        board, side = at["board"], at["side"]
+        assert board is not None and side is not None, (name, at)
+        # The map is the first pane, its top on the first screen; the start form above it
+        # is folded to one line.
+        assert board["top"] < at["viewport"] * 0.3, (name, at)
+        assert at["start"]["bottom"] - at["start"]["top"] < 60, (name, at)
+        for other in ("side", "log", "state"):
+            assert at[other] is None or at[other]["top"] >= at["pane"]["top"] - 1, (name, other, at)
+        if size["width"] >= 1000:  # beside: the actions start on the first screen
+            assert side["top"] < at["viewport"] * 0.3, (name, at)
+        else:  # right under the map, and the whole page within three screens
+            assert board["bottom"] - 1 <= side["top"] < board["bottom"] + at["viewport"] * 0.5
+            assert at["height"] <= SCREENS * size["height"], f"{name}: {at['height']} {at['parts']}"
+        # The state pane and the forms say fields in words (the rulesets' labels where
+        # they give them), and no seed file name is on the table.
+        for part in ("details", "forms"):
+            assert not SNAKE.findall(at[part]), (name, part, SNAKE.findall(at[part]))
+        assert not SEED_FILE.findall(at["text"]), (name, SEED_FILE.findall(at["text"]))
+    await page.set_viewport_size(SIZES[0])
 
 
 async def _map_holds_the_view(page: Any, port: int, game_id: str, credential: str) -> int:
@@ -90,12 +154,16 @@ OPEN_FULLEST_FORM = """() => {
 
 
 async def _shots(page: Any, name: str, artifacts: Path) -> None:
-    docs = os.environ.get("UMPIRE_DOCS_SHOTS") == "1" and not name.endswith("-ended")
+    docs = os.environ.get("UMPIRE_DOCS_SHOTS") == "1"
     places = [artifacts] + ([DOCS] if docs else [])
     opened = await page.evaluate(OPEN_FULLEST_FORM)  # a form with its fields in the shot
     for width, height in ((1280, 800), (390, 844)):
         await page.set_viewport_size({"width": width, "height": height})
-        await page.locator("#game-label").evaluate("(e) => e.scrollIntoView()")
+        # The top of the table; on a phone at the end, its end screen (under the map).
+        ended = name.endswith("-ended") and width < 1000
+        await page.locator("#end-screen" if ended else "#game-label").evaluate(
+            "(e) => e.scrollIntoView()"
+        )
         for place in places:
             place.mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(place / f"play-{name}-{width}x{height}.png"))
@@ -147,6 +215,7 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
         if sum(accepted.values()) == SHOT_AT:  # the table in play, its forms open
             await _shots(page, ruleset, artifacts)
         if sum(accepted.values()) % CHECK_EVERY == 1:
+            await _table_first(page, f"{ruleset} after {sum(accepted.values())} commands")
             pieces_seen = max(
                 pieces_seen,
                 await _map_holds_the_view(page, viewer_gateway.port, game_id, credential),
@@ -157,6 +226,15 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
     print(f"{ruleset}: accepted {accepted}; refused {len(refused)}; map clicks {len(clicked)}")
     ended = await page.inner_text('#events li[data-type="GameEnded"]')
     assert ENDS.get(ruleset, "game ended: ") in ended, ended
+    # The end screen: the result as the rules gave it, the reveal, where to verify.
+    screen = page.locator("#end-screen")
+    await screen.wait_for(timeout=TIMEOUT)
+    result = await screen.locator(".result").get_attribute("data-result")
+    assert result and f"game ended: {result}" in ended, (result, ended)
+    said = await screen.inner_text()
+    assert said.startswith("Game over") and result[1:] in said, said
+    assert "seed is revealed" in said and await screen.locator("a.verify-link").count()
+    await _table_first(page, f"{ruleset} at its end")
     if ruleset in HEX_FIELDS:
         assert clicked, "no hex was picked on the map"
     await _map_holds_the_view(page, viewer_gateway.port, game_id, credential)

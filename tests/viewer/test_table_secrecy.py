@@ -113,7 +113,7 @@ async def test_player_and_spectator_pages_hold_no_hidden_value_before_the_reveal
                 await wait_for(
                     p[role],
                     "[...document.querySelectorAll('#events li .what')]"
-                    ".some((e) => e.textContent.startsWith('{\"value\":'))",
+                    ".some((e) => e.textContent.startsWith('value '))",
                     timeout=TIMEOUT,
                 )
         for role in ("player", "spectator"):
