@@ -70,6 +70,7 @@ from umpire.server.game_records import (
     sealed_pending,
 )
 from umpire.server.game_seeds import GameSeeds
+from umpire.server.receipt_keys import ReceiptKeys
 from umpire.server.rules_pool import RulesPool, WorkMeter
 
 
@@ -153,6 +154,8 @@ class Games(GameCreation, GameSeeds, GameCache):
         self.draw_seed = draw_seed
         self.draw_key = draw_key
         self._keys: dict[str, bytes | None] = {}
+        # The keys that sign each game's receipts (docs/audit.md 8.2).
+        self.receipt_keys = ReceiptKeys(store)
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size
