@@ -229,7 +229,8 @@ def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
         "give one seq two head hashes are the proof",
     )  # fmt: skip
     parser.add_argument(
-        "--key", metavar="HEX",
+        "--key",
+        metavar="HEX",
         help="the game's public receipt key, if no receipts file's header names it",
     )
     parser.add_argument(

@@ -39,7 +39,7 @@ def cmd_proof(settings: Settings, args: argparse.Namespace) -> int:
         try:
             proven = check_proof(_read(args.check, "the proof", ProofInvalid))
         except ProofInvalid as exc:
-            console.print(f"NOT A PROOF: {shown(args.check)}: {shown(exc.message)}")
+            console.print(f"NOT A PROOF: {shown(str(args.check))}: {shown(exc.message)}")
             return NO_PROOF
         console.print(shown(proven.summary()))
         console.print(f"  key {key_id_of(proven.public_key)} ({proven.public_key}): compare it "
@@ -74,7 +74,7 @@ def cmd_proof(settings: Settings, args: argparse.Namespace) -> int:
         sys.stdout.write(proof.text())
     else:
         args.out.write_text(proof.text(), encoding="utf-8")
-        console.print(f"{shown(proof.summary())}\n  written to {shown(args.out)}")
+        console.print(f"{shown(proof.summary())}\n  written to {shown(str(args.out))}")
     return 0
 
 

@@ -599,6 +599,9 @@ def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
         return False
     if r.get("key_id") != key_id_of(public_key) or type(r.get("first_seq")) is not int:
         return False
+    fields = (r.get("reply"), r.get("head_hash"), r.get("role", "player"), r.get("state_hash", ""))
+    if not all(isinstance(value, str) for value in fields):
+        return False
     try:
         statement = signed_statement(game_id, r)
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(

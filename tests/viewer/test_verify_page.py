@@ -129,17 +129,19 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
     files = await asyncio.to_thread(every_ruleset_files, cli, ruleset)
     assert len(files) > 20
     assert await _disagreements(verifier, files) == []
-    # the honest game: "verified: N events, M rolls", and the verifier's own line
+    # the honest game, without receipts: "consistent, not anchored: N events, M rolls" in
+    # amber, never "verified" (issue #42 item 6), and the verifier's own line
     await page_verdict(verifier, files["honest"])
-    assert await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert await verifier.get_attribute("#verdict", "data-state") == "consistent"
     events = len(files["honest"].read_text().splitlines()) - 1
     headline = await verifier.inner_text("#headline")
-    assert headline.startswith(f"verified: {events} events, ") and headline.endswith(" rolls")
+    assert headline.startswith(f"consistent, not anchored: {events} events, "), headline
+    assert headline.endswith(" rolls")
     # a prefix is named as one, never "verified"
     await page_verdict(verifier, files["cut before the final reveal, called a prefix"])
     assert await verifier.get_attribute("#verdict", "data-state") == "prefix"
     assert await verifier.inner_text("#headline") == (
-        f"prefix of {events - 1} events, not a finished game"
+        f"consistent, not anchored: prefix of {events - 1} events, not a finished game"
     )
     # a forgery: the first failing seq, and what differs
     code, line = await page_verdict(verifier, files["changed server face, chain re-hashed"])
