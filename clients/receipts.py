@@ -65,7 +65,7 @@ def receipt(
     signature: str = "",
 ) -> Anchor:
     """A receipt as received with a `created`, `accepted` or `state`, with its signature
-    (docs/audit.md 8.2) if the reply carried one."""
+    (docs/audit.md 8.4) if the reply carried one."""
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role, head_seq=seq,
         head_hash=head, state_hash=state, received_at=_now(),

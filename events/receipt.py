@@ -50,7 +50,7 @@ def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
 
 # -- the receipts file (docs/audit.md 8.1) ---------------------------------------------------
 
-# Version 2 adds each receipt's `first_seq`, `key_id` and `signature` (docs/audit.md 8.2)
+# Version 2 adds each receipt's `first_seq`, `key_id` and `signature` (docs/audit.md 8.4)
 # and the game's public receipt key in the header; version 1 files stay readable (their
 # receipts are unsigned, so they count against no export).
 RECEIPTS_FORMAT = "umpire-receipts/2"
@@ -81,7 +81,7 @@ class Anchor(Struct, frozen=True, kw_only=True):
     epoch: int = 0
     commitment: str = ""
     received_at: str = ""
-    # The signature (docs/audit.md 8.2): the first seq the reply covers, the receipt key's
+    # The signature (docs/audit.md 8.4): the first seq the reply covers, the receipt key's
     # id and the Ed25519 signature (hex); "" and 0 for an unsigned receipt.
     first_seq: int = 0
     key_id: str = ""
@@ -213,7 +213,7 @@ def read_receipts_file(
 
 class AnchorFailure(Struct, frozen=True, kw_only=True):
     """The first seq at which a log disagrees with an anchor, and what differs; with
-    `equivocation`, two signed receipts that disagree with each other (docs/audit.md 8.3)."""
+    `equivocation`, two signed receipts that disagree with each other (docs/audit.md 8.5)."""
 
     seq: int
     message: str
@@ -231,7 +231,7 @@ def game_receipt_key(envelopes: Sequence[Envelope]) -> str:
 
 
 def signed_by(anchor: Anchor, game_id: str, public_key: str) -> bool:
-    """Whether a receipt carries a valid signature of the game's key (docs/audit.md 8.2)."""
+    """Whether a receipt carries a valid signature of the game's key (docs/audit.md 8.4)."""
     return bool(
         public_key and anchor.kind == "receipt" and anchor.signature
         and signature_valid(public_key, anchor.statement(game_id), anchor.signature)
@@ -278,7 +278,7 @@ def check_anchors(
     """Compare a log (its chain already verified) with the anchors (docs/audit.md 8.1):
     the lowest-seq disagreement, or None; and a line saying how far the anchors reach
     (starting "anchored:" only if a receipt signed by the game's key agrees). Only the
-    receipts signed by the key the log's GameCreated names count (docs/audit.md 8.2);
+    receipts signed by the key the log's GameCreated names count (docs/audit.md 8.4);
     two of them that disagree on one seq are a proof of equivocation."""
     all_anchors = anchors
     anchors, unsigned = split_signed(all_anchors, envelopes)

@@ -1,4 +1,4 @@
-"""Signed receipts (docs/audit.md 8.2): the server's Ed25519 signature over a receipt.
+"""Signed receipts (docs/audit.md 8.4): the server's Ed25519 signature over a receipt.
 
 A game's receipt key is fixed at its creation: GameCreated names it (`receipt_key_id`,
 `receipt_key`, the raw 32-byte public key in hex), so the log itself says which key its
@@ -95,11 +95,11 @@ def signature_valid(public_key: str, statement: Statement, signature: str) -> bo
     return True
 
 
-# -- proofs of equivocation (docs/audit.md 8.3) ----------------------------------------------
+# -- proofs of equivocation (docs/audit.md 8.5) ----------------------------------------------
 
 
 class ProofInvalid(UmpireError):
-    """A proof file that is not docs/audit.md 8.3's format, or that proves nothing."""
+    """A proof file that is not docs/audit.md 8.5's format, or that proves nothing."""
 
     code = "proof_invalid"
 

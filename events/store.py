@@ -143,7 +143,7 @@ class EventStore(Protocol):
         ...
 
     async def receipt_key(self, key_id: str = "") -> tuple[str, bytes] | None:
-        """A receipt signing key the server keeps (docs/audit.md 8.2): (its id, its 32-byte
+        """A receipt signing key the server keeps (docs/audit.md 8.4): (its id, its 32-byte
         Ed25519 private seed), by id, or with "" the current one (what new games take);
         None if there is none. Kept outside every log, beside the games' secrets."""
         ...

@@ -47,7 +47,7 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
         for line in report.pending:
             console.print(f"  note: {shown(line)}")
         return AUDIT_FAILED
-    # The headline (docs/audit.md 8.2): "verified" only when a receipt the game's key
+    # The headline (docs/audit.md 8.4): "verified" only when a receipt the game's key
     # signed agrees with the log; a log that merely holds together could be rewritten whole.
     lead = headline(anchored)
     console.print(
@@ -129,7 +129,7 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             anchored += "; state hashes not checked (other rules than the game's)"
         if anchor_failure is not None and anchor_failure.equivocation is not None:
             # Two receipts the game's key signed contradict each other: whatever the log
-            # says, the server gave out two histories (docs/audit.md 8.3).
+            # says, the server gave out two histories (docs/audit.md 8.5).
             console.print(f"FAILED: {shown(log.source)}: {shown(anchor_failure.message)}")
             console.print("  umpire proof --receipts FILE ... -o PROOF.json writes it for anyone "
                           "to check (verify_export.py --proof, the /verify page)")  # fmt: skip

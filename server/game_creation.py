@@ -83,7 +83,7 @@ class GameCreation:
         key = self.draw_key()
         if len(seed) != 32 or len(key) != 32:
             raise ValueError("a dice seed and a sealing key must be 32 bytes each")
-        # The key that signs this game's receipts for good (docs/audit.md 8.2).
+        # The key that signs this game's receipts for good (docs/audit.md 8.4).
         signer = await self.receipt_keys.current()
         created = GameCreated(
             game_id=game_id,

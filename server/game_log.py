@@ -60,7 +60,7 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     # Each event type's secrecy class (engine.redaction.secrecy_classes; docs/audit.md
     # section 3), so that a third party can check every commitment without the rules.
     secrecy: dict[str, str] | None = None
-    # The game's receipt key as its GameCreated names it (docs/audit.md 8.2): what a
+    # The game's receipt key as its GameCreated names it (docs/audit.md 8.4): what a
     # receipt must be signed by to count; "" for a game from before signed receipts.
     receipt_key_id: str = ""
     receipt_key: str = ""

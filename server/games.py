@@ -154,7 +154,7 @@ class Games(GameCreation, GameSeeds, GameCache):
         self.draw_seed = draw_seed
         self.draw_key = draw_key
         self._keys: dict[str, bytes | None] = {}
-        # The keys that sign each game's receipts (docs/audit.md 8.2).
+        # The keys that sign each game's receipts (docs/audit.md 8.4).
         self.receipt_keys = ReceiptKeys(store)
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()

@@ -215,7 +215,7 @@ KEYS_PATH = "/keys.json"
 
 
 async def key_listing(gateway: Gateway) -> Response:
-    """/keys.json: the server's receipt keys (docs/audit.md 8.2), each with its id, its
+    """/keys.json: the server's receipt keys (docs/audit.md 8.4), each with its id, its
     public half and whether new games take it, so a third party can tell a game's key
     (its GameCreated's receipt_key_id) for this server's. 503 if the store is away."""
     try:

@@ -2,7 +2,7 @@
 
 `umpire proof --receipts FILE [--receipts FILE ...] [-o PROOF.json]` looks through the
 receipts of one game for two that the game's key signed and that give one seq two head
-hashes, and writes them with the key as one small self-contained file (docs/audit.md 8.3),
+hashes, and writes them with the key as one small self-contained file (docs/audit.md 8.5),
 which `umpire proof --check`, `verify_export.py --proof` and the /verify page each check
 on their own. Exit codes: 0 a proof written (or checked), 1 none found (or not a proof),
 2 bad input.

@@ -1,4 +1,4 @@
-"""The server's receipt signing keys (docs/audit.md 8.2, docs/security.md "Receipt keys").
+"""The server's receipt signing keys (docs/audit.md 8.4, docs/security.md "Receipt keys").
 
 The private halves live in the store beside the games' seeds and sealing keys (the
 embedded store's files are the owner's alone, 0700/0600; docs/security.md), never in a

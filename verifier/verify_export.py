@@ -9,9 +9,9 @@ It imports nothing of umpire: the Python standard library, a MessagePack library
 `--commitment` is the seed commitment the player received when the game was created (the
 `created` reply), kept out of band: a log rewritten under another seed fails against it.
 `--receipts` is the player's receipts file (docs/audit.md 8.1): every receipt signed by the
-game's key (8.2) and every later epoch's commitment in it is an anchor the export must
+game's key (8.4) and every later epoch's commitment in it is an anchor the export must
 agree with; a receipt not signed by that key is reported and counts for nothing.
-`--proof` checks a proof of equivocation (8.3) on its own: exit 0 if it proves one.
+`--proof` checks a proof of equivocation (8.5) on its own: exit 0 if it proves one.
 
 It leads with its headline, "verified" (a receipt signed by the game's key agrees) or
 "consistent, not anchored", then prints `OK` with what it checked and exits 0, or prints
@@ -571,16 +571,16 @@ def _named(anchor: dict[str, Any]) -> str:
     return f"receipt on line {anchor['line']} ({anchor['reply']}{command})"
 
 
-# -- section 8.2: signed receipts -----------------------------------------------------------
+# -- section 8.4: signed receipts -----------------------------------------------------------
 
 
 def key_id_of(public_key: str) -> str:
-    """Section 8.2: the first 16 hex digits of SHA-256 over the raw 32-byte public key."""
+    """Section 8.4: the first 16 hex digits of SHA-256 over the raw 32-byte public key."""
     return sha256_hex(bytes.fromhex(public_key))[:16]
 
 
 def signed_statement(game_id: str, r: dict[str, Any]) -> bytes:
-    """Section 8.2: the bytes a receipt's signature covers (canonical JSON, keys sorted)."""
+    """Section 8.4: the bytes a receipt's signature covers (canonical JSON, keys sorted)."""
     body = {
         "domain": "umpire-receipt-signature/1", "game_id": game_id, "key_id": r["key_id"],
         "reply": r["reply"], "role": r.get("role", "player"), "first_seq": r["first_seq"],
@@ -591,7 +591,7 @@ def signed_statement(game_id: str, r: dict[str, Any]) -> bytes:
 
 
 def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
-    """Section 8.2: whether a receipt carries a valid signature of `public_key`."""
+    """Section 8.4: whether a receipt carries a valid signature of `public_key`."""
     signature = r.get("signature")
     if not isinstance(public_key, str) or not HEX64.fullmatch(public_key):
         return False
@@ -613,7 +613,7 @@ def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
 
 
 def equivocation(game_id: str, public_key: str, signed: list[dict[str, Any]]) -> str | None:
-    """Section 8.3: two signed receipts that give one seq two head hashes, said, or None."""
+    """Section 8.5: two signed receipts that give one seq two head hashes, said, or None."""
     seen: dict[int, dict[str, Any]] = {}
     for r in sorted(signed, key=lambda r: r["head_seq"]):
         before = seen.setdefault(r["head_seq"], r)
@@ -627,7 +627,7 @@ def equivocation(game_id: str, public_key: str, signed: list[dict[str, Any]]) ->
 
 
 def check_proof(path: str) -> str:
-    """Section 8.3: a proof of equivocation, checked on its own; what it proves."""
+    """Section 8.5: a proof of equivocation, checked on its own; what it proves."""
     with open(path, encoding="utf-8") as f:
         proof = json.load(f)
     if not isinstance(proof, dict) or proof.get("format") != "umpire-equivocation/1":
@@ -652,7 +652,7 @@ def check_proof(path: str) -> str:
 
 
 def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[Failure | None, str]:
-    """Sections 8.1-8.3: the lowest-seq disagreement of the export with an anchor that
+    """Sections 8.1-8.5: the lowest-seq disagreement of the export with an anchor that
     counts (or None), and how far the anchors reach. Only receipts signed by the key the
     export's GameCreated names count; two of them that disagree are an equivocation."""
     n = len(events)
@@ -959,7 +959,7 @@ def main(argv: list[str]) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--proof", metavar="FILE",
-        help="check a proof of equivocation (docs/audit.md 8.3) on its own, instead",
+        help="check a proof of equivocation (docs/audit.md 8.5) on its own, instead",
     )  # fmt: skip
     args = parser.parse_args(argv[1:])  # a malformed argument exits 2
     if args.proof is not None:
@@ -997,7 +997,7 @@ def main(argv: list[str]) -> int:
     # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
     # what follows it, and the secrets still sealed, are unknown (section 7).
     prefix = done[0] == PREFIX_NOTE.format(n=len(events))
-    # The headline (section 8.2): "verified" only when a receipt the game's key signed
+    # The headline (section 8.4): "verified" only when a receipt the game's key signed
     # agrees; a log that merely holds together could have been rewritten whole.
     anchored = done[-1].startswith("anchored:")
     print(

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
-# What an audit that passed leads with (issue #42 item 6; docs/audit.md 8.2): "verified"
+# What an audit that passed leads with (issue #42 item 6; docs/audit.md 8.4): "verified"
 # only with receipts signed by the game's key that agree.
 VERIFIED = "verified: "
 CONSISTENT = "consistent, not anchored: "

@@ -77,7 +77,7 @@ async def test_the_default_store_is_in_memory_and_exports_the_file_format(
         "public_key": created.receipt_key,
     }  # fmt: skip
     assert [line["kind"] for line in lines[1:]] == ["commitment", "receipt", "receipt"]
-    # Each receipt carries the signature of the game's key (docs/audit.md 8.2).
+    # Each receipt carries the signature of the game's key (docs/audit.md 8.4).
     assert all(line["key_id"] == created.key_id and len(line["signature"]) == 128
                for line in lines[2:])  # fmt: skip
     assert read_receipts(text)[0] == created.game_id
