@@ -190,7 +190,7 @@ async def test_the_page_agrees_across_seed_epochs(verifier: Any, cli: Cli, rules
     files = await asyncio.to_thread(two_epoch_files, cli, ruleset)
     assert await _disagreements(verifier, files) == []
     await page_verdict(verifier, files[f"{ruleset} two epochs counter"])
-    assert await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert await verifier.get_attribute("#verdict", "data-state") == "consistent"
     assert "2 revealed seed(s) match their commitments" in await verifier.inner_text("#line")
 
 
@@ -406,7 +406,7 @@ async def test_a_saved_copy_verifies_from_file_with_the_network_off(
         chosen = {name: files[name] for name in list(files)[:8]}
         assert await _disagreements(page, chosen) == []
         await page_verdict(page, files["honest"])
-        assert await page.get_attribute("#verdict", "data-state") == "ok"
+        assert await page.get_attribute("#verdict", "data-state") == "consistent"
     finally:
         await context.close()
     assert requested and all(url.startswith("file://") for url in requested), requested
