@@ -25,6 +25,11 @@ class _Created(msgspec.Struct):
     receipt_key: str = ""
 
 
+# How many games' signers a process remembers before it forgets them all (each is one
+# dict entry; a forgotten one costs one read of its GameCreated the next time).
+MAX_GAMES = 65536
+
+
 class ReceiptKeys:
     """The signers of a store's receipt keys, and which key each game was created with."""
 
@@ -82,6 +87,8 @@ class ReceiptKeys:
             signer = self._signers[named.receipt_key_id]
             if signer is not None and signer.public_key != named.receipt_key:
                 signer = None  # a key of that id that is not the one the game names
+        if len(self._by_game) >= MAX_GAMES:
+            self._by_game.clear()
         self._by_game[game_id] = signer
         return signer
 
