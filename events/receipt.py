@@ -280,10 +280,12 @@ def check_anchors(
     (starting "anchored:" only if a receipt signed by the game's key agrees). Only the
     receipts signed by the key the log's GameCreated names count (docs/audit.md 8.4);
     two of them that disagree on one seq are a proof of equivocation."""
-    all_anchors = anchors
-    anchors, unsigned = split_signed(all_anchors, envelopes)
+    anchors, unsigned = split_signed(anchors, envelopes)
     game_id = envelopes[0].game_id if envelopes else ""
-    equivocation = equivocation_in(anchors, game_id, game_receipt_key(envelopes))
+    equivocation = find_equivocation(game_id, game_receipt_key(envelopes), [
+        SignedReceipt(statement=a.statement(game_id), signature=a.signature)
+        for a in anchors if a.kind == "receipt"  # each checked by split_signed already
+    ])  # fmt: skip
     if equivocation is not None:
         return AnchorFailure(
             seq=equivocation.seq, message=equivocation.summary(), equivocation=equivocation
