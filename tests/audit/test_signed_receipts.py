@@ -134,3 +134,20 @@ def test_the_headline_is_verified_only_with_signed_receipts(cli: Cli) -> None:
     for code, out in (_verify(export, v1), _audit(cli, export, v1)):
         assert code == 0 and headline_of(out).startswith(CONSISTENT), out
         assert "no receipt is signed by the game's key" in " ".join(out.split()), out
+
+
+def test_umpire_keys_lists_and_rotates_and_an_old_game_keeps_its_key(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    old = read_lines(cli.export(game, "--operator"))[0]["receipt_key_id"]
+    listed = cli("keys")
+    assert listed.code == 0 and f"{old}  Ed25519" in listed.out and "(current)" in listed.out
+    rotated = cli("keys", "--rotate")
+    assert rotated.code == 0 and "games created before keep theirs" in rotated.out, rotated
+    listed = cli("keys").out.splitlines()
+    (current,) = [line.split()[0] for line in listed if line.endswith("(current)")]
+    assert current != old and any(line.startswith(old) for line in listed)
+    cli.send(game, {"type": "Push"})
+    last = [json.loads(line) for line in receipts_of(cli, game).read_text().splitlines()][-1]
+    assert last["key_id"] == old  # the game's key, fixed at its creation
+    newer = cli.new("counter", {"target": 40})
+    assert read_lines(cli.export(newer, "--operator"))[0]["receipt_key_id"] == current
