@@ -612,13 +612,16 @@ def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
     return True
 
 
-def equivocation(game_id: str, public_key: str, signed: list[dict[str, Any]]) -> str | None:
-    """Section 8.5: two signed receipts that give one seq two head hashes, said, or None."""
+def equivocation(
+    game_id: str, public_key: str, signed: list[dict[str, Any]]
+) -> tuple[int, str] | None:
+    """Section 8.5: two signed receipts that give one seq two head hashes: (the seq, what
+    is proven), or None."""
     seen: dict[int, dict[str, Any]] = {}
     for r in sorted(signed, key=lambda r: r["head_seq"]):
         before = seen.setdefault(r["head_seq"], r)
         if before["head_hash"] != r["head_hash"]:
-            return (
+            return r["head_seq"], (
                 f"equivocation proven: key {key_id_of(public_key)} signed two heads for seq "
                 f"{r['head_seq']} of game {game_id}: {before['head_hash']} "
                 f"({before['reply']}) and {r['head_hash']} ({r['reply']})"
@@ -648,7 +651,7 @@ def check_proof(path: str) -> str:
     found = equivocation(game_id, key, receipts)
     if found is None:
         raise Failure(0, "the two receipts give the same head hash: they do not conflict")
-    return found
+    return found[1]
 
 
 def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[Failure | None, str]:
@@ -673,8 +676,7 @@ def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[F
     receipts = [a for a in anchors if a["kind"] == "receipt"]
     two_heads = equivocation(game_id, key, receipts)
     if two_heads is not None:
-        seq = int(two_heads.split(" for seq ", 1)[1].split(" ", 1)[0])
-        return Failure(seq, two_heads), ""
+        return Failure(*two_heads), ""
     agreeing = sorted(
         a["head_seq"]
         for a in receipts
