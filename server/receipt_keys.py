@@ -10,8 +10,10 @@ command that needs a key makes one (two at once agree on one: first_receipt_key)
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -25,6 +27,10 @@ class _Created(msgspec.Struct):
     receipt_key: str = ""
 
 
+# How long a process takes the current key (what new games take) as read: a rotation by
+# another process is taken up within this (and every create does not read the store for
+# it: 200 creates at once would each ask the one node that holds the keys on a cluster).
+CURRENT_SECONDS = 30.0
 # How many games' signers a process remembers before it forgets them all (each is one
 # dict entry; a forgotten one costs one read of its GameCreated the next time).
 MAX_GAMES = 65536
@@ -33,29 +39,43 @@ MAX_GAMES = 65536
 class ReceiptKeys:
     """The signers of a store's receipt keys, and which key each game was created with."""
 
-    __slots__ = ("_by_game", "_signers", "store")
+    __slots__ = ("_by_game", "_current", "_lock", "_signers", "draw", "store")
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self, store: Store, draw: Callable[[], bytes] = lambda: secrets.token_bytes(32)
+    ) -> None:
+        """`draw` makes a new key's private seed (tests that compare twin stores give
+        both one, as they give both one dice seed)."""
         self.store = store
+        self.draw = draw
         self._signers: dict[str, ReceiptSigner | None] = {}
         self._by_game: dict[str, ReceiptSigner | None] = {}
+        self._current: tuple[float, ReceiptSigner] | None = None
+        self._lock = asyncio.Lock()
 
     async def current(self) -> ReceiptSigner:
-        """The key new games take (made and kept if the store holds none)."""
-        held = await self.store.receipt_key()
-        if held is None:
-            seed = secrets.token_bytes(32)
-            fresh = ReceiptSigner(seed)
-            current = await self.store.first_receipt_key(fresh.key_id, seed)
-            held = await self.store.receipt_key(current)
-            assert held is not None, "the current receipt key was just kept"
-        return self._remember(ReceiptSigner(held[1]))
+        """The key new games take (made and kept if the store holds none); read from the
+        store at most once every CURRENT_SECONDS, by one caller at a time."""
+        async with self._lock:
+            if self._current is not None and time.monotonic() - self._current[0] < CURRENT_SECONDS:
+                return self._current[1]
+            held = await self.store.receipt_key()
+            if held is None:
+                seed = self.draw()
+                fresh = ReceiptSigner(seed)
+                current = await self.store.first_receipt_key(fresh.key_id, seed)
+                held = await self.store.receipt_key(current)
+                assert held is not None, "the current receipt key was just kept"
+            signer = self._remember(ReceiptSigner(held[1]))
+            self._current = (time.monotonic(), signer)
+            return signer
 
     async def rotate(self) -> ReceiptSigner:
         """A fresh key, current from now on for new games (older games keep theirs)."""
-        seed = secrets.token_bytes(32)
+        seed = self.draw()
         fresh = ReceiptSigner(seed)
         await self.store.keep_receipt_key(fresh.key_id, seed, current=True)
+        self._current = (time.monotonic(), fresh)
         return self._remember(fresh)
 
     def _remember(self, signer: ReceiptSigner) -> ReceiptSigner:

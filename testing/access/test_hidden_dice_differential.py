@@ -59,7 +59,8 @@ async def _play(
     monkeypatch: pytest.MonkeyPatch, attempt: int,
 ) -> list[Envelope]:  # fmt: skip
     monkeypatch.setattr(games_module, "ServerDice", dice)
-    games = NoncedGames(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
+    games = NoncedGames(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32),
+                        draw_receipt_key=lambda: bytes(32))  # fmt: skip
     gid = (await games.create(name, setup, game_id="gdiff", client_entropy="bind")).game_id
     await games.bind_client_seed(gid, f"diff{attempt}")
     _, propose = driver(name)
