@@ -456,10 +456,13 @@ class UmpireClient:
             raise
         self.credentials.append(created.player_credential)
         # The create_id is a secret (it gets a player credential): never kept with them.
-        self.receipts.keep(created.game_id, commitment(0, created.seed_commitment))
+        self.receipts.keep(
+            created.game_id, commitment(0, created.seed_commitment), created.receipt_key
+        )
         if created.head_seq:
             self.receipts.keep(created.game_id, receipt(
-                "created", "", "player", created.head_seq, created.head_hash, created.state_hash
+                "created", "", "player", created.head_seq, created.head_hash, created.state_hash,
+                first_seq=1, key_id=created.key_id, signature=created.signature,
             ))  # fmt: skip
         if client_entropy == "bind" and not created.client_seed:
             seed = client_seed if client_seed is not None else secrets.token_hex(16)
@@ -485,6 +488,8 @@ class UmpireClient:
             self.receipts.keep(accepted.game_id, receipt(
                 "accepted", accepted.command_id, "player", accepted.head_seq,
                 accepted.head_hash, accepted.state_hash,
+                first_seq=accepted.seqs[0] if accepted.seqs else accepted.head_seq,
+                key_id=accepted.key_id, signature=accepted.signature,
             ))  # fmt: skip
 
     def _keep_state(self, state: ViewState) -> None:

@@ -15,7 +15,8 @@ Each also keeps the key the client derives its command nonces from (`nonce_key()
 events/nonce_key.py): `ReceiptFiles` in `<directory>/nonce.key`, so a client restarted on
 the same folder sends a command id again with the same nonce.
 
-`export(game_id)` gives the receipts file of a game as text (umpire-receipts/1).
+`export(game_id)` gives the receipts file of a game as text (umpire-receipts/2: each
+receipt with the server's signature, the header with the game's key when `created` gave it).
 
 `machine_receipts()` is the folder the `umpire` command line keeps them in, on this
 machine: `<data dir>/receipts` (`UMPIRE_DATA_DIR`, else `$XDG_DATA_HOME/umpire` or
@@ -43,8 +44,9 @@ __all__ = [
 class Receipts(Protocol):
     """A store of anchors by game."""
 
-    def keep(self, game_id: str, anchor: Anchor) -> None:
-        """Keep one anchor of a game (in the order received)."""
+    def keep(self, game_id: str, anchor: Anchor, public_key: str = "") -> None:
+        """Keep one anchor of a game (in the order received); `public_key`, the game's
+        receipt key as `created` gave it, goes into the file's header."""
         ...
 
     def export(self, game_id: str) -> str:
@@ -61,11 +63,24 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def receipt(reply: str, command_id: str, role: str, seq: int, head: str, state: str) -> Anchor:
-    """A receipt as received with a `created`, `accepted` or `state`."""
+def receipt(
+    reply: str,
+    command_id: str,
+    role: str,
+    seq: int,
+    head: str,
+    state: str,
+    *,
+    first_seq: int = 0,
+    key_id: str = "",
+    signature: str = "",
+) -> Anchor:
+    """A receipt as received with a `created`, `accepted` or `state`, with its signature
+    (docs/audit.md 8.4) if the reply carried one."""
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role, head_seq=seq,
         head_hash=head, state_hash=state, received_at=_now(),
+        first_seq=first_seq if signature else 0, key_id=key_id, signature=signature,
     )  # fmt: skip
 
 
@@ -74,8 +89,8 @@ def commitment(epoch: int, value: str) -> Anchor:
     return Anchor(kind="commitment", epoch=epoch, commitment=value, received_at=_now())
 
 
-def _text(game_id: str, anchors: list[Anchor]) -> str:
-    return "".join(line + "\n" for line in [receipts_header(game_id)] + [
+def _text(game_id: str, anchors: list[Anchor], public_key: str = "") -> str:
+    return "".join(line + "\n" for line in [receipts_header(game_id, public_key)] + [
         a.line_json() for a in anchors
     ])  # fmt: skip
 
@@ -86,12 +101,15 @@ class MemoryReceipts:
     def __init__(self) -> None:
         self.games: dict[str, list[Anchor]] = {}
         self._nonce_key = secrets.token_bytes(KEY_BYTES)  # kept, and lost, with the rest
+        self.keys: dict[str, str] = {}
 
-    def keep(self, game_id: str, anchor: Anchor) -> None:
+    def keep(self, game_id: str, anchor: Anchor, public_key: str = "") -> None:
         self.games.setdefault(game_id, []).append(anchor)
+        if public_key:
+            self.keys.setdefault(game_id, public_key)
 
     def export(self, game_id: str) -> str:
-        return _text(game_id, self.games.get(game_id, []))
+        return _text(game_id, self.games.get(game_id, []), self.keys.get(game_id, ""))
 
     def nonce_key(self) -> bytes:
         return self._nonce_key
@@ -107,13 +125,14 @@ class ReceiptFiles:
         """The game's receipts file (a game id from the server names no other file)."""
         return self.directory / f"{check_game_id(game_id)}.jsonl"
 
-    def keep(self, game_id: str, anchor: Anchor) -> None:
+    def keep(self, game_id: str, anchor: Anchor, public_key: str = "") -> None:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         path = self.path(game_id)
         fresh = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
-            f.write((receipts_header(game_id) + "\n" if fresh else "") + anchor.line_json() + "\n")
+            head = receipts_header(game_id, public_key) + "\n" if fresh else ""
+            f.write(head + anchor.line_json() + "\n")
 
     def export(self, game_id: str) -> str:
         path = self.path(game_id)

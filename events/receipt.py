@@ -22,6 +22,13 @@ from msgspec import Struct
 
 from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
+from umpire.events.receipt_signature import (
+    Equivocation,
+    SignedReceipt,
+    Statement,
+    find_equivocation,
+    signature_valid,
+)
 
 RECEIPT_LABEL = b"umpire-receipt:"
 
@@ -43,7 +50,11 @@ def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
 
 # -- the receipts file (docs/audit.md 8.1) ---------------------------------------------------
 
-RECEIPTS_FORMAT = "umpire-receipts/1"
+# Version 2 adds each receipt's `first_seq`, `key_id` and `signature` (docs/audit.md 8.4)
+# and the game's public receipt key in the header; version 1 files stay readable (their
+# receipts are unsigned, so they count against no export).
+RECEIPTS_FORMAT = "umpire-receipts/2"
+READABLE_FORMATS = ("umpire-receipts/1", RECEIPTS_FORMAT)
 REPLIES = ("created", "accepted", "state")
 ROLES = ("player", "spectator", "referee")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -70,6 +81,19 @@ class Anchor(Struct, frozen=True, kw_only=True):
     epoch: int = 0
     commitment: str = ""
     received_at: str = ""
+    # The signature (docs/audit.md 8.4): the first seq the reply covers, the receipt key's
+    # id and the Ed25519 signature (hex); "" and 0 for an unsigned receipt.
+    first_seq: int = 0
+    key_id: str = ""
+    signature: str = ""
+
+    def statement(self, game_id: str) -> Statement:
+        """What this receipt's signature covers."""
+        return Statement(
+            game_id=game_id, key_id=self.key_id, reply=self.reply, role=self.role,
+            first_seq=self.first_seq, head_seq=self.head_seq, head_hash=self.head_hash,
+            state_hash=self.state_hash,
+        )  # fmt: skip
 
     def named(self) -> str:
         """How a failure names this anchor: its line and what it came with."""
@@ -90,14 +114,18 @@ class Anchor(Struct, frozen=True, kw_only=True):
                 "role": self.role, "head_seq": self.head_seq, "head_hash": self.head_hash,
                 "state_hash": self.state_hash,
             }  # fmt: skip
+            if self.signature:
+                body |= {"first_seq": self.first_seq, "key_id": self.key_id,
+                         "signature": self.signature}  # fmt: skip
         if self.received_at:
             body["received_at"] = self.received_at
         return json.dumps(body)
 
 
-def receipts_header(game_id: str) -> str:
-    """Line 1 of a receipts file."""
-    return json.dumps({"format": RECEIPTS_FORMAT, "game_id": game_id})
+def receipts_header(game_id: str, public_key: str = "") -> str:
+    """Line 1 of a receipts file (with the game's public receipt key, when known)."""
+    header = {"format": RECEIPTS_FORMAT, "game_id": game_id}
+    return json.dumps(header | ({"public_key": public_key} if public_key else {}))
 
 
 def _anchor(record: Any, number: int) -> Anchor:
@@ -123,10 +151,16 @@ def _anchor(record: Any, number: int) -> Anchor:
         command_id, role = record.get("command_id", ""), record.get("role", "player")
         if not isinstance(command_id, str) or role not in ROLES:
             raise bad(f"command_id is not a string, or role is not one of {', '.join(ROLES)}")
+        first, key_id, signature = (
+            record.get("first_seq", 0), record.get("key_id", ""), record.get("signature", "")
+        )  # fmt: skip
+        if type(first) is not int or not isinstance(key_id, str) or not isinstance(signature, str):
+            raise bad("first_seq is not an integer, or key_id or signature not a string")
         return Anchor(
             kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
             head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,
-            received_at=str(record.get("received_at", "")),
+            received_at=str(record.get("received_at", "")), first_seq=first, key_id=key_id,
+            signature=signature,
         )  # fmt: skip
     if kind == "commitment":
         epoch, commitment = record.get("epoch"), record.get("commitment")
@@ -143,7 +177,16 @@ def _anchor(record: Any, number: int) -> Anchor:
 
 def read_receipts(text: str, source: str = "the receipts file") -> tuple[str, list[Anchor]]:
     """The game id and anchors of a receipts file's text; ReceiptsInvalid if it is not
-    docs/audit.md 8.1's format."""
+    docs/audit.md 8.1's format (version 2 or 1)."""
+    game_id, _, anchors = read_receipts_file(text, source)
+    return game_id, anchors
+
+
+def read_receipts_file(
+    text: str, source: str = "the receipts file"
+) -> tuple[str, str, list[Anchor]]:
+    """The game id, public receipt key ("" if the header names none) and anchors of a
+    receipts file's text."""
     lines = text.split("\n")
     records: list[tuple[int, Any]] = []
     for number, line in enumerate(lines, start=1):
@@ -156,26 +199,97 @@ def read_receipts(text: str, source: str = "the receipts file") -> tuple[str, li
     if not records:
         raise ReceiptsInvalid(f"{source} is empty: its first line is the header")
     _, header = records[0]
-    if not isinstance(header, dict) or header.get("format") != RECEIPTS_FORMAT:
-        raise ReceiptsInvalid(f"{source}: line 1 is not the header of {RECEIPTS_FORMAT}")
-    game_id = header.get("game_id")
+    if not isinstance(header, dict) or header.get("format") not in READABLE_FORMATS:
+        raise ReceiptsInvalid(
+            f"{source}: line 1 is not the header of {' or '.join(READABLE_FORMATS)}"
+        )
+    game_id, public_key = header.get("game_id"), header.get("public_key", "")
     if not isinstance(game_id, str) or not game_id:
         raise ReceiptsInvalid(f"{source}: the header names no game_id")
-    return game_id, [_anchor(record, number) for number, record in records[1:]]
+    if not isinstance(public_key, str):
+        raise ReceiptsInvalid(f"{source}: the header's public_key is not a string")
+    return game_id, public_key, [_anchor(record, number) for number, record in records[1:]]
 
 
 class AnchorFailure(Struct, frozen=True, kw_only=True):
-    """The first seq at which a log disagrees with an anchor, and what differs."""
+    """The first seq at which a log disagrees with an anchor, and what differs; with
+    `equivocation`, two signed receipts that disagree with each other (docs/audit.md 8.5)."""
 
     seq: int
     message: str
+    equivocation: Equivocation | None = None
+
+
+def game_receipt_key(envelopes: Sequence[Envelope]) -> str:
+    """The public receipt key the log's GameCreated names ("" for a game before them)."""
+    if not envelopes or envelopes[0].type != "GameCreated":
+        return ""
+    try:
+        return msgspec.msgpack.decode(envelopes[0].payload, type=_Created).receipt_key
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+
+
+def signed_by(anchor: Anchor, game_id: str, public_key: str) -> bool:
+    """Whether a receipt carries a valid signature of the game's key (docs/audit.md 8.4)."""
+    return bool(
+        public_key and anchor.kind == "receipt" and anchor.signature
+        and signature_valid(public_key, anchor.statement(game_id), anchor.signature)
+    )  # fmt: skip
+
+
+def split_signed(
+    anchors: Sequence[Anchor], envelopes: Sequence[Envelope]
+) -> tuple[list[Anchor], list[Anchor]]:
+    """The anchors that count (signed receipts and commitments) and the receipts that do
+    not (unsigned, or not signed by the key the log's GameCreated names)."""
+    game_id = envelopes[0].game_id if envelopes else ""
+    key = game_receipt_key(envelopes)
+    counted: list[Anchor] = []
+    unsigned: list[Anchor] = []
+    for a in anchors:
+        (counted if a.kind == "commitment" or signed_by(a, game_id, key) else unsigned).append(a)
+    return counted, unsigned
+
+
+def unsigned_note(unsigned: Sequence[Anchor]) -> str:
+    """How the receipts that do not count are reported."""
+    lines = ", ".join(str(a.line) for a in unsigned[:8]) + (", ..." if len(unsigned) > 8 else "")
+    return (
+        f"{len(unsigned)} receipts are not signed by the game's key (lines {lines}): "
+        "they count neither for nor against the export"
+    )
+
+
+def equivocation_in(
+    anchors: Sequence[Anchor], game_id: str, public_key: str
+) -> Equivocation | None:
+    """Two receipts validly signed by the game's key that disagree on one seq, or None."""
+    signed = [
+        SignedReceipt(statement=a.statement(game_id), signature=a.signature)
+        for a in anchors if signed_by(a, game_id, public_key)
+    ]  # fmt: skip
+    return find_equivocation(game_id, public_key, signed)
 
 
 def check_anchors(
     anchors: Sequence[Anchor], envelopes: Sequence[Envelope]
 ) -> tuple[AnchorFailure | None, str]:
     """Compare a log (its chain already verified) with the anchors (docs/audit.md 8.1):
-    the lowest-seq disagreement, or None; and a line saying how far the anchors reach."""
+    the lowest-seq disagreement, or None; and a line saying how far the anchors reach
+    (starting "anchored:" only if a receipt signed by the game's key agrees). Only the
+    receipts signed by the key the log's GameCreated names count (docs/audit.md 8.4);
+    two of them that disagree on one seq are a proof of equivocation."""
+    anchors, unsigned = split_signed(anchors, envelopes)
+    game_id = envelopes[0].game_id if envelopes else ""
+    equivocation = find_equivocation(game_id, game_receipt_key(envelopes), [
+        SignedReceipt(statement=a.statement(game_id), signature=a.signature)
+        for a in anchors if a.kind == "receipt"  # each checked by split_signed already
+    ])  # fmt: skip
+    if equivocation is not None:
+        return AnchorFailure(
+            seq=equivocation.seq, message=equivocation.summary(), equivocation=equivocation
+        ), ""
     hashes = [env.hash for env in envelopes]
     commitments = _commitments(envelopes)
     n = len(hashes)
@@ -222,11 +336,16 @@ def check_anchors(
     reach = max([a.head_seq for a in anchors if a.kind == "receipt"], default=0)
     reach = max([reach] + [commitments[a.epoch][0] for a in anchors
                            if a.kind == "commitment" and a.epoch < len(commitments)])  # fmt: skip
-    summary = (
-        f"anchored: {receipts} receipts and {len(anchors) - receipts} commitments agree, "
-        f"up to seq {reach}"
-        + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
-    )
+    note = f"; {unsigned_note(unsigned)}" if unsigned else ""
+    if receipts:
+        summary = (
+            f"anchored: {receipts} signed receipts and {len(anchors) - receipts} commitments "
+            f"agree, up to seq {reach}"
+            + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
+            + note
+        )
+    else:
+        summary = f"{NOT_SIGNED}{note}"
     return (min(failures, key=lambda f: f.seq) if failures else None), summary
 
 
@@ -234,10 +353,24 @@ NOT_ANCHORED = (
     "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a "
     "relabelled roll and a log cut at a batch's end pass the log's own checks"
 )
+NOT_SIGNED = (
+    "not anchored: no receipt is signed by the game's key, so none binds the server: a "
+    "rewrite from a later seq passes the log's own checks"
+)
+# The headline an audit leads with (issue #42 item 6): "verified" only when a receipt the
+# game's key signed agrees with the log; a log that merely holds together is no more.
+VERIFIED = "verified"
+CONSISTENT = "consistent, not anchored"
+
+
+def headline(anchored: str) -> str:
+    """The audit's first word for a log that passed, from `check_anchors`'s summary."""
+    return VERIFIED if anchored.startswith("anchored:") else CONSISTENT
 
 
 class _Created(Struct):
     seed_commitment: str = ""
+    receipt_key: str = ""
 
 
 class _Reveal(Struct):

@@ -40,6 +40,12 @@ def games_index_key(prefix: str = "umpire") -> str:
     return f"{prefix}:games"
 
 
+def receipt_keys_key(prefix: str = "umpire") -> str:
+    """The hash of the server's receipt signing keys (key id -> private seed hex, and
+    "current" -> the id new games take); read alone, never in a multi-key step."""
+    return f"{prefix}:receipt-keys"
+
+
 def revocations_channel(prefix: str = "umpire") -> str:
     """The channel on which a revoked credential is announced to every gateway
     (`<game id> <digest>`). Hash-tagged, so on a cluster it is one shard channel."""

@@ -47,7 +47,13 @@ from umpire.events.errors import (
 )
 from umpire.events.redis_channels import RedisNotifications
 from umpire.events.redis_credentials import RedisCredentials
-from umpire.events.redis_keys import GameKeys, game_keys, games_index_key, stream_id
+from umpire.events.redis_keys import (
+    GameKeys,
+    game_keys,
+    games_index_key,
+    receipt_keys_key,
+    stream_id,
+)
 from umpire.events.store import (
     AppendResult,
     Credential,
@@ -187,6 +193,10 @@ class WaitingConnectionPool(aioredis.ConnectionPool):
             if not waiter.done():
                 waiter.set_result(None)
                 break
+
+
+# The field of the receipt keys' hash that names the current key (no key id is this word).
+CURRENT_RECEIPT_KEY = "current"
 
 
 class RedisEventStore:
@@ -658,6 +668,52 @@ class RedisEventStore:
     async def sealing_key(self, game_id: str) -> bytes | None:
         """The sealing key held after the seed (None: a game created before them)."""
         return (await self._held(game_id))[SEED_BYTES:] or None
+
+    async def receipt_key(self, key_id: str = "") -> tuple[str, bytes] | None:
+        """A receipt signing key by id, or the current one ("")."""
+        key = receipt_keys_key(self._prefix)
+        try:
+            if not key_id:
+                current = await self._redis.hget(key, CURRENT_RECEIPT_KEY)
+                if current is None:
+                    return None
+                key_id = current.decode()
+            raw = await self._redis.hget(key, key_id)
+        except UNREACHABLE as exc:
+            raise unavailable(exc) from exc
+        return (key_id, bytes.fromhex(raw.decode())) if raw is not None else None
+
+    async def keep_receipt_key(self, key_id: str, seed: bytes, *, current: bool) -> None:
+        """Keep a receipt signing key; with `current`, the one new games take."""
+        key = receipt_keys_key(self._prefix)
+        try:
+            await self._redis.hsetnx(key, key_id, seed.hex())
+            if current:
+                await self._redis.hset(key, CURRENT_RECEIPT_KEY, key_id)
+        except UNREACHABLE as exc:
+            raise unavailable(exc) from exc
+
+    async def first_receipt_key(self, key_id: str, seed: bytes) -> str:
+        """Keep `seed` as the current key unless one is current already; the current id."""
+        key = receipt_keys_key(self._prefix)
+        try:
+            await self._redis.hsetnx(key, key_id, seed.hex())
+            await self._redis.hsetnx(key, CURRENT_RECEIPT_KEY, key_id)
+            current = await self._redis.hget(key, CURRENT_RECEIPT_KEY)
+        except UNREACHABLE as exc:
+            raise unavailable(exc) from exc
+        return current.decode() if current is not None else key_id
+
+    async def receipt_keys(self) -> dict[str, bytes]:
+        """Every receipt signing key kept, by id."""
+        try:
+            raw = await self._redis.hgetall(receipt_keys_key(self._prefix))
+        except UNREACHABLE as exc:
+            raise unavailable(exc) from exc
+        return {
+            k.decode(): bytes.fromhex(v.decode())
+            for k, v in raw.items() if k.decode() != CURRENT_RECEIPT_KEY
+        }  # fmt: skip
 
     async def _held(self, game_id: str) -> bytes:
         """The `:secret` value: the current seed, then (since sealing keys) the sealing key;

@@ -162,6 +162,26 @@ class EventStore(Protocol):
         the seed; None for a game created before sealing keys."""
         ...
 
+    async def receipt_key(self, key_id: str = "") -> tuple[str, bytes] | None:
+        """A receipt signing key the server keeps (docs/audit.md 8.4): (its id, its 32-byte
+        Ed25519 private seed), by id, or with "" the current one (what new games take);
+        None if there is none. Kept outside every log, beside the games' secrets."""
+        ...
+
+    async def keep_receipt_key(self, key_id: str, seed: bytes, *, current: bool) -> None:
+        """Keep a receipt signing key (never replacing one of that id); with `current`, it
+        becomes the one new games take (a rotation: older games keep theirs)."""
+        ...
+
+    async def first_receipt_key(self, key_id: str, seed: bytes) -> str:
+        """Keep `seed` as the current receipt key unless one is current already (two
+        gateways that start at once agree on one); the current key's id."""
+        ...
+
+    async def receipt_keys(self) -> dict[str, bytes]:
+        """Every receipt signing key kept, by id (the current one and those rotated out)."""
+        ...
+
     async def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         """Keep `snapshot` if it is newer than the one held."""
         ...

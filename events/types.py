@@ -60,6 +60,10 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     # rolls derive from that key, which only the final reveal publishes (engine/dice.py
     # `roll_key`, docs/audit.md section 3).
     sealing_commitment: str = ""
+    # The key that signs this game's receipts (docs/audit.md 8.4), fixed at creation: its
+    # id and raw Ed25519 public key (hex); "" for a game created before signed receipts.
+    receipt_key_id: str = ""
+    receipt_key: str = ""
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):

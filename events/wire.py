@@ -211,6 +211,11 @@ class Created(Struct, frozen=True, tag="created", kw_only=True):
     head_seq: int = 0
     head_hash: str = ""
     state_hash: str = ""
+    # The receipt's signature (docs/audit.md 8.4) over seqs 1..head_seq, by the game's
+    # receipt key (`key_id`, its public half `receipt_key`); "" if the server holds none.
+    key_id: str = ""
+    signature: str = ""
+    receipt_key: str = ""
 
 
 class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):
@@ -305,6 +310,10 @@ class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
     head_seq: int = 0
     head_hash: str = ""
     state_hash: str = ""
+    # The receipt's signature (docs/audit.md 8.4) over seqs[0]..head_seq by the game's
+    # receipt key `key_id`; "" if the server holds none for the game.
+    key_id: str = ""
+    signature: str = ""
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

@@ -207,9 +207,18 @@ def _add_log_commands(sub: Any) -> None:
     p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
     add_import_arguments(p)
     p = sub.add_parser(
-        "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/1)"
+        "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/2)"
     )
     p.add_argument("game")
+    p = sub.add_parser(
+        "proof", help="write or check a proof of equivocation: two signed receipts that conflict"
+    )
+    add_proof_arguments(p)
+    p = sub.add_parser("keys", help="list the receipt signing keys, or rotate to a new one")
+    p.add_argument(
+        "--rotate", action="store_true",
+        help="make a fresh key the one new games take (older games keep theirs)",
+    )  # fmt: skip
     p = sub.add_parser("store", help="check, repair, back up or restore the embedded store")
     add_store_arguments(p)
 
@@ -261,10 +270,31 @@ def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
         "fails against it",
     )
     parser.add_argument(
-        "--receipts", type=Path, metavar="FILE",
-        help="the player's receipts (umpire-receipts/1, `umpire receipts GAME`): anchors the "
-        "log must agree with",
+        "--receipts", type=Path, metavar="FILE", action="append",
+        help="receipts (umpire-receipts/2 or /1, `umpire receipts GAME`; repeatable): those "
+        "signed by the game's key are anchors the log must agree with",
     )  # fmt: skip
+
+
+def add_proof_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `umpire proof` (server/proof_command.py)."""
+    parser.add_argument(
+        "--receipts", type=Path, metavar="FILE", action="append", default=[],
+        help="receipts files of one game (repeatable): two signed receipts in them that "
+        "give one seq two head hashes are the proof",
+    )  # fmt: skip
+    parser.add_argument(
+        "--key",
+        metavar="HEX",
+        help="the game's public receipt key, if no receipts file's header names it",
+    )
+    parser.add_argument(
+        "-o", "--out", type=Path, metavar="PROOF.json",
+        help="write the proof here (default: stdout)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--check", type=Path, metavar="PROOF.json", help="check a proof file instead"
+    )
 
 
 def _commitment(text: str) -> str:

@@ -15,7 +15,7 @@ from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import ChainBroken, GameNotFound
-from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors
+from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors, headline
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
 from umpire.server.data_dir import resolve_data_dir
@@ -52,6 +52,14 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
         for line in report.pending:
             console.print(f"  note: {shown(line)}")
         return AUDIT_FAILED
+    # The headline (docs/audit.md 8.4): "verified" only when a receipt the game's key
+    # signed agrees with the log; a log that merely holds together could be rewritten whole.
+    lead = headline(anchored)
+    console.print(
+        f"{lead}: the log agrees with receipts signed by the game's key"
+        if lead == "verified"
+        else f"{lead}: the log holds together, but no receipt signed by the game's key anchors it"
+    )
     # A prefix (not ended and finally revealed) is never "OK" (docs/audit.md section 7).
     verdict = "OK" if report.complete else "PREFIX"
     prefix = "" if report.complete else f"prefix of {report.events} events, not a finished game; "
@@ -137,6 +145,13 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
             anchored += "; every receipt's state hash is the view the log gives"
         elif ruleset is not None:
             anchored += "; state hashes not checked (other rules than the game's)"
+        if anchor_failure is not None and anchor_failure.equivocation is not None:
+            # Two receipts the game's key signed contradict each other: whatever the log
+            # says, the server gave out two histories (docs/audit.md 8.5).
+            console.print(f"FAILED: {shown(log.source)}: {shown(anchor_failure.message)}")
+            console.print("  umpire proof --receipts FILE ... -o PROOF.json writes it for anyone "
+                          "to check (verify_export.py --proof, the /verify page)")  # fmt: skip
+            return AUDIT_FAILED
         if anchor_failure is not None and (
             report.failure is None or anchor_failure.seq < report.failure.seq
         ):
@@ -194,7 +209,8 @@ def _acknowledged(
 
 
 def _anchors(args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:
-    """The receipts to check the log against (`--receipts FILE`), or None."""
-    if args.receipts is None:
+    """The receipts to check the log against (`--receipts FILE`, as often as given: the
+    player's and a spectator's, say), or None."""
+    if not args.receipts:
         return None
-    return read_file(args.receipts, log.envelopes[0].game_id)
+    return [a for path in args.receipts for a in read_file(path, log.envelopes[0].game_id)]

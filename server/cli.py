@@ -54,6 +54,8 @@ COMMANDS = {
     "import": "umpire.server.export_command:cmd_import",
     "store": "umpire.server.store_repair:cmd_store",
     "receipts": "umpire.server.receipts_file:cmd_receipts",
+    "proof": "umpire.server.proof_command:cmd_proof",
+    "keys": "umpire.server.proof_command:cmd_keys",
 }
 # What runs any of them: settings, the event loop, errors as one line (server/invocation.py).
 RUNNER = "umpire.server.invocation:run"

@@ -13,6 +13,7 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import receipt_state_hash
+from umpire.events.receipt_signature import ReceiptSigner
 from umpire.events.wire import (
     Accepted,
     BindSeed,
@@ -28,12 +29,14 @@ from umpire.server import credentials
 from umpire.server.admission import work_cost
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult
+from umpire.server.receipt_keys import signature
 from umpire.server.requests import (
     BindClientSeed,
     CachedGame,
     CreateGame,
     Dispute,
     DropGrant,
+    GameSigner,
     Handle,
     IssueCredentials,
     Rule,
@@ -83,6 +86,11 @@ class Commands:
         self.gw.metrics.games_created += not created.duplicate
         # The receipt of the creation (docs/audit.md 8.1), as every accepted reply has one.
         head_seq, head_hash, state_hash = yield from self._receipt(created.game_id, Role.PLAYER)
+        signer = yield from self._signer(created.game_id)
+        key_id, signed = signature(
+            signer, created.game_id, "created", Role.PLAYER.value, [1], head_seq, head_hash,
+            state_hash,
+        )  # fmt: skip
         self._reply(
             Created(
                 game_id=created.game_id,
@@ -96,6 +104,9 @@ class Commands:
                 head_seq=head_seq,
                 head_hash=head_hash,
                 state_hash=state_hash,
+                key_id=key_id,
+                signature=signed,
+                receipt_key=signer.public_key if signed else "",
             )
         )
 
@@ -140,6 +151,10 @@ class Commands:
     ) -> Steps[None]:
         """Answer `accepted` with the receipt of the game's head (docs/audit.md 8.1)."""
         head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
+        signer = yield from self._signer(game_id)
+        key_id, signed = signature(
+            signer, game_id, "accepted", role.value, result.seqs, head_seq, head_hash, state_hash
+        )
         self._reply(
             Accepted(
                 game_id=game_id,
@@ -150,8 +165,19 @@ class Commands:
                 head_seq=head_seq,
                 head_hash=head_hash,
                 state_hash=state_hash,
+                key_id=key_id,
+                signature=signed,
             )
         )
+
+    def _signer(self, game_id: str) -> Steps[ReceiptSigner | None]:
+        """The game's receipt signer; None if the store went away (the command is written:
+        its reply goes unsigned rather than as an error) or holds no key for the game."""
+        try:
+            signer: ReceiptSigner | None = yield GameSigner(game_id)
+        except UmpireError:
+            return None
+        return signer
 
     def _receipt(self, game_id: str, role: Role) -> Steps[tuple[int, str, str]]:
         """The receipt of a reply: the game's head and the state hash of `role`'s view

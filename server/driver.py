@@ -32,6 +32,7 @@ from umpire.server.requests import (
     DropGrant,
     FeedHead,
     GameIds,
+    GameSigner,
     Handle,
     HeadView,
     IssueCredentials,
@@ -79,6 +80,8 @@ async def perform(gw: Gateway, request: Request) -> Any:
             return await games.load(game_id)
         case CachedGame(game_id):
             return games.cached(game_id) or await games.load(game_id)
+        case GameSigner(game_id):
+            return await games.receipt_keys.for_game(game_id)
         case HeadView(game_id, role, request_id):
             return await head_view(games, game_id, role, request_id)
         case Actions(ruleset, game, role):

@@ -136,6 +136,8 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
         and bool(reveals)
         and not reveals[-1].next_commitment,
         secrecy=secrecy_classes(ruleset, codec.types()),
+        receipt_key_id=created.receipt_key_id,
+        receipt_key=created.receipt_key,
     )
     lines = [msgspec.json.encode(header).decode()]
     lines += [envelope_to_line(env, codec) for env in envelopes]

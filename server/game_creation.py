@@ -83,6 +83,8 @@ class GameCreation:
         key = self.draw_key()
         if len(seed) != 32 or len(key) != 32:
             raise ValueError("a dice seed and a sealing key must be 32 bytes each")
+        # The key that signs this game's receipts for good (docs/audit.md 8.4).
+        signer = await self.receipt_keys.current()
         created = GameCreated(
             game_id=game_id,
             ruleset=ruleset.name,
@@ -92,6 +94,8 @@ class GameCreation:
             client_entropy=entropy,
             opponent_manual_dice=opponent_manual_dice,
             sealing_commitment=commitment(key),
+            receipt_key_id=signer.key_id,
+            receipt_key=signer.public_key,
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -116,6 +120,7 @@ class GameCreation:
         self._remember(game_id, ruleset, Game(meta, game.state))
         self._secrets[game_id] = seed
         self._keys[game_id] = key
+        self.receipt_keys.created_with(game_id, signer)
         return Created(
             game_id, ruleset.name, created.seed_commitment, "", result.last_seq,
             client_entropy=entropy,

@@ -60,6 +60,10 @@ class ExportHeader(Struct, frozen=True, kw_only=True):
     # Each event type's secrecy class (engine.redaction.secrecy_classes; docs/audit.md
     # section 3), so that a third party can check every commitment without the rules.
     secrecy: dict[str, str] | None = None
+    # The game's receipt key as its GameCreated names it (docs/audit.md 8.4): what a
+    # receipt must be signed by to count; "" for a game from before signed receipts.
+    receipt_key_id: str = ""
+    receipt_key: str = ""
 
 
 class ExportFile(Struct, frozen=True, kw_only=True):
@@ -284,6 +288,14 @@ def check_header(export: ExportFile) -> bytes:
     codec = codec_for(ruleset_of(envelopes[0]))
     created = codec.decode(envelopes[0].type, envelopes[0].version, envelopes[0].payload)
     assert isinstance(created, GameCreated)
+    if (header.receipt_key_id, header.receipt_key) not in (
+        ("", ""), (created.receipt_key_id, created.receipt_key)
+    ):  # fmt: skip
+        raise ExportInvalid(
+            f"the header names receipt key {header.receipt_key_id!r}, GameCreated (seq 1) "
+            f"names {created.receipt_key_id!r}: a receipt counts only under the log's own key",
+            seq=1,
+        )
     revealed = None
     for env in envelopes:
         if env.type == "SeedRevealed":

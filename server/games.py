@@ -72,6 +72,7 @@ from umpire.server.game_records import (
     sealed_pending,
 )
 from umpire.server.game_seeds import GameSeeds
+from umpire.server.receipt_keys import ReceiptKeys
 from umpire.server.rules_pool import RulesPool, WorkMeter
 
 
@@ -142,6 +143,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         draw_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         rules: RulesPool | None = None,
         draw_key: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        draw_receipt_key: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
         """`draw_seed` makes each game's secret dice seed; tests pass a deterministic one
         so that a game played with server dice is the same on every run. `rules` runs the
@@ -155,6 +157,9 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         self.draw_seed = draw_seed
         self.draw_key = draw_key
         self._keys: dict[str, bytes | None] = {}
+        # The keys that sign each game's receipts (docs/audit.md 8.4).
+        # `draw_receipt_key` makes the store's first one, if it holds none.
+        self.receipt_keys = ReceiptKeys(store, draw_receipt_key)
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size

@@ -25,6 +25,7 @@ from websockets.http11 import Request, Response
 from umpire.engine import registry
 from umpire.engine.kit.reading import listed_reading
 from umpire.engine.scenarios import scenarios, setup_schema
+from umpire.events.errors import UmpireError
 from umpire.server.config import Settings
 from umpire.server.store_status import StoreStatus
 
@@ -217,6 +218,21 @@ def ruleset_listing() -> bytes:
     return json.dumps(listing).encode()
 
 
+KEYS_PATH = "/keys.json"
+
+
+async def key_listing(gateway: Gateway) -> Response:
+    """/keys.json: the server's receipt keys (docs/audit.md 8.4), each with its id, its
+    public half and whether new games take it, so a third party can tell a game's key
+    (its GameCreated's receipt_key_id) for this server's. 503 if the store is away."""
+    try:
+        keys = await gateway.games.receipt_keys.listing()
+    except UmpireError as exc:
+        return text(503, "Service Unavailable", f"the store is unavailable: {exc.message}\n")
+    body = json.dumps({"algorithm": "Ed25519", "keys": keys}).encode()
+    return _response(200, "OK", body, "application/json")
+
+
 HEALTH_TIMEOUT = 0.8  # /healthz answers within a second, even while the store hangs
 
 
@@ -284,6 +300,8 @@ def make_process_request(  # type: ignore[no-untyped-def]
             return await health(gateway, restarting)
         if path == RULESETS_PATH:
             return _response(200, "OK", ruleset_listing(), "application/json")
+        if path == KEYS_PATH:
+            return await key_listing(gateway)
         if path == "/metrics":
             await gateway.look_at_store()
             body = gateway.metrics.render()

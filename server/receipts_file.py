@@ -30,7 +30,10 @@ from umpire.events.receipt import (
     read_receipts,
     receipt_state_hash,
     receipts_header,
+    split_signed,
 )
+from umpire.events.receipt_signature import ReceiptSigner
+from umpire.server.receipt_keys import signature
 
 FOLDER = "receipts"
 
@@ -50,7 +53,7 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def keep(data_dir: Path, game_id: str, anchors: list[Anchor]) -> None:
+def keep(data_dir: Path, game_id: str, anchors: list[Anchor], public_key: str = "") -> None:
     """Append anchors to the game's receipts file (made, with its header, if absent). The
     command is written already: a file that cannot be written is a warning, not a failure."""
     path = receipts_path(data_dir, game_id)
@@ -59,7 +62,7 @@ def keep(data_dir: Path, game_id: str, anchors: list[Anchor]) -> None:
         fresh = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
-            head = [receipts_header(game_id)] if fresh else []
+            head = [receipts_header(game_id, public_key)] if fresh else []
             f.write("".join(line + "\n" for line in head + [a.line_json() for a in anchors]))
     except OSError as exc:
         print(f"umpire: warning: the receipt was not kept in {path}: {exc.strerror or exc}",
@@ -67,16 +70,29 @@ def keep(data_dir: Path, game_id: str, anchors: list[Anchor]) -> None:
 
 
 def head_receipt(
-    ruleset: Ruleset[Any], game: Game, reply: str, command_id: str, role: Role = Role.PLAYER
+    ruleset: Ruleset[Any],
+    game: Game,
+    reply: str,
+    command_id: str,
+    role: Role = Role.PLAYER,
+    *,
+    signer: ReceiptSigner | None = None,
+    first_seq: int = 0,
 ) -> Anchor:
-    """The receipt of the game's head for `role`, as the gateway's reply would carry it."""
+    """The receipt of the game's head for `role`, as the gateway's reply would carry it:
+    signed by `signer` (the game's receipt key) over seqs `first_seq` (default: the head;
+    1 for a creation) to the head."""
     revealed = game.meta.revealed_seed is not None
     view = view_for(ruleset, game.state, role, revealed=revealed)
+    seq, head = game.meta.seq, game.meta.last_hash
+    state = receipt_state_hash(seq, head, view)
+    first = 1 if reply == "created" else first_seq or seq
+    key_id, signed = signature(signer, game.meta.game_id, reply, role.value, [first], seq,
+                               head, state)  # fmt: skip
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role.value,
-        head_seq=game.meta.seq, head_hash=game.meta.last_hash,
-        state_hash=receipt_state_hash(game.meta.seq, game.meta.last_hash, view),
-        received_at=_now(),
+        head_seq=seq, head_hash=head, state_hash=state, received_at=_now(),
+        first_seq=first if signed else 0, key_id=key_id, signature=signed,
     )  # fmt: skip
 
 
@@ -136,6 +152,7 @@ def check_state_hashes(
     `state_hash`. A view asked after the final reveal shows everything, so either the view
     before it or the revealed one may stand. The first receipt (by seq) that matches
     neither, or None. Call it only once the head hashes agree."""
+    anchors, _ = split_signed(anchors, envelopes)  # an unsigned receipt counts for nothing
     kept = sorted((a for a in anchors if a.kind == "receipt" and a.state_hash),
                   key=lambda a: a.head_seq)  # fmt: skip
     game: Game | None = None

@@ -76,6 +76,14 @@ class CachedGame:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSigner:
+    """Answer: the ReceiptSigner of the game's receipts, or None (server/receipt_keys.py);
+    cached after the first, so no round trip on the command path."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class HeadView:
     """Answer: the `state` frame (ViewState) of the game's head as `role` sees it."""
 
@@ -268,8 +276,8 @@ class StopCatchUp:
 
 
 Request = (
-    Wait | LoadGame | CachedGame | HeadView | Actions | ReplayDistance | Replay | CreateGame
-    | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
+    Wait | LoadGame | CachedGame | GameSigner | HeadView | Actions | ReplayDistance | Replay
+    | CreateGame | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
     | CredentialHeld
     | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage
     | FeedHead | OpenFeed | StopCatchUp

@@ -132,16 +132,17 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
         )
         # This machine's anchors (docs/audit.md 8.1): the commitment and the created head.
         ruleset, game = await games.load(created.game_id)
+        signer = await games.receipt_keys.for_game(created.game_id)
         keep(settings.data_dir, created.game_id, [
             commitment_anchor(0, created.seed_commitment),
-            head_receipt(ruleset, game, "created", ""),
-        ])  # fmt: skip
+            head_receipt(ruleset, game, "created", "", signer=signer),
+        ], signer.public_key if signer else "")  # fmt: skip
         client_seed = ""
         if not waived:
             # Only now, with the commitment in the log, is the client's seed chosen.
             client_seed = args.client_seed or secrets.token_hex(16)
             bound = await games.bind_client_seed(created.game_id, client_seed)
-            await _keep_head(settings, games, created.game_id, bound.command_id)
+            await _keep_head(settings, games, created.game_id, bound.command_id, bound.first_seq)
         player = await credentials.issue(store, created.game_id, Role.PLAYER)
         spectator = await credentials.issue(store, created.game_id, Role.SPECTATOR)
         link = viewer_link(settings, created.game_id, player)
@@ -175,10 +176,15 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _keep_head(settings: Settings, games: Games, game_id: str, command_id: str) -> None:
+async def _keep_head(
+    settings: Settings, games: Games, game_id: str, command_id: str, first_seq: int = 0
+) -> None:
     """Keep the receipt of the game's head after a write (docs/audit.md 8.1)."""
     ruleset, game = await games.load(game_id)
-    keep(settings.data_dir, game_id, [head_receipt(ruleset, game, "accepted", command_id)])
+    signer = await games.receipt_keys.for_game(game_id)
+    keep(settings.data_dir, game_id, [
+        head_receipt(ruleset, game, "accepted", command_id, signer=signer, first_seq=first_seq)
+    ])  # fmt: skip
 
 
 def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
@@ -223,7 +229,7 @@ async def cmd_bind(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         result = await games.bind_client_seed(args.game, client_seed)
-        await _keep_head(settings, games, args.game, result.command_id)
+        await _keep_head(settings, games, args.game, result.command_id, result.first_seq)
     console.print(f"client seed {client_seed} bound at seq {result.last_seq}")
     return 0
 
@@ -261,8 +267,8 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         # from this machine's key so that sending a command id again sends the same one.
         nonce = None if dice else _nonce(settings, args.game, command_id)
         result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
+        await _keep_head(settings, games, args.game, command_id, result.first_seq)
         ruleset, game = await games.load(args.game)
-        keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
         codec = codec_for(ruleset)
         names = names_of(ruleset)  # its own seed: not every installed ruleset imported
@@ -294,8 +300,8 @@ async def cmd_takeback(settings: Settings, args: argparse.Namespace) -> int:
             {"type": "TakeBack"},
             nonce=_nonce(settings, args.game, command_id),
         )
-        ruleset, game = await games.load(args.game)
-        keep(settings.data_dir, args.game, [head_receipt(ruleset, game, "accepted", command_id)])
+        await _keep_head(settings, games, args.game, command_id, result.first_seq)
+        ruleset, _ = await games.load(args.game)
         (env,) = await store.read(args.game, result.last_seq, result.last_seq)
     event = codec_for(ruleset).decode(env.type, env.version, env.payload, seq=env.seq)
     assert isinstance(event, CommandTakenBack)
@@ -418,7 +424,9 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
         games = command_games(settings, store)
         result = await games.reveal(args.game)
         ruleset, game = await games.load(args.game)
-        anchors = [head_receipt(ruleset, game, "accepted", result.command_id)]
+        signer = await games.receipt_keys.for_game(args.game)
+        anchors = [head_receipt(ruleset, game, "accepted", result.command_id, signer=signer,
+                                first_seq=result.first_seq)]  # fmt: skip
         if game.meta.revealed_seed is None:  # a mid-game reveal commits the next epoch
             anchors.insert(0, commitment_anchor(game.meta.epoch, game.meta.seed_commitment))
         keep(settings.data_dir, args.game, anchors)

@@ -1,17 +1,22 @@
 """An independent verifier of umpire exports, written from docs/audit.md alone.
 
-It imports nothing of umpire: the Python standard library and a MessagePack library
-(`msgpack`). Run it as
+It imports nothing of umpire: the Python standard library, a MessagePack library
+(`msgpack`) and `cryptography` (Ed25519, for the receipts' signatures). Run it as
 
     python verifier/verify_export.py game.jsonl [--commitment HEX] [--receipts FILE]
+    python verifier/verify_export.py --proof PROOF.json
 
 `--commitment` is the seed commitment the player received when the game was created (the
 `created` reply), kept out of band: a log rewritten under another seed fails against it.
-`--receipts` is the player's receipts file (docs/audit.md 8.1): every receipt and later
-epoch's commitment in it is an anchor the export must agree with.
+`--receipts` is the player's receipts file (docs/audit.md 8.1): every receipt signed by the
+game's key (8.4) and every later epoch's commitment in it is an anchor the export must
+agree with; a receipt not signed by that key is reported and counts for nothing.
+`--proof` checks a proof of equivocation (8.5) on its own: exit 0 if it proves one.
 
-It prints `OK` with what it checked and exits 0, or prints the first failure, naming its
-seq, and exits 1 (2 for a file it cannot read at all, or a malformed argument).
+It leads with its headline, "verified" (a receipt signed by the game's key agrees) or
+"consistent, not anchored", then prints `OK` with what it checked and exits 0, or prints
+the first failure, naming its seq, and exits 1 (2 for a file it cannot read at all, or a
+malformed argument).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 FORMAT = "umpire-export/1"
 GENESIS = "0" * 64
@@ -567,6 +574,9 @@ def verify(
         failures.append(Failure(1, "the log's seed commitment is not the one given (the "
                                    "commitment its player received at creation): the log "
                                    "was rewritten under another seed"))  # fmt: skip
+    if header.get("receipt_key", "") not in ("", created.get("receipt_key", "")):
+        failures.append(Failure(1, "the header's receipt_key is not the one GameCreated names: "
+                                   "a receipt counts only under the log's own key"))  # fmt: skip
     grammar = Grammar()
     try:
         grammar = check_grammar(events)
@@ -624,11 +634,15 @@ PREFIX_NOTE = "prefix of {n} events, not a finished game"
 
 # -- section 8.1: anchors (the receipts file) -----------------------------------------------
 
-RECEIPTS_FORMAT = "umpire-receipts/1"
+RECEIPTS_FORMATS = ("umpire-receipts/1", "umpire-receipts/2")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 NOT_ANCHORED = (
     "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a "
     "relabelled roll and a log cut at a batch's end pass the log's own checks"
+)
+NOT_SIGNED = (
+    "not anchored: no receipt is signed by the game's key, so none binds the server: a "
+    "rewrite from a later seq passes the log's own checks"
 )
 
 
@@ -643,8 +657,10 @@ def read_receipts(path: str) -> tuple[str, list[dict[str, Any]]]:
     if not numbered:
         raise ReceiptsUnreadable("the receipts file is empty")
     header = json.loads(numbered[0][1])
-    if not isinstance(header, dict) or header.get("format") != RECEIPTS_FORMAT:
-        raise ReceiptsUnreadable(f"line 1 of the receipts file is not a {RECEIPTS_FORMAT} header")
+    if not isinstance(header, dict) or header.get("format") not in RECEIPTS_FORMATS:
+        raise ReceiptsUnreadable(
+            f"line 1 of the receipts file is not a {' or '.join(RECEIPTS_FORMATS)} header"
+        )
     anchors = []
     for number, line in numbered[1:]:
         record = json.loads(line)
@@ -679,10 +695,101 @@ def _named(anchor: dict[str, Any]) -> str:
     return f"receipt on line {anchor['line']} ({anchor['reply']}{command})"
 
 
+# -- section 8.4: signed receipts -----------------------------------------------------------
+
+
+def key_id_of(public_key: str) -> str:
+    """Section 8.4: the first 16 hex digits of SHA-256 over the raw 32-byte public key."""
+    return sha256_hex(bytes.fromhex(public_key))[:16]
+
+
+def signed_statement(game_id: str, r: dict[str, Any]) -> bytes:
+    """Section 8.4: the bytes a receipt's signature covers (canonical JSON, keys sorted)."""
+    body = {
+        "domain": "umpire-receipt-signature/1", "game_id": game_id, "key_id": r["key_id"],
+        "reply": r["reply"], "role": r.get("role", "player"), "first_seq": r["first_seq"],
+        "head_seq": r["head_seq"], "head_hash": r["head_hash"],
+        "state_hash": r.get("state_hash", ""),
+    }  # fmt: skip
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
+
+
+def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
+    """Section 8.4: whether a receipt carries a valid signature of `public_key`."""
+    signature = r.get("signature")
+    if not isinstance(public_key, str) or not HEX64.fullmatch(public_key):
+        return False
+    if not isinstance(signature, str) or not re.fullmatch(r"[0-9a-f]{128}", signature):
+        return False
+    if r.get("key_id") != key_id_of(public_key) or type(r.get("first_seq")) is not int:
+        return False
+    fields = (r.get("reply"), r.get("head_hash"), r.get("role", "player"), r.get("state_hash", ""))
+    if not all(isinstance(value, str) for value in fields):
+        return False
+    try:
+        statement = signed_statement(game_id, r)
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(signature), statement
+        )
+    except (InvalidSignature, UnicodeEncodeError, TypeError, ValueError):
+        return False
+    return True
+
+
+def equivocation(
+    game_id: str, public_key: str, signed: list[dict[str, Any]]
+) -> tuple[int, str] | None:
+    """Section 8.5: two signed receipts that give one seq two head hashes: (the seq, what
+    is proven), or None."""
+    seen: dict[int, dict[str, Any]] = {}
+    for r in sorted(signed, key=lambda r: r["head_seq"]):
+        before = seen.setdefault(r["head_seq"], r)
+        if before["head_hash"] != r["head_hash"]:
+            return r["head_seq"], (
+                f"equivocation proven: key {key_id_of(public_key)} signed two heads for seq "
+                f"{r['head_seq']} of game {game_id}: {before['head_hash']} "
+                f"({before['reply']}) and {r['head_hash']} ({r['reply']})"
+            )
+    return None
+
+
+def check_proof(path: str) -> str:
+    """Section 8.5: a proof of equivocation, checked on its own; what it proves."""
+    with open(path, encoding="utf-8") as f:
+        proof = json.load(f)
+    if not isinstance(proof, dict) or proof.get("format") != "umpire-equivocation/1":
+        raise Failure(0, "the proof is not an umpire-equivocation/1 object")
+    game_id, key, receipts = proof.get("game_id"), proof.get("public_key"), proof.get("receipts")
+    if not isinstance(game_id, str) or not isinstance(key, str) or not HEX64.fullmatch(key):
+        raise Failure(0, "the proof names no game_id, or its public_key is not 64 hex digits")
+    if proof.get("key_id") != key_id_of(key):
+        raise Failure(0, "the proof's key_id is not the id of its public_key")
+    if not isinstance(receipts, list) or len(receipts) != 2:
+        raise Failure(0, "the proof holds two receipts, no more and no fewer")
+    for which, r in zip(("first", "second"), receipts, strict=True):
+        if not isinstance(r, dict) or not signature_valid(game_id, key, r):
+            raise Failure(0, f"the {which} receipt's signature is not valid under the key")
+    first, second = receipts
+    if first["head_seq"] != second["head_seq"]:
+        raise Failure(0, "the two receipts are of different seqs: they do not conflict")
+    found = equivocation(game_id, key, receipts)
+    if found is None:
+        raise Failure(0, "the two receipts give the same head hash: they do not conflict")
+    return found[1]
+
+
 def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[Failure | None, str]:
-    """Section 8.1: the lowest-seq disagreement of the export with an anchor (or None),
-    and how far the anchors reach."""
+    """Sections 8.1-8.5: the lowest-seq disagreement of the export with an anchor that
+    counts (or None), and how far the anchors reach. Only receipts signed by the key the
+    export's GameCreated names count; two of them that disagree are an equivocation."""
     n = len(events)
+    game_id = events[0].record["game_id"] if events else ""
+    created = events[0].payload if events and events[0].record["type"] == "GameCreated" else {}
+    key = created.get("receipt_key", "") if isinstance(created, dict) else ""
+    unsigned = [
+        a for a in anchors if a["kind"] == "receipt" and not signature_valid(game_id, key, a)
+    ]
+    anchors = [a for a in anchors if not any(a is u for u in unsigned)]
     hashes = [ev.record["hash"] for ev in events]
     commitments: list[tuple[int, str]] = []  # (seq, commitment) of epoch 0, 1, ...
     for ev in events:
@@ -691,6 +798,9 @@ def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[F
         elif ev.record["type"] == "SeedRevealed" and ev.payload.get("next_commitment"):
             commitments.append((ev.record["seq"], ev.payload["next_commitment"]))
     receipts = [a for a in anchors if a["kind"] == "receipt"]
+    two_heads = equivocation(game_id, key, receipts)
+    if two_heads is not None:
+        return Failure(*two_heads), ""
     agreeing = sorted(
         a["head_seq"]
         for a in receipts
@@ -755,10 +865,21 @@ def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[F
         ],
         default=0,
     )
+    note = ""
+    if unsigned:
+        lines = ", ".join(str(a["line"]) for a in unsigned[:8])
+        note = (
+            f"; {len(unsigned)} receipts are not signed by the game's key (lines {lines}"
+            f"{', ...' if len(unsigned) > 8 else ''}): they count neither for nor against "
+            "the export"
+        )
+    if not receipts:
+        return (min(failures, key=lambda f: f.seq) if failures else None), NOT_SIGNED + note
     summary = (
-        f"anchored: {len(receipts)} receipts and {len(anchors) - len(receipts)} "
+        f"anchored: {len(receipts)} signed receipts and {len(anchors) - len(receipts)} "
         f"commitments agree, up to seq {reach}"
         + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
+        + note
     )
     return (min(failures, key=lambda f: f.seq) if failures else None), summary
 
@@ -953,7 +1074,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="verify_export.py", description="Verify an umpire export (docs/audit.md)."
     )
-    parser.add_argument("file", metavar="GAME.jsonl", help="the exported game")
+    parser.add_argument("file", metavar="GAME.jsonl", nargs="?", help="the exported game")
     parser.add_argument(
         "--commitment", metavar="HEX", type=_commitment_arg,
         help="the seed commitment the player received at creation (the created reply)",
@@ -962,7 +1083,23 @@ def main(argv: list[str]) -> int:
         "--receipts", metavar="FILE",
         help="the player's receipts file (docs/audit.md 8.1): anchors the export must agree with",
     )  # fmt: skip
+    parser.add_argument(
+        "--proof", metavar="FILE",
+        help="check a proof of equivocation (docs/audit.md 8.5) on its own, instead",
+    )  # fmt: skip
     args = parser.parse_args(argv[1:])  # a malformed argument exits 2
+    if args.proof is not None:
+        try:
+            print(check_proof(args.proof))
+        except Failure as failure:
+            print(f"NOT A PROOF: {failure.reason}")
+            return 1
+        except (OSError, ValueError) as exc:
+            print(f"NOT A PROOF: the file is not readable ({type(exc).__name__}: {exc})")
+            return 2
+        return 0
+    if args.file is None:
+        parser.error("give the exported game (GAME.jsonl), or --proof FILE")
     anchors = None
     if args.receipts is not None:
         try:
@@ -986,6 +1123,15 @@ def main(argv: list[str]) -> int:
     # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
     # what follows it, and the secrets still sealed, are unknown (section 7).
     prefix = done[0] == PREFIX_NOTE.format(n=len(events))
+    # The headline (section 8.4): "verified" only when a receipt the game's key signed
+    # agrees; a log that merely holds together could have been rewritten whole.
+    anchored = done[-1].startswith("anchored:")
+    print(
+        "verified: the export agrees with receipts signed by the game's key"
+        if anchored
+        else "consistent, not anchored: the export holds together, but no receipt signed "
+        "by the game's key anchors it"
+    )
     print(("PREFIX: " if prefix else "OK: ") + "; ".join(done))
     return 0
 

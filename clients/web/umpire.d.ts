@@ -13,6 +13,8 @@ export interface Accepted {
   head_seq?: number;
   head_hash?: string;
   state_hash?: string;
+  key_id?: string;
+  signature?: string;
 }
 
 /** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
@@ -74,6 +76,9 @@ export interface Created {
   head_seq?: number;
   head_hash?: string;
   state_hash?: string;
+  key_id?: string;
+  signature?: string;
+  receipt_key?: string;
 }
 
 /** A dispute was filed as seq `dispute` (its id); `finding` is its `DisputeFound` payload, or null while it is `pending` reveal. */

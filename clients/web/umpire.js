@@ -24,8 +24,9 @@ function freshSeed() {
 // commitment of each epoch and the receipt of every created, accepted and state. Kept in
 // the browser's IndexedDB (database "umpire-receipts", store "anchors", one record per
 // anchor with its game_id), so they outlive the page; exportText(gameId) is the game's
-// receipts file (umpire-receipts/1) that every verifier takes (--receipts FILE).
-export const RECEIPTS_FORMAT = "umpire-receipts/1";
+// receipts file (umpire-receipts/2: each receipt with the server's signature, docs/audit.md
+// 8.4) that every verifier takes (--receipts FILE).
+export const RECEIPTS_FORMAT = "umpire-receipts/2";
 
 function receiptsText(gameId, anchors) {
   const lines = [JSON.stringify({ format: RECEIPTS_FORMAT, game_id: gameId })];
@@ -134,11 +135,15 @@ export class IndexedDBReceipts {
 
 function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
 
-function receiptAnchor(reply, commandId, role, seq, headHash, stateHash) {
-  return {
+// `signed`: the reply whose `key_id` and `signature` sign the receipt over seqs `firstSeq`
+// to the head (docs/audit.md 8.4); a reply without a signature keeps an unsigned receipt.
+function receiptAnchor(reply, commandId, role, seq, headHash, stateHash, signed = null, firstSeq = 0) {
+  const anchor = {
     kind: "receipt", reply, command_id: commandId, role, head_seq: seq, head_hash: headHash,
     state_hash: stateHash || "", received_at: now(),
   };
+  if (signed && signed.signature) Object.assign(anchor, { first_seq: firstSeq, key_id: signed.key_id, signature: signed.signature });
+  return anchor;
 }
 
 export class UmpireClient {
@@ -342,7 +347,8 @@ export class UmpireClient {
 
   #keepAccepted(accepted) {
     if (accepted.head_seq) {
-      this.receipts.keep(accepted.game_id, receiptAnchor("accepted", accepted.command_id, "player", accepted.head_seq, accepted.head_hash, accepted.state_hash));
+      const first = accepted.seqs && accepted.seqs.length ? accepted.seqs[0] : accepted.head_seq;
+      this.receipts.keep(accepted.game_id, receiptAnchor("accepted", accepted.command_id, "player", accepted.head_seq, accepted.head_hash, accepted.state_hash, accepted, first));
     }
     return accepted;
   }
@@ -380,7 +386,7 @@ export class UmpireClient {
     // The create_id is a secret (it gets a player credential): never kept with the receipts.
     this.receipts.keep(created.game_id, { kind: "commitment", epoch: 0, commitment: created.seed_commitment, received_at: now() });
     if (created.head_seq) {
-      this.receipts.keep(created.game_id, receiptAnchor("created", "", "player", created.head_seq, created.head_hash, created.state_hash));
+      this.receipts.keep(created.game_id, receiptAnchor("created", "", "player", created.head_seq, created.head_hash, created.state_hash, created, 1));
     }
     if (!created.client_seed && created.client_entropy !== "waived") {
       const seed = clientSeed || freshSeed();

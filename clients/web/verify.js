@@ -1142,9 +1142,12 @@
       if (!(failure instanceof Failure)) throw failure;
       failures.push(failure);
     }
+    if (!py_eq(get(header, "receipt_key", ""), "") && !py_eq(get(header, "receipt_key", ""), get(created, "receipt_key", ""))) {
+      failures.push(new Failure(1, "the header's receipt_key is not the one GameCreated names: a receipt counts only under the log's own key"));
+    }
     let anchored = NOT_ANCHORED;
     if (anchors !== null) {
-      const [anchor_failure, summary] = check_anchors(anchors, events);
+      const [anchor_failure, summary] = await check_anchors(anchors, events);
       anchored = summary;
       if (anchor_failure !== null) failures.push(anchor_failure);
     }
@@ -1366,9 +1369,10 @@
 
   // -- section 8.1: anchors (the receipts file) -----------------------------------------------
 
-  const RECEIPTS_FORMAT = "umpire-receipts/1";
+  const RECEIPTS_FORMATS = ["umpire-receipts/1", "umpire-receipts/2"];
   const HEX64 = /^[0-9a-f]{64}$/;
   const NOT_ANCHORED = "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a relabelled roll and a log cut at a batch's end pass the log's own checks";
+  const NOT_SIGNED = "not anchored: no receipt is signed by the game's key, so none binds the server: a rewrite from a later seq passes the log's own checks";
 
   class ReceiptsUnreadable extends Error {
     // A receipts file that is not section 8.1's format, or not of this game.
@@ -1389,8 +1393,8 @@
       .map((line, index) => [index + 1, line]).filter(([, line]) => py_strip(line));
     if (numbered.length === 0) throw new ReceiptsUnreadable("the receipts file is empty");
     const header = parse_json(numbered[0][1]);
-    if (!is_dict(header) || !py_eq(get(header, "format"), RECEIPTS_FORMAT)) {
-      throw new ReceiptsUnreadable(`line 1 of the receipts file is not a ${RECEIPTS_FORMAT} header`);
+    if (!is_dict(header) || !RECEIPTS_FORMATS.some((f) => py_eq(get(header, "format"), f))) {
+      throw new ReceiptsUnreadable(`line 1 of the receipts file is not a ${RECEIPTS_FORMATS.join(" or ")} header`);
     }
     const anchors = [];
     for (const [number, line] of numbered.slice(1)) {
@@ -1424,10 +1428,120 @@
     return `receipt on line ${anchor.line} (${py_str(anchor.reply)}${command})`;
   }
 
-  function check_anchors(anchors, events) {
-    // Section 8.1: the lowest-seq disagreement of the export with an anchor (or null), and
-    // how far the anchors reach.
+  // -- section 8.4: signed receipts -----------------------------------------------------------
+
+  function fromhex(text) {
+    const out = new Uint8Array(text.length / 2);
+    for (let i = 0; i < out.length; i += 1) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+    return out;
+  }
+
+  async function key_id_of(public_key) {
+    // Section 8.4: the first 16 hex digits of SHA-256 over the raw 32-byte public key.
+    return (await sha256_hex(fromhex(public_key))).slice(0, 16);
+  }
+
+  function json_ascii(x) {
+    // json.dumps(x) of a str or int (ensure_ascii: every character outside space..~ escaped).
+    if (typeof x !== "string") return String(x);
+    return JSON.stringify(x).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  }
+
+  function signed_statement(game_id, r) {
+    // Section 8.4: the bytes a receipt's signature covers (canonical JSON, keys sorted).
+    const body = [
+      ["domain", "umpire-receipt-signature/1"], ["first_seq", req(r, "first_seq")],
+      ["game_id", game_id], ["head_hash", req(r, "head_hash")], ["head_seq", req(r, "head_seq")],
+      ["key_id", req(r, "key_id")], ["reply", req(r, "reply")], ["role", get(r, "role", "player")],
+      ["state_hash", get(r, "state_hash", "")],
+    ];
+    return new TextEncoder().encode("{" + body.map(([k, v]) => `${json_ascii(k)}:${json_ascii(v)}`).join(",") + "}");
+  }
+
+  async function signature_valid(game_id, public_key, r) {
+    // Section 8.4: whether a receipt carries a valid signature of `public_key`.
+    const signature = get(r, "signature");
+    if (typeof public_key !== "string" || !HEX64.test(public_key)) return false;
+    if (typeof signature !== "string" || !/^[0-9a-f]{128}$/.test(signature)) return false;
+    for (const key of ["reply", "key_id", "head_hash"]) if (typeof get(r, key) !== "string") return false;
+    if (typeof get(r, "role", "player") !== "string" || typeof get(r, "state_hash", "") !== "string") return false;
+    if (!py_eq(get(r, "key_id"), await key_id_of(public_key)) || !is_py_int(get(r, "first_seq"))) return false;
+    try {
+      const key = await crypto.subtle.importKey("raw", fromhex(public_key), { name: "Ed25519" }, false, ["verify"]);
+      return await crypto.subtle.verify({ name: "Ed25519" }, key, fromhex(signature), signed_statement(game_id, r));
+    } catch {
+      return false; // a key the browser refuses is no signature it can vouch for
+    }
+  }
+
+  async function equivocation(game_id, public_key, signed) {
+    // Section 8.5: two signed receipts that give one seq two head hashes, said, or null.
+    const seen = new Map();
+    for (const r of [...signed].sort((a, b) => num(a.head_seq) - num(b.head_seq))) {
+      const seq = num(r.head_seq);
+      if (!seen.has(seq)) seen.set(seq, r);
+      const before = seen.get(seq);
+      if (!py_eq(before.head_hash, r.head_hash)) {
+        return [seq, `equivocation proven: key ${await key_id_of(public_key)} signed two heads for seq ${seq} of game ${game_id}: ${before.head_hash} (${py_str(before.reply)}) and ${r.head_hash} (${py_str(r.reply)})`];
+      }
+    }
+    return null;
+  }
+
+  async function check_proof(bytes) {
+    // Section 8.5: a proof of equivocation, checked on its own; what it proves.
+    const proof = parse_json(new TextDecoder("utf-8").decode(bytes));
+    if (!is_dict(proof) || !py_eq(get(proof, "format"), "umpire-equivocation/1")) throw new Failure(0, "the proof is not an umpire-equivocation/1 object");
+    const game_id = get(proof, "game_id");
+    const key = get(proof, "public_key");
+    const receipts = get(proof, "receipts");
+    if (typeof game_id !== "string" || typeof key !== "string" || !HEX64.test(key)) throw new Failure(0, "the proof names no game_id, or its public_key is not 64 hex digits");
+    if (!py_eq(get(proof, "key_id"), await key_id_of(key))) throw new Failure(0, "the proof's key_id is not the id of its public_key");
+    if (!Array.isArray(receipts) || receipts.length !== 2) throw new Failure(0, "the proof holds two receipts, no more and no fewer");
+    for (const [which, r] of [["first", receipts[0]], ["second", receipts[1]]]) {
+      if (!is_dict(r) || !(await signature_valid(game_id, key, r))) throw new Failure(0, `the ${which} receipt's signature is not valid under the key`);
+    }
+    if (!py_eq(receipts[0].head_seq, receipts[1].head_seq)) throw new Failure(0, "the two receipts are of different seqs: they do not conflict");
+    const found = await equivocation(game_id, key, receipts);
+    if (found === null) throw new Failure(0, "the two receipts give the same head hash: they do not conflict");
+    return found[1];
+  }
+
+  function is_proof(bytes) {
+    // Whether a dropped file is a proof of equivocation rather than an export.
+    try {
+      const value = parse_json(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      return is_dict(value) && py_eq(get(value, "format"), "umpire-equivocation/1");
+    } catch {
+      return false;
+    }
+  }
+
+  async function main_proof(bytes) {
+    // What `verify_export.py --proof FILE` prints, and its exit code.
+    try {
+      return { exit: 0, verdict: "proven", seq: null, line: await check_proof(bytes), done: [] };
+    } catch (failure) {
+      const reason = failure instanceof Failure ? failure.reason : `the file is not readable (${failure.message})`;
+      return { exit: failure instanceof Failure ? 1 : 2, verdict: "not-proof", seq: null, line: `NOT A PROOF: ${reason}`, done: [] };
+    }
+  }
+
+  async function check_anchors(anchors, events) {
+    // Sections 8.1-8.5: the lowest-seq disagreement of the export with an anchor that
+    // counts (or null), and how far the anchors reach. Only receipts signed by the key the
+    // export's GameCreated names count; two of them that disagree are an equivocation.
     const n = events.length;
+    const game_id = n ? req(events[0].record, "game_id") : "";
+    const created = n && req(events[0].record, "type") === "GameCreated" ? events[0].payload : new_dict();
+    const game_key = is_dict(created) ? get(created, "receipt_key", "") : "";
+    const unsigned = [];
+    const counted = [];
+    for (const a of anchors) {
+      if (a.kind === "receipt" && !(await signature_valid(game_id, game_key, a))) unsigned.push(a);
+      else counted.push(a);
+    }
+    anchors = counted;
     const hashes = events.map((ev) => req(ev.record, "hash"));
     const commitments = []; // [seq, commitment] of epoch 0, 1, ...
     for (const ev of events) {
@@ -1439,6 +1553,8 @@
       }
     }
     const receipts = anchors.filter((a) => a.kind === "receipt");
+    const two_heads = await equivocation(game_id, game_key, receipts);
+    if (two_heads !== null) return [new Failure(two_heads[0], two_heads[1]), ""];
     const at = (seq) => hashes[Number(seq) - 1];
     const agreeing = receipts.filter((a) => a.head_seq <= n && py_eq(at(a.head_seq), a.head_hash))
       .map((a) => Number(a.head_seq)).sort((x, y) => x - y);
@@ -1467,9 +1583,15 @@
       ...receipts.map((a) => Number(a.head_seq)),
       ...anchors.filter((a) => a.kind === "commitment" && a.epoch < commitments.length)
         .map((a) => num(commitments[Number(a.epoch)][0])));
-    const summary = `anchored: ${receipts.length} receipts and ${anchors.length - receipts.length} commitments agree, up to seq ${reach}`
-      + (reach < n ? ` (seqs ${reach + 1}..${n} are anchored by nothing)` : "");
+    let note = "";
+    if (unsigned.length) {
+      const lines = unsigned.slice(0, 8).map((a) => a.line).join(", ");
+      note = `; ${unsigned.length} receipts are not signed by the game's key (lines ${lines}${unsigned.length > 8 ? ", ..." : ""}): they count neither for nor against the export`;
+    }
     const first = failures.length ? failures.reduce((x, y) => (num(y.seq) < num(x.seq) ? y : x)) : null;
+    if (!receipts.length) return [first, NOT_SIGNED + note];
+    const summary = `anchored: ${receipts.length} signed receipts and ${anchors.length - receipts.length} commitments agree, up to seq ${reach}`
+      + (reach < n ? ` (seqs ${reach + 1}..${n} are anchored by nothing)` : "") + note;
     return [first, summary];
   }
 
@@ -1523,7 +1645,10 @@
     // A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
     // what follows it, and the secrets still sealed, are unknown (section 7).
     const prefix = done[0] === PREFIX_NOTE(events.length);
-    return { exit: 0, verdict: prefix ? "prefix" : "ok", seq: null,
+    // The headline (section 8.4): "verified" only when a receipt the game's key signed
+    // agrees; a log that merely holds together could have been rewritten whole.
+    const anchored = done[done.length - 1].startsWith("anchored:");
+    return { exit: 0, verdict: prefix ? "prefix" : "ok", seq: null, anchored,
       line: (prefix ? "PREFIX: " : "OK: ") + done.join("; "), done, counts: done.counts };
   }
 
@@ -1536,8 +1661,12 @@
   let receipts_loads = 0; // receipts chosen or forgotten so far (each then verified again)
 
   function headline(result) {
-    if (result.verdict === "ok") return `verified: ${result.counts.events} events, ${result.counts.rolls} rolls`;
-    if (result.verdict === "prefix") return PREFIX_NOTE(result.counts.events);
+    const counts = `${result.counts ? result.counts.events : 0} events, ${result.counts ? result.counts.rolls : 0} rolls`;
+    if (result.verdict === "ok" && result.anchored) return `verified: ${counts}`;
+    if (result.verdict === "ok") return `consistent, not anchored: ${counts}`;
+    if (result.verdict === "prefix") return `${result.anchored ? "" : "consistent, not anchored: "}${PREFIX_NOTE(result.counts.events)}`;
+    if (result.verdict === "proven") return "equivocation proven";
+    if (result.verdict === "not-proof") return "not a proof of equivocation";
     if (result.verdict === "failed") return `failed at seq ${result.seq}`;
     if (result.verdict === "argument") return "the commitment is not valid";
     if (result.verdict === "receipts") return "the receipts file cannot be used";
@@ -1546,7 +1675,8 @@
 
   function show(result, name) {
     const verdict = $("verdict");
-    verdict.dataset.state = result.verdict;
+    // "ok" without signed receipts is amber, not green: the log only holds together.
+    verdict.dataset.state = result.verdict === "ok" && !result.anchored ? "consistent" : result.verdict;
     verdict.dataset.exit = String(result.exit);
     verdict.dataset.seq = result.seq === null ? "" : result.seq;
     $("headline").textContent = headline(result);
@@ -1571,6 +1701,10 @@
     }
     $("verdict").dataset.state = "working";
     $("headline").textContent = "verifying…";
+    if (is_proof(chosen.bytes)) {
+      show(await main_proof(chosen.bytes), chosen.name);
+      return;
+    }
     show(await main(chosen.bytes, $("commitment").value.trim(), receipts ? receipts.bytes : null), chosen.name);
   }
 
@@ -1639,7 +1773,7 @@
   }
 
   // Exposed for reading in the console; the page itself needs nothing from outside.
-  globalThis.umpireVerify = { main, verify, read, read_receipts };
+  globalThis.umpireVerify = { main, main_proof, verify, read, read_receipts, check_proof };
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
     else wire();

@@ -32,6 +32,7 @@ from umpire.testing.support.forgery_kinds import (
     version_1_after_version_2,
 )
 from umpire.testing.support.short_games import every_ruleset, short_game
+from umpire.testing.support.verifier import after_headline
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
 Records = list[dict[str, Any]]
@@ -50,7 +51,9 @@ def _both(cli: Cli, header: dict[str, Any], records: Records, name: str) -> tupl
     path = write_lines(cli.tmp / f"{name}.jsonl", header, records)
     code, verified = _verify(path)
     audited = cli("audit", "--file", str(path))
-    return f"{code} {verified}", f"{audited.code} {audited.out}{audited.err}"
+    return f"{code} {after_headline(verified)}", (
+        f"{audited.code} {after_headline(audited.out)}{audited.err}"
+    )
 
 
 def _export(cli: Cli, ruleset: str) -> tuple[dict[str, Any], Records]:

@@ -212,7 +212,10 @@ async def play(
     compared (the original plays on, and its driver's coverage is checked)."""
     monkeypatch.setattr(games_module, "ServerDice", dice)
     ruleset = registry.get(name)
-    games = ProbingGames(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
+    games = ProbingGames(
+        store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32),
+        draw_receipt_key=lambda: bytes(32),
+    )  # fmt: skip
     gid = (await games.create(name, setup, game_id="gdiff", client_entropy="bind")).game_id
     await games.bind_client_seed(gid, f"diff{attempt}")
     _, propose = driver(name)

@@ -7,6 +7,23 @@ import sys
 from pathlib import Path
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
+# What an audit that passed leads with (issue #42 item 6; docs/audit.md 8.4): "verified"
+# only with receipts signed by the game's key that agree.
+VERIFIED = "verified: "
+CONSISTENT = "consistent, not anchored: "
+
+
+def after_headline(out: str) -> str:
+    """An audit's output (the verifier's or `umpire audit`'s) without its headline line;
+    output that has none (a failure) as it is."""
+    first, _, rest = out.partition("\n")
+    return rest if first.startswith((VERIFIED, CONSISTENT)) else out
+
+
+def headline_of(out: str) -> str:
+    """The headline an audit's output leads with ("" if none: a failure)."""
+    first = out.partition("\n")[0]
+    return first if first.startswith((VERIFIED, CONSISTENT)) else ""
 
 
 def verify(path: Path) -> tuple[int, str]:

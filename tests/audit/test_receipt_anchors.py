@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 from tests.support.receipt_breaks import BREAKS, check_audit, check_verifier, command_of
-from tests.support.receipts import receipts_of, revealed_midway, verdicts
+from tests.support.receipts import (
+    receipts_of,
+    revealed_midway,
+    server_signer,
+    signed_line,
+    verdicts,
+)
 from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.testing.support.short_games import every_ruleset
 
@@ -33,7 +39,10 @@ def _played(cli: Cli, ruleset: str) -> tuple[dict[str, Any], Records, Any]:
 def test_a_real_export_agrees_with_its_receipts(cli: Cli, ruleset: str) -> None:
     header, records, receipts = _played(cli, ruleset)
     lines = receipts.read_text().splitlines()
-    assert json.loads(lines[0]) == {"format": "umpire-receipts/1", "game_id": header["game_id"]}
+    assert json.loads(lines[0]) == {
+        "format": "umpire-receipts/2", "game_id": header["game_id"],
+        "public_key": header["receipt_key"],
+    }  # fmt: skip
     kinds = [json.loads(line)["kind"] for line in lines[1:]]
     assert kinds.count("commitment") == 2  # epoch 0 at creation, epoch 1 at the reveal
     verified, audited = verdicts(cli, header, records, "real", receipts)
@@ -123,6 +132,9 @@ def test_a_view_the_log_does_not_make_fails_the_audit_against_its_receipt(cli: C
     index = max(i for i, line in enumerate(lines) if '"accepted"' in line)
     anchor = json.loads(lines[index])
     anchor["state_hash"] = "0" * 64
+    # Signed by the game's key (a server that showed another state and signed it): a
+    # receipt doctored without the key would simply not count (test_signed_receipts.py).
+    anchor = signed_line(anchor, header["game_id"], server_signer(cli))
     lines[index] = json.dumps(anchor)
     receipts.write_text("\n".join(lines) + "\n")
     verified, audited = verdicts(cli, header, records, "other-view", receipts)

@@ -4,6 +4,7 @@ agrees with section 2's one-event log, and the later receipt fails as the docume
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import re
@@ -12,8 +13,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from umpire.events.envelope import GENESIS_HASH, seal
+import msgspec
+
+from umpire.events.envelope import GENESIS_HASH, Envelope, seal
 from umpire.events.receipt import check_anchors, read_receipts, receipt_state_hash
+from umpire.events.receipt_signature import ReceiptSigner, signature_valid
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "audit.md").read_text()
@@ -39,9 +43,53 @@ def _example() -> str:
     return block.group(1)
 
 
+EXAMPLE_SEED = hashlib.sha256(b"umpire example receipt key").digest()
+
+
 def _later_receipt() -> dict[str, Any]:
-    return {"kind": "receipt", "reply": "accepted", "command_id": "c-2", "role": "player",
-            "head_seq": 2, "head_hash": "ab" * 32, "state_hash": ""}  # fmt: skip
+    """Line 3 of the document's "had the player also kept" example, signed by the key."""
+    record: dict[str, Any] = {
+        "kind": "receipt", "reply": "accepted", "command_id": "c-2", "role": "player",
+        "head_seq": 2, "head_hash": "ab" * 32, "state_hash": "", "first_seq": 2,
+    }  # fmt: skip
+    signer = ReceiptSigner(EXAMPLE_SEED)
+    _, (anchor,) = read_receipts(_example().splitlines()[0] + "\n" + json.dumps(record))
+    anchor = msgspec.structs.replace(anchor, key_id=signer.key_id)
+    return record | {"key_id": signer.key_id, "signature": signer.sign(anchor.statement("g1"))}
+
+
+def _env() -> Envelope:
+    """Section 2's one-event log."""
+    return seal(game_id="g1", seq=1, type="T", version=1, payload=b"\x80", command_id="c",
+                recorded_at="2026-01-01T00:00:00.000Z", prev_hash=GENESIS_HASH)  # fmt: skip
+
+
+def _keyed(env: Envelope) -> Envelope:
+    """A one-event log of a game whose GameCreated names the example key, its event 1 of
+    the same hash (the anchors are compared after the chain is checked, so only the hash
+    and the payload's key are read here)."""
+    created = {"seed_commitment": "", "receipt_key": ReceiptSigner(EXAMPLE_SEED).public_key}
+    payload = msgspec.msgpack.encode(created)
+    return msgspec.structs.replace(env, type="GameCreated", payload=payload)
+
+
+def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
+    """Section 8.4's worked example: the key, its id, the signed bytes and the signature,
+    and both implementations find the signature valid (and a changed field not)."""
+    signer = ReceiptSigner(EXAMPLE_SEED)
+    for value in (EXAMPLE_SEED.hex(), signer.public_key, signer.key_id):
+        assert value in FLAT, value
+    _, (receipt,) = read_receipts(_example())
+    statement = receipt.statement("g1")
+    assert statement.signed_bytes().decode() in DOC
+    assert receipt.key_id == signer.key_id and signer.sign(statement) == receipt.signature
+    assert receipt.signature in FLAT
+    assert signature_valid(signer.public_key, statement, receipt.signature)
+    line = json.loads(_example().splitlines()[1])
+    verifier = _verifier()
+    assert verifier.signature_valid("g1", signer.public_key, line)
+    assert not verifier.signature_valid("g1", signer.public_key, line | {"head_seq": 2})
+    assert not verifier.signature_valid("g2", signer.public_key, line)
 
 
 def test_the_receipts_example_reads_recomputes_and_agrees(tmp_path: Path) -> None:
@@ -49,27 +97,28 @@ def test_the_receipts_example_reads_recomputes_and_agrees(tmp_path: Path) -> Non
     game, anchors = read_receipts(text)
     (receipt,) = anchors
     assert game == "g1" and receipt.line == 2 and receipt.reply == "created"
-    env = seal(game_id="g1", seq=1, type="T", version=1, payload=b"\x80", command_id="c",
-               recorded_at="2026-01-01T00:00:00.000Z", prev_hash=GENESIS_HASH)  # fmt: skip
+    env = _env()
     assert receipt.head_hash == env.hash
     assert receipt.state_hash == receipt_state_hash(1, env.hash, {})
-    failure, reach = check_anchors(anchors, [env])
-    assert failure is None and reach in FLAT, reach
-    # The independent verifier reads the same file and agrees.
     verifier = _verifier()
     path = tmp_path / "example.receipts.jsonl"
     path.write_text(text)
     vgame, vanchors = verifier.read_receipts(str(path))
-    event = verifier.Event({"seq": 1, "type": "T", "hash": env.hash}, b"\x80", {})
-    vfailure, vreach = verifier.check_anchors(vanchors, [event])
-    assert vgame == "g1" and vfailure is None and vreach == reach
+    # Against a log whose GameCreated names the key: it agrees. Against section 2's log,
+    # which names none: it counts for nothing, as the document says.
+    for log, key in ((_keyed(env), ReceiptSigner(EXAMPLE_SEED).public_key), (env, "")):
+        failure, reach = check_anchors(anchors, [log])
+        assert failure is None and reach in FLAT, reach
+        event = verifier.Event({"seq": 1, "type": log.type, "hash": env.hash, "game_id": "g1"},
+                               b"", {"receipt_key": key})  # fmt: skip
+        vfailure, vreach = verifier.check_anchors(vanchors, [event])
+        assert vgame == "g1" and vfailure is None and vreach == reach
 
 
 def test_the_later_receipt_fails_as_the_document_says(tmp_path: Path) -> None:
     text = _example() + json.dumps(_later_receipt()) + "\n"
     _, anchors = read_receipts(text)
-    env = seal(game_id="g1", seq=1, type="T", version=1, payload=b"\x80", command_id="c",
-               recorded_at="2026-01-01T00:00:00.000Z", prev_hash=GENESIS_HASH)  # fmt: skip
+    env = _keyed(_env())
     failure, _ = check_anchors(anchors, [env])
     assert failure is not None and failure.seq == 2
     said = failure.message.replace("ab" * 32, "...")
@@ -78,6 +127,8 @@ def test_the_later_receipt_fails_as_the_document_says(tmp_path: Path) -> None:
     path = tmp_path / "later.receipts.jsonl"
     path.write_text(text)
     _, vanchors = verifier.read_receipts(str(path))
-    event = verifier.Event({"seq": 1, "type": "T", "hash": env.hash}, b"\x80", {})
+    key = ReceiptSigner(EXAMPLE_SEED).public_key
+    event = verifier.Event({"seq": 1, "type": "GameCreated", "hash": env.hash, "game_id": "g1"},
+                           b"", {"receipt_key": key})  # fmt: skip
     vfailure, _ = verifier.check_anchors(vanchors, [event])
     assert vfailure.seq == 2 and vfailure.reason == failure.message

@@ -72,8 +72,14 @@ async def test_the_default_store_is_in_memory_and_exports_the_file_format(
         assert isinstance(client.receipts, MemoryReceipts)
         text = client.receipts.export(created.game_id)
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"format": "umpire-receipts/1", "game_id": created.game_id}
+    assert lines[0] == {
+        "format": "umpire-receipts/2", "game_id": created.game_id,
+        "public_key": created.receipt_key,
+    }  # fmt: skip
     assert [line["kind"] for line in lines[1:]] == ["commitment", "receipt", "receipt"]
+    # Each receipt carries the signature of the game's key (docs/audit.md 8.4).
+    assert all(line["key_id"] == created.key_id and len(line["signature"]) == 128
+               for line in lines[2:])  # fmt: skip
     assert read_receipts(text)[0] == created.game_id
 
 

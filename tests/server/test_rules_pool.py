@@ -23,6 +23,7 @@ from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
+from umpire.events.receipt_signature import ReceiptSigner
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
@@ -59,12 +60,16 @@ async def test_a_costly_command_type_runs_in_a_process_with_the_same_events(
     pooled = gateway.gateway.games
     pooled.draw_seed = lambda: SEED
     pooled.draw_key = lambda: SEED
+    # Both stores sign receipts with one key, as they draw one seed: GameCreated names it.
+    signer = ReceiptSigner(SEED)
+    await gateway.gateway.store.keep_receipt_key(signer.key_id, SEED, current=True)
     events, spent = await _play(pooled)
     assert pooled.rules.in_process >= 2, pooled.rules.estimates
     assert pooled.rules.estimates[("conflict_of_heroes", "TakeAiTurn")] > HEAVY_SECONDS
     assert all(s > 0 for s in spent[1::2])  # measured in the process too
     store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}thread")
     try:
+        await store.keep_receipt_key(signer.key_id, SEED, current=True)
         threaded = Games(store, draw_seed=lambda: SEED, draw_key=lambda: SEED)
         assert threaded.rules.processes == 0
         assert (await _play(threaded))[0] == events

@@ -11,9 +11,18 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.sessions import OPERATOR, Exchange, counter_game, feed_of, frames, shared
+from tests.support.sessions import (
+    OPERATOR,
+    SIGNER,
+    Exchange,
+    counter_game,
+    feed_of,
+    frames,
+    shared,
+)
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
+from umpire.events.receipt_signature import Statement, signature_valid
 from umpire.events.wire import CLOSE_RATE_LIMIT, ViewState
 from umpire.server.commands import game_id_for_create
 from umpire.server.credentials import Unauthorized
@@ -29,6 +38,7 @@ from umpire.server.requests import (
     FeedHead,
     Follow,
     GameIds,
+    GameSigner,
     Handle,
     HeadView,
     IssueCredentials,
@@ -150,12 +160,19 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
     ex = Exchange()
     reply = ex.reply({"type": "create", "ruleset": "counter", "setup": {"target": 9},
                       "id": "c"}, created_answers())  # fmt: skip
-    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame"]
+    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame", "GameSigner"]
     create = ex.requests[0]
     assert isinstance(create, CreateGame) and create.setup == {"target": 9}
     assert ex.requests[1] == IssueCredentials(GAME, None)
     assert reply["type"] == "created" and reply["player_credential"] == PLAYER
     assert (reply["head_seq"], reply["head_hash"]) == (1, "h" * 64) and reply["state_hash"]
+    # Signed by the game's key, over seqs 1..head (docs/audit.md 8.4).
+    statement = Statement(
+        game_id=GAME, key_id=SIGNER.key_id, reply="created", role="player", first_seq=1,
+        head_seq=1, head_hash="h" * 64, state_hash=reply["state_hash"],
+    )  # fmt: skip
+    assert reply["key_id"] == SIGNER.key_id and reply["receipt_key"] == SIGNER.public_key
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"])
     assert ex.session.roles == {GAME: Role.PLAYER} and ex.gw.metrics.games_created == 1
     assert ex.gw.holders == {(GAME, ex.session.grants[GAME]): {ex.session.holder}}
 
@@ -164,7 +181,7 @@ def test_a_resent_create_names_its_game_and_reissues_in_the_resent_slot() -> Non
     ex = Exchange()
     ex.reply({"type": "create", "ruleset": "counter", "create_id": "x" * 32, "id": "c"},
              created_answers(duplicate=True))  # fmt: skip
-    create, issue, _receipt = ex.requests
+    create, issue, _receipt, _signer = ex.requests
     assert isinstance(create, CreateGame) and create.game_id == game_id_for_create("x" * 32)
     assert isinstance(issue, IssueCredentials) and issue.resent == "resent-create"
     assert ex.gw.metrics.games_created == 0
@@ -253,13 +270,19 @@ def test_a_command_is_a_handle_request_and_its_reply_carries_the_receipt() -> No
     game = counter_game(GAME, seq=3)
     reply = ex.reply(command({"type": "Add", "amount": 2}),
                      {Handle: result(2, 3), CachedGame: game}, step=0.01)  # fmt: skip
-    assert ex.kinds() == ["Handle", "CachedGame"]
+    assert ex.kinds() == ["Handle", "CachedGame", "GameSigner"]
     handle = ex.requests[0]
     assert isinstance(handle, Handle) and handle.command == {"type": "Add", "amount": 2}
     assert handle.role is Role.PLAYER and handle.digest == ex.session.grants[GAME]
     assert reply["type"] == "accepted" and reply["seqs"] == [2, 3] and reply["id"] == "a1"
     assert reply["head_seq"] == 3 and reply["head_hash"] == "h" * 64
     assert len(reply["state_hash"]) == 64
+    # Signed by the game's key over the command's seqs to the head (docs/audit.md 8.4).
+    statement = Statement(
+        game_id=GAME, key_id=SIGNER.key_id, reply="accepted", role="player", first_seq=2,
+        head_seq=3, head_hash="h" * 64, state_hash=reply["state_hash"],
+    )  # fmt: skip
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"])
     assert ex.gw.admission.charged["command_work"] >= 0
 
 
@@ -283,6 +306,11 @@ def test_a_receipt_the_store_cannot_give_is_left_empty_not_an_error() -> None:
     gone = UmpireError("the store is unavailable")
     reply = ex.reply(command({"type": "Push"}), {Handle: result(2, 2), CachedGame: gone})
     assert reply["type"] == "accepted" and reply["head_seq"] == 0 and reply["head_hash"] == ""
+    assert reply["signature"] == ""  # nothing to sign
+    # A signer the store cannot give: the command is written, its answer goes unsigned.
+    answers = {Handle: result(3, 3), CachedGame: counter_game(GAME, 3), GameSigner: gone}
+    reply = ex.reply(command({"type": "Push"}, "c"), answers)
+    assert reply["type"] == "accepted" and reply["head_seq"] == 3 and reply["signature"] == ""
 
 
 def test_bind_seed_is_a_request_answered_as_accepted() -> None:
@@ -339,7 +367,7 @@ def test_a_players_command_over_budget_waits_for_it_and_is_answered() -> None:
                      {Wait: None, Handle: result(2, 2), CachedGame: counter_game(GAME, 2)},
                      step=0.5)  # fmt: skip
     assert reply["type"] == "accepted" and ex.kinds()[0] == "Wait"
-    assert all(isinstance(r, Wait) and 0 < r.seconds <= 0.5 for r in ex.requests[:-2])
+    assert all(isinstance(r, Wait) and 0 < r.seconds <= 0.5 for r in ex.requests[:-3])
     assert ex.gw.admission.paced["sendcommand"] >= 1
 
 

@@ -3,15 +3,19 @@ mid-game reveal, the receipts this machine kept of it, and both verifiers' verdi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import redis
 
 from umpire.engine import registry
+from umpire.events.receipt import Anchor, read_receipts
+from umpire.events.receipt_signature import ReceiptSigner
 from umpire.testing.support.drivers import start_setup
 from umpire.testing.support.forgery import Cli, write_lines
-from umpire.testing.support.verifier import verify_with
+from umpire.testing.support.verifier import after_headline, verify_with
 
 
 def revealed_midway(cli: Cli, ruleset: str) -> str:
@@ -45,7 +49,7 @@ def verdicts(
     extra = ("--receipts", str(receipts)) if receipts is not None else ()
     code, verified = verify_with(path, *extra)
     audited_code, audited = audit_verdict(cli, path, receipts)
-    return f"{code} {' '.join(verified.split())}", f"{audited_code} {audited}"
+    return f"{code} {' '.join(after_headline(verified).split())}", f"{audited_code} {audited}"
 
 
 def audit_verdict(cli: Cli, path: Path, receipts: Path | None) -> tuple[int, str]:
@@ -53,4 +57,65 @@ def audit_verdict(cli: Cli, path: Path, receipts: Path | None) -> tuple[int, str
     stdout and stderr, on one line."""
     extra = ("--receipts", str(receipts)) if receipts is not None else ()
     audited = cli("audit", "--file", str(path), *extra)
-    return audited.code, " ".join(f"{audited.out} {audited.err}".split())
+    return audited.code, " ".join(f"{after_headline(audited.out)} {audited.err}".split())
+
+
+def server_signer(cli: Cli) -> ReceiptSigner:
+    """The store's current receipt key, as a server that misbehaves holds it: what signs a
+    receipt the honest code would never give (a view the log does not make, a second head)."""
+    client = redis.Redis.from_url(cli.redis_url)
+    try:
+        key = f"{cli.prefix}:receipt-keys"
+        current = client.hget(key, "current")
+        assert current is not None, "no receipt key in the store"
+        seed = client.hget(key, current)
+        assert seed is not None
+    finally:
+        client.close()
+    return ReceiptSigner(bytes.fromhex(seed.decode()))
+
+
+def signed_line(record: dict[str, Any], game_id: str, signer: ReceiptSigner) -> dict[str, Any]:
+    """A receipts file's receipt line (`record`, changed as a test likes) signed anew."""
+    _, (anchor,) = read_receipts(
+        json.dumps({"format": "umpire-receipts/2", "game_id": game_id}) + "\n"
+        + json.dumps(record) + "\n"
+    )  # fmt: skip
+    anchor = msgspec.structs.replace(anchor, key_id=signer.key_id,
+                                     first_seq=anchor.first_seq or anchor.head_seq)  # fmt: skip
+    signed: Anchor = msgspec.structs.replace(
+        anchor, signature=signer.sign(anchor.statement(game_id))
+    )
+    return {**record, "key_id": signed.key_id, "first_seq": signed.first_seq,
+            "signature": signed.signature}  # fmt: skip
+
+
+def with_lines(receipts: Path, name: str, *records: dict[str, Any]) -> Path:
+    """A copy of a receipts file with `records` appended as lines (named `name`)."""
+    path = receipts.with_name(f"{name}.receipts.jsonl")
+    path.write_text(receipts.read_text() + "".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def last_accepted(receipts: Path) -> dict[str, Any]:
+    """The last `accepted` receipt line of a receipts file."""
+    lines = [json.loads(line) for line in receipts.read_text().splitlines()[1:]]
+    return [r for r in lines if r.get("reply") == "accepted"][-1]
+
+
+def fabricated(receipts: Path) -> Path:
+    """The receipts with two lines a player could write without the server's key: the last
+    accepted receipt with another head hash, once unsigned and once with its signature
+    kept (now over other bytes). Before signed receipts, they framed an honest export."""
+    real = last_accepted(receipts)
+    unsigned = {k: v for k, v in real.items() if k not in ("key_id", "signature", "first_seq")}
+    return with_lines(
+        receipts, "fabricated", unsigned | {"head_hash": "ab" * 32}, real | {"head_hash": "cd" * 32}
+    )
+
+
+def conflicting(cli: Cli, game_id: str, receipts: Path) -> Path:
+    """The receipts with one more, signed by the game's key, that gives the last accepted
+    receipt's seq another head hash: what a server that showed two histories gives out."""
+    other = last_accepted(receipts) | {"head_hash": "ef" * 32, "command_id": "other-history"}
+    return with_lines(receipts, "conflicting", signed_line(other, game_id, server_signer(cli)))

@@ -18,6 +18,7 @@ import msgspec
 
 from umpire.engine import registry
 from umpire.engine.game import Game, start
+from umpire.events.receipt_signature import ReceiptSigner
 from umpire.events.types import GameCreated
 from umpire.server.admission import Admission, Budgets
 from umpire.server.config import Settings
@@ -25,7 +26,7 @@ from umpire.server.feed import GameFeed, Subscription
 from umpire.server.framing import Batch
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
-from umpire.server.requests import Output, Request
+from umpire.server.requests import GameSigner, Output, Request
 from umpire.server.session import Session
 from umpire.testing.support.gateways import gateway_settings
 
@@ -96,8 +97,13 @@ def feed_of(game_id: str, head: int = 1) -> GameFeed:
 Answers = dict[type, Any]
 
 
+# The receipt key every scripted game signs with (docs/audit.md 8.4): the command path
+# asks for it after every write, so an exchange answers it unless a test says otherwise.
+SIGNER = ReceiptSigner(b"\x07" * 32)
+
+
 class Exchange:
-    """One session and the answers its requests get."""
+    """One session and the answers its requests get (GameSigner: SIGNER, unless given)."""
 
     def __init__(self, gw: Shared | None = None, address: str = "192.0.2.1") -> None:
         self.gw = gw or shared()
@@ -117,7 +123,7 @@ class Exchange:
         while request is not None:
             self.requests.append(request)
             self.now += step
-            answer = (answers or {}).get(type(request), _UNANSWERED)
+            answer = ({GameSigner: SIGNER} | (answers or {})).get(type(request), _UNANSWERED)
             if answer is _UNANSWERED:
                 raise AssertionError(f"unexpected request {request!r}")
             if isinstance(answer, Callable) and not isinstance(answer, type):  # type: ignore[arg-type]

@@ -231,6 +231,22 @@ class StoreContract:
             )  # fmt: skip
         assert await store.version("gp") == 2
 
+    async def test_receipt_keys_are_kept_never_replaced_and_one_is_current(
+        self, store: Any
+    ) -> None:
+        """docs/audit.md 8.4: the receipt signing keys, beside the games' secrets."""
+        first = await store.first_receipt_key("k-one", b"\x01" * 32)
+        # Two gateways that start at once agree on one current key, whoever came first.
+        assert await store.first_receipt_key("k-two", b"\x02" * 32) == first
+        assert (await store.receipt_key())[0] == first
+        await store.keep_receipt_key("k-three", b"\x03" * 32, current=True)  # a rotation
+        assert await store.receipt_key() == ("k-three", b"\x03" * 32)
+        await store.keep_receipt_key("k-three", b"\x04" * 32, current=False)
+        assert await store.receipt_key("k-three") == ("k-three", b"\x03" * 32)
+        assert await store.receipt_key("k-none") is None
+        kept = await store.receipt_keys()
+        assert kept["k-three"] == b"\x03" * 32 and first in kept and "current" not in kept
+
     async def test_ping(self, store: Any) -> None:
         assert await store.ping() is True
 

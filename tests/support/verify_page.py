@@ -52,7 +52,7 @@ from umpire.testing.support.forgery_kinds import (
     version_1_after_version_2,
 )
 from umpire.testing.support.short_games import short_game
-from umpire.testing.support.verifier import verify, verify_with
+from umpire.testing.support.verifier import after_headline, verify, verify_with
 
 Header = dict[str, Any]
 Records = list[dict[str, Any]]
@@ -114,11 +114,13 @@ async def page_verdict(
 def python_verdict(
     path: Path, commitment: str = "", receipts: Path | None = None
 ) -> tuple[int, str]:
-    """verify_export.py's exit code and first output line on `path`."""
+    """verify_export.py's exit code and first output line after its headline on `path`
+    (the page shows the headline apart: `page_headline`)."""
     args = ["--commitment", commitment] if commitment else []
     if receipts is not None:
         args += ["--receipts", str(receipts)]
     code, out = verify_with(path, *args) if args else verify(path)
+    out = after_headline(out.strip())
     return code, out.strip().splitlines()[0] if out.strip() else ""
 
 

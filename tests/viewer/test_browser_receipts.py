@@ -54,7 +54,7 @@ async def test_the_browser_keeps_receipts_in_indexeddb_and_exports_them(
     text = await page.evaluate(BIND_AND_EXPORT, game)
     await page.close()
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"format": "umpire-receipts/1", "game_id": game}
+    assert lines[0] == {"format": "umpire-receipts/2", "game_id": game}
     kinds = [(a["kind"], a.get("reply", a.get("epoch"))) for a in lines[1:]]
     accepted = ("receipt", "accepted")
     assert kinds == [("commitment", 0), ("receipt", "created"), accepted, accepted,
@@ -63,6 +63,9 @@ async def test_the_browser_keeps_receipts_in_indexeddb_and_exports_them(
     _, anchors = read_receipts(text)
     failure, reach = check_anchors(anchors, log)
     assert failure is None and f"up to seq {len(log)}" in reach, reach
+    # Every created and accepted receipt is kept with the game's signature, and counts.
+    assert all(a.signature for a in anchors if a.reply in ("created", "accepted"))
+    assert reach.startswith("anchored: 4 signed receipts"), reach
     # Another page of the same browser finds them in IndexedDB.
     again = await context.new_page()
     await again.goto(f"http://127.0.0.1:{port}/")

@@ -21,7 +21,13 @@ import pytest
 
 from tests.support.browser import wait_for
 from tests.support.receipt_breaks import BREAKS, Break, check_audit, check_verifier
-from tests.support.receipts import audit_verdict, receipts_of, revealed_midway
+from tests.support.receipts import (
+    audit_verdict,
+    conflicting,
+    fabricated,
+    receipts_of,
+    revealed_midway,
+)
 from tests.support.verify_page import (
     bound_counter_files,
     dispute_files,
@@ -45,6 +51,7 @@ from umpire.server.http import CONTENT_SECURITY_POLICY
 from umpire.testing.support.forgery import Cli, read_lines, write_lines
 from umpire.testing.support.forgery_kinds import rewritten_game
 from umpire.testing.support.short_games import every_ruleset
+from umpire.testing.support.verifier import verify_with
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 PAGE_FILES = ("verify.html", "verify.js", "verify.css")
@@ -130,17 +137,19 @@ async def test_the_page_agrees_with_verify_export_on_every_ruleset_and_forgery(
     files = await asyncio.to_thread(every_ruleset_files, cli, ruleset)
     assert len(files) > 20
     assert await _disagreements(verifier, files) == []
-    # the honest game: "verified: N events, M rolls", and the verifier's own line
+    # the honest game, without receipts: "consistent, not anchored: N events, M rolls" in
+    # amber, never "verified" (issue #42 item 6), and the verifier's own line
     await page_verdict(verifier, files["honest"])
-    assert await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert await verifier.get_attribute("#verdict", "data-state") == "consistent"
     events = len(files["honest"].read_text().splitlines()) - 1
     headline = await verifier.inner_text("#headline")
-    assert headline.startswith(f"verified: {events} events, ") and headline.endswith(" rolls")
+    assert headline.startswith(f"consistent, not anchored: {events} events, "), headline
+    assert headline.endswith(" rolls")
     # a prefix is named as one, never "verified"
     await page_verdict(verifier, files["cut before the final reveal, called a prefix"])
     assert await verifier.get_attribute("#verdict", "data-state") == "prefix"
     assert await verifier.inner_text("#headline") == (
-        f"prefix of {events - 1} events, not a finished game"
+        f"consistent, not anchored: prefix of {events - 1} events, not a finished game"
     )
     # a forgery: the first failing seq, and what differs
     code, line = await page_verdict(verifier, files["changed server face, chain re-hashed"])
@@ -195,7 +204,7 @@ async def test_the_page_agrees_across_seed_epochs(verifier: Any, cli: Cli, rules
     files = await asyncio.to_thread(two_epoch_files, cli, ruleset)
     assert await _disagreements(verifier, files) == []
     await page_verdict(verifier, files[f"{ruleset} two epochs counter"])
-    assert await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert await verifier.get_attribute("#verdict", "data-state") == "consistent"
     assert "2 revealed seed(s) match their commitments" in await verifier.inner_text("#line")
 
 
@@ -331,6 +340,67 @@ async def test_the_page_takes_receipts_as_verify_export_does(verifier: Any, cli:
     assert "not anchored: no receipts given" in await verifier.inner_text("#line")
 
 
+def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path]]:
+    """An export of `revealed_midway`, its receipts; receipts files with a fabricated line
+    and with a conflicting signed one; a proof of that conflict and doctored copies."""
+    game = revealed_midway(cli, "counter")
+    receipts = receipts_of(cli, game)
+    path = cli.export(game)
+    both = conflicting(cli, game, receipts)
+    given = {"fabricated": fabricated(receipts), "conflicting": both}
+    proof = cli.tmp / "proof.json"
+    assert cli("proof", "--receipts", str(both), "-o", str(proof)).code == 0
+    record = json.loads(proof.read_text())
+    first, second = record["receipts"]
+    proofs = {"proof": proof}
+    for name, doctored in {
+        "a head hash changed": record | {"receipts": [first, second | {"head_hash": "00" * 32}]},
+        "another key": record | {"public_key": "11" * 32},
+        "one receipt twice": record | {"receipts": [first, first]},
+    }.items():
+        proofs[name] = cli.tmp / f"proof-{len(proofs)}.json"
+        proofs[name].write_text(json.dumps(doctored))
+    return path, receipts, given, proofs
+
+
+async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
+    verifier: Any, cli: Cli
+) -> None:
+    """Issue #42 items 1 and 6 in the page: with its receipts the honest export is
+    "verified" (green); without, "consistent, not anchored" (amber); a fabricated line is
+    reported as not signed and the export still verifies; a conflicting signed line is
+    "equivocation proven"; a proof dropped on the page is checked on its own, and a
+    doctored one is not a proof. Every line is verify_export.py's, word for word."""
+    path, receipts, given, proofs = await asyncio.to_thread(_signed_cases, cli)
+    code, _ = await page_verdict(verifier, path, "", receipts)
+    assert code == 0 and await verifier.get_attribute("#verdict", "data-state") == "ok"
+    assert (await verifier.inner_text("#headline")).startswith("verified: ")
+    code, _ = await page_verdict(verifier, path, "", None)
+    assert code == 0 and await verifier.get_attribute("#verdict", "data-state") == "consistent"
+    assert (await verifier.inner_text("#headline")).startswith("consistent, not anchored: ")
+    for name, receipts_file in given.items():
+        python = await asyncio.to_thread(python_verdict, path, "", receipts_file)
+        browser = await page_verdict(verifier, path, "", receipts_file)
+        assert python == browser, (name, python, browser)
+        if name == "fabricated":
+            assert browser[0] == 0 and "are not signed by the game's key" in browser[1]
+            assert (await verifier.inner_text("#headline")).startswith("verified: ")
+        else:
+            assert browser[0] == 1 and "equivocation proven" in browser[1], browser
+    await page_receipts(verifier, None)
+    for name, proof in proofs.items():
+        python = await asyncio.to_thread(verify_with, path, "--proof", str(proof))
+        browser = await page_verdict(verifier, proof)
+        assert (python[0], python[1].strip()) == browser, (name, python, browser)
+        state = await verifier.get_attribute("#verdict", "data-state")
+        if name == "proof":
+            assert browser[0] == 0 and browser[1].startswith("equivocation proven: ")
+            assert state == "proven"
+        else:
+            assert browser[0] == 1 and browser[1].startswith("NOT A PROOF: "), (name, browser)
+            assert state == "not-proof"
+
+
 async def test_a_saved_copy_verifies_from_file_with_the_network_off(
     browser: Any, cli: Cli, tmp_path: Path
 ) -> None:
@@ -350,7 +420,7 @@ async def test_a_saved_copy_verifies_from_file_with_the_network_off(
         chosen = {name: files[name] for name in list(files)[:8]}
         assert await _disagreements(page, chosen) == []
         await page_verdict(page, files["honest"])
-        assert await page.get_attribute("#verdict", "data-state") == "ok"
+        assert await page.get_attribute("#verdict", "data-state") == "consistent"
     finally:
         await context.close()
     assert requested and all(url.startswith("file://") for url in requested), requested

@@ -1,0 +1,209 @@
+"""Signed receipts (docs/audit.md 8.4): the server's Ed25519 signature over a receipt.
+
+A game's receipt key is fixed at its creation: GameCreated names it (`receipt_key_id`,
+`receipt_key`, the raw 32-byte public key in hex), so the log itself says which key its
+receipts must be signed by. A signature covers the statement
+
+    {"domain":"umpire-receipt-signature/1","first_seq":F,"game_id":G,"head_hash":H,
+     "head_seq":S,"key_id":K,"reply":R,"role":O,"state_hash":X}
+
+encoded as JSON with its keys sorted, no whitespace, ASCII only (every field is ASCII by
+its format): "the key K said that game G's log, for the reply R to role O covering seqs
+F..S, had the head H at seq S and showed O the state X there". Once given out it binds the
+server: two signed statements of one key that give one seq two head hashes are a proof
+of equivocation anyone can check with the public key alone (`Equivocation`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from msgspec import Struct
+
+from umpire.events.errors import UmpireError
+
+SIGNATURE_DOMAIN = "umpire-receipt-signature/1"
+PROOF_FORMAT = "umpire-equivocation/1"
+KEY_BYTES = 32
+_HEX = re.compile(r"[0-9a-f]*")
+
+
+def key_id_of(public_key: str) -> str:
+    """A key's id: the first 16 hex digits of SHA-256 over its raw 32 public bytes."""
+    return hashlib.sha256(bytes.fromhex(public_key)).hexdigest()[:16]
+
+
+class Statement(Struct, frozen=True, kw_only=True):
+    """What a receipt signature covers (the module docstring gives its bytes)."""
+
+    game_id: str
+    key_id: str
+    reply: str
+    role: str
+    first_seq: int
+    head_seq: int
+    head_hash: str
+    state_hash: str
+
+    def signed_bytes(self) -> bytes:
+        """The exact bytes signed: the statement as canonical JSON, domain first by name."""
+        body = {"domain": SIGNATURE_DOMAIN, **{f: getattr(self, f) for f in self.__struct_fields__}}
+        return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
+
+
+class ReceiptSigner:
+    """A receipt key's private half, held by the server (never in the log)."""
+
+    __slots__ = ("_private", "key_id", "public_key")
+
+    def __init__(self, seed: bytes) -> None:
+        if len(seed) != KEY_BYTES:
+            raise ValueError("a receipt key's private half is a 32-byte Ed25519 seed")
+        self._private = Ed25519PrivateKey.from_private_bytes(seed)
+        # public_bytes_raw, not public_bytes(Encoding.Raw, ...): the serialization module
+        # costs ~14 ms to import on every `umpire` command that keeps a receipt.
+        self.public_key = self._private.public_key().public_bytes_raw().hex()
+        self.key_id = key_id_of(self.public_key)
+
+    def sign(self, statement: Statement) -> str:
+        """The signature (128 hex digits) of `statement`, which must name this key."""
+        if statement.key_id != self.key_id:
+            raise ValueError(f"the statement names key {statement.key_id}, not {self.key_id}")
+        return self._private.sign(statement.signed_bytes()).hex()
+
+
+def signature_valid(public_key: str, statement: Statement, signature: str) -> bool:
+    """Whether `signature` is `public_key`'s over `statement` (and the statement names that
+    key). Malformed keys and signatures are simply not valid."""
+    if len(public_key) != 2 * KEY_BYTES or not _HEX.fullmatch(public_key):
+        return False
+    if len(signature) != 128 or not _HEX.fullmatch(signature):
+        return False
+    if statement.key_id != key_id_of(public_key):
+        return False
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(signature), statement.signed_bytes()
+        )
+    except InvalidSignature:
+        return False
+    return True
+
+
+# -- proofs of equivocation (docs/audit.md 8.5) ----------------------------------------------
+
+
+class ProofInvalid(UmpireError):
+    """A proof file that is not docs/audit.md 8.5's format, or that proves nothing."""
+
+    code = "proof_invalid"
+
+
+class SignedReceipt(Struct, frozen=True, kw_only=True):
+    """One signed receipt as a proof holds it: its statement and signature."""
+
+    statement: Statement
+    signature: str
+
+    def record(self) -> dict[str, Any]:
+        """The receipt as a proof file writes it."""
+        s = self.statement
+        return {
+            "reply": s.reply, "role": s.role, "first_seq": s.first_seq,
+            "head_seq": s.head_seq, "head_hash": s.head_hash, "state_hash": s.state_hash,
+            "key_id": s.key_id, "signature": self.signature,
+        }  # fmt: skip
+
+
+class Equivocation(Struct, frozen=True, kw_only=True):
+    """Two receipts one key signed for one game that give one seq two head hashes."""
+
+    game_id: str
+    public_key: str
+    first: SignedReceipt
+    second: SignedReceipt
+
+    @property
+    def seq(self) -> int:
+        return self.first.statement.head_seq
+
+    def text(self) -> str:
+        """The proof file's text (one JSON object)."""
+        return json.dumps({
+            "format": PROOF_FORMAT, "game_id": self.game_id,
+            "key_id": key_id_of(self.public_key), "public_key": self.public_key,
+            "receipts": [self.first.record(), self.second.record()],
+        }, indent=1) + "\n"  # fmt: skip
+
+    def summary(self) -> str:
+        a, b = self.first.statement, self.second.statement
+        return (
+            f"equivocation proven: key {a.key_id} signed two heads for seq {a.head_seq} of "
+            f"game {self.game_id}: {a.head_hash} ({a.reply}) and {b.head_hash} ({b.reply})"
+        )
+
+
+def find_equivocation(
+    game_id: str, public_key: str, signed: list[SignedReceipt]
+) -> Equivocation | None:
+    """The first pair (by seq) of `signed` (each already checked valid under `public_key`)
+    that disagree on the head hash of one seq, or None."""
+    seen: dict[int, SignedReceipt] = {}
+    for receipt in sorted(signed, key=lambda r: r.statement.head_seq):
+        s = receipt.statement
+        before = seen.setdefault(s.head_seq, receipt)
+        if before.statement.head_hash != s.head_hash:
+            return Equivocation(game_id=game_id, public_key=public_key, first=before,
+                                second=receipt)  # fmt: skip
+    return None
+
+
+def _signed(record: Any, game_id: str, which: str) -> SignedReceipt:
+    if not isinstance(record, dict):
+        raise ProofInvalid(f"the proof's {which} receipt is not a JSON object")
+    try:
+        statement = Statement(
+            game_id=game_id, key_id=str(record["key_id"]), reply=str(record["reply"]),
+            role=str(record["role"]), first_seq=int(record["first_seq"]),
+            head_seq=int(record["head_seq"]), head_hash=str(record["head_hash"]),
+            state_hash=str(record["state_hash"]),
+        )  # fmt: skip
+        signature = str(record["signature"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProofInvalid(f"the proof's {which} receipt lacks or garbles {exc}") from None
+    return SignedReceipt(statement=statement, signature=signature)
+
+
+def check_proof(text: str) -> Equivocation:
+    """A proof file's equivocation, checked: both signatures valid under its key, one seq,
+    two head hashes. ProofInvalid saying what fails otherwise."""
+    try:
+        proof = json.loads(text)
+    except ValueError as exc:
+        raise ProofInvalid(f"the proof is not JSON ({exc})") from None
+    if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
+        raise ProofInvalid(f"the proof is not an {PROOF_FORMAT} object")
+    game_id, public_key = proof.get("game_id"), proof.get("public_key")
+    receipts = proof.get("receipts")
+    if not isinstance(game_id, str) or not isinstance(public_key, str):
+        raise ProofInvalid("the proof names no game_id or public_key")
+    if not isinstance(receipts, list) or len(receipts) != 2:
+        raise ProofInvalid("the proof holds two receipts, no more and no fewer")
+    if len(public_key) != 2 * KEY_BYTES or not _HEX.fullmatch(public_key):
+        raise ProofInvalid("the proof's public_key is not 64 lowercase hex digits")
+    if proof.get("key_id") != key_id_of(public_key):
+        raise ProofInvalid("the proof's key_id is not the id of its public_key")
+    first, second = _signed(receipts[0], game_id, "first"), _signed(receipts[1], game_id, "second")
+    for which, r in (("first", first), ("second", second)):
+        if not signature_valid(public_key, r.statement, r.signature):
+            raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
+    if first.statement.head_seq != second.statement.head_seq:
+        raise ProofInvalid("the two receipts are of different seqs: they do not conflict")
+    if first.statement.head_hash == second.statement.head_hash:
+        raise ProofInvalid("the two receipts give the same head hash: they do not conflict")
+    return Equivocation(game_id=game_id, public_key=public_key, first=first, second=second)

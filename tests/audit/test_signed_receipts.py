@@ -1,0 +1,153 @@
+"""Issue #42 items 1 and 6: signed receipts, proofs of equivocation, an honest headline.
+
+Every receipt the server gives is signed by the game's key (GameCreated.receipt_key), and
+only those count: a line a player writes without the key is reported as not signed and
+never counts against an honest export; two lines the key signed that give one seq two
+head hashes prove equivocation, in a small file (`umpire proof`) that each verifier
+checks on its own. Without signed receipts an audit that passes leads with "consistent,
+not anchored", never "verified". (The /verify page: tests/viewer/test_verify_page.py.)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.support.receipts import (
+    conflicting,
+    fabricated,
+    receipts_of,
+    revealed_midway,
+)
+from umpire.testing.support.forgery import Cli, read_lines, write_lines
+from umpire.testing.support.verifier import CONSISTENT, VERIFIED, headline_of, verify_with
+
+
+def _played(cli: Cli) -> tuple[str, Path, Path]:
+    """An honest game of counter with a mid-game reveal: (game id, its export, the
+    receipts this machine kept)."""
+    game = revealed_midway(cli, "counter")
+    header, records = read_lines(cli.export(game))
+    export = write_lines(cli.tmp / "honest.jsonl", header, records)
+    return game, export, receipts_of(cli, game)
+
+
+def _audit(cli: Cli, export: Path, *receipts: Path) -> tuple[int, str]:
+    given = [arg for path in receipts for arg in ("--receipts", str(path))]
+    result = cli("audit", "--file", str(export), *given)
+    return result.code, f"{result.out}\n{result.err}"
+
+
+def _verify(export: Path, *receipts: Path) -> tuple[int, str]:
+    given = [arg for path in receipts for arg in ("--receipts", str(path))]
+    return verify_with(export, *given)
+
+
+def test_a_fabricated_receipt_line_is_unsigned_and_the_honest_export_passes(cli: Cli) -> None:
+    _, export, receipts = _played(cli)
+    forged = fabricated(receipts)
+    lines = len(forged.read_text().splitlines())
+    for code, out in (_verify(export, forged), _audit(cli, export, forged)):
+        # Before signatures: "FAILED ... the log was rewritten at or before seq N".
+        assert code == 0, out
+        assert headline_of(out).startswith(VERIFIED), out  # the real receipts still anchor it
+        flat = " ".join(out.split())
+        assert (
+            f"2 receipts are not signed by the game's key (lines {lines - 1}, {lines})" in flat
+        ), flat
+        assert "they count neither for nor against the export" in flat
+
+
+def test_two_conflicting_signed_receipts_prove_equivocation_to_every_verifier(
+    cli: Cli,
+) -> None:
+    game, export, receipts = _played(cli)
+    both = conflicting(cli, game, receipts)
+    for code, out in (_verify(export, both), _audit(cli, export, both)):
+        assert code == 1 and "equivocation proven" in out, out
+        assert f"of game {game}" in out
+    proof = cli.tmp / "proof.json"
+    written = cli("proof", "--receipts", str(both), "-o", str(proof))
+    assert written.code == 0 and "equivocation proven" in written.out, written
+    text = json.loads(proof.read_text())
+    assert text["format"] == "umpire-equivocation/1" and len(text["receipts"]) == 2
+    assert set(text) == {"format", "game_id", "key_id", "public_key", "receipts"}
+    # Each checks the proof on its own: no export, no store, no receipts file.
+    checked = cli("proof", "--check", str(proof))
+    assert checked.code == 0 and "equivocation proven" in checked.out, checked
+    code, out = verify_with(proof.parent / "absent.jsonl", "--proof", str(proof))
+    assert code == 0 and out.startswith("equivocation proven: "), out
+
+
+def _doctored(proof: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    second = proof["receipts"][1]
+    other_key = "11" * 32
+    return {
+        "a head hash changed": proof | {"receipts": [proof["receipts"][0],
+                                                      second | {"head_hash": "00" * 32}]},
+        "the game changed": proof | {"game_id": proof["game_id"] + "x"},
+        "another key": proof | {"public_key": other_key},
+        "one receipt twice": proof | {"receipts": [proof["receipts"][0]] * 2},
+        "a signature dropped": proof | {"receipts": [proof["receipts"][0],
+                                                      second | {"signature": ""}]},
+    }  # fmt: skip
+
+
+def test_a_doctored_proof_fails_every_verifier(cli: Cli) -> None:
+    game, _, receipts = _played(cli)
+    proof = cli.tmp / "proof.json"
+    assert cli("proof", "--receipts", str(conflicting(cli, game, receipts)),
+               "-o", str(proof)).code == 0  # fmt: skip
+    for name, doctored in _doctored(json.loads(proof.read_text())).items():
+        path = cli.tmp / "doctored.json"
+        path.write_text(json.dumps(doctored))
+        checked = cli("proof", "--check", str(path))
+        assert checked.code == 1 and "NOT A PROOF" in checked.out, (name, checked)
+        code, out = verify_with(path.parent / "absent.jsonl", "--proof", str(path))
+        assert code == 1 and out.startswith("NOT A PROOF: "), (name, out)
+
+
+def test_no_proof_without_a_conflict(cli: Cli) -> None:
+    _, _, receipts = _played(cli)
+    found = cli("proof", "--receipts", str(fabricated(receipts)))
+    assert found.code == 1 and "no proof" in found.out, found
+
+
+def test_the_headline_is_verified_only_with_signed_receipts(cli: Cli) -> None:
+    _, export, receipts = _played(cli)
+    for code, out in (_verify(export), _audit(cli, export)):
+        assert code == 0 and headline_of(out).startswith(CONSISTENT), out
+        assert "verified" not in headline_of(out)
+    for code, out in (_verify(export, receipts), _audit(cli, export, receipts)):
+        assert code == 0 and headline_of(out).startswith(VERIFIED), out
+    # A version 1 file (unsigned receipts) is read, and anchors nothing.
+    lines = receipts.read_text().splitlines()
+    header = json.loads(lines[0])
+    old = [json.dumps({"format": "umpire-receipts/1", "game_id": header["game_id"]})] + [
+        json.dumps({k: v for k, v in json.loads(line).items()
+                    if k not in ("key_id", "signature", "first_seq")})
+        for line in lines[1:]
+    ]  # fmt: skip
+    v1 = receipts.with_name("v1.receipts.jsonl")
+    v1.write_text("\n".join(old) + "\n")
+    for code, out in (_verify(export, v1), _audit(cli, export, v1)):
+        assert code == 0 and headline_of(out).startswith(CONSISTENT), out
+        assert "no receipt is signed by the game's key" in " ".join(out.split()), out
+
+
+def test_umpire_keys_lists_and_rotates_and_an_old_game_keeps_its_key(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    old = read_lines(cli.export(game, "--operator"))[0]["receipt_key_id"]
+    listed = cli("keys")
+    assert listed.code == 0 and f"{old}  Ed25519" in listed.out and "(current)" in listed.out
+    rotated = cli("keys", "--rotate")
+    assert rotated.code == 0 and "games created before keep theirs" in rotated.out, rotated
+    listed = cli("keys").out.splitlines()
+    (current,) = [line.split()[0] for line in listed if line.endswith("(current)")]
+    assert current != old and any(line.startswith(old) for line in listed)
+    cli.send(game, {"type": "Push"})
+    last = [json.loads(line) for line in receipts_of(cli, game).read_text().splitlines()][-1]
+    assert last["key_id"] == old  # the game's key, fixed at its creation
+    newer = cli.new("counter", {"target": 40})
+    assert read_lines(cli.export(newer, "--operator"))[0]["receipt_key_id"] == current
