@@ -55,9 +55,7 @@ RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtow
 LIMIT = 150
 
 
-async def _play(
-    games: Games, name: str, reading: Reading, seed: int, limit: int = LIMIT
-) -> str:
+async def _play(games: Games, name: str, reading: Reading, seed: int, limit: int = LIMIT) -> str:
     """A game of `name` on the store: the reading's probe (or the test set-up), driven
     (at most `limit` commands after the probe's script)."""
     setup, script = probe_of(reading, driven_setup(name))
