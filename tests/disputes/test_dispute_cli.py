@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,50 @@ def test_a_sealed_export_takes_no_more_disputes(cli: Cli) -> None:
     assert code != 0 and "follows the seal of the export" in out, out
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "follows the seal" in audited.out + audited.err
+
+
+def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli: Cli) -> None:
+    """`umpire rule GAME ID amend` (issue 40 item 4): the ruling's batch holds GameAmended
+    and the re-applied commands with their recorded rolls; the game plays on and ends; the
+    export passes `umpire audit` and verify_export.py. A re-applied roll with other faces,
+    or a GameAmended naming other superseded seqs, fails both."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4: CommandRecorded, DiceRolled, decision
+    cli.send(game, {"type": "Push"})  # seqs 5-7
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 8, 9
+    ruled = cli("rule", game, "8", "amend")
+    assert ruled.code == 0, ruled.err
+    assert "amend (by the player)" in ruled.out
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "EndGame", "result": "amended"})
+    path = cli.export(game)
+    header, records = read_lines(path)
+    types = [r["type"] for r in records]
+    assert types[9:12] == ["DisputeRuled", "GameAmended", "CommandRecorded"], types
+    assert records[10]["payload"]["parts_from"] == 2
+    assert records[10]["payload"]["superseded_to"] == 9
+    assert {r["command_id"] for r in records[9:17]} == {"umpire:ruling:8"}
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "1 amendments" in out
+    reused = next(i for i in range(11, len(records)) if records[i]["type"] == "DiceRolled")
+    faces = records[reused]["payload"]["faces"]
+
+    def forge_roll(r: list[dict[str, Any]]) -> int:
+        r[reused]["payload"]["faces"] = [f % 6 + 1 for f in faces]
+        return reused
+
+    def forge_range(r: list[dict[str, Any]]) -> int:
+        r[10]["payload"]["superseded_to"] = 8
+        return 10
+
+    for name, forgery in (("roll", forge_roll), ("range", forge_range)):
+        header, records = read_lines(path)
+        reseal(header, records, forgery(records))
+        forged = write_lines(cli.tmp / f"amended-{name}.jsonl", header, records)
+        code, out = verify(forged)
+        assert code != 0, (name, out)
+        audited = cli("audit", "--file", str(forged))
+        assert audited.code != 0, (name, audited.out)
