@@ -285,6 +285,11 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
     what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
+    parser.add_argument(
+        "--line", type=int, metavar="N",
+        help="an amended game's line N: 0 as first played, N as amendment N left it "
+        "(default: the game as it stands)",
+    )  # fmt: skip
     _source(parser)
 
 

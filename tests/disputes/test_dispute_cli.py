@@ -217,3 +217,25 @@ def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli
         assert code != 0, (name, out)
         audited = cli("audit", "--file", str(forged))
         assert audited.code != 0, (name, audited.out)
+
+
+def test_replay_shows_each_line_of_an_amended_game(cli: Cli) -> None:
+    """`umpire replay GAME --line N`: line 0 is the game as first played (the superseded
+    line included), line 1 the amended game; a line the game lacks exits 2 saying which
+    it has."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    assert cli("rule", game, "5", "amend").code == 0  # seqs 7 (ruling), 8 (GameAmended), 9-
+    first = cli("replay", game, "--line", "0", "--at", "6", "--json")
+    assert first.code == 0, first.err
+    assert json.loads(first.out)["head"] == 6
+    now = json.loads(cli("replay", game, "--at", "4", "--json").out)
+    amended = cli("replay", game, "--line", "1", "--at", "4", "--json")
+    assert amended.code == 0, amended.err
+    assert json.loads(amended.out)["state"] == now["state"]
+    assert json.loads(amended.out)["head"] > 8
+    # Past its head, line 0 has no seq 8.
+    assert cli("replay", game, "--line", "0", "--at", "8").code == 2
+    missing = cli("replay", game, "--line", "2", "--at", "2")
+    assert missing.code == 2 and "lines 0 (as first played) to 1" in missing.err
