@@ -63,9 +63,10 @@ DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
 AMEND = "amend"
 TAKE_BACK = str(TakeBack.__struct_config__.tag)
 SEAL_COMMAND_ID = "umpire:seal"
-# Who may rule: the player of a solo game, and the operator (the referee's role). Naming
-# the operator alone in the setup is not built yet (docs/audit.md "Disputes").
+# Who may rule: the player of a solo game, and the operator (the referee's role); a game
+# created with `referee: "operator"` (GameCreated.referee) the operator alone.
 RULERS = (Role.PLAYER, Role.REFEREE)
+REFEREES = ("player", "operator")  # GameCreated.referee
 RULINGS = ("uphold", "amend")
 PUBLIC_ROLES = (Role.PLAYER, Role.SPECTATOR)
 # The events that `decide` did not make: nothing of the umpire's to dispute.
@@ -286,6 +287,17 @@ def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: 
         raise MayNotRule(
             f"the {role.value} may not rule on disputes: the player of a solo game rules, "
             "or the operator",
+            role=role.value,
+        )
+    created = decoded[0]
+    if (
+        isinstance(created, GameCreated)
+        and created.referee == "operator"
+        and (role is not Role.REFEREE)
+    ):
+        raise MayNotRule(
+            f"the {role.value} may not rule on this game's disputes: it was created with "
+            "the operator as its referee (referee: operator), who rules them",
             role=role.value,
         )
     if ruling not in RULINGS:

@@ -60,6 +60,9 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     # rolls derive from that key, which only the final reveal publishes (engine/dice.py
     # `roll_key`, docs/audit.md section 3).
     sealing_commitment: str = ""
+    # Who rules on the game's disputes (issue 40, docs/audit.md "Disputes"): "player" (the
+    # player of the solo game, or the operator) or "operator" (the operator alone).
+    referee: str = "player"
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):

@@ -59,6 +59,10 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
         action="store_true",
         help="let the player enter physical dice (--dice) for the opponent's rolls too",
     )
+    p.add_argument(
+        "--referee", choices=("player", "operator"), default="player",
+        help="who rules on the game's disputes (default: the player, or the operator)",
+    )  # fmt: skip
 
     p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
     p.add_argument("game")

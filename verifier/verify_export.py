@@ -547,6 +547,12 @@ def _ruling(ev: Event, earlier: list[Event]) -> None:
     if p.get("by") not in RULERS:
         raise Failure(seq, f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
                            "rule: the player of a solo game rules, or the operator")  # fmt: skip
+    if earlier[0].payload.get("referee", "player") == "operator" and p.get("by") != "referee":
+        raise Failure(
+            seq,
+            f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
+            "rule: the game was created with the operator as its referee",
+        )
     if p.get("ruling") not in ("uphold", "amend"):
         raise Failure(seq, f"the ruling at seq {seq} is {p.get('ruling')!r}, neither uphold "
                            "nor amend")  # fmt: skip

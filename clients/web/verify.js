@@ -1122,6 +1122,9 @@
     if (!RULERS.includes(get(p, "by"))) {
       throw new Failure(seq, `the ruling at seq ${seq} is by the ${py_repr(get(p, "by"))}, who may not rule: the player of a solo game rules, or the operator`);
     }
+    if (py_eq(get(earlier[0].payload, "referee", "player"), "operator") && !py_eq(get(p, "by"), "referee")) {
+      throw new Failure(seq, `the ruling at seq ${seq} is by the ${py_repr(get(p, "by"))}, who may not rule: the game was created with the operator as its referee`);
+    }
     if (get(p, "ruling") !== "uphold" && get(p, "ruling") !== "amend") {
       throw new Failure(seq, `the ruling at seq ${seq} is ${py_repr(get(p, "ruling"))}, neither uphold nor amend`);
     }

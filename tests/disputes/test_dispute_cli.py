@@ -239,3 +239,33 @@ def test_replay_shows_each_line_of_an_amended_game(cli: Cli) -> None:
     assert cli("replay", game, "--line", "0", "--at", "8").code == 2
     missing = cli("replay", game, "--line", "2", "--at", "2")
     assert missing.code == 2 and "lines 0 (as first played) to 1" in missing.err
+
+
+def test_a_game_refereed_by_the_operator_takes_no_ruling_from_the_player(cli: Cli) -> None:
+    """`umpire new --referee operator` (GameCreated.referee): the player's ruling is
+    refused and writes nothing; the operator's stands; a player's ruling forged into the
+    export fails `umpire audit` and verify_export.py."""
+    result = cli("new", "counter", "--json", "--waive-client-entropy", "--referee", "operator",
+                 "--setup", json.dumps({"target": 100}))  # fmt: skip
+    assert result.code == 0, result.err
+    game = str(json.loads(result.out)["game_id"])
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    before = cli("log", game, "--json").out
+    refused = cli("rule", game, "5", "uphold")
+    assert refused.code == 2 and "created with the operator as its referee" in refused.err
+    assert cli("log", game, "--json").out == before
+    ruled = cli("rule", game, "5", "uphold", "--as", "referee")
+    assert ruled.code == 0, ruled.err  # seq 7
+    cli.send(game, {"type": "EndGame", "result": "refereed"})
+    path = cli.export(game)
+    assert cli("audit", "--file", str(path)).code == 0
+    assert verify(path)[0] == 0
+    header, records = read_lines(path)
+    records[6]["payload"]["by"] = "player"
+    reseal(header, records, 6)
+    forged = write_lines(cli.tmp / "by-player.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "operator as its referee" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "operator as its referee" in audited.out + audited.err
