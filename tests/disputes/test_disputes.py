@@ -11,6 +11,7 @@ audit re-makes the finding). Bad input is refused with a typed error and writes 
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -290,24 +291,23 @@ async def test_an_upheld_dispute_is_closed_and_the_log_audits(games: Games) -> N
 PLAY_ON = 400  # commands tried after the amendment before the game is ended by hand
 
 
-async def _running_parted_game(
+async def _running_parted_games(
     games: Games, store: RedisEventStore, name: str
-) -> tuple[str, Reading, str, int]:
-    """A stored game still running in which the ruleset's first declared reading parts
+) -> AsyncIterator[tuple[str, Reading, str, int]]:
+    """Stored games still running in which one of the ruleset's declared readings parts
     the lines (an amendment continues a running game): the game, the reading, its
     alternative and the parting seq."""
-    reading = registry.get(name).readings[0]
-    value = value_text(reading.alternatives[0])
-    for limit in (10, 25, 60):
-        for seed in range(6):
-            game_id = await _play(games, name, reading, seed, limit)
-            _, game = await games.load(game_id)
-            if game.meta.ended:
-                continue
-            parts = parting(name, await _log(store, name, game_id), reading, value)
-            if parts is not None:
-                return game_id, reading, value, parts
-    raise AssertionError(f"{name}: no running driven game parts under {reading.name}={value}")
+    for reading in registry.get(name).readings:
+        value = value_text(reading.alternatives[0])
+        for limit in (10, 25, 60):
+            for seed in range(6):
+                game_id = await _play(games, name, reading, seed, limit)
+                _, game = await games.load(game_id)
+                if game.meta.ended:
+                    continue
+                parts = parting(name, await _log(store, name, game_id), reading, value)
+                if parts is not None:
+                    yield game_id, reading, value, parts
 
 
 async def _play_on(games: Games, name: str, game_id: str, seed: int) -> None:
@@ -332,22 +332,26 @@ async def _play_on(games: Games, name: str, game_id: str, seed: int) -> None:
 
 
 async def _amended(games: Games, store: RedisEventStore, name: str) -> tuple[str, int]:
-    """A stored game amended under its first reading: its id and the ruling's seq."""
-    game_id, reading, value, parts = await _running_parted_game(games, store, name)
-    log = await _log(store, name, game_id)
-    seq = parts + 1 if isinstance(log.decoded[parts - 1], CommandRecorded) else parts
-    filed = await games.dispute(game_id, role=Role.PLAYER, seq=seq, claim="read it otherwise",
-                                reading=reading.name, value=value)  # fmt: skip
-    if filed.finding is None:
-        pytest.skip(f"{name}: the parting decision rests on a hidden value (pending reveal)")
-    assert filed.finding.parts_at == parts and not filed.finding.same
-    head = filed.id + 1  # the finding's seq
-    try:
+    """A stored game amended under one of its readings, where the disputed decision rests
+    on nothing hidden (else its finding waits for the final reveal, after which a game is
+    not amended): its id and the ruling's seq."""
+    async for game_id, reading, value, parts in _running_parted_games(games, store, name):
+        log = await _log(store, name, game_id)
+        seq = parts + 1 if isinstance(log.decoded[parts - 1], CommandRecorded) else parts
+        filed = await games.dispute(game_id, role=Role.PLAYER, seq=seq, claim="otherwise",
+                                    reading=reading.name, value=value)  # fmt: skip
+        if filed.finding is None:
+            continue  # pending reveal: try another game
+        assert filed.finding.parts_at == parts and not filed.finding.same
         ruled = await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="amend")
-    except RulingRefused as exc:
-        pytest.skip(f"{name}: {exc.message}")
-    assert ruled == head + 1
-    return game_id, ruled
+        assert ruled == filed.id + 2  # after the finding
+        return game_id, ruled
+    # Downtown's readings part the driven games only at decisions that rest on hidden
+    # sites and rolls: such a finding waits for the final reveal, after which a game is not
+    # amended (docs/audit.md "Amendments"); its amendment is not reachable here.
+    if name == "downtown":
+        pytest.skip("downtown: every parting decision rests on something hidden")
+    raise AssertionError(f"{name}: no running driven game to amend under a reading")
 
 
 @pytest.mark.parametrize("name", RULESETS)
