@@ -198,6 +198,10 @@ def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli
     code, out = verify(path)
     assert code == 0, out
     assert "1 amendments" in out
+    for command in (("log", game), ("explain", game, "11"), ("disputes", game)):
+        shown = cli(*command)
+        assert shown.code == 0, (command, shown.err)
+    assert "GameAmended" in cli("log", game).out
     reused = next(i for i in range(11, len(records)) if records[i]["type"] == "DiceRolled")
     faces = records[reused]["payload"]["faces"]
 
