@@ -317,7 +317,16 @@ def check_grammar(events: list[Event]) -> Grammar:
             continue
         if amending is not None and cid == amending.command_id:
             batch = _amended_event(ev, events, amending, batch, found, opponent_dice)
-            takebacks.block(f"the game was amended at seq {amending.seq}")
+            # The takeback stack as the fold keeps it: emptied by the amendment, then the
+            # amended line's commands, rolls and hidden events as in any batch.
+            if tag == "GameAmended":
+                takebacks.block(f"the game was amended at seq {seq}")
+            elif tag == "CommandRecorded" and batch is not None:
+                takebacks.command(batch)
+            elif tag == "DiceRolled":
+                takebacks.block(f"a die was rolled at seq {seq}")
+            elif r.get("committed", False):
+                takebacks.block(f"something hidden was shown at seq {seq}")
             continue
         if amending is not None and amending.events == 1:
             raise Failure(seq, f"the amending ruling at seq {amending.seq} is not followed by "

@@ -868,7 +868,17 @@
       }
       if (amending !== null && py_eq(cid, amending.command_id)) {
         batch = _amended_event(ev, events, amending, batch, found, opponent_dice);
-        takebacks.block(`the game was amended at seq ${py_str(amending.seq)}`);
+        // The takeback stack as the fold keeps it: emptied by the amendment, then the
+        // amended line's commands, rolls and hidden events as in any batch.
+        if (tag === "GameAmended") {
+          takebacks.block(`the game was amended at seq ${py_str(seq)}`);
+        } else if (tag === "CommandRecorded" && batch !== null) {
+          takebacks.command(batch);
+        } else if (tag === "DiceRolled") {
+          takebacks.block(`a die was rolled at seq ${py_str(seq)}`);
+        } else if (py_truthy(get(r, "committed", false))) {
+          takebacks.block(`something hidden was shown at seq ${py_str(seq)}`);
+        }
         continue;
       }
       if (amending !== null && amending.events === 1) {

@@ -273,3 +273,25 @@ def test_a_game_refereed_by_the_operator_takes_no_ruling_from_the_player(cli: Cl
     assert code != 0 and "operator as its referee" in out, out
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "operator as its referee" in audited.out + audited.err
+
+
+def test_a_reapplied_command_may_be_taken_back_and_every_checker_agrees(cli: Cli) -> None:
+    """The amended line's commands push onto the takeback stack as any command does (the
+    amendment itself empties it): the last re-applied command (no die rolled after it) is
+    taken back; the export passes `umpire audit` and verify_export.py."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    cli.send(game, {"type": "Add", "amount": 2})
+    disputed = cli("dispute", game, "3", "--claim", "the roll")
+    assert disputed.code == 0, disputed.err
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    assert cli("rule", game, str(dispute["id"]), "amend").code == 0
+    taken = cli("takeback", game)
+    assert taken.code == 0, taken.err
+    cli.send(game, {"type": "EndGame", "result": "taken back"})
+    path = cli.export(game)
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "1 commands taken back" in out

@@ -643,4 +643,14 @@ def _amended_files(cli: Cli) -> dict[str, Path]:
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(h, r))
         files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
+    # A re-applied command taken back after the amendment (the takeback stack as the fold
+    # keeps it).
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "Add", "amount": 2})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0
+    assert cli("rule", game, "7", "amend").code == 0
+    assert cli("takeback", game).code == 0
+    cli.send(game, {"type": "EndGame", "result": "taken back"})
+    files["amended, taken back counter"] = cli.export(game)
     return files

@@ -169,7 +169,12 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
     fail on both, with the same words (issue 40)."""
     files = await asyncio.to_thread(dispute_files, cli)
     assert await _disagreements(verifier, files) == []
-    for name in ("disputed counter", "sealed counter", "amended counter"):
+    for name in (
+        "disputed counter",
+        "sealed counter",
+        "amended counter",
+        "amended, taken back counter",
+    ):
         assert (await page_verdict(verifier, files[name]))[0] == 0, name
     for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
                  "after the seal", "amended roll", "amended range",
