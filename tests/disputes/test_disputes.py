@@ -426,3 +426,31 @@ async def test_a_forged_amended_line_fails_the_audit(games: Games, store: RedisE
     # A line cut short (its last re-made event dropped) fails too.
     walk = check_batches(envelopes[:-1], decoded[:-1], ruleset)
     assert walk.failure is not None and walk.failure.check == "amendment"
+
+
+async def test_an_amendment_across_a_seed_batch_is_refused_and_fails_the_audit_forged(
+    games: Games,
+) -> None:
+    """An ended game's final reveal (a seed batch) stands after the disputed decision: the
+    rolls after it rest on it and the game may not go on, so `amend` is refused, writing
+    nothing; an amending batch forged into the log fails the audit."""
+    game_id, _, decision = await _counter_like(games)
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong")
+    await games.handle(game_id, "end", {"type": "EndGame", "result": "over"})
+    before = await games.store.version(game_id)
+    with pytest.raises(RulingRefused, match="SeedRevealed") as refused:
+        await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="amend")
+    assert "uphold is" in refused.value.message
+    assert await games.store.version(game_id) == before
+    # Forged: the ruling (and its GameAmended) written anyway.
+    envelopes = await games.store.read(game_id)
+    ruleset = registry.get("conflict_of_heroes")
+    decoded = codec_decoded(ruleset, envelopes)
+    ruling = await games.rule(game_id, role=Role.PLAYER, dispute=filed.id, ruling="uphold")
+    envelopes = await games.store.read(game_id)
+    forged = [*codec_decoded(ruleset, envelopes)]
+    forged[ruling - 1] = DisputeRuled(dispute=filed.id, ruling="amend", by="player")
+    walk = check_batches(envelopes, forged, ruleset)
+    assert walk.failure is not None and walk.failure.seq == ruling
+    assert walk.failure.check == "dispute" and "SeedRevealed" in walk.failure.message
+    assert len(decoded) == ruling - 1
