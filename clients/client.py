@@ -421,6 +421,7 @@ class UmpireClient:
         client_entropy: str = "bind",
         opponent_manual_dice: bool = False,
         create_id: str | None = None,
+        referee: str = "player",
     ) -> Created:
         """Create a game and bind this client's seed to its dice (docs/audit.md (4.1)).
 
@@ -449,6 +450,8 @@ class UmpireClient:
             message["scenario"] = scenario
         if opponent_manual_dice:
             message["opponent_manual_dice"] = True
+        if referee != "player":  # who rules on the game's disputes (docs/audit.md)
+            message["referee"] = referee
         try:
             created: Created = await self.request(message)
         except UmpireError as refused:

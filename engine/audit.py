@@ -23,6 +23,7 @@ from umpire.engine.game import codec_for, ruleset_of, state_hash
 from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
 from umpire.events.chain import verify_chain
+from umpire.events.codec import canonical_json
 from umpire.events.envelope import ENVELOPE_VERSION, Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import UmpireError
@@ -31,6 +32,7 @@ from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
     DiceRolled,
+    GameAmended,
     GameCreated,
     GameEnded,
     Roller,
@@ -158,6 +160,8 @@ def _check_dice(
     # Each command's nonce by its id: a roll takes the nonce of the CommandRecorded under
     # its own command id ("" for none: a roll outside a command batch fails the grammar).
     nonces: dict[str, str] = {}
+    numbered: dict[int, DiceRolled] = {}  # every roll by its number, for an amendment's
+    amending = ""  # the command id of the amending ruling's batch, once one is folded
     for env, event in zip(envelopes, decoded, strict=True):
         if isinstance(event, CommandRecorded):
             nonces[env.command_id] = event.entropy
@@ -204,7 +208,22 @@ def _check_dice(
             if event.next_commitment:
                 commitments.append(event.next_commitment)
                 epoch += 1
+        elif isinstance(event, GameAmended):
+            amending = env.command_id
         elif isinstance(event, DiceRolled):
+            if env.command_id == amending and event.roll < roll_no:
+                # An amendment re-applies a superseded roll under its number and faces
+                # (the batch grammar checks it is the one the re-application consumes):
+                # it is no new roll, and was checked against its seed where it was made.
+                held = numbered.get(event.roll)
+                if held is None or canonical_json(held) != canonical_json(event):
+                    return AuditFailure(
+                        seq=env.seq, check="dice_numbering", message=f"roll {event.roll} "
+                        "re-applied by the amendment is not the roll the log made under "
+                        "that number",
+                    )  # fmt: skip
+                continue
+            numbered[event.roll] = event
             if event.roll != roll_no:
                 return AuditFailure(
                     seq=env.seq, check="dice_numbering",

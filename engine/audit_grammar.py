@@ -28,7 +28,9 @@ from msgspec import Struct
 from umpire.engine.audit_dice import AuditDice
 from umpire.engine.audit_failure import AuditFailure
 from umpire.engine.disputes import (
+    AMEND,
     DISPUTE_EVENTS,
+    amendment,
     check_dispute,
     check_ruling,
     check_seal,
@@ -52,6 +54,7 @@ from umpire.events.types import (
     DisputeFound,
     DisputeRuled,
     ExportSealed,
+    GameAmended,
     GameCreated,
     GameEnded,
     Roller,
@@ -331,7 +334,46 @@ class _Walker:
             self.at.bound_epochs.add(self.at.epoch)
         if isinstance(event, DISPUTE_EVENTS) and not self._dispute(index, event):
             return None
+        if isinstance(event, DisputeRuled) and event.ruling == AMEND:
+            return self._amended(index, event)
         return 1
+
+    def _amended(self, index: int, ruled: DisputeRuled) -> int | None:
+        """An amending ruling's batch: its DisputeRuled, then exactly the GameAmended and
+        the line the log before it re-makes under the claimed reading (engine/disputes.py
+        `amendment`), every event under the ruling's command id."""
+        env = self.envelopes[index]
+        prefix = self.decoded[:index]
+        found = next(d for d in disputes_of(prefix) if d.id == ruled.dispute)
+        try:
+            made = amendment(self.ruleset, self.envelopes[:index], prefix, found)
+        except UmpireError as exc:
+            self.fail(env.seq, "dispute", f"the amendment at seq {env.seq} could not have "
+                      f"been made: {exc.message}")  # fmt: skip
+            return None
+        for offset, want in enumerate(made, start=1):
+            j = index + offset
+            got = self.decoded[j] if j < len(self.decoded) else None
+            if got is None or canonical_json(want) != canonical_json(got):
+                self.fail(
+                    env.seq + offset, "amendment", "the amended line is not the one the log "
+                    f"before the ruling at seq {env.seq} re-makes under the reading",
+                    expected=describe_event(want), found=describe_event(got),
+                )  # fmt: skip
+                return None
+            if self.envelopes[j].command_id != env.command_id:
+                self.fail(
+                    env.seq + offset, "command_id", f"seq {env.seq + offset} belongs to the "
+                    f"amending ruling's batch at seq {env.seq} (id {env.command_id!r}) but "
+                    f"carries command id {self.envelopes[j].command_id!r}",
+                )  # fmt: skip
+                return None
+            if isinstance(want, GameEnded):
+                self.ended_at = env.seq + offset
+            if isinstance(want, CommandRecorded):
+                self.walk.commands += 1
+                self.walk.decisions_checked += 1
+        return 1 + len(made)
 
     def _dispute(self, index: int, event: Struct) -> bool:
         """A dispute that could be filed where it stands, or a finding that is the one the
@@ -505,6 +547,8 @@ class _Walker:
             try:
                 if self.walk.game is None:
                     self.walk.game = fold([env], None, self.ruleset)
+                elif isinstance(event, GameAmended):  # returns behind: folded from seq 1
+                    self.walk.game = fold(self.envelopes[: j + 1], None, self.ruleset)
                 else:
                     game = apply(self.ruleset, self.walk.game, event, seq=env.seq,
                                  command_id=env.command_id)  # fmt: skip

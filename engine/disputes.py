@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
+from umpire.engine.commands import TakeBack
 from umpire.engine.dice import RecordedDice
 from umpire.engine.game import Game, apply, codec_for, start
 from umpire.engine.handling import decide_command
@@ -46,6 +47,7 @@ from umpire.events.types import (
     DisputeFound,
     DisputeRuled,
     ExportSealed,
+    GameAmended,
     GameCreated,
     GameEnded,
     HeadChange,
@@ -58,16 +60,19 @@ DISPUTE_PREFIX = "umpire:dispute:"
 FINDING_PREFIX = "umpire:finding:"
 RULING_PREFIX = "umpire:ruling:"
 DISPUTE_EVENTS = (DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
+AMEND = "amend"
+TAKE_BACK = str(TakeBack.__struct_config__.tag)
 SEAL_COMMAND_ID = "umpire:seal"
-# Who may rule: the player of a solo game, and the operator (the referee's role). Naming
-# the operator alone in the setup is not built yet (docs/audit.md "Disputes").
+# Who may rule: the player of a solo game, and the operator (the referee's role); a game
+# created with `referee: "operator"` (GameCreated.referee) the operator alone.
 RULERS = (Role.PLAYER, Role.REFEREE)
+REFEREES = ("player", "operator")  # GameCreated.referee
 RULINGS = ("uphold", "amend")
 PUBLIC_ROLES = (Role.PLAYER, Role.SPECTATOR)
 # The events that `decide` did not make: nothing of the umpire's to dispute.
 _NOT_DECISIONS = (
     GameCreated, CommandRecorded, SeedRevealed, ClientSeedBound, *DISPUTE_EVENTS,
-    CommandTakenBack,
+    CommandTakenBack, GameAmended,
 )  # fmt: skip
 
 
@@ -122,6 +127,19 @@ def _refuse_if_sealed(decoded: Sequence[Struct], what: str) -> None:
             "GAME); to play a decision under another reading, start a game whose setup "
             "switches it (umpire readings RULESET)",
             sealed=sealed,
+        )
+
+
+def _refuse_if_amended(decoded: Sequence[Struct], what: str) -> None:
+    # The finding's and the amendment's re-making folds the log from seq 1 event by event;
+    # across a GameAmended that needs the amended fold, not built for them yet.
+    amended = next((i + 1 for i, e in enumerate(decoded) if isinstance(e, GameAmended)), None)
+    if amended is not None:
+        raise DisputeRefused(
+            f"this game was amended at seq {amended}: an amended game may not be {what} "
+            "again (not built yet); its disputes and rulings so far stand (umpire disputes "
+            "GAME)",
+            amended=amended,
         )
 
 
@@ -206,6 +224,7 @@ def check_dispute(
     """Refuse a dispute that may not be filed (a typed error saying what was wrong and what
     is allowed); else the claimed reading and the value text it is switched to."""
     _refuse_if_sealed(decoded, "disputes")
+    _refuse_if_amended(decoded, "disputed")
     head = len(decoded)
     if not 1 <= seq <= head:
         raise SeqOutOfRange(
@@ -270,6 +289,17 @@ def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: 
             "or the operator",
             role=role.value,
         )
+    created = decoded[0]
+    if (
+        isinstance(created, GameCreated)
+        and created.referee == "operator"
+        and (role is not Role.REFEREE)
+    ):
+        raise MayNotRule(
+            f"the {role.value} may not rule on this game's disputes: it was created with "
+            "the operator as its referee (referee: operator), who rules them",
+            role=role.value,
+        )
     if ruling not in RULINGS:
         raise RulingRefused(f"a ruling is one of {', '.join(RULINGS)}, not {ruling!r}")
     known = {d.id: d for d in disputes_of(decoded)}
@@ -293,12 +323,21 @@ def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: 
             "game reveals what it rests on",
             dispute=dispute,
         )
-    if ruling == "amend":
-        raise RulingRefused(
-            "amend is not built yet (the game continuing under the reading, the later "
-            "commands re-applied): uphold is",
-            dispute=dispute,
-        )
+    if ruling == AMEND:
+        _refuse_if_amended(decoded, "amended")
+        start_seq = _batch_start(decoded, found.filed.seq)
+        for seq in range(start_seq, len(decoded) + 1):
+            event = decoded[seq - 1]
+            if isinstance(event, SeedRevealed | ClientSeedBound):
+                tag = type(event).__struct_config__.tag
+                raise RulingRefused(
+                    f"dispute {dispute} may not be amended: the line after the disputed "
+                    f"decision (from seq {start_seq}) holds {tag} at seq {seq}, a seed "
+                    "batch the rolls after it rest on (an ended game's final reveal among "
+                    "them), which an amendment cannot return behind; uphold is",
+                    dispute=dispute,
+                    seq=seq,
+                )
     return found
 
 
@@ -326,7 +365,8 @@ class Line(Struct, frozen=True, kw_only=True):
 
 
 def setup_under(created: GameCreated, reading: Reading | None, value: str) -> GameCreated:
-    """GameCreated with the claimed reading applied to its setup."""
+    """GameCreated with the claimed reading applied to its setup (as the fold's
+    `engine.game.amended_setup` applies an amendment's)."""
     if reading is None:
         return created
     chosen = parse_value(reading, value)
@@ -339,14 +379,24 @@ def remake(
     decoded: Sequence[Struct],
     start_seq: int,
     created: GameCreated,
+    *,
+    commands_only: bool = False,
 ) -> Line:
     """The line from the batch at `start_seq` on under `created`'s setup: the recorded
     events before it folded as they are, every later recorded command decided again with
     the rolls its batch recorded (other batches copied), until the end of the log or the
-    first command the rules refuse or whose rolls the log does not hold."""
+    first command the rules refuse or whose rolls the log does not hold.
+
+    `commands_only` (an amendment's re-application): other batches are not copied (a
+    dispute's events stay in the superseded line), a TakeBack stops the line (it names a
+    seq of the superseded line), and nothing before `start_seq` may be taken back."""
     game = start(ruleset, created)
     for env, event in zip(envelopes[1 : start_seq - 1], decoded[1 : start_seq - 1], strict=True):
         game = _step(ruleset, game, event, env.command_id)
+    if commands_only:
+        meta = msgspec.structs.replace(game.meta, undo=(), blocked_at=game.meta.seq + 1,
+                                       blocked_by="amend")  # fmt: skip
+        game = Game(meta, game.state)
     before = game
     made: list[Struct] = []
     stopped = ""
@@ -356,6 +406,16 @@ def remake(
         end = index + 1
         while end < len(decoded) and envelopes[end].command_id == envelopes[index].command_id:
             end += 1
+        if commands_only and not isinstance(first, CommandRecorded):
+            index = end
+            continue
+        if (
+            commands_only
+            and isinstance(first, CommandRecorded)
+            and (first.command_type == TAKE_BACK)
+        ):
+            stopped = f"seq {envelopes[index].seq}: a takeback is not re-applied"
+            break
         if isinstance(first, CommandRecorded):
             found = list(decoded[index:end])
             rolls = [e for e in found if isinstance(e, DiceRolled)]
@@ -476,3 +536,33 @@ def codec_decoded(ruleset: Ruleset[Any], envelopes: Sequence[Envelope]) -> list[
     """Every payload of a log decoded with its ruleset's registry."""
     codec = codec_for(ruleset)
     return [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
+
+
+def amendment(
+    ruleset: Ruleset[Any],
+    envelopes: Sequence[Envelope],
+    decoded: Sequence[Struct],
+    dispute: Dispute,
+) -> list[Struct]:
+    """What follows the `DisputeRuled` of an `amend` ruling on `dispute` in its batch, the
+    log ending at `len(decoded)` (the ruling's own seq is the next): `GameAmended`, then the
+    line re-made from the disputed command's batch under the claimed reading, every later
+    command re-applied with its nonce and the rolls its batch recorded until the first that
+    is no longer legal (docs/audit.md "Amendments")."""
+    filed = dispute.filed
+    created = decoded[0]
+    assert isinstance(created, GameCreated)
+    reading = ruleset.reading(filed.reading) if filed.reading else None
+    start_seq = _batch_start(decoded, filed.seq)
+    under = remake(ruleset, envelopes, decoded, start_seq,
+                   setup_under(created, reading, filed.value), commands_only=True)  # fmt: skip
+    marker = GameAmended(
+        dispute=dispute.id,
+        parts_from=start_seq,
+        superseded_to=len(decoded),
+        reading=filed.reading,
+        value=filed.value,
+        reapplied=sum(isinstance(e, CommandRecorded) for e in under.events),
+        stopped=under.stopped,
+    )
+    return [marker, *under.events]

@@ -24,6 +24,7 @@ from msgspec import Struct
 from umpire.engine import registry
 from umpire.engine.commands import TakeBack
 from umpire.engine.errors import InvalidSetup
+from umpire.engine.kit.reading import parse_value
 from umpire.engine.redaction import redact
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -31,7 +32,7 @@ from umpire.engine.schemas import struct_schema
 from umpire.engine.validation import explained
 from umpire.events.codec import EventRegistry, canonical_bytes
 from umpire.events.envelope import GENESIS_HASH, Envelope
-from umpire.events.errors import CorruptEvent
+from umpire.events.errors import CorruptEvent, UmpireError
 from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
@@ -42,6 +43,7 @@ from umpire.events.types import (
     DisputeFound,
     DisputeRuled,
     ExportSealed,
+    GameAmended,
     GameCreated,
     GameEnded,
     Roller,
@@ -50,6 +52,14 @@ from umpire.events.types import (
 )
 
 TAKE_BACK = str(TakeBack.__struct_config__.tag)
+
+
+class NeedsWholeLog(UmpireError):
+    """A `GameAmended` folded without the log before it: the fold returns to the state
+    before the disputed decision, which only the events since seq 1 give. Fold the log
+    from its first event instead."""
+
+    code = "needs_whole_log"
 
 
 class Undo(Struct, frozen=True, kw_only=True):
@@ -236,6 +246,10 @@ def apply(
     if type(event) not in _ENGINE_EVENTS:  # most events: the ruleset's own
         return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
     if isinstance(event, DiceRolled):
+        if event.roll < meta.rolls:
+            # A roll re-applied by an amendment keeps its number (no one gets a re-roll):
+            # the count stays the log's, so the next new roll takes a number never used.
+            return Game(_blocked(meta, at, "roll"), ruleset.evolve(game.state, event))
         served = meta.epoch_rolls + (event.by is Roller.SERVER)
         meta = msgspec.structs.replace(meta, rolls=meta.rolls + 1, epoch_rolls=served)
         return Game(_blocked(meta, at, "roll"), ruleset.evolve(game.state, event))
@@ -269,13 +283,19 @@ def apply(
         return game
     if isinstance(event, GameCreated):
         raise CorruptEvent("GameCreated may only be the first event of a game")
+    if isinstance(event, GameAmended):
+        raise NeedsWholeLog(
+            f"GameAmended at seq {at} returns the game to seq {event.parts_from - 1}: fold "
+            "the log from its first event",
+            seq=at,
+        )
     return Game(*_ruleset_step(ruleset, meta, game.state, event, at))
 
 
 # The engine's own events (handled by `apply` above); every other event is the ruleset's.
 _ENGINE_EVENTS = frozenset(
     (DiceRolled, CommandRecorded, CommandTakenBack, ClientSeedBound, SeedRevealed, GameEnded,
-     GameCreated, DisputeFiled, DisputeFound, DisputeRuled, ExportSealed)
+     GameCreated, DisputeFiled, DisputeFound, DisputeRuled, ExportSealed, GameAmended)
 )  # fmt: skip
 
 
@@ -294,8 +314,14 @@ def fold(
     game: Game | None = None,
     ruleset: Ruleset[Any] | None = None,
 ) -> Game | None:
-    """Fold envelopes onto `game` (or from the start). Returns None for an empty log."""
+    """Fold envelopes onto `game` (or from the start). Returns None for an empty log.
+
+    A `GameAmended` (docs/audit.md "Amendments") needs the log before it: folded from the
+    start, the events are kept as they go; onto a given `game`, it raises NeedsWholeLog.
+    """
     codec = codec_for(ruleset) if ruleset is not None else None
+    # From the start only: every (envelope, event) folded, for an amendment's return.
+    history: list[tuple[Envelope, Struct]] | None = [] if game is None else None
     for env in envelopes:
         if game is None:
             ruleset = ruleset or ruleset_of(env)
@@ -304,10 +330,16 @@ def fold(
             if not isinstance(created, GameCreated) or env.seq != 1:
                 raise CorruptEvent(f"game log starts with {env.type} at seq {env.seq}")
             game = start(ruleset, created)
+            if history is not None:
+                history.append((env, created))
         else:
             assert ruleset is not None and codec is not None
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            if type(event) in _ENGINE_EVENTS:
+            if history is not None:
+                history.append((env, event))
+            if isinstance(event, GameAmended) and history is not None:
+                game = amended(ruleset, history[:-1], game, event, env.seq)
+            elif type(event) in _ENGINE_EVENTS:
                 game = apply(ruleset, game, event, seq=env.seq, command_id=env.command_id)
             else:  # most events: straight to the ruleset, one Game built per event
                 meta, state = _ruleset_step(ruleset, game.meta, game.state, event, env.seq)
@@ -315,6 +347,46 @@ def fold(
                 continue
         game = Game(msgspec.structs.replace(game.meta, seq=env.seq, last_hash=env.hash), game.state)
     return game
+
+
+def amended_setup(
+    ruleset: Ruleset[Any], created: GameCreated, reading: str, value: str
+) -> GameCreated:
+    """GameCreated with the declared reading `reading` switched to `value` (unchanged
+    without a reading)."""
+    declared = ruleset.reading(reading) if reading else None
+    if declared is None:
+        return created
+    chosen = parse_value(declared, value)
+    return msgspec.structs.replace(created, setup={**created.setup, declared.name: chosen})
+
+
+def amended(
+    ruleset: Ruleset[Any],
+    earlier: list[tuple[Envelope, Struct]],
+    head: Game,
+    event: GameAmended,
+    seq: int,
+) -> Game:
+    """The game at a `GameAmended` at `seq` (`earlier`: the log before it, from seq 1;
+    `head`: the game folded to it): the events before `parts_from` folded again from a
+    setup under the amendment's reading. The roll count stays the log's (`head`'s), so no
+    roll number is used twice by a new roll, and nothing before it may be taken back."""
+    created = earlier[0][1]
+    assert isinstance(created, GameCreated)
+    game = start(ruleset, amended_setup(ruleset, created, event.reading, event.value))
+    for env, past in earlier[1 : event.parts_from - 1]:
+        if isinstance(past, GameAmended):
+            raise CorruptEvent(
+                f"GameAmended at seq {seq} returns behind the amendment at seq {env.seq}: "
+                "a game is amended once, after its last amendment"
+            )
+        game = apply(ruleset, game, past, seq=env.seq, command_id=env.command_id)
+        game = Game(msgspec.structs.replace(game.meta, seq=env.seq), game.state)
+    meta = msgspec.structs.replace(
+        game.meta, seq=seq, rolls=head.meta.rolls, epoch_rolls=head.meta.epoch_rolls
+    )
+    return Game(_blocked(meta, seq, "amend"), game.state)
 
 
 def state_hash(game: Game) -> str:

@@ -24,7 +24,16 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.codec import canonical_json
 from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
-from umpire.events.types import CommandRecorded, DiceRolled, GameCreated, GameEnded, SeedRevealed
+from umpire.events.types import (
+    CommandRecorded,
+    DiceRolled,
+    GameAmended,
+    GameCreated,
+    GameEnded,
+    SeedRevealed,
+)
+
+AMENDED_TAG = str(GameAmended.__struct_config__.tag)
 
 
 class SeqOutOfRange(UmpireError):
@@ -78,6 +87,30 @@ def game_at(envelopes: Sequence[Envelope], seq: int, ruleset: Ruleset[Any] | Non
     game = fold(envelopes[:seq], None, ruleset)
     assert game is not None
     return game
+
+
+class NoSuchLine(UmpireError):
+    """`--line N` names no line of the log."""
+
+    code = "no_such_line"
+
+
+def line_of(envelopes: Sequence[Envelope], line: int) -> Sequence[Envelope]:
+    """The log of line `line` (docs/audit.md "Amendments"): line 0 as first played, line N
+    as the N-th amendment left it. A line before the last ends where its superseding
+    amendment's batch starts (the DisputeRuled right before GameAmended); the last line is
+    the whole log."""
+    amended = [e.seq for e in envelopes if e.type == AMENDED_TAG]
+    if not 0 <= line <= len(amended):
+        raise NoSuchLine(
+            f"line {line} is no line of this game: it has lines 0 (as first played) to "
+            f"{len(amended)} (one more per amendment)",
+            line=line,
+            lines=len(amended) + 1,
+        )
+    if line == len(amended):
+        return envelopes
+    return envelopes[: amended[line] - 2]
 
 
 def state_at(

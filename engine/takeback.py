@@ -22,7 +22,7 @@ from umpire.events.types import CommandTakenBack
 
 class TakebackRefused(CommandNotAllowed):
     """A TakeBack the rule does not allow now. `why` says which part of the rule refuses:
-    `roll`, `hidden`, `seed`, `forbidden`, `depth` or `nothing`."""
+    `roll`, `hidden`, `seed`, `forbidden`, `depth`, `amend` or `nothing`."""
 
 
 def refusal(ruleset: Ruleset[Any], game: Game) -> tuple[str, str] | None:
@@ -52,6 +52,8 @@ def refusal(ruleset: Ruleset[Any], game: Game) -> tuple[str, str] | None:
             return "forbidden", f"the {ruleset.name} rules forbid taking back {detail} (seq {at})"
         case "end":
             return "end", f"the game ended at seq {at}"
+        case "amend":
+            return "amend", f"the game was amended at seq {at}: nothing before it comes back"
     return "nothing", "nothing to take back: no command since the start of the game"
 
 

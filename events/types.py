@@ -64,6 +64,9 @@ class GameCreated(Struct, frozen=True, tag="GameCreated", kw_only=True):
     # id and raw Ed25519 public key (hex); "" for a game created before signed receipts.
     receipt_key_id: str = ""
     receipt_key: str = ""
+    # Who rules on the game's disputes (issue 40, docs/audit.md "Disputes"): "player" (the
+    # player of the solo game, or the operator) or "operator" (the operator alone).
+    referee: str = "player"
 
 
 class CommandRecorded(Struct, frozen=True, tag="CommandRecorded", kw_only=True):
@@ -210,6 +213,26 @@ class DisputeRuled(Struct, frozen=True, tag="DisputeRuled", kw_only=True):
     by: str
 
 
+class GameAmended(Struct, frozen=True, tag="GameAmended", kw_only=True):
+    """A ruling of `amend` on dispute `dispute` (docs/audit.md "Amendments"): the game goes
+    on from the disputed decision made under the claimed reading (`reading` switched to
+    `value`). The events at seqs `parts_from` .. `superseded_to` stay in the log as the
+    superseded line; the fold returns to the state before `parts_from` with the reading
+    applied and takes the events that follow this one in its batch, the later commands
+    re-applied with their own nonces and recorded dice (`reapplied` of them; `stopped`
+    says which command was no longer legal, "" if none). It stands in the ruling's batch,
+    right after its DisputeRuled."""
+
+    version: ClassVar[int] = 1
+    dispute: int
+    parts_from: int
+    superseded_to: int
+    reading: str = ""
+    value: str = ""
+    reapplied: int = 0
+    stopped: str = ""
+
+
 class ExportSealed(Struct, frozen=True, tag="ExportSealed", kw_only=True):
     """An ended game's log closed for good (`umpire export GAME --seal`): nothing may follow
     it, no dispute nor ruling; `head` is the seq before it. A system batch "umpire:seal"."""
@@ -230,6 +253,7 @@ UniversalEvent = (
     | DisputeFound
     | DisputeRuled
     | ExportSealed
+    | GameAmended
 )
 
 UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
@@ -244,6 +268,7 @@ UNIVERSAL_EVENT_TYPES: tuple[type[Struct], ...] = (
     DisputeFound,
     DisputeRuled,
     ExportSealed,
+    GameAmended,
 )
 
 

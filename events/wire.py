@@ -71,6 +71,9 @@ class Create(_Strict, frozen=True, tag="create"):
     client_entropy: Literal["bind", "waived"] = "bind"
     # Let the player enter physical dice for the opponent's rolls (recorded in GameCreated).
     opponent_manual_dice: bool = False
+    # Who rules on the game's disputes (recorded in GameCreated): the player (or the
+    # operator), or the operator alone.
+    referee: Literal["player", "operator"] = "player"
 
 
 class BindSeed(_Strict, frozen=True, tag="bind_seed"):

@@ -59,6 +59,10 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
         action="store_true",
         help="let the player enter physical dice (--dice) for the opponent's rolls too",
     )
+    p.add_argument(
+        "--referee", choices=("player", "operator"), default="player",
+        help="who rules on the game's disputes (default: the player, or the operator)",
+    )  # fmt: skip
 
     p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
     p.add_argument("game")
@@ -315,6 +319,11 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
     what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
+    parser.add_argument(
+        "--line", type=int, metavar="N",
+        help="an amended game's line N: 0 as first played, N as amendment N left it "
+        "(default: the game as it stands)",
+    )  # fmt: skip
     _source(parser)
 
 

@@ -79,6 +79,7 @@ class Commands:
             game_id=game_id,
             scenario=scenario,
             opponent_manual_dice=msg.opponent_manual_dice,
+            referee=msg.referee,
         )
         resent = RESENT_CREATE_SLOT if created.duplicate else None
         player, spectator = yield IssueCredentials(created.game_id, resent)

@@ -100,6 +100,7 @@ async def perform(gw: Gateway, request: Request) -> Any:
                 game_id=request.game_id,
                 scenario=request.scenario,
                 opponent_manual_dice=request.opponent_manual_dice,
+                referee=request.referee,
             )
         case IssueCredentials(game_id, resent):
             if resent is not None:

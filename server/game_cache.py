@@ -10,6 +10,7 @@ import msgspec
 from umpire.engine import registry
 from umpire.engine.game import (
     Game,
+    NeedsWholeLog,
     decode_game,
     fold,
     ruleset_of,
@@ -51,7 +52,11 @@ class GameCache:
             if not envelopes:
                 raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
             verify_chain(envelopes, game_id=game_id)
-        game = fold(envelopes, game, ruleset)
+        try:
+            game = fold(envelopes, game, ruleset)
+        except NeedsWholeLog:
+            # The tail holds an amendment, which returns behind the cached state.
+            game = fold(await self.store.read(game_id, 1), None, ruleset)
         assert game is not None
         ruleset = ruleset or registry.get(game.meta.ruleset)
         self._remember(game_id, ruleset, game)

@@ -10,6 +10,7 @@ import msgspec
 
 from umpire.engine import registry, scenarios
 from umpire.engine.dice import commitment
+from umpire.engine.disputes import REFEREES
 from umpire.engine.errors import ClientSeedRefused, InvalidCommand
 from umpire.engine.game import (
     Game,
@@ -45,6 +46,7 @@ class GameCreation:
         command_id: str | None = None,
         scenario: str | None = None,
         opponent_manual_dice: bool = False,
+        referee: str = "player",
     ) -> Created:
         """Create a game: draw its secret seed and log its commitment (GameCreated).
 
@@ -58,9 +60,15 @@ class GameCreation:
         With `scenario`, the game starts from that shipped scenario's setup, with `setup`'s
         top-level fields laid over it (engine/scenarios.py). `opponent_manual_dice` lets the
         player enter physical dice for the opponent's rolls (recorded in GameCreated; without
-        it such dice are refused).
+        it such dice are refused). `referee` names who rules on its disputes: "player" (the
+        player, or the operator) or "operator" (the operator alone).
         """
         self._refuse_if_full()
+        if referee not in REFEREES:
+            raise InvalidCommand(
+                f"referee must be one of {', '.join(REFEREES)}, not {referee!r}: who rules "
+                "on the game's disputes; nothing was created"
+            )
         if client_seed is not None:
             raise ClientSeedRefused(
                 "a client seed is not taken with create: create the game, read its seed "
@@ -96,6 +104,7 @@ class GameCreation:
             sealing_commitment=commitment(key),
             receipt_key_id=signer.key_id,
             receipt_key=signer.public_key,
+            referee=referee,
         )
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
@@ -139,6 +148,7 @@ class GameCreation:
             or canonical_bytes(stored.setup) != canonical_bytes(asked.setup)
             or stored.client_entropy != asked.client_entropy
             or stored.opponent_manual_dice != asked.opponent_manual_dice
+            or stored.referee != asked.referee
         ):
             raise GameExists(
                 f"game {game_id!r} was already created with another ruleset, setup or "

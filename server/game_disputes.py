@@ -18,8 +18,10 @@ from typing import Any
 from msgspec import Struct
 
 from umpire.engine.disputes import (
+    AMEND,
     SEAL_COMMAND_ID,
     Dispute,
+    amendment,
     check_dispute,
     check_ruling,
     check_seal,
@@ -64,10 +66,10 @@ class GameDisputes:
         return ruleset, envelopes, codec_decoded(ruleset, envelopes)
 
     async def _append_at(
-        self, game_id: str, head: int, event: Struct, command_id: str
+        self, game_id: str, head: int, event: Struct | list[Struct], command_id: str
     ) -> AppendResult:
-        """Append one system batch to a game whose log ends at `head` (VersionConflict if
-        it no longer does)."""
+        """Append one system batch (one event, or an amending ruling's events) to a game
+        whose log ends at `head` (VersionConflict if it no longer does)."""
         ruleset, game = await self.load(game_id)
         if game.meta.seq != head:
             self._forget(game_id)
@@ -76,7 +78,8 @@ class GameDisputes:
                 raise VersionConflict(
                     f"game {game_id!r} moved on", expected=head, actual=game.meta.seq
                 )
-        return await self._append(ruleset, game, [event], command_id)
+        events = event if isinstance(event, list) else [event]
+        return await self._append(ruleset, game, events, command_id)
 
     async def dispute(
         self,
@@ -163,12 +166,17 @@ class GameDisputes:
         """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
         ruling may not be made); the seq of the DisputeRuled appended."""
         for _ in range(ATTEMPTS):
-            _, envelopes, decoded = await self._log(game_id)
-            check_ruling(decoded, dispute=dispute, ruling=ruling, role=role)
+            ruleset, envelopes, decoded = await self._log(game_id)
+            found = check_ruling(decoded, dispute=dispute, ruling=ruling, role=role)
             event = DisputeRuled(dispute=dispute, ruling=ruling, by=role.value)
+            batch: list[Struct] = [event]
+            if ruling == AMEND:
+                # The game's rest re-made under the reading: the rules' work, off the loop.
+                made = await asyncio.to_thread(amendment, ruleset, envelopes, decoded, found)
+                batch.extend(made)
             head = len(envelopes)
             try:
-                await self._append_at(game_id, head, event, ruling_command_id(dispute))
+                await self._append_at(game_id, head, batch, ruling_command_id(dispute))
             except VersionConflict:
                 self._forget(game_id)
                 continue

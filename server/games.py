@@ -38,6 +38,7 @@ from umpire.engine.dice import (
 from umpire.engine.errors import InvalidCommand
 from umpire.engine.game import (
     Game,
+    NeedsWholeLog,
     apply,
     codec_for,
     encode_game,
@@ -392,8 +393,13 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         result: AppendResult,
         command_id: str,
     ) -> None:
-        for seq, event in enumerate(events, start=result.first_seq):
-            game = apply(ruleset, game, event, seq=seq, command_id=command_id)
+        try:
+            for seq, event in enumerate(events, start=result.first_seq):
+                game = apply(ruleset, game, event, seq=seq, command_id=command_id)
+        except NeedsWholeLog:
+            # An amendment returns behind the head: the next load folds from seq 1.
+            self._forget(game.meta.game_id)
+            return
         meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
         game = Game(meta, game.state)
         self._remember(meta.game_id, ruleset, game)

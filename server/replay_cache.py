@@ -22,7 +22,7 @@ import asyncio
 from collections import OrderedDict
 from typing import Any
 
-from umpire.engine.game import Game, fold
+from umpire.engine.game import Game, NeedsWholeLog, fold
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.ruleset import Ruleset
 from umpire.events.store import EventStore
@@ -137,7 +137,10 @@ class ReplayCache:
                     changed = True  # the log changed under the checkpoint
                 else:
                     changed = False
-                    game = fold(page, game, ruleset)
+                    try:
+                        game = fold(page, game, ruleset)
+                    except NeedsWholeLog:  # an amendment returns behind the checkpoint
+                        game = fold(await self.store.read(game_id, 1, stop), None, ruleset)
             if changed:
                 self.forget(game_id)
                 return await self._fold_to(game_id, ruleset, at_seq)

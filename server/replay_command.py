@@ -28,6 +28,7 @@ from umpire.engine.replay import (
     check_seq,
     decoded_log,
     diff,
+    line_of,
     readjudicate,
     seen_by,
     state_at,
@@ -58,6 +59,10 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     """Print the state at a seq, or the changes between two seqs."""
     log = await load_log(settings, args.game, args.file)
     role = role_for(settings, args.role, args.operator_token)
+    if args.line is not None:  # a superseded line of an amended game (docs/audit.md)
+        envelopes = tuple(line_of(log.envelopes, args.line))
+        log = msgspec.structs.replace(log, envelopes=envelopes, source=f"{log.source} line "
+                                      f"{args.line}")  # fmt: skip
     if args.at is not None:
         at = state_at(log.envelopes, args.at, role)
         if args.json:

@@ -134,6 +134,7 @@ class CreateGame:
     game_id: str | None
     scenario: str | None
     opponent_manual_dice: bool
+    referee: str = "player"
 
 
 @dataclass(frozen=True, slots=True)

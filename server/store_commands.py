@@ -129,6 +129,7 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             game_id=args.game_id,
             scenario=scenario,
             opponent_manual_dice=args.allow_opponent_dice,
+            referee=args.referee,
         )
         # This machine's anchors (docs/audit.md 8.1): the commitment and the created head.
         ruleset, game = await games.load(created.game_id)

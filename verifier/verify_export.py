@@ -215,7 +215,7 @@ RULING_ID = re.compile(r"umpire:ruling:([1-9][0-9]*)")
 DISPUTE_TAGS = ("DisputeFiled", "DisputeFound", "DisputeRuled")
 RULERS = ("player", "referee")  # the player of a solo game, or the operator
 NOT_DISPUTABLE = ("GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-                  "CommandTakenBack", "ExportSealed", *DISPUTE_TAGS)  # fmt: skip
+                  "CommandTakenBack", "ExportSealed", "GameAmended", *DISPUTE_TAGS)  # fmt: skip
 
 
 @dataclass
@@ -231,6 +231,7 @@ class Grammar:
     sealed_at: int = 0
     final_reveal: bool = False
     taken_back: int = 0
+    amendments: int = 0
 
 
 @dataclass
@@ -306,6 +307,7 @@ def check_grammar(events: list[Event]) -> Grammar:
     used = {first.record["command_id"]: 1}
     epoch = epoch_rolls = 0
     batch: _Batch | None = None
+    amending: _Batch | None = None  # an amending ruling's batch, while it is walked
     takebacks = _Takebacks()
     found.system = 1
     for ev in events[1:]:
@@ -320,11 +322,33 @@ def check_grammar(events: list[Event]) -> Grammar:
             _seal(ev, events, used, found)
             batch = None
             continue
+        if amending is not None and cid == amending.command_id:
+            batch = _amended_event(ev, events, amending, batch, found, opponent_dice)
+            # The takeback stack as the fold keeps it: emptied by the amendment, then the
+            # amended line's commands, rolls and hidden events as in any batch.
+            if tag == "GameAmended":
+                takebacks.block(f"the game was amended at seq {seq}")
+            elif tag == "CommandRecorded" and batch is not None:
+                takebacks.command(batch)
+            elif tag == "DiceRolled":
+                takebacks.block(f"a die was rolled at seq {seq}")
+            elif r.get("committed", False):
+                takebacks.block(f"something hidden was shown at seq {seq}")
+            continue
+        if amending is not None and amending.events == 1:
+            raise Failure(seq, f"the amending ruling at seq {amending.seq} is not followed by "
+                               "its GameAmended")  # fmt: skip
+        amending = None
+        if tag == "GameAmended":
+            raise Failure(seq, "GameAmended stands only right after an amending "
+                               "DisputeRuled, in its batch")  # fmt: skip
         if tag in DISPUTE_TAGS:
             # Ends any command batch; the finding itself is re-made by `umpire audit`, which
             # runs the rules: here, only where it stands and what it answers.
             batch = None
             _dispute(ev, events, used, found)
+            if tag == "DisputeRuled" and p.get("ruling") == "amend":
+                amending = _Batch(cid, seq, False)
             continue
         if found.ended_at:
             if (tag == "SeedRevealed" and seq == found.ended_at + 1 and batch is not None
@@ -384,7 +408,72 @@ def check_grammar(events: list[Event]) -> Grammar:
                 epoch_rolls += 1  # a server roll: the epoch takes no client seed after it
     if batch is not None and batch.command_type == TAKE_BACK and batch.events == 1:
         raise Failure(batch.seq, f"the TakeBack at seq {batch.seq} has no CommandTakenBack")
+    if amending is not None and amending.events == 1:
+        raise Failure(amending.seq, f"the amending ruling at seq {amending.seq} is not "
+                                    "followed by its GameAmended")  # fmt: skip
     return found
+
+
+def _amended_event(ev: Event, events: list[Event], amending: _Batch, batch: _Batch | None,
+                   found: Grammar, opponent_dice: bool) -> _Batch | None:  # fmt: skip
+    """An event of an amending ruling's batch (docs/audit.md "Amendments"): first the
+    GameAmended naming the dispute, the superseded seqs (from the disputed command's
+    CommandRecorded to the seq before the ruling); then the re-made line, whose commands
+    and rolls are checked here for who may roll only (`umpire audit` re-makes it). The
+    command batch being re-made, if any, is returned."""
+    r, p = ev.record, ev.payload
+    seq, tag = r["seq"], r["type"]
+    amending.events += 1
+    if amending.events == 2:
+        if tag != "GameAmended":
+            raise Failure(seq, f"the amending ruling at seq {amending.seq} is followed by "
+                               f"{tag}, not its GameAmended")  # fmt: skip
+        ruling = events[amending.seq - 1].payload
+        dispute = p.get("dispute")
+        if dispute != ruling.get("dispute") or not isinstance(dispute, int):
+            raise Failure(seq, f"GameAmended names dispute {dispute!r}, not the ruling's "
+                               f"{ruling.get('dispute')!r}")  # fmt: skip
+        disputed = events[dispute - 1].payload.get("seq")
+        start, end = p.get("parts_from"), p.get("superseded_to")
+        if (not isinstance(start, int) or not isinstance(disputed, int)
+                or not 1 < start <= disputed
+                or events[start - 1].record["type"] != "CommandRecorded"
+                or any(e.record["type"] == "CommandRecorded"
+                       for e in events[start : disputed - 1])):  # fmt: skip
+            raise Failure(
+                seq,
+                f"GameAmended's parts_from {start!r} is not the "
+                f"CommandRecorded of the batch of disputed seq {disputed!r}",
+            )
+        if end != amending.seq - 1:
+            raise Failure(seq, f"GameAmended's superseded_to {end!r} is not the seq before "
+                               f"its ruling, {amending.seq - 1}")  # fmt: skip
+        if any(e.record["type"] == "GameAmended" for e in events[: amending.seq - 1]):
+            raise Failure(seq, "a second GameAmended: a game is amended once")
+        found.amendments += 1
+        return None
+    if tag != "CommandRecorded" and batch is None:
+        raise Failure(seq, f"{tag} at seq {seq} in the amended line stands outside a "
+                           "re-applied command's batch")  # fmt: skip
+    if tag in ("SeedRevealed", "ClientSeedBound", "CommandTakenBack", "GameAmended",
+               "ExportSealed", *DISPUTE_TAGS):  # fmt: skip
+        raise Failure(seq, f"{tag} at seq {seq} may not stand in an amended line (commands "
+                           "and what the rules made of them only)")  # fmt: skip
+    if found.ended_at:
+        raise Failure(seq, f"{tag} at seq {seq} follows the end of the game (GameEnded at "
+                           f"seq {found.ended_at}) in the amended line")  # fmt: skip
+    if tag == "CommandRecorded":
+        found.commands += 1
+        return _Batch(amending.command_id, seq, bool(p.get("manual_dice", False)),
+                      str(p.get("command_type", "")))  # fmt: skip
+    assert batch is not None
+    if tag == "GameEnded":
+        found.ended_at = seq
+    elif tag == "DiceRolled":
+        _roll(ev, batch, opponent_dice)
+        if p.get("by", "server") == "player":
+            found.player_rolls += 1
+    return batch
 
 
 def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
@@ -406,6 +495,9 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
         if not isinstance(disputed, int) or not 1 <= disputed < seq:
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed!r}, which is no "
                                "earlier event")  # fmt: skip
+        if any(e.record["type"] == "GameAmended" for e in earlier):
+            raise Failure(seq, f"the dispute at seq {seq} is of an amended game, which takes "
+                               "no more disputes")  # fmt: skip
         kind = earlier[disputed - 1].record["type"]
         if kind in NOT_DISPUTABLE:
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, a {kind}: "
@@ -460,8 +552,8 @@ def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) 
 
 def _ruling(ev: Event, earlier: list[Event]) -> None:
     """A DisputeRuled under umpire:ruling:<dispute>, on a found dispute not ruled before,
-    by a role that may rule; `amend` needs the amended line, which this log format does not
-    hold yet."""
+    by a role that may rule; an `amend` is followed in its batch by GameAmended and the
+    amended line (`_amended_event`)."""
     r, p = ev.record, ev.payload
     seq, cid, dispute = r["seq"], r["command_id"], p.get("dispute")
     match = RULING_ID.fullmatch(cid)
@@ -471,9 +563,15 @@ def _ruling(ev: Event, earlier: list[Event]) -> None:
     if p.get("by") not in RULERS:
         raise Failure(seq, f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
                            "rule: the player of a solo game rules, or the operator")  # fmt: skip
-    if p.get("ruling") != "uphold":
-        raise Failure(seq, f"the ruling at seq {seq} is {p.get('ruling')!r}: only uphold "
-                           "stands without an amended line")  # fmt: skip
+    if earlier[0].payload.get("referee", "player") == "operator" and p.get("by") != "referee":
+        raise Failure(
+            seq,
+            f"the ruling at seq {seq} is by the {p.get('by')!r}, who may not "
+            "rule: the game was created with the operator as its referee",
+        )
+    if p.get("ruling") not in ("uphold", "amend"):
+        raise Failure(seq, f"the ruling at seq {seq} is {p.get('ruling')!r}, neither uphold "
+                           "nor amend")  # fmt: skip
     if not any(e.record["type"] == "DisputeFound" and e.payload.get("dispute") == dispute
                for e in earlier):  # fmt: skip
         raise Failure(seq, f"the ruling at seq {seq} rules on {dispute!r}, no found dispute")
@@ -606,8 +704,9 @@ def verify(
     done.insert(1, f"batch grammar holds: {batches}, {grammar.player_rolls} player rolls")
     if grammar.disputes:
         done.append(
-            f"{grammar.disputes} disputes, {grammar.findings} findings: where they stand "
-            "and what they answer hold (`umpire audit` re-makes the findings)"
+            f"{grammar.disputes} disputes, {grammar.findings} findings, "
+            f"{grammar.amendments} amendments: where they stand and what they answer hold "
+            "(`umpire audit` re-makes the findings and the amended lines)"
         )
     if grammar.ended_at:
         how = "with" if grammar.final_reveal else "without"
@@ -1022,12 +1121,28 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
     # 5: roll numbers and server rolls; a roll takes the nonce of its command's batch
     rolls = checked = with_nonce = 0
     nonces: dict[str, str] = {}  # command id -> its CommandRecorded's nonce
+    numbered: dict[int, Any] = {}  # each roll's payload by its number
+    amending = ""  # the amending ruling's batch id, once its GameAmended is read
     for ev in events:
         r, p = ev.record, ev.payload
         if r["type"] == "CommandRecorded":
             nonces[r["command_id"]] = p.get("nonce", "")
+        if r["type"] == "GameAmended":
+            amending = r["command_id"]
         if r["type"] != "DiceRolled":
             continue
+        if r["command_id"] == amending and isinstance(p["roll"], int) and p["roll"] < rolls:
+            # Re-applied by the amendment under its number: the same roll, checked where it
+            # was made (`umpire audit` checks it is the one the re-application consumes).
+            if numbered.get(p["roll"]) != p:
+                raise Failure(
+                    r["seq"],
+                    f"roll {p['roll']} re-applied by the amendment is "
+                    "not the roll the log made under that number",
+                )
+            continue
+        if isinstance(p["roll"], int):
+            numbered[p["roll"]] = p
         if p["roll"] != rolls:
             raise Failure(r["seq"], f"roll number {p['roll']}, expected {rolls}")
         rolls += 1

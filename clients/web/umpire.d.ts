@@ -60,6 +60,7 @@ export interface Create {
   scenario?: string | null;
   client_entropy?: "bind" | "waived";
   opponent_manual_dice?: boolean;
+  referee?: "operator" | "player";
 }
 
 /** A new game and its two credentials (shown once; stored only as hashes), with the receipt of the game's head for the player (`head_seq`, `head_hash`, `state_hash`). */

@@ -752,7 +752,7 @@
   const RULING_ID = /^umpire:ruling:([1-9][0-9]*)$/;
   const DISPUTE_TAGS = ["DisputeFiled", "DisputeFound", "DisputeRuled"];
   const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-    "CommandTakenBack", "ExportSealed", ...DISPUTE_TAGS];
+    "CommandTakenBack", "ExportSealed", "GameAmended", ...DISPUTE_TAGS];
   const RULERS = ["player", "referee"]; // the player of a solo game, or the operator
   const fullmatch = (pattern, text) => (typeof text === "string" ? pattern.exec(text) : null);
 
@@ -768,6 +768,7 @@
       this.disputes = 0;
       this.findings = 0;
       this.sealed_at = 0;
+      this.amendments = 0;
     }
   }
 
@@ -847,6 +848,7 @@
     let epoch = 0;
     let epoch_rolls = 0;
     let batch = null;
+    let amending = null; // an amending ruling's batch, while it is walked
     const takebacks = new _Takebacks();
     found.system = 1;
     for (const ev of events.slice(1)) {
@@ -864,11 +866,34 @@
         batch = null;
         continue;
       }
+      if (amending !== null && py_eq(cid, amending.command_id)) {
+        batch = _amended_event(ev, events, amending, batch, found, opponent_dice);
+        // The takeback stack as the fold keeps it: emptied by the amendment, then the
+        // amended line's commands, rolls and hidden events as in any batch.
+        if (tag === "GameAmended") {
+          takebacks.block(`the game was amended at seq ${py_str(seq)}`);
+        } else if (tag === "CommandRecorded" && batch !== null) {
+          takebacks.command(batch);
+        } else if (tag === "DiceRolled") {
+          takebacks.block(`a die was rolled at seq ${py_str(seq)}`);
+        } else if (py_truthy(get(r, "committed", false))) {
+          takebacks.block(`something hidden was shown at seq ${py_str(seq)}`);
+        }
+        continue;
+      }
+      if (amending !== null && amending.events === 1) {
+        throw new Failure(seq, `the amending ruling at seq ${py_str(amending.seq)} is not followed by its GameAmended`);
+      }
+      amending = null;
+      if (tag === "GameAmended") {
+        throw new Failure(seq, "GameAmended stands only right after an amending DisputeRuled, in its batch");
+      }
       if (DISPUTE_TAGS.includes(tag)) {
         // Ends any command batch; the finding itself is re-made by `umpire audit`, which
         // runs the rules: here, only where it stands and what it answers.
         batch = null;
         _dispute(ev, events, used, found);
+        if (tag === "DisputeRuled" && py_eq(get(p, "ruling"), "amend")) amending = new _Batch(cid, seq, false);
         continue;
       }
       if (found.ended_at) {
@@ -933,7 +958,70 @@
     if (batch !== null && batch.command_type === TAKE_BACK && batch.events === 1) {
       throw new Failure(batch.seq, `the TakeBack at seq ${py_str(batch.seq)} has no CommandTakenBack`);
     }
+    if (amending !== null && amending.events === 1) {
+      throw new Failure(amending.seq, `the amending ruling at seq ${py_str(amending.seq)} is not followed by its GameAmended`);
+    }
     return found;
+  }
+
+  const AMENDED_LINE_REFUSED = ["SeedRevealed", "ClientSeedBound", "CommandTakenBack", "GameAmended", "ExportSealed", ...DISPUTE_TAGS];
+
+  function _amended_event(ev, events, amending, batch, found, opponent_dice) {
+    // An event of an amending ruling's batch (docs/audit.md "Amendments"): first the
+    // GameAmended naming the dispute and the superseded seqs; then the re-made line, whose
+    // commands and rolls are checked here for who may roll only (`umpire audit` re-makes
+    // it). The command batch being re-made, if any, is returned.
+    const r = ev.record;
+    const p = ev.payload;
+    const seq = req(r, "seq");
+    const tag = req(r, "type");
+    amending.events += 1;
+    if (amending.events === 2) {
+      if (tag !== "GameAmended") {
+        throw new Failure(seq, `the amending ruling at seq ${py_str(amending.seq)} is followed by ${py_str(tag)}, not its GameAmended`);
+      }
+      const ruling = events[amending.seq - 1].payload;
+      const dispute = get(p, "dispute");
+      if (!py_eq(dispute, get(ruling, "dispute")) || !_int(dispute)) {
+        throw new Failure(seq, `GameAmended names dispute ${py_repr(dispute)}, not the ruling's ${py_repr(get(ruling, "dispute"))}`);
+      }
+      const disputed = get(events[dispute - 1].payload, "seq");
+      const start = get(p, "parts_from");
+      const end = get(p, "superseded_to");
+      if (!_int(start) || !_int(disputed) || !(1 < start && start <= disputed)
+          || events[start - 1].record.type !== "CommandRecorded"
+          || events.slice(start, disputed - 1).some((e) => e.record.type === "CommandRecorded")) {
+        throw new Failure(seq, `GameAmended's parts_from ${py_repr(start)} is not the CommandRecorded of the batch of disputed seq ${py_repr(disputed)}`);
+      }
+      if (!py_eq(end, amending.seq - 1)) {
+        throw new Failure(seq, `GameAmended's superseded_to ${py_repr(end)} is not the seq before its ruling, ${amending.seq - 1}`);
+      }
+      if (events.slice(0, amending.seq - 1).some((e) => e.record.type === "GameAmended")) {
+        throw new Failure(seq, "a second GameAmended: a game is amended once");
+      }
+      found.amendments += 1;
+      return null;
+    }
+    if (tag !== "CommandRecorded" && batch === null) {
+      throw new Failure(seq, `${py_str(tag)} at seq ${py_str(seq)} in the amended line stands outside a re-applied command's batch`);
+    }
+    if (AMENDED_LINE_REFUSED.includes(tag)) {
+      throw new Failure(seq, `${py_str(tag)} at seq ${py_str(seq)} may not stand in an amended line (commands and what the rules made of them only)`);
+    }
+    if (found.ended_at) {
+      throw new Failure(seq, `${py_str(tag)} at seq ${py_str(seq)} follows the end of the game (GameEnded at seq ${found.ended_at}) in the amended line`);
+    }
+    if (tag === "CommandRecorded") {
+      found.commands += 1;
+      return new _Batch(amending.command_id, seq, py_truthy(get(p, "manual_dice", false)), py_str(get(p, "command_type", "")));
+    }
+    if (tag === "GameEnded") {
+      found.ended_at = num(seq);
+    } else if (tag === "DiceRolled") {
+      _roll(ev, batch, opponent_dice);
+      if (py_eq(get(p, "by", "server"), "player")) found.player_rolls += 1;
+    }
+    return batch;
   }
 
   function _takeback_batch(batch, seq, tag, cid) {
@@ -970,6 +1058,9 @@
       const disputed = get(p, "seq");
       if (!_int(disputed) || !(1 <= disputed && disputed < seq)) {
         throw new Failure(seq, `the dispute at seq ${seq} names seq ${py_repr(disputed)}, which is no earlier event`);
+      }
+      if (earlier.some((e) => e.record.type === "GameAmended")) {
+        throw new Failure(seq, `the dispute at seq ${seq} is of an amended game, which takes no more disputes`);
       }
       const kind = earlier[disputed - 1].record.type;
       if (NOT_DISPUTABLE.includes(kind)) {
@@ -1027,7 +1118,8 @@
 
   function _ruling(ev, earlier) {
     // A DisputeRuled under umpire:ruling:<dispute>, on a found dispute not ruled before, by
-    // a role that may rule; `amend` needs the amended line, which no log holds yet.
+    // a role that may rule; an `amend` is followed in its batch by GameAmended and the
+    // amended line (_amended_event).
     const r = ev.record;
     const p = ev.payload;
     const seq = req(r, "seq");
@@ -1040,8 +1132,11 @@
     if (!RULERS.includes(get(p, "by"))) {
       throw new Failure(seq, `the ruling at seq ${seq} is by the ${py_repr(get(p, "by"))}, who may not rule: the player of a solo game rules, or the operator`);
     }
-    if (get(p, "ruling") !== "uphold") {
-      throw new Failure(seq, `the ruling at seq ${seq} is ${py_repr(get(p, "ruling"))}: only uphold stands without an amended line`);
+    if (py_eq(get(earlier[0].payload, "referee", "player"), "operator") && !py_eq(get(p, "by"), "referee")) {
+      throw new Failure(seq, `the ruling at seq ${seq} is by the ${py_repr(get(p, "by"))}, who may not rule: the game was created with the operator as its referee`);
+    }
+    if (get(p, "ruling") !== "uphold" && get(p, "ruling") !== "amend") {
+      throw new Failure(seq, `the ruling at seq ${seq} is ${py_repr(get(p, "ruling"))}, neither uphold nor amend`);
     }
     if (!earlier.some((e) => e.record.type === "DisputeFound" && py_eq(get(e.payload, "dispute"), dispute))) {
       throw new Failure(seq, `the ruling at seq ${seq} rules on ${py_repr(dispute)}, no found dispute`);
@@ -1159,7 +1254,7 @@
     if (grammar.taken_back) batches += ` (${grammar.taken_back} commands taken back)`;
     done.splice(1, 0, `batch grammar holds: ${batches}, ${grammar.player_rolls} player rolls`);
     if (grammar.disputes) {
-      done.push(`${grammar.disputes} disputes, ${grammar.findings} findings: where they stand and what they answer hold (\`umpire audit\` re-makes the findings)`);
+      done.push(`${grammar.disputes} disputes, ${grammar.findings} findings, ${grammar.amendments} amendments: where they stand and what they answer hold (\`umpire audit\` re-makes the findings and the amended lines)`);
     }
     if (grammar.ended_at) {
       const how = grammar.final_reveal ? "with" : "without";
@@ -1329,11 +1424,23 @@
     let checked = 0;
     let with_nonce = 0;
     const nonces = new Map(); // command id -> its CommandRecorded's nonce
+    const numbered = new Map(); // each roll's payload by its number
+    let amending = null; // the amending ruling's batch id, once its GameAmended is read
     for (const ev of events) {
       const r = ev.record;
       const p = ev.payload;
       if (r.type === "CommandRecorded") nonces.set(hash_key(req(r, "command_id")), get(p, "nonce", ""));
+      if (r.type === "GameAmended") amending = r.command_id;
       if (r.type !== "DiceRolled") continue;
+      if (amending !== null && py_eq(r.command_id, amending) && _int(req(p, "roll")) && p.roll < rolls) {
+        // Re-applied by the amendment under its number: the same roll, checked where it
+        // was made (`umpire audit` checks it is the one the re-application consumes).
+        if (!numbered.has(p.roll) || !py_eq(numbered.get(p.roll), p)) {
+          throw new Failure(r.seq, `roll ${py_str(p.roll)} re-applied by the amendment is not the roll the log made under that number`);
+        }
+        continue;
+      }
+      if (_int(p.roll)) numbered.set(p.roll, p);
       if (!py_eq(req(p, "roll"), rolls)) throw new Failure(r.seq, `roll number ${py_str(p.roll)}, expected ${rolls}`);
       rolls += 1;
       if (!py_eq(get(p, "by", "server"), "server")) continue;

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,128 @@ def test_a_sealed_export_takes_no_more_disputes(cli: Cli) -> None:
     assert code != 0 and "follows the seal of the export" in out, out
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "follows the seal" in audited.out + audited.err
+
+
+def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli: Cli) -> None:
+    """`umpire rule GAME ID amend` (issue 40 item 4): the ruling's batch holds GameAmended
+    and the re-applied commands with their recorded rolls; the game plays on and ends; the
+    export passes `umpire audit` and verify_export.py. A re-applied roll with other faces,
+    or a GameAmended naming other superseded seqs, fails both."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4: CommandRecorded, DiceRolled, decision
+    cli.send(game, {"type": "Push"})  # seqs 5-7
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 8, 9
+    ruled = cli("rule", game, "8", "amend")
+    assert ruled.code == 0, ruled.err
+    assert "amend (by the player)" in ruled.out
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "EndGame", "result": "amended"})
+    path = cli.export(game)
+    header, records = read_lines(path)
+    types = [r["type"] for r in records]
+    assert types[9:12] == ["DisputeRuled", "GameAmended", "CommandRecorded"], types
+    assert records[10]["payload"]["parts_from"] == 2
+    assert records[10]["payload"]["superseded_to"] == 9
+    assert {r["command_id"] for r in records[9:17]} == {"umpire:ruling:8"}
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "1 amendments" in out
+    for command in (("log", game), ("explain", game, "11"), ("disputes", game)):
+        shown = cli(*command)
+        assert shown.code == 0, (command, shown.err)
+    assert "GameAmended" in cli("log", game).out
+    reused = next(i for i in range(11, len(records)) if records[i]["type"] == "DiceRolled")
+    faces = records[reused]["payload"]["faces"]
+
+    def forge_roll(r: list[dict[str, Any]]) -> int:
+        r[reused]["payload"]["faces"] = [f % 6 + 1 for f in faces]
+        return reused
+
+    def forge_range(r: list[dict[str, Any]]) -> int:
+        r[10]["payload"]["superseded_to"] = 8
+        return 10
+
+    for name, forgery in (("roll", forge_roll), ("range", forge_range)):
+        header, records = read_lines(path)
+        reseal(header, records, forgery(records))
+        forged = write_lines(cli.tmp / f"amended-{name}.jsonl", header, records)
+        code, out = verify(forged)
+        assert code != 0, (name, out)
+        audited = cli("audit", "--file", str(forged))
+        assert audited.code != 0, (name, audited.out)
+
+
+def test_replay_shows_each_line_of_an_amended_game(cli: Cli) -> None:
+    """`umpire replay GAME --line N`: line 0 is the game as first played (the superseded
+    line included), line 1 the amended game; a line the game lacks exits 2 saying which
+    it has."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    assert cli("rule", game, "5", "amend").code == 0  # seqs 7 (ruling), 8 (GameAmended), 9-
+    first = cli("replay", game, "--line", "0", "--at", "6", "--json")
+    assert first.code == 0, first.err
+    assert json.loads(first.out)["head"] == 6
+    now = json.loads(cli("replay", game, "--at", "4", "--json").out)
+    amended = cli("replay", game, "--line", "1", "--at", "4", "--json")
+    assert amended.code == 0, amended.err
+    assert json.loads(amended.out)["state"] == now["state"]
+    assert json.loads(amended.out)["head"] > 8
+    # Past its head, line 0 has no seq 8.
+    assert cli("replay", game, "--line", "0", "--at", "8").code == 2
+    missing = cli("replay", game, "--line", "2", "--at", "2")
+    assert missing.code == 2 and "lines 0 (as first played) to 1" in missing.err
+
+
+def test_a_game_refereed_by_the_operator_takes_no_ruling_from_the_player(cli: Cli) -> None:
+    """`umpire new --referee operator` (GameCreated.referee): the player's ruling is
+    refused and writes nothing; the operator's stands; a player's ruling forged into the
+    export fails `umpire audit` and verify_export.py."""
+    result = cli("new", "counter", "--json", "--waive-client-entropy", "--referee", "operator",
+                 "--setup", json.dumps({"target": 100}))  # fmt: skip
+    assert result.code == 0, result.err
+    game = str(json.loads(result.out)["game_id"])
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    before = cli("log", game, "--json").out
+    refused = cli("rule", game, "5", "uphold")
+    assert refused.code == 2 and "created with the operator as its referee" in refused.err
+    assert cli("log", game, "--json").out == before
+    ruled = cli("rule", game, "5", "uphold", "--as", "referee")
+    assert ruled.code == 0, ruled.err  # seq 7
+    cli.send(game, {"type": "EndGame", "result": "refereed"})
+    path = cli.export(game)
+    assert cli("audit", "--file", str(path)).code == 0
+    assert verify(path)[0] == 0
+    header, records = read_lines(path)
+    records[6]["payload"]["by"] = "player"
+    reseal(header, records, 6)
+    forged = write_lines(cli.tmp / "by-player.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "operator as its referee" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "operator as its referee" in audited.out + audited.err
+
+
+def test_a_reapplied_command_may_be_taken_back_and_every_checker_agrees(cli: Cli) -> None:
+    """The amended line's commands push onto the takeback stack as any command does (the
+    amendment itself empties it): the last re-applied command (no die rolled after it) is
+    taken back; the export passes `umpire audit` and verify_export.py."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    cli.send(game, {"type": "Add", "amount": 2})
+    disputed = cli("dispute", game, "3", "--claim", "the roll")
+    assert disputed.code == 0, disputed.err
+    (dispute,) = json.loads(cli("disputes", game, "--json").out)
+    assert cli("rule", game, str(dispute["id"]), "amend").code == 0
+    taken = cli("takeback", game)
+    assert taken.code == 0, taken.err
+    cli.send(game, {"type": "EndGame", "result": "taken back"})
+    path = cli.export(game)
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "1 commands taken back" in out

@@ -59,3 +59,52 @@ async def test_dispute_and_rule_over_the_wire(
         ruled = await client.request({"type": "rule", "game_id": gid,
                                       "dispute": reply.dispute, "ruling": "uphold"})  # fmt: skip
         assert isinstance(ruled, Ruled) and ruled.seq == head + 1
+
+
+async def test_an_amend_ruling_over_the_wire_continues_the_game(
+    request: pytest.FixtureRequest, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    """`rule` with `amend` (issue 40 item 4): answered with the ruling's seq; the view
+    that follows is the amended game's, and the game takes commands from there."""
+    async with gateway_client(redis_server.url, prefix, seed_source(request)) as client:
+        created = await client.create("conflict_of_heroes", {}, client_entropy="waived")
+        gid = created.game_id
+        seq = await _decision(client, gid)
+        asked = {"type": "dispute", "game_id": gid, "seq": seq, "claim": "sideways",
+                 "reading": "sideways_moves"}  # fmt: skip
+        reply = await client.request(asked)
+        assert isinstance(reply, DisputeFiledReply) and reply.finding is not None
+        head = (await client.view(gid)).seq
+        ruled = await client.request({"type": "rule", "game_id": gid,
+                                      "dispute": reply.dispute, "ruling": "amend"})  # fmt: skip
+        assert isinstance(ruled, Ruled) and ruled.seq == head + 1 and ruled.ruling == "amend"
+        view = await client.view(gid)
+        assert view.seq > ruled.seq  # GameAmended and the re-applied commands follow it
+        await client.send(gid, {"type": "EndGame", "result": "amended"}, command_id="end")
+        assert (await client.view(gid)).seq > view.seq
+
+
+async def test_a_game_created_with_the_operator_as_referee_refuses_the_players_ruling(
+    request: pytest.FixtureRequest, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    """`create` with `referee: "operator"` (recorded in GameCreated): the player's `rule`
+    is refused (`may_not_rule`), nothing written; an unknown referee is refused."""
+    async with gateway_client(redis_server.url, prefix, seed_source(request)) as client:
+        with pytest.raises(ErrorFrame) as refused:
+            await client.request({"type": "create", "ruleset": "conflict_of_heroes",
+                                  "client_entropy": "waived", "referee": "spectator"})  # fmt: skip
+        assert refused.value.code == "bad_message"
+        created = await client.create("conflict_of_heroes", {}, client_entropy="waived",
+                                      referee="operator")  # fmt: skip
+        gid = created.game_id
+        seq = await _decision(client, gid)
+        reply = await client.request({"type": "dispute", "game_id": gid, "seq": seq,
+                                      "claim": "wrong"})  # fmt: skip
+        assert isinstance(reply, DisputeFiledReply) and reply.finding is not None
+        head = (await client.view(gid)).seq
+        with pytest.raises(ErrorFrame) as refused:
+            await client.request({"type": "rule", "game_id": gid, "dispute": reply.dispute,
+                                  "ruling": "uphold"})  # fmt: skip
+        assert refused.value.code == "may_not_rule"
+        assert "operator as its referee" in refused.value.message
+        assert (await client.view(gid)).seq == head

@@ -608,4 +608,51 @@ def dispute_files(cli: Cli) -> dict[str, Path]:
     h["events"] = len(r)
     reseal(h, r, len(r) - 1)
     files["after the seal"] = write(cli.tmp / "dispute-after-seal.jsonl", h, r)
+    files.update(_amended_files(cli))
+    return files
+
+
+def _amended_files(cli: Cli) -> dict[str, Path]:
+    """A counter game whose roll is disputed and amended (issue 40 item 4), played on and
+    ended, and its forgeries: a re-applied roll with other faces, a GameAmended naming
+    other superseded seqs, an amending ruling without its GameAmended."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 8, 9
+    assert cli("rule", game, "8", "amend").code == 0  # seq 10 on
+    cli.send(game, {"type": "EndGame", "result": "amended"})
+    honest = cli.export(game)
+    header, records = read_lines(honest)
+    files = {"amended counter": honest}
+    reused = next(i for i in range(11, len(records)) if records[i]["type"] == "DiceRolled")
+
+    def roll(h: Header, r: Records) -> int:
+        r[reused]["payload"]["faces"] = [f % 6 + 1 for f in r[reused]["payload"]["faces"]]
+        return reused
+
+    def superseded(h: Header, r: Records) -> int:
+        r[10]["payload"]["superseded_to"] = 8
+        return 10
+
+    def unmarked(h: Header, r: Records) -> int:
+        r[10]["command_id"] = "elsewhere"
+        return 10
+
+    forgeries = {"amended roll": roll, "amended range": superseded,
+                 "amend without its marker": unmarked}  # fmt: skip
+    for name, forgery in forgeries.items():
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        reseal(h, r, forgery(h, r))
+        files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
+    # A re-applied command taken back after the amendment (the takeback stack as the fold
+    # keeps it).
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "Add", "amount": 2})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0
+    assert cli("rule", game, "7", "amend").code == 0
+    assert cli("takeback", game).code == 0
+    cli.send(game, {"type": "EndGame", "result": "taken back"})
+    files["amended, taken back counter"] = cli.export(game)
     return files
