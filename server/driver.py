@@ -5,7 +5,7 @@ with a request (server/requests.py) or None. `serve_frame` performs each request
 gateway's services (games, store, feeds, replays) and resumes the session with the answer,
 or with the error the work raised, until the session has nothing more to ask; what the
 frame leaves to send and do is then in the session's outbox, for the connection
-(server/gateway.py) to carry out. The time goes in with every frame and answer.
+(server/connection.py) to carry out. The time goes in with every frame and answer.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ async def perform(gw: Gateway, request: Request) -> Any:
 
 def stop_catch_up(task: asyncio.Task[None] | None) -> None:
     """Cancel a subscription's catch-up task, if it has one (its end is waited for by the
-    connection, server/gateway.py `_finish`)."""
+    connection, server/delivery.py `_finish`)."""
     if task is not None:
         task.cancel()
 
@@ -201,7 +201,7 @@ async def head_view(
 
 
 async def pushed_state(games: Games, game_id: str, role: Role) -> tuple[int, bytes]:
-    """A pushed `state` frame (no request id) and its seq: server/feed.py builds one per
+    """A pushed `state` frame (no request id) and its seq: server/game_feed.py builds one per
     role and batch for the subscribers that asked for `views`."""
     view = await head_view(games, game_id, role)
     return view.seq, encoder.encode(view)

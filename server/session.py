@@ -63,12 +63,12 @@ from umpire.server.admission import (
 )
 from umpire.server.commands import Commands
 from umpire.server.config import Settings
-from umpire.server.feed import Sink, Subscription
 from umpire.server.grants import Grants
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.requests import Close, Output, Request, Steps, Wait
+from umpire.server.subscription import Sink, Subscription
 from umpire.server.subscriptions import Subscriptions
 from umpire.server.views import Views
 

@@ -12,7 +12,6 @@ from umpire.events.wire import (
     Subscribed,
     encoder,
 )
-from umpire.server.feed import Subscription
 from umpire.server.requests import (
     FeedHead,
     Follow,
@@ -22,6 +21,7 @@ from umpire.server.requests import (
     StopCatchUp,
     Unfollow,
 )
+from umpire.server.subscription import Subscription
 
 
 class Subscriptions:

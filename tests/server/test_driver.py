@@ -17,12 +17,13 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
 from umpire.server.driver import serve_frame, stop_catch_up
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch
 from umpire.server.games import Games
 from umpire.server.gateway import Gateway
+from umpire.server.notifier import Notifier
 from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.session import Session
+from umpire.server.subscription import Subscription
 from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32

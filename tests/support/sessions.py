@@ -21,12 +21,13 @@ from umpire.engine.game import Game, start
 from umpire.events.types import GameCreated
 from umpire.server.admission import Admission, Budgets
 from umpire.server.config import Settings
-from umpire.server.feed import GameFeed, Subscription
 from umpire.server.framing import Batch
+from umpire.server.game_feed import GameFeed
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.requests import Output, Request
 from umpire.server.session import Session
+from umpire.server.subscription import Subscription
 from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
