@@ -19,6 +19,7 @@ import msgspec
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.store import Credential
+from umpire.events.unreachable import for_session
 from umpire.events.wire import ViewState, encoder
 from umpire.server import credentials
 from umpire.server.games import Games
@@ -63,7 +64,7 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
         try:
             answer = await perform(gw, request)
         except BaseException as exc:  # the session answers it (a cancellation goes on up)
-            request = session.fail(exc, time.monotonic())
+            request = session.fail(for_session(exc), time.monotonic())
         else:
             request = session.resume(answer, time.monotonic())
 
