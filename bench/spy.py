@@ -71,7 +71,9 @@ _NEUTRAL = ("engine/", "events/", "redis/", "asyncio/", "selectors.py", "threadi
             "typing.py", "enum.py", "logging/", "server/app.py", "server/cli.py",
             "server/invocation.py", "server/workers.py", "runpy")  # fmt: skip
 _SERVER = {
-    "server/feed.py": FANOUT,
+    "server/event_frames.py": FANOUT,
+    "server/game_feed.py": FANOUT,
+    "server/notifier.py": FANOUT,
     "server/rules_pool.py": DECIDE,
     "server/admission.py": AUTH,
     "server/credentials.py": AUTH,
@@ -96,7 +98,7 @@ _FUNCTIONS = {  # (file, function name) -> stage, before the file's default
     ("server/games.py", "decide_for"): DECIDE,
     ("server/framing.py", "text_frame"): FANOUT,
     ("server/framing.py", "writable_now"): WRITE,
-    ("server/gateway.py", "offer"): WRITE,
+    ("server/connection.py", "offer"): WRITE,
 }
 
 
@@ -117,7 +119,7 @@ def _stage(frame: str) -> str | None:
         named = _FUNCTIONS.get((file, function)) or _SERVER.get(file)
         if (
             named is None
-            and file == "server/gateway.py"
+            and file == "server/connection.py"
             and ("send" in function or "write" in function)
         ):
             return WRITE

@@ -138,6 +138,27 @@ class StoreUnavailable(UmpireError):
     code = "store_unavailable"
 
 
+class StoreUnreachable(Exception):
+    """A store call that failed for want of the store (events/unreachable.py
+    `UNREACHABLE`: redis-py's connection and timeout errors, OSError) and that no adapter
+    mapped to StoreUnavailable, as the driver hands it to the sans-I/O session
+    (server/driver.py): the session knows it by this type without importing redis-py.
+    `name` is the failure's type, `reason` its type and what went wrong, never its text
+    (events/unreachable.py `why`). Not an UmpireError: only the session's own net and the
+    reads that name their consequence answer it, as they answered the raw failure."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(reason)
+        self.name = name
+        self.reason = reason
+
+    def unavailable(self, game_id: str, consequence: str) -> StoreUnavailable:
+        """The StoreUnavailable that reports it; `consequence` says what the caller may do."""
+        return StoreUnavailable(
+            f"the store is unavailable ({self.reason}); {consequence}", game_id=game_id
+        )
+
+
 class StoreFull(UmpireError):
     """The store's disk has less free space than its watermark: writes are refused
     before they reach the store (which would fail on a short AOF write), reads are still

@@ -12,7 +12,7 @@ from __future__ import annotations
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from umpire.events.errors import StoreUnavailable
+from umpire.events.errors import StoreUnavailable, StoreUnreachable
 
 # OSError covers the builtin ConnectionError (a refused or reset socket before redis-py
 # wraps it, a unix socket that is gone).
@@ -49,7 +49,17 @@ def unavailable(
 ) -> StoreUnavailable:
     """The StoreUnavailable that reports `exc` (without its text: see `why`);
     `consequence` says what the caller may do."""
-    return StoreUnavailable(
-        f"the store is unavailable ({why(exc)}); {consequence}",
-        game_id=game_id,
-    )
+    return unreachable(exc).unavailable(game_id, consequence)
+
+
+def unreachable(exc: BaseException) -> StoreUnreachable:
+    """`exc`, one of UNREACHABLE, as the sans-I/O session is told of it (server/driver.py)."""
+    found = StoreUnreachable(type(exc).__name__, why(exc))
+    found.__cause__ = exc
+    return found
+
+
+def for_session(exc: BaseException) -> BaseException:
+    """The error a failed request is handed to the session as: one of UNREACHABLE as a
+    `StoreUnreachable` (the session imports nothing of redis-py), any other as it is."""
+    return unreachable(exc) if isinstance(exc, UNREACHABLE) else exc

@@ -26,11 +26,11 @@ from umpire.server.config import Settings
 from umpire.server.connection_log import connection_logger
 from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import Notifier
 from umpire.server.games import Games, decide_for
 from umpire.server.gateway import Gateway
 from umpire.server.http import make_process_request
 from umpire.server.metrics import WorkerShare
+from umpire.server.notifier import Notifier
 from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
     DataDirInUse,

@@ -42,7 +42,7 @@ from umpire.server.requests import (
     Rule,
     Steps,
 )
-from umpire.server.rules_pool import WorkMeter
+from umpire.server.work_meter import WorkMeter
 
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
 RESENT_CREATE_SLOT = "resent-create"

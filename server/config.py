@@ -12,9 +12,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from umpire.server.embedded import default_data_dir
-
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def default_data_dir() -> Path:
+    """Per-user data directory: $XDG_DATA_HOME/umpire or ~/.local/share/umpire."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "umpire"
 
 
 class Settings(BaseModel, frozen=True):

@@ -18,7 +18,7 @@ from umpire.engine.roles import Role
 from umpire.events.envelope import GAME_ID_PATTERN
 from umpire.events.errors import StoreUnavailable, Unauthorized
 from umpire.events.store import Store
-from umpire.server import revocations
+from umpire.server import revocation_announcements
 
 log = logging.getLogger("umpire.credentials")
 
@@ -64,7 +64,7 @@ async def reissue(store: Store, game_id: str, slot: str) -> tuple[str, str]:
     withdrawn = await store.credentials.replace(game_id, slot, grants)
     try:
         for digest in withdrawn:
-            await revocations.announce(store, game_id, digest)
+            await revocation_announcements.announce(store, game_id, digest)
     except StoreUnavailable as exc:
         # Withdrawn in the store; gateways find it on their next re-check.
         log.warning("withdrawal of a re-sent create's credentials not announced: %s", exc)
@@ -99,7 +99,7 @@ async def revoke(store: Store, credential: str) -> bool:
     removed = await store.credentials.withdraw(game_id, digest)
     try:
         # Announced even if it was gone already: a gateway may still hold it.
-        await revocations.announce(store, game_id, digest)
+        await revocation_announcements.announce(store, game_id, digest)
     except StoreUnavailable as exc:
         # Revoked in the store; gateways find it on their next re-check.
         log.warning("revocation of a credential for %s not announced: %s", game_id, exc)

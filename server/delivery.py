@@ -1,4 +1,4 @@
-"""How a connection (server/gateway.py `Connection`) serves its subscriptions: each catches up
+"""How a connection (server/connection.py `Connection`) serves its subscriptions: each catches up
 in a task of its own (from the feed's window or the stream, paced by the connection's
 budget), then the feed delivers it live; a revocation or a rewound log ends it."""
 
@@ -13,7 +13,7 @@ import time
 from umpire.events.wire import CLOSE_RESYNC
 from umpire.server.admission import catch_up_cost
 from umpire.server.driver import stop_catch_up
-from umpire.server.feed import Subscription
+from umpire.server.subscription import Subscription
 
 log = logging.getLogger("umpire.gateway")
 

@@ -5,7 +5,7 @@ with a request (server/requests.py) or None. `serve_frame` performs each request
 gateway's services (games, store, feeds, replays) and resumes the session with the answer,
 or with the error the work raised, until the session has nothing more to ask; what the
 frame leaves to send and do is then in the session's outbox, for the connection
-(server/gateway.py) to carry out. The time goes in with every frame and answer.
+(server/connection.py) to carry out. The time goes in with every frame and answer.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import msgspec
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.store import Credential
+from umpire.events.unreachable import for_session
 from umpire.events.wire import ViewState, encoder
 from umpire.server import credentials
 from umpire.server.games import Games
@@ -64,7 +65,7 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
         try:
             answer = await perform(gw, request)
         except BaseException as exc:  # the session answers it (a cancellation goes on up)
-            request = session.fail(exc, time.monotonic())
+            request = session.fail(for_session(exc), time.monotonic())
         else:
             request = session.resume(answer, time.monotonic())
 
@@ -163,7 +164,7 @@ async def perform(gw: Gateway, request: Request) -> Any:
 
 def stop_catch_up(task: asyncio.Task[None] | None) -> None:
     """Cancel a subscription's catch-up task, if it has one (its end is waited for by the
-    connection, server/gateway.py `_finish`)."""
+    connection, server/delivery.py `_finish`)."""
     if task is not None:
         task.cancel()
 
@@ -205,7 +206,7 @@ async def head_view(
 
 
 async def pushed_state(games: Games, game_id: str, role: Role) -> tuple[int, bytes]:
-    """A pushed `state` frame (no request id) and its seq: server/feed.py builds one per
+    """A pushed `state` frame (no request id) and its seq: server/game_feed.py builds one per
     role and batch for the subscribers that asked for `views`."""
     view = await head_view(games, game_id, role)
     return view.seq, encoder.encode(view)

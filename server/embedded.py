@@ -399,9 +399,3 @@ def with_credentials(url: str, user: str, password: str) -> str:
     """`url` with `user:password@` put in (percent-encoded)."""
     scheme, rest = url.split("://", 1)
     return f"{scheme}://{quote(user, safe='')}:{quote(password, safe='')}@{rest}"
-
-
-def default_data_dir() -> Path:
-    """Per-user data directory: $XDG_DATA_HOME/umpire or ~/.local/share/umpire."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
-    return Path(base) / "umpire"

@@ -74,7 +74,8 @@ from umpire.server.game_records import (
 )
 from umpire.server.game_seeds import GameSeeds
 from umpire.server.receipt_keys import ReceiptKeys
-from umpire.server.rules_pool import RulesPool, WorkMeter
+from umpire.server.rules_pool import RulesPool
+from umpire.server.work_meter import WorkMeter
 
 
 def decide_for(

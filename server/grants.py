@@ -15,7 +15,6 @@ from umpire.events.wire import (
 from umpire.server import credentials
 from umpire.server.admission import TooManyGrants
 from umpire.server.credentials import Unauthorized
-from umpire.server.feed import Subscription
 from umpire.server.requests import (
     CredentialHeld,
     DropGrant,
@@ -23,6 +22,7 @@ from umpire.server.requests import (
     Steps,
     VerifyCredential,
 )
+from umpire.server.subscription import Subscription
 
 
 class Grants:

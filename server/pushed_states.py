@@ -1,4 +1,4 @@
-"""The state frames a game's feed (server/feed.py `GameFeed`) pushes after each batch to the
+"""The state frames a game's feed (server/game_feed.py `GameFeed`) pushes after each batch to the
 subscribers that asked for `views` (docs/protocol.md): built once per role and batch, in
 the background, and never sent before the events they follow."""
 
@@ -12,7 +12,7 @@ from umpire.engine.roles import Role
 from umpire.server.framing import Batch
 
 if TYPE_CHECKING:
-    from umpire.server.feed import Subscription
+    from umpire.server.subscription import Subscription
 
 log = logging.getLogger("umpire.feed")
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from umpire.engine.roles import Role
-from umpire.server.feed import Subscription
-from umpire.server.rules_pool import WorkMeter
+from umpire.server.subscription import Subscription
+from umpire.server.work_meter import WorkMeter
 
 # -- outputs: what a frame leaves to be done once it is answered ---------------------------
 
@@ -264,7 +264,7 @@ class FeedHead:
 
 @dataclass(frozen=True, slots=True)
 class OpenFeed:
-    """Answer: the game's feed (server/feed.py), opened on first use."""
+    """Answer: the game's feed (server/game_feed.py), opened on first use."""
 
     game_id: str
 

@@ -17,31 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from umpire.events.backoff import Backoff
 from umpire.events.notifications import RevocationHearing
 from umpire.events.store import Store
 from umpire.server import background
+from umpire.server.revocation_announcements import parse
 
 log = logging.getLogger("umpire.revocations")
-
-
-def announcement(game_id: str, digest: str) -> str:
-    """The message that announces one revoked credential."""
-    return f"{game_id} {digest}"
-
-
-def parse(data: Any) -> tuple[str, str] | None:
-    """(game id, digest) of an announcement; None for anything else."""
-    text = data.decode(errors="replace") if isinstance(data, bytes) else str(data)
-    game_id, _, digest = text.partition(" ")
-    return (game_id, digest) if game_id and len(digest) == 64 else None
-
-
-async def announce(store: Store, game_id: str, digest: str) -> None:
-    """Tell every gateway that a credential was revoked (after its hash is deleted)."""
-    await store.notifications.announce_revocation(announcement(game_id, digest))
 
 
 class RevocationListener:

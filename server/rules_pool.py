@@ -40,6 +40,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.wire import Action as WireAction
 from umpire.server.admission import FREE_WORK_SECONDS
+from umpire.server.work_meter import WorkMeter
 
 if TYPE_CHECKING:
     # Imported where a pool starts or is used: multiprocessing and the process pool cost
@@ -146,18 +147,6 @@ def _timed(
         return decide(ruleset, game, command, manual_dice, seed, role, nonce, hidden_key)
     finally:
         meter.last = time.thread_time() - started
-
-
-class WorkMeter:
-    """The CPU seconds the rules took for one command (every attempt, refused or not),
-    measured in the thread or process that ran them; the gateway charges them to the
-    sender's admission budget (server/admission.py work_cost)."""
-
-    __slots__ = ("last", "seconds")
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self.last = 0.0
 
 
 class RulesPool:

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import msgspec
 
 from umpire.engine import registry
 from umpire.engine.roles import Role
-from umpire.events.errors import UmpireError
-from umpire.events.unreachable import UNREACHABLE
+from umpire.events.errors import StoreUnreachable, UmpireError
 from umpire.events.wire import (
     CLOSE_RATE_LIMIT,
     PROTOCOL_VERSION,
@@ -62,15 +61,20 @@ from umpire.server.admission import (
     Refusal,
 )
 from umpire.server.commands import Commands
-from umpire.server.config import Settings
-from umpire.server.feed import Sink, Subscription
 from umpire.server.grants import Grants
-from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.requests import Close, Output, Request, Steps, Wait
+from umpire.server.subscription import Sink, Subscription
 from umpire.server.subscriptions import Subscriptions
 from umpire.server.views import Views
+
+if TYPE_CHECKING:
+    # Types only: the settings (pydantic) and the metrics (prometheus-client) are the
+    # gateway's, and this module imports nothing that does I/O
+    # (tests/server/test_session_purity.py).
+    from umpire.server.config import Settings
+    from umpire.server.metrics import Metrics
 
 # The gateway's logger: a session is the protocol half of a gateway connection.
 log = logging.getLogger("umpire.gateway")
@@ -225,13 +229,13 @@ class Session(Commands, Grants, Subscriptions, Views):
         """Carry out `message`; every error it causes is answered, and the session goes on."""
         try:
             yield from self._handle(message)
-        except UNREACHABLE as exc:
+        except StoreUnreachable as exc:
             # A store call that did not map its connection error: the same answer.
             self.gw.metrics.error("store_unavailable")
             self._reply(
                 Error(
                     code="store_unavailable",
-                    message=f"the store is unavailable ({type(exc).__name__}); retry later "
+                    message=f"the store is unavailable ({exc.name}); retry later "
                     "with the same command id",
                     id=request_id,
                 )

@@ -4,15 +4,13 @@ answers are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
-from umpire.events.errors import LogRewound, UmpireError
-from umpire.events.unreachable import UNREACHABLE, unavailable
+from umpire.events.errors import LogRewound, StoreUnreachable, UmpireError
 from umpire.events.wire import (
     Error,
     Subscribe,
     Subscribed,
     encoder,
 )
-from umpire.server.feed import Subscription
 from umpire.server.requests import (
     FeedHead,
     Follow,
@@ -22,6 +20,7 @@ from umpire.server.requests import (
     StopCatchUp,
     Unfollow,
 )
+from umpire.server.subscription import Subscription
 
 
 class Subscriptions:
@@ -83,8 +82,8 @@ class Subscriptions:
         may lag the log, never lead it."""
         try:
             head = yield ReadVersion(game_id)
-        except UNREACHABLE as exc:
-            raise unavailable(exc, game_id, "retry later") from exc
+        except StoreUnreachable as exc:
+            raise exc.unavailable(game_id, "retry later") from exc
         if 0 < head < start:  # no log at all: the feed says game_not_found
             raise LogRewound(
                 f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "

@@ -10,8 +10,8 @@ from umpire.engine.game import ruleset_of
 from umpire.engine.map_view import drawn
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
+from umpire.events.errors import StoreUnreachable
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.unreachable import UNREACHABLE, unavailable
 from umpire.events.wire import GameList, GameSummary, ListGames, ViewState
 from umpire.server.admission import MESSAGE_COST, listing_cost, replay_cost
 from umpire.server.requests import (
@@ -72,8 +72,8 @@ class Views:
             versions = []
             for start in range(0, len(ids), LIST_PAGE):
                 versions += yield ReadVersions(ids[start : start + LIST_PAGE])
-        except UNREACHABLE as exc:
-            raise unavailable(exc, consequence="retry later") from exc
+        except StoreUnreachable as exc:
+            raise exc.unavailable("", "retry later") from exc
         summaries = []
         names = self.gw.ruleset_names
         for game_id, raw in zip(ids, versions, strict=True):

@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from umpire.server.embedded import default_data_dir
+from umpire.server.config import default_data_dir
 
 
 def test_the_default_data_dir_is_the_runs_own_temporary_folder() -> None:

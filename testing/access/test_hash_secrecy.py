@@ -26,7 +26,7 @@ from umpire.events.chain import verify_chain
 from umpire.events.envelope import LEGACY_ENVELOPE, Envelope, seal
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import encode_frame
+from umpire.server.event_frames import encode_frame
 from umpire.testing.support.drivers import driver, play, rulesets
 from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.hash_attack import attack, hex_strings, secret_events

@@ -26,7 +26,7 @@ import pytest
 from umpire.engine import registry
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
-from umpire.server.feed import GameFeed
+from umpire.server.game_feed import GameFeed
 from umpire.testing.support.forgery import Cli
 from umpire.testing.support.short_games import opening
 from umpire.testing.support.verifier import after_headline

@@ -51,7 +51,7 @@ from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DiceRolled
-from umpire.server.feed import encode_frame
+from umpire.server.event_frames import encode_frame
 from umpire.testing.support.drivers import REFUSALS, Coverage, driver
 from umpire.testing.support.nonces import NoncedGames, nonce_of
 from umpire.testing.support.schema_sampler import sample

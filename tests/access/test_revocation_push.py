@@ -15,7 +15,7 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.revocations import parse
+from umpire.server.revocation_announcements import parse
 from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.peer import Peer
 

@@ -12,7 +12,7 @@ import time
 from bench import footprint, spy
 
 LOOP = "run (server/app.py:238);BaseEventLoop._run_once (asyncio/base_events.py:1922)"
-CALL = f"{LOOP};Connection.run (server/gateway.py:382);Session._command (server/session.py:461)"
+CALL = f"{LOOP};Connection.run (server/connection.py:79);Session._command (server/session.py:461)"
 
 
 def test_a_stack_is_the_stage_of_its_innermost_named_frame() -> None:
@@ -23,7 +23,7 @@ def test_a_stack_is_the_stage_of_its_innermost_named_frame() -> None:
     thread = "_bootstrap (threading.py:1);_worker (concurrent/futures/thread.py:83);"
     in_thread = thread + "_timed (server/rules_pool.py:110);decide (engine/handling.py:5)"
     assert spy.classify(in_thread) == spy.DECIDE
-    assert spy.classify(f"{CALL};Connection.offer (server/gateway.py:496)") == spy.WRITE
+    assert spy.classify(f"{CALL};Connection.offer (server/connection.py:195)") == spy.WRITE
     assert spy.classify(f"{CALL};text_frame (server/framing.py:28)") == spy.FANOUT
     assert spy.classify(f"{CALL};Session._receipt (server/session.py:500)") == spy.ACK
     assert spy.classify(f"{CALL};fold (engine/game.py:1)") == spy.GLUE

@@ -9,9 +9,10 @@ import pytest
 
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
-from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch
 from umpire.server.games import Games
+from umpire.server.notifier import Notifier
+from umpire.server.subscription import Subscription
 
 
 class Recording:

@@ -25,7 +25,7 @@ from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import CommandRecorded
-from umpire.server.feed import encode_frame
+from umpire.server.event_frames import encode_frame
 from umpire.server.games import Games
 from umpire.testing.support.dice import AlteredDice
 from umpire.testing.support.drivers import driven_setup, driver

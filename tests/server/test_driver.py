@@ -12,17 +12,19 @@ from typing import Any
 
 import msgspec
 import pytest
+import redis.exceptions
 
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_RATE_LIMIT
 from umpire.server.driver import serve_frame, stop_catch_up
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import Notifier, Subscription
 from umpire.server.framing import Batch
 from umpire.server.games import Games
 from umpire.server.gateway import Gateway
+from umpire.server.notifier import Notifier
 from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.session import Session
+from umpire.server.subscription import Subscription
 from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
@@ -307,3 +309,27 @@ async def test_a_revocation_drops_the_subscription_at_once(gateway: Gateway) -> 
     assert isinstance(session.holder, Holder) and session.holder.lost == [game_id]
     notice = msgspec.json.decode(session.revoked_notice(game_id, dropped=True))
     assert notice["code"] == "credential_revoked" and notice["details"]["subscription_dropped"]
+
+
+async def test_a_store_failure_no_adapter_mapped_reaches_the_session_as_store_unavailable(
+    gateway: Gateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The session imports no redis-py (tests/server/test_session_purity.py): the driver
+    # hands it redis-py's connection error as StoreUnreachable, answered as before, with
+    # the error's type and never its text (which names the server's socket).
+    session = open_session(gateway)
+    game = await created(session)
+
+    async def unmapped(*args: object, **kwargs: object) -> None:
+        raise redis.exceptions.ConnectionError("Error 111 connecting to /home/someone/v.sock")
+
+    monkeypatch.setattr(gateway.games, "handle", unmapped)
+    reply = await answer(session, command(game["game_id"], {"type": "Push"}, "p1"))
+    assert reply == {
+        "type": "error",
+        "code": "store_unavailable",
+        "message": "the store is unavailable (ConnectionError); retry later with the same "
+        "command id",
+        "details": {},
+        "id": "p1",
+    }

@@ -16,7 +16,7 @@ import pytest
 import websockets
 from websockets.frames import Frame, Opcode
 
-from umpire.server import feed as feed_module
+from umpire.server import event_frames
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.framing import text_frame
@@ -35,14 +35,14 @@ async def test_live_frames_reach_every_socket_in_the_feeds_step(
     redis_server: EmbeddedRedis, prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     encoded = 0
-    real_encode = feed_module.encode_frame
+    real_encode = event_frames.encode_frame
 
     def counting(*args: object) -> bytes | None:
         nonlocal encoded
         encoded += 1
         return real_encode(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(feed_module, "encode_frame", counting)
+    monkeypatch.setattr(event_frames, "encode_frame", counting)
     async with running_gateway(gateway_settings(prefix), redis_server.url) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
         owner = await websockets.connect(url)

@@ -19,8 +19,9 @@ from umpire.engine.game import codec_for
 from umpire.engine.redaction import is_secret, redact
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
-from umpire.server import feed as feed_module
-from umpire.server.feed import GameFeed, encode_frame
+from umpire.server import event_frames
+from umpire.server.event_frames import encode_frame
+from umpire.server.game_feed import GameFeed
 from umpire.server.games import Games
 
 
@@ -118,7 +119,7 @@ async def test_a_public_event_is_encoded_once_for_every_role_and_lets_its_envelo
         encoded.append(args[1].seq)
         return encode_frame(*args)
 
-    monkeypatch.setattr(feed_module, "encode_frame", counted)
+    monkeypatch.setattr(event_frames, "encode_frame", counted)
     keys = [(role, revealed) for role in Role for revealed in (False, True)]
     secret = public = 0
     for env in await store.read(created.game_id):

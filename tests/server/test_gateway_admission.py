@@ -14,7 +14,7 @@ from umpire.engine.roles import Role
 from umpire.server import credentials
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import WINDOW
+from umpire.server.game_feed import WINDOW
 from umpire.server.games import Games
 from umpire.testing.support.gateways import append_added, gateway_settings, http_get
 from umpire.testing.support.peer import Peer

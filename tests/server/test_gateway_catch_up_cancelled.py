@@ -16,7 +16,7 @@ from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import Running, running_gateway
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import WINDOW
+from umpire.server.game_feed import WINDOW
 from umpire.testing.support.dice import seed_source
 from umpire.testing.support.gateways import append_added, gateway_settings
 from umpire.testing.support.peer import Peer

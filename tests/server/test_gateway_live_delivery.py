@@ -14,7 +14,7 @@ from tests.support.waiting import until
 from umpire.clients import UmpireClient
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
-from umpire.server.feed import Notifier
+from umpire.server.notifier import Notifier
 from umpire.testing.support.gateways import append_added, consume_until, gateway_settings
 
 SUBSCRIBERS = 50

@@ -9,7 +9,7 @@ import contextlib
 
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
-from umpire.server.feed import WINDOW
+from umpire.server.game_feed import WINDOW
 from umpire.testing.support.gateways import append_added
 
 

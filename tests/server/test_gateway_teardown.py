@@ -16,6 +16,7 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.events.wire import CLOSE_GOING_AWAY
 from umpire.server import gateway as gateway_module
 from umpire.server.app import running_gateway
+from umpire.server.connection import Connection
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.revocations import RevocationListener
 from umpire.testing.support.gateways import gateway_settings
@@ -39,7 +40,7 @@ async def test_a_handler_that_outstays_its_cleanup_is_ended_at_shutdown(
     monkeypatch.setattr(gateway_module, "CLEANUP_SECONDS", 0.2)
     stuck = asyncio.Event()
 
-    async def cleanup_forever(self: gateway_module.Connection) -> None:
+    async def cleanup_forever(self: Connection) -> None:
         stuck.set()
         await asyncio.Event().wait()  # a cleanup that never returns
 
@@ -49,7 +50,7 @@ async def test_a_handler_that_outstays_its_cleanup_is_ended_at_shutdown(
             ws = await connect(f"ws://127.0.0.1:{running.port}/ws")
             await ws.recv()  # welcome
             # Every connection's (slots: no instance attribute), once this one is open.
-            monkeypatch.setattr(gateway_module.Connection, "cleanup", cleanup_forever)
+            monkeypatch.setattr(Connection, "cleanup", cleanup_forever)
             await ws.close()
             await asyncio.wait_for(stuck.wait(), 5)
             assert running.gateway.handlers  # the handler is still running

@@ -33,8 +33,8 @@ from umpire.server.rules_pool import (
     LIGHT_AFTER,
     LIGHT_SECONDS,
     RulesPool,
-    WorkMeter,
 )
+from umpire.server.work_meter import WorkMeter
 from umpire.testing.support.nonces import nonce_of
 
 SEED = bytes(range(32))

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 import pytest
+import redis.exceptions
 
 from tests.support.sessions import (
     OPERATOR,
@@ -429,6 +430,18 @@ def test_a_listing_the_store_cannot_read_is_store_unavailable() -> None:
     reply = ex.reply({"type": "list_games", "id": "l"},
                      {ReadVersions: ConnectionRefusedError("gone")})  # fmt: skip
     assert reply["code"] == "store_unavailable"
+
+
+def test_a_redis_error_handed_over_as_the_driver_does_is_store_unavailable() -> None:
+    # redis-py's own error, which the session knows without importing redis-py: the
+    # driver hands it over as StoreUnreachable (events/unreachable.py `for_session`).
+    ex = player()
+    timed_out = redis.exceptions.TimeoutError("/home/someone/v.sock")
+    reply = ex.reply({"type": "list_games", "id": "l"}, {ReadVersions: timed_out})
+    assert reply["code"] == "store_unavailable"
+    assert reply["message"] == (
+        "the store is unavailable (TimeoutError: no answer in time); retry later"
+    )
 
 
 # -- subscriptions ----------------------------------------------------------------------------

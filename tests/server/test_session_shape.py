@@ -40,6 +40,7 @@ FORBIDDEN = (
     "umpire.server.replay_cache",
     "umpire.server.driver",
     "umpire.server.gateway",
+    "umpire.server.connection",
 )
 MAX_CLASS_LINES = 300
 

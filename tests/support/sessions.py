@@ -3,7 +3,9 @@
 `shared()` is what the sessions of one gateway share, all of it in memory (settings,
 admission, metrics, tables); `Exchange` sends a session one frame at a time and answers
 each request it makes from a table of answers the test gives (a value, an exception to
-fail the request with, or a function of the request), as a driver would from the world.
+fail the request with, or a function of the request), as a driver would from the world
+(a store that cannot be reached handed over as the driver does, events/unreachable.py
+`for_session`).
 No store, no event loop, no clock: the time is whatever the test passes.
 """
 
@@ -20,14 +22,16 @@ from umpire.engine import registry
 from umpire.engine.game import Game, start
 from umpire.events.receipt_signature import ReceiptSigner
 from umpire.events.types import GameCreated
+from umpire.events.unreachable import for_session
 from umpire.server.admission import Admission, Budgets
 from umpire.server.config import Settings
-from umpire.server.feed import GameFeed, Subscription
 from umpire.server.framing import Batch
+from umpire.server.game_feed import GameFeed
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
 from umpire.server.requests import GameSigner, Output, Request
 from umpire.server.session import Session
+from umpire.server.subscription import Subscription
 from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
@@ -132,7 +136,7 @@ class Exchange:
                 except Exception as exc:
                     answer = exc
             if isinstance(answer, BaseException):
-                request = self.session.fail(answer, self.now)
+                request = self.session.fail(for_session(answer), self.now)
             else:
                 request = self.session.resume(answer, self.now)
         out = list(self.session.outbox)

@@ -15,7 +15,7 @@ from umpire.engine.game import codec_for
 from umpire.engine.replay import seen_by, state_at
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter import RULESET
-from umpire.server.feed import GameFeed
+from umpire.server.game_feed import GameFeed
 from umpire.server.games import Games
 
 LIMITED = (Role.PLAYER, Role.SPECTATOR)
