@@ -11,11 +11,11 @@ from tests.support.lost_writes import lose_writes_after_seq_1
 from umpire.engine.audit import audit
 from umpire.engine.dice import d6, derive_faces, hidden_dice_key, roll_key
 from umpire.engine.errors import GameOver, InvalidCommand, ManualDiceError, RuleError
-from umpire.events.errors import GameNotFound, InvalidGameId, VersionConflict
+from umpire.events.errors import CommandIdReused, GameNotFound, InvalidGameId, VersionConflict
 from umpire.events.types import DiceRolled, SeedRevealed
 from umpire.server.games import Games
 from umpire.testing.support.drivers import driver, rulesets
-from umpire.testing.support.nonces import roll_nonces
+from umpire.testing.support.nonces import NoncedGames, roll_nonces
 
 
 async def test_command_appends_recorded_command_dice_and_decision(games: Games) -> None:
@@ -94,8 +94,13 @@ async def test_retried_command_id_returns_first_result_even_after_reopen(
     assert again.duplicate and again.seqs == first.seqs
     reopened = RedisEventStore.from_url(redis_server.url, prefix=prefix)
     try:
-        third = await Games(reopened).handle(created.game_id, "same", {"type": "Add", "amount": 1})
+        resent = NoncedGames(reopened)
+        third = await resent.handle(created.game_id, "same", {"type": "Push"})
         assert third.duplicate and third.seqs == first.seqs
+        # The id is bound to its first body (issue 42 item 4): another body under it is
+        # refused, after a reopen too, and nothing is written.
+        with pytest.raises(CommandIdReused):
+            await resent.handle(created.game_id, "same", {"type": "Add", "amount": 1})
         assert await reopened.version(created.game_id) == first.last_seq
     finally:
         await reopened.close()

@@ -12,6 +12,7 @@ from tests.rulesets.downtown.setups import SETUP as DOWNTOWN
 from tests.support.browser import wait_for
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
+from umpire.engine import registry
 from umpire.server.app import Running
 
 
@@ -25,8 +26,9 @@ async def _state_seq(page: Any, seq: int) -> None:
 
 
 async def _track(page: Any, name: str) -> str:
-    """The value of a scalar state field in the Tracks list (named in words: "Pushes")."""
-    name = name[0].upper() + name[1:].replace("_", " ")
+    """The value of a scalar state field in the Tracks list, named by the counter's label
+    for it (`Ruleset.labels`: "Bot pushes (R2)" for `pushes`)."""
+    name = registry.get("counter").labels.fields[name]
     script = """(name) => {
         for (const dt of document.querySelectorAll('#state-details .tracks dt'))
             if (dt.textContent === name) return dt.nextElementSibling.textContent;
