@@ -69,9 +69,10 @@ class Testing(Struct, frozen=True, kw_only=True):
     # Accepted commands after which the contract's random play ends, by the listed
     # `EndGame`, a game that the rules have not ended yet.
     end_after: int = 200
-    # Tags of public events that use a hidden roll (their `dice`) because a rule publishes
-    # the result (a bomber's counter moves to the hex its hidden roll located): the
-    # twin differential stops comparing at the first one that differs.
+    # Tags of events at which twin games that differ only in a secret may part publicly,
+    # because a rule publishes the result (a bomber's counter moves to the hex its hidden
+    # roll located; a pilot's quality shows when it is used): the twin differential stops
+    # comparing at the first such pair, and fails at any other public difference.
     published: tuple[str, ...] = ()
     # Fields of secret events that a rule publishes although a hidden value decides them
     # (how many counters were bought face down), by event tag.

@@ -49,6 +49,9 @@ RULESET: Ruleset[State] = Ruleset(
         may_change_nothing={
             "SetPosition": "a position may be set to what it already is (none to none)",
         },
+        # 9.1.11: a pilot's characteristic shows when the rules use it; a claim only the
+        # hidden pilot could allow shows whether it took effect (README I25).
+        published=("down_in_flames.PilotRevealed", "down_in_flames.ClaimVoided"),
         voids_on_hidden={
             "down_in_flames.ClaimVoided": "9.1.11, README I25: a claim only the hidden pilot "
             "can allow is accepted, and takes no effect where the true pilot does not",

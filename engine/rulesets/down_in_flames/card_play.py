@@ -235,8 +235,18 @@ def play_agility(
         allowed = agility_allowed(plane, counted, state)
         if not settle(turn, plane, allowed, command, why, cite("8.4")):
             return False
+    # 9.1.11: a Leader's limit (and whether it is tracked at all) can turn on its pilot's
+    # quality (an Ace's +1 Agility); while that is secret the record names neither, and
+    # counts the card whatever the pilot, so the public event is the same for every pilot
+    # the plane may have (the hidden pilot settles the limit, above).
+    hidden = plane.station is Station.LEADER and not pilot_known(state, plane, QUALITY)
     if not counted:
         why = "does not count as an Agility Card"
+    elif hidden:
+        why = (
+            f"Agility Card {plane.agility_played + 1} this turn (its limit, if any, depends on "
+            "its pilot, secret until revealed, 9.1.11)"
+        )
     elif limit is None:
         why = "an Agility Card, not tracked: Speed does not exceed Agility (8.4.2)"
     else:
@@ -245,7 +255,7 @@ def play_agility(
         CardPlayed(
             aircraft=plane.id,
             card=card,
-            agility_card=counted and limit is not None,
+            agility_card=counted and (hidden or limit is not None),
             rule=rule,
             explanation=f"{plane.id} plays {card.value}: {why}",
         )

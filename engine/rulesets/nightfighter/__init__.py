@@ -40,7 +40,15 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(EndPhase(), MoveBombers()),
     board=board,
     # S5.2/S5.3: a located bomber's counter moves to its hex, which its hidden roll chose.
-    testing=Testing(published=("nightfighter.Localised",)),
+    testing=Testing(
+        published=(
+            "nightfighter.Localised",
+            # S5.2-S5.4: whether a location roll found the bomber is public (a found
+            # high-uncertainty counter tests for phantoms at once); where a failed one
+            # pointed stays withheld.
+            "nightfighter.LocationRolled",
+        )
+    ),
     readings=READINGS,
     labels=LABELS,
 )
