@@ -39,7 +39,7 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     bursts_available,
-    hand_limits,
+    fewest_kept,
     wingman_draw,
 )
 from umpire.engine.rulesets.down_in_flames.pilot import (
@@ -285,7 +285,7 @@ def _any_time(state: State) -> list[Action]:
 
 def _spare(state: State, plane: Plane) -> int:
     """The cards a Leader may spend now: its hand above the 8.3 minimum."""
-    return plane.hand - hand_limits(state, plane).fewest
+    return plane.hand - fewest_kept(state, plane)
 
 
 def _can_spend(state: State, plane: Plane, count: int) -> bool:

@@ -8,9 +8,10 @@ rocket penalties (7.1.4). No rating goes below 1.
 from __future__ import annotations
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames.state import Plane, State
+from umpire.engine.rulesets.down_in_flames.state import Plane, State, pilot_known
 from umpire.engine.rulesets.down_in_flames.tables.burst import (
     CRACK_SHOT_BURST_CHANGE,
     RECRUIT_BURST_CHANGE,
@@ -141,10 +142,24 @@ def check_can_spend(state: State, plane: Plane, count: int, rule: str, why: str)
             f"{plane.id} holds {plane.hand} cards and cannot spend {count} to {why}",
             rule=rule,
         )
-    fewest = hand_limits(state, plane).fewest
+    fewest = fewest_kept(state, plane)
     if plane.hand - count < fewest:
+        secret = "" if pilot_known(state, plane, "quality") else (
+            ", the most any pilot it may have keeps while its pilot is secret, 9.1.11"
+        )  # fmt: skip
         raise RuleError(
-            f"{plane.id} must always retain {fewest} cards (Agility exceeds Speed, 8.3); it "
-            f"holds {plane.hand} and cannot spend {count} to {why}",
+            f"{plane.id} must always retain {fewest} cards (Agility exceeds Speed, 8.3"
+            f"{secret}); it holds {plane.hand} and cannot spend {count} to {why}",
             rule=cite("8.3"),
         )
+
+
+def fewest_kept(state: State, plane: Plane) -> int:
+    """8.3: the cards a Leader must keep in hand. An Ace's +1 Agility can raise it, so
+    while the pilot's quality is secret (9.1.11) it is the most any quality the player
+    may suppose would keep (README I25): a refusal never turns on the hidden pilot."""
+    if pilot_known(state, plane, "quality"):
+        return hand_limits(state, plane).fewest
+    return max(
+        hand_limits(state, replace(plane, pilot_quality=quality)).fewest for quality in PilotQuality
+    )

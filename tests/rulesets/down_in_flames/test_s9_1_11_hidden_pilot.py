@@ -86,3 +86,28 @@ def test_a_known_pilot_s_limit_is_refused_with_its_number() -> None:
     state, _ = run(state, {"type": "RevealPilot", "aircraft": "b1"})
     with pytest.raises(RuleError, match="may hold at most 6"):
         run(state, {"type": "EndTurn", "side": "B"})
+
+
+def test_the_8_3_minimum_of_a_hidden_pilot_never_turns_on_its_quality() -> None:
+    """8.3 with 9.1.11 (README I25): a loaded Leader of Agility 4 and Speed 2 keeps 1 card
+    with a regular pilot and none with an Ace (9.1.8's +1 to both, 9.2.1's -2 above 4), so
+    judged on the hidden pilot, spending its last card was accepted or refused by the
+    quality. While the quality is secret it keeps the most any quality would: one answer."""
+    card = {"name": "L", "aircraft_class": "fighter", "ceiling_level": 10, "defense": 6,
+            "hit_value": 8, "sight": "simple", "characteristics": [],
+            "performance": [{"low": 1, "high": 10, "agility": 4, "speed": 2, "hp": 3}]}  # fmt: skip
+    answers = set()
+    for quality in QUALITIES:
+        state = make_state(
+            [entry("a1", "Spitfire", "A", "A", "leader", hand=6),
+             entry("b1", "L", "B", "B", "leader", hand=1, loaded=True, pilot_quality=quality)],
+            starting_altitude=5, custom_aircraft={"L": card},
+        )  # fmt: skip
+        state = next_turn(state, "B")
+        try:
+            _, events = run(state, {"type": "PlayCard", "aircraft": "b1", "card": "other"})
+            answers.add(("accepted", tuple(_public(events))))
+        except RuleError as refused:
+            answers.add(("refused", refused.message))
+    assert len(answers) == 1, answers
+    assert next(iter(answers))[0] == "refused"
