@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -207,3 +208,25 @@ def check_proof(text: str) -> Equivocation:
     if first.statement.head_hash == second.statement.head_hash:
         raise ProofInvalid("the two receipts give the same head hash: they do not conflict")
     return Equivocation(game_id=game_id, public_key=public_key, first=first, second=second)
+
+
+def sign_receipt(
+    signer: ReceiptSigner | None,
+    game_id: str,
+    reply: str,
+    role: str,
+    seqs: Sequence[int],
+    head_seq: int,
+    head_hash: str,
+    state_hash: str,
+) -> tuple[str, str]:
+    """(key id, signature) of a reply's receipt, or ("", "") with no signer or receipt.
+    The seq range runs from the reply's first seq (`seqs`; 1 for a creation) to the head."""
+    if signer is None or not head_hash:
+        return "", ""
+    statement = Statement(
+        game_id=game_id, key_id=signer.key_id, reply=reply, role=role,
+        first_seq=seqs[0] if seqs else head_seq, head_seq=head_seq, head_hash=head_hash,
+        state_hash=state_hash,
+    )  # fmt: skip
+    return signer.key_id, signer.sign(statement)

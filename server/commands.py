@@ -13,7 +13,7 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.receipt_signature import ReceiptSigner
+from umpire.events.receipt_signature import ReceiptSigner, sign_receipt
 from umpire.events.wire import (
     Accepted,
     BindSeed,
@@ -29,7 +29,6 @@ from umpire.server import credentials
 from umpire.server.admission import work_cost
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult
-from umpire.server.receipt_keys import signature
 from umpire.server.requests import (
     BindClientSeed,
     CachedGame,
@@ -88,7 +87,7 @@ class Commands:
         # The receipt of the creation (docs/audit.md 8.1), as every accepted reply has one.
         head_seq, head_hash, state_hash = yield from self._receipt(created.game_id, Role.PLAYER)
         signer = yield from self._signer(created.game_id)
-        key_id, signed = signature(
+        key_id, signed = sign_receipt(
             signer, created.game_id, "created", Role.PLAYER.value, [1], head_seq, head_hash,
             state_hash,
         )  # fmt: skip
@@ -153,7 +152,7 @@ class Commands:
         """Answer `accepted` with the receipt of the game's head (docs/audit.md 8.1)."""
         head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
         signer = yield from self._signer(game_id)
-        key_id, signed = signature(
+        key_id, signed = sign_receipt(
             signer, game_id, "accepted", role.value, result.seqs, head_seq, head_hash, state_hash
         )
         self._reply(

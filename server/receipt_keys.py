@@ -13,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from umpire.events.receipt_signature import ReceiptSigner, Statement
+from umpire.events.receipt_signature import ReceiptSigner
 from umpire.events.store import Store
 
 
@@ -122,25 +122,3 @@ class ReceiptKeys:
              "public_key": ReceiptSigner(seed).public_key, "current": key_id == current}
             for key_id, seed in sorted(keys.items())
         ]  # fmt: skip
-
-
-def signature(
-    signer: ReceiptSigner | None,
-    game_id: str,
-    reply: str,
-    role: str,
-    seqs: Sequence[int],
-    head_seq: int,
-    head_hash: str,
-    state_hash: str,
-) -> tuple[str, str]:
-    """(key id, signature) of a reply's receipt, or ("", "") with no signer or receipt.
-    The seq range runs from the reply's first seq (`seqs`; 1 for a creation) to the head."""
-    if signer is None or not head_hash:
-        return "", ""
-    statement = Statement(
-        game_id=game_id, key_id=signer.key_id, reply=reply, role=role,
-        first_seq=seqs[0] if seqs else head_seq, head_seq=head_seq, head_hash=head_hash,
-        state_hash=state_hash,
-    )  # fmt: skip
-    return signer.key_id, signer.sign(statement)

@@ -32,8 +32,7 @@ from umpire.events.receipt import (
     receipts_header,
     split_signed,
 )
-from umpire.events.receipt_signature import ReceiptSigner
-from umpire.server.receipt_keys import signature
+from umpire.events.receipt_signature import ReceiptSigner, sign_receipt
 
 FOLDER = "receipts"
 
@@ -87,7 +86,7 @@ def head_receipt(
     seq, head = game.meta.seq, game.meta.last_hash
     state = receipt_state_hash(seq, head, view)
     first = 1 if reply == "created" else first_seq or seq
-    key_id, signed = signature(signer, game.meta.game_id, reply, role.value, [first], seq,
+    key_id, signed = sign_receipt(signer, game.meta.game_id, reply, role.value, [first], seq,
                                head, state)  # fmt: skip
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role.value,

@@ -96,7 +96,10 @@ def test_a_damaged_middle_is_refused_with_advice_the_project_ships(tmp_path: Pat
     gid, _ = _game(data_dir, 4)
     aof = incr_aof(data_dir)
     whole = aof.read_bytes()
-    aof.write_bytes(whole[:200] + b"GARBAGE" + whole[200:])
+    # Inside the game's first appended event (the file opens with other records: the
+    # receipt keys, the games index), so that the damaged step is one the salvage names.
+    at = whole.index(b"XADD")
+    aof.write_bytes(whole[:at] + b"GARBAGE" + whole[at:])
     line = _serve_refuses(data_dir)
     assert line.startswith("error (store_damaged):"), line
     assert "Bad file format" in line and "umpire store repair" in line, line
@@ -108,7 +111,7 @@ def test_a_damaged_middle_is_refused_with_advice_the_project_ships(tmp_path: Pat
     code, out, _ = run_cli(data_dir, "store", "repair", "--salvage")
     assert code == 0, out
     (backup,) = (data_dir / "redis").glob("aof-backup-*")
-    assert (backup / aof.name).read_bytes() == whole[:200] + b"GARBAGE" + whole[200:]
+    assert (backup / aof.name).read_bytes() == whole[:at] + b"GARBAGE" + whole[at:]
     assert f"lost: game {gid} lost seq" in out, out
     shutil.rmtree(backup)
 

@@ -52,7 +52,8 @@ async def _downtown(send: Send, state: State) -> None:
 
 
 async def _conflict_of_heroes(send: Send, state: State) -> None:
-    await send({"type": "ReportCounters", "rumored": 0, "reinforcements": 0})
+    # 4.0: the counters on the Mission Track (0 and 0 is what umpire holds: nothing to do).
+    await send({"type": "ReportCounters", "rumored": 1, "reinforcements": 1})
     for _ in range(100):
         s = await state()
         if s.round >= 2:
