@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from umpire.engine import registry
+from umpire.engine.citations import names_of, readable
 from umpire.engine.disputes import Dispute
 from umpire.engine.kit.reading import listed_reading, value_text
 from umpire.events.terminal_text import shown, terminal
@@ -38,9 +39,10 @@ def cmd_readings(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     if not listed:
         console.print(f"{ruleset.name} declares no readings")
+    names = names_of(ruleset)  # cite by the rulebook's title and heading (issue 41 item 7)
     for reading in ruleset.readings:
         others = ", ".join(value_text(v) for v in reading.alternatives)
-        console.print(f"{reading.name}  (setup field; rule {reading.rule})")
+        console.print(f"{reading.name}  (setup field; {shown(readable(reading.rule, names))})")
         console.print(f"  default {value_text(reading.default)}; alternatives: {others}")
         console.print(f"  {reading.summary}")
         console.print(f"  argued in {reading.readme}")

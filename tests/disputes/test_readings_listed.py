@@ -29,6 +29,8 @@ def test_umpire_readings_lists_each_reading_as_text_and_json() -> None:
     assert code == 0, text
     assert "acq_phase_reading" in text and "default minus_1; alternatives: plus_1" in text
     assert "README.md, Ledger of readings: 3.3.1" in text
+    # The rule by its rulebook's title and number, never the seed's file name (issue 41).
+    assert "Downtown" in text and "3.3.1" in text and ".txt" not in text, text
     code, out = _umpire("readings", "conflict_of_heroes", "--json")
     assert code == 0, out
     (listed,) = json.loads(out)
