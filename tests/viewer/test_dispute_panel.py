@@ -109,3 +109,28 @@ async def test_a_decision_is_disputed_from_the_table(
         await page.screenshot(path=str(artifacts / "dispute-panel.png"), full_page=False)
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(artifacts / "dispute-panel.png", SCREENSHOT)
+
+
+async def test_the_player_of_a_game_refereed_by_the_operator_sees_no_ruling(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """A game created with `referee: "operator"` (GameCreated.referee): its player's page
+    shows the finding of a dispute but offers no ruling (the operator rules)."""
+    port = viewer_gateway.port
+    async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+        reading = registry.get("down_in_flames").readings[0]
+        setup, script = probe_of(reading, driven_setup("down_in_flames"))
+        created = await client.create(
+            "down_in_flames", setup, client_entropy="waived", referee="operator"
+        )
+        for n, command in enumerate(script):
+            accepted = await client.send(created.game_id, command, command_id=f"p{n}")
+        filed = await client.request({"type": "dispute", "game_id": created.game_id,
+                                      "seq": accepted.seqs[1], "claim": "2 bursts",
+                                      "reading": reading.name, "value": "10.9"})  # fmt: skip
+        assert filed.finding is not None
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await open_with_credential(page, port, created.player_credential)
+        found = f'#events li[data-type="DisputeFound"][data-seq="{filed.dispute + 1}"]'
+        await page.wait_for_selector(found, timeout=TIMEOUT)
+        assert await page.locator(".ruling").count() == 0
