@@ -1,7 +1,9 @@
 // Rules disputes at the table (issue 40; docs/audit.md "Disputes"): a "Dispute" control on
 // each decision or roll of the umpire, with a claim and, optionally, one of the ruleset's
 // declared readings (from /rulesets.json); the finding shown side by side, as played and
-// under the reading, with the seq where the two lines part, or "pending reveal".
+// under the reading, with the seq where the two lines part, or "pending reveal"; the
+// ruling (Uphold / Amend) where the page's role may rule, and the line an amendment
+// superseded greyed, with the amended line marked.
 import { el } from "./render.js";
 
 // The events that are no decision or roll of the umpire (engine/disputes.py).
@@ -39,7 +41,8 @@ export function findingView(finding) {
 
 // The "Dispute" control of one event. `request` sends a wire message and answers it;
 // `readings` are the game's ruleset's declared readings (/rulesets.json).
-export function disputeBox(frame, { request, gameId, readings }) {
+// `ruler`: whether the page's role may rule (mayRule), to offer the ruling at once.
+export function disputeBox(frame, { request, gameId, readings, ruler = false }) {
   const box = el("details", { class: "dispute" });
   box.append(el("summary", { text: "Dispute" }));
   const claim = el("textarea", { maxlength: "1000", rows: "2", "aria-label": `Claim on seq ${frame.seq}` });
@@ -58,6 +61,7 @@ export function disputeBox(frame, { request, gameId, readings }) {
     try {
       const answer = await request({ type: "dispute", game_id: gameId, seq: frame.seq, claim: claim.value, reading, value });
       out.replaceChildren(el("p", { text: `Dispute ${answer.dispute} filed.` }), findingView(answer.finding));
+      if (ruler && answer.finding) out.append(rulingControls(answer.dispute, { request, gameId }));
       box.dataset.dispute = String(answer.dispute);
     } catch (err) {
       out.replaceChildren(el("p", { class: "error", text: `${err.message}${err.code ? ` (${err.code})` : ""}` }));
@@ -66,4 +70,57 @@ export function disputeBox(frame, { request, gameId, readings }) {
   });
   box.append(el("p", {}, claim), el("p", {}, choice, " ", send), out);
   return box;
+}
+
+// Whether the page's role may rule on this game's disputes (engine/disputes.py
+// `check_ruling`): the player of a solo game, unless the game was created with the
+// operator as its referee (GameCreated.referee); the operator always. The server
+// decides; the page only leaves out the buttons of a role it would refuse.
+export function mayRule(role, referee) {
+  if (typeof role === "string" && role.startsWith("referee")) return true;
+  return role === "player" && (referee || "player") !== "operator";
+}
+
+// "Uphold" and "Amend" for an open dispute with a finding: they send `rule`, and show
+// the answer, or the refusal as the server words it.
+export function rulingControls(disputeId, { request, gameId }) {
+  const box = el("p", { class: "ruling", "data-dispute": String(disputeId) });
+  const out = el("span", { class: "ruling-answer", "aria-live": "polite" });
+  const buttons = ["uphold", "amend"].map((ruling) => {
+    const button = el("button", { type: "button", "data-ruling": ruling, text: ruling === "uphold" ? "Uphold" : "Amend" });
+    button.addEventListener("click", async () => {
+      for (const b of buttons) b.disabled = true;
+      try {
+        const answer = await request({ type: "rule", game_id: gameId, dispute: disputeId, ruling });
+        out.replaceChildren(el("span", { class: "ruled", text: `Ruled: ${answer.ruling} (seq ${answer.seq}).` }));
+      } catch (err) {
+        out.replaceChildren(el("span", { class: "error", text: `${err.message}${err.code ? ` (${err.code})` : ""}` }));
+        for (const b of buttons) b.disabled = false;
+      }
+    });
+    return button;
+  });
+  box.append(el("span", { text: `Rule on dispute ${disputeId}: ` }), ...buttons, " ", out);
+  return box;
+}
+
+// What a GameAmended did, on its own row.
+export function amendmentSummary(p) {
+  const stopped = p.stopped ? `; stopped at ${p.stopped}` : "";
+  return `the ruling on dispute ${p.dispute} amends the game from seq ${p.parts_from}: seqs ${p.parts_from} to ${p.superseded_to} superseded, ${p.reapplied} later command(s) re-applied${stopped}`;
+}
+
+// The note on an event of a line an amendment superseded, or of the amended line.
+export function amendmentNote(row, { superseded, amended }) {
+  if (superseded) {
+    row.classList.add("superseded");
+    row.dataset.supersededBy = String(superseded.dispute);
+    row.append(el("span", { class: "amend-note", text: `superseded by the ruling on dispute ${superseded.dispute} (amended from seq ${superseded.parts_from})` }));
+  }
+  if (amended) {
+    row.classList.add("amended");
+    row.dataset.amendedBy = String(amended.dispute);
+    row.append(el("span", { class: "amend-note", text: `the amended line: the ruling on dispute ${amended.dispute} (amended from seq ${amended.parts_from})` }));
+  }
+  return row;
 }

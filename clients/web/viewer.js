@@ -16,10 +16,10 @@
 // Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
 import { loadCitations } from "./citations.js";
-import { boardOf, diceRow, eventRow, isDecision, stateDetails } from "./render.js";
+import { boardOf, diceRow, el, eventRow, isDecision, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
-import { disputeBox, isDisputable } from "./disputes.js";
+import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, rulingControls } from "./disputes.js";
 import { actionForms, decisionList, errorText, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
@@ -54,6 +54,11 @@ const viewer = {
   diceLimit: Infinity, // the dice log shows the rolls up to this seq
   ended: null, // the final state, once the game has ended
   opening: false, // the log is streaming in before the first state: the list waits
+  referee: "player", // who rules this game's disputes besides the operator (GameCreated)
+  ruled: new Set(), // the disputes ruled (DisputeRuled)
+  superseded: new Map(), // seq -> the GameAmended payload whose ruling superseded it
+  amended: new Map(), // seq -> the GameAmended payload whose amended line it is in
+  amending: new Map(), // a ruling batch's command_id -> its GameAmended payload
 };
 const RECENT = 200; // events of the log read when a game opens: the last turns, its end
 let pageReady = Promise.resolve(); // the citations and the ruleset list, read at start
@@ -110,6 +115,11 @@ function reset() {
   viewer.loadedFrom = 1;
   viewer.loadedTo = 0;
   viewer.openedAt = 0;
+  viewer.referee = "player";
+  viewer.ruled.clear();
+  viewer.superseded.clear();
+  viewer.amended.clear();
+  viewer.amending.clear();
   eventList.clear();
   $("earlier").hidden = true;
   $("actions").replaceChildren();
@@ -159,6 +169,7 @@ async function loadEarlier() {
       viewer.frames.set(frame.seq, frame);
       if (frame.event_type === "DiceRolled" && frame.payload) viewer.rolls.set(frame.payload.roll, frame);
       if (frame.event_type === "GameCreated" && frame.payload) chooseRuleset(frame.payload.ruleset);
+      noteDispute(frame);
     }
     viewer.loadedFrom = older[0].seq;
     eventList.from = viewer.loadedFrom;
@@ -306,12 +317,46 @@ async function rereadRevealed() {
   });
 }
 
-// A "Dispute" control on each decision or roll (clients/web/disputes.js).
+// A "Dispute" control on each decision or roll, the ruling on an open dispute's finding
+// where the role may rule, and the notes of an amendment (clients/web/disputes.js).
 function withDispute(row, frame) {
-  if (!frame || !isDisputable(frame) || !viewer.client) return row;
+  if (!frame) return row;
+  amendmentNote(row, { superseded: viewer.superseded.get(frame.seq), amended: viewer.amended.get(frame.seq) });
+  if (frame.event_type === "GameAmended" && frame.payload) {
+    row.classList.add("amendment");
+    row.append(el("span", { class: "amend-note", text: amendmentSummary(frame.payload) }));
+  }
+  if (!viewer.client) return row;
+  const request = (m) => viewer.client.request(m);
+  const ruler = mayRule(viewer.role, viewer.referee);
+  if (frame.event_type === "DisputeFound" && frame.payload && ruler && !viewer.ruled.has(frame.payload.dispute)) {
+    row.append(rulingControls(frame.payload.dispute, { request, gameId: viewer.gameId }));
+  }
+  if (!isDisputable(frame)) return row;
   const readings = namesOf()?.readings;
-  row.append(disputeBox(frame, { request: (m) => viewer.client.request(m), gameId: viewer.gameId, readings }));
+  row.append(disputeBox(frame, { request, gameId: viewer.gameId, readings, ruler }));
   return row;
+}
+
+// The disputes' events: who may rule, which disputes are open, and the line an
+// amendment superseded (GameAmended `parts_from` .. `superseded_to`) and the amended line
+// (the events after it in its ruling's batch). A row already drawn is changed in place, not
+// drawn again, so that a dispute box keeps its finding and the ruling's answer.
+function noteDispute(frame) {
+  const p = frame.payload;
+  if (!p) return;
+  if (frame.event_type === "GameCreated") viewer.referee = p.referee || "player";
+  else if (frame.event_type === "DisputeRuled") {
+    viewer.ruled.add(p.dispute);
+    for (const offer of document.querySelectorAll(`#events li[data-type="DisputeFound"] .ruling[data-dispute="${p.dispute}"]`)) offer.remove();
+  } else if (frame.event_type === "GameAmended") {
+    viewer.amending.set(frame.command_id, p);
+    for (let seq = p.parts_from; seq <= p.superseded_to; seq += 1) {
+      viewer.superseded.set(seq, p);
+      const row = document.getElementById(`seq-${seq}`);
+      if (row && !row.classList.contains("superseded")) amendmentNote(row, { superseded: p });
+    }
+  } else if (viewer.amending.has(frame.command_id)) viewer.amended.set(frame.seq, viewer.amending.get(frame.command_id));
 }
 
 // One event: a few map writes; the page's DOM is brought up to date once per frame
@@ -321,6 +366,7 @@ function onEvent(frame) {
   if (frame.event_type === "SeedRevealed") setTimeout(rereadRevealed, 0);
   if (frame.event_type === "GameCreated" && frame.payload) chooseRuleset(frame.payload.ruleset);
   viewer.frames.set(frame.seq, frame);
+  noteDispute(frame);
   viewer.head = Math.max(viewer.head, frame.seq);
   viewer.loadedTo = Math.max(viewer.loadedTo, frame.seq);
   if (frame.event_type === "DiceRolled" && frame.payload) {
