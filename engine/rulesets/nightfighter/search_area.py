@@ -66,7 +66,10 @@ def search_in_area(
                 counter=counter.id,
                 marker=marker,
                 by=by(counter.hex),
-                explanation=f"{counter.id} is at no uncertainty in {counter.hex}: {marker.value}",
+                explanation=(
+                    f"{counter.id} is at no uncertainty in {counter.hex}: "
+                    + LABELS.words("marker", marker)
+                ),
             )
             turn.emit(placed)
             return Outcome(found=True, hex=counter.hex, text="found")
@@ -110,7 +113,7 @@ def search_in_area(
         return Outcome(found=False, text="location outside the area")
     if counter.level is Uncertainty.HIGH:
         # The test's removals must be read before the outcome: the turn folds them.
-        verdict = phantom_test(turn, counter, f"{marker.value} in {loc.hex}")
+        verdict = phantom_test(turn, counter, f"{LABELS.words('marker', marker)} in {loc.hex}")
         now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED or verdict.result is PhantomResult.PHANTOM:
