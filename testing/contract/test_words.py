@@ -37,8 +37,9 @@ SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 TEXT = frozenset({"explanation", "reason", "why", "summary", "note"})
 # Core events whose shown strings are text whatever their field's name.
 SHOWN = {"GameEnded": frozenset({"result"}), "DiceRolled": frozenset({"purpose"})}
+INDEX = re.compile(r"\[\d+\]")  # an item of a list: one name for every item
 GAMES = 3
-STEPS = 300
+STEPS = 400
 
 
 def _is_text(hint: Any) -> bool:
@@ -48,18 +49,26 @@ def _is_text(hint: Any) -> bool:
     return hint is str
 
 
-def text_fields(event: Any) -> dict[str, str]:
-    """The event's text for people, by field name."""
+def text_fields(event: Any, where: str = "") -> dict[str, str]:
+    """The event's text for people, by field name (a nested record's, such as a decision's
+    candidates and their reasons, as `field.field`)."""
     kind = type(event)
     hints = typing.get_type_hints(kind, include_extras=True)
     shown = SHOWN.get(kind.__name__, frozenset())
     found: dict[str, str] = {}
     for name in kind.__struct_fields__:
         value = getattr(event, name)
-        if not isinstance(value, str) or not value:
+        key = f"{where}{name}"
+        if isinstance(value, msgspec.Struct):
+            found.update(text_fields(value, f"{key}."))
+        elif isinstance(value, tuple | list):
+            for i, each in enumerate(value):
+                if isinstance(each, msgspec.Struct):
+                    found.update(text_fields(each, f"{key}[{i}]."))
+        elif not isinstance(value, str) or not value:
             continue
-        if name in shown or (name in TEXT and _is_text(hints.get(name))):
-            found[name] = value
+        elif name in shown or (name in TEXT and _is_text(hints.get(name))):
+            found[key] = value
     return found
 
 
@@ -103,8 +112,9 @@ def offenders(name: str, games: int = GAMES, steps: int = STEPS) -> set[str]:
                 continue
             for event in events:
                 for key, text in text_fields(event).items():
+                    field = INDEX.sub("[]", key)
                     for word in coded(text):
-                        found.add(f"{type(event).__name__}.{key}: {word} | {text}")
+                        found.add(f"{type(event).__name__}.{field}: {word} | {text}")
                 game = apply(ruleset, game, event)
                 game = Game(msgspec.structs.replace(game.meta, seq=game.meta.seq + 1), game.state)
     return found
