@@ -48,10 +48,10 @@ R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
 def _need(state: State, phases: tuple[Phase, ...], what: str, rule: str) -> None:
     if state.phase not in phases:
-        allowed = " or ".join(p.value for p in phases)
+        allowed = " or ".join(LABELS.words("phase", p) for p in phases)
         raise RuleError(
             f"{what} belongs to the {allowed} phase; the game is in the "
-            f"{state.phase.value} phase (turn {state.turn})",
+            f"{LABELS.words('phase', state.phase)} phase (turn {state.turn})",
             rule=rule,
         )
 

@@ -120,7 +120,8 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
     state = turn.state
     if state.phase is not Phase.FIGHTER_MOVEMENT:
         raise RuleError(
-            f"nightfighters move in the fighter movement phase (now {state.phase.value})",
+            f"nightfighters move in the fighter movement phase "
+            f"(now {LABELS.words('phase', state.phase)})",
             rule=RULE_MOVE,
         )
     fighter = fighter_by_id(state, command.fighter)
