@@ -41,6 +41,12 @@ class Labels(Struct, frozen=True, kw_only=True):
             return None
         return names.get(raw(value))
 
+    def words(self, key: str, value: Any) -> str:
+        """A coded value as text for people: its declared text, else its words
+        ("sam_acquisition" -> "sam acquisition"), never the code (issue 41 item 7)."""
+        shown = self.shown(key, value)
+        return shown if shown is not None else raw(value).replace("_", " ")
+
 
 def raw(value: Any) -> str:
     """A value as `Labels.values` keys it: a string as it is, a bool as JSON, a number

@@ -18,6 +18,7 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     DeckReshuffled,
     OrderCardDrawn,
 )
+from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
 from umpire.engine.rulesets.conflict_of_heroes.state import Card
 from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, DrawPurpose, cite
 from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
@@ -43,13 +44,14 @@ def draw_card(turn: ConflictOfHeroesTurn, purpose: DrawPurpose, rule: str) -> Ca
     if not turn.state.deck:
         reshuffle(turn, EMPTY_DECK_RULE, "the deck is empty: the discards are reshuffled into it")
     remaining = sorted(turn.state.deck)
+    why = LABELS.words("draw_purpose", purpose)
     if not remaining:
         raise RuleError("the Order Card deck is empty and has no discards to reshuffle", rule=rule)
     if turn.physical:
-        turn.check_opponent_entry(f"Order Card draw: {purpose.value}", rule)
+        turn.check_opponent_entry(f"Order Card draw: {why}", rule)
         if not turn.cards:
             raise RuleError(
-                f"this command needs another Order Card draw ({purpose.value}) but the cards "
+                f"this command needs another Order Card draw ({why}) but the cards "
                 f"named ran out; the deck holds {remaining}",
                 rule=rule,
             )
@@ -64,7 +66,9 @@ def draw_card(turn: ConflictOfHeroesTurn, purpose: DrawPurpose, rule: str) -> Ca
         how = f"the player drew card {number} from the physical deck"
     else:
         rolled = turn.roll(
-            draw(len(remaining)), purpose=f"Order Card draw: {purpose.value}", rule=rule
+            draw(len(remaining)),
+            purpose=f"Order Card draw: {why}",
+            rule=rule,
         )
         number = remaining[rolled.total - 1]
         dice = (rolled.roll,)

@@ -13,6 +13,7 @@ from umpire.engine.rulesets.conflict_of_heroes.orders import (
 )
 from umpire.engine.rulesets.conflict_of_heroes.terms import (
     CardColour,
+    DrawPurpose,
     MissionTarget,
     Side,
     WhoseTurn,
@@ -112,6 +113,10 @@ VALUES: dict[str, dict[str, str]] = {
     "action": named(OrderAction),
     "ai_status": named(Status),
     "colour": named(CardColour),
+    # Text only (a draw's purpose): why an Order Card is drawn.
+    "draw_purpose": named(
+        DrawPurpose, AI_TURN="AI turn", SPENT_CHECK="spent check", DESTROYED_AI="destroyed AI"
+    ),
     "last_passed": named(WhoseTurn),
     "parity": named(Parity),
     "relation": named(Relation),

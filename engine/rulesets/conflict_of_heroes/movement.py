@@ -100,7 +100,7 @@ def hex_options(
         if not reason and option.to_target == here and not (low_risk or sideways):
             reason = (
                 "no closer to the Target: only a Low Risk Move steps sideways (5.3.1; "
-                "README ledger 5.3, switch sideways_moves)"
+                "README ledger 5.3, the sideways moves switch)"
             )
         if not reason and in_close_combat(state, ai, label):
             if ai.cc_penalty:

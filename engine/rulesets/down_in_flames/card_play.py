@@ -28,6 +28,7 @@ from umpire.engine.rulesets.down_in_flames.events import (
     TurnBegan,
     TurnEnded,
 )
+from umpire.engine.rulesets.down_in_flames.labels import LABELS
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
     check_can_spend,
@@ -257,7 +258,7 @@ def play_agility(
             card=card,
             agility_card=counted and (hidden or limit is not None),
             rule=rule,
-            explanation=f"{plane.id} plays {card.value}: {why}",
+            explanation=f"{plane.id} plays {LABELS.words('card', card)}: {why}",
         )
     )
     return True

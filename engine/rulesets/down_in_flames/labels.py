@@ -6,6 +6,7 @@ from __future__ import annotations
 from umpire.engine.kit.labels import Labels, named
 from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
+    Card,
     Characteristic,
     CombatDie,
     GyroReading,
@@ -98,6 +99,19 @@ FIELDS: dict[str, str] = {
 VALUES: dict[str, dict[str, str]] = {
     "active_side": named(Side),
     "aircraft_class": named(AircraftClass),
+    # Text only (a card's play in an event's explanation): the card's name.
+    "card": named(
+        Card,
+        IN_MY_SIGHTS="In My Sights",
+        OUT_OF_THE_SUN="Out of the Sun",
+        FUEL_TANK="Fuel Tank",
+        TIGHT_TURN="Tight Turn",
+        BARREL_ROLL="Barrel Roll",
+        HALF_LOOP="Half Loop",
+        ACE_PILOT="Ace Pilot",
+        VERTICAL_ROLL="Vertical Roll",
+        OTHER="another card",
+    ),
     "characteristics": named(Characteristic),
     "combat_die": named(CombatDie),
     "gyro_reading": named(GyroReading),

@@ -31,6 +31,7 @@ from umpire.engine.rulesets.downtown import (
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     REPORT_PHASES,
@@ -47,10 +48,10 @@ R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
 def _need(state: State, phases: tuple[Phase, ...], what: str, rule: str) -> None:
     if state.phase not in phases:
-        allowed = " or ".join(p.value for p in phases)
+        allowed = " or ".join(LABELS.words("phase", p) for p in phases)
         raise RuleError(
             f"{what} belongs to the {allowed} phase; the game is in the "
-            f"{state.phase.value} phase (turn {state.turn})",
+            f"{LABELS.words('phase', state.phase)} phase (turn {state.turn})",
             rule=rule,
         )
 
@@ -58,7 +59,10 @@ def _need(state: State, phases: tuple[Phase, ...], what: str, rule: str) -> None
 def _begin(turn: DowntownTurn, phase: Phase, number: int, rule: str) -> None:
     turn.emit(
         ev.PhaseBegan(
-            rule=rule, phase=phase, turn=number, explanation=f"turn {number}: {phase.value} phase"
+            rule=rule,
+            phase=phase,
+            turn=number,
+            explanation=f"turn {number}: {LABELS.words('phase', phase)} phase",
         )
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from umpire.engine.errors import RuleError
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
@@ -94,7 +95,7 @@ def check(
                 R_AAA,
             )
         column = f"density {aaa.density}" + (", suppressed" if aaa.suppressed else "")
-        column += f", target at {flight.altitude.value}"
+        column += f", target at {LABELS.words('altitude', flight.altitude).lower()}"
         return Attack(unit_id, flight.id, kind, dist, R_AAA, TABLES[kind], column)
     if what == "Fire Can":
         can = next(f for f in state.fire_cans if f.id == unit_id)
@@ -110,7 +111,7 @@ def check(
             )
         if dist > reach:
             return f"{unit_id} is {dist} hexes from {flight.id}: out of range {reach}", R_FIRE_CAN
-        column = f"Fire Can directed, target at {flight.altitude.value}"
+        column = "Fire Can directed, target at " + LABELS.words("altitude", flight.altitude).lower()
         return Attack(unit_id, flight.id, kind, dist, R_FIRE_CAN, TABLES[kind], column)
     sam = next(s for s in state.sams if s.id == unit_id)
     if not order:

@@ -19,6 +19,7 @@ from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import DrvFlight, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     ALTITUDE_INDEX,
@@ -446,7 +447,8 @@ def fly(turn: DowntownTurn, flight: DrvFlight) -> None:
             path=steps,
             explanation=(
                 f"{flight.id} ({plan.zone.value}) moves {where} toward {plan.destination}: "
-                f"{len(steps)} of {mp} MP ({speed}), {altitude.value}, facing {facing}"
+                f"{len(steps)} of {mp} MP ({speed}), "
+                f"{LABELS.words('altitude', altitude).lower()}, facing {facing}"
             ),
         )
     )

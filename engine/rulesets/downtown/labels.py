@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from umpire.engine.hexgrid import Parity
 from umpire.engine.kit.labels import Labels, named
+from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
 from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
     AcqPhaseReading,
     Altitude,
+    AttackRoll,
     Density,
     DistanceTiersReading,
     DoublesReading,
@@ -147,6 +149,29 @@ VALUES: dict[str, dict[str, str]] = {
     "acq_phase_reading": named(AcqPhaseReading, MINUS_ONE="-1 (default)", PLUS_ONE="+1"),
     "altitude": named(Altitude),
     "density": named(Density),
+    # Text only (event explanations, roll purposes): a DRV roll, a SAM Activation Table
+    # modifier, a SAM Dummy Check result and what came of it.
+    "attack_roll": named(
+        AttackRoll,
+        AAA_ATTACK="AAA attack",
+        FIRE_CAN_ATTACK="Fire Can attack",
+        FLAK_DAMAGE="flak damage",
+        SAM_ATTACK="SAM attack",
+        SAM_DAMAGE="SAM damage",
+    ),
+    "activation_modifier": {
+        "within_8": "within 8",
+        "within_5": "within 5",
+        "bombing_within_12": "bombing within 12",
+        "acq_phase": "in SAM Acquisition Phase",
+    },
+    "dummy_check": {
+        **named(DummyResult),
+        "dummy_radar": "dummy radar",
+        "removed": "removed",
+        "first_fire": "first fire",
+        "passes": "passes",
+    },
     "distance_tiers_reading": named(DistanceTiersReading),
     "doubles_reading": named(
         DoublesReading, A_OR_B="(a) or (b) applies", A_AND_B="(a) and (b) apply"

@@ -10,6 +10,7 @@ says who won only as far as umpire can tell (README "Raid end").
 
 from __future__ import annotations
 
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.terms import Phase, cite
 
@@ -27,11 +28,11 @@ def result(state: State) -> str | None:
     if state.us and all(not f.on_map and f.id in state.us_entered for f in state.us):
         return (
             f"the raid is over: its last US flight has left the map (turn {state.turn}, "
-            f"{Phase(state.phase).value} phase); {WINNER}"
+            f"{LABELS.words('phase', state.phase)} phase); {WINNER}"
         )
     if state.phase is Phase.ADMIN and state.turn >= state.setup.turn_limit:
         return (
             f"the raid is over: the Admin Phase of turn {state.turn}, the scenario's last "
-            f"(turn_limit {state.setup.turn_limit}), is done; {WINNER}"
+            f"(turn limit {state.setup.turn_limit}), is done; {WINNER}"
         )
     return None

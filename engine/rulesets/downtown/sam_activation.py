@@ -9,6 +9,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
@@ -96,7 +97,7 @@ def hidden_check(turn: DowntownTurn, phase: Phase) -> None:
             )
         )
         return
-    roll = turn.roll(d10(), f"SAM Activation Check ({phase.value})", R_CHECK)
+    roll = turn.roll(d10(), f"SAM Activation Check ({LABELS.words('phase', phase)})", R_CHECK)
     mods = modifiers(state, turn, phase)
     modified = roll.total + sum(v for _, v in mods)
     inclusive = state.setup.two_sams_reading is TwoSamsReading.EXAMPLE
@@ -287,7 +288,10 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
         roll = turn.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
         reading = state.setup.acq_phase_reading
         values = [sam_activation.set_up_value(m, reading) for m in mods]
-        shown = " ".join(f"{m} {v:+d}" for m, v in zip(mods, values, strict=True))
+        shown = " ".join(
+            f"{LABELS.words('activation_modifier', m)} {v:+d}"
+            for m, v in zip(mods, values, strict=True)
+        )
         total = roll.total + sum(values)
         possible = sam_activation.set_up_result(total) == "Possible Activation"
         turn.emit(
@@ -348,8 +352,9 @@ def run_dummy_check(turn: DowntownTurn, sam: Sam) -> None:
             result=result.value,
             outcome=outcome,
             explanation=(
-                f"{sam.id}: {roll.total} + {found} dummies found = {total}: {result.value}"
-                f" -> {outcome}{'; ' + note if note else ''}"
+                f"{sam.id}: {roll.total} + {found} dummies found = {total}: "
+                f"{LABELS.words('dummy_check', result)} -> {LABELS.words('dummy_check', outcome)}"
+                + (f"; {note}" if note else "")
             ),
         )
     )

@@ -6,6 +6,7 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import custom
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import Sam, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_acquisition, sam_reaction
 from umpire.engine.rulesets.downtown.terms import (
@@ -178,7 +179,8 @@ def react(turn: DowntownTurn, flight: UsFlight) -> None:
         option, fire = sam_reaction.react(sam.level, distance, flight.task)
         number = option.option if option else 0
         rule = sam_reaction.TABLE.row(str(number)).citation if option else sam_reaction.CITATION
-        why = f"{sam.level.value} acquisition, range {distance}, task {flight.task.value}"
+        task = LABELS.words("task", flight.task).lower()
+        why = f"{sam.level.value} acquisition, range {distance}, task {task}"
         if fire is not FireMode.NOTHING and number in sam.inhibited:
             turn.emit(
                 ev.DecisionMade(

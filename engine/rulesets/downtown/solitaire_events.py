@@ -11,6 +11,7 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.drv_attack import Attack
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
@@ -58,8 +59,11 @@ def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
     double calls a solitaire random event when (a) or (b) applies or the flight is acquired
     by a SAM (4.1.2, last paragraph). The answer names the table and column it is read on."""
     unit_id, kind = attack.unit_id, attack.kind
+    what = LABELS.words("attack_roll", kind)
     roll = turn.roll(
-        custom(ATTACK_DIE, ATTACK_DIE), f"{kind.value} by {unit_id} on {flight.id}", R_EVENTS
+        custom(ATTACK_DIE, ATTACK_DIE),
+        f"{what} by {unit_id} on {flight.id}",
+        R_EVENTS,
     )
     doubles = roll.faces[0] == roll.faces[1]
     a, b = _conditions(turn, flight)
@@ -88,7 +92,7 @@ def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
             table=attack.table,
             column=attack.column,
             explanation=(
-                f"{kind.value} by {unit_id} on {flight.id} at {attack.range} hexes: roll "
+                f"{what} by {unit_id} on {flight.id} at {attack.range} hexes: roll "
                 f"{roll.faces} = {roll.total}; read it on {attack.table}, {attack.column}"
                 + (
                     "; a double: solitaire random event"

@@ -50,6 +50,7 @@ from umpire.engine.rulesets.nightfighter.geometry import (
     off_grid,
     tally_range,
 )
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.searchlights import zone_has_fix
 from umpire.engine.rulesets.nightfighter.serrate import FocusedSerrate, RevealCounter, SerrateSearch
 from umpire.engine.rulesets.nightfighter.setup import Fighter, modification
@@ -343,7 +344,11 @@ def _phase_actions(state: State) -> list[Action]:
             for c in contacts
         ]
         out.append(offer_each(BreakContact, cite("S16.0"), "Give up a tally or AI fix", variants))
-    out.append(offer(EndPhase, RULE_SEQUENCE, f"End the {state.phase.value} phase{ending}"))
+    out.append(
+        offer(
+            EndPhase, RULE_SEQUENCE, f"End the {LABELS.words('phase', state.phase)} phase{ending}"
+        )
+    )
     return out
 
 

@@ -10,6 +10,7 @@ from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.commands import SearchAI
 from umpire.engine.rulesets.nightfighter.events import AISearched
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, area
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import Fighter
 from umpire.engine.rulesets.nightfighter.state import State, counter_at, fighter_by_id
@@ -38,7 +39,9 @@ def search(turn: NightfighterTurn, command: SearchAI) -> None:
     state = turn.state
     if state.phase is not Phase.AI_RADAR:
         raise RuleError(
-            f"AI searches are made in the AI radar phase (now {state.phase.value})", rule=RULE
+            f"AI searches are made in the AI radar phase "
+            f"(now {LABELS.words('phase', state.phase)})",
+            rule=RULE,
         )
     spec = fighter_setup(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)

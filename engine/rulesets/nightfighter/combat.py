@@ -13,6 +13,7 @@ from umpire.engine.rulesets.nightfighter.events import (
     Corkscrewed,
     MarkersLost,
 )
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Track, cite
 from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
@@ -24,7 +25,10 @@ RULE_FOLLOW = cite("S28.0")
 
 def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
     if state.phase is not Phase.COMBAT:
-        raise RuleError(f"combat happens in the combat phase (now {state.phase.value})", rule=rule)
+        raise RuleError(
+            f"combat happens in the combat phase (now {LABELS.words('phase', state.phase)})",
+            rule=rule,
+        )
     counter = counter_at(state, hex_label)
     if counter is None:
         raise RuleError(f"no bomber counter in {hex_label}", rule=rule)

@@ -32,6 +32,7 @@ from umpire.engine.rulesets.nightfighter.events import (
     TurnStarted,
 )
 from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
 from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
 from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
@@ -73,7 +74,9 @@ def end_phase(turn: NightfighterTurn) -> None:
     if state.phase is Phase.RADAR_SEARCH:
         end_radar_phase(turn)
     nxt = PHASE_ORDER[PHASE_ORDER.index(state.phase) + 1]
-    turn.emit(PhaseBegan(rule=RULE_SEQUENCE, phase=nxt, explanation=f"{nxt.value} phase"))
+    turn.emit(
+        PhaseBegan(rule=RULE_SEQUENCE, phase=nxt, explanation=f"{LABELS.words('phase', nxt)} phase")
+    )
 
 
 def _contacts_kept(turn: NightfighterTurn) -> None:
@@ -117,7 +120,8 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
     state = turn.state
     if state.phase is not Phase.FIGHTER_MOVEMENT:
         raise RuleError(
-            f"nightfighters move in the fighter movement phase (now {state.phase.value})",
+            f"nightfighters move in the fighter movement phase "
+            f"(now {LABELS.words('phase', state.phase)})",
             rule=RULE_MOVE,
         )
     fighter = fighter_by_id(state, command.fighter)

@@ -8,6 +8,7 @@ from umpire.engine.rulesets.nightfighter.campaign import CampaignKind
 from umpire.engine.rulesets.nightfighter.terms import (
     Arc,
     Jamming,
+    Marker,
     Pace,
     Phase,
     RadarKind,
@@ -112,6 +113,9 @@ VALUES: dict[str, dict[str, str]] = {
         BOMBER_MOVEMENT="Bomber Movement",
         FIGHTER_MOVEMENT="Fighter Movement",
         RADAR_SEARCH="Radar Search",
+    ),
+    "marker": named(
+        Marker, AI_FIX="AI fix", SEARCHLIGHT_FIX="searchlight fix", TRACK_CONTACT="track contact"
     ),
     "status": named(Status),
     "track": named(Track),

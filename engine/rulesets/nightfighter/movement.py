@@ -15,6 +15,7 @@ from umpire.engine.rulesets.nightfighter.events import (
     SearchlightHandedOff,
 )
 from umpire.engine.rulesets.nightfighter.geometry import grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.searchlights import zone_of
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, Status, cite
@@ -56,7 +57,9 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
 
     if state.phase is not Phase.BOMBER_MOVEMENT:
         raise RuleError(
-            f"bombers move only in the bomber movement phase (now {state.phase.value})", rule=RULE
+            f"bombers move only in the bomber movement phase "
+            f"(now {LABELS.words('phase', state.phase)})",
+            rule=RULE,
         )
     on_map = sorted((c for c in state.counters if c.status is Status.ON_MAP), key=_lead_first)
     known = {c.id for c in on_map}

@@ -16,6 +16,7 @@ from umpire.engine.rulesets.nightfighter.events import (
     TrackContactKept,
 )
 from umpire.engine.rulesets.nightfighter.geometry import distance, grid_of, in_wide_arc, shifted
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.location_roll import blocked
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.setup import Radar
@@ -62,7 +63,8 @@ def _check(state: State, command: PlaceRadarSearches) -> list[tuple[Radar, Count
     radar; S24.0 Flensburg within the wide arc, Naxos only on H2S bombers."""
     if state.phase is not Phase.RADAR_SEARCH:
         raise RuleError(
-            f"radar searches are placed in the radar search phase (now {state.phase.value})",
+            f"radar searches are placed in the radar search phase "
+            f"(now {LABELS.words('phase', state.phase)})",
             rule=RULE,
         )
     if state.radar_placed:

@@ -18,6 +18,7 @@ from umpire.engine.rulesets.nightfighter.events import (
     LocationRolled,
     MarkerPlaced,
 )
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.location_roll import roll_location
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_by_id
@@ -65,12 +66,17 @@ def search_in_area(
                 counter=counter.id,
                 marker=marker,
                 by=by(counter.hex),
-                explanation=f"{counter.id} is at no uncertainty in {counter.hex}: {marker.value}",
+                explanation=(
+                    f"{counter.id} is at no uncertainty in {counter.hex}: "
+                    + LABELS.words("marker", marker)
+                ),
             )
             turn.emit(placed)
             return Outcome(found=True, hex=counter.hex, text="found")
         return Outcome(found=False, text=f"{counter.hex} is outside the search area")
-    loc = roll_location(turn, state, counter, f"locate {counter.id} ({marker.value})")
+    loc = roll_location(
+        turn, state, counter, f"locate {counter.id} ({LABELS.words('marker', marker)})"
+    )
     considered = tuple(
         Candidate(option=r.split(":")[0], chosen=False, reason="re-rolled: " + r.split(": ", 1)[1])
         for r in loc.rerolled
@@ -107,7 +113,7 @@ def search_in_area(
         return Outcome(found=False, text="location outside the area")
     if counter.level is Uncertainty.HIGH:
         # The test's removals must be read before the outcome: the turn folds them.
-        verdict = phantom_test(turn, counter, f"{marker.value} in {loc.hex}")
+        verdict = phantom_test(turn, counter, f"{LABELS.words('marker', marker)} in {loc.hex}")
         now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED or verdict.result is PhantomResult.PHANTOM:
@@ -119,7 +125,10 @@ def search_in_area(
             *considered,
             Candidate(option=loc.cell, chosen=True, reason=f"{loc.hex} is in the search area"),
         ),
-        explanation=f"{counter.id} located in {loc.hex} (cell {loc.cell}): {marker.value}",
+        explanation=(
+            f"{counter.id} located in {loc.hex} (cell {loc.cell}): "
+            + LABELS.words("marker", marker)
+        ),
         counter=counter.id,
         from_hex=counter.hex,
         to_hex=loc.hex,

@@ -7,6 +7,7 @@ from umpire.engine.dice import nd6
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.commands import SearchSearchlight
 from umpire.engine.rulesets.nightfighter.events import SearchlightSearched
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.setup import SearchlightZone, Setup
@@ -38,7 +39,9 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
     state = turn.state
     if state.phase is not Phase.SEARCHLIGHT:
         raise RuleError(
-            f"searchlights search in the searchlight phase (now {state.phase.value})", rule=RULE
+            f"searchlights search in the searchlight phase "
+            f"(now {LABELS.words('phase', state.phase)})",
+            rule=RULE,
         )
     zone = next((z for z in state.setup.zones if z.name == command.zone), None)
     if zone is None or not zone.active:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from umpire.engine.dice import d6, draw
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.nightfighter.geometry import distance, in_wide_arc
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.radar_search import resolve
 from umpire.engine.rulesets.nightfighter.serrate_messages import (
     JU88,
@@ -37,8 +38,8 @@ def _ready(state: State, fighter_id: str) -> None:
     if not modification(state.setup, "7"):
         raise RuleError("Serrate is used in scenario 7 only", rule=RULE)
     if state.phase is not Phase.RADAR_SEARCH:
-        raise RuleError(f"Serrate searches in the radar search phase (now {state.phase.value})",
-                        rule=RULE)  # fmt: skip
+        now = LABELS.words("phase", state.phase)
+        raise RuleError(f"Serrate searches in the radar search phase (now {now})", rule=RULE)
     if state.serrate_used:
         raise RuleError("Serrate has already searched this phase (general or focused)", rule=RULE)
     if fighter_by_id(state, fighter_id) is None:

@@ -29,11 +29,13 @@ async def _refused(games: Games, gid: str, command: dict[str, Any], match: str, 
 async def test_phase_out_of_order(games: Games) -> None:
     """Sequence of play: the Admin Phase cannot come before the ground deployment."""
     gid = await _game(games)
-    await _refused(games, gid, {"type": "RunAdminPhase"}, "belongs to the movement phase", "2.1.5")
-    await _refused(games, gid, {"type": "CheckDrvRadar"}, "drv_radar phase", "3.3")
+    await _refused(games, gid, {"type": "RunAdminPhase"}, "belongs to the Movement phase", "2.1.5")
+    await _refused(games, gid, {"type": "CheckDrvRadar"}, "DRV Radar phase", "3.3")
     await games.handle(gid, "g1", {"type": "DeployGroundUnits"})
-    await _refused(games, gid, {"type": "DeployGroundUnits"}, "ground_deployment", "2.1.4")
-    await _refused(games, gid, {"type": "RunSamAcquisitionPhase"}, "sam_acquisition", "3.2.1")
+    await _refused(
+        games, gid, {"type": "DeployGroundUnits"}, "DRV Ground Unit Deployment phase;", "2.1.4"
+    )
+    await _refused(games, gid, {"type": "RunSamAcquisitionPhase"}, "SAM Acquisition phase", "3.2.1")
 
 
 async def _to_movement(games: Games) -> str:

@@ -53,6 +53,6 @@ def test_the_turn_limit_ends_it_after_its_admin_phase() -> None:
     state = msgspec.structs.replace(state, phase="movement")
     state, events = run(state, {"type": "RunAdminPhase"})
     (ended,) = of(events, GameEnded)
-    assert "turn 2, the scenario's last (turn_limit 2)" in ended.result
+    assert "turn 2, the scenario's last (turn limit 2)" in ended.result
     assert events[-1] is ended and ended.rule.startswith(END_RULE)
     assert [e.phase for e in of(events, ev.PhaseBegan)] == ["admin"] and state.turn == 2
