@@ -23,7 +23,7 @@ RULESET: Ruleset[State] = Ruleset(
     name="nightfighter",
     # v2: phases with nothing to decide run on (Setup.pace, issue #28); v1 logs audit
     # with a note.
-    version="2",
+    version="3",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,
