@@ -47,7 +47,7 @@ ATTEMPTS = 600  # commands tried at most (accepted or refused) before the game m
 # `turn_limit` turns (D4: 12, about 190 commands); 2 turns keep it to a few dozen.
 SETTINGS = {"downtown": {"turn_limit": "2"}}
 # What the end says, where the settings shape it (the typed turn limit was applied).
-ENDS = {"downtown": "turn_limit 2"}
+ENDS = {"downtown": "turn limit 2"}
 # Rulesets whose forms have hex fields: the random player must have clicked the map.
 # The rulesets whose random game always meets a hex field (a move, a path). Downtown's
 # flights are optional rows that a short random raid may never add: its map pick is shown

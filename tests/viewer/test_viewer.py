@@ -127,6 +127,8 @@ async def test_live_events_scrubbing_and_a_shared_link(
             "?.textContent.startsWith('value ')",
             timeout=TIMEOUT,
         )
+        # The list draws new rows at most every 250 ms (clients/web/eventlist.js): wait.
+        await reader.wait_for_selector('#events li[data-seq="15"]', state="attached")
         assert await reader.locator('#events li[data-seq="15"]').count() == 1
         hidden_faces = await reader.locator("#dice tbody td", has_text="hidden").count()
         assert hidden_faces == 0
