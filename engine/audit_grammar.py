@@ -261,6 +261,18 @@ class _Walker:
         self.walk.failure = AuditFailure(seq=seq, check=check, message=message, **kw)
         return self.walk
 
+    def _foreign(self, j: int, env: Envelope, offset: int, batch: str) -> bool:
+        """Whether event `j` (seq `env.seq + offset`) carries another command id than the
+        batch it belongs to, opened by `env` (`batch` names it); fails the walk if so."""
+        found = self.envelopes[j].command_id
+        if found == env.command_id:
+            return False
+        self.fail(
+            env.seq + offset, "command_id", f"seq {env.seq + offset} belongs to the {batch} "
+            f"at seq {env.seq} (id {env.command_id!r}) but carries command id {found!r}",
+        )  # fmt: skip
+        return True
+
     def run(self) -> BatchWalk:
         first = self.envelopes[0]
         try:
@@ -361,12 +373,7 @@ class _Walker:
                     expected=describe_event(want), found=describe_event(got),
                 )  # fmt: skip
                 return None
-            if self.envelopes[j].command_id != env.command_id:
-                self.fail(
-                    env.seq + offset, "command_id", f"seq {env.seq + offset} belongs to the "
-                    f"amending ruling's batch at seq {env.seq} (id {env.command_id!r}) but "
-                    f"carries command id {self.envelopes[j].command_id!r}",
-                )  # fmt: skip
+            if self._foreign(j, env, offset, "amending ruling's batch"):
                 return None
             if isinstance(want, GameEnded):
                 self.ended_at = env.seq + offset
@@ -504,12 +511,7 @@ class _Walker:
                     expected=describe_event(want), found=describe_event(got), rule=rule,
                 )  # fmt: skip
                 return None
-            if self.envelopes[j].command_id != env.command_id:
-                self.fail(
-                    env.seq + offset, "command_id", f"seq {env.seq + offset} belongs to the "
-                    f"batch of the command at seq {env.seq} (id {env.command_id!r}) but "
-                    f"carries command id {self.envelopes[j].command_id!r}",
-                )  # fmt: skip
+            if self._foreign(j, env, offset, "batch of the command"):
                 return None
         length = len(expected)
         ending = next((o for o, e in enumerate(expected) if isinstance(e, GameEnded)), None)
