@@ -30,6 +30,17 @@ _TAG = re.compile(rb"\{[^{}]+\}")
 _GAME = re.compile(rb"\{([^{}]+)\}:(events|meta|commands)$")
 # What damaged bytes may still say of the event they held: `{game}:events`, its id `N-0`.
 _HINT = re.compile(rb"\{([A-Za-z0-9_.:-]{1,128})\}:events\r\n\$\d+\r\n(\d{1,18})-0\r\n")
+# What damaged bytes may still say of a record that held no event: the keys it wrote
+# (events/redis_keys.py): a game's `{game}:part`, or the store-wide `receipt-keys`, `games`.
+_KEY = re.compile(rb"\r\n[A-Za-z0-9_.-]{1,64}:(?:\{([A-Za-z0-9_.:-]{1,128})\}:([a-z-]{1,32})"
+                  rb"|(receipt-keys|games))\r\n")  # fmt: skip
+_PARTS = {
+    "meta": "head",
+    "commands": "command ids",
+    "secret": "seed",
+    "snapshot": "snapshot",
+    "credentials": "credentials",
+}
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,7 @@ class Record:
     commands: list[Command] = field(default_factory=list)
     why: str = ""  # empty: intact
     events: list[tuple[str, int]] = field(default_factory=list)  # (game, seq) it holds
+    keys: list[str] = field(default_factory=list)  # what else a damaged one names, in words
 
     @property
     def damaged(self) -> bool:
@@ -174,6 +186,7 @@ def _validate(data: bytes, record: Record) -> None:
         record.events = sorted(
             {(m[1].decode(), int(m[2])) for m in _HINT.finditer(data, record.start, record.end)}
         )
+        record.keys = _named_keys(data, record.start, record.end)
         if not record.commands:
             return
     if record.commands[0].name == b"MULTI" and not record.damaged:
@@ -235,6 +248,24 @@ def _validate(data: bytes, record: Record) -> None:
                     or f"game {game}: the dedupe entry written with seq {max(seqs[game])} "
                     "does not match it"
                 )
+
+
+def _named_keys(data: bytes, start: int, end: int) -> list[str]:
+    """The keys other than a game's events that damaged bytes still name, in words
+    (`game g1's credentials`, `the receipt keys`), so a loss that holds no event is named
+    by what it was rather than by its bytes alone."""
+    named: list[str] = []
+    for match in _KEY.finditer(data, max(start - 2, 0), end):
+        if match[3] is not None:
+            words = "the receipt keys" if match[3] == b"receipt-keys" else "the games index"
+        elif match[2] == b"events":
+            continue  # an event is named by its seq (`events`)
+        else:
+            part = match[2].decode()
+            words = f"game {match[1].decode()}'s {_PARTS.get(part, part)}"
+        if words not in named:
+            named.append(words)
+    return named
 
 
 def _entry_names(value: bytes, want: tuple[int, int, str]) -> bool:

@@ -206,7 +206,8 @@ def _damage_lines(scans: list[FileScan]) -> list[str]:
     lines = []
     for file_scan in scans:
         for record in file_scan.damaged:
-            held = ", ".join(describe_ranges(record.events)) or "no event that can be named"
+            named = [*describe_ranges(record.events), *record.keys]
+            held = ", ".join(named) or "nothing its bytes still name"
             lines.append(
                 f"{file_scan.path.name} bytes {record.start} to {record.end}: {record.why} "
                 f"(it held {held})"

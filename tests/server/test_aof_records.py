@@ -86,3 +86,20 @@ def test_a_torn_tail_is_the_last_step_to_the_end_of_the_file() -> None:
     assert [r.damaged for r in records][-1] and records[-1].end == len(torn)
     assert sum(r.damaged for r in records) == 1
     assert records[-1].start == spans[-1][0]
+
+
+def test_a_damaged_record_that_held_no_event_is_named_by_the_keys_it_still_shows() -> None:
+    """A credential or a receipt key is lost as surely as an event: the scanner names it
+    (`game g1's credentials`, `the receipt keys`), not only its bytes."""
+    data, _ = _aof(2)
+    credential = pack("HSET", f"umpire:{{{GAMES[1]}}}:credentials", "d" * 64, "player")
+    receipt_key = pack("HSET", "umpire:receipt-keys", "k1", "ab" * 32, "current", "k1")
+    for record_bytes, words in (
+        (credential, f"game {GAMES[1]}'s credentials"),
+        (receipt_key, "the receipt keys"),
+    ):
+        at = len(data) + len(record_bytes) - 2  # its framing's last CRLF, not its key
+        whole = data + record_bytes + pack("ZADD", "umpire:games", "NX", 0, GAMES[1])
+        damaged = whole[:at] + b"\xff\xff" + whole[at + 2 :]
+        (bad,) = [r for r in scan(damaged) if r.damaged]
+        assert bad.events == [] and bad.keys == [words], (words, bad)
