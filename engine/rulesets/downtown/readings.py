@@ -83,8 +83,7 @@ READINGS = (
         default=DistanceTiersReading.EXCLUSIVE.value,
         alternatives=(DistanceTiersReading.CUMULATIVE.value,),
         readme=LEDGER + "3.2.1 distance rows",
-        summary="bombers more than 18 hexes away: -4 alone (exclusive) or -2 and -4 "
-        "(cumulative)",
+        summary="bombers more than 18 hexes away: -4 alone (exclusive) or -2 and -4 (cumulative)",
         probe=json.dumps(_DISTANCE_PROBE, sort_keys=True),
     ),
     Reading(
