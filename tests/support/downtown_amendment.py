@@ -116,11 +116,11 @@ async def amended_game(games: Games) -> Amended:
 
 
 def export_files(cli: Cli, amended: Amended) -> dict[str, Path]:
-    """The amended game's export ("amended downtown") and its forgeries, each re-sealed as
+    """The amended game's export ("honest") and its forgeries, each re-sealed as
     a forger would."""
     honest = cli.export(amended.game_id)
     header, records = read_lines(honest)
-    files = {"amended downtown": honest}
+    files = {"honest": honest}
     finding = amended.dispute  # the finding's index: the seq after its dispute, less one
     marker = amended.ruled  # GameAmended's index
     reused = next(i for i in range(marker + 1, len(records))
