@@ -3,10 +3,7 @@ readings") that a dispute may claim.
 
 Where the driven games do not reach a decision a reading changes, the reading declares a
 probe (set-up fields and commands played first, engine/kit/reading.py) that does; the
-cross-ruleset check (testing/contract/test_readings.py) plays it. The ledger's
-`first_fire_counts_dummies` (3.3.2 row 9) is left out until it has one: its decision needs
-a possible dummy radar whose first shot follows a dummy already found, which only chosen
-dice of several earlier checks reach.
+cross-ruleset check (testing/contract/test_readings.py) plays it.
 """
 
 from __future__ import annotations
@@ -24,6 +21,11 @@ from umpire.engine.rulesets.downtown.terms import (
 )
 
 LEDGER = "README.md, Ledger of readings: "
+
+
+def _move(hex_: str) -> dict[str, Any]:
+    return {"type": "MoveUsFlight", "flight_id": "S1", "hex": hex_, "altitude": "medium",
+            "facing": 2}  # fmt: skip
 
 
 def _opening(strike_hex: str) -> list[dict[str, Any]]:
@@ -57,6 +59,26 @@ _ATTACK = {"type": "RollDrvAttack", "unit_id": "AAA1", "flight_id": "S1", "kind"
 _DOUBLES_PROBE = {
     "setup": {"aaa_range": 2},
     "commands": [*_opening("2024"), *[_ATTACK] * DOUBLES_ATTACKS],
+}
+
+# 3.3.2 row 9: a second turn's checks find a dummy and make SAM6 (2314) a possible dummy
+# radar; reported acquiring the bomber, it reacts when the bomber comes within 8 hexes
+# (2021), and its first-fire check adds the dummy found (16) or not (15). This one rests on
+# the check's own dice (testing/support/readings.py SEED): other dice leave SAM6 located
+# or make another SAM the dummy radar, and the script's ReportAcquisition is refused.
+_TURN = [
+    {"type": "RunAdminPhase"},
+    {"type": "RunDetectionPhase", "detected": []},
+    {"type": "RunSamAcquisitionPhase"},
+]
+_FIRST_FIRE_PROBE = {
+    "setup": {"dummy_sams": 2, "dummy_radars": 2},
+    "commands": [
+        *_opening("2024"),
+        *_TURN,
+        {"type": "ReportAcquisition", "sam_id": "SAM6", "flight_id": "S1", "level": "full"},
+        *[_move(h) for h in ("2023", "2022", "2021")],
+    ],
 }
 
 READINGS = (
@@ -95,5 +117,15 @@ READINGS = (
         summary="a double on a DRV roll calls a random event when (a) or (b) of 4.1.2 "
         "applies (a_or_b) or (a) and (b) (a_and_b), or the flight is acquired",
         probe=json.dumps(_DOUBLES_PROBE, sort_keys=True),
+    ),
+    Reading(
+        name="first_fire_counts_dummies",
+        rule=cite("3.3.2"),
+        default=True,
+        alternatives=(False,),
+        readme=LEDGER + "3.3.2 row 9",
+        summary="a possible dummy radar's first-fire check adds one per dummy found (true) "
+        "or is the bare roll (false)",
+        probe=json.dumps(_FIRST_FIRE_PROBE, sort_keys=True),
     ),
 )
