@@ -52,9 +52,9 @@ _DISTANCE_PROBE = {"commands": _opening("0120")}
 # 4 (last paragraph): the printed AAA concentration of downtown Hanoi (AAA1, 2022) fires at
 # a bomber 3 hexes from the target and 3 from downtown, so 4.1.2 (b) applies and (a) does
 # not; a double calls a random event under "(a) or (b)" and not under "(a) and (b)". Each
-# attack roll is a double one time in ten: twelve make one likely whatever the dice (the
-# check's own dice show one at the sixth). Every value it rests on is public.
-DOUBLES_ATTACKS = 12
+# attack roll is a double one time in ten: 24 show one in 92 games of 100 whatever the dice
+# (the readings check's own dice show one at the sixth). Every value it rests on is public.
+DOUBLES_ATTACKS = 24
 _ATTACK = {"type": "RollDrvAttack", "unit_id": "AAA1", "flight_id": "S1", "kind": "aaa_attack"}
 _DOUBLES_PROBE = {
     "setup": {"aaa_range": 2},
