@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.support.browser import wait_for
+from tests.support.downtown_amendment import amended_game, export_files
 from tests.support.receipt_breaks import BREAKS, Break, check_audit, check_verifier
 from tests.support.receipts import (
     audit_verdict,
@@ -47,6 +48,7 @@ from tests.support.verify_page import (
 )
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
+from umpire.server.games import Games
 from umpire.server.http import CONTENT_SECURITY_POLICY
 from umpire.testing.support.forgery import Cli, read_lines, write_lines
 from umpire.testing.support.forgery_kinds import rewritten_game
@@ -189,6 +191,22 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
                  "after the seal", "amended roll", "amended range",
                  "amend without its marker"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
+
+
+async def test_the_page_verifies_a_downtown_amendment_and_fails_its_forgeries(
+    verifier: Any, cli: Cli, games: Games
+) -> None:
+    """Downtown's amendment under `doubles_reading` (tests/support/downtown_amendment.py):
+    played out and exported, it passes the page as it passes `umpire audit` and
+    verify_export.py (tests/disputes/test_downtown_amendment.py); the finding moved off its
+    dispute, a re-applied roll with other faces and a GameAmended naming other superseded
+    seqs fail the page, with verify_export.py's words (issue 40 acceptance)."""
+    amended = await amended_game(games)
+    files = await asyncio.to_thread(export_files, cli, amended)
+    assert await _disagreements(verifier, files) == []
+    for name, path in files.items():
+        code, line = await page_verdict(verifier, path)
+        assert code == (0 if name == "honest" else 1), (name, line)
 
 
 async def test_the_page_reads_a_file_as_verify_export_does(verifier: Any, cli: Cli) -> None:
