@@ -87,8 +87,10 @@ def but_not(action: Action, commands: Iterable[Struct]) -> Action:
     """`action` with its schema leaving out exactly `commands`, as a `not` of each whole
     command (`restating`): for a report of several fields whose one combination, the
     state as it is, would change nothing (issue 41 item 8), where no field alone can be
-    narrowed. The rules refuse such a command `nothing_to_do`."""
-    gone = tuple(restating(command) for command in commands)
+    narrowed. The rules refuse such a command `nothing_to_do`. The schemas are built only
+    when the action goes on the wire (`Action.wire`), not when the command path asks
+    whether a type is listed."""
+    gone = tuple(commands)
     return msgspec.structs.replace(action, excluded=(*action.excluded, *gone)) if gone else action
 
 

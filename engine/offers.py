@@ -76,10 +76,8 @@ def _allows_default(field: Any) -> bool:
 def restating(command: Struct) -> Schema:
     """The JSON Schema of exactly the commands that read as `command`: each field at its
     value, and sent unless that value is the field's default (left out, a field takes its
-    default). A report that restates the state is one of these (issue 41 item 8).
-
-    Fields other than the type's own (a command struct only) are not named: the type's
-    schema already says what it takes."""
+    default). A report that restates the state is one of these (issue 41 item 8). The
+    `type` tag is not named: the action's own schema fixes it."""
     properties: Schema = {}
     required: list[str] = []
     for field in msgspec.structs.fields(type(command)):
@@ -101,8 +99,8 @@ class Action(Struct, frozen=True):
     """One legal action as a ruleset offers it: the command type, the rule that allows it
     now, a one-line description and the narrowings of its fields (one mapping, or several
     for `offer_each`'s `anyOf`), and the commands its schema leaves out although the
-    narrowings allow them (`excluded`: each a `restating` schema, a whole command that
-    would change nothing now, issue 41 item 8; on the wire a `not` of them).
+    narrowings allow them (`excluded`: whole commands that would change nothing now,
+    issue 41 item 8; on the wire a `not` of their `restating` schemas).
 
     The schema is merged only when the action goes on the wire (`wire`): the command path
     asks for the listed types on every command (engine/handling.py `check_allowed`), and
@@ -114,7 +112,7 @@ class Action(Struct, frozen=True):
     rule: str
     text: str
     variants: tuple[Mapping[str, Schema], ...] = ()
-    excluded: tuple[Schema, ...] = ()
+    excluded: tuple[Struct, ...] = ()
 
     @property
     def type(self) -> str:
@@ -130,7 +128,7 @@ class Action(Struct, frozen=True):
         else:
             schema = {"anyOf": [command_schema(self.command_type, v) for v in self.variants]}
         if self.excluded:
-            gone = list(self.excluded)
+            gone = [restating(command) for command in self.excluded]
             schema = {**schema, "not": gone[0] if len(gone) == 1 else {"anyOf": gone}}
         return WireAction(
             type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema
