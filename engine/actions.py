@@ -44,7 +44,7 @@ from umpire.engine.commands import (
 )
 from umpire.engine.game import Game
 from umpire.engine.hexgrid import Hex, HexGrid
-from umpire.engine.offers import Action, command_schema, command_tag
+from umpire.engine.offers import Action, command_schema, command_tag, restating
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import Schema, tag_of
@@ -54,6 +54,7 @@ from umpire.events.wire import Action as WireAction
 __all__ = [
     "Action",
     "Schema",
+    "but_not",
     "command_schema",
     "every_command",
     "legal_actions",
@@ -63,6 +64,7 @@ __all__ = [
     "offered",
     "offers",
     "one_of",
+    "restating",
     "universal_actions",
 ]
 
@@ -79,6 +81,17 @@ def offer_each(
     """One legal action whose fields depend on each other (an attacker and the targets of
     its side): the schema is `anyOf` one narrowed schema per variant."""
     return Action(command_type, rule, text, tuple(variants))
+
+
+def but_not(action: Action, commands: Iterable[Struct]) -> Action:
+    """`action` with its schema leaving out exactly `commands`, as a `not` of each whole
+    command (`restating`): for a report of several fields whose one combination, the
+    state as it is, would change nothing (issue 41 item 8), where no field alone can be
+    narrowed. The rules refuse such a command `nothing_to_do`. The schemas are built only
+    when the action goes on the wire (`Action.wire`), not when the command path asks
+    whether a type is listed."""
+    gone = tuple(commands)
+    return msgspec.structs.replace(action, excluded=(*action.excluded, *gone)) if gone else action
 
 
 def one_of(values: Iterable[Any]) -> Schema:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import msgspec
 from msgspec import Struct
 
 from umpire.engine.schemas import Schema, shared_schema, tag_of
@@ -72,10 +73,34 @@ def _allows_default(field: Any) -> bool:
     return True
 
 
+def restating(command: Struct) -> Schema:
+    """The JSON Schema of exactly the commands that read as `command`: each field at its
+    value, and sent unless that value is the field's default (left out, a field takes its
+    default). A report that restates the state is one of these (issue 41 item 8). The
+    `type` tag is not named: the action's own schema fixes it."""
+    properties: Schema = {}
+    required: list[str] = []
+    for field in msgspec.structs.fields(type(command)):
+        value = msgspec.to_builtins(getattr(command, field.name))
+        properties[field.encode_name] = {"const": value}
+        if field.default is not msgspec.NODEFAULT:
+            default = field.default
+        elif field.default_factory is not msgspec.NODEFAULT:
+            default = field.default_factory()
+        else:
+            required.append(field.encode_name)
+            continue
+        if msgspec.to_builtins(default) != value:
+            required.append(field.encode_name)
+    return {"required": required, "properties": properties}
+
+
 class Action(Struct, frozen=True):
     """One legal action as a ruleset offers it: the command type, the rule that allows it
     now, a one-line description and the narrowings of its fields (one mapping, or several
-    for `offer_each`'s `anyOf`).
+    for `offer_each`'s `anyOf`), and the commands its schema leaves out although the
+    narrowings allow them (`excluded`: whole commands that would change nothing now,
+    issue 41 item 8; on the wire a `not` of their `restating` schemas).
 
     The schema is merged only when the action goes on the wire (`wire`): the command path
     asks for the listed types on every command (engine/handling.py `check_allowed`), and
@@ -87,6 +112,7 @@ class Action(Struct, frozen=True):
     rule: str
     text: str
     variants: tuple[Mapping[str, Schema], ...] = ()
+    excluded: tuple[Struct, ...] = ()
 
     @property
     def type(self) -> str:
@@ -95,12 +121,15 @@ class Action(Struct, frozen=True):
 
     def wire(self) -> WireAction:
         """The action as clients receive it, with its narrowed JSON Schema."""
-        if not self.variants:
+        if not self.variants and not self.excluded:
             return _plain_wire(self.command_type, self.rule, self.text)
-        if len(self.variants) == 1:
-            schema = command_schema(self.command_type, self.variants[0])
+        if len(self.variants) <= 1:
+            schema = command_schema(self.command_type, self.variants[0] if self.variants else None)
         else:
             schema = {"anyOf": [command_schema(self.command_type, v) for v in self.variants]}
+        if self.excluded:
+            gone = [restating(command) for command in self.excluded]
+            schema = {**schema, "not": gone[0] if len(gone) == 1 else {"anyOf": gone}}
         return WireAction(
             type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema
         )

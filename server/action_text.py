@@ -190,7 +190,10 @@ def render(action: Action) -> list[str]:
         lines += fields(schema, "    ")
     else:
         lines += _cases(cases)
-    shape = cases[0] if cases else schema
+    if "not" in schema:
+        lines.append("    but not as the game holds it already (that would change nothing)")
+    # The first case, with what the whole schema says besides (a `not`: a command left out).
+    shape = _merged(_rest(schema), cases[0]) if cases else schema
     command = example(shape)
     lines.append(f"    e.g. {_json(command)}")
     lines.append(f"    or, as words: {words_for(action.type, shape, command)}")
@@ -245,12 +248,54 @@ def example(node: Schema) -> Any:
         return [example(items) for _ in range(count)]
     if _is_object(node):
         required = node.get("required", ())
-        return {
+        command = {
             name: example(field)
             for name, field in node.get("properties", {}).items()
             if name in required
         }
+        if "not" in node and _names(node["not"], command):
+            return _other_than(node, command)
+        return command
     return None
+
+
+def _names(left_out: Schema, value: Any) -> bool:
+    """Whether `value` is one that a `not` leaves out: the whole commands an action names
+    (engine/offers.py `restating`: fields at their values, or `anyOf` of such), a report
+    that would change nothing now (issue 41 item 8)."""
+    if "anyOf" in left_out:
+        return any(_names(case, value) for case in left_out["anyOf"])
+    if "const" in left_out:
+        return bool(value == left_out["const"])
+    if not isinstance(value, dict) or any(n not in value for n in left_out.get("required", ())):
+        return False
+    fields = left_out.get("properties", {}).items()
+    return all(name not in value or _names(field, value[name]) for name, field in fields)
+
+
+def _other_than(node: Schema, command: dict[str, Any]) -> dict[str, Any]:
+    """`command` with one field set to another value its schema allows, so that the
+    example is not the one the schema's `not` leaves out (the state restated)."""
+    for name, field in node.get("properties", {}).items():
+        for value in _choices(field):
+            other = {**command, name: value}
+            if not _names(node["not"], other):
+                return other
+    return command
+
+
+def _choices(field: Schema) -> list[Any]:
+    """A few values a field allows: its choices, both truth values, or its first numbers."""
+    if "const" in field:
+        return []
+    if "enum" in field:
+        return list(field["enum"])
+    if field.get("type") == "boolean":
+        return [True, False]
+    if field.get("type") == "integer":
+        low = int(field.get("minimum", 0))
+        return list(range(low, min(int(field.get("maximum", low + 2)), low + 2) + 1))
+    return []
 
 
 def _example_text(node: Schema) -> str:

@@ -3,7 +3,8 @@
 // (each row the item's fields), a choice (enum, const, oneOf of consts) is a radio group
 // (up to four) or a drop-down, labelled by its title; an integer gets its bounds; a
 // boolean a checkbox; a fixed value (const, one-value enum) is shown, not asked; a union
-// of cases (anyOf) a choice of case, then that case's fields; defaults are pre-filled.
+// of cases (anyOf) a choice of case, then that case's fields; defaults are pre-filled; a
+// command the schema's `not` leaves out (the state restated) is refused on reading.
 // A hex field (a CCRR label) is filled by clicking the map: when it takes focus the page
 // asks the map to highlight the hexes its narrowed schema allows (document event
 // "umpire:highlight", detail {hexes}), and a click on the map (document event
@@ -506,16 +507,37 @@ function caseFields(root, name, variants, build) {
   };
 }
 
+// Whether a command is one that a schema's `not` leaves out: the state restated (each
+// field a const, sent where the schema requires it, or an anyOf of such), which would
+// change nothing and which the server refuses (`nothing_to_do`, issue 41 item 8).
+function leftOut(node, value) {
+  if (!node || typeof node !== "object") return false;
+  if (Array.isArray(node.anyOf)) return node.anyOf.some((n) => leftOut(n, value));
+  if ("const" in node) return JSON.stringify(node.const) === JSON.stringify(value);
+  if (!value || typeof value !== "object") return false;
+  if ((node.required || []).some((k) => !(k in value))) return false;
+  return Object.entries(node.properties || {}).every(([k, s]) => !(k in value) || leftOut(s, value[k]));
+}
+
+// A reader that says so before sending a command the schema's `not` leaves out.
+const guarded = (schema, read) => () => {
+  const command = read();
+  if (schema.not && leftOut(schema.not, command)) {
+    throw new Error("this is what the game holds already, so it would change nothing: change a field");
+  }
+  return command;
+};
+
 // A form's fields for a command schema (an object, or an anyOf of objects).
 export function commandFields(schema) {
   const root = schema;
   const variants = schema.anyOf ? schema.anyOf.map((v) => resolve(root, v)) : null;
   if (!variants) {
     const only = objectFields(root, resolve(root, schema));
-    return { node: el("div", { class: "fields" }, ...only.nodes), read: only.read };
+    return { node: el("div", { class: "fields" }, ...only.nodes), read: guarded(schema, only.read) };
   }
   const built = caseFields(root, "command", variants, (v) => objectOf(root, v));
-  return { node: el("div", { class: "fields" }, built.node), read: built.read };
+  return { node: el("div", { class: "fields" }, built.node), read: guarded(schema, built.read) };
 }
 
 // The scenario settings a new game may change (a ruleset's setup schema, /rulesets.json):

@@ -2,7 +2,8 @@
 fields from nothing but its published schema, the way a front end that read no source
 would. Covers what engine/schemas.py emits: const, enum, integers with bounds, strings
 with lengths and the identifier and hex patterns, booleans, null, arrays (uniqueItems,
-and allOf of contains/maxContains: "each value at most once"), objects, anyOf. `accepts`
+and allOf of contains/maxContains: "each value at most once"), objects, anyOf, and `not`
+(a command that would change nothing, left out: drawn again). `accepts`
 checks a value against the same subset. A pattern it cannot satisfy is an error: that
 field should have been narrowed.
 """
@@ -42,8 +43,20 @@ def _merged(base: Any, over: Any) -> Any:
     return over
 
 
+# Draws of a schema with a `not` before giving up: what it leaves out is one command (the
+# state restated, engine/offers.py `restating`), so a second draw almost always differs.
+NOT_DRAWS = 50
+
+
 def sample(schema: dict[str, Any], rng: random.Random) -> Any:
     """A random value that `schema` accepts."""
+    if "not" in schema:
+        rest = {k: v for k, v in schema.items() if k != "not"}
+        for _ in range(NOT_DRAWS):
+            value = sample(rest, rng)
+            if not accepts(schema["not"], value):
+                return value
+        raise ValueError(f"no value drawn from {rest!r} escapes its `not` {schema['not']!r}")
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
@@ -100,6 +113,8 @@ def accepts(schema: dict[str, Any], value: Any) -> bool:
     if "enum" in schema and value not in schema["enum"]:
         return False
     if "anyOf" in schema and not any(accepts(s, value) for s in schema["anyOf"]):
+        return False
+    if "not" in schema and accepts(schema["not"], value):
         return False
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind] if kind else []

@@ -208,3 +208,46 @@ async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(
     recorded = page.locator('#events li[data-type="CommandRecorded"]', has_text="amount 3")
     await recorded.wait_for(timeout=TIMEOUT)
     await page.close()
+
+
+# A report whose schema leaves out the state as it is (a `not`, issue 41 item 8): the
+# counter u1 in 0101 facing 2, in play (the default, so it may be left out).
+RESTATED = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "Report"},
+        "unit": {"type": "string", "enum": ["u1"]},
+        "hex": {"type": "string", "enum": ["0101", "0102"]},
+        "facing": {"type": "integer", "minimum": 0, "maximum": 5},
+        "in_play": {"type": "boolean", "default": True},
+    },
+    "required": ["type", "unit", "hex", "facing"],
+    "not": {"required": ["unit", "hex", "facing"], "properties": {
+        "unit": {"const": "u1"}, "hex": {"const": "0101"}, "facing": {"const": 2},
+        "in_play": {"const": True}}},
+}  # fmt: skip
+
+
+async def test_a_form_says_so_before_sending_what_its_schema_leaves_out(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """A `not` still makes a usable form (its fields as ever); reading it as the command
+    the `not` names is an error that says why, any other reading is the command."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    await page.evaluate(BUILD, RESTATED)
+    probe = page.locator("#probe")
+    await probe.locator('input[data-field="hex"]').fill("0101")
+    await probe.locator('input[data-field="facing"]').fill("2")
+    error = await page.evaluate(
+        "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
+    )
+    assert error and "would change nothing" in error, error
+    await probe.locator('input[data-field="in_play"]').uncheck()
+    assert await page.evaluate("() => window.probe.read()") == {
+        "type": "Report", "unit": "u1", "hex": "0101", "facing": 2, "in_play": False
+    }  # fmt: skip
+    await probe.locator('input[data-field="in_play"]').check()
+    await probe.locator('input[data-field="facing"]').fill("3")
+    assert (await page.evaluate("() => window.probe.read()"))["facing"] == 3
+    await page.close()

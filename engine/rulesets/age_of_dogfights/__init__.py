@@ -3,7 +3,7 @@ flies the bots. See README.md for the rule map, placeholders and interpretations
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset, Testing
+from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.actions import actions
 from umpire.engine.rulesets.age_of_dogfights.board import board
@@ -96,12 +96,5 @@ RULESET: Ruleset[State] = Ruleset(
     actions=actions,
     openings=(RollSetup(), FlyBots()),
     readings=READINGS,
-    testing=Testing(
-        # issue 41 item 8: reports not yet narrowed to what would change the game.
-        may_change_nothing={
-            "ReportAircraft": "a report of the player's aircraft may restate where it already is",
-            "ReportBotDamage": "a damage report may restate a bot's damage already recorded",
-        },
-    ),
     labels=LABELS,
 )

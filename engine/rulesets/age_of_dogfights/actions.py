@@ -9,7 +9,7 @@ the board, levels to each aircraft's service ceiling (Game Setup).
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, offer, offer_each, one_of
+from umpire.engine.actions import Action, but_not, offer, offer_each, one_of
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.commands import (
@@ -17,8 +17,11 @@ from umpire.engine.rulesets.age_of_dogfights.commands import (
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
+    changes_nothing,
+    restated,
 )
 from umpire.engine.rulesets.age_of_dogfights.state import Phase, State
+from umpire.engine.rulesets.age_of_dogfights.terms import Damage
 
 
 def actions(state: State, role: Role) -> list[Action]:
@@ -26,17 +29,22 @@ def actions(state: State, role: Role) -> list[Action]:
     if state.phase is Phase.SETUP:
         return [offer(RollSetup, c.GAME_SETUP, "Roll pilot skills, aggressiveness, altitudes")]
     out: list[Action] = []
-    bots = [p.id for p in state.bots()]
+    bots = state.bots()
     if bots:
         out.append(offer(FlyBots, c.COMBAT, "Fly one game round for every bot"))
-        out.append(
-            offer(
-                ReportBotDamage,
-                c.GENERAL,
-                "Report a base-game result on a bot",
-                aircraft=one_of(bots),
-            )
-        )
+        # Each bot with the results that would change it (issue 41 item 8): jammed guns
+        # are not reported again on a bot whose guns are jammed.
+        groups: dict[tuple[Damage, ...], list[str]] = {}
+        for b in bots:
+            kinds = tuple(d for d in Damage if not changes_nothing(b, d))
+            groups.setdefault(kinds, []).append(b.id)
+        results = [
+            {"aircraft": one_of(ids)} if len(kinds) == len(Damage)
+            else {"aircraft": one_of(ids), "damage": one_of(kinds)}
+            for kinds, ids in groups.items()
+        ]  # fmt: skip
+        text = "Report a base-game result on a bot"
+        out.append(offer_each(ReportBotDamage, c.GENERAL, text, results))
     width, height = state.model.width, state.model.height
     position = {
         "prefixItems": [
@@ -54,5 +62,7 @@ def actions(state: State, role: Role) -> list[Action]:
     ]
     if reports:
         text = "Report your aircraft after its move and the base game's results"
-        out.append(offer_each(ReportAircraft, c.INTRODUCTION, text, reports))
+        # Not the report of an aircraft as umpire holds it: it changes nothing (issue 41).
+        reported = offer_each(ReportAircraft, c.INTRODUCTION, text, reports)
+        out.append(but_not(reported, [restated(p) for p in state.players()]))
     return out

@@ -9,6 +9,7 @@ from msgspec import Meta, Struct
 
 from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
 from umpire.engine.rulesets.age_of_dogfights.setup import Ident, Level, PointIn
+from umpire.engine.rulesets.age_of_dogfights.state import Plane
 from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Damage
 
 
@@ -34,6 +35,29 @@ class ReportAircraft(Struct, frozen=True, kw_only=True, tag="ReportAircraft"):
     can_fire: bool = True
     mission_done: bool = False
     lost: bool = False
+
+
+def restated(plane: Plane) -> ReportAircraft:
+    """The report of `plane` (a player's aircraft in the Combat Zone) as umpire holds it:
+    it would change nothing, so it is not listed and is refused (issue 41 item 8)."""
+    return ReportAircraft(
+        aircraft=plane.id,
+        position=plane.position,
+        heading=plane.heading,
+        level=plane.level,
+        attitude=plane.attitude,
+        has_ammo=plane.has_ammo,
+        jammed=plane.jammed,
+        damaged=plane.damaged,
+        can_fire=plane.can_fire,
+        mission_done=plane.mission_done,
+    )
+
+
+def changes_nothing(plane: Plane, damage: Damage) -> bool:
+    """Whether `damage` reported on the bot `plane` would change nothing: jammed guns on
+    a bot whose guns are jammed already (every other result adds a hit, or removes it)."""
+    return damage is Damage.JAMMED and plane.pilot_guns_jammed
 
 
 class ReportBotDamage(Struct, frozen=True, kw_only=True, tag="ReportBotDamage"):

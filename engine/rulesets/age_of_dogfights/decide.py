@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from umpire.engine.errors import RuleError
+from umpire.engine.errors import NothingToDo, RuleError
 from umpire.engine.kit.decider import decider
 from umpire.engine.kit.dispatch import Dispatch
 from umpire.engine.rulesets.age_of_dogfights import citations as c
@@ -15,6 +15,8 @@ from umpire.engine.rulesets.age_of_dogfights.commands import (
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
+    changes_nothing,
+    restated,
 )
 from umpire.engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board
@@ -64,6 +66,13 @@ def _report(state: State, cmd: ReportAircraft) -> PlayerAircraftReported:
             f"{cmd.aircraft}: level L{cmd.level} is above its service ceiling L{ceiling}",
             rule=c.SETUP_ALTITUDE,
         )
+    if cmd == restated(plane):
+        raise NothingToDo(
+            f"ReportAircraft changes nothing: {cmd.aircraft} is at {list(cmd.position)}, "
+            f"heading {cmd.heading.value}, L{cmd.level}, {cmd.attitude.value}, with every "
+            "status as reported already; report what the base game changed",
+            rule=c.INTRODUCTION,
+        )
     return PlayerAircraftReported(
         aircraft=cmd.aircraft,
         position=cmd.position,
@@ -103,7 +112,14 @@ def report_aircraft(turn: AgeOfDogfightsTurn, command: ReportAircraft) -> None:
 def report_bot_damage(turn: AgeOfDogfightsTurn, command: ReportBotDamage) -> None:
     """General rules: damage the player's fire did to a bot, and what it triggers."""
     _in_combat(turn.state, "reporting damage")
-    _aircraft(turn.state, command.aircraft, Side.BOT, c.GENERAL)
+    bot = _aircraft(turn.state, command.aircraft, Side.BOT, c.GENERAL)
+    if changes_nothing(bot, command.damage):
+        others = ", ".join(d.value for d in Damage if not changes_nothing(bot, d))
+        raise NothingToDo(
+            f"ReportBotDamage changes nothing: {bot.id}'s guns are jammed already; "
+            f"a result that changes it: {others}",
+            rule=c.JAMMED,
+        )
     turn.emit(BotDamageReported(aircraft=command.aircraft, damage=command.damage))
     if command.damage in (Damage.WINGS, Damage.TAIL, Damage.ENGINE):
         damage_roll(turn, command.aircraft, command.damage.value)

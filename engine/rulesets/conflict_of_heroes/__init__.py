@@ -8,7 +8,7 @@ actions and the base game's results. See README.md for the rule map and interpre
 
 from __future__ import annotations
 
-from umpire.engine.ruleset import Ruleset, Testing
+from umpire.engine.ruleset import Ruleset
 from umpire.engine.rulesets.conflict_of_heroes.actions import actions
 from umpire.engine.rulesets.conflict_of_heroes.board import board
 from umpire.engine.rulesets.conflict_of_heroes.commands import Pass, ReportCounters, TakeAiTurn
@@ -43,12 +43,6 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(ReportCounters(rumored=1, reinforcements=1), Pass(), TakeAiTurn()),
     board=board,
     readings=READINGS,
-    testing=Testing(
-        # issue 41 item 8: reports not yet narrowed to what would change the game.
-        may_change_nothing={
-            "ReportPosition": "a Unit's position may be reported where it already is",
-        },
-    ),
     labels=LABELS,
 )
 

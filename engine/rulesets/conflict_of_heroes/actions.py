@@ -9,7 +9,7 @@ APs to what a unit has, hexes to the passable map, named cards to those in the d
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, Schema, map_hexes, offer, offer_each, one_of
+from umpire.engine.actions import Action, Schema, but_not, map_hexes, offer, offer_each, one_of
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import active, ai_at, terrain
 from umpire.engine.rulesets.conflict_of_heroes.commands import (
@@ -24,6 +24,7 @@ from umpire.engine.rulesets.conflict_of_heroes.commands import (
     TakeAiTurn,
     UnitAction,
 )
+from umpire.engine.rulesets.conflict_of_heroes.reports import restated
 from umpire.engine.rulesets.conflict_of_heroes.state import State
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side, WhoseTurn, cite
 
@@ -145,11 +146,15 @@ def _reports(state: State) -> list[Action]:
     return [
         offer_each(ReportHit, cite("5.2"), "Report a hit marker placed or rallied off", hits),
         offer(ReportDestroyed, cite("7.3"), "Report a counter destroyed", unit=ids, cards=cards),
-        offer_each(
-            ReportPosition,
-            cite("5.3.1"),
-            "Report a counter's hex and facing",
-            _positions(state, hexes),
+        # Not a counter where and as it stands: that changes nothing (issue 41 item 8).
+        but_not(
+            offer_each(
+                ReportPosition,
+                cite("5.3.1"),
+                "Report a counter's hex and facing",
+                _positions(state, hexes),
+            ),
+            [restated(u) for u in sorted(state.units, key=lambda u: u.id) if not u.destroyed],
         ),
         _counters(state),
     ]

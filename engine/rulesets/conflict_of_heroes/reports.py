@@ -75,10 +75,23 @@ def report_destroyed(turn: ConflictOfHeroesTurn, cmd: ReportDestroyed) -> None:
         turn.emit(ended)
 
 
+def restated(u: Unit) -> ReportPosition:
+    """The report of counter `u` where and as it stands: it would change nothing, so it
+    is not listed and is refused (issue 41 item 8)."""
+    return ReportPosition(unit=u.id, hex=u.hex, facing=u.facing, in_play=u.in_play)
+
+
 def report_position(turn: ConflictOfHeroesTurn, cmd: ReportPosition) -> None:
     """A counter's hex and facing as on the table (reinforcements, corrections)."""
     rule = cite("5.3.1")
     u = _counter(turn.state, cmd.unit, rule)
+    if cmd == restated(u):
+        where = "in play" if u.in_play else "out of play"
+        raise NothingToDo(
+            f"ReportPosition changes nothing: {u.id} is in hex {u.hex} facing {u.facing}, "
+            f"{where}, already; report another hex, facing or in_play",
+            rule=rule,
+        )
     if not on_map(turn.state, cmd.hex) or terrain(turn.state, cmd.hex).impassable:
         raise RuleError(f"hex {cmd.hex} is off the map or impassable", rule=rule)
     if u.side is Side.AI and cmd.in_play and ai_at(turn.state, cmd.hex, but=u.id) is not None:

@@ -45,10 +45,6 @@ RULESET: Ruleset[State] = Ruleset(
     openings=(BeginTurn(side=Side.B),),
     readings=READINGS,
     testing=Testing(
-        # issue 41 item 8: reports not yet narrowed to what would change the game.
-        may_change_nothing={
-            "SetPosition": "a position may be set to what it already is (none to none)",
-        },
         # 9.1.11: a pilot's characteristic shows when the rules use it; a claim only the
         # hidden pilot could allow shows whether it took effect (README I25).
         published=("down_in_flames.PilotRevealed", "down_in_flames.ClaimVoided"),

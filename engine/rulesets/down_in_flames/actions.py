@@ -56,6 +56,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Characteristic,
     Direction,
     PilotQuality,
+    Position,
     Side,
     Station,
     cite,
@@ -93,6 +94,29 @@ def _pairs(
         theirs = _flying(state, OTHER[side])
         if mine and theirs:
             out.append({first: _ids(mine), second: _ids(theirs)})
+    return out
+
+
+def _positions(state: State) -> list[dict[str, Schema]]:
+    """SetPosition variants (3.1): each attacker, with the targets on which it holds one
+    position (or none), and every position but that one, which would change nothing
+    (issue 41 item 8). Positions are public (the view shows them)."""
+    out = []
+    for side in Side:
+        theirs = _flying(state, OTHER[side])
+        for attacker in _flying(state, side):
+            held: dict[Position | None, list[str]] = {}
+            for target in theirs:
+                now = state.positions.get(position_key(attacker.id, target.id))
+                held.setdefault(now, []).append(target.id)
+            for now, targets in held.items():
+                others: list[Schema] = [one_of(p for p in Position if p is not now)]
+                if now is not None:
+                    others.append({"type": "null"})  # none: the position is lifted
+                out.append(
+                    {"attacker": one_of([attacker.id]), "target": one_of(targets),
+                     "position": {"anyOf": others}}
+                )  # fmt: skip
     return out
 
 
@@ -187,9 +211,10 @@ def _in_turn(state: State, side: Side) -> list[Action]:
     attacks = _attacks(state)
     if attacks:
         out.append(offer_each(cmd.Attack, cite("3.2"), "An attack card succeeded", attacks))
-    pairs = _pairs(state, "attacker", "target")
-    if pairs:
-        out.append(offer_each(cmd.SetPosition, cite("3.1"), "Set a position after a card", pairs))
+    positions = _positions(state)
+    if positions:
+        text = "Set a position after a card"
+        out.append(offer_each(cmd.SetPosition, cite("3.1"), text, positions))
     fire = _pairs(state, "shooter", "target", lambda p: _has_gunner(state, p))
     if fire:
         out.append(

@@ -35,8 +35,20 @@ from umpire.engine.rulesets.down_in_flames.performance import (
     hand_limits,
 )
 from umpire.engine.rulesets.down_in_flames.pilot import QUALITY, pilot_may, settle
-from umpire.engine.rulesets.down_in_flames.state import Plane, State, find_plane, pilot_known
-from umpire.engine.rulesets.down_in_flames.terms import Card, Characteristic, Station, cite
+from umpire.engine.rulesets.down_in_flames.state import (
+    Plane,
+    State,
+    find_plane,
+    pilot_known,
+    position_key,
+)
+from umpire.engine.rulesets.down_in_flames.terms import (
+    Card,
+    Characteristic,
+    Position,
+    Station,
+    cite,
+)
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 RULE_TURN = cite("1")  # the base game's turn sequence
@@ -164,6 +176,15 @@ def decide_set_position(turn: DownInFlamesTurn, command: SetPosition) -> None:
     target = find_plane(state, command.target, rule)
     if attacker.side is target.side:
         raise RuleError(f"{attacker.id} and {target.id} are on the same side", rule=rule)
+    held = state.positions.get(position_key(attacker.id, target.id))
+    if held == command.position:
+        others = [p.value for p in Position if p is not held]
+        others += [] if held is None else ["none (null)"]
+        raise NothingToDo(
+            f"SetPosition changes nothing: {attacker.id}'s position on {target.id} is "
+            f"{held.value if held else 'none'} already; another: {', '.join(others)}",
+            rule=rule,
+        )
     turn.emit(
         PositionSet(attacker=attacker.id, target=target.id, position=command.position, rule=rule)
     )

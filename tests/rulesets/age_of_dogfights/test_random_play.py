@@ -17,6 +17,7 @@ from umpire.engine.rulesets.age_of_dogfights.commands import (
     ReportAircraft,
     ReportBotDamage,
     RollSetup,
+    changes_nothing,
 )
 from umpire.engine.rulesets.age_of_dogfights.events import Decision
 from umpire.engine.rulesets.age_of_dogfights.geometry import HEADINGS, Board
@@ -51,7 +52,9 @@ def test_random_games_replay_and_fold_deterministically(seed: int) -> None:
                 ))  # fmt: skip
             elif state.bots():
                 bot = rng.choice(state.bots())
-                commands.append(ReportBotDamage(aircraft=bot.id, damage=rng.choice(list(Damage))))
+                # Not jammed guns again on a jammed bot: that changes nothing (issue 41).
+                kinds = [d for d in Damage if not changes_nothing(bot, d)]
+                commands.append(ReportBotDamage(aircraft=bot.id, damage=rng.choice(kinds)))
             else:
                 break
         command = commands.pop(0)

@@ -16,7 +16,7 @@ from msgspec import Struct
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.setup import Setup
-from umpire.engine.rulesets.down_in_flames.state import State
+from umpire.engine.rulesets.down_in_flames.state import State, position_key
 from umpire.engine.rulesets.down_in_flames.terms import SEED
 from umpire.testing.support.seeds import seed_text
 
@@ -74,10 +74,13 @@ def of_type(events: list[Struct], kind: type[Struct]) -> list[Any]:
 
 
 def engaged(state: State, attacker: str, target: str, position: str) -> State:
-    """`attacker` at `position` on `target`, during `attacker`'s side's turn."""
+    """`attacker` at `position` on `target`, during `attacker`'s side's turn (a position
+    held already is not set again: that changes nothing, issue 41 item 8)."""
     side = state.aircraft[attacker].side.value
     if state.active_side is None:
         state, _ = run(state, {"type": "BeginTurn", "side": side})
+    if state.positions.get(position_key(attacker, target)) == position:
+        return state
     state, _ = run(
         state, {"type": "SetPosition", "attacker": attacker, "target": target, "position": position}
     )
