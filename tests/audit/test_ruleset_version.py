@@ -31,7 +31,7 @@ def _created(version: str) -> list:
 
 def test_the_corrected_rulesets_are_version_2() -> None:
     assert get("downtown").version == "4"  # v4: 5.9.1 routes, nothing_to_do (issue 41)
-    assert get("down_in_flames").version == "4"  # v4: events cite by rule number (issue 41)
+    assert get("down_in_flames").version == "5"  # v5: SetPosition nothing_to_do (issue 41)
 
 
 def test_an_older_rules_version_is_named_in_the_report() -> None:

@@ -79,7 +79,9 @@ def initial_state(setup: Setup) -> State:
 
 RULESET: Ruleset[State] = Ruleset(
     name="age_of_dogfights",
-    version="2",
+    # v3: a report that restates the state is refused nothing_to_do (issue 41); v2 logs
+    # audit with a note.
+    version="3",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

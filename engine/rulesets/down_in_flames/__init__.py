@@ -27,7 +27,8 @@ RULESET: Ruleset[State] = Ruleset(
     name="down_in_flames",
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the engagement ends when a side has no aircraft left (issue #28).
-    version="4",
+    # v5: a SetPosition to the position held is refused nothing_to_do (issue 41).
+    version="5",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,
