@@ -256,6 +256,9 @@ async function open(credential) {
       }).catch(() => {}),
     ]);
     if (gameId !== viewer.gameId) return;
+    // Who may rule, from the head's frame: a long game opened at its last RECENT events
+    // never reads its GameCreated (which says it again when it is read).
+    viewer.referee = head.referee || "player";
     const from = Math.max(0, head.seq - RECENT);
     viewer.loadedFrom = from + 1;
     eventList.from = from + 1;
