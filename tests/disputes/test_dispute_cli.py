@@ -16,7 +16,9 @@ from tests.support.amendments import (
     FIRST_RULING,
     SECOND_LINE_ROLL,
     SECOND_RULING,
+    amended_behind,
     amended_twice,
+    play_to_the_end,
 )
 from umpire.engine import registry
 from umpire.engine.kit.reading import value_text
@@ -365,3 +367,27 @@ def test_a_game_amended_twice_ends_audits_and_verifies_and_a_forged_second_line_
         assert audited.code != 0, (name, audited.out)
         if name == "dispute":
             assert "which the amendment at seq 11 superseded" in out, out
+
+
+def test_an_amendment_may_return_behind_an_earlier_one(cli: Cli) -> None:
+    """The current line runs from seq 1 through the first amendment's line: a decision
+    before the first amendment's `parts_from` is on it, and its amendment re-applies the
+    current line's commands from there (the first amended line's among them), superseding
+    the first amendment and its line. The game ends; both checkers pass the export."""
+    game = amended_behind(cli)
+    refused = cli("dispute", game, "13", "--claim", "the first amended line")
+    assert refused.code == 2 and "superseded by the amendment at seq 18" in refused.err
+    play_to_the_end(cli, game)
+    path = cli.export(game)
+    _, records = read_lines(path)
+    marker = records[17]["payload"]
+    assert records[17]["type"] == "GameAmended"
+    assert (marker["parts_from"], marker["superseded_to"], marker["reapplied"]) == (2, 16, 2)
+    # Re-applied: the push at seq 2, then the first amended line's push (seqs 12-14).
+    assert [r["payload"] for r in records[18:24]] == [
+        r["payload"] for r in (*records[1:4], *records[11:14])
+    ]
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0 and "2 amendments" in out, out

@@ -1,7 +1,7 @@
-"""A counter game amended twice (issue 40: a second dispute and amendment on the current
-line), played on to its natural end: the set-up `umpire audit`, verify_export.py and the
-/verify page are each checked against (tests/disputes/test_dispute_cli.py,
-tests/support/verify_page.py)."""
+"""Counter games amended twice (issue 40: a second dispute and amendment on the current
+line, after the first amendment or behind it), played on to their natural end: the
+set-ups `umpire audit`, verify_export.py and the /verify page are each checked against
+(tests/disputes/test_dispute_cli.py, tests/support/verify_page.py)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,23 @@ def amended_twice(cli: Cli) -> str:
     ruled = cli("rule", game, "21", "amend")
     assert ruled.code == 0, ruled.err
     play_to_the_end(cli, game)
+    return game
+
+
+def amended_behind(cli: Cli) -> str:
+    """A game whose second amendment returns behind its first (before its parts_from, on
+    the current line); not ended. Seqs: 2-4 and 5-7 pushes; 8-9 a dispute of seq 6 and its
+    finding; 10 its amend ruling, 11 GameAmended (parts_from 5), 12-14 the push
+    re-applied; 15-16 a dispute of seq 3; 17 its amend ruling, 18 GameAmended (parts_from
+    2, superseded_to 16), 19-24 the push at seq 2 and the one at 12-14 re-applied."""
+    game = cli.new("counter", {"target": TARGET})
+    cli.send(game, {"type": "Push"})
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "6", "--claim", "the second roll").code == 0
+    assert cli("rule", game, "8", "amend").code == 0
+    assert cli("dispute", game, "3", "--claim", "the first roll").code == 0
+    ruled = cli("rule", game, "15", "amend")
+    assert ruled.code == 0, ruled.err
     return game
 
 

@@ -18,7 +18,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.support.amendments import SECOND_LINE_ROLL, amended_twice
+from tests.support.amendments import (
+    SECOND_LINE_ROLL,
+    amended_behind,
+    amended_twice,
+    play_to_the_end,
+)
 from tests.support.browser import wait_for
 from tests.support.nonce_forgeries import NONCE_TAMPERS, TWENTY_DICE, rolled_game
 from umpire.engine import registry
@@ -662,11 +667,14 @@ def _amended_files(cli: Cli) -> dict[str, Path]:
 
 def _amended_twice_files(cli: Cli) -> dict[str, Path]:
     """A counter game amended twice, the second time from a roll of its first amended line,
-    played on to its end (tests/support/amendments.py), and its forgeries: a re-applied
+    and one whose second amendment returns behind its first, each played on to its end
+    (tests/support/amendments.py), and the first's forgeries: a re-applied
     roll of the second line with other faces, a dispute moved onto a superseded seq."""
     honest = cli.export(amended_twice(cli))
     header, records = read_lines(honest)
-    files = {"amended twice counter": honest}
+    behind = amended_behind(cli)
+    play_to_the_end(cli, behind)
+    files = {"amended twice counter": honest, "amended behind counter": cli.export(behind)}
 
     def roll(h: Header, r: Records) -> int:
         payload = r[SECOND_LINE_ROLL - 1]["payload"]

@@ -185,6 +185,7 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
         "amended counter",
         "amended, taken back counter",
         "amended twice counter",
+        "amended behind counter",
     ):
         assert (await page_verdict(verifier, files[name]))[0] == 0, name
     for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
