@@ -480,6 +480,16 @@ async def test_a_game_amended_twice_plays_on_to_its_end_and_audits(
     assert game.state == line.game.state
     whole = fold(envelopes)
     assert whole is not None and state_hash(whole) == state_hash(game)
+    # A forged second amended line (its marker, or its last re-made event dropped) fails.
+    assert check_batches(envelopes, decoded, ruleset).failure is None
+    forged = msgspec.structs.replace(two, reapplied=two.reapplied + 1)
+    walk = check_batches(envelopes, [*decoded[:second], forged, *decoded[second + 1 :]],
+                         ruleset)  # fmt: skip
+    assert walk.failure is not None and walk.failure.check == "amendment"
+    assert walk.failure.seq == second + 1
+    if len(decoded) > second + 1:
+        walk = check_batches(envelopes[:-1], decoded[:-1], ruleset)
+        assert walk.failure is not None and walk.failure.check == "amendment"
     # Three lines: as first played, as the first amendment left it, the game now.
     lines = [line_of(envelopes, n) for n in range(3)]
     assert [len(x) for x in lines] == [first - 1, second - 1, len(envelopes)]
