@@ -336,7 +336,16 @@ def check_ruling(
     if ruling == AMEND:
         line = current_line(ruleset, decoded)
         # A later amendment may have superseded the seq since it was disputed.
-        _refuse_if_superseded(line, found.filed.seq, "amended from (uphold is possible)")
+        amended_at = line.superseded.get(found.filed.seq)
+        if amended_at is not None:
+            raise RulingRefused(
+                f"dispute {dispute} may not be amended: its seq {found.filed.seq} is in a "
+                f"line superseded by the amendment at seq {amended_at}, no longer part of "
+                "the game; uphold is possible (it closes the dispute), or dispute a "
+                "decision of the current line",
+                dispute=dispute,
+                amended=amended_at,
+            )
         start_seq = _batch_start(decoded, found.filed.seq)
         for seq in (p + 1 for p in line.positions if p + 1 >= start_seq):
             event = decoded[seq - 1]

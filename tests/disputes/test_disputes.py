@@ -512,6 +512,32 @@ def _current(ruleset: Any, envelopes: Any) -> tuple[Any, Any]:
     return kept, events
 
 
+async def test_an_open_dispute_an_amendment_superseded_is_upheld_not_amended(
+    games: Games,
+) -> None:
+    """Dispute A stays open while dispute B of an earlier decision is amended, which
+    supersedes A's seq: `amend` on A is refused, saying what is possible, and writes
+    nothing; `uphold` closes it; a dispute of its seq is refused (`seq_superseded`); the
+    log audits."""
+    game_id = (await games.create("counter", {"target": 100})).game_id
+    await games.handle(game_id, "p1", {"type": "Push"})  # seqs 2-4
+    await games.handle(game_id, "p2", {"type": "Push"})  # seqs 5-7
+    first = await games.dispute(game_id, role=Role.PLAYER, seq=6, claim="the second roll")
+    second = await games.dispute(game_id, role=Role.PLAYER, seq=3, claim="the first roll")
+    assert first.finding is not None and second.finding is not None
+    ruled = await games.rule(game_id, role=Role.PLAYER, dispute=second.id, ruling="amend")
+    head = await games.store.version(game_id)
+    with pytest.raises(RulingRefused, match="uphold is possible") as refused:
+        await games.rule(game_id, role=Role.PLAYER, dispute=first.id, ruling="amend")
+    assert refused.value.details["amended"] == ruled + 1
+    assert await games.store.version(game_id) == head
+    with pytest.raises(SeqSuperseded):
+        await games.dispute(game_id, role=Role.PLAYER, seq=6, claim="again")
+    await games.rule(game_id, role=Role.PLAYER, dispute=first.id, ruling="uphold")
+    report = audit(await games.store.read(game_id))
+    assert report.ok, report.failure
+
+
 async def test_a_forged_amended_line_fails_the_audit(games: Games, store: RedisEventStore) -> None:
     name = "conflict_of_heroes"
     game_id, ruled = await _amended(games, store, name)
