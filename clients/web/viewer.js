@@ -355,6 +355,9 @@ function noteDispute(frame) {
   } else if (frame.event_type === "GameAmended") {
     viewer.amending.set(frame.command_id, p);
     for (let seq = p.parts_from; seq <= p.superseded_to; seq += 1) {
+      // A later amendment that returns behind an earlier one spans seqs superseded
+      // already: each keeps the amendment that first superseded it, as its row says.
+      if (viewer.superseded.has(seq)) continue;
       viewer.superseded.set(seq, p);
       const row = document.getElementById(`seq-${seq}`);
       if (row && !row.classList.contains("superseded")) amendmentNote(row, { superseded: p });
