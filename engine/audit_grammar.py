@@ -414,7 +414,7 @@ class _Walker:
             return True
         if isinstance(event, DisputeRuled):
             try:
-                check_ruling(prefix, dispute=event.dispute, ruling=event.ruling,
+                check_ruling(self.ruleset, prefix, dispute=event.dispute, ruling=event.ruling,
                              role=Role(event.by))  # fmt: skip
             except (UmpireError, ValueError) as exc:
                 message = exc.message if isinstance(exc, UmpireError) else str(exc)

@@ -28,7 +28,7 @@ from msgspec import Struct
 
 from umpire.engine.commands import TakeBack
 from umpire.engine.dice import RecordedDice
-from umpire.engine.game import Game, apply, codec_for, start
+from umpire.engine.game import CurrentLine, Game, apply, codec_for, current_line, start
 from umpire.engine.handling import decide_command
 from umpire.engine.kit.reading import Reading, parse_value, setup_value, value_text
 from umpire.engine.redaction import redact, view_for
@@ -130,16 +130,24 @@ def _refuse_if_sealed(decoded: Sequence[Struct], what: str) -> None:
         )
 
 
-def _refuse_if_amended(decoded: Sequence[Struct], what: str) -> None:
-    # The finding's and the amendment's re-making folds the log from seq 1 event by event;
-    # across a GameAmended that needs the amended fold, not built for them yet.
-    amended = next((i + 1 for i, e in enumerate(decoded) if isinstance(e, GameAmended)), None)
-    if amended is not None:
-        raise DisputeRefused(
-            f"this game was amended at seq {amended}: an amended game may not be {what} "
-            "again (not built yet); its disputes and rulings so far stand (umpire disputes "
-            "GAME)",
-            amended=amended,
+class SeqSuperseded(DisputeRefused):
+    """The disputed seq is in a line an amendment superseded: no longer part of the game."""
+
+    code = "seq_superseded"
+
+
+def _refuse_if_superseded(line: CurrentLine, seq: int, what: str) -> None:
+    """Refuse `what` of `seq` when an amendment superseded it (docs/audit.md "Amendments")."""
+    amended_at = line.superseded.get(seq)
+    if amended_at is not None:
+        raise SeqSuperseded(
+            f"seq {seq} is in a line superseded by the amendment at seq {amended_at}: it is "
+            f"no longer part of the game, so it may not be {what}. Dispute a decision of the "
+            f"current line instead (a seq before the superseded ones, or after seq "
+            f"{amended_at}, in the amended line or later), or read the superseded line with "
+            "`umpire replay GAME --line N`",
+            seq=seq,
+            amended=amended_at,
         )
 
 
@@ -224,13 +232,14 @@ def check_dispute(
     """Refuse a dispute that may not be filed (a typed error saying what was wrong and what
     is allowed); else the claimed reading and the value text it is switched to."""
     _refuse_if_sealed(decoded, "disputes")
-    _refuse_if_amended(decoded, "disputed")
     head = len(decoded)
     if not 1 <= seq <= head:
         raise SeqOutOfRange(
             f"seq {seq} is out of range: this game holds seqs 1 to {head}", seq=seq, head=head
         )
     event = decoded[seq - 1]
+    line = current_line(ruleset, decoded)
+    _refuse_if_superseded(line, seq, "disputed")
     if isinstance(event, _NOT_DECISIONS):
         tag = type(event).__struct_config__.tag
         raise NotDisputable(
@@ -254,9 +263,8 @@ def check_dispute(
                 f"(umpire readings {ruleset.name})",
                 reading=reading,
             )
-        created = decoded[0]
-        assert isinstance(created, GameCreated)
-        played = value_text(setup_value(chosen, created.setup))
+        # As the current line plays it: an earlier amendment may have switched it.
+        played = value_text(setup_value(chosen, line.created.setup))
         others = [value_text(v) for v in (chosen.default, *chosen.alternatives)
                   if value_text(v) != played]  # fmt: skip
         value = value or others[0]
@@ -279,7 +287,9 @@ def check_dispute(
     return chosen, value
 
 
-def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: Role) -> Dispute:
+def check_ruling(
+    ruleset: Ruleset[Any], decoded: Sequence[Struct], *, dispute: int, ruling: str, role: Role
+) -> Dispute:
     """Refuse a ruling that may not be made (a typed error saying why and what may be
     done); else the dispute it rules on."""
     _refuse_if_sealed(decoded, "rulings")
@@ -324,9 +334,20 @@ def check_ruling(decoded: Sequence[Struct], *, dispute: int, ruling: str, role: 
             dispute=dispute,
         )
     if ruling == AMEND:
-        _refuse_if_amended(decoded, "amended")
+        line = current_line(ruleset, decoded)
+        # A later amendment may have superseded the seq since it was disputed.
+        amended_at = line.superseded.get(found.filed.seq)
+        if amended_at is not None:
+            raise RulingRefused(
+                f"dispute {dispute} may not be amended: its seq {found.filed.seq} is in a "
+                f"line superseded by the amendment at seq {amended_at}, no longer part of "
+                "the game; uphold is possible (it closes the dispute), or dispute a "
+                "decision of the current line",
+                dispute=dispute,
+                amended=amended_at,
+            )
         start_seq = _batch_start(decoded, found.filed.seq)
-        for seq in range(start_seq, len(decoded) + 1):
+        for seq in (p + 1 for p in line.positions if p + 1 >= start_seq):
             event = decoded[seq - 1]
             if isinstance(event, SeedRevealed | ClientSeedBound):
                 tag = type(event).__struct_config__.tag
@@ -382,17 +403,19 @@ def remake(
     *,
     commands_only: bool = False,
 ) -> Line:
-    """The line from the batch at `start_seq` on under `created`'s setup: the recorded
-    events before it folded as they are, every later recorded command decided again with
-    the rolls its batch recorded (other batches copied), until the end of the log or the
-    first command the rules refuse or whose rolls the log does not hold.
+    """The line from the batch at `start_seq` on under `created`'s setup: the
+    recorded events before it folded as they are, every later recorded command decided
+    again with the rolls its batch recorded (other batches copied), until the end of the
+    log or the first command the rules refuse or whose rolls the log does not hold.
+    `envelopes` and `decoded` are a log, or its current line (`on_line`).
 
     `commands_only` (an amendment's re-application): other batches are not copied (a
     dispute's events stay in the superseded line), a TakeBack stops the line (it names a
     seq of the superseded line), and nothing before `start_seq` may be taken back."""
+    at = _position(envelopes, start_seq)
     game = start(ruleset, created)
-    for env, event in zip(envelopes[1 : start_seq - 1], decoded[1 : start_seq - 1], strict=True):
-        game = _step(ruleset, game, event, env.command_id)
+    for env, event in zip(envelopes[1:at], decoded[1:at], strict=True):
+        game = _step(ruleset, game, event, env.command_id, env.seq)
     if commands_only:
         meta = msgspec.structs.replace(game.meta, undo=(), blocked_at=game.meta.seq + 1,
                                        blocked_by="amend")  # fmt: skip
@@ -400,12 +423,10 @@ def remake(
     before = game
     made: list[Struct] = []
     stopped = ""
-    index = start_seq - 1
+    index = at
     while index < len(decoded):
         first = decoded[index]
-        end = index + 1
-        while end < len(decoded) and envelopes[end].command_id == envelopes[index].command_id:
-            end += 1
+        end = _batch_end(envelopes, decoded, index)
         if commands_only and not isinstance(first, CommandRecorded):
             index = end
             continue
@@ -436,12 +457,48 @@ def remake(
             game = _step(ruleset, game, event)
         made.extend(new)
         index = end
-    return Line(start=start_seq, before=before, events=tuple(made), game=game, stopped=stopped)
+    return Line(start=start_seq, before=before, events=tuple(made), game=game,
+                stopped=stopped)  # fmt: skip
 
 
-def _step(ruleset: Ruleset[Any], game: Game, event: Struct, command_id: str = "") -> Game:
-    """One event folded on, the game's seq advanced (as `fold` does)."""
-    seq = game.meta.seq + 1
+def _batch_end(envelopes: Sequence[Envelope], decoded: Sequence[Struct], index: int) -> int:
+    """The position after the batch at position `index` of a line: the events under one
+    command id, split at each CommandRecorded (an amended line is one ruling's batch that
+    holds many commands' batches)."""
+    end = index + 1
+    while (
+        end < len(decoded)
+        and envelopes[end].command_id == envelopes[index].command_id
+        and not isinstance(decoded[end], CommandRecorded)
+    ):
+        end += 1
+    return end
+
+
+def on_line(
+    ruleset: Ruleset[Any], envelopes: Sequence[Envelope], decoded: Sequence[Struct]
+) -> tuple[GameCreated, list[Envelope], list[Struct]]:
+    """A log's current line (engine/game.py `current_line`): its GameCreated with every
+    amendment's reading, and the envelopes and events the game now stands on."""
+    line = current_line(ruleset, decoded)
+    return (
+        line.created,
+        [envelopes[p] for p in line.positions],
+        [decoded[p] for p in line.positions],
+    )
+
+
+def _position(envelopes: Sequence[Envelope], seq: int) -> int:
+    """The position of event `seq` in a line (it is on the line: checked before)."""
+    return next(i for i, env in enumerate(envelopes) if env.seq == seq)
+
+
+def _step(
+    ruleset: Ruleset[Any], game: Game, event: Struct, command_id: str = "", seq: int | None = None
+) -> Game:
+    """One event folded on, the game's seq advanced (as `fold` does); `seq`: the event's
+    own (a line's seqs skip what an amendment superseded)."""
+    seq = game.meta.seq + 1 if seq is None else seq
     game = apply(ruleset, game, event, seq=seq, command_id=command_id)
     return Game(msgspec.structs.replace(game.meta, seq=seq), game.state)
 
@@ -463,15 +520,14 @@ def find(
     before it; None while it rests on something a player or spectator may not see yet
     (`revealed`: whether the log is finally revealed by now). The head's changes are a
     spectator's view of them."""
-    envelopes, decoded = envelopes[: dispute - 1], decoded[: dispute - 1]
-    created = decoded[0]
-    assert isinstance(created, GameCreated)
+    start_seq = _batch_start(decoded[: dispute - 1], filed.seq)
+    created, envelopes, decoded = on_line(ruleset, envelopes[: dispute - 1], decoded[: dispute - 1])
     reading = ruleset.reading(filed.reading) if filed.reading else None
-    start_seq = _batch_start(decoded, filed.seq)
+    at = _position(envelopes, start_seq)
     played = remake(ruleset, envelopes, decoded, start_seq, created)
     claimed = setup_under(created, reading, filed.value)
     under = remake(ruleset, envelopes, decoded, start_seq, claimed)
-    lines = (_game_only(decoded[start_seq - 1 :]), _game_only(under.events))
+    lines = (_game_only(decoded[at:]), _game_only(under.events))
     parts = next(
         (i for i in range(max(map(len, lines)))
          if i >= len(lines[1]) or i >= len(lines[0])
@@ -480,16 +536,16 @@ def find(
     )  # fmt: skip
     # The finding is an event of the log, which every role receives: it may rest only on
     # what the player and a spectator may both see, whoever disputed (the operator too).
-    batch = _batch_length(envelopes, start_seq)
+    batch = _batch_end(envelopes, decoded, at) - at
     watched = list(range(batch)) + ([parts] if parts is not None else [])
     for i in watched:
         for line in lines:
             for role in PUBLIC_ROLES:
                 if _hidden(ruleset, line[i] if i < len(line) else None, role, revealed):
                     return None
-    # Seqs of the original line: dispute events are not part of it.
-    seqs = [s for s, e in enumerate(decoded, start=1) if s >= start_seq
-            and not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip
+    # Seqs of the current line as logged: dispute events are not part of it.
+    seqs = [env.seq for env, e in zip(envelopes[at:], decoded[at:], strict=True)
+            if not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip
     parts_at = 0
     if parts is not None:
         parts_at = seqs[parts] if parts < len(seqs) else seqs[-1] + 1 + parts - len(seqs)
@@ -523,15 +579,6 @@ def _game_only(events: Sequence[Struct]) -> list[Struct]:
     return [e for e in events if not isinstance(e, DISPUTE_EVENTS)]
 
 
-def _batch_length(envelopes: Sequence[Envelope], start_seq: int) -> int:
-    """How many events the batch at `start_seq` holds (one command id)."""
-    first = envelopes[start_seq - 1].command_id
-    end = start_seq
-    while end < len(envelopes) and envelopes[end].command_id == first:
-        end += 1
-    return end - start_seq + 1
-
-
 def codec_decoded(ruleset: Ruleset[Any], envelopes: Sequence[Envelope]) -> list[Struct]:
     """Every payload of a log decoded with its ruleset's registry."""
     codec = codec_for(ruleset)
@@ -550,16 +597,16 @@ def amendment(
     command re-applied with its nonce and the rolls its batch recorded until the first that
     is no longer legal (docs/audit.md "Amendments")."""
     filed = dispute.filed
-    created = decoded[0]
-    assert isinstance(created, GameCreated)
-    reading = ruleset.reading(filed.reading) if filed.reading else None
+    head = len(decoded)
     start_seq = _batch_start(decoded, filed.seq)
+    created, envelopes, decoded = on_line(ruleset, envelopes, decoded)
+    reading = ruleset.reading(filed.reading) if filed.reading else None
     under = remake(ruleset, envelopes, decoded, start_seq,
                    setup_under(created, reading, filed.value), commands_only=True)  # fmt: skip
     marker = GameAmended(
         dispute=dispute.id,
         parts_from=start_seq,
-        superseded_to=len(decoded),
+        superseded_to=head,
         reading=filed.reading,
         value=filed.value,
         reapplied=sum(isinstance(e, CommandRecorded) for e in under.events),

@@ -14,7 +14,7 @@ its state. So the fold stays one pass over the events and a snapshot carries all
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -320,28 +320,34 @@ def fold(
     start, the events are kept as they go; onto a given `game`, it raises NeedsWholeLog.
     """
     codec = codec_for(ruleset) if ruleset is not None else None
-    # From the start only: every (envelope, event) folded, for an amendment's return.
-    history: list[tuple[Envelope, Struct]] | None = [] if game is None else None
+    # From the start only: the current line (docs/audit.md "Amendments"), for an
+    # amendment's return: every (envelope, event) folded and not superseded since, and the
+    # GameCreated with every amendment's reading applied so far.
+    line: list[tuple[Envelope, Struct]] | None = [] if game is None else None
+    created: GameCreated | None = None
     for env in envelopes:
         if game is None:
             ruleset = ruleset or ruleset_of(env)
             codec = codec_for(ruleset)
-            created = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            if not isinstance(created, GameCreated) or env.seq != 1:
+            first = codec.decode(env.type, env.version, env.payload, seq=env.seq)
+            if not isinstance(first, GameCreated) or env.seq != 1:
                 raise CorruptEvent(f"game log starts with {env.type} at seq {env.seq}")
-            game = start(ruleset, created)
-            if history is not None:
-                history.append((env, created))
+            game = start(ruleset, first)
+            created = first
         else:
             assert ruleset is not None and codec is not None
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
-            if history is not None:
-                history.append((env, event))
-            if isinstance(event, GameAmended) and history is not None:
-                game = amended(ruleset, history[:-1], game, event, env.seq)
+            if isinstance(event, GameAmended) and line is not None and created is not None:
+                created = amended_setup(ruleset, created, event.reading, event.value)
+                line[:] = [(e, past) for e, past in line if e.seq < event.parts_from]
+                game = amended(ruleset, created, line, game, env.seq)
             elif type(event) in _ENGINE_EVENTS:
+                if line is not None:
+                    line.append((env, event))
                 game = apply(ruleset, game, event, seq=env.seq, command_id=env.command_id)
             else:  # most events: straight to the ruleset, one Game built per event
+                if line is not None:
+                    line.append((env, event))
                 meta, state = _ruleset_step(ruleset, game.meta, game.state, event, env.seq)
                 game = Game(msgspec.structs.replace(meta, seq=env.seq, last_hash=env.hash), state)
                 continue
@@ -363,30 +369,58 @@ def amended_setup(
 
 def amended(
     ruleset: Ruleset[Any],
-    earlier: list[tuple[Envelope, Struct]],
+    created: GameCreated,
+    kept: Sequence[tuple[Envelope, Struct]],
     head: Game,
-    event: GameAmended,
     seq: int,
 ) -> Game:
-    """The game at a `GameAmended` at `seq` (`earlier`: the log before it, from seq 1;
-    `head`: the game folded to it): the events before `parts_from` folded again from a
-    setup under the amendment's reading. The roll count stays the log's (`head`'s), so no
-    roll number is used twice by a new roll, and nothing before it may be taken back."""
-    created = earlier[0][1]
-    assert isinstance(created, GameCreated)
-    game = start(ruleset, amended_setup(ruleset, created, event.reading, event.value))
-    for env, past in earlier[1 : event.parts_from - 1]:
-        if isinstance(past, GameAmended):
-            raise CorruptEvent(
-                f"GameAmended at seq {seq} returns behind the amendment at seq {env.seq}: "
-                "a game is amended once, after its last amendment"
-            )
+    """The game at a `GameAmended` at `seq`: `kept` (the current line before its
+    `parts_from`, GameCreated left out; docs/audit.md "Amendments") folded again from
+    `created` (the game's GameCreated with every amendment's reading so far, this one's
+    included); `head`: the game folded up to it. The roll count stays the log's
+    (`head`'s), so no roll number is used twice by a new roll, and nothing before it may
+    be taken back."""
+    game = start(ruleset, created)
+    for env, past in kept:
         game = apply(ruleset, game, past, seq=env.seq, command_id=env.command_id)
         game = Game(msgspec.structs.replace(game.meta, seq=env.seq), game.state)
     meta = msgspec.structs.replace(
         game.meta, seq=seq, rolls=head.meta.rolls, epoch_rolls=head.meta.epoch_rolls
     )
     return Game(_blocked(meta, seq, "amend"), game.state)
+
+
+class CurrentLine(Struct, frozen=True, kw_only=True):
+    """A log's current line (docs/audit.md "Amendments"): `created`, its GameCreated with
+    every amendment's reading applied in order; `positions`, the 0-based positions in the
+    log of the events the game now stands on (seq 1 first, each `GameAmended` and the
+    events it superseded left out); `superseded`, each superseded seq with the seq of the
+    `GameAmended` that superseded it."""
+
+    created: GameCreated
+    positions: tuple[int, ...]
+    superseded: dict[int, int]
+
+
+def current_line(ruleset: Ruleset[Any], decoded: Sequence[Struct]) -> CurrentLine:
+    """The current line of a decoded log from seq 1: an amendment supersedes every event
+    of the line from its `parts_from` on (its own ruling among them) and the events after it
+    continue the line, so a later amendment may start anywhere on that line."""
+    first = decoded[0]
+    if not isinstance(first, GameCreated):
+        raise CorruptEvent("a game log starts with GameCreated")
+    created = first
+    positions: list[int] = [0]
+    superseded: dict[int, int] = {}
+    for index in range(1, len(decoded)):
+        event = decoded[index]
+        if isinstance(event, GameAmended):
+            created = amended_setup(ruleset, created, event.reading, event.value)
+            superseded |= {p + 1: index + 1 for p in positions if p + 1 >= event.parts_from}
+            positions = [p for p in positions if p + 1 < event.parts_from]
+        else:
+            positions.append(index)
+    return CurrentLine(created=created, positions=tuple(positions), superseded=superseded)
 
 
 def state_hash(game: Game) -> str:

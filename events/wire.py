@@ -276,6 +276,9 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     # The ruleset's declared map as this role sees it (engine/map_view.py): grid layout and
     # parity, terrain, targets, zones and the pieces on the map now; None: no map.
     map: dict[str, Any] | None = None
+    # Who rules the game's disputes besides the operator (GameCreated.referee): a page
+    # that opened a long game at its last events offers the ruling only to a role that may.
+    referee: Literal["player", "operator"] = "player"
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):

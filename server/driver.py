@@ -42,6 +42,7 @@ from umpire.server.requests import (
     ReadPage,
     ReadVersion,
     ReadVersions,
+    Referee,
     Replay,
     ReplayDistance,
     Request,
@@ -85,6 +86,8 @@ async def perform(gw: Gateway, request: Request) -> Any:
             return await games.receipt_keys.for_game(game_id)
         case HeadView(game_id, role, request_id):
             return await head_view(games, game_id, role, request_id)
+        case Referee(game_id):
+            return await games.referee(game_id)
         case Actions(ruleset, game, role):
             # Off the event loop (server/rules_pool.py): on a large map it costs like an AI turn.
             return await games.rules.actions(ruleset, game, role)
@@ -201,7 +204,7 @@ async def head_view(
     state = msgspec.to_builtins(view_for(ruleset, game.state, role, revealed=revealed))
     return view_state(
         ruleset, game_id, role, game.meta.seq, state, game.meta.ended, game.meta.last_hash,
-        actions, request_id,
+        actions, request_id, referee=await games.referee(game_id),
     )  # fmt: skip
 
 

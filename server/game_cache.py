@@ -3,7 +3,7 @@ snapshot and the log's tail, kept in a bounded cache."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -11,6 +11,7 @@ from umpire.engine import registry
 from umpire.engine.game import (
     Game,
     NeedsWholeLog,
+    codec_for,
     decode_game,
     fold,
     ruleset_of,
@@ -20,6 +21,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.chain import verify_chain
 from umpire.events.envelope import check_game_id
 from umpire.events.errors import GameNotFound
+from umpire.events.types import GameCreated
 
 
 class GameCache:
@@ -81,6 +83,27 @@ class GameCache:
         if game.meta.last_hash != snap.last_hash:
             return None, None
         return ruleset, game
+
+    async def referee(self, game_id: str) -> Literal["player", "operator"]:
+        """Who rules the game's disputes besides the operator (GameCreated.referee:
+        "player" or "operator"): read once per game and kept, as it never changes, so that
+        every `state` frame can say it without the page reading the log from seq 1."""
+        known = self._referees.get(game_id)
+        if known is not None:
+            return known
+        first = await self.store.read(game_id, 1, 1)
+        if not first:
+            raise GameNotFound(f"no game {game_id!r}", game_id=game_id)
+        env = first[0]
+        created = codec_for(ruleset_of(env)).decode(env.type, env.version, env.payload, seq=1)
+        assert isinstance(created, GameCreated)  # ruleset_of refuses any other first event
+        referee: Literal["player", "operator"] = (
+            "operator" if created.referee == "operator" else "player"
+        )
+        if len(self._referees) >= self._cache_size:
+            self._referees.clear()
+        self._referees[game_id] = referee
+        return referee
 
     def _remember(self, game_id: str, ruleset: Ruleset[Any], game: Game) -> None:
         self._cache[game_id] = (ruleset, game)

@@ -167,7 +167,7 @@ class GameDisputes:
         ruling may not be made); the seq of the DisputeRuled appended."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
-            found = check_ruling(decoded, dispute=dispute, ruling=ruling, role=role)
+            found = check_ruling(ruleset, decoded, dispute=dispute, ruling=ruling, role=role)
             event = DisputeRuled(dispute=dispute, ruling=ruling, by=role.value)
             batch: list[Struct] = [event]
             if ruling == AMEND:

@@ -22,7 +22,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from msgspec import Struct
@@ -166,6 +166,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         self._cache: OrderedDict[str, tuple[Ruleset[Any], Game]] = OrderedDict()
         self._cache_size = cache_size
         self._secrets: dict[str, bytes] = {}
+        # GameCreated.referee, by game (GameCache.referee): it never changes.
+        self._referees: dict[str, Literal["player", "operator"]] = {}
         # The embedded store's free-space watermark (server/disk_watch.py), when watched:
         # every write is refused with store_full while the disk is under it.
         self.disk: DiskWatch | None = None

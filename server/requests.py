@@ -93,6 +93,13 @@ class HeadView:
 
 
 @dataclass(frozen=True, slots=True)
+class Referee:
+    """Answer: who rules the game's disputes besides the operator (GameCreated.referee)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Actions:
     """Answer: the commands `role` may send now in `game` (off the event loop)."""
 
@@ -277,7 +284,8 @@ class StopCatchUp:
 
 
 Request = (
-    Wait | LoadGame | CachedGame | GameSigner | HeadView | Actions | ReplayDistance | Replay
+    Wait | LoadGame | CachedGame | GameSigner | HeadView | Referee | Actions | ReplayDistance
+    | Replay
     | CreateGame | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
     | CredentialHeld
     | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage

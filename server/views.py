@@ -4,7 +4,7 @@ versions are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from umpire.engine.game import ruleset_of
 from umpire.engine.map_view import drawn
@@ -21,6 +21,7 @@ from umpire.server.requests import (
     LoadGame,
     ReadPage,
     ReadVersions,
+    Referee,
     Replay,
     ReplayDistance,
     Steps,
@@ -57,9 +58,11 @@ class Views:
         key = (game_id, at_seq, role.value, revealed)
         self.admit("view_at", replay_cost((yield ReplayDistance(game_id, at_seq, key))))
         state, ended, event_hash = yield Replay(game_id, ruleset, at_seq, key, role, revealed)
+        referee = yield Referee(game_id)
         return view_state(
-            ruleset, game_id, role, at_seq, state, ended, event_hash, actions, request_id
-        )
+            ruleset, game_id, role, at_seq, state, ended, event_hash, actions, request_id,
+            referee=referee,
+        )  # fmt: skip
 
     def _view(self, game_id: str, role: Role, request_id: str | None) -> Steps[ViewState]:
         view: ViewState = yield HeadView(game_id, role, request_id)
@@ -104,8 +107,11 @@ def view_state(
     event_hash: str,
     actions: list[Any],
     request_id: str | None,
+    *,
+    referee: Literal["player", "operator"],
 ) -> ViewState:
-    """The `state` frame of `role`'s view `state` after event `seq` (hash `event_hash`)."""
+    """The `state` frame of `role`'s view `state` after event `seq` (hash `event_hash`);
+    `referee` is the game's (GameCreated.referee)."""
     return ViewState(
         game_id=game_id,
         seq=seq,
@@ -118,4 +124,5 @@ def view_state(
         head_hash=event_hash,
         state_hash=receipt_state_hash(seq, event_hash, state),
         map=drawn(ruleset.board, state),
+        referee=referee,
     )

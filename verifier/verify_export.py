@@ -448,8 +448,10 @@ def _amended_event(ev: Event, events: list[Event], amending: _Batch, batch: _Bat
         if end != amending.seq - 1:
             raise Failure(seq, f"GameAmended's superseded_to {end!r} is not the seq before "
                                f"its ruling, {amending.seq - 1}")  # fmt: skip
-        if any(e.record["type"] == "GameAmended" for e in events[: amending.seq - 1]):
-            raise Failure(seq, "a second GameAmended: a game is amended once")
+        later = superseded(events[: amending.seq - 1]).get(disputed)
+        if later is not None:
+            raise Failure(seq, f"the amendment at seq {seq} starts from seq {disputed}, which "
+                               f"the amendment at seq {later} superseded")  # fmt: skip
         found.amendments += 1
         return None
     if tag != "CommandRecorded" and batch is None:
@@ -476,6 +478,23 @@ def _amended_event(ev: Event, events: list[Event], amending: _Batch, batch: _Bat
     return batch
 
 
+def superseded(events: list[Event]) -> dict[int, int]:
+    """Each seq that an amendment superseded, with the seq of its GameAmended (docs/audit.md
+    "Amendments"): the current line is the log from seq 1; a GameAmended takes out of it
+    every seq from its parts_from on (its own ruling among them), and the events after it
+    continue it, so a later amendment may start anywhere on that line."""
+    line: list[int] = []
+    gone: dict[int, int] = {}
+    for ev in events:
+        seq, start = ev.record["seq"], ev.payload.get("parts_from")
+        if ev.record["type"] != "GameAmended" or not isinstance(start, int):
+            line.append(seq)
+            continue
+        gone.update({s: seq for s in line if s >= start})
+        line = [s for s in line if s < start]
+    return gone
+
+
 def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
     """A DisputeFiled under umpire:dispute:<its seq> naming an earlier decision or roll
     not disputed before; a DisputeFound under umpire:finding:<dispute> answering an earlier
@@ -495,9 +514,11 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
         if not isinstance(disputed, int) or not 1 <= disputed < seq:
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed!r}, which is no "
                                "earlier event")  # fmt: skip
-        if any(e.record["type"] == "GameAmended" for e in earlier):
-            raise Failure(seq, f"the dispute at seq {seq} is of an amended game, which takes "
-                               "no more disputes")  # fmt: skip
+        amended_at = superseded(earlier).get(disputed)
+        if amended_at is not None:
+            raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, which the "
+                               f"amendment at seq {amended_at} superseded: no longer part "
+                               "of the game")  # fmt: skip
         kind = earlier[disputed - 1].record["type"]
         if kind in NOT_DISPUTABLE:
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, a {kind}: "

@@ -257,6 +257,7 @@ export interface ViewState {
   head_hash?: string;
   state_hash?: string;
   map?: { [key: string]: unknown } | null;
+  referee?: "operator" | "player";
 }
 
 /** Sent once on connect. */

@@ -966,6 +966,26 @@
 
   const AMENDED_LINE_REFUSED = ["SeedRevealed", "ClientSeedBound", "CommandTakenBack", "GameAmended", "ExportSealed", ...DISPUTE_TAGS];
 
+  function superseded(events) {
+    // Each seq that an amendment superseded, with the seq of its GameAmended (docs/audit.md
+    // "Amendments"): the current line is the log from seq 1; a GameAmended takes out of it
+    // every seq from its parts_from on (its own ruling among them), and the events after it
+    // continue it, so a later amendment may start anywhere on that line.
+    let line = [];
+    const gone = new Map();
+    for (const ev of events) {
+      const seq = ev.record.seq;
+      const start = get(ev.payload, "parts_from");
+      if (ev.record.type !== "GameAmended" || !_int(start)) {
+        line.push(seq);
+        continue;
+      }
+      for (const s of line) if (s >= start) gone.set(s, seq);
+      line = line.filter((s) => s < start);
+    }
+    return gone;
+  }
+
   function _amended_event(ev, events, amending, batch, found, opponent_dice) {
     // An event of an amending ruling's batch (docs/audit.md "Amendments"): first the
     // GameAmended naming the dispute and the superseded seqs; then the re-made line, whose
@@ -996,8 +1016,9 @@
       if (!py_eq(end, amending.seq - 1)) {
         throw new Failure(seq, `GameAmended's superseded_to ${py_repr(end)} is not the seq before its ruling, ${amending.seq - 1}`);
       }
-      if (events.slice(0, amending.seq - 1).some((e) => e.record.type === "GameAmended")) {
-        throw new Failure(seq, "a second GameAmended: a game is amended once");
+      const later = superseded(events.slice(0, amending.seq - 1)).get(disputed);
+      if (later !== undefined) {
+        throw new Failure(seq, `the amendment at seq ${py_str(seq)} starts from seq ${py_str(disputed)}, which the amendment at seq ${py_str(later)} superseded`);
       }
       found.amendments += 1;
       return null;
@@ -1059,8 +1080,9 @@
       if (!_int(disputed) || !(1 <= disputed && disputed < seq)) {
         throw new Failure(seq, `the dispute at seq ${seq} names seq ${py_repr(disputed)}, which is no earlier event`);
       }
-      if (earlier.some((e) => e.record.type === "GameAmended")) {
-        throw new Failure(seq, `the dispute at seq ${seq} is of an amended game, which takes no more disputes`);
+      const amendedAt = superseded(earlier).get(disputed);
+      if (amendedAt !== undefined) {
+        throw new Failure(seq, `the dispute at seq ${seq} names seq ${py_str(disputed)}, which the amendment at seq ${py_str(amendedAt)} superseded: no longer part of the game`);
       }
       const kind = earlier[disputed - 1].record.type;
       if (NOT_DISPUTABLE.includes(kind)) {

@@ -256,6 +256,9 @@ async function open(credential) {
       }).catch(() => {}),
     ]);
     if (gameId !== viewer.gameId) return;
+    // Who may rule, from the head's frame: a long game opened at its last RECENT events
+    // never reads its GameCreated (which says it again when it is read).
+    viewer.referee = head.referee || "player";
     const from = Math.max(0, head.seq - RECENT);
     viewer.loadedFrom = from + 1;
     eventList.from = from + 1;
@@ -352,6 +355,9 @@ function noteDispute(frame) {
   } else if (frame.event_type === "GameAmended") {
     viewer.amending.set(frame.command_id, p);
     for (let seq = p.parts_from; seq <= p.superseded_to; seq += 1) {
+      // A later amendment that returns behind an earlier one spans seqs superseded
+      // already: each keeps the amendment that first superseded it, as its row says.
+      if (viewer.superseded.has(seq)) continue;
       viewer.superseded.set(seq, p);
       const row = document.getElementById(`seq-${seq}`);
       if (row && !row.classList.contains("superseded")) amendmentNote(row, { superseded: p });

@@ -12,6 +12,14 @@ from typing import Any
 
 import pytest
 
+from tests.support.amendments import (
+    FIRST_RULING,
+    SECOND_LINE_ROLL,
+    SECOND_RULING,
+    amended_behind,
+    amended_twice,
+    play_to_the_end,
+)
 from umpire.engine import registry
 from umpire.engine.kit.reading import value_text
 from umpire.testing.support.drivers import rulesets
@@ -295,3 +303,91 @@ def test_a_reapplied_command_may_be_taken_back_and_every_checker_agrees(cli: Cli
     code, out = verify(path)
     assert code == 0, out
     assert "1 commands taken back" in out
+
+
+def test_a_game_amended_twice_ends_audits_and_verifies_and_a_forged_second_line_fails(
+    cli: Cli,
+) -> None:
+    """A second dispute, of a roll in the first amended line, ruled `amend`: the second
+    ruling's batch re-makes the current line from that roll's command on; the game plays on
+    to its end; `umpire audit` and verify_export.py pass the export, and `replay --line N`
+    shows each of its three lines. A seq the second amendment superseded may not be
+    disputed (exit 2, saying what is possible instead, nothing written). A re-applied roll
+    of the second line with other faces, or a dispute forged onto a superseded seq,
+    fails both."""
+    game = amended_twice(cli)
+    path = cli.export(game)
+    header, records = read_lines(path)
+    types = [r["type"] for r in records]
+    assert types[FIRST_RULING - 1 : FIRST_RULING + 1] == ["DisputeRuled", "GameAmended"]
+    assert types[SECOND_RULING - 1 : SECOND_RULING + 2] == [
+        "DisputeRuled", "GameAmended", "CommandRecorded"
+    ]  # fmt: skip
+    second = records[SECOND_RULING]["payload"]
+    assert (second["dispute"], second["parts_from"], second["superseded_to"]) == (21, 15, 22)
+    assert second["reapplied"] == 2 and not second["stopped"]
+    assert records[SECOND_LINE_ROLL - 1]["payload"] == records[15]["payload"]  # roll 16's
+    assert records[-1]["type"] == "SeedRevealed" and "GameEnded" in types
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0, out
+    assert "2 amendments" in out
+    heads = []
+    for line in (0, 1, 2):
+        shown = cli("replay", game, "--line", str(line), "--at", "4", "--json")
+        assert shown.code == 0, (line, shown.err)
+        heads.append(json.loads(shown.out)["head"])
+    assert heads == [FIRST_RULING - 1, SECOND_RULING - 1, len(records)]
+    missing = cli("replay", game, "--line", "3", "--at", "2")
+    assert missing.code == 2 and "lines 0 (as first played) to 2" in missing.err
+    before = cli("log", game, "--json").out
+    refused = cli("dispute", game, "19", "--claim", "the superseded push")
+    assert refused.code == 2
+    assert "superseded by the amendment at seq 24" in refused.err
+    assert "--line N" in refused.err
+    assert cli("log", game, "--json").out == before
+
+    def forge_roll(r: list[dict[str, Any]]) -> int:
+        faces = r[SECOND_LINE_ROLL - 1]["payload"]["faces"]
+        r[SECOND_LINE_ROLL - 1]["payload"]["faces"] = [f % 6 + 1 for f in faces]
+        return SECOND_LINE_ROLL - 1
+
+    def forge_dispute(r: list[dict[str, Any]]) -> int:
+        r[20]["payload"]["seq"] = 6  # a roll the first amendment superseded
+        return 20
+
+    for name, forgery in (("roll", forge_roll), ("dispute", forge_dispute)):
+        header, records = read_lines(path)
+        reseal(header, records, forgery(records))
+        forged = write_lines(cli.tmp / f"amended-twice-{name}.jsonl", header, records)
+        code, out = verify(forged)
+        assert code != 0, (name, out)
+        audited = cli("audit", "--file", str(forged))
+        assert audited.code != 0, (name, audited.out)
+        if name == "dispute":
+            assert "which the amendment at seq 11 superseded" in out, out
+
+
+def test_an_amendment_may_return_behind_an_earlier_one(cli: Cli) -> None:
+    """The current line runs from seq 1 through the first amendment's line: a decision
+    before the first amendment's `parts_from` is on it, and its amendment re-applies the
+    current line's commands from there (the first amended line's among them), superseding
+    the first amendment and its line. The game ends; both checkers pass the export."""
+    game = amended_behind(cli)
+    refused = cli("dispute", game, "13", "--claim", "the first amended line")
+    assert refused.code == 2 and "superseded by the amendment at seq 18" in refused.err
+    play_to_the_end(cli, game)
+    path = cli.export(game)
+    _, records = read_lines(path)
+    marker = records[17]["payload"]
+    assert records[17]["type"] == "GameAmended"
+    assert (marker["parts_from"], marker["superseded_to"], marker["reapplied"]) == (2, 16, 2)
+    # Re-applied: the push at seq 2, then the first amended line's push (seqs 12-14).
+    assert [r["payload"] for r in records[18:24]] == [
+        r["payload"] for r in (*records[1:4], *records[11:14])
+    ]
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0 and "2 amendments" in out, out

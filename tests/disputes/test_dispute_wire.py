@@ -11,7 +11,7 @@ import pytest
 from umpire.clients import UmpireClient
 from umpire.clients import UmpireError as ErrorFrame
 from umpire.engine import registry
-from umpire.events.wire import DisputeFiledReply, Ruled
+from umpire.events.wire import DisputeFiledReply, Ruled, ViewState
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.dice import seed_source
 from umpire.testing.support.legal_play import gateway_client
@@ -108,3 +108,17 @@ async def test_a_game_created_with_the_operator_as_referee_refuses_the_players_r
         assert refused.value.code == "may_not_rule"
         assert "operator as its referee" in refused.value.message
         assert (await client.view(gid)).seq == head
+
+
+async def test_every_state_frame_says_who_referees(
+    request: pytest.FixtureRequest, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    """The `state` frame (`view` now and at a past seq) carries GameCreated.referee, so a
+    page that opened a long game at its last events knows who may rule without seq 1."""
+    async with gateway_client(redis_server.url, prefix, seed_source(request)) as client:
+        for referee in ("operator", "player"):
+            created = await client.create("counter", {}, referee=referee)
+            await client.send(created.game_id, {"type": "Add", "amount": 1}, command_id="a")
+            assert (await client.view(created.game_id)).referee == referee
+            past = await client.request({"type": "view", "game_id": created.game_id, "at_seq": 1})
+            assert isinstance(past, ViewState) and past.referee == referee

@@ -10,6 +10,7 @@ audit re-makes the finding). Bad input is refused with a typed error and writes 
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -27,13 +28,15 @@ from umpire.engine.disputes import (
     MayNotRule,
     NotDisputable,
     RulingRefused,
+    SeqSuperseded,
     UnknownReading,
     codec_decoded,
+    on_line,
     remake,
 )
 from umpire.engine.game import amended_setup, fold, state_hash
-from umpire.engine.kit.reading import Reading, probe_of, value_text
-from umpire.engine.replay import SeqOutOfRange
+from umpire.engine.kit.reading import Reading, probe_of, setup_value, value_text
+from umpire.engine.replay import SeqOutOfRange, line_of
 from umpire.engine.roles import Role
 from umpire.events.codec import canonical_json
 from umpire.events.errors import UmpireError
@@ -54,6 +57,7 @@ from umpire.testing.support.readings import Log, parting
 RULESETS = ["age_of_dogfights", "conflict_of_heroes", "down_in_flames", "downtown",
             "nightfighter"]  # fmt: skip
 LIMIT = 150
+SECOND_AFTER = 6  # commands played between the two amendments
 
 
 async def _play(games: Games, name: str, reading: Reading, seed: int, limit: int = LIMIT) -> str:
@@ -383,14 +387,149 @@ async def test_an_amended_game_plays_on_to_its_end_and_audits(
     assert whole is not None and state_hash(whole) == state_hash(game)
     before = fold(envelopes[: ruled - 1])
     assert before is not None and game.meta.rolls == before.meta.rolls
-    # No second amendment, and no dispute of an amended game (not built): refused.
-    with pytest.raises(DisputeRefused, match="amended"):
+    # A superseded seq is no longer part of the game: its dispute is refused, saying what
+    # is possible instead, and writes nothing.
+    head = await store.version(game_id)
+    with pytest.raises(SeqSuperseded, match="--line N") as refused:
         await games.dispute(game_id, role=Role.PLAYER, seq=marker.parts_from + 1, claim="x")
+    assert refused.value.details["amended"] == ruled + 1
+    assert await store.version(game_id) == head
     await _play_on(games, name, game_id, seed=7)
     _, game = await games.load(game_id)
     assert game.meta.ended
     final = await store.read(game_id)
     report = audit(final)
+    assert report.ok, report.failure
+
+
+async def _amended_twice(games: Games, store: RedisEventStore, name: str) -> tuple[str, int, int]:
+    """A game amended under a reading, played on a few commands, then amended again from a
+    decision of its current line (after the first GameAmended) under the same reading
+    switched back to the value first played: its id and both rulings' seqs."""
+    game_id, first = await _amended(games, store, name)
+    _, propose = driver(name)
+    rng = random.Random(11)
+    for i in range(SECOND_AFTER):
+        _, game = await games.load(game_id)
+        if game.meta.ended:
+            break
+        try:
+            command = rng.choice(propose(game.state, rng))
+        except (StopIteration, KeyError, IndexError):
+            break
+        with contextlib.suppress(UmpireError):
+            await games.handle(game_id, f"on-{i}", command)
+    log = await _log(store, name, game_id)
+    marker = log.decoded[first]
+    created = log.decoded[0]
+    assert isinstance(marker, GameAmended) and isinstance(created, GameCreated)
+    reading = registry.get(name).reading(marker.reading)
+    assert reading is not None
+    original = value_text(setup_value(reading, created.setup))
+    for seq in range(first + 2, len(log.decoded) + 1):
+        try:
+            filed = await games.dispute(game_id, role=Role.PLAYER, seq=seq, claim="as first read",
+                                        reading=reading.name, value=original)  # fmt: skip
+        except NotDisputable:
+            continue
+        if filed.finding is None:
+            continue  # pending reveal: another seq
+        try:
+            second = await games.rule(game_id, role=Role.PLAYER, dispute=filed.id,
+                                      ruling="amend")  # fmt: skip
+        except RulingRefused as exc:  # the game ended on its way: a seed batch follows
+            assert "SeedRevealed" in exc.message
+            pytest.skip(f"{name}: the amended game ended before its second amendment")
+        return game_id, first, second
+    raise AssertionError(f"{name}: no decision of the amended line to amend again")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+async def test_a_game_amended_twice_plays_on_to_its_end_and_audits(
+    games: Games, store: RedisEventStore, name: str
+) -> None:
+    """A second dispute of a decision of the current line is found and amended (the setup
+    then carries both amendments' readings, the second last); the fold is the second
+    amended line; `replay --line N` has three lines; a seq the second amendment superseded
+    is refused; the game plays on to its end and the audit re-makes both lines."""
+    game_id, first, second = await _amended_twice(games, store, name)
+    ruleset = registry.get(name)
+    envelopes = await store.read(game_id)
+    decoded = codec_decoded(ruleset, envelopes)
+    one, two = decoded[first], decoded[second]
+    assert isinstance(one, GameAmended) and isinstance(two, GameAmended)
+    assert two.parts_from > first + 1 and two.superseded_to == second - 1
+    assert {e.command_id for e in envelopes[second - 1 :]} == {f"umpire:ruling:{two.dispute}"}
+    # The second line is re-made from the current line before the second ruling, under
+    # the first amendment's reading switched on by the second.
+    created = decoded[0]
+    assert isinstance(created, GameCreated)
+    under = amended_setup(ruleset, amended_setup(ruleset, created, one.reading, one.value),
+                          two.reading, two.value)  # fmt: skip
+    line = remake(ruleset, *_current(ruleset, envelopes[: second - 1]), two.parts_from, under,
+                  commands_only=True)  # fmt: skip
+    assert [canonical_json(e) for e in decoded[second + 1 :]] == [
+        canonical_json(e) for e in line.events
+    ]
+    _, game = await games.load(game_id)
+    assert game.state == line.game.state
+    whole = fold(envelopes)
+    assert whole is not None and state_hash(whole) == state_hash(game)
+    # A forged second amended line (its marker, or its last re-made event dropped) fails.
+    assert check_batches(envelopes, decoded, ruleset).failure is None
+    forged = msgspec.structs.replace(two, reapplied=two.reapplied + 1)
+    walk = check_batches(envelopes, [*decoded[:second], forged, *decoded[second + 1 :]],
+                         ruleset)  # fmt: skip
+    assert walk.failure is not None and walk.failure.check == "amendment"
+    assert walk.failure.seq == second + 1
+    if len(decoded) > second + 1:
+        walk = check_batches(envelopes[:-1], decoded[:-1], ruleset)
+        assert walk.failure is not None and walk.failure.check == "amendment"
+    # Three lines: as first played, as the first amendment left it, the game now.
+    lines = [line_of(envelopes, n) for n in range(3)]
+    assert [len(x) for x in lines] == [first - 1, second - 1, len(envelopes)]
+    for n, part in enumerate(lines):
+        assert fold(part) is not None, n
+    head = await store.version(game_id)
+    with pytest.raises(SeqSuperseded, match=f"amendment at seq {second + 1}"):
+        await games.dispute(game_id, role=Role.PLAYER, seq=two.superseded_to, claim="x")
+    assert await store.version(game_id) == head
+    await _play_on(games, name, game_id, seed=8)
+    _, game = await games.load(game_id)
+    assert game.meta.ended
+    report = audit(await store.read(game_id))
+    assert report.ok, report.failure
+
+
+def _current(ruleset: Any, envelopes: Any) -> tuple[Any, Any]:
+    """The current line of a log: its envelopes and events, superseded ones left out."""
+    _, kept, events = on_line(ruleset, envelopes, codec_decoded(ruleset, envelopes))
+    return kept, events
+
+
+async def test_an_open_dispute_an_amendment_superseded_is_upheld_not_amended(
+    games: Games,
+) -> None:
+    """Dispute A stays open while dispute B of an earlier decision is amended, which
+    supersedes A's seq: `amend` on A is refused, saying what is possible, and writes
+    nothing; `uphold` closes it; a dispute of its seq is refused (`seq_superseded`); the
+    log audits."""
+    game_id = (await games.create("counter", {"target": 100})).game_id
+    await games.handle(game_id, "p1", {"type": "Push"})  # seqs 2-4
+    await games.handle(game_id, "p2", {"type": "Push"})  # seqs 5-7
+    first = await games.dispute(game_id, role=Role.PLAYER, seq=6, claim="the second roll")
+    second = await games.dispute(game_id, role=Role.PLAYER, seq=3, claim="the first roll")
+    assert first.finding is not None and second.finding is not None
+    ruled = await games.rule(game_id, role=Role.PLAYER, dispute=second.id, ruling="amend")
+    head = await games.store.version(game_id)
+    with pytest.raises(RulingRefused, match="uphold is possible") as refused:
+        await games.rule(game_id, role=Role.PLAYER, dispute=first.id, ruling="amend")
+    assert refused.value.details["amended"] == ruled + 1
+    assert await games.store.version(game_id) == head
+    with pytest.raises(SeqSuperseded):
+        await games.dispute(game_id, role=Role.PLAYER, seq=6, claim="again")
+    await games.rule(game_id, role=Role.PLAYER, dispute=first.id, ruling="uphold")
+    report = audit(await games.store.read(game_id))
     assert report.ok, report.failure
 
 

@@ -48,6 +48,7 @@ from umpire.server.requests import (
     ReadPage,
     ReadVersion,
     ReadVersions,
+    Referee,
     Replay,
     ReplayDistance,
     RevokeCredential,
@@ -386,14 +387,17 @@ def test_a_view_at_a_past_seq_is_charged_by_its_replay_then_replayed() -> None:
     ex = player()
     reply = ex.reply({"type": "view", "game_id": GAME, "at_seq": 1, "id": "w"},
                      {LoadGame: counter_game(GAME, 3), ReplayDistance: 1,
-                      Replay: ({"total": 0}, False, "e" * 64)})  # fmt: skip
-    assert ex.kinds() == ["LoadGame", "ReplayDistance", "Replay"]
+                      Replay: ({"total": 0}, False, "e" * 64),
+                      Referee: "operator"})  # fmt: skip
+    assert ex.kinds() == ["LoadGame", "ReplayDistance", "Replay", "Referee"]
     assert reply["seq"] == 1 and reply["state"] == {"total": 0} and reply["actions"] == []
     assert reply["head_hash"] == "e" * 64
+    assert reply["referee"] == "operator"  # GameCreated.referee, for a page without seq 1
     at_head = ex.reply({"type": "view", "game_id": GAME, "at_seq": 3, "id": "x"},
                        {LoadGame: counter_game(GAME, 3), Actions: [{"type": "Push"}],
-                        ReplayDistance: 0, Replay: ({"total": 2}, False, "f" * 64)})  # fmt: skip
-    assert ex.kinds() == ["LoadGame", "Actions", "ReplayDistance", "Replay"]
+                        ReplayDistance: 0, Replay: ({"total": 2}, False, "f" * 64),
+                        Referee: "player"})  # fmt: skip
+    assert ex.kinds() == ["LoadGame", "Actions", "ReplayDistance", "Replay", "Referee"]
     assert at_head["actions"] == [{"type": "Push"}]
 
 

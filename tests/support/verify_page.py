@@ -18,6 +18,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.support.amendments import (
+    SECOND_LINE_ROLL,
+    amended_behind,
+    amended_twice,
+    play_to_the_end,
+)
 from tests.support.browser import wait_for
 from tests.support.nonce_forgeries import NONCE_TAMPERS, TWENTY_DICE, rolled_game
 from umpire.engine import registry
@@ -655,4 +661,33 @@ def _amended_files(cli: Cli) -> dict[str, Path]:
     assert cli("takeback", game).code == 0
     cli.send(game, {"type": "EndGame", "result": "taken back"})
     files["amended, taken back counter"] = cli.export(game)
+    files.update(_amended_twice_files(cli))
+    return files
+
+
+def _amended_twice_files(cli: Cli) -> dict[str, Path]:
+    """A counter game amended twice, the second time from a roll of its first amended line,
+    and one whose second amendment returns behind its first, each played on to its end
+    (tests/support/amendments.py), and the first's forgeries: a re-applied
+    roll of the second line with other faces, a dispute moved onto a superseded seq."""
+    honest = cli.export(amended_twice(cli))
+    header, records = read_lines(honest)
+    behind = amended_behind(cli)
+    play_to_the_end(cli, behind)
+    files = {"amended twice counter": honest, "amended behind counter": cli.export(behind)}
+
+    def roll(h: Header, r: Records) -> int:
+        payload = r[SECOND_LINE_ROLL - 1]["payload"]
+        payload["faces"] = [f % 6 + 1 for f in payload["faces"]]
+        return SECOND_LINE_ROLL - 1
+
+    def superseded(h: Header, r: Records) -> int:
+        r[20]["payload"]["seq"] = 6  # a roll the first amendment superseded
+        return 20
+
+    forgeries = {"second amended roll": roll, "dispute of a superseded seq": superseded}
+    for name, forgery in forgeries.items():
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        reseal(h, r, forgery(h, r))
+        files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
     return files

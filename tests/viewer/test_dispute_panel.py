@@ -19,7 +19,10 @@ from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.engine import registry
 from umpire.engine.kit.reading import probe_of
+from umpire.engine.roles import Role
+from umpire.server import credentials
 from umpire.server.app import Running
+from umpire.server.games import Games
 from umpire.testing.support.drivers import driven_setup
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "dispute-panel.png"
@@ -134,3 +137,31 @@ async def test_the_player_of_a_game_refereed_by_the_operator_sees_no_ruling(
         found = f'#events li[data-type="DisputeFound"][data-seq="{filed.dispute + 1}"]'
         await page.wait_for_selector(found, timeout=TIMEOUT)
         assert await page.locator(".ruling").count() == 0
+
+
+LONG = 301  # a GameCreated and 150 Adds of two events each: more than the page reads at first
+RECENT = 200  # the events of the log the page reads as it opens (clients/web/viewer.js)
+
+
+async def test_a_long_game_refereed_by_the_operator_offers_its_player_no_ruling(
+    browser: Any, viewer_gateway: Running, games: Games
+) -> None:
+    """A long game opens at its last events, without its GameCreated: the page learns who
+    referees from the head's `state` frame (`referee`), so the player of a game refereed
+    by the operator sees the finding of a dispute in the window but no ruling."""
+    game_id = (await games.create("counter", {"target": 10**6}, referee="operator")).game_id
+    for n in range((LONG - 1) // 2):
+        await games.handle(game_id, f"add-{n}", {"type": "Add", "amount": 1})
+    filed = await games.dispute(game_id, role=Role.PLAYER, seq=LONG, claim="one too many")
+    assert filed.finding is not None
+    player = await credentials.issue(games.store, game_id, Role.PLAYER)
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/#credential={player}")
+    found = f'#events li[data-type="DisputeFound"][data-seq="{filed.id + 1}"]'
+    await page.wait_for_selector(found, timeout=TIMEOUT)
+    assert await page.locator('#events li[data-seq="1"]').count() == 0  # never read
+    assert await page.locator(f'#events li[data-seq="{LONG - RECENT}"]').count() == 0
+    assert await page.evaluate("window.umpireViewer.referee") == "operator"
+    assert await page.locator(f'#events li[data-seq="{LONG}"] details.dispute').count() == 1
+    assert await page.locator(".ruling").count() == 0
+    await page.close()

@@ -176,7 +176,8 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
     """A disputed, found and upheld game verifies on both, sealed or not, and so does an
     amended one; a ruling by a spectator, an amend ruling without its amended line, a
     finding moved off its dispute, a dispute of a recorded command, a dispute after the
-    seal, a re-applied roll with other faces, a GameAmended naming other superseded seqs
+    seal, a re-applied roll with other faces (of a first or a second amended line), a
+    dispute of a seq an amendment superseded, a GameAmended naming other superseded seqs
     fail on both, with the same words (issue 40)."""
     files = await asyncio.to_thread(dispute_files, cli)
     assert await _disagreements(verifier, files) == []
@@ -185,11 +186,14 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
         "sealed counter",
         "amended counter",
         "amended, taken back counter",
+        "amended twice counter",
+        "amended behind counter",
     ):
         assert (await page_verdict(verifier, files[name]))[0] == 0, name
     for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
                  "after the seal", "amended roll", "amended range",
-                 "amend without its marker"):  # fmt: skip
+                 "amend without its marker", "second amended roll",
+                 "dispute of a superseded seq"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
