@@ -75,7 +75,8 @@ def _allows_default(field: Any) -> bool:
 class Action(Struct, frozen=True):
     """One legal action as a ruleset offers it: the command type, the rule that allows it
     now, a one-line description and the narrowings of its fields (one mapping, or several
-    for `offer_each`'s `anyOf`).
+    for `offer_each`'s `anyOf`), and what of them it leaves out (`unless`, the schema's
+    `not`: a whole command that would change nothing, issue 41 item 8).
 
     The schema is merged only when the action goes on the wire (`wire`): the command path
     asks for the listed types on every command (engine/handling.py `check_allowed`), and
@@ -87,6 +88,7 @@ class Action(Struct, frozen=True):
     rule: str
     text: str
     variants: tuple[Mapping[str, Schema], ...] = ()
+    unless: Schema | None = None
 
     @property
     def type(self) -> str:
@@ -95,12 +97,14 @@ class Action(Struct, frozen=True):
 
     def wire(self) -> WireAction:
         """The action as clients receive it, with its narrowed JSON Schema."""
-        if not self.variants:
+        if not self.variants and self.unless is None:
             return _plain_wire(self.command_type, self.rule, self.text)
-        if len(self.variants) == 1:
-            schema = command_schema(self.command_type, self.variants[0])
+        if len(self.variants) <= 1:
+            schema = command_schema(self.command_type, self.variants[0] if self.variants else None)
         else:
             schema = {"anyOf": [command_schema(self.command_type, v) for v in self.variants]}
+        if self.unless is not None:
+            schema = {**schema, "not": self.unless}
         return WireAction(
             type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema
         )

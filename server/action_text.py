@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from umpire.engine.schemas import accepts
 from umpire.events.command_words import words_for
 from umpire.events.wire import Action
 
@@ -190,8 +191,10 @@ def render(action: Action) -> list[str]:
         lines += fields(schema, "    ")
     else:
         lines += _cases(cases)
+    if "not" in schema:
+        lines.append("    but not one that restates the game as it stands: it would change nothing")
     shape = cases[0] if cases else schema
-    command = example(shape)
+    command = example({**shape, "not": schema["not"]} if "not" in schema else shape)
     lines.append(f"    e.g. {_json(command)}")
     lines.append(f"    or, as words: {words_for(action.type, shape, command)}")
     return lines
@@ -217,7 +220,15 @@ def _cases(cases: list[Schema]) -> list[str]:
 
 def example(node: Schema) -> Any:
     """A value `node` accepts, built from the schema alone: the first allowed value of
-    each required field (an object's optional fields are left out)."""
+    each required field (an object's optional fields are left out). Under a `not` (a
+    command that would change nothing, issue 41 item 8), the first of those, then of the
+    values with one field given otherwise, that the `not` leaves in."""
+    if "not" in node:
+        rest = {k: v for k, v in node.items() if k != "not"}
+        for value in _examples(rest):
+            if not accepts(node["not"], value):
+                return value
+        return example(rest)
     if "const" in node:
         return node["const"]
     if "enum" in node:
@@ -251,6 +262,36 @@ def example(node: Schema) -> Any:
             if name in required
         }
     return None
+
+
+def _examples(node: Schema) -> list[Any]:
+    """The plain example, then the same with one field given another allowed value (one
+    more list item, the last of an enum, the maximum), for an object; else the example."""
+    plain = example(node)
+    if not isinstance(plain, dict):
+        return [plain]
+    out = [plain]
+    for name, field in node.get("properties", {}).items():
+        other = _other(field)
+        if other is not _NONE:
+            out.append({**plain, name: other})
+    return out
+
+
+_NONE = object()
+
+
+def _other(field: Schema) -> Any:
+    """An allowed value of `field` other than its example, where one is easy to name."""
+    if "enum" in field and len(field["enum"]) > 1:
+        return field["enum"][-1]
+    if field.get("type") == "array" and "prefixItems" not in field:
+        return [example(field.get("items", {})) for _ in range(int(field.get("minItems", 0)) + 1)]
+    if field.get("type") == "integer" and "maximum" in field:
+        return field["maximum"]
+    if field.get("type") == "boolean":
+        return not bool(field.get("default", False))
+    return _NONE
 
 
 def _example_text(node: Schema) -> str:
