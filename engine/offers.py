@@ -98,9 +98,11 @@ def restating(command: Struct) -> Schema:
 class Action(Struct, frozen=True):
     """One legal action as a ruleset offers it: the command type, the rule that allows it
     now, a one-line description and the narrowings of its fields (one mapping, or several
-    for `offer_each`'s `anyOf`), and the commands its schema leaves out although the
-    narrowings allow them (`excluded`: whole commands that would change nothing now,
-    issue 41 item 8; on the wire a `not` of their `restating` schemas).
+    for `offer_each`'s `anyOf`), and what of them it leaves out although the narrowings
+    allow it (issue 41 item 8: a whole command that would change nothing now), as one
+    `not` on the wire of: `excluded`, whole commands (their `restating` schemas, built
+    only here), and `unless`, a schema, where no one command says it (Downtown's report
+    of the US side as it stands: the same flights in any order).
 
     The schema is merged only when the action goes on the wire (`wire`): the command path
     asks for the listed types on every command (engine/handling.py `check_allowed`), and
@@ -113,6 +115,7 @@ class Action(Struct, frozen=True):
     text: str
     variants: tuple[Mapping[str, Schema], ...] = ()
     excluded: tuple[Struct, ...] = ()
+    unless: Schema | None = None
 
     @property
     def type(self) -> str:
@@ -121,14 +124,16 @@ class Action(Struct, frozen=True):
 
     def wire(self) -> WireAction:
         """The action as clients receive it, with its narrowed JSON Schema."""
-        if not self.variants and not self.excluded:
+        if not self.variants and not self.excluded and self.unless is None:
             return _plain_wire(self.command_type, self.rule, self.text)
         if len(self.variants) <= 1:
             schema = command_schema(self.command_type, self.variants[0] if self.variants else None)
         else:
             schema = {"anyOf": [command_schema(self.command_type, v) for v in self.variants]}
-        if self.excluded:
-            gone = [restating(command) for command in self.excluded]
+        gone = [restating(command) for command in self.excluded]
+        if self.unless is not None:
+            gone.append(self.unless)
+        if gone:
             schema = {**schema, "not": gone[0] if len(gone) == 1 else {"anyOf": gone}}
         return WireAction(
             type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from umpire.engine.schemas import accepts
 from umpire.events.command_words import words_for
 from umpire.events.wire import Action
 
@@ -191,10 +192,9 @@ def render(action: Action) -> list[str]:
     else:
         lines += _cases(cases)
     if "not" in schema:
-        lines.append("    but not as the game holds it already (that would change nothing)")
-    # The first case, with what the whole schema says besides (a `not`: a command left out).
-    shape = _merged(_rest(schema), cases[0]) if cases else schema
-    command = example(shape)
+        lines.append("    but not one that restates the game as it stands: it would change nothing")
+    shape = cases[0] if cases else schema
+    command = example({**shape, "not": schema["not"]} if "not" in schema else shape)
     lines.append(f"    e.g. {_json(command)}")
     lines.append(f"    or, as words: {words_for(action.type, shape, command)}")
     return lines
@@ -220,7 +220,15 @@ def _cases(cases: list[Schema]) -> list[str]:
 
 def example(node: Schema) -> Any:
     """A value `node` accepts, built from the schema alone: the first allowed value of
-    each required field (an object's optional fields are left out)."""
+    each required field (an object's optional fields are left out). Under a `not` (a
+    command that would change nothing, issue 41 item 8), the first of those, then of the
+    values with one field given otherwise, that the `not` leaves in."""
+    if "not" in node:
+        rest = {k: v for k, v in node.items() if k != "not"}
+        for value in _examples(rest):
+            if not accepts(node["not"], value):
+                return value
+        return example(rest)
     if "const" in node:
         return node["const"]
     if "enum" in node:
@@ -248,54 +256,42 @@ def example(node: Schema) -> Any:
         return [example(items) for _ in range(count)]
     if _is_object(node):
         required = node.get("required", ())
-        command = {
+        return {
             name: example(field)
             for name, field in node.get("properties", {}).items()
             if name in required
         }
-        if "not" in node and _names(node["not"], command):
-            return _other_than(node, command)
-        return command
     return None
 
 
-def _names(left_out: Schema, value: Any) -> bool:
-    """Whether `value` is one that a `not` leaves out: the whole commands an action names
-    (engine/offers.py `restating`: fields at their values, or `anyOf` of such), a report
-    that would change nothing now (issue 41 item 8)."""
-    if "anyOf" in left_out:
-        return any(_names(case, value) for case in left_out["anyOf"])
-    if "const" in left_out:
-        return bool(value == left_out["const"])
-    if not isinstance(value, dict) or any(n not in value for n in left_out.get("required", ())):
-        return False
-    fields = left_out.get("properties", {}).items()
-    return all(name not in value or _names(field, value[name]) for name, field in fields)
-
-
-def _other_than(node: Schema, command: dict[str, Any]) -> dict[str, Any]:
-    """`command` with one field set to another value its schema allows, so that the
-    example is not the one the schema's `not` leaves out (the state restated)."""
+def _examples(node: Schema) -> list[Any]:
+    """The plain example, then the same with one field given another allowed value (one
+    more list item, the last of an enum, the maximum), for an object; else the example."""
+    plain = example(node)
+    if not isinstance(plain, dict):
+        return [plain]
+    out = [plain]
     for name, field in node.get("properties", {}).items():
-        for value in _choices(field):
-            other = {**command, name: value}
-            if not _names(node["not"], other):
-                return other
-    return command
+        other = _other(field)
+        if other is not _NONE:
+            out.append({**plain, name: other})
+    return out
 
 
-def _choices(field: Schema) -> list[Any]:
-    """A few values a field allows: its choices, both truth values, or its first numbers."""
-    if "const" in field:
-        return []
-    if "enum" in field:
-        return list(field["enum"])
+_NONE = object()
+
+
+def _other(field: Schema) -> Any:
+    """An allowed value of `field` other than its example, where one is easy to name."""
+    if "enum" in field and len(field["enum"]) > 1:
+        return field["enum"][-1]
+    if field.get("type") == "array" and "prefixItems" not in field:
+        return [example(field.get("items", {})) for _ in range(int(field.get("minItems", 0)) + 1)]
+    if field.get("type") == "integer" and "maximum" in field:
+        return field["maximum"]
     if field.get("type") == "boolean":
-        return [True, False]
-    if field.get("type") == "integer":
-        low = int(field.get("minimum", 0))
-        return list(range(low, min(int(field.get("maximum", low + 2)), low + 2) + 1))
-    return []
+        return not bool(field.get("default", False))
+    return _NONE
 
 
 def _example_text(node: Schema) -> str:

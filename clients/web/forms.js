@@ -13,6 +13,7 @@
 // Every control carries data-kind (what it is) for scripts that drive the page.
 // `commandFields` returns { node, read }: read() gives the command object or throws an
 // Error naming the field that is wrong.
+import { accepts } from "./accepts.js";
 import { el, humanize } from "./render.js";
 
 let fieldCount = 0;
@@ -507,22 +508,10 @@ function caseFields(root, name, variants, build) {
   };
 }
 
-// Whether a command is one that a schema's `not` leaves out: the state restated (each
-// field a const, sent where the schema requires it, or an anyOf of such), which would
-// change nothing and which the server refuses (`nothing_to_do`, issue 41 item 8).
-function leftOut(node, value) {
-  if (!node || typeof node !== "object") return false;
-  if (Array.isArray(node.anyOf)) return node.anyOf.some((n) => leftOut(n, value));
-  if ("const" in node) return JSON.stringify(node.const) === JSON.stringify(value);
-  if (!value || typeof value !== "object") return false;
-  if ((node.required || []).some((k) => !(k in value))) return false;
-  return Object.entries(node.properties || {}).every(([k, s]) => !(k in value) || leftOut(s, value[k]));
-}
-
 // A reader that says so before sending a command the schema's `not` leaves out.
 const guarded = (schema, read) => () => {
   const command = read();
-  if (schema.not && leftOut(schema.not, command)) {
+  if (schema.not && accepts(schema.not, command)) {
     throw new Error("this is what the game holds already, so it would change nothing: change a field");
   }
   return command;

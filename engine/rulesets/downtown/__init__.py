@@ -51,7 +51,10 @@ RULESET: Ruleset[State] = Ruleset(
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the DRV flies itself (RunDrvMovement), DRV rolls are checked, the raid ends by its
     # scenario data (issue #28); v1 and v2 logs audit with a note.
-    version="4",
+    # v4: 5.9.1 per step, and the first commands refused `nothing_to_do` (issue 41 item 8).
+    # v5: no command changes nothing (issue 41 item 8): a restating report is refused,
+    # PlanDrvFlight is no longer a command (5.8.2), a US MP spent is in the state.
+    version="5",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,
@@ -72,14 +75,6 @@ RULESET: Ruleset[State] = Ruleset(
         published=("downtown.AaaPlaced",),
         # 2.1.3: the purchased counters lie face down in view: how many is public.
         published_fields={"downtown.AaaPurchased": ("count", "hidden_count", "points")},
-        # issue 41 item 8: reports not yet narrowed to what would change the game.
-        may_change_nothing={
-            "MoveUsFlight": "a US flight may spend an MP and stay as it is",
-            "PlanDrvFlight": "a preview: it logs a DRV flight's intent, RunDrvMovement flies it",
-            "ReportAcquisition": "an acquisition result may restate the level a SAM already has",
-            "ReportDrvFlight": "a base-game result may restate a DRV flight's status",
-            "ReportUsFlights": "the US side may be reported as it already stands",
-        },
     ),
     readings=READINGS,
     labels=LABELS,

@@ -15,14 +15,26 @@ names a DRV flight's hex: the DRV moves itself (RunDrvMovement, 5.7).
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
+import msgspec
+from msgspec import NODEFAULT, Struct
+
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
-from umpire.engine.rulesets.downtown.state import State
-from umpire.engine.rulesets.downtown.terms import REPORT_PHASES, Phase, SamStatus, cite
+from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import (
+    REPORT_PHASES,
+    AcqLevel,
+    Phase,
+    SamStatus,
+    cite,
+)
 from umpire.engine.rulesets.downtown.turn import board_of
 
 R_US = cite("1.2.1")
@@ -66,16 +78,58 @@ def _one_report_each(state: State, hexes: Schema) -> Schema:
     return {**schema, "allOf": once} if once else schema
 
 
+@cache
+def _defaults(kind: type[Struct]) -> dict[str, Any]:
+    """A command type's (or list item's) field defaults, as the wire carries them."""
+    fields = msgspec.structs.fields(kind)
+    return {f.name: msgspec.to_builtins(f.default) for f in fields if f.default is not NODEFAULT}
+
+
+def _as_sent(values: dict[str, Any], kind: type[Struct]) -> Schema:
+    """The `kind` commands (or list items) that carry exactly `values`: each field its
+    `const`, required unless it holds the field's default (left out, it takes it)."""
+    defaults = _defaults(kind)
+    return {
+        "properties": {name: {"const": value} for name, value in values.items()},
+        "required": [n for n, v in values.items() if n not in defaults or defaults[n] != v],
+    }
+
+
+def _us_as_reported(f: UsFlight) -> Schema:
+    values = {
+        "id": f.id,
+        "mission": f.mission.value,
+        "task": f.task.value,
+        "hex": f.hex,
+        "altitude": f.altitude.value,
+        "facing": f.facing,
+        "detected": f.detected,
+        "bomber": f.bomber,
+        "on_map": f.on_map,
+    }
+    return _as_sent(values, cmd.UsFlightReport)
+
+
+def _us_restated(state: State) -> Schema:
+    """1.2.1, issue 41 item 8: the ReportUsFlights that restates the US side as it stands
+    (its flights in any order, each field as held, the same preemptive ARMs), which
+    changes nothing: the listed schema's `not`."""
+    n = len(state.us)
+    flights: Schema = {"minItems": n, "maxItems": n}
+    if n:
+        flights["allOf"] = [{"contains": _us_as_reported(f)} for f in state.us]
+    arms = state.preemptive_arms
+    return {
+        "properties": {"flights": flights, "preemptive_arms": {"const": arms}},
+        "required": ["flights", *(["preemptive_arms"] if arms else [])],
+    }
+
+
 def _reports(state: State) -> list[Action]:
     hexes = _us_hexes(state)
-    out = [
-        offer(
-            cmd.ReportUsFlights,
-            R_US,
-            "Report the US flights as they stand",
-            flights=_one_report_each(state, hexes),
-        )
-    ]
+    narrow = {"flights": _one_report_each(state, hexes)}
+    text = "Report the US flights as they stand"
+    out = [Action(cmd.ReportUsFlights, R_US, text, (narrow,), unless=_us_restated(state))]
     aaa = decide.reportable(state, "suppressed")
     radars = decide.reportable(state, "radar_off")
     variants = []
@@ -101,13 +155,50 @@ def _unmoved(state: State) -> list[str]:
     return [f.id for f in state.drv if f.id not in state.drv_moved]
 
 
+def _drv_as_it_is(f: DrvFlight) -> Schema:
+    """The ReportDrvFlight that restates `f` (its status and fuel, not destroyed)."""
+    values = {"flight_id": f.id, "status": f.status.value, "fuel": f.fuel, "destroyed": False}
+    return _as_sent(values, cmd.ReportDrvFlight)
+
+
 def _drv_reports(state: State) -> list[Action]:
     if not state.drv or state.phase not in REPORT_PHASES:
         return []
     text = "Report a base-game result on a DRV flight (abort, disorder, fuel, destroyed)"
-    return [
-        offer(cmd.ReportDrvFlight, cite("5.9.1"), text, flight_id=_ids([f.id for f in state.drv]))
-    ]
+    # Issue 41 item 8: a result that restates a flight's status and fuel changes nothing.
+    narrow = {"flight_id": _ids([f.id for f in state.drv])}
+    unless = {"anyOf": [_drv_as_it_is(f) for f in state.drv]}
+    return [Action(cmd.ReportDrvFlight, cite("5.9.1"), text, (narrow,), unless=unless)]
+
+
+def _acquisition_as_held(sam: Sam) -> Schema | None:
+    """The ReportAcquisitions that restate `sam`'s acquisition: its target at its level
+    with its launch, or, with none, level none (any flight) with its launch; none where
+    the SAM tries to acquire a flight it has not acquired (level none, target set)."""
+    if sam.level is not AcqLevel.NONE:
+        values = {
+            "sam_id": sam.id,
+            "flight_id": sam.target,
+            "level": sam.level.value,
+            "launch": sam.launch,
+        }
+    elif not sam.target:
+        values = {"sam_id": sam.id, "level": AcqLevel.NONE.value, "launch": sam.launch}
+    else:
+        return None
+    return _as_sent(values, cmd.ReportAcquisition)
+
+
+def _acquisitions(state: State, active: list[str], flights: Schema) -> Action:
+    """3.4.2: an active SAM's base-game acquisition result, any but the one it holds."""
+    held = [h for s in state.sams if s.id in active and (h := _acquisition_as_held(s)) is not None]
+    return Action(
+        cmd.ReportAcquisition,
+        cite("3.4.2"),
+        "Report a SAM's acquisition result",
+        ({"sam_id": _ids(active), "flight_id": flights},),
+        unless={"anyOf": held} if held else None,
+    )
 
 
 def _unchecked(state: State) -> list[str]:
@@ -155,24 +246,9 @@ def _movement(state: State) -> list[Action]:
             text = "Roll a DRV attack or damage roll umpire ordered (or AAA in range)"
             out.append(offer_each(cmd.RollDrvAttack, cite("4"), text, variants))
         if active:
-            out.append(
-                offer(
-                    cmd.ReportAcquisition,
-                    cite("3.4.2"),
-                    "Report a SAM's acquisition result",
-                    sam_id=_ids(active),
-                    flight_id=flights,
-                )
-            )
+            out.append(_acquisitions(state, active, flights))
+    # 5.8.2: no PlanDrvFlight: a flight's intent is read as it moves (decide.plan).
     if drv:
-        out.append(
-            offer(
-                cmd.PlanDrvFlight,
-                cite("5.8"),
-                "Preview a DRV flight's movement intent",
-                flight_id=_ids(drv),
-            )
-        )
         left = _unmoved(state)
         if left:
             out.append(

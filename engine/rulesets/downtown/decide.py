@@ -35,6 +35,7 @@ from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     REPORT_PHASES,
+    AcqLevel,
     ActivationReason,
     Phase,
     SamStatus,
@@ -109,7 +110,22 @@ def report_us(turn: DowntownTurn, c: cmd.ReportUsFlights) -> None:
     for f in c.flights:
         turn.board.hex(f.hex, rule=R_US)
     flights = tuple(UsFlight(**msgspec.structs.asdict(f)) for f in c.flights)
+    state = turn.state
+    if _by_id(flights) == _by_id(state.us) and c.preemptive_arms == state.preemptive_arms:
+        raise NothingToDo(
+            "ReportUsFlights changes nothing: it restates the US side as it stands "
+            f"(flights {', '.join(sorted(f.id for f in flights)) or 'none'}; "
+            f"{c.preemptive_arms} preemptive ARMs); report the flights as they stand now "
+            "when one entered, left, was found or changed, or another preemptive ARM count",
+            rule=R_US,
+        )
     turn.emit(ev.UsFlightsReported(rule=R_US, flights=flights, preemptive_arms=c.preemptive_arms))
+
+
+def _by_id(flights: tuple[UsFlight, ...]) -> list[UsFlight]:
+    """A US side in id order: a report that lists the same flights in another order
+    changes nothing at the table."""
+    return sorted(flights, key=lambda f: f.id)
 
 
 def detection(turn: DowntownTurn, c: cmd.RunDetectionPhase) -> None:
@@ -139,6 +155,15 @@ def report_acquisition(turn: DowntownTurn, c: cmd.ReportAcquisition) -> None:
     sit.us_flight(turn.state, c.flight_id, rule)
     if sam.status is not SamStatus.ACTIVE:
         raise RuleError(f"{sam.id} is not active: only active SAMs acquire", rule=rule)
+    target = c.flight_id if c.level is not AcqLevel.NONE else ""
+    if (target, c.level, c.launch) == (sam.target, sam.level, sam.launch):
+        held = f"{sam.level.value} acquisition of {target}" if target else "no acquisition"
+        raise NothingToDo(
+            f"ReportAcquisition changes nothing: {sam.id} has {held} "
+            f"({'with' if sam.launch else 'no'} launch) already; report another level, "
+            "flight or launch",
+            rule=rule,
+        )
     turn.emit(
         ev.AcquisitionReported(
             rule=rule,
@@ -200,9 +225,17 @@ def attack(turn: DowntownTurn, c: cmd.RollDrvAttack) -> None:
 
 
 def plan(turn: DowntownTurn, c: cmd.PlanDrvFlight) -> None:
-    """5.8-5.9 movement intent (a preview: RunDrvMovement flies it)."""
-    _need(turn.state, (Phase.MOVEMENT,), "PlanDrvFlight", drv_movement.R_GENERAL)
-    drv_movement.intent(turn, sit.drv_flight(turn.state, c.flight_id, drv_movement.R_GENERAL))
+    """5.8.2: a DRV flight selects its target "at start of their movement", so its intent
+    is read as it flies (RunDrvMovement logs it with the move) and a preview beforehand
+    would record nothing the move uses: PlanDrvFlight is no longer offered, and is
+    refused (README "PlanDrvFlight"). The type stays so that an old log's command reads."""
+    raise NothingToDo(
+        "PlanDrvFlight changes nothing: a DRV flight's movement intent is read as it starts "
+        "to move (5.8.2: its target is selected then) and logged with its move; send "
+        "RunDrvMovement to fly the next DRV flights in flight order (flights 1 for one): "
+        "each logs its intent as it moves",
+        rule=drv_movement.R_APPROACH,
+    )
 
 
 def run_drv(turn: DowntownTurn, c: cmd.RunDrvMovement) -> None:
@@ -224,6 +257,12 @@ def report_drv(turn: DowntownTurn, c: cmd.ReportDrvFlight) -> None:
     rule = drv_movement.R_BROKEN
     _need(turn.state, REPORT_PHASES, "ReportDrvFlight", rule)
     f = sit.drv_flight(turn.state, c.flight_id, rule)
+    if not c.destroyed and (c.status, c.fuel) == (f.status, f.fuel):
+        raise NothingToDo(
+            f"ReportDrvFlight changes nothing: {f.id} is {f.status.value} with fuel {f.fuel} "
+            "already; report another status or fuel, or that it was destroyed",
+            rule=rule,
+        )
     if c.destroyed:
         turn.emit(
             ev.DrvFlightRemoved(

@@ -47,6 +47,7 @@ def _begin(state: State, event: ev.PhaseBegan) -> State:
             phase_events=(),
             drv_moved=(),
             attack_orders=(),
+            us_mp=(),
             sams=tuple(replace(s, fired=False, inhibited=()) for s in state.sams),
             fire_cans=tuple(replace(f, fired=False) for f in state.fire_cans),
         )
@@ -75,7 +76,7 @@ def evolve(state: State, event: Struct) -> State:
             else f
             for f in state.us
         )
-        return replace(state, us=us)
+        return replace(state, us=us, us_mp=tuple(sorted((*state.us_mp, event.flight_id))))
     if isinstance(event, ev.AaaPurchased):
         pool = event.pool_densities
         return replace(state, aaa_pool=pool, aaa_hidden_count=event.hidden_count)

@@ -137,6 +137,7 @@ FIELDS: dict[str, str] = {
     "two_sams_reading": "3.2.1 two SAMs read by",
     "us": "US flights",
     "us_entered": "US flights that have been on the map",
+    "us_mp": "Movement Points the US flights spent this Movement Phase (3.4.4)",
     "vid_limit": "Visual identifications left (5.6.2)",
     "visual_id": "Visually identified",
     "visual_ids": "Visual identifications made",

@@ -135,3 +135,7 @@ class State(Struct, frozen=True, kw_only=True):
     us_entered: tuple[str, ...] = ()
     """The US flights that have been on the map (Raid end: the raid is over when every
     reported flight has been on the map and is now off it)."""
+    us_mp: tuple[str, ...] = ()
+    """The Movement Points the US flights have spent this Movement Phase: a flight's id once
+    per `MoveUsFlight` (3.4.4: each is a point where the SAMs that acquired it react), so
+    an MP spent where the flight stands is in the state too (issue 41 item 8)."""

@@ -154,7 +154,7 @@ def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[s
             {"type": "RunDetectionPhase", "detected": drv[:1]},
             {"type": "RunSamAcquisitionPhase"},
             {"type": "DrvChitPicked", "value": rng.randint(0, 3)},
-            {"type": "PlanDrvFlight", "flight_id": rng.choice(drv)},
+            {"type": "RunDrvMovement", "flights": 1},
             {"type": "CheckActivation", "flight_id": rng.choice(drv), "reason": "detection"},
             {"type": "RollDrvAttack", "unit_id": rng.choice(sams), "flight_id": "S1",
              "kind": "sam_attack"},

@@ -69,7 +69,11 @@ async def test_flight_that_does_not_exist(games: Games) -> None:
         "3.4.4",
     )
     await _refused(
-        games, gid, {"type": "PlanDrvFlight", "flight_id": "M99"}, "no DRV flight 'M99'", "5.9"
+        games,
+        gid,
+        {"type": "ReportDrvFlight", "flight_id": "M99", "status": "aborting"},
+        "no DRV flight 'M99'",
+        "5.9.1",
     )
     await _refused(
         games, gid, {"type": "IdentifyVisually", "flight_id": "M99"}, "no DRV flight", "5.6.2"

@@ -108,7 +108,6 @@ async def test_scripted_raid(games: Games) -> None:
     )
     state = await raid.state()
     mig = next(f for f in state.drv if not f.ready)
-    await raid.send({"type": "PlanDrvFlight", "flight_id": mig.id})
     await raid.send({"type": "RunDrvMovement", "flights": 1}, {})
     state = await raid.state()
     if any(f.id == mig.id for f in state.drv):
@@ -143,9 +142,6 @@ async def test_scripted_raid(games: Games) -> None:
                 "facing": 2,
             }
         )
-        state = await raid.state()
-        for f in state.drv[:2]:
-            await raid.send({"type": "PlanDrvFlight", "flight_id": f.id})
         await raid.end_movement("S1")
         await raid.send({"type": "RunAdminPhase"})
 
