@@ -225,7 +225,10 @@ def example(node: Schema) -> Any:
     values with one field given otherwise, that the `not` leaves in."""
     if "not" in node:
         rest = {k: v for k, v in node.items() if k != "not"}
-        for value in _examples(rest):
+        shapes = (
+            [_merged(_rest(rest), case) for case in rest["anyOf"]] if "anyOf" in rest else [rest]
+        )
+        for value in (value for shape in shapes for value in _examples(shape)):
             if not accepts(node["not"], value):
                 return value
         return example(rest)

@@ -61,6 +61,6 @@ def test_the_sampler_and_the_example_stay_outside_the_not() -> None:
     assert accepts(schema, shown), shown
     action = but_not(offer(Report, "R1", "Report a counter", **narrow), [held]).wire()
     lines = render(action)
-    assert any("but not as the game holds it already" in line for line in lines)
+    assert any("but not one that restates the game as it stands" in line for line in lines)
     printed = next(line for line in lines if line.strip().startswith("e.g."))
     assert accepts(schema, msgspec.json.decode(printed.split("e.g. ", 1)[1]))

@@ -12,6 +12,7 @@ from typing import Any
 
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
+from umpire.engine.schemas import accepts
 from umpire.server.app import Running
 
 SCHEMA = {
@@ -250,4 +251,51 @@ async def test_a_form_says_so_before_sending_what_its_schema_leaves_out(
     await probe.locator('input[data-field="in_play"]').check()
     await probe.locator('input[data-field="facing"]').fill("3")
     assert (await page.evaluate("() => window.probe.read()"))["facing"] == 3
+    await page.close()
+
+
+# Downtown's US side as it stands (engine/rulesets/downtown/actions.py `_us_restated`):
+# no one command says it, the same flights in any order do.
+US_RESTATED = {
+    "properties": {
+        "flights": {"minItems": 2, "maxItems": 2, "allOf": [
+            {"contains": {"properties": {"id": {"const": "A"}, "hex": {"const": "0101"}},
+                          "required": ["id", "hex"]}},
+            {"contains": {"properties": {"id": {"const": "B"}, "hex": {"const": "0202"}},
+                          "required": ["id", "hex"]}},
+        ]},
+        "preemptive_arms": {"const": 0},
+    },
+    "required": ["flights"],
+}  # fmt: skip
+A, B = {"id": "A", "hex": "0101"}, {"id": "B", "hex": "0202"}
+US_REPORTS = [
+    {"flights": [A, B]},
+    {"flights": [B, A]},
+    {"flights": [A, B], "preemptive_arms": 0},
+    {"flights": [A, B], "preemptive_arms": 1},
+    {"flights": [A, {"id": "B", "hex": "0203"}]},
+    {"flights": [A]},
+    {"flights": [A, B, {"id": "C", "hex": "0303"}]},
+    {"flights": [A, A]},
+]
+
+
+async def test_the_table_reads_a_not_as_the_server_does(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """The forms' `accepts` (clients/web/accepts.js) agrees with the engine's on a `not` no
+    one command says: the same flights in any order restate the US side (the form says it
+    would change nothing), one flight moved or one more does not (it is sent)."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    in_page = await page.evaluate(
+        """async ([schema, values]) => {
+            const { accepts } = await import('/accepts.js');
+            return values.map((v) => accepts(schema, v));
+        }""",
+        [US_RESTATED, US_REPORTS],
+    )
+    assert in_page == [accepts(US_RESTATED, v) for v in US_REPORTS]
+    assert in_page == [True, True, True, False, False, False, False, False]
     await page.close()
