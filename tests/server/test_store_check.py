@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.envelope import decode_envelope, encode_envelope, seal
 from umpire.server.head_checkpoints import Heads
 from umpire.server.store_check import check_game
+from umpire.testing.store_contract import NOW, append, create, pending
 
 
 async def _game(store: Any, game: str) -> None:
     """Seqs 1 (creation), 2-4 (command c1), 5-6 (command c2)."""
     await create(store, game)
-    await store.append(game, pending(3), expected_version=1, command_id="c1", recorded_at=NOW)
-    await store.append(game, pending(2), expected_version=4, command_id="c2", recorded_at=NOW)
+    await append(store, game, pending(3), expected_version=1, command_id="c1", recorded_at=NOW)
+    await append(store, game, pending(2), expected_version=4, command_id="c2", recorded_at=NOW)
 
 
 Finding = tuple[int, int, str]
