@@ -97,7 +97,7 @@ class Credential(Struct, frozen=True):
     role: str
 
 
-class SealedBatch(Struct, frozen=True, kw_only=True):
+class SealedBatch(Struct, frozen=True, kw_only=True, gc=False):
     """One command's events sealed onto its game's chain (events/recorder.py `seal_batch`)
     with the terms of their append: everything a store needs for one atomic append, and
     nothing it must compute. A batched append of many games takes a sequence of them.
@@ -108,7 +108,8 @@ class SealedBatch(Struct, frozen=True, kw_only=True):
     sealing key after it) to keep, replacing the held one (a creation, a reveal that
     commits the next seed; b"" for none); `credential`, the one the append is made under
     (None: a system batch); `body_hash`, the command body's hash bound to its id
-    (events/command_body.py; "" for none)."""
+    (events/command_body.py; "" for none). Not tracked by the garbage collector: its
+    fields (strings, bytes, a Credential) can form no cycle."""
 
     game_id: str
     command_id: str
