@@ -516,6 +516,9 @@ class ChangedByte:
     def __init__(self, store: Any, seq: int, offset: int) -> None:
         self.store, self.seq, self.offset = store, seq, offset
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)  # everything but the reads is the store's own
+
     def _changed(self, env: Envelope) -> Envelope | CorruptEvent:
         if env.seq != self.seq:
             return env
