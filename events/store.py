@@ -100,7 +100,8 @@ class Credential(Struct, frozen=True):
 class SealedBatch(Struct, frozen=True, kw_only=True, gc=False):
     """One command's events sealed onto its game's chain (events/recorder.py `seal_batch`)
     with the terms of their append: everything a store needs for one atomic append, and
-    nothing it must compute. A batched append of many games takes a sequence of them.
+    nothing it must compute: one self-contained value per append, so a batched append of
+    many games per loop turn (issue #44) can take a sequence of them.
 
     `records` are the sealed envelopes' bytes (events/envelope.py `encode_envelope`), for
     seqs `expected_version + 1`..; the first links to `prev_hash` and the last hashes to
