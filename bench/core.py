@@ -30,6 +30,7 @@ from umpire_counter import RULESET, Added
 from umpire.engine.game import codec_for, fold
 from umpire.events.durability import Durability
 from umpire.events.envelope import GENESIS_HASH, decode_envelope, encode_envelope, seal
+from umpire.events.recorder import seal_batch
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import PendingEvent
 from umpire.events.types import GameCreated
@@ -75,12 +76,14 @@ async def appends(store: RedisEventStore, batch: int, commands: int, tag: str = 
         version, last = 0, GENESIS_HASH
         for i in range(per_writer):
             result = await store.append(
-                game,
-                pending,
-                expected_version=version,
-                command_id=f"c{i}",
-                recorded_at="2026-01-01T00:00:00.000Z",
-                prev_hash=last,
+                seal_batch(
+                    game,
+                    pending,
+                    expected_version=version,
+                    prev_hash=last,
+                    command_id=f"c{i}",
+                    recorded_at="2026-01-01T00:00:00.000Z",
+                )
             )
             version, last = result.last_seq, result.last_hash
 

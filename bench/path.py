@@ -39,6 +39,7 @@ from bench.wsload import (
     raise_open_files,
 )
 from umpire.engine.game import codec_for
+from umpire.events.recorder import seal_batch
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import PendingEvent
 from umpire.server.embedded import EmbeddedRedis
@@ -326,16 +327,20 @@ async def catch_up(url: str, redis_url: str, prefix: str, events: int) -> dict[s
     pending = [PendingEvent(*codec_for(ruleset).encode(added(amount=1)))] * 1000
     store = RedisEventStore.from_url(redis_url, prefix=prefix)
     version = await store.version(game)  # GameCreated and the client seed's binding
+    link = await store.last_hash(game)
     while version < events:
         batch = pending[: min(1000, events - version)]
         result = await store.append(
-            game,
-            batch,
-            expected_version=version,
-            command_id=f"fill{version}",
-            recorded_at="2026-01-01T00:00:00.000Z",
+            seal_batch(
+                game,
+                batch,
+                expected_version=version,
+                prev_hash=link,
+                command_id=f"fill{version}",
+                recorded_at="2026-01-01T00:00:00.000Z",
+            )
         )
-        version = result.last_seq
+        version, link = result.last_seq, result.last_hash
     await store.close()
     watcher = await Conn.open(url)
     await watcher.request({"type": "auth", "credential": OPERATOR})

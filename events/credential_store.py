@@ -1,7 +1,7 @@
 """What a store keeps of credentials: digests of tokens and the roles they grant.
 
 The contract is the store's, so it lives here with `EventStore` (events/store.py), and the
-store contract suite (tests/support/store_contract.py) states it without importing
+store contract suite (testing/store_contract.py) states it without importing
 server/. server/credentials.py makes tokens, hashes them and looks the hashes up; the
 store only keeps digests (the Redis adapter: events/redis_credentials.py, in the game's
 own hash, which the append script reads to refuse a revoked credential). Every operation

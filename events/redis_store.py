@@ -8,6 +8,9 @@ the reveal that publishes it and commits the next) followed by the game's sealin
 body (events/command_body.py): the same id with another body is refused. The append
 script checks the command id, the expected version and the hash link, then writes the
 whole batch, so a batch is all-or-nothing with respect to other writers.
+
+The store keeps sealed bytes and seals nothing: a batch comes sealed by the recorder
+(events/recorder.py), and the script checks its terms and writes its records as they are.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Sequence
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
@@ -29,11 +32,8 @@ from umpire.events.durability import Durability, DurableAppender, confirm
 from umpire.events.envelope import (
     GENESIS_HASH,
     Envelope,
-    check_command_id,
     check_game_id,
     decode_envelope,
-    encode_envelope,
-    seal,
 )
 from umpire.events.errors import (
     ChainBroken,
@@ -57,7 +57,8 @@ from umpire.events.redis_keys import (
 from umpire.events.store import (
     AppendResult,
     Credential,
-    PendingEvent,
+    HeadRecorder,
+    SealedBatch,
     Snapshot,
     parse_command_entry,
 )
@@ -136,18 +137,6 @@ POOL_SIZE = 128  # connections per store (each tail holds one while it blocks)
 POOL_WAIT = 10.0
 TAIL_BLOCK_MS = 1000
 MAX_KEPT_KEYS = 10_000  # games whose key names an append keeps (they never change)
-
-
-class HeadRecorder(Protocol):
-    """Where a store records the heads it acknowledges (server/head_checkpoints.py)."""
-
-    def record(self, heads: dict[str, tuple[int, str]]) -> None:
-        """Write these heads (game -> (seq, hash)) now, in one write."""
-        ...
-
-    def note(self, game_id: str, seq: int, hash_: str) -> Awaitable[object]:
-        """Add one head to this loop turn's write; awaitable until it is written."""
-        ...
 
 
 class WaitingConnectionPool(aioredis.ConnectionPool):
@@ -368,66 +357,23 @@ class RedisEventStore:
 
     # -- append --------------------------------------------------------------------------
 
-    async def append(
-        self,
-        game_id: str,
-        events: Sequence[PendingEvent],
-        *,
-        expected_version: int,
-        command_id: str,
-        recorded_at: str,
-        secret: bytes | None = None,
-        prev_hash: str | None = None,
-        credential: Credential | None = None,
-        commit_seed: bytes | None = None,
-        body_hash: str = "",
-    ) -> AppendResult:
-        """Append a command's events atomically; see EventStore.append."""
+    async def append(self, batch: SealedBatch) -> AppendResult:
+        """Append a sealed batch atomically; see EventStore.append."""
+        game_id = batch.game_id
         keys = self._keys.get(game_id) or self._remember_keys(game_id)
-        check_command_id(command_id)
-        if not events:
+        if not batch.records:
             raise UmpireError("a command must append at least one event", game_id=game_id)
-        if expected_version < 0:
-            raise ExpectedVersionAhead(
-                f"expected version {expected_version} is negative", expected=expected_version
-            )
-        if prev_hash is None:
-            try:
-                prev_hash = await self._hash_at(keys, expected_version)
-            except UNREACHABLE as exc:
-                raise unavailable(exc, game_id) from exc
-        if commit_seed is None and any(p.secret and not p.digest for p in events):
-            raise UmpireError(
-                "a secret event needs the game's seed to seal its commitment", game_id=game_id
-            )
-        sealed: list[bytes] = []
-        link = prev_hash
-        for offset, pending in enumerate(events, start=1):
-            env = seal(
-                game_id=game_id,
-                seq=expected_version + offset,
-                type=pending.type,
-                version=pending.version,
-                payload=pending.payload,
-                command_id=command_id,
-                recorded_at=recorded_at,
-                prev_hash=link,
-                commit_seed=commit_seed if pending.secret else None,
-                digest=pending.digest,
-                envelope_version=pending.envelope_version,
-            )
-            link = env.hash
-            sealed.append(encode_envelope(env))
+        credential = batch.credential
         argv: list[Any] = [
-            expected_version,
-            command_id,
-            prev_hash,
-            link,
-            secret.hex() if secret else "",
+            batch.expected_version,
+            batch.command_id,
+            batch.prev_hash,
+            batch.last_hash,
+            batch.secret.hex() if batch.secret else "",
             credential.digest if credential else "",
             credential.role if credential else "",
-            body_hash,
-            *sealed,
+            batch.body_hash,
+            *batch.records,
         ]
         keys_arg = self._append_keys(keys)
         waited: Any = None
@@ -446,7 +392,7 @@ class RedisEventStore:
             raise unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
-            if expected_version == 0:
+            if batch.expected_version == 0:
                 with contextlib.suppress(*UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
             result = parse_command_entry(value, duplicate=False)
@@ -463,7 +409,7 @@ class RedisEventStore:
             return result
         if status == "dup":
             first = parse_command_entry(value, duplicate=True)
-            check_same_body(game_id, command_id, first.body_hash, body_hash)
+            check_same_body(game_id, batch.command_id, first.body_hash, batch.body_hash)
             return first
         if status == "unauthorized":
             raise Unauthorized(
@@ -474,6 +420,7 @@ class RedisEventStore:
         actual = int(value)
         if status == "exists":
             raise GameExists(f"game {game_id!r} exists already", game_id=game_id)
+        expected_version = batch.expected_version
         if actual < expected_version:
             raise ExpectedVersionAhead(
                 f"expected version {expected_version} is ahead of game {game_id!r}, "
@@ -495,15 +442,6 @@ class RedisEventStore:
         except UNREACHABLE as exc:
             raise unavailable(exc, game_id) from exc
         return role is not None and role.decode() == credential.role
-
-    async def _hash_at(self, keys: GameKeys, seq: int) -> str:
-        if seq == 0:
-            return GENESIS_HASH
-        entries = await self._redis.xrange(keys.stream, stream_id(seq), stream_id(seq))
-        if not entries:
-            # Let the script report it: the version check will say conflict or ahead.
-            return GENESIS_HASH
-        return decode_envelope(entries[0][1][b"e"], where=f"seq {seq}").hash
 
     # -- read ----------------------------------------------------------------------------
 

@@ -3,17 +3,39 @@
 `EventStore` is the log; `Store` is the log with its credential digests
 (events/credential_store.py `CredentialStore`) and its notifications
 (events/notifications.py `Notifications`), which is what server/ holds. The contract is the
-store's, so all of it lives in events/: `tests/support/store_contract.py` states it as
-tests (importing events/ only), and every store subclasses it. The Redis Streams store lives
-in `umpire.events.redis_store`. The protocols list exactly the operations server/ uses
-(tests/server/test_store_boundary.py checks that server/ types against them and never
-reaches the Redis client). Every operation raises StoreUnavailable when the store cannot
-be reached (events/unreachable.py).
+store's, so all of it lives in events/: `umpire.testing.store_contract` (testing/
+store_contract.py) states it as tests (importing events/ only), and every store subclasses
+it. The Redis Streams store lives in `umpire.events.redis_store`. The protocols list
+exactly the operations server/ uses (tests/server/test_store_boundary.py checks that
+server/ types against them and never reaches the Redis client). Every operation raises
+StoreUnavailable when the store cannot be reached (events/unreachable.py).
+
+Store and recorder apart. A store keeps sealed bytes: the hash chain, the payload digests
+and the commitments are made before the append, store-neutrally, by the recorder
+(events/recorder.py `seal_batch`), and a store's `append` takes its `SealedBatch` as it
+is. A new store plugs in by implementing these protocols over its storage:
+
+- `append(batch)`: in one atomic step, check the batch's terms against what it holds
+  (the credential still grants its role; a known command id answers its first result,
+  or CommandIdReused for another body hash; a creation finds no game; the version is
+  `expected_version` and the head hash `prev_hash`), then keep `records` as seqs
+  `first_seq`..`last_seq`, `last_hash` as the head hash, the command id's result (with
+  the body hash), and `secret` when given. It never decodes or re-hashes a record.
+- `read`, `tail`: the records decoded with events/envelope.py `decode_envelope` (a record
+  filed under another seq than the one it holds is ChainBroken, never passed on).
+- The rest (versions, command results, credentials, notifications, the secrets beside
+  the log, snapshots) as each protocol member says; `InspectableStore` for `umpire store
+  check`; a `HeadRecorder`, if the server gives one, told each head before its append is
+  acknowledged.
+
+Then its tests subclass `StoreContract` with a `store` fixture; the contract appends
+through the recorder, reads back and checks the chain (events/chain.py) over what the
+store returns.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from typing import Protocol
 
 from msgspec import Struct
@@ -28,7 +50,7 @@ class PendingEvent(Struct, frozen=True):
     """An event ready to append: its tag, schema version and canonical payload bytes.
 
     A `secret` payload (one some role may not fully see before the reveal) is sealed under
-    a commitment keyed from the seed the append is given (docs/audit.md). `digest` and
+    a commitment keyed from the seed the recorder is given (docs/audit.md). `digest` and
     `envelope_version` re-seal an imported event exactly as it was sealed."""
 
     type: str
@@ -75,6 +97,42 @@ class Credential(Struct, frozen=True):
     role: str
 
 
+class SealedBatch(Struct, frozen=True, kw_only=True, gc=False):
+    """One command's events sealed onto its game's chain (events/recorder.py `seal_batch`)
+    with the terms of their append: everything a store needs for one atomic append, and
+    nothing it must compute: one self-contained value per append, so a batched append of
+    many games per loop turn (issue #44) can take a sequence of them.
+
+    `records` are the sealed envelopes' bytes (events/envelope.py `encode_envelope`), for
+    seqs `expected_version + 1`..; the first links to `prev_hash` and the last hashes to
+    `last_hash`, the head the store keeps. The terms: `secret`, the game's seed (and its
+    sealing key after it) to keep, replacing the held one (a creation, a reveal that
+    commits the next seed; b"" for none); `credential`, the one the append is made under
+    (None: a system batch); `body_hash`, the command body's hash bound to its id
+    (events/command_body.py; "" for none). Not tracked by the garbage collector: its
+    fields (strings, bytes, a Credential) can form no cycle."""
+
+    game_id: str
+    command_id: str
+    expected_version: int
+    prev_hash: str
+    last_hash: str
+    records: tuple[bytes, ...]
+    secret: bytes = b""
+    credential: Credential | None = None
+    body_hash: str = ""
+
+    @property
+    def first_seq(self) -> int:
+        """The seq of the first record."""
+        return self.expected_version + 1
+
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last record: the head after the append."""
+        return self.expected_version + len(self.records)
+
+
 class Snapshot(Struct, frozen=True):
     """A folded state at `seq`, with the state hash it must reproduce before use."""
 
@@ -87,37 +145,20 @@ class Snapshot(Struct, frozen=True):
 class EventStore(Protocol):
     """A log of games: atomic, versioned, idempotent appends and gap-free reads."""
 
-    async def append(
-        self,
-        game_id: str,
-        events: Sequence[PendingEvent],
-        *,
-        expected_version: int,
-        command_id: str,
-        recorded_at: str,
-        secret: bytes | None = None,
-        prev_hash: str | None = None,
-        credential: Credential | None = None,
-        commit_seed: bytes | None = None,
-        body_hash: str = "",
-    ) -> AppendResult:
-        """Append all `events` atomically after `expected_version`.
+    async def append(self, batch: SealedBatch) -> AppendResult:
+        """Append a sealed batch (events/recorder.py `seal_batch`) atomically after
+        `batch.expected_version`.
 
-        `commit_seed` is the seed of the current epoch, which keys the commitments of
-        `secret` events (required when there is one). `prev_hash`, the hash of the event
-        at `expected_version` when the caller knows it (a cached game), spares the store
-        reading it; a wrong one is a VersionConflict.
-
-        Raises VersionConflict if the stream is past `expected_version`,
-        ExpectedVersionAhead if it has not reached it, GameExists when a creation
-        (expected_version 0 with a secret) finds the game already there, Unauthorized
-        when `credential` is given and the game no longer grants it its role (checked
-        before anything else, in the same atomic step). A command id seen before returns
-        its first result and writes nothing; kept with it is `body_hash`, the hash of the
-        command's body (events/command_body.py), and the same id sent again with another
-        body hash raises CommandIdReused (either hash "" passes). A `secret` given with a
-        later batch replaces the game's seed in the same atomic step (a reveal that
-        commits the next seed).
+        Raises Unauthorized when `batch.credential` is given and the game no longer grants
+        it its role (checked before anything else, in the same atomic step). A command id
+        seen before returns its first result and writes nothing; kept with it is
+        `batch.body_hash`, and the same id sent again with another body hash raises
+        CommandIdReused (either hash "" passes). Else raises GameExists when a creation
+        (expected version 0 with a secret) finds the game already there, VersionConflict
+        if the log is past the expected version or its head hash is not
+        `batch.prev_hash`, ExpectedVersionAhead if the log has not reached it. A `secret`
+        given with a later batch replaces the game's seed in the same atomic step (a
+        reveal that commits the next seed).
         """
         ...
 
@@ -237,4 +278,18 @@ class InspectableStore(EventStore, Protocol):
     async def command_results(self, game_id: str) -> dict[str, str]:
         """Every dedupe entry as stored: command id -> `first:last:hash[:body_hash]`
         (`parse_command_entry` reads one)."""
+        ...
+
+
+class HeadRecorder(Protocol):
+    """Where a store records the heads it acknowledges (server/head_checkpoints.py): every
+    head is recorded before its append returns, so that a head acknowledged and later
+    lost (a repair, a restore) is named."""
+
+    def record(self, heads: dict[str, tuple[int, str]]) -> None:
+        """Write these heads (game -> (seq, hash)) now, in one write."""
+        ...
+
+    def note(self, game_id: str, seq: int, hash_: str) -> Awaitable[object]:
+        """Add one head to this loop turn's write; awaitable until it is written."""
         ...

@@ -33,6 +33,7 @@ from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.receipt import check_anchors
+from umpire.events.recorder import seal_batch
 from umpire.events.store import PendingEvent
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, GameEnded, SeedRevealed
@@ -255,7 +256,7 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
         with progress_bar("importing", len(envelopes), err_console) as advance:
             for batch in batches:
                 first = envelopes[batch[0]]
-                result = await store.append(
+                sealed = seal_batch(
                     game_id,
                     [
                         PendingEvent(
@@ -273,11 +274,12 @@ async def cmd_import(settings: Settings, args: argparse.Namespace) -> int:
                     prev_hash=first.prev_hash,
                     secret=seed + sealing if first.seq == 1 and seed else None,
                 )
-                if result.last_hash != envelopes[batch[-1]].hash:
+                if sealed.last_hash != envelopes[batch[-1]].hash:
                     raise ExportInvalid(  # cannot happen with an audited file; say so loudly
-                        f"seq {envelopes[batch[-1]].seq} was stored with another hash",
+                        f"seq {envelopes[batch[-1]].seq} seals with another hash",
                         seq=envelopes[batch[-1]].seq,
                     )
+                result = await store.append(sealed)
                 if advance is not None:
                     advance(result.last_seq)
     note = "" if seed else " (no seed in the file: the imported game can be read, not played)"

@@ -20,8 +20,9 @@ from umpire.engine.game import (
 )
 from umpire.engine.game import start as start_game
 from umpire.events.codec import canonical_bytes
-from umpire.events.envelope import check_command_id, check_game_id
+from umpire.events.envelope import GENESIS_HASH, check_command_id, check_game_id
 from umpire.events.errors import GameExists
+from umpire.events.recorder import seal_batch
 from umpire.events.types import ClientEntropy, GameCreated
 from umpire.server.clock import utc_now_iso
 from umpire.server.game_records import (
@@ -109,15 +110,17 @@ class GameCreation:
         ruleset.initial_state(parsed)  # a setup the ruleset cannot start from fails here
         codec = codec_for(ruleset)
         tag, version, payload = codec.encode(created)
-        result = await self.store.append(
+        batch = seal_batch(
             game_id,
             sealed_pending(ruleset, game_id, 1, [(created, (tag, version, payload))], key),
             expected_version=0,
+            prev_hash=GENESIS_HASH,
             command_id=check_command_id(command_id or "umpire:create"),
             recorded_at=utc_now_iso(),
-            secret=seed + key,  # the store keeps the sealing key after the seed
             commit_seed=seed,
+            secret=seed + key,  # the store keeps the sealing key after the seed
         )
+        result = await self.store.append(batch)
         if result.duplicate:
             # Created before under this game id and command id (a re-sent create): answer
             # with that game, as it was created, if this request asks for the same one.

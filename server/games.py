@@ -57,6 +57,7 @@ from umpire.events.errors import (
     Unauthorized,
     VersionConflict,
 )
+from umpire.events.recorder import seal_batch
 from umpire.events.store import AppendResult, Credential, Snapshot, Store
 from umpire.events.types import ClientEntropy, GameEnded, SeedRevealed
 from umpire.events.unreachable import UNREACHABLE
@@ -372,18 +373,19 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         # on the hot path.
         has_secret = any(p.secret for p in pending)
         commit_seed = await self._secret(game.meta.game_id) if has_secret else None
-        result = await self.store.append(
+        batch = seal_batch(
             game.meta.game_id,
             pending,
             expected_version=game.meta.seq,
+            prev_hash=game.meta.last_hash,
             command_id=command_id,
             recorded_at=utc_now_iso(),
-            prev_hash=game.meta.last_hash,
-            credential=credential,
-            secret=secret,
             commit_seed=commit_seed,
+            secret=secret,
+            credential=credential,
             body_hash=body_hash,
         )
+        result = await self.store.append(batch)
         if not result.duplicate:
             await self._advance(ruleset, game, events, result, command_id)
         return result

@@ -33,9 +33,10 @@ from umpire.engine.replay import (
     seen_by,
     state_at,
 )
-from umpire.events.envelope import check_game_id
+from umpire.events.envelope import GENESIS_HASH, check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound
+from umpire.events.recorder import seal_batch
 from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
@@ -147,10 +148,10 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
             current_seed = None  # a copy of a copy: its current epoch has no seed to key with
             sealing_key = None
         sealing_key = sealing_key or original_epochs.sealing_key or None
-        seq = 0
+        seq, link = 0, GENESIS_HASH
         epoch = 0
         for batch in result.batches:
-            appended = await store.append(
+            sealed = seal_batch(
                 new_id,
                 # Ruleset secrets (and a sealed game's hidden rolls) under the original's
                 # sealing key, so that they open with the original's final reveal (which
@@ -164,6 +165,7 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
                     sealed_dice=original_epochs.sealed_dice,
                 ),
                 expected_version=seq,
+                prev_hash=link,
                 command_id=batch.command_id,
                 recorded_at=batch.recorded_at,
                 # No secret: the copy holds its original's commitment, never its seed. Its
@@ -171,7 +173,8 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
                 # they open exactly when the original's do.
                 commit_seed=original_epochs.seed_of_epoch(epoch) or current_seed,
             )
-            seq = appended.last_seq
+            appended = await store.append(sealed)
+            seq, link = appended.last_seq, appended.last_hash
             epoch += sum(isinstance(e, SeedRevealed) for e in batch.events)
     d = result.difference
     if args.json:

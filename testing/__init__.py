@@ -15,4 +15,8 @@ the CLI) are the plugin `umpire.testing.fixtures`; what the tests share is under
 - actions/: the legal actions' schemas, offers and the opponent's fields;
 - audit/: export and import, the independent verifier, forgeries, sealed secrets;
 - fuzz/: the protocol fuzzer.
+
+`umpire.testing.store_contract` is the other contract it ships, a store's rather than a
+ruleset's: `StoreContract`, the tests every store of umpire's logs passes (a store's own
+tests subclass it with a `store` fixture; events/store.py says how a store plugs in).
 """

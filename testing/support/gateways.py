@@ -8,6 +8,7 @@ import asyncio
 from umpire.clients import UmpireClient
 from umpire.engine import registry
 from umpire.engine.game import codec_for
+from umpire.events.recorder import seal_batch
 from umpire.events.store import PendingEvent
 from umpire.server.app import Running
 from umpire.server.config import Settings
@@ -49,15 +50,19 @@ async def append_added(
     added = next(t for t in counter.event_types if t.__struct_config__.tag == "counter.Added")
     pending = PendingEvent(*codec_for(counter).encode(added(amount=1)))
     version = await store.version(game_id)
+    link = (await store.read(game_id, version, version))[-1].hash
     for n in range(total // batch):
         result = await store.append(
-            game_id,
-            [pending] * batch,
-            expected_version=version,
-            command_id=f"{label}-{n}",
-            recorded_at="2026-01-01T00:00:00.000Z",
+            seal_batch(
+                game_id,
+                [pending] * batch,
+                expected_version=version,
+                prev_hash=link,
+                command_id=f"{label}-{n}",
+                recorded_at="2026-01-01T00:00:00.000Z",
+            )
         )
-        version = result.last_seq
+        version, link = result.last_seq, result.last_hash
         if n % 5 == 0:
             await asyncio.sleep(0.002)  # let deliveries and disconnects interleave
 

@@ -9,12 +9,12 @@ import pytest
 import redis.asyncio as aioredis
 
 from bench.cluster import LocalCluster
-from tests.support.store_contract import NOW, StoreContract, create, pending
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Snapshot
 from umpire.server.config import Settings
 from umpire.server.embedded import StorePasswords
 from umpire.server.store_access import make_store
+from umpire.testing.store_contract import NOW, StoreContract, append, create, pending
 
 
 class TestClusterStoreContract(StoreContract):
@@ -62,8 +62,8 @@ async def test_the_cluster_store_publishes_sharded(cluster_store: RedisEventStor
     try:
         await pubsub.ssubscribe(cluster_store.keys("pub").channel)
         assert (await pubsub.get_message(timeout=2))["type"] == "ssubscribe"
-        await cluster_store.append(
-            "pub", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+        await append(
+            cluster_store, "pub", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
         )
         message = await pubsub.get_message(timeout=2)
         assert message is not None and message["type"] == "smessage"
@@ -100,16 +100,16 @@ async def test_a_durable_append_follows_its_game_to_another_master(
 ) -> None:
     store = durable_cluster_store
     await create(store, "wander")
-    first = await store.append(
-        "wander", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+    first = await append(
+        store, "wander", pending(2), expected_version=1, command_id="c1", recorded_at=NOW
     )
     slot = cluster.slot_of(store.keys("wander").stream)
     target = next(p for p in cluster.ports if p != cluster.owner(slot))
     cluster.migrate_slot(slot, target)
     # With the link given (as Games gives it) nothing else touches the slot first: the
     # durable append itself meets the MOVED reply and follows it.
-    result = await store.append(
-        "wander", pending(2), expected_version=3, command_id="c2", recorded_at=NOW,
+    result = await append(
+        store, "wander", pending(2), expected_version=3, command_id="c2", recorded_at=NOW,
         prev_hash=first.last_hash,
     )  # fmt: skip
     assert result.seqs == [4, 5]
@@ -128,8 +128,8 @@ async def test_an_append_goes_straight_to_its_master_and_follows_a_move(
     straight = store.straight
     assert straight is not None
     await create(store, "straight")
-    link = (await store.append(
-        "straight", pending(1), expected_version=1, command_id="c1", recorded_at=NOW
+    link = (await append(
+        store, "straight", pending(1), expected_version=1, command_id="c1", recorded_at=NOW
     )).last_hash  # fmt: skip
     assert straight.sent >= 1
     slot = cluster.slot_of(store.keys("straight").stream)
@@ -144,8 +144,8 @@ async def test_an_append_goes_straight_to_its_master_and_follows_a_move(
             await node.aclose()
             followed = straight.followed
         answered = straight.sent
-        result = await store.append(
-            "straight", pending(1), expected_version=version, command_id=f"c{n}",
+        result = await append(
+            store, "straight", pending(1), expected_version=version, command_id=f"c{n}",
             recorded_at=NOW, prev_hash=link,
         )  # fmt: skip
         assert result.seqs == [version + 1] and not result.duplicate
@@ -173,8 +173,13 @@ async def test_a_durable_append_on_a_cluster_with_passwords(prefix: str) -> None
                 for n in range(6):  # games on every master
                     game = f"auth{n}"
                     await create(store, game)
-                    result = await store.append(
-                        game, pending(2), expected_version=1, command_id="c1", recorded_at=NOW
+                    result = await append(
+                        store,
+                        game,
+                        pending(2),
+                        expected_version=1,
+                        command_id="c1",
+                        recorded_at=NOW,
                     )
                     assert result.seqs == [2, 3]
                     assert [e.seq for e in await store.read(game)] == [1, 2, 3]

@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.chain import verify_chain
 from umpire.events.errors import StoreUnavailable, VersionConflict
 from umpire.events.redis_store import RedisEventStore, WaitingConnectionPool
 from umpire.events.store import AppendResult
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.store_contract import NOW, append, create, pending
 
 
 async def _append(store: RedisEventStore, game: str, command_id: str, version: int):
-    return await store.append(
-        game, pending(2, command_id), expected_version=version, command_id=command_id,
+    return await append(
+        store, game, pending(2, command_id), expected_version=version, command_id=command_id,
         recorded_at=NOW,
     )  # fmt: skip
 
@@ -152,10 +152,10 @@ async def test_a_frozen_store_times_out_the_batch_drops_its_connection_and_recov
         batcher = store._batcher
         assert batcher is not None
 
-        async def append(command_id: str, version: int, head: str) -> AppendResult:
+        async def append_after(command_id: str, version: int, head: str) -> AppendResult:
             # With the head's hash given, the append is the batch's one round trip.
-            return await store.append(
-                "t1", pending(2, command_id), expected_version=version,
+            return await append(
+                store, "t1", pending(2, command_id), expected_version=version,
                 command_id=command_id, recorded_at=NOW, prev_hash=head,
             )  # fmt: skip
 
@@ -168,14 +168,14 @@ async def test_a_frozen_store_times_out_the_batch_drops_its_connection_and_recov
             os.kill(server.process.pid, signal.SIGSTOP)
             try:
                 with pytest.raises(StoreUnavailable):
-                    await asyncio.wait_for(append("c2", 3, first.last_hash), timeout=30)
+                    await asyncio.wait_for(append_after("c2", 3, first.last_hash), timeout=30)
                 assert not batcher._out and not batcher._expired
             finally:
                 os.kill(server.process.pid, signal.SIGCONT)
             # "c2" may have reached the store before it froze: the retry finds it or
             # appends it, once either way.
-            again = await append("c2", 3, first.last_hash)
+            again = await append_after("c2", 3, first.last_hash)
             assert again.seqs == [4, 5]
-            assert (await append("c3", 5, again.last_hash)).seqs == [6, 7]
+            assert (await append_after("c3", 5, again.last_hash)).seqs == [6, 7]
         finally:
             await store.close()

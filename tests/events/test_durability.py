@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.store_contract import NOW, append, create, pending
 
 
 async def test_acknowledged_appends_survive_kill_9_and_restart(tmp_path) -> None:
@@ -17,8 +17,8 @@ async def test_acknowledged_appends_survive_kill_9_and_restart(tmp_path) -> None
         await create(store, "durable")
         acknowledged = 1
         for i in range(300):
-            result = await store.append(
-                "durable", pending(2), expected_version=acknowledged, command_id=f"c{i}",
+            result = await append(
+                store, "durable", pending(2), expected_version=acknowledged, command_id=f"c{i}",
                 recorded_at=NOW,
             )  # fmt: skip
             acknowledged = result.last_seq
@@ -54,8 +54,8 @@ async def test_tail_from_k_sees_10000_concurrent_appends_in_order(store: RedisEv
             while True:
                 v = await store.version("tailed")
                 try:
-                    await store.append(
-                        "tailed", pending(5, f"{w}-{i}-"), expected_version=v,
+                    await append(
+                        store, "tailed", pending(5, f"{w}-{i}-"), expected_version=v,
                         command_id=f"w{w}-{i}", recorded_at=NOW,
                     )  # fmt: skip
                     break

@@ -11,19 +11,19 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.durability import Durability
 from umpire.events.errors import DurabilityUnconfirmed
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.store_contract import NOW, append, create, pending
 from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.peer import Peer
 
 
 async def _append(store: RedisEventStore, command_id: str, version: int):
-    return await store.append(
-        "g1", pending(2), expected_version=version, command_id=command_id, recorded_at=NOW
+    return await append(
+        store, "g1", pending(2), expected_version=version, command_id=command_id, recorded_at=NOW
     )
 
 
@@ -75,7 +75,7 @@ async def test_concurrent_appends_share_one_wait(tmp_path: Path) -> None:
             await admin.config_resetstat()
             results = await asyncio.gather(
                 *(
-                    store.append(g, pending(1), expected_version=1, command_id="c",
+                    append(store, g, pending(1), expected_version=1, command_id="c",
                                  recorded_at=NOW)
                     for g in games
                 )

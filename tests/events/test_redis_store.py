@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.store_contract import NOW, StoreContract, create, pending
 from umpire.events.durability import Durability
 from umpire.events.errors import Unauthorized
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Credential
+from umpire.testing.store_contract import NOW, StoreContract, append, create, pending
 
 if TYPE_CHECKING:
     from umpire.server.embedded import EmbeddedRedis  # the suite's Valkey (tests/conftest.py)
@@ -51,20 +51,20 @@ async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(
     await store.credentials.grant("g1", spectator, "spectator")
     await store.credentials.grant("g2", other, "player")
     as_player = Credential(player, "player")
-    first = await store.append(
-        "g1", pending(2), expected_version=1, command_id="c1", recorded_at=NOW,
+    first = await append(
+        store, "g1", pending(2), expected_version=1, command_id="c1", recorded_at=NOW,
         credential=as_player,
     )  # fmt: skip
     assert first.seqs == [2, 3] and await store.holds("g1", as_player)
 
     with pytest.raises(Unauthorized, match="no longer valid"):  # a spectator's digest
-        await store.append(
-            "g1", pending(1), expected_version=3, command_id="c2", recorded_at=NOW,
+        await append(
+            store, "g1", pending(1), expected_version=3, command_id="c2", recorded_at=NOW,
             credential=Credential(spectator, "player"),
         )  # fmt: skip
     with pytest.raises(Unauthorized):  # game g2's player credential on g1
-        await store.append(
-            "g1", pending(1), expected_version=3, command_id="c3", recorded_at=NOW,
+        await append(
+            store, "g1", pending(1), expected_version=3, command_id="c3", recorded_at=NOW,
             credential=Credential(other, "player"),
         )  # fmt: skip
 
@@ -72,8 +72,8 @@ async def test_an_append_under_a_revoked_or_foreign_credential_writes_nothing(
     assert not await store.holds("g1", as_player)
     for command_id, expected in (("c4", 3), ("c1", 1)):  # a new id, and a retried one
         with pytest.raises(Unauthorized, match="revoked"):
-            await store.append(
-                "g1", pending(1), expected_version=expected, command_id=command_id,
+            await append(
+                store, "g1", pending(1), expected_version=expected, command_id=command_id,
                 recorded_at=NOW, credential=as_player,
             )  # fmt: skip
     assert await store.version("g1") == 3

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.redis_store import RedisEventStore
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.store_contract import NOW, append, create, pending
 
 WRITERS = 8
 TRIALS = 3
@@ -39,7 +39,7 @@ async def trial(tmp_path, appendfsync: str, n: int) -> tuple[int, int, float]:
             i = 0
             while time.monotonic() < stop + 5:
                 try:
-                    result = await store.append(game, pending(1), expected_version=acked[game],
+                    result = await append(store, game, pending(1), expected_version=acked[game],
                                                 command_id=f"c{i}", recorded_at=NOW)  # fmt: skip
                 except Exception:
                     return  # the server is gone

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.envelope import decode_envelope, encode_envelope, seal
 from umpire.server.head_checkpoints import Heads
 from umpire.server.store_check import check_game
+from umpire.testing.store_contract import NOW, ChangedByte, append, chained_game, create, pending
 
 
 async def _game(store: Any, game: str) -> None:
     """Seqs 1 (creation), 2-4 (command c1), 5-6 (command c2)."""
     await create(store, game)
-    await store.append(game, pending(3), expected_version=1, command_id="c1", recorded_at=NOW)
-    await store.append(game, pending(2), expected_version=4, command_id="c2", recorded_at=NOW)
+    await append(store, game, pending(3), expected_version=1, command_id="c1", recorded_at=NOW)
+    await append(store, game, pending(2), expected_version=4, command_id="c2", recorded_at=NOW)
 
 
 Finding = tuple[int, int, str]
@@ -63,3 +63,17 @@ async def test_acknowledged_seqs_the_store_lacks_are_named_lost(store: Any) -> N
         "lost: game g1 lost seqs 7 to 9: acknowledged (the head checkpoint holds seq 9), "
         "not in the store"
     ]
+
+
+async def test_the_check_finds_a_byte_changed_in_what_any_store_returns(store: Any) -> None:
+    """Issue 43 items 1 and 6: the whole-store check reads the store only through its
+    protocol, so it finds a byte changed in a record as the store contract's damaged store
+    returns it (a store other than Redis), naming the game and the seq."""
+    records = await chained_game(store, "g1")
+    assert await _findings(store, "g1") == []
+    for seq in (2, 5):  # a public event, and the secret one (its commitment opened)
+        for offset in range(0, len(records[seq - 1]), 7):
+            found = await _findings(ChangedByte(store, seq, offset), "g1")
+            # The seq is named; a changed hash also names its command's dedupe entry.
+            assert (seq, seq) in [(first, last) for first, last, _ in found], (seq, offset)
+            assert all(first <= seq <= last for first, last, _ in found), (seq, offset, found)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from tests.support.store_contract import NOW, create, pending
 from umpire.events.chain import verify_chain
 from umpire.events.errors import StoreUnavailable, VersionConflict
 from umpire.events.redis_store import RedisEventStore
+from umpire.testing.store_contract import NOW, append, create, pending
 
 BATCH = 3
 
@@ -50,8 +50,8 @@ async def write_game(
                     raise TimeoutError(f"{command_id} not appended in {deadline}s")
                 try:
                     version = await store.version(game)
-                    result = await store.append(
-                        game, pending(BATCH, f"{command_id}/"), expected_version=version,
+                    result = await append(
+                        store, game, pending(BATCH, f"{command_id}/"), expected_version=version,
                         command_id=command_id, recorded_at=NOW,
                     )  # fmt: skip
                     break
@@ -62,8 +62,8 @@ async def write_game(
             assert not result.duplicate, f"{command_id} first sent but reported duplicate"
             written.acked[command_id] = (result.first_seq, result.last_seq)
             if i % 3 == 0:
-                again = await store.append(
-                    game, pending(BATCH, "other/"), expected_version=0,
+                again = await append(
+                    store, game, pending(BATCH, "other/"), expected_version=0,
                     command_id=command_id, recorded_at=NOW,
                 )  # fmt: skip
                 assert again.duplicate
