@@ -30,7 +30,7 @@ The steps, in the order of the log's promises (ARCHITECTURE.md "The log"):
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
@@ -41,10 +41,13 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.command_body import body_hash
 from umpire.events.envelope import check_command_id, check_game_id
 from umpire.events.errors import ExpectedVersionAhead, UmpireError, VersionConflict
-from umpire.events.store import AppendResult
 from umpire.events.types import GameEnded, SeedRevealed
 from umpire.server.game_records import MAX_BACKOFF, MAX_STALE_SEEDS, CommandResult
 from umpire.server.rules_job import RulesJob
+
+if TYPE_CHECKING:
+    # A type only: this module names no store (the driver holds it).
+    from umpire.events.store import AppendResult
 
 # -- requests: what handling a command asks of its driver ----------------------------------
 # Frozen Structs (msgspec): one or two of them are made per command on the hot path.

@@ -230,13 +230,16 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                                 request.game_id, request.command_id, credential, request.body
                             )
                         case Forget():
-                            answer = self._forget(request.game_id)
+                            self._forget(request.game_id)
+                            answer = None
                         case Pause():
-                            answer = await asyncio.sleep(random.uniform(0, request.most))
+                            await asyncio.sleep(random.uniform(0, request.most))
+                            answer = None
                         case Now():
                             answer = loop.time()
                         case FindPending():
-                            answer = await self.find_pending_quietly(request.game_id)
+                            await self.find_pending_quietly(request.game_id)
+                            answer = None
                 except Exception as exc:  # the steps judge it (a cancellation goes on up)
                     request = steps.throw(exc)
                 else:
