@@ -19,12 +19,14 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 
 
-class RulesJob(Struct, frozen=True):
+class RulesJob(Struct, frozen=True, gc=False):
     """One command to judge (server/games.py `decide_for`): the game as read, the command
     and the dice it is owed. `manual_dice`: the player's physical dice (None: server
     dice); `seed`: the epoch's secret seed (None before a client seed is bound, or with
     physical dice); `nonce`: the command's entropy ("": none); `hidden_key`: what the
-    game's hidden rolls derive from (engine/dice.py `roll_key`; None: from the seed)."""
+    game's hidden rolls derive from (engine/dice.py `roll_key`; None: from the seed).
+    One is made per command: untracked by the garbage collector (gc=False), as nothing it
+    holds refers back to it."""
 
     ruleset: Ruleset[Any]
     game: Game
