@@ -154,6 +154,28 @@ class GameSeeds:
         self._secrets[game_id] = seed
         return seed
 
+    def _cached_dice(self, game: Game) -> tuple[bytes, bytes | None] | None:
+        """`_dice` from what is held in memory (the hot path: no coroutine), or None when
+        a part of it must be read (then `_dice` reads it)."""
+        meta = game.meta
+        seed = self._secrets.get(meta.game_id)
+        if seed is None or _commitment_of(seed) != meta.seed_commitment:
+            return None
+        if not meta.sealing_commitment:
+            return seed, None
+        key = self._keys.get(meta.game_id)
+        hidden = None if key is None else _checked_hidden_key(key, meta.sealing_commitment)
+        return None if hidden is None else (seed, hidden)
+
+    async def _dice(self, game: Game) -> tuple[bytes, bytes | None] | None:
+        """The server dice of the game's current epoch: its seed, and the key its hidden
+        rolls derive from (`_hidden_key`); None when the store holds another epoch's seed
+        (`_seed_for`: read the game again)."""
+        seed = await self._seed_for(game)
+        if seed is None:
+            return None
+        return seed, await self._hidden_key(game)
+
     async def reveal(self, game_id: str) -> CommandResult:
         """Publish the seed of the current epoch (SeedRevealed).
 

@@ -4,7 +4,8 @@ command, reveal (and rotate) the seed.
 This is where the pure engine meets I/O. A command is handled as: decide on the cached
 game (or load it); append with the expected version, the hash link and the credential, all
 checked by the append itself, which also answers a known command id with its first result;
-on a version conflict reload and decide again (bounded retries).
+on a version conflict reload and decide again (bounded retries). Those steps are
+server/command_handling.py's, with no I/O; `Games.handle` carries out what they ask.
 
 Dice are provably fair (docs/audit.md (4.1)): create logs the commitment to a fresh server
 seed and no client seed; the client binds its seed after it has seen the commitment
@@ -35,7 +36,6 @@ from umpire.engine.dice import (
     check_nonce,
     require_nonce,
 )
-from umpire.engine.errors import InvalidCommand
 from umpire.engine.game import (
     Game,
     NeedsWholeLog,
@@ -48,90 +48,84 @@ from umpire.engine.handling import decide_command, parse_command
 from umpire.engine.redaction import is_sealed, is_secret
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
-from umpire.events.command_body import body_hash, check_same_body
-from umpire.events.envelope import check_command_id, check_game_id
-from umpire.events.errors import (
-    ExpectedVersionAhead,
-    StoreUnavailable,
-    UmpireError,
-    Unauthorized,
-    VersionConflict,
-)
+from umpire.events.command_body import check_same_body
+from umpire.events.errors import StoreUnavailable, Unauthorized
 from umpire.events.recorder import seal_batch
 from umpire.events.store import AppendResult, Credential, Snapshot, Store
-from umpire.events.types import ClientEntropy, GameEnded, SeedRevealed
+from umpire.events.types import ClientEntropy
 from umpire.events.unreachable import UNREACHABLE
 from umpire.server.clock import utc_now_iso
+from umpire.server.command_handling import (
+    Append,
+    DiceKeys,
+    FindPending,
+    Forget,
+    HandlingRequest,
+    KnownResult,
+    Load,
+    Now,
+    Pause,
+    SealingKey,
+    Seed,
+    check_ids,
+    handle_command,
+)
 from umpire.server.disk_watch import DiskWatch
 from umpire.server.game_cache import GameCache
 from umpire.server.game_creation import GameCreation
 from umpire.server.game_disputes import GameDisputes
-from umpire.server.game_records import (
-    BUSY_SECONDS,
-    MAX_BACKOFF,
-    MAX_STALE_SEEDS,
-    CommandResult,
-    sealed_pending,
-)
+from umpire.server.game_records import BUSY_SECONDS, CommandResult, sealed_pending
 from umpire.server.game_seeds import GameSeeds
 from umpire.server.receipt_keys import ReceiptKeys
+from umpire.server.rules_job import RulesJob
 from umpire.server.rules_pool import RulesPool
 from umpire.server.work_meter import WorkMeter
 
 
-def decide_for(
-    ruleset: Ruleset[Any],
-    game: Game,
-    command: dict[str, Any],
-    manual_dice: Sequence[Sequence[int]] | None,
-    seed: bytes | None,
-    role: Role,
-    nonce: str = "",
-    hidden_key: bytes | None = None,
-) -> list[Struct]:
+def decide_for(job: RulesJob) -> list[Struct]:
     """The events one command appends (engine.handling.decide_command) with the dice it
     is owed: the player's entries, the epoch's server dice (its hidden rolls from
     `hidden_key`, engine/dice.py `roll_key`), or none before a client seed is bound.
     Pure of I/O, so it runs in a worker thread or process (server/rules_pool.py).
 
-    `nonce` is the entropy the command was sent with ("": none). In a game that binds
+    The job's `nonce` is the entropy the command was sent with ("": none). In a game that binds
     client entropy a command without physical dice must carry one (NonceRequired, before
     the rules run: the refusal tells nothing of what the command would do); it is
     recorded with the command and its server rolls derive from it (docs/security.md). A
     game that waived client entropy takes none: its dice derive from the server's seed
     alone, so a nonce sent to it is not used (nor recorded).
     """
+    ruleset, game, command, nonce = job.ruleset, job.game, job.command, job.nonce
+    meta = game.meta
     if nonce:
         check_nonce(nonce)
-    if game.meta.client_entropy is not ClientEntropy.BIND:
+    if meta.client_entropy is not ClientEntropy.BIND:
         nonce = ""
-    if manual_dice is not None:
-        manual = ManualDice(
-            manual_dice, game.meta.rolls, opponent_dice=game.meta.opponent_manual_dice
-        )
+    if job.manual_dice is not None:
+        manual = ManualDice(job.manual_dice, meta.rolls, opponent_dice=meta.opponent_manual_dice)
         # Physical dice derive from nothing: a nonce sent with them is not recorded.
-        events = decide_command(ruleset, game, command, manual, role=role, manual=True)
+        events = decide_command(ruleset, game, command, manual, role=job.role, manual=True)
         manual.check_all_used()
         return events
-    if game.meta.client_entropy is ClientEntropy.BIND and not game.meta.ended:
+    if meta.client_entropy is ClientEntropy.BIND and not meta.ended:
         # A malformed command is told so first (its shape says nothing of the rule path);
         # an ended game's refusal is GameOver, below.
         parse_command(ruleset, command)
         require_nonce(nonce)
     dice: Dice
-    if seed is not None:
+    if job.seed is not None:
         # The epoch's seed and client seed, and the command's nonce (docs/audit.md (4.1));
         # roll numbers run on across epochs.
         dice = ServerDice(
-            seed, game.meta.client_seed, game.meta.rolls, nonce=nonce,
-            opponent_entries=game.meta.opponent_manual_dice, hidden_key=hidden_key,
+            job.seed, meta.client_seed, meta.rolls, nonce=nonce,
+            opponent_entries=meta.opponent_manual_dice, hidden_key=job.hidden_key,
         )  # fmt: skip
-    elif game.meta.needs_client_seed:
+    elif meta.needs_client_seed:
         # A roll is refused: bind a client seed first.
-        dice = UnboundDice(game.meta.epoch, opponent_entries=game.meta.opponent_manual_dice)
+        dice = UnboundDice(meta.epoch, opponent_entries=meta.opponent_manual_dice)
     else:
         raise RuntimeError("the secret must be loaded before deciding with server dice")
-    return decide_command(ruleset, game, command, dice, role=role, nonce=nonce)
+    return decide_command(ruleset, game, command, dice, role=job.role, nonce=nonce)
 
 
 class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
@@ -194,136 +188,80 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
 
-        `nonce` is the client's entropy for this command (decide_for): required in a game
-        that binds client entropy unless the dice are physical, and recorded with it; not
-        used in a game that waived client entropy.
-
-        The rules run in a worker thread; `meter`, when given, adds up their CPU time.
-
-        With `expected_seq` the command applies only if the game is still at that seq
-        (optimistic concurrency for clients); otherwise conflicts are retried here. With
-        `credential` the append is refused (Unauthorized) unless the game still grants it
-        its role, checked atomically with the write.
-
-        The command is decided on the cached game without reading the log first: the
-        append itself checks the version and the hash link, so a cache that is behind
-        (another gateway wrote) costs a conflict and a reload, never a wrong event. A
-        refusal decided on the cache is confirmed on a fresh read before it is reported.
+        The steps are server/command_handling.py's `handle_command` (no I/O); this carries
+        out each request it makes. `nonce` is the client's entropy for this command
+        (server/rules_job.py `decide_for`). The rules run where server/rules_pool.py puts
+        them; `meter`, when given, adds up their CPU time. With `expected_seq` the command
+        applies only if the game is still at that seq (optimistic concurrency for
+        clients); otherwise conflicts are retried. With `credential` the append is refused
+        (Unauthorized) unless the game still grants it its role, checked atomically with
+        the write.
         """
-        check_game_id(game_id)
-        check_command_id(command_id)
-        if command_id.startswith("umpire:"):
-            raise InvalidCommand("command ids starting with 'umpire:' are reserved")
+        check_ids(game_id, command_id)
         self._refuse_if_full()
-        # What the command id is bound to: the same id with another body is refused.
-        body = body_hash(command, manual_dice, nonce)
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + BUSY_SECONDS
-        attempt = 0
-        stale_seeds = 0
-        reload = False
-        while True:
-            cached = None if reload else self._cache.get(game_id)
-            if cached is not None and expected_seq not in (None, cached[1].meta.seq):
-                cached = None  # the client expects another seq: read the log to be sure
-            try:
-                ruleset, game = cached if cached is not None else await self.load(game_id)
-                if expected_seq is not None and game.meta.seq != expected_seq:
-                    raise VersionConflict(
-                        f"game {game_id!r} is at seq {game.meta.seq}, not {expected_seq}",
-                        expected=expected_seq,
-                        actual=game.meta.seq,
-                    )
-                seed: bytes | None = None
-                if manual_dice is None and not game.meta.needs_client_seed:
-                    seed = await self._seed_for(game)
-                    if seed is None:
-                        # The store holds a later epoch's seed: a reveal rotated it since
-                        # this game was read. Read the game again; a store whose seed
-                        # never matches the log's commitment is refused, not retried.
-                        self._forget(game_id)
-                        reload = True
-                        stale_seeds += 1
-                        if stale_seeds > MAX_STALE_SEEDS:
-                            raise UmpireError(
-                                f"game {game_id!r}: the stored dice seed does not match the "
-                                f"commitment of seed epoch {game.meta.epoch}",
-                                game_id=game_id,
-                            )
-                        continue
-                # The rules run in a worker thread: an opponent's procedure on a large
-                # setup takes a while, and the event loop serves other games meanwhile
-                # (issue 32; the state is immutable and decide is pure).
-                hidden_key = await self._hidden_key(game) if seed is not None else None
-                events = await self.rules.run(
-                    ruleset,
-                    game,
-                    command,
-                    manual_dice,
-                    seed,
-                    role,
-                    meter or WorkMeter(),
-                    nonce or "",
-                    hidden_key,
+        steps = handle_command(
+            game_id, command_id, command, manual_dice, expected_seq, role, nonce,
+            self._cache.get(game_id), loop.time(), BUSY_SECONDS,
+        )  # fmt: skip
+        meter = meter or WorkMeter()
+        answer: Any = None
+        try:
+            request = next(steps)
+            while True:
+                try:
+                    # The three requests of a command on a cached game, by their type (the
+                    # hot path: cheaper than a match's class patterns); the others below.
+                    if type(request) is RulesJob:
+                        answer = await self.rules.run(request, meter)
+                    elif type(request) is Append:
+                        answer = await self._append(
+                            request.ruleset, request.game, request.events,
+                            request.command_id, credential, body_hash=request.body,
+                        )  # fmt: skip
+                    elif type(request) is DiceKeys:
+                        game = request.game
+                        answer = self._cached_dice(game) or await self._dice(game)
+                    else:
+                        answer = await self._perform(request, credential, loop)
+                except Exception as exc:  # the steps judge it (a cancellation goes on up)
+                    request = steps.throw(exc)
+                else:
+                    request = steps.send(answer)
+        except StopIteration as done:
+            result: CommandResult = done.value
+            return result
+
+    async def _perform(
+        self,
+        request: HandlingRequest,
+        credential: Credential | None,
+        loop: asyncio.AbstractEventLoop,
+    ) -> Any:
+        """What a step of handling a command asks, off its hot path; the answer it takes."""
+        match request:
+            case Load():
+                return await self.load(request.game_id)
+            case Seed():
+                return await self._seed_for(request.game)
+            case SealingKey():
+                return await self._sealing_key(request.game_id)
+            case KnownResult():
+                return await self._known_result(
+                    request.game_id, request.command_id, credential, request.body
                 )
-            except UmpireError:
-                if cached is not None:
-                    reload = True  # judged on the cache only: judge again on the log
-                    continue
-                known = await self._known_result(game_id, command_id, credential, body)
-                if known is not None:
-                    return known
-                raise
-            if any(isinstance(e, GameEnded) for e in events):
-                # ARCHITECTURE.md: the seed is published when the game ends, atomically.
-                final = seed if seed is not None else await self._seed_for(game)
-                if final is None:
-                    self._forget(game_id)
-                    reload = True
-                    continue
-                # The final reveal publishes the sealing key too: every secret opens.
-                key = await self._sealing_key(game_id)
-                events.append(
-                    SeedRevealed(
-                        seed=final.hex(),
-                        epoch=game.meta.epoch,
-                        sealing_key=key.hex() if key else "",
-                    )
-                )
-            try:
-                result = await self._append(
-                    ruleset, game, events, command_id, credential, body_hash=body
-                )
-            except ExpectedVersionAhead:
-                # The log is behind what this process saw: Redis lost acknowledged writes
-                # (a crash under `everysec`, a restore). The log is the truth: fold it again.
-                if cached is None:
-                    raise
-                self._forget(game_id)
-                reload = True
-                continue
-            except VersionConflict:
-                reload = True  # load() reads only what is newer than the cached game
-                if expected_seq is not None and cached is None:
-                    raise
-                attempt += 1
-                if loop.time() > deadline:
-                    # The cached game lost the last race: the retry this error asks for
-                    # (same command id) is decided on the log, not on it again.
-                    self._forget(game_id)
-                    raise VersionConflict(
-                        f"game {game_id!r} is busy: gave up after {attempt} conflicting "
-                        f"attempts in {BUSY_SECONDS:.0f} s; retry with the same command id",
-                        expected=-1,
-                        actual=-1,
-                    ) from None
-                if cached is None:
-                    await asyncio.sleep(random.uniform(0, min(MAX_BACKOFF, 0.001 * attempt)))
-                continue
-            if not result.duplicate and any(isinstance(e, GameEnded) for e in events):
-                # The final reveal opens what disputes held pending rested on: find them.
-                await self.find_pending_quietly(game_id)
-            return self._result(game_id, command_id, result)
+            case Forget():
+                self._forget(request.game_id)
+                return None
+            case Pause():
+                await asyncio.sleep(random.uniform(0, request.most))
+                return None
+            case Now():
+                return loop.time()
+            case FindPending():
+                await self.find_pending_quietly(request.game_id)
+                return None
+        raise TypeError(f"not a request of command handling: {request!r}")
 
     async def _known_result(
         self, game_id: str, command_id: str, credential: Credential | None, body: str = ""
@@ -387,36 +325,38 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         )
         result = await self.store.append(batch)
         if not result.duplicate:
-            await self._advance(ruleset, game, events, result, command_id)
+            snapshot = self._advance(ruleset, game, events, result, command_id)
+            if snapshot is not None:
+                # The command is appended already: a snapshot that cannot be saved now (the
+                # store went away) must not turn its success into an error; the next one will.
+                with contextlib.suppress(StoreUnavailable, *UNREACHABLE):
+                    await self.store.save_snapshot(game.meta.game_id, snapshot)
         return result
 
-    async def _advance(
+    def _advance(
         self,
         ruleset: Ruleset[Any],
         game: Game,
         events: list[Struct],
         result: AppendResult,
         command_id: str,
-    ) -> None:
+    ) -> Snapshot | None:
+        """Fold the appended events into the cached game; the snapshot to save, when the
+        game has passed a multiple of `snapshot_every` (no coroutine on the hot path)."""
         try:
             for seq, event in enumerate(events, start=result.first_seq):
                 game = apply(ruleset, game, event, seq=seq, command_id=command_id)
         except NeedsWholeLog:
             # An amendment returns behind the head: the next load folds from seq 1.
             self._forget(game.meta.game_id)
-            return
+            return None
         meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
         game = Game(meta, game.state)
         self._remember(meta.game_id, ruleset, game)
         before = result.first_seq - 1
         if result.last_seq // self.snapshot_every > before // self.snapshot_every:
-            # The command is appended already: a snapshot that cannot be saved now (the
-            # store went away) must not turn its success into an error; the next one will.
-            with contextlib.suppress(StoreUnavailable, *UNREACHABLE):
-                await self.store.save_snapshot(
-                    meta.game_id,
-                    Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game)),
-                )
+            return Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game))
+        return None
 
     def _result(self, game_id: str, command_id: str, result: AppendResult) -> CommandResult:
         return CommandResult(

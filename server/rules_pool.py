@@ -40,6 +40,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.wire import Action as WireAction
 from umpire.server.admission import FREE_WORK_SECONDS
+from umpire.server.rules_job import RulesJob
 from umpire.server.work_meter import WorkMeter
 
 if TYPE_CHECKING:
@@ -64,19 +65,8 @@ LIGHT_SECONDS = 0.000_2
 LIGHT_AFTER = 3
 PEAK_FADE = 0.99
 
-Decide = Callable[
-    [
-        Ruleset[Any],
-        Game,
-        dict[str, Any],
-        Sequence[Sequence[int]] | None,
-        bytes | None,
-        Role,
-        str,
-        bytes | None,
-    ],
-    list[Struct],
-]
+# The rules: server/rules_job.py `decide_for`, or a stand-in (tests).
+Decide = Callable[[RulesJob], list[Struct]]
 
 
 def _load_rulesets(modules: tuple[str, ...]) -> None:
@@ -85,26 +75,14 @@ def _load_rulesets(modules: tuple[str, ...]) -> None:
         registry.load_module(spec)
 
 
-def _run_by_name(
-    decide: Decide,
-    name: str,
-    game: Game,
-    command: dict[str, Any],
-    manual_dice: Sequence[Sequence[int]] | None,
-    seed: bytes | None,
-    role: Role,
-    nonce: str,
-    hidden_key: bytes | None,
+def _run_in_process(
+    decide: Decide, job: RulesJob
 ) -> tuple[list[Struct] | None, BaseException | None, float]:
-    """In a worker process: the ruleset by name, its decision (or the error the rules
-    raised) and the CPU time it took."""
+    """In a worker process (the job's ruleset found there by name, server/rules_job.py):
+    its decision (or the error the rules raised) and the CPU time it took."""
     started = time.thread_time()
     try:
-        return (
-            decide(registry.get(name), game, command, manual_dice, seed, role, nonce, hidden_key),
-            None,
-            (time.thread_time() - started),
-        )
+        return decide(job), None, time.thread_time() - started
     except Exception as exc:  # handed back to the gateway, which raises it there
         return None, exc, time.thread_time() - started
 
@@ -128,23 +106,12 @@ def _timed_actions(
         meter.last = time.thread_time() - started
 
 
-def _timed(
-    decide: Decide,
-    ruleset: Ruleset[Any],
-    game: Game,
-    command: dict[str, Any],
-    manual_dice: Sequence[Sequence[int]] | None,
-    seed: bytes | None,
-    role: Role,
-    meter: WorkMeter,
-    nonce: str,
-    hidden_key: bytes | None,
-) -> list[Struct]:
+def _timed(decide: Decide, job: RulesJob, meter: WorkMeter) -> list[Struct]:
     """In a worker thread (or on the loop, a light type): the decision, its CPU time added
     to `meter` (also when the rules refuse)."""
     started = time.thread_time()
     try:
-        return decide(ruleset, game, command, manual_dice, seed, role, nonce, hidden_key)
+        return decide(job)
     finally:
         meter.last = time.thread_time() - started
 
@@ -205,38 +172,25 @@ class RulesPool:
             self._portability[ruleset.name] = known
         return known
 
-    async def run(
-        self,
-        ruleset: Ruleset[Any],
-        game: Game,
-        command: dict[str, Any],
-        manual_dice: Sequence[Sequence[int]] | None,
-        seed: bytes | None,
-        role: Role,
-        meter: WorkMeter,
-        nonce: str = "",
-        hidden_key: bytes | None = None,
-    ) -> list[Struct]:
-        """The events the rules decide (`nonce`: the command's entropy, decide_for); the
-        CPU seconds they took are added to `meter`. `hidden_key` derives the game's hidden
-        rolls (engine/dice.py `roll_key`)."""
-        key = (ruleset.name, str(command.get("type", "")))
+    async def run(self, job: RulesJob, meter: WorkMeter) -> list[Struct]:
+        """The events the rules decide for `job` (server/rules_job.py); the CPU seconds
+        they took are added to `meter`."""
+        ruleset = job.ruleset
+        key = (ruleset.name, str(job.command.get("type", "")))
         heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = 0.0
         try:
             if self._light(key):
                 self.on_loop += 1
-                return _timed(self.decide, ruleset, game, command, manual_dice, seed, role,
-                              meter, nonce, hidden_key)  # fmt: skip
+                return _timed(self.decide, job, meter)
             pool = self._pool
             if heavy and pool is not None and self._portable(ruleset):
                 from concurrent.futures.process import BrokenProcessPool  # in with the pool
 
                 try:
                     events, error, meter.last = await asyncio.get_running_loop().run_in_executor(
-                        pool, _run_by_name, self.decide, ruleset.name, game, command,
-                        manual_dice, seed, role, nonce, hidden_key,
-                    )  # fmt: skip
+                        pool, _run_in_process, self.decide, job
+                    )
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): this decision runs in a thread,
                     # and the next costly one starts a fresh pool.
@@ -250,19 +204,7 @@ class RulesPool:
                         raise error
                     assert events is not None
                     return events
-            return await asyncio.to_thread(
-                _timed,
-                self.decide,
-                ruleset,
-                game,
-                command,
-                manual_dice,
-                seed,
-                role,
-                meter,
-                nonce,
-                hidden_key,
-            )
+            return await asyncio.to_thread(_timed, self.decide, job, meter)
         finally:
             meter.seconds += meter.last
             self._learn(key, meter.last)

@@ -53,6 +53,7 @@ from umpire.events.errors import UmpireError
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DiceRolled
 from umpire.server.event_frames import encode_frame
+from umpire.server.rules_job import RulesJob
 from umpire.testing.support.drivers import REFUSALS, Coverage, driver
 from umpire.testing.support.nonces import NoncedGames, nonce_of
 from umpire.testing.support.schema_sampler import sample
@@ -98,9 +99,9 @@ class ProbingGames(NoncedGames):
         answers: list[Answer] = []
         for k, command in enumerate(commands):
             try:
-                events = games_module.decide_for(
-                    ruleset, game, command, None, seed, role, nonce_of(f"probe{n}.{k}"), key
-                )
+                nonce = nonce_of(f"probe{n}.{k}")
+                job = RulesJob(ruleset, game, command, None, seed, role, nonce, key)
+                events = games_module.decide_for(job)
             except UmpireError as exc:
                 answers.append(refusal(exc))
                 break

@@ -28,6 +28,7 @@ from umpire.events.redis_store import RedisEventStore
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
+from umpire.server.rules_job import RulesJob
 from umpire.server.rules_pool import (
     HEAVY_SECONDS,
     LIGHT_AFTER,
@@ -138,7 +139,8 @@ async def test_a_light_command_type_runs_on_the_loop_and_a_slow_run_sends_it_off
     # loop's CPU for rules that take 1 to 20 µs).
     ran_in: list[tuple[str, int]] = []
 
-    def decide(ruleset: Any, game: Any, command: dict[str, Any], *_: Any) -> list[Any]:
+    def decide(job: RulesJob) -> list[Any]:
+        command = job.command
         ran_in.append((command["type"], threading.get_ident()))
         _busy(command.get("cpu", 0.0))
         return []
@@ -149,7 +151,8 @@ async def test_a_light_command_type_runs_on_the_loop_and_a_slow_run_sends_it_off
 
     async def run(command: dict[str, Any]) -> bool:
         meter = WorkMeter()
-        await pool.run(ruleset, None, command, None, None, Role.PLAYER, meter)  # type: ignore[arg-type]
+        job = RulesJob(ruleset, None, command, None, None, Role.PLAYER)  # type: ignore[arg-type]
+        await pool.run(job, meter)
         return ran_in[-1][1] == loop_thread
 
     light = {"type": "Roll"}
