@@ -77,11 +77,6 @@ class Testing(Struct, frozen=True, kw_only=True):
     # Fields of secret events that a rule publishes although a hidden value decides them
     # (how many counters were bought face down), by event tag.
     published_fields: dict[str, tuple[str, ...]] = msgspec.field(default_factory=dict)
-    # Command types the `actions` property test lets change nothing when accepted, each
-    # with why: reports that may restate the game as it stands, whose listing is not yet
-    # narrowed to what would change it (issue 41 item 8). Every other accepted listed
-    # command must change the state or roll dice.
-    may_change_nothing: dict[str, str] = msgspec.field(default_factory=dict)
     # Tags of events that record a claim a hidden value voided, each with why: the
     # command was accepted because some value of the secret allows it (issue 42 item 5),
     # and the true one did not, so the state rightly stays as it was.

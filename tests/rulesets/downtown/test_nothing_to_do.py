@@ -9,7 +9,7 @@ Phase. Before, each was listed again and accepted again, logging another decisio
 acquisition, a DRV flight's status and fuel) is refused too, and the listed schema's `not`
 leaves it out; 5.8.2: PlanDrvFlight, a preview the move did not use, is not offered; 3.4.4:
 an MP a US flight spends where it stands is in the state (SAMs react to it). Before, each
-was declared in `Testing.may_change_nothing` and accepted, changing nothing.
+was declared exempt (a `Testing` field since removed) and accepted, changing nothing.
 """
 
 from __future__ import annotations
