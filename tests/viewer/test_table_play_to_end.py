@@ -84,10 +84,10 @@ LAYOUT = """() => {
     first: probe && (probe.closest('figure.map') ? 'map' : `${probe.tagName}.${probe.className}`),
     height: document.documentElement.scrollHeight, viewport: innerHeight,
     text: document.body.innerText,
-    // The forms' own words: their fields' labels (the actions' descriptions are the
-    // server's text, in the page's text above).
-    forms: [...document.querySelectorAll('#actions label, #actions legend, #actions .fixed-name')]
-      .map((e) => e.textContent).join(' | '),
+    // The forms' own words: their fields' labels and the choices of their drop-downs
+    // (the page's text above has no select's options; the actions' descriptions are there).
+    forms: [...document.querySelectorAll('#actions label, #actions legend, #actions .fixed-name,'
+      + ' #actions option')].map((e) => e.textContent).join(' | '),
     parts: Object.fromEntries(['.topbar', '#start', '.board-pane', '#state figure', '.side',
       '#play', '#actions', '#decisions', '.log-pane', '.state-pane', '#end-screen'].map((sel) => {
         const e = document.querySelector(sel);
