@@ -488,7 +488,8 @@ function variantName(root, variant, i, all) {
     const values = "const" in s ? [s.const] : s.enum || (s.items && resolve(root, s.items).enum);
     if (name === "type" || !values || values.length > 3) continue;
     const same = all.every((other) => JSON.stringify((resolve(root, other).properties || {})[name]) === JSON.stringify(raw));
-    if (!same) parts.push(`${name} ${values.map(shown).join("/")}`);
+    // The field by its title or in words, as its own label says it (no snake_case key).
+    if (!same) parts.push(`${s.title && s.title !== name ? s.title : humanize(name)} ${values.map(shown).join("/")}`);
   }
   return parts.join(", ").slice(0, 80) || `case ${i + 1}`;
 }

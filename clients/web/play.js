@@ -4,7 +4,7 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { describe, el, explanation } from "./render.js";
+import { describe, el, explanation, kindOf } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
@@ -108,7 +108,7 @@ export function decisionList(frames, rolls) {
     // In plain words first ("The opponent: …"), the event and its "why" below.
     list.append(el("li", { "data-seq": frame.seq },
       el("p", { class: "opponent-said", text: `${decidedBy(frame, rolls)}: ${describe(frame)}` }),
-      el("strong", { text: `#${frame.seq} ${frame.event_type}` }), why));
+      el("strong", { text: `#${frame.seq} ${kindOf(frame)}`, title: frame.event_type }), why));
   }
   return list;
 }

@@ -40,12 +40,19 @@ function said(value) {
   return String(value);
 }
 
+// An event's type as the table names it: a ruleset's own type without its ruleset's key
+// ("conflict_of_heroes.OrderCardDrawn" -> "OrderCardDrawn"; issue #41: no code name on the
+// table). The whole type stays in the row's data-type and title.
+export function kindOf(frame) {
+  return frame.event_type.slice(frame.event_type.lastIndexOf(".") + 1);
+}
+
 export function describe(frame) {
   const p = frame.payload;
   if (p === null) return "(hidden from your role until the game ends)";
   switch (frame.event_type) {
     case "GameCreated":
-      return `game created: ${p.ruleset} v${p.ruleset_version}, seed commitment ` +
+      return `game created: ${p.ruleset.replace(/_/g, " ")} v${p.ruleset_version}, seed commitment ` +
         `${p.seed_commitment.slice(0, 16)}…, ` +
         (p.client_seed ? `client seed ${p.client_seed}`
           : p.client_entropy === "waived" ? "client entropy waived" : "client seed to be bound") +
@@ -125,7 +132,7 @@ export function eventRow(frame, rolls, onPick) {
     "aria-label": `Show the game at seq ${frame.seq}`,
   });
   seq.addEventListener("click", () => onPick(frame.seq));
-  li.append(seq, el("span", { class: "kind", text: frame.event_type }), " ",
+  li.append(seq, el("span", { class: "kind", title: frame.event_type, text: kindOf(frame) }), " ",
     el("span", { class: "what", text: describe(frame) }));
   if (frame.payload && frame.payload.rule) {
     li.append(el("span", { class: "rule", title: frame.payload.rule, text: `Rule: ${readable(frame.payload.rule)}` }));

@@ -659,7 +659,7 @@ async function loadRulesets() {
   const response = await fetch("rulesets.json");
   if (!response.ok) throw new Error(`rulesets.json: ${response.status}`);
   rulesets = await response.json();
-  $("ruleset").replaceChildren(...rulesets.map((r) => Object.assign(document.createElement("option"), { value: r.name, textContent: `${r.name} — ${r.title}` })));
+  $("ruleset").replaceChildren(...rulesets.map((r) => Object.assign(document.createElement("option"), { value: r.name, textContent: r.title || r.name.replace(/_/g, " ") })));
   fillScenarios();
 }
 $("ruleset").addEventListener("change", fillScenarios);
@@ -672,7 +672,7 @@ $("new-game").addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     const client = await connected();
-    status(`creating a ${$("ruleset").value} game…`);
+    status(`creating a game of ${$("ruleset").selectedOptions[0].textContent}…`);
     const setup = settings ? settings.read() : {};
     const created = await client.create($("ruleset").value, setup, undefined, { scenario: $("scenario").value || undefined });
     history.replaceState(null, "", tableLink(created.game_id, created.player_credential));

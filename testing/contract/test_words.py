@@ -4,8 +4,12 @@ Over driven games of every installed ruleset (each ruleset's own driver,
 testing/support/drivers.py), every event's text for people and every listed action's
 description contains no snake_case word: an enum value or a field name interpolated into
 text ("turn_limit 2", "ai_radar phase") is shown by its words (the ruleset's labels), never
-as its code. Machine-readable fields (a `rule` citation, an enum in a payload field) are
-not text and keep their codes.
+as its code. Machine-readable fields (an enum in a payload field) are not text and keep
+their codes. A `rule` citation keeps its seed file name (the table and `umpire log` show
+the seed's title for it, engine/citations.py), but its words are read: no snake_case word
+and no field by its code name ("Setup.turn_limit"), in the citations of driven games'
+events and in every citation a ruleset's modules declare (an end a driven game may not
+reach).
 
 The text of an event is what the table and `umpire log` show (server/render.py): a field
 named in TEXT whose declared type is plain `str` (so an enum-typed `result` is a code, not
@@ -14,9 +18,12 @@ text), and the core events' shown strings (GameEnded's `result`, DiceRolled's `p
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 import re
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -33,6 +40,10 @@ from umpire.events.types import ClientEntropy, GameCreated
 from umpire.testing.support.drivers import driver, rulesets
 
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+# A field by its code name with its type ("Setup.turn_limit"), in a text or a citation.
+DOTTED = re.compile(r"\b(?:Setup|State|View)\.[a-z_]+\b")
+# A citation's seed file: shown as the seed's title (engine/citations.py `readable`).
+SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 # Fields whose plain-`str` value is text for people (the renderer shows them as words).
 TEXT = frozenset({"explanation", "reason", "why", "summary", "note"})
 # Core events whose shown strings are text whatever their field's name.
@@ -52,29 +63,44 @@ def _is_text(hint: Any) -> bool:
 def text_fields(event: Any, where: str = "") -> dict[str, str]:
     """The event's text for people, by field name (a nested record's, such as a decision's
     candidates and their reasons, as `field.field`)."""
+    return _strings(event, _is_shown_text, where)
+
+
+def rules(event: Any, where: str = "") -> dict[str, str]:
+    """The event's rule citations (its `rule`, a nested record's too): codes for the audit,
+    but shown at the table and by `umpire log` as the rulebook's (engine/citations.py), so
+    their words are text for people too."""
+    return _strings(event, lambda kind, name, hint: name == "rule", where)
+
+
+def _is_shown_text(kind: type, name: str, hint: Any) -> bool:
+    return name in SHOWN.get(kind.__name__, frozenset()) or (name in TEXT and _is_text(hint))
+
+
+def _strings(event: Any, pick: Callable[[type, str, Any], bool], where: str) -> dict[str, str]:
+    """The event's non-empty strings whose field `pick(kind, name, hint)` takes, by field
+    name (a nested record's as `field.field`)."""
     kind = type(event)
     hints = typing.get_type_hints(kind, include_extras=True)
-    shown = SHOWN.get(kind.__name__, frozenset())
     found: dict[str, str] = {}
     for name in kind.__struct_fields__:
         value = getattr(event, name)
         key = f"{where}{name}"
         if isinstance(value, msgspec.Struct):
-            found.update(text_fields(value, f"{key}."))
+            found.update(_strings(value, pick, f"{key}."))
         elif isinstance(value, tuple | list):
             for i, each in enumerate(value):
                 if isinstance(each, msgspec.Struct):
-                    found.update(text_fields(each, f"{key}[{i}]."))
-        elif not isinstance(value, str) or not value:
-            continue
-        elif name in shown or (name in TEXT and _is_text(hints.get(name))):
+                    found.update(_strings(each, pick, f"{key}[{i}]."))
+        elif isinstance(value, str) and value and pick(kind, name, hints.get(name)):
             found[key] = value
     return found
 
 
 def coded(text: str) -> list[str]:
-    """The snake_case words of a text."""
-    return SNAKE.findall(text)
+    """The snake_case words of a text, and its fields named by their code names (a
+    citation's seed file name is no code: the table shows the seed's title for it)."""
+    return SNAKE.findall(SEED_FILE.sub("", text)) + DOTTED.findall(text)
 
 
 def _new_game(name: str, setup: dict[str, Any]) -> Game:
@@ -111,7 +137,7 @@ def offenders(name: str, games: int = GAMES, steps: int = STEPS) -> set[str]:
             except UmpireError:
                 continue
             for event in events:
-                for key, text in text_fields(event).items():
+                for key, text in (text_fields(event) | rules(event)).items():
                     field = INDEX.sub("[]", key)
                     for word in coded(text):
                         found.add(f"{type(event).__name__}.{field}: {word} | {text}")
@@ -123,9 +149,42 @@ def offenders(name: str, games: int = GAMES, steps: int = STEPS) -> set[str]:
 def test_the_check_sees_a_code_in_text() -> None:
     assert coded("turn 2: ai_radar phase (turn_limit 2)") == ["ai_radar", "turn_limit"]
     assert coded("End the AI Radar phase (3.1.2)") == []
+    assert coded("000_842c81c5c58bc2f6.txt Raid end (or Setup.turn_limit)") == [
+        "turn_limit",
+        "Setup.turn_limit",
+    ]
+    assert coded("000_842c81c5c58bc2f6.txt Raid end (or the scenario's turn limit)") == []
 
 
 @pytest.mark.parametrize("name", rulesets())
 def test_text_for_people_shows_no_code(name: str) -> None:
     found = offenders(name)
     assert not found, f"{name} shows codes in its text:\n" + "\n".join(sorted(found))
+
+
+def citations_of(name: str) -> dict[str, str]:
+    """Every rule citation the ruleset's modules declare (a module-level string that cites
+    its seed, `cite(...)`), by `module.NAME`: a driven game may never reach the one an end
+    or a rare rule cites. A ruleset registered by hand, with no entry point, declares none."""
+    ruleset = registry.get(name)
+    point = registry.installed().get(name)
+    if point is None or not ruleset.seed:
+        return {}
+    top = importlib.import_module(point.module)
+    modules = [top] + [
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(getattr(top, "__path__", []), f"{top.__name__}.")
+    ]
+    return {
+        f"{module.__name__}.{key}": value
+        for module in modules
+        for key, value in vars(module).items()
+        if isinstance(value, str) and value.startswith(f"{ruleset.seed} ")
+    }
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_citations_show_no_code(name: str) -> None:
+    found = [f"{where}: {word} | {text}" for where, text in citations_of(name).items()
+             for word in coded(text)]  # fmt: skip
+    assert not found, f"{name} cites with codes:\n" + "\n".join(sorted(found))

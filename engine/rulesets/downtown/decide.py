@@ -343,7 +343,7 @@ def unit_status(turn: DowntownTurn, c: cmd.ReportUnitStatus) -> None:
             rule=rule,
             topic="aaa_suppressed" if c.status == "suppressed" else "radar_off",
             result=c.unit_id,
-            explanation=f"{c.unit_id}: {c.status} (base-game result)",
+            explanation=f"{c.unit_id}: {LABELS.words('status', c.status)} (base-game result)",
         )
     )
 

@@ -91,7 +91,7 @@ def check(
         if dist > reach:
             return (
                 f"{unit_id} is {dist} hexes from {flight.id}: a AAA concentration attacks "
-                f"within {reach} (Setup.aaa_range, a base-game value)",
+                f"within {reach} (the scenario's {LABELS.label('aaa_range')}, a base-game value)",
                 R_AAA,
             )
         column = f"density {aaa.density}" + (", suppressed" if aaa.suppressed else "")

@@ -14,7 +14,11 @@ from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.terms import Phase, cite
 
-R_END = cite("Raid end (scenario data: the raid's last flight leaves, or Setup.turn_limit)")
+# Shown at the table and by `umpire log`: the setting by its label, never its code name.
+R_END = cite(
+    "Raid end (scenario data: the raid's last flight leaves, or the scenario's "
+    f"{LABELS.label('turn_limit').lower()})"
+)
 WINNER = (
     "the winner is decided by the scenario's victory conditions in the base game (the solo "
     "rules score none)"

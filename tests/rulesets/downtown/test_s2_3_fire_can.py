@@ -5,13 +5,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import SEED, new_state, of
+from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can
 from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
-from umpire.engine.rulesets.downtown.terms import Mission, Task
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
 from umpire.testing.support.seeds import seed_text
 
@@ -106,3 +106,15 @@ def test_radar_restart_roll() -> None:
     led = DowntownTurn(state, ManualDice([[4]], 0))
     fire_can.radar_restart(led)
     assert led.state.fire_cans[0].radar_on
+
+
+def test_2_3_1_a_radar_reported_off_is_said_in_words() -> None:
+    """2.3.1: the base-game result's decision says the status as the rules do ("radar
+    off"), never its code (issue 41 item 7)."""
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.MOVEMENT, turn=1, fire_cans=(FireCan(id="FC1", hex="1424"),)
+    )
+    report = {"type": "ReportUnitStatus", "unit_id": "FC1", "status": "radar_off"}
+    after, events = run(state, report, [])
+    assert not after.fire_cans[0].radar_on
+    assert [e.explanation for e in events] == ["FC1: radar off (base-game result)"]
