@@ -83,8 +83,9 @@ def test_a_refused_dispute_exits_2_says_why_and_writes_nothing(cli: Cli) -> None
 
 def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
     """A finding moved onto another seq fails both checkers; a finding whose answer is
-    changed fails `umpire audit`, which re-makes it (verify_export runs no rules: it
-    checks where a finding stands and what it answers, docs/audit.md section 7)."""
+    changed fails `umpire audit`, which re-makes it; the independent verifier, which runs
+    no rules, fails an answer that is not well formed (docs/audit.md "What a verifier
+    without the rules checks"; an amended dispute's answer: the amended game's test)."""
     game = short_game(cli, "conflict_of_heroes")
     seq = _decision_seq(cli, game)
     assert cli("dispute", game, str(seq), "--claim", "x").code == 0
@@ -105,6 +106,22 @@ def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
     forged = write_lines(cli.tmp / "changed.jsonl", header, records)
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "is not the one the log makes" in audited.out + audited.err
+    # An answer that contradicts itself fails the independent verifier too: "the same"
+    # where the lines part at the disputed seq itself, or a parting seq the finding does
+    # not compare (the finding's own seq).
+    finding = records[-1]["seq"]
+    for name, answer, why in (
+        ("same", {"same": True, "parts_at": seq}, f"same=True where the lines part at seq {seq}"),
+        ("outside", {"same": True, "parts_at": finding}, f"part at seq {finding}, no event"),
+    ):
+        header, records = read_lines(path)
+        records[-1]["payload"].update(as_played="x", under_reading="y", **answer)
+        reseal(header, records, len(records) - 1)
+        forged = write_lines(cli.tmp / f"answer-{name}.jsonl", header, records)
+        code, out = verify(forged)
+        assert code != 0 and f"FAILED at seq {finding}" in out and why in out, (name, out)
+        audited = cli("audit", "--file", str(forged))
+        assert audited.code != 0, (name, audited.out)
 
 
 def test_a_ruling_by_a_spectator_is_refused_and_fails_the_verifier_when_forged(cli: Cli) -> None:

@@ -600,8 +600,13 @@ def dispute_files(cli: Cli) -> dict[str, Path]:
         r[7]["payload"]["seq"] = 2  # the CommandRecorded
         return 7
 
+    def ill_formed(h: Header, r: Records) -> int:
+        r[5]["payload"].update(same=False)  # the lines never part (parts_at 0)
+        return 5
+
     forgeries = {"ruling by a spectator": by_spectator, "amend ruling": amend,
-                 "finding moved": moved, "not a decision": not_a_decision}  # fmt: skip
+                 "finding moved": moved, "not a decision": not_a_decision,
+                 "finding not well formed": ill_formed}  # fmt: skip
     for name, forgery in forgeries.items():
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(h, r))

@@ -195,7 +195,8 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
                  "after the seal", "amended roll", "amended range",
                  "amend without its marker", "second amended roll",
                  "dispute of a superseded seq", "amended finding answer",
-                 "amended finding parting seq", "amended count"):  # fmt: skip
+                 "amended finding parting seq", "amended count",
+                 "finding not well formed"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
