@@ -42,6 +42,13 @@ class SeqOutOfRange(UmpireError):
     code = "seq_out_of_range"
 
 
+class AmendedNotReadjudicated(UmpireError):
+    """A log an amendment continued (docs/audit.md "Amendments"): re-adjudication re-runs
+    one line, the log as recorded, and an amended log is not one."""
+
+    code = "game_amended"
+
+
 class Change(Struct, frozen=True, kw_only=True):
     """One difference between two states: where, and the value before and after.
 
@@ -266,6 +273,27 @@ def _batches(envelopes: Sequence[Envelope], events: Sequence[Struct]) -> list[Ba
     return out
 
 
+def _refuse_if_amended(envelopes: Sequence[Envelope]) -> None:
+    """An amended log holds its superseded line and the amended one: re-running it batch
+    by batch would decide the superseded commands again and copy the amended line as it
+    stands (its rolls numbered after the superseded ones), a copy no fold or audit reads
+    as either line. Refused, naming what reads it instead."""
+    amended = [env.seq for env in envelopes if env.type == AMENDED_TAG]
+    if not amended:
+        return
+    game_id = envelopes[0].game_id
+    raise AmendedNotReadjudicated(
+        f"game {game_id!r} was amended (GameAmended at seq "
+        f"{', '.join(map(str, amended))}): readjudicate re-runs a log of one line and "
+        f"cannot re-run an amended one. Instead, `umpire audit {game_id}` re-makes every "
+        "finding and amended line under the installed rules (`--ruleset-module` for "
+        f"others), and `umpire replay {game_id} --line N` shows each line "
+        f"(0 to {len(amended)})",
+        game_id=game_id,
+        amended=amended,
+    )
+
+
 def readjudicate(
     envelopes: Sequence[Envelope],
     ruleset: Ruleset[Any],
@@ -281,6 +309,7 @@ def readjudicate(
     are copied. Returns the new game's batches and the first event that differs from the
     original (the new GameCreated differs only in its game id, which is not counted).
     """
+    _refuse_if_amended(envelopes)
     original = decoded_log(envelopes)
     created = original[0]
     assert isinstance(created, GameCreated)

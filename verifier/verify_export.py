@@ -25,6 +25,7 @@ import argparse
 import base64
 import hashlib
 import hmac
+import itertools
 import json
 import re
 import struct
@@ -452,6 +453,7 @@ def _amended_event(ev: Event, events: list[Event], amending: _Batch, batch: _Bat
         if later is not None:
             raise Failure(seq, f"the amendment at seq {seq} starts from seq {disputed}, which "
                                f"the amendment at seq {later} superseded")  # fmt: skip
+        _amended_answer(ev, events, amending)
         found.amendments += 1
         return None
     if tag != "CommandRecorded" and batch is None:
@@ -476,6 +478,83 @@ def _amended_event(ev: Event, events: list[Event], amending: _Batch, batch: _Bat
         if p.get("by", "server") == "player":
             found.player_rolls += 1
     return batch
+
+
+def _amended_answer(ev: Event, events: list[Event], amending: _Batch) -> None:
+    """The amended line against its dispute and finding, as far as needs no rules
+    (docs/audit.md "What a verifier without the rules checks"): the dispute's reading and
+    value; `reapplied` and `stopped` as the line holds its commands; and, where no
+    amendment stands between the dispute and its ruling, the line parting from the
+    superseded line exactly where the finding says."""
+    p, seq = ev.payload, ev.record["seq"]
+    dispute = p["dispute"]
+    filed = events[dispute - 1].payload
+    for key in ("reading", "value"):
+        if p.get(key, "") != filed.get(key, ""):
+            raise Failure(seq, f"GameAmended's {key} {p.get(key, '')!r} is not its "
+                               f"dispute's, {filed.get(key, '')!r}")  # fmt: skip
+    made = list(itertools.takewhile(lambda e: e.record["command_id"] == amending.command_id,
+                                    events[seq:]))  # fmt: skip
+    start = p["parts_from"]
+    taken = [e for e in current_line(events[: amending.seq - 1]) if e.record["seq"] >= start
+             and e.record["type"] not in (*DISPUTE_TAGS, "ExportSealed")]  # fmt: skip
+    commands = sum(e.record["type"] == "CommandRecorded" for e in taken)
+    reapplied = sum(e.record["type"] == "CommandRecorded" for e in made)
+    if p.get("reapplied") != reapplied or reapplied > commands:
+        raise Failure(seq, f"GameAmended says {p.get('reapplied')!r} commands re-applied; "
+                           f"its line holds {reapplied} of the {commands} commands it "
+                           "supersedes")  # fmt: skip
+    if bool(p.get("stopped", "")) != (reapplied < commands):
+        raise Failure(seq, f"GameAmended's stopped {p.get('stopped', '')!r}: the line "
+                           f"re-applies {reapplied} of {commands} commands, so it "
+                           f"{'stopped' if reapplied < commands else 'did not stop'}")  # fmt: skip
+    if any(e.record["type"] == "GameAmended" for e in events[dispute : amending.seq - 1]):
+        return  # an amendment between may have switched a reading: `umpire audit` re-makes it
+    finding = next(e for e in events[dispute : amending.seq - 1]
+                   if e.record["type"] == "DisputeFound"
+                   and e.payload.get("dispute") == dispute)  # fmt: skip
+    line = compared(events, dispute)
+    # The finding's line under the reading is the amended line's events of the commands
+    # the finding compares; a takeback is not re-applied (it stops the amended line), so
+    # the two are compared up to the first one only.
+    stop = next((i for i, e in enumerate(line) if e.record["type"] == "CommandRecorded"
+                 and e.payload.get("command_type") == TAKE_BACK), len(line))  # fmt: skip
+    ours = _commands(made, sum(e.record["type"] == "CommandRecorded" for e in line[:stop]))
+    # An event logged under another version of its type than its re-made twin: the two
+    # compare only after upcasting, which needs the ruleset; nothing is known from there.
+    unknown = next((i for i in range(min(stop, len(ours)))
+                    if line[i].record["type"] == ours[i].record["type"]
+                    and line[i].record.get("version") != ours[i].record.get("version")),
+                   None)  # fmt: skip
+    span = max(stop, len(ours)) if unknown is None else unknown
+    parts = next((i for i in range(span)
+                  if i >= stop or i >= len(ours) or _event_key(line[i]) != _event_key(ours[i])),
+                 None)  # fmt: skip
+    if parts is None:
+        expected = 0
+    elif parts < len(line):
+        expected = line[parts].record["seq"]
+    else:
+        expected = line[-1].record["seq"] + 1
+    said = finding.payload.get("parts_at", 0)
+    cut = stop if unknown is None else unknown
+    beyond = parts is None and cut < len(line)  # equal up to there: no more is known
+    if said != expected and not (beyond and (said == 0 or said >= line[cut].record["seq"])):
+        raise Failure(seq, f"the finding at seq {finding.record['seq']} says the lines part "
+                           f"at seq {said} (0: nowhere before the dispute), but the amended "
+                           f"line parts from the superseded line at seq {expected or 'none'}"
+                           )  # fmt: skip
+
+
+def _commands(made: list[Event], count: int) -> list[Event]:
+    """The events of the first `count` command batches of an amended line."""
+    starts = [i for i, e in enumerate(made) if e.record["type"] == "CommandRecorded"]
+    return made if count >= len(starts) else made[: starts[count]]
+
+
+def _event_key(ev: Event) -> tuple[str, bytes]:
+    """An event as the lines compare it: its type and its payload's bytes."""
+    return ev.record["type"], ev.payload_bytes
 
 
 def superseded(events: list[Event]) -> dict[int, int]:
@@ -547,7 +626,79 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
     if any(e.record["type"] == "DisputeFound" and e.payload.get("dispute") == dispute
            for e in earlier):  # fmt: skip
         raise Failure(seq, f"the finding at seq {seq} answers dispute {dispute} a second time")
+    _answer(ev, events)
     found.findings += 1
+
+
+HEAD_CHANGES_MAX = 50  # the changes at the head a finding lists
+
+
+def current_line(events: list[Event]) -> list[Event]:
+    """The current line of a log (docs/audit.md "Amendments"): every event that no
+    amendment superseded, GameAmended itself left out."""
+    gone = superseded(events)
+    return [e for e in events if e.record["seq"] not in gone
+            and e.record["type"] != "GameAmended"]  # fmt: skip
+
+
+def batch_start(events: list[Event], seq: int) -> int:
+    """The seq of the CommandRecorded whose batch holds event `seq` (0: none)."""
+    return next((e.record["seq"] for e in reversed(events[:seq])
+                 if e.record["type"] == "CommandRecorded"), 0)  # fmt: skip
+
+
+def compared(events: list[Event], dispute: int) -> list[Event]:
+    """What the finding on the dispute at seq `dispute` compares (docs/audit.md
+    "Disputes" 4.): the current line before the DisputeFiled, from the disputed batch's
+    CommandRecorded on, dispute events left out."""
+    start = batch_start(events, events[dispute - 1].payload.get("seq", 0))
+    return [e for e in current_line(events[: dispute - 1]) if e.record["seq"] >= start
+            and e.record["type"] not in (*DISPUTE_TAGS, "ExportSealed")]  # fmt: skip
+
+
+def _answer(ev: Event, events: list[Event]) -> None:
+    """What a finding answers, as far as needs no rules (docs/audit.md "Disputes",
+    "What a verifier without the rules checks"): its fields well formed, `parts_at` a seq
+    the finding compares (or one past the last) and `same` as `parts_at` says."""
+    p, seq = ev.payload, ev.record["seq"]
+    dispute = p["dispute"]
+    texts = ("as_played", "under_reading", "stopped")
+    parts_at, same, head = p.get("parts_at", 0), p.get("same"), p.get("head", [])
+    if (not isinstance(same, bool) or type(parts_at) is not int or parts_at < 0
+            or not all(isinstance(p.get(k, ""), str) for k in texts)
+            or not isinstance(head, list) or len(head) > HEAD_CHANGES_MAX
+            or not all(isinstance(c, dict) and isinstance(c.get("path"), str)
+                       for c in head)):  # fmt: skip
+        raise Failure(seq, f"the finding at seq {seq} is not well formed: same a bool, "
+                           "parts_at a seq or 0, as_played, under_reading and stopped "
+                           f"text, head at most {HEAD_CHANGES_MAX} changes each with its "
+                           "path")  # fmt: skip
+    disputed = events[dispute - 1].payload.get("seq")
+    as_played, under, stopped = (p.get(k, "") for k in texts)
+    line = compared(events, dispute)
+    if parts_at == 0:
+        if not same or as_played or under or stopped:
+            raise Failure(seq, f"the finding at seq {seq} says the lines never part "
+                               "(parts_at 0), yet not the same, or with the events where "
+                               "they part, or a line stopped")  # fmt: skip
+        return
+    seqs = [e.record["seq"] for e in line]
+    past = bool(seqs) and parts_at == seqs[-1] + 1
+    if parts_at not in seqs and not past:
+        raise Failure(seq, f"the finding at seq {seq} says the lines part at seq {parts_at}, "
+                           f"no event the finding compares (the current line from seq "
+                           f"{seqs[0] if seqs else '?'} before the dispute at seq {dispute}, "
+                           "dispute events left out) nor the one past its last")  # fmt: skip
+    if same != (parts_at > disputed):
+        raise Failure(seq, f"the finding at seq {seq} says same={same} where the lines part "
+                           f"at seq {parts_at}, disputed seq {disputed}: same is true only "
+                           "where they part after the disputed seq")  # fmt: skip
+    if (not as_played or not under or (as_played == "(nothing)") != past
+            or (under == "(refused)" and not stopped)):  # fmt: skip
+        raise Failure(seq, f"the finding at seq {seq} shows no events where the lines part "
+                           "as they stand: as_played (\"(nothing)\" past the end of the "
+                           "line) and under_reading (\"(refused)\" only where the "
+                           "reading's line stopped)")  # fmt: skip
 
 
 def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:

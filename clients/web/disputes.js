@@ -8,10 +8,22 @@ import { el } from "./render.js";
 
 // The events that are no decision or roll of the umpire (engine/disputes.py).
 const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
-  "CommandTakenBack", "DisputeFiled", "DisputeFound", "DisputeRuled", "ExportSealed"];
+  "CommandTakenBack", "DisputeFiled", "DisputeFound", "DisputeRuled", "ExportSealed", "GameAmended"];
 
-export function isDisputable(frame) {
-  return !NOT_DISPUTABLE.includes(frame.event_type);
+// `superseded`: the GameAmended payload whose ruling superseded the event, if any: a
+// superseded seq is no longer part of the game, and the server refuses its dispute
+// (`seq_superseded`), so none is offered.
+export function isDisputable(frame, superseded = null) {
+  return !NOT_DISPUTABLE.includes(frame.event_type) && !superseded;
+}
+
+// A row an amendment has just superseded: its "Dispute" control goes, unless a dispute
+// was filed from it, whose finding and ruling stay shown (its form goes).
+export function retireDisputeBox(row) {
+  for (const box of row.querySelectorAll(":scope > details.dispute")) {
+    if (box.dataset.dispute) for (const form of box.querySelectorAll(".dispute-form")) form.remove();
+    else box.remove();
+  }
 }
 
 // The finding as people read it: verdict, the two events where the lines part, the head.
@@ -68,7 +80,7 @@ export function disputeBox(frame, { request, gameId, readings, ruler = false }) 
       send.disabled = false;
     }
   });
-  box.append(el("p", {}, claim), el("p", {}, choice, " ", send), out);
+  box.append(el("p", { class: "dispute-form" }, claim), el("p", { class: "dispute-form" }, choice, " ", send), out);
   return box;
 }
 

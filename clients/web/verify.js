@@ -1020,6 +1020,7 @@
       if (later !== undefined) {
         throw new Failure(seq, `the amendment at seq ${py_str(seq)} starts from seq ${py_str(disputed)}, which the amendment at seq ${py_str(later)} superseded`);
       }
+      _amended_answer(ev, events, amending);
       found.amendments += 1;
       return null;
     }
@@ -1043,6 +1044,92 @@
       if (py_eq(get(p, "by", "server"), "player")) found.player_rolls += 1;
     }
     return batch;
+  }
+
+  function _amended_answer(ev, events, amending) {
+    // The amended line against its dispute and finding, as far as needs no rules
+    // (docs/audit.md "What a verifier without the rules checks"): the dispute's reading and
+    // value; `reapplied` and `stopped` as the line holds its commands; and, where no
+    // amendment stands between the dispute and its ruling, the line parting from the
+    // superseded line exactly where the finding says.
+    const p = ev.payload;
+    const seq = ev.record.seq;
+    const dispute = get(p, "dispute");
+    const filed = events[dispute - 1].payload;
+    for (const key of ["reading", "value"]) {
+      if (!py_eq(get(p, key, ""), get(filed, key, ""))) {
+        throw new Failure(seq, `GameAmended's ${key} ${py_repr(get(p, key, ""))} is not its dispute's, ${py_repr(get(filed, key, ""))}`);
+      }
+    }
+    const made = [];
+    for (const e of events.slice(seq)) {
+      if (!py_eq(e.record.command_id, amending.command_id)) break;
+      made.push(e);
+    }
+    const start = get(p, "parts_from");
+    const taken = current_line(events.slice(0, amending.seq - 1)).filter((e) => e.record.seq >= start
+      && ![...DISPUTE_TAGS, "ExportSealed"].includes(e.record.type));
+    const commands = taken.filter((e) => e.record.type === "CommandRecorded").length;
+    const reapplied = made.filter((e) => e.record.type === "CommandRecorded").length;
+    if (!py_eq(get(p, "reapplied"), reapplied) || reapplied > commands) {
+      throw new Failure(seq, `GameAmended says ${py_repr(get(p, "reapplied"))} commands re-applied; its line holds ${reapplied} of the ${commands} commands it supersedes`);
+    }
+    if (py_truthy(get(p, "stopped", "")) !== reapplied < commands) {
+      throw new Failure(seq, `GameAmended's stopped ${py_repr(get(p, "stopped", ""))}: the line re-applies ${reapplied} of ${commands} commands, so it ${reapplied < commands ? "stopped" : "did not stop"}`);
+    }
+    if (events.slice(dispute, amending.seq - 1).some((e) => e.record.type === "GameAmended")) {
+      return; // an amendment between may have switched a reading: `umpire audit` re-makes it
+    }
+    const finding = events.slice(dispute, amending.seq - 1).find((e) => e.record.type === "DisputeFound"
+      && py_eq(get(e.payload, "dispute"), dispute));
+    const line = compared(events, dispute);
+    // The finding's line under the reading is the amended line's events of the commands
+    // the finding compares; a takeback is not re-applied (it stops the amended line), so
+    // the two are compared up to the first one only.
+    let stop = line.findIndex((e) => e.record.type === "CommandRecorded" && py_eq(get(e.payload, "command_type"), TAKE_BACK));
+    if (stop < 0) stop = line.length;
+    const ours = _commands(made, line.slice(0, stop).filter((e) => e.record.type === "CommandRecorded").length);
+    // An event logged under another version of its type than its re-made twin: the two
+    // compare only after upcasting, which needs the ruleset; nothing is known from there.
+    let unknown = null;
+    for (let i = 0; i < Math.min(stop, ours.length); i += 1) {
+      if (line[i].record.type === ours[i].record.type && !py_eq(get(line[i].record, "version"), get(ours[i].record, "version"))) {
+        unknown = i;
+        break;
+      }
+    }
+    const span = unknown === null ? Math.max(stop, ours.length) : unknown;
+    let parts = null;
+    for (let i = 0; i < span; i += 1) {
+      if (i >= stop || i >= ours.length || !_same_event(line[i], ours[i])) {
+        parts = i;
+        break;
+      }
+    }
+    let expected;
+    if (parts === null) expected = 0;
+    else if (parts < line.length) expected = line[parts].record.seq;
+    else expected = line[line.length - 1].record.seq + 1;
+    const said = get(finding.payload, "parts_at", 0);
+    const cut = unknown === null ? stop : unknown;
+    const beyond = parts === null && cut < line.length; // equal up to there: no more is known
+    if (!py_eq(said, expected) && !(beyond && (said === 0 || said >= line[cut].record.seq))) {
+      throw new Failure(seq, `the finding at seq ${finding.record.seq} says the lines part at seq ${py_str(said)} (0: nowhere before the dispute), but the amended line parts from the superseded line at seq ${expected || "none"}`);
+    }
+  }
+
+  function _commands(made, count) {
+    // The events of the first `count` command batches of an amended line.
+    const starts = [];
+    made.forEach((e, i) => {
+      if (e.record.type === "CommandRecorded") starts.push(i);
+    });
+    return count >= starts.length ? made : made.slice(0, starts[count]);
+  }
+
+  function _same_event(a, b) {
+    // Two events as the lines compare them: their types and their payloads' bytes.
+    return a.record.type === b.record.type && py_eq(a.payload_bytes, b.payload_bytes);
   }
 
   function _takeback_batch(batch, seq, tag, cid) {
@@ -1114,7 +1201,71 @@
     if (earlier.some((e) => e.record.type === "DisputeFound" && py_eq(get(e.payload, "dispute"), dispute))) {
       throw new Failure(seq, `the finding at seq ${seq} answers dispute ${py_str(dispute)} a second time`);
     }
+    _answer(ev, events);
     found.findings += 1;
+  }
+
+  const HEAD_CHANGES_MAX = 50; // the changes at the head a finding lists
+
+  function current_line(events) {
+    // The current line of a log (docs/audit.md "Amendments"): every event that no
+    // amendment superseded, GameAmended itself left out.
+    const gone = superseded(events);
+    return events.filter((e) => !gone.has(e.record.seq) && e.record.type !== "GameAmended");
+  }
+
+  function batch_start(events, seq) {
+    // The seq of the CommandRecorded whose batch holds event `seq` (0: none).
+    const found = events.slice(0, seq).reverse().find((e) => e.record.type === "CommandRecorded");
+    return found === undefined ? 0 : found.record.seq;
+  }
+
+  function compared(events, dispute) {
+    // What the finding on the dispute at seq `dispute` compares (docs/audit.md "Disputes"
+    // 4.): the current line before the DisputeFiled, from the disputed batch's
+    // CommandRecorded on, dispute events left out.
+    const start = batch_start(events, get(events[dispute - 1].payload, "seq", 0));
+    return current_line(events.slice(0, dispute - 1)).filter((e) => e.record.seq >= start
+      && ![...DISPUTE_TAGS, "ExportSealed"].includes(e.record.type));
+  }
+
+  function _answer(ev, events) {
+    // What a finding answers, as far as needs no rules (docs/audit.md "Disputes", "What a
+    // verifier without the rules checks"): its fields well formed, `parts_at` a seq the
+    // finding compares (or one past the last) and `same` as `parts_at` says.
+    const p = ev.payload;
+    const seq = ev.record.seq;
+    const dispute = get(p, "dispute");
+    const texts = ["as_played", "under_reading", "stopped"];
+    const parts_at = get(p, "parts_at", 0);
+    const same = get(p, "same");
+    const head = get(p, "head", []);
+    if (typeof same !== "boolean" || !_int(parts_at) || parts_at < 0
+        || !texts.every((k) => typeof get(p, k, "") === "string")
+        || !Array.isArray(head) || head.length > HEAD_CHANGES_MAX
+        || !head.every((c) => is_dict(c) && typeof get(c, "path") === "string")) {
+      throw new Failure(seq, `the finding at seq ${seq} is not well formed: same a bool, parts_at a seq or 0, as_played, under_reading and stopped text, head at most ${HEAD_CHANGES_MAX} changes each with its path`);
+    }
+    const disputed = get(events[dispute - 1].payload, "seq");
+    const [as_played, under, stopped] = texts.map((k) => get(p, k, ""));
+    const line = compared(events, dispute);
+    if (parts_at === 0) {
+      if (!same || as_played || under || stopped) {
+        throw new Failure(seq, `the finding at seq ${seq} says the lines never part (parts_at 0), yet not the same, or with the events where they part, or a line stopped`);
+      }
+      return;
+    }
+    const seqs = line.map((e) => e.record.seq);
+    const past = seqs.length > 0 && parts_at === seqs[seqs.length - 1] + 1;
+    if (!seqs.includes(parts_at) && !past) {
+      throw new Failure(seq, `the finding at seq ${seq} says the lines part at seq ${parts_at}, no event the finding compares (the current line from seq ${seqs.length ? seqs[0] : "?"} before the dispute at seq ${py_str(dispute)}, dispute events left out) nor the one past its last`);
+    }
+    if (same !== parts_at > disputed) {
+      throw new Failure(seq, `the finding at seq ${seq} says same=${py_str(same)} where the lines part at seq ${parts_at}, disputed seq ${py_str(disputed)}: same is true only where they part after the disputed seq`);
+    }
+    if (!as_played || !under || (as_played === "(nothing)") !== past || (under === "(refused)" && !stopped)) {
+      throw new Failure(seq, `the finding at seq ${seq} shows no events where the lines part as they stand: as_played ("(nothing)" past the end of the line) and under_reading ("(refused)" only where the reading's line stopped)`);
+    }
   }
 
   function _seal(ev, events, used, found) {

@@ -19,7 +19,7 @@ import { loadCitations } from "./citations.js";
 import { boardOf, diceRow, el, eventRow, isDecision, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
-import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, rulingControls } from "./disputes.js";
+import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
 import { actionForms, decisionList, errorText, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
@@ -335,7 +335,7 @@ function withDispute(row, frame) {
   if (frame.event_type === "DisputeFound" && frame.payload && ruler && !viewer.ruled.has(frame.payload.dispute)) {
     row.append(rulingControls(frame.payload.dispute, { request, gameId: viewer.gameId }));
   }
-  if (!isDisputable(frame)) return row;
+  if (!isDisputable(frame, viewer.superseded.get(frame.seq))) return row;
   const readings = namesOf()?.readings;
   row.append(disputeBox(frame, { request, gameId: viewer.gameId, readings, ruler }));
   return row;
@@ -361,6 +361,7 @@ function noteDispute(frame) {
       viewer.superseded.set(seq, p);
       const row = document.getElementById(`seq-${seq}`);
       if (row && !row.classList.contains("superseded")) amendmentNote(row, { superseded: p });
+      if (row) retireDisputeBox(row);
     }
   } else if (viewer.amending.has(frame.command_id)) viewer.amended.set(frame.seq, viewer.amending.get(frame.command_id));
 }

@@ -83,8 +83,9 @@ def test_a_refused_dispute_exits_2_says_why_and_writes_nothing(cli: Cli) -> None
 
 def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
     """A finding moved onto another seq fails both checkers; a finding whose answer is
-    changed fails `umpire audit`, which re-makes it (verify_export runs no rules: it
-    checks where a finding stands and what it answers, docs/audit.md section 7)."""
+    changed fails `umpire audit`, which re-makes it; the independent verifier, which runs
+    no rules, fails an answer that is not well formed (docs/audit.md "What a verifier
+    without the rules checks"; an amended dispute's answer: the amended game's test)."""
     game = short_game(cli, "conflict_of_heroes")
     seq = _decision_seq(cli, game)
     assert cli("dispute", game, str(seq), "--claim", "x").code == 0
@@ -105,6 +106,22 @@ def test_a_forged_finding_in_the_export_fails(cli: Cli) -> None:
     forged = write_lines(cli.tmp / "changed.jsonl", header, records)
     audited = cli("audit", "--file", str(forged))
     assert audited.code != 0 and "is not the one the log makes" in audited.out + audited.err
+    # An answer that contradicts itself fails the independent verifier too: "the same"
+    # where the lines part at the disputed seq itself, or a parting seq the finding does
+    # not compare (the finding's own seq).
+    finding = records[-1]["seq"]
+    for name, answer, why in (
+        ("same", {"same": True, "parts_at": seq}, f"same=True where the lines part at seq {seq}"),
+        ("outside", {"same": True, "parts_at": finding}, f"part at seq {finding}, no event"),
+    ):
+        header, records = read_lines(path)
+        records[-1]["payload"].update(as_played="x", under_reading="y", **answer)
+        reseal(header, records, len(records) - 1)
+        forged = write_lines(cli.tmp / f"answer-{name}.jsonl", header, records)
+        code, out = verify(forged)
+        assert code != 0 and f"FAILED at seq {finding}" in out and why in out, (name, out)
+        audited = cli("audit", "--file", str(forged))
+        assert audited.code != 0, (name, audited.out)
 
 
 def test_a_ruling_by_a_spectator_is_refused_and_fails_the_verifier_when_forged(cli: Cli) -> None:
@@ -221,12 +238,26 @@ def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli
         r[10]["payload"]["superseded_to"] = 8
         return 10
 
-    for name, forgery in (("roll", forge_roll), ("range", forge_range)):
+    # The finding (seq 9: the lines never part, no reading) answered otherwise: the lines
+    # parting at the disputed roll, or at the second Push's CommandRecorded. Well formed,
+    # each fails the independent verifiers where the amended line shows it false.
+    def forge_answer(r: list[dict[str, Any]]) -> int:
+        r[8]["payload"].update(same=False, parts_at=3, as_played="x", under_reading="y")
+        return 8
+
+    def forge_parting(r: list[dict[str, Any]]) -> int:
+        r[8]["payload"].update(same=True, parts_at=5, as_played="x", under_reading="y")
+        return 8
+
+    at_marker = "FAILED at seq 11: the finding at seq 9 says the lines part at seq"
+    why = {"roll": "", "range": "", "answer": at_marker, "parting": at_marker}
+    for name, forgery in (("roll", forge_roll), ("range", forge_range),
+                          ("answer", forge_answer), ("parting", forge_parting)):  # fmt: skip
         header, records = read_lines(path)
         reseal(header, records, forgery(records))
         forged = write_lines(cli.tmp / f"amended-{name}.jsonl", header, records)
         code, out = verify(forged)
-        assert code != 0, (name, out)
+        assert code != 0 and why[name] in out, (name, out)
         audited = cli("audit", "--file", str(forged))
         assert audited.code != 0, (name, audited.out)
 
@@ -391,3 +422,31 @@ def test_an_amendment_may_return_behind_an_earlier_one(cli: Cli) -> None:
     assert audited.code == 0, audited.out + audited.err
     code, out = verify(path)
     assert code == 0 and "2 amendments" in out, out
+
+
+def test_readjudicate_refuses_an_amended_game_saying_what_reads_it_and_writes_nothing(
+    cli: Cli,
+) -> None:
+    """`umpire readjudicate` re-runs a log of one line: on an amended log it would decide
+    the superseded commands again and copy the amended line as it stands, so it refuses
+    (exit 2, `game_amended`), naming `umpire audit` and `umpire replay --line N`, and
+    writes no copy."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    assert cli("rule", game, "5", "amend").code == 0  # seq 7 on; GameAmended at 8
+    before = cli("log", game, "--json").out
+    result = cli("readjudicate", game, "--new-game-id", "g-copy")
+    assert result.code == 2, result.out
+    assert f"game {game!r} was amended (GameAmended at seq 8)" in result.err
+    assert f"umpire audit {game}" in result.err and "--line N` shows each line (0 to 1)" in (
+        result.err
+    )
+    assert cli("log", "g-copy").code == 2  # no copy written
+    assert cli("log", game, "--json").out == before
+    # The game as first played is readjudicated as ever (one line, before the ruling).
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0
+    assert cli("rule", game, "5", "uphold").code == 0
+    assert cli("readjudicate", game, "--new-game-id", "g-upheld").code == 0

@@ -50,9 +50,19 @@ async def test_a_double_disputed_under_a_and_b_is_amended_played_out_and_verifie
     finding, marker_seq = amended.dispute + 1, amended.ruled + 1
     why = {
         "downtown finding moved": (f"seq {finding}", "no open dispute", "which is no dispute"),
-        "downtown amended roll": ("", "re-applied by the amendment", "re-applied by the amendment"),
+        # A re-applied roll changed: the amended line no longer parts where the finding says
+        # (the roll's seq, before the decision); `umpire audit` re-makes the roll.
+        "downtown amended roll": (f"seq {marker_seq}", "re-applied by the amendment",
+                                  f"parts from the superseded line at seq {amended.disputed - 1}"),
         "downtown amended range": (f"seq {marker_seq}", "is not the one the log before the "
                                    "ruling", "superseded_to"),
+        # The finding's answer altered: `umpire audit` re-makes the finding; the independent
+        # verifiers see the amended line part elsewhere than the finding says.
+        "downtown finding same": (f"seq {marker_seq}", "is not the one the log makes",
+                                  f"parts from the superseded line at seq {amended.disputed}"),
+        "downtown finding parting seq": (f"seq {marker_seq}", "is not the one the log makes",
+                                         "parts from the superseded line at seq "
+                                         f"{amended.disputed}"),
     }  # fmt: skip
     for name, path in files.items():
         audited = await asyncio.to_thread(cli, "audit", "--file", str(path))

@@ -4,8 +4,9 @@ Hanoi fires at a bomber where 4.1.2 (b) applies and (a) does not, until a roll i
 which calls a random event as played ("(a) or (b)"); the player disputes it under
 "(a) and (b)", the finding names the roll's seq as the parting seq at once, the player rules
 `amend`, and the game plays on to its natural end (the raid's turn limit). Its export and
-the forgeries every verifier must catch: the finding moved onto a seq that is no dispute, a
-re-applied roll with other faces, a GameAmended naming other superseded seqs."""
+the forgeries every verifier must catch: the finding moved onto a seq that is no dispute, its
+answer altered ("the same", or another parting seq), a re-applied roll with other faces, a
+GameAmended naming other superseded seqs."""
 
 from __future__ import annotations
 
@@ -139,8 +140,20 @@ def export_files(cli: Cli, amended: Amended) -> dict[str, Path]:
         r[marker]["payload"]["superseded_to"] -= 1
         return marker
 
+    # The finding's answer altered, well formed: "the same" (the lines never part), or
+    # parting at the disputed command's CommandRecorded rather than at the roll.
+    def same(r: list[dict[str, Any]]) -> int:
+        r[finding]["payload"].update(same=True, parts_at=0, as_played="", under_reading="",
+                                     stopped="")  # fmt: skip
+        return finding
+
+    def parting(r: list[dict[str, Any]]) -> int:
+        r[finding]["payload"]["parts_at"] = amended.marker.parts_from
+        return finding
+
     forgeries = {"downtown finding moved": moved, "downtown amended roll": roll,
-                 "downtown amended range": superseded}  # fmt: skip
+                 "downtown amended range": superseded, "downtown finding same": same,
+                 "downtown finding parting seq": parting}  # fmt: skip
     for name, forgery in forgeries.items():
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(r))

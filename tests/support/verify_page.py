@@ -600,8 +600,13 @@ def dispute_files(cli: Cli) -> dict[str, Path]:
         r[7]["payload"]["seq"] = 2  # the CommandRecorded
         return 7
 
+    def ill_formed(h: Header, r: Records) -> int:
+        r[5]["payload"].update(same=False)  # the lines never part (parts_at 0)
+        return 5
+
     forgeries = {"ruling by a spectator": by_spectator, "amend ruling": amend,
-                 "finding moved": moved, "not a decision": not_a_decision}  # fmt: skip
+                 "finding moved": moved, "not a decision": not_a_decision,
+                 "finding not well formed": ill_formed}  # fmt: skip
     for name, forgery in forgeries.items():
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(h, r))
@@ -645,8 +650,24 @@ def _amended_files(cli: Cli) -> dict[str, Path]:
         r[10]["command_id"] = "elsewhere"
         return 10
 
+    # The finding (seq 9: the lines never part) answered otherwise, well formed: the amended
+    # line shows it false (docs/audit.md "What a verifier without the rules checks").
+    def answer(h: Header, r: Records) -> int:
+        r[8]["payload"].update(same=False, parts_at=3, as_played="x", under_reading="y")
+        return 8
+
+    def parting(h: Header, r: Records) -> int:
+        r[8]["payload"].update(same=True, parts_at=5, as_played="x", under_reading="y")
+        return 8
+
+    def reapplied(h: Header, r: Records) -> int:
+        r[10]["payload"]["reapplied"] += 1
+        return 10
+
     forgeries = {"amended roll": roll, "amended range": superseded,
-                 "amend without its marker": unmarked}  # fmt: skip
+                 "amend without its marker": unmarked, "amended finding answer": answer,
+                 "amended finding parting seq": parting,
+                 "amended count": reapplied}  # fmt: skip
     for name, forgery in forgeries.items():
         h, r = copy.deepcopy(header), copy.deepcopy(records)
         reseal(h, r, forgery(h, r))

@@ -6,7 +6,8 @@ sees the finding (the verdict, and as played / under the reading side by side wh
 lines part), as `dispute_filed` answered it. The player may rule (a solo game's
 referee): "Uphold" and "Amend" are offered, and a spectator's page offers neither; "Amend"
 from the page sends `rule`, shows the answer, and greys the line the amendment
-superseded, each row noting the ruling, with the amended line's events marked. Its screenshot is
+superseded, each row noting the ruling and offering "Dispute" no more, with the amended
+line's events marked. Its screenshot is
 docs/screenshots/dispute-panel.png (docs/viewer.md)."""
 
 from __future__ import annotations
@@ -106,6 +107,26 @@ async def test_a_decision_is_disputed_from_the_table(
         assert await page.locator("#events li.superseded").count() == (
             amended["superseded_to"] - amended["parts_from"] + 1
         )
+        # A superseded seq is no longer part of the game (the server refuses its dispute,
+        # seq_superseded): no row of the superseded line offers "Dispute" any more; the
+        # disputed row keeps its dispute's finding and ruling, without the form.
+        gone = "#events li.superseded details.dispute"
+        assert await page.locator(f"{gone}:not([data-dispute])").count() == 0
+        assert await page.locator(f"{gone} textarea").count() == 0
+        assert await box.locator(".verdict").count() == 1
+        # A page opened now draws the superseded line without the control; the current
+        # line's decisions keep it.
+        fresh = await browser.new_page(viewport={"width": 1280, "height": 900})
+        await open_with_credential(fresh, port, created.player_credential)
+        await fresh.locator('#events li[data-type="GameAmended"] .amend-note').wait_for(
+            timeout=TIMEOUT
+        )
+        assert await fresh.locator("#events li.superseded").count() == (
+            amended["superseded_to"] - amended["parts_from"] + 1
+        )
+        assert await fresh.locator("#events li.superseded details.dispute").count() == 0
+        assert await fresh.locator("#events li:not(.superseded) details.dispute").count() > 0
+        await fresh.close()
         # The ruling closed the dispute: its finding's row offers the ruling no more.
         await page.wait_for_selector(f"{found_row} .ruling", state="detached", timeout=TIMEOUT)
         await ruling.scroll_into_view_if_needed()

@@ -178,7 +178,8 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
     finding moved off its dispute, a dispute of a recorded command, a dispute after the
     seal, a re-applied roll with other faces (of a first or a second amended line), a
     dispute of a seq an amendment superseded, a GameAmended naming other superseded seqs
-    fail on both, with the same words (issue 40)."""
+    or another count of re-applied commands, and a finding whose answer (same, the parting
+    seq) the amended line shows false fail on both, with the same words (issue 40)."""
     files = await asyncio.to_thread(dispute_files, cli)
     assert await _disagreements(verifier, files) == []
     for name in (
@@ -193,7 +194,9 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
     for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
                  "after the seal", "amended roll", "amended range",
                  "amend without its marker", "second amended roll",
-                 "dispute of a superseded seq"):  # fmt: skip
+                 "dispute of a superseded seq", "amended finding answer",
+                 "amended finding parting seq", "amended count",
+                 "finding not well formed"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
