@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
 from bench.cluster import LocalCluster
 from tests.support.waiting import until
 from umpire.clients import UmpireClient
@@ -59,10 +57,13 @@ async def test_two_gateways_on_the_cluster_deliver_live_events_in_order(
         assert len(masters) >= 2, "the games were spread over masters"
 
 
-@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_a_gateway_feed_follows_its_game_to_another_master(
-    cluster: LocalCluster, prefix: str, strict: bool
+    cluster: LocalCluster, prefix: str
 ) -> None:
+    """The feed subscribes on the slot's new master, and a notification there, not the
+    version poll, delivers the next events: the poll is stopped, so an event arrives only if
+    the feed followed. How soon it arrives (goal: under 0.5 s) is the machine's speed:
+    `python -m bench cluster_follow` (bench/cluster_follow.py) prints it beside the goal."""
     settings = gateway_settings(prefix, cluster=True)
     async with (
         running_gateway(settings, cluster.url) as gw,
@@ -83,21 +84,20 @@ async def test_a_gateway_feed_follows_its_game_to_another_master(
         await asyncio.to_thread(cluster.migrate_slot, slot, target)
         shards = gw.gateway.notifier.channels
         assert isinstance(shards, ShardChannels)
-        loop = asyncio.get_running_loop()
-        stop_at = loop.time() + 10
         channel = f"{prefix}:{{{created.game_id}}}:appended"
-        while shards.channels.get(channel) != f"127.0.0.1:{target}" and loop.time() < stop_at:
-            await asyncio.sleep(0.05)
-        assert shards.channels.get(channel) == f"127.0.0.1:{target}", "feed did not follow"
-        # A notification, not the 1 s poll, delivers the next events: well under a second.
-        started = loop.time()
+        await until(
+            lambda: shards.channels.get(channel) == f"127.0.0.1:{target}",
+            what=lambda: f"feed did not follow: {shards.channels.get(channel)}, not {target}",
+        )
+        await until(lambda: len(seen) == 4, what=lambda: f"the first Push delivered: {seen}")
+        # Stop the version poll (the notifier's only task): from here on only a
+        # notification on the new master can bring the next events.
+        for task in gw.gateway.notifier._tasks:
+            task.cancel()
         await client.send(created.game_id, {"type": "Push"}, command_id="after")
-        while len(seen) < 7 and loop.time() - started < 30:
-            await asyncio.sleep(0.005)
+        await until(lambda: len(seen) >= 7, what=lambda: f"notified of the append: {seen}")
         watcher.cancel()
         assert seen == list(range(1, 8))
-        if strict:  # how soon is the machine's speed: the timing lane only
-            assert loop.time() - started < 0.5
 
 
 async def _subscribe_all(url: str, game_ids: list[str]) -> UmpireClient:

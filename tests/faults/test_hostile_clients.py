@@ -1,8 +1,12 @@
 """Clients that vanish mid-frame, half-open connections (a peer that stops answering,
 mid-frame or idle) and clients that never read. The gateway (a real subprocess with a
-1 s keepalive and slow-consumer limit) closes every one of them in bounded time, its
-memory does not grow from wave to wave (RSS measured), and a well-behaved client beside
-them keeps its latency and misses no event."""
+1 s keepalive and slow-consumer limit) closes every one of them, its memory does not grow
+from wave to wave (RSS measured), and a well-behaved client beside them is answered all
+through every wave and misses no event.
+
+How fast the well-behaved client is answered meanwhile is the machine's speed, not
+asserted here: `python -m bench hostile_clients` (bench/hostile_clients.py) prints its
+p99 and worst round trip beside the goal."""
 
 from __future__ import annotations
 
@@ -11,8 +15,6 @@ import os
 import socket
 import struct
 import time
-
-import pytest
 
 from tests.support.fleet import GatewayProcess, gateways
 from tests.support.raw_ws import RawWebSocket
@@ -26,7 +28,9 @@ from umpire.testing.support.peer import Peer
 
 PER_KIND = 25  # hostile clients of each kind per wave
 WAVES = 3
-CLOSE_WITHIN = 12.0  # s: ping 1 s + timeout 1 s + slow consumer 1 s + close timeout 1 s
+# A generous bound on the wait, not a speed: the gateway's limits add to ~4 s (ping 1 s +
+# timeout 1 s + slow consumer 1 s + close timeout 1 s); without them a wave stays open.
+CLOSE_WITHIN = 120.0
 GROWTH_LIMIT_KIB = 8 * 1024  # RSS growth allowed from the first wave to the last
 HOSTILE_ENV = {
     "UMPIRE_PING_INTERVAL": "1",
@@ -103,9 +107,8 @@ async def wave(gateway: GatewayProcess, game_id: str, credential: str, baseline:
             ws.close()
 
 
-@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_hostile_clients_are_closed_and_memory_stays_bounded(
-    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, strict: bool
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
 ) -> None:
     games = Games(store)
     long_game = await games.create("counter", {"target": 10**6})
@@ -117,33 +120,31 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
                                   "setup": {"target": 10**6},
                                   "client_entropy": "waived"})  # fmt: skip
         await owner.close()
-        from umpire.engine.roles import Role
-        from umpire.server import credentials
-
         spectate = await credentials.issue(store, long_game.game_id, Role.SPECTATOR)
         good = await Peer.open(gateway.url)
         gid = created["game_id"]
         await good.ok({"type": "auth", "credential": created["player_credential"]})
         await good.ok({"type": "subscribe", "game_id": gid, "from_seq": 0})
-        latencies: list[float] = []
+        answered = 0  # the well-behaved client's commands answered so far
         stop = asyncio.Event()
 
         async def steady() -> None:
-            i = 0
-            while not stop.is_set() and i < 2000:
-                began = time.monotonic()
-                await good.ok({"type": "command", "game_id": gid, "command_id": f"g{i}",
+            nonlocal answered
+            while not stop.is_set() and answered < 2000:
+                await good.ok({"type": "command", "game_id": gid, "command_id": f"g{answered}",
                                "command": {"type": "Add", "amount": 1}})  # fmt: skip
-                latencies.append(time.monotonic() - began)
-                i += 1
-                await asyncio.sleep(0.05)
+                answered += 1
+                await asyncio.sleep(0.05)  # a steady player's pace
 
         worker = asyncio.create_task(steady())
         baseline = await open_connections(gateway.port)
         rss: list[int] = [gateway.rss_kib()]
         closing: list[float] = []
+        during: list[int] = []  # the well-behaved client's answers while each wave was open
         for _ in range(WAVES):
+            before = answered
             closing.append(await wave(gateway, long_game.game_id, spectate, baseline))
+            during.append(answered - before)
             await asyncio.sleep(0.5)
             rss.append(gateway.rss_kib())
         stop.set()
@@ -154,12 +155,10 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
         await good.close()
         assert gateway.process.poll() is None, "".join(gateway.output[-20:])
     print(f"\nRSS KiB by wave: {rss}; seconds to close each wave: {closing}")
-    print(f"well-behaved client: {len(latencies)} commands, max {max(latencies):.3f} s")
+    print(f"well-behaved client: {answered} commands, {during} while each wave was open")
     assert rss[-1] - rss[1] < GROWTH_LIMIT_KIB, rss
-    assert latencies, "the well-behaved client was never answered"
-    if strict:  # how fast it was answered is the machine's speed: the timing lane only
-        assert max(latencies) < 2.0, max(latencies)
-        assert len(latencies) > 20
+    # Answered all through: while every wave of hostile clients was being closed.
+    assert all(n > 0 for n in during), during
 
 
 async def test_a_peer_that_stops_reading_with_nothing_more_to_send_is_dropped(

@@ -1,10 +1,12 @@
 """Redis unreachable for a while. Killed (connections refused): every request gets a
-`store_unavailable` error frame at once, nothing is written, the gateway keeps serving,
+`store_unavailable` error frame, nothing is written, the gateway keeps serving,
 and when Redis is back on the same port and data directory the same command ids are
 accepted without any restart and subscribers receive every event with no gap. Frozen
-(SIGSTOP, so requests time out instead of failing fast): the error comes within the
-store's socket timeout, and a command that did reach Redis is found by its id on retry,
-exactly once."""
+(SIGSTOP, so requests time out instead of failing fast): the error comes when the store's
+socket timeout expires, another connection is answered meanwhile, and a command that did
+reach Redis is found by its id on retry, exactly once.
+
+How soon each error comes is printed by `python -m bench outage` (bench/outage.py)."""
 
 from __future__ import annotations
 
@@ -45,15 +47,10 @@ def command(gid: str, command_id: str) -> dict[str, Any]:
             "command": {"type": "Add", "amount": 1}}  # fmt: skip
 
 
-async def timed(peer: Peer, message: dict[str, Any], timeout: float) -> tuple[dict, float]:
-    started = time.monotonic()
-    reply = await peer.request(message, timeout=timeout + 5)
-    return reply, time.monotonic() - started
-
-
-# How soon an error comes is the machine's speed: the default run asserts that it comes
-# (within the request's own generous timeout), the timing lane also how soon.
-STRICT = pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
+# How soon the error comes is the machine's speed, not asserted here: the tests wait for it
+# generously; `python -m bench outage` (bench/outage.py) prints how soon beside the goals
+# (refused: under FAIL_FAST_SECONDS; frozen: within the socket timeout + 2 s).
+ANSWER_WITHIN = 60.0
 
 
 async def until(condition: Any, what: str, seconds: float = 30.0) -> None:
@@ -64,8 +61,7 @@ async def until(condition: Any, what: str, seconds: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
-@STRICT
-async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running], strict: bool) -> None:
+async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running]) -> None:
     redis, running = site
     url = f"ws://127.0.0.1:{running.port}/ws"
     player = await Peer.open(url)
@@ -95,10 +91,9 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running], strict:
         {"type": "view", "game_id": gid},
     ]
     for message in refused:
-        reply, seconds = await timed(player, message, FAIL_FAST_SECONDS)
+        reply = await player.request(message, timeout=ANSWER_WITHIN)
         assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
         assert "retry" in reply["message"], reply
-        assert seconds < FAIL_FAST_SECONDS or not strict, (reply, seconds)
     status, body = await http_get(running.port, "/healthz")
     assert status == 503 and "unreachable" in body
     late = await Peer.open(url)  # new connections are still accepted and answered
@@ -136,9 +131,8 @@ async def test_redis_down_then_back(site: tuple[EmbeddedRedis, Running], strict:
         await peer.close()
 
 
-@STRICT
 async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
-    site: tuple[EmbeddedRedis, Running], strict: bool
+    site: tuple[EmbeddedRedis, Running],
 ) -> None:
     redis, running = site
     assert redis.process is not None
@@ -157,14 +151,14 @@ async def test_redis_frozen_times_out_and_the_retry_is_exactly_once(
     before = await running.gateway.store.version(gid)
     os.kill(redis.process.pid, signal.SIGSTOP)
     try:
-        reply, seconds = await timed(player, command(gid, "frozen"), SOCKET_TIMEOUT)
+        frozen = asyncio.create_task(player.request(command(gid, "frozen"), ANSWER_WITHIN))
+        # The gateway itself never stops answering: another connection is answered while
+        # the frozen command still waits on the store (an order, not a duration).
+        other = await Peer.open(url)
+        answer = await other.request({"type": "list_games"}, timeout=ANSWER_WITHIN)
+        assert answer["type"] == "games" and not frozen.done(), answer
+        reply = await frozen  # then the store's socket timeout answers it with an error
         assert reply["type"] == "error" and reply["code"] == "store_unavailable", reply
-        assert seconds <= SOCKET_TIMEOUT + 2 or not strict, seconds
-        other = await Peer.open(url)  # the gateway itself never stopped answering
-        # Well under the store's socket timeout (a gateway waiting on the frozen store
-        # would take that long), and not so tight that a loaded runner misses it.
-        answer = await other.request({"type": "list_games"}, timeout=SOCKET_TIMEOUT / 2)
-        assert answer["type"] == "games"
     finally:
         os.kill(redis.process.pid, signal.SIGCONT)
     # The frozen command may have reached Redis (it runs when Redis thaws): the retry by

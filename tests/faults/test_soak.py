@@ -1,11 +1,14 @@
 """A compressed soak: steady mixed load (commands, subscriptions, views, connection churn)
 on a real gateway subprocess for a bounded time, with its memory (RSS) and every
-command's latency sampled. No command fails, every subscriber sees every event, latency
-stays low and memory shows no growth trend. The default suite runs a few seconds; the
-long form is `pytest -m soak` (UMPIRE_SOAK_SECONDS, default 300). Keep it at 200 s or more:
-the gateway's memory grows for its first ~100 s while the shared game's 2,048-event feed
-window and the caches fill (measured: 50 -> 91 MiB, then flat within 20 KiB to 300 s), so
-a shorter run's growth check still sees the warm-up (120 s: 14.7 MiB, a failure)."""
+command's latency sampled. No command fails, every subscriber sees every event and memory
+shows no growth trend. The latency is printed, not asserted (it is the machine's speed):
+the round trip under steady load is `python -m bench`'s "round trip @ 1,000 cmd/s" row
+(bench/path.py), printed beside its goal (p99 < 10 ms). The default suite runs a few
+seconds; the long form is `pytest -m soak` (UMPIRE_SOAK_SECONDS, default 300). Keep it at
+200 s or more: the gateway's memory grows for its first ~100 s while the shared game's
+2,048-event feed window and the caches fill (measured: 50 -> 91 MiB, then flat within
+20 KiB to 300 s), so a shorter run's growth check still sees the warm-up (120 s: 14.7 MiB,
+a failure)."""
 
 from __future__ import annotations
 
@@ -141,7 +144,8 @@ async def soak(
     return load
 
 
-def report(load: Load) -> tuple[float, float, float]:
+def report(load: Load) -> float:
+    """Print what the soak measured; the memory growth after warm-up (KiB)."""
     lat = sorted(load.latencies)
     p99 = lat[int(len(lat) * 0.99) - 1]
     growth = growth_kib(load.rss)
@@ -151,12 +155,11 @@ def report(load: Load) -> tuple[float, float, float]:
         f"max {lat[-1] * 1000:.1f} ms; RSS {load.rss[0][1]} -> {load.rss[-1][1]} KiB, "
         f"growth after warm-up {growth:.0f} KiB"
     )
-    return p99, lat[-1], growth
+    return growth
 
 
-@pytest.mark.parametrize("strict", [False, pytest.param(True, marks=pytest.mark.timing)])
 async def test_compressed_soak_short(
-    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore, strict: bool
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
 ) -> None:
     # At least half the commands 4 s at RATE would give, however slow the machine: a
     # loaded 2-core runner served 314 in 4 s (the soak then proved too little, and the
@@ -164,11 +167,9 @@ async def test_compressed_soak_short(
     # sent them, and the time only bounds the run from below.
     least = int(RATE * 4 * 0.5)
     load = await soak(redis_server.url, prefix, store, 4.0, least)
-    p99, worst, growth = report(load)
+    growth = report(load)
     assert len(load.latencies) >= CLIENTS * least
     assert growth < 6 * 1024
-    if strict:  # a latency is the machine's speed: only the timing lane asserts it
-        assert p99 < 1.0 and worst < 3.0
 
 
 @pytest.mark.soak
@@ -177,6 +178,5 @@ async def test_compressed_soak_long(
 ) -> None:
     seconds = float(os.environ.get("UMPIRE_SOAK_SECONDS", "300"))
     load = await soak(redis_server.url, prefix, store, seconds)
-    p99, worst, growth = report(load)
-    assert p99 < 0.25 and worst < 2.0
+    growth = report(load)
     assert growth < 8 * 1024
