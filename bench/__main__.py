@@ -15,6 +15,12 @@ shared peer bench (`../shared/peer-bench`, or `UMPIRE_PEER_BENCH`) when Node is 
 prints issue #44's ratios beside their goals (bench/peer.py); `--quick` at its smallest sizes.
 `python -m bench viewer_open [--runs N] [--quick]` opens 100-, 1,000- and 10,000-event
 games from their links in Chromium (bench/viewer_open.py).
+The speeds the tests leave to benches (no test asserts a duration, a rate or a CPU share),
+each beside its goal: `python -m bench ai_turn` another game's round trip during the
+largest AI turns (bench/ai_turn.py), `outage` how soon a request is refused when the store
+is away (bench/outage.py), `cluster_follow` how soon a feed delivers after its slot moved
+master (bench/cluster_follow.py), `cpu_quota` the share a busy loop held to a quota gets
+(bench/cpu_quota.py).
 """
 
 from __future__ import annotations
@@ -26,12 +32,36 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from bench import core, footprint, hostile, path, peer, stages, viewer_open, workers
+from bench import (
+    ai_turn,
+    cluster_follow,
+    core,
+    cpu_quota,
+    footprint,
+    hostile,
+    outage,
+    path,
+    peer,
+    stages,
+    viewer_open,
+    workers,
+)
+
+# The speeds the tests leave to benches: name -> (what it runs, its rows, its title).
+CONDITIONS: dict[str, tuple[Callable[[], Any], Callable[[dict[str, Any]], list[Any]], str]] = {
+    "ai_turn": (lambda: asyncio.run(ai_turn.run()), ai_turn.rows,
+                "another game during the largest AI turns"),
+    "outage": (lambda: asyncio.run(outage.run()), outage.rows, "the store away"),
+    "cluster_follow": (lambda: asyncio.run(cluster_follow.run()), cluster_follow.rows,
+                       "a feed following its slot to another master"),
+    "cpu_quota": (cpu_quota.measure, cpu_quota.rows, "a CPU quota holding a busy loop"),
+}  # fmt: skip
 
 
 def _loop_policy() -> str:
@@ -266,12 +296,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "what", nargs="?", default="all",
         choices=["all", "stages", "workers", "hostile", "cli", "footprint", "peer",
-                 "viewer_open"],
+                 "viewer_open", *CONDITIONS],
         help="all: the whole benchmark; stages: bench/stages.py; workers: bench/workers.py; "
         "hostile: only the player's round trip under 20 hostile connections; "
         "cli: only the command line's start; footprint: umpire serve's whole process tree; "
         "peer: the shared peer bench beside Colyseus, with issue #44's ratios; "
-        "viewer_open: the browser table opening long games (bench/viewer_open.py)",
+        "viewer_open: the browser table opening long games (bench/viewer_open.py); "
+        "ai_turn, outage, cluster_follow, cpu_quota: the speeds the tests leave to benches",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(
@@ -301,6 +332,13 @@ def main(argv: list[str] | None = None) -> int:
         print(hostile.report(figures), file=sys.stderr)
         return 0
     console = Console(stderr=True)
+    if args.what in CONDITIONS:
+        measure, table_rows, title = CONDITIONS[args.what]
+        with console.status(f"{args.what}: {title}…"):
+            measured = measure()
+        print(json.dumps({args.what: measured, "event_loop": loop}, indent=2))
+        console.print(_table(f"{title} ({os.cpu_count()} CPUs, {loop})", table_rows(measured)))
+        return 0
     if args.what == "cli":
         with console.status(
             "timing the command line (umpire new, state, actions, send, log, --help)…"

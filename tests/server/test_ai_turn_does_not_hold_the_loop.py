@@ -2,7 +2,7 @@
 game's commands are answered.
 
 A real gateway process and real websockets: one client plays the largest Conflict of
-Heroes setup the schema allows (tests/support/largest_setups.py: 40 x 40 map, 60 units,
+Heroes setup the schema allows (testing/support/largest_setups.py: 40 x 40 map, 60 units,
 60 cards of 12 Move orders; created with `umpire new --setup`, since the setup is larger
 than a client frame) by Pass and TakeAiTurn in a loop; meanwhile another client sends
 commands to a counter game one after another, and each AI turn counts how many of them
@@ -28,7 +28,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from tests.support.largest_setups import largest_conflict_of_heroes
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from tests.support.processes import REPO, start_gateway
 from umpire.clients import UmpireClient
 from umpire.events.errors import UmpireError

@@ -5,7 +5,7 @@ budget rather than from other clients' latency."""
 
 from __future__ import annotations
 
-from tests.support.largest_setups import largest_conflict_of_heroes
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from umpire.clients import UmpireClient
 from umpire.server.admission import (
     FREE_WORK_SECONDS,

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.largest_setups import largest_conflict_of_heroes
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
