@@ -18,9 +18,10 @@ games from their links in Chromium (bench/viewer_open.py).
 The speeds the tests leave to benches (no test asserts a duration, a rate or a CPU share),
 each beside its goal: `python -m bench ai_turn` another game's round trip during the
 largest AI turns (bench/ai_turn.py), `outage` how soon a request is refused when the store
-is away (bench/outage.py), `cluster_follow` how soon a feed delivers after its slot moved
-master (bench/cluster_follow.py), `cpu_quota` the share a busy loop held to a quota gets
-(bench/cpu_quota.py).
+is away (bench/outage.py), `hostile_clients` a client's round trip beside peers that
+misbehave at the socket (bench/hostile_clients.py), `cluster_follow` how soon a feed
+delivers after its slot moved master (bench/cluster_follow.py), `cpu_quota` the share a
+busy loop held to a quota gets (bench/cpu_quota.py).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from bench import (
     cpu_quota,
     footprint,
     hostile,
+    hostile_clients,
     outage,
     path,
     peer,
@@ -58,6 +60,8 @@ CONDITIONS: dict[str, tuple[Callable[[], Any], Callable[[dict[str, Any]], list[A
     "ai_turn": (lambda: asyncio.run(ai_turn.run()), ai_turn.rows,
                 "another game during the largest AI turns"),
     "outage": (lambda: asyncio.run(outage.run()), outage.rows, "the store away"),
+    "hostile_clients": (lambda: asyncio.run(hostile_clients.run()), hostile_clients.rows,
+                        "a client beside peers that misbehave at the socket"),
     "cluster_follow": (lambda: asyncio.run(cluster_follow.run()), cluster_follow.rows,
                        "a feed following its slot to another master"),
     "cpu_quota": (cpu_quota.measure, cpu_quota.rows, "a CPU quota holding a busy loop"),
@@ -302,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         "cli: only the command line's start; footprint: umpire serve's whole process tree; "
         "peer: the shared peer bench beside Colyseus, with issue #44's ratios; "
         "viewer_open: the browser table opening long games (bench/viewer_open.py); "
-        "ai_turn, outage, cluster_follow, cpu_quota: the speeds the tests leave to benches",
+        "ai_turn, outage, hostile_clients, cluster_follow, cpu_quota: the speeds the tests "
+        "leave to benches",
     )  # fmt: skip
     parser.add_argument("--quick", action="store_true", help="a fifth of each stage")
     parser.add_argument(

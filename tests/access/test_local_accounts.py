@@ -22,10 +22,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support.local_user import other_user
-from tests.support.raw_ws import RawWebSocket
 from tests.support.serving import Serve, peers_on
 from tests.support.waiting import until
 from umpire.testing.support.gateways import http_get
+from umpire.testing.support.raw_ws import RawWebSocket
 
 # The documented limit (UMPIRE_MAX_CONNECTIONS_PER_ADDRESS) made small to keep this fast;
 # 1,000 behaves alike. Each of the two workers holds half.

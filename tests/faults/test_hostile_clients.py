@@ -11,19 +11,21 @@ p99 and worst round trip beside the goal."""
 from __future__ import annotations
 
 import asyncio
-import os
-import socket
-import struct
 import time
 
-from tests.support.fleet import GatewayProcess, gateways
-from tests.support.raw_ws import RawWebSocket
+from tests.support.fleet import gateways
 from umpire.engine.roles import Role
 from umpire.events.redis_store import RedisEventStore
 from umpire.server import credentials
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
 from umpire.testing.support.gateways import http_get
+from umpire.testing.support.hostile_peers import (
+    HOSTILE_ENV,
+    never_reads,
+    open_connections,
+    wave,
+)
 from umpire.testing.support.peer import Peer
 
 PER_KIND = 25  # hostile clients of each kind per wave
@@ -32,79 +34,6 @@ WAVES = 3
 # timeout 1 s + slow consumer 1 s + close timeout 1 s); without them a wave stays open.
 CLOSE_WITHIN = 120.0
 GROWTH_LIMIT_KIB = 8 * 1024  # RSS growth allowed from the first wave to the last
-HOSTILE_ENV = {
-    "UMPIRE_PING_INTERVAL": "1",
-    "UMPIRE_PING_TIMEOUT": "1",
-    "UMPIRE_CLOSE_TIMEOUT": "1",
-    "UMPIRE_SLOW_CONSUMER_SECONDS": "1",
-    "UMPIRE_SEND_QUEUE_LIMIT": "50",
-    "UMPIRE_SOCKET_SEND_BUFFER": "4096",
-}
-
-
-def _partial_frame(sock: socket.socket, declared: int = 50_000, sent: int = 1_000) -> None:
-    """Start a masked text frame of `declared` bytes and send only `sent` of them."""
-    header = bytes([0x81, 0x80 | 127]) + struct.pack(">Q", declared) + os.urandom(4)
-    sock.sendall(header + b"x" * sent)
-
-
-def vanish_mid_frame(port: int, reset: bool) -> None:
-    """Send half a frame, then go: FIN, or RST (SO_LINGER 0) like a crashed host."""
-    ws = RawWebSocket(port)
-    _partial_frame(ws.sock)
-    if reset:
-        ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    ws.close()
-
-
-def stall_mid_frame(port: int) -> RawWebSocket:
-    """Half a frame, then silence with the socket open (a peer gone without a FIN)."""
-    ws = RawWebSocket(port)
-    _partial_frame(ws.sock)
-    return ws
-
-
-def silent(port: int) -> RawWebSocket:
-    """Handshake, then nothing ever: never reads, never answers a ping."""
-    return RawWebSocket(port, rcvbuf=4096)
-
-
-def never_reads(port: int, game_id: str, credential: str) -> RawWebSocket:
-    """Subscribe from seq 0 to a long game and never read a byte."""
-    ws = RawWebSocket(port, rcvbuf=4096)
-    ws.send_json({"type": "subscribe", "game_id": game_id, "from_seq": 0,
-                  "credential": credential})  # fmt: skip
-    return ws
-
-
-async def open_connections(port: int) -> int:
-    _, body = await http_get(port, "/metrics")
-    line = next(x for x in body.splitlines() if x.startswith("umpire_connections_open "))
-    return int(float(line.split()[1]))  # prometheus-client writes 1.0
-
-
-async def wave(gateway: GatewayProcess, game_id: str, credential: str, baseline: int) -> float:
-    """One wave of every kind; seconds until the gateway has closed them all."""
-    port = gateway.port
-    held: list[RawWebSocket] = []
-
-    def launch() -> None:
-        for i in range(PER_KIND):
-            vanish_mid_frame(port, reset=i % 2 == 0)
-            held.append(stall_mid_frame(port))
-            held.append(silent(port))
-            held.append(never_reads(port, game_id, credential))
-
-    started = time.monotonic()
-    await asyncio.to_thread(launch)
-    try:
-        while await open_connections(port) > baseline:
-            assert time.monotonic() - started < CLOSE_WITHIN, "hostile clients left open"
-            await asyncio.sleep(0.2)
-        return time.monotonic() - started
-    finally:
-        for ws in held:
-            ws.close()
 
 
 async def test_hostile_clients_are_closed_and_memory_stays_bounded(
@@ -143,7 +72,11 @@ async def test_hostile_clients_are_closed_and_memory_stays_bounded(
         during: list[int] = []  # the well-behaved client's answers while each wave was open
         for _ in range(WAVES):
             before = answered
-            closing.append(await wave(gateway, long_game.game_id, spectate, baseline))
+            closing.append(
+                await wave(
+                    gateway.port, long_game.game_id, spectate, baseline, PER_KIND, CLOSE_WITHIN
+                )
+            )
             during.append(answered - before)
             await asyncio.sleep(0.5)
             rss.append(gateway.rss_kib())

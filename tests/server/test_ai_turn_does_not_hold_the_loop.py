@@ -28,11 +28,11 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from tests.support.processes import REPO, start_gateway
 from umpire.clients import UmpireClient
 from umpire.events.errors import UmpireError
 from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 
 AI_TURNS = 10  # opponent turns that must run while the other game plays
 # The other game's answers during one AI turn, on the median turn: a held loop answers at

@@ -5,7 +5,6 @@ budget rather than from other clients' latency."""
 
 from __future__ import annotations
 
-from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from umpire.clients import UmpireClient
 from umpire.server.admission import (
     FREE_WORK_SECONDS,
@@ -15,6 +14,7 @@ from umpire.server.admission import (
     work_cost,
 )
 from umpire.server.app import Running
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 
 
 class TestWorkCost:

@@ -8,11 +8,11 @@ import time
 
 import websockets
 
-from tests.support.raw_ws import RawWebSocket
 from umpire.events.wire import CLOSE_KEEPALIVE_TIMEOUT
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.gateways import gateway_settings
+from umpire.testing.support.raw_ws import RawWebSocket
 
 PING, CLOSE = 0x9, 0x8
 INTERVAL = TIMEOUT = 0.3

@@ -6,12 +6,12 @@ import asyncio
 
 import msgspec
 
-from tests.support.raw_ws import RawWebSocket
 from umpire.clients import UmpireClient
 from umpire.events.wire import CLOSE_RESYNC
 from umpire.server.app import running_gateway
 from umpire.server.embedded import EmbeddedRedis
 from umpire.testing.support.gateways import append_added, gateway_settings
+from umpire.testing.support.raw_ws import RawWebSocket
 
 
 async def test_a_client_that_never_reads_is_closed_for_resync(

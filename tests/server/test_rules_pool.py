@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
@@ -36,6 +35,7 @@ from umpire.server.rules_pool import (
     RulesPool,
 )
 from umpire.server.work_meter import WorkMeter
+from umpire.testing.support.largest_setups import largest_conflict_of_heroes
 from umpire.testing.support.nonces import nonce_of
 
 SEED = bytes(range(32))

@@ -1,5 +1,5 @@
 """A bare-socket websocket client for tests that need a peer which truly never reads
-(a library client keeps reading into its own buffers)."""
+(a library client keeps reading into its own buffers), and for the benches that need one."""
 
 from __future__ import annotations
 
