@@ -9,7 +9,8 @@ The player (this process) measures a quiet baseline, then the same while
 views of the head and commands, one of each every 20 ms. Prints p50/p99/max of each,
 the RSS, the gateway's longest GC pause and what the attackers were answered.
 
-tests/faults/test_costly_requests.py is the same measurement, shorter, as a test.
+tests/faults/test_costly_requests.py is the same attack, shorter, as a test of behaviour
+(the player answered while the attack is refused; the memory), not of speed.
 
 `python -m bench.hostile --base DIR` is an A/B on a shared machine: a second gateway runs
 from the checkout DIR (another commit, e.g. `git archive BASE | tar -x -C DIR`) beside
