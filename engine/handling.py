@@ -140,8 +140,7 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
         except UmpireError:
             pass  # it got as far as a roll: the rules gave no reason of their own
     raise CommandNotAllowed(
-        f"{kind} is not allowed now{reason}; "
-        f"allowed now: {', '.join(allowed) or 'nothing'}",
+        f"{kind} is not allowed now{reason}; allowed now: {', '.join(allowed) or 'nothing'}",
         rule=rule,
         type=kind,
         allowed=allowed,
