@@ -168,7 +168,7 @@ class AppendBatcher:
             return reply, waited
         if isinstance(reply, Exception):
             return [reply] * len(batch), waited
-        return [_answer(one) for one in reply], waited
+        return [_answer(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)], waited
 
     async def _exchange(self, conn: Any, packed: bytes, count: int) -> list[Any]:
         """One attempt at the batch, within the socket timeout (the watchdog's)."""
@@ -256,9 +256,9 @@ class AppendBatcher:
         self._idle.clear()
 
 
-def _answer(reply: Any) -> Any:
-    """One game's part of the many-games script's answer: its {status, value}, or the
-    error that one command of its append met (`{'error', message}`), as an error reply."""
-    if reply[0] == b"error":
-        return ResponseError(reply[1].decode(errors="replace"))
-    return reply
+def _answer(status: bytes, value: bytes) -> Any:
+    """One game's part of the many-games script's flat answer: its (status, value), or
+    the error that one command of its append met (status `error`), as an error reply."""
+    if status == b"error":
+        return ResponseError(value.decode(errors="replace"))
+    return status, value

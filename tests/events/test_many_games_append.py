@@ -139,7 +139,7 @@ async def test_the_heads_recorded_are_each_game_s_own(store: RedisEventStore, si
     heads = Heads()
     store.record_heads_in(heads)  # type: ignore[arg-type]
     batches = [await _batch(store, g, "c1", 1) for g in games]
-    batches.append(await _batch(store, games[0], "late", 1))  # refused: a conflict
+    batches.append(await _batch(store, games[0], "stale", 0, prev_hash="00" * 32))  # refused
     answers = await asyncio.gather(*(store.append(b) for b in batches), return_exceptions=True)
     assert isinstance(answers[-1], VersionConflict)
     assert heads.heads == {g: (2, a.last_hash) for g, a in zip(games, answers, strict=False)}
