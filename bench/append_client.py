@@ -24,6 +24,8 @@ from umpire.events.append_batch import AppendBatcher
 from umpire.events.resp import pack
 from umpire.server.embedded import EmbeddedRedis
 
+# One game's flat answer, as the many-games append script gives it (the batcher sends each
+# call's argument count first, events/append_batch.py; the raw path sends the bytes alone).
 SCRIPT = "return {'ok', ARGV[1]}"
 
 

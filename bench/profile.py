@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import redis.asyncio as aioredis
+
 # Run as a file (`python bench/profile.py`), this folder is on sys.path and checkout.py is
 # a top-level module; imported as part of the bench package (the tests), it is not. Never
 # the --repo checkout's bench: that may predate it.
@@ -66,12 +68,17 @@ def _profiled_popen(out: Path) -> Any:
     return popen
 
 
-async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, float]:
+async def _drive(
+    seconds: float, out: Path | None
+) -> tuple[int, float, float, float, dict[str, tuple[float, float]]]:
     """The closed loop against a gateway (profiled unless `out` is None): the commands it
     answered, and the CPU per command in microseconds of the gateway (from /proc, so a
     busy machine does not count against it; under the profiler it includes the profiler),
     of Valkey and of the load generator (this process): all three share the machine's
-    cores, so the closed loop's rate depends on each."""
+    cores, so the closed loop's rate depends on each. Last, Valkey's own count of the
+    commands it ran in the measured loop (INFO commandstats): per command name, the calls
+    and the microseconds of its execution per closed-loop command (what it spent reading,
+    parsing and writing is in its CPU, not here)."""
     # Imported here on purpose: main() has put the --repo checkout first on sys.path, so
     # these are that checkout's modules (an older commit's protocol and gateway).
     from bench import path, wsload
@@ -89,6 +96,8 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, f
             await path.closed_loop(seats, 1.0)  # warm up (counted in a profile, not below)
             meters = [wsload.CpuMeter([pid]) for pid in (gateway.process.pid, server.process.pid)]
             meters.append(wsload.CpuMeter([os.getpid()]))
+            admin = aioredis.Redis.from_url(server.url)
+            await admin.config_resetstat()
             first = next(path._cids)
             for meter in meters:
                 meter.start()
@@ -97,12 +106,21 @@ async def _drive(seconds: float, out: Path | None) -> tuple[int, float, float, f
             wall = time.perf_counter() - started
             cores = [meter.stop()["gateway_cores"] * wall for meter in meters]
             commands = next(path._cids) - first - 1
+            stats = await admin.info("commandstats")
+            await admin.aclose()
             await wsload.close_all([c for c, _ in seats])
         finally:
             gateway.stop()
             server.stop()
     gateway_us, valkey_us, loader_us = (c / max(commands, 1) * 1e6 for c in cores)
-    return commands, gateway_us, valkey_us, loader_us
+    ran = {
+        name.removeprefix("cmdstat_"): (
+            figures["calls"] / max(commands, 1),
+            figures["usec"] / max(commands, 1),
+        )
+        for name, figures in stats.items()
+    }
+    return commands, gateway_us, valkey_us, loader_us, ran
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,9 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.repo.resolve()))
     out = None if args.cpu_only else args.out.resolve()
-    commands, cpu, valkey, loader = asyncio.run(_drive(args.seconds, out))
+    commands, cpu, valkey, loader, ran = asyncio.run(_drive(args.seconds, out))
     print(f"{commands} commands in the measured loop; gateway CPU {cpu:.1f} us per command")
     print(f"Valkey CPU {valkey:.1f} us per command; load generator CPU {loader:.1f} us per command")
+    for name, (calls, usec) in sorted(ran.items(), key=lambda item: -item[1][1]):
+        print(f"  Valkey ran {name}: {calls:.3f} calls, {usec:.2f} us per command")
     if out is None:
         return 0
     stats = pstats.Stats(str(out))

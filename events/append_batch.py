@@ -1,11 +1,15 @@
-"""Appends that arrive in the same event-loop turn share one round trip to Redis.
+"""Appends that arrive in the same event-loop turn go to Redis as one script call.
 
-Each append is still its own script call, atomic on its own and answered on its own; only
-the connection, the write and the read are shared. With a durability setting, one
-`WAITAOF` ends each batch: it waits for every earlier write of its connection, so the
-appends of one turn share one wait.
+The waiting appends of one turn (up to MAX_BATCH, of any games) are sent as one `EVALSHA`
+of the many-games script (events/redis_store.py `MULTI_APPEND_SCRIPT`): one command for
+Valkey to parse, look up and run, where each append was its own `EVALSHA` before. Inside
+it each game's append is the one-game script's, run in turn and answered on its own, so
+one refused append (a conflict, a duplicate, a revoked credential) stops no other, and
+each caller gets its own game's answer. With a durability setting, one `WAITAOF` follows
+the call: it waits for every earlier write of its connection, so the appends of one turn
+share one wait, and no caller is answered before it.
 
-The calls are packed here, by hand, into one RESP write on a connection the batcher keeps
+The call is packed here, by hand, into one RESP write on a connection the batcher keeps
 for itself: redis-py's pipeline spent most of a gateway's store time packing (its
 `pack_command` encodes every argument through its `Encoder`, about 40% of the store's CPU
 per command in the closed-loop profile, README "Gateway CPU per command") and taking a
@@ -34,22 +38,23 @@ import collections
 from collections.abc import Callable
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, ResponseError
 
 from umpire.events.durability import Durability
 from umpire.events.resp import bulks, exchange_on, pack
 from umpire.events.unreachable import StoreTimeout
 
-MAX_BATCH = 256  # calls per write
+MAX_BATCH = 256  # appends per call
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
-MAX_HEADS = 10_000  # games whose packed `EVALSHA sha numkeys keys...` is kept
+MAX_HEADS = 10_000  # games whose packed keys are kept
 
 # One waiting append: the script's keys and arguments, and the future its caller awaits.
 Waiting = tuple[tuple[str, ...], list[Any], "asyncio.Future[tuple[Any, Any]]"]
 
 
 class AppendBatcher:
-    """Sends the append script for every waiting append, once per event-loop turn."""
+    """Sends every waiting append in one call of the many-games script, once per
+    event-loop turn."""
 
     def __init__(
         self, client: Any, *, script: str, sha: str, wait: Durability | None = None
@@ -64,16 +69,16 @@ class AppendBatcher:
         self._idle: list[Any] = []  # the batcher's connections not in use
         self._made: list[Any] = []
         self._free: collections.deque[asyncio.Future[None]] = collections.deque()
-        # The packed start of each game's call (its keys never change): the same bytes
-        # every append of the game would pack again.
+        # Each game's keys packed (they never change): the same bytes every append of the
+        # game would pack again.
         self._heads: dict[tuple[str, ...], bytes] = {}
         # The batch's deadline (None: none); the connections themselves are made without.
         self._timeout: float | None = client.connection_pool.connection_kwargs.get("socket_timeout")
         self._out: dict[asyncio.Task[Any], float] = {}  # batches out, by their deadline
         self._expired: set[asyncio.Task[Any]] = set()  # cancelled by the watchdog
         self._watchdog: asyncio.TimerHandle | None = None
-        self.batches = 0  # writes sent (a figure for the benchmark)
-        self.calls = 0
+        self.batches = 0  # script calls sent, one a write (a figure for the benchmark)
+        self.calls = 0  # appends sent in them
         # Called with each batch's (keys, reply) pairs before any appender is answered:
         # the store's head checkpoints, one write a batch (events/redis_store.py).
         self.on_replies: Callable[[list[tuple[tuple[str, ...], Any]]], None] | None = None
@@ -96,7 +101,7 @@ class AppendBatcher:
             task.add_done_callback(self._sending.discard)
 
     async def _send(self, batch: list[Waiting]) -> None:
-        for _ in range(2):  # a second pass only after loading the script (NOSCRIPT)
+        for attempt in range(2):  # a second pass only after loading the script (NOSCRIPT)
             self.batches += 1
             self.calls += len(batch)
             try:
@@ -110,20 +115,23 @@ class AppendBatcher:
                     if not future.done():
                         future.set_exception(exc)
                 return
-            if self.on_replies is not None:
-                self.on_replies(
-                    [(keys, reply) for (keys, _, _), reply in zip(batch, replies, strict=True)]
-                )
-            again: list[Waiting] = []
-            for (keys, argv, future), reply in zip(batch, replies, strict=True):
-                if isinstance(reply, NoScriptError):
-                    again.append((keys, argv, future))
-                elif future.done():
-                    continue  # its caller went away; the append ran or not, as it would
-                elif isinstance(reply, Exception):
-                    future.set_exception(reply)
-                else:
-                    future.set_result((reply, waited))
+            if isinstance(replies, NoScriptError) and attempt == 0:  # the server lost it
+                again = batch
+            else:
+                if isinstance(replies, NoScriptError):  # lost again at once: give up
+                    replies = [replies] * len(batch)
+                again = []
+                if self.on_replies is not None:
+                    self.on_replies(
+                        [(keys, reply) for (keys, _, _), reply in zip(batch, replies, strict=True)]
+                    )
+                for (_, _, future), reply in zip(batch, replies, strict=True):
+                    if future.done():
+                        continue  # its caller went away; the append ran or not, as it would
+                    if isinstance(reply, Exception):
+                        future.set_exception(reply)
+                    else:
+                        future.set_result((reply, waited))
             if not again:
                 return
             try:
@@ -135,27 +143,32 @@ class AppendBatcher:
                 return
             batch = again
 
-    async def _call(self, batch: list[Waiting]) -> tuple[list[Any], Any]:
-        """Each call's reply (errors in place), and WAITAOF's (None when not waiting)."""
-        commands = [
-            b"*%d\r\n" % (3 + len(keys) + len(argv)) + self._head(keys) + bulks(*argv)
-            for keys, argv, _ in batch
-        ]
-        count = len(commands)
+    async def _call(self, batch: list[Waiting]) -> tuple[Any, Any]:
+        """Each append's reply (an error in its place), or NoScriptError for the whole
+        call; and WAITAOF's reply (None when not waiting). An error reply to the whole call
+        (the script failed outside any one append) is each append's error."""
+        keys = b"".join([self._head(keys) for keys, _, _ in batch])
+        args = b"".join([bulks(len(argv), *argv) for _, argv, _ in batch])
+        count = sum([len(keys) + 1 + len(argv) for keys, argv, _ in batch])
+        numkeys = sum([len(keys) for keys, _, _ in batch])
+        packed = b"*%d\r\n" % (3 + count) + bulks("EVALSHA", self.sha, numkeys) + keys + args
         if self.wait is not None:
-            commands.append(self._wait_command)
-            count += 1
-        packed = b"".join(commands)
+            packed += self._wait_command
         conn = await self._connection()
         try:
             replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, packed, count), lambda _error: conn.disconnect()
+                lambda: self._exchange(conn, packed, 1 if self.wait is None else 2),
+                lambda _error: conn.disconnect(),
             )
         finally:
             self._release(conn)
-        if self.wait is None:
-            return replies, None
-        return replies[:-1], replies[-1]
+        reply = replies[0]
+        waited = replies[1] if self.wait is not None else None
+        if isinstance(reply, NoScriptError):
+            return reply, waited
+        if isinstance(reply, Exception):
+            return [reply] * len(batch), waited
+        return [_answer(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)], waited
 
     async def _exchange(self, conn: Any, packed: bytes, count: int) -> list[Any]:
         """One attempt at the batch, within the socket timeout (the watchdog's)."""
@@ -195,12 +208,12 @@ class AppendBatcher:
             self._watchdog = loop.call_at(min(left), self._watch)
 
     def _head(self, keys: tuple[str, ...]) -> bytes:
-        """`EVALSHA sha numkeys keys...` packed, once per game (MAX_HEADS kept)."""
+        """A game's keys packed, once per game (MAX_HEADS kept)."""
         head = self._heads.get(keys)
         if head is None:
             if len(self._heads) >= MAX_HEADS:
                 self._heads.clear()
-            head = self._heads[keys] = bulks("EVALSHA", self.sha, len(keys), *keys)
+            head = self._heads[keys] = bulks(*keys)
         return head
 
     async def _connection(self) -> Any:
@@ -241,3 +254,11 @@ class AppendBatcher:
             await conn.disconnect()
         self._made.clear()
         self._idle.clear()
+
+
+def _answer(status: bytes, value: bytes) -> Any:
+    """One game's part of the many-games script's flat answer: its (status, value), or
+    the error that one command of its append met (status `error`), as an error reply."""
+    if status == b"error":
+        return ResponseError(value.decode(errors="replace"))
+    return status, value

@@ -66,43 +66,90 @@ from umpire.events.unreachable import UNREACHABLE, unavailable
 
 SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may follow)
 
+# One game's append, a Lua function over KEYS[k + 1..k + 6] and ARGV[a + 1..a + m]:
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
-#       credential digest ('' for none), role the credential must hold, the command's
-#       body hash ('' for none: events/command_body.py), env...
+#       credential digest ('' for none), role the credential must hold, the new version,
+#       the result `first:last:last_hash`, the dedupe entry kept for the command id (the
+#       result, then `:` and the command's body hash when it has one:
+#       events/command_body.py), then each event's stream entry ID and envelope in turn.
 # The credential check comes first, so a revoked credential is refused even for a command
 # id seen before; checking it here, in the append itself, costs no extra round trip and
 # leaves no window between the check and the write.
-APPEND_SCRIPT = (
+# What costs Valkey CPU here is measured (docs/benchmarks.md "One append per loop turn"):
+# the numbers the script wrote (entry IDs, the new version, the result) are derived from
+# the batch by the store (`append_argv`) and sent as strings, and the version is compared
+# as the string it is stored as: formatting a Lua number (sprintf), parsing one (strtod)
+# and concatenating strings were 12% of Valkey's instructions per append. The version and
+# the head hash are read in one HMGET (two HGETs before).
+_APPEND_GAME = (
     """
-if ARGV[6] ~= '' and redis.call('HGET', KEYS[6], ARGV[6]) ~= ARGV[7] then
-  return {'unauthorized', '0'}
-end
-local done = redis.call('HGET', KEYS[3], ARGV[2])
-if done then return {'dup', done} end
-local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-local expected = tonumber(ARGV[1])
-if ARGV[5] ~= '' and expected == 0 and version > 0 then return {'exists', tostring(version)} end
-if version ~= expected then return {'conflict', tostring(version)} end
-local last = redis.call('HGET', KEYS[2], 'last_hash') or ARGV[3]
-if version == 0 then last = '"""
+local function append(k, a, m)
+  if ARGV[a + 6] ~= '' and redis.call('HGET', KEYS[k + 6], ARGV[a + 6]) ~= ARGV[a + 7] then
+    return 'unauthorized', '0'
+  end
+  local done = redis.call('HGET', KEYS[k + 3], ARGV[a + 2])
+  if done then return 'dup', done end
+  local meta = redis.call('HMGET', KEYS[k + 2], 'version', 'last_hash')
+  local version = meta[1] or '0'
+  local expected = ARGV[a + 1]
+  if ARGV[a + 5] ~= '' and expected == '0' and version ~= '0' then
+    return 'exists', version
+  end
+  if version ~= expected then return 'conflict', version end
+  local last = meta[2] or ARGV[a + 3]
+  if version == '0' then last = '"""
     + GENESIS_HASH
     + """' end
-if last ~= ARGV[3] then return {'conflict', tostring(version)} end
-local n = #ARGV - 8
-if n < 1 then return {'empty', tostring(version)} end
-if ARGV[5] ~= '' then redis.call('SET', KEYS[4], ARGV[5]) end
-for i = 1, n do
-  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[8 + i])
+  if last ~= ARGV[a + 3] then return 'conflict', version end
+  if m < 12 then return 'empty', version end
+  if ARGV[a + 5] ~= '' then redis.call('SET', KEYS[k + 4], ARGV[a + 5]) end
+  for i = a + 11, a + m, 2 do
+    redis.call('XADD', KEYS[k + 1], ARGV[i], 'e', ARGV[i + 1])
+  end
+  redis.call('HSET', KEYS[k + 2], 'version', ARGV[a + 8], 'last_hash', ARGV[a + 4])
+  redis.call('HSET', KEYS[k + 3], ARGV[a + 2], ARGV[a + 10])
+  redis.call('PUBLISH', KEYS[k + 5], ARGV[a + 8])
+  return 'ok', ARGV[a + 9]
 end
-local new_version = expected + n
-redis.call('HSET', KEYS[2], 'version', new_version, 'last_hash', ARGV[4])
-local result = (expected + 1) .. ':' .. new_version .. ':' .. ARGV[4]
-local kept = result
-if ARGV[8] ~= '' then kept = result .. ':' .. ARGV[8] end
-redis.call('HSET', KEYS[3], ARGV[2], kept)
-redis.call('PUBLISH', KEYS[5], new_version)
-return {'ok', result}
+"""
+)
+KEYS_PER_GAME = 6
+
+# One append: the game's six keys and its arguments, as they are.
+APPEND_SCRIPT = _APPEND_GAME + "return {append(0, 0, #ARGV)}\n"
+
+# The appends of many games in one call (one node: events/append_batch.py). KEYS: each
+# game's six in turn; ARGV: for each game the count of its arguments, then its arguments.
+# The answer: each game's status and value in order, flat ({status1, value1, status2,
+# ...}: Valkey turns a nested table into a reply with seven field lookups a table, 9% of
+# its instructions per append with a table a game). Each game's append is exactly the
+# one above, run in turn, so a refused one stops no other (two appends of one game in a
+# call run in the order given, as two calls would). A command that fails inside one
+# game's append (an error reply, not a refusal) is caught and answered 'error' with its
+# message to that game's caller alone: the games before and after it are appended
+# regardless.
+MULTI_APPEND_SCRIPT = (
+    _APPEND_GAME
+    + """
+local out = {}
+local a = 0
+for g = 0, #KEYS / """
+    + str(KEYS_PER_GAME)
+    + """ - 1 do
+  local m = tonumber(ARGV[a + 1])
+  local ok, status, value = pcall(append, g * """
+    + str(KEYS_PER_GAME)
+    + """, a + 1, m)
+  if not ok then
+    if type(status) == 'table' then status = status.err or 'ERR' end
+    status, value = 'error', tostring(status)
+  end
+  out[2 * g + 1] = status
+  out[2 * g + 2] = value
+  a = a + 1 + m
+end
+return out
 """
 )
 
@@ -137,6 +184,30 @@ POOL_SIZE = 128  # connections per store (each tail holds one while it blocks)
 POOL_WAIT = 10.0
 TAIL_BLOCK_MS = 1000
 MAX_KEPT_KEYS = 10_000  # games whose key names an append keeps (they never change)
+
+
+def append_argv(batch: SealedBatch) -> list[Any]:
+    """ARGV of the append script for `batch` (see `_APPEND_GAME`): its terms, and what
+    the script writes derived here, once, from the batch's expected version."""
+    credential = batch.credential
+    first = batch.expected_version + 1
+    last = batch.expected_version + len(batch.records)
+    result = f"{first}:{last}:{batch.last_hash}"
+    argv: list[Any] = [
+        batch.expected_version,
+        batch.command_id,
+        batch.prev_hash,
+        batch.last_hash,
+        batch.secret.hex() if batch.secret else "",
+        credential.digest if credential else "",
+        credential.role if credential else "",
+        last,
+        result,
+        f"{result}:{batch.body_hash}" if batch.body_hash else result,
+    ]
+    for seq, record in enumerate(batch.records, first):
+        argv += (f"{seq}-0", record)  # redis_keys.stream_id, inlined: once per event
+    return argv
 
 
 class WaitingConnectionPool(aioredis.ConnectionPool):
@@ -211,9 +282,11 @@ class RedisEventStore:
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
         self._snapshot = client.register_script(SNAPSHOT_SCRIPT)
-        # One node: appends of one event-loop turn share a pipeline (ended by WAITAOF with
-        # a durability setting). A cluster client's pipeline splits by node and answers
-        # TRYAGAIN per call, so there each append goes on its own: straight to its slot's
+        # One node: the appends of one event-loop turn go as one call of the many-games
+        # script (MULTI_APPEND_SCRIPT), followed by WAITAOF with a durability setting. On
+        # a cluster the games of one call would have to share a slot, and a cluster
+        # client's pipeline splits by node and answers TRYAGAIN per call, so there each
+        # append goes on its own, with the one-game script: straight to its slot's
         # master (`ClusterAppender`), through `_script` (which rides out reshards) when
         # that meets anything but a plain answer, or with a durability setting through
         # `DurableAppender`.
@@ -221,8 +294,9 @@ class RedisEventStore:
         self._batcher: AppendBatcher | None = None
         self.durable: DurableAppender | None = None
         if not self.cluster:
+            many = client.register_script(MULTI_APPEND_SCRIPT)
             self._batcher = AppendBatcher(
-                client, script=script, sha=self._append.sha, wait=self._wait
+                client, script=MULTI_APPEND_SCRIPT, sha=many.sha, wait=self._wait
             )
         self.straight: ClusterAppender | None = None
         if self.cluster and self._wait is None:
@@ -363,18 +437,7 @@ class RedisEventStore:
         keys = self._keys.get(game_id) or self._remember_keys(game_id)
         if not batch.records:
             raise UmpireError("a command must append at least one event", game_id=game_id)
-        credential = batch.credential
-        argv: list[Any] = [
-            batch.expected_version,
-            batch.command_id,
-            batch.prev_hash,
-            batch.last_hash,
-            batch.secret.hex() if batch.secret else "",
-            credential.digest if credential else "",
-            credential.role if credential else "",
-            batch.body_hash,
-            *batch.records,
-        ]
+        argv = append_argv(batch)
         keys_arg = self._append_keys(keys)
         waited: Any = None
         try:

@@ -82,6 +82,7 @@ INTEGRATION_MODULES = frozenset(
         "bench.append_client",
         "bench.cluster",
         "bench.hostile_load",
+        "bench.valkey_append",
     }
 )
 
