@@ -107,10 +107,11 @@ def decide_for(job: RulesJob) -> list[Struct]:
         events = decide_command(ruleset, game, command, manual, role=job.role, manual=True)
         manual.check_all_used()
         return events
+    parsed: Struct | None = None
     if meta.client_entropy is ClientEntropy.BIND and not meta.ended:
         # A malformed command is told so first (its shape says nothing of the rule path);
-        # an ended game's refusal is GameOver, below.
-        parse_command(ruleset, command)
+        # an ended game's refusal is GameOver, below. Parsed once: decided as parsed here.
+        parsed = parse_command(ruleset, command)
         require_nonce(nonce)
     dice: Dice
     if job.seed is not None:
@@ -125,7 +126,7 @@ def decide_for(job: RulesJob) -> list[Struct]:
         dice = UnboundDice(meta.epoch, opponent_entries=meta.opponent_manual_dice)
     else:
         raise RuntimeError("the secret must be loaded before deciding with server dice")
-    return decide_command(ruleset, game, command, dice, role=job.role, nonce=nonce)
+    return decide_command(ruleset, game, command, dice, role=job.role, nonce=nonce, parsed=parsed)
 
 
 class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
