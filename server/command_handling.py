@@ -87,7 +87,8 @@ class Append(Struct, frozen=True, gc=False):
     link the expected version), sealed by the recorder (events/recorder.py `seal_batch`)
     and appended by the store as sealed bytes, under the driver's credential, with the
     command id bound to `body` (its hash); the driver folds them into its cache. Raises
-    what the recorder or the store raises: VersionConflict, ExpectedVersionAhead, Unauthorized, CommandIdReused."""
+    what the recorder or the store raises: VersionConflict, ExpectedVersionAhead,
+    Unauthorized, CommandIdReused."""
 
     ruleset: Ruleset[Any]
     game: Game
