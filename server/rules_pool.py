@@ -224,13 +224,13 @@ class RulesPool:
         they took are added to `meter`."""
         ruleset = job.ruleset
         key = (ruleset.name, str(job.command.get("type", "")))
-        heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
         meter.last = meter.collected = 0.0
         try:
             if self._light(key):
                 self.on_loop += 1
                 return _timed_on_loop(self.decide, job, meter)
             pool = self._pool
+            heavy = self.estimates.get(key, 0.0) > HEAVY_SECONDS
             if heavy and pool is not None and self._portable(ruleset):
                 from concurrent.futures.process import BrokenProcessPool  # in with the pool
 
@@ -290,10 +290,13 @@ class RulesPool:
         """Rise at once to a costly run, fall back slowly."""
         runs = self.runs[key] = self.runs.get(key, 0) + 1
         if runs > 1:
-            self.peaks[key] = max(PEAK_FADE * self.peaks.get(key, 0.0), seconds)
+            faded = PEAK_FADE * self.peaks.get(key, 0.0)
+            self.peaks[key] = seconds if seconds > faded else faded  # max(), inline
         before = self.estimates.get(key, 0.0)
-        self.estimates[key] = seconds if seconds > before else 0.7 * before + 0.3 * seconds
-        if self.estimates[key] > HEAVY_SECONDS:
+        estimate = self.estimates[key] = (
+            seconds if seconds > before else 0.7 * before + 0.3 * seconds
+        )
+        if estimate > HEAVY_SECONDS:
             self._start_pool()
 
     def close(self) -> None:
