@@ -13,7 +13,8 @@ game's p99 57-104 ms at load 10 on 2 cores, 12-20 ms with no AI turn running;
 tests/server/test_ai_turn_does_not_hold_the_loop.py).
 
 Which command types are heavy is measured, not declared: the CPU time of each run (in the
-thread or process that ran it) updates an estimate per ruleset and command type; a type
+thread or process that ran it, less the garbage collections that started inside it)
+updates an estimate per ruleset and command type; a type
 whose estimate is over HEAVY_SECONDS goes to the process pool next time. Only rulesets a
 worker process can load by name (installed entry points, and the modules of
 UMPIRE_EXTRA_RULESETS) go there; a ruleset registered by hand stays in the thread.
