@@ -176,11 +176,13 @@ def decide_command(
     role: Role = Role.PLAYER,
     manual: bool = False,
     nonce: str = "",
+    parsed: Struct | None = None,
 ) -> list[Struct]:
     """The events one command appends: CommandRecorded, then what the rules decide.
 
     `nonce` is the entropy the command was sent with, recorded in CommandRecorded (left out
-    when ""); the caller's `dice` derive the command's server rolls from it.
+    when ""); the caller's `dice` derive the command's server rolls from it. `parsed`: the
+    caller's `parse_command(ruleset, command)`, if it parsed it already (not again).
 
     Raises GameOver after the game has ended, InvalidCommand for a malformed command,
     CommandNotAllowed for a command type that is not among the role's legal actions now
@@ -192,7 +194,8 @@ def decide_command(
         raise GameOver(
             f"game {game.meta.game_id!r} has ended ({game.meta.result}); it takes no commands"
         )
-    parsed = parse_command(ruleset, command)
+    if parsed is None:
+        parsed = parse_command(ruleset, command)
     check_allowed(ruleset, game, parsed, role)
     decided: list[Struct]
     if isinstance(parsed, RollDice):

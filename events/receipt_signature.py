@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from msgspec import Struct
@@ -32,6 +33,7 @@ SIGNATURE_DOMAIN = "umpire-receipt-signature/1"
 PROOF_FORMAT = "umpire-equivocation/1"
 KEY_BYTES = 32
 _HEX = re.compile(r"[0-9a-f]*")
+_SORTED = msgspec.json.Encoder(order="sorted")
 
 
 def key_id_of(public_key: str) -> str:
@@ -52,8 +54,25 @@ class Statement(Struct, frozen=True, kw_only=True):
     state_hash: str
 
     def signed_bytes(self) -> bytes:
-        """The exact bytes signed: the statement as canonical JSON, domain first by name."""
-        body = {"domain": SIGNATURE_DOMAIN, **{f: getattr(self, f) for f in self.__struct_fields__}}
+        """The exact bytes signed: the statement as canonical JSON, domain first by name.
+
+        msgspec writes the keys sorted and no whitespace in ~1 us, where json.dumps took
+        ~8 (on every accepted reply); the two agree byte for byte on text that needs no
+        escape. A statement with anything to escape (nothing, by its fields' formats) goes
+        through json.dumps, whose escapes are the ones specified."""
+        body = {
+            "domain": SIGNATURE_DOMAIN, "game_id": self.game_id, "key_id": self.key_id,
+            "reply": self.reply, "role": self.role, "first_seq": self.first_seq,
+            "head_seq": self.head_seq, "head_hash": self.head_hash,
+            "state_hash": self.state_hash,
+        }  # fmt: skip
+        try:
+            encoded = _SORTED.encode(body)
+        except UnicodeEncodeError:  # a lone surrogate: json.dumps escapes it
+            encoded = b"\\"
+        # Printable ASCII with no escape (json.dumps also escapes DEL, msgspec does not).
+        if encoded.isascii() and b"\\" not in encoded and b"\x7f" not in encoded:
+            return encoded
         return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 

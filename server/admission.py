@@ -245,7 +245,14 @@ class Admission:
     ) -> float:
         """For work that is paced rather than refused (a catch-up's next page): pay
         `cost` from both buckets and return 0, or return the seconds to wait first."""
-        shared = self._address(address, now)
+        shared = self.addresses.get(address) or self._address(address, now)
+        # Straight-line when both hold the cost (a player's every command comes here);
+        # `wait` decides the others.
+        if cost <= connection.refill(now) and cost <= shared.refill(now):
+            connection.tokens -= cost
+            shared.tokens -= cost
+            self.charged[kind] += cost
+            return 0.0
         wait = max(connection.wait(cost, now), shared.wait(cost, now))
         if wait > 0:
             return wait

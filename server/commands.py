@@ -152,14 +152,15 @@ class Commands:
         """Answer `accepted` with the receipt of the game's head (docs/audit.md 8.1)."""
         head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
         signer = yield from self._signer(game_id)
+        seqs = result.seqs  # a new list at each call
         key_id, signed = sign_receipt(
-            signer, game_id, "accepted", role.value, result.seqs, head_seq, head_hash, state_hash
+            signer, game_id, "accepted", role.value, seqs, head_seq, head_hash, state_hash
         )
         self._reply(
             Accepted(
                 game_id=game_id,
                 command_id=command_id,
-                seqs=result.seqs,
+                seqs=seqs,
                 duplicate=result.duplicate,
                 id=request_id,
                 head_seq=head_seq,

@@ -11,12 +11,12 @@ from typing import Any
 from msgspec import Struct
 
 from umpire.engine.dice import commitment
-from umpire.engine.redaction import is_sealed, is_secret
+from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import payload_commitment
 from umpire.events.errors import UmpireError
 from umpire.events.store import PendingEvent
-from umpire.events.types import ClientEntropy
+from umpire.events.types import ClientEntropy, DiceRolled
 
 MAX_ATTEMPTS = 200  # reveal retries
 MAX_BACKOFF = 0.02
@@ -34,22 +34,36 @@ def sealed_pending(
     key: bytes | None,
     *,
     sealed_dice: bool = False,
+    secret: Sequence[bool] | None = None,
 ) -> list[PendingEvent]:
     """The events to append from `first_seq` on: a ruleset secret (engine.redaction
     `is_sealed`), and a hidden roll of a game whose hidden rolls derive from the sealing
     key (`sealed_dice`: GameCreated.sealing_commitment), committed here under the game's
     sealing key `key`; any other hidden roll (and, without a key, a ruleset secret too)
-    left to the store to commit under the epoch's seed; any other event public."""
+    left to the store to commit under the epoch's seed; any other event public.
+    `secret`: each event's `is_secret`, if the caller asked it already (not again)."""
+    if secret is None:
+        secret = [is_secret(ruleset, event) for event, _ in encoded]
     pending = []
-    for seq, (event, (tag, version, payload)) in enumerate(encoded, start=first_seq):
-        if key is not None and (
-            is_sealed(ruleset, event) or (sealed_dice and is_secret(ruleset, event))
-        ):
-            digest = payload_commitment(key, game_id, seq, payload)
+    for at, (event, (tag, version, payload)) in enumerate(encoded):
+        hidden = secret[at]
+        # is_sealed(event) is `hidden` and not a hidden roll.
+        if key is not None and hidden and (sealed_dice or not isinstance(event, DiceRolled)):
+            digest = payload_commitment(key, game_id, first_seq + at, payload)
             pending.append(PendingEvent(tag, version, payload, digest=digest))
         else:
-            pending.append(PendingEvent(tag, version, payload, secret=is_secret(ruleset, event)))
+            pending.append(PendingEvent(tag, version, payload, secret=hidden))
     return pending
+
+
+def needs_sealing_key(events: Sequence[Struct], secret: Sequence[bool], sealed_dice: bool) -> bool:
+    """Whether `sealed_pending` will commit any of `events` (each `secret` by `is_secret`)
+    under the game's sealing key: a ruleset secret, or a hidden roll in a game whose
+    hidden rolls derive from it (`sealed_dice`)."""
+    return True in secret and any(
+        hidden and (sealed_dice or not isinstance(event, DiceRolled))
+        for event, hidden in zip(events, secret, strict=True)
+    )
 
 
 def reveal_command_id(epoch: int) -> str:

@@ -86,6 +86,10 @@ class ReceiptKeys:
         """A game was just created under `signer`'s key."""
         self._by_game[game_id] = signer
 
+    def cached(self, game_id: str) -> ReceiptSigner | None:
+        """The signer of a game's receipts if it is known already (no I/O), else None."""
+        return self._by_game.get(game_id)
+
     async def for_game(self, game_id: str, created: bytes | None = None) -> ReceiptSigner | None:
         """The signer of a game's receipts: the key its GameCreated names (its payload,
         `created`, or read from the store), if the store still holds it; None for a game

@@ -350,6 +350,12 @@ class Session(Commands, Grants, Subscriptions, Views):
     # -- dispatch --------------------------------------------------------------------------
 
     def _handle(self, message: Any) -> Steps[None]:
+        if type(message) is SendCommand:
+            # A player's command, by its type: the most frequent message, which the chain
+            # below would reach after four class patterns (the same steps as there).
+            yield from self.wait_to_pay(_SEND_COMMAND, MESSAGE_COST)
+            yield from self._command(message)
+            return
         if isinstance(message, Create):
             refusal = self.gw.admission.charge_create(self.address, self.now)
             if refusal is not None:
@@ -395,6 +401,9 @@ class Session(Commands, Grants, Subscriptions, Views):
                 yield from self._dispute(message)
             case RuleDispute():
                 yield from self._rule(message)
+
+
+_SEND_COMMAND = SendCommand.__name__.lower()  # its admission kind, as `_handle` names it
 
 
 def _jsonable(value: Any) -> bool:

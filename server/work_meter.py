@@ -13,8 +13,11 @@ class WorkMeter:
     measured in the thread or process that ran them; the gateway charges them to the
     sender's admission budget (server/admission.py work_cost)."""
 
-    __slots__ = ("last", "seconds")
+    __slots__ = ("collected", "last", "seconds")
 
     def __init__(self) -> None:
         self.seconds = 0.0
         self.last = 0.0
+        # Of `last`, the garbage collector's: a collection that a run happened to start
+        # (server/rules_pool.py leaves it out of what it learns of the command type).
+        self.collected = 0.0

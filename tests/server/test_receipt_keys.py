@@ -83,3 +83,18 @@ async def test_a_rotation_gives_new_games_a_new_key_and_old_games_keep_theirs(
     assert [s.key_id if s else "" for s in signers] == [old.key_id, fresh.key_id]
     listing = {k["key_id"]: k["current"] for k in await reloaded.receipt_keys.listing()}
     assert listing[old.key_id] is False and listing[fresh.key_id] is True
+
+
+async def test_the_command_path_finds_a_games_signer_in_the_cache(
+    gateway: Running, ws_url: str
+) -> None:
+    # The driver answers a command's GameSigner from here without a coroutine
+    # (server/driver.py `serve_frame`); a game not known yet is asked of the store.
+    keys = gateway.gateway.games.receipt_keys
+    assert keys.cached("g0000000000000000") is None
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("downtown", SETUP)
+        accepted = await client.send(created.game_id, {"type": "DeployGroundUnits"})
+    signer = keys.cached(created.game_id)
+    assert signer is not None and signer.key_id == created.key_id == accepted.key_id
+    assert signer is await keys.for_game(created.game_id)

@@ -8,6 +8,7 @@ bounds allow from the same seed; their logs must hold the same events, byte for 
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -173,3 +174,73 @@ async def test_a_light_command_type_runs_on_the_loop_and_a_slow_run_sends_it_off
     assert back[-1] and not back[0]
     # A type slower from the start never runs on the loop.
     assert not any([await run({"type": "AiTurn", "cpu": 2 * LIGHT_SECONDS}) for _ in range(50)])
+
+
+async def test_a_light_run_on_the_loop_reads_the_cpu_clock_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fails with two reads a run (each a system call on the command path); a run slow on
+    # the wall clock but not on the CPU's (here: asleep) is still measured by its CPU time.
+    def decide(job: RulesJob) -> list[Any]:
+        time.sleep(job.command.get("sleep", 0.0))
+        return []
+
+    pool = RulesPool(decide)
+    ruleset = SimpleNamespace(name="probe")
+
+    async def run(command: dict[str, Any]) -> float:
+        meter = WorkMeter()
+        job = RulesJob(ruleset, None, command, None, None, Role.PLAYER)  # type: ignore[arg-type]
+        await pool.run(job, meter)
+        return meter.last
+
+    for _ in range(LIGHT_AFTER):
+        await run({"type": "Roll"})
+    reads = 0
+    thread_time = time.thread_time
+
+    def counted() -> float:
+        nonlocal reads
+        reads += 1
+        return thread_time()
+
+    monkeypatch.setattr(time, "thread_time", counted)
+    assert await run({"type": "Roll"}) <= LIGHT_SECONDS
+    assert (reads, pool.on_loop) == (1, 1)
+    asleep = await run({"type": "Roll", "sleep": 50 * LIGHT_SECONDS})
+    assert (reads, pool.on_loop) == (3, 2)
+    assert asleep < 5 * LIGHT_SECONDS  # its CPU time, not the 10 ms it slept
+    assert await run({"type": "Roll"}) <= LIGHT_SECONDS and pool.on_loop == 3
+
+
+async def test_a_collection_inside_a_light_run_does_not_send_its_type_off_the_loop() -> None:
+    # Fails when a run's CPU time counts the garbage collection it happened to start: the
+    # type left the loop for hundreds of runs, each handed to a thread (~40 µs of the loop
+    # a command), about once a second in the closed loop.
+    garbage = [[i] for i in range(300_000)]  # tracked objects: a full collection's work
+    on_loop: list[bool] = []
+
+    def decide(job: RulesJob) -> list[Any]:
+        on_loop.append(threading.get_ident() == loop_thread)
+        if job.command.get("collect"):
+            gc.collect()
+        return []
+
+    loop_thread = threading.get_ident()
+    pool = RulesPool(decide)
+    ruleset = SimpleNamespace(name="probe")
+
+    async def run(command: dict[str, Any]) -> WorkMeter:
+        meter = WorkMeter()
+        job = RulesJob(ruleset, None, command, None, None, Role.PLAYER)  # type: ignore[arg-type]
+        await pool.run(job, meter)
+        return meter
+
+    for _ in range(LIGHT_AFTER + 1):
+        await run({"type": "Roll"})
+    collected = await run({"type": "Roll", "collect": True})
+    assert [await run({"type": "Roll"}) and on_loop[-1] for _ in range(5)] == [True] * 5
+    # The collection is measured, and admission still charges the whole run.
+    assert collected.collected > LIGHT_SECONDS
+    assert collected.seconds == collected.last >= collected.collected
+    assert len(garbage) == 300_000
