@@ -75,6 +75,7 @@ INTEGRATION_NAMES = frozenset(
 INTEGRATION_MODULES = frozenset(
     {
         "tests.support.embedded_site",
+        "tests.support.io_blocked",
         "tests.support.fleet",
         "tests.support.processes",
         "tests.support.serving",

