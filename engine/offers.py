@@ -78,21 +78,39 @@ def restating(command: Struct) -> Schema:
     value, and sent unless that value is the field's default (left out, a field takes its
     default). A report that restates the state is one of these (issue 41 item 8). The
     `type` tag is not named: the action's own schema fixes it."""
-    properties: Schema = {}
-    required: list[str] = []
-    for field in msgspec.structs.fields(type(command)):
-        value = msgspec.to_builtins(getattr(command, field.name))
-        properties[field.encode_name] = {"const": value}
+    kind = type(command)
+    return sent_as(
+        kind,
+        {
+            f.encode_name: msgspec.to_builtins(getattr(command, f.name))
+            for f in msgspec.structs.fields(kind)
+        },
+    )
+
+
+def sent_as(kind: type[Struct], values: Mapping[str, Any]) -> Schema:
+    """The `kind` commands (or list items) that carry exactly `values` (by wire name; a
+    field not named may be anything): each named field its `const`, required unless the
+    value is the field's default. `restating` names every field; a report whose
+    restatement leaves a field free (Downtown's acquisition at level none, any flight)
+    names only the others."""
+    defaults = _wire_defaults(kind)
+    return {
+        "required": [n for n, v in values.items() if n not in defaults or defaults[n] != v],
+        "properties": {name: {"const": value} for name, value in values.items()},
+    }
+
+
+@cache
+def _wire_defaults(kind: type[Struct]) -> dict[str, Any]:
+    """`kind`'s field defaults by wire name, as the wire carries them."""
+    out: dict[str, Any] = {}
+    for field in msgspec.structs.fields(kind):
         if field.default is not msgspec.NODEFAULT:
-            default = field.default
+            out[field.encode_name] = msgspec.to_builtins(field.default)
         elif field.default_factory is not msgspec.NODEFAULT:
-            default = field.default_factory()
-        else:
-            required.append(field.encode_name)
-            continue
-        if msgspec.to_builtins(default) != value:
-            required.append(field.encode_name)
-    return {"required": required, "properties": properties}
+            out[field.encode_name] = msgspec.to_builtins(field.default_factory())
+    return out
 
 
 class Action(Struct, frozen=True):

@@ -15,14 +15,9 @@ names a DRV flight's hex: the DRV moves itself (RunDrvMovement, 5.7).
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
-import msgspec
-from msgspec import NODEFAULT, Struct
-
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex
+from umpire.engine.offers import sent_as
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
@@ -78,23 +73,6 @@ def _one_report_each(state: State, hexes: Schema) -> Schema:
     return {**schema, "allOf": once} if once else schema
 
 
-@cache
-def _defaults(kind: type[Struct]) -> dict[str, Any]:
-    """A command type's (or list item's) field defaults, as the wire carries them."""
-    fields = msgspec.structs.fields(kind)
-    return {f.name: msgspec.to_builtins(f.default) for f in fields if f.default is not NODEFAULT}
-
-
-def _as_sent(values: dict[str, Any], kind: type[Struct]) -> Schema:
-    """The `kind` commands (or list items) that carry exactly `values`: each field its
-    `const`, required unless it holds the field's default (left out, it takes it)."""
-    defaults = _defaults(kind)
-    return {
-        "properties": {name: {"const": value} for name, value in values.items()},
-        "required": [n for n, v in values.items() if n not in defaults or defaults[n] != v],
-    }
-
-
 def _us_as_reported(f: UsFlight) -> Schema:
     values = {
         "id": f.id,
@@ -107,7 +85,7 @@ def _us_as_reported(f: UsFlight) -> Schema:
         "bomber": f.bomber,
         "on_map": f.on_map,
     }
-    return _as_sent(values, cmd.UsFlightReport)
+    return sent_as(cmd.UsFlightReport, values)
 
 
 def _us_restated(state: State) -> Schema:
@@ -158,7 +136,7 @@ def _unmoved(state: State) -> list[str]:
 def _drv_as_it_is(f: DrvFlight) -> Schema:
     """The ReportDrvFlight that restates `f` (its status and fuel, not destroyed)."""
     values = {"flight_id": f.id, "status": f.status.value, "fuel": f.fuel, "destroyed": False}
-    return _as_sent(values, cmd.ReportDrvFlight)
+    return sent_as(cmd.ReportDrvFlight, values)
 
 
 def _drv_reports(state: State) -> list[Action]:
@@ -186,7 +164,7 @@ def _acquisition_as_held(sam: Sam) -> Schema | None:
         values = {"sam_id": sam.id, "level": AcqLevel.NONE.value, "launch": sam.launch}
     else:
         return None
-    return _as_sent(values, cmd.ReportAcquisition)
+    return sent_as(cmd.ReportAcquisition, values)
 
 
 def _acquisitions(state: State, active: list[str], flights: Schema) -> Action:
