@@ -466,6 +466,7 @@ class UmpireClient:
             self.receipts.keep(created.game_id, receipt(
                 "created", "", "player", created.head_seq, created.head_hash, created.state_hash,
                 first_seq=1, key_id=created.key_id, signature=created.signature,
+                leaf_index=created.leaf_index, tree_size=created.tree_size, proof=created.proof,
             ))  # fmt: skip
         if client_entropy == "bind" and not created.client_seed:
             seed = client_seed if client_seed is not None else secrets.token_hex(16)
@@ -493,6 +494,8 @@ class UmpireClient:
                 accepted.head_hash, accepted.state_hash,
                 first_seq=accepted.seqs[0] if accepted.seqs else accepted.head_seq,
                 key_id=accepted.key_id, signature=accepted.signature,
+                leaf_index=accepted.leaf_index, tree_size=accepted.tree_size,
+                proof=accepted.proof,
             ))  # fmt: skip
 
     def _keep_state(self, state: ViewState) -> None:

@@ -15,8 +15,9 @@ Each also keeps the key the client derives its command nonces from (`nonce_key()
 events/nonce_key.py): `ReceiptFiles` in `<directory>/nonce.key`, so a client restarted on
 the same folder sends a command id again with the same nonce.
 
-`export(game_id)` gives the receipts file of a game as text (umpire-receipts/2: each
-receipt with the server's signature, the header with the game's key when `created` gave it).
+`export(game_id)` gives the receipts file of a game as text (umpire-receipts/3: each
+receipt with the server's signature and the tree it covers, the header with the game's key
+when `created` gave it).
 
 `machine_receipts()` is the folder the `umpire` command line keeps them in, on this
 machine: `<data dir>/receipts` (`UMPIRE_DATA_DIR`, else `$XDG_DATA_HOME/umpire` or
@@ -29,6 +30,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -74,13 +76,20 @@ def receipt(
     first_seq: int = 0,
     key_id: str = "",
     signature: str = "",
+    leaf_index: int = 0,
+    tree_size: int = 0,
+    proof: Sequence[str] = (),
 ) -> Anchor:
     """A receipt as received with a `created`, `accepted` or `state`, with its signature
-    (docs/audit.md 8.4) if the reply carried one."""
+    (docs/audit.md 8.4) if the reply carried one, and the tree that signature covers
+    (`tree_size` 0: a receipt signed on its own, as before batches)."""
+    signed = bool(signature)
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role, head_seq=seq,
         head_hash=head, state_hash=state, received_at=_now(),
-        first_seq=first_seq if signature else 0, key_id=key_id, signature=signature,
+        first_seq=first_seq if signed else 0, key_id=key_id, signature=signature,
+        leaf_index=leaf_index if signed else 0, tree_size=tree_size if signed else 0,
+        proof=tuple(proof) if signed else (),
     )  # fmt: skip
 
 

@@ -27,7 +27,6 @@ from umpire.events.receipt_signature import (
     SignedReceipt,
     Statement,
     find_equivocation,
-    signature_valid,
 )
 
 RECEIPT_LABEL = b"umpire-receipt:"
@@ -51,10 +50,11 @@ def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
 # -- the receipts file (docs/audit.md 8.1) ---------------------------------------------------
 
 # Version 2 adds each receipt's `first_seq`, `key_id` and `signature` (docs/audit.md 8.4)
-# and the game's public receipt key in the header; version 1 files stay readable (their
-# receipts are unsigned, so they count against no export).
-RECEIPTS_FORMAT = "umpire-receipts/2"
-READABLE_FORMATS = ("umpire-receipts/1", RECEIPTS_FORMAT)
+# and the game's public receipt key in the header; version 3 a batch receipt's
+# `leaf_index`, `tree_size` and `proof`. Version 1 and 2 files stay readable (version 1's
+# receipts are unsigned, so they count against no export; version 2's signed one by one).
+RECEIPTS_FORMAT = "umpire-receipts/3"
+READABLE_FORMATS = ("umpire-receipts/1", "umpire-receipts/2", RECEIPTS_FORMAT)
 REPLIES = ("created", "accepted", "state")
 ROLES = ("player", "spectator", "referee")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -86,6 +86,18 @@ class Anchor(Struct, frozen=True, kw_only=True):
     first_seq: int = 0
     key_id: str = ""
     signature: str = ""
+    # A batch receipt's place in the tree its signature covers (docs/audit.md 8.4): 0 and
+    # () for a receipt signed on its own.
+    leaf_index: int = 0
+    tree_size: int = 0
+    proof: tuple[str, ...] = ()
+
+    def signed(self, game_id: str) -> SignedReceipt:
+        """The receipt as its signature covers it."""
+        return SignedReceipt(
+            statement=self.statement(game_id), signature=self.signature,
+            leaf_index=self.leaf_index, tree_size=self.tree_size, proof=list(self.proof),
+        )  # fmt: skip
 
     def statement(self, game_id: str) -> Statement:
         """What this receipt's signature covers."""
@@ -117,6 +129,9 @@ class Anchor(Struct, frozen=True, kw_only=True):
             if self.signature:
                 body |= {"first_seq": self.first_seq, "key_id": self.key_id,
                          "signature": self.signature}  # fmt: skip
+            if self.tree_size:
+                body |= {"leaf_index": self.leaf_index, "tree_size": self.tree_size,
+                         "proof": list(self.proof)}  # fmt: skip
         if self.received_at:
             body["received_at"] = self.received_at
         return json.dumps(body)
@@ -156,11 +171,19 @@ def _anchor(record: Any, number: int) -> Anchor:
         )  # fmt: skip
         if type(first) is not int or not isinstance(key_id, str) or not isinstance(signature, str):
             raise bad("first_seq is not an integer, or key_id or signature not a string")
+        index, size, proof = (
+            record.get("leaf_index", 0), record.get("tree_size", 0), record.get("proof", [])
+        )  # fmt: skip
+        if (
+            type(index) is not int or type(size) is not int or not isinstance(proof, list)
+            or not all(isinstance(h, str) for h in proof)
+        ):  # fmt: skip
+            raise bad("leaf_index or tree_size is not an integer, or proof not a list of strings")
         return Anchor(
             kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
             head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,
             received_at=str(record.get("received_at", "")), first_seq=first, key_id=key_id,
-            signature=signature,
+            signature=signature, leaf_index=index, tree_size=size, proof=tuple(proof),
         )  # fmt: skip
     if kind == "commitment":
         epoch, commitment = record.get("epoch"), record.get("commitment")
@@ -234,7 +257,7 @@ def signed_by(anchor: Anchor, game_id: str, public_key: str) -> bool:
     """Whether a receipt carries a valid signature of the game's key (docs/audit.md 8.4)."""
     return bool(
         public_key and anchor.kind == "receipt" and anchor.signature
-        and signature_valid(public_key, anchor.statement(game_id), anchor.signature)
+        and anchor.signed(game_id).valid(public_key)
     )  # fmt: skip
 
 
@@ -265,10 +288,7 @@ def equivocation_in(
     anchors: Sequence[Anchor], game_id: str, public_key: str
 ) -> Equivocation | None:
     """Two receipts validly signed by the game's key that disagree on one seq, or None."""
-    signed = [
-        SignedReceipt(statement=a.statement(game_id), signature=a.signature)
-        for a in anchors if signed_by(a, game_id, public_key)
-    ]  # fmt: skip
+    signed = [a.signed(game_id) for a in anchors if signed_by(a, game_id, public_key)]
     return find_equivocation(game_id, public_key, signed)
 
 
@@ -283,8 +303,7 @@ def check_anchors(
     anchors, unsigned = split_signed(anchors, envelopes)
     game_id = envelopes[0].game_id if envelopes else ""
     equivocation = find_equivocation(game_id, game_receipt_key(envelopes), [
-        SignedReceipt(statement=a.statement(game_id), signature=a.signature)
-        for a in anchors if a.kind == "receipt"  # each checked by split_signed already
+        a.signed(game_id) for a in anchors if a.kind == "receipt"  # checked by split_signed
     ])  # fmt: skip
     if equivocation is not None:
         return AnchorFailure(

@@ -12,6 +12,18 @@ its format): "the key K said that game G's log, for the reply R to role O coveri
 F..S, had the head H at seq S and showed O the state X there". Once given out it binds the
 server: two signed statements of one key that give one seq two head hashes are a proof
 of equivocation anyone can check with the public key alone (`Equivocation`).
+
+Batches (docs/audit.md 8.4): the server signs once per event-loop turn, not once per
+reply. The statements of one turn are the leaves of a Merkle tree of RFC 9162's shape
+(leaf = SHA-256(0x00 || statement bytes), interior = SHA-256(0x01 || left || right)), and
+the key signs the root statement
+
+    {"domain":"umpire-receipt-batch/1","key_id":K,"root":R,"size":N}
+
+once; each receipt carries that signature, its leaf's index, the tree's size and its
+inclusion proof (the sibling hashes, leaf to root). A tree of one is a lone reply: no
+proof, the root is the leaf's hash. Receipts signed before batches (a signature over the
+statement itself, no tree fields) still verify.
 """
 
 from __future__ import annotations
@@ -30,10 +42,20 @@ from msgspec import Struct
 from umpire.events.errors import UmpireError
 
 SIGNATURE_DOMAIN = "umpire-receipt-signature/1"
-PROOF_FORMAT = "umpire-equivocation/1"
+BATCH_DOMAIN = "umpire-receipt-batch/1"
+# /1 holds receipts signed one by one; /2 may also hold batch receipts (their tree fields).
+PROOF_FORMAT = "umpire-equivocation/2"
+PROOF_FORMATS = ("umpire-equivocation/1", PROOF_FORMAT)
+# A tree's height is at most 63 (its size is a positive 64-bit integer): a longer proof is
+# refused before any hashing.
+MAX_PROOF = 63
+_HASH64 = re.compile(r"[0-9a-f]{64}")
 KEY_BYTES = 32
 _HEX = re.compile(r"[0-9a-f]*")
 _SORTED = msgspec.json.Encoder(order="sorted")
+
+# A batch receipt's place in its tree: (leaf index, tree size, proof as hex hashes).
+Batch = tuple[int, int, Sequence[str]]
 
 
 def key_id_of(public_key: str) -> str:
@@ -96,19 +118,139 @@ class ReceiptSigner:
             raise ValueError(f"the statement names key {statement.key_id}, not {self.key_id}")
         return self._private.sign(statement.signed_bytes()).hex()
 
+    def sign_root(self, root: bytes, size: int) -> str:
+        """The signature (128 hex digits) of a batch's root statement (`root_statement`)."""
+        return self._private.sign(root_statement(self.key_id, root, size)).hex()
 
-def signature_valid(public_key: str, statement: Statement, signature: str) -> bool:
+
+# -- batches: one signature over a Merkle tree of statements (docs/audit.md 8.4) -------------
+
+
+def leaf_hash(statement: bytes) -> bytes:
+    """RFC 9162 2.1.1: a leaf's hash, SHA-256(0x00 || the statement's bytes)."""
+    return hashlib.sha256(b"\x00" + statement).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """RFC 9162 2.1.1: an interior node's hash, SHA-256(0x01 || left || right)."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root_statement(key_id: str, root: bytes, size: int) -> bytes:
+    """The bytes a batch's signature covers: canonical JSON (keys sorted, no whitespace)
+    of the key's id, the tree's root (hex) and its size."""
+    return (
+        f'{{"domain":"{BATCH_DOMAIN}","key_id":{json.dumps(key_id)},'
+        f'"root":"{root.hex()}","size":{size}}}'
+    ).encode("ascii")
+
+
+class BatchSignature(Struct, frozen=True, kw_only=True):
+    """What one receipt of a signed batch carries: the root's signature, its leaf's index,
+    the tree's size and the inclusion proof (hex sibling hashes, leaf to root)."""
+
+    signature: str
+    leaf_index: int
+    tree_size: int
+    proof: list[str]
+
+
+def tree_levels(leaves: Sequence[bytes]) -> list[list[bytes]]:
+    """Every level of the tree over `leaves` (leaf hashes), leaves first, root last.
+
+    Built bottom up: nodes pair left to right and a level's odd last node moves up as it
+    is. That is RFC 9162's recursive shape (the left subtree the largest power of two
+    below the size) for every size, not only powers of two."""
+    levels = [list(leaves)]
+    while len(levels[-1]) > 1:
+        below = levels[-1]
+        above = [node_hash(below[i], below[i + 1]) for i in range(0, len(below) - 1, 2)]
+        if len(below) % 2:
+            above.append(below[-1])
+        levels.append(above)
+    return levels
+
+
+def inclusion_proof(levels: Sequence[Sequence[bytes]], index: int) -> list[bytes]:
+    """RFC 9162 2.1.3.1: leaf `index`'s audit path in a tree given by `tree_levels`, leaf
+    to root (a promoted odd node has no sibling at that level)."""
+    proof = []
+    for level in levels[:-1]:
+        sibling = index ^ 1
+        if sibling < len(level):
+            proof.append(level[sibling])
+        index >>= 1
+    return proof
+
+
+def root_from_proof(leaf: bytes, index: int, size: int, proof: Sequence[bytes]) -> bytes | None:
+    """RFC 9162 2.1.3.2: the root that `proof` leads to from `leaf` at `index` of a tree of
+    `size`, or None if the proof does not fit that index and size."""
+    if not 0 <= index < size or len(proof) > MAX_PROOF:
+        return None
+    fn, sn, node = index, size - 1, leaf
+    for sibling in proof:
+        if sn == 0:
+            return None
+        if fn & 1 or fn == sn:
+            node = node_hash(sibling, node)
+            while fn and not fn & 1:
+                fn >>= 1
+                sn >>= 1
+        else:
+            node = node_hash(node, sibling)
+        fn >>= 1
+        sn >>= 1
+    return node if sn == 0 else None
+
+
+def sign_batch(signer: ReceiptSigner, statements: Sequence[Statement]) -> list[BatchSignature]:
+    """One signature over the tree of `statements` (each naming `signer`'s key): each
+    statement's BatchSignature, in order."""
+    leaves = []
+    for statement in statements:
+        if statement.key_id != signer.key_id:
+            raise ValueError(f"the statement names key {statement.key_id}, not {signer.key_id}")
+        leaves.append(leaf_hash(statement.signed_bytes()))
+    levels = tree_levels(leaves)
+    size = len(leaves)
+    signature = signer.sign_root(levels[-1][0], size)
+    return [
+        BatchSignature(
+            signature=signature,
+            leaf_index=i,
+            tree_size=size,
+            proof=[h.hex() for h in inclusion_proof(levels, i)],
+        )
+        for i in range(size)
+    ]
+
+
+def signature_valid(
+    public_key: str, statement: Statement, signature: str, batch: Batch | None = None
+) -> bool:
     """Whether `signature` is `public_key`'s over `statement` (and the statement names that
-    key). Malformed keys and signatures are simply not valid."""
+    key): over the statement itself, or, with `batch` (its leaf index, tree size and
+    proof), over the root its proof leads to. Malformed keys, signatures and proofs are
+    simply not valid."""
     if len(public_key) != 2 * KEY_BYTES or not _HEX.fullmatch(public_key):
         return False
     if len(signature) != 128 or not _HEX.fullmatch(signature):
         return False
     if statement.key_id != key_id_of(public_key):
         return False
+    signed = statement.signed_bytes()
+    if batch is not None:
+        index, size, proof = batch
+        if not all(isinstance(h, str) and _HASH64.fullmatch(h) for h in proof):
+            return False
+        root = root_from_proof(leaf_hash(signed), index, size, [bytes.fromhex(h) for h in proof])
+        if root is None:
+            return False
+        signed = root_statement(statement.key_id, root, size)
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
-            bytes.fromhex(signature), statement.signed_bytes()
+            bytes.fromhex(signature), signed
         )
     except InvalidSignature:
         return False
@@ -125,19 +267,35 @@ class ProofInvalid(UmpireError):
 
 
 class SignedReceipt(Struct, frozen=True, kw_only=True):
-    """One signed receipt as a proof holds it: its statement and signature."""
+    """One signed receipt as a proof holds it: its statement and signature, and for a batch
+    receipt its place in the tree (`tree_size` 0: signed on its own)."""
 
     statement: Statement
     signature: str
+    leaf_index: int = 0
+    tree_size: int = 0
+    proof: list[str] = msgspec.field(default_factory=list)
+
+    @property
+    def batch(self) -> Batch | None:
+        return (self.leaf_index, self.tree_size, self.proof) if self.tree_size else None
+
+    def valid(self, public_key: str) -> bool:
+        """Whether the receipt's signature is `public_key`'s (docs/audit.md 8.4)."""
+        return signature_valid(public_key, self.statement, self.signature, self.batch)
 
     def record(self) -> dict[str, Any]:
         """The receipt as a proof file writes it."""
         s = self.statement
-        return {
+        record = {
             "reply": s.reply, "role": s.role, "first_seq": s.first_seq,
             "head_seq": s.head_seq, "head_hash": s.head_hash, "state_hash": s.state_hash,
             "key_id": s.key_id, "signature": self.signature,
         }  # fmt: skip
+        if self.tree_size:
+            record |= {"leaf_index": self.leaf_index, "tree_size": self.tree_size,
+                       "proof": list(self.proof)}  # fmt: skip
+        return record
 
 
 class Equivocation(Struct, frozen=True, kw_only=True):
@@ -154,8 +312,10 @@ class Equivocation(Struct, frozen=True, kw_only=True):
 
     def text(self) -> str:
         """The proof file's text (one JSON object)."""
+        # A proof of two receipts signed one by one stays readable by a /1 verifier.
+        batched = self.first.tree_size or self.second.tree_size
         return json.dumps({
-            "format": PROOF_FORMAT, "game_id": self.game_id,
+            "format": PROOF_FORMAT if batched else PROOF_FORMATS[0], "game_id": self.game_id,
             "key_id": key_id_of(self.public_key), "public_key": self.public_key,
             "receipts": [self.first.record(), self.second.record()],
         }, indent=1) + "\n"  # fmt: skip
@@ -196,7 +356,17 @@ def _signed(record: Any, game_id: str, which: str) -> SignedReceipt:
         signature = str(record["signature"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ProofInvalid(f"the proof's {which} receipt lacks or garbles {exc}") from None
-    return SignedReceipt(statement=statement, signature=signature)
+    if not record.get("tree_size"):  # signed on its own (docs/audit.md 8.4)
+        return SignedReceipt(statement=statement, signature=signature)
+    index, size, proof = record.get("leaf_index"), record["tree_size"], record.get("proof")
+    if (
+        type(index) is not int or type(size) is not int or size < 1 or not isinstance(proof, list)
+        or not all(isinstance(h, str) for h in proof)
+    ):  # fmt: skip
+        # Not the proof's format, but no valid signature either: said as one.
+        raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
+    return SignedReceipt(statement=statement, signature=signature, leaf_index=index,
+                         tree_size=size, proof=proof)  # fmt: skip
 
 
 def check_proof(text: str) -> Equivocation:
@@ -206,8 +376,8 @@ def check_proof(text: str) -> Equivocation:
         proof = json.loads(text)
     except ValueError as exc:
         raise ProofInvalid(f"the proof is not JSON ({exc})") from None
-    if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
-        raise ProofInvalid(f"the proof is not an {PROOF_FORMAT} object")
+    if not isinstance(proof, dict) or proof.get("format") not in PROOF_FORMATS:
+        raise ProofInvalid(f"the proof is not an {' or '.join(PROOF_FORMATS)} object")
     game_id, public_key = proof.get("game_id"), proof.get("public_key")
     receipts = proof.get("receipts")
     if not isinstance(game_id, str) or not isinstance(public_key, str):
@@ -218,9 +388,10 @@ def check_proof(text: str) -> Equivocation:
         raise ProofInvalid("the proof's public_key is not 64 lowercase hex digits")
     if proof.get("key_id") != key_id_of(public_key):
         raise ProofInvalid("the proof's key_id is not the id of its public_key")
+    one_by_one = proof["format"] == PROOF_FORMATS[0]
     first, second = _signed(receipts[0], game_id, "first"), _signed(receipts[1], game_id, "second")
     for which, r in (("first", first), ("second", second)):
-        if not signature_valid(public_key, r.statement, r.signature):
+        if (one_by_one and r.tree_size) or not r.valid(public_key):
             raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
     if first.statement.head_seq != second.statement.head_seq:
         raise ProofInvalid("the two receipts are of different seqs: they do not conflict")
@@ -229,7 +400,7 @@ def check_proof(text: str) -> Equivocation:
     return Equivocation(game_id=game_id, public_key=public_key, first=first, second=second)
 
 
-def sign_receipt(
+def receipt_statement(
     signer: ReceiptSigner | None,
     game_id: str,
     reply: str,
@@ -238,14 +409,13 @@ def sign_receipt(
     head_seq: int,
     head_hash: str,
     state_hash: str,
-) -> tuple[str, str]:
-    """(key id, signature) of a reply's receipt, or ("", "") with no signer or receipt.
-    The seq range runs from the reply's first seq (`seqs`; 1 for a creation) to the head."""
+) -> Statement | None:
+    """The statement a reply's receipt signs, or None with no signer or receipt. The seq
+    range runs from the reply's first seq (`seqs`; 1 for a creation) to the head."""
     if signer is None or not head_hash:
-        return "", ""
-    statement = Statement(
+        return None
+    return Statement(
         game_id=game_id, key_id=signer.key_id, reply=reply, role=role,
         first_seq=seqs[0] if seqs else head_seq, head_seq=head_seq, head_hash=head_hash,
         state_hash=state_hash,
     )  # fmt: skip
-    return signer.key_id, signer.sign(statement)

@@ -219,6 +219,11 @@ class Created(Struct, frozen=True, tag="created", kw_only=True):
     key_id: str = ""
     signature: str = ""
     receipt_key: str = ""
+    # A batch signature's tree (docs/audit.md 8.4): the receipt's leaf index, the tree's
+    # size and the inclusion proof (hex sibling hashes, leaf to root); 0, 0, [] unsigned.
+    leaf_index: int = 0
+    tree_size: int = 0
+    proof: list[str] = msgspec.field(default_factory=list)
 
 
 class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):
@@ -320,6 +325,10 @@ class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
     # receipt key `key_id`; "" if the server holds none for the game.
     key_id: str = ""
     signature: str = ""
+    # The tree that signature covers (as Created's): leaf index, tree size, proof.
+    leaf_index: int = 0
+    tree_size: int = 0
+    proof: list[str] = msgspec.field(default_factory=list)
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

@@ -13,7 +13,12 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.receipt_signature import ReceiptSigner, sign_receipt
+from umpire.events.receipt_signature import (
+    BatchSignature,
+    ReceiptSigner,
+    Statement,
+    receipt_statement,
+)
 from umpire.events.wire import (
     Accepted,
     BindSeed,
@@ -39,6 +44,7 @@ from umpire.server.requests import (
     Handle,
     IssueCredentials,
     Rule,
+    SignReceipt,
     Steps,
 )
 from umpire.server.work_meter import WorkMeter
@@ -87,10 +93,11 @@ class Commands:
         # The receipt of the creation (docs/audit.md 8.1), as every accepted reply has one.
         head_seq, head_hash, state_hash = yield from self._receipt(created.game_id, Role.PLAYER)
         signer = yield from self._signer(created.game_id)
-        key_id, signed = sign_receipt(
+        statement = receipt_statement(
             signer, created.game_id, "created", Role.PLAYER.value, [1], head_seq, head_hash,
             state_hash,
         )  # fmt: skip
+        signed = yield from self._sign(signer, statement)
         self._reply(
             Created(
                 game_id=created.game_id,
@@ -104,9 +111,12 @@ class Commands:
                 head_seq=head_seq,
                 head_hash=head_hash,
                 state_hash=state_hash,
-                key_id=key_id,
-                signature=signed,
-                receipt_key=signer.public_key if signed else "",
+                key_id=signer.key_id if signer and signed else "",
+                signature=signed.signature if signed else "",
+                receipt_key=signer.public_key if signer and signed else "",
+                leaf_index=signed.leaf_index if signed else 0,
+                tree_size=signed.tree_size if signed else 0,
+                proof=signed.proof if signed else [],
             )
         )
 
@@ -153,9 +163,10 @@ class Commands:
         head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
         signer = yield from self._signer(game_id)
         seqs = result.seqs  # a new list at each call
-        key_id, signed = sign_receipt(
+        statement = receipt_statement(
             signer, game_id, "accepted", role.value, seqs, head_seq, head_hash, state_hash
         )
+        signed = yield from self._sign(signer, statement)
         self._reply(
             Accepted(
                 game_id=game_id,
@@ -166,8 +177,11 @@ class Commands:
                 head_seq=head_seq,
                 head_hash=head_hash,
                 state_hash=state_hash,
-                key_id=key_id,
-                signature=signed,
+                key_id=signer.key_id if signer and signed else "",
+                signature=signed.signature if signed else "",
+                leaf_index=signed.leaf_index if signed else 0,
+                tree_size=signed.tree_size if signed else 0,
+                proof=signed.proof if signed else [],
             )
         )
 
@@ -179,6 +193,17 @@ class Commands:
         except UmpireError:
             return None
         return signer
+
+    def _sign(
+        self, signer: ReceiptSigner | None, statement: Statement | None
+    ) -> Steps[BatchSignature | None]:
+        """A receipt's signature, its leaf index, tree size and proof: the driver signs the
+        receipts of one loop turn as one tree (docs/audit.md 8.4). None without a signer
+        or a receipt (the reply goes unsigned)."""
+        if signer is None or statement is None:
+            return None
+        signed: BatchSignature = yield SignReceipt(signer, statement)
+        return signed
 
     def _receipt(self, game_id: str, role: Role) -> Steps[tuple[int, str, str]]:
         """The receipt of a reply: the game's head and the state hash of `role`'s view

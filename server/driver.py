@@ -48,6 +48,7 @@ from umpire.server.requests import (
     Request,
     RevokeCredential,
     Rule,
+    SignReceipt,
     StopCatchUp,
     VerifyCredential,
     Wait,
@@ -65,7 +66,7 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
     request = session.receive(raw, time.monotonic())
     while request is not None:
         try:
-            # The three requests of every command, by their type (a match's failed class
+            # The four requests of every command, by their type (a match's failed class
             # patterns cost ~1 us a command before it reaches Handle, the 11th), the two
             # cached answers without a coroutine; every other request through `perform`.
             if type(request) is Handle:
@@ -76,6 +77,8 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
                 signer := games.receipt_keys.cached(request.game_id)
             ):
                 answer = signer
+            elif type(request) is SignReceipt:
+                answer = await gw.signing.sign(request.signer, request.statement)
             else:
                 answer = await perform(gw, request)
         except BaseException as exc:  # the session answers it (a cancellation goes on up)
@@ -97,6 +100,8 @@ async def perform(gw: Gateway, request: Request) -> Any:
             return games.cached(game_id) or await games.load(game_id)
         case GameSigner(game_id):
             return await games.receipt_keys.for_game(game_id)
+        case SignReceipt(signer, statement):
+            return await gw.signing.sign(signer, statement)
         case HeadView(game_id, role, request_id):
             return await head_view(games, game_id, role, request_id)
         case Referee(game_id):

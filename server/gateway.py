@@ -35,6 +35,7 @@ from umpire.server.local_users import loopback_host, peer_uid
 from umpire.server.metrics import FLUSH_SECONDS, Figures, Metrics, WorkerShare
 from umpire.server.mistakes import MistakeLog
 from umpire.server.notifier import Notifier
+from umpire.server.receipt_batch import SigningBatcher
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.revocations import RevocationListener
 
@@ -99,6 +100,8 @@ class Gateway:
         # client's messages the event loop runs at most one such step (a few ms).
         self.heavy = asyncio.Lock()
         self.replays = ReplayCache(self.store, self.heavy)
+        # The receipts of one loop turn, signed as one tree (docs/audit.md 8.4).
+        self.signing = SigningBatcher()
         # game id -> ruleset name, for list_games (a game's ruleset never changes)
         self.ruleset_names: dict[str, str] = {}
         self.metrics.figures = self.figures

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from umpire.engine.game import Game, NeedsWholeLog, fold
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
@@ -32,7 +34,7 @@ from umpire.events.receipt import (
     receipts_header,
     split_signed,
 )
-from umpire.events.receipt_signature import ReceiptSigner, sign_receipt
+from umpire.events.receipt_signature import ReceiptSigner, receipt_statement, sign_batch
 
 FOLDER = "receipts"
 
@@ -86,12 +88,19 @@ def head_receipt(
     seq, head = game.meta.seq, game.meta.last_hash
     state = receipt_state_hash(seq, head, view)
     first = 1 if reply == "created" else first_seq or seq
-    key_id, signed = sign_receipt(signer, game.meta.game_id, reply, role.value, [first], seq,
-                               head, state)  # fmt: skip
-    return Anchor(
+    statement = receipt_statement(signer, game.meta.game_id, reply, role.value, [first], seq,
+                                  head, state)  # fmt: skip
+    anchor = Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role.value,
         head_seq=seq, head_hash=head, state_hash=state, received_at=_now(),
-        first_seq=first if signed else 0, key_id=key_id, signature=signed,
+    )  # fmt: skip
+    if signer is None or statement is None:
+        return anchor
+    # One command at a time here: a tree of one (its root the leaf's hash, no proof).
+    (signed,) = sign_batch(signer, [statement])
+    return msgspec.structs.replace(
+        anchor, first_seq=first, key_id=signer.key_id, signature=signed.signature,
+        leaf_index=signed.leaf_index, tree_size=signed.tree_size, proof=tuple(signed.proof),
     )  # fmt: skip
 
 

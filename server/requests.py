@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from umpire.engine.roles import Role
+from umpire.events.receipt_signature import ReceiptSigner, Statement
 from umpire.server.subscription import Subscription
 from umpire.server.work_meter import WorkMeter
 
@@ -81,6 +82,15 @@ class GameSigner:
     cached after the first, so no round trip on the command path."""
 
     game_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignReceipt:
+    """Answer: the BatchSignature of `statement` by `signer`: the receipts of one loop turn
+    are signed as one tree (server/receipt_batch.py, docs/audit.md 8.4)."""
+
+    signer: ReceiptSigner
+    statement: Statement
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +294,8 @@ class StopCatchUp:
 
 
 Request = (
-    Wait | LoadGame | CachedGame | GameSigner | HeadView | Referee | Actions | ReplayDistance
+    Wait | LoadGame | CachedGame | GameSigner | SignReceipt | HeadView | Referee | Actions
+    | ReplayDistance
     | Replay
     | CreateGame | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
     | CredentialHeld

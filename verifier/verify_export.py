@@ -905,7 +905,7 @@ PREFIX_NOTE = "prefix of {n} events, not a finished game"
 
 # -- section 8.1: anchors (the receipts file) -----------------------------------------------
 
-RECEIPTS_FORMATS = ("umpire-receipts/1", "umpire-receipts/2")
+RECEIPTS_FORMATS = ("umpire-receipts/1", "umpire-receipts/2", "umpire-receipts/3")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 NOT_ANCHORED = (
     "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a "
@@ -985,6 +985,57 @@ def signed_statement(game_id: str, r: dict[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
+def leaf_hash(statement: bytes) -> bytes:
+    """Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree."""
+    return hashlib.sha256(b"\x00" + statement).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    """Section 8.4 (RFC 9162 2.1.1): an interior node of a batch's tree."""
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def root_from_proof(leaf: bytes, index: int, size: int, proof: list[bytes]) -> bytes | None:
+    """Section 8.4 (RFC 9162 2.1.3.2): the root the inclusion proof leads to from leaf
+    `index` of a tree of `size`, or None if the proof does not fit them."""
+    if not 0 <= index < size or len(proof) > 63:
+        return None
+    fn, sn, node = index, size - 1, leaf
+    for sibling in proof:
+        if sn == 0:
+            return None
+        if fn & 1 or fn == sn:
+            node = node_hash(sibling, node)
+            while fn and not fn & 1:
+                fn >>= 1
+                sn >>= 1
+        else:
+            node = node_hash(node, sibling)
+        fn >>= 1
+        sn >>= 1
+    return node if sn == 0 else None
+
+
+def signed_bytes(game_id: str, r: dict[str, Any]) -> bytes | None:
+    """Section 8.4: what a receipt's signature covers: its statement (a receipt signed on
+    its own: no `tree_size`, or 0), or the root statement of the tree its proof leads to (a
+    batch receipt); None for a batch receipt whose proof leads nowhere."""
+    statement = signed_statement(game_id, r)
+    if not r.get("tree_size"):
+        return statement
+    index, size, proof = r.get("leaf_index"), r.get("tree_size"), r.get("proof")
+    if type(index) is not int or type(size) is not int or not isinstance(proof, list):
+        return None
+    if not all(isinstance(h, str) and HEX64.fullmatch(h) for h in proof):
+        return None
+    root = root_from_proof(leaf_hash(statement), index, size, [bytes.fromhex(h) for h in proof])
+    if root is None:
+        return None
+    body = {"domain": "umpire-receipt-batch/1", "key_id": r["key_id"], "root": root.hex(),
+            "size": size}  # fmt: skip
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
+
+
 def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
     """Section 8.4: whether a receipt carries a valid signature of `public_key`."""
     signature = r.get("signature")
@@ -998,9 +1049,11 @@ def signature_valid(game_id: str, public_key: str, r: dict[str, Any]) -> bool:
     if not all(isinstance(value, str) for value in fields):
         return False
     try:
-        statement = signed_statement(game_id, r)
+        signed = signed_bytes(game_id, r)
+        if signed is None:
+            return False
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
-            bytes.fromhex(signature), statement
+            bytes.fromhex(signature), signed
         )
     except (InvalidSignature, UnicodeEncodeError, TypeError, ValueError):
         return False
@@ -1028,8 +1081,9 @@ def check_proof(path: str) -> str:
     """Section 8.5: a proof of equivocation, checked on its own; what it proves."""
     with open(path, encoding="utf-8") as f:
         proof = json.load(f)
-    if not isinstance(proof, dict) or proof.get("format") != "umpire-equivocation/1":
-        raise Failure(0, "the proof is not an umpire-equivocation/1 object")
+    formats = ("umpire-equivocation/1", "umpire-equivocation/2")
+    if not isinstance(proof, dict) or proof.get("format") not in formats:
+        raise Failure(0, f"the proof is not an {' or '.join(formats)} object")
     game_id, key, receipts = proof.get("game_id"), proof.get("public_key"), proof.get("receipts")
     if not isinstance(game_id, str) or not isinstance(key, str) or not HEX64.fullmatch(key):
         raise Failure(0, "the proof names no game_id, or its public_key is not 64 hex digits")
@@ -1038,7 +1092,9 @@ def check_proof(path: str) -> str:
     if not isinstance(receipts, list) or len(receipts) != 2:
         raise Failure(0, "the proof holds two receipts, no more and no fewer")
     for which, r in zip(("first", "second"), receipts, strict=True):
-        if not isinstance(r, dict) or not signature_valid(game_id, key, r):
+        # Version 1 holds receipts signed on their own; version 2 batch receipts too.
+        batch_in_1 = proof["format"] == formats[0] and isinstance(r, dict) and r.get("tree_size")
+        if not isinstance(r, dict) or batch_in_1 or not signature_valid(game_id, key, r):
             raise Failure(0, f"the {which} receipt's signature is not valid under the key")
     first, second = receipts
     if first["head_seq"] != second["head_seq"]:

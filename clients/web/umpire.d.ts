@@ -15,6 +15,9 @@ export interface Accepted {
   state_hash?: string;
   key_id?: string;
   signature?: string;
+  leaf_index?: number;
+  tree_size?: number;
+  proof?: string[];
 }
 
 /** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
@@ -80,6 +83,9 @@ export interface Created {
   key_id?: string;
   signature?: string;
   receipt_key?: string;
+  leaf_index?: number;
+  tree_size?: number;
+  proof?: string[];
 }
 
 /** A dispute was filed as seq `dispute` (its id); `finding` is its `DisputeFound` payload, or null while it is `pending` reveal. */

@@ -24,9 +24,9 @@ function freshSeed() {
 // commitment of each epoch and the receipt of every created, accepted and state. Kept in
 // the browser's IndexedDB (database "umpire-receipts", store "anchors", one record per
 // anchor with its game_id), so they outlive the page; exportText(gameId) is the game's
-// receipts file (umpire-receipts/2: each receipt with the server's signature, docs/audit.md
-// 8.4) that every verifier takes (--receipts FILE).
-export const RECEIPTS_FORMAT = "umpire-receipts/2";
+// receipts file (umpire-receipts/3: each receipt with the server's signature and the tree
+// it covers, docs/audit.md 8.4) that every verifier takes (--receipts FILE).
+export const RECEIPTS_FORMAT = "umpire-receipts/3";
 
 function receiptsText(gameId, anchors) {
   const lines = [JSON.stringify({ format: RECEIPTS_FORMAT, game_id: gameId })];
@@ -136,13 +136,17 @@ export class IndexedDBReceipts {
 function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
 
 // `signed`: the reply whose `key_id` and `signature` sign the receipt over seqs `firstSeq`
-// to the head (docs/audit.md 8.4); a reply without a signature keeps an unsigned receipt.
+// to the head (docs/audit.md 8.4), with the tree that signature covers (`leaf_index`,
+// `tree_size`, `proof`); a reply without a signature keeps an unsigned receipt.
 function receiptAnchor(reply, commandId, role, seq, headHash, stateHash, signed = null, firstSeq = 0) {
   const anchor = {
     kind: "receipt", reply, command_id: commandId, role, head_seq: seq, head_hash: headHash,
     state_hash: stateHash || "", received_at: now(),
   };
-  if (signed && signed.signature) Object.assign(anchor, { first_seq: firstSeq, key_id: signed.key_id, signature: signed.signature });
+  if (signed && signed.signature) {
+    Object.assign(anchor, { first_seq: firstSeq, key_id: signed.key_id, signature: signed.signature });
+    if (signed.tree_size) Object.assign(anchor, { leaf_index: signed.leaf_index, tree_size: signed.tree_size, proof: signed.proof || [] });
+  }
   return anchor;
 }
 

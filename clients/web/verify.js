@@ -1649,7 +1649,7 @@
 
   // -- section 8.1: anchors (the receipts file) -----------------------------------------------
 
-  const RECEIPTS_FORMATS = ["umpire-receipts/1", "umpire-receipts/2"];
+  const RECEIPTS_FORMATS = ["umpire-receipts/1", "umpire-receipts/2", "umpire-receipts/3"];
   const HEX64 = /^[0-9a-f]{64}$/;
   const NOT_ANCHORED = "not anchored: no receipts given (--receipts FILE): a rewrite from a later seq, a relabelled roll and a log cut at a batch's end pass the log's own checks";
   const NOT_SIGNED = "not anchored: no receipt is signed by the game's key, so none binds the server: a rewrite from a later seq passes the log's own checks";
@@ -1738,6 +1738,62 @@
     return new TextEncoder().encode("{" + body.map(([k, v]) => `${json_ascii(k)}:${json_ascii(v)}`).join(",") + "}");
   }
 
+  function concat(...parts) {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  }
+
+  async function leaf_hash(statement) {
+    // Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree.
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(0), statement)));
+  }
+
+  async function node_hash(left, right) {
+    // Section 8.4 (RFC 9162 2.1.1): an interior node of a batch's tree.
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(1), left, right)));
+  }
+
+  async function root_from_proof(leaf, index, size, proof) {
+    // Section 8.4 (RFC 9162 2.1.3.2): the root the inclusion proof leads to from leaf
+    // `index` of a tree of `size`, or null if the proof does not fit them. BigInt: an
+    // index or size past 2**53 is still Python's exact int.
+    if (!(0n <= index && index < size) || proof.length > 63) return null;
+    let fn = index;
+    let sn = size - 1n;
+    let node = leaf;
+    for (const sibling of proof) {
+      if (sn === 0n) return null;
+      if ((fn & 1n) === 1n || fn === sn) {
+        node = await node_hash(sibling, node);
+        while (fn !== 0n && (fn & 1n) === 0n) { fn >>= 1n; sn >>= 1n; }
+      } else {
+        node = await node_hash(node, sibling);
+      }
+      fn >>= 1n;
+      sn >>= 1n;
+    }
+    return sn === 0n ? node : null;
+  }
+
+  async function signed_bytes(game_id, r) {
+    // Section 8.4: what a receipt's signature covers: its statement (a receipt signed on
+    // its own: no `tree_size`, or 0), or the root statement of the tree its proof leads to (a
+    // batch receipt); null for a batch receipt whose proof leads nowhere.
+    const statement = signed_statement(game_id, r);
+    if (!py_truthy(get(r, "tree_size"))) return statement;
+    const index = get(r, "leaf_index");
+    const size = get(r, "tree_size");
+    const proof = get(r, "proof");
+    if (!is_py_int(index) || !is_py_int(size) || !Array.isArray(proof)) return null;
+    if (!proof.every((h) => typeof h === "string" && HEX64.test(h))) return null;
+    const root = await root_from_proof(await leaf_hash(statement), BigInt(index), BigInt(size), proof.map(fromhex));
+    if (root === null) return null;
+    const body = `{"domain":"umpire-receipt-batch/1","key_id":${json_ascii(req(r, "key_id"))},"root":"${hex(root)}","size":${BigInt(size)}}`;
+    return new TextEncoder().encode(body);
+  }
+
   async function signature_valid(game_id, public_key, r) {
     // Section 8.4: whether a receipt carries a valid signature of `public_key`.
     const signature = get(r, "signature");
@@ -1747,8 +1803,10 @@
     if (typeof get(r, "role", "player") !== "string" || typeof get(r, "state_hash", "") !== "string") return false;
     if (!py_eq(get(r, "key_id"), await key_id_of(public_key)) || !is_py_int(get(r, "first_seq"))) return false;
     try {
+      const signed = await signed_bytes(game_id, r);
+      if (signed === null) return false;
       const key = await crypto.subtle.importKey("raw", fromhex(public_key), { name: "Ed25519" }, false, ["verify"]);
-      return await crypto.subtle.verify({ name: "Ed25519" }, key, fromhex(signature), signed_statement(game_id, r));
+      return await crypto.subtle.verify({ name: "Ed25519" }, key, fromhex(signature), signed);
     } catch {
       return false; // a key the browser refuses is no signature it can vouch for
     }
@@ -1771,7 +1829,8 @@
   async function check_proof(bytes) {
     // Section 8.5: a proof of equivocation, checked on its own; what it proves.
     const proof = parse_json(new TextDecoder("utf-8").decode(bytes));
-    if (!is_dict(proof) || !py_eq(get(proof, "format"), "umpire-equivocation/1")) throw new Failure(0, "the proof is not an umpire-equivocation/1 object");
+    const formats = ["umpire-equivocation/1", "umpire-equivocation/2"];
+    if (!is_dict(proof) || !formats.some((f) => py_eq(get(proof, "format"), f))) throw new Failure(0, `the proof is not an ${formats.join(" or ")} object`);
     const game_id = get(proof, "game_id");
     const key = get(proof, "public_key");
     const receipts = get(proof, "receipts");
@@ -1779,7 +1838,9 @@
     if (!py_eq(get(proof, "key_id"), await key_id_of(key))) throw new Failure(0, "the proof's key_id is not the id of its public_key");
     if (!Array.isArray(receipts) || receipts.length !== 2) throw new Failure(0, "the proof holds two receipts, no more and no fewer");
     for (const [which, r] of [["first", receipts[0]], ["second", receipts[1]]]) {
-      if (!is_dict(r) || !(await signature_valid(game_id, key, r))) throw new Failure(0, `the ${which} receipt's signature is not valid under the key`);
+      // Version 1 holds receipts signed on their own; version 2 batch receipts too.
+      const batch_in_1 = py_eq(proof.format, formats[0]) && is_dict(r) && py_truthy(get(r, "tree_size"));
+      if (!is_dict(r) || batch_in_1 || !(await signature_valid(game_id, key, r))) throw new Failure(0, `the ${which} receipt's signature is not valid under the key`);
     }
     if (!py_eq(receipts[0].head_seq, receipts[1].head_seq)) throw new Failure(0, "the two receipts are of different seqs: they do not conflict");
     const found = await equivocation(game_id, key, receipts);
@@ -1791,7 +1852,7 @@
     // Whether a dropped file is a proof of equivocation rather than an export.
     try {
       const value = parse_json(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      return is_dict(value) && py_eq(get(value, "format"), "umpire-equivocation/1");
+      return is_dict(value) && ["umpire-equivocation/1", "umpire-equivocation/2"].some((f) => py_eq(get(value, "format"), f));
     } catch {
       return false;
     }

@@ -40,7 +40,7 @@ def test_a_real_export_agrees_with_its_receipts(cli: Cli, ruleset: str) -> None:
     header, records, receipts = _played(cli, ruleset)
     lines = receipts.read_text().splitlines()
     assert json.loads(lines[0]) == {
-        "format": "umpire-receipts/2", "game_id": header["game_id"],
+        "format": "umpire-receipts/3", "game_id": header["game_id"],
         "public_key": header["receipt_key"],
     }  # fmt: skip
     kinds = [json.loads(line)["kind"] for line in lines[1:]]

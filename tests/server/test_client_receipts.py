@@ -73,7 +73,7 @@ async def test_the_default_store_is_in_memory_and_exports_the_file_format(
         text = client.receipts.export(created.game_id)
     lines = [json.loads(line) for line in text.splitlines()]
     assert lines[0] == {
-        "format": "umpire-receipts/2", "game_id": created.game_id,
+        "format": "umpire-receipts/3", "game_id": created.game_id,
         "public_key": created.receipt_key,
     }  # fmt: skip
     assert [line["kind"] for line in lines[1:]] == ["commitment", "receipt", "receipt"]

@@ -162,7 +162,8 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
     ex = Exchange()
     reply = ex.reply({"type": "create", "ruleset": "counter", "setup": {"target": 9},
                       "id": "c"}, created_answers())  # fmt: skip
-    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame", "GameSigner"]
+    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame", "GameSigner",
+                         "SignReceipt"]
     create = ex.requests[0]
     assert isinstance(create, CreateGame) and create.setup == {"target": 9}
     assert ex.requests[1] == IssueCredentials(GAME, None)
@@ -174,7 +175,9 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
         head_seq=1, head_hash="h" * 64, state_hash=reply["state_hash"],
     )  # fmt: skip
     assert reply["key_id"] == SIGNER.key_id and reply["receipt_key"] == SIGNER.public_key
-    assert signature_valid(SIGNER.public_key, statement, reply["signature"])
+    batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
+    assert batch == (0, 1, [])  # a lone reply: a tree of one
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
     assert ex.session.roles == {GAME: Role.PLAYER} and ex.gw.metrics.games_created == 1
     assert ex.gw.holders == {(GAME, ex.session.grants[GAME]): {ex.session.holder}}
 
@@ -183,7 +186,7 @@ def test_a_resent_create_names_its_game_and_reissues_in_the_resent_slot() -> Non
     ex = Exchange()
     ex.reply({"type": "create", "ruleset": "counter", "create_id": "x" * 32, "id": "c"},
              created_answers(duplicate=True))  # fmt: skip
-    create, issue, _receipt, _signer = ex.requests
+    create, issue, _receipt, _signer, _signed = ex.requests
     assert isinstance(create, CreateGame) and create.game_id == game_id_for_create("x" * 32)
     assert isinstance(issue, IssueCredentials) and issue.resent == "resent-create"
     assert ex.gw.metrics.games_created == 0
@@ -272,7 +275,7 @@ def test_a_command_is_a_handle_request_and_its_reply_carries_the_receipt() -> No
     game = counter_game(GAME, seq=3)
     reply = ex.reply(command({"type": "Add", "amount": 2}),
                      {Handle: result(2, 3), CachedGame: game}, step=0.01)  # fmt: skip
-    assert ex.kinds() == ["Handle", "CachedGame", "GameSigner"]
+    assert ex.kinds() == ["Handle", "CachedGame", "GameSigner", "SignReceipt"]
     handle = ex.requests[0]
     assert isinstance(handle, Handle) and handle.command == {"type": "Add", "amount": 2}
     assert handle.role is Role.PLAYER and handle.digest == ex.session.grants[GAME]
@@ -284,7 +287,9 @@ def test_a_command_is_a_handle_request_and_its_reply_carries_the_receipt() -> No
         game_id=GAME, key_id=SIGNER.key_id, reply="accepted", role="player", first_seq=2,
         head_seq=3, head_hash="h" * 64, state_hash=reply["state_hash"],
     )  # fmt: skip
-    assert signature_valid(SIGNER.public_key, statement, reply["signature"])
+    batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
+    assert batch == (0, 1, [])  # a lone reply: a tree of one
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
     assert ex.gw.admission.charged["command_work"] >= 0
 
 
@@ -369,7 +374,7 @@ def test_a_players_command_over_budget_waits_for_it_and_is_answered() -> None:
                      {Wait: None, Handle: result(2, 2), CachedGame: counter_game(GAME, 2)},
                      step=0.5)  # fmt: skip
     assert reply["type"] == "accepted" and ex.kinds()[0] == "Wait"
-    assert all(isinstance(r, Wait) and 0 < r.seconds <= 0.5 for r in ex.requests[:-3])
+    assert all(isinstance(r, Wait) and 0 < r.seconds <= 0.5 for r in ex.requests[:-4])
     assert ex.gw.admission.paced["sendcommand"] >= 1
 
 

@@ -11,8 +11,8 @@ import msgspec
 import redis
 
 from umpire.engine import registry
-from umpire.events.receipt import Anchor, read_receipts
-from umpire.events.receipt_signature import ReceiptSigner
+from umpire.events.receipt import read_receipts
+from umpire.events.receipt_signature import ReceiptSigner, sign_batch
 from umpire.testing.support.drivers import start_setup
 from umpire.testing.support.forgery import Cli, write_lines
 from umpire.testing.support.verifier import after_headline, verify_with
@@ -76,18 +76,20 @@ def server_signer(cli: Cli) -> ReceiptSigner:
 
 
 def signed_line(record: dict[str, Any], game_id: str, signer: ReceiptSigner) -> dict[str, Any]:
-    """A receipts file's receipt line (`record`, changed as a test likes) signed anew."""
+    """A receipts file's receipt line (`record`, changed as a test likes) signed anew, as
+    the middle leaf of a batch of three (docs/audit.md 8.4)."""
     _, (anchor,) = read_receipts(
-        json.dumps({"format": "umpire-receipts/2", "game_id": game_id}) + "\n"
+        json.dumps({"format": "umpire-receipts/3", "game_id": game_id}) + "\n"
         + json.dumps(record) + "\n"
     )  # fmt: skip
     anchor = msgspec.structs.replace(anchor, key_id=signer.key_id,
                                      first_seq=anchor.first_seq or anchor.head_seq)  # fmt: skip
-    signed: Anchor = msgspec.structs.replace(
-        anchor, signature=signer.sign(anchor.statement(game_id))
-    )
-    return {**record, "key_id": signed.key_id, "first_seq": signed.first_seq,
-            "signature": signed.signature}  # fmt: skip
+    statement = anchor.statement(game_id)
+    others = [msgspec.structs.replace(statement, head_seq=statement.head_seq + n) for n in (1, 2)]
+    _, signed, _ = sign_batch(signer, [others[0], statement, others[1]])
+    return {**record, "key_id": signer.key_id, "first_seq": anchor.first_seq,
+            "signature": signed.signature, "leaf_index": signed.leaf_index,
+            "tree_size": signed.tree_size, "proof": signed.proof}  # fmt: skip
 
 
 def with_lines(receipts: Path, name: str, *records: dict[str, Any]) -> Path:

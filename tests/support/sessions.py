@@ -20,7 +20,7 @@ import msgspec
 
 from umpire.engine import registry
 from umpire.engine.game import Game, start
-from umpire.events.receipt_signature import ReceiptSigner
+from umpire.events.receipt_signature import ReceiptSigner, sign_batch
 from umpire.events.types import GameCreated
 from umpire.events.unreachable import for_session
 from umpire.server.admission import Admission, Budgets
@@ -29,7 +29,7 @@ from umpire.server.framing import Batch
 from umpire.server.game_feed import GameFeed
 from umpire.server.metrics import Metrics
 from umpire.server.mistakes import MistakeLog
-from umpire.server.requests import GameSigner, Output, Request
+from umpire.server.requests import GameSigner, Output, Request, SignReceipt
 from umpire.server.session import Session
 from umpire.server.subscription import Subscription
 from umpire.testing.support.gateways import gateway_settings
@@ -107,7 +107,8 @@ SIGNER = ReceiptSigner(b"\x07" * 32)
 
 
 class Exchange:
-    """One session and the answers its requests get (GameSigner: SIGNER, unless given)."""
+    """One session and the answers its requests get (GameSigner: SIGNER, unless given;
+    SignReceipt: a tree of one, as the driver's batcher signs a lone reply)."""
 
     def __init__(self, gw: Shared | None = None, address: str = "192.0.2.1") -> None:
         self.gw = gw or shared()
@@ -127,7 +128,7 @@ class Exchange:
         while request is not None:
             self.requests.append(request)
             self.now += step
-            answer = ({GameSigner: SIGNER} | (answers or {})).get(type(request), _UNANSWERED)
+            answer = (_SIGNING | (answers or {})).get(type(request), _UNANSWERED)
             if answer is _UNANSWERED:
                 raise AssertionError(f"unexpected request {request!r}")
             if isinstance(answer, Callable) and not isinstance(answer, type):  # type: ignore[arg-type]
@@ -157,6 +158,10 @@ class Exchange:
 
 
 _UNANSWERED = object()
+_SIGNING: dict[type, Any] = {
+    GameSigner: SIGNER,
+    SignReceipt: lambda r: sign_batch(r.signer, [r.statement])[0],
+}
 
 
 def frames(outputs: list[Output]) -> list[dict[str, Any]]:

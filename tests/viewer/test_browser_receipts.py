@@ -54,7 +54,7 @@ async def test_the_browser_keeps_receipts_in_indexeddb_and_exports_them(
     text = await page.evaluate(BIND_AND_EXPORT, game)
     await page.close()
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"format": "umpire-receipts/2", "game_id": game}
+    assert lines[0] == {"format": "umpire-receipts/3", "game_id": game}
     kinds = [(a["kind"], a.get("reply", a.get("epoch"))) for a in lines[1:]]
     accepted = ("receipt", "accepted")
     assert kinds == [("commitment", 0), ("receipt", "created"), accepted, accepted,
