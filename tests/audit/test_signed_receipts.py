@@ -17,6 +17,8 @@ from typing import Any
 from tests.support.receipts import (
     conflicting,
     fabricated,
+    forged_batches,
+    one_by_one,
     receipts_of,
     revealed_midway,
 )
@@ -71,7 +73,11 @@ def test_two_conflicting_signed_receipts_prove_equivocation_to_every_verifier(
     written = cli("proof", "--receipts", str(both), "-o", str(proof))
     assert written.code == 0 and "equivocation proven" in written.out, written
     text = json.loads(proof.read_text())
-    assert text["format"] == "umpire-equivocation/1" and len(text["receipts"]) == 2
+    # Both receipts are of batches (the server's and the forger's tree of three): version 2
+    # carries each one's place in its tree, and its root signature.
+    assert text["format"] == "umpire-equivocation/2" and len(text["receipts"]) == 2
+    assert [r["tree_size"] for r in text["receipts"]] == [1, 3], text
+    assert all({"leaf_index", "proof", "signature"} <= set(r) for r in text["receipts"])
     assert set(text) == {"format", "game_id", "key_id", "public_key", "receipts"}
     # Each checks the proof on its own: no export, no store, no receipts file.
     checked = cli("proof", "--check", str(proof))
@@ -91,6 +97,13 @@ def _doctored(proof: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "one receipt twice": proof | {"receipts": [proof["receipts"][0]] * 2},
         "a signature dropped": proof | {"receipts": [proof["receipts"][0],
                                                       second | {"signature": ""}]},
+        "a proof element changed": proof | {"receipts": [proof["receipts"][0], second | {
+            "proof": ["00" * 32, *second["proof"][1:]]}]},
+        "another leaf index": proof | {"receipts": [proof["receipts"][0],
+                                                     second | {"leaf_index": 0}]},
+        "another tree size": proof | {"receipts": [proof["receipts"][0],
+                                                    second | {"tree_size": 4}]},
+        "batch receipts as version 1": proof | {"format": "umpire-equivocation/1"},
     }  # fmt: skip
 
 
@@ -151,3 +164,37 @@ def test_umpire_keys_lists_and_rotates_and_an_old_game_keeps_its_key(cli: Cli) -
     assert last["key_id"] == old  # the game's key, fixed at its creation
     newer = cli.new("counter", {"target": 40})
     assert read_lines(cli.export(newer, "--operator"))[0]["receipt_key_id"] == current
+
+
+def test_a_forged_batch_proof_is_not_signed_by_the_games_key_in_either_verifier(
+    cli: Cli,
+) -> None:
+    """A batch receipt the game's key signed with another head hash proves equivocation;
+    the same line with a proof element, its index or size changed, no proof, or its root
+    signed by another key is not signed by the game's key: reported, and the honest export
+    verifies. (The page: tests/viewer/test_verify_page.py.)"""
+    game, export, receipts = _played(cli)
+    lines = len(receipts.read_text().splitlines())
+    for name, forged in forged_batches(cli, game, receipts).items():
+        for code, out in (_verify(export, forged), _audit(cli, export, forged)):
+            flat = " ".join(out.split())
+            if name == "signed":
+                assert code == 1 and "equivocation proven" in flat, (name, flat)
+                continue
+            assert code == 0 and headline_of(out).startswith(VERIFIED), (name, out)
+            assert f"1 receipts are not signed by the game's key (lines {lines + 1})" in flat, (
+                name, flat,
+            )  # fmt: skip
+
+
+def test_an_old_format_receipts_file_still_anchors_the_export(cli: Cli) -> None:
+    """A version 2 receipts file, each receipt signed on its own as before batches, still
+    verifies in every verifier: every receipt counts, none is reported unsigned."""
+    _, export, receipts = _played(cli)
+    old = one_by_one(cli, receipts)
+    assert '"umpire-receipts/2"' in old.read_text().splitlines()[0]
+    assert '"tree_size"' not in old.read_text() and '"tree_size"' in receipts.read_text()
+    for code, out in (_verify(export, old), _audit(cli, export, old)):
+        flat = " ".join(out.split())
+        assert code == 0 and headline_of(out).startswith(VERIFIED), out
+        assert "anchored: 7 signed receipts" in flat and "not signed" not in flat, flat

@@ -9,10 +9,17 @@ from typing import Any
 
 import msgspec
 import redis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from umpire.engine import registry
 from umpire.events.receipt import read_receipts
-from umpire.events.receipt_signature import ReceiptSigner, sign_batch
+from umpire.events.receipt_signature import (
+    ReceiptSigner,
+    leaf_hash,
+    root_from_proof,
+    root_statement,
+    sign_batch,
+)
 from umpire.testing.support.drivers import start_setup
 from umpire.testing.support.forgery import Cli, write_lines
 from umpire.testing.support.verifier import after_headline, verify_with
@@ -121,3 +128,55 @@ def conflicting(cli: Cli, game_id: str, receipts: Path) -> Path:
     receipt's seq another head hash: what a server that showed two histories gives out."""
     other = last_accepted(receipts) | {"head_hash": "ef" * 32, "command_id": "other-history"}
     return with_lines(receipts, "conflicting", signed_line(other, game_id, server_signer(cli)))
+
+
+def one_by_one(cli: Cli, receipts: Path) -> Path:
+    """The receipts as a version 2 file (before batches): each signed receipt signed on
+    its own by the game's key, over its statement (no tree fields)."""
+    signer = server_signer(cli)
+    lines = [json.loads(line) for line in receipts.read_text().splitlines()]
+    game_id = lines[0]["game_id"]
+    out = [lines[0] | {"format": "umpire-receipts/2"}]
+    for record in lines[1:]:
+        if record.get("signature"):
+            record = {k: v for k, v in record.items()
+                      if k not in ("leaf_index", "tree_size", "proof")}  # fmt: skip
+            _, (anchor,) = read_receipts(json.dumps(out[0]) + "\n" + json.dumps(record) + "\n")
+            record |= {"signature": signer.sign(anchor.statement(game_id))}
+        out.append(record)
+    path = receipts.with_name("one-by-one.receipts.jsonl")
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return path
+
+
+def forged_batches(cli: Cli, game_id: str, receipts: Path) -> dict[str, Path]:
+    """Receipts files each with one more line: a batch receipt the game's key signed that
+    gives the last accepted receipt's seq another head hash ("signed": an equivocation),
+    and that line with its proof, index or size changed, or its root signed by another
+    key ("another key"): none of those is signed by the game's key."""
+    line = signed_line(
+        last_accepted(receipts) | {"head_hash": "ef" * 32, "command_id": "other-history"},
+        game_id, server_signer(cli),
+    )  # fmt: skip
+    proof = list(line["proof"])
+    proof[0] = ("0" if proof[0][0] != "0" else "1") + proof[0][1:]
+    other = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+    size, index = line["tree_size"], line["leaf_index"]
+    statement = read_receipts(
+        json.dumps({"format": "umpire-receipts/3", "game_id": game_id}) + "\n"
+        + json.dumps(line) + "\n"
+    )[1][0].statement(game_id)  # fmt: skip
+    root = root_from_proof(leaf_hash(statement.signed_bytes()), index, size,
+                           [bytes.fromhex(h) for h in line["proof"]])  # fmt: skip
+    assert root is not None
+    by_other = other.sign(root_statement(line["key_id"], root, size)).hex()
+    variants = {
+        "signed": line,
+        "a proof element changed": line | {"proof": proof},
+        "another index": line | {"leaf_index": index + 1},
+        "another size": line | {"tree_size": size + 1},
+        "no proof": line | {"proof": []},
+        "another key": line | {"signature": by_other},
+    }
+    return {name: with_lines(receipts, f"forged-{n}", record)
+            for n, (name, record) in enumerate(variants.items())}  # fmt: skip
