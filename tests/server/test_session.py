@@ -162,8 +162,13 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
     ex = Exchange()
     reply = ex.reply({"type": "create", "ruleset": "counter", "setup": {"target": 9},
                       "id": "c"}, created_answers())  # fmt: skip
-    assert ex.kinds() == ["CreateGame", "IssueCredentials", "CachedGame", "GameSigner",
-                         "SignReceipt"]
+    assert ex.kinds() == [
+        "CreateGame",
+        "IssueCredentials",
+        "CachedGame",
+        "GameSigner",
+        "SignReceipt",
+    ]
     create = ex.requests[0]
     assert isinstance(create, CreateGame) and create.setup == {"target": 9}
     assert ex.requests[1] == IssueCredentials(GAME, None)

@@ -26,6 +26,8 @@ from tests.support.receipts import (
     audit_verdict,
     conflicting,
     fabricated,
+    forged_batches,
+    one_by_one,
     receipts_of,
     revealed_midway,
 )
@@ -380,7 +382,12 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
     receipts = receipts_of(cli, game)
     path = cli.export(game)
     both = conflicting(cli, game, receipts)
-    given = {"fabricated": fabricated(receipts), "conflicting": both}
+    # A version 2 file (receipts signed one by one) anchors as before; a batch receipt with
+    # a forged proof, index or size, or its root signed by another key, is not signed.
+    given = {"fabricated": fabricated(receipts), "conflicting": both,
+             "one by one": one_by_one(cli, receipts)}  # fmt: skip
+    given |= {f"batch: {name}": path
+              for name, path in forged_batches(cli, game, receipts).items()}  # fmt: skip
     proof = cli.tmp / "proof.json"
     assert cli("proof", "--receipts", str(both), "-o", str(proof)).code == 0
     record = json.loads(proof.read_text())
@@ -390,6 +397,11 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
         "a head hash changed": record | {"receipts": [first, second | {"head_hash": "00" * 32}]},
         "another key": record | {"public_key": "11" * 32},
         "one receipt twice": record | {"receipts": [first, first]},
+        "a proof element changed": record
+        | {"receipts": [first, second | {"proof": ["00" * 32, *second["proof"][1:]]}]},
+        "another leaf index": record | {"receipts": [first, second | {"leaf_index": 0}]},
+        "another tree size": record | {"receipts": [first, second | {"tree_size": 4}]},
+        "batch receipts as version 1": record | {"format": "umpire-equivocation/1"},
     }.items():
         proofs[name] = cli.tmp / f"proof-{len(proofs)}.json"
         proofs[name].write_text(json.dumps(doctored))
@@ -415,8 +427,11 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         python = await asyncio.to_thread(python_verdict, path, "", receipts_file)
         browser = await page_verdict(verifier, path, "", receipts_file)
         assert python == browser, (name, python, browser)
-        if name == "fabricated":
-            assert browser[0] == 0 and "are not signed by the game's key" in browser[1]
+        if name == "one by one":
+            assert browser[0] == 0 and "not signed" not in browser[1], browser
+            assert (await verifier.inner_text("#headline")).startswith("verified: ")
+        elif name == "fabricated" or (name.startswith("batch: ") and name != "batch: signed"):
+            assert browser[0] == 0 and "are not signed by the game's key" in browser[1], name
             assert (await verifier.inner_text("#headline")).startswith("verified: ")
         else:
             assert browser[0] == 1 and "equivocation proven" in browser[1], browser
