@@ -17,7 +17,15 @@ import msgspec
 
 from umpire.events.envelope import GENESIS_HASH, Envelope, seal
 from umpire.events.receipt import check_anchors, read_receipts, receipt_state_hash
-from umpire.events.receipt_signature import ReceiptSigner, signature_valid
+from umpire.events.receipt_signature import (
+    ReceiptSigner,
+    Statement,
+    leaf_hash,
+    node_hash,
+    root_statement,
+    sign_batch,
+    signature_valid,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "audit.md").read_text()
@@ -73,23 +81,59 @@ def _keyed(env: Envelope) -> Envelope:
     return msgspec.structs.replace(env, type="GameCreated", payload=payload)
 
 
+def _other_statement(signer: ReceiptSigner) -> Statement:
+    """The worked example's second leaf: a command of game g2 answered in the same turn."""
+    return Statement(
+        game_id="g2", key_id=signer.key_id, reply="accepted", role="player", first_seq=4,
+        head_seq=5, head_hash="cd" * 32, state_hash="",
+    )  # fmt: skip
+
+
 def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
-    """Section 8.4's worked example: the key, its id, the signed bytes and the signature,
-    and both implementations find the signature valid (and a changed field not)."""
+    """Section 8.4's worked example: the key, its id, the two statements, their leaf
+    hashes, the root, the signed root statement and its signature, each byte as the
+    document gives it; both implementations find the receipt valid (and a changed field,
+    index, size or proof not); the one-by-one signature of the same statement too."""
     signer = ReceiptSigner(EXAMPLE_SEED)
     for value in (EXAMPLE_SEED.hex(), signer.public_key, signer.key_id):
         assert value in FLAT, value
     _, (receipt,) = read_receipts(_example())
-    statement = receipt.statement("g1")
-    assert statement.signed_bytes().decode() in DOC
-    assert receipt.key_id == signer.key_id and signer.sign(statement) == receipt.signature
+    statement, other = receipt.statement("g1"), _other_statement(signer)
+    leaves = [leaf_hash(s.signed_bytes()) for s in (statement, other)]
+    root = node_hash(*leaves)
+    for shown in (statement.signed_bytes(), other.signed_bytes(),
+                  root_statement(signer.key_id, root, 2)):  # fmt: skip
+        assert shown.decode() in DOC, shown
+    for value in (*leaves, root):
+        assert value.hex() in FLAT, value.hex()
+    first, second = sign_batch(signer, [statement, other])
+    assert (first.leaf_index, first.tree_size, first.proof) == (0, 2, [leaves[1].hex()])
+    assert (second.leaf_index, second.proof) == (1, [leaves[0].hex()])
+    assert f'["{leaves[1].hex()[:8]}...{leaves[1].hex()[-4:]}"]' in FLAT
+    assert f'["{leaves[0].hex()[:8]}...{leaves[0].hex()[-4:]}"]' in FLAT
+    assert receipt.key_id == signer.key_id and first.signature == receipt.signature
+    assert (receipt.leaf_index, receipt.tree_size, list(receipt.proof)) == (0, 2, first.proof)
     assert receipt.signature in FLAT
-    assert signature_valid(signer.public_key, statement, receipt.signature)
+    assert receipt.signed("g1").valid(signer.public_key)
     line = json.loads(_example().splitlines()[1])
     verifier = _verifier()
     assert verifier.signature_valid("g1", signer.public_key, line)
-    assert not verifier.signature_valid("g1", signer.public_key, line | {"head_seq": 2})
+    for changed in ({"head_seq": 2}, {"leaf_index": 1}, {"tree_size": 3},
+                    {"proof": [leaves[0].hex()]}, {"proof": []}):  # fmt: skip
+        assert not verifier.signature_valid("g1", signer.public_key, line | changed), changed
+        assert (
+            not read_receipts(_example().splitlines()[0] + "\n" + json.dumps(line | changed))[1][0]
+            .signed("g1")
+            .valid(signer.public_key)
+        ), changed
     assert not verifier.signature_valid("g2", signer.public_key, line)
+    # Signed one by one, as before batches: the document's older signature still verifies.
+    alone = signer.sign(statement)
+    assert alone in FLAT
+    old = {k: v for k, v in line.items() if k not in ("leaf_index", "tree_size", "proof")}
+    assert signature_valid(signer.public_key, statement, alone)
+    assert verifier.signature_valid("g1", signer.public_key, old | {"signature": alone})
+    assert not verifier.signature_valid("g1", signer.public_key, old)  # the batch's, alone
 
 
 def test_the_receipts_example_reads_recomputes_and_agrees(tmp_path: Path) -> None:
