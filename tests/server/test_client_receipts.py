@@ -14,7 +14,7 @@ from umpire.clients import UmpireClient
 from umpire.clients.receipts import MemoryReceipts, ReceiptFiles
 from umpire.engine import registry
 from umpire.events.errors import InvalidGameId
-from umpire.events.receipt import check_anchors, read_receipts
+from umpire.events.receipt import check_anchors, read_receipts, signed_by
 from umpire.events.wire import EventFrame
 from umpire.server.app import Running
 from umpire.server.receipts_file import check_state_hashes
@@ -80,7 +80,13 @@ async def test_the_default_store_is_in_memory_and_exports_the_file_format(
     # Each receipt carries the signature of the game's key (docs/audit.md 8.4).
     assert all(line["key_id"] == created.key_id and len(line["signature"]) == 128
                for line in lines[2:])  # fmt: skip
-    assert read_receipts(text)[0] == created.game_id
+    game_id, anchors = read_receipts(text)
+    assert game_id == created.game_id
+    # With the tree each signature covers (its leaf, the tree's size, the proof): each
+    # receipt verifies on its own under the game's key.
+    assert all({"leaf_index", "tree_size", "proof"} <= set(line) for line in lines[2:])
+    receipts = [a for a in anchors if a.kind == "receipt"]
+    assert receipts and all(signed_by(a, game_id, created.receipt_key) for a in receipts)
 
 
 def test_a_game_id_names_no_other_file(tmp_path: Path) -> None:
