@@ -176,6 +176,8 @@ class Gateway:
             replay_checkpoints=replays.count,
             budget_clients=len(admission.addresses),
             local_connections=local,
+            receipt_signatures=self.signing.trees,
+            receipts_signed=self.signing.leaves,
         )
 
     async def look_at_store(self) -> None:

@@ -88,6 +88,10 @@ class Figures:
     replay_checkpoints: int = 0
     budget_clients: int = 0
     local_connections: Mapping[int, int] = field(default_factory=dict)  # uid -> open
+    # Receipt signatures made, and the receipts they signed (server/receipt_batch.py):
+    # the ratio is how many replies a loop turn's one signature covers.
+    receipt_signatures: int = 0
+    receipts_signed: int = 0
 
 
 class Families:
@@ -127,6 +131,12 @@ class Families:
         )
         self.appends = counter("umpire_appends_total", "commands that appended events")
         self.games_created = counter("umpire_games_created_total", "games created")
+        self.receipt_signatures = counter(
+            "umpire_receipt_signatures_total", "receipt signatures made (one per loop turn and key)"
+        )
+        self.receipts_signed = counter(
+            "umpire_receipts_signed_total", "created and accepted receipts those signatures cover"
+        )
         self.events_delivered = counter("umpire_events_delivered_total", "live events queued")
         self.subscriptions_lagged = counter(
             "umpire_subscriptions_lagged_total", "live subscriptions that caught up alone"
@@ -262,6 +272,8 @@ class Metrics:
         self._local_uids = set(uids)
         add(f.connections, self.connections_total)
         add(f.commands, self.commands)
+        add(f.receipt_signatures, now.receipt_signatures)
+        add(f.receipts_signed, now.receipts_signed)
         if self.share is not None:
             add(f.worker_commands, self.commands, str(self.share.worker))
         add(f.appends, self.appends)

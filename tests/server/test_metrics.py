@@ -29,8 +29,9 @@ def test_counts_flush_into_the_families_once_each() -> None:
     metrics.repairs["refused"] += 1
     metrics.checkpoints_written = 3
     metrics.figures = lambda: Figures(
-        connections_open=5, cost_units={"view_at": 40}, local_connections={1001: 3, 0: 2}
-    )
+        connections_open=5, cost_units={"view_at": 40}, local_connections={1001: 3, 0: 2},
+        receipt_signatures=4, receipts_signed=30,
+    )  # fmt: skip
     metrics.flush()  # a flush, then a scrape: nothing counted twice
     seen = parsed(metrics.render())
     assert seen[("umpire_commands_total", ())] == 2
@@ -47,6 +48,9 @@ def test_counts_flush_into_the_families_once_each() -> None:
     assert seen[("umpire_store_checkpoints_total", ())] == 3
     assert seen[("umpire_store_up", ())] == 1
     assert seen[("umpire_workers", ())] == 1
+    # 30 receipts under 4 signatures: a loop turn's replies share one (docs/audit.md 8.4).
+    assert seen[("umpire_receipt_signatures_total", ())] == 4
+    assert seen[("umpire_receipts_signed_total", ())] == 30
 
 
 def test_a_local_account_that_closed_its_connections_reads_zero() -> None:
