@@ -211,7 +211,7 @@ def _add_log_commands(sub: Any) -> None:
     p = sub.add_parser("import", help="load an export into this store, hashes unchanged")
     add_import_arguments(p)
     p = sub.add_parser(
-        "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/2)"
+        "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/3)"
     )
     p.add_argument("game")
     p = sub.add_parser(
@@ -275,7 +275,7 @@ def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--receipts", type=Path, metavar="FILE", action="append",
-        help="receipts (umpire-receipts/2 or /1, `umpire receipts GAME`; repeatable): those "
+        help="receipts (umpire-receipts/3, /2 or /1, `umpire receipts GAME`; repeatable): those "
         "signed by the game's key are anchors the log must agree with",
     )  # fmt: skip
 
