@@ -75,6 +75,12 @@ def test_the_tree_has_rfc_9162s_shape_for_sizes_1_to_17() -> None:
         assert levels[-1] == [mth(entries)], n
         for m in range(n):
             assert inclusion_proof(levels, m) == path(m, entries), (n, m)
+            # RFC 9162 2.1.3.2: a proof one hash short or long for the index and size leads
+            # to no root at all (not merely to another one).
+            proof, leaf = path(m, entries), leaf_hash(entries[m])
+            assert root_from_proof(leaf, m, n, [*proof, bytes(32)]) is None, (n, m)
+            if proof:
+                assert root_from_proof(leaf, m, n, proof[:-1]) is None, (n, m)
 
 
 @settings(max_examples=300, deadline=None)
