@@ -1,8 +1,10 @@
 """Profile the gateway's command path under the closed-loop bench (cProfile).
 
-`python bench/profile.py [--repo DIR] [--seconds S] [--out FILE]` starts an embedded
-Valkey and one gateway of the checkout DIR (default: this one) under cProfile, drives the
-closed loop of `bench.path` (100 games, one command in flight each) for S seconds, stops
+`python bench/profile.py [--repo DIR] [--seconds S] [--out FILE] [--ruleset downtown]`
+starts an embedded Valkey and one gateway of the checkout DIR (default: this one) under
+cProfile, drives the closed loop of `bench.path` (100 games, one command in flight each:
+the counter's `Add`, or with `--ruleset downtown` the peer bench's move, a Downtown game's
+`RollDice` d6, bench/wsload.py BENCH_MOVES) for S seconds, stops
 the gateway (SIGTERM: it drains and exits, so cProfile writes FILE), and prints the
 functions by cumulative and by own time, per command.
 
@@ -69,7 +71,7 @@ def _profiled_popen(out: Path) -> Any:
 
 
 async def _drive(
-    seconds: float, out: Path | None
+    seconds: float, out: Path | None, ruleset: str = "counter"
 ) -> tuple[int, float, float, float, dict[str, tuple[float, float]]]:
     """The closed loop against a gateway (profiled unless `out` is None): the commands it
     answered, and the CPU per command in microseconds of the gateway (from /proc, so a
@@ -92,7 +94,12 @@ async def _drive(
             wsload.subprocess.Popen = _profiled_popen(out)  # type: ignore[assignment]
         gateway = wsload.GatewayProcess(server.url, Path(tmp), prefix="bp")
         try:
-            seats = await path.players([gateway.url], 100)
+            # A checkout whose bench predates BENCH_MOVES knows only the counter.
+            seats = await (
+                path.players([gateway.url], 100, ruleset)
+                if ruleset != "counter"
+                else path.players([gateway.url], 100)
+            )
             await path.closed_loop(seats, 1.0)  # warm up (counted in a profile, not below)
             meters = [wsload.CpuMeter([pid]) for pid in (gateway.process.pid, server.process.pid)]
             meters.append(wsload.CpuMeter([os.getpid()]))
@@ -132,10 +139,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cpu-only", action="store_true", help="no profiler: the gateway's CPU per command"
     )
+    parser.add_argument(
+        "--ruleset", default="counter", help="counter (Add) or downtown (the peer bench's RollDice)"
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.repo.resolve()))
     out = None if args.cpu_only else args.out.resolve()
-    commands, cpu, valkey, loader, ran = asyncio.run(_drive(args.seconds, out))
+    commands, cpu, valkey, loader, ran = asyncio.run(_drive(args.seconds, out, args.ruleset))
     print(f"{commands} commands in the measured loop; gateway CPU {cpu:.1f} us per command")
     print(f"Valkey CPU {valkey:.1f} us per command; load generator CPU {loader:.1f} us per command")
     for name, (calls, usec) in sorted(ran.items(), key=lambda item: -item[1][1]):
