@@ -51,10 +51,8 @@ class ViewDigests:
             body = kept[2]
         else:
             body = view_json(view_for(ruleset, state, role, revealed=revealed))
-            if kept is not None:
-                del self._kept[key]
-            elif len(self._kept) >= self._size:
-                del self._kept[next(iter(self._kept))]
+            if kept is None and len(self._kept) >= self._size:
+                del self._kept[next(iter(self._kept))]  # the first kept
             self._kept[key] = (state, ruleset, body)
         return receipt_hash_of_json(meta.seq, meta.last_hash, body)
 
