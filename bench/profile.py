@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import os
 import pstats
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,7 +163,9 @@ def _valgrind_popen(out: Path) -> Any:
     return popen
 
 
-async def _counted(seconds: float, games: int, ruleset: str) -> tuple[int, int]:
+async def _counted(
+    seconds: float, games: int, ruleset: str, keep: Path | None = None
+) -> tuple[int, int]:
     """The gateway under cachegrind: the commands it answered (from its start) and the
     instructions it ran, startup, a 2 s warm-up and `seconds` of closed loop included."""
     from bench import path, wsload
@@ -202,15 +205,24 @@ async def _counted(seconds: float, games: int, ruleset: str) -> tuple[int, int]:
             gateway.stop()
             server.stop()
         summary = [line for line in out.read_text().splitlines() if line.startswith("summary:")]
+        if keep is not None:  # for cg_diff and cg_annotate: where the instructions went
+            shutil.copy(out, keep)
     return commands, int(summary[0].split()[1])
 
 
-def instructions(seconds: float, games: int, ruleset: str) -> tuple[float, int]:
+def instructions(
+    seconds: float, games: int, ruleset: str, keep: Path | None = None
+) -> tuple[float, int]:
     """The gateway's instructions per command, counted by cachegrind: a run of `seconds`
     of closed loop less a run of none (both start the gateway and warm it up for 2 s), over
-    the difference of their commands; and that difference."""
-    long_commands, long_count = asyncio.run(_counted(seconds, games, ruleset))
-    short_commands, short_count = asyncio.run(_counted(0.0, games, ruleset))
+    the difference of their commands; and that difference. `keep`: a folder for the two
+    runs' cachegrind files (`cg_diff short long`, then `cg_annotate`)."""
+    long_commands, long_count = asyncio.run(
+        _counted(seconds, games, ruleset, keep and keep / "long.out")
+    )
+    short_commands, short_count = asyncio.run(
+        _counted(0.0, games, ruleset, keep and keep / "short.out")
+    )
     commands = long_commands - short_commands
     return (long_count - short_count) / max(commands, 1), commands
 
@@ -232,13 +244,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the gateway under cachegrind: instructions per command (--games games)",
     )  # fmt: skip
     parser.add_argument("--games", type=int, default=20, help="with --instructions")
+    parser.add_argument("--keep", type=Path, default=None, help="with --instructions: a folder")
     parser.add_argument(
         "--cpu-clock", action="store_true", help="profile by the loop thread's CPU clock"
     )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.repo.resolve()))
     if args.instructions:
-        per, commands = instructions(args.seconds, args.games, args.ruleset)
+        keep = args.keep.resolve() if args.keep else None
+        per, commands = instructions(args.seconds, args.games, args.ruleset, keep)
         print(f"gateway: {per:,.0f} instructions per command ({commands} commands counted)")
         return 0
     out = None if args.cpu_only else args.out.resolve()
