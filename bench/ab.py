@@ -10,7 +10,10 @@ of each column. Alternating spreads a slow spell of a shared host over both side
 not only those three: what "every benchmark figure within 5%" is checked against.
 
 `--loop-only` runs just the closed loop (bench/profile.py --cpu-only, 100 games, no
-profiler) instead of the whole quick bench: about 15 s a run instead of minutes.
+profiler) instead of the whole quick bench: about 15 s a run instead of minutes;
+`--ruleset downtown` makes that loop send the peer bench's move (a Downtown `RollDice`):
+the load generator is each checkout's own bench (bench/profile.py), so a BASE older than
+that option needs this checkout's bench/wsload.py and bench/path.py copied in.
 """
 
 from __future__ import annotations
@@ -66,9 +69,10 @@ def quick_bench(checkout: Path, every: bool = False) -> dict[str, float]:
     return {**named, **flatten(figures)} if every else named
 
 
-def closed_loop(checkout: Path, seconds: float) -> dict[str, float]:
+def closed_loop(checkout: Path, seconds: float, ruleset: str = "counter") -> dict[str, float]:
     """The closed loop alone against `checkout`'s gateway, unprofiled."""
     command = [_python(checkout), str(PROFILE), "--cpu-only", "--repo", str(checkout)]
+    command += ["--ruleset", ruleset]
     done = subprocess.run(
         [*command, "--seconds", str(seconds)],
         cwd=checkout,
@@ -92,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop-only", action="store_true")
     parser.add_argument("--all", action="store_true", help="every figure of the quick bench")
     parser.add_argument("--seconds", type=float, default=10.0, help="closed loop (--loop-only)")
+    parser.add_argument("--ruleset", default="counter", help="the loop's move (--loop-only)")
     args = parser.parse_args(argv)
     sides = [("base", args.base.resolve()), ("branch", HERE)]
     runs: dict[str, list[dict[str, float]]] = {"base": [], "branch": []}
@@ -99,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, checkout in sides:
             print(f"round {round_}: {name} ({checkout})", file=sys.stderr, flush=True)
             figures = (
-                closed_loop(checkout, args.seconds)
+                closed_loop(checkout, args.seconds, args.ruleset)
                 if args.loop_only
                 else quick_bench(checkout, args.all)
             )

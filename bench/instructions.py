@@ -1,8 +1,10 @@
 """Instructions per command of the command path's pure work, counted by valgrind.
 
-`python bench/instructions.py [--repo DIR]` runs one counter `Add` command's pure work
-(decide with the legal-action check, encode, `is_secret`, seal both envelopes, fold the
-two events, the receipt's view and hash, the timestamp) in a loop under valgrind's
+`python bench/instructions.py [--repo DIR] [--ruleset downtown]` runs one counter `Add`
+command's pure work (or with `--ruleset downtown` the peer bench's move, a Downtown
+`RollDice` d6 in a game of its default scenario) (decide with the legal-action check,
+encode, `is_secret`, seal both envelopes, fold the two events, the receipt's view and hash
+as the server makes it, the timestamp) in a loop under valgrind's
 cachegrind, once with --calls commands and once with 200, and prints the difference per
 command. Instruction counts do not move with the machine's load, so on a machine shared
 with other work they compare two checkouts where a timing cannot (README, "Gateway CPU
@@ -36,8 +38,9 @@ WARM_UP = 20
 BASELINE = 200
 
 
-def _command_loop(repo: Path, calls: int) -> None:
-    """The pure work of `calls` counter Add commands, one after another on one game."""
+def _command_loop(repo: Path, calls: int, name: str = "counter") -> None:
+    """The pure work of `calls` bench moves of ruleset `name`, one after another on one
+    game (the counter's Add, Downtown's RollDice)."""
     # Imported here on purpose: main() put the --repo checkout first on sys.path, so these
     # are that checkout's modules (an older commit's engine).
     import msgspec
@@ -58,7 +61,7 @@ def _command_loop(repo: Path, calls: int) -> None:
     utc_now_iso = project("server.clock").utc_now_iso
 
     try:
-        ruleset = registry.get("counter")
+        ruleset = registry.get(name)
     except Exception:  # an older checkout: the counter lived in the tests' support
         sys.path.insert(0, str(repo / "tests" / "support"))
         from counter_ruleset import RULESET  # type: ignore[import-not-found]
@@ -70,13 +73,22 @@ def _command_loop(repo: Path, calls: int) -> None:
         receipt_state_hash = project("events.receipt").receipt_state_hash
     except ModuleNotFoundError:  # 75c63a5 had no receipts
         receipt_state_hash = None
+    try:  # the server's receipt: a kept view while the state is unchanged
+        digests = project("server.view_digests").ViewDigests()
+    except ModuleNotFoundError:
+        digests = None
+    if name == "counter":
+        setup: dict[str, Any] = {"target": 1_000_000}
+        command: dict[str, Any] = {"type": "Add", "amount": 1}
+    else:
+        setup = project("engine.scenarios").default_setup(ruleset)
+        command = {"type": "RollDice", "dice": "d6", "purpose": "bench"}
     created = GameCreated(
-        game_id="g1234567890abcdef", ruleset="counter", ruleset_version=ruleset.version,
-        setup={"target": 1_000_000}, seed_commitment="ab" * 32, client_seed="cs",
+        game_id="g1234567890abcdef", ruleset=name, ruleset_version=ruleset.version,
+        setup=setup, seed_commitment="ab" * 32, client_seed="cs",
     )  # fmt: skip
     codec = codec_for(ruleset)
     seed = bytes(32)
-    command = {"type": "Add", "amount": 1}
     game = start(ruleset, created)
     link = "0" * 64
     takes_seq = "command_id" in apply.__code__.co_varnames
@@ -107,20 +119,24 @@ def _command_loop(repo: Path, calls: int) -> None:
                 game = apply(ruleset, game, event)
         meta = msgspec.structs.replace(game.meta, seq=seq + len(events), last_hash=link)
         game = Game(meta, game.state)
-        if receipt_state_hash is not None:
-            view = msgspec.to_builtins(view_for(ruleset, game.state, Role.PLAYER, revealed=False))
-            receipt_state_hash(meta.seq, link, view)
+        if digests is not None:
+            digests.state_hash(ruleset, game, Role.PLAYER)
+        elif receipt_state_hash is not None:
+            # As the server hashes it: the view as `view` made it (before 1bc3d62, its
+            # builtins; a checkout that old counts one to_builtins more).
+            receipt_state_hash(meta.seq, link, view_for(ruleset, game.state, Role.PLAYER,
+                                                        revealed=False))  # fmt: skip
         return game, link
 
     for _ in range(WARM_UP + calls):
         game, link = one(game, link)
 
 
-def _instructions(python: str, repo: Path, calls: int) -> int:
+def _instructions(python: str, repo: Path, calls: int, name: str = "counter") -> int:
     """Instructions valgrind counted in a child running `calls` commands."""
     done = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         python, __file__, "--repo", str(repo), "--child", str(calls)],
+         python, __file__, "--repo", str(repo), "--child", str(calls), "--ruleset", name],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
@@ -134,19 +150,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--calls", type=int, default=1200)
     parser.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--ruleset", default="counter", help="counter (Add) or downtown (RollDice)")
     args = parser.parse_args(argv)
     repo = args.repo.resolve()
     sys.path.insert(0, str(repo))
     if args.child is not None:
-        _command_loop(repo, args.child)
+        _command_loop(repo, args.child, args.ruleset)
         return 0
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 1
-    many = _instructions(sys.executable, repo, args.calls)
-    few = _instructions(sys.executable, repo, BASELINE)
+    many = _instructions(sys.executable, repo, args.calls, args.ruleset)
+    few = _instructions(sys.executable, repo, BASELINE, args.ruleset)
     per = (many - few) / (args.calls - BASELINE)
-    print(f"{repo}: {per:,.0f} instructions per command (pure work of a counter Add)")
+    move = "a counter Add" if args.ruleset == "counter" else f"a {args.ruleset} RollDice"
+    print(f"{repo}: {per:,.0f} instructions per command (pure work of {move})")
     return 0
 
 

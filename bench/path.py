@@ -67,12 +67,13 @@ def _ms(seconds: list[float]) -> dict[str, float]:
 # -- round trip -----------------------------------------------------------------------------
 
 
-async def players(urls: list[str], games: int) -> list[tuple[Conn, str]]:
-    """`games` player connections spread over `urls`, each with the game it created."""
+async def players(urls: list[str], games: int, ruleset: str = "counter") -> list[tuple[Conn, str]]:
+    """`games` player connections spread over `urls`, each with the `ruleset` game it
+    created (`closed_loop` sends that ruleset's bench move: wsload.BENCH_MOVES)."""
     conns = []
     for i in range(games):
         conns.append(await Conn.open(urls[i % len(urls)]))
-    ids = await asyncio.gather(*(c.create() for c in conns))
+    ids = await asyncio.gather(*(c.create(ruleset=ruleset) for c in conns))
     return list(zip(conns, ids, strict=True))
 
 
@@ -155,7 +156,7 @@ async def closed_loop(seats: list[tuple[Conn, str]], seconds: float) -> float:
     async def worker(conn: Conn, game: str) -> None:
         nonlocal done
         while time.perf_counter() < stop_at:
-            await conn.add(game, f"b{next(_cids)}")
+            await conn.move(game, f"b{next(_cids)}")
             done += 1
 
     started = time.perf_counter()

@@ -1,11 +1,13 @@
 """Where a move's CPU goes, stage by stage, for one gateway worker or several (issue #33 item 1).
 
-`python -m bench.spy [--workers N] [--seconds S] [--spectators K] [--out FILE]` starts
-an embedded Valkey (appendfsync everysec) and `umpire serve` with N workers, drives the
-closed loop of `bench.path` (100 games, one command in flight each: the counter's `Add`,
-which rolls a d6 for the bot, two events), or with `--spectators K` one game that K
-connections watch, ten commands a second (bench.path's fan-out stage), and samples every
-gateway process with py-spy (`pip install py-spy`; non-blocking, on-CPU samples only).
+`python -m bench.spy [--workers N] [--seconds S] [--spectators K] [--out FILE]
+[--ruleset downtown]` starts an embedded Valkey (appendfsync everysec) and `umpire serve`
+with N workers, drives the closed loop of `bench.path` (100 games, one command in flight
+each: the counter's `Add`, which rolls a d6 for the bot, two events; with `--ruleset
+downtown` the peer bench's move, a Downtown `RollDice` d6), or with `--spectators K` one
+game that K connections watch, ten commands a second (bench.path's fan-out stage), and
+samples every gateway process with py-spy (`pip install py-spy`; non-blocking, on-CPU
+samples only).
 Each on-CPU sample is put in the stage of its innermost frame that names one (`_stage`:
 engine, events, redis-py and asyncio frames name none, since they run under several
 stages; a sample with none is the event loop's, split by its leaf into socket reads,
@@ -164,12 +166,14 @@ def stages_of(collapsed: Path) -> dict[str, int]:
     return dict(counts)
 
 
-async def _load(url: str, seconds: float, spectators: int) -> tuple[Any, Any]:
+async def _load(
+    url: str, seconds: float, spectators: int, ruleset: str = "counter"
+) -> tuple[Any, Any]:
     """What drives the gateway: (set-up, run) coroutines' factories. The closed loop of
     100 games; or, with `spectators`, one game that many connections watch, one command
     every 1/FAN_OUT_RATE s (bench.path's fan-out stage)."""
     if not spectators:
-        seats = await path.players([url], 100)
+        seats = await path.players([url], 100, ruleset)
         await path.closed_loop(seats, 1.0)  # warm up
         return (lambda s: path.closed_loop(seats, s)), [c for c, _ in seats]
     writer = await wsload.Conn.open(url)
@@ -187,7 +191,12 @@ async def _load(url: str, seconds: float, spectators: int) -> tuple[Any, Any]:
 
 
 async def _drive(
-    workers: int, seconds: float, out: Path, rate: int, spectators: int = 0
+    workers: int,
+    seconds: float,
+    out: Path,
+    rate: int,
+    spectators: int = 0,
+    ruleset: str = "counter",
 ) -> dict[str, Any]:
     wsload.raise_open_files()
     with tempfile.TemporaryDirectory(prefix="umpire-spy-") as tmp:
@@ -195,7 +204,7 @@ async def _drive(
         gateway = wsload.GatewayProcess(server.url, Path(tmp), prefix="spy", workers=workers)
         try:
             pids = gateway.worker_pids()
-            drive, conns = await _load(gateway.url, seconds, spectators)
+            drive, conns = await _load(gateway.url, seconds, spectators, ruleset)
             spy = subprocess.Popen(
                 [str(Path(sys.executable).with_name("py-spy")), "record", "--pid",
                  str(gateway.process.pid), "--subprocesses", "--nonblocking", "--rate",
@@ -244,9 +253,13 @@ def main(argv: list[str] | None = None) -> int:
         "--spectators", type=int, default=0,
         help="one game watched by this many connections instead of the closed loop",
     )  # fmt: skip
+    parser.add_argument(
+        "--ruleset", default="counter", help="counter (Add) or downtown (the peer bench's RollDice)"
+    )
     args = parser.parse_args(argv)
+    out = args.out.resolve()
     figures = asyncio.run(
-        _drive(args.workers, args.seconds, args.out.resolve(), args.rate, args.spectators)
+        _drive(args.workers, args.seconds, out, args.rate, args.spectators, args.ruleset)
     )
     counts = stages_of(args.out)
     total = sum(counts.values()) or 1

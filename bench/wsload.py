@@ -225,6 +225,15 @@ class CpuMeter:
         }
 
 
+# The move a closed loop sends, by ruleset: the counter's `Add` (the counter logs `Added`
+# and the bot's d6), or what ../shared/peer-bench's umpire adapter sends (adapters.js): a
+# Downtown game from its default scenario, `RollDice` d6 (the command and the roll).
+BENCH_MOVES: dict[str, dict[str, Any]] = {
+    "counter": {"type": "Add", "amount": 1},
+    "downtown": {"type": "RollDice", "dice": "d6", "purpose": "bench"},
+}
+
+
 class Conn:
     """One websocket: requests matched to replies by id, event frames to a callback."""
 
@@ -235,6 +244,7 @@ class Conn:
         self.pending: dict[str, asyncio.Future[Reply]] = {}
         self.on_event: Callable[[Reply, float], None] | None = None
         self.reader: asyncio.Task[None] | None = None
+        self.moves: dict[str, dict[str, Any]] = {}
 
     @classmethod
     async def open(cls, url: str) -> Conn:
@@ -274,13 +284,15 @@ class Conn:
             raise RuntimeError(f"{reply.code}: {reply.message}")
         return reply
 
-    async def create(self, target: int = 1_000_000) -> str:
-        """Create a counter game (this connection becomes its player) and bind a client
-        seed to its dice, as the clients do (docs/audit.md 4.1); its id."""
-        reply = await self.request(
-            {"type": "create", "ruleset": "counter", "setup": {"target": target}}
-        )
+    async def create(self, target: int = 1_000_000, ruleset: str = "counter") -> str:
+        """Create a game of `ruleset` (this connection becomes its player) and bind a client
+        seed to its dice, as the clients do (docs/audit.md 4.1); its id. A counter game
+        runs to `target`; any other ruleset starts from its default scenario (`setup: {}`,
+        as the peer bench creates its Downtown games), and `move` sends its BENCH_MOVES."""
+        setup = {"target": target} if ruleset == "counter" else {}
+        reply = await self.request({"type": "create", "ruleset": ruleset, "setup": setup})
         assert reply.game_id is not None
+        self.moves[reply.game_id] = BENCH_MOVES[ruleset]
         await self.request(
             {"type": "bind_seed", "game_id": reply.game_id, "client_seed": secrets.token_hex(16)}
         )
@@ -296,6 +308,18 @@ class Conn:
                 "command": {"type": "Add", "amount": 1},
                 # The command's own entropy, as the umpire clients send it (a game that
                 # binds client entropy refuses a command without one: docs/security.md).
+                "nonce": secrets.token_hex(16),
+            }
+        )
+
+    async def move(self, game_id: str, command_id: str) -> Reply:
+        """One bench move in a game this connection created: its ruleset's BENCH_MOVES."""
+        return await self.request(
+            {
+                "type": "command",
+                "game_id": game_id,
+                "command_id": command_id,
+                "command": self.moves[game_id],
                 "nonce": secrets.token_hex(16),
             }
         )

@@ -43,8 +43,18 @@ _view_json = msgspec.json.Encoder(order="sorted")
 def receipt_state_hash(seq: int, head_hash: str, view: Any) -> str:
     """The state hash of a receipt: the view a role was sent at `seq` (as `view` made it,
     or its builtins as sent on the wire), bound to the head."""
-    body = RECEIPT_LABEL + f"{seq}:{head_hash}:".encode() + _view_json.encode(view)
-    return hashlib.sha256(body).hexdigest()
+    return receipt_hash_of_json(seq, head_hash, view_json(view))
+
+
+def view_json(view: Any) -> bytes:
+    """A view as the state hash covers it: canonical JSON (keys sorted, no whitespace)."""
+    return _view_json.encode(view)
+
+
+def receipt_hash_of_json(seq: int, head_hash: str, view: bytes) -> str:
+    """`receipt_state_hash` of a view already encoded by `view_json` (a view that did not
+    change since the last receipt is not encoded again: server/view_digests.py)."""
+    return hashlib.sha256(RECEIPT_LABEL + f"{seq}:{head_hash}:".encode() + view).hexdigest()
 
 
 # -- the receipts file (docs/audit.md 8.1) ---------------------------------------------------

@@ -9,10 +9,8 @@ import hashlib
 import msgspec
 
 from umpire.engine import registry
-from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
-from umpire.events.receipt import receipt_state_hash
 from umpire.events.receipt_signature import (
     BatchSignature,
     ReceiptSigner,
@@ -215,13 +213,9 @@ class Commands:
             # The command is written: a store that went away since must not turn its
             # success into an error. The reply goes without a receipt (`view` has one).
             return 0, "", ""
-        revealed = game.meta.revealed_seed is not None
-        view = view_for(ruleset, game.state, role, revealed=revealed)
-        return (
-            game.meta.seq,
-            game.meta.last_hash,
-            receipt_state_hash(game.meta.seq, game.meta.last_hash, view),
-        )
+        # The role's view is encoded again only if the state changed (server/view_digests.py).
+        state_hash = self.gw.view_digests.state_hash(ruleset, game, role)
+        return game.meta.seq, game.meta.last_hash, state_hash
 
     def _dispute(self, msg: FileDispute) -> Steps[None]:
         """A rules dispute by this connection's role (docs/audit.md "Disputes")."""

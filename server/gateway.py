@@ -38,6 +38,7 @@ from umpire.server.notifier import Notifier
 from umpire.server.receipt_batch import SigningBatcher
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.revocations import RevocationListener
+from umpire.server.view_digests import ViewDigests
 
 log = logging.getLogger("umpire.gateway")
 
@@ -104,6 +105,8 @@ class Gateway:
         self.signing = SigningBatcher()
         # game id -> ruleset name, for list_games (a game's ruleset never changes)
         self.ruleset_names: dict[str, str] = {}
+        # Receipts' state hashes, each game's last view per role kept encoded.
+        self.view_digests = ViewDigests()
         self.metrics.figures = self.figures
         self.connections: set[Connection] = set()
         # Every running connection handler (websockets' task) and its connection.

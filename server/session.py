@@ -67,6 +67,7 @@ from umpire.server.nesting import MAX_DEPTH, too_deep
 from umpire.server.requests import Close, Output, Request, Steps, Wait
 from umpire.server.subscription import Sink, Subscription
 from umpire.server.subscriptions import Subscriptions
+from umpire.server.view_digests import ViewDigests
 from umpire.server.views import Views
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ class Shared(Protocol):
     holders: dict[tuple[str, str], set[Any]]
     revoked: dict[tuple[str, str], None]
     draining: bool
+    view_digests: ViewDigests
 
 
 class Session(Commands, Grants, Subscriptions, Views):

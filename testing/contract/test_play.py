@@ -6,7 +6,8 @@ any other), with no list to edit, played through a real gateway.
   own, by the listed EndGame after a bounded number of commands. The log audits.
 - Rule traceability: every citation in the log's events and in the listed actions names a
   rule of the ruleset's rules document (testing/support/citations.py).
-- Fold determinism: the same log folds to the same state hash twice, and from a snapshot.
+- Fold determinism: the same log folds to the same state hash twice, and from a snapshot;
+  each step leaves the state before it as it was (evolve changes nothing in place).
 - Bad input changes nothing: malformed commands, unlisted ones, ones the rules refuse and
   any command after the end are refused with a typed error and write no event.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from umpire.clients import UmpireClient
@@ -82,8 +84,13 @@ async def test_random_play_to_the_end(
         # One way to cite (issue 41 item 7): an event's words for people cite a rule by
         # its number; the seed's file is in its `rule` alone, which readers show by title.
         assert not cited_by_file(event), (env.seq, event)
+        old = None if game is None else game.state
+        old_bytes = None if old is None else msgspec.msgpack.encode(old)
         game = fold([env], game, ruleset)
         assert game is not None
+        # evolve makes a new state for a change and leaves the old one as it was: the
+        # takeback stack and the receipts' kept views hold old states (docs/rulesets.md).
+        assert old is None or msgspec.msgpack.encode(old) == old_bytes, env.seq
         if not game.meta.ended:
             for action in legal_actions(ruleset, game.state, Role.PLAYER, ended=False):
                 if action.type not in ("RollDice", "EndGame"):

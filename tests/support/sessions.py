@@ -32,6 +32,7 @@ from umpire.server.mistakes import MistakeLog
 from umpire.server.requests import GameSigner, Output, Request, SignReceipt
 from umpire.server.session import Session
 from umpire.server.subscription import Subscription
+from umpire.server.view_digests import ViewDigests
 from umpire.testing.support.gateways import gateway_settings
 
 OPERATOR = "o" * 32
@@ -50,6 +51,7 @@ class Shared:
     holders: dict[tuple[str, str], set[Any]] = field(default_factory=dict)
     revoked: dict[tuple[str, str], None] = field(default_factory=dict)
     draining: bool = False
+    view_digests: ViewDigests = field(default_factory=ViewDigests)
 
     def __post_init__(self) -> None:
         s = self.settings
