@@ -94,9 +94,9 @@ def _wrong(node: Schema) -> Iterator[tuple[str, Any]]:
         yield " of the wrong kind", OUT_OF_RANGE if kinds & {"array", "boolean"} else 7
 
 
-def _fields(schema: Schema, value: Any, rng: random.Random, depth: int = 2) -> Iterator[
-    tuple[str, Any]
-]:
+def _fields(
+    schema: Schema, value: Any, rng: random.Random, depth: int = 2
+) -> Iterator[tuple[str, Any]]:
     """(where, `value` with one field made wrong or left out), for each field of a record
     `schema`, and of its records and its lists' first items, `depth` levels down."""
     if not isinstance(value, dict):

@@ -70,6 +70,11 @@ def _unit(state: State, unit_id: str) -> tuple[str, str] | None:
     return None
 
 
+def _said(kind: AttackRoll) -> str:
+    """A roll by its words ("AAA attack"), as the table names it: a refusal is text."""
+    return LABELS.words("attack_roll", kind)
+
+
 def check(
     state: State, board: Board, unit_id: str, flight: UsFlight, kind: AttackRoll
 ) -> Attack | tuple[str, str]:
@@ -79,8 +84,8 @@ def check(
         return f"there is no active DRV unit {unit_id!r}", R_ROLLS
     what, hex_ = found
     if kind not in KINDS[what]:
-        allowed = ", ".join(k.value for k in KINDS[what])
-        return f"a {what} rolls {allowed}, not {kind.value}", R_ROLLS
+        allowed = " or ".join(_said(k) for k in KINDS[what])
+        return f"a {what} rolls {allowed}, not {_said(kind)}", R_ROLLS
     if not flight.on_map:
         return f"{flight.id} is not on the map", R_ROLLS
     dist = board.dist(hex_, flight.hex)
@@ -148,7 +153,7 @@ def require(state: State, board: Board, unit_id: str, flight: UsFlight, kind: At
         return result
     why, rule = result
     now = allowed(state, board)
-    listed = "; ".join(f"{a.unit_id} {a.kind.value} on {a.flight_id}" for a in now) or "none"
+    listed = "; ".join(f"{a.unit_id} {_said(a.kind)} on {a.flight_id}" for a in now) or "none"
     raise RuleError(f"{why}. DRV rolls allowed now: {listed}", rule=rule)
 
 
