@@ -42,3 +42,15 @@ def test_audit_checks_the_receipts_this_machine_kept_unless_told_not_to(cli: Cli
         bare = cli("audit", *source, "--no-receipts")
         assert bare.code == 0 and "not anchored: no receipts given" in bare.out, bare
         assert "this machine kept" not in bare.err, bare.err
+
+
+def test_a_damaged_kept_receipts_file_is_said_with_the_way_around_it(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    cli.send(game, {"type": "Push"})
+    kept = receipts_path(cli.tmp / "data", game)
+    kept.write_text(kept.read_text() + '{"kind": "receipt", "head_seq": 0}\n')
+    refused = cli("audit", game)
+    # The error is wrapped at the terminal's width, a long path too: read it unwrapped.
+    assert refused.code == 2 and str(kept) in "".join(refused.err.split()), refused
+    assert "--no-receipts audits the log without them" in refused.err, refused.err
+    assert cli("audit", game, "--no-receipts").code == 0
