@@ -186,7 +186,9 @@ def add_disputes_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_log_commands(sub: Any) -> None:
     """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
-    p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
+    p = sub.add_parser(
+        "audit", help="verify a game's log: chain, dice, every decision, this machine's receipts"
+    )
     add_audit_arguments(p)
     p = sub.add_parser("replay", help="a game's state at a seq, or what changed between two")
     add_replay_arguments(p)
