@@ -49,7 +49,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
 from umpire.engine.takeback import refuse, taken_back
-from umpire.engine.validation import explained
+from umpire.engine.validation import field_words, in_words
 from umpire.events.errors import UmpireError
 from umpire.events.types import CommandRecorded, DiceRolled, GameEnded, Owner
 
@@ -95,13 +95,16 @@ def parse_command(ruleset: Ruleset[Any], command: dict[str, Any]) -> Struct:
     if unknown is not None:
         # Decoding would drop it without a word, and a misspelt optional field would run
         # the command on its default (`cout` for `count`: one die rolled, not three).
-        takes = f"it takes {', '.join(fields)}" if fields else "it takes no fields"
+        # The fields by their words (engine/validation.py): the table and `umpire send`
+        # show the message as it is, and `umpire actions` names each field to fill.
+        said = [field_words(f) for f in fields]
+        takes = f"it takes {', '.join(said)}" if fields else "it takes no fields"
         message = f"{kind} has no field {str(unknown)[:80]!r}; {takes}"
         raise InvalidCommand(message, type=kind, error=message)
     try:
         parsed: Struct = msgspec.convert(command, target)
     except msgspec.ValidationError as exc:
-        message = explained(str(exc), struct_schema(target))
+        message = in_words(str(exc), struct_schema(target), ruleset.labels)
         raise InvalidCommand(
             f"{kind} command is not valid: {message}", type=kind, error=message
         ) from exc

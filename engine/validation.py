@@ -4,6 +4,10 @@ msgspec says what was wrong and where (`Invalid enum value 'x' - at $.early_warn
 not what would have been right. `allowed` walks the command's or setup's JSON Schema to
 the field the error names and says what it accepts (the enum's values, the bounds, the
 pattern, the fields an object knows), so every refusal names what is allowed.
+
+`in_words` says the same for a player (a refused command, shown by the table and `umpire
+send` as it is): the field and the values by their words (the ruleset's labels, else the
+code's words: "flight_id" -> "flight id"), never a code (testing/contract/test_words.py).
 """
 
 from __future__ import annotations
@@ -11,9 +15,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from umpire.engine.kit.labels import Labels
+
 _AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
 _STEP = re.compile(r"\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)|\[(?P<index>[^\]]*)\]")
 _UNKNOWN = re.compile(r"unknown field `(?P<name>[^`]*)`")
+_TICKED = re.compile(r"`(?P<name>[^`]*)`")
+_REGEX = re.compile(r" matching regex '.*'")
+_ENUM = re.compile(r"^Invalid enum value (?P<value>.*)$")
+_WORD_LIST = re.compile(r"^\^\((?P<words>[\w|]+)\)\$$")  # ^(ok|damaged|written_off)$
+# msgspec's names of JSON types, as a player says them.
+_KINDS = {
+    "str": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
+    "array": "a list", "object": "a record", "null": "nothing",
+}  # fmt: skip
 
 
 def _options(node: dict[str, Any]) -> list[dict[str, Any]]:
@@ -108,6 +123,82 @@ def allowed(message: str, schema: dict[str, Any]) -> str | None:
     if not path:
         return None
     return describe(node)
+
+
+def field_words(name: str) -> str:
+    """A field by its words, as `umpire actions` names it less the underscores: the field a
+    player fills, recognisable, never the code."""
+    return name.replace("_", " ")
+
+
+def _words(node: dict[str, Any], labels: Labels, field: str) -> str | None:
+    """What one schema node accepts, in words: an enumeration's values (and a pattern
+    that lists words) by the ruleset's names for them, a record's fields by their words."""
+    parts: list[str] = []
+    for option in _options(node):
+        values = option.get("enum")
+        listed = _WORD_LIST.match(str(option.get("pattern", "")))
+        if "const" in option:
+            parts.append(labels.words(field, option["const"]))
+        elif isinstance(values, list):
+            parts.append("one of " + ", ".join(labels.words(field, v) for v in values))
+        elif listed is not None:
+            names = listed.group("words").split("|")
+            parts.append("one of " + ", ".join(labels.words(field, v) for v in names))
+        elif option.get("type") == "object" and "properties" in option:
+            fields = [field_words(f) for f in option["properties"] if f != "type"]
+            parts.append("a record with " + ", ".join(fields))
+        else:
+            said = describe(option)
+            if said is not None:
+                parts.append(said)
+    return " or ".join(parts) if parts else None
+
+
+def _where(path: str) -> tuple[str, str]:
+    """A msgspec path (`$.flights[0].altitude`) in words ("flights, item 1, altitude") and
+    the name of the field it ends in ("" for none)."""
+    said: list[str] = []
+    field = ""
+    for step in _STEP.finditer(path):
+        if step.group("name") is not None:
+            field = step.group("name")
+            said.append(field_words(field))
+        elif step.group("index").isdigit():
+            said.append(f"item {int(step.group('index')) + 1}")
+        else:
+            said.append(f"key {step.group('index')}")
+    return ", ".join(said), field
+
+
+def _ticked(match: re.Match[str]) -> str:
+    """A name msgspec quotes: a JSON type ("`int | null`"), else a field."""
+    name = match.group("name")
+    kinds = [k.strip() for k in name.split("|")]
+    if all(k in _KINDS for k in kinds):
+        return " or ".join(_KINDS[k] for k in kinds)
+    return field_words(name)
+
+
+def in_words(message: str, schema: dict[str, Any], labels: Labels) -> str:
+    """A msgspec validation `message` for a player: where, what was wrong and what is
+    allowed, every field and value by its words (module docstring)."""
+    at = _AT.search(message)
+    path = at.group("path") if at else ""
+    what = message[: at.start()] if at else message
+    what = _TICKED.sub(_ticked, _REGEX.sub("", what))
+    what = _ENUM.sub(r"\g<value> is not one of its values", what)
+    where, field = _where(path)
+    text = f"{where}: {what[:1].lower()}{what[1:]}" if where else what
+    node = _walk(schema, path)
+    if node is None:
+        return text
+    if _UNKNOWN.search(message):
+        fields = [field_words(f) for o in _options(node) for f in o.get("properties", {})
+                  if f != "type"]  # fmt: skip
+        return f"{text}; known fields: {', '.join(fields)}" if fields else text
+    extra = _words(node, labels, field) if path else None
+    return f"{text}; allowed: {extra}" if extra else text
 
 
 def explained(message: str, schema: dict[str, Any]) -> str:

@@ -186,7 +186,9 @@ def add_disputes_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_log_commands(sub: Any) -> None:
     """audit, replay, explain, readjudicate, export, import (docs/viewer.md)."""
-    p = sub.add_parser("audit", help="verify a game's log: chain, dice, every decision")
+    p = sub.add_parser(
+        "audit", help="verify a game's log: chain, dice, every decision, this machine's receipts"
+    )
     add_audit_arguments(p)
     p = sub.add_parser("replay", help="a game's state at a seq, or what changed between two")
     add_replay_arguments(p)
@@ -273,10 +275,16 @@ def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
         help="the seed commitment received at creation: a log rewritten under another seed "
         "fails against it",
     )
-    parser.add_argument(
+    receipts = parser.add_mutually_exclusive_group()
+    receipts.add_argument(
         "--receipts", type=Path, metavar="FILE", action="append",
         help="receipts (umpire-receipts/3, /2 or /1, `umpire receipts GAME`; repeatable): those "
-        "signed by the game's key are anchors the log must agree with",
+        "signed by the game's key are anchors the log must agree with (default: the "
+        "receipts this machine kept of the game, if it kept any)",
+    )  # fmt: skip
+    receipts.add_argument(
+        "--no-receipts", action="store_true",
+        help="do not check the log against the receipts this machine kept of the game",
     )  # fmt: skip
 
 

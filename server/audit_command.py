@@ -1,8 +1,11 @@
 """`umpire audit GAME` and `umpire audit --file EXPORT.jsonl`.
 
 Runs `umpire.engine.audit.audit` over a game in the store (with the store's snapshot hash) or an
-export file, and prints OK with the counts or the first divergence. Exit codes: 0 OK (some
-checks may be pending until the seed is revealed), 1 a check failed, 2 bad input.
+export file, and prints OK with the counts or the first divergence. The log is checked
+against the receipts given (`--receipts FILE`), else against those this machine kept of the
+game (`umpire new`, `send`, ... keep them: server/receipts_file.py), saying which file and
+how many, unless `--no-receipts`. Exit codes: 0 OK (some checks may be pending until the
+seed is revealed), 1 a check failed, 2 bad input.
 """
 
 from __future__ import annotations
@@ -15,7 +18,13 @@ from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import ChainBroken, GameNotFound
-from umpire.events.receipt import NOT_ANCHORED, Anchor, check_anchors, headline
+from umpire.events.receipt import (
+    NOT_ANCHORED,
+    Anchor,
+    ReceiptsInvalid,
+    check_anchors,
+    headline,
+)
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
 from umpire.server.data_dir import resolve_data_dir
@@ -29,7 +38,7 @@ from umpire.server.game_log import (
 )
 from umpire.server.head_checkpoints import read_heads
 from umpire.server.progress import progress_bar
-from umpire.server.receipts_file import check_state_hashes, read_file
+from umpire.server.receipts_file import check_state_hashes, kept, read_file, receipts_path
 from umpire.server.store_check import acknowledged_losses
 
 AUDIT_FAILED = 1
@@ -131,9 +140,10 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     # A file whose chain holds but which lacks events its header announces was cut short:
     # that is the finding, not the half batch the cut left at its end.
     chain_broken = report.failure is not None and report.failure.check == "hash_chain"
-    # The anchors (docs/audit.md 8.1): the receipts given. The lowest seq that disagrees
+    # The anchors (docs/audit.md 8.1): the receipts given, else those this machine kept of
+    # the game (a newcomer need not know the flag). The lowest seq that disagrees
     # with one, if the log's own checks find nothing before it.
-    anchors = _anchors(args, log)
+    anchors = _anchors(settings, args, log)
     anchored = NOT_ANCHORED
     if anchors is not None and not chain_broken:
         anchor_failure, anchored = check_anchors(anchors, log.envelopes)
@@ -208,9 +218,33 @@ def _acknowledged(
     return acknowledged_losses(args.game, envelopes, heads)
 
 
-def _anchors(args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:
+def _anchors(settings: Settings, args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:
     """The receipts to check the log against (`--receipts FILE`, as often as given: the
-    player's and a spectator's, say), or None."""
-    if not args.receipts:
+    player's and a spectator's, say), else those this machine kept of the game (docs/audit.md
+    8.1; not with `--no-receipts`), or None."""
+    game_id = log.envelopes[0].game_id
+    if args.receipts:
+        return [a for path in args.receipts for a in read_file(path, game_id)]
+    if args.no_receipts:
         return None
-    return [a for path in args.receipts for a in read_file(path, log.envelopes[0].game_id)]
+    path = receipts_path(settings.data_dir, game_id)
+    try:
+        anchors = kept(settings.data_dir, game_id)
+    except ReceiptsInvalid as exc:
+        # Not asked for by name: say which file, and how to audit without it.
+        raise ReceiptsInvalid(
+            f"the receipts this machine kept of game {game_id} ({path}): {exc.message}; "
+            "--no-receipts audits the log without them",
+            **exc.details,
+        ) from None
+    if anchors is not None:
+        # Said on stderr, before the verdict: stdout leads with the headline.
+        receipts = sum(a.kind == "receipt" for a in anchors)
+        err_console.print(
+            f"umpire audit: checking against the {receipts} receipts and "
+            f"{len(anchors) - receipts} commitments this machine kept of game "
+            f"{shown(game_id)} ({shown(str(path))}); "
+            "--no-receipts leaves them out",
+            soft_wrap=True,  # a path is not broken across lines
+        )
+    return anchors

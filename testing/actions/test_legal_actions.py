@@ -113,8 +113,9 @@ def test_a_missing_type_and_a_bad_enum_say_what_is_allowed() -> None:
         parse_command(
             downtown, {"type": "DeployDrvAir", "early_warning": "x", "placement": "in_the_air"}
         )
-    assert "$.early_warning" in info.value.message
-    assert "allowed: one of 'poor', 'average', 'good'" in info.value.message
+    # The field and its values by their words: the player reads the message as it is.
+    assert "early warning: 'x' is not one of its values" in info.value.message
+    assert "allowed: one of poor, average, good" in info.value.message
     with pytest.raises(InvalidCommand) as info:
         parse_command(downtown, {"type": "MoveUsFlight", "flight_id": "S1", "hex": "0101",
                                  "altitude": "low", "facing": 9})  # fmt: skip

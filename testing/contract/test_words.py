@@ -14,6 +14,13 @@ reach).
 The text of an event is what the table and `umpire log` show (server/render.py): a field
 named in TEXT whose declared type is plain `str` (so an enum-typed `result` is a code, not
 text), and the core events' shown strings (GameEnded's `result`, DiceRolled's `purpose`).
+
+A refusal's `message` is text for people too: the table (clients/web) and `umpire send`
+show it as it is (its `code` stays a code). At every point of the driven games whose listed
+command types are new, every command type is sent wrong in each way a player gets it wrong
+(testing/support/refusals.py: not allowed now, a field of the wrong kind, out of range,
+outside its listing or left out, a field it does not have, a report restating the game),
+and the refusals of the driven commands are read too.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ import random
 import re
 import typing
 from collections.abc import Callable
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 import msgspec
 import pytest
@@ -38,6 +46,7 @@ from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
 from umpire.events.types import ClientEntropy, GameCreated
 from umpire.testing.support.drivers import driver, rulesets
+from umpire.testing.support.refusals import provoke
 
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 # A field by its code name with its type ("Setup.turn_limit"), in a text or a citation.
@@ -103,6 +112,14 @@ def coded(text: str) -> list[str]:
     return SNAKE.findall(SEED_FILE.sub("", text)) + DOTTED.findall(text)
 
 
+class Found(NamedTuple):
+    """What driven games of one ruleset show with a code: in events' and listed actions'
+    texts, and in refusals."""
+
+    shown: set[str]
+    refused: set[str]
+
+
 def _new_game(name: str, setup: dict[str, Any]) -> Game:
     ruleset = registry.get(name)
     created = GameCreated(
@@ -116,31 +133,51 @@ def _new_game(name: str, setup: dict[str, Any]) -> Game:
     return start(ruleset, created)
 
 
-def offenders(name: str, games: int = GAMES, steps: int = STEPS) -> set[str]:
-    """Every text of driven games of `name` that shows a code, as `where: word | text`."""
+@cache
+def driven(name: str, games: int = GAMES, steps: int = STEPS) -> Found:
+    """Every text of driven games of `name` that shows a code, as `where: word | text`:
+    events' and listed actions' texts (`shown`), and refusals' messages (`refused`), the
+    refusals provoked (testing/support/refusals.py) at each point of play whose listed
+    command types were not listed together before (a phase, a step of one: where the rules
+    refuse differently), so the games are played once for both tests."""
     ruleset = registry.get(name)
-    found: set[str] = set()
+    found = Found(set(), set())
+    probed: set[frozenset[str]] = set()
     for seed in range(games):
         setup, propose = driver(name)
         game = _new_game(name, setup)
         rng = random.Random(seed)
+        # The probes draw from their own stream: the game plays as it did without them.
+        probing = random.Random(-1 - seed)
         for step in range(steps):
             if game.meta.ended:
                 break
-            for action in legal_actions(ruleset, game.state, Role.PLAYER, ended=False):
+            actions = legal_actions(ruleset, game.state, Role.PLAYER, ended=False)
+            for action in actions:
                 for word in coded(action.description):
-                    found.add(f"action {action.type}: {word} | {action.description}")
+                    found.shown.add(f"action {action.type}: {word} | {action.description}")
+            listed = frozenset(action.type for action in actions)
+            if listed not in probed:
+                probed.add(listed)
+                for refusal in provoke(ruleset, game, probing):
+                    for word in coded(refusal.error.message):
+                        found.refused.add(
+                            f"{refusal.probe} ({refusal.error.code}): {word} | "
+                            f"{refusal.error.message}"
+                        )
             command = rng.choice(propose(game.state, rng))
             dice = ServerDice(bytes(32), f"words-{seed}-{step}", game.meta.rolls)
             try:
                 events = decide_command(ruleset, game, command, dice)
-            except UmpireError:
+            except UmpireError as exc:
+                for word in coded(exc.message):
+                    found.refused.add(f"driven {command['type']} ({exc.code}): {word} | {exc}")
                 continue
             for event in events:
                 for key, text in (text_fields(event) | rules(event)).items():
                     field = INDEX.sub("[]", key)
                     for word in coded(text):
-                        found.add(f"{type(event).__name__}.{field}: {word} | {text}")
+                        found.shown.add(f"{type(event).__name__}.{field}: {word} | {text}")
                 game = apply(ruleset, game, event)
                 game = Game(msgspec.structs.replace(game.meta, seq=game.meta.seq + 1), game.state)
     return found
@@ -158,8 +195,16 @@ def test_the_check_sees_a_code_in_text() -> None:
 
 @pytest.mark.parametrize("name", rulesets())
 def test_text_for_people_shows_no_code(name: str) -> None:
-    found = offenders(name)
+    found = driven(name).shown
     assert not found, f"{name} shows codes in its text:\n" + "\n".join(sorted(found))
+
+
+@pytest.mark.parametrize("name", rulesets())
+def test_refusals_show_no_code(name: str) -> None:
+    """A refusal's message is what the table and `umpire send` show the player: a value
+    by its words, a field by its words, never by its code."""
+    found = driven(name).refused
+    assert not found, f"{name} refuses with codes:\n" + "\n".join(sorted(found))
 
 
 def citations_of(name: str) -> dict[str, str]:

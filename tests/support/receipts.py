@@ -60,9 +60,10 @@ def verdicts(
 
 
 def audit_verdict(cli: Cli, path: Path, receipts: Path | None) -> tuple[int, str]:
-    """`umpire audit --file PATH` (with `--receipts`, if given): its exit code and output,
-    stdout and stderr, on one line."""
-    extra = ("--receipts", str(receipts)) if receipts is not None else ()
+    """`umpire audit --file PATH` (with `--receipts`, if given; else `--no-receipts`, not
+    the receipts this machine kept): its exit code and output, stdout and stderr, on one
+    line."""
+    extra = ("--receipts", str(receipts)) if receipts is not None else ("--no-receipts",)
     audited = cli("audit", "--file", str(path), *extra)
     return audited.code, " ".join(f"{after_headline(audited.out)} {audited.err}".split())
 

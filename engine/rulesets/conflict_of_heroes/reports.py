@@ -89,7 +89,7 @@ def report_position(turn: ConflictOfHeroesTurn, cmd: ReportPosition) -> None:
         where = "in play" if u.in_play else "out of play"
         raise NothingToDo(
             f"ReportPosition changes nothing: {u.id} is in hex {u.hex} facing {u.facing}, "
-            f"{where}, already; report another hex, facing or in_play",
+            f"{where}, already; report another hex, facing or whether it is in play",
             rule=rule,
         )
     if not on_map(turn.state, cmd.hex) or terrain(turn.state, cmd.hex).impassable:

@@ -27,6 +27,7 @@ from umpire.engine.rulesets.down_in_flames.events import (
     AttackResolved,
     CardsDiscarded,
 )
+from umpire.engine.rulesets.down_in_flames.labels import LABELS
 from umpire.engine.rulesets.down_in_flames.performance import (
     bursts_available,
     check_can_spend,
@@ -104,8 +105,8 @@ def _check_attack(state: State, command: Attack) -> tuple[Plane, Plane]:
         raise RuleError(f"{attacker.id} may not attack {target.id}: same side", rule=rule)
     if not command.card.is_attack:
         raise RuleError(
-            f"{command.card.value} is not an attack card (IN MY SIGHTS, OUT OF THE "
-            "SUN or Fuel Tank)",
+            f"{LABELS.words('card', command.card)} is not an attack card (IN MY SIGHTS, "
+            "OUT OF THE SUN or Fuel Tank)",
             rule=rule,
         )
     if position_key(attacker.id, target.id) not in state.positions:
@@ -233,7 +234,9 @@ def decide_attack(turn: DownInFlamesTurn, command: Attack) -> None:
     reduced = held.reduced_hv if held else command.reduced_hv
     heavy = held.heavy_fire if held else command.heavy_fire
     spend = 2 if command.heavy_fire and held is None else 1
-    check_can_spend(state, attacker, spend, cite("3.2"), f"play {command.card.value}")
+    check_can_spend(
+        state, attacker, spend, cite("3.2"), f"play {LABELS.words('card', command.card)}"
+    )
     hits = 0 if command.rockets else card_hits(state, attacker, target, command.card, command.hits)
     if hits < 1 and not command.rockets:
         raise RuleError("an attack card scores at least 1 hit", rule=cite("3.2.1"))

@@ -293,7 +293,7 @@ def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
     plane = find_plane(state, command.aircraft, rule)
     if command.card.is_attack or command.card is Card.VERTICAL_ROLL:
         raise RuleError(
-            f"report {command.card.value} with the "
+            f"report {LABELS.words('card', command.card)} with the "
             f"{'PlayVerticalRoll' if command.card is Card.VERTICAL_ROLL else 'Attack'} command",
             rule=rule,
         )
@@ -310,7 +310,7 @@ def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
     counted = counts_as_agility(
         plane, command.card, command.response_to, card.has(Characteristic.QUICK_BANK)
     )
-    check_can_spend(state, plane, 1, rule, f"play {command.card.value}")
+    check_can_spend(state, plane, 1, rule, f"play {LABELS.words('card', command.card)}")
     check_agility(state, plane, counted)
     play_agility(turn, plane, command.card, counted, rule, "PlayCard")
 

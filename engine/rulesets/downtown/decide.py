@@ -333,10 +333,13 @@ def unit_status(turn: DowntownTurn, c: cmd.ReportUnitStatus) -> None:
             s.id for s in turn.state.sams if s.status is SamStatus.ACTIVE
         }
     if c.unit_id not in known:
-        raise RuleError(f"no DRV unit {c.unit_id!r} can be {c.status}", rule=rule)
+        status = LABELS.words("status", c.status).lower()
+        raise RuleError(f"no DRV unit {c.unit_id!r} can be {status}", rule=rule)
     if c.unit_id not in reportable(turn.state, c.status):
         raise NothingToDo(
-            f"ReportUnitStatus changes nothing: {c.unit_id} is {c.status} already", rule=rule
+            f"ReportUnitStatus changes nothing: {c.unit_id} is "
+            f"{LABELS.words('status', c.status).lower()} already",
+            rule=rule,
         )
     turn.emit(
         ev.DecisionMade(

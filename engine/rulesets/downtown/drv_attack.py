@@ -33,6 +33,13 @@ KINDS: dict[str, tuple[AttackRoll, ...]] = {
 """4: the rolls each kind of DRV unit makes (AAA and Fire Can attacks are followed by the
 Flak Damage Table, SAM attacks by the SAM Damage Table)."""
 
+# The rolls by their words ("AAA attack"), as the table names them: a refusal is text.
+# Worded once: `allowed` checks every unit, flight and kind on every listing.
+_SAID: dict[AttackRoll, str] = {kind: LABELS.words("attack_roll", kind) for kind in AttackRoll}
+_ROLLS: dict[str, str] = {
+    what: " or ".join(_SAID[kind] for kind in kinds) for what, kinds in KINDS.items()
+}
+
 TABLES: dict[AttackRoll, str] = {
     AttackRoll.AAA_ATTACK: "the base game's AAA attack table",
     AttackRoll.FIRE_CAN_ATTACK: "the base game's AAA attack table (Fire Can directed)",
@@ -79,8 +86,7 @@ def check(
         return f"there is no active DRV unit {unit_id!r}", R_ROLLS
     what, hex_ = found
     if kind not in KINDS[what]:
-        allowed = ", ".join(k.value for k in KINDS[what])
-        return f"a {what} rolls {allowed}, not {kind.value}", R_ROLLS
+        return f"a {what} rolls {_ROLLS[what]}, not {_SAID[kind]}", R_ROLLS
     if not flight.on_map:
         return f"{flight.id} is not on the map", R_ROLLS
     dist = board.dist(hex_, flight.hex)
@@ -148,7 +154,7 @@ def require(state: State, board: Board, unit_id: str, flight: UsFlight, kind: At
         return result
     why, rule = result
     now = allowed(state, board)
-    listed = "; ".join(f"{a.unit_id} {a.kind.value} on {a.flight_id}" for a in now) or "none"
+    listed = "; ".join(f"{a.unit_id} {_SAID[a.kind]} on {a.flight_id}" for a in now) or "none"
     raise RuleError(f"{why}. DRV rolls allowed now: {listed}", rule=rule)
 
 

@@ -144,6 +144,14 @@ FIELDS: dict[str, str] = {
     "warning": "Warning",
     "year": "Year",
 }
+ATTACK_ROLLS = named(
+    AttackRoll,
+    AAA_ATTACK="AAA attack",
+    FIRE_CAN_ATTACK="Fire Can attack",
+    FLAK_DAMAGE="flak damage",
+    SAM_ATTACK="SAM attack",
+    SAM_DAMAGE="SAM damage",
+)
 VALUES: dict[str, dict[str, str]] = {
     # 5.6.2: no limit until a £ result allows only one more.
     "vid_limit": {"-1": "no limit"},
@@ -152,14 +160,9 @@ VALUES: dict[str, dict[str, str]] = {
     "density": named(Density),
     # Text only (event explanations, roll purposes): a DRV roll, a SAM Activation Table
     # modifier, a SAM Dummy Check result and what came of it.
-    "attack_roll": named(
-        AttackRoll,
-        AAA_ATTACK="AAA attack",
-        FIRE_CAN_ATTACK="Fire Can attack",
-        FLAK_DAMAGE="flak damage",
-        SAM_ATTACK="SAM attack",
-        SAM_DAMAGE="SAM damage",
-    ),
+    "attack_roll": ATTACK_ROLLS,
+    # RollDrvAttack's field: a refused roll names its kind by these words.
+    "kind": ATTACK_ROLLS,
     "activation_modifier": {
         "within_8": "within 8",
         "within_5": "within 5",

@@ -11,6 +11,7 @@ from umpire.engine.rulesets.nightfighter.ai_search import fighter_setup
 from umpire.engine.rulesets.nightfighter.commands import AttemptTally
 from umpire.engine.rulesets.nightfighter.events import MarkerPlaced, TallyAttempted
 from umpire.engine.rulesets.nightfighter.geometry import area, tally_range
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.search_area import search_in_area
 from umpire.engine.rulesets.nightfighter.state import counter_at, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import Marker, Phase, TallyKind, Uncertainty, cite
@@ -31,7 +32,8 @@ def attempt(turn: NightfighterTurn, command: AttemptTally) -> None:
     rule = RULE_BASIC if command.kind is TallyKind.BASIC else RULE_FIXED
     if state.phase is not Phase.TALLY:
         raise RuleError(
-            f"tallies are rolled in the tally phase (now {state.phase.value})", rule=rule
+            f"tallies are rolled in the tally phase (now {LABELS.words('phase', state.phase)})",
+            rule=rule,
         )
     fighter_setup(state, command.fighter)
     fighter = fighter_by_id(state, command.fighter)

@@ -96,7 +96,7 @@ def test_aaa_attacks_within_its_range_only() -> None:
 def test_each_unit_rolls_only_its_own_rolls() -> None:
     """4: a AAA concentration rolls aaa_attack or flak_damage, never a SAM roll."""
     aaa = (AaaUnit(id="A1", hex="2025", density="L"),)
-    with pytest.raises(RuleError, match="rolls aaa_attack, flak_damage, not sam_attack"):
+    with pytest.raises(RuleError, match="rolls AAA attack or flak damage, not SAM attack"):
         run(_moving(aaa=aaa), _attack("A1", "sam_attack"))
 
 
