@@ -18,6 +18,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
+
+from umpire.events.wire import Error
+
 
 class _Repeated(Exception):
     def __init__(self, key: str) -> None:
@@ -53,3 +57,24 @@ def repeated_key(text: str) -> str | None:
     except ValueError:
         return None
     return None
+
+
+def repeated_refusal(text: str) -> Error | None:
+    """The `bad_message` answer to a frame that repeats a key in an object (naming it,
+    with the frame's request id where one is found), or None."""
+    key = repeated_key(text)
+    if key is None:
+        return None
+    shown = key[:64]
+    try:
+        data = msgspec.json.decode(text)
+    except msgspec.DecodeError:  # NaN or Infinity: the standard library's scanner takes them
+        data = None
+    request_id = data.get("id") if isinstance(data, dict) else None
+    return Error(
+        code="bad_message",
+        message=f"the frame gives the field {shown!r} twice in one object: give each field "
+        "once (a parser may keep either value)",
+        details={"field": shown},
+        id=request_id[:128] if isinstance(request_id, str) else None,
+    )

@@ -64,7 +64,7 @@ from umpire.server.commands import Commands
 from umpire.server.grants import Grants
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
-from umpire.server.repeated_keys import repeated_key
+from umpire.server.repeated_keys import repeated_refusal
 from umpire.server.requests import Close, Output, Request, Steps, Wait
 from umpire.server.subscription import Sink, Subscription
 from umpire.server.subscriptions import Subscriptions
@@ -179,6 +179,11 @@ class Session(Commands, Grants, Subscriptions, Views):
         if too_deep(raw):  # before parsing: the parser would recurse once per level
             self._refuse_deep(raw)
             return None
+        refusal = repeated_refusal(raw)  # a field given twice means what a parser picks
+        if refusal is not None:
+            self.mistake("bad_message", refusal.message)
+            self._reply(refusal)
+            return None
         try:
             message = client_decoder.decode(raw)  # typed, in one pass
         except msgspec.DecodeError as exc:  # ValidationError included
@@ -188,10 +193,6 @@ class Session(Commands, Grants, Subscriptions, Views):
             self._refuse_deep(raw)
             return None
         request_id: str | None = message.id
-        repeated = repeated_key(raw)
-        if repeated is not None:  # its meaning would be the parser's choice
-            self._refuse_repeated(repeated, request_id)
-            return None
         if self.gw.draining:
             self._reply(
                 Error(
@@ -290,20 +291,6 @@ class Session(Commands, Grants, Subscriptions, Views):
             )
         )
 
-    def _refuse_repeated(self, key: str, request_id: str | None) -> None:
-        """Answer a frame that names one field twice in an object: bad_message."""
-        shown = key[:64]
-        self.mistake("bad_message", f"field {shown!r} given twice")
-        self._reply(
-            Error(
-                code="bad_message",
-                message=f"the frame gives the field {shown!r} twice in one object: give each "
-                "field once (a parser may keep either value)",
-                details={"field": shown},
-                id=request_id,
-            )
-        )
-
     def _refuse_frame(self, raw: str, failure: msgspec.DecodeError) -> None:
         """Answer a frame that is not a message: not JSON, or JSON of the wrong shape.
 
@@ -319,10 +306,6 @@ class Session(Commands, Grants, Subscriptions, Views):
         request_id = None
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             request_id = data["id"][:128]
-        repeated = repeated_key(raw)
-        if repeated is not None:  # the typed parser met the second value, and says so badly
-            self._refuse_repeated(repeated, request_id)
-            return
         text = str(failure)
         code = "unknown_message_type" if "`$.type`" in text else "bad_message"
         self.mistake(code, text)

@@ -37,6 +37,8 @@ async def test_a_repeated_field_is_refused_by_name_and_writes_nothing(
             # The same key once escaped: one key to every parser that decodes it.
             "command_id": f'{{{head}, "command_id": "c", "command_\\u0069d": "d", "id": "4", '
             '"command": {"type": "Add", "amount": 1}}',
+            # Not JSON to msgspec (NaN), JSON to the standard library: answered, no id.
+            "n": '{"type": "list_games", "n": NaN, "n": 1}',
         }
         async with connect(ws_url) as ws:
             await ws.recv()  # welcome
