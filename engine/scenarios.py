@@ -29,6 +29,7 @@ from msgspec import Struct
 
 from umpire.engine.errors import InvalidSetup, RuleError
 from umpire.engine.ruleset import Ruleset
+from umpire.engine.setup_fields import unknown_field
 
 SUFFIXES = (".json", ".toml")
 _PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|'[^']*'|\.\.\.)\]")
@@ -212,6 +213,15 @@ def validate_setup(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Struct:
             f"setup for {ruleset.name} is not valid: {message}" + (f"; {hint}" if hint else ""),
             error=message,
         ) from exc
+    unknown = unknown_field(ruleset.setup_type, setup)
+    if unknown is not None:  # a type that drops unknown fields would drop a typo silently
+        key, at = unknown
+        message = f"Object contains unknown field `{key}`" + (f" - at `{at}`" if at != "$" else "")
+        hint = allowed_at(setup_schema(ruleset), message)
+        raise InvalidSetup(
+            f"setup for {ruleset.name} is not valid: {message}" + (f"; {hint}" if hint else ""),
+            error=message,
+        )
     return parsed
 
 
