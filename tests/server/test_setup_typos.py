@@ -8,10 +8,12 @@ default quality, through the real gateway like every create."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.embedded_site import run_cli
 from umpire.engine import registry, scenarios
 from umpire.server.app import Running
 from umpire.testing.support.drivers import driven_setup, rulesets
@@ -65,3 +67,17 @@ async def test_a_typo_inside_a_down_in_flames_aircraft_is_named_at_its_path(
     message = reply["message"]
     assert "unknown field `pilot_qualty` - at `$.aircraft[0]`" in message, reply
     assert "pilot_quality" in message  # the fields allowed there
+
+
+def test_a_setup_file_that_gives_a_field_twice_is_refused(tmp_path: Path) -> None:
+    """`umpire new --setup FILE.json` with a field given twice: refused naming it, no game
+    (before: the second value was played, where another reader of the file takes the
+    first)."""
+    data_dir = tmp_path / "data"
+    setup = tmp_path / "night.json"
+    setup.write_text('{"visibility": "poor", "visibility": "good"}')
+    code, out, err = run_cli(data_dir, "new", "nightfighter", "--setup", str(setup), COLUMNS="400")
+    assert code == 2 and "Traceback" not in err, out + err
+    assert "gives the field 'visibility' twice" in err and "night.json" in err, err
+    code, out, err = run_cli(data_dir, "games")
+    assert code == 0 and "nightfighter" not in out, out + err
