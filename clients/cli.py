@@ -128,8 +128,12 @@ async def play(url: str, credential: str, game_id: str | None) -> int:
 
 
 async def _play(url: str, credential: str, game_id: str | None) -> int:
-    # The receipts of what it plays, beside the store CLI's (`umpire receipts GAME`).
-    async with UmpireClient(url, receipts=machine_receipts()) as client:
+    # The receipts of what it plays, beside the store CLI's (`umpire receipts GAME`). Its
+    # nonce key first: a folder another account controls is refused (one line, exit 2)
+    # before anything is sent, not at each command.
+    receipts = machine_receipts()
+    receipts.nonce_key()
+    async with UmpireClient(url, receipts=receipts) as client:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "

@@ -28,13 +28,15 @@ import contextlib
 import itertools
 import secrets
 from asyncio import FIRST_COMPLETED
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from typing import Any
 
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from umpire.clients import gateway_owner
+from umpire.clients.gateway_owner import GatewayNotYours, check_gateway_owner
 from umpire.clients.receipts import MemoryReceipts, Receipts, commitment, receipt
 from umpire.events.backoff import Backoff
 from umpire.events.nonce_key import derive_nonce
@@ -132,8 +134,12 @@ class UmpireClient:
         reconnect: bool = True,
         retry_delay: float = 0.05,
         receipts: Receipts | None = None,
+        trusted_uids: Collection[int] | None = None,
     ) -> None:
         self.url = url
+        # Other local accounts whose gateway this client may talk to on loopback, besides
+        # this one and root (clients/gateway_owner.py; default: UMPIRE_GATEWAY_UIDS).
+        self.trusted_uids = gateway_owner.trusted_uids() if trusted_uids is None else trusted_uids
         # The anchors of the games played (clients/receipts.py, docs/audit.md 8.1).
         self.receipts: Receipts = receipts if receipts is not None else MemoryReceipts()
         self.reconnect = reconnect
@@ -169,7 +175,16 @@ class UmpireClient:
         self._start_restore()
 
     async def _open(self) -> None:
-        self._ws = await connect(self.url, max_size=2**24, open_timeout=5)
+        ws = await connect(self.url, max_size=2**24, open_timeout=5)
+        try:  # whose gateway it is, before anything is sent there (clients/gateway_owner.py)
+            transport = ws.transport
+            check_gateway_owner(transport.get_extra_info("sockname"),
+                                transport.get_extra_info("peername"), self.url,
+                                self.trusted_uids)  # fmt: skip
+        except GatewayNotYours:
+            ws.transport.abort()  # no closing handshake with it either
+            raise
+        self._ws = ws
         welcome = await self._ws.recv()
         msgspec.json.decode(welcome)  # the welcome frame; nothing to keep
 
@@ -311,8 +326,8 @@ class UmpireClient:
                     await self._open()
                     self.reconnects += 1
                     break
-                except (OSError, ConnectionClosed, TimeoutError):
-                    continue
+                except (OSError, ConnectionClosed, TimeoutError, GatewayNotYours):
+                    continue  # another account's listener meanwhile: wait for ours
             if not self._closed:
                 self._start_restore()
 

@@ -36,6 +36,7 @@ from typing import Protocol
 
 from umpire.events.envelope import check_game_id
 from umpire.events.nonce_key import KEY_BYTES, load_nonce_key
+from umpire.events.private_folder import open_private, private_folder
 from umpire.events.receipt import Anchor, receipts_header
 
 __all__ = [
@@ -129,27 +130,41 @@ class ReceiptFiles:
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
+        self._checked: Path | None = None
 
     def path(self, game_id: str) -> Path:
         """The game's receipts file (a game id from the server names no other file)."""
         return self.directory / f"{check_game_id(game_id)}.jsonl"
 
+    def _folder(self) -> Path:
+        """The folder, made private on first use (events/private_folder.py): a folder
+        another account made first, or reaches through a directory or symlink of its own,
+        is refused (UnsafeComponent), so it can neither plant the nonce key nor swap a
+        receipts file for a symlink."""
+        if self._checked is None:
+            self._checked = private_folder(self.directory)
+        return self._checked
+
     def keep(self, game_id: str, anchor: Anchor, public_key: str = "") -> None:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path = self.path(game_id)
-        fresh = not path.exists()
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        path = self._folder() / self.path(game_id).name
+        fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
+            fresh = os.fstat(fd).st_size == 0
             head = receipts_header(game_id, public_key) + "\n" if fresh else ""
             f.write(head + anchor.line_json() + "\n")
 
     def export(self, game_id: str) -> str:
-        path = self.path(game_id)
-        return path.read_text(encoding="utf-8") if path.exists() else _text(game_id, [])
+        path = self._folder() / self.path(game_id).name
+        try:
+            fd = open_private(path, os.O_RDONLY)
+        except FileNotFoundError:
+            return _text(game_id, [])
+        with os.fdopen(fd, encoding="utf-8") as f:
+            return f.read()
 
     def nonce_key(self) -> bytes:
         """`<directory>/nonce.key`, made (0600) on first use and read on every restart."""
-        return load_nonce_key(self.directory)
+        return load_nonce_key(self._folder())
 
 
 def machine_receipts() -> ReceiptFiles:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from msgspec import Struct
 
 from umpire.engine.errors import InvalidSetup, RuleError
 from umpire.engine.ruleset import Ruleset
+from umpire.engine.setup_fields import unknown_field
 
 SUFFIXES = (".json", ".toml")
 _PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|'[^']*'|\.\.\.)\]")
@@ -69,7 +71,7 @@ def parse_document(text: str, fmt: str, what: str) -> dict[str, Any]:
             raise InvalidSetup(f"{what} is not a setup: {exc}") from None
     else:
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_once_each(what))
         except json.JSONDecodeError as exc:
             raise InvalidSetup(
                 f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
@@ -81,6 +83,21 @@ def parse_document(text: str, fmt: str, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InvalidSetup(f"{what} must be a JSON object (or a TOML table) of setup fields")
     return data
+
+
+def _once_each(what: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A JSON object's pairs as a dict, or InvalidSetup for a key given twice: which of
+    the two values counts is each parser's choice (TOML refuses a repeat itself)."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                raise InvalidSetup(f"{what} gives the field {key[:64]!r} twice in one object")
+            seen.add(key)
+        return dict(items)
+
+    return pairs
 
 
 def format_of(filename: str) -> str:
@@ -212,6 +229,15 @@ def validate_setup(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Struct:
             f"setup for {ruleset.name} is not valid: {message}" + (f"; {hint}" if hint else ""),
             error=message,
         ) from exc
+    unknown = unknown_field(ruleset.setup_type, setup)
+    if unknown is not None:  # a type that drops unknown fields would drop a typo silently
+        key, at = unknown
+        message = f"Object contains unknown field `{key}`" + (f" - at `{at}`" if at != "$" else "")
+        hint = allowed_at(setup_schema(ruleset), message)
+        raise InvalidSetup(
+            f"setup for {ruleset.name} is not valid: {message}" + (f"; {hint}" if hint else ""),
+            error=message,
+        )
     return parsed
 
 

@@ -7,7 +7,8 @@ waits for the resend would otherwise get a second draw of the dice. A nonce draw
 random and held in memory is lost with the process, so a restarted client drew a fresh
 one. Here the nonce is derived, not drawn: the first 32 hex digits of
 HMAC-SHA256(key, "<game_id>:<command_id>"), under a 32-byte key made once and kept in the
-client's receipts folder (`nonce.key`, 64 hex digits, made 0600 in a 0700 folder). Every
+client's receipts folder (`nonce.key`, 64 hex digits, made 0600 in a 0700 folder, and
+read only if it is this user's own file: events/private_folder.py). Every
 restart of every client holding the key sends the same nonce for a command id, and
 nobody without the key can compute a nonce before its command is sent. The browser client
 does the same with a key of its own in IndexedDB (clients/web/umpire.js).
@@ -23,6 +24,7 @@ import secrets
 from pathlib import Path
 
 from umpire.events.errors import UmpireError
+from umpire.events.private_folder import open_private
 
 KEY_FILE = "nonce.key"
 KEY_BYTES = 32
@@ -42,7 +44,10 @@ def derive_nonce(key: bytes, game_id: str, command_id: str) -> str:
 
 
 def _read(path: Path) -> bytes:
-    text = path.read_text(encoding="ascii", errors="replace").strip()
+    # This user's own regular file only: a key another account planted (or a symlink it
+    # put in its place) would let it compute every nonce before its command is sent.
+    with os.fdopen(open_private(path, os.O_RDONLY), encoding="ascii", errors="replace") as f:
+        text = f.read().strip()
     try:
         key = bytes.fromhex(text)
     except ValueError:
@@ -63,7 +68,7 @@ def load_nonce_key(directory: str | os.PathLike[str]) -> bytes:
     start at once both end up with the one key that won (never a half-written file)."""
     folder = Path(directory)
     path = folder / KEY_FILE
-    if path.exists():
+    with contextlib.suppress(FileNotFoundError):
         return _read(path)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     draft = folder / f".{KEY_FILE}.{secrets.token_hex(8)}"

@@ -11,7 +11,7 @@ apart, per client, since each one writes to the log forever.
 
 A client is its address, except on loopback, where every account of the machine has the
 same address: there a client is the local account holding the other end (its uid, found
-by server/local_users.py), so one account's connections and spending never lock out
+by events/local_users.py), so one account's connections and spending never lock out
 another's (`client_key`). The open connections per client are counted here too
 (`Connections`). With `umpire serve --workers N` each worker holds 1/N of every client
 budget (`Budgets.share`), so the N workers together give the documented budget.

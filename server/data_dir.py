@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from umpire.events.errors import UmpireError
+from umpire.events.private_folder import UnsafeComponent, resolve_checked
 from umpire.server.embedded import StorePasswords
 
 LOCK_FILE = "umpire.lock"
@@ -69,58 +70,19 @@ class DataDirUnsafe(UmpireError):
         )
 
 
-MAX_SYMLINKS = 40  # as the kernel's path resolution
-
-
 def resolve_data_dir(path: Path) -> Path:
-    """`path` with every symlink resolved, checked component by component: each existing
-    component (directory or symlink) must belong to this user or root, and no directory
-    on the way (the data directory included) may be writable by group or others unless
-    it has the sticky bit (as /tmp: then only an entry's owner, checked in turn, may
-    rename it). The missing tail is returned as given: this user creates it. Raises
-    DataDirUnsafe naming the component."""
-    uid = os.geteuid()
+    """`path` with every symlink resolved, checked component by component
+    (events/private_folder.py `resolve_checked`): each existing component must belong to
+    this user or root, and no directory on the way (the data directory included) may be
+    writable by group or others unless it has the sticky bit. The missing tail is returned
+    as given: this user creates it. Raises DataDirUnsafe naming the component."""
     given = Path(os.path.abspath(path))
-    pending = list(given.parts[1:])
-    resolved = Path("/")
-    hops = 0
-
-    def check(component: Path, found: os.stat_result, final: bool) -> None:
-        if found.st_uid not in (uid, 0):
-            raise DataDirUnsafe(given, component, f"belongs to another user (uid {found.st_uid})")
-        writable = stat.S_ISDIR(found.st_mode) and found.st_mode & 0o022
-        if writable and (final or not found.st_mode & stat.S_ISVTX):
-            raise DataDirUnsafe(given, component, "may be written by other users")
-
-    check(resolved, os.lstat(resolved), not pending)
-    while pending:
-        name = pending.pop(0)
-        if name in ("", "."):
-            continue
-        if name == "..":
-            resolved = resolved.parent
-            continue
-        candidate = resolved / name
-        try:
-            found = os.lstat(candidate)
-        except FileNotFoundError:
-            return candidate.joinpath(*pending)
-        except OSError as exc:
-            raise DataDirUnusable(given, exc) from None
-        check(candidate, found, not pending)
-        if stat.S_ISLNK(found.st_mode):
-            hops += 1
-            if hops > MAX_SYMLINKS:
-                raise DataDirUnusable(given, OSError(errno.ELOOP, "too many symbolic links"))
-            target = Path(os.readlink(candidate))
-            if target.is_absolute():
-                resolved = Path("/")
-                pending = list(target.parts[1:]) + pending
-            else:
-                pending = list(target.parts) + pending
-            continue
-        resolved = candidate
-    return resolved
+    try:
+        return resolve_checked(given)
+    except UnsafeComponent as exc:
+        raise DataDirUnsafe(given, exc.component, exc.why) from None
+    except OSError as exc:
+        raise DataDirUnusable(given, exc) from None
 
 
 def secure_dir(path: Path) -> Path:

@@ -16,6 +16,7 @@ import time
 
 from websockets.asyncio.server import ServerConnection
 
+from umpire.events.local_users import loopback_host, peer_uid
 from umpire.events.wire import CLOSE_GOING_AWAY, CLOSE_TOO_MANY_CONNECTIONS
 from umpire.server import credentials
 from umpire.server.admission import (
@@ -31,7 +32,6 @@ from umpire.server.delivery import CLEANUP_SECONDS
 from umpire.server.driver import pushed_state
 from umpire.server.games import Games
 from umpire.server.keepalive import Keepalive
-from umpire.server.local_users import loopback_host, peer_uid
 from umpire.server.metrics import FLUSH_SECONDS, Figures, Metrics, WorkerShare
 from umpire.server.mistakes import MistakeLog
 from umpire.server.notifier import Notifier
@@ -53,7 +53,7 @@ STORE_LOOK_TIMEOUT = 0.8
 def client_of(ws: ServerConnection, address: str) -> str:
     """Whose budgets the connection from `address` spends (server/admission.py
     `client_key`): on loopback the local account holding its other end
-    (server/local_users.py), so one account's connections never lock out another's;
+    (events/local_users.py), so one account's connections never lock out another's;
     else its address."""
     uid = None
     local, remote = ws.local_address, ws.remote_address

@@ -64,6 +64,7 @@ from umpire.server.commands import Commands
 from umpire.server.grants import Grants
 from umpire.server.mistakes import MistakeLog
 from umpire.server.nesting import MAX_DEPTH, too_deep
+from umpire.server.repeated_keys import repeated_refusal
 from umpire.server.requests import Close, Output, Request, Steps, Wait
 from umpire.server.subscription import Sink, Subscription
 from umpire.server.subscriptions import Subscriptions
@@ -179,6 +180,11 @@ class Session(Commands, Grants, Subscriptions, Views):
         # Refused inline: a frame that is not a message makes no request.
         if too_deep(raw):  # before parsing: the parser would recurse once per level
             self._refuse_deep(raw)
+            return None
+        refusal = repeated_refusal(raw)  # a field given twice means what a parser picks
+        if refusal is not None:
+            self.mistake("bad_message", refusal.message)
+            self._reply(refusal)
             return None
         try:
             message = client_decoder.decode(raw)  # typed, in one pass

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import UmpireError
+from umpire.events.private_folder import UnsafeComponent, resolve_checked
 from umpire.server.aof_records import Record, describe_ranges, ranges, scan
 from umpire.server.config import Settings
 from umpire.server.data_dir import DataDirLock, resolve_data_dir
@@ -474,7 +475,8 @@ def backup(settings: Settings, target: Path) -> int:
         raise BackupInvalid(
             f"the store of {data_dir} has no append-only file yet: nothing to back up"
         )
-    if target.exists():
+    target = _checked_backup_path(target)
+    if os.path.lexists(target):  # a dangling symlink too: mkdir would not go through it
         raise BackupInvalid(f"{target} exists already: a backup goes to a new directory")
     for _attempt in range(10):
         listed = manifest.read_bytes()
@@ -493,7 +495,10 @@ def backup(settings: Settings, target: Path) -> int:
         raise BackupInvalid(
             "the store's files were rewritten ten times while being copied: try again"
         )
-    target.mkdir(mode=0o700, parents=True)
+    try:
+        target.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        raise BackupInvalid(f"{target} exists already: a backup goes to a new directory") from None
     (target / AOF_DIR).mkdir(mode=0o700)
     for name, data in [*copies.items(), (manifest.name, listed)]:
         path = target / AOF_DIR / name
@@ -523,6 +528,23 @@ def backup(settings: Settings, target: Path) -> int:
     return 0
 
 
+def _checked_backup_path(path: Path) -> Path:
+    """`path` resolved, through directories only this user (or root) can change
+    (events/private_folder.py): a backup holds the store's seeds, sealing keys, receipt
+    keys and credential hashes, so one another account could swap between `backup` and
+    `restore` would hand it the store (its own credential hashes, seeds and keys)."""
+    try:
+        return resolve_checked(path)
+    except UnsafeComponent as exc:
+        raise BackupInvalid(
+            f"{exc.message}: a backup holds the store's seeds and keys, and is restored as "
+            "it is found; nothing was written",
+            component=str(exc.component),
+        ) from None
+    except OSError as exc:
+        raise BackupInvalid(f"{path} cannot be used ({exc.strerror or exc})") from None
+
+
 def _verified_backup(source: Path) -> dict[str, object]:
     """The backup's summary, once every file it lists is there with its checksum."""
     try:
@@ -550,6 +572,8 @@ def _verified_backup(source: Path) -> dict[str, object]:
 
 def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path) -> int:
     """`umpire store restore PATH` (the caller holds the data directory's lock)."""
+    source = _checked_backup_path(source)
+    _checked_backup_path(source / AOF_DIR)
     summary = _verified_backup(source)
     kept = None
     if (store_dir / AOF_DIR).exists():

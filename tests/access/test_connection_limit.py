@@ -1,6 +1,6 @@
 """Connections per client: one over `max_connections_per_address` is closed with 4029
 before its welcome; a slot frees when a connection closes; other clients are served. On
-loopback the client is this test's local account (server/local_users.py)."""
+loopback the client is this test's local account (events/local_users.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which local account holds the other end of a loopback connection (server/local_users.py),
+"""Which local account holds the other end of a loopback connection (events/local_users.py),
 as plain code: the kernel's answers and tables are given as bytes and text."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import socket
 import struct
 import sys
 
-from umpire.server.local_users import (
+from umpire.events.local_users import (
     NLM_F_REQUEST,
     SOCK_DIAG_BY_FAMILY,
     diag_request,
