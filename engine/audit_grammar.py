@@ -403,9 +403,9 @@ class _Walker:
             return True
         if isinstance(event, DisputeFiled):
             try:
-                check_dispute(self.ruleset, prefix, seq=event.seq, claim=event.claim,
-                              reading=event.reading, value=event.value)  # fmt: skip
-                Role(event.who)
+                check_dispute(self.ruleset, prefix, who=Role(event.who), seq=event.seq,
+                              claim=event.claim, reading=event.reading,
+                              value=event.value)  # fmt: skip
             except (UmpireError, ValueError) as exc:
                 message = exc.message if isinstance(exc, UmpireError) else str(exc)
                 self.fail(env.seq, "dispute", f"the dispute at seq {env.seq} could not have "

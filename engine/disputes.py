@@ -159,13 +159,21 @@ def check_seal(decoded: Sequence[Struct]) -> None:
             "a running game's export may not be sealed: its log goes on (export it unsealed, "
             "a prefix, or end the game first)"
         )
-    open_ids = [d.id for d in disputes_of(decoded) if d.ruling is None]
+    # A spectator's open dispute stays open in the sealed log (docs/audit.md "Disputes"):
+    # else anyone watching could hold the player's export hostage with a frivolous one.
+    open_ids = [d.id for d in disputes_of(decoded) if d.ruling is None and blocks_seal(d.filed)]
     if open_ids:
         raise SealRefused(
-            f"disputes {', '.join(map(str, open_ids))} are open: rule on them first "
-            "(umpire rule GAME ID uphold), then seal",
+            f"disputes {', '.join(map(str, open_ids))} are open, filed by the player or "
+            "the referee: rule on them first (umpire rule GAME ID uphold), then seal (a "
+            "spectator's open dispute does not hold the seal back)",
             disputes=open_ids,
         )
+
+
+def blocks_seal(filed: DisputeFiled) -> bool:
+    """Whether an open dispute holds back the seal: every one but a spectator's."""
+    return filed.who != Role.SPECTATOR.value
 
 
 class DisputeOpen(DisputeRefused):
@@ -224,13 +232,16 @@ def check_dispute(
     ruleset: Ruleset[Any],
     decoded: Sequence[Struct],
     *,
+    who: Role,
     seq: int,
     claim: str,
     reading: str = "",
     value: str = "",
 ) -> tuple[Reading | None, str]:
-    """Refuse a dispute that may not be filed (a typed error saying what was wrong and what
-    is allowed); else the claimed reading and the value text it is switched to."""
+    """Refuse a dispute by `who` that may not be filed (a typed error saying what was wrong
+    and what is allowed); else the claimed reading and the value text it is switched to.
+    A seq has at most one open dispute per disputing role: a spectator's never stands in
+    the way of the player's or the referee's."""
     _refuse_if_sealed(decoded, "disputes")
     head = len(decoded)
     if not 1 <= seq <= head:
@@ -277,11 +288,12 @@ def check_dispute(
     elif value:
         raise UnknownReading("a reading's value needs the reading's name", value=value)
     for dispute in disputes_of(decoded):
-        if dispute.filed.seq == seq and dispute.ruling is None:
+        if dispute.filed.seq == seq and dispute.ruling is None and dispute.filed.who == who.value:
             state = "pending reveal" if dispute.finding is None else "found, awaiting a ruling"
             raise DisputeOpen(
-                f"seq {seq} already has an open dispute (id {dispute.id}, {state}): dispute "
-                "it again once that one is ruled, or dispute another seq",
+                f"seq {seq} already has an open dispute by the {who.value} (id {dispute.id}, "
+                f"{state}): the {who.value} may dispute it again once that one is ruled, or "
+                "dispute another seq",
                 dispute=dispute.id,
             )
     return chosen, value

@@ -96,7 +96,7 @@ class GameDisputes:
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             _, value = check_dispute(
-                ruleset, decoded, seq=seq, claim=claim, reading=reading, value=value
+                ruleset, decoded, who=role, seq=seq, claim=claim, reading=reading, value=value
             )
             filed = DisputeFiled(who=role.value, seq=seq, claim=claim, reading=reading,
                                  value=value)  # fmt: skip
@@ -186,6 +186,9 @@ class GameDisputes:
     async def seal(self, game_id: str) -> int:
         """Seal an ended game's log (SealRefused, ExportIsSealed: nothing written): after
         `ExportSealed` nothing may follow. The seq it was appended at."""
+        # A spectator's open dispute stays open in the sealed log: answered first, where it
+        # still waits on its finding, as nothing may follow the seal.
+        await self.find_pending_quietly(game_id)
         for _ in range(ATTEMPTS):
             _, envelopes, decoded = await self._log(game_id)
             check_seal(decoded)

@@ -605,11 +605,14 @@ def _dispute(ev: Event, events: list[Event], used: dict[str, int], found: Gramma
         claim = p.get("claim")
         if not isinstance(claim, str) or not claim.strip() or len(claim) > 1000:
             raise Failure(seq, f"the dispute at seq {seq} has no claim of 1 to 1,000 characters")
+        # At most one open dispute of a seq per disputing role (docs/audit.md "Disputes").
         ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
         if any(e.record["type"] == "DisputeFiled" and e.payload.get("seq") == disputed
+               and e.payload.get("who") == p.get("who")
                and e.record["seq"] not in ruled for e in earlier):  # fmt: skip
             raise Failure(seq, f"the dispute at seq {seq} names seq {disputed}, which an "
-                               "earlier dispute names: it is still open")  # fmt: skip
+                               f"earlier dispute by the {p.get('who')} names: it is still "
+                               "open")  # fmt: skip
         found.disputes += 1
         return
     if tag == "DisputeRuled":
@@ -702,8 +705,8 @@ def _answer(ev: Event, events: list[Event]) -> None:
 
 
 def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) -> None:
-    """ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
-    the seq before it."""
+    """ExportSealed under umpire:seal, after the end, with every dispute ruled but a
+    spectator's (docs/audit.md "Disputes"); `head` is the seq before it."""
     r, p = ev.record, ev.payload
     seq, cid = r["seq"], r["command_id"]
     if cid != "umpire:seal" or cid in used:
@@ -717,8 +720,10 @@ def _seal(ev: Event, events: list[Event], used: dict[str, int], found: Grammar) 
         raise Failure(seq, f"the seal at seq {seq} names head {p.get('head')!r}, not {seq - 1}")
     earlier = events[: seq - 1]
     ruled = {e.payload.get("dispute") for e in earlier if e.record["type"] == "DisputeRuled"}
-    if any(e.record["type"] == "DisputeFiled" and e.record["seq"] not in ruled for e in earlier):
-        raise Failure(seq, f"the seal at seq {seq} comes while a dispute is open")
+    if any(e.record["type"] == "DisputeFiled" and e.record["seq"] not in ruled
+           and e.payload.get("who") != "spectator" for e in earlier):  # fmt: skip
+        raise Failure(seq, f"the seal at seq {seq} comes while a dispute of the player or "
+                           "the referee is open")  # fmt: skip
     found.sealed_at = seq
 
 

@@ -1179,9 +1179,12 @@
       if (typeof claim !== "string" || claim.trim() === "" || [...claim].length > 1000) {
         throw new Failure(seq, `the dispute at seq ${seq} has no claim of 1 to 1,000 characters`);
       }
+      // At most one open dispute of a seq per disputing role (docs/audit.md "Disputes").
       const ruled = new Set(earlier.filter((e) => e.record.type === "DisputeRuled").map((e) => get(e.payload, "dispute")));
-      if (earlier.some((e) => e.record.type === "DisputeFiled" && py_eq(get(e.payload, "seq"), disputed) && !ruled.has(e.record.seq))) {
-        throw new Failure(seq, `the dispute at seq ${seq} names seq ${disputed}, which an earlier dispute names: it is still open`);
+      const who = get(p, "who");
+      if (earlier.some((e) => e.record.type === "DisputeFiled" && py_eq(get(e.payload, "seq"), disputed)
+          && py_eq(get(e.payload, "who"), who) && !ruled.has(e.record.seq))) {
+        throw new Failure(seq, `the dispute at seq ${seq} names seq ${disputed}, which an earlier dispute by the ${py_str(who)} names: it is still open`);
       }
       found.disputes += 1;
       return;
@@ -1269,8 +1272,8 @@
   }
 
   function _seal(ev, events, used, found) {
-    // ExportSealed under umpire:seal, after the end, with every dispute ruled; `head` is
-    // the seq before it.
+    // ExportSealed under umpire:seal, after the end, with every dispute ruled but a
+    // spectator's (docs/audit.md "Disputes"); `head` is the seq before it.
     const r = ev.record;
     const p = ev.payload;
     const seq = req(r, "seq");
@@ -1283,8 +1286,9 @@
     if (!py_eq(get(p, "head"), seq - 1)) throw new Failure(seq, `the seal at seq ${seq} names head ${py_repr(get(p, "head"))}, not ${seq - 1}`);
     const earlier = events.slice(0, seq - 1);
     const ruled = new Set(earlier.filter((e) => e.record.type === "DisputeRuled").map((e) => get(e.payload, "dispute")));
-    if (earlier.some((e) => e.record.type === "DisputeFiled" && !ruled.has(e.record.seq))) {
-      throw new Failure(seq, `the seal at seq ${seq} comes while a dispute is open`);
+    if (earlier.some((e) => e.record.type === "DisputeFiled" && !ruled.has(e.record.seq)
+        && !py_eq(get(e.payload, "who"), "spectator"))) {
+      throw new Failure(seq, `the seal at seq ${seq} comes while a dispute of the player or the referee is open`);
     }
     found.sealed_at = seq;
   }

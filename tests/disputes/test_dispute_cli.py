@@ -197,6 +197,43 @@ def test_a_sealed_export_takes_no_more_disputes(cli: Cli) -> None:
     assert audited.code != 0 and "follows the seal" in audited.out + audited.err
 
 
+def test_a_spectators_open_dispute_does_not_hold_the_seal_back(cli: Cli) -> None:
+    """docs/audit.md "Disputes": a spectator disputes a roll, the player disputes it too
+    (filed and found beside the spectator's open one) and rules on their own; the ended
+    game seals with the spectator's dispute still open, and the sealed export passes
+    `umpire audit` and verify_export.py. The player's open dispute still holds the seal
+    back, and a seal forged over it fails both checkers."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4, the roll at 3
+    spectator = cli("dispute", game, "3", "--claim", "the roll", "--as", "spectator")
+    assert spectator.code == 0 and "finding: " in spectator.out, spectator.err  # seqs 5, 6
+    player = cli("dispute", game, "3", "--claim", "the roll too")
+    assert player.code == 0 and "finding: " in player.out, player.err  # seqs 7, 8
+    cli.send(game, {"type": "EndGame", "result": "disputed"})
+    refused = cli("export", game, "--seal", "-o", str(cli.tmp / "open.jsonl"))
+    assert refused.code == 2 and "disputes 7 are open" in refused.err
+    assert cli("rule", game, "7", "uphold").code == 0
+    path = cli.export(game, "--seal")
+    header, records = read_lines(path)
+    assert records[-1]["type"] == "ExportSealed"
+    listed = {d["id"]: d for d in json.loads(cli("disputes", game, "--json").out)}
+    assert listed[5]["ruling"] is None and listed[5]["finding"] is not None
+    audited = cli("audit", "--file", str(path))
+    assert audited.code == 0, audited.out + audited.err
+    code, out = verify(path)
+    assert code == 0 and "2 disputes, 2 findings" in out, out
+    # The ruling moved onto the spectator's dispute: the player's is open under the seal.
+    ruling = next(r for r in records if r["type"] == "DisputeRuled")
+    ruling["payload"]["dispute"] = 5
+    ruling["command_id"] = "umpire:ruling:5"
+    reseal(header, records, ruling["seq"] - 1)
+    forged = write_lines(cli.tmp / "sealed-over-the-player.jsonl", header, records)
+    code, out = verify(forged)
+    assert code != 0 and "comes while a dispute of the player or the referee" in out, out
+    audited = cli("audit", "--file", str(forged))
+    assert audited.code != 0 and "disputes 7 are open" in audited.out + audited.err
+
+
 def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli: Cli) -> None:
     """`umpire rule GAME ID amend` (issue 40 item 4): the ruling's batch holds GameAmended
     and the re-applied commands with their recorded rolls; the game plays on and ends; the

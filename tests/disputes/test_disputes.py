@@ -228,8 +228,9 @@ async def test_a_second_dispute_of_the_same_seq_is_refused(games: Games) -> None
     assert first.finding is not None and first.finding.same and first.finding.parts_at == 0
     before = await games.store.version(game_id)
     with pytest.raises(DisputeOpen) as refused:
-        await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="again")
+        await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="again")
     assert f"id {first.id}" in refused.value.message
+    assert "by the spectator" in refused.value.message
     assert await games.store.version(game_id) == before
     # A dispute's own events are not disputable either.
     with pytest.raises(NotDisputable):
@@ -238,6 +239,42 @@ async def test_a_second_dispute_of_the_same_seq_is_refused(games: Games) -> None
     decoded = codec_decoded(registry.get("conflict_of_heroes"), envelopes)
     assert isinstance(decoded[-1], DisputeFound)
     assert audit(envelopes).ok
+
+
+async def test_a_spectators_open_dispute_never_refuses_the_players(games: Games) -> None:
+    """One open dispute of a seq per disputing role (docs/audit.md "Disputes"): in a game
+    the operator referees (the player could not clear a spectator's dispute), the player's
+    and the referee's disputes of a seq a spectator disputed are filed and found, all three
+    are ruled, and the log audits; the player's second dispute of the seq is refused."""
+    name = "conflict_of_heroes"
+    ruleset = registry.get(name)
+    game_id = (await games.create(name, referee="operator")).game_id
+    for n, command in enumerate(ruleset.openings):
+        await games.handle(game_id, f"o{n}", msgspec.to_builtins(command))
+    decoded = codec_decoded(ruleset, await games.store.read(game_id))
+    decision = next(i + 1 for i, e in enumerate(decoded) if isinstance(e, CommandRecorded)) + 1
+    filed = [await games.dispute(game_id, role=role, seq=decision, claim=f"by the {role.value}")
+             for role in (Role.SPECTATOR, Role.PLAYER, Role.REFEREE)]  # fmt: skip
+    assert all(f.finding is not None and f.finding.dispute == f.id for f in filed)
+    before = await games.store.version(game_id)
+    with pytest.raises(DisputeOpen) as refused:
+        await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="again")
+    assert f"id {filed[1].id}" in refused.value.message
+    assert await games.store.version(game_id) == before
+    for dispute in (filed[1].id, filed[0].id, filed[2].id):
+        await games.rule(game_id, role=Role.REFEREE, dispute=dispute, ruling="uphold")
+    envelopes = await games.store.read(game_id)
+    decoded = codec_decoded(ruleset, envelopes)
+    assert [(type(e).__name__, getattr(e, "who", "")) for e in decoded[-9:]] == [
+        ("DisputeFiled", "spectator"), ("DisputeFound", ""),
+        ("DisputeFiled", "player"), ("DisputeFound", ""),
+        ("DisputeFiled", "referee"), ("DisputeFound", ""),
+        ("DisputeRuled", ""), ("DisputeRuled", ""), ("DisputeRuled", ""),
+    ]  # fmt: skip
+    assert audit(envelopes).ok
+    # Each ruled, the seq may be disputed again by the same role.
+    again = await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="still")
+    assert again.finding is not None
 
 
 RULING_REFUSALS: list[tuple[str, dict[str, Any], type[UmpireError]]] = [

@@ -620,6 +620,41 @@ def dispute_files(cli: Cli) -> dict[str, Path]:
     reseal(h, r, len(r) - 1)
     files["after the seal"] = write(cli.tmp / "dispute-after-seal.jsonl", h, r)
     files.update(_amended_files(cli))
+    files.update(_spectator_files(cli))
+    return files
+
+
+def _spectator_files(cli: Cli) -> dict[str, Path]:
+    """A counter game whose roll a spectator and the player both dispute (docs/audit.md
+    "Disputes": one open dispute of a seq per disputing role), the player's ruled, then
+    ended and sealed with the spectator's still open; and its forgeries: the spectator's
+    dispute relabelled the player's (a second open dispute of the player's), and the
+    ruling moved onto the spectator's (the seal over the player's open dispute)."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})
+    assert cli("dispute", game, "3", "--claim", "the roll", "--as", "spectator").code == 0
+    assert cli("dispute", game, "3", "--claim", "the roll too").code == 0  # seqs 7, 8
+    assert cli("rule", game, "7", "uphold").code == 0  # seq 9
+    cli.send(game, {"type": "EndGame", "result": "disputed"})
+    sealed = cli.export(game, "--seal")
+    header, records = read_lines(sealed)
+    files = {"spectator's open dispute sealed counter": sealed}
+
+    def relabelled(h: Header, r: Records) -> int:
+        r[4]["payload"]["who"] = "player"
+        return 4
+
+    def ruling_moved(h: Header, r: Records) -> int:
+        r[8]["payload"]["dispute"] = 5
+        r[8]["command_id"] = "umpire:ruling:5"
+        return 8
+
+    forgeries = {"spectator's dispute as the player's": relabelled,
+                 "sealed over the player's dispute": ruling_moved}  # fmt: skip
+    for name, forgery in forgeries.items():
+        h, r = copy.deepcopy(header), copy.deepcopy(records)
+        reseal(h, r, forgery(h, r))
+        files[name] = write(cli.tmp / f"dispute-{name.replace(' ', '-')}.jsonl", h, r)
     return files
 
 

@@ -181,7 +181,10 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
     seal, a re-applied roll with other faces (of a first or a second amended line), a
     dispute of a seq an amendment superseded, a GameAmended naming other superseded seqs
     or another count of re-applied commands, and a finding whose answer (same, the parting
-    seq) the amended line shows false fail on both, with the same words (issue 40)."""
+    seq) the amended line shows false fail on both, with the same words (issue 40). A
+    game sealed over a spectator's open dispute, beside the player's dispute of the same
+    seq, verifies on both; relabelled the player's, or with the player's left open under
+    the seal, it fails both."""
     files = await asyncio.to_thread(dispute_files, cli)
     assert await _disagreements(verifier, files) == []
     for name in (
@@ -191,6 +194,7 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
         "amended, taken back counter",
         "amended twice counter",
         "amended behind counter",
+        "spectator's open dispute sealed counter",
     ):
         assert (await page_verdict(verifier, files[name]))[0] == 0, name
     for name in ("ruling by a spectator", "amend ruling", "finding moved", "not a decision",
@@ -198,7 +202,8 @@ async def test_the_page_agrees_on_disputes(verifier: Any, cli: Cli) -> None:
                  "amend without its marker", "second amended roll",
                  "dispute of a superseded seq", "amended finding answer",
                  "amended finding parting seq", "amended count",
-                 "finding not well formed"):  # fmt: skip
+                 "finding not well formed", "spectator's dispute as the player's",
+                 "sealed over the player's dispute"):  # fmt: skip
         assert (await page_verdict(verifier, files[name]))[0] == 1, name
 
 
