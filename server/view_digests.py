@@ -26,8 +26,10 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_hash_of_json, view_json
 
 # Views kept, one per (game, role, revealed): a fixed bound, not one per game, so memory per
-# game does not grow (the oldest made is dropped first).
-KEPT_VIEWS = 1024
+# game does not grow (the oldest made is dropped first). A kept view holds its state alive,
+# so the bound is the game cache's (server/games.py `cache_size`): the two keep about the
+# same states, not four times as many for games the cache has let go of.
+KEPT_VIEWS = 256
 
 
 class ViewDigests:
