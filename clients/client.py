@@ -6,7 +6,9 @@
   subscription from its last seen seq, and re-sends requests that had no answer;
 - it keeps the receipts of the games it plays (`receipts`, clients/receipts.py: every
   `created`, `accepted` and `state` receipt, and each epoch's seed commitment), which the
-  verifiers take as anchors (docs/audit.md 8.1).
+  verifiers take as anchors (docs/audit.md 8.1), and checks each `created` and `accepted`
+  receipt's signature against the game's receipt key as it arrives: one that fails is
+  kept marked `client_check` and raises `ReceiptNotSigned` (docs/audit.md 8.2).
 
 Restoring a connection (`_restore`) asks, and reads each answer, in order: every kept
 credential's `auth`, then every open subscription's `subscribe` from its last seq, then
