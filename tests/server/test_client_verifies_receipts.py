@@ -175,3 +175,22 @@ async def test_umpire_play_says_the_receipt_did_not_verify(
     assert "the command stands; this receipt proves nothing" in stdout, stdout
     kept = (tmp_path / "receipts" / f"{created.game_id}.jsonl").read_text().splitlines()
     assert "does not verify" in json.loads(kept[-1])["client_check"]
+
+
+async def test_a_create_whose_seed_binding_receipt_fails_still_gives_the_game(
+    gateway: Running, ws_url: str
+) -> None:
+    async with proxy_to(ws_url) as proxy, UmpireClient(proxy.url) as client:
+        proxy.doctor = drop_signature  # the `accepted` of the bind_seed inside `create`
+        with pytest.raises(ReceiptNotSigned) as raised:
+            await client.create("counter", {"target": 1000}, client_seed="mine")
+        proxy.doctor = None
+        created = raised.value.created
+        assert created is not None and created.client_seed == "mine"
+        assert raised.value.details["command_id"] == "umpire:bind:0"
+        # The game stands and this client plays it: its credential was kept.
+        assert created.player_credential in client.credentials
+        await client.send(created.game_id, {"type": "Add", "amount": 1})
+    assert isinstance(client.receipts, MemoryReceipts)
+    checks = [a.client_check for a in client.receipts.games[created.game_id] if a.kind == "receipt"]
+    assert checks == ["", "the reply carries no signature", ""]
