@@ -51,11 +51,12 @@ def flip_proof(reply: dict[str, Any]) -> None:
 
 class Proxy:
     """A websocket proxy to the gateway that passes every frame through, but applies
-    `doctor` to each `accepted` reply the gateway sends while it is set."""
+    `doctor` to each reply of a type in `replies` the gateway sends while it is set."""
 
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream
         self.doctor: Doctor | None = None
+        self.replies = {"accepted"}
         self.url = ""
 
     async def handle(self, client: ServerConnection) -> None:
@@ -64,7 +65,7 @@ class Proxy:
             async def down() -> None:
                 async for raw in server:
                     message = json.loads(raw)
-                    if self.doctor is not None and message.get("type") == "accepted":
+                    if self.doctor is not None and message.get("type") in self.replies:
                         self.doctor(message)
                         raw = json.dumps(message)
                     await client.send(raw)
@@ -194,3 +195,25 @@ async def test_a_create_whose_seed_binding_receipt_fails_still_gives_the_game(
     assert isinstance(client.receipts, MemoryReceipts)
     checks = [a.client_check for a in client.receipts.games[created.game_id] if a.kind == "receipt"]
     assert checks == ["", "the reply carries no signature", ""]
+
+
+async def test_a_doctored_created_receipt_is_reported_and_the_game_stands(
+    gateway: Running, ws_url: str
+) -> None:
+    async with proxy_to(ws_url) as proxy, UmpireClient(proxy.url) as client:
+        proxy.replies, proxy.doctor = {"created"}, flip_signature
+        with pytest.raises(ReceiptNotSigned) as raised:
+            await client.create("counter", {"target": 1000})
+        created = raised.value.created
+        assert created is not None and created.client_seed  # bound all the same
+        assert raised.value.details == {
+            "game_id": created.game_id,
+            "reply": "created",
+            "command_id": "",
+            "seq": 1,
+            "why": raised.value.why,
+        }
+        assert "the creation of game" in raised.value.message
+    assert isinstance(client.receipts, MemoryReceipts)
+    checks = [a.client_check for a in client.receipts.games[created.game_id] if a.kind == "receipt"]
+    assert checks == ["the signature does not verify under the game's key", ""]
