@@ -15,13 +15,13 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
-from umpire.clients.client import UmpireClient, UmpireError
+from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.events import errors
 from umpire.events.command_words import command_from_words
 from umpire.events.terminal_text import printable, shown, terminal
-from umpire.events.wire import EventFrame, ViewState
+from umpire.events.wire import Accepted, EventFrame, ViewState
 
 console = terminal()
 err_console = terminal(stderr=True)
@@ -87,6 +87,16 @@ def _refusal(exc: BaseException, url: str) -> str:
     return f"error (connection): cannot talk to the gateway at {url}: {exc}"
 
 
+def not_verified(exc: ReceiptNotSigned) -> str:
+    """The one line `umpire play` prints for a receipt that did not verify (docs/audit.md
+    8.4), its control characters escaped (`why` may quote what the server sent)."""
+    return printable(
+        f"warning (receipt_not_signed): the server's receipt did not verify (game "
+        f"{exc.game_id}, seq {exc.seq}: {exc.why}): the command stands; this receipt "
+        "proves nothing, and is kept marked as failed"
+    )
+
+
 GATEWAY_ERRORS = (UmpireError, ConnectionClosed, OSError, TimeoutError, InvalidURI)
 
 
@@ -149,8 +159,15 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 continue
             try:
                 command, dice = await _typed(client, game, line)
-                accepted = await client.send(game, command, dice=dice)
+                try:
+                    accepted = await client.send(game, command, dice=dice)
+                    unsigned = None
+                except ReceiptNotSigned as exc:  # the command stands: say so, then go on
+                    assert isinstance(exc.reply, Accepted)
+                    accepted, unsigned = exc.reply, exc
                 console.print(f"accepted: seqs {accepted.seqs[0]}..{accepted.seqs[-1]}")
+                if unsigned is not None:
+                    console.print(f"[red]{shown(not_verified(unsigned))}[/]")
                 for frame in await events_between(client, game, accepted.seqs):
                     console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
             except json.JSONDecodeError as exc:

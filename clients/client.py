@@ -6,7 +6,9 @@
   subscription from its last seen seq, and re-sends requests that had no answer;
 - it keeps the receipts of the games it plays (`receipts`, clients/receipts.py: every
   `created`, `accepted` and `state` receipt, and each epoch's seed commitment), which the
-  verifiers take as anchors (docs/audit.md 8.1).
+  verifiers take as anchors (docs/audit.md 8.1), and checks each `created` and `accepted`
+  receipt's signature against the game's receipt key as it arrives: one that fails is
+  kept marked `client_check` and raises `ReceiptNotSigned` (docs/audit.md 8.2).
 
 Restoring a connection (`_restore`) asks, and reads each answer, in order: every kept
 credential's `auth`, then every open subscription's `subscribe` from its last seq, then
@@ -37,11 +39,18 @@ from websockets.exceptions import ConnectionClosed
 
 from umpire.clients import gateway_owner
 from umpire.clients.gateway_owner import GatewayNotYours, check_gateway_owner
-from umpire.clients.receipts import MemoryReceipts, Receipts, commitment, receipt
+from umpire.clients.receipts import (
+    MemoryReceipts,
+    Receipts,
+    commitment,
+    receipt,
+    receipt_fault,
+)
 from umpire.events.backoff import Backoff
 from umpire.events.nonce_key import derive_nonce
 from umpire.events.wire import (
     Accepted,
+    Authenticated,
     Created,
     Error,
     EventFrame,
@@ -70,6 +79,34 @@ class UmpireError(Exception):
         self.create_id: str | None = None
 
 
+class ReceiptNotSigned(UmpireError):
+    """A `created` or `accepted` reply whose receipt is not validly signed by the game's
+    receipt key (docs/audit.md 8.4): missing, by another key, or not verifying. The reply's
+    effect stands (the game was created, the command appended: `reply` holds it); only the
+    receipt proves nothing. It is kept all the same, marked (`client_check`), as evidence
+    of what the server sent."""
+
+    def __init__(self, game_id: str, reply: Created | Accepted, seq: int, why: str) -> None:
+        kind = "accepted" if isinstance(reply, Accepted) else "created"
+        command_id = reply.command_id if isinstance(reply, Accepted) else ""
+        what = f"command {command_id}" if command_id else "the creation"
+        super().__init__(Error(
+            code="receipt_not_signed",
+            message=(
+                f"the server's {kind} receipt for {what} of game {game_id} (seq {seq}) did "
+                f"not verify: {why}; the reply stands, its receipt proves nothing"
+            ),
+            details={"game_id": game_id, "reply": kind, "command_id": command_id,
+                     "seq": seq, "why": why},
+        ))  # fmt: skip
+        self.game_id = game_id
+        self.reply = reply
+        self.seq = seq
+        self.why = why
+        # For a failed `create` (or its seed binding): the game made, as `create` returns it.
+        self.created: Created | None = None
+
+
 def new_create_id() -> str:
     """A fresh random create_id (32 characters of A-Z a-z 0-9 _ -): a secret, since
     whoever sends it gets a player credential for its game."""
@@ -85,6 +122,8 @@ SUBSCRIPTION_ENDED = frozenset({"credential_revoked", "log_rewound"})
 RETRIED = frozenset({"over_budget", "store_unavailable", "shutting_down"})
 # The longest `retry_after` (over_budget's details) honoured before asking again, s.
 RETRY_AFTER_CAP = 30.0
+# How long reading a game's receipt key (its GameCreated) may take, s.
+KEY_READ_TIMEOUT = 10.0
 
 
 class _Subscription:
@@ -160,6 +199,11 @@ class UmpireClient:
         # Keys each command's nonce (`nonce_for`); never sent, so nobody else can know a
         # nonce before its command arrives. Kept with the receipts (read on first use).
         self._nonce_key: bytes | None = None
+        # Each game's receipt key (docs/audit.md 8.4), against which every `created` and
+        # `accepted` receipt is checked as it arrives: from `created`, or from the game's
+        # GameCreated (seen in a subscription, or read with the game's credential).
+        self.receipt_keys: dict[str, str] = {}
+        self._credential_of: dict[str, str] = {}
 
     async def __aenter__(self) -> UmpireClient:
         await self.connect()
@@ -473,20 +517,26 @@ class UmpireClient:
             refused.create_id = create_id
             raise
         self.credentials.append(created.player_credential)
+        self._credential_of.setdefault(created.game_id, created.player_credential)
+        self.receipt_keys.setdefault(created.game_id, created.receipt_key)
         # The create_id is a secret (it gets a player credential): never kept with them.
         self.receipts.keep(
             created.game_id, commitment(0, created.seed_commitment), created.receipt_key
         )
+        failed: ReceiptNotSigned | None = None
         if created.head_seq:
-            self.receipts.keep(created.game_id, receipt(
-                "created", "", "player", created.head_seq, created.head_hash, created.state_hash,
-                first_seq=1, key_id=created.key_id, signature=created.signature,
-                leaf_index=created.leaf_index, tree_size=created.tree_size, proof=created.proof,
-            ))  # fmt: skip
+            failed = await self._keep_signed(created, "created", "", 1, created.head_seq)
         if client_entropy == "bind" and not created.client_seed:
             seed = client_seed if client_seed is not None else secrets.token_hex(16)
-            await self.bind_seed(created.game_id, seed)
             created = msgspec.structs.replace(created, client_seed=seed)
+            try:
+                await self.bind_seed(created.game_id, seed)
+            except ReceiptNotSigned as unsigned:  # the game stands: say so with it
+                unsigned.created = created
+                failed = failed or unsigned
+        if failed is not None:
+            failed.created = created
+            raise failed
         return created
 
     async def bind_seed(self, game_id: str, client_seed: str | None = None) -> Accepted:
@@ -499,19 +549,76 @@ class UmpireClient:
                 "client_seed": client_seed if client_seed is not None else secrets.token_hex(16),
             }
         )
-        self._keep_accepted(accepted)
+        await self._keep_accepted(accepted)
         return accepted
 
-    def _keep_accepted(self, accepted: Accepted) -> None:
+    async def _keep_accepted(self, accepted: Accepted) -> None:
+        """Keep an `accepted` reply's receipt; ReceiptNotSigned (after keeping it) if its
+        signature does not verify."""
         if accepted.head_seq:  # 0: the reply went without a receipt (the store went away)
-            self.receipts.keep(accepted.game_id, receipt(
-                "accepted", accepted.command_id, "player", accepted.head_seq,
-                accepted.head_hash, accepted.state_hash,
-                first_seq=accepted.seqs[0] if accepted.seqs else accepted.head_seq,
-                key_id=accepted.key_id, signature=accepted.signature,
-                leaf_index=accepted.leaf_index, tree_size=accepted.tree_size,
-                proof=accepted.proof,
-            ))  # fmt: skip
+            first = accepted.seqs[0] if accepted.seqs else accepted.head_seq
+            failed = await self._keep_signed(
+                accepted, "accepted", accepted.command_id, first, accepted.head_seq
+            )
+            if failed is not None:
+                raise failed
+
+    async def _keep_signed(
+        self, reply: Created | Accepted, kind: str, command_id: str, first: int, seq: int
+    ) -> ReceiptNotSigned | None:
+        """Check a signed reply's receipt against the game's key as it arrives, and keep it
+        either way (a failed one marked `client_check`: it is evidence); the error to raise
+        if it failed."""
+        game_id = reply.game_id
+        anchor = receipt(
+            kind, command_id, "player", seq, reply.head_hash, reply.state_hash,
+            first_seq=first, key_id=reply.key_id, signature=reply.signature,
+            leaf_index=reply.leaf_index, tree_size=reply.tree_size, proof=reply.proof,
+        )  # fmt: skip
+        why = receipt_fault(game_id, anchor, await self._game_key(game_id))
+        if why:
+            anchor = msgspec.structs.replace(anchor, client_check=why)
+        self.receipts.keep(game_id, anchor)
+        return ReceiptNotSigned(game_id, reply, seq, why) if why else None
+
+    async def _game_key(self, game_id: str) -> str:
+        """The game's receipt key: as `created` gave it, or as its GameCreated names it
+        (seen in a subscription, or read once over a connection of its own with the
+        credential this client holds for the game: `_read_game_key`)."""
+        key = self.receipt_keys.get(game_id)
+        if key is None:
+            try:
+                key = await asyncio.wait_for(self._read_game_key(game_id), KEY_READ_TIMEOUT)
+            except (UmpireError, ConnectionClosed, OSError, TimeoutError, GatewayNotYours):
+                return ""  # unread: this receipt goes unchecked; the next one asks again
+            self.receipt_keys[game_id] = key
+        return key
+
+    async def _read_game_key(self, game_id: str) -> str:
+        """The receipt key GameCreated (seq 1) names, read with a subscription from seq 0
+        on a short connection of its own (the main one's subscription of the game, if any,
+        goes on undisturbed). "" if this client holds no credential for the game."""
+        credential = self._credential_of.get(game_id)
+        if credential is None:
+            return ""
+        async with connect(self.url, max_size=2**24, open_timeout=5) as ws:
+            transport = ws.transport
+            check_gateway_owner(transport.get_extra_info("sockname"),
+                                transport.get_extra_info("peername"), self.url,
+                                self.trusted_uids)  # fmt: skip
+            await ws.send(_text({"type": "auth", "credential": credential, "id": "k1"}))
+            await ws.send(_text({"type": "subscribe", "game_id": game_id, "from_seq": 0,
+                                 "id": "k2"}))  # fmt: skip
+            async for raw in ws:
+                message = _decoder.decode(raw)
+                if isinstance(message, Error):
+                    raise UmpireError(message)
+                if isinstance(message, EventFrame) and message.game_id == game_id:
+                    payload = message.payload if isinstance(message.payload, dict) else {}
+                    key = payload.get("receipt_key", "")
+                    return key if message.event_type == "GameCreated" and isinstance(
+                        key, str) else ""  # fmt: skip
+        return ""
 
     def _keep_state(self, state: ViewState) -> None:
         if state.head_hash:
@@ -520,7 +627,12 @@ class UmpireClient:
             ))  # fmt: skip
 
     def _keep_event(self, frame: EventFrame) -> None:
-        """A mid-game reveal announces the next epoch's commitment: keep it."""
+        """A mid-game reveal announces the next epoch's commitment: keep it. GameCreated
+        names the game's receipt key: learn it."""
+        if frame.event_type == "GameCreated" and isinstance(frame.payload, dict):
+            key = frame.payload.get("receipt_key", "")
+            if isinstance(key, str):
+                self.receipt_keys.setdefault(frame.game_id, key)
         if frame.event_type == "SeedRevealed" and isinstance(frame.payload, dict):
             following, epoch = frame.payload.get("next_commitment"), frame.payload.get("epoch")
             if following and isinstance(epoch, int):
@@ -530,6 +642,8 @@ class UmpireClient:
         """Present a credential (kept for reconnects)."""
         result = await self.request({"type": "auth", "credential": credential})
         self.credentials.append(credential)
+        if isinstance(result, Authenticated) and result.game_id:
+            self._credential_of.setdefault(result.game_id, credential)
         return result
 
     async def send(
@@ -561,7 +675,7 @@ class UmpireClient:
         if expected_seq is not None:
             message["expected_seq"] = expected_seq
         accepted: Accepted = await self.request(message)
-        self._keep_accepted(accepted)
+        await self._keep_accepted(accepted)
         return accepted
 
     def nonce_for(self, game_id: str, command_id: str) -> str:

@@ -37,10 +37,13 @@ from typing import Protocol
 from umpire.events.envelope import check_game_id
 from umpire.events.nonce_key import KEY_BYTES, load_nonce_key
 from umpire.events.private_folder import open_private, private_folder
-from umpire.events.receipt import Anchor, receipts_header
+from umpire.events.receipt import Anchor, receipts_header, signed_by
+from umpire.events.receipt_signature import KEY_BYTES as PUBLIC_KEY_BYTES
+from umpire.events.receipt_signature import key_id_of
 
 __all__ = [
     "MemoryReceipts", "ReceiptFiles", "Receipts", "commitment", "machine_receipts", "receipt",
+    "receipt_fault",
 ]  # fmt: skip
 
 
@@ -92,6 +95,26 @@ def receipt(
         leaf_index=leaf_index if signed else 0, tree_size=tree_size if signed else 0,
         proof=tuple(proof) if signed else (),
     )  # fmt: skip
+
+
+def receipt_fault(game_id: str, anchor: Anchor, public_key: str) -> str:
+    """What is wrong with a `created` or `accepted` receipt's signature under the game's
+    receipt key (docs/audit.md 8.4), in a few words, or "" if nothing is. A game whose
+    key is "" (created before signed receipts) has nothing to check against: "" too."""
+    if not public_key:
+        return ""
+    if len(public_key) != 2 * PUBLIC_KEY_BYTES or not all(c in HEX for c in public_key):
+        return "the game's receipt key is not 64 lowercase hex digits"
+    if not anchor.signature:
+        return "the reply carries no signature"
+    if anchor.key_id != key_id_of(public_key):
+        return f"signed by key {anchor.key_id!r}, not the game's key {key_id_of(public_key)}"
+    if not signed_by(anchor, game_id, public_key):
+        return "the signature does not verify under the game's key"
+    return ""
+
+
+HEX = frozenset("0123456789abcdef")
 
 
 def commitment(epoch: int, value: str) -> Anchor:

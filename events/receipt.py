@@ -101,6 +101,11 @@ class Anchor(Struct, frozen=True, kw_only=True):
     leaf_index: int = 0
     tree_size: int = 0
     proof: tuple[str, ...] = ()
+    # What the client that kept this receipt found wrong with its signature when it arrived
+    # ("" if nothing, or if it did not check): a failed receipt is kept all the same, as
+    # evidence of what the server sent. Verifiers read it as a note, never as a verdict:
+    # they check every signature themselves.
+    client_check: str = ""
 
     def signed(self, game_id: str) -> SignedReceipt:
         """The receipt as its signature covers it."""
@@ -142,6 +147,8 @@ class Anchor(Struct, frozen=True, kw_only=True):
             if self.tree_size:
                 body |= {"leaf_index": self.leaf_index, "tree_size": self.tree_size,
                          "proof": list(self.proof)}  # fmt: skip
+            if self.client_check:
+                body["client_check"] = self.client_check
         if self.received_at:
             body["received_at"] = self.received_at
         return json.dumps(body)
@@ -189,11 +196,15 @@ def _anchor(record: Any, number: int) -> Anchor:
             or not all(isinstance(h, str) for h in proof)
         ):  # fmt: skip
             raise bad("leaf_index or tree_size is not an integer, or proof not a list of strings")
+        client_check = record.get("client_check", "")
+        if not isinstance(client_check, str):
+            raise bad("client_check is not a string")
         return Anchor(
             kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
             head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,
             received_at=str(record.get("received_at", "")), first_seq=first, key_id=key_id,
             signature=signature, leaf_index=index, tree_size=size, proof=tuple(proof),
+            client_check=client_check,
         )  # fmt: skip
     if kind == "commitment":
         epoch, commitment = record.get("epoch"), record.get("commitment")

@@ -18,10 +18,12 @@ from tests.support.receipts import (
     conflicting,
     fabricated,
     forged_batches,
+    marked,
     one_by_one,
     receipts_of,
     revealed_midway,
 )
+from umpire.events.receipt import read_receipts
 from umpire.testing.support.forgery import Cli, read_lines, write_lines
 from umpire.testing.support.verifier import CONSISTENT, VERIFIED, headline_of, verify_with
 
@@ -199,3 +201,20 @@ def test_an_old_format_receipts_file_still_anchors_the_export(cli: Cli) -> None:
         flat = " ".join(out.split())
         assert code == 0 and headline_of(out).startswith(VERIFIED), out
         assert "anchored: 7 signed receipts" in flat and "not signed" not in flat, flat
+
+
+def test_receipts_a_client_marked_as_failed_are_read_by_every_verifier(cli: Cli) -> None:
+    """docs/audit.md 8.1: a receipt the client found unsigned when it arrived is kept with
+    `client_check`; a file with such lines reads as before, the reader keeps the mark, and
+    each verifier judges every signature itself (a marked honest receipt still counts, the
+    doctored one counts for nothing). (The page: tests/viewer/test_verify_page.py.)"""
+    _, export, receipts = _played(cli)
+    kept = marked(receipts)
+    lines = len(kept.read_text().splitlines())
+    _, anchors = read_receipts(kept.read_text())
+    assert [bool(a.client_check) for a in anchors[-2:]] == [True, True]
+    assert not any(a.client_check for a in anchors[:-2])
+    for code, out in (_verify(export, kept), _audit(cli, export, kept)):
+        flat = " ".join(out.split())
+        assert code == 0 and headline_of(out).startswith(VERIFIED), out
+        assert f"1 receipts are not signed by the game's key (lines {lines})" in flat, flat

@@ -124,6 +124,23 @@ def fabricated(receipts: Path) -> Path:
     )
 
 
+def marked(receipts: Path) -> Path:
+    """The receipts as a client that checks signatures keeps them (docs/audit.md 8.1): one
+    more line, the last accepted receipt with its signature's first digit flipped in flight,
+    marked `client_check`; and an honest receipt marked too (a mark is the client's note,
+    never a verdict: every verifier checks each signature itself)."""
+    real = last_accepted(receipts)
+    flipped = ("1" if real["signature"][0] == "0" else "0") + real["signature"][1:]
+    note = "the signature does not verify under the game's key"
+    lines = receipts.read_text().splitlines()
+    honest = json.loads(lines[-1]) | {"client_check": note}
+    path = receipts.with_name("marked.receipts.jsonl")
+    path.write_text("".join(line + "\n" for line in [*lines[:-1], json.dumps(honest)]) + (
+        json.dumps(real | {"signature": flipped, "client_check": note}) + "\n"
+    ))  # fmt: skip
+    return path
+
+
 def conflicting(cli: Cli, game_id: str, receipts: Path) -> Path:
     """The receipts with one more, signed by the game's key, that gives the last accepted
     receipt's seq another head hash: what a server that showed two histories gives out."""

@@ -27,6 +27,7 @@ from tests.support.receipts import (
     conflicting,
     fabricated,
     forged_batches,
+    marked,
     one_by_one,
     receipts_of,
     revealed_midway,
@@ -390,7 +391,8 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
     # A version 2 file (receipts signed one by one) anchors as before; a batch receipt with
     # a forged proof, index or size, or its root signed by another key, is not signed.
     given = {"fabricated": fabricated(receipts), "conflicting": both,
-             "one by one": one_by_one(cli, receipts)}  # fmt: skip
+             "one by one": one_by_one(cli, receipts),
+             "marked by the client": marked(receipts)}  # fmt: skip
     given |= {f"batch: {name}": path
               for name, path in forged_batches(cli, game, receipts).items()}  # fmt: skip
     proof = cli.tmp / "proof.json"
@@ -435,7 +437,9 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         if name == "one by one":
             assert browser[0] == 0 and "not signed" not in browser[1], browser
             assert (await verifier.inner_text("#headline")).startswith("verified: ")
-        elif name == "fabricated" or (name.startswith("batch: ") and name != "batch: signed"):
+        elif name in ("fabricated", "marked by the client") or (
+            name.startswith("batch: ") and name != "batch: signed"
+        ):
             assert browser[0] == 0 and "are not signed by the game's key" in browser[1], name
             assert (await verifier.inner_text("#headline")).startswith("verified: ")
         else:
