@@ -15,8 +15,10 @@ names a DRV flight's hex: the DRV moves itself (RunDrvMovement, 5.7).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
-from umpire.engine.hexgrid import Hex
+from umpire.engine.hexgrid import Hex, HexGrid
 from umpire.engine.offers import sent_as
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
@@ -56,9 +58,15 @@ def _us_hexes(state: State) -> Schema:
     """Where a reported US flight may be: any hex of the map. 1.2.1: the player reports
     the US side as it stands, and the base game, not the seed, says where it can go, so
     `decide` takes any map hex and the offer is the same (the CLI summarises the list)."""
-    grid = board_of(state.setup.map).grid
+    return one_of(_labels(board_of(state.setup.map).grid))
+
+
+@lru_cache(maxsize=16)
+def _labels(grid: HexGrid) -> tuple[str, ...]:
+    """Every hex label of `grid`, once per map: the listing is asked for on every command
+    (engine/handling.py `check_allowed`), and a Downtown map has some 2,000 hexes to label."""
     cols, rows = range(grid.min_col, grid.max_col + 1), range(grid.min_row, grid.max_row + 1)
-    return one_of([Hex(col, row).label for col in cols for row in rows])
+    return tuple(Hex(col, row).label for col in cols for row in rows)
 
 
 def _one_report_each(state: State, hexes: Schema) -> Schema:
