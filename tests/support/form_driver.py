@@ -22,6 +22,21 @@ CONTROLS = """(form) => [...form.querySelectorAll('[data-kind]')]
     .filter((e) => e.id && !e.closest('[hidden]'))
     .map((e) => [e.id, e.dataset.kind])"""
 CLICK_TIMEOUT = 3_000  # ms: a hex the map cannot show clickably is typed instead
+# The hexes the map highlights that a person can see to click: the centre inside the map's
+# frame (the map pans by its viewBox, so a lit hex outside the view is drawn outside the
+# frame, clipped, and no scrolling brings it in) and not under a big map's overview inset.
+IN_SIGHT = """(lit) => lit.filter((e) => {
+    const frame = e.closest('.map-frame');
+    if (!frame) return false;
+    const f = frame.getBoundingClientRect();
+    const b = e.getBoundingClientRect();
+    const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+    const inside = (r) => x > r.left + 2 && x < r.right - 2 && y > r.top + 2 && y < r.bottom - 2;
+    const stage = frame.closest('.map-stage');
+    const inset = stage && stage.querySelector('.inset');
+    return inside(f) && !(inset && inside(inset.getBoundingClientRect()));
+  }).map((e) => e.dataset.hex)"""
+FIT = 'button[aria-label^="Fit the area in play"]'
 
 
 async def _answers(page: Any) -> int:
@@ -49,12 +64,21 @@ async def _pick_hex(page: Any, field: Any, rng: random.Random, clicks: list[str]
         await buttons.nth(rng.randrange(offered)).click()
         return True
     hexes = [str(h) for h in await lit.evaluate_all("(es) => es.map((e) => e.dataset.hex)")]
-    hex_id = rng.choice(hexes)
+    seen = [str(h) for h in await lit.evaluate_all(IN_SIGHT)]
+    fit = page.locator(FIT)
+    if not seen and await fit.count():  # none in the view: frame the area in play, as a
+        await fit.first.click()  # person presses "Fit" before picking
+        seen = [str(h) for h in await lit.evaluate_all(IN_SIGHT)]
     before = await field.input_value()
+    if not seen:  # no lit hex can be seen (none drawn in the view): type one
+        hex_id = rng.choice(hexes)
+        await field.fill(f"{before} {hex_id}".strip() if before else hex_id)
+        return True
+    hex_id = rng.choice(seen)
     try:
         await lit.nth(hexes.index(hex_id)).click(timeout=CLICK_TIMEOUT)
         clicks.append(hex_id)
-    except Exception:  # hidden behind something or outside the drawn part: type it
+    except Exception:  # in sight yet covered by something: type it
         await field.fill(f"{before} {hex_id}".strip() if before else hex_id)
     return True
 
