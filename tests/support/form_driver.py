@@ -22,10 +22,10 @@ CONTROLS = """(form) => [...form.querySelectorAll('[data-kind]')]
     .filter((e) => e.id && !e.closest('[hidden]'))
     .map((e) => [e.id, e.dataset.kind])"""
 CLICK_TIMEOUT = 3_000  # ms: a hex the map cannot show clickably is typed instead
-# The hexes the map highlights that a person can see to click: the centre inside the map's
+# Whether the map shows a hex where a person can click it: its centre inside the map's
 # frame (the map pans by its viewBox, so a lit hex outside the view is drawn outside the
 # frame, clipped, and no scrolling brings it in) and not under a big map's overview inset.
-IN_SIGHT = """(lit) => lit.filter((e) => {
+IN_SIGHT = """(e) => {
     const frame = e.closest('.map-frame');
     if (!frame) return false;
     const f = frame.getBoundingClientRect();
@@ -35,7 +35,8 @@ IN_SIGHT = """(lit) => lit.filter((e) => {
     const stage = frame.closest('.map-stage');
     const inset = stage && stage.querySelector('.inset');
     return inside(f) && !(inset && inside(inset.getBoundingClientRect()));
-  }).map((e) => e.dataset.hex)"""
+  }"""
+WHOLE = 'button[aria-label="Fit the whole board in the pane"]'
 FIT = 'button[aria-label^="Fit the area in play"]'
 
 
@@ -64,22 +65,23 @@ async def _pick_hex(page: Any, field: Any, rng: random.Random, clicks: list[str]
         await buttons.nth(rng.randrange(offered)).click()
         return True
     hexes = [str(h) for h in await lit.evaluate_all("(es) => es.map((e) => e.dataset.hex)")]
-    seen = [str(h) for h in await lit.evaluate_all(IN_SIGHT)]
-    fit = page.locator(FIT)
-    if not seen and await fit.count():  # none in the view: frame the area in play, as a
-        await fit.first.click()  # person presses "Fit" before picking
-        seen = [str(h) for h in await lit.evaluate_all(IN_SIGHT)]
+    hex_id = rng.choice(hexes)
+    target = lit.nth(hexes.index(hex_id))
     before = await field.input_value()
-    if not seen:  # no lit hex can be seen (none drawn in the view): type one
-        hex_id = rng.choice(hexes)
-        await field.fill(f"{before} {hex_id}".strip() if before else hex_id)
-        return True
-    hex_id = rng.choice(seen)
+    # Panned out of the view: show the whole board, as a person would to reach it, and
+    # frame the area in play again after the click.
+    away = not await target.evaluate(IN_SIGHT) and await page.locator(WHOLE).count() > 0
+    if away:
+        await page.locator(WHOLE).first.click()
     try:
-        await lit.nth(hexes.index(hex_id)).click(timeout=CLICK_TIMEOUT)
+        if not await target.evaluate(IN_SIGHT):
+            raise LookupError(hex_id)  # not drawn where it can be clicked even so
+        await target.click(timeout=CLICK_TIMEOUT)
         clicks.append(hex_id)
-    except Exception:  # in sight yet covered by something: type it
+    except Exception:  # out of reach, or in sight yet covered by something: type it
         await field.fill(f"{before} {hex_id}".strip() if before else hex_id)
+    if away:
+        await page.locator(FIT).first.click()
     return True
 
 
