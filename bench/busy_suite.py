@@ -22,6 +22,8 @@ from rich.console import Console
 
 REPO = Path(__file__).resolve().parents[1]
 HOG = "while True: pass"
+# The README's test command (and .ci/run's) after its install step.
+PYTEST = ["-m", "pytest", "-q", "-p", "no:randomly", "-n", "3", "--maxschedchunk", "1"]
 
 
 def _closing_line(output: str) -> str:
@@ -42,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         for run in range(1, args.runs + 1):
             started = time.monotonic()
             result = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", *args.pytest_args],
+                [sys.executable, *PYTEST, *args.pytest_args],
                 cwd=REPO,
                 capture_output=True,
                 text=True,

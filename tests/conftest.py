@@ -103,10 +103,28 @@ def _starts_real_parts(item: pytest.Item) -> bool:
     return code is not None and not INTEGRATION_NAMES.isdisjoint(code.co_names)
 
 
+# The longest modules (a minute or more each on a quiet machine), started first: the test
+# command's workers (-n 3, docs/architecture.md) take tests in collection order, and these
+# collect last (tests/viewer, testing/), so they ran alone at the end while the other
+# workers sat idle. Any order is correct (each test sets up its own game and key prefix).
+LONG_FIRST = (
+    "tests/viewer/test_table_play_to_end.py",
+    "tests/disputes/test_disputes.py",
+    "testing/access/test_twin_differential.py",
+    "testing/contract/test_actions_truth.py",
+)
+
+
+def _long_first(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    return LONG_FIRST.index(path) if path in LONG_FIRST else len(LONG_FIRST)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _starts_real_parts(item):
             item.add_marker(pytest.mark.integration)
+    items.sort(key=_long_first)  # stable: the rest keep their order
 
 
 class _RealPartRefused(RuntimeError):

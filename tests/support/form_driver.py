@@ -22,6 +22,22 @@ CONTROLS = """(form) => [...form.querySelectorAll('[data-kind]')]
     .filter((e) => e.id && !e.closest('[hidden]'))
     .map((e) => [e.id, e.dataset.kind])"""
 CLICK_TIMEOUT = 3_000  # ms: a hex the map cannot show clickably is typed instead
+# Whether the map shows a hex where a person can click it: its centre inside the map's
+# frame (the map pans by its viewBox, so a lit hex outside the view is drawn outside the
+# frame, clipped, and no scrolling brings it in) and not under a big map's overview inset.
+IN_SIGHT = """(e) => {
+    const frame = e.closest('.map-frame');
+    if (!frame) return false;
+    const f = frame.getBoundingClientRect();
+    const b = e.getBoundingClientRect();
+    const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+    const inside = (r) => x > r.left + 2 && x < r.right - 2 && y > r.top + 2 && y < r.bottom - 2;
+    const stage = frame.closest('.map-stage');
+    const inset = stage && stage.querySelector('.inset');
+    return inside(f) && !(inset && inside(inset.getBoundingClientRect()));
+  }"""
+WHOLE = 'button[aria-label="Fit the whole board in the pane"]'
+FIT = 'button[aria-label^="Fit the area in play"]'
 
 
 async def _answers(page: Any) -> int:
@@ -50,12 +66,22 @@ async def _pick_hex(page: Any, field: Any, rng: random.Random, clicks: list[str]
         return True
     hexes = [str(h) for h in await lit.evaluate_all("(es) => es.map((e) => e.dataset.hex)")]
     hex_id = rng.choice(hexes)
+    target = lit.nth(hexes.index(hex_id))
     before = await field.input_value()
+    # Panned out of the view: show the whole board, as a person would to reach it, and
+    # frame the area in play again after the click.
+    away = not await target.evaluate(IN_SIGHT) and await page.locator(WHOLE).count() > 0
+    if away:
+        await page.locator(WHOLE).first.click()
     try:
-        await lit.nth(hexes.index(hex_id)).click(timeout=CLICK_TIMEOUT)
+        if not await target.evaluate(IN_SIGHT):
+            raise LookupError(hex_id)  # not drawn where it can be clicked even so
+        await target.click(timeout=CLICK_TIMEOUT)
         clicks.append(hex_id)
-    except Exception:  # hidden behind something or outside the drawn part: type it
+    except Exception:  # out of reach, or in sight yet covered by something: type it
         await field.fill(f"{before} {hex_id}".strip() if before else hex_id)
+    if away:
+        await page.locator(FIT).first.click()
     return True
 
 

@@ -21,7 +21,8 @@ screen with the result the rules gave.
 
 Kept short for CI by the default scenarios themselves: a random player ends Age of
 Dogfights, Conflict of Heroes and Down in Flames in a few dozen commands, Nightfighter 4B
-when its fighters leave the map (about 70); Downtown D4 with its `turn_limit` set to 2 in
+when its fighter wanders off the map (200 to 300 commands, most of them the bombers' moves
+and phase ends); Downtown D4 with its `turn_limit` set to 2 in
 the form's scenario settings (SETTINGS) instead of the card's 12 (a few dozen). The
 phone's half costs about what the desktop's does (2.3 minutes for the desktop's alone at
 load 3.5 on 2 cores; both together 7 minutes at load 5 to 7, the phone's 3.9 of them),

@@ -63,8 +63,8 @@ def _us_hexes(state: State) -> Schema:
 
 @lru_cache(maxsize=16)
 def _labels(grid: HexGrid) -> tuple[str, ...]:
-    """Every hex label of a map, column by column: labelled once per map, not on every
-    listing (the labels were half the time a Downtown listing took)."""
+    """Every hex label of `grid`, once per map: the listing is asked for on every command
+    (engine/handling.py `check_allowed`), and a Downtown map has some 2,000 hexes to label."""
     cols, rows = range(grid.min_col, grid.max_col + 1), range(grid.min_row, grid.max_row + 1)
     return tuple(Hex(col, row).label for col in cols for row in rows)
 
