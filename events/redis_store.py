@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ClusterDownError, ClusterError, MaxConnectionsError, TryAgainError
 
 from umpire.events.append_batch import AppendBatcher
@@ -255,6 +256,30 @@ class WaitingConnectionPool(aioredis.ConnectionPool):
                 break
 
 
+class WaitingRedisCluster(RedisCluster):
+    """A cluster client that, with all of a node's `max_connections` (100) in use, waits
+    (at most POOL_WAIT s) for one to come back instead of failing at once, as
+    `WaitingConnectionPool` does on one node.
+
+    redis-py's cluster client raises MaxConnectionsError from the node's pool before it
+    writes anything (it does not count against the node, cluster.py), so the command is
+    simply sent again once a connection may be free: nothing can be written twice. A burst
+    of 200 creates on a loaded machine failed `store_unavailable` without it (CI,
+    tests/cluster/test_cluster_gateway.py)."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        deadline = 0.0
+        while True:
+            try:
+                return await super().execute_command(*args, **kwargs)
+            except MaxConnectionsError:
+                now = asyncio.get_running_loop().time()
+                deadline = deadline or now + POOL_WAIT
+                if now >= deadline:
+                    raise
+                await asyncio.sleep(0.002)  # a command's round trip: a connection frees
+
+
 # The field of the receipt keys' hash that names the current key (no key id is this word).
 CURRENT_RECEIPT_KEY = "current"
 
@@ -267,8 +292,6 @@ class RedisEventStore:
     ) -> None:
         """`durability`: what every append waits for before it is acknowledged (WAITAOF);
         None or nothing to wait for acknowledges once the script has run."""
-        from redis.asyncio.cluster import RedisCluster
-
         self._redis = client
         self._prefix = prefix
         self.cluster = isinstance(client, RedisCluster)

@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 
 from umpire.events.durability import Durability
 from umpire.events.errors import StoreUnavailable
-from umpire.events.redis_store import RedisEventStore
+from umpire.events.redis_store import RedisEventStore, WaitingRedisCluster
 from umpire.events.store import Store
 from umpire.server.config import Settings
 from umpire.server.data_dir import (
@@ -268,13 +268,11 @@ def make_store(url: str, settings: Settings) -> RedisEventStore:
         timeout_ms=settings.wait_timeout_ms,
     )
     if settings.cluster:
-        from redis.asyncio.cluster import RedisCluster
-
         # reinitialize_steps=0: a MOVED reply only patches the moved slot in the client's
         # map. redis-py's default (a full re-initialisation every 5th MOVED) closes every
         # node connection while other coroutines are using them, which fails their
         # commands mid-flight ('NoneType' has no 'writelines') during a reshard.
-        client = RedisCluster.from_url(
+        client = WaitingRedisCluster.from_url(
             url, socket_timeout=10, socket_connect_timeout=5, reinitialize_steps=0
         )
         return RedisEventStore(client, prefix=settings.prefix, durability=durability)

@@ -28,6 +28,9 @@ def cluster() -> Iterator[LocalCluster]:
 async def cluster_store(cluster: LocalCluster, prefix: str) -> AsyncIterator[RedisEventStore]:
     """A store on the cluster through redis-py's asyncio RedisCluster (make_store)."""
     store = make_store(cluster.url, Settings(cluster=True, prefix=prefix))
+    # The slot map loaded first, as a gateway's start-up does (events/redis_channels.py):
+    # redis-py's first initialisation under a burst of commands closes connections in use.
+    await store.redis.initialize()
     try:
         yield store
     finally:
