@@ -26,7 +26,20 @@ from umpire.server.app import Running
 
 # The browser's client seed, pinned: with the server's seed pinned too (_pin_seeds) the
 # game's dice are the same on every run, so what the AI's turn does is known.
-FIXED_BROWSER_ENTROPY = "crypto.getRandomValues = (bytes) => bytes.fill(7);"
+# The page's entropy fixed: its random values, its ids (randomUUID) and its nonce key
+# (WebCrypto makes that with randomness of its own, which getRandomValues does not reach),
+# so a command's nonce (an HMAC of the game and command ids), and with the pinned seeds its
+# dice, are the same on every run. One in ten draws otherwise had the AI pass.
+FIXED_BROWSER_ENTROPY = """
+crypto.getRandomValues = (bytes) => bytes.fill(7);
+let uuids = 0;  // the create id (so the game id) and each command id, counted
+crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++uuids).padStart(12, "0")}`;
+const generateKey = crypto.subtle.generateKey.bind(crypto.subtle);
+crypto.subtle.generateKey = (algorithm, extractable, usages) => algorithm.name === "HMAC"
+  ? crypto.subtle.importKey("raw", new Uint8Array(32).fill(7),
+      { name: "HMAC", hash: "SHA-256" }, extractable, usages)
+  : generateKey(algorithm, extractable, usages);
+"""
 
 
 def _pin_seeds(running: Running, label: str) -> None:

@@ -32,6 +32,9 @@ async def test_the_viewer_reads_a_rewound_log_again(
         said = "document.querySelector('#status').textContent.includes(\"log lost the events\")"
         await wait_for(page, said, timeout=TIMEOUT)
         assert "after seq 1" in await page.inner_text("#status")
+        # The list is read again from the log as it now is: seq 1 alone (it may still be
+        # on its way when the status says so).
+        await page.wait_for_selector('#events li[data-seq="1"]', timeout=TIMEOUT)
         assert await page.locator("#events li").count() == 1
         await page.screenshot(path=str(artifacts / "log-rewound.png"), full_page=True)
 
