@@ -31,6 +31,7 @@ from msgspec import Struct
 from umpire.engine.errors import InvalidSetup, RuleError
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.setup_fields import unknown_field
+from umpire.events.schema_descriptions import cleaned_descriptions
 
 SUFFIXES = (".json", ".toml")
 _PATH_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|'[^']*'|\.\.\.)\]")
@@ -213,7 +214,7 @@ def setup_schema_node(ruleset: Ruleset[Any]) -> dict[str, Any]:
 
 def setup_schema(ruleset: Ruleset[Any]) -> dict[str, Any]:
     """The JSON Schema of the ruleset's setup type (the format of a setup file)."""
-    schema: dict[str, Any] = msgspec.json.schema(ruleset.setup_type)
+    schema: dict[str, Any] = cleaned_descriptions(msgspec.json.schema(ruleset.setup_type))
     return schema
 
 

@@ -19,6 +19,8 @@ import msgspec
 from msgspec import Struct
 from msgspec import inspect as type_info
 
+from umpire.events.schema_descriptions import cleaned_descriptions
+
 Schema = dict[str, Any]
 
 
@@ -81,6 +83,7 @@ def _in_declared_order(defs: dict[str, Any], struct_type: type[Struct]) -> None:
 @cache
 def _cached(struct_type: type[Struct]) -> Schema:
     (ref,), defs = msgspec.json.schema_components([struct_type], ref_template="#/$defs/{name}")
+    defs = cleaned_descriptions(defs)
     _in_declared_order(defs, struct_type)
     schema: Schema = inline_refs(ref, defs)
     if struct_type.__struct_config__.tag is not None:

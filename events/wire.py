@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from umpire.events.schema_descriptions import cleaned_descriptions
+
 PROTOCOL_VERSION = 1
 
 GameId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
@@ -417,8 +419,10 @@ def json_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"umpire wire protocol v{PROTOCOL_VERSION}",
-        "$defs": components,
-        "properties": {"client_to_server": client, "server_to_client": server},
+        "$defs": cleaned_descriptions(components),
+        "properties": cleaned_descriptions(
+            {"client_to_server": client, "server_to_client": server}
+        ),
     }
 
 
