@@ -47,7 +47,10 @@ class Grants:
         """The digest of this connection's player credential for `game_id` (presenting
         `credential` first if given); Unauthorized for any other role, naming `what`."""
         if credential:
-            yield from self._auth(credential, request_id, reply=False)
+            # Checked before it is granted: a refused command changes nothing, so a
+            # spectator's credential (or one for another game) sent with a player's
+            # command leaves the connection's grants as they were.
+            yield from self._present_player(game_id, credential, what)
         role = self._role(game_id)
         if role is not Role.PLAYER:
             raise Unauthorized(
@@ -56,6 +59,30 @@ class Grants:
                 role=role.value,
             )
         return self.grants[game_id]
+
+    def _present_player(self, game_id: str, credential: str, what: str) -> Steps[None]:
+        """Grant `credential` if it is the player's of `game_id`; Unauthorized otherwise,
+        with the connection's grants untouched."""
+        if credentials.is_operator(credential, self.settings.operator_token):
+            raise Unauthorized(
+                f"the operator token may not {what} game {game_id!r}; only the player "
+                "credential may",
+                game_id=game_id,
+                role=Role.REFEREE.value,
+            )
+        granted, role = yield VerifyCredential(credential)
+        if granted != game_id:
+            raise Unauthorized(
+                f"the credential sent is for game {granted!r}, not {game_id!r}",
+                game_id=game_id,
+            )
+        if role is not Role.PLAYER:
+            raise Unauthorized(
+                f"a {role.value} may not {what} game {game_id!r}; only the player credential may",
+                game_id=game_id,
+                role=role.value,
+            )
+        self._grant(game_id, role, credentials.fingerprint(credential)[1])
 
     def _check_grant_room(self, game_id: str | None) -> None:
         """Refuse a new grant past `max_grants_per_connection` (a held game is no new one)."""

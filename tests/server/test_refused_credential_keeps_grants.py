@@ -1,0 +1,75 @@
+"""A command refused for the credential it carries changes nothing, the connection's grants
+included: the player's connection that sends a spectator's credential (or another game's)
+with a command is refused, and its next command, with no credential, runs as the player's."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from websockets.asyncio.client import connect
+
+from umpire.clients import UmpireClient
+from umpire.server.app import Running
+from umpire.testing.support.wire import text
+
+
+async def _ask(ws, frame: dict) -> dict:  # type: ignore[no-untyped-def]
+    await ws.send(text(frame))
+    reply: dict = msgspec.json.decode(await asyncio.wait_for(ws.recv(), 5))
+    return reply
+
+
+async def test_a_refused_credential_leaves_the_player_grant(gateway: Running, ws_url: str) -> None:
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 100})
+        other = await client.create("counter", {"target": 100})
+    game = created.game_id
+    add = {"type": "Add", "amount": 1}
+    async with connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        auth = await _ask(ws, {"type": "auth", "credential": created.player_credential, "id": "a"})
+        assert auth["type"] == "authenticated" and auth["role"] == "player", auth
+        before = await gateway.gateway.store.version(game)
+        for n, credential in enumerate(
+            (created.spectator_credential, other.player_credential, other.spectator_credential)
+        ):
+            refused = await _ask(
+                ws,
+                {
+                    "type": "command", "game_id": game, "command_id": f"wrong-{n}",
+                    "command": add, "nonce": "ab" * 16, "credential": credential, "id": f"w{n}",
+                },
+            )  # fmt: skip
+            assert refused["type"] == "error" and refused["code"] == "unauthorized", refused
+        assert await gateway.gateway.store.version(game) == before
+        ran = await _ask(
+            ws,
+            {
+                "type": "command", "game_id": game, "command_id": "right", "command": add,
+                "nonce": "cd" * 16, "id": "r",
+            },
+        )  # fmt: skip
+        assert ran["type"] == "accepted", ran
+        assert await gateway.gateway.store.version(game) > before
+
+
+async def test_the_refusal_says_which_credential_was_wrong(gateway: Running, ws_url: str) -> None:
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 100})
+        other = await client.create("counter", {"target": 100})
+    async with connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        frame = {
+            "type": "command", "game_id": created.game_id, "command_id": "c",
+            "command": {"type": "Add", "amount": 1}, "nonce": "ab" * 16,
+        }  # fmt: skip
+        spectator = await _ask(ws, {**frame, "credential": created.spectator_credential})
+        assert spectator["message"] == (
+            f"a spectator may not send commands to game {created.game_id!r}; only the "
+            "player credential may"
+        )
+        elsewhere = await _ask(ws, {**frame, "credential": other.player_credential})
+        assert elsewhere["message"] == (
+            f"the credential sent is for game {other.game_id!r}, not {created.game_id!r}"
+        )
