@@ -25,6 +25,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import UmpireError
+from umpire.events.private_folder import UnsafeComponent, open_private, private_folder
 from umpire.events.receipt import (
     Anchor,
     AnchorFailure,
@@ -59,15 +60,31 @@ def keep(data_dir: Path, game_id: str, anchors: list[Anchor], public_key: str = 
     command is written already: a file that cannot be written is a warning, not a failure."""
     path = receipts_path(data_dir, game_id)
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fresh = not path.exists()
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        # The folder and the file as a client's receipts folder keeps them
+        # (events/private_folder.py): a symlink planted in place of the file is refused,
+        # never written through.
+        private_folder(path.parent)
+        fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         with os.fdopen(fd, "a", encoding="utf-8") as f:
+            fresh = os.fstat(f.fileno()).st_size == 0
             head = [receipts_header(game_id, public_key)] if fresh else []
             f.write("".join(line + "\n" for line in head + [a.line_json() for a in anchors]))
+    except UnsafeComponent as exc:
+        print(f"umpire: warning: the receipt was not kept: {exc}", file=sys.stderr)
     except OSError as exc:
         print(f"umpire: warning: the receipt was not kept in {path}: {exc.strerror or exc}",
               file=sys.stderr)  # fmt: skip
+
+
+def _read_kept(path: Path) -> str | None:
+    """The text of a kept receipts file, None if there is none; UnsafeComponent if it is
+    a symlink or not this user's (`open_private`)."""
+    try:
+        fd = open_private(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, encoding="utf-8") as f:
+        return f.read()
 
 
 def head_receipt(
@@ -112,9 +129,8 @@ def commitment_anchor(epoch: int, commitment: str) -> Anchor:
 def kept(data_dir: Path, game_id: str) -> list[Anchor] | None:
     """The anchors this machine keeps for a game, or None if it keeps none."""
     path = receipts_path(data_dir, game_id)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = _read_kept(path)
+    if text is None:
         return None
     game, anchors = read_receipts(text, str(path))
     if game != game_id:
@@ -139,14 +155,13 @@ def read_file(path: Path, game_id: str) -> list[Anchor]:
 def cmd_receipts(settings: Any, args: Any) -> int:
     """`umpire receipts GAME`: print the receipts file this machine keeps for the game."""
     path = receipts_path(settings.data_dir, args.game)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    text = _read_kept(path)
+    if text is None:
         raise NoReceipts(
             f"no receipts are kept for game {args.game!r} on this machine (looked for {path}): "
             "they are written by umpire new, bind, send, takeback and reveal",
             game_id=args.game,
-        ) from None
+        )
     read_receipts(text, str(path))  # a damaged file is said so, not printed as if whole
     print(text, end="")
     return 0

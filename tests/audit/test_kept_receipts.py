@@ -54,3 +54,22 @@ def test_a_damaged_kept_receipts_file_is_said_with_the_way_around_it(cli: Cli) -
     assert refused.code == 2 and str(kept) in "".join(refused.err.split()), refused
     assert "--no-receipts audits the log without them" in refused.err, refused.err
     assert cli("audit", game, "--no-receipts").code == 0
+
+
+def test_a_symlink_in_place_of_the_kept_file_is_neither_read_nor_written(cli: Cli) -> None:
+    game = cli.new("counter", {"target": 40})
+    kept = receipts_path(cli.tmp / "data", game)
+    elsewhere = cli.tmp / "elsewhere.jsonl"
+    elsewhere.write_text(kept.read_text())  # a whole receipts file, of this very game
+    kept.unlink()
+    kept.symlink_to(elsewhere)
+    shown = cli("receipts", game)
+    assert shown.code != 0 and "is a symbolic link" in " ".join(shown.err.split()), shown
+    assert shown.out == "", shown
+    before = elsewhere.read_text()
+    sent = cli("send", game, '{"type": "Push"}')
+    assert sent.code == 0, sent
+    assert "the receipt was not kept" in sent.err and "symbolic link" in sent.err, sent.err
+    assert elsewhere.read_text() == before
+    audited = cli("audit", game)
+    assert audited.code != 0 and "is a symbolic link" in " ".join(audited.err.split()), audited
