@@ -136,6 +136,25 @@ function reset() {
   $("state-details").replaceChildren();
 }
 
+// The receipts of a game that failed their check when they arrived, on an earlier page
+// of this browser: kept marked in IndexedDB, so a reload still warns of them.
+async function keptFaults(gameId) {
+  let anchors = [];
+  try {
+    anchors = await viewer.client.receipts.anchors(gameId);
+  } catch {
+    return; // no receipts to read: nothing to warn of
+  }
+  for (const a of anchors) {
+    if (a.kind !== "receipt" || !a.client_check) continue;
+    const known = viewer.receiptFaults.some((f) => f.game_id === gameId && f.seq === a.head_seq && f.command_id === a.command_id);
+    if (!known) {
+      viewer.receiptFaults.push({ game_id: gameId, reply: a.reply, command_id: a.command_id, first_seq: a.first_seq || a.head_seq, seq: a.head_seq, why: a.client_check });
+    }
+  }
+  if (gameId === viewer.gameId) warnOfReceipts();
+}
+
 // The warning of the game shown's receipts that failed their check (kept past a reset: a
 // created game's own receipts are checked before it is opened).
 function warnOfReceipts() {
@@ -251,6 +270,7 @@ async function open(credential) {
     viewer.gameId = gameId;
     viewer.role = role;
     warnOfReceipts();
+    keptFaults(gameId);
     viewer.opening = true;
     $("game-label").textContent = `Game ${gameId}, seen as the ${role}`;
     $("timeline").hidden = false;

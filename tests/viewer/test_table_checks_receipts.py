@@ -9,7 +9,10 @@ stands and the receipts are kept, and how to check the game; the receipt is kept
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from tests.support.viewer_page import create_game, send
 from umpire.events.receipt import game_receipt_key, read_receipts_file
@@ -21,12 +24,29 @@ def flip(hex_text: str) -> str:
     return ("1" if hex_text[0] == "0" else "0") + hex_text[1:]
 
 
+def flip_signature(reply: dict[str, Any]) -> None:
+    reply["signature"] = flip(reply["signature"])
+
+
+def flip_proof(reply: dict[str, Any]) -> None:
+    # A lone reply's tree has no proof: one hash added to it leads to another root.
+    reply["proof"] = [flip(reply["proof"][0])] if reply["proof"] else ["00" * 32]
+
+
+def drop_signature(reply: dict[str, Any]) -> None:
+    for field in ("key_id", "signature", "proof", "leaf_index", "tree_size"):
+        reply.pop(field, None)
+
+
 class Doctor:
     """Between the page and the gateway: every frame passes, but while `armed`, the next
-    reply of type `reply` has its signature changed (once)."""
+    signed reply of type `reply` is doctored (once; by default its signature changed)."""
 
-    def __init__(self, reply: str = "accepted") -> None:
+    def __init__(
+        self, reply: str = "accepted", how: Callable[[dict[str, Any]], None] = flip_signature
+    ) -> None:
         self.reply = reply
+        self.how = how
         self.armed = False
         self.doctored: dict[str, Any] | None = None
 
@@ -37,7 +57,7 @@ class Doctor:
             if self.armed and isinstance(message, str):
                 reply = json.loads(message)
                 if reply.get("type") == self.reply and reply.get("signature"):
-                    reply["signature"] = flip(reply["signature"])
+                    self.how(reply)
                     self.armed = False
                     self.doctored = reply
                     message = json.dumps(reply)
@@ -94,6 +114,11 @@ async def test_a_doctored_receipt_draws_a_warning_and_is_kept_marked(
         assert marked[0].signature == doctor.doctored["signature"]  # what the server sent
         assert len(receipts) == 4  # created, the seed's binding, two commands
         assert await warning.get_attribute("data-faults") == "1"
+        # A reload (the table's link keeps the credential) warns again, from the receipts
+        # this browser kept marked.
+        await page.reload()
+        await page.locator("#receipt-warning").wait_for(state="visible")
+        assert await page.locator("#receipt-warning").inner_text() == text
     finally:
         await context.close()
 
@@ -142,10 +167,18 @@ SEND_WITH_CREDENTIAL = """async ([credential, gameId]) => {
 }"""
 
 
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        (flip_signature, "the signature does not verify under the game's key"),
+        (flip_proof, "the signature does not verify under the game's key"),
+        (drop_signature, "the reply carries no signature"),
+    ],
+)
 async def test_a_client_with_a_credential_only_reads_the_key_and_checks(
-    browser: Any, viewer_gateway: Running
+    browser: Any, viewer_gateway: Running, how: Callable[[dict[str, Any]], None], why: str
 ) -> None:
-    doctor = Doctor()
+    doctor = Doctor(how=how)
     context, page = await table(browser, doctor)
     try:
         await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
@@ -162,7 +195,7 @@ async def test_a_client_with_a_credential_only_reads_the_key_and_checks(
         assert fault == {
             "game_id": game, "reply": "accepted", "command_id": accepted["command_id"],
             "first_seq": accepted["seqs"][0], "seq": accepted["head_seq"],
-            "why": "the signature does not verify under the game's key",
+            "why": why,
         }  # fmt: skip
         assert accepted["client_check"] == fault["why"]
     finally:
