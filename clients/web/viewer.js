@@ -161,7 +161,7 @@ function warnOfReceipts() {
   const faults = viewer.receiptFaults.filter((f) => f.game_id === viewer.gameId);
   const box = $("receipt-warning");
   box.hidden = !faults.length;
-  box.textContent = faults.length ? receiptWarning(viewer.gameId, faults) : "";
+  box.replaceChildren(...(faults.length ? receiptWarning(viewer.gameId, faults) : []));
   box.dataset.faults = String(faults.length);
 }
 

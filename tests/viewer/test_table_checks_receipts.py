@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -87,7 +88,7 @@ async def game_key(gateway: Running, game: str) -> str:
 
 
 async def test_a_doctored_receipt_draws_a_warning_and_is_kept_marked(
-    browser: Any, viewer_gateway: Running
+    browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
     doctor = Doctor()
     context, page = await table(browser, doctor)
@@ -100,6 +101,7 @@ async def test_a_doctored_receipt_draws_a_warning_and_is_kept_marked(
         warning = page.locator("#receipt-warning")
         await warning.wait_for(state="visible")
         text = await warning.inner_text()
+        await page.screenshot(path=str(artifacts / "receipt-warning.png"))
         seqs = doctor.doctored["seqs"]
         assert f"events {seqs[0]} to {seqs[-1]}" in text or f"event {seqs[-1]}" in text, text
         assert "the signature does not verify under the game's key" in text
