@@ -21,6 +21,25 @@ export function errorText(err) {
   return parts.join(" · ");
 }
 
+// The warning for the receipts of a game that failed the check on arrival (umpire.js's
+// onReceiptFault; the latest last), in words a player can act on: what failed, that the
+// move stands and the receipts are kept, and how to check the game: the nodes of a line.
+export function receiptWarning(gameId, faults) {
+  const last = faults.at(-1);
+  const what = last.reply === "created" ? "the creation of the game"
+    : last.first_seq === last.seq ? `event ${last.seq}` : `events ${last.first_seq} to ${last.seq}`;
+  const count = faults.length === 1 ? "" : ` (${faults.length} receipts of this game have failed so far)`;
+  return [
+    `The server's receipt for ${what} did not check out: ${last.why}${count}. ` +
+    "What you did still happened, but this receipt does not prove it to anyone. " +
+    "Your browser kept it with the game's other receipts, marked as failed. Check the whole game: run ",
+    el("code", { text: `umpire audit ${gameId}` }),
+    ", or save your receipts (Audit tab) and give them with the game's export (",
+    el("code", { text: `umpire export ${gameId}` }), ") to the ",
+    el("a", { href: "verify", text: "verify page" }), ".",
+  ];
+}
+
 // The forms for `actions` (a state frame's), calling send(command, dice) on submit.
 export function actionForms(actions, send) {
   const box = el("div", { class: "action-list" });

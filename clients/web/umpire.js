@@ -5,6 +5,13 @@
 //   await client.connect();
 //   await client.auth(credential);
 //   client.subscribe(gameId, 0, (frame) => console.log(frame.seq, frame.event_type));
+//   client.onReceiptFault = (fault) => console.warn(fault.why); // a receipt that failed its check
+
+// The signature check of receipts (docs/audit.md 8.4), shared with the verify page: a
+// classic script (verify.html loads it too) that defines globalThis.umpireReceiptCheck.
+import "./receipt_check.js";
+
+const { can_check: canCheck, receipt_fault: receiptFault } = globalThis.umpireReceiptCheck;
 
 // Refusals of a re-auth or resubscribe that asking again can change (docs/protocol.md,
 // "error frames"): the store away, the gateway's admission, a draining gateway. Every
@@ -13,6 +20,7 @@ const RETRIED = ["over_budget", "store_unavailable", "shutting_down"];
 const RETRY_AFTER_CAP_MS = 30000; // the longest `retry_after` honoured before asking again
 const BACKOFF_FIRST_MS = 100;
 const BACKOFF_CAP_MS = 2000;
+const KEY_READ_TIMEOUT_MS = 10000; // reading a game's receipt key (its GameCreated), as the Python client's
 
 // 16 bytes of the browser's cryptographic randomness, as hex: a client seed.
 function freshSeed() {
@@ -166,6 +174,15 @@ export class UmpireClient {
     this.nextId = 1;
     this.closed = false;
     this.onStatus = () => {};
+    // Each game's receipt key (docs/audit.md 8.4), against which every `created` and
+    // `accepted` receipt is checked as it arrives: from `created`, or from the game's
+    // GameCreated (seen in a subscription, or read on a connection of its own).
+    this.receiptKeys = new Map(); // game id -> public key ("" for a game without one)
+    this.keyReads = new Map(); // game id -> the read of its key under way
+    this.credentialOf = new Map(); // game id -> the credential this client holds for it
+    // Called with each receipt that fails its check: { game_id, reply, command_id,
+    // first_seq, seq, why }. The reply's effect stands; the receipt is kept, marked.
+    this.onReceiptFault = () => {};
   }
 
   // The nonce this client sends with a command: the first 32 hex digits of
@@ -335,9 +352,13 @@ export class UmpireClient {
     sub.onState(held);
   }
 
-  // A mid-game reveal announces the next epoch's seed commitment: keep it.
+  // A mid-game reveal announces the next epoch's seed commitment: keep it. GameCreated
+  // names the game's receipt key: learn it.
   #keepEvent(frame) {
     const p = frame.payload;
+    if (frame.event_type === "GameCreated" && p && typeof p.receipt_key === "string" && !this.receiptKeys.has(frame.game_id)) {
+      this.receiptKeys.set(frame.game_id, p.receipt_key);
+    }
     if (frame.event_type === "SeedRevealed" && p && p.next_commitment && Number.isInteger(p.epoch)) {
       this.receipts.keep(frame.game_id, { kind: "commitment", epoch: p.epoch + 1, commitment: p.next_commitment, received_at: now() });
     }
@@ -349,12 +370,77 @@ export class UmpireClient {
     }
   }
 
-  #keepAccepted(accepted) {
-    if (accepted.head_seq) {
-      const first = accepted.seqs && accepted.seqs.length ? accepted.seqs[0] : accepted.head_seq;
-      this.receipts.keep(accepted.game_id, receiptAnchor("accepted", accepted.command_id, "player", accepted.head_seq, accepted.head_hash, accepted.state_hash, accepted, first));
+  // An `accepted` reply's receipt, checked and kept (head_seq 0: the reply went without
+  // one, the store went away); the reply, with `client_check` if its receipt failed.
+  async #keepAccepted(accepted) {
+    if (!accepted.head_seq) return accepted;
+    const first = accepted.seqs && accepted.seqs.length ? accepted.seqs[0] : accepted.head_seq;
+    const why = await this.#keepSigned(accepted, "accepted", accepted.command_id, first);
+    return why ? { ...accepted, client_check: why } : accepted;
+  }
+
+  // Check a signed reply's receipt against the game's key as it arrives (receipt_check.js,
+  // by clients/receipts.py's rules), and keep it either way: a failed one marked
+  // `client_check`, as evidence of what the server sent, and told to onReceiptFault. What
+  // failed, in words, or "".
+  async #keepSigned(reply, kind, commandId, first) {
+    const gameId = reply.game_id;
+    const anchor = receiptAnchor(kind, commandId, "player", reply.head_seq, reply.head_hash, reply.state_hash, reply, first);
+    // A page that cannot check (no WebCrypto Ed25519 here) keeps it unchecked, as one
+    // that cannot read the game's key: the audit checks it later.
+    const why = (await canCheck()) ? await receiptFault(gameId, anchor, await this.#gameKey(gameId)) : "";
+    if (why) anchor.client_check = why;
+    this.receipts.keep(gameId, anchor);
+    if (why) {
+      this.onReceiptFault({ game_id: gameId, reply: kind, command_id: commandId, first_seq: first, seq: reply.head_seq, why });
     }
-    return accepted;
+    return why;
+  }
+
+  // The game's receipt key: as `created` or GameCreated gave it, or read from GameCreated
+  // once over a connection of its own; "" when none can be had now (this receipt goes
+  // unchecked; the next one asks again).
+  async #gameKey(gameId) {
+    if (this.receiptKeys.has(gameId)) return this.receiptKeys.get(gameId);
+    if (!this.keyReads.has(gameId)) {
+      this.keyReads.set(gameId, this.#readGameKey(gameId).then((key) => {
+        this.keyReads.delete(gameId);
+        if (key !== null && !this.receiptKeys.has(gameId)) this.receiptKeys.set(gameId, key);
+        return key;
+      }));
+    }
+    return (await this.keyReads.get(gameId)) ?? "";
+  }
+
+  // The receipt key the game's GameCreated (seq 1) names, read with a subscription from
+  // seq 0 on a short connection of its own (this one's subscriptions go on undisturbed);
+  // null if this client holds no credential for the game, or it could not be read.
+  #readGameKey(gameId) {
+    const credential = this.credentialOf.get(gameId);
+    if (!credential || typeof WebSocket === "undefined") return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const ws = new WebSocket(this.url);
+      const done = (key) => {
+        clearTimeout(timer);
+        ws.onmessage = ws.onclose = ws.onerror = null;
+        ws.close();
+        resolve(key);
+      };
+      const timer = setTimeout(() => done(null), KEY_READ_TIMEOUT_MS);
+      ws.onopen = () => {
+        ws.send(JSON.stringify({ type: "auth", credential, id: "k1" }));
+        ws.send(JSON.stringify({ type: "subscribe", game_id: gameId, from_seq: 0, id: "k2" }));
+      };
+      ws.onmessage = (msg) => {
+        const message = JSON.parse(msg.data);
+        if (message.type === "error") done(null);
+        else if (message.type === "event" && message.game_id === gameId) {
+          const key = message.payload && message.payload.receipt_key;
+          done(message.event_type === "GameCreated" && typeof key === "string" ? key : null);
+        }
+      };
+      ws.onclose = ws.onerror = () => done(null);
+    });
   }
 
   request(message) {
@@ -385,12 +471,15 @@ export class UmpireClient {
     // A create_id makes the create safe to re-send after a reconnect: it names one game.
     const message = { type: "create", ruleset, setup, create_id: crypto.randomUUID().replaceAll("-", "") };
     if (scenario) message.scenario = scenario;
-    const created = await this.request(message);
+    let created = await this.request(message);
     this.credentials.push(created.player_credential);
+    this.credentialOf.set(created.game_id, created.player_credential);
+    if (!this.receiptKeys.has(created.game_id)) this.receiptKeys.set(created.game_id, created.receipt_key || "");
     // The create_id is a secret (it gets a player credential): never kept with the receipts.
     this.receipts.keep(created.game_id, { kind: "commitment", epoch: 0, commitment: created.seed_commitment, received_at: now() });
     if (created.head_seq) {
-      this.receipts.keep(created.game_id, receiptAnchor("created", "", "player", created.head_seq, created.head_hash, created.state_hash, created, 1));
+      const why = await this.#keepSigned(created, "created", "", 1);
+      if (why) created = { ...created, client_check: why };
     }
     if (!created.client_seed && created.client_entropy !== "waived") {
       const seed = clientSeed || freshSeed();
@@ -409,6 +498,7 @@ export class UmpireClient {
   async auth(credential) {
     const result = await this.request({ type: "auth", credential });
     this.credentials.push(credential);
+    if (result.game_id && !this.credentialOf.has(result.game_id)) this.credentialOf.set(result.game_id, credential);
     return result;
   }
 

@@ -1714,106 +1714,15 @@
 
   // -- section 8.4: signed receipts -----------------------------------------------------------
 
-  function fromhex(text) {
-    const out = new Uint8Array(text.length / 2);
-    for (let i = 0; i < out.length; i += 1) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
-    return out;
-  }
+  // The signature check itself is receipt_check.js's (loaded before this script), shared
+  // with the table, which checks each receipt as it arrives; here with Python's data model.
+  const checks = globalThis.umpireReceiptCheck;
+  const PY_MODEL = Object.freeze({ truthy: py_truthy, is_int: is_py_int });
+  const key_id_of = checks.key_id_of;
 
-  async function key_id_of(public_key) {
-    // Section 8.4: the first 16 hex digits of SHA-256 over the raw 32-byte public key.
-    return (await sha256_hex(fromhex(public_key))).slice(0, 16);
-  }
-
-  function json_ascii(x) {
-    // json.dumps(x) of a str or int (ensure_ascii: every character outside space..~ escaped).
-    if (typeof x !== "string") return String(x);
-    return JSON.stringify(x).replace(/[\u007f-\uffff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-  }
-
-  function signed_statement(game_id, r) {
-    // Section 8.4: the bytes a receipt's signature covers (canonical JSON, keys sorted).
-    const body = [
-      ["domain", "umpire-receipt-signature/1"], ["first_seq", req(r, "first_seq")],
-      ["game_id", game_id], ["head_hash", req(r, "head_hash")], ["head_seq", req(r, "head_seq")],
-      ["key_id", req(r, "key_id")], ["reply", req(r, "reply")], ["role", get(r, "role", "player")],
-      ["state_hash", get(r, "state_hash", "")],
-    ];
-    return new TextEncoder().encode("{" + body.map(([k, v]) => `${json_ascii(k)}:${json_ascii(v)}`).join(",") + "}");
-  }
-
-  function concat(...parts) {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
-    return out;
-  }
-
-  async function leaf_hash(statement) {
-    // Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree.
-    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(0), statement)));
-  }
-
-  async function node_hash(left, right) {
-    // Section 8.4 (RFC 9162 2.1.1): an interior node of a batch's tree.
-    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(1), left, right)));
-  }
-
-  async function root_from_proof(leaf, index, size, proof) {
-    // Section 8.4 (RFC 9162 2.1.3.2): the root the inclusion proof leads to from leaf
-    // `index` of a tree of `size`, or null if the proof does not fit them. BigInt: an
-    // index or size past 2**53 is still Python's exact int.
-    if (!(0n <= index && index < size) || proof.length > 63) return null;
-    let fn = index;
-    let sn = size - 1n;
-    let node = leaf;
-    for (const sibling of proof) {
-      if (sn === 0n) return null;
-      if ((fn & 1n) === 1n || fn === sn) {
-        node = await node_hash(sibling, node);
-        while (fn !== 0n && (fn & 1n) === 0n) { fn >>= 1n; sn >>= 1n; }
-      } else {
-        node = await node_hash(node, sibling);
-      }
-      fn >>= 1n;
-      sn >>= 1n;
-    }
-    return sn === 0n ? node : null;
-  }
-
-  async function signed_bytes(game_id, r) {
-    // Section 8.4: what a receipt's signature covers: its statement (a receipt signed on
-    // its own: no `tree_size`, or 0), or the root statement of the tree its proof leads to (a
-    // batch receipt); null for a batch receipt whose proof leads nowhere.
-    const statement = signed_statement(game_id, r);
-    if (!py_truthy(get(r, "tree_size"))) return statement;
-    const index = get(r, "leaf_index");
-    const size = get(r, "tree_size");
-    const proof = get(r, "proof");
-    if (!is_py_int(index) || !is_py_int(size) || !Array.isArray(proof)) return null;
-    if (!proof.every((h) => typeof h === "string" && HEX64.test(h))) return null;
-    const root = await root_from_proof(await leaf_hash(statement), BigInt(index), BigInt(size), proof.map(fromhex));
-    if (root === null) return null;
-    const body = `{"domain":"umpire-receipt-batch/1","key_id":${json_ascii(req(r, "key_id"))},"root":"${hex(root)}","size":${BigInt(size)}}`;
-    return new TextEncoder().encode(body);
-  }
-
-  async function signature_valid(game_id, public_key, r) {
+  function signature_valid(game_id, public_key, r) {
     // Section 8.4: whether a receipt carries a valid signature of `public_key`.
-    const signature = get(r, "signature");
-    if (typeof public_key !== "string" || !HEX64.test(public_key)) return false;
-    if (typeof signature !== "string" || !/^[0-9a-f]{128}$/.test(signature)) return false;
-    for (const key of ["reply", "key_id", "head_hash"]) if (typeof get(r, key) !== "string") return false;
-    if (typeof get(r, "role", "player") !== "string" || typeof get(r, "state_hash", "") !== "string") return false;
-    if (!py_eq(get(r, "key_id"), await key_id_of(public_key)) || !is_py_int(get(r, "first_seq"))) return false;
-    try {
-      const signed = await signed_bytes(game_id, r);
-      if (signed === null) return false;
-      const key = await crypto.subtle.importKey("raw", fromhex(public_key), { name: "Ed25519" }, false, ["verify"]);
-      return await crypto.subtle.verify({ name: "Ed25519" }, key, fromhex(signature), signed);
-    } catch {
-      return false; // a key the browser refuses is no signature it can vouch for
-    }
+    return checks.signature_valid(game_id, public_key, r, PY_MODEL);
   }
 
   async function equivocation(game_id, public_key, signed) {

@@ -20,7 +20,7 @@ import { boardOf, diceRow, el, eventRow, isDecision, stateDetails } from "./rend
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
-import { actionForms, decisionList, errorText, shortHash } from "./play.js";
+import { actionForms, decisionList, errorText, receiptWarning, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -59,6 +59,7 @@ const viewer = {
   superseded: new Map(), // seq -> the GameAmended payload whose ruling superseded it
   amended: new Map(), // seq -> the GameAmended payload whose amended line it is in
   amending: new Map(), // a ruling batch's command_id -> its GameAmended payload
+  receiptFaults: [], // the receipts that failed the client's check on arrival, of every game
 };
 const RECENT = 200; // events of the log read when a game opens: the last turns, its end
 let pageReady = Promise.resolve(); // the citations and the ruleset list, read at start
@@ -133,6 +134,35 @@ function reset() {
   document.querySelector("#dice tbody").replaceChildren();
   $("state").replaceChildren();
   $("state-details").replaceChildren();
+}
+
+// The receipts of a game that failed their check when they arrived, on an earlier page
+// of this browser: kept marked in IndexedDB, so a reload still warns of them.
+async function keptFaults(gameId) {
+  let anchors = [];
+  try {
+    anchors = await viewer.client.receipts.anchors(gameId);
+  } catch {
+    return; // no receipts to read: nothing to warn of
+  }
+  for (const a of anchors) {
+    if (a.kind !== "receipt" || !a.client_check) continue;
+    const known = viewer.receiptFaults.some((f) => f.game_id === gameId && f.seq === a.head_seq && f.command_id === a.command_id);
+    if (!known) {
+      viewer.receiptFaults.push({ game_id: gameId, reply: a.reply, command_id: a.command_id, first_seq: a.first_seq || a.head_seq, seq: a.head_seq, why: a.client_check });
+    }
+  }
+  if (gameId === viewer.gameId) warnOfReceipts();
+}
+
+// The warning of the game shown's receipts that failed their check (kept past a reset: a
+// created game's own receipts are checked before it is opened).
+function warnOfReceipts() {
+  const faults = viewer.receiptFaults.filter((f) => f.game_id === viewer.gameId);
+  const box = $("receipt-warning");
+  box.hidden = !faults.length;
+  box.replaceChildren(...(faults.length ? receiptWarning(viewer.gameId, faults) : []));
+  box.dataset.faults = String(faults.length);
 }
 
 // Older events, read when asked for: a second connection with the same credential reads
@@ -211,6 +241,10 @@ async function connected() {
   if (!viewer.client) {
     viewer.client = new UmpireClient(wsUrl);
     viewer.client.onStatus = (s) => status(s === "connected" && viewer.gameId ? `watching ${viewer.gameId}` : s);
+    viewer.client.onReceiptFault = (fault) => {
+      viewer.receiptFaults.push(fault);
+      warnOfReceipts();
+    };
     await viewer.client.connect();
   }
   return viewer.client;
@@ -235,6 +269,8 @@ async function open(credential) {
     if (viewer.gameId !== gameId) viewer.notice = "";
     viewer.gameId = gameId;
     viewer.role = role;
+    warnOfReceipts();
+    keptFaults(gameId);
     viewer.opening = true;
     $("game-label").textContent = `Game ${gameId}, seen as the ${role}`;
     $("timeline").hidden = false;

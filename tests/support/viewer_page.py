@@ -21,12 +21,14 @@ TAKEBACK_BUILT = any('tag="TakeBack"' in p.read_text() for p in ENGINE.rglob("*.
 async def create_game(
     page: Any, port: int, ruleset: str, scenario: str, settings: dict[str, str] | None = None
 ) -> str:
-    """Open the page, create a game from the pickers (and any scenario `settings` typed
-    into the form's settings); the game id once it is on the table."""
+    """Open the page, create a game from the pickers (scenario "": the ruleset's default,
+    and any scenario `settings` typed into the form's settings); the game id once it is
+    on the table."""
     await page.goto(f"http://127.0.0.1:{port}/")
     await page.wait_for_selector(f'#ruleset option[value="{ruleset}"]', state="attached")
     await page.select_option("#ruleset", ruleset)
-    await page.select_option("#scenario", scenario)
+    if scenario:  # a ruleset without named scenarios (the examples) has none to pick
+        await page.select_option("#scenario", scenario)
     if settings:
         await page.click("#settings-box summary")
         for name, value in settings.items():

@@ -59,7 +59,7 @@ from umpire.testing.support.short_games import every_ruleset
 from umpire.testing.support.verifier import verify_with
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
-PAGE_FILES = ("verify.html", "verify.js", "verify.css")
+PAGE_FILES = ("verify.html", "verify.js", "receipt_check.js", "verify.css")
 DISAGREED = Path(__file__).resolve().parents[2] / "test-artifacts" / "viewer" / "verify"
 
 
