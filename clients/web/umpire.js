@@ -36,8 +36,12 @@ function freshSeed() {
 // it covers, docs/audit.md 8.4) that every verifier takes (--receipts FILE).
 export const RECEIPTS_FORMAT = "umpire-receipts/3";
 
-function receiptsText(gameId, anchors) {
-  const lines = [JSON.stringify({ format: RECEIPTS_FORMAT, game_id: gameId })];
+// Line 1 carries the game's receipt key when the client had it (`created`, or the game's
+// GameCreated), as the Python client's file does: `umpire proof` reads it from there.
+function receiptsText(gameId, anchors, publicKey = "") {
+  const header = { format: RECEIPTS_FORMAT, game_id: gameId };
+  if (publicKey) header.public_key = publicKey;
+  const lines = [JSON.stringify(header)];
   for (const anchor of anchors) lines.push(JSON.stringify(anchor));
   return lines.join("\n") + "\n";
 }
@@ -52,14 +56,17 @@ function newNonceKey() {
 // Anchors in memory: where IndexedDB is missing (or for a page that keeps nothing). Its
 // nonce key is kept, and lost, with them.
 export class MemoryReceipts {
-  constructor() { this.games = new Map(); this.key = null; }
+  constructor() { this.games = new Map(); this.keys = new Map(); this.key = null; }
   nonceKey() { return (this.key ??= newNonceKey()); }
-  async keep(gameId, anchor) {
+  async keep(gameId, anchor, publicKey = "") {
     if (!this.games.has(gameId)) this.games.set(gameId, []);
     this.games.get(gameId).push(anchor);
+    if (publicKey && !this.keys.has(gameId)) this.keys.set(gameId, publicKey);
   }
   async anchors(gameId) { return [...(this.games.get(gameId) || [])]; }
-  async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
+  async exportText(gameId) {
+    return receiptsText(gameId, await this.anchors(gameId), this.keys.get(gameId) || "");
+  }
 }
 
 // The nonce key is kept beside the anchors, in the store "secrets" under "nonce": made
@@ -95,28 +102,37 @@ export class IndexedDBReceipts {
     }
     return this.db;
   }
-  keep(gameId, anchor) {
+  // `publicKey`: the game's receipt key when the client has it, kept on the record for
+  // the file's header.
+  keep(gameId, anchor, publicKey = "") {
     this.writes = this.writes.then(async () => {
       const db = await this.#open();
       await new Promise((resolve, reject) => {
         const tx = db.transaction("anchors", "readwrite");
-        tx.objectStore("anchors").add({ game_id: gameId, anchor });
+        const record = { game_id: gameId, anchor };
+        if (publicKey) record.public_key = publicKey;
+        tx.objectStore("anchors").add(record);
         tx.oncomplete = resolve;
         tx.onerror = () => reject(tx.error);
       });
     }).catch(() => {}); // a full or refused database loses receipts, never a command
     return this.writes;
   }
-  async anchors(gameId) {
+  async #records(gameId) {
     await this.writes;
     const db = await this.#open();
     return new Promise((resolve, reject) => {
       const request = db.transaction("anchors").objectStore("anchors").index("game_id").getAll(gameId);
-      request.onsuccess = () => resolve(request.result.map((record) => record.anchor));
+      request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
   }
-  async exportText(gameId) { return receiptsText(gameId, await this.anchors(gameId)); }
+  async anchors(gameId) { return (await this.#records(gameId)).map((record) => record.anchor); }
+  async exportText(gameId) {
+    const records = await this.#records(gameId);
+    const publicKey = records.find((record) => record.public_key)?.public_key || "";
+    return receiptsText(gameId, records.map((record) => record.anchor), publicKey);
+  }
   nonceKey() {
     this.key ??= (async () => {
       const db = await this.#open();
@@ -390,7 +406,7 @@ export class UmpireClient {
     // that cannot read the game's key: the audit checks it later.
     const why = (await canCheck()) ? await receiptFault(gameId, anchor, await this.#gameKey(gameId)) : "";
     if (why) anchor.client_check = why;
-    this.receipts.keep(gameId, anchor);
+    this.receipts.keep(gameId, anchor, this.receiptKeys.get(gameId) || "");
     if (why) {
       this.onReceiptFault({ game_id: gameId, reply: kind, command_id: commandId, first_seq: first, seq: reply.head_seq, why });
     }

@@ -19,6 +19,7 @@ PLAY = """async (url) => {
     const client = new UmpireClient(url);
     await client.connect();
     const created = await client.create("counter", { target: 50 });
+    window.receiptKey = created.receipt_key;
     await client.send(created.game_id, { type: "Push" });
     window.revealed = false;
     await client.subscribe(created.game_id, 0, (frame) => {
@@ -51,10 +52,13 @@ async def test_the_browser_keeps_receipts_in_indexeddb_and_exports_them(
     game = await page.evaluate(PLAY, f"ws://127.0.0.1:{port}/ws")
     await viewer_gateway.gateway.games.reveal(game)  # the owner's mid-game reveal
     await wait_for(page, "window.revealed")
+    key = await page.evaluate("window.receiptKey")
     text = await page.evaluate(BIND_AND_EXPORT, game)
     await page.close()
     lines = [json.loads(line) for line in text.splitlines()]
-    assert lines[0] == {"format": "umpire-receipts/3", "game_id": game}
+    # The header names the game's receipt key, as the Python client's file does.
+    assert len(key) == 64
+    assert lines[0] == {"format": "umpire-receipts/3", "game_id": game, "public_key": key}
     kinds = [(a["kind"], a.get("reply", a.get("epoch"))) for a in lines[1:]]
     accepted = ("receipt", "accepted")
     assert kinds == [("commitment", 0), ("receipt", "created"), accepted, accepted,
