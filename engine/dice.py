@@ -274,7 +274,7 @@ def roll_event(
     """The DiceRolled event of roll number `roll` of `spec` showing `faces`."""
     return DiceRolled(
         roll=roll,
-        kind=spec.kind.value,
+        kind=str(spec.kind),  # its value (a StrEnum; `.value` is two Python calls a read)
         sides=spec.sides,
         faces=faces,
         total=total_of(spec, faces),
