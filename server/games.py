@@ -205,7 +205,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         the write.
         """
         check_ids(game_id, command_id)
-        self._refuse_if_full()
+        if self.disk is not None:  # `_refuse_if_full`, inline (every command)
+            self.disk.refuse_if_full()
         loop = asyncio.get_running_loop()
         steps = handle_command(
             game_id, command_id, command, manual_dice, expected_seq, role, nonce,
@@ -220,7 +221,10 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                     # The three requests of a command on a cached game, by their type (the
                     # hot path: cheaper than a match's class patterns); the others below.
                     if type(request) is RulesJob:
-                        answer = await self.rules.run(request, meter)
+                        # A light type is decided at once, with no coroutine.
+                        answer = self.rules.run_light(request, meter)
+                        if answer is None:
+                            answer = await self.rules.run(request, meter)
                     elif type(request) is Append:
                         answer = await self._append(
                             request.ruleset, request.game, request.events,
@@ -320,7 +324,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         # ruleset secret under one keyed from the sealing key (above; the epoch's seed for
         # a game without one): both are cached with the game, so this costs no round trip
         # on the hot path.
-        has_secret = any(p.secret for p in pending)
+        # (`True in hidden` first: most batches hold no secret, and need no generator.)
+        has_secret = True in hidden and any(p.secret for p in pending)
         commit_seed = await self._secret(game.meta.game_id) if has_secret else None
         batch = seal_batch(
             game.meta.game_id,

@@ -48,6 +48,11 @@ class Grants:
         `credential` first if given); Unauthorized for any other role, naming `what`."""
         if credential:
             yield from self._auth(credential, request_id, reply=False)
+        return self._player_digest(game_id, what)
+
+    def _player_digest(self, game_id: str, what: str) -> str:
+        """`_player_grant` of a message that presents no credential (no request: a plain
+        call, not a generator, for the commands of a connection that authenticated once)."""
         role = self._role(game_id)
         if role is not Role.PLAYER:
             raise Unauthorized(
