@@ -208,27 +208,39 @@ def derive_faces(
 ) -> tuple[int, ...]:
     """The faces of roll number `roll` under `seed`, `client_seed` and its command's
     `nonce` ("" for a command without one; see module doc)."""
-    words = _words(seed, client_seed, roll, nonce)
+    # The words of block 0, then of block 1, ... taken in order, as a generator over the
+    # blocks gave them; read by index (one HMAC in C per block, no generator frame: a d6
+    # draws one word of the first block).
+    head = f"{client_seed}:{roll}:"
+    tail = f":{nonce}" if nonce else ""
+    block = 0
+    words = _block_words(seed, head, block, tail)
+    at = 0
+    percentile = spec.kind is DiceKind.D100
     faces: list[int] = []
-    for index, sides in enumerate(spec.sides):
+    for sides in spec.sides:
         limit = WORD - (WORD % sides)
         while True:
-            w = next(words)
+            if at == _BLOCK_WORDS:
+                block += 1
+                words = _block_words(seed, head, block, tail)
+                at = 0
+            w = words[at]
+            at += 1
             if w < limit:
                 break
-        low, _high = face_range(spec, index)
-        faces.append(low + w % sides)
+        # face_range: a percentile die shows 0 to 9, every other die 1 to its sides.
+        faces.append((0 if percentile else 1) + w % sides)
     return tuple(faces)
 
 
-def _words(seed: bytes, client_seed: str, roll: int, nonce: str):  # type: ignore[no-untyped-def]
-    block = 0
-    tail = f":{nonce}" if nonce else ""
-    while True:
-        msg = f"{client_seed}:{roll}:{block}{tail}".encode()
-        digest = hmac.new(seed, msg, hashlib.sha256).digest()
-        yield from struct.unpack(">8I", digest)
-        block += 1
+_BLOCK_WORDS = 8  # 32-bit words in one HMAC-SHA256 digest
+
+
+def _block_words(seed: bytes, head: str, block: int, tail: str) -> tuple[int, ...]:
+    """The eight big-endian 32-bit words of HMAC-SHA256(seed, head + block + tail)."""
+    digest = hmac.digest(seed, f"{head}{block}{tail}".encode(), "sha256")
+    return struct.unpack(">8I", digest)
 
 
 class Dice(Protocol):
@@ -262,7 +274,7 @@ def roll_event(
     """The DiceRolled event of roll number `roll` of `spec` showing `faces`."""
     return DiceRolled(
         roll=roll,
-        kind=spec.kind.value,
+        kind=str(spec.kind),  # its value (a StrEnum; `.value` is two Python calls a read)
         sides=spec.sides,
         faces=faces,
         total=total_of(spec, faces),

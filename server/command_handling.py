@@ -220,7 +220,12 @@ def handle_command(
             if known is not None:
                 return known
             raise
-        ended = any(isinstance(e, GameEnded) for e in events)
+        # A loop, not any() over a generator: this runs for every command.
+        ended = False
+        for event in events:
+            if isinstance(event, GameEnded):
+                ended = True
+                break
         if ended:
             final = seed if seed is not None else (yield Seed(game))
             if final is None:

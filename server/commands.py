@@ -29,7 +29,7 @@ from umpire.events.wire import (
     SendCommand,
 )
 from umpire.server import credentials
-from umpire.server.admission import work_cost
+from umpire.server.admission import FREE_WORK_SECONDS, work_cost
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult
 from umpire.server.requests import (
@@ -120,9 +120,12 @@ class Commands:
 
     def _command(self, msg: SendCommand) -> Steps[None]:
         # A credential revoked since it was presented is refused by the append itself.
-        digest = yield from self._player_grant(
-            msg.game_id, msg.credential, msg.id, "send commands to"
-        )
+        if msg.credential:
+            digest = yield from self._player_grant(
+                msg.game_id, msg.credential, msg.id, "send commands to"
+            )
+        else:
+            digest = self._player_digest(msg.game_id, "send commands to")
         role = Role.PLAYER
         started = self.now
         meter = WorkMeter()
@@ -142,10 +145,12 @@ class Commands:
             yield DropGrant(msg.game_id, digest)
             raise
         finally:
-            # The rules' work, accepted or refused, is the sender's (server/admission.py).
-            self.gw.admission.charge_work(
-                self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
-            )
+            # The rules' work, accepted or refused, is the sender's (server/admission.py):
+            # none is charged up to FREE_WORK_SECONDS (`work_cost` 0), asked here.
+            if meter.seconds > FREE_WORK_SECONDS:
+                self.gw.admission.charge_work(
+                    self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
+                )
         self.gw.metrics.observe_command(self.now - started, appended=not result.duplicate)
         yield from self._accepted(msg.game_id, msg.command_id, result, msg.id, role)
 
@@ -158,13 +163,27 @@ class Commands:
         role: Role,
     ) -> Steps[None]:
         """Answer `accepted` with the receipt of the game's head (docs/audit.md 8.1)."""
-        head_seq, head_hash, state_hash = yield from self._receipt(game_id, role)
-        signer = yield from self._signer(game_id)
+        # `_receipt`, `_signer` and `_sign`, inline: each request of a command resumes
+        # every generator between the driver and its `yield`, and these three come on
+        # every command (the same requests and answers as there).
+        try:
+            ruleset, game = yield CachedGame(game_id)
+        except UmpireError:
+            head_seq, head_hash, state_hash = 0, "", ""  # as `_receipt`
+        else:
+            head_seq, head_hash = game.meta.seq, game.meta.last_hash
+            state_hash = self.gw.view_digests.state_hash(ruleset, game, role)
+        try:
+            signer: ReceiptSigner | None = yield GameSigner(game_id)
+        except UmpireError:
+            signer = None  # as `_signer`
         seqs = result.seqs  # a new list at each call
         statement = receipt_statement(
-            signer, game_id, "accepted", role.value, seqs, head_seq, head_hash, state_hash
+            signer, game_id, "accepted", str(role), seqs, head_seq, head_hash, state_hash
         )
-        signed = yield from self._sign(signer, statement)
+        signed: BatchSignature | None = None
+        if signer is not None and statement is not None:
+            signed = yield SignReceipt(signer, statement)
         self._reply(
             Accepted(
                 game_id=game_id,

@@ -91,7 +91,9 @@ class Connection(Delivery):
                     await serve_frame(gw, session, raw)
                     for item in outbox:  # inline: one reply is the common case
                         if type(item) is bytes:
-                            await self.send(item)
+                            # Written at once (no coroutine) when nothing is queued.
+                            if not self._write_now(item):
+                                await self.send(item)
                         else:
                             await self._carry_out(item)
                 except SlowConsumer:

@@ -20,8 +20,12 @@ from msgspec import Struct
 
 from umpire.engine.schemas import struct_schema
 from umpire.engine.validation import describe
-from umpire.events.wire import ClientMessage
+from umpire.events.wire import ClientMessage, Error
+from umpire.server.nesting import MAX_DEPTH
 
+# The request id of a frame too deep to parse, found without parsing it (best effort).
+_REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
+_ALLOWED = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke, bind_seed"
 _UNKNOWN = re.compile(r"^Object contains unknown field `(?P<name>[^`]*)`$")
 _MISSING = re.compile(r"^Object missing required field `(?P<name>[^`]*)`$")
 _AT_FIELD = re.compile(r" - at `\$\.(?P<name>[A-Za-z_][A-Za-z0-9_]*)`$")
@@ -70,3 +74,42 @@ def explained(data: Any, failure: str) -> str | None:
         return f"{kind} field {name!r} is not valid: it must be {said}"
     allowed = describe(node)
     return f"{failure}; allowed: {allowed}" if allowed else None
+
+
+def too_deep_refusal(raw: str) -> tuple[str, str, Error]:
+    """The refusal of a frame that nests deeper than MAX_DEPTH, as (mistake code, detail,
+    `error` frame): bad_message, the connection kept."""
+    found = _REQUEST_ID.search(raw)
+    message = f"the frame nests deeper than {MAX_DEPTH} levels of arrays and objects"
+    error = Error(
+        code="bad_message",
+        message=f"{message}; no message needs more",
+        details={"max_depth": MAX_DEPTH},
+        id=found.group(1) if found else None,
+    )
+    return "bad_message", message, error
+
+
+def not_a_message(raw: str, failure: msgspec.DecodeError) -> tuple[str, str, Error]:
+    """The refusal of a frame that is not a message (not JSON, or JSON of the wrong shape),
+    as (mistake code, detail, `error` frame).
+
+    The frame is decoded again, untyped: the typed decode stops at the first mismatch,
+    so it may not have seen that the rest is not JSON at all, and the untyped one
+    finds the request id to answer to."""
+    try:
+        data = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        return "bad_json", str(exc), Error(code="bad_json", message=f"frame is not JSON: {exc}")
+    request_id = None
+    if isinstance(data, dict) and isinstance(data.get("id"), str):
+        request_id = data["id"][:128]
+    text = str(failure)
+    code = "unknown_message_type" if "`$.type`" in text else "bad_message"
+    error = Error(
+        code=code,
+        message=explained(data, text) or f"{text} (message types: {_ALLOWED})",
+        details={"error": text},
+        id=request_id,
+    )
+    return code, text, error

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
@@ -205,11 +206,13 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         the write.
         """
         check_ids(game_id, command_id)
-        self._refuse_if_full()
-        loop = asyncio.get_running_loop()
+        if self.disk is not None:  # `_refuse_if_full`, inline (every command)
+            self.disk.refuse_if_full()
         steps = handle_command(
             game_id, command_id, command, manual_dice, expected_seq, role, nonce,
-            self._cache.get(game_id), loop.time(), BUSY_SECONDS,
+            # The busy deadline's clock (and `Now`'s): the monotonic clock, as asyncio's
+            # loop.time() is, read without a Python call.
+            self._cache.get(game_id), time.monotonic(), BUSY_SECONDS,
         )  # fmt: skip
         meter = meter or WorkMeter()
         answer: Any = None
@@ -220,7 +223,10 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                     # The three requests of a command on a cached game, by their type (the
                     # hot path: cheaper than a match's class patterns); the others below.
                     if type(request) is RulesJob:
-                        answer = await self.rules.run(request, meter)
+                        # A light type is decided at once, with no coroutine.
+                        answer = self.rules.run_light(request, meter)
+                        if answer is None:
+                            answer = await self.rules.run(request, meter)
                     elif type(request) is Append:
                         answer = await self._append(
                             request.ruleset, request.game, request.events,
@@ -230,7 +236,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                         game = request.game
                         answer = self._cached_dice(game) or await self._dice(game)
                     else:
-                        answer = await self._perform(request, credential, loop)
+                        answer = await self._perform(request, credential)
                 except Exception as exc:  # the steps judge it (a cancellation goes on up)
                     request = steps.throw(exc)
                 else:
@@ -243,7 +249,6 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         self,
         request: HandlingRequest,
         credential: Credential | None,
-        loop: asyncio.AbstractEventLoop,
     ) -> Any:
         """What a step of handling a command asks, off its hot path; the answer it takes."""
         match request:
@@ -264,7 +269,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                 await asyncio.sleep(random.uniform(0, request.most))
                 return None
             case Now():
-                return loop.time()
+                return time.monotonic()
             case FindPending():
                 await self.find_pending_quietly(request.game_id)
                 return None
@@ -320,7 +325,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         # ruleset secret under one keyed from the sealing key (above; the epoch's seed for
         # a game without one): both are cached with the game, so this costs no round trip
         # on the hot path.
-        has_secret = any(p.secret for p in pending)
+        # (`True in hidden` first: most batches hold no secret, and need no generator.)
+        has_secret = True in hidden and any(p.secret for p in pending)
         commit_seed = await self._secret(game.meta.game_id) if has_secret else None
         batch = seal_batch(
             game.meta.game_id,

@@ -51,6 +51,11 @@ class Grants:
             # spectator's credential (or one for another game) sent with a player's
             # command leaves the connection's grants as they were.
             yield from self._present_player(game_id, credential, what)
+        return self._player_digest(game_id, what)
+
+    def _player_digest(self, game_id: str, what: str) -> str:
+        """`_player_grant` of a message that presents no credential (no request: a plain
+        call, not a generator, for the commands of a connection that authenticated once)."""
         role = self._role(game_id)
         if role is not Role.PLAYER:
             raise Unauthorized(

@@ -220,6 +220,24 @@ class RulesPool:
             self._portability[ruleset.name] = known
         return known
 
+    def run_light(self, job: RulesJob, meter: WorkMeter) -> list[Struct] | None:
+        """`run` for a command type measured light: its events, decided here on the loop
+        with no coroutine (the hot path: most commands); None for any other type, which
+        `run` then places (nothing is run or learned here then)."""
+        ruleset = job.ruleset
+        key = (ruleset.name, str(job.command.get("type", "")))
+        if not self._light(key):
+            return None
+        meter.last = meter.collected = 0.0
+        try:
+            self.on_loop += 1
+            return _timed_on_loop(self.decide, job, meter)
+        finally:
+            # As `run` does: admission is charged all of it, the type judged without the
+            # collections.
+            meter.seconds += meter.last
+            self._learn(key, meter.last - meter.collected)
+
     async def run(self, job: RulesJob, meter: WorkMeter) -> list[Struct]:
         """The events the rules decide for `job` (server/rules_job.py); the CPU seconds
         they took are added to `meter`."""

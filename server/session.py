@@ -24,7 +24,6 @@ id, and the session goes on.
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import msgspec
@@ -63,7 +62,7 @@ from umpire.server.admission import (
 from umpire.server.commands import Commands
 from umpire.server.grants import Grants
 from umpire.server.mistakes import MistakeLog
-from umpire.server.nesting import MAX_DEPTH, too_deep
+from umpire.server.nesting import too_deep
 from umpire.server.repeated_keys import repeated_refusal
 from umpire.server.requests import Close, Output, Request, Steps, Wait
 from umpire.server.subscription import Sink, Subscription
@@ -88,9 +87,6 @@ MAX_PAUSE = 5.0
 # A paced message waits for its budget in steps of at most this (a draining gateway
 # answers it at the next step).
 PACE_STEP = 0.5
-# The request id of a frame too deep to parse, found without parsing it (best effort).
-_REQUEST_ID = re.compile(r'"id"\s*:\s*"([^"\\]{1,128})"')
-_ALLOWED = "create, auth, subscribe, unsubscribe, command, list_games, view, revoke, bind_seed"
 
 
 class Shared(Protocol):
@@ -179,7 +175,7 @@ class Session(Commands, Grants, Subscriptions, Views):
             return None
         # Refused inline: a frame that is not a message makes no request.
         if too_deep(raw):  # before parsing: the parser would recurse once per level
-            self._refuse_deep(raw)
+            self._refuse(frame_refusal.too_deep_refusal(raw))
             return None
         refusal = repeated_refusal(raw)  # a field given twice means what a parser picks
         if refusal is not None:
@@ -189,10 +185,10 @@ class Session(Commands, Grants, Subscriptions, Views):
         try:
             message = client_decoder.decode(raw)  # typed, in one pass
         except msgspec.DecodeError as exc:  # ValidationError included
-            self._refuse_frame(raw, exc)
+            self._refuse(frame_refusal.not_a_message(raw, exc))
             return None
         except RecursionError:  # cannot happen below MAX_DEPTH; never lose the connection
-            self._refuse_deep(raw)
+            self._refuse(frame_refusal.too_deep_refusal(raw))
             return None
         request_id: str | None = message.id
         if self.gw.draining:
@@ -211,7 +207,18 @@ class Session(Commands, Grants, Subscriptions, Views):
     def resume(self, answer: Any, now: float) -> Request | None:
         """The answer to the last request, at time `now`: the next request, or None."""
         self.now = now
-        return self._step(answer, None)
+        # `_step`'s send, inline: every request of every command is answered here.
+        steps = self._steps
+        if steps is None:
+            raise RuntimeError("no request of this session is waiting for an answer")
+        try:
+            return steps.send(answer)
+        except StopIteration:
+            self._steps = None
+            return None
+        except BaseException:
+            self._steps = None
+            raise
 
     def fail(self, error: BaseException, now: float) -> Request | None:
         """The last request failed with `error` at time `now`: the next request, or None.
@@ -236,6 +243,16 @@ class Session(Commands, Grants, Subscriptions, Views):
     def _answer(self, message: Any, request_id: str | None) -> Steps[None]:
         """Carry out `message`; every error it causes is answered, and the session goes on."""
         try:
+            if type(message) is SendCommand:
+                # A player's command, by its type: the most frequent message, straight to
+                # its work. Every request a command makes resumes each generator between
+                # the driver and its `yield` (four requests a command), so this one has
+                # none in between: paid here (paced, never refused: docs/protocol.md
+                # "Admission"), with a generator only when it must wait.
+                if self.pace(_SEND_COMMAND, MESSAGE_COST, self.now):
+                    yield from self.wait_to_pay(_SEND_COMMAND, MESSAGE_COST)
+                yield from self._command(message)
+                return
             yield from self._handle(message)
         except StoreUnreachable as exc:
             # A store call that did not map its connection error: the same answer.
@@ -279,47 +296,12 @@ class Session(Commands, Grants, Subscriptions, Views):
         self.gw.metrics.error(code)
         self.gw.mistakes.note(self.address, code, detail, self.now)
 
-    def _refuse_deep(self, raw: str) -> None:
-        """Answer a frame that nests deeper than MAX_DEPTH: bad_message, connection kept."""
-        found = _REQUEST_ID.search(raw)
-        message = f"the frame nests deeper than {MAX_DEPTH} levels of arrays and objects"
-        self.mistake("bad_message", message)
-        self._reply(
-            Error(
-                code="bad_message",
-                message=f"{message}; no message needs more",
-                details={"max_depth": MAX_DEPTH},
-                id=found.group(1) if found else None,
-            )
-        )
-
-    def _refuse_frame(self, raw: str, failure: msgspec.DecodeError) -> None:
-        """Answer a frame that is not a message: not JSON, or JSON of the wrong shape.
-
-        The frame is decoded again, untyped: the typed decode stops at the first mismatch,
-        so it may not have seen that the rest is not JSON at all, and the untyped one
-        finds the request id to answer to."""
-        try:
-            data = msgspec.json.decode(raw)
-        except msgspec.DecodeError as exc:
-            self.mistake("bad_json", str(exc))
-            self._reply(Error(code="bad_json", message=f"frame is not JSON: {exc}"))
-            return
-        request_id = None
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            request_id = data["id"][:128]
-        text = str(failure)
-        code = "unknown_message_type" if "`$.type`" in text else "bad_message"
-        self.mistake(code, text)
-        self._reply(
-            Error(
-                code=code,
-                message=frame_refusal.explained(data, text)
-                or f"{text} (message types: {_ALLOWED})",
-                details={"error": text},
-                id=request_id,
-            )
-        )
+    def _refuse(self, refusal: tuple[str, str, Error]) -> None:
+        """Answer a frame that is not a message (server/frame_refusal.py says how): count
+        the mistake, send the error; the connection is kept."""
+        code, detail, error = refusal
+        self.mistake(code, detail)
+        self._reply(error)
 
     # -- admission -------------------------------------------------------------------------
 
@@ -358,12 +340,7 @@ class Session(Commands, Grants, Subscriptions, Views):
     # -- dispatch --------------------------------------------------------------------------
 
     def _handle(self, message: Any) -> Steps[None]:
-        if type(message) is SendCommand:
-            # A player's command, by its type: the most frequent message, which the chain
-            # below would reach after four class patterns (the same steps as there).
-            yield from self.wait_to_pay(_SEND_COMMAND, MESSAGE_COST)
-            yield from self._command(message)
-            return
+        # (A SendCommand is taken by its type in `_answer`; it would be paced below too.)
         if isinstance(message, Create):
             refusal = self.gw.admission.charge_create(self.address, self.now)
             if refusal is not None:
@@ -411,7 +388,7 @@ class Session(Commands, Grants, Subscriptions, Views):
                 yield from self._rule(message)
 
 
-_SEND_COMMAND = SendCommand.__name__.lower()  # its admission kind, as `_handle` names it
+_SEND_COMMAND = SendCommand.__name__.lower()  # its admission kind, as `_handle` names others
 
 
 def _jsonable(value: Any) -> bool:

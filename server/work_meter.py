@@ -7,17 +7,19 @@ the rules pool does.
 
 from __future__ import annotations
 
+from msgspec import Struct
 
-class WorkMeter:
+
+class WorkMeter(Struct, gc=False):
     """The CPU seconds the rules took for one command (every attempt, refused or not),
     measured in the thread or process that ran them; the gateway charges them to the
-    sender's admission budget (server/admission.py work_cost)."""
+    sender's admission budget (server/admission.py work_cost).
 
-    __slots__ = ("collected", "last", "seconds")
+    A mutable Struct (msgspec): made in C for every command (a class's __init__ is a Python
+    call), untracked by the garbage collector (it holds three floats)."""
 
-    def __init__(self) -> None:
-        self.seconds = 0.0
-        self.last = 0.0
-        # Of `last`, the garbage collector's: a collection that a run happened to start
-        # (server/rules_pool.py leaves it out of what it learns of the command type).
-        self.collected = 0.0
+    seconds: float = 0.0
+    last: float = 0.0
+    # Of `last`, the garbage collector's: a collection that a run happened to start
+    # (server/rules_pool.py leaves it out of what it learns of the command type).
+    collected: float = 0.0

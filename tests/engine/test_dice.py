@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections import Counter
 
 import pytest
@@ -126,3 +127,40 @@ def test_spec_constructors_refuse_nonsense() -> None:
     with pytest.raises(ValueError):
         custom(1)
     assert custom(3, 3).kind is DiceKind.CUSTOM
+
+
+def _faces_as_documented(
+    seed: bytes, client_seed: str, roll: int, sides: list[int], nonce: str = ""
+) -> tuple[int, ...]:
+    """docs/audit.md (4.1) read literally: the 32-bit big-endian words of HMAC-SHA256 over
+    `client_seed:roll:block[:nonce]`, block 0, 1, ... in turn; a word at or past the
+    largest multiple of a die's sides is skipped, the next one taken."""
+    words: list[int] = []
+    faces = []
+    block = 0
+    for n in sides:
+        while True:
+            if not words:
+                message = f"{client_seed}:{roll}:{block}" + (f":{nonce}" if nonce else "")
+                digest = hmac.new(seed, message.encode(), hashlib.sha256).digest()
+                words = [int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4)]
+                block += 1
+            word = words.pop(0)
+            if word < 2**32 - 2**32 % n:
+                faces.append(1 + word % n)
+                break
+    return tuple(faces)
+
+
+@pytest.mark.parametrize("nonce", ["", "0123456789abcdef0123456789abcdef"])
+def test_the_words_run_on_into_the_next_blocks(nonce: str) -> None:
+    # Twenty dice take three blocks; dice of 2**31 + 1 sides skip about half their words,
+    # so their draws cross block boundaries at every count.
+    for roll in range(40):
+        assert derive_faces(SEED, "alice", roll, nd6(20), nonce) == _faces_as_documented(
+            SEED, "alice", roll, [6] * 20, nonce
+        )
+        big = [2**31 + 1] * 12
+        assert derive_faces(SEED, "bob", roll, custom(*big), nonce) == _faces_as_documented(
+            SEED, "bob", roll, big, nonce
+        )

@@ -75,3 +75,20 @@ def test_the_store_as_last_seen() -> None:
     assert seen[("umpire_store_fsync_pending", ())] == 2
     assert seen[("umpire_store_fsync_delayed", ())] == 7
     assert seen[("umpire_store_write_ok", ())] == 0
+
+
+def test_command_latencies_land_in_the_buckets_the_histogram_would_put_them_in() -> None:
+    # Counted by bucket on the command path and moved into the histogram at each flush:
+    # a latency on a bound is in that bound's bucket (`le`), one past the last bound only
+    # in +Inf, the sum is every latency's, and a second flush adds nothing again.
+    metrics = Metrics()
+    for seconds in (0.005, 0.0051, 3.0, 0.0):
+        metrics.observe_command(seconds, appended=True)
+    metrics.flush()
+    metrics.observe_command(0.02, appended=True)
+    seen = parsed(metrics.render())  # flushes again
+    bucket = {le: seen[("umpire_command_seconds_bucket", (("le", le),))] for le in (
+        "0.001", "0.005", "0.01", "0.025", "2.5", "+Inf")}  # fmt: skip
+    assert bucket == {"0.001": 1, "0.005": 2, "0.01": 3, "0.025": 4, "2.5": 4, "+Inf": 5}
+    assert seen[("umpire_command_seconds_count", ())] == 5
+    assert abs(seen[("umpire_command_seconds_sum", ())] - 3.0301) < 1e-9
