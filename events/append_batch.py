@@ -79,9 +79,11 @@ class AppendBatcher:
         self._watchdog: asyncio.TimerHandle | None = None
         self.batches = 0  # script calls sent, one a write (a figure for the benchmark)
         self.calls = 0  # appends sent in them
-        # Called with each batch's (keys, reply) pairs before any appender is answered:
+        # Called with each batch's (keys, argv, reply) before any appender is answered:
         # the store's head checkpoints, one write a batch (events/redis_store.py).
-        self.on_replies: Callable[[list[tuple[tuple[str, ...], Any]]], None] | None = None
+        self.on_replies: Callable[[list[tuple[tuple[str, ...], list[Any], Any]]], None] | None = (
+            None
+        )
 
     async def run(self, keys: tuple[str, ...], argv: list[Any]) -> tuple[Any, Any]:
         """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
@@ -123,7 +125,10 @@ class AppendBatcher:
                 again = []
                 if self.on_replies is not None:
                     self.on_replies(
-                        [(keys, reply) for (keys, _, _), reply in zip(batch, replies, strict=True)]
+                        [
+                            (keys, argv, reply)
+                            for (keys, argv, _), reply in zip(batch, replies, strict=True)
+                        ]
                     )
                 for (_, _, future), reply in zip(batch, replies, strict=True):
                     if future.done():

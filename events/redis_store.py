@@ -71,9 +71,12 @@ SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may f
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
 #       credential digest ('' for none), role the credential must hold, the new version,
-#       the result `first:last:last_hash`, the dedupe entry kept for the command id (the
-#       result, then `:` and the command's body hash when it has one:
-#       events/command_body.py), then each event's stream entry ID and envelope in turn.
+#       the dedupe entry kept for the command id (`first:last:last_hash`, then `:` and the
+#       command's body hash when it has one: events/command_body.py), then each event's
+#       stream entry ID and envelope in turn.
+# It answers a status and a value: 'ok' and the new version (the store knows the rest of
+# its result: an argument less to parse and make a Lua string of), 'dup' and the first
+# result's dedupe entry, 'unauthorized' and '0', or a refusal and the version held.
 # The statuses, in their order of precedence: 'unauthorized' (the credential check comes
 # first, so a revoked credential is refused even for a command id seen before; checking it
 # here, in the append itself, costs no extra round trip and leaves no window between the
@@ -113,16 +116,16 @@ local function append(k, a, m)
     + """' end
     if last ~= ARGV[a + 3] then
       refused = 'conflict'
-    elseif m < 12 then
+    elseif m < 11 then
       refused = 'empty'
     end
   end
-  if refused or call('HSETNX', KEYS[k + 3], ARGV[a + 2], ARGV[a + 10]) == 0 then
+  if refused or call('HSETNX', KEYS[k + 3], ARGV[a + 2], ARGV[a + 9]) == 0 then
     local done = call('HGET', KEYS[k + 3], ARGV[a + 2])
     if done then return 'dup', done end
     return refused, version
   end
-  for i = a + 11, a + m, 2 do
+  for i = a + 10, a + m, 2 do
     local added = try('XADD', KEYS[k + 1], ARGV[i], 'e', ARGV[i + 1])
     if type(added) == 'table' then
       call('HDEL', KEYS[k + 3], ARGV[a + 2])
@@ -132,7 +135,7 @@ local function append(k, a, m)
   if ARGV[a + 5] ~= '' then call('SET', KEYS[k + 4], ARGV[a + 5]) end
   call('HSET', KEYS[k + 2], 'version', ARGV[a + 8], 'last_hash', ARGV[a + 4])
   call('PUBLISH', KEYS[k + 5], ARGV[a + 8])
-  return 'ok', ARGV[a + 9]
+  return 'ok', ARGV[a + 8]
 end
 """
 )
@@ -214,7 +217,7 @@ def append_argv(batch: SealedBatch) -> list[Any]:
     credential = batch.credential
     first = batch.expected_version + 1
     last = batch.expected_version + len(batch.records)
-    result = f"{first}:{last}:{batch.last_hash}"
+    entry = f"{first}:{last}:{batch.last_hash}"
     argv: list[Any] = [
         batch.expected_version,
         batch.command_id,
@@ -224,8 +227,7 @@ def append_argv(batch: SealedBatch) -> list[Any]:
         credential.digest if credential else "",
         credential.role if credential else "",
         last,
-        result,
-        f"{result}:{batch.body_hash}" if batch.body_hash else result,
+        f"{entry}:{batch.body_hash}" if batch.body_hash else entry,
     ]
     for seq, record in enumerate(batch.records, first):
         argv += (f"{seq}-0", record)  # redis_keys.stream_id, inlined: once per event
@@ -414,17 +416,17 @@ class RedisEventStore:
         if self._batcher is not None:
             self._batcher.on_replies = self._record_batch
 
-    def _record_batch(self, replies: list[tuple[tuple[str, ...], Any]]) -> None:
+    def _record_batch(self, replies: list[tuple[tuple[str, ...], list[Any], Any]]) -> None:
         heads: dict[str, tuple[int, str]] = {}
-        for keys, reply in replies:
+        for keys, argv, reply in replies:
             if isinstance(reply, Exception) or reply[0] not in (b"ok", "ok"):
                 continue
             stream = keys[0]
             game_id = stream[stream.index("{") + 1 : stream.rindex("}")]
-            result = parse_command_entry(reply[1], duplicate=False)
+            last_seq, last_hash = argv[7], argv[3]  # the new version and head (append_argv)
             held = heads.get(game_id)
-            if held is None or result.last_seq > held[0]:
-                heads[game_id] = (result.last_seq, result.last_hash)
+            if held is None or last_seq > held[0]:
+                heads[game_id] = (last_seq, last_hash)
         if heads and self._heads is not None:
             self._heads.record(heads)
 
@@ -499,10 +501,11 @@ class RedisEventStore:
             raise unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
+            first_seq = batch.expected_version + 1
+            result = AppendResult(first_seq, first_seq + len(batch.records) - 1, batch.last_hash)
             if batch.expected_version == 0:
                 with contextlib.suppress(*UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
-            result = parse_command_entry(value, duplicate=False)
             if self._wait is not None:
                 confirm(
                     self._wait,

@@ -154,13 +154,13 @@ async def test_each_refusal_of_the_script_writes_nothing_and_keeps_its_precedenc
     assert await store.redis.hkeys(keys.commands) == [b"create"]
     assert (await store.version("gs"), await store.last_hash("gs")) == (1, head)
 
-    status, value = await attempt("c1", 1)
-    assert status == "ok" and value.startswith("2:3:")
-    assert await store.redis.hget(keys.commands, "c1") == value.encode()
-    assert (await attempt("x", 3))[0] == "ok"  # the game moves on: 4, 5
+    assert await attempt("c1", 1) == ("ok", "3")  # the new version
+    entry = await store.redis.hget(keys.commands, "c1")
+    assert entry == f"2:3:{await store.last_hash('gs')}".encode()
+    assert await attempt("x", 3) == ("ok", "5")  # the game moves on
     # A retry of c1 at its old version, at the current one, with another head, with no
     # events, or as a creation: each is the first result.
-    first = ("dup", value)
+    first = ("dup", entry.decode())
     assert await attempt("c1", 1) == first
     assert await attempt("c1", 5) == first
     assert await attempt("c1", 5, prev_hash="ff" * 32) == first
