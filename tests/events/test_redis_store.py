@@ -14,12 +14,15 @@ from redis.exceptions import ResponseError
 from umpire.events.durability import Durability
 from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import Unauthorized
+from umpire.events.recorder import seal_batch
 from umpire.events.redis_store import (
     APPEND_SCRIPT,
     MULTI_APPEND_SCRIPT,
     RedisEventStore,
     append_argv,
+    append_packed,
 )
+from umpire.events.resp import bulks
 from umpire.events.store import Credential, SealedBatch
 from umpire.testing.store_contract import (
     NOW,
@@ -194,3 +197,24 @@ async def test_an_append_that_fails_inside_leaves_no_dedupe_entry(
             assert "WRONGTYPE" in str(answer)
         assert await store.command_result("gf", "c1") is None
     assert await store.version("gf") == 1
+
+
+@pytest.mark.parametrize(
+    ("events", "terms"),
+    [
+        (1, {}),
+        (2, {"credential": Credential("a1" * 32, "player"), "body_hash": "ab" * 16}),
+        (3, {"secret": b"\x07" * 64, "expected_version": 0, "prev_hash": GENESIS_HASH}),
+        (12, {"expected_version": 99_999, "credential": Credential("d4" * 32, "jöueur")}),
+    ],
+)
+def test_the_packed_arguments_are_the_argument_list_s_bytes(
+    events: int, terms: dict[str, Any]
+) -> None:
+    """The batcher's arguments packed in one go (`append_packed`) are byte for byte the
+    generic packing of `append_argv`'s list with its count first (the cluster's way); a
+    text that is not ASCII (here a role) takes the generic way."""
+    terms = {"expected_version": 7, "prev_hash": "ee" * 32, **terms}
+    batch = seal_batch("gp", pending(events), command_id="cmd-1:x", recorded_at=NOW, **terms)
+    argv = append_argv(batch)
+    assert append_packed(batch) == (len(argv) + 1, bulks(len(argv), *argv))
