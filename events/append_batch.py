@@ -85,18 +85,19 @@ class AppendBatcher:
         # the store's head checkpoints, one write a batch (events/redis_store.py).
         self.on_replies: Callable[[list[tuple[Any, Any]]], None] | None = None
 
-    async def run(
+    def run(
         self, keys: tuple[str, ...], count: int, packed: bytes, tag: Any = None
-    ) -> tuple[Any, Any]:
-        """(the script's reply, WAITAOF's reply or None when not waiting) for one append
-        of `keys` whose `count` arguments are `packed` (the first its own count); the error
-        the store gave is raised. `tag` is what `on_replies` hears of this append."""
+    ) -> asyncio.Future[tuple[Any, Any]]:
+        """The future of (the script's reply, WAITAOF's reply or None when not waiting)
+        for one append of `keys` whose `count` arguments are `packed` (the first its own
+        count); it holds the error the store gave. `tag` is what `on_replies` hears of this
+        append. A future, not a coroutine: its caller awaits it, one frame less a move."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[Any, Any]] = loop.create_future()
         self._waiting.append((keys, count, packed, tag, future))
         if len(self._waiting) == 1:
             loop.call_soon(self._flush)
-        return await future
+        return future
 
     def _flush(self) -> None:
         waiting, self._waiting = self._waiting, []
@@ -173,7 +174,11 @@ class AppendBatcher:
             return reply, waited
         if isinstance(reply, Exception):
             return [reply] * len(batch), waited
-        return [_answer(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)], waited
+        pairs = iter(reply)
+        answers: list[Any] = list(zip(pairs, pairs, strict=True))  # (status, value) a game
+        if b"error" in reply[::2]:
+            answers = [_answer(status, value) for status, value in answers]
+        return answers, waited
 
     async def _exchange(self, conn: Any, packed: bytes, count: int) -> list[Any]:
         """One attempt at the batch, within the socket timeout (the watchdog's)."""
