@@ -21,7 +21,7 @@ import redis.asyncio as redis
 
 from bench.floor import RawAppends
 from umpire.events.append_batch import AppendBatcher
-from umpire.events.resp import pack
+from umpire.events.resp import bulks, pack
 from umpire.server.embedded import EmbeddedRedis
 
 # One game's flat answer, as the many-games append script gives it (the batcher sends each
@@ -40,7 +40,7 @@ async def main(calls: int, runs: int) -> None:
 
             async def through_batcher() -> None:
                 for n in range(calls):
-                    await batcher.run(("k",), [n])
+                    await batcher.run(("k",), 2, bulks(1, n))
 
             async def through_raw() -> None:
                 for n in range(calls):

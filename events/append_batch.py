@@ -48,8 +48,10 @@ MAX_BATCH = 256  # appends per call
 MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once)
 MAX_HEADS = 10_000  # games whose packed keys are kept
 
-# One waiting append: the script's keys and arguments, and the future its caller awaits.
-Waiting = tuple[tuple[str, ...], list[Any], "asyncio.Future[tuple[Any, Any]]"]
+# One waiting append: the script's keys; its arguments' count and RESP bulks (the count
+# of the append's own, then those: events/redis_store.py `append_packed`); what its caller
+# names it by (`on_replies`); and the future its caller awaits.
+Waiting = tuple[tuple[str, ...], int, bytes, Any, "asyncio.Future[tuple[Any, Any]]"]
 
 
 class AppendBatcher:
@@ -79,19 +81,23 @@ class AppendBatcher:
         self._watchdog: asyncio.TimerHandle | None = None
         self.batches = 0  # script calls sent, one a write (a figure for the benchmark)
         self.calls = 0  # appends sent in them
-        # Called with each batch's (keys, reply) pairs before any appender is answered:
+        # Called with each batch's (tag, reply) pairs before any appender is answered:
         # the store's head checkpoints, one write a batch (events/redis_store.py).
-        self.on_replies: Callable[[list[tuple[tuple[str, ...], Any]]], None] | None = None
+        self.on_replies: Callable[[list[tuple[Any, Any]]], None] | None = None
 
-    async def run(self, keys: tuple[str, ...], argv: list[Any]) -> tuple[Any, Any]:
-        """(the script's reply, WAITAOF's reply or None when not waiting) for one append;
-        the error the store gave is raised."""
+    def run(
+        self, keys: tuple[str, ...], count: int, packed: bytes, tag: Any = None
+    ) -> asyncio.Future[tuple[Any, Any]]:
+        """The future of (the script's reply, WAITAOF's reply or None when not waiting)
+        for one append of `keys` whose `count` arguments are `packed` (the first its own
+        count); it holds the error the store gave. `tag` is what `on_replies` hears of this
+        append. A future, not a coroutine: its caller awaits it, one frame less a move."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[Any, Any]] = loop.create_future()
-        self._waiting.append((keys, argv, future))
+        self._waiting.append((keys, count, packed, tag, future))
         if len(self._waiting) == 1:
             loop.call_soon(self._flush)
-        return await future
+        return future
 
     def _flush(self) -> None:
         waiting, self._waiting = self._waiting, []
@@ -123,9 +129,9 @@ class AppendBatcher:
                 again = []
                 if self.on_replies is not None:
                     self.on_replies(
-                        [(keys, reply) for (keys, _, _), reply in zip(batch, replies, strict=True)]
+                        [(tag, reply) for (*_, tag, _), reply in zip(batch, replies, strict=True)]
                     )
-                for (_, _, future), reply in zip(batch, replies, strict=True):
+                for (*_, future), reply in zip(batch, replies, strict=True):
                     if future.done():
                         continue  # its caller went away; the append ran or not, as it would
                     if isinstance(reply, Exception):
@@ -147,11 +153,11 @@ class AppendBatcher:
         """Each append's reply (an error in its place), or NoScriptError for the whole
         call; and WAITAOF's reply (None when not waiting). An error reply to the whole call
         (the script failed outside any one append) is each append's error."""
-        keys = b"".join([self._head(keys) for keys, _, _ in batch])
-        args = b"".join([bulks(len(argv), *argv) for _, argv, _ in batch])
-        count = sum([len(keys) + 1 + len(argv) for keys, argv, _ in batch])
-        numkeys = sum([len(keys) for keys, _, _ in batch])
-        packed = b"*%d\r\n" % (3 + count) + bulks("EVALSHA", self.sha, numkeys) + keys + args
+        heads = b"".join([self._head(keys) for keys, *_ in batch])
+        args = b"".join([packed for _, _, packed, _, _ in batch])
+        numkeys = sum([len(keys) for keys, *_ in batch])
+        count = numkeys + sum([count for _, count, *_ in batch])
+        packed = b"*%d\r\n" % (3 + count) + bulks("EVALSHA", self.sha, numkeys) + heads + args
         if self.wait is not None:
             packed += self._wait_command
         conn = await self._connection()
@@ -168,7 +174,11 @@ class AppendBatcher:
             return reply, waited
         if isinstance(reply, Exception):
             return [reply] * len(batch), waited
-        return [_answer(reply[i], reply[i + 1]) for i in range(0, len(reply), 2)], waited
+        pairs = iter(reply)
+        answers: list[Any] = list(zip(pairs, pairs, strict=True))  # (status, value) a game
+        if b"error" in reply[::2]:
+            answers = [_answer(status, value) for status, value in answers]
+        return answers, waited
 
     async def _exchange(self, conn: Any, packed: bytes, count: int) -> list[Any]:
         """One attempt at the batch, within the socket timeout (the watchdog's)."""

@@ -55,6 +55,7 @@ from umpire.events.redis_keys import (
     receipt_keys_key,
     stream_id,
 )
+from umpire.events.resp import bulks
 from umpire.events.store import (
     AppendResult,
     Credential,
@@ -71,47 +72,71 @@ SEED_BYTES = 32  # the seed's length in the `:secret` value (a sealing key may f
 # KEYS: stream, meta, commands, secret, channel, credentials
 # ARGV: expected_version, command_id, prev_hash, last_hash, secret ('' for none),
 #       credential digest ('' for none), role the credential must hold, the new version,
-#       the result `first:last:last_hash`, the dedupe entry kept for the command id (the
-#       result, then `:` and the command's body hash when it has one:
-#       events/command_body.py), then each event's stream entry ID and envelope in turn.
-# The credential check comes first, so a revoked credential is refused even for a command
-# id seen before; checking it here, in the append itself, costs no extra round trip and
-# leaves no window between the check and the write.
-# What costs Valkey CPU here is measured (docs/benchmarks.md "One append per loop turn"):
-# the numbers the script wrote (entry IDs, the new version, the result) are derived from
+#       the dedupe entry kept for the command id (`first:last:last_hash`, then `:` and the
+#       command's body hash when it has one: events/command_body.py), then each event's
+#       stream entry ID and envelope in turn.
+# It answers a status and a value: 'ok' and the new version (the store knows the rest of
+# its result: an argument less to parse and make a Lua string of), 'dup' and the first
+# result's dedupe entry, 'unauthorized' and '0', or a refusal and the version held.
+# The statuses, in their order of precedence: 'unauthorized' (the credential check comes
+# first, so a revoked credential is refused even for a command id seen before; checking it
+# here, in the append itself, costs no extra round trip and leaves no window between the
+# check and the write), 'dup' (the command id is known: its first result), then 'exists',
+# 'conflict' (the version, then the head hash) and 'empty', then 'ok'.
+# What costs Valkey CPU here is measured (docs/benchmarks.md "One append per loop turn",
+# "a cheaper append"): each `redis.call` costs about as much again in the Lua bridge as
+# the command itself, so a move makes as few as it can. The dedupe check and its write
+# are one HSETNX, made once the version checks have passed: when it finds the id set, an
+# HGET reads the first result ('dup'); a refused append asks the HGET alone, so it writes
+# nothing. An XADD that fails (an error reply) takes the dedupe entry back out (HDEL)
+# before the error goes on, so no failed append leaves an entry either, as before. The
+# numbers the script writes (entry IDs, the new version, the result) are derived from
 # the batch by the store (`append_argv`) and sent as strings, and the version is compared
 # as the string it is stored as: formatting a Lua number (sprintf), parsing one (strtod)
 # and concatenating strings were 12% of Valkey's instructions per append. The version and
-# the head hash are read in one HMGET (two HGETs before).
+# the head hash are read in one HMGET.
 _APPEND_GAME = (
     """
+local call, try, type = redis.call, redis.pcall, type
 local function append(k, a, m)
-  if ARGV[a + 6] ~= '' and redis.call('HGET', KEYS[k + 6], ARGV[a + 6]) ~= ARGV[a + 7] then
+  if ARGV[a + 6] ~= '' and call('HGET', KEYS[k + 6], ARGV[a + 6]) ~= ARGV[a + 7] then
     return 'unauthorized', '0'
   end
-  local done = redis.call('HGET', KEYS[k + 3], ARGV[a + 2])
-  if done then return 'dup', done end
-  local meta = redis.call('HMGET', KEYS[k + 2], 'version', 'last_hash')
+  local meta = call('HMGET', KEYS[k + 2], 'version', 'last_hash')
   local version = meta[1] or '0'
   local expected = ARGV[a + 1]
+  local refused
   if ARGV[a + 5] ~= '' and expected == '0' and version ~= '0' then
-    return 'exists', version
-  end
-  if version ~= expected then return 'conflict', version end
-  local last = meta[2] or ARGV[a + 3]
-  if version == '0' then last = '"""
+    refused = 'exists'
+  elseif version ~= expected then
+    refused = 'conflict'
+  else
+    local last = meta[2] or ARGV[a + 3]
+    if version == '0' then last = '"""
     + GENESIS_HASH
     + """' end
-  if last ~= ARGV[a + 3] then return 'conflict', version end
-  if m < 12 then return 'empty', version end
-  if ARGV[a + 5] ~= '' then redis.call('SET', KEYS[k + 4], ARGV[a + 5]) end
-  for i = a + 11, a + m, 2 do
-    redis.call('XADD', KEYS[k + 1], ARGV[i], 'e', ARGV[i + 1])
+    if last ~= ARGV[a + 3] then
+      refused = 'conflict'
+    elseif m < 11 then
+      refused = 'empty'
+    end
   end
-  redis.call('HSET', KEYS[k + 2], 'version', ARGV[a + 8], 'last_hash', ARGV[a + 4])
-  redis.call('HSET', KEYS[k + 3], ARGV[a + 2], ARGV[a + 10])
-  redis.call('PUBLISH', KEYS[k + 5], ARGV[a + 8])
-  return 'ok', ARGV[a + 9]
+  if refused or call('HSETNX', KEYS[k + 3], ARGV[a + 2], ARGV[a + 9]) == 0 then
+    local done = call('HGET', KEYS[k + 3], ARGV[a + 2])
+    if done then return 'dup', done end
+    return refused, version
+  end
+  for i = a + 10, a + m, 2 do
+    local added = try('XADD', KEYS[k + 1], ARGV[i], 'e', ARGV[i + 1])
+    if type(added) == 'table' then
+      call('HDEL', KEYS[k + 3], ARGV[a + 2])
+      error(added)
+    end
+  end
+  if ARGV[a + 5] ~= '' then call('SET', KEYS[k + 4], ARGV[a + 5]) end
+  call('HSET', KEYS[k + 2], 'version', ARGV[a + 8], 'last_hash', ARGV[a + 4])
+  call('PUBLISH', KEYS[k + 5], ARGV[a + 8])
+  return 'ok', ARGV[a + 8]
 end
 """
 )
@@ -193,7 +218,7 @@ def append_argv(batch: SealedBatch) -> list[Any]:
     credential = batch.credential
     first = batch.expected_version + 1
     last = batch.expected_version + len(batch.records)
-    result = f"{first}:{last}:{batch.last_hash}"
+    entry = f"{first}:{last}:{batch.last_hash}"
     argv: list[Any] = [
         batch.expected_version,
         batch.command_id,
@@ -203,12 +228,48 @@ def append_argv(batch: SealedBatch) -> list[Any]:
         credential.digest if credential else "",
         credential.role if credential else "",
         last,
-        result,
-        f"{result}:{batch.body_hash}" if batch.body_hash else result,
+        f"{entry}:{batch.body_hash}" if batch.body_hash else entry,
     ]
     for seq, record in enumerate(batch.records, first):
         argv += (f"{seq}-0", record)  # redis_keys.stream_id, inlined: once per event
     return argv
+
+
+def append_packed(batch: SealedBatch) -> tuple[int, bytes]:
+    """The many-games script's arguments for `batch` (MULTI_APPEND_SCRIPT): how many, and
+    their RESP bulk strings, the same bytes as `bulks(len(argv), *argv)` of `append_argv`.
+
+    Packed here in one formatting of the text arguments and one per event: the generic
+    `bulks` over `append_argv`'s list took a type test, a format and a list append per
+    argument, ~2.4 µs of a Downtown move (docs/benchmarks.md, "a cheaper append"). Every
+    text argument is ASCII (ids, hex, a role word, decimal numbers), so a length counted
+    in characters is the length in bytes; anything else takes the generic way."""
+    credential = batch.credential
+    records = batch.records
+    first = batch.expected_version + 1
+    last = str(batch.expected_version + len(records))
+    entry = f"{first}:{last}:{batch.last_hash}"
+    if batch.body_hash:
+        entry = f"{entry}:{batch.body_hash}"
+    digest, role = (credential.digest, credential.role) if credential is not None else ("", "")
+    secret = batch.secret.hex() if batch.secret else ""
+    expected = str(batch.expected_version)
+    command_id, prev_hash, last_hash = batch.command_id, batch.prev_hash, batch.last_hash
+    m = 9 + 2 * len(records)
+    text = (
+        f"${len(str(m))}\r\n{m}\r\n${len(expected)}\r\n{expected}\r\n"
+        f"${len(command_id)}\r\n{command_id}\r\n${len(prev_hash)}\r\n{prev_hash}\r\n"
+        f"${len(last_hash)}\r\n{last_hash}\r\n${len(secret)}\r\n{secret}\r\n"
+        f"${len(digest)}\r\n{digest}\r\n${len(role)}\r\n{role}\r\n"
+        f"${len(last)}\r\n{last}\r\n${len(entry)}\r\n{entry}\r\n"
+    )
+    if not text.isascii():
+        return m + 1, bulks(m, *append_argv(batch))
+    parts = [text.encode()]
+    for seq, record in enumerate(records, first):
+        entry_id = b"%d-0" % seq  # redis_keys.stream_id
+        parts.append(b"$%d\r\n%b\r\n$%d\r\n%b\r\n" % (len(entry_id), entry_id, len(record), record))
+    return m + 1, b"".join(parts)
 
 
 class WaitingConnectionPool(aioredis.ConnectionPool):
@@ -300,7 +361,7 @@ class RedisEventStore:
         # events/notifications.py): the server never holds the client itself.
         self.credentials = RedisCredentials(client, prefix)
         self.notifications = RedisNotifications(client, prefix, cluster=self.cluster)
-        self._keys: dict[str, GameKeys] = {}  # game id -> its keys, for appends
+        self._keys: dict[str, tuple[str, ...]] = {}  # game id -> its append's keys
         self._heads: HeadRecorder | None = None  # record_heads_in
         script = CLUSTER_APPEND_SCRIPT if self.cluster else APPEND_SCRIPT
         self._append = client.register_script(script)
@@ -375,10 +436,11 @@ class RedisEventStore:
         """The key names of one game."""
         return game_keys(game_id, self._prefix)
 
-    def _remember_keys(self, game_id: str) -> GameKeys:
-        """The keys of `game_id` (validated), kept for its next append: building them
-        (and validating the id) cost ~3 us of every append. At most MAX_KEPT_KEYS."""
-        keys = self.keys(game_id)
+    def _remember_keys(self, game_id: str) -> tuple[str, ...]:
+        """The append script's keys of `game_id` (validated), kept for its next append:
+        building them (and validating the id) cost ~3 us of every append. At most
+        MAX_KEPT_KEYS."""
+        keys = self._append_keys(self.keys(game_id))
         if len(self._keys) >= MAX_KEPT_KEYS:
             self._keys.clear()
         self._keys[game_id] = keys
@@ -393,17 +455,16 @@ class RedisEventStore:
         if self._batcher is not None:
             self._batcher.on_replies = self._record_batch
 
-    def _record_batch(self, replies: list[tuple[tuple[str, ...], Any]]) -> None:
+    def _record_batch(self, replies: list[tuple[Any, Any]]) -> None:
         heads: dict[str, tuple[int, str]] = {}
-        for keys, reply in replies:
+        for batch, reply in replies:
             if isinstance(reply, Exception) or reply[0] not in (b"ok", "ok"):
                 continue
-            stream = keys[0]
-            game_id = stream[stream.index("{") + 1 : stream.rindex("}")]
-            result = parse_command_entry(reply[1], duplicate=False)
+            game_id = batch.game_id
+            last_seq = batch.expected_version + len(batch.records)
             held = heads.get(game_id)
-            if held is None or result.last_seq > held[0]:
-                heads[game_id] = (result.last_seq, result.last_hash)
+            if held is None or last_seq > held[0]:
+                heads[game_id] = (last_seq, batch.last_hash)
         if heads and self._heads is not None:
             self._heads.record(heads)
 
@@ -457,31 +518,33 @@ class RedisEventStore:
     async def append(self, batch: SealedBatch) -> AppendResult:
         """Append a sealed batch atomically; see EventStore.append."""
         game_id = batch.game_id
-        keys = self._keys.get(game_id) or self._remember_keys(game_id)
+        keys_arg = self._keys.get(game_id) or self._remember_keys(game_id)
         if not batch.records:
             raise UmpireError("a command must append at least one event", game_id=game_id)
-        argv = append_argv(batch)
-        keys_arg = self._append_keys(keys)
         waited: Any = None
         try:
             if self._batcher is not None:
-                (status, value), waited = await self._batcher.run(keys_arg, argv)
-            elif self.durable is not None:
-                (status, value), waited = await self.durable.run(list(keys_arg), argv)
-            elif self.straight is not None:
-                status, value = await self.straight.run(
-                    keys_arg, argv, lambda: self._script(self._append, list(keys_arg), argv)
-                )
-            else:
-                status, value = await self._script(self._append, list(keys_arg), argv)
+                count, packed = append_packed(batch)
+                (status, value), waited = await self._batcher.run(keys_arg, count, packed, batch)
+            else:  # a cluster: the one-game script, its arguments as a list
+                argv = append_argv(batch)
+                if self.durable is not None:
+                    (status, value), waited = await self.durable.run(list(keys_arg), argv)
+                elif self.straight is not None:
+                    status, value = await self.straight.run(
+                        keys_arg, argv, lambda: self._script(self._append, list(keys_arg), argv)
+                    )
+                else:
+                    status, value = await self._script(self._append, list(keys_arg), argv)
         except (*UNREACHABLE, *_RESHARDING) as exc:
             raise unavailable(exc, game_id) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "ok":
+            first_seq = batch.expected_version + 1
+            result = AppendResult(first_seq, first_seq + len(batch.records) - 1, batch.last_hash)
             if batch.expected_version == 0:
                 with contextlib.suppress(*UNREACHABLE):  # the index is a convenience
                     await self._redis.zadd(games_index_key(self._prefix), {game_id: 0}, nx=True)
-            result = parse_command_entry(value, duplicate=False)
             if self._wait is not None:
                 confirm(
                     self._wait,

@@ -226,7 +226,7 @@ def _validate(data: bytes, record: Record) -> None:
             last_hash[game] = env.hash
     for command in record.commands:
         args = command.args
-        if command.name != b"HSET" or not (key := _GAME.search(args[1])):
+        if command.name not in (b"HSET", b"HSETNX") or not (key := _GAME.search(args[1])):
             continue
         game = key[1].decode(errors="replace")
         if game not in seqs or game not in last_hash:

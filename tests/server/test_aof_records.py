@@ -2,12 +2,14 @@
 alone; every complete step after it is found again; a changed value is found too.
 
 The file is built as the append script's effects are written by Valkey: MULTI, SELECT,
-the XADDs of sealed events, the head and the dedupe entry, EXEC; and the games index as a
-command of its own."""
+the dedupe entry (HSETNX, before the XADDs: events/redis_store.py `_APPEND_GAME`; files
+written before that hold an HSET after them), the XADDs of sealed events, the head, EXEC;
+and the games index as a command of its own."""
 
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from umpire.events.envelope import GENESIS_HASH, encode_envelope, seal
 from umpire.events.resp import pack
@@ -16,9 +18,11 @@ from umpire.server.aof_records import scan
 GAMES = ("gaaaaaaaaaaaaaaa1", "gbbbbbbbbbbbbbbb2")
 
 
-def _aof(steps: int = 6) -> tuple[bytes, list[tuple[int, int, set[tuple[str, int]]]]]:
+def _aof(
+    steps: int = 6, dedupe: str = "HSETNX"
+) -> tuple[bytes, list[tuple[int, int, set[tuple[str, int]]]]]:
     """An AOF of `steps` two-event steps over two games, and each step's (start, end,
-    events)."""
+    events); each step's dedupe entry written by `dedupe` (HSETNX first, or HSET last)."""
     out = [pack("ZADD", "umpire:games", "NX", 0, GAMES[0])]
     spans = []
     last = {game: (0, GENESIS_HASH) for game in GAMES}
@@ -35,11 +39,12 @@ def _aof(steps: int = 6) -> tuple[bytes, list[tuple[int, int, set[tuple[str, int
             step.append(pack("XADD", f"umpire:{{{game}}}:events", f"{seq + offset}-0", "e",
                              encode_envelope(env)))  # fmt: skip
             events.add((game, seq + offset))
-        step += [
-            pack("HSET", f"umpire:{{{game}}}:meta", "version", seq + 2, "last_hash", link),
-            pack("HSET", f"umpire:{{{game}}}:commands", f"c{n}", f"{seq + 1}:{seq + 2}:{link}"),
-            pack("EXEC"),
-        ]
+        entry = pack(dedupe, f"umpire:{{{game}}}:commands", f"c{n}", f"{seq + 1}:{seq + 2}:{link}")
+        if dedupe == "HSETNX":
+            step.insert(2, entry)
+        step += [pack("HSET", f"umpire:{{{game}}}:meta", "version", seq + 2, "last_hash", link)]
+        step += [entry] if dedupe == "HSET" else []
+        step.append(pack("EXEC"))
         last[game] = (seq + 2, link)
         start = sum(map(len, out))
         out += step
@@ -77,6 +82,21 @@ def test_a_changed_byte_inside_a_stored_event_is_found_though_the_framing_holds(
     assert (bad.start, bad.end) == (start, end)
     game, seq = min(events)
     assert f"game {game} seq {seq}" in bad.why
+
+
+@pytest.mark.parametrize("dedupe", ["HSETNX", "HSET"])
+def test_a_dedupe_entry_that_names_other_events_is_found(dedupe: str) -> None:
+    """The append script writes the dedupe entry with HSETNX before the events (files
+    written before, with HSET after them): either way it is checked against them."""
+    data, spans = _aof(dedupe=dedupe)
+    assert not any(r.damaged for r in scan(data))
+    start, end, _ = spans[3]
+    at = data.index(b":commands", start)
+    at = data.index(b"\r\n", data.index(b"\r\n", at + 11) + 2) + 2  # the entry's length line
+    at = data.index(b"\r\n", at) + 2  # the entry's first byte: its first seq
+    changed = data[:at] + b"9" + data[at + 1 :]
+    (bad,) = [r for r in scan(changed) if r.damaged]
+    assert (bad.start, bad.end) == (start, end) and "dedupe entry" in bad.why
 
 
 def test_a_torn_tail_is_the_last_step_to_the_end_of_the_file() -> None:

@@ -55,13 +55,15 @@ async def test_a_command_on_a_cached_game_is_one_redis_call(tmp_path: Path) -> N
                     assert accepted["seqs"] == [2 * n + 2, 2 * n + 3]
                 again = await peer.ok(command(10))  # a retried id: answered by the script
                 assert again["duplicate"] is True
-                # Valkey counts the script's own calls too: per command 2 HGETs (credential,
-                # command id), 1 HMGET (version and last hash), 2 XADDs, 2 HSETs, 1 PUBLISH;
-                # the retried id stops after 2 HGETs. No XRANGE, no HEXISTS: nothing outside
+                # Valkey counts the script's own calls too: per command 1 HGET (credential),
+                # 1 HMGET (version and last hash), 1 HSETNX (the command id's entry), 2
+                # XADDs, 1 HSET (the head), 1 PUBLISH; the retried id stops at its HSETNX
+                # and an HGET of the first result. No XRANGE, no HEXISTS: nothing outside
                 # the script.
                 calls = await _calls(client)
                 assert calls == {
-                    "evalsha": 12, "hget": 24, "hmget": 11, "xadd": 22, "hset": 22, "publish": 11,
+                    "evalsha": 12, "hget": 13, "hmget": 12, "hsetnx": 12, "xadd": 22,
+                    "hset": 11, "publish": 11,
                 }  # fmt: skip
             finally:
                 await client.aclose()
