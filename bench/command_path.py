@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,8 +36,10 @@ from typing import Any
 # Run as a file (`python bench/command_path.py`), this folder is on sys.path and checkout.py
 # is a top-level module; imported as part of the bench package, it is not.
 try:
+    from cachegrind import instructions
     from checkout import project
 except ImportError:
+    from bench.cachegrind import instructions
     from bench.checkout import project
 
 WARM_UP = 50
@@ -124,16 +124,8 @@ async def _commands(url: str, calls: int, name: str) -> None:
 
 def _instructions(python: str, repo: Path, url: str, calls: int, name: str) -> int:
     """Instructions valgrind counted in a child running `calls` commands."""
-    done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         python, __file__, "--repo", str(repo), "--child", str(calls), "--url", url,
-         "--ruleset", name],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise RuntimeError(f"no instruction count from valgrind: {done.stderr[-500:]!r}")
-    return int(found.group(1).replace(",", ""))
+    return instructions([python, __file__, "--repo", str(repo), "--child", str(calls),
+                         "--url", url, "--ruleset", name])  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

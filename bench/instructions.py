@@ -19,9 +19,7 @@ whole gateway.
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,8 +28,10 @@ from typing import Any
 # a top-level module; imported as part of the bench package (the tests), it is not. Never
 # the --repo checkout's bench: that may predate it.
 try:
+    from cachegrind import instructions
     from checkout import project
 except ImportError:
+    from bench.cachegrind import instructions
     from bench.checkout import project
 
 WARM_UP = 20
@@ -134,15 +134,8 @@ def _command_loop(repo: Path, calls: int, name: str = "counter") -> None:
 
 def _instructions(python: str, repo: Path, calls: int, name: str = "counter") -> int:
     """Instructions valgrind counted in a child running `calls` commands."""
-    done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         python, __file__, "--repo", str(repo), "--child", str(calls), "--ruleset", name],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-    if found is None:
-        raise RuntimeError(f"no instruction count from valgrind: {done.stderr[-500:]!r}")
-    return int(found.group(1).replace(",", ""))
+    return instructions([python, __file__, "--repo", str(repo), "--child", str(calls),
+                         "--ruleset", name])  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
