@@ -1,0 +1,183 @@
+"""Rules of 001_989a2f850da69b66.txt worked by hand with stated dice, as an outside reviewer
+works them: each expected result comes from the seed's words (cited by heading), not from
+the code. These are the boundary faces the other tests leave open: the top and bottom of a
+band once a modifier has moved it, the cap at a service ceiling, the second die of the
+Game Setup altitude roll."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from tests.rulesets.age_of_dogfights.setups import (
+    arrange,
+    combat_state,
+    decide,
+    of_type,
+    run,
+    run_until,
+)
+from umpire.engine.rulesets.age_of_dogfights import initial_state
+from umpire.engine.rulesets.age_of_dogfights.commands import ReportBotDamage, RollSetup
+from umpire.engine.rulesets.age_of_dogfights.events import (
+    AltitudeRolled,
+    BotMoved,
+    DieChosen,
+    GunsUnjammed,
+    ResponseRolled,
+    RetreatDecided,
+)
+from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
+from umpire.engine.rulesets.age_of_dogfights.retreat import fly_retreat
+from umpire.engine.rulesets.age_of_dogfights.setup import Setup
+from umpire.engine.rulesets.age_of_dogfights.terms import Damage, DieColour, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die
+
+PLAYER = {"id": "P1", "number": 1, "aircraft_type": "se5a", "position": [0, 5], "heading": "E",
+          "level": 3, "skill": "ace"}  # fmt: skip
+
+
+def _one_bot(aircraft_type: str):  # type: ignore[no-untyped-def]
+    """One bot whose skill and aggressiveness are fixed, so RollSetup rolls only altitude."""
+    bot = {"id": "B1", "number": 1, "aircraft_type": aircraft_type, "position": [17, 4],
+           "skill": "average", "aggressiveness": "average"}  # fmt: skip
+    return initial_state(msgspec.convert({"players": [PLAYER], "bots": [bot]}, Setup))
+
+
+@pytest.mark.parametrize(
+    ("aircraft_type", "faces", "level"),
+    [
+        ("se5a", [[4]], 6),  # ceiling L6, 4 is in 4-6: maximum height, no second die
+        ("se5a", [[6]], 6),
+        ("albatros_dv", [[1], [6]], 5),  # ceiling L5, 1 is in 1-3: again; 6 > L5: L5
+        ("se5a", [[3], [5]], 5),  # ceiling L6, 3: again; 5 is the level
+        ("albatros_dv", [[3], [1]], 1),  # the second die may give L1
+    ],
+)
+def test_game_setup_bot_altitude(aircraft_type: str, faces: list[list[int]], level: int) -> None:
+    """Game Setup, bot altitude: ceiling L5+ and 4-6 = its maximum height; 1-3 = roll
+    again, the second die is the level, a level above the ceiling is the ceiling."""
+    state, events = decide(_one_bot(aircraft_type), RollSetup(), faces)
+    (alt,) = of_type(events, AltitudeRolled)
+    assert alt.level == level and len(alt.dice) == len(faces)
+    assert state.plane("B1").level == level
+
+
+def _fighter(**fields):  # type: ignore[no-untyped-def]
+    s = combat_state({"P1": ("se5a", (2, 6), "E", 3)}, {"B1": ("albatros_dv", (15, 6), "W", 3)})
+    return arrange(s, "B1", **fields)
+
+
+@pytest.mark.parametrize(
+    ("safe", "faces", "colour", "left"),
+    [
+        (2, [[6]], DieColour.GREEN, 1),  # two safe usages: 6 - 1 = 5, green, one used
+        (2, [[1]], DieColour.BLUE, 2),  # 1 - 1 = 0 reads as the first band: blue
+        (5, [[5]], DieColour.GREEN, 4),  # five left: no deduction
+    ],
+)
+def test_combat_blue_or_green_at_the_band_edges(
+    safe: int, faces: list[list[int]], colour: DieColour, left: int
+) -> None:
+    """Combat: 1-4 blue, 5-6 green; deduct 1 only with one or two safe usages left."""
+    state = _fighter(safe_throttle_left=safe)
+    ctx, events = run(state, lambda c: choose_die(c, c.state.plane("B1")), faces)
+    assert of_type(events, DieChosen)[0].colour is colour
+    assert ctx.state.plane("B1").safe_throttle_left == left
+
+
+@pytest.mark.parametrize(("face", "colour"), [(1, DieColour.BLUE), (6, DieColour.GREEN)])
+def test_retreat_at_question_mark(face: int, colour: DieColour) -> None:
+    """General Rules: a retreating bot that cannot use full throttle safely ('?') rolls:
+    1-5 = the blue die (ledger: 6 = full throttle, the green die)."""
+    state = _fighter(safe_throttle_left=0)
+    _, events = run(state, lambda c: retreat_die(c, c.state.plane("B1")), [[face]])
+    assert of_type(events, DieChosen)[0].colour is colour
+
+
+@pytest.mark.parametrize(("roll", "result"), [(3, "ignored"), (2, "random maneuver")])
+def test_step_i_cautious_pilot(roll: int, result: str) -> None:
+    """Step I: Exposed initial position, 1 = Random maneuver, -1 for a cautious pilot: a
+    3 reads 2 (ignored), a 2 reads 1 (Random maneuver)."""
+    s = combat_state({"P1": ("se5a", (8, 6), "E", 3)}, {"B1": ("albatros_dv", (10, 6), "E", 3)})
+    s = arrange(s, "B1", aggressiveness="cautious")
+    events, _ = run_until(s, lambda c: fly_fighter(c, "B1"), [[1], [1], [roll]])
+    response = [e for e in of_type(events, ResponseRolled) if e.table == "Exposed initial position"]
+    assert response[0].modified == roll - 1 and response[0].result == result
+
+
+APPROACH = {"P2": ("dh4", (12, 6), "E", 3), "P3": ("se5a", (5, 6), "E", 3)}
+BOT = {"B1": ("albatros_dv", (4, 6), "E", 3)}
+
+
+@pytest.mark.parametrize(
+    ("aggressiveness", "roll", "random"),
+    [("aggressive", 3, False), ("cautious", 4, True), ("cautious", 5, False)],
+)
+def test_step_iii_exposed_approach_with_aggressiveness(
+    aggressiveness: str, roll: int, random: bool
+) -> None:
+    """Step III: an Approach maneuver that would be Exposed rolls the skip/attack die
+    (1-3 skip, 4-6 attack, +1 aggressive, -1 cautious); skip = Random maneuver."""
+    s = arrange(combat_state(APPROACH, BOT), "B1", aggressiveness=aggressiveness)
+    events, asked = run_until(s, lambda c: fly_fighter(c, "B1"), [[1], [1], [roll]])
+    rolled = [e for e in of_type(events, ResponseRolled) if e.table == "skip or attack"]
+    assert rolled[-1].result == ("skip" if random else "attack")
+    if random:
+        assert "solo die, step 1" in asked and not of_type(events, BotMoved)
+    else:
+        (moved,) = of_type(events, BotMoved)
+        assert moved.manoeuvre is Manoeuvre.APPROACH
+
+
+@pytest.mark.parametrize(("roll", "unjams"), [(6, True), (5, False)])
+def test_jammed_guns_cautious_pilot(roll: int, unjams: bool) -> None:
+    """Jammed Machine Guns: Exposed straight flight, 1-4 Random maneuver, 5-6 continue
+    unjamming, -1 for a cautious pilot: a 6 reads 5 (continue), a 5 reads 4 (Random)."""
+    s = combat_state({"P1": ("se5a", (5, 6), "E", 3)}, {"B1": ("albatros_dv", (4, 6), "E", 3)})
+    s = arrange(s, "B1", pilot_guns_jammed=True, aggressiveness="cautious")
+    events, _ = run_until(s, lambda c: fly_fighter(c, "B1"), [[1], [1], [roll]])
+    rolled = [e for e in of_type(events, ResponseRolled) if e.table.startswith("unjamming")]
+    assert rolled[0].modified == roll - 1
+    assert bool(of_type(events, GunsUnjammed)) is unjams
+
+
+@pytest.mark.parametrize(
+    ("aggressiveness", "roll", "retreats"),
+    [("cautious", 4, False), ("aggressive", 1, True), ("cautious", 1, True)],
+)
+def test_damage_roll_band_edges(aggressiveness: str, roll: int, retreats: bool) -> None:
+    """General Rules: wings, tail or engine damage: 1-2 retreat, 3-6 continue (+1
+    aggressive, -1 cautious): cautious 4 reads 3, aggressive 1 reads 2, cautious 1 reads 0
+    (below the table: the first band)."""
+    s = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B1": ("albatros_dv", (15, 6), "E", 3)})
+    s = arrange(s, "B1", aggressiveness=aggressiveness)
+    s, events = decide(s, ReportBotDamage(aircraft="B1", damage=Damage.ENGINE), [[roll]])
+    (decision,) = of_type(events, RetreatDecided)
+    assert decision.retreating is retreats and s.plane("B1").retreating is retreats
+
+
+@pytest.mark.parametrize(("roll", "attacks"), [(2, False), (3, True)])
+def test_retreating_cautious_pilot_at_an_a_position(roll: int, attacks: bool) -> None:
+    """General Rules: a retreating bot at a firing position, 1-3 ignore, 4-6 attack, -1
+    cautious and +2 for an 'A' position: a 2 reads 3 (ignore), a 3 reads 4 (attack)."""
+    s = combat_state({"P1": ("se5a", (14, 6), "E", 3)}, {"B1": ("albatros_dv", (9, 6), "E", 3)})
+    s = arrange(s, "B1", retreating=True, full_throttle_available=False, aggressiveness="cautious")
+    events, _ = run_until(s, lambda c: fly_retreat(c, "B1"), [[1], [roll], [1], [1], [1]])
+    rolled = [e for e in of_type(events, ResponseRolled) if e.table.startswith("retreating")]
+    assert rolled[0].modified == roll + 1
+    assert rolled[0].result == ("attack" if attacks else "ignore")
+
+
+def test_mission_aircraft_at_an_a_position_on_a_six() -> None:
+    """'Mission' Aircraft: 1-5 ignore, 6 attack, +1 for an 'A' position: a 6 reads 7, above
+    the table, and attacks (ledger: the last band)."""
+    zones = [{"name": "Z1", "position": [10, 6], "radius": 1},
+             {"name": "Z2", "position": [4, 2], "radius": 1},
+             {"name": "Z3", "position": [4, 10], "radius": 1}]  # fmt: skip
+    s = combat_state({"P2": ("se5a", (9, 6), "W", 3)}, {"B1": ("dh4", (14, 6), "W", 3)},
+                     zones=zones)  # fmt: skip
+    events, _ = run_until(s, lambda c: fly_mission(c, "B1"), [[1], [6], [1], [1]])
+    rolled = [e for e in of_type(events, ResponseRolled) if e.table.startswith("mission")]
+    assert rolled[0].modified == 7 and rolled[0].result == "attack"
