@@ -11,12 +11,12 @@ import pytest
 
 from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.dice import ManualDice
-from umpire.engine.rulesets.downtown import aaa, fire_can, sam_activation
+from umpire.engine.rulesets.downtown import aaa, drv_movement, fire_can, sam_activation
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.situation import flight_limit
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import air_activation, dummy_check
-from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, SamStatus, Task, Zone
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
 STRIKE = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1621", bomber=True)
@@ -239,3 +239,60 @@ def test_3_3_set_up_sam_status_after_activation() -> None:
     led = DowntownTurn(_located("1621", Task.BOMBING), ManualDice([[10], [9, 9]], 0))
     sam_activation.setup_check(led, Phase.ADMIN)
     assert led.state.sams[0].status is SamStatus.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("profile", "year", "month", "eligible"),
+    [
+        ("MiG21PF", 1967, 8, False),  # August 1967 itself is not "after August 1967"
+        ("MiG21PF", 1967, 9, True),
+        ("MiG19S", 1972, 1, True),
+        ("MiG17F", 1972, 1, False),  # only MiG-19 and MiG-21 profiles
+        ("", 1968, 1, False),  # no flying profile
+    ],
+)
+def test_5_5_2_slash_attack_after_august_1967(
+    profile: str, year: int, month: int, eligible: bool
+) -> None:
+    """5.5.2: a MiG-19 or MiG-21 flying profile qualifies a flight for the Slash Attack
+    tactic after August 1967."""
+    assert drv_movement.slash_attack_eligible(profile, year, month) is eligible
+
+
+def _zone_of(drv_hex: str, detected: bool = True) -> Zone:
+    us = (msgspec.structs.replace(STRIKE, hex="1021", detected=detected),)
+    state = msgspec.structs.replace(new_state(), phase="movement", turn=1, us=us)
+    led = DowntownTurn(state, ManualDice([], 0))
+    return drv_movement.zone(led, DrvFlight(id="M1", hex=drv_hex))
+
+
+@pytest.mark.parametrize(
+    ("drv_hex", "detected", "zone"),
+    [
+        ("1024", True, Zone.ENGAGE),  # 3 hexes: "within a range of 3 hexes"
+        ("1025", True, Zone.APPROACH),  # 4 hexes
+        ("1031", True, Zone.APPROACH),  # 10 hexes: "within 10 hexes of a detected US flight"
+        ("1032", True, Zone.TRANSIT),  # 11 hexes: "greater than 10 hexes"
+        ("1025", False, Zone.TRANSIT),  # 4 hexes from an undetected flight
+    ],
+)
+def test_5_8_zone_boundaries(drv_hex: str, detected: bool, zone: Zone) -> None:
+    """5.8.1-5.8.3: Transit beyond 10 hexes of a detected US flight, Approach within 10,
+    Engage within 3 of an enemy flight (ledger: detected or not)."""
+    assert _zone_of(drv_hex, detected) is zone
+
+
+@pytest.mark.parametrize(
+    ("cap_hex", "target"),
+    [("1025", "C1"), ("1027", "S1")],
+)
+def test_5_8_2_closest_detected_flight_then_task(cap_hex: str, target: str) -> None:
+    """5.8.2: the closest detected US flight is the target; the task order (Bombing, SEAD,
+    others) decides between flights equally close (ledger). From 1021: a CAP at 4 hexes is
+    closer than the bomber at 6; a CAP at 6 ties with it and the bomber is taken."""
+    bomber = msgspec.structs.replace(STRIKE, hex="1015")
+    cap = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex=cap_hex)
+    state = msgspec.structs.replace(new_state(), phase="movement", turn=1, us=(bomber, cap))
+    led = DowntownTurn(state, ManualDice([], 0))
+    drv_movement.intent(led, DrvFlight(id="M1", hex="1021"))
+    assert of(led.events, ev.MovementIntent)[0].target == target
