@@ -18,20 +18,23 @@ from tests.rulesets.age_of_dogfights.setups import (
     run_until,
 )
 from umpire.engine.rulesets.age_of_dogfights import initial_state
+from umpire.engine.rulesets.age_of_dogfights.burst import fire
 from umpire.engine.rulesets.age_of_dogfights.commands import ReportBotDamage, RollSetup
 from umpire.engine.rulesets.age_of_dogfights.events import (
     AltitudeRolled,
     BotMoved,
+    BurstChosen,
     DieChosen,
     GunsUnjammed,
     ResponseRolled,
     RetreatDecided,
 )
 from umpire.engine.rulesets.age_of_dogfights.fighter import fly_fighter
+from umpire.engine.rulesets.age_of_dogfights.firing import Shot
 from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
-from umpire.engine.rulesets.age_of_dogfights.retreat import fly_retreat
+from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, fly_retreat
 from umpire.engine.rulesets.age_of_dogfights.setup import Setup
-from umpire.engine.rulesets.age_of_dogfights.terms import Damage, DieColour, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.terms import Column, Damage, DieColour, Gun, Manoeuvre
 from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die
 
 PLAYER = {"id": "P1", "number": 1, "aircraft_type": "se5a", "position": [0, 5], "heading": "E",
@@ -181,3 +184,30 @@ def test_mission_aircraft_at_an_a_position_on_a_six() -> None:
     events, _ = run_until(s, lambda c: fly_mission(c, "B1"), [[1], [6], [1], [1]])
     rolled = [e for e in of_type(events, ResponseRolled) if e.table.startswith("mission")]
     assert rolled[0].modified == 7 and rolled[0].result == "attack"
+
+
+def _two_seater(nose: int, dorsal: int):  # type: ignore[no-untyped-def]
+    s = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B1": ("bristol_f2b", (9, 6), "E", 3)})
+    return arrange(s, "B1", ammo_nose=nose, ammo_dorsal=dorsal)
+
+
+@pytest.mark.parametrize(
+    ("gun", "roll", "burst"),
+    [(Gun.DORSAL, 4, "short"), (Gun.DORSAL, 5, "long"), (Gun.NOSE, 4, "long")],
+)
+def test_long_burst_counts_the_guns_that_are_firing(gun: Gun, roll: int, burst: str) -> None:
+    """Long Burst: "less than half of its ammunition left for the machine guns that are
+    firing": a two-seater with full nose guns (6) and 2 left in the dorsal guns reads the
+    1-4 / 5-6 table for a dorsal burst and the 1-3 / 4-6 table for a nose burst."""
+    shot = Shot(target="P1", gun=gun, column=Column.B, range=2, long_burst=True)
+    _, events = run(_two_seater(6, 2), lambda c: fire(c, "B1", shot), [[roll]])
+    assert of_type(events, BurstChosen)[0].burst == burst
+
+
+@pytest.mark.parametrize(("nose", "dorsal", "retreats"), [(0, 3, False), (0, 0, True)])
+def test_all_of_its_ammunition_means_every_gun(nose: int, dorsal: int, retreats: bool) -> None:
+    """General Rules: a bot retreats when it "uses all of its ammunition": a two-seater
+    with dorsal ammunition left fights on when its nose guns are empty."""
+    ctx, events = run(_two_seater(nose, dorsal), lambda c: check_triggers(c, "B1"), [])
+    assert bool(of_type(events, RetreatDecided)) is retreats
+    assert ctx.state.plane("B1").retreating is retreats
