@@ -27,7 +27,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v2: the mission ends by its data, reinforcements and the most exposed hex are
     # umpire's, 5.3 literal by default (issue #28); v1 logs audit with a note.
     # v4: a position report that restates the state is refused nothing_to_do (issue 41).
-    version="4",
+    # v5: the 1D6 random choice reads the face as the option's number (ledger (6)).
+    version="5",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

@@ -3,10 +3,12 @@
 Seed 003_368c69a730e6e14a.txt 5.1.1, 5.2, 5.3: each list keeps the options best on the
 first criterion, then the next, and when several still qualify, "randomly determine ... by
 assigning each a number and rolling 1D6". Options are numbered 1..n in their listed order
-(AI and Units by id, hexes by CCRR label). With more than
-six options a single die of n sides is rolled instead (1D6 cannot choose among them).
-Each option gets 6 // n faces in order (two options: 1-3 and 4-6; three: 1-2, 3-4, 5-6),
-and a face above (6 // n) * n is rolled again (four options: 5 and 6; five: 6).
+(AI and Units by id, hexes by CCRR label), and the die shows the number it picks: face k
+chooses option k, and a face above n is rolled again (two options: 3-6 rolled again). The
+seed assigns "a number" to each option, so a reviewer rolling a 2 between two tied AIs
+expects the second; grouping faces (1-3 and 4-6) was the reading before version 5 (README
+ledger (6)). With more than six options a single die of n sides is rolled instead (1D6
+cannot choose among them).
 """
 
 from __future__ import annotations
@@ -98,21 +100,21 @@ def choose(
         )
     else:
         n = len(survivors)
-        if n <= 6:
-            spec, per = d6(), 6 // n  # each option gets `per` faces; higher faces reroll
-        else:
-            spec, per = custom(n), 1
+        # Face k picks option k; a face above n names no option and is rolled again.
+        spec = d6() if n <= 6 else custom(n)
+        rerolled: list[int] = []
         while True:
             rolled = turn.roll(spec, purpose=f"{purpose}: random choice among {n}", rule=rule)
             dice.append(rolled.roll)
-            if rolled.total <= per * n:
+            if rolled.total <= n:
                 break
-        pick = (rolled.total - 1) // per
+            rerolled.append(rolled.total)
+        pick = rolled.total - 1
         numbering = ", ".join(f"{i + 1}={name}" for i, (name, _) in enumerate(survivors))
-        faces = f"{pick * per + 1}-{pick * per + per}" if per > 1 else str(pick + 1)
+        again = f" (rolled again after {rerolled}: above {n})" if rerolled else ""
         how = (
             f"{n} tied after the priorities; numbered {numbering}; the roll "
-            f"{rolled.total} (faces {faces}) chose {pick + 1}"
+            f"{rolled.total} chose {pick + 1}{again}"
         )
         for i, (name, _) in enumerate(survivors):
             if i != pick:

@@ -23,7 +23,9 @@ RULESET: Ruleset[State] = Ruleset(
     name="nightfighter",
     # v2: phases with nothing to decide run on (Setup.pace, issue #28); v1 logs audit
     # with a note.
-    version="3",
+    # v4: a pilot campaign has no night-continuation roll, and the full campaign's week end
+    # gives no Pilot Campaign verdict (the Pilot Campaign's one scenario a week).
+    version="4",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,

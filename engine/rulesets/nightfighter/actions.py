@@ -25,6 +25,9 @@ from umpire.engine.rulesets.nightfighter.campaign import (
     RULE as RULE_CAMPAIGN,
 )
 from umpire.engine.rulesets.nightfighter.campaign import (
+    RULE_PILOT as RULE_PILOT_CAMPAIGN,
+)
+from umpire.engine.rulesets.nightfighter.campaign import (
     DrawScenarioCard,
     EndCampaignWeek,
     RollCampaignWeek,
@@ -355,11 +358,17 @@ def _phase_actions(state: State) -> list[Action]:
 def actions(state: State, role: Role) -> list[Action]:
     """The player's commands in the current phase (and a campaign's, if one is played)."""
     out = _phase_actions(state)
-    if state.setup.campaign != "none":
+    if state.setup.campaign == "full":
+        # CAMPAIGN MODIFICATIONS: cards drawn through the night, a roll after each.
         out += [
-            offer(RollCampaignWeek, RULE_CAMPAIGN, "Roll the campaign week"),
             offer(DrawScenarioCard, RULE_CAMPAIGN, "Draw a scenario card"),
             offer(RollNightContinuation, RULE_CAMPAIGN, "Roll whether the night continues"),
             offer(EndCampaignWeek, RULE_CAMPAIGN, "End the campaign week"),
+        ]
+    elif state.setup.campaign != "none":
+        # Pilot Campaign: the week's rolls decide its one scenario.
+        out += [
+            offer(RollCampaignWeek, RULE_PILOT_CAMPAIGN, "Roll the campaign week"),
+            offer(EndCampaignWeek, RULE_PILOT_CAMPAIGN, "End the campaign week"),
         ]
     return out

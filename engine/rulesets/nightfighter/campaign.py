@@ -265,6 +265,14 @@ def night_continues(turn: NightfighterTurn, command: RollNightContinuation) -> N
     one in a full moon week, plus one with no moon; 3+ draws another card, else the night
     ends."""
     c = _need(turn.state.campaign)
+    if c.kind is not CampaignKind.FULL:
+        # Pilot Campaign: "Only one scenario is played per week"; the week's own rolls
+        # decide whether it is played, so no roll asks for another.
+        raise RuleError(
+            "a pilot campaign plays one scenario a week: there is no roll for another "
+            "(RollCampaignWeek decides the week's scenario; end the week with EndCampaignWeek)",
+            rule=RULE_PILOT,
+        )
     roll = turn.roll(d6(), "does the night continue?", RULE, owner=Owner.OPPONENT)
     moon = {Moon.FULL: -1, Moon.HALF: 0, Moon.NONE: 1}[command.moon]
     score = roll.total - c.night_cards + moon
@@ -297,6 +305,24 @@ def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
     draw."""
     c = _need(turn.state.campaign)
     week = c.week
+    if c.kind is CampaignKind.FULL:
+        # The grounding, retraining and Knight's Cross verdicts below are the Pilot
+        # Campaign's; the full campaign keeps the published campaign's week (its recovery,
+        # replacements and victory are base-game steps the player resolves).
+        turn.emit(
+            CampaignWeekEnded(
+                rule=RULE,
+                explanation=f"week {week} ends (full campaign: the published campaign's "
+                "recovery, replacements and victory apply)",
+                week=week + 1,
+                score=c.score,
+                aircraft=c.aircraft,
+                out_until=c.out_until,
+                wounded_until=c.wounded_until,
+                idle_weeks=c.idle_weeks,
+            )
+        )
+        return
     out_until = max(c.out_until, {"damaged": week + 2, "written_off": week + 3,
                                   "destroyed": week + 3}.get(command.recovery, 0))  # fmt: skip
     wounded_until = max(c.wounded_until, week + 1 + command.wounded_weeks

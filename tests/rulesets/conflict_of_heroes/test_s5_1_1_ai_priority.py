@@ -87,24 +87,31 @@ def test_fire_highest_dm_hex() -> None:
 
 def test_fire_random_1d6_among_tied_ais() -> None:
     """5.1.1: 'Randomly determine which AI executes the order by assigning each AI a number
-    and rolling 1D6': A is 1 (faces 1-3), B is 2 (faces 4-6)."""
+    and rolling 1D6': A is number 1, B number 2; the die shows the number chosen, and a 3-6
+    names no AI and is rolled again (ledger (6))."""
     ais = [ai("A", "0505", turreted=True), ai("B", "0306", turreted=True)]
-    chosen, _ = _pick(ais, FIRE, [5], [1, 1])
+    chosen, _ = _pick(ais, FIRE, [2], [1, 1])
     assert chosen.unit == "B" and len(chosen.dice) == 1
     assert "random roll" in reasons(chosen.candidates)["A"]
-    chosen, _ = _pick(ais, FIRE, [2], [1, 1])
+    chosen, _ = _pick(ais, FIRE, [1], [1, 1])
     assert chosen.unit == "A"
+    chosen, _ = _pick(ais, FIRE, [5], [3], [2], [1, 1])
+    assert chosen.unit == "B" and len(chosen.dice) == 3
+    assert "rolled again after [5, 3]" in reasons(chosen.candidates)["B"]
 
 
-def test_random_choice_among_three_rerolls_nothing_and_among_four_rerolls_5_and_6() -> None:
-    """1D6 among 3: faces 1-2, 3-4, 5-6; among 4: faces 1..4, and 5 or 6 is rolled again."""
+def test_random_choice_among_three_rerolls_4_to_6_and_among_four_rerolls_5_and_6() -> None:
+    """1D6 among 3: faces 1, 2, 3, and 4-6 are rolled again; among 4: faces 1..4, and 5 or
+    6 is rolled again."""
     three = [
         ai("A", "0505", turreted=True),
         ai("B", "0306", turreted=True),
         ai("C", "0706", turreted=True),
     ]
-    chosen, _ = _pick(three, FIRE, [6], [1, 1])
+    chosen, _ = _pick(three, FIRE, [3], [1, 1])
     assert chosen.unit == "C"
+    chosen, _ = _pick(three, FIRE, [6], [4], [2], [1, 1])
+    assert chosen.unit == "B" and len(chosen.dice) == 3
     four = [*three, ai("D", "0807", turreted=True)]
     chosen, _ = _pick(four, FIRE, [5], [6], [4], [1, 1])
     assert chosen.unit == "D" and len(chosen.dice) == 3
@@ -132,7 +139,7 @@ def test_move_unhit_before_hit_then_lowest_move_cost_then_1d6() -> None:
     assert chosen.unit == "B" and "un-hit" in reasons(chosen.candidates)["A"]
     chosen, _ = _pick([ai("A", "0505", move_cost=2), ai("B", "0306")], order, [1], objectives=obj)
     assert chosen.unit == "B" and "cost to move" in reasons(chosen.candidates)["A"]
-    chosen, events = _pick([ai("A", "0505"), ai("B", "0306")], order, [6], [1], objectives=obj)
+    chosen, events = _pick([ai("A", "0505"), ai("B", "0306")], order, [2], [1], objectives=obj)
     assert chosen.unit == "B" and one(events, AiMoved).unit == "B"
 
 

@@ -89,7 +89,7 @@ def test_then_the_lowest_cost_to_move() -> None:
 
 def test_then_1d6_among_the_tied_units() -> None:
     """5.2: 'Randomly determine a Unit, by assigning each Unit a number and rolling 1D6'."""
-    events = _target([_u("U1", "0508"), _u("U2", "0307")], [4], [1, 1])
+    events = _target([_u("U1", "0508"), _u("U2", "0307")], [2], [1, 1])
     t = _chosen(events)
     assert t.target == "U2" and len(t.dice) == 1 and "random" in reasons(t.candidates)["U1"]
     assert one(events, AiFired).target == "U2"

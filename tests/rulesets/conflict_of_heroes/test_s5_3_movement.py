@@ -85,13 +85,14 @@ def test_towards_the_enemys_flank() -> None:
 
 
 def test_random_1d6_among_tied_hexes() -> None:
-    """5.3: 'randomly determine which of the hexes ... rolling 1d6': two hexes, 1-3 and 4-6
-    in label order; a 4 picks the second."""
-    events, _ = _move([], (MOVE,), (WALL,), [4])
+    """5.3: 'randomly determine which of the hexes ... by assigning each hex a number and
+    rolling 1d6': two hexes numbered 1 and 2 in label order; a 2 picks the second, a 1 the
+    first, and a 3-6 is rolled again."""
+    events, _ = _move([], (MOVE,), (WALL,), [2])
     moved = one(events, AiMoved)
     assert moved.to_hex == "0604" and len(moved.dice) == 1
     assert "random roll" in reasons(moved.candidates)["0404"]
-    events, _ = _move([], (MOVE,), (WALL,), [3])
+    events, _ = _move([], (MOVE,), (WALL,), [3], [1])
     assert one(events, AiMoved).to_hex == "0404"
 
 

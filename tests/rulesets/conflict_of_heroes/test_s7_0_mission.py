@@ -91,14 +91,14 @@ def test_the_most_exposed_ai_hex_is_computed() -> None:
 
 
 def test_equally_exposed_hexes_are_split_by_dm_then_1d6() -> None:
-    """Neither A (0101) nor B (1201) is in a Fire Zone, both DM 0: 1D6 rolls 4, the
-    second option (faces 4-6): B's hex."""
+    """Neither A (0101) nor B (1201) is in a Fire Zone, both DM 0: 1D6 rolls 4, which names
+    neither (rolled again), then 2, the second option: B's hex."""
     s = state(
         [ai("A", "0101"), ai("B", "1201"), unit("U", "0508")],
         (card(1, "blue", 4, "Mission Order 2"),),
         mission_orders=[SMOKE],
     )
-    events, _ = ai_turn(s, 1, [4])
+    events, _ = ai_turn(s, 1, [4], [2])
     assert one(events, MissionHexChosen).hex == "1201"
 
 

@@ -1,0 +1,136 @@
+"""Cases worked by hand from the seed (003_368c69a730e6e14a.txt) with stated dice, the way
+an outside reviewer checks the engine: each docstring gives the rule, the dice and the
+result the seed's text gives, worked without reading the code.
+
+The AI A sits at 0505 (turreted, FP 5). 0508 and 0307 are both 3 hexes from it; 0506 is 1.
+A Unit's total DV is its DV plus its hex's DM; the 2D6 needed is total DV minus FP.
+"""
+
+from __future__ import annotations
+
+from tests.rulesets.conflict_of_heroes.setups import (
+    ai,
+    ai_turn,
+    card,
+    one,
+    reasons,
+    run,
+    state,
+    unit,
+)
+from umpire.engine.rulesets.conflict_of_heroes.events import (
+    AiFired,
+    AiMoved,
+    AiTargetSelected,
+    AiUnitSelected,
+    MissionTrackChecked,
+    SpentCheckMade,
+)
+from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec
+
+A = ai("A", "0505", turreted=True)
+FIRE = "AI closest to Unit -> Fire"
+
+
+def _u(uid: str, hex: str, **kw):  # type: ignore[no-untyped-def]
+    values = dict(front_dv=12, flank_dv=12)
+    values.update(kw)
+    return unit(uid, hex, **values)
+
+
+def test_s5_1_a_target_needing_exactly_10_is_fired_at_and_hit_on_10() -> None:
+    """5.1: an AI 'will not fire at a Target if it needs a modified 2D6 result of 11 or
+    higher'. U at 1 hex with DV 15 needs 15 - 5 = 10: it is fired at. 2D6 5+5 = 10 hits;
+    4+5 = 9 misses."""
+    s = state([A, _u("U", "0506", front_dv=15, flank_dv=15)], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [5, 5])
+    fired = one(events, AiFired)
+    assert (fired.target, fired.needed, fired.roll, fired.hit) == ("U", 10, 10, True)
+    events, _ = ai_turn(s, 1, [4, 5])
+    fired = one(events, AiFired)
+    assert (fired.needed, fired.roll, fired.hit) == (10, 9, False)
+
+
+def test_s5_1_1_unhit_comes_before_firepower() -> None:
+    """5.1.1: 'Un-hit AI, before a hit AI. If multiple eligible AIs are un-hit (or hit),
+    then ... the highest Firepower': a hit AI with FP 8 loses to an un-hit AI with FP 5,
+    both 3 hexes from U. Dice: 2D6 6+6 for the shot."""
+    ais = [ai("A", "0505", turreted=True, hit=True, firepower=8), ai("B", "0306", turreted=True)]
+    s = state([*ais, _u("U", "0508")], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [6, 6])
+    assert one(events, AiUnitSelected).unit == "B"
+    assert one(events, AiFired).unit == "B"
+
+
+def test_s5_2_the_hit_unit_comes_before_the_fresh_unit_and_firepower() -> None:
+    """5.2: equal distance and equal total DV, then 'the hit Unit', then 'the fresh Unit',
+    then 'the highest firepower': U1 (hit, spent, FP 3) is chosen over U2 (fresh, FP 8).
+    Dice: 2D6 1+1 for the shot (a miss: needs 7)."""
+    units = [_u("U1", "0508", hit=True, fresh=False, firepower=3), _u("U2", "0307", firepower=8)]
+    s = state([A, *units], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [1, 1])
+    t = one(events, AiTargetSelected)
+    assert t.target == "U1" and "hit Unit" in reasons(t.candidates)["U2"]
+    assert not one(events, AiFired).hit
+
+
+def test_s5_2_the_fresh_unit_comes_before_firepower() -> None:
+    """5.2: neither hit; 'the fresh Unit' before 'the highest firepower': U2 (fresh, FP 3)
+    over U1 (spent, FP 8). Dice: 2D6 3+4 = 7 hits (needs 12 - 5 = 7)."""
+    units = [_u("U1", "0508", fresh=False, firepower=8), _u("U2", "0307", firepower=3)]
+    s = state([A, *units], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [3, 4])
+    fired = one(events, AiFired)
+    assert (fired.target, fired.needed, fired.hit) == ("U2", 7, True)
+
+
+def test_s5_2_two_tied_units_a_roll_of_2_picks_the_second_and_5_is_rolled_again() -> None:
+    """5.2: 'Randomly determine a Unit, by assigning each Unit a number and rolling 1D6':
+    U1 is 1, U2 is 2. Rolls 5 (no Unit has that number: again), then 2: U2."""
+    s = state([A, _u("U1", "0508"), _u("U2", "0307")], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [5], [2], [6, 6])
+    t = one(events, AiTargetSelected)
+    assert t.target == "U2" and len(t.dice) == 2
+    assert one(events, AiFired).target == "U2"
+
+
+def test_s5_1_1_five_tied_ais_a_6_is_rolled_again() -> None:
+    """'If more than one AI is still eligible to move, then randomly choose one' (5.1.1,
+    'assigning each AI a number and rolling 1D6'): five un-hit AIs with equal move cost,
+    all 3 hexes from the objective at 0508, numbered by id A..E. Rolls 6 (no AI has that
+    number: again), then 5: E moves."""
+    obj = [ObjectiveSpec(id="OBJ", hex="0508")]
+    ais = [ai("A", "0505"), ai("B", "0306"), ai("C", "0706"), ai("D", "0207"), ai("E", "0807")]
+    s = state(ais, (card(1, "blue", 12, "AI closest to Objective -> Move"),), objectives=obj)
+    events, _ = ai_turn(s, 1, [6], [5])
+    chosen = one(events, AiUnitSelected)
+    assert chosen.unit == "E" and len(chosen.dice) == 2
+    assert one(events, AiMoved).unit == "E"
+
+
+def test_s4_0_mission_track_advances_when_the_count_equals_the_number() -> None:
+    """4.0: 'The Mission Track advances if the number of AI plus Units in play are equal to
+    or less than the specified number': A and U in play, requirement 2 -> advances;
+    requirement 1 -> it does not. (The card drawn is the only one: draw face 1.)"""
+    units = [A, _u("U", "0508")]
+    events, s = ai_turn(state(units, (card(1, "green", 12, mission_requirement=2),)), 1)
+    check = one(events, MissionTrackChecked)
+    assert (check.count, check.advanced, s.mission_track) == (2, True, 1)
+    events, s = ai_turn(state(units, (card(1, "green", 12, mission_requirement=1),)), 1)
+    check = one(events, MissionTrackChecked)
+    assert (check.count, check.advanced, s.mission_track) == (2, False, 0)
+
+
+def test_s3_1_1_cap_supplement_brings_the_cost_below_the_spent_number() -> None:
+    """3.1.1 / 3.2.1: a 4-AP action paid 3 AP + 1 CAP is checked at 3 against AP Spent
+    Number 4: 3 < 4, the Unit stays fresh; paid 4 AP it is spent (4 >= 4)."""
+    deck = (card(1, "blue", 4), card(2, "blue", 4))
+    s = state([A, _u("U", "0508")], deck, player_caps=3)
+    command = {"type": "UnitAction", "units": ["U"], "action": "move", "ap": 3, "caps": 1}
+    events, s2 = run(s, command, [[1]])
+    check = one(events, SpentCheckMade)
+    assert (check.ap_cost, check.ap_spent_number, check.spent) == (3, 4, ())
+    assert s2.unit("U").fresh  # type: ignore[union-attr]
+    events, s3 = run(s, {**command, "ap": 4, "caps": 0}, [[1]])
+    assert one(events, SpentCheckMade).spent == ("U",)
+    assert not s3.unit("U").fresh  # type: ignore[union-attr]
