@@ -239,6 +239,9 @@ class Commands:
     def _dispute(self, msg: FileDispute) -> Steps[None]:
         """A rules dispute by this connection's role (docs/audit.md "Disputes")."""
         role = self._role(msg.game_id)
+        # Writes to the log: a revocation this gateway missed is refused here, as a command
+        # is by the append's own credential check.
+        yield from self._still_valid(msg.game_id)
         filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value)
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
@@ -255,6 +258,7 @@ class Commands:
     def _rule(self, msg: RuleDispute) -> Steps[None]:
         """A ruling on a found dispute, by a role that may rule."""
         role = self._role(msg.game_id)
+        yield from self._still_valid(msg.game_id)  # as a dispute's
         seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling)
         ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
         self._reply(msgspec.structs.replace(ruled, id=msg.id))

@@ -372,6 +372,8 @@ class Session(Commands, Grants, Subscriptions, Views):
                 yield from self._list(message)
             case GetView():
                 role = self._role(message.game_id)
+                # A revocation this gateway missed (its re-check not yet run) shows no more.
+                yield from self._still_valid(message.game_id)
                 if message.at_seq is None:
                     self._reply((yield from self._view(message.game_id, role, message.id)))
                 else:
