@@ -19,7 +19,7 @@ from collections.abc import Collection
 from typing import Any
 
 from umpire.events.errors import UmpireError
-from umpire.events.local_users import peer_uid
+from umpire.events.local_users import own_host_peer_uid
 
 ENV = "UMPIRE_GATEWAY_UIDS"
 
@@ -43,11 +43,12 @@ def trusted_uids(environ: dict[str, str] | None = None) -> frozenset[int]:
 
 
 def check_gateway_owner(ours: Any, peer: Any, url: str, trusted: Collection[int]) -> None:
-    """Refuse (GatewayNotYours) a loopback connection from `ours` to `peer` (socket
-    addresses) whose other end another local account holds, unless `trusted` names it."""
+    """Refuse (GatewayNotYours) a connection from `ours` to `peer` (socket addresses) on
+    loopback or to this host's own address, whose other end another local account holds,
+    unless `trusted` names it."""
     if not ours or not peer:
         return
-    uid = peer_uid((ours[0], ours[1]), (peer[0], peer[1]))
+    uid = own_host_peer_uid((ours[0], ours[1]), (peer[0], peer[1]))
     if uid is None or uid in (os.geteuid(), 0) or uid in trusted:
         return
     raise GatewayNotYours(

@@ -33,16 +33,22 @@ TABLES = (Path("/proc/net/tcp"), Path("/proc/net/tcp6"))
 _UID_COLUMN = 7
 
 
-def loopback_host(host: str) -> str | None:
-    """`host` as a loopback address without its IPv4-mapped form, or None when it is
-    not a loopback address (then the peer is counted by its address)."""
+def _plain(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """`host` as an address without its IPv4-mapped form or zone, or None if it is none."""
     try:
         address = ipaddress.ip_address(host.partition("%")[0])
     except ValueError:
         return None
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return str(address) if address.is_loopback else None
+        return address.ipv4_mapped
+    return address
+
+
+def loopback_host(host: str) -> str | None:
+    """`host` as a loopback address without its IPv4-mapped form, or None when it is
+    not a loopback address (then the peer is counted by its address)."""
+    address = _plain(host)
+    return str(address) if address is not None and address.is_loopback else None
 
 
 def _hex_address(host: str) -> str:
@@ -149,6 +155,27 @@ def peer_uid(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
     our_host, peer_host = loopback_host(ours[0]), loopback_host(peer[0])
     if our_host is None or peer_host is None:
         return None
+    return _owner((our_host, ours[1]), (peer_host, peer[1]))
+
+
+def own_host_peer_uid(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
+    """`peer_uid` for a client, which also asks where it reached an address of this host
+    that is not loopback (the host's own address on its network: the kernel carries such
+    a connection over loopback, so both ends have that one address). Another local
+    account may listen on that address and port as on 127.0.0.1, while the owner's
+    gateway is down or listens on loopback alone."""
+    if loopback_host(ours[0]) is not None:
+        return peer_uid(ours, peer)
+    here, there = _plain(ours[0]), _plain(peer[0])
+    if here is None or here != there:
+        return None  # another host's: the network's business (TLS)
+    return _owner((str(here), ours[1]), (str(there), peer[1]))
+
+
+def _owner(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
+    """The uid of the socket of this host whose local end is `peer` and remote end
+    `ours` (plain addresses), or None if it is not found."""
+    our_host, peer_host = ours[0], peer[0]
     # The peer's socket is of the family its owner made: IPv4 plain, or IPv6 (where an
     # IPv4 address is in its mapped form).
     for our_form, peer_form in zip(_both_forms(our_host), _both_forms(peer_host), strict=False):

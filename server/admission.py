@@ -67,6 +67,14 @@ def replay_cost(events: int) -> int:
     return CACHED_REPLAY_COST + math.ceil(events / REPLAY_EVENTS_PER_UNIT)
 
 
+def dispute_cost(head: int, seq: int) -> int:
+    """A `dispute` of event `seq` in a log of `head` events, or a `rule` on one: the
+    whole log read and decoded, and the game re-made from `seq` to the head twice (as
+    played, and under the claim; a ruling that amends makes its line again), each event
+    charged as a replay's."""
+    return replay_cost(head + 2 * max(0, head - seq + 1))
+
+
 def listing_cost(games: int) -> int:
     """A `list_games` over `games` games."""
     return MESSAGE_COST + games // LISTED_GAMES_PER_UNIT

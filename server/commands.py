@@ -29,7 +29,7 @@ from umpire.events.wire import (
     SendCommand,
 )
 from umpire.server import credentials
-from umpire.server.admission import FREE_WORK_SECONDS, work_cost
+from umpire.server.admission import FREE_WORK_SECONDS, dispute_cost, replay_cost, work_cost
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult
 from umpire.server.requests import (
@@ -41,6 +41,7 @@ from umpire.server.requests import (
     GameSigner,
     Handle,
     IssueCredentials,
+    ReadVersion,
     Rule,
     SignReceipt,
     Steps,
@@ -239,6 +240,12 @@ class Commands:
     def _dispute(self, msg: FileDispute) -> Steps[None]:
         """A rules dispute by this connection's role (docs/audit.md "Disputes")."""
         role = self._role(msg.game_id)
+        # Writes to the log: a revocation this gateway missed is refused here, as a command
+        # is by the append's own credential check.
+        yield from self._still_valid(msg.game_id)
+        # Charged the log it reads and the lines it re-makes (a spectator may file one
+        # per seq), before the work: a client in debt is refused and nothing is written.
+        self.admit("dispute", dispute_cost((yield ReadVersion(msg.game_id)), msg.seq))
         filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value)
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
@@ -255,6 +262,11 @@ class Commands:
     def _rule(self, msg: RuleDispute) -> Steps[None]:
         """A ruling on a found dispute, by a role that may rule."""
         role = self._role(msg.game_id)
+        yield from self._still_valid(msg.game_id)  # as a dispute's
+        # The log is read; an amending ruling re-makes the line too (its disputed seq is
+        # not known here: charged as from the log's first).
+        head = yield ReadVersion(msg.game_id)
+        self.admit("rule", dispute_cost(head, 1) if msg.ruling == "amend" else replay_cost(head))
         seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling)
         ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
         self._reply(msgspec.structs.replace(ruled, id=msg.id))

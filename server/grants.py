@@ -41,6 +41,21 @@ class Grants:
         if reply:
             self._reply(Authenticated(game_id=game_id, role=role.value, id=request_id))
 
+    def _present(self, game_id: str, credential: str, request_id: str | None) -> Steps[None]:
+        """`_auth` for a request about `game_id` that carries a credential (a subscribe):
+        one for another game is refused before it is granted, so the refused request leaves
+        the connection's grants as they were."""
+        if credentials.is_operator(credential, self.settings.operator_token):
+            yield from self._auth(credential, request_id, reply=False)
+            return
+        granted, role = yield VerifyCredential(credential)
+        if granted != game_id:
+            raise Unauthorized(
+                f"the credential sent is for game {granted!r}, not {game_id!r}",
+                game_id=game_id,
+            )
+        self._grant(game_id, role, credentials.fingerprint(credential)[1])
+
     def _player_grant(
         self, game_id: str, credential: str | None, request_id: str | None, what: str
     ) -> Steps[str]:

@@ -346,13 +346,13 @@ class Session(Commands, Grants, Subscriptions, Views):
             if refusal is not None:
                 self._refused(refusal)
             self.admit("create", CREATE_COST)
-        # A replay and a listing are charged below, once their work is known.
+        # A replay, a listing and a dispute are charged below, once their work is known.
         elif isinstance(message, SendCommand | BindSeed | Unsubscribe) or (
             isinstance(message, GetView) and message.at_seq is None
         ):
             # A player's play is paced, never refused (docs/protocol.md, "Admission").
             yield from self.wait_to_pay(type(message).__name__.lower(), MESSAGE_COST)
-        elif not isinstance(message, ListGames) and not (
+        elif not isinstance(message, ListGames | FileDispute | RuleDispute) and not (
             isinstance(message, GetView) and message.at_seq is not None
         ):
             self.admit(type(message).__name__.lower(), MESSAGE_COST)
@@ -372,6 +372,8 @@ class Session(Commands, Grants, Subscriptions, Views):
                 yield from self._list(message)
             case GetView():
                 role = self._role(message.game_id)
+                # A revocation this gateway missed (its re-check not yet run) shows no more.
+                yield from self._still_valid(message.game_id)
                 if message.at_seq is None:
                     self._reply((yield from self._view(message.game_id, role, message.id)))
                 else:

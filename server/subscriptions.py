@@ -30,7 +30,7 @@ class Subscriptions:
 
     def _subscribe(self, msg: Subscribe) -> Steps[None]:
         if msg.credential:
-            yield from self._auth(msg.credential, msg.id, reply=False)
+            yield from self._present(msg.game_id, msg.credential, msg.id)
         role = self._role(msg.game_id)
         if not msg.credential:
             yield from self._still_valid(msg.game_id)

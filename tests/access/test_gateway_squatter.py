@@ -32,12 +32,12 @@ def stranger() -> Iterator[LocalUser]:
         yield user
 
 
-def _listener(port: int) -> int:
+def _listener(port: int, host: str = "127.0.0.1") -> int:
     """A fake gateway, as the other account: the handshake and a welcome, then HEARD if
     the client's first message holds the credential, SILENT if it sends nothing."""
     with socket.socket() as server:
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", port))
+        server.bind((host, port))
         server.listen()
         server.settimeout(60)
         request = b""
@@ -93,21 +93,23 @@ def _unmasked(data: bytes) -> bytes:
     return bytes(b ^ mask[i % 4] for i, b in enumerate(body)) if len(mask) == 4 else b""
 
 
-def _play(port: int, **env: str) -> subprocess.CompletedProcess[str]:
+def _play(port: int, host: str = "127.0.0.1", **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "umpire.server.cli", "play", "--url", f"ws://127.0.0.1:{port}/ws"],
+        [sys.executable, "-m", "umpire.server.cli", "play", "--url", f"ws://{host}:{port}/ws"],
         input='{"type": "Push"}\n', capture_output=True, text=True, timeout=60, cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "400",
              "UMPIRE_CREDENTIAL": CREDENTIAL, **env},
     )  # fmt: skip
 
 
-def _heard(stranger: LocalUser, **env: str) -> tuple[int, subprocess.CompletedProcess[str]]:
+def _heard(
+    stranger: LocalUser, host: str = "127.0.0.1", **env: str
+) -> tuple[int, subprocess.CompletedProcess[str]]:
     port = free_port()
-    pid = stranger.start(lambda: _listener(port))
+    pid = stranger.start(lambda: _listener(port, host))
     try:
-        wait_for_port(port)
-        played = _play(port, **env)
+        wait_for_port(port, host=host)
+        played = _play(port, host, **env)
     finally:
         status = os.waitpid(pid, 0)[1]
     return os.waitstatus_to_exitcode(status), played
@@ -128,3 +130,28 @@ def test_a_gateway_account_named_in_the_environment_is_talked_to(stranger: Local
     """The way for a gateway run by a service account: named, it gets the auth."""
     heard, played = _heard(stranger, UMPIRE_GATEWAY_UIDS=str(stranger.uid))
     assert heard == HEARD, played
+
+
+def _own_address() -> str | None:
+    """An address of this host that is not loopback (its address on its network), or
+    None: the source address of a route out (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the route is asked
+        except OSError:
+            return None
+        address: str = probe.getsockname()[0]
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def test_nor_to_one_listening_on_this_hosts_own_address(stranger: LocalUser) -> None:
+    """The same listener on the host's network address (the owner's gateway down, or on
+    loopback alone, and the client pointed at the host's own name or address): on main
+    the check looked at loopback only, and `umpire play` sent it the credential."""
+    host = _own_address()
+    if host is None:
+        pytest.skip("this host has no address but loopback")
+    heard, played = _heard(stranger, host)
+    assert heard == SILENT, played
+    assert played.returncode == 2 and "gateway_not_yours" in played.stderr, played
+    assert f"uid {stranger.uid}" in played.stderr, played

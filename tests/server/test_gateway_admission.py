@@ -130,3 +130,34 @@ async def test_a_long_catch_up_is_charged_for_each_event_it_reads(
     charged = gateway.gateway.admission.charged
     assert streamed / 2 <= charged["catch_up"] <= streamed / 2 + streamed / 25 + 13, charged
     await peer.close()
+
+
+async def test_a_dispute_is_charged_the_log_it_reads_and_re_makes(
+    strict: Running, games: Games
+) -> None:
+    """A dispute reads and decodes the whole log and re-makes the game from the disputed
+    batch to the head twice (as played, and under the claim): it is charged those events,
+    as a replay is, so a spectator cannot file one dispute after another at a unit each.
+    On main each cost one unit: the second dispute, and the next hundred, were served."""
+    created = await games.create("counter", {"target": 10**6})
+    for n in range(100):
+        await games.handle(created.game_id, f"p{n}", {"type": "Push"})
+    decided = [
+        e.seq for e in await games.store.read(created.game_id) if e.type == "counter.BotPushed"
+    ]
+    spectator = await credentials.issue(games.store, created.game_id, Role.SPECTATOR)
+    peer = await Peer.open(f"ws://127.0.0.1:{strict.port}/ws")
+    await peer.ok({"type": "auth", "credential": spectator})
+    await until(lambda: buckets_full(strict.gateway), what="the auth's unit refilled")
+    first = await peer.ok(
+        {"type": "dispute", "game_id": created.game_id, "seq": decided[0], "claim": "no"}
+    )
+    assert first["type"] == "dispute_filed", first
+    head = await games.store.version(created.game_id)
+    refused = await peer.request(
+        {"type": "dispute", "game_id": created.game_id, "seq": decided[1], "claim": "no"}
+    )
+    assert refused["code"] == "over_budget" and refused["details"]["scope"] == "connection"
+    assert await games.store.version(created.game_id) == head  # nothing written
+    assert strict.gateway.admission.charged["dispute"] > 2 * (head - decided[0])
+    await peer.close()

@@ -73,3 +73,46 @@ async def test_the_refusal_says_which_credential_was_wrong(gateway: Running, ws_
         assert elsewhere["message"] == (
             f"the credential sent is for game {other.game_id!r}, not {created.game_id!r}"
         )
+
+
+async def test_a_subscribe_with_another_game_s_credential_leaves_the_grants(
+    gateway: Running, ws_url: str
+) -> None:
+    """A subscribe to one game carrying another game's credential is refused and grants
+    nothing: on main it granted that credential on the way (the player's grant of that
+    other game became a spectator's, so its next command was refused) and refused only
+    after, for the game it named."""
+    async with UmpireClient(ws_url) as client:
+        created = await client.create("counter", {"target": 100})
+        other = await client.create("counter", {"target": 100})
+    game = created.game_id
+    add = {"type": "Add", "amount": 1}
+    async with connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        auth = await _ask(ws, {"type": "auth", "credential": created.player_credential, "id": "a"})
+        assert auth["role"] == "player", auth
+        for n, credential in enumerate((created.spectator_credential, other.player_credential)):
+            # To `other` with `created`'s spectator credential (on main: `created`'s
+            # player grant became a spectator's, then the subscribe was refused); to
+            # `created` with `other`'s player credential (on main: `other` was granted
+            # and the subscribe to `created` went through on the grant held).
+            target = other.game_id if n == 0 else game
+            refused = await _ask(
+                ws,
+                {"type": "subscribe", "game_id": target, "credential": credential, "id": f"s{n}"},
+            )
+            assert refused["type"] == "error" and refused["code"] == "unauthorized", refused
+            named = credential.partition(".")[0]
+            assert refused["message"] == (
+                f"the credential sent is for game {named!r}, not {target!r}"
+            ), refused
+        listed = await _ask(ws, {"type": "list_games", "id": "l"})
+        assert [(g["game_id"], g["role"]) for g in listed["games"]] == [(game, "player")], listed
+        ran = await _ask(
+            ws,
+            {
+                "type": "command", "game_id": game, "command_id": "after-subscribe",
+                "command": add, "nonce": "ef" * 16, "id": "r",
+            },
+        )  # fmt: skip
+        assert ran["type"] == "accepted", ran

@@ -14,12 +14,12 @@ from umpire.server.embedded import free_port
 REPO = Path(__file__).resolve().parents[2]
 
 
-def wait_for_port(port: int, timeout: float = 20.0) -> None:
-    """Wait until something accepts connections on `port`."""
+def wait_for_port(port: int, timeout: float = 20.0, host: str = "127.0.0.1") -> None:
+    """Wait until something accepts connections on `port` (of `host`)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((host, port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.05)
