@@ -181,7 +181,13 @@ async def test_a_light_run_on_the_loop_reads_the_cpu_clock_once(
 ) -> None:
     # Fails with two reads a run (each a system call on the command path); a run slow on
     # the wall clock but not on the CPU's (here: asleep) is still measured by its CPU time.
+    # The wall clock is the test's own: on a busy machine a trivial run can be preempted
+    # past LIGHT_SECONDS of real wall time, and rightly reads the CPU clock a second time.
+    wall = 0.0
+
     def decide(job: RulesJob) -> list[Any]:
+        nonlocal wall
+        wall += job.command.get("sleep", 0.0)
         time.sleep(job.command.get("sleep", 0.0))
         return []
 
@@ -205,6 +211,7 @@ async def test_a_light_run_on_the_loop_reads_the_cpu_clock_once(
         return thread_time()
 
     monkeypatch.setattr(time, "thread_time", counted)
+    monkeypatch.setattr(time, "perf_counter", lambda: wall)
     assert await run({"type": "Roll"}) <= LIGHT_SECONDS
     assert (reads, pool.on_loop) == (1, 1)
     asleep = await run({"type": "Roll", "sleep": 50 * LIGHT_SECONDS})
