@@ -48,13 +48,19 @@ class Grants:
         if credentials.is_operator(credential, self.settings.operator_token):
             yield from self._auth(credential, request_id, reply=False)
             return
+        role = yield from self._verified_for(game_id, credential)
+        self._grant(game_id, role, credentials.fingerprint(credential)[1])
+
+    def _verified_for(self, game_id: str, credential: str) -> Steps[Role]:
+        """The role `credential` gives in `game_id`, granted nothing yet; Unauthorized if
+        it is another game's."""
         granted, role = yield VerifyCredential(credential)
         if granted != game_id:
             raise Unauthorized(
                 f"the credential sent is for game {granted!r}, not {game_id!r}",
                 game_id=game_id,
             )
-        self._grant(game_id, role, credentials.fingerprint(credential)[1])
+        return role
 
     def _player_grant(
         self, game_id: str, credential: str | None, request_id: str | None, what: str
@@ -90,12 +96,7 @@ class Grants:
                 game_id=game_id,
                 role=Role.REFEREE.value,
             )
-        granted, role = yield VerifyCredential(credential)
-        if granted != game_id:
-            raise Unauthorized(
-                f"the credential sent is for game {granted!r}, not {game_id!r}",
-                game_id=game_id,
-            )
+        role = yield from self._verified_for(game_id, credential)
         if role is not Role.PLAYER:
             raise Unauthorized(
                 f"a {role.value} may not {what} game {game_id!r}; only the player credential may",
