@@ -5,6 +5,9 @@ with a command is refused, and its next command, with no credential, runs as the
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import msgspec
 from websockets.asyncio.client import connect
@@ -20,16 +23,24 @@ async def _ask(ws, frame: dict) -> dict:  # type: ignore[no-untyped-def]
     return reply
 
 
-async def test_a_refused_credential_leaves_the_player_grant(gateway: Running, ws_url: str) -> None:
+@asynccontextmanager
+async def _as_player(ws_url: str) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """A connection authenticated as the player of one new game, and a second game's
+    credentials: (the connection, the game's `created`, the other's)."""
     async with UmpireClient(ws_url) as client:
         created = await client.create("counter", {"target": 100})
         other = await client.create("counter", {"target": 100})
-    game = created.game_id
-    add = {"type": "Add", "amount": 1}
     async with connect(ws_url) as ws:
         await ws.recv()  # welcome
         auth = await _ask(ws, {"type": "auth", "credential": created.player_credential, "id": "a"})
         assert auth["type"] == "authenticated" and auth["role"] == "player", auth
+        yield ws, created, other
+
+
+async def test_a_refused_credential_leaves_the_player_grant(gateway: Running, ws_url: str) -> None:
+    add = {"type": "Add", "amount": 1}
+    async with _as_player(ws_url) as (ws, created, other):
+        game = created.game_id
         before = await gateway.gateway.store.version(game)
         for n, credential in enumerate(
             (created.spectator_credential, other.player_credential, other.spectator_credential)
@@ -82,15 +93,9 @@ async def test_a_subscribe_with_another_game_s_credential_leaves_the_grants(
     nothing: on main it granted that credential on the way (the player's grant of that
     other game became a spectator's, so its next command was refused) and refused only
     after, for the game it named."""
-    async with UmpireClient(ws_url) as client:
-        created = await client.create("counter", {"target": 100})
-        other = await client.create("counter", {"target": 100})
-    game = created.game_id
     add = {"type": "Add", "amount": 1}
-    async with connect(ws_url) as ws:
-        await ws.recv()  # welcome
-        auth = await _ask(ws, {"type": "auth", "credential": created.player_credential, "id": "a"})
-        assert auth["role"] == "player", auth
+    async with _as_player(ws_url) as (ws, created, other):
+        game = created.game_id
         for n, credential in enumerate((created.spectator_credential, other.player_credential)):
             # To `other` with `created`'s spectator credential (on main: `created`'s
             # player grant became a spectator's, then the subscribe was refused); to
