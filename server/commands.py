@@ -246,7 +246,8 @@ class Commands:
         # Charged the log it reads and the lines it re-makes (a spectator may file one
         # per seq), before the work: a client in debt is refused and nothing is written.
         self.admit("dispute", dispute_cost((yield ReadVersion(msg.game_id)), msg.seq))
-        filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value)
+        filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value,
+                              self.grants.get(msg.game_id, ""))  # fmt: skip
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
             DisputeFiledReply(
@@ -267,7 +268,8 @@ class Commands:
         # not known here: charged as from the log's first).
         head = yield ReadVersion(msg.game_id)
         self.admit("rule", dispute_cost(head, 1) if msg.ruling == "amend" else replay_cost(head))
-        seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling)
+        seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
+                         self.grants.get(msg.game_id, ""))  # fmt: skip
         ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
         self._reply(msgspec.structs.replace(ruled, id=msg.id))
 

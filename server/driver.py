@@ -141,12 +141,16 @@ async def perform(gw: Gateway, request: Request) -> Any:
         case BindClientSeed(game_id, client_seed, role, digest):
             credential = Credential(digest, role.value)
             return await games.bind_client_seed(game_id, client_seed, credential=credential)
-        case Dispute(game_id, role, seq, claim, reading, value):
+        case Dispute(game_id, role, seq, claim, reading, value, digest):
             return await games.dispute(
-                game_id, role=role, seq=seq, claim=claim, reading=reading, value=value
-            )
-        case Rule(game_id, role, dispute, ruling):
-            return await games.rule(game_id, role=role, dispute=dispute, ruling=ruling)
+                game_id, role=role, seq=seq, claim=claim, reading=reading, value=value,
+                credential=Credential(digest, role.value) if digest else None,
+            )  # fmt: skip
+        case Rule(game_id, role, dispute, ruling, digest):
+            return await games.rule(
+                game_id, role=role, dispute=dispute, ruling=ruling,
+                credential=Credential(digest, role.value) if digest else None,
+            )  # fmt: skip
         case VerifyCredential(credential):
             return await credentials.verify(store, credential)  # one lookup
         case CredentialHeld(game_id, digest):

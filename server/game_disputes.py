@@ -38,7 +38,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
-from umpire.events.store import AppendResult
+from umpire.events.store import AppendResult, Credential
 from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
@@ -66,10 +66,16 @@ class GameDisputes:
         return ruleset, envelopes, codec_decoded(ruleset, envelopes)
 
     async def _append_at(
-        self, game_id: str, head: int, event: Struct | list[Struct], command_id: str
+        self,
+        game_id: str,
+        head: int,
+        event: Struct | list[Struct],
+        command_id: str,
+        credential: Credential | None = None,
     ) -> AppendResult:
         """Append one system batch (one event, or an amending ruling's events) to a game
-        whose log ends at `head` (VersionConflict if it no longer does)."""
+        whose log ends at `head` (VersionConflict if it no longer does); with `credential`
+        the append itself refuses it if that credential was revoked (Unauthorized)."""
         ruleset, game = await self.load(game_id)
         if game.meta.seq != head:
             self._forget(game_id)
@@ -79,7 +85,7 @@ class GameDisputes:
                     f"game {game_id!r} moved on", expected=head, actual=game.meta.seq
                 )
         events = event if isinstance(event, list) else [event]
-        return await self._append(ruleset, game, events, command_id)
+        return await self._append(ruleset, game, events, command_id, credential)
 
     async def dispute(
         self,
@@ -90,9 +96,12 @@ class GameDisputes:
         claim: str,
         reading: str = "",
         value: str = "",
+        credential: Credential | None = None,
     ) -> Filed:
         """File a dispute of event `seq` by `role` (DisputeRefused and the like, nothing
-        written, when it may not be), then its finding if it can be made now."""
+        written, when it may not be), then its finding if it can be made now. With
+        `credential` (the disputer's), the filing is refused if it was revoked; the finding,
+        the server's answer to a dispute filed, is not."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             _, value = check_dispute(
@@ -102,7 +111,9 @@ class GameDisputes:
                                  value=value)  # fmt: skip
             head = len(envelopes)
             try:
-                await self._append_at(game_id, head, filed, dispute_command_id(head + 1))
+                await self._append_at(
+                    game_id, head, filed, dispute_command_id(head + 1), credential
+                )
             except VersionConflict:
                 self._forget(game_id)
                 continue
@@ -162,9 +173,18 @@ class GameDisputes:
         with contextlib.suppress(UmpireError):
             await self.find_pending(game_id)
 
-    async def rule(self, game_id: str, *, role: Role, dispute: int, ruling: str) -> int:
+    async def rule(
+        self,
+        game_id: str,
+        *,
+        role: Role,
+        dispute: int,
+        ruling: str,
+        credential: Credential | None = None,
+    ) -> int:
         """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
-        ruling may not be made); the seq of the DisputeRuled appended."""
+        ruling may not be made); the seq of the DisputeRuled appended. With `credential`
+        (the ruler's), refused if it was revoked."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             found = check_ruling(ruleset, decoded, dispute=dispute, ruling=ruling, role=role)
@@ -176,7 +196,7 @@ class GameDisputes:
                 batch.extend(made)
             head = len(envelopes)
             try:
-                await self._append_at(game_id, head, batch, ruling_command_id(dispute))
+                await self._append_at(game_id, head, batch, ruling_command_id(dispute), credential)
             except VersionConflict:
                 self._forget(game_id)
                 continue

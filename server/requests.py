@@ -183,7 +183,10 @@ class BindClientSeed(Struct, frozen=True):
 
 
 class Dispute(Struct, frozen=True):
-    """Answer: the `Filed` dispute (server/game_disputes.py `GameDisputes.dispute`)."""
+    """Answer: the `Filed` dispute (server/game_disputes.py `GameDisputes.dispute`).
+    `digest`: the connection's credential for the game ("" for the operator's), which the
+    append itself checks, as a command's: a revocation that lands while the dispute is in
+    flight refuses it."""
 
     game_id: str
     role: Role
@@ -191,15 +194,18 @@ class Dispute(Struct, frozen=True):
     claim: str
     reading: str
     value: str
+    digest: str = ""
 
 
 class Rule(Struct, frozen=True):
-    """Answer: the seq of the ruling appended (`GameDisputes.rule`)."""
+    """Answer: the seq of the ruling appended (`GameDisputes.rule`); `digest` as a
+    `Dispute`'s."""
 
     game_id: str
     role: Role
     dispute: int
     ruling: str
+    digest: str = ""
 
 
 class VerifyCredential(Struct, frozen=True):

@@ -39,8 +39,9 @@ from umpire.engine.kit.reading import Reading, probe_of, setup_value, value_text
 from umpire.engine.replay import SeqOutOfRange, line_of
 from umpire.engine.roles import Role
 from umpire.events.codec import canonical_json
-from umpire.events.errors import UmpireError
+from umpire.events.errors import UmpireError, Unauthorized
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.store import Credential
 from umpire.events.types import (
     CommandRecorded,
     DiceRolled,
@@ -50,6 +51,7 @@ from umpire.events.types import (
     GameAmended,
     GameCreated,
 )
+from umpire.server import credentials
 from umpire.server.games import Games
 from umpire.testing.support.drivers import driven_setup, driver
 from umpire.testing.support.readings import Log, parting
@@ -623,3 +625,33 @@ async def test_an_amendment_across_a_seed_batch_is_refused_and_fails_the_audit_f
     assert walk.failure is not None and walk.failure.seq == ruling
     assert walk.failure.check == "dispute" and "SeedRevealed" in walk.failure.message
     assert len(decoded) == ruling - 1
+
+
+async def test_a_revoked_credential_files_no_dispute_and_makes_no_ruling(games: Games) -> None:
+    """The append of a dispute and of a ruling checks the disputer's credential, as a
+    command's does: one revoked while the request was on its way (past the gateway's own
+    check) is refused there and writes nothing."""
+    game_id, _, decision = await _counter_like(games)
+    spectator = await credentials.issue(games.store, game_id, Role.SPECTATOR)
+    player = await credentials.issue(games.store, game_id, Role.PLAYER)
+
+    def held(credential: str, role: Role) -> Credential:
+        return Credential(credentials.fingerprint(credential)[1], role.value)
+
+    found = await games.dispute(game_id, role=Role.PLAYER, seq=decision, claim="wrong",
+                                credential=held(player, Role.PLAYER))  # fmt: skip
+    assert found.finding is not None
+    await credentials.revoke(games.store, spectator)
+    await credentials.revoke(games.store, player)
+    before = await games.store.version(game_id)
+    with pytest.raises(Unauthorized):
+        await games.dispute(game_id, role=Role.SPECTATOR, seq=decision, claim="again",
+                            credential=held(spectator, Role.SPECTATOR))  # fmt: skip
+    with pytest.raises(Unauthorized):
+        await games.rule(game_id, role=Role.PLAYER, dispute=found.id, ruling="uphold",
+                         credential=held(player, Role.PLAYER))  # fmt: skip
+    assert await games.store.version(game_id) == before
+    # Without a credential (the operator's, or the command line's on its own store) both
+    # are still taken.
+    await games.rule(game_id, role=Role.PLAYER, dispute=found.id, ruling="uphold")
+    assert await games.store.version(game_id) == before + 1

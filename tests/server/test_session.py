@@ -26,7 +26,8 @@ from umpire.events.errors import UmpireError
 from umpire.events.receipt_signature import Statement, signature_valid
 from umpire.events.wire import CLOSE_RATE_LIMIT, ViewState
 from umpire.server.commands import game_id_for_create
-from umpire.server.credentials import Unauthorized
+from umpire.server.credentials import Unauthorized, fingerprint
+from umpire.server.game_disputes import Filed
 from umpire.server.game_records import CommandResult, Created
 from umpire.server.requests import (
     Actions,
@@ -35,6 +36,7 @@ from umpire.server.requests import (
     Close,
     CreateGame,
     CredentialHeld,
+    Dispute,
     DropGrant,
     FeedHead,
     Follow,
@@ -52,6 +54,7 @@ from umpire.server.requests import (
     Replay,
     ReplayDistance,
     RevokeCredential,
+    Rule,
     StopCatchUp,
     Unfollow,
     VerifyCredential,
@@ -528,3 +531,20 @@ def test_subscriptions_past_the_limit_are_refused() -> None:
     other = "g" + "2" * 16
     reply = ex.reply({"type": "subscribe", "game_id": other, "id": "t"})
     assert reply["type"] == "error" and reply["details"]["limit"] == 1 and ex.requests == []
+
+
+def test_a_dispute_and_a_ruling_carry_the_connection_s_credential_to_the_append() -> None:
+    # Fails when they carry none: a revocation landing while either is in flight, past the
+    # session's own check, was not refused by the append as a command's is.
+    ex = player()
+    digest = fingerprint(PLAYER)[1]
+    filed = ex.reply({"type": "dispute", "game_id": GAME, "seq": 2, "claim": "x", "id": "d"},
+                     {CredentialHeld: True, ReadVersion: 4, Dispute: Filed(id=5)})  # fmt: skip
+    assert filed["type"] == "dispute_filed", filed
+    (dispute,) = [r for r in ex.requests if isinstance(r, Dispute)]
+    assert dispute.digest == digest
+    ruled = ex.reply({"type": "rule", "game_id": GAME, "dispute": 5, "ruling": "uphold", "id": "r"},
+                     {CredentialHeld: True, ReadVersion: 5, Rule: 6})  # fmt: skip
+    assert ruled["type"] == "ruled", ruled
+    (rule,) = [r for r in ex.requests if isinstance(r, Rule)]
+    assert rule.digest == digest
