@@ -32,6 +32,24 @@ def _drv(state: State, flight_id: str, **changes: object) -> State:
     )
 
 
+def _fire_can(state: State, can_id: str, **changes: object) -> State:
+    cans = tuple(replace(f, **changes) if f.id == can_id else f for f in state.fire_cans)
+    return replace(state, fire_cans=cans)
+
+
+def _aaa(state: State, unit_id: str, **changes: object) -> State:
+    return replace(
+        state, aaa=tuple(replace(a, **changes) if a.id == unit_id else a for a in state.aaa)
+    )
+
+
+def _radar(state: State, unit_id: str, on: bool) -> State:
+    """A SAM's or a Fire Can's radar switched on or off (the unit's id says which)."""
+    if unit_id.startswith("SAM"):
+        return _sam(state, unit_id, radar_on=on)
+    return _fire_can(state, unit_id, radar_on=on)
+
+
 def _strike(state: State, site: str) -> State:
     uses = {u.hex: u.strikes for u in state.site_uses}
     uses[site] = uses.get(site, 0) + 1
@@ -104,10 +122,7 @@ def _aaa_placed(state: State, event: ev.AaaPlaced) -> State:
 def _aaa_suppression(state: State, event: ev.AaaSuppressionRolled) -> State:
     if not event.removed:
         return state
-    return replace(
-        state,
-        aaa=tuple(replace(a, suppressed=False) if a.id == event.unit_id else a for a in state.aaa),
-    )
+    return _aaa(state, event.unit_id, suppressed=False)
 
 
 def _fire_can_placed(state: State, event: ev.FireCanPlaced) -> State:
@@ -125,16 +140,7 @@ def _fire_can_placed(state: State, event: ev.FireCanPlaced) -> State:
 
 
 def _radar_restart(state: State, event: ev.RadarRestartRolled) -> State:
-    if not event.back_on:
-        return state
-    if event.unit_id.startswith("SAM"):
-        return _sam(state, event.unit_id, radar_on=True)
-    return replace(
-        state,
-        fire_cans=tuple(
-            replace(f, radar_on=True) if f.id == event.unit_id else f for f in state.fire_cans
-        ),
-    )
+    return _radar(state, event.unit_id, on=True) if event.back_on else state
 
 
 def _sam_set_up(state: State, event: ev.SamSetUp) -> State:
@@ -266,30 +272,13 @@ def _decision(state: State, event: ev.DecisionMade) -> State:
             state = replace(
                 state, attack_orders=_add(state.attack_orders, f"{event.result}:{event.order[0]}")
             )
-        return replace(
-            state,
-            fire_cans=tuple(
-                replace(f, fired=True) if f.id == event.result else f for f in state.fire_cans
-            ),
-        )
+        return _fire_can(state, event.result, fired=True)
     if event.topic == "near_flight":
         return replace(state, phase_near=_add(state.phase_near, event.result))
     if event.topic == "aaa_suppressed":
-        return replace(
-            state,
-            aaa=tuple(
-                replace(a, suppressed=True) if a.id == event.result else a for a in state.aaa
-            ),
-        )
+        return _aaa(state, event.result, suppressed=True)
     if event.topic == "radar_off":
-        if event.result.startswith("SAM"):
-            return _sam(state, event.result, radar_on=False)
-        return replace(
-            state,
-            fire_cans=tuple(
-                replace(f, radar_on=False) if f.id == event.result else f for f in state.fire_cans
-            ),
-        )
+        return _radar(state, event.result, on=False)
     if event.topic in ("sam_dropped_inhibited", "sam_out_of_ammo"):
         return _sam(state, event.result, fired=True)
     return state
