@@ -2,9 +2,10 @@
 
 Also the gate for websocket handshakes: the Origin allow-list and the per-address limit.
 Every request is screened first (`screen`, plain code): one well-formed Host header,
-only GET and HEAD, and a Host name from the allow-list for pages and handshakes, so a
-page reached through DNS rebinding (the attacker's name resolving to this machine) gets
-nothing. HEAD answers carry the headers of GET and no body.
+only GET and HEAD, and a Host name from the allow-list for every path (pages,
+handshakes, /healthz and /metrics alike), so a page reached through DNS rebinding (the
+attacker's name resolving to this machine) gets nothing. HEAD answers carry the headers
+of GET and no body.
 """
 
 from __future__ import annotations
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 WS_PATH = "/ws"
-# Paths for tools (health checks, scrapers) that name the server however they reach it;
-# they hold no game data, so the Host allow-list does not apply to them.
-TOOL_PATHS = ("/healthz", "/metrics")
 SERVED_METHODS = "GET, HEAD"
 # Host: a bracketed IPv6 literal or a name (or IPv4 literal), then an optional port.
 _HOST = re.compile(
@@ -120,7 +118,8 @@ def host_name(value: str) -> str | None:
 
 
 def host_allowed(name: str, settings: Settings) -> bool:
-    """Whether pages and handshakes may be served to a request naming `name`.
+    """Whether any path (pages, handshakes, /healthz, /metrics) may be served to a
+    request naming `name`.
 
     IP literals are allowed: a browser sends one only when it was pointed at this
     address, and DNS rebinding needs a name. So are loopback names (`localhost`,
@@ -143,8 +142,9 @@ def screen(request: Request, settings: Settings) -> tuple[str, Response] | None:
 
     400 for a malformed request (no Host, a second Host, Origin or Upgrade header, a
     Host that is not a host, a path that is not absolute); 405 with `Allow` for a method
-    other than GET and HEAD (GET only for a websocket handshake); 403 for a page or
-    handshake whose Host is not allowed (docs/operations.md, "HTTP").
+    other than GET and HEAD (GET only for a websocket handshake); 403 for any path whose
+    Host is not allowed, /healthz and /metrics included: a rebinding page could read
+    them too (docs/operations.md, "HTTP").
     """
     for header in _SINGLE:
         if len(request.headers.get_all(header)) > 1:
@@ -163,8 +163,7 @@ def screen(request: Request, settings: Settings) -> tuple[str, Response] | None:
         refused = text(405, "Method Not Allowed", f"method {request.method} not allowed\n")
         refused.headers["Allow"] = allow
         return "method_not_allowed", refused
-    path = request.path.split("?", 1)[0]
-    if path not in TOOL_PATHS and not host_allowed(name, settings):
+    if not host_allowed(name, settings):
         reason = f"host {name!r} not allowed: add it to UMPIRE_ALLOWED_HOSTS\n"
         return "host_forbidden", text(403, "Forbidden", reason)
     return None

@@ -1,6 +1,7 @@
 """HTTP edges on the gateway's port (docs/operations.md, "HTTP"): malformed requests get
 400, only GET and HEAD serve files (405 with Allow otherwise), HEAD has no body, and a
-Host allow-list refuses pages and websocket handshakes reached through DNS rebinding.
+Host allow-list refuses every path reached through DNS rebinding (pages, websocket
+handshakes, /healthz and /metrics).
 None of it logs a traceback."""
 
 from __future__ import annotations
@@ -99,11 +100,48 @@ async def test_dns_rebinding_is_refused(gateway: Running, no_tracebacks: None) -
     assert await status_of_upgrade(port, evil, f"http://{evil}") == 403
     status, _, body = await request(port, f"GET / HTTP/1.1\nHost: {evil}\n")
     assert status == 403 and b"not allowed" in body and b"<html" not in body
-    # Loopback names and IP literals are served; tools may name the server as they like.
+    # Loopback names and IP literals are served.
     assert await status_of_upgrade(port, f"localhost:{port}", f"http://localhost:{port}") == 101
     assert await status_of_upgrade(port, f"127.0.0.1:{port}") == 101
-    assert (await request(port, f"GET /healthz HTTP/1.1\nHost: {evil}\n"))[0] == 200
     assert gateway.gateway.metrics.errors["host_forbidden"] == 2
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/metrics", "/metrics?name[]=x"])
+async def test_health_and_metrics_refuse_a_rebound_host(
+    gateway: Running, no_tracebacks: None, path: str
+) -> None:
+    # Fails on main: /healthz and /metrics answered 200 whatever the Host, so a page
+    # rebound to this machine read the store's state and every counter.
+    port = gateway.port
+    evil = f"rebind.evil.example:{port}"
+    _, _, page = await request(port, f"GET / HTTP/1.1\nHost: {evil}\n")
+    for method in ("GET", "HEAD"):
+        status, headers, body = await request(port, f"{method} {path} HTTP/1.1\nHost: {evil}\n")
+        assert status == 403, (method, status)
+        assert headers["content-type"].startswith("text/plain")
+        assert body == (page if method == "GET" else b"")  # the pages' refusal, word for word
+    assert b"UMPIRE_ALLOWED_HOSTS" in page and b"umpire_" not in page
+    assert gateway.gateway.metrics.errors["host_forbidden"] == 3
+    # What the project's own callers send is still served: the compose healthcheck, the
+    # benches and the peer bench name 127.0.0.1; loopback names and [::1] are loopback.
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "localhost"):
+        status, _, body = await request(port, f"GET {path} HTTP/1.1\nHost: {host}\n")
+        assert status == 200, (host, status, body)
+
+
+async def test_a_scraper_named_in_allowed_hosts_reads_metrics(
+    redis_server: EmbeddedRedis, prefix: str, no_tracebacks: None
+) -> None:
+    # docs/operations.md, "HTTP": a Prometheus scraper that names the gateway by another
+    # host name (a compose service, a proxy's upstream) is listed in UMPIRE_ALLOWED_HOSTS.
+    settings = gateway_settings(prefix, allowed_hosts=("umpire",))
+    async with running_gateway(settings, redis_server.url) as running:
+        port = running.port
+        for path, shows in (("/metrics", b"umpire_connections_open"), ("/healthz", b'"ok"')):
+            status, _, body = await request(port, f"GET {path} HTTP/1.1\nHost: umpire:{port}\n")
+            assert status == 200 and shows in body, (path, body)
+            status, _, _ = await request(port, f"GET {path} HTTP/1.1\nHost: prometheus:{port}\n")
+            assert status == 403
 
 
 async def test_a_configured_host_is_served(
