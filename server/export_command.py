@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import msgspec
 
@@ -39,7 +37,6 @@ from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, GameEnded, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
-from umpire.server.data_dir import PRIVATE_FILE
 from umpire.server.game_log import (
     ExportFile,
     ExportHeader,
@@ -49,6 +46,7 @@ from umpire.server.game_log import (
     read_export,
     read_log,
 )
+from umpire.server.output_files import write_output
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
@@ -146,7 +144,9 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     # file decodes to the same values, and printed or shown in an editor it acts on nothing.
     text = printable_json("\n".join(lines) + "\n")
     if args.output is not None:
-        _write(args.output, text, private=secret is not None)
+        # An operator export (the secret seed in its header) is 0600 from its first byte,
+        # also over an existing file; a planted symlink or another's file is refused.
+        write_output(args.output, text, private=secret is not None)
         note = " (it holds the secret seed: readable by you alone)" if secret else ""
         err_console.print(f"exported {len(envelopes)} events of {args.game} to {args.output}{note}")
     else:
@@ -162,18 +162,6 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
 
 def _last_reveal_seq(envelopes: Sequence[Envelope]) -> int:
     return next(env.seq for env in reversed(envelopes) if env.type == "SeedRevealed")
-
-
-def _write(path: Path, text: str, *, private: bool) -> None:
-    """Write the export; an operator export (the secret seed in its header) 0600 from its
-    first byte, also over an existing file, so another local user never reads the seed."""
-    if not private:
-        path.write_text(text)
-        return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
-    with os.fdopen(fd, "w") as out:
-        os.fchmod(fd, PRIVATE_FILE)
-        out.write(text)
 
 
 def _check_receipts(settings: Settings, args: argparse.Namespace, export: ExportFile) -> None:

@@ -24,6 +24,7 @@ from umpire.events.receipt_signature import ProofInvalid, check_proof, key_id_of
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
 from umpire.server.input_files import utf8_text
+from umpire.server.output_files import write_output
 from umpire.server.receipt_keys import ReceiptKeys
 from umpire.server.receipts_file import ReceiptsInvalid
 from umpire.server.store_access import open_store
@@ -73,7 +74,7 @@ def cmd_proof(settings: Settings, args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(proof.text())
     else:
-        args.out.write_text(proof.text(), encoding="utf-8")
+        write_output(args.out, proof.text())
         console.print(f"{shown(proof.summary())}\n  written to {shown(str(args.out))}")
     return 0
 

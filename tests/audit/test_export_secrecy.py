@@ -4,6 +4,8 @@ mid-game reveal says which seed is still secret."""
 
 from __future__ import annotations
 
+import os
+import pwd
 import stat
 from pathlib import Path
 
@@ -12,6 +14,12 @@ from umpire.testing.support.forgery import Cli, counter_game, ended_counter_game
 
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
+
+
+def _says(err: str, text: str) -> bool:
+    """Whether stderr holds `text`: rich wraps it at the terminal width, within a long
+    path too, so spaces are not compared."""
+    return text.replace(" ", "") in err.replace(" ", "")
 
 
 def test_an_operator_export_file_is_readable_by_its_owner_alone(cli: Cli) -> None:
@@ -70,3 +78,69 @@ def test_an_operator_export_to_stdout_warns_that_it_holds_the_secret(cli: Cli) -
     assert "holds the game's secret seed" in result.err and "-o FILE" in result.err
     public = cli("export", ended_counter_game(cli))
     assert public.code == 0 and "secret" not in public.err
+
+
+# `-o FILE` as another local user would plant it (server/output_files.py): this machine
+# runs with fs.protected_symlinks=0, so a symlink in /tmp redirects the owner's write.
+
+
+def test_an_export_through_a_planted_symlink_is_refused_and_writes_nothing(cli: Cli) -> None:
+    # Fails on the previous commit: the export was written through the link, over the
+    # file it points at (here the victim's own file; a new file for a dangling link).
+    game = ended_counter_game(cli)
+    victim = cli.tmp / "profile"
+    victim.write_text("the user's own file\n")
+    planted = cli.tmp / "planted.jsonl"
+    planted.symlink_to(victim)
+    dangling = cli.tmp / "dangling.jsonl"
+    dangling.symlink_to(cli.tmp / "created-through-the-link")
+    for link in (planted, dangling):
+        for extra in ((), ("--operator",)):
+            refused = cli("export", game, "-o", str(link), *extra)
+            assert refused.code == 2, refused.err
+            assert _says(refused.err, f"{link} is not written: it is a symbolic link")
+            assert "Traceback" not in refused.err
+    assert victim.read_text() == "the user's own file\n"
+    assert not (cli.tmp / "created-through-the-link").exists()
+    assert planted.is_symlink() and dangling.is_symlink()
+
+
+def test_an_export_over_another_users_file_is_refused_and_writes_nothing(cli: Cli) -> None:
+    # Fails on the previous commit: the file of another account (run as root here, as
+    # in a container) was filled with the export, for its owner to read.
+    game = counter_game(cli, reveal=False)
+    theirs = cli.tmp / "theirs.jsonl"
+    theirs.write_text("placed by another user\n")
+    nobody = pwd.getpwnam("nobody")
+    os.chown(theirs, nobody.pw_uid, nobody.pw_gid)
+    theirs.chmod(0o666)
+    refused = cli("export", game, "--operator", "-o", str(theirs))
+    assert refused.code == 2, refused.err
+    said = f"{theirs} is not written: it belongs to another user (uid {nobody.pw_uid})"
+    assert _says(refused.err, said), refused.err
+    assert theirs.read_text() == "placed by another user\n" and _mode(theirs) == 0o666
+
+
+def test_an_export_over_a_hard_link_is_refused_and_writes_nothing(cli: Cli) -> None:
+    # Where fs.protected_hardlinks=0 another user may link one of the owner's files into
+    # a directory of theirs: writing through that name rewrites the owner's file.
+    game = ended_counter_game(cli)
+    victim = cli.tmp / "profile"
+    victim.write_text("the user's own file\n")
+    linked = cli.tmp / "linked.jsonl"
+    os.link(victim, linked)
+    refused = cli("export", game, "-o", str(linked))
+    assert refused.code == 2, refused.err
+    assert _says(refused.err, f"{linked} is not written: it has 2 hard links"), refused.err
+    assert victim.read_text() == "the user's own file\n"
+
+
+def test_an_export_over_the_users_own_plain_file_replaces_it(cli: Cli) -> None:
+    # Today's behaviour for a plain existing file, kept: overwritten whole, mode kept.
+    game = ended_counter_game(cli)
+    path = cli.tmp / "mine.jsonl"
+    path.write_text("x" * 100_000)
+    path.chmod(0o640)
+    assert cli("export", game, "-o", str(path)).code == 0
+    assert read_lines(path)[0]["game_id"] == game and "x" * 10 not in path.read_text()
+    assert _mode(path) == 0o640

@@ -87,6 +87,16 @@ def test_two_conflicting_signed_receipts_prove_equivocation_to_every_verifier(
     assert checked.code == 0 and "equivocation proven" in checked.out, checked
     code, out = verify_with(proof.parent / "absent.jsonl", "--proof", str(proof))
     assert code == 0 and out.startswith("equivocation proven: "), out
+    # `-o` at a planted symlink (server/output_files.py) is refused and writes nothing;
+    # fails on the previous commit, which wrote the proof through it.
+    victim, planted = cli.tmp / "profile", cli.tmp / "planted-proof.json"
+    victim.write_text("the user's own file\n")
+    planted.symlink_to(victim)
+    refused = cli("proof", "--receipts", str(both), "-o", str(planted))
+    said = f"{planted} is not written: it is a symbolic link".replace(" ", "")
+    # rich wraps stderr at the terminal width, within the long path too: compare unspaced.
+    assert refused.code == 2 and said in refused.err.replace(" ", ""), refused
+    assert victim.read_text() == "the user's own file\n"
 
 
 def _doctored(proof: dict[str, Any]) -> dict[str, dict[str, Any]]:

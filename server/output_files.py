@@ -1,0 +1,89 @@
+"""Files a person names for the command line to write (`umpire export -o`, `umpire proof
+-o`), opened so that nobody else chooses what is written over.
+
+Another local account may plant a symlink at the path a user is about to give (under /tmp,
+say; this machine may run with fs.protected_symlinks=0), so that the write goes through
+it to a file of the user's own choosing (their shell profile) or of root's; or leave a
+file of its own there, which the user would then fill (with an operator export's secret
+seed) and which that account could still read; or, where fs.protected_hardlinks=0, a hard
+link to one of the user's files. So the final component is opened without following a
+symlink (O_NOFOLLOW), and what was opened is checked before a byte is written: a regular
+file of this user's with no other name. A plain existing file of the user's own is
+overwritten as before. A refusal writes nothing (the file is truncated only after the
+checks) and names the path.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from umpire.events.errors import UmpireError
+from umpire.server.data_dir import PRIVATE_FILE
+
+PUBLIC_FILE = 0o666  # less the user's umask, as any file they write
+
+
+class OutputRefused(UmpireError):
+    """A file the command line was told to write that it will not write (nothing written)."""
+
+    code = "output_refused"
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path} is not written: {why}", path=str(path))
+        self.path = path
+
+
+def write_output(path: Path, text: str, *, private: bool = False) -> None:
+    """Write `text` (UTF-8) to `path`, created 0600 if `private` (and an existing file
+    tightened to 0600 before its first byte), else with the user's umask.
+
+    Raises OutputRefused, writing nothing, for a symlink at `path`, a file of another
+    user's, something other than a regular file, a file with another hard link, or a path
+    that cannot be opened for writing (its reason from the OS).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        # No O_TRUNC: an existing file keeps its bytes until it has passed the checks.
+        # O_NONBLOCK: a FIFO planted at the path fails or opens at once, never hangs.
+        fd = os.open(path, flags, PRIVATE_FILE if private else PUBLIC_FILE)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
+            raise OutputRefused(
+                path,
+                "it is a symbolic link, and umpire does not write through one (another "
+                "user may have planted it to redirect the write); remove it, or give "
+                "the path of the file itself",
+            ) from None
+        raise OutputRefused(path, f"it cannot be opened for writing ({exc.strerror})") from None
+    try:
+        _check(path, os.fstat(fd))
+        if private:
+            os.fchmod(fd, PRIVATE_FILE)
+        os.set_blocking(fd, True)
+        os.ftruncate(fd, 0)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _check(path: Path, found: os.stat_result) -> None:
+    """Refuse what was opened unless it is a regular file of this user's with one name."""
+    if found.st_uid != os.geteuid():
+        raise OutputRefused(
+            path,
+            f"it belongs to another user (uid {found.st_uid}), who could read what is "
+            "written or swap it; remove it, or choose a path in a directory of your own",
+        )
+    if not stat.S_ISREG(found.st_mode):
+        raise OutputRefused(path, "it is not a regular file; give the path of a file")
+    if found.st_nlink > 1:
+        raise OutputRefused(
+            path,
+            f"it has {found.st_nlink} hard links, so writing it would change another "
+            "file too; remove it, or choose another path",
+        )
