@@ -174,11 +174,19 @@ class UmpireClient:
         retry_delay: float = 0.05,
         receipts: Receipts | None = None,
         trusted_uids: Collection[int] | None = None,
+        trust_gateway_at: Collection[str] | None = None,
     ) -> None:
         self.url = url
         # Other local accounts whose gateway this client may talk to on loopback, besides
         # this one and root (clients/gateway_owner.py; default: UMPIRE_GATEWAY_UIDS).
         self.trusted_uids = gateway_owner.trusted_uids() if trusted_uids is None else trusted_uids
+        # Gateway addresses (host:port) talked to although the kernel cannot name their
+        # owner, by the user's choice (default: UMPIRE_TRUST_GATEWAY_AT); none, else.
+        self.trust_gateway_at = (
+            gateway_owner.trusted_addresses()
+            if trust_gateway_at is None
+            else frozenset(a.lower() for a in trust_gateway_at)
+        )
         # The anchors of the games played (clients/receipts.py, docs/audit.md 8.1).
         self.receipts: Receipts = receipts if receipts is not None else MemoryReceipts()
         self.reconnect = reconnect
@@ -224,7 +232,7 @@ class UmpireClient:
             transport = ws.transport
             check_gateway_owner(transport.get_extra_info("sockname"),
                                 transport.get_extra_info("peername"), self.url,
-                                self.trusted_uids)  # fmt: skip
+                                self.trusted_uids, self.trust_gateway_at)  # fmt: skip
         except GatewayNotYours:
             ws.transport.abort()  # no closing handshake with it either
             raise
@@ -605,7 +613,7 @@ class UmpireClient:
             transport = ws.transport
             check_gateway_owner(transport.get_extra_info("sockname"),
                                 transport.get_extra_info("peername"), self.url,
-                                self.trusted_uids)  # fmt: skip
+                                self.trusted_uids, self.trust_gateway_at)  # fmt: skip
             await ws.send(_text({"type": "auth", "credential": credential, "id": "k1"}))
             await ws.send(_text({"type": "subscribe", "game_id": game_id, "from_seq": 0,
                                  "id": "k2"}))  # fmt: skip

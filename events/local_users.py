@@ -16,7 +16,8 @@ privilege needed), whose answer carries the same uid; the tables are the fallbac
 where netlink is not there.
 
 `diag_request`, `diag_uid` and `owner_in` are plain code (tests/server/test_local_users.py
-drives them with bytes and text); `peer_uid` is the one I/O function.
+drives them with bytes and text), and so is `own_host_ends`; `owner_of` is the one I/O
+function, which `peer_uid` (the gateway's, of a client) calls.
 """
 
 from __future__ import annotations
@@ -155,26 +156,35 @@ def peer_uid(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
     our_host, peer_host = loopback_host(ours[0]), loopback_host(peer[0])
     if our_host is None or peer_host is None:
         return None
-    return _owner((our_host, ours[1]), (peer_host, peer[1]))
+    return owner_of((our_host, ours[1]), (peer_host, peer[1]))
 
 
-def own_host_peer_uid(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
-    """`peer_uid` for a client, which also asks where it reached an address of this host
-    that is not loopback (the host's own address on its network: the kernel carries such
-    a connection over loopback, so both ends have that one address). Another local
-    account may listen on that address and port as on 127.0.0.1, while the owner's
-    gateway is down or listens on loopback alone."""
-    if loopback_host(ours[0]) is not None:
-        return peer_uid(ours, peer)
+def own_host_ends(
+    ours: tuple[str, int], peer: tuple[str, int]
+) -> tuple[tuple[str, int], tuple[str, int]] | None:
+    """For a client: the two ends of its connection as plain addresses when the peer is
+    on this host, so that `owner_of` can ask who holds it; None when it is another
+    host's (the network's business: TLS). On this host means loopback, or this host's
+    own address on its network (the kernel carries such a connection over loopback, so
+    both ends have that one address): another local account may listen on that address
+    and port as on 127.0.0.1, while the owner's gateway is down or on loopback alone."""
+    our_host, peer_host = loopback_host(ours[0]), loopback_host(peer[0])
+    if our_host is not None and peer_host is not None:
+        return (our_host, ours[1]), (peer_host, peer[1])
+    if our_host is not None:
+        return None  # loopback to an address that is not: no local account holds it
     here, there = _plain(ours[0]), _plain(peer[0])
     if here is None or here != there:
-        return None  # another host's: the network's business (TLS)
-    return _owner((str(here), ours[1]), (str(there), peer[1]))
+        return None  # another host's
+    return (str(here), ours[1]), (str(there), peer[1])
 
 
-def _owner(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
+def owner_of(ours: tuple[str, int], peer: tuple[str, int]) -> int | None:
     """The uid of the socket of this host whose local end is `peer` and remote end
-    `ours` (plain addresses), or None if it is not found."""
+    `ours` (plain addresses), or None when the kernel cannot name it: no
+    NETLINK_SOCK_DIAG answer and no /proc/net/tcp{,6} entry (a platform or sandbox
+    without them, the socket closed meanwhile). A client takes None as unchecked,
+    never as allowed (clients/gateway_owner.py)."""
     our_host, peer_host = ours[0], peer[0]
     # The peer's socket is of the family its owner made: IPv4 plain, or IPv6 (where an
     # IPv4 address is in its mapped form).
