@@ -95,7 +95,7 @@ _FUNCTIONS = {  # (file, function name) -> stage, before the file's default
     ("server/session.py", "wait_to_pay"): AUTH,
     ("server/session.py", "_take_token"): AUTH,
     ("server/games.py", "_append"): APPEND,
-    ("server/games.py", "_advance"): EVOLVE,
+    ("server/games.py", "_fold"): EVOLVE,
     ("server/games.py", "_result"): ACK,
     ("server/games.py", "decide_for"): DECIDE,
     ("server/framing.py", "text_frame"): FANOUT,

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from redis.exceptions import NoScriptError, ResponseError
@@ -49,9 +49,12 @@ MAX_CONNECTIONS = 32  # the batcher's own connections (batches in flight at once
 MAX_HEADS = 10_000  # games whose packed keys are kept
 
 # One waiting append: the script's keys; its arguments' count and RESP bulks (the count
-# of the append's own, then those: events/redis_store.py `append_packed`); what its caller
-# names it by (`on_replies`); and the future its caller awaits.
-Waiting = tuple[tuple[str, ...], int, bytes, Any, "asyncio.Future[tuple[Any, Any]]"]
+# of the append's own, then those: events/redis_store.py `append_packed`); what to call
+# once it is written (or None); what its caller names it by (`on_replies`); and the
+# future its caller awaits.
+Waiting = tuple[
+    tuple[str, ...], int, bytes, Callable[[], None] | None, Any, "asyncio.Future[tuple[Any, Any]]"
+]
 
 
 class AppendBatcher:
@@ -86,25 +89,37 @@ class AppendBatcher:
         self.on_replies: Callable[[list[tuple[Any, Any]]], None] | None = None
 
     def run(
-        self, keys: tuple[str, ...], count: int, packed: bytes, tag: Any = None
+        self,
+        keys: tuple[str, ...],
+        count: int,
+        packed: bytes,
+        tag: Any = None,
+        on_sent: Callable[[], None] | None = None,
     ) -> asyncio.Future[tuple[Any, Any]]:
         """The future of (the script's reply, WAITAOF's reply or None when not waiting)
         for one append of `keys` whose `count` arguments are `packed` (the first its own
         count); it holds the error the store gave. `tag` is what `on_replies` hears of this
-        append. A future, not a coroutine: its caller awaits it, one frame less a move."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[tuple[Any, Any]] = loop.create_future()
-        self._waiting.append((keys, count, packed, tag, future))
+        append; `on_sent` is called once its batch is written (again if it is written
+        again). A future, not a coroutine: its caller awaits it, one frame less a move."""
+        future: asyncio.Future[tuple[Any, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting.append((keys, count, packed, on_sent, tag, future))
         if len(self._waiting) == 1:
-            loop.call_soon(self._flush)
+            # The turn's batch goes in a task whose first step, at the next turn, takes
+            # every append waiting then (a callback that made the task then would cost the
+            # batch one more loop turn before its write: ~8 us of a sequential move).
+            self._start(self._send_turn())
         return future
 
-    def _flush(self) -> None:
+    def _start(self, send: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(send)
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send_turn(self) -> None:
         waiting, self._waiting = self._waiting, []
-        for start in range(0, len(waiting), MAX_BATCH):
-            task = asyncio.create_task(self._send(waiting[start : start + MAX_BATCH]))
-            self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+        for start in range(MAX_BATCH, len(waiting), MAX_BATCH):
+            self._start(self._send(waiting[start : start + MAX_BATCH]))
+        await self._send(waiting[:MAX_BATCH])
 
     async def _send(self, batch: list[Waiting]) -> None:
         for attempt in range(2):  # a second pass only after loading the script (NOSCRIPT)
@@ -154,7 +169,7 @@ class AppendBatcher:
         call; and WAITAOF's reply (None when not waiting). An error reply to the whole call
         (the script failed outside any one append) is each append's error."""
         heads = b"".join([self._head(keys) for keys, *_ in batch])
-        args = b"".join([packed for _, _, packed, _, _ in batch])
+        args = b"".join([packed for _, _, packed, *_ in batch])
         numkeys = sum([len(keys) for keys, *_ in batch])
         count = numkeys + sum([count for _, count, *_ in batch])
         packed = b"*%d\r\n" % (3 + count) + bulks("EVALSHA", self.sha, numkeys) + heads + args
@@ -163,7 +178,7 @@ class AppendBatcher:
         conn = await self._connection()
         try:
             replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, packed, 1 if self.wait is None else 2),
+                lambda: self._exchange(conn, packed, 1 if self.wait is None else 2, batch),
                 lambda _error: conn.disconnect(),
             )
         finally:
@@ -180,18 +195,21 @@ class AppendBatcher:
             answers = [_answer(status, value) for status, value in answers]
         return answers, waited
 
-    async def _exchange(self, conn: Any, packed: bytes, count: int) -> list[Any]:
+    async def _exchange(
+        self, conn: Any, packed: bytes, count: int, batch: list[Waiting]
+    ) -> list[Any]:
         """One attempt at the batch, within the socket timeout (the watchdog's)."""
+        sent = _sent_callback(batch)
         task = asyncio.current_task()
         if self._timeout is None or task is None:
-            return await exchange_on(conn, packed, count)
+            return await exchange_on(conn, packed, count, sent)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._timeout
         self._out[task] = deadline
         if self._watchdog is None:
             self._watchdog = loop.call_at(deadline, self._watch)
         try:
-            return await exchange_on(conn, packed, count)
+            return await exchange_on(conn, packed, count, sent)
         except asyncio.CancelledError:
             if task not in self._expired:
                 raise
@@ -264,6 +282,21 @@ class AppendBatcher:
             await conn.disconnect()
         self._made.clear()
         self._idle.clear()
+
+
+def _sent_callback(batch: list[Waiting]) -> Callable[[], None] | None:
+    """What to call once `batch` is written: each append's `on_sent` (None: none has one)."""
+    calls = [on_sent for _, _, _, on_sent, _, _ in batch if on_sent is not None]
+    if not calls:
+        return None
+    if len(calls) == 1:
+        return calls[0]
+
+    def sent() -> None:
+        for call in calls:
+            call()
+
+    return sent
 
 
 def _answer(status: bytes, value: bytes) -> Any:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -515,7 +515,9 @@ class RedisEventStore:
 
     # -- append --------------------------------------------------------------------------
 
-    async def append(self, batch: SealedBatch) -> AppendResult:
+    async def append(
+        self, batch: SealedBatch, on_sent: Callable[[], None] | None = None
+    ) -> AppendResult:
         """Append a sealed batch atomically; see EventStore.append."""
         game_id = batch.game_id
         keys_arg = self._keys.get(game_id) or self._remember_keys(game_id)
@@ -525,9 +527,13 @@ class RedisEventStore:
         try:
             if self._batcher is not None:
                 count, packed = append_packed(batch)
-                (status, value), waited = await self._batcher.run(keys_arg, count, packed, batch)
+                (status, value), waited = await self._batcher.run(
+                    keys_arg, count, packed, batch, on_sent
+                )
             else:  # a cluster: the one-game script, its arguments as a list
                 argv = append_argv(batch)
+                if on_sent is not None:  # the call below writes before it first waits
+                    on_sent()
                 if self.durable is not None:
                     (status, value), waited = await self.durable.run(list(keys_arg), argv)
                 elif self.straight is not None:

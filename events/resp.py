@@ -8,6 +8,7 @@ the appends pack their own bytes with these and hand them to a redis-py connecti
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import ResponseError
@@ -44,12 +45,16 @@ def pack(*args: Any) -> bytes:
     return b"*%d\r\n" % len(args) + bulks(*args)
 
 
-async def exchange_on(connection: Any, packed: bytes, count: int) -> list[Any]:
+async def exchange_on(
+    connection: Any, packed: bytes, count: int, sent: Callable[[], None] | None = None
+) -> list[Any]:
     """Write `packed` on a redis-py connection and read its `count` replies, an error
-    reply in its place. Any other failure (the connection, a timeout, a cancellation)
-    disconnects the connection in redis-py, so no half-read reply is left for its next
-    user."""
+    reply in its place; `sent` is called once the write is out. Any other failure (the
+    connection, a timeout, a cancellation) disconnects the connection in redis-py, so no
+    half-read reply is left for its next user."""
     await connection.send_packed_command(packed)
+    if sent is not None:
+        sent()
     replies: list[Any] = []
     for _ in range(count):
         try:

@@ -35,7 +35,7 @@ store returns.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from msgspec import Struct
@@ -145,9 +145,15 @@ class Snapshot(Struct, frozen=True):
 class EventStore(Protocol):
     """A log of games: atomic, versioned, idempotent appends and gap-free reads."""
 
-    async def append(self, batch: SealedBatch) -> AppendResult:
+    async def append(
+        self, batch: SealedBatch, on_sent: Callable[[], None] | None = None
+    ) -> AppendResult:
         """Append a sealed batch (events/recorder.py `seal_batch`) atomically after
         `batch.expected_version`.
+
+        `on_sent`, when given, is called (at least once) when the append has been handed
+        to the store and before its answer is awaited, so the caller can work while the
+        store does; it says nothing of the append's outcome.
 
         Raises Unauthorized when `batch.credential` is given and the game no longer grants
         it its role (checked before anything else, in the same atomic step). A command id

@@ -75,7 +75,7 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
                     request.game_id, request.command_id, request.command,
                     manual_dice=request.manual_dice, expected_seq=request.expected_seq,
                     role=request.role, credential=Credential(request.digest, str(request.role)),
-                    meter=request.meter, nonce=request.nonce,
+                    meter=request.meter, nonce=request.nonce, early=gw.early,
                 )  # fmt: skip
             elif type(request) is CachedGame and (cached := games.cached(request.game_id)):
                 answer = cached
@@ -84,7 +84,9 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
             ):
                 answer = signer
             elif type(request) is SignReceipt:
-                answer = await gw.signing.sign(request.signer, request.statement)
+                # Signed while its append was on its way, if the statement is that one.
+                early = gw.early.take(request.statement)
+                answer = await (early or gw.signing.sign(request.signer, request.statement))
             else:
                 answer = await perform(gw, request)
         except BaseException as exc:  # the session answers it (a cancellation goes on up)

@@ -51,6 +51,7 @@ from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.command_body import check_same_body
 from umpire.events.errors import StoreUnavailable, Unauthorized
+from umpire.events.receipt_signature import Statement
 from umpire.events.recorder import seal_batch
 from umpire.events.store import AppendResult, Credential, Snapshot, Store
 from umpire.events.types import ClientEntropy
@@ -82,6 +83,7 @@ from umpire.server.game_records import (
     sealed_pending,
 )
 from umpire.server.game_seeds import GameSeeds
+from umpire.server.receipt_batch import EarlySignatures
 from umpire.server.receipt_keys import ReceiptKeys
 from umpire.server.rules_job import RulesJob
 from umpire.server.rules_pool import RulesPool
@@ -134,6 +136,21 @@ def decide_for(job: RulesJob) -> list[Struct]:
     else:
         raise RuntimeError("the secret must be loaded before deciding with server dice")
     return decide_command(ruleset, game, command, dice, role=job.role, nonce=nonce, parsed=parsed)
+
+
+def _fold(
+    ruleset: Ruleset[Any], game: Game, events: list[Struct], command_id: str, last_hash: str
+) -> Game | None:
+    """`game` with a command's events folded in, at the head their append makes (its seq
+    and `last_hash`); None for an amendment that returns behind the head (NeedsWholeLog)."""
+    seq = game.meta.seq
+    try:
+        for event in events:
+            seq += 1
+            game = apply(ruleset, game, event, seq=seq, command_id=command_id)
+    except NeedsWholeLog:
+        return None
+    return Game(msgspec.structs.replace(game.meta, seq=seq, last_hash=last_hash), game.state)
 
 
 class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
@@ -193,6 +210,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         credential: Credential | None = None,
         meter: WorkMeter | None = None,
         nonce: str | None = None,
+        early: EarlySignatures | None = None,
     ) -> CommandResult:
         """Decide and append one command; a known command id returns its first result.
 
@@ -203,7 +221,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         applies only if the game is still at that seq (optimistic concurrency for
         clients); otherwise conflicts are retried. With `credential` the append is refused
         (Unauthorized) unless the game still grants it its role, checked atomically with
-        the write.
+        the write. With `early`, the receipt of the command's `accepted` is signed while its
+        append is on its way (server/receipt_batch.py `EarlySignatures`).
         """
         check_ids(game_id, command_id)
         if self.disk is not None:  # `_refuse_if_full`, inline (every command)
@@ -231,6 +250,7 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                         answer = await self._append(
                             request.ruleset, request.game, request.events,
                             request.command_id, credential, body_hash=request.body,
+                            early=early, role=role,
                         )  # fmt: skip
                     elif type(request) is DiceKeys:
                         game = request.game
@@ -304,6 +324,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         *,
         secret: bytes | None = None,
         body_hash: str = "",
+        early: EarlySignatures | None = None,
+        role: Role = Role.PLAYER,
     ) -> AppendResult:
         codec = codec_for(ruleset)
         game_id = game.meta.game_id
@@ -340,40 +362,42 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
             credential=credential,
             body_hash=body_hash,
         )
-        result = await self.store.append(batch)
-        if not result.duplicate:
-            snapshot = self._advance(ruleset, game, events, result, command_id)
-            if snapshot is not None:
-                # The command is appended already: a snapshot that cannot be saved now (the
-                # store went away) must not turn its success into an error; the next one will.
-                with contextlib.suppress(StoreUnavailable, *UNREACHABLE):
-                    await self.store.save_snapshot(game.meta.game_id, snapshot)
-        return result
+        # The game after the append, folded now (pure), so that the receipt can be signed
+        # while the append is on its way (`early`); kept only if the append succeeds.
+        after = _fold(ruleset, game, events, command_id, batch.last_hash)
+        sent: Callable[[], None] | None = None
+        started: list[Statement | None] = []
+        if early is not None and after is not None:
+            signing, done, first_seq = early, after, game.meta.seq + 1
 
-    def _advance(
-        self,
-        ruleset: Ruleset[Any],
-        game: Game,
-        events: list[Struct],
-        result: AppendResult,
-        command_id: str,
-    ) -> Snapshot | None:
-        """Fold the appended events into the cached game; the snapshot to save, when the
-        game has passed a multiple of `snapshot_every` (no coroutine on the hot path)."""
+            def sent() -> None:  # once, though a retried write may call it again
+                if not started:
+                    started.append(signing.start(ruleset, done, role, first_seq))
+
         try:
-            for seq, event in enumerate(events, start=result.first_seq):
-                game = apply(ruleset, game, event, seq=seq, command_id=command_id)
-        except NeedsWholeLog:
+            result = await self.store.append(batch, on_sent=sent)
+        except BaseException:
+            if early is not None and started:
+                early.drop(started[0])
+            raise
+        if result.duplicate:
+            if early is not None and started:
+                early.drop(started[0])
+            return result
+        if after is None:
             # An amendment returns behind the head: the next load folds from seq 1.
-            self._forget(game.meta.game_id)
-            return None
-        meta = msgspec.structs.replace(game.meta, seq=result.last_seq, last_hash=result.last_hash)
-        game = Game(meta, game.state)
-        self._remember(meta.game_id, ruleset, game)
-        before = result.first_seq - 1
-        if result.last_seq // self.snapshot_every > before // self.snapshot_every:
-            return Snapshot(meta.seq, meta.last_hash, state_hash(game), encode_game(game))
-        return None
+            self._forget(game_id)
+            return result
+        self._remember(game_id, ruleset, after)
+        if result.last_seq // self.snapshot_every > game.meta.seq // self.snapshot_every:
+            snapshot = Snapshot(
+                result.last_seq, result.last_hash, state_hash(after), encode_game(after)
+            )
+            # The command is appended already: a snapshot that cannot be saved now (the
+            # store went away) must not turn its success into an error; the next one will.
+            with contextlib.suppress(StoreUnavailable, *UNREACHABLE):
+                await self.store.save_snapshot(game_id, snapshot)
+        return result
 
     def _result(self, game_id: str, command_id: str, result: AppendResult) -> CommandResult:
         return CommandResult(

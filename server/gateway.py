@@ -35,7 +35,7 @@ from umpire.server.keepalive import Keepalive
 from umpire.server.metrics import FLUSH_SECONDS, Figures, Metrics, WorkerShare
 from umpire.server.mistakes import MistakeLog
 from umpire.server.notifier import Notifier
-from umpire.server.receipt_batch import SigningBatcher
+from umpire.server.receipt_batch import EarlySignatures, SigningBatcher
 from umpire.server.replay_cache import ReplayCache
 from umpire.server.revocations import RevocationListener
 from umpire.server.view_digests import ViewDigests
@@ -107,6 +107,8 @@ class Gateway:
         self.ruleset_names: dict[str, str] = {}
         # Receipts' state hashes, each game's last view per role kept encoded.
         self.view_digests = ViewDigests()
+        # `accepted` receipts signed while their append is on its way.
+        self.early = EarlySignatures(self.signing, games.receipt_keys, self.view_digests)
         self.metrics.figures = self.figures
         self.connections: set[Connection] = set()
         # Every running connection handler (websockets' task) and its connection.

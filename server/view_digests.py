@@ -31,6 +31,8 @@ from umpire.events.receipt import receipt_hash_of_json, view_json
 # same states, not four times as many for games the cache has let go of.
 KEPT_VIEWS = 256
 
+_Kept = tuple[Any, "Ruleset[Any]", bytes, int, str, str]
+
 
 class ViewDigests:
     """Receipts' state hashes, each game's last view per role kept as canonical JSON."""
@@ -39,8 +41,9 @@ class ViewDigests:
 
     def __init__(self, size: int = KEPT_VIEWS) -> None:
         self._size = size
-        # (game id, role, revealed) -> (the state, the ruleset, the view's JSON)
-        self._kept: dict[tuple[str, Role, bool], tuple[Any, Ruleset[Any], bytes]] = {}
+        # (game id, role, revealed) -> (the state, the ruleset, the view's JSON, and the
+        # last hash made of it: its head's seq and hash, and the hash)
+        self._kept: dict[tuple[str, Role, bool], _Kept] = {}
 
     def state_hash(self, ruleset: Ruleset[Any], game: Game, role: Role) -> str:
         """`receipt_state_hash` of `role`'s view of `game` at its head."""
@@ -50,13 +53,18 @@ class ViewDigests:
         state = game.state
         kept = self._kept.get(key)
         if kept is not None and kept[0] is state and kept[1] is ruleset:
+            # The same head asked again (an `accepted` signed early, then its reply) costs
+            # no hash of the view's bytes again.
+            if kept[3] == meta.seq and kept[4] == meta.last_hash:
+                return kept[5]
             body = kept[2]
         else:
             body = view_json(view_for(ruleset, state, role, revealed=revealed))
             if kept is None and len(self._kept) >= self._size:
                 del self._kept[next(iter(self._kept))]  # the first kept
-            self._kept[key] = (state, ruleset, body)
-        return receipt_hash_of_json(meta.seq, meta.last_hash, body)
+        made = receipt_hash_of_json(meta.seq, meta.last_hash, body)
+        self._kept[key] = (state, ruleset, body, meta.seq, meta.last_hash, made)
+        return made
 
     def __len__(self) -> int:
         return len(self._kept)

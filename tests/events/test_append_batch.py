@@ -16,7 +16,7 @@ from umpire.events.errors import StoreUnavailable, VersionConflict
 from umpire.events.redis_store import RedisEventStore, WaitingConnectionPool
 from umpire.events.store import AppendResult
 from umpire.server.embedded import EmbeddedRedis
-from umpire.testing.store_contract import NOW, append, create, pending
+from umpire.testing.store_contract import NOW, append, create, pending, sealed
 
 
 async def _append(store: RedisEventStore, game: str, command_id: str, version: int):
@@ -179,3 +179,24 @@ async def test_a_frozen_store_times_out_the_batch_drops_its_connection_and_recov
             assert (await append_after("c3", 5, again.last_hash)).seqs == [6, 7]
         finally:
             await store.close()
+
+
+async def test_a_turns_appends_are_written_at_the_next_turn_and_say_so(
+    store: RedisEventStore,
+) -> None:
+    """The turn's batch is one task, written at its first step (a callback that made the
+    task cost a turn more); `on_sent` is called once it is written, before the answer."""
+    await create(store, "w1")
+    batcher = store._batcher
+    assert batcher is not None
+    before = batcher.batches
+    batch = await sealed(
+        store, "w1", pending(2, "c1"), expected_version=1, command_id="c1", recorded_at=NOW
+    )
+    said: list[int] = []
+    task = asyncio.create_task(store.append(batch, on_sent=lambda: said.append(batcher.batches)))
+    await asyncio.sleep(0)  # the append waits in the batcher now
+    await asyncio.sleep(0)  # the next turn: its batch is written
+    assert batcher.batches == before + 1
+    assert said == [before + 1] and not task.done()
+    assert (await task).seqs == [2, 3]

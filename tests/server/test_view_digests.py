@@ -6,6 +6,7 @@ stands for another's."""
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from tests.support.golden_logs import load, start
 from umpire.engine.game import Game, apply, codec_for
@@ -13,7 +14,8 @@ from umpire.engine.redaction import view_for
 from umpire.engine.registry import get
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
-from umpire.events.receipt import receipt_state_hash
+from umpire.events.receipt import receipt_hash_of_json, receipt_state_hash
+from umpire.server import view_digests
 from umpire.server.view_digests import ViewDigests
 
 HEAD = "ab" * 32
@@ -101,3 +103,28 @@ def test_the_views_kept_are_bounded() -> None:
         twin = _at(game, game.meta.seq, f"g-bound-{n}")
         assert digests.state_hash(ruleset, twin, Role.PLAYER) == _fresh(ruleset, twin, Role.PLAYER)
         assert len(digests) <= 2
+
+
+def test_the_same_head_asked_again_is_hashed_once_and_another_head_hash_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An `accepted` signed early asks for its head's hash, then its reply asks again
+    (server/receipt_batch.py): the second is the first's; a head with the same seq and
+    another hash (a log cut and written again) is hashed anew."""
+    ruleset, games = _downtown_games()
+    digests = ViewDigests()
+    made: list[int] = []
+
+    def counted(seq: int, head: str, body: bytes) -> str:
+        made.append(seq)
+        return receipt_hash_of_json(seq, head, body)
+
+    monkeypatch.setattr(view_digests, "receipt_hash_of_json", counted)
+    game = games[-1]
+    first = digests.state_hash(ruleset, game, Role.PLAYER)
+    assert digests.state_hash(ruleset, game, Role.PLAYER) == first
+    assert made == [game.meta.seq]
+    other = Game(msgspec.structs.replace(game.meta, last_hash="cd" * 32), game.state)
+    assert digests.state_hash(ruleset, other, Role.PLAYER) == _fresh(ruleset, other, Role.PLAYER)
+    assert digests.state_hash(ruleset, other, Role.PLAYER) != first
+    assert made == [game.meta.seq] * 2
