@@ -10,23 +10,9 @@ from typing import Any
 import pytest
 from redis.asyncio.connection import AbstractConnection
 
+from tests.support.receipts import accepted_verifies
 from umpire.clients import UmpireClient
-from umpire.events.receipt_signature import Statement, signature_valid
-from umpire.events.wire import Accepted
 from umpire.server.app import Running
-
-
-def _statement(accepted: Accepted) -> Statement:
-    return Statement(
-        game_id=accepted.game_id, key_id=accepted.key_id, reply="accepted", role="player",
-        first_seq=accepted.seqs[0], head_seq=accepted.head_seq, head_hash=accepted.head_hash,
-        state_hash=accepted.state_hash,
-    )  # fmt: skip
-
-
-def _verifies(key: str, accepted: Accepted) -> bool:
-    batch = (accepted.leaf_index, accepted.tree_size, accepted.proof)
-    return signature_valid(key, _statement(accepted), accepted.signature, batch)
 
 
 async def test_a_lone_players_receipts_are_signed_before_their_appends_are_answered(
@@ -61,7 +47,7 @@ async def test_a_lone_players_receipts_are_signed_before_their_appends_are_answe
         sent = [
             await client.send(game.game_id, {"type": "Push"}, command_id=f"c{n}") for n in range(5)
         ]
-    assert all(_verifies(game.receipt_key, a) for a in sent)
+    assert all(accepted_verifies(game.receipt_key, a) for a in sent)
     # Each reply used the signature made for it, asked for before the store's answer to
     # its own append was read.
     assert (gw.early.started - started, gw.early.used - used) == (5, 5)
@@ -85,6 +71,6 @@ async def test_a_duplicate_drops_its_early_signature_and_is_signed_as_before(
         again = await client.send(game.game_id, {"type": "Push"}, command_id="once")
     assert again.duplicate and again.seqs == first.seqs
     assert again.head_seq == then.head_seq  # the head now, past `then`
-    assert _verifies(game.receipt_key, again)
+    assert accepted_verifies(game.receipt_key, again)
     assert gw.early.started - started == 1 and gw.early.used == used
     assert len(gw.early) == 0

@@ -14,6 +14,7 @@ from collections import defaultdict
 
 import pytest
 
+from tests.support.receipts import accepted_statement
 from umpire.clients import UmpireClient
 from umpire.events.receipt_signature import ReceiptSigner, Statement, signature_valid
 from umpire.events.wire import Accepted
@@ -22,14 +23,6 @@ from umpire.server.receipt_batch import SigningBatcher
 
 GAMES = 8
 ROUNDS = 40  # rounds of one command a game at once, until two replies share a turn
-
-
-def _statement(accepted: Accepted) -> Statement:
-    return Statement(
-        game_id=accepted.game_id, key_id=accepted.key_id, reply="accepted", role="player",
-        first_seq=accepted.seqs[0], head_seq=accepted.head_seq, head_hash=accepted.head_hash,
-        state_hash=accepted.state_hash,
-    )  # fmt: skip
 
 
 async def test_concurrent_commands_on_one_worker_share_one_signature_and_each_verifies(
@@ -64,12 +57,12 @@ async def test_concurrent_commands_on_one_worker_share_one_signature_and_each_ve
         for accepted in replies:
             batch = (accepted.leaf_index, accepted.tree_size, accepted.proof)
             key = keys[accepted.game_id]
-            assert signature_valid(key, _statement(accepted), accepted.signature, batch)
+            assert signature_valid(key, accepted_statement(accepted), accepted.signature, batch)
             # Its own proof, no other's: another leaf's index does not verify.
             moved = ((accepted.leaf_index + 1) % accepted.tree_size, accepted.tree_size,
                      accepted.proof)  # fmt: skip
             assert accepted.tree_size == 1 or not signature_valid(
-                key, _statement(accepted), accepted.signature, moved
+                key, accepted_statement(accepted), accepted.signature, moved
             )
     assert gateway.gateway.signing.trees < gateway.gateway.signing.leaves
 

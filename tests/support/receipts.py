@@ -15,14 +15,32 @@ from umpire.engine import registry
 from umpire.events.receipt import read_receipts
 from umpire.events.receipt_signature import (
     ReceiptSigner,
+    Statement,
     leaf_hash,
     root_from_proof,
     root_statement,
     sign_batch,
+    signature_valid,
 )
+from umpire.events.wire import Accepted
 from umpire.testing.support.drivers import start_setup
 from umpire.testing.support.forgery import Cli, write_lines
 from umpire.testing.support.verifier import after_headline, verify_with
+
+
+def accepted_statement(accepted: Accepted) -> Statement:
+    """The statement a player's `accepted` reply's signature covers (docs/audit.md 8.4)."""
+    return Statement(
+        game_id=accepted.game_id, key_id=accepted.key_id, reply="accepted", role="player",
+        first_seq=accepted.seqs[0], head_seq=accepted.head_seq, head_hash=accepted.head_hash,
+        state_hash=accepted.state_hash,
+    )  # fmt: skip
+
+
+def accepted_verifies(key: str, accepted: Accepted) -> bool:
+    """Whether an `accepted` reply's batch signature verifies under the game's key."""
+    batch = (accepted.leaf_index, accepted.tree_size, accepted.proof)
+    return signature_valid(key, accepted_statement(accepted), accepted.signature, batch)
 
 
 def revealed_midway(cli: Cli, ruleset: str) -> str:
