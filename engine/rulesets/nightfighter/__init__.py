@@ -25,7 +25,10 @@ RULESET: Ruleset[State] = Ruleset(
     # with a note.
     # v4: a pilot campaign has no night-continuation roll, and the full campaign's week end
     # gives no Pilot Campaign verdict (the Pilot Campaign's one scenario a week).
-    version="4",
+    # v5: the lite pilot campaign's Iron Cross 1st Class, once reported, is kept for the
+    # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"); v4 logs audit
+    # with the version note.
+    version="5",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,

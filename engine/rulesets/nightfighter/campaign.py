@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 from msgspec.structs import replace
 
 from umpire.engine.decision import Candidate, Decision
@@ -68,6 +68,10 @@ class CampaignState(Struct, frozen=True, kw_only=True):
     flying: bool = False
     night_cards: int = 0
     result: str = ""
+    # Pilot Campaign: the Iron Cross 1st Class, once awarded, stays awarded (README ledger,
+    # "Pilot Campaign, the Iron Cross"). UNSET until then, so it leaves the encoding (and
+    # the state hash of every game that never reports it) as it was before v5.
+    iron_cross_first_class: bool | UnsetType = UNSET
 
 
 def month_of(week: int) -> int:
@@ -113,6 +117,14 @@ class CampaignWeekEnded(Decision, frozen=True, kw_only=True, tag="nightfighter.C
     wounded_until: int
     idle_weeks: int
     result: str = ""
+    # v5: the week's report of the Iron Cross 1st Class, kept by the campaign state. UNSET
+    # when not reported, so such an event encodes byte for byte as a v4 one did.
+    iron_cross_first_class: bool | UnsetType = UNSET
+
+
+def iron_cross(campaign: CampaignState) -> bool:
+    """Pilot Campaign: whether the Iron Cross 1st Class has been awarded in any week so far."""
+    return campaign.iron_cross_first_class is True
 
 
 class RollCampaignWeek(Struct, frozen=True, kw_only=True, tag="RollCampaignWeek"):
@@ -334,6 +346,8 @@ def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
     if idle >= 2 and month_of(week) in (11, 12, 1, 2, 3, 4, 5):
         aircraft = {"Me110E-4": "Me110F-4", "Ju88C-2": "Ju88C-6"}.get(aircraft, aircraft)
     score = c.score + command.points
+    # Pilot Campaign: the award counts if it was made in any week, not only the last.
+    awarded = iron_cross(c) or command.iron_cross_first_class
     result = ""
     if command.killed_or_crippled or (
         c.kind is CampaignKind.SEASONED and command.no_longer_seasoned
@@ -342,12 +356,18 @@ def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
     elif score >= 20:
         result = "victory"
     elif week >= WEEKS:
-        minor = command.iron_cross_first_class if c.kind is CampaignKind.LITE else score >= 16
+        minor = awarded if c.kind is CampaignKind.LITE else score >= 16
         result = "draw (minor victory)" if minor else "draw (minor defeat)"
+    award = ""
+    if command.iron_cross_first_class:
+        award = "; Iron Cross 1st Class " + ("already held" if iron_cross(c) else "awarded")
+    elif awarded and result.startswith("draw") and c.kind is CampaignKind.LITE:
+        award = "; Iron Cross 1st Class held"
     turn.emit(
         CampaignWeekEnded(
             rule=RULE_PILOT,
             explanation=f"week {week} ends: score {score}, {aircraft}"
+            + award
             + (f"; {result}" if result else ""),
             week=week + 1,
             score=score,
@@ -356,6 +376,7 @@ def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
             wounded_until=wounded_until,
             idle_weeks=idle,
             result=result,
+            iron_cross_first_class=True if command.iron_cross_first_class else UNSET,
         )
     )
 
@@ -386,5 +407,9 @@ def evolve_campaign(campaign: CampaignState | None, event: Struct) -> CampaignSt
             idle_weeks=event.idle_weeks,
             flying=False,
             result=event.result,
+            # Pilot Campaign: an award once made stays made.
+            iron_cross_first_class=True
+            if event.iron_cross_first_class is True
+            else campaign.iron_cross_first_class,
         )
     return campaign

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter.campaign import iron_cross
 from umpire.engine.rulesets.nightfighter.events import LocalisationFailed, LocationRolled
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Status
@@ -24,6 +25,10 @@ from umpire.engine.secret_fields import Redactions, SecretFields
 def view(state: State, role: Role) -> dict[str, Any]:
     """The state as `role` may see it."""
     data: dict[str, Any] = msgspec.to_builtins(state)
+    if state.campaign is not None:
+        # Pilot Campaign: the kept award is shown as a plain yes/no (the state leaves it
+        # out of its encoding until it is made).
+        data["campaign"]["iron_cross_first_class"] = iron_cross(state.campaign)
     if role is not Role.REFEREE:
         data["counters"] = [
             msgspec.to_builtins(c) for c in state.counters if c.status is not Status.PENDING
