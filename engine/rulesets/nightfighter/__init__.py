@@ -26,9 +26,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v4: a pilot campaign has no night-continuation roll, and the full campaign's week end
     # gives no Pilot Campaign verdict (the Pilot Campaign's one scenario a week).
     # v5: the lite pilot campaign's Iron Cross 1st Class, once reported, is kept for the
-    # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"), and a
-    # corkscrew's explanation names the markers lost in words ("searchlight fix", not
-    # their keys); v4 logs audit with the version note.
+    # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"); v4 logs audit
+    # with the version note.
     version="5",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,

@@ -41,13 +41,6 @@ def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
     return counter
 
 
-def _markers(lost: list[Marker]) -> str:
-    """The markers a corkscrew loses, in the words the table uses (not their keys), in
-    the sentence's case ("Tally" -> "tally"; "AI fix" keeps its capitals)."""
-    words = [LABELS.words("marker", m) for m in lost]
-    return ", ".join(w if w[:2].isupper() else w[:1].lower() + w[1:] for w in words) or "nothing"
-
-
 def response(turn: NightfighterTurn, command: RollBomberResponse) -> None:
     """S17.0: a bomber rolls for response only when the nightfighter has tallied it."""
     state = turn.state
@@ -121,7 +114,7 @@ def corkscrew(turn: NightfighterTurn, command: Corkscrew) -> None:
                 ),
             ),
             explanation=(
-                f"{counter.id} corkscrews: loses {_markers(lost)}; "
+                f"{counter.id} corkscrews: loses {', '.join(m.value for m in lost) or 'nothing'}; "
                 f"{kept}; firepower 0 this turn; not displaced"
             ),
             counter=counter.id,
