@@ -42,5 +42,14 @@ export function readable(text) {
     const title = heading(known.headings, number[1]);
     if (title && !text.slice(at).replace(/^[ ,:]+/, "").startsWith(title)) out += ` (${title})`;
   }
-  return out + text.slice(at);
+  return inWords(out + text.slice(at));
+}
+
+// A key the rules wrote into their own words (an enum's name: "loses searchlight_fix"),
+// said in words ("searchlight fix"), as the state pane says an unlabelled value. The
+// events keep the rules' text as it was decided: this is display only. (A seed file's
+// name starts with a digit and is said by its title above.)
+const KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
+export function inWords(text) {
+  return text.replace(KEY, (key) => key.replace(/_/g, " "));
 }

@@ -97,7 +97,7 @@ export function explanation(frame, rolls) {
   const box = el("details", { class: "why" });
   const count = (p.candidates || []).length;
   box.append(el("summary", { text: `Why? ${count ? `(${count} candidates)` : "(rule and dice)"}` }));
-  if (p.explanation) box.append(el("p", { text: p.explanation }));
+  if (p.explanation) box.append(el("p", { text: readable(p.explanation) }));
   box.append(el("p", { class: "cite", title: p.rule }, el("strong", { text: "Rule: " }), readable(p.rule)));
   if (p.row) box.append(el("p", {}, el("strong", { text: "Table row: " }), String(p.row)));
   if (p.dice && p.dice.length) {
@@ -107,7 +107,7 @@ export function explanation(frame, rolls) {
       list.append(el("li", {
         text: roll
           ? `roll #${number} (seq ${roll.seq}): ${roll.payload.kind} [${faces(roll.payload)}]` +
-            ` = ${roll.payload.total} for ${roll.payload.purpose}`
+            ` = ${roll.payload.total} for ${readable(roll.payload.purpose)}`
           : `roll #${number}`,
       }));
     }
@@ -118,7 +118,7 @@ export function explanation(frame, rolls) {
     for (const c of p.candidates) {
       list.append(el("li", { class: c.chosen ? "chosen" : "rejected" },
         el("strong", { text: c.chosen ? "✓ chosen: " : "✗ rejected: " }),
-        `${c.option} — ${c.reason}`));
+        readable(`${c.option} — ${c.reason}`)));
     }
     box.append(el("p", { text: "Candidates considered:" }), list);
   }

@@ -1,0 +1,41 @@
+"""The table says the rules' own text in words (issue #41's "internal keys"): a key the
+rules wrote into an explanation, a roll's purpose or a candidate ("loses searchlight_fix,
+tally", Nightfighter's corkscrew) is shown as words ("searchlight fix"), in the decision's
+line and its "why". The event keeps the text as decided (display only). A real Chromium
+page renders clients/web/play.js's decision list."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from umpire.server.app import Running
+
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+RENDER = """async () => {
+    const { decisionList } = await import("/play.js");
+    const roll = { seq: 7, event_type: "DiceRolled", payload: {
+        roll: 3, kind: "2d6", faces: [6, 1], total: 7, by: "server",
+        purpose: "follow_the corkscrew for in_the_air", owner: "" } };
+    const decision = { seq: 8, event_type: "Corkscrewed", payload: {
+        rule: "004_c3eb2ad371d7bb6a.txt S17.0", dice: [3],
+        explanation: "B2-6 corkscrews: loses searchlight_fix, tally, ai_fix; reverts to low",
+        candidates: [{ option: "lose_contact", chosen: true, reason: "no 6 / not_tried" }] } };
+    const list = decisionList([decision], new Map([[3, roll]]));
+    document.body.append(list);
+    return list.innerText;
+}"""
+
+
+async def test_keys_in_the_rules_text_are_shown_in_words(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    text = await page.evaluate(RENDER)
+    await page.close()
+    assert not SNAKE.findall(text), (SNAKE.findall(text), text)
+    assert "loses searchlight fix, tally, ai fix; reverts to low" in text
+    assert "for follow the corkscrew for in the air" in text
+    assert "lose contact — no 6 / not tried" in text
