@@ -270,7 +270,8 @@ def _workers(args: argparse.Namespace, loop: str, console: Console) -> int:
 def _peer(args: argparse.Namespace, console: Console) -> int:
     try:
         with console.status("the peer bench…") as status:
-            figures = peer.run(args.servers.split(","), args.runs, args.quick, status.update)
+            figures = peer.run(args.servers.split(","), args.runs, args.quick, status.update,
+                               tests=args.tests.split(","))  # fmt: skip
     except peer.Unavailable as why:
         print(f"peer: not run: {why}", file=sys.stderr)
         return 0
@@ -323,12 +324,19 @@ def main(argv: list[str] | None = None) -> int:
         "--servers", default=",".join(peer.SERVERS),
         help="peer: which of umpire, floor, colyseus, boardgame.io to run",
     )  # fmt: skip
+    parser.add_argument(
+        "--tests", default=",".join(peer.TESTS),
+        help="peer: which of seq, tput, fanout to run (one alone for an alternated run)",
+    )  # fmt: skip
     args, rest = parser.parse_known_args(argv)
     if args.what == "viewer_open":  # its own options, its own report
         runs = ["--runs", str(args.runs)] if "--runs" in (argv or sys.argv) else []
         return viewer_open.main(rest + runs + (["--quick"] if args.quick else []))
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    unknown = sorted(set(args.tests.split(",")) - set(peer.TESTS))
+    if unknown:
+        parser.error(f"--tests: unknown {', '.join(unknown)}; choose from {', '.join(peer.TESTS)}")
     loop = _loop_policy()
     if args.what == "hostile":
         seconds = 6.0 if args.quick else 30.0

@@ -169,12 +169,19 @@ class Pass:
     umpire: str
 
 
-def passes(servers: Iterable[str], umpire: str, floor: str) -> list[Pass]:
+def passes(
+    servers: Iterable[str], umpire: str, floor: str, tests: Iterable[str] = TESTS
+) -> list[Pass]:
+    """The `node bench.js` calls for `servers`, each with the scenarios of `tests` it runs
+    (the floor has no `fanout`)."""
     chosen = [s for s in SERVERS if s in set(servers)]
+    wanted = set(tests)
     first = {STORAGE[s]: s for s in chosen if s != "floor"}
-    out = [Pass(first, TESTS, umpire)] if first else []
-    if "floor" in chosen:
-        out.append(Pass({STORAGE["floor"]: "floor"}, FLOOR_TESTS, floor))
+    ours = tuple(t for t in TESTS if t in wanted)
+    out = [Pass(first, ours, umpire)] if first and ours else []
+    floors = tuple(t for t in FLOOR_TESTS if t in wanted)
+    if "floor" in chosen and floors:
+        out.append(Pass({STORAGE["floor"]: "floor"}, floors, floor))
     return out
 
 
@@ -372,8 +379,10 @@ def ratio_rows(found: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
 
 
 def run(servers: Iterable[str], runs: int, quick: bool,
-        status: Callable[[str], object] = lambda _: None) -> dict[str, Any]:  # fmt: skip
-    """Run the passes (Unavailable when the bench cannot run here); every figure."""
+        status: Callable[[str], object] = lambda _: None,
+        tests: Iterable[str] = TESTS) -> dict[str, Any]:  # fmt: skip
+    """Run the passes (Unavailable when the bench cannot run here); every figure. `tests`:
+    the scenarios to run (all three by default; one alone for an alternated comparison)."""
     node, bench, umpire = check()
     status("the peer bench's npm packages (npm ci into our cache, once)…")
     modules = node_modules(bench)
@@ -382,7 +391,7 @@ def run(servers: Iterable[str], runs: int, quick: bool,
     folder = Path(tempfile.mkdtemp(prefix="umpire-peer-bench-"))
     copy = working_copy(bench, modules, folder / "bench")
     records: list[dict[str, Any]] = []
-    for one in passes(servers, umpire, str(floor_wrapper(folder))):
+    for one in passes(servers, umpire, str(floor_wrapper(folder)), tests):
         status(f"peer bench: {', '.join(one.labels.values())} × {', '.join(one.tests)}"
                f" × {runs} (log: {copy / 'bench.log'})…")  # fmt: skip
         records += run_pass(node, copy, one, runs, quick)

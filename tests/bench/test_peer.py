@@ -156,6 +156,24 @@ def test_the_two_passes_run_the_floor_apart_with_its_own_tests() -> None:
     assert [p.labels for p in peer.passes(["floor"], "u", "f")] == [{"umpire-everysec": "floor"}]
 
 
+def test_one_scenario_alone_runs_only_it_and_an_unknown_one_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`python -m bench peer --tests seq`: an alternated comparison of one scenario."""
+    alone = peer.passes(["umpire", "floor"], "u", "f", tests=["seq"])
+    assert [(p.labels, p.tests) for p in alone] == [
+        ({"umpire-everysec": "umpire"}, ("seq",)),
+        ({"umpire-everysec": "floor"}, ("seq",)),
+    ]
+    # The floor has no fan-out: it is left out, not run empty.
+    assert [p.tests for p in peer.passes(["umpire", "floor"], "u", "f", tests=["fanout"])] == [
+        ("fanout",)
+    ]
+    with pytest.raises(SystemExit):
+        bench_main.main(["peer", "--tests", "seq,sqe"])
+    assert "--tests: unknown sqe; choose from seq, tput, fanout" in capsys.readouterr().err
+
+
 def test_without_node_it_says_so_in_one_line_and_exits_0(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
