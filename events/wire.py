@@ -268,7 +268,7 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     """A game's state at `seq` as `role` sees it, with the commands `role` may send now
     (`actions`: empty for a spectator, after the end, and for a past `at_seq`) and its
     receipt: the hash of event `seq` (`head_hash`) and the state hash of this view
-    (events.receipt)."""
+    (events.receipt), signed as an `accepted` one is (docs/audit.md 8.4)."""
 
     game_id: str
     seq: int
@@ -286,6 +286,14 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     # Who rules the game's disputes besides the operator (GameCreated.referee): a page
     # that opened a long game at its last events offers the ruling only to a role that may.
     referee: Literal["player", "operator"] = "player"
+    # The receipt's signature (docs/audit.md 8.4, as Accepted's) over seq..seq by the
+    # game's receipt key `key_id`; "" if the server holds none for the game (or the store
+    # went away): then the tree fields are 0, 0 and [].
+    key_id: str = ""
+    signature: str = ""
+    leaf_index: int = 0
+    tree_size: int = 0
+    proof: list[str] = msgspec.field(default_factory=list)
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):

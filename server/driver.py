@@ -18,11 +18,13 @@ import msgspec
 
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
+from umpire.events.errors import UmpireError
 from umpire.events.store import Credential
-from umpire.events.unreachable import for_session
+from umpire.events.unreachable import UNREACHABLE, for_session
 from umpire.events.wire import ViewState, encoder
 from umpire.server import credentials
 from umpire.server.games import Games
+from umpire.server.receipt_batch import SigningBatcher
 from umpire.server.requests import (
     Actions,
     BindClientSeed,
@@ -54,7 +56,7 @@ from umpire.server.requests import (
     Wait,
 )
 from umpire.server.session import Session
-from umpire.server.views import view_state
+from umpire.server.views import signed_view, state_statement, view_state
 
 if TYPE_CHECKING:
     from umpire.server.gateway import Gateway
@@ -243,8 +245,18 @@ async def head_view(
     )  # fmt: skip
 
 
-async def pushed_state(games: Games, game_id: str, role: Role) -> tuple[int, bytes]:
+async def pushed_state(
+    games: Games, signing: SigningBatcher, game_id: str, role: Role
+) -> tuple[int, bytes]:
     """A pushed `state` frame (no request id) and its seq: server/game_feed.py builds one per
-    role and batch for the subscribers that asked for `views`."""
+    role and batch for the subscribers that asked for `views`, so its receipt is signed
+    once (in `signing`'s tree of this loop turn) for all of them (docs/audit.md 8.4)."""
     view = await head_view(games, game_id, role)
+    try:
+        signer = games.receipt_keys.cached(game_id) or await games.receipt_keys.for_game(game_id)
+    except (UmpireError, *UNREACHABLE):
+        signer = None  # the store went away: the frame goes unsigned, as a `view` would
+    statement = state_statement(signer, view)
+    if signer is not None and statement is not None:
+        view = signed_view(view, signer, await signing.sign(signer, statement))
     return view.seq, encoder.encode(view)

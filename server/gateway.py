@@ -80,8 +80,6 @@ class Gateway:
         self.games = games
         self.store = games.store
         self.notifier = notifier
-        # Pushed state frames (subscribe `views`), built by the feed once per role a batch.
-        notifier.state_builder = functools.partial(pushed_state, games)
         self.metrics = Metrics(share)
         self.mistakes = MistakeLog(log)
         self.admission = Admission(
@@ -103,6 +101,9 @@ class Gateway:
         self.replays = ReplayCache(self.store, self.heavy)
         # The receipts of one loop turn, signed as one tree (docs/audit.md 8.4).
         self.signing = SigningBatcher()
+        # Pushed state frames (subscribe `views`), built by the feed once per role a batch
+        # and signed in the same trees as the replies.
+        notifier.state_builder = functools.partial(pushed_state, games, self.signing)
         # game id -> ruleset name, for list_games (a game's ruleset never changes)
         self.ruleset_names: dict[str, str] = {}
         # Receipts' state hashes, each game's last view per role kept encoded.

@@ -6,17 +6,26 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
+
 from umpire.engine.game import ruleset_of
 from umpire.engine.map_view import drawn
 from umpire.engine.replay import SeqOutOfRange
 from umpire.engine.roles import Role
-from umpire.events.errors import StoreUnreachable
+from umpire.events.errors import StoreUnreachable, UmpireError
 from umpire.events.receipt import receipt_state_hash
+from umpire.events.receipt_signature import (
+    BatchSignature,
+    ReceiptSigner,
+    Statement,
+    receipt_statement,
+)
 from umpire.events.wire import GameList, GameSummary, ListGames, ViewState
 from umpire.server.admission import MESSAGE_COST, listing_cost, replay_cost
 from umpire.server.requests import (
     Actions,
     GameIds,
+    GameSigner,
     HeadView,
     LoadGame,
     ReadPage,
@@ -24,6 +33,7 @@ from umpire.server.requests import (
     Referee,
     Replay,
     ReplayDistance,
+    SignReceipt,
     Steps,
 )
 
@@ -59,14 +69,31 @@ class Views:
         self.admit("view_at", replay_cost((yield ReplayDistance(game_id, at_seq, key))))
         state, ended, event_hash = yield Replay(game_id, ruleset, at_seq, key, role, revealed)
         referee = yield Referee(game_id)
-        return view_state(
+        # Signed as the head's is: the receipt states that event `at_seq` has this hash
+        # and that `role` is shown this state there, true of a past seq as of the head
+        # (docs/audit.md 8.4).
+        return (yield from self._signed_state(view_state(
             ruleset, game_id, role, at_seq, state, ended, event_hash, actions, request_id,
             referee=referee,
-        )  # fmt: skip
+        )))  # fmt: skip
 
     def _view(self, game_id: str, role: Role, request_id: str | None) -> Steps[ViewState]:
         view: ViewState = yield HeadView(game_id, role, request_id)
-        return view
+        return (yield from self._signed_state(view))
+
+    def _signed_state(self, view: ViewState) -> Steps[ViewState]:
+        """`view` with its receipt signed in this loop turn's tree (docs/audit.md 8.4), as
+        an `accepted` one is; as it is (unsigned) if the game has no receipt key or the
+        store went away."""
+        try:
+            signer: ReceiptSigner | None = yield GameSigner(view.game_id)
+        except (UmpireError, StoreUnreachable):
+            return view  # the view stands: its receipt goes unsigned, as `accepted`'s would
+        statement = state_statement(signer, view)
+        if signer is None or statement is None:
+            return view
+        signed: BatchSignature = yield SignReceipt(signer, statement)
+        return signed_view(view, signer, signed)
 
     def _list(self, msg: ListGames) -> Steps[None]:
         ids = (yield GameIds()) if self.operator else sorted(self.roles)
@@ -126,3 +153,20 @@ def view_state(
         map=drawn(ruleset.board, state),
         referee=referee,
     )
+
+
+def state_statement(signer: ReceiptSigner | None, view: ViewState) -> Statement | None:
+    """The statement a `state` frame's receipt signs (docs/audit.md 8.4): reply "state",
+    the view's role, and the seq range of the one seq it states (`first_seq` = `seq`:
+    a state answers no command, so it covers no seqs of its own before its head)."""
+    return receipt_statement(
+        signer, view.game_id, "state", view.role, (), view.seq, view.head_hash, view.state_hash
+    )
+
+
+def signed_view(view: ViewState, signer: ReceiptSigner, signed: BatchSignature) -> ViewState:
+    """`view` carrying `signer`'s batch signature of its receipt."""
+    return msgspec.structs.replace(
+        view, key_id=signer.key_id, signature=signed.signature, leaf_index=signed.leaf_index,
+        tree_size=signed.tree_size, proof=signed.proof,
+    )  # fmt: skip

@@ -103,7 +103,20 @@ def result(first: int, last: int, duplicate: bool = False) -> CommandResult:
 
 def head_view(r: HeadView) -> ViewState:
     return ViewState(game_id=r.game_id, seq=3, role=r.role.value, ruleset="counter",
-                     state={"total": 2}, ended=False, id=r.request_id)  # fmt: skip
+                     state={"total": 2}, ended=False, id=r.request_id, head_hash="d" * 64,
+                     state_hash="5" * 64)  # fmt: skip
+
+
+def state_signed(reply: dict[str, Any]) -> bool:
+    """Whether a `state` reply's receipt is signed by SIGNER over reply "state" and the one
+    seq it states (docs/audit.md 8.4)."""
+    statement = Statement(
+        game_id=reply["game_id"], key_id=reply["key_id"], reply="state", role=reply["role"],
+        first_seq=reply["seq"], head_seq=reply["seq"], head_hash=reply["head_hash"],
+        state_hash=reply["state_hash"],
+    )  # fmt: skip
+    batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
+    return signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
 
 
 # -- frames that are not messages -------------------------------------------------------------
@@ -395,9 +408,21 @@ def test_a_view_of_the_head_is_a_head_view_request() -> None:
     reply = ex.reply({"type": "view", "game_id": GAME, "id": "v"},
                      {CredentialHeld: True, HeadView: head_view})  # fmt: skip
     # Checked first: a revocation this gateway missed shows nothing more.
-    assert ex.kinds() == ["CredentialHeld", "HeadView"]
-    assert ex.requests[-1] == HeadView(GAME, Role.PLAYER, "v")
+    assert ex.kinds() == ["CredentialHeld", "HeadView", "GameSigner", "SignReceipt"]
+    assert ex.requests[1] == HeadView(GAME, Role.PLAYER, "v")
     assert reply["type"] == "state" and reply["role"] == "player" and reply["id"] == "v"
+    # Its receipt is signed by the game's key, as an `accepted` one (docs/audit.md 8.4).
+    assert reply["key_id"] == SIGNER.key_id and state_signed(reply)
+    assert not state_signed({**reply, "state_hash": "6" * 64})
+
+
+def test_a_view_of_a_game_without_a_receipt_key_or_store_goes_unsigned() -> None:
+    ex = player()
+    for signer in (None, redis.exceptions.ConnectionError("gone")):
+        answers = {CredentialHeld: True, HeadView: head_view, GameSigner: signer}
+        reply = ex.reply({"type": "view", "game_id": GAME, "id": "v"}, answers)
+        assert reply["type"] == "state" and reply["head_hash"] == "d" * 64
+        assert (reply["key_id"], reply["signature"], reply["tree_size"]) == ("", "", 0)
 
 
 def test_a_view_at_a_past_seq_is_charged_by_its_replay_then_replayed() -> None:
@@ -406,16 +431,20 @@ def test_a_view_at_a_past_seq_is_charged_by_its_replay_then_replayed() -> None:
                      {CredentialHeld: True, LoadGame: counter_game(GAME, 3), ReplayDistance: 1,
                       Replay: ({"total": 0}, False, "e" * 64),
                       Referee: "operator"})  # fmt: skip
-    assert ex.kinds() == ["CredentialHeld", "LoadGame", "ReplayDistance", "Replay", "Referee"]
+    assert ex.kinds() == ["CredentialHeld", "LoadGame", "ReplayDistance", "Replay", "Referee",
+                          "GameSigner", "SignReceipt"]  # fmt: skip
     assert reply["seq"] == 1 and reply["state"] == {"total": 0} and reply["actions"] == []
     assert reply["head_hash"] == "e" * 64
+    # A past state is signed too: its receipt states event 1's hash and the view there.
+    assert state_signed(reply)
     assert reply["referee"] == "operator"  # GameCreated.referee, for a page without seq 1
     at_head = ex.reply({"type": "view", "game_id": GAME, "at_seq": 3, "id": "x"},
                        {CredentialHeld: True, LoadGame: counter_game(GAME, 3),
                         Actions: [{"type": "Push"}], ReplayDistance: 0,
                         Replay: ({"total": 2}, False, "f" * 64), Referee: "player"})  # fmt: skip
     assert ex.kinds() == [
-        "CredentialHeld", "LoadGame", "Actions", "ReplayDistance", "Replay", "Referee"
+        "CredentialHeld", "LoadGame", "Actions", "ReplayDistance", "Replay", "Referee",
+        "GameSigner", "SignReceipt",
     ]  # fmt: skip
     assert at_head["actions"] == [{"type": "Push"}]
 
@@ -476,9 +505,12 @@ def test_subscribe_opens_the_feed_and_follows_then_unsubscribe_unfollows() -> No
     out = ex.send({"type": "subscribe", "game_id": GAME, "view": True, "id": "s"},
                   {CredentialHeld: True, FeedHead: None, OpenFeed: feed,
                    HeadView: head_view})  # fmt: skip
-    assert ex.kinds() == ["CredentialHeld", "FeedHead", "OpenFeed", "HeadView"]
+    assert ex.kinds() == [
+        "CredentialHeld", "FeedHead", "OpenFeed", "HeadView", "GameSigner", "SignReceipt"
+    ]  # fmt: skip
     replies, effects = frames(out), [o for o in out if not isinstance(o, bytes)]
     assert [r["type"] for r in replies] == ["subscribed", "state"]
+    assert state_signed(replies[1])  # the view a subscription opens with, signed
     [follow] = effects
     assert isinstance(follow, Follow) and follow.sub is ex.session.subs[GAME]
     assert follow.sub.next_seq == 4 and follow.sub in feed.subscriptions
