@@ -6,9 +6,10 @@
   subscription from its last seen seq, and re-sends requests that had no answer;
 - it keeps the receipts of the games it plays (`receipts`, clients/receipts.py: every
   `created`, `accepted` and `state` receipt, and each epoch's seed commitment), which the
-  verifiers take as anchors (docs/audit.md 8.1), and checks each `created` and `accepted`
-  receipt's signature against the game's receipt key as it arrives: one that fails is
-  kept marked `client_check` and raises `ReceiptNotSigned` (docs/audit.md 8.2).
+  verifiers take as anchors (docs/audit.md 8.1), and checks each receipt's signature
+  against the game's receipt key as it arrives: one that fails is kept marked
+  `client_check`, and a `created` or `accepted` one raises `ReceiptNotSigned` (a `state`
+  one raises nothing: it wrote nothing; docs/audit.md 8.2).
 
 Restoring a connection (`_restore`) asks, and reads each answer, in order: every kept
 credential's `auth`, then every open subscription's `subscribe` from its last seq, then
@@ -628,11 +629,23 @@ class UmpireClient:
                         key, str) else ""  # fmt: skip
         return ""
 
-    def _keep_state(self, state: ViewState) -> None:
-        if state.head_hash:
-            self.receipts.keep(state.game_id, receipt(
-                "state", "", state.role, state.seq, state.head_hash, state.state_hash
-            ))  # fmt: skip
+    async def _keep_state(self, state: ViewState) -> None:
+        """Keep a `state` frame's receipt, its signature checked as an `accepted` one's
+        (docs/audit.md 8.2): a failed one is kept marked `client_check`, and nothing is
+        raised (a state writes nothing, and a subscription goes on: the mark is for the
+        verifier, which checks every signature again)."""
+        if not state.head_hash:
+            return
+        game_id = state.game_id
+        anchor = receipt(
+            "state", "", state.role, state.seq, state.head_hash, state.state_hash,
+            first_seq=state.seq, key_id=state.key_id, signature=state.signature,
+            leaf_index=state.leaf_index, tree_size=state.tree_size, proof=state.proof,
+        )  # fmt: skip
+        why = receipt_fault(game_id, anchor, await self._game_key(game_id))
+        if why:
+            anchor = msgspec.structs.replace(anchor, client_check=why)
+        self.receipts.keep(game_id, anchor)
 
     def _keep_event(self, frame: EventFrame) -> None:
         """A mid-game reveal announces the next epoch's commitment: keep it. GameCreated
@@ -700,7 +713,7 @@ class UmpireClient:
     async def view(self, game_id: str) -> ViewState:
         """The game's current state as this connection's role sees it."""
         state: ViewState = await self.request({"type": "view", "game_id": game_id})
-        self._keep_state(state)
+        await self._keep_state(state)
         return state
 
     async def list_games(self) -> Any:
@@ -741,7 +754,7 @@ class UmpireClient:
                 if isinstance(item, Error):
                     raise UmpireError(item)
                 if isinstance(item, ViewState):
-                    self._keep_state(item)
+                    await self._keep_state(item)
                 yield item
         finally:
             if self.subscriptions.get(game_id) is sub:

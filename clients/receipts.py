@@ -98,9 +98,10 @@ def receipt(
 
 
 def receipt_fault(game_id: str, anchor: Anchor, public_key: str) -> str:
-    """What is wrong with a `created` or `accepted` receipt's signature under the game's
-    receipt key (docs/audit.md 8.4), in a few words, or "" if nothing is. A game whose
-    key is "" (created before signed receipts) has nothing to check against: "" too."""
+    """What is wrong with a receipt's signature (`created`, `accepted` or `state`) under
+    the game's receipt key (docs/audit.md 8.4), in a few words, or "" if nothing is. A
+    game whose key is "" (created before signed receipts) has nothing to check against:
+    "" too."""
     if not public_key:
         return ""
     if len(public_key) != 2 * PUBLIC_KEY_BYTES or not all(c in HEX for c in public_key):

@@ -217,3 +217,34 @@ async def test_a_doctored_created_receipt_is_reported_and_the_game_stands(
     assert isinstance(client.receipts, MemoryReceipts)
     checks = [a.client_check for a in client.receipts.games[created.game_id] if a.kind == "receipt"]
     assert checks == ["the signature does not verify under the game's key", ""]
+
+
+async def test_state_receipts_are_checked_as_they_arrive_and_kept_marked(
+    gateway: Running, ws_url: str
+) -> None:
+    """A `view` reply's and a pushed state's receipt are signed (docs/audit.md 8.4) and
+    checked like an `accepted` one; a doctored one is kept marked, and nothing is raised
+    (a state writes nothing, and the subscription goes on)."""
+    async with proxy_to(ws_url) as proxy, UmpireClient(proxy.url) as client:
+        created = await client.create("counter", {"target": 1000})
+        gid = created.game_id
+        honest = await client.view(gid)
+        proxy.replies = {"state"}
+        proxy.doctor = flip_signature
+        doctored = await client.view(gid)  # returned all the same
+        proxy.doctor = None
+        states = client.subscribe(gid, view=True, views=True)
+        assert isinstance(await anext(states), type(honest))  # the opening view
+        await client.send(gid, {"type": "Add", "amount": 1})
+        async for item in states:
+            if type(item) is type(honest) and item.seq > honest.seq:
+                break
+        await states.aclose()
+    assert honest.signature and doctored.seq == honest.seq
+    game_id, key, anchors = read_receipts_file(client.receipts.export(gid))
+    kept = [a for a in anchors if a.kind == "receipt" and a.reply == "state"]
+    assert len(kept) == 4
+    assert [a.client_check for a in kept[:2]] == ["", "the signature does not verify under "
+                                                  "the game's key"]  # fmt: skip
+    assert [signed_by(a, game_id, key) for a in kept] == [True, False, True, True]
+    assert kept[3].head_seq > kept[0].head_seq and kept[3].first_seq == kept[3].head_seq
