@@ -27,6 +27,7 @@ export function errorText(err) {
 export function receiptWarning(gameId, faults) {
   const last = faults.at(-1);
   const what = last.reply === "created" ? "the creation of the game"
+    : last.reply === "state" ? `the state after event ${last.seq}`
     : last.first_seq === last.seq ? `event ${last.seq}` : `events ${last.first_seq} to ${last.seq}`;
   const count = faults.length === 1 ? "" : ` (${faults.length} receipts of this game have failed so far)`;
   return [

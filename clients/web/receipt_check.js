@@ -143,7 +143,7 @@
   }
 
   async function receipt_fault(game_id, anchor, public_key) {
-    // What is wrong with a `created` or `accepted` receipt's signature under the game's
+    // What is wrong with a `created`, `accepted` or `state` receipt's signature under the game's
     // receipt key, in a few words, or "" if nothing is: the words and the order of
     // clients/receipts.py's receipt_fault, which the Python client checks on arrival. A
     // game whose key is "" (created before signed receipts) has nothing to check against.

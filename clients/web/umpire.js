@@ -190,8 +190,8 @@ export class UmpireClient {
     this.nextId = 1;
     this.closed = false;
     this.onStatus = () => {};
-    // Each game's receipt key (docs/audit.md 8.4), against which every `created` and
-    // `accepted` receipt is checked as it arrives: from `created`, or from the game's
+    // Each game's receipt key (docs/audit.md 8.4), against which every `created`,
+    // `accepted` and `state` receipt is checked as it arrives: from `created`, or from the game's
     // GameCreated (seen in a subscription, or read on a connection of its own).
     this.receiptKeys = new Map(); // game id -> public key ("" for a game without one)
     this.keyReads = new Map(); // game id -> the read of its key under way
@@ -364,7 +364,7 @@ export class UmpireClient {
     sub.held = null;
     if (held.seq <= sub.stateSeq) return;
     sub.stateSeq = held.seq;
-    this.#keepState(held);
+    void this.#keepState(held); // checked off the way: onState need not wait for the key
     sub.onState(held);
   }
 
@@ -380,10 +380,10 @@ export class UmpireClient {
     }
   }
 
-  #keepState(state) {
-    if (state.head_hash) {
-      this.receipts.keep(state.game_id, receiptAnchor("state", "", state.role, state.seq, state.head_hash, state.state_hash));
-    }
+  // A `state` frame's receipt, signed as an `accepted` one (docs/audit.md 8.4): checked
+  // and kept the same way, over the one seq it states (first_seq = seq), for its role.
+  async #keepState(state) {
+    if (state.head_hash) await this.#keepSigned(state, "state", "", state.seq, state.role, state.seq);
   }
 
   // An `accepted` reply's receipt, checked and kept (head_seq 0: the reply went without
@@ -399,16 +399,16 @@ export class UmpireClient {
   // by clients/receipts.py's rules), and keep it either way: a failed one marked
   // `client_check`, as evidence of what the server sent, and told to onReceiptFault. What
   // failed, in words, or "".
-  async #keepSigned(reply, kind, commandId, first) {
+  async #keepSigned(reply, kind, commandId, first, role = "player", seq = reply.head_seq) {
     const gameId = reply.game_id;
-    const anchor = receiptAnchor(kind, commandId, "player", reply.head_seq, reply.head_hash, reply.state_hash, reply, first);
+    const anchor = receiptAnchor(kind, commandId, role, seq, reply.head_hash, reply.state_hash, reply, first);
     // A page that cannot check (no WebCrypto Ed25519 here) keeps it unchecked, as one
     // that cannot read the game's key: the audit checks it later.
     const why = (await canCheck()) ? await receiptFault(gameId, anchor, await this.#gameKey(gameId)) : "";
     if (why) anchor.client_check = why;
     this.receipts.keep(gameId, anchor, this.receiptKeys.get(gameId) || "");
     if (why) {
-      this.onReceiptFault({ game_id: gameId, reply: kind, command_id: commandId, first_seq: first, seq: reply.head_seq, why });
+      this.onReceiptFault({ game_id: gameId, reply: kind, command_id: commandId, first_seq: first, seq, why });
     }
     return why;
   }
@@ -538,7 +538,7 @@ export class UmpireClient {
     const message = { type: "view", game_id: gameId };
     if (atSeq !== undefined) message.at_seq = atSeq;
     const state = await this.request(message);
-    this.#keepState(state);
+    await this.#keepState(state);
     return state;
   }
 

@@ -1,5 +1,5 @@
-"""docs/audit.md 8.2, 8.4: the browser table checks each `created` and `accepted` receipt's
-signature against the game's receipt key as it arrives (clients/web/umpire.js, with the
+"""docs/audit.md 8.2, 8.4: the browser table checks each `created`, `accepted` and `state`
+receipt's signature against the game's receipt key as it arrives (clients/web/umpire.js, with the
 check clients/web/receipt_check.js shares with the verify page). Playwright routes the
 page's websocket through the test, which doctors one `accepted` reply in flight (a hex
 digit of its signature changed): the table says in words what failed, that the move
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.support.viewer_page import create_game, send
-from umpire.events.receipt import game_receipt_key, read_receipts_file
+from umpire.events.receipt import game_receipt_key, read_receipts_file, signed_by
 from umpire.server.app import Running
 
 
@@ -233,5 +233,45 @@ async def test_a_doctored_created_receipt_is_reported_and_the_game_stands(
         checks = [(a.reply, a.client_check) for a in anchors if a.kind == "receipt"]
         assert checks == [("created", created["client_check"]), ("accepted", "")]
         assert game and created["client_seed"]  # the game stands, its seed bound
+    finally:
+        await context.close()
+
+
+async def state_receipts(page: Any, game: str) -> tuple[str, str, list[Any]]:
+    """The game's id, key and `state` receipts, as this browser kept them."""
+    text = await page.evaluate("(g) => window.umpireViewer.client.receipts.exportText(g)", game)
+    game_id, key, anchors = read_receipts_file(text)
+    return game_id, key, [a for a in anchors if a.kind == "receipt" and a.reply == "state"]
+
+
+async def test_state_receipts_are_signed_checked_and_a_doctored_one_kept_marked(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """The table's pushed states carry signed receipts (docs/audit.md 8.4), checked as an
+    `accepted` one's: honest ones verify and are kept signed; one doctored in flight draws
+    the warning, naming the state, and is kept marked."""
+    doctor = Doctor(reply="state")
+    context, page = await table(browser, doctor)
+    try:
+        game = await create_game(page, viewer_gateway.port, "counter", "")
+        assert (await send(page, "Add", {"amount": 2}))["ok"]
+        game_id, key, honest = await state_receipts(page, game)
+        assert key == await game_key(viewer_gateway, game)
+        assert honest and all(signed_by(a, game_id, key) for a in honest), honest
+        assert not any(a.client_check for a in honest)
+        assert all(a.first_seq == a.head_seq and a.signature for a in honest)
+        warning = page.locator("#receipt-warning")
+        assert await warning.get_attribute("data-faults") == "0"
+        doctor.armed = True
+        assert (await send(page, "Add", {"amount": 1}))["ok"]
+        await warning.wait_for(state="visible")
+        assert doctor.doctored is not None
+        text = await warning.inner_text()
+        assert f"the state after event {doctor.doctored['seq']}" in text, text
+        assert "the signature does not verify under the game's key" in text
+        _, _, after = await state_receipts(page, game)
+        marked = [a for a in after if a.client_check]
+        assert [a.signature for a in marked] == [doctor.doctored["signature"]]
+        assert not signed_by(marked[0], game_id, key)
     finally:
         await context.close()
