@@ -49,6 +49,8 @@ from tests.support.verify_page import (
     takeback_files,
     two_epoch_files,
 )
+from umpire.clients import UmpireClient
+from umpire.clients.receipts import ReceiptFiles
 from umpire.server.app import Running
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games
@@ -481,3 +483,40 @@ async def test_a_saved_copy_verifies_from_file_with_the_network_off(
     finally:
         await context.close()
     assert requested and all(url.startswith("file://") for url in requested), requested
+
+
+async def test_the_page_counts_signed_state_receipts_as_verify_export_does(
+    verifier: Any, cli: Cli, viewer_gateway: Running
+) -> None:
+    """docs/audit.md 8.4: the receipts of `state` frames (a `view` reply, a pushed state)
+    are signed; a Python client's receipts of a game played through the gateway anchor the
+    export in the page and in verify_export.py alike, every state line counted and none
+    reported unsigned; a state line with its state hash changed is not signed by the
+    game's key in both, word for word."""
+    files = ReceiptFiles(cli.tmp / "kept")
+    async with UmpireClient(f"ws://127.0.0.1:{viewer_gateway.port}/ws", receipts=files) as client:
+        created = await client.create("counter", {"target": 1000})
+        gid = created.game_id
+        await client.send(gid, {"type": "Add", "amount": 2})
+        await client.view(gid)
+        await client.view(gid)
+    kept = files.path(gid)
+    header, *lines = kept.read_text().splitlines()
+    states = [n for n, line in enumerate(lines) if json.loads(line).get("reply") == "state"]
+    receipts = [line for line in lines if json.loads(line)["kind"] == "receipt"]
+    assert len(states) == 2
+    path = await asyncio.to_thread(cli.export, gid, "--operator")
+    python = await asyncio.to_thread(python_verdict, path, "", kept)
+    browser = await page_verdict(verifier, path, "", kept)
+    assert python == browser, (python, browser)
+    assert f"anchored: {len(receipts)} signed receipts" in browser[1], browser
+    assert "not signed" not in browser[1], browser
+    changed = json.loads(lines[states[-1]]) | {"state_hash": "0" * 64}
+    doctored = cli.tmp / "doctored-state.jsonl"
+    doctored.write_text("\n".join([header, *lines[:-1], json.dumps(changed)]) + "\n")
+    assert states[-1] == len(lines) - 1
+    python = await asyncio.to_thread(python_verdict, path, "", doctored)
+    browser = await page_verdict(verifier, path, "", doctored)
+    assert python == browser, (python, browser)
+    said = f"1 receipts are not signed by the game's key (lines {len(lines) + 1})"
+    assert browser[0] == 0 and said in browser[1], browser
