@@ -249,7 +249,7 @@ export interface Unsubscribed {
   id?: string | null;
 }
 
-/** A game's state at `seq` as `role` sees it, with the commands `role` may send now (`actions`: empty for a spectator, after the end, and for a past `at_seq`) and its receipt: the hash of event `seq` (`head_hash`) and the state hash of this view (events.receipt). */
+/** A game's state at `seq` as `role` sees it, with the commands `role` may send now (`actions`: empty for a spectator, after the end, and for a past `at_seq`) and its receipt: the hash of event `seq` (`head_hash`) and the state hash of this view (events.receipt), signed as an `accepted` one is (docs/audit.md 8.4). */
 export interface ViewState {
   type: "state";
   game_id: string;
@@ -264,6 +264,11 @@ export interface ViewState {
   state_hash?: string;
   map?: { [key: string]: unknown } | null;
   referee?: "operator" | "player";
+  key_id?: string;
+  signature?: string;
+  leaf_index?: number;
+  tree_size?: number;
+  proof?: string[];
 }
 
 /** Sent once on connect. */

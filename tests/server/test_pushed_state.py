@@ -58,7 +58,9 @@ async def test_player_and_spectator_get_their_state_after_each_batch(
             assert charged["getview"] == views_charged  # pushed: nothing charged
             asked = await peer.ok({"type": "view", "game_id": gid})
             views_charged = charged["getview"]
-            assert {**pushed, "id": None} == {**asked, "id": None}
+            # The same frame, but for its signature's tree (each is a leaf of its own turn's).
+            tree = {"id": None, "signature": "", "leaf_index": 0, "tree_size": 0, "proof": []}
+            assert {**pushed, **tree} == {**asked, **tree}
             assert len(_pushed(peer, gid, head)) == 1  # one per batch
         assert player.frames[-1]["actions"] and not spectator.frames[-1]["actions"]
     # The counter's hidden number (R3) is the referee's alone: in neither role's frame.
