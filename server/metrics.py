@@ -136,7 +136,8 @@ class Families:
             "umpire_receipt_signatures_total", "receipt signatures made (one per loop turn and key)"
         )
         self.receipts_signed = counter(
-            "umpire_receipts_signed_total", "created and accepted receipts those signatures cover"
+            "umpire_receipts_signed_total",
+            "created, accepted and state receipts those signatures cover",
         )
         self.events_delivered = counter("umpire_events_delivered_total", "live events queued")
         self.subscriptions_lagged = counter(
