@@ -5,10 +5,19 @@ Ed25519 signing was ~24 µs of a worker's ~120 µs of CPU per command, one signa
 one loop turn (the append batcher, events/append_batch.py, resolves a turn's appends
 together, so their replies are made in the next turn). Certificate Transparency's way:
 each reply's statement waits here until the end of the turn (`loop.call_soon`), then the
-statements of each receipt key are the leaves of one Merkle tree whose root that key
-signs once, and each reply gets the signature, its leaf's index, the tree's size and its
-inclusion proof. A turn with one reply costs what it did (one signature) plus one hash;
-it waits one loop turn longer, as an append does for its batch.
+statements of each receipt key, game and role are the leaves of one Merkle tree whose
+root that key signs once, and each reply gets the signature, its leaf's index, the tree's
+size and its inclusion proof. A turn with one reply costs what it did (one signature) plus
+one hash; it waits one loop turn longer, as an append does for its batch.
+
+One tree never holds two games' or two roles' statements. A receipt's proof carries its
+siblings' leaf hashes, and a leaf is the hash of a statement whose state hash covers that
+role's view: a spectator or player who knows all of another view but its secrets (a Down
+in Flames player's own pilots, hidden from that game's spectators; the referee's view of
+one's own game) could try each value of the secret until a leaf hash matched a sibling.
+Trees that mixed the closed loop's games (one signature for up to ~30 replies) did just
+that; each game and role now has its own tree, and the batching still shares one
+signature among one role's replies of one game in a turn.
 """
 
 from __future__ import annotations
@@ -38,12 +47,13 @@ Waiting = tuple[Statement, "asyncio.Future[BatchSignature]"]
 
 class SigningBatcher:
     """Signs every receipt statement waiting at the end of a loop turn, one signature per
-    receipt key (one per worker: its state is the one turn's waiting statements)."""
+    receipt key, game and role (one batcher per worker: its state is the one turn's
+    waiting statements)."""
 
     def __init__(self) -> None:
-        # Key id -> its signer and the statements waiting for it, in arrival order (a
-        # dict keeps insertion order: the trees, and the indexes, follow the replies).
-        self._waiting: dict[str, tuple[ReceiptSigner, list[Waiting]]] = {}
+        # (key id, game id, role) -> its signer and the statements waiting for it, in
+        # arrival order (a dict keeps insertion order: the indexes follow the replies).
+        self._waiting: dict[tuple[str, str, str], tuple[ReceiptSigner, list[Waiting]]] = {}
         self.trees = 0  # signatures made (figures for the benchmark)
         self.leaves = 0  # receipts signed in them
 
@@ -53,9 +63,10 @@ class SigningBatcher:
         future: asyncio.Future[BatchSignature] = loop.create_future()
         if not self._waiting:
             loop.call_soon(self._flush)
-        known = self._waiting.get(signer.key_id)
+        tree = (signer.key_id, statement.game_id, statement.role)
+        known = self._waiting.get(tree)
         if known is None:
-            self._waiting[signer.key_id] = (signer, [(statement, future)])
+            self._waiting[tree] = (signer, [(statement, future)])
         else:
             known[1].append((statement, future))
         return future
