@@ -49,6 +49,7 @@ from umpire.clients.receipts import (
 )
 from umpire.events.backoff import Backoff
 from umpire.events.nonce_key import derive_nonce
+from umpire.events.receipt import Anchor
 from umpire.events.wire import (
     Accepted,
     Authenticated,
@@ -584,11 +585,17 @@ class UmpireClient:
             first_seq=first, key_id=reply.key_id, signature=reply.signature,
             leaf_index=reply.leaf_index, tree_size=reply.tree_size, proof=reply.proof,
         )  # fmt: skip
+        why = await self._check_and_keep(game_id, anchor)
+        return ReceiptNotSigned(game_id, reply, seq, why) if why else None
+
+    async def _check_and_keep(self, game_id: str, anchor: Anchor) -> str:
+        """Check `anchor`'s signature against the game's key and keep it, a failed one
+        marked `client_check`; what failed ("" if nothing)."""
         why = receipt_fault(game_id, anchor, await self._game_key(game_id))
         if why:
             anchor = msgspec.structs.replace(anchor, client_check=why)
         self.receipts.keep(game_id, anchor)
-        return ReceiptNotSigned(game_id, reply, seq, why) if why else None
+        return why
 
     async def _game_key(self, game_id: str) -> str:
         """The game's receipt key: as `created` gave it, or as its GameCreated names it
@@ -642,10 +649,7 @@ class UmpireClient:
             first_seq=state.seq, key_id=state.key_id, signature=state.signature,
             leaf_index=state.leaf_index, tree_size=state.tree_size, proof=state.proof,
         )  # fmt: skip
-        why = receipt_fault(game_id, anchor, await self._game_key(game_id))
-        if why:
-            anchor = msgspec.structs.replace(anchor, client_check=why)
-        self.receipts.keep(game_id, anchor)
+        await self._check_and_keep(game_id, anchor)
 
     def _keep_event(self, frame: EventFrame) -> None:
         """A mid-game reveal announces the next epoch's commitment: keep it. GameCreated
