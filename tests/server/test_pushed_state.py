@@ -9,6 +9,7 @@ import asyncio
 import socket
 from typing import Any
 
+from tests.support.watched_game import watched_counter
 from umpire.clients import UmpireClient
 from umpire.engine.roles import Role
 from umpire.events.wire import EventFrame, ViewState
@@ -29,14 +30,8 @@ def _pushed(peer: Peer, game_id: str, seq: int) -> list[dict[str, Any]]:
 async def test_player_and_spectator_get_their_state_after_each_batch(
     gateway: Running, ws_url: str
 ) -> None:
-    player = await Peer.open(ws_url)
-    spectator = await Peer.open(ws_url)
-    created = await player.ok({"type": "create", "ruleset": "counter", "client_entropy": "waived",
-                               "setup": {"target": 1000}})  # fmt: skip
+    player, spectator, created = await watched_counter(ws_url)
     gid = created["game_id"]
-    await spectator.ok({"type": "auth", "credential": created["spectator_credential"]})
-    for peer in (player, spectator):
-        await peer.ok({"type": "subscribe", "game_id": gid, "view": True, "views": True})
     charged = gateway.gateway.admission.charged
     views_charged = charged["getview"]
     for n, command in enumerate(({"type": "Add", "amount": 2}, {"type": "Hide"})):

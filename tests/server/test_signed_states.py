@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.watched_game import watched_counter
 from umpire.events.receipt_signature import Statement, signature_valid
 from umpire.server.app import Running
 from umpire.testing.support.peer import Peer
@@ -34,17 +35,9 @@ def verifies(key: str, frame: dict[str, Any], **changed: Any) -> bool:
 async def test_pushed_states_and_views_are_signed_by_the_games_key(
     gateway: Running, ws_url: str
 ) -> None:
-    player = await Peer.open(ws_url)
-    spectator = await Peer.open(ws_url)
-    created = await player.ok({"type": "create", "ruleset": "counter", "client_entropy": "waived",
-                               "setup": {"target": 1000}})  # fmt: skip
+    player, spectator, created = await watched_counter(ws_url)
     gid, key = created["game_id"], created["receipt_key"]
     assert key
-    await spectator.ok({"type": "auth", "credential": created["spectator_credential"]})
-    opened = {}
-    for peer in (player, spectator):
-        opened[peer] = await peer.ok({"type": "subscribe", "game_id": gid, "view": True,
-                                      "views": True})  # fmt: skip
     # The view a subscription opens with is a `view` reply: signed.
     for peer in (player, spectator):
         first = await peer.wait_for(lambda f: f["type"] == "state" and f.get("id") is not None)
