@@ -11,6 +11,13 @@ symlink (O_NOFOLLOW), and what was opened is checked before a byte is written: a
 file of this user's with no other name. A plain existing file of the user's own is
 overwritten as before. A refusal writes nothing (the file is truncated only after the
 checks) and names the path.
+
+A symlink earlier in the path redirects the write as well (`/tmp/exports/game.json`, where
+another account made `/tmp/exports` a link into the user's own folder). So the path is
+walked one directory at a time, each opened relative to the last without following a
+link, and a symlink on the way is followed only if it is the user's own or root's (as the
+kernel's fs.protected_symlinks would); the file is then opened in the directory reached.
+What the walk holds are open directories, so a rename behind it changes nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from umpire.events.errors import UmpireError
 from umpire.server.data_dir import PRIVATE_FILE
 
 PUBLIC_FILE = 0o666  # less the user's umask, as any file they write
+MAX_LINKS = 40  # symlinks followed on one path, as the kernel's MAXSYMLINKS
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class OutputRefused(UmpireError):
@@ -40,15 +49,17 @@ def write_output(path: Path, text: str, *, private: bool = False) -> None:
     """Write `text` (UTF-8) to `path`, created 0600 if `private` (and an existing file
     tightened to 0600 before its first byte), else with the user's umask.
 
-    Raises OutputRefused, writing nothing, for a symlink at `path`, a file of another
+    Raises OutputRefused, writing nothing, for a symlink at `path` (or one of another
+    user's on its way), a file of another
     user's, something other than a regular file, a file with another hard link, or a path
     that cannot be opened for writing (its reason from the OS).
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    folder, name = _folder(path)
     try:
         # No O_TRUNC: an existing file keeps its bytes until it has passed the checks.
         # O_NONBLOCK: a FIFO planted at the path fails or opens at once, never hangs.
-        fd = os.open(path, flags, PRIVATE_FILE if private else PUBLIC_FILE)
+        fd = os.open(name, flags, PRIVATE_FILE if private else PUBLIC_FILE, dir_fd=folder)
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
             raise OutputRefused(
@@ -58,6 +69,8 @@ def write_output(path: Path, text: str, *, private: bool = False) -> None:
                 "the path of the file itself",
             ) from None
         raise OutputRefused(path, f"it cannot be opened for writing ({exc.strerror})") from None
+    finally:
+        os.close(folder)
     try:
         _check(path, os.fstat(fd))
         if private:
@@ -87,3 +100,60 @@ def _check(path: Path, found: os.stat_result) -> None:
             f"it has {found.st_nlink} hard links, so writing it would change another "
             "file too; remove it, or choose another path",
         )
+
+
+def _folder(path: Path) -> tuple[int, str]:
+    """The open directory that holds `path`'s file, reached without following a symlink
+    of another user's, and the file's name in it (the caller closes the directory)."""
+    text = os.fspath(path)
+    *parts, name = text.split("/")
+    if name in ("", ".", ".."):
+        raise OutputRefused(path, "it names a directory, not a file; give a file's path")
+    todo = parts[::-1]  # components still to walk, the next last
+    try:
+        folder = os.open("/" if text.startswith("/") else ".", _DIRECTORY)
+    except OSError as exc:
+        raise OutputRefused(path, f"its folder cannot be opened ({exc.strerror})") from None
+    links = 0
+    try:
+        while todo:
+            part = todo.pop()
+            if part in ("", "."):
+                continue
+            try:
+                step = os.open(part, _DIRECTORY, dir_fd=folder)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                    raise OutputRefused(
+                        path, f"its folder {part!r} cannot be opened ({exc.strerror})"
+                    ) from None
+                try:
+                    found = os.stat(part, dir_fd=folder, follow_symlinks=False)
+                except OSError as again:
+                    raise OutputRefused(
+                        path, f"its folder {part!r} cannot be opened ({again.strerror})"
+                    ) from None
+                if not stat.S_ISLNK(found.st_mode):
+                    raise OutputRefused(path, f"{part!r} on its way is not a folder") from None
+                if found.st_uid not in (os.geteuid(), 0):
+                    raise OutputRefused(
+                        path,
+                        f"{part!r} on its way is a symbolic link of another user's (uid "
+                        f"{found.st_uid}), who may have planted it to redirect the write; "
+                        "give a path through folders of your own",
+                    ) from None
+                links += 1
+                if links > MAX_LINKS:
+                    raise OutputRefused(path, "its folders hold too many symbolic links") from None
+                target = os.readlink(part, dir_fd=folder)
+                todo.extend(target.split("/")[::-1])
+                if target.startswith("/"):
+                    step = os.open("/", _DIRECTORY)
+                else:
+                    continue
+            os.close(folder)
+            folder = step
+    except BaseException:
+        os.close(folder)
+        raise
+    return folder, name

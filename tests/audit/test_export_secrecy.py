@@ -144,3 +144,41 @@ def test_an_export_over_the_users_own_plain_file_replaces_it(cli: Cli) -> None:
     assert cli("export", game, "-o", str(path)).code == 0
     assert read_lines(path)[0]["game_id"] == game and "x" * 10 not in path.read_text()
     assert _mode(path) == 0o640
+
+
+def test_an_export_through_another_users_symlink_on_the_way_is_refused(cli: Cli) -> None:
+    # Fails on the previous commit: only the final component was opened without following
+    # a link, so a folder on the way that another account made a link into the owner's
+    # own folder took the write there, over the owner's file of that name.
+    game = ended_counter_game(cli)
+    home = cli.tmp / "home"
+    home.mkdir()
+    victim = home / "game.jsonl"
+    victim.write_text("the user's own file\n")
+    planted = cli.tmp / "exports"
+    planted.symlink_to(home)
+    nobody = pwd.getpwnam("nobody")
+    os.lchown(planted, nobody.pw_uid, nobody.pw_gid)
+    for given in (planted / "game.jsonl", planted / "." / "new.jsonl"):
+        refused = cli("export", game, "-o", str(given))
+        assert refused.code == 2, refused.err
+        said = f"{given} is not written: 'exports' on its way is a symbolic link of another"
+        assert _says(refused.err, said), refused.err
+    assert victim.read_text() == "the user's own file\n"
+    assert sorted(p.name for p in home.iterdir()) == ["game.jsonl"]
+
+
+def test_an_export_through_the_users_own_symlinks_on_the_way_is_written(cli: Cli) -> None:
+    # The owner's own links (and root's) on the way are followed as before, relative and
+    # absolute, with `..` among them.
+    game = ended_counter_game(cli)
+    real = cli.tmp / "real" / "deeper"
+    real.mkdir(parents=True)
+    (cli.tmp / "relative").symlink_to("real/deeper/..")
+    (cli.tmp / "absolute").symlink_to(real)
+    for given in (cli.tmp / "relative" / "deeper" / "a.jsonl", cli.tmp / "absolute" / "b.jsonl"):
+        written = cli("export", game, "-o", str(given))
+        assert written.code == 0, written.err
+    assert read_lines(real / "a.jsonl")[0]["game_id"] == game
+    assert read_lines(real / "b.jsonl")[0]["game_id"] == game
+    assert cli("export", game, "-o", str(cli.tmp) + "/").code == 2
