@@ -50,9 +50,9 @@ def write_output(path: Path, text: str, *, private: bool = False) -> None:
     tightened to 0600 before its first byte), else with the user's umask.
 
     Raises OutputRefused, writing nothing, for a symlink at `path` (or one of another
-    user's on its way), a file of another
-    user's, something other than a regular file, a file with another hard link, or a path
-    that cannot be opened for writing (its reason from the OS).
+    user's on its way), a file of another user's, something other than a regular file, a
+    file with another hard link, or a path that cannot be opened for writing (its reason
+    from the OS).
     """
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     folder, name = _folder(path)
