@@ -20,6 +20,7 @@ from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.events import errors
 from umpire.events.command_words import command_from_words
+from umpire.events.rules_words import in_words, type_in_words
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import Accepted, EventFrame, ViewState
 
@@ -29,16 +30,19 @@ err_console = terminal(stderr=True)
 
 def describe_frame(frame: EventFrame) -> str:
     """One readable line for an event frame, safe to print: control characters in what a
-    player (or the server) wrote are escaped; rich markup is escaped where it is printed."""
+    player (or the server) wrote are escaped; rich markup is escaped where it is printed.
+    The rules' text and the event's type are said in words (events/rules_words.py), as
+    `umpire log` and the browser table say them; a command's fields stay as typed."""
     return printable(_describe_frame(frame))
 
 
 def _describe_frame(frame: EventFrame) -> str:
     p: Any = frame.payload
+    kind = type_in_words(frame.event_type)
     if p is None:
-        return f"{frame.event_type} (hidden from your role)"
+        return f"{kind} (hidden from your role)"
     if frame.event_type == "DiceRolled":
-        by = f"({p['by']}) for {p['purpose']} — {p['rule']}"
+        by = f"({p['by']}) for {in_words(str(p['purpose']))} — {p['rule']}"
         if p.get("hidden") and not p["faces"]:
             return f"roll #{p['roll']} {p['kind']} [hidden] {by}"
         labels = p.get("labels") or []
@@ -50,14 +54,59 @@ def _describe_frame(frame: EventFrame) -> str:
         return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} {by}"
     if frame.event_type == "CommandRecorded":
         return f"{p['role']} command {p['command_type']} {fields(p['command'], skip=('type',))}"
+    universal = _universal(frame.event_type, p)
+    if universal is not None:
+        return universal
     rule = f" — {p['rule']}" if p.get("rule") else ""
     if p.get("explanation"):
-        return f"{frame.event_type}: {p['explanation']}{rule}"
-    return f"{frame.event_type} {fields(p, skip=('type', 'candidates', 'rule'))}{rule}"
+        return f"{kind}: {in_words(str(p['explanation']))}{rule}"
+    said = ", ".join(
+        f"{in_words(k)}: {in_words(_value(v))}"
+        for k, v in p.items()
+        if k not in ("type", "candidates", "rule", "explanation") and v not in (None, "", [], {})
+    )
+    return f"{kind} ({said}){rule}" if said else f"{kind}{rule}"
+
+
+def _universal(event_type: str, p: Any) -> str | None:
+    """The game's own events in the words `umpire log` says them (server/render.py), where
+    a list of their fields would print a whole setup; None for any other type."""
+    rule = f" — {p['rule']}" if p.get("rule") else ""
+    if event_type == "GameCreated":
+        if p.get("client_seed"):
+            client = f"client seed {p['client_seed']!r}"
+        elif p.get("client_entropy") == "waived":
+            client = "client entropy waived (the server's seed alone derives the dice)"
+        else:
+            client = "client seed to be bound"
+        manual = ", player may enter the opponent's dice" if p.get("opponent_manual_dice") else ""
+        return (
+            f"game {p['game_id']} created: {in_words(str(p['ruleset']))} "
+            f"v{p['ruleset_version']}, seed commitment {str(p['seed_commitment'])[:16]}…, "
+            f"{client}{manual}"
+        )
+    if event_type == "ClientSeedBound":
+        return f"client seed {p['client_seed']!r} bound for seed epoch {p.get('epoch', 0)}"
+    if event_type == "SeedRevealed" and p.get("next_commitment"):
+        return (
+            f"seed of epoch {p.get('epoch', 0)} revealed: {p['seed']}; next seed committed: "
+            f"{str(p['next_commitment'])[:16]}…"
+        )
+    if event_type == "SeedRevealed":
+        return f"seed revealed: {p['seed']}"
+    if event_type == "GameEnded":
+        return f"game ended: {in_words(str(p['result']))}{rule}"
+    if event_type == "CommandTakenBack":
+        return (
+            f"took back {p['command_type']} (seq {p['seq']}, command {p['command_id']}): "
+            f"the game is as before it{rule}"
+        )
+    return None
 
 
 def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
-    """Fields as `name=value` pairs, not a Python dict's repr."""
+    """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
+    not a Python dict's repr."""
     return ", ".join(f"{k}={_value(v)}" for k, v in data.items() if k not in skip)
 
 

@@ -7,13 +7,14 @@ an `Explanation`; `server/replay_command.py` prints it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import msgspec
 from msgspec import Struct
 
 from umpire.engine.citations import readable
+from umpire.events.rules_words import in_words, type_in_words
 from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
@@ -87,13 +88,16 @@ class Explanation(Struct, frozen=True, kw_only=True):
     caused_by: str = ""
     hidden: bool = False
 
-    def lines(self) -> list[str]:
+    def lines(self, capitals: Collection[str] = ()) -> list[str]:
         """The explanation as plain sentences, one a line, citations as the rulebook's
-        (engine/citations.py; the fields keep the event's own citation)."""
-        return [readable(line) for line in self._lines()]
+        (engine/citations.py), the event's type and the rules' text in words
+        (events/rules_words.py; `capitals`: the ruleset's, as in "SAM reacted"). Display
+        only: the fields (`explain --json`) keep the event's own type, text and citation."""
+        return [readable(line) for line in self._lines(capitals)]
 
-    def _lines(self) -> list[str]:
-        out = [f"Event {self.seq}: {self.event_type}", self.summary]
+    def _lines(self, capitals: Collection[str]) -> list[str]:
+        kind = self.event_type if self.hidden else type_in_words(self.event_type, capitals)
+        out = [f"Event {self.seq}: {kind}", in_words(self.summary)]
         if self.hidden:
             return out
         if self.rule:
@@ -104,17 +108,22 @@ class Explanation(Struct, frozen=True, kw_only=True):
             out.append(f"Caused by: {self.caused_by}")
         if self.dice:
             out.append("Dice used:")
-            out += [f"  - {d.words()}" for d in self.dice]
+            out += [f"  - {in_words(d.words())}" for d in self.dice]
         for roll in self.missing_dice:
             out.append(f"  - roll #{roll}: not in this log")
         if self.candidates:
             rejected = sum(not c.chosen for c in self.candidates)
             out.append(f"Candidates considered ({len(self.candidates)}, {rejected} rejected):")
-            out += [f"  - {c.words()}" for c in self.candidates]
+            out += [f"  - {in_words(c.words())}" for c in self.candidates]
         if self.inputs:
             out.append("Details:")
-            out += [f"  - {key}: {_short(value)}" for key, value in self.inputs.items()]
+            out += [f"  - {in_words(key)}: {_said(value)}" for key, value in self.inputs.items()]
         return out
+
+
+def _said(value: Any) -> str:
+    """A detail's value: text in words ("in the air"), anything else as short JSON."""
+    return in_words(value) if isinstance(value, str) else _short(value)
 
 
 def _short(value: Any) -> str:

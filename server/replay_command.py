@@ -45,6 +45,7 @@ from umpire.server.game_log import load_log, read_log, ruleset_from_module
 from umpire.server.game_records import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
+from umpire.server.render import capitals_of
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -119,7 +120,7 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(_dump(_builtins(explanation)))
         return 0
-    for line in explanation.lines():
+    for line in explanation.lines(capitals_of(ruleset)):
         console.print(shown(line))
     return 0
 
