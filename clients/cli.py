@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidURI
@@ -18,6 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidURI
 from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
+from umpire.clients.ruleset_listing import ruleset_capitals
 from umpire.events import errors
 from umpire.events.command_words import command_from_words
 from umpire.events.rules_words import in_words, type_in_words
@@ -28,17 +30,37 @@ console = terminal()
 err_console = terminal(stderr=True)
 
 
-def describe_frame(frame: EventFrame) -> str:
+def describe_frame(frame: EventFrame, capitals: Collection[str] = ()) -> str:
     """One readable line for an event frame, safe to print: control characters in what a
     player (or the server) wrote are escaped; rich markup is escaped where it is printed.
-    The rules' text and the event's type are said in words (events/rules_words.py), as
-    `umpire log` and the browser table say them; a command's fields stay as typed."""
-    return printable(_describe_frame(frame))
+    The rules' text and the event's type are said in words (events/rules_words.py; the
+    ruleset's `capitals`, `Capitals`), as `umpire log` and the browser table say them; a
+    command's fields stay as typed."""
+    return printable(_describe_frame(frame, capitals))
 
 
-def _describe_frame(frame: EventFrame) -> str:
+class Capitals:
+    """The words each ruleset writes in capitals, read once from the gateway's listing
+    (clients/ruleset_listing.py) when its first event type is named."""
+
+    def __init__(self, url: str, client: UmpireClient) -> None:
+        self.url, self.client = url, client
+        self.known: dict[str, frozenset[str]] = {}
+
+    async def of(self, frame: EventFrame) -> frozenset[str]:
+        ruleset, dot, _ = frame.event_type.rpartition(".")
+        if not dot:
+            return frozenset()  # the game's own events name no ruleset's words
+        if ruleset not in self.known:
+            self.known[ruleset] = await ruleset_capitals(
+                self.url, ruleset, self.client.trusted_uids, self.client.trust_gateway_at
+            )
+        return self.known[ruleset]
+
+
+def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     p: Any = frame.payload
-    kind = type_in_words(frame.event_type)
+    kind = type_in_words(frame.event_type, capitals)
     if p is None:
         return f"{kind} (hidden from your role)"
     if frame.event_type == "DiceRolled":
@@ -164,11 +186,13 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
+        capitals = Capitals(url, client)
         count = 0
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
-            console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
+            said = describe_frame(frame, await capitals.of(frame))
+            console.print(f"{frame.seq:>6}  {shown(said)}")
             count += 1
             if limit and count >= limit:
                 break
@@ -198,6 +222,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
                       "RollDice dice=d6 purpose=morale (`umpire actions` lists them), "
                       "or as a JSON object")  # fmt: skip
+        capitals = Capitals(url, client)
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -218,7 +243,8 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 if unsigned is not None:
                     console.print(f"[red]{shown(not_verified(unsigned))}[/]")
                 for frame in await events_between(client, game, accepted.seqs):
-                    console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
+                    said = describe_frame(frame, await capitals.of(frame))
+                    console.print(f"{frame.seq:>6}  {shown(said)}")
             except json.JSONDecodeError as exc:
                 console.print(f"[red]not JSON[/]: {shown(str(exc))}")
             except ValueError as exc:  # shlex: a quote left open
