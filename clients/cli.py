@@ -22,7 +22,7 @@ from umpire.clients.receipts import machine_receipts
 from umpire.clients.ruleset_listing import ruleset_capitals
 from umpire.events import errors
 from umpire.events.command_words import command_from_words
-from umpire.events.rules_words import in_words, type_in_words
+from umpire.events.rules_words import field_text, in_words, type_in_words
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import Accepted, EventFrame, ViewState
 
@@ -83,7 +83,7 @@ def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     if p.get("explanation"):
         return f"{kind}: {in_words(str(p['explanation']))}{rule}"
     said = ", ".join(
-        f"{in_words(k)}: {in_words(_value(v))}"
+        f"{in_words(k)}: {in_words(field_text(v))}"
         for k, v in p.items()
         if k not in ("type", "candidates", "rule", "explanation") and v not in (None, "", [], {})
     )
@@ -129,17 +129,7 @@ def _universal(event_type: str, p: Any) -> str | None:
 def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
     """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
     not a Python dict's repr."""
-    return ", ".join(f"{k}={_value(v)}" for k, v in data.items() if k not in skip)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
+    return ", ".join(f"{k}={field_text(v)}" for k, v in data.items() if k not in skip)
 
 
 def refused(exc: BaseException, url: str) -> str:

@@ -122,12 +122,27 @@ class Explanation(Struct, frozen=True, kw_only=True):
 
 
 def _said(value: Any) -> str:
-    """A detail's value: text in words ("in the air"), anything else as short JSON."""
-    return in_words(value) if isinstance(value, str) else _short(value)
+    """A detail's value in words, as the table says an event's fields: "id B2-1, enter
+    turn 3; id B2-2, enter turn 3", "in the air" (a key the rules wrote), never JSON."""
+    return _short(_words(value))
 
 
-def _short(value: Any) -> str:
-    text = msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+def _words(value: Any) -> str:
+    if isinstance(value, str):
+        return in_words(value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{in_words(str(k))} {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        sep = "; " if any(isinstance(v, dict | list | tuple) for v in value) else ", "
+        return sep.join(_words(v) for v in value) or "none"
+    return str(value)
+
+
+def _short(text: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -152,10 +167,13 @@ def _command_of(events: Sequence[Struct | None], seq: int) -> str:
     return ""
 
 
-def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
+def explain(
+    events: Sequence[Struct | None], seq: int, capitals: Collection[str] = ()
+) -> Explanation:
     """Explain event `seq` of a decoded log (None marks an event hidden from the reader).
 
     `events[n - 1]` is the payload of seq n. The caller checks that `seq` is in range.
+    `capitals`: the ruleset's (events/rules_words.py), for a summary that names the type.
     """
     event = events[seq - 1]
     if event is None:
@@ -237,11 +255,16 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             seq=seq, event_type=event_type, rule=event.rule, caused_by=caused_by,
             summary=f"The game ended: {event.result}.",
         )  # fmt: skip
-    return _decision(events, seq, event, event_type, caused_by)
+    return _decision(events, seq, event, event_type, caused_by, capitals)
 
 
 def _decision(
-    events: Sequence[Struct | None], seq: int, event: Struct, event_type: str, caused_by: str
+    events: Sequence[Struct | None],
+    seq: int,
+    event: Struct,
+    event_type: str,
+    caused_by: str,
+    capitals: Collection[str],
 ) -> Explanation:
     data: dict[str, Any] = msgspec.to_builtins(event)
     rule = str(data.get("rule", "") or "")
@@ -265,7 +288,7 @@ def _decision(
         chosen = [c.option for c in candidates if c.chosen]
         explanation = (
             f"The rules chose {', '.join(chosen)}." if chosen
-            else f"The rules recorded {event_type}."
+            else f"The rules recorded it: {type_in_words(event_type, capitals)}."
         )  # fmt: skip
     inputs = {
         k: v for k, v in data.items() if k not in _DECISION_FIELDS and k not in ("row", "table_row")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
 # A lowercase snake_case key: letters and digits joined by underscores, starting with a
 # letter. ASCII word boundaries, as JavaScript's \b: a seed file's name (digits first),
@@ -72,3 +73,19 @@ def type_in_words(event_type: str, capitals: Collection[str] = ()) -> str:
             words.append(word.lower())
     said = " ".join(words)
     return said[:1].upper() + said[1:]
+
+
+def field_text(value: Any) -> str:
+    """An event's or a command's field value on one line, as a player types it in words
+    (`detected=false`, `flights=[{id: x, on_map: true}]`), not a Python repr (`False`)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(field_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {field_text(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -22,7 +22,7 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.rules_words import acronyms, in_words, type_in_words
+from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
 from umpire.events.terminal_text import printable
 from umpire.events.types import (
     ClientEntropy,
@@ -132,7 +132,7 @@ def _said(data: dict[str, Any]) -> str:
     """A decision's fields in words ("phase: fighter movement, rolled hex: 0817"): the
     rules wrote them, as they write an explanation."""
     return ", ".join(
-        f"{in_words(key)}: {in_words(_value(value))}"
+        f"{in_words(key)}: {in_words(field_text(value))}"
         for key, value in data.items()
         if not _empty(value)
     )
@@ -140,22 +140,14 @@ def _said(data: dict[str, Any]) -> str:
 
 def _fields(data: dict[str, Any]) -> str:
     """An event's fields as `name=value` pairs (not a Python dict's repr)."""
-    return ", ".join(f"{key}={_value(value)}" for key, value in data.items() if not _empty(value))
+    return ", ".join(
+        f"{key}={field_text(value)}" for key, value in data.items() if not _empty(value)
+    )
 
 
 def _empty(value: Any) -> bool:
     """None or an empty list, tuple, dict or string (left out: it says nothing)."""
     return value is None or (isinstance(value, list | tuple | dict | str) and not value)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:

@@ -116,7 +116,7 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     role = role_for(settings, args.role, args.operator_token)
     # Only what the role could see: a hidden roll shows no faces, a secret event nothing.
     seen = [seen_by(ruleset, events, n, role) for n in range(1, len(events) + 1)]
-    explanation = explain(seen, args.seq)
+    explanation = explain(seen, args.seq, capitals_of(ruleset))
     if args.json:
         print(_dump(_builtins(explanation)))
         return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from umpire.engine import registry
-from umpire.events.rules_words import acronyms, in_words, type_in_words
+from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
 
 CASES = json.loads((Path(__file__).parents[1] / "data" / "in_words.json").read_text("utf-8"))
 
@@ -45,3 +45,9 @@ def test_a_rulesets_capitals_come_from_its_own_words() -> None:
     assert type_in_words("downtown.UsFlightsReported", capitals) == "US flights reported"
     assert type_in_words("downtown.SamReacted", capitals) == "SAM reacted"
     assert type_in_words("downtown.SamReacted") == "Sam reacted"
+
+
+def test_a_fields_value_reads_as_typed_not_as_python() -> None:
+    """`umpire log` shows a command's fields as a player types them: true, not True."""
+    flights = [{"id": "x", "on_map": False, "detected": True, "hex": None}]
+    assert field_text(flights) == "[{id: x, on_map: false, detected: true, hex: null}]"

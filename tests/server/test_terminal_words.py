@@ -131,3 +131,8 @@ async def test_play_and_watch_say_a_nightfighter_corkscrew_in_words(
     assert "loses tally, ai fix" in explained
     exact = json.loads(await run(capsys, "explain", created.game_id, str(seq), "--json"))
     assert exact["event_type"] == "nightfighter.Corkscrewed" and "ai_fix" in exact["summary"]
+    # A decision's details in words, never JSON ("enter turn 1", not "enter_turn": 1).
+    due = next(int(line.split()[0]) for line in watched.splitlines() if "Counters due" in line)
+    details = (await run(capsys, "explain", created.game_id, str(due))).split("Details:")[1]
+    assert "  - counters: id B1-1, enter turn 1, enter col 4; id B1-2, " in details
+    assert "{" not in details and '"' not in details
