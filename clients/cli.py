@@ -19,8 +19,9 @@ from websockets.exceptions import ConnectionClosed, InvalidURI
 from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
-from umpire.clients.ruleset_listing import ruleset_capitals
+from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
+from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
 from umpire.events.rules_words import field_text, in_words, type_in_words
 from umpire.events.terminal_text import printable, shown, terminal
@@ -30,32 +31,31 @@ console = terminal()
 err_console = terminal(stderr=True)
 
 
-def describe_frame(frame: EventFrame, capitals: Collection[str] = ()) -> str:
+def describe_frame(
+    frame: EventFrame, capitals: Collection[str] = (), names: SeedNames | None = None
+) -> str:
     """One readable line for an event frame, safe to print: control characters in what a
     player (or the server) wrote are escaped; rich markup is escaped where it is printed.
     The rules' text and the event's type are said in words (events/rules_words.py; the
-    ruleset's `capitals`, `Capitals`), as `umpire log` and the browser table say them; a
-    command's fields stay as typed."""
-    return printable(_describe_frame(frame, capitals))
+    ruleset's `capitals`), its citations by the rulebook's titles (`names`,
+    events/citation_words.py), as `umpire log` and the browser table say them (`Words`);
+    a command's fields stay as typed."""
+    return printable(cited_in_words(_describe_frame(frame, capitals), names or {}))
 
 
-class Capitals:
-    """The words each ruleset writes in capitals, read once from the gateway's listing
-    (clients/ruleset_listing.py) when its first event type is named."""
+class Words:
+    """What the gateway lists for saying its events (clients/ruleset_listing.py), each
+    listing read once, when a frame first needs it."""
 
     def __init__(self, url: str, client: UmpireClient) -> None:
-        self.url, self.client = url, client
-        self.known: dict[str, frozenset[str]] = {}
+        self.listing = Listing(url, client.trusted_uids, client.trust_gateway_at)
 
-    async def of(self, frame: EventFrame) -> frozenset[str]:
+    async def describe(self, frame: EventFrame) -> str:
+        """`describe_frame` with the ruleset's capitals and the seeds' titles."""
         ruleset, dot, _ = frame.event_type.rpartition(".")
-        if not dot:
-            return frozenset()  # the game's own events name no ruleset's words
-        if ruleset not in self.known:
-            self.known[ruleset] = await ruleset_capitals(
-                self.url, ruleset, self.client.trusted_uids, self.client.trust_gateway_at
-            )
-        return self.known[ruleset]
+        # The game's own events name no ruleset's words.
+        capitals = await self.listing.capitals(ruleset) if dot else frozenset()
+        return describe_frame(frame, capitals, await self.listing.names())
 
 
 def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
@@ -176,13 +176,12 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
-        capitals = Capitals(url, client)
+        words = Words(url, client)
         count = 0
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
-            said = describe_frame(frame, await capitals.of(frame))
-            console.print(f"{frame.seq:>6}  {shown(said)}")
+            console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
             count += 1
             if limit and count >= limit:
                 break
@@ -212,7 +211,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
                       "RollDice dice=d6 purpose=morale (`umpire actions` lists them), "
                       "or as a JSON object")  # fmt: skip
-        capitals = Capitals(url, client)
+        words = Words(url, client)
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -233,8 +232,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 if unsigned is not None:
                     console.print(f"[red]{shown(not_verified(unsigned))}[/]")
                 for frame in await events_between(client, game, accepted.seqs):
-                    said = describe_frame(frame, await capitals.of(frame))
-                    console.print(f"{frame.seq:>6}  {shown(said)}")
+                    console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
             except json.JSONDecodeError as exc:
                 console.print(f"[red]not JSON[/]: {shown(str(exc))}")
             except ValueError as exc:  # shlex: a quote left open

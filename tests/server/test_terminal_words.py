@@ -1,9 +1,10 @@
 """The terminal says the rules in words, as the browser table does: a key the rules wrote
 into their own text (Nightfighter's corkscrew "loses tally, ai_fix", Downtown's
 `in_the_air`) and an event's type ("downtown.SamSetUp") are shown in words by `umpire
-watch`, `play`, `log`, `send` and `explain` (events/rules_words.py). The events keep
-their text, and the machine-readable outputs (`log --json`, `explain --json`) the exact
-types. Driven through a real gateway and a real store."""
+watch`, `play`, `log`, `send` and `explain` (events/rules_words.py), and `watch` and
+`play` cite the rulebook by its titles as `log` does (events/citation_words.py). The
+events keep their text, and the machine-readable outputs (`log --json`, `explain
+--json`) the exact types. Driven through a real gateway and a real store."""
 
 from __future__ import annotations
 
@@ -93,6 +94,9 @@ async def test_watch_and_log_say_downtowns_keys_and_types_in_words(
     assert "in the air" in watched
     assert "SAM set up: " in watched and "DRV flight generated: " in watched
     assert "downtown." not in watched
+    # Citations by the rulebook's titles, as `umpire log` and the table say them.
+    assert "— Downtown solo rules 3.1.2 (SAM Setup Procedure)" in watched
+    assert "000_842c81c5c58bc2f6.txt" not in watched
     rules = said_by_the_rules(watched)
     assert not [k for line in rules for k in SNAKE.findall(line)], rules
     game = created.game_id
@@ -117,6 +121,7 @@ async def test_play_and_watch_say_a_nightfighter_corkscrew_in_words(
     assert "Corkscrewed: B1-1 corkscrews: loses tally, ai fix; reverts to low" in played
     assert "AI searched: " in played and "nightfighter." not in played
     assert "ai_fix" not in played
+    assert "— Nightfighter solitaire rules S17.0" in played and ".txt" not in played
     head = int(re.findall(r"accepted: seqs \d+\.\.(\d+)", played)[-1])
     watched = await run(capsys, "watch", "--url", url, "--credential",
                         created.spectator_credential, "--limit", str(head))  # fmt: skip
