@@ -1,7 +1,7 @@
 """The terminal says the rules in words, as the browser table does: a key the rules wrote
 into their own text (Nightfighter's corkscrew "loses tally, ai_fix", Downtown's
 `in_the_air`) and an event's type ("downtown.SamSetUp") are shown in words by `umpire
-watch`, `play`, `log`, `send` and `explain` (events/rules_words.py), and `watch` and
+watch`, `play`, `log`, `send`, `explain` and `replay` (events/rules_words.py), and `watch` and
 `play` cite the rulebook by its titles as `log` does (events/citation_words.py). The
 events keep their text, and the machine-readable outputs (`log --json`, `explain
 --json`) the exact types. Driven through a real gateway and a real store."""
@@ -107,6 +107,9 @@ async def test_watch_and_log_say_downtowns_keys_and_types_in_words(
     types = {json.loads(line)["type"] for line in (await run(capsys, "log", game, "--json"))
              .splitlines()}  # fmt: skip
     assert {"downtown.SamSetUp", "DiceRolled", "GameCreated"} <= types
+    # `replay --at` says the view as `umpire state` does, in the ruleset's words, not JSON.
+    replayed = await run(capsys, "replay", game, "--at", str(head))
+    assert "  AAA concentrations:\n" in replayed and "{" not in replayed
 
 
 async def test_play_and_watch_say_a_nightfighter_corkscrew_in_words(
