@@ -75,7 +75,8 @@ def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
         )
         return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} {by}"
     if frame.event_type == "CommandRecorded":
-        return f"{p['role']} command {p['command_type']} {fields(p['command'], skip=('type',))}"
+        typed = fields(p["command"], skip=("type",))
+        return f"{p['role']} command {p['command_type']} {typed}".rstrip()
     universal = _universal(frame.event_type, p)
     if universal is not None:
         return universal
