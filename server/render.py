@@ -10,6 +10,7 @@ send` takes them back as printed). Display only: the events keep their text.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -36,6 +37,7 @@ from umpire.events.types import (
 )
 
 
+@cache  # once per ruleset: `umpire log` names every row's type by them
 def capitals_of(ruleset: Ruleset[Any]) -> frozenset[str]:
     """The words the ruleset writes in capitals (AAA, SAM), for its event types in words."""
     return acronyms(ruleset.title, ruleset.labels.fields, ruleset.labels.values)
