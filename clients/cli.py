@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Collection
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidURI
@@ -18,8 +19,11 @@ from websockets.exceptions import ConnectionClosed, InvalidURI
 from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
+from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
+from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
+from umpire.events.rules_words import field_text, in_words, type_in_words
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.wire import Accepted, EventFrame, ViewState
 
@@ -27,18 +31,40 @@ console = terminal()
 err_console = terminal(stderr=True)
 
 
-def describe_frame(frame: EventFrame) -> str:
+def describe_frame(
+    frame: EventFrame, capitals: Collection[str] = (), names: SeedNames | None = None
+) -> str:
     """One readable line for an event frame, safe to print: control characters in what a
-    player (or the server) wrote are escaped; rich markup is escaped where it is printed."""
-    return printable(_describe_frame(frame))
+    player (or the server) wrote are escaped; rich markup is escaped where it is printed.
+    The rules' text and the event's type are said in words (events/rules_words.py; the
+    ruleset's `capitals`), its citations by the rulebook's titles (`names`,
+    events/citation_words.py), as `umpire log` and the browser table say them (`Words`);
+    a command's fields stay as typed."""
+    return printable(cited_in_words(_describe_frame(frame, capitals), names or {}))
 
 
-def _describe_frame(frame: EventFrame) -> str:
+class Words:
+    """What the gateway lists for saying its events (clients/ruleset_listing.py), each
+    listing read once, when a frame first needs it."""
+
+    def __init__(self, url: str, client: UmpireClient) -> None:
+        self.listing = Listing(url, client.trusted_uids, client.trust_gateway_at)
+
+    async def describe(self, frame: EventFrame) -> str:
+        """`describe_frame` with the ruleset's capitals and the seeds' titles."""
+        ruleset, dot, _ = frame.event_type.rpartition(".")
+        # The game's own events name no ruleset's words.
+        capitals = await self.listing.capitals(ruleset) if dot else frozenset()
+        return describe_frame(frame, capitals, await self.listing.names())
+
+
+def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     p: Any = frame.payload
+    kind = type_in_words(frame.event_type, capitals)
     if p is None:
-        return f"{frame.event_type} (hidden from your role)"
+        return f"{kind} (hidden from your role)"
     if frame.event_type == "DiceRolled":
-        by = f"({p['by']}) for {p['purpose']} — {p['rule']}"
+        by = f"({p['by']}) for {in_words(str(p['purpose']))} — {p['rule']}"
         if p.get("hidden") and not p["faces"]:
             return f"roll #{p['roll']} {p['kind']} [hidden] {by}"
         labels = p.get("labels") or []
@@ -49,26 +75,62 @@ def _describe_frame(frame: EventFrame) -> str:
         )
         return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} {by}"
     if frame.event_type == "CommandRecorded":
-        return f"{p['role']} command {p['command_type']} {fields(p['command'], skip=('type',))}"
+        typed = fields(p["command"], skip=("type",))
+        return f"{p['role']} command {p['command_type']} {typed}".rstrip()
+    universal = _universal(frame.event_type, p)
+    if universal is not None:
+        return universal
     rule = f" — {p['rule']}" if p.get("rule") else ""
     if p.get("explanation"):
-        return f"{frame.event_type}: {p['explanation']}{rule}"
-    return f"{frame.event_type} {fields(p, skip=('type', 'candidates', 'rule'))}{rule}"
+        return f"{kind}: {in_words(str(p['explanation']))}{rule}"
+    said = ", ".join(
+        f"{in_words(k)}: {in_words(field_text(v))}"
+        for k, v in p.items()
+        if k not in ("type", "candidates", "rule", "explanation") and v not in (None, "", [], {})
+    )
+    return f"{kind} ({said}){rule}" if said else f"{kind}{rule}"
+
+
+def _universal(event_type: str, p: Any) -> str | None:
+    """The game's own events in the words `umpire log` says them (server/render.py), where
+    a list of their fields would print a whole setup; None for any other type."""
+    rule = f" — {p['rule']}" if p.get("rule") else ""
+    if event_type == "GameCreated":
+        if p.get("client_seed"):
+            client = f"client seed {p['client_seed']!r}"
+        elif p.get("client_entropy") == "waived":
+            client = "client entropy waived (the server's seed alone derives the dice)"
+        else:
+            client = "client seed to be bound"
+        manual = ", player may enter the opponent's dice" if p.get("opponent_manual_dice") else ""
+        return (
+            f"game {p['game_id']} created: {in_words(str(p['ruleset']))} "
+            f"v{p['ruleset_version']}, seed commitment {str(p['seed_commitment'])[:16]}…, "
+            f"{client}{manual}"
+        )
+    if event_type == "ClientSeedBound":
+        return f"client seed {p['client_seed']!r} bound for seed epoch {p.get('epoch', 0)}"
+    if event_type == "SeedRevealed" and p.get("next_commitment"):
+        return (
+            f"seed of epoch {p.get('epoch', 0)} revealed: {p['seed']}; next seed committed: "
+            f"{str(p['next_commitment'])[:16]}…"
+        )
+    if event_type == "SeedRevealed":
+        return f"seed revealed: {p['seed']}"
+    if event_type == "GameEnded":
+        return f"game ended: {in_words(str(p['result']))}{rule}"
+    if event_type == "CommandTakenBack":
+        return (
+            f"took back {p['command_type']} (seq {p['seq']}, command {p['command_id']}): "
+            f"the game is as before it{rule}"
+        )
+    return None
 
 
 def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
-    """Fields as `name=value` pairs, not a Python dict's repr."""
-    return ", ".join(f"{k}={_value(v)}" for k, v in data.items() if k not in skip)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
+    """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
+    not a Python dict's repr."""
+    return ", ".join(f"{k}={field_text(v)}" for k, v in data.items() if k not in skip)
 
 
 def refused(exc: BaseException, url: str) -> str:
@@ -115,11 +177,12 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
+        words = Words(url, client)
         count = 0
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
-            console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
+            console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
             count += 1
             if limit and count >= limit:
                 break
@@ -149,6 +212,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
                       "RollDice dice=d6 purpose=morale (`umpire actions` lists them), "
                       "or as a JSON object")  # fmt: skip
+        words = Words(url, client)
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -169,7 +233,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 if unsigned is not None:
                     console.print(f"[red]{shown(not_verified(unsigned))}[/]")
                 for frame in await events_between(client, game, accepted.seqs):
-                    console.print(f"{frame.seq:>6}  {shown(describe_frame(frame))}")
+                    console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
             except json.JSONDecodeError as exc:
                 console.print(f"[red]not JSON[/]: {shown(str(exc))}")
             except ValueError as exc:  # shlex: a quote left open

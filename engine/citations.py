@@ -11,21 +11,14 @@ from __future__ import annotations
 
 import importlib
 import json
-import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from umpire.engine import registry
 from umpire.engine.ruleset import Ruleset
+from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.errors import UmpireError
-
-_SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
-_NUMBER = re.compile(r" (S?\d+(?:\.\d+)*)\b")
-
-
-# Seed file name -> (the seed's title, its headings by rule number).
-SeedNames = dict[str, tuple[str, dict[str, str]]]
 
 
 def rule_titles(ruleset: Ruleset[Any]) -> dict[str, str]:
@@ -62,43 +55,8 @@ def names_of(ruleset: Ruleset[Any]) -> SeedNames:
     return {}
 
 
-def heading(titles: dict[str, str], number: str) -> str:
-    """The heading of rule `number`, or of the nearest rule above it ("3.2.5" -> "3.2" ->
-    "3"; "S5.3" -> "S5.0")."""
-    parts = number.split(".")
-    for n in range(len(parts), 0, -1):
-        key = ".".join(parts[:n])
-        found = titles.get(key) or titles.get(key + ".0")
-        if found:
-            return found
-    return ""
-
-
 def readable(text: str, names: SeedNames | None = None) -> str:
     """`text` with every seed file name replaced by the seed's title, and the heading of
-    the rule number after it added unless the citation already names it."""
-    names = seed_names() if names is None else names
-
-    def one(match: re.Match[str]) -> str:
-        seed = match.group(0)
-        if seed not in names:
-            return seed
-        return names[seed][0]
-
-    out: list[str] = []
-    at = 0
-    for match in _SEED_FILE.finditer(text):
-        out.append(text[at : match.start()])
-        out.append(one(match))
-        at = match.end()
-        known = names.get(match.group(0))
-        number = _NUMBER.match(text, at)
-        if known is None or number is None:
-            continue
-        out.append(number.group(0))
-        at = number.end()
-        title = heading(known[1], number.group(1))
-        if title and not text[at:].lstrip(" ,:").startswith(title):
-            out.append(f" ({title})")
-    out.append(text[at:])
-    return "".join(out)
+    the rule number after it added unless the citation already names it
+    (events/citation_words.py; `names`: every installed ruleset's unless given)."""
+    return cited_in_words(text, seed_names() if names is None else names)

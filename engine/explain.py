@@ -7,13 +7,14 @@ an `Explanation`; `server/replay_command.py` prints it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import msgspec
 from msgspec import Struct
 
 from umpire.engine.citations import readable
+from umpire.events.rules_words import in_words, type_in_words
 from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
@@ -87,13 +88,16 @@ class Explanation(Struct, frozen=True, kw_only=True):
     caused_by: str = ""
     hidden: bool = False
 
-    def lines(self) -> list[str]:
+    def lines(self, capitals: Collection[str] = ()) -> list[str]:
         """The explanation as plain sentences, one a line, citations as the rulebook's
-        (engine/citations.py; the fields keep the event's own citation)."""
-        return [readable(line) for line in self._lines()]
+        (engine/citations.py), the event's type and the rules' text in words
+        (events/rules_words.py; `capitals`: the ruleset's, as in "SAM reacted"). Display
+        only: the fields (`explain --json`) keep the event's own type, text and citation."""
+        return [readable(line) for line in self._lines(capitals)]
 
-    def _lines(self) -> list[str]:
-        out = [f"Event {self.seq}: {self.event_type}", self.summary]
+    def _lines(self, capitals: Collection[str]) -> list[str]:
+        kind = self.event_type if self.hidden else type_in_words(self.event_type, capitals)
+        out = [f"Event {self.seq}: {kind}", in_words(self.summary)]
         if self.hidden:
             return out
         if self.rule:
@@ -104,21 +108,41 @@ class Explanation(Struct, frozen=True, kw_only=True):
             out.append(f"Caused by: {self.caused_by}")
         if self.dice:
             out.append("Dice used:")
-            out += [f"  - {d.words()}" for d in self.dice]
+            out += [f"  - {in_words(d.words())}" for d in self.dice]
         for roll in self.missing_dice:
             out.append(f"  - roll #{roll}: not in this log")
         if self.candidates:
             rejected = sum(not c.chosen for c in self.candidates)
             out.append(f"Candidates considered ({len(self.candidates)}, {rejected} rejected):")
-            out += [f"  - {c.words()}" for c in self.candidates]
+            out += [f"  - {in_words(c.words())}" for c in self.candidates]
         if self.inputs:
             out.append("Details:")
-            out += [f"  - {key}: {_short(value)}" for key, value in self.inputs.items()]
+            out += [f"  - {in_words(key)}: {_said(value)}" for key, value in self.inputs.items()]
         return out
 
 
-def _short(value: Any) -> str:
-    text = msgspec.json.encode(value).decode() if not isinstance(value, str) else value
+def _said(value: Any) -> str:
+    """A detail's value in words, as the table says an event's fields: "id B2-1, enter
+    turn 3; id B2-2, enter turn 3", "in the air" (a key the rules wrote), never JSON."""
+    return _short(_words(value))
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, str):
+        return in_words(value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{in_words(str(k))} {_words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):
+        sep = "; " if any(isinstance(v, dict | list | tuple) for v in value) else ", "
+        return sep.join(_words(v) for v in value) or "none"
+    return str(value)
+
+
+def _short(text: str) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -143,10 +167,13 @@ def _command_of(events: Sequence[Struct | None], seq: int) -> str:
     return ""
 
 
-def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
+def explain(
+    events: Sequence[Struct | None], seq: int, capitals: Collection[str] = ()
+) -> Explanation:
     """Explain event `seq` of a decoded log (None marks an event hidden from the reader).
 
     `events[n - 1]` is the payload of seq n. The caller checks that `seq` is in range.
+    `capitals`: the ruleset's (events/rules_words.py), for a summary that names the type.
     """
     event = events[seq - 1]
     if event is None:
@@ -228,11 +255,16 @@ def explain(events: Sequence[Struct | None], seq: int) -> Explanation:
             seq=seq, event_type=event_type, rule=event.rule, caused_by=caused_by,
             summary=f"The game ended: {event.result}.",
         )  # fmt: skip
-    return _decision(events, seq, event, event_type, caused_by)
+    return _decision(events, seq, event, event_type, caused_by, capitals)
 
 
 def _decision(
-    events: Sequence[Struct | None], seq: int, event: Struct, event_type: str, caused_by: str
+    events: Sequence[Struct | None],
+    seq: int,
+    event: Struct,
+    event_type: str,
+    caused_by: str,
+    capitals: Collection[str],
 ) -> Explanation:
     data: dict[str, Any] = msgspec.to_builtins(event)
     rule = str(data.get("rule", "") or "")
@@ -256,7 +288,7 @@ def _decision(
         chosen = [c.option for c in candidates if c.chosen]
         explanation = (
             f"The rules chose {', '.join(chosen)}." if chosen
-            else f"The rules recorded {event_type}."
+            else f"The rules recorded it: {type_in_words(event_type, capitals)}."
         )  # fmt: skip
     inputs = {
         k: v for k, v in data.items() if k not in _DECISION_FIELDS and k not in ("row", "table_row")

@@ -2,11 +2,15 @@
 
 `describe` returns printable text: what a player wrote in an event (a purpose, a
 command's fields, a result) has its control characters escaped. Printing it where rich
-parses markup needs `shown` (events/terminal_text.py) as well.
+parses markup needs `shown` (events/terminal_text.py) as well. The rules' own text and an
+event's type are said in words (events/rules_words.py: "loses searchlight fix", "SAM
+reacted"), as the browser table says them; a command's fields stay as typed (`umpire
+send` takes them back as printed). Display only: the events keep their text.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -19,6 +23,7 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_state_hash
+from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
 from umpire.events.terminal_text import printable
 from umpire.events.types import (
     ClientEntropy,
@@ -32,14 +37,34 @@ from umpire.events.types import (
 )
 
 
-def describe(event: Struct, *, with_type: bool = True, names: SeedNames | None = None) -> str:
-    """One line saying what an event means (without its type name when a table shows the
-    type in a column of its own), its citations as the rulebook's (engine/citations.py:
-    `names`, or every installed ruleset's), safe to print (control characters escaped)."""
-    return printable(readable(_describe(event, with_type=with_type), names))
+@cache  # once per ruleset: `umpire log` names every row's type by them
+def capitals_of(ruleset: Ruleset[Any]) -> frozenset[str]:
+    """The words the ruleset writes in capitals (AAA, SAM), for its event types in words."""
+    return acronyms(ruleset.title, ruleset.labels.fields, ruleset.labels.values)
 
 
-def _describe(event: Struct, *, with_type: bool) -> str:
+def type_words(event_type: str, ruleset: Ruleset[Any] | None = None) -> str:
+    """An event type as a player reads it ("downtown.SamReacted" -> "SAM reacted"); `log
+    --json`, `explain --json` and exports keep the exact type."""
+    return type_in_words(event_type, capitals_of(ruleset) if ruleset is not None else ())
+
+
+def describe(
+    event: Struct,
+    *,
+    with_type: bool = True,
+    names: SeedNames | None = None,
+    ruleset: Ruleset[Any] | None = None,
+) -> str:
+    """One line saying what an event means (without its type when a table shows the type
+    in a column of its own; with it, in words, by the `ruleset`'s capitals), its citations
+    as the rulebook's (engine/citations.py: `names`, or every installed ruleset's), safe to
+    print (control characters escaped)."""
+    capitals = capitals_of(ruleset) if ruleset is not None else frozenset()
+    return printable(readable(_describe(event, with_type=with_type, capitals=capitals), names))
+
+
+def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> str:
     if isinstance(event, GameCreated):
         if event.client_seed:
             client = f"client seed {event.client_seed!r}"  # an old log: bound at creation
@@ -48,7 +73,7 @@ def _describe(event: Struct, *, with_type: bool) -> str:
         else:
             client = "client seed to be bound"
         return (
-            f"game {event.game_id} created: {event.ruleset} v{event.ruleset_version}, "
+            f"game {event.game_id} created: {in_words(event.ruleset)} v{event.ruleset_version}, "
             f"seed commitment {event.seed_commitment[:16]}…, {client}"
             + (", player may enter the opponent's dice" if event.opponent_manual_dice else "")
         )
@@ -60,7 +85,10 @@ def _describe(event: Struct, *, with_type: bool) -> str:
         return f"{event.role} command {event.command_type} {_fields(fields)}".rstrip() + manual
     if isinstance(event, DiceRolled):
         if event.hidden and not event.faces:
-            return f"roll #{event.roll} {event.kind} for {event.purpose} [hidden] — {event.rule}"
+            return (
+                f"roll #{event.roll} {event.kind} for {in_words(event.purpose)} [hidden] — "
+                f"{event.rule}"
+            )
         labels = (
             " ".join(f"{lab}={f}" for lab, f in zip(event.labels, event.faces, strict=False))
             if event.labels
@@ -70,7 +98,7 @@ def _describe(event: Struct, *, with_type: bool) -> str:
         whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
         return (
             f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for "
-            f"{event.purpose} — {event.rule}{whose}"
+            f"{in_words(event.purpose)} — {event.rule}{whose}"
         )
     if isinstance(event, SeedRevealed):
         if event.next_commitment:
@@ -80,42 +108,48 @@ def _describe(event: Struct, *, with_type: bool) -> str:
             )
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
-        return f"game ended: {event.result}" + (f" — {event.rule}" if event.rule else "")
+        ended = f"game ended: {in_words(event.result)}"
+        return ended + (f" — {event.rule}" if event.rule else "")
     if isinstance(event, CommandTakenBack):
         return (
             f"took back {event.command_type} (seq {event.seq}, command {event.command_id}): "
             f"the game is as before it — {event.rule}"
         )
     data: dict[str, Any] = msgspec.to_builtins(event)
-    tag = data.pop("type", type(event).__name__)
-    explanation = data.pop("explanation", "")
+    tag = type_in_words(str(data.pop("type", type(event).__name__)), capitals)
+    explanation = in_words(str(data.pop("explanation", "") or ""))
     rule = data.pop("rule", "")
     data.pop("candidates", None)
+    said = _said(data)
     if not with_type:
-        head = explanation or _fields(data)
+        head = explanation or said
+    elif explanation:
+        head = f"{tag}: {explanation}"
     else:
-        head = f"{tag}: {explanation}" if explanation else f"{tag} {_fields(data)}"
+        head = f"{tag} ({said})" if said else tag
     return head + (f" — {rule}" if rule else "")
+
+
+def _said(data: dict[str, Any]) -> str:
+    """A decision's fields in words ("phase: fighter movement, rolled hex: 0817"): the
+    rules wrote them, as they write an explanation."""
+    return ", ".join(
+        f"{in_words(key)}: {in_words(field_text(value))}"
+        for key, value in data.items()
+        if not _empty(value)
+    )
 
 
 def _fields(data: dict[str, Any]) -> str:
     """An event's fields as `name=value` pairs (not a Python dict's repr)."""
-    return ", ".join(f"{key}={_value(value)}" for key, value in data.items() if not _empty(value))
+    return ", ".join(
+        f"{key}={field_text(value)}" for key, value in data.items() if not _empty(value)
+    )
 
 
 def _empty(value: Any) -> bool:
     """None or an empty list, tuple, dict or string (left out: it says nothing)."""
     return value is None or (isinstance(value, list | tuple | dict | str) and not value)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
 
 
 def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:

@@ -45,6 +45,7 @@ from umpire.server.game_log import load_log, read_log, ruleset_from_module
 from umpire.server.game_records import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
+from umpire.server.render import capitals_of, view_lines
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -76,7 +77,9 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
         status = f"ended: {shown(at.result or '')}" if at.ended else "in play"
         console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
-        console.print(shown(_dump(at.state), newlines=True))
+        # The view as `umpire state` says it, in the ruleset's words (--json: the raw keys).
+        for line in view_lines(at.state, "  ", ruleset_of(log.envelopes[0]).labels):
+            console.print(shown(line))
         return 0
     a, b = args.diff
     for seq in (a, b):
@@ -115,11 +118,11 @@ async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     role = role_for(settings, args.role, args.operator_token)
     # Only what the role could see: a hidden roll shows no faces, a secret event nothing.
     seen = [seen_by(ruleset, events, n, role) for n in range(1, len(events) + 1)]
-    explanation = explain(seen, args.seq)
+    explanation = explain(seen, args.seq, capitals_of(ruleset))
     if args.json:
         print(_dump(_builtins(explanation)))
         return 0
-    for line in explanation.lines():
+    for line in explanation.lines(capitals_of(ruleset)):
         console.print(shown(line))
     return 0
 

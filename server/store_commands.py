@@ -40,7 +40,7 @@ from umpire.server.input_files import utf8_text
 from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
-from umpire.server.render import describe, receipt_lines, view_lines
+from umpire.server.render import describe, receipt_lines, type_words, view_lines
 from umpire.server.store_access import open_store
 
 console = terminal()
@@ -280,9 +280,9 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
             event = codec.decode(env.type, env.version, env.payload, seq=env.seq)
             seen = redact(ruleset, event, role, revealed=revealed)
             text = (
-                shown(describe(seen, names=names))
+                shown(describe(seen, names=names, ruleset=ruleset))
                 if seen is not None
-                else f"{env.type} (hidden from you)"
+                else f"{type_words(env.type, ruleset)} (hidden from you)"
             )
             console.print(f"  {env.seq:>5}  {text}", highlight=False)
     return 0
@@ -372,7 +372,9 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             )
             if env.command_id in taken:
                 what = f"[taken back at seq {taken[env.command_id]}] {what}"
-            table.add_row(str(env.seq), shown(env.recorded_at[11:23]), env.type, shown(what))
+            # The type in words ("SAM reacted"); `log --json` keeps the exact type.
+            kind = type_words(env.type, ruleset)
+            table.add_row(str(env.seq), shown(env.recorded_at[11:23]), kind, shown(what))
         console.print(table)
         # The receipt of the head, as the player and a spectator get it (docs/audit.md).
         game = fold(whole, ruleset=ruleset)

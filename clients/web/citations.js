@@ -48,7 +48,9 @@ export function readable(text) {
 // A key the rules wrote into their own words (an enum's name: "loses searchlight_fix"),
 // said in words ("searchlight fix"), as the state pane says an unlabelled value. The
 // events keep the rules' text as it was decided: this is display only. (A seed file's
-// name starts with a digit and is said by its title above.)
+// name starts with a digit and is said by its title above.) The terminal says them by the
+// same rule (events/rules_words.py in_words): tests/data/in_words.json holds the cases
+// both are tested on.
 const KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 export function inWords(text) {
   return text.replace(KEY, (key) => key.replace(/_/g, " "));

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
+from umpire.engine import registry
 from umpire.engine.citations import readable
 from umpire.engine.replay import diff
+from umpire.events.rules_words import in_words
+from umpire.server.render import type_words
 from umpire.testing.support.forgery import Cli, counter_game
 from umpire.testing.support.short_games import short_game
 
@@ -58,11 +61,17 @@ def test_explain_a_decision_names_rule_dice_and_candidates(cli: Cli) -> None:
         seq, payload = record["seq"], record["payload"]
         result = cli("explain", game, str(seq))
         assert result.code == 0, result.err
-        assert f"Event {seq}: {record['type']}" in result.out
+        # The type and the rules' text in words ("SAM set up"); --json keeps them exact.
+        assert f"Event {seq}: {type_words(record['type'], registry.get('downtown'))}\n" in (
+            result.out
+        )
         assert f"Rule: {readable(payload['rule'])}" in result.out  # as the rulebook reads
         for candidate in payload.get("candidates", []):
             verdict = "chosen" if candidate["chosen"] else "rejected"
-            assert f"{verdict}: {candidate['option']} — {candidate['reason']}" in result.out
+            said = in_words(f"{verdict}: {candidate['option']} — {candidate['reason']}")
+            assert said in result.out
+        exact = json.loads(cli("explain", game, str(seq), "--json").out)
+        assert exact["event_type"] == record["type"]
         for number in payload.get("dice", []):
             roll = next(r for r in log if r["type"] == "DiceRolled"
                         and r["payload"]["roll"] == number)  # fmt: skip

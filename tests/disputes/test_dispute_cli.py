@@ -152,7 +152,7 @@ def test_log_explain_and_replay_read_a_disputed_game(cli: Cli) -> None:
     assert cli("rule", game, str(dispute["id"]), "uphold").code == 0
     logged = cli("log", game)
     assert logged.code == 0, logged.err
-    assert "DisputeFiled" in logged.out and "DisputeRuled" in logged.out
+    assert "Dispute filed" in logged.out and "Dispute ruled" in logged.out  # types in words
     for command in (("explain", game, str(dispute["id"])),
                     ("replay", game, "--at", str(dispute["id"] + 2)),
                     ("replay", game, "--diff", "2", str(dispute["id"] + 2))):  # fmt: skip
@@ -263,7 +263,7 @@ def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli
     for command in (("log", game), ("explain", game, "11"), ("disputes", game)):
         shown = cli(*command)
         assert shown.code == 0, (command, shown.err)
-    assert "GameAmended" in cli("log", game).out
+    assert "Game amended" in cli("log", game).out  # its type in words (--json: GameAmended)
     reused = next(i for i in range(11, len(records)) if records[i]["type"] == "DiceRolled")
     faces = records[reused]["payload"]["faces"]
 

@@ -91,17 +91,17 @@ def test_log_names_the_type_once_and_prints_no_dicts(
 ) -> None:
     game, _ = _downtown(capsys)
     _, log, _ = run(capsys, "log", game)
-    phases = [line for line in log.splitlines() if "downtown.PhaseBegan" in line]
-    assert phases and all(line.count("PhaseBegan") == 1 for line in phases)
+    phases = [line for line in log.splitlines() if "│ Phase began " in line]
+    assert phases and all(line.count("Phase began") == 1 for line in phases)
     night = json.loads(run(capsys, "new", "nightfighter", "--json")[1])["game_id"]
     run(capsys, "send", night, '{"type": "EndPhase"}')
     _, sent, _ = run(capsys, "send", night, '{"type": "MoveBombers"}')
-    began = next(line for line in sent.splitlines() if "PhaseBegan" in line)
-    assert "phase=fighter_movement" in began and "{" not in began and "dice=" not in began
+    began = next(line for line in sent.splitlines() if "Phase began" in line)
+    assert "(phase: fighter movement)" in began and "{" not in began and "dice" not in began
     frame = frame_of(
         "nightfighter.PhaseBegan", {"type": "nightfighter.PhaseBegan", "phase": "tally"}
     )
-    assert describe_frame(frame) == "nightfighter.PhaseBegan phase=tally"
+    assert describe_frame(frame) == "Phase began (phase: tally)"
 
 
 def test_replay_diff_shows_one_new_element_as_one_change(

@@ -2,15 +2,19 @@
 rules wrote into an explanation, a roll's purpose or a candidate ("loses searchlight_fix,
 tally", Nightfighter's corkscrew) is shown as words ("searchlight fix"), in the decision's
 line and its "why". The event keeps the text as decided (display only). A real Chromium
-page renders clients/web/play.js's decision list."""
+page renders clients/web/play.js's decision list, and says the cases of
+tests/data/in_words.json as the terminal's rule (events/rules_words.py) says them."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from umpire.server.app import Running
 
+CASES = json.loads((Path(__file__).parents[1] / "data" / "in_words.json").read_text("utf-8"))
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 RENDER = """async () => {
@@ -39,3 +43,21 @@ async def test_keys_in_the_rules_text_are_shown_in_words(
     assert "loses searchlight fix, tally, ai fix; reverts to low" in text
     assert "for follow the corkscrew for in the air" in text
     assert "lose contact — no 6 / not tried" in text
+
+
+async def test_the_table_and_the_terminal_say_the_same_words(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Every shared case (tests/data/in_words.json, which tests/events/test_rules_words.py
+    runs through the terminal's rule) comes out of citations.js's inWords as listed."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    said = await page.evaluate(
+        """async (cases) => {
+            const { inWords } = await import("/citations.js");
+            return cases.map(([text]) => inWords(text));
+        }""",
+        CASES["cases"],
+    )
+    await page.close()
+    assert said == [shown for _, shown in CASES["cases"]]
