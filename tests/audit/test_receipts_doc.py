@@ -102,11 +102,11 @@ def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
     leaves = [leaf_hash(s.signed_bytes()) for s in (statement, other)]
     root = node_hash(*leaves)
     for shown in (statement.signed_bytes(), other.signed_bytes(),
-                  root_statement(signer.key_id, root, 2)):  # fmt: skip
+                  root_statement(signer.key_id, root, 2, False)):  # fmt: skip
         assert shown.decode() in DOC, shown
     for value in (*leaves, root):
         assert value.hex() in FLAT, value.hex()
-    first, second = sign_batch(signer, [statement, other])
+    first, second = sign_batch(signer, [statement, other], blinds=None)
     assert (first.leaf_index, first.tree_size, first.proof) == (0, 2, [leaves[1].hex()])
     assert (second.leaf_index, second.proof) == (1, [leaves[0].hex()])
     assert f'["{leaves[1].hex()[:8]}...{leaves[1].hex()[-4:]}"]' in FLAT
