@@ -5,9 +5,9 @@ Ed25519 signing was ~24 µs of a worker's ~120 µs of CPU per command, one signa
 one loop turn (the append batcher, events/append_batch.py, resolves a turn's appends
 together, so their replies are made in the next turn). Certificate Transparency's way:
 each reply's statement waits here until the end of the turn (`loop.call_soon`), then the
-statements of each receipt key, game and role are the leaves of one Merkle tree whose
-root that key signs once, and each reply gets the signature, its leaf's index, the tree's
-size and its inclusion proof. A turn with one reply costs what it did (one signature) plus
+statements of each receipt key are the leaves of one Merkle tree whose root that key
+signs once, and each reply gets the signature, its leaf's index, the tree's size, its
+inclusion proof and its leaf's blind. A turn with one reply costs what it did (one signature) plus
 one hash; it waits one loop turn longer, as an append does for its batch.
 
 A tree holds every game's and role's statements of the turn (one signature for up to ~30
