@@ -58,6 +58,8 @@ async def _twin(
     leaves: list[Any] = []
     for peer in (player, spectator):
         await peer.ok({"type": "subscribe", "game_id": gid, "view": True, "views": True})
+        # The view the subscription opens with, signed before the first step counts.
+        await peer.wait_for(lambda f: f["type"] == "state" and f.get("id") is not None)
     for step, command in enumerate(_commands()):
         start = len(signed)
         accepted = await player.ok({"type": "command", "game_id": gid,
