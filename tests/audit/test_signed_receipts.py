@@ -19,6 +19,7 @@ from tests.support.receipts import (
     fabricated,
     forged_batches,
     marked,
+    older_proofs,
     one_by_one,
     receipts_of,
     revealed_midway,
@@ -124,6 +125,23 @@ def _doctored(proof: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "a blind dropped": proof | {"receipts": [proof["receipts"][0], {
             k: v for k, v in second.items() if k != "blind"}]},
     }  # fmt: skip
+
+
+def test_proofs_of_the_older_formats_still_prove(cli: Cli) -> None:
+    """docs/audit.md 8.5: a version 2 proof (receipts of unblinded trees) and a version 1
+    proof (receipts signed one by one) are checked as before by `umpire proof --check`
+    and verify_export.py."""
+    game, _, receipts = _played(cli)
+    proof = cli.tmp / "proof.json"
+    assert cli("proof", "--receipts", str(conflicting(cli, game, receipts)),
+               "-o", str(proof)).code == 0  # fmt: skip
+    for name, older in older_proofs(cli, json.loads(proof.read_text())).items():
+        path = cli.tmp / "older.json"
+        path.write_text(json.dumps(older))
+        checked = cli("proof", "--check", str(path))
+        assert checked.code == 0 and "equivocation proven" in checked.out, (name, checked)
+        code, out = verify_with(path.parent / "absent.jsonl", "--proof", str(path))
+        assert code == 0 and out.startswith("equivocation proven: "), (name, out)
 
 
 def test_a_doctored_proof_fails_every_verifier(cli: Cli) -> None:

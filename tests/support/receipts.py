@@ -209,6 +209,33 @@ def unblinded(cli: Cli, game_id: str, receipts: Path) -> Path:
     return path
 
 
+_TREE = ("leaf_index", "tree_size", "proof", "blind")
+
+
+def older_proofs(cli: Cli, record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A version 3 proof (`record`) as the server's key would have made it before blinds
+    (version 2: each receipt the middle leaf of an unblinded tree) and before batches
+    (version 1: each signed on its own): both still proofs (docs/audit.md 8.5)."""
+    signer = server_signer(cli)
+    game_id = record["game_id"]
+    v1, v2 = [], []
+    for r in record["receipts"]:
+        plain = {k: v for k, v in r.items() if k not in _TREE}
+        line = signed_line({"kind": "receipt", "command_id": "", **plain}, game_id, signer,
+                           blinded=False)  # fmt: skip
+        v2.append({k: v for k, v in line.items() if k not in ("kind", "command_id")})
+        statement = Statement(
+            game_id=game_id, key_id=r["key_id"], reply=r["reply"], role=r["role"],
+            first_seq=r["first_seq"], head_seq=r["head_seq"], head_hash=r["head_hash"],
+            state_hash=r["state_hash"],
+        )  # fmt: skip
+        v1.append(plain | {"signature": signer.sign(statement)})
+    return {
+        "proof of version 2": record | {"format": "umpire-equivocation/2", "receipts": v2},
+        "proof of version 1": record | {"format": "umpire-equivocation/1", "receipts": v1},
+    }
+
+
 def forged_batches(cli: Cli, game_id: str, receipts: Path) -> dict[str, Path]:
     """Receipts files each with one more line: a batch receipt the game's key signed that
     gives the last accepted receipt's seq another head hash ("signed": an equivocation),

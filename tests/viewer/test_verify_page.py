@@ -28,6 +28,7 @@ from tests.support.receipts import (
     fabricated,
     forged_batches,
     marked,
+    older_proofs,
     one_by_one,
     receipts_of,
     revealed_midway,
@@ -404,6 +405,10 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
     record = json.loads(proof.read_text())
     first, second = record["receipts"]
     proofs = {"proof": proof}
+    # Proofs of the older formats (receipts signed before blinds, before batches): proofs.
+    for name, older in older_proofs(cli, record).items():
+        proofs[name] = cli.tmp / f"proof-{len(proofs)}.json"
+        proofs[name].write_text(json.dumps(older))
     for name, doctored in {
         "a head hash changed": record | {"receipts": [first, second | {"head_hash": "00" * 32}]},
         "another key": record | {"public_key": "11" * 32},
@@ -457,7 +462,7 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         browser = await page_verdict(verifier, proof)
         assert (python[0], python[1].strip()) == browser, (name, python, browser)
         state = await verifier.get_attribute("#verdict", "data-state")
-        if name == "proof":
+        if name.startswith("proof"):
             assert browser[0] == 0 and browser[1].startswith("equivocation proven: ")
             assert state == "proven"
         else:
