@@ -6,7 +6,11 @@ statements in-process, R times each way, and prints the median process CPU per c
 - `one by one`: each statement signed on its own (the form before batches,
   `ReceiptSigner.sign`: the statement's bytes, then Ed25519);
 - `batched at k`: the statements of a turn of k commands as one tree (`sign_batch`: k leaf
-  hashes, k - 1 node hashes, the proofs, one Ed25519 signature), for k = 1, 10 and 30;
+  hashes, k - 1 node hashes, the proofs, one Ed25519 signature), for k = 1, 10 and 30,
+  each leaf blinded (docs/audit.md 8.4) with one `os.urandom` call a tree, sliced, as the
+  batcher does; `unblinded at k` the same without blinds (`batch/1`, the form before);
+  `blinds a leaf at k` with one `os.urandom` call a leaf (the choice the batcher did not
+  make);
 - `batcher at k`: the same through the worker's `SigningBatcher` (server/receipt_batch.py)
   on an event loop: k replies ask for their signature in one turn (a future each, as the
   driver awaits it) and are answered at its end, the futures and the loop's turn
@@ -21,11 +25,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import statistics
 import time
 from collections.abc import Callable
 
-from umpire.events.receipt_signature import ReceiptSigner, Statement, sign_batch
+from umpire.events.receipt_signature import BLIND_BYTES, ReceiptSigner, Statement, sign_batch
 from umpire.server.receipt_batch import SigningBatcher
 
 GOAL_US = 55.0  # issue #44 item 3: worker CPU per move in the closed loop
@@ -67,10 +72,21 @@ def one_by_one(signer: ReceiptSigner, todo: list[Statement]) -> Callable[[], Non
     return work
 
 
-def batched(signer: ReceiptSigner, todo: list[Statement], k: int) -> Callable[[], None]:
+def batched(
+    signer: ReceiptSigner, todo: list[Statement], k: int, blinds: str = "tree"
+) -> Callable[[], None]:
+    """`blinds`: "tree" (one draw a tree), "leaf" (one draw a leaf) or "none" (batch/1)."""
+
     def work() -> None:
         for start in range(0, len(todo), k):
-            sign_batch(signer, todo[start : start + k])
+            turn = todo[start : start + k]
+            if blinds == "none":
+                sign_batch(signer, turn, blinds=None)
+            elif blinds == "leaf":
+                drawn = b"".join(os.urandom(BLIND_BYTES) for _ in turn)
+                sign_batch(signer, turn, blinds=drawn)
+            else:
+                sign_batch(signer, turn, blinds=os.urandom(BLIND_BYTES * len(turn)))
 
     return work
 
@@ -98,15 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     signer = ReceiptSigner(hashlib.sha256(b"bench receipt key").digest())
     todo = statements(signer, args.commands)
     rows = [("one by one", cpu_per_command(one_by_one(signer, todo), len(todo), args.runs))]
-    for k in TURNS:
-        rows.append((f"batched at {k}", cpu_per_command(batched(signer, todo, k), len(todo),
-                                                        args.runs)))  # fmt: skip
+    for name, blinds in (("batched", "tree"), ("unblinded", "none"), ("blinds a leaf", "leaf")):
+        for k in TURNS:
+            rows.append((f"{name} at {k}", cpu_per_command(batched(signer, todo, k, blinds),
+                                                           len(todo), args.runs)))  # fmt: skip
     for k in TURNS:
         rows.append((f"batcher at {k}", cpu_per_command(through_batcher(signer, todo, k),
                                                         len(todo), args.runs)))  # fmt: skip
-    print(f"{'signing':<16} {'CPU/command':>12} {'of the 55 µs goal':>18}")
+    print(f"{'signing':<20} {'CPU/command':>12} {'of the 55 µs goal':>18}")
     for name, us in rows:
-        print(f"{name:<16} {us:>9.1f} µs {us / GOAL_US:>17.0%}")
+        print(f"{name:<20} {us:>9.1f} µs {us / GOAL_US:>17.0%}")
     return 0
 
 

@@ -584,6 +584,7 @@ class UmpireClient:
             kind, command_id, "player", seq, reply.head_hash, reply.state_hash,
             first_seq=first, key_id=reply.key_id, signature=reply.signature,
             leaf_index=reply.leaf_index, tree_size=reply.tree_size, proof=reply.proof,
+            blind=reply.blind,
         )  # fmt: skip
         why = await self._check_and_keep(game_id, anchor)
         return ReceiptNotSigned(game_id, reply, seq, why) if why else None
@@ -648,6 +649,7 @@ class UmpireClient:
             "state", "", state.role, state.seq, state.head_hash, state.state_hash,
             first_seq=state.seq, key_id=state.key_id, signature=state.signature,
             leaf_index=state.leaf_index, tree_size=state.tree_size, proof=state.proof,
+            blind=state.blind,
         )  # fmt: skip
         await self._check_and_keep(game_id, anchor)
 

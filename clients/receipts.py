@@ -83,17 +83,19 @@ def receipt(
     leaf_index: int = 0,
     tree_size: int = 0,
     proof: Sequence[str] = (),
+    blind: str = "",
 ) -> Anchor:
     """A receipt as received with a `created`, `accepted` or `state`, with its signature
     (docs/audit.md 8.4) if the reply carried one, and the tree that signature covers
-    (`tree_size` 0: a receipt signed on its own, as before batches)."""
+    (`tree_size` 0: a receipt signed on its own, as before batches) with its leaf's blind
+    ("" for an unblinded tree's)."""
     signed = bool(signature)
     return Anchor(
         kind="receipt", reply=reply, command_id=command_id, role=role, head_seq=seq,
         head_hash=head, state_hash=state, received_at=_now(),
         first_seq=first_seq if signed else 0, key_id=key_id, signature=signature,
         leaf_index=leaf_index if signed else 0, tree_size=tree_size if signed else 0,
-        proof=tuple(proof) if signed else (),
+        proof=tuple(proof) if signed else (), blind=blind if signed else "",
     )  # fmt: skip
 
 

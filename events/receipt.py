@@ -106,12 +106,17 @@ class Anchor(Struct, frozen=True, kw_only=True):
     # evidence of what the server sent. Verifiers read it as a note, never as a verdict:
     # they check every signature themselves.
     client_check: str = ""
+    # The blind of a blinded tree's leaf (docs/audit.md 8.4: 32 hex digits); "" for one
+    # signed before blinds. An optional key of version 3 lines: a reader that predates it
+    # finds the receipt not signed, which counts neither for nor against an export.
+    blind: str = ""
 
     def signed(self, game_id: str) -> SignedReceipt:
         """The receipt as its signature covers it."""
         return SignedReceipt(
             statement=self.statement(game_id), signature=self.signature,
             leaf_index=self.leaf_index, tree_size=self.tree_size, proof=list(self.proof),
+            blind=self.blind,
         )  # fmt: skip
 
     def statement(self, game_id: str) -> Statement:
@@ -147,6 +152,8 @@ class Anchor(Struct, frozen=True, kw_only=True):
             if self.tree_size:
                 body |= {"leaf_index": self.leaf_index, "tree_size": self.tree_size,
                          "proof": list(self.proof)}  # fmt: skip
+            if self.blind:
+                body["blind"] = self.blind
             if self.client_check:
                 body["client_check"] = self.client_check
         if self.received_at:
@@ -196,15 +203,15 @@ def _anchor(record: Any, number: int) -> Anchor:
             or not all(isinstance(h, str) for h in proof)
         ):  # fmt: skip
             raise bad("leaf_index or tree_size is not an integer, or proof not a list of strings")
-        client_check = record.get("client_check", "")
-        if not isinstance(client_check, str):
-            raise bad("client_check is not a string")
+        client_check, blind = record.get("client_check", ""), record.get("blind", "")
+        if not isinstance(client_check, str) or not isinstance(blind, str):
+            raise bad("client_check or blind is not a string")
         return Anchor(
             kind="receipt", line=number, reply=reply, command_id=command_id, role=role,
             head_seq=seq, head_hash=record["head_hash"], state_hash=state_hash,
             received_at=str(record.get("received_at", "")), first_seq=first, key_id=key_id,
             signature=signature, leaf_index=index, tree_size=size, proof=tuple(proof),
-            client_check=client_check,
+            client_check=client_check, blind=blind,
         )  # fmt: skip
     if kind == "commitment":
         epoch, commitment = record.get("epoch"), record.get("commitment")

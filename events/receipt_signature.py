@@ -24,6 +24,14 @@ once; each receipt carries that signature, its leaf's index, the tree's size and
 inclusion proof (the sibling hashes, leaf to root). A tree of one is a lone reply: no
 proof, the root is the leaf's hash. Receipts signed before batches (a signature over the
 statement itself, no tree fields) still verify.
+
+Blinded trees (docs/audit.md 8.4): a tree mixes every game and role a worker answered in
+the turn, so a proof's siblings are other views' leaves. Each leaf of such a tree is
+SHA-256(0x00 || blind || statement bytes), the blind 16 random bytes the server drew for
+that leaf and gave only with its receipt (`blind`, 32 hex digits): a sibling's hash then
+tells nothing of its statement, whose secrets one might otherwise guess and test. Its
+root statement says so by its domain, `umpire-receipt-batch/2`; a `batch/1` root covers
+unblinded leaves (the trees signed before), which still verify.
 """
 
 from __future__ import annotations
@@ -42,19 +50,26 @@ from msgspec import Struct
 from umpire.events.errors import UmpireError
 
 SIGNATURE_DOMAIN = "umpire-receipt-signature/1"
-BATCH_DOMAIN = "umpire-receipt-batch/1"
-# /1 holds receipts signed one by one; /2 may also hold batch receipts (their tree fields).
-PROOF_FORMAT = "umpire-equivocation/2"
-PROOF_FORMATS = ("umpire-equivocation/1", PROOF_FORMAT)
+BATCH_DOMAIN = "umpire-receipt-batch/1"  # unblinded leaves: the trees signed before blinds
+BLINDED_BATCH_DOMAIN = "umpire-receipt-batch/2"  # every leaf blinded
+# A leaf's blind: 128 random bits, so that no guess of a statement can be tested against
+# its leaf's hash without it.
+BLIND_BYTES = 16
+# /1 holds receipts signed one by one; /2 may also hold batch receipts (their tree fields);
+# /3 blinded batch receipts too (their `blind`).
+PROOF_FORMAT = "umpire-equivocation/3"
+PROOF_FORMATS = ("umpire-equivocation/1", "umpire-equivocation/2", PROOF_FORMAT)
 # A tree's height is at most 63 (its size is a positive 64-bit integer): a longer proof is
 # refused before any hashing.
 MAX_PROOF = 63
 _HASH64 = re.compile(r"[0-9a-f]{64}")
+_BLIND = re.compile(r"[0-9a-f]{32}")
 KEY_BYTES = 32
 _HEX = re.compile(r"[0-9a-f]*")
 _SORTED = msgspec.json.Encoder(order="sorted")
 
-# A batch receipt's place in its tree: (leaf index, tree size, proof as hex hashes).
+# A batch receipt's place in its tree: (leaf index, tree size, proof as hex hashes); its
+# leaf's blind goes beside it (`blind`, "" for a leaf of an unblinded tree).
 Batch = tuple[int, int, Sequence[str]]
 
 
@@ -118,17 +133,20 @@ class ReceiptSigner:
             raise ValueError(f"the statement names key {statement.key_id}, not {self.key_id}")
         return self._private.sign(statement.signed_bytes()).hex()
 
-    def sign_root(self, root: bytes, size: int) -> str:
+    def sign_root(self, root: bytes, size: int, *, blinded: bool) -> str:
         """The signature (128 hex digits) of a batch's root statement (`root_statement`)."""
-        return self._private.sign(root_statement(self.key_id, root, size)).hex()
+        return self._private.sign(root_statement(self.key_id, root, size, blinded)).hex()
 
 
 # -- batches: one signature over a Merkle tree of statements (docs/audit.md 8.4) -------------
 
 
-def leaf_hash(statement: bytes) -> bytes:
-    """RFC 9162 2.1.1: a leaf's hash, SHA-256(0x00 || the statement's bytes)."""
-    return hashlib.sha256(b"\x00" + statement).digest()
+def leaf_hash(statement: bytes, blind: bytes = b"") -> bytes:
+    """RFC 9162 2.1.1: a leaf's hash, SHA-256(0x00 || the statement's bytes); in a blinded
+    tree SHA-256(0x00 || blind || the statement's bytes), the blind of fixed length first
+    (so the bytes split one way only, and a statement, which starts with `{`, never
+    reads as another's blind and statement)."""
+    return hashlib.sha256(b"\x00" + blind + statement).digest()
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
@@ -136,23 +154,26 @@ def node_hash(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def root_statement(key_id: str, root: bytes, size: int) -> bytes:
+def root_statement(key_id: str, root: bytes, size: int, blinded: bool) -> bytes:
     """The bytes a batch's signature covers: canonical JSON (keys sorted, no whitespace)
-    of the key's id, the tree's root (hex) and its size."""
+    of the key's id, the tree's root (hex) and its size, under the domain that says
+    whether its leaves are blinded."""
+    domain = BLINDED_BATCH_DOMAIN if blinded else BATCH_DOMAIN
     return (
-        f'{{"domain":"{BATCH_DOMAIN}","key_id":{json.dumps(key_id)},'
-        f'"root":"{root.hex()}","size":{size}}}'
+        f'{{"domain":"{domain}","key_id":{json.dumps(key_id)},"root":"{root.hex()}","size":{size}}}'
     ).encode("ascii")
 
 
 class BatchSignature(Struct, frozen=True, kw_only=True):
     """What one receipt of a signed batch carries: the root's signature, its leaf's index,
-    the tree's size and the inclusion proof (hex sibling hashes, leaf to root)."""
+    the tree's size, the inclusion proof (hex sibling hashes, leaf to root) and its leaf's
+    blind (32 hex digits; "" in an unblinded tree)."""
 
     signature: str
     leaf_index: int
     tree_size: int
     proof: list[str]
+    blind: str = ""
 
 
 Node = TypeVar("Node", bytes, str)  # a tree's node: its hash, or the hash in hex
@@ -208,50 +229,71 @@ def root_from_proof(leaf: bytes, index: int, size: int, proof: Sequence[bytes]) 
     return node if sn == 0 else None
 
 
-def sign_batch(signer: ReceiptSigner, statements: Sequence[Statement]) -> list[BatchSignature]:
+def sign_batch(
+    signer: ReceiptSigner, statements: Sequence[Statement], *, blinds: bytes | None
+) -> list[BatchSignature]:
     """One signature over the tree of `statements` (each naming `signer`'s key): each
-    statement's BatchSignature, in order."""
+    statement's BatchSignature, in order. `blinds` is BLIND_BYTES random bytes a statement,
+    drawn by the caller (events/ draws no randomness), sliced in order: leaf i's blind is
+    its i-th slice, and the root is signed as a blinded tree's (`batch/2`); None signs the
+    unblinded form (`batch/1`, as before blinds: for tests and the worked example)."""
+    if blinds is not None and len(blinds) != BLIND_BYTES * len(statements):
+        raise ValueError(f"a blinded tree takes {BLIND_BYTES} random bytes a statement")
     leaves = []
-    for statement in statements:
+    for i, statement in enumerate(statements):
         if statement.key_id != signer.key_id:
             raise ValueError(f"the statement names key {statement.key_id}, not {signer.key_id}")
-        leaves.append(leaf_hash(statement.signed_bytes()))
+        blind = b"" if blinds is None else blinds[BLIND_BYTES * i : BLIND_BYTES * (i + 1)]
+        leaves.append(leaf_hash(statement.signed_bytes(), blind))
     levels = tree_levels(leaves)
     size = len(leaves)
-    signature = signer.sign_root(levels[-1][0], size)
+    signature = signer.sign_root(levels[-1][0], size, blinded=blinds is not None)
     # Each node in hex once: a node is in the proof of every leaf below its sibling, so
     # hexing each proof's hashes made n log n strings for a tree of n, where this makes 2n.
     hexed = [[node.hex() for node in level] for level in levels]
+    hexed_blinds = "" if blinds is None else blinds.hex()
     return [
         BatchSignature(
-            signature=signature, leaf_index=i, tree_size=size, proof=inclusion_proof(hexed, i)
+            signature=signature,
+            leaf_index=i,
+            tree_size=size,
+            proof=inclusion_proof(hexed, i),
+            blind=hexed_blinds[2 * BLIND_BYTES * i : 2 * BLIND_BYTES * (i + 1)],
         )
         for i in range(size)
     ]
 
 
 def signature_valid(
-    public_key: str, statement: Statement, signature: str, batch: Batch | None = None
+    public_key: str,
+    statement: Statement,
+    signature: str,
+    batch: Batch | None = None,
+    blind: str = "",
 ) -> bool:
     """Whether `signature` is `public_key`'s over `statement` (and the statement names that
     key): over the statement itself, or, with `batch` (its leaf index, tree size and
-    proof), over the root its proof leads to. Malformed keys, signatures and proofs are
-    simply not valid."""
+    proof), over the root its proof leads to: a blinded tree's (`batch/2`) from the leaf
+    with `blind` (32 hex digits), an unblinded one's (`batch/1`) without. Malformed keys,
+    signatures, blinds and proofs are simply not valid."""
     if len(public_key) != 2 * KEY_BYTES or not _HEX.fullmatch(public_key):
         return False
     if len(signature) != 128 or not _HEX.fullmatch(signature):
         return False
     if statement.key_id != key_id_of(public_key):
         return False
+    if blind and (batch is None or not isinstance(blind, str) or not _BLIND.fullmatch(blind)):
+        return False  # a blind belongs to a leaf of a tree, and is 32 lowercase hex digits
     signed = statement.signed_bytes()
     if batch is not None:
         index, size, proof = batch
         if not all(isinstance(h, str) and _HASH64.fullmatch(h) for h in proof):
             return False
-        root = root_from_proof(leaf_hash(signed), index, size, [bytes.fromhex(h) for h in proof])
+        leaf = leaf_hash(signed, bytes.fromhex(blind))
+        root = root_from_proof(leaf, index, size, [bytes.fromhex(h) for h in proof])
         if root is None:
             return False
-        signed = root_statement(statement.key_id, root, size)
+        signed = root_statement(statement.key_id, root, size, bool(blind))
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
             bytes.fromhex(signature), signed
@@ -272,13 +314,15 @@ class ProofInvalid(UmpireError):
 
 class SignedReceipt(Struct, frozen=True, kw_only=True):
     """One signed receipt as a proof holds it: its statement and signature, and for a batch
-    receipt its place in the tree (`tree_size` 0: signed on its own)."""
+    receipt its place in the tree (`tree_size` 0: signed on its own) and its leaf's blind
+    ("" in an unblinded tree)."""
 
     statement: Statement
     signature: str
     leaf_index: int = 0
     tree_size: int = 0
     proof: list[str] = msgspec.field(default_factory=list)
+    blind: str = ""
 
     @property
     def batch(self) -> Batch | None:
@@ -286,7 +330,7 @@ class SignedReceipt(Struct, frozen=True, kw_only=True):
 
     def valid(self, public_key: str) -> bool:
         """Whether the receipt's signature is `public_key`'s (docs/audit.md 8.4)."""
-        return signature_valid(public_key, self.statement, self.signature, self.batch)
+        return signature_valid(public_key, self.statement, self.signature, self.batch, self.blind)
 
     def record(self) -> dict[str, Any]:
         """The receipt as a proof file writes it."""
@@ -299,6 +343,8 @@ class SignedReceipt(Struct, frozen=True, kw_only=True):
         if self.tree_size:
             record |= {"leaf_index": self.leaf_index, "tree_size": self.tree_size,
                        "proof": list(self.proof)}  # fmt: skip
+        if self.blind:
+            record["blind"] = self.blind
         return record
 
 
@@ -316,10 +362,13 @@ class Equivocation(Struct, frozen=True, kw_only=True):
 
     def text(self) -> str:
         """The proof file's text (one JSON object)."""
-        # A proof of two receipts signed one by one stays readable by a /1 verifier.
-        batched = self.first.tree_size or self.second.tree_size
+        # The oldest format that holds both receipts, so an older verifier still reads it:
+        # /1 for two signed one by one, /2 for unblinded trees, /3 once one is blinded.
+        receipts = (self.first, self.second)
+        blinded = any(r.blind for r in receipts)
+        form = 2 if blinded else 1 if any(r.tree_size for r in receipts) else 0
         return json.dumps({
-            "format": PROOF_FORMAT if batched else PROOF_FORMATS[0], "game_id": self.game_id,
+            "format": PROOF_FORMATS[form], "game_id": self.game_id,
             "key_id": key_id_of(self.public_key), "public_key": self.public_key,
             "receipts": [self.first.record(), self.second.record()],
         }, indent=1) + "\n"  # fmt: skip
@@ -360,8 +409,11 @@ def _signed(record: Any, game_id: str, which: str) -> SignedReceipt:
         signature = str(record["signature"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ProofInvalid(f"the proof's {which} receipt lacks or garbles {exc}") from None
+    blind = record.get("blind", "")
+    if not isinstance(blind, str):
+        raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
     if not record.get("tree_size"):  # signed on its own (docs/audit.md 8.4)
-        return SignedReceipt(statement=statement, signature=signature)
+        return SignedReceipt(statement=statement, signature=signature, blind=blind)
     index, size, proof = record.get("leaf_index"), record["tree_size"], record.get("proof")
     if (
         type(index) is not int or type(size) is not int or size < 1 or not isinstance(proof, list)
@@ -370,7 +422,7 @@ def _signed(record: Any, game_id: str, which: str) -> SignedReceipt:
         # Not the proof's format, but no valid signature either: said as one.
         raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
     return SignedReceipt(statement=statement, signature=signature, leaf_index=index,
-                         tree_size=size, proof=proof)  # fmt: skip
+                         tree_size=size, proof=proof, blind=blind)  # fmt: skip
 
 
 def check_proof(text: str) -> Equivocation:
@@ -392,10 +444,12 @@ def check_proof(text: str) -> Equivocation:
         raise ProofInvalid("the proof's public_key is not 64 lowercase hex digits")
     if proof.get("key_id") != key_id_of(public_key):
         raise ProofInvalid("the proof's key_id is not the id of its public_key")
-    one_by_one = proof["format"] == PROOF_FORMATS[0]
+    # /1 holds receipts signed one by one, /2 unblinded trees too, /3 blinded ones too.
+    form = PROOF_FORMATS.index(proof["format"])
     first, second = _signed(receipts[0], game_id, "first"), _signed(receipts[1], game_id, "second")
     for which, r in (("first", first), ("second", second)):
-        if (one_by_one and r.tree_size) or not r.valid(public_key):
+        newer = (form < 1 and r.tree_size) or (form < 2 and r.blind)
+        if newer or not r.valid(public_key):
             raise ProofInvalid(f"the {which} receipt's signature is not valid under the key")
     if first.statement.head_seq != second.statement.head_seq:
         raise ProofInvalid("the two receipts are of different seqs: they do not conflict")

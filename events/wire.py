@@ -226,6 +226,9 @@ class Created(Struct, frozen=True, tag="created", kw_only=True):
     leaf_index: int = 0
     tree_size: int = 0
     proof: list[str] = msgspec.field(default_factory=list)
+    # The receipt's leaf's blind (docs/audit.md 8.4: 32 hex digits, hashed into its leaf;
+    # "" for an unsigned receipt, or a leaf of a tree signed before blinds).
+    blind: str = ""
 
 
 class Authenticated(Struct, frozen=True, tag="authenticated", kw_only=True):
@@ -294,6 +297,9 @@ class ViewState(Struct, frozen=True, tag="state", kw_only=True):
     leaf_index: int = 0
     tree_size: int = 0
     proof: list[str] = msgspec.field(default_factory=list)
+    # The receipt's leaf's blind (docs/audit.md 8.4: 32 hex digits, hashed into its leaf;
+    # "" for an unsigned receipt, or a leaf of a tree signed before blinds).
+    blind: str = ""
 
 
 class EventFrame(Struct, frozen=True, tag="event", kw_only=True):
@@ -339,6 +345,9 @@ class Accepted(Struct, frozen=True, tag="accepted", kw_only=True):
     leaf_index: int = 0
     tree_size: int = 0
     proof: list[str] = msgspec.field(default_factory=list)
+    # The receipt's leaf's blind (docs/audit.md 8.4: 32 hex digits, hashed into its leaf;
+    # "" for an unsigned receipt, or a leaf of a tree signed before blinds).
+    blind: str = ""
 
 
 class GameSummary(Struct, frozen=True, kw_only=True):

@@ -116,6 +116,7 @@ class Commands:
                 leaf_index=signed.leaf_index if signed else 0,
                 tree_size=signed.tree_size if signed else 0,
                 proof=signed.proof if signed else [],
+                blind=signed.blind if signed else "",
             )
         )
 
@@ -200,6 +201,7 @@ class Commands:
                 leaf_index=signed.leaf_index if signed else 0,
                 tree_size=signed.tree_size if signed else 0,
                 proof=signed.proof if signed else [],
+                blind=signed.blind if signed else "",
             )
         )
 

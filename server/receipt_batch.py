@@ -5,30 +5,34 @@ Ed25519 signing was ~24 µs of a worker's ~120 µs of CPU per command, one signa
 one loop turn (the append batcher, events/append_batch.py, resolves a turn's appends
 together, so their replies are made in the next turn). Certificate Transparency's way:
 each reply's statement waits here until the end of the turn (`loop.call_soon`), then the
-statements of each receipt key, game and role are the leaves of one Merkle tree whose
-root that key signs once, and each reply gets the signature, its leaf's index, the tree's
-size and its inclusion proof. A turn with one reply costs what it did (one signature) plus
+statements of each receipt key are the leaves of one Merkle tree whose root that key
+signs once, and each reply gets the signature, its leaf's index, the tree's size, its
+inclusion proof and its leaf's blind. A turn with one reply costs what it did (one signature) plus
 one hash; it waits one loop turn longer, as an append does for its batch.
 
-One tree never holds two games' or two roles' statements. A receipt's proof carries its
-siblings' leaf hashes, and a leaf is the hash of a statement whose state hash covers that
-role's view: a spectator or player who knows all of another view but its secrets (a Down
-in Flames player's own pilots, hidden from that game's spectators; the referee's view of
-one's own game) could try each value of the secret until a leaf hash matched a sibling.
-Trees that mixed the closed loop's games (one signature for up to ~30 replies) did just
-that; each game and role now has its own tree, and the batching still shares one
-signature among one role's replies of one game in a turn.
+A tree holds every game's and role's statements of the turn (one signature for up to ~30
+replies in the closed loop), and each of its leaves is blinded (docs/audit.md 8.4): a
+receipt's proof carries its siblings' leaf hashes, and a leaf is the hash of a statement
+whose state hash covers its role's view, so one who knows all of another view but its
+secrets (a Down in Flames spectator, whose player sees their own pilots) could try each
+value of the secret until a leaf hash matched a sibling. With 16 random bytes hashed into
+each leaf, given only with that leaf's receipt, a sibling's hash matches no guess. (The
+session before kept one tree per key, game and role instead, and paid one signature per
+move again.) What a tree's size and a leaf's index still tell (how many statements the
+worker signed in the turn) is counted in docs/audit.md 8.4, "What a tree's size tells".
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from umpire.engine.game import Game
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt_signature import (
+    BLIND_BYTES,
     BatchSignature,
     ReceiptSigner,
     Statement,
@@ -46,14 +50,14 @@ Waiting = tuple[Statement, "asyncio.Future[BatchSignature]"]
 
 
 class SigningBatcher:
-    """Signs every receipt statement waiting at the end of a loop turn, one signature per
-    receipt key, game and role (one batcher per worker: its state is the one turn's
-    waiting statements)."""
+    """Signs every receipt statement waiting at the end of a loop turn, one blinded tree
+    and one signature per receipt key (one batcher per worker: its state is the one
+    turn's waiting statements)."""
 
     def __init__(self) -> None:
-        # (key id, game id, role) -> its signer and the statements waiting for it, in
-        # arrival order (a dict keeps insertion order: the indexes follow the replies).
-        self._waiting: dict[tuple[str, str, str], tuple[ReceiptSigner, list[Waiting]]] = {}
+        # Key id -> its signer and the statements waiting for it, in arrival order (a dict
+        # keeps insertion order: the trees, and the indexes, follow the replies).
+        self._waiting: dict[str, tuple[ReceiptSigner, list[Waiting]]] = {}
         self.trees = 0  # signatures made (figures for the benchmark)
         self.leaves = 0  # receipts signed in them
 
@@ -63,10 +67,9 @@ class SigningBatcher:
         future: asyncio.Future[BatchSignature] = loop.create_future()
         if not self._waiting:
             loop.call_soon(self._flush)
-        tree = (signer.key_id, statement.game_id, statement.role)
-        known = self._waiting.get(tree)
+        known = self._waiting.get(signer.key_id)
         if known is None:
-            self._waiting[tree] = (signer, [(statement, future)])
+            self._waiting[signer.key_id] = (signer, [(statement, future)])
         else:
             known[1].append((statement, future))
         return future
@@ -75,7 +78,10 @@ class SigningBatcher:
         waiting, self._waiting = self._waiting, {}
         for signer, replies in waiting.values():
             try:
-                signed = sign_batch(signer, [statement for statement, _ in replies])
+                # One draw of the OS's randomness for the whole tree, sliced a blind a leaf
+                # (bench/sign_batch.py: ~0.3 us a call, so one a tree, not one a leaf).
+                blinds = os.urandom(BLIND_BYTES * len(replies))
+                signed = sign_batch(signer, [statement for statement, _ in replies], blinds=blinds)
             except Exception as exc:  # each caller is told (a statement of another key)
                 for _, future in replies:
                     if not future.done():

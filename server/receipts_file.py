@@ -35,7 +35,12 @@ from umpire.events.receipt import (
     receipts_header,
     split_signed,
 )
-from umpire.events.receipt_signature import ReceiptSigner, receipt_statement, sign_batch
+from umpire.events.receipt_signature import (
+    BLIND_BYTES,
+    ReceiptSigner,
+    receipt_statement,
+    sign_batch,
+)
 
 FOLDER = "receipts"
 
@@ -113,11 +118,13 @@ def head_receipt(
     )  # fmt: skip
     if signer is None or statement is None:
         return anchor
-    # One command at a time here: a tree of one (its root the leaf's hash, no proof).
-    (signed,) = sign_batch(signer, [statement])
+    # One command at a time here: a tree of one (its root the leaf's hash, no proof),
+    # blinded as the gateway's are (docs/audit.md 8.4: every new tree is).
+    (signed,) = sign_batch(signer, [statement], blinds=os.urandom(BLIND_BYTES))
     return msgspec.structs.replace(
         anchor, first_seq=first, key_id=signer.key_id, signature=signed.signature,
         leaf_index=signed.leaf_index, tree_size=signed.tree_size, proof=tuple(signed.proof),
+        blind=signed.blind,
     )  # fmt: skip
 
 

@@ -168,5 +168,5 @@ def signed_view(view: ViewState, signer: ReceiptSigner, signed: BatchSignature) 
     """`view` carrying `signer`'s batch signature of its receipt."""
     return msgspec.structs.replace(
         view, key_id=signer.key_id, signature=signed.signature, leaf_index=signed.leaf_index,
-        tree_size=signed.tree_size, proof=signed.proof,
+        tree_size=signed.tree_size, proof=signed.proof, blind=signed.blind,
     )  # fmt: skip

@@ -990,9 +990,10 @@ def signed_statement(game_id: str, r: dict[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
-def leaf_hash(statement: bytes) -> bytes:
-    """Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree."""
-    return hashlib.sha256(b"\x00" + statement).digest()
+def leaf_hash(statement: bytes, blind: bytes = b"") -> bytes:
+    """Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree; a blinded tree's leaf hashes
+    the receipt's 16-byte blind before the statement."""
+    return hashlib.sha256(b"\x00" + blind + statement).digest()
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:
@@ -1024,20 +1025,26 @@ def root_from_proof(leaf: bytes, index: int, size: int, proof: list[bytes]) -> b
 def signed_bytes(game_id: str, r: dict[str, Any]) -> bytes | None:
     """Section 8.4: what a receipt's signature covers: its statement (a receipt signed on
     its own: no `tree_size`, or 0), or the root statement of the tree its proof leads to (a
-    batch receipt); None for a batch receipt whose proof leads nowhere."""
+    batch receipt: `batch/2` from a leaf with its `blind`, `batch/1` from one without);
+    None for a batch receipt whose proof leads nowhere, or a blind that is not 32 hex
+    digits or belongs to no tree."""
     statement = signed_statement(game_id, r)
+    blind = r.get("blind", "")
+    if not isinstance(blind, str) or (blind and not re.fullmatch(r"[0-9a-f]{32}", blind)):
+        return None
     if not r.get("tree_size"):
-        return statement
+        return None if blind else statement
     index, size, proof = r.get("leaf_index"), r.get("tree_size"), r.get("proof")
     if type(index) is not int or type(size) is not int or not isinstance(proof, list):
         return None
     if not all(isinstance(h, str) and HEX64.fullmatch(h) for h in proof):
         return None
-    root = root_from_proof(leaf_hash(statement), index, size, [bytes.fromhex(h) for h in proof])
+    leaf = leaf_hash(statement, bytes.fromhex(blind))
+    root = root_from_proof(leaf, index, size, [bytes.fromhex(h) for h in proof])
     if root is None:
         return None
-    body = {"domain": "umpire-receipt-batch/1", "key_id": r["key_id"], "root": root.hex(),
-            "size": size}  # fmt: skip
+    domain = "umpire-receipt-batch/2" if blind else "umpire-receipt-batch/1"
+    body = {"domain": domain, "key_id": r["key_id"], "root": root.hex(), "size": size}
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode("ascii")
 
 
@@ -1086,7 +1093,7 @@ def check_proof(path: str) -> str:
     """Section 8.5: a proof of equivocation, checked on its own; what it proves."""
     with open(path, encoding="utf-8") as f:
         proof = json.load(f)
-    formats = ("umpire-equivocation/1", "umpire-equivocation/2")
+    formats = ("umpire-equivocation/1", "umpire-equivocation/2", "umpire-equivocation/3")
     if not isinstance(proof, dict) or proof.get("format") not in formats:
         raise Failure(0, f"the proof is not an {' or '.join(formats)} object")
     game_id, key, receipts = proof.get("game_id"), proof.get("public_key"), proof.get("receipts")
@@ -1097,9 +1104,13 @@ def check_proof(path: str) -> str:
     if not isinstance(receipts, list) or len(receipts) != 2:
         raise Failure(0, "the proof holds two receipts, no more and no fewer")
     for which, r in zip(("first", "second"), receipts, strict=True):
-        # Version 1 holds receipts signed on their own; version 2 batch receipts too.
-        batch_in_1 = proof["format"] == formats[0] and isinstance(r, dict) and r.get("tree_size")
-        if not isinstance(r, dict) or batch_in_1 or not signature_valid(game_id, key, r):
+        # Version 1 holds receipts signed on their own; version 2 unblinded batch receipts
+        # too; version 3 blinded ones too.
+        form = formats.index(proof["format"])
+        newer = isinstance(r, dict) and (
+            (form < 1 and r.get("tree_size")) or (form < 2 and r.get("blind"))
+        )
+        if not isinstance(r, dict) or newer or not signature_valid(game_id, key, r):
             raise Failure(0, f"the {which} receipt's signature is not valid under the key")
     first, second = receipts
     if first["head_seq"] != second["head_seq"]:

@@ -17,6 +17,7 @@
 (function () {
   const HEX64 = /^[0-9a-f]{64}$/;
   const SIGNATURE = /^[0-9a-f]{128}$/;
+  const BLIND = /^[0-9a-f]{32}$/;
 
   // Python's truth of a JSON value, and `type(x) is int` (a bool is not an int).
   const JSON_MODEL = Object.freeze({
@@ -75,9 +76,10 @@
     return out;
   }
 
-  async function leaf_hash(statement) {
-    // Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree.
-    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(0), statement)));
+  async function leaf_hash(statement, blind = new Uint8Array(0)) {
+    // Section 8.4 (RFC 9162 2.1.1): a leaf of a batch's tree; a blinded tree's leaf hashes
+    // the receipt's 16-byte blind before the statement.
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", concat(Uint8Array.of(0), blind, statement)));
   }
 
   async function node_hash(left, right) {
@@ -110,17 +112,23 @@
   async function signed_bytes(game_id, r, model = JSON_MODEL) {
     // Section 8.4: what a receipt's signature covers: its statement (a receipt signed on
     // its own: no `tree_size`, or 0), or the root statement of the tree its proof leads to (a
-    // batch receipt); null for a batch receipt whose proof leads nowhere.
+    // batch receipt: `batch/2` from a leaf with its `blind`, `batch/1` from one without);
+    // null for a batch receipt whose proof leads nowhere, or a blind that is not 32 hex
+    // digits or belongs to no tree.
     const statement = signed_statement(game_id, r);
-    if (!model.truthy(field(r, "tree_size"))) return statement;
+    const blind = field(r, "blind", "");
+    if (typeof blind !== "string" || (blind && !BLIND.test(blind))) return null;
+    if (!model.truthy(field(r, "tree_size"))) return blind ? null : statement;
     const index = field(r, "leaf_index");
     const size = field(r, "tree_size");
     const proof = field(r, "proof");
     if (!model.is_int(index) || !model.is_int(size) || !Array.isArray(proof)) return null;
     if (!proof.every((h) => typeof h === "string" && HEX64.test(h))) return null;
-    const root = await root_from_proof(await leaf_hash(statement), BigInt(index), BigInt(size), proof.map(fromhex));
+    const leaf = await leaf_hash(statement, fromhex(blind));
+    const root = await root_from_proof(leaf, BigInt(index), BigInt(size), proof.map(fromhex));
     if (root === null) return null;
-    const body = `{"domain":"umpire-receipt-batch/1","key_id":${json_ascii(must(r, "key_id"))},"root":"${hex(root)}","size":${BigInt(size)}}`;
+    const domain = blind ? "umpire-receipt-batch/2" : "umpire-receipt-batch/1";
+    const body = `{"domain":"${domain}","key_id":${json_ascii(must(r, "key_id"))},"root":"${hex(root)}","size":${BigInt(size)}}`;
     return new TextEncoder().encode(body);
   }
 

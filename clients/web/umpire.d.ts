@@ -18,6 +18,7 @@ export interface Accepted {
   leaf_index?: number;
   tree_size?: number;
   proof?: string[];
+  blind?: string;
 }
 
 /** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
@@ -86,6 +87,7 @@ export interface Created {
   leaf_index?: number;
   tree_size?: number;
   proof?: string[];
+  blind?: string;
 }
 
 /** A dispute was filed as seq `dispute` (its id); `finding` is its `DisputeFound` payload, or null while it is `pending` reveal. */
@@ -269,6 +271,7 @@ export interface ViewState {
   leaf_index?: number;
   tree_size?: number;
   proof?: string[];
+  blind?: string;
 }
 
 /** Sent once on connect. */

@@ -161,7 +161,8 @@ function now() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
 
 // `signed`: the reply whose `key_id` and `signature` sign the receipt over seqs `firstSeq`
 // to the head (docs/audit.md 8.4), with the tree that signature covers (`leaf_index`,
-// `tree_size`, `proof`); a reply without a signature keeps an unsigned receipt.
+// `tree_size`, `proof`) and its leaf's `blind`; a reply without a signature keeps an
+// unsigned receipt.
 function receiptAnchor(reply, commandId, role, seq, headHash, stateHash, signed = null, firstSeq = 0) {
   const anchor = {
     kind: "receipt", reply, command_id: commandId, role, head_seq: seq, head_hash: headHash,
@@ -170,6 +171,7 @@ function receiptAnchor(reply, commandId, role, seq, headHash, stateHash, signed 
   if (signed && signed.signature) {
     Object.assign(anchor, { first_seq: firstSeq, key_id: signed.key_id, signature: signed.signature });
     if (signed.tree_size) Object.assign(anchor, { leaf_index: signed.leaf_index, tree_size: signed.tree_size, proof: signed.proof || [] });
+    if (signed.blind) anchor.blind = signed.blind;
   }
   return anchor;
 }

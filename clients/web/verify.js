@@ -1742,7 +1742,7 @@
   async function check_proof(bytes) {
     // Section 8.5: a proof of equivocation, checked on its own; what it proves.
     const proof = parse_json(new TextDecoder("utf-8").decode(bytes));
-    const formats = ["umpire-equivocation/1", "umpire-equivocation/2"];
+    const formats = ["umpire-equivocation/1", "umpire-equivocation/2", "umpire-equivocation/3"];
     if (!is_dict(proof) || !formats.some((f) => py_eq(get(proof, "format"), f))) throw new Failure(0, `the proof is not an ${formats.join(" or ")} object`);
     const game_id = get(proof, "game_id");
     const key = get(proof, "public_key");
@@ -1751,9 +1751,11 @@
     if (!py_eq(get(proof, "key_id"), await key_id_of(key))) throw new Failure(0, "the proof's key_id is not the id of its public_key");
     if (!Array.isArray(receipts) || receipts.length !== 2) throw new Failure(0, "the proof holds two receipts, no more and no fewer");
     for (const [which, r] of [["first", receipts[0]], ["second", receipts[1]]]) {
-      // Version 1 holds receipts signed on their own; version 2 batch receipts too.
-      const batch_in_1 = py_eq(proof.format, formats[0]) && is_dict(r) && py_truthy(get(r, "tree_size"));
-      if (!is_dict(r) || batch_in_1 || !(await signature_valid(game_id, key, r))) throw new Failure(0, `the ${which} receipt's signature is not valid under the key`);
+      // Version 1 holds receipts signed on their own; version 2 unblinded batch receipts
+      // too; version 3 blinded ones too.
+      const form = formats.findIndex((f) => py_eq(proof.format, f));
+      const newer = is_dict(r) && ((form < 1 && py_truthy(get(r, "tree_size"))) || (form < 2 && py_truthy(get(r, "blind"))));
+      if (!is_dict(r) || newer || !(await signature_valid(game_id, key, r))) throw new Failure(0, `the ${which} receipt's signature is not valid under the key`);
     }
     if (!py_eq(receipts[0].head_seq, receipts[1].head_seq)) throw new Failure(0, "the two receipts are of different seqs: they do not conflict");
     const found = await equivocation(game_id, key, receipts);
@@ -1765,7 +1767,7 @@
     // Whether a dropped file is a proof of equivocation rather than an export.
     try {
       const value = parse_json(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      return is_dict(value) && ["umpire-equivocation/1", "umpire-equivocation/2"].some((f) => py_eq(get(value, "format"), f));
+      return is_dict(value) && ["umpire-equivocation/1", "umpire-equivocation/2", "umpire-equivocation/3"].some((f) => py_eq(get(value, "format"), f));
     } catch {
       return false;
     }

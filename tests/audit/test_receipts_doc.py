@@ -102,11 +102,11 @@ def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
     leaves = [leaf_hash(s.signed_bytes()) for s in (statement, other)]
     root = node_hash(*leaves)
     for shown in (statement.signed_bytes(), other.signed_bytes(),
-                  root_statement(signer.key_id, root, 2)):  # fmt: skip
+                  root_statement(signer.key_id, root, 2, False)):  # fmt: skip
         assert shown.decode() in DOC, shown
     for value in (*leaves, root):
         assert value.hex() in FLAT, value.hex()
-    first, second = sign_batch(signer, [statement, other])
+    first, second = sign_batch(signer, [statement, other], blinds=None)
     assert (first.leaf_index, first.tree_size, first.proof) == (0, 2, [leaves[1].hex()])
     assert (second.leaf_index, second.proof) == (1, [leaves[0].hex()])
     assert f'["{leaves[1].hex()[:8]}...{leaves[1].hex()[-4:]}"]' in FLAT
@@ -134,6 +134,41 @@ def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
     assert signature_valid(signer.public_key, statement, alone)
     assert verifier.signature_valid("g1", signer.public_key, old | {"signature": alone})
     assert not verifier.signature_valid("g1", signer.public_key, old)  # the batch's, alone
+
+
+def test_the_blinded_example_is_the_documents() -> None:
+    """Section 8.4's blinded example: the same two statements with the document's blinds
+    give its leaf hashes, root, `batch/2` root statement and signature; the `g1` line with
+    that signature, proof and blind verifies in both implementations, and without its
+    blind, with another, or as a `batch/1` leaf it does not."""
+    signer = ReceiptSigner(EXAMPLE_SEED)
+    _, (receipt,) = read_receipts(_example())
+    statement, other = receipt.statement("g1"), _other_statement(signer)
+    blinds = hashlib.sha256(b"umpire example blinds").digest()
+    leaves = [leaf_hash(statement.signed_bytes(), blinds[:16]),
+              leaf_hash(other.signed_bytes(), blinds[16:])]  # fmt: skip
+    root = node_hash(*leaves)
+    assert root_statement(signer.key_id, root, 2, True).decode() in DOC
+    first, second = sign_batch(signer, [statement, other], blinds=blinds)
+    for value in (first.blind, second.blind, *(h.hex() for h in leaves), root.hex(),
+                  first.signature):  # fmt: skip
+        assert value in FLAT, value
+    assert f'"proof": ["{leaves[1].hex()[:8]}...{leaves[1].hex()[-4:]}"]' in FLAT
+    line = json.loads(_example().splitlines()[1]) | {
+        "signature": first.signature, "proof": first.proof, "blind": first.blind,
+    }  # fmt: skip
+    header = _example().splitlines()[0]
+    verifier = _verifier()
+    for changed, valid in (
+        ({}, True),
+        ({"blind": second.blind}, False),
+        ({"blind": ""}, False),
+        ({"blind": first.blind.upper()}, False),
+    ):
+        record = line | changed
+        assert verifier.signature_valid("g1", signer.public_key, record) is valid, changed
+        ours = read_receipts(header + "\n" + json.dumps(record))[1][0]
+        assert ours.signed("g1").valid(signer.public_key) is valid, changed
 
 
 def test_the_receipts_example_reads_recomputes_and_agrees(tmp_path: Path) -> None:

@@ -19,9 +19,11 @@ from tests.support.receipts import (
     fabricated,
     forged_batches,
     marked,
+    older_proofs,
     one_by_one,
     receipts_of,
     revealed_midway,
+    unblinded,
 )
 from umpire.events.receipt import read_receipts
 from umpire.testing.support.forgery import Cli, read_lines, write_lines
@@ -76,11 +78,11 @@ def test_two_conflicting_signed_receipts_prove_equivocation_to_every_verifier(
     written = cli("proof", "--receipts", str(both), "-o", str(proof))
     assert written.code == 0 and "equivocation proven" in written.out, written
     text = json.loads(proof.read_text())
-    # Both receipts are of batches (the server's and the forger's tree of three): version 2
-    # carries each one's place in its tree, and its root signature.
-    assert text["format"] == "umpire-equivocation/2" and len(text["receipts"]) == 2
+    # Both receipts are of blinded batches (the server's and the forger's tree of three):
+    # version 3 carries each one's place in its tree, its blind and its root signature.
+    assert text["format"] == "umpire-equivocation/3" and len(text["receipts"]) == 2
     assert [r["tree_size"] for r in text["receipts"]] == [1, 3], text
-    assert all({"leaf_index", "proof", "signature"} <= set(r) for r in text["receipts"])
+    assert all({"leaf_index", "proof", "signature", "blind"} <= set(r) for r in text["receipts"])
     assert set(text) == {"format", "game_id", "key_id", "public_key", "receipts"}
     # Each checks the proof on its own: no export, no store, no receipts file.
     checked = cli("proof", "--check", str(proof))
@@ -117,7 +119,29 @@ def _doctored(proof: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "another tree size": proof | {"receipts": [proof["receipts"][0],
                                                     second | {"tree_size": 4}]},
         "batch receipts as version 1": proof | {"format": "umpire-equivocation/1"},
+        "blinded receipts as version 2": proof | {"format": "umpire-equivocation/2"},
+        "a blind changed": proof | {"receipts": [proof["receipts"][0], second | {
+            "blind": second["blind"][::-1]}]},
+        "a blind dropped": proof | {"receipts": [proof["receipts"][0], {
+            k: v for k, v in second.items() if k != "blind"}]},
     }  # fmt: skip
+
+
+def test_proofs_of_the_older_formats_still_prove(cli: Cli) -> None:
+    """docs/audit.md 8.5: a version 2 proof (receipts of unblinded trees) and a version 1
+    proof (receipts signed one by one) are checked as before by `umpire proof --check`
+    and verify_export.py."""
+    game, _, receipts = _played(cli)
+    proof = cli.tmp / "proof.json"
+    assert cli("proof", "--receipts", str(conflicting(cli, game, receipts)),
+               "-o", str(proof)).code == 0  # fmt: skip
+    for name, older in older_proofs(cli, json.loads(proof.read_text())).items():
+        path = cli.tmp / "older.json"
+        path.write_text(json.dumps(older))
+        checked = cli("proof", "--check", str(path))
+        assert checked.code == 0 and "equivocation proven" in checked.out, (name, checked)
+        code, out = verify_with(path.parent / "absent.jsonl", "--proof", str(path))
+        assert code == 0 and out.startswith("equivocation proven: "), (name, out)
 
 
 def test_a_doctored_proof_fails_every_verifier(cli: Cli) -> None:
@@ -207,6 +231,18 @@ def test_an_old_format_receipts_file_still_anchors_the_export(cli: Cli) -> None:
     old = one_by_one(cli, receipts)
     assert '"umpire-receipts/2"' in old.read_text().splitlines()[0]
     assert '"tree_size"' not in old.read_text() and '"tree_size"' in receipts.read_text()
+    for code, out in (_verify(export, old), _audit(cli, export, old)):
+        flat = " ".join(out.split())
+        assert code == 0 and headline_of(out).startswith(VERIFIED), out
+        assert "anchored: 7 signed receipts" in flat and "not signed" not in flat, flat
+
+
+def test_receipts_signed_in_unblinded_trees_still_anchor_the_export(cli: Cli) -> None:
+    """docs/audit.md 8.4: receipts of the trees signed before blinds (`batch/1`, no
+    `blind`) still verify in every verifier: every receipt counts, none is unsigned."""
+    game, export, receipts = _played(cli)
+    old = unblinded(cli, game, receipts)
+    assert '"blind"' not in old.read_text() and '"blind"' in receipts.read_text()
     for code, out in (_verify(export, old), _audit(cli, export, old)):
         flat = " ".join(out.split())
         assert code == 0 and headline_of(out).startswith(VERIFIED), out

@@ -14,5 +14,7 @@ def test_the_bench_prints_every_way_beside_the_goal(capsys: pytest.CaptureFixtur
     assert "of the 55 µs goal" in lines[0]
     assert [line.split(" µs")[0].rsplit(maxsplit=1)[0].strip() for line in lines[1:]] == [
         "one by one", "batched at 1", "batched at 10", "batched at 30",
+        "unblinded at 1", "unblinded at 10", "unblinded at 30",
+        "blinds a leaf at 1", "blinds a leaf at 10", "blinds a leaf at 30",
         "batcher at 1", "batcher at 10", "batcher at 30",
     ]  # fmt: skip

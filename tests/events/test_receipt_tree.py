@@ -100,11 +100,11 @@ def test_every_proof_verifies_and_any_flipped_bit_fails(
     assert root_from_proof(leaf, index, size, proof) == levels[-1][0]
     # What is signed is the root with the size: a proof alone does not fix the size (leaf
     # 0's path is the same in trees of 5 to 8), the signed root statement does.
-    signature = SIGNER.sign_root(levels[-1][0], size)
+    signature = SIGNER.sign_root(levels[-1][0], size, blinded=False)
 
     def verifies(leaf: bytes, index: int, size: int, proof: list[bytes]) -> bool:
         root = root_from_proof(leaf, index, size, proof)
-        return root is not None and SIGNER.sign_root(root, size) == signature
+        return root is not None and SIGNER.sign_root(root, size, blinded=False) == signature
 
     assert verifies(leaf, index, size, proof)
     if what == "leaf":
@@ -122,9 +122,10 @@ def test_every_proof_verifies_and_any_flipped_bit_fails(
     assert not verifies(leaf, index, size, proof)
 
 
-def test_a_batch_is_one_signature_and_each_receipt_verifies_alone() -> None:
+def test_an_unblinded_batch_is_one_signature_and_each_receipt_verifies_alone() -> None:
+    """The trees signed before blinds (`batch/1`): each receipt still verifies."""
     statements = [_statement(i) for i in range(5)]
-    signed = sign_batch(SIGNER, statements)
+    signed = sign_batch(SIGNER, statements, blinds=None)
     assert len({s.signature for s in signed}) == 1
     assert [(s.leaf_index, s.tree_size) for s in signed] == [(i, 5) for i in range(5)]
     for statement, s in zip(statements, signed, strict=True):
@@ -142,9 +143,9 @@ def test_a_batch_is_one_signature_and_each_receipt_verifies_alone() -> None:
 
 def test_a_tree_of_one_has_no_proof_and_its_root_is_the_leaf() -> None:
     statement = _statement(0)
-    (signed,) = sign_batch(SIGNER, [statement])
+    (signed,) = sign_batch(SIGNER, [statement], blinds=None)
     assert (signed.leaf_index, signed.tree_size, signed.proof) == (0, 1, [])
     assert signature_valid(SIGNER.public_key, statement, signed.signature, (0, 1, []))
     # The root statement signed is over the leaf's hash itself.
     leaf = leaf_hash(statement.signed_bytes())
-    assert SIGNER.sign_root(leaf, 1) == signed.signature
+    assert SIGNER.sign_root(leaf, 1, blinded=False) == signed.signature

@@ -54,7 +54,14 @@ async def test_player_and_spectator_get_their_state_after_each_batch(
             asked = await peer.ok({"type": "view", "game_id": gid})
             views_charged = charged["getview"]
             # The same frame, but for its signature's tree (each is a leaf of its own turn's).
-            tree = {"id": None, "signature": "", "leaf_index": 0, "tree_size": 0, "proof": []}
+            tree = {
+                "id": None,
+                "signature": "",
+                "leaf_index": 0,
+                "tree_size": 0,
+                "proof": [],
+                "blind": "",
+            }
             assert {**pushed, **tree} == {**asked, **tree}
             assert len(_pushed(peer, gid, head)) == 1  # one per batch
         assert player.frames[-1]["actions"] and not spectator.frames[-1]["actions"]

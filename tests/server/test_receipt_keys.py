@@ -47,17 +47,19 @@ async def test_every_answer_is_signed_by_the_key_gamecreated_names_and_keys_json
         head_seq=created.head_seq, head_hash=created.head_hash, state_hash=created.state_hash,
     )  # fmt: skip
     made_in = (created.leaf_index, created.tree_size, created.proof)
-    assert signature_valid(logged.receipt_key, made, created.signature, made_in)
+    assert signature_valid(logged.receipt_key, made, created.signature, made_in, created.blind)
     sent = Statement(
         game_id=gid, key_id=accepted.key_id, reply="accepted", role="player",
         first_seq=accepted.seqs[0], head_seq=accepted.head_seq, head_hash=accepted.head_hash,
         state_hash=accepted.state_hash,
     )  # fmt: skip
     sent_in = (accepted.leaf_index, accepted.tree_size, accepted.proof)
-    assert signature_valid(logged.receipt_key, sent, accepted.signature, sent_in)
+    assert signature_valid(logged.receipt_key, sent, accepted.signature, sent_in, accepted.blind)
     # Another head under the same signature is not signed.
     other = msgspec.structs.replace(sent, head_hash="00" * 32)
-    assert not signature_valid(logged.receipt_key, other, accepted.signature, sent_in)
+    assert not signature_valid(
+        logged.receipt_key, other, accepted.signature, sent_in, accepted.blind
+    )
     listing = await asyncio.to_thread(_keys_json, gateway.port)
     assert listing["algorithm"] == "Ed25519"
     assert {"key_id": logged.receipt_key_id, "algorithm": "Ed25519",

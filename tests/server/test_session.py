@@ -116,7 +116,7 @@ def state_signed(reply: dict[str, Any]) -> bool:
         state_hash=reply["state_hash"],
     )  # fmt: skip
     batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
-    return signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
+    return signature_valid(SIGNER.public_key, statement, reply["signature"], batch, reply["blind"])
 
 
 # -- frames that are not messages -------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_create_asks_for_the_game_and_its_credentials_and_grants_the_player() ->
     assert reply["key_id"] == SIGNER.key_id and reply["receipt_key"] == SIGNER.public_key
     batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
     assert batch == (0, 1, [])  # a lone reply: a tree of one
-    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch, reply["blind"])
     assert ex.session.roles == {GAME: Role.PLAYER} and ex.gw.metrics.games_created == 1
     assert ex.gw.holders == {(GAME, ex.session.grants[GAME]): {ex.session.holder}}
 
@@ -311,7 +311,7 @@ def test_a_command_is_a_handle_request_and_its_reply_carries_the_receipt() -> No
     )  # fmt: skip
     batch = (reply["leaf_index"], reply["tree_size"], reply["proof"])
     assert batch == (0, 1, [])  # a lone reply: a tree of one
-    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch)
+    assert signature_valid(SIGNER.public_key, statement, reply["signature"], batch, reply["blind"])
     assert ex.gw.admission.charged["command_work"] >= 0
 
 

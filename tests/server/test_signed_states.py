@@ -29,7 +29,7 @@ def verifies(key: str, frame: dict[str, Any], **changed: Any) -> bool:
     """Whether `frame`'s receipt (with `changed` fields, if any) verifies under `key`."""
     frame = {**frame, **changed}
     batch = (frame["leaf_index"], frame["tree_size"], frame["proof"])
-    return signature_valid(key, state_statement(frame), frame["signature"], batch)
+    return signature_valid(key, state_statement(frame), frame["signature"], batch, frame["blind"])
 
 
 async def test_pushed_states_and_views_are_signed_by_the_games_key(

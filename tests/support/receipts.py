@@ -4,6 +4,7 @@ mid-game reveal, the receipts this machine kept of it, and both verifiers' verdi
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from umpire.engine import registry
 from umpire.events.receipt import read_receipts
 from umpire.events.receipt_signature import (
+    BLIND_BYTES,
     ReceiptSigner,
     Statement,
     leaf_hash,
@@ -40,7 +42,9 @@ def accepted_statement(accepted: Accepted) -> Statement:
 def accepted_verifies(key: str, accepted: Accepted) -> bool:
     """Whether an `accepted` reply's batch signature verifies under the game's key."""
     batch = (accepted.leaf_index, accepted.tree_size, accepted.proof)
-    return signature_valid(key, accepted_statement(accepted), accepted.signature, batch)
+    return signature_valid(
+        key, accepted_statement(accepted), accepted.signature, batch, accepted.blind
+    )
 
 
 def revealed_midway(cli: Cli, ruleset: str) -> str:
@@ -101,9 +105,12 @@ def server_signer(cli: Cli) -> ReceiptSigner:
     return ReceiptSigner(bytes.fromhex(seed.decode()))
 
 
-def signed_line(record: dict[str, Any], game_id: str, signer: ReceiptSigner) -> dict[str, Any]:
+def signed_line(
+    record: dict[str, Any], game_id: str, signer: ReceiptSigner, *, blinded: bool = True
+) -> dict[str, Any]:
     """A receipts file's receipt line (`record`, changed as a test likes) signed anew, as
-    the middle leaf of a batch of three (docs/audit.md 8.4)."""
+    the middle leaf of a batch of three (docs/audit.md 8.4): blinded as the server signs
+    now, or (`blinded` False) an unblinded `batch/1` tree as before blinds."""
     _, (anchor,) = read_receipts(
         json.dumps({"format": "umpire-receipts/3", "game_id": game_id}) + "\n"
         + json.dumps(record) + "\n"
@@ -112,10 +119,13 @@ def signed_line(record: dict[str, Any], game_id: str, signer: ReceiptSigner) -> 
                                      first_seq=anchor.first_seq or anchor.head_seq)  # fmt: skip
     statement = anchor.statement(game_id)
     others = [msgspec.structs.replace(statement, head_seq=statement.head_seq + n) for n in (1, 2)]
-    _, signed, _ = sign_batch(signer, [others[0], statement, others[1]])
+    blinds = os.urandom(3 * BLIND_BYTES) if blinded else None
+    _, signed, _ = sign_batch(signer, [others[0], statement, others[1]], blinds=blinds)
+    record = {k: v for k, v in record.items() if k != "blind"}
     return {**record, "key_id": signer.key_id, "first_seq": anchor.first_seq,
             "signature": signed.signature, "leaf_index": signed.leaf_index,
-            "tree_size": signed.tree_size, "proof": signed.proof}  # fmt: skip
+            "tree_size": signed.tree_size, "proof": signed.proof,
+            **({"blind": signed.blind} if blinded else {})}  # fmt: skip
 
 
 def with_lines(receipts: Path, name: str, *records: dict[str, Any]) -> Path:
@@ -176,7 +186,7 @@ def one_by_one(cli: Cli, receipts: Path) -> Path:
     for record in lines[1:]:
         if record.get("signature"):
             record = {k: v for k, v in record.items()
-                      if k not in ("leaf_index", "tree_size", "proof")}  # fmt: skip
+                      if k not in ("leaf_index", "tree_size", "proof", "blind")}  # fmt: skip
             _, (anchor,) = read_receipts(json.dumps(out[0]) + "\n" + json.dumps(record) + "\n")
             record |= {"signature": signer.sign(anchor.statement(game_id))}
         out.append(record)
@@ -185,11 +195,53 @@ def one_by_one(cli: Cli, receipts: Path) -> Path:
     return path
 
 
+def unblinded(cli: Cli, game_id: str, receipts: Path) -> Path:
+    """The receipts as the server signed them before blinds (docs/audit.md 8.4): each
+    signed receipt the middle leaf of an unblinded `batch/1` tree, without `blind`."""
+    signer = server_signer(cli)
+    lines = [json.loads(line) for line in receipts.read_text().splitlines()]
+    out = [lines[0]] + [
+        signed_line(r, game_id, signer, blinded=False) if r.get("signature") else r
+        for r in lines[1:]
+    ]
+    path = receipts.with_name("unblinded.receipts.jsonl")
+    path.write_text("".join(json.dumps(r) + "\n" for r in out))
+    return path
+
+
+_TREE = ("leaf_index", "tree_size", "proof", "blind")
+
+
+def older_proofs(cli: Cli, record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A version 3 proof (`record`) as the server's key would have made it before blinds
+    (version 2: each receipt the middle leaf of an unblinded tree) and before batches
+    (version 1: each signed on its own): both still proofs (docs/audit.md 8.5)."""
+    signer = server_signer(cli)
+    game_id = record["game_id"]
+    v1, v2 = [], []
+    for r in record["receipts"]:
+        plain = {k: v for k, v in r.items() if k not in _TREE}
+        line = signed_line({"kind": "receipt", "command_id": "", **plain}, game_id, signer,
+                           blinded=False)  # fmt: skip
+        v2.append({k: v for k, v in line.items() if k not in ("kind", "command_id")})
+        statement = Statement(
+            game_id=game_id, key_id=r["key_id"], reply=r["reply"], role=r["role"],
+            first_seq=r["first_seq"], head_seq=r["head_seq"], head_hash=r["head_hash"],
+            state_hash=r["state_hash"],
+        )  # fmt: skip
+        v1.append(plain | {"signature": signer.sign(statement)})
+    return {
+        "proof of version 2": record | {"format": "umpire-equivocation/2", "receipts": v2},
+        "proof of version 1": record | {"format": "umpire-equivocation/1", "receipts": v1},
+    }
+
+
 def forged_batches(cli: Cli, game_id: str, receipts: Path) -> dict[str, Path]:
     """Receipts files each with one more line: a batch receipt the game's key signed that
     gives the last accepted receipt's seq another head hash ("signed": an equivocation),
-    and that line with its proof, index or size changed, or its root signed by another
-    key ("another key"): none of those is signed by the game's key."""
+    and that line with its proof, index, size or blind changed, its blind dropped, or its
+    root signed by another key ("another key"): none of those is signed by the game's
+    key."""
     line = signed_line(
         last_accepted(receipts) | {"head_hash": "ef" * 32, "command_id": "other-history"},
         game_id, server_signer(cli),
@@ -202,10 +254,13 @@ def forged_batches(cli: Cli, game_id: str, receipts: Path) -> dict[str, Path]:
         json.dumps({"format": "umpire-receipts/3", "game_id": game_id}) + "\n"
         + json.dumps(line) + "\n"
     )[1][0].statement(game_id)  # fmt: skip
-    root = root_from_proof(leaf_hash(statement.signed_bytes()), index, size,
-                           [bytes.fromhex(h) for h in line["proof"]])  # fmt: skip
+    leaf = leaf_hash(statement.signed_bytes(), bytes.fromhex(line["blind"]))
+    root = root_from_proof(leaf, index, size, [bytes.fromhex(h) for h in line["proof"]])
     assert root is not None
-    by_other = other.sign(root_statement(line["key_id"], root, size)).hex()
+    by_other = other.sign(root_statement(line["key_id"], root, size, True)).hex()
+    blind = line["blind"]
+    flipped = "0" if blind[-1] != "0" else "1"
+    no_blind = {k: v for k, v in line.items() if k != "blind"}
     variants = {
         "signed": line,
         "a proof element changed": line | {"proof": proof},
@@ -213,6 +268,8 @@ def forged_batches(cli: Cli, game_id: str, receipts: Path) -> dict[str, Path]:
         "another size": line | {"tree_size": size + 1},
         "no proof": line | {"proof": []},
         "another key": line | {"signature": by_other},
+        "a blind changed": line | {"blind": blind[:-1] + flipped},
+        "no blind": no_blind,
     }
     return {name: with_lines(receipts, f"forged-{n}", record)
             for n, (name, record) in enumerate(variants.items())}  # fmt: skip

@@ -12,6 +12,7 @@ No store, no event loop, no clock: the time is whatever the test passes.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +21,7 @@ import msgspec
 
 from umpire.engine import registry
 from umpire.engine.game import Game, start
-from umpire.events.receipt_signature import ReceiptSigner, sign_batch
+from umpire.events.receipt_signature import BLIND_BYTES, ReceiptSigner, sign_batch
 from umpire.events.types import GameCreated
 from umpire.events.unreachable import for_session
 from umpire.server.admission import Admission, Budgets
@@ -162,7 +163,7 @@ class Exchange:
 _UNANSWERED = object()
 _SIGNING: dict[type, Any] = {
     GameSigner: SIGNER,
-    SignReceipt: lambda r: sign_batch(r.signer, [r.statement])[0],
+    SignReceipt: lambda r: sign_batch(r.signer, [r.statement], blinds=os.urandom(BLIND_BYTES))[0],
 }
 
 

@@ -28,9 +28,11 @@ from tests.support.receipts import (
     fabricated,
     forged_batches,
     marked,
+    older_proofs,
     one_by_one,
     receipts_of,
     revealed_midway,
+    unblinded,
 )
 from tests.support.verify_page import (
     bound_counter_files,
@@ -394,6 +396,7 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
     # a forged proof, index or size, or its root signed by another key, is not signed.
     given = {"fabricated": fabricated(receipts), "conflicting": both,
              "one by one": one_by_one(cli, receipts),
+             "unblinded": unblinded(cli, game, receipts),
              "marked by the client": marked(receipts)}  # fmt: skip
     given |= {f"batch: {name}": path
               for name, path in forged_batches(cli, game, receipts).items()}  # fmt: skip
@@ -402,6 +405,10 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
     record = json.loads(proof.read_text())
     first, second = record["receipts"]
     proofs = {"proof": proof}
+    # Proofs of the older formats (receipts signed before blinds, before batches): proofs.
+    for name, older in older_proofs(cli, record).items():
+        proofs[name] = cli.tmp / f"proof-{len(proofs)}.json"
+        proofs[name].write_text(json.dumps(older))
     for name, doctored in {
         "a head hash changed": record | {"receipts": [first, second | {"head_hash": "00" * 32}]},
         "another key": record | {"public_key": "11" * 32},
@@ -411,6 +418,9 @@ def _signed_cases(cli: Cli) -> tuple[Path, Path, dict[str, Path], dict[str, Path
         "another leaf index": record | {"receipts": [first, second | {"leaf_index": 0}]},
         "another tree size": record | {"receipts": [first, second | {"tree_size": 4}]},
         "batch receipts as version 1": record | {"format": "umpire-equivocation/1"},
+        "blinded receipts as version 2": record | {"format": "umpire-equivocation/2"},
+        "a blind changed": record
+        | {"receipts": [first, second | {"blind": second["blind"][::-1]}]},
     }.items():
         proofs[name] = cli.tmp / f"proof-{len(proofs)}.json"
         proofs[name].write_text(json.dumps(doctored))
@@ -436,7 +446,7 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         python = await asyncio.to_thread(python_verdict, path, "", receipts_file)
         browser = await page_verdict(verifier, path, "", receipts_file)
         assert python == browser, (name, python, browser)
-        if name == "one by one":
+        if name in ("one by one", "unblinded"):
             assert browser[0] == 0 and "not signed" not in browser[1], browser
             assert (await verifier.inner_text("#headline")).startswith("verified: ")
         elif name in ("fabricated", "marked by the client") or (
@@ -452,7 +462,7 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         browser = await page_verdict(verifier, proof)
         assert (python[0], python[1].strip()) == browser, (name, python, browser)
         state = await verifier.get_attribute("#verdict", "data-state")
-        if name == "proof":
+        if name.startswith("proof"):
             assert browser[0] == 0 and browser[1].startswith("equivocation proven: ")
             assert state == "proven"
         else:
