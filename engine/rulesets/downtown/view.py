@@ -59,7 +59,7 @@ SECRETS = Redactions(
         ev.AaaPurchased,
         fields={
             "pool_densities": (),
-            "rule": f"{aaa_generation.CITATION} ({REDACTED})",
+            "rule": f"{aaa_generation.CITATION} {REDACTED}",
             "explanation": _aaa_purchased_explanation,
         },
         secret=("pool_densities",),

@@ -187,6 +187,10 @@ async def test_scripted_raid(games: Games) -> None:
             if shown is None:
                 continue
             assert _leaks(shown) == [], e
+            # What stands for a secret reads once, in one pair of brackets, after the
+            # rule's own citation (it read "Table ((details withheld: ...))").
+            if isinstance(shown, ev.AaaPurchased):
+                assert shown.rule.endswith("Table (details withheld: DRV secret)"), shown.rule
             if isinstance(shown, DiceRolled) and shown.hidden:
                 assert shown.faces == ()
     assert _leaks(RULESET.view(state, Role.REFEREE)) != []
