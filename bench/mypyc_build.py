@@ -13,8 +13,9 @@ beside the `.py`. Set `none` is the same copy uncompiled: the pure-Python figure
 
 Nothing is ever built into the checkout: mypyc writes its `.so` files and its `build/`
 folder inside the copy, which is removed at the end, or kept at `--keep DIR` (a folder
-outside the checkout) to run tests against the compiled build:
-`PYTHONPATH=DIR .venv/bin/python -m pytest -q -m "not integration" -p no:randomly`.
+outside the checkout) to run tests against the compiled build: `UMPIRE_SEEDS_DIR=<the
+rule documents> PYTHONPATH=DIR .venv/bin/python -m pytest -q -m "not integration" -p
+no:randomly` (the copy has no seed documents beside it).
 
 The sets are issue #44's hot path as a cProfile of `bench/profile.py --ruleset downtown`
 names it, less the modules mypyc cannot compile as they are (`LEFT_OUT`, with why). The
@@ -222,9 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     except BuildRefused as exc:
         print(exc, file=sys.stderr)
         return 2
-    for name, files in sets:
+    for index, (name, files) in enumerate(sets):
         print(f"set {name}: {len(files)} modules compiled", flush=True)
-        keep = args.keep is not None and name == sets[-1][0]
+        keep = args.keep is not None and index == len(sets) - 1
         root = args.keep.resolve() if keep else Path(tempfile.mkdtemp(prefix="umpire-mypyc-"))
         try:
             copy_tree(root)

@@ -63,3 +63,12 @@ def _globbed(name: str) -> list[str]:
         for pattern in mypyc_build.HOT[name]
         for p in mypyc_build.REPO.glob(pattern)
     ]
+
+
+def test_the_command_refuses_a_keep_folder_in_the_checkout_before_building(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    inside = mypyc_build.REPO / "build-mypyc"
+    assert mypyc_build.main(["--sets", "all", "--keep", str(inside), "--build-only"]) == 2
+    assert "inside the checkout" in capsys.readouterr().err
+    assert not inside.exists()
