@@ -10,6 +10,7 @@ send` takes them back as printed). Display only: the events keep their text.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -41,6 +42,10 @@ from umpire.events.types import (
 def capitals_of(ruleset: Ruleset[Any]) -> frozenset[str]:
     """The words the ruleset writes in capitals (AAA, SAM), for its event types in words."""
     return acronyms(ruleset.title, ruleset.labels.fields, ruleset.labels.values)
+
+
+# A value that is one snake_case key and nothing else (the table's `said` test).
+_KEY_VALUE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", re.ASCII)
 
 
 def type_words(event_type: str, ruleset: Ruleset[Any] | None = None) -> str:
@@ -225,4 +230,8 @@ def _scalar(value: Any, labels: Labels = NO_LABELS, key: str = "") -> str:
         return "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, str) and _KEY_VALUE.fullmatch(value):
+        # A coded value with no declared name, in words as the table says it
+        # (clients/web/render.js `said`): "ceiling_level" -> "ceiling level".
+        return value.replace("_", " ")
     return printable(str(value))

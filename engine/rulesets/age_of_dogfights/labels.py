@@ -4,6 +4,7 @@ the names of its coded values, for `umpire state` and the browser. Seed 001_989a
 from __future__ import annotations
 
 from umpire.engine.kit.labels import Labels, named
+from umpire.engine.rulesets.age_of_dogfights.aircraft import DEFAULT_TYPES
 from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
 from umpire.engine.rulesets.age_of_dogfights.state import Phase, Side
 from umpire.engine.rulesets.age_of_dogfights.terms import (
@@ -108,6 +109,9 @@ FIELDS: dict[str, str] = {
 }
 VALUES: dict[str, dict[str, str]] = {
     "aggressiveness": named(Aggressiveness),
+    # The built-in types by their names ("spad_xiii" is the SPAD XIII); a scenario's own
+    # types are shown by their keys in words.
+    "aircraft_type": {key: FIELDS[key] for key in DEFAULT_TYPES},
     "arrow": named(Steer),
     "attitude": named(Attitude),
     "column": named(Column),

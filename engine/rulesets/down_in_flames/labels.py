@@ -71,7 +71,7 @@ FIELDS: dict[str, str] = {
     "pilot": "Pilot",
     "pilot_modifiers_included": "Pilot modifiers included",
     "pilot_quality": "Pilot quality",
-    "placeholders": "Placeholders",
+    "placeholders": "Placeholders (values the rules do not print)",
     "player_sides": "Player sides",
     "positions": "Positions",
     "quality": "Quality",
