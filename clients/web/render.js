@@ -1,6 +1,6 @@
 // Pure DOM builders for the viewer: event rows with their explanations, dice rows, and
 // the state (the ruleset's declared map, tracks and tables).
-import { readable } from "./citations.js";
+import { readable, typeInWords } from "./citations.js";
 import { hexMap } from "./hexmap.js";
 import { boardDiagram } from "./board.js";
 
@@ -40,11 +40,15 @@ function said(value) {
   return String(value);
 }
 
-// An event's type as the table names it: a ruleset's own type without its ruleset's key
-// ("conflict_of_heroes.OrderCardDrawn" -> "OrderCardDrawn"; issue #41: no code name on the
-// table). The whole type stays in the row's data-type and title.
-export function kindOf(frame) {
-  return frame.event_type.slice(frame.event_type.lastIndexOf(".") + 1);
+// An event's type as the table names it, in words: a ruleset's own type without its
+// ruleset's key, with the ruleset's capitals (`capitals`: acronyms of its /rulesets.json
+// entry): "conflict_of_heroes.OrderCardDrawn" -> "Order card drawn", "downtown.SamSetUp"
+// -> "SAM set up" (issue #41: no code name on the table; citations.js typeInWords, the
+// terminal's rule). The game's own events (no ruleset's key) take no ruleset's capitals,
+// as in the terminal. Before the ruleset's entry is known: the words without capitals.
+// The whole type stays in the row's data-type and title.
+export function kindOf(frame, capitals = []) {
+  return typeInWords(frame.event_type, frame.event_type.includes(".") ? capitals : []);
 }
 
 export function describe(frame) {
@@ -125,14 +129,15 @@ export function explanation(frame, rolls) {
   return box;
 }
 
-export function eventRow(frame, rolls, onPick) {
+// `capitals`: the game's ruleset's (acronyms of its /rulesets.json entry), for kindOf.
+export function eventRow(frame, rolls, onPick, capitals = []) {
   const li = el("li", { "data-seq": frame.seq, id: `seq-${frame.seq}`, "data-type": frame.event_type });
   const seq = el("button", {
     type: "button", class: "seq", text: `#${frame.seq}`,
     "aria-label": `Show the game at seq ${frame.seq}`,
   });
   seq.addEventListener("click", () => onPick(frame.seq));
-  li.append(seq, el("span", { class: "kind", title: frame.event_type, text: kindOf(frame) }), " ",
+  li.append(seq, el("span", { class: "kind", title: frame.event_type, text: kindOf(frame, capitals) }), " ",
     el("span", { class: "what", text: describe(frame) }));
   if (frame.payload && frame.payload.rule) {
     li.append(el("span", { class: "rule", title: frame.payload.rule, text: `Rule: ${readable(frame.payload.rule)}` }));
