@@ -5,7 +5,7 @@
 // ruling (Uphold / Amend) where the page's role may rule, and the line an amendment
 // superseded greyed, with the amended line marked.
 import { inWords } from "./citations.js";
-import { describe, el, kindOf } from "./render.js";
+import { el, eventSaid } from "./render.js";
 
 // The events that are no decision or roll of the umpire (engine/disputes.py).
 const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
@@ -25,22 +25,6 @@ export function retireDisputeBox(row) {
     if (box.dataset.dispute) for (const form of box.querySelectorAll(".dispute-form")) form.remove();
     else box.remove();
   }
-}
-
-// An event of a line as a finding gives it (its canonical JSON, cut at 500 characters)
-// in the words of the log's rows: its type in words (`capitals`: the ruleset's, render.js
-// kindOf) and what it says ("SAM reacted: …"). A text that is no whole event (cut short,
-// "(nothing)", "(refused)") is shown as it is.
-export function eventSaid(text, capitals = []) {
-  let event;
-  try {
-    event = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (!event || typeof event !== "object" || typeof event.type !== "string") return text;
-  const frame = { event_type: event.type, payload: event };
-  return `${kindOf(frame, capitals)}: ${describe(frame)}`;
 }
 
 // The finding as people read it: verdict, the two events where the lines part (in words,
@@ -73,7 +57,7 @@ export function findingView(finding, capitals = []) {
 // The "Dispute" control of one event. `request` sends a wire message and answers it;
 // `readings` are the game's ruleset's declared readings (/rulesets.json).
 // `ruler`: whether the page's role may rule (mayRule), to offer the ruling at once.
-// `capitals`: the ruleset's, for the finding's events in words (eventSaid).
+// `capitals`: the ruleset's, for the finding's events in words (render.js eventSaid).
 export function disputeBox(frame, { request, gameId, readings, ruler = false, capitals = [] }) {
   const box = el("details", { class: "dispute" });
   box.append(el("summary", { text: "Dispute" }));

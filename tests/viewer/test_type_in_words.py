@@ -105,20 +105,25 @@ async def test_a_games_rows_and_decisions_name_their_types_in_words(
 
 FINDING = """async (capitals) => {
     const { findingView } = await import("/disputes.js");
+    const { eventRow } = await import("/render.js");
     const event = { type: "downtown.SamReacted", rule: "000_842c81c5c58bc2f6.txt 3.2.1",
         explanation: "the SAM site fires: the MiGs are in_the_air" };
-    const box = findingView({ dispute: 9, same: false, parts_at: 7,
+    const finding = { dispute: 9, same: false, parts_at: 7,
         as_played: JSON.stringify(event), under_reading: "(refused)", stopped: "",
-        head: [{ path: "sam_sites.S1.fire_mode", before: "ready", after: "spent" }] }, capitals);
-    document.body.append(box);
-    return { text: box.innerText, title: box.querySelector("td").title };
+        head: [{ path: "sam_sites.S1.fire_mode", before: "ready", after: "spent" }] };
+    const box = findingView(finding, capitals);
+    const row = eventRow({ seq: 10, event_type: "DisputeFound", payload: finding },
+        new Map(), () => {}, capitals);
+    document.body.append(box, row);
+    return { text: box.innerText, title: box.querySelector("td").title, row: row.innerText };
 }"""
 
 
 async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Running) -> None:
-    """The dispute panel's finding says the event where the lines part as the log's row
-    says it (its type in words and its explanation), the JSON in the cell's tooltip, and
-    the head's changes by their paths in words."""
+    """The dispute panel's finding, and the log's row of the finding (DisputeFound), say
+    the event where the lines part as the log's row says it (its type in words and its
+    explanation; the JSON in the panel cell's tooltip) and the head's changes by their
+    paths in words."""
     page = await browser.new_page()
     await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
     shown = await page.evaluate(FINDING, ["SAM", "AAA"])
@@ -127,3 +132,8 @@ async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Run
     assert "(refused)" in shown["text"]
     assert "sam sites.S1.fire mode" in shown["text"], shown["text"]
     assert json.loads(shown["title"])["type"] == "downtown.SamReacted"
+    row = shown["row"]
+    assert "Dispute found" in row and "dispute 9: different; the lines part at seq 7" in row, row
+    assert "as played SAM reacted: the SAM site fires: the MiGs are in the air" in row, row
+    assert "under the reading (refused)" in row and "sam sites.S1.fire mode" in row, row
+    assert '"type"' not in row, row
