@@ -10,6 +10,9 @@ the log would make every earlier log audit as a different decision).
   on, so the two cannot drift.
 - `type_in_words`: an event type as a player reads it ("downtown.SamReacted" -> "SAM
   reacted", "DiceRolled" -> "Dice rolled"); the exact type stays in every JSON output.
+  The browser table says types by the same rule (clients/web/citations.js `typeInWords`,
+  with `acronyms` of the ruleset's /rulesets.json entry); tests/data/type_words.json
+  holds the cases both are tested on.
 
 It lives in events/ because both the server's commands and the clients' (which import
 events only) print event text.

@@ -55,3 +55,37 @@ const KEY = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 export function inWords(text) {
   return text.replace(KEY, (key) => key.replace(/_/g, " "));
 }
+
+// An event type as a player reads it, its ruleset's key left off: "downtown.SamReacted"
+// -> "SAM reacted" when "SAM" is one of the ruleset's `capitals` (acronyms below),
+// "DiceRolled" -> "Dice rolled", "nightfighter.AISearched" -> "AI searched". A type that
+// is not one CamelCase name is said by inWords. Display only: the row keeps the exact type
+// (its title and data-type). The terminal's rule is the same (events/rules_words.py
+// type_in_words): tests/data/type_words.json holds the cases both are tested on.
+const CAMEL = /^[A-Za-z][A-Za-z0-9]*$/;
+// A run of capitals before a capitalised word, a digit or the end ("AISearched" -> "AI",
+// "Searched"), else a capitalised (or lowercase) word with its digits, else digits.
+const CAMEL_WORD = /[A-Z]+(?=[A-Z][a-z]|[0-9]|$)|[A-Z]?[a-z]+[0-9]*|[0-9]+/g;
+export function typeInWords(eventType, capitals = []) {
+  const name = eventType.slice(eventType.lastIndexOf(".") + 1);
+  if (!CAMEL.test(name)) return inWords(name);
+  const known = new Set(capitals);
+  const said = (name.match(CAMEL_WORD) || []).map((word) => {
+    const upper = word.toUpperCase();
+    return known.has(upper) || (word.length > 1 && /^[A-Z]+$/.test(word)) ? upper : word.toLowerCase();
+  }).join(" ");
+  return said.slice(0, 1).toUpperCase() + said.slice(1);
+}
+
+// The words a ruleset writes in capitals in its title and view labels (its /rulesets.json
+// `entry`: `title`, `labels`, `value_labels`), for typeInWords: Downtown's AAA, DRV, SAM,
+// US. No entry (the list not read yet, a ruleset not installed): none.
+const ACRONYM = /\b[A-Z]{2,}\b/g;
+export function acronyms(entry) {
+  const found = new Set();
+  if (!entry) return found;
+  const texts = [entry.title || "", ...Object.values(entry.labels || {})];
+  for (const named of Object.values(entry.value_labels || {})) texts.push(...Object.values(named || {}));
+  for (const text of texts) for (const word of String(text).match(ACRONYM) || []) found.add(word);
+  return found;
+}

@@ -4,7 +4,8 @@
 // under the reading, with the seq where the two lines part, or "pending reveal"; the
 // ruling (Uphold / Amend) where the page's role may rule, and the line an amendment
 // superseded greyed, with the amended line marked.
-import { el } from "./render.js";
+import { inWords } from "./citations.js";
+import { el, eventSaid } from "./render.js";
 
 // The events that are no decision or roll of the umpire (engine/disputes.py).
 const NOT_DISPUTABLE = ["GameCreated", "CommandRecorded", "SeedRevealed", "ClientSeedBound",
@@ -26,8 +27,9 @@ export function retireDisputeBox(row) {
   }
 }
 
-// The finding as people read it: verdict, the two events where the lines part, the head.
-export function findingView(finding) {
+// The finding as people read it: verdict, the two events where the lines part (in words,
+// each event's JSON in its tooltip), the head's changes by their paths in words.
+export function findingView(finding, capitals = []) {
   const box = el("div", { class: "finding" });
   if (!finding) {
     box.append(el("p", { class: "pending", text: "Finding: pending reveal (it rests on what players may not see yet; it is found when the game ends)." }));
@@ -38,14 +40,15 @@ export function findingView(finding) {
     : `${finding.same ? "the same here" : "different"}; the lines part at seq ${finding.parts_at}`;
   box.append(el("p", { class: "verdict", text: `Finding: ${verdict}` }));
   if (finding.parts_at) {
+    const side = (text) => el("td", { title: text, text: eventSaid(text, capitals) });
     box.append(el("table", { class: "side-by-side" },
       el("thead", {}, el("tr", {}, el("th", { text: "as played" }), el("th", { text: "under the reading" }))),
-      el("tbody", {}, el("tr", {}, el("td", { text: finding.as_played }), el("td", { text: finding.under_reading })))));
+      el("tbody", {}, el("tr", {}, side(finding.as_played), side(finding.under_reading)))));
   }
   if (finding.stopped) box.append(el("p", { text: `The reading's line stops at ${finding.stopped}` }));
   if (finding.head && finding.head.length) {
     const list = el("ul", { class: "head-changes", "aria-label": "At the head" });
-    for (const c of finding.head) list.append(el("li", { text: `${c.path}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}` }));
+    for (const c of finding.head) list.append(el("li", { title: c.path, text: `${inWords(c.path)}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}` }));
     box.append(el("p", { text: "At the head:" }), list);
   }
   return box;
@@ -54,7 +57,8 @@ export function findingView(finding) {
 // The "Dispute" control of one event. `request` sends a wire message and answers it;
 // `readings` are the game's ruleset's declared readings (/rulesets.json).
 // `ruler`: whether the page's role may rule (mayRule), to offer the ruling at once.
-export function disputeBox(frame, { request, gameId, readings, ruler = false }) {
+// `capitals`: the ruleset's, for the finding's events in words (render.js eventSaid).
+export function disputeBox(frame, { request, gameId, readings, ruler = false, capitals = [] }) {
   const box = el("details", { class: "dispute" });
   box.append(el("summary", { text: "Dispute" }));
   const claim = el("textarea", { maxlength: "1000", rows: "2", "aria-label": `Claim on seq ${frame.seq}` });
@@ -62,7 +66,8 @@ export function disputeBox(frame, { request, gameId, readings, ruler = false }) 
   for (const r of readings || []) {
     for (const v of r.alternatives) {
       const value = typeof v === "string" ? v : JSON.stringify(v);
-      choice.append(el("option", { value: `${r.name}=${value}`, text: `${r.name} = ${value}` }));
+      // The reading's name in words; its value as the server takes it (the option's value).
+      choice.append(el("option", { value: `${r.name}=${value}`, text: `${inWords(r.name)} = ${value}` }));
     }
   }
   const send = el("button", { type: "button", text: "File dispute" });
@@ -72,7 +77,7 @@ export function disputeBox(frame, { request, gameId, readings, ruler = false }) 
     const [reading, value] = choice.value ? choice.value.split("=") : ["", ""];
     try {
       const answer = await request({ type: "dispute", game_id: gameId, seq: frame.seq, claim: claim.value, reading, value });
-      out.replaceChildren(el("p", { text: `Dispute ${answer.dispute} filed.` }), findingView(answer.finding));
+      out.replaceChildren(el("p", { text: `Dispute ${answer.dispute} filed.` }), findingView(answer.finding, capitals));
       if (ruler && answer.finding) out.append(rulingControls(answer.dispute, { request, gameId }));
       box.dataset.dispute = String(answer.dispute);
     } catch (err) {

@@ -119,8 +119,9 @@ function decidedBy(frame, rolls) {
   return used.length && used.every((r) => r.payload.owner === "player") ? "The umpire" : "The opponent";
 }
 
-// The opponent's decisions since the player's last command, each with its "why" open.
-export function decisionList(frames, rolls) {
+// The opponent's decisions since the player's last command, each with its "why" open;
+// `capitals`: the game's ruleset's, for the type in words (render.js kindOf).
+export function decisionList(frames, rolls, capitals = []) {
   const list = el("ol", { class: "decisions" });
   for (const frame of frames) {
     const why = explanation(frame, rolls);
@@ -128,7 +129,7 @@ export function decisionList(frames, rolls) {
     // In plain words first ("The opponent: …"), the event and its "why" below.
     list.append(el("li", { "data-seq": frame.seq },
       el("p", { class: "opponent-said", text: `${decidedBy(frame, rolls)}: ${describe(frame)}` }),
-      el("strong", { text: `#${frame.seq} ${kindOf(frame)}`, title: frame.event_type }), why));
+      el("strong", { text: `#${frame.seq} ${kindOf(frame, capitals)}`, title: frame.event_type }), why));
   }
   return list;
 }

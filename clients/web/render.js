@@ -1,6 +1,6 @@
 // Pure DOM builders for the viewer: event rows with their explanations, dice rows, and
 // the state (the ruleset's declared map, tracks and tables).
-import { readable } from "./citations.js";
+import { inWords, readable, typeInWords } from "./citations.js";
 import { hexMap } from "./hexmap.js";
 import { boardDiagram } from "./board.js";
 
@@ -40,14 +40,36 @@ function said(value) {
   return String(value);
 }
 
-// An event's type as the table names it: a ruleset's own type without its ruleset's key
-// ("conflict_of_heroes.OrderCardDrawn" -> "OrderCardDrawn"; issue #41: no code name on the
-// table). The whole type stays in the row's data-type and title.
-export function kindOf(frame) {
-  return frame.event_type.slice(frame.event_type.lastIndexOf(".") + 1);
+// An event's type as the table names it, in words: a ruleset's own type without its
+// ruleset's key, with the ruleset's capitals (`capitals`: acronyms of its /rulesets.json
+// entry): "conflict_of_heroes.OrderCardDrawn" -> "Order card drawn", "downtown.SamSetUp"
+// -> "SAM set up" (issue #41: no code name on the table; citations.js typeInWords, the
+// terminal's rule). The game's own events (no ruleset's key) take no ruleset's capitals,
+// as in the terminal. Before the ruleset's entry is known: the words without capitals.
+// The whole type stays in the row's data-type and title.
+export function kindOf(frame, capitals = []) {
+  return typeInWords(frame.event_type, frame.event_type.includes(".") ? capitals : []);
 }
 
-export function describe(frame) {
+// An event of a line as a dispute's finding gives it (its canonical JSON, cut at 500
+// characters) in the words of the log's rows: its type in words (`capitals`, kindOf) and
+// what it says ("SAM reacted: …"). A text that is no whole event (cut short, "(nothing)",
+// "(refused)") is shown as it is.
+export function eventSaid(text, capitals = []) {
+  let event;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!event || typeof event !== "object" || typeof event.type !== "string") return text;
+  const frame = { event_type: event.type, payload: event };
+  return `${kindOf(frame, capitals)}: ${describe(frame, capitals)}`;
+}
+
+// What an event says, in words; `capitals`: the ruleset's, for the events a dispute's
+// finding names (eventSaid).
+export function describe(frame, capitals = []) {
   const p = frame.payload;
   if (p === null) return "(hidden from your role until the game ends)";
   switch (frame.event_type) {
@@ -76,6 +98,17 @@ export function describe(frame) {
       return `seed revealed: ${p.seed}`;
     case "GameEnded":
       return `game ended: ${readable(p.result)}`;
+    case "DisputeFound": {
+      // The events where the lines part in words (their JSON is the Audit's business).
+      const parts = p.parts_at
+        ? `the lines part at seq ${p.parts_at}: as played ${eventSaid(p.as_played, capitals)}; ` +
+          `under the reading ${eventSaid(p.under_reading, capitals)}`
+        : "the two lines never part";
+      const stopped = p.stopped ? `; the reading's line stops at ${p.stopped}` : "";
+      const head = (p.head || []).map((c) => `${inWords(c.path)}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
+      return `dispute ${p.dispute}: ${p.same ? "the same" : "different"}; ${parts}${stopped}` +
+        (head.length ? `; at the head: ${head.join(", ")}` : "");
+    }
     default: {
       // The rules' own words, a seed file named in them said by its title (citations.js).
       if (p.explanation) return readable(p.explanation);
@@ -125,15 +158,16 @@ export function explanation(frame, rolls) {
   return box;
 }
 
-export function eventRow(frame, rolls, onPick) {
+// `capitals`: the game's ruleset's (acronyms of its /rulesets.json entry), for kindOf.
+export function eventRow(frame, rolls, onPick, capitals = []) {
   const li = el("li", { "data-seq": frame.seq, id: `seq-${frame.seq}`, "data-type": frame.event_type });
   const seq = el("button", {
     type: "button", class: "seq", text: `#${frame.seq}`,
     "aria-label": `Show the game at seq ${frame.seq}`,
   });
   seq.addEventListener("click", () => onPick(frame.seq));
-  li.append(seq, el("span", { class: "kind", title: frame.event_type, text: kindOf(frame) }), " ",
-    el("span", { class: "what", text: describe(frame) }));
+  li.append(seq, el("span", { class: "kind", title: frame.event_type, text: kindOf(frame, capitals) }), " ",
+    el("span", { class: "what", text: describe(frame, capitals) }));
   if (frame.payload && frame.payload.rule) {
     li.append(el("span", { class: "rule", title: frame.payload.rule, text: `Rule: ${readable(frame.payload.rule)}` }));
   }

@@ -15,8 +15,8 @@
 // opens as fast as its frames arrive. Hashes, receipts and the dice log are behind the
 // Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
-import { loadCitations } from "./citations.js";
-import { boardOf, diceRow, el, eventRow, isDecision, stateDetails } from "./render.js";
+import { acronyms, loadCitations } from "./citations.js";
+import { boardOf, diceRow, el, eventRow, isDecision, kindOf, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
@@ -64,10 +64,19 @@ const viewer = {
 const RECENT = 200; // events of the log read when a game opens: the last turns, its end
 let pageReady = Promise.resolve(); // the citations and the ruleset list, read at start
 const eventList = new EventList(document.getElementById("events"), (seq) =>
-  withDispute(eventRow(viewer.frames.get(seq), viewer.rolls, (picked) => show(picked)), viewer.frames.get(seq)));
+  withDispute(eventRow(viewer.frames.get(seq), viewer.rolls, (picked) => show(picked), capitalsOf()), viewer.frames.get(seq)));
 
 // The ruleset's entry of /rulesets.json (its labels), once both are known.
 const namesOf = () => rulesets.find((r) => r.name === viewer.ruleset) || undefined;
+
+// The words the ruleset writes in capitals (its entry's acronyms: AAA, SAM), for its event
+// types in words (render.js kindOf); none until its entry is known. Read once per entry.
+let capitalsRead = { entry: undefined, capitals: new Set() };
+function capitalsOf() {
+  const entry = namesOf();
+  if (entry !== capitalsRead.entry) capitalsRead = { entry, capitals: acronyms(entry) };
+  return capitalsRead.capitals;
+}
 
 function status(text) {
   $("status").textContent = text;
@@ -373,7 +382,7 @@ function withDispute(row, frame) {
   }
   if (!isDisputable(frame, viewer.superseded.get(frame.seq))) return row;
   const readings = namesOf()?.readings;
-  row.append(disputeBox(frame, { request, gameId: viewer.gameId, readings, ruler }));
+  row.append(disputeBox(frame, { request, gameId: viewer.gameId, readings, ruler, capitals: capitalsOf() }));
   return row;
 }
 
@@ -452,7 +461,7 @@ function flush() {
   if (viewer.decisionsDirty) {
     viewer.decisionsDirty = false;
     $("decisions").replaceChildren(viewer.decisions.length
-      ? decisionList(viewer.decisions, viewer.rolls)
+      ? decisionList(viewer.decisions, viewer.rolls, capitalsOf())
       : Object.assign(document.createElement("p"), { className: "note", textContent: "None since your last command." }));
   }
   $("head").textContent = viewer.head;
@@ -675,6 +684,12 @@ $("tab-audit").addEventListener("click", () => tab("audit"));
 function chooseRuleset(name) {
   if (viewer.ruleset === name) return;
   viewer.ruleset = name;
+  // Rows drawn before the ruleset was known name their types again, with its capitals
+  // (only the type's text: a row's dispute box keeps what it holds).
+  for (const kind of document.querySelectorAll("#events li[data-type] > .kind")) {
+    kind.textContent = kindOf({ event_type: kind.closest("li").dataset.type }, capitalsOf());
+  }
+  if (viewer.decisions.length) viewer.decisionsDirty = true;
   if ($("ruleset").value !== name && rulesets.some((r) => r.name === name)) {
     $("ruleset").value = name;
     fillScenarios();

@@ -1,18 +1,23 @@
 """The rules' own text and the event types in words (events/rules_words.py): the shared
 cases of tests/data/in_words.json, which the browser's `inWords` is tested on too
-(tests/viewer/test_rules_text_in_words.py), and the types as a player reads them."""
+(tests/viewer/test_rules_text_in_words.py), and the types as a player reads them: the
+cases of tests/data/type_words.json, which the browser's `typeInWords` and `acronyms` are
+tested on too (tests/viewer/test_type_in_words.py)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from umpire.engine import registry
 from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
 
-CASES = json.loads((Path(__file__).parents[1] / "data" / "in_words.json").read_text("utf-8"))
+DATA = Path(__file__).parents[1] / "data"
+CASES = json.loads((DATA / "in_words.json").read_text("utf-8"))
+TYPES = json.loads((DATA / "type_words.json").read_text("utf-8"))
 
 
 @pytest.mark.parametrize(("text", "shown"), CASES["cases"])
@@ -20,20 +25,19 @@ def test_keys_in_the_rules_text_in_words_as_the_table_says_them(text: str, shown
     assert in_words(text) == shown
 
 
-@pytest.mark.parametrize(
-    ("event_type", "shown"),
-    [
-        ("DiceRolled", "Dice rolled"),
-        ("CommandTakenBack", "Command taken back"),
-        ("nightfighter.AISearched", "AI searched"),
-        ("nightfighter.Corkscrewed", "Corkscrewed"),
-        ("downtown.PhaseBegan", "Phase began"),
-        ("counter.Added", "Added"),
-        ("odd_type", "odd type"),
-    ],
-)
-def test_event_types_in_words(event_type: str, shown: str) -> None:
-    assert type_in_words(event_type) == shown
+@pytest.mark.parametrize(("event_type", "capitals", "shown"), TYPES["cases"])
+def test_event_types_in_words_as_the_table_says_them(
+    event_type: str, capitals: list[str], shown: str
+) -> None:
+    assert type_in_words(event_type, frozenset(capitals)) == shown
+
+
+@pytest.mark.parametrize(("entry", "capitals"), TYPES["acronyms"])
+def test_a_listing_entrys_capitals_as_the_table_reads_them(
+    entry: dict[str, Any], capitals: list[str]
+) -> None:
+    """A /rulesets.json entry's capitals, as the browser's `acronyms(entry)` reads them."""
+    assert sorted(acronyms(entry["title"], entry["labels"], entry["value_labels"])) == capitals
 
 
 def test_a_rulesets_capitals_come_from_its_own_words() -> None:

@@ -145,6 +145,11 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     shown = await page.inner_text("#decisions")
     assert "Rule: Conflict of Heroes Solo Expansion rules summary" in shown
     assert "✓ chosen:" in shown and "✗ rejected:" in shown
+    # The AI's card draw is named in words in the log, its exact type in the tooltip.
+    drawn = page.locator('#events li[data-type="conflict_of_heroes.OrderCardDrawn"] > .kind')
+    await drawn.first.wait_for(timeout=TIMEOUT)
+    assert await drawn.first.inner_text() == "Order card drawn"
+    assert await drawn.first.get_attribute("title") == "conflict_of_heroes.OrderCardDrawn"
     await page.screenshot(path=str(artifacts / "table-coh-04-ai-decisions.png"), full_page=True)
 
     # A unit acts through the generated form (array of enums, enum, integer bounds).
