@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shlex
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Collection
 from typing import Any
 
+import msgspec
 from websockets.exceptions import ConnectionClosed, InvalidURI
 
 from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
@@ -23,8 +25,9 @@ from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
 from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
-from umpire.events.rules_words import field_text, in_words, type_in_words
+from umpire.events.rules_words import field_text, finding_lines, in_words, type_in_words
 from umpire.events.terminal_text import printable, shown, terminal
+from umpire.events.types import DisputeFound
 from umpire.events.wire import Accepted, EventFrame, ViewState
 
 console = terminal()
@@ -77,6 +80,9 @@ def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     if frame.event_type == "CommandRecorded":
         typed = fields(p["command"], skip=("type",))
         return f"{p['role']} command {p['command_type']} {typed}".rstrip()
+    if frame.event_type == "DisputeFound":
+        with contextlib.suppress(msgspec.ValidationError):  # malformed: its fields, below
+            return "; ".join(finding_lines(msgspec.convert(p, DisputeFound), capitals))
     universal = _universal(frame.event_type, p)
     if universal is not None:
         return universal

@@ -13,6 +13,9 @@ the log would make every earlier log audit as a different decision).
   The browser table says types by the same rule (clients/web/citations.js `typeInWords`,
   with `acronyms` of the ruleset's /rulesets.json entry); tests/data/type_words.json
   holds the cases both are tested on.
+- `finding_lines` and `event_said`: a dispute's finding in words (`umpire log`, `dispute`,
+  `disputes`, `watch`): the events where the two lines part by their types and what they
+  say, not their JSON, as the table's `eventSaid` (clients/web/render.js) says them.
 
 It lives in events/ because both the server's commands and the clients' (which import
 events only) print event text.
@@ -23,6 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
+
+import msgspec
+
+from umpire.events.types import DisputeFound
 
 # A lowercase snake_case key: letters and digits joined by underscores, starting with a
 # letter. ASCII word boundaries, as JavaScript's \b: a seed file's name (digits first),
@@ -92,3 +99,82 @@ def field_text(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {field_text(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+# A dispute's finding holds the events where its two lines part as JSON cut at 500
+# characters (engine/disputes.py): a long decision's text ends mid-object, often before
+# its explanation, so what it says is looked for in the text itself: the explanation, else
+# the candidates it chose (which come early: type, rule, dice, candidates).
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_EXPLANATION = re.compile(rf'"explanation":({_STRING})')
+_CHOSEN = re.compile(rf'\{{"option":({_STRING}),"chosen":true,"reason":({_STRING})')
+_TYPE = re.compile(r'"type":"([A-Za-z0-9_.]+)"')
+_event_json = msgspec.json.Decoder()
+
+
+def event_said(text: str, capitals: Collection[str] = ()) -> str:
+    """An event a dispute's finding holds (its JSON, maybe cut short), in words: its type
+    and what its explanation says ("Order card drawn: the AI draws ..."), as the table's
+    `eventSaid` says it (clients/web/render.js); cut before its explanation, the options
+    it chose and why ("Bot moved: chose P1 (nearest player aircraft at 17d)"); text that
+    is no event as it is."""
+    try:
+        event = _event_json.decode(text)
+    except msgspec.DecodeError:
+        event = None
+    if isinstance(event, dict) and isinstance(event.get("type"), str):
+        kind = type_in_words(event["type"], capitals)
+        explanation = event.get("explanation")
+        if isinstance(explanation, str) and explanation:
+            return f"{kind}: {in_words(explanation)}"
+        fields = {k: v for k, v in event.items() if k != "type" and v not in (None, "", [], {})}
+        said = ", ".join(f"{in_words(k)}: {in_words(field_text(v))}" for k, v in fields.items())
+        return f"{kind}: {said}" if said else kind
+    typed = _TYPE.search(text)
+    if typed is None:
+        return text
+    head = type_in_words(typed.group(1), capitals)
+    found = _EXPLANATION.search(text)
+    if found is not None:
+        return f"{head}: {in_words(_string(found.group(1)))}"
+    chosen = [
+        f"chose {_string(option)} ({_string(reason)})" for option, reason in _CHOSEN.findall(text)
+    ]
+    if chosen:
+        return f"{head}: {in_words('; '.join(chosen))}"
+    return f"{head} (its text is cut short in the finding: umpire explain shows it whole)"
+
+
+def _string(quoted: str) -> str:
+    """A JSON string literal's text."""
+    return str(_event_json.decode(quoted))
+
+
+def finding_lines(found: DisputeFound, capitals: Collection[str] = ()) -> list[str]:
+    """A dispute's finding in words, a line a part: whether the disputed event comes out
+    the same, where the two lines part and the event each holds there (its type and what
+    it says, not its JSON: `event_said`), why the reading's line stopped, and each change
+    at the head ("setup.pace: run on -> every phase")."""
+    on = f"finding on dispute {found.dispute}"
+    if found.parts_at == 0:
+        lines = [f"{on}: the same; the two lines never part up to the head"]
+    else:
+        verdict = "the same" if found.same else "different"
+        lines = [
+            f"{on}: {verdict}; the lines part at seq {found.parts_at}",
+            f"as played: {event_said(found.as_played, capitals)}",
+            f"under the reading: {event_said(found.under_reading, capitals)}",
+        ]
+    if found.stopped:
+        lines.append(f"the reading's line stops at {in_words(found.stopped)}")
+    for change in found.head:
+        lines.append(
+            f"at the head, {in_words(change.path)}: {_value_said(change.before)} -> "
+            f"{_value_said(change.after)}"
+        )
+    return lines
+
+
+def _value_said(value: Any) -> str:
+    """A value a finding's head change holds, as a player types it (none: null)."""
+    return "none" if value is None else in_words(field_text(value))

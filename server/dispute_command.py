@@ -20,10 +20,12 @@ from umpire.engine import registry
 from umpire.engine.citations import names_of, readable
 from umpire.engine.disputes import Dispute
 from umpire.engine.kit.reading import listed_reading, value_text
+from umpire.events.rules_words import finding_lines
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import DisputeFound
 from umpire.server.config import Settings
 from umpire.server.referee import role_for
+from umpire.server.render import capitals_of
 from umpire.server.store_access import open_store
 from umpire.server.store_commands import command_games
 
@@ -49,22 +51,13 @@ def cmd_readings(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _finding_lines(found: DisputeFound | None) -> list[str]:
+def _finding_lines(found: DisputeFound | None, capitals: frozenset[str]) -> list[str]:
+    """The finding under its dispute, in words (server/render.py `finding_lines`)."""
     if found is None:
         return ["  finding: pending reveal (it rests on what players may not see yet)"]
-    if found.parts_at == 0:
-        lines = ["  finding: the same; the two lines never part up to the head"]
-    else:
-        verdict = "the same" if found.same else "different"
-        lines = [f"  finding: {verdict}; the lines part at seq {found.parts_at}",
-                 f"    as played:         {shown(found.as_played)}",
-                 f"    under the reading: {shown(found.under_reading)}"]  # fmt: skip
-    if found.stopped:
-        lines.append(f"  the reading's line stops at {shown(found.stopped)}")
-    for change in found.head:
-        lines.append(f"    at the head, {shown(change.path)}: {shown(json.dumps(change.before))}"
-                     f" -> {shown(json.dumps(change.after))}")  # fmt: skip
-    return lines
+    first, *rest = finding_lines(found, capitals)
+    said = first.partition(": ")[2]  # "finding on dispute N: ..." under its dispute's line
+    return [f"  finding: {shown(said)}"] + [f"    {shown(line)}" for line in rest]
 
 
 async def cmd_dispute(settings: Settings, args: argparse.Namespace) -> int:
@@ -76,8 +69,9 @@ async def cmd_dispute(settings: Settings, args: argparse.Namespace) -> int:
         filed = await games.dispute(
             args.game, role=role, seq=args.seq, claim=args.claim, reading=reading, value=value
         )
+        ruleset, _ = await games.disputes(args.game)  # its capitals, for the events' types
     console.print(f"dispute {filed.id} of seq {args.seq} filed by the {role.value}")
-    for line in _finding_lines(filed.finding):
+    for line in _finding_lines(filed.finding, capitals_of(ruleset)):
         console.print(line)
     return 0
 
@@ -103,7 +97,7 @@ async def cmd_disputes(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         await games.find_pending(args.game)
-        _, disputes = await games.disputes(args.game)
+        ruleset, disputes = await games.disputes(args.game)
     if args.json:
         print(json.dumps([dispute_data(d) for d in disputes], indent=2))
         return 0
@@ -114,7 +108,7 @@ async def cmd_disputes(settings: Settings, args: argparse.Namespace) -> int:
         under = f" under {filed.reading}={filed.value}" if filed.reading else ""
         console.print(f"dispute {dispute.id}: seq {filed.seq} by the {filed.who}{under}: "
                       f"{shown(filed.claim)}")  # fmt: skip
-        for line in _finding_lines(dispute.finding):
+        for line in _finding_lines(dispute.finding, capitals_of(ruleset)):
             console.print(line)
         ruled = dispute.ruling
         console.print(f"  ruling: {ruled.ruling} by the {ruled.by}" if ruled else "  open")

@@ -24,7 +24,13 @@ from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_state_hash
-from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
+from umpire.events.rules_words import (
+    acronyms,
+    field_text,
+    finding_lines,
+    in_words,
+    type_in_words,
+)
 from umpire.events.terminal_text import printable
 from umpire.events.types import (
     ClientEntropy,
@@ -32,6 +38,7 @@ from umpire.events.types import (
     CommandRecorded,
     CommandTakenBack,
     DiceRolled,
+    DisputeFound,
     GameCreated,
     GameEnded,
     SeedRevealed,
@@ -115,6 +122,8 @@ def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> st
     if isinstance(event, GameEnded):
         ended = f"game ended: {in_words(event.result)}"
         return ended + (f" — {event.rule}" if event.rule else "")
+    if isinstance(event, DisputeFound):
+        return "; ".join(finding_lines(event, capitals))
     if isinstance(event, CommandTakenBack):
         return (
             f"took back {event.command_type} (seq {event.seq}, command {event.command_id}): "
