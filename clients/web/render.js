@@ -53,18 +53,35 @@ export function kindOf(frame, capitals = []) {
 
 // An event of a line as a dispute's finding gives it (its canonical JSON, cut at 500
 // characters) in the words of the log's rows: its type in words (`capitals`, kindOf) and
-// what it says ("SAM reacted: …"). A text that is no whole event (cut short, "(nothing)",
-// "(refused)") is shown as it is.
+// what it says ("SAM reacted: …"); one cut short by what it still says (cutEventSaid). A
+// text that is no event ("(nothing)", "(refused)") is shown as it is.
 export function eventSaid(text, capitals = []) {
   let event;
   try {
     event = JSON.parse(text);
   } catch {
-    return text;
+    return cutEventSaid(text, capitals);
   }
   if (!event || typeof event !== "object" || typeof event.type !== "string") return text;
   const frame = { event_type: event.type, payload: event };
   return `${kindOf(frame, capitals)}: ${describe(frame, capitals)}`;
+}
+
+// A finding keeps 500 characters of each event's JSON (engine/disputes.py), so a long
+// decision's text ends mid-object, often before its explanation: what it says is looked
+// for in the text itself, the explanation, else the options it chose (they come early),
+// as the terminal does (events/rules_words.py event_said).
+const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+function cutEventSaid(text, capitals) {
+  const typed = /"type":"([A-Za-z0-9_.]+)"/.exec(text);
+  if (!typed) return text;
+  const head = typeInWords(typed[1], capitals);
+  const explained = new RegExp(`"explanation":(${STRING})`).exec(text);
+  if (explained) return `${head}: ${inWords(JSON.parse(explained[1]))}`;
+  const chosen = [...text.matchAll(new RegExp(`\\{"option":(${STRING}),"chosen":true,"reason":(${STRING})`, "g"))]
+    .map(([, option, reason]) => `chose ${JSON.parse(option)} (${JSON.parse(reason)})`);
+  if (chosen.length) return `${head}: ${inWords(chosen.join("; "))}`;
+  return `${head} (its text is cut short in the finding: umpire explain shows it whole)`;
 }
 
 // What an event says, in words; `capitals`: the ruleset's, for the events a dispute's

@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.server.test_finding_words import CUT
 from tests.support.viewer_page import TIMEOUT, create_game, send
 from umpire.engine import registry
-from umpire.events.rules_words import acronyms, type_in_words
+from umpire.events.rules_words import acronyms, event_said, type_in_words
 from umpire.server.app import Running
 
 TYPES = json.loads((Path(__file__).parents[1] / "data" / "type_words.json").read_text("utf-8"))
@@ -137,3 +138,24 @@ async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Run
     assert "as played SAM reacted: the SAM site fires: the MiGs are in the air" in row, row
     assert "under the reading (refused)" in row and "sam sites.S1.fire mode" in row, row
     assert '"type"' not in row, row
+
+
+async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """A finding keeps 500 characters of each event's JSON: a long decision's ends before
+    its explanation. The table says it by what it chose, word for word as the terminal
+    (events/rules_words.py `event_said`), where it showed the cut JSON."""
+    cut = [CUT, CUT[:60] + '"explanation":"goes in_the_air","candidates":[{"option', "(nothing)"]
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    said = await page.evaluate(
+        """async (texts) => {
+            const { eventSaid } = await import("/render.js");
+            return texts.map((text) => eventSaid(text, ["AI"]));
+        }""",
+        cut,
+    )
+    await page.close()
+    assert said == [event_said(text, ["AI"]) for text in cut]
+    assert said[0] == "Bot moved: chose P2 (nearest player aircraft at 18d; destination L4)"
