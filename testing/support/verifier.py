@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 VERIFIER = Path(__file__).resolve().parents[2] / "verifier" / "verify_export.py"
 # What an audit that passed leads with (issue #42 item 6; docs/audit.md 8.4): "verified"
@@ -24,6 +26,20 @@ def headline_of(out: str) -> str:
     """The headline an audit's output leads with ("" if none: a failure)."""
     first = out.partition("\n")[0]
     return first if first.startswith((VERIFIED, CONSISTENT)) else ""
+
+
+def verifier_module() -> ModuleType:
+    """The verifier imported as a module, to call its functions beside umpire's own (its
+    dataclasses look their module up while it loads, so it is registered meanwhile)."""
+    spec = importlib.util.spec_from_file_location("verify_export", VERIFIER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
 
 
 def verify(path: Path) -> tuple[int, str]:

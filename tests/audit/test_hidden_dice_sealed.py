@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +44,7 @@ from umpire.events.types import DiceRolled, GameCreated, SeedRevealed
 from umpire.server.games import Games
 from umpire.testing.support.forgery import Cli, ended_counter_game, read_lines, reseal, write_lines
 from umpire.testing.support.short_games import opening
-from umpire.testing.support.verifier import VERIFIER, verify
+from umpire.testing.support.verifier import verifier_module, verify
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
 SEED = bytes(range(32))
@@ -180,14 +178,7 @@ def test_the_worked_example_of_section_3() -> None:
     for value in values:
         assert value in flat, f"docs/audit.md does not state {value!r}"
     # The independent verifier, written from the document, derives the same face.
-    spec = importlib.util.spec_from_file_location("verify_export", VERIFIER)
-    assert spec is not None and spec.loader is not None
-    verifier = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = verifier  # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(verifier)
-    finally:
-        del sys.modules[spec.name]
+    verifier = verifier_module()
     key = verifier.roll_key(SEED, SEED, sealed_hidden=True)
     assert key == hidden
     assert verifier.server_faces(key, "alice", "", 0, "d6", [6]) == [int(values[2])]

@@ -5,12 +5,9 @@ agrees with section 2's one-event log, and the later receipt fails as the docume
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -26,21 +23,11 @@ from umpire.events.receipt_signature import (
     sign_batch,
     signature_valid,
 )
+from umpire.testing.support.verifier import verifier_module
 
 REPO = Path(__file__).resolve().parents[2]
 DOC = (REPO / "docs" / "audit.md").read_text()
 FLAT = " ".join(DOC.split())
-
-
-def _verifier() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "verify_export", REPO / "verifier" / "verify_export.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["verify_export"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _example() -> str:
@@ -116,7 +103,7 @@ def test_the_example_signature_is_the_documents(tmp_path: Path) -> None:
     assert receipt.signature in FLAT
     assert receipt.signed("g1").valid(signer.public_key)
     line = json.loads(_example().splitlines()[1])
-    verifier = _verifier()
+    verifier = verifier_module()
     assert verifier.signature_valid("g1", signer.public_key, line)
     for changed in ({"head_seq": 2}, {"leaf_index": 1}, {"tree_size": 3},
                     {"proof": [leaves[0].hex()]}, {"proof": []}):  # fmt: skip
@@ -158,7 +145,7 @@ def test_the_blinded_example_is_the_documents() -> None:
         "signature": first.signature, "proof": first.proof, "blind": first.blind,
     }  # fmt: skip
     header = _example().splitlines()[0]
-    verifier = _verifier()
+    verifier = verifier_module()
     for changed, valid in (
         ({}, True),
         ({"blind": second.blind}, False),
@@ -179,7 +166,7 @@ def test_the_receipts_example_reads_recomputes_and_agrees(tmp_path: Path) -> Non
     env = _env()
     assert receipt.head_hash == env.hash
     assert receipt.state_hash == receipt_state_hash(1, env.hash, {})
-    verifier = _verifier()
+    verifier = verifier_module()
     path = tmp_path / "example.receipts.jsonl"
     path.write_text(text)
     vgame, vanchors = verifier.read_receipts(str(path))
@@ -202,7 +189,7 @@ def test_the_later_receipt_fails_as_the_document_says(tmp_path: Path) -> None:
     assert failure is not None and failure.seq == 2
     said = failure.message.replace("ab" * 32, "...")
     assert said in FLAT, said
-    verifier = _verifier()
+    verifier = verifier_module()
     path = tmp_path / "later.receipts.jsonl"
     path.write_text(text)
     _, vanchors = verifier.read_receipts(str(path))

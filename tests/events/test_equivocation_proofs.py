@@ -11,12 +11,9 @@ dropped, proves nothing.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -30,20 +27,9 @@ from umpire.events.receipt_signature import (
     check_proof,
     sign_batch,
 )
+from umpire.testing.support.verifier import verifier_module
 
-REPO = Path(__file__).resolve().parents[2]
 SIGNER = ReceiptSigner(hashlib.sha256(b"proof test key").digest())
-
-
-def _verifier() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "verify_export", REPO / "verifier" / "verify_export.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["verify_export"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _statement(head_hash: str) -> Statement:
@@ -89,7 +75,7 @@ def _both_check(text: str, tmp_path: Path) -> tuple[str, str]:
         ours = "NOT A PROOF"
     path = tmp_path / "proof.json"
     path.write_text(text)
-    verifier = _verifier()
+    verifier = verifier_module()
     try:
         theirs = verifier.check_proof(str(path))
     except verifier.Failure:
