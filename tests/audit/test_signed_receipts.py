@@ -131,11 +131,7 @@ def test_proofs_of_the_older_formats_still_prove(cli: Cli) -> None:
     """docs/audit.md 8.5: a version 2 proof (receipts of unblinded trees) and a version 1
     proof (receipts signed one by one) are checked as before by `umpire proof --check`
     and verify_export.py."""
-    game, _, receipts = _played(cli)
-    proof = cli.tmp / "proof.json"
-    assert cli("proof", "--receipts", str(conflicting(cli, game, receipts)),
-               "-o", str(proof)).code == 0  # fmt: skip
-    for name, older in older_proofs(cli, json.loads(proof.read_text())).items():
+    for name, older in older_proofs(cli, _a_proof(cli)).items():
         path = cli.tmp / "older.json"
         path.write_text(json.dumps(older))
         checked = cli("proof", "--check", str(path))
@@ -144,12 +140,18 @@ def test_proofs_of_the_older_formats_still_prove(cli: Cli) -> None:
         assert code == 0 and out.startswith("equivocation proven: "), (name, out)
 
 
-def test_a_doctored_proof_fails_every_verifier(cli: Cli) -> None:
+def _a_proof(cli: Cli) -> Any:
+    """A proof of equivocation written by `umpire proof` from a played game's receipts
+    and a conflicting one, as JSON."""
     game, _, receipts = _played(cli)
     proof = cli.tmp / "proof.json"
     assert cli("proof", "--receipts", str(conflicting(cli, game, receipts)),
                "-o", str(proof)).code == 0  # fmt: skip
-    for name, doctored in _doctored(json.loads(proof.read_text())).items():
+    return json.loads(proof.read_text())
+
+
+def test_a_doctored_proof_fails_every_verifier(cli: Cli) -> None:
+    for name, doctored in _doctored(_a_proof(cli)).items():
         path = cli.tmp / "doctored.json"
         path.write_text(json.dumps(doctored))
         checked = cli("proof", "--check", str(path))
