@@ -10,27 +10,12 @@ import json
 
 import msgspec
 
+from tests.support.finding_texts import CUT, MOVE
 from umpire.clients.cli import describe_frame
 from umpire.events.rules_words import event_said, finding_lines
 from umpire.events.types import DisputeFound, HeadChange
 from umpire.events.wire import EventFrame
 from umpire.server.render import describe
-
-# An Age of Dogfights bot's move as a finding holds it: its JSON cut at 500 characters,
-# before its explanation (the candidates come first).
-CANDIDATES = [
-    {"option": "P2", "chosen": True, "reason": "nearest player aircraft at 18d; destination L4"},
-    *({"option": f"{n}d behind", "chosen": False, "reason": "not tried: out of reach"}
-      for n in range(2, 12)),
-]  # fmt: skip
-MOVE = {
-    "type": "age_of_dogfights.BotMoved",
-    "rule": "001_989a2f850da69b66.txt Approach Maneuver",
-    "dice": [],
-    "candidates": CANDIDATES,
-    "explanation": "the bot climbs towards P2",
-}
-CUT = json.dumps(MOVE, separators=(",", ":"))[:500]
 
 
 def test_an_event_is_said_by_its_type_and_explanation() -> None:

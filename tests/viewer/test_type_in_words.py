@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.server.test_finding_words import CUT
+from tests.support.finding_texts import CUT
 from tests.support.viewer_page import TIMEOUT, create_game, send
 from umpire.engine import registry
 from umpire.events.rules_words import acronyms, event_said, type_in_words
