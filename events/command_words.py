@@ -8,8 +8,10 @@ it, for `umpire play`):
 - for a text field (a string, or a choice of names), VALUE is the text as typed, so
   `purpose=3` stays the text "3" (an optional text field reads the word `null` as no
   value);
+- for a list of text (names, hexes), VALUE is its JSON or the items as typed, with or
+  without brackets: `units=[P-RIFLE-1]`, `units=P-RIFLE-1,P-RIFLE-2`, `path=[0926, 0927]`;
 - for any other field, VALUE is read as JSON (`count=2`, `evade=true`, `hex=null`, and a
-  list or object field's `path=[...]`, the one place JSON is still typed). A VALUE that
+  list or object field's `flights=[...]`, the one place JSON is still typed). A VALUE that
   is not JSON goes as text, and the rules refuse it with their own message
   ("expected int").
 A field the command does not have goes as typed: the rules refuse it, naming the fields
@@ -109,6 +111,18 @@ def _read(node: Schema, text: str) -> Any:
         return text
     if _text_or_null(node):
         return None if text == "null" else text
+    items = node.get("items")  # (False for a fixed tuple: its `prefixItems` say each)
+    if node.get("type") == "array" and isinstance(items, dict) and is_text(items):
+        # A list of names: its JSON, or the names as typed, with or without brackets
+        # (`units=[P-RIFLE-1]`, `units=P-RIFLE-1,P-RIFLE-2`, `path=[0926, 0927]`): a name
+        # is text whatever it looks like, as in a text field.
+        value = _value(text)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return value
+        inner = text.strip()
+        if inner.startswith("[") and inner.endswith("]"):
+            inner = inner[1:-1]
+        return [part.strip().strip("\"'") for part in inner.split(",") if part.strip()]
     return _value(text)
 
 

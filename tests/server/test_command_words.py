@@ -109,3 +109,25 @@ def test_an_action_with_cases_reads_every_case_field() -> None:
     assert command_from_words(["MoveFighter", "speed=2"], schema) == {
         "type": "MoveFighter", "speed": 2
     }  # fmt: skip
+
+
+def test_a_list_of_names_reads_as_typed_without_json() -> None:
+    # Fails on the previous commit: `units=[P-RIFLE-1]` (not JSON) went as the text
+    # "[P-RIFLE-1]", which the rules refused ("expected a list, got text"), and
+    # `path=[1011, 1012]` as numbers, where a hex is a name.
+    schema = {"properties": {"type": {"const": "UnitAction"},
+                             "units": {"type": "array", "items": {"enum": ["P-RIFLE-1", "P-SMG"]}},
+                             "path": {"type": "array", "items": {"type": "string"}},
+                             "ap": {"type": "integer"}}}  # fmt: skip
+    for typed, units in [("units=[P-RIFLE-1]", ["P-RIFLE-1"]),
+                         ("units=P-RIFLE-1,P-SMG", ["P-RIFLE-1", "P-SMG"]),
+                         ("units=[ P-RIFLE-1 , 'P-SMG' ]", ["P-RIFLE-1", "P-SMG"]),
+                         ('units=["P-RIFLE-1"]', ["P-RIFLE-1"]),
+                         ("units=P-SMG", ["P-SMG"]), ("units=[]", [])]:  # fmt: skip
+        assert command_from_words(["UnitAction", typed], schema)["units"] == units, typed
+    command = command_from_words(["UnitAction", "path=[1011, 1012]", "ap=2"], schema)
+    assert command == {"type": "UnitAction", "path": ["1011", "1012"], "ap": 2}
+    # The rules take such a command as typed: Conflict of Heroes' action, through its schema.
+    ruleset = registry.get("conflict_of_heroes")
+    taken = read(ruleset, ["UnitAction", "units=[P-RIFLE-1]", "action=fire", "ap=2"])
+    assert taken["units"] == ["P-RIFLE-1"]
