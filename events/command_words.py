@@ -111,8 +111,7 @@ def _read(node: Schema, text: str) -> Any:
         return text
     if _text_or_null(node):
         return None if text == "null" else text
-    items = node.get("items")  # (False for a fixed tuple: its `prefixItems` say each)
-    if node.get("type") == "array" and isinstance(items, dict) and is_text(items):
+    if _text_list(node):
         # A list of names: its JSON, or the names as typed, with or without brackets
         # (`units=[P-RIFLE-1]`, `units=P-RIFLE-1,P-RIFLE-2`, `path=[0926, 0927]`): a name
         # is text whatever it looks like, as in a text field.
@@ -124,6 +123,15 @@ def _read(node: Schema, text: str) -> Any:
             inner = inner[1:-1]
         return [part.strip().strip("\"'") for part in inner.split(",") if part.strip()]
     return _value(text)
+
+
+def _text_list(node: Schema) -> bool:
+    """A list of text items (names, hexes), or a choice between such lists (an action's
+    field in several cases, each with its own names)."""
+    if "anyOf" in node:
+        return bool(node["anyOf"]) and all(_text_list(case) for case in node["anyOf"])
+    items = node.get("items")  # (False for a fixed tuple: its `prefixItems` say each)
+    return node.get("type") == "array" and isinstance(items, dict) and is_text(items)
 
 
 def _takes(properties: Schema) -> str:

@@ -131,3 +131,25 @@ def test_a_list_of_names_reads_as_typed_without_json() -> None:
     ruleset = registry.get("conflict_of_heroes")
     taken = read(ruleset, ["UnitAction", "units=[P-RIFLE-1]", "action=fire", "ap=2"])
     assert taken["units"] == ["P-RIFLE-1"]
+
+
+def test_a_list_of_names_in_an_actions_cases_reads_as_typed() -> None:
+    # `umpire play` reads through the gateway's action, whose cases each list their own
+    # units (Conflict of Heroes' UnitAction): the field is a choice of lists of names.
+    case = {"properties": {"type": {"const": "UnitAction"}, "ap": {"type": "integer"}}}
+    one = {
+        "properties": {
+            **case["properties"],
+            "units": {"type": "array", "items": {"enum": ["P-RIFLE-1"]}},
+        }
+    }
+    two = {
+        "properties": {
+            **case["properties"],
+            "units": {"type": "array", "items": {"enum": ["P-SMG"]}},
+        }
+    }
+    schema = {"anyOf": [one, two]}
+    words = ["UnitAction", "units=[P-RIFLE-1]", "ap=2"]
+    assert command_from_words(words, schema) == {"type": "UnitAction", "units": ["P-RIFLE-1"],
+                                                 "ap": 2}  # fmt: skip
