@@ -135,8 +135,13 @@ def _universal(event_type: str, p: Any) -> str | None:
 
 def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
     """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
-    not a Python dict's repr."""
-    return ", ".join(f"{k}={field_text(v)}" for k, v in data.items() if k not in skip)
+    not a Python dict's repr; an empty one (`note=`, `cards=[]`) left out, as `umpire log`
+    leaves it (server/render.py)."""
+    return ", ".join(
+        f"{k}={field_text(v)}"
+        for k, v in data.items()
+        if k not in skip and v not in (None, "", [], {})
+    )
 
 
 def refused(exc: BaseException, url: str) -> str:

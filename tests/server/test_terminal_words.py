@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from umpire.clients import UmpireClient, cli
+from umpire.events.wire import EventFrame
 from umpire.server import replay_command, store_commands
 from umpire.server.app import Running, running_gateway
 from umpire.server.cli import main
@@ -144,3 +145,19 @@ async def test_play_and_watch_say_a_nightfighter_corkscrew_in_words(
     details = (await run(capsys, "explain", created.game_id, str(due))).split("Details:")[1]
     assert "  - counters: id B1-1, enter turn 1, enter col 4; id B1-2, " in details
     assert "{" not in details and '"' not in details
+
+
+def test_watch_leaves_a_commands_empty_fields_out_as_log_does() -> None:
+    # Fails on the previous commit: "player command UnitAction action=fire, ap=2, caps=0,
+    # cards=[], moves=[], note=, units=[P-RIFLE-1]".
+    command = {"type": "UnitAction", "units": ["P-RIFLE-1"], "action": "fire", "ap": 2,
+               "caps": 0, "cards": [], "moves": [], "note": ""}  # fmt: skip
+    frame = EventFrame(
+        game_id="g1", seq=20, event_type="CommandRecorded", version=1, command_id="c1",
+        payload={"type": "CommandRecorded", "role": "player", "command_type": "UnitAction",
+                 "command": command},
+        recorded_at="", prev_hash="", hash="",
+    )  # fmt: skip
+    assert cli.describe_frame(frame, ()) == (
+        "player command UnitAction units=[P-RIFLE-1], action=fire, ap=2, caps=0"
+    )
