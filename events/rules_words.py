@@ -115,9 +115,10 @@ _event_json = msgspec.json.Decoder()
 def event_said(text: str, capitals: Collection[str] = ()) -> str:
     """An event a dispute's finding holds (its JSON, maybe cut short), in words: its type
     and what its explanation says ("Order card drawn: the AI draws ..."), as the table's
-    `eventSaid` says it (clients/web/render.js); cut before its explanation, the options
-    it chose and why ("Bot moved: chose P1 (nearest player aircraft at 17d)"); text that
-    is no event as it is."""
+    `eventSaid` says it (clients/web/render.js); cut before its explanation, the fields
+    before the cut and the options it chose ("AI moved: unit: AI-RIFLE-2, to hex: 0907",
+    "Bot moved: chose P1 (nearest player aircraft at 17d)"); text that is no event as it
+    is."""
     try:
         event = _event_json.decode(text)
     except msgspec.DecodeError:
@@ -127,8 +128,7 @@ def event_said(text: str, capitals: Collection[str] = ()) -> str:
         explanation = event.get("explanation")
         if isinstance(explanation, str) and explanation:
             return f"{kind}: {in_words(explanation)}"
-        fields = {k: v for k, v in event.items() if k != "type" and v not in (None, "", [], {})}
-        said = ", ".join(f"{in_words(k)}: {in_words(field_text(v))}" for k, v in fields.items())
+        said = _fields_said(event)
         return f"{kind}: {said}" if said else kind
     typed = _TYPE.search(text)
     if typed is None:
@@ -137,12 +137,41 @@ def event_said(text: str, capitals: Collection[str] = ()) -> str:
     found = _EXPLANATION.search(text)
     if found is not None:
         return f"{head}: {in_words(_string(found.group(1)))}"
-    chosen = [
+    parts = [_fields_said(_leading_fields(text))]
+    parts += [
         f"chose {_string(option)} ({_string(reason)})" for option, reason in _CHOSEN.findall(text)
     ]
-    if chosen:
-        return f"{head}: {in_words('; '.join(chosen))}"
+    said = "; ".join(in_words(part) for part in parts if part)
+    if said:
+        return f"{head}: {said}"
     return f"{head} (its text is cut short in the finding: umpire explain shows it whole)"
+
+
+# What a decision's fields say beside its explanation: its citation, dice and candidates
+# are shown by `umpire explain`, not in a finding's line.
+_NOT_SAID = ("type", "rule", "dice", "candidates", "explanation")
+
+
+def _fields_said(event: Mapping[str, Any]) -> str:
+    """An event's own fields in words ("unit: AI-RIFLE-2, to hex: 0907")."""
+    return ", ".join(
+        f"{in_words(k)}: {in_words(field_text(v))}"
+        for k, v in event.items()
+        if k not in _NOT_SAID and v not in (None, "", [], {})
+    )
+
+
+def _leading_fields(text: str) -> dict[str, Any]:
+    """The fields of an event's JSON cut short that come whole before the cut: the longest
+    prefix that ends between two fields and reads as an object once closed."""
+    at = len(text)
+    while (at := text.rfind(',"', 0, at)) > 0:
+        try:
+            found = _event_json.decode(text[:at] + "}")
+        except msgspec.DecodeError:
+            continue
+        return found if isinstance(found, dict) else {}
+    return {}
 
 
 def _string(quoted: str) -> str:

@@ -69,19 +69,60 @@ export function eventSaid(text, capitals = []) {
 
 // A finding keeps 500 characters of each event's JSON (engine/disputes.py), so a long
 // decision's text ends mid-object, often before its explanation: what it says is looked
-// for in the text itself, the explanation, else the options it chose (they come early),
-// as the terminal does (events/rules_words.py event_said).
+// for in the text itself, the explanation, else the fields whole before the cut and the
+// options it chose, word for word as the terminal says it (events/rules_words.py
+// event_said).
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const NOT_SAID = new Set(["type", "rule", "dice", "candidates", "explanation"]);
 function cutEventSaid(text, capitals) {
   const typed = /"type":"([A-Za-z0-9_.]+)"/.exec(text);
   if (!typed) return text;
   const head = typeInWords(typed[1], capitals);
   const explained = new RegExp(`"explanation":(${STRING})`).exec(text);
   if (explained) return `${head}: ${inWords(JSON.parse(explained[1]))}`;
-  const chosen = [...text.matchAll(new RegExp(`\\{"option":(${STRING}),"chosen":true,"reason":(${STRING})`, "g"))]
-    .map(([, option, reason]) => `chose ${JSON.parse(option)} (${JSON.parse(reason)})`);
-  if (chosen.length) return `${head}: ${inWords(chosen.join("; "))}`;
+  const parts = [fieldsSaid(leadingFields(text))];
+  for (const [, option, reason] of text.matchAll(
+    new RegExp(`\\{"option":(${STRING}),"chosen":true,"reason":(${STRING})`, "g"))) {
+    parts.push(`chose ${JSON.parse(option)} (${JSON.parse(reason)})`);
+  }
+  const said = parts.filter(Boolean).map(inWords).join("; ");
+  if (said) return `${head}: ${said}`;
   return `${head} (its text is cut short in the finding: umpire explain shows it whole)`;
+}
+
+// The fields whole before the cut: the longest prefix that ends between two fields and
+// reads as an object once closed.
+function leadingFields(text) {
+  for (let at = text.lastIndexOf(',"'); at > 0; at = text.lastIndexOf(',"', at - 1)) {
+    try {
+      const found = JSON.parse(`${text.slice(0, at)}}`);
+      return found && typeof found === "object" && !Array.isArray(found) ? found : {};
+    } catch {
+      // not between two fields: an earlier comma
+    }
+  }
+  return {};
+}
+
+function fieldsSaid(event) {
+  return Object.entries(event)
+    .filter(([k, v]) => !NOT_SAID.has(k) && !isEmpty(v))
+    .map(([k, v]) => `${inWords(k)}: ${inWords(fieldText(v))}`)
+    .join(", ");
+}
+
+function isEmpty(v) {
+  return v === null || v === "" || (Array.isArray(v) && !v.length) ||
+    (typeof v === "object" && v !== null && !Array.isArray(v) && !Object.keys(v).length);
+}
+
+// A field's value on one line as a player types it (events/rules_words.py field_text).
+function fieldText(v) {
+  if (typeof v === "string") return v;
+  if (v === null || v === undefined) return "null";
+  if (Array.isArray(v)) return `[${v.map(fieldText).join(", ")}]`;
+  if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${k}: ${fieldText(x)}`).join(", ")}}`;
+  return String(v);
 }
 
 // What an event says, in words; `capitals`: the ruleset's, for the events a dispute's

@@ -10,7 +10,7 @@ import json
 
 import msgspec
 
-from tests.support.finding_texts import CUT, MOVE
+from tests.support.finding_texts import AI_MOVED, CUT, MOVE
 from umpire.clients.cli import describe_frame
 from umpire.events.rules_words import event_said, finding_lines
 from umpire.events.types import DisputeFound, HeadChange
@@ -36,6 +36,11 @@ def test_an_event_cut_short_is_said_by_what_it_chose() -> None:
     with_words = CUT[:60] + '"explanation":"goes in_the_air","candidates":[{"option'
     assert event_said(with_words).endswith(": goes in the air")
     assert event_said('{"type":"x.Y","rule":"r","cand').startswith("Y (its text is cut short")
+    # Cut before anything is chosen: the event's own fields that come whole before the cut.
+    assert event_said(AI_MOVED, {"AI"}) == (
+        "AI moved: unit: AI-RIFLE-2, from hex: 1007, to hex: 0907, facing: 4, ap cost: 1, "
+        "low risk: false, target: CM-1"
+    )
     for text in ("(nothing)", "", "not json {", '{"no":"type"}'):
         assert event_said(text) == text
 

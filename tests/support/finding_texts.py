@@ -20,3 +20,12 @@ MOVE = {
     "explanation": "the bot climbs towards P2",
 }
 CUT = json.dumps(MOVE, separators=(",", ":"))[:500]
+
+# A Conflict of Heroes AI move as a finding holds it: its own fields, then the rule, the
+# dice and the candidates, cut in the candidates before any is chosen.
+AI_MOVED = (
+    '{"type":"conflict_of_heroes.AiMoved","unit":"AI-RIFLE-2","from_hex":"1007",'
+    '"to_hex":"0907","facing":4,"ap_cost":1,"low_risk":false,"target":"CM-1",'
+    '"rule":"003_368c69a730e6e14a.txt 5.3","dice":[1],"candidates":[{"option":"1006",'
+    '"chosen":false,"reason":"no closer to the Target: only a Low Risk Move steps side'
+)

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.support.finding_texts import CUT
+from tests.support.finding_texts import AI_MOVED, CUT
 from tests.support.viewer_page import TIMEOUT, create_game, send
 from umpire.engine import registry
 from umpire.events.rules_words import acronyms, event_said, type_in_words
@@ -146,7 +146,13 @@ async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
     """A finding keeps 500 characters of each event's JSON: a long decision's ends before
     its explanation. The table says it by what it chose, word for word as the terminal
     (events/rules_words.py `event_said`), where it showed the cut JSON."""
-    cut = [CUT, CUT[:60] + '"explanation":"goes in_the_air","candidates":[{"option', "(nothing)"]
+    cut = [
+        CUT,
+        CUT[:60] + '"explanation":"goes in_the_air","candidates":[{"option',
+        "(nothing)",
+        AI_MOVED,
+        '{"type":"x.Y","rule":"r","cand',
+    ]
     page = await browser.new_page()
     await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
     said = await page.evaluate(
@@ -159,3 +165,4 @@ async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
     await page.close()
     assert said == [event_said(text, ["AI"]) for text in cut]
     assert said[0] == "Bot moved: chose P2 (nearest player aircraft at 18d; destination L4)"
+    assert said[3].startswith("AI moved: unit: AI-RIFLE-2, from hex: 1007, to hex: 0907")
