@@ -30,13 +30,12 @@ from umpire.server.config import Settings
 from umpire.server.data_dir import resolve_data_dir
 from umpire.server.game_log import (
     ExportInvalid,
-    LoadedLog,
     check_header,
     check_totals,
     load_log,
     ruleset_from_module,
 )
-from umpire.server.head_checkpoints import read_heads
+from umpire.server.head_checkpoints import Heads, read_heads
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, kept, read_file, receipts_path
 from umpire.server.store_check import acknowledged_losses
@@ -112,11 +111,17 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
 async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     """Audit a game or an export file."""
     ruleset = ruleset_from_module(args.ruleset_module) if args.ruleset_module else None
+    # What this machine acknowledged of a stored game, read before its log: a command
+    # answered while the audit runs records its head and keeps its receipt after its
+    # append, so what was read first names only seqs the log read next holds. Read after
+    # the log, they could name a seq it missed and look like a loss.
+    heads = _heads(settings, args)
+    early = _anchors(settings, args, args.game) if args.game is not None else None
     try:
         log = await load_log(settings, args.game, args.file)
     except GameNotFound:
         # A game the store lost whole (a restore from before it): its checkpoint names it.
-        lost = _acknowledged(settings, args, ())
+        lost = _acknowledged(args, (), heads)
         for line in lost:
             console.print(f"FAILED: {shown(line)}")
         if not lost:
@@ -129,7 +134,7 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
         return AUDIT_FAILED
     # What this machine acknowledged and the store no longer holds (a repair's cut, a
     # restore from an older backup): a shorter, consistent log does not pass for whole.
-    lost = _acknowledged(settings, args, log.envelopes)
+    lost = _acknowledged(args, log.envelopes, heads)
     for line in lost:
         console.print(f"FAILED: {shown(line)}")
     with progress_bar("auditing", log.envelopes[-1].seq, err_console) as advance:
@@ -143,7 +148,7 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     # The anchors (docs/audit.md 8.1): the receipts given, else those this machine kept of
     # the game (a newcomer need not know the flag). The lowest seq that disagrees
     # with one, if the log's own checks find nothing before it.
-    anchors = _anchors(settings, args, log)
+    anchors = early if args.game is not None else _anchors(settings, args, log.envelopes[0].game_id)
     anchored = NOT_ANCHORED
     if anchors is not None and not chain_broken:
         anchor_failure, anchored = check_anchors(anchors, log.envelopes)
@@ -208,21 +213,27 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     return print_report(report, log.source, anchored)
 
 
-def _acknowledged(
-    settings: Settings, args: argparse.Namespace, envelopes: Sequence[Envelope]
-) -> list[str]:
-    """What the embedded store's head checkpoints say this game lost (lines naming it)."""
+def _heads(settings: Settings, args: argparse.Namespace) -> Heads | None:
+    """The embedded store's head checkpoints, for a stored game (None: an export file, or
+    a Redis of the operator's, whose checkpoints this machine does not keep)."""
     if args.game is None or settings.redis_url:
+        return None
+    return read_heads(resolve_data_dir(settings.data_dir))
+
+
+def _acknowledged(
+    args: argparse.Namespace, envelopes: Sequence[Envelope], heads: Heads | None
+) -> list[str]:
+    """What the head checkpoints say this game lost (lines naming it)."""
+    if heads is None:
         return []
-    heads = read_heads(resolve_data_dir(settings.data_dir))
     return acknowledged_losses(args.game, envelopes, heads)
 
 
-def _anchors(settings: Settings, args: argparse.Namespace, log: LoadedLog) -> list[Anchor] | None:
-    """The receipts to check the log against (`--receipts FILE`, as often as given: the
-    player's and a spectator's, say), else those this machine kept of the game (docs/audit.md
-    8.1; not with `--no-receipts`), or None."""
-    game_id = log.envelopes[0].game_id
+def _anchors(settings: Settings, args: argparse.Namespace, game_id: str) -> list[Anchor] | None:
+    """The receipts to check game `game_id`'s log against (`--receipts FILE`, as often as
+    given: the player's and a spectator's, say), else those this machine kept of the game
+    (docs/audit.md 8.1; not with `--no-receipts`), or None."""
     if args.receipts:
         return [a for path in args.receipts for a in read_file(path, game_id)]
     if args.no_receipts:
