@@ -67,9 +67,12 @@ def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     if p is None:
         return f"{kind} (hidden from your role)"
     if frame.event_type == "DiceRolled":
-        by = f"({p['by']}) for {in_words(str(p['purpose']))} — {p['rule']}"
+        purpose = in_words(str(p["purpose"]))
         if p.get("hidden") and not p["faces"]:
-            return f"roll #{p['roll']} {p['kind']} [hidden] {by}"
+            return f"roll #{p['roll']} {p['kind']} for {purpose} [hidden] — {p['rule']}"
+        who = "player" if p["by"] == "player" else "server"
+        whose = f" · the {p['owner']}'s roll" if p.get("owner") else ""  # as log says it
+        by = f"({who}) for {purpose} — {p['rule']}{whose}"
         labels = p.get("labels") or []
         faces = (
             " ".join(f"{lab}={f}" for lab, f in zip(labels, p["faces"], strict=False))

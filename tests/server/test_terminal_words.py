@@ -15,11 +15,13 @@ import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from umpire.clients import UmpireClient, cli
+from umpire.events.types import DiceRolled, Owner, Roller
 from umpire.events.wire import EventFrame
-from umpire.server import replay_command, store_commands
+from umpire.server import render, replay_command, store_commands
 from umpire.server.app import Running, running_gateway
 from umpire.server.cli import main
 from umpire.server.config import Settings
@@ -161,3 +163,23 @@ def test_watch_leaves_a_commands_empty_fields_out_as_log_does() -> None:
     assert cli.describe_frame(frame, ()) == (
         "player command UnitAction units=[P-RIFLE-1], action=fire, ap=2, caps=0"
     )
+
+
+def test_watch_says_a_roll_as_log_does() -> None:
+    # Fails on the previous commit: watch left out whose roll it was ("· the opponent's
+    # roll", which log says) and put a hidden roll's purpose after "[hidden]".
+    rolls = [
+        DiceRolled(roll=3, kind="2d6", sides=(6, 6), faces=(2, 5), total=7, purpose="to_hit",
+                   rule="r 1.1", owner=Owner.OPPONENT),
+        DiceRolled(roll=4, kind="d6", sides=(6,), faces=(4,), total=4, purpose="morale",
+                   rule="r 2", by=Roller.PLAYER, owner=Owner.PLAYER),
+        DiceRolled(roll=5, kind="d10", sides=(10,), faces=(), total=0, purpose="aaa_pool",
+                   rule="r 3", hidden=True),
+    ]  # fmt: skip
+    for event in rolls:
+        frame = EventFrame(
+            game_id="g1", seq=9, event_type="DiceRolled", version=1, command_id="c1",
+            payload=msgspec.to_builtins(event), recorded_at="", prev_hash="", hash="",
+        )  # fmt: skip
+        assert cli.describe_frame(frame, ()) == render.describe(event), event
+    assert render.describe(rolls[0]).endswith("· the opponent's roll")
