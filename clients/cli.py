@@ -25,9 +25,9 @@ from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
 from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
-from umpire.events.rules_words import field_text, finding_lines, in_words, type_in_words
+from umpire.events.rules_words import fields_said, in_words, type_in_words, universal_said
 from umpire.events.terminal_text import printable, shown, terminal
-from umpire.events.types import DisputeFound
+from umpire.events.types import UNIVERSAL_EVENT_TYPES
 from umpire.events.wire import Accepted, EventFrame, ViewState
 
 console = terminal()
@@ -61,90 +61,28 @@ class Words:
         return describe_frame(frame, capitals, await self.listing.names())
 
 
+# The game's own events, which every ruleset's log holds (events/types.py), by their tags.
+UNIVERSAL = {str(t.__struct_config__.tag): t for t in UNIVERSAL_EVENT_TYPES}
+
+
 def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     p: Any = frame.payload
     kind = type_in_words(frame.event_type, capitals)
     if p is None:
         return f"{kind} (hidden from your role)"
-    if frame.event_type == "DiceRolled":
-        purpose = in_words(str(p["purpose"]))
-        if p.get("hidden") and not p["faces"]:
-            return f"roll #{p['roll']} {p['kind']} for {purpose} [hidden] — {p['rule']}"
-        who = "player" if p["by"] == "player" else "server"
-        whose = f" · the {p['owner']}'s roll" if p.get("owner") else ""  # as log says it
-        by = f"({who}) for {purpose} — {p['rule']}{whose}"
-        labels = p.get("labels") or []
-        faces = (
-            " ".join(f"{lab}={f}" for lab, f in zip(labels, p["faces"], strict=False))
-            if labels
-            else " ".join(map(str, p["faces"]))
-        )
-        return f"roll #{p['roll']} {p['kind']} [{faces}] = {p['total']} {by}"
-    if frame.event_type == "CommandRecorded":
-        typed = fields(p["command"], skip=("type",))
-        return f"{p['role']} command {p['command_type']} {typed}".rstrip()
-    if frame.event_type == "DisputeFound":
-        with contextlib.suppress(msgspec.ValidationError):  # malformed: its fields, below
-            return "; ".join(finding_lines(msgspec.convert(p, DisputeFound), capitals))
-    universal = _universal(frame.event_type, p)
-    if universal is not None:
-        return universal
+    own = UNIVERSAL.get(frame.event_type)
+    if own is not None:
+        # The game's own events as `umpire log` says them (events/rules_words.py); a
+        # payload that is not one (malformed) is said by its fields, below.
+        with contextlib.suppress(msgspec.ValidationError):
+            said = universal_said(msgspec.convert(p, own), capitals)
+            if said is not None:
+                return said
     rule = f" — {p['rule']}" if p.get("rule") else ""
     if p.get("explanation"):
         return f"{kind}: {in_words(str(p['explanation']))}{rule}"
-    said = ", ".join(
-        f"{in_words(k)}: {in_words(field_text(v))}"
-        for k, v in p.items()
-        if k not in ("type", "candidates", "rule", "explanation") and v not in (None, "", [], {})
-    )
+    said = fields_said(p)
     return f"{kind} ({said}){rule}" if said else f"{kind}{rule}"
-
-
-def _universal(event_type: str, p: Any) -> str | None:
-    """The game's own events in the words `umpire log` says them (server/render.py), where
-    a list of their fields would print a whole setup; None for any other type."""
-    rule = f" — {p['rule']}" if p.get("rule") else ""
-    if event_type == "GameCreated":
-        if p.get("client_seed"):
-            client = f"client seed {p['client_seed']!r}"
-        elif p.get("client_entropy") == "waived":
-            client = "client entropy waived (the server's seed alone derives the dice)"
-        else:
-            client = "client seed to be bound"
-        manual = ", player may enter the opponent's dice" if p.get("opponent_manual_dice") else ""
-        return (
-            f"game {p['game_id']} created: {in_words(str(p['ruleset']))} "
-            f"v{p['ruleset_version']}, seed commitment {str(p['seed_commitment'])[:16]}…, "
-            f"{client}{manual}"
-        )
-    if event_type == "ClientSeedBound":
-        return f"client seed {p['client_seed']!r} bound for seed epoch {p.get('epoch', 0)}"
-    if event_type == "SeedRevealed" and p.get("next_commitment"):
-        return (
-            f"seed of epoch {p.get('epoch', 0)} revealed: {p['seed']}; next seed committed: "
-            f"{str(p['next_commitment'])[:16]}…"
-        )
-    if event_type == "SeedRevealed":
-        return f"seed revealed: {p['seed']}"
-    if event_type == "GameEnded":
-        return f"game ended: {in_words(str(p['result']))}{rule}"
-    if event_type == "CommandTakenBack":
-        return (
-            f"took back {p['command_type']} (seq {p['seq']}, command {p['command_id']}): "
-            f"the game is as before it{rule}"
-        )
-    return None
-
-
-def fields(data: dict[str, Any], skip: tuple[str, ...] = ()) -> str:
-    """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
-    not a Python dict's repr; an empty one (`note=`, `cards=[]`) left out, as `umpire log`
-    leaves it (server/render.py)."""
-    return ", ".join(
-        f"{k}={field_text(v)}"
-        for k, v in data.items()
-        if k not in skip and v not in (None, "", [], {})
-    )
 
 
 def refused(exc: BaseException, url: str) -> str:

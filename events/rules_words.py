@@ -13,6 +13,9 @@ the log would make every earlier log audit as a different decision).
   The browser table says types by the same rule (clients/web/citations.js `typeInWords`,
   with `acronyms` of the ruleset's /rulesets.json entry); tests/data/type_words.json
   holds the cases both are tested on.
+- `universal_said`: the game's own events (events/types.py: a creation, a command, a roll,
+  a reveal, an end, a take-back, a finding) in words, one line each, as `umpire log`
+  (server/render.py) and `watch`/`play` (clients/cli.py, from a pushed frame) say them.
 - `finding_lines` and `event_said`: a dispute's finding in words (`umpire log`, `dispute`,
   `disputes`, `watch`): the events where the two lines part by their types and what they
   say, not their JSON, as the table's `eventSaid` (clients/web/render.js) says them.
@@ -29,7 +32,17 @@ from typing import Any
 
 import msgspec
 
-from umpire.events.types import DisputeFound
+from umpire.events.types import (
+    ClientEntropy,
+    ClientSeedBound,
+    CommandRecorded,
+    CommandTakenBack,
+    DiceRolled,
+    DisputeFound,
+    GameCreated,
+    GameEnded,
+    SeedRevealed,
+)
 
 # A lowercase snake_case key: letters and digits joined by underscores, starting with a
 # letter. ASCII word boundaries, as JavaScript's \b: a seed file's name (digits first),
@@ -128,7 +141,7 @@ def event_said(text: str, capitals: Collection[str] = ()) -> str:
         explanation = event.get("explanation")
         if isinstance(explanation, str) and explanation:
             return f"{kind}: {in_words(explanation)}"
-        said = _fields_said(event)
+        said = fields_said(event, _NOT_SAID)
         return f"{kind}: {said}" if said else kind
     typed = _TYPE.search(text)
     if typed is None:
@@ -137,7 +150,7 @@ def event_said(text: str, capitals: Collection[str] = ()) -> str:
     found = _EXPLANATION.search(text)
     if found is not None:
         return f"{head}: {in_words(_string(found.group(1)))}"
-    parts = [_fields_said(_leading_fields(text))]
+    parts = [fields_said(_leading_fields(text), _NOT_SAID)]
     parts += [
         f"chose {_string(option)} ({_string(reason)})" for option, reason in _CHOSEN.findall(text)
     ]
@@ -147,18 +160,25 @@ def event_said(text: str, capitals: Collection[str] = ()) -> str:
     return f"{head} (its text is cut short in the finding: umpire explain shows it whole)"
 
 
-# What a decision's fields say beside its explanation: its citation, dice and candidates
-# are shown by `umpire explain`, not in a finding's line.
-_NOT_SAID = ("type", "rule", "dice", "candidates", "explanation")
+# What a decision's own fields are, beside its explanation, citation and candidates
+# (`umpire explain` shows those); a finding's line leaves its dice out too.
+DECISION_EXTRAS = ("type", "rule", "candidates", "explanation")
+_NOT_SAID = (*DECISION_EXTRAS, "dice")
 
 
-def _fields_said(event: Mapping[str, Any]) -> str:
-    """An event's own fields in words ("unit: AI-RIFLE-2, to hex: 0907")."""
+def fields_said(event: Mapping[str, Any], leave_out: Collection[str] = DECISION_EXTRAS) -> str:
+    """An event's own fields in words ("unit: AI-RIFLE-2, to hex: 0907"), the empty ones
+    and those in `leave_out` left out."""
     return ", ".join(
         f"{in_words(k)}: {in_words(field_text(v))}"
         for k, v in event.items()
-        if k not in _NOT_SAID and v not in (None, "", [], {})
+        if k not in leave_out and not _empty(v)
     )
+
+
+def _empty(value: Any) -> bool:
+    """None or an empty text, list, tuple or mapping: it says nothing, so it is left out."""
+    return value is None or (isinstance(value, str | list | tuple | dict) and not value)
 
 
 def _leading_fields(text: str) -> dict[str, Any]:
@@ -207,3 +227,71 @@ def finding_lines(found: DisputeFound, capitals: Collection[str] = ()) -> list[s
 def _value_said(value: Any) -> str:
     """A value a finding's head change holds, as a player types it (none: null)."""
     return "none" if value is None else in_words(field_text(value))
+
+
+def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
+    """One of the game's own events in words (its line in `umpire log`, `watch` and
+    `play`), or None for any other event (a ruleset's, said by its explanation)."""
+    if isinstance(event, GameCreated):
+        if event.client_seed:
+            client = f"client seed {event.client_seed!r}"  # an old log: bound at creation
+        elif event.client_entropy is ClientEntropy.WAIVED:
+            client = "client entropy waived (the server's seed alone derives the dice)"
+        else:
+            client = "client seed to be bound"
+        return (
+            f"game {event.game_id} created: {in_words(event.ruleset)} v{event.ruleset_version}, "
+            f"seed commitment {event.seed_commitment[:16]}…, {client}"
+            + (", player may enter the opponent's dice" if event.opponent_manual_dice else "")
+        )
+    if isinstance(event, ClientSeedBound):
+        return f"client seed {event.client_seed!r} bound for seed epoch {event.epoch}"
+    if isinstance(event, CommandRecorded):
+        manual = " (manual dice)" if event.manual_dice else ""
+        typed = command_fields(event.command)
+        return f"{event.role} command {event.command_type} {typed}".rstrip() + manual
+    if isinstance(event, DiceRolled):
+        return _roll_said(event)
+    if isinstance(event, SeedRevealed):
+        if event.next_commitment:
+            return (
+                f"seed of epoch {event.epoch} revealed: {event.seed}; next seed committed: "
+                f"{event.next_commitment[:16]}…"
+            )
+        return f"seed revealed: {event.seed}"
+    if isinstance(event, GameEnded):
+        return f"game ended: {in_words(event.result)}" + (f" — {event.rule}" if event.rule else "")
+    if isinstance(event, DisputeFound):
+        return "; ".join(finding_lines(event, capitals))
+    if isinstance(event, CommandTakenBack):
+        return (
+            f"took back {event.command_type} (seq {event.seq}, command {event.command_id}): "
+            f"the game is as before it" + (f" — {event.rule}" if event.rule else "")
+        )
+    return None
+
+
+def _roll_said(event: DiceRolled) -> str:
+    """A roll: its faces (or [hidden]), who rolled, what for, its rule and whose it is."""
+    purpose = in_words(event.purpose)
+    if event.hidden and not event.faces:
+        return f"roll #{event.roll} {event.kind} for {purpose} [hidden] — {event.rule}"
+    labels = (
+        " ".join(f"{lab}={f}" for lab, f in zip(event.labels, event.faces, strict=False))
+        if event.labels
+        else " ".join(map(str, event.faces))
+    )
+    who = "player" if event.by == "player" else "server"
+    whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
+    return (
+        f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for {purpose} "
+        f"— {event.rule}{whose}"
+    )
+
+
+def command_fields(command: Mapping[str, Any]) -> str:
+    """A command's fields as `name=value` pairs as typed (`umpire play` takes them back),
+    its type and any empty field (`note=`, `cards=[]`) left out."""
+    return ", ".join(
+        f"{k}={field_text(v)}" for k, v in command.items() if k != "type" and not _empty(v)
+    )

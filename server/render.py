@@ -26,23 +26,12 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_state_hash
 from umpire.events.rules_words import (
     acronyms,
-    field_text,
-    finding_lines,
+    fields_said,
     in_words,
     type_in_words,
+    universal_said,
 )
 from umpire.events.terminal_text import printable
-from umpire.events.types import (
-    ClientEntropy,
-    ClientSeedBound,
-    CommandRecorded,
-    CommandTakenBack,
-    DiceRolled,
-    DisputeFound,
-    GameCreated,
-    GameEnded,
-    SeedRevealed,
-)
 
 
 @cache  # once per ruleset: `umpire log` names every row's type by them
@@ -77,64 +66,15 @@ def describe(
 
 
 def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> str:
-    if isinstance(event, GameCreated):
-        if event.client_seed:
-            client = f"client seed {event.client_seed!r}"  # an old log: bound at creation
-        elif event.client_entropy is ClientEntropy.WAIVED:
-            client = "client entropy waived (the server's seed alone derives the dice)"
-        else:
-            client = "client seed to be bound"
-        return (
-            f"game {event.game_id} created: {in_words(event.ruleset)} v{event.ruleset_version}, "
-            f"seed commitment {event.seed_commitment[:16]}…, {client}"
-            + (", player may enter the opponent's dice" if event.opponent_manual_dice else "")
-        )
-    if isinstance(event, ClientSeedBound):
-        return f"client seed {event.client_seed!r} bound for seed epoch {event.epoch}"
-    if isinstance(event, CommandRecorded):
-        fields = {k: v for k, v in event.command.items() if k != "type"}
-        manual = " (manual dice)" if event.manual_dice else ""
-        return f"{event.role} command {event.command_type} {_fields(fields)}".rstrip() + manual
-    if isinstance(event, DiceRolled):
-        if event.hidden and not event.faces:
-            return (
-                f"roll #{event.roll} {event.kind} for {in_words(event.purpose)} [hidden] — "
-                f"{event.rule}"
-            )
-        labels = (
-            " ".join(f"{lab}={f}" for lab, f in zip(event.labels, event.faces, strict=False))
-            if event.labels
-            else " ".join(map(str, event.faces))
-        )
-        who = "player" if event.by == "player" else "server"
-        whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
-        return (
-            f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for "
-            f"{in_words(event.purpose)} — {event.rule}{whose}"
-        )
-    if isinstance(event, SeedRevealed):
-        if event.next_commitment:
-            return (
-                f"seed of epoch {event.epoch} revealed: {event.seed}; next seed committed: "
-                f"{event.next_commitment[:16]}…"
-            )
-        return f"seed revealed: {event.seed}"
-    if isinstance(event, GameEnded):
-        ended = f"game ended: {in_words(event.result)}"
-        return ended + (f" — {event.rule}" if event.rule else "")
-    if isinstance(event, DisputeFound):
-        return "; ".join(finding_lines(event, capitals))
-    if isinstance(event, CommandTakenBack):
-        return (
-            f"took back {event.command_type} (seq {event.seq}, command {event.command_id}): "
-            f"the game is as before it — {event.rule}"
-        )
+    said = universal_said(event, capitals)
+    if said is not None:
+        return said
     data: dict[str, Any] = msgspec.to_builtins(event)
     tag = type_in_words(str(data.pop("type", type(event).__name__)), capitals)
     explanation = in_words(str(data.pop("explanation", "") or ""))
     rule = data.pop("rule", "")
     data.pop("candidates", None)
-    said = _said(data)
+    said = fields_said(data)
     if not with_type:
         head = explanation or said
     elif explanation:
@@ -142,28 +82,6 @@ def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> st
     else:
         head = f"{tag} ({said})" if said else tag
     return head + (f" — {rule}" if rule else "")
-
-
-def _said(data: dict[str, Any]) -> str:
-    """A decision's fields in words ("phase: fighter movement, rolled hex: 0817"): the
-    rules wrote them, as they write an explanation."""
-    return ", ".join(
-        f"{in_words(key)}: {in_words(field_text(value))}"
-        for key, value in data.items()
-        if not _empty(value)
-    )
-
-
-def _fields(data: dict[str, Any]) -> str:
-    """An event's fields as `name=value` pairs (not a Python dict's repr)."""
-    return ", ".join(
-        f"{key}={field_text(value)}" for key, value in data.items() if not _empty(value)
-    )
-
-
-def _empty(value: Any) -> bool:
-    """None or an empty list, tuple, dict or string (left out: it says nothing)."""
-    return value is None or (isinstance(value, list | tuple | dict | str) and not value)
 
 
 def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
