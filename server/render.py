@@ -21,6 +21,7 @@ from umpire.engine.citations import SeedNames, readable
 from umpire.engine.game import Game
 from umpire.engine.kit.labels import NO_LABELS, Labels
 from umpire.engine.redaction import view_for
+from umpire.engine.replay import Change
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.receipt import receipt_state_hash
@@ -136,6 +137,42 @@ def view_lines(
             lines += below[1:]
         return lines
     return [f"{indent}{_scalar(view, labels, key)}"]
+
+
+# A diff path's steps (engine/replay.py `diff`): a field or key, or a list index.
+_STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+
+
+def change_said(change: Change, labels: Labels = NO_LABELS) -> tuple[str, str, str]:
+    """One change of `replay --diff` as `umpire state` says a view: where (each field by
+    its label, a name the game gives as it is, a list's element by its place from 1),
+    and the value before and after in words. `--json` keeps the path and the values."""
+    steps: list[str] = []
+    field, keyed = "", False
+    for index, name in _STEP.findall(change.path):
+        if index:
+            steps.append(f"item {int(index) + 1}")
+        elif keyed:
+            steps.append(printable(name))  # a mapping's key the game gives: itself
+            keyed = False
+        else:
+            steps.append(printable(labels.label(name)))
+            field, keyed = name, name in labels.keyed
+    if not steps:
+        steps.append("(the whole state)")
+
+    def value(side: Any, absent: bool) -> str:
+        if absent:
+            return "(absent)"
+        if _plain(side) or side in ({}, [], ()):
+            return _scalar(side, labels, field)
+        return "\n".join(view_lines(side, "", labels, key=field, keyed=keyed))
+
+    return (
+        " › ".join(steps),
+        value(change.before, change.added),
+        value(change.after, change.removed),
+    )
 
 
 def _plain(value: Any) -> bool:

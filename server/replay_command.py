@@ -45,7 +45,7 @@ from umpire.server.game_log import load_log, read_log, ruleset_from_module
 from umpire.server.game_records import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
-from umpire.server.render import capitals_of, view_lines
+from umpire.server.render import capitals_of, change_said, view_lines
 from umpire.server.store_access import open_store
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -95,12 +95,10 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     table = Table(show_lines=False)
     for column in ("where", "before", "after"):
         table.add_column(column, overflow="fold")
+    # In the state's words, as `umpire state` says them (--json: the paths and values).
+    labels = ruleset_of(log.envelopes[0]).labels
     for change in changes:
-        table.add_row(
-            shown(change.path),
-            "(absent)" if change.added else shown(json.dumps(change.before, default=str)),
-            "(absent)" if change.removed else shown(json.dumps(change.after, default=str)),
-        )
+        table.add_row(*change_said(change, labels))
     console.print(table)
     return 0
 
