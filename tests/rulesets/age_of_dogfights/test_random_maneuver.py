@@ -70,6 +70,10 @@ def test_rotary_reroll_when_the_direction_is_not_allowed() -> None:
         ("spad_xiii", 5, "nose-down", [[5], [3], [3], [3]], 2),  # three possible: 5 = three
         ("spad_xiii", 5, "nose-down", [[3], [3], [3], [3]], 3),  # 3 = two
         ("spad_xiii", 3, "nose-down", [[4], [3], [3], [3]], 1),  # only two possible above L1
+        ("spad_xiii", 5, "nose-down", [[2], [3], [3], [3]], 4),  # three possible: 2 = one
+        ("spad_xiii", 5, "nose-down", [[6], [3], [3], [3]], 2),  # three possible: 6 = three
+        ("se5a", 5, "nose-down", [[1], [3], [3], [3]], 4),  # two possible: 1 = one level
+        ("se5a", 5, "nose-down", [[6], [3], [3], [3]], 3),  # two possible: 6 = two levels
     ],
 )
 def test_tilted_start_must_change_levels(
