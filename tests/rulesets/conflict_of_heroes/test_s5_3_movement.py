@@ -4,7 +4,7 @@
 
 The hex priorities among equally distant hexes are tested under the broader reading
 (`sideways_moves`, README ledger 5.3); the literal default is tested in
-test_s5_3_literal_moves.py.
+test_s7_0_mission.py (test_a_move_order_the_ai_cannot_carry_out_closer_goes_to_the_next_candidate).
 
 Geometry used (default map): from 0503 towards 0508 only 0504 is closer (4); 0404 and 0604
 stay at 5; the rest go farther.
