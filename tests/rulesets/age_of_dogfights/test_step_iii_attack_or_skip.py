@@ -93,7 +93,9 @@ APPROACH = {"P2": ("dh4", (12, 6), "E", 3), **EXPOSER}  # mission aircraft chose
 def test_exposed_approach_maneuver_rolls_skip_or_go(roll: int, random: bool) -> None:
     events, asked = run_until(combat_state(APPROACH, BOT), fly, [[1], [1], [roll]])
     check = [e for e in of_type(events, ExposureChecked) if e.situation == "Approach maneuver"]
-    assert check[0].exposed and check[0].rule.endswith("(Approach maneuver would be Exposed)")
+    assert check[0].exposed and check[0].rule.endswith(
+        "(whether the Approach maneuver would make the bot Exposed)"
+    )
     if random:
         assert "solo die, step 1" in asked and not of_type(events, BotMoved)
     else:
