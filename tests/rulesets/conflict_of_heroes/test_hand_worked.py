@@ -24,6 +24,7 @@ from tests.rulesets.conflict_of_heroes.setups import (
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
+    AiOrderSelected,
     AiPassed,
     AiTargetSelected,
     AiUnitSelected,
@@ -228,3 +229,37 @@ def test_s4_0_destroyed_and_not_yet_arrived_counters_are_not_in_play() -> None:
     check = one(events, MissionTrackChecked)
     assert (check.count, check.advanced, s.mission_track) == (2, True, 1)
     assert every(events, AiPassed)
+
+
+def test_s5_0_a_control_marker_the_ai_holds_is_no_player_control_marker() -> None:
+    """5.0: 'Player Control Markers are considered Mission Objectives'. A stands alone on
+    CM's hex 0505: the AI has taken it (found playing the sample through the CLI, where
+    the AI on CM-1 kept pivoting under 'Fresh AI closest to Control Marker -> Low Risk
+    Move'). So 'AI closest to Control Marker -> Move' has no target and the card's next
+    order runs: 'AI closest to Unit -> Move', A (3 hexes from U at 0508) before B (6)."""
+    cm = [ObjectiveSpec(id="CM", hex="0505", control_marker=True)]
+    deck = (card(1, "blue", 12, "AI closest to Control Marker -> Move",
+                 tactical=("AI closest to Unit -> Move",)),)  # fmt: skip
+    s = state([A, ai("B", "0502"), _u("U", "0508")], deck, objectives=cm)
+    events, _ = ai_turn(s, 1)
+    selected = one(events, AiOrderSelected)
+    assert selected.order == "AI closest to Unit -> Move"
+    why = reasons(selected.candidates)["priority 1: AI closest to Control Marker -> Move"]
+    assert "no Player Control Marker to move towards: the AI holds CM" in why
+    assert one(events, AiMoved).unit == "A"
+
+
+def test_s5_1_1_and_5_2_yes_no_criteria_are_said_in_words() -> None:
+    """5.1.1 / 5.2 as the player reads them (found playing the sample through the CLI,
+    where a hit AI 'lost on un-hit AI before a hit AI (1; best 0)'): the loser's reason
+    says 'hit; best un-hit'; 5.2's 'the fresh Unit' says 'spent; best fresh'. Dice: 2D6
+    6+6 for the first shot, 3+4 for the second."""
+    ais = [ai("A", "0505", turreted=True, hit=True, firepower=8), ai("B", "0306", turreted=True)]
+    s = state([*ais, _u("U", "0508")], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [6, 6])
+    why = reasons(one(events, AiUnitSelected).candidates)["A"]
+    assert why == "lost on 'un-hit AI before a hit AI (5.1.1)' (hit; best un-hit)"
+    units = [_u("U1", "0508", fresh=False, firepower=8), _u("U2", "0307", firepower=3)]
+    events, _ = ai_turn(state([A, *units], (card(1, "blue", 12, FIRE),)), 1, [3, 4])
+    why = reasons(one(events, AiTargetSelected).candidates)["U1"]
+    assert why == "lost on 'the fresh Unit (5.2)' (spent; best fresh)"
