@@ -263,3 +263,18 @@ def test_s5_1_1_and_5_2_yes_no_criteria_are_said_in_words() -> None:
     events, _ = ai_turn(state([A, *units], (card(1, "blue", 12, FIRE),)), 1, [3, 4])
     why = reasons(one(events, AiTargetSelected).candidates)["U1"]
     assert why == "lost on 'the fresh Unit (5.2)' (spent; best fresh)"
+
+
+def test_s5_1_1_farthest_tie_moves_the_unhit_ai_before_the_cheaper_one() -> None:
+    """'If more than one eligible AI is closest to or farthest from a Target, for Move
+    Orders, move the eligible AI that: 1. is Unhit, then 2. has the lowest movement cost':
+    A (hit, move cost 1) at 0508 and B (un-hit, move cost 2) at 0307 are both 3 hexes from
+    U at 0505, so both are 'farthest'; B moves, although A is cheaper. Two hexes bring B
+    closer (0306, 0407): 1D6 1 picks the first."""
+    ais = [ai("A", "0508", hit=True, move_cost=1), ai("B", "0307", move_cost=2)]
+    s = state([*ais, _u("U", "0505")], (card(1, "blue", 12, "AI farthest from Unit -> Move"),))
+    events, _ = ai_turn(s, 1, [1])
+    chosen = one(events, AiUnitSelected)
+    assert chosen.unit == "B" and "un-hit AI before a hit AI" in reasons(chosen.candidates)["A"]
+    moved = one(events, AiMoved)
+    assert (moved.unit, moved.from_hex, moved.to_hex) == ("B", "0307", "0306")
