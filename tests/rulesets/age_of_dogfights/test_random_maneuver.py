@@ -103,6 +103,11 @@ def test_attitude_roll_and_its_fallback(
 ) -> None:
     _, events, moved = fly(bot("albatros_dv", level, attitude=attitude), 1, faces)
     assert moved.attitude is expected
+    # The explanation says why a rolled attitude was not flown (round 7, from a CLI game).
+    rolled = "nose-up" if faces[-1][0] >= 5 else "nose-down" if faces[-1][0] <= 2 else ""
+    where = "at L1" if level == 1 else f"at its ceiling, L{level}"
+    refused = f"({rolled} rolled, not allowed {where}: level instead)"
+    assert (refused in moved.explanation) is (rolled != "" and expected is Attitude.LEVEL)
     assert of_type(events, ResponseRolled)[-1].rule.startswith(
         "001_989a2f850da69b66.txt Random Maneuver (attitude"
     )
@@ -112,6 +117,9 @@ def test_no_tilt_after_descending_three_levels() -> None:
     """'... or it has just descended three altitude levels' -> level flight."""
     _, _, moved = fly(bot("spad_xiii", 5, attitude="nose-down"), 1, [[5], [3], [1]])
     assert moved.level == 2 and moved.attitude is Attitude.LEVEL
+    assert "(nose-down rolled, not allowed after descending 3 levels: level instead)" in (
+        moved.explanation
+    )
 
 
 def test_reroll_when_straight_steps_after_the_turn_would_leave_the_board() -> None:
