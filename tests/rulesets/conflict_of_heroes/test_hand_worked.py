@@ -213,7 +213,12 @@ def test_s4_0_the_mission_track_is_checked_even_when_the_ai_then_passes() -> Non
     against requirement 2 -> advances; no order fits (no Objective), so the AI passes."""
     deck = (card(1, "green", 9, "AI closest to Objective -> Move", mission_requirement=2),)
     events, s = ai_turn(state([A, _u("U", "0508")], deck), 1)
-    assert one(events, MissionTrackChecked).advanced and s.mission_track == 1
+    check = one(events, MissionTrackChecked)
+    assert check.advanced and s.mission_track == 1
+    assert check.explanation.startswith(
+        "2 counted (AI and Units in play, rumored counters, reinforcements arriving this "
+        "round) against the requirement 2: the Mission Track advances to 1"
+    )
     assert one(events, AiPassed).card == 1
 
 
