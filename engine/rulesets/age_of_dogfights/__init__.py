@@ -80,8 +80,11 @@ def initial_state(setup: Setup) -> State:
 RULESET: Ruleset[State] = Ruleset(
     name="age_of_dogfights",
     # v3: a report that restates the state is refused nothing_to_do (issue 41); v2 logs
-    # audit with a note.
-    version="3",
+    # audit with a note. v4: the Approach altitude notes say the height advantage in words
+    # and the Step III Approach exposure check cites "whether the Approach maneuver would
+    # make the bot Exposed", and a Random Maneuver's refused attitude says why (decisions
+    # unchanged; v3 logs audit with the version note).
+    version="4",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

@@ -57,11 +57,17 @@ def steer(state: State, bot: Plane, target: int, *, hold_nose_down: bool = False
     if attitude is Attitude.LEVEL:
         new_level = level
         new_attitude = _towards(target, level, hold_nose_down)
-        note = f"level flight keeps L{level}; " + (
-            f"tilts {new_attitude.value} towards L{target}"
-            if new_attitude is not Attitude.LEVEL
-            else "stays level"
-        )
+        if target == level and new_attitude is Attitude.NOSE_DOWN:
+            # Already one level above the destination: the nose goes down to hold the
+            # height advantage, not "towards" a level it is at.
+            turn_note = (
+                "one level above the destination: tilts nose-down to keep the height advantage"
+            )
+        elif new_attitude is not Attitude.LEVEL:
+            turn_note = f"tilts {new_attitude.value} towards L{target}"
+        else:
+            turn_note = "stays level"
+        note = f"level flight keeps L{level}; {turn_note}"
     elif (attitude is Attitude.NOSE_UP and target > level) or (
         attitude is Attitude.NOSE_DOWN and target < level
     ):
@@ -70,7 +76,11 @@ def steer(state: State, bot: Plane, target: int, *, hold_nose_down: bool = False
         new_level = level + change if attitude is Attitude.NOSE_UP else level - change
         if new_level == target:
             new_attitude = Attitude.NOSE_DOWN if hold_nose_down else Attitude.LEVEL
-            note = f"tilted towards L{target}: changes {change} level(s) and reaches it"
+            note = f"tilted towards L{target}: changes {change} level(s) and reaches it" + (
+                ", one level above the destination: nose down to keep the height advantage"
+                if hold_nose_down
+                else ""
+            )
         else:
             new_attitude = attitude
             note = f"tilted towards L{target}: changes {change} level(s), stays tilted"
@@ -78,9 +88,19 @@ def steer(state: State, bot: Plane, target: int, *, hold_nose_down: bool = False
         step = 1 if attitude is Attitude.NOSE_UP else -1
         new_level = min(max(level + step, 1), ceiling)
         new_attitude = _towards(target, new_level, hold_nose_down)
-        note = (
-            f"tilted away from L{target}: changes one level to L{new_level}, then tilts towards it"
-        )
+        if target == level:
+            # Tilted at the very level it aims for (a bot that held its nose down one level
+            # above the destination last round): a tilted aircraft must change level (base
+            # game), so it changes one level, as when tilted away (README ledger).
+            note = (
+                f"tilted {attitude.value} at L{target}, the level it aims for: must change one "
+                f"level, to L{new_level}, then tilts back towards L{target}"
+            )
+        else:
+            note = (
+                f"tilted away from L{target}: changes one level to L{new_level}, "
+                "then tilts towards it"
+            )
     descended = max(level - new_level, 0)
     if not allowed_attitude(state, bot, new_level, new_attitude, descended):
         note += f"; {new_attitude.value} not allowed at L{new_level}, stays level"

@@ -29,7 +29,9 @@ STEP_II_PRIORITY = cite("Step II (target priorities)")
 STEP_II_TIE = cite("Step II (priority 4, equal targets)")
 STEP_III = cite("Step III")
 STEP_III_B_AGAIN = cite("Step III (skipped 'A' target reconsidered at 'B')")
-STEP_III_APPROACH_EXPOSED = cite("Step III (Approach maneuver would be Exposed)")
+STEP_III_APPROACH_EXPOSED = cite(
+    "Step III (whether the Approach maneuver would make the bot Exposed)"
+)
 STEP_III_APPROACH_RANDOM = cite("Step III (Approach maneuver, 1 = Random maneuver)")
 LONG_BURST = cite("Long Burst")
 LONG_BURST_LOW_AMMO = cite("Long Burst (less than half ammunition)")

@@ -230,8 +230,17 @@ def random_manoeuvre(turn: AgeOfDogfightsTurn, bot_id: str, steps: int, *, why: 
     rolled_att = Attitude(turn.table(bot.id, ATTITUDE, purpose="attitude after Random Maneuver"))
     attitude = rolled_att
     bot_at = turn.state.plane(bot_id)
+    refused = ""
     if not allowed_attitude(turn.state, bot_at, level, rolled_att, descended):
         attitude = Attitude.LEVEL
+        # Say why the rolled attitude was not flown, beside the roll it overrides.
+        if rolled_att is Attitude.NOSE_UP and level >= turn.state.ceiling(bot_at):
+            where = f"at its ceiling, L{level}"
+        elif rolled_att is Attitude.NOSE_DOWN and level <= 1:
+            where = "at L1"
+        else:
+            where = f"after descending {descended} levels"
+        refused = f" ({rolled_att.value} rolled, not allowed {where}: level instead)"
         notes.append(
             Candidate(
                 option=f"attitude {rolled_att.value}",
@@ -253,5 +262,5 @@ def random_manoeuvre(turn: AgeOfDogfightsTurn, bot_id: str, steps: int, *, why: 
         dice=tuple(used),
         candidates=notes,
         explanation=f"Random Maneuver ({why}): {path.describe()}, L{bot.level} -> L{level}, "
-        f"{attitude.value}",
+        f"{attitude.value}{refused}",
     )

@@ -28,7 +28,10 @@ RULESET: Ruleset[State] = Ruleset(
     # umpire's, 5.3 literal by default (issue #28); v1 logs audit with a note.
     # v4: a position report that restates the state is refused nothing_to_do (issue 41).
     # v5: the 1D6 random choice reads the face as the option's number (ledger (6)).
-    version="5",
+    # v6: a Control Marker an AI holds is no Player Control Marker (ledger "5.0 Player
+    # Control Markers"); yes/no priorities are said in words ("hit; best un-hit"), and the
+    # Mission Track check says what it counted.
+    version="6",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

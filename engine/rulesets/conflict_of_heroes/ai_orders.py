@@ -37,7 +37,12 @@ from umpire.engine.rulesets.conflict_of_heroes.targeting import choose_fire_targ
 from umpire.engine.rulesets.conflict_of_heroes.terms import cite
 from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 
-UNHIT: Key[AiOption] = Key("un-hit AI before a hit AI (5.1.1)", lambda o: int(o.ai.hit), Prefer.LOW)
+UNHIT: Key[AiOption] = Key(
+    "un-hit AI before a hit AI (5.1.1)",
+    lambda o: int(o.ai.hit),
+    Prefer.LOW,
+    lambda v: "hit" if v else "un-hit",
+)
 MOVE_KEYS: tuple[Key[AiOption], ...] = (
     UNHIT,
     Key("lowest cost to move (5.1.1)", lambda o: o.ai.move_cost, Prefer.LOW),

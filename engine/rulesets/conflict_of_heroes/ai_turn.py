@@ -79,8 +79,9 @@ def check_mission_track(turn: ConflictOfHeroesTurn, card: Card) -> None:
             advanced=advanced,
             track=track,
             rule=cite("4.0") + " Mission Track Advance",
-            explanation=f"{count} AI, Units, rumored counters and reinforcements against "
-            f"the requirement {card.mission_requirement}: "
+            explanation=f"{count} counted (AI and Units in play, rumored counters, "
+            f"reinforcements arriving this round) against the requirement "
+            f"{card.mission_requirement}: "
             + (f"the Mission Track advances to {track}" if advanced else "no advance"),
         )
     )

@@ -122,6 +122,14 @@ def ai_at(state: State, label: str, but: str = "") -> Unit | None:
     return None
 
 
+def ai_holds(state: State, label: str) -> bool:
+    """An AI in the hex and no Unit: the AI holds it (the mission's end, and a Player
+    Control Marker the AI has taken, 5.0; README ledger)."""
+    return ai_at(state, label) is not None and not any(
+        u.hex == label for u in active(state, Side.PLAYER)
+    )
+
+
 def flanked(state: State, target: Unit, from_label: str) -> bool:
     """Whether a counter at `from_label` is on `target`'s flank (outside its front arc)."""
     return from_label != target.hex and not in_front_arc(state, target, from_label)

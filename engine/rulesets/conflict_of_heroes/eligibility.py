@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
+    ai_holds,
     can_fire_into,
     distance,
     enemies_of,
@@ -84,6 +85,10 @@ def targets_for(state: State, ai: Unit, order: Order) -> list[Target]:
         for o in sorted(state.objectives, key=lambda o: o.id):
             if order.target is TargetKind.CONTROL_MARKER and not o.control_marker:
                 continue
+            # 5.0: only *Player* Control Markers are Mission Objectives; one an AI holds
+            # (in its hex, no Unit) the AI has taken: it is the player's no longer.
+            if order.target is TargetKind.CONTROL_MARKER and ai_holds(state, o.hex):
+                continue
             if order.objective and o.id != order.objective:
                 continue
             found.append(Target(o.id, o.hex, None, distance(state, ai.hex, o.hex)))
@@ -153,7 +158,7 @@ def _move_option(state: State, ai: Unit, order: Order) -> AiOption | str:
         d = min((t.distance for t in targets), default=0)
         return AiOption(ai, targets, d, {"": allowed}, disengage=True, refused={"": out})
     if not targets:
-        return "no target meets the order's conditions"
+        return _no_target_reason(state, order)
     d = min(t.distance for t in targets)
     hexes: dict[str, list[HexOption]] = {}
     refused: dict[str, list[tuple[str, str]]] = {}
@@ -172,6 +177,17 @@ def _move_option(state: State, ai: Unit, order: Order) -> AiOption | str:
             "step (5.3; 5.3.1 gives it to Low Risk Moves; README ledger 5.3)"
         )
     return "no hex it may move into toward its closest target (5.3 / 5.3.1)"
+
+
+def _no_target_reason(state: State, order: Order) -> str:
+    """Why a move order has no target: say it when the AI holds every Control Marker."""
+    taken = [o.id for o in state.objectives if o.control_marker and ai_holds(state, o.hex)]
+    if order.target is TargetKind.CONTROL_MARKER and taken:
+        return (
+            f"no Player Control Marker to move towards: the AI holds {', '.join(taken)} "
+            "(an AI in its hex and no Unit; 5.0, README ledger)"
+        )
+    return "no target meets the order's conditions"
 
 
 def _rally_option(state: State, ai: Unit, order: Order) -> AiOption | str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
     ai_at,
+    ai_holds,
     dm,
     fire_zones,
     terrain,
@@ -126,13 +127,6 @@ def side_gone(state: State) -> GameEnded | None:
     return None
 
 
-def holds(state: State, objective_hex: str) -> bool:
-    """An AI in the hex and no Unit: the AI holds it."""
-    return ai_at(state, objective_hex) is not None and not any(
-        u.hex == objective_hex for u in active(state, Side.PLAYER)
-    )
-
-
 def last_round_over(state: State) -> GameEnded | None:
     """After the mission's last round: the AI wins holding every `ai_holds` objective."""
     end = state.end
@@ -143,7 +137,7 @@ def last_round_over(state: State) -> GameEnded | None:
         return GameEnded(
             result=f"draw: round {state.round}, the mission's last, is over", rule=RULE_END
         )
-    held = [o.id for o in wanted if holds(state, o.hex)]
+    held = [o.id for o in wanted if ai_holds(state, o.hex)]
     lost = [o.id for o in wanted if o.id not in held]
     if not lost:
         result = f"the AI wins: it holds {', '.join(held)} at the end of round {state.round}"

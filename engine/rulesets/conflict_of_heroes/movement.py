@@ -48,9 +48,19 @@ class HexOption:
 # 5.3: the movement hex priorities, in order (the 1D6 random choice ends them).
 HEX_KEYS: tuple[Key[HexOption], ...] = (
     Key("fewer hexes away from the Target (5.3)", lambda h: h.to_target, Prefer.LOW),
-    Key("out of a Fire Zone (5.3)", lambda h: h.in_fire_zone, Prefer.LOW),
+    Key(
+        "out of a Fire Zone (5.3)",
+        lambda h: h.in_fire_zone,
+        Prefer.LOW,
+        lambda v: "in a Fire Zone" if v else "out of Fire Zones",
+    ),
     Key("into the highest DM hex (5.3)", lambda h: h.dm, Prefer.HIGH),
-    Key("towards an enemy's flank (5.3)", lambda h: h.flank, Prefer.HIGH),
+    Key(
+        "towards an enemy's flank (5.3)",
+        lambda h: h.flank,
+        Prefer.HIGH,
+        lambda v: "on its flank" if v else "not on its flank",
+    ),
 )
 
 # A CC-penalty AI disengaging (5.1) has no target to close on: out of Fire Zones, then DM.

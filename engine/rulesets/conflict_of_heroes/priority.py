@@ -34,11 +34,17 @@ class Prefer(StrEnum):
 
 @dataclass(frozen=True)
 class Key(Generic[T]):
-    """One criterion of a priority list."""
+    """One criterion of a priority list; `words` says a value as the table would (a yes/no
+    criterion reads "hit; best un-hit", not "1; best 0")."""
 
     name: str
     value: Callable[[T], int]
     prefer: Prefer
+    words: Callable[[int], str] | None = None
+
+    def say(self, value: int) -> str:
+        """A value of this criterion in words."""
+        return self.words(value) if self.words is not None else str(value)
 
 
 @dataclass
@@ -60,7 +66,7 @@ def narrow(options: Sequence[tuple[str, T]], keys: Sequence[Key[T]]) -> Ranking[
         best = min(values.values()) if key.prefer is Prefer.LOW else max(values.values())
         for name, _ in survivors:
             if values[name] != best:
-                lost[name] = f"lost on '{key.name}' ({values[name]}; best {best})"
+                lost[name] = f"lost on '{key.name}' ({key.say(values[name])}; best {key.say(best)})"
         survivors = [(n, i) for n, i in survivors if values[n] == best]
     return Ranking(survivors, lost)
 

@@ -20,8 +20,18 @@ RULE = cite("5.2")
 
 TARGET_KEYS: tuple[Key[Target], ...] = (
     Key("easiest to hit: lowest total DV (5.2)", lambda t: t.total_dv, Prefer.LOW),
-    Key("the hit Unit (5.2)", lambda t: int(t.unit is not None and t.unit.hit), Prefer.HIGH),
-    Key("the fresh Unit (5.2)", lambda t: int(t.unit is not None and t.unit.fresh), Prefer.HIGH),
+    Key(
+        "the hit Unit (5.2)",
+        lambda t: int(t.unit is not None and t.unit.hit),
+        Prefer.HIGH,
+        lambda v: "hit" if v else "not hit",
+    ),
+    Key(
+        "the fresh Unit (5.2)",
+        lambda t: int(t.unit is not None and t.unit.fresh),
+        Prefer.HIGH,
+        lambda v: "fresh" if v else "spent",
+    ),
     Key("highest firepower (5.2)", lambda t: t.unit.firepower if t.unit else 0, Prefer.HIGH),
     Key("lowest cost to fire (5.2)", lambda t: t.unit.fire_cost if t.unit else 0, Prefer.LOW),
     Key("lowest cost to move (5.2)", lambda t: t.unit.move_cost if t.unit else 0, Prefer.LOW),

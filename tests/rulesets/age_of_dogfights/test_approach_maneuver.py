@@ -110,6 +110,7 @@ def test_destination_above_ceiling_chooses_another_aircraft_or_climbs() -> None:
         (2, "nose-up", 3, False, (3, Attitude.LEVEL)),
         (4, "level", 4, True, (4, Attitude.NOSE_DOWN)),  # height advantage: nose down
         (5, "nose-down", 4, True, (4, Attitude.NOSE_DOWN)),
+        (4, "nose-down", 4, True, (3, Attitude.NOSE_UP)),  # tilted at its aim: must leave it
     ],
 )
 def test_altitude_rules(
@@ -136,3 +137,19 @@ def test_destination_is_a_level_below_a_nose_down_target() -> None:
     assert moved(s, 4).attitude is Attitude.LEVEL  # destination L3 = its own level
     s = arrange(s, "P2", attitude="nose-up")
     assert moved(s, 4).attitude is Attitude.NOSE_UP  # destination L5
+
+
+def test_explanations_say_the_height_advantage_in_words() -> None:
+    """Approach Maneuver: Altitude (round 7, from a CLI game): a bot one level above the
+    destination 'tilt[s] its nose down (to maintain height advantage)'; the note says so
+    rather than "tilts nose-down towards L4" at L4. Held nose-down at L4 the next round, it
+    must change a level (base game: a tilted aircraft changes level), to L3, and climbs
+    back: the note says it is tilted at the level it aims for, not "tilted away" (ledger)."""
+    s = combat_state({"P1": ("se5a", (7, 6), "E", 3)}, {"B1": ("se5a", (4, 6), "E", 4)})
+    held = steer(s, s.plane("B1"), 4, hold_nose_down=True)
+    assert (held.level, held.attitude) == (4, Attitude.NOSE_DOWN)
+    assert "keep the height advantage" in held.note and "towards L4" not in held.note
+    s = arrange(s, "B1", attitude="nose-down")
+    again = steer(s, s.plane("B1"), 4, hold_nose_down=True)
+    assert (again.level, again.attitude) == (3, Attitude.NOSE_UP)
+    assert "tilted away" not in again.note and "the level it aims for" in again.note

@@ -25,6 +25,7 @@ from umpire.engine.rulesets.age_of_dogfights.events import (
     BotMoved,
     BurstChosen,
     DieChosen,
+    ExposureChecked,
     GunsUnjammed,
     ResponseRolled,
     RetreatDecided,
@@ -34,7 +35,14 @@ from umpire.engine.rulesets.age_of_dogfights.firing import Shot
 from umpire.engine.rulesets.age_of_dogfights.mission import fly_mission
 from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, fly_retreat
 from umpire.engine.rulesets.age_of_dogfights.setup import Setup
-from umpire.engine.rulesets.age_of_dogfights.terms import Column, Damage, DieColour, Gun, Manoeuvre
+from umpire.engine.rulesets.age_of_dogfights.terms import (
+    Attitude,
+    Column,
+    Damage,
+    DieColour,
+    Gun,
+    Manoeuvre,
+)
 from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, retreat_die
 
 PLAYER = {"id": "P1", "number": 1, "aircraft_type": "se5a", "position": [0, 5], "heading": "E",
@@ -56,6 +64,9 @@ def _one_bot(aircraft_type: str):  # type: ignore[no-untyped-def]
         ("albatros_dv", [[1], [6]], 5),  # ceiling L5, 1 is in 1-3: again; 6 > L5: L5
         ("se5a", [[3], [5]], 5),  # ceiling L6, 3: again; 5 is the level
         ("albatros_dv", [[3], [1]], 1),  # the second die may give L1
+        ("albatros_dv", [[4]], 5),  # ceiling exactly L5 and a 4: maximum height, one die
+        ("nieuport_17", [[3]], 3),  # ceiling L4: the die is the level, 3 is not "again"
+        ("nieuport_17", [[5]], 4),  # ceiling L4: a 5 is above it, the ceiling
     ],
 )
 def test_game_setup_bot_altitude(aircraft_type: str, faces: list[list[int]], level: int) -> None:
@@ -211,3 +222,33 @@ def test_all_of_its_ammunition_means_every_gun(nose: int, dorsal: int, retreats:
     ctx, events = run(_two_seater(nose, dorsal), lambda c: check_triggers(c, "B1"), [])
     assert bool(of_type(events, RetreatDecided)) is retreats
     assert ctx.state.plane("B1").retreating is retreats
+
+
+def test_step_i_distance_equal_to_basic_speed_is_exposed() -> None:
+    """Step I condition 2 (hand-worked, round 7): 'not greater than the player aircraft's
+    basic speed number': the SE5a (basic speed 4) 4 steps behind the bot meets it, so all
+    five conditions hold and the bot rolls the Exposed response (a 2: ignored)."""
+    s = combat_state({"P1": ("se5a", (6, 6), "E", 3)}, {"B1": ("albatros_dv", (10, 6), "E", 3)})
+    events, _ = run_until(s, lambda c: fly_fighter(c, "B1"), [[1], [1], [2]])
+    check = of_type(events, ExposureChecked)[0]
+    assert check.exposed and check.threats == ("P1",)
+    assert check.candidates[0].reason == "meets all five conditions"
+    (response,) = [e for e in of_type(events, ResponseRolled)
+                   if e.table == "Exposed initial position"]  # fmt: skip
+    assert response.result == "ignored"
+
+
+def test_retreat_climbs_only_when_more_than_half_of_the_player_fighters_are_lower() -> None:
+    """General Rules (hand-worked, round 7): 'If more than half of the remaining player
+    fighter planes have a service ceiling lower than the service ceiling of a retreating
+    bot, the bot must climb'. SPAD bot (ceiling L6) against a Nieuport 17 (L4), an SE5a
+    (L6) and a DH4 bomber (L5): the DH4 is no fighter, so 1 of 2 fighters is lower, not
+    more than half: the bot descends (nose down from level flight). Dice: green die 1."""
+    s = combat_state({"P1": ("nieuport_17", (2, 2), "E", 3), "P2": ("se5a", (2, 10), "E", 3),
+                      "P3": ("dh4", (2, 6), "E", 3)},
+                     {"B1": ("spad_xiii", (8, 6), "E", 3)})  # fmt: skip
+    s = arrange(s, "B1", retreating=True)
+    events, _ = run_until(s, lambda ctx: fly_retreat(ctx, "B1"), [[1], [1]])
+    (moved,) = of_type(events, BotMoved)
+    assert moved.attitude is Attitude.NOSE_DOWN
+    assert "descends to the lowest level" in moved.explanation

@@ -70,6 +70,10 @@ def test_rotary_reroll_when_the_direction_is_not_allowed() -> None:
         ("spad_xiii", 5, "nose-down", [[5], [3], [3], [3]], 2),  # three possible: 5 = three
         ("spad_xiii", 5, "nose-down", [[3], [3], [3], [3]], 3),  # 3 = two
         ("spad_xiii", 3, "nose-down", [[4], [3], [3], [3]], 1),  # only two possible above L1
+        ("spad_xiii", 5, "nose-down", [[2], [3], [3], [3]], 4),  # three possible: 2 = one
+        ("spad_xiii", 5, "nose-down", [[6], [3], [3], [3]], 2),  # three possible: 6 = three
+        ("se5a", 5, "nose-down", [[1], [3], [3], [3]], 4),  # two possible: 1 = one level
+        ("se5a", 5, "nose-down", [[6], [3], [3], [3]], 3),  # two possible: 6 = two levels
     ],
 )
 def test_tilted_start_must_change_levels(
@@ -99,6 +103,11 @@ def test_attitude_roll_and_its_fallback(
 ) -> None:
     _, events, moved = fly(bot("albatros_dv", level, attitude=attitude), 1, faces)
     assert moved.attitude is expected
+    # The explanation says why a rolled attitude was not flown (round 7, from a CLI game).
+    rolled = "nose-up" if faces[-1][0] >= 5 else "nose-down" if faces[-1][0] <= 2 else ""
+    where = "at L1" if level == 1 else f"at its ceiling, L{level}"
+    refused = f"({rolled} rolled, not allowed {where}: level instead)"
+    assert (refused in moved.explanation) is (rolled != "" and expected is Attitude.LEVEL)
     assert of_type(events, ResponseRolled)[-1].rule.startswith(
         "001_989a2f850da69b66.txt Random Maneuver (attitude"
     )
@@ -108,6 +117,9 @@ def test_no_tilt_after_descending_three_levels() -> None:
     """'... or it has just descended three altitude levels' -> level flight."""
     _, _, moved = fly(bot("spad_xiii", 5, attitude="nose-down"), 1, [[5], [3], [1]])
     assert moved.level == 2 and moved.attitude is Attitude.LEVEL
+    assert "(nose-down rolled, not allowed after descending 3 levels: level instead)" in (
+        moved.explanation
+    )
 
 
 def test_reroll_when_straight_steps_after_the_turn_would_leave_the_board() -> None:

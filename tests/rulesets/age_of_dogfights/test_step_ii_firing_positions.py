@@ -3,6 +3,8 @@ and dorsal guns, and the target priorities 1-4."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.rulesets.age_of_dogfights.setups import arrange, combat_state, of_type, run
 from umpire.engine.rulesets.age_of_dogfights.attack import find_opportunities, walk
 from umpire.engine.rulesets.age_of_dogfights.events import EqualChoiceRolled, FiringPositionsFound
@@ -114,3 +116,36 @@ def test_three_equal_targets_roll_lower_medium_higher() -> None:
     order, events = walked(s, opps, [[3], [4]])
     assert order == ["P2", "P3", "P1"]  # medium of three, then higher of the two left
     assert len(of_type(events, EqualChoiceRolled)) == 2
+
+
+def test_lower_designation_number_is_the_number_not_the_name() -> None:
+    """Priority 4 (hand-worked, round 7): 'For two targets: 1-3 = lower designation number,
+    4-6 = higher number'. Here P2 carries designation number 1 and P1 number 2, so a 3
+    picks P2 and a 4 picks P1: the die reads the numbers, not the aircraft names."""
+    s = combat_state({"P2": ("se5a", (9, 4), "W", 3), "P1": ("se5a", (9, 8), "W", 3)}, BOT)
+    assert (s.plane("P2").number, s.plane("P1").number) == (1, 2)
+    opps, _ = opportunities(s)
+    for face, first in ((3, "P2"), (4, "P1")):
+        order, events = walked(s, opps, [[face]])
+        assert order == [first, "P1" if first == "P2" else "P2"]
+        (tie,) = of_type(events, EqualChoiceRolled)
+        assert tie.chosen == f"{first} (#{s.plane(first).number})"
+        assert "lower designation number" in tie.question or "higher designation" in tie.question
+
+
+@pytest.mark.parametrize(
+    ("faces", "order"),
+    [
+        ([[2], [1]], ["P1", "P2", "P3"]),  # 2 is the top of 1-2: lower; then 1: lower of two
+        ([[5], [4]], ["P3", "P2", "P1"]),  # 5 is the bottom of 5-6: higher; 4 of two: higher
+    ],
+)
+def test_three_equal_targets_at_the_band_edges(faces: list[list[int]], order: list[str]) -> None:
+    """Priority 4 (hand-worked, round 7): three targets, '1-2 = lower, 3-4 = medium, 5-6 =
+    higher number': the edge faces 2 and 5; the two left are then 1-3 lower, 4-6 higher."""
+    s = combat_state({**SYMMETRIC, "P3": ("se5a", (8, 6), "W", 3)}, BOT)
+    opps, _ = opportunities(s)
+    walked_order, events = walked(s, opps, faces)
+    assert walked_order == order
+    first, _ = of_type(events, EqualChoiceRolled)
+    assert first.rule.endswith("row 1-2 = lower" if faces[0][0] == 2 else "row 5-6 = higher")

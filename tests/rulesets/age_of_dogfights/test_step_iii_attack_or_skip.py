@@ -93,7 +93,9 @@ APPROACH = {"P2": ("dh4", (12, 6), "E", 3), **EXPOSER}  # mission aircraft chose
 def test_exposed_approach_maneuver_rolls_skip_or_go(roll: int, random: bool) -> None:
     events, asked = run_until(combat_state(APPROACH, BOT), fly, [[1], [1], [roll]])
     check = [e for e in of_type(events, ExposureChecked) if e.situation == "Approach maneuver"]
-    assert check[0].exposed and check[0].rule.endswith("(Approach maneuver would be Exposed)")
+    assert check[0].exposed and check[0].rule.endswith(
+        "(whether the Approach maneuver would make the bot Exposed)"
+    )
     if random:
         assert "solo die, step 1" in asked and not of_type(events, BotMoved)
     else:
@@ -112,3 +114,19 @@ def test_unexposed_approach_still_turns_random_on_a_one(roll: int, random: bool)
     (roll_event,) = [e for e in of_type(events, ResponseRolled) if "Approach" in e.table]
     assert roll_event.modified == roll  # no aggressiveness modifier
     assert ("solo die, step 1" in asked) is random
+
+
+def test_every_opportunity_skipped_means_the_approach_maneuver() -> None:
+    """Step III (hand-worked, round 7): 'Do this for all currently available targets until
+    ... there are no more opportunities for attack' and Step II: 'if all opportunities are
+    skipped ..., the bot will perform an Approach maneuver'. P2 at 'A' (Exposed to P3):
+    3 = skip; P2 again at 'B': 3 = skip; nothing left, so the bot turns to the Approach
+    maneuver towards the nearest aircraft (P3; a die, 1, among equal paths), whose own
+    exposure check follows (not Exposed) and then its 1-in-6 roll."""
+    s = combat_state({**TARGET, **EXPOSER}, BOT)
+    events, asked = run_until(s, fly, [[1], [1], [3], [3], [1]])
+    assert [r.result for r in skip_rolls(events)] == ["skip", "skip"]
+    assert not of_type(events, BotMoved)
+    situations = [e.situation for e in of_type(events, ExposureChecked)]
+    assert situations[-1] == "Approach maneuver"
+    assert "Approach maneuver" in asked

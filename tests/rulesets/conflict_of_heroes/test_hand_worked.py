@@ -8,10 +8,13 @@ A Unit's total DV is its DV plus its hex's DM; the 2D6 needed is total DV minus 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,
+    every,
     one,
     reasons,
     run,
@@ -21,6 +24,8 @@ from tests.rulesets.conflict_of_heroes.setups import (
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
+    AiOrderSelected,
+    AiPassed,
     AiTargetSelected,
     AiUnitSelected,
     MissionTrackChecked,
@@ -134,3 +139,147 @@ def test_s3_1_1_cap_supplement_brings_the_cost_below_the_spent_number() -> None:
     events, s3 = run(s, {**command, "ap": 4, "caps": 0}, [[1]])
     assert one(events, SpentCheckMade).spent == ("U",)
     assert not s3.unit("U").fresh  # type: ignore[union-attr]
+
+
+# -- round 7 (fresh eyes): the cases below were worked from the seed text first ---------------
+
+
+def test_s5_0_a_move_order_picks_among_equally_distant_units_by_1d6_not_by_5_2() -> None:
+    """'If more than one Target is equal distant from the eligible AI, then Randomly choose
+    one of the eligible Targets to move towards' (Executing an AI Order, Move): U1 (hit)
+    and U2 are both 3 hexes from A. 5.2's list (which would take the hit U1) is for Fire
+    orders only. 1D6: 1 = U1 (it moves to 0506, the one hex closer); 2 = U2 (two hexes are
+    closer to 0307; a second 1D6, 1, picks the first)."""
+    deck = (card(1, "blue", 12, "AI closest to Unit -> Move"),)
+    s = state([A, _u("U1", "0508", hit=True), _u("U2", "0307")], deck)
+    events, _ = ai_turn(s, 1, [1])
+    assert one(events, AiTargetSelected).target == "U1" and one(events, AiMoved).to_hex == "0506"
+    events, _ = ai_turn(s, 1, [2], [1])
+    chosen = one(events, AiTargetSelected)
+    assert chosen.target == "U2" and chosen.rule.endswith("5.0")
+    assert "random roll" in reasons(chosen.candidates)["U1"]
+    assert one(events, AiMoved).target == "U2"
+
+
+def test_s5_1_1_two_hit_ais_then_the_highest_firepower() -> None:
+    """5.1.1: 'If multiple eligible AIs are un-hit (or hit), then ... the highest
+    Firepower': both AIs hit, 3 hexes from U; B (FP 6) fires, not A (FP 5). 2D6 6+6."""
+    ais = [ai("A", "0505", turreted=True, hit=True), ai("B", "0306", turreted=True, hit=True,
+                                                       firepower=6)]  # fmt: skip
+    s = state([*ais, _u("U", "0508")], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [6, 6])
+    chosen = one(events, AiUnitSelected)
+    assert chosen.unit == "B" and "highest Firepower" in reasons(chosen.candidates)["A"]
+    assert one(events, AiFired).needed == 12 - 6
+
+
+@pytest.mark.parametrize(
+    ("spent_number", "remain_fresh", "spent"),
+    [(2, False, True), (3, False, False), (1, True, False)],
+)
+def test_s3_1_1_an_ai_green_fire_order_checks_its_fire_cost(
+    spent_number: int, remain_fresh: bool, spent: bool
+) -> None:
+    """4.0 / 3.1.1: after a Green Action Order the AI makes an AP Spent Check with the
+    action's AP cost, here its fire cost 2: AP Spent Number 2 (2 >= 2) spent; 3 fresh;
+    1 with the Remain Fresh symbol fresh ('Units drawing ... the symbol remain fresh',
+    which the seed heads 'for Units and AIs'). Draws: card 1, the AI turn; then card 2,
+    the check. 2D6 1+1 for the shot (a miss)."""
+    deck = (card(1, "green", 9, FIRE), card(2, "blue", spent_number, remain_fresh=remain_fresh))
+    s = state([A, _u("U", "0508")], deck)
+    events, s = ai_turn(s, 1, [1, 1], [1])
+    check = one(events, SpentCheckMade)
+    assert (check.side, check.ap_cost, check.ap_spent_number) == ("ai", 2, spent_number)
+    assert check.spent == (("A",) if spent else ())
+    assert s.unit("A").fresh is not spent  # type: ignore[union-attr]
+
+
+def test_s3_1_1_a_cost_greater_than_the_spent_number_marks_the_unit_spent() -> None:
+    """3.1.1: 'equal to or greater than': 5 APs against AP Spent Number 3 -> spent; a stall
+    (1 AP) against AP Spent Number 1 -> spent too (1 >= 1)."""
+    deck = (card(1, "blue", 3), card(2, "blue", 1))
+    s = state([A, _u("U", "0508")], deck)
+    events, s2 = run(s, {"type": "UnitAction", "units": ["U"], "action": "move", "ap": 5}, [[1]])
+    assert one(events, SpentCheckMade).spent == ("U",)
+    events, s3 = run(s, {"type": "Stall", "unit": "U"}, [[2]])
+    check = one(events, SpentCheckMade)
+    assert (check.ap_cost, check.ap_spent_number, check.spent) == (1, 1, ("U",))
+    assert not s2.unit("U").fresh and not s3.unit("U").fresh  # type: ignore[union-attr]
+
+
+def test_s4_0_the_mission_track_is_checked_even_when_the_ai_then_passes() -> None:
+    """4.0: the Mission Track advance is printed on top of the Green card and read when it
+    is drawn, whether or not an order on it can then be executed: A and U in play (2)
+    against requirement 2 -> advances; no order fits (no Objective), so the AI passes."""
+    deck = (card(1, "green", 9, "AI closest to Objective -> Move", mission_requirement=2),)
+    events, s = ai_turn(state([A, _u("U", "0508")], deck), 1)
+    check = one(events, MissionTrackChecked)
+    assert check.advanced and s.mission_track == 1
+    assert check.explanation.startswith(
+        "2 counted (AI and Units in play, rumored counters, reinforcements arriving this "
+        "round) against the requirement 2: the Mission Track advances to 1"
+    )
+    assert one(events, AiPassed).card == 1
+
+
+def test_s4_0_destroyed_and_not_yet_arrived_counters_are_not_in_play() -> None:
+    """4.0: 'the number of AI plus Units in play': a destroyed Unit (removed from the game,
+    7.3) and an AI reinforcement not yet arrived (not reported this round) are not
+    counted: A and U (2) against requirement 2 -> advances, with U2 destroyed and R out
+    of play."""
+    deck = (card(1, "green", 9, mission_requirement=2),)
+    units = [A, _u("U", "0508"), _u("U2", "0307"), ai("R", "1201", in_play=False)]
+    _, s = run(state(units, deck), {"type": "ReportDestroyed", "unit": "U2"})
+    events, s = ai_turn(s, 1)
+    check = one(events, MissionTrackChecked)
+    assert (check.count, check.advanced, s.mission_track) == (2, True, 1)
+    assert every(events, AiPassed)
+
+
+def test_s5_0_a_control_marker_the_ai_holds_is_no_player_control_marker() -> None:
+    """5.0: 'Player Control Markers are considered Mission Objectives'. A stands alone on
+    CM's hex 0505: the AI has taken it (found playing the sample through the CLI, where
+    the AI on CM-1 kept pivoting under 'Fresh AI closest to Control Marker -> Low Risk
+    Move'). So 'AI closest to Control Marker -> Move' has no target and the card's next
+    order runs: 'AI closest to Unit -> Move', A (3 hexes from U at 0508) before B (6)."""
+    cm = [ObjectiveSpec(id="CM", hex="0505", control_marker=True)]
+    deck = (card(1, "blue", 12, "AI closest to Control Marker -> Move",
+                 tactical=("AI closest to Unit -> Move",)),)  # fmt: skip
+    s = state([A, ai("B", "0502"), _u("U", "0508")], deck, objectives=cm)
+    events, _ = ai_turn(s, 1)
+    selected = one(events, AiOrderSelected)
+    assert selected.order == "AI closest to Unit -> Move"
+    why = reasons(selected.candidates)["priority 1: AI closest to Control Marker -> Move"]
+    assert "no Player Control Marker to move towards: the AI holds CM" in why
+    assert one(events, AiMoved).unit == "A"
+
+
+def test_s5_1_1_and_5_2_yes_no_criteria_are_said_in_words() -> None:
+    """5.1.1 / 5.2 as the player reads them (found playing the sample through the CLI,
+    where a hit AI 'lost on un-hit AI before a hit AI (1; best 0)'): the loser's reason
+    says 'hit; best un-hit'; 5.2's 'the fresh Unit' says 'spent; best fresh'. Dice: 2D6
+    6+6 for the first shot, 3+4 for the second."""
+    ais = [ai("A", "0505", turreted=True, hit=True, firepower=8), ai("B", "0306", turreted=True)]
+    s = state([*ais, _u("U", "0508")], (card(1, "blue", 12, FIRE),))
+    events, _ = ai_turn(s, 1, [6, 6])
+    why = reasons(one(events, AiUnitSelected).candidates)["A"]
+    assert why == "lost on 'un-hit AI before a hit AI (5.1.1)' (hit; best un-hit)"
+    units = [_u("U1", "0508", fresh=False, firepower=8), _u("U2", "0307", firepower=3)]
+    events, _ = ai_turn(state([A, *units], (card(1, "blue", 12, FIRE),)), 1, [3, 4])
+    why = reasons(one(events, AiTargetSelected).candidates)["U1"]
+    assert why == "lost on 'the fresh Unit (5.2)' (spent; best fresh)"
+
+
+def test_s5_1_1_farthest_tie_moves_the_unhit_ai_before_the_cheaper_one() -> None:
+    """'If more than one eligible AI is closest to or farthest from a Target, for Move
+    Orders, move the eligible AI that: 1. is Unhit, then 2. has the lowest movement cost':
+    A (hit, move cost 1) at 0508 and B (un-hit, move cost 2) at 0307 are both 3 hexes from
+    U at 0505, so both are 'farthest'; B moves, although A is cheaper. Two hexes bring B
+    closer (0306, 0407): 1D6 1 picks the first."""
+    ais = [ai("A", "0508", hit=True, move_cost=1), ai("B", "0307", move_cost=2)]
+    s = state([*ais, _u("U", "0505")], (card(1, "blue", 12, "AI farthest from Unit -> Move"),))
+    events, _ = ai_turn(s, 1, [1])
+    chosen = one(events, AiUnitSelected)
+    assert chosen.unit == "B" and "un-hit AI before a hit AI" in reasons(chosen.candidates)["A"]
+    moved = one(events, AiMoved)
+    assert (moved.unit, moved.from_hex, moved.to_hex) == ("B", "0307", "0306")

@@ -4,7 +4,7 @@
 
 The hex priorities among equally distant hexes are tested under the broader reading
 (`sideways_moves`, README ledger 5.3); the literal default is tested in
-test_s5_3_literal_moves.py.
+test_s7_0_mission.py (test_a_move_order_the_ai_cannot_carry_out_closer_goes_to_the_next_candidate).
 
 Geometry used (default map): from 0503 towards 0508 only 0504 is closer (4); 0404 and 0604
 stay at 5; the rest go farther.
@@ -157,6 +157,17 @@ def test_low_risk_inside_fire_zone_needs_same_or_higher_dm() -> None:
     assert every(events, AiMoved) == []  # 0504 has DM 0 < 1; sideways hexes too
     events, _ = _move([v], (LOW,), (start, TerrainSpec(hex="0504", dm=1)))
     assert one(events, AiMoved).to_hex == "0504"
+
+
+def test_low_risk_inside_fire_zone_may_leave_it_for_a_hex_with_less_dm() -> None:
+    """5.3.1 (hand-worked, round 7): 'If the AI IS in a Fire Zone, the AI: 1. will move
+    into a non-Fire Zone hex, then 2. ... a Fire Zone hex that has the same or higher DM':
+    the DM condition is for Fire Zone hexes only. V at 0202 (facing 1, range 3) covers
+    A's hex 0503 (DM 1) but not 0504 (DM 0), the one hex closer to OBJ: A moves there."""
+    v = unit("V", "0202", facing=1, range=3)
+    events, _ = _move([v], (LOW,), (TerrainSpec(hex="0503", dm=1),))
+    moved = one(events, AiMoved)
+    assert (moved.to_hex, moved.low_risk) == ("0504", True)
 
 
 def test_low_risk_pivots_towards_a_flanking_unit_when_it_cannot_move() -> None:
