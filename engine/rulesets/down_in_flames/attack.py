@@ -399,7 +399,10 @@ def resolve_odds(
         dice=dice_used,
         candidates=candidates,
         explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
-        f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
+        f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}"
+        # 5.4: the table's "damaged" shoots down an aircraft already damaged; say so where
+        # the result is stated, or the line contradicts its own result field.
+        + ("" if result is raw else f"; {target.id} was already damaged: shot down (5.4)"),
     )
     turn.emit(resolved)
     fighter_damage(turn, target, raw, col.rule, dice_used)

@@ -216,3 +216,16 @@ def test_s2_5_1_a_bid_above_a_leader_s_ceiling_is_refused() -> None:
     assert "2.5" in info.value.rule
     state, _ = run(state, bid(8))
     assert state.elements["A"].altitude == 8
+
+
+def test_s5_4_a_damaged_result_on_a_damaged_aircraft_says_it_is_shot_down() -> None:
+    """5.4: an aircraft damaged a second time is shot down. 4 hits x HV 8 against Defense 6
+    is 5:1: a 3 damages b1, a second 3 damages it again: shot down. The second attack's
+    result and its words agree: the table's 'damaged', then 5.4's 'shot down'."""
+    state, _ = _attack(_fight(), 4, [[3]])
+    state, events = _attack(state, 4, [[3]])
+    resolved = of_type(events, AttackResolved)[0]
+    assert resolved.result is S and state.aircraft["b1"].shot_down
+    assert resolved.explanation.endswith(
+        "rolled 3: damaged; b1 was already damaged: shot down (5.4)"
+    )
