@@ -14,7 +14,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import new_state, of
+from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import (
     aaa,
@@ -239,3 +239,53 @@ def test_5_9_1_an_aborting_flight_dashes_with_any_fuel(fuel: int, throttle: str)
     flight = DrvFlight(id="M1", hex="1021", fuel=fuel, status=FlightStatus.ABORTING)
     plan = drv_movement.intent(led, flight)
     assert plan.throttle == throttle
+
+
+@pytest.mark.parametrize(
+    ("faces", "words"),
+    [
+        (
+            [5, 7],
+            "roll 57 vs Dummy # 01-57: in the Dummy range, no flight takes off this game turn",
+        ),
+        ([5, 8], "roll 58 vs Dummy # 01-57: greater, one flight takes off"),
+    ],
+)
+def test_5_4_4_the_take_off_check_says_what_it_decided(faces: list[int], words: str) -> None:
+    """5.4.4 with D4: the check's words give its outcome, not only the roll and the range;
+    a flight that takes off says where its counter goes (the open airfield nearest the
+    strike mission's entry hex 0520: Field North, 1918, on the Deck)."""
+    state = msgspec.structs.replace(
+        new_state(), phase="movement", turn=1, movement_phases=1, us=(_strike("1621"),)
+    )
+    _state, events = run(state, {"type": "DrvChitPicked", "value": 1}, [faces])
+    check = [e for e in of(events, ev.DecisionMade) if e.topic == "takeoff_check"]
+    assert check[0].explanation == words
+    for made in of(events, ev.DrvFlightGenerated):
+        assert made.explanation.startswith(f"generic flight {made.flight_id} in {made.hex}, deck")
+
+
+def test_5_4_3_a_flight_placed_in_the_air_names_its_hex_altitude_and_facing() -> None:
+    """5.4.3: flights set up in the air are at Low, 10 hexes from the entry hex; the words
+    the player reads name the hex, the band and the facing of the counter to place."""
+    state = msgspec.structs.replace(new_state(), phase="air_deployment")
+    cmd = {"type": "DeployDrvAir", "early_warning": "poor", "placement": "in_the_air"}
+    _state, events = run(state, cmd, [[1, 0], [1, 0]])  # 10: one flight; 10: no profile
+    (made,) = of(events, ev.DrvFlightGenerated)
+    assert made.explanation.startswith(
+        f"generic flight {made.flight_id} in {made.hex}, low, facing {made.facing}: in the air"
+    )
+
+
+def test_3_3_2_an_activation_is_said_once_and_the_radar_phase_names_the_entry_point() -> None:
+    """3.3 in the DRV Radar Phase measures from the raid's entry point (not the nearest of
+    all entry arrows), and 3.3.2's 'SAM site activates' reads once when nothing turned it
+    into another result. SAM at 0527 is 7 hexes from the raid entry 0520: +2; a 10 makes 12,
+    a possible activation; the Dummy Check 5 + 6 = 11 activates."""
+    state = msgspec.structs.replace(new_state(), sams=(Sam(id="SAM1", hex="0527"),))
+    led = _turn(state, [[10], [5, 6]])
+    sam_activation.setup_check(led, Phase.DRV_RADAR)
+    (rolled,) = of(led.events, ev.SetUpSamRolled)
+    assert rolled.explanation.startswith("SAM1: the raid entry point 7 hexes; roll 10")
+    (checked,) = of(led.events, ev.SamDummyChecked)
+    assert checked.explanation == "SAM1: 11 + 0 dummies found = 11: Activates"
