@@ -289,3 +289,27 @@ def test_3_3_2_an_activation_is_said_once_and_the_radar_phase_names_the_entry_po
     assert rolled.explanation.startswith("SAM1: the raid entry point 7 hexes; roll 10")
     (checked,) = of(led.events, ev.SamDummyChecked)
     assert checked.explanation == "SAM1: 11 + 0 dummies found = 11: Activates"
+
+
+def test_4_1_2_b_a_loal_attack_cites_the_event_table_and_says_no_acquisition() -> None:
+    """4.1.2 (b): a double (1, 1) on a Flak Damage roll near Hanoi calls an event; the
+    Solitaire Random Events roll of 10 is 'Event!'; no Fire Can host within 2 hexes, so a
+    SAM Warning counter is placed 2-5 hexes away and makes a LOAL attack. Its roll (3, 4:
+    no double, no further event) is read as a LOAL attack under 4.1.2, launched without an
+    acquisition (the SAM Reaction Table, 3.4.5, did not order it)."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
+    state = msgspec.structs.replace(
+        new_state(aaa_range=3),
+        phase="movement",
+        turn=1,
+        us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="1426", density="L"),),
+    )
+    flak = {"type": "RollDrvAttack", "unit_id": "A1", "flight_id": "S1", "kind": "flak_damage"}
+    state, events = run(state, flak, [[1, 1], [10]])
+    sam_id = of(events, ev.SamPlaced)[0].sam_id
+    loal = {"type": "RollDrvAttack", "unit_id": sam_id, "flight_id": "S1", "kind": "sam_attack"}
+    _state, events = run(state, loal, [[3, 4]])
+    (rolled,) = of(events, ev.DrvAttackRolled)
+    assert rolled.rule.endswith(" 4.1.2") and "3.4.5" not in rolled.rule
+    assert rolled.explanation.endswith("SAM LOAL attack (4.1.2 b), launched without an acquisition")
