@@ -313,3 +313,15 @@ def test_4_1_2_b_a_loal_attack_cites_the_event_table_and_says_no_acquisition() -
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert rolled.rule.endswith(" 4.1.2") and "3.4.5" not in rolled.rule
     assert rolled.explanation.endswith("SAM LOAL attack (4.1.2 b), launched without an acquisition")
+
+
+@pytest.mark.parametrize(("drv_hex", "altitude"), [("2022", "deck"), ("2030", "low")])
+def test_5_9_4_a_deck_flight_in_a_barrage_zone_does_not_climb(drv_hex: str, altitude: str) -> None:
+    """5.8.2 with 5.9.4: an Approach flight on the Deck climbs toward its target's band at
+    most one band a turn (a Strike flight at Medium, 4 hexes away: Low), but not while it is
+    in a AAA barrage zone: from 2022 (the Hanoi barrage) it stays on the Deck; from 2030,
+    outside any barrage, it climbs to Low."""
+    strike = msgspec.structs.replace(_strike("2026"), altitude=Altitude.MEDIUM)
+    state = msgspec.structs.replace(new_state(), phase="movement", turn=1, us=(strike,))
+    plan = drv_movement.intent(_turn(state), DrvFlight(id="M1", hex=drv_hex))
+    assert (plan.zone.value, plan.altitude) == ("approach", altitude)
