@@ -15,6 +15,8 @@ import pytest
 
 from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_type, run
 from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import AmmunitionChecked, AttackResolved
 from umpire.engine.rulesets.down_in_flames.performance import ratings
 from umpire.engine.rulesets.down_in_flames.state import State
@@ -229,3 +231,32 @@ def test_s5_4_a_damaged_result_on_a_damaged_aircraft_says_it_is_shot_down() -> N
     assert resolved.explanation.endswith(
         "rolled 3: damaged; b1 was already damaged: shot down (5.4)"
     )
+
+
+def _weave_sides(state: State) -> list[str] | None:
+    """The sides `actions` offers BidThachWeave to (None: not offered)."""
+    for action in RULESET.actions(state, Role.PLAYER):
+        if action.command_type.__struct_config__.tag == "BidThachWeave":
+            return [str(v) for v in action.variants[0]["side"]["enum"]]
+    return None
+
+
+def test_s10_11_only_a_side_with_two_thach_weave_elements_is_offered_the_bid() -> None:
+    """10.11 and 10.11.3: the weave applies where 2 or more Elements of the aircraft type
+    are in play, and only such a side bids. A Spitfire against a Bf 109 has no weave: the
+    bid is not offered (it was listed, then refused citing 10.11). Two F4F-4 Elements on
+    side A against an A6M2: side A only, and no longer once it holds the weave."""
+    duel = make_state(
+        [entry("a1", "Spitfire", "A", "A", "leader", hand=6),
+         entry("b1", "Bf 109", "B", "B", "leader", hand=6)],
+    )  # fmt: skip
+    assert _weave_sides(duel) is None
+    state = make_state(
+        [entry("a1", "F4F-4", "A", "A", "leader", hand=6),
+         entry("c1", "F4F-4", "A", "C", "leader", hand=6),
+         entry("b1", "A6M2", "B", "B", "leader", hand=6)],
+    )  # fmt: skip
+    assert _weave_sides(state) == ["A"]
+    bid = {"type": "BidThachWeave", "side": "A", "victory_points": 2, "accepted": True}
+    state, _ = run(state, bid)
+    assert _weave_sides(state) is None
