@@ -17,7 +17,11 @@ from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
-from umpire.engine.rulesets.down_in_flames.events import AmmunitionChecked, AttackResolved
+from umpire.engine.rulesets.down_in_flames.events import (
+    AmmunitionChecked,
+    AttackResolved,
+    StartingAltitudeSet,
+)
 from umpire.engine.rulesets.down_in_flames.performance import ratings
 from umpire.engine.rulesets.down_in_flames.state import State
 from umpire.engine.rulesets.down_in_flames.terms import Outcome
@@ -260,3 +264,21 @@ def test_s10_11_only_a_side_with_two_thach_weave_elements_is_offered_the_bid() -
     bid = {"type": "BidThachWeave", "side": "A", "victory_points": 2, "accepted": True}
     state, _ = run(state, bid)
     assert _weave_sides(state) is None
+
+
+def test_s2_5_a_start_roll_above_the_limit_is_rolled_again_and_says_why() -> None:
+    """2.5 with 2.5.1: a D20 for the starting altitude; both Leaders' ceilings are level 10,
+    so a 14 cannot be the start: it is rolled again (ledger I1), and a 6 starts the game at
+    level 6. The words say why the 14 was not used."""
+    state = make_state(
+        [entry("a1", "ATT", "A", "A", "leader", hand=6),
+         entry("b1", "TGT", "B", "B", "leader", hand=6)],
+        custom_aircraft={"ATT": _card("ATT"), "TGT": _card("TGT")},
+    )  # fmt: skip
+    state, events = run(state, {"type": "RollStartingAltitude"}, [[14], [6]])
+    assert state.elements["A"].altitude == state.elements["B"].altitude == 6
+    (started,) = of_type(events, StartingAltitudeSet)
+    assert started.explanation == (
+        "all aircraft start at altitude level 6 (rolled again on 14: above level 10, the "
+        "highest every Leader can reach and never above 20, 2.5.1-2.5.2)"
+    )
