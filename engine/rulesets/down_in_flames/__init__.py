@@ -28,7 +28,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v2: the rules corrections of issues #19 and #21 (README ledger); v1 logs audit with a note.
     # v3: the engagement ends when a side has no aircraft left (issue #28).
     # v5: a SetPosition to the position held is refused nothing_to_do (issue 41).
-    version="5",
+    # v6: a 'damaged' roll on an aircraft already damaged says 5.4 shoots it down.
+    version="6",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

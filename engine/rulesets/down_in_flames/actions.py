@@ -35,6 +35,7 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
     counts_as_agility,
     hand_allowed,
     slow_target,
+    weaves,
 )
 from umpire.engine.rulesets.down_in_flames.performance import (
     agility_card_limit,
@@ -121,7 +122,8 @@ def _positions(state: State) -> list[dict[str, Schema]]:
 
 
 def _before_start(state: State) -> list[Action]:
-    sides = [s for s in Side if s not in state.thach_weave]
+    # 10.11: only a side with 2 Elements of a Thach Weave type may bid (and only once).
+    sides = [s for s in Side if s not in state.thach_weave and weaves(state, s)]
     out = [
         offer(cmd.RollStartingAltitude, cite("2.5"), "Roll a D20 for the starting altitude"),
         offer(

@@ -91,8 +91,21 @@ def decide_roll_start(turn: DownInFlamesTurn, command: RollStartingAltitude) -> 
             rule=cite("2.5"),
             dice=tuple(r.roll for r in rolls),
             candidates=tuple(candidates),
-            explanation=f"all aircraft start at altitude level {altitude}",
+            explanation=f"all aircraft start at altitude level {altitude}"
+            + _rerolled(rolls, limit),
         )
+    )
+
+
+def _rerolled(rolls: list[DiceRolled], limit: int) -> str:
+    """The rolls above the 2.5.1/2.5.2 limit that were rolled again, in words (ledger I1),
+    so that the line says why the first roll is not the start."""
+    high = [str(r.total) for r in rolls if r.total > limit]
+    if not high:
+        return ""
+    return (
+        f" (rolled again on {', '.join(high)}: above level {limit}, the highest every Leader "
+        f"can reach and never above 20, 2.5.1-2.5.2)"
     )
 
 

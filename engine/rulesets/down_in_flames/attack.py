@@ -9,6 +9,7 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import DiceSpec, d6, d12
 from umpire.engine.errors import RuleError
+from umpire.engine.kit.citation import rule_number
 from umpire.engine.rulesets.down_in_flames.commands import (
     Attack,
     NegateAttack,
@@ -29,6 +30,7 @@ from umpire.engine.rulesets.down_in_flames.events import (
 )
 from umpire.engine.rulesets.down_in_flames.labels import LABELS
 from umpire.engine.rulesets.down_in_flames.performance import (
+    burst_row,
     bursts_available,
     check_can_spend,
     wingman_draw,
@@ -59,6 +61,8 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     CombatDie,
     DefensiveFireKind,
     Outcome,
+    PilotQuality,
+    Position,
     Station,
     cite,
 )
@@ -183,10 +187,38 @@ def _bursts_refusal(state: State, attacker: Plane, target: Plane, command: Attac
             f"OUT OF THE SUN cards this turn; its Offense rating is {offense}"
         )
     position = state.positions[position_key(attacker.id, target.id)]
+    budget = ""
+    if pilot_known(state, attacker, QUALITY) and pilot_known(state, attacker, CRACK_SHOT):
+        budget = f" ({_burst_budget(state, attacker, position)})"
     return (
         f"{attacker.id} ({position.value}) has used {attacker.bursts_used} of its bursts this "
-        f"turn and cannot use {command.bursts} more"
+        f"turn{budget} and cannot use {command.bursts} more"
     )
+
+
+def _burst_budget(state: State, attacker: Plane, position: Position) -> str:
+    """A known pilot's bursts this turn in words: the sight's row at the position and the
+    pilot's changes, each with its rule (3.1-3.1.2, 10.8-10.10, 9.1.1, 9.1.9), so that a
+    refusal says where the number comes from (a recruit's Neutral 0 is 9.1.1's, not a
+    simple sight's)."""
+    row = burst_row(state, attacker)
+    rules = ", ".join(rule_number(c) for c in row.rule.split(", "))
+    parts = [f"{row.at(position)} from its sight ({rules})"]
+    if attacker.pilot_quality is PilotQuality.RECRUIT:
+        parts.append("1 fewer for a recruit (9.1.1)")
+    if attacker.crack_shot:
+        parts.append("1 more for a crack shot (9.1.9)")
+    have = bursts_available(state, attacker, position)[0]
+    return f"{have} a turn: " + ", ".join(parts)
+
+
+def _no_bursts_rule(state: State, attacker: Plane, position: Position) -> str:
+    """The rule that leaves a known pilot no burst at all: 9.1.1 where the sight gives one
+    and the recruit's change takes it, else the sight's own rule (3.1.1 for a simple
+    sight)."""
+    if burst_row(state, attacker).at(position) > 0:
+        return cite("9.1.1")
+    return cite("3.1.1")
 
 
 def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack) -> bool | None:
@@ -202,8 +234,11 @@ def _check_bursts(state: State, attacker: Plane, target: Plane, command: Attack)
     position = state.positions[position_key(attacker.id, target.id)]
     have = bursts_available(state, attacker, position)[0]
     known = pilot_known(state, attacker, QUALITY) and pilot_known(state, attacker, CRACK_SHOT)
-    # 3.1.1 (no bursts at all) only where no hidden pilot decides that it is 0.
-    raise RuleError(message, rule=cite("3.1.1") if have == 0 and known else cite("3.1"))
+    # No bursts at all is named (3.1.1 or 9.1.1) only where no hidden pilot decides it.
+    no_bursts = have == 0 and known
+    raise RuleError(
+        message, rule=_no_bursts_rule(state, attacker, position) if no_bursts else cite("3.1")
+    )
 
 
 def _crack_shot_shows(
@@ -364,7 +399,10 @@ def resolve_odds(
         dice=dice_used,
         candidates=candidates,
         explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
-        f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}",
+        f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}"
+        # 5.4: the table's "damaged" shoots down an aircraft already damaged; say so where
+        # the result is stated, or the line contradicts its own result field.
+        + ("" if result is raw else f"; {target.id} was already damaged: shot down (5.4)"),
     )
     turn.emit(resolved)
     fighter_damage(turn, target, raw, col.rule, dice_used)

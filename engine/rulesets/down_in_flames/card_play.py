@@ -46,6 +46,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Card,
     Characteristic,
     Position,
+    Side,
     Station,
     cite,
 )
@@ -315,19 +316,25 @@ def decide_play_card(turn: DownInFlamesTurn, command: PlayCard) -> None:
     play_agility(turn, plane, command.card, counted, rule, "PlayCard")
 
 
+def weaves(state: State, side: Side) -> bool:
+    """10.11: whether `side` has 2 or more Elements of one Thach Weave aircraft type (the
+    Elements' Leaders' cards), the condition for bidding on the weave (10.11.3)."""
+    types: dict[str, int] = {}
+    for element in sorted(state.elements):
+        leader = state.leader_of(element)
+        if leader is None or leader.side is not side:
+            continue
+        if state.card_of(leader).has(Characteristic.THACH_WEAVE):
+            types[leader.aircraft] = types.get(leader.aircraft, 0) + 1
+    return any(n >= 2 for n in types.values())
+
+
 def decide_thach_weave(turn: DownInFlamesTurn, command: BidThachWeave) -> None:
     """10.11, 10.11.3: a side with 2 or more Elements of a Thach Weave type bids victory
     points for the weave; it may be used if the opponent accepts."""
     state = turn.state
     rule = cite("10.11.3")
-    types: dict[str, int] = {}
-    for element in sorted(state.elements):
-        leader = state.leader_of(element)
-        if leader is None or leader.side is not command.side:
-            continue
-        if state.card_of(leader).has(Characteristic.THACH_WEAVE):
-            types[leader.aircraft] = types.get(leader.aircraft, 0) + 1
-    if not any(n >= 2 for n in types.values()):
+    if not weaves(state, command.side):
         raise RuleError(
             f"side {command.side.value} has no 2 Elements of a Thach Weave aircraft type (10.11)",
             rule=cite("10.11"),

@@ -54,7 +54,9 @@ RULESET: Ruleset[State] = Ruleset(
     # v4: 5.9.1 per step, and the first commands refused `nothing_to_do` (issue 41 item 8).
     # v5: no command changes nothing (issue 41 item 8): a restating report is refused,
     # PlanDrvFlight is no longer a command (5.8.2), a US MP spent is in the state.
-    version="5",
+    # v6: decisions say their outcome and a generated flight's hex; a 4.1.2 (b) LOAL roll
+    # cites 4.1.2, not 3.4.5.
+    version="6",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,

@@ -10,6 +10,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check, gci
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import DrvFlight, State
 from umpire.engine.rulesets.downtown.tables import air_activation as table
 from umpire.engine.rulesets.downtown.terms import (
@@ -202,7 +203,10 @@ def _generate(
             ready=ready,
             profile=profile,
             parent=parent,
-            explanation=f"generic flight {flight_id}: {why}",
+            explanation=(
+                f"generic flight {flight_id} in {hex_}, {LABELS.words('altitude', alt).lower()}, "
+                f"facing {facing}: {why}"
+            ),
         )
     )
     return flight_id
@@ -251,7 +255,12 @@ def profile_roll(turn: DowntownTurn, flights: tuple[str, ...]) -> None:
             explanation=(
                 f"roll {total}: one flight gains a profile: {chosen} flies the {row.aircraft} "
                 f"profile"
-                + (f"; {', '.join(flights[1:])} stay without one" if len(flights) > 1 else "")
+                + (
+                    f"; {', '.join(flights[1:])} "
+                    f"{'stays' if len(flights) == 2 else 'stay'} without one"
+                    if len(flights) > 1
+                    else ""
+                )
             ),
         )
     )
@@ -291,7 +300,12 @@ def takeoff_check(turn: DowntownTurn, chit: int) -> None:
             dice=(n,),
             topic="takeoff_check",
             result="dummy" if table.is_dummy(scn, total) else "takeoff",
-            explanation=f"roll {total} vs Dummy # {scn.dummy.lo:02d}-{scn.dummy.hi:02d}",
+            explanation=f"roll {total} vs Dummy # {scn.dummy.lo:02d}-{scn.dummy.hi:02d}: "
+            + (
+                "in the Dummy range, no flight takes off this game turn"
+                if table.is_dummy(scn, total)
+                else "greater, one flight takes off"
+            ),
         )
     )
     if table.is_dummy(scn, total):
@@ -330,7 +344,7 @@ def admin_generation(turn: DowntownTurn) -> None:
                 dice=(n,),
                 topic="admin_generation",
                 result="none",
-                explanation=f"roll {total} in the Dummy range",
+                explanation=f"roll {total} in the Dummy range: no flight is generated",
             )
         )
         return

@@ -22,6 +22,7 @@ R_ROLLS = cite("4")
 R_AAA = cite("2.1.7")
 R_FIRE_CAN = cite("2.3.1")
 R_SAM = cite("3.4.5")
+R_LOAL = cite("4.1.2")
 SAM_MAX_RANGE = 8
 """3.4.5 option 7: an acquired flight "at a range greater than 8: do nothing"."""
 
@@ -138,11 +139,13 @@ def check(
             f"nothing (3.4.5 option 7)",
             R_SAM,
         )
-    if sam.option:
-        fire = "a salvo" if sam.last_fired > 1 else "one SAM"
-        column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
-    else:
-        column = "SAM LOAL attack (4.1.2 b)"
+    if not sam.option:
+        # 4.1.2 (b) orders a LOAL attack from a SAM Warning counter just placed: it is
+        # launched without an acquisition, by 4.1.2 and not by the Reaction Table.
+        column = "SAM LOAL attack (4.1.2 b), launched without an acquisition"
+        return Attack(unit_id, flight.id, kind, dist, R_LOAL, TABLES[kind], column)
+    fire = "a salvo" if sam.last_fired > 1 else "one SAM"
+    column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
     column += f", {sam.level.value} acquisition"
     return Attack(unit_id, flight.id, kind, dist, R_SAM, TABLES[kind], column)
 

@@ -309,7 +309,7 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                 modifiers=tuple(mods),
                 possible=possible,
                 explanation=(
-                    f"{sam.id}: nearest {'entry point' if radar else 'US flight'} {near} "
+                    f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} {near} "
                     f"hexes; roll {roll.total} "
                     f"{shown or 'no modifiers'} = {total}: "
                     f"{'possible activation' if possible else 'no activation'}"
@@ -318,6 +318,13 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
         )
         if possible:
             run_dummy_check(turn, sam)
+
+
+def _dummy_words(result: str, outcome: str) -> str:
+    """The table's result, and what it came to where that differs (a cap, a second
+    possible dummy): "Activates", not "Activates -> Activates"."""
+    said, came = LABELS.words("dummy_check", result), LABELS.words("dummy_check", outcome)
+    return said if said == came else f"{said} -> {came}"
 
 
 def run_dummy_check(turn: DowntownTurn, sam: Sam) -> None:
@@ -353,7 +360,7 @@ def run_dummy_check(turn: DowntownTurn, sam: Sam) -> None:
             outcome=outcome,
             explanation=(
                 f"{sam.id}: {roll.total} + {found} dummies found = {total}: "
-                f"{LABELS.words('dummy_check', result)} -> {LABELS.words('dummy_check', outcome)}"
+                + _dummy_words(result.value, outcome)
                 + (f"; {note}" if note else "")
             ),
         )
