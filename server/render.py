@@ -145,19 +145,19 @@ _STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 
 def change_said(change: Change, labels: Labels = NO_LABELS) -> tuple[str, str, str]:
     """One change of `replay --diff` as `umpire state` says a view: where (each field by
-    its label, a name the game gives as it is, a list's element by its place from 1),
-    and the value before and after in words. `--json` keeps the path and the values."""
+    its label, a name the game gives as `state` shows it, a list's element by its place
+    from 1), and the value before and after in words. `--json` keeps paths and values."""
     steps: list[str] = []
     field, keyed = "", False
     for index, name in _STEP.findall(change.path):
         if index:
             steps.append(f"item {int(index) + 1}")
-        elif keyed:
-            steps.append(printable(name))  # a mapping's key the game gives: itself
-            keyed = False
         else:
             steps.append(printable(labels.label(name)))
-            field, keyed = name, name in labels.keyed
+            if keyed:  # a name the game gives: its values keep their mapping's field
+                keyed = False
+            else:
+                field, keyed = name, name in labels.keyed
     if not steps:
         steps.append("(the whole state)")
 
