@@ -98,7 +98,9 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     # In the state's words, as `umpire state` says them (--json: the paths and values).
     labels = ruleset_of(log.envelopes[0]).labels
     for change in changes:
-        table.add_row(*change_said(change, labels))
+        # A table's cells are rich markup: what a player named (a flight "[/]") is
+        # escaped, or rich would colour it, link it or stop on it (MarkupError).
+        table.add_row(*(shown(cell, newlines=True) for cell in change_said(change, labels)))
     console.print(table)
     return 0
 
