@@ -85,14 +85,18 @@ def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> st
     return head + (f" — {rule}" if rule else "")
 
 
-def receipt_lines(ruleset: Ruleset[Any], game: Game) -> list[str]:
-    """The receipt of the game's head as each role gets it (docs/audit.md "Receipts"):
-    head seq and hash, and the state hash of each role's view there, so a player's kept
-    receipt can be compared with the log."""
+def receipt_lines(ruleset: Ruleset[Any], game: Game, seen_by: Role = Role.REFEREE) -> list[str]:
+    """The receipt of the game's head as `seen_by` gets it (docs/audit.md "Receipts"):
+    head seq and hash, and the state hash of its view there (the referee: the player's
+    and the spectator's), so a kept receipt can be compared with the log. Never the hash
+    of a view the role may not see: it has no blind, so one who knows all of that view
+    but a secret (a Down in Flames spectator, the player's own pilots) could try each
+    value of the secret until it matched."""
     meta = game.meta
     revealed = meta.revealed_seed is not None
     lines = [f"head: seq {meta.seq}, hash {meta.last_hash}"]
-    for role in (Role.PLAYER, Role.SPECTATOR):
+    roles = (Role.PLAYER, Role.SPECTATOR) if seen_by is Role.REFEREE else (seen_by,)
+    for role in roles:
         view = view_for(ruleset, game.state, role, revealed=revealed)
         lines.append(
             f"state hash ({role.value}): {receipt_state_hash(meta.seq, meta.last_hash, view)}"

@@ -376,10 +376,11 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             kind = type_words(env.type, ruleset)
             table.add_row(str(env.seq), shown(env.recorded_at[11:23]), kind, shown(what))
         console.print(table)
-        # The receipt of the head, as the player and a spectator get it (docs/audit.md).
+        # The receipt of the head as the role gets it (the referee: the player's and the
+        # spectator's; docs/audit.md).
         game = fold(whole, ruleset=ruleset)
         if game is not None:
-            for line in receipt_lines(ruleset, game):
+            for line in receipt_lines(ruleset, game, role):
                 console.print(f"receipt {line}", soft_wrap=True)
     return 0
 
