@@ -16,7 +16,7 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.dice import RecordedDice
-from umpire.engine.game import Game, apply, codec_for, fold, ruleset_of, state_hash
+from umpire.engine.game import Game, apply, codec_for, fold, ruleset_of
 from umpire.engine.handling import decide_command
 from umpire.engine.redaction import redact, view_for
 from umpire.engine.roles import Role
@@ -24,6 +24,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.codec import canonical_json
 from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
+from umpire.events.receipt import receipt_state_hash
 from umpire.events.types import (
     CommandRecorded,
     DiceRolled,
@@ -63,7 +64,8 @@ class Change(Struct, frozen=True, kw_only=True):
 
 
 class StateAt(Struct, frozen=True, kw_only=True):
-    """A game as one role sees it at one seq."""
+    """A game as one role sees it at one seq; `state_hash` is that view's as a receipt of
+    the seq states it (events/receipt.py `receipt_state_hash`)."""
 
     game_id: str
     ruleset: str
@@ -141,7 +143,10 @@ def state_at(
         result=game.meta.result,
         commands=game.meta.commands,
         rolls=game.meta.rolls,
-        state_hash=state_hash(game),
+        # The role's view's, as its receipt states it (docs/audit.md 8), never the whole
+        # game's: that hash covers every secret, unblinded, so one who knows the rest of
+        # the game could try each value of a secret until it matched.
+        state_hash=receipt_state_hash(seq, game.meta.last_hash, view),
         state=msgspec.to_builtins(view),
     )
 
