@@ -1429,6 +1429,20 @@ def _commitment_arg(text: str) -> str:
     return text
 
 
+# What a terminal acts on (umpire's events/terminal_text.py, written again here: this file
+# imports nothing of umpire): C0 controls, newline included, DEL, C1 controls, the line
+# and paragraph separators and the bidirectional overrides and isolates. An export, a
+# receipts file or a proof may come from a hostile server: a value it holds that a line
+# quotes (a seq, an event type) is shown as escapes, so it can neither clear or retitle
+# the terminal nor start a line of its own that reads as a verdict.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _say(line: str) -> None:
+    """Print one line of the verdict, every control character in it an escape."""
+    print(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", line))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="verify_export.py", description="Verify an umpire export (docs/audit.md)."
@@ -1449,12 +1463,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv[1:])  # a malformed argument exits 2
     if args.proof is not None:
         try:
-            print(check_proof(args.proof))
+            _say(check_proof(args.proof))
         except Failure as failure:
-            print(f"NOT A PROOF: {failure.reason}")
+            _say(f"NOT A PROOF: {failure.reason}")
             return 1
         except (OSError, ValueError) as exc:
-            print(f"NOT A PROOF: the file is not readable ({type(exc).__name__}: {exc})")
+            _say(f"NOT A PROOF: the file is not readable ({type(exc).__name__}: {exc})")
             return 2
         return 0
     if args.file is None:
@@ -1464,20 +1478,20 @@ def main(argv: list[str]) -> int:
         try:
             receipts_game, anchors = read_receipts(args.receipts)
         except (OSError, ValueError, ReceiptsUnreadable) as exc:
-            print(f"FAILED at seq 0: the receipts file is not readable ({exc})")
+            _say(f"FAILED at seq 0: the receipts file is not readable ({exc})")
             return 2
     try:
         header, events = read(args.file)
         if anchors is not None and receipts_game != header.get("game_id"):
-            print(f"FAILED at seq 0: the receipts are of game {receipts_game!r}, the export "
+            _say(f"FAILED at seq 0: the receipts are of game {receipts_game!r}, the export "
                   f"of game {header.get('game_id')!r}")  # fmt: skip
             return 2
         done = verify(header, events, kept_commitment=args.commitment, anchors=anchors)
     except Failure as failure:
-        print(f"FAILED at seq {failure.seq}: {failure.reason}")
+        _say(f"FAILED at seq {failure.seq}: {failure.reason}")
         return 1
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        print(f"FAILED at seq 0: the file is not a readable export ({type(exc).__name__}: {exc})")
+        _say(f"FAILED at seq 0: the file is not a readable export ({type(exc).__name__}: {exc})")
         return 2
     # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
     # what follows it, and the secrets still sealed, are unknown (section 7).
@@ -1485,13 +1499,13 @@ def main(argv: list[str]) -> int:
     # The headline (section 8.4): "verified" only when a receipt the game's key signed
     # agrees; a log that merely holds together could have been rewritten whole.
     anchored = done[-1].startswith("anchored:")
-    print(
+    _say(
         "verified: the export agrees with receipts signed by the game's key"
         if anchored
         else "consistent, not anchored: the export holds together, but no receipt signed "
         "by the game's key anchors it"
     )
-    print(("PREFIX: " if prefix else "OK: ") + "; ".join(done))
+    _say(("PREFIX: " if prefix else "OK: ") + "; ".join(done))
     return 0
 
 
