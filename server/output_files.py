@@ -17,7 +17,9 @@ another account made `/tmp/exports` a link into the user's own folder). So the p
 walked one directory at a time, each opened relative to the last without following a
 link, and a symlink on the way is followed only if it is the user's own or root's (as the
 kernel's fs.protected_symlinks would); the file is then opened in the directory reached.
-What the walk holds are open directories, so a rename behind it changes nothing.
+What the walk holds are open directories, so a rename behind it changes nothing; a link is
+held open too while its owner and target are read, so a rename of another account's link
+over it between the two (in a folder that account may change) changes nothing either.
 """
 
 from __future__ import annotations
@@ -127,25 +129,10 @@ def _folder(path: Path) -> tuple[int, str]:
                     raise OutputRefused(
                         path, f"its folder {part!r} cannot be opened ({exc.strerror})"
                     ) from None
-                try:
-                    found = os.stat(part, dir_fd=folder, follow_symlinks=False)
-                except OSError as again:
-                    raise OutputRefused(
-                        path, f"its folder {part!r} cannot be opened ({again.strerror})"
-                    ) from None
-                if not stat.S_ISLNK(found.st_mode):
-                    raise OutputRefused(path, f"{part!r} on its way is not a folder") from None
-                if found.st_uid not in (os.geteuid(), 0):
-                    raise OutputRefused(
-                        path,
-                        f"{part!r} on its way is a symbolic link of another user's (uid "
-                        f"{found.st_uid}), who may have planted it to redirect the write; "
-                        "give a path through folders of your own",
-                    ) from None
+                target = _link_target(path, part, folder)
                 links += 1
                 if links > MAX_LINKS:
                     raise OutputRefused(path, "its folders hold too many symbolic links") from None
-                target = os.readlink(part, dir_fd=folder)
                 todo.extend(target.split("/")[::-1])
                 if target.startswith("/"):
                     step = os.open("/", _DIRECTORY)
@@ -157,3 +144,31 @@ def _folder(path: Path) -> tuple[int, str]:
         os.close(folder)
         raise
     return folder, name
+
+
+def _link_target(path: Path, part: str, folder: int) -> str:
+    """The target of the symbolic link `part` in `folder`, if it is this user's or root's.
+
+    The link is opened once (O_PATH, not followed) and its owner and target are read from
+    that descriptor: looked up twice by name, another account that may change the folder
+    could rename its own link over the checked one between the two looks."""
+    try:
+        link = os.open(part, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+    except OSError as exc:
+        raise OutputRefused(
+            path, f"its folder {part!r} cannot be opened ({exc.strerror})"
+        ) from None
+    try:
+        found = os.fstat(link)
+        if not stat.S_ISLNK(found.st_mode):
+            raise OutputRefused(path, f"{part!r} on its way is not a folder")
+        if found.st_uid not in (os.geteuid(), 0):
+            raise OutputRefused(
+                path,
+                f"{part!r} on its way is a symbolic link of another user's (uid "
+                f"{found.st_uid}), who may have planted it to redirect the write; "
+                "give a path through folders of your own",
+            )
+        return os.readlink("", dir_fd=link)  # this very link's (readlinkat, AT_EMPTY_PATH)
+    finally:
+        os.close(link)
