@@ -25,7 +25,13 @@ from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
 from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
-from umpire.events.rules_words import fields_said, in_words, type_in_words, universal_said
+from umpire.events.rules_words import (
+    field_text,
+    fields_said,
+    in_words,
+    type_in_words,
+    universal_said,
+)
 from umpire.events.terminal_text import printable, shown, terminal
 from umpire.events.types import UNIVERSAL_EVENT_TYPES
 from umpire.events.wire import Accepted, EventFrame, ViewState
@@ -70,6 +76,8 @@ def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     kind = type_in_words(frame.event_type, capitals)
     if p is None:
         return f"{kind} (hidden from your role)"
+    if not isinstance(p, dict):  # no event's payload: said as it came, not a traceback
+        return f"{kind} ({field_text(p)})"
     own = UNIVERSAL.get(frame.event_type)
     if own is not None:
         # The game's own events as `umpire log` says them (events/rules_words.py); a

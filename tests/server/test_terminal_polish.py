@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 
+import msgspec
 import pytest
 
 from tests.support.processes import REPO
@@ -102,6 +103,15 @@ def test_log_names_the_type_once_and_prints_no_dicts(
         "nightfighter.PhaseBegan", {"type": "nightfighter.PhaseBegan", "phase": "tally"}
     )
     assert describe_frame(frame) == "Phase began (phase: tally)"
+
+
+def test_a_payload_that_is_no_object_is_said_not_raised() -> None:
+    # `umpire watch` raised AttributeError ('list' has no 'get') on a frame whose payload
+    # was not an object: a line, not a traceback, whatever a gateway sends.
+    odd = frame_of("nightfighter.PhaseBegan", {})
+    for payload in (["\x1b[2J", 3], "text", 7):
+        said = describe_frame(msgspec.structs.replace(odd, payload=payload))
+        assert said.startswith("Phase began (") and "\x1b" not in said
 
 
 def test_replay_diff_shows_one_new_element_as_one_change(
