@@ -28,7 +28,9 @@ RULESET: Ruleset[State] = Ruleset(
     # v5: the lite pilot campaign's Iron Cross 1st Class, once reported, is kept for the
     # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"); v4 logs audit
     # with the version note.
-    version="5",
+    # v6: S14.0, a searchlight location in another zone that has searched this phase but
+    # holds no fix fixes the bomber there (v5 refused it); v5 logs audit with the note.
+    version="6",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,
