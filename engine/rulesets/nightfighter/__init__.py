@@ -29,7 +29,9 @@ RULESET: Ruleset[State] = Ruleset(
     # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"); v4 logs audit
     # with the version note.
     # v6: S14.0, a searchlight location in another zone that has searched this phase but
-    # holds no fix fixes the bomber there (v5 refused it); v5 logs audit with the note.
+    # holds no fix fixes the bomber there (v5 refused it); and a Pilot Campaign retrains
+    # only after two idle weeks both begun in November or later (v5 also counted an
+    # October week); v5 logs audit with the note.
     version="6",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
