@@ -31,7 +31,9 @@ RULESET: Ruleset[State] = Ruleset(
     # v6: S14.0, a searchlight location in another zone that has searched this phase but
     # holds no fix fixes the bomber there (v5 refused it); and a Pilot Campaign retrains
     # only after two idle weeks both begun in November or later (v5 also counted an
-    # October week); v5 logs audit with the note.
+    # October week); a radar search counter searches only the counter it was placed on, and
+    # says so when an earlier search removed it (v5 searched whatever counter had been
+    # shifted into its hex since, or said nothing); v5 logs audit with the note.
     version="6",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,

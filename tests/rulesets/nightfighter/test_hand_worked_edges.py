@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from tests.rulesets.nightfighter.setups import (
@@ -315,3 +316,117 @@ def test_s17_a_corkscrew_loses_every_fighters_tally() -> None:
     assert named(events, "Corkscrewed").rule.endswith("S17.0")
     b = state.counters[0]
     assert (b.hex, b.tallied_by, b.level) == ("1011", (), Uncertainty.LOW)
+
+
+# S13.0 order, S24.0, S5.1, S28.0, SCENARIO 6C/6H ------------------------------------------
+
+
+def test_s13_a_search_whose_counter_an_earlier_search_removed_says_so() -> None:
+    """S13.0/S5.4: searches resolve in the order placed. W on H-1 (1010) and F on H-2
+    (0410), the bomber's only two counters: W's phantom test rolls 2 (1-3 with one other):
+    H-1 is real and H-2 is removed, so F's search counter has nothing left to search, and
+    the player is told so rather than hearing nothing of it."""
+    setup = make_setup(radars=[{"name": "W"}, {"name": "F", "search_value": 3}])
+    counters = [counter("H-1", "1010", "high"), counter("H-2", "0410", "high")]
+    state = make_state(setup, counters, Phase.RADAR_SEARCH)
+    both = [{"radar": "W", "hex": "1010"}, {"radar": "F", "hex": "0410"}]
+    state, events = run(state, "PlaceRadarSearches", [[2]], searches=both)
+    resolved = [e for e in events if type(e).__name__ == "RadarSearchResolved"]
+    assert [(r.radar, r.counter, r.outcome) for r in resolved] == [
+        ("W", "H-1", "phantom test"), ("F", "H-2", "nothing to search")]  # fmt: skip
+    assert "H-2 was removed as a phantom by an earlier search" in resolved[1].explanation
+    assert resolved[1].rule.endswith("S13.0")
+    assert _by_id(state)["H-1"].level is Uncertainty.MODERATE  # type: ignore[attr-defined]
+
+
+def test_s24_every_jamming_die_comes_before_any_search_is_resolved() -> None:
+    """S24.0: jammed search radars 'roll a die for each counter after they have all been
+    placed but before any effects are resolved'. W (light, value one) on B-1 and F (light,
+    value three) on C-1: jamming dice 3 and 4 (both stand, removed only on 1-2), then W's
+    search 6 (6 - 1 = 5, narrowed; scatter 3), then F's 6 (6 - 3 = 3, narrowed; scatter
+    3)."""
+    setup = make_setup(radars=[{"name": "W", "jamming": "light"},
+                               {"name": "F", "search_value": 3, "jamming": "light"}])  # fmt: skip
+    state = make_state(setup, [counter("B-1", "1010"), counter("C-1", "0410")],
+                       Phase.RADAR_SEARCH)  # fmt: skip
+    both = [{"radar": "W", "hex": "1010"}, {"radar": "F", "hex": "0410"}]
+    rolls = [[3], [4], [6], [3], [6], [3]]
+    state, events = run(state, "PlaceRadarSearches", rolls, searches=both)
+    purposes = [e.purpose for e in events if type(e).__name__ == "DiceRolled"]
+    assert [p.split(" ")[0] for p in purposes] == [
+        "jamming", "jamming", "W", "shift", "F", "shift"]  # fmt: skip
+    assert {c.level for c in state.counters} == {Uncertainty.LOW}
+
+
+def test_s24_flensburg_localises_outside_its_arc() -> None:
+    """S24.0: Flensburg may search only a counter within its fighter's wide arc, 'However,
+    localisation attempts succeed even if the counter is shifted outside this arc'. F1 in
+    1010 facing south; B-1 (moderate) in 0911 is in the arc; die 6 (6 - 1 = 5, narrowed),
+    scatter die 1 shifts it to 0810, outside the arc: it is shifted there, low."""
+    setup = make_setup(radars=[{"name": "FL", "kind": "flensburg", "fighter": "F1"}])
+    state = make_state(setup, [counter("B-1", "0911")], Phase.RADAR_SEARCH, ("1010", 3))
+    state, events = _search(state, "0911", [[6], [1]], radar="FL")
+    assert named(events, "RadarSearchResolved").rule.endswith("S24.0")
+    b = state.counters[0]
+    assert (b.hex, b.level) == ("0810", Uncertainty.LOW)
+
+
+def test_s5_1_an_untracked_bomber_still_fixed_by_ai_keeps_no_uncertainty() -> None:
+    """S5.1: bombers not tracked by a search value one radar revert to low 'unless tallied
+    or fixed by searchlights or AI': B-1 has a track contact on top and F1's AI fix, no
+    radar searches it: the track contact is lost, the AI fix keeps it at no uncertainty."""
+    c = counter("B-1", "1010", "none", track="on_top", ai_fixed_by=("F1",))
+    state = make_state(make_setup(), [c], Phase.RADAR_SEARCH, ("1009", 3))
+    state, events = run(state, "EndPhase", [])
+    assert named(events, "MarkersLost").lost == ("track_contact",)
+    b = state.counters[0]
+    assert (b.level, b.ai_fixed_by, b.track) == (Uncertainty.NONE, ("F1",), Track.BENEATH)
+
+
+def test_s28_a_followed_corkscrew_still_loses_the_track_contact() -> None:
+    """S28.0: following the corkscrew (rule 28.1, follow dice 6 and 2) keeps 'any tally or
+    AI fix ... though searchlight fixes and track contacts are still lost'."""
+    setup = make_setup(zones=[{"name": "K", "hexes": ["1010"]}])
+    c = counter("B-1", "1010", "none", tallied_by=("F1",), ai_fixed_by=("F1",),
+                searchlight="K", track="on_top")  # fmt: skip
+    state = make_state(setup, [c], Phase.COMBAT, ("1009", 3))
+    state, events = run(state, "Corkscrew", [[6, 2]], fighter="F1", hex="1010", follow_dice=2)
+    done = named(events, "Corkscrewed")
+    assert done.rule.endswith("S28.0") and set(done.lost) == {"searchlight_fix", "track_contact"}
+    b = state.counters[0]
+    assert (b.tallied_by, b.ai_fixed_by, b.searchlight) == (("F1",), ("F1",), "")
+    assert (b.track, b.level) == (Track.BENEATH, Uncertainty.NONE)
+
+
+@pytest.mark.parametrize(("turn", "h2s"), [(1, True), (2, False), (3, False), (4, True)])
+def test_6h_with_6c_has_h2s_on_waves_1_4_7(turn: int, h2s: bool) -> None:
+    """SCENARIO 6H: with variant 6C the H2S bomber comes with 'the 1st, 4th, 7th, 10th, 13th
+    and 16th waves'. Two bombers a turn (6C); wave 4: the H2S die (one of two) 1 picks the
+    first, then the 6C die 3 leaves column 09/10 empty."""
+    bombers = [{"id": f"W{t}{i}", "turn": t} for t in (1, 2, 3, 4) for i in "ab"]
+    setup = make_setup(scenario="6C", modifications=["6H"], bombers=bombers)
+    state = make_state(setup, [], Phase.BOMBER_MOVEMENT)
+    state = msgspec.structs.replace(state, turn=turn)
+    state, _ = run(state, "MoveBombers", [[1], [3]] if h2s else [[3]])
+    carriers = [c.id for c in state.counters if c.h2s]
+    assert carriers == ([f"W{turn}a-1"] if h2s else [])
+    assert sorted(c.enter_col for c in state.counters) == ([3, 15] if turn % 2 == 0 else [4, 16])
+
+
+def test_s13_a_search_never_passes_to_a_counter_shifted_into_its_hex() -> None:
+    """S13.0: a search counter searches the bomber counter it was placed on. W on H-1 (1010),
+    F on M-1 (moderate, 0409) and G on H-2 (0410): W's phantom roll 2 shows H-1 real and
+    removes H-2; F's die 6 narrows M-1 and its scatter die 4 shifts it directly ahead into
+    0410, the hex H-2 left; G's counter was placed on H-2, so it searches nothing (it does
+    not search M-1 a second time)."""
+    setup = make_setup(radars=[{"name": "W"}, {"name": "F"}, {"name": "G"}])
+    counters = [counter("H-1", "1010", "high"), counter("H-2", "0410", "high"),
+                counter("M-1", "0409")]  # fmt: skip
+    state = make_state(setup, counters, Phase.RADAR_SEARCH)
+    searches = [{"radar": "W", "hex": "1010"}, {"radar": "F", "hex": "0409"},
+                {"radar": "G", "hex": "0410"}]  # fmt: skip
+    state, events = run(state, "PlaceRadarSearches", [[2], [6], [4]], searches=searches)
+    resolved = [(e.radar, e.outcome) for e in events if type(e).__name__ == "RadarSearchResolved"]
+    assert resolved == [("W", "phantom test"), ("F", "refined"), ("G", "nothing to search")]
+    m = _by_id(state)["M-1"]
+    assert (m.hex, m.level) == ("0410", Uncertainty.LOW)  # type: ignore[attr-defined]
