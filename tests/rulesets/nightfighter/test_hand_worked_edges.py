@@ -430,3 +430,30 @@ def test_s13_a_search_never_passes_to_a_counter_shifted_into_its_hex() -> None:
     assert resolved == [("W", "phantom test"), ("F", "refined"), ("G", "nothing to search")]
     m = _by_id(state)["M-1"]
     assert (m.hex, m.level) == ("0410", Uncertainty.LOW)  # type: ignore[attr-defined]
+
+
+def test_s10_a_fighter_maintaining_a_tally_may_not_roll_another() -> None:
+    """S10.0: 'each nightfighter that is not already maintaining a tally may roll': F1
+    holds a tally on B-1; a tally roll on C-1 in its own hex is refused citing S10.0,
+    writing nothing, and no tally is listed for F1."""
+    setup = make_setup(visibility="moderate")
+    counters = [counter("B-1", "1011", "none", tallied_by=("F1",)), counter("C-1", "1010", "low")]
+    state = make_state(setup, counters, Phase.TALLY, ("1010", 3))
+    with pytest.raises(RuleError, match="F1 is already maintaining a tally") as info:
+        run(state, "AttemptTally", [[6]], fighter="F1", hex="1010", dice=3)
+    assert info.value.rule.endswith("S10.0")
+    listed = {a.type for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    assert "AttemptTally" not in listed
+
+
+def test_s8_two_bombers_due_enter_as_moderate_counters_in_the_first_two_columns() -> None:
+    """README ledger S8.0 (the seed covers one and three bombers due): two bombers due on
+    turn 1 without 6C are one moderate counter each, in columns 04 and 10, with their full
+    MPs (row 03), and nothing follows on turn 2."""
+    setup = make_setup(bombers=[{"id": "A", "turn": 1}, {"id": "B", "turn": 1}])
+    state = make_state(setup, [], Phase.BOMBER_MOVEMENT)
+    state, events = run(state, "MoveBombers", [])
+    due = [e for e in events if type(e).__name__ == "CountersDue"]
+    assert [(d.bomber, d.level, [n.enter_col for n in d.counters]) for d in due] == [
+        ("A", "moderate", [4]), ("B", "moderate", [10])]  # fmt: skip
+    assert sorted(c.hex for c in state.counters) == ["0403", "1003"]
