@@ -457,3 +457,18 @@ def test_s8_two_bombers_due_enter_as_moderate_counters_in_the_first_two_columns(
     assert [(d.bomber, d.level, [n.enter_col for n in d.counters]) for d in due] == [
         ("A", "moderate", [4]), ("B", "moderate", [10])]  # fmt: skip
     assert sorted(c.hex for c in state.counters) == ["0403", "1003"]
+
+
+def test_s15_without_a_basic_attempt_there_is_no_advanced_one() -> None:
+    """README ledger S15.0: the advanced tally follows a failed basic attempt ('fails to gain
+    a tally (for whatever reason) using its basic tally attempt'); F1 in moderate visibility
+    has nothing within its range (its own hex), only C-1 fixed by its AI two hexes ahead:
+    no basic attempt, so the advanced one is refused citing S15.0 and not listed."""
+    setup = make_setup(visibility="moderate")
+    fixed = counter("C-1", "1012", "none", ai_fixed_by=("F1",))
+    state = make_state(setup, [fixed], Phase.TALLY, ("1010", 3))
+    listed = {a.type for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    assert "AttemptTally" not in listed
+    with pytest.raises(RuleError, match="follows only a failed basic tally attempt") as info:
+        run(state, "AttemptTally", [[6]], fighter="F1", hex="1012", dice=3, kind="fixed")
+    assert info.value.rule.endswith("S15.0")
