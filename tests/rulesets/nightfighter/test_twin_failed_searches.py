@@ -76,3 +76,17 @@ def test_a_failed_tally_location_looks_the_same_wherever_it_pointed() -> None:
     in front, S3.0) in both twins: 1 (NW) or 6 (SE)."""
     state = make_state(make_setup(), [counter("B-1", "1010", "low")], Phase.TALLY, ("1010", 3))
     _twins(state, "AttemptTally", ([[6], [1]], [[6], [6]]), fighter="F1", hex="1010", dice=1)
+
+
+def test_a_high_counter_found_then_shown_a_phantom_does_not_say_where() -> None:
+    """S5.4: an AI search on a high counter locates it first (hidden), then tests it; when
+    the test shows a phantom the bomber was never fixed, so where the location roll pointed
+    stays the umpire's. The S5.4 example's Ju88G-1 (range 3, wide arc) directly behind one
+    of four counters: location 3/2 (3/1-2) or 3/5 (the counter's own hex), both in the arc,
+    then the phantom die 2: the twins must look the same. (The phantom test's roll once
+    named the hex in its purpose: found by the twin-game differential.)"""
+    setup = make_setup(fighters=[{"id": "F1", "hex": "0101", "ai_range": 3, "ai_arc": "wide"}])
+    counters = [counter("B-1", "1010", "high"), counter("B-2", "0410", "high"),
+                counter("B-3", "1610", "high"), counter("B-4", "0404", "high")]  # fmt: skip
+    state = make_state(setup, counters, Phase.AI_RADAR, ("1009", 3))
+    _twins(state, "SearchAI", ([[3, 2], [2]], [[3, 5], [2]]), fighter="F1", hex="1010")
