@@ -472,3 +472,21 @@ def test_s15_without_a_basic_attempt_there_is_no_advanced_one() -> None:
     with pytest.raises(RuleError, match="follows only a failed basic tally attempt") as info:
         run(state, "AttemptTally", [[6]], fighter="F1", hex="1012", dice=3, kind="fixed")
     assert info.value.rule.endswith("S15.0")
+
+
+def test_s5_4_the_last_counter_not_yet_entered_becomes_moderate_and_enters_so() -> None:
+    """S5.4 (README ledger, "S5.4 counting"): H-1 on the map and H-2 due next turn; the
+    radar's phantom test of H-1 rolls 4 (one other: real only on 1-3): H-1 is removed and
+    the one remaining counter becomes moderate although it has yet to enter; on turn 2 it
+    enters in its column (09 on even turns) as a moderate counter with its full MPs."""
+    due = counter("H-2", "", "high", status=Status.PENDING, enter_turn=2, enter_col=9)
+    counters = [counter("H-1", "1010", "high"), due]
+    state = make_state(make_setup(), counters, Phase.RADAR_SEARCH)
+    state, events = _search(state, "1010", [[4]])
+    assert named(events, "PhantomTested").now_moderate == ("H-2",)
+    for _ in range(5):
+        state, _ = run(state, "EndPhase", [])
+    assert (state.turn, state.phase) == (2, Phase.BOMBER_MOVEMENT)
+    state, _ = run(state, "MoveBombers", [])
+    h2 = _by_id(state)["H-2"]
+    assert (h2.status, h2.level, h2.hex) == (Status.ON_MAP, Uncertainty.MODERATE, "0903")  # type: ignore[attr-defined]
