@@ -1339,10 +1339,18 @@ export namespace Nightfighter {
     fighter: string;
   }
 
+  /** S17.0: the base-game combat destroyed the bomber this nightfighter has tallied (the player read the damage on the published tables); its counter leaves play. */
+  export interface ShootDown {
+    type: "ShootDown";
+    fighter: string;
+    /** CCRR hex label */
+    hex: string;
+  }
+
   /** Take back your most recent command that is not taken back yet. */
   export interface TakeBack {
     type: "TakeBack";
   }
 
-  export type Command = AttemptTally | BreakContact | Corkscrew | DrawScenarioCard | EndCampaignWeek | EndGame | EndPhase | FocusedSerrate | MoveBombers | MoveFighter | PlaceRadarSearches | RevealCounter | RollBomberResponse | RollCampaignWeek | RollDice | RollNightContinuation | SearchAI | SearchSearchlight | SerrateSearch | TakeBack;
+  export type Command = AttemptTally | BreakContact | Corkscrew | DrawScenarioCard | EndCampaignWeek | EndGame | EndPhase | FocusedSerrate | MoveBombers | MoveFighter | PlaceRadarSearches | RevealCounter | RollBomberResponse | RollCampaignWeek | RollDice | RollNightContinuation | SearchAI | SearchSearchlight | SerrateSearch | ShootDown | TakeBack;
 }

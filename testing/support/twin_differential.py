@@ -86,20 +86,24 @@ class ProbingGames(NoncedGames):
     """`Games` that can also ask what a command would do, without writing it."""
 
     async def probe(
-        self, game_id: str, commands: list[dict[str, Any]], role: Role, n: int
+        self, game_id: str, commands: list[dict[str, Any]], role: Role, n: int, then: int = 0
     ) -> tuple[list[Answer], Any]:
         """What `commands` would do now, one after the other, as `role` sends them: for
         each, the events it would append or its refusal (which ends the sequence), by the
         command path's own decision (server/games.py `decide_for`, with this game's dice
         and sealing key), each folded into a copy of the game for the next; and that copy.
-        Nothing is appended."""
+        Nothing is appended. The first command's nonce depends on `n` alone, so a probe
+        followed by another (`then` numbers the follow-up) re-decides exactly the probe
+        already compared: with fresh dice its hidden rolls could part the twins unseen
+        (only the follow-up's events are compared), showing only as the follow-up's roll
+        numbers (Nightfighter: a hidden location re-rolled in one twin)."""
         ruleset, game = await self.load(game_id)
         seed = None if game.meta.needs_client_seed else await self._seed_for(game)
         key = await self._hidden_key(game) if seed is not None else None
         answers: list[Answer] = []
         for k, command in enumerate(commands):
             try:
-                nonce = nonce_of(f"probe{n}.{k}")
+                nonce = nonce_of(f"probe{n}.{k}" if k == 0 else f"probe{n}.{k}.{then}")
                 job = RulesJob(ruleset, game, command, None, seed, role, nonce, key)
                 events = games_module.decide_for(job)
             except UmpireError as exc:
@@ -182,7 +186,7 @@ async def _probed(
         own = random.Random(f"{step}.{n}.{role.value}")
         for k, action in enumerate([*new, *own.sample(others, min(len(others), FOLLOWS))]):
             second = sample(action.schema, own)
-            answered, _ = await games.probe(gid, [command, second], role, step * 100 + 50 + k)
+            answered, _ = await games.probe(gid, [command, second], role, step * 100 + n, k + 1)
             then.append((second, answered[-1]))
     return out
 

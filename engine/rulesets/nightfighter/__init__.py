@@ -28,7 +28,13 @@ RULESET: Ruleset[State] = Ruleset(
     # v5: the lite pilot campaign's Iron Cross 1st Class, once reported, is kept for the
     # end-of-May verdict (README ledger, "Pilot Campaign, the Iron Cross"); v4 logs audit
     # with the version note.
-    version="5",
+    # v6: S14.0, a searchlight location in another zone that has searched this phase but
+    # holds no fix fixes the bomber there (v5 refused it); and a Pilot Campaign retrains
+    # only after two idle weeks both begun in November or later (v5 also counted an
+    # October week); a radar search counter searches only the counter it was placed on, and
+    # says so when an earlier search removed it (v5 searched whatever counter had been
+    # shifted into its hex since, or said nothing); v5 logs audit with the note.
+    version="6",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,

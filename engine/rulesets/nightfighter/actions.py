@@ -44,6 +44,7 @@ from umpire.engine.rulesets.nightfighter.commands import (
     RollBomberResponse,
     SearchAI,
     SearchSearchlight,
+    ShootDown,
 )
 from umpire.engine.rulesets.nightfighter.geometry import (
     ai_search_area,
@@ -321,8 +322,14 @@ def _phase_actions(state: State) -> list[Action]:
         case Phase.TALLY if hexes and fighters:
             tallies = _tallies(state)
             if tallies:
-                text = "A tally attempt by a nightfighter"
-                out.append(offer_each(AttemptTally, cite("S10.0"), text, tallies))
+                # Only fixed-target attempts left (a basic one failed): they are S15.0's.
+                fixed = all(v["kind"] == one_of([TallyKind.FIXED]) for v in tallies)
+                rule, text = (
+                    (cite("S15.0"), "An advanced (fixed-target) tally attempt by a nightfighter")
+                    if fixed
+                    else (cite("S10.0"), "A tally attempt by a nightfighter")
+                )
+                out.append(offer_each(AttemptTally, rule, text, tallies))
         case Phase.COMBAT if hexes and fighters:
             tallied = _tallied(state)
             follow = {} if state.setup.optional_rules else {"follow_dice": one_of([0])}
@@ -337,6 +344,12 @@ def _phase_actions(state: State) -> list[Action]:
                         "The bomber corkscrews",
                         [{**v, **follow} for v in tallied],
                     ),
+                    offer_each(
+                        ShootDown,
+                        cite("S17.0"),
+                        "The base-game combat destroyed the tallied bomber",
+                        tallied,
+                    ),
                 ]
     contacts = [
         c for c in state.counters if c.status is Status.ON_MAP and (c.tallied_by or c.ai_fixed_by)
@@ -347,11 +360,12 @@ def _phase_actions(state: State) -> list[Action]:
             for c in contacts
         ]
         out.append(offer_each(BreakContact, cite("S16.0"), "Give up a tally or AI fix", variants))
-    out.append(
-        offer(
-            EndPhase, RULE_SEQUENCE, f"End the {LABELS.words('phase', state.phase)} phase{ending}"
-        )
-    )
+    # After combat the next turn begins; before turn 1 there is no phase to end.
+    after = f": turn {state.turn + 1} begins" if state.phase is Phase.COMBAT else ""
+    text = f"End the {LABELS.words('phase', state.phase)} phase{after}{ending}"
+    if state.turn == 0:
+        text = "Begin turn 1 (the bombers move first)"
+    out.append(offer(EndPhase, RULE_SEQUENCE, text))
     return out
 
 

@@ -30,6 +30,8 @@ RULE_PILOT = cite("Pilot Campaign")
 MONTHS = ((6, 30), (7, 31), (8, 31), (9, 30), (10, 31), (11, 30), (12, 31), (1, 31), (2, 28),
           (3, 31), (4, 30), (5, 31))  # fmt: skip
 WEEKS = 52  # June 1942 to the end of May 1943
+# Pilot Campaign: retraining "From November onwards" (to the end of May 1943).
+RETRAINING_MONTHS = (11, 12, 1, 2, 3, 4, 5)
 SUITS = ("H", "D", "C", "S")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 JOKER = "JOKER"
@@ -343,7 +345,11 @@ def end_week(turn: NightfighterTurn, command: EndCampaignWeek) -> None:
     flew = c.flying
     idle = 0 if flew or week < wounded_until else c.idle_weeks + 1
     aircraft = c.aircraft
-    if idle >= 2 and month_of(week) in (11, 12, 1, 2, 3, 4, 5):
+    # Retraining needs both idle weeks "from November onwards" (a week is in the month it
+    # starts in): an idle week begun in October does not open the two-week period (README
+    # ledger, "Pilot Campaign, retraining").
+    period = (month_of(week - 1), month_of(week))
+    if idle >= 2 and all(m in RETRAINING_MONTHS for m in period):
         aircraft = {"Me110E-4": "Me110F-4", "Ju88C-2": "Ju88C-6"}.get(aircraft, aircraft)
     score = c.score + command.points
     # Pilot Campaign: the award counts if it was made in any week, not only the last.

@@ -7,9 +7,15 @@ from msgspec import Struct
 from umpire.engine.decision import Candidate
 from umpire.engine.dice import d6, nd6
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.nightfighter.commands import BreakContact, Corkscrew, RollBomberResponse
+from umpire.engine.rulesets.nightfighter.commands import (
+    BreakContact,
+    Corkscrew,
+    RollBomberResponse,
+    ShootDown,
+)
 from umpire.engine.rulesets.nightfighter.events import (
     BomberResponseRolled,
+    BomberShotDown,
     Corkscrewed,
     MarkersLost,
 )
@@ -21,6 +27,7 @@ from umpire.events.types import Owner
 
 RULE = cite("S17.0")
 RULE_FOLLOW = cite("S28.0")
+RULE_SHOT_DOWN = cite("S17.0 (base-game combat: the tallied bomber destroyed)")
 
 
 def _tallied(state: State, fighter: str, hex_label: str, rule: str) -> Counter:
@@ -124,6 +131,26 @@ def corkscrew(turn: NightfighterTurn, command: Corkscrew) -> None:
         )
     )
     turn.emit_all(out)
+
+
+def shoot_down(turn: NightfighterTurn, command: ShootDown) -> None:
+    """S17.0: the player reports that the base-game combat destroyed the bomber its fighter
+    has tallied (umpire does not keep the published damage tables); the counter leaves play
+    with every marker, so it is neither moved nor searched again, and the game's end names
+    it among the bombers shot down (the example of play's victory condition)."""
+    counter = _tallied(turn.state, command.fighter, command.hex, RULE)
+    turn.emit(
+        BomberShotDown(
+            rule=RULE_SHOT_DOWN,
+            explanation=(
+                f"{command.fighter} shoots down {counter.id} (bomber {counter.bomber}) in "
+                f"{counter.hex}: its counter leaves play"
+            ),
+            counter=counter.id,
+            bomber=counter.bomber,
+            fighter=command.fighter,
+        )
+    )
 
 
 def break_contact(turn: NightfighterTurn, command: BreakContact) -> None:

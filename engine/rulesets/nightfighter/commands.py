@@ -92,6 +92,14 @@ class Corkscrew(Struct, frozen=True, kw_only=True, tag="Corkscrew"):
     follow_dice: Annotated[int, Meta(ge=0, le=12)] = 0
 
 
+class ShootDown(Struct, frozen=True, kw_only=True, tag="ShootDown"):
+    """S17.0: the base-game combat destroyed the bomber this nightfighter has tallied (the
+    player read the damage on the published tables); its counter leaves play."""
+
+    fighter: Id
+    hex: HexLabel
+
+
 class BreakContact(Struct, frozen=True, kw_only=True, tag="BreakContact"):
     """The player gives up a tally or AI fix (base game: lost at range, broken off)."""
 

@@ -166,8 +166,13 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
     ]
     others_gone = all(not f.hex for f in state.fighters if f.id != fighter.id)
     if command.exit and others_gone and state.setup.campaign == "none":
-        # Example of play, turn 13: the last nightfighter leaving the map ends the game.
-        out.append(GameEnded(result="every nightfighter has left the map", rule=RULE_END))
+        # Example of play, turn 13: the last nightfighter leaving the map ends the game; its
+        # victory condition is bombers shot down, so the result names any reported (S17.0).
+        down = sorted({c.bomber for c in state.counters if c.status is Status.SHOT_DOWN})
+        result = "every nightfighter has left the map"
+        if down:
+            result += f"; bombers shot down: {', '.join(down)}"
+        out.append(GameEnded(result=result, rule=RULE_END))
     turn.emit_all(out)
 
 
@@ -189,6 +194,7 @@ DISPATCH: Dispatch[Callable[[NightfighterTurn, Any], None]] = Dispatch(
         cmd.RollBomberResponse: combat.response,
         cmd.Corkscrew: combat.corkscrew,
         cmd.BreakContact: combat.break_contact,
+        cmd.ShootDown: combat.shoot_down,
         campaign.RollCampaignWeek: campaign.roll_week,
         campaign.DrawScenarioCard: campaign.draw_card,
         campaign.RollNightContinuation: campaign.night_continues,

@@ -227,6 +227,14 @@ class BomberResponseRolled(
     value: int
 
 
+class BomberShotDown(Decision, frozen=True, kw_only=True, tag="nightfighter.BomberShotDown"):
+    """S17.0 (base-game combat): the tallied bomber was destroyed; its counter leaves play."""
+
+    counter: str
+    bomber: str
+    fighter: str
+
+
 class Corkscrewed(Decision, frozen=True, kw_only=True, tag="nightfighter.Corkscrewed"):
     """S17.0/S28.0: the bomber corkscrews: markers lost (tally and AI fix kept if the
     fighter follows, rule 28.1), low uncertainty, firepower 0 this turn, no displacement."""
@@ -264,4 +272,5 @@ EVENT_TYPES: tuple[type[Struct], ...] = (
     CampaignWeekEnded,
     CounterRevealed,
     SerrateSearched,
+    BomberShotDown,
 )

@@ -220,6 +220,19 @@ def evolve(state: State, event: Struct) -> State:
             tally_attempts=fighter.tally_attempts + 1,
             basic_tally_failed=failed,
         )
+    if isinstance(event, ev.BomberShotDown):
+        return _counter(
+            state,
+            event.counter,
+            lambda c: replace(
+                c,
+                status=Status.SHOT_DOWN,
+                tallied_by=(),
+                ai_fixed_by=(),
+                searchlight="",
+                track=Track.ABSENT,
+            ),
+        )
     if isinstance(event, ev.Corkscrewed):
         return _counter(
             state,

@@ -20,7 +20,13 @@ from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.location_roll import blocked
 from umpire.engine.rulesets.nightfighter.phantom_test import phantom_test
 from umpire.engine.rulesets.nightfighter.setup import Radar
-from umpire.engine.rulesets.nightfighter.state import Counter, State, counter_at, fighter_by_id
+from umpire.engine.rulesets.nightfighter.state import (
+    Counter,
+    State,
+    counter_at,
+    counter_by_id,
+    fighter_by_id,
+)
 from umpire.engine.rulesets.nightfighter.tables.localisation import low_cell
 from umpire.engine.rulesets.nightfighter.terms import (
     Jamming,
@@ -115,11 +121,11 @@ def place_radar_searches(turn: NightfighterTurn, command: PlaceRadarSearches) ->
             explanation="all search counters placed before any is resolved",
         )
     )
-    active: list[tuple[Radar, str]] = []
+    active: list[tuple[Radar, Counter]] = []
     for radar, counter in placed:
         jam = effective_jamming(radar)
         if jam is Jamming.NONE:
-            active.append((radar, counter.hex))
+            active.append((radar, counter))
             continue
         roll = turn.roll(d6(), f"jamming of {radar.name} on {counter.hex}", RULE_JAM)
         worst = 2 if jam is Jamming.LIGHT else 4
@@ -140,12 +146,33 @@ def place_radar_searches(turn: NightfighterTurn, command: PlaceRadarSearches) ->
             )
         )
         if not removed:
-            active.append((radar, counter.hex))
-    for radar, hex_label in active:
-        target = counter_at(turn.state, hex_label)
-        if target is None:
-            continue  # removed as a phantom by an earlier search this phase
+            active.append((radar, counter))
+    for radar, placed_on in active:
+        # The counter the search was placed on, as the earlier searches left it: never
+        # another counter shifted into its hex since.
+        target = counter_by_id(turn.state, placed_on.id)
+        if target is None or target.status is not Status.ON_MAP:
+            turn.emit(_nothing_left(radar, placed_on))
+            continue
         resolve(turn, radar, target)
+
+
+def _nothing_left(radar: Radar, counter: Counter) -> RadarSearchResolved:
+    """S13.0/S5.4: a search counter whose bomber counter an earlier search this phase
+    removed as a phantom searches nothing (said, so the player sees where it went)."""
+    return RadarSearchResolved(
+        rule=RULE,
+        explanation=(
+            f"{radar.name}'s search counter in {counter.hex}: {counter.id} was removed as a "
+            "phantom by an earlier search this phase, so it searches nothing"
+        ),
+        radar=radar.name,
+        counter=counter.id,
+        search_value=radar.search_value,
+        value=0,
+        modified=0,
+        outcome="nothing to search",
+    )
 
 
 def _crowded(state: State, counter: Counter) -> bool:

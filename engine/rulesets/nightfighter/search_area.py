@@ -112,8 +112,10 @@ def search_in_area(
         turn.emit(failed)
         return Outcome(found=False, text="location outside the area")
     if counter.level is Uncertainty.HIGH:
-        # The test's removals must be read before the outcome: the turn folds them.
-        verdict = phantom_test(turn, counter, f"{LABELS.words('marker', marker)} in {loc.hex}")
+        # The test's removals must be read before the outcome: the turn folds them. Its
+        # roll names no hex: a phantom was never fixed anywhere, so where the hidden
+        # location pointed stays the umpire's (Localised publishes it for a real bomber).
+        verdict = phantom_test(turn, counter, LABELS.words("marker", marker))
         now = counter_by_id(turn.state, counter.id)
         assert now is not None
         if now.status is Status.REMOVED or verdict.result is PhantomResult.PHANTOM:

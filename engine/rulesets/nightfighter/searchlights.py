@@ -33,9 +33,9 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
     """S14.0: a high uncertainty counter first takes the phantom test; then the zone's
     standard dice, and on any 6 the bomber is located within its uncertainty area (re-rolled
     into a hex with another counter or one of a fruitless AI search, S5.5). A hex outside
-    the zone fixes nothing unless it lies in another active zone without a fix, which then
-    fixes it and may search no more this phase. At high altitude (S21.0) searchlights only
-    force the phantom test."""
+    the zone fixes nothing unless it lies in another active zone without a fix (whether or
+    not that zone has searched this phase), which then fixes it and may search no more
+    this phase. At high altitude (S21.0) searchlights only force the phantom test."""
     state = turn.state
     if state.phase is not Phase.SEARCHLIGHT:
         raise RuleError(
@@ -85,14 +85,12 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
         turn.emit(_searched(zone.name, counter.id, count, "no 6: no fix", (roll.roll,)))
         return
     area = set(zone.hexes)
+    # S14.0: the only bar on fixing the bomber in another zone is that zone "already" having
+    # a fix; a zone that has searched this phase without one still takes it.
     others = {
         h: z.name
         for z in state.setup.zones
-        if z.active
-        and not z.cloud
-        and z.name != zone.name
-        and not zone_has_fix(work, z.name)
-        and z.name not in work.zones_done
+        if z.active and not z.cloud and z.name != zone.name and not zone_has_fix(work, z.name)
         for h in z.hexes
     }
     area.update(others)

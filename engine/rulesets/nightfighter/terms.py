@@ -43,6 +43,7 @@ class Status(StrEnum):
     ON_MAP = "on_map"
     OFF_MAP = "off_map"  # S7.0: moved or shifted off the map
     REMOVED = "removed"  # S5.4: revealed as a phantom
+    SHOT_DOWN = "shot_down"  # base-game combat destroyed the tallied bomber (S17.0)
 
 
 class Marker(StrEnum):

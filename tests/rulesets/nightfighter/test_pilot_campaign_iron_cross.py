@@ -29,7 +29,8 @@ from umpire.events.envelope import Envelope
 from umpire.events.export import line_to_envelope
 
 DATA = Path(__file__).resolve().parent / "data"
-V4_NOTE = "made under nightfighter v4; audited under v5"
+# Audited under whatever version is current (v6 since the S14.0 zone reading).
+V4_NOTE = f"made under nightfighter v4; audited under v{RULESET.version}"
 
 
 def _weeks(kind: str, award_weeks: tuple[int, ...], points: int = 0) -> tuple[State, list[Struct]]:
