@@ -10,7 +10,7 @@ from umpire.engine.errors import InvalidSetup
 from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown.actions import actions
-from umpire.engine.rulesets.downtown.board import board
+from umpire.engine.rulesets.downtown.board import board, board_of
 from umpire.engine.rulesets.downtown.decide import decide
 from umpire.engine.rulesets.downtown.events import EVENT_TYPES
 from umpire.engine.rulesets.downtown.evolve import evolve
@@ -20,7 +20,6 @@ from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables.air_activation import scenario
 from umpire.engine.rulesets.downtown.terms import SEED
-from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.engine.rulesets.downtown.view import SECRETS, view
 
 
