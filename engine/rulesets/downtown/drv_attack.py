@@ -200,9 +200,8 @@ def roll_first(state: State, board: Board, command: str) -> None:
     raise RuleError(
         f"{command} waits for the attack umpire ordered: {named}, not rolled yet. An ordered "
         f"attack is made as the flight spends the Movement Point that drew it (3.4.4), and a "
-        f"random event's attack at once (4), so nothing else is done before its roll: send "
-        f"RollDrvAttack with unit_id {first.unit_id}, flight_id {first.flight_id}, kind "
-        f"{first.kind.value}",
+        f"random event's attack at once (4), so nothing else is done before its roll: roll "
+        f"{first.unit_id}'s {_SAID[first.kind]} on {first.flight_id} first (RollDrvAttack)",
         rule=order.rule,
     )
 

@@ -95,7 +95,7 @@ def test_a_sam_reaction_is_rolled_at_its_range_before_the_flight_moves_on() -> N
     said = str(info.value)
     assert "MoveUsFlight waits for the attack umpire ordered" in said
     assert "SAM1's SAM attack on C1 at 5 hexes, not rolled yet" in said
-    assert "send RollDrvAttack with unit_id SAM1, flight_id C1, kind sam_attack" in said
+    assert "roll SAM1's SAM attack on C1 first (RollDrvAttack)" in said
     assert "3.4.5 SAM Reaction Table option 2" in info.value.rule
     listed = _listed(ordered)
     assert set(listed) == {"RollDrvAttack"}
