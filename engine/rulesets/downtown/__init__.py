@@ -10,7 +10,7 @@ from umpire.engine.errors import InvalidSetup
 from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown.actions import actions
-from umpire.engine.rulesets.downtown.board import board
+from umpire.engine.rulesets.downtown.board import board, board_of
 from umpire.engine.rulesets.downtown.decide import decide
 from umpire.engine.rulesets.downtown.events import EVENT_TYPES
 from umpire.engine.rulesets.downtown.evolve import evolve
@@ -20,7 +20,6 @@ from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables.air_activation import scenario
 from umpire.engine.rulesets.downtown.terms import SEED
-from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.engine.rulesets.downtown.view import SECRETS, view
 
 
@@ -55,7 +54,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v5: no command changes nothing (issue 41 item 8): a restating report is refused,
     # PlanDrvFlight is no longer a command (5.8.2), a US MP spent is in the state.
     # v6: decisions say their outcome and a generated flight's hex; a 4.1.2 (b) LOAL roll
-    # cites 4.1.2, not 3.4.5.
+    # cites 4.1.2, not 3.4.5; an ordered attack is rolled, once and at the range of the
+    # order, before play goes on (3.4.4, 2.3.1, 4.1.2).
     version="6",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,

@@ -24,6 +24,7 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     REPORT_PHASES,
@@ -32,7 +33,6 @@ from umpire.engine.rulesets.downtown.terms import (
     SamStatus,
     cite,
 )
-from umpire.engine.rulesets.downtown.turn import board_of
 
 R_US = cite("1.2.1")
 
@@ -191,6 +191,23 @@ def _unchecked(state: State) -> list[str]:
     return [f.id for f in state.drv if not f.detected and not f.visual_id]
 
 
+def _rolls(state: State) -> list[Action]:
+    """4: the DRV attack and damage rolls allowed now (drv_attack.allowed), if any."""
+    attacks = drv_attack.allowed(state, board_of(state.setup.map))
+    if not attacks:
+        return []
+    variants = [
+        {
+            "unit_id": one_of([a.unit_id]),
+            "flight_id": one_of([a.flight_id]),
+            "kind": one_of([a.kind.value]),
+        }
+        for a in attacks
+    ]
+    text = "Roll a DRV attack or damage roll umpire ordered (or AAA in range)"
+    return [offer_each(cmd.RollDrvAttack, cite("4"), text, variants)]
+
+
 def _movement(state: State) -> list[Action]:
     board = board_of(state.setup.map)
     us = [f.id for f in state.us]
@@ -219,18 +236,7 @@ def _movement(state: State) -> list[Action]:
         if due:
             text = "A US flight expended all its MP: its end-of-movement random event roll"
             out.append(offer(cmd.EndUsFlightMovement, cite("4"), text, flight_id=_ids(due)))
-        attacks = drv_attack.allowed(state, board)
-        if attacks:
-            variants = [
-                {
-                    "unit_id": one_of([a.unit_id]),
-                    "flight_id": one_of([a.flight_id]),
-                    "kind": one_of([a.kind.value]),
-                }
-                for a in attacks
-            ]
-            text = "Roll a DRV attack or damage roll umpire ordered (or AAA in range)"
-            out.append(offer_each(cmd.RollDrvAttack, cite("4"), text, variants))
+        out += _rolls(state)
         if active:
             out.append(_acquisitions(state, active, flights))
     # 5.8.2: no PlanDrvFlight: a flight's intent is read as it moves (decide.plan).
@@ -259,7 +265,11 @@ def _movement(state: State) -> list[Action]:
 
 
 def actions(state: State, role: Role) -> list[Action]:
-    """The player's commands in the current phase, then the reports of any turn."""
+    """The player's commands in the current phase, then the reports of any turn; while an
+    attack umpire ordered waits for its roll, the DRV rolls only (3.4.4, 4: `decide`
+    refuses the rest, drv_attack.roll_first)."""
+    if drv_attack.waiting(state, board_of(state.setup.map)):
+        return _rolls(state)
     if state.phase in (Phase.GROUND_DEPLOYMENT, Phase.DRV_RADAR, Phase.AIR_DEPLOYMENT):
         # The US side may be reported before the raid too (1.2.1): `decide` takes it.
         return [*_pre_raid(state), *_reports(state)[:1]]

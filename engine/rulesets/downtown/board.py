@@ -1,4 +1,5 @@
-"""The map clients draw (engine/map_view.py), read from a role's view.
+"""The board of a game: the validated map its procedures read (`board_of`), and the map
+clients draw (engine/map_view.py), read from a role's view.
 
 The game's map data (the setup's `map`, else the SYNTHETIC example map: mapdata.py):
 its grid and parity, sea, airfields and ridgelines as terrain, raid targets, and the
@@ -9,14 +10,22 @@ AAA concentrations, Fire Cans, SAMs not removed (3.2) and DRV flights.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
 
 from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
-from umpire.engine.rulesets.downtown.mapdata import MapData
+from umpire.engine.rulesets.downtown.mapdata import Board, MapData, load_map
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.engine.rulesets.downtown.terms import SamStatus
+
+
+@lru_cache(maxsize=16)
+def board_of(data: MapData | None) -> Board:
+    """The validated board of a setup's map (the synthetic test map when none is given);
+    here, below both `decide` and `evolve` (an order's range is folded from the map)."""
+    return load_map(data if data is not None else SYNTHETIC)
 
 
 def _features(data: MapData) -> tuple[MapFeature, ...]:

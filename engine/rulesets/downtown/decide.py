@@ -396,6 +396,13 @@ DISPATCH: Dispatch[Callable[[DowntownTurn, Any], None]] = Dispatch(
 )
 
 
+def _ordered_attack_first(turn: DowntownTurn, command: Any) -> None:
+    """3.4.4, 4: an attack umpire ordered is rolled before play goes on; until then only
+    DRV rolls are taken (drv_attack.roll_first; README ledger, 3.4.4)."""
+    if not isinstance(command, cmd.RollDrvAttack):
+        drv_attack.roll_first(turn.state, turn.board, type(command).__name__)
+
+
 def _raid_end(turn: DowntownTurn) -> None:
     """The raid ends by its scenario data (raid_end.result), checked after every command."""
     ended = raid_end.result(turn.state)
@@ -404,4 +411,4 @@ def _raid_end(turn: DowntownTurn) -> None:
 
 
 # The events a command causes (DiceRolled events in order, before their decisions).
-decide = decider(DISPATCH, DowntownTurn, end=_raid_end)
+decide = decider(DISPATCH, DowntownTurn, begin=_ordered_attack_first, end=_raid_end)

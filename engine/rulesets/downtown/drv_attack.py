@@ -6,6 +6,10 @@ Table, SAM attack roll or roll on the SAM Damage Table") but prints none of thos
 they are the base game's. umpire checks who may fire (the attacks it ordered: 2.3.1 Fire
 Cans, 3.4.4-3.4.5 SAM reactions, 4.1.2 events; AAA within `Setup.aaa_range`, 2.1.7) and
 says which table and column the roll is read on, with what it knows of the shot.
+
+An ordered attack is one attack roll, then its damage rolls, read at the range when it was
+ordered (`State.ordered_attacks`); until its attack roll is made nothing else is done
+(`roll_first`; README ledger, 3.4.4).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import NamedTuple
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.mapdata import Board
-from umpire.engine.rulesets.downtown.state import State, UsFlight
+from umpire.engine.rulesets.downtown.state import OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
 
 R_ROLLS = cite("4")
@@ -23,8 +27,6 @@ R_AAA = cite("2.1.7")
 R_FIRE_CAN = cite("2.3.1")
 R_SAM = cite("3.4.5")
 R_LOAL = cite("4.1.2")
-SAM_MAX_RANGE = 8
-"""3.4.5 option 7: an acquired flight "at a range greater than 8: do nothing"."""
 
 KINDS: dict[str, tuple[AttackRoll, ...]] = {
     "AAA concentration": (AttackRoll.AAA_ATTACK, AttackRoll.FLAK_DAMAGE),
@@ -40,6 +42,8 @@ _SAID: dict[AttackRoll, str] = {kind: LABELS.words("attack_roll", kind) for kind
 _ROLLS: dict[str, str] = {
     what: " or ".join(_SAID[kind] for kind in kinds) for what, kinds in KINDS.items()
 }
+
+_ATTACKS = (AttackRoll.AAA_ATTACK, AttackRoll.FIRE_CAN_ATTACK, AttackRoll.SAM_ATTACK)
 
 TABLES: dict[AttackRoll, str] = {
     AttackRoll.AAA_ATTACK: "the base game's AAA attack table",
@@ -90,11 +94,10 @@ def check(
         return f"a {what} rolls {_ROLLS[what]}, not {_SAID[kind]}", R_ROLLS
     if not flight.on_map:
         return f"{flight.id} is not on the map", R_ROLLS
-    dist = board.dist(hex_, flight.hex)
-    order = f"{unit_id}:{flight.id}" in state.attack_orders
+    order = _ordered(state, unit_id, flight.id)
     if what == "AAA concentration":
         aaa = next(a for a in state.aaa if a.id == unit_id)
-        reach = state.setup.aaa_range
+        reach, dist = state.setup.aaa_range, board.dist(hex_, flight.hex)
         if dist > reach:
             return (
                 f"{unit_id} is {dist} hexes from {flight.id}: a AAA concentration attacks "
@@ -106,22 +109,22 @@ def check(
         return Attack(unit_id, flight.id, kind, dist, R_AAA, TABLES[kind], column)
     if what == "Fire Can":
         can = next(f for f in state.fire_cans if f.id == unit_id)
-        reach = state.setup.fire_can_range
         if not can.radar_on:
             return f"{unit_id} has its radar shut down: it cannot fire", R_FIRE_CAN
-        if not order:
+        if order is None:
             return (
                 f"{unit_id} was not ordered to fire at {flight.id} this Movement Phase: a "
                 f"Fire Can fires at the first US flight to move within range (2.3.1) or "
                 f"as a 4.1.2 event",
                 R_FIRE_CAN,
             )
-        if dist > reach:
-            return f"{unit_id} is {dist} hexes from {flight.id}: out of range {reach}", R_FIRE_CAN
+        refused = _once(order, kind)
+        if refused:
+            return refused, R_FIRE_CAN
         column = "Fire Can directed, target at " + LABELS.words("altitude", flight.altitude).lower()
-        return Attack(unit_id, flight.id, kind, dist, R_FIRE_CAN, TABLES[kind], column)
+        return Attack(unit_id, flight.id, kind, order.range, R_FIRE_CAN, TABLES[kind], column)
     sam = next(s for s in state.sams if s.id == unit_id)
-    if not order:
+    if order is None:
         return (
             f"{unit_id} did not fire at {flight.id} this Movement Phase: a SAM attacks only "
             f"as the SAM Reaction Table orders (3.4.4-3.4.5) or as a 4.1.2 (b) LOAL attack",
@@ -133,21 +136,74 @@ def check(
             f"(4.1.1): it does not take place",
             cite("4.1.1"),
         )
-    if dist > SAM_MAX_RANGE:
-        return (
-            f"{unit_id} is {dist} hexes from {flight.id}: beyond {SAM_MAX_RANGE} a SAM does "
-            f"nothing (3.4.5 option 7)",
-            R_SAM,
-        )
+    refused = _once(order, kind)
+    if refused:
+        return refused, R_SAM
     if not sam.option:
         # 4.1.2 (b) orders a LOAL attack from a SAM Warning counter just placed: it is
         # launched without an acquisition, by 4.1.2 and not by the Reaction Table.
         column = "SAM LOAL attack (4.1.2 b), launched without an acquisition"
-        return Attack(unit_id, flight.id, kind, dist, R_LOAL, TABLES[kind], column)
+        return Attack(unit_id, flight.id, kind, order.range, R_LOAL, TABLES[kind], column)
     fire = "a salvo" if sam.last_fired > 1 else "one SAM"
     column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
     column += f", {sam.level.value} acquisition"
-    return Attack(unit_id, flight.id, kind, dist, R_SAM, TABLES[kind], column)
+    return Attack(unit_id, flight.id, kind, order.range, R_SAM, TABLES[kind], column)
+
+
+def _ordered(state: State, unit_id: str, flight_id: str) -> OrderedAttack | None:
+    """`unit_id`'s order to attack `flight_id` this Movement Phase, if umpire gave one."""
+    return next(
+        (o for o in state.ordered_attacks if (o.unit_id, o.flight_id) == (unit_id, flight_id)),
+        None,
+    )
+
+
+def _once(order: OrderedAttack, kind: AttackRoll) -> str:
+    """Why `kind` may not be rolled on `order` now ('' if it may): an order is one attack
+    roll, made before its damage roll (4: the damage tables follow the attack)."""
+    said = f"{order.unit_id}'s attack on {order.flight_id} (ordered at {order.range} hexes)"
+    if kind in _ATTACKS and not order.waiting:
+        return f"{said} is rolled already: an order is one attack; its damage roll may follow"
+    if kind not in _ATTACKS and order.waiting:
+        return f"{said} is not rolled yet: roll the attack before its damage"
+    return ""
+
+
+def waiting(state: State, board: Board) -> list[tuple[OrderedAttack, Attack]]:
+    """The ordered attacks play waits for (README ledger, 3.4.4): each not yet rolled, with
+    the attack roll that resolves it. One that cannot be rolled (its unit gone) holds
+    nothing up: there would be no way on."""
+    out = []
+    for order in state.ordered_attacks:
+        found = _unit(state, order.unit_id)
+        flight = next((f for f in state.us if f.id == order.flight_id), None)
+        if not order.waiting or found is None or flight is None:
+            continue
+        result = check(state, board, order.unit_id, flight, KINDS[found[0]][0])
+        if isinstance(result, Attack):
+            out.append((order, result))
+    return out
+
+
+def roll_first(state: State, board: Board, command: str) -> None:
+    """3.4.4, 4: while an attack umpire ordered waits for its roll, RuleError naming it and
+    the roll to send; nothing else is done before it (README ledger, 3.4.4). The seed has
+    a SAM fire as the flight spends the Movement Point (3.4.4), and a random event's
+    attack "immediately" (4): the player may not move, report or end a phase in between."""
+    now = waiting(state, board)
+    if not now:
+        return
+    named = "; ".join(
+        f"{a.unit_id}'s {_SAID[a.kind]} on {a.flight_id} at {a.range} hexes" for _, a in now
+    )
+    order, first = now[0]
+    raise RuleError(
+        f"{command} waits for the attack umpire ordered: {named}, not rolled yet. An ordered "
+        f"attack is made as the flight spends the Movement Point that drew it (3.4.4), and a "
+        f"random event's attack at once (4), so nothing else is done before its roll: roll "
+        f"{first.unit_id}'s {_SAID[first.kind]} on {first.flight_id} first (RollDrvAttack)",
+        rule=order.rule,
+    )
 
 
 def require(state: State, board: Board, unit_id: str, flight: UsFlight, kind: AttackRoll) -> Attack:

@@ -9,15 +9,17 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import (
     AaaUnit,
     DrvFlight,
     FireCan,
+    OrderedAttack,
     Sam,
     SiteUse,
     State,
 )
-from umpire.engine.rulesets.downtown.terms import AcqLevel, Phase, SamStatus
+from umpire.engine.rulesets.downtown.terms import AcqLevel, AttackRoll, Phase, SamStatus
 
 
 def _sam(state: State, sam_id: str, **changes: object) -> State:
@@ -67,7 +69,7 @@ def _begin(state: State, event: ev.PhaseBegan) -> State:
             phase_near=(),
             phase_events=(),
             drv_moved=(),
-            attack_orders=(),
+            ordered_attacks=(),
             us_mp=(),
             sams=tuple(replace(s, fired=False, inhibited=()) for s in state.sams),
             fire_cans=tuple(replace(f, fired=False) for f in state.fire_cans),
@@ -177,9 +179,7 @@ def _sam_reacted(state: State, event: ev.SamReacted) -> State:
     if event.fire == "nothing":
         return state
     sam = next(s for s in state.sams if s.id == event.sam_id)
-    state = replace(
-        state, attack_orders=_add(state.attack_orders, f"{event.sam_id}:{event.flight_id}")
-    )
+    state = _order(state, event.sam_id, event.flight_id, event.rule)
     return _sam(
         state,
         event.sam_id,
@@ -191,12 +191,55 @@ def _sam_reacted(state: State, event: ev.SamReacted) -> State:
     )
 
 
+def _order(state: State, unit_id: str, flight_id: str, rule: str) -> State:
+    """`unit_id` ordered to attack `flight_id`, at the range between them now (3.4.4: the
+    SAM fires as the flight spends that Movement Point); a new order for the same unit and
+    flight replaces the last (a 4.1.2 Fire Can may fire again at a mover, 2.3.1). Both are
+    on the map when `decide` orders it; evolve stays total if a log says otherwise."""
+    units = [(f.id, f.hex) for f in state.fire_cans] + [(s.id, s.hex) for s in state.sams]
+    unit_hex = next((h for i, h in units if i == unit_id), None)
+    flight = next((f for f in state.us if f.id == flight_id), None)
+    if unit_hex is None or flight is None:
+        return state
+    reach = board_of(state.setup.map).dist(unit_hex, flight.hex)
+    order = OrderedAttack(unit_id=unit_id, flight_id=flight_id, range=reach, rule=rule)
+    kept = [o for o in state.ordered_attacks if (o.unit_id, o.flight_id) != (unit_id, flight_id)]
+    ordered = tuple(sorted((*kept, order), key=lambda o: (o.unit_id, o.flight_id)))
+    return replace(state, ordered_attacks=ordered)
+
+
+_ATTACKS = (AttackRoll.SAM_ATTACK.value, AttackRoll.FIRE_CAN_ATTACK.value)
+
+
 def _drv_attack(state: State, event: ev.DrvAttackRolled) -> State:
+    if event.kind in _ATTACKS:
+        # The ordered attack is rolled: play goes on (its damage roll may follow).
+        key = (event.unit_id, event.flight_id)
+        state = replace(
+            state,
+            ordered_attacks=tuple(
+                replace(o, waiting=False) if (o.unit_id, o.flight_id) == key else o
+                for o in state.ordered_attacks
+            ),
+        )
     return replace(
         state,
         phase_events=_add(state.phase_events, event.flight_id)
         if event.random_event
         else state.phase_events,
+    )
+
+
+def _stand_down_inhibited(state: State) -> State:
+    """4.1.1: an inhibited SAM's attack "does not take place": an order of it that was
+    still waiting for its roll no longer waits."""
+    inhibited = {s.id for s in state.sams if s.option and s.option in s.inhibited}
+    return replace(
+        state,
+        ordered_attacks=tuple(
+            replace(o, waiting=False) if o.waiting and o.unit_id in inhibited else o
+            for o in state.ordered_attacks
+        ),
     )
 
 
@@ -257,21 +300,17 @@ def _random_event(state: State, event: ev.RandomEventRolled) -> State:
                 state = _sam(
                     state, sam.id, inhibited=tuple(sorted({*sam.inhibited, *event.inhibits}))
                 )
-    return state
+    return _stand_down_inhibited(state)
 
 
 def _decision(state: State, event: ev.DecisionMade) -> State:
     if event.topic == "takeoff_check":
         return replace(state, takeoff_checked=True)
     if event.topic == "attack_ordered" and event.order:
-        return replace(
-            state, attack_orders=_add(state.attack_orders, f"{event.result}:{event.order[0]}")
-        )
+        return _order(state, event.result, event.order[0], event.rule)
     if event.topic == "fire_can_fires":
         if event.order:
-            state = replace(
-                state, attack_orders=_add(state.attack_orders, f"{event.result}:{event.order[0]}")
-            )
+            state = _order(state, event.result, event.order[0], event.rule)
         return _fire_can(state, event.result, fired=True)
     if event.topic == "near_flight":
         return replace(state, phase_near=_add(state.phase_near, event.result))

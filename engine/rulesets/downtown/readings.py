@@ -63,9 +63,11 @@ _DOUBLES_PROBE = {
 
 # 3.3.2 row 9: a second turn's checks find a dummy and make SAM6 (2314) a possible dummy
 # radar; reported acquiring the bomber, it reacts when the bomber comes within 8 hexes
-# (2021), and its first-fire check adds the dummy found (16) or not (15). This one rests on
-# the check's own dice (testing/support/readings.py SEED): other dice leave SAM6 located
-# or make another SAM the dummy radar, and the script's ReportAcquisition is refused.
+# (2021), and its first-fire check adds the dummy found (11) or not (10). On the way, FC17
+# fires at the bomber's first move (2.3.1), and that attack is rolled before it moves on
+# (README ledger, 3.4.4). This one rests on the check's own dice
+# (testing/support/readings.py SEED): other dice leave SAM6 located or make another SAM
+# the dummy radar, and the script's ReportAcquisition is refused.
 _TURN = [
     {"type": "RunAdminPhase"},
     {"type": "RunDetectionPhase", "detected": []},
@@ -77,7 +79,9 @@ _FIRST_FIRE_PROBE = {
         *_opening("2024"),
         *_TURN,
         {"type": "ReportAcquisition", "sam_id": "SAM6", "flight_id": "S1", "level": "full"},
-        *[_move(h) for h in ("2023", "2022", "2021")],
+        _move("2023"),
+        {"type": "RollDrvAttack", "unit_id": "FC17", "flight_id": "S1", "kind": "fire_can_attack"},
+        *[_move(h) for h in ("2022", "2021")],
     ],
 }
 

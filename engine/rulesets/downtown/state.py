@@ -97,6 +97,22 @@ class DrvFlight(Struct, frozen=True, kw_only=True):
     fuel: int = 99
 
 
+class OrderedAttack(Struct, frozen=True, kw_only=True):
+    """An attack umpire ordered this Movement Phase: a SAM's reaction (3.4.4-3.4.5), a Fire
+    Can's fire at a mover (2.3.1), an event's Fire Can or LOAL attack (4.1.2)."""
+
+    unit_id: str
+    flight_id: str
+    range: int
+    """Hexes from the unit to the flight when it was ordered: the SAM fires as the flight
+    spends that Movement Point (3.4.4), so its rolls are read at this range."""
+    rule: str
+    """The rule that ordered it (the decision's citation)."""
+    waiting: bool = True
+    """Its attack roll is still to be made, and play waits for it (README ledger, 3.4.4);
+    false once rolled, or once 4.1.1 inhibits it (its attack "does not take place")."""
+
+
 class State(Struct, frozen=True, kw_only=True):
     """Everything the DRV umpire knows. `aaa_pool`, `hidden_sams` and `hidden_fire_cans`
     are the DRV's secrets (never in the player's view)."""
@@ -129,9 +145,6 @@ class State(Struct, frozen=True, kw_only=True):
     admin_parents: tuple[str, ...] = ()
     drv_moved: tuple[str, ...] = ()
     """DRV flights that have moved this Movement Phase (5.7.2: each moves once, in order)."""
-    attack_orders: tuple[str, ...] = ()
-    """"unit:flight" attacks umpire ordered this Movement Phase (2.3.1 Fire Can, 3.4.5 SAM
-    reaction, 4.1.2 events): what a RollDrvAttack by a Fire Can or a SAM must follow."""
     us_entered: tuple[str, ...] = ()
     """The US flights that have been on the map (Raid end: the raid is over when every
     reported flight has been on the map and is now off it)."""
@@ -139,3 +152,7 @@ class State(Struct, frozen=True, kw_only=True):
     """The Movement Points the US flights have spent this Movement Phase: a flight's id once
     per `MoveUsFlight` (3.4.4: each is a point where the SAMs that acquired it react), so
     an MP spent where the flight stands is in the state too (issue 41 item 8)."""
+    ordered_attacks: tuple[OrderedAttack, ...] = ()
+    """The attacks umpire ordered this Movement Phase, by unit and flight (2.3.1 Fire Can,
+    3.4.4-3.4.5 SAM reaction, 4.1.2 events): what a RollDrvAttack by a Fire Can or a SAM
+    must follow; one still waiting for its attack roll stops play until it is rolled."""

@@ -7,21 +7,12 @@ exactly as replaying the log will.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from umpire.engine.dice import Dice
 from umpire.engine.kit.turn import Turn
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.evolve import evolve
-from umpire.engine.rulesets.downtown.mapdata import Board, MapData, load_map
 from umpire.engine.rulesets.downtown.state import State
-from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.engine.rulesets.downtown.terms import cite
-
-
-@lru_cache(maxsize=16)
-def board_of(data: MapData | None) -> Board:
-    """The validated board of a setup's map (the synthetic test map when none is given)."""
-    return load_map(data if data is not None else SYNTHETIC)
 
 
 class DowntownTurn(Turn[State]):

@@ -15,9 +15,9 @@ from umpire.engine.dice import ServerDice
 from umpire.engine.errors import RuleError
 from umpire.engine.handling import parse_command
 from umpire.engine.roles import Role
-from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import RULESET, drv_attack
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import State
-from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.events.types import DiceRolled
 
 ALTITUDES = ("deck", "low", "medium", "high")
@@ -53,6 +53,25 @@ class Player:
             shown = RULESET.redact(e, Role.PLAYER)
             assert shown is None or not _leak(shown), e
         assert not _leak(RULESET.view(self.state, Role.PLAYER))
+
+    def roll_ordered(self) -> None:
+        """3.4.4, 4: an ordered attack waits for its roll, and play with it (the Admin
+        Phase is refused, nothing changes); roll each, as a player must, until none waits
+        (a roll's double may order another, 4.1.2)."""
+        while now := drv_attack.waiting(self.state, board_of(self.state.setup.map)):
+            before = self.state
+            self.send({"type": "RunAdminPhase"})
+            assert self.state == before
+            _, attack = now[0]
+            self.send(
+                {
+                    "type": "RollDrvAttack",
+                    "unit_id": attack.unit_id,
+                    "flight_id": attack.flight_id,
+                    "kind": attack.kind.value,
+                }
+            )
+            assert self.state != before
 
     def hex_near(self, origin: str, spread: int) -> str:
         board = board_of(None)
@@ -196,6 +215,7 @@ def test_random_game(seed: int) -> None:
         p.send({"type": "RunDetectionPhase", "detected": detected})
         p.send({"type": "RunSamAcquisitionPhase"})
         p.movement()
+        p.roll_ordered()
         p.send({"type": "RunAdminPhase"})
     refold = p.start
     for e in p.events:

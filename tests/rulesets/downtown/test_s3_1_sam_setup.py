@@ -62,7 +62,7 @@ def test_set_up_defends_hanoi_targets_first_then_second_sams() -> None:
     for s in setups:
         assert s.site in table.hexes
         target = {"bridge": "2021", "yard": "2316"}[s.target]
-        from umpire.engine.rulesets.downtown.turn import board_of
+        from umpire.engine.rulesets.downtown.board import board_of
 
         board = board_of(None)
         assert board.dist(s.site, target) <= 6 and board.dist(s.hex, s.site) <= table.radius

@@ -1,8 +1,9 @@
 """4 DRV attack and damage rolls (RollDrvAttack), checked before they are rolled: a SAM or a
 Fire Can rolls only the attack umpire ordered this Movement Phase (3.4.4-3.4.5, 2.3.1,
-4.1.2), a SAM within 8 hexes (3.4.5 option 7) and not inhibited (4.1.1); a AAA concentration
-within `Setup.aaa_range` (2.1.7, a base-game value); each unit only its own rolls (4). The
-answer names the base-game table and the column umpire knows. Dice are stated."""
+4.1.2), once, then its damage, and a SAM not inhibited (4.1.1); a AAA concentration within
+`Setup.aaa_range` (2.1.7, a base-game value); each unit only its own rolls (4). The answer
+names the base-game table and the column umpire knows. Dice are stated. That play waits for
+an ordered attack's roll is test_s3_4_4_ordered_attack_waits."""
 
 from __future__ import annotations
 
@@ -19,9 +20,16 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.board import board_of
+from umpire.engine.rulesets.downtown.state import (
+    AaaUnit,
+    FireCan,
+    OrderedAttack,
+    Sam,
+    State,
+    UsFlight,
+)
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
-from umpire.engine.rulesets.downtown.turn import board_of
 from umpire.server.games import Games
 
 CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
@@ -49,8 +57,10 @@ def test_a_sam_attack_follows_its_reaction_and_names_table_and_column() -> None:
     reacts by option 2 (CAP task: one SAM). The attack roll (3, 8) = 11 is read on the base
     game's SAM attack table, option 2, one SAM, full acquisition, at 5 hexes."""
     state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
-    assert state.attack_orders == ("SAM1:C1",)
-    _, events = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+    (order,) = state.ordered_attacks
+    assert (order.unit_id, order.flight_id, order.range, order.waiting) == ("SAM1", "C1", 5, True)
+    assert "3.4.5 SAM Reaction Table option 2" in order.rule
+    state, events = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert (rolled.total, rolled.range) == (11, 5)
     assert rolled.table == "the base game's SAM attack table"
@@ -59,23 +69,29 @@ def test_a_sam_attack_follows_its_reaction_and_names_table_and_column() -> None:
     assert "read it on the base game's SAM attack table" in rolled.explanation
 
 
-def test_a_sam_attack_from_13_hexes_is_refused() -> None:
-    """No reaction ordered it: refused. Ordered, but the flight is now 13 hexes away:
-    beyond 8 a SAM does nothing (3.4.5 option 7): refused. Nothing is decided either way."""
-    far = msgspec.structs.replace(CAP, hex="2034")
+def test_a_sam_rolls_only_the_attack_ordered_once_then_its_damage() -> None:
+    """No reaction ordered it: refused, citing 3.4.5. Ordered: its damage is refused before
+    its attack (4: the damage table follows the attack), and once the attack is rolled a
+    second attack roll is refused (an order is one attack). Nothing is decided."""
     with pytest.raises(RuleError, match="did not fire at C1") as info:
-        run(_moving(us=(far,), sams=(SAM,)), _attack("SAM1", "sam_attack"))
+        run(_moving(sams=(SAM,)), _attack("SAM1", "sam_attack"))
     assert "3.4.5" in info.value.rule
-    ordered = _moving(us=(far,), sams=(SAM,), attack_orders=("SAM1:C1",))
-    with pytest.raises(RuleError, match="13 hexes from C1: beyond 8") as info:
-        run(ordered, _attack("SAM1", "sam_damage"))
+    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    with pytest.raises(RuleError, match="not rolled yet: roll the attack before its damage"):
+        run(state, _attack("SAM1", "sam_damage"))
+    state, _ = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+    with pytest.raises(RuleError, match=r"ordered at 5 hexes\) is rolled already") as info:
+        run(state, _attack("SAM1", "sam_attack"))
     assert "3.4.5" in info.value.rule
+    _, events = run(state, _attack("SAM1", "sam_damage"), [[2, 7]])
+    assert of(events, ev.DrvAttackRolled)[0].table == "the base game's SAM Damage Table"
 
 
 def test_an_inhibited_sam_attack_is_refused() -> None:
     """4.1.1: an inhibited attack "does not take place": its damage roll is refused."""
     inhibited = msgspec.structs.replace(SAM, option=2, inhibited=(1, 2), fired=True)
-    state = _moving(sams=(inhibited,), attack_orders=("SAM1:C1",))
+    order = OrderedAttack(unit_id="SAM1", flight_id="C1", range=5, rule="3.4.5", waiting=False)
+    state = _moving(sams=(inhibited,), ordered_attacks=(order,))
     with pytest.raises(RuleError, match="inhibited") as info:
         run(state, _attack("SAM1", "sam_damage"))
     assert "4.1.1" in info.value.rule
@@ -137,18 +153,26 @@ async def test_a_refused_attack_is_a_typed_error_and_writes_nothing(games: Games
     assert await games.store.version(gid) == before
 
 
-def test_actions_list_exactly_the_allowed_rolls_and_the_report_takes_any_map_hex() -> None:
-    """After SAM1's reaction the only DRV rolls listed are its attack and damage on C1; the
-    US report's hex is any map hex, as decide takes it (1.2.1: actions is the whole truth)."""
-    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
-    listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
-    variants = listed["RollDrvAttack"]["anyOf"]
-    triples = sorted(
+def _triples(listed: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The (unit, flight, kind) of each listed RollDrvAttack variant."""
+    schema = listed["RollDrvAttack"]
+    return sorted(
         (v["properties"]["unit_id"]["enum"][0], v["properties"]["flight_id"]["enum"][0],
          v["properties"]["kind"]["enum"][0])
-        for v in variants
+        for v in schema.get("anyOf", [schema])
     )  # fmt: skip
-    assert triples == [("SAM1", "C1", "sam_attack"), ("SAM1", "C1", "sam_damage")]
+
+
+def test_actions_list_exactly_the_allowed_rolls_and_the_report_takes_any_map_hex() -> None:
+    """After SAM1's reaction the only DRV roll listed is its attack on C1, then its damage;
+    the US report's hex is any map hex, as decide takes it (1.2.1: actions is the whole
+    truth)."""
+    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    assert _triples(listed) == [("SAM1", "C1", "sam_attack")]
+    state, _ = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+    listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
+    assert _triples(listed) == [("SAM1", "C1", "sam_damage")]
     report = listed["ReportUsFlights"]["properties"]["flights"]["items"]["properties"]["hex"]
     grid = board_of(None).grid
     cols, rows = range(grid.min_col, grid.max_col + 1), range(grid.min_row, grid.max_row + 1)

@@ -139,7 +139,7 @@ def test_event_option_b_places_a_sam_warning_2_to_5_hexes_away() -> None:
         [[1, 1], [10]],
     )
     placed = of(events, ev.SamPlaced)[0]
-    from umpire.engine.rulesets.downtown.turn import board_of
+    from umpire.engine.rulesets.downtown.board import board_of
 
     assert 2 <= board_of(None).dist(placed.hex, "1423") <= 5 and placed.rule.endswith("(b)")
     assert state.hidden_sams == new_state().hidden_sams - 1

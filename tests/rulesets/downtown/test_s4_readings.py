@@ -8,7 +8,7 @@ import msgspec
 
 from tests.rulesets.downtown.setups import SEED, new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaUnit, OrderedAttack, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
 from umpire.testing.support.seeds import seed_text
 
@@ -67,8 +67,9 @@ def test_a_converted_sam_stays_on_the_map_as_a_possible_dummy_radar() -> None:
     cap = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2026", facing=3)
     sam = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
               level=AcqLevel.FULL, shots=1, fired=True, option=2)  # fmt: skip
+    order = OrderedAttack(unit_id="SAM1", flight_id="C1", range=5, rule="3.4.5 option 2")
     state = msgspec.structs.replace(
-        new_state(), phase="movement", turn=1, us=(cap,), sams=(sam,), attack_orders=("SAM1:C1",)
+        new_state(), phase="movement", turn=1, us=(cap,), sams=(sam,), ordered_attacks=(order,)
     )
     state, _ = run(
         state,

@@ -15,10 +15,10 @@ import pytest
 from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import DrvFlight, State, UsFlight
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.engine.rulesets.downtown.terms import Altitude, FlightStatus, Mission, Task
-from umpire.engine.rulesets.downtown.turn import board_of
 
 S1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2420", bomber=True)
 """The strike, detected, at Medium."""

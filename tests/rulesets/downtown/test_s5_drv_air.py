@@ -30,7 +30,7 @@ def test_air_deployment_dummy_range_one_flight_plus_one_for_good_warning() -> No
     assert of(events, ev.DecisionMade)[0].result == "2"
     gen = of(events, ev.DrvFlightGenerated)
     assert len(gen) == 2 and all(g.altitude is Altitude.LOW for g in gen)
-    from umpire.engine.rulesets.downtown.turn import board_of
+    from umpire.engine.rulesets.downtown.board import board_of
 
     board = board_of(None)
     assert all(board.dist(g.hex, "0520") == 10 and board.edge_distance(g.hex) <= 3 for g in gen)

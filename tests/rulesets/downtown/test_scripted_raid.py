@@ -78,7 +78,7 @@ async def test_scripted_raid(games: Games) -> None:
     assert len(warned) == 2 and all(s.radar_on for s in warned)
     hunting = [s for s in state.sams if s.target]
     assert hunting, "a SAM tries to acquire"
-    from umpire.engine.rulesets.downtown.turn import board_of
+    from umpire.engine.rulesets.downtown.board import board_of
 
     board = board_of(state.setup.map)
     where = {f.id: f.hex for f in state.us}
