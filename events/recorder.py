@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umpire.events.envelope import check_command_id, encode_envelope, seal
+from umpire.events.envelope import (
+    ENVELOPE_VERSION,
+    check_command_id,
+    encode_envelope,
+    public_record,
+    seal,
+)
 from umpire.events.errors import ExpectedVersionAhead, UmpireError
 from umpire.events.store import Credential, PendingEvent, SealedBatch
 
@@ -63,6 +69,18 @@ def seal_batch(
     records: list[bytes] = []
     link = prev_hash
     for seq, pending in enumerate(events, start=expected_version + 1):
+        if (
+            not pending.secret
+            and not pending.digest
+            and pending.envelope_version == ENVELOPE_VERSION
+        ):
+            # The common event (public, sealed now): one call (`public_record`).
+            link, record = public_record(
+                game_id, seq, pending.type, pending.version, pending.payload, command_id,
+                recorded_at, link,
+            )  # fmt: skip
+            records.append(record)
+            continue
         env = seal(
             game_id=game_id,
             seq=seq,
