@@ -62,10 +62,14 @@ def seal_batch(
         raise ExpectedVersionAhead(
             f"expected version {expected_version} is negative", expected=expected_version
         )
-    if commit_seed is None and any(p.secret and not p.digest for p in events):
-        raise UmpireError(
-            "a secret event needs the game's seed to seal its commitment", game_id=game_id
-        )
+    if commit_seed is None:
+        # A loop, not any() over a generator: this runs for every command.
+        for p in events:
+            if p.secret and not p.digest:
+                raise UmpireError(
+                    "a secret event needs the game's seed to seal its commitment",
+                    game_id=game_id,
+                )
     records: list[bytes] = []
     link = prev_hash
     for seq, pending in enumerate(events, start=expected_version + 1):
