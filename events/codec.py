@@ -53,6 +53,9 @@ class EventRegistry:
         self._current: dict[str, type[Struct]] = {}
         self._old: dict[tuple[str, int], tuple[type[Struct], Upcaster]] = {}
         self._decoders: dict[type[Struct], msgspec.msgpack.Decoder[Any]] = {}
+        # Each current type's tag and version, by the type (`encode`: one lookup an event,
+        # where the tag and the version were each a call).
+        self._terms: dict[type[Struct], tuple[str, int]] = {}
         for event_type in (*UNIVERSAL_EVENT_TYPES, *types):
             self.register(event_type)
 
@@ -65,6 +68,7 @@ class EventRegistry:
         if known is not None and known is not event_type:
             raise ValueError(f"event tag {tag!r} registered twice")
         self._current[tag] = event_type
+        self._terms[event_type] = (tag, event_version(event_type))
         self._decoders[event_type] = msgspec.msgpack.Decoder(event_type)
         # Old versions the type declares (`old_versions`: their Structs, with the same tag,
         # fields and `version`, in another order) are read as it, field by field.
@@ -88,6 +92,9 @@ class EventRegistry:
 
     def encode(self, event: Struct) -> tuple[str, int, bytes]:
         """The tag, version and canonical bytes of a payload."""
+        terms = self._terms.get(type(event))
+        if terms is not None:
+            return terms[0], terms[1], _canonical.encode(event)
         tag = event_tag(event)
         if self._current.get(tag) is not type(event):
             raise UnknownEventType(

@@ -212,6 +212,35 @@ def seal(
     return msgspec.structs.replace(envelope, hash=expected_hash(envelope))
 
 
+def public_record(
+    game_id: str,
+    seq: int,
+    type: str,
+    version: int,
+    payload: bytes,
+    command_id: str,
+    recorded_at: str,
+    prev_hash: str,
+) -> tuple[str, bytes]:
+    """The hash and stored bytes of a current public event: `encode_envelope(seal(...))`
+    with no commitment, digest or old version given, the same bytes in one call.
+
+    Every event a command appends is sealed: `seal` by keywords, then its digest, hash and
+    encoding each a call of its own, was four Python calls and a keyword parse an event."""
+    digest = hashlib.sha256(payload).hexdigest()
+    body = _hash_encoder.encode(
+        (ENVELOPE_VERSION, game_id, seq, type, version, digest, False, command_id,
+         recorded_at, prev_hash)
+    )  # fmt: skip
+    own = hashlib.sha256(body).hexdigest()
+    envelope = Envelope(
+        game_id=game_id, seq=seq, type=type, version=version, payload=payload,
+        command_id=command_id, recorded_at=recorded_at, prev_hash=prev_hash, hash=own,
+        envelope_version=ENVELOPE_VERSION, digest=digest, committed=False,
+    )  # fmt: skip
+    return own, _envelope_encoder.encode(envelope)
+
+
 def encode_envelope(envelope: Envelope) -> bytes:
     """MessagePack bytes of an envelope, as kept in the Redis stream."""
     return _envelope_encoder.encode(envelope)

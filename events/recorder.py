@@ -20,7 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from umpire.events.envelope import check_command_id, encode_envelope, seal
+from umpire.events.envelope import (
+    ENVELOPE_VERSION,
+    check_command_id,
+    encode_envelope,
+    public_record,
+    seal,
+)
 from umpire.events.errors import ExpectedVersionAhead, UmpireError
 from umpire.events.store import Credential, PendingEvent, SealedBatch
 
@@ -56,13 +62,29 @@ def seal_batch(
         raise ExpectedVersionAhead(
             f"expected version {expected_version} is negative", expected=expected_version
         )
-    if commit_seed is None and any(p.secret and not p.digest for p in events):
-        raise UmpireError(
-            "a secret event needs the game's seed to seal its commitment", game_id=game_id
-        )
+    if commit_seed is None:
+        # A loop, not any() over a generator: this runs for every command.
+        for p in events:
+            if p.secret and not p.digest:
+                raise UmpireError(
+                    "a secret event needs the game's seed to seal its commitment",
+                    game_id=game_id,
+                )
     records: list[bytes] = []
     link = prev_hash
     for seq, pending in enumerate(events, start=expected_version + 1):
+        if (
+            not pending.secret
+            and not pending.digest
+            and pending.envelope_version == ENVELOPE_VERSION
+        ):
+            # The common event (public, sealed now): one call (`public_record`).
+            link, record = public_record(
+                game_id, seq, pending.type, pending.version, pending.payload, command_id,
+                recorded_at, link,
+            )  # fmt: skip
+            records.append(record)
+            continue
         env = seal(
             game_id=game_id,
             seq=seq,

@@ -154,6 +154,29 @@ class Commands:
                     self.budget, self.address, "command_work", work_cost(meter.seconds), self.now
                 )
         self.gw.metrics.observe_command(self.now - started, appended=not result.duplicate)
+        signed, statement = result.signed, result.receipt
+        if signed is not None and statement is not None:
+            # Its receipt signed early, the one `_accepted` would state (server/driver.py
+            # `_early_signature` checked the head and the key): no request more.
+            self._reply(
+                Accepted(
+                    game_id=msg.game_id,
+                    command_id=msg.command_id,
+                    seqs=result.seqs,
+                    duplicate=result.duplicate,
+                    id=msg.id,
+                    head_seq=statement.head_seq,
+                    head_hash=statement.head_hash,
+                    state_hash=statement.state_hash,
+                    key_id=statement.key_id,
+                    signature=signed.signature,
+                    leaf_index=signed.leaf_index,
+                    tree_size=signed.tree_size,
+                    proof=signed.proof,
+                    blind=signed.blind,
+                )
+            )
+            return
         yield from self._accepted(msg.game_id, msg.command_id, result, msg.id, role)
 
     def _accepted(

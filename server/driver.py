@@ -19,10 +19,12 @@ import msgspec
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.events.errors import UmpireError
+from umpire.events.receipt_signature import BatchSignature, Statement
 from umpire.events.store import Credential
 from umpire.events.unreachable import UNREACHABLE, for_session
 from umpire.events.wire import ViewState, encoder
 from umpire.server import credentials
+from umpire.server.game_records import CommandResult
 from umpire.server.games import Games
 from umpire.server.receipt_batch import SigningBatcher
 from umpire.server.requests import (
@@ -79,6 +81,19 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
                     role=request.role, credential=Credential(request.digest, str(request.role)),
                     meter=request.meter, nonce=request.nonce, early=gw.early,
                 )  # fmt: skip
+                # Its receipt signed early, if the session's reply would state it still:
+                # then the session asks for nothing more (server/game_records.py).
+                statement = answer.receipt
+                if statement is not None and (early := _early_signature(gw, statement)) is not None:
+                    try:
+                        signed = await early
+                    except Exception:  # signed again on the session's way, which says so
+                        pass
+                    else:
+                        answer = CommandResult(
+                            answer.game_id, answer.command_id, answer.first_seq,
+                            answer.last_seq, answer.duplicate, statement, signed,
+                        )  # fmt: skip
             elif type(request) is CachedGame and (cached := games.cached(request.game_id)):
                 answer = cached
             elif type(request) is GameSigner and (
@@ -95,6 +110,26 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
             request = session.fail(for_session(exc), time.monotonic())
         else:
             request = session.resume(answer, time.monotonic())
+
+
+def _early_signature(gw: Gateway, statement: Statement) -> asyncio.Future[BatchSignature] | None:
+    """The early signature of a command's receipt (server/games.py `Games.handle`), when
+    that receipt is still the one the session's reply would state: the game's head in
+    the cache and its receipt key are `statement`'s. The session then answers with no
+    request more, where it asked for the cached game, the key and the signature (three
+    requests, the statement and the state hash made again). None: the session asks."""
+    game_id = statement.game_id
+    cached = gw.games.cached(game_id)
+    signer = gw.games.receipt_keys.cached(game_id)
+    if (
+        cached is None
+        or signer is None
+        or signer.key_id != statement.key_id
+        or cached[1].meta.seq != statement.head_seq
+        or cached[1].meta.last_hash != statement.head_hash
+    ):
+        return None
+    return gw.early.take(statement)
 
 
 async def perform(gw: Gateway, request: Request) -> Any:

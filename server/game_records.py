@@ -15,6 +15,7 @@ from umpire.engine.redaction import is_secret
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import payload_commitment
 from umpire.events.errors import UmpireError
+from umpire.events.receipt_signature import BatchSignature, Statement
 from umpire.events.store import PendingEvent
 from umpire.events.types import ClientEntropy, DiceRolled
 
@@ -108,6 +109,12 @@ class CommandResult(Struct, frozen=True):
     first_seq: int
     last_seq: int
     duplicate: bool
+    # The receipt of the `accepted` reply, signed while the append was on its way
+    # (server/receipt_batch.py `EarlySignatures`): its statement, set by `Games.handle`,
+    # and its signature, set by the driver once it holds that head still (server/driver.py
+    # `serve_frame`). With both, the session answers with no request more.
+    receipt: Statement | None = None
+    signed: BatchSignature | None = None
 
     @property
     def seqs(self) -> list[int]:

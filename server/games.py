@@ -235,6 +235,8 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         )  # fmt: skip
         meter = meter or WorkMeter()
         answer: Any = None
+        # The early receipt's statement of the last append tried (`_append` fills it).
+        started: list[Statement | None] = []
         try:
             request = next(steps)
             while True:
@@ -247,10 +249,11 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                         if answer is None:
                             answer = await self.rules.run(request, meter)
                     elif type(request) is Append:
+                        started = []  # a retried append starts its own
                         answer = await self._append(
                             request.ruleset, request.game, request.events,
                             request.command_id, credential, body_hash=request.body,
-                            early=early, role=role,
+                            early=early, role=role, started=started,
                         )  # fmt: skip
                     elif type(request) is DiceKeys:
                         game = request.game
@@ -263,7 +266,14 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
                     request = steps.send(answer)
         except StopIteration as done:
             result: CommandResult = done.value
-            return result
+        statement = started[0] if started else None
+        if statement is not None and statement.head_seq == result.last_seq:
+            # The receipt signed early is this reply's (the append succeeded, anew).
+            return CommandResult(
+                game_id, command_id, result.first_seq, result.last_seq, result.duplicate,
+                statement,
+            )  # fmt: skip
+        return result
 
     async def _perform(
         self,
@@ -326,7 +336,12 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         body_hash: str = "",
         early: EarlySignatures | None = None,
         role: Role = Role.PLAYER,
+        started: list[Statement | None] | None = None,
     ) -> AppendResult:
+        """Seal and append `events` of `command_id` on `game`; with `early`, the receipt of
+        its `accepted` is signed once the append is written, and its statement (None: the
+        game has no receipt key in hand) is put in `started`, kept only if the append
+        succeeds and is no duplicate."""
         codec = codec_for(ruleset)
         game_id = game.meta.game_id
         encoded = [(e, codec.encode(e)) for e in events]
@@ -366,23 +381,23 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         # while the append is on its way (`early`); kept only if the append succeeds.
         after = _fold(ruleset, game, events, command_id, batch.last_hash)
         sent: Callable[[], None] | None = None
-        started: list[Statement | None] = []
+        noted: list[Statement | None] = [] if started is None else started
         if early is not None and after is not None:
             signing, done, first_seq = early, after, game.meta.seq + 1
 
             def sent() -> None:  # once, though a retried write may call it again
-                if not started:
-                    started.append(signing.start(ruleset, done, role, first_seq))
+                if not noted:
+                    noted.append(signing.start(ruleset, done, role, first_seq))
 
         try:
             result = await self.store.append(batch, on_sent=sent)
         except BaseException:
-            if early is not None and started:
-                early.drop(started[0])
+            if early is not None and noted:
+                early.drop(noted.pop())
             raise
         if result.duplicate:
-            if early is not None and started:
-                early.drop(started[0])
+            if early is not None and noted:
+                early.drop(noted.pop())
             return result
         if after is None:
             # An amendment returns behind the head: the next load folds from seq 1.

@@ -103,9 +103,12 @@ class EarlySignatures:
     state if it succeeds: its seqs, the head and the state after it (the events folded, a
     pure step). So once the append is written (`start`, from the store's `on_sent`) the
     statement goes to this turn's tree (`SigningBatcher`) and the signature is made while
-    the store works. The reply is still built by the session, as before: it asks for the
-    signature of the statement it makes from the game it then holds, and `take` hands over
-    the early one only for an equal statement; any other is signed then, as before. An
+    the store works. `Games.handle` returns the statement with the command's result, and
+    the driver `take`s its signature while the cache still holds the head it states
+    (server/driver.py `_early_signature`): the session answers with it, asking for nothing
+    more. Otherwise the session asks for the signature of the statement it makes from the
+    game it then holds, and `take` hands over the early one only for an equal statement;
+    any other is signed then, as before. An
     append that fails or turns out a duplicate drops its statement (`drop`): its leaf
     stays in its tree, which no reply names (as a leaf whose caller went away), and a
     statement is signed only after its events were sealed and written."""

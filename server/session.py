@@ -48,7 +48,6 @@ from umpire.events.wire import (
     Unsubscribe,
     Unsubscribed,
     Welcome,
-    client_decoder,
     encoder,
 )
 from umpire.server import frame_refusal
@@ -59,6 +58,7 @@ from umpire.server.admission import (
     OverBudget,
     Refusal,
 )
+from umpire.server.client_frames import decode_client
 from umpire.server.commands import Commands
 from umpire.server.grants import Grants
 from umpire.server.mistakes import MistakeLog
@@ -183,7 +183,7 @@ class Session(Commands, Grants, Subscriptions, Views):
             self._reply(refusal)
             return None
         try:
-            message = client_decoder.decode(raw)  # typed, in one pass
+            message = decode_client(raw)  # typed (server/client_frames.py)
         except msgspec.DecodeError as exc:  # ValidationError included
             self._refuse(frame_refusal.not_a_message(raw, exc))
             return None

@@ -10,6 +10,7 @@ from umpire.events.envelope import (
     decode_envelope,
     encode_envelope,
     payload_commitment,
+    public_record,
     seal,
 )
 from umpire.events.epochs import Epochs
@@ -94,3 +95,17 @@ def test_what_cannot_be_sealed_is_refused_saying_why(
     asked.update(change)
     with pytest.raises(error, match=match):
         seal_batch("g", **asked)  # type: ignore[arg-type]
+
+
+def test_a_public_event_is_the_record_seal_makes_of_it() -> None:
+    """`public_record`, the one call a public event is sealed with, makes the hash and the
+    bytes that `seal` and `encode_envelope` make of it (game, seq and ids of every length)."""
+    for game_id, seq, command_id in (("g", 1, "c"), ("x" * 64, 2**40, "c.:-_" * 25)):
+        sealed = seal(
+            game_id=game_id, seq=seq, type="DiceRolled", version=3, payload=b"\x81\xa1k\x01",
+            command_id=command_id, recorded_at=NOW, prev_hash=GENESIS_HASH,
+        )  # fmt: skip
+        made = public_record(
+            game_id, seq, "DiceRolled", 3, b"\x81\xa1k\x01", command_id, NOW, GENESIS_HASH
+        )
+        assert made == (sealed.hash, encode_envelope(sealed))
