@@ -20,6 +20,7 @@ import re
 from typing import Any, Union, get_args
 
 import msgspec
+from msgspec.structs import astuple
 
 from umpire.events.wire import ClientMessage, SendCommand, client_decoder
 
@@ -54,13 +55,6 @@ def decode_client(raw: str | bytes) -> Any:
     nonce = message.nonce
     if nonce == "" or not _IDS.fullmatch(f"{message.game_id}\0{message.command_id}\0{nonce or ''}"):
         return client_decoder.decode(raw)  # the wire's own answer
-    return SendCommand(
-        game_id=message.game_id,
-        command_id=message.command_id,
-        command=message.command,
-        dice=message.dice,
-        expected_seq=message.expected_seq,
-        nonce=nonce,
-        credential=message.credential,
-        id=message.id,
-    )
+    # Every field, in order (the subclass keeps its base's fields and order), so that a
+    # field the wire adds to SendCommand is carried without a change here.
+    return SendCommand(*astuple(message))

@@ -8,9 +8,11 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from umpire.events.wire import SendCommand, client_decoder
-from umpire.server.client_frames import decode_client
+from umpire.server.client_frames import _UncheckedCommand, decode_client
 
 NONCE = "0123456789abcdef" * 2
 COMMAND: dict[str, Any] = {
@@ -59,8 +61,7 @@ FRAMES: list[Any] = [
 ]
 
 
-@pytest.mark.parametrize("frame", FRAMES, ids=range(len(FRAMES)))
-def test_a_frame_decodes_as_the_wire_decoder_decodes_it(frame: Any) -> None:
+def _same_as_the_wire(frame: Any) -> None:
     for raw in (msgspec.json.encode(frame).decode(), msgspec.json.encode(frame)):
         try:
             expected = client_decoder.decode(raw)
@@ -72,6 +73,49 @@ def test_a_frame_decodes_as_the_wire_decoder_decodes_it(frame: Any) -> None:
             decoded = decode_client(raw)
             assert type(decoded) is type(expected)
             assert decoded == expected
+
+
+@pytest.mark.parametrize("frame", FRAMES, ids=range(len(FRAMES)))
+def test_a_frame_decodes_as_the_wire_decoder_decodes_it(frame: Any) -> None:
+    _same_as_the_wire(frame)
+
+
+# Ids and nonces drawn near the patterns' edges: mostly well formed (so that the other
+# fields pass and the one under test decides), at or past either end of their lengths,
+# or with one stray character put in; the fast path must agree with the wire on each.
+_STRAY = st.sampled_from(list(".:\n\x00 é/A_-"))
+
+
+def _near(chars: str, least: int, most: int) -> st.SearchStrategy[str]:
+    good = st.from_regex(rf"[{chars}]{{{least},{most}}}", fullmatch=True)
+    edge = st.sampled_from([least - 1, least, most, most + 1]).map(lambda n: "a" * n)
+    stray = st.tuples(good, _STRAY, st.integers(0, most)).map(
+        lambda t: t[0][: t[2]] + t[1] + t[0][t[2] :]
+    )
+    return st.one_of(good, edge, stray)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    game_id=_near("A-Za-z0-9_-", 1, 64),
+    command_id=_near("A-Za-z0-9_.:-", 1, 128),
+    nonce=st.one_of(st.none(), _near("0-9a-f", 32, 64), st.just("")),
+    which=st.integers(0, 2),
+)
+def test_any_ids_decode_as_the_wire_decodes_them(
+    game_id: str, command_id: str, nonce: str | None, which: int
+) -> None:
+    # One drawn field at a time beside COMMAND's good ones, then all three together.
+    drawn = {"game_id": game_id, "command_id": command_id, "nonce": nonce}
+    field = ("game_id", "command_id", "nonce")[which]
+    _same_as_the_wire({**COMMAND, field: drawn[field]})
+    _same_as_the_wire({**COMMAND, **drawn})
+
+
+def test_the_unchecked_command_carries_every_field_of_the_wires() -> None:
+    # decode_client copies a command's fields by position: a field the wire adds to
+    # SendCommand must be the unchecked type's too, in the same place.
+    assert _UncheckedCommand.__struct_fields__ == SendCommand.__struct_fields__
 
 
 def test_text_that_is_not_json_is_refused_as_the_wire_refuses_it() -> None:
