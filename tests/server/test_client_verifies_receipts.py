@@ -154,6 +154,26 @@ async def test_a_client_with_a_credential_only_learns_the_key_from_game_created(
     assert [bool(a.client_check) for a in client.receipts.games[created.game_id]] == [False, True]
 
 
+async def test_a_client_with_a_credential_only_learns_the_key_of_a_long_game(
+    gateway: Running, ws_url: str
+) -> None:
+    # Fails without the fix: the key-reading connection's close waited behind the unread
+    # catch-up (more than the library's 16 queued frames) past KEY_READ_TIMEOUT, so the
+    # key stayed unknown, every receipt went unchecked (a doctored one passed), and each
+    # command of `umpire play` on such a game took 10 s.
+    async with UmpireClient(ws_url) as owner:
+        created = await owner.create("counter", {"target": 1000})
+        for _ in range(40):
+            await owner.send(created.game_id, {"type": "Add", "amount": 1})
+    async with proxy_to(ws_url) as proxy, UmpireClient(proxy.url) as client:
+        await client.auth(created.player_credential)
+        await client.send(created.game_id, {"type": "Add", "amount": 1})
+        assert client.receipt_keys == {created.game_id: created.receipt_key}
+        proxy.doctor = flip_signature
+        with pytest.raises(ReceiptNotSigned):
+            await client.send(created.game_id, {"type": "Add", "amount": 1})
+
+
 async def test_umpire_play_says_the_receipt_did_not_verify(
     gateway: Running, ws_url: str, tmp_path: Path
 ) -> None:
