@@ -84,6 +84,8 @@ def reserve_port(host: str, port: int) -> socket.socket:
     family, kind, proto, _, address = socket.getaddrinfo(
         host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
     )[0]
+    if port:
+        _check_free(family, kind, proto, address)
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -93,6 +95,19 @@ def reserve_port(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def _check_free(family: int, kind: int, proto: int, address: Any) -> None:
+    """OSError (EADDRINUSE) when something listens on `address` already. Bound without
+    SO_REUSEPORT, which a listener of this account's would let this parent join: another
+    `umpire serve` on the port (its workers bind with SO_REUSEPORT) was joined silently,
+    and the kernel then gave each server part of the other's clients, which found their
+    credentials unknown or their games made in the other store. SO_REUSEADDR still: a
+    connection of the last run in TIME_WAIT does not hold the port."""
+    probe = socket.socket(family, kind, proto)
+    with probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
 
 
 RUN_DIR = "run"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.embedded_site import environment, run_cli, valkey_pids
+from tests.support.embedded_site import cli, environment, run_cli, valkey_pids
+from tests.support.serving import Serve
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import free_port
 
@@ -142,3 +143,32 @@ def test_a_data_dir_owned_by_another_user_is_refused(tmp_path: Path) -> None:
     line = _one_clear_line(code, err, 2)
     assert f"{data_dir} belongs to another user (uid 65534)" in line, line
     assert list(data_dir.iterdir()) == []  # nothing written into it
+
+
+def test_a_second_serve_on_the_port_of_a_serve_with_workers_is_one_clear_line(
+    tmp_path: Path,
+) -> None:
+    # Fails without the fix: the second `umpire serve` bound the port with SO_REUSEPORT
+    # beside the first one's workers and served, the kernel handing each server part of
+    # the other's clients (their credentials unknown there, their games made in the wrong
+    # store). It must refuse to start, as a second single-process serve already did.
+    first = Serve(tmp_path / "first")
+    second = None
+    try:
+        second = cli(
+            tmp_path / "second", "serve", "--workers", "2", "--port", str(first.port),
+            UMPIRE_WORKERS="", COLUMNS="400",
+        )  # fmt: skip
+        try:
+            _, err = second.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"a second umpire serve started on port {first.port}")
+        line = _one_clear_line(second.returncode, err, 1)
+        assert line.startswith(f"umpire: cannot listen on 127.0.0.1:{first.port}"), line
+        assert "is another umpire serving there? Set UMPIRE_PORT or --port" in line, line
+        assert valkey_pids(tmp_path / "second") == []
+    finally:
+        if second is not None and second.poll() is None:
+            second.terminate()
+            second.communicate(timeout=30)
+        first.stop()
