@@ -324,13 +324,15 @@ def _source(parser: argparse.ArgumentParser) -> None:
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire replay` (server/replay_command.py)."""
     parser.add_argument("game", nargs="?")
-    what = parser.add_mutually_exclusive_group(required=True)
+    # Not required: `--line N` alone shows that line at its head (cmd_replay says what is
+    # missing when none of the three is given).
+    what = parser.add_mutually_exclusive_group()
     what.add_argument("--at", type=int, metavar="SEQ", help="the state after event SEQ")
     what.add_argument("--diff", type=int, nargs=2, metavar=("A", "B"), help="A's state vs B's")
     parser.add_argument(
         "--line", type=int, metavar="N",
         help="an amended game's line N: 0 as first played, N as amendment N left it "
-        "(default: the game as it stands)",
+        "(default: the game as it stands); alone, without --at, at the line's last seq",
     )  # fmt: skip
     _source(parser)
 

@@ -35,7 +35,7 @@ from umpire.engine.replay import (
 )
 from umpire.events.envelope import GENESIS_HASH, check_game_id
 from umpire.events.epochs import epochs_of
-from umpire.events.errors import GameExists, GameNotFound
+from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.recorder import seal_batch
 from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
@@ -52,6 +52,12 @@ console = terminal(highlight=False, soft_wrap=True)
 err_console = terminal(stderr=True)
 
 
+class ReplayWhat(UmpireError):
+    """`umpire replay` given none of --at, --diff and --line: it names each."""
+
+    code = "replay_what"
+
+
 def _dump(value: Any) -> str:
     # ensure_ascii (the default) escapes every control character a player wrote.
     return json.dumps(value, indent=2, sort_keys=True, default=str)
@@ -65,8 +71,17 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
         envelopes = tuple(line_of(log.envelopes, args.line))
         log = msgspec.structs.replace(log, envelopes=envelopes, source=f"{log.source} line "
                                       f"{args.line}")  # fmt: skip
-    if args.at is not None:
-        at = state_at(log.envelopes, args.at, role)
+    at_seq = args.at
+    if at_seq is None and args.diff is None:
+        if args.line is None:
+            raise ReplayWhat(
+                "umpire replay needs --at SEQ (the state after SEQ), --diff A B (what "
+                "changed between A and B) or, for an amended game, --line N (that line's "
+                "last state)"
+            )
+        at_seq = log.envelopes[-1].seq  # `--line N` alone: the line at its head
+    if at_seq is not None:
+        at = state_at(log.envelopes, at_seq, role)
         if args.json:
             print(_dump(_builtins(at)))
             return 0

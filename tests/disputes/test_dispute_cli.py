@@ -321,6 +321,24 @@ def test_replay_shows_each_line_of_an_amended_game(cli: Cli) -> None:
     assert missing.code == 2 and "lines 0 (as first played) to 1" in missing.err
 
 
+def test_replay_line_alone_shows_the_line_at_its_head(cli: Cli) -> None:
+    """`umpire replay GAME --line N`, as docs/audit.md and the seq_superseded and
+    game_amended refusals give it: that line's last state. Fails without the fix: argparse
+    stopped it (exit 2, "one of the arguments --at --diff is required")."""
+    game = cli.new("counter", {"target": 100})
+    cli.send(game, {"type": "Push"})  # seqs 2-4
+    assert cli("dispute", game, "3", "--claim", "the roll").code == 0  # seqs 5, 6
+    assert cli("rule", game, "5", "amend").code == 0
+    first = cli("replay", game, "--line", "0", "--json")
+    assert first.code == 0, first.err
+    assert json.loads(first.out)["seq"] == json.loads(first.out)["head"] == 6
+    text = cli("replay", game, "--line", "0")
+    assert text.code == 0 and "after seq 6 of 6" in text.out, text.err
+    # Without --at, --diff or --line: what it needs, in words, not a traceback.
+    bare = cli("replay", game)
+    assert bare.code == 2 and "needs --at SEQ" in bare.err and "--line N" in bare.err, bare.err
+
+
 def test_a_game_refereed_by_the_operator_takes_no_ruling_from_the_player(cli: Cli) -> None:
     """`umpire new --referee operator` (GameCreated.referee): the player's ruling is
     refused and writes nothing; the operator's stands; a player's ruling forged into the
