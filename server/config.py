@@ -181,6 +181,12 @@ ENV = {
 }
 
 _LISTS = {"allowed_origins", "extra_rulesets", "gc_thresholds", "allowed_hosts"}
+# What a setting of fixed shape holds, said once after its refusal: pydantic speaks of one
+# item ("Field required" for a missing third number), not of what the whole may be.
+_SHAPES = {
+    "gc_thresholds": "three whole numbers, comma-separated (default 700,10,100): the "
+    "first at least 100, the other two at least 1",
+}
 
 
 class SettingsError(ValueError):
@@ -204,10 +210,16 @@ def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Sett
         return Settings(**values)  # type: ignore[arg-type]
     except ValidationError as exc:
         lines = []
+        shapes: dict[str, str] = {}
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else "?"
             message = err["msg"].removeprefix("Value error, ")  # pydantic's, for a validator
             # Name what the user typed: a command-line option (--port) wins over its variable.
             name = f"--{field.replace('_', '-')}" if field in given else ENV.get(field, field)
-            lines.append(f"{name}: {message}")
+            item = err["loc"][1] if len(err["loc"]) > 1 else None
+            where = f"{name} item {item + 1}" if isinstance(item, int) else name
+            lines.append(f"{where}: {message}")
+            if field in _SHAPES:
+                shapes[name] = _SHAPES[field]
+        lines += [f"{name} must be {shape}" for name, shape in shapes.items()]
         raise SettingsError("invalid settings: " + "; ".join(lines)) from exc

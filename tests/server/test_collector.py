@@ -57,6 +57,17 @@ def test_thresholds_come_from_the_environment_and_are_checked() -> None:
         from_env({"UMPIRE_GC_THRESHOLDS": "700,ten,10"})
 
 
+def test_thresholds_of_the_wrong_shape_are_refused_saying_what_they_must_be() -> None:
+    # Fails without the fix: two numbers were refused as "UMPIRE_GC_THRESHOLDS: Field
+    # required", which names neither the missing item nor what the setting holds.
+    for given, item in (("700,10", "item 3: Field required"), ("700,10,0", "item 3: Input")):
+        with pytest.raises(SettingsError) as refused:
+            from_env({"UMPIRE_GC_THRESHOLDS": given})
+        message = str(refused.value)
+        assert f"UMPIRE_GC_THRESHOLDS {item}" in message, message
+        assert "UMPIRE_GC_THRESHOLDS must be three whole numbers, comma-separated" in message
+
+
 async def test_umpire_serve_runs_with_the_configured_thresholds(
     redis_server: EmbeddedRedis, prefix: str
 ) -> None:
