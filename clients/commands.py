@@ -40,7 +40,14 @@ def _gateway_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _watch_arguments(parser: argparse.ArgumentParser) -> None:
     _gateway_arguments(parser)
-    parser.add_argument("--from", dest="from_seq", type=int, default=0)
+    parser.add_argument(
+        "--from",
+        dest="from_seq",
+        type=int,
+        default=0,
+        metavar="SEQ",
+        help="the events after seq SEQ (default 0: every event, then live ones)",
+    )
     parser.add_argument("--limit", type=int, default=0, help="stop after N events")
 
 

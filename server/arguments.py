@@ -29,8 +29,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="cmd", required=True)
 
     p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
-    p.add_argument("--host")
-    p.add_argument("--port", type=int)
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1; UMPIRE_HOST)")
+    p.add_argument("--port", type=int, help="port to listen on (default 8765; UMPIRE_PORT)")
     p.add_argument(
         "--workers", type=int,
         help="gateway processes sharing the port (default: one per core, at most 8; "
@@ -52,8 +52,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
         "--waive-client-entropy", action="store_true",
         help="bind no client seed: the server's seed alone derives the dice (logged)",
     )  # fmt: skip
-    p.add_argument("--game-id")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--game-id", help="the new game's id (default: a fresh random one)")
+    p.add_argument("--json", action="store_true", help="print the game id and credentials as JSON")
     p.add_argument(
         "--allow-opponent-dice",
         action="store_true",
@@ -82,18 +82,21 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
         help="the command type, then FIELD=VALUE for each field (e.g. RollDice dice=2d6 "
         "purpose=flak); or the command as a JSON object",
     )
-    p.add_argument("--command-id")
+    p.add_argument("--command-id", help="your id for the command: sent again, it is applied once")
     p.add_argument("--dice", help='manual dice as JSON, one list per roll, e.g. "[[3],[4,2]]"')
     add_role_arguments(p)
 
     p = sub.add_parser("takeback", help="take back your last command (or say why not)")
     p.add_argument("game")
-    p.add_argument("--command-id")
+    p.add_argument("--command-id", help="your id for the takeback: sent again, it is applied once")
     add_role_arguments(p)
 
     p = sub.add_parser("log", help="print a game's log")
     p.add_argument("game")
-    p.add_argument("--from", dest="from_seq", type=int, default=1)
+    p.add_argument(
+        "--from", dest="from_seq", type=int, default=1, metavar="SEQ",
+        help="start at event SEQ (default 1: the whole log)",
+    )  # fmt: skip
     p.add_argument(
         "--json",
         action="store_true",
@@ -102,7 +105,9 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     add_role_arguments(p)
     p = sub.add_parser("state", help="a game's current state as your role sees it")
     p.add_argument("game")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--json", action="store_true", help="one JSON object (game_id, seq, role, ended, view)"
+    )
     add_role_arguments(p)
 
     sub.add_parser("games", help="list games")
@@ -115,7 +120,7 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     sub.add_parser("rulesets", help="list installed rulesets")
     p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
     p.add_argument("ruleset")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the scenarios as JSON")
     p.add_argument(
         "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
     )

@@ -1,0 +1,28 @@
+"""`umpire COMMAND --help` says what each option does: a newcomer who reads `--from
+FROM_SEQ` alone cannot tell whether SEQ is shown, where the default starts, or that
+`--json` of `umpire new` carries the credentials."""
+
+from __future__ import annotations
+
+import argparse
+
+from umpire.server.arguments import build_parser
+from umpire.server.cli import subcommands
+
+
+def test_every_option_of_every_command_has_a_help_line() -> None:
+    # Fails without the fix: serve --host/--port, new --game-id/--json, send and takeback
+    # --command-id, log --from, state and scenarios --json, watch --from had none.
+    extra = [(name, each.help, each.add_arguments) for name, each in subcommands().items()]
+    parser = build_parser(extra)
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert {"watch", "play"} <= set(commands.choices), "the client commands are installed"
+    silent = [
+        f"umpire {name} {'/'.join(action.option_strings)}"
+        for name, command in commands.choices.items()
+        for action in command._actions
+        if action.option_strings
+        and not action.help
+        and not isinstance(action, argparse._HelpAction)
+    ]
+    assert silent == []
