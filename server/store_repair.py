@@ -419,11 +419,13 @@ def repair(
     )
     for loss in losses:
         print(f"lost: {loss.describe()}")
-    print(
-        f"umpire: repaired: {what}; {len(losses)} run(s) of acknowledged events lost, each "
-        f"named above and recorded for `umpire store check` and `umpire audit`; the "
-        f"original files are kept in {kept}"
+    said = (
+        f"{len(losses)} run(s) of acknowledged events lost, each named above and recorded "
+        "for `umpire store check` and `umpire audit`"
+        if losses
+        else "no acknowledged event lost"
     )
+    print(f"umpire: repaired: {what}; {said}; the original files are kept in {kept}")
     return 0
 
 
@@ -589,9 +591,11 @@ def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path
     for loss in losses:
         print(f"lost: {loss.describe()}")
     where = f"; the files it replaced are kept in {kept}" if kept else ""
-    print(
-        f"umpire: restored the backup {source} made {summary.get('made_at')}: "
+    said = (
         f"{len(losses)} run(s) of acknowledged events are not in it, each named above and "
-        f"recorded for `umpire store check` and `umpire audit`{where}"
+        "recorded for `umpire store check` and `umpire audit`"
+        if losses
+        else "every acknowledged event is in it"
     )
+    print(f"umpire: restored the backup {source} made {summary.get('made_at')}: {said}{where}")
     return 0

@@ -207,3 +207,21 @@ def test_two_workers_record_every_acknowledged_head(tmp_path: Path) -> None:
     assert heads.damaged_lines == 0
     top = {gid: max(s for g, s in acked if g == gid) for gid in _games(acked)}
     assert {gid: seq for gid, (seq, _) in heads.heads.items()} == top
+
+
+def test_a_repair_or_restore_that_loses_nothing_says_so(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix: both said "0 run(s) of acknowledged events ..., each named
+    # above", with nothing above.
+    data_dir, _ = _copy(played, tmp_path)
+    backup = tmp_path / "backup"
+    code, out, err = run_cli(data_dir, "store", "backup", str(backup))
+    assert code == 0, out + err
+    code, out, err = run_cli(data_dir, "store", "restore", str(backup), COLUMNS="400")
+    assert code == 0, out + err
+    assert "every acknowledged event is in it" in out and "run(s)" not in out, out
+    aof = incr_aof(data_dir)
+    # A step torn as it was written, never acknowledged: the repair's own case, no loss.
+    aof.write_bytes(aof.read_bytes() + b"*3\r\n$3\r\nSET\r\n$4\r\nsom")
+    code, out, err = run_cli(data_dir, "store", "repair", COLUMNS="400")
+    assert code == 0, out + err
+    assert "repaired: cut its torn tail; no acknowledged event lost" in out, out
