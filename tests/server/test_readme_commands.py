@@ -1,0 +1,56 @@
+"""README.md's "Playing from the command line" block, run as a newcomer types it, in
+order: every line exits 0 (GAME is the nightfighter game its `umpire new nightfighter`
+made; `my-dogfight.toml` is the example the down_in_flames README gives)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.support.processes import REPO
+from umpire.testing.support.forgery import Cli
+
+
+def block_commands() -> list[list[str]]:
+    """The `umpire ...` lines of README.md's first ```sh block after "Playing from the
+    command line", comments dropped, as argv lists (without the leading `umpire`)."""
+    text = (REPO / "README.md").read_text()
+    after = text.split("Playing from the command line", 1)[1]
+    block = after.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = []
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        if words:
+            assert words[0] == "umpire", line
+            commands.append(words[1:])
+    return commands
+
+
+def dogfight_toml() -> str:
+    """The TOML example of engine/rulesets/down_in_flames/README.md."""
+    text = (REPO / "engine" / "rulesets" / "down_in_flames" / "README.md").read_text()
+    return text.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_every_command_of_the_readme_block_runs_in_order(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fails without the fix: `umpire send GAME EndPhase --dice '[[4],[2,5]]'` came right
+    # after an EndPhase, where Nightfighter takes no EndPhase (MoveBombers first) and the
+    # command rolls no die: refused either way (exit 2).
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my-dogfight.toml").write_text(dogfight_toml())
+    game = ""
+    commands = block_commands()
+    assert len(commands) >= 14, commands
+    for argv in commands:
+        argv = [game if word == "GAME" else word for word in argv]
+        result = cli(*argv)
+        assert result.code == 0, (argv, result.out, result.err)
+        if argv[:2] == ["new", "nightfighter"]:
+            found = re.search(r"created game (\S+)", result.out)
+            assert found is not None, result.out
+            game = found.group(1)
