@@ -166,7 +166,7 @@ def cmd_receipts(settings: Any, args: Any) -> int:
     if text is None:
         raise NoReceipts(
             f"no receipts are kept for game {args.game!r} on this machine (looked for {path}): "
-            "they are written by umpire new, bind, send, takeback and reveal",
+            "they are written by umpire new, bind, send, takeback and reveal, and by umpire play",
             game_id=args.game,
         )
     read_receipts(text, str(path))  # a damaged file is said so, not printed as if whole

@@ -73,3 +73,11 @@ def test_a_symlink_in_place_of_the_kept_file_is_neither_read_nor_written(cli: Cl
     assert elsewhere.read_text() == before
     audited = cli("audit", game)
     assert audited.code != 0 and "is a symbolic link" in " ".join(audited.err.split()), audited
+
+
+def test_a_game_without_kept_receipts_is_told_which_commands_keep_them(cli: Cli) -> None:
+    # Fails without the fix: the refusal named umpire new, bind, send, takeback and reveal,
+    # but not umpire play, whose receipts go to the same folder.
+    shown = cli("receipts", "g0123456789abcdef")
+    assert shown.code == 2 and "error (no_receipts)" in shown.err, shown.err
+    assert "umpire new, bind, send, takeback and reveal, and by umpire play" in shown.err
