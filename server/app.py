@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import ipaddress
 import logging
 import signal
 import socket
@@ -58,6 +59,22 @@ def listen_failure(settings: Settings, exc: OSError) -> str | None:
     if exc.errno not in _BIND_ERRORS:
         return None
     return f"{where} ({reason}); is another umpire serving there? Set UMPIRE_PORT or --port"
+
+
+def exposure_warning(host: str) -> str | None:
+    """The line `umpire serve` prints to stderr when it listens beyond this machine: it
+    speaks plain HTTP, so credentials and moves would cross the network unencrypted
+    (docs/operations.md, "TLS: terminate it at a reverse proxy"). None on loopback."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return None
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host.strip("[]")).is_loopback:
+            return None
+    return (
+        f"umpire: warning: listening on {host}, beyond this machine, over plain HTTP: "
+        "credentials and moves cross the network unencrypted; keep UMPIRE_HOST=127.0.0.1 "
+        'and terminate TLS at a reverse proxy (docs/operations.md, "TLS")'
+    )
 
 
 @dataclass
@@ -191,6 +208,9 @@ async def serve_forever(
             where = f"{settings.host}:{running.port}"
             store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
             if share is None:
+                # The warning first: a reader who sees the banner has seen it.
+                if (warning := exposure_warning(settings.host)) is not None:
+                    print(warning, file=sys.stderr, flush=True)
                 print(
                     f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store})",
                     flush=True,

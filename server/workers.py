@@ -288,6 +288,9 @@ async def supervise(
         workers.start()
         where = f"{settings.host}:{settings.port}"
         store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
+        # Before the banner: a reader who sees the banner has seen the warning.
+        if (warning := app.exposure_warning(settings.host)) is not None:
+            print(warning, file=sys.stderr, flush=True)
         print(
             f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store}, "
             f"{count} workers: pids {' '.join(map(str, workers.pids()))})",

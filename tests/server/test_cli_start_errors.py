@@ -14,6 +14,7 @@ import pytest
 
 from tests.support.embedded_site import cli, environment, run_cli, valkey_pids
 from tests.support.serving import Serve
+from umpire.server.app import exposure_warning
 from umpire.server.config import SettingsError, from_env
 from umpire.server.embedded import free_port
 
@@ -172,3 +173,25 @@ def test_a_second_serve_on_the_port_of_a_serve_with_workers_is_one_clear_line(
             second.terminate()
             second.communicate(timeout=30)
         first.stop()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])
+def test_serving_beyond_this_machine_warns_that_it_is_plain_http(tmp_path: Path, host: str) -> None:
+    # Fails without the fix: `UMPIRE_HOST=0.0.0.0` served plain HTTP to the network with no
+    # word said, credentials and moves unencrypted.
+    served = Serve(tmp_path / "data", UMPIRE_HOST=host)
+    try:
+        served.worker_pids()  # the banner is out, and any warning before it
+        warned = "beyond this machine, over plain HTTP" in served.output()
+    finally:
+        out = served.stop()
+    assert warned is (host == "0.0.0.0"), out
+    if warned:
+        assert "terminate TLS at a reverse proxy" in out, out
+
+
+def test_only_a_loopback_listen_address_goes_without_the_warning() -> None:
+    for host in ("127.0.0.1", "127.0.0.2", "::1", "[::1]", "localhost", "a.localhost"):
+        assert exposure_warning(host) is None, host
+    for host in ("0.0.0.0", "::", "192.168.1.5", "example.org"):
+        assert f"listening on {host}, beyond this machine" in (exposure_warning(host) or "")
