@@ -4,10 +4,13 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { describe, el, explanation, kindOf } from "./render.js";
+import { describe, el, explanation, isDecision, kindOf } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
+// The commands every game lists while it runs (engine/actions.py universal_actions): a
+// roll of the player's own and ending the game early. They are no step of the rules.
+const UNIVERSAL = new Set(["RollDice", "EndGame"]);
 
 export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
 
@@ -44,6 +47,15 @@ export function receiptWarning(gameId, faults) {
 // The forms for `actions` (a state frame's), calling send(command, dice) on submit.
 export function actionForms(actions, send) {
   const box = el("div", { class: "action-list" });
+  // The rules' own commands: when they allow one only (Downtown's attack that waits for
+  // its roll, 3.4.4), it is the next step, said first (before the take-back) and its form
+  // the only one open.
+  const own = actions.filter((a) => a.type !== "TakeBack" && !UNIVERSAL.has(a.type));
+  const next = own.length === 1 ? own[0] : null;
+  if (next) {
+    box.append(el("p", { class: "next-step", "data-action": next.type },
+      el("strong", { text: "Next: " }), `${readable(next.description)}. The rules take no other move until it is done.`));
+  }
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {
     // One "Take back:" (the description starts with it), the citation in the tooltip.
@@ -104,12 +116,25 @@ export function actionForms(actions, send) {
       }
       send(command, faces, submit);
     });
-    box.append(el("details", { class: "action-box", "data-action": action.type, open: actions.length <= 4 },
+    box.append(el("details", { class: "action-box", "data-action": action.type, open: next ? action === next : actions.length <= 4 && !UNIVERSAL.has(action.type) },
       // The rule by the rulebook's own heading, as the event list cites it; the seed file
       // it comes from in the tooltip.
       el("summary", { title: action.description }, el("strong", { text: action.type }), ` — ${readable(action.description)}`), form));
   }
   return box;
+}
+
+// Whether `frame` is one of the opponent's decisions for the play panel: one that weighed
+// candidates or used dice, or one that says what it did in words (an explanation), unless
+// it is the first event after the player's command (`echo`): that one records the
+// player's own report (Downtown's "Acquisition reported"), where nothing was decided. A
+// table read without dice or candidates is still the opponent acting: Downtown's SAM
+// reaction to a flight's Movement Point (3.4.4) orders the attack the player must roll next.
+export function opponentDecided(frame, echo = false) {
+  if (!isDecision(frame)) return false;
+  const p = frame.payload;
+  if ((p.candidates || []).length || (p.dice || []).length) return true;
+  return Boolean(p.explanation) && !echo;
 }
 
 // Who decided: the umpire resolving the player's own rolls (a decision whose dice are all
