@@ -139,8 +139,13 @@ export function opponentDecided(frame, echo = false) {
 
 // Who decided: the umpire resolving the player's own rolls (a decision whose dice are all
 // the player's, as Down in Flames' resolution of the player's attack), else the opponent.
+// A step that weighed nothing and rolled nothing (a table read, a phase or turn begun) is
+// the rules' own: "The rules: Combat phase", "The rules: SAM11: full acquisition ... ->
+// salvo" (Downtown's SAM Reaction Table), not a choice the opponent made.
 function decidedBy(frame, rolls) {
-  const used = (frame.payload.dice || []).map((n) => rolls.get(n)).filter(Boolean);
+  const p = frame.payload;
+  if (!(p.dice || []).length && !(p.candidates || []).length) return "The rules";
+  const used = (p.dice || []).map((n) => rolls.get(n)).filter(Boolean);
   return used.length && used.every((r) => r.payload.owner === "player") ? "The umpire" : "The opponent";
 }
 

@@ -2,7 +2,7 @@
 Movement Point in reach of a SAM that has it fully acquired; the SAM reacts and orders an
 attack, and until that attack is rolled the rules take nothing else. The table must say
 what the opponent did (the SAM's reaction, a table read with no dice and no candidates,
-is still the opponent's decision) and make the roll the obvious next step: said first,
+said as the rules' own step) and make the roll the obvious next step: said first,
 its form the only one open. The raid is brought to the movement phase through the
 gateway's own command path (the scripted raid of
 tests/rulesets/downtown/test_s3_4_4_ordered_attack_waits.py, the SAM Activation Check
@@ -74,13 +74,14 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
 
     moved = await send(page, "MoveUsFlight", stay)
     assert moved["ok"], moved
-    # The SAM's reaction is the opponent's decision, said in the play panel with its rule.
+    # The SAM's reaction is said in the play panel with its rule: a table read (no dice, no
+    # candidates), so the rules' own step.
     await wait_for(
         page, "document.querySelector('#decisions').innerText.includes('SAM reacted')",
         timeout=TIMEOUT,
     )  # fmt: skip
     said = await page.inner_text("#decisions")
-    assert f"The opponent: {sam}: full acquisition" in said, said
+    assert f"The rules: {sam}: full acquisition" in said, said
     assert "SAM Reaction Table" in said, said
 
     # The roll is the one move the rules allow: said first, its form the only one open.
