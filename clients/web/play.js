@@ -53,8 +53,11 @@ export function actionForms(actions, send) {
   const own = actions.filter((a) => a.type !== "TakeBack" && !UNIVERSAL.has(a.type));
   const next = own.length === 1 ? own[0] : null;
   if (next) {
-    box.append(el("p", { class: "next-step", "data-action": next.type },
-      el("strong", { text: "Next: " }), `${readable(next.description)}. The rules take no other move until it is done.`));
+    // Its citation is the form's, just below (and the line's tooltip).
+    const cited = next.rule && next.description.endsWith(` (${next.rule})`);
+    const what = cited ? next.description.slice(0, -(next.rule.length + 3)) : next.description;
+    box.append(el("p", { class: "next-step", "data-action": next.type, title: next.description },
+      el("strong", { text: "Next: " }), `${readable(what)}. The rules take no other move until it is done.`));
   }
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {

@@ -505,6 +505,9 @@ function renderPlay(state) {
     return;
   }
   actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  // A new set of moves starts at its top (the next step, the take-back): the pane scrolls,
+  // and the place the last form was read at means nothing in the new list.
+  actions.scrollTop = 0;
 }
 
 // Each answer (accepted, refused, or a form the page could not read) is counted on the

@@ -72,8 +72,13 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
     # Many moves are open to the player: no single next step is said.
     assert await page.locator("#actions .next-step").count() == 0
 
+    # The player reads the moves down the pane (it scrolls), then moves a Movement Point.
+    await page.eval_on_selector("#actions", "(e) => { e.scrollTop = e.scrollHeight; }")
+    assert await page.eval_on_selector("#actions", "(e) => e.scrollTop") > 0
     moved = await send(page, "MoveUsFlight", stay)
     assert moved["ok"], moved
+    # The new moves are read from their top: the next step is in view, not scrolled away.
+    assert await page.eval_on_selector("#actions", "(e) => e.scrollTop") == 0
     # The SAM's reaction is said in the play panel with its rule: a table read (no dice, no
     # candidates), so the rules' own step.
     await wait_for(
@@ -89,7 +94,8 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
     first = page.locator("#actions .action-list > *").first
     assert await first.get_attribute("class") == "next-step"
     assert await first.get_attribute("data-action") == "RollDrvAttack"
-    assert (await first.inner_text()).startswith(NEXT)
+    said_next = await first.inner_text()
+    assert said_next.startswith(NEXT) and "(Downtown solo rules" not in said_next, said_next
     opened = await page.eval_on_selector_all(
         "details.action-box[open]", "(es) => es.map((e) => e.dataset.action)"
     )
