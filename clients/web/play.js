@@ -44,6 +44,21 @@ export function receiptWarning(gameId, faults) {
   ];
 }
 
+// What the rules fix of a command, in words ("unit id SAM12, flight id S1, kind sam
+// attack"): the fields of a one-case schema that allow one value; "" if none does.
+function fixedFields(schema) {
+  const props = (schema && !schema.anyOf && !schema.oneOf && schema.properties) || {};
+  const said = [];
+  for (const [name, field] of Object.entries(props)) {
+    if (name === "type") continue;
+    const value = "const" in field ? field.const
+      : Array.isArray(field.enum) && field.enum.length === 1 ? field.enum[0] : undefined;
+    if (value === undefined || value === null || typeof value === "object") continue;
+    said.push(`${name.replace(/_/g, " ")} ${String(value).replace(/_/g, " ")}`);
+  }
+  return said.join(", ");
+}
+
 // The forms for `actions` (a state frame's), calling send(command, dice) on submit.
 export function actionForms(actions, send) {
   const box = el("div", { class: "action-list" });
@@ -56,8 +71,10 @@ export function actionForms(actions, send) {
     // Its citation is the form's, just below (and the line's tooltip).
     const cited = next.rule && next.description.endsWith(` (${next.rule})`);
     const what = cited ? next.description.slice(0, -(next.rule.length + 3)) : next.description;
+    const fixed = fixedFields(next.schema);
     box.append(el("p", { class: "next-step", "data-action": next.type, title: next.description },
-      el("strong", { text: "Next: " }), `${readable(what)}. The rules take no other move until it is done.`));
+      el("strong", { text: "Next: " }), `${readable(what)}${fixed ? `: ${fixed}` : ""}. ` +
+      "The rules take no other move until it is done."));
   }
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {

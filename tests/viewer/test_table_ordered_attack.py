@@ -11,6 +11,7 @@ entered as the opponent's dice); the move and the roll are sent through the page
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.rulesets.downtown.setups import SETUP, manual_for, us_flights
@@ -63,7 +64,7 @@ async def _ordered_raid(running: Running) -> tuple[str, str, str, dict[str, Any]
 
 
 async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
-    browser: Any, viewer_gateway: Running
+    browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
     credential, sam, flight, stay = await _ordered_raid(viewer_gateway)
     page = await browser.new_page(viewport={"width": 1280, "height": 800})
@@ -96,6 +97,8 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
     assert await first.get_attribute("data-action") == "RollDrvAttack"
     said_next = await first.inner_text()
     assert said_next.startswith(NEXT) and "(Downtown solo rules" not in said_next, said_next
+    # It names the attack the rules wait for: the unit, the flight and the roll.
+    assert f"unit id {sam}, flight id {flight}, kind sam attack" in said_next, said_next
     opened = await page.eval_on_selector_all(
         "details.action-box[open]", "(es) => es.map((e) => e.dataset.action)"
     )
@@ -104,6 +107,7 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
     assert await roll.locator("button[type=submit]").is_visible()
     assert f"{sam}" in await roll.inner_text() and flight in await roll.inner_text()
 
+    await page.screenshot(path=str(artifacts / "table-downtown-attack-waits.png"))
     rolled = await send(page, "RollDrvAttack")
     assert rolled["ok"], rolled
     await wait_for(
@@ -113,4 +117,5 @@ async def test_a_sam_reaction_is_said_and_its_roll_is_the_next_step(
     # The raid goes on: the moves are back, and no single step is said.
     await wait_for(page, "!document.querySelector('#actions .next-step')", timeout=TIMEOUT)
     assert "MoveUsFlight" in await listed(page)
+    await page.screenshot(path=str(artifacts / "table-downtown-attack-rolled.png"))
     await page.close()
