@@ -209,7 +209,11 @@ export function explanation(frame, rolls) {
   const p = frame.payload;
   const box = el("details", { class: "why" });
   const count = (p.candidates || []).length;
-  box.append(el("summary", { text: `Why? ${count ? `(${count} ${count === 1 ? "candidate" : "candidates"})` : "(rule and dice)"}` }));
+  // What the "why" holds: its candidates, else its dice, else its rule alone (a phase
+  // begun rolls nothing: "rule and dice" promised dice it does not have).
+  const holds = count ? `${count} ${count === 1 ? "candidate" : "candidates"}`
+    : (p.dice || []).length ? "rule and dice" : "rule";
+  box.append(el("summary", { text: `Why? (${holds})` }));
   if (p.explanation) box.append(el("p", { text: readable(p.explanation) }));
   box.append(el("p", { class: "cite", title: p.rule }, el("strong", { text: "Rule: " }), readable(p.rule)));
   if (p.row) box.append(el("p", {}, el("strong", { text: "Table row: " }), String(p.row)));

@@ -3,7 +3,8 @@ modules in a real Chromium: a hidden roll cited by a decision is "[hidden]" with
 means, never "= 0" (its frame holds no faces and a total of 0, which is no total); a roll
 of several like dice is said by their count and sides ("2d10", "6d6"), not by the code
 name of its kind ("custom", "nd6"), in the decision's "why", the log's row and the dice
-log; one candidate is "1 candidate"."""
+log; one candidate is "1 candidate", and a "why" that holds no dice does not promise
+them ("Why? (rule)")."""
 
 from __future__ import annotations
 
@@ -22,12 +23,15 @@ SAID = """async () => {
   const frame = { seq: 20, event_type: 'downtown.SamReacted', payload: { rule: 'r',
     dice: [1, 2, 3, 4], explanation: 'it reacted',
     candidates: [{ option: 'salvo', chosen: true, reason: 'full acquisition' }] } };
-  const list = decisionList([frame], rolls);
+  const list = decisionList([frame, { seq: 21, event_type: 'downtown.PhaseBegan',
+    payload: { rule: 'r', explanation: 'Movement phase' } },
+    { seq: 22, event_type: 'downtown.SamDummyChecked',
+    payload: { rule: 'r', dice: [2], explanation: 'a dummy' } }], rolls);
   const table = document.createElement('tbody');
   for (const r of rolls.values()) table.append(diceRow(r));
   return {
-    used: [...list.querySelectorAll('.used-dice li')].map((li) => li.textContent),
-    why: list.querySelector('summary').textContent,
+    used: [...list.querySelectorAll('li[data-seq="20"] .used-dice li')].map((li) => li.textContent),
+    why: [...list.querySelectorAll('summary')].map((s) => s.textContent),
     rows: [...rolls.values()].map((r) => describe(r)),
     kinds: [...table.querySelectorAll('tr')].map((tr) => tr.children[2].textContent),
   };
@@ -44,7 +48,8 @@ async def test_a_decisions_dice_are_said_in_words(browser: Any, viewer_gateway: 
     assert double == "roll #2 (seq 12): 2d10 [7 7] = 14 for a purpose", double
     assert sixes == "roll #3 (seq 13): 3d6 [1 6 2] = 9 for a purpose", sixes
     assert mixed == "roll #4 (seq 14): d6 + d10 [3 9] = 12 for a purpose", mixed
-    assert said["why"] == "Why? (1 candidate)"
+    # What the "why" holds: one candidate; the rule alone (nothing rolled); rule and dice.
+    assert said["why"] == ["Why? (1 candidate)", "Why? (rule)", "Why? (rule and dice)"]
     assert said["rows"][1].startswith("roll #2 2d10 [7 7] = 14 (server)"), said["rows"]
     assert said["rows"][0].startswith("roll #1 d10 [hidden] (server)"), said["rows"]
     assert said["kinds"] == ["d10", "2d10", "3d6", "d6 + d10"]
