@@ -49,7 +49,8 @@ export function endScreen({ state, frames, names, gameId }) {
     const sides = new Map();
     for (const p of pieces) {
       const side = sides.get(p.side || "?") || { left: [], out: [] };
-      if (p.out) side.out.push(p.state && p.state.length ? `${p.id} (${p.state.join(", ")})` : p.id);
+      // Its state as the diagram's legend says it (board.js: "spad_xiii" as "spad xiii").
+      if (p.out) side.out.push(p.state && p.state.length ? `${p.id} (${p.state.join(", ").replace(/_/g, " ")})` : p.id);
       else side.left.push(p.id);
       sides.set(p.side || "?", side);
     }

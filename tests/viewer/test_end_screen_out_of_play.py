@@ -2,7 +2,8 @@
 it, on the page's own module in a real Chromium: an Age of Dogfights game that ends with
 "no player aircraft left in the Combat Zone" drew "Player (yours): 2 left — P1, P2",
 because the diagram still lists the lost aircraft (marked `out`). An aircraft out of
-play is said apart, with its state, and never counted as left."""
+play is said apart, with its state in the legend's words ("spad xiii"), and never
+counted as left."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ SAID = """async () => {
     level: out ? null : 3, point: out ? null : [1, 1], heading: out ? null : 90 });
   const map = { kind: 'diagram', title: 'Round 13', player_sides: ['player'], aircraft: [
     plane('P1', 'player', true, ['F4U', 'level', 'damaged', 'lost']),
-    plane('P2', 'player', true, ['F4U', 'nose-down', 'lost']),
+    plane('P2', 'player', true, ['spad_xiii', 'nose-down', 'lost']),
     plane('B1', 'bot', false, ['A6M', 'level', 'ammo 3']),
     plane('B2', 'bot', true, ['A6M', 'level', 'left the board']),
   ] };
@@ -36,7 +37,7 @@ async def test_aircraft_out_of_play_are_not_left_on_the_board(
     player, bot = await page.evaluate(SAID)
     assert player == (
         "Player (yours): none left; out of play — P1 (F4U, level, damaged, lost); "
-        "P2 (F4U, nose-down, lost)"
+        "P2 (spad xiii, nose-down, lost)"
     ), player
     assert bot == "Bot: 1 left — B1; out of play — B2 (A6M, level, left the board)", bot
     await page.close()
