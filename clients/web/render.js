@@ -280,6 +280,7 @@ export function humanize(key) {
   return words ? words[0].toUpperCase() + words.slice(1) : words;
 }
 const NO_WORDS = { labels: {}, value_labels: {} };
+const SEED_FILE = /\b\d{3}_[0-9a-f]{16}\.txt\b/;
 export function wording(names = NO_WORDS) {
   const labels = (names && names.labels) || {};
   const values = (names && names.value_labels) || {};
@@ -288,6 +289,9 @@ export function wording(names = NO_WORDS) {
     value: (k, v) => {
       const said = values[k] && values[k][isScalar(v) ? String(v) : JSON.stringify(v)];
       if (said !== undefined) return said;
+      // A rule the state holds (Downtown's ordered attack: who ordered it) by the rulebook's
+      // title and heading, as the log cites it, never by its seed file's name.
+      if (typeof v === "string" && SEED_FILE.test(v)) return readable(v);
       if (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v)) return v.replace(/_/g, " ");
       if (typeof v === "boolean") return v ? "yes" : "no";
       if (v === null) return "—";
