@@ -44,11 +44,21 @@ export function endScreen({ state, frames, names, gameId }) {
   const map = state.map || {};
   const pieces = map.pieces || map.aircraft || [];
   if (pieces.length || map.grid || map.aircraft) {
+    // A diagram's aircraft that is out (lost, shot down, off the board) is no longer on
+    // the board: it is said apart, with its state in words, never counted as left.
     const sides = new Map();
-    for (const p of pieces) sides.set(p.side || "?", [...(sides.get(p.side || "?") || []), p.id]);
+    for (const p of pieces) {
+      const side = sides.get(p.side || "?") || { left: [], out: [] };
+      // Its state as the diagram's legend says it (board.js: "spad_xiii" as "spad xiii").
+      if (p.out) side.out.push(p.state && p.state.length ? `${p.id} (${p.state.join(", ").replace(/_/g, " ")})` : p.id);
+      else side.left.push(p.id);
+      sides.set(p.side || "?", side);
+    }
     const player = new Set(map.player_sides || []);
-    const lines = [...sides].map(([side, ids]) =>
-      el("li", { text: `${words.key(side)}${player.has(side) ? " (yours)" : ""}: ${ids.length} left — ${ids.join(", ")}` }));
+    const lines = [...sides].map(([side, { left, out }]) =>
+      el("li", { text: `${words.key(side)}${player.has(side) ? " (yours)" : ""}: ` +
+        (left.length ? `${left.length} left — ${left.join(", ")}` : "none left") +
+        (out.length ? `; out of play — ${out.join("; ")}` : "") }));
     box.push(el("h3", { text: "On the board at the end" }),
       lines.length ? el("ul", { class: "survivors" }, ...lines) : el("p", { text: "Nothing is left on the board." }));
   }

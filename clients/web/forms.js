@@ -85,8 +85,12 @@ function isHex(name, schema) {
 }
 
 // A field by its schema's title, else its name in words ("flight_id" -> "Flight id").
-const label = (name, schema, required) =>
-  `${schema.title && schema.title !== name ? schema.title : humanize(name)}${required ? "" : " (optional)"}`;
+// A schema's title is its type's name where the schema is an enum or a record type's
+// (msgspec titles them by class: "DiceKind", "EarlyWarning"): code, not words, so the
+// field's own name in words is said instead ("Dice", "Early warning").
+const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
+const titled = (name, title) => (title && title !== name && !TYPE_NAME.test(title) ? title : humanize(name));
+const label = (name, schema, required) => `${titled(name, schema.title)}${required ? "" : " (optional)"}`;
 
 // The hex field that last took focus: a click on the map fills it.
 let activeHex = null;
@@ -489,7 +493,7 @@ function variantName(root, variant, i, all) {
     if (name === "type" || !values || values.length > 3) continue;
     const same = all.every((other) => JSON.stringify((resolve(root, other).properties || {})[name]) === JSON.stringify(raw));
     // The field by its title or in words, as its own label says it (no snake_case key).
-    if (!same) parts.push(`${s.title && s.title !== name ? s.title : humanize(name)} ${values.map(shown).join("/")}`);
+    if (!same) parts.push(`${titled(name, s.title)} ${values.map(shown).join("/")}`);
   }
   return parts.join(", ").slice(0, 80) || `case ${i + 1}`;
 }

@@ -4,10 +4,13 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { describe, el, explanation, kindOf } from "./render.js";
+import { describe, el, explanation, isDecision, kindOf } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
+// The commands every game lists while it runs (engine/actions.py universal_actions): a
+// roll of the player's own and ending the game early. They are no step of the rules.
+const UNIVERSAL = new Set(["RollDice", "EndGame"]);
 
 export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
 
@@ -41,9 +44,38 @@ export function receiptWarning(gameId, faults) {
   ];
 }
 
+// What the rules fix of a command, in words ("unit id SAM12, flight id S1, kind sam
+// attack"): the fields of a one-case schema that allow one value; "" if none does.
+function fixedFields(schema) {
+  const props = (schema && !schema.anyOf && !schema.oneOf && schema.properties) || {};
+  const said = [];
+  for (const [name, field] of Object.entries(props)) {
+    if (name === "type") continue;
+    const value = "const" in field ? field.const
+      : Array.isArray(field.enum) && field.enum.length === 1 ? field.enum[0] : undefined;
+    if (value === undefined || value === null || typeof value === "object") continue;
+    said.push(`${name.replace(/_/g, " ")} ${String(value).replace(/_/g, " ")}`);
+  }
+  return said.join(", ");
+}
+
 // The forms for `actions` (a state frame's), calling send(command, dice) on submit.
 export function actionForms(actions, send) {
   const box = el("div", { class: "action-list" });
+  // The rules' own commands: when they allow one only (Downtown's attack that waits for
+  // its roll, 3.4.4), it is the next step, said first (before the take-back) and its form
+  // the only one open.
+  const own = actions.filter((a) => a.type !== "TakeBack" && !UNIVERSAL.has(a.type));
+  const next = own.length === 1 ? own[0] : null;
+  if (next) {
+    // Its citation is the form's, just below (and the line's tooltip).
+    const cited = next.rule && next.description.endsWith(` (${next.rule})`);
+    const what = cited ? next.description.slice(0, -(next.rule.length + 3)) : next.description;
+    const fixed = fixedFields(next.schema);
+    box.append(el("p", { class: "next-step", "data-action": next.type, title: next.description },
+      el("strong", { text: "Next: " }), `${readable(what)}${fixed ? `: ${fixed}` : ""}. ` +
+      "The rules take no other move until it is done."));
+  }
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {
     // One "Take back:" (the description starts with it), the citation in the tooltip.
@@ -104,7 +136,7 @@ export function actionForms(actions, send) {
       }
       send(command, faces, submit);
     });
-    box.append(el("details", { class: "action-box", "data-action": action.type, open: actions.length <= 4 },
+    box.append(el("details", { class: "action-box", "data-action": action.type, open: next ? action === next : actions.length <= 4 && !UNIVERSAL.has(action.type) },
       // The rule by the rulebook's own heading, as the event list cites it; the seed file
       // it comes from in the tooltip.
       el("summary", { title: action.description }, el("strong", { text: action.type }), ` — ${readable(action.description)}`), form));
@@ -112,10 +144,28 @@ export function actionForms(actions, send) {
   return box;
 }
 
+// Whether `frame` is one of the opponent's decisions for the play panel: one that weighed
+// candidates or used dice, or one that says what it did in words (an explanation), unless
+// it is the first event after the player's command (`echo`): that one records the
+// player's own report (Downtown's "Acquisition reported"), where nothing was decided. A
+// table read without dice or candidates is still the opponent acting: Downtown's SAM
+// reaction to a flight's Movement Point (3.4.4) orders the attack the player must roll next.
+export function opponentDecided(frame, echo = false) {
+  if (!isDecision(frame)) return false;
+  const p = frame.payload;
+  if ((p.candidates || []).length || (p.dice || []).length) return true;
+  return Boolean(p.explanation) && !echo;
+}
+
 // Who decided: the umpire resolving the player's own rolls (a decision whose dice are all
 // the player's, as Down in Flames' resolution of the player's attack), else the opponent.
+// A step that weighed nothing and rolled nothing (a table read, a phase or turn begun) is
+// the rules' own: "The rules: Combat phase", "The rules: SAM11: full acquisition ... ->
+// salvo" (Downtown's SAM Reaction Table), not a choice the opponent made.
 function decidedBy(frame, rolls) {
-  const used = (frame.payload.dice || []).map((n) => rolls.get(n)).filter(Boolean);
+  const p = frame.payload;
+  if (!(p.dice || []).length && !(p.candidates || []).length) return "The rules";
+  const used = (p.dice || []).map((n) => rolls.get(n)).filter(Boolean);
   return used.length && used.every((r) => r.payload.owner === "player") ? "The umpire" : "The opponent";
 }
 

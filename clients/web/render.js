@@ -25,6 +25,29 @@ function faces(p) {
   return p.faces.join(" ");
 }
 
+// The dice of a roll by their sides where the roll's kind does not say them (a "custom"
+// roll of two d10 is "2d10", an "nd6" of six dice "6d6"; mixed dice "d6 + d10"); a card
+// draw and the other named kinds as they are.
+export function diceName(p) {
+  const sides = p.sides || [];
+  if (!["custom", "nd6"].includes(p.kind) || !sides.length) return p.kind;
+  const groups = [];
+  for (const n of sides) {
+    const last = groups.at(-1);
+    if (last && last.n === n) last.count += 1;
+    else groups.push({ n, count: 1 });
+  }
+  return groups.map((g) => `${g.count > 1 ? g.count : ""}d${g.n}`).join(" + ");
+}
+
+// A roll's faces and total, or "[hidden]" as the terminal says it: a hidden roll's frame
+// holds no faces and a total of 0, which is no total (the DiceRolled frame's `hidden`);
+// `why`: and what that means, for a roll cited on its own (a decision's dice).
+export function rollShown(p, why = false) {
+  if (p.faces && p.faces.length) return `[${faces(p)}] = ${p.total}`;
+  return why ? "[hidden] (the umpire's secret until the game's seed is revealed)" : "[hidden]";
+}
+
 // A command's or an event's fields in words: "amount 3", "flights (id Buick, hex 2020)".
 function said(value) {
   if (value === null || value === undefined) return "none";
@@ -145,9 +168,8 @@ export function describe(frame, capitals = []) {
       return `${p.role} command ${p.command_type}${args}${p.manual_dice ? " (manual dice)" : ""}`;
     }
     case "DiceRolled": {
-      const shown = p.faces.length ? `[${faces(p)}] = ${p.total}` : "[hidden]";
       const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
-      return `roll #${p.roll} ${p.kind} ${shown} (${p.by}) for ${readable(p.purpose)}${whose}`;
+      return `roll #${p.roll} ${diceName(p)} ${rollShown(p)} (${p.by}) for ${readable(p.purpose)}${whose}`;
     }
     case "SeedRevealed":
       if (p.next_commitment)
@@ -187,7 +209,11 @@ export function explanation(frame, rolls) {
   const p = frame.payload;
   const box = el("details", { class: "why" });
   const count = (p.candidates || []).length;
-  box.append(el("summary", { text: `Why? ${count ? `(${count} candidates)` : "(rule and dice)"}` }));
+  // What the "why" holds: its candidates, else its dice, else its rule alone (a phase
+  // begun rolls nothing: "rule and dice" promised dice it does not have).
+  const holds = count ? `${count} ${count === 1 ? "candidate" : "candidates"}`
+    : (p.dice || []).length ? "rule and dice" : "rule";
+  box.append(el("summary", { text: `Why? (${holds})` }));
   if (p.explanation) box.append(el("p", { text: readable(p.explanation) }));
   box.append(el("p", { class: "cite", title: p.rule }, el("strong", { text: "Rule: " }), readable(p.rule)));
   if (p.row) box.append(el("p", {}, el("strong", { text: "Table row: " }), String(p.row)));
@@ -197,8 +223,8 @@ export function explanation(frame, rolls) {
       const roll = rolls.get(number);
       list.append(el("li", {
         text: roll
-          ? `roll #${number} (seq ${roll.seq}): ${roll.payload.kind} [${faces(roll.payload)}]` +
-            ` = ${roll.payload.total} for ${readable(roll.payload.purpose)}`
+          ? `roll #${number} (seq ${roll.seq}): ${diceName(roll.payload)} ${rollShown(roll.payload, true)}` +
+            ` for ${readable(roll.payload.purpose)}`
           : `roll #${number}`,
       }));
     }
@@ -237,7 +263,7 @@ export function diceRow(frame) {
   const p = frame.payload;
   return el("tr", { "data-seq": frame.seq },
     el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
-    el("td", { text: p.kind }), el("td", { text: faces(p) }),
+    el("td", { text: diceName(p) }), el("td", { text: faces(p) }),
     el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
     el("td", { text: readable(p.purpose) }), el("td", { title: p.rule, text: readable(p.rule) }));
 }
@@ -254,6 +280,7 @@ export function humanize(key) {
   return words ? words[0].toUpperCase() + words.slice(1) : words;
 }
 const NO_WORDS = { labels: {}, value_labels: {} };
+const SEED_FILE = /\b\d{3}_[0-9a-f]{16}\.txt\b/;
 export function wording(names = NO_WORDS) {
   const labels = (names && names.labels) || {};
   const values = (names && names.value_labels) || {};
@@ -262,6 +289,9 @@ export function wording(names = NO_WORDS) {
     value: (k, v) => {
       const said = values[k] && values[k][isScalar(v) ? String(v) : JSON.stringify(v)];
       if (said !== undefined) return said;
+      // A rule the state holds (Downtown's ordered attack: who ordered it) by the rulebook's
+      // title and heading, as the log cites it, never by its seed file's name.
+      if (typeof v === "string" && SEED_FILE.test(v)) return readable(v);
       if (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v)) return v.replace(/_/g, " ");
       if (typeof v === "boolean") return v ? "yes" : "no";
       if (v === null) return "—";

@@ -16,11 +16,11 @@
 // Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
 import { acronyms, loadCitations } from "./citations.js";
-import { boardOf, diceRow, el, eventRow, isDecision, kindOf, stateDetails } from "./render.js";
+import { boardOf, diceRow, el, eventRow, kindOf, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
-import { actionForms, decisionList, errorText, receiptWarning, shortHash } from "./play.js";
+import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -51,6 +51,7 @@ const viewer = {
   ruleset: null, // the game's ruleset (its GameCreated event), for its labels
   newDice: [], // DiceRolled frames not yet in the dice log
   decisionsDirty: false,
+  echo: false, // the next event is the first after the player's command (play.js opponentDecided)
   diceLimit: Infinity, // the dice log shows the rolls up to this seq
   ended: null, // the final state, once the game has ended
   opening: false, // the log is streaming in before the first state: the list waits
@@ -120,6 +121,7 @@ function reset() {
   viewer.playedSeq = -1;
   viewer.newDice = [];
   viewer.decisionsDirty = false;
+  viewer.echo = false;
   viewer.diceLimit = Infinity;
   viewer.ended = null;
   viewer.loadedFrom = 1;
@@ -476,10 +478,12 @@ function flush() {
 // The table follows the opponent: a player's command starts a new list of its decisions.
 function noteDecision(frame) {
   const p = frame.payload;
-  if (frame.event_type === "CommandRecorded" && p && p.role === "player") viewer.decisions = [];
-  // The opponent's decisions: those that weighed candidates or used dice (the player's
-  // own reported actions carry a rule too, but nothing was decided for them).
-  else if (isDecision(frame) && ((p.candidates || []).length || (p.dice || []).length)) viewer.decisions.push(frame);
+  const echo = viewer.echo;
+  viewer.echo = false;
+  if (frame.event_type === "CommandRecorded" && p && p.role === "player") {
+    viewer.decisions = [];
+    viewer.echo = true;
+  } else if (opponentDecided(frame, echo)) viewer.decisions.push(frame);
   else return;
   viewer.decisionsDirty = true;
 }
@@ -501,6 +505,9 @@ function renderPlay(state) {
     return;
   }
   actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  // A new set of moves starts at its top (the next step, the take-back): the pane scrolls,
+  // and the place the last form was read at means nothing in the new list.
+  actions.scrollTop = 0;
 }
 
 // Each answer (accepted, refused, or a form the page could not read) is counted on the

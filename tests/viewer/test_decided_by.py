@@ -1,6 +1,8 @@
 """Issue 41 item 7: the table says who decided. A decision made on the player's own rolls
 is the umpire resolving the player's move (Down in Flames' resolution of the player's
-attack: "The umpire: ..."); any other decision of the opponent's list is the opponent's.
+attack: "The umpire: ..."); one that rolled nothing and weighed no candidate (a table
+read, a phase begun) is the rules' own ("The rules: ..."); any other decision of the
+opponent's list is the opponent's.
 Checked on the page's own module (clients/web/play.js `decisionList`)."""
 
 from __future__ import annotations
@@ -27,5 +29,5 @@ async def test_a_decision_on_the_players_own_rolls_is_the_umpires(
     page = await browser.new_page()
     await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
     said = await page.evaluate(SAID)
-    assert said == ["The umpire", "The opponent", "The opponent", "The opponent"]
+    assert said == ["The umpire", "The opponent", "The opponent", "The rules"]
     await page.close()

@@ -1,0 +1,43 @@
+"""The end screen's "On the board at the end" (clients/web/ending.js) as a wargamer reads
+it, on the page's own module in a real Chromium: an Age of Dogfights game that ends with
+"no player aircraft left in the Combat Zone" drew "Player (yours): 2 left — P1, P2",
+because the diagram still lists the lost aircraft (marked `out`). An aircraft out of
+play is said apart, with its state in the legend's words ("spad xiii"), and never
+counted as left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from umpire.server.app import Running
+
+SAID = """async () => {
+  const { endScreen } = await import('./ending.js');
+  const plane = (id, side, out, state) => ({ id, side, lane: side, out, state,
+    level: out ? null : 3, point: out ? null : [1, 1], heading: out ? null : 90 });
+  const map = { kind: 'diagram', title: 'Round 13', player_sides: ['player'], aircraft: [
+    plane('P1', 'player', true, ['F4U', 'level', 'damaged', 'lost']),
+    plane('P2', 'player', true, ['spad_xiii', 'nose-down', 'lost']),
+    plane('B1', 'bot', false, ['A6M', 'level', 'ammo 3']),
+    plane('B2', 'bot', true, ['A6M', 'level', 'left the board']),
+  ] };
+  const frames = [{ seq: 9, event_type: 'GameEnded', payload: {
+    result: 'no player aircraft left in the Combat Zone', rule: 'r' } }];
+  const box = document.createElement('section');
+  box.append(...endScreen({ state: { seq: 9, map, state: {} }, frames, gameId: 'g1' }));
+  return [...box.querySelectorAll('.survivors li')].map((li) => li.textContent);
+}"""
+
+
+async def test_aircraft_out_of_play_are_not_left_on_the_board(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    player, bot = await page.evaluate(SAID)
+    assert player == (
+        "Player (yours): none left; out of play — P1 (F4U, level, damaged, lost); "
+        "P2 (spad xiii, nose-down, lost)"
+    ), player
+    assert bot == "Bot: 1 left — B1; out of play — B2 (A6M, level, left the board)", bot
+    await page.close()
