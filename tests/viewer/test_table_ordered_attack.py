@@ -14,11 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.rulesets.downtown.setups import SETUP, manual_for, us_flights
+from tests.rulesets.downtown.setups import SETUP, manual_for, to_a_sam_in_reach
 from tests.support.browser import wait_for
 from tests.support.viewer_page import TIMEOUT, listed, open_with_credential, send
 from umpire.clients import UmpireClient
-from umpire.engine.rulesets.downtown.board import board_of
+from umpire.engine.rulesets.downtown.state import State
 from umpire.server.app import Running
 
 # What the next-step line says before the roll's form (clients/web/play.js actionForms).
@@ -42,22 +42,10 @@ async def _ordered_raid(running: Running) -> tuple[str, str, str, dict[str, Any]
             manual = None if choices is None else manual_for(state, command, choices)
             await client.send(gid, command, dice=manual)
 
-        await send_({"type": "DeployGroundUnits"})
-        await send_({"type": "CheckDrvRadar"})
-        air = {"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}
-        await send_(air, {})
-        await send_(us_flights("1020", "1121", "1019"))
-        await send_({"type": "RunDetectionPhase", "detected": []}, {})
-        await send_({"type": "RunSamAcquisitionPhase"}, {"SAM Activation Check": (1,)})
-        state = (await games.load(gid))[1].state
-        board = board_of(state.setup.map)
-        where = {f.id: f for f in state.us}
-        sam = next(
-            s for s in state.sams if s.target and 2 <= board.dist(s.hex, where[s.target].hex) <= 8
-        )
-        target = where[sam.target]
-        acquired = {"type": "ReportAcquisition", "sam_id": sam.id, "flight_id": target.id}
-        await send_({**acquired, "level": "full"})
+        async def state_of() -> State:
+            return (await games.load(gid))[1].state
+
+        sam, target = await to_a_sam_in_reach(send_, state_of)
         stay = {"flight_id": target.id, "hex": target.hex, "altitude": target.altitude.value,
                 "facing": str(target.facing)}  # fmt: skip
     return created.player_credential, sam.id, target.id, stay

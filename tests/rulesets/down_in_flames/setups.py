@@ -29,6 +29,19 @@ def entry(
             "station": station, **kw}  # fmt: skip
 
 
+def card(name: str, **values: Any) -> dict[str, Any]:
+    """An aircraft card of the player's own data (a fighter of even ratings, every
+    placeholder), with `values` in place of its defaults."""
+    made: dict[str, Any] = {
+        "name": name, "aircraft_class": "fighter", "ceiling_level": 10, "defense": 6,
+        "hit_value": 8, "wingman_offense": 2, "wingman_defense": 2,
+        "performance": [{"low": 1, "high": 10, "agility": 5, "speed": 5, "hp": 3}],
+        "placeholders": ["everything"],
+    }  # fmt: skip
+    made.update(values)
+    return made
+
+
 def make_state(entries: list[dict[str, Any]], **options: Any) -> State:
     """The initial state of a setup given as plain data."""
     setup = msgspec.convert({"aircraft": entries, **options}, Setup)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_type, run
+from tests.rulesets.down_in_flames.setups import card, engaged, entry, make_state, of_type, run
 from umpire.engine.rulesets.down_in_flames.events import AmmunitionChecked, AttackResolved
 from umpire.engine.rulesets.down_in_flames.performance import ratings, wingman_draw
 from umpire.engine.rulesets.down_in_flames.state import State
@@ -21,20 +21,9 @@ from umpire.engine.rulesets.down_in_flames.terms import Outcome
 D, S, N = Outcome.DAMAGED, Outcome.SHOT_DOWN, Outcome.NO_EFFECT
 
 
-def _card(name: str, **values: Any) -> dict[str, Any]:
-    card: dict[str, Any] = {
-        "name": name, "aircraft_class": "fighter", "ceiling_level": 10, "defense": 6,
-        "hit_value": 8, "wingman_offense": 2, "wingman_defense": 2,
-        "performance": [{"low": 1, "high": 10, "agility": 5, "speed": 5, "hp": 3}],
-        "placeholders": ["everything"],
-    }  # fmt: skip
-    card.update(values)
-    return card
-
-
 def _fight(hv: int = 8, defense: int = 6, target: dict[str, Any] | None = None,
            **options: Any) -> State:  # fmt: skip
-    cards = {"ATT": _card("ATT", hit_value=hv), "TGT": target or _card("TGT", defense=defense)}
+    cards = {"ATT": card("ATT", hit_value=hv), "TGT": target or card("TGT", defense=defense)}
     state = make_state(
         [entry("a1", "ATT", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "B", "leader", hand=6),
@@ -107,12 +96,12 @@ def test_s6_1_1_d12_one_and_a_half_to_one(face: int, result: Outcome) -> None:
 
 
 def _bomber(hv: int, defense: int, kind: str = "medium_bomber") -> State:
-    bomber = _card("TGT", aircraft_class=kind, defense=defense)
+    bomber = card("TGT", aircraft_class=kind, defense=defense)
     state = make_state(
         [entry("a1", "ATT", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "F", "formation")],
         starting_altitude=5,
-        custom_aircraft={"ATT": _card("ATT", hit_value=hv), "TGT": bomber},
+        custom_aircraft={"ATT": card("ATT", hit_value=hv), "TGT": bomber},
     )  # fmt: skip
     return engaged(state, "a1", "b1", "tailing")
 
@@ -152,13 +141,13 @@ def test_s5_1_2_agility_five_and_four_both_become_three() -> None:
     Speed 5 -> 4). The damage: 4 hits x HV 8 against Defense 6 is 5:1, a 3 damages."""
     for agility in (5, 4):
         band = {"low": 1, "high": 10, "agility": agility, "speed": 5, "hp": 3}
-        state = _fight(target=_card("TGT", performance=[band]))
+        state = _fight(target=card("TGT", performance=[band]))
         state, _ = _attack(state, 4, [[3]])
         r = ratings(state, state.aircraft["b1"])
         assert (r.agility, r.speed, r.hp) == (3, 4, 2)
 
 
-def test_s5_2_damaged_wingman_with_equal_draws_loses_an_offense_card() -> None:
+def test_s5_2_damaged_wingman_with_equal_draws_loses_an_offensecard() -> None:
     """5.2: 'If a Wingman's defense card draw is greater, reduce this by 1 card. If not,
     reduce the Wingman's offense card draw': draws 2 and 2 become offense 1, defense 2.
     The damage: 4 hits x HV 8 against Defense 6 is 5:1, a 3 damages."""
@@ -177,8 +166,8 @@ def test_s10_15_ammunition_check_after_a_one_depletes_on_a_roll_within_the_burst
         [entry("a1", "ATT", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "B", "leader", hand=6)],
         starting_altitude=5, ammunition_rule=True,
-        custom_aircraft={"ATT": _card("ATT", hit_value=8, reduced_hit_value=4),
-                         "TGT": _card("TGT")},
+        custom_aircraft={"ATT": card("ATT", hit_value=8, reduced_hit_value=4),
+                         "TGT": card("TGT")},
     )  # fmt: skip
     state = engaged(state, "a1", "b1", "tailing")
     state, events = _attack(state, 1, [[1], [5], [1]])

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_type, run
+from tests.rulesets.down_in_flames.setups import card, engaged, entry, make_state, of_type, run
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
@@ -29,17 +29,6 @@ from umpire.engine.rulesets.down_in_flames.terms import Outcome
 D, S, N = Outcome.DAMAGED, Outcome.SHOT_DOWN, Outcome.NO_EFFECT
 
 
-def _card(name: str, **values: Any) -> dict[str, Any]:
-    card: dict[str, Any] = {
-        "name": name, "aircraft_class": "fighter", "ceiling_level": 10, "defense": 6,
-        "hit_value": 8, "wingman_offense": 2, "wingman_defense": 2,
-        "performance": [{"low": 1, "high": 10, "agility": 5, "speed": 5, "hp": 3}],
-        "placeholders": ["everything"],
-    }  # fmt: skip
-    card.update(values)
-    return card
-
-
 def _band(agility: int, speed: int, hp: int) -> list[dict[str, int]]:
     return [{"low": 1, "high": 10, "agility": agility, "speed": speed, "hp": hp}]
 
@@ -52,7 +41,7 @@ def _fight(
     position: str = "tailing",
     **options: Any,
 ) -> State:
-    cards = {"ATT": att or _card("ATT"), "TGT": tgt or _card("TGT")}
+    cards = {"ATT": att or card("ATT"), "TGT": tgt or card("TGT")}
     state = make_state(
         [entry("a1", "ATT", "A", "A", "leader", hand=6, **(a1 or {})),
          entry("b1", "TGT", "B", "B", "leader", hand=6, **(b1 or {}))],
@@ -71,7 +60,7 @@ def _attack(state: State, hits: int, faces: list[list[int]], **kw: Any) -> Any:
 def test_s3_2_5_three_to_one(face: int, result: Outcome) -> None:
     """3.2.5: 3 hits x HV 6 = 18 against Defense 6 is 3:1. Half the odds is 1.5: a 1 shoots
     down; at most the odds (3): a 2 or 3 damages; a 4 misses."""
-    _, events = _attack(_fight(att=_card("ATT", hit_value=6)), 3, [[face]])
+    _, events = _attack(_fight(att=card("ATT", hit_value=6)), 3, [[face]])
     resolved = of_type(events, AttackResolved)[0]
     assert (resolved.column, resolved.result) == ("3:1", result)
 
@@ -80,7 +69,7 @@ def test_s3_2_5_three_to_one(face: int, result: Outcome) -> None:
 def test_s3_2_5_seven_to_one_every_face_hits(face: int, result: Outcome) -> None:
     """3.2.5: 3 hits x HV 14 = 42 against Defense 6 is 7:1. Half the odds is 3.5: 1-3 shoot
     down; every other face is at most the odds: 4-6 damage. No face misses."""
-    _, events = _attack(_fight(att=_card("ATT", hit_value=14)), 3, [[face]])
+    _, events = _attack(_fight(att=card("ATT", hit_value=14)), 3, [[face]])
     resolved = of_type(events, AttackResolved)[0]
     assert (resolved.column, resolved.result) == ("7:1", result)
 
@@ -90,7 +79,7 @@ def test_s3_2_4_a_fraction_is_dropped_above_one_to_one(face: int, result: Outcom
     """3.2.4: 1 hit x HV 17 = 17 against Defense 6 is 2.83:1; greater than 1:1, so the
     fraction is dropped: 2:1 (not rounded up to 3:1). Half the odds (1) shoots down, at most
     the odds (2) damages, a 3 misses."""
-    _, events = _attack(_fight(att=_card("ATT", hit_value=17)), 1, [[face]])
+    _, events = _attack(_fight(att=card("ATT", hit_value=17)), 1, [[face]])
     resolved = of_type(events, AttackResolved)[0]
     assert (resolved.column, resolved.result) == ("2:1", result)
 
@@ -102,11 +91,11 @@ def test_s3_3_gunner_fire_is_resolved_on_the_odds_at_hit_value_8(
     """3.3: gunner fire has a Hit Value of 8, and 3.2's odds resolve it against a fighter:
     2 hits x 8 = 16 against Defense 6 is 2.67:1, fractions dropped: 2:1 (3.2.9's figures).
     A 1 shoots the fighter down, a 2 damages it, a 3 misses."""
-    gunship = _card("GUN", aircraft_class="light_bomber", characteristics=["gunner"])
+    gunship = card("GUN", aircraft_class="light_bomber", characteristics=["gunner"])
     state = make_state(
         [entry("g1", "GUN", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "B", "leader", hand=6)],
-        starting_altitude=5, custom_aircraft={"GUN": gunship, "TGT": _card("TGT")},
+        starting_altitude=5, custom_aircraft={"GUN": gunship, "TGT": card("TGT")},
     )  # fmt: skip
     state, _ = run(state, {"type": "BeginTurn", "side": "B"})
     cmd = {"type": "ResolveDefensiveFire", "shooter": "g1", "target": "b1", "kind": "gunner",
@@ -120,7 +109,7 @@ def test_s9_1_8_and_s5_1_an_ace_s_agility_4_is_5_before_the_damage_takes_2() -> 
     """9.1.8 then 5.1: an Ace's card reads Agility 4, Speed 4, HP 1; the Ace makes them 5, 5
     and 2. Damaged: Agility 5 is more than 4, so it loses 2 (3); Speed 4; HP 1. The damage:
     4 hits x HV 8 against Defense 6 is 5:1, a 3 damages."""
-    target = _card("TGT", performance=_band(4, 4, 1))
+    target = card("TGT", performance=_band(4, 4, 1))
     state = _fight(tgt=target, b1={"pilot_quality": "ace"})
     r = ratings(state, state.aircraft["b1"])
     assert (r.agility, r.speed, r.hp) == (5, 5, 2)
@@ -138,8 +127,8 @@ def test_s9_2_loaded_agility_and_hp_with_their_floors(
 ) -> None:
     """9.2.1-9.2.3: loaded, Agility loses 2 if more than 4, else 1, never below 1; HP loses 1,
     never below 1; Speed is unchanged. 5/6/3 -> 3/6/2, 4/6/3 -> 3/6/2, 1/2/1 stays 1/2/1."""
-    card = _card("ATT", performance=_band(*band))
-    state = _fight(att=card, a1={"loaded": True})
+    made = card("ATT", performance=_band(*band))
+    state = _fight(att=made, a1={"loaded": True})
     r = ratings(state, state.aircraft["a1"])
     assert (r.agility, r.speed, r.hp) == loaded
 
@@ -148,7 +137,7 @@ def test_s10_13_a_beaufighter_s_aggregated_three_hit_cards_score_two_each() -> N
     """10.13 with 3.2.10: a Beaufighter IF scores at most 2 hits per card, so two aggregated
     3-hit cards count 2 + 2 = 4 hits: 4 x HV 8 = 32 against Defense 6 is 5:1 (not 6 hits,
     8:1). A 3 damages (at most 5, more than 2.5)."""
-    state = _fight(att=_card("ATT", characteristics=["beaufighter_if_firing"]))
+    state = _fight(att=card("ATT", characteristics=["beaufighter_if_firing"]))
     state, _ = _attack(state, 3, [], aggregate=True)
     _, events = _attack(state, 3, [[3]])
     resolved = of_type(events, AttackResolved)[0]
@@ -179,7 +168,7 @@ def test_s10_15_the_ammunition_die_is_read_against_the_attack_s_bursts(
     """10.15: after an attack at the left-hand Hit Value whose die shows 1, a D6 at most
     the number of bursts in the attack depletes. A 2-burst card (1 hit x HV 8 against
     Defense 6, 1:1: a first 1 is rolled again, a 5 damages): a 2 depletes, a 3 does not."""
-    att = _card("ATT", hit_value=8, reduced_hit_value=4)
+    att = card("ATT", hit_value=8, reduced_hit_value=4)
     state = _fight(att=att, ammunition_rule=True)
     _, events = _attack(state, 1, [[1], [5], [ammo_face]], bursts=2)
     assert of_type(events, AttackResolved)[0].result is D
@@ -190,8 +179,8 @@ def test_s2_2_and_s8_3_a_climb_may_not_leave_fewer_cards_than_the_difference() -
     """2.2 with 8.3: a Leader with Agility 9 and Speed 6 keeps at least 3 cards. Holding 4,
     a climb would discard 2 and leave 2: refused, nothing changes. Holding 5 it climbs and
     keeps 3."""
-    card = _card("ATT", performance=_band(9, 6, 3))
-    state = _fight(att=card, player_sides=["A", "B"])
+    made = card("ATT", performance=_band(9, 6, 3))
+    state = _fight(att=made, player_sides=["A", "B"])
     held, _ = run(state, {"type": "ReportHand", "aircraft": "a1", "cards": 4})
     with pytest.raises(RuleError) as info:
         run(held, {"type": "Climb", "element": "A"})
@@ -204,12 +193,12 @@ def test_s2_2_and_s8_3_a_climb_may_not_leave_fewer_cards_than_the_difference() -
 def test_s2_5_1_a_bid_above_a_leader_s_ceiling_is_refused() -> None:
     """2.5 and 2.5.1: the game cannot begin higher than every Leader can reach; a bid for
     level 9 where one Leader's ceiling is 8 is refused, naming 2.5.1; a bid for 8 stands."""
-    low = _card("TGT", ceiling_level=8, performance=[
+    low = card("TGT", ceiling_level=8, performance=[
         {"low": 1, "high": 8, "agility": 5, "speed": 5, "hp": 3}])  # fmt: skip
     state = make_state(
         [entry("a1", "ATT", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "B", "leader", hand=6)],
-        custom_aircraft={"ATT": _card("ATT"), "TGT": low},
+        custom_aircraft={"ATT": card("ATT"), "TGT": low},
     )  # fmt: skip
 
     def bid(level: int) -> dict[str, Any]:
@@ -273,7 +262,7 @@ def test_s2_5_a_start_roll_above_the_limit_is_rolled_again_and_says_why() -> Non
     state = make_state(
         [entry("a1", "ATT", "A", "A", "leader", hand=6),
          entry("b1", "TGT", "B", "B", "leader", hand=6)],
-        custom_aircraft={"ATT": _card("ATT"), "TGT": _card("TGT")},
+        custom_aircraft={"ATT": card("ATT"), "TGT": card("TGT")},
     )  # fmt: skip
     state, events = run(state, {"type": "RollStartingAltitude"}, [[14], [6]])
     assert state.elements["A"].altitude == state.elements["B"].altitude == 6

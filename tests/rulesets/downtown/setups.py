@@ -1,11 +1,11 @@
 """The Downtown tests' set-ups, one module: build a state, run a wire command with manual or
 server dice, and fold the events (test scaffolding, not rules); the scripted raid's set-up
-and US flights; the driver of gateway-level tests."""
+and US flights, and its way to a SAM in reach; the driver of gateway-level tests."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -14,6 +14,7 @@ from msgspec import Struct
 from umpire.engine.dice import ManualDice, ServerDice, roll_event
 from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
@@ -137,6 +138,35 @@ def us_flights(strike: str, ih: str, cap: str) -> dict[str, Any]:
             flight("C1", "cap", "cap", cap, altitude="high", facing=2),
         ],
     }
+
+
+# Sends one wire command of a game with the opponent's dice given by purpose (None: the
+# server rolls them), as a test's own path does (`games.handle`, a client, the page).
+Send = Callable[[dict[str, Any], dict[str, tuple[int, ...]] | None], Awaitable[None]]
+
+
+async def to_a_sam_in_reach(
+    send: Send, state_of: Callable[[], Awaitable[State]]
+) -> tuple[Any, Any]:
+    """The scripted raid (SETUP, the opponent's dice entered) to its first Movement Phase,
+    with a SAM that fully acquired a US flight 2 to 8 hexes away (3.4.4: that flight's
+    next Movement Point makes the SAM react): the SAM and the flight."""
+    await send({"type": "DeployGroundUnits"}, None)
+    await send({"type": "CheckDrvRadar"}, None)
+    await send({"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}, {})
+    await send(us_flights("1020", "1121", "1019"), None)
+    await send({"type": "RunDetectionPhase", "detected": []}, {})
+    await send({"type": "RunSamAcquisitionPhase"}, {"SAM Activation Check": (1,)})
+    state = await state_of()
+    board = board_of(state.setup.map)
+    where = {f.id: f for f in state.us}
+    sam = next(
+        s for s in state.sams if s.target and 2 <= board.dist(s.hex, where[s.target].hex) <= 8
+    )
+    target = where[sam.target]
+    await send({"type": "ReportAcquisition", "sam_id": sam.id, "flight_id": target.id,
+                "level": "full"}, None)  # fmt: skip
+    return sam, target
 
 
 def driver() -> tuple[dict[str, Any], Callable[[Any, random.Random], list[dict[str, Any]]]]:

@@ -16,7 +16,14 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import SETUP, manual_for, new_state, of, run, us_flights
+from tests.rulesets.downtown.setups import (
+    SETUP,
+    manual_for,
+    new_state,
+    of,
+    run,
+    to_a_sam_in_reach,
+)
 from tests.support.gateway_games import create_bound
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
@@ -190,21 +197,10 @@ async def test_a_refused_move_writes_nothing(games: Games) -> None:
         manual = None if choices is None else manual_for(state, command, choices)
         await games.handle(gid, f"c{n}", command, manual_dice=manual)
 
-    await send({"type": "DeployGroundUnits"})
-    await send({"type": "CheckDrvRadar"})
-    await send({"type": "DeployDrvAir", "early_warning": "good", "placement": "in_the_air"}, {})
-    await send(us_flights("1020", "1121", "1019"))
-    await send({"type": "RunDetectionPhase", "detected": []}, {})
-    await send({"type": "RunSamAcquisitionPhase"}, {"SAM Activation Check": (1,)})
-    state = (await games.load(gid))[1].state
-    board = board_of(state.setup.map)
-    where = {f.id: f for f in state.us}
-    sam = next(
-        s for s in state.sams if s.target and 2 <= board.dist(s.hex, where[s.target].hex) <= 8
-    )
-    target = where[sam.target]
-    acquire = {"type": "ReportAcquisition", "sam_id": sam.id, "flight_id": target.id}
-    await send({**acquire, "level": "full"})
+    async def state_of() -> State:
+        return (await games.load(gid))[1].state
+
+    sam, target = await to_a_sam_in_reach(send, state_of)
     stay = {"type": "MoveUsFlight", "flight_id": target.id, "hex": target.hex,
             "altitude": target.altitude.value, "facing": target.facing}  # fmt: skip
     await send(stay)
