@@ -158,24 +158,12 @@ class Commands:
         if signed is not None and statement is not None:
             # Its receipt signed early, the one `_accepted` would state (server/driver.py
             # `_early_signature` checked the head and the key): no request more.
-            self._reply(
-                Accepted(
-                    game_id=msg.game_id,
-                    command_id=msg.command_id,
-                    seqs=result.seqs,
-                    duplicate=result.duplicate,
-                    id=msg.id,
-                    head_seq=statement.head_seq,
-                    head_hash=statement.head_hash,
-                    state_hash=statement.state_hash,
-                    key_id=statement.key_id,
-                    signature=signed.signature,
-                    leaf_index=signed.leaf_index,
-                    tree_size=signed.tree_size,
-                    proof=signed.proof,
-                    blind=signed.blind,
-                )
-            )
+            reply = _accepted_reply(
+                msg.game_id, msg.command_id, result.seqs, result.duplicate, msg.id,
+                statement.head_seq, statement.head_hash, statement.state_hash,
+                statement.key_id, signed,
+            )  # fmt: skip
+            self._reply(reply)
             return
         yield from self._accepted(msg.game_id, msg.command_id, result, msg.id, role)
 
@@ -209,24 +197,12 @@ class Commands:
         signed: BatchSignature | None = None
         if signer is not None and statement is not None:
             signed = yield SignReceipt(signer, statement)
-        self._reply(
-            Accepted(
-                game_id=game_id,
-                command_id=command_id,
-                seqs=seqs,
-                duplicate=result.duplicate,
-                id=request_id,
-                head_seq=head_seq,
-                head_hash=head_hash,
-                state_hash=state_hash,
-                key_id=signer.key_id if signer and signed else "",
-                signature=signed.signature if signed else "",
-                leaf_index=signed.leaf_index if signed else 0,
-                tree_size=signed.tree_size if signed else 0,
-                proof=signed.proof if signed else [],
-                blind=signed.blind if signed else "",
-            )
-        )
+        reply = _accepted_reply(
+            game_id, command_id, seqs, result.duplicate, request_id,
+            head_seq, head_hash, state_hash, signer.key_id if signer and signed else "",
+            signed,
+        )  # fmt: skip
+        self._reply(reply)
 
     def _signer(self, game_id: str) -> Steps[ReceiptSigner | None]:
         """The game's receipt signer; None if the store went away (the command is written:
@@ -312,3 +288,35 @@ class Commands:
         # The receipt of a command's reply (docs/audit.md "Receipts"): a client that keeps
         # receipts can check the binding later, as it checks its commands.
         yield from self._accepted(msg.game_id, result.command_id, result, msg.id, role)
+
+
+def _accepted_reply(
+    game_id: str,
+    command_id: str,
+    seqs: list[int],
+    duplicate: bool,
+    request_id: str | None,
+    head_seq: int,
+    head_hash: str,
+    state_hash: str,
+    key_id: str,
+    signed: BatchSignature | None,
+) -> Accepted:
+    """An `accepted` with its receipt of the head (docs/audit.md 8.1, 8.4): signed, or
+    with the signature's fields empty when the command's reply goes unsigned."""
+    return Accepted(
+        game_id=game_id,
+        command_id=command_id,
+        seqs=seqs,
+        duplicate=duplicate,
+        id=request_id,
+        head_seq=head_seq,
+        head_hash=head_hash,
+        state_hash=state_hash,
+        key_id=key_id,
+        signature=signed.signature if signed else "",
+        leaf_index=signed.leaf_index if signed else 0,
+        tree_size=signed.tree_size if signed else 0,
+        proof=signed.proof if signed else [],
+        blind=signed.blind if signed else "",
+    )
