@@ -16,8 +16,9 @@ from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.setup import Setup
-from umpire.engine.rulesets.downtown.state import State
+from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
+from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
 from umpire.events.types import DiceRolled, Roller
 
 SEED = "000_842c81c5c58bc2f6.txt"
@@ -138,6 +139,31 @@ def us_flights(strike: str, ih: str, cap: str) -> dict[str, Any]:
             flight("C1", "cap", "cap", cap, altitude="high", facing=2),
         ],
     }
+
+
+# The 4.1.1 example's position (the DRV attack tests'): CAP flight C1 in the Movement
+# Phase, fully acquired by SAM1 five hexes on from where it moves (2026).
+C1_CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
+SAM1 = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
+           level=AcqLevel.FULL)  # fmt: skip
+
+
+def moving(**changes: Any) -> State:
+    """Turn 1's Movement Phase with C1 on the map (no dummy radars), and `changes`."""
+    return msgspec.structs.replace(
+        new_state(dummy_radars=0), phase=Phase.MOVEMENT, turn=1, **{"us": (C1_CAP,), **changes}
+    )
+
+
+def move_us(hex_: str, flight: str = "C1") -> dict[str, Any]:
+    """A US flight's Movement Point into `hex_` (medium altitude, facing 3)."""
+    return {"type": "MoveUsFlight", "flight_id": flight, "hex": hex_, "altitude": "medium",
+            "facing": 3}  # fmt: skip
+
+
+def drv_attack(unit: str, kind: str, target: str = "C1") -> dict[str, Any]:
+    """A DRV attack or damage roll of `unit` on `target`."""
+    return {"type": "RollDrvAttack", "unit_id": unit, "flight_id": target, "kind": kind}
 
 
 # Sends one wire command of a game with the opponent's dice given by purpose (None: the

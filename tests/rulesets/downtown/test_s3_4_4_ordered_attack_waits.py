@@ -17,8 +17,13 @@ import msgspec
 import pytest
 
 from tests.rulesets.downtown.setups import (
+    C1_CAP,
+    SAM1,
     SETUP,
+    drv_attack,
     manual_for,
+    move_us,
+    moving,
     new_state,
     of,
     run,
@@ -31,29 +36,9 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.board import board_of
-from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, Sam, State, UsFlight
-from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
+from umpire.engine.rulesets.downtown.state import AaaUnit, FireCan, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import Mission, Task
 from umpire.server.games import Games
-
-CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
-SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
-          level=AcqLevel.FULL)  # fmt: skip
-
-
-def _moving(**changes: Any) -> State:
-    return msgspec.structs.replace(
-        new_state(dummy_radars=0), phase=Phase.MOVEMENT, turn=1, **{"us": (CAP,), **changes}
-    )
-
-
-def _move(hex_: str, flight: str = "C1") -> dict[str, Any]:
-    return {"type": "MoveUsFlight", "flight_id": flight, "hex": hex_, "altitude": "medium",
-            "facing": 3}  # fmt: skip
-
-
-def _attack(unit: str, kind: str, target: str = "C1") -> dict[str, Any]:
-    return {"type": "RollDrvAttack", "unit_id": unit, "flight_id": target, "kind": kind}
-
 
 # The universal commands every game lists (the player's own roll, ending the game early)
 # are not the ruleset's: they play no part in the DRV's turn.
@@ -78,7 +63,7 @@ def _rolls(listed: dict[str, Any]) -> list[tuple[str, str, str]]:
 # Everything but a DRV roll waits: the US moving on or ending its movement, a report, a
 # DRV move, a phase's end (the commands a Movement Phase offers).
 WAITING = [
-    _move("2025"),
+    move_us("2025"),
     {"type": "EndUsFlightMovement", "flight_id": "C1"},
     {"type": "ReportUsFlights", "flights": [{"id": "C1", "mission": "cap", "task": "cap",
                                               "hex": "2025"}]},
@@ -95,10 +80,10 @@ def test_a_sam_reaction_is_rolled_at_its_range_before_the_flight_moves_on() -> N
     hexes and the roll to send, citing option 2; it is not listed, and neither is any
     other command but the roll. The roll (3, 8) is read at 5 hexes; then C1 moves on, and
     the damage roll (6, 2), after the move, is still read at the order's 5 hexes."""
-    ordered, events = run(_moving(sams=(SAM,)), _move("2026"), [])
+    ordered, events = run(moving(sams=(SAM1,)), move_us("2026"), [])
     assert [e.option for e in of(events, ev.SamReacted)] == [2]
     with pytest.raises(RuleError) as info:
-        run(ordered, _move("2025"))
+        run(ordered, move_us("2025"))
     said = str(info.value)
     assert "MoveUsFlight waits for the attack umpire ordered" in said
     assert "SAM1's SAM attack on C1 at 5 hexes, not rolled yet" in said
@@ -108,14 +93,14 @@ def test_a_sam_reaction_is_rolled_at_its_range_before_the_flight_moves_on() -> N
     assert set(listed) == {"RollDrvAttack"}
     assert _rolls(listed) == [("SAM1", "C1", "sam_attack")]
 
-    state, events = run(ordered, _attack("SAM1", "sam_attack"), [[3, 8]])
+    state, events = run(ordered, drv_attack("SAM1", "sam_attack"), [[3, 8]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert rolled.range == 5 and "on C1 at 5 hexes" in rolled.explanation
     assert "MoveUsFlight" in _listed(state)
 
-    state, _ = run(state, _move("2025"), [])
+    state, _ = run(state, move_us("2025"), [])
     assert board_of(None).dist("2021", state.us[0].hex) == 4
-    _, events = run(state, _attack("SAM1", "sam_damage"), [[6, 2]])
+    _, events = run(state, drv_attack("SAM1", "sam_damage"), [[6, 2]])
     assert of(events, ev.DrvAttackRolled)[0].range == 5
 
 
@@ -123,7 +108,7 @@ def test_a_sam_reaction_is_rolled_at_its_range_before_the_flight_moves_on() -> N
 def test_every_other_command_waits_for_the_sam_attack(command: dict[str, Any]) -> None:
     """While SAM1's attack waits, each command of the phase is refused with the same
     answer, and nothing is decided (decide raises before any event)."""
-    ordered, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    ordered, _ = run(moving(sams=(SAM1,)), move_us("2026"), [])
     with pytest.raises(RuleError, match="waits for the attack umpire ordered: SAM1's SAM attack"):
         run(ordered, command)
     assert command["type"] not in _listed(ordered)
@@ -133,18 +118,18 @@ def test_a_fire_can_attack_is_rolled_at_its_range_before_the_flight_moves_on() -
     """2.3.1: C1 moves into 2028, 3 hexes from FC1 (`fire_can_range` 3): FC1 fires at it.
     The next MP is refused, naming FC1's Fire Can attack at 3 hexes and citing 2.3.1; the
     roll (4, 6) is read at 3 hexes; then the move is taken."""
-    start = _moving(us=(msgspec.structs.replace(CAP, hex="2029"),),
+    start = moving(us=(msgspec.structs.replace(C1_CAP, hex="2029"),),
                     fire_cans=(FireCan(id="FC1", hex="2025"),))  # fmt: skip
-    ordered, events = run(start, _move("2028"), [])
+    ordered, events = run(start, move_us("2028"), [])
     assert [e.result for e in of(events, ev.DecisionMade) if e.topic == "fire_can_fires"]
     with pytest.raises(RuleError, match="FC1's Fire Can attack on C1 at 3 hexes") as info:
-        run(ordered, _move("2027"))
+        run(ordered, move_us("2027"))
     assert info.value.rule.endswith("2.3.1")
     assert set(_listed(ordered)) == {"RollDrvAttack"}
     assert _rolls(_listed(ordered)) == [("FC1", "C1", "fire_can_attack")]
-    state, events = run(ordered, _attack("FC1", "fire_can_attack"), [[4, 6]])
+    state, events = run(ordered, drv_attack("FC1", "fire_can_attack"), [[4, 6]])
     assert of(events, ev.DrvAttackRolled)[0].range == 3
-    state, events = run(state, _move("2027"), [])
+    state, events = run(state, move_us("2027"), [])
     assert of(events, ev.UsFlightMoved)[0].hex == "2027"
 
 
@@ -157,28 +142,28 @@ def test_an_event_fire_can_attack_waits_too() -> None:
         new_state(), phase="movement", turn=1, us=(s1,),
         aaa=(AaaUnit(id="A1", hex="2021", density="L"),),
     )  # fmt: skip
-    ordered, events = run(start, _attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
+    ordered, events = run(start, drv_attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
     can = of(events, ev.FireCanPlaced)[0].unit_id
     with pytest.raises(RuleError, match=f"{can}'s Fire Can attack on S1 at 1 hexes") as info:
-        run(ordered, _move("2023", "S1"))
+        run(ordered, move_us("2023", "S1"))
     assert "4.1.2" in info.value.rule
-    state, _ = run(ordered, _attack(can, "fire_can_attack", "S1"), [[5, 3]])
-    run(state, _move("2023", "S1"), [])
+    state, _ = run(ordered, drv_attack(can, "fire_can_attack", "S1"), [[5, 3]])
+    run(state, move_us("2023", "S1"), [])
 
 
 def test_an_attack_inhibited_before_its_roll_holds_nothing_up() -> None:
     """4.1.1: SAM1 fires at C1 (option 2); A1's attack on C1 rolls a double (4, 4), and the
     random event (3) inhibits options 1 and 2: SAM1's attack "does not take place". It no
     longer waits: its roll is refused (4.1.1) and C1 moves on."""
-    start = _moving(sams=(SAM,), aaa=(AaaUnit(id="A1", hex="2027", density="L"),))
-    ordered, _ = run(start, _move("2026"), [])
-    state, events = run(ordered, _attack("A1", "aaa_attack"), [[4, 4], [3]])
+    start = moving(sams=(SAM1,), aaa=(AaaUnit(id="A1", hex="2027", density="L"),))
+    ordered, _ = run(start, move_us("2026"), [])
+    state, events = run(ordered, drv_attack("A1", "aaa_attack"), [[4, 4], [3]])
     assert of(events, ev.RandomEventRolled)[0].inhibits == (1, 2)
     assert not state.ordered_attacks[0].waiting
     with pytest.raises(RuleError, match="inhibited") as info:
-        run(state, _attack("SAM1", "sam_attack"))
+        run(state, drv_attack("SAM1", "sam_attack"))
     assert "4.1.1" in info.value.rule
-    run(state, _move("2025"), [])
+    run(state, move_us("2025"), [])
 
 
 async def test_a_refused_move_writes_nothing(games: Games) -> None:
@@ -210,7 +195,7 @@ async def test_a_refused_move_writes_nothing(games: Games) -> None:
     with pytest.raises(RuleError, match=f"{sam.id}'s SAM attack on {target.id}"):
         await games.handle(gid, "refused", stay)
     assert await games.store.version(gid) == before
-    roll = _attack(sam.id, "sam_attack", target.id)
+    roll = drv_attack(sam.id, "sam_attack", target.id)
     await send(roll, {"sam_attack": (3, 4)})
     await send(stay)
     assert await games.store.version(gid) > before

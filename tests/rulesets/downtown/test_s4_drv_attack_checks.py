@@ -12,7 +12,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import flight, new_state, of, run
+from tests.rulesets.downtown.setups import (
+    SAM1,
+    drv_attack,
+    flight,
+    move_us,
+    moving,
+    new_state,
+    of,
+    run,
+)
 from tests.support.gateway_games import create_bound
 from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
@@ -25,42 +34,19 @@ from umpire.engine.rulesets.downtown.state import (
     AaaUnit,
     FireCan,
     OrderedAttack,
-    Sam,
-    State,
-    UsFlight,
 )
-from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
 from umpire.server.games import Games
-
-CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
-SAM = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
-          level=AcqLevel.FULL)  # fmt: skip
-
-
-def _moving(**changes: Any) -> State:
-    return msgspec.structs.replace(
-        new_state(dummy_radars=0), phase=Phase.MOVEMENT, turn=1, **{"us": (CAP,), **changes}
-    )
-
-
-def _attack(unit: str, kind: str, target: str = "C1") -> dict[str, Any]:
-    return {"type": "RollDrvAttack", "unit_id": unit, "flight_id": target, "kind": kind}
-
-
-def _move(hex_: str) -> dict[str, Any]:
-    return {"type": "MoveUsFlight", "flight_id": "C1", "hex": hex_, "altitude": "medium",
-            "facing": 3}  # fmt: skip
 
 
 def test_a_sam_attack_follows_its_reaction_and_names_table_and_column() -> None:
     """The 4.1.1 example's position: the CAP flight moves to 5 hexes from SAM1, which
     reacts by option 2 (CAP task: one SAM). The attack roll (3, 8) = 11 is read on the base
     game's SAM attack table, option 2, one SAM, full acquisition, at 5 hexes."""
-    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    state, _ = run(moving(sams=(SAM1,)), move_us("2026"), [])
     (order,) = state.ordered_attacks
     assert (order.unit_id, order.flight_id, order.range, order.waiting) == ("SAM1", "C1", 5, True)
     assert "3.4.5 SAM Reaction Table option 2" in order.rule
-    state, events = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+    state, events = run(state, drv_attack("SAM1", "sam_attack"), [[3, 8]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert (rolled.total, rolled.range) == (11, 5)
     assert rolled.table == "the base game's SAM attack table"
@@ -74,26 +60,26 @@ def test_a_sam_rolls_only_the_attack_ordered_once_then_its_damage() -> None:
     its attack (4: the damage table follows the attack), and once the attack is rolled a
     second attack roll is refused (an order is one attack). Nothing is decided."""
     with pytest.raises(RuleError, match="did not fire at C1") as info:
-        run(_moving(sams=(SAM,)), _attack("SAM1", "sam_attack"))
+        run(moving(sams=(SAM1,)), drv_attack("SAM1", "sam_attack"))
     assert "3.4.5" in info.value.rule
-    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    state, _ = run(moving(sams=(SAM1,)), move_us("2026"), [])
     with pytest.raises(RuleError, match="not rolled yet: roll the attack before its damage"):
-        run(state, _attack("SAM1", "sam_damage"))
-    state, _ = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+        run(state, drv_attack("SAM1", "sam_damage"))
+    state, _ = run(state, drv_attack("SAM1", "sam_attack"), [[3, 8]])
     with pytest.raises(RuleError, match=r"ordered at 5 hexes\) is rolled already") as info:
-        run(state, _attack("SAM1", "sam_attack"))
+        run(state, drv_attack("SAM1", "sam_attack"))
     assert "3.4.5" in info.value.rule
-    _, events = run(state, _attack("SAM1", "sam_damage"), [[2, 7]])
+    _, events = run(state, drv_attack("SAM1", "sam_damage"), [[2, 7]])
     assert of(events, ev.DrvAttackRolled)[0].table == "the base game's SAM Damage Table"
 
 
 def test_an_inhibited_sam_attack_is_refused() -> None:
     """4.1.1: an inhibited attack "does not take place": its damage roll is refused."""
-    inhibited = msgspec.structs.replace(SAM, option=2, inhibited=(1, 2), fired=True)
+    inhibited = msgspec.structs.replace(SAM1, option=2, inhibited=(1, 2), fired=True)
     order = OrderedAttack(unit_id="SAM1", flight_id="C1", range=5, rule="3.4.5", waiting=False)
-    state = _moving(sams=(inhibited,), ordered_attacks=(order,))
+    state = moving(sams=(inhibited,), ordered_attacks=(order,))
     with pytest.raises(RuleError, match="inhibited") as info:
-        run(state, _attack("SAM1", "sam_damage"))
+        run(state, drv_attack("SAM1", "sam_damage"))
     assert "4.1.1" in info.value.rule
 
 
@@ -102,9 +88,9 @@ def test_aaa_attacks_within_its_range_only() -> None:
     `aaa_range` 3 the roll (2, 5) is read on the AAA attack table, density M."""
     aaa = (AaaUnit(id="A1", hex="2027", density="M"),)
     with pytest.raises(RuleError, match="3 hexes from C1: a AAA concentration attacks within 1"):
-        run(_moving(aaa=aaa), _attack("A1", "aaa_attack"))
-    wide = msgspec.structs.replace(_moving(aaa=aaa), setup=new_state(aaa_range=3).setup)
-    _, events = run(wide, _attack("A1", "aaa_attack"), [[2, 5]])
+        run(moving(aaa=aaa), drv_attack("A1", "aaa_attack"))
+    wide = msgspec.structs.replace(moving(aaa=aaa), setup=new_state(aaa_range=3).setup)
+    _, events = run(wide, drv_attack("A1", "aaa_attack"), [[2, 5]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert rolled.column == "density M, target at medium" and rolled.range == 3
 
@@ -113,7 +99,7 @@ def test_each_unit_rolls_only_its_own_rolls() -> None:
     """4: a AAA concentration rolls aaa_attack or flak_damage, never a SAM roll."""
     aaa = (AaaUnit(id="A1", hex="2025", density="L"),)
     with pytest.raises(RuleError, match="rolls AAA attack or flak damage, not SAM attack"):
-        run(_moving(aaa=aaa), _attack("A1", "sam_attack"))
+        run(moving(aaa=aaa), drv_attack("A1", "sam_attack"))
 
 
 def test_a_fire_can_fires_only_when_ordered() -> None:
@@ -121,11 +107,11 @@ def test_a_fire_can_fires_only_when_ordered() -> None:
     moves it has no order (refused); after, the roll (4, 4) is a Fire Can attack."""
     can = (FireCan(id="FC1", hex="2025"),)
     with pytest.raises(RuleError, match="not ordered to fire") as info:
-        run(_moving(fire_cans=can), _attack("FC1", "fire_can_attack"))
+        run(moving(fire_cans=can), drv_attack("FC1", "fire_can_attack"))
     assert "2.3.1" in info.value.rule
-    state, events = run(_moving(fire_cans=can), _move("2026"), [])
+    state, events = run(moving(fire_cans=can), move_us("2026"), [])
     assert [e.result for e in of(events, ev.DecisionMade) if e.topic == "fire_can_fires"]
-    _, events = run(state, _attack("FC1", "fire_can_attack"), [[4, 6]])
+    _, events = run(state, drv_attack("FC1", "fire_can_attack"), [[4, 6]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert rolled.table.endswith("(Fire Can directed)") and rolled.total == 10
 
@@ -148,7 +134,7 @@ async def test_a_refused_attack_is_a_typed_error_and_writes_nothing(games: Games
     printed = next(a for a in state.aaa if a.hex == "2022")
     before = await games.store.version(gid)
     with pytest.raises(RuleError, match=r"hexes from S1: .*DRV rolls allowed now") as info:
-        await games.handle(gid, "bad", _attack(printed.id, "aaa_attack", "S1"))
+        await games.handle(gid, "bad", drv_attack(printed.id, "aaa_attack", "S1"))
     assert "2.1.7" in info.value.rule and info.value.rule.startswith("000_842c81c5c58bc2f6.txt")
     assert await games.store.version(gid) == before
 
@@ -167,10 +153,10 @@ def test_actions_list_exactly_the_allowed_rolls_and_the_report_takes_any_map_hex
     """After SAM1's reaction the only DRV roll listed is its attack on C1, then its damage;
     the US report's hex is any map hex, as decide takes it (1.2.1: actions is the whole
     truth)."""
-    state, _ = run(_moving(sams=(SAM,)), _move("2026"), [])
+    state, _ = run(moving(sams=(SAM1,)), move_us("2026"), [])
     listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
     assert _triples(listed) == [("SAM1", "C1", "sam_attack")]
-    state, _ = run(state, _attack("SAM1", "sam_attack"), [[3, 8]])
+    state, _ = run(state, drv_attack("SAM1", "sam_attack"), [[3, 8]])
     listed = {a.type: a.schema for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)}
     assert _triples(listed) == [("SAM1", "C1", "sam_damage")]
     report = listed["ReportUsFlights"]["properties"]["flights"]["items"]["properties"]["hex"]
