@@ -1132,7 +1132,7 @@ export namespace Nightfighter {
     max_col?: number;
     min_row?: number;
     max_row?: number;
-    /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     heading?: number;
     bombers?: {
       id: string;
@@ -1162,7 +1162,7 @@ export namespace Nightfighter {
       kind?: string;
       /** CCRR hex label */
       hex: string;
-      /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       max_mp?: number;
       ai_range?: number;
@@ -1250,10 +1250,11 @@ export namespace Nightfighter {
     hex: string;
   }
 
-  /** S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names counters flying one extra hex this turn (base-game rule 28.2, alerted bombers). */
+  /** S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names counters flying one extra hex this turn (base-game rule 28.2, alerted bombers). `handoff_dice` overrides the receiving zone's standard number of dice for a searchlight-fixed bomber handed off to another zone this movement (left out or 0: the zone's own; base game, e.g. rule 28.3 with a fighter nearby, as SearchSearchlight's `dice`). */
   export interface MoveBombers {
     type: "MoveBombers";
     accelerate?: string[];
+    handoff_dice?: number;
   }
 
   /** Move a nightfighter hex by hex (each adjacent to the last); `exit` when the last step leaves the map. */
@@ -1261,7 +1262,7 @@ export namespace Nightfighter {
     type: "MoveFighter";
     fighter: string;
     path: string[];
-    /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
     exit?: boolean;
   }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
-from umpire.engine.errors import RuleError
+from umpire.engine.errors import ManualDiceError, RuleError
 from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 
 ZONES = [
@@ -98,6 +98,26 @@ def test_s14_handoff_between_zones(faces: list[int], kept: bool) -> None:
     assert c.hex == "1013"
     assert c.searchlight == ("N" if kept else "")
     assert c.level is (Uncertainty.NONE if kept else Uncertainty.LOW)
+
+
+def test_s14_handoff_dice_cut_by_the_base_game() -> None:
+    """The example of play cuts a zone's search to two dice "as per rule 28.3 because of
+    the confusing proximity of your own aircraft" (turn 10); the hand-off (turns 8, 10)
+    rolls the receiving zone's dice, so a MoveBombers may cut them the same way: with
+    handoff_dice 2 the fixed bomber entering zone N (4 dice) rolls two, [1, 6], and keeps
+    its fix. Without the parameter the same two faces are refused (zone N rolls four)."""
+    setup = make_setup(zones=[{"name": "K", "hexes": ["1010"]}, {"name": "N", "hexes": ["1013"]}])
+    fixed = counter("B-1", "1010", "none", searchlight="K")
+    state = make_state(setup, [fixed], Phase.BOMBER_MOVEMENT)
+    moved, events = run(state, "MoveBombers", [[1, 6]], handoff_dice=2)
+    assert moved.counters[0].searchlight == "N"
+    roll = named(events, "DiceRolled")
+    assert roll.faces == (1, 6) and "2 dice as entered, not the zone's 4" in roll.purpose
+    with pytest.raises(ManualDiceError, match="that roll takes 4 dice"):
+        run(state, "MoveBombers", [[1, 6]])
+    unfixed = make_state(setup, [counter("B-1", "1010", "moderate")], Phase.BOMBER_MOVEMENT)
+    with pytest.raises(RuleError, match="no bomber counter holds a searchlight fix"):
+        run(unfixed, "MoveBombers", [], handoff_dice=2)
 
 
 def test_s14_a_zone_whose_counter_was_a_phantom_may_not_search_again() -> None:
