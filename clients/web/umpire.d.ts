@@ -501,7 +501,7 @@ export namespace ConflictOfHeroes {
         /** A target that a mission instruction (7.0, 7.1) names by a rule umpire computes (README "Mission instructions"): `most_exposed_ai_hex` is the hex of an AI in play covered by the most Units' Fire Zones, then the lowest DM, then 1D6. */
         target?: "" | "most_exposed_ai_hex";
       })[];
-      /** How the mission ends (README "End of the mission"; the seed leaves it to the mission): after round `last_round` (0: no round limit) the AI wins if it holds every objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw when `ai_holds` is empty). At any time, a side with no counter in play or to come loses. */
+      /** How the mission ends (README "End of the mission"; the seed leaves it to the mission): after round `last_round` (0: no round limit) the AI wins if it holds every objective in `ai_holds` (an AI in the hex and no Unit; a Control Marker by its side, battlefield.ai_controls), else the player wins (a draw when `ai_holds` is empty). At any time, a side with no counter in play or to come loses. */
       end?: {
         last_round?: number;
         ai_holds?: string[];

@@ -22,6 +22,7 @@ from umpire.engine.rulesets.conflict_of_heroes.terms import (
 FIELDS: dict[str, str] = {
     "action": "Action",
     "ai_holds": "AI holds",
+    "ai_markers": "Control Markers the AI holds",
     "ai_status": "AI status",
     "ap_spent_number": "AP spent number",
     "attack_modifier": "Attack modifier",

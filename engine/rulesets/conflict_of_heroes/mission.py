@@ -12,7 +12,7 @@ from __future__ import annotations
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
     ai_at,
-    ai_holds,
+    ai_controls,
     dm,
     fire_zones,
     terrain,
@@ -137,7 +137,7 @@ def last_round_over(state: State) -> GameEnded | None:
         return GameEnded(
             result=f"draw: round {state.round}, the mission's last, is over", rule=RULE_END
         )
-    held = [o.id for o in wanted if ai_holds(state, o.hex)]
+    held = [o.id for o in wanted if ai_controls(state, o)]
     lost = [o.id for o in wanted if o.id not in held]
     if not lost:
         result = f"the AI wins: it holds {', '.join(held)} at the end of round {state.round}"

@@ -114,7 +114,8 @@ class MissionInstruction(Struct, frozen=True, kw_only=True, forbid_unknown_field
 class MissionEnd(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How the mission ends (README "End of the mission"; the seed leaves it to the
     mission): after round `last_round` (0: no round limit) the AI wins if it holds every
-    objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw
+    objective in `ai_holds` (an AI in the hex and no Unit; a Control Marker by its side,
+    battlefield.ai_controls), else the player wins (a draw
     when `ai_holds` is empty). At any time, a side with no counter in play or to come
     loses."""
 

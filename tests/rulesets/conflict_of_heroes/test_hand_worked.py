@@ -9,6 +9,7 @@ A Unit's total DV is its DV plus its hex's DM; the 2D6 needed is total DV minus 
 from __future__ import annotations
 
 import pytest
+from msgspec import UNSET
 
 from tests.rulesets.conflict_of_heroes.setups import (
     ai,
@@ -21,6 +22,7 @@ from tests.rulesets.conflict_of_heroes.setups import (
     state,
     unit,
 )
+from umpire.engine.rulesets.conflict_of_heroes.eligibility import targets_for
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
@@ -31,6 +33,7 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     MissionTrackChecked,
     SpentCheckMade,
 )
+from umpire.engine.rulesets.conflict_of_heroes.orders import parse_order
 from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec
 
 A = ai("A", "0505", turreted=True)
@@ -252,6 +255,31 @@ def test_s5_0_a_control_marker_the_ai_holds_is_no_player_control_marker() -> Non
     why = reasons(selected.candidates)["priority 1: AI closest to Control Marker -> Move"]
     assert "no Player Control Marker to move towards: the AI holds CM" in why
     assert one(events, AiMoved).unit == "A"
+
+
+def test_s5_0_a_control_marker_stays_the_ais_after_the_ai_leaves_its_hex() -> None:
+    """5.0 'Player Control Markers' (README ledger): A, set up alone on CM's hex 0505,
+    takes the marker; reported moved off to 0504 it leaves the marker the AI's (the base
+    game's flipped marker), so 'AI closest to Control Marker -> Move' still has no target
+    and the card's next order runs. U reported into 0505, alone there, takes it back: the
+    order aims at CM again. Before v7 the marker was the player's again once A left."""
+    cm = [ObjectiveSpec(id="CM", hex="0505", control_marker=True)]
+    deck = (card(1, "blue", 12, "AI closest to Control Marker -> Move",
+                 tactical=("AI closest to Unit -> Move",)),)  # fmt: skip
+    s = state([A, _u("U", "0508")], deck, objectives=cm)
+    assert s.ai_markers == ("CM",)
+    _, s = run(s, {"type": "ReportPosition", "unit": "A", "hex": "0504", "facing": 0})
+    assert s.ai_markers == ("CM",)
+    events, _ = ai_turn(s, 1)
+    selected = one(events, AiOrderSelected)
+    assert selected.order == "AI closest to Unit -> Move"
+    why = reasons(selected.candidates)["priority 1: AI closest to Control Marker -> Move"]
+    assert "no Player Control Marker to move towards: the AI holds CM" in why
+    _, s = run(s, {"type": "ReportPosition", "unit": "U", "hex": "0505", "facing": 3})
+    assert s.ai_markers is UNSET
+    order = parse_order("AI closest to Control Marker -> Move")
+    a = s.unit("A")
+    assert a is not None and [t.id for t in targets_for(s, a, order)] == ["CM"]
 
 
 def test_s5_1_1_and_5_2_yes_no_criteria_are_said_in_words() -> None:
