@@ -311,3 +311,25 @@ def test_s5_1_1_farthest_tie_moves_the_unhit_ai_before_the_cheaper_one() -> None
     assert chosen.unit == "B" and "un-hit AI before a hit AI" in reasons(chosen.candidates)["A"]
     moved = one(events, AiMoved)
     assert (moved.unit, moved.from_hex, moved.to_hex) == ("B", "0307", "0306")
+
+
+def test_s5_2_the_eligible_ai_is_chosen_first_then_its_target() -> None:
+    """5.2: "If multiple AI are eligible to execute an order against multiple Units, first
+    determine the Eligible AI Priority and then the Target Priority." A (FP 5) at 0505 has
+    U1 (0508, DV 12) and U2 (0307, DV 11) both 3 hexes away; B (FP 6) at 0706 has U1 at 3
+    and U2 at 4. 'AI closest to Unit -> Fire': both AIs are 3 from their closest Unit, so
+    5.1.1 picks B (highest Firepower); B's closest target is U1 alone, so B fires at U1
+    (needs 12 - 6 = 6; 2D6 3+3 = 6 hits), not A at the easier U2."""
+    ais = [ai("A", "0505", turreted=True), ai("B", "0706", turreted=True, firepower=6)]
+    units = [_u("U1", "0508"), _u("U2", "0307", front_dv=11, flank_dv=11)]
+    events, _ = ai_turn(state([*ais, *units], (card(1, "blue", 12, FIRE),)), 1, [3, 3])
+    assert one(events, AiUnitSelected).unit == "B"
+    assert one(events, AiTargetSelected).target == "U1"
+    fired = one(events, AiFired)
+    assert (fired.unit, fired.target, fired.needed, fired.roll, fired.hit) == (
+        "B",
+        "U1",
+        6,
+        6,
+        True,
+    )
