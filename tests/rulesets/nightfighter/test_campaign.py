@@ -108,7 +108,9 @@ def test_the_joker_counts_as_a_card_drawn_that_night() -> None:
 
 def _engaged_week(state, face: int):  # type: ignore[no-untyped-def]
     """One Pilot Campaign week with no moon: flying (a 6), engaging (a 6), card `face`."""
-    state, events = run(state, "RollCampaignWeek", [[6, 1, 1, 1], [6, 1, 1, 1], [face]], moon="none")
+    state, events = run(
+        state, "RollCampaignWeek", [[6, 1, 1, 1], [6, 1, 1, 1], [face]], moon="none"
+    )
     card = named(events, "CampaignRolled").card
     state, _ = run(state, "EndCampaignWeek", [])
     return state, card
