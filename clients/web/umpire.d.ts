@@ -454,6 +454,7 @@ export namespace ConflictOfHeroes {
       flank_dv: number;
       range: number;
       name?: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       long_range?: number;
       fire_cost?: number;
@@ -537,6 +538,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;
@@ -554,6 +556,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;
@@ -597,6 +600,7 @@ export namespace ConflictOfHeroes {
     unit: string;
     /** CCRR hex label */
     hex: string;
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
     in_play?: boolean;
   }
@@ -641,6 +645,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;

@@ -33,7 +33,8 @@ RULESET: Ruleset[State] = Ruleset(
     # Mission Track check says what it counted.
     # v7: a Control Marker the AI has taken stays the AI's after the AI leaves its hex,
     # until a Unit stands there alone (State.ai_markers; ledger "5.0 Player Control
-    # Markers"); v6 logs audit with the note.
+    # Markers"), and facings are said as compass points ("facing S"), not numbers; v6 logs
+    # audit with the note.
     version="7",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,

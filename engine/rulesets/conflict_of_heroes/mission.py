@@ -9,6 +9,7 @@ when the mission ends (README "Mission instructions", "End of the mission").
 
 from __future__ import annotations
 
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
     ai_at,
@@ -70,7 +71,8 @@ def carry_out(turn: ConflictOfHeroesTurn, instruction: Instruction, rule: str) -
                 hex=u.hex,
                 facing=u.facing,
                 rule=rule,
-                explanation=f"reinforcement {u.id} enters at {u.hex}, facing {u.facing}, "
+                explanation=f"reinforcement {u.id} enters at {u.hex}, facing "
+                f"{DIRECTION_NAMES[u.facing]}, "
                 f"as the instruction says",
             )
         )

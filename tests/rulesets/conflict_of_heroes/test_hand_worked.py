@@ -22,6 +22,9 @@ from tests.rulesets.conflict_of_heroes.setups import (
     state,
     unit,
 )
+from umpire.engine.actions import legal_actions
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
 from umpire.engine.rulesets.conflict_of_heroes.eligibility import targets_for
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
@@ -33,8 +36,11 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     MissionTrackChecked,
     SpentCheckMade,
 )
+from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
 from umpire.engine.rulesets.conflict_of_heroes.orders import parse_order
 from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec
+from umpire.engine.rulesets.conflict_of_heroes.view import view
+from umpire.server.action_text import render
 
 A = ai("A", "0505", turreted=True)
 FIRE = "AI closest to Unit -> Fire"
@@ -333,3 +339,20 @@ def test_s5_2_the_eligible_ai_is_chosen_first_then_its_target() -> None:
         6,
         True,
     )
+
+
+def test_a_facing_is_said_by_its_compass_point() -> None:
+    """A facing as the player reads it on the map: A at 0505 moves one hex towards U at
+    0508 (5.3: 0506, the only hex closer) and faces it, straight down the map: facing 3,
+    said 'S' in the move's words, the map's note and the state's words; the listed
+    ReportPosition field names what 0..5 mean."""
+    s = state([A, _u("U", "0508")], (card(1, "blue", 12, "AI closest to Unit -> Move"),))
+    events, s = ai_turn(s, 1)
+    moved = one(events, AiMoved)
+    assert moved.facing == 3 and "0505 -> 0506, facing S;" in moved.explanation
+    (piece,) = [p for p in RULESET.board(view(s, Role.PLAYER)).pieces if p.id == "A"]
+    assert piece.note == "facing S" and LABELS.words("facing", 3) == "S"
+    (report,) = [a for a in legal_actions(RULESET, s, Role.PLAYER, ended=False)
+                 if a.type == "ReportPosition"]  # fmt: skip
+    line = next(x for x in render(report) if x.strip().startswith("facing:"))
+    assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in line, line
