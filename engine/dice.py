@@ -350,6 +350,11 @@ class UnboundDice:
         )
 
 
+def _dice(count: int) -> str:
+    """`count` dice in words: '1 die', '2 dice'."""
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 class ManualDice:
     """Faces the player rolled on physical dice, used in order, one entry per roll.
 
@@ -377,11 +382,13 @@ class ManualDice:
         """Take the next entered faces, checked against `spec`.
 
         A refusal writes nothing, so it says only what was wrong with the dice given (how
-        many, which face) and what is allowed in general: never the purpose, rule, kind,
-        dice or owner of a roll, which would preview the rest of the command's rule path
-        beyond what the player's view shows (issue #30 break 9: one command refused eleven
-        times told its rolls one by one). Dice run out before a roll's owner is judged, so
-        entering fewer rolls never tells whose the next one is."""
+        many, which face) and what is allowed: never the purpose, rule, kind or owner of a
+        roll, which would preview the rest of the command's rule path beyond what the
+        player's view shows (issue #30 break 9: one command refused eleven times told its
+        rolls one by one). An entry with the wrong number of dice is told how many dice
+        that roll takes (the player cannot mend it otherwise; the face check tells as much,
+        its range). Dice run out before a roll's owner is judged, so entering fewer rolls
+        never tells whose the next one is."""
         entry = self._used + 1
         if self._used >= len(self._entries):
             raise ManualDiceError(
@@ -400,13 +407,17 @@ class ManualDice:
             )
         faces = self._entries[self._used]
         if len(faces) != len(spec.sides):
+            # The count, not the kind: the player needs it to mend the entry, and it tells
+            # no more than the face check below does of the same roll (its range).
+            takes = len(spec.sides)
             raise ManualDiceError(
-                f"roll {entry} entered ({list(faces)}) has {len(faces)} "
-                f"{'die' if len(faces) == 1 else 'dice'}, not the number that roll takes: "
-                "each entry holds one roll's faces, one per die, in the order the rules "
-                "roll them",
+                f"roll {entry} entered ({list(faces)}) has {_dice(len(faces))}, "
+                f"{'too many' if len(faces) > takes else 'too few'}: that roll takes "
+                f"{_dice(takes)}; each entry holds one roll's faces, one per die, in the "
+                "order the rules roll them",
                 entry=entry,
                 dice=len(faces),
+                takes=takes,
             )
         for index, face in enumerate(faces):
             low, high = face_range(spec, index)
@@ -436,8 +447,9 @@ class ManualDice:
         if self._used != len(self._entries):
             raise ManualDiceError(
                 f"{len(self._entries)} rolls were entered, more than this command makes: "
-                "enter only the rolls it makes, in order",
+                f"with them it made {self._used}; enter only the rolls it makes, in order",
                 entered=len(self._entries),
+                made=self._used,
             )
 
 

@@ -128,6 +128,10 @@ def kind(node: Schema) -> str:
     return "any value"
 
 
+def _is_number(node: Schema) -> bool:
+    return node.get("type") in ("integer", "number") and "enum" not in node and "const" not in node
+
+
 def _rest(node: Schema) -> Schema:
     return {k: v for k, v in node.items() if k != "anyOf"}
 
@@ -149,7 +153,9 @@ def fields(node: Schema, indent: str) -> list[str]:
         if name == "type":
             continue
         optional = "" if name in required else f" (optional, default {_json(field.get('default'))})"
-        lines.append(f"{indent}{name}{optional}: {kind(field)}")
+        # A number's meaning is in its description (Nightfighter's facing: "0 N, 1 NE, ...").
+        said = f" ({field['description']})" if _is_number(field) and "description" in field else ""
+        lines.append(f"{indent}{name}{optional}: {kind(field)}{said}")
         lines += _below(field, indent + "    ")
     return lines
 

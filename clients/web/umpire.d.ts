@@ -454,6 +454,7 @@ export namespace ConflictOfHeroes {
       flank_dv: number;
       range: number;
       name?: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       long_range?: number;
       fire_cost?: number;
@@ -501,7 +502,7 @@ export namespace ConflictOfHeroes {
         /** A target that a mission instruction (7.0, 7.1) names by a rule umpire computes (README "Mission instructions"): `most_exposed_ai_hex` is the hex of an AI in play covered by the most Units' Fire Zones, then the lowest DM, then 1D6. */
         target?: "" | "most_exposed_ai_hex";
       })[];
-      /** How the mission ends (README "End of the mission"; the seed leaves it to the mission): after round `last_round` (0: no round limit) the AI wins if it holds every objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw when `ai_holds` is empty). At any time, a side with no counter in play or to come loses. */
+      /** How the mission ends (README "End of the mission"; the seed leaves it to the mission): after round `last_round` (0: no round limit) the AI wins if it holds every objective in `ai_holds` (an AI in the hex and no Unit; a Control Marker by its side, battlefield.ai_controls), else the player wins (a draw when `ai_holds` is empty). At any time, a side with no counter in play or to come loses. */
       end?: {
         last_round?: number;
         ai_holds?: string[];
@@ -537,6 +538,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;
@@ -554,6 +556,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;
@@ -597,6 +600,7 @@ export namespace ConflictOfHeroes {
     unit: string;
     /** CCRR hex label */
     hex: string;
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
     in_play?: boolean;
   }
@@ -641,6 +645,7 @@ export namespace ConflictOfHeroes {
       unit: string;
       /** CCRR hex label */
       hex: string;
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing: number;
     }[];
     note?: string;
@@ -1132,7 +1137,7 @@ export namespace Nightfighter {
     max_col?: number;
     min_row?: number;
     max_row?: number;
-    /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     heading?: number;
     bombers?: {
       id: string;
@@ -1162,7 +1167,7 @@ export namespace Nightfighter {
       kind?: string;
       /** CCRR hex label */
       hex: string;
-      /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       max_mp?: number;
       ai_range?: number;
@@ -1250,10 +1255,11 @@ export namespace Nightfighter {
     hex: string;
   }
 
-  /** S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names counters flying one extra hex this turn (base-game rule 28.2, alerted bombers). */
+  /** S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names counters flying one extra hex this turn (base-game rule 28.2, alerted bombers). `handoff_dice` overrides the receiving zone's standard number of dice for a searchlight-fixed bomber handed off to another zone this movement (left out or 0: the zone's own; base game, e.g. rule 28.3 with a fighter nearby, as SearchSearchlight's `dice`). */
   export interface MoveBombers {
     type: "MoveBombers";
     accelerate?: string[];
+    handoff_dice?: number;
   }
 
   /** Move a nightfighter hex by hex (each adjacent to the last); `exit` when the last step leaves the map. */
@@ -1261,7 +1267,7 @@ export namespace Nightfighter {
     type: "MoveFighter";
     fighter: string;
     path: string[];
-    /** 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
     exit?: boolean;
   }

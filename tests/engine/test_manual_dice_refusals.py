@@ -99,3 +99,25 @@ async def test_probing_fly_bots_with_dice_previews_none_of_its_rolls(games: Game
     for roll in rolls:
         for text in said:
             assert roll.purpose not in text and roll.rule not in text, text
+
+
+@pytest.mark.parametrize(("entered", "spec", "said"), [
+    ([[4]], two_d6(), "has 1 die, too few: that roll takes 2 dice"),
+    ([[4, 2]], d6(), "has 2 dice, too many: that roll takes 1 die"),
+    ([[1, 2, 3]], d100(), "has 3 dice, too many: that roll takes 2 dice"),
+])  # fmt: skip
+def test_an_entry_with_the_wrong_number_of_dice_is_told_how_many_that_roll_takes(
+    entered: list[list[int]], spec: DiceSpec, said: str
+) -> None:
+    dice = ManualDice(entered, 0)
+    error = _refusal(lambda: dice.roll(spec, purpose=PURPOSE, rule=RULE, owner=Owner.PLAYER))
+    assert isinstance(error, ManualDiceError) and said in error.message, error.message
+    assert error.details["takes"] == len(spec.sides)
+
+
+def test_too_many_rolls_is_told_how_many_the_command_made() -> None:
+    dice = ManualDice([[1], [2], [3]], 0)
+    dice.roll(d6(), purpose=PURPOSE, rule=RULE, owner=Owner.PLAYER)
+    error = _refusal(dice.check_all_used)
+    assert "3 rolls were entered" in error.message and "it made 1" in error.message
+    assert error.details["made"] == 1

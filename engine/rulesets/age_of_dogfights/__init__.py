@@ -83,8 +83,11 @@ RULESET: Ruleset[State] = Ruleset(
     # audit with a note. v4: the Approach altitude notes say the height advantage in words
     # and the Step III Approach exposure check cites "whether the Approach maneuver would
     # make the bot Exposed", and a Random Maneuver's refused attitude says why (decisions
-    # unchanged; v3 logs audit with the version note).
-    version="4",
+    # unchanged; v3 logs audit with the version note). v5: GameEnded says what ended the
+    # engagement and every aircraft's fate (ending.py; the seed states no victory), and a
+    # view shows each aircraft only its own side's fields (view.py); decisions unchanged,
+    # v4 logs audit with the version note.
+    version="5",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

@@ -38,12 +38,14 @@ def _state(p: dict[str, Any]) -> tuple[str, ...]:
         words.append(
             f"ammo {p['ammo_nose']}" + (f"+{p['ammo_dorsal']}" if p["ammo_dorsal"] else "")
         )
+    # Each aircraft carries its own side's fields only (view.py): a player's report, or
+    # what the umpire keeps for a bot.
     flags = (
-        ("damaged", p["damaged"]),
-        ("jammed", p["jammed"] or p["pilot_guns_jammed"]),
-        ("guns damaged", p["guns_damaged"]),
-        ("retreating", p["retreating"]),
-        ("mission done", p["mission_done"]),
+        ("damaged", p.get("damaged") or bool(p.get("damage"))),
+        ("jammed", p.get("jammed") or p.get("pilot_guns_jammed")),
+        ("guns damaged", p.get("guns_damaged")),
+        ("retreating", p.get("retreating")),
+        ("mission done", p.get("mission_done")),
     )
     words += [name for name, on in flags if on]
     if p["out"]:

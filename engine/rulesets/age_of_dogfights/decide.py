@@ -18,6 +18,7 @@ from umpire.engine.rulesets.age_of_dogfights.commands import (
     changes_nothing,
     restated,
 )
+from umpire.engine.rulesets.age_of_dogfights.ending import end_result
 from umpire.engine.rulesets.age_of_dogfights.events import BotDamageReported, PlayerAircraftReported
 from umpire.engine.rulesets.age_of_dogfights.geometry import Board
 from umpire.engine.rulesets.age_of_dogfights.retreat import check_triggers, damage_roll
@@ -139,11 +140,12 @@ DISPATCH: Dispatch[Callable[[AgeOfDogfightsTurn, Any], None]] = Dispatch(
 
 
 def _game_end(turn: AgeOfDogfightsTurn) -> None:
-    """General rules: the game ends when no bot or no player aircraft is left in combat."""
+    """General Rules (a bot retreats "until it leaves the Combat Zone"): the game ends when
+    no bot or no player aircraft is left in it; the seed states no victory condition, so
+    the result says what ended it and each aircraft's fate (ending.py, README ledger)."""
     state = turn.state
     if state.phase is Phase.COMBAT and (not state.bots() or not state.players()):
-        side = "bot" if not state.bots() else "player"
-        turn.emit(GameEnded(result=f"no {side} aircraft left in the Combat Zone", rule=c.GENERAL))
+        turn.emit(GameEnded(result=end_result(state), rule=c.GENERAL))
 
 
 # The events `command` causes, or RuleError naming the rule it breaks.

@@ -71,6 +71,27 @@ class Plane(Struct, frozen=True, kw_only=True):
     out: str = ""  # "", "exited", "lost"
 
 
+# Which Plane fields belong to one side only (README "The board clients draw"): the
+# player reports the first set for the player's aircraft; the umpire keeps the second
+# for the bots. A view shows each aircraft only its own side's fields (view.py), so a
+# player aircraft is not shown "Nose gun ammunition: 0" it never had.
+PLAYER_FIELDS = ("has_ammo", "jammed", "damaged", "can_fire", "mission_done")
+BOT_FIELDS = (
+    "aggressiveness",
+    "ammo_nose",
+    "ammo_dorsal",
+    "pilot_guns_jammed",
+    "guns_damaged",
+    "damage",
+    "retreating",
+    "retreat_reason",
+    "safe_throttle_left",
+    "full_throttle_available",
+    "bombs_dropped",
+    "photographed",
+)
+
+
 class State(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Everything the rules read.
 

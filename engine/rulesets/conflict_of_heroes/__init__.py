@@ -31,7 +31,11 @@ RULESET: Ruleset[State] = Ruleset(
     # v6: a Control Marker an AI holds is no Player Control Marker (ledger "5.0 Player
     # Control Markers"); yes/no priorities are said in words ("hit; best un-hit"), and the
     # Mission Track check says what it counted.
-    version="6",
+    # v7: a Control Marker the AI has taken stays the AI's after the AI leaves its hex,
+    # until a Unit stands there alone (State.ai_markers; ledger "5.0 Player Control
+    # Markers"), and facings are said as compass points ("facing S"), not numbers; v6 logs
+    # audit with the note.
+    version="7",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

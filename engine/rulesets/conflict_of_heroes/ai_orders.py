@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from umpire.engine.dice import two_d6
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import distance, dm, hex_of
 from umpire.engine.rulesets.conflict_of_heroes.eligibility import AiOption, Target
 from umpire.engine.rulesets.conflict_of_heroes.events import (
@@ -239,7 +240,8 @@ def _move(
             rule=rule + (" / " + cite("5.3.1") if low_risk else ""),
             dice=choice.dice,
             candidates=choice.candidates,
-            explanation=f"{ai.id} {what}: {ai.hex} -> {to.label}, facing {facing}; {choice.how}",
+            explanation=f"{ai.id} {what}: {ai.hex} -> {to.label}, facing "
+            f"{DIRECTION_NAMES[facing]}; {choice.how}",
         )
     )
     return Executed(ai.id, to.cost)
@@ -267,7 +269,7 @@ def _pivot(turn: ConflictOfHeroesTurn, ai: Unit) -> Executed:
             dice=choice.dice,
             candidates=choice.candidates,
             explanation=f"{ai.id} cannot make a low-risk move and pivots to face "
-            f"{choice.item.id} (facing {facing}); {choice.how}",
+            f"{choice.item.id} (facing {DIRECTION_NAMES[facing]}); {choice.how}",
         )
     )
     return Executed(ai.id, cost)

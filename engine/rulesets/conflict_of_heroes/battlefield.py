@@ -16,8 +16,11 @@ here they are computed from the scenario's data (README "Interpretations"):
 
 from __future__ import annotations
 
+from msgspec import UNSET
+from msgspec.structs import replace
+
 from umpire.engine.hexgrid import Hex
-from umpire.engine.rulesets.conflict_of_heroes.scenario import TerrainSpec
+from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec, TerrainSpec
 from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import Side
 
@@ -123,11 +126,40 @@ def ai_at(state: State, label: str, but: str = "") -> Unit | None:
 
 
 def ai_holds(state: State, label: str) -> bool:
-    """An AI in the hex and no Unit: the AI holds it (the mission's end, and a Player
-    Control Marker the AI has taken, 5.0; README ledger)."""
-    return ai_at(state, label) is not None and not any(
-        u.hex == label for u in active(state, Side.PLAYER)
-    )
+    """An AI in the hex and no Unit: the AI holds it (README "End of the mission")."""
+    return ai_at(state, label) is not None and not _unit_at(state, label)
+
+
+def _unit_at(state: State, label: str) -> bool:
+    return any(u.hex == label for u in active(state, Side.PLAYER))
+
+
+def with_control(state: State) -> State:
+    """5.0: the Control Markers' sides after counters moved. A marker is the AI's once an
+    AI stands in its hex with no Unit, and stays the AI's after the AI leaves, until a
+    Unit stands there with no AI (the base game's flip: the last side alone in the hex;
+    README ledger "5.0 Player Control Markers")."""
+    held = set(state.ai_markers or ())
+    for o in state.objectives:
+        if not o.control_marker:
+            continue
+        ai, unit = ai_at(state, o.hex) is not None, _unit_at(state, o.hex)
+        if ai and not unit:
+            held.add(o.id)
+        elif unit and not ai:
+            held.discard(o.id)
+    markers = tuple(o.id for o in state.objectives if o.id in held)
+    if markers == (state.ai_markers or ()):
+        return state
+    return replace(state, ai_markers=markers or UNSET)
+
+
+def ai_controls(state: State, objective: ObjectiveSpec) -> bool:
+    """Whether the AI holds an objective: a Control Marker by its side (`with_control`),
+    any other objective by an AI in its hex and no Unit (5.0; README ledger)."""
+    if objective.control_marker:
+        return objective.id in (state.ai_markers or ())
+    return ai_holds(state, objective.hex)
 
 
 def flanked(state: State, target: Unit, from_label: str) -> bool:

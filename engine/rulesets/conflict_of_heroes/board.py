@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.engine.hexgrid import Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Parity
 from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
 
 
@@ -44,7 +44,7 @@ def board(view: Any) -> MapView:
             id=u["id"],
             hex=u["hex"],
             side=u["side"],
-            note=f"facing {u['facing']}",
+            note=f"facing {DIRECTION_NAMES[u['facing']]}",
             facing=u["facing"],
         )
         for u in view["units"]

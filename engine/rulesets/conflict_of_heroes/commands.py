@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar
 
 from msgspec import Meta, Struct
 
-from umpire.engine.rulesets.conflict_of_heroes.scenario import HexLabel, Ident
+from umpire.engine.rulesets.conflict_of_heroes.scenario import Facing, HexLabel, Ident
 from umpire.engine.rulesets.conflict_of_heroes.terms import ActionKind
 
 Ids = Annotated[tuple[Ident, ...], Meta(max_length=12)]
@@ -33,7 +33,7 @@ class Placement(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
     unit: Ident
     hex: HexLabel
-    facing: Annotated[int, Meta(ge=0, le=5)]
+    facing: Facing
 
 
 class UnitAction(Struct, frozen=True, tag="UnitAction", kw_only=True, forbid_unknown_fields=True):
@@ -120,7 +120,7 @@ class ReportPosition(
 
     unit: Ident
     hex: HexLabel
-    facing: Annotated[int, Meta(ge=0, le=5)]
+    facing: Facing
     in_play: bool = True
 
 

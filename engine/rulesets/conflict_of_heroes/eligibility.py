@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
-    ai_holds,
+    ai_controls,
     can_fire_into,
     distance,
     enemies_of,
@@ -85,9 +85,9 @@ def targets_for(state: State, ai: Unit, order: Order) -> list[Target]:
         for o in sorted(state.objectives, key=lambda o: o.id):
             if order.target is TargetKind.CONTROL_MARKER and not o.control_marker:
                 continue
-            # 5.0: only *Player* Control Markers are Mission Objectives; one an AI holds
-            # (in its hex, no Unit) the AI has taken: it is the player's no longer.
-            if order.target is TargetKind.CONTROL_MARKER and ai_holds(state, o.hex):
+            # 5.0: only *Player* Control Markers are Mission Objectives; one the AI has
+            # taken is the player's no longer, even after the AI has left its hex.
+            if order.target is TargetKind.CONTROL_MARKER and ai_controls(state, o):
                 continue
             if order.objective and o.id != order.objective:
                 continue
@@ -181,11 +181,12 @@ def _move_option(state: State, ai: Unit, order: Order) -> AiOption | str:
 
 def _no_target_reason(state: State, order: Order) -> str:
     """Why a move order has no target: say it when the AI holds every Control Marker."""
-    taken = [o.id for o in state.objectives if o.control_marker and ai_holds(state, o.hex)]
+    taken = [o.id for o in state.objectives if o.control_marker and ai_controls(state, o)]
     if order.target is TargetKind.CONTROL_MARKER and taken:
         return (
             f"no Player Control Marker to move towards: the AI holds {', '.join(taken)} "
-            "(an AI in its hex and no Unit; 5.0, README ledger)"
+            "(taken by an AI alone in its hex, and no Unit alone there since; 5.0, README "
+            "ledger)"
         )
     return "no target meets the order's conditions"
 

@@ -7,6 +7,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from umpire.engine.rulesets.conflict_of_heroes import events as ev
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import with_control
 from umpire.engine.rulesets.conflict_of_heroes.state import State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import PlayerAction, Side, WhoseTurn
 
@@ -29,8 +30,18 @@ def _pass(state: State, side: WhoseTurn, passed: bool) -> WhoseTurn | None:
     return side if passed else None
 
 
+# Events that put a counter in a hex: after them the Control Markers' sides are read
+# again (battlefield.with_control, 5.0).
+_PLACING = (ev.PlayerActed, ev.AiMoved, ev.PositionReported, ev.AiReinforcementEntered)
+
+
 def evolve(state: State, event: Struct) -> State:
     """The state after `event`."""
+    after = _evolve(state, event)
+    return with_control(after) if isinstance(event, _PLACING) else after
+
+
+def _evolve(state: State, event: Struct) -> State:
     match event:
         case ev.PlayerActed():
             s = replace(

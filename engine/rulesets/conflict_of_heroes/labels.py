@@ -3,7 +3,7 @@ the names of its coded values, for `umpire state` and the browser. Seed 003_368c
 
 from __future__ import annotations
 
-from umpire.engine.hexgrid import Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Parity
 from umpire.engine.kit.labels import Labels, named
 from umpire.engine.rulesets.conflict_of_heroes.orders import (
     OrderAction,
@@ -22,6 +22,7 @@ from umpire.engine.rulesets.conflict_of_heroes.terms import (
 FIELDS: dict[str, str] = {
     "action": "Action",
     "ai_holds": "AI holds",
+    "ai_markers": "Control Markers the AI holds",
     "ai_status": "AI status",
     "ap_spent_number": "AP spent number",
     "attack_modifier": "Attack modifier",
@@ -111,6 +112,8 @@ FIELDS: dict[str, str] = {
 }
 VALUES: dict[str, dict[str, str]] = {
     "action": named(OrderAction),
+    # A facing by its compass point on the map (scenario.Facing), not its number.
+    "facing": {str(d): name for d, name in enumerate(DIRECTION_NAMES)},
     "ai_status": named(Status),
     "colour": named(CardColour),
     # Text only (a draw's purpose): why an Order Card is drawn.

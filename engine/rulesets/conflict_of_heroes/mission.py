@@ -9,10 +9,11 @@ when the mission ends (README "Mission instructions", "End of the mission").
 
 from __future__ import annotations
 
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import (
     active,
     ai_at,
-    ai_holds,
+    ai_controls,
     dm,
     fire_zones,
     terrain,
@@ -70,7 +71,8 @@ def carry_out(turn: ConflictOfHeroesTurn, instruction: Instruction, rule: str) -
                 hex=u.hex,
                 facing=u.facing,
                 rule=rule,
-                explanation=f"reinforcement {u.id} enters at {u.hex}, facing {u.facing}, "
+                explanation=f"reinforcement {u.id} enters at {u.hex}, facing "
+                f"{DIRECTION_NAMES[u.facing]}, "
                 f"as the instruction says",
             )
         )
@@ -137,7 +139,7 @@ def last_round_over(state: State) -> GameEnded | None:
         return GameEnded(
             result=f"draw: round {state.round}, the mission's last, is over", rule=RULE_END
         )
-    held = [o.id for o in wanted if ai_holds(state, o.hex)]
+    held = [o.id for o in wanted if ai_controls(state, o)]
     lost = [o.id for o in wanted if o.id not in held]
     if not lost:
         result = f"the AI wins: it holds {', '.join(held)} at the end of round {state.round}"

@@ -9,6 +9,7 @@ drawn (deck.remove_command_card).
 from __future__ import annotations
 
 from umpire.engine.errors import NothingToDo, RuleError
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import ai_at, on_map, terrain
 from umpire.engine.rulesets.conflict_of_heroes.commands import (
     ReportCounters,
@@ -88,7 +89,8 @@ def report_position(turn: ConflictOfHeroesTurn, cmd: ReportPosition) -> None:
     if cmd == restated(u):
         where = "in play" if u.in_play else "out of play"
         raise NothingToDo(
-            f"ReportPosition changes nothing: {u.id} is in hex {u.hex} facing {u.facing}, "
+            f"ReportPosition changes nothing: {u.id} is in hex {u.hex} facing "
+            f"{DIRECTION_NAMES[u.facing]} ({u.facing}), "
             f"{where}, already; report another hex, facing or whether it is in play",
             rule=rule,
         )

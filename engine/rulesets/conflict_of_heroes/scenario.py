@@ -16,6 +16,16 @@ from msgspec import Meta, Struct, field
 from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, Side
 
 HexLabel = Annotated[str, Meta(pattern=r"^[0-9]{4}$", description="CCRR hex label")]
+# A counter's facing: the hex side its front faces, 0 N clockwise (engine/hexgrid.py).
+Facing = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=5,
+        description="the hex side faced, clockwise from the top of the map: 0 N, 1 NE, "
+        "2 SE, 3 S, 4 SW, 5 NW",
+    ),
+]
 Ident = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 OrderText = Annotated[str, Meta(min_length=1, max_length=200)]
 # Bounds (issue 32): an Order Card prints a short list of orders.
@@ -60,7 +70,7 @@ class UnitSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     flank_dv: Value
     range: Value
     name: Annotated[str, Meta(max_length=60)] = ""
-    facing: Annotated[int, Meta(ge=0, le=5)] = 0
+    facing: Facing = 0
     long_range: Value = 0
     fire_cost: Value = 2
     move_cost: Value = 1
@@ -114,7 +124,8 @@ class MissionInstruction(Struct, frozen=True, kw_only=True, forbid_unknown_field
 class MissionEnd(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """How the mission ends (README "End of the mission"; the seed leaves it to the
     mission): after round `last_round` (0: no round limit) the AI wins if it holds every
-    objective in `ai_holds` (an AI in the hex and no Unit), else the player wins (a draw
+    objective in `ai_holds` (an AI in the hex and no Unit; a Control Marker by its side,
+    battlefield.ai_controls), else the player wins (a draw
     when `ai_holds` is empty). At any time, a side with no counter in play or to come
     loses."""
 

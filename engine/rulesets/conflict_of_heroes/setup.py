@@ -13,6 +13,7 @@ from msgspec import Meta, Struct, field
 
 from umpire.engine.errors import InvalidSetup
 from umpire.engine.hexgrid import Hex, HexGrid, Parity
+from umpire.engine.rulesets.conflict_of_heroes.battlefield import with_control
 from umpire.engine.rulesets.conflict_of_heroes.orders import (
     Order,
     OrderAction,
@@ -188,6 +189,17 @@ def initial_state(setup: Setup) -> State:
                 f"order {o.text!r} names objective {o.objective}, which is not in "
                 f"the scenario ({sorted(objective_ids)})"
             )
+    # An AI set up alone on a Control Marker's hex holds it from the start (5.0).
+    return with_control(_state(setup, grid, cards, counteractions, mission_orders))
+
+
+def _state(
+    setup: Setup,
+    grid: HexGrid,
+    cards: tuple[Card, ...],
+    counteractions: tuple[Instruction, ...],
+    mission_orders: tuple[Instruction, ...],
+) -> State:
     return State(
         rules=Rules(
             grid=grid,

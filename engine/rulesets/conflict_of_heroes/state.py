@@ -7,7 +7,7 @@ Seed 003_368c69a730e6e14a.txt. Draws are fresh uniform picks among the remaining
 
 from __future__ import annotations
 
-from msgspec import Struct, field
+from msgspec import UNSET, Struct, UnsetType, field
 
 from umpire.engine.hexgrid import HexGrid
 from umpire.engine.rulesets.conflict_of_heroes.orders import Order
@@ -90,6 +90,11 @@ class State(Struct, frozen=True, kw_only=True):
     destroyed_player_units: int = 0
     last_card: int = 0
     end: MissionEnd = field(default_factory=MissionEnd)
+    # 5.0 Player Control Markers the AI has taken (README ledger "5.0 Player Control
+    # Markers"), by objective id in objective order: the base game's marker, flipped by
+    # the last side alone in its hex. UNSET while the AI holds none, so a game in which
+    # no AI ever took one encodes (and hashes) as it did before the field existed.
+    ai_markers: tuple[str, ...] | UnsetType = UNSET
 
     def card(self, number: int) -> Card:
         """The card with this number (every number in deck/discards/removed has one)."""

@@ -34,7 +34,10 @@ RULESET: Ruleset[State] = Ruleset(
     # October week); a radar search counter searches only the counter it was placed on, and
     # says so when an earlier search removed it (v5 searched whatever counter had been
     # shifted into its hex since, or said nothing); v5 logs audit with the note.
-    version="6",
+    # v7: facings are said as compass points and the hex faced ("facing NW, towards
+    # 1006"), not numbers; MoveBombers.handoff_dice may cut a searchlight hand-off's dice
+    # (base-game 28.3, README ledger); v6 logs audit with the note.
+    version="7",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,

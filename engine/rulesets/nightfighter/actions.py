@@ -275,7 +275,10 @@ def _phase_actions(state: State) -> list[Action]:
             ids = [c.id for c in state.counters if c.status is Status.ON_MAP]
             accelerate = {"items": one_of(ids)} if ids else {"maxItems": 0}
             text = "Move and enter the bomber counters"
-            return [offer(MoveBombers, cite("S7.0"), text, accelerate=accelerate)]
+            # Hand-off dice only while a bomber holds a searchlight fix (S14.0, 28.3).
+            fixed = any(c.searchlight for c in state.counters if c.status is Status.ON_MAP)
+            narrow = {"accelerate": accelerate} | ({} if fixed else {"handoff_dice": one_of([0])})
+            return [offer(MoveBombers, cite("S7.0"), text, **narrow)]
         case Phase.FIGHTER_MOVEMENT:
             moves = _moves(state)
             if moves:

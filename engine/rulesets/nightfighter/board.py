@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.engine.hexgrid import Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Parity
 from umpire.engine.map_view import MapFeature, MapGrid, MapPiece, MapView
 from umpire.engine.rulesets.nightfighter.terms import Status
 
@@ -33,7 +33,7 @@ def board(view: Any) -> MapView:
             id=f["id"],
             hex=f["hex"],
             side="fighter",
-            note=f"facing {f['facing']}",
+            note=f"facing {DIRECTION_NAMES[f['facing']]}",
             facing=f["facing"],
         )
         for f in view["fighters"]

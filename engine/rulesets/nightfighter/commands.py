@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from umpire.engine.rulesets.nightfighter.setup import Direction, HexLabel
 from umpire.engine.rulesets.nightfighter.terms import TallyKind
@@ -20,9 +20,16 @@ class EndPhase(Struct, frozen=True, kw_only=True, tag="EndPhase"):
 
 class MoveBombers(Struct, frozen=True, kw_only=True, tag="MoveBombers"):
     """S7.0/S8.0: the umpire moves and enters the bomber counters. `accelerate` names
-    counters flying one extra hex this turn (base-game rule 28.2, alerted bombers)."""
+    counters flying one extra hex this turn (base-game rule 28.2, alerted bombers).
+    `handoff_dice` overrides the receiving zone's standard number of dice for a
+    searchlight-fixed bomber handed off to another zone this movement (left out or 0: the
+    zone's own; base game, e.g. rule 28.3 with a fighter nearby, as SearchSearchlight's
+    `dice`)."""
 
     accelerate: Annotated[tuple[Id, ...], Meta(max_length=200)] = ()
+    # UNSET when left out, so a command without it records the bytes it recorded before
+    # the field existed (CommandRecorded holds the command's builtins): old logs audit.
+    handoff_dice: Annotated[int, Meta(ge=0, le=12)] | UnsetType = UNSET
 
 
 class MoveFighter(Struct, frozen=True, kw_only=True, tag="MoveFighter"):

@@ -31,7 +31,13 @@ from umpire.engine.rulesets.nightfighter.events import (
     PhaseBegan,
     TurnStarted,
 )
-from umpire.engine.rulesets.nightfighter.geometry import ai_search_area, distance, grid_of, off_grid
+from umpire.engine.rulesets.nightfighter.geometry import (
+    ai_search_area,
+    distance,
+    facing_said,
+    grid_of,
+    off_grid,
+)
 from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
 from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
@@ -161,7 +167,11 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
             to_hex=to_hex,
             facing=command.facing,
             explanation=f"{fighter.id} moves {'-'.join(command.path) or 'nowhere'}"
-            + (" and leaves the map" if command.exit else f", facing {command.facing}"),
+            + (
+                " and leaves the map"
+                if command.exit
+                else f", facing {facing_said(state.setup, to_hex, command.facing)}"
+            ),
         )
     ]
     others_gone = all(not f.hex for f in state.fighters if f.id != fighter.id)

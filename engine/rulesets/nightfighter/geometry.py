@@ -7,7 +7,7 @@ turn 7: from 0712 facing 0812 it runs on to 0913).
 
 from __future__ import annotations
 
-from umpire.engine.hexgrid import Hex, HexGrid, Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Hex, HexGrid, Parity
 from umpire.engine.rulesets.nightfighter.setup import Setup
 from umpire.engine.rulesets.nightfighter.state import Counter, FighterState
 from umpire.engine.rulesets.nightfighter.tables.localisation import (
@@ -30,6 +30,16 @@ def grid_of(setup: Setup) -> HexGrid:
         min_row=setup.min_row,
         max_row=setup.max_row,
     )
+
+
+def facing_said(setup: Setup, hex_label: str, facing: int) -> str:
+    """A facing as the player reads it on the map: its compass point and, as the example
+    of play names one ("facing hex 0812"), the hex it faces when that is on the map."""
+    point = DIRECTION_NAMES[facing]
+    ahead = grid_of(setup).neighbour(Hex.parse(hex_label), facing) if hex_label else None
+    if ahead is None or not grid_of(setup).contains(ahead):
+        return point
+    return f"{point}, towards {ahead.label}"
 
 
 def off_grid(setup: Setup) -> HexGrid:

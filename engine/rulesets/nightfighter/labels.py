@@ -3,6 +3,7 @@ the names of its coded values, for `umpire state` and the browser. Seed 004_c3eb
 
 from __future__ import annotations
 
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.engine.kit.labels import Labels, named
 from umpire.engine.rulesets.nightfighter.campaign import CampaignKind
 from umpire.engine.rulesets.nightfighter.terms import (
@@ -98,8 +99,13 @@ FIELDS: dict[str, str] = {
     "zones": "Zones",
     "zones_done": "Search zones done",
 }
+# A facing or heading (setup.Direction) by its compass point on the map, not its number.
+_POINTS = {str(d): name for d, name in enumerate(DIRECTION_NAMES)}
+
 VALUES: dict[str, dict[str, str]] = {
     "ai_arc": named(Arc),
+    "facing": _POINTS,
+    "heading": _POINTS,
     "ai_jamming": named(Jamming),
     "jamming": named(Jamming),
     "kind": {**named(RadarKind), **named(CampaignKind)},

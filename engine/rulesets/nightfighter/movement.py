@@ -66,6 +66,13 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
     unknown = sorted(set(command.accelerate) - known)
     if unknown:
         raise RuleError(f"accelerate names counters not on the map: {unknown}", rule=RULE)
+    handoff_dice = command.handoff_dice if isinstance(command.handoff_dice, int) else 0
+    if handoff_dice and not any(c.searchlight for c in on_map):
+        raise RuleError(
+            "handoff_dice is for a searchlight-fixed bomber handed off to another zone, and "
+            "no bomber counter holds a searchlight fix: send it as 0 (or leave it out)",
+            rule=HANDOFF_RULE,
+        )
     counters_due(turn, state, state.turn)
     for counter in on_map:
         steps = counter.speed + (1 if counter.id in command.accelerate else 0)
@@ -82,7 +89,7 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
             )
         )
         if to_hex and counter.searchlight:
-            _handoff(turn, counter, to_hex)
+            _handoff(turn, counter, to_hex, handoff_dice)
     work = turn.state
     entering = sorted(
         (c for c in work.counters if c.status is Status.PENDING and c.enter_turn <= work.turn),
@@ -109,9 +116,11 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
     turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
 
 
-def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str) -> None:
+def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str, dice: int = 0) -> None:
     """A searchlight-fixed bomber keeps its fix in its zone; entering another active zone
-    needs a 6 on that zone's dice (the hand-off); leaving every zone loses the fix."""
+    needs a 6 on that zone's dice (the hand-off); leaving every zone loses the fix. `dice`
+    (MoveBombers.handoff_dice) replaces the zone's number when the base game cuts it
+    (rule 28.3, which the example of play applies to a zone's search: README ledger)."""
     old = counter.searchlight
     new = zone_of(turn.state.setup, to_hex)
     if new is not None and new.name == old:
@@ -126,9 +135,11 @@ def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str) -> None:
             )
         )
         return
+    count = dice or new.dice
     roll = turn.roll(
-        nd6(new.dice),
-        f"searchlight hand-off to zone {new.name}",
+        nd6(count),
+        f"searchlight hand-off to zone {new.name}"
+        + (f" ({count} dice as entered, not the zone's {new.dice})" if dice else ""),
         HANDOFF_RULE,
         owner=Owner.OPPONENT,
     )

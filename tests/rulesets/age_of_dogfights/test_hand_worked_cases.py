@@ -252,3 +252,31 @@ def test_retreat_climbs_only_when_more_than_half_of_the_player_fighters_are_lowe
     (moved,) = of_type(events, BotMoved)
     assert moved.attitude is Attitude.NOSE_DOWN
     assert "descends to the lowest level" in moved.explanation
+
+
+def test_every_wings_tail_or_engine_hit_rolls_again_until_the_bot_retreats() -> None:
+    """General Rules: "If a bot receives damage to its wings, tail or engine, roll a
+    standard die": each such hit rolls while the bot fights on. An average B1 hit in the
+    wings rolls 3 (continue fighting); hit again in the tail it rolls 2 (retreat, noted);
+    a third hit, in the engine, rolls nothing: it is retreating already."""
+    s = _fighter(aggressiveness="average")
+    s, events = decide(s, ReportBotDamage(aircraft="B1", damage=Damage.WINGS), [[3]])
+    assert [e.retreating for e in of_type(events, RetreatDecided)] == [False]
+    s, events = decide(s, ReportBotDamage(aircraft="B1", damage=Damage.TAIL), [[2]])
+    (decision,) = of_type(events, RetreatDecided)
+    assert decision.retreating and decision.reason == "damage to its tail"
+    s, events = decide(s, ReportBotDamage(aircraft="B1", damage=Damage.ENGINE), [])
+    assert of_type(events, RetreatDecided) == [] and s.plane("B1").retreating
+    assert s.plane("B1").damage == ("wings", "tail", "engine")
+
+
+@pytest.mark.parametrize(("roll", "retreats"), [(2, True), (3, False)])
+def test_a_mission_aircraft_hit_in_the_engine_rolls_unmodified(roll: int, retreats: bool) -> None:
+    """General Rules' damage roll (+1 aggressive, -1 cautious) for a bot with no
+    aggressiveness (a 'Mission' aircraft: Game Setup rolls it for fighters only): the DH4
+    reads the die as it falls, 2 retreats and 3 fights on."""
+    s = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B4": ("dh4", (15, 6), "W", 3)})
+    assert s.plane("B4").aggressiveness is None
+    s, events = decide(s, ReportBotDamage(aircraft="B4", damage=Damage.ENGINE), [[roll]])
+    (decision,) = of_type(events, RetreatDecided)
+    assert decision.retreating is retreats and s.plane("B4").retreating is retreats

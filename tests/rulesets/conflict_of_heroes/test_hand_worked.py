@@ -9,6 +9,7 @@ A Unit's total DV is its DV plus its hex's DM; the 2D6 needed is total DV minus 
 from __future__ import annotations
 
 import pytest
+from msgspec import UNSET
 
 from tests.rulesets.conflict_of_heroes.setups import (
     ai,
@@ -21,6 +22,10 @@ from tests.rulesets.conflict_of_heroes.setups import (
     state,
     unit,
 )
+from umpire.engine.actions import legal_actions
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.conflict_of_heroes import RULESET
+from umpire.engine.rulesets.conflict_of_heroes.eligibility import targets_for
 from umpire.engine.rulesets.conflict_of_heroes.events import (
     AiFired,
     AiMoved,
@@ -31,7 +36,11 @@ from umpire.engine.rulesets.conflict_of_heroes.events import (
     MissionTrackChecked,
     SpentCheckMade,
 )
+from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
+from umpire.engine.rulesets.conflict_of_heroes.orders import parse_order
 from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec
+from umpire.engine.rulesets.conflict_of_heroes.view import view
+from umpire.server.action_text import render
 
 A = ai("A", "0505", turreted=True)
 FIRE = "AI closest to Unit -> Fire"
@@ -254,6 +263,31 @@ def test_s5_0_a_control_marker_the_ai_holds_is_no_player_control_marker() -> Non
     assert one(events, AiMoved).unit == "A"
 
 
+def test_s5_0_a_control_marker_stays_the_ais_after_the_ai_leaves_its_hex() -> None:
+    """5.0 'Player Control Markers' (README ledger): A, set up alone on CM's hex 0505,
+    takes the marker; reported moved off to 0504 it leaves the marker the AI's (the base
+    game's flipped marker), so 'AI closest to Control Marker -> Move' still has no target
+    and the card's next order runs. U reported into 0505, alone there, takes it back: the
+    order aims at CM again. Before v7 the marker was the player's again once A left."""
+    cm = [ObjectiveSpec(id="CM", hex="0505", control_marker=True)]
+    deck = (card(1, "blue", 12, "AI closest to Control Marker -> Move",
+                 tactical=("AI closest to Unit -> Move",)),)  # fmt: skip
+    s = state([A, _u("U", "0508")], deck, objectives=cm)
+    assert s.ai_markers == ("CM",)
+    _, s = run(s, {"type": "ReportPosition", "unit": "A", "hex": "0504", "facing": 0})
+    assert s.ai_markers == ("CM",)
+    events, _ = ai_turn(s, 1)
+    selected = one(events, AiOrderSelected)
+    assert selected.order == "AI closest to Unit -> Move"
+    why = reasons(selected.candidates)["priority 1: AI closest to Control Marker -> Move"]
+    assert "no Player Control Marker to move towards: the AI holds CM" in why
+    _, s = run(s, {"type": "ReportPosition", "unit": "U", "hex": "0505", "facing": 3})
+    assert s.ai_markers is UNSET
+    order = parse_order("AI closest to Control Marker -> Move")
+    a = s.unit("A")
+    assert a is not None and [t.id for t in targets_for(s, a, order)] == ["CM"]
+
+
 def test_s5_1_1_and_5_2_yes_no_criteria_are_said_in_words() -> None:
     """5.1.1 / 5.2 as the player reads them (found playing the sample through the CLI,
     where a hit AI 'lost on un-hit AI before a hit AI (1; best 0)'): the loser's reason
@@ -283,3 +317,42 @@ def test_s5_1_1_farthest_tie_moves_the_unhit_ai_before_the_cheaper_one() -> None
     assert chosen.unit == "B" and "un-hit AI before a hit AI" in reasons(chosen.candidates)["A"]
     moved = one(events, AiMoved)
     assert (moved.unit, moved.from_hex, moved.to_hex) == ("B", "0307", "0306")
+
+
+def test_s5_2_the_eligible_ai_is_chosen_first_then_its_target() -> None:
+    """5.2: "If multiple AI are eligible to execute an order against multiple Units, first
+    determine the Eligible AI Priority and then the Target Priority." A (FP 5) at 0505 has
+    U1 (0508, DV 12) and U2 (0307, DV 11) both 3 hexes away; B (FP 6) at 0706 has U1 at 3
+    and U2 at 4. 'AI closest to Unit -> Fire': both AIs are 3 from their closest Unit, so
+    5.1.1 picks B (highest Firepower); B's closest target is U1 alone, so B fires at U1
+    (needs 12 - 6 = 6; 2D6 3+3 = 6 hits), not A at the easier U2."""
+    ais = [ai("A", "0505", turreted=True), ai("B", "0706", turreted=True, firepower=6)]
+    units = [_u("U1", "0508"), _u("U2", "0307", front_dv=11, flank_dv=11)]
+    events, _ = ai_turn(state([*ais, *units], (card(1, "blue", 12, FIRE),)), 1, [3, 3])
+    assert one(events, AiUnitSelected).unit == "B"
+    assert one(events, AiTargetSelected).target == "U1"
+    fired = one(events, AiFired)
+    assert (fired.unit, fired.target, fired.needed, fired.roll, fired.hit) == (
+        "B",
+        "U1",
+        6,
+        6,
+        True,
+    )
+
+
+def test_a_facing_is_said_by_its_compass_point() -> None:
+    """A facing as the player reads it on the map: A at 0505 moves one hex towards U at
+    0508 (5.3: 0506, the only hex closer) and faces it, straight down the map: facing 3,
+    said 'S' in the move's words, the map's note and the state's words; the listed
+    ReportPosition field names what 0..5 mean."""
+    s = state([A, _u("U", "0508")], (card(1, "blue", 12, "AI closest to Unit -> Move"),))
+    events, s = ai_turn(s, 1)
+    moved = one(events, AiMoved)
+    assert moved.facing == 3 and "0505 -> 0506, facing S;" in moved.explanation
+    (piece,) = [p for p in RULESET.board(view(s, Role.PLAYER)).pieces if p.id == "A"]
+    assert piece.note == "facing S" and LABELS.words("facing", 3) == "S"
+    (report,) = [a for a in legal_actions(RULESET, s, Role.PLAYER, ended=False)
+                 if a.type == "ReportPosition"]  # fmt: skip
+    line = next(x for x in render(report) if x.strip().startswith("facing:"))
+    assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in line, line

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tests.support.gateway_games import create_bound
 from tests.support.restating import listed_schema, refused_as_nothing_to_do
+from umpire.engine.hexgrid import DIRECTION_NAMES
 from umpire.server.games import Games
 from umpire.testing.support.schema_sampler import accepts
 
@@ -20,7 +21,8 @@ async def test_5_3_1_a_counter_reported_where_it_stands_is_refused(games: Games)
     u = next(x for x in game.state.units if x.in_play and not x.destroyed)
     same = {"type": "ReportPosition", "unit": u.id, "hex": u.hex, "facing": u.facing}
     refusal = await refused_as_nothing_to_do(games, gid, "same", same)
-    assert f"{u.id} is in hex {u.hex} facing {u.facing}, in play, already" in str(refusal)
+    said = f"{u.id} is in hex {u.hex} facing {DIRECTION_NAMES[u.facing]} ({u.facing}), in play"
+    assert said + ", already" in str(refusal)
     await refused_as_nothing_to_do(games, gid, "full", {**same, "in_play": True})
     # Another facing is listed and accepted; then it is the report that changes nothing.
     turned = {**same, "facing": (u.facing + 1) % 6}

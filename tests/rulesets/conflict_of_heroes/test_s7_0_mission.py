@@ -197,3 +197,24 @@ def test_with_sideways_moves_the_ai_steps_sideways() -> None:
     events, _ = ai_turn(s, 1, [1])
     moved = one(events, AiMoved)
     assert (moved.unit, moved.to_hex) == ("A", "0404")
+
+
+@pytest.mark.parametrize(("marker", "winner"), [(True, "the AI wins"), (False, "the player wins")])
+def test_a_control_marker_the_ai_left_still_counts_as_held_at_the_end(
+    marker: bool, winner: str
+) -> None:
+    """README ledger "5.0 Player Control Markers": A stands alone on OBJ (0503) at set-up
+    and is then reported at 0504, off it; at the end of round 1 (both pass) a Control
+    Marker there is still the AI's (the AI wins), while a plain objective is held only by
+    standing in it (the player wins)."""
+    s = state(
+        [ai("A", "0503"), unit("U", "0508")],
+        (card(1, "blue", 4, "Hit AI closest to Unit -> Rally"),),
+        objectives=[ObjectiveSpec(id="OBJ", hex="0503", control_marker=marker)],
+        end=MissionEnd(last_round=1, ai_holds=("OBJ",)),
+    )
+    _, s = run(s, {"type": "ReportPosition", "unit": "A", "hex": "0504", "facing": 0})
+    _, s = run(s, {"type": "Pass"})
+    events, _ = run(s, {"type": "TakeAiTurn"}, [[1]])
+    assert isinstance(events[-1], GameEnded)
+    assert events[-1].result.startswith(winner), events[-1].result

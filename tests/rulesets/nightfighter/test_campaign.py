@@ -104,3 +104,34 @@ def test_the_joker_counts_as_a_card_drawn_that_night() -> None:
     assert state.campaign.night_cards == 1  # type: ignore[union-attr]
     _, events = run(state, "RollNightContinuation", [[3]], moon="half")
     assert "night ends" in named(events, "CampaignRolled").explanation
+
+
+def _engaged_week(state, face: int):  # type: ignore[no-untyped-def]
+    """One Pilot Campaign week with no moon: flying (a 6), engaging (a 6), card `face`."""
+    state, events = run(
+        state, "RollCampaignWeek", [[6, 1, 1, 1], [6, 1, 1, 1], [face]], moon="none"
+    )
+    card = named(events, "CampaignRolled").card
+    state, _ = run(state, "EndCampaignWeek", [])
+    return state, card
+
+
+def test_the_pilot_campaigns_pack_is_reshuffled_each_month_not_each_week() -> None:
+    """Pilot Campaign: "The pack is reshuffled every month instead of every week". Week 1
+    (1 June 1942) draws face 1 of 53, the ace of hearts; week 2 (8 June) is still June, so
+    face 1 of the 52 left is the 2 of hearts; week 5 starts on 29 June, still June: face 1
+    is the 3 of hearts of 51. Week 6 starts on 6 July: the pack is whole again, and face 1
+    is the ace of hearts once more."""
+    state = _campaign("lite")
+    drawn = []
+    for week in range(1, 7):
+        if week in (3, 4):
+            state, _ = run(state, "RollCampaignWeek", [[1, 1, 1, 1]], moon="none")  # not flying
+            state, _ = run(state, "EndCampaignWeek", [])
+            continue
+        assert (week, month_of(week)) in ((1, 6), (2, 6), (5, 6), (6, 7))
+        state, card = _engaged_week(state, 1)
+        drawn.append(card)
+        left = len(state.campaign.deck)  # type: ignore[union-attr]
+        assert left == {1: 52, 2: 51, 5: 50, 6: 52}[week]
+    assert drawn == ["AH", "2H", "3H", "AH"]

@@ -9,8 +9,11 @@ from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter import RULESET
 from umpire.engine.rulesets.nightfighter.evolve import initial_state
+from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Phase
+from umpire.engine.rulesets.nightfighter.view import view
+from umpire.server.action_text import render
 
 
 def _listed(state: State) -> dict[str, tuple[str, str]]:
@@ -45,3 +48,27 @@ def test_ending_the_combat_phase_says_the_next_turn_begins() -> None:
         state, _ = run(state, "EndPhase", [])
     assert state.phase is Phase.COMBAT
     assert _listed(state)["EndPhase"][1].startswith("End the Combat phase: turn 2 begins")
+
+
+def test_a_facing_is_said_by_its_compass_point_and_the_hex_it_faces() -> None:
+    """The example of play names a fighter's facing by the hex it faces (turn 4: "move to
+    hex 1107 facing towards the bomber counter in hex 1006"; turn 7: "hex 0712 facing hex
+    0812"). From 1107, 1006 is direction 5 (NW); from 0712, 0812 is 2 (SE). The move's
+    words, the state's words, the map's note and the listed field say it, not the number."""
+    state = make_state(make_setup(), [], Phase.FIGHTER_MOVEMENT, ("1006", 0))
+    moved, events = run(state, "MoveFighter", [], fighter="F1", path=["1107"], facing=5)
+    assert events[0].explanation == "F1 moves 1107, facing NW, towards 1006"
+    state = make_state(make_setup(), [], Phase.FIGHTER_MOVEMENT, ("0711", 3))
+    _, events = run(state, "MoveFighter", [], fighter="F1", path=["0712"], facing=2)
+    assert events[0].explanation == "F1 moves 0712, facing SE, towards 0812"
+    assert LABELS.words("facing", 5) == "NW" and LABELS.words("heading", 3) == "S"
+    (piece,) = [p for p in RULESET.board(view(moved, Role.PLAYER)).pieces if p.id == "F1"]
+    assert piece.note == "facing NW"
+
+
+def test_the_listed_facing_names_what_0_to_5_mean() -> None:
+    state = make_state(make_setup(), [], Phase.FIGHTER_MOVEMENT, ("1006", 0))
+    (move,) = [a for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)
+               if a.type == "MoveFighter"]  # fmt: skip
+    (line,) = [line for line in render(move) if line.strip().startswith("facing:")]
+    assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in line and "clockwise" in line, line

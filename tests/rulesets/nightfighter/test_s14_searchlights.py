@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
-from umpire.engine.errors import RuleError
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import ManualDiceError, RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.nightfighter import RULESET
 from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 
 ZONES = [
@@ -100,6 +103,26 @@ def test_s14_handoff_between_zones(faces: list[int], kept: bool) -> None:
     assert c.level is (Uncertainty.NONE if kept else Uncertainty.LOW)
 
 
+def test_s14_handoff_dice_cut_by_the_base_game() -> None:
+    """The example of play cuts a zone's search to two dice "as per rule 28.3 because of
+    the confusing proximity of your own aircraft" (turn 10); the hand-off (turns 8, 10)
+    rolls the receiving zone's dice, so a MoveBombers may cut them the same way: with
+    handoff_dice 2 the fixed bomber entering zone N (4 dice) rolls two, [1, 6], and keeps
+    its fix. Without the parameter the same two faces are refused (zone N rolls four)."""
+    setup = make_setup(zones=[{"name": "K", "hexes": ["1010"]}, {"name": "N", "hexes": ["1013"]}])
+    fixed = counter("B-1", "1010", "none", searchlight="K")
+    state = make_state(setup, [fixed], Phase.BOMBER_MOVEMENT)
+    moved, events = run(state, "MoveBombers", [[1, 6]], handoff_dice=2)
+    assert moved.counters[0].searchlight == "N"
+    roll = named(events, "DiceRolled")
+    assert roll.faces == (1, 6) and "2 dice as entered, not the zone's 4" in roll.purpose
+    with pytest.raises(ManualDiceError, match="that roll takes 4 dice"):
+        run(state, "MoveBombers", [[1, 6]])
+    unfixed = make_state(setup, [counter("B-1", "1010", "moderate")], Phase.BOMBER_MOVEMENT)
+    with pytest.raises(RuleError, match="no bomber counter holds a searchlight fix"):
+        run(unfixed, "MoveBombers", [], handoff_dice=2)
+
+
 def test_s14_a_zone_whose_counter_was_a_phantom_may_not_search_again() -> None:
     """README ledger S14.0: the phantom test is the zone's search for the phase ("first
     dice to see if the counter is a phantom. If it is real, roll four dice"): when the
@@ -108,3 +131,36 @@ def test_s14_a_zone_whose_counter_was_a_phantom_may_not_search_again() -> None:
     state, _ = run(state, "SearchSearchlight", [[5]], zone="K", hex="1115")
     with pytest.raises(RuleError, match="already searched"):
         run(state, "SearchSearchlight", [[1, 2, 3, 4]], zone="K", hex=state.counters[1].hex)
+
+
+def test_s14_a_zone_obscured_by_cloud_or_holding_a_fix_does_not_search() -> None:
+    """S14.0: "dice ... for any one selected bomber counter in each active searchlight zone
+    which is not obscured by cloud and does not already have a fixed target". Zone K
+    clouded: its search is refused (nothing written) and not listed. Zone K clear but
+    holding a fix on B-1 in 1114: a search of C-1 in 1115 is refused too."""
+    clouded = make_setup(zones=[{**ZONES[0], "cloud": True}, ZONES[1]])
+    state = make_state(clouded, [counter("C-1", "1115")], Phase.SEARCHLIGHT)
+    with pytest.raises(RuleError, match="zone K is obscured by cloud"):
+        run(state, "SearchSearchlight", [[6, 6, 6, 6]], zone="K", hex="1115")
+    listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+    assert "SearchSearchlight" not in [a.type for a in listed]
+    fixed = counter("B-1", "1114", "none", searchlight="K")
+    state = make_state(make_setup(zones=ZONES), [fixed, counter("C-1", "1115")], Phase.SEARCHLIGHT)
+    with pytest.raises(RuleError, match="zone K already has a fixed target"):
+        run(state, "SearchSearchlight", [[6, 6, 6, 6]], zone="K", hex="1115")
+
+
+def test_s14_a_location_in_another_zone_that_already_has_a_fix_fixes_nothing() -> None:
+    """S14.0: a location outside the searching zone fixes the bomber only "if the hex is
+    in a different active searchlight zone which does not already have a fix". Zone K
+    searches C-1 (moderate, 1115): four dice [6, 1, 1, 1], location 6/3 = 1315 (the
+    S14.0 example's hex) in zone M, which holds a fix on B-1 in 1316: no fix, C-1 stays
+    in 1115, and zone M keeps its own fix."""
+    fixed = counter("B-1", "1316", "none", searchlight="M")
+    state = make_state(make_setup(zones=ZONES), [fixed, counter("C-1", "1115")], Phase.SEARCHLIGHT)
+    state, events = run(state, "SearchSearchlight", [[6, 1, 1, 1], [6, 3]], zone="K", hex="1115")
+    assert named(events, "LocationRolled").rolled_hex == "1315"
+    assert "Localised" not in [type(e).__name__ for e in events]
+    c = state.counters[1]
+    assert (c.hex, c.level, c.searchlight) == ("1115", Uncertainty.MODERATE, "")
+    assert state.counters[0].searchlight == "M"

@@ -90,3 +90,31 @@ def test_a_high_counter_found_then_shown_a_phantom_does_not_say_where() -> None:
                 counter("B-3", "1610", "high"), counter("B-4", "0404", "high")]  # fmt: skip
     state = make_state(setup, counters, Phase.AI_RADAR, ("1009", 3))
     _twins(state, "SearchAI", ([[3, 2], [2]], [[3, 5], [2]]), fighter="F1", hex="1010")
+
+
+def test_a_cut_hand_off_after_a_failed_search_looks_the_same_wherever_it_pointed() -> None:
+    """MoveBombers.handoff_dice (base-game 28.3, README ledger): a fixed bomber B-1 in zone
+    K (1007) is handed off to zone N (1010) on two dice [1, 6] the turn after a failed AI
+    search of B-2 (1013), whose hidden location pointed 1/1-2 or 6/5-6. The hand-off's
+    words, the view and the listed actions (handoff_dice offered while a bomber holds a
+    fix) are the same in both twins."""
+    setup = make_setup(zones=[{"name": "K", "hexes": ["1007"]}, {"name": "N", "hexes": ["1010"]}])
+    fixed = counter("B-1", "1007", "none", searchlight="K")
+    state = make_state(setup, [fixed, counter("B-2", "1013")], Phase.AI_RADAR, ("1012", 3))
+    seen = []
+    for hidden in ([[1, 1]], [[6, 6]]):
+        after, events = run(state, "SearchAI", hidden, fighter="F1", hex="1013")
+        assert "Localised" not in [type(e).__name__ for e in events]
+        while after.phase is not Phase.BOMBER_MOVEMENT:
+            after, _ = run(after, "EndPhase", [])
+        listed = legal_actions(RULESET, after, Role.PLAYER, ended=False)
+        (move,) = [a for a in listed if a.type == "MoveBombers"]
+        assert move.schema["properties"]["handoff_dice"] == {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 12,
+        }
+        after, events = run(after, "MoveBombers", [[1, 6]], handoff_dice=2)
+        assert after.counters[0].searchlight == "N"
+        seen.append({role: _seen(after, events, role) for role in SEEN_BY})
+    assert seen[0] == seen[1]

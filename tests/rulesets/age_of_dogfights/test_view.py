@@ -1,0 +1,37 @@
+"""What a view shows of each aircraft: its own side's fields only. A player aircraft has
+no ammunition slider, throttle or retreat that the umpire keeps (those are the bots'
+bookkeeping: Long Burst, Combat, General Rules), so `umpire state` does not show it
+"Nose gun ammunition: 0"; a bot has no player's report (has ammo, can fire, ...)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from tests.rulesets.age_of_dogfights.setups import combat_state
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.age_of_dogfights.board import board
+from umpire.engine.rulesets.age_of_dogfights.state import BOT_FIELDS, PLAYER_FIELDS, Plane
+from umpire.engine.rulesets.age_of_dogfights.view import view
+
+SHARED = {
+    "id", "number", "side", "aircraft_type", "position", "heading", "level", "attitude",
+    "skill", "start_edge", "out",
+}  # fmt: skip
+
+
+def test_each_aircraft_shows_only_its_own_sides_fields() -> None:
+    s = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B1": ("bristol_f2b", (15, 6), "W", 3)})
+    for role in Role:
+        planes = {p["id"]: p for p in view(s, role)["planes"]}
+        assert set(planes["P1"]) == SHARED | set(PLAYER_FIELDS)
+        assert set(planes["B1"]) == SHARED | set(BOT_FIELDS)
+        assert planes["B1"]["ammo_dorsal"] == 6 and "ammo_nose" not in planes["P1"]
+    # The board reads the view of either side without a missing key.
+    assert {a.id for a in board(view(s, Role.PLAYER)).aircraft} == {"P1", "B1"}
+
+
+def test_every_plane_field_is_shared_or_one_sides() -> None:
+    """A field added to Plane must be placed (else both sides would show it)."""
+    fields = {f.name for f in msgspec.structs.fields(Plane)}
+    assert not set(PLAYER_FIELDS) & set(BOT_FIELDS)
+    assert fields == SHARED | set(PLAYER_FIELDS) | set(BOT_FIELDS)
