@@ -225,3 +225,37 @@ def test_a_repair_or_restore_that_loses_nothing_says_so(played: Played, tmp_path
     code, out, err = run_cli(data_dir, "store", "repair", COLUMNS="400")
     assert code == 0, out + err
     assert "repaired: cut its torn tail; no acknowledged event lost" in out, out
+
+
+def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refused(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the game's last step cut whole from the AOF (its framing
+    # intact: Valkey loads it), `umpire export` wrote the 28 events left with exit 0 and
+    # no word of the loss, and the verifier found a clean prefix of the game, where
+    # `store check` and `audit` named the lost seqs.
+    data_dir, acked = _copy(played, tmp_path)
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    hit = sorted(_games(acked))[0]
+    start = whole.rindex(b"*1\r\n$5\r\nMULTI\r\n", 0, whole.rindex(b"{" + hit.encode() + b"}"))
+    end = whole.index(b"*1\r\n$4\r\nEXEC\r\n", start) + len(b"*1\r\n$4\r\nEXEC\r\n")
+    lost = events_in_steps_touching(whole, start, end)
+    assert lost and _games(lost) == {hit}
+    aof.write_bytes(whole[:start] + whole[end:])
+    export = tmp_path / "export.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost and "--with-losses" in err, err
+    assert not export.exists()
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "--with-losses", "-o",
+                             str(export), COLUMNS="400")  # fmt: skip
+    assert code == 0, out + err
+    assert named_lost(err) == lost and "this export lacks acknowledged events" in err, err
+    held = max(seq for gid, seq in acked if gid == hit) - len(lost)
+    assert len(export.read_text().splitlines()) == 1 + held
+    clean = sorted(_games(acked))[1]
+    code, out, err = run_cli(data_dir, "export", clean, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 0 and "lost" not in err, out + err
