@@ -33,6 +33,8 @@ from umpire.testing.support.peer import Peer
 
 GAMES = 10
 COMMANDS = 30
+_MULTI = b"*1\r\n$5\r\nMULTI\r\n"
+_EXEC = b"*1\r\n$4\r\nEXEC\r\n"
 Played = tuple[Path, Acked, dict[str, str]]
 
 
@@ -227,6 +229,19 @@ def test_a_repair_or_restore_that_loses_nothing_says_so(played: Played, tmp_path
     assert "repaired: cut its torn tail; no acknowledged event lost" in out, out
 
 
+def _cut_last_step(data_dir: Path, game_id: str) -> Acked:
+    """Cut the game's last MULTI ... EXEC step whole from the AOF, its framing intact (so
+    Valkey loads the rest): the events it held, acknowledged, are gone."""
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    start = whole.rindex(_MULTI, 0, whole.rindex(b"{" + game_id.encode() + b"}"))
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    lost = events_in_steps_touching(whole, start, end)
+    assert lost and _games(lost) == {game_id}
+    aof.write_bytes(whole[:start] + whole[end:])
+    return lost
+
+
 def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refused(
     played: Played, tmp_path: Path
 ) -> None:
@@ -235,14 +250,8 @@ def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refu
     # no word of the loss, and the verifier found a clean prefix of the game, where
     # `store check` and `audit` named the lost seqs.
     data_dir, acked = _copy(played, tmp_path)
-    aof = incr_aof(data_dir)
-    whole = aof.read_bytes()
     hit = sorted(_games(acked))[0]
-    start = whole.rindex(b"*1\r\n$5\r\nMULTI\r\n", 0, whole.rindex(b"{" + hit.encode() + b"}"))
-    end = whole.index(b"*1\r\n$4\r\nEXEC\r\n", start) + len(b"*1\r\n$4\r\nEXEC\r\n")
-    lost = events_in_steps_touching(whole, start, end)
-    assert lost and _games(lost) == {hit}
-    aof.write_bytes(whole[:start] + whole[end:])
+    lost = _cut_last_step(data_dir, hit)
     export = tmp_path / "export.jsonl"
     code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(export),
                              COLUMNS="400")  # fmt: skip
@@ -259,3 +268,40 @@ def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refu
     code, out, err = run_cli(data_dir, "export", clean, "--operator", "-o", str(export),
                              COLUMNS="400")  # fmt: skip
     assert code == 0 and "lost" not in err, out + err
+
+
+def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: once `umpire serve` wrote the player's next moves where the
+    # lost ones had been, the checkpoint's head passed them, and `store check` said "the
+    # store is whole" and `umpire audit` passed the game: two acknowledged seqs gone,
+    # named nowhere.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    serve, port = start_serve(data_dir)
+    later: Acked = set()
+    try:
+
+        async def moves() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                await more(peer, [hit], 3, "over", later)
+            finally:
+                await peer.close()
+
+        asyncio.run(moves())
+    finally:
+        stop(serve)
+    assert min(seq for _, seq in later) == min(seq for _, seq in lost)  # written over them
+    assert max(seq for _, seq in later) > max(seq for _, seq in lost)  # and past them
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    assert "is whole" not in out
+    code, out, err = run_cli(data_dir, "audit", hit, "--no-receipts", COLUMNS="400", **OPERATOR)
+    assert code == 1 and named_lost(out) == lost, out + err
+    clean = sorted(_games(acked))[1]
+    code, out, err = run_cli(data_dir, "audit", clean, "--no-receipts", **OPERATOR)
+    assert code == 0, out + err
