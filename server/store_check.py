@@ -36,6 +36,10 @@ class GameFindings:
     head: int = 0
     damages: list[Damage] = field(default_factory=list)
     named: list[Loss] = field(default_factory=list)
+    # Whether the head checkpoints hold the game's acknowledged head: without one (the
+    # file deleted, or left behind when the store was copied) a cut of its acknowledged
+    # tail leaves a shorter chain that nothing here can tell from the whole game.
+    checkpointed: bool = True
 
     def lines(self) -> list[str]:
         """One line a finding, each naming the game and its seqs: `damaged: ...`, or
@@ -66,6 +70,10 @@ class StoreFindings:
 
     def lines(self) -> list[str]:
         return [line for game in self.games for line in game.lines()]
+
+    def unchecked(self) -> list[str]:
+        """The games no head checkpoint vouches for (a lost tail would go unseen)."""
+        return [g.game_id for g in self.games if not g.checkpointed]
 
     def of(self, game_id: str) -> GameFindings | None:
         return next((g for g in self.games if g.game_id == game_id), None)
@@ -127,6 +135,8 @@ async def check_game(
     acknowledged = []
     if game_id in heads.heads:
         acknowledged.append(("the head checkpoint", *heads.heads[game_id]))
+    else:
+        found.checkpointed = bool(found.named)
     if data_dir is not None:
         acknowledged += _receipt_heads(data_dir, game_id)
     top = max(version, found.head)

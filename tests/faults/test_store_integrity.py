@@ -305,3 +305,20 @@ def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     clean = sorted(_games(acked))[1]
     code, out, err = run_cli(data_dir, "audit", clean, "--no-receipts", **OPERATOR)
     assert code == 0, out + err
+
+
+def test_a_store_without_its_head_checkpoints_is_not_called_whole(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the checkpoint file gone (deleted, or not copied with the
+    # store) and a game's acknowledged tail cut, `store check` said "the store is whole:
+    # ... nothing acknowledged missing", which it could not know.
+    data_dir, acked = _copy(played, tmp_path)
+    (data_dir / "store-heads.log").unlink()
+    _cut_last_step(data_dir, sorted(_games(acked))[0])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0, out + err
+    assert "is whole" not in out and "nothing acknowledged missing" not in out, out
+    unchecked = set(re.findall(r"unchecked: game (\S+) has no head checkpoint", out))
+    assert unchecked == _games(acked), out
+    assert "whether they lost acknowledged events cannot be told" in out, out
