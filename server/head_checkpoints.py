@@ -311,7 +311,7 @@ class HeadCheckpoints:
             loss = Loss(
                 game_id, first, known[0],
                 f"acknowledged up to seq {known[0]} by the head checkpoint, then missing "
-                f"from the store, which wrote other events from seq {first} on",
+                f"from the store, which was written again from seq {first} on",
             )  # fmt: skip
             log.error("the store lost acknowledged events: %s", loss.describe())
             lines.append(loss_line(loss))
