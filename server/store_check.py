@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from umpire.engine.audit_grammar import SYSTEM_PREFIX
 from umpire.events.chain import Damage, chain_damages, merged
 from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
@@ -131,7 +132,9 @@ async def check_game(
                 "the store's head hash is not this event's",
             )
         )
-    damages += _dedupe_damages(await store.command_results(game_id), stored, found.head)
+    results = await store.command_results(game_id)
+    damages += _dedupe_damages(results, stored, found.head)
+    damages += _batch_damages(results, stored)
     acknowledged = []
     if game_id in heads.heads:
         acknowledged.append(("the head checkpoint", *heads.heads[game_id]))
@@ -221,6 +224,37 @@ def _dedupe_damages(
                     f"the dedupe entry of command {command_id!r} does not match the log",
                 )
             )
+    return out
+
+
+def _batch_damages(results: dict[str, str], stored: dict[int, Envelope]) -> list[Damage]:
+    """Each command's events are one run of seqs with a dedupe entry: a command id with
+    none (its entry lost from the AOF, the chain whole) is applied a second time when it
+    is sent again, and one whose events come in two runs was (the audit fails the game
+    there). Either is named with its seqs."""
+    runs: dict[str, list[list[int]]] = {}
+    last_id = None
+    for seq in sorted(stored):
+        env = stored[seq]
+        command_id = env.command_id
+        # A client command's batch begins with its CommandRecorded: a second batch of
+        # the same id right after the first is a run of its own. (An amendment's one
+        # system batch holds the re-made line's CommandRecorded events.)
+        again = env.type == "CommandRecorded" and not command_id.startswith(SYSTEM_PREFIX)
+        if command_id == last_id and not again:
+            runs[command_id][-1].append(seq)
+        else:
+            runs.setdefault(command_id, []).append([seq])
+        last_id = command_id
+    out = []
+    for command_id, seen in runs.items():
+        first = seen[0]
+        if command_id not in results:
+            why = f"command {command_id!r} has no dedupe entry: sent again, it would be applied"
+            out.append(Damage(first[0], first[-1], "dedupe_missing", why + " a second time"))
+        for again in seen[1:]:
+            why = f"command {command_id!r} was applied again (first at seq {first[0]})"
+            out.append(Damage(again[0], again[-1], "command_reused", why))
     return out
 
 

@@ -322,3 +322,51 @@ def test_a_store_without_its_head_checkpoints_is_not_called_whole(
     unchecked = set(re.findall(r"unchecked: game (\S+) has no head checkpoint", out))
     assert unchecked == _games(acked), out
     assert "whether they lost acknowledged events cannot be told" in out, out
+
+
+def test_a_lost_dedupe_entry_and_the_command_applied_twice_are_named(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: one command's dedupe entry dropped from the AOF (the chain
+    # whole), `store check` said "the store is whole", and so it did once the player's
+    # client sent the command again after a lost ack and the gateway applied it a second
+    # time (only `umpire audit` of that game found the repeated id).
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    entry = re.compile(
+        rb"\*4\r\n\$6\r\nHSETNX\r\n\$\d+\r\numpire:\{" + hit.encode() + rb"\}:commands\r\n"
+        rb"\$3\r\nc-5\r\n\$\d+\r\n(\d+):(\d+):[^\r]*\r\n"
+    )
+    (found,) = entry.finditer(whole)
+    first, last = int(found[1]), int(found[2])
+    aof.write_bytes(whole[: found.start()] + whole[found.end() :])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    assert f"game {hit} seqs {first} to {last}: command 'c-5' has no dedupe entry" in out, out
+    serve, port = start_serve(data_dir)
+    again: Acked = set()
+    try:
+
+        async def resend() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                reply = await peer.ok({"type": "command", "game_id": hit, "command_id": "c-5",
+                                       "command": {"type": "Add", "amount": 1}})  # fmt: skip
+                again.update((hit, seq) for seq in reply["seqs"])
+            finally:
+                await peer.close()
+
+        asyncio.run(resend())
+    finally:
+        stop(serve)
+    twice = sorted(seq for _, seq in again)
+    assert twice[0] > last  # appended anew: what the entry was there to prevent
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1, out + err
+    assert (
+        f"game {hit} seqs {twice[0]} to {twice[-1]}: command 'c-5' was applied again "
+        f"(first at seq {first})"
+    ) in out, out
