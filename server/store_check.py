@@ -15,12 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from umpire.engine.audit_grammar import SYSTEM_PREFIX
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.replay import log_finally_revealed
 from umpire.events.chain import Damage, chain_damages, merged
 from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
 from umpire.events.store import InspectableStore, parse_command_entry
+from umpire.events.types import GameCreated
 from umpire.server.head_checkpoints import Heads, Loss
 from umpire.server.receipts_file import receipts_path
 
@@ -41,6 +44,11 @@ class GameFindings:
     # file deleted, or left behind when the store was copied) a cut of its acknowledged
     # tail leaves a shorter chain that nothing here can tell from the whole game.
     checkpointed: bool = True
+    # The game's seed commitment (GameCreated's), and whether it is not finally revealed
+    # and its store holds no seed: a re-adjudication copy (another game holds its
+    # original's seed), or a game whose seed and sealing key are lost (`check_store`).
+    commitment: str = ""
+    seedless: bool = False
 
     def lines(self) -> list[str]:
         """One line a finding, each naming the game and its seqs: `damaged: ...`, or
@@ -89,7 +97,29 @@ async def check_store(
     found = StoreFindings(damaged_checkpoint_lines=heads.damaged_lines)
     for game_id in names:
         found.games.append(await check_game(store, game_id, heads, data_dir))
+    seeded = {g.commitment for g in found.games if not g.seedless}
+    lost_seed = (
+        "its dice seed and sealing key are not in the store (a re-adjudication copy's "
+        "original holds none either): its rolls and secrets since the last reveal can never "
+        "be opened, and it can roll no more; restore a backup (umpire store restore PATH)"
+    )
+    for game in found.games:
+        if game.seedless and game.commitment not in seeded:
+            game.damages.append(Damage(1, game.head, "seed_missing", lost_seed))
     return found
+
+
+def _commitment(first: Envelope | None) -> str:
+    """The seed commitment of a game's GameCreated ("" when it does not decode)."""
+    if first is None:
+        return ""
+    try:
+        created = codec_for(ruleset_of(first)).decode(
+            first.type, first.version, first.payload, seq=1
+        )
+    except UmpireError:
+        return ""
+    return created.seed_commitment if isinstance(created, GameCreated) else ""
 
 
 async def check_game(
@@ -107,6 +137,8 @@ async def check_game(
         )
     except (GameNotFound, ValueError):
         epochs = epochs_of(stored.values())  # no readable seed: commitments stay unopened
+        found.seedless = bool(stored) and not log_finally_revealed(list(stored.values()))
+    found.commitment = _commitment(stored.get(1))
     damages = chain_damages(entries, game_id=game_id, epochs=epochs)
     version = await store.version(game_id)
     if version > found.head:

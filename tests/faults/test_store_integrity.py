@@ -370,3 +370,29 @@ def test_a_lost_dedupe_entry_and_the_command_applied_twice_are_named(
         f"game {hit} seqs {twice[0]} to {twice[-1]}: command 'c-5' was applied again "
         f"(first at seq {first})"
     ) in out, out
+
+
+def test_a_game_whose_seed_is_lost_is_named_and_a_copy_without_one_is_not(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the game's `:secret` record dropped from the AOF (its seed,
+    # committed at creation, and its sealing key), `store check` said "the store is
+    # whole", and the game refused every command as if it were a re-adjudication copy:
+    # its rolls since the last reveal can never be checked.
+    data_dir, acked = _copy(played, tmp_path)
+    hit, other = sorted(_games(acked))[:2]
+    code, out, err = run_cli(data_dir, "readjudicate", other)  # a copy holds no seed
+    assert code == 0, out + err
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    found = re.search(
+        rb"\*3\r\n\$3\r\nSET\r\n\$\d+\r\numpire:\{" + hit.encode() + rb"\}:secret\r\n\$(\d+)\r\n",
+        whole,
+    )
+    assert found is not None
+    aof.write_bytes(whole[: found.start()] + whole[found.end() + int(found[1]) + 2 :])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    assert len(damaged) == 1, out
+    assert f"game {hit} seqs 1 to " in damaged[0] and "dice seed and sealing key" in damaged[0]
