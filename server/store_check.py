@@ -49,6 +49,7 @@ class GameFindings:
     # original's seed), or a game whose seed and sealing key are lost (`check_store`).
     commitment: str = ""
     seedless: bool = False
+    receipt_key_id: str = ""  # GameCreated's: the key its receipts are signed with
 
     def lines(self) -> list[str]:
         """One line a finding, each naming the game and its seqs: `damaged: ...`, or
@@ -98,6 +99,18 @@ async def check_store(
     for game_id in names:
         found.games.append(await check_game(store, game_id, heads, data_dir))
     seeded = {g.commitment for g in found.games if not g.seedless}
+    kept = await store.receipt_keys()
+    for game in found.games:
+        if game.receipt_key_id and game.receipt_key_id not in kept:
+            why = (
+                f"its receipt key {game.receipt_key_id} is not in the store: its replies go "
+                "unsigned from now on (receipts signed before stay valid); restore a backup "
+                "for the key"
+            )
+            game.damages.append(Damage(1, game.head, "receipt_key_missing", why))
+        if game.game_id not in listed and game.head:
+            why = "not in the store's list of games: `umpire games` and the operator's list miss it"
+            game.damages.append(Damage(1, game.head, "unlisted", why))
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -109,17 +122,17 @@ async def check_store(
     return found
 
 
-def _commitment(first: Envelope | None) -> str:
-    """The seed commitment of a game's GameCreated ("" when it does not decode)."""
+def _created(first: Envelope | None) -> GameCreated | None:
+    """A game's GameCreated (None when it does not decode)."""
     if first is None:
-        return ""
+        return None
     try:
         created = codec_for(ruleset_of(first)).decode(
             first.type, first.version, first.payload, seq=1
         )
     except UmpireError:
-        return ""
-    return created.seed_commitment if isinstance(created, GameCreated) else ""
+        return None
+    return created if isinstance(created, GameCreated) else None
 
 
 async def check_game(
@@ -138,7 +151,10 @@ async def check_game(
     except (GameNotFound, ValueError):
         epochs = epochs_of(stored.values())  # no readable seed: commitments stay unopened
         found.seedless = bool(stored) and not log_finally_revealed(list(stored.values()))
-    found.commitment = _commitment(stored.get(1))
+    created = _created(stored.get(1))
+    if created is not None:
+        found.commitment = created.seed_commitment
+        found.receipt_key_id = created.receipt_key_id
     damages = chain_damages(entries, game_id=game_id, epochs=epochs)
     version = await store.version(game_id)
     if version > found.head:

@@ -396,3 +396,47 @@ def test_a_game_whose_seed_is_lost_is_named_and_a_copy_without_one_is_not(
     damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
     assert len(damaged) == 1, out
     assert f"game {hit} seqs 1 to " in damaged[0] and "dice seed and sealing key" in damaged[0]
+
+
+def _drop_command(data_dir: Path, command: bytes, key: bytes) -> None:
+    """Drop the first `command key ...` record from the AOF, its framing intact."""
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    head = rb"\*(\d+)\r\n\$%d\r\n%s\r\n\$%d\r\n%s\r\n" % (
+        len(command), command, len(key), re.escape(key)
+    )  # fmt: skip
+    found = re.search(head, whole)
+    assert found is not None, key
+    end = found.end()
+    for _ in range(int(found[1]) - 2):  # the record's other arguments
+        line = whole.index(b"\r\n", end)
+        end = line + 2 + int(whole[end + 1 : line]) + 2
+    aof.write_bytes(whole[: found.start()] + whole[end:])
+
+
+@pytest.mark.parametrize(
+    ("command", "key", "said"),
+    [
+        (b"HSETNX", b"umpire:receipt-keys", "its receipt key {key} is not in the store"),
+        (b"ZADD", b"umpire:games", "not in the store's list of games"),
+    ],
+)
+def test_a_lost_receipt_key_or_games_list_entry_is_named(
+    played: Played, tmp_path: Path, command: bytes, key: bytes, said: str
+) -> None:
+    # Fails without the fix: either record dropped from the AOF, `store check` said "the
+    # store is whole". Without the key every game that names it answers unsigned from
+    # then on; a game missing from the list is in no listing (and no check, but for its
+    # head checkpoint).
+    data_dir, acked = _copy(played, tmp_path)
+    _drop_command(data_dir, command, key)
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    named_games = {line.split()[2] for line in damaged}
+    if command == b"ZADD":
+        assert len(damaged) == 1 and said in damaged[0], out  # the first game made
+    else:
+        assert named_games == _games(acked), out  # every game names the one key
+        key_id = re.search(r"its receipt key (\S+) is not", damaged[0])
+        assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
