@@ -236,7 +236,8 @@ class HeadCheckpoints:
         # falls below a head it acknowledged): the loss is then recorded as it happens,
         # before the new events' ack. Unrecorded, the new heads passed the lost ones, and
         # `store check` and `umpire audit` passed the game (red team, 2026-11-29).
-        self._known = read_heads(data_dir).heads
+        # (Seqs only: one small entry a game this process met, as the file holds a line.)
+        self._known = {game: seq for game, (seq, _) in read_heads(data_dir).heads.items()}
         self._batch: dict[str, tuple[int, str]] = {}
         self._firsts: dict[str, int] = {}
         self._turn: asyncio.Future[None] | None = None
@@ -276,7 +277,8 @@ class HeadCheckpoints:
         already covered."""
         lines = self._overwritten(firsts) if firsts else []
         lines += [head_line(g, s, h) for g, (s, h) in batch.items()]
-        self._known.update(batch)
+        for game_id, (seq, _) in batch.items():
+            self._known[game_id] = seq
         try:
             if self._writer is None:
                 self._writer = _Writer(self.path)
@@ -306,11 +308,11 @@ class HeadCheckpoints:
         lines = []
         for game_id, first in firsts.items():
             known = self._known.get(game_id)
-            if known is None or first > known[0]:
+            if known is None or first > known:
                 continue
             loss = Loss(
-                game_id, first, known[0],
-                f"acknowledged up to seq {known[0]} by the head checkpoint, then missing "
+                game_id, first, known,
+                f"acknowledged up to seq {known} by the head checkpoint, then missing "
                 f"from the store, which was written again from seq {first} on",
             )  # fmt: skip
             log.error("the store lost acknowledged events: %s", loss.describe())
