@@ -32,7 +32,7 @@ from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.receipt import check_anchors
 from umpire.events.recorder import seal_batch
-from umpire.events.store import PendingEvent
+from umpire.events.store import PendingEvent, Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, GameEnded, SeedRevealed
 from umpire.server.clock import utc_now_iso
@@ -68,24 +68,13 @@ class ExportRefused(UmpireError):
 async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     """Write a game as JSON Lines."""
     async with open_store(settings) as store:
+        # Refused before a seal is written: a seal closes the log for good, and would
+        # close it on what is left.
+        lost = await _refused_losses(settings, args, store)
         if args.seal:
             # Closes the ended game's log for good, then exports it with the seal.
             await command_games(settings, store).seal(args.game)
-        try:
-            envelopes = await read_log(store, args.game)
-        except GameNotFound:
-            gone = _losses(settings, args.game, ())
-            if gone:  # lost whole (a restore from before it): its checkpoint names it
-                raise ExportRefused(f"game {args.game!r}: {'; '.join(gone)}") from None
-            raise
-        lost = _losses(settings, args.game, envelopes)
-        if lost and not args.with_losses:
-            raise ExportRefused(
-                f"game {args.game!r} lost acknowledged events, so an export of what the "
-                f"store holds would pass as the whole game (a verifier of the file cannot "
-                f"tell): {'; '.join(lost)}. Restore them (umpire store restore PATH), or "
-                "pass --with-losses to export what is left, the losses named again"
-            )
+        envelopes = await read_log(store, args.game)
         ruleset = ruleset_of(envelopes[0])
         codec = codec_for(ruleset)
         events = [codec.decode(e.type, e.version, e.payload, seq=e.seq) for e in envelopes]
@@ -177,6 +166,27 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     for line in lost:  # --with-losses: the file lacks them, and says nothing of it itself
         err_console.print(f"umpire export: this export lacks acknowledged events: {shown(line)}")
     return 0
+
+
+async def _refused_losses(settings: Settings, args: argparse.Namespace, store: Store) -> list[str]:
+    """What the head checkpoints say the game lost (lines naming each loss); ExportRefused
+    naming them unless `--with-losses`, or when the game is lost whole."""
+    try:
+        envelopes = await read_log(store, args.game)
+    except GameNotFound:
+        gone = _losses(settings, args.game, ())
+        if gone:  # lost whole (a restore from before it): its checkpoint names it
+            raise ExportRefused(f"game {args.game!r}: {'; '.join(gone)}") from None
+        raise
+    lost = _losses(settings, args.game, envelopes)
+    if lost and not args.with_losses:
+        raise ExportRefused(
+            f"game {args.game!r} lost acknowledged events, so an export of what the "
+            f"store holds would pass as the whole game (a verifier of the file cannot "
+            f"tell): {'; '.join(lost)}. Restore them (umpire store restore PATH), or "
+            "pass --with-losses to export what is left, the losses named again"
+        )
+    return lost
 
 
 def _losses(settings: Settings, game_id: str, envelopes: Sequence[Envelope]) -> list[str]:

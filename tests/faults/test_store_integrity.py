@@ -440,3 +440,20 @@ def test_a_lost_receipt_key_or_games_list_entry_is_named(
         assert named_games == _games(acked), out  # every game names the one key
         key_id = re.search(r"its receipt key (\S+) is not", damaged[0])
         assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
+
+
+def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: `export --seal` wrote the seal (no event may follow it, for
+    # good) on the log the cut left, and only then refused the export.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    code, out, err = run_cli(data_dir, "send", hit, '{"type": "EndGame", "result": "over"}')
+    assert code == 0, out + err
+    code, out, err = run_cli(data_dir, "export", hit, "--seal", "--operator", COLUMNS="400")
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost, err
+    code, out, err = run_cli(data_dir, "log", hit, "--json", "--as", "referee", **OPERATOR)
+    assert code == 0 and "ExportSealed" not in out, out + err
