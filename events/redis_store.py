@@ -457,6 +457,7 @@ class RedisEventStore:
 
     def _record_batch(self, replies: list[tuple[Any, Any]]) -> None:
         heads: dict[str, tuple[int, str]] = {}
+        firsts: dict[str, int] = {}
         for batch, reply in replies:
             if isinstance(reply, Exception) or reply[0] not in (b"ok", "ok"):
                 continue
@@ -465,8 +466,11 @@ class RedisEventStore:
             held = heads.get(game_id)
             if held is None or last_seq > held[0]:
                 heads[game_id] = (last_seq, batch.last_hash)
+            first = batch.expected_version + 1
+            if first < firsts.get(game_id, first + 1):
+                firsts[game_id] = first
         if heads and self._heads is not None:
-            self._heads.record(heads)
+            self._heads.record(heads, firsts)
 
     @staticmethod
     def _append_keys(keys: GameKeys) -> tuple[str, ...]:
@@ -560,7 +564,7 @@ class RedisEventStore:
                     last_seq=result.last_seq,
                 )
             if self._heads is not None and self._batcher is None:
-                await self._heads.note(game_id, result.last_seq, result.last_hash)
+                await self._heads.note(game_id, result.last_seq, result.last_hash, result.first_seq)
             return result
         if status == "dup":
             first = parse_command_entry(value, duplicate=True)

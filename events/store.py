@@ -292,10 +292,15 @@ class HeadRecorder(Protocol):
     head is recorded before its append returns, so that a head acknowledged and later
     lost (a repair, a restore) is named."""
 
-    def record(self, heads: dict[str, tuple[int, str]]) -> None:
-        """Write these heads (game -> (seq, hash)) now, in one write."""
+    def record(
+        self, heads: dict[str, tuple[int, str]], firsts: dict[str, int] | None = None
+    ) -> None:
+        """Write these heads (game -> (seq, hash)) now, in one write; `firsts`: each
+        game's first seq written since its last head (a seq an acknowledged head already
+        covered was written again: the store had lost it)."""
         ...
 
-    def note(self, game_id: str, seq: int, hash_: str) -> Awaitable[object]:
-        """Add one head to this loop turn's write; awaitable until it is written."""
+    def note(self, game_id: str, seq: int, hash_: str, first: int = 0) -> Awaitable[object]:
+        """Add one head to this loop turn's write (`first`: its append's first seq);
+        awaitable until it is written."""
         ...

@@ -374,6 +374,12 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="close the ended game's log first (no more disputes), then export it",
     )
+    parser.add_argument(
+        "--with-losses",
+        action="store_true",
+        help="export a game that lost acknowledged events (store check names them) as far "
+        "as the store still holds it, naming each loss",
+    )
 
 
 def add_import_arguments(parser: argparse.ArgumentParser) -> None:

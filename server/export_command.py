@@ -32,11 +32,12 @@ from umpire.events.errors import GameExists, GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, envelope_to_line
 from umpire.events.receipt import check_anchors
 from umpire.events.recorder import seal_batch
-from umpire.events.store import PendingEvent
+from umpire.events.store import PendingEvent, Store
 from umpire.events.terminal_text import printable_json, shown, terminal
 from umpire.events.types import GameCreated, GameEnded, SeedRevealed
 from umpire.server.clock import utc_now_iso
 from umpire.server.config import Settings
+from umpire.server.data_dir import resolve_data_dir
 from umpire.server.game_log import (
     ExportFile,
     ExportHeader,
@@ -46,10 +47,12 @@ from umpire.server.game_log import (
     read_export,
     read_log,
 )
+from umpire.server.head_checkpoints import read_heads
 from umpire.server.output_files import write_output
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
+from umpire.server.store_check import acknowledged_losses
 from umpire.server.store_commands import command_games
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -65,6 +68,9 @@ class ExportRefused(UmpireError):
 async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
     """Write a game as JSON Lines."""
     async with open_store(settings) as store:
+        # Refused before a seal is written: a seal closes the log for good, and would
+        # close it on what is left.
+        lost = await _refused_losses(settings, args, store)
         if args.seal:
             # Closes the ended game's log for good, then exports it with the seal.
             await command_games(settings, store).seal(args.game)
@@ -157,7 +163,40 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                 "this export holds the game's secret seed: keep it from the player and other "
                 "users (`-o FILE` writes it readable by you alone)"
             )
+    for line in lost:  # --with-losses: the file lacks them, and says nothing of it itself
+        err_console.print(f"umpire export: this export lacks acknowledged events: {shown(line)}")
     return 0
+
+
+async def _refused_losses(settings: Settings, args: argparse.Namespace, store: Store) -> list[str]:
+    """What the head checkpoints say the game lost (lines naming each loss); ExportRefused
+    naming them unless `--with-losses`, or when the game is lost whole."""
+    try:
+        envelopes = await read_log(store, args.game)
+    except GameNotFound:
+        gone = _losses(settings, args.game, ())
+        if gone:  # lost whole (a restore from before it): its checkpoint names it
+            raise ExportRefused(f"game {args.game!r}: {'; '.join(gone)}") from None
+        raise
+    lost = _losses(settings, args.game, envelopes)
+    if lost and not args.with_losses:
+        raise ExportRefused(
+            f"game {args.game!r} lost acknowledged events, so an export of what the "
+            f"store holds would pass as the whole game (a verifier of the file cannot "
+            f"tell): {'; '.join(lost)}. Restore them (umpire store restore PATH), or "
+            "pass --with-losses to export what is left, the losses named again"
+        )
+    return lost
+
+
+def _losses(settings: Settings, game_id: str, envelopes: Sequence[Envelope]) -> list[str]:
+    """What the embedded store's head checkpoints say `game_id` lost (lines naming each
+    game and seqs, as `umpire audit` and `store check` say them); none for a Redis of the
+    operator's, whose acknowledged heads this machine does not keep."""
+    if settings.redis_url:
+        return []
+    heads = read_heads(resolve_data_dir(settings.data_dir))
+    return acknowledged_losses(game_id, envelopes, heads)
 
 
 def _last_reveal_seq(envelopes: Sequence[Envelope]) -> int:

@@ -134,10 +134,13 @@ class GameSeeds:
                 raise
             # ARCHITECTURE.md: a re-adjudication copy is stored without a seed, so that
             # nothing done with the copy can publish (or roll from) its original's seed.
+            # Any other game lost it from the store: said too (`store check` names it).
             raise NoDiceSeed(
                 f"game {game_id!r} holds no dice seed of its own (a re-adjudication copy "
                 "records its original's rolls): it cannot roll server dice or reveal a "
-                "seed; its original's seed is published only by revealing the original",
+                "seed; its original's seed is published only by revealing the original. "
+                "A game that is no copy lost its seed from the store: `umpire store "
+                "check` names it; restore a backup",
                 game_id=game_id,
             ) from None
 

@@ -16,7 +16,8 @@ Records:
 - `R <game> <seq> <hash>`: a rebase, written by restore/repair after naming a loss: the
   game's head is this from here on (earlier `H` records of the game no longer count);
 - `L <game> <first> <last> <why>`: acknowledged seqs named lost (kept for every later
-  check and audit to name again).
+  check and audit to name again), by restore and repair, or by a writer whose append
+  began at a seq an acknowledged head already covered (`HeadCheckpoints._overwritten`).
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -229,7 +230,16 @@ class HeadCheckpoints:
     def __init__(self, data_dir: Path, fsync_interval: float = FSYNC_INTERVAL) -> None:
         self.path = checkpoint_path(data_dir)
         self.fsync_interval = fsync_interval
+        # Each game's acknowledged head as the file said when this process began, then as
+        # it wrote them. Only a store that lost acknowledged events writes a seq at or
+        # below one (an append's first seq is one past the store's head, which never
+        # falls below a head it acknowledged): the loss is then recorded as it happens,
+        # before the new events' ack. Unrecorded, the new heads passed the lost ones, and
+        # `store check` and `umpire audit` passed the game (red team, 2026-11-29).
+        # (Seqs only: one small entry a game this process met, as the file holds a line.)
+        self._known = {game: seq for game, (seq, _) in read_heads(data_dir).heads.items()}
         self._batch: dict[str, tuple[int, str]] = {}
+        self._firsts: dict[str, int] = {}
         self._turn: asyncio.Future[None] | None = None
         self._writer: _Writer | None = None
         self._dirty = threading.Event()
@@ -238,11 +248,14 @@ class HeadCheckpoints:
         self.writes = 0  # batches written (a figure for tests and metrics)
         self._failed = False
 
-    def note(self, game_id: str, seq: int, hash_: str) -> asyncio.Future[None]:
-        """Add a head to this loop turn's batch; the future resolves once it is written."""
+    def note(self, game_id: str, seq: int, hash_: str, first: int = 0) -> asyncio.Future[None]:
+        """Add a head to this loop turn's batch (`first`: its append's first seq); the
+        future resolves once it is written."""
         held = self._batch.get(game_id)
         if held is None or seq > held[0]:
             self._batch[game_id] = (seq, hash_)
+        if first and first < self._firsts.get(game_id, first + 1):
+            self._firsts[game_id] = first
         if self._turn is None:
             loop = asyncio.get_running_loop()
             self._turn = loop.create_future()
@@ -250,18 +263,26 @@ class HeadCheckpoints:
         return self._turn
 
     def _write_turn(self) -> None:
-        batch, turn = self._batch, self._turn
-        self._batch, self._turn = {}, None
-        self.record(batch)
+        batch, turn, firsts = self._batch, self._turn, self._firsts
+        self._batch, self._turn, self._firsts = {}, None, {}
+        self.record(batch, firsts)
         if turn is not None and not turn.done():
             turn.set_result(None)
 
-    def record(self, batch: dict[str, tuple[int, str]]) -> None:
-        """Write these heads now as one write (a few microseconds: no fsync here)."""
+    def record(
+        self, batch: dict[str, tuple[int, str]], firsts: dict[str, int] | None = None
+    ) -> None:
+        """Write these heads now as one write (a few microseconds: no fsync here), after a
+        loss line for each game whose first seq written (`firsts`) an acknowledged head
+        already covered."""
+        lines = self._overwritten(firsts) if firsts else []
+        lines += [head_line(g, s, h) for g, (s, h) in batch.items()]
+        for game_id, (seq, _) in batch.items():
+            self._known[game_id] = seq
         try:
             if self._writer is None:
                 self._writer = _Writer(self.path)
-            self._writer.write(b"".join(head_line(g, s, h) for g, (s, h) in batch.items()))
+            self._writer.write(b"".join(lines))
             self.writes += 1
             # Set only when clear: `Event.set` takes the event's lock and wakes its waiters,
             # three futex calls and ~5 us a write, and the syncer clears the flag only just
@@ -280,6 +301,23 @@ class HeadCheckpoints:
             if not self._failed:
                 log.warning("head checkpoints not written to %s: %s", self.path, exc)
                 self._failed = True
+
+    def _overwritten(self, firsts: dict[str, int]) -> list[bytes]:
+        """Loss lines for the acknowledged seqs the store no longer held when it wrote
+        from `firsts` (game -> first seq written)."""
+        lines = []
+        for game_id, first in firsts.items():
+            known = self._known.get(game_id)
+            if known is None or first > known:
+                continue
+            loss = Loss(
+                game_id, first, known,
+                f"acknowledged up to seq {known} by the head checkpoint, then missing "
+                f"from the store, which was written again from seq {first} on",
+            )  # fmt: skip
+            log.error("the store lost acknowledged events: %s", loss.describe())
+            lines.append(loss_line(loss))
+        return lines
 
     def _sync(self) -> None:
         """fdatasync what was written, at most once every `fsync_interval` seconds."""

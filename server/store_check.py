@@ -14,12 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from umpire.engine.audit_grammar import SYSTEM_PREFIX
+from umpire.engine.game import codec_for, ruleset_of
+from umpire.engine.replay import log_finally_revealed
 from umpire.events.chain import Damage, chain_damages, merged
 from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
 from umpire.events.store import InspectableStore, parse_command_entry
+from umpire.events.types import GameCreated
 from umpire.server.head_checkpoints import Heads, Loss
 from umpire.server.receipts_file import receipts_path
 
@@ -36,6 +40,16 @@ class GameFindings:
     head: int = 0
     damages: list[Damage] = field(default_factory=list)
     named: list[Loss] = field(default_factory=list)
+    # Whether the head checkpoints hold the game's acknowledged head: without one (the
+    # file deleted, or left behind when the store was copied) a cut of its acknowledged
+    # tail leaves a shorter chain that nothing here can tell from the whole game.
+    checkpointed: bool = True
+    # The game's seed commitment (GameCreated's), and whether it is not finally revealed
+    # and its store holds no seed: a re-adjudication copy (another game holds its
+    # original's seed), or a game whose seed and sealing key are lost (`check_store`).
+    commitment: str = ""
+    seedless: bool = False
+    receipt_key_id: str = ""  # GameCreated's: the key its receipts are signed with
 
     def lines(self) -> list[str]:
         """One line a finding, each naming the game and its seqs: `damaged: ...`, or
@@ -67,6 +81,10 @@ class StoreFindings:
     def lines(self) -> list[str]:
         return [line for game in self.games for line in game.lines()]
 
+    def unchecked(self) -> list[str]:
+        """The games no head checkpoint vouches for (a lost tail would go unseen)."""
+        return [g.game_id for g in self.games if not g.checkpointed]
+
     def of(self, game_id: str) -> GameFindings | None:
         return next((g for g in self.games if g.game_id == game_id), None)
 
@@ -80,7 +98,41 @@ async def check_store(
     found = StoreFindings(damaged_checkpoint_lines=heads.damaged_lines)
     for game_id in names:
         found.games.append(await check_game(store, game_id, heads, data_dir))
+    seeded = {g.commitment for g in found.games if not g.seedless}
+    kept = await store.receipt_keys()
+    for game in found.games:
+        if game.receipt_key_id and game.receipt_key_id not in kept:
+            why = (
+                f"its receipt key {game.receipt_key_id} is not in the store: its replies go "
+                "unsigned from now on (receipts signed before stay valid); restore a backup "
+                "for the key"
+            )
+            game.damages.append(Damage(1, game.head, "receipt_key_missing", why))
+        if game.game_id not in listed and game.head:
+            why = "not in the store's list of games: `umpire games` and the operator's list miss it"
+            game.damages.append(Damage(1, game.head, "unlisted", why))
+    lost_seed = (
+        "its dice seed and sealing key are not in the store (a re-adjudication copy's "
+        "original holds none either): its rolls and secrets since the last reveal can never "
+        "be opened, and it can roll no more; restore a backup (umpire store restore PATH)"
+    )
+    for game in found.games:
+        if game.seedless and game.commitment not in seeded:
+            game.damages.append(Damage(1, game.head, "seed_missing", lost_seed))
     return found
+
+
+def _created(first: Envelope | None) -> GameCreated | None:
+    """A game's GameCreated (None when it does not decode)."""
+    if first is None:
+        return None
+    try:
+        created = codec_for(ruleset_of(first)).decode(
+            first.type, first.version, first.payload, seq=1
+        )
+    except UmpireError:
+        return None
+    return created if isinstance(created, GameCreated) else None
 
 
 async def check_game(
@@ -98,6 +150,11 @@ async def check_game(
         )
     except (GameNotFound, ValueError):
         epochs = epochs_of(stored.values())  # no readable seed: commitments stay unopened
+        found.seedless = bool(stored) and not log_finally_revealed(list(stored.values()))
+    created = _created(stored.get(1))
+    if created is not None:
+        found.commitment = created.seed_commitment
+        found.receipt_key_id = created.receipt_key_id
     damages = chain_damages(entries, game_id=game_id, epochs=epochs)
     version = await store.version(game_id)
     if version > found.head:
@@ -123,10 +180,14 @@ async def check_game(
                 "the store's head hash is not this event's",
             )
         )
-    damages += _dedupe_damages(await store.command_results(game_id), stored, found.head)
+    results = await store.command_results(game_id)
+    damages += _dedupe_damages(results, stored, found.head)
+    damages += _batch_damages(results, stored)
     acknowledged = []
     if game_id in heads.heads:
         acknowledged.append(("the head checkpoint", *heads.heads[game_id]))
+    else:
+        found.checkpointed = bool(found.named)
     if data_dir is not None:
         acknowledged += _receipt_heads(data_dir, game_id)
     top = max(version, found.head)
@@ -211,6 +272,37 @@ def _dedupe_damages(
                     f"the dedupe entry of command {command_id!r} does not match the log",
                 )
             )
+    return out
+
+
+def _batch_damages(results: dict[str, str], stored: dict[int, Envelope]) -> list[Damage]:
+    """Each command's events are one run of seqs with a dedupe entry: a command id with
+    none (its entry lost from the AOF, the chain whole) is applied a second time when it
+    is sent again, and one whose events come in two runs was (the audit fails the game
+    there). Either is named with its seqs."""
+    runs: dict[str, list[list[int]]] = {}
+    last_id = None
+    for seq in sorted(stored):
+        env = stored[seq]
+        command_id = env.command_id
+        # A client command's batch begins with its CommandRecorded: a second batch of
+        # the same id right after the first is a run of its own. (An amendment's one
+        # system batch holds the re-made line's CommandRecorded events.)
+        again = env.type == "CommandRecorded" and not command_id.startswith(SYSTEM_PREFIX)
+        if command_id == last_id and not again:
+            runs[command_id][-1].append(seq)
+        else:
+            runs.setdefault(command_id, []).append([seq])
+        last_id = command_id
+    out = []
+    for command_id, seen in runs.items():
+        first = seen[0]
+        if command_id not in results:
+            why = f"command {command_id!r} has no dedupe entry: sent again, it would be applied"
+            out.append(Damage(first[0], first[-1], "dedupe_missing", why + " a second time"))
+        for again in seen[1:]:
+            why = f"command {command_id!r} was applied again (first at seq {first[0]})"
+            out.append(Damage(again[0], again[-1], "command_reused", why))
     return out
 
 

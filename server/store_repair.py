@@ -48,6 +48,7 @@ from umpire.server.embedded import GATEWAY_USER, server_binary
 from umpire.server.head_checkpoints import (
     Loss,
     append_records,
+    checkpoint_path,
     loss_line,
     read_heads,
     rebase_line,
@@ -344,6 +345,21 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
             f"umpire: {findings.damaged_checkpoint_lines} damaged line(s) of the head "
             "checkpoints were skipped"
         )
+    unchecked = findings.unchecked()
+    for game_id in unchecked:
+        print(
+            f"unchecked: game {game_id} has no head checkpoint "
+            f"({checkpoint_path(settings.data_dir)} holds none for it): a cut of its "
+            "acknowledged tail could not be told"
+        )
+    if findings.whole and unchecked:
+        # Said as far as it is known: not "nothing acknowledged missing".
+        print(
+            f"umpire: every command complete and every chain of {len(findings.games)} "
+            f"game(s) verified, but {len(unchecked)} of them have no head checkpoint "
+            "(named above): whether they lost acknowledged events cannot be told"
+        )
+        return 0
     if findings.whole:
         games = len(findings.games)
         print(

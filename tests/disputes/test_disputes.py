@@ -53,6 +53,8 @@ from umpire.events.types import (
 )
 from umpire.server import credentials
 from umpire.server.games import Games
+from umpire.server.head_checkpoints import Heads
+from umpire.server.store_check import check_game
 from umpire.testing.support.drivers import driven_setup, driver
 from umpire.testing.support.readings import Log, parting
 
@@ -439,6 +441,10 @@ async def test_an_amended_game_plays_on_to_its_end_and_audits(
     final = await store.read(game_id)
     report = audit(final)
     assert report.ok, report.failure
+    # Every batch (client commands, the disputes', the ruling's re-made line holding many
+    # CommandRecorded under one id, the final reveal) is one run with its dedupe entry.
+    found = await check_game(store, game_id, Heads())
+    assert found.damages == [], found.lines()
 
 
 async def _amended_twice(games: Games, store: RedisEventStore, name: str) -> tuple[str, int, int]:

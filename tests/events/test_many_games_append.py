@@ -129,11 +129,15 @@ async def test_the_heads_recorded_are_each_game_s_own(store: RedisEventStore, si
     class Heads:
         def __init__(self) -> None:
             self.heads: dict[str, tuple[int, str]] = {}
+            self.firsts: dict[str, int] = {}
 
-        def record(self, heads: dict[str, tuple[int, str]]) -> None:
+        def record(
+            self, heads: dict[str, tuple[int, str]], firsts: dict[str, int] | None = None
+        ) -> None:
             self.heads.update(heads)
+            self.firsts.update(firsts or {})
 
-        async def note(self, game_id: str, seq: int, last_hash: str) -> None:
+        async def note(self, game_id: str, seq: int, last_hash: str, first: int = 0) -> None:
             raise AssertionError("one node records per call, not per append")
 
     heads = Heads()
@@ -143,3 +147,4 @@ async def test_the_heads_recorded_are_each_game_s_own(store: RedisEventStore, si
     answers = await asyncio.gather(*(store.append(b) for b in batches), return_exceptions=True)
     assert isinstance(answers[-1], VersionConflict)
     assert heads.heads == {g: (2, a.last_hash) for g, a in zip(games, answers, strict=False)}
+    assert heads.firsts == dict.fromkeys(games, 2)  # each append's first seq

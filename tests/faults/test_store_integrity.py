@@ -33,6 +33,8 @@ from umpire.testing.support.peer import Peer
 
 GAMES = 10
 COMMANDS = 30
+_MULTI = b"*1\r\n$5\r\nMULTI\r\n"
+_EXEC = b"*1\r\n$4\r\nEXEC\r\n"
 Played = tuple[Path, Acked, dict[str, str]]
 
 
@@ -225,3 +227,233 @@ def test_a_repair_or_restore_that_loses_nothing_says_so(played: Played, tmp_path
     code, out, err = run_cli(data_dir, "store", "repair", COLUMNS="400")
     assert code == 0, out + err
     assert "repaired: cut its torn tail; no acknowledged event lost" in out, out
+
+
+def _cut_last_step(data_dir: Path, game_id: str) -> Acked:
+    """Cut the game's last MULTI ... EXEC step whole from the AOF, its framing intact (so
+    Valkey loads the rest): the events it held, acknowledged, are gone."""
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    start = whole.rindex(_MULTI, 0, whole.rindex(b"{" + game_id.encode() + b"}"))
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    lost = events_in_steps_touching(whole, start, end)
+    assert lost and _games(lost) == {game_id}
+    aof.write_bytes(whole[:start] + whole[end:])
+    return lost
+
+
+def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refused(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the game's last step cut whole from the AOF (its framing
+    # intact: Valkey loads it), `umpire export` wrote the 28 events left with exit 0 and
+    # no word of the loss, and the verifier found a clean prefix of the game, where
+    # `store check` and `audit` named the lost seqs.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    export = tmp_path / "export.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost and "--with-losses" in err, err
+    assert not export.exists()
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "--with-losses", "-o",
+                             str(export), COLUMNS="400")  # fmt: skip
+    assert code == 0, out + err
+    assert named_lost(err) == lost and "this export lacks acknowledged events" in err, err
+    held = max(seq for gid, seq in acked if gid == hit) - len(lost)
+    assert len(export.read_text().splitlines()) == 1 + held
+    clean = sorted(_games(acked))[1]
+    code, out, err = run_cli(data_dir, "export", clean, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 0 and "lost" not in err, out + err
+
+
+def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: once `umpire serve` wrote the player's next moves where the
+    # lost ones had been, the checkpoint's head passed them, and `store check` said "the
+    # store is whole" and `umpire audit` passed the game: two acknowledged seqs gone,
+    # named nowhere.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    serve, port = start_serve(data_dir)
+    later: Acked = set()
+    try:
+
+        async def moves() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                await more(peer, [hit], 3, "over", later)
+            finally:
+                await peer.close()
+
+        asyncio.run(moves())
+    finally:
+        stop(serve)
+    assert min(seq for _, seq in later) == min(seq for _, seq in lost)  # written over them
+    assert max(seq for _, seq in later) > max(seq for _, seq in lost)  # and past them
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    assert "is whole" not in out
+    code, out, err = run_cli(data_dir, "audit", hit, "--no-receipts", COLUMNS="400", **OPERATOR)
+    assert code == 1 and named_lost(out) == lost, out + err
+    clean = sorted(_games(acked))[1]
+    code, out, err = run_cli(data_dir, "audit", clean, "--no-receipts", **OPERATOR)
+    assert code == 0, out + err
+
+
+def test_a_store_without_its_head_checkpoints_is_not_called_whole(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the checkpoint file gone (deleted, or not copied with the
+    # store) and a game's acknowledged tail cut, `store check` said "the store is whole:
+    # ... nothing acknowledged missing", which it could not know.
+    data_dir, acked = _copy(played, tmp_path)
+    (data_dir / "store-heads.log").unlink()
+    _cut_last_step(data_dir, sorted(_games(acked))[0])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0, out + err
+    assert "is whole" not in out and "nothing acknowledged missing" not in out, out
+    unchecked = set(re.findall(r"unchecked: game (\S+) has no head checkpoint", out))
+    assert unchecked == _games(acked), out
+    assert "whether they lost acknowledged events cannot be told" in out, out
+
+
+def test_a_lost_dedupe_entry_and_the_command_applied_twice_are_named(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: one command's dedupe entry dropped from the AOF (the chain
+    # whole), `store check` said "the store is whole", and so it did once the player's
+    # client sent the command again after a lost ack and the gateway applied it a second
+    # time (only `umpire audit` of that game found the repeated id).
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    entry = re.compile(
+        rb"\*4\r\n\$6\r\nHSETNX\r\n\$\d+\r\numpire:\{" + hit.encode() + rb"\}:commands\r\n"
+        rb"\$3\r\nc-5\r\n\$\d+\r\n(\d+):(\d+):[^\r]*\r\n"
+    )
+    (found,) = entry.finditer(whole)
+    first, last = int(found[1]), int(found[2])
+    aof.write_bytes(whole[: found.start()] + whole[found.end() :])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    assert f"game {hit} seqs {first} to {last}: command 'c-5' has no dedupe entry" in out, out
+    serve, port = start_serve(data_dir)
+    again: Acked = set()
+    try:
+
+        async def resend() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                reply = await peer.ok({"type": "command", "game_id": hit, "command_id": "c-5",
+                                       "command": {"type": "Add", "amount": 1}})  # fmt: skip
+                again.update((hit, seq) for seq in reply["seqs"])
+            finally:
+                await peer.close()
+
+        asyncio.run(resend())
+    finally:
+        stop(serve)
+    twice = sorted(seq for _, seq in again)
+    assert twice[0] > last  # appended anew: what the entry was there to prevent
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1, out + err
+    assert (
+        f"game {hit} seqs {twice[0]} to {twice[-1]}: command 'c-5' was applied again "
+        f"(first at seq {first})"
+    ) in out, out
+
+
+def test_a_game_whose_seed_is_lost_is_named_and_a_copy_without_one_is_not(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: the game's `:secret` record dropped from the AOF (its seed,
+    # committed at creation, and its sealing key), `store check` said "the store is
+    # whole", and the game refused every command as if it were a re-adjudication copy:
+    # its rolls since the last reveal can never be checked.
+    data_dir, acked = _copy(played, tmp_path)
+    hit, other = sorted(_games(acked))[:2]
+    code, out, err = run_cli(data_dir, "readjudicate", other)  # a copy holds no seed
+    assert code == 0, out + err
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    found = re.search(
+        rb"\*3\r\n\$3\r\nSET\r\n\$\d+\r\numpire:\{" + hit.encode() + rb"\}:secret\r\n\$(\d+)\r\n",
+        whole,
+    )
+    assert found is not None
+    aof.write_bytes(whole[: found.start()] + whole[found.end() + int(found[1]) + 2 :])
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    assert len(damaged) == 1, out
+    assert f"game {hit} seqs 1 to " in damaged[0] and "dice seed and sealing key" in damaged[0]
+
+
+def _drop_command(data_dir: Path, command: bytes, key: bytes) -> None:
+    """Drop the first `command key ...` record from the AOF, its framing intact."""
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    head = rb"\*(\d+)\r\n\$%d\r\n%s\r\n\$%d\r\n%s\r\n" % (
+        len(command), command, len(key), re.escape(key)
+    )  # fmt: skip
+    found = re.search(head, whole)
+    assert found is not None, key
+    end = found.end()
+    for _ in range(int(found[1]) - 2):  # the record's other arguments
+        line = whole.index(b"\r\n", end)
+        end = line + 2 + int(whole[end + 1 : line]) + 2
+    aof.write_bytes(whole[: found.start()] + whole[end:])
+
+
+@pytest.mark.parametrize(
+    ("command", "key", "said"),
+    [
+        (b"HSETNX", b"umpire:receipt-keys", "its receipt key {key} is not in the store"),
+        (b"ZADD", b"umpire:games", "not in the store's list of games"),
+    ],
+)
+def test_a_lost_receipt_key_or_games_list_entry_is_named(
+    played: Played, tmp_path: Path, command: bytes, key: bytes, said: str
+) -> None:
+    # Fails without the fix: either record dropped from the AOF, `store check` said "the
+    # store is whole". Without the key every game that names it answers unsigned from
+    # then on; a game missing from the list is in no listing (and no check, but for its
+    # head checkpoint).
+    data_dir, acked = _copy(played, tmp_path)
+    _drop_command(data_dir, command, key)
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    named_games = {line.split()[2] for line in damaged}
+    if command == b"ZADD":
+        assert len(damaged) == 1 and said in damaged[0], out  # the first game made
+    else:
+        assert named_games == _games(acked), out  # every game names the one key
+        key_id = re.search(r"its receipt key (\S+) is not", damaged[0])
+        assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
+
+
+def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: `export --seal` wrote the seal (no event may follow it, for
+    # good) on the log the cut left, and only then refused the export.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    code, out, err = run_cli(data_dir, "send", hit, '{"type": "EndGame", "result": "over"}')
+    assert code == 0, out + err
+    code, out, err = run_cli(data_dir, "export", hit, "--seal", "--operator", COLUMNS="400")
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost, err
+    code, out, err = run_cli(data_dir, "log", hit, "--json", "--as", "referee", **OPERATOR)
+    assert code == 0 and "ExportSealed" not in out, out + err

@@ -72,3 +72,21 @@ async def test_a_file_past_its_bound_is_compacted_to_one_line_a_game(tmp_path: P
     heads = read_heads(tmp_path)
     assert heads.heads == {"g0": (1, "h" * 64), "g1": (3, "h3")}
     assert [loss.game_id for loss in heads.losses] == ["g0"]
+
+
+async def test_an_append_over_seqs_an_acknowledged_head_covers_records_their_loss(
+    tmp_path: Path,
+) -> None:
+    # Fails without the fix: nothing recorded, and once the new heads passed seq 21 the
+    # checkpoints no longer knew that seqs 20 and 21 had been acknowledged.
+    append_records(tmp_path, [head_line("g1", 21, "h21"), rebase_line("g2", 4, "h4")])
+    checkpoints = HeadCheckpoints(tmp_path)
+    try:
+        await checkpoints.note("g2", 6, "h6", first=5)  # past the rebased head: no loss
+        await checkpoints.note("g1", 20, "x20", first=20)  # the store had lost 20 and 21
+        await checkpoints.note("g1", 23, "x23", first=21)  # named once
+    finally:
+        checkpoints.close()
+    heads = read_heads(tmp_path)
+    assert [(loss.game_id, loss.first, loss.last) for loss in heads.losses] == [("g1", 20, 21)]
+    assert heads.heads == {"g1": (23, "x23"), "g2": (6, "h6")}

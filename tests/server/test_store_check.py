@@ -54,6 +54,19 @@ async def test_a_changed_dedupe_entry_and_head_are_named(store: Any) -> None:
     assert await _findings(store, "g1") == [(2, 4, "dedupe_mismatch"), (6, 6, "head_mismatch")]
 
 
+async def test_a_command_without_its_dedupe_entry_or_appended_twice_is_named(
+    store: Any,
+) -> None:
+    # Fails without the check: neither was a finding (the chain holds together).
+    await _game(store, "g1")
+    keys = store.keys("g1")
+    await store.redis.hdel(keys.commands, "c1")
+    assert await _findings(store, "g1") == [(2, 4, "dedupe_missing")]
+    # Sent again, it is a new command: its events come in the log a second time.
+    await append(store, "g1", pending(3), expected_version=6, command_id="c1", recorded_at=NOW)
+    assert await _findings(store, "g1") == [(7, 9, "command_reused")]
+
+
 async def test_acknowledged_seqs_the_store_lacks_are_named_lost(store: Any) -> None:
     await _game(store, "g1")
     heads = Heads(heads={"g1": (9, "a" * 64)})
