@@ -31,7 +31,7 @@ from umpire.engine.dice import RecordedDice
 from umpire.engine.game import CurrentLine, Game, apply, codec_for, current_line, start
 from umpire.engine.handling import decide_command
 from umpire.engine.kit.reading import Reading, parse_value, setup_value, value_text
-from umpire.engine.redaction import redact, view_for
+from umpire.engine.redaction import is_secret, redact, view_for
 from umpire.engine.replay import SeqOutOfRange, diff
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -555,6 +555,21 @@ def find(
             for role in PUBLIC_ROLES:
                 if _hidden(ruleset, line[i] if i < len(line) else None, role, revealed):
                     return None
+    # Where the game holds a secret, the line re-made under the reading is a function of
+    # it: it may reveal a pilot the game never revealed, or stop at a refusal that names a
+    # limit only a hidden quality sets. So the whole finding waits, by a rule that reads
+    # only what every role sees: which events are secret (each is logged under a
+    # commitment), and, where none is before it, the re-made line, made from public
+    # events alone (docs/audit.md "Disputes").
+    if (
+        filed.waits_on_secrets
+        and not revealed
+        and (
+            any(is_secret(ruleset, e) for e in decoded)
+            or any(is_secret(ruleset, e) for e in under.events)
+        )
+    ):
+        return None
     # Seqs of the current line as logged: dispute events are not part of it.
     seqs = [env.seq for env, e in zip(envelopes[at:], decoded[at:], strict=True)
             if not isinstance(e, DISPUTE_EVENTS)]  # fmt: skip

@@ -160,11 +160,10 @@ class CommandTakenBack(Struct, frozen=True, tag="CommandTakenBack", kw_only=True
     rule: str = ""
 
 
-class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
-    """A rules dispute (docs/audit.md, "Disputes"): `who` (a role) disputes the decision or
-    roll at `seq` with `claim`, optionally under the ruleset's declared reading `reading`
-    switched to `value` (engine/kit/reading.py `value_text`). A system batch of its own,
-    "umpire:dispute:<its seq>"; its seq is the dispute's id."""
+class DisputeFiledV1(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
+    """Version 1 of DisputeFiled, as logs before version 2 hold it: its finding waits for
+    the final reveal by the narrower rule (engine/disputes.py `find`). The stored format:
+    do not edit."""
 
     version: ClassVar[int] = 1
     who: str
@@ -172,6 +171,32 @@ class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
     claim: str
     reading: str = ""
     value: str = ""
+
+
+class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
+    """A rules dispute (docs/audit.md, "Disputes"): `who` (a role) disputes the decision or
+    roll at `seq` with `claim`, optionally under the ruleset's declared reading `reading`
+    switched to `value` (engine/kit/reading.py `value_text`). A system batch of its own,
+    "umpire:dispute:<its seq>"; its seq is the dispute's id.
+
+    `waits_on_secrets` (version 2 on; the server sets it on a spectator's dispute): its
+    finding waits for the final reveal while the game so far, or the line re-made under
+    the reading, holds any secret event. A line re-made under another reading can make
+    public what the game never did: a Down in Flames spectator disputing the player's
+    three-burst attack under the gyro reading learnt whether the player's pilot is a crack
+    shot (a PilotRevealed on the re-made line, or a refusal naming "2 a turn"; red team,
+    2026-11-29). A version 1 dispute, read as this with False, was found by the narrower
+    rule, and is audited by it (docs/security.md).
+    """
+
+    version: ClassVar[int] = 2
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (DisputeFiledV1,)
+    who: str
+    seq: int
+    claim: str
+    reading: str = ""
+    value: str = ""
+    waits_on_secrets: bool = False
 
 
 class HeadChange(Struct, frozen=True, kw_only=True):

@@ -108,7 +108,8 @@ class GameDisputes:
                 ruleset, decoded, who=role, seq=seq, claim=claim, reading=reading, value=value
             )
             filed = DisputeFiled(who=role.value, seq=seq, claim=claim, reading=reading,
-                                 value=value)  # fmt: skip
+                                 value=value,
+                                 waits_on_secrets=role is Role.SPECTATOR)  # fmt: skip
             head = len(envelopes)
             try:
                 await self._append_at(

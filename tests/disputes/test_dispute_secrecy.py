@@ -123,3 +123,90 @@ async def test_the_operators_dispute_of_a_hidden_decision_is_pending_too(
         assert filed.finding is None
     finally:
         await store.close()
+
+
+def _dif_setup(crack_shot: bool) -> dict[str, Any]:
+    """Two gyro-sighted fighters (10.9 reads a gyro sight's bursts by its pilot), the
+    player's a crack shot or not: a secret of the player's (9.1.11)."""
+
+    def card(name: str) -> dict[str, Any]:
+        band = {"low": 1, "high": 18, "agility": 6, "speed": 6, "hp": 3}
+        return {"name": name, "aircraft_class": "fighter", "ceiling_level": 18, "defense": 6,
+                "hit_value": 8, "sight": "gyro", "performance": [band]}  # fmt: skip
+
+    return {
+        "custom_aircraft": {"Gyro A": card("Gyro A"), "Gyro B": card("Gyro B")},
+        "aircraft": [
+            {"id": "a1", "aircraft": "Gyro A", "side": "A", "element": "A", "station": "leader",
+             "hand": 6, "crack_shot": crack_shot},
+            {"id": "b1", "aircraft": "Gyro B", "side": "B", "element": "B", "station": "leader",
+             "hand": 6},
+        ],
+        "starting_altitude": 5,
+    }  # fmt: skip
+
+
+async def test_a_spectators_dispute_under_a_reading_tells_nothing_of_a_hidden_pilot(
+    redis_server: Any, prefix: str
+) -> None:
+    """Red team, 2026-11-29: a spectator disputed the player's three-burst attack under
+    Down in Flames' gyro reading 10.9, and the finding, an event every role receives, told
+    whether the player's pilot is a crack shot (the re-made line revealed the pilot, or
+    stopped at a refusal naming "2 a turn"). Twin games that differ only in that secret:
+    everything the spectator sees after the dispute is the same, the finding waits for the
+    final reveal in both, and the reveal finds both."""
+    ruleset = registry.get("down_in_flames")
+    commands = [
+        {"type": "BeginTurn", "side": "A"},
+        {"type": "SetPosition", "attacker": "a1", "target": "b1", "position": "advantaged"},
+        {"type": "Attack", "attacker": "a1", "target": "b1", "card": "in_my_sights",
+         "hits": 1, "bursts": 3},
+    ]  # fmt: skip
+    seen = []
+    stores = [RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}g{n}") for n in (0, 1)]
+    try:
+        for store, crack_shot in zip(stores, (False, True), strict=True):
+            games = Games(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
+            gid = (
+                await games.create("down_in_flames", _dif_setup(crack_shot), game_id="twin")
+            ).game_id
+            for n, command in enumerate(commands):
+                await games.handle(gid, f"c{n}", command)
+            before = await store.read(gid)
+            decoded = codec_decoded(ruleset, before)
+            attack = next(seq for seq, e in enumerate(decoded, start=1)
+                          if type(e).__name__ == "AttackResolved")  # fmt: skip
+            filed = await games.dispute(gid, role=Role.SPECTATOR, seq=attack,
+                                        claim="a gyro sight's bursts are its pilot's (10.9)",
+                                        reading="gyro_reading", value="10.9")  # fmt: skip
+            after = await store.read(gid)
+            seen.append((
+                _spectator_frames(ruleset, before, 1),
+                msgspec.to_builtins(filed),
+                _spectator_frames(ruleset, after, len(before) + 1),
+                msgspec.to_builtins((await games.disputes(gid))[1]),
+            ))  # fmt: skip
+            assert filed.finding is None  # pending reveal
+            await games.handle(gid, "end", {"type": "EndGame", "result": "twins"})
+            (dispute,) = (await games.disputes(gid))[1]
+            assert dispute.finding is not None and not dispute.finding.same
+        assert seen[0][0] == seen[1][0]  # the twins looked the same before the dispute
+        assert seen[0][1:] == seen[1][1:]
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def _spectator_frames(ruleset: Any, envelopes: list[Envelope], first: int) -> list[Any]:
+    decoded = codec_decoded(ruleset, envelopes)
+    frames = []
+    for env, event in zip(envelopes[first - 1 :], decoded[first - 1 :], strict=True):
+        raw = encode_frame(ruleset, env, event, Role.SPECTATOR, False)
+        frame = msgspec.json.decode(raw) if raw is not None else None
+        if frame is not None:
+            for key in NORMALISED:
+                frame.pop(key, None)
+            for key in ("receipt_key_id", "receipt_key"):  # each store makes its own
+                frame["payload"].pop(key, None)
+        frames.append(frame)
+    return frames
