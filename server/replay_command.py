@@ -36,6 +36,7 @@ from umpire.engine.replay import (
 from umpire.events.envelope import GENESIS_HASH, check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
+from umpire.events.plurals import counted
 from umpire.events.recorder import seal_batch
 from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
@@ -90,7 +91,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
             f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
         )
         status = f"ended: {shown(at.result or '')}" if at.ended else "in play"
-        console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
+        console.print(f"{counted(at.commands, 'command')}, {counted(at.rolls, 'roll')}, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
         # The view as `umpire state` says it, in the ruleset's words (--json: the raw keys).
         for line in view_lines(at.state, "  ", ruleset_of(log.envelopes[0]).labels):
