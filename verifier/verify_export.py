@@ -33,9 +33,19 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+try:
+    import msgpack
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ModuleNotFoundError as missing:
+    # A third party runs this file with whatever Python is at hand (umpire's own install
+    # does not bring msgpack): say what to install, not a traceback.
+    print(
+        f"verify_export.py needs the Python package {missing.name!r}: "
+        "pip install msgpack cryptography",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 FORMAT = "umpire-export/1"
 GENESIS = "0" * 64
