@@ -40,7 +40,7 @@ from umpire.server.input_files import utf8_text
 from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
-from umpire.server.render import describe, receipt_lines, type_words, view_lines
+from umpire.server.render import describe, receipt_lines, shared_tail, type_words, view_lines
 from umpire.server.store_access import open_store
 
 console = terminal()
@@ -212,15 +212,20 @@ def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
     table = Table(title=f"{ruleset.name} scenarios (umpire new {ruleset.name} --scenario NAME)")
     for column in ("name", "description", "source"):
         table.add_column(column)
+    # A clause every source ends with (downtown's SAMPLE note) is said once, under the table.
+    tail = shared_tail([each.source for each in shipped])
     for each in shipped:
         mark = " (default)" if each.name == ruleset.default_scenario else ""
+        source = each.source[: len(each.source) - len(tail) - 2] if tail else each.source
         # Citations by the rulebook's title and heading, as `umpire log` shows them.
         table.add_row(
             each.name + mark,
             readable(each.description, names_of(ruleset)),
-            readable(each.source, names_of(ruleset)),
+            readable(source, names_of(ruleset)),
         )
     console.print(table)
+    if tail:
+        console.print(f"and for every scenario above: {readable(tail, names_of(ruleset))}")
     return 0
 
 
