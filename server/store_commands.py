@@ -37,6 +37,7 @@ from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.game_records import CLIENT_SEED_MAX
 from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
+from umpire.server.public_address import browser_host
 from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
@@ -190,9 +191,11 @@ async def _keep_head(
 
 def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
     """The viewer's address with the game and credential in the fragment (never sent to the
-    server in a request line)."""
+    server in a request line); a wildcard UMPIRE_HOST named as a browser can open it
+    (server/public_address.py)."""
     fragment = urlencode({"game": game_id, "credential": credential})
-    return f"http://{settings.host}:{settings.port}/#{fragment}"
+    host = browser_host(settings.host, settings.allowed_hosts)
+    return f"http://{host}:{settings.port}/#{fragment}"
 
 
 def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
