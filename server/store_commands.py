@@ -17,7 +17,7 @@ import msgspec
 
 from umpire.engine import registry, scenarios
 from umpire.engine.citations import names_of, readable
-from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
+from umpire.engine.errors import ClientSeedRequired, InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.handling import command_types
 from umpire.engine.redaction import redact, view_for
@@ -275,7 +275,17 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         # of a game that binds client entropy carries one; docs/security.md), derived
         # from this machine's key so that sending a command id again sends the same one.
         nonce = None if dice else _nonce(settings, args.game, command_id)
-        result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
+        try:
+            result = await games.handle(
+                args.game, command_id, command, manual_dice=dice, nonce=nonce
+            )
+        except ClientSeedRequired as exc:
+            # The rules' refusal names the protocol's message; here the command line binds.
+            raise ClientSeedRequired(
+                f"{exc.message}; from the command line: umpire bind {args.game}, then send "
+                "the command again",
+                **exc.details,
+            ) from None
         await _keep_head(settings, games, args.game, command_id, result.first_seq)
         ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
@@ -447,7 +457,7 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
             console.print(
                 f"the game goes on in seed epoch {game.meta.epoch} under the new commitment "
                 f"{game.meta.seed_commitment}"
-                + ("; bind a fresh client seed before its next roll (umpire bind GAME)"
+                + (f"; bind a fresh client seed before its next roll: umpire bind {args.game}"
                    if game.meta.needs_client_seed else "")
             )  # fmt: skip
     return 0
