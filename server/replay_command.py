@@ -106,8 +106,12 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(_dump([_builtins(c) for c in changes]))
         return 0
-    console.print(f"{shown(log.source)}: {len(changes)} changes from seq {a} to seq {b}, "
-                  f"as the {role.value}")  # fmt: skip
+    if not changes:  # an empty table's bare header says less than one line
+        console.print(f"{shown(log.source)}: nothing the {role.value} sees changed from seq "
+                      f"{a} to seq {b}")  # fmt: skip
+        return 0
+    console.print(f"{shown(log.source)}: {counted(len(changes), 'change')} from seq {a} to "
+                  f"seq {b}, as the {role.value}")  # fmt: skip
     table = Table(show_lines=False)
     for column in ("where", "before", "after"):
         table.add_column(column, overflow="fold")
