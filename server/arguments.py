@@ -17,7 +17,10 @@ from typing import Any
 from umpire.engine.roles import Role
 
 ROLES = [r.value for r in Role]
-DESCRIPTION = "The `umpire` command line."
+DESCRIPTION = (
+    "The `umpire` command line: `umpire serve` runs the server, `umpire new RULESET` starts a "
+    "game, `umpire COMMAND --help` says what a command takes."
+)
 Extra = tuple[str, str, Callable[[argparse.ArgumentParser], None]]
 
 
@@ -26,7 +29,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     function adding its arguments): the client commands (server/cli.py `Subcommand`)."""
     parser = argparse.ArgumentParser(prog="umpire", description=DESCRIPTION)
     parser.add_argument("--data-dir", type=Path, help="data directory of the embedded server")
-    sub = parser.add_subparsers(dest="cmd", required=True)
+    # Named for the reader: a missing one is "required: COMMAND", not the dest "cmd".
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND", title="commands")
 
     p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
     p.add_argument("--host", help="address to listen on (default 127.0.0.1; UMPIRE_HOST)")
@@ -236,7 +240,9 @@ def _add_log_commands(sub: Any) -> None:
 
 def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     """`umpire store check|repair` (server/store_repair.py)."""
-    sub = parser.add_subparsers(dest="store_cmd", required=True)
+    sub = parser.add_subparsers(
+        dest="store_cmd", required=True, metavar="{check,repair,backup,restore}"
+    )
     sub.add_parser(
         "check",
         help="check the append-only file and every game's chain; name each damaged game "
