@@ -54,3 +54,24 @@ def test_every_command_of_the_readme_block_runs_in_order(
             found = re.search(r"created game (\S+)", result.out)
             assert found is not None, result.out
             game = found.group(1)
+
+
+def block_comments() -> str:
+    """The comments of the same block, joined into one text (a pointer may span lines)."""
+    text = (REPO / "README.md").read_text()
+    block = text.split("Playing from the command line", 1)[1].split("```sh\n", 1)[1]
+    block = block.split("```", 1)[0]
+    said = [line.partition("#")[2].strip() for line in block.splitlines() if "#" in line]
+    return " ".join(said)
+
+
+def test_the_blocks_pointers_to_a_section_lead_to_it() -> None:
+    # Fails without the fix: "the README's 'Scenarios and set-up files'" named no file, and
+    # README.md itself has no such section (each ruleset's README has).
+    pointers = re.findall(r'"([^"]+)" in (\S+/README\.md)', block_comments())
+    assert pointers, block_comments()
+    rulesets = sorted(p.name for p in (REPO / "engine" / "rulesets").iterdir() if p.is_dir())
+    for heading, path in pointers:
+        for ruleset in [r for r in rulesets if not r.startswith("_")]:
+            named = REPO / path.replace("RULESET", ruleset)
+            assert f"## {heading}\n" in named.read_text(), (heading, named)
