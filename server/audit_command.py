@@ -264,8 +264,8 @@ def _anchors(settings: Settings, args: argparse.Namespace, game_id: str) -> list
         # Said on stderr, before the verdict: stdout leads with the headline.
         receipts = sum(a.kind == "receipt" for a in anchors)
         err_console.print(
-            f"umpire audit: checking against the {receipts} receipts and "
-            f"{len(anchors) - receipts} commitments this machine kept of game "
+            f"umpire audit: checking against the {counted(receipts, 'receipt')} and "
+            f"{counted(len(anchors) - receipts, 'commitment')} this machine kept of game "
             f"{shown(game_id)} ({shown(str(path))}); "
             "--no-receipts leaves them out",
             soft_wrap=True,  # a path is not broken across lines

@@ -39,5 +39,10 @@ def test_one_of_a_kind_is_said_in_the_singular(cli: Cli) -> None:
     assert code == 0, verified
     assert "1 revealed seed matches its commitment" in verified, verified
     assert "1 server roll recomputed" in verified and "1 player roll;" in verified, verified
-    for out in (before.out, audited.out, replayed.out, verified):
+    # A game whose only receipt is its creation's (no client seed bound: no bind receipt).
+    waived = cli("new", "counter", "--setup", '{"target": 40}', "--waive-client-entropy")
+    lone = cli("audit", re.findall(r"created game (\S+)", waived.out)[0])
+    said = " ".join(lone.err.split())
+    assert "checking against the 1 receipt and 1 commitment this machine kept" in said, said
+    for out in (before.out, before.err, audited.out, replayed.out, verified, lone.err):
         assert ONE_AS_MANY.search(" ".join(out.split())) is None, out
