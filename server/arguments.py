@@ -134,7 +134,20 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     for name, text, add_arguments in extra:
         add_arguments(sub.add_parser(name, help=text))
     _add_log_commands(sub)
+    _described(sub)
     return parser
+
+
+def _described(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Each command's own `--help` opens with what it does (its line in `umpire --help`),
+    where it listed options alone; a nested group's commands too (`umpire store backup`)."""
+    for choice in sub._choices_actions:
+        parser = sub.choices[choice.dest]
+        if parser.description is None:
+            parser.description = choice.help
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _described(action)
 
 
 def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -> None:
