@@ -91,9 +91,16 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
     )
     console.print(f"  dice: {counted(report.epochs, 'seed epoch')}, {entropy}")
     console.print(f"  {shown(anchored)}")
-    if report.server_rolls:
+    if report.server_rolls == 1:  # "0 of 1 server roll also derive" reads as a slip
+        how = (
+            "also derives from its command's nonce (unknown to anyone before the command arrived)"
+            if report.nonce_rolls
+            else "derives from no command's nonce"
+        )
+        console.print(f"  dice: the one server roll {how}")
+    elif report.server_rolls:
         console.print(
-            f"  dice: {report.nonce_rolls} of {counted(report.server_rolls, 'server roll')} "
+            f"  dice: {report.nonce_rolls} of {report.server_rolls} server rolls "
             f"also {'derives' if report.nonce_rolls == 1 else 'derive'} from their command's "
             "nonce (unknown to anyone before the command arrived)"
         )

@@ -33,6 +33,7 @@ def test_one_of_a_kind_is_said_in_the_singular(cli: Cli) -> None:
     audited = cli("audit", game)
     flat = " ".join(audited.out.split())
     assert audited.code == 0 and "1 server roll (1 verified)" in flat, flat
+    assert "dice: the one server roll derives from no command's nonce" in flat, flat
     replayed = cli("replay", game, "--at", "4")
     assert replayed.code == 0 and "1 command, 1 roll, in play" in replayed.out, replayed.out
     code, verified = verify(cli.export(game))
