@@ -174,8 +174,11 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                       "help lists what you may send now, quit leaves")  # fmt: skip
         words = Words(url, client)
         loop = asyncio.get_running_loop()
+        # At a terminal, a prompt says it waits for the next line (with line editing);
+        # piped commands get none, so a script's output holds the answers alone.
+        read = _prompted if sys.stdin.isatty() else sys.stdin.readline
         while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
+            line = await loop.run_in_executor(None, read)
             if not line:
                 return 0
             line = line.strip()
@@ -209,6 +212,18 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 console.print(f"[red]refused[/] ({shown(exc.code)}): {shown(exc.message)}")
 
 
+def _prompted() -> str:
+    """A line typed at the terminal after the prompt ("" at the end of input, Ctrl-D),
+    with the arrow keys' line editing and history where Python has readline."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (input() edits lines once it is loaded)
+    try:
+        return input(PROMPT) + "\n"
+    except EOFError:
+        return ""
+
+
+PROMPT = "umpire> "
 # What `umpire play` reads as the player's own words, not as a command to send.
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "actions"})
