@@ -193,6 +193,8 @@ def test_umpire_keys_lists_and_rotates_and_an_old_game_keeps_its_key(cli: Cli) -
     old = read_lines(cli.export(game, "--operator"))[0]["receipt_key_id"]
     listed = cli("keys")
     assert listed.code == 0 and f"{old}  Ed25519" in listed.out and "(current)" in listed.out
+    # The columns are named (a newcomer read two bare hex strings).
+    assert listed.out.startswith("receipt signing keys: id, algorithm, public key;"), listed.out
     rotated = cli("keys", "--rotate")
     assert rotated.code == 0 and "games created before keep theirs" in rotated.out, rotated
     listed = cli("keys").out.splitlines()
