@@ -50,6 +50,7 @@ def test_umpire_new_prints_a_link_another_machine_can_open(
 ) -> None:
     # Fails without the fix: the link read http://0.0.0.0:8765/#game=...
     monkeypatch.setenv("UMPIRE_HOST", "0.0.0.0")
+    monkeypatch.delenv("UMPIRE_ALLOWED_HOSTS", raising=False)  # this machine's address first
     made = cli("new", "counter", "--json")
     assert made.code == 0, made.err
     host = urlsplit(json.loads(made.out)["viewer"]).hostname
