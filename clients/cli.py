@@ -170,21 +170,31 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
         auth = await client.auth(credential)
         game = game_id or auth.game_id
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
-                      "RollDice dice=d6 purpose=morale (`umpire actions` lists them), "
-                      "or as a JSON object")  # fmt: skip
+                      "RollDice dice=d6 purpose=morale, or as a JSON object; "
+                      "help lists what you may send now, quit leaves")  # fmt: skip
         words = Words(url, client)
         loop = asyncio.get_running_loop()
+        # At a terminal, a prompt says it waits for the next line (with line editing);
+        # piped commands get none, so a script's output holds the answers alone.
+        read = _prompted if sys.stdin.isatty() else sys.stdin.readline
         while True:
-            line = await loop.run_in_executor(None, sys.stdin.readline)
+            line = await loop.run_in_executor(None, read)
             if not line:
                 return 0
             line = line.strip()
             if not line:
                 continue
+            # The player's own words, not commands (a command's type is capitalised).
+            if line.lower() in QUIT_WORDS:
+                return 0
+            if line.lower() in HELP_WORDS:
+                for said in await _help(client, game, words):
+                    console.print(shown(said), soft_wrap=True)
+                continue
             try:
                 command, dice = await _typed(client, game, line)
                 try:
-                    accepted = await client.send(game, command, dice=dice)
+                    accepted = await _sent(client, game, command, dice)
                     unsigned = None
                 except ReceiptNotSigned as exc:  # the command stands: say so, then go on
                     assert isinstance(exc.reply, Accepted)
@@ -200,6 +210,66 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 console.print(f"[red]not words[/]: {shown(str(exc))}")
             except (UmpireError, errors.UmpireError) as exc:  # the gateway's, or the words'
                 console.print(f"[red]refused[/] ({shown(exc.code)}): {shown(exc.message)}")
+
+
+def _prompted() -> str:
+    """A line typed at the terminal after the prompt ("" at the end of input, Ctrl-D),
+    with the arrow keys' line editing and history where Python has readline."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (input() edits lines once it is loaded)
+    try:
+        return input(PROMPT) + "\n"
+    except EOFError:
+        return ""
+
+
+PROMPT = "umpire> "
+# What `umpire play` reads as the player's own words, not as a command to send.
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "?", "actions"})
+# The gateway's refusal of a roll before the epoch's client seed is bound (engine/errors.py
+# ClientSeedRequired: clients import no engine).
+CLIENT_SEED_REQUIRED = "client_seed_required"
+
+
+async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
+    """What the player may send now (the view's actions): each type, what it does by the
+    rule that allows it, and its fields, then how to type one."""
+    view = await client.view(game)
+    if not view.actions:
+        why = "the game has ended" if view.ended else f"the {view.role} sends no commands now"
+        return [f"nothing to send: {why}; quit leaves"]
+    names = await words.listing.names()
+    lines = ["you may send now:"]
+    for action in view.actions:
+        lines.append(f"  {action.type}  {cited_in_words(action.description, names)}")
+        properties = [p for p in action.schema.get("properties", {}) if p != "type"]
+        required = set(action.schema.get("required", ()))
+        needed = [p for p in properties if p in required]
+        optional = [p for p in properties if p not in required]
+        if needed or optional:
+            listed = ", ".join(needed) + ("; optional: " if needed and optional else "")
+            lines.append(f"      fields: {listed}{', '.join(optional)}")
+    lines.append(
+        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; a field's values: "
+        f"`umpire actions {game}` where the store is; quit leaves"
+    )
+    return lines
+
+
+async def _sent(client: UmpireClient, game: str, command: Any, dice: Any) -> Accepted:
+    """Send a command; where it needs a server roll in a seed epoch no client seed is bound
+    to yet (after a mid-game reveal: docs/audit.md (4.1)), bind fresh entropy to it, as
+    `umpire new` does at creation (the epoch's commitment is already in the log), say so,
+    and send the command again: the refused one wrote nothing."""
+    try:
+        return await client.send(game, command, dice=dice)
+    except UmpireError as exc:
+        if exc.code != CLIENT_SEED_REQUIRED:
+            raise
+    bound = await client.bind_seed(game)
+    console.print(f"bound a fresh client seed to the game's new seed epoch (seq {bound.seqs[-1]})")
+    return await client.send(game, command, dice=dice)
 
 
 async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:

@@ -27,6 +27,7 @@ from umpire.events.codec import canonical_json
 from umpire.events.envelope import ENVELOPE_VERSION, Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import UmpireError
+from umpire.events.plurals import counted
 from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
@@ -369,7 +370,13 @@ def audit(
     unverified = tally.server_rolls - tally.rolls_verified
     if unverified:
         pending.append(
-            f"{unverified} server rolls await the seed reveal before they can be recomputed"
+            f"{counted(unverified, 'server roll')} "
+            + (
+                "awaits the seed reveal before it"
+                if unverified == 1
+                else "await the seed reveal before they"
+            )
+            + " can be recomputed"
             " (a hidden roll: the final reveal, which publishes the sealing key)"
         )
     assert walk.game is not None

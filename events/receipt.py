@@ -22,6 +22,7 @@ from msgspec import Struct
 
 from umpire.events.envelope import Envelope
 from umpire.events.errors import UmpireError
+from umpire.events.plurals import counted
 from umpire.events.receipt_signature import (
     Equivocation,
     SignedReceipt,
@@ -307,7 +308,8 @@ def unsigned_note(unsigned: Sequence[Anchor]) -> str:
     """How the receipts that do not count are reported."""
     lines = ", ".join(str(a.line) for a in unsigned[:8]) + (", ..." if len(unsigned) > 8 else "")
     return (
-        f"{len(unsigned)} receipts are not signed by the game's key (lines {lines}): "
+        f"{counted(len(unsigned), 'receipt')} {'is' if len(unsigned) == 1 else 'are'} not "
+        f"signed by the game's key (lines {lines}): "
         "they count neither for nor against the export"
     )
 
@@ -386,8 +388,8 @@ def check_anchors(
     note = f"; {unsigned_note(unsigned)}" if unsigned else ""
     if receipts:
         summary = (
-            f"anchored: {receipts} signed receipts and {len(anchors) - receipts} commitments "
-            f"agree, up to seq {reach}"
+            f"anchored: {counted(receipts, 'signed receipt')} and "
+            f"{counted(len(anchors) - receipts, 'commitment')} agree, up to seq {reach}"
             + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
             + note
         )

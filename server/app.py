@@ -32,6 +32,7 @@ from umpire.server.gateway import Gateway
 from umpire.server.http import make_process_request
 from umpire.server.metrics import WorkerShare
 from umpire.server.notifier import Notifier
+from umpire.server.public_address import WILDCARDS, browser_host
 from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
     DataDirInUse,
@@ -59,6 +60,17 @@ def listen_failure(settings: Settings, exc: OSError) -> str | None:
     if exc.errno not in _BIND_ERRORS:
         return None
     return f"{where} ({reason}); is another umpire serving there? Set UMPIRE_PORT or --port"
+
+
+def banner(settings: Settings, port: int, details: str) -> str:
+    """`umpire serve`'s banner: the viewer's and the websocket's addresses as a browser can
+    open them (a wildcard UMPIRE_HOST named by server/public_address.py, and said to listen
+    on every interface), then `details` (the store, the workers)."""
+    where = f"{browser_host(settings.host, settings.allowed_hosts)}:{port}"
+    listening = ""
+    if settings.host in WILDCARDS:
+        listening = f"; listening on {settings.host or '*'}: every interface"
+    return f"umpire serving on http://{where}/ (websocket ws://{where}/ws, {details}{listening})"
 
 
 def exposure_warning(host: str) -> str | None:
@@ -205,16 +217,12 @@ async def serve_forever(
         async with running_gateway(
             settings, url, restarting=restarting, share=share, disk=disk
         ) as running:
-            where = f"{settings.host}:{running.port}"
             store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
             if share is None:
                 # The warning first: a reader who sees the banner has seen it.
                 if (warning := exposure_warning(settings.host)) is not None:
                     print(warning, file=sys.stderr, flush=True)
-                print(
-                    f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store})",
-                    flush=True,
-                )
+                print(banner(settings, running.port, f"store {store}"), flush=True)
             await stop.wait()
             if share is None:
                 print("umpire: shutting down", flush=True)

@@ -17,7 +17,10 @@ from typing import Any
 from umpire.engine.roles import Role
 
 ROLES = [r.value for r in Role]
-DESCRIPTION = "The `umpire` command line."
+DESCRIPTION = (
+    "The `umpire` command line: `umpire serve` runs the server, `umpire new RULESET` starts a "
+    "game, `umpire COMMAND --help` says what a command takes."
+)
 Extra = tuple[str, str, Callable[[argparse.ArgumentParser], None]]
 
 
@@ -26,7 +29,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     function adding its arguments): the client commands (server/cli.py `Subcommand`)."""
     parser = argparse.ArgumentParser(prog="umpire", description=DESCRIPTION)
     parser.add_argument("--data-dir", type=Path, help="data directory of the embedded server")
-    sub = parser.add_subparsers(dest="cmd", required=True)
+    # Named for the reader: a missing one is "required: COMMAND", not the dest "cmd".
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND", title="commands")
 
     p = sub.add_parser("serve", help="run the gateway (and the embedded Redis unless REDIS_URL)")
     p.add_argument("--host", help="address to listen on (default 127.0.0.1; UMPIRE_HOST)")
@@ -130,7 +134,20 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     for name, text, add_arguments in extra:
         add_arguments(sub.add_parser(name, help=text))
     _add_log_commands(sub)
+    _described(sub)
     return parser
+
+
+def _described(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Each command's own `--help` opens with what it does (its line in `umpire --help`),
+    where it listed options alone; a nested group's commands too (`umpire store backup`)."""
+    for choice in sub._choices_actions:
+        parser = sub.choices[choice.dest]
+        if parser.description is None:
+            parser.description = choice.help
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _described(action)
 
 
 def add_role_arguments(parser: argparse.ArgumentParser, *, flag: str = "--as") -> None:
@@ -236,7 +253,9 @@ def _add_log_commands(sub: Any) -> None:
 
 def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     """`umpire store check|repair` (server/store_repair.py)."""
-    sub = parser.add_subparsers(dest="store_cmd", required=True)
+    sub = parser.add_subparsers(
+        dest="store_cmd", required=True, metavar="{check,repair,backup,restore}"
+    )
     sub.add_parser(
         "check",
         help="check the append-only file and every game's chain; name each damaged game "

@@ -18,6 +18,7 @@ from umpire.engine.game import codec_for, ruleset_of
 from umpire.engine.redaction import secrecy_classes
 from umpire.events.envelope import Envelope
 from umpire.events.errors import ChainBroken, GameNotFound
+from umpire.events.plurals import counted
 from umpire.events.receipt import (
     NOT_ANCHORED,
     Anchor,
@@ -70,12 +71,17 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
     )
     # A prefix (not ended and finally revealed) is never "OK" (docs/audit.md section 7).
     verdict = "OK" if report.complete else "PREFIX"
-    prefix = "" if report.complete else f"prefix of {report.events} events, not a finished game; "
+    prefix = (
+        ""
+        if report.complete
+        else f"prefix of {counted(report.events, 'event')}, not a finished game; "
+    )
     console.print(
-        f"{verdict}: {shown(source)} ({report.ruleset}): {prefix}{report.events} events, "
-        f"{report.commands} commands, {report.decisions_checked} decisions re-made, "
-        f"{report.server_rolls} server rolls ({report.rolls_verified} verified), "
-        f"{report.player_rolls} player rolls"
+        f"{verdict}: {shown(source)} ({report.ruleset}): {prefix}"
+        f"{counted(report.events, 'event')}, {counted(report.commands, 'command')}, "
+        f"{counted(report.decisions_checked, 'decision')} re-made, "
+        f"{counted(report.server_rolls, 'server roll')} ({report.rolls_verified} verified), "
+        f"{counted(report.player_rolls, 'player roll')}"
     )
     console.print(f"  state hash {report.state_hash}")
     entropy = (
@@ -83,12 +89,20 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
         if report.client_entropy == "waived"
         else "client seeds bound after each commitment"
     )
-    console.print(f"  dice: {report.epochs} seed epochs, {entropy}")
+    console.print(f"  dice: {counted(report.epochs, 'seed epoch')}, {entropy}")
     console.print(f"  {shown(anchored)}")
-    if report.server_rolls:
+    if report.server_rolls == 1:  # "0 of 1 server roll also derive" reads as a slip
+        how = (
+            "also derives from its command's nonce (unknown to anyone before the command arrived)"
+            if report.nonce_rolls
+            else "derives from no command's nonce"
+        )
+        console.print(f"  dice: the one server roll {how}")
+    elif report.server_rolls:
         console.print(
-            f"  dice: {report.nonce_rolls} of {report.server_rolls} server rolls also derive "
-            "from their command's nonce (unknown to anyone before the command arrived)"
+            f"  dice: {report.nonce_rolls} of {report.server_rolls} server rolls "
+            f"also {'derives' if report.nonce_rolls == 1 else 'derive'} from their command's "
+            "nonce (unknown to anyone before the command arrived)"
         )
     pending = list(report.pending)
     if not report.seed_revealed:
@@ -97,8 +111,13 @@ def print_report(report: AuditReport, source: str, anchored: str = NOT_ANCHORED)
         console.print(f"  pending: {shown(line)}")
     if report.player_rolls:
         console.print(
-            f"  note: {report.player_rolls} rolls were entered by the player (physical dice); "
-            "they are checked for shape and use, not derived from the seed"
+            f"  note: {counted(report.player_rolls, 'roll')} "
+            + (
+                "was entered by the player (physical dice); it is"
+                if report.player_rolls == 1
+                else "were entered by the player (physical dice); they are"
+            )
+            + " checked for shape and use, not derived from the seed"
         )
     if report.opponent_manual_dice:
         console.print(
@@ -252,8 +271,8 @@ def _anchors(settings: Settings, args: argparse.Namespace, game_id: str) -> list
         # Said on stderr, before the verdict: stdout leads with the headline.
         receipts = sum(a.kind == "receipt" for a in anchors)
         err_console.print(
-            f"umpire audit: checking against the {receipts} receipts and "
-            f"{len(anchors) - receipts} commitments this machine kept of game "
+            f"umpire audit: checking against the {counted(receipts, 'receipt')} and "
+            f"{counted(len(anchors) - receipts, 'commitment')} this machine kept of game "
             f"{shown(game_id)} ({shown(str(path))}); "
             "--no-receipts leaves them out",
             soft_wrap=True,  # a path is not broken across lines

@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         extra = subcommands()
         parser = build_parser((name, each.help, each.add_arguments) for name, each in extra.items())
+        if not (sys.argv[1:] if argv is None else argv):
+            # `umpire` alone: the commands and what each does, not a bare usage error.
+            parser.print_help(sys.stderr)
+            return 2
         args = parser.parse_args(argv)
         plugin = extra.get(args.cmd)
         handler = load(plugin.handler if plugin is not None else COMMANDS[args.cmd])

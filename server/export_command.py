@@ -119,7 +119,7 @@ async def cmd_export(settings: Settings, args: argparse.Namespace) -> int:
                 )
                 raise ExportRefused(
                     f"game {args.game!r} has not revealed {which}, whose rolls stay hidden "
-                    "from the player until then: reveal it first (umpire reveal GAME; the "
+                    f"from the player until then: reveal it first (umpire reveal {args.game}; the "
                     "export must follow the reveal), or pass --operator to move it to another "
                     "server (the file then holds the secret)"
                 )

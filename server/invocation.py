@@ -50,7 +50,9 @@ def run(args: argparse.Namespace, handler: Callable[..., Any], *, client: bool) 
         return int(result)
     except (UmpireError, SettingsError) as exc:
         code = getattr(exc, "code", "settings")
-        err_console.print(f"[red]error[/] ({code}): {shown(str(exc))}")
+        # A plain UmpireError's code is "error" itself: "error (error): ..." says nothing.
+        kind = "" if code == UmpireError.code else f" ({code})"
+        err_console.print(f"[red]error[/]{kind}: {shown(str(exc))}")
         return 2
     except KeyboardInterrupt:
         return 130

@@ -99,6 +99,10 @@ async def cmd_keys(settings: Settings, args: argparse.Namespace) -> int:
         listed = await keys.listing()
     if not listed:
         console.print("no receipt key yet: the first game created makes one")
+    else:  # the columns named once: a bare hex id and a bare key say nothing of which is which
+        console.print(
+            "receipt signing keys: id, algorithm, public key; new games take the current one"
+        )
     for key in listed:
         mark = " (current)" if key["current"] else ""
         console.print(f"{key['key_id']}  Ed25519  {key['public_key']}{mark}")

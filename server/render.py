@@ -203,3 +203,23 @@ def _scalar(value: Any, labels: Labels = NO_LABELS, key: str = "") -> str:
         # (clients/web/render.js `said`): "ceiling_level" -> "ceiling level".
         return value.replace("_", " ")
     return printable(str(value))
+
+
+def shared_tail(texts: list[str], separator: str = "; ") -> str:
+    """The clause every one of `texts` ends with, after `separator`, or "" (none, or one
+    text, or a clause that would leave a text with nothing of its own). `umpire scenarios
+    downtown` says its sixteen cards' common SAMPLE note once, not on every row."""
+    if len(texts) < 2:
+        return ""
+    reversed_common = ""
+    for letters in zip(*(reversed(text) for text in texts), strict=False):
+        if len(set(letters)) != 1:
+            break
+        reversed_common += letters[0]
+    common = reversed_common[::-1]
+    for start in range(len(common)):
+        tail = common[start:]
+        heads = [text[: len(text) - len(tail)] for text in texts]
+        if all(head.endswith(separator) and head != separator for head in heads):
+            return tail
+    return ""

@@ -36,6 +36,7 @@ from umpire.engine.replay import (
 from umpire.events.envelope import GENESIS_HASH, check_game_id
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameExists, GameNotFound, UmpireError
+from umpire.events.plurals import counted
 from umpire.events.recorder import seal_batch
 from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
@@ -90,7 +91,7 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
             f"{at.role}{' (seed revealed: everything shown)' if at.revealed else ''}"
         )
         status = f"ended: {shown(at.result or '')}" if at.ended else "in play"
-        console.print(f"{at.commands} commands, {at.rolls} rolls, {status}; "
+        console.print(f"{counted(at.commands, 'command')}, {counted(at.rolls, 'roll')}, {status}; "
                       f"state hash {at.state_hash}")  # fmt: skip
         # The view as `umpire state` says it, in the ruleset's words (--json: the raw keys).
         for line in view_lines(at.state, "  ", ruleset_of(log.envelopes[0]).labels):
@@ -105,8 +106,12 @@ async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     if args.json:
         print(_dump([_builtins(c) for c in changes]))
         return 0
-    console.print(f"{shown(log.source)}: {len(changes)} changes from seq {a} to seq {b}, "
-                  f"as the {role.value}")  # fmt: skip
+    if not changes:  # an empty table's bare header says less than one line
+        console.print(f"{shown(log.source)}: nothing the {role.value} sees changed from seq "
+                      f"{a} to seq {b}")  # fmt: skip
+        return 0
+    console.print(f"{shown(log.source)}: {counted(len(changes), 'change')} from seq {a} to "
+                  f"seq {b}, as the {role.value}")  # fmt: skip
     table = Table(show_lines=False)
     for column in ("where", "before", "after"):
         table.add_column(column, overflow="fold")

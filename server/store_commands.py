@@ -17,7 +17,7 @@ import msgspec
 
 from umpire.engine import registry, scenarios
 from umpire.engine.citations import names_of, readable
-from umpire.engine.errors import InvalidCommand, InvalidSetup, ManualDiceError
+from umpire.engine.errors import ClientSeedRequired, InvalidCommand, InvalidSetup, ManualDiceError
 from umpire.engine.game import codec_for, fold, ruleset_of
 from umpire.engine.handling import command_types
 from umpire.engine.redaction import redact, view_for
@@ -37,10 +37,11 @@ from umpire.server.disk_watch import MB, DiskWatch
 from umpire.server.game_records import CLIENT_SEED_MAX
 from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
+from umpire.server.public_address import browser_host
 from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
-from umpire.server.render import describe, receipt_lines, type_words, view_lines
+from umpire.server.render import describe, receipt_lines, shared_tail, type_words, view_lines
 from umpire.server.store_access import open_store
 
 console = terminal()
@@ -190,9 +191,11 @@ async def _keep_head(
 
 def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
     """The viewer's address with the game and credential in the fragment (never sent to the
-    server in a request line)."""
+    server in a request line); a wildcard UMPIRE_HOST named as a browser can open it
+    (server/public_address.py)."""
     fragment = urlencode({"game": game_id, "credential": credential})
-    return f"http://{settings.host}:{settings.port}/#{fragment}"
+    host = browser_host(settings.host, settings.allowed_hosts)
+    return f"http://{host}:{settings.port}/#{fragment}"
 
 
 def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
@@ -212,15 +215,20 @@ def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:
     table = Table(title=f"{ruleset.name} scenarios (umpire new {ruleset.name} --scenario NAME)")
     for column in ("name", "description", "source"):
         table.add_column(column)
+    # A clause every source ends with (downtown's SAMPLE note) is said once, under the table.
+    tail = shared_tail([each.source for each in shipped])
     for each in shipped:
         mark = " (default)" if each.name == ruleset.default_scenario else ""
+        source = each.source[: len(each.source) - len(tail) - 2] if tail else each.source
         # Citations by the rulebook's title and heading, as `umpire log` shows them.
         table.add_row(
             each.name + mark,
             readable(each.description, names_of(ruleset)),
-            readable(each.source, names_of(ruleset)),
+            readable(source, names_of(ruleset)),
         )
     console.print(table)
+    if tail:
+        console.print(f"and for every scenario above: {readable(tail, names_of(ruleset))}")
     return 0
 
 
@@ -267,7 +275,17 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
         # of a game that binds client entropy carries one; docs/security.md), derived
         # from this machine's key so that sending a command id again sends the same one.
         nonce = None if dice else _nonce(settings, args.game, command_id)
-        result = await games.handle(args.game, command_id, command, manual_dice=dice, nonce=nonce)
+        try:
+            result = await games.handle(
+                args.game, command_id, command, manual_dice=dice, nonce=nonce
+            )
+        except ClientSeedRequired as exc:
+            # The rules' refusal names the protocol's message; here the command line binds.
+            raise ClientSeedRequired(
+                f"{exc.message}; from the command line: umpire bind {args.game}, then send "
+                "the command again",
+                **exc.details,
+            ) from None
         await _keep_head(settings, games, args.game, command_id, result.first_seq)
         ruleset, game = await games.load(args.game)
         envelopes = await store.read(args.game, result.first_seq, result.last_seq)
@@ -439,7 +457,7 @@ async def cmd_reveal(settings: Settings, args: argparse.Namespace) -> int:
             console.print(
                 f"the game goes on in seed epoch {game.meta.epoch} under the new commitment "
                 f"{game.meta.seed_commitment}"
-                + ("; bind a fresh client seed before its next roll (umpire bind GAME)"
+                + (f"; bind a fresh client seed before its next roll: umpire bind {args.game}"
                    if game.meta.needs_client_seed else "")
             )  # fmt: skip
     return 0

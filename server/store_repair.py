@@ -40,6 +40,7 @@ from pathlib import Path
 
 from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import UmpireError
+from umpire.events.plurals import counted
 from umpire.events.private_folder import UnsafeComponent, resolve_checked
 from umpire.server.aof_records import Record, describe_ranges, ranges, scan
 from umpire.server.config import Settings
@@ -342,8 +343,10 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
         print(line)
     if findings.damaged_checkpoint_lines:
         print(
-            f"umpire: {findings.damaged_checkpoint_lines} damaged line(s) of the head "
-            "checkpoints were skipped"
+            f"umpire: {counted(findings.damaged_checkpoint_lines, 'damaged line')} of the "
+            "head checkpoints "
+            + ("was" if findings.damaged_checkpoint_lines == 1 else "were")
+            + " skipped"
         )
     unchecked = findings.unchecked()
     for game_id in unchecked:
@@ -363,8 +366,9 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
     if findings.whole:
         games = len(findings.games)
         print(
-            f"umpire: the store is whole: every command complete, every chain of {games} "
-            "game(s) verified, nothing acknowledged missing"
+            "umpire: the store is whole: every command complete, "
+            + ("the chain of 1 game" if games == 1 else f"the chains of {games} games")
+            + " verified, nothing acknowledged missing"
         )
         return 0
     print("umpire: the store is not whole (each finding above names its game and seqs)")
@@ -405,7 +409,7 @@ def repair(
             lost = describe_ranges(file_scan.lost_by_cut())
             print(
                 f"a cut at the first damage of {file_scan.path.name} would lose "
-                f"{len(lost)} run(s) of acknowledged events:"
+                f"{counted(len(lost), 'run')} of acknowledged events:"
             )
             for line in lost:
                 print(f"  would lose: {line}")
@@ -436,7 +440,7 @@ def repair(
     for loss in losses:
         print(f"lost: {loss.describe()}")
     said = (
-        f"{len(losses)} run(s) of acknowledged events lost, each named above and recorded "
+        f"{counted(len(losses), 'run')} of acknowledged events lost, each named above and recorded "
         "for `umpire store check` and `umpire audit`"
         if losses
         else "no acknowledged event lost"
@@ -608,7 +612,9 @@ def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path
         print(f"lost: {loss.describe()}")
     where = f"; the files it replaced are kept in {kept}" if kept else ""
     said = (
-        f"{len(losses)} run(s) of acknowledged events are not in it, each named above and "
+        f"{counted(len(losses), 'run')} of acknowledged events "
+        + ("is" if len(losses) == 1 else "are")
+        + " not in it, each named above and "
         "recorded for `umpire store check` and `umpire audit`"
         if losses
         else "every acknowledged event is in it"

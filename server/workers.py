@@ -286,14 +286,13 @@ async def supervise(
     workers = Workers(settings, url, share_dir, count)
     try:
         workers.start()
-        where = f"{settings.host}:{settings.port}"
         store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
         # Before the banner: a reader who sees the banner has seen the warning.
         if (warning := app.exposure_warning(settings.host)) is not None:
             print(warning, file=sys.stderr, flush=True)
+        pids = " ".join(map(str, workers.pids()))
         print(
-            f"umpire serving on http://{where}/ (websocket ws://{where}/ws, store {store}, "
-            f"{count} workers: pids {' '.join(map(str, workers.pids()))})",
+            app.banner(settings, settings.port, f"store {store}, {count} workers: pids {pids}"),
             flush=True,
         )
         await stop.wait()

@@ -33,9 +33,19 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgpack
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+try:
+    import msgpack
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ModuleNotFoundError as missing:
+    # A third party runs this file with whatever Python is at hand (umpire's own install
+    # does not bring msgpack): say what to install, not a traceback.
+    print(
+        f"verify_export.py needs the Python package {missing.name!r}: "
+        "pip install msgpack cryptography",
+        file=sys.stderr,
+    )
+    sys.exit(2)
 
 FORMAT = "umpire-export/1"
 GENESIS = "0" * 64
@@ -875,14 +885,20 @@ def verify(
     if failures:
         raise min(failures, key=lambda f: f.seq)
     done.append(secrecy)
-    batches = f"{grammar.commands} command batches, {grammar.system} system batches"
+    batches = (
+        f"{counted(grammar.commands, 'command batch', 'command batches')}, "
+        f"{counted(grammar.system, 'system batch', 'system batches')}"
+    )
     if grammar.taken_back:
-        batches += f" ({grammar.taken_back} commands taken back)"
-    done.insert(1, f"batch grammar holds: {batches}, {grammar.player_rolls} player rolls")
+        batches += f" ({counted(grammar.taken_back, 'command')} taken back)"
+    done.insert(
+        1, f"batch grammar holds: {batches}, {counted(grammar.player_rolls, 'player roll')}"
+    )
     if grammar.disputes:
         done.append(
-            f"{grammar.disputes} disputes, {grammar.findings} findings, "
-            f"{grammar.amendments} amendments: where they stand and what they answer hold "
+            f"{counted(grammar.disputes, 'dispute')}, {counted(grammar.findings, 'finding')}, "
+            f"{counted(grammar.amendments, 'amendment')}: where they stand and what they "
+            "answer hold "
             "(`umpire audit` re-makes the findings and the amended lines)"
         )
     if grammar.ended_at:
@@ -901,11 +917,18 @@ def verify(
             "and its final reveal: it was cut",
         )
     if not complete:
-        done.insert(0, PREFIX_NOTE.format(n=len(events)))
+        done.insert(0, prefix_note(len(events)))
     return done
 
 
-PREFIX_NOTE = "prefix of {n} events, not a finished game"
+def prefix_note(n: int) -> str:
+    """The first line of a log that is not a finished game (section 7)."""
+    return f"prefix of {counted(n, 'event')}, not a finished game"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and the noun, singular for exactly one ("1 server roll", "2 server rolls")."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 # -- section 8.1: anchors (the receipts file) -----------------------------------------------
@@ -1212,15 +1235,16 @@ def check_anchors(anchors: list[dict[str, Any]], events: list[Event]) -> tuple[F
     if unsigned:
         lines = ", ".join(str(a["line"]) for a in unsigned[:8])
         note = (
-            f"; {len(unsigned)} receipts are not signed by the game's key (lines {lines}"
+            f"; {counted(len(unsigned), 'receipt')} {'is' if len(unsigned) == 1 else 'are'} "
+            f"not signed by the game's key (lines {lines}"
             f"{', ...' if len(unsigned) > 8 else ''}): they count neither for nor against "
             "the export"
         )
     if not receipts:
         return (min(failures, key=lambda f: f.seq) if failures else None), NOT_SIGNED + note
     summary = (
-        f"anchored: {len(receipts)} signed receipts and {len(anchors) - len(receipts)} "
-        f"commitments agree, up to seq {reach}"
+        f"anchored: {counted(len(receipts), 'signed receipt')} and "
+        f"{counted(len(anchors) - len(receipts), 'commitment')} agree, up to seq {reach}"
         + (f" (seqs {reach + 1}..{n} are anchored by nothing)" if reach < n else "")
         + note
     )
@@ -1256,7 +1280,9 @@ def check_secrecy(header: dict[str, Any], events: list[Event]) -> str:
                                     "published with a plain digest, not a commitment "
                                     "(section 3)")  # fmt: skip
         checked += must
-    return f"{checked} secret events committed as their secrecy class requires"
+    return f"{counted(checked, 'secret event')} committed as " + (
+        "its secrecy class requires" if checked == 1 else "their secrecy class requires"
+    )
 
 
 def check_chain(header: dict[str, Any], events: list[Event]) -> None:
@@ -1414,12 +1440,13 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
         checked += 1
         with_nonce += bool(nonce)
     return [
-        f"{len(events)} events, hash chain intact",
-        f"{opened} commitments opened, {pending} still closed (unrevealed epoch, or a "
-        "secret still in play before the final reveal)",
-        f"{len(epochs.seeds)} revealed seed(s) match their commitments",
-        f"{rolls} rolls numbered, {checked} server rolls recomputed ({with_nonce} of them "
-        "from their command's nonce too)",
+        f"{counted(len(events), 'event')}, hash chain intact",
+        f"{counted(opened, 'commitment')} opened, {pending} still closed (unrevealed epoch, "
+        "or a secret still in play before the final reveal)",
+        f"{counted(len(epochs.seeds), 'revealed seed')} "
+        + ("matches its commitment" if len(epochs.seeds) == 1 else "match their commitments"),
+        f"{counted(rolls, 'roll')} numbered, {counted(checked, 'server roll')} recomputed "
+        f"({with_nonce} of them from their command's nonce too)",
     ]
 
 
@@ -1495,7 +1522,7 @@ def main(argv: list[str]) -> int:
         return 2
     # A prefix (not ended and finally revealed) is never "OK": what it holds verified, but
     # what follows it, and the secrets still sealed, are unknown (section 7).
-    prefix = done[0] == PREFIX_NOTE.format(n=len(events))
+    prefix = done[0] == prefix_note(len(events))
     # The headline (section 8.4): "verified" only when a receipt the game's key signed
     # agrees; a log that merely holds together could have been rewritten whole.
     anchored = done[-1].startswith("anchored:")

@@ -14,7 +14,9 @@
   const FORMAT = "umpire-export/1";
   const GENESIS = "0".repeat(64);
   const WORD = 2 ** 32;
-  const PREFIX_NOTE = (n) => `prefix of ${n} events, not a finished game`;
+  // A count as verify_export.py's `counted` says it: singular for exactly one.
+  const count_said = (n, noun, plural) => `${n} ${Number(n) === 1 ? noun : plural || noun + "s"}`;
+  const PREFIX_NOTE = (n) => `prefix of ${count_said(n, "event")}, not a finished game`;
 
   // -- Python's data model, as far as the verifier leans on it --------------------------
   // JSON and MessagePack values become: null, booleans, numbers (Python ints; BigInt past
@@ -1427,11 +1429,11 @@
     const counts = { events: events.length, rolls: done.rolls, checked: done.checked };
     done = [...done];
     done.push(secrecy);
-    let batches = `${grammar.commands} command batches, ${grammar.system} system batches`;
-    if (grammar.taken_back) batches += ` (${grammar.taken_back} commands taken back)`;
-    done.splice(1, 0, `batch grammar holds: ${batches}, ${grammar.player_rolls} player rolls`);
+    let batches = `${count_said(grammar.commands, "command batch", "command batches")}, ${count_said(grammar.system, "system batch", "system batches")}`;
+    if (grammar.taken_back) batches += ` (${count_said(grammar.taken_back, "command")} taken back)`;
+    done.splice(1, 0, `batch grammar holds: ${batches}, ${count_said(grammar.player_rolls, "player roll")}`);
     if (grammar.disputes) {
-      done.push(`${grammar.disputes} disputes, ${grammar.findings} findings, ${grammar.amendments} amendments: where they stand and what they answer hold (\`umpire audit\` re-makes the findings and the amended lines)`);
+      done.push(`${count_said(grammar.disputes, "dispute")}, ${count_said(grammar.findings, "finding")}, ${count_said(grammar.amendments, "amendment")}: where they stand and what they answer hold (\`umpire audit\` re-makes the findings and the amended lines)`);
     }
     if (grammar.ended_at) {
       const how = grammar.final_reveal ? "with" : "without";
@@ -1474,7 +1476,7 @@
       }
       checked += must ? 1 : 0;
     }
-    return `${checked} secret events committed as their secrecy class requires`;
+    return `${count_said(checked, "secret event")} committed as ${checked === 1 ? "its" : "their"} secrecy class requires`;
   }
 
   async function check_chain(header, events) {
@@ -1641,10 +1643,10 @@
       with_nonce += nonce ? 1 : 0;
     }
     const done = [
-      `${events.length} events, hash chain intact`,
-      `${opened} commitments opened, ${pending} still closed (unrevealed epoch, or a secret still in play before the final reveal)`,
-      `${epochs.seeds.length} revealed seed(s) match their commitments`,
-      `${rolls} rolls numbered, ${checked} server rolls recomputed (${with_nonce} of them from their command's nonce too)`,
+      `${count_said(events.length, "event")}, hash chain intact`,
+      `${count_said(opened, "commitment")} opened, ${pending} still closed (unrevealed epoch, or a secret still in play before the final reveal)`,
+      `${count_said(epochs.seeds.length, "revealed seed")} ${epochs.seeds.length === 1 ? "matches its commitment" : "match their commitments"}`,
+      `${count_said(rolls, "roll")} numbered, ${count_said(checked, "server roll")} recomputed (${with_nonce} of them from their command's nonce too)`,
     ];
     done.rolls = rolls;
     done.checked = checked;
@@ -1842,11 +1844,11 @@
     let note = "";
     if (unsigned.length) {
       const lines = unsigned.slice(0, 8).map((a) => a.line).join(", ");
-      note = `; ${unsigned.length} receipts are not signed by the game's key (lines ${lines}${unsigned.length > 8 ? ", ..." : ""}): they count neither for nor against the export`;
+      note = `; ${count_said(unsigned.length, "receipt")} ${unsigned.length === 1 ? "is" : "are"} not signed by the game's key (lines ${lines}${unsigned.length > 8 ? ", ..." : ""}): they count neither for nor against the export`;
     }
     const first = failures.length ? failures.reduce((x, y) => (num(y.seq) < num(x.seq) ? y : x)) : null;
     if (!receipts.length) return [first, NOT_SIGNED + note];
-    const summary = `anchored: ${receipts.length} signed receipts and ${anchors.length - receipts.length} commitments agree, up to seq ${reach}`
+    const summary = `anchored: ${count_said(receipts.length, "signed receipt")} and ${count_said(anchors.length - receipts.length, "commitment")} agree, up to seq ${reach}`
       + (reach < n ? ` (seqs ${reach + 1}..${n} are anchored by nothing)` : "") + note;
     return [first, summary];
   }

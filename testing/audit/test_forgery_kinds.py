@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from umpire.events.plurals import counted
 from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 from umpire.testing.support.forgery_kinds import (
     NotApplicable,
@@ -106,7 +107,7 @@ def test_a_cut_log_is_a_prefix_never_ok(cli: Cli, ruleset: str, where: str) -> N
     # A forger who also sets complete to false gets a prefix, never "OK".
     header["complete"] = False
     verified, audited = _both(cli, header, records, "cut-prefix")
-    note = f"prefix of {keep} events, not a finished game"
+    note = f"prefix of {counted(keep, 'event')}, not a finished game"
     assert verified.startswith(f"0 PREFIX: {note}"), verified
     assert audited.startswith("0 PREFIX: ") and note in " ".join(audited.split()), audited
 

@@ -36,7 +36,7 @@ def test_an_honest_game_audits_ok_with_its_counts(cli: Cli) -> None:
         "4 commands, 4 decisions re-made, 3 server rolls (2 verified)"
     )
     # the hidden roll derives from the sealing key: checked at the end (issue #30 item 4)
-    assert "pending: 1 server rolls await" in result.out
+    assert "pending: 1 server roll awaits the seed reveal before it" in result.out
 
 
 def test_before_the_reveal_the_audit_says_which_checks_are_pending(cli: Cli) -> None:

@@ -24,9 +24,13 @@ def test_the_command_line_binds_rotates_and_shows_the_epochs(cli: Cli) -> None:
     cli.send(game, {"type": "Push"})
     revealed = cli("reveal", game)
     assert revealed.code == 0 and "seed epoch 1" in revealed.out
-    assert "umpire bind GAME" in " ".join(revealed.out.split())
+    assert f"before its next roll: umpire bind {game}" in " ".join(revealed.out.split())
     refused = cli("send", game, json.dumps({"type": "Push"}))
     assert refused.code == 2 and "client_seed_required" in refused.err
+    # The command line's way to bind, with the game's id (the rules' refusal names the
+    # protocol's bind_seed message, which a command line user does not send).
+    said = " ".join(refused.err.split())
+    assert f"from the command line: umpire bind {game}, then send the command again" in said
     bound = cli("bind", game, "mine")
     assert bound.code == 0 and "client seed mine bound" in bound.out
     cli.send(game, {"type": "Push"})

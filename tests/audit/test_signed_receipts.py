@@ -193,6 +193,8 @@ def test_umpire_keys_lists_and_rotates_and_an_old_game_keeps_its_key(cli: Cli) -
     old = read_lines(cli.export(game, "--operator"))[0]["receipt_key_id"]
     listed = cli("keys")
     assert listed.code == 0 and f"{old}  Ed25519" in listed.out and "(current)" in listed.out
+    # The columns are named (a newcomer read two bare hex strings).
+    assert listed.out.startswith("receipt signing keys: id, algorithm, public key;"), listed.out
     rotated = cli("keys", "--rotate")
     assert rotated.code == 0 and "games created before keep theirs" in rotated.out, rotated
     listed = cli("keys").out.splitlines()
@@ -221,7 +223,7 @@ def test_a_forged_batch_proof_is_not_signed_by_the_games_key_in_either_verifier(
                 assert code == 1 and "equivocation proven" in flat, (name, flat)
                 continue
             assert code == 0 and headline_of(out).startswith(VERIFIED), (name, out)
-            assert f"1 receipts are not signed by the game's key (lines {lines + 1})" in flat, (
+            assert f"1 receipt is not signed by the game's key (lines {lines + 1})" in flat, (
                 name, flat,
             )  # fmt: skip
 
@@ -265,4 +267,4 @@ def test_receipts_a_client_marked_as_failed_are_read_by_every_verifier(cli: Cli)
     for code, out in (_verify(export, kept), _audit(cli, export, kept)):
         flat = " ".join(out.split())
         assert code == 0 and headline_of(out).startswith(VERIFIED), out
-        assert f"1 receipts are not signed by the game's key (lines {lines})" in flat, flat
+        assert f"1 receipt is not signed by the game's key (lines {lines})" in flat, flat

@@ -17,6 +17,7 @@ from typing import Any
 
 from umpire.clients import UmpireClient
 from umpire.clients.receipts import ReceiptFiles
+from umpire.events.plurals import counted
 from umpire.events.wire import ViewState
 from umpire.server.app import Running
 from umpire.server.receipts_file import receipts_path
@@ -65,7 +66,10 @@ async def test_the_readme_flows_audit_counts_the_state_receipts_and_none_is_unsi
     assert len(states) == 4 and all(line["signature"] for line in states), states
     assert not any("client_check" in line for line in receipts)
     commitments = len(lines) - len(receipts)
-    said = f"anchored: {len(receipts)} signed receipts and {commitments} commitments agree"
+    said = (
+        f"anchored: {counted(len(receipts), 'signed receipt')} and "
+        f"{counted(commitments, 'commitment')} agree"
+    )
     audited = await _run(cli, "audit", gid)
     out = _flat(audited.out)
     assert audited.code == 0 and said in out, audited
@@ -95,4 +99,4 @@ async def test_a_state_receipt_with_one_field_changed_counts_for_nothing(
                                (audited.code, audited.out)):  # fmt: skip
             flat = _flat(text_out)
             assert code == 0, text_out
-            assert f"1 receipts are not signed by the game's key (lines {line_no})" in flat, flat
+            assert f"1 receipt is not signed by the game's key (lines {line_no})" in flat, flat

@@ -46,7 +46,7 @@ def test_the_players_dice_for_an_opponents_roll_are_refused(cli: Cli) -> None:
         "(player) for my own — " + GENERIC_ROLL_RULE + " · the player's roll"
     )
     audited = cli("audit", game)
-    assert audited.code == 0 and "1 player rolls" in audited.out
+    assert audited.code == 0 and "1 player roll\n" in audited.out
     assert "opponent's dice" not in audited.out
 
 

@@ -250,7 +250,7 @@ async def test_the_page_agrees_across_seed_epochs(verifier: Any, cli: Cli, rules
     assert await _disagreements(verifier, files) == []
     await page_verdict(verifier, files[f"{ruleset} two epochs counter"])
     assert await verifier.get_attribute("#verdict", "data-state") == "consistent"
-    assert "2 revealed seed(s) match their commitments" in await verifier.inner_text("#line")
+    assert "2 revealed seeds match their commitments" in await verifier.inner_text("#line")
 
 
 async def test_the_kept_commitment_catches_a_rewritten_log(verifier: Any, cli: Cli) -> None:
@@ -452,7 +452,7 @@ async def test_the_page_checks_signatures_and_proofs_as_verify_export_does(
         elif name in ("fabricated", "marked by the client") or (
             name.startswith("batch: ") and name != "batch: signed"
         ):
-            assert browser[0] == 0 and "are not signed by the game's key" in browser[1], name
+            assert browser[0] == 0 and "not signed by the game's key" in browser[1], name
             assert (await verifier.inner_text("#headline")).startswith("verified: ")
         else:
             assert browser[0] == 1 and "equivocation proven" in browser[1], browser
@@ -528,5 +528,5 @@ async def test_the_page_counts_signed_state_receipts_as_verify_export_does(
     python = await asyncio.to_thread(python_verdict, path, "", doctored)
     browser = await page_verdict(verifier, path, "", doctored)
     assert python == browser, (python, browser)
-    said = f"1 receipts are not signed by the game's key (lines {len(lines) + 1})"
+    said = f"1 receipt is not signed by the game's key (lines {len(lines) + 1})"
     assert browser[0] == 0 and said in browser[1], browser

@@ -1,0 +1,54 @@
+"""`umpire play`'s own words, as a newcomer types them: `help` (or `?`) lists what the
+player may send now with its fields, `quit` leaves; and a roll in a seed epoch the reveal
+left unbound binds fresh client entropy by itself, where the player had no way to from
+`play` (the refusal named the protocol's `bind_seed` message)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.processes import REPO, start_gateway
+from umpire.clients import UmpireClient
+from umpire.server.embedded import EmbeddedRedis
+
+
+async def test_help_quit_and_a_roll_after_a_mid_game_reveal(
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
+) -> None:
+    # Fails without the fix: "refused (invalid_command): unknown command type 'help'",
+    # the Push after the reveal refused (client_seed_required), and the Add after `quit`
+    # sent.
+    gateway, port = start_gateway(redis_server.url, prefix)
+    url = f"ws://127.0.0.1:{port}/ws"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
+           "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix,
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    try:
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1000})
+        revealed = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", "reveal", created.game_id],
+            capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert revealed.returncode == 0, revealed.stderr
+        play = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", "play", "--url", url,
+             "--credential", created.player_credential],
+            input="help\nPush\nquit\nAdd amount=1\n", capture_output=True, text=True,
+            timeout=60, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert play.returncode == 0, play.stderr
+        out = play.stdout
+        assert "help lists what you may send now, quit leaves" in out, out
+        assert "you may send now:" in out and "\n  Push  " in out, out
+        assert "fields: amount" in out, out  # Add's field
+        assert "unknown command type" not in out, out
+        assert "bound a fresh client seed to the game's new seed epoch" in out, out
+        assert "accepted: seqs" in out and "(client_seed_required)" not in out, out
+        assert out.count("accepted: seqs") == 1, out  # nothing after `quit`
+    finally:
+        gateway.terminate()
+        gateway.wait(20)

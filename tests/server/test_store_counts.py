@@ -1,0 +1,18 @@
+"""`umpire store check` on a store of one game counts it in the singular ("the chain of 1
+game verified"), not "every chain of 1 game(s)"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support.embedded_site import run_cli
+
+
+def test_store_check_of_one_game_says_one_game(tmp_path: Path) -> None:
+    # Fails without the fix: "every chain of 1 game(s) verified".
+    code, _, err = run_cli(tmp_path, "new", "nightfighter")
+    assert code == 0, err
+    code, out, err = run_cli(tmp_path, "store", "check")
+    assert code == 0, err
+    assert "the chain of 1 game verified, nothing acknowledged missing" in out, out
+    assert "(s)" not in out, out
