@@ -44,6 +44,7 @@ from umpire.events.envelope import GENESIS_HASH
 from umpire.events.recorder import seal_batch
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.store import Credential, PendingEvent
+from umpire.server import embedded
 from umpire.server.embedded import EmbeddedRedis, server_binary
 
 NOW = "2026-01-01T00:00:00.000Z"
@@ -57,6 +58,14 @@ def _cpu(pid: int) -> float:
     """The process's user + system CPU seconds, all its threads."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_mb(pid: int) -> float:
+    """The process's resident memory in MiB (its VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def _children_cpu(pid: int) -> float:
@@ -107,6 +116,8 @@ class _Counted:
                 "--dir", str(folder), "--appendonly", aof, "--appendfsync", "everysec",
                 "--save", "",
             ],
+            # The environment umpire starts its Valkey with, where the checkout has one.
+            env=getattr(embedded, "server_environment", lambda: dict(os.environ))(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
@@ -136,9 +147,10 @@ async def run(
     payload: bytes = PAYLOAD,
 ) -> list[dict[str, float]]:
     """One figure set per run: Valkey CPU µs per append, that of its AOF rewrites (the
-    forked children it waited for in the run) and how many it made, appends per call, and
-    Valkey's own execution µs per append (commandstats). `rewrite_percentage`: Valkey's
-    `auto-aof-rewrite-percentage` for the runs (None: as the server starts)."""
+    forked children it waited for in the run) and how many it made, appends per call,
+    Valkey's own execution µs per append (commandstats), and its RSS at the run's end.
+    `rewrite_percentage`: Valkey's `auto-aof-rewrite-percentage` for the runs (None: as
+    the server starts)."""
     out: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="umpire-valkey-append-") as tmp:
         server: _Counted | _Embedded = (
@@ -205,6 +217,7 @@ async def run(
                         "valkey_cpu_us_per_append": used / appends * 1e6,
                         "rewrite_cpu_us_per_append": rewrites[1] / appends * 1e6,
                         "aof_rewrites": rewrites[0],
+                        "valkey_rss_mb": _rss_mb(server.pid),
                         "appends_per_call": appends / max(sent, 1),
                         "evalsha_us_per_append": stats["cmdstat_evalsha"]["usec"] / appends,
                         "commands_in_scripts_per_append": sum(
@@ -324,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
             f"({figures['aof_rewrites']:.0f} rewrites); "
             f"{figures['appends_per_call']:.1f} appends per call; script execution "
             f"{figures['evalsha_us_per_append']:.2f} us per append; "
-            f"{figures['commands_in_scripts_per_append']:.2f} commands per append"
+            f"{figures['commands_in_scripts_per_append']:.2f} commands per append; "
+            f"Valkey's RSS {figures['valkey_rss_mb']:.0f} MiB"
         )
     return 0
 

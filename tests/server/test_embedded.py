@@ -12,6 +12,7 @@ import time
 import redis
 
 from tests.support.processes import REPO
+from umpire.server import embedded
 from umpire.server.embedded import EmbeddedRedis
 
 
@@ -69,3 +70,25 @@ def test_the_aof_is_rewritten_only_once_it_is_four_times_its_base(tmp_path) -> N
             client.close()
     finally:
         server.stop()
+
+
+def test_the_server_runs_with_a_large_malloc_cache_and_keeps_an_operators_tunables(
+    tmp_path, monkeypatch
+) -> None:
+    """glibc's tcache of 1,024 blocks a size: Valkey's many small blocks a command are
+    freed and taken again without the arena's slow path (docs/benchmarks.md). Valkey
+    writes its process title over its environment, so the launch's is what is read."""
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    launched: list[dict[str, str]] = []
+    popen = subprocess.Popen
+
+    def spy(args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        launched.append(kwargs.get("env") or dict(os.environ))
+        return popen(args, *rest, **kwargs)
+
+    monkeypatch.setattr(embedded.subprocess, "Popen", spy)
+    server = EmbeddedRedis(tmp_path).start()
+    server.stop()
+    (env,) = launched
+    assert env["GLIBC_TUNABLES"] == "glibc.malloc.tcache_count=1024:glibc.malloc.arena_max=2"
+    assert env["PATH"] == os.environ["PATH"]
