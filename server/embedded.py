@@ -56,6 +56,22 @@ UNIX_PATH_MAX = 100
 CONFIG_FILE = "valkey.conf"
 SOCKET_FILE = "valkey.sock"
 LOG_FILE = "valkey.log"
+# An AOF rewrite (a forked child that dumps the whole store) once the incremental file is
+# four times the base, where Valkey's default waits only until it is as large: umpire's
+# store only grows, and its base (RDB, compressed) is a quarter to two fifths of the AOF
+# that wrote it, so at 100 every 25 to 40% of growth dumped every event again: 7.1 µs of
+# CPU a move over the peer bench's 200,000 appends, in a child no per-process figure
+# counted; at 400, once the history has grown by 100 to 160%, 1.9 (docs/benchmarks.md,
+# "eighth session"). The price: the AOF on disk is at most five times its base, not two.
+AOF_REWRITE_PERCENTAGE = 400
+# glibc's malloc keeps at most 7 freed blocks of each size per thread (its tcache) and
+# takes its slower arena path past them; Valkey allocates and frees a few blocks for
+# every argument of every command, its scripts' included, so a call of many appends
+# frees hundreds of one size. With 1,024 Valkey ran 9% fewer instructions an append
+# (120.0k -> 108.7k, 25 appends a call) for a fixed 3 to 5 MiB more RSS; 65,535 (glibc's
+# largest) saved no more, and its RSS grew with the data (docs/benchmarks.md, "eighth
+# session"). A libc other than glibc ignores the variable.
+MALLOC_TUNABLES = "glibc.malloc.tcache_count=1024"
 
 
 class StoreStartFailed(UmpireError, RuntimeError):
@@ -159,6 +175,15 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def server_environment() -> dict[str, str]:
+    """The server's environment: ours, with MALLOC_TUNABLES before any tunables set in
+    it (a later setting of the same tunable wins, so an operator's own still does)."""
+    env = dict(os.environ)
+    held = env.get("GLIBC_TUNABLES")
+    env["GLIBC_TUNABLES"] = f"{MALLOC_TUNABLES}:{held}" if held else MALLOC_TUNABLES
+    return env
 
 
 def _die_with_parent() -> None:  # runs in the child between fork and exec
@@ -287,6 +312,8 @@ class EmbeddedRedis:
             # A torn tail is refused, never silently cut (docs/operations.md, "The disk").
             "--aof-load-truncated",
             "no",
+            "--auto-aof-rewrite-percentage",
+            str(AOF_REWRITE_PERCENTAGE),
             "--save",
             "",
             "--protected-mode",
@@ -317,6 +344,7 @@ class EmbeddedRedis:
             self._log_start = os.stat(LOG_FILE, dir_fd=self.dir_fd).st_size
         self.process = subprocess.Popen(
             self.command_line(),
+            env=server_environment(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -9,7 +9,10 @@ import sys
 import textwrap
 import time
 
+import redis
+
 from tests.support.processes import REPO
+from umpire.server import embedded
 from umpire.server.embedded import EmbeddedRedis
 
 
@@ -51,3 +54,41 @@ def test_stop_leaves_no_server_and_keeps_data(tmp_path) -> None:
     server.stop()
     assert not alive(pid)
     assert (tmp_path / "appendonlydir").is_dir()  # AOF persistence in the data directory
+
+
+def test_the_aof_is_rewritten_only_once_it_is_four_times_its_base(tmp_path) -> None:
+    """The store only grows: a rewrite at Valkey's 100% dumped every event again at each
+    25 to 40% of growth (docs/benchmarks.md, "eighth session")."""
+    server = EmbeddedRedis(tmp_path).start()
+    try:
+        client = redis.Redis.from_url(server.url)
+        try:
+            assert client.config_get("auto-aof-rewrite-percentage") == {
+                "auto-aof-rewrite-percentage": "400"
+            }
+        finally:
+            client.close()
+    finally:
+        server.stop()
+
+
+def test_the_server_runs_with_a_large_malloc_cache_and_keeps_an_operators_tunables(
+    tmp_path, monkeypatch
+) -> None:
+    """glibc's tcache of 1,024 blocks a size: Valkey's many small blocks a command are
+    freed and taken again without the arena's slow path (docs/benchmarks.md). Valkey
+    writes its process title over its environment, so the launch's is what is read."""
+    monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=2")
+    launched: list[dict[str, str]] = []
+    popen = subprocess.Popen
+
+    def spy(args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        launched.append(kwargs.get("env") or dict(os.environ))
+        return popen(args, *rest, **kwargs)
+
+    monkeypatch.setattr(embedded.subprocess, "Popen", spy)
+    server = EmbeddedRedis(tmp_path).start()
+    server.stop()
+    (env,) = launched
+    assert env["GLIBC_TUNABLES"] == "glibc.malloc.tcache_count=1024:glibc.malloc.arena_max=2"
+    assert env["PATH"] == os.environ["PATH"]
