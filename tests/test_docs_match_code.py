@@ -334,7 +334,10 @@ def shown(value: object) -> str:
 
 
 # Defaults the code computes at start, as the table says them.
-COMPUTED = {"UMPIRE_DATA_DIR": "`~/.local/share/umpire`", "UMPIRE_WORKERS": "one per core, at most 8"}
+COMPUTED = {
+    "UMPIRE_DATA_DIR": "`~/.local/share/umpire`",
+    "UMPIRE_WORKERS": "one per core, at most 8",
+}
 # The Python client's own variables, in the same table.
 CLIENT_SIDE = {"UMPIRE_GATEWAY_UIDS", "UMPIRE_TRUST_GATEWAY_AT"}
 
@@ -369,9 +372,7 @@ def parsers() -> dict[str, argparse.ArgumentParser]:
         for action in node._actions:
             if isinstance(action, argparse._SubParsersAction):
                 for name, child in action.choices.items():
-                    nested = any(
-                        isinstance(a, argparse._SubParsersAction) for a in child._actions
-                    )
+                    nested = any(isinstance(a, argparse._SubParsersAction) for a in child._actions)
                     if nested:
                         walk(f"{prefix}{name} ", child)
                     else:
