@@ -4,7 +4,8 @@ Each test reads a claim of docs/*.md that can be checked by machine and is likel
 stale as the code moves, and checks it against the code: the module map of
 docs/architecture.md against the packages, every repository path the docs name, a module
 named with one of its names, the wire protocol's messages, fields, error codes and close
-codes (docs/protocol.md) against events/wire.py and the code's errors, and the settings,
+codes (docs/protocol.md) against events/wire.py and the code's errors, the export and the
+universal events' payloads (docs/audit.md) against what umpire writes, and the settings,
 the command line and the /metrics families of docs/operations.md against server/config.py,
 server/arguments.py and server/metrics.py. docs/benchmarks.md is a record of runs, read as
 history, and is left out.
@@ -13,6 +14,7 @@ history, and is left out.
 from __future__ import annotations
 
 import argparse
+import inspect
 import re
 from collections.abc import Iterator
 
@@ -20,10 +22,12 @@ import msgspec
 import pytest
 
 from tests.support.project_modules import REPO
-from umpire.events import wire
+from umpire.events import types, wire
+from umpire.events.export import envelope_to_line
 from umpire.server import config
 from umpire.server.arguments import build_parser
 from umpire.server.cli import subcommands
+from umpire.server.game_log import ExportHeader
 
 DOCS = REPO / "docs"
 # Every doc but the record of benchmark runs, whose old entries name what was then.
@@ -434,3 +438,54 @@ def test_every_metric_family_is_in_the_table() -> None:
         f"docs/operations.md's metrics: missing {sorted(families - named)}, "
         f"not families {sorted(named - families)}"
     )
+
+
+# -- docs/audit.md against the export and the universal events -----------------------------
+
+
+def audit_table(after: str) -> dict[str, str]:
+    """The first table after `after` in docs/audit.md, first cell's names to the rest."""
+    text = read("audit.md")
+    start = text.index(after) + len(after)
+    rows: dict[str, str] = {}
+    for line in text[start:].splitlines():
+        if not line.startswith("|"):
+            if rows:
+                return rows
+            continue
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        for name in ticked(cells[0]):
+            rows[name] = " | ".join(cells[1:])
+    return rows
+
+
+def test_the_export_header_is_the_one_umpire_writes() -> None:
+    rows = audit_table("Line 1 is a header:")
+    assert set(rows) == set(ExportHeader.__struct_fields__)
+
+
+def test_an_export_line_is_the_one_umpire_writes() -> None:
+    rows = audit_table("Every further line is one event, in seq order:")
+    written = re.findall(r'^\s+"(\w+)":', inspect.getsource(envelope_to_line), re.M)
+    assert set(rows) == set(written)
+
+
+UNIVERSAL = {
+    str(kind.__struct_config__.tag): kind
+    for kind in vars(types).values()
+    if isinstance(kind, type)
+    and issubclass(kind, msgspec.Struct)
+    and kind.__struct_config__.tag is not None
+}
+
+
+def test_the_universal_events_fields_are_in_declaration_order() -> None:
+    rows = audit_table("**Payloads of the universal events.**")
+    assert set(rows) == set(UNIVERSAL), "docs/audit.md's universal events and events/types.py"
+    for tag, cell in rows.items():
+        kind = UNIVERSAL[tag]
+        names = kind.__struct_fields__
+        defaults = len(names) - len(kind.__struct_defaults__)
+        wanted = [f"{name}{'?' if n >= defaults else ''}" for n, name in enumerate(names)]
+        said = re.findall(r"`(\w+)`(\??)", re.sub(r"\{[^{}]*\}", "", unbracketed(cell)))
+        assert [name + mark for name, mark in said] == wanted, f"`{tag}` in docs/audit.md"
