@@ -130,6 +130,28 @@ def test_every_path_the_docs_name_exists() -> None:
     assert not missing, "the docs name paths that do not exist:\n" + "\n".join(missing)
 
 
+def test_a_test_the_docs_name_exists() -> None:
+    # `tests/x/test_y.py::test_z`, or a test named alone (`test_z`): the docs cite the test
+    # that shows a claim, and a renamed test leaves the claim unshown.
+    sources = [
+        path.read_text()
+        for folder in ("tests", "testing", "examples")
+        for path in (REPO / folder).rglob("test_*.py")
+    ]
+    wrong = []
+    for doc in DOC_FILES:
+        text = doc.read_text()
+        for match in re.finditer(r"((?:tests|testing)/[\w/]+\.py)::(\w+)", text):
+            path, name = match.groups()
+            source = (REPO / path).read_text() if (REPO / path).is_file() else ""
+            if not re.search(rf"def {name}\b|class {name}\b", source):
+                wrong.append(f"{where(doc.name, text, match.start())}: {path}::{name}")
+        for match in re.finditer(r"`(test_\w+)`", text):
+            if not any(f"def {match.group(1)}(" in source for source in sources):
+                wrong.append(f"{where(doc.name, text, match.start())}: {match.group(1)}")
+    assert not wrong, "tests the docs cite that do not exist:\n" + "\n".join(wrong)
+
+
 # `events/recorder.py` `seal_batch`: a module and a name it defines.
 MODULE_AND_NAME = re.compile(
     rf"`?((?:{ROOTS.replace('|docs', '')})/[\w/]+\.py)`? `([A-Za-z_]\w*)(?:[.(][^`]*)?`"
