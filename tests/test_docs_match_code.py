@@ -136,7 +136,7 @@ def test_a_test_the_docs_name_exists() -> None:
     sources = [
         path.read_text()
         for folder in ("tests", "testing", "examples")
-        for path in (REPO / folder).rglob("test_*.py")
+        for path in (REPO / folder).rglob("*.py")
     ]
     wrong = []
     for doc in DOC_FILES:
