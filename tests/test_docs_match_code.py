@@ -7,8 +7,8 @@ named with one of its names, the wire protocol's messages, fields, error codes a
 codes (docs/protocol.md) against events/wire.py and the code's errors, the export and the
 universal events' payloads (docs/audit.md) against what umpire writes, and the settings,
 the command line and the /metrics families of docs/operations.md against server/config.py,
-server/arguments.py and server/metrics.py. docs/benchmarks.md is a record of runs, read as
-history, and is left out.
+server/arguments.py and server/metrics.py, and the headers docs/security.md quotes against
+server/http.py. docs/benchmarks.md is a record of runs, read as history, and is left out.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from umpire.server import config
 from umpire.server.arguments import build_parser
 from umpire.server.cli import subcommands
 from umpire.server.game_log import ExportHeader
+from umpire.server.http import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 
 DOCS = REPO / "docs"
 # Every doc but the record of benchmark runs, whose old entries name what was then.
@@ -511,3 +512,15 @@ def test_the_universal_events_fields_are_in_declaration_order() -> None:
         wanted = [f"{name}{'?' if n >= defaults else ''}" for n, name in enumerate(names)]
         said = re.findall(r"`(\w+)`(\??)", re.sub(r"\{[^{}]*\}", "", unbracketed(cell)))
         assert [name + mark for name, mark in said] == wanted, f"`{tag}` in docs/audit.md"
+
+
+# -- docs/security.md against server/http.py -----------------------------------------------
+
+
+def test_the_content_security_policy_is_the_one_served() -> None:
+    text = " ".join(read("security.md").split())
+    said = re.search(r"`Content-Security-Policy: ([^`]+)`", text)
+    assert said, "docs/security.md no longer quotes the Content-Security-Policy"
+    assert said.group(1) == CONTENT_SECURITY_POLICY
+    for name, value in SECURITY_HEADERS[1:]:
+        assert f"`{name}: {value}`" in text, f"docs/security.md does not say `{name}: {value}`"
