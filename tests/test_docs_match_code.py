@@ -8,12 +8,14 @@ codes (docs/protocol.md) against events/wire.py and the code's errors, the expor
 universal events' payloads (docs/audit.md) against what umpire writes, and the settings,
 the command line and the /metrics families of docs/operations.md against server/config.py,
 server/arguments.py and server/metrics.py, and the headers docs/security.md quotes against
-server/http.py. docs/benchmarks.md is a record of runs, read as history, and is left out.
+server/http.py, and the Ruleset's fields docs/rulesets.md lists against engine/ruleset.py.
+docs/benchmarks.md is a record of runs, read as history, and is left out.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import inspect
 import re
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ import msgspec
 import pytest
 
 from tests.support.project_modules import REPO
+from umpire.engine.ruleset import Ruleset
 from umpire.events import types, wire
 from umpire.events.export import envelope_to_line
 from umpire.server import config
@@ -524,3 +527,18 @@ def test_the_content_security_policy_is_the_one_served() -> None:
     assert said.group(1) == CONTENT_SECURITY_POLICY
     for name, value in SECURITY_HEADERS[1:]:
         assert f"`{name}: {value}`" in text, f"docs/security.md does not say `{name}: {value}`"
+
+
+# -- docs/rulesets.md against engine/ruleset.py --------------------------------------------
+
+
+def test_the_ruleset_table_is_every_field_in_its_order() -> None:
+    body = section(read("rulesets.md"), "The Ruleset")
+    table = body[: body.index("\n\n", body.index("| field |"))]
+    said = [
+        name
+        for row in table_rows(table)
+        if row[0] != "field" and "read-only" not in row[1]  # a property, not a field
+        for name in ticked(row[0])
+    ]
+    assert said == [field.name for field in dataclasses.fields(Ruleset)]
