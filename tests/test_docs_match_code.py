@@ -542,3 +542,26 @@ def test_the_ruleset_table_is_every_field_in_its_order() -> None:
         for name in ticked(row[0])
     ]
     assert said == [field.name for field in dataclasses.fields(Ruleset)]
+
+
+def test_a_module_the_docs_run_can_be_run() -> None:
+    # `python -m umpire.server.publish_schemas`, `python -m bench.hostile`, `python -m bench
+    # outage`: a module with a main, and a benchmark `python -m bench` takes by name.
+    bench_main = (REPO / "bench" / "__main__.py").read_text()
+    wrong = []
+    for doc in DOC_FILES:
+        text = doc.read_text()
+        for match in re.finditer(r"python -m ([a-z_][\w.]*)(?: ([a-z_]+))?", text):
+            module, word = match.groups()
+            if module in {"pytest", "venv", "pip"}:
+                continue
+            path = REPO / module.removeprefix("umpire.").replace(".", "/")
+            runnable = (path / "__main__.py").is_file() or (
+                path.with_suffix(".py").is_file()
+                and "__main__" in path.with_suffix(".py").read_text()
+            )
+            if not runnable:
+                wrong.append(f"{where(doc.name, text, match.start())}: python -m {module}")
+            elif module == "bench" and word and f'"{word}"' not in bench_main:
+                wrong.append(f"{where(doc.name, text, match.start())}: python -m bench {word}")
+    assert not wrong, "modules the docs run that do not run so:\n" + "\n".join(wrong)
