@@ -9,6 +9,7 @@ universal events' payloads (docs/audit.md) against what umpire writes, and the s
 the command line and the /metrics families of docs/operations.md against server/config.py,
 server/arguments.py and server/metrics.py, and the headers docs/security.md quotes against
 server/http.py, and the Ruleset's fields docs/rulesets.md lists against engine/ruleset.py.
+The limits the docs state as figures are the constants that set them.
 docs/benchmarks.md is a record of runs, read as history, and is left out.
 """
 
@@ -24,10 +25,21 @@ import msgspec
 import pytest
 
 from tests.support.project_modules import REPO
+from umpire.engine.commands import MAX_TAKEBACK_DEPTH
 from umpire.engine.ruleset import Ruleset
-from umpire.events import types, wire
+from umpire.events import append_batch, backoff, redis_store, types, wire
 from umpire.events.export import envelope_to_line
-from umpire.server import config
+from umpire.server import (
+    admission,
+    config,
+    delivery,
+    game_feed,
+    nesting,
+    replay_cache,
+    supervisor,
+    view_digests,
+    views,
+)
 from umpire.server.arguments import build_parser
 from umpire.server.cli import subcommands
 from umpire.server.game_log import ExportHeader
@@ -565,3 +577,50 @@ def test_a_module_the_docs_run_can_be_run() -> None:
             elif module == "bench" and word and f'"{word}"' not in bench_main:
                 wrong.append(f"{where(doc.name, text, match.start())}: python -m bench {word}")
     assert not wrong, "modules the docs run that do not run so:\n" + "\n".join(wrong)
+
+
+# -- limits the docs state as figures ------------------------------------------------------
+
+
+def figures(value: float) -> set[str]:
+    """A figure as the docs may write it: 2,048 or 2048; 0.1; 15."""
+    if float(value).is_integer():
+        return {f"{value:,.0f}", f"{value:.0f}"}
+    return {f"{value:g}"}
+
+
+# (doc, its words with {} for the figure, the constant that sets it)
+LIMITS = [
+    ("protocol.md", "deeper than {} levels", nesting.MAX_DEPTH),
+    ("architecture.md", "past {} levels", nesting.MAX_DEPTH),
+    ("security.md", "past {} levels", nesting.MAX_DEPTH),
+    ("architecture.md", "last {} events", game_feed.WINDOW),
+    ("operations.md", "the last {} events into memory", game_feed.WINDOW),
+    ("operations.md", "It now reads {} events a read", game_feed.REFRESH_PAGE),
+    ("operations.md", "({} events a read, worked", delivery.STREAM_PAGE),
+    ("operations.md", "worked {} at a time", delivery.CATCH_UP_PAGE),
+    ("operations.md", "listings ({} games a pipeline)", views.LIST_PAGE),
+    ("operations.md", "kept every {} events", replay_cache.EVERY),
+    ("operations.md", "{} at most in all", replay_cache.MAX_CHECKPOINTS),
+    ("operations.md", "a cache of {} answers", replay_cache.MAX_ANSWERS),
+    ("architecture.md", "at most {} kept", view_digests.KEPT_VIEWS),
+    ("architecture.md", "(up to {}; a larger turn", append_batch.MAX_BATCH),
+    ("architecture.md", "`WaitingConnectionPool`, {} connections", redis_store.POOL_SIZE),
+    ("architecture.md", "XREAD BLOCK {} ms", redis_store.TAIL_BLOCK_MS),
+    ("architecture.md", "backoff for up to {} s", redis_store.RESHARD_PATIENCE),
+    ("scale-out.md", "`RESHARD_PATIENCE` = {} s", redis_store.RESHARD_PATIENCE),
+    ("operations.md", "| `create` | {}, and one", admission.CREATE_COST),
+    ("architecture.md", "({}, `MAX_TAKEBACK_DEPTH`)", MAX_TAKEBACK_DEPTH),
+    ("operations.md", "{} s doubling to a", backoff.FIRST_SECONDS),
+    ("operations.md", "doubling to a {} s cap", backoff.CAP_SECONDS),
+    ("operations.md", "with backoff ({} s, doubling", supervisor.FIRST_DELAY),
+    ("operations.md", "doubling to {} s while it keeps dying", supervisor.MAX_DELAY),
+    ("operations.md", "dying within {} s of a start", supervisor.STABLE_SECONDS),
+]
+
+
+@pytest.mark.parametrize(("doc", "words", "value"), LIMITS, ids=[f"{d}:{w}" for d, w, _ in LIMITS])
+def test_a_limit_the_docs_state_is_the_codes(doc: str, words: str, value: float) -> None:
+    text = " ".join(read(doc).split())
+    said = {words.format(shown) for shown in figures(value)}
+    assert any(each in text for each in said), f"docs/{doc} should say {said} (the code's figure)"
