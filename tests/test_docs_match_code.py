@@ -35,10 +35,12 @@ from umpire.server import (
     delivery,
     game_feed,
     nesting,
+    receipt_keys,
     replay_cache,
     supervisor,
     view_digests,
     views,
+    workers,
 )
 from umpire.server.arguments import build_parser
 from umpire.server.cli import subcommands
@@ -616,6 +618,11 @@ LIMITS = [
     ("operations.md", "with backoff ({} s, doubling", supervisor.FIRST_DELAY),
     ("operations.md", "doubling to {} s while it keeps dying", supervisor.MAX_DELAY),
     ("operations.md", "dying within {} s of a start", supervisor.STABLE_SECONDS),
+    ("operations.md", "takes it up within {} seconds", receipt_keys.CURRENT_SECONDS),
+    ("operations.md", "is restarted, after {} s and doubling", workers.FIRST_DELAY),
+    ("operations.md", "up to {} s while it keeps dying (reset", workers.MAX_DELAY),
+    ("operations.md", "(reset after {} s alive)", workers.STABLE_SECONDS),
+    ("operations.md", "a worker that takes over {} s is killed", workers.DRAIN_SECONDS),
 ]
 
 
