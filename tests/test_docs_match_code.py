@@ -32,11 +32,16 @@ from umpire.events.export import envelope_to_line
 from umpire.server import (
     admission,
     config,
+    data_dir,
     delivery,
+    embedded,
     game_feed,
+    head_checkpoints,
     nesting,
     receipt_keys,
+    receipts_file,
     replay_cache,
+    store_access,
     supervisor,
     view_digests,
     views,
@@ -631,3 +636,26 @@ def test_a_limit_the_docs_state_is_the_codes(doc: str, words: str, value: float)
     text = " ".join(read(doc).split())
     said = {words.format(shown) for shown in figures(value)}
     assert any(each in text for each in said), f"docs/{doc} should say {said} (the code's figure)"
+
+
+def test_the_data_directory_table_names_the_files_umpire_makes() -> None:
+    body = section(
+        read("operations.md"),
+        "The embedded store: one Valkey per data directory, authenticated, supervised",
+    )
+    listed = {ticked(row[0])[0] for row in table_rows(body) if ticked(row[0])} - {"file"}
+    store = store_access.STORE_DIR
+    made = {
+        data_dir.LOCK_FILE,
+        data_dir.USERS_FILE,
+        data_dir.SECRET_FILE,
+        store_access.URL_FILE,
+        f"{store}/{embedded.CONFIG_FILE}",
+        f"{store}/{embedded.SOCKET_FILE}",
+        f"{store}/{embedded.LOG_FILE}",
+        f"{store}/appendonlydir/",  # Valkey's own name for the AOF's folder
+        head_checkpoints.FILE,
+        f"{receipts_file.FOLDER}/",
+        f"{workers.RUN_DIR}/",
+    }
+    assert listed == made, f"missing {sorted(made - listed)}, not made {sorted(listed - made)}"
