@@ -27,7 +27,7 @@ import pytest
 from tests.support.project_modules import REPO
 from umpire.engine.commands import MAX_TAKEBACK_DEPTH
 from umpire.engine.ruleset import Ruleset
-from umpire.events import append_batch, backoff, redis_store, types, wire
+from umpire.events import append_batch, backoff, redis_keys, redis_store, types, wire
 from umpire.events.export import envelope_to_line
 from umpire.server import (
     admission,
@@ -659,3 +659,25 @@ def test_the_data_directory_table_names_the_files_umpire_makes() -> None:
         f"{workers.RUN_DIR}/",
     }
     assert listed == made, f"missing {sorted(made - listed)}, not made {sorted(listed - made)}"
+
+
+def test_the_key_layouts_name_every_key_umpire_writes() -> None:
+    keys = redis_keys.game_keys("GAME")
+    suffixes = {getattr(keys, name).removeprefix("umpire:{GAME}") for name in keys.__annotations__}
+    others = {
+        redis_keys.games_index_key(),
+        redis_keys.receipt_keys_key(),
+        redis_keys.revocations_channel(),
+    }
+    text = read("architecture.md")
+    layout = text[text.index("**Redis layout.**") :].split("\n\n", 1)[0]
+    for suffix in sorted(suffixes):  # `umpire:{G}:events`, then `:meta`, ...
+        said = f"`umpire:{{G}}{suffix}`" in layout or f"`{suffix}`" in layout
+        assert said, f"docs/architecture.md's Redis layout does not name `{suffix}`"
+    for name in sorted(others):
+        said = f"`{name}`" in text or f"`{name.replace('umpire:', '<prefix>:')}`" in text
+        assert said, f"docs/architecture.md does not name `{name}`"
+    table = section(read("scale-out.md"), "Key layout and slots")
+    listed = {ticked(row[0])[0] for row in table_rows(table) if ticked(row[0])}
+    wanted = {f"umpire:{{GAME}}{suffix}" for suffix in suffixes} | others
+    assert listed == wanted, "docs/scale-out.md's key table and events/redis_keys.py"
