@@ -19,6 +19,8 @@ from umpire.engine.offers import Action
 from umpire.engine.ruleset import Ruleset
 from umpire.events.types import CommandTakenBack
 
+NOTHING = "nothing to take back: no command since the start of the game"
+
 
 class TakebackRefused(CommandNotAllowed):
     """A TakeBack the rule does not allow now. `why` says which part of the rule refuses:
@@ -39,6 +41,9 @@ def refusal(ruleset: Ruleset[Any], game: Game) -> tuple[str, str] | None:
         )
     if meta.undo:
         return None
+    if meta.commands == 0:
+        # Before any command (a seed bound at creation is no reason a player would follow).
+        return "nothing", NOTHING
     kind, _, detail = meta.blocked_by.partition(":")
     at = meta.blocked_at
     match kind:
@@ -54,7 +59,7 @@ def refusal(ruleset: Ruleset[Any], game: Game) -> tuple[str, str] | None:
             return "end", f"the game ended at seq {at}"
         case "amend":
             return "amend", f"the game was amended at seq {at}: nothing before it comes back"
-    return "nothing", "nothing to take back: no command since the start of the game"
+    return "nothing", NOTHING
 
 
 def last_undoable(ruleset: Ruleset[Any], game: Game) -> Undo | None:

@@ -33,7 +33,7 @@ from umpire.engine.replay import game_at, readjudicate, state_at
 from umpire.engine.roles import Role
 from umpire.engine.scenarios import default_setup
 from umpire.engine.takeback import TakebackRefused
-from umpire.events.types import CommandRecorded, CommandTakenBack
+from umpire.events.types import ClientSeedBound, CommandRecorded, CommandTakenBack
 from umpire.testing.support.schema_sampler import sample
 
 RULESETS = registry.shipped()
@@ -159,6 +159,16 @@ def test_nothing_to_take_back_at_the_start() -> None:
     log.send(add(1))
     log.send(TAKE_BACK)
     refused(log, "nothing", "nothing to take back")
+
+
+def test_a_takeback_before_any_command_says_there_is_none_not_the_seed() -> None:
+    """`umpire new` binds the client's seed at creation (newcomer walk, 2026-11-29): a
+    TakeBack then was refused because "the dice seed was bound or revealed since: at seq
+    2", where the player had sent nothing to take back."""
+    log = Log(COUNTER, {"target": 100})
+    log.append([ClientSeedBound(epoch=0, client_seed="ab" * 16)], "umpire:bind:0")
+    refusal = refused(log, "nothing", "nothing to take back")
+    assert "seed" not in refusal.message
 
 
 def test_a_taken_back_then_resent_command_can_be_taken_back_again() -> None:
