@@ -957,6 +957,7 @@ export namespace Downtown {
     }[];
     aaa_range?: number;
     first_fire_counts_dummies?: boolean;
+    aaa_attacks_per_mp?: number;
   }
 
   /** An activation check (5.6.1): targeted by a US flight, or detected by the US. */

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.mapdata import Board
-from umpire.engine.rulesets.downtown.state import OrderedAttack, State, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaFire, OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
 
 R_ROLLS = cite("4")
@@ -98,7 +98,11 @@ def check(
     if what == "AAA concentration":
         aaa = next(a for a in state.aaa if a.id == unit_id)
         reach, dist = state.setup.aaa_range, board.dist(hex_, flight.hex)
-        if dist > reach:
+        refused = _aaa_bound(state, unit_id, flight.id, kind)
+        if refused:
+            return refused, R_AAA
+        damage = kind is AttackRoll.FLAK_DAMAGE and state.setup.aaa_attacks_per_mp > 0
+        if dist > reach and not damage:
             return (
                 f"{unit_id} is {dist} hexes from {flight.id}: a AAA concentration attacks "
                 f"within {reach} (the scenario's {LABELS.label('aaa_range')}, a base-game value)",
@@ -148,6 +152,33 @@ def check(
     column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
     column += f", {sam.level.value} acquisition"
     return Attack(unit_id, flight.id, kind, order.range, R_SAM, TABLES[kind], column)
+
+
+def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> str:
+    """Why a AAA concentration may not roll `kind` on the flight now ('' if it may): at
+    most `Setup.aaa_attacks_per_mp` attacks between two of the flight's Movement Points,
+    and a Flak Damage roll only for an attack made (2.1.7 bounds neither: a base-game
+    value, README ledger 2.1.7; 0 lifts the bound)."""
+    limit = state.setup.aaa_attacks_per_mp
+    if limit == 0:
+        return ""
+    fire = next(
+        (f for f in state.aaa_fire if (f.unit_id, f.flight_id) == (unit_id, flight_id)),
+        AaaFire(unit_id=unit_id, flight_id=flight_id),
+    )
+    if kind is AttackRoll.AAA_ATTACK and fire.attacks >= limit:
+        return (
+            f"{unit_id} has made {fire.attacks} AAA attack(s) on {flight_id} since its last "
+            f"Movement Point, the most it makes ({LABELS.label('aaa_attacks_per_mp')} "
+            f"{limit}, a base-game value): it may attack again when {flight_id} spends its "
+            f"next Movement Point"
+        )
+    if kind is AttackRoll.FLAK_DAMAGE and fire.damage_due == 0:
+        return (
+            f"no AAA attack of {unit_id} on {flight_id} waits for its Flak Damage roll: "
+            f"roll the AAA attack first (one Flak Damage roll follows each attack)"
+        )
+    return ""
 
 
 def _ordered(state: State, unit_id: str, flight_id: str) -> OrderedAttack | None:

@@ -24,12 +24,15 @@ from umpire.engine.rulesets.downtown.terms import (
 
 FIELDS: dict[str, str] = {
     "aaa": "AAA concentrations",
+    "aaa_attacks_per_mp": "AAA attacks on a flight per Movement Point",
+    "aaa_fire": "AAA fire this Movement Phase",
     "aaa_hidden_count": "Hidden AAA concentrations (2.1.5)",
     "aaa_hidden_pool_size": "AAA counters in the hidden pool (2.1.3)",
     "aaa_points": "AAA points",
     "aaa_pool": "Hidden AAA pool (2.1.2)",
     "aaa_range": "AAA range",
     "acq_phase_reading": '3.3.1 "1 In SAM Acquisition Phase" read as',
+    "attacks": "Attacks since the flight's last Movement Point",
     "admin_parents": "Flights that generated a flight this Admin Phase (5.4.5)",
     "aircraft": "Aircraft",
     "airfields": "Airfields",
@@ -40,6 +43,7 @@ FIELDS: dict[str, str] = {
     "city": "City",
     "combat": "Combat",
     "count": "Count",
+    "damage_due": "Flak Damage rolls still due",
     "dash": "Dash",
     "density": "Density",
     "detected": "Detected",

@@ -267,14 +267,23 @@ def event_options(turn: DowntownTurn, flight: UsFlight) -> None:
 def _attack_order(
     turn: DowntownTurn, rule: str, unit: str, flight: UsFlight, loal: bool = False
 ) -> None:
+    """4.1.2: the placed unit's attack on the moving flight, which is its fire this
+    Movement Phase (a Fire Can fires at its first flight, 2.3.1; a SAM that has attacked
+    does not react, 3.4.4; evolve marks it fired)."""
     what = "SAM LOAL attack" if loal else "Fire Can attack"
+    fired = (
+        "it has fired this Movement Phase and makes no SAM reaction to it (3.4.4)"
+        if loal
+        else "its fire this Movement Phase: a Fire Can fires at the first US flight to move "
+        "within range (2.3.1)"
+    )
     turn.emit(
         ev.DecisionMade(
             rule=rule,
             topic="attack_ordered",
             result=unit,
             order=(flight.id,),
-            explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack)",
+            explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack); {fired}",
         )
     )
 

@@ -1,0 +1,95 @@
+"""2.1.7, 4: how often a AAA concentration attacks a US flight.
+
+The seed says AAA "shoot at all US or DRV units they are eligible to attack" (2.1.7) and
+that "During a US flight's movement it may be subject to AAA or SAM fire" (4); it bounds
+neither the number of attacks nor the Flak Damage rolls: the base game does. Unbounded,
+the player could roll the DRV's AAA attack on a flight again and again, and read the roll
+they liked (or fish for the doubles that call random events). umpire takes the bound as
+a documented base-game value, `aaa_attacks_per_mp` (default 1): a concentration attacks a
+flight at most that often between two of the flight's Movement Points, and each attack
+allows one Flak Damage roll; 0 lifts the bound (README ledger 2.1.7). Dice are stated.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from tests.rulesets.downtown.setups import drv_attack, move_us, new_state, of, run
+from umpire.engine.actions import legal_actions
+from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import AaaUnit, State, UsFlight
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
+
+
+def _beside(**setup: object) -> State:
+    """Movement Phase: S1 (Strike, bombing) in 2022, one hex from A1 (L) in 2021."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
+    return msgspec.structs.replace(
+        new_state(**setup), phase=Phase.MOVEMENT, turn=1, us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="2021", density="L"),),
+    )  # fmt: skip
+
+
+def _rolls(state: State) -> list[tuple[str, str]]:
+    listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+    roll = next((a for a in listed if a.type == "RollDrvAttack"), None)
+    if roll is None:
+        return []
+    schema = roll.schema
+    return sorted(
+        (v["properties"]["unit_id"]["enum"][0], v["properties"]["kind"]["enum"][0])
+        for v in schema.get("anyOf", [schema])
+    )
+
+
+def test_one_attack_per_movement_point_then_one_flak_damage_roll() -> None:
+    """By hand: A1's attack on S1 (3, 4) is made; a second before S1 moves is refused
+    (naming the bound), its Flak Damage roll (5, 2) is made once, a second is refused.
+    S1 spends a Movement Point where it stands: A1 may attack again (6, 1).
+    Before: every one of these rolls was accepted."""
+    state = _beside()
+    assert _rolls(state) == [("A1", "aaa_attack")]
+    state, events = run(state, drv_attack("A1", "aaa_attack", "S1"), [[3, 4]])
+    assert of(events, ev.DrvAttackRolled)[0].total == 7
+    with pytest.raises(RuleError, match="AAA attacks on a flight per Movement Point 1") as info:
+        run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 5]])
+    assert info.value.rule.endswith(" 2.1.7")
+    assert _rolls(state) == [("A1", "flak_damage")]
+    state, _ = run(state, drv_attack("A1", "flak_damage", "S1"), [[5, 2]])
+    with pytest.raises(RuleError, match="roll the AAA attack first"):
+        run(state, drv_attack("A1", "flak_damage", "S1"), [[1, 2]])
+    assert _rolls(state) == []
+    state, _ = run(state, move_us("2022", "S1"), [])
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[6, 1]])
+
+
+def test_a_flak_damage_roll_needs_an_attack_and_outlasts_the_move() -> None:
+    """No attack rolled: no Flak Damage roll. After an attack (2, 3), S1 moves to 2024,
+    three hexes away (beyond `aaa_range` 1): the damage roll (4, 5) of the attack made is
+    still taken, once; no new attack is."""
+    state = _beside()
+    with pytest.raises(RuleError, match="roll the AAA attack first"):
+        run(state, drv_attack("A1", "flak_damage", "S1"), [[4, 5]])
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 3]])
+    state, _ = run(state, move_us("2024", "S1"), [])
+    assert _rolls(state) == [("A1", "flak_damage")]
+    state, _ = run(state, drv_attack("A1", "flak_damage", "S1"), [[4, 5]])
+    assert _rolls(state) == []
+
+
+def test_the_bound_is_a_setup_value_and_zero_lifts_it() -> None:
+    """`aaa_attacks_per_mp` 2: two attacks (1, 2), (3, 5) before S1 moves, not a third;
+    0: the rolls are the player's to ask for, as the base game has them (v6's way)."""
+    state = _beside(aaa_attacks_per_mp=2)
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[1, 2]])
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[3, 5]])
+    with pytest.raises(RuleError, match="Movement Point 2"):
+        run(state, drv_attack("A1", "aaa_attack", "S1"), [[4, 6]])
+    free = _beside(aaa_attacks_per_mp=0)
+    for faces in ([1, 2], [3, 5], [4, 6]):
+        free, _ = run(free, drv_attack("A1", "aaa_attack", "S1"), [faces])
+    run(free, drv_attack("A1", "flak_damage", "S1"), [[2, 6]])
