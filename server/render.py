@@ -29,6 +29,7 @@ from umpire.events.rules_words import (
     acronyms,
     fields_said,
     in_words,
+    kind_in_words,
     type_in_words,
     universal_said,
 )
@@ -71,7 +72,7 @@ def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> st
     if said is not None:
         return said
     data: dict[str, Any] = msgspec.to_builtins(event)
-    tag = type_in_words(str(data.pop("type", type(event).__name__)), capitals)
+    tag = kind_in_words(str(data.pop("type", type(event).__name__)), data, capitals)
     explanation = in_words(str(data.pop("explanation", "") or ""))
     rule = data.pop("rule", "")
     data.pop("candidates", None)
