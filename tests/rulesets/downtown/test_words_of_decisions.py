@@ -1,0 +1,64 @@
+"""What a player reads of Downtown's decisions and DRV rolls: a decision is headed by what
+it decided, not "Decision made" (events/rules_words.py kind_in_words, as `umpire log`,
+`watch` and `explain` say it), and RollDrvAttack's listing names the rolls it takes now,
+not the command's general description."""
+
+from __future__ import annotations
+
+import msgspec
+
+from tests.rulesets.downtown.setups import drv_attack, move_us, new_state, of, run
+from umpire.engine.actions import legal_actions
+from umpire.engine.explain import explain
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
+from umpire.server.render import capitals_of, describe
+
+
+def test_a_decision_is_headed_by_what_it_decided() -> None:
+    """5.1: the initiative of the first Movement Phase reads "Initiative: US moves first
+    ...", and `explain` heads it "Event 7: Initiative"; before: "Decision made"."""
+    decided = ev.DecisionMade(
+        rule="000_842c81c5c58bc2f6.txt 5.1",
+        topic="initiative",
+        result="US",
+        explanation="US moves first: first Movement Phase of the raid",
+    )
+    assert describe(decided, ruleset=RULESET).startswith("Initiative: US moves first")
+    lines = explain([decided] * 7, 7).lines(capitals_of(RULESET))
+    assert lines[0] == "Event 7: Initiative"
+
+
+def test_the_roll_listed_names_the_unit_the_roll_the_flight_and_the_range() -> None:
+    """A1 (L) in 2021 beside S1 in 2022: "Roll A1's AAA attack on S1 (1 hexes away)". A1's
+    double (2, 2) near the raid target, Event! (10): a Fire Can in 2021 is ordered to fire,
+    and the listing says "Roll FC…'s Fire Can attack on S1, ordered at 1 hexes"."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="2021", density="L"),),
+    )  # fmt: skip
+
+    def text() -> str:
+        listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+        return next(a.description for a in listed if a.type == "RollDrvAttack")
+
+    assert text().startswith("Roll A1's AAA attack on S1 (1 hexes away)")
+    state, events = run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
+    can = of(events, ev.FireCanPlaced)[0].unit_id
+    assert text().startswith(f"Roll {can}'s Fire Can attack on S1, ordered at 1 hexes")
+
+
+def test_within_12_of_the_cities_is_said_once_a_movement_phase() -> None:
+    """4.1.2 (b) "within 12 hexes of Hanoi or Haiphong ... this Movement Phase": S1's MPs
+    into 1721 and 1821 (both within 12) log the fact once; before, every MP repeated it."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1621")
+    state = msgspec.structs.replace(new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,))
+    said = []
+    for hex_ in ("1721", "1821"):
+        state, events = run(state, move_us(hex_, "S1"), [])
+        said += [e for e in of(events, ev.DecisionMade) if e.topic == "near_flight"]
+    assert [e.result for e in said] == ["S1"] and state.phase_near == ("S1",)
