@@ -157,8 +157,9 @@ def check(
 def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> str:
     """Why a AAA concentration may not roll `kind` on the flight now ('' if it may): at
     most `Setup.aaa_attacks_per_mp` attacks between two of the flight's Movement Points,
-    and a Flak Damage roll only for an attack made (2.1.7 bounds neither: a base-game
-    value, README ledger 2.1.7; 0 lifts the bound)."""
+    and Flak Damage rolls only after an attack it made this phase, as many as the base
+    game's attack result calls for, as an ordered attack's (2.1.7 bounds neither: a
+    base-game value, README ledger 2.1.7; 0 lifts the bound)."""
     limit = state.setup.aaa_attacks_per_mp
     if limit == 0:
         return ""
@@ -173,10 +174,10 @@ def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> 
             f"{limit}, a base-game value): it may attack again when {flight_id} spends its "
             f"next Movement Point"
         )
-    if kind is AttackRoll.FLAK_DAMAGE and fire.damage_due == 0:
+    if kind is AttackRoll.FLAK_DAMAGE and not fire.attacked:
         return (
-            f"no AAA attack of {unit_id} on {flight_id} waits for its Flak Damage roll: "
-            f"roll the AAA attack first (one Flak Damage roll follows each attack)"
+            f"{unit_id} has not attacked {flight_id} this Movement Phase: roll the AAA "
+            f"attack first (its Flak Damage rolls follow it)"
         )
     return ""
 

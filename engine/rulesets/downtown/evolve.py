@@ -112,21 +112,23 @@ def _us_moved(state: State, event: ev.UsFlightMoved) -> State:
 
 def _aaa_fire_moved_on(state: State, flights: set[str]) -> State:
     """2.1.7 (README ledger): a flight that spends a Movement Point (or is reported in a
-    new hex) may meet each AAA concentration's attack again; Flak Damage still due stays."""
+    new hex) may meet each AAA concentration's attack again; the Flak Damage rolls of the
+    attacks made still follow."""
     kept = tuple(replace(f, attacks=0) if f.flight_id in flights else f for f in state.aaa_fire)
-    return replace(state, aaa_fire=tuple(f for f in kept if f.attacks or f.damage_due))
+    return replace(state, aaa_fire=kept)
 
 
-def _aaa_fired(state: State, unit_id: str, flight_id: str, attacks: int, damage: int) -> State:
-    """A AAA concentration's attack (+1 attack, +1 damage due) or Flak Damage roll (-1 due)."""
+def _aaa_attacked(state: State, unit_id: str, flight_id: str) -> State:
+    """A AAA concentration's attack roll on a flight (2.1.7, README ledger)."""
     old = next(
         (f for f in state.aaa_fire if (f.unit_id, f.flight_id) == (unit_id, flight_id)),
         AaaFire(unit_id=unit_id, flight_id=flight_id),
     )
-    new = replace(old, attacks=old.attacks + attacks, damage_due=max(0, old.damage_due + damage))
+    new = replace(old, attacks=old.attacks + 1, attacked=True)
     rest = [f for f in state.aaa_fire if (f.unit_id, f.flight_id) != (unit_id, flight_id)]
-    fire = sorted((*rest, new), key=lambda f: (f.unit_id, f.flight_id))
-    return replace(state, aaa_fire=tuple(f for f in fire if f.attacks or f.damage_due))
+    return replace(
+        state, aaa_fire=tuple(sorted((*rest, new), key=lambda f: (f.unit_id, f.flight_id)))
+    )
 
 
 def _aaa_purchased(state: State, event: ev.AaaPurchased) -> State:
@@ -236,10 +238,9 @@ _ATTACKS = (AttackRoll.SAM_ATTACK.value, AttackRoll.FIRE_CAN_ATTACK.value)
 
 
 def _drv_attack(state: State, event: ev.DrvAttackRolled) -> State:
-    if any(a.id == event.unit_id for a in state.aaa):
-        # 2.1.7 (README ledger): a AAA attack allows one Flak Damage roll, which uses it.
-        attack = event.kind == AttackRoll.AAA_ATTACK.value
-        state = _aaa_fired(state, event.unit_id, event.flight_id, int(attack), 1 if attack else -1)
+    if event.kind == AttackRoll.AAA_ATTACK.value:
+        # 2.1.7 (README ledger): counted against the bound; its Flak Damage rolls may follow.
+        state = _aaa_attacked(state, event.unit_id, event.flight_id)
     if event.kind in _ATTACKS:
         # The ordered attack is rolled: play goes on (its damage roll may follow).
         key = (event.unit_id, event.flight_id)

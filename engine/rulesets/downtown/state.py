@@ -115,13 +115,13 @@ class OrderedAttack(Struct, frozen=True, kw_only=True):
 
 class AaaFire(Struct, frozen=True, kw_only=True):
     """A AAA concentration's fire on one US flight this Movement Phase (2.1.7, 4; README
-    ledger 2.1.7): the attack rolls made since the flight's last Movement Point, and the
-    Flak Damage rolls its attacks still allow."""
+    ledger 2.1.7): the attack rolls made since the flight's last Movement Point, and
+    whether it has attacked the flight this phase (its Flak Damage rolls may follow)."""
 
     unit_id: str
     flight_id: str
     attacks: int = 0
-    damage_due: int = 0
+    attacked: bool = False
 
 
 class State(Struct, frozen=True, kw_only=True):
@@ -170,4 +170,4 @@ class State(Struct, frozen=True, kw_only=True):
     aaa_fire: tuple[AaaFire, ...] = ()
     """AAA fire this Movement Phase, by concentration and flight (2.1.7, 4): at most
     `Setup.aaa_attacks_per_mp` attack rolls between two of the flight's Movement Points,
-    one Flak Damage roll after each (README ledger 2.1.7)."""
+    Flak Damage rolls only after an attack (README ledger 2.1.7)."""

@@ -148,9 +148,9 @@ SAM1 = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target
            level=AcqLevel.FULL)  # fmt: skip
 
 
-# A1's attack on S1 is rolled: its one Flak Damage roll is due (2.1.7, README ledger): a
+# A1's attack on S1 is rolled: its Flak Damage rolls may follow (2.1.7, README ledger): a
 # test of what a Flak Damage roll's double calls starts here.
-FLAK_DUE = AaaFire(unit_id="A1", flight_id="S1", attacks=1, damage_due=1)
+FLAK_DUE = AaaFire(unit_id="A1", flight_id="S1", attacks=1, attacked=True)
 
 
 def moving(**changes: Any) -> State:

@@ -34,6 +34,10 @@ def _beside(**setup: object) -> State:
     )  # fmt: skip
 
 
+def _movement_began() -> ev.PhaseBegan:
+    return ev.PhaseBegan(rule="000_842c81c5c58bc2f6.txt 5.1", phase=Phase.MOVEMENT, turn=2)
+
+
 def _rolls(state: State) -> list[tuple[str, str]]:
     listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
     roll = next((a for a in listed if a.type == "RollDrvAttack"), None)
@@ -46,11 +50,12 @@ def _rolls(state: State) -> list[tuple[str, str]]:
     )
 
 
-def test_one_attack_per_movement_point_then_one_flak_damage_roll() -> None:
+def test_one_attack_per_movement_point_and_its_damage_rolls_after_it() -> None:
     """By hand: A1's attack on S1 (3, 4) is made; a second before S1 moves is refused
-    (naming the bound), its Flak Damage roll (5, 2) is made once, a second is refused.
-    S1 spends a Movement Point where it stands: A1 may attack again (6, 1).
-    Before: every one of these rolls was accepted."""
+    (naming the bound, citing 2.1.7), and the listing offers its Flak Damage roll only
+    (5, 2), which may be rolled again (1, 3) as the base game's result calls for (two
+    hits). S1 spends a Movement Point where it stands: A1 may attack again (6, 1).
+    Before: the second attack was accepted and listed."""
     state = _beside()
     assert _rolls(state) == [("A1", "aaa_attack")]
     state, events = run(state, drv_attack("A1", "aaa_attack", "S1"), [[3, 4]])
@@ -60,17 +65,17 @@ def test_one_attack_per_movement_point_then_one_flak_damage_roll() -> None:
     assert info.value.rule.endswith(" 2.1.7")
     assert _rolls(state) == [("A1", "flak_damage")]
     state, _ = run(state, drv_attack("A1", "flak_damage", "S1"), [[5, 2]])
-    with pytest.raises(RuleError, match="roll the AAA attack first"):
-        run(state, drv_attack("A1", "flak_damage", "S1"), [[1, 2]])
-    assert _rolls(state) == []
+    state, _ = run(state, drv_attack("A1", "flak_damage", "S1"), [[1, 3]])
     state, _ = run(state, move_us("2022", "S1"), [])
+    assert _rolls(state) == [("A1", "aaa_attack"), ("A1", "flak_damage")]
     state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[6, 1]])
 
 
 def test_a_flak_damage_roll_needs_an_attack_and_outlasts_the_move() -> None:
-    """No attack rolled: no Flak Damage roll. After an attack (2, 3), S1 moves to 2024,
-    three hexes away (beyond `aaa_range` 1): the damage roll (4, 5) of the attack made is
-    still taken, once; no new attack is."""
+    """No attack rolled: no Flak Damage roll (refused, nothing listed but the attack).
+    After an attack (2, 3), S1 moves to 2024, three hexes away (beyond `aaa_range` 1):
+    the damage roll (4, 5) of the attack made is still taken; no new attack is. The next
+    Movement Phase starts afresh: no damage roll without a new attack."""
     state = _beside()
     with pytest.raises(RuleError, match="roll the AAA attack first"):
         run(state, drv_attack("A1", "flak_damage", "S1"), [[4, 5]])
@@ -78,7 +83,7 @@ def test_a_flak_damage_roll_needs_an_attack_and_outlasts_the_move() -> None:
     state, _ = run(state, move_us("2024", "S1"), [])
     assert _rolls(state) == [("A1", "flak_damage")]
     state, _ = run(state, drv_attack("A1", "flak_damage", "S1"), [[4, 5]])
-    assert _rolls(state) == []
+    assert state.aaa_fire and RULESET.evolve(state, _movement_began()).aaa_fire == ()
 
 
 def test_the_bound_is_a_setup_value_and_zero_lifts_it() -> None:
