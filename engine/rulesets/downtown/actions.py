@@ -222,8 +222,8 @@ def _rolls_said(attacks: list[drv_attack.Attack]) -> str:
     attack on S1, ordered at 4 hexes"), not the command's general description."""
     said = []
     for a in attacks[:_NAMED_ROLLS]:
-        where = f" ({a.range} hexes away)" if a.rule == drv_attack.R_AAA else ""
-        where = where or f", ordered at {a.range} hexes"
+        away = drv_attack.hexes(a.range)
+        where = f" ({away} away)" if a.rule == drv_attack.R_AAA else f", ordered at {away}"
         said.append(f"{a.unit_id}'s {LABELS.words('attack_roll', a.kind)} on {a.flight_id}{where}")
     more = len(attacks) - _NAMED_ROLLS
     return "Roll " + "; ".join(said) + (f"; or one of {more} more DRV rolls" if more > 0 else "")

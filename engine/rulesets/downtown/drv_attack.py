@@ -56,6 +56,11 @@ TABLES: dict[AttackRoll, str] = {
 base game's, not printed in the seed)."""
 
 
+def hexes(n: int) -> str:
+    """A range in words: "1 hex", "3 hexes"."""
+    return f"{n} hex" if n == 1 else f"{n} hexes"
+
+
 class Attack(NamedTuple):
     """A DRV roll umpire allows now: its unit, range, rule, table and column."""
 
@@ -104,7 +109,7 @@ def check(
         damage = kind is AttackRoll.FLAK_DAMAGE and state.setup.aaa_attacks_per_mp > 0
         if dist > reach and not damage:
             return (
-                f"{unit_id} is {dist} hexes from {flight.id}: a AAA concentration attacks "
+                f"{unit_id} is {hexes(dist)} from {flight.id}: a AAA concentration attacks "
                 f"within {reach} (the scenario's {LABELS.label('aaa_range')}, a base-game value)",
                 R_AAA,
             )
@@ -125,7 +130,8 @@ def check(
         refused = _once(order, kind)
         if refused:
             return refused, R_FIRE_CAN
-        column = "Fire Can directed, target at " + LABELS.words("altitude", flight.altitude).lower()
+        # The attack table names the Fire Can already ("... (Fire Can directed)").
+        column = "target at " + LABELS.words("altitude", flight.altitude).lower()
         return Attack(unit_id, flight.id, kind, order.range, R_FIRE_CAN, TABLES[kind], column)
     sam = next(s for s in state.sams if s.id == unit_id)
     if order is None:
@@ -193,7 +199,7 @@ def _ordered(state: State, unit_id: str, flight_id: str) -> OrderedAttack | None
 def _once(order: OrderedAttack, kind: AttackRoll) -> str:
     """Why `kind` may not be rolled on `order` now ('' if it may): an order is one attack
     roll, made before its damage roll (4: the damage tables follow the attack)."""
-    said = f"{order.unit_id}'s attack on {order.flight_id} (ordered at {order.range} hexes)"
+    said = f"{order.unit_id}'s attack on {order.flight_id} (ordered at {hexes(order.range)})"
     if kind in _ATTACKS and not order.waiting:
         return f"{said} is rolled already: an order is one attack; its damage roll may follow"
     if kind not in _ATTACKS and order.waiting:
@@ -226,7 +232,7 @@ def roll_first(state: State, board: Board, command: str) -> None:
     if not now:
         return
     named = "; ".join(
-        f"{a.unit_id}'s {_SAID[a.kind]} on {a.flight_id} at {a.range} hexes" for _, a in now
+        f"{a.unit_id}'s {_SAID[a.kind]} on {a.flight_id} at {hexes(a.range)}" for _, a in now
     )
     order, first = now[0]
     raise RuleError(

@@ -10,7 +10,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.drv_attack import Attack
+from umpire.engine.rulesets.downtown.drv_attack import Attack, hexes
 from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import State, UsFlight
@@ -92,7 +92,7 @@ def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
             table=attack.table,
             column=attack.column,
             explanation=(
-                f"{what} by {unit_id} on {flight.id} at {attack.range} hexes: roll "
+                f"{what} by {unit_id} on {flight.id} at {hexes(attack.range)}: roll "
                 f"{roll.faces} = {roll.total}; read it on {attack.table}, {attack.column}"
                 + (
                     "; a double: solitaire random event"

@@ -33,9 +33,9 @@ def test_a_decision_is_headed_by_what_it_decided() -> None:
 
 
 def test_the_roll_listed_names_the_unit_the_roll_the_flight_and_the_range() -> None:
-    """A1 (L) in 2021 beside S1 in 2022: "Roll A1's AAA attack on S1 (1 hexes away)". A1's
+    """A1 (L) in 2021 beside S1 in 2022: "Roll A1's AAA attack on S1 (1 hex away)". A1's
     double (2, 2) near the raid target, Event! (10): a Fire Can in 2021 is ordered to fire,
-    and the listing says "Roll FC…'s Fire Can attack on S1, ordered at 1 hexes"."""
+    and the listing says "Roll FC…'s Fire Can attack on S1, ordered at 1 hex"."""
     s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
     state = msgspec.structs.replace(
         new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,),
@@ -46,10 +46,10 @@ def test_the_roll_listed_names_the_unit_the_roll_the_flight_and_the_range() -> N
         listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
         return next(a.description for a in listed if a.type == "RollDrvAttack")
 
-    assert text().startswith("Roll A1's AAA attack on S1 (1 hexes away)")
+    assert text().startswith("Roll A1's AAA attack on S1 (1 hex away)")
     state, events = run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
     can = of(events, ev.FireCanPlaced)[0].unit_id
-    assert text().startswith(f"Roll {can}'s Fire Can attack on S1, ordered at 1 hexes")
+    assert text().startswith(f"Roll {can}'s Fire Can attack on S1, ordered at 1 hex")
 
 
 def test_within_12_of_the_cities_is_said_once_a_movement_phase() -> None:
