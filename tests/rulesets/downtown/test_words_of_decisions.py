@@ -13,8 +13,8 @@ from umpire.engine.explain import explain
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
-from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
+from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
+from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
 from umpire.server.render import capitals_of, describe
 
 
@@ -62,3 +62,18 @@ def test_within_12_of_the_cities_is_said_once_a_movement_phase() -> None:
         state, events = run(state, move_us(hex_, "S1"), [])
         said += [e for e in of(events, ev.DecisionMade) if e.topic == "near_flight"]
     assert [e.result for e in said] == ["S1"] and state.phase_near == ("S1",)
+
+
+def test_a_drv_flight_that_holds_stays_where_it_is_in_words() -> None:
+    """5.8.2: M1 in the Approach zone (1522, 5 hexes from S1) finds no eligible target (S1,
+    in 2022, is within five hexes of SAM1's radar in 2021), and holds: "M1 (approach)
+    stays in 1522", not "moves stays in 1522 toward 1522"."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
+    sam = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,), sams=(sam,),
+        drv=(DrvFlight(id="M1", hex="1522", altitude=Altitude.LOW),),
+    )  # fmt: skip
+    _, events = run(state, {"type": "RunDrvMovement"}, [])
+    (moved,) = of(events, ev.DrvFlightMoved)
+    assert moved.path == () and moved.explanation.startswith("M1 (approach) stays in 1522: ")
