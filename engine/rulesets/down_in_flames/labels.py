@@ -18,7 +18,6 @@ from umpire.engine.rulesets.down_in_flames.terms import (
 )
 
 FIELDS: dict[str, str] = {
-    "a1": "A1",
     "ace_card_used": "Ace card used",
     "active_side": "Active side",
     "agility": "Agility",
@@ -31,7 +30,6 @@ FIELDS: dict[str, str] = {
     "ammunition_rule": "Ammunition rule",
     "attack_cards_played": "Attack cards played",
     "attacker": "Attacker",
-    "b1": "B1",
     "bursts": "Bursts",
     "bursts_used": "Bursts used",
     "cards": "Cards",
