@@ -96,6 +96,8 @@ FIELDS: dict[str, str] = {
 }
 VALUES: dict[str, dict[str, str]] = {
     "active_side": named(Side),
+    # Before the start (2.5) no Element has an altitude: 0 is "not yet", not a level.
+    "altitude": {"0": "not set yet (2.5)"},
     "aircraft_class": named(AircraftClass),
     # Text only (a card's play in an event's explanation): the card's name.
     "card": named(
