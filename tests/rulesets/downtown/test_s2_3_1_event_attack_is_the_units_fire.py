@@ -14,9 +14,11 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import FLAK_DUE, drv_attack, move_us, new_state, of, run
+from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
-from umpire.engine.rulesets.downtown.terms import Mission, Task
+from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
 
 
 def _fired_at(events: list[msgspec.Struct]) -> list[str]:
@@ -87,3 +89,36 @@ def test_an_event_fire_can_attack_is_not_measured_against_fire_can_range() -> No
     can = of(events, ev.FireCanPlaced)[0].unit_id
     state, events = run(state, drv_attack(can, "fire_can_attack", "S1"), [[1, 3]])
     assert of(events, ev.DrvAttackRolled)[0].range == 2
+
+
+def test_a_loal_attack_is_the_sams_first_attack_for_4_1_1() -> None:
+    """4.1.1 converts an inhibited SAM to a dummy radar only "If [it] has not yet made a SAM
+    attack in the game so far". The LOAL SAM of the test above (placed and rolled, 6, 3)
+    is acquired in the next Movement Phase and reacts with option 2 (S1 4 or 5 hexes away);
+    its attack rolls a double (5, 5) near Hanoi, the random event (3) inhibits options 1
+    and 2: by hand it has attacked before (its LOAL attack), so it is not converted, though
+    a dummy radar is unused. Before: its LOAL attack was not counted, and it was."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
+    start = msgspec.structs.replace(
+        new_state(aaa_range=3, dummy_radars=1), phase="movement", turn=1, us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="1426", density="L"),), aaa_fire=(FLAK_DUE,),
+    )  # fmt: skip
+    state, events = run(start, drv_attack("A1", "flak_damage", "S1"), [[1, 1], [10]])
+    placed = of(events, ev.SamPlaced)[0]
+    state, _ = run(state, drv_attack(placed.sam_id, "sam_attack", "S1"), [[6, 3]])
+    state = RULESET.evolve(
+        state, ev.PhaseBegan(rule="000_842c81c5c58bc2f6.txt 5.1", phase=Phase.MOVEMENT, turn=2)
+    )
+    report = {"type": "ReportAcquisition", "sam_id": placed.sam_id, "flight_id": "S1",
+              "level": "full"}  # fmt: skip
+    state, _ = run(state, report, [])
+    board = board_of(state.setup.map)
+    to = next(
+        h for h in ("1422", "1421", "1420", "1520", "1320", "1424", "1425", "1324", "1524")
+        if board.dist(h, placed.hex) in (4, 5) and board.dist(h, "1423") == 1
+    )
+    state, events = run(state, move_us(to, "S1"), [])
+    assert [e.option for e in of(events, ev.SamReacted)] == [2]
+    state, events = run(state, drv_attack(placed.sam_id, "sam_attack", "S1"), [[5, 5], [3]])
+    (event,) = of(events, ev.RandomEventRolled)
+    assert event.inhibited and not event.converted
