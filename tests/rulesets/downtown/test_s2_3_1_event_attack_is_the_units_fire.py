@@ -114,7 +114,8 @@ def test_a_loal_attack_is_the_sams_first_attack_for_4_1_1() -> None:
     state, _ = run(state, report, [])
     board = board_of(state.setup.map)
     to = next(
-        h for h in ("1422", "1421", "1420", "1520", "1320", "1424", "1425", "1324", "1524")
+        h
+        for h in ("1422", "1421", "1420", "1520", "1320", "1424", "1425", "1324", "1524")
         if board.dist(h, placed.hex) in (4, 5) and board.dist(h, "1423") == 1
     )
     state, events = run(state, move_us(to, "S1"), [])
