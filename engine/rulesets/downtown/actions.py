@@ -25,7 +25,7 @@ from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
 from umpire.engine.rulesets.downtown.board import board_of
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     REPORT_PHASES,
@@ -222,7 +222,7 @@ def _rolls_said(attacks: list[drv_attack.Attack]) -> str:
     attack on S1, ordered at 4 hexes"), not the command's general description."""
     said = []
     for a in attacks[:_NAMED_ROLLS]:
-        away = drv_attack.hexes(a.range)
+        away = hexes(a.range)
         where = f" ({away} away)" if a.rule == drv_attack.R_AAA else f", ordered at {away}"
         said.append(f"{a.unit_id}'s {LABELS.words('attack_roll', a.kind)} on {a.flight_id}{where}")
     more = len(attacks) - _NAMED_ROLLS

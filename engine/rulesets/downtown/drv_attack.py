@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import AaaFire, OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
@@ -54,11 +54,6 @@ TABLES: dict[AttackRoll, str] = {
 }
 """The table each roll is read on (4 names the damage tables; the attack tables are the
 base game's, not printed in the seed)."""
-
-
-def hexes(n: int) -> str:
-    """A range in words: "1 hex", "3 hexes"."""
-    return f"{n} hex" if n == 1 else f"{n} hexes"
 
 
 class Attack(NamedTuple):

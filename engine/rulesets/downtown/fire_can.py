@@ -6,6 +6,7 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import d10
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import hexes
 from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, cite
@@ -154,7 +155,7 @@ def fire_at_mover(turn: DowntownTurn, flight_id: str, hex_: str) -> None:
                     order=(flight_id,),
                     explanation=(
                         f"{fc.id} fires at {flight_id}, the first US flight to move within "
-                        f"{reach} hexes; roll it with RollDrvAttack"
+                        f"{hexes(reach)}; roll it with RollDrvAttack"
                     ),
                 )
             )

@@ -211,3 +211,8 @@ VALUES: dict[str, dict[str, str]] = {
 }
 
 LABELS = Labels(fields=FIELDS, values=VALUES, keyed=())
+
+
+def hexes(n: int) -> str:
+    """A distance in words: "1 hex", "3 hexes" (a decision's text, a refusal)."""
+    return f"{n} hex" if n == 1 else f"{n} hexes"

@@ -9,7 +9,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
@@ -309,8 +309,8 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                 modifiers=tuple(mods),
                 possible=possible,
                 explanation=(
-                    f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} {near} "
-                    f"hexes; roll {roll.total} "
+                    f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} "
+                    f"{hexes(near)}; roll {roll.total} "
                     f"{shown or 'no modifiers'} = {total}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),

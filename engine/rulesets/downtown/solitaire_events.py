@@ -10,8 +10,8 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.drv_attack import Attack, hexes
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.drv_attack import Attack
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.rulesets.downtown.setups import drv_attack, move_us, new_state, of, run
+from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
 from umpire.engine.actions import legal_actions
 from umpire.engine.explain import explain
 from umpire.engine.roles import Role
@@ -77,3 +77,23 @@ def test_a_drv_flight_that_holds_stays_where_it_is_in_words() -> None:
     _, events = run(state, {"type": "RunDrvMovement"}, [])
     (moved,) = of(events, ev.DrvFlightMoved)
     assert moved.path == () and moved.explanation.startswith("M1 (approach) stays in 1522: ")
+
+
+def test_a_distance_of_one_reads_one_hex() -> None:
+    """3.3.1 in the Admin Phase: SAM3 (located) with S1 one hex away rolls 7: +2 +2 +2
+    (within 8, within 5, bombing within 12) = 13, possible activation; the words say
+    "nearest US flight 1 hex", not "1 hexes". The dummy check (5, 6) = 11 activates."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2021", bomber=True)
+    sam = Sam(id="SAM3", hex="2022")
+    state = msgspec.structs.replace(
+        new_state(fire_can_units=0, sam_battalions_in_reserve=0, aaa_points=1),
+        phase=Phase.MOVEMENT, turn=1, us=(s1,), sams=(sam,),
+    )  # fmt: skip
+    faces = manual_for(
+        state,
+        {"type": "RunAdminPhase"},
+        {"SAM Activation Table SAM3": (7,), "SAM Dummy Check SAM3": (5, 6)},
+    )
+    _, events = run(state, {"type": "RunAdminPhase"}, faces)
+    (rolled,) = of(events, ev.SetUpSamRolled)
+    assert rolled.explanation.startswith("SAM3: nearest US flight 1 hex; roll 7 ")
