@@ -359,11 +359,16 @@ def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
         if d is not Direction.CLIMB or limit is None or plane.agility_played + 1 <= limit
     ]
     me = one_of([plane.id])
+    # 2.6.3: as an attack card only in its side's own move (ledger row 1, 2.6); a response
+    # card either side may play.
+    as_played: dict[str, Schema] = (
+        {} if plane.side is state.active_side else {"response": one_of([True])}
+    )
     out: list[dict[str, Schema]] = []
     if directions:
         out.append(
             {"aircraft": me, "direction": one_of(directions), "negated": one_of([True]),
-             "followers": {"maxItems": 0}}
+             "followers": {"maxItems": 0}, **as_played}
         )  # fmt: skip
     extra = 1 if plane.station is Station.LEADER else 0
     last = state.aircraft.get(state.last_attack_card_by)
@@ -386,7 +391,8 @@ def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
         ]
         out.append(
             {"aircraft": me, "direction": one_of([direction]), "negated": one_of([False]),
-             "followers": {"items": one_of(followers)} if followers else {"maxItems": 0}}
+             "followers": {"items": one_of(followers)} if followers else {"maxItems": 0},
+             **as_played}
         )  # fmt: skip
     return out
 

@@ -66,3 +66,27 @@ def test_between_moves_no_one_attacks_and_in_its_own_move_b1_does() -> None:
     assert _attackers(state) == {"b1"}
     _, events = run(state, _attack("b1", "a1"), [[5]])
     assert of_type(events, AttackResolved)
+
+
+def test_a_vertical_roll_as_an_attack_card_is_the_movers_only() -> None:
+    """2.6.3 sets a VERTICAL ROLL "played as a response card" against one "played as an
+    attack card": in side A's move, b1's roll as an attack card (response false, climbing)
+    is refused, naming the response it may play instead; as a response it is taken (b1
+    climbs from 5 to 6). b1's listed rolls are responses only; a1's may be either."""
+    state = _both_placed()
+    roll = {"type": "PlayVerticalRoll", "aircraft": "b1", "direction": "climb", "response": False}
+    with pytest.raises(RuleError, match="may play it as a response card") as info:
+        run(state, roll)
+    assert info.value.rule.endswith(" 1")
+    listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+    schema = next(a.schema for a in listed if a.type == "PlayVerticalRoll")
+    variants = schema.get("anyOf", [schema])
+    assert {v["properties"]["aircraft"]["enum"][0] for v in variants} == {"a1", "b1"}
+    for variant in variants:
+        props = variant["properties"]
+        if props["aircraft"]["enum"] == ["b1"]:
+            assert props["response"]["enum"] == [True]
+        else:
+            assert "enum" not in props.get("response", {})
+    state, _ = run(state, {**roll, "response": True})
+    assert state.elements["B"].altitude == 6
