@@ -46,10 +46,16 @@ def capitals_of(ruleset: Ruleset[Any]) -> frozenset[str]:
 _KEY_VALUE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", re.ASCII)
 
 
-def type_words(event_type: str, ruleset: Ruleset[Any] | None = None) -> str:
-    """An event type as a player reads it ("downtown.SamReacted" -> "SAM reacted"); `log
-    --json`, `explain --json` and exports keep the exact type."""
-    return type_in_words(event_type, capitals_of(ruleset) if ruleset is not None else ())
+def type_words(
+    event_type: str, ruleset: Ruleset[Any] | None = None, event: Struct | None = None
+) -> str:
+    """An event type as a player reads it ("downtown.SamReacted" -> "SAM reacted"), or,
+    given the `event` as the reader sees it, its kind (a decision by what it decided:
+    `kind_in_words`); `log --json`, `explain --json` and exports keep the exact type."""
+    capitals = capitals_of(ruleset) if ruleset is not None else frozenset()
+    if event is None:
+        return type_in_words(event_type, capitals)
+    return kind_in_words(event_type, msgspec.to_builtins(event), capitals)
 
 
 def describe(

@@ -15,12 +15,13 @@ from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
-from umpire.server.render import capitals_of, describe
+from umpire.server.render import capitals_of, describe, type_words
 
 
 def test_a_decision_is_headed_by_what_it_decided() -> None:
     """5.1: the initiative of the first Movement Phase reads "Initiative: US moves first
-    ...", and `explain` heads it "Event 7: Initiative"; before: "Decision made"."""
+    ...", `umpire log`'s type column "Initiative", and `explain` heads it "Event 7:
+    Initiative"; before: "Decision made"."""
     decided = ev.DecisionMade(
         rule="000_842c81c5c58bc2f6.txt 5.1",
         topic="initiative",
@@ -28,6 +29,9 @@ def test_a_decision_is_headed_by_what_it_decided() -> None:
         explanation="US moves first: first Movement Phase of the raid",
     )
     assert describe(decided, ruleset=RULESET).startswith("Initiative: US moves first")
+    # `umpire log`'s type column says the kind too; the bare type stays "Decision made".
+    assert type_words("downtown.DecisionMade", RULESET, decided) == "Initiative"
+    assert type_words("downtown.DecisionMade", RULESET) == "Decision made"
     lines = explain([decided] * 7, 7).lines(capitals_of(RULESET))
     assert lines[0] == "Event 7: Initiative"
 
