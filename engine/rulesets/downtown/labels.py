@@ -164,6 +164,10 @@ ATTACK_ROLLS = named(
 VALUES: dict[str, dict[str, str]] = {
     # 5.6.2: no limit until a £ result allows only one more.
     "vid_limit": {"-1": "no limit"},
+    # A DRV flight's fuel until the player reports it (ReportDrvFlight: a base-game
+    # result), and its aircraft count until it is visually identified (5.6.2).
+    "fuel": {"99": "not reported (99)"},
+    "count": {"0": "not identified yet (5.6.2)"},
     "acq_phase_reading": named(AcqPhaseReading, MINUS_ONE="-1 (default)", PLUS_ONE="+1"),
     "altitude": named(Altitude),
     "density": named(Density),

@@ -13,9 +13,10 @@ from umpire.engine.explain import explain
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
-from umpire.server.render import capitals_of, describe, type_words
+from umpire.server.render import capitals_of, describe, type_words, view_lines
 
 
 def test_a_decision_is_headed_by_what_it_decided() -> None:
@@ -101,3 +102,11 @@ def test_a_distance_of_one_reads_one_hex() -> None:
     _, events = run(state, {"type": "RunAdminPhase"}, faces)
     (rolled,) = of(events, ev.SetUpSamRolled)
     assert rolled.explanation.startswith("SAM3: nearest US flight 1 hex; roll 7 ")
+
+
+def test_a_generic_flight_shows_no_made_up_fuel_or_count() -> None:
+    """A generic DRV flight before any report: `umpire state` reads "Fuel: not reported
+    (99)" and "Count: not identified yet (5.6.2)", not "Fuel: 99" and "Count: 0"."""
+    state = msgspec.structs.replace(new_state(), drv=(DrvFlight(id="M1", hex="1522"),))
+    lines = [line.strip() for line in view_lines(RULESET.view(state, Role.PLAYER), labels=LABELS)]
+    assert "Fuel: not reported (99)" in lines and "Count: not identified yet (5.6.2)" in lines
