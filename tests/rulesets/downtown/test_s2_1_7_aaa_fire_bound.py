@@ -98,3 +98,16 @@ def test_the_bound_is_a_setup_value_and_zero_lifts_it() -> None:
     for faces in ([1, 2], [3, 5], [4, 6]):
         free, _ = run(free, drv_attack("A1", "aaa_attack", "S1"), [faces])
     run(free, drv_attack("A1", "flak_damage", "S1"), [[2, 6]])
+
+
+def test_a_report_that_moves_the_flight_opens_the_next_attack() -> None:
+    """A report is the US side as it stands (1.2.1): one that puts S1 in another hex (2023,
+    two hexes from A1, `aaa_range` 2) lets A1 attack again (4, 1) after its attack (2, 6),
+    as an MP would; one that leaves S1 where it is (altitude only) does not."""
+    state = _beside(aaa_range=2)
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 6]])
+    s1 = {"id": "S1", "mission": "strike", "task": "bombing", "hex": "2022", "altitude": "low"}
+    state, _ = run(state, {"type": "ReportUsFlights", "flights": [s1]}, [])
+    assert _rolls(state) == [("A1", "flak_damage")]
+    state, _ = run(state, {"type": "ReportUsFlights", "flights": [{**s1, "hex": "2023"}]}, [])
+    state, _ = run(state, drv_attack("A1", "aaa_attack", "S1"), [[4, 1]])
