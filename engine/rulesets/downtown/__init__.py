@@ -59,7 +59,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v7: a 4.1.2 event's Fire Can or SAM has fired for the Movement Phase (2.3.1, 3.4.4);
     # AAA attack rolls are bounded, `aaa_attacks_per_mp` per Movement Point, Flak Damage
     # rolls follow an attack made (README ledger 2.1.7); "within 12 of Hanoi/Haiphong" is
-    # logged once a Movement Phase, not at every MP.
+    # logged once a Movement Phase, not at every MP; 3.2.2 placement ties go to the
+    # location nearer the row's centre.
     version="7",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
