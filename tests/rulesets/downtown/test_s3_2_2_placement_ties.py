@@ -1,9 +1,13 @@
-"""3.2.2: "If there is a choice, because there is more than one location, place it in the
+"""Ties the seed leaves open, and what the decision says of the location set aside.
+
+3.2.2: "If there is a choice, because there is more than one location, place it in the
 SAM location closest to downtown Hanoi/Haiphong first." The seed says nothing of two
 locations equally close to downtown. umpire takes the one nearer the row's centre (the
 measuring flight for rows A and B, the raid target for row C: what the row measures
 from), then the lower hex label (README ledger 3.2.2 ties), and the decision says why the
-other lost; it said "farther from downtown" of an equally close location."""
+other lost; it said "farther from downtown" of an equally close location. 2.3's Fire Can
+ties (target, then the flights, then the label) said "farther" of an equal hex too.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,8 @@ import msgspec
 from tests.rulesets.downtown.setups import new_state, of
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown import sam_activation
-from umpire.engine.rulesets.downtown.state import SiteUse, UsFlight
+from umpire.engine.rulesets.downtown import fire_can, sam_activation
+from umpire.engine.rulesets.downtown.state import AaaUnit, SiteUse, UsFlight
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
@@ -40,3 +44,22 @@ def test_equally_close_to_downtown_the_one_nearer_the_target_is_taken() -> None:
     assert placed.site == "2309" and placed.row == "C"
     lost = {c.option: c.reason for c in placed.candidates if not c.chosen}
     assert lost["row C: 1331"] == "as close to downtown, farther from 2021 (14 hexes)"
+
+
+def test_a_fire_can_hex_as_close_as_the_one_taken_is_not_called_farther() -> None:
+    """2.3 row B: S1 (Strike) in the raid target hex 2021, which has no AAA (row A finds
+    no eligible hex); AAA in 2020 and 2022 are each one hex from the target and from S1.
+    By hand the tie goes to the label, 2020, and 2022 lost as "as close to the raid target
+    and to the US flights: a later hex label" (it read "farther from the target or the
+    flights")."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2021")
+    aaa = (AaaUnit(id="A1", hex="2020", density="L"), AaaUnit(id="A2", hex="2022", density="L"))
+    state = msgspec.structs.replace(new_state(), phase=Phase.ADMIN, turn=1, us=(s1,), aaa=aaa)
+    turn = DowntownTurn(state, ManualDice([], 0))
+    assert fire_can.deploy_from_table(turn)
+    (placed,) = of(turn.events, ev.FireCanPlaced)
+    lost = {c.option: c.reason for c in placed.candidates if not c.chosen and ":" in c.option}
+    assert placed.hex == "2020"
+    assert lost == {
+        "row B: 2022": "as close to the raid target and to the US flights: a later hex label"
+    }
