@@ -235,10 +235,18 @@ def event_options(turn: DowntownTurn, flight: UsFlight) -> None:
                 sites.append((board.dist(where, flight.hex), site, where))
     if sites:
         sites.sort()
-        _, site, where = sites[0]
+        near, site, where = sites[0]
         cands = tuple(
-            Candidate(option=s, chosen=s == site, reason="closest" if s == site else "farther")
-            for _, s, _w in sites
+            Candidate(
+                option=s,
+                chosen=s == site,
+                reason=f"closest ({hexes(d)})"
+                if s == site
+                else f"farther ({hexes(d)})"
+                if d > near
+                else f"as close ({hexes(d)}): a later location label",
+            )
+            for d, s, _w in sites
         )
         sam_id = turn.new_id("SAM")
         turn.emit(

@@ -6,7 +6,8 @@ locations equally close to downtown. umpire takes the one nearer the row's centr
 measuring flight for rows A and B, the raid target for row C: what the row measures
 from), then the lower hex label (README ledger 3.2.2 ties), and the decision says why the
 other lost; it said "farther from downtown" of an equally close location. 2.3's Fire Can
-ties (target, then the flights, then the label) said "farther" of an equal hex too.
+ties (target, then the flights, then the label) and 5.4.5's parents said "farther" of an
+equal one too.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import msgspec
 
 from tests.rulesets.downtown.setups import new_state, of
 from umpire.engine.dice import ManualDice
+from umpire.engine.rulesets.downtown import drv_air, fire_can, sam_activation
 from umpire.engine.rulesets.downtown import events as ev
-from umpire.engine.rulesets.downtown import fire_can, sam_activation
-from umpire.engine.rulesets.downtown.state import AaaUnit, SiteUse, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, SiteUse, UsFlight
 from umpire.engine.rulesets.downtown.terms import Mission, Phase, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
 
@@ -62,4 +63,25 @@ def test_a_fire_can_hex_as_close_as_the_one_taken_is_not_called_farther() -> Non
     assert placed.hex == "2020"
     assert lost == {
         "row B: 2022": "as close to the raid target and to the US flights: a later hex label"
+    }
+
+
+def test_admin_generation_says_why_each_parent_lost() -> None:
+    """5.4.5 (D4, Dummy # 01-57) roll 58 (5, 8): the parent is "the hex closest to a US
+    Flight". S1 in 1621; M1 (1624) and M2 (1618) are both 3 hexes away, M3 (1630) 9: by
+    hand M1 is taken (the earlier id), M2 "as close to a US flight: a later id", M3
+    "farther from a US flight (9 hexes)" (both read "farther")."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1621")
+    drv = (DrvFlight(id="M1", hex="1624"), DrvFlight(id="M2", hex="1618"),
+           DrvFlight(id="M3", hex="1630"))  # fmt: skip
+    state = msgspec.structs.replace(new_state(), phase=Phase.ADMIN, turn=1, drv=drv, us=(s1,))
+    turn = DowntownTurn(state, ManualDice([[5, 8]], 0))
+    drv_air.admin_generation(turn)
+    (decided,) = [e for e in of(turn.events, ev.DecisionMade) if e.topic == "admin_generation"]
+    reasons = {c.option: c.reason for c in decided.candidates}
+    assert decided.result == "M1"
+    assert reasons == {
+        "M1": "closest to a US flight",
+        "M2": "as close to a US flight: a later id",
+        "M3": "farther from a US flight (9 hexes)",
     }
