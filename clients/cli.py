@@ -29,7 +29,7 @@ from umpire.events.rules_words import (
     field_text,
     fields_said,
     in_words,
-    type_in_words,
+    kind_in_words,
     universal_said,
 )
 from umpire.events.terminal_text import printable, shown, terminal
@@ -73,7 +73,7 @@ UNIVERSAL = {str(t.__struct_config__.tag): t for t in UNIVERSAL_EVENT_TYPES}
 
 def _describe_frame(frame: EventFrame, capitals: Collection[str]) -> str:
     p: Any = frame.payload
-    kind = type_in_words(frame.event_type, capitals)
+    kind = kind_in_words(frame.event_type, p, capitals)
     if p is None:
         return f"{kind} (hidden from your role)"
     if not isinstance(p, dict):  # no event's payload: said as it came, not a traceback

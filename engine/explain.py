@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.citations import readable
-from umpire.events.rules_words import in_words, type_in_words
+from umpire.events.rules_words import in_words, kind_in_words, type_in_words
 from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
@@ -96,7 +96,12 @@ class Explanation(Struct, frozen=True, kw_only=True):
         return [readable(line) for line in self._lines(capitals)]
 
     def _lines(self, capitals: Collection[str]) -> list[str]:
-        kind = self.event_type if self.hidden else type_in_words(self.event_type, capitals)
+        # A decision that names its topic is said by it (its inputs hold the topic).
+        kind = (
+            self.event_type
+            if self.hidden
+            else kind_in_words(self.event_type, self.inputs, capitals)
+        )
         out = [f"Event {self.seq}: {kind}", in_words(self.summary)]
         if self.hidden:
             return out

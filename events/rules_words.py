@@ -10,6 +10,7 @@ the log would make every earlier log audit as a different decision).
   on, so the two cannot drift.
 - `type_in_words`: an event type as a player reads it ("downtown.SamReacted" -> "SAM
   reacted", "DiceRolled" -> "Dice rolled"); the exact type stays in every JSON output.
+  `kind_in_words`: the same, but a decision that names its topic is said by it.
   The browser table says types by the same rule (clients/web/citations.js `typeInWords`,
   with `acronyms` of the ruleset's /rulesets.json entry); tests/data/type_words.json
   holds the cases both are tested on.
@@ -95,6 +96,24 @@ def type_in_words(event_type: str, capitals: Collection[str] = ()) -> str:
         else:
             words.append(word.lower())
     said = " ".join(words)
+    return said[:1].upper() + said[1:]
+
+
+# A decision's topic as a ruleset writes it: a lowercase key ("sam_placement", "gci").
+_TOPIC = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*", re.ASCII)
+
+
+def kind_in_words(event_type: str, payload: Any = None, capitals: Collection[str] = ()) -> str:
+    """An event's kind as a player reads it: its type in words (`type_in_words`), except a
+    decision that names its topic (a `topic` field: Downtown's DecisionMade, whose type
+    says only "Decision made"), which is said by what it decided: the topic in words, with
+    the ruleset's `capitals` ("sam_placement" -> "SAM placement", "initiative" ->
+    "Initiative"). The browser table says kinds by the same rule (clients/web/render.js
+    `kindOf`)."""
+    topic = payload.get("topic") if isinstance(payload, Mapping) else None
+    if not isinstance(topic, str) or not _TOPIC.fullmatch(topic):
+        return type_in_words(event_type, capitals)
+    said = " ".join(w.upper() if w.upper() in capitals else w for w in topic.split("_"))
     return said[:1].upper() + said[1:]
 
 

@@ -29,6 +29,7 @@ from umpire.events.rules_words import (
     acronyms,
     fields_said,
     in_words,
+    kind_in_words,
     type_in_words,
     universal_said,
 )
@@ -45,10 +46,16 @@ def capitals_of(ruleset: Ruleset[Any]) -> frozenset[str]:
 _KEY_VALUE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", re.ASCII)
 
 
-def type_words(event_type: str, ruleset: Ruleset[Any] | None = None) -> str:
-    """An event type as a player reads it ("downtown.SamReacted" -> "SAM reacted"); `log
-    --json`, `explain --json` and exports keep the exact type."""
-    return type_in_words(event_type, capitals_of(ruleset) if ruleset is not None else ())
+def type_words(
+    event_type: str, ruleset: Ruleset[Any] | None = None, event: Struct | None = None
+) -> str:
+    """An event type as a player reads it ("downtown.SamReacted" -> "SAM reacted"), or,
+    given the `event` as the reader sees it, its kind (a decision by what it decided:
+    `kind_in_words`); `log --json`, `explain --json` and exports keep the exact type."""
+    capitals = capitals_of(ruleset) if ruleset is not None else frozenset()
+    if event is None:
+        return type_in_words(event_type, capitals)
+    return kind_in_words(event_type, msgspec.to_builtins(event), capitals)
 
 
 def describe(
@@ -71,7 +78,7 @@ def _describe(event: Struct, *, with_type: bool, capitals: frozenset[str]) -> st
     if said is not None:
         return said
     data: dict[str, Any] = msgspec.to_builtins(event)
-    tag = type_in_words(str(data.pop("type", type(event).__name__)), capitals)
+    tag = kind_in_words(str(data.pop("type", type(event).__name__)), data, capitals)
     explanation = in_words(str(data.pop("explanation", "") or ""))
     rule = data.pop("rule", "")
     data.pop("candidates", None)

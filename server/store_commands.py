@@ -391,7 +391,7 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
             if env.command_id in taken:
                 what = f"[taken back at seq {taken[env.command_id]}] {what}"
             # The type in words ("SAM reacted"); `log --json` keeps the exact type.
-            kind = type_words(env.type, ruleset)
+            kind = type_words(env.type, ruleset, seen)
             table.add_row(str(env.seq), shown(env.recorded_at[11:23]), kind, shown(what))
         console.print(table)
         # The receipt of the head as the role gets it (the referee: the player's and the

@@ -77,6 +77,19 @@ export function typeInWords(eventType, capitals = []) {
   return said.slice(0, 1).toUpperCase() + said.slice(1);
 }
 
+// An event's kind in words: its type (typeInWords), except a decision that names its topic
+// (a `topic` field: Downtown's DecisionMade, whose type says only "Decision made"), said by
+// what it decided: the topic in words with the ruleset's capitals ("sam_placement" ->
+// "SAM placement"). The terminal's rule is the same (events/rules_words.py kind_in_words).
+const TOPIC = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+export function kindInWords(eventType, payload, capitals = []) {
+  const topic = payload && typeof payload === "object" ? payload.topic : undefined;
+  if (typeof topic !== "string" || !TOPIC.test(topic)) return typeInWords(eventType, capitals);
+  const known = new Set(capitals);
+  const said = topic.split("_").map((w) => (known.has(w.toUpperCase()) ? w.toUpperCase() : w)).join(" ");
+  return said.slice(0, 1).toUpperCase() + said.slice(1);
+}
+
 // The words a ruleset writes in capitals in its title and view labels (its /rulesets.json
 // `entry`: `title`, `labels`, `value_labels`), for typeInWords: Downtown's AAA, DRV, SAM,
 // US. No entry (the list not read yet, a ruleset not installed): none.

@@ -1,6 +1,6 @@
 // Pure DOM builders for the viewer: event rows with their explanations, dice rows, and
 // the state (the ruleset's declared map, tracks and tables).
-import { inWords, readable, typeInWords } from "./citations.js";
+import { inWords, kindInWords, readable, typeInWords } from "./citations.js";
 import { hexMap } from "./hexmap.js";
 import { boardDiagram } from "./board.js";
 
@@ -71,7 +71,7 @@ function said(value) {
 // as in the terminal. Before the ruleset's entry is known: the words without capitals.
 // The whole type stays in the row's data-type and title.
 export function kindOf(frame, capitals = []) {
-  return typeInWords(frame.event_type, frame.event_type.includes(".") ? capitals : []);
+  return kindInWords(frame.event_type, frame.payload, frame.event_type.includes(".") ? capitals : []);
 }
 
 // An event of a line as a dispute's finding gives it (its canonical JSON, cut at 500
@@ -245,6 +245,8 @@ export function explanation(frame, rolls) {
 // `capitals`: the game's ruleset's (acronyms of its /rulesets.json entry), for kindOf.
 export function eventRow(frame, rolls, onPick, capitals = []) {
   const li = el("li", { "data-seq": frame.seq, id: `seq-${frame.seq}`, "data-type": frame.event_type });
+  // A decision's topic names its kind (kindOf); kept for naming it again (viewer.js).
+  if (frame.payload && typeof frame.payload.topic === "string") li.dataset.topic = frame.payload.topic;
   const seq = el("button", {
     type: "button", class: "seq", text: `#${frame.seq}`,
     "aria-label": `Show the game at seq ${frame.seq}`,

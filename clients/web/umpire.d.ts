@@ -962,6 +962,7 @@ export namespace Downtown {
     }[];
     aaa_range?: number;
     first_fire_counts_dummies?: boolean;
+    aaa_attacks_per_mp?: number;
   }
 
   /** An activation check (5.6.1): targeted by a US flight, or detected by the US. */
@@ -1088,7 +1089,7 @@ export namespace Downtown {
     sides?: number;
   }
 
-  /** Roll a DRV AAA/Fire Can/SAM attack or damage roll (4: doubles call an event). */
+  /** Roll the DRV's attack or damage roll of `unit_id` on US flight `flight_id`: a AAA concentration's on a flight within its range (2.1.7), a Fire Can's or a SAM's that umpire ordered (2.3.1, 3.4.4-3.4.5, 4.1.2). umpire rolls two d10 and names the base-game table and column to read them on; a double may call a random event (4). */
   export interface RollDrvAttack {
     type: "RollDrvAttack";
     unit_id: string;

@@ -694,7 +694,8 @@ function chooseRuleset(name) {
   // Rows drawn before the ruleset was known name their types again, with its capitals
   // (only the type's text: a row's dispute box keeps what it holds).
   for (const kind of document.querySelectorAll("#events li[data-type] > .kind")) {
-    kind.textContent = kindOf({ event_type: kind.closest("li").dataset.type }, capitalsOf());
+    const row = kind.closest("li").dataset;
+    kind.textContent = kindOf({ event_type: row.type, payload: { topic: row.topic } }, capitalsOf());
   }
   if (viewer.decisions.length) viewer.decisionsDirty = true;
   if ($("ruleset").value !== name && rulesets.some((r) => r.name === name)) {

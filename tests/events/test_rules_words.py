@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 
 from umpire.engine import registry
-from umpire.events.rules_words import acronyms, field_text, in_words, type_in_words
+from umpire.events.rules_words import (
+    acronyms,
+    field_text,
+    in_words,
+    kind_in_words,
+    type_in_words,
+)
 
 DATA = Path(__file__).parents[1] / "data"
 CASES = json.loads((DATA / "in_words.json").read_text("utf-8"))
@@ -30,6 +36,15 @@ def test_event_types_in_words_as_the_table_says_them(
     event_type: str, capitals: list[str], shown: str
 ) -> None:
     assert type_in_words(event_type, frozenset(capitals)) == shown
+
+
+@pytest.mark.parametrize(("event_type", "payload", "capitals", "shown"), TYPES["kinds"])
+def test_a_decision_is_said_by_what_it_decided(
+    event_type: str, payload: Any, capitals: list[str], shown: str
+) -> None:
+    """Downtown's DecisionMade names its topic: the row says "SAM placement", "GCI",
+    "Initiative", not "Decision made"; any other event by its type."""
+    assert kind_in_words(event_type, payload, frozenset(capitals)) == shown
 
 
 @pytest.mark.parametrize(("entry", "capitals"), TYPES["acronyms"])

@@ -28,17 +28,19 @@ async def test_the_table_and_the_terminal_say_the_same_types(
     page = await browser.new_page()
     await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
     said = await page.evaluate(
-        """async ({ cases, entries }) => {
-            const { acronyms, typeInWords } = await import("/citations.js");
+        """async ({ cases, entries, kinds }) => {
+            const { acronyms, kindInWords, typeInWords } = await import("/citations.js");
             return {
                 types: cases.map(([type, capitals]) => typeInWords(type, capitals)),
+                kinds: kinds.map(([type, payload, caps]) => kindInWords(type, payload, caps)),
                 capitals: entries.map(([entry]) => [...acronyms(entry)].sort()),
             };
         }""",
-        {"cases": TYPES["cases"], "entries": TYPES["acronyms"]},
+        {"cases": TYPES["cases"], "entries": TYPES["acronyms"], "kinds": TYPES["kinds"]},
     )
     await page.close()
     assert said["types"] == [shown for _, _, shown in TYPES["cases"]]
+    assert said["kinds"] == [shown for *_, shown in TYPES["kinds"]]
     assert said["capitals"] == [capitals for _, capitals in TYPES["acronyms"]]
 
 

@@ -29,7 +29,10 @@ RULESET: Ruleset[State] = Ruleset(
     # v3: the engagement ends when a side has no aircraft left (issue #28).
     # v5: a SetPosition to the position held is refused nothing_to_do (issue 41).
     # v6: a 'damaged' roll on an aircraft already damaged says 5.4 shoots it down.
-    version="6",
+    # v7: an attack card is played by the moving side only (README ledger row 1, 2.6);
+    # the other side's Attack (or a VERTICAL ROLL as an attack card), or one between
+    # moves, is refused and not listed.
+    version="7",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

@@ -52,6 +52,7 @@ from umpire.engine.rulesets.down_in_flames.pilot import (
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, position_key
 from umpire.engine.rulesets.down_in_flames.tables.rocket import rocket_row
 from umpire.engine.rulesets.down_in_flames.terms import (
+    RULE_TURN,
     AircraftClass,
     Card,
     Characteristic,
@@ -63,7 +64,6 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     cite,
 )
 
-RULE_TURN = cite("1")
 OTHER = {Side.A: Side.B, Side.B: Side.A}
 
 
@@ -210,7 +210,7 @@ def _in_turn(state: State, side: Side) -> list[Action]:
                 attacker=one_of(sorted(state.pending)),
             )
         )
-    attacks = _attacks(state)
+    attacks = _attacks(state, side)
     if attacks:
         out.append(offer_each(cmd.Attack, cite("3.2"), "An attack card succeeded", attacks))
     positions = _positions(state)
@@ -359,11 +359,16 @@ def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
         if d is not Direction.CLIMB or limit is None or plane.agility_played + 1 <= limit
     ]
     me = one_of([plane.id])
+    # 2.6.3: as an attack card only in its side's own move (ledger row 1, 2.6); a response
+    # card either side may play.
+    as_played: dict[str, Schema] = (
+        {} if plane.side is state.active_side else {"response": one_of([True])}
+    )
     out: list[dict[str, Schema]] = []
     if directions:
         out.append(
             {"aircraft": me, "direction": one_of(directions), "negated": one_of([True]),
-             "followers": {"maxItems": 0}}
+             "followers": {"maxItems": 0}, **as_played}
         )  # fmt: skip
     extra = 1 if plane.station is Station.LEADER else 0
     last = state.aircraft.get(state.last_attack_card_by)
@@ -386,7 +391,8 @@ def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
         ]
         out.append(
             {"aircraft": me, "direction": one_of([direction]), "negated": one_of([False]),
-             "followers": {"items": one_of(followers)} if followers else {"maxItems": 0}}
+             "followers": {"items": one_of(followers)} if followers else {"maxItems": 0},
+             **as_played}
         )  # fmt: skip
     return out
 
@@ -416,15 +422,16 @@ def _climbers(state: State, side: Side) -> list[str]:
     return out
 
 
-def _attacks(state: State) -> list[dict[str, Schema]]:
-    """3.2: Attack variants, per attacker (of either side: a reported card play) and
+def _attacks(state: State, side: Side) -> list[dict[str, Schema]]:
+    """3.2: Attack variants, per attacker of the moving side (1: attack cards are played
+    in a side's own move, the other side answers with response cards) and
     target with a position set (3.1), the one aggregated attack under way first (3.2.10):
     the attack cards (a Fuel Tank not for a rocket attack, 7.1.2), the bursts left (3.1),
     the Hit Value elections its card has (10.12, 10.15) and a rocket attack where it
     carries them (7.1.2); a Wingman within its Offense rating against bombers (4.1.1)."""
     out: list[dict[str, Schema]] = []
     cards = [c for c in Card if c.is_attack]
-    for attacker in _flying(state):
+    for attacker in _flying(state, side):
         for target in _flying(state, OTHER[attacker.side]):
             if position_key(attacker.id, target.id) not in state.positions:
                 continue

@@ -25,6 +25,7 @@ from umpire.engine.rulesets.down_in_flames.state import (
     position_key,
 )
 from umpire.engine.rulesets.down_in_flames.terms import (
+    RULE_TURN,
     Card,
     Characteristic,
     Direction,
@@ -287,6 +288,15 @@ def decide_vertical_roll(turn: DownInFlamesTurn, command: PlayVerticalRoll) -> N
     state = turn.state
     rule = cite("2.6.1") if command.response else cite("2.6.3")
     plane = find_plane(state, command.aircraft, rule)
+    if not command.response and plane.side is not state.active_side:
+        # 1, 2.6.3: an attack card is played in the side's own move (README ledger 1, 2.6).
+        moving = state.active_side
+        now = f"side {moving.value} is moving" if moving is not None else "no side is moving"
+        raise RuleError(
+            f"{plane.id} (side {plane.side.value}) may not play a VERTICAL ROLL as an attack "
+            f"card: {now}; it may play it as a response card (response true)",
+            rule=RULE_TURN,
+        )
     counted = command.direction is Direction.CLIMB
     check_can_spend(state, plane, 1, cite("2.6.2"), "play VERTICAL ROLL")
     check_agility(state, plane, counted)

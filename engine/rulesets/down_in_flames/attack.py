@@ -55,6 +55,7 @@ from umpire.engine.rulesets.down_in_flames.state import (
 from umpire.engine.rulesets.down_in_flames.tables import bomber as bomber_table
 from umpire.engine.rulesets.down_in_flames.tables import odds as odds_table
 from umpire.engine.rulesets.down_in_flames.terms import (
+    RULE_TURN,
     AircraftClass,
     Card,
     Characteristic,
@@ -107,6 +108,23 @@ def _check_attack(state: State, command: Attack) -> tuple[Plane, Plane]:
     target = find_plane(state, command.target, rule)
     if target.side is attacker.side:
         raise RuleError(f"{attacker.id} may not attack {target.id}: same side", rule=rule)
+    moving = state.active_side
+    if attacker.side is not moving:
+        # 1: the base game's turn, which the seed keeps: attack cards are played in a
+        # side's own move, and the other side answers with response cards (2.6 sets a
+        # VERTICAL ROLL "played as a response card" against one "played as an attack
+        # card"; 2.6.5 has the Element that played "the last IN MY SIGHTS or OUT OF THE
+        # SUN card" be the one an Element playing a response follows).
+        now = (
+            f"side {moving.value} is moving: only side {moving.value}'s aircraft play attack "
+            f"cards now, and side {attacker.side.value} answers with response cards"
+            if moving is not None
+            else "no side is moving: a side plays attack cards in its own move (BeginTurn)"
+        )
+        raise RuleError(
+            f"{attacker.id} (side {attacker.side.value}) may not play an attack card: {now}",
+            rule=RULE_TURN,
+        )
     if not command.card.is_attack:
         raise RuleError(
             f"{LABELS.words('card', command.card)} is not an attack card (IN MY SIGHTS, "

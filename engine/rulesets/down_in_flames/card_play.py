@@ -43,6 +43,7 @@ from umpire.engine.rulesets.down_in_flames.state import (
     position_key,
 )
 from umpire.engine.rulesets.down_in_flames.terms import (
+    RULE_TURN,
     Card,
     Characteristic,
     Position,
@@ -52,7 +53,6 @@ from umpire.engine.rulesets.down_in_flames.terms import (
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
-RULE_TURN = cite("1")  # the base game's turn sequence
 AGILITY_CARDS = (Card.MANEUVERING, Card.TIGHT_TURN, Card.BARREL_ROLL, Card.HALF_LOOP, Card.SCISSORS)
 
 

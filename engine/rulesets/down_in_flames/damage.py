@@ -128,8 +128,10 @@ def bomber_damage(
                 rule=cite("4.1.6"),
                 dice=dice,
                 candidates=candidates,
-                explanation=f"{target.id} has {total} damage points, equal to its defense "
-                f"rating {defense}: shot down",
+                # 4.1.6 "equal to its defense rating": one attack can take it past.
+                explanation=f"{target.id} has {total} damage points, "
+                + ("equal to" if total == defense else "more than")
+                + f" its defense rating {defense}: shot down",
             )
         )
     elif result is Outcome.DAMAGED:

@@ -18,7 +18,6 @@ from umpire.engine.rulesets.down_in_flames.terms import (
 )
 
 FIELDS: dict[str, str] = {
-    "a1": "A1",
     "ace_card_used": "Ace card used",
     "active_side": "Active side",
     "agility": "Agility",
@@ -31,7 +30,6 @@ FIELDS: dict[str, str] = {
     "ammunition_rule": "Ammunition rule",
     "attack_cards_played": "Attack cards played",
     "attacker": "Attacker",
-    "b1": "B1",
     "bursts": "Bursts",
     "bursts_used": "Bursts used",
     "cards": "Cards",
@@ -98,6 +96,8 @@ FIELDS: dict[str, str] = {
 }
 VALUES: dict[str, dict[str, str]] = {
     "active_side": named(Side),
+    # Before the start (2.5) no Element has an altitude: 0 is "not yet", not a level.
+    "altitude": {"0": "not set yet (2.5)"},
     "aircraft_class": named(AircraftClass),
     # Text only (a card's play in an event's explanation): the card's name.
     "card": named(

@@ -13,6 +13,10 @@ SEED = "002_c21c1b1d0b6ff92b.txt"
 
 cite = citations(SEED)
 
+RULE_TURN = cite("1")
+"""The base game's turn sequence, which the seed keeps (1): a side moves, its aircraft
+play their action and attack cards, and the other side answers with response cards."""
+
 
 class Side(StrEnum):
     """The two sides of a dogfight. Setup.player_sides says which the player runs."""

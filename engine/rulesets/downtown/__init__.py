@@ -56,7 +56,12 @@ RULESET: Ruleset[State] = Ruleset(
     # v6: decisions say their outcome and a generated flight's hex; a 4.1.2 (b) LOAL roll
     # cites 4.1.2, not 3.4.5; an ordered attack is rolled, once and at the range of the
     # order, before play goes on (3.4.4, 2.3.1, 4.1.2).
-    version="6",
+    # v7: a 4.1.2 event's Fire Can or SAM has fired for the Movement Phase (2.3.1, 3.4.4);
+    # AAA attack rolls are bounded, `aaa_attacks_per_mp` per Movement Point, Flak Damage
+    # rolls follow an attack made (README ledger 2.1.7); "within 12 of Hanoi/Haiphong" is
+    # logged once a Movement Phase, not at every MP; 3.2.2 placement ties go to the
+    # location nearer the row's centre.
+    version="7",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,

@@ -7,6 +7,7 @@ from umpire.engine.dice import d10, draw
 from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import hexes
 from umpire.engine.rulesets.downtown.tables import aaa_deployment, aaa_generation
 from umpire.engine.rulesets.downtown.terms import DENSITY_ORDER, cite
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
@@ -219,7 +220,11 @@ def deploy_from_table(turn: DowntownTurn) -> bool:
             )
         )
         cands += [
-            Candidate(option=f"{label}: {h}", chosen=False, reason="farther from both ends")
+            Candidate(
+                option=f"{label}: {h}",
+                chosen=False,
+                reason=_set_aside(turn, h, chosen, closest.hex, target),
+            )
             for h in hexes[1:]
         ]
         density, n = _pick(turn, "hidden AAA pick", R_POOL)
@@ -239,6 +244,22 @@ def deploy_from_table(turn: DowntownTurn) -> bool:
         )
         return True
     return False  # pragma: no cover - row D always ends the table
+
+
+def _set_aside(turn: DowntownTurn, h: str, chosen: str, flight_hex: str, target: str) -> str:
+    """Why an eligible 2.1.6 hex lost to `chosen`, as `eligible_hexes` ranks them (an
+    equally placed hex is not 'farther')."""
+    board = turn.board
+
+    def ends(x: str) -> tuple[int, int]:
+        return min(board.dist(x, flight_hex), board.dist(x, target)), board.dist(x, target)
+
+    mine, best = ends(h), ends(chosen)
+    if mine[0] > best[0]:
+        return f"farther from both ends ({hexes(mine[0])} from the nearer)"
+    if mine[1] > best[1]:
+        return f"as close to an end, farther from the target ({hexes(mine[1])})"
+    return "as close to both ends: a later hex label"
 
 
 def eligible_hexes(turn: DowntownTurn, flight_hex: str, target: str) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from umpire.engine.rulesets.downtown import commands as cmd
 from umpire.engine.rulesets.downtown import decide, drv_air, drv_attack, solitaire_events
 from umpire.engine.rulesets.downtown.aaa import R_ADMIN
 from umpire.engine.rulesets.downtown.board import board_of
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.state import DrvFlight, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import (
     REPORT_PHASES,
@@ -204,8 +205,28 @@ def _rolls(state: State) -> list[Action]:
         }
         for a in attacks
     ]
-    text = "Roll a DRV attack or damage roll umpire ordered (or AAA in range)"
-    return [offer_each(cmd.RollDrvAttack, cite("4"), text, variants)]
+    # The attack play waits for is named first (drv_attack.roll_first).
+    first = {
+        (o.unit_id, o.flight_id) for o, _ in drv_attack.waiting(state, board_of(state.setup.map))
+    }
+    said = sorted(attacks, key=lambda a: (a.unit_id, a.flight_id) not in first)
+    return [offer_each(cmd.RollDrvAttack, cite("4"), _rolls_said(said), variants)]
+
+
+# The rolls a listing names one by one; beyond, it counts them (the schema lists them all).
+_NAMED_ROLLS = 4
+
+
+def _rolls_said(attacks: list[drv_attack.Attack]) -> str:
+    """What RollDrvAttack rolls now, by unit, roll, flight and range ("Roll SAM12's SAM
+    attack on S1, ordered at 4 hexes"), not the command's general description."""
+    said = []
+    for a in attacks[:_NAMED_ROLLS]:
+        away = hexes(a.range)
+        where = f" ({away} away)" if a.rule == drv_attack.R_AAA else f", ordered at {away}"
+        said.append(f"{a.unit_id}'s {LABELS.words('attack_roll', a.kind)} on {a.flight_id}{where}")
+    more = len(attacks) - _NAMED_ROLLS
+    return "Roll " + "; ".join(said) + (f"; or one of {more} more DRV rolls" if more > 0 else "")
 
 
 def _movement(state: State) -> list[Action]:

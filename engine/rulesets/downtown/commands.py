@@ -103,7 +103,10 @@ class EndUsFlightMovement(Struct, frozen=True, tag="EndUsFlightMovement", kw_onl
 
 
 class RollDrvAttack(Struct, frozen=True, tag="RollDrvAttack", kw_only=True):
-    """Roll a DRV AAA/Fire Can/SAM attack or damage roll (4: doubles call an event)."""
+    """Roll the DRV's attack or damage roll of `unit_id` on US flight `flight_id`: a AAA
+    concentration's on a flight within its range (2.1.7), a Fire Can's or a SAM's that
+    umpire ordered (2.3.1, 3.4.4-3.4.5, 4.1.2). umpire rolls two d10 and names the
+    base-game table and column to read them on; a double may call a random event (4)."""
 
     unit_id: Id
     flight_id: Id

@@ -194,7 +194,9 @@ def move_us(turn: DowntownTurn, c: cmd.MoveUsFlight) -> None:
         )
     )
     flight = sit.us_flight(turn.state, c.flight_id, rule)
-    if turn.board.dist_to_downtown(c.hex) <= 12:
+    # Said once a Movement Phase: 4.1.2 (b) asks whether the flight was within 12 "this
+    # Movement Phase", so every later MP there would repeat what the state holds.
+    if turn.board.dist_to_downtown(c.hex) <= 12 and flight.id not in turn.state.phase_near:
         turn.emit(
             ev.DecisionMade(
                 rule=cite("4.1.2 (b)"),

@@ -10,7 +10,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.flight_activation import activation_check, gci
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.state import DrvFlight, State
 from umpire.engine.rulesets.downtown.tables import air_activation as table
 from umpire.engine.rulesets.downtown.terms import (
@@ -381,7 +381,11 @@ def admin_generation(turn: DowntownTurn) -> None:
                 Candidate(
                     option=f.id,
                     chosen=f is p,
-                    reason="closest to a US flight" if f is p else "farther",
+                    reason="closest to a US flight"
+                    if f is p
+                    else f"farther from a US flight ({hexes(key(f)[0])})"
+                    if key(f)[0] > key(p)[0]
+                    else "as close to a US flight: a later id",
                 )
                 for f in parents
             ),

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
-from umpire.engine.rulesets.downtown.state import OrderedAttack, State, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaFire, OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
 
 R_ROLLS = cite("4")
@@ -98,9 +98,13 @@ def check(
     if what == "AAA concentration":
         aaa = next(a for a in state.aaa if a.id == unit_id)
         reach, dist = state.setup.aaa_range, board.dist(hex_, flight.hex)
-        if dist > reach:
+        refused = _aaa_bound(state, unit_id, flight.id, kind)
+        if refused:
+            return refused, R_AAA
+        damage = kind is AttackRoll.FLAK_DAMAGE and state.setup.aaa_attacks_per_mp > 0
+        if dist > reach and not damage:
             return (
-                f"{unit_id} is {dist} hexes from {flight.id}: a AAA concentration attacks "
+                f"{unit_id} is {hexes(dist)} from {flight.id}: a AAA concentration attacks "
                 f"within {reach} (the scenario's {LABELS.label('aaa_range')}, a base-game value)",
                 R_AAA,
             )
@@ -121,7 +125,8 @@ def check(
         refused = _once(order, kind)
         if refused:
             return refused, R_FIRE_CAN
-        column = "Fire Can directed, target at " + LABELS.words("altitude", flight.altitude).lower()
+        # The attack table names the Fire Can already ("... (Fire Can directed)").
+        column = "target at " + LABELS.words("altitude", flight.altitude).lower()
         return Attack(unit_id, flight.id, kind, order.range, R_FIRE_CAN, TABLES[kind], column)
     sam = next(s for s in state.sams if s.id == unit_id)
     if order is None:
@@ -150,6 +155,34 @@ def check(
     return Attack(unit_id, flight.id, kind, order.range, R_SAM, TABLES[kind], column)
 
 
+def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> str:
+    """Why a AAA concentration may not roll `kind` on the flight now ('' if it may): at
+    most `Setup.aaa_attacks_per_mp` attacks between two of the flight's Movement Points,
+    and Flak Damage rolls only after an attack it made this phase, as many as the base
+    game's attack result calls for, as an ordered attack's (2.1.7 bounds neither: a
+    base-game value, README ledger 2.1.7; 0 lifts the bound)."""
+    limit = state.setup.aaa_attacks_per_mp
+    if limit == 0:
+        return ""
+    fire = next(
+        (f for f in state.aaa_fire if (f.unit_id, f.flight_id) == (unit_id, flight_id)),
+        AaaFire(unit_id=unit_id, flight_id=flight_id),
+    )
+    if kind is AttackRoll.AAA_ATTACK and fire.attacks >= limit:
+        return (
+            f"{unit_id} has made {fire.attacks} AAA attack(s) on {flight_id} since its last "
+            f"Movement Point, the most it makes ({LABELS.label('aaa_attacks_per_mp')} "
+            f"{limit}, a base-game value): it may attack again when {flight_id} spends its "
+            f"next Movement Point"
+        )
+    if kind is AttackRoll.FLAK_DAMAGE and not fire.attacked:
+        return (
+            f"{unit_id} has not attacked {flight_id} this Movement Phase: roll the AAA "
+            f"attack first (its Flak Damage rolls follow it)"
+        )
+    return ""
+
+
 def _ordered(state: State, unit_id: str, flight_id: str) -> OrderedAttack | None:
     """`unit_id`'s order to attack `flight_id` this Movement Phase, if umpire gave one."""
     return next(
@@ -161,7 +194,7 @@ def _ordered(state: State, unit_id: str, flight_id: str) -> OrderedAttack | None
 def _once(order: OrderedAttack, kind: AttackRoll) -> str:
     """Why `kind` may not be rolled on `order` now ('' if it may): an order is one attack
     roll, made before its damage roll (4: the damage tables follow the attack)."""
-    said = f"{order.unit_id}'s attack on {order.flight_id} (ordered at {order.range} hexes)"
+    said = f"{order.unit_id}'s attack on {order.flight_id} (ordered at {hexes(order.range)})"
     if kind in _ATTACKS and not order.waiting:
         return f"{said} is rolled already: an order is one attack; its damage roll may follow"
     if kind not in _ATTACKS and order.waiting:
@@ -194,7 +227,7 @@ def roll_first(state: State, board: Board, command: str) -> None:
     if not now:
         return
     named = "; ".join(
-        f"{a.unit_id}'s {_SAID[a.kind]} on {a.flight_id} at {a.range} hexes" for _, a in now
+        f"{a.unit_id}'s {_SAID[a.kind]} on {a.flight_id} at {hexes(a.range)}" for _, a in now
     )
     order, first = now[0]
     raise RuleError(

@@ -434,7 +434,10 @@ def fly(turn: DowntownTurn, flight: DrvFlight) -> None:
         step = turn.board.grid.direction_to(Hex.parse(before), Hex.parse(end))
         facing = facing if step is None else step
     altitude = Altitude(plan.altitude)
-    where = "-".join(steps) if steps else f"stays in {flight.hex}"
+    # "moves 0526-0626-0725 toward 2021"; a flight that holds "stays in 0513" (it read
+    # "moves stays in 0513 toward 0513").
+    toward = f" toward {plan.destination}" if plan.destination != end else ""
+    where = f"moves {'-'.join(steps)}{toward}" if steps else f"stays in {flight.hex}{toward}"
     turn.emit(
         ev.DrvFlightMoved(
             rule=f"{R_FLIGHT}; {plan.rule}; {R_PROFILE}",
@@ -446,7 +449,7 @@ def fly(turn: DowntownTurn, flight: DrvFlight) -> None:
             fuel=flight.fuel,
             path=steps,
             explanation=(
-                f"{flight.id} ({plan.zone.value}) moves {where} toward {plan.destination}: "
+                f"{flight.id} ({plan.zone.value}) {where}: "
                 f"{len(steps)} of {mp} MP ({speed}), "
                 f"{LABELS.words('altitude', altitude).lower()}, facing {facing}"
             ),

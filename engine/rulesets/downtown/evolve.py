@@ -11,6 +11,7 @@ from msgspec.structs import replace
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.state import (
+    AaaFire,
     AaaUnit,
     DrvFlight,
     FireCan,
@@ -70,6 +71,7 @@ def _begin(state: State, event: ev.PhaseBegan) -> State:
             phase_events=(),
             drv_moved=(),
             ordered_attacks=(),
+            aaa_fire=(),
             us_mp=(),
             sams=tuple(replace(s, fired=False, inhibited=()) for s in state.sams),
             fire_cans=tuple(replace(f, fired=False) for f in state.fire_cans),
@@ -87,6 +89,8 @@ def evolve(state: State, event: Struct) -> State:
 
 
 def _us_reported(state: State, event: ev.UsFlightsReported) -> State:
+    was = {f.id: f.hex for f in state.us}
+    state = _aaa_fire_moved_on(state, {f.id for f in event.flights if was.get(f.id) != f.hex})
     return replace(
         state,
         us=event.flights,
@@ -102,7 +106,29 @@ def _us_moved(state: State, event: ev.UsFlightMoved) -> State:
         else f
         for f in state.us
     )
-    return replace(state, us=us, us_mp=tuple(sorted((*state.us_mp, event.flight_id))))
+    state = replace(state, us=us, us_mp=tuple(sorted((*state.us_mp, event.flight_id))))
+    return _aaa_fire_moved_on(state, {event.flight_id})
+
+
+def _aaa_fire_moved_on(state: State, flights: set[str]) -> State:
+    """2.1.7 (README ledger): a flight that spends a Movement Point (or is reported in a
+    new hex) may meet each AAA concentration's attack again; the Flak Damage rolls of the
+    attacks made still follow."""
+    kept = tuple(replace(f, attacks=0) if f.flight_id in flights else f for f in state.aaa_fire)
+    return replace(state, aaa_fire=kept)
+
+
+def _aaa_attacked(state: State, unit_id: str, flight_id: str) -> State:
+    """A AAA concentration's attack roll on a flight (2.1.7, README ledger)."""
+    old = next(
+        (f for f in state.aaa_fire if (f.unit_id, f.flight_id) == (unit_id, flight_id)),
+        AaaFire(unit_id=unit_id, flight_id=flight_id),
+    )
+    new = replace(old, attacks=old.attacks + 1, attacked=True)
+    rest = [f for f in state.aaa_fire if (f.unit_id, f.flight_id) != (unit_id, flight_id)]
+    return replace(
+        state, aaa_fire=tuple(sorted((*rest, new), key=lambda f: (f.unit_id, f.flight_id)))
+    )
 
 
 def _aaa_purchased(state: State, event: ev.AaaPurchased) -> State:
@@ -212,6 +238,9 @@ _ATTACKS = (AttackRoll.SAM_ATTACK.value, AttackRoll.FIRE_CAN_ATTACK.value)
 
 
 def _drv_attack(state: State, event: ev.DrvAttackRolled) -> State:
+    if event.kind == AttackRoll.AAA_ATTACK.value:
+        # 2.1.7 (README ledger): counted against the bound; its Flak Damage rolls may follow.
+        state = _aaa_attacked(state, event.unit_id, event.flight_id)
     if event.kind in _ATTACKS:
         # The ordered attack is rolled: play goes on (its damage roll may follow).
         key = (event.unit_id, event.flight_id)
@@ -307,7 +336,14 @@ def _decision(state: State, event: ev.DecisionMade) -> State:
     if event.topic == "takeoff_check":
         return replace(state, takeoff_checked=True)
     if event.topic == "attack_ordered" and event.order:
-        return _order(state, event.result, event.order[0], event.rule)
+        # 4.1.2 "resolve a ... attack on the moving flight": that attack is the placed
+        # unit's fire this Movement Phase: a Fire Can fires at the first flight to move
+        # within range (2.3.1), and a SAM that has attacked is no longer "unfired" (3.4.4).
+        state = _order(state, event.result, event.order[0], event.rule)
+        if any(s.id == event.result for s in state.sams):
+            sam = next(s for s in state.sams if s.id == event.result)
+            return _sam(state, event.result, fired=True, shots=sam.shots + 1)
+        return _fire_can(state, event.result, fired=True)
     if event.topic == "fire_can_fires":
         if event.order:
             state = _order(state, event.result, event.order[0], event.rule)

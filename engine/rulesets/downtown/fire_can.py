@@ -6,6 +6,7 @@ from umpire.engine.decision import Candidate
 from umpire.engine.dice import d10
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import situation as sit
+from umpire.engine.rulesets.downtown.labels import hexes
 from umpire.engine.rulesets.downtown.state import AaaUnit, UsFlight
 from umpire.engine.rulesets.downtown.tables import aaa_deployment
 from umpire.engine.rulesets.downtown.terms import Mission, cite
@@ -111,15 +112,26 @@ def deploy_from_table(turn: DowntownTurn) -> bool:
             Candidate(
                 option=f"row {letter}: {a.hex}",
                 chosen=a is chosen,
-                reason="closest to the raid target, then to a US flight"
-                if a is chosen
-                else "farther from the target or the flights",
+                reason=_deployment_reason(a is chosen, key(a), key(chosen)),
             )
             for a in ranked
         ]
         place(turn, chosen, rule, tuple(cands), f"row {letter}: Fire Can in {chosen.hex}")
         return True
     return False  # pragma: no cover
+
+
+def _deployment_reason(chosen: bool, key: tuple[int, int, str], best: tuple[int, int, str]) -> str:
+    """Why a 2.3 hex was taken or set aside: closest to the raid target, then to a US
+    Strike, Recon or Iron Hand flight, then the hex label (an equally close hex is not
+    'farther')."""
+    if chosen:
+        return "closest to the raid target, then to a US flight"
+    if key[0] > best[0]:
+        return f"farther from the raid target ({hexes(key[0])})"
+    if key[1] > best[1]:
+        return f"as close to the raid target, farther from the US flights ({hexes(key[1])})"
+    return "as close to the raid target and to the US flights: a later hex label"
 
 
 def place(
@@ -154,7 +166,7 @@ def fire_at_mover(turn: DowntownTurn, flight_id: str, hex_: str) -> None:
                     order=(flight_id,),
                     explanation=(
                         f"{fc.id} fires at {flight_id}, the first US flight to move within "
-                        f"{reach} hexes; roll it with RollDrvAttack"
+                        f"{hexes(reach)}; roll it with RollDrvAttack"
                     ),
                 )
             )

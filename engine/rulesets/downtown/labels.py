@@ -24,12 +24,16 @@ from umpire.engine.rulesets.downtown.terms import (
 
 FIELDS: dict[str, str] = {
     "aaa": "AAA concentrations",
+    "aaa_attacks_per_mp": "AAA attacks on a flight per Movement Point",
+    "aaa_fire": "AAA fire this Movement Phase",
     "aaa_hidden_count": "Hidden AAA concentrations (2.1.5)",
     "aaa_hidden_pool_size": "AAA counters in the hidden pool (2.1.3)",
     "aaa_points": "AAA points",
     "aaa_pool": "Hidden AAA pool (2.1.2)",
     "aaa_range": "AAA range",
     "acq_phase_reading": '3.3.1 "1 In SAM Acquisition Phase" read as',
+    "attacked": "Attacked the flight this Movement Phase",
+    "attacks": "Attacks since the flight's last Movement Point",
     "admin_parents": "Flights that generated a flight this Admin Phase (5.4.5)",
     "aircraft": "Aircraft",
     "airfields": "Airfields",
@@ -160,6 +164,10 @@ ATTACK_ROLLS = named(
 VALUES: dict[str, dict[str, str]] = {
     # 5.6.2: no limit until a £ result allows only one more.
     "vid_limit": {"-1": "no limit"},
+    # A DRV flight's fuel until the player reports it (ReportDrvFlight: a base-game
+    # result), and its aircraft count until it is visually identified (5.6.2).
+    "fuel": {"99": "not reported (99)"},
+    "count": {"0": "not identified yet (5.6.2)"},
     "acq_phase_reading": named(AcqPhaseReading, MINUS_ONE="-1 (default)", PLUS_ONE="+1"),
     "altitude": named(Altitude),
     "density": named(Density),
@@ -207,3 +215,8 @@ VALUES: dict[str, dict[str, str]] = {
 }
 
 LABELS = Labels(fields=FIELDS, values=VALUES, keyed=())
+
+
+def hexes(n: int) -> str:
+    """A distance in words: "1 hex", "3 hexes" (a decision's text, a refusal)."""
+    return f"{n} hex" if n == 1 else f"{n} hexes"

@@ -57,7 +57,9 @@ _DISTANCE_PROBE = {"commands": _opening("0120")}
 DOUBLES_ATTACKS = 24
 _ATTACK = {"type": "RollDrvAttack", "unit_id": "AAA1", "flight_id": "S1", "kind": "aaa_attack"}
 _DOUBLES_PROBE = {
-    "setup": {"aaa_range": 2},
+    # Unbounded AAA fire (`aaa_attacks_per_mp` 0, README ledger 2.1.7), so the attacks
+    # follow one another without a Movement Point between them.
+    "setup": {"aaa_range": 2, "aaa_attacks_per_mp": 0},
     "commands": [*_opening("2024"), *[_ATTACK] * DOUBLES_ATTACKS],
 }
 

@@ -9,7 +9,7 @@ from umpire.engine.hexgrid import Hex
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.tables import dummy_check, sam_activation, sam_placement
 from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
@@ -151,6 +151,20 @@ def measuring_flight(state: State, turn: DowntownTurn) -> UsFlight | None:
     return ranked[0] if ranked else None
 
 
+def _placement_reason(
+    chosen: bool, key: tuple[int, int], best: tuple[int, int], centre: str
+) -> str:
+    """Why a 3.2.2 location was taken or not: its distance to downtown, and in a tie the
+    distance to the row's centre, then the hex label (README ledger 3.2.2 ties)."""
+    if chosen:
+        return f"closest to downtown Hanoi/Haiphong ({hexes(key[0])})"
+    if key[0] > best[0]:
+        return f"farther from downtown ({hexes(key[0])})"
+    if key[1] > best[1]:
+        return f"as close to downtown, farther from {centre} ({hexes(key[1])})"
+    return "as close to downtown and to " + centre + ": a later hex label"
+
+
 def place_hidden(turn: DowntownTurn, acq: bool) -> bool:
     """3.2.2 SAM Placement Table A-D (A, B, then C outside the Acq phase, then D)."""
     board = turn.board
@@ -191,7 +205,10 @@ def place_hidden(turn: DowntownTurn, acq: bool) -> bool:
                 continue
             where = sam_sites.spot(turn, site)
             if where is not None:
-                options.append((board.dist_to_downtown(site), site, where))
+                # Closest to downtown (3.2.2); equally close: the one nearer the row's
+                # centre, then the hex label (README ledger 3.2.2 ties).
+                key = (board.dist_to_downtown(site), board.dist(site, centre))
+                options.append((key, site, where))
         if not options:
             cands.append(
                 Candidate(
@@ -202,16 +219,14 @@ def place_hidden(turn: DowntownTurn, acq: bool) -> bool:
             )
             continue
         options.sort()
-        _, site, where = options[0]
+        best, site, where = options[0]
         cands += [
             Candidate(
                 option=f"row {letter}: {s}",
                 chosen=s == site,
-                reason="closest to downtown Hanoi/Haiphong"
-                if s == site
-                else "farther from downtown",
+                reason=_placement_reason(s == site, key, best, centre),
             )
-            for _, s, _w in options
+            for key, s, _w in options
         ]
         turn.emit(
             ev.SamPlaced(
@@ -309,8 +324,8 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                 modifiers=tuple(mods),
                 possible=possible,
                 explanation=(
-                    f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} {near} "
-                    f"hexes; roll {roll.total} "
+                    f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} "
+                    f"{hexes(near)}; roll {roll.total} "
                     f"{shown or 'no modifiers'} = {total}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),

@@ -95,3 +95,8 @@ class Setup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     first_fire_counts_dummies: bool = True
     """3.3.2 row 9: the first-fire dummy check adds one per dummy discovered so far, as the
     dummy check of 3.3.1 does (default), or is a bare roll (README ledger, 3.3.2 row 9)."""
+    aaa_attacks_per_mp: Annotated[int, Meta(ge=0, le=10)] = 1
+    """How many attack rolls a AAA concentration makes on one US flight between two of the
+    flight's Movement Points, its Flak Damage rolls following (2.1.7 "shoot at all ...
+    units they are eligible to attack" bounds neither; a base-game value, default 1; 0:
+    no bound, the player rolls as the base game asks; README ledger 2.1.7)."""

@@ -11,7 +11,7 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import fire_can, sam_sites
 from umpire.engine.rulesets.downtown import situation as sit
 from umpire.engine.rulesets.downtown.drv_attack import Attack
-from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import State, UsFlight
 from umpire.engine.rulesets.downtown.tables import solitaire_random_events as random_events
@@ -92,7 +92,7 @@ def attack_roll(turn: DowntownTurn, attack: Attack, flight: UsFlight) -> None:
             table=attack.table,
             column=attack.column,
             explanation=(
-                f"{what} by {unit_id} on {flight.id} at {attack.range} hexes: roll "
+                f"{what} by {unit_id} on {flight.id} at {hexes(attack.range)}: roll "
                 f"{roll.faces} = {roll.total}; read it on {attack.table}, {attack.column}"
                 + (
                     "; a double: solitaire random event"
@@ -235,10 +235,18 @@ def event_options(turn: DowntownTurn, flight: UsFlight) -> None:
                 sites.append((board.dist(where, flight.hex), site, where))
     if sites:
         sites.sort()
-        _, site, where = sites[0]
+        near, site, where = sites[0]
         cands = tuple(
-            Candidate(option=s, chosen=s == site, reason="closest" if s == site else "farther")
-            for _, s, _w in sites
+            Candidate(
+                option=s,
+                chosen=s == site,
+                reason=f"closest ({hexes(d)})"
+                if s == site
+                else f"farther ({hexes(d)})"
+                if d > near
+                else f"as close ({hexes(d)}): a later location label",
+            )
+            for d, s, _w in sites
         )
         sam_id = turn.new_id("SAM")
         turn.emit(
@@ -267,14 +275,23 @@ def event_options(turn: DowntownTurn, flight: UsFlight) -> None:
 def _attack_order(
     turn: DowntownTurn, rule: str, unit: str, flight: UsFlight, loal: bool = False
 ) -> None:
+    """4.1.2: the placed unit's attack on the moving flight, which is its fire this
+    Movement Phase (a Fire Can fires at its first flight, 2.3.1; a SAM that has attacked
+    does not react, 3.4.4; evolve marks it fired)."""
     what = "SAM LOAL attack" if loal else "Fire Can attack"
+    fired = (
+        "it has fired this Movement Phase and makes no SAM reaction to it (3.4.4)"
+        if loal
+        else "its fire this Movement Phase: a Fire Can fires at the first US flight to move "
+        "within range (2.3.1)"
+    )
     turn.emit(
         ev.DecisionMade(
             rule=rule,
             topic="attack_ordered",
             result=unit,
             order=(flight.id,),
-            explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack)",
+            explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack); {fired}",
         )
     )
 

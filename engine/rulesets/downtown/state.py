@@ -113,6 +113,17 @@ class OrderedAttack(Struct, frozen=True, kw_only=True):
     false once rolled, or once 4.1.1 inhibits it (its attack "does not take place")."""
 
 
+class AaaFire(Struct, frozen=True, kw_only=True):
+    """A AAA concentration's fire on one US flight this Movement Phase (2.1.7, 4; README
+    ledger 2.1.7): the attack rolls made since the flight's last Movement Point, and
+    whether it has attacked the flight this phase (its Flak Damage rolls may follow)."""
+
+    unit_id: str
+    flight_id: str
+    attacks: int = 0
+    attacked: bool = False
+
+
 class State(Struct, frozen=True, kw_only=True):
     """Everything the DRV umpire knows. `aaa_pool`, `hidden_sams` and `hidden_fire_cans`
     are the DRV's secrets (never in the player's view)."""
@@ -156,3 +167,7 @@ class State(Struct, frozen=True, kw_only=True):
     """The attacks umpire ordered this Movement Phase, by unit and flight (2.3.1 Fire Can,
     3.4.4-3.4.5 SAM reaction, 4.1.2 events): what a RollDrvAttack by a Fire Can or a SAM
     must follow; one still waiting for its attack roll stops play until it is rolled."""
+    aaa_fire: tuple[AaaFire, ...] = ()
+    """AAA fire this Movement Phase, by concentration and flight (2.1.7, 4): at most
+    `Setup.aaa_attacks_per_mp` attack rolls between two of the flight's Movement Points,
+    Flak Damage rolls only after an attack (README ledger 2.1.7)."""

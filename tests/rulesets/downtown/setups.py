@@ -16,7 +16,7 @@ from umpire.engine.handling import parse_command
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.board import board_of
 from umpire.engine.rulesets.downtown.setup import Setup
-from umpire.engine.rulesets.downtown.state import Sam, State, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaFire, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.synthetic_map import SYNTHETIC
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, SamStatus, Task
 from umpire.events.types import DiceRolled, Roller
@@ -146,6 +146,11 @@ def us_flights(strike: str, ih: str, cap: str) -> dict[str, Any]:
 C1_CAP = UsFlight(id="C1", mission=Mission.CAP, task=Task.CAP, hex="2024", facing=3)
 SAM1 = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True, target="C1",
            level=AcqLevel.FULL)  # fmt: skip
+
+
+# A1's attack on S1 is rolled: its Flak Damage rolls may follow (2.1.7, README ledger): a
+# test of what a Flak Damage roll's double calls starts here.
+FLAK_DUE = AaaFire(unit_id="A1", flight_id="S1", attacks=1, attacked=True)
 
 
 def moving(**changes: Any) -> State:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import new_state, of, run
+from tests.rulesets.downtown.setups import FLAK_DUE, new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import (
     aaa,
@@ -304,6 +304,7 @@ def test_4_1_2_b_a_loal_attack_cites_the_event_table_and_says_no_acquisition() -
         turn=1,
         us=(s1,),
         aaa=(AaaUnit(id="A1", hex="1426", density="L"),),
+        aaa_fire=(FLAK_DUE,),
     )
     flak = {"type": "RollDrvAttack", "unit_id": "A1", "flight_id": "S1", "kind": "flak_damage"}
     state, events = run(state, flak, [[1, 1], [10]])

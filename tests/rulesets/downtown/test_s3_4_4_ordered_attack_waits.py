@@ -144,7 +144,7 @@ def test_an_event_fire_can_attack_waits_too() -> None:
     )  # fmt: skip
     ordered, events = run(start, drv_attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
     can = of(events, ev.FireCanPlaced)[0].unit_id
-    with pytest.raises(RuleError, match=f"{can}'s Fire Can attack on S1 at 1 hexes") as info:
+    with pytest.raises(RuleError, match=f"{can}'s Fire Can attack on S1 at 1 hex") as info:
         run(ordered, move_us("2023", "S1"))
     assert "4.1.2" in info.value.rule
     state, _ = run(ordered, drv_attack(can, "fire_can_attack", "S1"), [[5, 3]])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import SEED, new_state, of, run
+from tests.rulesets.downtown.setups import FLAK_DUE, SEED, new_state, of, run
 from umpire.engine.errors import NothingToDo
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, Sam, State, UsFlight
@@ -132,6 +132,7 @@ def test_event_option_b_places_a_sam_warning_2_to_5_hexes_away() -> None:
         turn=1,
         us=(s1,),
         aaa=(AaaUnit(id="A1", hex="1426", density="L"),),
+        aaa_fire=(FLAK_DUE,),
     )
     state, events = run(
         state,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.rulesets.downtown.setups import SEED, new_state, of, run
+from tests.rulesets.downtown.setups import FLAK_DUE, SEED, new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import AaaUnit, OrderedAttack, Sam, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AcqLevel, DoublesReading, Mission, SamStatus, Task
@@ -54,7 +54,8 @@ def test_the_literal_a_and_b_is_a_setup_switch() -> None:
 def test_option_b_takes_a_hidden_sam_and_none_without_one() -> None:
     """4.1.2 (b) "place a SAM Warning counter": one of the hidden SAM battalions (the count
     falls by one, see test_s4_random_events); with no hidden SAM left nothing is placed."""
-    state, events = run(_state(hidden_sams=0), {**ATTACK, "kind": "flak_damage"}, [[1, 1], [10]])
+    due = msgspec.structs.replace(_state(hidden_sams=0), aaa_fire=(FLAK_DUE,))
+    state, events = run(due, {**ATTACK, "kind": "flak_damage"}, [[1, 1], [10]])
     assert not of(events, ev.SamPlaced)
     assert [e.result for e in of(events, ev.DecisionMade) if e.topic == "event_option"] == ["none"]
     assert state.hidden_sams == 0

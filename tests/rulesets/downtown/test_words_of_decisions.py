@@ -1,0 +1,112 @@
+"""What a player reads of Downtown's decisions and DRV rolls: a decision is headed by what
+it decided, not "Decision made" (events/rules_words.py kind_in_words, as `umpire log`,
+`watch` and `explain` say it), and RollDrvAttack's listing names the rolls it takes now,
+not the command's general description."""
+
+from __future__ import annotations
+
+import msgspec
+
+from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
+from umpire.engine.actions import legal_actions
+from umpire.engine.explain import explain
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import events as ev
+from umpire.engine.rulesets.downtown.labels import LABELS
+from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
+from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
+from umpire.server.render import capitals_of, describe, type_words, view_lines
+
+
+def test_a_decision_is_headed_by_what_it_decided() -> None:
+    """5.1: the initiative of the first Movement Phase reads "Initiative: US moves first
+    ...", `umpire log`'s type column "Initiative", and `explain` heads it "Event 7:
+    Initiative"; before: "Decision made"."""
+    decided = ev.DecisionMade(
+        rule="000_842c81c5c58bc2f6.txt 5.1",
+        topic="initiative",
+        result="US",
+        explanation="US moves first: first Movement Phase of the raid",
+    )
+    assert describe(decided, ruleset=RULESET).startswith("Initiative: US moves first")
+    # `umpire log`'s type column says the kind too; the bare type stays "Decision made".
+    assert type_words("downtown.DecisionMade", RULESET, decided) == "Initiative"
+    assert type_words("downtown.DecisionMade", RULESET) == "Decision made"
+    lines = explain([decided] * 7, 7).lines(capitals_of(RULESET))
+    assert lines[0] == "Event 7: Initiative"
+
+
+def test_the_roll_listed_names_the_unit_the_roll_the_flight_and_the_range() -> None:
+    """A1 (L) in 2021 beside S1 in 2022: "Roll A1's AAA attack on S1 (1 hex away)". A1's
+    double (2, 2) near the raid target, Event! (10): a Fire Can in 2021 is ordered to fire,
+    and the listing says "Roll FC…'s Fire Can attack on S1, ordered at 1 hex"."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="2021", density="L"),),
+    )  # fmt: skip
+
+    def text() -> str:
+        listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+        return next(a.description for a in listed if a.type == "RollDrvAttack")
+
+    assert text().startswith("Roll A1's AAA attack on S1 (1 hex away)")
+    state, events = run(state, drv_attack("A1", "aaa_attack", "S1"), [[2, 2], [10]])
+    can = of(events, ev.FireCanPlaced)[0].unit_id
+    assert text().startswith(f"Roll {can}'s Fire Can attack on S1, ordered at 1 hex")
+
+
+def test_within_12_of_the_cities_is_said_once_a_movement_phase() -> None:
+    """4.1.2 (b) "within 12 hexes of Hanoi or Haiphong ... this Movement Phase": S1's MPs
+    into 1721 and 1821 (both within 12) log the fact once; before, every MP repeated it."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1621")
+    state = msgspec.structs.replace(new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,))
+    said = []
+    for hex_ in ("1721", "1821"):
+        state, events = run(state, move_us(hex_, "S1"), [])
+        said += [e for e in of(events, ev.DecisionMade) if e.topic == "near_flight"]
+    assert [e.result for e in said] == ["S1"] and state.phase_near == ("S1",)
+
+
+def test_a_drv_flight_that_holds_stays_where_it_is_in_words() -> None:
+    """5.8.2: M1 in the Approach zone (1522, 5 hexes from S1) finds no eligible target (S1,
+    in 2022, is within five hexes of SAM1's radar in 2021), and holds: "M1 (approach)
+    stays in 1522", not "moves stays in 1522 toward 1522"."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2022")
+    sam = Sam(id="SAM1", hex="2021", status=SamStatus.ACTIVE, radar_on=True)
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.MOVEMENT, turn=1, us=(s1,), sams=(sam,),
+        drv=(DrvFlight(id="M1", hex="1522", altitude=Altitude.LOW),),
+    )  # fmt: skip
+    _, events = run(state, {"type": "RunDrvMovement"}, [])
+    (moved,) = of(events, ev.DrvFlightMoved)
+    assert moved.path == () and moved.explanation.startswith("M1 (approach) stays in 1522: ")
+
+
+def test_a_distance_of_one_reads_one_hex() -> None:
+    """3.3.1 in the Admin Phase: SAM3 (located) with S1 one hex away rolls 7: +2 +2 +2
+    (within 8, within 5, bombing within 12) = 13, possible activation; the words say
+    "nearest US flight 1 hex", not "1 hexes". The dummy check (5, 6) = 11 activates."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="2021", bomber=True)
+    sam = Sam(id="SAM3", hex="2022")
+    state = msgspec.structs.replace(
+        new_state(fire_can_units=0, sam_battalions_in_reserve=0, aaa_points=1),
+        phase=Phase.MOVEMENT, turn=1, us=(s1,), sams=(sam,),
+    )  # fmt: skip
+    faces = manual_for(
+        state,
+        {"type": "RunAdminPhase"},
+        {"SAM Activation Table SAM3": (7,), "SAM Dummy Check SAM3": (5, 6)},
+    )
+    _, events = run(state, {"type": "RunAdminPhase"}, faces)
+    (rolled,) = of(events, ev.SetUpSamRolled)
+    assert rolled.explanation.startswith("SAM3: nearest US flight 1 hex; roll 7 ")
+
+
+def test_a_generic_flight_shows_no_made_up_fuel_or_count() -> None:
+    """A generic DRV flight before any report: `umpire state` reads "Fuel: not reported
+    (99)" and "Count: not identified yet (5.6.2)", not "Fuel: 99" and "Count: 0"."""
+    state = msgspec.structs.replace(new_state(), drv=(DrvFlight(id="M1", hex="1522"),))
+    lines = [line.strip() for line in view_lines(RULESET.view(state, Role.PLAYER), labels=LABELS)]
+    assert "Fuel: not reported (99)" in lines and "Count: not identified yet (5.6.2)" in lines
