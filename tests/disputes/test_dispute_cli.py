@@ -66,7 +66,7 @@ def test_an_ended_games_dispute_is_found_listed_exported_and_verified(cli: Cli, 
     assert audited.code == 0, audited.out + audited.err
     code, out = verify(path)
     assert code == 0, out
-    assert "1 disputes, 1 findings" in out
+    assert "1 dispute, 1 finding" in out
 
 
 def test_a_refused_dispute_exits_2_says_why_and_writes_nothing(cli: Cli) -> None:
@@ -259,7 +259,7 @@ def test_an_amended_game_exports_audits_and_verifies_and_a_forged_line_fails(cli
     assert audited.code == 0, audited.out + audited.err
     code, out = verify(path)
     assert code == 0, out
-    assert "1 amendments" in out
+    assert "1 amendment:" in out
     for command in (("log", game), ("explain", game, "11"), ("disputes", game)):
         shown = cli(*command)
         assert shown.code == 0, (command, shown.err)
@@ -388,7 +388,7 @@ def test_a_reapplied_command_may_be_taken_back_and_every_checker_agrees(cli: Cli
     assert audited.code == 0, audited.out + audited.err
     code, out = verify(path)
     assert code == 0, out
-    assert "1 commands taken back" in out
+    assert "1 command taken back" in out
 
 
 def test_a_game_amended_twice_ends_audits_and_verifies_and_a_forged_second_line_fails(

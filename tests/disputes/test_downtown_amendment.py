@@ -70,7 +70,7 @@ async def test_a_double_disputed_under_a_and_b_is_amended_played_out_and_verifie
         if name == "honest":
             assert audited.code == 0, audited.out + audited.err
             assert code == 0, out
-            assert "1 disputes, 1 findings" in out and "1 amendments" in out
+            assert "1 dispute, 1 finding" in out and "1 amendment" in out
             continue
         at, audit_words, verify_words = why[name]
         assert audited.code != 0 and audit_words in audited.out, (name, audited.out)
