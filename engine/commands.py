@@ -9,6 +9,7 @@ again, the one before it) while no die has been rolled and nothing hidden shown 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from msgspec import Meta, Struct
@@ -21,10 +22,27 @@ TAKEBACK_RULE = "umpire: takeback (no die rolled and nothing hidden shown since)
 MAX_TAKEBACK_DEPTH = 2
 
 
+# A ruleset's named (coloured) dice and card draws are its own rolls, made by its rules:
+# RollDice took every DiceKind and rolled those two as `custom` dice without a word
+# (docs engineer, 2026-11-29). The docstring is the published schema's description.
+class RollKind(StrEnum):
+    """The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is
+    100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each)."""
+
+    D6 = DiceKind.D6.value
+    TWO_D6 = DiceKind.TWO_D6.value
+    D10 = DiceKind.D10.value
+    D12 = DiceKind.D12.value
+    D20 = DiceKind.D20.value
+    D100 = DiceKind.D100.value
+    ND6 = DiceKind.ND6.value
+    CUSTOM = DiceKind.CUSTOM.value
+
+
 class RollDice(Struct, frozen=True, tag="RollDice", kw_only=True):
     """Roll dice for a purpose stated in the player's words."""
 
-    dice: DiceKind
+    dice: RollKind
     purpose: Annotated[str, Meta(min_length=1, max_length=200)]
     count: Annotated[int, Meta(ge=1, le=100)] = 1
     sides: Annotated[int, Meta(ge=2, le=1000)] = 6

@@ -20,11 +20,11 @@ from umpire.engine.commands import (
     UNIVERSAL_COMMANDS,
     EndGame,
     RollDice,
+    RollKind,
     TakeBack,
 )
 from umpire.engine.dice import (
     Dice,
-    DiceKind,
     DiceSpec,
     RecordedDice,
     custom,
@@ -164,21 +164,21 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
 
 def _generic_spec(cmd: RollDice) -> DiceSpec:
     match cmd.dice:
-        case DiceKind.D6:
+        case RollKind.D6:
             return d6() if cmd.count == 1 else nd6(cmd.count)
-        case DiceKind.TWO_D6:
+        case RollKind.TWO_D6:
             return two_d6()
-        case DiceKind.D10:
+        case RollKind.D10:
             return d10()
-        case DiceKind.D12:
+        case RollKind.D12:
             return d12()
-        case DiceKind.D20:
+        case RollKind.D20:
             return d20()
-        case DiceKind.D100:
+        case RollKind.D100:
             return d100()
-        case DiceKind.ND6:
+        case RollKind.ND6:
             return nd6(cmd.count)
-        case _:
+        case RollKind.CUSTOM:
             return custom(*([cmd.sides] * cmd.count))
 
 

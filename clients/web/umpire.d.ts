@@ -407,8 +407,8 @@ export namespace AgeOfDogfights {
   /** Roll dice for a purpose stated in the player's words. */
   export interface RollDice {
     type: "RollDice";
-    /** The kinds of roll the seeds call for. */
-    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
+    /** The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is 100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each). */
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -608,8 +608,8 @@ export namespace ConflictOfHeroes {
   /** Roll dice for a purpose stated in the player's words. */
   export interface RollDice {
     type: "RollDice";
-    /** The kinds of roll the seeds call for. */
-    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
+    /** The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is 100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each). */
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -842,8 +842,8 @@ export namespace DownInFlames {
   /** Roll dice for a purpose stated in the player's words. */
   export interface RollDice {
     type: "RollDice";
-    /** The kinds of roll the seeds call for. */
-    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
+    /** The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is 100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each). */
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -1082,8 +1082,8 @@ export namespace Downtown {
   /** Roll dice for a purpose stated in the player's words. */
   export interface RollDice {
     type: "RollDice";
-    /** The kinds of roll the seeds call for. */
-    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
+    /** The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is 100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each). */
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "custom";
     purpose: string;
     count?: number;
     sides?: number;
@@ -1308,8 +1308,8 @@ export namespace Nightfighter {
   /** Roll dice for a purpose stated in the player's words. */
   export interface RollDice {
     type: "RollDice";
-    /** The kinds of roll the seeds call for. */
-    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "coloured" | "draw" | "custom";
+    /** The dice of a roll of your own: d6, 2d6, d10, d12, d20, d100 (tens and units, 00 is 100), nd6 (`count` d6 at once) or custom (`count` dice of `sides` sides each). */
+    dice: "d6" | "2d6" | "d10" | "d12" | "d20" | "d100" | "nd6" | "custom";
     purpose: string;
     count?: number;
     sides?: number;

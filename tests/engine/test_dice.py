@@ -9,7 +9,10 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from umpire_counter import RULESET as COUNTER
 
+from tests.support.takeback_log import Log
+from umpire.engine.commands import RollDice
 from umpire.engine.dice import (
     DiceKind,
     ManualDice,
@@ -30,7 +33,8 @@ from umpire.engine.dice import (
     total_of,
     two_d6,
 )
-from umpire.engine.errors import DiceMismatch, ManualDiceError
+from umpire.engine.errors import DiceMismatch, InvalidCommand, ManualDiceError
+from umpire.engine.offers import command_schema
 from umpire.events.types import Owner
 
 SEED = bytes(range(32))
@@ -164,3 +168,22 @@ def test_the_words_run_on_into_the_next_blocks(nonce: str) -> None:
         assert derive_faces(SEED, "bob", roll, custom(*big), nonce) == _faces_as_documented(
             SEED, "bob", roll, big, nonce
         )
+
+
+@pytest.mark.parametrize("kind", ["coloured", "draw"])
+def test_a_players_roll_of_a_rulesets_own_kind_is_refused_naming_the_kinds_allowed(
+    kind: str,
+) -> None:
+    """RollDice took every DiceKind, and rolled a ruleset's named dice or a card draw as
+    `custom` dice without a word (docs engineer, 2026-11-29); the published schemas
+    advertised both. They are the rulesets' own rolls: a player's is refused, and writes
+    nothing."""
+    log = Log(COUNTER, {"target": 100})
+    before = list(log.envelopes)
+    with pytest.raises(InvalidCommand) as refused:
+        log.send({"type": "RollDice", "dice": kind, "purpose": "a roll of my own"})
+    assert f"'{kind}' is not one of its values" in refused.value.message
+    assert "allowed: one of d6, 2d6, d10, d12, d20, d100, nd6, custom" in refused.value.message
+    assert log.envelopes == before
+    listed = command_schema(RollDice)["properties"]["dice"]["enum"]
+    assert listed == ["d6", "2d6", "d10", "d12", "d20", "d100", "nd6", "custom"]
