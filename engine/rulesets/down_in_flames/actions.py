@@ -38,7 +38,6 @@ from umpire.engine.rulesets.down_in_flames.card_play import (
     weaves,
 )
 from umpire.engine.rulesets.down_in_flames.performance import (
-    agility_card_limit,
     bursts_available,
     fewest_kept,
     wingman_draw,
@@ -352,12 +351,10 @@ def _vertical_rolls(state: State, plane: Plane) -> list[dict[str, Schema]]:
     Dive) and can go that way too. A climb counts as an Agility Card (8.4.1)."""
     if not _can_spend(state, plane, 1):
         return []
-    limit = agility_card_limit(state, plane) if plane.station is Station.LEADER else None
-    directions = [
-        d
-        for d in Direction
-        if d is not Direction.CLIMB or limit is None or plane.agility_played + 1 <= limit
-    ]
+    # 8.4 judged on the pilots the player may think it has, as the rules judge it
+    # (check_agility): the hidden pilot's own limit told which directions were listed.
+    climbs = pilot_may(state, plane, agility_allowed(plane, True, state)) is not False
+    directions = [d for d in Direction if d is not Direction.CLIMB or climbs]
     me = one_of([plane.id])
     # 2.6.3: as an attack card only in its side's own move (ledger row 1, 2.6); a response
     # card either side may play.

@@ -6,10 +6,13 @@ quality, a probe that wrote nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 
 from tests.rulesets.down_in_flames.setups import entry, make_state, next_turn, of_type, run
+from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
@@ -111,3 +114,22 @@ def test_the_8_3_minimum_of_a_hidden_pilot_never_turns_on_its_quality() -> None:
             answers.add(("refused", refused.message))
     assert len(answers) == 1, answers
     assert next(iter(answers))[0] == "refused"
+
+
+def _vertical_roll_directions(quality: str) -> list[Any]:
+    """The directions the player is offered for b1's VERTICAL ROLL (2.6) once b1, a Leader
+    whose Speed exceeds its Agility (8.4), has played 5 Agility Cards this turn."""
+    state = next_turn(_duel(quality), "A")
+    b1 = msgspec.structs.replace(state.aircraft["b1"], agility_played=5)
+    state = msgspec.structs.replace(state, aircraft={**state.aircraft, "b1": b1})
+    listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+    (rolls,) = [a.schema for a in listed if a.type == "PlayVerticalRoll"]
+    return [v["properties"]["direction"]["enum"] for v in rolls.get("anyOf", [rolls])]
+
+
+def test_the_vertical_rolls_listed_for_a_hidden_pilot_never_turn_on_its_quality() -> None:
+    """The listing read the hidden pilot's own Agility Card limit (8.4: an Ace's Agility is
+    one more): a climb was listed for b1 as an Ace and not as a regular, so the player's
+    own list of actions told b1's pilot (found by the actions contract test, 2026-11-29).
+    It now judges as the rules do, on the pilots the player may think b1 has."""
+    assert len({str(_vertical_roll_directions(q)) for q in QUALITIES}) == 1
