@@ -146,15 +146,44 @@ export function actionForms(actions, send) {
 
 // Whether `frame` is one of the opponent's decisions for the play panel: one that weighed
 // candidates or used dice, or one that says what it did in words (an explanation), unless
-// it is the first event after the player's command (`echo`): that one records the
-// player's own report (Downtown's "Acquisition reported"), where nothing was decided. A
-// table read without dice or candidates is still the opponent acting: Downtown's SAM
-// reaction to a flight's Movement Point (3.4.4) orders the attack the player must roll next.
-export function opponentDecided(frame, echo = false) {
+// it is the first event after the player's command (`command`, that command) and only
+// records it: the player's own report (Downtown's "Acquisition reported", Nightfighter's
+// fighter move), where nothing was decided. A table read without dice or candidates is
+// still the opponent acting: Downtown's SAM reaction to a Movement Point (3.4.4) orders
+// the attack the player must roll next.
+export function opponentDecided(frame, command = null) {
   if (!isDecision(frame)) return false;
   const p = frame.payload;
   if ((p.candidates || []).length || (p.dice || []).length) return true;
-  return Boolean(p.explanation) && !echo;
+  return Boolean(p.explanation) && !(command && records(frame, command));
+}
+
+// The values a command or an event holds, its type aside: every leaf, each as "key=value"
+// (a field and its value) and as a bare text (an id, a hex, wherever it is kept).
+function leaves(value, key = "", into = new Set()) {
+  if (Array.isArray(value)) for (const item of value) leaves(item, key, into);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) if (k !== "type") leaves(v, k, into);
+  } else if (value !== null && value !== undefined && value !== "") {
+    into.add(`${key}=${JSON.stringify(value)}`);
+    if (typeof value === "string") into.add(JSON.stringify(value));
+  }
+  return into;
+}
+
+// Whether the event after the player's command only records that command: it repeats
+// something the command said (a field's value, an id or hex it named). A command that
+// says nothing (EndPhase, MoveBombers with no acceleration, RunAdminPhase) asks the rules
+// to act, so what comes first is theirs ("Phase began", the first bomber's move); an event
+// that names the command by its type is the rules' verdict on it (Down in Flames' claim
+// voided: "b1 is not an Ace Leader"), never a mere record of it.
+function records(frame, command) {
+  const said = leaves(command);
+  if (!said.size) return false;
+  const p = frame.payload;
+  if (Object.values(p).includes(command.type)) return false;
+  for (const leaf of leaves(p)) if (said.has(leaf)) return true;
+  return false;
 }
 
 // Who decided: the umpire resolving the player's own rolls (a decision whose dice are all

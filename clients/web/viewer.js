@@ -51,7 +51,7 @@ const viewer = {
   ruleset: null, // the game's ruleset (its GameCreated event), for its labels
   newDice: [], // DiceRolled frames not yet in the dice log
   decisionsDirty: false,
-  echo: false, // the next event is the first after the player's command (play.js opponentDecided)
+  echo: null, // the player's command, while the next event is the first after it (play.js opponentDecided)
   diceLimit: Infinity, // the dice log shows the rolls up to this seq
   ended: null, // the final state, once the game has ended
   opening: false, // the log is streaming in before the first state: the list waits
@@ -121,7 +121,7 @@ function reset() {
   viewer.playedSeq = -1;
   viewer.newDice = [];
   viewer.decisionsDirty = false;
-  viewer.echo = false;
+  viewer.echo = null;
   viewer.diceLimit = Infinity;
   viewer.ended = null;
   viewer.loadedFrom = 1;
@@ -479,10 +479,10 @@ function flush() {
 function noteDecision(frame) {
   const p = frame.payload;
   const echo = viewer.echo;
-  viewer.echo = false;
+  viewer.echo = null;
   if (frame.event_type === "CommandRecorded" && p && p.role === "player") {
     viewer.decisions = [];
-    viewer.echo = true;
+    viewer.echo = p.command || { type: p.command_type };
   } else if (opponentDecided(frame, echo)) viewer.decisions.push(frame);
   else return;
   viewer.decisionsDirty = true;
