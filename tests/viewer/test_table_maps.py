@@ -289,3 +289,37 @@ async def test_a_big_map_opens_on_the_area_in_play_and_fit_keeps_it_readable(
     fx, fy, fw, fh = fitted["view"]
     assert fx <= middle[0] <= fx + fw and fy <= middle[1] <= fy + fh
     await page.close()
+
+
+# Each piece on the map by its id: whether its chip's centre is inside the map's frame.
+IN_FRAME = """() => {
+  const f = document.querySelector('#state .map-frame').getBoundingClientRect();
+  return Object.fromEntries([...document.querySelectorAll('#state .pieces [data-piece]')]
+    .map((g) => { const b = g.querySelector('rect.chip').getBoundingClientRect();
+      const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+      return [g.dataset.piece, x > f.left && x < f.right && y > f.top && y < f.bottom]; }));
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 720}, PHONE], ids=["laptop", "phone"])
+async def test_fit_keeps_the_players_fighter_in_view(
+    browser: Any, viewer_gateway: Running, artifacts: Path, size: dict[str, int]
+) -> None:
+    """Nightfighter 4B: the first bombers enter on the map's north edge, the fighter waits
+    far to the south. The area in play is then too tall for a readable view, and "Fit"
+    framed its middle: neither the bombers nor the player's own fighter. The player's
+    part of the area (the fighter, the hexes a form allows) stays in view."""
+    page = await browser.new_page(viewport=size)
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
+    whole = "#state .map-tools button[aria-label='Fit the whole board in the pane']"
+    await _changes(page, lambda: page.click(whole))
+    await _changes(page, lambda: page.click(FIT))
+    seen = await page.evaluate(IN_FRAME)
+    await page.screenshot(path=str(artifacts / f"map-nightfighter-fit-{size['width']}.png"))
+    assert seen["F1"], seen
+    # Readable still: hex ids are shown.
+    assert await page.locator("#state svg.hexmap.zoomed").count() == 1
+    await page.close()
