@@ -103,6 +103,12 @@ function markAllowed(root = document) {
 document.addEventListener("umpire:highlight", (event) => {
   allowed = new Set((event.detail && event.detail.hexes) || []);
   markAllowed();
+  // The view stays where the reader left it, so the hexes a field asks for may all be out
+  // of it (the fighter flew on): the map then frames them (panzoom.js "umpire:show").
+  for (const svg of document.querySelectorAll("svg.hexmap")) {
+    const points = [...svg.querySelectorAll(".hex.allowed")].map((h) => ({ x: Number(h.dataset.cx), y: Number(h.dataset.cy) }));
+    if (points.length) svg.dispatchEvent(new CustomEvent("umpire:show", { detail: { points } }));
+  }
 });
 
 const isPlayer = (map, side) => (map.player_sides || []).includes(side);

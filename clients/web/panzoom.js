@@ -117,6 +117,13 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
   // Labels by zoom follow the board's size on screen too (a turned phone, a resized window).
   if (typeof ResizeObserver === "function") new ResizeObserver(() => onScale(scale())).observe(svg);
 
+  // Points the reader must see (the hexes a form field asks for): when none is in view,
+  // the area in play is framed ("Fit"); one in view leaves the view alone.
+  svg.addEventListener("umpire:show", (event) => {
+    const inside = (p) => p.x >= view.x && p.x <= view.x + view.w && p.y >= view.y && p.y <= view.y + view.h;
+    if (!event.detail.points.some(inside)) fit();
+  });
+
   // Centre the view on a point (the overview inset of a big map sends it).
   svg.addEventListener("umpire:centre", (event) => {
     view = { ...view, x: event.detail.x - view.w / 2, y: event.detail.y - view.h / 2, follow: false };

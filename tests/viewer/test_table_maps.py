@@ -323,3 +323,42 @@ async def test_fit_keeps_the_players_fighter_in_view(
     # Readable still: hex ids are shown.
     assert await page.locator("#state svg.hexmap.zoomed").count() == 1
     await page.close()
+
+
+async def test_the_hexes_a_field_asks_for_are_brought_into_view(
+    browser: Any, viewer_gateway: Running, artifacts: Path
+) -> None:
+    """The view stays where the reader left it across states; a reader who dragged the
+    map north to watch the bombers, then opened the fighter's move, had its next hexes
+    highlighted out of sight, with nothing in view to click. When none of the hexes a
+    field asks for is in view, the map frames them (and the fighter they lead from)."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 720})
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
+    frame = page.locator("#state .map-frame")
+    await frame.scroll_into_view_if_needed()
+    for _ in range(3):  # drag the map down: the view goes north, away from the fighter
+        box = await frame.bounding_box()
+        assert box is not None
+        x, y, down = box["x"] + box["width"] / 2, box["y"] + 20, box["height"] - 40
+        await _changes(page, lambda x=x, y=y, down=down: _drag(page, x, y, down))
+    assert not (await page.evaluate(IN_FRAME))["F1"]
+    await page.locator('details.action-box[data-action="MoveFighter"] > summary').click()
+    await page.locator('details.action-box[data-action="MoveFighter"] [data-field="path"]').click()
+    await wait_for(page, f"({IN_FRAME})().F1", timeout=TIMEOUT)
+    lit = page.locator("#state svg.hexmap .hex.allowed")
+    assert await lit.count() > 0
+    await lit.first.click()  # in view: a click on it takes
+    path = page.locator('details.action-box[data-action="MoveFighter"] [data-field="path"]')
+    assert await path.input_value(), "the highlighted hex was not picked"
+    await page.screenshot(path=str(artifacts / "map-nightfighter-asked-hexes.png"))
+    await page.close()
+
+
+async def _drag(page: Any, x: float, y: float, down: float) -> None:
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x, y + down, steps=8)
+    await page.mouse.up()
