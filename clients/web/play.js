@@ -4,7 +4,7 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { describe, el, explanation, isDecision, kindOf } from "./render.js";
+import { describe, el, explanation, isDecision, kindOf, wording } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
@@ -13,6 +13,20 @@ const NO_DICE = new Set(["TakeBack", "EndGame"]);
 const UNIVERSAL = new Set(["RollDice", "EndGame"]);
 
 export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
+
+// The tracks of a state that say where the game stands in its sequence of play (a turn,
+// a round, a move, a phase, the side to act), by the words a ruleset names them with.
+const WHERE = /^(turn|round|move|phase|active_side|step)$/;
+
+// Where the game stands, in the ruleset's words ("Turn: 8 · Phase: Searchlight"), from a
+// state's top-level tracks (`names`: the ruleset's /rulesets.json entry); "" if it has none.
+// A hex map's table said it nowhere above the state pane, three screens down on a phone.
+export function whereWeAre(state, names) {
+  const words = wording(names);
+  const found = Object.entries(state && typeof state === "object" ? state : {})
+    .filter(([k, v]) => WHERE.test(k) && v !== null && typeof v !== "object");
+  return found.map(([k, v]) => `${words.key(k)}: ${words.value(k, v)}`).join(" · ");
+}
 
 // "error (code): message", with the details a player needs to correct it.
 export function errorText(err) {

@@ -20,7 +20,7 @@ import { boardOf, diceRow, el, eventRow, kindOf, stateDetails } from "./render.j
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
-import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash } from "./play.js";
+import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash, whereWeAre } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -140,6 +140,7 @@ function reset() {
   $("decisions").replaceChildren();
   $("play-error").hidden = true;
   $("play-answer").textContent = "";
+  $("play-where").hidden = true;
   $("end-screen").hidden = true;
   $("end-screen").replaceChildren();
   document.querySelector("#dice tbody").replaceChildren();
@@ -499,6 +500,10 @@ function renderPlay(state) {
   releaseHexField(); // the map no longer highlights what a replaced form allowed
   const actions = $("actions");
   actions.dataset.seq = state.seq;
+  // Where the game stands (the turn, the phase), above the moves it allows.
+  const where = state.ended ? "" : whereWeAre(state.state, namesOf());
+  $("play-where").textContent = where;
+  $("play-where").hidden = !where;
   if (state.ended) {
     actions.replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "The game is over: no more moves." }));
     actions.dataset.ended = "1";
