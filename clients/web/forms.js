@@ -331,6 +331,16 @@ function field(root, name, raw, required) {
     return choiceField(name, schema, required, id, schema.enum.map((v) => ({ value: v, text: shown(v) })));
   }
 
+  if (schema.type === "array" && schema.maxItems === 0) {
+    // A list the rules allow no item in now (Nightfighter's accelerate before any bomber
+    // is on the map): said, not asked; it offered "+ Add" beside "at most 0".
+    return {
+      node: el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
+        el("span", { class: "fixed-name", text: `${titled(name, schema.title)}: ` }), el("strong", { text: "none allowed now" })),
+      read: () => (required || "default" in schema ? [true, []] : [false]),
+    };
+  }
+
   if (schema.type === "array") {
     const items = resolve(root, schema.items);
     if (Array.isArray(items.enum)) return multiField(name, schema, required, id, items, hint);
