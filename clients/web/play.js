@@ -172,25 +172,26 @@ export function opponentDecided(frame, command = null) {
   return Boolean(p.explanation) && !(command && records(frame, command));
 }
 
-// The values a command or an event holds, its type aside: every leaf, each as "key=value"
-// (a field and its value) and as a bare text (an id, a hex, wherever it is kept).
+// The values a command or an event holds, its type aside: every leaf as "field=value",
+// the field's name without a plural "s" or an "_id" (Stall's `unit` is PlayerActed's
+// `units`), a list's items under the list's name.
 function leaves(value, key = "", into = new Set()) {
   if (Array.isArray(value)) for (const item of value) leaves(item, key, into);
   else if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) if (k !== "type") leaves(v, k, into);
+    for (const [k, v] of Object.entries(value)) if (k !== "type") leaves(v, k.replace(/_id$/, "").replace(/s$/, ""), into);
   } else if (value !== null && value !== undefined && value !== "") {
     into.add(`${key}=${JSON.stringify(value)}`);
-    if (typeof value === "string") into.add(JSON.stringify(value));
   }
   return into;
 }
 
-// Whether the event after the player's command only records that command: it repeats
-// something the command said (a field's value, an id or hex it named). A command that
-// says nothing (EndPhase, MoveBombers with no acceleration, RunAdminPhase) asks the rules
-// to act, so what comes first is theirs ("Phase began", the first bomber's move); an event
-// that names the command by its type is the rules' verdict on it (Down in Flames' claim
-// voided: "b1 is not an Ace Leader"), never a mere record of it.
+// Whether the event after the player's command only records that command: it repeats a
+// field the command gave, with its value (the fighter's path, the flight reported). A
+// command that gives nothing (EndPhase, RunAdminPhase) asks the rules to act, so what
+// comes first is theirs ("Phase began"), and so is an event that only names what the
+// command chose for it under another name (the bomber moved that MoveBombers named to
+// accelerate); an event that names the command by its type is the rules' verdict on it
+// (Down in Flames' claim voided: "b1 is not an Ace Leader"), never a mere record of it.
 function records(frame, command) {
   const said = leaves(command);
   if (!said.size) return false;

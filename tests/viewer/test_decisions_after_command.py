@@ -5,9 +5,11 @@ player's own report: Nightfighter's fighter move, Downtown's flight report) is l
 The panel once left out the first event after every command, whatever it was: after
 Nightfighter's EndPhase that hid the "Turn started" or "Phase began" that the rules say
 next, after MoveBombers the first bomber's move, after Downtown's RunAdminPhase the phase
-begun, after a Down in Flames ACE PILOT declaration the rules' voiding of it. Checked on a
-Nightfighter game played through the page, and on the page's own module
-(clients/web/play.js `opponentDecided`) with the pairs a played game logs."""
+begun, after a Down in Flames ACE PILOT declaration the rules' voiding of it. An event
+records the command when it gives a field of the command with its value (Stall's `unit`
+as PlayerActed's `units`); a bomber the player named to accelerate is moved by the
+rules. Checked on a Nightfighter game played through the page, and on the page's own
+module (clients/web/play.js `opponentDecided`) with the pairs a played game logs."""
 
 from __future__ import annotations
 
@@ -92,6 +94,23 @@ PAIRS: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
         },
         True,
     ),
+    # The bomber the player named to accelerate: its move is the rules' (S7.0).
+    (
+        {"type": "MoveBombers", "accelerate": ["B1-1", "B1-3"]},
+        {
+            "event_type": "nightfighter.CounterMoved",
+            "payload": {
+                "rule": f"{NF} S7.0",
+                "dice": [],
+                "explanation": "B1-1 flies 4 hexes to 0407",
+                "counter": "B1-1",
+                "from_hex": "0403",
+                "to_hex": "0407",
+                "hexes": 4,
+            },
+        },
+        True,
+    ),
     # The player's own reports: nothing decided.
     (
         {
@@ -116,27 +135,16 @@ PAIRS: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
         False,
     ),
     (
-        {"type": "PlaceRadarSearches", "searches": [{"hex": "0918", "radar": "Wurzburg"}]},
+        {"type": "Stall", "unit": "P-RIFLE-2", "cards": []},
         {
-            "event_type": "nightfighter.RadarSearchesPlaced",
+            "event_type": "conflict_of_heroes.PlayerActed",
             "payload": {
-                "rule": f"{NF} S13.0",
+                "kind": "stall",
+                "units": ["P-RIFLE-2"],
+                "ap": 1,
+                "rule": "003_368c69a730e6e14a.txt 3.0 Stall",
                 "dice": [],
-                "explanation": "all search counters placed",
-                "placements": [["Wurzburg", "0918"]],
-            },
-        },
-        False,
-    ),
-    (
-        {"type": "ReportUnitStatus", "unit_id": "AAA3", "status": "suppressed"},
-        {
-            "event_type": "downtown.DecisionMade",
-            "payload": {
-                "rule": f"{DT} 2.1.7",
-                "explanation": "AAA3: suppressed (base-game result)",
-                "topic": "aaa_suppressed",
-                "result": "AAA3",
+                "explanation": "stall: P-RIFLE-2 spends 1 AP",
             },
         },
         False,
