@@ -45,7 +45,7 @@ export function changeOf(before, now) {
   if (level(before.level) !== level(now.level)) said.push(`level ${level(before.level)} → ${level(now.level)}`);
   const point = (p) => (p ? p.join(",") : "off the board");
   if (JSON.stringify(before.point) !== JSON.stringify(now.point)) said.push(`${point(before.point)} → ${point(now.point)}`);
-  if (before.heading !== now.heading && before.heading !== null && now.heading !== null) {
+  if (before.heading !== now.heading && before.heading != null && now.heading != null) {
     said.push(`heading ${before.heading}° → ${now.heading}°`);
   }
   const words = (list) => (list || []).map((w) => String(w).replace(/_/g, " "));
