@@ -196,14 +196,15 @@ async def test_the_opponents_last_move_is_outlined_and_followed(
     browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
     """Age of Dogfights: after the bots fly, each bot that moved is outlined, the note says
-    so, and Follow centres the board on the move."""
+    what changed of each (its point before and after), and Follow centres the board on
+    the move."""
     page = await browser.new_page(viewport=WIDE)
     await create_game(page, viewer_gateway.port, "age_of_dogfights", "patrol")
     assert (await send(page, "RollSetup"))["ok"]
     assert (await send(page, "FlyBots"))["ok"]
     await page.wait_for_selector("#state .map-frame .piece.moved", timeout=TIMEOUT)
     note = await page.inner_text("#state .last-move")
-    assert note.startswith("The opponent's last move: B")
+    assert note.startswith("Changed since the state before (outlined): B") and " → " in note, note
     moved = await page.evaluate(
         "[...document.querySelectorAll('#state .map-frame .piece.moved')]"
         ".map((e) => e.dataset.piece)"
