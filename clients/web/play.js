@@ -14,18 +14,18 @@ const UNIVERSAL = new Set(["RollDice", "EndGame"]);
 
 export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
 
-// The tracks of a state that say where the game stands in its sequence of play (a turn,
-// a round, a move, a phase, the side to act), by the words a ruleset names them with.
-const WHERE = /^(turn|round|move|phase|active_side|step)$/;
+// The tracks of a state that say where the game stands in its sequence of play, the
+// larger unit first (a turn, a round, a move, then the phase, the step, the side to act).
+const WHERE = ["turn", "round", "move", "phase", "step", "active_side"];
 
 // Where the game stands, in the ruleset's words ("Turn: 8 · Phase: Searchlight"), from a
 // state's top-level tracks (`names`: the ruleset's /rulesets.json entry); "" if it has none.
 // A hex map's table said it nowhere above the state pane, three screens down on a phone.
 export function whereWeAre(state, names) {
   const words = wording(names);
-  const found = Object.entries(state && typeof state === "object" ? state : {})
-    .filter(([k, v]) => WHERE.test(k) && v !== null && typeof v !== "object");
-  return found.map(([k, v]) => `${words.key(k)}: ${words.value(k, v)}`).join(" · ");
+  const tracks = state && typeof state === "object" ? state : {};
+  return WHERE.filter((k) => k in tracks && tracks[k] !== null && typeof tracks[k] !== "object")
+    .map((k) => `${words.key(k)}: ${words.value(k, tracks[k])}`).join(" · ");
 }
 
 // "error (code): message", with the details a player needs to correct it.

@@ -38,3 +38,20 @@ async def test_the_turn_and_phase_are_said_above_the_moves(
     assert above
     await page.screenshot(path=str(artifacts / "table-where-phone.png"), full_page=True)
     await page.close()
+
+
+async def test_the_larger_unit_comes_first(browser: Any, viewer_gateway: Running) -> None:
+    """Age of Dogfights' view holds its phase before its round: said "Phase: Combat ·
+    Round: 3", where a wargamer reads the round first."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    said = await page.evaluate(
+        """async () => {
+      const { whereWeAre } = await import('./play.js');
+      const names = { labels: { phase: 'Phase', round: 'Round' },
+        value_labels: { phase: { combat: 'Combat' } } };
+      return whereWeAre({ player_edge: 'west', phase: 'combat', round: 3, planes: [] }, names);
+    }"""
+    )
+    assert said == "Round: 3 · Phase: Combat", said
+    await page.close()
