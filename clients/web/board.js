@@ -37,6 +37,35 @@ function moved(diagram, previous) {
   }).map((a) => a.id));
 }
 
+// What changed of an aircraft between two states, in words: "level 1 → out, now shot
+// down", "hand 10 → 11" (a state word that keeps its first word, its value changed).
+export function changeOf(before, now) {
+  const said = [];
+  const level = (l) => (l === null || l === undefined ? "out" : String(l));
+  if (level(before.level) !== level(now.level)) said.push(`level ${level(before.level)} → ${level(now.level)}`);
+  const point = (p) => (p ? p.join(",") : "off the board");
+  if (JSON.stringify(before.point) !== JSON.stringify(now.point)) said.push(`${point(before.point)} → ${point(now.point)}`);
+  if (before.heading !== now.heading && before.heading != null && now.heading != null) {
+    said.push(`heading ${before.heading}° → ${now.heading}°`);
+  }
+  const words = (list) => (list || []).map((w) => String(w).replace(/_/g, " "));
+  const was = words(before.state);
+  const is = words(now.state);
+  const gone = was.filter((w) => !is.includes(w));
+  const added = [];
+  for (const w of is.filter((x) => !was.includes(x))) {
+    const head = w.split(" ")[0];
+    const old = gone.find((g) => g.includes(" ") && g.split(" ")[0] === head);
+    if (old) {
+      gone.splice(gone.indexOf(old), 1);
+      said.push(`${old} → ${w.slice(head.length + 1)}`);
+    } else added.push(w);
+  }
+  if (added.length) said.push(`now ${added.join(", ")}`);
+  if (gone.length) said.push(`no longer ${gone.join(", ")}`);
+  return said.join(", ");
+}
+
 function field(diagram, changed) {
   const { width, height } = diagram.field;
   const at = ([c, r]) => [STEP * (c + 1 + (r % 2 ? 0.5 : 0)), STEP * 0.866 * (r + 1)];
@@ -177,7 +206,13 @@ export function boardDiagram(diagram, { previous = null } = {}) {
   const note = document.createElement("p");
   note.className = "last-move";
   note.hidden = !changed.size;
-  note.textContent = changed.size ? `The opponent's last move: ${[...changed].join(", ")} (outlined)` : "";
+  // What changed, in words: the change may be the opponent's move or the effect of the
+  // player's own command (an attack that shot it down), so the note says what, not whose.
+  const before = new Map(((previous && previous.aircraft) || []).map((a) => [a.id, a]));
+  note.textContent = changed.size
+    ? `Changed since the state before (outlined): ${diagram.aircraft.filter((a) => changed.has(a.id))
+      .map((a) => `${a.id}: ${changeOf(before.get(a.id), a)}`).join("; ")}`
+    : "";
   const list = document.createElement("ul");
   list.className = "board-aircraft";
   for (const a of diagram.aircraft) {

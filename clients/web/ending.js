@@ -46,7 +46,7 @@ export function endScreen({ state, frames, names, gameId }) {
   if (pieces.length || map.grid || map.aircraft) {
     // A diagram's aircraft that is out (lost, shot down, off the board) is no longer on
     // the board: it is said apart, with its state in words, never counted as left.
-    const sides = new Map();
+    let sides = new Map();
     for (const p of pieces) {
       const side = sides.get(p.side || "?") || { left: [], out: [] };
       // Its state as the diagram's legend says it (board.js: "spad_xiii" as "spad xiii").
@@ -55,6 +55,11 @@ export function endScreen({ state, frames, names, gameId }) {
       sides.set(p.side || "?", side);
     }
     const player = new Set(map.player_sides || []);
+    // A side of the player's with nothing on the map is said too, first: Nightfighter's
+    // fighter that left the map, Conflict of Heroes' Units all destroyed, were not named.
+    for (const side of [...player].reverse()) {
+      if (!sides.has(side)) sides = new Map([[side, { left: [], out: [] }], ...sides]);
+    }
     const lines = [...sides].map(([side, { left, out }]) =>
       el("li", { text: `${words.key(side)}${player.has(side) ? " (yours)" : ""}: ` +
         (left.length ? `${left.length} left — ${left.join(", ")}` : "none left") +

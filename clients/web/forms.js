@@ -331,6 +331,16 @@ function field(root, name, raw, required) {
     return choiceField(name, schema, required, id, schema.enum.map((v) => ({ value: v, text: shown(v) })));
   }
 
+  if (schema.type === "array" && schema.maxItems === 0) {
+    // A list the rules allow no item in now (Nightfighter's accelerate before any bomber
+    // is on the map): said, not asked; it offered "+ Add" beside "at most 0".
+    return {
+      node: el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
+        el("span", { class: "fixed-name", text: `${titled(name, schema.title)}: ` }), el("strong", { text: "none allowed now" })),
+      read: () => (required || "default" in schema ? [true, []] : [false]),
+    };
+  }
+
   if (schema.type === "array") {
     const items = resolve(root, schema.items);
     if (Array.isArray(items.enum)) return multiField(name, schema, required, id, items, hint);
@@ -400,10 +410,40 @@ function multiField(name, schema, required, id, items, hint) {
 }
 
 // A fixed-length list whose places have their own schemas (a position [column, row]).
+// Two whole numbers are a point of a diagram's board ([column, row], as its points carry
+// them in data-hex): named so ("Position: column"), not "Position[0]", and filled by a
+// click on a point of the board once the field has focus, as a hex field is.
 function tupleField(root, name, schema, required, id) {
-  const places = schema.prefixItems.map((s, i) => field(root, `${name}[${i}]`, s, true));
+  const point = schema.prefixItems.length === 2 && schema.prefixItems.every((s) => s.type === "integer");
+  const place = (i) => (point ? ["column", "row"][i] : `place ${i + 1}`);
+  const places = schema.prefixItems.map((s, i) =>
+    field(root, `${name}[${i}]`, { ...s, title: s.title || `${titled(name, schema.title)}: ${place(i)}` }, true));
+  const hint = point ? el("span", { class: "hint", text: " or click a point on the board" }) : null;
   const set = el("fieldset", { class: "field tuple", id, "data-field": name, "data-kind": "tuple" },
-    el("legend", { text: label(name, schema, required) }), ...places.map((p) => p.node).filter(Boolean));
+    el("legend", {}, label(name, schema, required), hint), ...places.map((p) => p.node).filter(Boolean));
+  if (point) {
+    const inputs = () => [...set.querySelectorAll("input")];
+    const me = {
+      input: set,
+      pick: (picked) => {
+        let at;
+        try {
+          at = JSON.parse(picked);
+        } catch {
+          return;
+        }
+        if (!Array.isArray(at) || at.length !== 2) return;
+        inputs().forEach((input, i) => {
+          input.value = String(at[i]);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+      },
+    };
+    set.addEventListener("focusin", () => {
+      if (activeHex !== me) highlight([]);
+      activeHex = me;
+    });
+  }
   return { node: set, read: () => [true, places.map((p) => p.read()[1])] };
 }
 

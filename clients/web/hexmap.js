@@ -103,6 +103,12 @@ function markAllowed(root = document) {
 document.addEventListener("umpire:highlight", (event) => {
   allowed = new Set((event.detail && event.detail.hexes) || []);
   markAllowed();
+  // The view stays where the reader left it, so the hexes a field asks for may all be out
+  // of it (the fighter flew on): the map then frames them (panzoom.js "umpire:show").
+  for (const svg of document.querySelectorAll("svg.hexmap")) {
+    const points = [...svg.querySelectorAll(".hex.allowed")].map((h) => ({ x: Number(h.dataset.cx), y: Number(h.dataset.cy) }));
+    if (points.length) svg.dispatchEvent(new CustomEvent("umpire:show", { detail: { points } }));
+  }
 });
 
 const isPlayer = (map, side) => (map.player_sides || []).includes(side);
@@ -239,8 +245,8 @@ export function hexMap(map, { previous = null } = {}) {
   const own = pieces.find((p) => isPlayer(map, p.side));
   const focus = own ? (([x, y]) => ({ x, y }))(centre(Number(own.hex.slice(0, 2)), Number(own.hex.slice(2)))) : null;
   const big = cols * rows > BIG_MAP;
-  const area = () => {
-    const hexes = [...byHex.keys(), ...allowed];
+  // The box round `hexes`, with a ring of hexes for their moves; null if none is drawn.
+  const around = (hexes) => {
     const points = hexes.map((h) => [Number(h.slice(0, 2)), Number(h.slice(2))])
       .filter(([c, r]) => Number.isFinite(c) && Number.isFinite(r)).map(([c, r]) => centre(c, r));
     if (!points.length) return null;
@@ -251,10 +257,13 @@ export function hexMap(map, { previous = null } = {}) {
     const y = Math.min(...ys) - pad;
     return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
   };
+  const area = () => around([...byHex.keys(), ...allowed]);
+  // The player's part of it, kept in view when the whole area is too big to read.
+  const core = () => around([...pieces.filter((p) => isPlayer(map, p.side)).map((p) => p.hex), ...allowed]);
   const inset = big ? overview(width, height, pieces.map((p) => ({ ...p, at: centre(Number(p.hex.slice(0, 2)), Number(p.hex.slice(2))), own: isPlayer(map, p.side) }))) : null;
   const tools = panZoom(svg, {
     key: `hex:${grid.parity}:${grid.min_col}-${grid.max_col}:${grid.min_row}-${grid.max_row}`,
-    full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE, area,
+    full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE, area, core,
     // Labels by zoom level: hex ids once a hex is big enough to read them; piece labels
     // and printed signs only while they are not a smear.
     onScale: (s) => {

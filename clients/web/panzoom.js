@@ -4,7 +4,9 @@
 // The view is kept per board (`key`) across re-renders, so a new state does not throw the
 // reader's zoom away; "Follow" re-centres on the action after every new state. "Fit"
 // frames the area in play (`area`: the pieces and the hexes a form allows) no smaller than
-// readable (`minScale`); "Whole" shows the whole board however small.
+// readable (`minScale`), and where that area is too big for a readable view, the part of
+// it that is the player's (`core`: the player's own pieces and the hexes a form allows)
+// stays in view; "Whole" shows the whole board however small.
 
 const kept = new Map(); // key -> {x, y, w, h, follow}
 const MIN_SPAN = 40; // the narrowest view, in SVG units (about one hex)
@@ -34,10 +36,12 @@ function button(text, label, onClick) {
  * @param {(scale:number)=>void} [o.onScale]  told the screen px per SVG unit after a change
  * @param {()=>(null|{x:number,y:number,w:number,h:number})} [o.area]  the area in play now
  *   (what "Fit" frames, and a new board opens on); null: the whole board
+ * @param {()=>(null|{x:number,y:number,w:number,h:number})} [o.core]  the part of the area
+ *   that must stay in view when all of it cannot at a readable scale (the player's pieces)
  * @param {(view:{x:number,y:number,w:number,h:number})=>void} [o.onView]  told every new view
  * @returns {HTMLElement} the toolbar of buttons
  */
-export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {}, area = () => null, onView = () => {} }) {
+export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {}, area = () => null, core = () => null, onView = () => {} }) {
   let view = kept.get(key);
   const fresh = !view;
   if (!view) view = { ...(start || full), follow: false };
@@ -76,7 +80,20 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
     if (minScale) w = Math.min(w, pane.width / minScale);
     w = Math.min(w, full.w * 2);
     const h = w * ratio;
-    return { x: box.x + box.w / 2 - w / 2, y: box.y + box.h / 2 - h / 2, w, h };
+    // Centred on the area; cut to a readable size, moved (no more than it must) so that the
+    // player's own part is in view: Nightfighter's fighter far south of the bombers
+    // entering in the north was left out of a view centred between them.
+    const mine = core();
+    const keep = (start, size, from, span) => {
+      if (!mine) return start;
+      if (span > size) return from + span / 2 - size / 2; // too big too: centred on it
+      return Math.min(Math.max(start, from + span - size), from);
+    };
+    return {
+      x: keep(box.x + box.w / 2 - w / 2, w, mine && mine.x, mine && mine.w),
+      y: keep(box.y + box.h / 2 - h / 2, h, mine && mine.y, mine && mine.h),
+      w, h,
+    };
   };
   const fit = () => {
     view = { ...framed(area()), follow: false };
@@ -99,6 +116,13 @@ export function panZoom(svg, { key, full, action = null, start = null, minScale 
 
   // Labels by zoom follow the board's size on screen too (a turned phone, a resized window).
   if (typeof ResizeObserver === "function") new ResizeObserver(() => onScale(scale())).observe(svg);
+
+  // Points the reader must see (the hexes a form field asks for): when none is in view,
+  // the area in play is framed ("Fit"); one in view leaves the view alone.
+  svg.addEventListener("umpire:show", (event) => {
+    const inside = (p) => p.x >= view.x && p.x <= view.x + view.w && p.y >= view.y && p.y <= view.y + view.h;
+    if (!event.detail.points.some(inside)) fit();
+  });
 
   // Centre the view on a point (the overview inset of a big map sends it).
   svg.addEventListener("umpire:centre", (event) => {

@@ -4,7 +4,7 @@
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
 import { readable } from "./citations.js";
-import { describe, el, explanation, isDecision, kindOf } from "./render.js";
+import { describe, el, explanation, isDecision, kindOf, wording } from "./render.js";
 
 // Commands whose dice the player never enters.
 const NO_DICE = new Set(["TakeBack", "EndGame"]);
@@ -13,6 +13,20 @@ const NO_DICE = new Set(["TakeBack", "EndGame"]);
 const UNIVERSAL = new Set(["RollDice", "EndGame"]);
 
 export const shortHash = (hash) => (hash ? hash.slice(0, 12) : "");
+
+// The tracks of a state that say where the game stands in its sequence of play, the
+// larger unit first (a turn, a round, a move, then the phase, the step, the side to act).
+const WHERE = ["turn", "round", "move", "phase", "step", "active_side"];
+
+// Where the game stands, in the ruleset's words ("Turn: 8 · Phase: Searchlight"), from a
+// state's top-level tracks (`names`: the ruleset's /rulesets.json entry); "" if it has none.
+// A hex map's table said it nowhere above the state pane, three screens down on a phone.
+export function whereWeAre(state, names) {
+  const words = wording(names);
+  const tracks = state && typeof state === "object" ? state : {};
+  return WHERE.filter((k) => k in tracks && tracks[k] !== null && typeof tracks[k] !== "object")
+    .map((k) => `${words.key(k)}: ${words.value(k, tracks[k])}`).join(" · ");
+}
 
 // "error (code): message", with the details a player needs to correct it.
 export function errorText(err) {
@@ -146,15 +160,45 @@ export function actionForms(actions, send) {
 
 // Whether `frame` is one of the opponent's decisions for the play panel: one that weighed
 // candidates or used dice, or one that says what it did in words (an explanation), unless
-// it is the first event after the player's command (`echo`): that one records the
-// player's own report (Downtown's "Acquisition reported"), where nothing was decided. A
-// table read without dice or candidates is still the opponent acting: Downtown's SAM
-// reaction to a flight's Movement Point (3.4.4) orders the attack the player must roll next.
-export function opponentDecided(frame, echo = false) {
+// it is the first event after the player's command (`command`, that command) and only
+// records it: the player's own report (Downtown's "Acquisition reported", Nightfighter's
+// fighter move), where nothing was decided. A table read without dice or candidates is
+// still the opponent acting: Downtown's SAM reaction to a Movement Point (3.4.4) orders
+// the attack the player must roll next.
+export function opponentDecided(frame, command = null) {
   if (!isDecision(frame)) return false;
   const p = frame.payload;
   if ((p.candidates || []).length || (p.dice || []).length) return true;
-  return Boolean(p.explanation) && !echo;
+  return Boolean(p.explanation) && !(command && records(frame, command));
+}
+
+// The values a command or an event holds, its type aside: every leaf as "field=value",
+// the field's name without a plural "s" or an "_id" (Stall's `unit` is PlayerActed's
+// `units`), a list's items under the list's name.
+function leaves(value, key = "", into = new Set()) {
+  if (Array.isArray(value)) for (const item of value) leaves(item, key, into);
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) if (k !== "type") leaves(v, k.replace(/_id$/, "").replace(/s$/, ""), into);
+  } else if (value !== null && value !== undefined && value !== "") {
+    into.add(`${key}=${JSON.stringify(value)}`);
+  }
+  return into;
+}
+
+// Whether the event after the player's command only records that command: it repeats a
+// field the command gave, with its value (the fighter's path, the flight reported). A
+// command that gives nothing (EndPhase, RunAdminPhase) asks the rules to act, so what
+// comes first is theirs ("Phase began"), and so is an event that only names what the
+// command chose for it under another name (the bomber moved that MoveBombers named to
+// accelerate); an event that names the command by its type is the rules' verdict on it
+// (Down in Flames' claim voided: "b1 is not an Ace Leader"), never a mere record of it.
+function records(frame, command) {
+  const said = leaves(command);
+  if (!said.size) return false;
+  const p = frame.payload;
+  if (Object.values(p).includes(command.type)) return false;
+  for (const leaf of leaves(p)) if (said.has(leaf)) return true;
+  return false;
 }
 
 // Who decided: the umpire resolving the player's own rolls (a decision whose dice are all

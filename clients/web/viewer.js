@@ -20,7 +20,7 @@ import { boardOf, diceRow, el, eventRow, kindOf, stateDetails } from "./render.j
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
-import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash } from "./play.js";
+import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash, whereWeAre } from "./play.js";
 import { releaseHexField, settingsFields } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
@@ -51,7 +51,7 @@ const viewer = {
   ruleset: null, // the game's ruleset (its GameCreated event), for its labels
   newDice: [], // DiceRolled frames not yet in the dice log
   decisionsDirty: false,
-  echo: false, // the next event is the first after the player's command (play.js opponentDecided)
+  echo: null, // the player's command, while the next event is the first after it (play.js opponentDecided)
   diceLimit: Infinity, // the dice log shows the rolls up to this seq
   ended: null, // the final state, once the game has ended
   opening: false, // the log is streaming in before the first state: the list waits
@@ -121,7 +121,7 @@ function reset() {
   viewer.playedSeq = -1;
   viewer.newDice = [];
   viewer.decisionsDirty = false;
-  viewer.echo = false;
+  viewer.echo = null;
   viewer.diceLimit = Infinity;
   viewer.ended = null;
   viewer.loadedFrom = 1;
@@ -140,6 +140,7 @@ function reset() {
   $("decisions").replaceChildren();
   $("play-error").hidden = true;
   $("play-answer").textContent = "";
+  $("play-where").hidden = true;
   $("end-screen").hidden = true;
   $("end-screen").replaceChildren();
   document.querySelector("#dice tbody").replaceChildren();
@@ -479,10 +480,10 @@ function flush() {
 function noteDecision(frame) {
   const p = frame.payload;
   const echo = viewer.echo;
-  viewer.echo = false;
+  viewer.echo = null;
   if (frame.event_type === "CommandRecorded" && p && p.role === "player") {
     viewer.decisions = [];
-    viewer.echo = true;
+    viewer.echo = p.command || { type: p.command_type };
   } else if (opponentDecided(frame, echo)) viewer.decisions.push(frame);
   else return;
   viewer.decisionsDirty = true;
@@ -499,6 +500,10 @@ function renderPlay(state) {
   releaseHexField(); // the map no longer highlights what a replaced form allowed
   const actions = $("actions");
   actions.dataset.seq = state.seq;
+  // Where the game stands (the turn, the phase), above the moves it allows.
+  const where = state.ended ? "" : whereWeAre(state.state, namesOf());
+  $("play-where").textContent = where;
+  $("play-where").hidden = !where;
   if (state.ended) {
     actions.replaceChildren(Object.assign(document.createElement("p"), { className: "note", textContent: "The game is over: no more moves." }));
     actions.dataset.ended = "1";

@@ -41,3 +41,28 @@ async def test_aircraft_out_of_play_are_not_left_on_the_board(
     ), player
     assert bot == "Bot: 1 left — B1; out of play — B2 (A6M, level, left the board)", bot
     await page.close()
+
+
+NONE_LEFT = """async () => {
+  const { endScreen } = await import('./ending.js');
+  const map = { grid: { parity: 'even_down', min_col: 1, max_col: 20, min_row: 1, max_row: 30 },
+    features: [], player_sides: ['fighter'],
+    pieces: [{ id: 'B3-1', hex: '0319', side: 'bomber', note: 'high uncertainty' }] };
+  const frames = [{ seq: 9, event_type: 'GameEnded', payload: {
+    result: 'every nightfighter has left the map', rule: 'r' } }];
+  const box = document.createElement('section');
+  box.append(...endScreen({ state: { seq: 9, map, state: {} }, frames, gameId: 'g1' }));
+  return [...box.querySelectorAll('.survivors li')].map((li) => li.textContent);
+}"""
+
+
+async def test_a_side_of_the_players_with_nothing_on_the_map_is_said(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Nightfighter's game ends when the fighter leaves the map: the end screen listed
+    the bombers left and said nothing of the player's own side."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    said = await page.evaluate(NONE_LEFT)
+    assert said == ["Fighter (yours): none left", "Bomber: 1 left — B3-1"], said
+    await page.close()

@@ -299,3 +299,33 @@ async def test_the_table_reads_a_not_as_the_server_does(
     assert in_page == [accepts(US_RESTATED, v) for v in US_REPORTS]
     assert in_page == [True, True, True, False, False, False, False, False]
     await page.close()
+
+
+# Nightfighter's MoveBombers before any bomber is on the map (its actions narrow the list
+# of counters to accelerate to none).
+NO_ITEM = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "MoveBombers"},
+        "accelerate": {"type": "array", "items": {"type": "string"}, "maxItems": 0, "default": []},
+    },
+    "required": ["type"],
+}
+
+
+async def test_a_list_that_takes_no_item_now_is_said_not_asked(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """A list the rules narrow to no item was drawn as rows to add under "at most 0",
+    with an "+ Add" button whose row the server would refuse."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    await page.wait_for_selector("#ruleset option", state="attached", timeout=TIMEOUT)
+    await page.evaluate(BUILD, NO_ITEM)
+    form = page.locator("#probe")
+    assert await form.locator("[data-kind='add']").count() == 0
+    said = " ".join((await form.inner_text()).split())
+    assert "Accelerate: none allowed now" in said and "at most 0" not in said, said
+    read = await page.evaluate("window.probe.read()")
+    assert read == {"type": "MoveBombers", "accelerate": []}, read
+    await page.close()

@@ -196,14 +196,15 @@ async def test_the_opponents_last_move_is_outlined_and_followed(
     browser: Any, viewer_gateway: Running, artifacts: Path
 ) -> None:
     """Age of Dogfights: after the bots fly, each bot that moved is outlined, the note says
-    so, and Follow centres the board on the move."""
+    what changed of each (its point before and after), and Follow centres the board on
+    the move."""
     page = await browser.new_page(viewport=WIDE)
     await create_game(page, viewer_gateway.port, "age_of_dogfights", "patrol")
     assert (await send(page, "RollSetup"))["ok"]
     assert (await send(page, "FlyBots"))["ok"]
     await page.wait_for_selector("#state .map-frame .piece.moved", timeout=TIMEOUT)
     note = await page.inner_text("#state .last-move")
-    assert note.startswith("The opponent's last move: B")
+    assert note.startswith("Changed since the state before (outlined): B") and " → " in note, note
     moved = await page.evaluate(
         "[...document.querySelectorAll('#state .map-frame .piece.moved')]"
         ".map((e) => e.dataset.piece)"
@@ -289,3 +290,76 @@ async def test_a_big_map_opens_on_the_area_in_play_and_fit_keeps_it_readable(
     fx, fy, fw, fh = fitted["view"]
     assert fx <= middle[0] <= fx + fw and fy <= middle[1] <= fy + fh
     await page.close()
+
+
+# Each piece on the map by its id: whether its chip's centre is inside the map's frame.
+IN_FRAME = """() => {
+  const f = document.querySelector('#state .map-frame').getBoundingClientRect();
+  return Object.fromEntries([...document.querySelectorAll('#state .pieces [data-piece]')]
+    .map((g) => { const b = g.querySelector('rect.chip').getBoundingClientRect();
+      const x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+      return [g.dataset.piece, x > f.left && x < f.right && y > f.top && y < f.bottom]; }));
+}"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 720}, PHONE], ids=["laptop", "phone"])
+async def test_fit_keeps_the_players_fighter_in_view(
+    browser: Any, viewer_gateway: Running, artifacts: Path, size: dict[str, int]
+) -> None:
+    """Nightfighter 4B: the first bombers enter on the map's north edge, the fighter waits
+    far to the south. The area in play is then too tall for a readable view, and "Fit"
+    framed its middle: neither the bombers nor the player's own fighter. The player's
+    part of the area (the fighter, the hexes a form allows) stays in view."""
+    page = await browser.new_page(viewport=size)
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
+    whole = "#state .map-tools button[aria-label='Fit the whole board in the pane']"
+    await _changes(page, lambda: page.click(whole))
+    await _changes(page, lambda: page.click(FIT))
+    seen = await page.evaluate(IN_FRAME)
+    await page.screenshot(path=str(artifacts / f"map-nightfighter-fit-{size['width']}.png"))
+    assert seen["F1"], seen
+    # Readable still: hex ids are shown.
+    assert await page.locator("#state svg.hexmap.zoomed").count() == 1
+    await page.close()
+
+
+async def test_the_hexes_a_field_asks_for_are_brought_into_view(
+    browser: Any, viewer_gateway: Running, artifacts: Path
+) -> None:
+    """The view stays where the reader left it across states; a reader who dragged the
+    map north to watch the bombers, then opened the fighter's move, had its next hexes
+    highlighted out of sight, with nothing in view to click. When none of the hexes a
+    field asks for is in view, the map frames them (and the fighter they lead from)."""
+    page = await browser.new_page(viewport={"width": 1280, "height": 720})
+    await create_game(page, viewer_gateway.port, "nightfighter", "4B")
+    assert (await send(page, "EndPhase"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]
+    await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
+    frame = page.locator("#state .map-frame")
+    await frame.scroll_into_view_if_needed()
+    for _ in range(3):  # drag the map down: the view goes north, away from the fighter
+        box = await frame.bounding_box()
+        assert box is not None
+        x, y, down = box["x"] + box["width"] / 2, box["y"] + 20, box["height"] - 40
+        await _changes(page, lambda x=x, y=y, down=down: _drag(page, x, y, down))
+    assert not (await page.evaluate(IN_FRAME))["F1"]
+    await page.locator('details.action-box[data-action="MoveFighter"] > summary').click()
+    await page.locator('details.action-box[data-action="MoveFighter"] [data-field="path"]').click()
+    await wait_for(page, f"({IN_FRAME})().F1", timeout=TIMEOUT)
+    lit = page.locator("#state svg.hexmap .hex.allowed")
+    assert await lit.count() > 0
+    await lit.first.click()  # in view: a click on it takes
+    path = page.locator('details.action-box[data-action="MoveFighter"] [data-field="path"]')
+    assert await path.input_value(), "the highlighted hex was not picked"
+    await page.screenshot(path=str(artifacts / "map-nightfighter-asked-hexes.png"))
+    await page.close()
+
+
+async def _drag(page: Any, x: float, y: float, down: float) -> None:
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(x, y + down, steps=8)
+    await page.mouse.up()
