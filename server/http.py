@@ -288,11 +288,11 @@ def make_process_request(  # type: ignore[no-untyped-def]
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         refused = screen(request, gateway.settings)
         if refused is not None:
-            code, response = refused
+            code, refusal = refused
             gateway.metrics.error(code)
             address = gateway.address_of(connection)
-            gateway.mistakes.note(address, code, response.body.decode().strip())
-            return without_body(response) if request.method == "HEAD" else response
+            gateway.mistakes.note(address, code, refusal.body.decode().strip())
+            return without_body(refusal) if request.method == "HEAD" else refusal
         response = await answer(connection, request)
         if response is not None and request.method == "HEAD":
             return without_body(response)
