@@ -15,7 +15,7 @@ import ipaddress
 import json
 import mimetypes
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -280,9 +280,9 @@ async def health(gateway: Gateway, restarting: Callable[[], str | None] | None =
     )
 
 
-def make_process_request(  # type: ignore[no-untyped-def]
+def make_process_request(
     gateway: Gateway, restarting: Callable[[], str | None] | None = None
-):
+) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     """The websockets process_request hook for this gateway (`restarting`: see health)."""
 
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
