@@ -305,9 +305,11 @@ class UmpireClient:
         `credentials`; the refusals, by the game their credential names."""
         refused: dict[str, Error] = {}
         for credential in list(self.credentials):
-            answer = await self._ask_until_settled(
-                ws, lambda credential=credential: {"type": "auth", "credential": credential}
-            )
+
+            def message(credential: str = credential) -> dict[str, Any]:
+                return {"type": "auth", "credential": credential}
+
+            answer = await self._ask_until_settled(ws, message)
             if isinstance(answer, Error):
                 self.credentials = [kept for kept in self.credentials if kept != credential]
                 game_id = answer.details.get("game_id") if answer.details else None

@@ -246,7 +246,7 @@ def example(node: Schema) -> Any:
         return example(_merged(_rest(node), node["anyOf"][0]))
     t = node.get("type")
     if t in ("integer", "number"):
-        low = node.get("minimum", node.get("default", 0))
+        low: float = node["minimum"] if "minimum" in node else node.get("default", 0)
         return max(low, 0) if node.get("maximum", max(low, 0)) >= max(low, 0) else low
     if t == "string":
         return _example_text(node)

@@ -15,8 +15,9 @@ import json
 import msgspec
 
 from umpire.engine.actions import legal_actions
-from umpire.engine.citations import SeedNames, names_of, readable
+from umpire.engine.citations import names_of, readable
 from umpire.engine.roles import Role
+from umpire.events.citation_words import SeedNames
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.wire import Action
 from umpire.server.action_text import render

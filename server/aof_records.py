@@ -192,7 +192,7 @@ def _validate(data: bytes, record: Record) -> None:
     if record.commands[0].name == b"MULTI" and not record.damaged:
         # One step is one game's append: every key in it carries that game's {tag}.
         keyed = [c for c in record.commands if c.name not in (b"MULTI", b"EXEC", b"SELECT")]
-        tags = {_TAG.search(c.args[1])[0] if len(c.args) > 1 and _TAG.search(c.args[1]) else b""
+        tags = {m[0] if len(c.args) > 1 and (m := _TAG.search(c.args[1])) else b""
                 for c in keyed}  # fmt: skip
         if b"" in tags or len(tags) > 1:
             record.why = "a key in the step is not its game's"

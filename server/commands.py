@@ -5,6 +5,7 @@ asked of the driver (server/requests.py `CreateGame`, `Handle`, `BindClientSeed`
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -29,7 +30,13 @@ from umpire.events.wire import (
     SendCommand,
 )
 from umpire.server import credentials
-from umpire.server.admission import FREE_WORK_SECONDS, dispute_cost, replay_cost, work_cost
+from umpire.server.admission import (
+    FREE_WORK_SECONDS,
+    Bucket,
+    dispute_cost,
+    replay_cost,
+    work_cost,
+)
 from umpire.server.credentials import Unauthorized
 from umpire.server.game_records import CommandResult
 from umpire.server.requests import (
@@ -48,6 +55,10 @@ from umpire.server.requests import (
 )
 from umpire.server.work_meter import WorkMeter
 
+if TYPE_CHECKING:
+    # Types only: the session imports this module.
+    from umpire.server.session import Shared
+
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
 RESENT_CREATE_SLOT = "resent-create"
 
@@ -62,6 +73,26 @@ class Commands:
     """The session's messages that write to a game's log, and their replies."""
 
     __slots__ = ()
+
+    # What is read of the session (server/session.py `Session`).
+    gw: Shared
+    address: str
+    budget: Bucket
+    grants: dict[str, str]
+    now: float
+
+    if TYPE_CHECKING:  # the session's own (server/session.py) and Grants' (server/grants.py)
+
+        def _reply(self, message: Any) -> None: ...
+        def admit(self, kind: str, cost: int) -> None: ...
+        def _check_grant_room(self, game_id: str | None) -> None: ...
+        def _grant(self, game_id: str, role: Role, digest: str) -> None: ...
+        def _player_grant(
+            self, game_id: str, credential: str | None, request_id: str | None, what: str
+        ) -> Steps[str]: ...
+        def _player_digest(self, game_id: str, what: str) -> str: ...
+        def _role(self, game_id: str) -> Role: ...
+        def _still_valid(self, game_id: str) -> Steps[None]: ...
 
     def _create(self, msg: Create) -> Steps[None]:
         # A create_id names the game, so a re-sent create finds the game it made before

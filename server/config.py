@@ -207,7 +207,7 @@ def from_env(environ: dict[str, str] | None = None, **overrides: object) -> Sett
     given = {k: v for k, v in overrides.items() if v is not None}
     values.update(given)
     try:
-        return Settings(**values)  # type: ignore[arg-type]
+        return Settings.model_validate(values)  # each value checked against its field
     except ValidationError as exc:
         lines = []
         shapes: dict[str, str] = {}

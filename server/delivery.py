@@ -9,11 +9,17 @@ import contextlib
 import functools
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from umpire.events.wire import CLOSE_RESYNC
 from umpire.server.admission import catch_up_cost
 from umpire.server.driver import stop_catch_up
+from umpire.server.session import Session
 from umpire.server.subscription import Subscription
+
+if TYPE_CHECKING:
+    # Types only: the gateway imports the connection, which imports this module.
+    from umpire.server.gateway import Gateway
 
 log = logging.getLogger("umpire.gateway")
 
@@ -46,6 +52,18 @@ class Delivery:
     """A connection's subscriptions served: catch-up, hand-over to the feed, ending."""
 
     __slots__ = ()
+
+    # What is read of the connection (server/connection.py `Connection`).
+    gw: Gateway
+    session: Session
+    out: asyncio.Queue[bytes | None]
+    _closing: asyncio.Task[None] | None
+    _lost: dict[str, Subscription]
+
+    if TYPE_CHECKING:  # the connection's own (server/connection.py)
+
+        async def send(self, frame: bytes) -> None: ...
+        async def close(self, code: int, reason: str) -> None: ...
 
     def lagging(self, sub: Subscription) -> None:
         """The feed could not deliver to `sub` live: catch it up in a task of its own."""

@@ -69,13 +69,15 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
     games = gw.games
     request = session.receive(raw, time.monotonic())
     while request is not None:
+        # The request's answer, of the type its request names (server/requests.py).
+        answer: object
         try:
             # The four requests of every command, by their type (a match's failed class
             # patterns cost ~1 us a command before it reaches Handle, the 11th), the two
             # cached answers without a coroutine; every other request through `perform`.
             if type(request) is Handle:
                 # `_handle`, inline: one coroutine less to resume at each of its awaits.
-                answer = await games.handle(
+                result = await games.handle(
                     request.game_id, request.command_id, request.command,
                     manual_dice=request.manual_dice, expected_seq=request.expected_seq,
                     role=request.role, credential=Credential(request.digest, str(request.role)),
@@ -83,17 +85,18 @@ async def serve_frame(gw: Gateway, session: Session, raw: str | bytes) -> None:
                 )  # fmt: skip
                 # Its receipt signed early, if the session's reply would state it still:
                 # then the session asks for nothing more (server/game_records.py).
-                statement = answer.receipt
+                statement = result.receipt
                 if statement is not None and (early := _early_signature(gw, statement)) is not None:
                     try:
                         signed = await early
                     except Exception:  # signed again on the session's way, which says so
                         pass
                     else:
-                        answer = CommandResult(
-                            answer.game_id, answer.command_id, answer.first_seq,
-                            answer.last_seq, answer.duplicate, statement, signed,
+                        result = CommandResult(
+                            result.game_id, result.command_id, result.first_seq,
+                            result.last_seq, result.duplicate, statement, signed,
                         )  # fmt: skip
+                answer = result
             elif type(request) is CachedGame and (cached := games.cached(request.game_id)):
                 answer = cached
             elif type(request) is GameSigner and (

@@ -275,16 +275,16 @@ class EmbeddedRedis:
             raise RuntimeError("this embedded Valkey has no users: it runs without a password")
         return self.passwords.admin if user == ADMIN_USER else self.passwords.gateway
 
-    def _write_config(self) -> None:
-        """The 0600 config file with the ACL users (the only place the hashes are),
-        written inside the held directory."""
+    def _write_config(self, passwords: StorePasswords) -> None:
+        """The 0600 config file with the ACL users of `passwords` (the only place the
+        hashes are), written inside the held directory."""
         temporary = CONFIG_FILE + ".new"
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary, dir_fd=self.dir_fd)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
         fd = os.open(temporary, flags, 0o600, dir_fd=self.dir_fd)
         with os.fdopen(fd, "w") as out:
-            out.write("\n".join(acl_lines(self.passwords)) + "\n")  # type: ignore[arg-type]
+            out.write("\n".join(acl_lines(passwords)) + "\n")
         os.replace(temporary, CONFIG_FILE, src_dir_fd=self.dir_fd, dst_dir_fd=self.dir_fd)
 
     def command_line(self) -> list[str]:
@@ -339,7 +339,7 @@ class EmbeddedRedis:
         lives as long as the server should: PR_SET_PDEATHSIG fires when the *thread* that
         forked the child exits, so a worker thread would take the server with it."""
         if self.passwords is not None:
-            self._write_config()
+            self._write_config(self.passwords)
         with contextlib.suppress(OSError):
             self._log_start = os.stat(LOG_FILE, dir_fd=self.dir_fd).st_size
         self.process = subprocess.Popen(

@@ -3,6 +3,7 @@ snapshot and the log's tail, kept in a bounded cache."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Literal
 
 import msgspec
@@ -21,6 +22,7 @@ from umpire.engine.ruleset import Ruleset
 from umpire.events.chain import verify_chain
 from umpire.events.envelope import check_game_id
 from umpire.events.errors import GameNotFound
+from umpire.events.store import Store
 from umpire.events.types import GameCreated
 
 
@@ -28,6 +30,14 @@ class GameCache:
     """Games' cache of folded games: `load`, `cached`."""
 
     __slots__ = ()
+
+    # Set by Games.__init__ (server/games.py): the store, and what is kept of each game.
+    store: Store
+    _cache: OrderedDict[str, tuple[Ruleset[Any], Game]]
+    _cache_size: int
+    _keys: dict[str, bytes | None]
+    _secrets: dict[str, bytes]
+    _referees: dict[str, Literal["player", "operator"]]
 
     async def load(self, game_id: str) -> tuple[Ruleset[Any], Game]:
         """The current game: cached or snapshot state, then every event after it."""

@@ -4,7 +4,8 @@ sealing key, and a re-sent create that finds the game it made before."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,22 +20,38 @@ from umpire.engine.game import (
     ruleset_of,
 )
 from umpire.engine.game import start as start_game
+from umpire.engine.ruleset import Ruleset
 from umpire.events.codec import canonical_bytes
 from umpire.events.envelope import GENESIS_HASH, check_command_id, check_game_id
 from umpire.events.errors import GameExists
 from umpire.events.recorder import seal_batch
+from umpire.events.store import Store
 from umpire.events.types import ClientEntropy, GameCreated
 from umpire.server.clock import utc_now_iso
 from umpire.server.game_records import (
     Created,
     sealed_pending,
 )
+from umpire.server.receipt_keys import ReceiptKeys
 
 
 class GameCreation:
     """Games' `create`: a new game's GameCreated, secret seed and sealing key."""
 
     __slots__ = ()
+
+    # Set by Games.__init__ (server/games.py).
+    store: Store
+    draw_seed: Callable[[], bytes]
+    draw_key: Callable[[], bytes]
+    receipt_keys: ReceiptKeys
+    _keys: dict[str, bytes | None]
+    _secrets: dict[str, bytes]
+
+    if TYPE_CHECKING:  # Games' own (server/games.py) and GameCache's (server/game_cache.py)
+
+        def _refuse_if_full(self) -> None: ...
+        def _remember(self, game_id: str, ruleset: Ruleset[Any], game: Game) -> None: ...
 
     async def create(
         self,

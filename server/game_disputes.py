@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
@@ -32,13 +32,13 @@ from umpire.engine.disputes import (
     finding_command_id,
     ruling_command_id,
 )
-from umpire.engine.game import ruleset_of
+from umpire.engine.game import Game, ruleset_of
 from umpire.engine.replay import log_finally_revealed
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
-from umpire.events.store import AppendResult, Credential
+from umpire.events.store import AppendResult, Credential, Store
 from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
@@ -56,6 +56,21 @@ class GameDisputes:
     """Disputes over the store of `Games` (server/games.py), which supplies these."""
 
     __slots__ = ()
+
+    store: Store  # set by Games.__init__
+
+    if TYPE_CHECKING:  # Games' own (server/games.py) and GameCache's (server/game_cache.py)
+
+        async def _append(
+            self,
+            ruleset: Ruleset[Any],
+            game: Game,
+            events: list[Struct],
+            command_id: str,
+            credential: Credential | None = None,
+        ) -> AppendResult: ...
+        async def load(self, game_id: str) -> tuple[Ruleset[Any], Game]: ...
+        def _forget(self, game_id: str) -> None: ...
 
     async def _log(self, game_id: str) -> tuple[Ruleset[Any], list[Envelope], list[Struct]]:
         check_game_id(game_id)

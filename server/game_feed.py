@@ -65,10 +65,10 @@ class GameFeed(PushedStates):
     """The recent events of one game and its subscriptions."""
 
     # Slots: a gateway holds one feed per active game (no instance dict, ~100 B a game).
+    # (PushedStates holds those of the state frames.)
     __slots__ = (
-        "_lock", "_states_again", "_states_task", "codec", "finally_revealed", "game_id",
-        "head", "live", "revealed_through", "ruleset", "state_builder", "states", "store",
-        "subscriptions", "window",
+        "_lock", "codec", "finally_revealed", "game_id", "head", "live", "revealed_through",
+        "ruleset", "state_builder", "store", "subscriptions", "window",
     )  # fmt: skip
 
     def __init__(

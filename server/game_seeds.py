@@ -4,16 +4,21 @@ epoch, the server's secrets and sealing key, and the reveal (docs/audit.md (4.1)
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from umpire.engine.dice import commitment, hidden_dice_key
 from umpire.engine.errors import ClientSeedRefused, GameOver, InvalidCommand
 from umpire.engine.game import Game
+from umpire.engine.ruleset import Ruleset
 from umpire.events.errors import (
     GameNotFound,
     UmpireError,
     VersionConflict,
 )
-from umpire.events.store import Credential
+from umpire.events.store import AppendResult, Credential, Store
 from umpire.events.types import ClientEntropy, ClientSeedBound, SeedRevealed
 from umpire.server.game_records import (
     CLIENT_SEED_MAX,
@@ -30,6 +35,29 @@ class GameSeeds:
     """Games' seeds: binding the client's, keeping the server's secret, revealing it."""
 
     __slots__ = ()
+
+    # Set by Games.__init__ (server/games.py).
+    store: Store
+    draw_seed: Callable[[], bytes]
+    _keys: dict[str, bytes | None]
+    _secrets: dict[str, bytes]
+
+    if TYPE_CHECKING:  # Games' own (server/games.py) and GameCache's (server/game_cache.py)
+
+        def _refuse_if_full(self) -> None: ...
+        async def _append(
+            self,
+            ruleset: Ruleset[Any],
+            game: Game,
+            events: list[Struct],
+            command_id: str,
+            credential: Credential | None = None,
+            *,
+            secret: bytes | None = None,
+        ) -> AppendResult: ...
+        def _result(self, game_id: str, command_id: str, result: AppendResult) -> CommandResult: ...
+        async def load(self, game_id: str) -> tuple[Ruleset[Any], Game]: ...
+        def _forget(self, game_id: str) -> None: ...
 
     async def bind_client_seed(
         self, game_id: str, client_seed: str, *, credential: Credential | None = None

@@ -4,6 +4,8 @@ the store's answers are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from umpire.engine.roles import Role
 from umpire.events.wire import (
     Authenticated,
@@ -22,13 +24,35 @@ from umpire.server.requests import (
     Steps,
     VerifyCredential,
 )
-from umpire.server.subscription import Subscription
+from umpire.server.subscription import Sink, Subscription
+
+if TYPE_CHECKING:
+    # Types only: the session imports this module, and imports no pydantic at run time.
+    from umpire.server.config import Settings
+    from umpire.server.session import Shared
 
 
 class Grants:
     """The session's grants: which role each game's credential gave this connection."""
 
-    __slots__ = ()
+    # The slot set here (`_auth`); the session's others are its own (server/session.py).
+    __slots__ = ("operator",)
+
+    operator: bool  # the operator token was presented
+
+    # What is read of the session (server/session.py `Session`).
+    gw: Shared
+    settings: Settings
+    holder: Sink
+    roles: dict[str, Role]
+    grants: dict[str, str]
+    revoked_games: dict[str, None]
+
+    if TYPE_CHECKING:  # the session's own (server/session.py) and Subscriptions'
+
+        def _reply(self, message: Any) -> None: ...
+        def mistake(self, code: str, detail: str) -> None: ...
+        def unsubscribe(self, game_id: str) -> Subscription | None: ...
 
     def _auth(self, credential: str, request_id: str | None, reply: bool = True) -> Steps[None]:
         if credentials.is_operator(credential, self.settings.operator_token):
@@ -54,7 +78,8 @@ class Grants:
     def _verified_for(self, game_id: str, credential: str) -> Steps[Role]:
         """The role `credential` gives in `game_id`, granted nothing yet; Unauthorized if
         it is another game's."""
-        granted, role = yield VerifyCredential(credential)
+        verified: tuple[str, Role] = yield VerifyCredential(credential)
+        granted, role = verified
         if granted != game_id:
             raise Unauthorized(
                 f"the credential sent is for game {granted!r}, not {game_id!r}",

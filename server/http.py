@@ -15,7 +15,7 @@ import ipaddress
 import json
 import mimetypes
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -280,19 +280,19 @@ async def health(gateway: Gateway, restarting: Callable[[], str | None] | None =
     )
 
 
-def make_process_request(  # type: ignore[no-untyped-def]
+def make_process_request(
     gateway: Gateway, restarting: Callable[[], str | None] | None = None
-):
+) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
     """The websockets process_request hook for this gateway (`restarting`: see health)."""
 
     async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         refused = screen(request, gateway.settings)
         if refused is not None:
-            code, response = refused
+            code, refusal = refused
             gateway.metrics.error(code)
             address = gateway.address_of(connection)
-            gateway.mistakes.note(address, code, response.body.decode().strip())
-            return without_body(response) if request.method == "HEAD" else response
+            gateway.mistakes.note(address, code, refusal.body.decode().strip())
+            return without_body(refusal) if request.method == "HEAD" else refusal
         response = await answer(connection, request)
         if response is not None and request.method == "HEAD":
             return without_body(response)

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from prometheus_client import CollectorRegistry, disable_created_metrics, generate_latest
 from prometheus_client import Counter as CounterFamily
@@ -38,6 +39,8 @@ from umpire.server.collector import Pauses
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+# How a gauge sums over the workers (prometheus-client's multiprocess modes): live workers' only.
+GaugeMode = Literal["livesum", "livemin", "livemax"]
 FLUSH_SECONDS = 1.0  # how often a worker writes its figures where the others read them
 GENERATIONS = ("0", "1", "2")
 
@@ -102,8 +105,10 @@ class Families:
         def counter(name: str, doc: str, labels: tuple[str, ...] = ()) -> CounterFamily:
             return CounterFamily(name, doc, labels, registry=registry)
 
-        def gauge(name: str, doc: str, mode: str, labels: tuple[str, ...] = ()) -> GaugeFamily:
-            return GaugeFamily(name, doc, labels, registry=registry, multiprocess_mode=mode)  # type: ignore[arg-type]
+        def gauge(
+            name: str, doc: str, mode: GaugeMode, labels: tuple[str, ...] = ()
+        ) -> GaugeFamily:
+            return GaugeFamily(name, doc, labels, registry=registry, multiprocess_mode=mode)
 
         # What is open now: summed over the live workers.
         self.workers = gauge("umpire_workers", "gateway processes serving", "livesum")

@@ -19,14 +19,13 @@ import sys
 from pathlib import Path
 
 from umpire.events.errors import UmpireError
-from umpire.events.receipt import equivocation_in, read_receipts_file
+from umpire.events.receipt import ReceiptsInvalid, equivocation_in, read_receipts_file
 from umpire.events.receipt_signature import ProofInvalid, check_proof, key_id_of
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings
 from umpire.server.input_files import utf8_text
 from umpire.server.output_files import write_output
 from umpire.server.receipt_keys import ReceiptKeys
-from umpire.server.receipts_file import ReceiptsInvalid
 from umpire.server.store_access import open_store
 
 NO_PROOF = 1

@@ -12,6 +12,8 @@ from umpire.engine.roles import Role
 from umpire.server.framing import Batch
 
 if TYPE_CHECKING:
+    # Types only: the feed imports this module.
+    from umpire.server.game_feed import StateBuilder
     from umpire.server.subscription import Subscription
 
 log = logging.getLogger("umpire.feed")
@@ -22,7 +24,18 @@ _ROLES = {role: index for index, role in enumerate(Role)}
 class PushedStates:
     """A feed's pushed state frames, one per role and batch."""
 
-    __slots__ = ()
+    # The state kept here (set by GameFeed.__init__); the feed's own slots hold the rest.
+    __slots__ = ("_states_again", "_states_task", "states")
+
+    states: dict[Role, tuple[int, bytes]] | None
+    _states_task: asyncio.Task[None] | None
+    _states_again: bool
+
+    # What is read of the feed (server/game_feed.py `GameFeed`).
+    game_id: str
+    head: int
+    state_builder: StateBuilder | None
+    subscriptions: dict[Subscription, None]
 
     def _want_states(self) -> None:
         """After a batch: build the state frame of each role a subscriber asked views for,

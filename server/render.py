@@ -17,13 +17,14 @@ from typing import Any
 import msgspec
 from msgspec import Struct
 
-from umpire.engine.citations import SeedNames, readable
+from umpire.engine.citations import readable
 from umpire.engine.game import Game
 from umpire.engine.kit.labels import NO_LABELS, Labels
 from umpire.engine.redaction import view_for
 from umpire.engine.replay import Change
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
+from umpire.events.citation_words import SeedNames
 from umpire.events.receipt import receipt_state_hash
 from umpire.events.rules_words import (
     acronyms,
@@ -129,12 +130,12 @@ def view_lines(
             value = view[name]
             field = key if keyed else str(name)
             shown = printable(labels.label(str(name)))  # a name the game gives: itself
-            below = not keyed and str(name) in labels.keyed
+            keyed_below = not keyed and str(name) in labels.keyed
             if _plain(value) or value in ({}, [], ()):
                 lines.append(f"{indent}{shown}: {_scalar(value, labels, field)}")
             else:
                 lines.append(f"{indent}{shown}:")
-                lines += view_lines(value, indent + "  ", labels, key=field, keyed=below)
+                lines += view_lines(value, indent + "  ", labels, key=field, keyed=keyed_below)
         return lines
     if isinstance(view, (list, tuple)):
         if not view:

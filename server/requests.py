@@ -143,7 +143,7 @@ class CreateGame(Struct, frozen=True):
     ruleset: str
     setup: dict[str, Any]
     client_seed: str | None
-    client_entropy: str | None
+    client_entropy: str
     game_id: str | None
     scenario: str | None
     opponent_manual_dice: bool

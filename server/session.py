@@ -115,10 +115,11 @@ class Session(Commands, Grants, Subscriptions, Views):
     # Slots: a gateway holds one session per connection, most of them idle (no instance
     # dict: python -m bench's memory per idle connection). A weak reference is how tests
     # see a session freed.
+    # (Grants holds `operator`, the one slot a part of the session sets.)
     __slots__ = (
         "__weakref__", "_steps", "address", "budget", "grants", "gw", "holder", "now",
-        "operator", "outbox", "paused_until", "refilled", "revoked_games", "roles", "settings",
-        "subs", "tokens",
+        "outbox", "paused_until", "refilled", "revoked_games", "roles", "settings", "subs",
+        "tokens",
     )  # fmt: skip
 
     def __init__(self, shared: Shared, address: str, holder: Sink, now: float) -> None:

@@ -292,7 +292,12 @@ async def open_store(settings: Settings) -> AsyncIterator[Store]:
     """The store for one CLI command: REDIS_URL, or the data directory's embedded server
     (whose acknowledged heads the command records in its head checkpoints)."""
     async with contextlib.AsyncExitStack() as stack:
-        url = settings.redis_url or await stack.enter_async_context(command_store_url(settings))
+        # Not `redis_url or ...`: mypy infers the embedded URL in the context of
+        # `str | None`, the left operand's type.
+        if settings.redis_url:
+            url = settings.redis_url
+        else:
+            url = await stack.enter_async_context(command_store_url(settings))
         store = make_store(url, settings)
         checkpoints = None
         if not settings.redis_url:

@@ -288,8 +288,8 @@ def _batch_damages(results: dict[str, str], stored: dict[int, Envelope]) -> list
         # A client command's batch begins with its CommandRecorded: a second batch of
         # the same id right after the first is a run of its own. (An amendment's one
         # system batch holds the re-made line's CommandRecorded events.)
-        again = env.type == "CommandRecorded" and not command_id.startswith(SYSTEM_PREFIX)
-        if command_id == last_id and not again:
+        new_run = env.type == "CommandRecorded" and not command_id.startswith(SYSTEM_PREFIX)
+        if command_id == last_id and not new_run:
             runs[command_id][-1].append(seq)
         else:
             runs.setdefault(command_id, []).append([seq])

@@ -4,29 +4,54 @@ answers are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from umpire.engine.roles import Role
 from umpire.events.errors import LogRewound, StoreUnreachable, UmpireError
 from umpire.events.wire import (
     Error,
     Subscribe,
     Subscribed,
+    ViewState,
     encoder,
 )
 from umpire.server.requests import (
     FeedHead,
     Follow,
     OpenFeed,
+    Output,
     ReadVersion,
     Steps,
     StopCatchUp,
     Unfollow,
 )
-from umpire.server.subscription import Subscription
+from umpire.server.subscription import Sink, Subscription
+
+if TYPE_CHECKING:
+    # Types only: the session imports this module, and imports no pydantic at run time.
+    from umpire.server.config import Settings
 
 
 class Subscriptions:
     """The session's subscriptions, by game id."""
 
     __slots__ = ()
+
+    # What is read of the session (server/session.py `Session`).
+    settings: Settings
+    holder: Sink
+    subs: dict[str, Subscription]
+    outbox: list[Output]
+
+    if TYPE_CHECKING:  # the session's own, Grants' and Views' (server/grants.py, views.py)
+
+        def _reply(self, message: Any) -> None: ...
+        def _present(
+            self, game_id: str, credential: str, request_id: str | None
+        ) -> Steps[None]: ...
+        def _role(self, game_id: str) -> Role: ...
+        def _still_valid(self, game_id: str) -> Steps[None]: ...
+        def _view(self, game_id: str, role: Role, request_id: str | None) -> Steps[ViewState]: ...
 
     def _subscribe(self, msg: Subscribe) -> Steps[None]:
         if msg.credential:

@@ -4,7 +4,7 @@ versions are asked of the driver (server/requests.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -37,6 +37,10 @@ from umpire.server.requests import (
     Steps,
 )
 
+if TYPE_CHECKING:
+    # Types only: the session imports this module.
+    from umpire.server.session import Shared
+
 RULESET_NAMES_REMEMBERED = 100_000
 LIST_PAGE = 20  # games whose versions one pipeline reads (redis-py parses ~60 µs each)
 
@@ -45,6 +49,16 @@ class Views:
     """The session's answers to `view` and `list_games`."""
 
     __slots__ = ()
+
+    # What is read of the session (server/session.py `Session`).
+    gw: Shared
+    operator: bool
+    roles: dict[str, Role]
+
+    if TYPE_CHECKING:  # the session's own (server/session.py)
+
+        def _reply(self, message: Any) -> None: ...
+        def admit(self, kind: str, cost: int) -> None: ...
 
     def _view_at(
         self, game_id: str, role: Role, at_seq: int, request_id: str | None

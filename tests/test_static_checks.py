@@ -1,5 +1,6 @@
 """The standing checks run with the tests: ruff lint and format over the tree, and mypy
-(strict, pyproject's config) over umpire.events and umpire.engine (tests/support/typecheck.py)."""
+(strict, pyproject's config) over umpire.events, umpire.engine, umpire.server and
+umpire.clients (tests/support/typecheck.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,6 @@ def test_ruff_format_is_clean() -> None:
 
 
 @pytest.mark.slow
-def test_mypy_strict_is_clean_on_events_and_engine() -> None:
+def test_mypy_strict_is_clean_on_every_package() -> None:
     result = typecheck.mypy()
     assert result.returncode == 0, result.stdout[-4000:]

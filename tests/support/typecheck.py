@@ -1,4 +1,5 @@
-"""mypy (strict, pyproject's config) over `umpire.engine` and `umpire.events`.
+"""mypy (strict, pyproject's config) over the four packages: `umpire.engine`,
+`umpire.events`, `umpire.server` and `umpire.clients`.
 
 The import package `umpire` is assembled by the install (setup.py maps umpire.engine to
 engine/ and so on) through an import hook that mypy does not run, so this builds the same
@@ -16,7 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 FOLDERS = ("engine", "events", "server", "clients")
-CHECKED = ("umpire.engine", "umpire.events")
+CHECKED = ("umpire.engine", "umpire.events", "umpire.server", "umpire.clients")
 
 
 def mypy() -> subprocess.CompletedProcess[str]:
