@@ -225,11 +225,12 @@ def finding_lines(found: DisputeFound, capitals: Collection[str] = ()) -> list[s
     at the head ("setup.pace: run on -> every phase")."""
     on = f"finding on dispute {found.dispute}"
     if found.parts_at == 0:
-        lines = [f"{on}: the same; the two lines never part up to the head"]
+        lines = [f"{on}: the same; under that reading every event up to now comes out as played"]
     else:
         verdict = "the same" if found.same else "different"
         lines = [
-            f"{on}: {verdict}; the lines part at seq {found.parts_at}",
+            f"{on}: {verdict}; under that reading the game goes otherwise from seq "
+            f"{found.parts_at}",
             f"as played: {event_said(found.as_played, capitals)}",
             f"under the reading: {event_said(found.under_reading, capitals)}",
         ]

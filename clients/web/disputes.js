@@ -36,8 +36,9 @@ export function findingView(finding, capitals = []) {
     return box;
   }
   const verdict = finding.parts_at === 0
-    ? "the same: the two lines never part"
-    : `${finding.same ? "the same here" : "different"}; the lines part at seq ${finding.parts_at}`;
+    ? "the same: under that reading every event up to now comes out as played"
+    : `${finding.same ? "the same here" : "different"}; under that reading the game goes ` +
+      `otherwise from seq ${finding.parts_at}`;
   box.append(el("p", { class: "verdict", text: `Finding: ${verdict}` }));
   if (finding.parts_at) {
     const side = (text) => el("td", { title: text, text: eventSaid(text, capitals) });

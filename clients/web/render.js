@@ -181,9 +181,9 @@ export function describe(frame, capitals = []) {
     case "DisputeFound": {
       // The events where the lines part in words (their JSON is the Audit's business).
       const parts = p.parts_at
-        ? `the lines part at seq ${p.parts_at}: as played ${eventSaid(p.as_played, capitals)}; ` +
-          `under the reading ${eventSaid(p.under_reading, capitals)}`
-        : "the two lines never part";
+        ? `under that reading the game goes otherwise from seq ${p.parts_at}: as played ` +
+          `${eventSaid(p.as_played, capitals)}; under the reading ${eventSaid(p.under_reading, capitals)}`
+        : "under that reading every event up to now comes out as played";
       const stopped = p.stopped ? `; the reading's line stops at ${p.stopped}` : "";
       const head = (p.head || []).map((c) => `${inWords(c.path)}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
       return `dispute ${p.dispute}: ${p.same ? "the same" : "different"}; ${parts}${stopped}` +

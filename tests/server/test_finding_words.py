@@ -55,7 +55,8 @@ def test_a_findings_log_row_and_dispute_lines_read_in_words() -> None:
     )  # fmt: skip
     row = describe(found, with_type=False)
     assert row == (
-        "finding on dispute 82: the same; the lines part at seq 70; as played: Bot moved: "
+        "finding on dispute 82: the same; under that reading the game goes otherwise from seq 70; "
+        "as played: Bot moved: "
         "chose P2 (nearest player aircraft at 18d; destination L4); under the reading: Bot "
         "moved: chose P2 (nearest player aircraft at 18d; destination L5); at the head, "
         "setup.approach altitude reading: none -> towards"
@@ -64,7 +65,8 @@ def test_a_findings_log_row_and_dispute_lines_read_in_words() -> None:
     never = DisputeFound(dispute=9, same=True, head=(HeadChange(path="setup.pace",
                          before="run_on", after="every_phase"),))  # fmt: skip
     assert finding_lines(never) == [
-        "finding on dispute 9: the same; the two lines never part up to the head",
+        "finding on dispute 9: the same; under that reading every event up to now comes out as "
+        "played",
         "at the head, setup.pace: run on -> every phase",
     ]
 

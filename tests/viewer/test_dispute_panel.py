@@ -61,7 +61,7 @@ async def test_a_decision_is_disputed_from_the_table(
         filed = await box.get_attribute("data-dispute")
         assert filed is not None and int(filed) == head + 1
         # The reading parts the lines: the two sides are shown where they part.
-        assert "lines part at seq" in verdict
+        assert "under that reading the game goes otherwise from seq" in verdict
         assert await box.locator("table.side-by-side").count() == 1
         # A spectator may not rule: its page offers no ruling, on the finding's row or
         # in its own dispute box; the player's page offers both buttons.

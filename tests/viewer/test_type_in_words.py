@@ -136,7 +136,9 @@ async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Run
     assert "sam sites.S1.fire mode" in shown["text"], shown["text"]
     assert json.loads(shown["title"])["type"] == "downtown.SamReacted"
     row = shown["row"]
-    assert "Dispute found" in row and "dispute 9: different; the lines part at seq 7" in row, row
+    assert "Dispute found" in row and (
+        "dispute 9: different; under that reading the game goes otherwise from seq 7" in row
+    ), row
     assert "as played SAM reacted: the SAM site fires: the MiGs are in the air" in row, row
     assert "under the reading (refused)" in row and "sam sites.S1.fire mode" in row, row
     assert '"type"' not in row, row
