@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from enum import StrEnum
 from fractions import Fraction
+from typing import Annotated
 
 import msgspec
 
 __all__ = [
     "DIRECTION_NAMES",
     "Cube",
+    "Facing",
     "Hex",
     "HexGrid",
     "Parity",
@@ -45,6 +47,19 @@ Cube = tuple[int, int, int]
 
 DIRECTION_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 """Names of directions 0..5, clockwise from north."""
+
+# A counter's facing or heading as a command or setup field: the hex side its front faces,
+# by its number; its description (the published schemas, `umpire actions`) says what each
+# number means, and the rulesets' words say it by DIRECTION_NAMES.
+Facing = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        le=5,
+        description="the hex side faced, clockwise from the top of the map: 0 N, 1 NE, "
+        "2 SE, 3 S, 4 SW, 5 NW",
+    ),
+]
 
 _DIRECTIONS: tuple[Cube, ...] = (
     (0, 1, -1),  # 0 N

@@ -14,7 +14,8 @@ from typing import Annotated, ClassVar
 
 from msgspec import Meta, Struct
 
-from umpire.engine.rulesets.conflict_of_heroes.scenario import Facing, HexLabel, Ident
+from umpire.engine.hexgrid import Facing
+from umpire.engine.rulesets.conflict_of_heroes.scenario import HexLabel, Ident
 from umpire.engine.rulesets.conflict_of_heroes.terms import ActionKind
 
 Ids = Annotated[tuple[Ident, ...], Meta(max_length=12)]

@@ -112,7 +112,7 @@ FIELDS: dict[str, str] = {
 }
 VALUES: dict[str, dict[str, str]] = {
     "action": named(OrderAction),
-    # A facing by its compass point on the map (scenario.Facing), not its number.
+    # A facing by its compass point on the map (engine/hexgrid.py Facing), not its number.
     "facing": {str(d): name for d, name in enumerate(DIRECTION_NAMES)},
     "ai_status": named(Status),
     "colour": named(CardColour),

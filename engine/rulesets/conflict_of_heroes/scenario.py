@@ -13,19 +13,10 @@ from typing import Annotated
 
 from msgspec import Meta, Struct, field
 
+from umpire.engine.hexgrid import Facing
 from umpire.engine.rulesets.conflict_of_heroes.terms import CardColour, MissionTarget, Side
 
 HexLabel = Annotated[str, Meta(pattern=r"^[0-9]{4}$", description="CCRR hex label")]
-# A counter's facing: the hex side its front faces, 0 N clockwise (engine/hexgrid.py).
-Facing = Annotated[
-    int,
-    Meta(
-        ge=0,
-        le=5,
-        description="the hex side faced, clockwise from the top of the map: 0 N, 1 NE, "
-        "2 SE, 3 S, 4 SW, 5 NW",
-    ),
-]
 Ident = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
 OrderText = Annotated[str, Meta(min_length=1, max_length=200)]
 # Bounds (issue 32): an Order Card prints a short list of orders.

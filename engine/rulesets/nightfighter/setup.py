@@ -11,22 +11,15 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
+from umpire.engine.hexgrid import Facing
 from umpire.engine.rulesets.nightfighter.terms import Arc, Jamming, Pace, RadarKind, Visibility
 
 HexLabel = Annotated[str, Meta(pattern=r"^\d{4}$", description="CCRR hex label")]
 Column = Annotated[int, Meta(ge=1, le=99)]
 Name = Annotated[str, Meta(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_.\-]+$")]
-# The hex side faced, clockwise from the top of the map (row numbers fall northward):
-# the example of play names a facing by the hex faced ("facing hex 0812"); umpire says both.
-Direction = Annotated[
-    int,
-    Meta(
-        ge=0,
-        le=5,
-        description="the hex side faced, clockwise from the top of the map: 0 N, 1 NE, "
-        "2 SE, 3 S, 4 SW, 5 NW",
-    ),
-]
+# A fighter's facing, a bomber's heading (row numbers fall northward): the example of play
+# names a facing by the hex faced ("facing hex 0812"); umpire says both.
+Direction = Facing
 
 
 class BomberDue(Struct, frozen=True, kw_only=True):
