@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, start_gateway
+from tests.support.processes import REPO, client_env, start_gateway
 from umpire.clients import UmpireClient
 from umpire.server.embedded import EmbeddedRedis
 
@@ -18,10 +17,7 @@ async def test_play_sends_json_lines_and_words_and_watch_prints_the_events(
 ) -> None:
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
-    # Wide: no line of `watch` wraps (a command's nonce, random hex, could start a wrapped
-    # line with digits and read as an event's seq).
-    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
-           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    env = client_env(tmp_path)
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000}, client_entropy="waived")

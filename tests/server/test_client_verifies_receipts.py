@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -20,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from tests.support.processes import REPO
+from tests.support.processes import REPO, client_env
 from umpire.clients import UmpireClient
 from umpire.clients.client import ReceiptNotSigned
 from umpire.clients.receipts import MemoryReceipts, ReceiptFiles
@@ -166,8 +165,7 @@ async def test_umpire_play_says_the_receipt_did_not_verify(
 ) -> None:
     async with UmpireClient(ws_url) as owner:
         created = await owner.create("counter", {"target": 1000}, client_entropy="waived")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
-           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    env = client_env(tmp_path)
     async with proxy_to(ws_url) as proxy:
         proxy.doctor = flip_signature
         play = await asyncio.create_subprocess_exec(

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, start_gateway
+from tests.support.processes import REPO, client_env, start_gateway
 from umpire.clients import UmpireClient
 from umpire.server.embedded import EmbeddedRedis
 
@@ -20,8 +20,7 @@ async def test_a_terminal_gets_a_prompt_and_a_pipe_none(
     # Fails without the fix: at a terminal, nothing said it waited for a command.
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
-           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    env = client_env(tmp_path)
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000})

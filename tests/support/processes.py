@@ -53,3 +53,12 @@ def start_gateway(redis_url: str, prefix: str, **env: str) -> tuple[subprocess.P
         output = process.communicate(timeout=5)[0].decode(errors="replace")
         raise RuntimeError(f"gateway did not start: {output[-3000:]}") from None
     return process, port
+
+
+def client_env(data_dir: Path) -> dict[str, str]:
+    """The environment of a CLI client process (`umpire play`, `watch`, `send`) in the
+    tests: this checkout's modules, a private data folder for its receipts, the counter
+    ruleset known, and a wide terminal, so that no line wraps (a nonce of random hex could
+    start a wrapped line with digits and read as an event's seq)."""
+    return {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(data_dir),
+            "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
