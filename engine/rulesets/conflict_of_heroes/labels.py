@@ -120,13 +120,13 @@ VALUES: dict[str, dict[str, str]] = {
     "draw_purpose": named(
         DrawPurpose, AI_TURN="AI turn", SPENT_CHECK="spent check", DESTROYED_AI="destroyed AI"
     ),
-    "last_passed": named(WhoseTurn),
+    "last_passed": named(WhoseTurn, AI="AI"),
     "parity": named(Parity),
     "relation": named(Relation),
-    "side": named(Side),
+    "side": named(Side, AI="AI"),
     "target": {**named(TargetKind), **named(MissionTarget)},
     "target_status": named(Status),
-    "turn": named(WhoseTurn),
+    "turn": named(WhoseTurn, AI="AI"),
 }
 
 LABELS = Labels(fields=FIELDS, values=VALUES, keyed=())

@@ -356,3 +356,11 @@ def test_a_facing_is_said_by_its_compass_point() -> None:
                  if a.type == "ReportPosition"]  # fmt: skip
     line = next(x for x in render(report) if x.strip().startswith("facing:"))
     assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in line, line
+
+
+def test_the_ai_is_said_ai_in_the_states_words() -> None:
+    """Whose turn it is, who passed last and a counter's side read "AI" as the seed writes
+    it, where they read "Ai" (table walk 8: "Turn: Ai")."""
+    for field in ("turn", "last_passed", "side"):
+        assert LABELS.words(field, "ai") == "AI", field
+        assert LABELS.words(field, "player") == "Player", field
