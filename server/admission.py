@@ -344,3 +344,10 @@ class TooManyGrants(UmpireError):
     """A connection already holds credentials for as many games as it may."""
 
     code = "too_many_grants"
+
+
+class TooManySubscriptions(UmpireError):
+    """A connection already follows as many games as it may (its code was the generic
+    `error`, which a client could not tell from any other refusal)."""
+
+    code = "too_many_subscriptions"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from umpire.engine.roles import Role
-from umpire.events.errors import LogRewound, StoreUnreachable, UmpireError
+from umpire.events.errors import LogRewound, StoreUnreachable
 from umpire.events.wire import (
     Error,
     Subscribe,
@@ -15,6 +15,7 @@ from umpire.events.wire import (
     ViewState,
     encoder,
 )
+from umpire.server.admission import TooManySubscriptions
 from umpire.server.requests import (
     FeedHead,
     Follow,
@@ -60,8 +61,9 @@ class Subscriptions:
         if not msg.credential:
             yield from self._still_valid(msg.game_id)
         if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
-            raise UmpireError(
-                f"at most {self.settings.max_subscriptions} subscriptions per connection",
+            raise TooManySubscriptions(
+                f"at most {self.settings.max_subscriptions} subscriptions per connection: "
+                "unsubscribe from another game first, or use another connection",
                 limit=self.settings.max_subscriptions,
             )
         # The old subscription's feed is released after the new one holds it (Unfollow

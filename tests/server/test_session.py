@@ -563,6 +563,7 @@ def test_subscriptions_past_the_limit_are_refused() -> None:
     other = "g" + "2" * 16
     reply = ex.reply({"type": "subscribe", "game_id": other, "id": "t"})
     assert reply["type"] == "error" and reply["details"]["limit"] == 1 and ex.requests == []
+    assert reply["code"] == "too_many_subscriptions", reply
 
 
 def test_a_dispute_and_a_ruling_carry_the_connection_s_credential_to_the_append() -> None:
