@@ -74,3 +74,15 @@ def artifacts() -> Path:
     """Where the viewer tests leave their screenshots (gitignored)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+async def table_page(browser: Any, viewer_gateway: Running) -> AsyncIterator[Any]:
+    """A page on the table's front page, where a test runs the table's own modules
+    (`page.evaluate` of an `import('./render.js')` and the like) on data of its own."""
+    page = await browser.new_page()
+    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    try:
+        yield page
+    finally:
+        await page.close()

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.server.app import Running
-
 SAID = """async () => {
   const { boardDiagram } = await import('./board.js');
   const plane = (id, side, level, state) => ({ id, side, lane: side, level, state,
@@ -26,14 +24,10 @@ SAID = """async () => {
 }"""
 
 
-async def test_what_changed_of_the_opponents_aircraft_is_said(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_what_changed_of_the_opponents_aircraft_is_said(table_page: Any) -> None:
+    page = table_page
     said = await page.evaluate(SAID)
     assert said == (
         "Changed since the state before (outlined): b1: level 1 → out, hand 10 → 11, "
         "now shot down, no longer in formation"
     ), said
-    await page.close()

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.server.app import Running
-
 SAID = """async () => {
   const { decisionList } = await import('./play.js');
   const roll = (n, owner) => [n, { seq: n + 1, payload: { roll: n, owner, kind: 'd6',
@@ -23,11 +21,7 @@ SAID = """async () => {
 }"""
 
 
-async def test_a_decision_on_the_players_own_rolls_is_the_umpires(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_a_decision_on_the_players_own_rolls_is_the_umpires(table_page: Any) -> None:
+    page = table_page
     said = await page.evaluate(SAID)
     assert said == ["The umpire", "The opponent", "The opponent", "The rules"]
-    await page.close()

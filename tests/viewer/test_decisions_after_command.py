@@ -172,16 +172,14 @@ LISTED = """async (pairs) => {
 
 
 async def test_the_rules_first_step_after_a_command_is_listed_not_a_record_of_it(
-    browser: Any, viewer_gateway: Running
+    table_page: Any,
 ) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     listed = await page.evaluate(LISTED, [[c, f] for c, f, _ in PAIRS])
     wanted = [w for _, _, w in PAIRS]
     assert listed == wanted, [
         (c["type"], f["event_type"], got) for (c, f, _), got in zip(PAIRS, listed, strict=True)
     ]
-    await page.close()
 
 
 async def test_a_turn_begun_after_end_phase_is_said_in_the_play_panel(

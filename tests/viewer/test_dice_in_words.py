@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.server.app import Running
-
 SAID = """async () => {
   const { decisionList } = await import('./play.js');
   const { describe, diceRow } = await import('./render.js');
@@ -38,9 +36,8 @@ SAID = """async () => {
 }"""
 
 
-async def test_a_decisions_dice_are_said_in_words(browser: Any, viewer_gateway: Running) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_a_decisions_dice_are_said_in_words(table_page: Any) -> None:
+    page = table_page
     said = await page.evaluate(SAID)
     hidden, double, sixes, mixed = said["used"]
     assert hidden.startswith("roll #1 (seq 11): d10 [hidden] (the umpire's secret"), hidden
@@ -53,4 +50,3 @@ async def test_a_decisions_dice_are_said_in_words(browser: Any, viewer_gateway: 
     assert said["rows"][1].startswith("roll #2 2d10 [7 7] = 14 (server)"), said["rows"]
     assert said["rows"][0].startswith("roll #1 d10 [hidden] (server)"), said["rows"]
     assert said["kinds"] == ["d10", "2d10", "3d6", "d6 + d10"]
-    await page.close()

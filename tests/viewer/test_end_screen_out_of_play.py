@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from umpire.server.app import Running
-
 SAID = """async () => {
   const { endScreen } = await import('./ending.js');
   const plane = (id, side, out, state) => ({ id, side, lane: side, out, state,
@@ -29,18 +27,14 @@ SAID = """async () => {
 }"""
 
 
-async def test_aircraft_out_of_play_are_not_left_on_the_board(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_aircraft_out_of_play_are_not_left_on_the_board(table_page: Any) -> None:
+    page = table_page
     player, bot = await page.evaluate(SAID)
     assert player == (
         "Player (yours): none left; out of play — P1 (F4U, level, damaged, lost); "
         "P2 (spad xiii, nose-down, lost)"
     ), player
     assert bot == "Bot: 1 left — B1; out of play — B2 (A6M, level, left the board)", bot
-    await page.close()
 
 
 NONE_LEFT = """async () => {
@@ -56,13 +50,9 @@ NONE_LEFT = """async () => {
 }"""
 
 
-async def test_a_side_of_the_players_with_nothing_on_the_map_is_said(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_a_side_of_the_players_with_nothing_on_the_map_is_said(table_page: Any) -> None:
     """Nightfighter's game ends when the fighter leaves the map: the end screen listed
     the bombers left and said nothing of the player's own side."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     said = await page.evaluate(NONE_LEFT)
     assert said == ["Fighter (yours): none left", "Bomber: 1 left — B3-1"], said
-    await page.close()

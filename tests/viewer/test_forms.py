@@ -54,11 +54,8 @@ BUILD = """async (schema) => {
 }"""
 
 
-async def test_a_schema_becomes_a_form_and_the_form_a_command(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -> None:
+    page = table_page
     assert await page.evaluate(BUILD, SCHEMA) > 0
     read = "() => window.probe.read()"
     # The first case (its `type` a constant), with its defaults: ap 2, bold, cards [5];
@@ -92,7 +89,6 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(
     second = page.locator("#probe .variant:not([hidden])")
     await second.locator('fieldset[data-field="target"] label.choice', has_text="Y").click()
     assert await page.evaluate(read) == {"type": "Act", "unit": "C", "target": "Y"}
-    await page.close()
 
 
 LISTS = {
@@ -126,11 +122,8 @@ LIT = """() => { window.lit = []; document.addEventListener('umpire:highlight',
 CLICK = "(hex) => document.dispatchEvent(new CustomEvent('umpire:hex', {detail: {hex}}))"
 
 
-async def test_lists_positions_and_hexes_are_filled_without_json(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_lists_positions_and_hexes_are_filled_without_json(table_page: Any) -> None:
+    page = table_page
     await page.evaluate(BUILD, LISTS)
     await page.evaluate(LIT)
     assert await page.locator("#probe textarea").count() == 0  # nothing typed as JSON
@@ -180,7 +173,6 @@ async def test_lists_positions_and_hexes_are_filled_without_json(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
     assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
-    await page.close()
 
 
 async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(
@@ -229,13 +221,10 @@ RESTATED = {
 }  # fmt: skip
 
 
-async def test_a_form_says_so_before_sending_what_its_schema_leaves_out(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_a_form_says_so_before_sending_what_its_schema_leaves_out(table_page: Any) -> None:
     """A `not` still makes a usable form (its fields as ever); reading it as the command
     the `not` names is an error that says why, any other reading is the command."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     await page.evaluate(BUILD, RESTATED)
     probe = page.locator("#probe")
     await probe.locator('input[data-field="hex"]').fill("0101")
@@ -251,7 +240,6 @@ async def test_a_form_says_so_before_sending_what_its_schema_leaves_out(
     await probe.locator('input[data-field="in_play"]').check()
     await probe.locator('input[data-field="facing"]').fill("3")
     assert (await page.evaluate("() => window.probe.read()"))["facing"] == 3
-    await page.close()
 
 
 # Downtown's US side as it stands (engine/rulesets/downtown/actions.py `_us_restated`):
@@ -281,14 +269,11 @@ US_REPORTS = [
 ]
 
 
-async def test_the_table_reads_a_not_as_the_server_does(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_the_table_reads_a_not_as_the_server_does(table_page: Any) -> None:
     """The forms' `accepts` (clients/web/accepts.js) agrees with the engine's on a `not` no
     one command says: the same flights in any order restate the US side (the form says it
     would change nothing), one flight moved or one more does not (it is sent)."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     in_page = await page.evaluate(
         """async ([schema, values]) => {
             const { accepts } = await import('/accepts.js');
@@ -298,7 +283,6 @@ async def test_the_table_reads_a_not_as_the_server_does(
     )
     assert in_page == [accepts(US_RESTATED, v) for v in US_REPORTS]
     assert in_page == [True, True, True, False, False, False, False, False]
-    await page.close()
 
 
 # Nightfighter's MoveBombers before any bomber is on the map (its actions narrow the list
@@ -313,13 +297,10 @@ NO_ITEM = {
 }
 
 
-async def test_a_list_that_takes_no_item_now_is_said_not_asked(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_a_list_that_takes_no_item_now_is_said_not_asked(table_page: Any) -> None:
     """A list the rules narrow to no item was drawn as rows to add under "at most 0",
     with an "+ Add" button whose row the server would refuse."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     await page.wait_for_selector("#ruleset option", state="attached", timeout=TIMEOUT)
     await page.evaluate(BUILD, NO_ITEM)
     form = page.locator("#probe")
@@ -328,4 +309,3 @@ async def test_a_list_that_takes_no_item_now_is_said_not_asked(
     assert "Accelerate: none allowed now" in said and "at most 0" not in said, said
     read = await page.evaluate("window.probe.read()")
     assert read == {"type": "MoveBombers", "accelerate": []}, read
-    await page.close()

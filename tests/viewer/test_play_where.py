@@ -40,11 +40,10 @@ async def test_the_turn_and_phase_are_said_above_the_moves(
     await page.close()
 
 
-async def test_the_larger_unit_comes_first(browser: Any, viewer_gateway: Running) -> None:
+async def test_the_larger_unit_comes_first(table_page: Any) -> None:
     """Age of Dogfights' view holds its phase before its round: said "Phase: Combat ·
     Round: 3", where a wargamer reads the round first."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     said = await page.evaluate(
         """async () => {
       const { whereWeAre } = await import('./play.js');
@@ -54,4 +53,3 @@ async def test_the_larger_unit_comes_first(browser: Any, viewer_gateway: Running
     }"""
     )
     assert said == "Round: 3 · Phase: Combat", said
-    await page.close()

@@ -12,8 +12,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from umpire.server.app import Running
-
 CASES = json.loads((Path(__file__).parents[1] / "data" / "in_words.json").read_text("utf-8"))
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
@@ -32,26 +30,19 @@ RENDER = """async () => {
 }"""
 
 
-async def test_keys_in_the_rules_text_are_shown_in_words(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_keys_in_the_rules_text_are_shown_in_words(table_page: Any) -> None:
+    page = table_page
     text = await page.evaluate(RENDER)
-    await page.close()
     assert not SNAKE.findall(text), (SNAKE.findall(text), text)
     assert "loses searchlight fix, tally, ai fix; reverts to low" in text
     assert "for follow the corkscrew for in the air" in text
     assert "lose contact — no 6 / not tried" in text
 
 
-async def test_the_table_and_the_terminal_say_the_same_words(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_the_table_and_the_terminal_say_the_same_words(table_page: Any) -> None:
     """Every shared case (tests/data/in_words.json, which tests/events/test_rules_words.py
     runs through the terminal's rule) comes out of citations.js's inWords as listed."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     said = await page.evaluate(
         """async (cases) => {
             const { inWords } = await import("/citations.js");
@@ -59,5 +50,4 @@ async def test_the_table_and_the_terminal_say_the_same_words(
         }""",
         CASES["cases"],
     )
-    await page.close()
     assert said == [shown for _, shown in CASES["cases"]]

@@ -11,7 +11,6 @@ import re
 from typing import Any
 
 from tests.support.browser import wait_for
-from umpire.server.app import Running
 
 SEED_FILE = re.compile(r"\b\d{3}_[0-9a-f]{16}\.txt\b")
 SAID = """async () => {
@@ -25,14 +24,10 @@ SAID = """async () => {
 }"""
 
 
-async def test_a_rule_in_the_state_is_said_by_its_rulebook(
-    browser: Any, viewer_gateway: Running
-) -> None:
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+async def test_a_rule_in_the_state_is_said_by_its_rulebook(table_page: Any) -> None:
+    page = table_page
     # The rulebooks' titles are read as the page opens (citations.json).
     await wait_for(page, "document.querySelector('#ruleset option') !== null")
     text = await page.evaluate(SAID)
-    await page.close()
     assert not SEED_FILE.search(text), text
     assert "Downtown solo rules 4.1.2" in text, text

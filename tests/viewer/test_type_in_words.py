@@ -21,12 +21,9 @@ from umpire.server.app import Running
 TYPES = json.loads((Path(__file__).parents[1] / "data" / "type_words.json").read_text("utf-8"))
 
 
-async def test_the_table_and_the_terminal_say_the_same_types(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_the_table_and_the_terminal_say_the_same_types(table_page: Any) -> None:
     """Every shared case comes out of citations.js as tests/data/type_words.json lists it."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     said = await page.evaluate(
         """async ({ cases, entries, kinds }) => {
             const { acronyms, kindInWords, typeInWords } = await import("/citations.js");
@@ -38,19 +35,15 @@ async def test_the_table_and_the_terminal_say_the_same_types(
         }""",
         {"cases": TYPES["cases"], "entries": TYPES["acronyms"], "kinds": TYPES["kinds"]},
     )
-    await page.close()
     assert said["types"] == [shown for _, _, shown in TYPES["cases"]]
     assert said["kinds"] == [shown for *_, shown in TYPES["kinds"]]
     assert said["capitals"] == [capitals for _, capitals in TYPES["acronyms"]]
 
 
-async def test_each_listed_rulesets_capitals_are_the_terminals(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_each_listed_rulesets_capitals_are_the_terminals(table_page: Any) -> None:
     """The page reads a ruleset's capitals from its /rulesets.json entry as the terminal
     reads them from the ruleset (server/render.py capitals_of): Downtown's AAA, DRV, SAM."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     read = await page.evaluate(
         """async () => {
             const { acronyms } = await import("/citations.js");
@@ -58,7 +51,6 @@ async def test_each_listed_rulesets_capitals_are_the_terminals(
             return Object.fromEntries(listing.map((e) => [e.name, [...acronyms(e)].sort()]));
         }"""
     )
-    await page.close()
     terminal = {
         r.name: sorted(acronyms(r.title, r.labels.fields, r.labels.values))
         for r in registry.usable()[0]
@@ -122,15 +114,13 @@ FINDING = """async (capitals) => {
 }"""
 
 
-async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Running) -> None:
+async def test_a_findings_events_read_in_words(table_page: Any) -> None:
     """The dispute panel's finding, and the log's row of the finding (DisputeFound), say
     the event where the lines part as the log's row says it (its type in words and its
     explanation; the JSON in the panel cell's tooltip) and the head's changes by their
     paths in words."""
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     shown = await page.evaluate(FINDING, ["SAM", "AAA"])
-    await page.close()
     assert "SAM reacted: the SAM site fires: the MiGs are in the air" in shown["text"]
     assert "(refused)" in shown["text"]
     assert "sam sites.S1.fire mode" in shown["text"], shown["text"]
@@ -144,9 +134,7 @@ async def test_a_findings_events_read_in_words(browser: Any, viewer_gateway: Run
     assert '"type"' not in row, row
 
 
-async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
-    browser: Any, viewer_gateway: Running
-) -> None:
+async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(table_page: Any) -> None:
     """A finding keeps 500 characters of each event's JSON: a long decision's ends before
     its explanation. The table says it by what it chose, word for word as the terminal
     (events/rules_words.py `event_said`), where it showed the cut JSON."""
@@ -157,8 +145,7 @@ async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
         AI_MOVED,
         '{"type":"x.Y","rule":"r","cand',
     ]
-    page = await browser.new_page()
-    await page.goto(f"http://127.0.0.1:{viewer_gateway.port}/")
+    page = table_page
     said = await page.evaluate(
         """async (texts) => {
             const { eventSaid } = await import("/render.js");
@@ -166,7 +153,6 @@ async def test_a_findings_event_cut_short_reads_as_the_terminal_says_it(
         }""",
         cut,
     )
-    await page.close()
     assert said == [event_said(text, ["AI"]) for text in cut]
     assert said[0] == "Bot moved: chose P2 (nearest player aircraft at 18d; destination L4)"
     assert said[3].startswith("AI moved: unit: AI-RIFLE-2, from hex: 1007, to hex: 0907")
