@@ -107,6 +107,20 @@ def _blinded_type(struct_type: type[Struct], names: frozenset[str]) -> type[Stru
     for name in names:
         slot = next(k.__dict__[name] for k in base.__mro__ if name in k.__dict__)
         setattr(blinded, name, _guard(name, slot))
+
+    # A struct's own `==` holds two types unequal without reading a field: compared with
+    # its base type's struct, the blinded one compares field by field (a Poison raises).
+    def equal(self: Struct, other: Any) -> Any:
+        if getattr(type(other), "__blinded_base__", type(other)) is not base:
+            return NotImplemented
+        return all(_raw(self, f) == _raw(other, f) for f in base.__struct_fields__)
+
+    def unequal(self: Struct, other: Any) -> Any:
+        same = equal(self, other)
+        return same if same is NotImplemented else not same
+
+    blinded.__eq__ = equal  # type: ignore[assignment,method-assign]
+    blinded.__ne__ = unequal  # type: ignore[assignment,method-assign]
     blinded.__blinded_base__ = base  # type: ignore[attr-defined]
     blinded.__blinded_names__ = names  # type: ignore[attr-defined]
     return blinded
