@@ -14,17 +14,23 @@ spectator may not see)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
 
 from umpire.engine import registry
-from umpire.engine.disputes import codec_decoded
+from umpire.engine.audit import audit
+from umpire.engine.disputes import codec_decoded, dispute_command_id
+from umpire.engine.game import codec_for
 from umpire.engine.roles import Role
+from umpire.events.codec import canonical_bytes
 from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
+from umpire.events.types import DisputeFiled, DisputeFiledV2
 from umpire.server.event_frames import encode_frame
 from umpire.server.games import Games
+from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
 
 NAME = "down_in_flames"
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
@@ -139,3 +145,43 @@ async def test_a_players_dispute_tells_a_spectator_nothing_of_the_players_pilot(
     assert seen[0][0] == seen[1][0]
     assert seen[0][1:] == seen[1][1:]
     assert seen[0][1]["finding"] is None
+
+
+def test_a_version_2_dispute_reads_as_filed_before_the_blind_rule() -> None:
+    codec = codec_for(registry.get(NAME))
+    old = DisputeFiledV2(who="player", seq=9, claim="c", reading="gyro_reading", value="10.9")
+    decoded = codec.decode("DisputeFiled", 2, canonical_bytes(old))
+    assert decoded == DisputeFiled(who="player", seq=9, claim="c", reading="gyro_reading",
+                                   value="10.9", blind=False)  # fmt: skip
+
+
+async def test_a_finding_given_before_the_blind_rule_audits_and_a_blind_one_may_not_be(
+    games: Games, cli: Cli
+) -> None:
+    """A log filed before version 3 (no `blind`) holds a player's finding given at once
+    that the blind rule would hold back: its audit re-makes it by the rule it was filed
+    under and passes; the same log with the dispute marked `blind` fails the audit at the
+    finding, with `umpire audit` and the engine's audit alike."""
+    gid = (await games.create(NAME, _setup({"b1": True}))).game_id
+    for i, command in enumerate(_attack("B", "b1", "a1")):
+        await games.handle(gid, f"c{i}", command)
+    ruleset, envelopes, decoded = await games._log(gid)
+    attack = next(seq for seq, e in enumerate(decoded, start=1)
+                  if type(e).__name__ == "AttackResolved")  # fmt: skip
+    # Filed as a server before version 3 filed it, and found by the rule it was filed under.
+    head = len(envelopes)
+    old = DisputeFiled(who="player", seq=attack, claim="10.9", reading="gyro_reading",
+                       value="10.9", blind=False)  # fmt: skip
+    await games._append_at(gid, head, old, dispute_command_id(head + 1))
+    found = await games._find(gid, ruleset, envelopes, [*decoded, old], head + 1)
+    assert found is not None  # given at once
+    assert audit(await games.store.read(gid)).ok
+    honest = await asyncio.to_thread(cli.export, gid, "--operator")
+    assert (await asyncio.to_thread(cli, "audit", "--file", str(honest))).code == 0
+    header, records = read_lines(honest)
+    records[head]["payload"]["blind"] = True
+    reseal(header, records, head)
+    forged = write_lines(cli.tmp / "blind.jsonl", header, records)
+    audited = await asyncio.to_thread(cli, "audit", "--file", str(forged))
+    assert audited.code != 0
+    assert f"seq {head + 2}" in audited.out and "may not see" in audited.out, audited.out
