@@ -18,7 +18,9 @@ import asyncio
 from typing import Any
 
 import msgspec
+import pytest
 
+from umpire.clients import UmpireClient
 from umpire.engine import registry
 from umpire.engine.audit import audit
 from umpire.engine.disputes import codec_decoded, dispute_command_id
@@ -28,9 +30,13 @@ from umpire.events.codec import canonical_bytes
 from umpire.events.envelope import Envelope
 from umpire.events.redis_store import RedisEventStore
 from umpire.events.types import DisputeFiled, DisputeFiledV2
+from umpire.events.wire import DisputeFiledReply
+from umpire.server.embedded import EmbeddedRedis
 from umpire.server.event_frames import encode_frame
 from umpire.server.games import Games
+from umpire.testing.support.dice import seed_source
 from umpire.testing.support.forgery import Cli, read_lines, reseal, write_lines
+from umpire.testing.support.legal_play import gateway_client
 
 NAME = "down_in_flames"
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
@@ -92,9 +98,10 @@ async def _twins(
     commands: list[dict[str, Any]], roles: tuple[Role, ...],
 ) -> list[tuple[Any, ...]]:  # fmt: skip
     """Play `commands` in twin games that differ in `secrets`, then the player disputes the
-    attack under the gyro reading: what each of `roles` received before and after."""
+    attack under the gyro reading: what each of `roles` received before and after, and
+    which events the game's end appended (the final reveal, then the finding)."""
     ruleset = registry.get(NAME)
-    seen = []
+    seen: list[Any] = []
     for n, crack_shots in enumerate(secrets):
         store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}g{n}")
         try:
@@ -109,15 +116,18 @@ async def _twins(
                                         claim="a gyro sight's bursts are its pilot's (10.9)",
                                         reading="gyro_reading", value="10.9")  # fmt: skip
             after = await store.read(gid)
-            seen.append((
+            record = (
                 [_frames(before, 1, role) for role in roles],
                 msgspec.to_builtins(filed),
                 [_frames(after, len(before) + 1, role) for role in roles],
                 msgspec.to_builtins((await games.disputes(gid))[1]),
-            ))  # fmt: skip
+            )
             await games.handle(gid, "end", {"type": "EndGame", "result": "twins"})
             (dispute,) = (await games.disputes(gid))[1]
             assert dispute.finding is not None, "the final reveal finds it"
+            # When it is given: right after the final reveal, at the same seq in both.
+            ended = codec_decoded(ruleset, await store.read(gid))
+            seen.append((*record, [type(e).__name__ for e in ended[len(after) :]]))
         finally:
             await store.close()
     return seen
@@ -185,3 +195,62 @@ async def test_a_finding_given_before_the_blind_rule_audits_and_a_blind_one_may_
     audited = await asyncio.to_thread(cli, "audit", "--file", str(forged))
     assert audited.code != 0
     assert f"seq {head + 2}" in audited.out and "may not see" in audited.out, audited.out
+
+
+# What differs between two gateways' games apart from the twins' secret: ids, times,
+# hashes and the sealing key's commitment (each game draws its own key), receipts.
+WIRE_NORMALISED = ("game_id", "recorded_at", "prev_hash", "hash", "digest", "id")
+
+
+def _wire(frame: Any) -> Any:
+    data = msgspec.to_builtins(frame)
+    for key in WIRE_NORMALISED:
+        data.pop(key, None)
+    if isinstance(data.get("payload"), dict):
+        for key in (*RECEIPT, "game_id", "sealing_commitment"):
+            data["payload"].pop(key, None)
+    return data
+
+
+async def _received(client: UmpireClient, gid: str, head: int) -> list[Any]:
+    """The event frames a subscription from the start delivers up to `head`."""
+    frames = []
+    async for frame in client.subscribe(gid, 0):
+        frames.append(_wire(frame))
+        if frame.seq >= head:
+            return frames
+    return frames
+
+
+async def test_over_the_wire_a_players_dispute_tells_nothing_of_the_opponents_pilot(
+    request: pytest.FixtureRequest, redis_server: EmbeddedRedis, prefix: str
+) -> None:
+    """The first test's twins through a real gateway each: the player's `dispute_filed`
+    reply, every event frame the player's and a spectator's subscriptions deliver up to
+    the dispute, and which events the game's end appends (the finding after the final
+    reveal), are the same in both."""
+    seen = []
+    for n, crack_shot in enumerate((False, True)):
+        async with gateway_client(redis_server.url, f"{prefix}w{n}",
+                                  seed_source(request)) as client:  # fmt: skip
+            created = await client.create(NAME, _setup({"b1": crack_shot}),
+                                          client_entropy="waived")  # fmt: skip
+            gid = created.game_id
+            for i, command in enumerate(_attack("B", "b1", "a1")):
+                accepted = await client.send(gid, command, command_id=f"c{i}")
+            reply = await client.request({"type": "dispute", "game_id": gid,
+                                          "seq": accepted.seqs[-1], "claim": "10.9",
+                                          "reading": "gyro_reading", "value": "10.9"})  # fmt: skip
+            assert isinstance(reply, DisputeFiledReply)
+            disputed = (await client.view(gid)).seq
+            async with UmpireClient(client.url) as spectator:
+                await spectator.auth(created.spectator_credential)
+                watched = await _received(spectator, gid, disputed)
+            played = await _received(client, gid, disputed)
+            # The end reveals everything: after it, only which events come, and where.
+            await client.send(gid, {"type": "EndGame", "result": "twins"}, command_id="end")
+            head = (await client.view(gid)).seq
+            ended = [(f["seq"], f["event_type"]) for f in await _received(client, gid, head)]
+            seen.append((_wire(reply), watched, played, ended[disputed:]))
+    assert seen[0] == seen[1]
+    assert seen[0][0]["pending"] and seen[0][3][-1][1] == "DisputeFound"  # after the reveal
