@@ -12,7 +12,11 @@ and what changes at the head as the disputing role's view shows it.
 A finding is an event of the log, which every role receives: one that would rest on
 something a player or a spectator may not see yet (an event of the disputed batch, or the
 event where the lines part, hidden from either on either line) is held "pending reveal"
-(`find` answers None) until the log is finally revealed, whoever disputed.
+(`find` answers None) until the log is finally revealed, whoever disputed. A dispute
+filed `blind` (every dispute since DisputeFiled version 3) is given before the reveal only
+where the line under the reading, re-made on the game with its secrets poisoned
+(engine/poison.py), never reads one and parts from the log before any hidden event: a
+rule whose outcome rests on nothing hidden either.
 
 Everything here reads a log prefix and returns data, so the audit re-makes every finding
 the same way (engine/audit_grammar.py).
@@ -31,6 +35,7 @@ from umpire.engine.dice import RecordedDice
 from umpire.engine.game import CurrentLine, Game, apply, codec_for, current_line, start
 from umpire.engine.handling import decide_command
 from umpire.engine.kit.reading import Reading, parse_value, setup_value, value_text
+from umpire.engine.poison import SecretRead, blinded_roll, blinded_state, holds_poison
 from umpire.engine.redaction import is_secret, redact, view_for
 from umpire.engine.replay import SeqOutOfRange, diff
 from umpire.engine.roles import Role
@@ -386,6 +391,16 @@ def _text(event: Struct | None) -> str:
     return "(nothing)" if event is None else canonical_json(event).decode()[:500]
 
 
+def _blinded(ruleset: Ruleset[Any], game: Game) -> Game:
+    """`game` with every declared secret of its state poisoned (engine/poison.py), the
+    states its takeback stack would restore too."""
+    secrets = ruleset.secrets.state
+    undo = tuple(msgspec.structs.replace(u, state=blinded_state(u.state, secrets))
+                 for u in game.meta.undo)  # fmt: skip
+    meta = msgspec.structs.replace(game.meta, undo=undo)
+    return Game(meta, blinded_state(game.state, secrets))
+
+
 class Line(Struct, frozen=True, kw_only=True):
     """A log re-made from one batch on: the game just before it (under the reading), the
     events from that batch on, the folded game at their end, and why it stopped short."""
@@ -414,6 +429,7 @@ def remake(
     created: GameCreated,
     *,
     commands_only: bool = False,
+    blind: bool = False,
 ) -> Line:
     """The line from the batch at `start_seq` on under `created`'s setup: the
     recorded events before it folded as they are, every later recorded command decided
@@ -423,7 +439,11 @@ def remake(
 
     `commands_only` (an amendment's re-application): other batches are not copied (a
     dispute's events stay in the superseded line), a TakeBack stops the line (it names a
-    seq of the superseded line), and nothing before `start_seq` may be taken back."""
+    seq of the superseded line), and nothing before `start_seq` may be taken back.
+
+    `blind`: from `start_seq` on, the game's secrets are poisoned (engine/poison.py): its
+    declared secret state, every hidden roll's faces, and a copied batch's secret event
+    (raised at once); SecretRead when the line reads one."""
     at = _position(envelopes, start_seq)
     game = start(ruleset, created)
     for env, event in zip(envelopes[1:at], decoded[1:at], strict=True):
@@ -432,6 +452,8 @@ def remake(
         meta = msgspec.structs.replace(game.meta, undo=(), blocked_at=game.meta.seq + 1,
                                        blocked_by="amend")  # fmt: skip
         game = Game(meta, game.state)
+    if blind:
+        game = _blinded(ruleset, game)
     before = game
     made: list[Struct] = []
     stopped = ""
@@ -451,7 +473,8 @@ def remake(
             break
         if isinstance(first, CommandRecorded):
             found = list(decoded[index:end])
-            rolls = [e for e in found if isinstance(e, DiceRolled)]
+            rolls = [blinded_roll(e) if blind else e for e in found
+                     if isinstance(e, DiceRolled)]  # fmt: skip
             dice = RecordedDice(rolls, opponent_entries=game.meta.opponent_manual_dice)
             try:
                 new = decide_command(
@@ -465,6 +488,8 @@ def remake(
                 new.append(found[-1])  # the final reveal of the ending batch, as it stands
         else:
             new = list(decoded[index:end])
+            if blind and any(is_secret(ruleset, e) for e in new):
+                raise SecretRead(f"the batch at seq {envelopes[index].seq} holds a secret")
         for event in new:
             game = _step(ruleset, game, event)
         made.extend(new)
@@ -532,20 +557,38 @@ def find(
     before it; None while it rests on something a player or spectator may not see yet
     (`revealed`: whether the log is finally revealed by now). The head's changes are a
     spectator's view of them."""
+    try:
+        return _finding(ruleset, envelopes, decoded, dispute, filed, revealed=revealed)
+    except SecretRead:
+        # The blinded line read a secret: what it would say rests on one (engine/poison.py).
+        return None
+
+
+def _finding(
+    ruleset: Ruleset[Any],
+    envelopes: Sequence[Envelope],
+    decoded: Sequence[Struct],
+    dispute: int,
+    filed: DisputeFiled,
+    *,
+    revealed: bool,
+) -> DisputeFound | None:
+    """`find`'s work; SecretRead where a blind dispute's line reads a secret."""
     start_seq = _batch_start(decoded[: dispute - 1], filed.seq)
     created, envelopes, decoded = on_line(ruleset, envelopes[: dispute - 1], decoded[: dispute - 1])
     reading = ruleset.reading(filed.reading) if filed.reading else None
     at = _position(envelopes, start_seq)
     played = remake(ruleset, envelopes, decoded, start_seq, created)
     claimed = setup_under(created, reading, filed.value)
-    under = remake(ruleset, envelopes, decoded, start_seq, claimed)
+    # Before the final reveal, a blind dispute's line is re-made on the game with its
+    # secrets poisoned: a line that reads none is the same in every game that differs
+    # only in them; one that reads one raises SecretRead, and the finding waits.
+    blind = filed.blind and not revealed
+    under = remake(ruleset, envelopes, decoded, start_seq, claimed, blind=blind)
     lines = (_game_only(decoded[at:]), _game_only(under.events))
-    parts = next(
-        (i for i in range(max(map(len, lines)))
-         if i >= len(lines[1]) or i >= len(lines[0])
-         or canonical_json(lines[0][i]) != canonical_json(lines[1][i])),
-        None,
-    )  # fmt: skip
+    parts = _parting(ruleset, lines, blind=blind)
+    if parts == _HIDDEN:
+        return None
     # The finding is an event of the log, which every role receives: it may rest only on
     # what the player and a spectator may both see, whoever disputed (the operator too).
     batch = _batch_end(envelopes, decoded, at) - at
@@ -584,9 +627,11 @@ def find(
             under_reading = _text(lines[1][parts])
         else:
             under_reading = "(refused)" if under.stopped else "(nothing)"
+    under_view = view_for(ruleset, under.game.state, Role.SPECTATOR, revealed=revealed)
+    if blind and holds_poison(under_view):
+        return None  # a secret reached the head's public view, though never read
     changes = diff(
-        view_for(ruleset, played.game.state, Role.SPECTATOR, revealed=revealed),
-        view_for(ruleset, under.game.state, Role.SPECTATOR, revealed=revealed),
+        view_for(ruleset, played.game.state, Role.SPECTATOR, revealed=revealed), under_view
     )
     head = tuple(HeadChange(path=c.path, before=c.before, after=c.after)
                  for c in changes[:HEAD_CHANGES_MAX])  # fmt: skip
@@ -599,6 +644,27 @@ def find(
         stopped=under.stopped,
         head=head,
     )
+
+
+_HIDDEN = -1  # `_parting`: the scan met a hidden event before the lines parted
+
+
+def _parting(ruleset: Ruleset[Any], lines: tuple[list[Struct], list[Struct]], *,
+             blind: bool) -> int | None:  # fmt: skip
+    """The index where the played line and the line under the reading first differ (None:
+    never). `blind`: a prefix scan that stops (`_HIDDEN`) at the first event a player or
+    spectator may not see on either line, or that holds a poisoned secret, before comparing
+    it, so where the lines part never rests on a hidden event's contents."""
+    for i in range(max(map(len, lines))):
+        pair = [line[i] if i < len(line) else None for line in lines]
+        if blind and (
+            any(_hidden(ruleset, e, role, False) for e in pair for role in PUBLIC_ROLES)
+            or holds_poison(pair[1])
+        ):
+            return _HIDDEN
+        if None in pair or canonical_json(pair[0]) != canonical_json(pair[1]):
+            return i
+    return None
 
 
 def _game_only(events: Sequence[Struct]) -> list[Struct]:

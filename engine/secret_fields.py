@@ -101,10 +101,21 @@ class SecretFields:
 class SecretState:
     """A field of the state that only the referee sees before the reveal: `path` is its
     place in a role's view (a key, dots into nested dicts, `*` for every key or item);
-    every other role's view leaves it out."""
+    every other role's view leaves it out.
+
+    `count_public`: the value is a sequence whose length every role may know (Downtown's
+    hidden AAA pool: how many concentrations were bought is public, their densities not);
+    a dispute's blinded line (engine/poison.py) keeps the length and poisons each item,
+    where it poisons the whole value otherwise.
+
+    `shown`: given the struct or dict that holds the field, whether every role sees it now
+    (a Down in Flames pilot's characteristic once revealed, 9.1.11): a dispute's blinded
+    line then reads it as it is. None: never until the reveal."""
 
     path: str
     why: str = ""
+    count_public: bool = False
+    shown: Callable[[Any], bool] | None = None
 
     @property
     def secret_paths(self) -> tuple[str, ...]:

@@ -173,6 +173,20 @@ class DisputeFiledV1(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
     value: str = ""
 
 
+class DisputeFiledV2(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
+    """Version 2 of DisputeFiled, as logs before version 3 hold it: its finding is given
+    at once or waits by the rules before the blinded line (engine/disputes.py `find`).
+    The stored format: do not edit."""
+
+    version: ClassVar[int] = 2
+    who: str
+    seq: int
+    claim: str
+    reading: str = ""
+    value: str = ""
+    waits_on_secrets: bool = False
+
+
 class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
     """A rules dispute (docs/audit.md, "Disputes"): `who` (a role) disputes the decision or
     roll at `seq` with `claim`, optionally under the ruleset's declared reading `reading`
@@ -187,16 +201,25 @@ class DisputeFiled(Struct, frozen=True, tag="DisputeFiled", kw_only=True):
     shot (a PilotRevealed on the re-made line, or a refusal naming "2 a turn"; red team,
     2026-11-29). A version 1 dispute, read as this with False, was found by the narrower
     rule, and is audited by it (docs/security.md).
+
+    `blind` (version 3 on; the server sets it on every dispute): its finding is given
+    before the final reveal only where the line re-made under the reading, on the game
+    with every secret poisoned (engine/poison.py), never reads one, and the two lines part
+    before any event a player or spectator may not see (docs/audit.md "Disputes"). A
+    player's dispute could otherwise be answered from the opponent's secret (a refusal
+    naming a hidden pilot's limit). A version 1 or 2 dispute, read as this with False,
+    was found without it, and is audited so.
     """
 
-    version: ClassVar[int] = 2
-    old_versions: ClassVar[tuple[type[Struct], ...]] = (DisputeFiledV1,)
+    version: ClassVar[int] = 3
+    old_versions: ClassVar[tuple[type[Struct], ...]] = (DisputeFiledV1, DisputeFiledV2)
     who: str
     seq: int
     claim: str
     reading: str = ""
     value: str = ""
     waits_on_secrets: bool = False
+    blind: bool = False
 
 
 class HeadChange(Struct, frozen=True, kw_only=True):

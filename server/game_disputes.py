@@ -123,8 +123,8 @@ class GameDisputes:
                 ruleset, decoded, who=role, seq=seq, claim=claim, reading=reading, value=value
             )
             filed = DisputeFiled(who=role.value, seq=seq, claim=claim, reading=reading,
-                                 value=value,
-                                 waits_on_secrets=role is Role.SPECTATOR)  # fmt: skip
+                                 value=value, waits_on_secrets=role is Role.SPECTATOR,
+                                 blind=True)  # fmt: skip
             head = len(envelopes)
             try:
                 await self._append_at(

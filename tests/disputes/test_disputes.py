@@ -131,7 +131,7 @@ async def test_a_dispute_under_a_reading_is_found_with_its_parting_seq(
     after = await _log(store, name, game_id)
     dispute = after.decoded[filed.id - 1]
     assert dispute == DisputeFiled(who="player", seq=seq, claim="the reading",
-                                   reading=reading.name, value=value)  # fmt: skip
+                                   reading=reading.name, value=value, blind=True)  # fmt: skip
     assert after.envelopes[filed.id - 1].command_id == f"umpire:dispute:{filed.id}"
     if filed.finding is None:
         # It rests on what the player may not see yet: nothing is found before the end.

@@ -78,10 +78,11 @@ def _ids(planes: list[Plane]) -> Schema:
     return one_of(p.id for p in planes)
 
 
-def _pilot_may(state: State, plane: Plane, known: bool) -> bool:
+def _pilot_may(state: State, plane: Plane, known: Callable[[Plane], bool]) -> bool:
     """Whether the player may offer a pilot command for `plane`: for the player's own
-    pilots when `known` holds; for an opposing pilot always (its pilot is secret)."""
-    return known if plane.side in state.player_sides else True
+    pilots when `known` holds; for an opposing pilot always (its pilot is secret, and is
+    not read: a dispute's blinded line, engine/poison.py, would wait on it)."""
+    return known(plane) if plane.side in state.player_sides else True
 
 
 def _pairs(
@@ -240,7 +241,9 @@ def _in_turn(state: State, side: Side) -> list[Action]:
         p
         for p in flying
         if p.station is Station.LEADER
-        and _pilot_may(state, p, p.pilot_quality is PilotQuality.ACE and not p.ace_card_used)
+        and _pilot_may(
+            state, p, lambda p: p.pilot_quality is PilotQuality.ACE and not p.ace_card_used
+        )
     ]
     if aces:
         out.append(
@@ -257,7 +260,10 @@ def _in_turn(state: State, side: Side) -> list[Action]:
             and _pilot_may(
                 state,
                 p,
-                p.keen_eyesight and p.pilot_quality in (PilotQuality.REGULAR, PilotQuality.VETERAN),
+                lambda p: (
+                    p.keen_eyesight
+                    and p.pilot_quality in (PilotQuality.REGULAR, PilotQuality.VETERAN)
+                ),
             )
         ]
         targets = _flying(state, OTHER[side])

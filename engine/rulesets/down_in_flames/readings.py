@@ -16,8 +16,8 @@ def _gyro(name: str, ceiling: int) -> dict[str, object]:
             "hit_value": 8, "sight": "gyro", "performance": performance}  # fmt: skip
 
 
-# Two Leaders with gyro sights; A's Leader, Advantaged, attacks with three bursts: as many
-# as 3.1.2 gives it, one more than 10.9's row.
+# Two Leaders with gyro sights; A's Leader, its pilot revealed (9.1.11), Advantaged, attacks
+# with three bursts: as many as 3.1.2 gives it, one more than 10.9's row.
 _PROBE = {
     "setup": {
         "custom_aircraft": {"Gyro A": _gyro("Gyro A", 18), "Gyro B": _gyro("Gyro B", 18)},
@@ -31,6 +31,7 @@ _PROBE = {
     },
     "commands": [
         {"type": "BeginTurn", "side": "A"},
+        {"type": "RevealPilot", "aircraft": "a1"},  # a dispute of it then rests on public values
         {"type": "SetPosition", "attacker": "a1", "target": "b1", "position": "advantaged"},
         {"type": "Attack", "attacker": "a1", "target": "b1", "card": "in_my_sights",
          "hits": 1, "bursts": 3},

@@ -9,6 +9,7 @@ role's view shows the pilot it may know under "pilot".
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -42,8 +43,8 @@ def _pilot(plane: Plane, known: bool) -> dict[str, Any]:
 
     traits = [
         name
-        for name, has in ((CRACK_SHOT, plane.crack_shot), (KEEN_EYESIGHT, plane.keen_eyesight))
-        if has and shown(name)
+        for name, field in ((CRACK_SHOT, "crack_shot"), (KEEN_EYESIGHT, "keen_eyesight"))
+        if shown(name) and getattr(plane, field)  # a hidden one unread (engine/poison.py)
     ]
     return {
         "quality": plane.pilot_quality.value if shown(QUALITY) else "unknown",
@@ -142,6 +143,11 @@ def _setup_without_pilots(event: GameCreated) -> dict[str, Any]:
     return setup
 
 
+def _revealed(characteristic: str) -> Callable[[Plane], bool]:
+    """9.1.11: whether a plane's pilot `characteristic` is revealed, so every role sees it."""
+    return lambda plane: characteristic in plane.revealed
+
+
 # engine.secret_fields: GameCreated's setup holds every pilot's characteristics; roles
 # other than the referee get it without them (their view shows what they may know). Other
 # events carry no unrevealed secret.
@@ -153,7 +159,13 @@ SECRETS = Redactions(
         why="9.1.11: pilot characteristics are secret",
     ),
     *(
-        SecretState(f"aircraft.*.{name}", why="9.1.11: a role's view shows them under 'pilot'")
-        for name in SECRET_FIELDS
+        SecretState(
+            f"aircraft.*.{name}",
+            why="9.1.11: a role's view shows them under 'pilot'",
+            shown=_revealed(characteristic),
+        )
+        for name, characteristic in zip(
+            SECRET_FIELDS, (QUALITY, CRACK_SHOT, KEEN_EYESIGHT), strict=True
+        )
     ),
 )

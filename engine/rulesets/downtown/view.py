@@ -52,7 +52,7 @@ def _fire_can_explanation(event: ev.FireCanActivationChecked) -> str:
 # view); their densities are not, nor the table column that the hidden d10 chose (the
 # column is the die).
 SECRETS = Redactions(
-    SecretState("aaa_pool", why="2.1.2: the hidden AAA pool's densities and order"),
+    SecretState("aaa_pool", why="2.1.2: the hidden AAA pool's densities, order", count_public=True),
     SecretState("hidden_sams", why="2.4: the BSAN, hidden SAM battalions remaining"),
     SecretState("hidden_fire_cans", why="2.2.1: the number of inactive Fire Cans"),
     SecretFields(
