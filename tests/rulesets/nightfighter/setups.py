@@ -208,8 +208,10 @@ async def start_turn(
     accelerate: tuple[str, ...] = (),
     dice: list[list[int]] | None = None,
 ) -> None:
-    """End the last turn's combat phase, move the bombers, move the fighter, end movement."""
-    await p.do("EndPhase")
+    """End the last turn's combat phase (none before turn 1: the game opens at its bomber
+    movement), move the bombers, move the fighter, end movement."""
+    if (await p.state()).turn > 0:
+        await p.do("EndPhase")
     await p.do("MoveBombers", dice, accelerate=list(accelerate))
     await p.do("MoveFighter", fighter="F1", path=path, facing=facing)
     await p.do("EndPhase")
