@@ -14,13 +14,20 @@ from tests.rulesets.conflict_of_heroes.setups import (
     ai,
     ai_turn,
     card,
+    every,
     one,
     run,
     state,
     unit,
 )
 from umpire.engine.rulesets.conflict_of_heroes.events import (
+    AiFired,
+    AiPassed,
+    AiUnitSelected,
+    DeckReshuffled,
     MissionTrackChecked,
+    OrderCardDrawn,
+    SpentCheckMade,
 )
 from umpire.engine.rulesets.conflict_of_heroes.scenario import MissionInstruction
 
@@ -88,3 +95,116 @@ def test_s4_0_an_unreported_arrival_leaves_the_other_reported_ones() -> None:
     events, _ = ai_turn(s, 1)
     check = one(events, MissionTrackChecked)
     assert (check.count, check.advanced) == (4, False)
+
+
+# 3.1.1 / 4.0: card draws when the deck runs out -------------------------------------------
+
+
+def test_s3_1_1_the_spent_check_of_the_last_card_reshuffles_the_discards() -> None:
+    """3.1.1: after an AI acts on a Green card it must 'Draw an Order Card' for its AP
+    Spent Check. The deck holds card 1 only (Green, AP Spent Number 2, 'AI closest to
+    Unit -> Fire'): the AI turn draws it (draw 1 of 1), A fires at U (2D6 1+1, a miss),
+    and the pile is empty for the check: the discards (card 1) are reshuffled in and card
+    1 is drawn again: fire cost 2 (the default) >= 2, A is spent."""
+    deck = (card(1, "green", 2, "AI closest to Unit -> Fire"),)
+    s = state([ai("A", "0505"), _u("U", "0508")], deck)
+    events, s = ai_turn(s, 1, [1, 1], [1])
+    drawn = every(events, OrderCardDrawn)
+    assert [d.card for d in drawn] == [1, 1]
+    assert one(events, DeckReshuffled).cards == (1,)
+    check = one(events, SpentCheckMade)
+    assert (check.ap_spent_number, check.spent) == (2, ("A",))
+    assert not s.unit("A").fresh  # type: ignore[union-attr]
+
+
+def test_s3_1_1_a_players_check_on_an_empty_pile_takes_back_the_ais_card() -> None:
+    """3.1.1 with 4.0: the AI turn drew the deck's last card (Blue 1, no order it can
+    execute: the AI passes). The player's Unit U then moves for 3 APs: its AP Spent Check
+    finds the pile empty, the discards are reshuffled, and card 1 (AP Spent Number 4) is
+    drawn: 3 < 4, U stays fresh."""
+    deck = (card(1, "blue", 4, "AI closest to Objective -> Move"),)
+    s = state([ai("A", "0505"), _u("U", "0508")], deck)
+    _, s = ai_turn(s, 1)
+    assert s.deck == () and s.discards == (1,)
+    events, s = run(s, {"type": "UnitAction", "units": ["U"], "action": "move", "ap": 3}, [[1]])
+    assert one(events, DeckReshuffled).cards == (1,)
+    check = one(events, SpentCheckMade)
+    assert (check.card, check.ap_cost, check.spent) == (1, 3, ())
+    assert s.unit("U").fresh  # type: ignore[union-attr]
+
+
+def test_s3_1_1_an_ais_remain_fresh_card_keeps_it_fresh() -> None:
+    """3.1.1 ('AP Spent Check' for Units and AIs): 'Units drawing an AP Spent Check card
+    with the Symbol remain fresh'. A fires on Green card 1 (AP Spent Number 1); the check
+    draws card 2 (AP Spent Number 1, Remain Fresh symbol): 2 APs >= 1, but A stays fresh."""
+    deck = (
+        card(1, "green", 1, "AI closest to Unit -> Fire"),
+        card(2, "green", 1, remain_fresh=True),
+    )
+    s = state([ai("A", "0505"), _u("U", "0508")], deck)
+    events, s = ai_turn(s, 1, [1, 1], [1])
+    check = one(events, SpentCheckMade)
+    assert (check.card, check.spent) == (2, ())
+    assert s.unit("A").fresh  # type: ignore[union-attr]
+
+
+# 4.0: the first choice impossible -----------------------------------------------------------
+
+
+def test_s4_0_a_spent_ai_order_on_a_green_card_can_never_be_executed() -> None:
+    """4.0: 'A Green Card designates an Action Order card where the Priority and Tactical
+    orders can be executed only by Fresh AIs'. A 'Spent AI' order on a Green card names
+    AIs the card excludes: it cannot be executed even with spent B in range, and the
+    tactical order runs with fresh A."""
+    deck = (
+        card(1, "green", 12, "Spent AI closest to Unit -> Fire",
+             tactical=("AI closest to Unit -> Fire",)),
+    )  # fmt: skip
+    s = state([ai("A", "0505"), ai("B", "0507", fresh=False), _u("U", "0508")], deck)
+    events, _ = ai_turn(s, 1, [1, 1], [1])
+    assert one(events, AiFired).unit == "A"
+    assert one(events, AiUnitSelected).unit == "A"
+
+
+def test_s4_0_a_rally_order_with_no_hit_ai_falls_to_the_next_order() -> None:
+    """4.0: 'working down until one of these orders can be executed': 'Hit AI closest to
+    Unit -> Rally' with no hit AI cannot be executed; 'AI closest to Unit -> Fire' runs."""
+    deck = (card(1, "blue", 12, "Hit AI closest to Unit -> Rally", "AI closest to Unit -> Fire"),)
+    events, _ = ai_turn(state([ai("A", "0505"), _u("U", "0508")], deck), 1, [1, 1])
+    assert one(events, AiFired).unit == "A"
+
+
+# 3.0: a stall is no pass --------------------------------------------------------------------
+
+
+def test_s3_0_a_stall_between_two_ai_passes_does_not_end_the_round() -> None:
+    """3.0 Stall: 'This keeps you from having to take a Pass Action' and the round ends
+    only 'if you and the AI pass consecutively'. The AI passes (no executable order), the
+    player stalls with 1 CAP, the AI passes again: still round 1; the player then passes
+    right after the AI's pass: round 2."""
+    deck = (card(1, "blue", 12, "AI closest to Objective -> Move"),)
+    s = state([ai("A", "0505"), _u("U", "0508")], deck)
+    _, s = ai_turn(s, 1)
+    _, s = run(s, {"type": "Stall"})
+    events, s = run(s, {"type": "TakeAiTurn"}, [[1]])
+    assert one(events, AiPassed) and s.round == 1
+    _, s = run(s, {"type": "Pass"})
+    assert s.round == 2
+
+
+# End conditions ------------------------------------------------------------------------------
+
+
+def test_the_players_last_unit_destroyed_ends_the_mission_unless_one_is_to_come() -> None:
+    """Mission end (README 'End of the mission': a side with no counter left in play or
+    still to come loses, in the batch of the 7.3 report that removed its last): U, the
+    player's only Unit, destroyed -> the AI wins. With the player's reinforcement R2 still
+    out of play, the same report ends nothing."""
+    events, _ = run(
+        state([ai("A", "0505"), _u("U", "0508")]), {"type": "ReportDestroyed", "unit": "U"}
+    )
+    ended = [e for e in events if type(e).__name__ == "GameEnded"]
+    assert len(ended) == 1 and "AI wins" in ended[0].result  # type: ignore[attr-defined]
+    units = [ai("A", "0505"), _u("U", "0508"), _u("R2", "0309", in_play=False)]
+    events, _ = run(state(units), {"type": "ReportDestroyed", "unit": "U"})
+    assert not [e for e in events if type(e).__name__ == "GameEnded"]
