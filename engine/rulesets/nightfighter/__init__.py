@@ -40,7 +40,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v8: a game's first step is turn 1's bomber movement: MoveBombers at the opening
     # begins turn 1 and moves the bombers, listed first (EndPhase still begins turn 1
     # there, as in v7; README ledger "the opening"); a searchlight search says it was the
-    # player's choice; v7 logs audit with the note.
+    # player's choice; a counter flying off the map and a phantom test's count are said as
+    # read ("on its 2nd hex of 3", "1 other counter"); v7 logs audit with the note.
     version="8",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,

@@ -201,3 +201,31 @@ def test_the_player_sees_how_many_counters_are_due_never_which() -> None:
     referee = RULESET.view(state, Role.REFEREE)
     assert sum(c["status"] == Status.PENDING.value for c in referee["counters"]) == 3
     assert msgspec.json.encode(seen).count(b"B1-4") == 0
+
+
+# Map edges and counts said as a player reads them --------------------------------------------
+
+
+def test_s7_a_counter_leaving_the_map_is_said_with_the_hexes_it_flew() -> None:
+    """S7.0: 'Bomber counters which move off the map ... may no longer be located'. B-1 in
+    1026 (the last row is 27) with its 3 MPs flies one hex to 1027 and off the edge with
+    its second: said 'flies off the map edge on its 2nd hex of 3' (it read 'flies 3 hexes
+    off the map edge after 2 hexes'); B-2 in 1010 'flies 3 hexes to 1013'."""
+    counters = [counter("B-1", "1026"), counter("B-2", "1010")]
+    state = make_state(make_setup(), counters, Phase.BOMBER_MOVEMENT)
+    state, events = run(state, "MoveBombers", [])
+    said = [e.explanation for e in events if type(e).__name__ == "CounterMoved"]  # type: ignore[attr-defined]
+    assert said == ["B-1 flies off the map edge on its 2nd hex of 3", "B-2 flies 3 hexes to 1013"]
+    assert {c.id: c.status for c in state.counters}["B-1"] is Status.OFF_MAP
+    began = named(events, "PhaseBegan")
+    assert began.explanation == "Fighter Movement phase"
+
+
+def test_s5_4_the_real_bomber_found_says_one_other_counter_in_the_singular() -> None:
+    """S5.4: one other counter, roll 2 (1-3 removes the other): 'H-1 is the real H (roll 2
+    <= 3): 1 other counter removed' — it read '1 other counters'."""
+    counters = [counter("H-1", "1010", "high"), counter("H-2", "0410", "high")]
+    state = make_state(make_setup(), counters, Phase.RADAR_SEARCH)
+    _, events = run(state, "PlaceRadarSearches", [[2]], searches=[{"radar": "W", "hex": "1010"}])
+    tested = named(events, "PhantomTested")
+    assert "1 other counter removed; it becomes moderate uncertainty" in tested.explanation
