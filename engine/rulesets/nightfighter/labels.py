@@ -126,7 +126,7 @@ VALUES: dict[str, dict[str, str]] = {
     "status": named(Status),
     # A game holds turn 0 until its first command (README ledger "the opening"): said as
     # what it is, before turn 1, not as a turn of its own.
-    "turn": {"0": "0 (before turn 1, whose bombers move first)"},
+    "turn": {"0": "0 (before turn 1)"},
     "track": named(Track),
     "visibility": named(Visibility),
 }

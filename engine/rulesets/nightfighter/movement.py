@@ -125,10 +125,7 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
                 ),
             )
         )
-    phase = Phase.FIGHTER_MOVEMENT
-    turn.emit(
-        PhaseBegan(rule=RULE, phase=phase, explanation=f"{LABELS.words('phase', phase)} phase")
-    )
+    turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
 
 
 def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str, dice: int = 0) -> None:
