@@ -66,7 +66,12 @@ RULESET: Ruleset[State] = Ruleset(
             # high-uncertainty counter tests for phantoms at once); where a failed one
             # pointed stays withheld.
             "nightfighter.LocationRolled",
-        )
+        ),
+        # README "Hidden rolls, and what their count says": whether the next roll is
+        # another hidden location roll (the last pointed at a barred hex, S5.5/S7.0) or the
+        # public phantom test of a location found inside the area (S5.4) is public; the
+        # faces stay hidden either way.
+        published_fields={"DiceRolled": ("hidden",)},
     ),
     readings=READINGS,
     labels=LABELS,

@@ -136,6 +136,8 @@ def random_setup(seed: int) -> Any:
 
 
 def random_options(state: State, rng: random.Random) -> list[dict[str, Any]]:
+    if state.turn == 0:  # the opening: turn 1's bomber movement is the first step (v8)
+        return [{"type": "MoveBombers"}]
     hexes = sorted(c.hex for c in state.counters if c.status is Status.ON_MAP)
     pick = (lambda: rng.choice(hexes)) if hexes else (lambda: "0101")
     fighter = rng.choice(["F1", "F2"])
