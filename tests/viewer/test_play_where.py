@@ -23,7 +23,7 @@ async def test_the_turn_and_phase_are_said_above_the_moves(
     page = await browser.new_page(viewport={"width": 390, "height": 844})
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
     before = await page.inner_text(WHERE)
-    assert before.startswith("Turn: 0 · Phase: "), before
+    assert before.startswith("Turn: 0 (before turn 1) · Phase: "), before
     assert await send(page, "EndPhase") == {"ok": True, "head": 4}
     await wait_for(
         page, f"document.querySelector('{WHERE}').innerText !== {before!r}", timeout=TIMEOUT

@@ -35,7 +35,10 @@ RULESET: Ruleset[State] = Ruleset(
     # until a Unit stands there alone (State.ai_markers; ledger "5.0 Player Control
     # Markers"), and facings are said as compass points ("facing S"), not numbers; v6 logs
     # audit with the note.
-    version="7",
+    # v8: a reinforcement reported as arriving this round and then placed on the map counts
+    # once on the Mission Track (4.0; README ledger "4.0 Mission Track reinforcements"), and
+    # the check says what it counted; v7 logs audit with the note.
+    version="8",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

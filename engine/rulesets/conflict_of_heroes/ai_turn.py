@@ -57,11 +57,17 @@ class Plan:
         self.kind = kind  # COUNTERACTION or MISSION_ORDER when `instruction` is set
 
 
+def on_map_count(state: State) -> int:
+    """4.0: AI plus Units in play (fresh or spent, hidden included, this round's arrivals
+    too); non-combat units do not count."""
+    return len([u for u in active(state) if not u.non_combat])
+
+
 def mission_count(state: State) -> int:
-    """4.0: AI plus Units in play (fresh or spent, hidden included), Rumored Enemy
-    counters and reinforcements arriving this round; non-combat units do not count."""
-    on_map = [u for u in active(state) if not u.non_combat]
-    return len(on_map) + state.rumored_counters + state.reinforcements_this_round
+    """4.0: AI plus Units in play, Rumored Enemy counters and the reinforcements arriving
+    this round that are not yet in play (each reinforcement counts once: evolve takes an
+    arrival off the reported number)."""
+    return on_map_count(state) + state.rumored_counters + state.reinforcements_this_round
 
 
 def check_mission_track(turn: ConflictOfHeroesTurn, card: Card) -> None:
@@ -79,11 +85,19 @@ def check_mission_track(turn: ConflictOfHeroesTurn, card: Card) -> None:
             advanced=advanced,
             track=track,
             rule=cite("4.0") + " Mission Track Advance",
-            explanation=f"{count} counted (AI and Units in play, rumored counters, "
-            f"reinforcements arriving this round) against the requirement "
+            explanation=f"{count} counted ({_counted(turn.state)}) against the requirement "
             f"{card.mission_requirement}: "
             + (f"the Mission Track advances to {track}" if advanced else "no advance"),
         )
+    )
+
+
+def _counted(state: State) -> str:
+    """What the Mission Track count is made of, so the player can check it at the table."""
+    return (
+        f"{on_map_count(state)} AI and Units in play, {state.rumored_counters} Rumored "
+        f"Enemy counters, {state.reinforcements_this_round} reinforcements still to arrive "
+        "this round"
     )
 
 

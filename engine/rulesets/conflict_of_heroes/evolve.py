@@ -26,6 +26,17 @@ def _move(state: State, moves: tuple[ev.Moved, ...]) -> State:
     return replace(state, units=tuple(units))
 
 
+def _arrived(state: State, unit_id: str) -> State:
+    """4.0 Mission Track: a counter entering play from out of play is on the map now, so it
+    leaves the reported count of reinforcements still to arrive this round (never below
+    0); counted on the map and in that count it would count twice (README ledger "4.0
+    Mission Track reinforcements")."""
+    u = state.unit(unit_id)
+    if u is None or u.in_play or state.reinforcements_this_round == 0:
+        return state
+    return replace(state, reinforcements_this_round=state.reinforcements_this_round - 1)
+
+
 def _pass(state: State, side: WhoseTurn, passed: bool) -> WhoseTurn | None:
     return side if passed else None
 
@@ -106,10 +117,12 @@ def _evolve(state: State, event: Struct) -> State:
                 )
             return s
         case ev.PositionReported():
-            s = _move(state, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
+            s = _arrived(state, event.unit) if event.in_play else state
+            s = _move(s, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
             return _units(s, (event.unit,), in_play=event.in_play)
         case ev.AiReinforcementEntered():
-            s = _move(state, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
+            s = _arrived(state, event.unit)
+            s = _move(s, (ev.Moved(unit=event.unit, hex=event.hex, facing=event.facing),))
             return _units(s, (event.unit,), in_play=True)
         case ev.CountersReported():
             return replace(

@@ -88,7 +88,7 @@ FIELDS: dict[str, str] = {
     "rally_cost": "Rally cost",
     "range": "Range",
     "reinforcements": "Reinforcements",
-    "reinforcements_this_round": "Reinforcements this round",
+    "reinforcements_this_round": "Reinforcements still to arrive this round",
     "relation": "Relation",
     "remain_fresh": "Remain fresh",
     "removed": "Removed",

@@ -110,7 +110,7 @@ def report_counters(turn: ConflictOfHeroesTurn, cmd: ReportCounters) -> None:
     ):
         raise NothingToDo(
             f"ReportCounters changes nothing: the Mission Track holds {cmd.rumored} Rumored "
-            f"Enemy counters and {cmd.reinforcements} reinforcements already",
+            f"Enemy counters and {cmd.reinforcements} reinforcements still to arrive already",
             rule=cite("4.0"),
         )
     turn.emit(CountersReported(rumored=cmd.rumored, reinforcements=cmd.reinforcements))

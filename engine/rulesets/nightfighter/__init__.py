@@ -8,7 +8,7 @@ from __future__ import annotations
 from umpire.engine.ruleset import Ruleset, Testing
 from umpire.engine.rulesets.nightfighter.actions import actions
 from umpire.engine.rulesets.nightfighter.board import board
-from umpire.engine.rulesets.nightfighter.commands import EndPhase, MoveBombers
+from umpire.engine.rulesets.nightfighter.commands import MoveBombers
 from umpire.engine.rulesets.nightfighter.decide import decide
 from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES
 from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
@@ -37,7 +37,12 @@ RULESET: Ruleset[State] = Ruleset(
     # v7: facings are said as compass points and the hex faced ("facing NW, towards
     # 1006"), not numbers; MoveBombers.handoff_dice may cut a searchlight hand-off's dice
     # (base-game 28.3, README ledger); v6 logs audit with the note.
-    version="7",
+    # v8: a game's first step is turn 1's bomber movement: MoveBombers at the opening
+    # begins turn 1 and moves the bombers, listed first (EndPhase still begins turn 1
+    # there, as in v7; README ledger "the opening"); a searchlight search says it was the
+    # player's choice; a counter flying off the map and a phantom test's count are said as
+    # read ("on its 2nd hex of 3", "1 other counter"); v7 logs audit with the note.
+    version="8",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,
@@ -51,7 +56,7 @@ RULESET: Ruleset[State] = Ruleset(
     default_scenario="4B",
     seed_title="Nightfighter solitaire rules",
     actions=actions,
-    openings=(EndPhase(), MoveBombers()),
+    openings=(MoveBombers(),),
     board=board,
     # S5.2/S5.3: a located bomber's counter moves to its hex, which its hidden roll chose.
     testing=Testing(
@@ -61,7 +66,12 @@ RULESET: Ruleset[State] = Ruleset(
             # high-uncertainty counter tests for phantoms at once); where a failed one
             # pointed stays withheld.
             "nightfighter.LocationRolled",
-        )
+        ),
+        # README "Hidden rolls, and what their count says": whether the next roll is
+        # another hidden location roll (the last pointed at a barred hex, S5.5/S7.0) or the
+        # public phantom test of a location found inside the area (S5.4) is public; the
+        # faces stay hidden either way.
+        published_fields={"DiceRolled": ("hidden",)},
     ),
     readings=READINGS,
     labels=LABELS,

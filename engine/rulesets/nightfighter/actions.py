@@ -266,6 +266,8 @@ def no_bomber_left(state: State) -> bool:
 
 
 def _phase_actions(state: State) -> list[Action]:
+    if state.turn == 0:
+        return _opening()
     hexes = _counter_hexes(state)
     ending = f" ({NO_BOMBER_LEFT})" if no_bomber_left(state) else ""
     fighters = [f.id for f in _on_map(state)]
@@ -363,13 +365,24 @@ def _phase_actions(state: State) -> list[Action]:
             for c in contacts
         ]
         out.append(offer_each(BreakContact, cite("S16.0"), "Give up a tally or AI fix", variants))
-    # After combat the next turn begins; before turn 1 there is no phase to end.
+    # After combat the next turn begins.
     after = f": turn {state.turn + 1} begins" if state.phase is Phase.COMBAT else ""
     text = f"End the {LABELS.words('phase', state.phase)} phase{after}{ending}"
-    if state.turn == 0:
-        text = "Begin turn 1 (the bombers move first)"
     out.append(offer(EndPhase, RULE_SEQUENCE, text))
     return out
+
+
+def _opening() -> list[Action]:
+    """Before turn 1 (turn 0, the state a game opens in): the first real step, turn 1's
+    bomber movement, which MoveBombers begins (README ledger "the opening"). No counter is
+    on the map, none accelerates and no fix is handed off. EndPhase, every game's first
+    command before v8, still begins turn 1 and stops at its bomber movement."""
+    text = "Turn 1 begins: move and enter the bomber counters (the bombers move first)"
+    moves = offer(
+        MoveBombers, cite("S7.0"), text, accelerate={"maxItems": 0}, handoff_dice=one_of([0])
+    )
+    begin = "Begin turn 1 and stop at its bomber movement (MoveBombers does both at once)"
+    return [moves, offer(EndPhase, RULE_SEQUENCE, begin)]
 
 
 def actions(state: State, role: Role) -> list[Action]:

@@ -58,6 +58,28 @@ RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)"
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
 
 
+def begin_turn(turn: NightfighterTurn) -> None:
+    """The next turn begins, at its bomber movement (after combat, or at the opening)."""
+    nxt = turn.state.turn + 1
+    turn.emit(
+        TurnStarted(
+            rule=RULE_SEQUENCE,
+            turn=nxt,
+            explanation=f"turn {nxt} begins; S5.5 exclusions are cleared",
+        )
+    )
+
+
+def _move_bombers(turn: NightfighterTurn, command: cmd.MoveBombers) -> None:
+    """S7.0/S8.0. At the opening (turn 0, before any command) the game's first step is
+    turn 1's bomber movement (EXAMPLE OF PLAY, turn 1: the first counters enter), so
+    MoveBombers begins turn 1 and moves the bombers in one batch (v8; v7 took an EndPhase
+    first). The state keeps turn 0 until then, so every log folds as it did."""
+    if turn.state.turn == 0:
+        begin_turn(turn)
+    move_bombers(turn, command)
+
+
 def end_phase(turn: NightfighterTurn) -> None:
     """End the current phase and begin the next (after combat, the next turn)."""
     state = turn.state
@@ -67,13 +89,7 @@ def end_phase(turn: NightfighterTurn) -> None:
             rule=cite("S7.0"),
         )
     if state.phase is Phase.COMBAT:
-        turn.emit(
-            TurnStarted(
-                rule=RULE_SEQUENCE,
-                turn=state.turn + 1,
-                explanation=f"turn {state.turn + 1} begins; S5.5 exclusions are cleared",
-            )
-        )
+        begin_turn(turn)
         return
     if state.phase is Phase.FIGHTER_MOVEMENT:
         _contacts_kept(turn)
@@ -195,7 +211,7 @@ def _end_phase(turn: NightfighterTurn, command: cmd.EndPhase) -> None:
 DISPATCH: Dispatch[Callable[[NightfighterTurn, Any], None]] = Dispatch(
     {
         cmd.EndPhase: _end_phase,
-        cmd.MoveBombers: move_bombers,
+        cmd.MoveBombers: _move_bombers,
         cmd.MoveFighter: move_fighter,
         cmd.PlaceRadarSearches: place_radar_searches,
         cmd.SearchAI: ai_search.search,

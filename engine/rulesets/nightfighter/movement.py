@@ -45,6 +45,12 @@ def _path(state: State, start: Hex, counter: Counter, steps: int) -> tuple[str, 
     return (here.label if grid.contains(here) else ""), moved
 
 
+def _ordinal(n: int) -> str:
+    # A counter's hexes of movement are few (speed 3, 4 accelerating): 1st to 9th.
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 10 else 0, "th")
+    return f"{n}{suffix}"
+
+
 def _lead_first(counter: Counter) -> tuple[int, str]:
     # Move the leading counter first, so a counter never blocks the one behind it.
     return (-Hex.parse(counter.hex).row if counter.heading == 3 else 0, counter.id)
@@ -77,7 +83,13 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
     for counter in on_map:
         steps = counter.speed + (1 if counter.id in command.accelerate else 0)
         to_hex, moved = _path(turn.state, Hex.parse(counter.hex), counter, steps)
-        what = f"off the map edge after {moved} hexes" if not to_hex else f"to {to_hex}"
+        # Said as the counter moved (S7.0): "flies 3 hexes to 1506", or "flies off the map
+        # edge on its 2nd hex of 3" (`moved` counts the step off), never "after 2 hexes".
+        said = (
+            f"{counter.id} flies {steps} hexes to {to_hex}"
+            if to_hex
+            else f"{counter.id} flies off the map edge on its {_ordinal(moved)} hex of {steps}"
+        )
         turn.emit(
             CounterMoved(
                 rule=RULE,
@@ -85,7 +97,7 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
                 from_hex=counter.hex,
                 to_hex=to_hex,
                 hexes=moved,
-                explanation=f"{counter.id} flies {steps} hexes {what}",
+                explanation=said,
             )
         )
         if to_hex and counter.searchlight:

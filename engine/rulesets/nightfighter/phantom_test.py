@@ -8,6 +8,7 @@ from umpire.engine.rulesets.nightfighter.events import PhantomTested
 from umpire.engine.rulesets.nightfighter.state import Counter, high_counters
 from umpire.engine.rulesets.nightfighter.terms import PhantomResult, Uncertainty, cite
 from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
+from umpire.events.plurals import counted
 from umpire.events.types import Owner
 
 RULE = cite("S5.4")
@@ -51,7 +52,8 @@ def phantom_test(turn: NightfighterTurn, counter: Counter, why: str) -> PhantomT
         result = PhantomResult.REAL
         text = (
             f"{counter.id} is the real {counter.bomber} (roll {value} <= {threshold}): "
-            f"{len(removed)} other counters removed; it becomes {level.value} uncertainty"
+            f"{counted(len(removed), 'other counter')} removed; it becomes {level.value} "
+            "uncertainty"
         )
     else:
         removed = (counter.id,)

@@ -116,11 +116,21 @@ def search(turn: NightfighterTurn, command: SearchSearchlight) -> None:
 def _searched(
     zone: str, counter: str, count: int, outcome: str, nums: tuple[int, ...], also: str = ""
 ) -> SearchlightSearched:
+    # The zone and its counter are the player's choice (S14.0: "dice in any order for any
+    # one selected bomber counter"); only the dice and the location are the umpire's. So
+    # the words say whose choice it was, and a search that rolled no dice says none.
+    dice = f" with {count} dice" if count else ", no searchlight dice rolled"
     return SearchlightSearched(
         rule=RULE,
         dice=nums,
-        candidates=(Candidate(option=counter, chosen=True, reason="selected by the player"),),
-        explanation=f"zone {zone} searches {counter} with {count} dice: {outcome}",
+        candidates=(
+            Candidate(
+                option=counter,
+                chosen=True,
+                reason=f"the player's choice: zone {zone} searches this counter",
+            ),
+        ),
+        explanation=f"the player chose zone {zone} to search {counter}{dice}: {outcome}",
         zone=zone,
         counter=counter,
         dice_count=count,

@@ -225,8 +225,9 @@ def test_s4_0_the_mission_track_is_checked_even_when_the_ai_then_passes() -> Non
     check = one(events, MissionTrackChecked)
     assert check.advanced and s.mission_track == 1
     assert check.explanation.startswith(
-        "2 counted (AI and Units in play, rumored counters, reinforcements arriving this "
-        "round) against the requirement 2: the Mission Track advances to 1"
+        "2 counted (2 AI and Units in play, 0 Rumored Enemy counters, 0 reinforcements "
+        "still to arrive this round) against the requirement 2: the Mission Track advances "
+        "to 1"
     )
     assert one(events, AiPassed).card == 1
 

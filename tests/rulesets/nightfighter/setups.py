@@ -136,6 +136,8 @@ def random_setup(seed: int) -> Any:
 
 
 def random_options(state: State, rng: random.Random) -> list[dict[str, Any]]:
+    if state.turn == 0:  # the opening: turn 1's bomber movement is the first step (v8)
+        return [{"type": "MoveBombers"}]
     hexes = sorted(c.hex for c in state.counters if c.status is Status.ON_MAP)
     pick = (lambda: rng.choice(hexes)) if hexes else (lambda: "0101")
     fighter = rng.choice(["F1", "F2"])
@@ -208,8 +210,10 @@ async def start_turn(
     accelerate: tuple[str, ...] = (),
     dice: list[list[int]] | None = None,
 ) -> None:
-    """End the last turn's combat phase, move the bombers, move the fighter, end movement."""
-    await p.do("EndPhase")
+    """End the last turn's combat phase (none before turn 1: the game opens at its bomber
+    movement), move the bombers, move the fighter, end movement."""
+    if (await p.state()).turn > 0:
+        await p.do("EndPhase")
     await p.do("MoveBombers", dice, accelerate=list(accelerate))
     await p.do("MoveFighter", fighter="F1", path=path, facing=facing)
     await p.do("EndPhase")

@@ -18,7 +18,6 @@ from umpire.server.games import Games
 
 
 async def _to_ai_phase(games: Games, gid: str) -> None:
-    await games.handle(gid, "t1", {"type": "EndPhase"})
     await games.handle(gid, "t2", {"type": "MoveBombers"})
     await games.handle(gid, "t3", {"type": "MoveFighter", "fighter": "F1",
                                    "path": ["1019", "1018", "1017"], "facing": 0})  # fmt: skip
@@ -30,11 +29,10 @@ async def test_bad_input_is_refused_citing_the_rule_and_writes_nothing(games: Ga
     """Ineligible search, second AI search in a phase, non-adjacent move, phase order."""
     created = await create_bound(games, "nightfighter", setup_4b_phase_by_phase(), "bad")
     gid = created.game_id
+    await games.handle(gid, "s2", {"type": "MoveBombers"})  # the game opens at turn 1's
     with pytest.raises(RuleError, match="bomber movement phase") as info:
-        await games.handle(gid, "b0", {"type": "MoveBombers"})  # turn 0 is over first
+        await games.handle(gid, "b0", {"type": "MoveBombers"})  # the bombers have moved
     assert "S7.0" in info.value.rule
-    await games.handle(gid, "s1", {"type": "EndPhase"})
-    await games.handle(gid, "s2", {"type": "MoveBombers"})
     version = await games.store.version(gid)
     bad = [
         ({"type": "MoveFighter", "fighter": "F1", "path": ["1018"], "facing": 0},
@@ -70,7 +68,6 @@ async def test_second_ai_search_in_a_phase_is_refused(games: Games) -> None:
     setup["fighters"] = [{"id": "F1", "hex": "1006", "facing": 0, "ai_range": 2}]
     created = await create_bound(games, "nightfighter", setup, "ai2")
     gid = created.game_id
-    await games.handle(gid, "t1", {"type": "EndPhase"})
     await games.handle(gid, "t2", {"type": "MoveBombers"})
     await games.handle(gid, "t3", {"type": "EndPhase"})
     await games.handle(gid, "t4", {"type": "EndPhase"})

@@ -34,7 +34,8 @@ async def _play_to_a_failed_localisation(games: Games) -> str:
         await games.handle(gid, f"c{n}", {"type": kind, **fields}, manual_dice=rolls or [])
 
     async def start_turn(path: list[str]) -> None:
-        await do("EndPhase")
+        if n:  # the game opens at turn 1's bomber movement: no combat phase to end
+            await do("EndPhase")
         await do("MoveBombers", accelerate=[])
         await do("MoveFighter", fighter="F1", path=path, facing=0)
         await do("EndPhase")
