@@ -153,5 +153,9 @@ async def test_a_finding_given_blind_is_the_same_whatever_the_secrets(
                         patched.setattr(disputes_module, "blinded_roll", twin.roll)
                         other = find(ruleset, envelopes, log, len(log), filed, revealed=False)
                     assert other == blind, (seq, reading.name)
-    # Both kinds occur: the rule is exercised, not vacuous.
-    assert given and waited, (given, waited)
+    # The rule is exercised, not vacuous: findings are given blind in every ruleset, and
+    # wait where a re-made line reads a secret. Nightfighter's driven lines (from v8 its
+    # opening moves the bombers at once) are stopped by its pace reading, or part, before
+    # they reach a hidden roll, so none of its findings waits here.
+    assert given, (given, waited)
+    assert waited or name == "nightfighter", (given, waited)
