@@ -147,10 +147,11 @@ def check(
     if not sam.option:
         # 4.1.2 (b) orders a LOAL attack from a SAM Warning counter just placed: it is
         # launched without an acquisition, by 4.1.2 and not by the Reaction Table.
-        column = "SAM LOAL attack (4.1.2 b), launched without an acquisition"
+        column = "SAM LOAL attack (4.1.2 b), one SAM, launched without an acquisition"
         return Attack(unit_id, flight.id, kind, order.range, R_LOAL, TABLES[kind], column)
     fire = "a salvo" if sam.last_fired > 1 else "one SAM"
-    column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
+    count = "1 missile" if sam.last_fired == 1 else f"{sam.last_fired} missiles"
+    column = f"option {sam.option}: {fire} ({count})"
     column += f", {sam.level.value} acquisition"
     return Attack(unit_id, flight.id, kind, order.range, R_SAM, TABLES[kind], column)
 

@@ -20,11 +20,14 @@ REDACTED = "(details withheld: DRV secret)"
 def view(state: State, role: Role) -> dict[str, Any]:
     """The state as `role` may see it: the player gets the hidden pool's size, not its
     densities, and no running counts of hidden SAMs or Fire Cans (SECRETS' SecretState:
-    the Ruleset's view leaves them out)."""
+    the Ruleset's view leaves them out), nor the next unit id's number."""
     data: dict[str, Any] = msgspec.to_builtins(state)
     if role is Role.REFEREE:
         return data
     data["aaa_hidden_pool_size"] = len(state.aaa_pool)
+    # The number the next placed unit's id takes is umpire's bookkeeping, no rule's: a
+    # player reads the units on the map, not a counter of them.
+    del data["next_id"]
     return data
 
 

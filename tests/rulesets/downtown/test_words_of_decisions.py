@@ -9,13 +9,15 @@ import msgspec
 
 from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
 from umpire.engine.actions import legal_actions
+from umpire.engine.dice import ManualDice
 from umpire.engine.explain import explain
 from umpire.engine.roles import Role
-from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import RULESET, aaa, fire_can
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.labels import LABELS
-from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 from umpire.server.render import capitals_of, describe, type_words, view_lines
 
 
@@ -110,3 +112,46 @@ def test_a_generic_flight_shows_no_made_up_fuel_or_count() -> None:
     state = msgspec.structs.replace(new_state(), drv=(DrvFlight(id="M1", hex="1522"),))
     lines = [line.strip() for line in view_lines(RULESET.view(state, Role.PLAYER), labels=LABELS)]
     assert "Fuel: not reported (99)" in lines and "Count: not identified yet (5.6.2)" in lines
+
+
+def test_the_suppression_roll_says_the_marker_comes_off_not_the_unit() -> None:
+    """2.1.7 "roll for suppression removal": what a roll removes is the suppression, not
+    the concentration. A1 suppressed rolls 3 (`suppression_removal_max` 5): "A1 rolls 3 for
+    suppression removal (5 or less removes it): its suppression is removed"; A1 rolls 6:
+    "... it stays suppressed". Before: "A1 rolls 3: removed on 5 or less", which reads as
+    A1 removed."""
+    unit = AaaUnit(id="A1", hex="2021", density="L", suppressed=True)
+    state = msgspec.structs.replace(new_state(), aaa=(unit,))
+    for roll, outcome in ((3, "its suppression is removed"), (6, "it stays suppressed")):
+        led = DowntownTurn(state, ManualDice([[roll]], 0))
+        aaa.suppression(led)
+        (rolled,) = of(led.events, ev.AaaSuppressionRolled)
+        assert rolled.explanation == (
+            f"A1 rolls {roll} for suppression removal (5 or less removes it): {outcome}"
+        )
+
+
+def test_the_radar_roll_says_whether_the_radar_came_on() -> None:
+    """2.3.1: a Fire Can whose radar was shut down rolls each Admin Phase to turn it back on
+    (`radar_restart_max` 5): the roll's words say what came of it."""
+    led = DowntownTurn(
+        msgspec.structs.replace(
+            new_state(), fire_cans=(FireCan(id="FC1", hex="2021", radar_on=False),)
+        ),
+        ManualDice([[7]], 0),
+    )
+    fire_can.radar_restart(led)
+    (rolled,) = of(led.events, ev.RadarRestartRolled)
+    assert rolled.explanation == (
+        "FC1 rolls 7 to turn its radar back on (5 or less turns it on): radar stays off"
+    )
+
+
+def test_the_players_view_has_no_unit_counter() -> None:
+    """The number the next placed unit's id takes is umpire's bookkeeping, no rule's: the
+    player's and a spectator's view leave it out ("Next unit number" before); the referee's
+    view is the whole state."""
+    state = new_state()
+    assert "next_id" not in RULESET.view(state, Role.PLAYER)
+    assert "next_id" not in RULESET.view(state, Role.SPECTATOR)
+    assert RULESET.view(state, Role.REFEREE)["next_id"] == 1
