@@ -554,5 +554,27 @@ def decide_defensive_fire(turn: DownInFlamesTurn, command: ResolveDefensiveFire)
         raise RuleError(f"{shooter.id} has no gunner", rule=rule)
     if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
         raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
+    _check_defending(state, shooter, command.kind)
     hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
     resolve_odds(turn, state, shooter, target, command.hits, hv, rule, system=command.kind.value)
+
+
+def _check_defending(state: State, shooter: Plane, kind: DefensiveFireKind) -> None:
+    """4.1.9 "Turret defense fire", 3.3 gunner fire: the fire of aircraft being attacked, at
+    their attackers, so in the other side's move (1: the base game's turn, in which the
+    moving side plays the attack cards). Between moves, or in the shooter's own move,
+    there is no attack for it to answer."""
+    moving = state.active_side
+    if moving is not None and shooter.side is not moving:
+        return
+    guns = "turrets" if kind is DefensiveFireKind.TURRET else "gunners"
+    now = (
+        f"it is side {moving.value}'s own move, in which side {moving.value} attacks"
+        if moving is not None
+        else "no side is moving"
+    )
+    raise RuleError(
+        f"{shooter.id}'s {guns} fire in defence, at the aircraft attacking it in the other "
+        f"side's move (4.1.9, 3.3): {now}",
+        rule=RULE_TURN,
+    )
