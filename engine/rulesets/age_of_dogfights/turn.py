@@ -17,7 +17,7 @@ from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
 from umpire.engine.rulesets.age_of_dogfights.state import State
-from umpire.events.types import DiceRolled
+from umpire.events.types import DiceRolled, Owner
 
 
 class AgeOfDogfightsTurn(Turn[State]):
@@ -27,9 +27,9 @@ class AgeOfDogfightsTurn(Turn[State]):
     def __init__(self, state: State, dice: Dice) -> None:
         super().__init__(state, dice, evolve=evolve, cite=c.cite)
 
-    def d6(self, *, purpose: str, rule: str) -> DiceRolled:
-        """Roll one standard die."""
-        return self.roll(d6(), purpose=purpose, rule=rule)
+    def d6(self, *, purpose: str, rule: str, owner: Owner = Owner.OPPONENT) -> DiceRolled:
+        """Roll one standard die: the bots' (the opponent's) unless `owner` says whose."""
+        return self.roll(d6(), purpose=purpose, rule=rule, owner=owner)
 
     def table(
         self,
