@@ -89,6 +89,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v4 logs audit with the version note. v6: every bot fighter's blue/green roll and
     # its die come first in the round, then the bots' steps (Combat: "first ... then");
     # a player aircraft's pilot-skill roll is the player's own (Game Setup).
+    # A roll nothing modifies reads "rolled 2", not "rolled 2 = 2"; the view has no roll
+    # counter ("Last roll"); counts of one in the singular.
     version="6",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,

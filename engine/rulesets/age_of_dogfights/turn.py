@@ -45,7 +45,13 @@ class AgeOfDogfightsTurn(Turn[State]):
         rolled = self.d6(purpose=f"{aircraft}: {purpose}", rule=table.citation)
         modified = rolled.total + modifier
         result = table.row_for(modified).value
-        mod_text = f" {modifier:+d} ({why_modifier})" if modifier else ""
+        # "rolled 4 -1 (cautious pilot) = 3", or "rolled 4" when nothing modifies it
+        # (not "rolled 4 = 4").
+        rolled_text = (
+            f"rolled {rolled.total} {modifier:+d} ({why_modifier}) = {modified}"
+            if modifier
+            else f"rolled {rolled.total}"
+        )
         self.emit(
             ResponseRolled(
                 aircraft=aircraft,
@@ -57,14 +63,14 @@ class AgeOfDogfightsTurn(Turn[State]):
                         Candidate(
                             option=band.value,
                             chosen=band.value == result,
-                            reason=f"rolled {rolled.total}{mod_text} = {modified}"
+                            reason=rolled_text
                             if band.value == result
                             else f"needs {band.low}-{band.high}",
                         )
                         for band in table.bands
                     ),
                 ),
-                explanation=f"{purpose}: rolled {rolled.total}{mod_text} = {modified}: {result}",
+                explanation=f"{purpose}: {rolled_text}: {result}",
                 table=table.name,
                 modified=modified,
                 result=result,

@@ -68,6 +68,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     cite,
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
+from umpire.events.plurals import counted
 from umpire.events.types import DiceRolled
 
 GUNNER_HIT_VALUE = 8  # 3.3
@@ -416,7 +417,7 @@ def resolve_odds(
         rule=f"{rule}; {col.rule}",
         dice=dice_used,
         candidates=candidates,
-        explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
+        explanation=f"{counted(hits, 'hit')} x HV {hv} = {total} against defense {defense}: odds "
         f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}"
         # 5.4: the table's "damaged" shoots down an aircraft already damaged; say so where
         # the result is stated, or the line contradicts its own result field.
@@ -482,7 +483,8 @@ def resolve_bomber(
                 reason=f"roll above {row.scores_on}",
             ),
         ),
-        explanation=f"{hits} hit(s) x HV {hv} = {total}: {points} damage point(s) from "
+        explanation=f"{counted(hits, 'hit')} x HV {hv} = {total}: "
+        f"{counted(points, 'damage point')} from "
         f"multiples of 8; {leftover_text}",
     )
     turn.emit(resolved)
@@ -522,7 +524,8 @@ def ammunition(
                 ),
             ),
             explanation=f"the attack die showed {face}; ammunition roll {roll.total} against "
-            f"{bursts} burst(s): {'right-hand Hit Value from now on' if depleted else 'no change'}",
+            f"{counted(bursts, 'burst')}: "
+            f"{'right-hand Hit Value from now on' if depleted else 'no change'}",
         )
     )
 

@@ -21,6 +21,7 @@ from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import AaaFire, OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
+from umpire.events.plurals import counted
 
 R_ROLLS = cite("4")
 R_AAA = cite("2.1.7")
@@ -171,7 +172,8 @@ def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> 
     )
     if kind is AttackRoll.AAA_ATTACK and fire.attacks >= limit:
         return (
-            f"{unit_id} has made {fire.attacks} AAA attack(s) on {flight_id} since its last "
+            f"{unit_id} has made {counted(fire.attacks, 'AAA attack')} on {flight_id} since "
+            f"its last "
             f"Movement Point, the most it makes ({LABELS.label('aaa_attacks_per_mp')} "
             f"{limit}, a base-game value): it may attack again when {flight_id} spends its "
             f"next Movement Point"

@@ -22,6 +22,7 @@ from umpire.engine.rulesets.downtown.terms import (
     cite,
 )
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.events.plurals import counted
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
@@ -114,7 +115,8 @@ def hidden_check(turn: DowntownTurn, phase: Phase) -> None:
             bsan=bsan,
             explanation=(
                 f"roll {roll.total}, modifiers {sum(v for _, v in mods):+d} -> {modified} "
-                f"vs BSAN {bsan}: {count} SAM battalion(s) switch on"
+                f"vs BSAN {bsan}: {counted(count, 'SAM battalion')} "
+                f"{'switches' if count == 1 else 'switch'} on"
             ),
         )
     )

@@ -13,6 +13,7 @@ from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables import aaa_generation
 from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
+from umpire.events.plurals import counted
 
 REDACTED = "(details withheld: DRV secret)"
 
@@ -41,13 +42,15 @@ def _aaa_purchased_explanation(event: ev.AaaPurchased) -> str:
 
 def _sam_check_explanation(event: ev.SamActivationChecked) -> str:
     return (
-        f"roll {event.unmodified} modified to {event.modified}: {event.count} SAM "
-        f"battalion(s) switch on; hidden battalion count {REDACTED}"
+        f"roll {event.unmodified} modified to {event.modified}: "
+        f"{counted(event.count, 'SAM battalion')} "
+        f"{'switches' if event.count == 1 else 'switch'} on; hidden battalion count {REDACTED}"
     )
 
 
 def _fire_can_explanation(event: ev.FireCanActivationChecked) -> str:
-    return f"roll {event.roll}: {event.activations} Fire Can(s) may activate; {REDACTED}"
+    cans = counted(event.activations, "Fire Can")
+    return f"roll {event.roll}: {cans} may activate; {REDACTED}"
 
 
 # engine.secret_fields: the DRV's secrets, each declared once, and what they decide. The
