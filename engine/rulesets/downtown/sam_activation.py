@@ -327,8 +327,9 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                 possible=possible,
                 explanation=(
                     f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} "
-                    f"{hexes(near)}; roll {roll.total} "
-                    f"{shown or 'no modifiers'} = {total}: "
+                    f"{hexes(near)}; roll {roll.total}"
+                    # "roll 6, no modifiers", not "roll 6 no modifiers = 6".
+                    f"{f' {shown} = {total}' if shown else ', no modifiers'}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),
             )

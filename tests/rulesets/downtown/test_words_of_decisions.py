@@ -12,7 +12,7 @@ from umpire.engine.actions import legal_actions
 from umpire.engine.dice import ManualDice
 from umpire.engine.explain import explain
 from umpire.engine.roles import Role
-from umpire.engine.rulesets.downtown import RULESET, aaa, fire_can
+from umpire.engine.rulesets.downtown import RULESET, aaa, fire_can, sam_activation
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
@@ -155,3 +155,18 @@ def test_the_players_view_has_no_unit_counter() -> None:
     assert "next_id" not in RULESET.view(state, Role.PLAYER)
     assert "next_id" not in RULESET.view(state, Role.SPECTATOR)
     assert RULESET.view(state, Role.REFEREE)["next_id"] == 1
+
+
+def test_a_set_up_sam_roll_without_modifiers_reads_once() -> None:
+    """3.3.1: F1 (CAP, no bombing task) 13 hexes from SAM1 in the Admin Phase takes no
+    modifier; the roll of 6 reads "roll 6, no modifiers: no activation", not "roll 6 no
+    modifiers = 6"."""
+    us = (UsFlight(id="F1", mission=Mission.CAP, task=Task.CAP, hex="0721"),)
+    state = msgspec.structs.replace(new_state(), us=us, sams=(Sam(id="SAM1", hex="2021"),))
+    led = DowntownTurn(state, ManualDice([[6]], 0))
+    sam_activation.setup_check(led, Phase.ADMIN)
+    (rolled,) = of(led.events, ev.SetUpSamRolled)
+    assert (
+        rolled.explanation
+        == "SAM1: nearest US flight 13 hexes; roll 6, no modifiers: no activation"
+    )
