@@ -193,7 +193,8 @@ VALUES: dict[str, dict[str, str]] = {
     "doubles_reading": named(
         DoublesReading, A_OR_B="(a) or (b) applies", A_AND_B="(a) and (b) apply"
     ),
-    "level": named(AcqLevel),
+    # 3.4.3: a SAM that has acquired no flight; "None" read as a missing value.
+    "level": named(AcqLevel, NONE="not acquired"),
     "mission": named(Mission),
     "parity": named(Parity),
     "phase": named(

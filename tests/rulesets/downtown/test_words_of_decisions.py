@@ -170,3 +170,10 @@ def test_a_set_up_sam_roll_without_modifiers_reads_once() -> None:
         rolled.explanation
         == "SAM1: nearest US flight 13 hexes; roll 6, no modifiers: no activation"
     )
+
+
+def test_a_sam_without_an_acquisition_says_so() -> None:
+    """3.4.3: a SAM that has acquired no flight shows "Level: not acquired" in the state,
+    not "Level: None" (read as a value missing)."""
+    assert LABELS.words("level", "none") == "not acquired"
+    assert LABELS.words("level", "full") == "Full"
