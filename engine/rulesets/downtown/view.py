@@ -12,10 +12,22 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
 from umpire.engine.rulesets.downtown.tables import aaa_generation
+from umpire.engine.rulesets.downtown.terms import Phase
 from umpire.engine.secret_fields import Redactions, SecretFields, SecretState
 from umpire.events.plurals import counted
 
 REDACTED = "(details withheld: DRV secret)"
+
+# The state's record of the Movement Phase under way (3.4.4, 4, 4.1.2, 5.7, 2.1.7): read by
+# the rules only during it, reset when the next one begins (evolve `_begin`).
+MOVEMENT_PHASE_FIELDS = (
+    "phase_near",
+    "phase_events",
+    "drv_moved",
+    "us_mp",
+    "ordered_attacks",
+    "aaa_fire",
+)
 
 
 def view(state: State, role: Role) -> dict[str, Any]:
@@ -23,6 +35,12 @@ def view(state: State, role: Role) -> dict[str, Any]:
     densities, and no running counts of hidden SAMs or Fire Cans (SECRETS' SecretState:
     the Ruleset's view leaves them out), nor the next unit id's number."""
     data: dict[str, Any] = msgspec.to_builtins(state)
+    if state.phase is not Phase.MOVEMENT:
+        # Each of these says "this Movement Phase" (labels.py), and the state keeps them
+        # until the next Movement Phase begins: outside one they would show the last
+        # one's flights and attacks as if current.
+        for key in MOVEMENT_PHASE_FIELDS:
+            data[key] = []
     if role is Role.REFEREE:
         return data
     data["aaa_hidden_pool_size"] = len(state.aaa_pool)

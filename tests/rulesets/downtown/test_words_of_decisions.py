@@ -177,3 +177,18 @@ def test_a_sam_without_an_acquisition_says_so() -> None:
     not "Level: None" (read as a value missing)."""
     assert LABELS.words("level", "none") == "not acquired"
     assert LABELS.words("level", "full") == "Full"
+
+
+def test_this_movement_phase_is_empty_outside_it() -> None:
+    """The state's "Flights with a random event this Movement Phase (4)" and the other
+    records of the Movement Phase are kept until the next one begins; in the Detection
+    Phase after it the view shows them empty, not the last phase's S1 as if current."""
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.DETECTION, turn=2, phase_events=("S1",), phase_near=("S1",),
+        drv_moved=("M1",), us_mp=("S1",),
+    )  # fmt: skip
+    for role in (Role.PLAYER, Role.REFEREE):
+        data = RULESET.view(state, role)
+        assert not data["phase_events"] and not data["phase_near"] and not data["drv_moved"]
+    moving = msgspec.structs.replace(state, phase=Phase.MOVEMENT)
+    assert list(RULESET.view(moving, Role.PLAYER)["phase_events"]) == ["S1"]
