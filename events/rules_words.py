@@ -69,16 +69,51 @@ def acronyms(
     title: str, labels: Mapping[str, str], value_labels: Mapping[str, Mapping[str, str]]
 ) -> frozenset[str]:
     """The words a ruleset writes in capitals in its title and view labels (the same
-    fields /rulesets.json carries), for `type_in_words`: Downtown's AAA, DRV, SAM, US."""
+    fields /rulesets.json carries), for `type_in_words`: Downtown's AAA, DRV, SAM, US;
+    and its terms of two words or more written in Title Case (`_terms`): Downtown's
+    "Fire Can"."""
     texts: list[str] = [title, *labels.values()]
     for named in value_labels.values():
         texts += named.values()
-    return frozenset(_capitals(texts))
+    return frozenset([*_capitals(texts), *_terms(labels)])
 
 
 def _capitals(texts: Iterable[str]) -> Iterable[str]:
     for text in texts:
         yield from _ACRONYM.findall(text)
+
+
+def _terms(labels: Mapping[str, str]) -> Iterable[str]:
+    """A field's label that spells its key's first words in Title Case names a term of the
+    rules ("fire_can_range": "Fire Can range" -> "Fire Can"): the ruleset writes it so,
+    and a type or topic holding those words says them so ("Fire Can placed", not "Fire
+    can placed"). Two words at least: one capitalised word is only a label's first."""
+    for key, label in labels.items():
+        said = label.split(" ")
+        words = [w for w in said[: len(key.split("_"))] if w[1:].islower()]
+        run = 0
+        for word, part in zip(words, key.split("_"), strict=False):
+            if word != part.capitalize():
+                break
+            run += 1
+        if run >= 2 and said[:run] == words[:run]:
+            yield " ".join(said[:run])
+
+
+def _said(words: list[str], capitals: Collection[str]) -> list[str]:
+    """`words` (lowercase) with every run that is one of the `capitals`' terms said as
+    the term ("fire", "can" -> "Fire", "Can"), the longest term first."""
+    terms = sorted((t.split(" ") for t in capitals if " " in t), key=len, reverse=True)
+    out = list(words)
+    i = 0
+    while i < len(out):
+        for term in terms:
+            if [w.lower() for w in out[i : i + len(term)]] == [t.lower() for t in term]:
+                out[i : i + len(term)] = term
+                i += len(term) - 1
+                break
+        i += 1
+    return out
 
 
 def type_in_words(event_type: str, capitals: Collection[str] = ()) -> str:
@@ -95,7 +130,7 @@ def type_in_words(event_type: str, capitals: Collection[str] = ()) -> str:
             words.append(word.upper())
         else:
             words.append(word.lower())
-    said = " ".join(words)
+    said = " ".join(_said(words, capitals))
     return said[:1].upper() + said[1:]
 
 
@@ -113,7 +148,8 @@ def kind_in_words(event_type: str, payload: Any = None, capitals: Collection[str
     topic = payload.get("topic") if isinstance(payload, Mapping) else None
     if not isinstance(topic, str) or not _TOPIC.fullmatch(topic):
         return type_in_words(event_type, capitals)
-    said = " ".join(w.upper() if w.upper() in capitals else w for w in topic.split("_"))
+    words = [w.upper() if w.upper() in capitals else w for w in topic.split("_")]
+    said = " ".join(_said(words, capitals))
     return said[:1].upper() + said[1:]
 
 

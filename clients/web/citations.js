@@ -70,11 +70,31 @@ export function typeInWords(eventType, capitals = []) {
   const name = eventType.slice(eventType.lastIndexOf(".") + 1);
   if (!CAMEL.test(name)) return inWords(name);
   const known = new Set(capitals);
-  const said = (name.match(CAMEL_WORD) || []).map((word) => {
+  const words = (name.match(CAMEL_WORD) || []).map((word) => {
     const upper = word.toUpperCase();
     return known.has(upper) || (word.length > 1 && /^[A-Z]+$/.test(word)) ? upper : word.toLowerCase();
-  }).join(" ");
+  });
+  const said = termsSaid(words, capitals).join(" ");
   return said.slice(0, 1).toUpperCase() + said.slice(1);
+}
+
+// `words` with every run that is one of the capitals' terms said as the term ("fire",
+// "can" -> "Fire", "Can"), the longest term first (rules_words.py _said).
+function termsSaid(words, capitals) {
+  const terms = [...capitals].filter((t) => t.includes(" ")).map((t) => t.split(" "))
+    .sort((a, b) => b.length - a.length);
+  const out = [...words];
+  for (let i = 0; i < out.length; i += 1) {
+    for (const term of terms) {
+      const run = out.slice(i, i + term.length).map((w) => w.toLowerCase());
+      if (run.length === term.length && run.every((w, k) => w === term[k].toLowerCase())) {
+        out.splice(i, term.length, ...term);
+        i += term.length - 1;
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 // An event's kind in words: its type (typeInWords), except a decision that names its topic
@@ -86,7 +106,8 @@ export function kindInWords(eventType, payload, capitals = []) {
   const topic = payload && typeof payload === "object" ? payload.topic : undefined;
   if (typeof topic !== "string" || !TOPIC.test(topic)) return typeInWords(eventType, capitals);
   const known = new Set(capitals);
-  const said = topic.split("_").map((w) => (known.has(w.toUpperCase()) ? w.toUpperCase() : w)).join(" ");
+  const words = topic.split("_").map((w) => (known.has(w.toUpperCase()) ? w.toUpperCase() : w));
+  const said = termsSaid(words, capitals).join(" ");
   return said.slice(0, 1).toUpperCase() + said.slice(1);
 }
 
@@ -100,5 +121,25 @@ export function acronyms(entry) {
   const texts = [entry.title || "", ...Object.values(entry.labels || {})];
   for (const named of Object.values(entry.value_labels || {})) texts.push(...Object.values(named || {}));
   for (const text of texts) for (const word of String(text).match(ACRONYM) || []) found.add(word);
+  for (const term of terms(entry.labels || {})) found.add(term);
+  return found;
+}
+
+// A field's label that spells its key's first words in Title Case names a term of the
+// rules ("fire_can_range": "Fire Can range" -> "Fire Can"), two words at least
+// (rules_words.py _terms).
+function terms(labels) {
+  const found = [];
+  for (const [key, label] of Object.entries(labels)) {
+    const parts = key.split("_");
+    const said = String(label).split(" ");
+    const words = said.slice(0, parts.length).filter((w) => w.length > 1 && w.slice(1) === w.slice(1).toLowerCase() && /[a-z]/.test(w.slice(1)));
+    let run = 0;
+    for (let k = 0; k < Math.min(words.length, parts.length); k += 1) {
+      if (words[k] !== parts[k].slice(0, 1).toUpperCase() + parts[k].slice(1)) break;
+      run += 1;
+    }
+    if (run >= 2 && said.slice(0, run).every((w, k) => w === words[k])) found.push(said.slice(0, run).join(" "));
+  }
   return found;
 }

@@ -64,6 +64,8 @@ def test_a_rulesets_capitals_come_from_its_own_words() -> None:
     assert type_in_words("downtown.UsFlightsReported", capitals) == "US flights reported"
     assert type_in_words("downtown.SamReacted", capitals) == "SAM reacted"
     assert type_in_words("downtown.SamReacted") == "Sam reacted"
+    # 2.2: the unit is a Fire Can, as the labels write it ("Fire Can range").
+    assert type_in_words("downtown.FireCanPlaced", capitals) == "Fire Can placed"
 
 
 def test_a_fields_value_reads_as_typed_not_as_python() -> None:

@@ -86,8 +86,12 @@ RULESET: Ruleset[State] = Ruleset(
     # unchanged; v3 logs audit with the version note). v5: GameEnded says what ended the
     # engagement and every aircraft's fate (ending.py; the seed states no victory), and a
     # view shows each aircraft only its own side's fields (view.py); decisions unchanged,
-    # v4 logs audit with the version note.
-    version="5",
+    # v4 logs audit with the version note. v6: every bot fighter's blue/green roll and
+    # its die come first in the round, then the bots' steps (Combat: "first ... then");
+    # a player aircraft's pilot-skill roll is the player's own (Game Setup).
+    # A roll nothing modifies reads "rolled 2", not "rolled 2 = 2"; the view has no roll
+    # counter ("Last roll"); counts of one in the singular.
+    version="6",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

@@ -17,6 +17,7 @@ from msgspec import Struct
 
 from umpire.engine.rulesets.age_of_dogfights.state import Plane, State
 from umpire.engine.rulesets.age_of_dogfights.terms import ApproachAltitudeReading, Attitude
+from umpire.events.plurals import counted
 
 
 class Altitude(Struct, frozen=True, kw_only=True):
@@ -76,14 +77,17 @@ def steer(state: State, bot: Plane, target: int, *, hold_nose_down: bool = False
         new_level = level + change if attitude is Attitude.NOSE_UP else level - change
         if new_level == target:
             new_attitude = Attitude.NOSE_DOWN if hold_nose_down else Attitude.LEVEL
-            note = f"tilted towards L{target}: changes {change} level(s) and reaches it" + (
-                ", one level above the destination: nose down to keep the height advantage"
-                if hold_nose_down
-                else ""
+            note = (
+                f"tilted towards L{target}: changes {counted(change, 'level')} and reaches it"
+                + (
+                    ", one level above the destination: nose down to keep the height advantage"
+                    if hold_nose_down
+                    else ""
+                )
             )
         else:
             new_attitude = attitude
-            note = f"tilted towards L{target}: changes {change} level(s), stays tilted"
+            note = f"tilted towards L{target}: changes {counted(change, 'level')}, stays tilted"
     else:
         step = 1 if attitude is Attitude.NOSE_UP else -1
         new_level = min(max(level + step, 1), ceiling)

@@ -39,6 +39,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Attitude, Column, Gun, Manoeuvre
 from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
+from umpire.events.plurals import counted
 
 
 class Option(Struct, frozen=True, kw_only=True):
@@ -111,7 +112,7 @@ def find_opportunities(
                     option=f"{o.target} column {o.column.value}",
                     chosen=i == 0,
                     reason=_describe_priority(state, o)
-                    + f"; {len(o.options)} position(s), "
+                    + f"; {counted(len(o.options), 'position')}, "
                     + f"{sum(not x.exposed for x in o.options)} not Exposed",
                 )
                 for i, o in enumerate(opps)

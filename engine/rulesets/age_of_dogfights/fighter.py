@@ -1,7 +1,8 @@
-"""A bot fighter's round: the die, then Steps I, II and III (with Jammed Machine Guns).
+"""A bot fighter's round: Steps I, II and III (with Jammed Machine Guns), on the die rolled
+at the start of the round (bot_round.py).
 
-001_989a2f850da69b66.txt Combat, Step I, Step II, Step III: choose the blue or green die
-and roll it; if the pilot's guns are jammed, try to unjam them; check whether the initial
+001_989a2f850da69b66.txt Combat, Step I, Step II, Step III: with the blue or green die
+already rolled; if the pilot's guns are jammed, try to unjam them; check whether the initial
 position is Exposed (1 = Random maneuver, +1 aggressive, -1 cautious); else look for
 firing positions, go down the priority list (Step III), and fly the Approach maneuver when
 no attack is made.
@@ -24,11 +25,13 @@ from umpire.engine.rulesets.age_of_dogfights.throttle import choose_die, roll_mo
 from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
 
 
-def fly_fighter(turn: AgeOfDogfightsTurn, bot_id: str) -> None:
-    """One round of a bot fighter."""
-    bot = turn.state.plane(bot_id)
-    colour = choose_die(turn, bot)
-    steps = roll_movement(turn, turn.state.plane(bot_id), colour)
+def fly_fighter(turn: AgeOfDogfightsTurn, bot_id: str, steps: int | None = None) -> None:
+    """One round of a bot fighter, with the movement `steps` its die gave at the start of
+    the round (Combat; bot_round.fly_round); without them, it rolls them first (Combat's
+    blue/green roll and the die it chose), as a round of one bot does."""
+    if steps is None:
+        colour = choose_die(turn, turn.state.plane(bot_id))
+        steps = roll_movement(turn, turn.state.plane(bot_id), colour)
     bot = turn.state.plane(bot_id)
     if bot.pilot_guns_jammed:
         unjam(turn, bot_id, steps)

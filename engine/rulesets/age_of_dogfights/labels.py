@@ -120,7 +120,14 @@ VALUES: dict[str, dict[str, str]] = {
     "kind": named(Kind),
     "phase": named(Phase),
     "player_edge": named(Edge),
-    "rotary": named(Rotary),
+    # Random Maneuver: the rotary engine's gyroscopic effect favours one turn, or there
+    # is no rotary engine.
+    "rotary": named(
+        Rotary, NONE="no rotary engine", LEFT="rotary, favours left", RIGHT="rotary, favours right"
+    ),
+    # General Rules: a bot leaves by its own edge ("exited"); a player aircraft the base
+    # game shot down is reported lost.
+    "out": {"": "no", "exited": "left the Combat Zone", "lost": "lost"},
     "side": named(Side),
     "skill": named(Skill),
     "start_edge": named(Edge),

@@ -19,6 +19,7 @@ from umpire.engine.rulesets.age_of_dogfights.events import (
     SetupCompleted,
     SkillRolled,
 )
+from umpire.engine.rulesets.age_of_dogfights.state import Side
 from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
     AGGRESSIVENESS,
     BOT_ALTITUDE_FIRST,
@@ -26,6 +27,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness, Kind, Skill
 from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
+from umpire.events.types import Owner
 
 
 def _bands(
@@ -50,7 +52,10 @@ def roll_setup(turn: AgeOfDogfightsTurn) -> None:
     for plane in fighters:
         if plane.skill is not None:
             continue
-        rolled = turn.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.citation)
+        # Game Setup: "for both bot and player aircraft": a player aircraft's skill is the
+        # player's own roll, a bot's the opponent's (ARCHITECTURE "Whose dice").
+        owner = Owner.PLAYER if plane.side is Side.PLAYER else Owner.OPPONENT
+        rolled = turn.d6(purpose=f"{plane.id}: pilot skill", rule=PILOT_SKILL.citation, owner=owner)
         skill = PILOT_SKILL.row_for(rolled.total).value
         turn.emit(
             SkillRolled(

@@ -25,6 +25,7 @@ from umpire.engine.rulesets.age_of_dogfights.tables.seed_tables import (
 )
 from umpire.engine.rulesets.age_of_dogfights.terms import DieColour
 from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
+from umpire.events.plurals import counted
 
 
 def _chosen(
@@ -58,7 +59,7 @@ def choose_die(turn: AgeOfDogfightsTurn, bot: Plane) -> DieColour:
         bot.id,
         DIE_CHOICE,
         modifier=FEW_SAFE_THROTTLE_MODIFIER if few else 0,
-        why_modifier=f"{bot.safe_throttle_left} safe usage(s) of full throttle left",
+        why_modifier=f"{counted(bot.safe_throttle_left, 'safe usage')} of full throttle left",
         purpose="blue or green die",
     )
     if result == "blue":

@@ -17,7 +17,7 @@ from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.events import CardinalRuleApplied, ResponseRolled
 from umpire.engine.rulesets.age_of_dogfights.evolve import evolve
 from umpire.engine.rulesets.age_of_dogfights.state import State
-from umpire.events.types import DiceRolled
+from umpire.events.types import DiceRolled, Owner
 
 
 class AgeOfDogfightsTurn(Turn[State]):
@@ -27,9 +27,9 @@ class AgeOfDogfightsTurn(Turn[State]):
     def __init__(self, state: State, dice: Dice) -> None:
         super().__init__(state, dice, evolve=evolve, cite=c.cite)
 
-    def d6(self, *, purpose: str, rule: str) -> DiceRolled:
-        """Roll one standard die."""
-        return self.roll(d6(), purpose=purpose, rule=rule)
+    def d6(self, *, purpose: str, rule: str, owner: Owner = Owner.OPPONENT) -> DiceRolled:
+        """Roll one standard die: the bots' (the opponent's) unless `owner` says whose."""
+        return self.roll(d6(), purpose=purpose, rule=rule, owner=owner)
 
     def table(
         self,
@@ -45,7 +45,13 @@ class AgeOfDogfightsTurn(Turn[State]):
         rolled = self.d6(purpose=f"{aircraft}: {purpose}", rule=table.citation)
         modified = rolled.total + modifier
         result = table.row_for(modified).value
-        mod_text = f" {modifier:+d} ({why_modifier})" if modifier else ""
+        # "rolled 4 -1 (cautious pilot) = 3", or "rolled 4" when nothing modifies it
+        # (not "rolled 4 = 4").
+        rolled_text = (
+            f"rolled {rolled.total} {modifier:+d} ({why_modifier}) = {modified}"
+            if modifier
+            else f"rolled {rolled.total}"
+        )
         self.emit(
             ResponseRolled(
                 aircraft=aircraft,
@@ -57,14 +63,14 @@ class AgeOfDogfightsTurn(Turn[State]):
                         Candidate(
                             option=band.value,
                             chosen=band.value == result,
-                            reason=f"rolled {rolled.total}{mod_text} = {modified}"
+                            reason=rolled_text
                             if band.value == result
                             else f"needs {band.low}-{band.high}",
                         )
                         for band in table.bands
                     ),
                 ),
-                explanation=f"{purpose}: rolled {rolled.total}{mod_text} = {modified}: {result}",
+                explanation=f"{purpose}: {rolled_text}: {result}",
                 table=table.name,
                 modified=modified,
                 result=result,

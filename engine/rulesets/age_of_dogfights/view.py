@@ -26,6 +26,9 @@ def view(state: State, role: Role) -> dict[str, Any]:
         for plane in data["planes"]
     ]
     data["role"] = role.value
+    # The index of the last die rolled is umpire's bookkeeping, no rule's ("Last roll: 3"
+    # read as a die showing 3): the rolls themselves are in the log.
+    del data["last_roll"]
     return data
 
 

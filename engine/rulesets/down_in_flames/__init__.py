@@ -32,7 +32,11 @@ RULESET: Ruleset[State] = Ruleset(
     # v7: an attack card is played by the moving side only (README ledger row 1, 2.6);
     # the other side's Attack (or a VERTICAL ROLL as an attack card), or one between
     # moves, is refused and not listed.
-    version="7",
+    # v8: gunner and turret fire (3.3, 4.1.9 "defense fire") is the attacked side's, in the
+    # moving side's move: refused and not listed in the shooter's own move or between
+    # moves (README ledger row 4.1.9); only a formation shows its formation and damage
+    # points (4.1.3-4.1.6); a count of one is said in the singular ("1 hit", not "1 hit(s)").
+    version="8",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

@@ -217,7 +217,14 @@ def _in_turn(state: State, side: Side) -> list[Action]:
     if positions:
         text = "Set a position after a card"
         out.append(offer_each(cmd.SetPosition, cite("3.1"), text, positions))
-    fire = _pairs(state, "shooter", "target", lambda p: _has_gunner(state, p))
+    # 4.1.9, 3.3: defensive fire answers the moving side's attacks, so the side not moving
+    # fires it, at the moving side's aircraft (attack._check_defending).
+    fire = _pairs(
+        state,
+        "shooter",
+        "target",
+        lambda p: _has_gunner(state, p) and p.side is not state.active_side,
+    )
     if fire:
         out.append(
             offer_each(cmd.ResolveDefensiveFire, cite("3.3"), "Gunners or turrets fire", fire)

@@ -35,6 +35,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     cite,
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
+from umpire.events.plurals import counted
 from umpire.events.types import DiceRolled, Owner
 
 LOWEST_LEVEL = 1  # 2: "Levels are numbered, with 1 being the lowest"
@@ -222,7 +223,7 @@ def change(
                 rule=cite("2.1"),
             )
         delta = dive_gain(leader, state, levels)
-        what = f"dives {levels} level(s); its Leader gains {delta} card(s)"
+        what = f"dives {counted(levels, 'level')}; its Leader gains {counted(delta, 'card')}"
     else:
         to = altitude + 1
         ceiling = min(state.card_of(p).ceiling_level for p in state.members(element))
@@ -236,7 +237,7 @@ def change(
         if leader is not None:
             check_can_spend(state, leader, cost + extra_cards, cite("2.2"), "climb a level")
         delta = -cost
-        what = f"climbs 1 level; its Leader discards {cost} card(s)"
+        what = f"climbs 1 level; its Leader discards {counted(cost, 'card')}"
     return AltitudeChanged(
         element=element,
         from_level=altitude,

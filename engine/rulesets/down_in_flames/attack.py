@@ -68,6 +68,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     cite,
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
+from umpire.events.plurals import counted
 from umpire.events.types import DiceRolled
 
 GUNNER_HIT_VALUE = 8  # 3.3
@@ -416,7 +417,7 @@ def resolve_odds(
         rule=f"{rule}; {col.rule}",
         dice=dice_used,
         candidates=candidates,
-        explanation=f"{hits} hit(s) x HV {hv} = {total} against defense {defense}: odds "
+        explanation=f"{counted(hits, 'hit')} x HV {hv} = {total} against defense {defense}: odds "
         f"column {col.name}; rolled {faces}: {raw.value.replace('_', ' ')}"
         # 5.4: the table's "damaged" shoots down an aircraft already damaged; say so where
         # the result is stated, or the line contradicts its own result field.
@@ -482,7 +483,8 @@ def resolve_bomber(
                 reason=f"roll above {row.scores_on}",
             ),
         ),
-        explanation=f"{hits} hit(s) x HV {hv} = {total}: {points} damage point(s) from "
+        explanation=f"{counted(hits, 'hit')} x HV {hv} = {total}: "
+        f"{counted(points, 'damage point')} from "
         f"multiples of 8; {leftover_text}",
     )
     turn.emit(resolved)
@@ -522,7 +524,8 @@ def ammunition(
                 ),
             ),
             explanation=f"the attack die showed {face}; ammunition roll {roll.total} against "
-            f"{bursts} burst(s): {'right-hand Hit Value from now on' if depleted else 'no change'}",
+            f"{counted(bursts, 'burst')}: "
+            f"{'right-hand Hit Value from now on' if depleted else 'no change'}",
         )
     )
 
@@ -554,5 +557,27 @@ def decide_defensive_fire(turn: DownInFlamesTurn, command: ResolveDefensiveFire)
         raise RuleError(f"{shooter.id} has no gunner", rule=rule)
     if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
         raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
+    _check_defending(state, shooter, command.kind)
     hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
     resolve_odds(turn, state, shooter, target, command.hits, hv, rule, system=command.kind.value)
+
+
+def _check_defending(state: State, shooter: Plane, kind: DefensiveFireKind) -> None:
+    """4.1.9 "Turret defense fire", 3.3 gunner fire: the fire of aircraft being attacked, at
+    their attackers, so in the other side's move (1: the base game's turn, in which the
+    moving side plays the attack cards). Between moves, or in the shooter's own move,
+    there is no attack for it to answer."""
+    moving = state.active_side
+    if moving is not None and shooter.side is not moving:
+        return
+    guns = "turrets" if kind is DefensiveFireKind.TURRET else "gunners"
+    now = (
+        f"it is side {moving.value}'s own move, in which side {moving.value} attacks"
+        if moving is not None
+        else "no side is moving"
+    )
+    raise RuleError(
+        f"{shooter.id}'s {guns} fire in defence, at the aircraft attacking it in the other "
+        f"side's move (4.1.9, 3.3): {now}",
+        rule=RULE_TURN,
+    )

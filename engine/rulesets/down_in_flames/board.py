@@ -25,11 +25,11 @@ def _state(p: dict[str, Any]) -> tuple[str, ...]:
     flags = (
         ("shot down", p["shot_down"]),
         ("damaged", p["damaged"]),
-        ("out of formation", not p["in_formation"]),
+        ("out of formation", not p.get("in_formation", True)),
         ("no ammunition", p["ammo_depleted"]),
     )
     words += [name for name, on in flags if on]
-    if p["damage_points"]:
+    if p.get("damage_points"):
         words.append(f"{p['damage_points']} damage points")
     return tuple(words)
 

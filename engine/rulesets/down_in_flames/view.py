@@ -63,8 +63,6 @@ def _plane_view(state: State, plane: Plane, known: bool) -> dict[str, Any]:
         "hand": plane.hand,
         "damaged": plane.damaged,
         "shot_down": plane.shot_down,
-        "damage_points": plane.damage_points,
-        "in_formation": plane.in_formation,
         "ammo_depleted": plane.ammo_depleted,
         "loaded": plane.loaded,
         "rockets": plane.rockets,
@@ -73,6 +71,11 @@ def _plane_view(state: State, plane: Plane, known: bool) -> dict[str, Any]:
         "bursts_used": plane.bursts_used,
         "pilot": _pilot(plane, known),
     }
+    if plane.station is Station.FORMATION:
+        # 4.1.3-4.1.6: damage points and the formation are a Medium or Heavy Bomber's; a
+        # fighter has neither (3.2: damaged or shot down), so its view shows neither.
+        data["damage_points"] = plane.damage_points
+        data["in_formation"] = plane.in_formation
     if state.altitude_of(plane) == 0 or plane.shot_down:
         return data
     quality_known = known or QUALITY in plane.revealed

@@ -61,7 +61,10 @@ RULESET: Ruleset[State] = Ruleset(
     # rolls follow an attack made (README ledger 2.1.7); "within 12 of Hanoi/Haiphong" is
     # logged once a Movement Phase, not at every MP; 3.2.2 placement ties go to the
     # location nearer the row's centre.
-    version="7",
+    # v8: a 4.1.2 (b) LOAL attack fires one missile (README ledger 4.1.2 (b)); a suppression
+    # or radar roll says what it decided; the player's view has no next unit number; a
+    # count of one is said in the singular ("1 SAM battalion switches on").
+    version="8",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,

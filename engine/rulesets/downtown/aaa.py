@@ -289,13 +289,19 @@ def suppression(turn: DowntownTurn) -> None:
         if not unit.suppressed:
             continue
         roll = turn.roll(d10(), f"suppression removal {unit.id}", R_BEHAVIOUR)
+        removed = roll.total <= limit
+        # What comes off is the Suppressed marker, not the concentration: say so.
+        outcome = "its suppression is removed" if removed else "it stays suppressed"
         turn.emit(
             ev.AaaSuppressionRolled(
                 rule=R_BEHAVIOUR,
                 dice=(roll.roll,),
                 unit_id=unit.id,
                 roll=roll.total,
-                removed=roll.total <= limit,
-                explanation=f"{unit.id} rolls {roll.total}: removed on {limit} or less",
+                removed=removed,
+                explanation=(
+                    f"{unit.id} rolls {roll.total} for suppression removal "
+                    f"({limit} or less removes it): {outcome}"
+                ),
             )
         )

@@ -22,6 +22,7 @@ from umpire.engine.rulesets.downtown.terms import (
     cite,
 )
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.events.plurals import counted
 
 R_INIT = cite("5.1")
 R_DETECT = cite("5.2")
@@ -105,7 +106,9 @@ def air_deployment(turn: DowntownTurn, warning: EarlyWarning, placement: AirPlac
             dice=(n,),
             topic="air_deployment",
             result=str(count),
-            explanation=(f"roll {total}: {count} flight(s) (early warning {warning.value})"),
+            explanation=(
+                f"roll {total}: {counted(count, 'flight')} (early warning {warning.value})"
+            ),
         )
     )
     board = turn.board

@@ -21,6 +21,7 @@ from umpire.engine.rulesets.downtown.labels import LABELS, hexes
 from umpire.engine.rulesets.downtown.mapdata import Board
 from umpire.engine.rulesets.downtown.state import AaaFire, OrderedAttack, State, UsFlight
 from umpire.engine.rulesets.downtown.terms import AttackRoll, SamStatus, cite
+from umpire.events.plurals import counted
 
 R_ROLLS = cite("4")
 R_AAA = cite("2.1.7")
@@ -147,10 +148,11 @@ def check(
     if not sam.option:
         # 4.1.2 (b) orders a LOAL attack from a SAM Warning counter just placed: it is
         # launched without an acquisition, by 4.1.2 and not by the Reaction Table.
-        column = "SAM LOAL attack (4.1.2 b), launched without an acquisition"
+        column = "SAM LOAL attack (4.1.2 b), one SAM, launched without an acquisition"
         return Attack(unit_id, flight.id, kind, order.range, R_LOAL, TABLES[kind], column)
     fire = "a salvo" if sam.last_fired > 1 else "one SAM"
-    column = f"option {sam.option}: {fire} ({sam.last_fired} missile(s))"
+    count = "1 missile" if sam.last_fired == 1 else f"{sam.last_fired} missiles"
+    column = f"option {sam.option}: {fire} ({count})"
     column += f", {sam.level.value} acquisition"
     return Attack(unit_id, flight.id, kind, order.range, R_SAM, TABLES[kind], column)
 
@@ -170,7 +172,8 @@ def _aaa_bound(state: State, unit_id: str, flight_id: str, kind: AttackRoll) -> 
     )
     if kind is AttackRoll.AAA_ATTACK and fire.attacks >= limit:
         return (
-            f"{unit_id} has made {fire.attacks} AAA attack(s) on {flight_id} since its last "
+            f"{unit_id} has made {counted(fire.attacks, 'AAA attack')} on {flight_id} since "
+            f"its last "
             f"Movement Point, the most it makes ({LABELS.label('aaa_attacks_per_mp')} "
             f"{limit}, a base-game value): it may attack again when {flight_id} spends its "
             f"next Movement Point"

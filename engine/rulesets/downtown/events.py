@@ -241,6 +241,9 @@ class DecisionMade(Decision, frozen=True, kw_only=True, tag=_tag("DecisionMade")
     topic: str
     result: str
     order: tuple[str, ...] = ()
+    missiles: int = 0
+    """Missiles an ordered SAM attack expends (4.1.2 (b)'s LOAL attack: one, README ledger
+    4.1.2 (b); 0 for every other decision, and in logs written before v8)."""
 
 
 EVENT_TYPES: tuple[type[Struct], ...] = (

@@ -342,7 +342,15 @@ def _decision(state: State, event: ev.DecisionMade) -> State:
         state = _order(state, event.result, event.order[0], event.rule)
         if any(s.id == event.result for s in state.sams):
             sam = next(s for s in state.sams if s.id == event.result)
-            return _sam(state, event.result, fired=True, shots=sam.shots + 1)
+            # 4.1.2 (b): the LOAL attack's missile is spent, as a reaction's are (3.4.5).
+            return _sam(
+                state,
+                event.result,
+                fired=True,
+                shots=sam.shots + 1,
+                spent=sam.spent + event.missiles,
+                last_fired=event.missiles,
+            )
         return _fire_can(state, event.result, fired=True)
     if event.topic == "fire_can_fires":
         if event.order:

@@ -182,13 +182,17 @@ def radar_restart(turn: DowntownTurn) -> None:
     ]
     for unit_id, rule in sorted(units):
         roll = turn.roll(d10(), f"radar back on {unit_id}", rule)
+        back_on = roll.total <= limit
         turn.emit(
             ev.RadarRestartRolled(
                 rule=rule,
                 dice=(roll.roll,),
                 unit_id=unit_id,
                 roll=roll.total,
-                back_on=roll.total <= limit,
-                explanation=f"{unit_id} rolls {roll.total}: radar on with {limit} or less",
+                back_on=back_on,
+                explanation=(
+                    f"{unit_id} rolls {roll.total} to turn its radar back on ({limit} or less "
+                    f"turns it on): {'radar on' if back_on else 'radar stays off'}"
+                ),
             )
         )

@@ -83,7 +83,7 @@ FIELDS: dict[str, str] = {
     "level": "Level",
     "map": "Map",
     "max_col": "Last column",
-    "max_fire_cans_per_aaa": "Max fire cans per AAA",
+    "max_fire_cans_per_aaa": "Max Fire Cans per AAA",
     "max_row": "Last row",
     "mig_day": "MiG day",
     "min_col": "First column",
@@ -106,7 +106,7 @@ FIELDS: dict[str, str] = {
     "phase_near": "Flights within 12 of Hanoi/Haiphong this Movement Phase (4.1.2)",
     "poor_weather": "Poor weather",
     "possible_dummy": "Possible dummy",
-    "preemptive_arms": "Preemptive arms",
+    "preemptive_arms": "Preemptive ARMs",
     "printed": "Printed",
     "printed_aaa": "Printed AAA",
     "profile": "Profile",
@@ -193,7 +193,8 @@ VALUES: dict[str, dict[str, str]] = {
     "doubles_reading": named(
         DoublesReading, A_OR_B="(a) or (b) applies", A_AND_B="(a) and (b) apply"
     ),
-    "level": named(AcqLevel),
+    # 3.4.3: a SAM that has acquired no flight; "None" read as a missing value.
+    "level": named(AcqLevel, NONE="not acquired"),
     "mission": named(Mission),
     "parity": named(Parity),
     "phase": named(

@@ -22,6 +22,7 @@ from umpire.engine.rulesets.downtown.terms import (
     cite,
 )
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.events.plurals import counted
 
 R_MIG_DAY = cite("3 (MiG day)")
 R_CHECK = sam_activation.CHECK_CITATION
@@ -114,7 +115,8 @@ def hidden_check(turn: DowntownTurn, phase: Phase) -> None:
             bsan=bsan,
             explanation=(
                 f"roll {roll.total}, modifiers {sum(v for _, v in mods):+d} -> {modified} "
-                f"vs BSAN {bsan}: {count} SAM battalion(s) switch on"
+                f"vs BSAN {bsan}: {counted(count, 'SAM battalion')} "
+                f"{'switches' if count == 1 else 'switch'} on"
             ),
         )
     )
@@ -325,8 +327,9 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                 possible=possible,
                 explanation=(
                     f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} "
-                    f"{hexes(near)}; roll {roll.total} "
-                    f"{shown or 'no modifiers'} = {total}: "
+                    f"{hexes(near)}; roll {roll.total}"
+                    # "roll 6, no modifiers", not "roll 6 no modifiers = 6".
+                    f"{f' {shown} = {total}' if shown else ', no modifiers'}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),
             )

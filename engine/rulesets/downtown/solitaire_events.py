@@ -280,7 +280,8 @@ def _attack_order(
     does not react, 3.4.4; evolve marks it fired)."""
     what = "SAM LOAL attack" if loal else "Fire Can attack"
     fired = (
-        "it has fired this Movement Phase and makes no SAM reaction to it (3.4.4)"
+        "it fires one missile (the seed gives no count: one SAM, the least a SAM attack "
+        "fires, 3.4.5), has fired this Movement Phase and makes no SAM reaction to it (3.4.4)"
         if loal
         else "its fire this Movement Phase: a Fire Can fires at the first US flight to move "
         "within range (2.3.1)"
@@ -292,6 +293,7 @@ def _attack_order(
             result=unit,
             order=(flight.id,),
             explanation=f"resolve a {what} by {unit} on {flight.id} (RollDrvAttack); {fired}",
+            missiles=1 if loal else 0,
         )
     )
 

@@ -21,6 +21,7 @@ from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
 from umpire.engine.rulesets.age_of_dogfights.setup import Setup
 from umpire.engine.rulesets.age_of_dogfights.state import Phase
 from umpire.engine.rulesets.age_of_dogfights.terms import Aggressiveness, Edge, Skill
+from umpire.events.types import DiceRolled, Owner
 
 
 def setup_dict(**changes: Any) -> dict[str, Any]:
@@ -119,3 +120,17 @@ def test_bad_setups_are_rule_errors(changes: dict[str, Any], message: str, rule_
     with pytest.raises(RuleError, match=message) as info:
         start(**changes)
     assert info.value.rule.endswith(rule_end)
+
+
+def test_a_player_aircrafts_skill_roll_is_the_players_own() -> None:
+    """Game Setup: "roll a red standard die for each fighter aircraft" for pilot skill, "for
+    both bot and player aircraft": the roll for P1 (the player's SE5a) is the player's
+    own, the rolls for B1 and B2 are the bots' (the opponent's). Dice 2, 6, 4 as above.
+    Before: P1's roll was said to be "the opponent's roll"."""
+    _, events = decide(start(), RollSetup(), [[2], [6], [4], [1], [5], [5], [6]])
+    owners = {
+        r.purpose.split(":")[0]: r.owner
+        for r in of_type(events, DiceRolled)
+        if r.purpose.endswith("pilot skill")
+    }
+    assert owners == {"P1": Owner.PLAYER, "B1": Owner.OPPONENT, "B2": Owner.OPPONENT}

@@ -114,6 +114,9 @@ def test_unexposed_approach_still_turns_random_on_a_one(roll: int, random: bool)
     (roll_event,) = [e for e in of_type(events, ResponseRolled) if "Approach" in e.table]
     assert roll_event.modified == roll  # no aggressiveness modifier
     assert ("solo die, step 1" in asked) is random
+    # Nothing modifies it, so it reads "rolled 2: approach maneuver", not "rolled 2 = 2".
+    result = "random maneuver" if random else "approach maneuver"
+    assert roll_event.explanation == f"Approach maneuver, 1 = Random: rolled {roll}: {result}"
 
 
 def test_every_opportunity_skipped_means_the_approach_maneuver() -> None:

@@ -10,6 +10,7 @@ import msgspec
 from tests.rulesets.age_of_dogfights.setups import combat_state
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.age_of_dogfights.board import board
+from umpire.engine.rulesets.age_of_dogfights.labels import LABELS
 from umpire.engine.rulesets.age_of_dogfights.state import BOT_FIELDS, PLAYER_FIELDS, Plane
 from umpire.engine.rulesets.age_of_dogfights.view import view
 
@@ -35,3 +36,16 @@ def test_every_plane_field_is_shared_or_one_sides() -> None:
     fields = {f.name for f in msgspec.structs.fields(Plane)}
     assert not set(PLAYER_FIELDS) & set(BOT_FIELDS)
     assert fields == SHARED | set(PLAYER_FIELDS) | set(BOT_FIELDS)
+
+
+def test_the_view_has_no_roll_counter_and_says_out_in_words() -> None:
+    """The index of the last die rolled is umpire's bookkeeping ("Last roll: 3" read as a
+    die that showed 3): the view leaves it out. An aircraft in the Combat Zone is "Out:
+    no", one that left by its edge "left the Combat Zone" (General Rules), and a bot
+    without a rotary engine has "no rotary engine" (Random Maneuver), not "None"."""
+    state = combat_state({"P1": ("se5a", (2, 2), "E", 3)}, {"B1": ("albatros_dv", (8, 6), "W", 3)})
+    data = view(state, Role.PLAYER)
+    assert "last_roll" not in data
+    assert LABELS.words("out", "") == "no"
+    assert LABELS.words("out", "exited") == "left the Combat Zone"
+    assert LABELS.words("rotary", "none") == "no rotary engine"

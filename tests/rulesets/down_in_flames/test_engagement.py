@@ -46,6 +46,10 @@ async def _script(games: Games) -> str:
     # 3 hits x HV 20 = 60: 7 points, the 4 left over score on 2: 8 of 16, damaged (4.1.8).
     await do({"type": "Attack", "attacker": "f1", "target": "bomber1", "card": "in_my_sights",
               "hits": 3, "bursts": 1}, [[2]])  # fmt: skip
+    # The box's turrets answer the attack in side B's move (4.1.9): HV 8 against the Fw
+    # 190's defense 7 is 1:1: a 3 has no effect (3.2.6).
+    await do({"type": "ResolveDefensiveFire", "shooter": "bomber1", "target": "f1",
+              "kind": "turret", "hits": 1}, [[3]])  # fmt: skip
     await do({"type": "SetPosition", "attacker": "r1", "target": "bomber2", "position": "neutral"})
     await do({"type": "Attack", "attacker": "r1", "target": "bomber2", "card": "out_of_the_sun",
               "hits": 1, "bursts": 1, "rockets": True}, [[2]])  # fmt: skip
@@ -57,9 +61,6 @@ async def _script(games: Games) -> str:
     await do({"type": "BeginTurn", "side": "A"})
     await do({"type": "Dive", "element": "ESC", "levels": 1})
     await do({"type": "SetPosition", "attacker": "p1", "target": "f1", "position": "tailing"})
-    # Turret fire HV 8 against the Fw 190's defense 7 is 1:1: a 3 has no effect (3.2.6).
-    await do({"type": "ResolveDefensiveFire", "shooter": "bomber1", "target": "f1",
-              "kind": "turret", "hits": 1}, [[3]])  # fmt: skip
     # Server dice: 2 hits x HV 12 against defense 7 is 3:1, one d6, whatever it shows.
     await do({"type": "Attack", "attacker": "p1", "target": "f1", "card": "in_my_sights",
               "hits": 2, "bursts": 2})  # fmt: skip

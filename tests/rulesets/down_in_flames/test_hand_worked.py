@@ -176,3 +176,12 @@ def test_s10_15_ammunition_check_after_a_one_depletes_on_a_roll_within_the_burst
     _, events = _attack(state, 1, [[2]])
     resolved = of_type(events, AttackResolved)[0]
     assert (resolved.hit_value, resolved.column) == (4, "1:2")
+
+
+def test_s3_2_3_one_hit_is_said_in_the_singular() -> None:
+    """3.2.1-3.2.3: "Note the number of hits scored", times the Hit Value, against the
+    Defense: one hit of HV 8 against Defense 6 reads "1 hit x HV 8 = 8 against defense
+    6", not "1 hit(s)" (dice 2: no effect at 1:1)."""
+    _, events = _attack(_fight(), 1, [[2]])
+    resolved = of_type(events, AttackResolved)[0]
+    assert resolved.explanation.startswith("1 hit x HV 8 = 8 against defense 6: odds column 1:1")

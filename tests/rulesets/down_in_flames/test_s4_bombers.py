@@ -17,7 +17,10 @@ from tests.rulesets.down_in_flames.setups import (
     run,
     says,
 )
+from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
     AircraftShotDown,
@@ -186,3 +189,41 @@ def test_s4_1_7_hit_values_below_4_score_nothing(total: int) -> None:
     custom = {"Gun": _card("Gun", total), "Barn": _card("Barn", 8, "heavy_bomber", 200)}
     state, _events = _attack(bomber_fight("Gun", "Barn", custom_aircraft=custom), 1, [])
     assert state.aircraft["bomber"].damage_points == 0
+
+
+def test_s4_1_9_turrets_fire_in_the_attackers_move_not_the_bombers_own() -> None:
+    """4.1.9 "Turret defense fire" answers an attack: in side B's move the Fw 190s attack
+    the B-17 (side A), and the B-17's turrets are listed and fire at f1. In side A's own
+    move (and between moves) the B-17 has no attacker to answer: its turret fire is not
+    listed and is refused, naming the move, and writes nothing. Before: it was listed in
+    the bombers' own move, and accepted there."""
+    state = bomber_fight()  # side B's move: f1 and w1 on the B-17
+    turret = {"type": "ResolveDefensiveFire", "shooter": "bomber", "target": "f1",
+              "kind": "turret", "hits": 1}  # fmt: skip
+
+    def listed(state: State) -> bool:
+        return any(
+            a.type == "ResolveDefensiveFire"
+            for a in legal_actions(RULESET, state, Role.PLAYER, ended=False)
+        )
+
+    assert listed(state)
+    run(state, turret, [[3]])  # 1:1, a 3: no effect (3.2.6)
+    state, _ = run(state, {"type": "EndTurn", "side": "B"})
+    assert not listed(state)
+    with pytest.raises(RuleError, match="no side is moving"):
+        run(state, turret, [[3]])
+    state, _ = run(state, {"type": "BeginTurn", "side": "A"})
+    assert not listed(state)
+    with pytest.raises(RuleError, match="side A's own move"):
+        run(state, turret, [[3]])
+
+
+def test_s4_1_5_only_a_formation_shows_its_formation_and_damage_points() -> None:
+    """4.1.3-4.1.6: damage points and dropping out of formation are a Medium or Heavy
+    Bomber's; 3.2 has a fighter damaged or shot down, nothing else. The view shows "In
+    formation" and damage points on the B-17 only. Before: on every fighter too."""
+    planes = RULESET.view(bomber_fight(), Role.PLAYER)["aircraft"]
+    assert planes["bomber"]["in_formation"] is True and planes["bomber"]["damage_points"] == 0
+    for fighter in ("f1", "w1"):
+        assert "in_formation" not in planes[fighter] and "damage_points" not in planes[fighter]

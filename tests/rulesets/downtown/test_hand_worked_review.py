@@ -313,7 +313,9 @@ def test_4_1_2_b_a_loal_attack_cites_the_event_table_and_says_no_acquisition() -
     _state, events = run(state, loal, [[3, 4]])
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert rolled.rule.endswith(" 4.1.2") and "3.4.5" not in rolled.rule
-    assert rolled.explanation.endswith("SAM LOAL attack (4.1.2 b), launched without an acquisition")
+    assert rolled.explanation.endswith(
+        "SAM LOAL attack (4.1.2 b), one SAM, launched without an acquisition"
+    )
 
 
 @pytest.mark.parametrize(("drv_hex", "altitude"), [("2022", "deck"), ("2030", "low")])

@@ -123,3 +123,25 @@ def test_a_loal_attack_is_the_sams_first_attack_for_4_1_1() -> None:
     state, events = run(state, drv_attack(placed.sam_id, "sam_attack", "S1"), [[5, 5], [3]])
     (event,) = of(events, ev.RandomEventRolled)
     assert event.inhibited and not event.converted
+
+
+def test_a_loal_attack_fires_one_missile() -> None:
+    """4.1.2 (b) "resolve a SAM LOAL attack" gives no count; 4.1.1 has an attack that takes
+    place expend ammo ("it doesn't expend any ammo" only when inhibited), so the LOAL
+    attack fires one SAM, the least a SAM attack fires (3.4.5; README ledger 4.1.2 (b)).
+    The set-up of test_a_loal_sam_does_not_react_that_phase: A1's Flak Damage roll (1, 1),
+    Event! (10), a SAM Warning counter 2-5 hexes from S1. By hand it has 6 - 1 = 5
+    missiles left, and the order says one missile. Before: it had fired none."""
+    s1 = UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="1423")
+    start = msgspec.structs.replace(
+        new_state(aaa_range=3, sam_missiles=6), phase="movement", turn=1, us=(s1,),
+        aaa=(AaaUnit(id="A1", hex="1426", density="L"),), aaa_fire=(FLAK_DUE,),
+    )  # fmt: skip
+    state, events = run(start, drv_attack("A1", "flak_damage", "S1"), [[1, 1], [10]])
+    sam = of(events, ev.SamPlaced)[0].sam_id
+    (order,) = [e for e in of(events, ev.DecisionMade) if e.topic == "attack_ordered"]
+    assert order.missiles == 1 and "one missile" in order.explanation
+    placed = next(s for s in state.sams if s.id == sam)
+    assert (placed.spent, state.setup.sam_missiles - placed.spent) == (1, 5)
+    state, events = run(state, drv_attack(sam, "sam_attack", "S1"), [[6, 3]])
+    assert "one SAM" in of(events, ev.DrvAttackRolled)[0].column

@@ -50,7 +50,7 @@ def test_a_sam_attack_follows_its_reaction_and_names_table_and_column() -> None:
     (rolled,) = of(events, ev.DrvAttackRolled)
     assert (rolled.total, rolled.range) == (11, 5)
     assert rolled.table == "the base game's SAM attack table"
-    assert rolled.column == "option 2: one SAM (1 missile(s)), full acquisition"
+    assert rolled.column == "option 2: one SAM (1 missile), full acquisition"
     assert "3.4.5" in rolled.rule and rolled.rule.startswith("000_842c81c5c58bc2f6.txt 4")
     assert "read it on the base game's SAM attack table" in rolled.explanation
 

@@ -9,13 +9,15 @@ import msgspec
 
 from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
 from umpire.engine.actions import legal_actions
+from umpire.engine.dice import ManualDice
 from umpire.engine.explain import explain
 from umpire.engine.roles import Role
-from umpire.engine.rulesets.downtown import RULESET
+from umpire.engine.rulesets.downtown import RULESET, aaa, fire_can, sam_activation
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.labels import LABELS
-from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, Sam, UsFlight
+from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
+from umpire.engine.rulesets.downtown.turn import DowntownTurn
 from umpire.server.render import capitals_of, describe, type_words, view_lines
 
 
@@ -110,3 +112,83 @@ def test_a_generic_flight_shows_no_made_up_fuel_or_count() -> None:
     state = msgspec.structs.replace(new_state(), drv=(DrvFlight(id="M1", hex="1522"),))
     lines = [line.strip() for line in view_lines(RULESET.view(state, Role.PLAYER), labels=LABELS)]
     assert "Fuel: not reported (99)" in lines and "Count: not identified yet (5.6.2)" in lines
+
+
+def test_the_suppression_roll_says_the_marker_comes_off_not_the_unit() -> None:
+    """2.1.7 "roll for suppression removal": what a roll removes is the suppression, not
+    the concentration. A1 suppressed rolls 3 (`suppression_removal_max` 5): "A1 rolls 3 for
+    suppression removal (5 or less removes it): its suppression is removed"; A1 rolls 6:
+    "... it stays suppressed". Before: "A1 rolls 3: removed on 5 or less", which reads as
+    A1 removed."""
+    unit = AaaUnit(id="A1", hex="2021", density="L", suppressed=True)
+    state = msgspec.structs.replace(new_state(), aaa=(unit,))
+    for roll, outcome in ((3, "its suppression is removed"), (6, "it stays suppressed")):
+        led = DowntownTurn(state, ManualDice([[roll]], 0))
+        aaa.suppression(led)
+        (rolled,) = of(led.events, ev.AaaSuppressionRolled)
+        assert rolled.explanation == (
+            f"A1 rolls {roll} for suppression removal (5 or less removes it): {outcome}"
+        )
+
+
+def test_the_radar_roll_says_whether_the_radar_came_on() -> None:
+    """2.3.1: a Fire Can whose radar was shut down rolls each Admin Phase to turn it back on
+    (`radar_restart_max` 5): the roll's words say what came of it."""
+    led = DowntownTurn(
+        msgspec.structs.replace(
+            new_state(), fire_cans=(FireCan(id="FC1", hex="2021", radar_on=False),)
+        ),
+        ManualDice([[7]], 0),
+    )
+    fire_can.radar_restart(led)
+    (rolled,) = of(led.events, ev.RadarRestartRolled)
+    assert rolled.explanation == (
+        "FC1 rolls 7 to turn its radar back on (5 or less turns it on): radar stays off"
+    )
+
+
+def test_the_players_view_has_no_unit_counter() -> None:
+    """The number the next placed unit's id takes is umpire's bookkeeping, no rule's: the
+    player's and a spectator's view leave it out ("Next unit number" before); the referee's
+    view is the whole state."""
+    state = new_state()
+    assert "next_id" not in RULESET.view(state, Role.PLAYER)
+    assert "next_id" not in RULESET.view(state, Role.SPECTATOR)
+    assert RULESET.view(state, Role.REFEREE)["next_id"] == 1
+
+
+def test_a_set_up_sam_roll_without_modifiers_reads_once() -> None:
+    """3.3.1: F1 (CAP, no bombing task) 13 hexes from SAM1 in the Admin Phase takes no
+    modifier; the roll of 6 reads "roll 6, no modifiers: no activation", not "roll 6 no
+    modifiers = 6"."""
+    us = (UsFlight(id="F1", mission=Mission.CAP, task=Task.CAP, hex="0721"),)
+    state = msgspec.structs.replace(new_state(), us=us, sams=(Sam(id="SAM1", hex="2021"),))
+    led = DowntownTurn(state, ManualDice([[6]], 0))
+    sam_activation.setup_check(led, Phase.ADMIN)
+    (rolled,) = of(led.events, ev.SetUpSamRolled)
+    assert (
+        rolled.explanation
+        == "SAM1: nearest US flight 13 hexes; roll 6, no modifiers: no activation"
+    )
+
+
+def test_a_sam_without_an_acquisition_says_so() -> None:
+    """3.4.3: a SAM that has acquired no flight shows "Level: not acquired" in the state,
+    not "Level: None" (read as a value missing)."""
+    assert LABELS.words("level", "none") == "not acquired"
+    assert LABELS.words("level", "full") == "Full"
+
+
+def test_this_movement_phase_is_empty_outside_it() -> None:
+    """The state's "Flights with a random event this Movement Phase (4)" and the other
+    records of the Movement Phase are kept until the next one begins; in the Detection
+    Phase after it the view shows them empty, not the last phase's S1 as if current."""
+    state = msgspec.structs.replace(
+        new_state(), phase=Phase.DETECTION, turn=2, phase_events=("S1",), phase_near=("S1",),
+        drv_moved=("M1",), us_mp=("S1",),
+    )  # fmt: skip
+    for role in (Role.PLAYER, Role.REFEREE):
+        data = RULESET.view(state, role)
+        assert not data["phase_events"] and not data["phase_near"] and not data["drv_moved"]
+    moving = msgspec.structs.replace(state, phase=Phase.MOVEMENT)
+    assert list(RULESET.view(moving, Role.PLAYER)["phase_events"]) == ["S1"]
