@@ -87,7 +87,9 @@ RULESET: Ruleset[State] = Ruleset(
     # engagement and every aircraft's fate (ending.py; the seed states no victory), and a
     # view shows each aircraft only its own side's fields (view.py); decisions unchanged,
     # v4 logs audit with the version note.
-    version="5",
+    # v6: GameEnded says the seed states no victory condition (winner none_stated);
+    # decisions unchanged, v5 logs audit with the note.
+    version="6",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,
     setup_type=Setup,

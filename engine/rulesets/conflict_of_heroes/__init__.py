@@ -35,7 +35,9 @@ RULESET: Ruleset[State] = Ruleset(
     # until a Unit stands there alone (State.ai_markers; ledger "5.0 Player Control
     # Markers"), and facings are said as compass points ("facing S"), not numbers; v6 logs
     # audit with the note.
-    version="7",
+    # v8: GameEnded names the winner its result states (player, AI or draw; README "End
+    # of the mission"); decisions unchanged, v7 logs audit with the note.
+    version="8",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,
     setup_type=Setup,

@@ -32,7 +32,9 @@ RULESET: Ruleset[State] = Ruleset(
     # v7: an attack card is played by the moving side only (README ledger row 1, 2.6);
     # the other side's Attack (or a VERTICAL ROLL as an attack card), or one between
     # moves, is refused and not listed.
-    version="7",
+    # v8: GameEnded names the winner from the player's seat (player, opponent or draw;
+    # none when the player runs both sides); decisions unchanged, v7 logs audit with the note.
+    version="8",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

@@ -61,7 +61,9 @@ RULESET: Ruleset[State] = Ruleset(
     # rolls follow an attack made (README ledger 2.1.7); "within 12 of Hanoi/Haiphong" is
     # logged once a Movement Phase, not at every MP; 3.2.2 placement ties go to the
     # location nearer the row's centre.
-    version="7",
+    # v8: GameEnded says the solo rules name no winner (winner none_stated: the scenario's
+    # victory conditions, README "Raid end"); decisions unchanged, v7 logs audit with the note.
+    version="8",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,

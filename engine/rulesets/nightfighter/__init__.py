@@ -37,7 +37,9 @@ RULESET: Ruleset[State] = Ruleset(
     # v7: facings are said as compass points and the hex faced ("facing NW, towards
     # 1006"), not numbers; MoveBombers.handoff_dice may cut a searchlight hand-off's dice
     # (base-game 28.3, README ledger); v6 logs audit with the note.
-    version="7",
+    # v8: GameEnded says the seed names no winner (winner none_stated: the base game's
+    # scoring, README "end of game"); decisions unchanged, v7 logs audit with the note.
+    version="8",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,
