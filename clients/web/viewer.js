@@ -572,7 +572,7 @@ function onState(state) {
 function renderEnd(state) {
   viewer.ended = state;
   const screen = $("end-screen");
-  screen.replaceChildren(...endScreen({ state, frames: [...viewer.frames.values()], names: namesOf(), gameId: viewer.gameId }));
+  screen.replaceChildren(...endScreen({ state, frames: [...viewer.frames.values()], names: namesOf(), gameId: viewer.gameId, role: viewer.role }));
   screen.hidden = false;
   document.body.dataset.ended = "1";
 }
