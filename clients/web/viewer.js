@@ -21,7 +21,7 @@ import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
 import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash, whereWeAre } from "./play.js";
-import { releaseHexField, settingsFields } from "./forms.js";
+import { releaseHexField, settingsFields, useLabels } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -509,6 +509,7 @@ function renderPlay(state) {
     actions.dataset.ended = "1";
     return;
   }
+  useLabels(namesOf()?.labels); // the forms say fields as the state pane does
   actions.replaceChildren(actionForms(state.actions || [], sendCommand));
   // A new set of moves starts at its top (the next step, the take-back): the pane scrolls,
   // and the place the last form was read at means nothing in the new list.
@@ -714,7 +715,10 @@ let rulesets = [];
 let settings = null;
 function fillScenarios() {
   const chosen = rulesets.find((r) => r.name === $("ruleset").value);
+  // Its settings said in that ruleset's words (the game on the table may be another's).
+  useLabels(chosen && chosen.labels);
   settings = chosen && chosen.setup_schema ? settingsFields(chosen.setup_schema) : null;
+  useLabels(namesOf()?.labels);
   $("settings").replaceChildren(...(settings ? [settings.node] : []));
   $("settings-box").hidden = !settings || !settings.count;
   $("scenario").replaceChildren(...(chosen ? chosen.scenarios : []).map((s) =>

@@ -58,6 +58,10 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -
     page = table_page
     assert await page.evaluate(BUILD, SCHEMA) > 0
     read = "() => window.probe.read()"
+    # The command's type is the action's own, said by its box: sent, never a field to read
+    # ("Type: MoveBombers" in code, where a wargamer reads the form).
+    assert await page.locator('#probe [data-field="type"]').count() == 0
+    assert "Type" not in await page.inner_text("#probe")
     # The first case (its `type` a constant), with its defaults: ap 2, bold, cards [5];
     # the unit drop-down's first value; the optional note left out.
     assert await page.evaluate(read) == {
@@ -82,7 +86,8 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -
     error = await page.evaluate(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
-    assert error == "cards: choose at most 2"
+    # The field as the form labels it ("Cards"), never its code name ("cards").
+    assert error == "Cards: choose at most 2"
     # The second case: its own fields; an optional (nullable) enum left unset is left out.
     await page.select_option('#probe select[data-field="variant"]', index=1)
     assert await page.evaluate(read) == {"type": "Act", "unit": "C"}
@@ -172,7 +177,17 @@ async def test_lists_positions_and_hexes_are_filled_without_json(table_page: Any
     error = await page.evaluate(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
-    assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
+    assert error.startswith("Hex: 0999 is not one of the hexes allowed now"), error
+    # A place of a position out of its bounds: said as its label says it ("Position:
+    # column"), where the table wrote "position[0]".
+    await hex_field.fill("0203")
+    await position.nth(0).fill("99")
+    error = await page.evaluate(
+        "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
+    )
+    shown = await page.locator('#probe fieldset[data-field="position"] label').first.inner_text()
+    assert shown == "Position: column", shown
+    assert error == "Position: column: 99 is outside 0 to 17", error
 
 
 async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(

@@ -105,7 +105,14 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     # A form the page cannot send as filled says why (UnitAction needs its AP cost; the
     # case chosen fixes its units).
     unsent = await send(page, "UnitAction", {"action": "move"})
-    assert unsent["ok"] is False and "ap: a number is required (1 to 7)" in unsent["error"]
+    # Said by the field as the form labels it, never by its code name.
+    assert unsent["ok"] is False and "Ap: a number is required (1 to 7)" in unsent["error"]
+    # A field the ruleset labels is said by its label, as the state pane says the key
+    # ("caps": "Command Action Points"), not as "Caps".
+    caps = page.locator('details.action-box[data-action="UnitAction"] [data-field="caps"]')
+    assert await caps.count()
+    said = await page.locator(f'label[for="{await caps.first.get_attribute("id")}"]').inner_text()
+    assert said.startswith("Command Action Points"), said
 
     await _roll_physical_dice(page, "d6", "4")
     await page.screenshot(path=str(artifacts / "table-coh-02-physical-dice.png"), full_page=True)
