@@ -349,8 +349,8 @@ function tracks(entries, words) {
 
 // The map or diagram the ruleset declares (the state frame's `map`: hexmap.js or board.js;
 // `previous` is the map shown before, for the opponent's last move), or null.
-export function boardOf(map = null, previous = null) {
-  return hexMap(map, { previous }) || boardDiagram(map, { previous });
+export function boardOf(map = null, previous = null, reported = new Set()) {
+  return hexMap(map, { previous, reported }) || boardDiagram(map, { previous });
 }
 
 // A ruleset's state in words: every track (scalar) and table (list of records) by the

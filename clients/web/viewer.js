@@ -653,10 +653,26 @@ function renderState() {
   // The state captured before this one: what the opponent's last move moved from.
   let before = null;
   for (const [at, view] of viewer.views) if (at < best.seq && (!before || at > before.seq)) before = view;
-  const drawn = boardOf(best.map, before && before.map);
+  const drawn = boardOf(best.map, before && before.map, reportedSince(before ? before.seq : 0, best.seq));
   $("state").replaceChildren(...(drawn ? [drawn] : []));
   $("state").hidden = !drawn;
   $("state-details").replaceChildren(stateDetails(best.state, namesOf()));
+}
+
+// The values the player's commands after `from` up to `to` gave (a report's piece and hex):
+// what the map says the player reported, not the opponent's move (hexmap.js lastMove).
+function reportedSince(from, to) {
+  const said = new Set();
+  const add = (v) => {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (v && typeof v === "object") Object.values(v).forEach(add);
+    else if (typeof v === "string") said.add(v);
+  };
+  for (let seq = from + 1; seq <= to; seq += 1) {
+    const f = viewer.frames.get(seq);
+    if (f && f.event_type === "CommandRecorded" && f.payload && f.payload.role === "player") add(f.payload.command);
+  }
+  return said;
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
