@@ -192,10 +192,17 @@ function leaves(value, key = "", into = new Set()) {
 // command chose for it under another name (the bomber moved that MoveBombers named to
 // accelerate); an event that names the command by its type is the rules' verdict on it
 // (Down in Flames' claim voided: "b1 is not an Ace Leader"), never a mere record of it.
+//
+// A command of no fields is recorded by an event that says it by its own name, in the
+// rules' snake_case (Conflict of Heroes' Pass: PlayerActed of kind "pass"), never by one
+// of the rules' steps it asked for ("Phase began" of phase "admin" after RunAdminPhase).
 function records(frame, command) {
   const said = leaves(command);
-  if (!said.size) return false;
   const p = frame.payload;
+  if (!said.size) {
+    const name = String(command.type).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+    return Object.values(p).includes(name);
+  }
   if (Object.values(p).includes(command.type)) return false;
   for (const leaf of leaves(p)) if (said.has(leaf)) return true;
   return false;
