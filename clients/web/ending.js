@@ -18,9 +18,10 @@ const WINNER = {
   player: ["You win", "The player wins"],
   opponent: ["You lose", "The player loses"],
   draw: ["A draw", "A draw"],
+  // The result below says what each side came to, and whose judgement victory is.
   none_stated: [
-    "No winner declared: the solo rules state no victory condition, so who won is the scenario's to judge",
-    "No winner declared: the solo rules state no victory condition, so who won is the scenario's to judge",
+    "No winner declared: the solo rules state no victory condition",
+    "No winner declared: the solo rules state no victory condition",
   ],
 };
 

@@ -653,7 +653,7 @@ function renderState() {
   // The state captured before this one: what the opponent's last move moved from.
   let before = null;
   for (const [at, view] of viewer.views) if (at < best.seq && (!before || at > before.seq)) before = view;
-  const drawn = boardOf(best.map, before && before.map, reportedSince(before ? before.seq : 0, best.seq));
+  const drawn = boardOf(best.map, before && before.map, before ? reportedSince(before.seq, best.seq) : new Set());
   $("state").replaceChildren(...(drawn ? [drawn] : []));
   $("state").hidden = !drawn;
   $("state-details").replaceChildren(stateDetails(best.state, namesOf()));
