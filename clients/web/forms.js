@@ -73,7 +73,9 @@ function choicesOf(root, schema) {
 // A value as a player reads it: an enum's snake_case name in words (the value sent is
 // unchanged); ids and numbers as they are.
 const words = (v) => (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v) ? v.replace(/_/g, " ") : String(v));
-const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)" : words(v));
+// A yes/no value is said so ("In play: no"), as the state pane says it.
+const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)"
+  : typeof v === "boolean" ? (v ? "yes" : "no") : words(v));
 const HEX_LABEL = /^\d{4}$/;
 
 // A CCRR hex label: said so by its pattern or description, or every allowed value is one.
@@ -543,7 +545,7 @@ function variantName(root, variant, i, all) {
     if (name === "type" || !values || values.length > 3) continue;
     const same = all.every((other) => JSON.stringify((resolve(root, other).properties || {})[name]) === JSON.stringify(raw));
     // The field by its title or in words, as its own label says it (no snake_case key).
-    if (!same) parts.push(`${titled(name, s.title)} ${values.map(shown).join("/")}`);
+    if (!same) parts.push(`${titled(name, s.title)}: ${values.map(shown).join("/")}`);
   }
   return parts.join(", ").slice(0, 80) || `case ${i + 1}`;
 }

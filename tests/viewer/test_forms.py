@@ -89,6 +89,9 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -
     # The field as the form labels it ("Cards"), never its code name ("cards").
     assert error == "Cards: choose at most 2"
     # The second case: its own fields; an optional (nullable) enum left unset is left out.
+    # Each case by what tells it apart, as its fields are labelled ("Unit: C").
+    cases = await page.locator('#probe select[data-field="variant"] option').all_inner_texts()
+    assert cases == ["Unit: A/B, Cards: 3/5/8", "Unit: C"], cases
     await page.select_option('#probe select[data-field="variant"]', index=1)
     assert await page.evaluate(read) == {"type": "Act", "unit": "C"}
     second = page.locator("#probe .variant:not([hidden])")

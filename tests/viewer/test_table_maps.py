@@ -246,7 +246,7 @@ async def test_a_counter_the_player_reported_is_not_the_opponents_move(
     of the opponent's."""
     page = await browser.new_page(viewport=WIDE)
     await create_game(page, viewer_gateway.port, "conflict_of_heroes", "sample-crossroads")
-    reported = {"variant": "Unit AI-RIFLE-2", "hex": "0410", "facing": 3}
+    reported = {"variant": "Unit: AI-RIFLE-2", "hex": "0410", "facing": 3}
     sent = await send(page, "ReportPosition", reported)
     assert sent["ok"], sent
     await page.wait_for_selector("#state .last-move:not([hidden])", timeout=TIMEOUT)
