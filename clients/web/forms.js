@@ -403,7 +403,9 @@ function multiField(name, schema, required, id, items, hint) {
     const box = el("input", { type: "checkbox", id: `${id}-${i}`, "data-field": name, value: String(i), checked: chosen.has(v) });
     return el("label", { class: "choice" }, box, ` ${shown(v)}`);
   });
-  const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", schema.maxItems ? `at most ${schema.maxItems}` : ""].filter(Boolean).join(", ");
+  // A bound no choice can reach is no bound ("at most 200" of 9 bombers): left unsaid.
+  const most = schema.maxItems && schema.maxItems < items.enum.length ? schema.maxItems : 0;
+  const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", most ? `at most ${most}` : ""].filter(Boolean).join(", ");
   const set = el("fieldset", {
     class: "field", id, "data-field": name, "data-kind": "multi", "data-min": schema.minItems ?? 0, "data-max": schema.maxItems ?? items.enum.length,
   }, el("legend", { text: `${label(name, schema, required)}${bounds ? `: ${bounds}` : ""}` }), hint, ...boxes);

@@ -327,3 +327,25 @@ async def test_a_list_that_takes_no_item_now_is_said_not_asked(table_page: Any) 
     assert "Accelerate: none allowed now" in said and "at most 0" not in said, said
     read = await page.evaluate("window.probe.read()")
     assert read == {"type": "MoveBombers", "accelerate": []}, read
+
+
+# Nightfighter's MoveBombers with counters on the map: its schema bounds the list at 200,
+# however few counters may accelerate.
+SOME_ITEMS = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "MoveBombers"},
+        "accelerate": {"type": "array", "items": {"type": "string", "enum": ["B1-1", "B1-2"]},
+                       "maxItems": 200, "default": []},
+    },
+    "required": ["type"],
+}  # fmt: skip
+
+
+async def test_a_bound_no_choice_can_reach_is_left_unsaid(table_page: Any) -> None:
+    """The form said "Accelerate (optional): at most 200" over nine check boxes."""
+    page = table_page
+    await page.wait_for_selector("#ruleset option", state="attached", timeout=TIMEOUT)
+    await page.evaluate(BUILD, SOME_ITEMS)
+    legend = await page.locator('#probe fieldset[data-field="accelerate"] legend').inner_text()
+    assert legend == "Accelerate (optional)", legend
