@@ -3,7 +3,7 @@
 // (its receipt, or its error in full), and the opponent's latest decisions with their
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
-import { readable } from "./citations.js";
+import { readable, typeInWords } from "./citations.js";
 import { describe, el, explanation, isDecision, kindOf, wording } from "./render.js";
 
 // Commands whose dice the player never enters.
@@ -28,11 +28,12 @@ export function whereWeAre(state, names) {
     .map((k) => `${words.key(k)}: ${words.value(k, tracks[k])}`).join(" · ");
 }
 
-// "error (code): message", with the details a player needs to correct it.
-export function errorText(err) {
+// "error (code): message", with the details a player needs to correct it: the commands
+// allowed now as their forms name them (`capitals`: the ruleset's, "Take AI turn").
+export function errorText(err, capitals = []) {
   const parts = [`error (${err.code || "failed"}): ${err.message}`];
   const d = err.details || {};
-  if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.join(", ")}`);
+  if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.map((t) => typeInWords(String(t), capitals)).join(", ")}`);
   if (d.rule) parts.push(`rule: ${readable(d.rule)}`);
   if (d.field) parts.push(`field: ${d.field}`);
   return parts.join(" · ");
@@ -73,8 +74,10 @@ function fixedFields(schema) {
   return said.join(", ");
 }
 
-// The forms for `actions` (a state frame's), calling send(command, dice) on submit.
-export function actionForms(actions, send) {
+// The forms for `actions` (a state frame's), calling send(command, dice) on submit; each
+// command said by its type in words with the ruleset's capitals ("Take AI turn", where a
+// wargamer read "TakeAiTurn"), its exact type in the box's `data-action` and tooltip.
+export function actionForms(actions, send, capitals = []) {
   const box = el("div", { class: "action-list" });
   // The rules' own commands: when they allow one only (Downtown's attack that waits for
   // its roll, 3.4.4), it is the next step, said first (before the take-back) and its form
@@ -107,7 +110,8 @@ export function actionForms(actions, send) {
       el("label", { for: diceId, text: "Your physical dice (optional)" }),
       el("span", { class: "hint", text: " faces of your own rolls, one roll per group: 3 5; 6 (empty: the server rolls)" }),
       el("input", { id: diceId, name: "physical-dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-physical-dice": "" }));
-    const submit = el("button", { type: "submit", text: `Send ${action.type}` });
+    const named = typeInWords(action.type, capitals);
+    const submit = el("button", { type: "submit", text: `Send: ${named}`, title: action.type });
     // The raw JSON of the command, behind a toggle, for power users: filled from the form
     // when it opens; while it is open, it is what is sent.
     const rawId = `raw-${action.type}`;
@@ -153,7 +157,7 @@ export function actionForms(actions, send) {
     box.append(el("details", { class: "action-box", "data-action": action.type, open: next ? action === next : actions.length <= 4 && !UNIVERSAL.has(action.type) },
       // The rule by the rulebook's own heading, as the event list cites it; the seed file
       // it comes from in the tooltip.
-      el("summary", { title: action.description }, el("strong", { text: action.type }), ` — ${readable(action.description)}`), form));
+      el("summary", { title: `${action.type}: ${action.description}` }, el("strong", { text: named }), ` — ${readable(action.description)}`), form));
   }
   return box;
 }

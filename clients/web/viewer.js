@@ -15,7 +15,7 @@
 // opens as fast as its frames arrive. Hashes, receipts and the dice log are behind the
 // Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
-import { acronyms, loadCitations } from "./citations.js";
+import { acronyms, loadCitations, typeInWords } from "./citations.js";
 import { boardOf, diceRow, el, eventRow, kindOf, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
@@ -510,7 +510,7 @@ function renderPlay(state) {
     return;
   }
   useLabels(namesOf()?.labels); // the forms say fields as the state pane does
-  actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  actions.replaceChildren(actionForms(state.actions || [], sendCommand, capitalsOf()));
   // A new set of moves starts at its top (the next step, the take-back): the pane scrolls,
   // and the place the last form was read at means nothing in the new list.
   actions.scrollTop = 0;
@@ -537,12 +537,12 @@ async function sendCommand(command, dice, button, invalid) {
   try {
     const accepted = await viewer.client.send(viewer.gameId, command, { dice });
     // The answer in a line; its receipt (head and state hashes) is on the Audit tab.
-    $("play-answer").textContent = `✓ ${command.type} done (events ${accepted.seqs[0]}–${accepted.seqs.at(-1)})` +
+    $("play-answer").textContent = `✓ ${typeInWords(String(command.type), capitalsOf())} done (events ${accepted.seqs[0]}–${accepted.seqs.at(-1)})` +
       `${dice ? ` with your dice ${JSON.stringify(dice)}` : ""}${accepted.duplicate ? " (duplicate)" : ""}`;
     $("play-answer").title = `receipt: head seq ${accepted.head_seq}, head hash ${accepted.head_hash}, state hash ${accepted.state_hash}`;
     $("play-answer").dataset.headSeq = accepted.head_seq;
   } catch (err) {
-    shown.textContent = errorText(err);
+    shown.textContent = errorText(err, capitalsOf());
     // The rule as the rulebook heads it in the text, its seed file and number in the tooltip.
     shown.title = (err.details && err.details.rule) || "";
     shown.dataset.code = err.code || "";
