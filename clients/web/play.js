@@ -97,7 +97,10 @@ export function actionForms(actions, send, capitals = []) {
   if (takeback) {
     // One "Take back:" (the description starts with it), the citation in the tooltip.
     const cited = takeback.rule && takeback.description.endsWith(` (${takeback.rule})`);
-    const label = cited ? takeback.description.slice(0, -(takeback.rule.length + 3)) : takeback.description;
+    const text = cited ? takeback.description.slice(0, -(takeback.rule.length + 3)) : takeback.description;
+    // The command it takes back in words, as its form was named ("Take back: Report
+    // position (seq 10)", where it read ReportPosition).
+    const label = text.replace(/^(Take back: )([A-Z][A-Za-z0-9]*)\b/, (_, head, type) => head + typeInWords(type, capitals));
     const button = el("button", { type: "button", id: "takeback", class: "takeback", title: takeback.description, text: `↶ ${label}` });
     button.addEventListener("click", () => send({ type: "TakeBack" }, undefined, button));
     box.append(el("p", { class: "takeback-row" }, button));

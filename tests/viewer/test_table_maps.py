@@ -249,6 +249,8 @@ async def test_a_counter_the_player_reported_is_not_the_opponents_move(
     reported = {"variant": "Unit: AI-RIFLE-2", "hex": "0410", "facing": 3}
     sent = await send(page, "ReportPosition", reported)
     assert sent["ok"], sent
+    # The take-back names the command as its form does.
+    assert (await page.inner_text("#takeback")).startswith("↶ Take back: Report position (seq ")
     await page.wait_for_selector("#state .last-move:not([hidden])", timeout=TIMEOUT)
     note = await page.inner_text("#state .last-move")
     assert note.startswith("As you reported: AI-RIFLE-2 ") and note.endswith(" → 0410"), note
