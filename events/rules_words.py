@@ -43,6 +43,7 @@ from umpire.events.types import (
     GameCreated,
     GameEnded,
     SeedRevealed,
+    Winner,
 )
 
 # A lowercase snake_case key: letters and digits joined by underscores, starting with a
@@ -285,6 +286,16 @@ def _value_said(value: Any) -> str:
     return "none" if value is None else in_words(field_text(value))
 
 
+# Who won as a game's end states it (GameEnded.winner), said from the player's seat; the
+# table's end screen says the same (clients/web/ending.js `WINNER`).
+WINNER_SAID: dict[Winner, str] = {
+    Winner.PLAYER: "the player wins",
+    Winner.OPPONENT: "the player loses",
+    Winner.DRAW: "a draw",
+    Winner.NONE_STATED: "no winner: the rules state no victory condition",
+}
+
+
 def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
     """One of the game's own events in words (its line in `umpire log`, `watch` and
     `play`), or None for any other event (a ruleset's, said by its explanation)."""
@@ -316,7 +327,10 @@ def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
             )
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
-        return f"game ended: {in_words(event.result)}" + (f" — {event.rule}" if event.rule else "")
+        won = f" ({WINNER_SAID[event.winner]})" if isinstance(event.winner, Winner) else ""
+        return f"game ended: {in_words(event.result)}{won}" + (
+            f" — {event.rule}" if event.rule else ""
+        )
     if isinstance(event, DisputeFound):
         return "; ".join(finding_lines(event, capitals))
     if isinstance(event, CommandTakenBack):

@@ -140,12 +140,29 @@ class SeedRevealed(Struct, frozen=True, tag="SeedRevealed", kw_only=True):
     sealing_key: str = ""
 
 
+class Winner(StrEnum):
+    """Who won, as the end of the game states it (GameEnded.winner)."""
+
+    PLAYER = "player"  # the player's side
+    OPPONENT = "opponent"  # the side the rules play (the AI, the bots, the umpire's side)
+    DRAW = "draw"
+    # The rules the game runs state no victory condition: who won is the scenario's (or the
+    # base game's) to judge, and the result says what each side came to.
+    NONE_STATED = "none_stated"
+
+
 class GameEnded(Struct, frozen=True, tag="GameEnded", kw_only=True):
-    """The game is over; no further commands are accepted except the seed reveal."""
+    """The game is over; no further commands are accepted except the seed reveal.
+
+    `winner` is who won as the ruleset's end states it. Left out (UNSET, so the bytes of an
+    end without one are those of a log from before winners) where the end does not say:
+    the player's own `EndGame`, a ruleset that does not judge, an old log.
+    """
 
     version: ClassVar[int] = 1
     result: str
     rule: str = ""
+    winner: Winner | msgspec.UnsetType = msgspec.UNSET
 
 
 class CommandTakenBack(Struct, frozen=True, tag="CommandTakenBack", kw_only=True):

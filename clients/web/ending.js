@@ -11,19 +11,39 @@ const TELLING = /(win|victor|outcome|result|score|point|\bvp\b|loss|lost|destroy
 
 const sentence = (text) => (text ? text[0].toUpperCase() + text.slice(1) : "");
 
+// Who won as the end states it (GameEnded.winner), said to the player as "you" and to any
+// other role as "the player"; `umpire log` and `play` say the same (events/rules_words.py
+// WINNER_SAID). An end that does not say (the player's EndGame, an old log) has no line.
+const WINNER = {
+  player: ["You win", "The player wins"],
+  opponent: ["You lose", "The player loses"],
+  draw: ["A draw", "A draw"],
+  // The result below says what each side came to, and whose judgement victory is.
+  none_stated: [
+    "No winner declared: the solo rules state no victory condition",
+    "No winner declared: the solo rules state no victory condition",
+  ],
+};
+
 /**
  * @param {object} o
  * @param {object} o.state  the final state frame (its `state`, `map`, `seq`)
  * @param {object[]} o.frames  the game's event frames, in order
  * @param {object} [o.names]  the ruleset's labels (/rulesets.json entry)
  * @param {string} o.gameId
+ * @param {string} [o.role]  the role the page sees the game as ("player": "You win")
  * @param {(seq:number)=>void} [o.onPick]  show the game at a seq
  */
-export function endScreen({ state, frames, names, gameId }) {
+export function endScreen({ state, frames, names, gameId, role }) {
   const words = wording(names);
   const ended = [...frames].reverse().find((f) => f.event_type === "GameEnded");
   const reveal = [...frames].reverse().find((f) => f.event_type === "SeedRevealed");
   const box = [el("h2", { id: "end-heading", text: "Game over" })];
+  const won = ended && ended.payload && WINNER[ended.payload.winner];
+  if (won) {
+    box.push(el("p", { class: `winner winner-${ended.payload.winner}`, "data-winner": ended.payload.winner },
+      el("strong", { text: won[role === "player" ? 0 : 1] })));
+  }
   const result = ended && ended.payload ? readable(ended.payload.result) : "the game has ended";
   box.push(el("p", { class: "result", "data-result": result }, el("strong", { text: sentence(result) })));
   if (ended && ended.payload && ended.payload.rule) {

@@ -73,7 +73,9 @@ function choicesOf(root, schema) {
 // A value as a player reads it: an enum's snake_case name in words (the value sent is
 // unchanged); ids and numbers as they are.
 const words = (v) => (typeof v === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(v) ? v.replace(/_/g, " ") : String(v));
-const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)" : words(v));
+// A yes/no value is said so ("In play: no"), as the state pane says it.
+const shown = (v) => (v === "" ? "(none)" : Array.isArray(v) ? v.join(" → ") || "(empty)"
+  : typeof v === "boolean" ? (v ? "yes" : "no") : words(v));
 const HEX_LABEL = /^\d{4}$/;
 
 // A CCRR hex label: said so by its pattern or description, or every allowed value is one.
@@ -89,7 +91,15 @@ function isHex(name, schema) {
 // (msgspec titles them by class: "DiceKind", "EarlyWarning"): code, not words, so the
 // field's own name in words is said instead ("Dice", "Early warning").
 const TYPE_NAME = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
-const titled = (name, title) => (title && title !== name && !TYPE_NAME.test(title) ? title : humanize(name));
+// A field without such a title is said by the game's ruleset's labels, the state pane's
+// words for the same key ("caps": "Command Action Points", "flight_id": "Flight"), set by
+// the table for the game it shows (`useLabels`), else by its name in words.
+let fieldLabels = {};
+export function useLabels(labels) {
+  fieldLabels = labels && typeof labels === "object" ? labels : {};
+}
+const named = (name) => (Object.hasOwn(fieldLabels, name) ? fieldLabels[name] : humanize(name));
+const titled = (name, title) => (title && title !== name && !TYPE_NAME.test(title) ? title : named(name));
 const label = (name, schema, required) => `${titled(name, schema.title)}${required ? "" : " (optional)"}`;
 
 // The hex field that last took focus: a click on the map fills it.
@@ -192,15 +202,15 @@ function hexField(root, name, schema, required, id, wrap, path) {
       if (path) {
         const value = typed();
         if (allowed && !allowed.some((p) => p.length === value.length && p.every((h, i) => h === value[i]))) {
-          throw new Error(`${name}: ${value.join(" ") || "(empty)"} is not a path allowed now (click the highlighted hexes in order)`);
+          throw new Error(`${titled(name, schema.title)}: ${value.join(" ") || "(empty)"} is not a path allowed now (click the highlighted hexes in order)`);
         }
         return [true, value];
       }
       if (input.value === "") {
-        if (required && !("default" in schema)) throw new Error(`${name}: a hex is required (click one on the map)`);
+        if (required && !("default" in schema)) throw new Error(`${titled(name, schema.title)}: a hex is required (click one on the map)`);
         return [false];
       }
-      if (allowed && !allowed.includes(input.value)) throw new Error(`${name}: ${input.value} is not one of the hexes allowed now (highlighted on the map)`);
+      if (allowed && !allowed.includes(input.value)) throw new Error(`${titled(name, schema.title)}: ${input.value} is not one of the hexes allowed now (highlighted on the map)`);
       return [true, input.value];
     },
   };
@@ -267,7 +277,7 @@ function field(root, name, raw, required) {
     const value = fixed[0];
     const empty = value === "" || (Array.isArray(value) && !value.length) || (value && typeof value === "object" && !Object.keys(value).length);
     const node = empty ? null : el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
-      el("span", { class: "fixed-name", text: `${humanize(name)}: ` }), el("strong", { text: typeof value === "object" ? JSON.stringify(value) : shown(value) }));
+      el("span", { class: "fixed-name", text: `${named(name)}: ` }), el("strong", { text: typeof value === "object" ? JSON.stringify(value) : shown(value) }));
     return { node, read: () => [true, value] };
   }
 
@@ -292,12 +302,12 @@ function field(root, name, raw, required) {
       node: wrap(input, bounds ? el("span", { class: "bounds", text: `(${bounds})` }) : null),
       read: () => {
         if (input.value === "") {
-          if (required && !("default" in schema)) throw new Error(`${name}: a number is required${bounds ? ` (${bounds})` : ""}`);
+          if (required && !("default" in schema)) throw new Error(`${titled(name, schema.title)}: a number is required${bounds ? ` (${bounds})` : ""}`);
           return [false];
         }
         const n = Number(input.value);
-        if (schema.type === "integer" && !Number.isInteger(n)) throw new Error(`${name}: a whole number is required`);
-        if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw new Error(`${name}: ${n} is outside ${bounds}`);
+        if (schema.type === "integer" && !Number.isInteger(n)) throw new Error(`${titled(name, schema.title)}: a whole number is required`);
+        if ((min !== undefined && n < min) || (max !== undefined && n > max)) throw new Error(`${titled(name, schema.title)}: ${n} is outside ${bounds}`);
         return [true, n];
       },
     };
@@ -318,8 +328,8 @@ function field(root, name, raw, required) {
       node: wrap(input),
       read: () => {
         if (input.value === "" && (!required || "default" in schema)) return [false];
-        if (schema.minLength && input.value.length < schema.minLength) throw new Error(`${name}: at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}`);
-        if (schema.pattern && !new RegExp(schema.pattern).test(input.value)) throw new Error(`${name}: "${input.value}" is not of the form ${schema.pattern}`);
+        if (schema.minLength && input.value.length < schema.minLength) throw new Error(`${titled(name, schema.title)}: at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}`);
+        if (schema.pattern && !new RegExp(schema.pattern).test(input.value)) throw new Error(`${titled(name, schema.title)}: "${input.value}" is not of the form ${schema.pattern}`);
         return [true, input.value];
       },
     };
@@ -366,13 +376,13 @@ function field(root, name, raw, required) {
     node: wrap(area),
     read: () => {
       if (area.value.trim() === "") {
-        if (required) throw new Error(`${name}: a value is required (JSON)`);
+        if (required) throw new Error(`${titled(name, schema.title)}: a value is required (JSON)`);
         return [false];
       }
       try {
         return [true, JSON.parse(area.value)];
       } catch {
-        throw new Error(`${name}: not valid JSON`);
+        throw new Error(`${titled(name, schema.title)}: not valid JSON`);
       }
     },
   };
@@ -384,7 +394,7 @@ function multiField(name, schema, required, id, items, hint) {
     // Every value, each once: fixed by the rules, shown, not asked.
     return {
       node: el("p", { class: "field fixed", "data-field": name, "data-kind": "fixed" },
-        el("span", { class: "fixed-name", text: `${humanize(name)}: ` }), el("strong", { text: items.enum.map(shown).join(", ") })),
+        el("span", { class: "fixed-name", text: `${named(name)}: ` }), el("strong", { text: items.enum.map(shown).join(", ") })),
       read: () => [true, [...items.enum]],
     };
   }
@@ -393,7 +403,9 @@ function multiField(name, schema, required, id, items, hint) {
     const box = el("input", { type: "checkbox", id: `${id}-${i}`, "data-field": name, value: String(i), checked: chosen.has(v) });
     return el("label", { class: "choice" }, box, ` ${shown(v)}`);
   });
-  const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", schema.maxItems ? `at most ${schema.maxItems}` : ""].filter(Boolean).join(", ");
+  // A bound no choice can reach is no bound ("at most 200" of 9 bombers): left unsaid.
+  const most = schema.maxItems && schema.maxItems < items.enum.length ? schema.maxItems : 0;
+  const bounds = [schema.minItems ? `at least ${schema.minItems}` : "", most ? `at most ${most}` : ""].filter(Boolean).join(", ");
   const set = el("fieldset", {
     class: "field", id, "data-field": name, "data-kind": "multi", "data-min": schema.minItems ?? 0, "data-max": schema.maxItems ?? items.enum.length,
   }, el("legend", { text: `${label(name, schema, required)}${bounds ? `: ${bounds}` : ""}` }), hint, ...boxes);
@@ -401,8 +413,8 @@ function multiField(name, schema, required, id, items, hint) {
     node: set,
     read: () => {
       const values = [...set.querySelectorAll("input:checked")].map((b) => items.enum[Number(b.value)]);
-      if (schema.minItems && values.length < schema.minItems) throw new Error(`${name}: choose at least ${schema.minItems}`);
-      if (schema.maxItems && values.length > schema.maxItems) throw new Error(`${name}: choose at most ${schema.maxItems}`);
+      if (schema.minItems && values.length < schema.minItems) throw new Error(`${titled(name, schema.title)}: choose at least ${schema.minItems}`);
+      if (schema.maxItems && values.length > schema.maxItems) throw new Error(`${titled(name, schema.title)}: choose at most ${schema.maxItems}`);
       if (!values.length && !required) return [false];
       return [true, values];
     },
@@ -502,16 +514,18 @@ const valueOf = (f) => ({ node: f.node, read: () => f.read()[1] });
 
 const singular = (name) => (name.endsWith("ies") ? `${name.slice(0, -3)}y` : name.endsWith("s") ? name.slice(0, -1) : name);
 
-function objectOf(root, schema) {
-  const inner = objectFields(root, schema);
+function objectOf(root, schema, command = false) {
+  const inner = objectFields(root, schema, command);
   return { node: el("div", { class: "fields" }, ...inner.nodes), read: inner.read };
 }
 
-function objectFields(root, schema) {
+// `command`: the fields of a whole command, whose `type` is the action's own (its box says
+// it): sent, never shown as a field ("Type: MoveBombers" read as a form field in code).
+function objectFields(root, schema, command = false) {
   const required = new Set(schema.required || []);
   const fields = Object.entries(schema.properties || {}).map(([name, sub]) => [name, field(root, name, sub, required.has(name))]);
   return {
-    nodes: fields.map(([, f]) => f.node).filter(Boolean),
+    nodes: fields.filter(([name]) => !(command && name === "type")).map(([, f]) => f.node).filter(Boolean),
     read: () => {
       const out = {};
       for (const [name, f] of fields) {
@@ -533,7 +547,7 @@ function variantName(root, variant, i, all) {
     if (name === "type" || !values || values.length > 3) continue;
     const same = all.every((other) => JSON.stringify((resolve(root, other).properties || {})[name]) === JSON.stringify(raw));
     // The field by its title or in words, as its own label says it (no snake_case key).
-    if (!same) parts.push(`${titled(name, s.title)} ${values.map(shown).join("/")}`);
+    if (!same) parts.push(`${titled(name, s.title)}: ${values.map(shown).join("/")}`);
   }
   return parts.join(", ").slice(0, 80) || `case ${i + 1}`;
 }
@@ -567,10 +581,10 @@ export function commandFields(schema) {
   const root = schema;
   const variants = schema.anyOf ? schema.anyOf.map((v) => resolve(root, v)) : null;
   if (!variants) {
-    const only = objectFields(root, resolve(root, schema));
+    const only = objectFields(root, resolve(root, schema), true);
     return { node: el("div", { class: "fields" }, ...only.nodes), read: guarded(schema, only.read) };
   }
-  const built = caseFields(root, "command", variants, (v) => objectOf(root, v));
+  const built = caseFields(root, "command", variants, (v) => objectOf(root, v, true));
   return { node: el("div", { class: "fields" }, built.node), read: guarded(schema, built.read) };
 }
 

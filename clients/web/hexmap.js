@@ -114,13 +114,18 @@ document.addEventListener("umpire:highlight", (event) => {
 const isPlayer = (map, side) => (map.player_sides || []).includes(side);
 
 // The opponent's last move: its pieces that moved or appeared since `previous` was shown.
-export function lastMove(map, previous) {
+// A piece the player's own command put where it is (`reported`: the values the player's
+// commands since then gave, a report naming the piece and its new hex: Conflict of
+// Heroes' ReportPosition) is the player's report (`reported: true`), not the opponent's.
+export function lastMove(map, previous, reported = new Set()) {
   if (!previous || !previous.pieces) return [];
   const before = new Map(previous.pieces.map((p) => [p.id, p.hex]));
   return (map.pieces || [])
     .filter((p) => !isPlayer(map, p.side) && before.get(p.id) !== p.hex)
-    .map((p) => ({ id: p.id, from: before.get(p.id) || null, to: p.hex }));
+    .map((p) => ({ id: p.id, from: before.get(p.id) || null, to: p.hex, reported: reported.has(p.id) && reported.has(p.hex) }));
 }
+
+const moveSaid = (m) => (m.from ? `${m.id} ${m.from} → ${m.to}` : `${m.id} appeared in ${m.to}`);
 
 function piece(p, x, y, own, moved, scaleDown, labelAbove = false) {
   const r = SIZE * 0.5 * scaleDown;
@@ -158,9 +163,10 @@ function piece(p, x, y, own, moved, scaleDown, labelAbove = false) {
 /**
  * The map of a state frame, with its tools; null when the frame has no hex map.
  * @param {object} map  the state frame's `map` (engine/map_view.py MapView)
- * @param {{previous?: object|null}} [o]  the map of the state shown before (the last move)
+ * @param {{previous?: object|null, reported?: Set<string>}} [o]  the map of the state shown
+ *   before (the last move), and the values of the player's commands since (its reports)
  */
-export function hexMap(map, { previous = null } = {}) {
+export function hexMap(map, { previous = null, reported = new Set() } = {}) {
   if (!map || !map.grid) return null;
   const { grid } = map;
   const { centre, width, height } = geometry(grid);
@@ -170,7 +176,9 @@ export function hexMap(map, { previous = null } = {}) {
   for (const p of pieces) byHex.set(p.hex, [...(byHex.get(p.hex) || []), p]);
   const featureAt = new Map();
   for (const f of features) for (const hex of f.hexes) featureAt.set(hex, [...(featureAt.get(hex) || []), f]);
-  const moves = lastMove(map, previous);
+  const changes = lastMove(map, previous, reported);
+  const moves = changes.filter((m) => !m.reported);
+  const yours = changes.filter((m) => m.reported);
   const movedIds = new Set(moves.map((m) => m.id));
   const svg = node("svg", {
     viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`, class: "hexmap", role: "img",
@@ -280,10 +288,11 @@ export function hexMap(map, { previous = null } = {}) {
     "the pointer shows the facing); ▲ terrain, ◎ target, ◇ zone. Drag to pan, wheel or pinch to zoom; click a hex to pick it.";
   const moveNote = document.createElement("p");
   moveNote.className = "last-move";
-  moveNote.textContent = moves.length
-    ? `The opponent's last move: ${moves.map((m) => (m.from ? `${m.id} ${m.from} → ${m.to}` : `${m.id} appeared in ${m.to}`)).join("; ")}`
-    : "";
-  moveNote.hidden = !moves.length;
+  moveNote.textContent = [
+    moves.length ? `The opponent's last move: ${moves.map(moveSaid).join("; ")}` : "",
+    yours.length ? `As you reported: ${yours.map(moveSaid).join("; ")}` : "",
+  ].filter(Boolean).join(". ");
+  moveNote.hidden = !changes.length;
   const legend = document.createElement("ul");
   legend.className = "map-features";
   for (const f of features) {

@@ -3,7 +3,7 @@
 // (its receipt, or its error in full), and the opponent's latest decisions with their
 // citations and candidates.
 import { commandFields, parseDice } from "./forms.js";
-import { readable } from "./citations.js";
+import { readable, typeInWords } from "./citations.js";
 import { describe, el, explanation, isDecision, kindOf, wording } from "./render.js";
 
 // Commands whose dice the player never enters.
@@ -28,11 +28,12 @@ export function whereWeAre(state, names) {
     .map((k) => `${words.key(k)}: ${words.value(k, tracks[k])}`).join(" · ");
 }
 
-// "error (code): message", with the details a player needs to correct it.
-export function errorText(err) {
+// "error (code): message", with the details a player needs to correct it: the commands
+// allowed now as their forms name them (`capitals`: the ruleset's, "Take AI turn").
+export function errorText(err, capitals = []) {
   const parts = [`error (${err.code || "failed"}): ${err.message}`];
   const d = err.details || {};
-  if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.join(", ")}`);
+  if (d.allowed && Array.isArray(d.allowed)) parts.push(`allowed now: ${d.allowed.map((t) => typeInWords(String(t), capitals)).join(", ")}`);
   if (d.rule) parts.push(`rule: ${readable(d.rule)}`);
   if (d.field) parts.push(`field: ${d.field}`);
   return parts.join(" · ");
@@ -73,8 +74,10 @@ function fixedFields(schema) {
   return said.join(", ");
 }
 
-// The forms for `actions` (a state frame's), calling send(command, dice) on submit.
-export function actionForms(actions, send) {
+// The forms for `actions` (a state frame's), calling send(command, dice) on submit; each
+// command said by its type in words with the ruleset's capitals ("Take AI turn", where a
+// wargamer read "TakeAiTurn"), its exact type in the box's `data-action` and tooltip.
+export function actionForms(actions, send, capitals = []) {
   const box = el("div", { class: "action-list" });
   // The rules' own commands: when they allow one only (Downtown's attack that waits for
   // its roll, 3.4.4), it is the next step, said first (before the take-back) and its form
@@ -94,7 +97,10 @@ export function actionForms(actions, send) {
   if (takeback) {
     // One "Take back:" (the description starts with it), the citation in the tooltip.
     const cited = takeback.rule && takeback.description.endsWith(` (${takeback.rule})`);
-    const label = cited ? takeback.description.slice(0, -(takeback.rule.length + 3)) : takeback.description;
+    const text = cited ? takeback.description.slice(0, -(takeback.rule.length + 3)) : takeback.description;
+    // The command it takes back in words, as its form was named ("Take back: Report
+    // position (seq 10)", where it read ReportPosition).
+    const label = text.replace(/^(Take back: )([A-Z][A-Za-z0-9]*)\b/, (_, head, type) => head + typeInWords(type, capitals));
     const button = el("button", { type: "button", id: "takeback", class: "takeback", title: takeback.description, text: `↶ ${label}` });
     button.addEventListener("click", () => send({ type: "TakeBack" }, undefined, button));
     box.append(el("p", { class: "takeback-row" }, button));
@@ -107,7 +113,8 @@ export function actionForms(actions, send) {
       el("label", { for: diceId, text: "Your physical dice (optional)" }),
       el("span", { class: "hint", text: " faces of your own rolls, one roll per group: 3 5; 6 (empty: the server rolls)" }),
       el("input", { id: diceId, name: "physical-dice", type: "text", inputmode: "numeric", autocomplete: "off", "data-physical-dice": "" }));
-    const submit = el("button", { type: "submit", text: `Send ${action.type}` });
+    const named = typeInWords(action.type, capitals);
+    const submit = el("button", { type: "submit", text: `Send: ${named}`, title: action.type });
     // The raw JSON of the command, behind a toggle, for power users: filled from the form
     // when it opens; while it is open, it is what is sent.
     const rawId = `raw-${action.type}`;
@@ -153,7 +160,7 @@ export function actionForms(actions, send) {
     box.append(el("details", { class: "action-box", "data-action": action.type, open: next ? action === next : actions.length <= 4 && !UNIVERSAL.has(action.type) },
       // The rule by the rulebook's own heading, as the event list cites it; the seed file
       // it comes from in the tooltip.
-      el("summary", { title: action.description }, el("strong", { text: action.type }), ` — ${readable(action.description)}`), form));
+      el("summary", { title: `${action.type}: ${action.description}` }, el("strong", { text: named }), ` — ${readable(action.description)}`), form));
   }
   return box;
 }
@@ -192,10 +199,17 @@ function leaves(value, key = "", into = new Set()) {
 // command chose for it under another name (the bomber moved that MoveBombers named to
 // accelerate); an event that names the command by its type is the rules' verdict on it
 // (Down in Flames' claim voided: "b1 is not an Ace Leader"), never a mere record of it.
+//
+// A command of no fields is recorded by an event that says it by its own name, in the
+// rules' snake_case (Conflict of Heroes' Pass: PlayerActed of kind "pass"), never by one
+// of the rules' steps it asked for ("Phase began" of phase "admin" after RunAdminPhase).
 function records(frame, command) {
   const said = leaves(command);
-  if (!said.size) return false;
   const p = frame.payload;
+  if (!said.size) {
+    const name = String(command.type).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+    return Object.values(p).includes(name);
+  }
   if (Object.values(p).includes(command.type)) return false;
   for (const leaf of leaves(p)) if (said.has(leaf)) return true;
   return false;

@@ -96,6 +96,14 @@ export function eventSaid(text, capitals = []) {
 // options it chose, word for word as the terminal says it (events/rules_words.py
 // event_said).
 const STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+// Who won as a game's end states it (GameEnded.winner), in the log's line: the words of
+// `umpire log` (events/rules_words.py WINNER_SAID; tests/viewer/test_end_winner.py).
+export const WINNER_SAID = {
+  player: "the player wins",
+  opponent: "the player loses",
+  draw: "a draw",
+  none_stated: "no winner: the rules state no victory condition",
+};
 const NOT_SAID = new Set(["type", "rule", "dice", "candidates", "explanation"]);
 function cutEventSaid(text, capitals) {
   const typed = /"type":"([A-Za-z0-9_.]+)"/.exec(text);
@@ -176,8 +184,10 @@ export function describe(frame, capitals = []) {
         return `seed of epoch ${p.epoch} revealed: ${p.seed}; next seed committed: ` +
           `${p.next_commitment.slice(0, 16)}…`;
       return `seed revealed: ${p.seed}`;
-    case "GameEnded":
-      return `game ended: ${readable(p.result)}`;
+    case "GameEnded": {
+      const won = WINNER_SAID[p.winner];
+      return `game ended: ${readable(p.result)}${won ? ` (${won})` : ""}`;
+    }
     case "DisputeFound": {
       // The events where the lines part in words (their JSON is the Audit's business).
       const parts = p.parts_at
@@ -339,8 +349,8 @@ function tracks(entries, words) {
 
 // The map or diagram the ruleset declares (the state frame's `map`: hexmap.js or board.js;
 // `previous` is the map shown before, for the opponent's last move), or null.
-export function boardOf(map = null, previous = null) {
-  return hexMap(map, { previous }) || boardDiagram(map, { previous });
+export function boardOf(map = null, previous = null, reported = new Set()) {
+  return hexMap(map, { previous, reported }) || boardDiagram(map, { previous });
 }
 
 // A ruleset's state in words: every track (scalar) and table (list of records) by the

@@ -15,13 +15,13 @@
 // opens as fast as its frames arrive. Hashes, receipts and the dice log are behind the
 // Audit tab; a finished game shows its end screen (ending.js).
 import { UmpireClient } from "./umpire.js";
-import { acronyms, loadCitations } from "./citations.js";
+import { acronyms, loadCitations, typeInWords } from "./citations.js";
 import { boardOf, diceRow, el, eventRow, kindOf, stateDetails } from "./render.js";
 import { EventList } from "./eventlist.js";
 import { endScreen } from "./ending.js";
 import { amendmentNote, amendmentSummary, disputeBox, isDisputable, mayRule, retireDisputeBox, rulingControls } from "./disputes.js";
 import { actionForms, decisionList, errorText, opponentDecided, receiptWarning, shortHash, whereWeAre } from "./play.js";
-import { releaseHexField, settingsFields } from "./forms.js";
+import { releaseHexField, settingsFields, useLabels } from "./forms.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -509,7 +509,8 @@ function renderPlay(state) {
     actions.dataset.ended = "1";
     return;
   }
-  actions.replaceChildren(actionForms(state.actions || [], sendCommand));
+  useLabels(namesOf()?.labels); // the forms say fields as the state pane does
+  actions.replaceChildren(actionForms(state.actions || [], sendCommand, capitalsOf()));
   // A new set of moves starts at its top (the next step, the take-back): the pane scrolls,
   // and the place the last form was read at means nothing in the new list.
   actions.scrollTop = 0;
@@ -536,12 +537,12 @@ async function sendCommand(command, dice, button, invalid) {
   try {
     const accepted = await viewer.client.send(viewer.gameId, command, { dice });
     // The answer in a line; its receipt (head and state hashes) is on the Audit tab.
-    $("play-answer").textContent = `✓ ${command.type} done (events ${accepted.seqs[0]}–${accepted.seqs.at(-1)})` +
+    $("play-answer").textContent = `✓ ${typeInWords(String(command.type), capitalsOf())} done (events ${accepted.seqs[0]}–${accepted.seqs.at(-1)})` +
       `${dice ? ` with your dice ${JSON.stringify(dice)}` : ""}${accepted.duplicate ? " (duplicate)" : ""}`;
     $("play-answer").title = `receipt: head seq ${accepted.head_seq}, head hash ${accepted.head_hash}, state hash ${accepted.state_hash}`;
     $("play-answer").dataset.headSeq = accepted.head_seq;
   } catch (err) {
-    shown.textContent = errorText(err);
+    shown.textContent = errorText(err, capitalsOf());
     // The rule as the rulebook heads it in the text, its seed file and number in the tooltip.
     shown.title = (err.details && err.details.rule) || "";
     shown.dataset.code = err.code || "";
@@ -572,7 +573,7 @@ function onState(state) {
 function renderEnd(state) {
   viewer.ended = state;
   const screen = $("end-screen");
-  screen.replaceChildren(...endScreen({ state, frames: [...viewer.frames.values()], names: namesOf(), gameId: viewer.gameId }));
+  screen.replaceChildren(...endScreen({ state, frames: [...viewer.frames.values()], names: namesOf(), gameId: viewer.gameId, role: viewer.role }));
   screen.hidden = false;
   document.body.dataset.ended = "1";
 }
@@ -652,10 +653,26 @@ function renderState() {
   // The state captured before this one: what the opponent's last move moved from.
   let before = null;
   for (const [at, view] of viewer.views) if (at < best.seq && (!before || at > before.seq)) before = view;
-  const drawn = boardOf(best.map, before && before.map);
+  const drawn = boardOf(best.map, before && before.map, before ? reportedSince(before.seq, best.seq) : new Set());
   $("state").replaceChildren(...(drawn ? [drawn] : []));
   $("state").hidden = !drawn;
   $("state-details").replaceChildren(stateDetails(best.state, namesOf()));
+}
+
+// The values the player's commands after `from` up to `to` gave (a report's piece and hex):
+// what the map says the player reported, not the opponent's move (hexmap.js lastMove).
+function reportedSince(from, to) {
+  const said = new Set();
+  const add = (v) => {
+    if (Array.isArray(v)) v.forEach(add);
+    else if (v && typeof v === "object") Object.values(v).forEach(add);
+    else if (typeof v === "string") said.add(v);
+  };
+  for (let seq = from + 1; seq <= to; seq += 1) {
+    const f = viewer.frames.get(seq);
+    if (f && f.event_type === "CommandRecorded" && f.payload && f.payload.role === "player") add(f.payload.command);
+  }
+  return said;
 }
 
 // Ask the server for the exact state after event `seq` (protocol: view with at_seq); the
@@ -714,7 +731,10 @@ let rulesets = [];
 let settings = null;
 function fillScenarios() {
   const chosen = rulesets.find((r) => r.name === $("ruleset").value);
+  // Its settings said in that ruleset's words (the game on the table may be another's).
+  useLabels(chosen && chosen.labels);
   settings = chosen && chosen.setup_schema ? settingsFields(chosen.setup_schema) : null;
+  useLabels(namesOf()?.labels);
   $("settings").replaceChildren(...(settings ? [settings.node] : []));
   $("settings-box").hidden = !settings || !settings.count;
   $("scenario").replaceChildren(...(chosen ? chosen.scenarios : []).map((s) =>

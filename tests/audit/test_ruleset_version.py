@@ -30,8 +30,8 @@ def _created(version: str) -> list:
 
 
 def test_the_corrected_rulesets_are_version_2() -> None:
-    assert get("downtown").version == "8"  # v8: a LOAL attack fires one missile
-    assert get("down_in_flames").version == "8"  # v8: defensive fire in the attacker's move
+    assert get("downtown").version == "8"  # v8: a LOAL attack fires one missile; GameEnded's winner
+    assert get("down_in_flames").version == "8"  # v8: defensive fire in the attacker's move; winner
 
 
 def test_an_older_rules_version_is_named_in_the_report() -> None:

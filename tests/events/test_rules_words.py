@@ -19,7 +19,9 @@ from umpire.events.rules_words import (
     in_words,
     kind_in_words,
     type_in_words,
+    universal_said,
 )
+from umpire.events.types import GameEnded, Winner
 
 DATA = Path(__file__).parents[1] / "data"
 CASES = json.loads((DATA / "in_words.json").read_text("utf-8"))
@@ -72,3 +74,23 @@ def test_a_fields_value_reads_as_typed_not_as_python() -> None:
     """`umpire log` shows a command's fields as a player types them: true, not True."""
     flights = [{"id": "x", "on_map": False, "detected": True, "hex": None}]
     assert field_text(flights) == "[{id: x, on_map: false, detected: true, hex: null}]"
+
+
+@pytest.mark.parametrize(
+    ("winner", "said"),
+    [
+        (Winner.PLAYER, "(the player wins)"),
+        (Winner.OPPONENT, "(the player loses)"),
+        (Winner.DRAW, "(a draw)"),
+        (Winner.NONE_STATED, "(no winner: the rules state no victory condition)"),
+    ],
+)
+def test_the_end_line_says_who_won(winner: Winner, said: str) -> None:
+    """`umpire log` and `umpire play` print an end with its winner in words, after the
+    result (GameEnded.winner); an end that names none is said as before."""
+    ended = GameEnded(result="side A wins: side B has no aircraft left", rule="r 1", winner=winner)
+    assert (
+        universal_said(ended)
+        == f"game ended: side A wins: side B has no aircraft left {said} — r 1"
+    )
+    assert universal_said(GameEnded(result="stopped", rule="r 1")) == "game ended: stopped — r 1"

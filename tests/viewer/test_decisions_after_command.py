@@ -149,6 +149,22 @@ PAIRS: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
         },
         False,
     ),
+    # A command of no fields whose event records it by its name (Pass: PlayerActed of
+    # kind "pass"): the player's own move, which the panel said as "The rules: the player
+    # passes".
+    (
+        {"type": "Pass"},
+        {
+            "event_type": "conflict_of_heroes.PlayerActed",
+            "payload": {
+                "kind": "pass",
+                "rule": "003_368c69a730e6e14a.txt 3.0 Pass",
+                "dice": [],
+                "explanation": "the player passes",
+            },
+        },
+        False,
+    ),
     (
         {"type": "Climb", "element": "B"},
         {

@@ -58,6 +58,10 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -
     page = table_page
     assert await page.evaluate(BUILD, SCHEMA) > 0
     read = "() => window.probe.read()"
+    # The command's type is the action's own, said by its box: sent, never a field to read
+    # ("Type: MoveBombers" in code, where a wargamer reads the form).
+    assert await page.locator('#probe [data-field="type"]').count() == 0
+    assert "Type" not in await page.inner_text("#probe")
     # The first case (its `type` a constant), with its defaults: ap 2, bold, cards [5];
     # the unit drop-down's first value; the optional note left out.
     assert await page.evaluate(read) == {
@@ -82,8 +86,12 @@ async def test_a_schema_becomes_a_form_and_the_form_a_command(table_page: Any) -
     error = await page.evaluate(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
-    assert error == "cards: choose at most 2"
+    # The field as the form labels it ("Cards"), never its code name ("cards").
+    assert error == "Cards: choose at most 2"
     # The second case: its own fields; an optional (nullable) enum left unset is left out.
+    # Each case by what tells it apart, as its fields are labelled ("Unit: C").
+    cases = await page.locator('#probe select[data-field="variant"] option').all_inner_texts()
+    assert cases == ["Unit: A/B, Cards: 3/5/8", "Unit: C"], cases
     await page.select_option('#probe select[data-field="variant"]', index=1)
     assert await page.evaluate(read) == {"type": "Act", "unit": "C"}
     second = page.locator("#probe .variant:not([hidden])")
@@ -172,7 +180,17 @@ async def test_lists_positions_and_hexes_are_filled_without_json(table_page: Any
     error = await page.evaluate(
         "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
     )
-    assert error.startswith("hex: 0999 is not one of the hexes allowed now"), error
+    assert error.startswith("Hex: 0999 is not one of the hexes allowed now"), error
+    # A place of a position out of its bounds: said as its label says it ("Position:
+    # column"), where the table wrote "position[0]".
+    await hex_field.fill("0203")
+    await position.nth(0).fill("99")
+    error = await page.evaluate(
+        "() => { try { window.probe.read(); } catch (e) { return e.message; } }"
+    )
+    shown = await page.locator('#probe fieldset[data-field="position"] label').first.inner_text()
+    assert shown == "Position: column", shown
+    assert error == "Position: column: 99 is outside 0 to 17", error
 
 
 async def test_the_raw_json_editor_is_behind_a_toggle_and_sends_what_it_holds(
@@ -309,3 +327,25 @@ async def test_a_list_that_takes_no_item_now_is_said_not_asked(table_page: Any) 
     assert "Accelerate: none allowed now" in said and "at most 0" not in said, said
     read = await page.evaluate("window.probe.read()")
     assert read == {"type": "MoveBombers", "accelerate": []}, read
+
+
+# Nightfighter's MoveBombers with counters on the map: its schema bounds the list at 200,
+# however few counters may accelerate.
+SOME_ITEMS = {
+    "type": "object",
+    "properties": {
+        "type": {"const": "MoveBombers"},
+        "accelerate": {"type": "array", "items": {"type": "string", "enum": ["B1-1", "B1-2"]},
+                       "maxItems": 200, "default": []},
+    },
+    "required": ["type"],
+}  # fmt: skip
+
+
+async def test_a_bound_no_choice_can_reach_is_left_unsaid(table_page: Any) -> None:
+    """The form said "Accelerate (optional): at most 200" over nine check boxes."""
+    page = table_page
+    await page.wait_for_selector("#ruleset option", state="attached", timeout=TIMEOUT)
+    await page.evaluate(BUILD, SOME_ITEMS)
+    legend = await page.locator('#probe fieldset[data-field="accelerate"] legend').inner_text()
+    assert legend == "Accelerate (optional)", legend

@@ -63,7 +63,8 @@ async def _roll_physical_dice(page: Any, kind: str, faces: str) -> None:
     assert await page.locator("#play-error").is_hidden()
     row = page.locator('#events li[data-type="DiceRolled"]').last
     assert f"[{faces}]" in await row.inner_text() and "(player)" in await row.inner_text()
-    assert "with your dice" in await page.inner_text("#play-answer")
+    answer = await page.inner_text("#play-answer")
+    assert "with your dice" in answer and answer.startswith("✓ Roll dice done"), answer
 
 
 async def _end(page: Any, shots: Path) -> None:
@@ -105,7 +106,19 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     # A form the page cannot send as filled says why (UnitAction needs its AP cost; the
     # case chosen fixes its units).
     unsent = await send(page, "UnitAction", {"action": "move"})
-    assert unsent["ok"] is False and "ap: a number is required (1 to 7)" in unsent["error"]
+    # Each command said in words, with the ruleset's capitals (its code name in the box's
+    # data-action and tooltip): "Take AI turn", "Unit action", never "UnitAction".
+    box = page.locator('details.action-box[data-action="UnitAction"]')
+    assert await box.locator("summary strong").inner_text() == "Unit action"
+    assert await box.locator("button[type=submit]").inner_text() == "Send: Unit action"
+    # Said by the field as the form labels it, never by its code name.
+    assert unsent["ok"] is False and "Ap: a number is required (1 to 7)" in unsent["error"]
+    # A field the ruleset labels is said by its label, as the state pane says the key
+    # ("caps": "Command Action Points"), not as "Caps".
+    caps = page.locator('details.action-box[data-action="UnitAction"] [data-field="caps"]')
+    assert await caps.count()
+    said = await page.locator(f'label[for="{await caps.first.get_attribute("id")}"]').inner_text()
+    assert said.startswith("Command Action Points"), said
 
     await _roll_physical_dice(page, "d6", "4")
     await page.screenshot(path=str(artifacts / "table-coh-02-physical-dice.png"), full_page=True)
@@ -122,7 +135,9 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     await page.wait_for_selector('#play-error[data-code="command_not_allowed"]', timeout=TIMEOUT)
     refused = await page.inner_text("#play-error")
     assert refused.startswith("error (command_not_allowed): ") and "allowed now: " in refused
-    assert "TakeAiTurn" in refused
+    # The commands allowed now as their forms name them (the server's message itself names
+    # them by type).
+    assert "allowed now: Take AI turn, Report hit" in refused, refused
     # The refusal's rule reads as the rulebook heads it; the citation itself (its seed file
     # and number) is the tooltip (issue #29 item 5).
     cited = await page.get_attribute("#play-error", "title")

@@ -237,6 +237,28 @@ async def test_the_bombers_that_came_on_the_map_are_the_opponents_last_move(
     await page.close()
 
 
+async def test_a_counter_the_player_reported_is_not_the_opponents_move(
+    browser: Any, viewer_gateway: Running
+) -> None:
+    """Conflict of Heroes: the player reports where an AI counter stands (ReportPosition,
+    a correction on the table): the map said "The opponent's last move: AI-RIFLE-2 1007 →
+    0410" and outlined it. It is the player's report, said so, and not outlined as a move
+    of the opponent's."""
+    page = await browser.new_page(viewport=WIDE)
+    await create_game(page, viewer_gateway.port, "conflict_of_heroes", "sample-crossroads")
+    reported = {"variant": "Unit: AI-RIFLE-2", "hex": "0410", "facing": 3}
+    sent = await send(page, "ReportPosition", reported)
+    assert sent["ok"], sent
+    # The take-back names the command as its form does.
+    assert (await page.inner_text("#takeback")).startswith("↶ Take back: Report position (seq ")
+    await page.wait_for_selector("#state .last-move:not([hidden])", timeout=TIMEOUT)
+    note = await page.inner_text("#state .last-move")
+    assert note.startswith("As you reported: AI-RIFLE-2 ") and note.endswith(" → 0410"), note
+    assert "opponent" not in note, note
+    assert await page.locator("#state svg.hexmap .piece.moved").count() == 0
+    await page.close()
+
+
 # The drawn map's state: its viewBox, the screen px per SVG unit, its zoom classes, the
 # centres of the pieces' hexes, and the overview inset's frame.
 BIG_MAP = """() => {

@@ -55,6 +55,10 @@ ATTEMPTS = 600  # commands tried at most (accepted or refused) before the game m
 SETTINGS = {"downtown": {"turn_limit": "2"}}
 # What the end says, where the settings shape it (the typed turn limit was applied).
 ENDS = {"downtown": "turn limit 2"}
+# Who won, as the end screen tells the player (GameEnded.winner): the rulesets whose end
+# names a winner, and those whose solo rules state no victory condition.
+NAMES_WINNER = ("conflict_of_heroes", "down_in_flames")
+WINS = ("You win", "You lose", "A draw")
 # Rulesets whose forms have hex fields: the random player must have clicked the map.
 # The rulesets whose random game always meets a hex field (a move, a path). Downtown's
 # flights are optional rows that a short random raid may never add: its map pick is shown
@@ -101,6 +105,8 @@ LAYOUT = """() => {
 # clients/web/forms.js `guarded`: the form's refusal of a command the action's `unless`
 # leaves out (it would change nothing).
 RESTATES = "this is what the game holds already, so it would change nothing"
+# The log's words for the end screen's (events/rules_words.py WINNER_SAID).
+WINS_SAID = {"You win": "the player wins", "You lose": "the player loses", "A draw": "a draw"}
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 # A field by its code name with its type ("Setup.turn_limit", "State.us"): words instead.
 DOTTED = re.compile(r"\b(?:Setup|State|View)\.[a-z_]+\b")
@@ -266,6 +272,11 @@ async def test_a_game_played_to_its_end_through_the_forms_only(
     assert result and f"game ended: {result}" in ended, (result, ended)
     said = await screen.inner_text()
     assert said.startswith("Game over") and result[1:] in said, said
+    won = await screen.locator(".winner").inner_text()
+    if ruleset in NAMES_WINNER:
+        assert won in WINS and f"({WINS_SAID[won]})" in ended, (won, ended)
+    else:
+        assert won.startswith("No winner declared: the solo rules state no victory"), won
     assert "seed is revealed" in said and await screen.locator("a.verify-link").count()
     await _table_first(page, size, f"{ruleset} at its end")
     if ruleset in HEX_FIELDS:

@@ -91,6 +91,7 @@ RULESET: Ruleset[State] = Ruleset(
     # a player aircraft's pilot-skill roll is the player's own (Game Setup).
     # A roll nothing modifies reads "rolled 2", not "rolled 2 = 2"; the view has no roll
     # counter ("Last roll"); counts of one in the singular.
+    # Also v6: GameEnded says the seed states no victory condition (winner none_stated).
     version="6",
     title="Age of Dogfights: solo bots (Dragan Lazović)",
     seed=c.SEED,

@@ -26,7 +26,7 @@ from umpire.engine.rulesets.age_of_dogfights.setup_rolls import roll_setup
 from umpire.engine.rulesets.age_of_dogfights.state import Phase, Plane, Side, State
 from umpire.engine.rulesets.age_of_dogfights.terms import Damage
 from umpire.engine.rulesets.age_of_dogfights.turn import AgeOfDogfightsTurn
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 
 def _in_combat(state: State, what: str) -> None:
@@ -145,7 +145,8 @@ def _game_end(turn: AgeOfDogfightsTurn) -> None:
     the result says what ended it and each aircraft's fate (ending.py, README ledger)."""
     state = turn.state
     if state.phase is Phase.COMBAT and (not state.bots() or not state.players()):
-        turn.emit(GameEnded(result=end_result(state), rule=c.GENERAL))
+        # The seed states no victory condition (ending.py): said so, never guessed.
+        turn.emit(GameEnded(result=end_result(state), rule=c.GENERAL, winner=Winner.NONE_STATED))
 
 
 # The events `command` causes, or RuleError naming the rule it breaks.

@@ -38,6 +38,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v8: a reinforcement reported as arriving this round and then placed on the map counts
     # once on the Mission Track (4.0; README ledger "4.0 Mission Track reinforcements"), and
     # the check says what it counted; v7 logs audit with the note.
+    # Also v8: GameEnded names the winner its result states (player, AI or draw; README "End
+    # of the mission"); decisions unchanged, v7 logs audit with the note.
     version="8",
     title="Conflict of Heroes: Solo Expansion (Order Card AI)",
     seed=SEED,

@@ -26,7 +26,7 @@ from umpire.engine.rulesets.conflict_of_heroes.priority import Key, Prefer, choo
 from umpire.engine.rulesets.conflict_of_heroes.state import Instruction, State, Unit
 from umpire.engine.rulesets.conflict_of_heroes.terms import MissionTarget, Side, cite
 from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 RULE_END = cite("7.0") + " (the mission's end, README)"
 
@@ -123,9 +123,13 @@ def _remaining(state: State, side: Side) -> bool:
 def side_gone(state: State) -> GameEnded | None:
     """A side with no counter left in play or to come loses (checked after 7.3)."""
     if not _remaining(state, Side.AI):
-        return GameEnded(result="the player wins: every AI is destroyed", rule=RULE_END)
+        return GameEnded(
+            result="the player wins: every AI is destroyed", rule=RULE_END, winner=Winner.PLAYER
+        )
     if not _remaining(state, Side.PLAYER):
-        return GameEnded(result="the AI wins: every Unit is destroyed", rule=RULE_END)
+        return GameEnded(
+            result="the AI wins: every Unit is destroyed", rule=RULE_END, winner=Winner.OPPONENT
+        )
     return None
 
 
@@ -137,15 +141,17 @@ def last_round_over(state: State) -> GameEnded | None:
     wanted = [o for o in state.objectives if o.id in end.ai_holds]
     if not wanted:
         return GameEnded(
-            result=f"draw: round {state.round}, the mission's last, is over", rule=RULE_END
+            result=f"draw: round {state.round}, the mission's last, is over",
+            rule=RULE_END,
+            winner=Winner.DRAW,
         )
     held = [o.id for o in wanted if ai_controls(state, o)]
     lost = [o.id for o in wanted if o.id not in held]
     if not lost:
         result = f"the AI wins: it holds {', '.join(held)} at the end of round {state.round}"
-    else:
-        result = (
-            f"the player wins: the AI does not hold {', '.join(lost)} at the end of round "
-            f"{state.round}, the mission's last"
-        )
-    return GameEnded(result=result, rule=RULE_END)
+        return GameEnded(result=result, rule=RULE_END, winner=Winner.OPPONENT)
+    result = (
+        f"the player wins: the AI does not hold {', '.join(lost)} at the end of round "
+        f"{state.round}, the mission's last"
+    )
+    return GameEnded(result=result, rule=RULE_END, winner=Winner.PLAYER)

@@ -36,6 +36,8 @@ RULESET: Ruleset[State] = Ruleset(
     # moving side's move: refused and not listed in the shooter's own move or between
     # moves (README ledger row 4.1.9); only a formation shows its formation and damage
     # points (4.1.3-4.1.6); a count of one is said in the singular ("1 hit", not "1 hit(s)").
+    # Also v8: GameEnded names the winner from the player's seat (player, opponent or draw;
+    # none when the player runs both sides); decisions unchanged, v7 logs audit with the note.
     version="8",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,

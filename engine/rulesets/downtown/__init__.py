@@ -64,6 +64,8 @@ RULESET: Ruleset[State] = Ruleset(
     # v8: a 4.1.2 (b) LOAL attack fires one missile (README ledger 4.1.2 (b)); a suppression
     # or radar roll says what it decided; the player's view has no next unit number; a
     # count of one is said in the singular ("1 SAM battalion switches on").
+    # Also v8: GameEnded says the solo rules name no winner (winner none_stated: the scenario's
+    # victory conditions, README "Raid end"); decisions unchanged, v7 logs audit with the note.
     version="8",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,

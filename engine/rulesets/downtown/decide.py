@@ -42,7 +42,7 @@ from umpire.engine.rulesets.downtown.terms import (
     cite,
 )
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
 
@@ -409,7 +409,8 @@ def _raid_end(turn: DowntownTurn) -> None:
     """The raid ends by its scenario data (raid_end.result), checked after every command."""
     ended = raid_end.result(turn.state)
     if ended is not None:
-        turn.emit(GameEnded(result=ended, rule=raid_end.R_END))
+        # The solo rules score none: victory is the scenario's in the base game (raid_end.py).
+        turn.emit(GameEnded(result=ended, rule=raid_end.R_END, winner=Winner.NONE_STATED))
 
 
 # The events a command causes (DiceRolled events in order, before their decisions).

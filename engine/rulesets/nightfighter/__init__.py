@@ -42,6 +42,8 @@ RULESET: Ruleset[State] = Ruleset(
     # there, as in v7; README ledger "the opening"); a searchlight search says it was the
     # player's choice; a counter flying off the map and a phantom test's count are said as
     # read ("on its 2nd hex of 3", "1 other counter"); v7 logs audit with the note.
+    # Also v8: GameEnded says the seed names no winner (winner none_stated: the base game's
+    # scoring, README "end of game"); decisions unchanged, v7 logs audit with the note.
     version="8",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,

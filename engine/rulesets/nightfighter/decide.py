@@ -52,7 +52,7 @@ from umpire.engine.rulesets.nightfighter.terms import (
     cite,
 )
 from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
 RULE_END = cite("EXAMPLE OF PLAY turn 13 (the last fighter exits: the game ends)")
@@ -198,7 +198,8 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
         result = "every nightfighter has left the map"
         if down:
             result += f"; bombers shot down: {', '.join(down)}"
-        out.append(GameEnded(result=result, rule=RULE_END))
+        # The seed keeps no score (README "end of game"): who won is the base game's to judge.
+        out.append(GameEnded(result=result, rule=RULE_END, winner=Winner.NONE_STATED))
     turn.emit_all(out)
 
 

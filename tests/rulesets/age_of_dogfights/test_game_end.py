@@ -12,7 +12,7 @@ import msgspec
 from tests.rulesets.age_of_dogfights.setups import arrange, combat_state, decide, of_type
 from umpire.engine.rulesets.age_of_dogfights.commands import FlyBots, ReportAircraft
 from umpire.engine.rulesets.age_of_dogfights.geometry import Heading
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 PLAYERS = {"P1": ("se5a", (2, 2), "E", 3), "P2": ("se5a", (2, 10), "E", 3)}
 BOTS = {"B1": ("albatros_dv", (15, 6), "E", 3), "B2": ("fokker_dr1", (12, 4), "W", 3)}
@@ -29,6 +29,7 @@ def test_the_last_bot_withdrawing_ends_the_game_and_says_each_fate() -> None:
     s, events = decide(s, FlyBots(), [[1]])
     (ended,) = of_type(events, GameEnded)
     assert ended.rule == "001_989a2f850da69b66.txt General Rules"
+    assert ended.winner is Winner.NONE_STATED  # said, never guessed: the seed names none
     assert ended.result == (
         "The bots are out of the fight: no bot aircraft is left in the Combat Zone. "
         "Bots: B1 withdrew off its edge (all ammunition used); B2 shot down. "

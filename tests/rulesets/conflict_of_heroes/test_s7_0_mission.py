@@ -36,7 +36,7 @@ from umpire.engine.rulesets.conflict_of_heroes.scenario import (
 )
 from umpire.engine.rulesets.conflict_of_heroes.setup import Setup, initial_state
 from umpire.engine.rulesets.conflict_of_heroes.terms import MissionTarget, WhoseTurn
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 REINFORCE = MissionInstruction(number=1, text="R enters at 0901", reinforcements=("R",))
 SMOKE = MissionInstruction(
@@ -132,6 +132,7 @@ def test_the_last_round_ends_the_mission_with_its_result() -> None:
     ended = events[-1]
     assert isinstance(ended, GameEnded)
     assert ended.result == "the AI wins: it holds OBJ at the end of round 1"
+    assert ended.winner is Winner.OPPONENT  # the table's "You lose"
     assert ended.rule.startswith("003_368c69a730e6e14a.txt 7.0")
 
 
@@ -146,6 +147,7 @@ def test_the_player_wins_when_the_ai_does_not_hold_the_objective() -> None:
     events, _ = run(s, {"type": "TakeAiTurn"}, [[1]])
     assert isinstance(events[-1], GameEnded)
     assert events[-1].result.startswith("the player wins: the AI does not hold OBJ")
+    assert events[-1].winner is Winner.PLAYER
 
 
 def test_destroying_the_last_ai_ends_the_mission() -> None:
@@ -154,6 +156,7 @@ def test_destroying_the_last_ai_ends_the_mission() -> None:
     events, _ = run(s, {"type": "ReportDestroyed", "unit": "A"})
     assert isinstance(events[-1], GameEnded)
     assert events[-1].result == "the player wins: every AI is destroyed"
+    assert events[-1].winner is Winner.PLAYER
     s = state([ai("A", "0503"), ai("R", "0901", in_play=False), unit("U", "0508")])
     events, _ = run(s, {"type": "ReportDestroyed", "unit": "A"})
     assert not every(events, GameEnded)
@@ -218,3 +221,26 @@ def test_a_control_marker_the_ai_left_still_counts_as_held_at_the_end(
     events, _ = run(s, {"type": "TakeAiTurn"}, [[1]])
     assert isinstance(events[-1], GameEnded)
     assert events[-1].result.startswith(winner), events[-1].result
+
+
+def test_every_unit_destroyed_is_the_ais_win() -> None:
+    """7.3: the player's last Unit destroyed, the AI still on the map: the AI wins."""
+    s = state([ai("A", "0503"), unit("U", "0508")])
+    events, _ = run(s, {"type": "ReportDestroyed", "unit": "U"})
+    assert isinstance(events[-1], GameEnded)
+    assert events[-1].result == "the AI wins: every Unit is destroyed"
+    assert events[-1].winner is Winner.OPPONENT
+
+
+def test_a_mission_the_ai_holds_nothing_in_ends_drawn() -> None:
+    """README "End of the mission": no `ai_holds` objective, the last round over: a draw."""
+    s = state(
+        [ai("A", "0503"), unit("U", "0508")],
+        (card(1, "blue", 4, "Hit AI closest to Unit -> Rally"),),
+        end=MissionEnd(last_round=1, ai_holds=()),
+    )
+    _, s = run(s, {"type": "Pass"})
+    events, _ = run(s, {"type": "TakeAiTurn"}, [[1]])
+    assert isinstance(events[-1], GameEnded)
+    assert events[-1].result.startswith("draw")
+    assert events[-1].winner is Winner.DRAW

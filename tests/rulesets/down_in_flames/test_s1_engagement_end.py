@@ -5,13 +5,14 @@ side may not begin a move."""
 from __future__ import annotations
 
 import pytest
+from msgspec import UNSET, UnsetType
 
 from tests.rulesets.down_in_flames.setups import duel, engaged, run
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 SHOT = {"type": "Attack", "attacker": "a1", "target": "b1", "card": "in_my_sights",
         "hits": 3, "bursts": 1}  # fmt: skip
@@ -48,3 +49,22 @@ def test_a_side_with_no_aircraft_left_may_not_begin_a_move() -> None:
         run(state, {"type": "BeginTurn", "side": "B"})
     offered = next(a for a in RULESET.actions(state, Role.PLAYER) if a.type == "BeginTurn")
     assert offered.variants[0]["side"] == {"enum": ["A"]}
+
+
+@pytest.mark.parametrize(
+    ("player_sides", "winner"),
+    [(["A"], Winner.PLAYER), (["B"], Winner.OPPONENT), (["A", "B"], UNSET)],
+    ids=["the player's side wins", "the opponent's side wins", "the player runs both"],
+)
+def test_the_end_says_who_won_from_the_players_seat(
+    player_sides: list[str], winner: Winner | UnsetType
+) -> None:
+    """Side A shoots down side B's last aircraft: a win for the player who runs side A, a
+    loss for one who runs side B; a player who runs both sides is told which side won and
+    no winner over the other (the table's "You win" / "You lose")."""
+    state = engaged(duel(player_sides=player_sides), "a1", "b1", "tailing")
+    _, events = run(state, SHOT, [[1]])
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    assert ended.winner == winner
+    assert ended.result.startswith("side A wins")

@@ -11,7 +11,7 @@ import msgspec
 from tests.rulesets.downtown.setups import flight, new_state, of, run
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown.state import State
-from umpire.events.types import GameEnded
+from umpire.events.types import GameEnded, Winner
 
 END_RULE = "000_842c81c5c58bc2f6.txt Raid end"
 
@@ -37,6 +37,7 @@ def test_the_raid_ends_when_its_last_flight_has_left() -> None:
     (ended,) = of(events, GameEnded)
     assert ended.rule.startswith(END_RULE) and "last US flight has left the map" in ended.result
     assert "victory conditions" in ended.result and events[-1] is ended
+    assert ended.winner is Winner.NONE_STATED  # the solo rules score none
 
 
 def test_flights_not_yet_entered_do_not_end_it() -> None:

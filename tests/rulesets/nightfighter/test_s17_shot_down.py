@@ -62,6 +62,7 @@ def test_the_end_of_the_game_names_the_bombers_shot_down() -> None:
     assert named(events, "GameEnded").result == (
         "every nightfighter has left the map; bombers shot down: B"
     )
+    assert named(events, "GameEnded").winner == "none_stated"  # the base game scores it
     state = make_state(state.setup, [counter("B-1", "1010")], Phase.FIGHTER_MOVEMENT, ("1001", 0))
     _, events = run(state, "MoveFighter", [], fighter="F1", path=["1000"], facing=0, exit=True)
     assert named(events, "GameEnded").result == "every nightfighter has left the map"
