@@ -306,9 +306,16 @@ class HeadCheckpoints:
         """Loss lines for the acknowledged seqs the store no longer held when it wrote
         from `firsts` (game -> first seq written)."""
         lines = []
+        named: Heads | None = None
         for game_id, first in firsts.items():
             known = self._known.get(game_id)
             if known is None or first > known:
+                continue
+            # Named already (by `umpire serve`'s start, or another worker): not twice.
+            # Read only here, where a loss is found, never on a move's path.
+            if named is None:
+                named = read_heads(self.path.parent)
+            if any(n.first <= first and known <= n.last for n in named.losses_of(game_id)):
                 continue
             loss = Loss(
                 game_id, first, known,

@@ -10,6 +10,7 @@ acknowledged (head checkpoint), not in the store". `store repair`, `store restor
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +23,14 @@ from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
-from umpire.events.store import InspectableStore, parse_command_entry
+from umpire.events.store import InspectableStore, Store, parse_command_entry
 from umpire.events.types import GameCreated
-from umpire.server.head_checkpoints import Heads, Loss
+from umpire.server.head_checkpoints import Heads, Loss, append_records, loss_line, read_heads
 from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
 LOST = frozenset({"missing", "lost", "replaced"})
+log = logging.getLogger("umpire.heads")
 
 
 @dataclass
@@ -351,3 +353,32 @@ def acknowledged_losses(game_id: str, envelopes: Sequence[Envelope], heads: Head
             "holds another hash): the log was changed at or before it"
         )
     return out
+
+
+async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss], int]:
+    """At `umpire serve`'s start: each game whose head checkpoint is past the store's
+    head lost acknowledged events before this start (an AOF cut, an older backup put in
+    place by hand). Each such loss not named before is logged and recorded in the head
+    checkpoints now, so it is named from the first moment (`store check`, `audit`,
+    `export`, the log and /metrics) rather than at the game's next move, or never for a
+    game no one moves again (red team 9: a serve on a store with a lost tail said nothing).
+    The losses named now, and how many games have a loss named in all."""
+    heads = read_heads(data_dir)
+    games = sorted(heads.heads)
+    found = []
+    for game_id, version in zip(games, await store.versions(games), strict=True):
+        seq, _ = heads.heads[game_id]
+        held = version or 0
+        named = heads.losses_of(game_id)
+        if seq > held and not _covered(Damage(held + 1, seq, "lost", ""), named):
+            why = (
+                f"acknowledged up to seq {seq} by the head checkpoint, missing from the "
+                f"store when umpire serve started (it held the game to seq {held})"
+            )
+            found.append(Loss(game_id, held + 1, seq, why))
+    for loss in found:
+        log.error("the store lost acknowledged events: %s", loss.describe())
+    if found:
+        append_records(data_dir, [loss_line(loss) for loss in found])
+    lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}
+    return found, len(lost_games)

@@ -12,8 +12,9 @@ sample of every command type the ruleset takes (universal ones included), decide
 game as it stands and written nowhere (`ProbingGames.probe`), so an accepted probe leaves no
 trace either. The first few probes of each step are also sent by the player with physical
 dice, as an attacker reads a rule path from the refusals (`_manual`: how many rolls, how many
-dice each), and those answers must be the same too. The command itself must get the same answer (the same refusal, or accepted
-with the same seqs), and every event frame and view after every seq must be the same.
+dice each), and those answers must be the same too. The command itself must get the same
+answer (the same refusal, or accepted with the same seqs), and every event frame and view
+after every seq must be the same.
 
 A refusal in one twin and an acceptance in the other is always a failure: a command whose
 effect depends on a hidden value is accepted whatever the value, and its effect decided

@@ -29,6 +29,7 @@ from tests.support.acked_games import (
 )
 from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
 from umpire.server.head_checkpoints import read_heads
+from umpire.testing.support.gateways import http_get
 from umpire.testing.support.peer import Peer
 
 GAMES = 10
@@ -305,6 +306,52 @@ def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     clean = sorted(_games(acked))[1]
     code, out, err = run_cli(data_dir, "audit", clean, "--no-receipts", **OPERATOR)
     assert code == 0, out + err
+
+
+def test_serve_on_a_store_that_lost_acknowledged_events_names_them_at_start(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: `umpire serve` started on a store whose game had lost its
+    # acknowledged last step said nothing (log, /metrics, head checkpoints) until the next
+    # move of that game recorded the loss, and never for a game no one moved again.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    serve, port = start_serve(data_dir)
+    later: Acked = set()
+    try:
+        _, metrics = asyncio.run(http_get(port, "/metrics"))
+        assert "umpire_store_lost_games 1.0" in metrics, metrics
+        # Named at start in the head checkpoints, before any move.
+        assert {(loss.game_id, seq) for loss in read_heads(data_dir).losses
+                for seq in range(loss.first, loss.last + 1)} == lost  # fmt: skip
+
+        async def moves() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                await more(peer, [hit], 3, "over", later)
+            finally:
+                await peer.close()
+
+        asyncio.run(moves())
+    finally:
+        output = stop(serve)
+    assert named_lost(output) == lost and "umpire serve started" in output, output
+    # Named once: the moves written over the lost seqs add no second loss line.
+    assert len(read_heads(data_dir).losses) == 1, read_heads(data_dir).losses
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    assert out.count(f"game {hit} lost") == 1, out
+    # A second start names nothing again, and still counts the game.
+    serve, port = start_serve(data_dir)
+    try:
+        _, metrics = asyncio.run(http_get(port, "/metrics"))
+        assert "umpire_store_lost_games 1.0" in metrics, metrics
+    finally:
+        output = stop(serve)
+    assert "lost" not in output, output
+    assert len(read_heads(data_dir).losses) == 1
 
 
 def test_a_store_without_its_head_checkpoints_is_not_called_whole(
