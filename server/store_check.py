@@ -113,6 +113,12 @@ async def check_store(
         if game.game_id not in listed and game.head:
             why = "not in the store's list of games: `umpire games` and the operator's list miss it"
             game.damages.append(Damage(1, game.head, "unlisted", why))
+    for game in found.games:
+        recorded = heads.credentials.get(game.game_id)
+        if recorded is not None:
+            damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
+            if damage is not None:
+                game.damages.append(Damage(1, game.head, *damage))
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -122,6 +128,28 @@ async def check_store(
         if game.seedless and game.commitment not in seeded:
             game.damages.append(Damage(1, game.head, "seed_missing", lost_seed))
     return found
+
+
+def _credentials_damage(recorded: tuple[int, int], held: tuple[int, int]) -> tuple[str, str] | None:
+    """(reason, why) when a game's credentials in the store are not those its last
+    recorded change left (head checkpoints' `C` lines: (changes, entries)); None when
+    they are, or the store holds later changes (made where none was recorded)."""
+    (changes, fields), (now, entries) = recorded, held
+    effect = (
+        "a credential given out may no longer work, or a revoked one work again; restore "
+        "a backup, or revoke the game's credentials and give out new ones"
+    )
+    if now < changes:
+        return "credentials_lost", (
+            f"its credentials lost changes: the head checkpoints record change {changes} "
+            f"of them, the store holds {now}: {effect}"
+        )
+    if now == changes and entries != fields:
+        return "credentials_changed", (
+            f"its credentials were changed outside umpire: change {changes} left "
+            f"{fields} entries, the store holds {entries}: {effect}"
+        )
+    return None
 
 
 def _created(first: Envelope | None) -> GameCreated | None:

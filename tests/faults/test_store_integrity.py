@@ -489,6 +489,34 @@ def test_a_lost_receipt_key_or_games_list_entry_is_named(
         assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
 
 
+@pytest.mark.parametrize("damage", ["revocation cut", "grant dropped"])
+def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str) -> None:
+    # Fails without the fix: the store cannot tell which credentials it gave out, so a
+    # game's player credential revoked and the revocation's step then cut from the AOF
+    # (the revoked credential works again), or its grant dropped (the player's credential
+    # no longer works), left `store check` saying the store is whole.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    key = b"umpire:{" + hit.encode() + b"}:credentials"
+    if damage == "revocation cut":
+        code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
+        assert code == 0, out + err
+        aof = incr_aof(data_dir)
+        whole = aof.read_bytes()
+        start = whole.rindex(_MULTI, 0, whole.rindex(key))
+        end = whole.index(_EXEC, start) + len(_EXEC)
+        assert b"HDEL" in whole[start:end]
+        aof.write_bytes(whole[:start] + whole[end:])
+        said = "its credentials lost changes"
+    else:
+        _drop_command(data_dir, b"HSET", key)
+        said = "its credentials were changed outside umpire"
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    assert len(damaged) == 1 and f"game {hit} " in damaged[0] and said in damaged[0], out
+
+
 def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
     played: Played, tmp_path: Path
 ) -> None:
