@@ -410,3 +410,24 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
         append_records(data_dir, [loss_line(loss) for loss in found])
     lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}
     return found, len(lost_games)
+
+
+def missing_seqs(game_id: str, envelopes: Sequence[Envelope], head: int = 0) -> list[str]:
+    """Each run of seqs the log read skips (a step dropped or reordered in the AOF: the
+    chain has a gap there), and any seq past its last up to `head` (the store's own
+    head), as lines naming game and seqs: what `store check` names "missing"."""
+    out = []
+    before = 0
+    for env in envelopes:
+        if env.seq > before + 1:
+            out.append(
+                f"game {game_id} lost {_seqs(before + 1, env.seq - 1)} (missing from the "
+                f"store: its log holds seq {before}, then seq {env.seq})"
+            )
+        before = max(before, env.seq)
+    if head > before:
+        out.append(
+            f"game {game_id} lost {_seqs(before + 1, head)} (missing from the store: its "
+            f"head says seq {head}, its log ends at seq {before})"
+        )
+    return out

@@ -271,6 +271,53 @@ def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refu
     assert code == 0 and "lost" not in err, out + err
 
 
+def _step_of(whole: bytes, game_id: str, which: int) -> tuple[int, int]:
+    """The bytes of the MULTI ... EXEC step holding the game's `which`-th stream write."""
+    key = re.escape(b"{" + game_id.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][which]
+    start = whole.rindex(_MULTI, 0, at)
+    return start, whole.index(_EXEC, start) + len(_EXEC)
+
+
+@pytest.mark.parametrize("damage", ["a step dropped", "two steps swapped"])
+def test_an_export_of_a_log_with_a_gap_names_it_or_is_refused(
+    played: Played, tmp_path: Path, damage: str
+) -> None:
+    # Fails without the fix: a middle step of the game dropped from the AOF, or two of
+    # its steps swapped (the later one's events then land first, the earlier's are
+    # refused as out of order), `store check` named the missing seqs but `umpire export`
+    # wrote the events left with exit 0 and no word, with or without --with-losses.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    start, end = _step_of(whole, hit, 10)
+    lost = events_in_steps_touching(whole, start, end)
+    if damage == "a step dropped":
+        aof.write_bytes(whole[:start] + whole[end:])
+    else:
+        later, after = _step_of(whole, hit, 14)
+        # The later step's events land first; the game's events from the earlier step up
+        # to it are then refused as out of order.
+        between = events_in_steps_touching(whole, start, later - 1)
+        lost = {(gid, seq) for gid, seq in between if gid == hit}
+        aof.write_bytes(
+            whole[:start] + whole[later:after] + whole[end:later] + whole[start:end] + whole[after:]
+        )
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    export = tmp_path / "export.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost, err
+    assert not export.exists()
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "--with-losses", "-o",
+                             str(export), COLUMNS="400")  # fmt: skip
+    assert code == 0 and named_lost(err) == lost, out + err
+    assert "this export lacks acknowledged events" in err, err
+
+
 def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     played: Played, tmp_path: Path
 ) -> None:
