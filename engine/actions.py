@@ -135,8 +135,17 @@ def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Acti
     return out
 
 
+# A generic roll's fields as its kind of dice uses them (engine/handling.py refuses a
+# `count` or `sides` its kind does not use, where it was dropped without a word): one
+# variant each, so that the listing offers what the command path takes, and no more.
+_ROLL_VARIANTS = (
+    {"dice": {"enum": ["d6", "nd6"]}, "sides": {"enum": [6]}},
+    {"dice": {"enum": ["custom"]}},
+    {"dice": {"enum": ["2d6", "d10", "d12", "d20", "d100"]}, "count": {"enum": [1]},
+     "sides": {"enum": [6]}},
+)  # fmt: skip
 _UNIVERSAL = (
-    Action(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+    Action(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern", _ROLL_VARIANTS),
     Action(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
 )
 
