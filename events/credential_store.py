@@ -46,6 +46,10 @@ class CredentialStore(Protocol):
         change recorded outside the store, to name a change the store lost."""
         ...
 
+    async def tallies(self, game_ids: Sequence[str]) -> list[tuple[int, int]]:
+        """`tally` of each game (one round trip)."""
+        ...
+
     async def held(self, grants: Sequence[tuple[str, str]]) -> list[bool]:
         """For each (game id, digest), whether it is still a credential (one round trip)."""
         ...

@@ -113,14 +113,21 @@ class RedisCredentials:
     async def tally(self, game_id: str) -> tuple[int, int]:
         """(changes, fields) of `game_id`'s credentials as the store holds them now: what
         each change recorded outside the store is compared with (see CHANGES_FIELD)."""
+        return (await self.tallies([game_id]))[0]
+
+    async def tallies(self, game_ids: Sequence[str]) -> list[tuple[int, int]]:
+        """`tally` of each game, in one pipeline."""
+        if not game_ids:
+            return []
         try:
             pipe = self._redis.pipeline(transaction=False)
-            pipe.hget(self._key(game_id), CHANGES_FIELD)
-            pipe.hlen(self._key(game_id))
-            changes, fields = await pipe.execute()
+            for game_id in game_ids:
+                pipe.hget(self._key(game_id), CHANGES_FIELD)
+                pipe.hlen(self._key(game_id))
+            raw = await pipe.execute()
         except UNREACHABLE as exc:
-            raise unavailable(exc, game_id, "retry later") from exc
-        return int(changes or 0), int(fields)
+            raise unavailable(exc, consequence="retry later") from exc
+        return [(int(raw[i] or 0), int(raw[i + 1])) for i in range(0, len(raw), 2)]
 
     async def role_of(self, game_id: str, digest: str) -> str | None:
         """The role `digest` grants on `game_id`, or None (one HGET)."""

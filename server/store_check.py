@@ -390,7 +390,8 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
     checkpoints now, so it is named from the first moment (`store check`, `audit`,
     `export`, the log and /metrics) rather than at the game's next move, or never for a
     game no one moves again (red team 9: a serve on a store with a lost tail said nothing).
-    The losses named now, and how many games have a loss named in all."""
+    A game whose credentials lost a change is logged too. The losses named now, and how
+    many games have a loss named in all."""
     heads = read_heads(data_dir)
     games = sorted(heads.heads)
     found = []
@@ -408,6 +409,13 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
         log.error("the store lost acknowledged events: %s", loss.describe())
     if found:
         append_records(data_dir, [loss_line(loss) for loss in found])
+    # A game's credentials that are not those its last recorded change left: named in
+    # the log at start too (`store check` names them the same way).
+    recorded = sorted(heads.credentials)
+    for game_id, tally in zip(recorded, await store.credentials.tallies(recorded), strict=True):
+        damage = _credentials_damage(heads.credentials[game_id], tally)
+        if damage is not None:
+            log.error("game %s: %s", game_id, damage[1])
     lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}
     return found, len(lost_games)
 

@@ -562,6 +562,10 @@ def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str)
     assert code == 1 and "is whole" not in out, out + err
     damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
     assert len(damaged) == 1 and f"game {hit} " in damaged[0] and said in damaged[0], out
+    # `umpire serve` names it in its log as it starts, before anyone plays.
+    serve, _ = start_serve(data_dir)
+    output = stop(serve)
+    assert f"game {hit}: {said}" in output, output
 
 
 def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
