@@ -115,7 +115,7 @@ async def check_store(
             game.damages.append(Damage(1, game.head, "unlisted", why))
     for game in found.games:
         recorded = heads.credentials.get(game.game_id)
-        if recorded is not None:
+        if recorded is not None and game.head:  # a game lost whole is named as such
             damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
