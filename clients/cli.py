@@ -24,7 +24,7 @@ from umpire.clients.receipts import machine_receipts
 from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
 from umpire.events.citation_words import SeedNames, cited_in_words
-from umpire.events.command_words import command_from_words
+from umpire.events.command_words import command_from_words, json_once
 from umpire.events.rules_words import (
     field_text,
     fields_said,
@@ -277,12 +277,14 @@ async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:
     object, or words read through the schema of the legal action of that type now (a type
     not offered now goes as typed, for the gateway to refuse with what is allowed)."""
     if line.startswith("{"):
-        command = json.loads(line)
+        command = json_once(line)
         return command, command.pop("dice_faces", None) if isinstance(command, dict) else None
     words = shlex.split(line)
     faces = [w for w in words if w.startswith("dice_faces=")]
+    if len(faces) > 1:  # the last was taken without a word, as no other field is
+        raise errors.InvalidCommand("field 'dice_faces' is given twice: give it once")
     words = [w for w in words if w not in faces]
-    dice = json.loads(faces[-1].partition("=")[2]) if faces else None
+    dice = json_once(faces[0].partition("=")[2]) if faces else None
     if not words:
         raise errors.InvalidCommand("a command's first word names its type")
     view = await client.view(game)

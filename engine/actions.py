@@ -135,8 +135,24 @@ def every_command(command_types: Sequence[type[Struct]], rule: str) -> list[Acti
     return out
 
 
+# What a generic roll's kind of dice does not use: a `sides` other than 6 but for custom
+# dice, a `count` other than 1 but for d6, nd6 and custom (engine/handling.py refuses each,
+# where it was dropped without a word). Left out of the listed schema as its `not`, so the
+# listing offers what the command path takes, and no more, in one form.
+_ROLL_UNUSED = {
+    "anyOf": [
+        {"properties": {"dice": {"enum": ["d6", "2d6", "d10", "d12", "d20", "d100", "nd6"]},
+                        "sides": {"not": {"const": 6}}},
+         "required": ["dice", "sides"]},
+        {"properties": {"dice": {"enum": ["2d6", "d10", "d12", "d20", "d100"]},
+                        "count": {"not": {"const": 1}}},
+         "required": ["dice", "count"]},
+    ]
+}  # fmt: skip
 _UNIVERSAL = (
-    Action(RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern"),
+    Action(
+        RollDice, GENERIC_ROLL_RULE, "Roll dice the solo rules do not govern", unless=_ROLL_UNUSED
+    ),
     Action(EndGame, GENERIC_END_RULE, "End the game with a result in your words"),
 )
 

@@ -43,6 +43,7 @@ from umpire.engine.errors import (
     NonceRequired,
     OpponentDiceRefused,
 )
+from umpire.events.plurals import counted
 from umpire.events.types import DiceRolled, Owner, Roller
 
 WORD = 2**32
@@ -446,8 +447,10 @@ class ManualDice:
         """Refuse entered rolls the command did not need."""
         if self._used != len(self._entries):
             raise ManualDiceError(
-                f"{len(self._entries)} rolls were entered, more than this command makes: "
-                f"with them it made {self._used}; enter only the rolls it makes, in order",
+                f"{counted(len(self._entries), 'roll')} "
+                f"{'was' if len(self._entries) == 1 else 'were'} entered, more than this "
+                f"command makes: with them it made {self._used}; enter only the rolls it "
+                "makes, in order",
                 entered=len(self._entries),
                 made=self._used,
             )

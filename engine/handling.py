@@ -162,7 +162,28 @@ def check_allowed(ruleset: Ruleset[Any], game: Game, parsed: Struct, role: Role)
     )
 
 
+# The kinds whose dice `count` sets, and the one whose `sides` it is: for every other kind
+# the field would be dropped without a word ({"dice": "d20", "count": 3} rolled one d20,
+# {"dice": "d6", "sides": 20} rolled d6; red team 9), so a value other than its default
+# is refused, and the default (as a form sends it) is allowed.
+_COUNTED = (RollKind.D6, RollKind.ND6, RollKind.CUSTOM)
+
+
 def _generic_spec(cmd: RollDice) -> DiceSpec:
+    if cmd.sides != 6 and cmd.dice is not RollKind.CUSTOM:
+        message = (
+            f"RollDice: sides {cmd.sides} is not used by {cmd.dice.value} dice: sides sets "
+            f"the dice of a custom roll only; send dice 'custom' with sides {cmd.sides}, or "
+            "leave sides out"
+        )
+        raise InvalidCommand(message, type="RollDice", error=message)
+    if cmd.count != 1 and cmd.dice not in _COUNTED:
+        message = (
+            f"RollDice: count {cmd.count} is not used by {cmd.dice.value}, which is one "
+            "roll of its own dice: count sets how many dice a d6, nd6 or custom roll "
+            "rolls; send dice 'custom' with its sides and count, or leave count out"
+        )
+        raise InvalidCommand(message, type="RollDice", error=message)
     match cmd.dice:
         case RollKind.D6:
             return d6() if cmd.count == 1 else nd6(cmd.count)

@@ -138,9 +138,29 @@ def _takes(properties: Schema) -> str:
     return f"takes {', '.join(properties)}" if properties else "takes no fields"
 
 
+def json_once(text: str) -> Any:
+    """`text` as JSON, refusing an object that gives one field twice (InvalidCommand
+    naming it, as a word given twice is): Python's parser keeps the last value without a
+    word, so `{"amount": 1, "amount": 5}` typed to `umpire play` or `umpire send` sent 5,
+    where the gateway refuses the same frame (red team 9). Otherwise as `json.loads`
+    (JSONDecodeError, RecursionError, ValueError)."""
+    return json.loads(text, object_pairs_hook=_once)
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidCommand(
+                f"field {key[:80]!r} is given twice in one object: give each field once"
+            )
+        out[key] = value
+    return out
+
+
 def _value(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_once)
     except (RecursionError, ValueError):  # JSONDecodeError is a ValueError
         return text  # for the rules to refuse, saying what the field wants
 

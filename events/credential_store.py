@@ -40,6 +40,16 @@ class CredentialStore(Protocol):
         """Forget one credential; whether it was there."""
         ...
 
+    async def tally(self, game_id: str) -> tuple[int, int]:
+        """(how many changes `game_id`'s credentials have had, how many entries they hold
+        now, every kind counted): what `umpire store check` compares with the count each
+        change recorded outside the store, to name a change the store lost."""
+        ...
+
+    async def tallies(self, game_ids: Sequence[str]) -> list[tuple[int, int]]:
+        """`tally` of each game (one round trip)."""
+        ...
+
     async def held(self, grants: Sequence[tuple[str, str]]) -> list[bool]:
         """For each (game id, digest), whether it is still a credential (one round trip)."""
         ...

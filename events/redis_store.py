@@ -452,6 +452,9 @@ class RedisEventStore:
         batch, as the batch's replies arrive and before any appender is answered; on a
         cluster per append."""
         self._heads = recorder
+        # Each change of a game's credentials too, as it is made (a credential given out
+        # and then lost from the store is named by `store check`).
+        self.credentials.on_change = recorder.credentials
         if self._batcher is not None:
             self._batcher.on_replies = self._record_batch
 

@@ -272,6 +272,11 @@ class InspectableStore(EventStore, Protocol):
     """A store whose owner can look at every stored entry as it is (`umpire store check`,
     server/store_check.py): damaged ones included, and the dedupe entries."""
 
+    @property
+    def credentials(self) -> CredentialStore:
+        """The credential digests of every game (their `tally` is checked)."""
+        ...
+
     async def entries(self, game_id: str) -> list[tuple[int, Envelope | UmpireError]]:
         """Every stored event as (the seq it is filed under, the envelope or why it does
         not decode), in seq order."""
@@ -298,6 +303,11 @@ class HeadRecorder(Protocol):
         """Write these heads (game -> (seq, hash)) now, in one write; `firsts`: each
         game's first seq written since its last head (a seq an acknowledged head already
         covered was written again: the store had lost it)."""
+        ...
+
+    def credentials(self, game_id: str, changes: int, fields: int) -> None:
+        """Write a change of `game_id`'s credentials (its count, and the entries they
+        hold after it: events/redis_credentials.py CHANGES_FIELD) now."""
         ...
 
     def note(self, game_id: str, seq: int, hash_: str, first: int = 0) -> Awaitable[object]:

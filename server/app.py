@@ -43,6 +43,7 @@ from umpire.server.store_access import (
     store_url,
     with_checkpoints,
 )
+from umpire.server.store_check import name_losses_at_start
 from umpire.server.supervisor import Supervisor
 
 log = logging.getLogger("umpire")
@@ -123,6 +124,11 @@ async def running_gateway(
     directory) writes are refused with store_full while its disk is under the
     `store_min_free_mb` watermark (server/disk_watch.py)."""
     store = make_store(url, settings)
+    lost_games = 0
+    if disk is not None and (share is None or share.worker == 0):
+        # A loss of acknowledged events from before this start is named now (the log, the
+        # head checkpoints, /metrics), by one worker, not at the game's next move.
+        _, lost_games = await name_losses_at_start(store, disk)
     # The embedded store's acknowledged heads, kept outside its files (head_checkpoints).
     checkpoints = with_checkpoints(store, disk) if disk is not None else None
     rules = RulesPool(
@@ -138,6 +144,7 @@ async def running_gateway(
     notifier = Notifier(store)
     await notifier.start()
     gateway = Gateway(settings, games, notifier, share)
+    gateway.metrics.store_lost_games = lost_games
     gateway.start()
     extra: dict[str, Any] = {}
     if share is not None:

@@ -52,7 +52,7 @@ from umpire.server.output_files import write_output
 from umpire.server.progress import progress_bar
 from umpire.server.receipts_file import check_state_hashes, kept, read_file
 from umpire.server.store_access import open_store
-from umpire.server.store_check import acknowledged_losses
+from umpire.server.store_check import acknowledged_losses, missing_seqs
 from umpire.server.store_commands import command_games
 
 console = terminal(highlight=False, soft_wrap=True)
@@ -178,7 +178,10 @@ async def _refused_losses(settings: Settings, args: argparse.Namespace, store: S
         if gone:  # lost whole (a restore from before it): its checkpoint names it
             raise ExportRefused(f"game {args.game!r}: {'; '.join(gone)}") from None
         raise
-    lost = _losses(settings, args.game, envelopes)
+    # A gap in the log (a step dropped or reordered in the AOF) is a loss too, in any
+    # store: on main it was exported with exit 0 and no word (red team 9).
+    lost = missing_seqs(args.game, envelopes, await store.version(args.game))
+    lost += _losses(settings, args.game, envelopes)
     if lost and not args.with_losses:
         raise ExportRefused(
             f"game {args.game!r} lost acknowledged events, so an export of what the "

@@ -18,6 +18,13 @@ Records:
 - `L <game> <first> <last> <why>`: acknowledged seqs named lost (kept for every later
   check and audit to name again), by restore and repair, or by a writer whose append
   began at a seq an acknowledged head already covered (`HeadCheckpoints._overwritten`).
+- `C <game> <changes> <fields>`: a change of the game's credentials (the store counts
+  them beside the credentials, events/redis_credentials.py CHANGES_FIELD), and how many
+  entries they hold after it; the game's is its highest `changes`. `store check` names a
+  game whose store holds fewer changes, or as many with other entries: a credential given
+  out that no longer works, or a revoked one that works again. A restore or repair
+  names such a game too, and a rebase does not reset it (the credentials are not in the
+  log: a backup's may be older).
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -79,6 +86,8 @@ class Heads:
     heads: dict[str, tuple[int, str]] = field(default_factory=dict)
     losses: list[Loss] = field(default_factory=list)
     damaged_lines: int = 0
+    # Each game's credentials at their last recorded change: (changes, fields).
+    credentials: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def losses_of(self, game_id: str) -> list[Loss]:
         return [loss for loss in self.losses if loss.game_id == game_id]
@@ -99,6 +108,10 @@ def head_line(game_id: str, seq: int, hash_: str) -> bytes:
 
 def rebase_line(game_id: str, seq: int, hash_: str) -> bytes:
     return _line("R", game_id, seq, hash_)
+
+
+def credentials_line(game_id: str, changes: int, fields: int) -> bytes:
+    return _line("C", game_id, changes, fields)
 
 
 def loss_line(loss: Loss) -> bytes:
@@ -123,6 +136,11 @@ def parse(data: bytes) -> Heads:
                     found.heads[game] = (seq, hash_)
             elif kind == "R":
                 found.heads[fields[0]] = (int(fields[1]), fields[2])
+            elif kind == "C":
+                game, changes, fields_ = fields[0], int(fields[1]), int(fields[2])
+                known = found.credentials.get(game)
+                if known is None or changes > known[0]:
+                    found.credentials[game] = (changes, fields_)
             elif kind == "L":
                 game, first, last, why = fields
                 found.losses.append(Loss(game, int(first), int(last), unquote(why)))
@@ -190,6 +208,7 @@ class _Writer:
             held = parse(self.path.read_bytes())
             lines = [rebase_line(g, s, h) for g, (s, h) in sorted(held.heads.items())]
             lines += [loss_line(loss) for loss in held.losses]
+            lines += [credentials_line(g, c, f) for g, (c, f) in sorted(held.credentials.items())]
             temporary = self.path.with_suffix(".new")
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
@@ -284,16 +303,7 @@ class HeadCheckpoints:
                 self._writer = _Writer(self.path)
             self._writer.write(b"".join(lines))
             self.writes += 1
-            # Set only when clear: `Event.set` takes the event's lock and wakes its waiters,
-            # three futex calls and ~5 us a write, and the syncer clears the flag only just
-            # before its fdatasync, which covers every write made before that.
-            if not self._dirty.is_set():
-                self._dirty.set()
-            if self._syncer is None:
-                self._syncer = threading.Thread(
-                    target=self._sync, name="head-checkpoints-fsync", daemon=True
-                )
-                self._syncer.start()
+            self._to_sync()
         except OSError as exc:
             # The command is in the store already: failing its ack would only make the
             # client retry it. A loss after this is still found by the chain and by any
@@ -302,13 +312,46 @@ class HeadCheckpoints:
                 log.warning("head checkpoints not written to %s: %s", self.path, exc)
                 self._failed = True
 
+    def _to_sync(self) -> None:
+        """Have what was just written fdatasynced within `fsync_interval`."""
+        # Set only when clear: `Event.set` takes the event's lock and wakes its waiters,
+        # three futex calls and ~5 us a write, and the syncer clears the flag only just
+        # before its fdatasync, which covers every write made before that.
+        if not self._dirty.is_set():
+            self._dirty.set()
+        if self._syncer is None:
+            self._syncer = threading.Thread(
+                target=self._sync, name="head-checkpoints-fsync", daemon=True
+            )
+            self._syncer.start()
+
+    def credentials(self, game_id: str, changes: int, fields: int) -> None:
+        """Write a change of a game's credentials now (see the module's docstring): the
+        change is made, so like a head's, a failed write is said once and not raised."""
+        try:
+            if self._writer is None:
+                self._writer = _Writer(self.path)
+            self._writer.write(credentials_line(game_id, changes, fields))
+            self._to_sync()
+        except OSError as exc:
+            if not self._failed:
+                log.warning("head checkpoints not written to %s: %s", self.path, exc)
+                self._failed = True
+
     def _overwritten(self, firsts: dict[str, int]) -> list[bytes]:
         """Loss lines for the acknowledged seqs the store no longer held when it wrote
         from `firsts` (game -> first seq written)."""
         lines = []
+        named: Heads | None = None
         for game_id, first in firsts.items():
             known = self._known.get(game_id)
             if known is None or first > known:
+                continue
+            # Named already (by `umpire serve`'s start, or another worker): not twice.
+            # Read only here, where a loss is found, never on a move's path.
+            if named is None:
+                named = read_heads(self.path.parent)
+            if any(n.first <= first and known <= n.last for n in named.losses_of(game_id)):
                 continue
             loss = Loss(
                 game_id, first, known,

@@ -209,6 +209,12 @@ class Families:
         self.store_checkpoints = counter(
             "umpire_store_checkpoints_total", "head checkpoints written"
         )
+        # Set once at start, by one worker (server/store_check.py name_losses_at_start).
+        self.store_lost_games = gauge(
+            "umpire_store_lost_games",
+            "games whose acknowledged events the store lost, named in the head checkpoints",
+            "livemax",
+        )
 
 
 class Metrics:
@@ -229,6 +235,8 @@ class Metrics:
         # The store's repairs by outcome, and head checkpoints written (issue 43).
         self.repairs: Counter[str] = Counter()
         self.checkpoints_written = 0
+        # Games with acknowledged events lost, as the head checkpoints name them at start.
+        self.store_lost_games = 0
         # The store at the gateway's last look (server/gateway.py, `look_at_store`).
         self.store_up = True
         self.store_ping_seconds = 0.0
@@ -316,6 +324,7 @@ class Metrics:
         add(f.replay_events_folded, now.replay_events_folded)
         add(f.replay_answers_cached, now.replay_answers_cached)
         add(f.store_checkpoints, self.checkpoints_written)
+        f.store_lost_games.set(self.store_lost_games)
         for family, counts in (
             (f.errors, self.errors),
             (f.cost_units, now.cost_units),

@@ -10,6 +10,7 @@ acknowledged (head checkpoint), not in the store". `store repair`, `store restor
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +23,14 @@ from umpire.events.envelope import Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
-from umpire.events.store import InspectableStore, parse_command_entry
+from umpire.events.store import InspectableStore, Store, parse_command_entry
 from umpire.events.types import GameCreated
-from umpire.server.head_checkpoints import Heads, Loss
+from umpire.server.head_checkpoints import Heads, Loss, append_records, loss_line, read_heads
 from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
 LOST = frozenset({"missing", "lost", "replaced"})
+log = logging.getLogger("umpire.heads")
 
 
 @dataclass
@@ -111,6 +113,12 @@ async def check_store(
         if game.game_id not in listed and game.head:
             why = "not in the store's list of games: `umpire games` and the operator's list miss it"
             game.damages.append(Damage(1, game.head, "unlisted", why))
+    for game in found.games:
+        recorded = heads.credentials.get(game.game_id)
+        if recorded is not None and game.head:  # a game lost whole is named as such
+            damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
+            if damage is not None:
+                game.damages.append(Damage(1, game.head, *damage))
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -120,6 +128,28 @@ async def check_store(
         if game.seedless and game.commitment not in seeded:
             game.damages.append(Damage(1, game.head, "seed_missing", lost_seed))
     return found
+
+
+def _credentials_damage(recorded: tuple[int, int], held: tuple[int, int]) -> tuple[str, str] | None:
+    """(reason, why) when a game's credentials in the store are not those its last
+    recorded change left (head checkpoints' `C` lines: (changes, entries)); None when
+    they are, or the store holds later changes (made where none was recorded)."""
+    (changes, fields), (now, entries) = recorded, held
+    effect = (
+        "a credential given out may no longer work, or a revoked one work again; restore "
+        "a backup, or revoke the game's credentials and give out new ones"
+    )
+    if now < changes:
+        return "credentials_lost", (
+            f"its credentials lost changes: the head checkpoints record change {changes} "
+            f"of them, the store holds {now}: {effect}"
+        )
+    if now == changes and entries != fields:
+        return "credentials_changed", (
+            f"its credentials were changed outside umpire: change {changes} left "
+            f"{fields} entries, the store holds {entries}: {effect}"
+        )
+    return None
 
 
 def _created(first: Envelope | None) -> GameCreated | None:
@@ -349,5 +379,63 @@ def acknowledged_losses(game_id: str, envelopes: Sequence[Envelope], heads: Head
         out.append(
             f"game {game_id} seq {seq} is not the event acknowledged (the head checkpoint "
             "holds another hash): the log was changed at or before it"
+        )
+    return out
+
+
+async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss], int]:
+    """At `umpire serve`'s start: each game whose head checkpoint is past the store's
+    head lost acknowledged events before this start (an AOF cut, an older backup put in
+    place by hand). Each such loss not named before is logged and recorded in the head
+    checkpoints now, so it is named from the first moment (`store check`, `audit`,
+    `export`, the log and /metrics) rather than at the game's next move, or never for a
+    game no one moves again (red team 9: a serve on a store with a lost tail said nothing).
+    A game whose credentials lost a change is logged too. The losses named now, and how
+    many games have a loss named in all."""
+    heads = read_heads(data_dir)
+    games = sorted(heads.heads)
+    found = []
+    for game_id, version in zip(games, await store.versions(games), strict=True):
+        seq, _ = heads.heads[game_id]
+        held = version or 0
+        named = heads.losses_of(game_id)
+        if seq > held and not _covered(Damage(held + 1, seq, "lost", ""), named):
+            why = (
+                f"acknowledged up to seq {seq} by the head checkpoint, missing from the "
+                f"store when umpire serve started (it held the game to seq {held})"
+            )
+            found.append(Loss(game_id, held + 1, seq, why))
+    for loss in found:
+        log.error("the store lost acknowledged events: %s", loss.describe())
+    if found:
+        append_records(data_dir, [loss_line(loss) for loss in found])
+    # A game's credentials that are not those its last recorded change left: named in
+    # the log at start too (`store check` names them the same way).
+    recorded = sorted(heads.credentials)
+    for game_id, tally in zip(recorded, await store.credentials.tallies(recorded), strict=True):
+        damage = _credentials_damage(heads.credentials[game_id], tally)
+        if damage is not None:
+            log.error("game %s: %s", game_id, damage[1])
+    lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}
+    return found, len(lost_games)
+
+
+def missing_seqs(game_id: str, envelopes: Sequence[Envelope], head: int = 0) -> list[str]:
+    """Each run of seqs the log read skips (a step dropped or reordered in the AOF: the
+    chain has a gap there), and any seq past its last up to `head` (the store's own
+    head), as lines naming game and seqs: what `store check` names "missing"."""
+    out = []
+    before = 0
+    for env in envelopes:
+        if env.seq > before + 1:
+            out.append(
+                f"game {game_id} lost {_seqs(before + 1, env.seq - 1)} (missing from the "
+                f"store: its log holds seq {before}, then seq {env.seq})"
+            )
+        before = max(before, env.seq)
+    if head > before:
+        out.append(
+            f"game {game_id} lost {_seqs(before + 1, head)} (missing from the store: its "
+            f"head says seq {head}, its log ends at seq {before})"
         )
     return out

@@ -24,7 +24,7 @@ from umpire.engine.redaction import redact, view_for
 from umpire.engine.replay import log_finally_revealed
 from umpire.engine.roles import Role
 from umpire.engine.schemas import struct_schema
-from umpire.events.command_words import command_from_words
+from umpire.events.command_words import command_from_words, json_once
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
 from umpire.events.nonce_key import derive_nonce, load_nonce_key
@@ -50,7 +50,7 @@ err_console = terminal(stderr=True)
 
 def _json_arg(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
+        return json_once(text)  # a field given twice is refused, not taken at its last
     except json.JSONDecodeError as exc:
         raise UmpireError(f"{what} is not valid JSON: {exc.msg} at column {exc.colno}") from exc
     except RecursionError:

@@ -15,6 +15,7 @@ from umpire.events.wire import (
     ViewState,
     encoder,
 )
+from umpire.server import credentials
 from umpire.server.admission import TooManySubscriptions
 from umpire.server.requests import (
     FeedHead,
@@ -51,27 +52,38 @@ class Subscriptions:
             self, game_id: str, credential: str, request_id: str | None
         ) -> Steps[None]: ...
         def _role(self, game_id: str) -> Role: ...
+        def _verified_for(self, game_id: str, credential: str) -> Steps[Role]: ...
+        def _grant(self, game_id: str, role: Role, digest: str) -> None: ...
         def _still_valid(self, game_id: str) -> Steps[None]: ...
         def _view(self, game_id: str, role: Role, request_id: str | None) -> Steps[ViewState]: ...
 
     def _subscribe(self, msg: Subscribe) -> Steps[None]:
-        if msg.credential:
-            yield from self._present(msg.game_id, msg.credential, msg.id)
-        role = self._role(msg.game_id)
-        if not msg.credential:
-            yield from self._still_valid(msg.game_id)
+        # The limit first, and a game credential granted only once nothing refuses the
+        # subscription: a refused subscribe changes nothing, the connection's grants
+        # included (red team 9: one with the game's spectator credential, refused by the
+        # limit or as past the log, had turned the player's grant into a spectator's).
         if msg.game_id not in self.subs and len(self.subs) >= self.settings.max_subscriptions:
             raise TooManySubscriptions(
                 f"at most {self.settings.max_subscriptions} subscriptions per connection: "
                 "unsubscribe from another game first, or use another connection",
                 limit=self.settings.max_subscriptions,
             )
+        presented: Role | None = None
+        if msg.credential and credentials.is_operator(msg.credential, self.settings.operator_token):
+            yield from self._present(msg.game_id, msg.credential, msg.id)
+        elif msg.credential:
+            presented = yield from self._verified_for(msg.game_id, msg.credential)
+        else:
+            yield from self._still_valid(msg.game_id)
+        role = presented if presented is not None else self._role(msg.game_id)
         # The old subscription's feed is released after the new one holds it (Unfollow
         # runs after this returns), so a resubscribe keeps the game's feed open.
         start = msg.from_seq or 0
         known = yield FeedHead(msg.game_id)
         if start > (known or 0):
             yield from self._log_reaches(msg.game_id, start)
+        if presented is not None and msg.credential:
+            self._grant(msg.game_id, presented, credentials.fingerprint(msg.credential)[1])
         yield from self._unfollow(msg.game_id)
         feed = yield OpenFeed(msg.game_id)
         self._reply(

@@ -416,6 +416,22 @@ class StoreContract:
         assert await keep.replace("gs", "other", {a: "spectator"}) == []  # slots apart
         assert await keep.grants("gs") == {first: "player", c: "player", a: "spectator"}
 
+    async def test_every_change_of_a_game_s_credentials_is_counted(self, store: Any) -> None:
+        """`tally` (changes, entries) moves with each change that changes something, so
+        that one the store later loses is told from those recorded outside it."""
+        keep: CredentialStore = store.credentials
+        assert (await keep.tally("gt"))[0] == 0
+        await keep.grant("gt", "a" * 64, "player")
+        first = await keep.tally("gt")
+        await keep.replace("gt", "retry", {"b" * 64: "spectator"})
+        second = await keep.tally("gt")
+        assert second[0] == first[0] + 1 and second[1] > first[1]
+        assert await keep.withdraw("gt", "b" * 64) is True
+        assert (await keep.tally("gt"))[0] == second[0] + 1
+        assert await keep.withdraw("gt", "b" * 64) is False  # nothing changed: not counted
+        assert (await keep.tally("gt"))[0] == second[0] + 1
+        assert await keep.grants("gt") == {"a" * 64: "player"}  # the count is no credential
+
     async def test_an_append_is_heard_on_a_watched_game_only(self, store: Any) -> None:
         await create(store, "gw")
         await create(store, "gw-other")

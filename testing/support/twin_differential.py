@@ -10,8 +10,11 @@ for the player and a spectator, the twins must show the same view, the same lega
 action's example, the example with one field drawn from the command's full schema, and one
 sample of every command type the ruleset takes (universal ones included), decided on the
 game as it stands and written nowhere (`ProbingGames.probe`), so an accepted probe leaves no
-trace either. The command itself must get the same answer (the same refusal, or accepted
-with the same seqs), and every event frame and view after every seq must be the same.
+trace either. The first few probes of each step are also sent by the player with physical
+dice, as an attacker reads a rule path from the refusals (`_manual`: how many rolls, how many
+dice each), and those answers must be the same too. The command itself must get the same
+answer (the same refusal, or accepted with the same seqs), and every event frame and view
+after every seq must be the same.
 
 A refusal in one twin and an acceptance in the other is always a failure: a command whose
 effect depends on a hidden value is accepted whatever the value, and its effect decided
@@ -71,6 +74,9 @@ PROBES = 12
 # ("ReportHand cards=7", then "EndTurn").
 FOLLOWED, FOLLOWS = 3, 2
 SMALL = 10
+# Probes a step also sends with physical dice, as the player, and how many entries an
+# attacker's sequence of them may grow to: see `_manual`.
+MANUAL, MANUAL_TRIES = 4, 16
 
 # A refusal as the gateway answers it (code, message, details), ("accepted", first, last)
 # for the command sent, or the events an accepted probe would append.
@@ -86,8 +92,9 @@ class ProbingGames(NoncedGames):
     """`Games` that can also ask what a command would do, without writing it."""
 
     async def probe(
-        self, game_id: str, commands: list[dict[str, Any]], role: Role, n: int, then: int = 0
-    ) -> tuple[list[Answer], Any]:
+        self, game_id: str, commands: list[dict[str, Any]], role: Role, n: int, then: int = 0,
+        manual: list[list[int]] | None = None,
+    ) -> tuple[list[Answer], Any]:  # fmt: skip
         """What `commands` would do now, one after the other, as `role` sends them: for
         each, the events it would append or its refusal (which ends the sequence), by the
         command path's own decision (server/games.py `decide_for`, with this game's dice
@@ -104,7 +111,10 @@ class ProbingGames(NoncedGames):
         for k, command in enumerate(commands):
             try:
                 nonce = nonce_of(f"probe{n}.{k}" if k == 0 else f"probe{n}.{k}.{then}")
-                job = RulesJob(ruleset, game, command, None, seed, role, nonce, key)
+                if manual is not None:
+                    job = RulesJob(ruleset, game, command, manual, None, role)
+                else:
+                    job = RulesJob(ruleset, game, command, None, seed, role, nonce, key)
                 events = games_module.decide_for(job)
             except UmpireError as exc:
                 answers.append(refusal(exc))
@@ -161,6 +171,32 @@ class Twin:
 Probed = list[tuple[dict[str, Any], Answer, list[tuple[dict[str, Any], Answer]]]]
 
 
+async def _manual(
+    games: ProbingGames, gid: str, command: dict[str, Any], n: int
+) -> list[tuple[dict[str, Any], Answer]]:
+    """`command` sent with physical dice as an attacker would, to read its rule path from
+    the refusals without a roll being made: no dice first, then one more entry each time
+    the dice run out, each entry mended to the number of dice the refusal says its roll
+    takes, until the command is accepted or refused otherwise (a refusal writes nothing,
+    so every one is free). Each try with its answer."""
+    entries: list[list[int]] = []
+    out: list[tuple[dict[str, Any], Answer]] = []
+    for _ in range(MANUAL_TRIES):
+        answers, _ = await games.probe(gid, [command], Role.PLAYER, n, manual=entries)
+        answer = answers[0]
+        out.append(({**command, "physical dice": [list(e) for e in entries]}, answer))
+        if isinstance(answer, list) or answer[0] != "manual_dice":
+            break
+        details = msgspec.json.decode(answer[2])
+        if "takes" in details:
+            entries[details["entry"] - 1] = [1] * details["takes"]
+        elif "made" in details:
+            break
+        else:  # the dice ran out
+            entries.append([1])
+    return out
+
+
 async def _probed(
     games: ProbingGames, ruleset: Ruleset[Any], gid: str, role: Role, player: list[Any],
     rng: random.Random, step: int,
@@ -175,6 +211,8 @@ async def _probed(
         answers, after = await games.probe(gid, [command], role, step * 100 + n)
         then: list[tuple[dict[str, Any], Answer]] = []
         out.append((command, answers[0], then))
+        if role is Role.PLAYER and n < MANUAL:
+            out += [(c, a, []) for c, a in await _manual(games, gid, command, step * 100 + n)]
         if followed >= FOLLOWED or not isinstance(answers[0], list) or after.meta.ended:
             continue
         followed += 1

@@ -187,3 +187,29 @@ def test_a_players_roll_of_a_rulesets_own_kind_is_refused_naming_the_kinds_allow
     assert log.envelopes == before
     listed = command_schema(RollDice)["properties"]["dice"]["enum"]
     assert listed == ["d6", "2d6", "d10", "d12", "d20", "d100", "nd6", "custom"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"dice": "d6", "sides": 20}, "sides 20 is not used by d6 dice"),
+        ({"dice": "2d6", "sides": 8}, "sides 8 is not used by 2d6 dice"),
+        ({"dice": "d20", "count": 3}, "count 3 is not used by d20"),
+        ({"dice": "d100", "count": 2}, "count 2 is not used by d100"),
+    ],
+)
+def test_a_roll_field_its_kind_does_not_use_is_refused(
+    fields: dict[str, object], said: str
+) -> None:
+    """Red team 9: {"dice": "d20", "count": 3} rolled one d20 and {"dice": "d6", "sides":
+    20} a d6, each accepted without a word of the field dropped. Refused now, writing
+    nothing; the fields' defaults, as a form sends them, are still taken."""
+    log = Log(COUNTER, {"target": 100})
+    before = list(log.envelopes)
+    with pytest.raises(InvalidCommand) as refused:
+        log.send({"type": "RollDice", "purpose": "a roll of my own", **fields})
+    assert said in refused.value.message, refused.value.message
+    assert log.envelopes == before
+    log.send({"type": "RollDice", "dice": "d20", "count": 1, "sides": 6, "purpose": "mine"})
+    log.send({"type": "RollDice", "dice": "custom", "count": 3, "sides": 20, "purpose": "x"})
+    assert len(log.envelopes) == len(before) + 4

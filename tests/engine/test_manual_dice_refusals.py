@@ -121,3 +121,10 @@ def test_too_many_rolls_is_told_how_many_the_command_made() -> None:
     error = _refusal(dice.check_all_used)
     assert "3 rolls were entered" in error.message and "it made 1" in error.message
     assert error.details["made"] == 1
+
+
+def test_one_roll_too_many_is_said_in_the_singular() -> None:
+    """`umpire send` of a command that rolls nothing, with one roll entered, said "1 rolls
+    were entered" (red team 9)."""
+    error = _refusal(lambda: ManualDice([[1]], 0).check_all_used())
+    assert error.message.startswith("1 roll was entered, more than"), error.message

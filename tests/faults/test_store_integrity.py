@@ -29,6 +29,7 @@ from tests.support.acked_games import (
 )
 from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
 from umpire.server.head_checkpoints import read_heads
+from umpire.testing.support.gateways import http_get
 from umpire.testing.support.peer import Peer
 
 GAMES = 10
@@ -270,6 +271,53 @@ def test_an_export_of_a_game_that_lost_acknowledged_events_names_them_or_is_refu
     assert code == 0 and "lost" not in err, out + err
 
 
+def _step_of(whole: bytes, game_id: str, which: int) -> tuple[int, int]:
+    """The bytes of the MULTI ... EXEC step holding the game's `which`-th stream write."""
+    key = re.escape(b"{" + game_id.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][which]
+    start = whole.rindex(_MULTI, 0, at)
+    return start, whole.index(_EXEC, start) + len(_EXEC)
+
+
+@pytest.mark.parametrize("damage", ["a step dropped", "two steps swapped"])
+def test_an_export_of_a_log_with_a_gap_names_it_or_is_refused(
+    played: Played, tmp_path: Path, damage: str
+) -> None:
+    # Fails without the fix: a middle step of the game dropped from the AOF, or two of
+    # its steps swapped (the later one's events then land first, the earlier's are
+    # refused as out of order), `store check` named the missing seqs but `umpire export`
+    # wrote the events left with exit 0 and no word, with or without --with-losses.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    start, end = _step_of(whole, hit, 10)
+    lost = events_in_steps_touching(whole, start, end)
+    if damage == "a step dropped":
+        aof.write_bytes(whole[:start] + whole[end:])
+    else:
+        later, after = _step_of(whole, hit, 14)
+        # The later step's events land first; the game's events from the earlier step up
+        # to it are then refused as out of order.
+        between = events_in_steps_touching(whole, start, later - 1)
+        lost = {(gid, seq) for gid, seq in between if gid == hit}
+        aof.write_bytes(
+            whole[:start] + whole[later:after] + whole[end:later] + whole[start:end] + whole[after:]
+        )
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    export = tmp_path / "export.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(export),
+                             COLUMNS="400")  # fmt: skip
+    assert code == 2 and "error (export_refused)" in err, out + err
+    assert named_lost(err) == lost, err
+    assert not export.exists()
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "--with-losses", "-o",
+                             str(export), COLUMNS="400")  # fmt: skip
+    assert code == 0 and named_lost(err) == lost, out + err
+    assert "this export lacks acknowledged events" in err, err
+
+
 def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     played: Played, tmp_path: Path
 ) -> None:
@@ -305,6 +353,52 @@ def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     clean = sorted(_games(acked))[1]
     code, out, err = run_cli(data_dir, "audit", clean, "--no-receipts", **OPERATOR)
     assert code == 0, out + err
+
+
+def test_serve_on_a_store_that_lost_acknowledged_events_names_them_at_start(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: `umpire serve` started on a store whose game had lost its
+    # acknowledged last step said nothing (log, /metrics, head checkpoints) until the next
+    # move of that game recorded the loss, and never for a game no one moved again.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    lost = _cut_last_step(data_dir, hit)
+    serve, port = start_serve(data_dir)
+    later: Acked = set()
+    try:
+        _, metrics = asyncio.run(http_get(port, "/metrics"))
+        assert "umpire_store_lost_games 1.0" in metrics, metrics
+        # Named at start in the head checkpoints, before any move.
+        assert {(loss.game_id, seq) for loss in read_heads(data_dir).losses
+                for seq in range(loss.first, loss.last + 1)} == lost  # fmt: skip
+
+        async def moves() -> None:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            try:
+                await peer.ok({"type": "auth", "credential": played[2][hit]})
+                await more(peer, [hit], 3, "over", later)
+            finally:
+                await peer.close()
+
+        asyncio.run(moves())
+    finally:
+        output = stop(serve)
+    assert named_lost(output) == lost and "umpire serve started" in output, output
+    # Named once: the moves written over the lost seqs add no second loss line.
+    assert len(read_heads(data_dir).losses) == 1, read_heads(data_dir).losses
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and named_lost(out) == lost, out + err
+    assert out.count(f"game {hit} lost") == 1, out
+    # A second start names nothing again, and still counts the game.
+    serve, port = start_serve(data_dir)
+    try:
+        _, metrics = asyncio.run(http_get(port, "/metrics"))
+        assert "umpire_store_lost_games 1.0" in metrics, metrics
+    finally:
+        output = stop(serve)
+    assert "lost" not in output, output
+    assert len(read_heads(data_dir).losses) == 1
 
 
 def test_a_store_without_its_head_checkpoints_is_not_called_whole(
@@ -440,6 +534,38 @@ def test_a_lost_receipt_key_or_games_list_entry_is_named(
         assert named_games == _games(acked), out  # every game names the one key
         key_id = re.search(r"its receipt key (\S+) is not", damaged[0])
         assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
+
+
+@pytest.mark.parametrize("damage", ["revocation cut", "grant dropped"])
+def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str) -> None:
+    # Fails without the fix: the store cannot tell which credentials it gave out, so a
+    # game's player credential revoked and the revocation's step then cut from the AOF
+    # (the revoked credential works again), or its grant dropped (the player's credential
+    # no longer works), left `store check` saying the store is whole.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    key = b"umpire:{" + hit.encode() + b"}:credentials"
+    if damage == "revocation cut":
+        code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
+        assert code == 0, out + err
+        aof = incr_aof(data_dir)
+        whole = aof.read_bytes()
+        start = whole.rindex(_MULTI, 0, whole.rindex(key))
+        end = whole.index(_EXEC, start) + len(_EXEC)
+        assert b"HDEL" in whole[start:end]
+        aof.write_bytes(whole[:start] + whole[end:])
+        said = "its credentials lost changes"
+    else:
+        _drop_command(data_dir, b"HSET", key)
+        said = "its credentials were changed outside umpire"
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    assert len(damaged) == 1 and f"game {hit} " in damaged[0] and said in damaged[0], out
+    # `umpire serve` names it in its log as it starts, before anyone plays.
+    serve, _ = start_serve(data_dir)
+    output = stop(serve)
+    assert f"game {hit}: {said}" in output, output
 
 
 def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(

@@ -106,3 +106,13 @@ async def test_too_many_subscriptions_are_refused(redis_server: EmbeddedRedis, p
                 await client.request({"type": "subscribe", "game_id": game_id})
             with pytest.raises(Exception, match="at most 2 subscriptions"):
                 await client.request({"type": "subscribe", "game_id": ids[2]})
+
+
+async def test_a_refused_frame_lists_every_message_type(gateway: Running, ws_url: str) -> None:
+    # Fails without the fix: the list the refusal gave was written out by hand and named
+    # nine of the eleven client messages, without `dispute` and `rule`.
+    frame = {"type": "command", "game_id": "g1", "command_id": "c", "command": {}, "dice": [[True]]}
+    [reply] = await exchange(ws_url, [text(frame)])
+    assert reply["code"] == "bad_message", reply
+    listed = reply["message"].rsplit("(message types: ", 1)[1].rstrip(")").split(", ")
+    assert set(listed) >= {"dispute", "rule", "create", "command", "bind_seed"}, listed

@@ -52,3 +52,51 @@ async def test_help_quit_and_a_roll_after_a_mid_game_reveal(
     finally:
         gateway.terminate()
         gateway.wait(20)
+
+
+async def test_a_field_given_twice_is_refused_by_play_and_send(
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
+) -> None:
+    # Fails without the fix: Python's JSON parser keeps the last of a field given twice,
+    # so `{"type":"Add","amount":1,"amount":5}` typed to `umpire play` or `umpire send`
+    # added 5 without a word (the gateway refuses the same frame), and `dice_faces` given
+    # twice as words rolled the last.
+    gateway, port = start_gateway(redis_server.url, prefix)
+    url = f"ws://127.0.0.1:{port}/ws"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
+           "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix,
+           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    try:
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1000})
+            head = await owner.view(created.game_id)
+        lines = [
+            '{"type":"Add","amount":1,"amount":5}',
+            '{"type":"RollDice","dice":"d6","purpose":"x","dice_faces":[[2]],"dice_faces":[[3]]}',
+            "RollDice dice=d6 purpose=x dice_faces=[[1]] dice_faces=[[6]]",
+        ]
+        play = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", "play", "--url", url,
+             "--credential", created.player_credential],
+            input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60,
+            env=env, cwd=REPO,
+        )  # fmt: skip
+        assert play.returncode == 0, play.stderr
+        out = play.stdout
+        assert "accepted" not in out, out
+        assert "field 'amount' is given twice" in out, out
+        assert out.count("field 'dice_faces' is given twice") == 2, out
+        send = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", "send", created.game_id,
+             '{"type":"Add","amount":1,"amount":5}'],
+            capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
+        )  # fmt: skip
+        assert send.returncode != 0 and "field 'amount' is given twice" in send.stderr, (
+            send.stdout + send.stderr
+        )
+        async with UmpireClient(url) as reader:
+            await reader.auth(created.spectator_credential)
+            assert (await reader.view(created.game_id)).seq == head.seq  # nothing written
+    finally:
+        gateway.terminate()
+        gateway.wait(20)

@@ -10,10 +10,13 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import msgspec
+import pytest
 from websockets.asyncio.client import connect
 
 from umpire.clients import UmpireClient
-from umpire.server.app import Running
+from umpire.server.app import Running, running_gateway
+from umpire.server.embedded import EmbeddedRedis
+from umpire.testing.support.gateways import gateway_settings
 from umpire.testing.support.wire import text
 
 
@@ -121,3 +124,45 @@ async def test_a_subscribe_with_another_game_s_credential_leaves_the_grants(
             },
         )  # fmt: skip
         assert ran["type"] == "accepted", ran
+
+
+async def _answer(ws, frame: dict) -> dict:  # type: ignore[no-untyped-def]
+    """The reply to `frame`, past the event frames of a subscription already held."""
+    await ws.send(text(frame))
+    while True:
+        reply: dict = msgspec.json.decode(await asyncio.wait_for(ws.recv(), 5))
+        if reply.get("id") == frame["id"]:
+            return reply
+
+
+@pytest.mark.parametrize("refusal", ["too_many_subscriptions", "log_rewound"])
+async def test_a_refused_subscribe_leaves_the_player_grant(
+    redis_server: EmbeddedRedis, prefix: str, refusal: str
+) -> None:
+    # Fails without the fix: a subscribe carrying the game's spectator credential granted
+    # it before the subscription limit (or a from_seq past the log) refused it, so the
+    # refused message turned the connection's player grant into a spectator's, and its
+    # next command was refused `unauthorized`.
+    settings = gateway_settings(prefix, max_subscriptions=1)
+    async with running_gateway(settings, redis_server.url) as running:
+        ws_url = f"ws://127.0.0.1:{running.port}/ws"
+        async with _as_player(ws_url) as (ws, created, other):
+            game = created.game_id
+            if refusal == "too_many_subscriptions":  # the one subscription it may hold
+                held = {"type": "subscribe", "game_id": other.game_id, "id": "h",
+                        "credential": other.spectator_credential}  # fmt: skip
+                assert (await _answer(ws, held))["type"] == "subscribed"
+            frame = {"type": "subscribe", "game_id": game, "id": "s",
+                     "credential": created.spectator_credential}  # fmt: skip
+            if refusal == "log_rewound":
+                frame["from_seq"] = 99
+            refused = await _answer(ws, frame)
+            assert refused["type"] == "error" and refused["code"] == refusal, refused
+            ran = await _answer(
+                ws,
+                {
+                    "type": "command", "game_id": game, "command_id": "right",
+                    "command": {"type": "Add", "amount": 1}, "nonce": "cd" * 16, "id": "r",
+                },
+            )  # fmt: skip
+            assert ran["type"] == "accepted", ran
