@@ -23,6 +23,7 @@ from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
+from umpire.events.action_text import field_names, render
 from umpire.events.citation_words import SeedNames, cited_in_words
 from umpire.events.command_words import command_from_words
 from umpire.events.rules_words import (
@@ -187,8 +188,10 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
             # The player's own words, not commands (a command's type is capitalised).
             if line.lower() in QUIT_WORDS:
                 return 0
-            if line.lower() in HELP_WORDS:
-                for said in await _help(client, game, words):
+            asked = line.split()
+            if asked[0].lower() in HELP_WORDS and len(asked) <= 2:
+                helped = _help if len(asked) == 1 else _help_on
+                for said in await helped(client, game, words, *asked[1:]):
                     console.print(shown(said), soft_wrap=True)
                 continue
             try:
@@ -243,18 +246,28 @@ async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
     lines = ["you may send now:"]
     for action in view.actions:
         lines.append(f"  {action.type}  {cited_in_words(action.description, names)}")
-        properties = [p for p in action.schema.get("properties", {}) if p != "type"]
-        required = set(action.schema.get("required", ()))
-        needed = [p for p in properties if p in required]
-        optional = [p for p in properties if p not in required]
+        needed, optional = field_names(action)
         if needed or optional:
             listed = ", ".join(needed) + ("; optional: " if needed and optional else "")
             lines.append(f"      fields: {listed}{', '.join(optional)}")
     lines.append(
-        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; a field's values: "
-        f"`umpire actions {game}` where the store is; quit leaves"
+        "help TYPE shows a command's fields, the values each takes and an example to copy; "
+        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; quit leaves"
     )
     return lines
+
+
+async def _help_on(client: UmpireClient, game: str, words: Words, kind: str) -> list[str]:
+    """One command the player may send now, as `umpire actions` prints it (events/
+    action_text.py): each field with the values it takes, every case of a choice, and an
+    example that play takes as printed. A player at a gateway has no store to ask."""
+    view = await client.view(game)
+    action = next((a for a in view.actions if a.type.lower() == kind.lower()), None)
+    if action is None:
+        now = ", ".join(a.type for a in view.actions) or "nothing (help says why)"
+        return [f"{kind} is not a command you may send now; you may send: {now}"]
+    names = await words.listing.names()
+    return [cited_in_words(line, names) for line in render(action)]
 
 
 async def _sent(client: UmpireClient, game: str, command: Any, dice: Any) -> Accepted:
