@@ -25,7 +25,7 @@ from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
 from umpire.events.action_text import field_names, render
 from umpire.events.citation_words import SeedNames, cited_in_words
-from umpire.events.command_words import command_from_words
+from umpire.events.command_words import command_from_words, typed_kind
 from umpire.events.rules_words import (
     field_text,
     fields_said,
@@ -299,6 +299,7 @@ async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:
     if not words:
         raise errors.InvalidCommand("a command's first word names its type")
     view = await client.view(game)
+    words[0] = typed_kind(words[0], (a.type for a in view.actions))
     schema = next((a.schema for a in view.actions if a.type == words[0]), None)
     return command_from_words(words, schema), dice
 

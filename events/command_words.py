@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from umpire.events.errors import InvalidCommand
@@ -68,8 +68,37 @@ def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:
         node = properties.get(name, {})
         texty = is_text(node) or _text_or_null(node)
         shown = value if texty and isinstance(value, str) else _json(value)
+        if _text_list(node) and _plain_names(value):
+            shown = ",".join(value)  # `units=P-RIFLE-1`, as a player types it, not JSON
         words.append(f"{name}={shown}")
     return " ".join(shlex.quote(word) for word in words)
+
+
+def _plain_names(value: Any) -> bool:
+    """A list of names that reads back from `a,b` as typed: not empty, and no name that
+    holds a comma, a quote or a bracket, or is blank."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(item, str)
+            and item.strip() == item
+            and item
+            and not any(mark in item for mark in ",'\"[]")
+            for item in value
+        )
+    )
+
+
+def typed_kind(word: str, kinds: Iterable[str]) -> str:
+    """The command type a player's first word names: itself, or the one of `kinds` it
+    spells in other capitals (`movefighter`, `MOVEFIGHTER` for MoveFighter), as a player
+    types it; a word that names none goes as typed, for the rules to refuse."""
+    known = list(kinds)
+    if word in known:
+        return word
+    folded = [kind for kind in known if kind.casefold() == word.casefold()]
+    return folded[0] if len(folded) == 1 else word
 
 
 def is_text(node: Schema) -> bool:

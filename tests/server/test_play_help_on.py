@@ -53,6 +53,7 @@ def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
         assert "Nope is not a command you may send now; you may send: UnitAction, " in out, out
         assert "is not FIELD=VALUE" not in out, out
         example = told.split("    or, as words: ", 1)[1].split("\n", 1)[0]
+        example = example.replace("UnitAction", "unitaction", 1)  # any capitals
         sent = umpire(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"], typed=example + "\n",
