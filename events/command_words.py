@@ -23,6 +23,7 @@ every installed ruleset reads back to itself (tests/server/test_command_words.py
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
 from collections.abc import Iterable, Sequence
@@ -40,11 +41,12 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
     kind, *pairs = words
     properties = _fields(schema or {})
     command: dict[str, Any] = {"type": kind}
-    for pair in pairs:
+    for at, pair in enumerate(pairs):
         name, equals, text = pair.partition("=")
         if not equals or not name:
             raise InvalidCommand(
-                f"{pair[:80]!r} is not FIELD=VALUE; {kind[:80]} {_takes(properties)}",
+                f"{pair[:80]!r} is not FIELD=VALUE; {kind[:80]} {_takes(properties)}"
+                + _quotes_hint(pairs[at - 1] if at else "", pairs[at:]),
                 type=kind[:80],
             )
         if name == "type":
@@ -55,6 +57,16 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
             raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
         command[name] = _read(properties.get(name, {}), text)
     return command
+
+
+def _quotes_hint(before: str, after: Sequence[str]) -> str:
+    """Where lone words follow FIELD=VALUE (`EndGame result=B1 was lost`: the shell split a
+    value of several words), how to keep them one value."""
+    name, equals, value = before.partition("=")
+    lone = list(itertools.takewhile(lambda word: "=" not in word, after))
+    if not equals or not name or not lone:
+        return ""
+    return f'; a value of several words goes in quotes: {name}="{" ".join([value, *lone])}"'[:200]
 
 
 def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:

@@ -35,3 +35,14 @@ def test_the_printed_example_names_a_list_of_units_as_typed(cli: Cli) -> None:
     assert example == "UnitAction units=P-RIFLE-1 action=fire ap=1", example
     sent = cli("send", game, *shlex.split(example))
     assert sent.code == 0, sent.err
+
+
+def test_a_value_of_several_words_without_quotes_is_told_how_to_quote_it(cli: Cli) -> None:
+    # Fails without the fix: "'was' is not FIELD=VALUE; EndGame takes result", with no
+    # word of the quotes that keep "B1 was lost" one value.
+    game = json.loads(cli("new", "nightfighter", "--json").out)["game_id"]
+    split = cli("send", game, "EndGame", "result=B1", "was", "lost")
+    assert split.code == 2, split
+    said = "'was' is not FIELD=VALUE; EndGame takes result; a value of several words goes in"
+    assert said in split.err and 'quotes: result="B1 was lost"' in split.err, split.err
+    assert cli("send", game, "EndGame", "result=B1 was lost").code == 0
