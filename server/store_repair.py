@@ -190,9 +190,13 @@ def _locked_store_dir(settings: Settings) -> tuple[Settings, Path, DataDirLock]:
     try:
         lock = claim_data_dir(settings, "cli", patience=10.0)
     except DataDirInUse as exc:
+        # Not DataDirInUse's own advice (another --data-dir or a REDIS_URL is for a
+        # second serve): these commands are about this directory's files.
         raise StoreInUse(
-            f"{exc}. The store's files are checked, repaired and restored only while no "
-            "Valkey serves them: stop umpire serve first"
+            f"the data directory {settings.data_dir} is in use by {exc.holder.describe()}: "
+            "the store's files are checked, repaired and restored only while no Valkey "
+            "serves them; stop umpire serve first (a backup needs no stop: umpire store "
+            "backup PATH)"
         ) from None
     return settings, settings.data_dir / STORE_DIR, lock
 
