@@ -361,10 +361,17 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
         )
     if findings.whole and unchecked:
         # Said as far as it is known: not "nothing acknowledged missing".
+        games = len(findings.games)
+        chains = "the chain of 1 game" if games == 1 else f"every chain of {games} games"
+        which = (
+            "it has" if games == 1
+            else "1 of them has" if len(unchecked) == 1
+            else f"{len(unchecked)} of them have"
+        )  # fmt: skip
+        lost = "it lost" if len(unchecked) == 1 else "they lost"
         print(
-            f"umpire: every command complete and every chain of {len(findings.games)} "
-            f"game(s) verified, but {len(unchecked)} of them have no head checkpoint "
-            "(named above): whether they lost acknowledged events cannot be told"
+            f"umpire: every command complete and {chains} verified, but {which} no head "
+            f"checkpoint (named above): whether {lost} acknowledged events cannot be told"
         )
         return 0
     if findings.whole:

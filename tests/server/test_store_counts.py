@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support.embedded_site import run_cli
+from umpire.server.head_checkpoints import checkpoint_path
 
 
 def test_store_check_of_one_game_says_one_game(tmp_path: Path) -> None:
@@ -16,3 +17,16 @@ def test_store_check_of_one_game_says_one_game(tmp_path: Path) -> None:
     assert code == 0, err
     assert "the chain of 1 game verified, nothing acknowledged missing" in out, out
     assert "(s)" not in out, out
+
+
+def test_store_check_of_one_unchecked_game_says_it(tmp_path: Path) -> None:
+    # Fails without the fix: "every chain of 1 game(s) verified, but 1 of them have no
+    # head checkpoint".
+    code, _, err = run_cli(tmp_path, "new", "nightfighter")
+    assert code == 0, err
+    checkpoint_path(tmp_path).unlink()  # as a store from before the checkpoints
+    code, out, err = run_cli(tmp_path, "store", "check")
+    assert code == 0, err
+    said = "every command complete and the chain of 1 game verified, but it has no head"
+    assert said in out and "whether it lost acknowledged events" in out, out
+    assert "(s)" not in out and "of them" not in out, out
