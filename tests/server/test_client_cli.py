@@ -51,7 +51,7 @@ async def test_play_sends_json_lines_and_words_and_watch_prints_the_events(
         assert watch.returncode == 0, watch.stderr
         lines = [line for line in watch.stdout.splitlines() if line.strip()[:1].isdigit()]
         assert [int(line.split()[0]) for line in lines] == [1, 2, 3, 4, 5, 6]
-        assert "as spectator" in watch.stdout and "roll #0 d6" in watch.stdout
+        assert "as spectator" in watch.stdout and "roll 1: d6" in watch.stdout
     finally:
         gateway.terminate()
         gateway.wait(20)
