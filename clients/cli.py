@@ -247,9 +247,11 @@ async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
     for action in view.actions:
         lines.append(f"  {action.type}  {cited_in_words(action.description, names)}")
         needed, optional = field_names(action)
-        if needed or optional:
-            listed = ", ".join(needed) + ("; optional: " if needed and optional else "")
-            lines.append(f"      fields: {listed}{', '.join(optional)}")
+        if needed:
+            more = f"; optional: {', '.join(optional)}" if optional else ""
+            lines.append(f"      fields: {', '.join(needed)}{more}")
+        elif optional:
+            lines.append(f"      optional fields: {', '.join(optional)}")
     lines.append(
         "help TYPE shows a command's fields, the values each takes and an example to copy; "
         "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; quit leaves"

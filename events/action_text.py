@@ -217,9 +217,11 @@ def field_names(action: Action) -> tuple[list[str], list[str]]:
     optional: list[str] = []
     for case in cases:
         needed = set(case.get("required", ()))
-        for name in case.get("properties", {}):
+        for name, field in case.get("properties", {}).items():
             if name == "type" or name in required:
                 continue
+            if name not in needed and "const" in field:
+                continue  # optional and fixed now (`cards`: [] alone): nothing to fill
             if name in needed:
                 required.append(name)
                 if name in optional:

@@ -59,6 +59,14 @@ def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
             "--credential", created["player_credential"], typed=example + "\n",
         )  # fmt: skip
         assert "accepted: seqs" in sent and "refused" not in sent, (example, sent)
+        # The AI's turn takes `cards` fixed to [] now: nothing to fill, so no field named
+        # (without the fix: "fields: cards", as if it needed one).
+        passed = umpire(
+            env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
+            "--credential", created["player_credential"], typed="Pass\nhelp\n",
+        )  # fmt: skip
+        ai_turn = passed.split("\n  TakeAiTurn  ", 1)[1].split("\n")[1]
+        assert not ai_turn.lstrip().startswith(("fields", "optional")), passed
     finally:
         gateway.terminate()
         gateway.wait(20)
