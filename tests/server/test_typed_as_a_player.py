@@ -46,3 +46,29 @@ def test_a_value_of_several_words_without_quotes_is_told_how_to_quote_it(cli: Cl
     said = "'was' is not FIELD=VALUE; EndGame takes result; a value of several words goes in"
     assert said in split.err and 'quotes: result="B1 was lost"' in split.err, split.err
     assert cli("send", game, "EndGame", "result=B1 was lost").code == 0
+
+
+def test_a_list_of_records_is_typed_item_by_item_without_json(cli: Cli) -> None:
+    # Fails without the fix: Downtown's every-turn report printed its example as
+    # `'flights=[{"id":"x","mission":"strike","task":"bombing","hex":"0101"}]'`, JSON in
+    # shell quotes, the one command a player could not type as words.
+    game = json.loads(cli("new", "downtown", "--json").out)["game_id"]
+    assert cli("send", game, "DeployGroundUnits").code == 0
+    listed = cli("actions", game)
+    example = next(
+        line.split("or, as words: ", 1)[1]
+        for line in listed.out.splitlines()
+        if "or, as words: ReportUsFlights " in line
+    )
+    assert example == (
+        "ReportUsFlights flights.1.id=x flights.1.mission=strike flights.1.task=bombing "
+        "flights.1.hex=0101"
+    ), example
+    typed = ["flights.1.id=Red 1", "flights.1.mission=strike", "flights.1.task=bombing",
+             "flights.1.hex=0101", "flights.2.id=Blue 1", "flights.2.mission=cap",
+             "flights.2.task=cap", "flights.2.hex=0102", "flights.2.altitude=high"]  # fmt: skip
+    sent = cli("send", game, "ReportUsFlights", *typed)
+    assert sent.code == 0, sent.err
+    out_of_order = cli("send", game, "ReportUsFlights", "flights.2.id=x")
+    assert out_of_order.code == 2, out_of_order
+    assert "items are numbered from 1 in order; the next of flights is 1" in out_of_order.err
