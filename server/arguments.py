@@ -42,7 +42,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     )  # fmt: skip
 
     p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
-    p.add_argument("ruleset", help="a ruleset's name (umpire rulesets lists them)")
+    # Optional to argparse: `umpire new` alone is told the rulesets (store_commands.py).
+    p.add_argument("ruleset", nargs="?", help="a ruleset's name (umpire rulesets lists them)")
     p.add_argument("--scenario", help="a shipped scenario (see `umpire scenarios RULESET`)")
     p.add_argument(
         "--setup",

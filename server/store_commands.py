@@ -108,6 +108,13 @@ def command_games(settings: Settings, store: Store) -> Games:
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     """Create a game; then, having its seed commitment, bind a client seed (fresh random
     entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
+    if args.ruleset is None:  # argparse's "required: ruleset" named none of them
+        names = registry.available()
+        raise UmpireError(
+            f"umpire new needs a ruleset, one of: {', '.join(names) or 'none installed'}; "
+            f"e.g. umpire new {names[0] if names else 'RULESET'} (umpire rulesets says what "
+            "each is, umpire scenarios RULESET its ready scenarios)"
+        )
     setup = _setup_arg(args.ruleset, args.setup, args.scenario)
     scenario = args.scenario
     if setup is None and scenario is None:

@@ -1,6 +1,6 @@
 """Where to look next: `umpire readings RULESET` says each reading is argued in the
 ruleset's own README, not "README.md" (a newcomer opens the project's and finds nothing),
-and a game not found names `umpire games`."""
+a game not found names `umpire games`, and `umpire new` alone the rulesets."""
 
 from __future__ import annotations
 
@@ -22,3 +22,12 @@ def test_a_game_not_found_says_where_to_look(cli: Cli) -> None:
     missing = cli("state", "g0000")
     assert missing.code == 2, missing
     assert "no game 'g0000'; umpire games lists the games of this store" in missing.err
+
+
+def test_new_without_a_ruleset_names_them(cli: Cli) -> None:
+    # Fails without the fix: "umpire new: error: the following arguments are required:
+    # ruleset", naming none.
+    alone = cli("new")
+    assert alone.code == 2, alone
+    assert "umpire new needs a ruleset, one of: " in alone.err, alone.err
+    assert "nightfighter" in alone.err and "e.g. umpire new " in alone.err, alone.err
