@@ -140,10 +140,20 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
         console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
         words = Words(url, client)
         count = 0
+        ended = 0  # the seq of GameEnded, once seen
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
             console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
+            if frame.event_type == "GameEnded":
+                ended = frame.seq
+            elif frame.event_type == "SeedRevealed" and frame.seq == ended + 1:
+                # The final reveal: the game is over, but a dispute or a ruling may still
+                # come (docs/viewer.md); say why the watch goes on.
+                console.print(
+                    "        the game has ended; still watching for disputes and rulings "
+                    "(Ctrl-C to stop)"
+                )
             count += 1
             if limit and count >= limit:
                 break
