@@ -622,11 +622,12 @@ def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path
     for loss in losses:
         print(f"lost: {loss.describe()}")
     where = f"; the files it replaced are kept in {kept}" if kept else ""
+    # Counted by game, as a reader asks "which games lost something": a game may have
+    # lost several runs of seqs, each its own line above.
+    games = len({loss.game_id for loss in losses})
     said = (
-        f"{counted(len(losses), 'run')} of acknowledged events "
-        + ("is" if len(losses) == 1 else "are")
-        + " not in it, each named above and "
-        "recorded for `umpire store check` and `umpire audit`"
+        f"it lacks acknowledged events of {counted(games, 'game')}, each loss named above "
+        "and recorded for `umpire store check` and `umpire audit`"
         if losses
         else "every acknowledged event is in it"
     )
