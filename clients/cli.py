@@ -23,8 +23,9 @@ from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.clients.ruleset_listing import Listing
 from umpire.events import errors
+from umpire.events.action_text import field_names, render
 from umpire.events.citation_words import SeedNames, cited_in_words
-from umpire.events.command_words import command_from_words, json_once
+from umpire.events.command_words import command_from_words, json_once, typed_kind
 from umpire.events.rules_words import (
     field_text,
     fields_said,
@@ -139,10 +140,20 @@ async def _watch(url: str, credential: str, game_id: str | None, from_seq: int, 
         console.print(f"watching [bold]{shown(game)}[/] as {shown(auth.role)} (Ctrl-C to stop)")
         words = Words(url, client)
         count = 0
+        ended = 0  # the seq of GameEnded, once seen
         async for frame in client.subscribe(game, from_seq):
             if isinstance(frame, ViewState):
                 continue
             console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
+            if frame.event_type == "GameEnded":
+                ended = frame.seq
+            elif frame.event_type == "SeedRevealed" and frame.seq == ended + 1:
+                # The final reveal: the game is over, but a dispute or a ruling may still
+                # come (docs/viewer.md); say why the watch goes on.
+                console.print(
+                    "        the game has ended; still watching for disputes and rulings "
+                    "(Ctrl-C to stop)"
+                )
             count += 1
             if limit and count >= limit:
                 break
@@ -187,8 +198,10 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
             # The player's own words, not commands (a command's type is capitalised).
             if line.lower() in QUIT_WORDS:
                 return 0
-            if line.lower() in HELP_WORDS:
-                for said in await _help(client, game, words):
+            asked = line.split()
+            if asked[0].lower() in HELP_WORDS and len(asked) <= 2:
+                helped = _help if len(asked) == 1 else _help_on
+                for said in await helped(client, game, words, *asked[1:]):
                     console.print(shown(said), soft_wrap=True)
                 continue
             try:
@@ -243,18 +256,30 @@ async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
     lines = ["you may send now:"]
     for action in view.actions:
         lines.append(f"  {action.type}  {cited_in_words(action.description, names)}")
-        properties = [p for p in action.schema.get("properties", {}) if p != "type"]
-        required = set(action.schema.get("required", ()))
-        needed = [p for p in properties if p in required]
-        optional = [p for p in properties if p not in required]
-        if needed or optional:
-            listed = ", ".join(needed) + ("; optional: " if needed and optional else "")
-            lines.append(f"      fields: {listed}{', '.join(optional)}")
+        needed, optional = field_names(action)
+        if needed:
+            more = f"; optional: {', '.join(optional)}" if optional else ""
+            lines.append(f"      fields: {', '.join(needed)}{more}")
+        elif optional:
+            lines.append(f"      optional fields: {', '.join(optional)}")
     lines.append(
-        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; a field's values: "
-        f"`umpire actions {game}` where the store is; quit leaves"
+        "help TYPE shows a command's fields, the values each takes and an example to copy; "
+        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; quit leaves"
     )
     return lines
+
+
+async def _help_on(client: UmpireClient, game: str, words: Words, kind: str) -> list[str]:
+    """One command the player may send now, as `umpire actions` prints it (events/
+    action_text.py): each field with the values it takes, every case of a choice, and an
+    example that play takes as printed. A player at a gateway has no store to ask."""
+    view = await client.view(game)
+    action = next((a for a in view.actions if a.type.lower() == kind.lower()), None)
+    if action is None:
+        now = ", ".join(a.type for a in view.actions) or "nothing (help says why)"
+        return [f"{kind} is not a command you may send now; you may send: {now}"]
+    names = await words.listing.names()
+    return [cited_in_words(line, names) for line in render(action)]
 
 
 async def _sent(client: UmpireClient, game: str, command: Any, dice: Any) -> Accepted:
@@ -288,6 +313,7 @@ async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:
     if not words:
         raise errors.InvalidCommand("a command's first word names its type")
     view = await client.view(game)
+    words[0] = typed_kind(words[0], (a.type for a in view.actions))
     schema = next((a.schema for a in view.actions if a.type == words[0]), None)
     return command_from_words(words, schema), dice
 

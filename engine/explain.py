@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.citations import readable
-from umpire.events.rules_words import in_words, kind_in_words, type_in_words
+from umpire.events.rules_words import in_words, kind_in_words, roll_name, type_in_words
 from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
@@ -44,7 +44,8 @@ class DieUsed(Struct, frozen=True, kw_only=True):
     hidden: bool
 
     def words(self) -> str:
-        """`roll #3 (seq 7): 2d6 showing 4 and 5 = 9, rolled by the server for morale`."""
+        """`roll 4 (seq 7): 2d6 showing 4 and 5 = 9, rolled by the server for morale` (a
+        player counts the rolls from 1: events/rules_words.py `roll_name`)."""
         if self.hidden and not self.faces:
             shown = "faces hidden until the game ends (its final reveal)"
         else:
@@ -55,7 +56,7 @@ class DieUsed(Struct, frozen=True, kw_only=True):
                 faces = " and ".join(str(f) for f in self.faces)
             shown = f"showing {faces} = {self.total}"
         return (
-            f"roll #{self.roll} (seq {self.seq}): {self.kind} {shown}, rolled by the "
+            f"{roll_name(self.roll)} (seq {self.seq}): {self.kind} {shown}, rolled by the "
             f"{self.by} for {self.purpose} ({self.rule})"
         )
 
@@ -115,7 +116,7 @@ class Explanation(Struct, frozen=True, kw_only=True):
             out.append("Dice used:")
             out += [f"  - {in_words(d.words())}" for d in self.dice]
         for roll in self.missing_dice:
-            out.append(f"  - roll #{roll}: not in this log")
+            out.append(f"  - {roll_name(roll)}: not in this log")
         if self.candidates:
             rejected = sum(not c.chosen for c in self.candidates)
             out.append(f"Candidates considered ({len(self.candidates)}, {rejected} rejected):")

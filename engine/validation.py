@@ -23,6 +23,7 @@ _UNKNOWN = re.compile(r"unknown field `(?P<name>[^`]*)`")
 _TICKED = re.compile(r"`(?P<name>[^`]*)`")
 _REGEX = re.compile(r" matching regex '.*'")
 _ENUM = re.compile(r"^Invalid enum value (?P<value>.*)$")
+_MISSING = re.compile(r"^Object missing required field `(?P<name>[^`]*)`")
 _WORD_LIST = re.compile(r"^\^\((?P<words>[\w|]+)\)\$$")  # ^(ok|damaged|written_off)$
 # msgspec's names of JSON types, as a player says them.
 _KINDS = {
@@ -150,9 +151,29 @@ def _words(node: dict[str, Any], labels: Labels, field: str) -> str | None:
             parts.append("a record with " + ", ".join(fields))
         else:
             said = describe(option)
+            if said is not None and _coded(option):
+                # A number that stands for something says what (Nightfighter's facing:
+                # "0 N, 1 NE, ..."), as `umpire actions` does: "0 to 5" alone is a code.
+                said += f" ({option['description']})"
             if said is not None:
                 parts.append(said)
     return " or ".join(parts) if parts else None
+
+
+def _coded(node: dict[str, Any]) -> bool:
+    """A number whose description says what its values stand for."""
+    return node.get("type") in ("integer", "number") and "description" in node
+
+
+def _takes(node: dict[str, Any]) -> str:
+    """The fields a record takes by their words, required first: "fighter, path, facing;
+    optional: exit"."""
+    properties = [f for o in _options(node) for f in o.get("properties", {}) if f != "type"]
+    required = {f for o in _options(node) for f in o.get("required", ())}
+    needed = [field_words(f) for f in dict.fromkeys(properties) if f in required]
+    optional = [field_words(f) for f in dict.fromkeys(properties) if f not in required]
+    said = ", ".join(needed)
+    return said + (f"; optional: {', '.join(optional)}" if optional else "")
 
 
 def _where(path: str) -> tuple[str, str]:
@@ -186,6 +207,16 @@ def in_words(message: str, schema: dict[str, Any], labels: Labels) -> str:
     at = _AT.search(message)
     path = at.group("path") if at else ""
     what = message[: at.start()] if at else message
+    missing = _MISSING.match(what)
+    if missing is not None:
+        # msgspec's "Object missing required field `facing`": the field by its words, and
+        # every field the record takes, so the player can give them all at once.
+        where, _ = _where(path)
+        node = _walk(schema, path)
+        text = f"{field_words(missing.group('name'))} is missing"
+        text = f"{where}: {text}" if where else text
+        takes = _takes(node) if node is not None else ""
+        return f"{text}; it takes {takes}" if takes else text
     what = _TICKED.sub(_ticked, _REGEX.sub("", what))
     what = _ENUM.sub(r"\g<value> is not one of its values", what)
     where, field = _where(path)

@@ -10,10 +10,12 @@ it, for `umpire play`):
   value);
 - for a list of text (names, hexes), VALUE is its JSON or the items as typed, with or
   without brackets: `units=[P-RIFLE-1]`, `units=P-RIFLE-1,P-RIFLE-2`, `path=[0926, 0927]`;
-- for any other field, VALUE is read as JSON (`count=2`, `evade=true`, `hex=null`, and a
-  list or object field's `flights=[...]`, the one place JSON is still typed). A VALUE that
-  is not JSON goes as text, and the rules refuse it with their own message
-  ("expected int").
+- for a list of records, each item's fields go one word each, FIELD.N.ITEMFIELD=VALUE,
+  the items numbered from 1 in order (`flights.1.id="Red 1" flights.1.hex=0101
+  flights.2.id=...`), each VALUE read as its own field's;
+- for any other field, VALUE is read as JSON (`count=2`, `evade=true`, `hex=null`; a list
+  of records may be given whole as its JSON too). A VALUE that is not JSON goes as text,
+  and the rules refuse it with their own message ("expected int").
 A field the command does not have goes as typed: the rules refuse it, naming the fields
 the command takes (engine/handling.py `parse_command`), as they do a JSON command's.
 
@@ -23,9 +25,10 @@ every installed ruleset reads back to itself (tests/server/test_command_words.py
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from umpire.events.errors import InvalidCommand
@@ -40,21 +43,89 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
     kind, *pairs = words
     properties = _fields(schema or {})
     command: dict[str, Any] = {"type": kind}
-    for pair in pairs:
+    itemised: set[str] = set()  # the fields given item by item (`flights.1.id=x`)
+    for at, pair in enumerate(pairs):
         name, equals, text = pair.partition("=")
         if not equals or not name:
             raise InvalidCommand(
-                f"{pair[:80]!r} is not FIELD=VALUE; {kind[:80]} {_takes(properties)}",
+                f"{pair[:80]!r} is not FIELD=VALUE; {kind[:80]} {_takes(properties)}"
+                + _quotes_hint(pairs[at - 1] if at else "", pairs[at:]),
                 type=kind[:80],
             )
         if name == "type":
             raise InvalidCommand(
                 "the command's type is the first word, not a field", type=kind[:80]
             )
+        if "." in name:
+            if name.partition(".")[0] in command and name.partition(".")[0] not in itemised:
+                raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
+            itemised.add(name.partition(".")[0])
+            _put(command, properties, name, text, kind[:80])
+            continue
         if name in command:
             raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
         command[name] = _read(properties.get(name, {}), text)
     return command
+
+
+class _Unset:
+    """An item numbered before its value is read (`units.1=...`)."""
+
+
+def _put(command: dict[str, Any], properties: Schema, path: str, text: str, kind: str) -> None:
+    """One field of a list's item, `FIELD.N.ITEMFIELD=VALUE` (`flights.1.hex=0101`: item 1
+    of flights, its hex), read through that field's schema: a list of records in words,
+    item by item, in order (a list of records took its JSON before)."""
+    top, *steps = path.split(".")
+    if not top or not all(steps):
+        raise InvalidCommand(f"{path[:80]!r} is not FIELD.N.FIELD=VALUE", type=kind)
+    parent: Any = command
+    key: Any = top
+    node = properties.get(top, {})
+    for step in steps:
+        if step.isdigit():
+            number = int(step)
+            held = parent.setdefault(key, []) if isinstance(parent, dict) else parent[key]
+            if not isinstance(held, list) or isinstance(held, _Unset):
+                raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
+            if not 1 <= number <= len(held) + 1:
+                raise InvalidCommand(
+                    f"{path[:80]!r}: items are numbered from 1 in order; the next of "
+                    f"{'.'.join([top, *steps[: steps.index(step)]])[:80]} is {len(held) + 1}",
+                    type=kind,
+                )
+            if number == len(held) + 1:
+                held.append(_Unset())
+            parent, key, node = held, number - 1, _items(node)
+        else:
+            held = parent.get(key) if isinstance(parent, dict) else parent[key]
+            if isinstance(held, _Unset) or held is None:
+                held = {}
+                parent[key] = held
+            if not isinstance(held, dict):
+                raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
+            parent, key, node = held, step, _fields(node).get(step, {})
+    given = key in parent if isinstance(parent, dict) else not isinstance(parent[key], _Unset)
+    if given:
+        raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
+    parent[key] = _read(node, text)
+
+
+def _items(node: Schema) -> Schema:
+    """The schema of a list's items (a choice of lists: a choice of their items)."""
+    cases = [node, *node.get("anyOf", ())]
+    found = [c["items"] for c in cases if isinstance(c.get("items"), dict)]
+    return found[0] if len(found) == 1 else {"anyOf": found} if found else {}
+
+
+def _quotes_hint(before: str, after: Sequence[str]) -> str:
+    """Where lone words follow FIELD=VALUE (`EndGame result=B1 was lost`: the shell split a
+    value of several words), how to keep them one value."""
+    name, equals, value = before.partition("=")
+    lone = list(itertools.takewhile(lambda word: "=" not in word, after))
+    if not equals or not name or not lone:
+        return ""
+    return f'; a value of several words goes in quotes: {name}="{" ".join([value, *lone])}"'[:200]
 
 
 def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:
@@ -65,11 +136,61 @@ def words_for(kind: str, schema: Schema, command: dict[str, Any]) -> str:
     for name, value in command.items():
         if name == "type":
             continue
-        node = properties.get(name, {})
-        texty = is_text(node) or _text_or_null(node)
-        shown = value if texty and isinstance(value, str) else _json(value)
-        words.append(f"{name}={shown}")
+        for path, leaf, node in _leaves(name, properties.get(name, {}), value):
+            words.append(f"{path}={_shown(node, leaf)}")
     return " ".join(shlex.quote(word) for word in words)
+
+
+def _leaves(path: str, node: Schema, value: Any) -> list[tuple[str, Any, Schema]]:
+    """A field as the words that set it: itself, or a list of records item by item
+    (`flights.1.id=x flights.1.hex=0101`), each record's fields the same way."""
+    if not (
+        isinstance(value, list) and value and all(isinstance(item, dict) and item for item in value)
+    ):
+        return [(path, value, node)]
+    items = _fields(_items(node))
+    return [
+        leaf
+        for number, item in enumerate(value, start=1)
+        for name, field in item.items()
+        for leaf in _leaves(f"{path}.{number}.{name}", items.get(name, {}), field)
+    ]
+
+
+def _shown(node: Schema, value: Any) -> str:
+    """A field's VALUE as `_read` reads it back: text as typed, names as `a,b`, else JSON."""
+    if (is_text(node) or _text_or_null(node)) and isinstance(value, str):
+        return value
+    if _text_list(node) and _plain_names(value):
+        return ",".join(value)  # `units=P-RIFLE-1`, as a player types it, not JSON
+    return _json(value)
+
+
+def _plain_names(value: Any) -> bool:
+    """A list of names that reads back from `a,b` as typed: not empty, and no name that
+    holds a comma, a quote or a bracket, or is blank."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(item, str)
+            and item.strip() == item
+            and item
+            and not any(mark in item for mark in ",'\"[]")
+            for item in value
+        )
+    )
+
+
+def typed_kind(word: str, kinds: Iterable[str]) -> str:
+    """The command type a player's first word names: itself, or the one of `kinds` it
+    spells in other capitals (`movefighter`, `MOVEFIGHTER` for MoveFighter), as a player
+    types it; a word that names none goes as typed, for the rules to refuse."""
+    known = list(kinds)
+    if word in known:
+        return word
+    folded = [kind for kind in known if kind.casefold() == word.casefold()]
+    return folded[0] if len(folded) == 1 else word
 
 
 def is_text(node: Schema) -> bool:

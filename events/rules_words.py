@@ -341,11 +341,17 @@ def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
     return None
 
 
+def roll_name(number: int) -> str:
+    """A roll as a player counts the game's rolls, from 1: "roll 1" is the log's roll 0
+    (the event's `roll` field, which the audit and the export keep, counts from 0)."""
+    return f"roll {number + 1}"
+
+
 def _roll_said(event: DiceRolled) -> str:
     """A roll: its faces (or [hidden]), who rolled, what for, its rule and whose it is."""
     purpose = in_words(event.purpose)
     if event.hidden and not event.faces:
-        return f"roll #{event.roll} {event.kind} for {purpose} [hidden] — {event.rule}"
+        return f"{roll_name(event.roll)}: {event.kind} for {purpose} [hidden] — {event.rule}"
     labels = (
         " ".join(f"{lab}={f}" for lab, f in zip(event.labels, event.faces, strict=False))
         if event.labels
@@ -354,7 +360,7 @@ def _roll_said(event: DiceRolled) -> str:
     who = "player" if event.by == "player" else "server"
     whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
     return (
-        f"roll #{event.roll} {event.kind} [{labels}] = {event.total} ({who}) for {purpose} "
+        f"{roll_name(event.roll)}: {event.kind} [{labels}] = {event.total} ({who}) for {purpose} "
         f"— {event.rule}{whose}"
     )
 

@@ -2,7 +2,7 @@
 
 Prints the role's legal actions (engine/actions.py): each command type, the rule that
 allows it, every field with its type and what it accepts (values by name, list items'
-fields, every case of a choice) and an example command (server/action_text.py). The
+fields, every case of a choice) and an example command (events/action_text.py). The
 player's by default; `--json` prints the actions as the gateway sends them in `state`
 frames.
 """
@@ -17,10 +17,10 @@ import msgspec
 from umpire.engine.actions import legal_actions
 from umpire.engine.citations import names_of, readable
 from umpire.engine.roles import Role
+from umpire.events.action_text import render
 from umpire.events.citation_words import SeedNames
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.wire import Action
-from umpire.server.action_text import render
 from umpire.server.config import Settings
 from umpire.server.games import Games
 from umpire.server.store_access import open_store

@@ -42,7 +42,8 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     )  # fmt: skip
 
     p = sub.add_parser("new", help="create a game (the ruleset's default scenario unless told)")
-    p.add_argument("ruleset")
+    # Optional to argparse: `umpire new` alone is told the rulesets (store_commands.py).
+    p.add_argument("ruleset", nargs="?", help="a ruleset's name (umpire rulesets lists them)")
     p.add_argument("--scenario", help="a shipped scenario (see `umpire scenarios RULESET`)")
     p.add_argument(
         "--setup",
@@ -69,7 +70,7 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     )  # fmt: skip
 
     p = sub.add_parser("bind", help="bind a client seed to a game's current seed epoch")
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument("client_seed", nargs="?", help="default: fresh random entropy")
 
     p = sub.add_parser(
@@ -78,7 +79,7 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
         description="Send a command as words, TYPE FIELD=VALUE ... (`umpire actions GAME` "
         "prints each one so), or as one JSON object.",
     )
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument(
         "command",
         metavar="COMMAND",
@@ -91,12 +92,12 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     add_role_arguments(p)
 
     p = sub.add_parser("takeback", help="take back your last command (or say why not)")
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument("--command-id", help="your id for the takeback: sent again, it is applied once")
     add_role_arguments(p)
 
     p = sub.add_parser("log", help="print a game's log")
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument(
         "--from", dest="from_seq", type=int, default=1, metavar="SEQ",
         help="start at event SEQ (default 1: the whole log)",
@@ -108,7 +109,7 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     )
     add_role_arguments(p)
     p = sub.add_parser("state", help="a game's current state as your role sees it")
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument(
         "--json", action="store_true", help="one JSON object (game_id, seq, role, ended, view)"
     )
@@ -118,12 +119,14 @@ def build_parser(extra: Iterable[Extra] = ()) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "reveal", help="publish a game's dice seed (a running game rotates to a fresh one)"
     )
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p = sub.add_parser("revoke", help="revoke a game credential (operator)")
-    p.add_argument("credential")
+    p.add_argument(
+        "credential", help="the player or spectator credential to revoke, as umpire new printed it"
+    )
     sub.add_parser("rulesets", help="list installed rulesets")
     p = sub.add_parser("scenarios", help="list a ruleset's ready scenarios")
-    p.add_argument("ruleset")
+    p.add_argument("ruleset", help="a ruleset's name (umpire rulesets lists them)")
     p.add_argument("--json", action="store_true", help="the scenarios as JSON")
     p.add_argument(
         "--schema", action="store_true", help="print the JSON Schema of a setup file instead"
@@ -184,13 +187,13 @@ def add_actions_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_readings_arguments(parser: argparse.ArgumentParser) -> None:
     """umpire readings RULESET [--json]."""
-    parser.add_argument("ruleset")
+    parser.add_argument("ruleset", help="a ruleset's name (umpire rulesets lists them)")
     parser.add_argument("--json", action="store_true", help="the readings as JSON")
 
 
 def add_dispute_arguments(parser: argparse.ArgumentParser) -> None:
     """umpire dispute GAME SEQ --claim TEXT [--reading NAME[=VALUE]]."""
-    parser.add_argument("game")
+    parser.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     parser.add_argument("seq", type=int, help="the seq of the decision or roll disputed")
     parser.add_argument("--claim", required=True, help="what you claim (1 to 1,000 characters)")
     parser.add_argument(
@@ -202,7 +205,7 @@ def add_dispute_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_disputes_arguments(parser: argparse.ArgumentParser) -> None:
     """umpire disputes GAME [--json]."""
-    parser.add_argument("game")
+    parser.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     parser.add_argument("--json", action="store_true", help="the disputes as JSON")
 
 
@@ -226,9 +229,14 @@ def _add_log_commands(sub: Any) -> None:
     p = sub.add_parser("disputes", help="a game's disputes and their findings")
     add_disputes_arguments(p)
     p = sub.add_parser("rule", help="rule on a found dispute: uphold (or amend)")
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p.add_argument("dispute", type=int, help="the dispute's id (umpire disputes GAME)")
-    p.add_argument("ruling", choices=("uphold", "amend"))
+    p.add_argument(
+        "ruling",
+        choices=("uphold", "amend"),
+        help="uphold: the game stands as played; amend: it goes on from the disputed seq "
+        "under the dispute's reading, later commands re-applied with their dice",
+    )
     add_role_arguments(p)
     p = sub.add_parser("export", help="write a game as JSON Lines (umpire-export/1)")
     add_export_arguments(p)
@@ -237,7 +245,7 @@ def _add_log_commands(sub: Any) -> None:
     p = sub.add_parser(
         "receipts", help="print the receipts this machine keeps of a game (umpire-receipts/3)"
     )
-    p.add_argument("game")
+    p.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     p = sub.add_parser(
         "proof", help="write or check a proof of equivocation: two signed receipts that conflict"
     )
@@ -347,7 +355,7 @@ def _source(parser: argparse.ArgumentParser) -> None:
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire replay` (server/replay_command.py)."""
-    parser.add_argument("game", nargs="?")
+    parser.add_argument("game", nargs="?", help="game id in the store (omit with --file)")
     # Not required: `--line N` alone shows that line at its head (cmd_replay says what is
     # missing when none of the three is given).
     what = parser.add_mutually_exclusive_group()
@@ -364,13 +372,13 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
 def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire explain`."""
     parser.add_argument("game", nargs="?", help="game id (omit with --file)")
-    parser.add_argument("seq", type=int)
+    parser.add_argument("seq", type=int, help="the event's seq (the first column of umpire log)")
     _source(parser)
 
 
 def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire readjudicate`."""
-    parser.add_argument("game")
+    parser.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     parser.add_argument(
         "--ruleset-module", metavar="MODULE:ATTR",
         help="the corrected rules (default: the installed ruleset of the game's name)",
@@ -381,7 +389,7 @@ def add_readjudicate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_export_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire export` (server/export_command.py)."""
-    parser.add_argument("game")
+    parser.add_argument("game", help="game id (umpire new prints it; umpire games lists them)")
     parser.add_argument("--output", "-o", type=Path, help="write to this file (default stdout)")
     parser.add_argument(
         "--operator",
@@ -403,7 +411,7 @@ def add_export_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_import_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of `umpire import`."""
-    parser.add_argument("file", type=Path)
+    parser.add_argument("file", type=Path, help="an export of umpire export (JSON Lines)")
     parser.add_argument(
         "--receipts", type=Path, metavar="FILE",
         help="also refuse the export if these receipts contradict it (those this machine "

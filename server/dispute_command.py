@@ -47,7 +47,8 @@ def cmd_readings(settings: Settings, args: argparse.Namespace) -> int:
         console.print(f"{reading.name}  (setup field; {shown(readable(reading.rule, names))})")
         console.print(f"  default {value_text(reading.default)}; alternatives: {others}")
         console.print(f"  {reading.summary}")
-        console.print(f"  argued in {reading.readme}")
+        # The ruleset's own README (its folder's), not the project's at the top.
+        console.print(f"  argued in the {ruleset.name} ruleset's {reading.readme}")
     return 0
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from umpire.engine import registry
-from umpire.events.errors import UmpireError
+from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings, SettingsError, from_env
 
@@ -52,7 +52,12 @@ def run(args: argparse.Namespace, handler: Callable[..., Any], *, client: bool) 
         code = getattr(exc, "code", "settings")
         # A plain UmpireError's code is "error" itself: "error (error): ..." says nothing.
         kind = "" if code == UmpireError.code else f" ({code})"
-        err_console.print(f"[red]error[/]{kind}: {shown(str(exc))}")
+        said = str(exc)
+        if code == GameNotFound.code and not client:
+            # A newcomer's usual cause: a mistyped id, or another store (data directory,
+            # REDIS_URL, prefix) than the one that made the game.
+            said += "; umpire games lists the games of this store"
+        err_console.print(f"[red]error[/]{kind}: {shown(said)}")
         return 2
     except KeyboardInterrupt:
         return 130

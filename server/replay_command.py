@@ -208,7 +208,8 @@ async def cmd_readjudicate(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     console.print(
         f"re-adjudicated game {shown(args.game)} as {shown(new_id)} under {ruleset.name} "
-        f"v{ruleset.version}: {result.commands} commands re-run, {seq} events"
+        f"v{ruleset.version}: {counted(result.commands, 'command')} re-run, "
+        f"{counted(seq, 'event')}"
     )
     if d is None:
         console.print("no difference: the rules make exactly the events of the original log")

@@ -24,7 +24,7 @@ from umpire.engine.redaction import redact, view_for
 from umpire.engine.replay import log_finally_revealed
 from umpire.engine.roles import Role
 from umpire.engine.schemas import struct_schema
-from umpire.events.command_words import command_from_words, json_once
+from umpire.events.command_words import command_from_words, json_once, typed_kind
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import envelope_to_line
 from umpire.events.nonce_key import derive_nonce, load_nonce_key
@@ -108,6 +108,13 @@ def command_games(settings: Settings, store: Store) -> Games:
 async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
     """Create a game; then, having its seed commitment, bind a client seed (fresh random
     entropy unless --client-seed is given), or with --waive-client-entropy bind none."""
+    if args.ruleset is None:  # argparse's "required: ruleset" named none of them
+        names = registry.available()
+        raise UmpireError(
+            f"umpire new needs a ruleset, one of: {', '.join(names) or 'none installed'}; "
+            f"e.g. umpire new {names[0] if names else 'RULESET'} (umpire rulesets says what "
+            "each is, umpire scenarios RULESET its ready scenarios)"
+        )
     setup = _setup_arg(args.ruleset, args.setup, args.scenario)
     scenario = args.scenario
     if setup is None and scenario is None:
@@ -269,7 +276,9 @@ async def cmd_send(settings: Settings, args: argparse.Namespace) -> int:
     async with open_store(settings) as store:
         games = command_games(settings, store)
         if command is None:  # words, read through the command type's schema
-            target = command_types((await games.load(args.game))[0]).get(words[0])
+            types = command_types((await games.load(args.game))[0])
+            words = [typed_kind(words[0], types), *words[1:]]
+            target = types.get(words[0])
             command = command_from_words(words, struct_schema(target) if target else None)
         # The command's nonce: entropy its server rolls also derive from (every command
         # of a game that binds client entropy carries one; docs/security.md), derived

@@ -190,9 +190,13 @@ def _locked_store_dir(settings: Settings) -> tuple[Settings, Path, DataDirLock]:
     try:
         lock = claim_data_dir(settings, "cli", patience=10.0)
     except DataDirInUse as exc:
+        # Not DataDirInUse's own advice (another --data-dir or a REDIS_URL is for a
+        # second serve): these commands are about this directory's files.
         raise StoreInUse(
-            f"{exc}. The store's files are checked, repaired and restored only while no "
-            "Valkey serves them: stop umpire serve first"
+            f"the data directory {settings.data_dir} is in use by {exc.holder.describe()}: "
+            "the store's files are checked, repaired and restored only while no Valkey "
+            "serves them; stop umpire serve first (a backup needs no stop: umpire store "
+            "backup PATH)"
         ) from None
     return settings, settings.data_dir / STORE_DIR, lock
 
@@ -357,10 +361,17 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
         )
     if findings.whole and unchecked:
         # Said as far as it is known: not "nothing acknowledged missing".
+        games = len(findings.games)
+        chains = "the chain of 1 game" if games == 1 else f"every chain of {games} games"
+        which = (
+            "it has" if games == 1
+            else "1 of them has" if len(unchecked) == 1
+            else f"{len(unchecked)} of them have"
+        )  # fmt: skip
+        lost = "it lost" if len(unchecked) == 1 else "they lost"
         print(
-            f"umpire: every command complete and every chain of {len(findings.games)} "
-            f"game(s) verified, but {len(unchecked)} of them have no head checkpoint "
-            "(named above): whether they lost acknowledged events cannot be told"
+            f"umpire: every command complete and {chains} verified, but {which} no head "
+            f"checkpoint (named above): whether {lost} acknowledged events cannot be told"
         )
         return 0
     if findings.whole:
@@ -611,11 +622,12 @@ def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path
     for loss in losses:
         print(f"lost: {loss.describe()}")
     where = f"; the files it replaced are kept in {kept}" if kept else ""
+    # Counted by game, as a reader asks "which games lost something": a game may have
+    # lost several runs of seqs, each its own line above.
+    games = len({loss.game_id for loss in losses})
     said = (
-        f"{counted(len(losses), 'run')} of acknowledged events "
-        + ("is" if len(losses) == 1 else "are")
-        + " not in it, each named above and "
-        "recorded for `umpire store check` and `umpire audit`"
+        f"it lacks acknowledged events of {counted(games, 'game')}, each loss named above "
+        "and recorded for `umpire store check` and `umpire audit`"
         if losses
         else "every acknowledged event is in it"
     )

@@ -65,6 +65,9 @@ MAX_DELAY = 5.0
 STABLE_SECONDS = 10.0  # a worker that lived this long resets its backoff
 # A worker's drain: commands in flight (10 s), the close handshakes, a margin.
 DRAIN_SECONDS = 30.0
+# The banner waits this long at most for a worker to listen (a loaded host took 6 s for
+# two); past it, it is printed all the same, and the log says what the workers do.
+READY_SECONDS = 60.0
 PR_SET_PDEATHSIG = 1
 
 
@@ -215,6 +218,24 @@ class Workers:
             self.spawn(slot)
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="workers")
 
+    async def listening(self, host: str, port: int) -> None:
+        """Return once a worker accepts connections on `port` (or after READY_SECONDS):
+        the banner says "serving", and a script that waits for it then connects, as
+        tests/server/test_serve_banner.py does. The parent's reserved socket never
+        listens, so a connection that succeeds reached a worker."""
+        here = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+        deadline = time.monotonic() + READY_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                _, writer = await asyncio.open_connection(here, port)
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            return
+
     def pids(self) -> list[int]:
         """The worker processes' pids (the live ones)."""
         return [s.process.pid for s in self.slots if s.process and s.process.poll() is None]
@@ -286,6 +307,7 @@ async def supervise(
     workers = Workers(settings, url, share_dir, count)
     try:
         workers.start()
+        await workers.listening(settings.host, settings.port)
         store = f"embedded Valkey, {embedded.url}" if embedded else redacted(url)
         # Before the banner: a reader who sees the banner has seen the warning.
         if (warning := app.exposure_warning(settings.host)) is not None:

@@ -42,10 +42,10 @@ from umpire.engine.handling import command_types, decide_command, parse_command
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
+from umpire.events.action_text import example
 from umpire.events.errors import UmpireError
 from umpire.events.types import DiceRolled
 from umpire.events.wire import Action
-from umpire.server.action_text import example
 from umpire.testing.support.schema_sampler import accepts, sample
 
 # The engine's own commands: listed ones are checked like the rest, but the random player
@@ -99,7 +99,7 @@ def check(
     out: list[Accepted] = []
     for action in actions:
         schema = as_received(action)
-        # The example `umpire actions` prints (server/action_text.py) first, then samples.
+        # The example `umpire actions` prints (events/action_text.py) first, then samples.
         drawn = [example(schema), *(sample(schema, rng) for _ in range(samples))]
         for command in drawn:
             try:

@@ -75,7 +75,7 @@ def test_explain_a_decision_names_rule_dice_and_candidates(cli: Cli) -> None:
         for number in payload.get("dice", []):
             roll = next(r for r in log if r["type"] == "DiceRolled"
                         and r["payload"]["roll"] == number)  # fmt: skip
-            assert f"roll #{number} (seq {roll['seq']}): {roll['payload']['kind']} showing" in (
+            assert f"roll {number + 1} (seq {roll['seq']}): {roll['payload']['kind']} showing" in (
                 result.out
             )
 

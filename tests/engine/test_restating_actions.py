@@ -12,7 +12,7 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.actions import but_not, offer, one_of
-from umpire.server.action_text import example, render
+from umpire.events.action_text import example, render
 from umpire.testing.support.schema_sampler import accepts, sample
 
 

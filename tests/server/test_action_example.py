@@ -13,7 +13,7 @@ from umpire.engine.roles import Role
 from umpire.engine.rulesets.downtown import RULESET
 from umpire.engine.rulesets.downtown.setup import Setup
 from umpire.engine.schemas import accepts
-from umpire.server.action_text import as_wire, example, render
+from umpire.events.action_text import as_wire, example, render
 
 
 def test_an_object_example_gives_a_field_another_value_to_leave_the_not() -> None:

@@ -109,7 +109,7 @@ def _attack(
         payload = ref["payload"]
         if ref["type"] == "DiceRolled" and payload["hidden"]:
             assert mine["payload"]["faces"] == [] and mine["payload"]["total"] == 0
-            faces = f"roll #{payload['roll']} {payload['kind']} ["
+            faces = f"roll {payload['roll'] + 1}: {payload['kind']} ["
             for printed in term.shown:
                 assert faces not in printed, faces  # a shown roll lists its faces so
             term("explain", game, str(ref["seq"]))

@@ -63,3 +63,22 @@ def test_every_commands_own_help_says_what_it_does() -> None:
         return found
 
     assert undescribed(parser, "umpire") == []
+
+
+def test_every_argument_of_every_command_has_a_help_line() -> None:
+    # Fails without the fix: `umpire new --help` listed `ruleset` with no word of what it
+    # takes, and so did 20 others: every command's `game`, `revoke`'s credential,
+    # `explain`'s seq, `rule`'s ruling (uphold or amend: which does what?), `import`'s file.
+    extra = [(name, each.help, each.add_arguments) for name, each in subcommands().items()]
+
+    def silent(parser: argparse.ArgumentParser, prefix: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, command in action.choices.items():
+                    found += silent(command, f"{prefix} {name}")
+            elif not action.option_strings and not action.help:
+                found.append(f"{prefix} {action.dest}")
+        return found
+
+    assert silent(build_parser(extra), "umpire") == []

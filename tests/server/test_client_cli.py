@@ -51,7 +51,35 @@ async def test_play_sends_json_lines_and_words_and_watch_prints_the_events(
         assert watch.returncode == 0, watch.stderr
         lines = [line for line in watch.stdout.splitlines() if line.strip()[:1].isdigit()]
         assert [int(line.split()[0]) for line in lines] == [1, 2, 3, 4, 5, 6]
-        assert "as spectator" in watch.stdout and "roll #0 d6" in watch.stdout
+        assert "as spectator" in watch.stdout and "roll 1: d6" in watch.stdout
+    finally:
+        gateway.terminate()
+        gateway.wait(20)
+
+
+async def test_watch_of_an_ended_game_says_why_it_goes_on(
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
+) -> None:
+    # Fails without the fix: after the final reveal the watch printed nothing more and
+    # sat there, with no word that the game had ended or what it still waits for.
+    gateway, port = start_gateway(redis_server.url, prefix)
+    url = f"ws://127.0.0.1:{port}/ws"
+    try:
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1000}, client_entropy="waived")
+            await owner.auth(created.player_credential)
+            await owner.send(created.game_id, {"type": "EndGame", "result": "over"})
+        watch = subprocess.run(  # its 4 events: created, EndGame, ended, final reveal
+            [sys.executable, "-m", "umpire.server.cli", "watch", "--url", url, "--limit", "4",
+             "--credential", created.spectator_credential],
+            capture_output=True, text=True, timeout=60, env=client_env(tmp_path), cwd=REPO,
+        )  # fmt: skip
+        assert watch.returncode == 0, watch.stderr
+        lines = watch.stdout.splitlines()
+        assert "seed revealed" in lines[-2], watch.stdout
+        assert lines[-1].strip() == (
+            "the game has ended; still watching for disputes and rulings (Ctrl-C to stop)"
+        ), watch.stdout
     finally:
         gateway.terminate()
         gateway.wait(20)

@@ -5,6 +5,7 @@ verify_export.py's words)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from umpire.testing.support.forgery import Cli
@@ -47,3 +48,12 @@ def test_one_of_a_kind_is_said_in_the_singular(cli: Cli) -> None:
     assert "checking against the 1 receipt and 1 commitment this machine kept" in said, said
     for out in (before.out, before.err, audited.out, replayed.out, verified, lone.err):
         assert ONE_AS_MANY.search(" ".join(out.split())) is None, out
+
+
+def test_readjudicate_of_one_command_says_one_command(cli: Cli) -> None:
+    # Fails without the fix: "1 commands re-run, 4 events".
+    game = json.loads(cli("new", "nightfighter", "--json").out)["game_id"]
+    assert cli("send", game, "EndPhase").code == 0
+    again = cli("readjudicate", game)
+    assert again.code == 0, again.err
+    assert ": 1 command re-run, 4 events" in again.out, again.out

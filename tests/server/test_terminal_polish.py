@@ -72,8 +72,9 @@ def test_rolls_show_their_faces_and_hidden_rolls_say_hidden(
 ) -> None:
     _, (ground, _, air) = _downtown(capsys)
     assert "d100 [tens=" in air and "units=" in air
-    hidden = [line for line in ground.splitlines() if "AAA Generation Table" in line and "roll #"]
-    assert hidden and all("[hidden]" in line for line in hidden if "roll #" in line)
+    lines = ground.splitlines()
+    hidden = [line for line in lines if "AAA Generation Table" in line and "roll " in line]
+    assert hidden and all("[hidden]" in line for line in hidden if "roll " in line)
     assert "= 0 (server)" not in ground
     # The client side (`umpire watch` and `play`) too.
     frame = frame_of("DiceRolled", {

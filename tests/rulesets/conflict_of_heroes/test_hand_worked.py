@@ -40,7 +40,7 @@ from umpire.engine.rulesets.conflict_of_heroes.labels import LABELS
 from umpire.engine.rulesets.conflict_of_heroes.orders import parse_order
 from umpire.engine.rulesets.conflict_of_heroes.scenario import ObjectiveSpec
 from umpire.engine.rulesets.conflict_of_heroes.view import view
-from umpire.server.action_text import render
+from umpire.events.action_text import render
 
 A = ai("A", "0505", turreted=True)
 FIRE = "AI closest to Unit -> Fire"

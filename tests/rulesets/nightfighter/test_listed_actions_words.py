@@ -13,7 +13,7 @@ from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.state import State
 from umpire.engine.rulesets.nightfighter.terms import Phase
 from umpire.engine.rulesets.nightfighter.view import view
-from umpire.server.action_text import render
+from umpire.events.action_text import render
 
 
 def _listed(state: State) -> dict[str, tuple[str, str]]:

@@ -1,4 +1,5 @@
-"""A legal action in words, for `umpire actions` (server/actions_command.py).
+"""A legal action in words, for `umpire actions` (server/actions_command.py) and `umpire
+play`'s `help TYPE` (clients/cli.py): here in events/, since clients import nothing else.
 
 Every field with its type and what it accepts, enum values by their names (the schema as
 the wire carries it, never a Python repr), list items with their own fields, every case
@@ -16,8 +17,8 @@ from typing import Any
 
 import msgspec
 
-from umpire.engine.schemas import accepts
 from umpire.events.command_words import words_for
+from umpire.events.schema_check import accepts
 from umpire.events.wire import Action
 
 # An enum longer than this is summarised; the whole list is in `umpire actions --json`.
@@ -204,6 +205,30 @@ def render(action: Action) -> list[str]:
     lines.append(f"    e.g. {_json(command)}")
     lines.append(f"    or, as words: {words_for(action.type, shape, command)}")
     return lines
+
+
+def field_names(action: Action) -> tuple[list[str], list[str]]:
+    """The fields an action takes, required then optional, in order, across every case of
+    a choice (a field some case requires counts as required): `umpire play`'s `help` names
+    them on one line, where `help TYPE` gives `render`'s whole account."""
+    schema = as_wire(action)
+    cases = schema.get("anyOf") or [schema]
+    required: list[str] = []
+    optional: list[str] = []
+    for case in cases:
+        needed = set(case.get("required", ()))
+        for name, field in case.get("properties", {}).items():
+            if name == "type" or name in required:
+                continue
+            if name not in needed and "const" in field:
+                continue  # optional and fixed now (`cards`: [] alone): nothing to fill
+            if name in needed:
+                required.append(name)
+                if name in optional:
+                    optional.remove(name)
+            elif name not in optional:
+                optional.append(name)
+    return required, optional
 
 
 def _cases(cases: list[Schema]) -> list[str]:
