@@ -1,6 +1,6 @@
 """What websockets' asyncio receive path costs a message, against its sans-I/O protocol.
 
-`python -m bench.ws_layer` serves the same echo-like exchange up to four ways
+`python -m bench.ws_layer` serves the same echo-like exchange up to five ways
 (`--kinds`, default a,b) and prints their figures side by side (docs/benchmarks.md,
 "ninth session: a websocket layer of our own, measured"):
 
@@ -14,7 +14,9 @@
   the store, so its work cannot end inside the callback;
 - (D) websockets' asyncio connection (`create_connection=` a subclass) whose
   `process_event` takes each text frame before the library's message assembler and
-  answers it in a task, as (C): the same cut without a layer of our own.
+  answers it in a task, as (C): the same cut without a layer of our own;
+- (E) the same hook putting each message in a deque of its own, which the handler task
+  reads as the gateway's reader does (server/inbox.py).
 
 Each takes the text as `str` (UTF-8 checked, as the gateway receives it) and writes the
 same reply frame. Per message, for one client and for `--clients` clients in flight
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import socket
 import statistics
@@ -40,13 +43,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import websockets
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
-from websockets.protocol import Event
+from websockets.protocol import Event, State
 from websockets.server import ServerProtocol
 
 # Run as a file (`python bench/ws_layer.py`), this folder is on sys.path; as part of the
@@ -64,12 +68,13 @@ MESSAGE = (
     '"command":{"type":"RollDice","kind":"d6","count":1,"purpose":"move"},'
     '"expected_seq":12,"command_id":"0123456789abcdef0123456789abcdef","nonce":"' + "n" * 64 + '"}'
 )
-KINDS = ("a", "b", "c", "d")
+KINDS = ("a", "b", "c", "d", "e")
 TITLES = {
     "a": "(A) asyncio serve, async for",
     "b": "(B) sans-I/O, in data_received",
     "c": "(C) sans-I/O, a task a frame",
     "d": "(D) asyncio, process_event hook, a task a frame",
+    "e": "(E) asyncio, process_event hook, an inbox read",
 }
 REPLY = text_frame(
     (
@@ -230,6 +235,60 @@ async def serve_d(port: int, counter: Counter) -> None:
         await counter.done
 
 
+class Inbox(ServerConnection):
+    """(E): websockets' asyncio connection whose `process_event` puts each text frame's
+    text in a deque of its own (not the library's assembler), which the handler task reads
+    as the gateway's reader does: one frame at a time, a future only while it waits."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.inbox: collections.deque[str] = collections.deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def process_event(self, event: Event) -> None:
+        if type(event) is Frame and event.opcode is Opcode.TEXT and event.fin:
+            self.inbox.append(event.data.decode())
+            waiter = self.waiter
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
+        else:
+            super().process_event(event)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def next_text(self) -> str | None:
+        inbox = self.inbox
+        while not inbox:
+            if self.state is State.CLOSED:
+                return None
+            self.waiter = self.loop.create_future()
+            await self.waiter
+            self.waiter = None
+        return inbox.popleft()
+
+
+async def serve_e(port: int, counter: Counter) -> None:
+    """(E): the handler reads (E)'s inbox."""
+
+    async def handler(ws: ServerConnection) -> None:
+        assert isinstance(ws, Inbox)
+        transport = ws.transport
+        try:
+            while await ws.next_text() is not None:
+                counter.message()
+                transport.write(REPLY)
+        finally:
+            counter.closed()
+
+    async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=None,
+                     create_connection=Inbox):  # fmt: skip
+        print("ready", flush=True)
+        await counter.done
+
+
 async def serve_b(port: int, counter: Counter, kind: type[Layer] = Layer) -> None:
     loop = asyncio.get_running_loop()
     server = await loop.create_server(lambda: kind(counter), "127.0.0.1", port)
@@ -247,8 +306,10 @@ def server_main(kind: str, port: int, clients: int, warm: int) -> None:
             await serve_b(port, counter)
         elif kind == "c":
             await serve_b(port, counter, TaskLayer)
-        else:
+        elif kind == "d":
             await serve_d(port, counter)
+        else:
+            await serve_e(port, counter)
         print(counter.report(), flush=True)
 
     asyncio.run(run())

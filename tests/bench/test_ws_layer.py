@@ -1,4 +1,4 @@
-"""bench/ws_layer.py: each of its four servers answers every message of its load, one
+"""bench/ws_layer.py: each of its five servers answers every message of its load, one
 client and several in flight, and reports the messages it served; its command line
 prints a row for each (the instruction count itself needs valgrind and is not taken
 here)."""
@@ -28,7 +28,7 @@ def test_each_server_answers_every_message(kind: str, clients: int) -> None:
 def test_the_command_line_prints_each_kind_beside_the_others() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bench.ws_layer", "--no-valgrind", "--runs", "1",
-         "--clients", "3", "--cpu-messages", "60", "--kinds", "a,b,c,d"],
+         "--clients", "3", "--cpu-messages", "60", "--kinds", ",".join(ws_layer.KINDS)],
         cwd=ROOT, capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     for title in ws_layer.TITLES.values():
