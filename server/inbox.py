@@ -11,6 +11,9 @@ connection (`serve(create_connection=...)`, its documented factory): the handsha
 timeout, write backpressure and its logs stay the library's. Only its `process_event`
 is taken over for data frames: each whole message goes into a deque, and `next_message`
 hands them to the reader, waiting on a future only when the deque is empty.
+`process_event` is the library's own extension point for its subclasses, but not
+documented API: should a websockets release change it, tests/server/test_inbox.py fails
+(every message would reach the assembler, none the inbox).
 
 Read backpressure is the assembler's: reading pauses once more than `max_queue` messages
 wait (the gateway reads one at a time; a client that sends faster than it is served is
@@ -52,7 +55,7 @@ class InboxConnection(ServerConnection):
         self._text = False
         self._paused = False
         high = self.max_queue_high
-        low = self.max_queue_low
+        low = getattr(self, "max_queue_low", None)  # before websockets 14: no low mark
         self._high = high
         self._low = low if low is not None or high is None else high // 4
 
