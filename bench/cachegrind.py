@@ -9,14 +9,18 @@ import subprocess
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
+VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+
+
 def instructions(argv: list[str]) -> int:
     """The instructions valgrind counted in the child `argv` (the whole process)."""
-    done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         *argv],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    found = _REFS.search(done.stderr)
+    done = subprocess.run([*VALGRIND, *argv], capture_output=True, text=True, check=True)
+    return counted(done.stderr)
+
+
+def counted(stderr: str) -> int:
+    """The instruction count in the report valgrind wrote to `stderr`."""
+    found = _REFS.search(stderr)
     if found is None:
-        raise RuntimeError(f"no instruction count from valgrind: {done.stderr[-500:]!r}")
+        raise RuntimeError(f"no instruction count from valgrind: {stderr[-500:]!r}")
     return int(found.group(1).replace(",", ""))

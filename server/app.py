@@ -30,6 +30,7 @@ from umpire.server.embedded import EmbeddedRedis
 from umpire.server.games import Games, decide_for
 from umpire.server.gateway import Gateway
 from umpire.server.http import make_process_request
+from umpire.server.inbox import InboxConnection
 from umpire.server.metrics import WorkerShare
 from umpire.server.notifier import Notifier
 from umpire.server.public_address import WILDCARDS, browser_host
@@ -167,6 +168,8 @@ async def running_gateway(
         compression="deflate" if settings.ws_compression == "deflate" else None,
         # A connection's open/response/close lines at DEBUG: one per health check otherwise.
         logger=connection_logger(),
+        # Messages go to each connection's inbox, not websockets' assembler (server/inbox.py).
+        create_connection=InboxConnection,
         **extra,
     )
     port = next(iter(server.sockets)).getsockname()[1]

@@ -28,6 +28,7 @@ from umpire.events.wire import CLOSE_RESYNC
 from umpire.server.delivery import CLEANUP_SECONDS, Delivery, SlowConsumer
 from umpire.server.driver import serve_frame, stop_catch_up
 from umpire.server.framing import Batch, text_frame, writable_now
+from umpire.server.inbox import InboxConnection
 from umpire.server.requests import Close, Follow, Output, Unfollow
 from umpire.server.session import Session
 from umpire.server.subscription import Subscription
@@ -56,6 +57,8 @@ class Connection(Delivery):
     )  # fmt: skip
 
     def __init__(self, gateway: Gateway, ws: ServerConnection, client: str) -> None:
+        if not isinstance(ws, InboxConnection):  # its reader reads the inbox
+            raise TypeError("serve the gateway with create_connection=InboxConnection")
         self.gw = gateway
         self.ws = ws
         # The session's budgets are its client's: an address, or a local account.
@@ -81,9 +84,12 @@ class Connection(Delivery):
         session = self.session
         outbox = session.outbox
         gw = self.gw
+        ws = self.ws
         await self.send(session.welcome())
         try:
-            async for raw in self.ws:
+            # Read from the connection's own inbox, not websockets' assembler
+            # (server/inbox.py): None once it has closed.
+            while (raw := await ws.next_message()) is not None:
                 if self._closing is not None:
                     continue  # keep reading (and dropping) so the close handshake completes
                 gw.inflight += 1
