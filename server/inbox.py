@@ -50,8 +50,10 @@ class InboxConnection(ServerConnection):
         super().__init__(*args, **kwargs)
         self.inbox: deque[str | bytes | NotText] = deque()
         self._waiter: asyncio.Future[None] | None = None
-        # A fragmented message's parts so far, and whether it is text (RFC 6455 5.4).
-        self._parts: list[bytes] = []
+        # A fragmented message's bytes so far, and whether it is text (RFC 6455 5.4): one
+        # buffer, not a list of frames, since `max_size` bounds a message's bytes but not
+        # its frames (a client's endless empty continuations held a pointer each).
+        self._parts = bytearray()
         self._text = False
         self._paused = False
         high = self.max_queue_high
@@ -70,15 +72,15 @@ class InboxConnection(ServerConnection):
             if event.fin:  # the common case: a message in one frame
                 self._put(event.data, opcode is _TEXT)
             else:
-                self._parts = [bytes(event.data)]
+                self._parts = bytearray(event.data)
                 self._text = opcode is _TEXT
         elif opcode is _CONT:
             # The protocol refuses a continuation without its first frame, and bounds a
             # message's size across its frames (`max_size`), before this sees it.
-            self._parts.append(bytes(event.data))
+            self._parts += event.data
             if event.fin:
-                parts, self._parts = self._parts, []
-                self._put(b"".join(parts), self._text)
+                parts, self._parts = self._parts, bytearray()
+                self._put(parts, self._text)
         else:
             super().process_event(event)
 

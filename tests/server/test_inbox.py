@@ -6,6 +6,7 @@ paused while too many wait; None once closed; the gateway's connections are such
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable
 
 import msgspec
@@ -123,3 +124,33 @@ async def test_the_gateways_connections_read_from_their_inbox(
         assert reply["id"] == "l1" and reply["type"] != "error"
         conns = list(gateway.gateway.connections)
         assert len(conns) == 1 and isinstance(conns[0].ws, InboxConnection)
+
+
+async def test_a_message_of_many_empty_frames_holds_no_more_than_max_size(
+    echo: tuple[Echo, str],
+) -> None:
+    # Red team 9b: empty continuation frames add nothing to a message's size, so
+    # `max_size` (2**16 here) never refuses them; a partial message kept as a list of its
+    # frames grew by a pointer a frame, without bound, for a client that never ends it.
+    server, url = echo
+    sent, finish = asyncio.Event(), asyncio.Event()
+
+    async def fragments() -> AsyncIterator[str]:
+        yield "a"
+        for _ in range(20_000):
+            yield ""
+        sent.set()
+        await finish.wait()
+        yield "b"
+
+    async with connect(url) as ws:
+        sending = asyncio.create_task(ws.send(fragments()))
+        await wait_for(lambda: server.connections)
+        conn = server.connections[0]
+        await asyncio.wait_for(sent.wait(), 30)
+        # A ping between fragments: its pong says the server has read every frame before.
+        await asyncio.wait_for(await ws.ping(), 30)
+        assert sys.getsizeof(conn._parts) <= 2**16
+        finish.set()
+        await sending
+        assert await asyncio.wait_for(ws.recv(), 5) == "ab"
