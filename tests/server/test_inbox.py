@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosedError
 from websockets.frames import CloseCode
 
 from umpire.server.app import Running
-from umpire.server.inbox import InboxConnection
+from umpire.server.inbox import MAX_FRAGMENTS, InboxConnection
 from umpire.testing.support.wire import text
 
 
@@ -126,18 +126,41 @@ async def test_the_gateways_connections_read_from_their_inbox(
         assert len(conns) == 1 and isinstance(conns[0].ws, InboxConnection)
 
 
-async def test_a_message_of_many_empty_frames_holds_no_more_than_max_size(
+async def test_a_message_in_more_frames_than_allowed_closes_1009(echo: tuple[Echo, str]) -> None:
+    # Red team 9b: empty continuation frames add nothing to a message's size, so
+    # `max_size` never refuses them; the library's assembler closes 1009 past
+    # MAX_FRAGMENTS frames, and the inbox, which takes its place, read them for ever
+    # (holding a pointer each): a client that never ends its message was never closed.
+    server, url = echo
+
+    async def fragments() -> AsyncIterator[str]:
+        yield "a"
+        for _ in range(MAX_FRAGMENTS + 10):
+            yield ""
+        yield "b"
+
+    async with connect(url) as ws:
+        with pytest.raises(ConnectionClosedError) as closed:
+            await ws.send(fragments())
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG
+    assert closed.value.rcvd.reason == "too many fragments"
+    await wait_for(lambda: server.ended == ["none"])
+    assert len(server.connections[0].inbox) == 0
+
+
+async def test_a_message_in_many_frames_holds_its_bytes_not_its_frames(
     echo: tuple[Echo, str],
 ) -> None:
-    # Red team 9b: empty continuation frames add nothing to a message's size, so
-    # `max_size` (2**16 here) never refuses them; a partial message kept as a list of its
-    # frames grew by a pointer a frame, without bound, for a client that never ends it.
+    # Below the frame limit, a partial message holds its bytes (a frame list held a
+    # pointer a frame: 8 bytes a frame beyond what `max_size` bounds).
     server, url = echo
     sent, finish = asyncio.Event(), asyncio.Event()
 
     async def fragments() -> AsyncIterator[str]:
         yield "a"
-        for _ in range(20_000):
+        for _ in range(MAX_FRAGMENTS - 3):  # the library ends with an empty frame
             yield ""
         sent.set()
         await finish.wait()
@@ -150,7 +173,7 @@ async def test_a_message_of_many_empty_frames_holds_no_more_than_max_size(
         await asyncio.wait_for(sent.wait(), 30)
         # A ping between fragments: its pong says the server has read every frame before.
         await asyncio.wait_for(await ws.ping(), 30)
-        assert sys.getsizeof(conn._parts) <= 2**16
+        assert sys.getsizeof(conn._parts) < 1024
         finish.set()
         await sending
         assert await asyncio.wait_for(ws.recv(), 5) == "ab"
