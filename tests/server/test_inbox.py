@@ -177,3 +177,27 @@ async def test_a_message_in_many_frames_holds_its_bytes_not_its_frames(
         finish.set()
         await sending
         assert await asyncio.wait_for(ws.recv(), 5) == "ab"
+
+
+async def test_the_gateway_closes_a_message_in_too_many_frames_and_serves_on(
+    gateway: Running, ws_url: str
+) -> None:
+    # Red team 9b, at the gateway: on main its connection read the frames for ever.
+    async def fragments() -> AsyncIterator[str]:
+        yield '{"type": "list_games", '
+        for _ in range(MAX_FRAGMENTS + 10):
+            yield ""
+        yield '"id": "l1"}'
+
+    async with websockets.connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        with pytest.raises(ConnectionClosedError) as closed:
+            await ws.send(fragments())
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG
+    async with websockets.connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        await ws.send(text({"type": "list_games", "id": "l2"}))
+        reply = msgspec.json.decode(await asyncio.wait_for(ws.recv(), 5))
+        assert reply["id"] == "l2" and reply["type"] != "error"
