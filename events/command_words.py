@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import shlex
 from collections.abc import Iterable, Sequence
@@ -291,9 +292,25 @@ def json_once(text: str) -> Any:
     """`text` as JSON, refusing an object that gives one field twice (InvalidCommand
     naming it, as a word given twice is): Python's parser keeps the last value without a
     word, so `{"amount": 1, "amount": 5}` typed to `umpire play` or `umpire send` sent 5,
-    where the gateway refuses the same frame (red team 9). Otherwise as `json.loads`
-    (JSONDecodeError, RecursionError, ValueError)."""
-    return json.loads(text, object_pairs_hook=_once)
+    where the gateway refuses the same frame (red team 9). No value the wire would change
+    either: NaN, Infinity or a number too big for a float (`1e999`) is refused, since the
+    client's encoder writes each as null, which a field may read as "none" (red team 9b:
+    `"flights": NaN` moved every DRV flight). Otherwise as `json.loads` (JSONDecodeError,
+    RecursionError, ValueError)."""
+    return json.loads(
+        text, object_pairs_hook=_once, parse_constant=_refused, parse_float=_finite_or_refused
+    )
+
+
+def _refused(name: str) -> Any:
+    raise InvalidCommand(f"{name[:80]} is not a value a command takes: give a finite number")
+
+
+def _finite_or_refused(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        _refused(text)
+    return value
 
 
 def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -309,13 +326,24 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _value(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_once)
+        # A number too big for a float (`1e999`) stays text as NaN does, for the rules to
+        # refuse: as inf the client's encoder would send it as null (see `json_once`).
+        return json.loads(
+            text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_once
+        )
     except (RecursionError, ValueError):  # JSONDecodeError is a ValueError
         return text  # for the rules to refuse, saying what the field wants
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a value a command takes")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a value a command takes")
+    return value
 
 
 def _json(value: Any) -> str:
