@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import re
 import shlex
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -44,6 +46,7 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
     properties = _fields(schema or {})
     command: dict[str, Any] = {"type": kind}
     itemised: set[str] = set()  # the fields given item by item (`flights.1.id=x`)
+    made: set[int] = set()  # the ids of the lists and records those words built
     for at, pair in enumerate(pairs):
         name, equals, text = pair.partition("=")
         if not equals or not name:
@@ -60,7 +63,7 @@ def command_from_words(words: Sequence[str], schema: Schema | None) -> dict[str,
             if name.partition(".")[0] in command and name.partition(".")[0] not in itemised:
                 raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
             itemised.add(name.partition(".")[0])
-            _put(command, properties, name, text, kind[:80])
+            _put(command, properties, name, text, kind[:80], made)
             continue
         if name in command:
             raise InvalidCommand(f"field {name[:80]!r} is given twice", type=kind[:80])
@@ -72,43 +75,69 @@ class _Unset:
     """An item numbered before its value is read (`units.1=...`)."""
 
 
-def _put(command: dict[str, Any], properties: Schema, path: str, text: str, kind: str) -> None:
+def _put(
+    command: dict[str, Any], properties: Schema, path: str, text: str, kind: str, made: set[int]
+) -> None:
     """One field of a list's item, `FIELD.N.ITEMFIELD=VALUE` (`flights.1.hex=0101`: item 1
     of flights, its hex), read through that field's schema: a list of records in words,
-    item by item, in order (a list of records took its JSON before)."""
+    item by item, in order (a list of records took its JSON before). `made` holds the ids
+    of the lists and records these words built: only those take more words, so an item
+    given whole (`flights.1={...}`, `flights.1=null`) is not also given field by field."""
     top, *steps = path.split(".")
     if not top or not all(steps):
         raise InvalidCommand(f"{path[:80]!r} is not FIELD.N.FIELD=VALUE", type=kind)
     parent: Any = command
     key: Any = top
     node = properties.get(top, {})
-    for step in steps:
-        if step.isdigit():
+    for at, step in enumerate(steps):
+        if step.isdigit():  # any digits, as Python reads them: `01`, `²`, `١` too
+            held = _built(parent, key, list, made, path, kind)
+            # One spelling an item: `1`, not `01` or other scripts' digits, so that two
+            # words naming one item read as one (red team 9b: `²` raised a ValueError).
+            if not _ITEM_NUMBER.fullmatch(step):
+                raise InvalidCommand(
+                    f"{path[:80]!r}: an item's number is written in the digits 0-9 "
+                    f"without a leading zero (1, 2, 3, ...)",
+                    type=kind,
+                )
             number = int(step)
-            held = parent.setdefault(key, []) if isinstance(parent, dict) else parent[key]
-            if not isinstance(held, list) or isinstance(held, _Unset):
-                raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
             if not 1 <= number <= len(held) + 1:
                 raise InvalidCommand(
                     f"{path[:80]!r}: items are numbered from 1 in order; the next of "
-                    f"{'.'.join([top, *steps[: steps.index(step)]])[:80]} is {len(held) + 1}",
+                    f"{'.'.join([top, *steps[:at]])[:80]} is {len(held) + 1}",
                     type=kind,
                 )
             if number == len(held) + 1:
                 held.append(_Unset())
             parent, key, node = held, number - 1, _items(node)
         else:
-            held = parent.get(key) if isinstance(parent, dict) else parent[key]
-            if isinstance(held, _Unset) or held is None:
-                held = {}
-                parent[key] = held
-            if not isinstance(held, dict):
-                raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
+            held = _built(parent, key, dict, made, path, kind)
             parent, key, node = held, step, _fields(node).get(step, {})
     given = key in parent if isinstance(parent, dict) else not isinstance(parent[key], _Unset)
     if given:
         raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
     parent[key] = _read(node, text)
+
+
+_ITEM_NUMBER = re.compile(r"[1-9][0-9]*")
+
+
+def _built(
+    parent: Any, key: Any, shape: type[list[Any]] | type[dict[str, Any]], made: set[int],
+    path: str, kind: str,
+) -> Any:  # fmt: skip
+    """The list or record at `parent[key]` that words build, made now if nothing is
+    there; a value given whole there (its JSON, `null`, a text) is the field given twice."""
+    absent = key not in parent if isinstance(parent, dict) else isinstance(parent[key], _Unset)
+    if absent:
+        held = shape()
+        made.add(id(held))
+        parent[key] = held
+        return held
+    held = parent[key]
+    if type(held) is not shape or id(held) not in made:
+        raise InvalidCommand(f"field {path[:80]!r} is given twice", type=kind)
+    return held
 
 
 def _items(node: Schema) -> Schema:
@@ -263,9 +292,25 @@ def json_once(text: str) -> Any:
     """`text` as JSON, refusing an object that gives one field twice (InvalidCommand
     naming it, as a word given twice is): Python's parser keeps the last value without a
     word, so `{"amount": 1, "amount": 5}` typed to `umpire play` or `umpire send` sent 5,
-    where the gateway refuses the same frame (red team 9). Otherwise as `json.loads`
-    (JSONDecodeError, RecursionError, ValueError)."""
-    return json.loads(text, object_pairs_hook=_once)
+    where the gateway refuses the same frame (red team 9). No value the wire would change
+    either: NaN, Infinity or a number too big for a float (`1e999`) is refused, since the
+    client's encoder writes each as null, which a field may read as "none" (red team 9b:
+    `"flights": NaN` moved every DRV flight). Otherwise as `json.loads` (JSONDecodeError,
+    RecursionError, ValueError)."""
+    return json.loads(
+        text, object_pairs_hook=_once, parse_constant=_refused, parse_float=_finite_or_refused
+    )
+
+
+def _refused(name: str) -> Any:
+    raise InvalidCommand(f"{name[:80]} is not a value a command takes: give a finite number")
+
+
+def _finite_or_refused(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        _refused(text)
+    return value
 
 
 def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -281,13 +326,24 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _value(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_once)
+        # A number too big for a float (`1e999`) stays text as NaN does, for the rules to
+        # refuse: as inf the client's encoder would send it as null (see `json_once`).
+        return json.loads(
+            text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_once
+        )
     except (RecursionError, ValueError):  # JSONDecodeError is a ValueError
         return text  # for the rules to refuse, saying what the field wants
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a value a command takes")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a value a command takes")
+    return value
 
 
 def _json(value: Any) -> str:

@@ -18,7 +18,9 @@ documented API: should a websockets release change it, tests/server/test_inbox.p
 Read backpressure is the assembler's: reading pauses once more than `max_queue` messages
 wait (the gateway reads one at a time; a client that sends faster than it is served is
 held at the socket), and resumes at a quarter of it. A text message that is not UTF-8
-closes the connection with 1007 as the library's `recv` does, from the reader.
+closes the connection with 1007 as the library's `recv` does, from the reader; a message
+in more than MAX_FRAGMENTS frames closes it with 1009 as `recv` does, when the frame
+comes (its bytes are bounded by `max_size`, and held as bytes, not a list of frames).
 """
 
 from __future__ import annotations
@@ -27,11 +29,17 @@ import asyncio
 from collections import deque
 from typing import Any
 
+from websockets.asyncio import messages as library_messages
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import Event, State
 
 _TEXT, _BINARY, _CONT = Opcode.TEXT, Opcode.BINARY, Opcode.CONT
+# The most frames a message may come in, as the library's assembler allows (its
+# WEBSOCKETS_MAX_FRAGMENTS; websockets before 15 had no limit, so this one's default):
+# `max_size` bounds a message's bytes, not its frames, and empty continuation frames
+# cost the server a frame's work each without adding a byte.
+MAX_FRAGMENTS: int = getattr(library_messages, "MAX_FRAGMENTS", 4096)
 
 
 class NotText:
@@ -50,9 +58,13 @@ class InboxConnection(ServerConnection):
         super().__init__(*args, **kwargs)
         self.inbox: deque[str | bytes | NotText] = deque()
         self._waiter: asyncio.Future[None] | None = None
-        # A fragmented message's parts so far, and whether it is text (RFC 6455 5.4).
-        self._parts: list[bytes] = []
+        # A fragmented message's bytes so far, and whether it is text (RFC 6455 5.4): one
+        # buffer, not a list of frames, since `max_size` bounds a message's bytes but not
+        # its frames (a client's endless empty continuations held a pointer each).
+        self._parts = bytearray()
         self._text = False
+        self._frames = 0  # the frames of the fragmented message so far
+        self._refused = False  # closed 1009 for too many frames: later data is dropped
         self._paused = False
         high = self.max_queue_high
         low = getattr(self, "max_queue_low", None)  # before websockets 14: no low mark
@@ -66,21 +78,41 @@ class InboxConnection(ServerConnection):
             super().process_event(event)
             return
         opcode = event.opcode
+        if self._refused and opcode in (_TEXT, _BINARY, _CONT):
+            return
         if opcode is _TEXT or opcode is _BINARY:
             if event.fin:  # the common case: a message in one frame
                 self._put(event.data, opcode is _TEXT)
             else:
-                self._parts = [bytes(event.data)]
+                self._parts = bytearray(event.data)
                 self._text = opcode is _TEXT
+                self._frames = 1
         elif opcode is _CONT:
             # The protocol refuses a continuation without its first frame, and bounds a
             # message's size across its frames (`max_size`), before this sees it.
-            self._parts.append(bytes(event.data))
+            if self._frames >= MAX_FRAGMENTS:
+                self._too_many_frames()
+                return
+            self._frames += 1
+            self._parts += event.data
             if event.fin:
-                parts, self._parts = self._parts, []
-                self._put(b"".join(parts), self._text)
+                parts, self._parts = self._parts, bytearray()
+                self._put(parts, self._text)
         else:
             super().process_event(event)
+
+    def _too_many_frames(self) -> None:
+        """Close 1009 "too many fragments", as the library's `recv` does (red team 9b:
+        without it a client's endless empty continuations were read for ever)."""
+        self._refused = True
+        self._parts = bytearray()
+        self.protocol.fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+        try:
+            # `data_received` wrote what the protocol had before these events: the close
+            # frame is written here, as the library's `send_context` would.
+            self.send_data()
+        except Exception as exc:  # as `data_received`'s own write
+            self.set_connection_exc(exc)
 
     def _put(self, data: bytes | bytearray | memoryview, text: bool) -> None:
         message: str | bytes | NotText

@@ -15,7 +15,7 @@ from umpire.engine.errors import InvalidCommand
 from umpire.engine.handling import command_types, parse_command
 from umpire.engine.ruleset import Ruleset
 from umpire.engine.schemas import struct_schema
-from umpire.events.command_words import command_from_words, words_for
+from umpire.events.command_words import command_from_words, json_once, words_for
 from umpire.testing.support.drivers import rulesets
 from umpire.testing.support.schema_sampler import sample
 
@@ -153,3 +153,21 @@ def test_a_list_of_names_in_an_actions_cases_reads_as_typed() -> None:
     words = ["UnitAction", "units=[P-RIFLE-1]", "ap=2"]
     assert command_from_words(words, schema) == {"type": "UnitAction", "units": ["P-RIFLE-1"],
                                                  "ap": 2}  # fmt: skip
+
+
+def test_a_number_too_big_for_a_float_is_no_value_not_null() -> None:
+    # Red team 9b: `1e999` read as JSON is inf, and the client's wire encoder (msgspec)
+    # writes inf and NaN as null: `RunDrvMovement flights=1e999` typed to `umpire play`
+    # reached the gateway as `flights: null`, "all of them", where the player typed a
+    # number; `{"type": "RunDrvMovement", "flights": NaN}` as JSON the same.
+    ruleset = registry.get("downtown")
+    for typed in ("1e999", "-1e999"):
+        command = read(ruleset, ["RunDrvMovement", f"flights={typed}"])
+        assert command == {"type": "RunDrvMovement", "flights": typed}  # as text: refused
+        with pytest.raises(InvalidCommand, match=r"flights"):
+            parse_command(ruleset, command)
+    for text in ('{"type": "RunDrvMovement", "flights": NaN}',
+                 '{"type": "RunDrvMovement", "flights": 1e999}',
+                 '{"type": "RunDrvMovement", "flights": -Infinity}'):  # fmt: skip
+        with pytest.raises(InvalidCommand, match=r"is not a value a command takes"):
+            json_once(text)

@@ -6,6 +6,7 @@ paused while too many wait; None once closed; the gateway's connections are such
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable
 
 import msgspec
@@ -17,7 +18,7 @@ from websockets.exceptions import ConnectionClosedError
 from websockets.frames import CloseCode
 
 from umpire.server.app import Running
-from umpire.server.inbox import InboxConnection
+from umpire.server.inbox import MAX_FRAGMENTS, InboxConnection
 from umpire.testing.support.wire import text
 
 
@@ -123,3 +124,80 @@ async def test_the_gateways_connections_read_from_their_inbox(
         assert reply["id"] == "l1" and reply["type"] != "error"
         conns = list(gateway.gateway.connections)
         assert len(conns) == 1 and isinstance(conns[0].ws, InboxConnection)
+
+
+async def test_a_message_in_more_frames_than_allowed_closes_1009(echo: tuple[Echo, str]) -> None:
+    # Red team 9b: empty continuation frames add nothing to a message's size, so
+    # `max_size` never refuses them; the library's assembler closes 1009 past
+    # MAX_FRAGMENTS frames, and the inbox, which takes its place, read them for ever
+    # (holding a pointer each): a client that never ends its message was never closed.
+    server, url = echo
+
+    async def fragments() -> AsyncIterator[str]:
+        yield "a"
+        for _ in range(MAX_FRAGMENTS + 10):
+            yield ""
+        yield "b"
+
+    async with connect(url) as ws:
+        with pytest.raises(ConnectionClosedError) as closed:
+            await ws.send(fragments())
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG
+    assert closed.value.rcvd.reason == "too many fragments"
+    await wait_for(lambda: server.ended == ["none"])
+    assert len(server.connections[0].inbox) == 0
+
+
+async def test_a_message_in_many_frames_holds_its_bytes_not_its_frames(
+    echo: tuple[Echo, str],
+) -> None:
+    # Below the frame limit, a partial message holds its bytes (a frame list held a
+    # pointer a frame: 8 bytes a frame beyond what `max_size` bounds).
+    server, url = echo
+    sent, finish = asyncio.Event(), asyncio.Event()
+
+    async def fragments() -> AsyncIterator[str]:
+        yield "a"
+        for _ in range(MAX_FRAGMENTS - 3):  # the library ends with an empty frame
+            yield ""
+        sent.set()
+        await finish.wait()
+        yield "b"
+
+    async with connect(url) as ws:
+        sending = asyncio.create_task(ws.send(fragments()))
+        await wait_for(lambda: server.connections)
+        conn = server.connections[0]
+        await asyncio.wait_for(sent.wait(), 30)
+        # A ping between fragments: its pong says the server has read every frame before.
+        await asyncio.wait_for(await ws.ping(), 30)
+        assert sys.getsizeof(conn._parts) < 1024
+        finish.set()
+        await sending
+        assert await asyncio.wait_for(ws.recv(), 5) == "ab"
+
+
+async def test_the_gateway_closes_a_message_in_too_many_frames_and_serves_on(
+    gateway: Running, ws_url: str
+) -> None:
+    # Red team 9b, at the gateway: on main its connection read the frames for ever.
+    async def fragments() -> AsyncIterator[str]:
+        yield '{"type": "list_games", '
+        for _ in range(MAX_FRAGMENTS + 10):
+            yield ""
+        yield '"id": "l1"}'
+
+    async with websockets.connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        with pytest.raises(ConnectionClosedError) as closed:
+            await ws.send(fragments())
+            await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG
+    async with websockets.connect(ws_url) as ws:
+        await ws.recv()  # welcome
+        await ws.send(text({"type": "list_games", "id": "l2"}))
+        reply = msgspec.json.decode(await asyncio.wait_for(ws.recv(), 5))
+        assert reply["id"] == "l2" and reply["type"] != "error"

@@ -72,3 +72,28 @@ def test_a_list_of_records_is_typed_item_by_item_without_json(cli: Cli) -> None:
     out_of_order = cli("send", game, "ReportUsFlights", "flights.2.id=x")
     assert out_of_order.code == 2, out_of_order
     assert "items are numbered from 1 in order; the next of flights is 1" in out_of_order.err
+
+
+def test_an_item_is_given_once_and_numbered_one_way(cli: Cli) -> None:
+    # Red team 9b: on main `flights.1=null` then `flights.1.id=...` sent the item the
+    # later words built (the null given for it dropped without a word), a record given
+    # whole as JSON took more fields from words, `flights.01.hex` and `flights.1.id`
+    # named one item in two spellings, and `flights.².id` raised a ValueError, no
+    # typed refusal (Python reads `²` as a digit, `int` does not).
+    game = json.loads(cli("new", "downtown", "--json").out)["game_id"]
+    assert cli("send", game, "DeployGroundUnits").code == 0
+    rest = ["flights.1.mission=strike", "flights.1.task=bombing", "flights.1.hex=0101"]
+    twice = "field 'flights.1.id' is given twice"
+    for words, says in [
+        (["flights.1=null", "flights.1.id=x", *rest], twice),
+        (['flights.1={"id": "x"}', "flights.1.mission=strike"], "'flights.1.mission' is given"),
+        (["flights.1.id=x", "flights.1.mission=strike", "flights.01.task=bombing"],
+         "'flights.01.task': an item's number is written in the digits 0-9 without a leading"),
+        (["flights.².id=x", *rest], "'flights.².id': an item's number is written in the"),
+        (["flights.١.id=x", *rest], "'flights.١.id': an item's number is written in the"),
+    ]:  # fmt: skip
+        sent = cli("send", game, "ReportUsFlights", *words)
+        assert sent.code == 2, (words, sent)
+        assert says in sent.err, (words, sent.err)
+    sent = cli("send", game, "ReportUsFlights", "flights.1.id=x", *rest)
+    assert sent.code == 0, sent.err
