@@ -23,8 +23,11 @@ Records:
   entries they hold after it; the game's is its highest `changes`. `store check` names a
   game whose store holds fewer changes, or as many with other entries: a credential given
   out that no longer works, or a revoked one that works again. A restore or repair
-  names such a game too, and a rebase does not reset it (the credentials are not in the
-  log: a backup's may be older).
+  names such a game too, and then writes a `D` for it; an `R` alone does not reset it
+  (the credentials are not in the log: a backup's may be older).
+- `D <game> <changes> <fields>`: the game's credentials rebased, written by restore and
+  repair after naming their loss: the store's count from here on (earlier `C` records
+  of the game no longer count), so a loss named once is not named by every later check.
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -114,6 +117,10 @@ def credentials_line(game_id: str, changes: int, fields: int) -> bytes:
     return _line("C", game_id, changes, fields)
 
 
+def credentials_rebase_line(game_id: str, changes: int, fields: int) -> bytes:
+    return _line("D", game_id, changes, fields)
+
+
 def loss_line(loss: Loss) -> bytes:
     return _line("L", loss.game_id, loss.first, loss.last, quote(loss.why, safe=""))
 
@@ -141,6 +148,8 @@ def parse(data: bytes) -> Heads:
                 known = found.credentials.get(game)
                 if known is None or changes > known[0]:
                     found.credentials[game] = (changes, fields_)
+            elif kind == "D":
+                found.credentials[fields[0]] = (int(fields[1]), int(fields[2]))
             elif kind == "L":
                 game, first, last, why = fields
                 found.losses.append(Loss(game, int(first), int(last), unquote(why)))
