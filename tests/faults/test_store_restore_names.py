@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.acked_games import OPERATOR, Acked, play
+from tests.support.acked_games import OPERATOR, Acked, events_in_steps_touching, named, play
 from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
 
 Played = tuple[Path, dict[str, str]]
+_MULTI = b"*1\r\n$5\r\nMULTI\r\n"
+_EXEC = b"*1\r\n$4\r\nEXEC\r\n"
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +87,26 @@ def test_credentials_a_restore_lost_are_named_by_it_once(played: Played, tmp_pat
     for _ in range(2):  # named once, by the restore: not by each check after it
         code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
         assert "its credentials" not in out, out + err
+
+
+def test_a_log_with_a_gap_is_named_by_log_and_replay(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix: a middle step of the game dropped from the AOF, `umpire log`
+    # printed the rows on either side of the gap (and `replay` a state folded over it)
+    # with exit 0 and no word, where `audit` and `store check` named the missing seqs.
+    data_dir = tmp_path / "data"
+    shutil.copytree(played[0], data_dir)
+    hit = sorted(played[1])[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    key = re.escape(b"{" + hit.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
+    start = whole.rindex(_MULTI, 0, at)
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    lost = events_in_steps_touching(whole, start, end)
+    aof.write_bytes(whole[:start] + whole[end:])
+    for argv in (["log", hit], ["log", hit, "--json"], ["replay", hit, "--at", "1"]):
+        code, out, err = run_cli(data_dir, *argv, "--as", "referee", **OPERATOR, COLUMNS="400")
+        assert code == 0, out + err
+        assert "this log lacks acknowledged events" in err and named(err) == lost, err
+    code, out, err = run_cli(data_dir, "log", sorted(played[1])[1], **OPERATOR)
+    assert code == 0 and "lacks" not in err, out + err  # a whole log: no word
