@@ -347,6 +347,18 @@ class HeadCheckpoints:
                 log.warning("head checkpoints not written to %s: %s", self.path, exc)
                 self._failed = True
 
+    def acknowledged(self, game_id: str) -> int | None:
+        """The highest seq of `game_id` ever acknowledged, as the file and this process
+        know it: its head, or the last seq of a loss named; None when they hold nothing
+        of the game (one from before the checkpoints, or the file deleted)."""
+        held = read_heads(self.path.parent)
+        seqs = [loss.last for loss in held.losses_of(game_id)]
+        if game_id in held.heads:
+            seqs.append(held.heads[game_id][0])
+        if game_id in self._known:
+            seqs.append(self._known[game_id])
+        return max(seqs) if seqs else None
+
     def _overwritten(self, firsts: dict[str, int]) -> list[bytes]:
         """Loss lines for the acknowledged seqs the store no longer held when it wrote
         from `firsts` (game -> first seq written)."""
