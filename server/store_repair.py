@@ -14,13 +14,16 @@ inside a stored value, though, loads: only the hash chain finds it. So:
   damaged records and keeps every complete one after them.
 - `backup PATH` copies the AOF consistently while a server runs: the base file as it is,
   each incremental file up to its last complete step, the manifest unchanged meanwhile.
-- `restore PATH` puts a backup in place (no server running).
+- `restore PATH` puts a backup in place (no server running), and puts back beside the
+  backup's the receipt keys of the files it replaces (a key rotated after the backup
+  would vanish with them), naming each.
 
 Whatever changes the files copies the whole `appendonlydir` first, beside it
 (`redis/aof-backup-<UTC time>/` or `redis/aof-before-restore-<UTC time>/`, 0700), and
 names the copy; then it compares the store with the head checkpoints and names every
 acknowledged seq that is gone, recording each loss there (server/head_checkpoints.py) so
-later checks and audits name it again. Each holds the data directory's lock while it
+later checks and audits name it again; a game whose credentials lost changes is named
+once, and their count rebased. Each holds the data directory's lock while it
 runs (`backup` excepted): no Valkey may serve the files meanwhile.
 """
 
