@@ -45,7 +45,6 @@ from umpire.events.envelope import GENESIS_HASH
 from umpire.events.errors import UmpireError
 from umpire.events.plurals import counted
 from umpire.events.private_folder import UnsafeComponent, resolve_checked
-from umpire.events.redis_store import CURRENT_RECEIPT_KEY
 from umpire.server.aof_records import Record, describe_ranges, ranges, scan
 from umpire.server.config import Settings
 from umpire.server.data_dir import DataDirLock, resolve_data_dir
@@ -70,6 +69,7 @@ from umpire.server.store_access import (
 from umpire.server.store_check import CREDENTIALS_REASONS, StoreFindings, check_store
 
 AOF_DIR = "appendonlydir"
+SEED_BYTES = 32  # a receipt key's private seed (Ed25519, events/receipt_signature.py)
 BACKUP_PREFIX = "aof-backup-"
 RESTORE_PREFIX = "aof-before-restore-"
 BACKUP_MANIFEST = "backup.json"
@@ -292,8 +292,7 @@ async def _receipt_keys(settings: Settings, lock: DataDirLock) -> dict[str, byte
 
 def _receipt_keys_in_records(store_dir: Path) -> dict[str, bytes]:
     """The receipt keys that the intact records of the incremental files write (the
-    `HSETNX <prefix>:receipt-keys <id> <seed hex>` of a kept key; the `current` field
-    names a key, it holds none)."""
+    `HSETNX <prefix>:receipt-keys <id> <seed hex>` of a kept key)."""
     found: dict[str, bytes] = {}
     for file_scan in scan_files(store_dir):
         for record in file_scan.records:
@@ -306,12 +305,14 @@ def _receipt_keys_in_records(store_dir: Path) -> dict[str, bytes]:
                 if not args[1].endswith(b":receipt-keys"):
                     continue
                 for field_, value in zip(args[2::2], args[3::2], strict=False):
-                    if field_ == CURRENT_RECEIPT_KEY.encode():
-                        continue
                     try:
-                        found.setdefault(field_.decode(), bytes.fromhex(value.decode()))
+                        seed = bytes.fromhex(value.decode())
                     except ValueError:
-                        continue  # not a key's seed: nothing to put back
+                        continue
+                    # A key's 32-byte Ed25519 seed; the field naming the current key
+                    # holds an id, not a seed.
+                    if len(seed) == SEED_BYTES:
+                        found.setdefault(field_.decode(), seed)
     return found
 
 
