@@ -66,6 +66,13 @@ class LogRewound(UmpireError):
     code = "log_rewound"
 
 
+class FromSeqPastHead(UmpireError):
+    """A subscribe's `from_seq` is past the end of the game's log, and no event that far
+    was ever acknowledged: a mistaken seq, not a lost one (a lost one is LogRewound)."""
+
+    code = "from_seq_past_head"
+
+
 class GameExists(UmpireError):
     """A game with that id was created already."""
 

@@ -146,6 +146,7 @@ async def running_gateway(
     await notifier.start()
     gateway = Gateway(settings, games, notifier, share)
     gateway.metrics.store_lost_games = lost_games
+    gateway.checkpoints = checkpoints
     gateway.start()
     extra: dict[str, Any] = {}
     if share is not None:

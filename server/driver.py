@@ -28,6 +28,7 @@ from umpire.server.game_records import CommandResult
 from umpire.server.games import Games
 from umpire.server.receipt_batch import SigningBatcher
 from umpire.server.requests import (
+    AcknowledgedHead,
     Actions,
     BindClientSeed,
     CachedGame,
@@ -214,6 +215,12 @@ async def perform(gw: Gateway, request: Request) -> Any:
                 return await store.versions(game_ids)
         case ReadPage(game_id, start, end):
             return await store.read(game_id, start, end)
+        case AcknowledgedHead(game_id):
+            if gw.checkpoints is None:
+                return None
+            # A read of the checkpoint file (at most 1 MiB: compacted past it), off the
+            # loop; only a subscribe past the log's end asks it.
+            return await asyncio.to_thread(gw.checkpoints.acknowledged, game_id)
         case FeedHead(game_id):
             known = gw.notifier.feeds.get(game_id)
             return None if known is None else known.head

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +26,11 @@ from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.export import EXPORT_FORMAT, line_to_envelope
 from umpire.events.store import EventStore
+from umpire.events.terminal_text import shown
 from umpire.events.types import GameCreated, SeedRevealed
 from umpire.server.input_files import utf8_text
 from umpire.server.store_access import open_store
+from umpire.server.store_check import missing_seqs
 
 # An export line holds one event; the biggest real payloads (a scenario's map in
 # GameCreated) are tens of KiB. These bounds keep a hostile file from exhausting memory.
@@ -312,6 +316,17 @@ class LoadedLog(Struct, frozen=True, kw_only=True):
     envelopes: tuple[Envelope, ...]
     snapshots: tuple[tuple[int, str], ...] = ()
     export: ExportFile | None = None
+    # Lines naming each run of seqs the store's log skips or ends before its head (AOF
+    # damage): what `store check` names "missing"; a reader of the log is told too.
+    gaps: tuple[str, ...] = ()
+
+
+def say_gaps(command: str, gaps: Sequence[str]) -> None:
+    """Name on stderr each run of seqs the log shown lacks (`LoadedLog.gaps`): the events
+    after a gap are shown as they are, and a state folded over it is not the game's."""
+    for line in gaps:
+        print(f"umpire {command}: this log lacks acknowledged events: {shown(line)}; "
+              "`umpire store check` names the damage", file=sys.stderr)  # fmt: skip
 
 
 async def load_log(settings: Any, game_id: str | None, file: Path | None) -> LoadedLog:
@@ -326,5 +341,8 @@ async def load_log(settings: Any, game_id: str | None, file: Path | None) -> Loa
     async with open_store(settings) as store:
         envelopes = await read_log(store, game_id)
         snap = await store.load_snapshot(game_id)
+        gaps = tuple(missing_seqs(game_id, envelopes, await store.version(game_id)))
     snapshots = ((snap.seq, snap.state_hash),) if snap is not None else ()
-    return LoadedLog(source=f"game {game_id}", envelopes=tuple(envelopes), snapshots=snapshots)
+    return LoadedLog(
+        source=f"game {game_id}", envelopes=tuple(envelopes), snapshots=snapshots, gaps=gaps
+    )

@@ -31,6 +31,7 @@ from umpire.server.connection import Connection
 from umpire.server.delivery import CLEANUP_SECONDS
 from umpire.server.driver import pushed_state
 from umpire.server.games import Games
+from umpire.server.head_checkpoints import HeadCheckpoints
 from umpire.server.keepalive import Keepalive
 from umpire.server.metrics import FLUSH_SECONDS, Figures, Metrics, WorkerShare
 from umpire.server.mistakes import MistakeLog
@@ -98,6 +99,7 @@ class Gateway:
         # done one step at a time under this lock, so between any two turns of a normal
         # client's messages the event loop runs at most one such step (a few ms).
         self.heavy = asyncio.Lock()
+        self.checkpoints: HeadCheckpoints | None = None  # the embedded store's (app.py)
         self.replays = ReplayCache(self.store, self.heavy)
         # The receipts of one loop turn, signed as one tree (docs/audit.md 8.4).
         self.signing = SigningBatcher()

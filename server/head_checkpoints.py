@@ -23,8 +23,11 @@ Records:
   entries they hold after it; the game's is its highest `changes`. `store check` names a
   game whose store holds fewer changes, or as many with other entries: a credential given
   out that no longer works, or a revoked one that works again. A restore or repair
-  names such a game too, and a rebase does not reset it (the credentials are not in the
-  log: a backup's may be older).
+  names such a game too, and then writes a `D` for it; an `R` alone does not reset it
+  (the credentials are not in the log: a backup's may be older).
+- `D <game> <changes> <fields>`: the game's credentials rebased, written by restore and
+  repair after naming their loss: the store's count from here on (earlier `C` records
+  of the game no longer count), so a loss named once is not named by every later check.
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -114,6 +117,10 @@ def credentials_line(game_id: str, changes: int, fields: int) -> bytes:
     return _line("C", game_id, changes, fields)
 
 
+def credentials_rebase_line(game_id: str, changes: int, fields: int) -> bytes:
+    return _line("D", game_id, changes, fields)
+
+
 def loss_line(loss: Loss) -> bytes:
     return _line("L", loss.game_id, loss.first, loss.last, quote(loss.why, safe=""))
 
@@ -141,6 +148,8 @@ def parse(data: bytes) -> Heads:
                 known = found.credentials.get(game)
                 if known is None or changes > known[0]:
                     found.credentials[game] = (changes, fields_)
+            elif kind == "D":
+                found.credentials[fields[0]] = (int(fields[1]), int(fields[2]))
             elif kind == "L":
                 game, first, last, why = fields
                 found.losses.append(Loss(game, int(first), int(last), unquote(why)))
@@ -337,6 +346,18 @@ class HeadCheckpoints:
             if not self._failed:
                 log.warning("head checkpoints not written to %s: %s", self.path, exc)
                 self._failed = True
+
+    def acknowledged(self, game_id: str) -> int | None:
+        """The highest seq of `game_id` ever acknowledged, as the file and this process
+        know it: its head, or the last seq of a loss named; None when they hold nothing
+        of the game (one from before the checkpoints, or the file deleted)."""
+        held = read_heads(self.path.parent)
+        seqs = [loss.last for loss in held.losses_of(game_id)]
+        if game_id in held.heads:
+            seqs.append(held.heads[game_id][0])
+        if game_id in self._known:
+            seqs.append(self._known[game_id])
+        return max(seqs) if seqs else None
 
     def _overwritten(self, firsts: dict[str, int]) -> list[bytes]:
         """Loss lines for the acknowledged seqs the store no longer held when it wrote

@@ -42,7 +42,7 @@ from umpire.events.store import EventStore
 from umpire.events.terminal_text import shown, terminal
 from umpire.events.types import SeedRevealed
 from umpire.server.config import Settings
-from umpire.server.game_log import load_log, read_log, ruleset_from_module
+from umpire.server.game_log import load_log, read_log, ruleset_from_module, say_gaps
 from umpire.server.game_records import sealed_pending
 from umpire.server.progress import progress_bar
 from umpire.server.referee import role_for
@@ -67,6 +67,7 @@ def _dump(value: Any) -> str:
 async def cmd_replay(settings: Settings, args: argparse.Namespace) -> int:
     """Print the state at a seq, or the changes between two seqs."""
     log = await load_log(settings, args.game, args.file)
+    say_gaps("replay", log.gaps)
     role = role_for(settings, args.role, args.operator_token)
     if args.line is not None:  # a superseded line of an amended game (docs/audit.md)
         envelopes = tuple(line_of(log.envelopes, args.line))
@@ -132,6 +133,7 @@ def _builtins(value: Any) -> Any:
 async def cmd_explain(settings: Settings, args: argparse.Namespace) -> int:
     """Explain one event in plain words."""
     log = await load_log(settings, args.game, args.file)
+    say_gaps("explain", log.gaps)
     check_seq(log.envelopes, args.seq)
     ruleset = ruleset_of(log.envelopes[0])
     events = decoded_log(log.envelopes, ruleset)

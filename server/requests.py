@@ -261,6 +261,14 @@ class ReadPage(Struct, frozen=True):
     end: int
 
 
+class AcknowledgedHead(Struct, frozen=True):
+    """Answer: the highest seq of the game this machine's head checkpoints record as ever
+    acknowledged (its head, or the last of a loss named); None when they hold nothing of it,
+    or there are none (a Redis of the operator's, whose heads this machine does not keep)."""
+
+    game_id: str
+
+
 class FeedHead(Struct, frozen=True):
     """Answer: the head of this gateway's feed of the game, None if it has none open."""
 
@@ -286,7 +294,7 @@ Request = (
     | CreateGame | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
     | CredentialHeld
     | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage
-    | FeedHead | OpenFeed | StopCatchUp
+    | FeedHead | OpenFeed | StopCatchUp | AcknowledgedHead
 )  # fmt: skip
 
 T = TypeVar("T")

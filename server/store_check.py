@@ -30,6 +30,8 @@ from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
 LOST = frozenset({"missing", "lost", "replaced"})
+# Reasons that mean a game's credentials are not those its last recorded change left.
+CREDENTIALS_REASONS = frozenset({"credentials_lost", "credentials_changed"})
 log = logging.getLogger("umpire.heads")
 
 

@@ -34,6 +34,7 @@ from umpire.events.types import CommandTakenBack
 from umpire.server import credentials
 from umpire.server.config import Settings
 from umpire.server.disk_watch import MB, DiskWatch
+from umpire.server.game_log import say_gaps
 from umpire.server.game_records import CLIENT_SEED_MAX
 from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
@@ -43,6 +44,7 @@ from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
 from umpire.server.render import describe, receipt_lines, shared_tail, type_words, view_lines
 from umpire.server.store_access import open_store
+from umpire.server.store_check import missing_seqs
 
 console = terminal()
 err_console = terminal(stderr=True)
@@ -349,6 +351,9 @@ async def cmd_log(settings: Settings, args: argparse.Namespace) -> int:
         if not envelopes and args.from_seq <= 1:
             raise GameNotFound(f"no game {args.game!r} in this store")
         whole = envelopes if args.from_seq <= 1 else await store.read(args.game)
+        # A seq missing mid-log (AOF damage) is named, as `audit` and `store check` name
+        # it: the rows alone run on past it without a word (red team 9).
+        say_gaps("log", missing_seqs(args.game, whole, await store.version(args.game)))
         codec = codec_for(ruleset_of(whole[0]))
         ruleset = ruleset_of(whole[0])
         # A ruleset secret and a hidden roll show once the log is finally revealed; a

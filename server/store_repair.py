@@ -14,13 +14,16 @@ inside a stored value, though, loads: only the hash chain finds it. So:
   damaged records and keeps every complete one after them.
 - `backup PATH` copies the AOF consistently while a server runs: the base file as it is,
   each incremental file up to its last complete step, the manifest unchanged meanwhile.
-- `restore PATH` puts a backup in place (no server running).
+- `restore PATH` puts a backup in place (no server running), and puts back beside the
+  backup's the receipt keys of the files it replaces (a key rotated after the backup
+  would vanish with them), naming each.
 
 Whatever changes the files copies the whole `appendonlydir` first, beside it
 (`redis/aof-backup-<UTC time>/` or `redis/aof-before-restore-<UTC time>/`, 0700), and
 names the copy; then it compares the store with the head checkpoints and names every
 acknowledged seq that is gone, recording each loss there (server/head_checkpoints.py) so
-later checks and audits name it again. Each holds the data directory's lock while it
+later checks and audits name it again; a game whose credentials lost changes is named
+once, and their count rebased. Each holds the data directory's lock while it
 runs (`backup` excepted): no Valkey may serve the files meanwhile.
 """
 
@@ -50,6 +53,7 @@ from umpire.server.head_checkpoints import (
     Loss,
     append_records,
     checkpoint_path,
+    credentials_rebase_line,
     loss_line,
     read_heads,
     rebase_line,
@@ -62,9 +66,10 @@ from umpire.server.store_access import (
     owned_server,
     resolved,
 )
-from umpire.server.store_check import StoreFindings, check_store
+from umpire.server.store_check import CREDENTIALS_REASONS, StoreFindings, check_store
 
 AOF_DIR = "appendonlydir"
+SEED_BYTES = 32  # a receipt key's private seed (Ed25519, events/receipt_signature.py)
 BACKUP_PREFIX = "aof-backup-"
 RESTORE_PREFIX = "aof-before-restore-"
 BACKUP_MANIFEST = "backup.json"
@@ -238,35 +243,97 @@ def _keep_originals(store_dir: Path, prefix: str) -> Path:
     return kept
 
 
+@dataclass
+class Inspected:
+    """What `_inspect` found: the findings, each listed game's stored head (seq, hash) and
+    credentials' tally (changes, entries), and the receipt keys it put back (their ids)."""
+
+    findings: StoreFindings
+    stored: dict[str, tuple[int, str]]
+    tallies: dict[str, tuple[int, int]]
+    kept_keys: list[str]
+
+
 async def _inspect(
-    settings: Settings, lock: DataDirLock
-) -> tuple[StoreFindings, dict[str, tuple[int, str]]]:
-    """Start the store privately (the caller holds the lock) and check all of it; the
-    findings, and each listed game's stored head (seq, hash)."""
+    settings: Settings, lock: DataDirLock, keep_keys: dict[str, bytes] | None = None
+) -> Inspected:
+    """Start the store privately (the caller holds the lock), put back those of
+    `keep_keys` (the receipt keys of the files a restore replaced) that it lacks, and
+    check all of it."""
     heads = read_heads(settings.data_dir)
+    keep_keys = keep_keys or {}
     with owned_server(settings, lock) as server:
         store = make_store(server.client_url(GATEWAY_USER), settings)
         try:
+            kept_keys = sorted(set(keep_keys) - set(await store.receipt_keys()))
+            for key_id in kept_keys:
+                # Not current: new games take the backup's current key, as they did then.
+                await store.keep_receipt_key(key_id, keep_keys[key_id], current=False)
             findings = await check_store(store, heads, settings.data_dir)
             stored = {}
             for game_id in await store.games():
                 stored[game_id] = (await store.version(game_id), await store.last_hash(game_id))
-            return findings, stored
+            games = sorted(stored)
+            tallies = dict(zip(games, await store.credentials.tallies(games), strict=True))
+            return Inspected(findings, stored, tallies, kept_keys)
         finally:
             await store.close()
 
 
+async def _receipt_keys(settings: Settings, lock: DataDirLock) -> dict[str, bytes]:
+    """Every receipt key the store's files hold now (the store started privately)."""
+    with owned_server(settings, lock) as server:
+        store = make_store(server.client_url(GATEWAY_USER), settings)
+        try:
+            return await store.receipt_keys()
+        finally:
+            await store.close()
+
+
+def _receipt_keys_in_records(store_dir: Path) -> dict[str, bytes]:
+    """The receipt keys that the intact records of the incremental files write (the
+    `HSETNX <prefix>:receipt-keys <id> <seed hex>` of a kept key)."""
+    found: dict[str, bytes] = {}
+    for file_scan in scan_files(store_dir):
+        for record in file_scan.records:
+            if record.damaged:
+                continue
+            for command in record.commands:
+                args = command.args
+                if command.name not in (b"HSET", b"HSETNX") or len(args) < 4:
+                    continue
+                if not args[1].endswith(b":receipt-keys"):
+                    continue
+                for field_, value in zip(args[2::2], args[3::2], strict=False):
+                    try:
+                        seed = bytes.fromhex(value.decode())
+                    except ValueError:
+                        continue
+                    # A key's 32-byte Ed25519 seed; the field naming the current key
+                    # holds an id, not a seed.
+                    if len(seed) == SEED_BYTES:
+                        found.setdefault(field_.decode(), seed)
+    return found
+
+
 def _findings(settings: Settings, lock: DataDirLock) -> StoreFindings:
-    return asyncio.run(_inspect(settings, lock))[0]
+    return asyncio.run(_inspect(settings, lock)).findings
 
 
 def _record_losses(
-    settings: Settings, lock: DataDirLock, why: str, dropped: list[tuple[str, int]] | None = None
-) -> list[Loss]:
+    settings: Settings,
+    lock: DataDirLock,
+    why: str,
+    dropped: list[tuple[str, int]] | None = None,
+    keep_keys: dict[str, bytes] | None = None,
+) -> tuple[list[Loss], Inspected]:
     """After the files changed: name every acknowledged seq now gone (the checkpoints,
     receipts and chains against the store, and the events the dropped records held),
-    record the losses and rebase each game's checkpoint on what the store now holds."""
-    findings, stored = asyncio.run(_inspect(settings, lock))
+    record the losses and rebase each game's checkpoint on what the store now holds: its
+    head, and its credentials' change count where their loss is named here (so that
+    later checks do not name that loss again, forever)."""
+    inspected = asyncio.run(_inspect(settings, lock, keep_keys))
+    findings, stored = inspected.findings, inspected.stored
     losses: list[Loss] = []
     for game in findings.games:
         for first, last in game.lost():
@@ -279,8 +346,33 @@ def _record_losses(
     heads = read_heads(settings.data_dir)
     rebases = [rebase_line(g, s, h) for g, (s, h) in sorted(stored.items())]
     rebases += [rebase_line(g, 0, GENESIS_HASH) for g in sorted(set(heads.heads) - set(stored))]
+    rebases += [
+        credentials_rebase_line(game_id, *inspected.tallies[game_id])
+        for game_id, _ in _credentials_named(findings)
+        if game_id in inspected.tallies
+    ]
     append_records(settings.data_dir, [*(loss_line(loss) for loss in losses), *rebases])
-    return losses
+    return losses, inspected
+
+
+def _credentials_named(findings: StoreFindings) -> list[tuple[str, str]]:
+    """(game, why) for each game whose credentials are not those its last recorded
+    change left."""
+    return [
+        (game.game_id, damage.message)
+        for game in findings.games
+        for damage in game.damages
+        if damage.reason in CREDENTIALS_REASONS
+    ]
+
+
+def _say_losses(losses: list[Loss], inspected: Inspected) -> None:
+    """Print each loss a change of the files made: seqs, credentials, nothing silent."""
+    for loss in losses:
+        print(f"lost: {loss.describe()}")
+    for game_id, why in _credentials_named(inspected.findings):
+        print(f"lost: game {game_id}: {why} (named here, and recorded: later checks "
+              "do not name it again)")  # fmt: skip
 
 
 def cmd_store(settings: Settings, args: argparse.Namespace) -> int:
@@ -445,11 +537,10 @@ def repair(
     what = "cut its torn tail" if torn else "salvaged: dropped only the damaged records"
     for line in _damage_lines(bad):
         print(f"{'cut' if torn else 'dropped'}: {line}")
-    losses = _record_losses(
+    losses, inspected = _record_losses(
         settings, lock, f"{what} by umpire store repair, {_timestamp()}", dropped
     )
-    for loss in losses:
-        print(f"lost: {loss.describe()}")
+    _say_losses(losses, inspected)
     said = (
         f"{counted(len(losses), 'run')} of acknowledged events lost, each named above and recorded "
         "for `umpire store check` and `umpire audit`"
@@ -609,18 +700,46 @@ def restore(settings: Settings, store_dir: Path, lock: DataDirLock, source: Path
     _checked_backup_path(source / AOF_DIR)
     summary = _verified_backup(source)
     kept = None
+    replaced_keys: dict[str, bytes] = {}
+    unread = ""
     if (store_dir / AOF_DIR).exists():
+        # The receipt keys of the files replaced, put back beside the backup's: a key
+        # rotated after the backup was made would vanish with them, and every receipt it
+        # signed could no longer be checked against the server's keys (red team 9).
+        try:
+            replaced_keys = asyncio.run(_receipt_keys(settings, lock))
+        except (UmpireError, OSError, RuntimeError) as exc:
+            # Files that do not load (why most restores are made): the keys their intact
+            # records of the incremental files hold, where every rotation since the last
+            # rewrite is.
+            replaced_keys = _receipt_keys_in_records(store_dir)
+            unread = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         kept = _keep_originals(store_dir, RESTORE_PREFIX)
         shutil.rmtree(store_dir / AOF_DIR)
     store_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     shutil.copytree(source / AOF_DIR, store_dir / AOF_DIR)
     (store_dir / AOF_DIR).chmod(0o700)
     _fsync_dir(store_dir)
-    losses = _record_losses(
-        settings, lock, f"restored from the backup {source} made {summary.get('made_at')}"
+    losses, inspected = _record_losses(
+        settings,
+        lock,
+        f"restored from the backup {source} made {summary.get('made_at')}",
+        keep_keys=replaced_keys,
     )
-    for loss in losses:
-        print(f"lost: {loss.describe()}")
+    _say_losses(losses, inspected)
+    for key_id in inspected.kept_keys:
+        print(
+            f"kept: receipt key {key_id}, not in the backup, put back from the files it "
+            "replaced (not current: new games take the backup's), so the receipts it "
+            "signed still check against the server's keys"
+        )
+    if unread:
+        print(
+            f"warning: the files replaced do not load ({unread}): only the receipt keys in "
+            "the intact records of their incremental files were put back; a key kept only "
+            "in their base file is not in the restored store, and receipts it signed no "
+            f"longer check against the server's keys (the files are kept in {kept})"
+        )
     where = f"; the files it replaced are kept in {kept}" if kept else ""
     # Counted by game, as a reader asks "which games lost something": a game may have
     # lost several runs of seqs, each its own line above.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from umpire.engine.roles import Role
-from umpire.events.errors import LogRewound, StoreUnreachable
+from umpire.events.errors import FromSeqPastHead, LogRewound, StoreUnreachable
 from umpire.events.wire import (
     Error,
     Subscribe,
@@ -18,6 +18,7 @@ from umpire.events.wire import (
 from umpire.server import credentials
 from umpire.server.admission import TooManySubscriptions
 from umpire.server.requests import (
+    AcknowledgedHead,
     FeedHead,
     Follow,
     OpenFeed,
@@ -114,24 +115,38 @@ class Subscriptions:
         self.outbox.append(Follow(sub))
 
     def _log_reaches(self, game_id: str, start: int) -> Steps[None]:
-        """Refuse a subscribe `from_seq` past the end of the log: its client holds events
-        the store has lost (a `log_rewound` it missed while away). Resumed there, it would
-        take the new events that reuse those seqs for the ones after what it holds. Asked
-        of the store only when this gateway's feed is behind `start` (or not open): a feed
-        may lag the log, never lead it."""
+        """Refuse a subscribe `from_seq` past the end of the log. Its client holds events
+        the store has lost (a `log_rewound` it missed while away): resumed there, it
+        would take the new events that reuse those seqs for the ones after what it
+        holds. Or, where the head checkpoints say no event that far was ever
+        acknowledged (so none was ever sent), the seq is a mistake: `from_seq_past_head`,
+        saying what is allowed. Asked of the store only when this gateway's feed is
+        behind `start` (or not open): a feed may lag the log, never lead it."""
         try:
             head = yield ReadVersion(game_id)
         except StoreUnreachable as exc:
             raise exc.unavailable(game_id, "retry later") from exc
-        if 0 < head < start:  # no log at all: the feed says game_not_found
-            raise LogRewound(
-                f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
-                "the store lost events you were sent; drop what you hold after that seq "
-                "and subscribe again (with view)",
+        if not 0 < head < start:  # no log at all: the feed says game_not_found
+            return
+        allowed = f"allowed: 0 to {head} (the last seq you hold; 0: from the start)"
+        acknowledged = yield AcknowledgedHead(game_id)
+        if acknowledged is not None and acknowledged < start:
+            raise FromSeqPastHead(
+                f"from_seq {start} is past the end of the log of game {game_id!r}, which "
+                f"ends at seq {head}, and no event after seq {max(acknowledged, head)} of it "
+                f"was ever sent: {allowed}",
                 game_id=game_id,
                 head=head,
                 from_seq=start,
             )
+        raise LogRewound(
+            f"the log of game {game_id!r} ends at seq {head}, before from_seq {start}: "
+            "the store lost events you were sent; drop what you hold after that seq "
+            f"and subscribe again (with view); {allowed}",
+            game_id=game_id,
+            head=head,
+            from_seq=start,
+        )
 
     def unsubscribe(self, game_id: str) -> Subscription | None:
         """End the subscription to `game_id` at once: detached from its feed. The

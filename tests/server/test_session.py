@@ -30,6 +30,7 @@ from umpire.server.credentials import Unauthorized, fingerprint
 from umpire.server.game_disputes import Filed
 from umpire.server.game_records import CommandResult, Created
 from umpire.server.requests import (
+    AcknowledgedHead,
     Actions,
     BindClientSeed,
     CachedGame,
@@ -541,11 +542,22 @@ def test_a_subscribe_whose_view_fails_leaves_no_subscription() -> None:
     assert ex.session.subs == {} and not feed.subscriptions
 
 
-def test_a_subscribe_from_past_the_log_is_log_rewound() -> None:
+@pytest.mark.parametrize(
+    ("acknowledged", "code"),
+    [(None, "log_rewound"), (9, "log_rewound"), (12, "log_rewound"), (8, "from_seq_past_head")],
+)
+def test_a_subscribe_from_past_the_log_is_log_rewound_or_a_mistake(
+    acknowledged: int | None, code: str
+) -> None:
+    # From the checkpoints' highest acknowledged seq: past it, never sent to anyone (a
+    # mistaken seq, said as such with what is allowed); at or below it, or unknown
+    # (no checkpoints), events the store lost.
     ex = player()
     reply = ex.reply({"type": "subscribe", "game_id": GAME, "from_seq": 9, "id": "s"},
-                     {CredentialHeld: True, FeedHead: 2, ReadVersion: 5})  # fmt: skip
-    assert reply["code"] == "log_rewound" and reply["details"]["head"] == 5
+                     {CredentialHeld: True, FeedHead: 2, ReadVersion: 5,
+                      AcknowledgedHead: acknowledged})  # fmt: skip
+    assert reply["code"] == code and reply["details"]["head"] == 5, reply
+    assert "allowed: 0 to 5" in reply["message"], reply
 
 
 def test_a_subscribe_with_a_revoked_credential_drops_the_grant() -> None:

@@ -1,0 +1,112 @@
+"""A restore names all it loses, once (receipt keys, credentials), and a log read with a
+gap says so (red team 9).
+
+Two counter games are played through a real `umpire serve`; then a backup is taken, the
+store moves on past it (a receipt key rotation, a revoked credential), and the real
+`umpire store restore` puts the backup back; or a middle step of a game is dropped from
+the real AOF and the log is read with the real `umpire log` and `umpire replay`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.acked_games import OPERATOR, Acked, events_in_steps_touching, named, play
+from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
+
+Played = tuple[Path, dict[str, str]]
+_MULTI = b"*1\r\n$5\r\nMULTI\r\n"
+_EXEC = b"*1\r\n$4\r\nEXEC\r\n"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """A data directory holding two games (no serve running), and each game's player
+    credential."""
+    data_dir = tmp_path_factory.mktemp("played") / "data"
+    acked: Acked = set()
+    serve, port = start_serve(data_dir)
+    try:
+        players = asyncio.run(play(f"ws://127.0.0.1:{port}/ws", 2, 3, "c", acked))
+    finally:
+        stop(serve)
+    return data_dir, players
+
+
+def _copy_with_backup(played: Played, tmp_path: Path) -> tuple[Path, Path]:
+    data_dir = tmp_path / "data"
+    shutil.copytree(played[0], data_dir)
+    backup = tmp_path / "backup"
+    code, out, err = run_cli(data_dir, "store", "backup", str(backup))
+    assert code == 0, out + err
+    return data_dir, backup
+
+
+@pytest.mark.parametrize("files", ["loading", "damaged"])
+def test_a_key_rotated_after_the_backup_is_kept_by_its_restore(
+    played: Played, tmp_path: Path, files: str
+) -> None:
+    # Fails without the fix: the rotated key vanished without a word, and every receipt
+    # it signed could no longer be checked against the server's keys.
+    data_dir, backup = _copy_with_backup(played, tmp_path)
+    code, out, err = run_cli(data_dir, "keys", "--rotate", COLUMNS="400")
+    assert code == 0, out + err
+    found = re.search(r"new games take receipt key (\S+) ", out)
+    assert found is not None, out
+    rotated = found[1]
+    if files == "damaged":  # files that no longer load: why most restores are made
+        aof = incr_aof(data_dir)
+        whole = aof.read_bytes()
+        aof.write_bytes(whole[: len(whole) // 2] + b"\x00" * 16 + whole[len(whole) // 2 + 16 :])
+    code, out, err = run_cli(data_dir, "store", "restore", str(backup), COLUMNS="400")
+    assert code == 0, out + err
+    assert f"kept: receipt key {rotated}, not in the backup" in out, out
+    assert ("do not load" in out) == (files == "damaged"), out
+    code, out, err = run_cli(data_dir, "keys", COLUMNS="400")
+    assert code == 0, out + err
+    listed = [line for line in out.splitlines() if line.startswith(rotated)]
+    assert len(listed) == 1 and "(current)" not in listed[0], out  # the backup's stays current
+
+
+def test_credentials_a_restore_lost_are_named_by_it_once(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix: the restore said nothing of the credentials, and its `C`
+    # line was never rebased, so every `store check` after it named them lost, forever.
+    data_dir, backup = _copy_with_backup(played, tmp_path)
+    hit = sorted(played[1])[0]
+    code, out, err = run_cli(data_dir, "revoke", played[1][hit], **OPERATOR)
+    assert code == 0, out + err
+    code, out, err = run_cli(data_dir, "store", "restore", str(backup), COLUMNS="400")
+    assert code == 0, out + err
+    said = [line for line in out.splitlines() if line.startswith("lost:")]
+    assert len(said) == 1 and said[0].startswith(f"lost: game {hit}: its credentials lost"), out
+    for _ in range(2):  # named once, by the restore: not by each check after it
+        code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+        assert "its credentials" not in out, out + err
+
+
+def test_a_log_with_a_gap_is_named_by_log_and_replay(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix: a middle step of the game dropped from the AOF, `umpire log`
+    # printed the rows on either side of the gap (and `replay` a state folded over it)
+    # with exit 0 and no word, where `audit` and `store check` named the missing seqs.
+    data_dir = tmp_path / "data"
+    shutil.copytree(played[0], data_dir)
+    hit = sorted(played[1])[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    key = re.escape(b"{" + hit.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
+    start = whole.rindex(_MULTI, 0, at)
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    lost = events_in_steps_touching(whole, start, end)
+    aof.write_bytes(whole[:start] + whole[end:])
+    for argv in (["log", hit], ["log", hit, "--json"], ["replay", hit, "--at", "1"]):
+        code, out, err = run_cli(data_dir, *argv, "--as", "referee", **OPERATOR, COLUMNS="400")
+        assert code == 0, out + err
+        assert "this log lacks acknowledged events" in err and named(err) == lost, err
+    code, out, err = run_cli(data_dir, "log", sorted(played[1])[1], **OPERATOR)
+    assert code == 0 and "lacks" not in err, out + err  # a whole log: no word
