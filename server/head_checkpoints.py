@@ -26,8 +26,14 @@ Records:
   names such a game too, and then writes a `D` for it; an `R` alone does not reset it
   (the credentials are not in the log: a backup's may be older).
 - `D <game> <changes> <fields>`: the game's credentials rebased, written by restore and
-  repair after naming their loss: the store's count from here on (earlier `C` records
-  of the game no longer count), so a loss named once is not named by every later check.
+  repair after naming their loss: the store's count from here on (earlier `C` and `K`
+  records of the game no longer count), so a loss named once is not named by every later
+  check.
+- `K <game> <changes> <why>`: the game's credentials named lost, kept for every later
+  check to name until a restore or repair rebases them (`D`): written when a change
+  arrives numbered at or below one already recorded (the store lost changes and counted
+  again: later changes would otherwise bring its count back level with the record and
+  hide the loss, red team 9b), and by `umpire serve` at its start for a loss it finds.
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -36,10 +42,9 @@ is in the file: a crash of umpire or of Valkey never loses it. A thread `fdatasy
 file at most every FSYNC_INTERVAL (an fsync here costs ~90 us of CPU and 0.2 to 2.5 ms of
 wall time, which a wait per command would put on every ack): only a power loss inside
 that window can lose a checkpoint, and the AOF (`appendfsync always`) holds those
-commands. The file is
-compacted (one `H` per game, every `L`) under an exclusive `flock` once it passes
-COMPACT_BYTES; writers hold a shared `flock` per write and reopen the file when the one
-they hold was replaced.
+commands. The file is compacted (one `H` per game, every `L`, each game's `C` and `K`)
+under an exclusive `flock` once it passes COMPACT_BYTES; writers hold a shared `flock`
+per write and reopen the file when the one they hold was replaced.
 """
 
 from __future__ import annotations
@@ -91,6 +96,8 @@ class Heads:
     damaged_lines: int = 0
     # Each game's credentials at their last recorded change: (changes, fields).
     credentials: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Each game whose credentials were named lost (`K`) since their last rebase: why.
+    credential_losses: dict[str, str] = field(default_factory=dict)
 
     def losses_of(self, game_id: str) -> list[Loss]:
         return [loss for loss in self.losses if loss.game_id == game_id]
@@ -119,6 +126,10 @@ def credentials_line(game_id: str, changes: int, fields: int) -> bytes:
 
 def credentials_rebase_line(game_id: str, changes: int, fields: int) -> bytes:
     return _line("D", game_id, changes, fields)
+
+
+def credentials_loss_line(game_id: str, changes: int, why: str) -> bytes:
+    return _line("K", game_id, changes, quote(why, safe=""))
 
 
 def loss_line(loss: Loss) -> bytes:
@@ -150,6 +161,10 @@ def parse(data: bytes) -> Heads:
                     found.credentials[game] = (changes, fields_)
             elif kind == "D":
                 found.credentials[fields[0]] = (int(fields[1]), int(fields[2]))
+                found.credential_losses.pop(fields[0], None)
+            elif kind == "K":
+                game, _, why = fields[0], int(fields[1]), unquote(fields[2])
+                found.credential_losses.setdefault(game, why)
             elif kind == "L":
                 game, first, last, why = fields
                 found.losses.append(Loss(game, int(first), int(last), unquote(why)))
@@ -218,6 +233,10 @@ class _Writer:
             lines = [rebase_line(g, s, h) for g, (s, h) in sorted(held.heads.items())]
             lines += [loss_line(loss) for loss in held.losses]
             lines += [credentials_line(g, c, f) for g, (c, f) in sorted(held.credentials.items())]
+            lines += [
+                credentials_loss_line(g, held.credentials.get(g, (0, 0))[0], why)
+                for g, why in sorted(held.credential_losses.items())
+            ]
             temporary = self.path.with_suffix(".new")
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             try:
@@ -265,7 +284,12 @@ class HeadCheckpoints:
         # before the new events' ack. Unrecorded, the new heads passed the lost ones, and
         # `store check` and `umpire audit` passed the game (red team, 2026-11-29).
         # (Seqs only: one small entry a game this process met, as the file holds a line.)
-        self._known = {game: seq for game, (seq, _) in read_heads(data_dir).heads.items()}
+        held = read_heads(data_dir)
+        self._known = {game: seq for game, (seq, _) in held.heads.items()}
+        # Each game's highest credentials change recorded, and the games whose credentials
+        # are named lost already: a change numbered at or below the highest is a loss.
+        self._changes = {game: changes for game, (changes, _) in held.credentials.items()}
+        self._credentials_named = set(held.credential_losses)
         self._batch: dict[str, tuple[int, str]] = {}
         self._firsts: dict[str, int] = {}
         self._turn: asyncio.Future[None] | None = None
@@ -336,11 +360,28 @@ class HeadCheckpoints:
 
     def credentials(self, game_id: str, changes: int, fields: int) -> None:
         """Write a change of a game's credentials now (see the module's docstring): the
-        change is made, so like a head's, a failed write is said once and not raised."""
+        change is made, so like a head's, a failed write is said once and not raised.
+        A change numbered at or below one recorded before means the store lost changes
+        and counted again: named (`K`) before it, once."""
+        lines = []
+        known = self._changes.get(game_id, 0)
+        if changes <= known and game_id not in self._credentials_named:
+            why = (
+                f"its credentials lost changes: change {changes} was made again after the "
+                f"head checkpoints recorded change {known} (the store had lost changes "
+                f"{changes} to {known}): a credential given out may no longer work, or a "
+                "revoked one work again; restore a backup, or revoke the game's credentials "
+                "and give out new ones"
+            )
+            log.error("game %s: %s", game_id, why)
+            lines.append(credentials_loss_line(game_id, changes, why))
+            self._credentials_named.add(game_id)
+        self._changes[game_id] = max(known, changes)
+        lines.append(credentials_line(game_id, changes, fields))
         try:
             if self._writer is None:
                 self._writer = _Writer(self.path)
-            self._writer.write(credentials_line(game_id, changes, fields))
+            self._writer.write(b"".join(lines))
             self._to_sync()
         except OSError as exc:
             if not self._failed:

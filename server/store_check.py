@@ -25,7 +25,14 @@ from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.receipt import ReceiptsInvalid, read_receipts
 from umpire.events.store import InspectableStore, Store, parse_command_entry
 from umpire.events.types import GameCreated
-from umpire.server.head_checkpoints import Heads, Loss, append_records, loss_line, read_heads
+from umpire.server.head_checkpoints import (
+    Heads,
+    Loss,
+    append_records,
+    credentials_loss_line,
+    loss_line,
+    read_heads,
+)
 from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
@@ -117,7 +124,10 @@ async def check_store(
             game.damages.append(Damage(1, game.head, "unlisted", why))
     for game in found.games:
         recorded = heads.credentials.get(game.game_id)
-        if recorded is not None and game.head:  # a game lost whole is named as such
+        named = heads.credential_losses.get(game.game_id)
+        if named is not None and game.head:  # named lost before: named until a rebase
+            game.damages.append(Damage(1, game.head, "credentials_lost", named))
+        elif recorded is not None and game.head:  # a game lost whole is named as such
             damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
@@ -413,11 +423,21 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
         append_records(data_dir, [loss_line(loss) for loss in found])
     # A game's credentials that are not those its last recorded change left: named in
     # the log at start too (`store check` names them the same way).
+    # Each is recorded (`K`) too, so that later changes, which bring the store's count
+    # level with the record again, do not hide it (red team 9b).
     recorded = sorted(heads.credentials)
+    records: list[bytes] = []
     for game_id, tally in zip(recorded, await store.credentials.tallies(recorded), strict=True):
-        damage = _credentials_damage(heads.credentials[game_id], tally)
+        damage = heads.credential_losses.get(game_id)
+        if damage is None:
+            found_now = _credentials_damage(heads.credentials[game_id], tally)
+            if found_now is not None:
+                damage = found_now[1]
+                records.append(credentials_loss_line(game_id, tally[0], damage))
         if damage is not None:
-            log.error("game %s: %s", game_id, damage[1])
+            log.error("game %s: %s", game_id, damage)
+    if records:
+        append_records(data_dir, records)
     lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}
     return found, len(lost_games)
 

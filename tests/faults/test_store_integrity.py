@@ -536,16 +536,19 @@ def test_a_lost_receipt_key_or_games_list_entry_is_named(
         assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
 
 
-@pytest.mark.parametrize("damage", ["revocation cut", "grant dropped"])
+@pytest.mark.parametrize("damage", ["revocation cut", "grant dropped", "cut, then changed"])
 def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str) -> None:
     # Fails without the fix: the store cannot tell which credentials it gave out, so a
     # game's player credential revoked and the revocation's step then cut from the AOF
     # (the revoked credential works again), or its grant dropped (the player's credential
     # no longer works), left `store check` saying the store is whole.
+    # "cut, then changed" (red team 9b): after the cut, a later change of the game's
+    # credentials is counted with the lost change's number and brings the store's count
+    # level with the record again; unrecorded, `store check` said the store is whole.
     data_dir, acked = _copy(played, tmp_path)
     hit = sorted(_games(acked))[0]
     key = b"umpire:{" + hit.encode() + b"}:credentials"
-    if damage == "revocation cut":
+    if damage in ("revocation cut", "cut, then changed"):
         code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
         assert code == 0, out + err
         aof = incr_aof(data_dir)
@@ -555,6 +558,9 @@ def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str)
         assert b"HDEL" in whole[start:end]
         aof.write_bytes(whole[:start] + whole[end:])
         said = "its credentials lost changes"
+        if damage == "cut, then changed":  # the credential works again: revoked again
+            code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
+            assert code == 0, out + err
     else:
         _drop_command(data_dir, b"HSET", key)
         said = "its credentials were changed outside umpire"
@@ -566,6 +572,8 @@ def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str)
     serve, _ = start_serve(data_dir)
     output = stop(serve)
     assert f"game {hit}: {said}" in output, output
+    # And records it, so no later change brings the counts level and hides it.
+    assert hit in read_heads(data_dir).credential_losses
 
 
 def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
