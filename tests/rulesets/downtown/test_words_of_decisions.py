@@ -192,3 +192,22 @@ def test_this_movement_phase_is_empty_outside_it() -> None:
         assert not data["phase_events"] and not data["phase_near"] and not data["drv_moved"]
     moving = msgspec.structs.replace(state, phase=Phase.MOVEMENT)
     assert list(RULESET.view(moving, Role.PLAYER)["phase_events"]) == ["S1"]
+
+
+def test_what_the_drv_keeps_secret_is_said_once_on_a_line() -> None:
+    """2.1.2: the AAA purchase as the player reads it says "(details withheld: DRV
+    secret)" once: its citation carries it (the table's row is the hidden die), so its
+    explanation does not say it again on the same line of `umpire log`."""
+    bought = ev.AaaPurchased(
+        rule="000_842c81c5c58bc2f6.txt 2.1.2 AAA Generation Table row 7",
+        points=6,
+        count=3,
+        hidden_count=2,
+        pool_densities=("light", "medium", "heavy"),
+        explanation="6 AAA Points bought 3 concentrations: light, medium, heavy",
+    )
+    shown = RULESET.redact(bought, Role.PLAYER)
+    assert shown is not None
+    line = describe(shown, ruleset=RULESET)
+    assert line.count("details withheld") == 1, line
+    assert "3 concentrations (1 set up now, 2 hidden)" in line, line
