@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from umpire.engine import registry
+from umpire.engine.explain import DieUsed
 from umpire.events.rules_words import (
     acronyms,
     command_fields,
@@ -141,3 +142,15 @@ def test_a_yes_or_no_in_an_events_line_reads_in_words() -> None:
         "passed: no, flights: [{on map: yes}]"
     )
     assert command_fields({"type": "c", "detected": False}) == "detected=false"
+
+
+def test_explain_names_the_dice_a_decision_used_as_the_rules_do() -> None:
+    """`umpire explain`'s "Dice used" says Nightfighter's location roll as "blue and
+    purple dice", as `umpire log` and the table do."""
+    used = DieUsed(
+        roll=0, seq=4, kind="coloured", faces=(3, 4), labels=("blue", "purple"), total=7,
+        by="server", purpose="locate", rule="r", hidden=False,
+    )  # fmt: skip
+    assert used.words().startswith("roll 1 (seq 4): blue and purple dice showing blue 3"), (
+        used.words()
+    )
