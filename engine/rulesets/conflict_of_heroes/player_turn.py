@@ -30,7 +30,9 @@ def require_player_turn(state: State) -> None:
     """3.0 / 4.0: turns alternate; a player action needs the player's turn."""
     if state.turn is not WhoseTurn.PLAYER:
         raise RuleError(
-            "it is the AI's turn: send TakeAiTurn (4.0) before the next player action",
+            # The command in words, as the listing offers it (actions.py), not its code name.
+            "it is the AI's turn: take the AI's turn (draw an Order Card, 4.0) before the next "
+            "player action",
             rule=cite("3.0"),
         )
 

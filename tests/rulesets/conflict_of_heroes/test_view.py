@@ -28,3 +28,16 @@ def test_no_state_field_holds_a_deck_order() -> None:
     assert s.deck == (1, 2, 3)
     _, s = run(s, {"type": "UnitAction", "units": ["U"], "action": "fire", "ap": 1}, [[1]])
     assert s.deck == (2, 3) and list(s.deck) == sorted(s.deck)
+
+
+def test_an_order_shows_the_fields_its_action_uses() -> None:
+    """7.0 / 4.0: a card's "Counteraction 1" reads by its number alone (no "Relation:
+    closest" the parse defaulted), and an AI order has no "Number: 0"; the player's
+    command field `ap` reads "APs" (3.1), not "Ap"."""
+    deck = (card(1, "blue", 4, "Counteraction 1", tactical=("AI closest to Unit -> Fire",)),)
+    shown = RULESET.view(state([ai("A", "0505"), unit("U", "0508")], deck), Role.PLAYER)
+    (pointer,) = shown["cards"][0]["priority_orders"]
+    (fire,) = shown["cards"][0]["tactical_orders"]
+    assert pointer == {"text": "Counteraction 1", "action": "counteraction", "number": 1}
+    assert "number" not in fire and fire["relation"] == "closest", fire
+    assert RULESET.labels.label("ap") == "APs"
