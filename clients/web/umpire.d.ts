@@ -1023,6 +1023,7 @@ export namespace Downtown {
     hex: string;
     /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
     altitude: "deck" | "low" | "medium" | "high" | "very_high";
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
   }
 
@@ -1071,6 +1072,7 @@ export namespace Downtown {
       hex: string;
       /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
       altitude?: "deck" | "low" | "medium" | "high" | "very_high";
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       detected?: boolean;
       bomber?: boolean;

@@ -18,6 +18,7 @@ from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.engine.schemas import ruleset_document
 from umpire.server.render import capitals_of, describe, type_words, view_lines
 
 
@@ -211,3 +212,31 @@ def test_what_the_drv_keeps_secret_is_said_once_on_a_line() -> None:
     line = describe(shown, ruleset=RULESET)
     assert line.count("details withheld") == 1, line
     assert "3 concentrations (1 set up now, 2 hidden)" in line, line
+
+
+def test_a_flights_facing_says_what_its_numbers_mean() -> None:
+    """A US flight's facing (reported and moved) says each number's hex side in its schema
+    (`umpire play`'s help, the table's form), not a bare "0..5"; the state says it by
+    compass point."""
+    document = ruleset_document(
+        RULESET.name, RULESET.version, RULESET.title, RULESET.seed, RULESET.setup_type,
+        RULESET.command_types,
+    )  # fmt: skip
+    found = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            facing = node.get("properties", {}).get("facing")
+            if facing is not None:
+                found.append(facing)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    assert found, document
+    for facing in found:
+        assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in facing.get("description", ""), facing
+    assert LABELS.shown("facing", 2) == "SE"
