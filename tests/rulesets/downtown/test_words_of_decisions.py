@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
+from umpire.engine import registry
 from umpire.engine.actions import legal_actions
 from umpire.engine.dice import ManualDice
 from umpire.engine.explain import explain
@@ -18,6 +19,7 @@ from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.engine.scenarios import scenarios
 from umpire.engine.schemas import ruleset_document
 from umpire.server.render import capitals_of, describe, type_words, view_lines
 
@@ -240,3 +242,11 @@ def test_a_flights_facing_says_what_its_numbers_mean() -> None:
     for facing in found:
         assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in facing.get("description", ""), facing
     assert LABELS.shown("facing", 2) == "SE"
+
+
+def test_no_scenario_says_a_plural_as_a_form() -> None:
+    """`umpire scenarios` and the table's scenario list read "4 DRV flights at most", not
+    "flight(s)": every scenario's counts are known, so each says its own number."""
+    for ruleset in map(registry.get, registry.shipped()):
+        for each in scenarios(ruleset):
+            assert "(s)" not in each.description, (ruleset.name, each.description)
