@@ -527,7 +527,7 @@ export namespace ConflictOfHeroes {
     sideways_moves?: boolean;
   }
 
-  /** 3.3: play an Action Card from the hand, paid with APs of fresh Unit(s) and/or CAPs; an AP Spent Check follows when APs were paid. */
+  /** 3.3: play an Action Card from the hand, paid with APs of fresh Units, with CAPs or both; an AP Spent Check follows when APs were paid. */
   export interface CardAction {
     type: "CardAction";
     card: string;
@@ -545,7 +545,7 @@ export namespace ConflictOfHeroes {
     cards?: number[];
   }
 
-  /** 3.2.2: an action by fresh or spent Unit(s) paid only with CAPs; no AP Spent Check. */
+  /** 3.2.2: an action by one or more Units, fresh or spent, paid only with CAPs; no AP Spent Check. */
   export interface CommandAction {
     type: "CommandAction";
     units: string[];
@@ -633,7 +633,7 @@ export namespace ConflictOfHeroes {
     type: "TakeBack";
   }
 
-  /** 3.1: an action by fresh Unit(s) costing `ap` APs, `caps` of it paid with CAPs (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1). */
+  /** 3.1: an action by one or more fresh Units costing `ap` APs, `caps` of it paid with CAPs (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1). */
   export interface UnitAction {
     type: "UnitAction";
     units: string[];

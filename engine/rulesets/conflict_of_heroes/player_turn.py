@@ -143,7 +143,7 @@ def card_action(turn: ConflictOfHeroesTurn, cmd: CardAction) -> None:
     s, rule = turn.state, cite("3.3")
     require_player_turn(s)
     if cmd.ap and not cmd.units:
-        raise RuleError("a card paid with APs needs the fresh Unit(s) that pay them", rule=rule)
+        raise RuleError("a card paid with APs needs the fresh Units that pay them", rule=rule)
     player_units(s, cmd.units, fresh=cmd.ap > 0, rule=rule)
     check_aps(s, cmd.ap, rule)
     check_caps(s, cmd.caps)
