@@ -14,7 +14,13 @@ import msgspec
 from msgspec import Struct
 
 from umpire.engine.citations import readable
-from umpire.events.rules_words import in_words, kind_in_words, roll_name, type_in_words
+from umpire.events.rules_words import (
+    dice_name,
+    in_words,
+    kind_in_words,
+    roll_name,
+    type_in_words,
+)
 from umpire.events.types import (
     ClientSeedBound,
     CommandRecorded,
@@ -56,7 +62,9 @@ class DieUsed(Struct, frozen=True, kw_only=True):
                 faces = " and ".join(str(f) for f in self.faces)
             shown = f"showing {faces} = {self.total}"
         return (
-            f"{roll_name(self.roll)} (seq {self.seq}): {self.kind} {shown}, rolled by the "
+            # Named dice as the rules name them ("blue and purple dice", not "coloured").
+            f"{roll_name(self.roll)} (seq {self.seq}): {dice_name(self.kind, (), self.labels)} "
+            f"{shown}, rolled by the "
             f"{self.by} for {self.purpose} ({self.rule})"
         )
 

@@ -28,7 +28,7 @@ events only) print event text.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -223,13 +223,25 @@ _NOT_SAID = (*DECISION_EXTRAS, "dice")
 
 
 def fields_said(event: Mapping[str, Any], leave_out: Collection[str] = DECISION_EXTRAS) -> str:
-    """An event's own fields in words ("unit: AI-RIFLE-2, to hex: 0907"), the empty ones
-    and those in `leave_out` left out."""
+    """An event's own fields in words ("unit: AI-RIFLE-2, to hex: 0907", "hit: yes"), the
+    empty ones and those in `leave_out` left out."""
     return ", ".join(
-        f"{in_words(k)}: {in_words(field_text(v))}"
+        f"{in_words(k)}: {in_words(_read_text(v))}"
         for k, v in event.items()
         if k not in leave_out and not _empty(v)
     )
+
+
+def _read_text(value: Any) -> str:
+    """A field's value as a player reads it in an event's line: `field_text`, but a yes or
+    no said so ("passed: no", not "passed: false": a command's fields stay as typed)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_read_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_read_text(v)}" for k, v in value.items()) + "}"
+    return field_text(value)
 
 
 def _empty(value: Any) -> bool:
@@ -347,11 +359,32 @@ def roll_name(number: int) -> str:
     return f"roll {number + 1}"
 
 
+def dice_name(kind: str, sides: Sequence[int], labels: Sequence[str] = ()) -> str:
+    """The dice of a roll as the rules name them, where its kind's code name does not: a
+    "custom" roll of two d10 is "2d10", an "nd6" of six dice "6d6", mixed dice "d6 + d10";
+    named ("coloured") dice by their names, as Nightfighter's rules say them ("blue and
+    purple dice"); a card draw and the other kinds as they are. The browser table says
+    them by the same rule (clients/web/render.js `diceName`)."""
+    if kind == "coloured" and labels:
+        names = " and ".join([", ".join(labels[:-1]), labels[-1]] if len(labels) > 1 else labels)
+        return f"{names} {'die' if len(labels) == 1 else 'dice'}"
+    if kind not in ("custom", "nd6") or not sides:
+        return kind
+    groups: list[list[int]] = []
+    for n in sides:
+        if groups and groups[-1][0] == n:
+            groups[-1][1] += 1
+        else:
+            groups.append([n, 1])
+    return " + ".join(f"{count if count > 1 else ''}d{n}" for n, count in groups)
+
+
 def _roll_said(event: DiceRolled) -> str:
     """A roll: its faces (or [hidden]), who rolled, what for, its rule and whose it is."""
     purpose = in_words(event.purpose)
+    dice = dice_name(event.kind, event.sides, event.labels)
     if event.hidden and not event.faces:
-        return f"{roll_name(event.roll)}: {event.kind} for {purpose} [hidden] — {event.rule}"
+        return f"{roll_name(event.roll)}: {dice} for {purpose} [hidden] — {event.rule}"
     labels = (
         " ".join(f"{lab}={f}" for lab, f in zip(event.labels, event.faces, strict=False))
         if event.labels
@@ -360,7 +393,7 @@ def _roll_said(event: DiceRolled) -> str:
     who = "player" if event.by == "player" else "server"
     whose = "" if event.owner is None else f" · the {event.owner.value}'s roll"
     return (
-        f"{roll_name(event.roll)}: {event.kind} [{labels}] = {event.total} ({who}) for {purpose} "
+        f"{roll_name(event.roll)}: {dice} [{labels}] = {event.total} ({who}) for {purpose} "
         f"— {event.rule}{whose}"
     )
 

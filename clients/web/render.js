@@ -25,11 +25,23 @@ function faces(p) {
   return p.faces.join(" ");
 }
 
+// A roll as a player counts the game's rolls, from 1, as the terminal says it
+// (events/rules_words.py roll_name): "roll 1" is the log's roll 0 (the event's `roll`).
+export function rollName(number) {
+  return `roll ${number + 1}`;
+}
+
 // The dice of a roll by their sides where the roll's kind does not say them (a "custom"
-// roll of two d10 is "2d10", an "nd6" of six dice "6d6"; mixed dice "d6 + d10"); a card
-// draw and the other named kinds as they are.
+// roll of two d10 is "2d10", an "nd6" of six dice "6d6"; mixed dice "d6 + d10"); named
+// ("coloured") dice by their names as the rules say them ("blue and purple dice"); a card
+// draw and the other named kinds as they are (events/rules_words.py dice_name).
 export function diceName(p) {
   const sides = p.sides || [];
+  const labels = p.labels || [];
+  if (p.kind === "coloured" && labels.length) {
+    const names = labels.length > 1 ? `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}` : labels[0];
+    return `${names} ${labels.length === 1 ? "die" : "dice"}`;
+  }
   if (!["custom", "nd6"].includes(p.kind) || !sides.length) return p.kind;
   const groups = [];
   for (const n of sides) {
@@ -60,6 +72,8 @@ function said(value) {
   }
   // An enum's snake_case name in words ("very_high" -> "very high"); ids as they are.
   if (typeof value === "string" && /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(value)) return value.replace(/_/g, " ");
+  // A yes or no in words, as the state's tracks say it (wording), not "true"/"false".
+  if (typeof value === "boolean") return value ? "yes" : "no";
   return String(value);
 }
 
@@ -138,13 +152,22 @@ function leadingFields(text) {
 function fieldsSaid(event) {
   return Object.entries(event)
     .filter(([k, v]) => !NOT_SAID.has(k) && !isEmpty(v))
-    .map(([k, v]) => `${inWords(k)}: ${inWords(fieldText(v))}`)
+    .map(([k, v]) => `${inWords(k)}: ${inWords(readText(v))}`)
     .join(", ");
 }
 
 function isEmpty(v) {
   return v === null || v === "" || (Array.isArray(v) && !v.length) ||
     (typeof v === "object" && v !== null && !Array.isArray(v) && !Object.keys(v).length);
+}
+
+// A field's value in an event's line as a player reads it: a yes or no said so, the rest
+// as fieldText (events/rules_words.py _read_text).
+function readText(v) {
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return `[${v.map(readText).join(", ")}]`;
+  if (v !== null && typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${k}: ${readText(x)}`).join(", ")}}`;
+  return fieldText(v);
 }
 
 // A field's value on one line as a player types it (events/rules_words.py field_text).
@@ -177,7 +200,7 @@ export function describe(frame, capitals = []) {
     }
     case "DiceRolled": {
       const whose = p.owner ? ` · the ${p.owner}'s roll` : "";
-      return `roll #${p.roll} ${diceName(p)} ${rollShown(p)} (${p.by}) for ${readable(p.purpose)}${whose}`;
+      return `${rollName(p.roll)}: ${diceName(p)} ${rollShown(p)} (${p.by}) for ${readable(p.purpose)}${whose}`;
     }
     case "SeedRevealed":
       if (p.next_commitment)
@@ -233,9 +256,9 @@ export function explanation(frame, rolls) {
       const roll = rolls.get(number);
       list.append(el("li", {
         text: roll
-          ? `roll #${number} (seq ${roll.seq}): ${diceName(roll.payload)} ${rollShown(roll.payload, true)}` +
+          ? `${rollName(number)} (seq ${roll.seq}): ${diceName(roll.payload)} ${rollShown(roll.payload, true)}` +
             ` for ${readable(roll.payload.purpose)}`
-          : `roll #${number}`,
+          : rollName(number),
       }));
     }
     box.append(el("p", { text: "Dice used:" }), list);
@@ -274,7 +297,7 @@ export function eventRow(frame, rolls, onPick, capitals = []) {
 export function diceRow(frame) {
   const p = frame.payload;
   return el("tr", { "data-seq": frame.seq },
-    el("td", { text: `#${p.roll}` }), el("td", { text: frame.seq }),
+    el("td", { text: String(p.roll + 1) }), el("td", { text: frame.seq }),
     el("td", { text: diceName(p) }), el("td", { text: faces(p) }),
     el("td", { text: p.faces.length ? p.total : "?" }), el("td", { text: p.by }),
     el("td", { text: readable(p.purpose) }), el("td", { title: p.rule, text: readable(p.rule) }));

@@ -527,7 +527,7 @@ export namespace ConflictOfHeroes {
     sideways_moves?: boolean;
   }
 
-  /** 3.3: play an Action Card from the hand, paid with APs of fresh Unit(s) and/or CAPs; an AP Spent Check follows when APs were paid. */
+  /** 3.3: play an Action Card from the hand, paid with APs of fresh Units, with CAPs or both; an AP Spent Check follows when APs were paid. */
   export interface CardAction {
     type: "CardAction";
     card: string;
@@ -545,7 +545,7 @@ export namespace ConflictOfHeroes {
     cards?: number[];
   }
 
-  /** 3.2.2: an action by fresh or spent Unit(s) paid only with CAPs; no AP Spent Check. */
+  /** 3.2.2: an action by one or more Units, fresh or spent, paid only with CAPs; no AP Spent Check. */
   export interface CommandAction {
     type: "CommandAction";
     units: string[];
@@ -633,7 +633,7 @@ export namespace ConflictOfHeroes {
     type: "TakeBack";
   }
 
-  /** 3.1: an action by fresh Unit(s) costing `ap` APs, `caps` of it paid with CAPs (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1). */
+  /** 3.1: an action by one or more fresh Units costing `ap` APs, `caps` of it paid with CAPs (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1). */
   export interface UnitAction {
     type: "UnitAction";
     units: string[];
@@ -1023,6 +1023,7 @@ export namespace Downtown {
     hex: string;
     /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
     altitude: "deck" | "low" | "medium" | "high" | "very_high";
+    /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
     facing: number;
   }
 
@@ -1071,6 +1072,7 @@ export namespace Downtown {
       hex: string;
       /** Altitude bands, lowest first (Deck, Low, Medium, High, Very High). */
       altitude?: "deck" | "low" | "medium" | "high" | "very_high";
+      /** the hex side faced, clockwise from the top of the map: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW */
       facing?: number;
       detected?: boolean;
       bomber?: boolean;

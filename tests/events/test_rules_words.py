@@ -13,15 +13,19 @@ from typing import Any
 import pytest
 
 from umpire.engine import registry
+from umpire.engine.explain import DieUsed
 from umpire.events.rules_words import (
     acronyms,
+    command_fields,
+    dice_name,
     field_text,
+    fields_said,
     in_words,
     kind_in_words,
     type_in_words,
     universal_said,
 )
-from umpire.events.types import GameEnded, Winner
+from umpire.events.types import DiceRolled, GameEnded, Winner
 
 DATA = Path(__file__).parents[1] / "data"
 CASES = json.loads((DATA / "in_words.json").read_text("utf-8"))
@@ -94,3 +98,59 @@ def test_the_end_line_says_who_won(winner: Winner, said: str) -> None:
         == f"game ended: side A wins: side B has no aircraft left {said} — r 1"
     )
     assert universal_said(GameEnded(result="stopped", rule="r 1")) == "game ended: stopped — r 1"
+
+
+@pytest.mark.parametrize(
+    ("kind", "sides", "labels", "said"),
+    [
+        ("coloured", (6, 6), ("blue", "purple"), "blue and purple dice"),
+        ("custom", (10, 10), (), "2d10"),
+        ("nd6", (6, 6, 6), (), "3d6"),
+        ("custom", (6, 10), (), "d6 + d10"),
+        ("d6", (6,), (), "d6"),
+    ],
+)
+def test_a_rolls_dice_are_said_as_the_rules_name_them(
+    kind: str, sides: tuple[int, ...], labels: tuple[str, ...], said: str
+) -> None:
+    """Nightfighter's location roll is "blue and purple dice" (its rules' words), never
+    the kind's code name "coloured"; like dice by count and sides, as the table says them
+    (tests/viewer/test_dice_in_words.py)."""
+    assert dice_name(kind, sides, labels) == said
+    roll = DiceRolled(
+        roll=2,
+        kind=kind,
+        sides=sides,
+        faces=sides,
+        total=sum(sides),
+        purpose="p",
+        rule="r",
+        labels=labels,
+    )
+    assert universal_said(roll) is not None
+    assert str(universal_said(roll)).startswith(f"roll 3: {said} ["), universal_said(roll)
+
+
+def test_a_yes_or_no_in_an_events_line_reads_in_words() -> None:
+    """A Conflict of Heroes report's true or false is "yes" or "no" in its line (the
+    table says the same: tests/viewer/test_yes_no_in_words.py); a command's fields stay
+    as typed (`true`), which `umpire play` takes back."""
+    assert fields_said({"type": "t", "unit": "AI-RIFLE-2", "hit": True}) == (
+        "unit: AI-RIFLE-2, hit: yes"
+    )
+    assert fields_said({"passed": False, "flights": [{"on_map": True}]}) == (
+        "passed: no, flights: [{on map: yes}]"
+    )
+    assert command_fields({"type": "c", "detected": False}) == "detected=false"
+
+
+def test_explain_names_the_dice_a_decision_used_as_the_rules_do() -> None:
+    """`umpire explain`'s "Dice used" says Nightfighter's location roll as "blue and
+    purple dice", as `umpire log` and the table do."""
+    used = DieUsed(
+        roll=0, seq=4, kind="coloured", faces=(3, 4), labels=("blue", "purple"), total=7,
+        by="server", purpose="locate", rule="r", hidden=False,
+    )  # fmt: skip
+    assert used.words().startswith("roll 1 (seq 4): blue and purple dice showing blue 3"), (
+        used.words()
+    )

@@ -39,7 +39,7 @@ def test_an_event_cut_short_is_said_by_what_it_chose() -> None:
     # Cut before anything is chosen: the event's own fields that come whole before the cut.
     assert event_said(AI_MOVED, {"AI"}) == (
         "AI moved: unit: AI-RIFLE-2, from hex: 1007, to hex: 0907, facing: 4, ap cost: 1, "
-        "low risk: false, target: CM-1"
+        "low risk: no, target: CM-1"  # a yes or no in words, as the table says it
     )
     for text in ("(nothing)", "", "not json {", '{"no":"type"}'):
         assert event_said(text) == text

@@ -112,7 +112,8 @@ async def test_conflict_of_heroes_from_create_to_end_through_the_page(
     assert await box.locator("summary strong").inner_text() == "Unit action"
     assert await box.locator("button[type=submit]").inner_text() == "Send: Unit action"
     # Said by the field as the form labels it, never by its code name.
-    assert unsent["ok"] is False and "Ap: a number is required (1 to 7)" in unsent["error"]
+    # "ap" is labelled "APs" (3.1), never the bare "Ap".
+    assert unsent["ok"] is False and "APs: a number is required (1 to 7)" in unsent["error"]
     # A field the ruleset labels is said by its label, as the state pane says the key
     # ("caps": "Command Action Points"), not as "Caps".
     caps = page.locator('details.action-box[data-action="UnitAction"] [data-field="caps"]')

@@ -83,7 +83,7 @@ async def test_live_events_scrubbing_and_a_shared_link(
         why = page.locator('#events li[data-seq="4"] details.why')
         await why.locator("summary").click()
         text = await why.inner_text()
-        assert "Rule: test-counter R2" in text and f"roll #0 (seq 3): d6 [{first_push}]" in text
+        assert "Rule: test-counter R2" in text and f"roll 1 (seq 3): d6 [{first_push}]" in text
 
         # Keyboard: the scrubber moves with the arrow keys; End goes back to the latest.
         await page.focus("#scrubber")

@@ -65,7 +65,7 @@ def _player_turn(state: State) -> list[Action]:
             offer_each(
                 UnitAction,
                 cite("3.1"),
-                "Act with fresh Unit(s) for APs",
+                "Act with one or more fresh Units for APs",
                 [
                     {**_group(g, hexes), "ap": {"maximum": state.rules.max_unit_aps},
                      "caps": caps, "cards": cards}
@@ -78,7 +78,7 @@ def _player_turn(state: State) -> list[Action]:
             offer_each(
                 CommandAction,
                 cite("3.2.2"),
-                "Act with Unit(s) paying only CAPs",
+                "Act with one or more Units paying only CAPs",
                 [{**_group(g, hexes), "caps": caps} for g in _groups(mine)],
             )
         )

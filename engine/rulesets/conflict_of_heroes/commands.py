@@ -38,7 +38,7 @@ class Placement(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 
 
 class UnitAction(Struct, frozen=True, tag="UnitAction", kw_only=True, forbid_unknown_fields=True):
-    """3.1: an action by fresh Unit(s) costing `ap` APs, `caps` of it paid with CAPs
+    """3.1: an action by one or more fresh Units costing `ap` APs, `caps` of it paid with CAPs
     (3.2.1); several units make a group action. An AP Spent Check follows (3.1.1)."""
 
     units: Annotated[tuple[Ident, ...], Meta(min_length=1, max_length=12)]
@@ -54,7 +54,8 @@ class UnitAction(Struct, frozen=True, tag="UnitAction", kw_only=True, forbid_unk
 class CommandAction(
     Struct, frozen=True, tag="CommandAction", kw_only=True, forbid_unknown_fields=True
 ):
-    """3.2.2: an action by fresh or spent Unit(s) paid only with CAPs; no AP Spent Check."""
+    """3.2.2: an action by one or more Units, fresh or spent, paid only with CAPs; no AP
+    Spent Check."""
 
     units: Annotated[tuple[Ident, ...], Meta(min_length=1, max_length=12)]
     action: ActionKind
@@ -64,7 +65,7 @@ class CommandAction(
 
 
 class CardAction(Struct, frozen=True, tag="CardAction", kw_only=True, forbid_unknown_fields=True):
-    """3.3: play an Action Card from the hand, paid with APs of fresh Unit(s) and/or CAPs;
+    """3.3: play an Action Card from the hand, paid with APs of fresh Units, with CAPs or both;
     an AP Spent Check follows when APs were paid."""
 
     card: Annotated[str, Meta(min_length=1, max_length=80)]

@@ -24,7 +24,8 @@ from umpire.engine.rulesets.conflict_of_heroes.turn import ConflictOfHeroesTurn
 def _ai_turn(turn: ConflictOfHeroesTurn, command: cmd.TakeAiTurn) -> None:
     if turn.state.turn is not WhoseTurn.AI:
         raise RuleError(
-            "it is the player's turn: take one player action (or Pass) first (3.0)",
+            # Commands in words, as the listing offers them (actions.py), not by code name.
+            "it is the player's turn: take one player action (or pass) first (3.0)",
             rule=cite("4.0"),
         )
     ai_turn(turn)

@@ -117,8 +117,10 @@ class AiUnitSelected(Decision, frozen=True, tag=_T + "AiUnitSelected"):
     order: str
 
 
-class AiTargetSelected(Decision, frozen=True, tag=_T + "AiTargetSelected"):
-    """5.2 (fire) or 'Executing an AI Order' (move): the Unit or objective targeted."""
+class AiTargetSelected(Decision, frozen=True, omit_defaults=True, tag=_T + "AiTargetSelected"):
+    """5.2 (fire) or 'Executing an AI Order' (move): the Unit or objective targeted. A
+    move's target needs no roll: its `needed` (0) is left out of the log and of `explain`'s
+    details, which would read "needed: 0" (a fire's is 2 or more)."""
 
     unit: str
     target: str

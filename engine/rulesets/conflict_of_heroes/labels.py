@@ -24,6 +24,8 @@ FIELDS: dict[str, str] = {
     "ai_holds": "AI holds",
     "ai_markers": "Control Markers the AI holds",
     "ai_status": "AI status",
+    # A command's cost in Action Points (3.1), which a form shows as its field's name.
+    "ap": "APs",
     "ap_spent_number": "AP spent number",
     "attack_modifier": "Attack modifier",
     "blocks_los": "Blocks line of sight",

@@ -30,7 +30,9 @@ def require_player_turn(state: State) -> None:
     """3.0 / 4.0: turns alternate; a player action needs the player's turn."""
     if state.turn is not WhoseTurn.PLAYER:
         raise RuleError(
-            "it is the AI's turn: send TakeAiTurn (4.0) before the next player action",
+            # The command in words, as the listing offers it (actions.py), not its code name.
+            "it is the AI's turn: take the AI's turn (draw an Order Card, 4.0) before the next "
+            "player action",
             rule=cite("3.0"),
         )
 
@@ -141,7 +143,7 @@ def card_action(turn: ConflictOfHeroesTurn, cmd: CardAction) -> None:
     s, rule = turn.state, cite("3.3")
     require_player_turn(s)
     if cmd.ap and not cmd.units:
-        raise RuleError("a card paid with APs needs the fresh Unit(s) that pay them", rule=rule)
+        raise RuleError("a card paid with APs needs the fresh Units that pay them", rule=rule)
     player_units(s, cmd.units, fresh=cmd.ap > 0, rule=rule)
     check_aps(s, cmd.ap, rule)
     check_caps(s, cmd.caps)

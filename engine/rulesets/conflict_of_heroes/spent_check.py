@@ -27,7 +27,8 @@ def spent_check(
     reaches = ap_cost >= card.ap_spent_number
     spent = reaches and not card.remain_fresh
     if card.remain_fresh:
-        why = f"card {card.number} shows the Remain Fresh symbol: the unit(s) remain fresh"
+        fresh = "the unit remains" if len(units) == 1 else "the units remain"
+        why = f"card {card.number} shows the Remain Fresh symbol: {fresh} fresh"
     elif spent:
         why = f"AP cost {ap_cost} >= AP Spent Number {card.ap_spent_number}: marked spent"
     else:

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
+from umpire.engine.hexgrid import Facing
 from umpire.engine.rulesets.downtown.terms import (
     AcqLevel,
     ActivationReason,
@@ -20,7 +21,6 @@ from umpire.engine.rulesets.downtown.terms import (
 
 Id = Annotated[str, Meta(min_length=1, max_length=40)]
 Label = Annotated[str, Meta(min_length=1, max_length=8)]
-Facing = Annotated[int, Meta(ge=0, le=5)]
 
 
 class UsFlightReport(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

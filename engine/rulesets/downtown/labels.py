@@ -3,7 +3,7 @@ the names of its coded values, for `umpire state` and the browser. Seed 000_842c
 
 from __future__ import annotations
 
-from umpire.engine.hexgrid import Parity
+from umpire.engine.hexgrid import DIRECTION_NAMES, Parity
 from umpire.engine.kit.labels import Labels, named
 from umpire.engine.rulesets.downtown.tables.dummy_check import DummyResult
 from umpire.engine.rulesets.downtown.terms import (
@@ -162,6 +162,8 @@ ATTACK_ROLLS = named(
     SAM_DAMAGE="SAM damage",
 )
 VALUES: dict[str, dict[str, str]] = {
+    # A flight's facing by its compass point on the map (engine/hexgrid.py), not its number.
+    "facing": {str(d): name for d, name in enumerate(DIRECTION_NAMES)},
     # 5.6.2: no limit until a £ result allows only one more.
     "vid_limit": {"-1": "no limit"},
     # A DRV flight's fuel until the player reports it (ReportDrvFlight: a base-game

@@ -51,10 +51,11 @@ def view(state: State, role: Role) -> dict[str, Any]:
 
 
 def _aaa_purchased_explanation(event: ev.AaaPurchased) -> str:
+    # The redacted citation says "(details withheld: DRV secret)" (SECRETS below); said
+    # here too, a log line that prints both would say it twice.
     return (
-        f"{event.points} AAA Points bought {event.count} concentrations "
-        f"({event.count - event.hidden_count} set up now, {event.hidden_count} hidden); "
-        f"{REDACTED}"
+        f"{event.points} AAA Points bought {counted(event.count, 'concentration')} "
+        f"({event.count - event.hidden_count} set up now, {event.hidden_count} hidden)"
     )
 
 

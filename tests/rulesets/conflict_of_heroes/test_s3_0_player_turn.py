@@ -100,11 +100,17 @@ def test_stall_spends_one_ap_of_a_fresh_unit_or_one_cap() -> None:
 def test_turns_alternate() -> None:
     """3.0 / 4.0: one player action, then the AI turn; neither may go twice."""
     _, s = run(_s(), {"type": "Pass"})
-    with pytest.raises(RuleError, match="AI's turn"):
+    with pytest.raises(RuleError, match="AI's turn") as early:
         run(s, {"type": "Pass"})
     with pytest.raises(RuleError, match="player's turn") as info:
         run(_s(), {"type": "TakeAiTurn"}, [[1]])
     assert info.value.rule.endswith("4.0")
+    # The refusals say the commands in words, as the listing offers them, never by their
+    # code names ("TakeAiTurn", "Pass").
+    assert "take the AI's turn (draw an Order Card" in str(early.value), early.value
+    assert "(or pass)" in str(info.value), info.value
+    for refusal in (early.value, info.value):
+        assert "TakeAiTurn" not in str(refusal) and "Pass" not in str(refusal), refusal
 
 
 def test_player_pass_then_ai_pass_ends_the_round() -> None:

@@ -60,6 +60,8 @@ def test_remain_fresh_symbol_keeps_the_unit_fresh_whatever_the_cost() -> None:
     check = one(events, SpentCheckMade)
     assert check.remain_fresh and check.ap_cost >= check.ap_spent_number and check.spent == ()
     assert s.unit("U1").fresh  # type: ignore[union-attr]
+    # One unit acted: its reason says so, not "the unit(s) remain fresh".
+    assert check.candidates[0].reason.endswith("Remain Fresh symbol: the unit remains fresh")
 
 
 def test_group_action_failing_marks_all_involved_units_spent() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from tests.rulesets.downtown.setups import drv_attack, manual_for, move_us, new_state, of, run
+from umpire.engine import registry
 from umpire.engine.actions import legal_actions
 from umpire.engine.dice import ManualDice
 from umpire.engine.explain import explain
@@ -18,6 +19,8 @@ from umpire.engine.rulesets.downtown.labels import LABELS
 from umpire.engine.rulesets.downtown.state import AaaUnit, DrvFlight, FireCan, Sam, UsFlight
 from umpire.engine.rulesets.downtown.terms import Altitude, Mission, Phase, SamStatus, Task
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.engine.scenarios import scenarios
+from umpire.engine.schemas import ruleset_document
 from umpire.server.render import capitals_of, describe, type_words, view_lines
 
 
@@ -192,3 +195,58 @@ def test_this_movement_phase_is_empty_outside_it() -> None:
         assert not data["phase_events"] and not data["phase_near"] and not data["drv_moved"]
     moving = msgspec.structs.replace(state, phase=Phase.MOVEMENT)
     assert list(RULESET.view(moving, Role.PLAYER)["phase_events"]) == ["S1"]
+
+
+def test_what_the_drv_keeps_secret_is_said_once_on_a_line() -> None:
+    """2.1.2: the AAA purchase as the player reads it says "(details withheld: DRV
+    secret)" once: its citation carries it (the table's row is the hidden die), so its
+    explanation does not say it again on the same line of `umpire log`."""
+    bought = ev.AaaPurchased(
+        rule="000_842c81c5c58bc2f6.txt 2.1.2 AAA Generation Table row 7",
+        points=6,
+        count=3,
+        hidden_count=2,
+        pool_densities=("light", "medium", "heavy"),
+        explanation="6 AAA Points bought 3 concentrations: light, medium, heavy",
+    )
+    shown = RULESET.redact(bought, Role.PLAYER)
+    assert shown is not None
+    line = describe(shown, ruleset=RULESET)
+    assert line.count("details withheld") == 1, line
+    assert "3 concentrations (1 set up now, 2 hidden)" in line, line
+
+
+def test_a_flights_facing_says_what_its_numbers_mean() -> None:
+    """A US flight's facing (reported and moved) says each number's hex side in its schema
+    (`umpire play`'s help, the table's form), not a bare "0..5"; the state says it by
+    compass point."""
+    document = ruleset_document(
+        RULESET.name, RULESET.version, RULESET.title, RULESET.seed, RULESET.setup_type,
+        RULESET.command_types,
+    )  # fmt: skip
+    found = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            facing = node.get("properties", {}).get("facing")
+            if facing is not None:
+                found.append(facing)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(document)
+    assert found, document
+    for facing in found:
+        assert "0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW" in facing.get("description", ""), facing
+    assert LABELS.shown("facing", 2) == "SE"
+
+
+def test_no_scenario_says_a_plural_as_a_form() -> None:
+    """`umpire scenarios` and the table's scenario list read "4 DRV flights at most", not
+    "flight(s)": every scenario's counts are known, so each says its own number."""
+    for ruleset in map(registry.get, registry.shipped()):
+        for each in scenarios(ruleset):
+            assert "(s)" not in each.description, (ruleset.name, each.description)
