@@ -116,7 +116,7 @@ def new_create_id() -> str:
 
 
 # Unsolicited error codes that end a subscription: its iterator raises UmpireError.
-SUBSCRIPTION_ENDED = frozenset({"credential_revoked", "log_rewound"})
+SUBSCRIPTION_ENDED = frozenset({"credential_revoked", "log_rewound", "log_gap"})
 
 # Refusals of a re-auth or resubscribe that asking again can change (docs/protocol.md,
 # "error frames"): the store away, the gateway's admission, a draining gateway (which
@@ -405,7 +405,7 @@ class UmpireClient:
             return
         if isinstance(message, Error) and request_id is None:
             # Unsolicited: a subscription the server ended (credential_revoked,
-            # log_rewound) ends its iterator with that error.
+            # log_rewound, log_gap) ends its iterator with that error.
             game_id = message.details.get("game_id") if message.details else None
             if message.code in SUBSCRIPTION_ENDED and isinstance(game_id, str):
                 ended = self.subscriptions.pop(game_id, None)
@@ -743,7 +743,8 @@ class UmpireClient:
         """Every event after `from_seq` (default: from the start, or after the view when
         `view` is asked for), in order, across reconnects. The view, if asked, comes first.
         Raises UmpireError when the server ends the subscription (`credential_revoked`,
-        `log_rewound`: subscribe again, with view, to follow the game from the log's head),
+        `log_rewound`: subscribe again, with view, to follow the game from the log's head;
+        `log_gap`: the log skips seqs, so nothing after them can come in order),
         or when a reconnect's resubscribe, or the re-auth it needs, is refused for good
         (`unauthorized` for a credential revoked while the connection was down,
         `game_not_found`, ...). A transient refusal of those (`over_budget`,

@@ -66,6 +66,13 @@ class LogRewound(UmpireError):
     code = "log_rewound"
 
 
+class LogGap(UmpireError):
+    """The game's log skips seqs: a middle step of the store was lost (an AOF damaged and
+    loaded), so the events after the gap cannot be delivered in order."""
+
+    code = "log_gap"
+
+
 class FromSeqPastHead(UmpireError):
     """A subscribe's `from_seq` is past the end of the game's log, and no event that far
     was ever acknowledged: a mistaken seq, not a lost one (a lost one is LogRewound)."""

@@ -79,6 +79,10 @@ class Delivery:
             # Checking `cancelling()` too: a cancellation swallowed by a library call must
             # still end the task (one that outlives its subscription leaks forever).
             while me is None or not me.cancelling():
+                if feed.head < sub.next_seq and feed.gap is not None:
+                    sub.task = None
+                    await self.gapped(sub, *feed.gap)  # caught up to a gap: no further
+                    return
                 if feed.head < sub.next_seq:
                     sub.task = None
                     feed.join(sub)  # no await since the check: nothing can come between
@@ -164,6 +168,21 @@ class Delivery:
             await self._finish(sub)
         notice = self.session.revoked_notice(game_id, dropped=sub is not None)
         # Never wait on another client's full queue: a slow reader is closed anyway.
+        with contextlib.suppress(asyncio.QueueFull):
+            self.out.put_nowait(notice)
+
+    async def gapped(self, sub: Subscription, first: int, last: int) -> None:
+        """The game's log skips `first`..`last` (the store lost a middle step): end the
+        subscription and tell the client (an unsolicited `log_gap` error frame), where it
+        waited for events that could never come in order."""
+        game_id = sub.feed.game_id
+        if self.session.subs.get(game_id) is not sub:
+            return
+        self.session.unsubscribe(game_id)
+        stop_catch_up(sub.task)
+        await self._finish(sub)
+        self.gw.metrics.error("log_gap")
+        notice = self.session.gap_notice(game_id, first, last)
         with contextlib.suppress(asyncio.QueueFull):
             self.out.put_nowait(notice)
 

@@ -67,7 +67,7 @@ class GameFeed(PushedStates):
     # Slots: a gateway holds one feed per active game (no instance dict, ~100 B a game).
     # (PushedStates holds those of the state frames.)
     __slots__ = (
-        "_lock", "codec", "finally_revealed", "game_id", "head", "live", "revealed_through",
+        "_lock", "codec", "finally_revealed", "game_id", "gap", "head", "live", "revealed_through",
         "ruleset", "state_builder", "store", "subscriptions", "window",
     )  # fmt: skip
 
@@ -104,6 +104,9 @@ class GameFeed(PushedStates):
         self.states: dict[Role, tuple[int, bytes]] | None = None
         self._states_task: asyncio.Task[None] | None = None
         self._states_again = False
+        # The first run of seqs the log skips (a middle step of the store lost): nothing
+        # after it can be delivered in order, so every subscription is ended, told why.
+        self.gap: tuple[int, int] | None = None
 
     def _cache(self, env: Envelope) -> CachedEvent:
         if env.type == SEED_REVEALED:
@@ -149,13 +152,16 @@ class GameFeed(PushedStates):
         whole window, and one read of 2,048 events held the event loop 10-20 ms while it
         was parsed and decoded (an attacker's subscribe/unsubscribe loop reopens it each
         time; python -m bench hostile, docs/operations.md "Admission")."""
+        gapped: list[Subscription] = []
         async with self._lock:
             while True:
                 fresh = await self.store.read(self.game_id, self.head + 1, self.head + REFRESH_PAGE)
                 if not fresh:
-                    return
+                    break
                 for env in fresh:
                     if env.seq != self.head + 1:
+                        if env.seq > self.head + 1 and self.gap is None:
+                            gapped = self._gapped(env.seq)
                         fresh = []  # never skip: the next refresh reads from the true head
                         break
                     self.window[env.seq] = self._cache(env)
@@ -166,7 +172,25 @@ class GameFeed(PushedStates):
                 self._push()
                 if len(fresh) < REFRESH_PAGE:
                     self._want_states()
-                    return
+                    break
+        if self.gap is not None:
+            for sub in gapped:
+                await sub.sink.gapped(sub, *self.gap)
+
+    def _gapped(self, after: int) -> list[Subscription]:
+        """The log skips from the head to `after`: said once in the server's log, and
+        every subscription ended (returned, to be told outside the lock). A subscription
+        made later is told as it catches up to the head (`Delivery._catch_up`)."""
+        self.gap = (self.head + 1, after - 1)
+        log.error(
+            "game %s: the log skips seqs %d to %d (the store lost a middle step): its "
+            "events after seq %d cannot be delivered in order; umpire store check names it",
+            self.game_id, self.head + 1, after - 1, self.head,
+        )  # fmt: skip
+        ended = list(self.subscriptions)
+        self.live.clear()
+        self.subscriptions.clear()
+        return ended
 
     def attach(self, sub: Subscription) -> None:
         """Count `sub` among this feed's subscriptions (it starts by catching up)."""

@@ -32,6 +32,11 @@ class Sink(Protocol):
         """`sub` left live delivery at `sub.next_seq`: serve it from there until caught up."""
         ...
 
+    async def gapped(self, sub: Subscription, first: int, last: int) -> None:
+        """The game's log skips `first`..`last`: the subscription ends, and its client is
+        told so."""
+        ...
+
     async def rewound(self, sub: Subscription, head: int) -> None:
         """The game's log now ends at `head`, before events `sub` may have been sent: the
         subscription ends, and its client is told so."""

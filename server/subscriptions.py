@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from umpire.engine.roles import Role
-from umpire.events.errors import FromSeqPastHead, LogRewound, StoreUnreachable
+from umpire.events.errors import FromSeqPastHead, LogGap, LogRewound, StoreUnreachable
 from umpire.events.wire import (
     Error,
     Subscribe,
@@ -162,6 +162,20 @@ class Subscriptions:
         if sub is not None:
             yield StopCatchUp(sub)  # at once: no frame of it after what this message sends
             self.outbox.append(Unfollow(sub))
+
+    def gap_notice(self, game_id: str, first: int, last: int) -> bytes:
+        """The unsolicited `log_gap` frame: the log of `game_id` skips `first`..`last`."""
+        seqs = f"seq {first}" if first == last else f"seqs {first} to {last}"
+        return encoder.encode(
+            Error(
+                code=LogGap.code,
+                message=f"the store lost {seqs} of game {game_id!r} (its log holds seq "
+                f"{first - 1}, then seq {last + 1}): nothing after seq {first - 1} can be sent "
+                "in order, so the subscription was dropped; the operator's `umpire store "
+                "check` names the loss, and `umpire store restore` puts a backup back",
+                details={"game_id": game_id, "head": first - 1, "first": first, "last": last},
+            )
+        )
 
     def rewound_notice(self, game_id: str, head: int) -> bytes:
         """The unsolicited `log_rewound` frame: the log of `game_id` now ends at `head`."""

@@ -324,9 +324,10 @@ export class UmpireClient {
       return;
     }
     // Unsolicited errors that end a subscription: the credential was revoked, or the
-    // server's log lost events the subscriber may hold (log_rewound: subscribe again).
+    // server's log lost events the subscriber may hold (log_rewound: subscribe again), or
+    // it skips seqs so nothing after them can come in order (log_gap).
     const ended = message.type === "error" && message.id == null && message.details
-      && ["credential_revoked", "log_rewound"].includes(message.code)
+      && ["credential_revoked", "log_rewound", "log_gap"].includes(message.code)
       && this.subscriptions.get(message.details.game_id);
     if (ended) {
       this.subscriptions.delete(message.details.game_id);

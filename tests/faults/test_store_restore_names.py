@@ -4,7 +4,8 @@ gap says so (red team 9).
 Two counter games are played through a real `umpire serve`; then a backup is taken, the
 store moves on past it (a receipt key rotation, a revoked credential), and the real
 `umpire store restore` puts the backup back; or a middle step of a game is dropped from
-the real AOF and the log is read with the real `umpire log` and `umpire replay`.
+the real AOF and the log is read with the real `umpire log` and `umpire replay`, and
+followed over real websockets through a real gateway.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import asyncio
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.acked_games import OPERATOR, Acked, events_in_steps_touching, named, play
 from tests.support.embedded_site import incr_aof, run_cli, start_serve, stop
+from umpire.clients.client import UmpireClient, UmpireError
+from umpire.testing.support.peer import Peer
 
 Played = tuple[Path, dict[str, str]]
 _MULTI = b"*1\r\n$5\r\nMULTI\r\n"
@@ -110,3 +114,63 @@ def test_a_log_with_a_gap_is_named_by_log_and_replay(played: Played, tmp_path: P
         assert "this log lacks acknowledged events" in err and named(err) == lost, err
     code, out, err = run_cli(data_dir, "log", sorted(played[1])[1], **OPERATOR)
     assert code == 0 and "lacks" not in err, out + err  # a whole log: no word
+
+
+def test_a_subscriber_is_told_of_a_gap_not_left_waiting(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix: with a middle step of the game dropped from the AOF, a
+    # subscriber (`umpire watch`, the table) was sent the events before the gap and then
+    # nothing, waiting without a word for events that could never come in order.
+    data_dir = tmp_path / "data"
+    shutil.copytree(played[0], data_dir)
+    hit = sorted(played[1])[0]
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    key = re.escape(b"{" + hit.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
+    start = whole.rindex(_MULTI, 0, at)
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    lost = sorted(seq for _, seq in events_in_steps_touching(whole, start, end))
+    aof.write_bytes(whole[:start] + whole[end:])
+    serve, port = start_serve(data_dir)
+    try:
+
+        async def watch() -> list[dict[str, Any]]:
+            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+            told: list[dict[str, Any]] = []
+            try:
+                await peer.ok({"type": "auth", "credential": played[1][hit]})
+                # Told as the feed first reads the gap, and again when a later subscribe
+                # catches up to it.
+                for _ in range(2):
+                    await peer.ok({"type": "subscribe", "game_id": hit, "from_seq": 0})
+                    told.append(
+                        await peer.wait_for(
+                            lambda f: (
+                                f["type"] == "error"
+                                and f.get("code") == "log_gap"
+                                and all(f is not t for t in told)
+                            )
+                        )
+                    )
+                seqs = [f["seq"] for f in peer.events(hit)]
+                assert seqs == [*range(1, lost[0]), *range(1, lost[0])], seqs
+            finally:
+                await peer.close()
+            # The Python client (`umpire watch`) ends its iterator with the notice.
+            async with UmpireClient(f"ws://127.0.0.1:{port}/ws") as client:
+                await client.auth(played[1][hit])
+                with pytest.raises(UmpireError) as ended:
+                    async for _ in client.subscribe(hit, 0):
+                        pass
+                assert ended.value.code == "log_gap", ended.value
+            return told
+
+        told = asyncio.run(watch())
+    finally:
+        output = stop(serve)
+    for notice in told:
+        assert notice["details"] == {
+            "game_id": hit, "head": lost[0] - 1, "first": lost[0], "last": lost[-1]
+        }, notice  # fmt: skip
+        assert f"the store lost seq{'s' if len(lost) > 1 else ''} {lost[0]}" in notice["message"]
+    assert f"game {hit}: the log skips seqs {lost[0]} to {lost[-1]}" in output, output
