@@ -166,38 +166,36 @@ class Delivery:
         sub = self._lost.pop(game_id, None)
         if sub is not None:
             await self._finish(sub)
-        notice = self.session.revoked_notice(game_id, dropped=sub is not None)
-        # Never wait on another client's full queue: a slow reader is closed anyway.
-        with contextlib.suppress(asyncio.QueueFull):
-            self.out.put_nowait(notice)
+        self._tell(self.session.revoked_notice(game_id, dropped=sub is not None))
 
     async def gapped(self, sub: Subscription, first: int, last: int) -> None:
         """The game's log skips `first`..`last` (the store lost a middle step): end the
         subscription and tell the client (an unsolicited `log_gap` error frame), where it
         waited for events that could never come in order."""
-        game_id = sub.feed.game_id
-        if self.session.subs.get(game_id) is not sub:
-            return
-        self.session.unsubscribe(game_id)
-        stop_catch_up(sub.task)
-        await self._finish(sub)
-        self.gw.metrics.error("log_gap")
-        notice = self.session.gap_notice(game_id, first, last)
-        with contextlib.suppress(asyncio.QueueFull):
-            self.out.put_nowait(notice)
+        if await self._ended(sub, "log_gap"):
+            self._tell(self.session.gap_notice(sub.feed.game_id, first, last))
 
     async def rewound(self, sub: Subscription, head: int) -> None:
         """The game's log now ends at `head`, before events this client may have been
         sent (the store lost acknowledged writes): end the subscription and tell the
         client (an unsolicited `log_rewound` error frame) to subscribe again."""
+        if await self._ended(sub, "log_rewound"):
+            self._tell(self.session.rewound_notice(sub.feed.game_id, head))
+
+    async def _ended(self, sub: Subscription, code: str) -> bool:
+        """End `sub`, which the server ends (`code`, counted), if it is still this
+        connection's subscription to its game: True."""
         game_id = sub.feed.game_id
         if self.session.subs.get(game_id) is not sub:
-            return
+            return False
         self.session.unsubscribe(game_id)
         stop_catch_up(sub.task)
         await self._finish(sub)
-        self.gw.metrics.error("log_rewound")
-        notice = self.session.rewound_notice(game_id, head)
+        self.gw.metrics.error(code)
+        return True
+
+    def _tell(self, notice: bytes) -> None:
+        """Queue an unsolicited notice for the client."""
         # Never wait on another client's full queue: a slow reader is closed anyway.
         with contextlib.suppress(asyncio.QueueFull):
             self.out.put_nowait(notice)

@@ -51,6 +51,18 @@ def _copy_with_backup(played: Played, tmp_path: Path) -> tuple[Path, Path]:
     return data_dir, backup
 
 
+def _drop_a_middle_step(data_dir: Path, game_id: str) -> Acked:
+    """Drop a command's step of `game_id`, mid-log, from the real AOF: the events lost."""
+    aof = incr_aof(data_dir)
+    whole = aof.read_bytes()
+    key = re.escape(b"{" + game_id.encode() + b"}:events")
+    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
+    start = whole.rindex(_MULTI, 0, at)
+    end = whole.index(_EXEC, start) + len(_EXEC)
+    aof.write_bytes(whole[:start] + whole[end:])
+    return events_in_steps_touching(whole, start, end)
+
+
 @pytest.mark.parametrize("files", ["loading", "damaged"])
 def test_a_key_rotated_after_the_backup_is_kept_by_its_restore(
     played: Played, tmp_path: Path, files: str
@@ -100,14 +112,7 @@ def test_a_log_with_a_gap_is_named_by_log_and_replay(played: Played, tmp_path: P
     data_dir = tmp_path / "data"
     shutil.copytree(played[0], data_dir)
     hit = sorted(played[1])[0]
-    aof = incr_aof(data_dir)
-    whole = aof.read_bytes()
-    key = re.escape(b"{" + hit.encode() + b"}:events")
-    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
-    start = whole.rindex(_MULTI, 0, at)
-    end = whole.index(_EXEC, start) + len(_EXEC)
-    lost = events_in_steps_touching(whole, start, end)
-    aof.write_bytes(whole[:start] + whole[end:])
+    lost = _drop_a_middle_step(data_dir, hit)
     for argv in (["log", hit], ["log", hit, "--json"], ["replay", hit, "--at", "1"]):
         code, out, err = run_cli(data_dir, *argv, "--as", "referee", **OPERATOR, COLUMNS="400")
         assert code == 0, out + err
@@ -123,14 +128,7 @@ def test_a_subscriber_is_told_of_a_gap_not_left_waiting(played: Played, tmp_path
     data_dir = tmp_path / "data"
     shutil.copytree(played[0], data_dir)
     hit = sorted(played[1])[0]
-    aof = incr_aof(data_dir)
-    whole = aof.read_bytes()
-    key = re.escape(b"{" + hit.encode() + b"}:events")
-    at = [m.start() for m in re.finditer(key, whole)][2]  # a command's step, mid-log
-    start = whole.rindex(_MULTI, 0, at)
-    end = whole.index(_EXEC, start) + len(_EXEC)
-    lost = sorted(seq for _, seq in events_in_steps_touching(whole, start, end))
-    aof.write_bytes(whole[:start] + whole[end:])
+    lost = sorted(seq for _, seq in _drop_a_middle_step(data_dir, hit))
     serve, port = start_serve(data_dir)
     try:
 
