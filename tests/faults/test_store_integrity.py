@@ -318,6 +318,16 @@ def test_an_export_of_a_log_with_a_gap_names_it_or_is_refused(
     assert "this export lacks acknowledged events" in err, err
 
 
+async def _three_moves(port: int, credential: str, game_id: str, acked: Acked) -> None:
+    """Three more moves of `game_id` through the gateway at `port`, each ack in `acked`."""
+    peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
+    try:
+        await peer.ok({"type": "auth", "credential": credential})
+        await more(peer, [game_id], 3, "over", acked)
+    finally:
+        await peer.close()
+
+
 def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     played: Played, tmp_path: Path
 ) -> None:
@@ -331,16 +341,7 @@ def test_moves_written_over_lost_acknowledged_ones_leave_the_loss_named(
     serve, port = start_serve(data_dir)
     later: Acked = set()
     try:
-
-        async def moves() -> None:
-            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
-            try:
-                await peer.ok({"type": "auth", "credential": played[2][hit]})
-                await more(peer, [hit], 3, "over", later)
-            finally:
-                await peer.close()
-
-        asyncio.run(moves())
+        asyncio.run(_three_moves(port, played[2][hit], hit, later))
     finally:
         stop(serve)
     assert min(seq for _, seq in later) == min(seq for _, seq in lost)  # written over them
@@ -372,16 +373,7 @@ def test_serve_on_a_store_that_lost_acknowledged_events_names_them_at_start(
         # Named at start in the head checkpoints, before any move.
         assert {(loss.game_id, seq) for loss in read_heads(data_dir).losses
                 for seq in range(loss.first, loss.last + 1)} == lost  # fmt: skip
-
-        async def moves() -> None:
-            peer = await Peer.open(f"ws://127.0.0.1:{port}/ws")
-            try:
-                await peer.ok({"type": "auth", "credential": played[2][hit]})
-                await more(peer, [hit], 3, "over", later)
-            finally:
-                await peer.close()
-
-        asyncio.run(moves())
+        asyncio.run(_three_moves(port, played[2][hit], hit, later))
     finally:
         output = stop(serve)
     assert named_lost(output) == lost and "umpire serve started" in output, output

@@ -5,12 +5,11 @@ left unbound binds fresh client entropy by itself, where the player had no way t
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, start_gateway
+from tests.support.processes import REPO, client_env, start_gateway
 from umpire.clients import UmpireClient
 from umpire.server.embedded import EmbeddedRedis
 
@@ -23,9 +22,7 @@ async def test_help_quit_and_a_roll_after_a_mid_game_reveal(
     # sent.
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
-           "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix,
-           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000})
@@ -63,9 +60,7 @@ async def test_a_field_given_twice_is_refused_by_play_and_send(
     # twice as words rolled the last.
     gateway, port = start_gateway(redis_server.url, prefix)
     url = f"ws://127.0.0.1:{port}/ws"
-    env = {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(tmp_path),
-           "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix,
-           "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+    env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     try:
         async with UmpireClient(url) as owner:
             created = await owner.create("counter", {"target": 1000})
