@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 import umpire.server.games as games_module
+from tests.support.gyro_duel import gyro_duel
 from umpire.engine import registry
 from umpire.engine.dice import ServerDice
 from umpire.engine.disputes import codec_decoded
@@ -125,27 +126,6 @@ async def test_the_operators_dispute_of_a_hidden_decision_is_pending_too(
         await store.close()
 
 
-def _dif_setup(crack_shot: bool) -> dict[str, Any]:
-    """Two gyro-sighted fighters (10.9 reads a gyro sight's bursts by its pilot), the
-    player's a crack shot or not: a secret of the player's (9.1.11)."""
-
-    def card(name: str) -> dict[str, Any]:
-        band = {"low": 1, "high": 18, "agility": 6, "speed": 6, "hp": 3}
-        return {"name": name, "aircraft_class": "fighter", "ceiling_level": 18, "defense": 6,
-                "hit_value": 8, "sight": "gyro", "performance": [band]}  # fmt: skip
-
-    return {
-        "custom_aircraft": {"Gyro A": card("Gyro A"), "Gyro B": card("Gyro B")},
-        "aircraft": [
-            {"id": "a1", "aircraft": "Gyro A", "side": "A", "element": "A", "station": "leader",
-             "hand": 6, "crack_shot": crack_shot},
-            {"id": "b1", "aircraft": "Gyro B", "side": "B", "element": "B", "station": "leader",
-             "hand": 6},
-        ],
-        "starting_altitude": 5,
-    }  # fmt: skip
-
-
 async def test_a_spectators_dispute_under_a_reading_tells_nothing_of_a_hidden_pilot(
     redis_server: Any, prefix: str
 ) -> None:
@@ -168,7 +148,7 @@ async def test_a_spectators_dispute_under_a_reading_tells_nothing_of_a_hidden_pi
         for store, crack_shot in zip(stores, (False, True), strict=True):
             games = Games(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
             gid = (
-                await games.create("down_in_flames", _dif_setup(crack_shot), game_id="twin")
+                await games.create("down_in_flames", gyro_duel({"a1": crack_shot}), game_id="twin")
             ).game_id
             for n, command in enumerate(commands):
                 await games.handle(gid, f"c{n}", command)

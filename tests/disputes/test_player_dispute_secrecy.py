@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.support.gyro_duel import gyro_duel
 from umpire.clients import UmpireClient
 from umpire.engine import registry
 from umpire.engine.audit import audit
@@ -41,27 +42,6 @@ from umpire.testing.support.legal_play import gateway_client
 NAME = "down_in_flames"
 NORMALISED = ("hash", "prev_hash", "digest", "recorded_at")
 RECEIPT = ("receipt_key_id", "receipt_key")  # each store makes its own
-
-
-def _setup(crack_shots: dict[str, bool]) -> dict[str, Any]:
-    """Two gyro-sighted fighters (10.9 reads a gyro sight's bursts by its pilot); which
-    pilots are crack shots (9.1.11) is the twins' one difference."""
-
-    def card(name: str) -> dict[str, Any]:
-        band = {"low": 1, "high": 18, "agility": 6, "speed": 6, "hp": 3}
-        return {"name": name, "aircraft_class": "fighter", "ceiling_level": 18, "defense": 6,
-                "hit_value": 8, "sight": "gyro", "performance": [band]}  # fmt: skip
-
-    return {
-        "custom_aircraft": {"Gyro A": card("Gyro A"), "Gyro B": card("Gyro B")},
-        "aircraft": [
-            {"id": "a1", "aircraft": "Gyro A", "side": "A", "element": "A", "station": "leader",
-             "hand": 6, "crack_shot": crack_shots.get("a1", False)},
-            {"id": "b1", "aircraft": "Gyro B", "side": "B", "element": "B", "station": "leader",
-             "hand": 6, "crack_shot": crack_shots.get("b1", False)},
-        ],
-        "starting_altitude": 5,
-    }  # fmt: skip
 
 
 def _attack(side: str, attacker: str, target: str) -> list[dict[str, Any]]:
@@ -106,7 +86,7 @@ async def _twins(
         store = RedisEventStore.from_url(redis_server.url, prefix=f"{prefix}g{n}")
         try:
             games = Games(store, draw_seed=lambda: bytes(range(32)), draw_key=lambda: bytes(32))
-            gid = (await games.create(NAME, _setup(crack_shots), game_id="twin")).game_id
+            gid = (await games.create(NAME, gyro_duel(crack_shots), game_id="twin")).game_id
             for i, command in enumerate(commands):
                 await games.handle(gid, f"c{i}", command)
             before = await store.read(gid)
@@ -172,7 +152,7 @@ async def test_a_finding_given_before_the_blind_rule_audits_and_a_blind_one_may_
     that the blind rule would hold back: its audit re-makes it by the rule it was filed
     under and passes; the same log with the dispute marked `blind` fails the audit at the
     finding, with `umpire audit` and the engine's audit alike."""
-    gid = (await games.create(NAME, _setup({"b1": True}))).game_id
+    gid = (await games.create(NAME, gyro_duel({"b1": True}))).game_id
     for i, command in enumerate(_attack("B", "b1", "a1")):
         await games.handle(gid, f"c{i}", command)
     ruleset, envelopes, decoded = await games._log(gid)
@@ -233,7 +213,7 @@ async def test_over_the_wire_a_players_dispute_tells_nothing_of_the_opponents_pi
     for n, crack_shot in enumerate((False, True)):
         async with gateway_client(redis_server.url, f"{prefix}w{n}",
                                   seed_source(request)) as client:  # fmt: skip
-            created = await client.create(NAME, _setup({"b1": crack_shot}),
+            created = await client.create(NAME, gyro_duel({"b1": crack_shot}),
                                           client_entropy="waived")  # fmt: skip
             gid = created.game_id
             for i, command in enumerate(_attack("B", "b1", "a1")):
