@@ -69,24 +69,30 @@ class Keepalive:
             await asyncio.sleep(tick)
             now = loop.time()
             self._close_unanswered(now)
-            sent = 0
-            while self._ping_due:
-                conn, due = next(iter(self._ping_due.items()))
-                if due > now:
-                    break
-                self._ping_due.move_to_end(conn)
-                self._ping_due[conn] = now + self.interval
-                waiting = self._pong_due.get(conn)
-                if waiting is not None and not waiting[1].done():
-                    self.skipped += 1
-                    continue  # one ping at a time: the last one's pong is still due
-                pong = await conn.ping()
-                if pong is not None:
-                    self._pong_due.pop(conn, None)  # an answered one may wait here still
-                    self._pong_due[conn] = (now + self.timeout, pong)
-                sent += 1
-                if sent % PINGS_PER_TURN == 0:
-                    await asyncio.sleep(0)
+            await self._ping_due_ones(now)
+
+    async def _ping_due_ones(self, now: float) -> None:
+        """Ping every connection due by `now`. A method of its own so that the last
+        connection looked at is not held by `run`'s frame, forever: a closed connection
+        would stay in memory, with its buffers, until another one came due."""
+        sent = 0
+        while self._ping_due:
+            conn, due = next(iter(self._ping_due.items()))
+            if due > now:
+                break
+            self._ping_due.move_to_end(conn)
+            self._ping_due[conn] = now + self.interval
+            waiting = self._pong_due.get(conn)
+            if waiting is not None and not waiting[1].done():
+                self.skipped += 1
+                continue  # one ping at a time: the last one's pong is still due
+            pong = await conn.ping()
+            if pong is not None:
+                self._pong_due.pop(conn, None)  # an answered one may wait here still
+                self._pong_due[conn] = (now + self.timeout, pong)
+            sent += 1
+            if sent % PINGS_PER_TURN == 0:
+                await asyncio.sleep(0)
 
     def _close_unanswered(self, now: float) -> None:
         while self._pong_due:

@@ -1,9 +1,12 @@
 """The keepalive schedule: many connections due at once are pinged a few hundred per
-loop turn, and a closed connection leaves the schedule at once."""
+loop turn, and a closed connection leaves the schedule at once, and memory once it is
+gone."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections.abc import Callable
 
 from umpire.server.keepalive import PINGS_PER_TURN, Keepalive
@@ -113,3 +116,26 @@ async def test_one_ping_at_a_time_while_its_pong_is_due() -> None:
         runner.cancel()
     assert len(silent.pinged_on_turns) == 1
     assert not silent.closed
+
+
+async def test_a_closed_connection_pinged_last_is_not_kept_in_memory() -> None:
+    """The keepalive's task held the last connection it pinged in its frame until another
+    came due: a closed connection stayed in memory, with its buffers, as long as it was the
+    last one pinged (an idle gateway: forever). CI found it: a freed-connection test waited
+    30 s on a loaded runner whose keepalive had ticked during the test."""
+    turns = [0]
+    keepalive = Keepalive(INTERVAL, WITHIN * 10, Metrics())
+    conn = Answering(turns)
+    gone, pinged = weakref.ref(conn), conn.pinged_on_turns
+    keepalive.add(conn)
+    runner = asyncio.create_task(keepalive.run())
+    gc.collect()
+    gc.disable()  # freed by its references going, not by a collection of a cycle
+    try:
+        await _until(lambda: bool(pinged))
+        keepalive.remove(conn)
+        del conn
+        await _until(lambda: gone() is None)
+    finally:
+        gc.enable()
+        runner.cancel()
