@@ -85,6 +85,10 @@ class PubSubChannels:
         self.backoff = backoff  # between tries to listen again while the store is away
         self._pubsub = client.pubsub(ignore_subscribe_messages=True)
         self._games: dict[str, str] = {}  # channel -> game id
+        # Set while a game is watched. With none, the listener waits on it, not on a
+        # timer: a 50-ms poll woke every idle worker 20 times a second, two loop turns
+        # each, for nothing (bench/syscalls.py, docs/benchmarks.md, tenth session).
+        self._watched = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -95,6 +99,7 @@ class PubSubChannels:
         """Hear `game_id`'s appends from now on (a failure is left to the poll)."""
         channel = game_keys(game_id, self._prefix).channel
         self._games[channel] = game_id
+        self._watched.set()
         with contextlib.suppress(Exception):
             await self._pubsub.subscribe(channel)
 
@@ -102,6 +107,8 @@ class PubSubChannels:
         """Stop hearing `game_id`."""
         channel = game_keys(game_id, self._prefix).channel
         self._games.pop(channel, None)
+        if not self._games:
+            self._watched.clear()
         with contextlib.suppress(Exception):
             await self._pubsub.unsubscribe(channel)
 
@@ -116,7 +123,7 @@ class PubSubChannels:
         while True:
             try:
                 if not self._games:
-                    await asyncio.sleep(0.05)
+                    await self._watched.wait()
                     continue
                 message = await self._pubsub.get_message(timeout=1.0)
                 if message is None:
