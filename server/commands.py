@@ -33,8 +33,8 @@ from umpire.server import credentials
 from umpire.server.admission import (
     FREE_WORK_SECONDS,
     Bucket,
-    dispute_cost,
-    replay_cost,
+    dispute_check_cost,
+    remake_cost,
     work_cost,
 )
 from umpire.server.credentials import Unauthorized
@@ -275,11 +275,22 @@ class Commands:
         # Writes to the log: a revocation this gateway missed is refused here, as a command
         # is by the append's own credential check.
         yield from self._still_valid(msg.game_id)
-        # Charged the log it reads and the lines it re-makes (a spectator may file one
-        # per seq), before the work: a client in debt is refused and nothing is written.
-        self.admit("dispute", dispute_cost((yield ReadVersion(msg.game_id)), msg.seq))
-        filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value,
-                              self.grants.get(msg.game_id, ""))  # fmt: skip
+        # Charged the log it reads and checks before the work: a client in debt is refused
+        # and nothing is written. A refused dispute costs that alone (on main it was charged
+        # the two re-made lines it never made). The lines re-made for its finding are
+        # charged once made, into debt, by the events and the CPU they took: a dispute of
+        # an early seq of a long game re-runs the rules of every later command twice, and
+        # its sender waits that work out before its next message is read.
+        head = yield ReadVersion(msg.game_id)
+        self.admit("dispute", dispute_check_cost(head))
+        meter = WorkMeter()
+        try:
+            filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading,
+                                  msg.value, self.grants.get(msg.game_id, ""), meter)  # fmt: skip
+        finally:
+            if meter.seconds:  # a finding was re-made (a refusal re-makes nothing)
+                lines = 2 * max(0, head - msg.seq + 1)
+                self._charge_work("dispute", remake_cost(lines, meter.seconds))
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
             DisputeFiledReply(
@@ -296,14 +307,25 @@ class Commands:
         """A ruling on a found dispute, by a role that may rule."""
         role = self._role(msg.game_id)
         yield from self._still_valid(msg.game_id)  # as a dispute's
-        # The log is read; an amending ruling re-makes the line too (its disputed seq is
-        # not known here: charged as from the log's first).
+        # The log is read and checked, charged before; an amending ruling re-makes the line
+        # too, charged once made as a dispute's (its disputed seq is not known here: its
+        # events counted as from the log's first). A refused ruling re-makes nothing.
         head = yield ReadVersion(msg.game_id)
-        self.admit("rule", dispute_cost(head, 1) if msg.ruling == "amend" else replay_cost(head))
-        seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
-                         self.grants.get(msg.game_id, ""))  # fmt: skip
+        self.admit("rule", dispute_check_cost(head))
+        meter = WorkMeter()
+        try:
+            seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
+                             self.grants.get(msg.game_id, ""), meter)  # fmt: skip
+        finally:
+            if meter.seconds:
+                self._charge_work("rule", remake_cost(2 * head, meter.seconds))
         ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
         self._reply(msgspec.structs.replace(ruled, id=msg.id))
+
+    def _charge_work(self, kind: str, cost: int) -> None:
+        """Charge work already done to this connection and its client, into debt if need
+        be (server/admission.py `Admission.charge_work`)."""
+        self.gw.admission.charge_work(self.budget, self.address, kind, cost, self.now)
 
     def _bind_seed(self, msg: BindSeed) -> Steps[None]:
         """The player's seed for the current seed epoch (docs/audit.md (4.1))."""

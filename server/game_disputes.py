@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec import Struct
 
@@ -40,8 +41,23 @@ from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
 from umpire.events.store import AppendResult, Credential, Store
 from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
+from umpire.server.work_meter import WorkMeter
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
+
+T = TypeVar("T")
+
+
+def _metered(meter: WorkMeter | None, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`work(*args, **kwargs)` in the thread it is called in, its CPU seconds added to
+    `meter`: a dispute's re-made lines are charged what they took (server/admission.py
+    `remake_cost`), as a command's rules are."""
+    started = time.thread_time()
+    try:
+        return work(*args, **kwargs)
+    finally:
+        if meter is not None:
+            meter.seconds += time.thread_time() - started
 
 
 class Filed(Struct, frozen=True, kw_only=True):
@@ -112,11 +128,13 @@ class GameDisputes:
         reading: str = "",
         value: str = "",
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> Filed:
         """File a dispute of event `seq` by `role` (DisputeRefused and the like, nothing
         written, when it may not be), then its finding if it can be made now. With
         `credential` (the disputer's), the filing is refused if it was revoked; the finding,
-        the server's answer to a dispute filed, is not."""
+        the server's answer to a dispute filed, is not. `meter` is given the CPU seconds
+        the finding's re-made lines took (none for a refused dispute)."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             _, value = check_dispute(
@@ -136,7 +154,7 @@ class GameDisputes:
             break
         else:
             raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
-        found = await self._find(game_id, ruleset, [*envelopes], [*decoded, filed], head + 1)
+        found = await self._find(game_id, ruleset, [*envelopes], [*decoded, filed], head + 1, meter)
         return Filed(id=head + 1, finding=found)
 
     async def _find(
@@ -146,14 +164,16 @@ class GameDisputes:
         envelopes: Sequence[Envelope],
         decoded: Sequence[Struct],
         dispute: int,
+        meter: WorkMeter | None = None,
     ) -> DisputeFound | None:
-        """Append the finding on `dispute` if it can be made now (None: pending reveal)."""
+        """Append the finding on `dispute` if it can be made now (None: pending reveal);
+        its re-making's CPU seconds added to `meter`."""
         filed = decoded[dispute - 1]
         assert isinstance(filed, DisputeFiled)
         revealed = log_finally_revealed(envelopes)
         # Re-making a game's rest twice is the rules' work: off the event loop, as commands.
         finding = await asyncio.to_thread(
-            find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
+            _metered, meter, find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
         )
         if finding is None:
             return None
@@ -197,10 +217,12 @@ class GameDisputes:
         dispute: int,
         ruling: str,
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> int:
         """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
         ruling may not be made); the seq of the DisputeRuled appended. With `credential`
-        (the ruler's), refused if it was revoked."""
+        (the ruler's), refused if it was revoked. `meter` is given the CPU seconds an
+        amending ruling's re-made line took."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             found = check_ruling(ruleset, decoded, dispute=dispute, ruling=ruling, role=role)
@@ -208,7 +230,9 @@ class GameDisputes:
             batch: list[Struct] = [event]
             if ruling == AMEND:
                 # The game's rest re-made under the reading: the rules' work, off the loop.
-                made = await asyncio.to_thread(amendment, ruleset, envelopes, decoded, found)
+                made = await asyncio.to_thread(
+                    _metered, meter, amendment, ruleset, envelopes, decoded, found
+                )
                 batch.extend(made)
             head = len(envelopes)
             try:
