@@ -75,11 +75,9 @@ async def test_a_revocation_the_gateway_missed_is_not_listed(
     async with running_gateway(settings, redis_server.url) as running:
         url = f"ws://127.0.0.1:{running.port}/ws"
         peer = await Peer.open(url)
-        made = [
-            await peer.ok({"type": "create", "client_entropy": "waived", "ruleset": "counter",
-                           "setup": {"target": 99}})  # fmt: skip
-            for _ in range(2)
-        ]
+        create = {"type": "create", "client_entropy": "waived", "ruleset": "counter",
+                  "setup": {"target": 99}}  # fmt: skip
+        made = [await peer.ok(create) for _ in range(2)]
         kept, revoked = made[0]["game_id"], made[1]["game_id"]
         listed = await peer.ok({"type": "list_games"})
         assert sorted(g["game_id"] for g in listed["games"]) == sorted([kept, revoked])
