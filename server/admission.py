@@ -207,6 +207,11 @@ class Admission:
         self.charged: Counter[str] = Counter()  # units admitted, by message kind
         self.refused: Counter[str] = Counter()  # refusals, by scope
         self.paced: Counter[str] = Counter()  # waits for budget (never refused), by kind
+        # The clients with a dispute or ruling in flight: a re-make is charged once made
+        # (its CPU is not known before), so a client's next one waits for it and then
+        # pays its debt, rather than one a connection starting at once, each on a full
+        # bucket (server/commands.py `_dispute`).
+        self.disputing: set[str] = set()
 
     def connection_bucket(self, now: float) -> Bucket:
         """A new connection's bucket."""

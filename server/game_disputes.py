@@ -74,6 +74,7 @@ class GameDisputes:
     __slots__ = ()
 
     store: Store  # set by Games.__init__
+    remaking: asyncio.Lock  # set by Games.__init__: one re-make at a time
 
     if TYPE_CHECKING:  # Games' own (server/games.py) and GameCache's (server/game_cache.py)
 
@@ -145,10 +146,17 @@ class GameDisputes:
                                  blind=True)  # fmt: skip
             head = len(envelopes)
             try:
-                await self._append_at(
+                appended = await self._append_at(
                     game_id, head, filed, dispute_command_id(head + 1), credential
                 )
             except VersionConflict:
+                self._forget(game_id)
+                continue
+            if appended.duplicate:
+                # Another dispute, read at the same head, took this seq first: its id is
+                # ours (ids are by seq), and the store answered its batch. Read again. On
+                # main (operator 10) this one was answered as filed, under the other's id,
+                # and never written.
                 self._forget(game_id)
                 continue
             break
@@ -171,10 +179,13 @@ class GameDisputes:
         filed = decoded[dispute - 1]
         assert isinstance(filed, DisputeFiled)
         revealed = log_finally_revealed(envelopes)
-        # Re-making a game's rest twice is the rules' work: off the event loop, as commands.
-        finding = await asyncio.to_thread(
-            _metered, meter, find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
-        )
+        # Re-making a game's rest twice is the rules' work: off the event loop, as commands,
+        # and one at a time (`remaking`): a long game's takes seconds of a thread.
+        async with self.remaking:
+            finding = await asyncio.to_thread(
+                _metered, meter, find, ruleset, envelopes, decoded, dispute, filed,
+                revealed=revealed,
+            )  # fmt: skip
         if finding is None:
             return None
         for _ in range(ATTEMPTS):
@@ -230,14 +241,22 @@ class GameDisputes:
             batch: list[Struct] = [event]
             if ruling == AMEND:
                 # The game's rest re-made under the reading: the rules' work, off the loop.
-                made = await asyncio.to_thread(
-                    _metered, meter, amendment, ruleset, envelopes, decoded, found
-                )
+                async with self.remaking:  # one at a time, as a finding's
+                    made = await asyncio.to_thread(
+                        _metered, meter, amendment, ruleset, envelopes, decoded, found
+                    )
                 batch.extend(made)
             head = len(envelopes)
             try:
-                await self._append_at(game_id, head, batch, ruling_command_id(dispute), credential)
+                appended = await self._append_at(
+                    game_id, head, batch, ruling_command_id(dispute), credential
+                )
             except VersionConflict:
+                self._forget(game_id)
+                continue
+            if appended.duplicate:
+                # Another ruling on this dispute came first: read again, and `check_ruling`
+                # says it is ruled (on main this one was answered as made).
                 self._forget(game_id)
                 continue
             return head + 1
