@@ -286,11 +286,14 @@ class Commands:
         # charged once made, into debt, by the events and the CPU they took: a dispute of
         # an early seq of a long game re-runs the rules of every later command twice, and
         # its sender waits that work out before its next message is read.
-        head = yield ReadVersion(msg.game_id)
-        self.admit("dispute", dispute_check_cost(head))
-        meter = WorkMeter()
+        # Marked in flight before any other step, so that no other connection of this
+        # client passes the wait meanwhile.
         self.gw.admission.disputing.add(self.address)
+        meter = WorkMeter()
+        head = 0
         try:
+            head = yield ReadVersion(msg.game_id)
+            self.admit("dispute", dispute_check_cost(head))
             filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading,
                                   msg.value, self.grants.get(msg.game_id, ""), meter)  # fmt: skip
         finally:
@@ -318,11 +321,12 @@ class Commands:
         # too, charged once made as a dispute's (its disputed seq is not known here: its
         # events counted as from the log's first). A refused ruling re-makes nothing.
         yield from self._one_dispute_at_a_time()
-        head = yield ReadVersion(msg.game_id)
-        self.admit("rule", dispute_check_cost(head))
+        self.gw.admission.disputing.add(self.address)  # as a dispute's
         meter = WorkMeter()
-        self.gw.admission.disputing.add(self.address)
+        head = 0
         try:
+            head = yield ReadVersion(msg.game_id)
+            self.admit("rule", dispute_check_cost(head))
             seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
                              self.grants.get(msg.game_id, ""), meter)  # fmt: skip
         finally:

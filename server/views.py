@@ -114,10 +114,10 @@ class Views:
 
     def _held(self, ids: list[str]) -> Steps[list[str]]:
         """Of the games `ids` this connection holds credentials for, those whose credential
-        the store still holds; each revoked one is dropped, as `_still_valid` drops it. A
-        revocation this gateway missed (its announcement lost while its link to the store
-        was down) is then not listed until the next re-check: on main it was, for up to
-        `UMPIRE_CREDENTIAL_RECHECK_SECONDS`, with the game's head seq."""
+        the store still holds; each revoked one is dropped, as `_still_valid` drops it. So
+        a revocation this gateway missed (its announcement lost while its link to the store
+        was down) is not listed: on main its game was, with its head seq, until the next
+        re-check (`UMPIRE_CREDENTIAL_RECHECK_SECONDS`)."""
         granted = [(game_id, self.grants[game_id]) for game_id in ids if game_id in self.grants]
         if not granted:
             return ids
