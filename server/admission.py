@@ -67,12 +67,21 @@ def replay_cost(events: int) -> int:
     return CACHED_REPLAY_COST + math.ceil(events / REPLAY_EVENTS_PER_UNIT)
 
 
-def dispute_cost(head: int, seq: int) -> int:
-    """A `dispute` of event `seq` in a log of `head` events, or a `rule` on one: the
-    whole log read and decoded, and the game re-made from `seq` to the head twice (as
-    played, and under the claim; a ruling that amends makes its line again), each event
-    charged as a replay's."""
-    return replay_cost(head + 2 * max(0, head - seq + 1))
+def dispute_check_cost(head: int) -> int:
+    """A `dispute` or `rule` on a log of `head` events, before any line is re-made: the
+    whole log read, decoded and checked. All a refused one costs (a bad seq, a claim or
+    reading the rules refuse, an open dispute): the re-makes are charged only once they
+    are made (`remake_cost`)."""
+    return replay_cost(head)
+
+
+def remake_cost(events: int, seconds: float) -> int:
+    """The re-making of a dispute's lines (`events` events folded, as played and under
+    the claim, or an amending ruling's line), which took `seconds` of CPU where it ran:
+    each event as a replay's, or the CPU at one unit per WORK_UNIT_SECONDS where that is
+    more (a re-made line runs `decide` again on every command, and one AI turn of a large
+    game takes ~0.1 s, far more than a fold's ~65 us an event)."""
+    return max(math.ceil(events / REPLAY_EVENTS_PER_UNIT), math.ceil(seconds / WORK_UNIT_SECONDS))
 
 
 def listing_cost(games: int) -> int:
@@ -198,6 +207,11 @@ class Admission:
         self.charged: Counter[str] = Counter()  # units admitted, by message kind
         self.refused: Counter[str] = Counter()  # refusals, by scope
         self.paced: Counter[str] = Counter()  # waits for budget (never refused), by kind
+        # The clients with a dispute or ruling in flight: a re-make is charged once made
+        # (its CPU is not known before), so a client's next one waits for it and then
+        # pays its debt, rather than one a connection starting at once, each on a full
+        # bucket (server/commands.py `_dispute`).
+        self.disputing: set[str] = set()
 
     def connection_bucket(self, now: float) -> Bucket:
         """A new connection's bucket."""

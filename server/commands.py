@@ -33,8 +33,8 @@ from umpire.server import credentials
 from umpire.server.admission import (
     FREE_WORK_SECONDS,
     Bucket,
-    dispute_cost,
-    replay_cost,
+    dispute_check_cost,
+    remake_cost,
     work_cost,
 )
 from umpire.server.credentials import Unauthorized
@@ -52,6 +52,7 @@ from umpire.server.requests import (
     Rule,
     SignReceipt,
     Steps,
+    Wait,
 )
 from umpire.server.work_meter import WorkMeter
 
@@ -59,6 +60,9 @@ if TYPE_CHECKING:
     # Types only: the session imports this module.
     from umpire.server.session import Shared
 
+# A client's second dispute waits for its first in steps of this (a finding takes from a
+# few ms to seconds of a long game's rules).
+DISPUTE_WAIT = 0.05
 # The credentials slot of a re-sent create: each re-send withdraws the previous one's.
 RESENT_CREATE_SLOT = "resent-create"
 
@@ -275,11 +279,28 @@ class Commands:
         # Writes to the log: a revocation this gateway missed is refused here, as a command
         # is by the append's own credential check.
         yield from self._still_valid(msg.game_id)
-        # Charged the log it reads and the lines it re-makes (a spectator may file one
-        # per seq), before the work: a client in debt is refused and nothing is written.
-        self.admit("dispute", dispute_cost((yield ReadVersion(msg.game_id)), msg.seq))
-        filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading, msg.value,
-                              self.grants.get(msg.game_id, ""))  # fmt: skip
+        yield from self._one_dispute_at_a_time()
+        # Charged the log it reads and checks before the work: a client in debt is refused
+        # and nothing is written. A refused dispute costs that alone (on main it was charged
+        # the two re-made lines it never made). The lines re-made for its finding are
+        # charged once made, into debt, by the events and the CPU they took: a dispute of
+        # an early seq of a long game re-runs the rules of every later command twice, and
+        # its sender waits that work out before its next message is read.
+        # Marked in flight before any other step, so that no other connection of this
+        # client passes the wait meanwhile.
+        self.gw.admission.disputing.add(self.address)
+        meter = WorkMeter()
+        head = 0
+        try:
+            head = yield ReadVersion(msg.game_id)
+            self.admit("dispute", dispute_check_cost(head))
+            filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading,
+                                  msg.value, self.grants.get(msg.game_id, ""), meter)  # fmt: skip
+        finally:
+            self.gw.admission.disputing.discard(self.address)
+            if meter.seconds:  # a finding was re-made (a refusal re-makes nothing)
+                lines = 2 * max(0, head - msg.seq + 1)
+                self._charge_work("dispute", remake_cost(lines, meter.seconds))
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
             DisputeFiledReply(
@@ -296,14 +317,39 @@ class Commands:
         """A ruling on a found dispute, by a role that may rule."""
         role = self._role(msg.game_id)
         yield from self._still_valid(msg.game_id)  # as a dispute's
-        # The log is read; an amending ruling re-makes the line too (its disputed seq is
-        # not known here: charged as from the log's first).
-        head = yield ReadVersion(msg.game_id)
-        self.admit("rule", dispute_cost(head, 1) if msg.ruling == "amend" else replay_cost(head))
-        seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
-                         self.grants.get(msg.game_id, ""))  # fmt: skip
+        # The log is read and checked, charged before; an amending ruling re-makes the line
+        # too, charged once made as a dispute's (its disputed seq is not known here: its
+        # events counted as from the log's first). A refused ruling re-makes nothing.
+        yield from self._one_dispute_at_a_time()
+        self.gw.admission.disputing.add(self.address)  # as a dispute's
+        meter = WorkMeter()
+        head = 0
+        try:
+            head = yield ReadVersion(msg.game_id)
+            self.admit("rule", dispute_check_cost(head))
+            seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
+                             self.grants.get(msg.game_id, ""), meter)  # fmt: skip
+        finally:
+            self.gw.admission.disputing.discard(self.address)
+            if meter.seconds:
+                self._charge_work("rule", remake_cost(2 * head, meter.seconds))
         ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
         self._reply(msgspec.structs.replace(ruled, id=msg.id))
+
+    def _one_dispute_at_a_time(self) -> Steps[None]:
+        """Wait while another dispute or ruling of this client is in flight (on any of
+        its connections): its re-make's work is charged once made, and this one is then
+        admitted only if the client's budget can pay. On main (operator 10) each of a
+        client's connections had one admitted at once on a full bucket, so a client with
+        many connections set that many re-makes of a long game going together."""
+        while self.address in self.gw.admission.disputing and not self.gw.draining:
+            self.gw.admission.paced["dispute"] += 1
+            yield Wait(DISPUTE_WAIT)
+
+    def _charge_work(self, kind: str, cost: int) -> None:
+        """Charge work already done to this connection and its client, into debt if need
+        be (server/admission.py `Admission.charge_work`)."""
+        self.gw.admission.charge_work(self.budget, self.address, kind, cost, self.now)
 
     def _bind_seed(self, msg: BindSeed) -> Steps[None]:
         """The player's seed for the current seed epoch (docs/audit.md (4.1))."""

@@ -34,6 +34,7 @@ from umpire.server.requests import (
     CachedGame,
     CreateGame,
     CredentialHeld,
+    CredentialsHeld,
     Dispute,
     DropGrant,
     FeedHead,
@@ -184,15 +185,15 @@ async def perform(gw: Gateway, request: Request) -> Any:
         case BindClientSeed(game_id, client_seed, role, digest):
             credential = Credential(digest, role.value)
             return await games.bind_client_seed(game_id, client_seed, credential=credential)
-        case Dispute(game_id, role, seq, claim, reading, value, digest):
+        case Dispute(game_id, role, seq, claim, reading, value, digest, meter):
             return await games.dispute(
                 game_id, role=role, seq=seq, claim=claim, reading=reading, value=value,
-                credential=Credential(digest, role.value) if digest else None,
+                credential=Credential(digest, role.value) if digest else None, meter=meter,
             )  # fmt: skip
-        case Rule(game_id, role, dispute, ruling, digest):
+        case Rule(game_id, role, dispute, ruling, digest, meter):
             return await games.rule(
                 game_id, role=role, dispute=dispute, ruling=ruling,
-                credential=Credential(digest, role.value) if digest else None,
+                credential=Credential(digest, role.value) if digest else None, meter=meter,
             )  # fmt: skip
         case VerifyCredential(credential):
             return await credentials.verify(store, credential)  # one lookup
@@ -204,6 +205,8 @@ async def perform(gw: Gateway, request: Request) -> Any:
             # At once here, whether or not this gateway's announcement has come back yet.
             gw.revoked_now(game_id, digest)
             return existed
+        case CredentialsHeld(grants):
+            return await credentials.held(store, grants)
         case DropGrant(game_id, digest):
             return await gw.drop_grant(game_id, digest)
         case ReadVersion(game_id):

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec import Struct
 
@@ -40,8 +41,23 @@ from umpire.events.envelope import Envelope, check_game_id
 from umpire.events.errors import GameNotFound, UmpireError, VersionConflict
 from umpire.events.store import AppendResult, Credential, Store
 from umpire.events.types import DisputeFiled, DisputeFound, DisputeRuled, ExportSealed
+from umpire.server.work_meter import WorkMeter
 
 ATTEMPTS = 20  # appends retried on a concurrent writer before giving up
+
+T = TypeVar("T")
+
+
+def _metered(meter: WorkMeter | None, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """`work(*args, **kwargs)` in the thread it is called in, its CPU seconds added to
+    `meter`: a dispute's re-made lines are charged what they took (server/admission.py
+    `remake_cost`), as a command's rules are."""
+    started = time.thread_time()
+    try:
+        return work(*args, **kwargs)
+    finally:
+        if meter is not None:
+            meter.seconds += time.thread_time() - started
 
 
 class Filed(Struct, frozen=True, kw_only=True):
@@ -58,6 +74,7 @@ class GameDisputes:
     __slots__ = ()
 
     store: Store  # set by Games.__init__
+    remaking: asyncio.Lock  # set by Games.__init__: one re-make at a time
 
     if TYPE_CHECKING:  # Games' own (server/games.py) and GameCache's (server/game_cache.py)
 
@@ -112,11 +129,13 @@ class GameDisputes:
         reading: str = "",
         value: str = "",
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> Filed:
         """File a dispute of event `seq` by `role` (DisputeRefused and the like, nothing
         written, when it may not be), then its finding if it can be made now. With
         `credential` (the disputer's), the filing is refused if it was revoked; the finding,
-        the server's answer to a dispute filed, is not."""
+        the server's answer to a dispute filed, is not. `meter` is given the CPU seconds
+        the finding's re-made lines took (none for a refused dispute)."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             _, value = check_dispute(
@@ -127,16 +146,23 @@ class GameDisputes:
                                  blind=True)  # fmt: skip
             head = len(envelopes)
             try:
-                await self._append_at(
+                appended = await self._append_at(
                     game_id, head, filed, dispute_command_id(head + 1), credential
                 )
             except VersionConflict:
                 self._forget(game_id)
                 continue
+            if appended.duplicate:
+                # Another dispute, read at the same head, took this seq first: its id is
+                # ours (ids are by seq), and the store answered its batch. Read again. On
+                # main (operator 10) this one was answered as filed, under the other's id,
+                # and never written.
+                self._forget(game_id)
+                continue
             break
         else:
             raise VersionConflict(f"game {game_id!r} is busy: retry", expected=-1, actual=-1)
-        found = await self._find(game_id, ruleset, [*envelopes], [*decoded, filed], head + 1)
+        found = await self._find(game_id, ruleset, [*envelopes], [*decoded, filed], head + 1, meter)
         return Filed(id=head + 1, finding=found)
 
     async def _find(
@@ -146,15 +172,20 @@ class GameDisputes:
         envelopes: Sequence[Envelope],
         decoded: Sequence[Struct],
         dispute: int,
+        meter: WorkMeter | None = None,
     ) -> DisputeFound | None:
-        """Append the finding on `dispute` if it can be made now (None: pending reveal)."""
+        """Append the finding on `dispute` if it can be made now (None: pending reveal);
+        its re-making's CPU seconds added to `meter`."""
         filed = decoded[dispute - 1]
         assert isinstance(filed, DisputeFiled)
         revealed = log_finally_revealed(envelopes)
-        # Re-making a game's rest twice is the rules' work: off the event loop, as commands.
-        finding = await asyncio.to_thread(
-            find, ruleset, envelopes, decoded, dispute, filed, revealed=revealed
-        )
+        # Re-making a game's rest twice is the rules' work: off the event loop, as commands,
+        # and one at a time (`remaking`): a long game's takes seconds of a thread.
+        async with self.remaking:
+            finding = await asyncio.to_thread(
+                _metered, meter, find, ruleset, envelopes, decoded, dispute, filed,
+                revealed=revealed,
+            )  # fmt: skip
         if finding is None:
             return None
         for _ in range(ATTEMPTS):
@@ -197,10 +228,12 @@ class GameDisputes:
         dispute: int,
         ruling: str,
         credential: Credential | None = None,
+        meter: WorkMeter | None = None,
     ) -> int:
         """Rule on a found dispute (RulingRefused or MayNotRule, nothing written, when the
         ruling may not be made); the seq of the DisputeRuled appended. With `credential`
-        (the ruler's), refused if it was revoked."""
+        (the ruler's), refused if it was revoked. `meter` is given the CPU seconds an
+        amending ruling's re-made line took."""
         for _ in range(ATTEMPTS):
             ruleset, envelopes, decoded = await self._log(game_id)
             found = check_ruling(ruleset, decoded, dispute=dispute, ruling=ruling, role=role)
@@ -208,12 +241,22 @@ class GameDisputes:
             batch: list[Struct] = [event]
             if ruling == AMEND:
                 # The game's rest re-made under the reading: the rules' work, off the loop.
-                made = await asyncio.to_thread(amendment, ruleset, envelopes, decoded, found)
+                async with self.remaking:  # one at a time, as a finding's
+                    made = await asyncio.to_thread(
+                        _metered, meter, amendment, ruleset, envelopes, decoded, found
+                    )
                 batch.extend(made)
             head = len(envelopes)
             try:
-                await self._append_at(game_id, head, batch, ruling_command_id(dispute), credential)
+                appended = await self._append_at(
+                    game_id, head, batch, ruling_command_id(dispute), credential
+                )
             except VersionConflict:
+                self._forget(game_id)
+                continue
+            if appended.duplicate:
+                # Another ruling on this dispute came first: read again, and `check_ruling`
+                # says it is ruled (on main this one was answered as made).
                 self._forget(game_id)
                 continue
             return head + 1

@@ -191,6 +191,11 @@ class Games(GameCreation, GameSeeds, GameDisputes, GameCache):
         # The embedded store's free-space watermark (server/disk_watch.py), when watched:
         # every write is refused with store_full while the disk is under it.
         self.disk: DiskWatch | None = None
+        # Held while a dispute's or an amending ruling's lines are re-made (in a worker
+        # thread of the default executor, which the rules of commands run in too): one at
+        # a time, so that however many are asked at once they take one thread, never the
+        # executor's every thread from everyone's commands (server/game_disputes.py).
+        self.remaking = asyncio.Lock()
 
     def _refuse_if_full(self) -> None:
         if self.disk is not None:

@@ -29,6 +29,11 @@ Records:
   repair after naming their loss: the store's count from here on (earlier `C` and `K`
   records of the game no longer count), so a loss named once is not named by every later
   check.
+- `B <game> <changes> <fields> <since>`: the game's credentials counted from here on (a
+  baseline: the store's count and entries at `since`, a UTC time), written by `umpire
+  serve` at its start for a game whose credentials had never been counted (made before
+  the store counted their changes, so no `C` line names it). It counts only where no
+  `C` or `D` line of the game came first; `store check` says from when each is counted.
 - `K <game> <changes> <why>`: the game's credentials named lost, kept for every later
   check to name until a restore or repair rebases them (`D`): written when a change
   arrives numbered at or below one already recorded (the store lost changes and counted
@@ -42,7 +47,7 @@ is in the file: a crash of umpire or of Valkey never loses it. A thread `fdatasy
 file at most every FSYNC_INTERVAL (an fsync here costs ~90 us of CPU and 0.2 to 2.5 ms of
 wall time, which a wait per command would put on every ack): only a power loss inside
 that window can lose a checkpoint, and the AOF (`appendfsync always`) holds those
-commands. The file is compacted (one `H` per game, every `L`, each game's `C` and `K`)
+commands. The file is compacted (one `H` per game, every `L`, each game's `B`, `C` and `K`)
 under an exclusive `flock` once it passes COMPACT_BYTES; writers hold a shared `flock`
 per write and reopen the file when the one they hold was replaced.
 """
@@ -98,6 +103,8 @@ class Heads:
     credentials: dict[str, tuple[int, int]] = field(default_factory=dict)
     # Each game whose credentials were named lost (`K`) since their last rebase: why.
     credential_losses: dict[str, str] = field(default_factory=dict)
+    # Each game whose credentials were first counted by a baseline (`B`): since when.
+    counted_since: dict[str, str] = field(default_factory=dict)
 
     def losses_of(self, game_id: str) -> list[Loss]:
         return [loss for loss in self.losses if loss.game_id == game_id]
@@ -126,6 +133,10 @@ def credentials_line(game_id: str, changes: int, fields: int) -> bytes:
 
 def credentials_rebase_line(game_id: str, changes: int, fields: int) -> bytes:
     return _line("D", game_id, changes, fields)
+
+
+def counted_line(game_id: str, changes: int, fields: int, since: str) -> bytes:
+    return _line("B", game_id, changes, fields, since)
 
 
 def credentials_loss_line(game_id: str, changes: int, why: str) -> bytes:
@@ -162,6 +173,12 @@ def parse(data: bytes) -> Heads:
             elif kind == "D":
                 found.credentials[fields[0]] = (int(fields[1]), int(fields[2]))
                 found.credential_losses.pop(fields[0], None)
+            elif kind == "B":
+                game, since = fields[0], fields[3]
+                changes, fields_ = int(fields[1]), int(fields[2])
+                if game not in found.credentials:
+                    found.credentials[game] = (changes, fields_)
+                    found.counted_since[game] = since
             elif kind == "K":
                 game, _, why = fields[0], int(fields[1]), unquote(fields[2])
                 found.credential_losses.setdefault(game, why)
@@ -232,6 +249,11 @@ class _Writer:
             held = parse(self.path.read_bytes())
             lines = [rebase_line(g, s, h) for g, (s, h) in sorted(held.heads.items())]
             lines += [loss_line(loss) for loss in held.losses]
+            lines += [
+                counted_line(g, *held.credentials[g], since)
+                for g, since in sorted(held.counted_since.items())
+                if g in held.credentials
+            ]
             lines += [credentials_line(g, c, f) for g, (c, f) in sorted(held.credentials.items())]
             lines += [
                 credentials_loss_line(g, held.credentials.get(g, (0, 0))[0], why)

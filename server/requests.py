@@ -195,6 +195,8 @@ class Dispute(Struct, frozen=True):
     reading: str
     value: str
     digest: str = ""
+    # Given the CPU seconds of the finding's re-made lines, charged after (none if refused).
+    meter: WorkMeter | None = None
 
 
 class Rule(Struct, frozen=True):
@@ -206,6 +208,7 @@ class Rule(Struct, frozen=True):
     dispute: int
     ruling: str
     digest: str = ""
+    meter: WorkMeter | None = None  # an amendment's re-made line, as a `Dispute`'s
 
 
 class VerifyCredential(Struct, frozen=True):
@@ -219,6 +222,13 @@ class CredentialHeld(Struct, frozen=True):
 
     game_id: str
     digest: str
+
+
+class CredentialsHeld(Struct, frozen=True):
+    """Answer: for each (game id, digest) of `grants`, whether that credential still
+    grants its game (one round trip)."""
+
+    grants: tuple[tuple[str, str], ...]
 
 
 class RevokeCredential(Struct, frozen=True):
@@ -292,7 +302,7 @@ Request = (
     | ReplayDistance
     | Replay
     | CreateGame | IssueCredentials | Handle | BindClientSeed | Dispute | Rule | VerifyCredential
-    | CredentialHeld
+    | CredentialHeld | CredentialsHeld
     | RevokeCredential | DropGrant | ReadVersion | GameIds | ReadVersions | ReadPage
     | FeedHead | OpenFeed | StopCatchUp | AcknowledgedHead
 )  # fmt: skip

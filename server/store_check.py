@@ -11,6 +11,7 @@ acknowledged (head checkpoint), not in the store". `store repair`, `store restor
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from umpire.server.head_checkpoints import (
     Heads,
     Loss,
     append_records,
+    counted_line,
     credentials_loss_line,
     loss_line,
     read_heads,
@@ -61,6 +63,11 @@ class GameFindings:
     commitment: str = ""
     seedless: bool = False
     receipt_key_id: str = ""  # GameCreated's: the key its receipts are signed with
+    # Whether the head checkpoints never counted the game's credentials (made before
+    # the count began, no `umpire serve` started since), and since when they are counted
+    # where a baseline (`B`) began it: a change lost before then cannot be told.
+    uncounted: bool = False
+    counted_since: str = ""
 
     def lines(self) -> list[str]:
         """One line a finding, each naming the game and its seqs: `damaged: ...`, or
@@ -95,6 +102,10 @@ class StoreFindings:
     def unchecked(self) -> list[str]:
         """The games no head checkpoint vouches for (a lost tail would go unseen)."""
         return [g.game_id for g in self.games if not g.checkpointed]
+
+    def uncounted(self) -> list[str]:
+        """The games whose credentials no record counts (a change lost goes unseen)."""
+        return [g.game_id for g in self.games if g.uncounted]
 
     def of(self, game_id: str) -> GameFindings | None:
         return next((g for g in self.games if g.game_id == game_id), None)
@@ -131,6 +142,9 @@ async def check_store(
             damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
+        elif game.head:
+            game.uncounted = True
+        game.counted_since = heads.counted_since.get(game.game_id, "")
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -436,6 +450,23 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
                 records.append(credentials_loss_line(game_id, tally[0], damage))
         if damage is not None:
             log.error("game %s: %s", game_id, damage)
+    # A game whose credentials were never counted (made before the store counted their
+    # changes): counted from now, said by name, so that a change lost from now on is
+    # named; what was lost before cannot be told, and `store check` says since when.
+    listed = await store.games()
+    uncounted = [g for g in listed if g not in heads.credentials]
+    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for game_id, (changes, fields) in zip(
+        uncounted, await store.credentials.tallies(uncounted), strict=True
+    ):
+        log.warning(
+            "game %s: its credentials were never counted (the head checkpoints hold no "
+            "count of them: made before umpire counted their changes, or the file lost it): "
+            "counted from now, %s; a change lost before then cannot be told",
+            game_id,
+            since,
+        )
+        records.append(counted_line(game_id, changes, fields, since))
     if records:
         append_records(data_dir, records)
     lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}

@@ -451,6 +451,31 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
             f"({checkpoint_path(settings.data_dir)} holds none for it): a cut of its "
             "acknowledged tail could not be told"
         )
+    uncounted = findings.uncounted()
+    for game_id in uncounted:
+        print(
+            f"unchecked: credentials of game {game_id} were never counted (the head "
+            "checkpoints hold no count of them: the game was made before umpire counted "
+            "their changes, or the file lost it): not checked, a credential given out that no "
+            "longer works, or a revoked one that works again, could not be told; the next "
+            "`umpire serve` counts them from its start"
+        )
+    for game in findings.games:
+        if game.counted_since:
+            print(
+                f"note: credentials of game {game.game_id} counted since "
+                f"{game.counted_since} (by umpire serve's start: none were counted before): "
+                "a change lost before then could not be told"
+            )
+    if findings.whole and uncounted and not unchecked:
+        games = len(findings.games)
+        chains = "the chain of 1 game" if games == 1 else f"every chain of {games} games"
+        which = "1 game's" if len(uncounted) == 1 else f"{len(uncounted)} games'"
+        print(
+            f"umpire: every command complete and {chains} verified, but {which} credentials "
+            "were never counted (named above): whether they lost changes cannot be told"
+        )
+        return 0
     if findings.whole and unchecked:
         # Said as far as it is known: not "nothing acknowledged missing".
         games = len(findings.games)

@@ -24,6 +24,8 @@ from umpire.events.wire import GameList, GameSummary, ListGames, ViewState
 from umpire.server.admission import MESSAGE_COST, listing_cost, replay_cost
 from umpire.server.requests import (
     Actions,
+    CredentialsHeld,
+    DropGrant,
     GameIds,
     GameSigner,
     HeadView,
@@ -54,6 +56,7 @@ class Views:
     gw: Shared
     operator: bool
     roles: dict[str, Role]
+    grants: dict[str, str]  # game id: the digest of the credential this connection holds
 
     if TYPE_CHECKING:  # the session's own (server/session.py)
 
@@ -109,9 +112,27 @@ class Views:
         signed: BatchSignature = yield SignReceipt(signer, statement)
         return signed_view(view, signer, signed)
 
+    def _held(self, ids: list[str]) -> Steps[list[str]]:
+        """Of the games `ids` this connection holds credentials for, those whose credential
+        the store still holds; each revoked one is dropped, as `_still_valid` drops it. So
+        a revocation this gateway missed (its announcement lost while its link to the store
+        was down) is not listed: on main its game was, with its head seq, until the next
+        re-check (`UMPIRE_CREDENTIAL_RECHECK_SECONDS`)."""
+        granted = [(game_id, self.grants[game_id]) for game_id in ids if game_id in self.grants]
+        if not granted:
+            return ids
+        held = yield CredentialsHeld(tuple(granted))
+        revoked = {game_id for (game_id, _), ok in zip(granted, held, strict=True) if not ok}
+        for game_id, digest in granted:
+            if game_id in revoked:
+                yield DropGrant(game_id, digest)
+        return [game_id for game_id in ids if game_id not in revoked]
+
     def _list(self, msg: ListGames) -> Steps[None]:
         ids = (yield GameIds()) if self.operator else sorted(self.roles)
         self.admit("list_games", listing_cost(len(ids)))
+        if not self.operator:
+            ids = yield from self._held(ids)
         try:
             versions = []
             for start in range(0, len(ids), LIST_PAGE):

@@ -62,3 +62,32 @@ async def test_a_revocation_the_gateway_missed_refuses_disputes_rulings_and_view
         assert await store.version(gid) == version
         await player.close()
         await spectator.close()
+
+
+async def test_a_revocation_the_gateway_missed_is_not_listed(
+    redis_server: EmbeddedRedis, prefix: str, store: RedisEventStore
+) -> None:
+    """`list_games` checks the store for the credentials it lists, in one round trip, as
+    `view` checks the one it shows: a credential revoked where this gateway did not hear it
+    no longer lists its game (with its head seq) and is dropped from the connection. On
+    main the game stayed listed until the re-check (`UMPIRE_CREDENTIAL_RECHECK_SECONDS`)."""
+    settings = gateway_settings(prefix, credential_recheck_seconds=3600)
+    async with running_gateway(settings, redis_server.url) as running:
+        url = f"ws://127.0.0.1:{running.port}/ws"
+        peer = await Peer.open(url)
+        create = {"type": "create", "client_entropy": "waived", "ruleset": "counter",
+                  "setup": {"target": 99}}  # fmt: skip
+        made = [await peer.ok(create) for _ in range(2)]
+        kept, revoked = made[0]["game_id"], made[1]["game_id"]
+        listed = await peer.ok({"type": "list_games"})
+        assert sorted(g["game_id"] for g in listed["games"]) == sorted([kept, revoked])
+        game_id, digest = credentials.fingerprint(made[1]["player_credential"])
+        assert await store.credentials.withdraw(game_id, digest)  # not announced
+
+        listed = await peer.ok({"type": "list_games"})
+        assert [g["game_id"] for g in listed["games"]] == [kept], listed
+        # Dropped from the connection, as a refused view drops it.
+        answer = await peer.request({"type": "view", "game_id": revoked})
+        assert answer["type"] == "error" and answer["code"] == "unauthorized", answer
+        assert (await peer.ok({"type": "view", "game_id": kept}))["type"] == "state"
+        await peer.close()

@@ -583,3 +583,45 @@ def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
     assert named_lost(err) == lost, err
     code, out, err = run_cli(data_dir, "log", hit, "--json", "--as", "referee", **OPERATOR)
     assert code == 0 and "ExportSealed" not in out, out + err
+
+
+def _forget_credential_counts(data_dir: Path) -> None:
+    """The head checkpoints as a store made before credential changes were counted left
+    them: heads and losses, no `C`, `D`, `K` or `B` line."""
+    path = data_dir / "store-heads.log"
+    kept = [line for line in path.read_bytes().splitlines(keepends=True) if line[:1] in b"HRL"]
+    path.write_bytes(b"".join(kept))
+
+
+def test_credentials_never_counted_are_named_then_counted_from_serves_start(
+    played: Played, tmp_path: Path
+) -> None:
+    # Fails without the fix: games made before the credential counts have no `C` line,
+    # and `store check` said the store is whole without a word of their credentials, and
+    # went on saying so whatever the AOF lost of them (a grant dropped: the credential
+    # given out no longer works), since nothing ever began counting them.
+    data_dir, acked = _copy(played, tmp_path)
+    _forget_credential_counts(data_dir)
+    games = _games(acked)
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "is whole" not in out, out + err
+    uncounted = set(re.findall(r"unchecked: credentials of game (\S+) were never counted", out))
+    assert uncounted == games, out
+    assert "credentials were never counted (named above)" in out, out
+    # `umpire serve` names each at its start and counts them from then on.
+    serve, _ = start_serve(data_dir)
+    output = stop(serve)
+    hit = sorted(games)[0]
+    assert f"game {hit}: its credentials were never counted" in output, output
+    since = read_heads(data_dir).counted_since
+    assert set(since) == games, since
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "never counted" not in out, out + err
+    assert f"note: credentials of game {hit} counted since {since[hit]}" in out, out
+    # A change lost from then on is named: a grant's record dropped from the AOF.
+    _drop_command(data_dir, b"HSET", b"umpire:{" + hit.encode() + b"}:credentials")
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 1 and "is whole" not in out, out + err
+    damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
+    assert len(damaged) == 1 and f"game {hit} " in damaged[0], out
+    assert "its credentials were changed outside umpire" in damaged[0], out

@@ -11,6 +11,7 @@ from umpire.server.head_checkpoints import (
     Loss,
     append_records,
     checkpoint_path,
+    counted_line,
     credentials_line,
     head_line,
     loss_line,
@@ -63,6 +64,7 @@ async def test_the_notes_of_one_loop_turn_are_one_write_and_resolve_once_on_disk
 async def test_a_file_past_its_bound_is_compacted_to_one_line_a_game(tmp_path: Path) -> None:
     append_records(tmp_path, [loss_line(Loss("g0", 1, 2, "cut"))])
     append_records(tmp_path, [credentials_line("g0", 3, 4), credentials_line("g0", 2, 3)])
+    append_records(tmp_path, [counted_line("g2", 2, 2, "2026-11-30T02:00:00Z")])
     line = head_line("g0", 1, "h" * 64)
     append_records(tmp_path, [line] * (COMPACT_BYTES // len(line) + 1))
     checkpoints = HeadCheckpoints(tmp_path)
@@ -74,7 +76,17 @@ async def test_a_file_past_its_bound_is_compacted_to_one_line_a_game(tmp_path: P
     heads = read_heads(tmp_path)
     assert heads.heads == {"g0": (1, "h" * 64), "g1": (3, "h3")}
     assert [loss.game_id for loss in heads.losses] == ["g0"]
-    assert heads.credentials == {"g0": (3, 4)}  # the latest change, kept by the compaction
+    # The latest change, and a baseline with its time, kept by the compaction.
+    assert heads.credentials == {"g0": (3, 4), "g2": (2, 2)}
+    assert heads.counted_since == {"g2": "2026-11-30T02:00:00Z"}
+
+
+def test_a_baseline_counts_only_where_no_change_was_recorded_before() -> None:
+    since = "2026-11-30T02:00:00Z"
+    heads = parse(credentials_line("g1", 5, 2) + counted_line("g1", 1, 2, since)
+                  + counted_line("g2", 2, 2, since) + credentials_line("g2", 3, 1))  # fmt: skip
+    assert heads.credentials == {"g1": (5, 2), "g2": (3, 1)}
+    assert heads.counted_since == {"g2": since}  # g1's counted before
 
 
 async def test_an_append_over_seqs_an_acknowledged_head_covers_records_their_loss(

@@ -37,6 +37,7 @@ from umpire.server.requests import (
     Close,
     CreateGame,
     CredentialHeld,
+    CredentialsHeld,
     Dispute,
     DropGrant,
     FeedHead,
@@ -474,14 +475,26 @@ def test_list_games_reads_versions_and_each_rulesets_first_event_once() -> None:
 def test_a_players_listing_names_its_own_games_only() -> None:
     ex = player()
     ex.gw.ruleset_names[GAME] = "counter"
-    reply = ex.reply({"type": "list_games", "id": "l"}, {ReadVersions: [b"2"]})
-    assert ex.requests == [ReadVersions([GAME])] and reply["games"][0]["role"] == "player"
+    reply = ex.reply({"type": "list_games", "id": "l"},
+                     {CredentialsHeld: [True], ReadVersions: [b"2"]})  # fmt: skip
+    # Its credential checked in the store first (a revocation this gateway missed).
+    assert ex.kinds() == ["CredentialsHeld", "ReadVersions"]
+    assert ex.requests[1] == ReadVersions([GAME]) and reply["games"][0]["role"] == "player"
+
+
+def test_a_listing_leaves_out_and_drops_a_credential_revoked_unheard() -> None:
+    ex = player()
+    ex.gw.ruleset_names[GAME] = "counter"
+    reply = ex.reply({"type": "list_games", "id": "l"},
+                     {CredentialsHeld: [False], DropGrant: 1, ReadVersions: []})  # fmt: skip
+    assert ex.kinds() == ["CredentialsHeld", "DropGrant"] and reply["games"] == []
 
 
 def test_a_listing_the_store_cannot_read_is_store_unavailable() -> None:
     ex = player()
+    gone = ConnectionRefusedError("gone")
     reply = ex.reply({"type": "list_games", "id": "l"},
-                     {ReadVersions: ConnectionRefusedError("gone")})  # fmt: skip
+                     {CredentialsHeld: [True], ReadVersions: gone})  # fmt: skip
     assert reply["code"] == "store_unavailable"
 
 
@@ -490,7 +503,8 @@ def test_a_redis_error_handed_over_as_the_driver_does_is_store_unavailable() -> 
     # driver hands it over as StoreUnreachable (events/unreachable.py `for_session`).
     ex = player()
     timed_out = redis.exceptions.TimeoutError("/home/someone/v.sock")
-    reply = ex.reply({"type": "list_games", "id": "l"}, {ReadVersions: timed_out})
+    reply = ex.reply({"type": "list_games", "id": "l"},
+                     {CredentialsHeld: [True], ReadVersions: timed_out})  # fmt: skip
     assert reply["code"] == "store_unavailable"
     assert reply["message"] == (
         "the store is unavailable (TimeoutError: no answer in time); retry later"
