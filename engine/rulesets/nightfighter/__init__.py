@@ -50,7 +50,8 @@ RULESET: Ruleset[State] = Ruleset(
     # receipts hash fold as they did (README ledger "the opening"). Also v9: a scenario whose
     # victory condition the seed states (scenario_rules.VICTORY; 4B: one Lancaster shot
     # down, example of play turn 13) names the winner at the end (v8: none_stated); README
-    # "end of game".
+    # "end of game". Also v9: the Fighter Movement phase the bombers' move begins is said
+    # ("Fighter Movement phase", was blank).
     version="9",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,

@@ -45,3 +45,12 @@ def test_s3_a_move_may_not_pass_off_the_map_and_back() -> None:
     state, events = run(state, "MoveFighter", [], fighter="F1", path=["0128"], facing=3, exit=True)
     assert state.fighters[0].hex == ""
     assert named(events, "GameEnded").result.startswith("every nightfighter has left the map")
+
+
+def test_the_fighter_movement_phase_begins_in_words_after_the_bombers_move() -> None:
+    """Found playing 4B through the CLI: the phase that the bombers' move begins was logged
+    as 'Phase began (phase: fighter movement)', every other as '<Name> phase'. The
+    sequence of play (example, turn 1: the bombers move, then 'Your Do215B-5 flies up')."""
+    state = initial_state(make_setup(bombers=[{"id": "B1", "turn": 1}]))
+    _, events = run(state, "MoveBombers", [])
+    assert named(events, "PhaseBegan").explanation == "Fighter Movement phase"

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from tests.support.golden_logs import encoded, state_digest
 from umpire.engine.dice import ServerDice
 from umpire.engine.game import Game, apply, codec_for, start
@@ -61,7 +63,8 @@ def test_a_v8_log_opens_before_turn_1_and_folds_to_its_stored_hash() -> None:
 
 def test_a_v8_log_replays_its_commands_to_the_same_events() -> None:
     """Continued under v9, a v8 game decides as it did: its stored commands (EndPhase at
-    turn 0 first) append byte-identical events."""
+    turn 0 first) are accepted and append the same events, but for the words v9 gives the
+    Fighter Movement phase's start ("Fighter Movement phase", v8 left it blank)."""
     data = json.loads(V8_LOG.read_text())
     game: Game = start(RULESET, created("8", data["setup"]))
     events = []
@@ -71,5 +74,11 @@ def test_a_v8_log_replays_its_commands_to_the_same_events() -> None:
         for event in appended:
             game = apply(RULESET, game, event)
         events += appended
-    assert encoded(RULESET, events) == data["events"]
+    said = [
+        msgspec.structs.replace(e, explanation="")
+        if type(e).__name__ == "PhaseBegan" and e.explanation == "Fighter Movement phase"  # type: ignore[attr-defined]
+        else e
+        for e in events
+    ]
+    assert encoded(RULESET, said) == data["events"]
     assert state_digest(game) == data["state_hash"]
