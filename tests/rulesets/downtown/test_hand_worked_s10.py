@@ -12,7 +12,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.rulesets.downtown.setups import new_state, of
+from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
@@ -87,3 +87,22 @@ def test_3_2_1_four_acq_modifiers_stack_and_the_check_places_one_sam() -> None:
     sam_activation.hidden_check(turn, Phase.SAM_ACQUISITION)
     (checked,) = of(turn.events, ev.SamActivationChecked)
     assert (checked.unmodified, checked.modified, checked.count) == (9, 2, 1)
+
+
+def test_1_2_1_a_report_of_the_us_side_is_said_as_read_off_the_map() -> None:
+    """1.2.1: the player plays the US side and reports it. Found playing a raid through the
+    CLI: the log printed the report as a list of field maps ('flights: [{id: S1, mission:
+    strike, …}]'). It reads as the map does, in the seed's words ('Iron Hand', 'SEAD',
+    'CAP'), flights in id order, an undetected one said so, ARMs counted."""
+    state = msgspec.structs.replace(new_state(), phase=Phase.DETECTION, turn=1)
+    flights = [
+        {"id": "W1", "mission": "iron_hand", "task": "sead", "hex": "0620", "detected": False},
+        {"id": "S1", "mission": "strike", "task": "bombing", "hex": "0520", "facing": 1},
+        {"id": "C1", "mission": "cap", "task": "cap", "hex": "0320", "on_map": False},
+    ]
+    _, events = run(state, {"type": "ReportUsFlights", "flights": flights, "preemptive_arms": 1})
+    (reported,) = of(events, ev.UsFlightsReported)
+    assert reported.explanation == (
+        "US flights: C1 (CAP) off the map; S1 (Strike, Bombing) in 0520, medium, facing NE; "
+        "W1 (Iron Hand, SEAD, undetected) in 0620, medium, facing N; 1 preemptive ARM fired"
+    )
