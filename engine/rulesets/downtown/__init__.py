@@ -68,7 +68,9 @@ RULESET: Ruleset[State] = Ruleset(
     # victory conditions, README "Raid end"); decisions unchanged, v7 logs audit with the note.
     # v9: a report of the US side is said as read off the map ("S1 (Strike, Bombing) in
     # 0520, medium, facing NE"; the log printed its fields), and missions and tasks are
-    # named as the seed writes them ("Iron Hand", "SEAD", "Armed Escort", "CAP"); the 2.2.1
+    # named as the seed writes them ("Iron Hand", "SEAD", "Armed Escort", "CAP"); a US
+    # flight's Movement Point is said so ("S1 spends a Movement Point: in 0620, medium,
+    # facing NE"), and a set-up SAM's 3.3.1 modifiers are set off by commas; the 2.2.1
     # Fire Can check reads its public condition first (events unchanged); decisions
     # unchanged, v8 logs audit with the note.
     version="9",

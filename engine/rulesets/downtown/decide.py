@@ -217,7 +217,17 @@ def move_us(turn: DowntownTurn, c: cmd.MoveUsFlight) -> None:
     turn.board.hex(c.hex, rule=rule)
     turn.emit(
         ev.UsFlightMoved(
-            rule=rule, flight_id=c.flight_id, hex=c.hex, altitude=c.altitude, facing=c.facing
+            rule=rule,
+            flight_id=c.flight_id,
+            hex=c.hex,
+            altitude=c.altitude,
+            facing=c.facing,
+            # As the map reads (the log printed the fields: "flight id: S1, hex: 0620, …").
+            explanation=(
+                f"{c.flight_id} spends a Movement Point: in {c.hex}, "
+                f"{LABELS.words('altitude', c.altitude).lower()}, facing "
+                f"{LABELS.words('facing', c.facing)}"
+            ),
         )
     )
     flight = sit.us_flight(turn.state, c.flight_id, rule)

@@ -16,7 +16,7 @@ from tests.rulesets.downtown.setups import new_state, of, run
 from umpire.engine.dice import ManualDice
 from umpire.engine.rulesets.downtown import events as ev
 from umpire.engine.rulesets.downtown import sam_activation
-from umpire.engine.rulesets.downtown.state import UsFlight
+from umpire.engine.rulesets.downtown.state import Sam, UsFlight
 from umpire.engine.rulesets.downtown.tables import sam_reaction
 from umpire.engine.rulesets.downtown.tables.sam_reaction import FireMode
 from umpire.engine.rulesets.downtown.terms import AcqLevel, Mission, Phase, Task
@@ -106,3 +106,38 @@ def test_1_2_1_a_report_of_the_us_side_is_said_as_read_off_the_map() -> None:
         "US flights: C1 (CAP) off the map; S1 (Strike, Bombing) in 0520, medium, facing NE; "
         "W1 (Iron Hand, SEAD, undetected) in 0620, medium, facing N; 1 preemptive ARM fired"
     )
+
+
+def test_3_4_4_a_us_flights_movement_point_is_said_as_read_off_the_map() -> None:
+    """3.4.4: each Movement Point a US flight spends is a point where SAMs react. Found
+    playing a raid through the CLI: the log printed it as fields ('US flight moved (flight
+    id: S1, hex: 0620, altitude: medium, facing: 1)'); it reads as the map does."""
+    state = msgspec.structs.replace(
+        new_state(),
+        phase=Phase.MOVEMENT,
+        turn=1,
+        us=(UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="0520"),),
+    )
+    move = {"type": "MoveUsFlight", "flight_id": "S1", "hex": "0620", "altitude": "medium",
+            "facing": 1}  # fmt: skip
+    _, events = run(state, move, [])
+    (moved,) = of(events, ev.UsFlightMoved)
+    assert moved.explanation == "S1 spends a Movement Point: in 0620, medium, facing NE"
+
+
+def test_3_3_1_a_set_up_sams_modifiers_are_said_one_by_one() -> None:
+    """3.3.1, Admin Phase: located SAM9 at 0510; its nearest US flight, S1 bombing in 0520,
+    is 10 hexes away: +2 for a bombing flight within 12 (not within 8 or 5). A roll of 9
+    is 11: possible activation (10 or more), then the 3.3.2 Dummy Check. Found playing through the CLI: the modifiers
+    ran into the roll ('roll 9 bombing within 12 +2 = 11'); each is set off by a comma."""
+    state = msgspec.structs.replace(
+        new_state(),
+        phase=Phase.ADMIN,
+        turn=1,
+        us=(UsFlight(id="S1", mission=Mission.STRIKE, task=Task.BOMBING, hex="0520"),),
+        sams=(Sam(id="SAM9", hex="0510"),),
+    )
+    turn = DowntownTurn(state, ManualDice([[9], [8, 6]], 0))
+    sam_activation.setup_check(turn, Phase.ADMIN)
+    rolled = {e.sam_id: e for e in of(turn.events, ev.SetUpSamRolled)}
+    assert "roll 9, bombing within 12 +2 = 11: possible activation" in rolled["SAM9"].explanation
