@@ -37,8 +37,9 @@ def _u(uid: str, hex: str, **kw):  # type: ignore[no-untyped-def]
 def test_s5_1_1_six_tied_ais_a_6_picks_the_sixth_with_no_second_roll() -> None:
     """5.1.1: 'Randomly determine which AI executes the order by assigning each AI a number
     and rolling 1D6.' Six un-hit AIs with equal move cost, all 3 hexes from the objective
-    at 0508 (0505, 0306, 0706, 0207, 0807, 0808), numbered by id A..F: every face names one, so the single roll of 6 picks F and
-    nothing is rolled again (five tied roll a 6 again: test_hand_worked). F's move then has
+    at 0508 (0505, 0306, 0706, 0207, 0807, 0808), numbered by id A..F: every face names
+    one, so the single roll of 6 picks F and nothing is rolled again (five tied roll a 6
+    again: test_hand_worked). F's move then has
     two hexes 2 from the objective, 0707 and 0708, tied on every priority (5.3): a 1 takes
     the first, 0707."""
     obj = [ObjectiveSpec(id="OBJ", hex="0508")]

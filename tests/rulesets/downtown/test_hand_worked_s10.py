@@ -128,8 +128,9 @@ def test_3_4_4_a_us_flights_movement_point_is_said_as_read_off_the_map() -> None
 def test_3_3_1_a_set_up_sams_modifiers_are_said_one_by_one() -> None:
     """3.3.1, Admin Phase: located SAM9 at 0510; its nearest US flight, S1 bombing in 0520,
     is 10 hexes away: +2 for a bombing flight within 12 (not within 8 or 5). A roll of 9
-    is 11: possible activation (10 or more), then the 3.3.2 Dummy Check. Found playing through the CLI: the modifiers
-    ran into the roll ('roll 9 bombing within 12 +2 = 11'); each is set off by a comma."""
+    is 11: possible activation (10 or more), then the 3.3.2 Dummy Check. Found playing
+    through the CLI: the modifiers ran into the roll ('roll 9 bombing within 12 +2 = 11');
+    each is set off by a comma."""
     state = msgspec.structs.replace(
         new_state(),
         phase=Phase.ADMIN,
