@@ -171,7 +171,10 @@ def start(ruleset: Ruleset[Any], created: GameCreated) -> Game:
         opponent_manual_dice=created.opponent_manual_dice,
         sealing_commitment=created.sealing_commitment,
     )
-    return Game(meta, ruleset.initial_state(parse_setup(ruleset, created.setup)))
+    state = ruleset.initial_state(parse_setup(ruleset, created.setup))
+    if ruleset.opened_under is not None:  # a game opens as its recorded version opened it
+        state = ruleset.opened_under(created.ruleset_version, state)
+    return Game(meta, state)
 
 
 def _blocked(meta: GameMeta, seq: int, why: str) -> GameMeta:

@@ -2,7 +2,8 @@
 
 A ruleset is plain data plus pure functions:
 
-- `initial_state(setup) -> state`
+- `initial_state(setup) -> state` (a new game's; `opened_under(version, state)`, where
+  given, the opening of a game recorded under an older version)
 - `decide(state, command, dice) -> list[event]`: validates the command against the rules
   and the state, raises RuleError (citing the rule) when it is illegal, and returns the
   events it causes, including one DiceRolled for every roll it made, in order;
@@ -153,6 +154,11 @@ class Ruleset(Generic[S]):
     # The documented readings of ambiguous rules that a setup field switches
     # (engine/kit/reading.py): what a rules dispute may claim instead (engine/disputes.py).
     readings: tuple[Reading, ...] = ()
+    # The state a game recorded under an older version opens with, where the ruleset's
+    # opening has changed since (engine/game.py `start`): given the version its GameCreated
+    # names and `initial_state`'s state, that version's opening. An old log then folds, and
+    # its receipts' views hash, as they did. None: every version opens alike.
+    opened_under: Callable[[str, S], S] | None = None
 
     def reading(self, name: str) -> Reading | None:
         """The declared reading called `name`, if any."""

@@ -27,8 +27,9 @@ ALL = [
 
 
 async def _nightfighter(send: Send, state: State) -> None:
-    first = (await state()).fighters[0]
-    await send({"type": "EndPhase"})  # opens turn 1's bomber movement
+    s = await state()
+    first = s.fighters[0]
+    assert (s.turn, s.phase) == (1, "bomber_movement")  # the game opens at turn 1's (v9)
     await send({"type": "MoveBombers"})
     # The last fighter moved: the phase ends by itself (pace run_on, README "Pace").
     await send({"type": "MoveFighter", "fighter": first.id, "path": [], "facing": first.facing})

@@ -66,7 +66,14 @@ RULESET: Ruleset[State] = Ruleset(
     # count of one is said in the singular ("1 SAM battalion switches on").
     # Also v8: GameEnded says the solo rules name no winner (winner none_stated: the scenario's
     # victory conditions, README "Raid end"); decisions unchanged, v7 logs audit with the note.
-    version="8",
+    # v9: a report of the US side is said as read off the map ("S1 (Strike, Bombing) in
+    # 0520, medium, facing NE"; the log printed its fields), and missions and tasks are
+    # named as the seed writes them ("Iron Hand", "SEAD", "Armed Escort", "CAP"); a US
+    # flight's Movement Point is said so ("S1 spends a Movement Point: in 0620, medium,
+    # facing NE"), and a set-up SAM's 3.3.1 modifiers are set off by commas; the 2.2.1
+    # Fire Can check reads its public condition first (events unchanged); decisions
+    # unchanged, v8 logs audit with the note.
+    version="9",
     title="Downtown solo: the DRV air defence (AAA, Fire Can, SAMs, MiGs)",
     seed=SEED,
     setup_type=Setup,

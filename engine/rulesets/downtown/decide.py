@@ -42,6 +42,7 @@ from umpire.engine.rulesets.downtown.terms import (
     cite,
 )
 from umpire.engine.rulesets.downtown.turn import DowntownTurn
+from umpire.events.plurals import counted
 from umpire.events.types import GameEnded, Winner
 
 R_US = cite("1.2.1 (the player plays the US side with the full Downtown rules)")
@@ -119,7 +120,33 @@ def report_us(turn: DowntownTurn, c: cmd.ReportUsFlights) -> None:
             "when one entered, left, was found or changed, or another preemptive ARM count",
             rule=R_US,
         )
-    turn.emit(ev.UsFlightsReported(rule=R_US, flights=flights, preemptive_arms=c.preemptive_arms))
+    turn.emit(
+        ev.UsFlightsReported(
+            rule=R_US,
+            flights=flights,
+            preemptive_arms=c.preemptive_arms,
+            explanation=_us_said(flights, c.preemptive_arms),
+        )
+    )
+
+
+def _us_said(flights: tuple[UsFlight, ...], arms: int) -> str:
+    """The US side as a wargamer reads it off the map ("S1 (Strike, Bombing) in 0520,
+    medium, facing NE"), not as its fields: found playing a raid through the CLI, the log
+    printed the report as a list of field maps."""
+    said = []
+    for f in _by_id(flights):
+        mission, task = LABELS.words("mission", f.mission), LABELS.words("task", f.task)
+        kind = mission if mission == task else f"{mission}, {task}"
+        where = (
+            f"in {f.hex}, {LABELS.words('altitude', f.altitude).lower()}, facing "
+            f"{LABELS.words('facing', f.facing)}"
+            if f.on_map
+            else "off the map"
+        )
+        said.append(f"{f.id} ({kind}{'' if f.detected else ', undetected'}) {where}")
+    arms_said = f"; {counted(arms, 'preemptive ARM')} fired" if arms else ""
+    return f"US flights: {'; '.join(said) or 'none'}{arms_said}"
 
 
 def _by_id(flights: tuple[UsFlight, ...]) -> list[UsFlight]:
@@ -190,7 +217,17 @@ def move_us(turn: DowntownTurn, c: cmd.MoveUsFlight) -> None:
     turn.board.hex(c.hex, rule=rule)
     turn.emit(
         ev.UsFlightMoved(
-            rule=rule, flight_id=c.flight_id, hex=c.hex, altitude=c.altitude, facing=c.facing
+            rule=rule,
+            flight_id=c.flight_id,
+            hex=c.hex,
+            altitude=c.altitude,
+            facing=c.facing,
+            # As the map reads (the log printed the fields: "flight id: S1, hex: 0620, …").
+            explanation=(
+                f"{c.flight_id} spends a Movement Point: in {c.hex}, "
+                f"{LABELS.words('altitude', c.altitude).lower()}, facing "
+                f"{LABELS.words('facing', c.facing)}"
+            ),
         )
     )
     flight = sit.us_flight(turn.state, c.flight_id, rule)

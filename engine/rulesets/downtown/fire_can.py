@@ -26,17 +26,17 @@ def eligible_aaa(turn: DowntownTurn) -> tuple[AaaUnit, ...]:
 
 def admin_activation(turn: DowntownTurn) -> None:
     """2.2.1: with an Iron Hand, Strike or Recon unit over land, roll one die; at most the
-    number of inactive Fire Cans activates one, placed by the Fire Can Deployment Table."""
+    number of inactive Fire Cans activates one, placed by the Fire Can Deployment Table.
+
+    The public condition (a unit over land) is read before the hidden count: where it
+    fails, the step rests on nothing hidden, so a blind dispute's finding on it need not
+    wait for the reveal (engine/poison.py)."""
+    if not sit.active_mission_over_land(turn.state, turn.board):
+        _no_check(turn)
+        return
     hidden = turn.state.hidden_fire_cans
-    if hidden == 0 or not sit.active_mission_over_land(turn.state, turn.board):
-        turn.emit(
-            ev.DecisionMade(
-                rule=R_ACTIVATE,
-                topic="fire_can_activation",
-                result="no check",
-                explanation="no inactive Fire Can, or no Iron Hand/Strike/Recon unit over land",
-            )
-        )
+    if hidden == 0:
+        _no_check(turn)
         return
     roll = turn.roll(d10(), "Fire Can activation", R_ACTIVATE)
     n = 1 if roll.total <= hidden else 0
@@ -52,6 +52,19 @@ def admin_activation(turn: DowntownTurn) -> None:
     )
     if n:
         deploy_from_table(turn)
+
+
+def _no_check(turn: DowntownTurn) -> None:
+    """2.2.1: no activation roll. One decision for either reason (its words, as logged since
+    v1, name both), so a log reads the same whichever stopped it."""
+    turn.emit(
+        ev.DecisionMade(
+            rule=R_ACTIVATE,
+            topic="fire_can_activation",
+            result="no check",
+            explanation="no inactive Fire Can, or no Iron Hand/Strike/Recon unit over land",
+        )
+    )
 
 
 def deploy_from_table(turn: DowntownTurn) -> bool:

@@ -197,7 +197,8 @@ VALUES: dict[str, dict[str, str]] = {
     ),
     # 3.4.3: a SAM that has acquired no flight; "None" read as a missing value.
     "level": named(AcqLevel, NONE="not acquired"),
-    "mission": named(Mission),
+    # As the seed writes them (2.1.5 "Iron Hand, Strike or Recon", 5.4.5 "CAP").
+    "mission": named(Mission, IRON_HAND="Iron Hand", CAP="CAP"),
     "parity": named(Parity),
     "phase": named(
         Phase,
@@ -209,7 +210,8 @@ VALUES: dict[str, dict[str, str]] = {
         ADMIN="Admin",
     ),
     "status": {**named(SamStatus), **named(FlightStatus)},
-    "task": named(Task),
+    # As the seed writes them (3.4.5 "Bombing, SEAD or Armed Escort").
+    "task": named(Task, SEAD="SEAD", ARMED_ESCORT="Armed Escort", CAP="CAP"),
     "two_sams_reading": named(
         TwoSamsReading,
         EXAMPLE="its example (at most the BSAN)",

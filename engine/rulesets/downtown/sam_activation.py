@@ -305,8 +305,10 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
         roll = turn.roll(d10(), f"SAM Activation Table {sam.id}", sam_activation.TABLE_CITATION)
         reading = state.setup.acq_phase_reading
         values = [sam_activation.set_up_value(m, reading) for m in mods]
-        shown = " ".join(
-            f"{LABELS.words('activation_modifier', m)} {v:+d}"
+        # Each modifier set off by a comma ("roll 2, bombing within 12 +2, in SAM
+        # Acquisition Phase -1 = 3"): run together they read as one phrase.
+        shown = "".join(
+            f", {LABELS.words('activation_modifier', m)} {v:+d}"
             for m, v in zip(mods, values, strict=True)
         )
         total = roll.total + sum(values)
@@ -329,7 +331,7 @@ def setup_check(turn: DowntownTurn, phase: Phase) -> None:
                     f"{sam.id}: {'the raid entry point' if radar else 'nearest US flight'} "
                     f"{hexes(near)}; roll {roll.total}"
                     # "roll 6, no modifiers", not "roll 6 no modifiers = 6".
-                    f"{f' {shown} = {total}' if shown else ', no modifiers'}: "
+                    f"{f'{shown} = {total}' if shown else ', no modifiers'}: "
                     f"{'possible activation' if possible else 'no activation'}"
                 ),
             )

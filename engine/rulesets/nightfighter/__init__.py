@@ -11,7 +11,7 @@ from umpire.engine.rulesets.nightfighter.board import board
 from umpire.engine.rulesets.nightfighter.commands import MoveBombers
 from umpire.engine.rulesets.nightfighter.decide import decide
 from umpire.engine.rulesets.nightfighter.events import EVENT_TYPES
-from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state
+from umpire.engine.rulesets.nightfighter.evolve import evolve, initial_state, opened_under
 from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.readings import READINGS
 from umpire.engine.rulesets.nightfighter.setup import Setup
@@ -44,13 +44,22 @@ RULESET: Ruleset[State] = Ruleset(
     # read ("on its 2nd hex of 3", "1 other counter"); v7 logs audit with the note.
     # Also v8: GameEnded says the seed names no winner (winner none_stated: the base game's
     # scoring, README "end of game"); decisions unchanged, v7 logs audit with the note.
-    version="8",
+    # v9: a new game opens at turn 1's Bomber Movement Phase, the sequence of play's first
+    # step (it opened at turn 0, "before turn 1", its Combat Phase over); a game recorded
+    # under v8 or before still opens there (`opened_under`), so old logs and the views their
+    # receipts hash fold as they did (README ledger "the opening"). Also v9: a scenario whose
+    # victory condition the seed states (scenario_rules.VICTORY; 4B: one Lancaster shot
+    # down, example of play turn 13) names the winner at the end (v8: none_stated); README
+    # "end of game". Also v9: the Fighter Movement phase the bombers' move begins is said
+    # ("Fighter Movement phase", was blank).
+    version="9",
     title="Nightfighter solitaire rules (Philip Sabin)",
     seed=SEED,
     setup_type=Setup,
     state_type=State,
     event_types=EVENT_TYPES,
     initial_state=initial_state,
+    opened_under=opened_under,
     decide=decide,
     evolve=evolve,
     view=view,

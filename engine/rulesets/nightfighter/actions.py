@@ -373,7 +373,8 @@ def _phase_actions(state: State) -> list[Action]:
 
 
 def _opening() -> list[Action]:
-    """Before turn 1 (turn 0, the state a game opens in): the first real step, turn 1's
+    """Before turn 1 (turn 0, the state a game recorded before v9 opens in; a new one opens
+    at turn 1's bomber movement): the first real step, turn 1's
     bomber movement, which MoveBombers begins (README ledger "the opening"). No counter is
     on the map, none accelerates and no fix is handed off. EndPhase, every game's first
     command before v8, still begins turn 1 and stops at its bomber movement."""

@@ -42,7 +42,8 @@ from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.movement import move_bombers
 from umpire.engine.rulesets.nightfighter.pacing import MOST_PHASES, runs_on
 from umpire.engine.rulesets.nightfighter.radar_search import end_radar_phase, place_radar_searches
-from umpire.engine.rulesets.nightfighter.state import fighter_by_id
+from umpire.engine.rulesets.nightfighter.scenario_rules import victory
+from umpire.engine.rulesets.nightfighter.state import State, fighter_by_id
 from umpire.engine.rulesets.nightfighter.terms import (
     PHASE_ORDER,
     RULE_SEQUENCE,
@@ -52,6 +53,7 @@ from umpire.engine.rulesets.nightfighter.terms import (
     cite,
 )
 from umpire.engine.rulesets.nightfighter.turn import NightfighterTurn
+from umpire.events.plurals import counted
 from umpire.events.types import GameEnded, Winner
 
 RULE_MOVE = cite("S3.0 (the player moves the nightfighters on the player's map)")
@@ -71,10 +73,9 @@ def begin_turn(turn: NightfighterTurn) -> None:
 
 
 def _move_bombers(turn: NightfighterTurn, command: cmd.MoveBombers) -> None:
-    """S7.0/S8.0. At the opening (turn 0, before any command) the game's first step is
-    turn 1's bomber movement (EXAMPLE OF PLAY, turn 1: the first counters enter), so
-    MoveBombers begins turn 1 and moves the bombers in one batch (v8; v7 took an EndPhase
-    first). The state keeps turn 0 until then, so every log folds as it did."""
+    """S7.0/S8.0. A game opens at turn 1's bomber movement (v9). One recorded before v9
+    opened at turn 0 (evolve.opened_under): there MoveBombers begins turn 1 and moves the
+    bombers in one batch (v8; v7 took an EndPhase first)."""
     if turn.state.turn == 0:
         begin_turn(turn)
     move_bombers(turn, command)
@@ -192,15 +193,29 @@ def move_fighter(turn: NightfighterTurn, command: cmd.MoveFighter) -> None:
     ]
     others_gone = all(not f.hex for f in state.fighters if f.id != fighter.id)
     if command.exit and others_gone and state.setup.campaign == "none":
-        # Example of play, turn 13: the last nightfighter leaving the map ends the game; its
-        # victory condition is bombers shot down, so the result names any reported (S17.0).
-        down = sorted({c.bomber for c in state.counters if c.status is Status.SHOT_DOWN})
-        result = "every nightfighter has left the map"
-        if down:
-            result += f"; bombers shot down: {', '.join(down)}"
-        # The seed keeps no score (README "end of game"): who won is the base game's to judge.
-        out.append(GameEnded(result=result, rule=RULE_END, winner=Winner.NONE_STATED))
+        out.append(game_end(state))
     turn.emit_all(out)
+
+
+def game_end(state: State) -> GameEnded:
+    """Example of play, turn 13: the last nightfighter leaving the map ends the game. Its
+    victory condition is bombers shot down (S17.0 reports them): where the seed states the
+    scenario's (scenario_rules.VICTORY, 4B: one Lancaster), the player wins on reaching it
+    and loses short of it (turn 13: "fallen just short of the victory condition"); where
+    none is stated, who won is the base game's scoring, which umpire does not keep (README
+    ledger "end of game")."""
+    down = sorted({c.bomber for c in state.counters if c.status is Status.SHOT_DOWN})
+    result = "every nightfighter has left the map"
+    if down:
+        result += f"; bombers shot down: {', '.join(down)}"
+    stated = victory(state.setup)
+    if stated is None:
+        return GameEnded(result=result, rule=RULE_END, winner=Winner.NONE_STATED)
+    need, rule = stated
+    met = len(down) >= need
+    said = f"shoot down {counted(need, 'bomber')}"
+    result += f"; the scenario's victory condition ({said}) is {'met' if met else 'not met'}"
+    return GameEnded(result=result, rule=rule, winner=Winner.PLAYER if met else Winner.OPPONENT)
 
 
 def _end_phase(turn: NightfighterTurn, command: cmd.EndPhase) -> None:

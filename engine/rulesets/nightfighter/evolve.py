@@ -32,15 +32,37 @@ from umpire.engine.rulesets.nightfighter.terms import (
     Uncertainty,
 )
 
+# The first version whose games open at turn 1's bomber movement (README ledger "the
+# opening"); a game recorded under an earlier one opened before turn 1.
+OPENS_AT_TURN_1 = 9
+
 
 def initial_state(setup: Setup) -> State:
-    """The state before turn 1: fighters placed, no bomber counters yet."""
+    """The state a game opens in: turn 1's Bomber Movement Phase, the first step of the
+    sequence of play (EXAMPLE OF PLAY, turn 1: the first counters enter and move first),
+    fighters placed, no bomber counters yet (they enter as the bombers move, S8.0)."""
 
     setup = adjusted(setup)
     check_schedule(setup)
     fighters = tuple(FighterState(id=f.id, hex=f.hex, facing=f.facing) for f in setup.fighters)
     campaign = start(CampaignKind(setup.campaign), setup.campaign_aircraft)
-    return State(setup=setup, fighters=fighters, campaign=campaign, cup=cup_for(setup))
+    return State(
+        setup=setup,
+        fighters=fighters,
+        campaign=campaign,
+        cup=cup_for(setup),
+        turn=1,
+        phase=Phase.BOMBER_MOVEMENT,
+    )
+
+
+def opened_under(version: str, state: State) -> State:
+    """The opening of a game recorded under `version`: before v9, turn 0 (before turn 1,
+    its Combat Phase over), which the first command's TurnStarted ended, so that an old
+    log, and the view at its seq 1 that its receipts hash, fold as they did."""
+    if version.isdigit() and int(version) < OPENS_AT_TURN_1:
+        return replace(state, turn=0, phase=Phase.COMBAT)
+    return state
 
 
 def settle(counter: Counter) -> Counter:

@@ -124,8 +124,8 @@ VALUES: dict[str, dict[str, str]] = {
         Marker, AI_FIX="AI fix", SEARCHLIGHT_FIX="searchlight fix", TRACK_CONTACT="track contact"
     ),
     "status": named(Status),
-    # A game holds turn 0 until its first command (README ledger "the opening"): said as
-    # what it is, before turn 1, not as a turn of its own.
+    # A game recorded before v9 holds turn 0 until its first command (README ledger "the
+    # opening"): said as what it is, before turn 1, not as a turn of its own.
     "turn": {"0": "0 (before turn 1)"},
     "track": named(Track),
     "visibility": named(Visibility),

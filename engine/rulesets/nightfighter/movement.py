@@ -125,7 +125,10 @@ def move_bombers(turn: NightfighterTurn, command: MoveBombers) -> None:
                 ),
             )
         )
-    turn.emit(PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT))
+    # Said as every other phase's start is ("Fighter Movement phase"), not left blank.
+    turn.emit(
+        PhaseBegan(rule=RULE, phase=Phase.FIGHTER_MOVEMENT, explanation="Fighter Movement phase")
+    )
 
 
 def _handoff(turn: NightfighterTurn, counter: Counter, to_hex: str, dice: int = 0) -> None:

@@ -49,7 +49,9 @@ class State(Struct, frozen=True, kw_only=True):
 
     setup: Setup
     turn: int = 0
-    phase: Phase = Phase.COMBAT  # turn 0 is over: the first command starts turn 1
+    # A game opens at turn 1's Bomber Movement (evolve.initial_state); one recorded before
+    # v9 opened at turn 0, its Combat Phase over, and its first command began turn 1.
+    phase: Phase = Phase.COMBAT
     counters: tuple[Counter, ...] = ()
     fighters: tuple[FighterState, ...] = ()
     # S5.5: per bomber, the hexes of earlier fruitless searches this turn.

@@ -106,7 +106,7 @@ def test_a_distance_of_one_reads_one_hex() -> None:
     )
     _, events = run(state, {"type": "RunAdminPhase"}, faces)
     (rolled,) = of(events, ev.SetUpSamRolled)
-    assert rolled.explanation.startswith("SAM3: nearest US flight 1 hex; roll 7 ")
+    assert rolled.explanation.startswith("SAM3: nearest US flight 1 hex; roll 7, ")
 
 
 def test_a_generic_flight_shows_no_made_up_fuel_or_count() -> None:

@@ -140,7 +140,9 @@ def random_options(state: State, rng: random.Random) -> list[dict[str, Any]]:
         return [{"type": "MoveBombers"}]
     hexes = sorted(c.hex for c in state.counters if c.status is Status.ON_MAP)
     pick = (lambda: rng.choice(hexes)) if hexes else (lambda: "0101")
-    fighter = rng.choice(["F1", "F2"])
+    # The state's own fighters: a driven game's set-up (Testing.setup) may fly F1 alone,
+    # and a fighter it does not have would end the drive (StopIteration below).
+    fighter = rng.choice([f.id for f in state.fighters])
     by_phase: dict[Phase, list[dict[str, Any]]] = {
         Phase.BOMBER_MOVEMENT: [{"type": "MoveBombers"}],
         Phase.FIGHTER_MOVEMENT: [],
@@ -212,7 +214,7 @@ async def start_turn(
 ) -> None:
     """End the last turn's combat phase (none before turn 1: the game opens at its bomber
     movement), move the bombers, move the fighter, end movement."""
-    if (await p.state()).turn > 0:
+    if (await p.state()).phase is Phase.COMBAT:
         await p.do("EndPhase")
     await p.do("MoveBombers", dice, accelerate=list(accelerate))
     await p.do("MoveFighter", fighter="F1", path=path, facing=facing)

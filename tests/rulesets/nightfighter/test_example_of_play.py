@@ -284,6 +284,13 @@ async def test_example_of_play_turns_1_to_13(games: Games) -> None:
     assert on_map(s, "B3") == ["1424"]
     ev = await p.do("MoveFighter", fighter="F1", path=["0827", "0828"], facing=3, exit=True)
     assert tags(ev)[-2:] == ["GameEnded", "SeedRevealed"]  # the exit ends the game
+    # "You have fallen just short of the victory condition of shooting down one of the
+    # Lancasters": scenario 4B's victory condition (its data), not met, so not the player's.
+    ended = decision(ev, "GameEnded")
+    assert ended.winner == "opponent"
+    assert ended.result.endswith(
+        "the scenario's victory condition (shoot down 1 bomber) is not met"
+    )
 
     envelopes = await games.store.read(created.game_id)
     report = audit(envelopes)

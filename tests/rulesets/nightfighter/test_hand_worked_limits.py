@@ -21,7 +21,7 @@ from tests.rulesets.nightfighter.setups import (
 from umpire.engine.actions import legal_actions
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter import RULESET
-from umpire.engine.rulesets.nightfighter.evolve import initial_state
+from umpire.engine.rulesets.nightfighter.evolve import initial_state, opened_under
 from umpire.engine.rulesets.nightfighter.labels import LABELS
 from umpire.engine.rulesets.nightfighter.terms import Phase, Status, Uncertainty
 from umpire.events.types import DiceRolled, GameEnded
@@ -35,23 +35,45 @@ ZONES = [{"name": "K", "hexes": ["1114", "1115", "1116", "1015", "1215"]}]
 def test_the_first_command_is_turn_1s_bomber_movement() -> None:
     """EXAMPLE OF PLAY, turn 1: 'Three high uncertainty counters enter for the first
     Lancaster, and are moved to hexes 0403, 1003 and 1603' — the sequence of play begins
-    with the bombers. A new game's first listed step is MoveBombers, and sending it begins
-    turn 1 and enters B1's counters in columns 04, 10 and 16 (S8.0, odd turn) at once,
-    where v7 took an EndPhase first ('Begin turn 1')."""
+    with the bombers. A new game (v9) opens in turn 1's Bomber Movement Phase: the state
+    says 'Turn 1', 'Bomber Movement' (v8 said 'Phase: Combat, Turn 0 (before turn 1)'),
+    MoveBombers is listed as every turn lists it, and sending it enters B1's counters in
+    columns 04, 10 and 16 (S8.0, odd turn) with no turn to begin first."""
     setup = make_setup(bombers=[{"id": "B1", "turn": 1}])
     state = initial_state(setup)
-    first = legal_actions(RULESET, state, Role.PLAYER, ended=False)[0]
-    assert first.type == "MoveBombers" and first.description.startswith("Turn 1 begins")
+    assert (state.turn, state.phase) == (1, Phase.BOMBER_MOVEMENT)
+    assert LABELS.words("phase", state.phase) == "Bomber Movement"
+    listed = legal_actions(RULESET, state, Role.PLAYER, ended=False)
+    assert [a.type for a in listed][:1] == ["MoveBombers"]
+    assert "EndPhase" not in [a.type for a in listed]  # the bombers move to end the phase
+    assert listed[0].description.startswith("Move and enter the bomber counters")
     state, events = run(state, "MoveBombers", [])
-    assert type(events[0]).__name__ == "TurnStarted" and events[0].turn == 1  # type: ignore[attr-defined]
+    assert "TurnStarted" not in [type(e).__name__ for e in events]
     on_map = sorted(c.hex for c in state.counters if c.status is Status.ON_MAP)
     assert on_map == ["0403", "1003", "1603"]
     assert (state.turn, state.phase) == (1, Phase.FIGHTER_MOVEMENT)
 
 
+def test_a_game_recorded_before_v9_still_opens_before_turn_1() -> None:
+    """A log recorded under v8 folds from the opening it was recorded from (so its receipts'
+    views at seq 1 still hash the same): turn 0, said 'before turn 1', where MoveBombers
+    begins turn 1 (TurnStarted) and moves the bombers in one batch, as in v8."""
+    setup = make_setup(bombers=[{"id": "B1", "turn": 1}])
+    state = opened_under("8", initial_state(setup))
+    assert (state.turn, state.phase) == (0, Phase.COMBAT)
+    assert LABELS.words("turn", state.turn) == "0 (before turn 1)"
+    assert opened_under("9", initial_state(setup)) == initial_state(setup)
+    first = legal_actions(RULESET, state, Role.PLAYER, ended=False)[0]
+    assert first.type == "MoveBombers" and first.description.startswith("Turn 1 begins")
+    state, events = run(state, "MoveBombers", [])
+    assert type(events[0]).__name__ == "TurnStarted" and events[0].turn == 1  # type: ignore[attr-defined]
+    assert (state.turn, state.phase) == (1, Phase.FIGHTER_MOVEMENT)
+    assert state == run(initial_state(setup), "MoveBombers", [])[0]
+
+
 def test_turn_0_is_said_as_before_turn_1() -> None:
-    """The state a game opens in holds turn 0 (every log folds from it as it did): the
-    player reads it as what it is, 'before turn 1', not as a turn of its own."""
+    """A game recorded before v9 holds turn 0 until its first command: the player reads it
+    as what it is, 'before turn 1', not as a turn of its own."""
     assert LABELS.words("turn", 0) == "0 (before turn 1)"
     assert LABELS.words("turn", 3) == "3"
 
@@ -127,7 +149,7 @@ def test_the_game_ends_only_when_the_last_nightfighter_leaves_the_map() -> None:
     assert not [e for e in events if isinstance(e, GameEnded)]
     assert {f.id: f.hex for f in state.fighters} == {"F1": "", "F2": "1027"}
     _, events = run(state, "MoveFighter", [], fighter="F2", path=["1028"], facing=3, exit=True)
-    assert named(events, "GameEnded").result == "every nightfighter has left the map"
+    assert named(events, "GameEnded").result.startswith("every nightfighter has left the map")
 
 
 def test_a_fighter_that_has_left_the_map_may_not_move_again() -> None:

@@ -39,17 +39,15 @@ def test_after_a_failed_basic_tally_the_fixed_attempt_cites_s15() -> None:
 
 def test_ending_the_combat_phase_says_the_next_turn_begins() -> None:
     """A game opens at its first real step, turn 1's bomber movement (EXAMPLE OF PLAY,
-    turn 1: the first counters enter): MoveBombers is listed first and begins turn 1 (v7
-    listed only EndPhase, 'Begin turn 1'); ending a turn's combat phase begins the next
-    turn."""
+    turn 1: the first counters enter): MoveBombers is listed first (v7 listed only
+    EndPhase, 'Begin turn 1'; v8 opened before turn 1); ending a turn's combat phase begins
+    the next turn."""
     state = initial_state(make_setup())
     listed = _listed(state)
     assert next(iter(listed)) == "MoveBombers"
-    assert listed["MoveBombers"][1].startswith("Turn 1 begins: move and enter the bomber")
-    assert listed["EndPhase"][1].startswith("Begin turn 1 and stop at its bomber movement")
-    state, events = run(state, "MoveBombers", [])
+    assert listed["MoveBombers"][1].startswith("Move and enter the bomber counters")
+    state, _ = run(state, "MoveBombers", [])
     assert (state.turn, state.phase) == (1, Phase.FIGHTER_MOVEMENT)
-    assert type(events[0]).__name__ == "TurnStarted" and events[0].turn == 1
     for _ in range(5):
         state, _ = run(state, "EndPhase", [])
     assert state.phase is Phase.COMBAT

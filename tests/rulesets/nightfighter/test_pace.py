@@ -12,9 +12,10 @@ from umpire.engine.rulesets.nightfighter.terms import Phase
 
 def _lone_bomber(pace: str, **fields: object) -> State:
     """One Lancaster due on turn 1 (three high counters in row 03, S8.0), the radar W,
-    no searchlight zone, F1 at 0120 facing north: far from every counter. Turn 1 begun."""
+    no searchlight zone, F1 at 0120 facing north: far from every counter. The game opens
+    at turn 1's bomber movement."""
     setup = make_setup(bombers=[{"id": "B", "turn": 1}], pace=pace, **fields)
-    state, _ = run(initial_state(setup), "EndPhase", [])
+    state = initial_state(setup)
     assert (state.turn, state.phase) == (1, Phase.BOMBER_MOVEMENT)
     return state
 

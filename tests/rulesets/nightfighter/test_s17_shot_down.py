@@ -6,6 +6,7 @@ being searched, and nothing could say it was destroyed."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from tests.rulesets.nightfighter.setups import counter, make_setup, make_state, named, run
@@ -55,8 +56,13 @@ def test_only_a_tallied_bomber_can_be_shot_down() -> None:
 
 def test_the_end_of_the_game_names_the_bombers_shot_down() -> None:
     """Example of play, turn 13: the game ends as the last nightfighter leaves the map; the
-    result names the bombers shot down (none named when none was)."""
-    state, _ = run(_tallied(), "ShootDown", [], fighter="F1", hex="1010")
+    result names the bombers shot down (none named when none was). Scenario 5A's victory
+    condition is the base game's, which the seed does not state: no winner named."""
+    state = _tallied()
+    state = msgspec.structs.replace(
+        state, setup=msgspec.structs.replace(state.setup, scenario="5A")
+    )
+    state, _ = run(state, "ShootDown", [], fighter="F1", hex="1010")
     state = make_state(state.setup, list(state.counters), Phase.FIGHTER_MOVEMENT, ("1001", 0))
     _, events = run(state, "MoveFighter", [], fighter="F1", path=["1000"], facing=0, exit=True)
     assert named(events, "GameEnded").result == (
@@ -66,3 +72,27 @@ def test_the_end_of_the_game_names_the_bombers_shot_down() -> None:
     state = make_state(state.setup, [counter("B-1", "1010")], Phase.FIGHTER_MOVEMENT, ("1001", 0))
     _, events = run(state, "MoveFighter", [], fighter="F1", path=["1000"], facing=0, exit=True)
     assert named(events, "GameEnded").result == "every nightfighter has left the map"
+
+
+@pytest.mark.parametrize(
+    ("shot_down", "winner", "said"), [(True, "player", "met"), (False, "opponent", "not met")]
+)
+def test_a_scenarios_stated_victory_condition_names_the_winner(
+    shot_down: bool, winner: str, said: str
+) -> None:
+    """Example of play (scenario 4B), turn 13: "You have fallen just short of the victory
+    condition of shooting down one of the Lancasters". With 4B's stated condition (one
+    bomber shot down), the last fighter's exit names the winner: B shot down, the player
+    (the condition met); none shot down, not the player (short of it)."""
+    state = _tallied()
+    assert state.setup.scenario == "4B"
+    if shot_down:
+        state, _ = run(state, "ShootDown", [], fighter="F1", hex="1010")
+    state = make_state(state.setup, list(state.counters), Phase.FIGHTER_MOVEMENT, ("1001", 0))
+    _, events = run(state, "MoveFighter", [], fighter="F1", path=["1000"], facing=0, exit=True)
+    ended = named(events, "GameEnded")
+    assert ended.winner == winner
+    assert ended.result.endswith(
+        f"the scenario's victory condition (shoot down 1 bomber) is {said}"
+    )
+    assert ended.rule.endswith("EXAMPLE OF PLAY turn 13 (scenario 4B's victory condition)")
