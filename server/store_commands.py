@@ -88,7 +88,16 @@ def _setup_arg(
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
+        # A newcomer copies the README's `--setup my-dogfight.toml`: say where one comes from.
+        how = (
+            f"; write one of the ruleset's setup fields (umpire scenarios {ruleset_name} "
+            f'--schema; an example: "Scenarios and set-up files" in engine/rulesets/'
+            f"{ruleset_name}/README.md), or take a ready scenario (umpire scenarios "
+            f"{ruleset_name}); nothing was created"
+            if isinstance(exc, FileNotFoundError)
+            else ""
+        )
+        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror}){how}") from exc
     content = utf8_text(raw, f"--setup {text!r}", InvalidSetup)
     ruleset = registry.get(ruleset_name)
     base = scenarios.scenario(ruleset, scenario).setup if scenario else None
