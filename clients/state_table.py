@@ -13,7 +13,7 @@ key, a code name or JSON. Text the game or a player wrote is escaped (`shown`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -149,7 +149,7 @@ def _section(key: str, value: Any, words: StateWords, title: str) -> list[Render
     return parts
 
 
-def _records(rows: list[dict[str, Any]], words: StateWords, caption: str) -> Table:
+def _records(rows: Sequence[dict[str, Any]], words: StateWords, caption: str) -> Table:
     columns: list[str] = []
     for row in rows:
         columns += [str(k) for k in row if str(k) not in columns]

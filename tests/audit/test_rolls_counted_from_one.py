@@ -38,3 +38,12 @@ def test_a_roll_out_of_order_is_named_as_the_player_counts_it(cli: Cli) -> None:
     assert "roll 6 is out of order: expected roll 3" in audited.out, audited.out
     code, said = verify(path)
     assert code == 1 and "seq 11: roll 6 is out of order: expected roll 3" in said, said
+
+
+def test_explain_names_a_roll_as_the_player_counts_it(cli: Cli) -> None:
+    # Fails without the fix: "Roll #0 for bot push, rolled by the server: ... roll 0)".
+    game = counter_game(cli)
+    explained = cli("explain", game, "3")  # seq 3: the game's first roll
+    assert explained.code == 0, explained.err
+    assert "Roll 1 for bot push, rolled by the server" in explained.out, explained.out
+    assert "Roll #" not in explained.out, explained.out
