@@ -45,9 +45,7 @@ def test_the_link_names_the_port_serve_was_started_with(
         said = umpire(env, "new", "counter")
         assert f"viewer (player)      http://127.0.0.1:{port}/#game=" in said, said
         assert "no umpire serve runs" not in said, said
-        played = umpire(
-            env, "play", "--credential", created["player_credential"], typed="state\n"
-        )
+        played = umpire(env, "play", "--credential", created["player_credential"], typed="state\n")
         assert f"game {created['game_id']} at seq 2, in play" in played, played
     finally:
         serve.terminate()
