@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from tests.support.processes import REPO
+from umpire.events.action_text import fields
 from umpire.testing.support.forgery import Cli
 
 
@@ -37,3 +38,21 @@ def test_play_help_names_its_own_words_and_its_gateway() -> None:
     assert "help lists what you may send now" in said, said
     assert "state shows the game as you see it, quit leaves" in said, said
     assert "the running umpire serve's of the data directory" in said, said
+
+
+def test_an_optional_fields_default_of_nothing_reads_none() -> None:
+    # Fails without the fix: "handoff_dice (optional, default null)" and "accelerate
+    # (optional, default [])" in `umpire actions` and play's `help TYPE`: JSON, not words.
+    schema = {
+        "type": "object",
+        "properties": {
+            "accelerate": {"type": "array", "items": {"type": "string"}, "default": []},
+            "handoff_dice": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
+            "count": {"type": "integer", "default": 1},
+        },
+    }
+    said = "\n".join(fields(schema, ""))
+    assert "accelerate (optional, default none): " in said, said
+    assert "handoff_dice (optional, default none): " in said, said
+    assert "count (optional, default 1): " in said, said  # as `umpire send` takes it back
+    assert "default null" not in said and "default []" not in said, said
