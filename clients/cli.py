@@ -22,6 +22,7 @@ from umpire.clients.client import ReceiptNotSigned, UmpireClient, UmpireError
 from umpire.clients.commands import CREDENTIAL_ENV
 from umpire.clients.receipts import machine_receipts
 from umpire.clients.ruleset_listing import Listing
+from umpire.clients.state_table import StateWords, changed_tracks, state_table
 from umpire.events import errors
 from umpire.events.action_text import field_names, render
 from umpire.events.citation_words import SeedNames, cited_in_words
@@ -182,8 +183,11 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
         game = game_id or auth.game_id
         console.print(f"playing [bold]{shown(game)}[/]: type a command as words, e.g. "
                       "RollDice dice=d6 purpose=morale, or as a JSON object; "
-                      "help lists what you may send now, quit leaves")  # fmt: skip
+                      "help lists what you may send now, quit leaves; state shows the "
+                      "game as you see it", soft_wrap=True)  # fmt: skip
         words = Words(url, client)
+        # The tracks as the player last saw them: each move says those it changed.
+        seen = (await client.view(game)).state
         loop = asyncio.get_running_loop()
         # At a terminal, a prompt says it waits for the next line (with line editing);
         # piped commands get none, so a script's output holds the answers alone.
@@ -204,6 +208,9 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                 for said in await helped(client, game, words, *asked[1:]):
                     console.print(shown(said), soft_wrap=True)
                 continue
+            if line.lower() in STATE_WORDS:
+                seen = await _show_state(client, game, words)
+                continue
             try:
                 command, dice = await _typed(client, game, line)
                 try:
@@ -217,6 +224,7 @@ async def _play(url: str, credential: str, game_id: str | None) -> int:
                     console.print(f"[red]{shown(not_verified(unsigned))}[/]")
                 for frame in await events_between(client, game, accepted.seqs):
                     console.print(f"{frame.seq:>6}  {shown(await words.describe(frame))}")
+                seen = await _say_changes(client, game, words, seen)
             except json.JSONDecodeError as exc:
                 console.print(f"[red]not JSON[/]: {shown(str(exc))}")
             except ValueError as exc:  # shlex: a quote left open
@@ -240,6 +248,7 @@ PROMPT = "umpire> "
 # What `umpire play` reads as the player's own words, not as a command to send.
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "actions"})
+STATE_WORDS = frozenset({"state", "look"})
 # The gateway's refusal of a roll before the epoch's client seed is bound (engine/errors.py
 # ClientSeedRequired: clients import no engine).
 CLIENT_SEED_REQUIRED = "client_seed_required"
@@ -264,9 +273,42 @@ async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
             lines.append(f"      optional fields: {', '.join(optional)}")
     lines.append(
         "help TYPE shows a command's fields, the values each takes and an example to copy; "
-        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; quit leaves"
+        "type one as words (TYPE FIELD=VALUE ...) or as a JSON object; state shows the "
+        "game as you see it (its tracks, your pieces, the opponent's you may see); quit leaves"
     )
     return lines
+
+
+async def _state_words(client: UmpireClient, game: str, words: Words) -> tuple[Any, StateWords]:
+    """The game's view now and the ruleset's words for it (its /rulesets.json entry)."""
+    view = await client.view(game)
+    labels, values = await words.listing.labels(view.ruleset)
+    return view, StateWords(labels, values, await words.listing.names())
+
+
+async def _show_state(client: UmpireClient, game: str, words: Words) -> Any:
+    """`state`: the game as the player's role sees it now, in the ruleset's words, laid
+    out as the table's state panel (clients/state_table.py). Returns the state shown."""
+    view, said = await _state_words(client, game, words)
+    status = "the game has ended" if view.ended else "in play"
+    console.print(
+        f"game [bold]{shown(view.game_id)}[/] at seq {view.seq}, {status}, "
+        f"as the {shown(view.role)} sees it",
+        highlight=False,
+    )
+    console.print(state_table(view.state, said), highlight=False)
+    return view.state
+
+
+async def _say_changes(client: UmpireClient, game: str, words: Words, seen: Any) -> Any:
+    """After a move: the tracks it changed, on one line ("now: Turn: 2 · Phase: ..."),
+    nothing where none changed. Returns the state now."""
+    view, said = await _state_words(client, game, words)
+    changed = changed_tracks(seen, view.state, said)
+    if changed:
+        console.print(f"now: {shown(changed)} (state shows it all)", highlight=False,
+                      soft_wrap=True)  # fmt: skip
+    return view.state
 
 
 async def _help_on(client: UmpireClient, game: str, words: Words, kind: str) -> list[str]:

@@ -35,7 +35,11 @@ def _gateway_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"player or spectator credential (default: {CREDENTIAL_ENV}, which other "
         "local users cannot read as they can a command line)",
     )
-    parser.add_argument("--url", help="gateway websocket URL (default ws://HOST:PORT/ws)")
+    parser.add_argument(
+        "--url",
+        help="gateway websocket URL (default: the running umpire serve's of the data "
+        "directory, else ws://UMPIRE_HOST:UMPIRE_PORT/ws)",
+    )
 
 
 def _watch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,8 +60,21 @@ WATCH = ClientCommand(
     handler="umpire.clients.cli:cmd_watch",
     add_arguments=_watch_arguments,
 )
+# What `umpire play --help` says of the words play reads besides commands (clients/cli.py).
+PLAY_WORDS = (
+    "Type a command a line at a time, as words (TYPE FIELD=VALUE ...) or as a JSON object. "
+    "Besides commands: help lists what you may send now, help TYPE gives one command's "
+    "fields, values and an example, state shows the game as you see it, quit leaves."
+)
+
+
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    _gateway_arguments(parser)
+    parser.epilog = PLAY_WORDS
+
+
 PLAY = ClientCommand(
     help="send commands (a line each on stdin: words, or JSON) through a gateway",
     handler="umpire.clients.cli:cmd_play",
-    add_arguments=_gateway_arguments,
+    add_arguments=_play_arguments,
 )

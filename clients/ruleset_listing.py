@@ -40,12 +40,37 @@ class Listing:
         self.url, self.trusted, self.trusted_at = url, trusted, trusted_at
         self._capitals: dict[str, frozenset[str]] = {}
         self._names: SeedNames | None = None
+        self._rulesets: Any = None
+        self._rulesets_read = False
 
     async def capitals(self, ruleset: str) -> frozenset[str]:
         """The words `ruleset` writes in capitals; none where they cannot be read."""
         if ruleset not in self._capitals:
-            self._capitals[ruleset] = _capitals(await self._read(RULESETS_PATH), ruleset)
+            self._capitals[ruleset] = _capitals(await self._listed(), ruleset)
         return self._capitals[ruleset]
+
+    async def labels(self, ruleset: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+        """`ruleset`'s view in its words (engine/kit/labels.py): each field's label and its
+        coded values' names; none where they cannot be read (the keys are said in words)."""
+        entry = _entry(await self._listed(), ruleset)
+        labels, values = entry.get("labels"), entry.get("value_labels")
+        if not isinstance(labels, dict) or not isinstance(values, dict):
+            return {}, {}
+        return (
+            {str(k): str(v) for k, v in labels.items() if isinstance(v, str)},
+            {
+                str(k): {str(raw): name for raw, name in named.items() if isinstance(name, str)}
+                for k, named in values.items()
+                if isinstance(named, dict)
+            },
+        )
+
+    async def _listed(self) -> Any:
+        """/rulesets.json, read once."""
+        if not self._rulesets_read:
+            self._rulesets = await self._read(RULESETS_PATH)
+            self._rulesets_read = True
+        return self._rulesets
 
     async def names(self) -> SeedNames:
         """Each seed's title and headings by its file name; none where they cannot be read."""
@@ -95,12 +120,19 @@ class Listing:
         return body
 
 
-def _capitals(listing: Any, ruleset: str) -> frozenset[str]:
+def _entry(listing: Any, ruleset: str) -> dict[str, Any]:
+    """`ruleset`'s entry of /rulesets.json; {} where it lists none."""
     for entry in listing if isinstance(listing, list) else ():
         if isinstance(entry, dict) and entry.get("name") == ruleset:
-            labels, values = entry.get("labels"), entry.get("value_labels")
-            if isinstance(labels, dict) and isinstance(values, dict):
-                return acronyms(str(entry.get("title", "")), labels, values)
+            return entry
+    return {}
+
+
+def _capitals(listing: Any, ruleset: str) -> frozenset[str]:
+    entry = _entry(listing, ruleset)
+    labels, values = entry.get("labels"), entry.get("value_labels")
+    if isinstance(labels, dict) and isinstance(values, dict):
+        return acronyms(str(entry.get("title", "")), labels, values)
     return frozenset()
 
 

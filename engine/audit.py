@@ -28,6 +28,7 @@ from umpire.events.envelope import ENVELOPE_VERSION, Envelope
 from umpire.events.epochs import epochs_of
 from umpire.events.errors import UmpireError
 from umpire.events.plurals import counted
+from umpire.events.rules_words import roll_name
 from umpire.events.types import (
     ClientEntropy,
     ClientSeedBound,
@@ -219,7 +220,7 @@ def _check_dice(
                 held = numbered.get(event.roll)
                 if held is None or canonical_json(held) != canonical_json(event):
                     return AuditFailure(
-                        seq=env.seq, check="dice_numbering", message=f"roll {event.roll} "
+                        seq=env.seq, check="dice_numbering", message=f"{roll_name(event.roll)} "
                         "re-applied by the amendment is not the roll the log made under "
                         "that number",
                     )  # fmt: skip
@@ -228,12 +229,13 @@ def _check_dice(
             if event.roll != roll_no:
                 return AuditFailure(
                     seq=env.seq, check="dice_numbering",
-                    message=f"roll number {event.roll}, expected {roll_no}",
+                    message=f"{roll_name(event.roll)} is out of order: "
+                    f"expected {roll_name(roll_no)}",
                 )  # fmt: skip
             roll_no += 1
             if event.by is not Roller.PLAYER and not waived and epoch not in client_seeds:
                 return AuditFailure(
-                    seq=env.seq, check="client_seed", message=f"server roll {event.roll} "
+                    seq=env.seq, check="client_seed", message=f"server {roll_name(event.roll)} "
                     f"comes before the client seed of seed epoch {epoch} was bound",
                 )  # fmt: skip
             epoch_rolls.append((env, event, epoch, nonces.get(env.command_id, "")))
@@ -251,7 +253,7 @@ def _check_dice(
             faces = derive_faces(key, client_seed, event.roll, _spec_of(event), roll_nonce)
             if faces != tuple(event.faces):
                 return AuditFailure(
-                    seq=env.seq, check="server_roll", message=f"roll {event.roll} "
+                    seq=env.seq, check="server_roll", message=f"{roll_name(event.roll)} "
                     f"({event.purpose}) does not match the revealed "
                     + ("sealing key (a hidden roll)" if sealed else f"seed of epoch {roll_epoch}")
                     + (" and its command's nonce" if roll_nonce else ""),

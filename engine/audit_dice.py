@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from umpire.engine.dice import DiceSpec, face_range, recorded_roll, roll_event
 from umpire.engine.errors import DiceMismatch, PlayerRollRefused
+from umpire.events.rules_words import roll_name
 from umpire.events.types import DiceRolled, Owner, Roller
 
 
@@ -57,7 +58,7 @@ class AuditDice:
             low, high = face_range(spec, min(index, len(spec.sides) - 1))
             if len(event.faces) != len(spec.sides) or not low <= face <= high:
                 raise DiceMismatch(
-                    f"roll {event.roll} shows {list(event.faces)}: not a roll of "
+                    f"{roll_name(event.roll)} shows {list(event.faces)}: not a roll of "
                     f"{spec.kind.value} {list(spec.sides)} ({purpose}, {rule})",
                     seq=seq,
                     purpose=purpose,
@@ -66,7 +67,7 @@ class AuditDice:
         if event.by is not self._by:
             how = "with manual dice, so" if self._manual else "without manual dice, so"
             raise PlayerRollRefused(
-                f"roll {event.roll} ({purpose}) is marked as rolled by the {event.by.value}, "
+                f"{roll_name(event.roll)} ({purpose}) is marked as rolled by the {event.by.value}, "
                 f"but its command was recorded {how} every roll of it is the {self._by.value}'s",
                 seq=seq,
                 rule=rule,
@@ -74,8 +75,8 @@ class AuditDice:
         if self._manual and owner is Owner.OPPONENT:
             if not self._opponent_dice:
                 raise PlayerRollRefused(
-                    f"roll {event.roll} ({purpose}, {rule}) is the opponent's, but the player "
-                    "entered it, in a game not created to allow the player's dice for the "
+                    f"{roll_name(event.roll)} ({purpose}, {rule}) is the opponent's, but the "
+                    "player entered it, in a game not created to allow the player's dice for the "
                     "opponent's rolls",
                     seq=seq,
                     rule=rule,

@@ -234,12 +234,13 @@ def explain(
     if isinstance(event, DiceRolled):
         key = "the game's hidden-dice key" if event.hidden else "seed"  # dice.py roll_key
         who = "the player, with physical dice" if event.by == "player" else (
-            f"the server: faces derived from HMAC-SHA256({key}, client seed, roll {event.roll})"
+            f"the server: faces derived from HMAC-SHA256({key}, client seed, {event.roll}: "
+            "the log's roll number, which counts from 0)"
         )  # fmt: skip
         die = _die(seq, event)
         return Explanation(
             seq=seq, event_type=event_type, rule=event.rule, dice=(die,), caused_by=caused_by,
-            summary=f"Roll #{event.roll} for {event.purpose}, rolled by {who}.",
+            summary=f"{roll_name(event.roll).capitalize()} for {event.purpose}, rolled by {who}.",
         )  # fmt: skip
     if isinstance(event, ClientSeedBound):
         return Explanation(

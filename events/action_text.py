@@ -38,6 +38,13 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _default(field: Schema) -> str:
+    """An optional field's default as typed (`count=1`, `exit=false`), but "none" for no
+    value or an empty list, where its JSON (`null`, `[]`) would be all a newcomer reads."""
+    value = field.get("default")
+    return "none" if value is None or value == [] else _json(value)
+
+
 def _name(value: Any) -> str:
     """A value by its name: a string bare, anything else as JSON."""
     return value if isinstance(value, str) else _json(value)
@@ -153,7 +160,7 @@ def fields(node: Schema, indent: str) -> list[str]:
     for name, field in node.get("properties", {}).items():
         if name == "type":
             continue
-        optional = "" if name in required else f" (optional, default {_json(field.get('default'))})"
+        optional = "" if name in required else f" (optional, default {_default(field)})"
         # A number's meaning is in its description (Nightfighter's facing: "0 N, 1 NE, ...").
         said = f" ({field['description']})" if _is_number(field) and "description" in field else ""
         lines.append(f"{indent}{name}{optional}: {kind(field)}{said}")

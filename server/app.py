@@ -33,7 +33,12 @@ from umpire.server.http import make_process_request
 from umpire.server.inbox import InboxConnection
 from umpire.server.metrics import WorkerShare
 from umpire.server.notifier import Notifier
-from umpire.server.public_address import WILDCARDS, browser_host
+from umpire.server.public_address import (
+    WILDCARDS,
+    browser_host,
+    published_gateway,
+    viewer_address,
+)
 from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
     DataDirInUse,
@@ -234,7 +239,15 @@ async def serve_forever(
                 if (warning := exposure_warning(settings.host)) is not None:
                     print(warning, file=sys.stderr, flush=True)
                 print(banner(settings, running.port, f"store {store}"), flush=True)
-            await stop.wait()
+            # `umpire new`'s viewer link names this server (server/public_address.py).
+            address = viewer_address(settings.host, running.port, settings.allowed_hosts)
+            published = (
+                published_gateway(settings.data_dir, address)
+                if share is None
+                else contextlib.nullcontext()
+            )
+            with published:
+                await stop.wait()
             if share is None:
                 print("umpire: shutting down", flush=True)
     finally:

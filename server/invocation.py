@@ -19,6 +19,7 @@ from umpire.engine import registry
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings, SettingsError, from_env
+from umpire.server.public_address import running_gateway
 
 err_console = terminal(stderr=True)
 
@@ -30,7 +31,12 @@ def load_extra_rulesets(settings: Settings) -> None:
 
 
 def gateway_url(settings: Settings) -> str:
-    """The websocket address of this installation's gateway, for a client command."""
+    """The websocket address of this installation's gateway, for a client command: the
+    running `umpire serve`'s of this data directory (its --host and --port included,
+    server/public_address.py), else UMPIRE_HOST:UMPIRE_PORT's."""
+    running = running_gateway(settings.data_dir)
+    if running is not None:
+        return "ws://" + running.removeprefix("http://").rstrip("/") + "/ws"
     return f"ws://{settings.host}:{settings.port}/ws"
 
 

@@ -38,7 +38,7 @@ from umpire.server.game_log import say_gaps
 from umpire.server.game_records import CLIENT_SEED_MAX
 from umpire.server.games import Games
 from umpire.server.input_files import utf8_text
-from umpire.server.public_address import browser_host
+from umpire.server.public_address import running_gateway, viewer_address
 from umpire.server.receipts_file import FOLDER as RECEIPTS_FOLDER
 from umpire.server.receipts_file import commitment_anchor, head_receipt, keep
 from umpire.server.referee import role_for
@@ -88,7 +88,16 @@ def _setup_arg(
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror})") from exc
+        # A newcomer copies the README's `--setup my-dogfight.toml`: say where one comes from.
+        how = (
+            f"; write one of the ruleset's setup fields (umpire scenarios {ruleset_name} "
+            f'--schema; an example: "Scenarios and set-up files" in engine/rulesets/'
+            f"{ruleset_name}/README.md), or take a ready scenario (umpire scenarios "
+            f"{ruleset_name}); nothing was created"
+            if isinstance(exc, FileNotFoundError)
+            else ""
+        )
+        raise UmpireError(f"--setup {text!r}: cannot read the file ({exc.strerror}){how}") from exc
     content = utf8_text(raw, f"--setup {text!r}", InvalidSetup)
     ruleset = registry.get(ruleset_name)
     base = scenarios.scenario(ruleset, scenario).setup if scenario else None
@@ -183,6 +192,12 @@ async def cmd_new(settings: Settings, args: argparse.Namespace) -> int:
             console.print(f"player credential    {player}", soft_wrap=True)
             console.print(f"spectator credential {spectator}", soft_wrap=True)
             console.print(f"viewer (player)      {link}", soft_wrap=True, highlight=False)
+            if not gateway_address(settings)[1]:
+                console.print(
+                    "  (no umpire serve runs for this data directory yet: the link opens "
+                    f"once `umpire serve` serves port {settings.port})", highlight=False,
+                    soft_wrap=True,
+                )  # fmt: skip
             console.print("keep the credentials: they are shown once and stored only as hashes")
     return 0
 
@@ -203,8 +218,17 @@ def viewer_link(settings: Settings, game_id: str, credential: str) -> str:
     server in a request line); a wildcard UMPIRE_HOST named as a browser can open it
     (server/public_address.py)."""
     fragment = urlencode({"game": game_id, "credential": credential})
-    host = browser_host(settings.host, settings.allowed_hosts)
-    return f"http://{host}:{settings.port}/#{fragment}"
+    return f"{gateway_address(settings)[0]}#{fragment}"
+
+
+def gateway_address(settings: Settings) -> tuple[str, bool]:
+    """The viewer's address and whether a server runs there: the one the running `umpire
+    serve` of this data directory published (its --port and --host included), else
+    UMPIRE_HOST:UMPIRE_PORT, where nothing serves the link until `umpire serve` runs."""
+    running = running_gateway(settings.data_dir)
+    if running is not None:
+        return running, True
+    return viewer_address(settings.host, settings.port, settings.allowed_hosts), False
 
 
 def cmd_scenarios(settings: Settings, args: argparse.Namespace) -> int:

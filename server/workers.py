@@ -53,6 +53,7 @@ from umpire.server.app import listen_failure, serve_forever
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.metrics import MULTIPROC_ENV, WorkerShare, mark_dead, metrics_dir
+from umpire.server.public_address import published_gateway, viewer_address
 from umpire.server.store_access import DataDirInUse, embedded_server, redacted, store_url
 from umpire.server.store_status import StoreStatus
 
@@ -317,7 +318,10 @@ async def supervise(
             app.banner(settings, settings.port, f"store {store}, {count} workers: pids {pids}"),
             flush=True,
         )
-        await stop.wait()
+        # `umpire new`'s viewer link names this server (server/public_address.py).
+        address = viewer_address(settings.host, settings.port, settings.allowed_hosts)
+        with published_gateway(settings.data_dir, address):
+            await stop.wait()
         print("umpire: shutting down (draining the workers)", flush=True)
         await workers.stop()
     finally:

@@ -61,6 +61,15 @@ class Failure(Exception):
         self.reason = reason
 
 
+def _roll_said(number: Any) -> str:
+    """A roll as a player counts the game's rolls, from 1 (`umpire log`, the table, `umpire
+    audit`): the log's `roll` field counts from 0, so its roll 0 is "roll 1". A value that
+    is no roll number (a forged log's) is said as it was written."""
+    if isinstance(number, int) and not isinstance(number, bool):
+        return f"roll {number + 1}"
+    return f"roll {number}"
+
+
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -413,7 +422,7 @@ def check_grammar(events: list[Event]) -> Grammar:
             if p.get("by", "server") == "player":
                 found.player_rolls += 1
             elif not waived and epoch not in bound:
-                raise Failure(seq, f"server roll {p.get('roll')} comes before the client "
+                raise Failure(seq, f"server {_roll_said(p.get('roll'))} comes before the client "
                                    f"seed of seed epoch {epoch} was bound")  # fmt: skip
             else:
                 epoch_rolls += 1  # a server roll: the epoch takes no client seed after it
@@ -825,11 +834,11 @@ def _roll(ev: Event, batch: _Batch, opponent_dice: bool) -> None:
     wanted = "player" if batch.manual else "server"
     if by != wanted:
         how = "with" if batch.manual else "without"
-        raise Failure(seq, f"roll {p.get('roll')} is marked as rolled by the {by}, but its "
+        raise Failure(seq, f"{_roll_said(p.get('roll'))} is marked as rolled by the {by}, but its "
                            f"command (seq {batch.seq}) was recorded {how} manual dice, so "
                            f"every roll of it is the {wanted}'s")  # fmt: skip
     if by == "player" and p.get("owner") == "opponent" and not opponent_dice:
-        raise Failure(seq, f"roll {p.get('roll')} ({p.get('purpose')}) is the opponent's, "
+        raise Failure(seq, f"{_roll_said(p.get('roll'))} ({p.get('purpose')}) is the opponent's, "
                            "but the player entered it, and the game was not created to "
                            "allow that (GameCreated.opponent_manual_dice)")  # fmt: skip
 
@@ -1407,14 +1416,16 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             if numbered.get(p["roll"]) != p:
                 raise Failure(
                     r["seq"],
-                    f"roll {p['roll']} re-applied by the amendment is "
+                    f"{_roll_said(p['roll'])} re-applied by the amendment is "
                     "not the roll the log made under that number",
                 )
             continue
         if isinstance(p["roll"], int):
             numbered[p["roll"]] = p
         if p["roll"] != rolls:
-            raise Failure(r["seq"], f"roll number {p['roll']}, expected {rolls}")
+            raise Failure(
+                r["seq"], f"{_roll_said(p['roll'])} is out of order: expected {_roll_said(rolls)}"
+            )
         rolls += 1
         if p.get("by", "server") != "server":
             continue
@@ -1433,7 +1444,7 @@ def check_seeds_and_dice(events: list[Event]) -> list[str]:
             continue
         faces = server_faces(key, client_seed, nonce, p["roll"], p["kind"], p["sides"])
         if faces != p["faces"] or total_of(p["kind"], faces) != p["total"]:
-            raise Failure(r["seq"], f"server roll {p['roll']} shows {p['faces']} "
+            raise Failure(r["seq"], f"server {_roll_said(p['roll'])} shows {p['faces']} "
                                     f"(total {p['total']}), its key"
                                     + (" and its command's nonce give" if nonce else " gives")
                                     + f" {faces}")  # fmt: skip

@@ -198,6 +198,14 @@
 
   const py_str = (x) => (typeof x === "string" ? x : py_repr(x));
 
+  // A roll as a player counts the game's rolls, from 1 (verify_export.py's _roll_said): the
+  // log's `roll` field counts from 0. A value that is no roll number, as it was written.
+  function roll_said(x) {
+    if (typeof x === "number" && Number.isSafeInteger(x)) return `roll ${x + 1}`;
+    if (typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x))) return `roll ${BigInt(x) + 1n}`;
+    return `roll ${py_str(x)}`;
+  }
+
   function py_int(x) {
     // int(x)
     if (typeof x === "boolean" || typeof x === "number" || typeof x === "bigint") return num(x);
@@ -951,7 +959,7 @@
         if (py_eq(get(p, "by", "server"), "player")) {
           found.player_rolls += 1;
         } else if (!waived && !bound.has(epoch)) {
-          throw new Failure(seq, `server roll ${py_str(get(p, "roll"))} comes before the client seed of seed epoch ${epoch} was bound`);
+          throw new Failure(seq, `server ${roll_said(get(p, "roll"))} comes before the client seed of seed epoch ${epoch} was bound`);
         } else {
           epoch_rolls += 1; // a server roll: the epoch takes no client seed after it
         }
@@ -1374,10 +1382,10 @@
     const wanted = batch.manual ? "player" : "server";
     if (!py_eq(by, wanted)) {
       const how = batch.manual ? "with" : "without";
-      throw new Failure(seq, `roll ${py_str(get(p, "roll"))} is marked as rolled by the ${py_str(by)}, but its command (seq ${py_str(batch.seq)}) was recorded ${how} manual dice, so every roll of it is the ${wanted}'s`);
+      throw new Failure(seq, `${roll_said(get(p, "roll"))} is marked as rolled by the ${py_str(by)}, but its command (seq ${py_str(batch.seq)}) was recorded ${how} manual dice, so every roll of it is the ${wanted}'s`);
     }
     if (by === "player" && py_eq(get(p, "owner"), "opponent") && !opponent_dice) {
-      throw new Failure(seq, `roll ${py_str(get(p, "roll"))} (${py_str(get(p, "purpose"))}) is the opponent's, but the player entered it, and the game was not created to allow that (GameCreated.opponent_manual_dice)`);
+      throw new Failure(seq, `${roll_said(get(p, "roll"))} (${py_str(get(p, "purpose"))}) is the opponent's, but the player entered it, and the game was not created to allow that (GameCreated.opponent_manual_dice)`);
     }
   }
 
@@ -1615,12 +1623,12 @@
         // Re-applied by the amendment under its number: the same roll, checked where it
         // was made (`umpire audit` checks it is the one the re-application consumes).
         if (!numbered.has(p.roll) || !py_eq(numbered.get(p.roll), p)) {
-          throw new Failure(r.seq, `roll ${py_str(p.roll)} re-applied by the amendment is not the roll the log made under that number`);
+          throw new Failure(r.seq, `${roll_said(p.roll)} re-applied by the amendment is not the roll the log made under that number`);
         }
         continue;
       }
       if (_int(p.roll)) numbered.set(p.roll, p);
-      if (!py_eq(req(p, "roll"), rolls)) throw new Failure(r.seq, `roll number ${py_str(p.roll)}, expected ${rolls}`);
+      if (!py_eq(req(p, "roll"), rolls)) throw new Failure(r.seq, `${roll_said(p.roll)} is out of order: expected ${roll_said(rolls)}`);
       rolls += 1;
       if (!py_eq(get(p, "by", "server"), "server")) continue;
       const seed = epochs.seed_of(r.seq);
@@ -1637,7 +1645,7 @@
       const faces = await server_faces(roll_from, client_seed, nonce, p.roll, req(p, "kind"), req(p, "sides"));
       if (!py_eq(faces, req(p, "faces")) || !py_eq(total_of(p.kind, faces), req(p, "total"))) {
         const gives = nonce ? " and its command's nonce give" : " gives";
-        throw new Failure(r.seq, `server roll ${py_str(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), its key${gives} ${py_str(faces)}`);
+        throw new Failure(r.seq, `server ${roll_said(p.roll)} shows ${py_str(p.faces)} (total ${py_str(p.total)}), its key${gives} ${py_str(faces)}`);
       }
       checked += 1;
       with_nonce += nonce ? 1 : 0;

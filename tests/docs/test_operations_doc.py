@@ -23,6 +23,7 @@ from umpire.server import (
     game_feed,
     head_checkpoints,
     nesting,
+    public_address,
     receipt_keys,
     receipts_file,
     replay_cache,
@@ -222,5 +223,6 @@ def test_the_data_directory_table_names_the_files_umpire_makes() -> None:
         head_checkpoints.FILE,
         f"{receipts_file.FOLDER}/",
         f"{workers.RUN_DIR}/",
+        public_address.GATEWAY_FILE,
     }
     assert listed == made, f"missing {sorted(made - listed)}, not made {sorted(listed - made)}"
