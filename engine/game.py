@@ -136,14 +136,19 @@ def codec_for(ruleset: Ruleset[Any]) -> EventRegistry:
 _universal = EventRegistry()
 
 
-def ruleset_of(first: Envelope) -> Ruleset[Any]:
-    """The ruleset named by a log's first event."""
+def created_of(first: Envelope) -> GameCreated:
+    """A log's first event, its GameCreated."""
     created = _universal.decode(first.type, first.version, first.payload, seq=first.seq)
     if not isinstance(created, GameCreated):
         raise CorruptEvent(
             f"event 1 of game {first.game_id!r} is {first.type}, not GameCreated", seq=first.seq
         )
-    return registry.get(created.ruleset)
+    return created
+
+
+def ruleset_of(first: Envelope) -> Ruleset[Any]:
+    """The ruleset named by a log's first event."""
+    return registry.get(created_of(first).ruleset)
 
 
 def parse_setup(ruleset: Ruleset[Any], setup: dict[str, Any]) -> Struct:

@@ -38,7 +38,13 @@ from umpire.server.game_log import (
 )
 from umpire.server.head_checkpoints import Heads, read_heads
 from umpire.server.progress import progress_bar
-from umpire.server.receipts_file import check_state_hashes, kept, read_file, receipts_path
+from umpire.server.receipts_file import (
+    check_state_hashes,
+    kept,
+    read_file,
+    receipts_path,
+    views_unchecked,
+)
 from umpire.server.store_check import acknowledged_losses
 
 AUDIT_FAILED = 1
@@ -171,7 +177,10 @@ async def cmd_audit(settings: Settings, args: argparse.Namespace) -> int:
     anchored = NOT_ANCHORED
     if anchors is not None and not chain_broken:
         anchor_failure, anchored = check_anchors(anchors, log.envelopes)
-        if anchor_failure is None and report.failure is None and ruleset is None:
+        unchecked = views_unchecked(log.envelopes, ruleset_of(log.envelopes[0]))
+        if anchor_failure is None and report.failure is None and ruleset is None and unchecked:
+            anchored += f"; state hashes not checked ({unchecked})"
+        elif anchor_failure is None and report.failure is None and ruleset is None:
             # The head hashes agree: the views the server sent must be the log's.
             anchor_failure = check_state_hashes(
                 anchors, log.envelopes, ruleset_of(log.envelopes[0])

@@ -50,7 +50,7 @@ from umpire.server.game_log import (
 from umpire.server.head_checkpoints import read_heads
 from umpire.server.output_files import write_output
 from umpire.server.progress import progress_bar
-from umpire.server.receipts_file import check_state_hashes, kept, read_file
+from umpire.server.receipts_file import check_state_hashes, kept, read_file, views_unchecked
 from umpire.server.store_access import open_store
 from umpire.server.store_check import acknowledged_losses, missing_seqs
 from umpire.server.store_commands import command_games
@@ -217,8 +217,9 @@ def _check_receipts(settings: Settings, args: argparse.Namespace, export: Export
         if anchors is None:
             continue
         failure, _ = check_anchors(anchors, export.envelopes)
-        if failure is None:
-            failure = check_state_hashes(anchors, export.envelopes, ruleset_of(export.envelopes[0]))
+        rules = ruleset_of(export.envelopes[0])
+        if failure is None and not views_unchecked(export.envelopes, rules):
+            failure = check_state_hashes(anchors, export.envelopes, rules)
         if failure is not None:
             raise ExportInvalid(
                 f"the export is refused at seq {failure.seq} (receipt): {failure.message}",

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from umpire.engine.game import Game, NeedsWholeLog, fold
+from umpire.engine.game import Game, NeedsWholeLog, created_of, fold
 from umpire.engine.redaction import view_for
 from umpire.engine.roles import Role
 from umpire.engine.ruleset import Ruleset
@@ -172,6 +172,22 @@ def cmd_receipts(settings: Any, args: Any) -> int:
     read_receipts(text, str(path))  # a damaged file is said so, not printed as if whole
     print(text, end="")
     return 0
+
+
+def views_unchecked(envelopes: Sequence[Envelope], ruleset: Ruleset[Any]) -> str:
+    """Why the receipts' state hashes cannot be checked under `ruleset`, or "". A game
+    made under an older version of its rules was shown the views of that version, and a
+    view the rules changed since (a field left out, a word corrected) hashes differently
+    under the installed ones: a mismatch there proves nothing against the server, and
+    calling it a forgery would accuse an honest log. Its head hashes are still checked,
+    and they anchor every event."""
+    made = created_of(envelopes[0]).ruleset_version
+    if made == ruleset.version:
+        return ""
+    return (
+        f"the game was made under {ruleset.name} v{made}, whose views the installed "
+        f"v{ruleset.version} may not make again"
+    )
 
 
 def check_state_hashes(
