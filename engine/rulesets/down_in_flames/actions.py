@@ -86,13 +86,18 @@ def _pilot_may(state: State, plane: Plane, known: Callable[[Plane], bool]) -> bo
 
 
 def _pairs(
-    state: State, first: str, second: str, keep: Callable[[Plane], bool] = lambda p: True
+    state: State,
+    first: str,
+    second: str,
+    keep: Callable[[Plane], bool] = lambda p: True,
+    aim: Callable[[Plane], bool] = lambda p: True,
 ) -> list[dict[str, Schema]]:
-    """Variants `{first: a plane of one side, second: a flying plane of the other}`."""
+    """Variants `{first: a plane of one side, second: a flying plane of the other}`
+    (`keep` narrows the first, `aim` the second)."""
     out = []
     for side in Side:
         mine = [p for p in _flying(state, side) if keep(p)]
-        theirs = _flying(state, OTHER[side])
+        theirs = [p for p in _flying(state, OTHER[side]) if aim(p)]
         if mine and theirs:
             out.append({first: _ids(mine), second: _ids(theirs)})
     return out
@@ -218,12 +223,17 @@ def _in_turn(state: State, side: Side) -> list[Action]:
         text = "Set a position after a card"
         out.append(offer_each(cmd.SetPosition, cite("3.1"), text, positions))
     # 4.1.9, 3.3: defensive fire answers the moving side's attacks, so the side not moving
-    # fires it, at the moving side's aircraft (attack._check_defending).
+    # fires it, at the moving side's fighters and light bombers (attack._check_defending),
+    # but not at one whose latest attack card is its rocket attack (7.1.2).
     fire = _pairs(
         state,
         "shooter",
         "target",
         lambda p: _has_gunner(state, p) and p.side is not state.active_side,
+        lambda p: (
+            not state.card_of(p).aircraft_class.is_formation_bomber
+            and p.id not in state.rocket_attackers()
+        ),
     )
     if fire:
         out.append(

@@ -66,6 +66,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Position,
     Station,
     cite,
+    cite_all,
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 from umpire.events.plurals import counted
@@ -221,7 +222,7 @@ def _burst_budget(state: State, attacker: Plane, position: Position) -> str:
     refusal says where the number comes from (a recruit's Neutral 0 is 9.1.1's, not a
     simple sight's)."""
     row = burst_row(state, attacker)
-    rules = ", ".join(rule_number(c) for c in row.rule.split(", "))
+    rules = rule_number(row.rule)
     parts = [f"{row.at(position)} from its sight ({rules})"]
     if attacker.pilot_quality is PilotQuality.RECRUIT:
         parts.append("1 fewer for a recruit (9.1.1)")
@@ -414,7 +415,7 @@ def resolve_odds(
         defense=defense,
         column=col.name,
         result=result,
-        rule=f"{rule}; {col.rule}",
+        rule=cite_all(rule, col.rule),
         dice=dice_used,
         candidates=candidates,
         explanation=f"{counted(hits, 'hit')} x HV {hv} = {total} against defense {defense}: odds "
@@ -469,7 +470,7 @@ def resolve_bomber(
         column="",
         result=result,
         damage_points=points + extra,
-        rule=f"{cite('4.1.3')}; {row.rule}",
+        rule=cite_all(cite("4.1.3"), row.rule),
         dice=dice_used,
         candidates=(
             Candidate(
@@ -558,8 +559,22 @@ def decide_defensive_fire(turn: DownInFlamesTurn, command: ResolveDefensiveFire)
     if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
         raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
     _check_defending(state, shooter, command.kind)
+    _check_not_rocket_attack(state, target)
     hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
     resolve_odds(turn, state, shooter, target, command.hits, hv, rule, system=command.kind.value)
+
+
+def _check_not_rocket_attack(state: State, target: Plane) -> None:
+    """7.1.2: "The attacking fighter is not subject to counter-fire": gunner or turret fire
+    answers an attacker's latest attack card in the move, and while that card is its
+    rocket attack there is none to answer (README ledger row 7.1.2)."""
+    if target.id in state.rocket_attackers():
+        raise RuleError(
+            f"{target.id}'s latest attack card is its rocket attack, and a rocket-attacking "
+            "fighter is not subject to counter-fire (7.1.2); gunners or turrets may answer "
+            "its next attack card",
+            rule=cite("7.1.2"),
+        )
 
 
 def _check_defending(state: State, shooter: Plane, kind: DefensiveFireKind) -> None:
