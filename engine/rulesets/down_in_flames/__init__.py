@@ -42,7 +42,8 @@ RULESET: Ruleset[State] = Ruleset(
     # fire at an aircraft whose latest attack card in the move is its rocket attack is
     # refused and not listed (State.rocket_attack_last, left out of the encoding while
     # empty, so older logs fold to the same hash); defensive fire is listed only at
-    # fighters and light bombers (decide already refused the rest); a decision citing
+    # fighters and light bombers, and each shooter with its own kind (turrets for a
+    # formation bomber, gunners for a gunner; decide already refused the rest); a decision citing
     # two rules cites the seed once ("<seed> 3.2, 3.2.5", was "<seed> 3.2; <seed> 3.2.5").
     version="9",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",

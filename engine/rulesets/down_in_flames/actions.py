@@ -55,6 +55,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
     Characteristic,
+    DefensiveFireKind,
     Direction,
     PilotQuality,
     Position,
@@ -145,13 +146,18 @@ def _before_start(state: State) -> list[Action]:
     return out
 
 
-def _has_gunner(state: State, plane: Plane) -> bool:
+def _defending(state: State, kind: DefensiveFireKind) -> Callable[[Plane], bool]:
+    """The aircraft of the side not moving that have `kind` of defensive fire."""
+    return lambda p: _fires(state, p, kind) and p.side is not state.active_side
+
+
+def _fires(state: State, plane: Plane, kind: DefensiveFireKind) -> bool:
+    """Whether `plane` has `kind` of defensive fire: turrets (4.1.9) on a Medium or Heavy
+    Bomber, a gunner (3.3) on a light bomber or a card with the gunner characteristic."""
     card = state.card_of(plane)
-    return (
-        card.has(Characteristic.GUNNER)
-        or card.aircraft_class is AircraftClass.LIGHT_BOMBER
-        or card.aircraft_class.is_formation_bomber
-    )
+    if kind is DefensiveFireKind.TURRET:
+        return card.aircraft_class.is_formation_bomber
+    return card.has(Characteristic.GUNNER) or card.aircraft_class is AircraftClass.LIGHT_BOMBER
 
 
 def _card_plays(state: State, plane: Plane, flying: list[Plane]) -> list[dict[str, Schema]]:
@@ -225,16 +231,22 @@ def _in_turn(state: State, side: Side) -> list[Action]:
     # 4.1.9, 3.3: defensive fire answers the moving side's attacks, so the side not moving
     # fires it, at the moving side's fighters and light bombers (attack._check_defending),
     # but not at one whose latest attack card is its rocket attack (7.1.2).
-    fire = _pairs(
-        state,
-        "shooter",
-        "target",
-        lambda p: _has_gunner(state, p) and p.side is not state.active_side,
-        lambda p: (
-            not state.card_of(p).aircraft_class.is_formation_bomber
-            and p.id not in state.rocket_attackers()
-        ),
-    )
+    # Each kind of fire is listed for the shooters that have it (turrets: 4.1.9's Medium
+    # and Heavy Bombers; gunners: 3.3's), as decide_defensive_fire refuses the other.
+    fire = [
+        {**variant, "kind": one_of([kind])}
+        for kind in DefensiveFireKind
+        for variant in _pairs(
+            state,
+            "shooter",
+            "target",
+            _defending(state, kind),
+            lambda p: (
+                not state.card_of(p).aircraft_class.is_formation_bomber
+                and p.id not in state.rocket_attackers()
+            ),
+        )
+    ]
     if fire:
         out.append(
             offer_each(cmd.ResolveDefensiveFire, cite("3.3"), "Gunners or turrets fire", fire)
