@@ -44,7 +44,10 @@ RULESET: Ruleset[State] = Ruleset(
     # empty, so older logs fold to the same hash); defensive fire is listed only at
     # fighters and light bombers, and each shooter with its own kind (turrets for a
     # formation bomber, gunners for a gunner; decide already refused the rest); a decision citing
-    # two rules cites the seed once ("<seed> 3.2, 3.2.5", was "<seed> 3.2; <seed> 3.2.5").
+    # two rules cites the seed once ("<seed> 3.2, 3.2.5", was "<seed> 3.2; <seed> 3.2.5");
+    # an attack on a bomber says where its damage points stand (4.1.4-4.1.6), and a
+    # left-over too small to roll for is one candidate, "no left-over roll" (was two
+    # rejected ones).
     version="9",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,

@@ -472,25 +472,51 @@ def resolve_bomber(
         damage_points=points + extra,
         rule=cite_all(cite("4.1.3"), row.rule),
         dice=dice_used,
-        candidates=(
-            Candidate(
-                option="left-over point scores",
-                chosen=bool(extra),
-                reason=f"roll at most {row.scores_on}",
-            ),
-            Candidate(
-                option="left-over point misses",
-                chosen=not extra and bool(rolls),
-                reason=f"roll above {row.scores_on}",
-            ),
-        ),
+        candidates=_leftover_candidates(row.scores_on, leftover, bool(rolls), bool(extra)),
         explanation=f"{counted(hits, 'hit')} x HV {hv} = {total}: "
         f"{counted(points, 'damage point')} from "
-        f"multiples of 8; {leftover_text}",
+        f"multiples of 8; {leftover_text}; "
+        f"{_bomber_standing(target, target.damage_points + points + extra, defense, result)}",
     )
     turn.emit(resolved)
     bomber_damage(turn, state, target, points + extra, dice_used)
     return rolls[0] if rolls else None
+
+
+def _leftover_candidates(
+    scores_on: int, leftover: int, rolled: bool, scored: bool
+) -> tuple[Candidate, ...]:
+    """4.1.7, 6.1.7: whether the left-over Hit Value points score a damage point; with
+    too few left over for the table (below 4 on the D6, 2 on the D12) no die is rolled, and
+    the one candidate says so (not two rejected ones)."""
+    if not rolled:
+        return (
+            Candidate(
+                option="no left-over roll",
+                chosen=True,
+                reason=f"{leftover} left over: too few to roll for",
+            ),
+        )
+    return (
+        Candidate(
+            option="left-over point scores", chosen=scored, reason=f"roll at most {scores_on}"
+        ),
+        Candidate(
+            option="left-over point misses", chosen=not scored, reason=f"roll above {scores_on}"
+        ),
+    )
+
+
+def _bomber_standing(target: Plane, points: int, defense: int, result: Outcome) -> str:
+    """4.1.4-4.1.6 in words: where the attack leaves the bomber's damage points."""
+    where = f"{target.id} has {points} of its defense {defense}"
+    if result is Outcome.SHOT_DOWN:
+        return f"{where}: shot down (4.1.6)"
+    if result is Outcome.DAMAGED:
+        return f"{where}: half or more, damaged (4.1.4)"
+    if target.damaged:
+        return f"{where}: damaged already, shot down at {defense} (4.1.6)"
+    return f"{where}: damaged at half, {(defense + 1) // 2} (4.1.4)"
 
 
 def ammunition(

@@ -138,9 +138,14 @@ def test_s4_1_4_to_4_1_6_damage_points_add_up_across_attacks() -> None:
     the fighters', ledger I15). 7 more: 16, its Defense: shot down. No die: no left-over."""
     state = _fight(card("ATT"), {"name": "B-17G"}, "formation")
     state = engaged(state, "a1", "b1", "tailing")
-    state, _ = _attack(state, 7, [])
+    state, events = _attack(state, 7, [])
     bomber = state.aircraft["b1"]
     assert (bomber.damage_points, bomber.damaged, bomber.in_formation) == (7, False, True)
+    # The words say where the bomber stands, and that no die was rolled (one candidate,
+    # not two rejected: found playing bomber-escort through the CLI).
+    resolved = of_type(events, AttackResolved)[0]
+    assert resolved.explanation.endswith("b1 has 7 of its defense 16: damaged at half, 8 (4.1.4)")
+    assert [(c.option, c.chosen) for c in resolved.candidates] == [("no left-over roll", True)]
     state, events = _attack(state, 1, [])
     bomber = state.aircraft["b1"]
     assert (bomber.damage_points, bomber.damaged, bomber.in_formation) == (8, True, False)
