@@ -47,7 +47,8 @@ RULESET: Ruleset[State] = Ruleset(
     # two rules cites the seed once ("<seed> 3.2, 3.2.5", was "<seed> 3.2; <seed> 3.2.5");
     # an attack on a bomber says where its damage points stand (4.1.4-4.1.6), and a
     # left-over too small to roll for is one candidate, "no left-over roll" (was two
-    # rejected ones).
+    # rejected ones); only a Leader's view shows a hand, Agility Cards played and bursts
+    # used (a Wingman's and a formation's showed "Hand: 0"; the views' hashes change).
     version="9",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
