@@ -48,7 +48,9 @@ RULESET: Ruleset[State] = Ruleset(
     # an attack on a bomber says where its damage points stand (4.1.4-4.1.6), and a
     # left-over too small to roll for is one candidate, "no left-over roll" (was two
     # rejected ones); only a Leader's view shows a hand, Agility Cards played and bursts
-    # used (a Wingman's and a formation's showed "Hand: 0"; the views' hashes change).
+    # used (a Wingman's and a formation's showed "Hand: 0"; the views' hashes change);
+    # a Fuel Tank card is not aggregated (3.2.10 names IN MY SIGHTS and OUT OF THE SUN):
+    # announced for aggregation or played into one it is refused and not listed.
     version="9",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,

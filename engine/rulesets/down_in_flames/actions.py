@@ -541,7 +541,16 @@ def _attack_variants(
                 }
                 if rockets:
                     variant["aggregate"] = one_of([False])
-                out.append(variant)
+                    out.append(variant)
+                    continue
+                # 3.2.10: IN MY SIGHTS and OUT OF THE SUN cards aggregate; a Fuel Tank is
+                # played on its own, and not into an aggregation under way.
+                alone = [c for c in usable if c is not Card.FUEL_TANK]
+                if alone:
+                    out.append({**variant, "card": one_of(alone)})
+                if Card.FUEL_TANK in usable and held is None:
+                    fuel = one_of([Card.FUEL_TANK])
+                    out.append({**variant, "card": fuel, "aggregate": one_of([False])})
     return out
 
 

@@ -147,6 +147,14 @@ def _check_attack(state: State, command: Attack) -> tuple[Plane, Plane]:
                 "played one immediately after the other",
                 rule=cite("3.2.10"),
             )
+    if command.card is Card.FUEL_TANK and (command.aggregate or attacker.id in state.pending):
+        # 3.2.10 aggregates "hits from separate In My Sights or Out of Sun cards"; 5.5
+        # counts a Fuel Tank as a 4 hit card, played on its own (README ledger 3.2.10).
+        raise RuleError(
+            "only IN MY SIGHTS and OUT OF THE SUN cards are aggregated (3.2.10): a Fuel Tank "
+            "card is resolved on its own",
+            rule=cite("3.2.10"),
+        )
     return attacker, target
 
 

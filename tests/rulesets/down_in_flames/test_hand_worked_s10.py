@@ -18,8 +18,10 @@ from tests.rulesets.down_in_flames.setups import (
     of_type,
     run,
 )
+from umpire.engine.actions import offered
 from umpire.engine.citations import names_of, readable
 from umpire.engine.errors import RuleError
+from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
 from umpire.engine.rulesets.down_in_flames.events import (
     AircraftDamaged,
@@ -253,3 +255,38 @@ def test_s4_1_1_and_5_2_a_damaged_wingman_plays_one_attack_card_on_a_bomber() ->
     with pytest.raises(RuleError) as info:
         run(state, shot)
     assert info.value.rule.endswith(" 4.1.1")
+
+
+def _listed_cards(state: State) -> set[tuple[str, bool | None]]:
+    """The (card, aggregate) pairs the Attack listing allows (None: either)."""
+    out: set[tuple[str, bool | None]] = set()
+    for action in offered(RULESET, state, Role.PLAYER, ended=False):
+        if action.command_type.__struct_config__.tag != "Attack":
+            continue
+        for variant in action.variants:
+            aggregate = variant.get("aggregate", {}).get("enum", [None])[0]
+            out |= {(card, aggregate) for card in variant["card"]["enum"]}
+    return out
+
+
+def test_s3_2_10_a_fuel_tank_is_not_aggregated() -> None:
+    """3.2.10: "A player may elect to aggregate hits from separate In My Sights or Out of
+    Sun cards"; 5.5 counts a Fuel Tank "as a 4 hit card" against a fighter. The Spitfire
+    (HV 8), Tailing the Bf 109 (Defense 6), may not announce a Fuel Tank for aggregation,
+    nor close an IN MY SIGHTS aggregation with one (it was accepted: 1 + 4 hits = 5, 40:6,
+    6:1). Played alone: 4 x 8 = 32 against 6 is 5.33, 5:1; a 3 damages (at most 5, 3.2.5)."""
+    state = engaged(duel(), "a1", "b1", "tailing")
+    fuel = {"type": "Attack", "attacker": "a1", "target": "b1", "card": "fuel_tank",
+            "hits": 1, "bursts": 1}  # fmt: skip
+    assert ("fuel_tank", False) in _listed_cards(state)
+    assert ("fuel_tank", None) not in _listed_cards(state)
+    with pytest.raises(RuleError) as info:
+        run(state, {**fuel, "aggregate": True})
+    assert info.value.rule.endswith(" 3.2.10")
+    held, _ = _attack(state, 1, [], aggregate=True)
+    assert not {c for c, _ in _listed_cards(held)} & {"fuel_tank"}
+    with pytest.raises(RuleError, match="Fuel Tank card is resolved on its own"):
+        run(held, fuel, [[4]])
+    _, events = run(state, fuel, [[3]])
+    resolved = of_type(events, AttackResolved)[0]
+    assert (resolved.hits, resolved.column, resolved.result) == (4, "5:1", Outcome.DAMAGED)
