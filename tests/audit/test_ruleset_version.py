@@ -31,7 +31,7 @@ def _created(version: str) -> list:
 
 def test_the_corrected_rulesets_are_version_2() -> None:
     assert get("downtown").version == "9"  # v9: the US side's reports said as read off the map
-    assert get("down_in_flames").version == "8"  # v8: defensive fire in the attacker's move; winner
+    assert get("down_in_flames").version == "9"  # v9: no counter-fire at a rocket attack (7.1.2)
 
 
 def test_an_older_rules_version_is_named_in_the_report() -> None:

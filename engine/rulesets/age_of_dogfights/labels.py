@@ -102,7 +102,7 @@ FIELDS: dict[str, str] = {
     "sopwith_camel": "Sopwith Camel",
     "spad_xiii": "SPAD XIII",
     "start_edge": "Start edge",
-    "three_level_descent_levels_out": "A three-level descent levels out",
+    "three_level_descent_levels_out": "Levels descended in a round after which it ends level",
     "types": "Types",
     "width": "Width",
     "zones": "Zones",

@@ -38,7 +38,20 @@ RULESET: Ruleset[State] = Ruleset(
     # points (4.1.3-4.1.6); a count of one is said in the singular ("1 hit", not "1 hit(s)").
     # Also v8: GameEnded names the winner from the player's seat (player, opponent or draw;
     # none when the player runs both sides); decisions unchanged, v7 logs audit with the note.
-    version="8",
+    # v9: 7.1.2 "The attacking fighter is not subject to counter-fire": gunner or turret
+    # fire at an aircraft whose latest attack card in the move is its rocket attack is
+    # refused and not listed (State.rocket_attack_last, left out of the encoding while
+    # empty, so older logs fold to the same hash); defensive fire is listed only at
+    # fighters and light bombers, and each shooter with its own kind (turrets for a
+    # formation bomber, gunners for a gunner; decide already refused the rest); a decision citing
+    # two rules cites the seed once ("<seed> 3.2, 3.2.5", was "<seed> 3.2; <seed> 3.2.5");
+    # an attack on a bomber says where its damage points stand (4.1.4-4.1.6), and a
+    # left-over too small to roll for is one candidate, "no left-over roll" (was two
+    # rejected ones); only a Leader's view shows a hand, Agility Cards played and bursts
+    # used (a Wingman's and a formation's showed "Hand: 0"; the views' hashes change);
+    # a Fuel Tank card is not aggregated (3.2.10 names IN MY SIGHTS and OUT OF THE SUN):
+    # announced for aggregation or played into one it is refused and not listed.
+    version="9",
     title="Down in Flames supplemental rules: odds-based combat, altitude, agility and speed",
     seed=SEED,
     setup_type=Setup,

@@ -55,6 +55,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     AircraftClass,
     Card,
     Characteristic,
+    DefensiveFireKind,
     Direction,
     PilotQuality,
     Position,
@@ -86,13 +87,18 @@ def _pilot_may(state: State, plane: Plane, known: Callable[[Plane], bool]) -> bo
 
 
 def _pairs(
-    state: State, first: str, second: str, keep: Callable[[Plane], bool] = lambda p: True
+    state: State,
+    first: str,
+    second: str,
+    keep: Callable[[Plane], bool] = lambda p: True,
+    aim: Callable[[Plane], bool] = lambda p: True,
 ) -> list[dict[str, Schema]]:
-    """Variants `{first: a plane of one side, second: a flying plane of the other}`."""
+    """Variants `{first: a plane of one side, second: a flying plane of the other}`
+    (`keep` narrows the first, `aim` the second)."""
     out = []
     for side in Side:
         mine = [p for p in _flying(state, side) if keep(p)]
-        theirs = _flying(state, OTHER[side])
+        theirs = [p for p in _flying(state, OTHER[side]) if aim(p)]
         if mine and theirs:
             out.append({first: _ids(mine), second: _ids(theirs)})
     return out
@@ -140,13 +146,18 @@ def _before_start(state: State) -> list[Action]:
     return out
 
 
-def _has_gunner(state: State, plane: Plane) -> bool:
+def _defending(state: State, kind: DefensiveFireKind) -> Callable[[Plane], bool]:
+    """The aircraft of the side not moving that have `kind` of defensive fire."""
+    return lambda p: _fires(state, p, kind) and p.side is not state.active_side
+
+
+def _fires(state: State, plane: Plane, kind: DefensiveFireKind) -> bool:
+    """Whether `plane` has `kind` of defensive fire: turrets (4.1.9) on a Medium or Heavy
+    Bomber, a gunner (3.3) on a light bomber or a card with the gunner characteristic."""
     card = state.card_of(plane)
-    return (
-        card.has(Characteristic.GUNNER)
-        or card.aircraft_class is AircraftClass.LIGHT_BOMBER
-        or card.aircraft_class.is_formation_bomber
-    )
+    if kind is DefensiveFireKind.TURRET:
+        return card.aircraft_class.is_formation_bomber
+    return card.has(Characteristic.GUNNER) or card.aircraft_class is AircraftClass.LIGHT_BOMBER
 
 
 def _card_plays(state: State, plane: Plane, flying: list[Plane]) -> list[dict[str, Schema]]:
@@ -218,13 +229,24 @@ def _in_turn(state: State, side: Side) -> list[Action]:
         text = "Set a position after a card"
         out.append(offer_each(cmd.SetPosition, cite("3.1"), text, positions))
     # 4.1.9, 3.3: defensive fire answers the moving side's attacks, so the side not moving
-    # fires it, at the moving side's aircraft (attack._check_defending).
-    fire = _pairs(
-        state,
-        "shooter",
-        "target",
-        lambda p: _has_gunner(state, p) and p.side is not state.active_side,
-    )
+    # fires it, at the moving side's fighters and light bombers (attack._check_defending),
+    # but not at one whose latest attack card is its rocket attack (7.1.2).
+    # Each kind of fire is listed for the shooters that have it (turrets: 4.1.9's Medium
+    # and Heavy Bombers; gunners: 3.3's), as decide_defensive_fire refuses the other.
+    fire = [
+        {**variant, "kind": one_of([kind])}
+        for kind in DefensiveFireKind
+        for variant in _pairs(
+            state,
+            "shooter",
+            "target",
+            _defending(state, kind),
+            lambda p: (
+                not state.card_of(p).aircraft_class.is_formation_bomber
+                and p.id not in state.rocket_attackers()
+            ),
+        )
+    ]
     if fire:
         out.append(
             offer_each(cmd.ResolveDefensiveFire, cite("3.3"), "Gunners or turrets fire", fire)
@@ -519,7 +541,16 @@ def _attack_variants(
                 }
                 if rockets:
                     variant["aggregate"] = one_of([False])
-                out.append(variant)
+                    out.append(variant)
+                    continue
+                # 3.2.10: IN MY SIGHTS and OUT OF THE SUN cards aggregate; a Fuel Tank is
+                # played on its own, and not into an aggregation under way.
+                alone = [c for c in usable if c is not Card.FUEL_TANK]
+                if alone:
+                    out.append({**variant, "card": one_of(alone)})
+                if Card.FUEL_TANK in usable and held is None:
+                    fuel = one_of([Card.FUEL_TANK])
+                    out.append({**variant, "card": fuel, "aggregate": one_of([False])})
     return out
 
 

@@ -66,6 +66,7 @@ from umpire.engine.rulesets.down_in_flames.terms import (
     Position,
     Station,
     cite,
+    cite_all,
 )
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 from umpire.events.plurals import counted
@@ -146,6 +147,14 @@ def _check_attack(state: State, command: Attack) -> tuple[Plane, Plane]:
                 "played one immediately after the other",
                 rule=cite("3.2.10"),
             )
+    if command.card is Card.FUEL_TANK and (command.aggregate or attacker.id in state.pending):
+        # 3.2.10 aggregates "hits from separate In My Sights or Out of Sun cards"; 5.5
+        # counts a Fuel Tank as a 4 hit card, played on its own (README ledger 3.2.10).
+        raise RuleError(
+            "only IN MY SIGHTS and OUT OF THE SUN cards are aggregated (3.2.10): a Fuel Tank "
+            "card is resolved on its own",
+            rule=cite("3.2.10"),
+        )
     return attacker, target
 
 
@@ -221,7 +230,7 @@ def _burst_budget(state: State, attacker: Plane, position: Position) -> str:
     refusal says where the number comes from (a recruit's Neutral 0 is 9.1.1's, not a
     simple sight's)."""
     row = burst_row(state, attacker)
-    rules = ", ".join(rule_number(c) for c in row.rule.split(", "))
+    rules = rule_number(row.rule)
     parts = [f"{row.at(position)} from its sight ({rules})"]
     if attacker.pilot_quality is PilotQuality.RECRUIT:
         parts.append("1 fewer for a recruit (9.1.1)")
@@ -414,7 +423,7 @@ def resolve_odds(
         defense=defense,
         column=col.name,
         result=result,
-        rule=f"{rule}; {col.rule}",
+        rule=cite_all(rule, col.rule),
         dice=dice_used,
         candidates=candidates,
         explanation=f"{counted(hits, 'hit')} x HV {hv} = {total} against defense {defense}: odds "
@@ -469,27 +478,53 @@ def resolve_bomber(
         column="",
         result=result,
         damage_points=points + extra,
-        rule=f"{cite('4.1.3')}; {row.rule}",
+        rule=cite_all(cite("4.1.3"), row.rule),
         dice=dice_used,
-        candidates=(
-            Candidate(
-                option="left-over point scores",
-                chosen=bool(extra),
-                reason=f"roll at most {row.scores_on}",
-            ),
-            Candidate(
-                option="left-over point misses",
-                chosen=not extra and bool(rolls),
-                reason=f"roll above {row.scores_on}",
-            ),
-        ),
+        candidates=_leftover_candidates(row.scores_on, leftover, bool(rolls), bool(extra)),
         explanation=f"{counted(hits, 'hit')} x HV {hv} = {total}: "
         f"{counted(points, 'damage point')} from "
-        f"multiples of 8; {leftover_text}",
+        f"multiples of 8; {leftover_text}; "
+        f"{_bomber_standing(target, target.damage_points + points + extra, defense, result)}",
     )
     turn.emit(resolved)
     bomber_damage(turn, state, target, points + extra, dice_used)
     return rolls[0] if rolls else None
+
+
+def _leftover_candidates(
+    scores_on: int, leftover: int, rolled: bool, scored: bool
+) -> tuple[Candidate, ...]:
+    """4.1.7, 6.1.7: whether the left-over Hit Value points score a damage point; with
+    too few left over for the table (below 4 on the D6, 2 on the D12) no die is rolled, and
+    the one candidate says so (not two rejected ones)."""
+    if not rolled:
+        return (
+            Candidate(
+                option="no left-over roll",
+                chosen=True,
+                reason=f"{leftover} left over: too few to roll for",
+            ),
+        )
+    return (
+        Candidate(
+            option="left-over point scores", chosen=scored, reason=f"roll at most {scores_on}"
+        ),
+        Candidate(
+            option="left-over point misses", chosen=not scored, reason=f"roll above {scores_on}"
+        ),
+    )
+
+
+def _bomber_standing(target: Plane, points: int, defense: int, result: Outcome) -> str:
+    """4.1.4-4.1.6 in words: where the attack leaves the bomber's damage points."""
+    where = f"{target.id} has {points} of its defense {defense}"
+    if result is Outcome.SHOT_DOWN:
+        return f"{where}: shot down (4.1.6)"
+    if result is Outcome.DAMAGED:
+        return f"{where}: half or more, damaged (4.1.4)"
+    if target.damaged:
+        return f"{where}: damaged already, shot down at {defense} (4.1.6)"
+    return f"{where}: damaged at half, {(defense + 1) // 2} (4.1.4)"
 
 
 def ammunition(
@@ -558,8 +593,22 @@ def decide_defensive_fire(turn: DownInFlamesTurn, command: ResolveDefensiveFire)
     if target.side is shooter.side or state.card_of(target).aircraft_class.is_formation_bomber:
         raise RuleError(f"{target.id} is not an enemy Fighter or Light Bomber", rule=rule)
     _check_defending(state, shooter, command.kind)
+    _check_not_rocket_attack(state, target)
     hv = GUNNER_HIT_VALUE if command.kind is DefensiveFireKind.GUNNER else TURRET_HIT_VALUE
     resolve_odds(turn, state, shooter, target, command.hits, hv, rule, system=command.kind.value)
+
+
+def _check_not_rocket_attack(state: State, target: Plane) -> None:
+    """7.1.2: "The attacking fighter is not subject to counter-fire": gunner or turret fire
+    answers an attacker's latest attack card in the move, and while that card is its
+    rocket attack there is none to answer (README ledger row 7.1.2)."""
+    if target.id in state.rocket_attackers():
+        raise RuleError(
+            f"{target.id}'s latest attack card is its rocket attack, and a rocket-attacking "
+            "fighter is not subject to counter-fire (7.1.2); gunners or turrets may answer "
+            "its next attack card",
+            rule=cite("7.1.2"),
+        )
 
 
 def _check_defending(state: State, shooter: Plane, kind: DefensiveFireKind) -> None:

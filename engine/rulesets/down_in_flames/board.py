@@ -20,7 +20,9 @@ SHOWN_ABOVE = 2  # levels drawn above the highest element (room to climb)
 
 
 def _state(p: dict[str, Any]) -> tuple[str, ...]:
-    words = [str(p["aircraft"]), str(p["station"]), f"hand {p['hand']}"]
+    words = [str(p["aircraft"]), str(p["station"])]
+    if "hand" in p:  # a Leader's (README I13)
+        words.append(f"hand {p['hand']}")
     words.append(f"pilot {p['pilot']['quality']}")
     flags = (
         ("shot down", p["shot_down"]),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 from msgspec.structs import replace
 
 from umpire.engine.rulesets.down_in_flames import events as ev
@@ -31,6 +31,11 @@ def _concede(state: State, side: str, points: int) -> dict[str, int]:
     return conceded
 
 
+def _rocket_attack_last(names: tuple[str, ...]) -> tuple[str, ...] | UnsetType:
+    """State.rocket_attack_last: UNSET when empty, so the encoding leaves it out."""
+    return tuple(sorted(names)) if names else UNSET
+
+
 def _fresh_turn(plane: Plane) -> Plane:
     return replace(plane, agility_played=0, bursts_used=0, attack_cards_played=0)
 
@@ -51,10 +56,15 @@ def evolve(state: State, event: Struct) -> State:
         turns[event.side.value] = turns.get(event.side.value, 0) + 1
         planes = {k: _fresh_turn(p) for k, p in state.aircraft.items()}
         return replace(
-            state, move=event.move, active_side=event.side, turns_taken=turns, aircraft=planes
+            state,
+            move=event.move,
+            active_side=event.side,
+            turns_taken=turns,
+            aircraft=planes,
+            rocket_attack_last=UNSET,
         )
     if isinstance(event, ev.TurnEnded):
-        return replace(state, active_side=None)
+        return replace(state, active_side=None, rocket_attack_last=UNSET)
     if isinstance(event, ev.HandReported):
         return _plane(state, event.aircraft, hand=event.cards)
     if isinstance(event, ev.CardsDiscarded):
@@ -91,6 +101,10 @@ def evolve(state: State, event: Struct) -> State:
         state = replace(state, pending=pending, last_attack_card_by=event.attacker)
         return _spend(state, event.attacker, 1)
     if isinstance(event, ev.AttackResolved) and event.rockets:
+        state = replace(
+            state,
+            rocket_attack_last=_rocket_attack_last((*state.rocket_attackers(), event.attacker)),
+        )
         return _plane(state, event.attacker, rockets=False, rockets_used=True)
     if isinstance(event, ev.AircraftDamaged):
         plane = state.aircraft.get(event.aircraft)
@@ -150,7 +164,10 @@ def _attack_card(state: State, event: ev.AttackCardPlayed) -> State:
             reduced_hv=event.reduced_hv,
             heavy_fire=event.heavy_fire,
         )
-    return replace(state, pending=pending, last_attack_card_by=plane.id)
+    # 7.1.2: a later attack card (the rocket attack's own card comes before its
+    # AttackResolved) is one counter-fire may answer again.
+    rockets = _rocket_attack_last(tuple(i for i in state.rocket_attackers() if i != plane.id))
+    return replace(state, pending=pending, last_attack_card_by=plane.id, rocket_attack_last=rockets)
 
 
 def _shot_down(state: State, plane_id: str) -> State:

@@ -10,7 +10,7 @@ from umpire.engine.rulesets.down_in_flames.damage import bomber_damage
 from umpire.engine.rulesets.down_in_flames.events import AttackCardPlayed, AttackResolved
 from umpire.engine.rulesets.down_in_flames.state import Plane, State, owner_of
 from umpire.engine.rulesets.down_in_flames.tables.rocket import RocketRow, rocket_row
-from umpire.engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite
+from umpire.engine.rulesets.down_in_flames.terms import AircraftClass, Card, Outcome, cite, cite_all
 from umpire.engine.rulesets.down_in_flames.turn import DownInFlamesTurn
 
 
@@ -68,7 +68,7 @@ def rocket_attack(
         column="",
         result=Outcome.SHOT_DOWN if hit else Outcome.NO_EFFECT,
         rockets=True,
-        rule=f"{rule}; {row.rule}",
+        rule=cite_all(rule, row.rule),
         dice=(roll.roll,),
         candidates=(
             Candidate(option="destroyed", chosen=hit, reason=f"D6 at most {row.hits_on}"),

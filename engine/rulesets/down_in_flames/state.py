@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msgspec import Struct, field
+from msgspec import UNSET, Struct, UnsetType, field
 
 from umpire.engine.errors import RuleError
 from umpire.engine.rulesets.down_in_flames.aircraft import AircraftCard
@@ -88,6 +88,11 @@ class State(Struct, frozen=True, kw_only=True):
     victory_points_conceded: dict[str, int] = field(default_factory=dict)
     thach_weave: tuple[Side, ...] = ()
     turns_taken: dict[str, int] = field(default_factory=dict)
+    # 7.1.2 (v9): the aircraft whose latest attack card in this move was their rocket
+    # attack, "not subject to counter-fire" until they play another attack card. UNSET
+    # (left out of the encoding) while there is none, so a log made before the field
+    # existed folds to the same state hash; `rocket_attackers` reads it.
+    rocket_attack_last: tuple[str, ...] | UnsetType = UNSET
 
     def plane(self, plane_id: str) -> Plane:
         """The aircraft `plane_id` (KeyError if unknown; decide checks first)."""
@@ -116,6 +121,10 @@ class State(Struct, frozen=True, kw_only=True):
             for i in sorted(self.aircraft)
             if self.aircraft[i].element == element and not self.aircraft[i].shot_down
         ]
+
+    def rocket_attackers(self) -> tuple[str, ...]:
+        """7.1.2: the aircraft whose latest attack card this move was their rocket attack."""
+        return () if self.rocket_attack_last is UNSET else self.rocket_attack_last
 
     def pilot_visible(self, plane: Plane, sides: tuple[Side, ...]) -> bool:
         """Whether a role running `sides` knows `plane`'s pilot (9.1.11)."""

@@ -7,11 +7,25 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from umpire.engine.kit.citation import citations
+from umpire.engine.kit.citation import citations, rule_number
 
 SEED = "002_c21c1b1d0b6ff92b.txt"
 
 cite = citations(SEED)
+
+
+def cite_all(*cited: str) -> str:
+    """One citation of several rules: "<seed> 3.2, 3.2.5", the seed file once and each rule
+    number once, in order, from citations (which may already cite several) or numbers.
+    "<seed> 3.2; <seed> 3.2.5" read as the seed's title and heading twice over (v9)."""
+    numbers: list[str] = []
+    for citation in cited:
+        for part in citation.split(", "):
+            number = rule_number(part) if part.startswith(SEED) else part
+            if number not in numbers:
+                numbers.append(number)
+    return cite(", ".join(numbers))
+
 
 RULE_TURN = cite("1")
 """The base game's turn sequence, which the seed keeps (1): a side moves, its aircraft

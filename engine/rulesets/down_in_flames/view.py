@@ -60,17 +60,21 @@ def _plane_view(state: State, plane: Plane, known: bool) -> dict[str, Any]:
         "element": plane.element,
         "station": plane.station.value,
         "altitude": state.altitude_of(plane),
-        "hand": plane.hand,
         "damaged": plane.damaged,
         "shot_down": plane.shot_down,
         "ammo_depleted": plane.ammo_depleted,
         "loaded": plane.loaded,
         "rockets": plane.rockets,
         "rockets_used": plane.rockets_used,
-        "agility_played": plane.agility_played,
-        "bursts_used": plane.bursts_used,
         "pilot": _pilot(plane, known),
     }
+    if plane.station is Station.LEADER:
+        # 8.2-8.4, 3.1 (README I4, I13): the hand, the Agility Cards played and the
+        # bursts spent are a Leader's; a Wingman draws each turn and a formation has none,
+        # so their view does not show "Hand: 0".
+        data["hand"] = plane.hand
+        data["agility_played"] = plane.agility_played
+        data["bursts_used"] = plane.bursts_used
     if plane.station is Station.FORMATION:
         # 4.1.3-4.1.6: damage points and the formation are a Medium or Heavy Bomber's; a
         # fighter has neither (3.2: damaged or shot down), so its view shows neither.

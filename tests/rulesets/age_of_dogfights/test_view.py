@@ -49,3 +49,12 @@ def test_the_view_has_no_roll_counter_and_says_out_in_words() -> None:
     assert LABELS.words("out", "") == "no"
     assert LABELS.words("out", "exited") == "left the Combat Zone"
     assert LABELS.words("rotary", "none") == "no rotary engine"
+
+
+def test_the_model_s_level_out_count_reads_as_a_count() -> None:
+    """Random Maneuver's example: a bot that "has just descended three altitude levels"
+    ends level. The model's number for it read "A three-level descent levels out: 3" in
+    `umpire state` (a sentence and a number; found playing the duel through the CLI): it
+    reads as the count it is."""
+    label = LABELS.label("three_level_descent_levels_out")
+    assert label == "Levels descended in a round after which it ends level"

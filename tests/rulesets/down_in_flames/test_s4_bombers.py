@@ -17,7 +17,7 @@ from tests.rulesets.down_in_flames.setups import (
     run,
     says,
 )
-from umpire.engine.actions import legal_actions
+from umpire.engine.actions import legal_actions, offered
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import RULESET
@@ -227,3 +227,20 @@ def test_s4_1_5_only_a_formation_shows_its_formation_and_damage_points() -> None
     assert planes["bomber"]["in_formation"] is True and planes["bomber"]["damage_points"] == 0
     for fighter in ("f1", "w1"):
         assert "in_formation" not in planes[fighter] and "damage_points" not in planes[fighter]
+
+
+def test_s4_1_9_and_3_3_each_shooter_is_listed_with_its_own_fire() -> None:
+    """4.1.9 turrets are a Medium or Heavy Bomber's, 3.3 gunners a light bomber's or a
+    gunner-carrying card's: in side B's move the B-17 is listed to fire its turrets, never
+    "gunner", which decide refuses ("bomber has no gunner"; found playing bomber-escort
+    through the CLI: the listing offered both kinds to every shooter). Targets are the
+    moving side's fighters."""
+    state = bomber_fight()
+    (fire,) = [a for a in offered(RULESET, state, Role.PLAYER, ended=False)
+               if a.command_type.__struct_config__.tag == "ResolveDefensiveFire"]  # fmt: skip
+    pairs = {(v["kind"]["enum"][0], s) for v in fire.variants for s in v["shooter"]["enum"]}
+    assert pairs == {("turret", "bomber")}
+    assert all(v["target"]["enum"] == ["f1", "w1"] for v in fire.variants)
+    with pytest.raises(RuleError, match="no gunner"):
+        run(state, {"type": "ResolveDefensiveFire", "shooter": "bomber", "target": "f1",
+                    "kind": "gunner", "hits": 1}, [[6]])  # fmt: skip

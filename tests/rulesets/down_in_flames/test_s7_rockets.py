@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import json
+
+import msgspec
 import pytest
 
 from tests.rulesets.down_in_flames.setups import engaged, entry, make_state, of_type, run, says
+from umpire.engine.actions import legal_actions
 from umpire.engine.errors import RuleError
-from umpire.engine.rulesets.down_in_flames.events import AircraftShotDown, AttackResolved
+from umpire.engine.roles import Role
+from umpire.engine.rulesets.down_in_flames import RULESET
+from umpire.engine.rulesets.down_in_flames.events import (
+    AircraftShotDown,
+    AttackResolved,
+    BomberDamagePointsTaken,
+)
 from umpire.engine.rulesets.down_in_flames.performance import ratings
+from umpire.engine.rulesets.down_in_flames.state import State
 
 
 def _fight(carrier: str = "Bf 110G-2", rockets: bool = True):  # type: ignore[no-untyped-def]
@@ -71,3 +82,52 @@ def test_s7_1_1_only_listed_types_carry_rockets() -> None:
     with pytest.raises(RuleError) as info:
         make_state([entry("x", "Spitfire", "A", "A", "leader", rockets=True)], rockets_rule=True)
     assert info.value.rule.endswith("7.1.1")
+
+
+TURRET_AT_R1 = {"type": "ResolveDefensiveFire", "shooter": "bomber", "target": "r1",
+                "kind": "turret", "hits": 1}  # fmt: skip
+
+
+def _turret_listed_at(state: State, target: str) -> bool:
+    for action in legal_actions(RULESET, state, Role.PLAYER, ended=False):
+        if action.type == "ResolveDefensiveFire" and target in json.dumps(action.schema):
+            return True
+    return False
+
+
+def test_s7_1_2_the_rocket_attacker_is_not_subject_to_counter_fire() -> None:
+    """7.1.2, by hand: Bf 110G-2 r1, Tailing the B-17 (4 bursts, 3.1), fires its rockets
+    and rolls a 5 (a miss: a Bf 110 hits on 1-2, 7.1.3). "The attacking fighter is not
+    subject to counter-fire": the B-17's turret fire at r1 is refused citing 7.1.2 and is
+    not listed. r1's next card is a gun attack, 1 hit x HV 16 = 16 HV = 2 damage points
+    (4.1.3, no left-over, no die); turret fire answers that card: 1 hit x HV 8 against
+    the Bf 110's defense 8 is 1:1, and a 6 is no effect (3.2.6). Before v9 the turret
+    fire at the rocket attack was accepted."""
+    state = engaged(_fight(), "r1", "bomber", "tailing")
+    state, _ = run(state, ROCKET, [[5]])
+    assert state.rocket_attackers() == ("r1",)
+    assert not _turret_listed_at(state, "r1")
+    with pytest.raises(RuleError) as info:
+        run(state, TURRET_AT_R1, [[1], [1]])
+    assert info.value.rule == "002_c21c1b1d0b6ff92b.txt 7.1.2"
+    assert "not subject to counter-fire" in str(info.value)
+    gun = {"type": "Attack", "attacker": "r1", "target": "bomber", "card": "in_my_sights",
+           "hits": 1, "bursts": 1}  # fmt: skip
+    state, events = run(state, gun)
+    assert of_type(events, BomberDamagePointsTaken)[0].total == 2
+    assert state.rocket_attackers() == ()
+    assert _turret_listed_at(state, "r1")
+    _, events = run(state, TURRET_AT_R1, [[6]])
+    resolved = of_type(events, AttackResolved)[0]
+    assert (resolved.hit_value, resolved.column, resolved.result.value) == (8, "1:1", "no_effect")
+
+
+def test_s7_1_2_the_rocket_exemption_ends_with_the_move_and_leaves_no_trace() -> None:
+    """The exemption is the move's: at the end of r1's move the state encodes as it did
+    without the field (old logs fold to the same hash)."""
+    state, _ = run(_fight(), ROCKET, [[5]])
+    assert b"rocket_attack_last" in msgspec.msgpack.encode(state)
+    state, _ = run(state, {"type": "Discard", "aircraft": "r1", "count": 3})  # to 8.2's 2
+    state, _ = run(state, {"type": "EndTurn", "side": "B"})
+    assert state.rocket_attack_last is msgspec.UNSET
+    assert b"rocket_attack_last" not in msgspec.msgpack.encode(state)

@@ -34,3 +34,22 @@ def test_an_altitude_not_yet_set_is_not_shown_as_level_0() -> None:
         for line in view_lines(RULESET.view(duel(), Role.PLAYER), labels=RULESET.labels)
     ]
     assert "Altitude: 5" in lines
+
+
+def test_only_a_leader_shows_a_hand_agility_cards_and_bursts() -> None:
+    """8.2-8.4 and 3.1 (README I4, I13): umpire keeps a hand, the Agility Cards played and
+    the bursts spent for Leaders only. A B-17 in formation and a Wingman showed "Hand: 0",
+    "Agility played: 0" and "Bursts used: 0" in `umpire state` (found playing
+    bomber-escort through the CLI); their views now leave them out."""
+    state = make_state(
+        [entry("p1", "P-51D-10", "A", "ESC", "leader", hand=6),
+         entry("p2", "P-51D-10", "A", "ESC", "wingman"),
+         entry("bomber", "B-17G", "A", "BOX", "formation"),
+         entry("f1", "Fw 190A-8", "B", "JG", "leader", hand=5)],
+        starting_altitude=8,
+    )  # fmt: skip
+    planes = RULESET.view(state, Role.PLAYER)["aircraft"]
+    kept = {"hand", "agility_played", "bursts_used"}
+    assert kept <= set(planes["p1"]) and planes["p1"]["hand"] == 6
+    assert kept <= set(planes["f1"])
+    assert not kept & set(planes["p2"]) and not kept & set(planes["bomber"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight, cite
+from umpire.engine.rulesets.down_in_flames.terms import GyroReading, Position, Sight, cite, cite_all
 
 
 class BurstRow(Struct, frozen=True, kw_only=True):
@@ -31,7 +31,7 @@ class BurstRow(Struct, frozen=True, kw_only=True):
 REFLECTOR = BurstRow(neutral=1, advantaged=2, tailing=4, rule=cite("3.1"))
 # 3.1.1 and 10.8: early (simple) sight, "0 bursts if Neutral, 1 burst if Advantaged, 4 bursts
 # if Tailing".
-SIMPLE = BurstRow(neutral=0, advantaged=1, tailing=4, rule=cite("3.1.1") + ", " + cite("10.8"))
+SIMPLE = BurstRow(neutral=0, advantaged=1, tailing=4, rule=cite_all("3.1.1", "10.8"))
 # 3.1.2: gyro sights and deflection training "receive a 2 burst bonus for being Advantaged
 # rather than 1" (1 + 2 = 3).
 ADVANTAGED_BONUS_2 = BurstRow(neutral=1, advantaged=3, tailing=4, rule=cite("3.1.2"))
@@ -66,5 +66,5 @@ def row_for(sight: Sight, beam_attacks: bool, gyro_reading: GyroReading) -> Burs
         neutral=row.neutral,
         advantaged=max(row.advantaged, row.neutral + BEAM_ADVANTAGED_BONUS),
         tailing=row.tailing,
-        rule=f"{row.rule}, {BEAM_RULE}",
+        rule=cite_all(row.rule, BEAM_RULE),
     )
