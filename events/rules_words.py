@@ -308,6 +308,18 @@ WINNER_SAID: dict[Winner, str] = {
 }
 
 
+def _winner_unsaid(event: GameEnded) -> bool:
+    """Whether the end's words leave its winner to be said: Conflict of Heroes' "the
+    player wins: every AI is destroyed" read "(the player wins)" after it, twice, and
+    Downtown's end that names the scenario's victory conditions a "no winner" after it."""
+    if not isinstance(event.winner, Winner):
+        return False
+    result = event.result.lower()
+    if event.winner is Winner.NONE_STATED:
+        return "winner" not in result and "victory" not in result
+    return WINNER_SAID[event.winner] not in result
+
+
 def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
     """One of the game's own events in words (its line in `umpire log`, `watch` and
     `play`), or None for any other event (a ruleset's, said by its explanation)."""
@@ -339,7 +351,7 @@ def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
             )
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
-        won = f" ({WINNER_SAID[event.winner]})" if isinstance(event.winner, Winner) else ""
+        won = f" ({WINNER_SAID[event.winner]})" if _winner_unsaid(event) else ""
         return f"game ended: {in_words(event.result)}{won}" + (
             f" — {event.rule}" if event.rule else ""
         )

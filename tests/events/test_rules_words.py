@@ -154,3 +154,21 @@ def test_explain_names_the_dice_a_decision_used_as_the_rules_do() -> None:
     assert used.words().startswith("roll 1 (seq 4): blue and purple dice showing blue 3"), (
         used.words()
     )
+
+
+@pytest.mark.parametrize(
+    ("result", "winner"),
+    [
+        ("the player wins: every AI is destroyed", Winner.PLAYER),  # Conflict of Heroes
+        (
+            "the winner is decided by the scenario's victory conditions in the base game",
+            Winner.NONE_STATED,  # Downtown
+        ),
+    ],
+)
+def test_an_end_that_names_its_winner_is_not_said_twice(result: str, winner: Winner) -> None:
+    """Conflict of Heroes' end read "the player wins: every AI is destroyed (the player
+    wins)"; Downtown's, which names the scenario's victory conditions, a "no winner" after."""
+    assert universal_said(GameEnded(result=result, rule="r 1", winner=winner)) == (
+        f"game ended: {result} — r 1"
+    )
