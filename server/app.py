@@ -106,6 +106,9 @@ class Running:
 
 
 WORKER_HEADER = "X-Umpire-Worker"
+# The interpreter's thread switch interval in every serving process (`run`, and each
+# worker of `serve --workers`): see `run` for why 1 ms, not Python's 5.
+SWITCH_INTERVAL = 0.001
 
 
 @contextlib.asynccontextmanager
@@ -262,7 +265,7 @@ def run(settings: Settings) -> int:
     # GIL for up to one switch interval each time the event loop wants it back, and a
     # command's round trip waits for it several times. 1 ms instead of 5 keeps other games'
     # answers prompt (tests/server/test_ai_turn_does_not_hold_the_loop.py, issue 32).
-    sys.setswitchinterval(0.001)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         with embedded_server(settings) as server:
             url = store_url(settings, server)

@@ -49,7 +49,7 @@ from typing import Any
 
 from umpire.engine import registry
 from umpire.server import app, background
-from umpire.server.app import listen_failure, serve_forever
+from umpire.server.app import SWITCH_INTERVAL, listen_failure, serve_forever
 from umpire.server.config import Settings
 from umpire.server.embedded import EmbeddedRedis
 from umpire.server.metrics import MULTIPROC_ENV, WorkerShare, mark_dead, metrics_dir
@@ -376,6 +376,9 @@ def worker_main() -> int:
         level=logging.INFO, format=f"%(asctime)s worker {number} %(name)s %(message)s"
     )
     settings = Settings.model_validate(launch["settings"])
+    # A worker runs the rules in threads as `umpire serve` alone does: the same 1-ms
+    # switch interval keeps its other games' answers prompt (server/app.py `run`, issue 32).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     for spec in settings.extra_rulesets:  # as `umpire serve` itself loaded them
         registry.load_module(spec)
     share = WorkerShare(Path(launch["share_dir"]), number, int(launch.get("workers", 1)))
