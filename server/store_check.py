@@ -29,6 +29,7 @@ from umpire.server.head_checkpoints import (
     Heads,
     Loss,
     append_records,
+    credentials_line,
     credentials_loss_line,
     loss_line,
     read_heads,
@@ -37,6 +38,12 @@ from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
 LOST = frozenset({"missing", "lost", "replaced"})
+# What a game's credentials without a count in the head checkpoints leave unknown.
+UNCOUNTED = (
+    "its credentials have no count in the head checkpoints (a game made before umpire "
+    "counted them, or their lines lost from store-heads.log): whether a credential given "
+    "out was lost, or a revoked one works again, cannot be told"
+)
 # Reasons that mean a game's credentials are not those its last recorded change left.
 CREDENTIALS_REASONS = frozenset({"credentials_lost", "credentials_changed"})
 log = logging.getLogger("umpire.heads")
@@ -55,6 +62,11 @@ class GameFindings:
     # file deleted, or left behind when the store was copied) a cut of its acknowledged
     # tail leaves a shorter chain that nothing here can tell from the whole game.
     checkpointed: bool = True
+    # Whether the head checkpoints count the game's credentials (a `C` line): without one
+    # (a game made before they were counted, or its lines lost from store-heads.log) a
+    # change of them lost from the store, a grant dropped or a revocation cut, goes unseen
+    # (red team 10: `store check` called such a store whole).
+    credentials_counted: bool = True
     # The game's seed commitment (GameCreated's), and whether it is not finally revealed
     # and its store holds no seed: a re-adjudication copy (another game holds its
     # original's seed), or a game whose seed and sealing key are lost (`check_store`).
@@ -96,6 +108,11 @@ class StoreFindings:
         """The games no head checkpoint vouches for (a lost tail would go unseen)."""
         return [g.game_id for g in self.games if not g.checkpointed]
 
+    def uncounted(self) -> list[str]:
+        """The games with a head checkpoint but no count of their credentials (a lost
+        change of them would go unseen)."""
+        return [g.game_id for g in self.games if g.checkpointed and not g.credentials_counted]
+
     def of(self, game_id: str) -> GameFindings | None:
         return next((g for g in self.games if g.game_id == game_id), None)
 
@@ -131,6 +148,8 @@ async def check_store(
             damage = _credentials_damage(recorded, await store.credentials.tally(game.game_id))
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
+        elif game.head:
+            game.credentials_counted = False
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -407,7 +426,8 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
     heads = read_heads(data_dir)
     games = sorted(heads.heads)
     found = []
-    for game_id, version in zip(games, await store.versions(games), strict=True):
+    versions = dict(zip(games, await store.versions(games), strict=True))
+    for game_id, version in versions.items():
         seq, _ = heads.heads[game_id]
         held = version or 0
         named = heads.losses_of(game_id)
@@ -436,6 +456,21 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
                 records.append(credentials_loss_line(game_id, tally[0], damage))
         if damage is not None:
             log.error("game %s: %s", game_id, damage)
+    # A game whose credentials the checkpoints never counted (made before they were
+    # counted, or its `C` lines lost): said, and counted from here on, so that a change
+    # lost after this start is named (red team 10: nothing was said, ever).
+    uncounted = [
+        g for g in games if g not in heads.credentials and g not in heads.credential_losses
+    ]
+    uncounted = [g for g in uncounted if versions[g]]  # not a game the store lost whole
+    for game_id, (changes, entries) in zip(
+        uncounted, await store.credentials.tallies(uncounted), strict=True
+    ):
+        log.warning(
+            "game %s: %s; counted from now on (change %d, %d entries)",
+            game_id, UNCOUNTED, changes, entries,
+        )  # fmt: skip
+        records.append(credentials_line(game_id, changes, entries))
     if records:
         append_records(data_dir, records)
     lost_games = {loss.game_id for loss in heads.losses} | {loss.game_id for loss in found}

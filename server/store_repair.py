@@ -66,7 +66,12 @@ from umpire.server.store_access import (
     owned_server,
     resolved,
 )
-from umpire.server.store_check import CREDENTIALS_REASONS, StoreFindings, check_store
+from umpire.server.store_check import (
+    CREDENTIALS_REASONS,
+    UNCOUNTED,
+    StoreFindings,
+    check_store,
+)
 
 AOF_DIR = "appendonlydir"
 SEED_BYTES = 32  # a receipt key's private seed (Ed25519, events/receipt_signature.py)
@@ -449,8 +454,21 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
         print(
             f"unchecked: game {game_id} has no head checkpoint "
             f"({checkpoint_path(settings.data_dir)} holds none for it): a cut of its "
-            "acknowledged tail could not be told"
+            "acknowledged tail, or a lost change of its credentials, could not be told"
         )
+    uncounted = findings.uncounted()
+    for game_id in uncounted:
+        print(f"unchecked: game {game_id}'s {UNCOUNTED.removeprefix('its ')}")
+    if findings.whole and uncounted and not unchecked:
+        games = len(findings.games)
+        chains = "the chain of 1 game" if games == 1 else f"the chains of {games} games"
+        print(
+            f"umpire: every command complete and {chains} verified, nothing acknowledged "
+            f"missing, but the credentials of {counted(len(uncounted), 'game')} (named "
+            "above) have no count: whether they lost a change cannot be told; `umpire "
+            "serve` counts them from its next start"
+        )
+        return 0
     if findings.whole and unchecked:
         # Said as far as it is known: not "nothing acknowledged missing".
         games = len(findings.games)

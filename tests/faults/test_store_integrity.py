@@ -583,3 +583,36 @@ def test_an_export_with_its_seal_is_refused_before_the_seal_closes_a_cut_log(
     assert named_lost(err) == lost, err
     code, out, err = run_cli(data_dir, "log", hit, "--json", "--as", "referee", **OPERATOR)
     assert code == 0 and "ExportSealed" not in out, out + err
+
+
+@pytest.mark.parametrize("origin", ["made before counts", "C lines lost"])
+def test_a_game_whose_credentials_were_never_counted_is_not_called_whole(
+    played: Played, tmp_path: Path, origin: str
+) -> None:
+    # Fails without the fix (red team 10): a game the head checkpoints hold no `C` line
+    # for (made before credentials were counted, or its lines lost when
+    # store-heads.log was rewritten or truncated) had its player's grant dropped from the
+    # AOF (the credential given out no longer works), and `store check` said "the store is
+    # whole", as `umpire serve` said nothing at its start.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    key = b"umpire:{" + hit.encode() + b"}:credentials"
+    heads = data_dir / "store-heads.log"
+    kept = heads.read_bytes().splitlines(keepends=True)
+    heads.write_bytes(b"".join(x for x in kept if not x.startswith(b"C " + hit.encode() + b" ")))
+    if origin == "made before counts":  # the store counted nothing either
+        _drop_command(data_dir, b"HINCRBY", key)
+    _drop_command(data_dir, b"HSET", key)
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "is whole" not in out, out + err
+    said = f"unchecked: game {hit}'s credentials have no count in the head checkpoints"
+    assert [line for line in out.splitlines() if line.startswith("unchecked:")] == [
+        line for line in out.splitlines() if said in line
+    ] and said in out, out
+    # `umpire serve` counts them as it starts, so a change lost after is named.
+    serve, _ = start_serve(data_dir)
+    output = stop(serve)
+    assert f"game {hit}: its credentials have no count" in output, output
+    assert hit in read_heads(data_dir).credentials
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "unchecked:" not in out, out + err
