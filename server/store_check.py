@@ -149,7 +149,9 @@ async def check_store(
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
         elif game.head:
-            game.credentials_counted = False
+            # A game with no credentials at all (an import, a re-adjudication copy) has
+            # none to lose; one that holds some the checkpoints never counted is named.
+            game.credentials_counted = (await store.credentials.tally(game.game_id))[1] == 0
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
         "original holds none either): its rolls and secrets since the last reveal can never "
@@ -466,6 +468,8 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
     for game_id, (changes, entries) in zip(
         uncounted, await store.credentials.tallies(uncounted), strict=True
     ):
+        if not entries:  # none to lose (an import, a re-adjudication copy)
+            continue
         log.warning(
             "game %s: %s; counted from now on (change %d, %d entries)",
             game_id, UNCOUNTED, changes, entries,
