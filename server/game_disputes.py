@@ -216,10 +216,10 @@ class GameDisputes:
                 ):
                     raise RulingRefused(
                         f"dispute {dispute} may not be amended before the game's final "
-                        "reveal: a command played since the disputed decision, re-applied "
-                        "under the reading, reads a secret of the game, so the amended line "
-                        "would show what the secret gives under the reading; uphold closes "
-                        "the dispute",
+                        "reveal: the line from the disputed decision on (the commands played "
+                        "since it among them), re-applied under the reading, reads a secret "
+                        "of the game, so the amended line would show what the secret gives "
+                        "under the reading; uphold closes the dispute",
                         dispute=dispute,
                     )
                 # The game's rest re-made under the reading: the rules' work, off the loop.
