@@ -626,3 +626,21 @@ def test_a_game_whose_credentials_were_never_counted_is_not_called_whole(
     assert hit in read_heads(data_dir).credentials
     code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
     assert code == 0 and "unchecked:" not in out, out + err
+
+
+def test_an_imported_game_is_not_called_damaged(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix (red team 10): a game exported from one server and imported
+    # into another (`umpire import`, hashes unchanged) names the first server's receipt
+    # key, which the second never held, and `store check` called the store damaged
+    # ("its receipt key K is not in the store ... restore a backup for the key", exit 1)
+    # after a routine import.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    exported = tmp_path / "exported.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(exported))
+    assert code == 0, out + err
+    other = tmp_path / "other"
+    code, out, err = run_cli(other, "import", str(exported))
+    assert code == 0 and f"imported game {hit}" in out, out + err
+    code, out, err = run_cli(other, "store", "check", COLUMNS="400")
+    assert code == 0 and "damaged" not in out and "is whole" in out, out + err
