@@ -344,20 +344,36 @@ async def _typed(client: UmpireClient, game: str, line: str) -> tuple[Any, Any]:
     object, or words read through the schema of the legal action of that type now (a type
     not offered now goes as typed, for the gateway to refuse with what is allowed)."""
     if line.startswith("{"):
-        command = json_once(line)
+        command = _json(line)
         return command, command.pop("dice_faces", None) if isinstance(command, dict) else None
     words = shlex.split(line)
     faces = [w for w in words if w.startswith("dice_faces=")]
     if len(faces) > 1:  # the last was taken without a word, as no other field is
         raise errors.InvalidCommand("field 'dice_faces' is given twice: give it once")
     words = [w for w in words if w not in faces]
-    dice = json_once(faces[0].partition("=")[2]) if faces else None
+    dice = _json(faces[0].partition("=")[2]) if faces else None
     if not words:
         raise errors.InvalidCommand("a command's first word names its type")
     view = await client.view(game)
     words[0] = typed_kind(words[0], (a.type for a in view.actions))
     schema = next((a.schema for a in view.actions if a.type == words[0]), None)
     return command_from_words(words, schema), dice
+
+
+def _json(text: str) -> Any:
+    """`json_once` of a typed line or value, the parser's own limits refused as `umpire
+    send` refuses them (red team 10: a RecursionError ended `play` with a traceback, and
+    an integer of more digits than Python converts was said to be "not words")."""
+    try:
+        return json_once(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise errors.InvalidCommand("the line nests arrays or objects too deeply") from None
+    except ValueError as exc:
+        raise errors.InvalidCommand(
+            f"a number with more digits than a command takes ({str(exc)[:120]})"
+        ) from None
 
 
 async def events_between(client: UmpireClient, game: str, seqs: list[int]) -> list[EventFrame]:

@@ -706,3 +706,30 @@ def amendment(
         stopped=under.stopped,
     )
     return [marker, *under.events]
+
+
+def amendment_is_blind(
+    ruleset: Ruleset[Any],
+    envelopes: Sequence[Envelope],
+    decoded: Sequence[Struct],
+    dispute: Dispute,
+) -> bool:
+    """Whether `amendment`'s line, re-made on the game with its secrets poisoned
+    (engine/poison.py, as a blind finding's line), reads none and copies none into an
+    event. A finding is given where its line reads no secret, but a ruling comes later:
+    the commands played since re-apply in the amended line too, and one that reads a
+    secret (Downtown's SAM check reads the hidden battalions) shows, in a public event,
+    `stopped` or `reapplied`, what the secret gives under the reading: a second draw on it
+    the player may not have, as a takeback after something hidden was shown may not
+    (red team 10). Whether it reads one rests on nothing hidden, as the blind rule's."""
+    filed = dispute.filed
+    start_seq = _batch_start(decoded, filed.seq)
+    created, envelopes, decoded = on_line(ruleset, envelopes, decoded)
+    reading = ruleset.reading(filed.reading) if filed.reading else None
+    claimed = setup_under(created, reading, filed.value)
+    try:
+        under = remake(ruleset, envelopes, decoded, start_seq, claimed, commands_only=True,
+                       blind=True)  # fmt: skip
+    except SecretRead:
+        return False
+    return not any(holds_poison(event) for event in under.events)

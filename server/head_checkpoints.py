@@ -39,6 +39,8 @@ Records:
   arrives numbered at or below one already recorded (the store lost changes and counted
   again: later changes would otherwise bring its count back level with the record and
   hide the loss, red team 9b), and by `umpire serve` at its start for a loss it finds.
+  A change number recorded twice since the game's last `D` is read as such a loss too,
+  whoever wrote it (a process that had not read the first writes no `K`).
 
 Batched: `note()` adds a head to the current loop turn's batch and returns that turn's
 one future; at the end of the turn the batch is written as one `write()` (a few
@@ -150,6 +152,11 @@ def loss_line(loss: Loss) -> bytes:
 def parse(data: bytes) -> Heads:
     """The records of a checkpoint file's bytes, in order (see the module's docstring)."""
     found = Heads()
+    # Each game's change numbers recorded since its last rebase: the store numbers its
+    # changes one by one, so a number recorded twice was counted again after the store
+    # lost the change it first stood for (red team 10: a process that had not read the
+    # first, such as a worker started before an `umpire revoke`, wrote no `K` for it).
+    numbered: dict[str, set[int]] = {}
     for raw in data.split(b"\n"):
         if not raw:
             continue
@@ -167,12 +174,17 @@ def parse(data: bytes) -> Heads:
                 found.heads[fields[0]] = (int(fields[1]), fields[2])
             elif kind == "C":
                 game, changes, fields_ = fields[0], int(fields[1]), int(fields[2])
+                seen = numbered.setdefault(game, set())
+                if changes in seen:
+                    found.credential_losses.setdefault(game, recounted(changes))
+                seen.add(changes)
                 known = found.credentials.get(game)
                 if known is None or changes > known[0]:
                     found.credentials[game] = (changes, fields_)
             elif kind == "D":
                 found.credentials[fields[0]] = (int(fields[1]), int(fields[2]))
                 found.credential_losses.pop(fields[0], None)
+                numbered.pop(fields[0], None)
             elif kind == "B":
                 game, since = fields[0], fields[3]
                 changes, fields_ = int(fields[1]), int(fields[2])
@@ -190,6 +202,16 @@ def parse(data: bytes) -> Heads:
         except (ValueError, IndexError, UnicodeDecodeError):
             found.damaged_lines += 1
     return found
+
+
+def recounted(changes: int) -> str:
+    """Why a game's credentials are named lost when change `changes` is recorded twice."""
+    return (
+        f"its credentials lost changes: change {changes} is recorded twice in the head "
+        "checkpoints (the store lost the first and counted again): a credential given out "
+        "may no longer work, or a revoked one work again; restore a backup, or revoke the "
+        "game's credentials and give out new ones"
+    )
 
 
 def read_heads(data_dir: Path) -> Heads:

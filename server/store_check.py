@@ -39,6 +39,12 @@ from umpire.server.receipts_file import receipts_path
 
 # Reasons that mean acknowledged events are gone (not merely damaged in place).
 LOST = frozenset({"missing", "lost", "replaced"})
+# What a game's credentials without a count in the head checkpoints leave unknown.
+UNCOUNTED = (
+    "its credentials have no count in the head checkpoints (a game made before umpire "
+    "counted them, or their lines lost from store-heads.log): whether a credential given "
+    "out was lost, or a revoked one works again, cannot be told"
+)
 # Reasons that mean a game's credentials are not those its last recorded change left.
 CREDENTIALS_REASONS = frozenset({"credentials_lost", "credentials_changed"})
 log = logging.getLogger("umpire.heads")
@@ -64,8 +70,10 @@ class GameFindings:
     seedless: bool = False
     receipt_key_id: str = ""  # GameCreated's: the key its receipts are signed with
     # Whether the head checkpoints never counted the game's credentials (made before
-    # the count began, no `umpire serve` started since), and since when they are counted
-    # where a baseline (`B`) began it: a change lost before then cannot be told.
+    # the count began, or their lines lost from store-heads.log, and no `umpire serve`
+    # started since): a change of them lost from the store, a grant dropped or a
+    # revocation cut, goes unseen. And since when they are counted where a baseline
+    # (`B`) began it: a change lost before then cannot be told.
     uncounted: bool = False
     counted_since: str = ""
 
@@ -123,7 +131,11 @@ async def check_store(
     seeded = {g.commitment for g in found.games if not g.seedless}
     kept = await store.receipt_keys()
     for game in found.games:
-        if game.receipt_key_id and game.receipt_key_id not in kept:
+        if (
+            game.receipt_key_id
+            and game.receipt_key_id not in kept
+            and await _made_here(store, heads, game.game_id)
+        ):
             why = (
                 f"its receipt key {game.receipt_key_id} is not in the store: its replies go "
                 "unsigned from now on (receipts signed before stay valid); restore a backup "
@@ -143,7 +155,9 @@ async def check_store(
             if damage is not None:
                 game.damages.append(Damage(1, game.head, *damage))
         elif game.head:
-            game.uncounted = True
+            # A game with no credentials at all (an import, a re-adjudication copy) has
+            # none to lose; one that holds some the checkpoints never counted is named.
+            game.uncounted = (await store.credentials.tally(game.game_id))[1] > 0
         game.counted_since = heads.counted_since.get(game.game_id, "")
     lost_seed = (
         "its dice seed and sealing key are not in the store (a re-adjudication copy's "
@@ -154,6 +168,16 @@ async def check_store(
         if game.seedless and game.commitment not in seeded:
             game.damages.append(Damage(1, game.head, "seed_missing", lost_seed))
     return found
+
+
+async def _made_here(store: InspectableStore, heads: Heads, game_id: str) -> bool:
+    """Whether this store gave the game out (its credentials are in the store, or the
+    head checkpoints counted them): an imported game (`umpire import`) has none, and names
+    the receipt key of the server it came from, which this one never held (red team 10:
+    `store check` called such a store damaged after a routine import)."""
+    if game_id in heads.credentials or game_id in heads.credential_losses:
+        return True
+    return (await store.credentials.tally(game_id))[1] > 0
 
 
 def _credentials_damage(recorded: tuple[int, int], held: tuple[int, int]) -> tuple[str, str] | None:
@@ -421,7 +445,8 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
     heads = read_heads(data_dir)
     games = sorted(heads.heads)
     found = []
-    for game_id, version in zip(games, await store.versions(games), strict=True):
+    versions = dict(zip(games, await store.versions(games), strict=True))
+    for game_id, version in versions.items():
         seq, _ = heads.heads[game_id]
         held = version or 0
         named = heads.losses_of(game_id)
@@ -451,21 +476,25 @@ async def name_losses_at_start(store: Store, data_dir: Path) -> tuple[list[Loss]
         if damage is not None:
             log.error("game %s: %s", game_id, damage)
     # A game whose credentials were never counted (made before the store counted their
-    # changes): counted from now, said by name, so that a change lost from now on is
-    # named; what was lost before cannot be told, and `store check` says since when.
+    # changes, or its count lost from store-heads.log): counted from now, said by name,
+    # so that a change lost from now on is named; what was lost before cannot be told,
+    # and `store check` says since when. Not a game named lost already, nor one the store
+    # lost whole, nor one with no credentials to lose (an import, a re-adjudication copy).
     listed = await store.games()
-    uncounted = [g for g in listed if g not in heads.credentials]
+    uncounted = [
+        g
+        for g in listed
+        if g not in heads.credentials
+        and g not in heads.credential_losses
+        and (g not in versions or versions[g])
+    ]
     since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for game_id, (changes, fields) in zip(
         uncounted, await store.credentials.tallies(uncounted), strict=True
     ):
-        log.warning(
-            "game %s: its credentials were never counted (the head checkpoints hold no "
-            "count of them: made before umpire counted their changes, or the file lost it): "
-            "counted from now, %s; a change lost before then cannot be told",
-            game_id,
-            since,
-        )
+        if not fields:
+            continue
+        log.warning("game %s: %s; counted from now, %s", game_id, UNCOUNTED, since)
         records.append(counted_line(game_id, changes, fields, since))
     if records:
         append_records(data_dir, records)

@@ -66,7 +66,11 @@ from umpire.server.store_access import (
     owned_server,
     resolved,
 )
-from umpire.server.store_check import CREDENTIALS_REASONS, StoreFindings, check_store
+from umpire.server.store_check import (
+    CREDENTIALS_REASONS,
+    StoreFindings,
+    check_store,
+)
 
 AOF_DIR = "appendonlydir"
 SEED_BYTES = 32  # a receipt key's private seed (Ed25519, events/receipt_signature.py)
@@ -449,7 +453,7 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
         print(
             f"unchecked: game {game_id} has no head checkpoint "
             f"({checkpoint_path(settings.data_dir)} holds none for it): a cut of its "
-            "acknowledged tail could not be told"
+            "acknowledged tail, or a lost change of its credentials, could not be told"
         )
     uncounted = findings.uncounted()
     for game_id in uncounted:

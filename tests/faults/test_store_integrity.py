@@ -528,7 +528,9 @@ def test_a_lost_receipt_key_or_games_list_entry_is_named(
         assert key_id is not None and all(said.format(key=key_id[1]) in d for d in damaged)
 
 
-@pytest.mark.parametrize("damage", ["revocation cut", "grant dropped", "cut, then changed"])
+@pytest.mark.parametrize(
+    "damage", ["revocation cut", "grant dropped", "cut, then changed", "cut, then changed unseen"]
+)
 def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str) -> None:
     # Fails without the fix: the store cannot tell which credentials it gave out, so a
     # game's player credential revoked and the revocation's step then cut from the AOF
@@ -537,10 +539,14 @@ def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str)
     # "cut, then changed" (red team 9b): after the cut, a later change of the game's
     # credentials is counted with the lost change's number and brings the store's count
     # level with the record again; unrecorded, `store check` said the store is whole.
+    # "cut, then changed unseen" (red team 10): the later change made by a process that had
+    # not read the lost change's record (a serve worker started before the `umpire revoke`
+    # whose step was cut) records the number again with no `K` line, and `store check`
+    # said the store is whole.
     data_dir, acked = _copy(played, tmp_path)
     hit = sorted(_games(acked))[0]
     key = b"umpire:{" + hit.encode() + b"}:credentials"
-    if damage in ("revocation cut", "cut, then changed"):
+    if damage.startswith(("revocation cut", "cut, then changed")):
         code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
         assert code == 0, out + err
         aof = incr_aof(data_dir)
@@ -550,9 +556,13 @@ def test_lost_credentials_are_named(played: Played, tmp_path: Path, damage: str)
         assert b"HDEL" in whole[start:end]
         aof.write_bytes(whole[:start] + whole[end:])
         said = "its credentials lost changes"
-        if damage == "cut, then changed":  # the credential works again: revoked again
+        if damage.startswith("cut, then changed"):  # the credential works again: revoked again
             code, out, err = run_cli(data_dir, "revoke", played[2][hit], **OPERATOR)
             assert code == 0, out + err
+        if damage == "cut, then changed unseen":  # as a process that had not read the first
+            heads = data_dir / "store-heads.log"
+            lines = heads.read_bytes().splitlines(keepends=True)
+            heads.write_bytes(b"".join(x for x in lines if not x.startswith(b"K ")))
     else:
         _drop_command(data_dir, b"HSET", key)
         said = "its credentials were changed outside umpire"
@@ -625,3 +635,54 @@ def test_credentials_never_counted_are_named_then_counted_from_serves_start(
     damaged = [line for line in out.splitlines() if line.startswith("damaged:")]
     assert len(damaged) == 1 and f"game {hit} " in damaged[0], out
     assert "its credentials were changed outside umpire" in damaged[0], out
+
+
+@pytest.mark.parametrize("origin", ["made before counts", "C lines lost"])
+def test_a_game_whose_credentials_were_never_counted_is_not_called_whole(
+    played: Played, tmp_path: Path, origin: str
+) -> None:
+    # Fails without the fix (red team 10): a game the head checkpoints hold no `C` line
+    # for (made before credentials were counted, or its lines lost when
+    # store-heads.log was rewritten or truncated) had its player's grant dropped from the
+    # AOF (the credential given out no longer works), and `store check` said "the store is
+    # whole", as `umpire serve` said nothing at its start.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    key = b"umpire:{" + hit.encode() + b"}:credentials"
+    heads = data_dir / "store-heads.log"
+    kept = heads.read_bytes().splitlines(keepends=True)
+    heads.write_bytes(b"".join(x for x in kept if not x.startswith(b"C " + hit.encode() + b" ")))
+    if origin == "made before counts":  # the store counted nothing either
+        _drop_command(data_dir, b"HINCRBY", key)
+    _drop_command(data_dir, b"HSET", key)
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "is whole" not in out, out + err
+    said = f"unchecked: credentials of game {hit} were never counted"
+    assert [line for line in out.splitlines() if line.startswith("unchecked:")] == [
+        line for line in out.splitlines() if said in line
+    ] and said in out, out
+    # `umpire serve` counts them as it starts, so a change lost after is named.
+    serve, _ = start_serve(data_dir)
+    output = stop(serve)
+    assert f"game {hit}: its credentials have no count" in output, output
+    assert hit in read_heads(data_dir).credentials
+    code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")
+    assert code == 0 and "unchecked:" not in out, out + err
+
+
+def test_an_imported_game_is_not_called_damaged(played: Played, tmp_path: Path) -> None:
+    # Fails without the fix (red team 10): a game exported from one server and imported
+    # into another (`umpire import`, hashes unchanged) names the first server's receipt
+    # key, which the second never held, and `store check` called the store damaged
+    # ("its receipt key K is not in the store ... restore a backup for the key", exit 1)
+    # after a routine import.
+    data_dir, acked = _copy(played, tmp_path)
+    hit = sorted(_games(acked))[0]
+    exported = tmp_path / "exported.jsonl"
+    code, out, err = run_cli(data_dir, "export", hit, "--operator", "-o", str(exported))
+    assert code == 0, out + err
+    other = tmp_path / "other"
+    code, out, err = run_cli(other, "import", str(exported))
+    assert code == 0 and f"imported game {hit}" in out, out + err
+    code, out, err = run_cli(other, "store", "check", COLUMNS="400")
+    assert code == 0 and "damaged" not in out and "is whole" in out, out + err

@@ -95,3 +95,40 @@ async def test_a_field_given_twice_is_refused_by_play_and_send(
     finally:
         gateway.terminate()
         gateway.wait(20)
+
+
+async def test_a_line_nested_too_deeply_is_refused_and_play_goes_on(
+    redis_server: EmbeddedRedis, prefix: str, tmp_path: Path
+) -> None:
+    # Fails without the fix (red team 10): a typed line whose JSON nests deeper than
+    # Python's parser goes (a command typed as JSON, or `dice_faces=` as words) ended
+    # `umpire play` with a RecursionError's traceback, and the next line was never read;
+    # an integer of more digits than Python converts was called "not words" (a quote left
+    # open). `umpire send` refuses both with a line.
+    gateway, port = start_gateway(redis_server.url, prefix)
+    url = f"ws://127.0.0.1:{port}/ws"
+    env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
+    try:
+        async with UmpireClient(url) as owner:
+            created = await owner.create("counter", {"target": 1000})
+        deep = "[" * 100_000
+        lines = [
+            '{"type":"Add","amount":' + deep,
+            "Add amount=1 dice_faces=" + deep,
+            '{"type":"Add","amount":1' + "0" * 5000 + "}",
+            "Add amount=1",
+        ]
+        play = subprocess.run(
+            [sys.executable, "-m", "umpire.server.cli", "play", "--url", url,
+             "--credential", created.player_credential],
+            input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60,
+            env=env, cwd=REPO,
+        )  # fmt: skip
+        assert play.returncode == 0 and "Traceback" not in play.stderr, play.stderr
+        out = play.stdout
+        assert out.count("nests arrays or objects too deeply") == 2, out
+        assert "not words" not in out and "more digits" in out, out
+        assert out.count("accepted: seqs") == 1, out  # the last line, read and sent
+    finally:
+        gateway.terminate()
+        gateway.wait(20)
