@@ -453,7 +453,10 @@ async def _amended_twice(games: Games, store: RedisEventStore, name: str) -> tup
     switched back to the value first played: its id and both rulings' seqs."""
     game_id, first = await _amended(games, store, name)
     _, propose = driver(name)
-    rng = random.Random(11)
+    # The seeded player's commands between the two amendments; 11 ended Down in Flames v9's
+    # game (a Fuel Tank no longer aggregated) before the second dispute, whose ruling was
+    # then refused for the final reveal: a seed whose games all run on.
+    rng = random.Random(12)
     for i in range(SECOND_AFTER):
         _, game = await games.load(game_id)
         if game.meta.ended:
