@@ -21,12 +21,13 @@ export interface Accepted {
   blind?: string;
 }
 
-/** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
+/** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. `next`: the rules' sequence of play expects this one now (the phase's own step), where the ruleset knows it; sent only when true, so a frame without it reads as before to an old client. */
 export interface Action {
   type: string;
   rule: string;
   description: string;
   schema: { [key: string]: unknown };
+  next?: boolean;
 }
 
 /** Present a game credential (or the operator token) for this connection. */
