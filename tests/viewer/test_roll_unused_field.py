@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.support.browser import wait_for
 from tests.support.viewer_page import TIMEOUT, open_with_credential
 from umpire.clients import UmpireClient
 from umpire.server.app import Running
@@ -26,9 +27,7 @@ async def _refused(page: Any, dice: str, field: str, value: str) -> str:
     await form.locator(f'[data-field="{field}"]').fill(value)
     before = int(await page.evaluate("Number(document.body.dataset.answers || 0)"))
     await form.locator("button[type=submit]").click()
-    await page.wait_for_function(
-        f"Number(document.body.dataset.answers || 0) > {before}", timeout=TIMEOUT
-    )
+    await wait_for(page, f"Number(document.body.dataset.answers || 0) > {before}", timeout=TIMEOUT)
     assert await page.get_attribute("#play-error", "data-code") == "form"
     return str(await page.inner_text("#play-error"))
 
