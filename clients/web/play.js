@@ -69,7 +69,9 @@ function fixedFields(schema) {
     const value = "const" in field ? field.const
       : Array.isArray(field.enum) && field.enum.length === 1 ? field.enum[0] : undefined;
     if (value === undefined || value === null || typeof value === "object") continue;
-    said.push(`${name.replace(/_/g, " ")} ${String(value).replace(/_/g, " ")}`);
+    // A yes or no as the log says it ("exit no", where it read "exit false").
+    const shown = typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ");
+    said.push(`${name.replace(/_/g, " ")} ${shown}`);
   }
   return said.join(", ");
 }

@@ -47,6 +47,12 @@ async def test_the_next_step_is_said_first_and_marked_among_other_moves(
     await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
     await _marked(page, "MoveBombers")
     await page.screenshot(path=str(artifacts / "table-next-step-nightfighter.png"))
+    moved = await send(page, "MoveBombers")
+    assert moved["ok"], moved
+    # The fighter's move: what the rules fix of it said in words, a yes or no as such.
+    await _marked(page, "MoveFighter")
+    said = await page.inner_text("#actions .next-step")
+    assert "fighter F1, exit no" in said and "false" not in said, said
 
     await open_with_credential(page, port, heroes.player_credential)
     await page.wait_for_selector("#actions[data-seq] .action-list", timeout=TIMEOUT)
