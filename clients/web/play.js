@@ -219,6 +219,12 @@ function records(frame, command) {
   }
   if (Object.values(p).includes(command.type)) return false;
   for (const leaf of leaves(p)) if (said.has(leaf)) return true;
+  // A decision whose result is a value the command gave, under another name (Downtown's
+  // ReportUnitStatus `unit_id` AAA3, its DecisionMade `result` AAA3): the player's report.
+  if (p.result !== undefined && p.result !== null && typeof p.result !== "object") {
+    const given = JSON.stringify(p.result);
+    for (const leaf of said) if (leaf.slice(leaf.indexOf("=") + 1) === given) return true;
+  }
   return false;
 }
 
