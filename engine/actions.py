@@ -54,6 +54,7 @@ from umpire.events.wire import Action as WireAction
 __all__ = [
     "Action",
     "Schema",
+    "as_next",
     "but_not",
     "command_schema",
     "every_command",
@@ -81,6 +82,16 @@ def offer_each(
     """One legal action whose fields depend on each other (an attacker and the targets of
     its side): the schema is `anyOf` one narrowed schema per variant."""
     return Action(command_type, rule, text, tuple(variants))
+
+
+def as_next(action: Action) -> Action:
+    """`action` marked as the sequence of play's next step: what the rules expect now (the
+    phase's own procedure, the roll play waits for), which a table shows first and marked
+    (the wire's `next`). The other listed actions stay allowed. A ruleset marks one where
+    its sequence of play knows it, from what the role sees (the phase, what is listed):
+    the flag is a channel like the rest of the listing, so twin games that differ only in
+    a secret must mark the same (testing/access/test_twin_differential.py)."""
+    return msgspec.structs.replace(action, next=True)
 
 
 def but_not(action: Action, commands: Iterable[Struct]) -> Action:

@@ -134,6 +134,9 @@ class Action(Struct, frozen=True):
     variants: tuple[Mapping[str, Schema], ...] = ()
     excluded: tuple[Struct, ...] = ()
     unless: Schema | None = None
+    # The sequence of play's next step (engine/actions.py `as_next`): the rules expect this
+    # one now. Set from what the role sees (the phase, what is listed), never a secret.
+    next: bool = False
 
     @property
     def type(self) -> str:
@@ -143,7 +146,8 @@ class Action(Struct, frozen=True):
     def wire(self) -> WireAction:
         """The action as clients receive it, with its narrowed JSON Schema."""
         if not self.variants and not self.excluded and self.unless is None:
-            return _plain_wire(self.command_type, self.rule, self.text)
+            plain = _plain_wire(self.command_type, self.rule, self.text)
+            return msgspec.structs.replace(plain, next=True) if self.next else plain
         if len(self.variants) <= 1:
             schema = command_schema(self.command_type, self.variants[0] if self.variants else None)
         else:
@@ -154,7 +158,11 @@ class Action(Struct, frozen=True):
         if gone:
             schema = {**schema, "not": gone[0] if len(gone) == 1 else {"anyOf": gone}}
         return WireAction(
-            type=self.type, rule=self.rule, description=f"{self.text} ({self.rule})", schema=schema
+            type=self.type,
+            rule=self.rule,
+            description=f"{self.text} ({self.rule})",
+            schema=schema,
+            next=self.next,
         )
 
 

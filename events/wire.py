@@ -256,15 +256,18 @@ class Unsubscribed(Struct, frozen=True, tag="unsubscribed", kw_only=True):
     id: str | None = None
 
 
-class Action(Struct, frozen=True, kw_only=True):
+class Action(Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One command a role may send now: its `type`, the rule that allows it, a one-line
     description citing that rule, and the JSON Schema of the whole command object
-    (`type` included as a constant), narrowed to what is legal now."""
+    (`type` included as a constant), narrowed to what is legal now. `next`: the rules'
+    sequence of play expects this one now (the phase's own step), where the ruleset knows
+    it; sent only when true, so a frame without it reads as before to an old client."""
 
     type: str
     rule: str
     description: str
     schema: dict[str, Any]
+    next: bool = False
 
 
 class ViewState(Struct, frozen=True, tag="state", kw_only=True):

@@ -567,11 +567,34 @@ function caseFields(root, name, variants, build) {
   };
 }
 
-// A reader that says so before sending a command the schema's `not` leaves out.
+// The kinds of a roll of the player's own whose number of dice `count` sets (the rest are
+// one roll of their own dice), as engine/handling.py's RollDice check says.
+const COUNTED = new Set(["d6", "nd6", "custom"]);
+
+// What is wrong with a roll of the player's own that the listed schema's `not` leaves out
+// (engine/actions.py _ROLL_UNUSED): a field its kind of dice does not use, which the
+// server would refuse. Said as the form labels the fields, with what to do instead.
+function unusedRollField(command) {
+  const dice = String(command.dice);
+  if (command.sides !== undefined && command.sides !== 6 && dice !== "custom") {
+    return `Sides counts for custom dice only: ${dice} dice have their own number of sides. ` +
+      `Choose custom dice to roll dice of ${command.sides} sides, or set Sides back to 6`;
+  }
+  if (command.count !== undefined && command.count !== 1 && !COUNTED.has(dice)) {
+    return `Count counts for d6, nd6 and custom dice only: ${dice} is one roll of its own dice. ` +
+      `Choose nd6 (or custom dice) to roll ${command.count} dice, or set Count back to 1`;
+  }
+  return null;
+}
+
+// A reader that says so before sending a command the schema's `not` leaves out: a roll's
+// field its dice do not use, or a report of the game as it already is.
 const guarded = (schema, read) => () => {
   const command = read();
   if (schema.not && accepts(schema.not, command)) {
-    throw new Error("this is what the game holds already, so it would change nothing: change a field");
+    const type = schema.properties?.type?.const;
+    const unused = type === "RollDice" ? unusedRollField(command) : null;
+    throw new Error(unused || "this is what the game holds already, so it would change nothing: change a field");
   }
   return command;
 };

@@ -268,10 +268,17 @@ export function hexMap(map, { previous = null, reported = new Set() } = {}) {
   const area = () => around([...byHex.keys(), ...allowed]);
   // The player's part of it, kept in view when the whole area is too big to read.
   const core = () => around([...pieces.filter((p) => isPlayer(map, p.side)).map((p) => p.hex), ...allowed]);
+  // The player's own pieces that moved since the state shown before (the flight they
+  // just moved): a kept view moves to show them (panzoom.js `keep`).
+  const before = previous && previous.pieces ? new Map(previous.pieces.map((p) => [p.id, p.hex])) : null;
+  const ownMoved = before ? pieces.filter((p) => isPlayer(map, p.side) && before.get(p.id) !== p.hex) : [];
+  const keep = ownMoved.map((p) => centre(Number(p.hex.slice(0, 2)), Number(p.hex.slice(2))))
+    .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).map(([x, y]) => ({ x, y }));
   const inset = big ? overview(width, height, pieces.map((p) => ({ ...p, at: centre(Number(p.hex.slice(0, 2)), Number(p.hex.slice(2))), own: isPlayer(map, p.side) }))) : null;
   const tools = panZoom(svg, {
     key: `hex:${grid.parity}:${grid.min_col}-${grid.max_col}:${grid.min_row}-${grid.max_row}`,
     full: { x: 0, y: 0, w: width, h: height }, action, focus, minScale: READABLE, area, core,
+    keep, pad: SIZE * 2,
     // Labels by zoom level: hex ids once a hex is big enough to read them; piece labels
     // and printed signs only while they are not a smear.
     onScale: (s) => {

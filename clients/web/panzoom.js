@@ -12,6 +12,18 @@ const kept = new Map(); // key -> {x, y, w, h, follow}
 const MIN_SPAN = 40; // the narrowest view, in SVG units (about one hex)
 const CLICK_SLOP = 6; // px a pointer may move and still be a click
 
+// `view` moved, at its size, the least that puts `points` (with `pad` round them) in it;
+// where they cannot all fit, centred on them.
+function showing(view, points, pad) {
+  const along = (start, size, values) => {
+    const lo = Math.min(...values) - pad;
+    const hi = Math.max(...values) + pad;
+    if (hi - lo > size) return (lo + hi) / 2 - size / 2;
+    return Math.min(Math.max(start, hi - size), lo);
+  };
+  return { x: along(view.x, view.w, points.map((p) => p.x)), y: along(view.y, view.h, points.map((p) => p.y)) };
+}
+
 function button(text, label, onClick) {
   const b = document.createElement("button");
   b.type = "button";
@@ -39,13 +51,20 @@ function button(text, label, onClick) {
  * @param {()=>(null|{x:number,y:number,w:number,h:number})} [o.core]  the part of the area
  *   that must stay in view when all of it cannot at a readable scale (the player's pieces)
  * @param {(view:{x:number,y:number,w:number,h:number})=>void} [o.onView]  told every new view
+ * @param {{x:number,y:number}[]} [o.keep]  points a kept view is moved to show (the
+ *   player's own pieces that moved since the state before: the flight they just moved)
+ * @param {number} [o.pad]  the room kept round those points, in SVG units
  * @returns {HTMLElement} the toolbar of buttons
  */
-export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {}, area = () => null, core = () => null, onView = () => {} }) {
+export function panZoom(svg, { key, full, action = null, start = null, minScale = 0, focus = null, onScale = () => {}, area = () => null, core = () => null, onView = () => {}, keep = [], pad = 0 }) {
   let view = kept.get(key);
   const fresh = !view;
   if (!view) view = { ...(start || full), follow: false };
   if (view.follow && action) view = { ...view, x: action.x - view.w / 2, y: action.y - view.h / 2 };
+  // The view stays where the reader left it, but the piece the player just moved stays in
+  // it: the view is moved (no more than it must, at the same zoom) to show it. Downtown's
+  // flight, moved a hex at a time, walked out of a zoomed-in view after a few moves.
+  if (!fresh && keep.length) view = { ...view, ...showing(view, keep, pad) };
   kept.set(key, view);
 
   const scale = () => {

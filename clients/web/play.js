@@ -69,7 +69,9 @@ function fixedFields(schema) {
     const value = "const" in field ? field.const
       : Array.isArray(field.enum) && field.enum.length === 1 ? field.enum[0] : undefined;
     if (value === undefined || value === null || typeof value === "object") continue;
-    said.push(`${name.replace(/_/g, " ")} ${String(value).replace(/_/g, " ")}`);
+    // A yes or no as the log says it ("exit no", where it read "exit false").
+    const shown = typeof value === "boolean" ? (value ? "yes" : "no") : String(value).replace(/_/g, " ");
+    said.push(`${name.replace(/_/g, " ")} ${shown}`);
   }
   return said.join(", ");
 }
@@ -79,19 +81,22 @@ function fixedFields(schema) {
 // wargamer read "TakeAiTurn"), its exact type in the box's `data-action` and tooltip.
 export function actionForms(actions, send, capitals = []) {
   const box = el("div", { class: "action-list" });
-  // The rules' own commands: when they allow one only (Downtown's attack that waits for
-  // its roll, 3.4.4), it is the next step, said first (before the take-back) and its form
-  // the only one open.
+  // The sequence of play's next step: the action the rules mark (`next`, docs/protocol.md
+  // "Legal actions": Nightfighter's phase step, Conflict of Heroes' AI turn), or, from a
+  // server that marks none, the rules' one command when they allow one only (Downtown's
+  // attack that waits for its roll, 3.4.4). It is said first (before the take-back), its
+  // form first in the list, marked, and the only one open.
   const own = actions.filter((a) => a.type !== "TakeBack" && !UNIVERSAL.has(a.type));
-  const next = own.length === 1 ? own[0] : null;
+  const next = own.find((a) => a.next) || (own.length === 1 ? own[0] : null);
   if (next) {
     // Its citation is the form's, just below (and the line's tooltip).
     const cited = next.rule && next.description.endsWith(` (${next.rule})`);
     const what = cited ? next.description.slice(0, -(next.rule.length + 3)) : next.description;
     const fixed = fixedFields(next.schema);
+    const others = own.length === 1 ? "The rules take no other move until it is done."
+      : "The sequence of play expects this now; the other moves listed are allowed too.";
     box.append(el("p", { class: "next-step", "data-action": next.type, title: next.description },
-      el("strong", { text: "Next: " }), `${readable(what)}${fixed ? `: ${fixed}` : ""}. ` +
-      "The rules take no other move until it is done."));
+      el("strong", { text: "Next: " }), `${readable(what)}${fixed ? `: ${fixed}` : ""}. ${others}`));
   }
   const takeback = actions.find((a) => a.type === "TakeBack");
   if (takeback) {
@@ -105,7 +110,7 @@ export function actionForms(actions, send, capitals = []) {
     button.addEventListener("click", () => send({ type: "TakeBack" }, undefined, button));
     box.append(el("p", { class: "takeback-row" }, button));
   }
-  for (const action of actions) {
+  for (const action of next ? [next, ...actions.filter((a) => a !== next)] : actions) {
     if (action.type === "TakeBack") continue;
     const fields = commandFields(action.schema);
     const diceId = `dice-${action.type}`;
@@ -157,10 +162,12 @@ export function actionForms(actions, send, capitals = []) {
       }
       send(command, faces, submit);
     });
-    box.append(el("details", { class: "action-box", "data-action": action.type, open: next ? action === next : actions.length <= 4 && !UNIVERSAL.has(action.type) },
+    const isNext = action === next;
+    box.append(el("details", { class: isNext ? "action-box next" : "action-box", "data-action": action.type, "data-next": isNext ? "" : undefined, open: next ? isNext : actions.length <= 4 && !UNIVERSAL.has(action.type) },
       // The rule by the rulebook's own heading, as the event list cites it; the seed file
-      // it comes from in the tooltip.
-      el("summary", { title: `${action.type}: ${action.description}` }, el("strong", { text: named }), ` — ${readable(action.description)}`), form));
+      // it comes from in the tooltip. The next step says so in words, not by colour alone.
+      el("summary", { title: `${action.type}: ${action.description}` }, ...(isNext ? [el("span", { class: "next-mark", text: "▶ Next: " })] : []),
+        el("strong", { text: named }), ` — ${readable(action.description)}`), form));
   }
   return box;
 }
@@ -212,6 +219,12 @@ function records(frame, command) {
   }
   if (Object.values(p).includes(command.type)) return false;
   for (const leaf of leaves(p)) if (said.has(leaf)) return true;
+  // A decision whose result is a value the command gave, under another name (Downtown's
+  // ReportUnitStatus `unit_id` AAA3, its DecisionMade `result` AAA3): the player's report.
+  if (p.result !== undefined && p.result !== null && typeof p.result !== "object") {
+    const given = JSON.stringify(p.result);
+    for (const leaf of said) if (leaf.slice(leaf.indexOf("=") + 1) === given) return true;
+  }
   return false;
 }
 

@@ -21,12 +21,13 @@ export interface Accepted {
   blind?: string;
 }
 
-/** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. */
+/** One command a role may send now: its `type`, the rule that allows it, a one-line description citing that rule, and the JSON Schema of the whole command object (`type` included as a constant), narrowed to what is legal now. `next`: the rules' sequence of play expects this one now (the phase's own step), where the ruleset knows it; sent only when true, so a frame without it reads as before to an old client. */
 export interface Action {
   type: string;
   rule: string;
   description: string;
   schema: { [key: string]: unknown };
+  next?: boolean;
 }
 
 /** Present a game credential (or the operator token) for this connection. */
@@ -662,7 +663,7 @@ export namespace DownInFlames {
     aircraft: ({
       id: string;
       aircraft: string;
-      /** The two sides of a dogfight. Setup.player_sides says which the player runs. */
+      /** The two sides of a dogfight; the game's setup says which sides the player runs. */
       side: "A" | "B";
       element: string;
       /** Where an aircraft flies in its Element (base game): Leader, Wingman or Formation. */
@@ -726,7 +727,7 @@ export namespace DownInFlames {
   /** Base-game turn: `side` starts its move (counters of 3.1, 4.1.1, 8.4 reset). */
   export interface BeginTurn {
     type: "BeginTurn";
-    /** The two sides of a dogfight. Setup.player_sides says which the player runs. */
+    /** The two sides of a dogfight; the game's setup says which sides the player runs. */
     side: "A" | "B";
   }
 
@@ -734,7 +735,7 @@ export namespace DownInFlames {
   export interface BidStartingAltitude {
     type: "BidStartingAltitude";
     bids: ({
-      /** The two sides of a dogfight. Setup.player_sides says which the player runs. */
+      /** The two sides of a dogfight; the game's setup says which sides the player runs. */
       side: "A" | "B";
       altitude: number;
       victory_points: number;
@@ -744,7 +745,7 @@ export namespace DownInFlames {
   /** 10.11.3: a side bids victory points for the Thach Weave; the opponent accepts or not. */
   export interface BidThachWeave {
     type: "BidThachWeave";
-    /** The two sides of a dogfight. Setup.player_sides says which the player runs. */
+    /** The two sides of a dogfight; the game's setup says which sides the player runs. */
     side: "A" | "B";
     victory_points: number;
     accepted: boolean;
@@ -785,7 +786,7 @@ export namespace DownInFlames {
   /** Base-game turn: `side` ends its move; hand limits (8.2, 8.3, 8.5) are checked. */
   export interface EndTurn {
     type: "EndTurn";
-    /** The two sides of a dogfight. Setup.player_sides says which the player runs. */
+    /** The two sides of a dogfight; the game's setup says which sides the player runs. */
     side: "A" | "B";
   }
 

@@ -313,6 +313,13 @@ async function open(credential) {
     viewer.head = head.seq;
     viewer.loadedTo = from;
     viewer.openedAt = head.seq;
+    if (viewer.wanted !== null && viewer.wanted > head.seq) {
+      // A link past the game's end (a typo, a link of another server's game): said in
+      // words, and the game opened at its latest seq rather than waiting for it.
+      viewer.notice = pastHead("The link asks for", viewer.wanted, head.seq, head.ended);
+      viewer.wanted = null;
+      linkAt(head.seq);
+    }
     viewer.seq = viewer.wanted !== null && viewer.wanted <= head.seq ? viewer.wanted : head.seq;
     viewer.follow = viewer.seq === head.seq;
     if (viewer.wanted !== null && viewer.wanted <= head.seq) viewer.wanted = null;
@@ -322,14 +329,45 @@ async function open(credential) {
       onEnded: (err) => ended(err, credential), onState, views: true,
     });
   } catch (err) {
+    if (err.code === "from_seq_past_head" && !viewer.reopened) return reopenAtHead(err, credential);
     status(`error: ${err.message}${err.code ? ` (${err.code})` : ""}`);
     $("game-label").textContent = "";
   }
 }
 
+// "<who> seq 60, past the game's end (its last event is seq 45): showing seq 45, the
+// latest": a seq past the head in a wargamer's words, where the server's refusal reads
+// `from_seq_past_head` and "allowed: 0 to 45".
+function pastHead(who, asked, head, ended) {
+  const end = ended ? "the game's end" : "the game's latest event";
+  return `${who} seq ${asked}, past ${end} (its last event is seq ${head}): showing seq ${head}, the latest`;
+}
+
+// The address bar's link at `seq` (a link past the head would say the wrong seq again).
+function linkAt(seq) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has("seq")) return;
+  params.set("seq", String(seq));
+  history.replaceState(null, "", `#${params}`);
+}
+
+// The server refused a subscription past the log's end (`from_seq_past_head`: no event
+// that far was ever sent, so a mistaken seq, not a lost one): said in words, and the game
+// opened again at its latest seq. Once: a second refusal is shown as the server words it.
+function reopenAtHead(err, credential) {
+  const d = err.details || {};
+  viewer.notice = pastHead("The page asked for the events after", d.from_seq, d.head, false);
+  viewer.reopened = true;
+  open(credential).finally(() => { viewer.reopened = false; });
+}
+
 // The server ended the subscription. log_rewound: its store lost events shown here, so
 // the game is read again from the log as it now is; credential_revoked: nothing to show.
 function ended(err, credential) {
+  if (err.code === "from_seq_past_head") {
+    reopenAtHead(err, credential);
+    return;
+  }
   if (err.code === "log_rewound") {
     viewer.notice = `The server's log lost the events after seq ${err.details.head}: shown again from its log`;
     open(credential);

@@ -37,3 +37,19 @@ async def test_the_differential_catches_a_leak_in_an_action_s_text(
         return
     with pytest.raises(AssertionError, match=r"legal actions differ(.|\n)*it holds \d"):
         await check(redis_server.url, prefix, ruleset.name, monkeypatch)
+
+
+@pytest.mark.parametrize("leak", [True, False])
+async def test_the_differential_catches_a_leak_in_the_next_step_flag(
+    redis_server: Any, prefix: str, leak: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game that marks its draw as the next step only while the bot's card is odd fails
+    the differential on the flag (`Action.next`), its texts honest; marked by nothing
+    secret, it passes."""
+    ruleset = planted(leak=leak, by_next=True)
+    monkeypatch.setitem(registry._loaded, ruleset.name, ruleset)
+    if not leak:
+        await check(redis_server.url, prefix, ruleset.name, monkeypatch)
+        return
+    with pytest.raises(AssertionError, match=r'legal actions differ(.|\n)*"next":true'):
+        await check(redis_server.url, prefix, ruleset.name, monkeypatch)

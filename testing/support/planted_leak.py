@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta, Struct
 
-from umpire.engine.actions import Action, offer
+from umpire.engine.actions import Action, as_next, offer
 from umpire.engine.decision import Decision
 from umpire.engine.dice import Dice, d6
 from umpire.engine.errors import RuleError
@@ -121,17 +121,23 @@ def view(state: State, role: Role) -> dict[str, object]:
     return data
 
 
-def planted(*, leak: bool) -> Ruleset[State]:
-    """The card game, its draw's text naming the bot's card when `leak`."""
+def planted(*, leak: bool, by_next: bool = False) -> Ruleset[State]:
+    """The card game, its draw's text naming the bot's card when `leak`; with `by_next`,
+    the leak is the draw marked as the next step (`as_next`) only while the bot's card is
+    odd, the text honest: the flag is a channel too."""
 
     def actions(state: State, role: Role) -> list[Action]:
         if not state.held:
             return [offer(Deal, RULE_DEAL, "Let the bot deal itself a card")]
+        if by_next:
+            draw = offer(Draw, RULE_DRAW, "Draw against the bot")
+            return [as_next(draw) if leak and state.held % 2 else draw]
         text = f"Draw against the bot (it holds {state.held})" if leak else "Draw against the bot"
         return [offer(Draw, RULE_DRAW, text)]
 
+    name = "planted_leak" if leak else "planted_honest"
     return Ruleset(
-        name="planted_leak" if leak else "planted_honest",
+        name=f"{name}_next" if by_next else name,
         version="1",
         title="A card game built to leak (test support)",
         seed="planted",

@@ -26,6 +26,24 @@ DT = "000_842c81c5c58bc2f6.txt"
 # (the player's command, the first event after it, whether the panel lists that event),
 # each pair as a played game logged it.
 PAIRS: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
+    # Downtown's report of a AAA suppressed: the decision's `result` is the unit the player
+    # named, the player's own base-game result, not a step of the rules ("The rules: AAA3:
+    # suppressed (base-game result)" was listed among the opponent's decisions).
+    (
+        {"type": "ReportUnitStatus", "unit_id": "AAA3", "status": "suppressed"},
+        {
+            "event_type": "downtown.DecisionMade",
+            "payload": {
+                "rule": f"{DT} 2.1.7",
+                "dice": [],
+                "candidates": [],
+                "topic": "aaa_suppressed",
+                "result": "AAA3",
+                "explanation": "AAA3: suppressed (base-game result)",
+            },
+        },
+        False,
+    ),
     (
         {"type": "EndPhase"},
         {

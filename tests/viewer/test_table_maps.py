@@ -368,7 +368,9 @@ async def test_the_hexes_a_field_asks_for_are_brought_into_view(
         x, y, down = box["x"] + box["width"] / 2, box["y"] + 20, box["height"] - 40
         await _changes(page, lambda x=x, y=y, down=down: _drag(page, x, y, down))
     assert not (await page.evaluate(IN_FRAME))["F1"]
-    await page.locator('details.action-box[data-action="MoveFighter"] > summary').click()
+    # The fighter's move is the phase's next step: its form is open already (play.js).
+    move = page.locator('details.action-box[data-action="MoveFighter"]')
+    await move.evaluate("(d) => { d.open = true; }")
     await page.locator('details.action-box[data-action="MoveFighter"] [data-field="path"]').click()
     await wait_for(page, f"({IN_FRAME})().F1", timeout=TIMEOUT)
     lit = page.locator("#state svg.hexmap .hex.allowed")

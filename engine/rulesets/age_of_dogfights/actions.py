@@ -9,7 +9,7 @@ the board, levels to each aircraft's service ceiling (Game Setup).
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, but_not, offer, offer_each, one_of
+from umpire.engine.actions import Action, as_next, but_not, offer, offer_each, one_of
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.age_of_dogfights import citations as c
 from umpire.engine.rulesets.age_of_dogfights.commands import (
@@ -27,11 +27,13 @@ from umpire.engine.rulesets.age_of_dogfights.terms import Damage
 def actions(state: State, role: Role) -> list[Action]:
     """The setup rolls, or this round's commands."""
     if state.phase is Phase.SETUP:
-        return [offer(RollSetup, c.GAME_SETUP, "Roll pilot skills, aggressiveness, altitudes")]
+        text = "Roll pilot skills, aggressiveness, altitudes"
+        return [as_next(offer(RollSetup, c.GAME_SETUP, text))]
     out: list[Action] = []
     bots = state.bots()
     if bots:
-        out.append(offer(FlyBots, c.COMBAT, "Fly one game round for every bot"))
+        # Combat: each round the bots move first, then the players (README, order of play).
+        out.append(as_next(offer(FlyBots, c.COMBAT, "Fly one game round for every bot")))
         # Each bot with the results that would change it (issue 41 item 8): jammed guns
         # are not reported again on a bot whose guns are jammed.
         groups: dict[tuple[Damage, ...], list[str]] = {}

@@ -9,7 +9,16 @@ APs to what a unit has, hexes to the passable map, named cards to those in the d
 
 from __future__ import annotations
 
-from umpire.engine.actions import Action, Schema, but_not, map_hexes, offer, offer_each, one_of
+from umpire.engine.actions import (
+    Action,
+    Schema,
+    as_next,
+    but_not,
+    map_hexes,
+    offer,
+    offer_each,
+    one_of,
+)
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.conflict_of_heroes.battlefield import active, ai_at, terrain
 from umpire.engine.rulesets.conflict_of_heroes.commands import (
@@ -182,9 +191,8 @@ def actions(state: State, role: Role) -> list[Action]:
     """The player's commands now: their turn's actions or the AI turn, then reports."""
     if state.turn is WhoseTurn.AI:
         cards = {"items": one_of(sorted(state.deck))} if state.deck else {"maxItems": 0}
-        turn = [
-            offer(TakeAiTurn, cite("4.0"), "Take the AI's turn: draw an Order Card", cards=cards)
-        ]
+        text = "Take the AI's turn: draw an Order Card"
+        turn = [as_next(offer(TakeAiTurn, cite("4.0"), text, cards=cards))]
     else:
         turn = _player_turn(state)
     return [*turn, *_reports(state)]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.actions import Action, Schema, as_next, offer, offer_each, one_of
 from umpire.engine.errors import RuleError
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.down_in_flames import commands as cmd
@@ -130,8 +130,9 @@ def _positions(state: State) -> list[dict[str, Schema]]:
 def _before_start(state: State) -> list[Action]:
     # 10.11: only a side with 2 Elements of a Thach Weave type may bid (and only once).
     sides = [s for s in Side if s not in state.thach_weave and weaves(state, s)]
+    roll = offer(cmd.RollStartingAltitude, cite("2.5"), "Roll a D20 for the starting altitude")
     out = [
-        offer(cmd.RollStartingAltitude, cite("2.5"), "Roll a D20 for the starting altitude"),
+        as_next(roll),  # 2.5: the roll, unless the players settle it by bids
         offer(
             cmd.BidStartingAltitude,
             cite("2.5"),
@@ -560,7 +561,8 @@ def actions(state: State, role: Role) -> list[Action]:
         return [*_before_start(state), *_any_time(state)]
     if state.active_side is None:
         sides = sorted({p.side for p in _flying(state)})  # decide refuses a side with none
-        turn = [offer(cmd.BeginTurn, RULE_TURN, "A side begins its move", side=one_of(sides))]
+        text = "A side begins its move"
+        turn = [as_next(offer(cmd.BeginTurn, RULE_TURN, text, side=one_of(sides)))]
     else:
         turn = _in_turn(state, state.active_side)
     return [*turn, *_any_time(state)]

@@ -33,7 +33,7 @@ play their action and attack cards, and the other side answers with response car
 
 
 class Side(StrEnum):
-    """The two sides of a dogfight. Setup.player_sides says which the player runs."""
+    """The two sides of a dogfight; the game's setup says which sides the player runs."""
 
     A = "A"
     B = "B"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.actions import Action, Schema, as_next, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex, HexGrid
 from umpire.engine.offers import sent_as
 from umpire.engine.roles import Role
@@ -43,6 +43,11 @@ def _ids(values: list[str]) -> Schema:
 
 
 def _pre_raid(state: State) -> list[Action]:
+    """The pre-raid step of the phase: the next one (the sequence of play's)."""
+    return [as_next(action) for action in _pre_raid_steps(state)]
+
+
+def _pre_raid_steps(state: State) -> list[Action]:
     match state.phase:
         case Phase.GROUND_DEPLOYMENT:
             text = "Deploy the DRV ground units: AAA and SAMs"
@@ -210,7 +215,9 @@ def _rolls(state: State) -> list[Action]:
         (o.unit_id, o.flight_id) for o, _ in drv_attack.waiting(state, board_of(state.setup.map))
     }
     said = sorted(attacks, key=lambda a: (a.unit_id, a.flight_id) not in first)
-    return [offer_each(cmd.RollDrvAttack, cite("4"), _rolls_said(said), variants)]
+    action = offer_each(cmd.RollDrvAttack, cite("4"), _rolls_said(said), variants)
+    # An attack umpire ordered waits for its roll: play takes nothing else until then.
+    return [as_next(action) if first else action]
 
 
 # The rolls a listing names one by one; beyond, it counts them (the schema lists them all).
@@ -299,10 +306,10 @@ def actions(state: State, role: Role) -> list[Action]:
     if state.phase is Phase.DETECTION:
         detected = {"items": _ids([f.id for f in state.drv])} if state.drv else {"maxItems": 0}
         text = "Run the Detection Phase with the flights the US detected"
-        out.append(offer(cmd.RunDetectionPhase, cite("5.2"), text, detected=detected))
+        out.append(as_next(offer(cmd.RunDetectionPhase, cite("5.2"), text, detected=detected)))
     elif state.phase is Phase.SAM_ACQUISITION:
         text = "Run the SAM Acquisition Phase"
-        out.append(offer(cmd.RunSamAcquisitionPhase, cite("3.2.1"), text))
+        out.append(as_next(offer(cmd.RunSamAcquisitionPhase, cite("3.2.1"), text)))
     elif state.phase is Phase.MOVEMENT:
         out += _movement(state)
     if unchecked and state.phase in (Phase.DETECTION, Phase.MOVEMENT):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from umpire.engine.actions import Action, Schema, offer, offer_each, one_of
+from umpire.engine.actions import Action, Schema, as_next, offer, offer_each, one_of
 from umpire.engine.hexgrid import Hex, HexGrid
 from umpire.engine.roles import Role
 from umpire.engine.rulesets.nightfighter.campaign import (
@@ -280,17 +280,18 @@ def _phase_actions(state: State) -> list[Action]:
             # Hand-off dice only while a bomber holds a searchlight fix (S14.0, 28.3).
             fixed = any(c.searchlight for c in state.counters if c.status is Status.ON_MAP)
             narrow = {"accelerate": accelerate} | ({} if fixed else {"handoff_dice": one_of([0])})
-            return [offer(MoveBombers, cite("S7.0"), text, **narrow)]
+            return [as_next(offer(MoveBombers, cite("S7.0"), text, **narrow))]
         case Phase.FIGHTER_MOVEMENT:
             moves = _moves(state)
             if moves:
                 text = "Move a nightfighter hex by hex" + ending
-                out.append(offer_each(MoveFighter, RULE_MOVE, text, moves))
+                out.append(as_next(offer_each(MoveFighter, RULE_MOVE, text, moves)))
         case Phase.RADAR_SEARCH if state.setup.radars:
             if not state.radar_placed:  # with no counter on the map, no search: an empty list
                 text = "Place the phase's radar search counters"
                 searches = _radar_searches(state, hexes)
-                out.append(offer(PlaceRadarSearches, cite("S13.0"), text, searches=searches))
+                placing = offer(PlaceRadarSearches, cite("S13.0"), text, searches=searches)
+                out.append(as_next(placing))
             if modification(state.setup, "7") and not state.serrate_used and fighters and hexes:
                 rule = cite("SCENARIO 7")
                 out += [
@@ -318,12 +319,12 @@ def _phase_actions(state: State) -> list[Action]:
             ai = _ai_searches(state)
             if ai:
                 text = "An AI search by a nightfighter"
-                out.append(offer_each(SearchAI, cite("S19.0"), text, ai))
+                out.append(as_next(offer_each(SearchAI, cite("S19.0"), text, ai)))
         case Phase.SEARCHLIGHT:
             zones = _searchlights(state)
             if zones:
                 text = "A searchlight zone searches a bomber counter in it"
-                out.append(offer_each(SearchSearchlight, cite("S14.0"), text, zones))
+                out.append(as_next(offer_each(SearchSearchlight, cite("S14.0"), text, zones)))
         case Phase.TALLY if hexes and fighters:
             tallies = _tallies(state)
             if tallies:
@@ -334,14 +335,19 @@ def _phase_actions(state: State) -> list[Action]:
                     if fixed
                     else (cite("S10.0"), "A tally attempt by a nightfighter")
                 )
-                out.append(offer_each(AttemptTally, rule, text, tallies))
+                out.append(as_next(offer_each(AttemptTally, rule, text, tallies)))
         case Phase.COMBAT if hexes and fighters:
             tallied = _tallied(state)
             follow = {} if state.setup.optional_rules else {"follow_dice": one_of([0])}
             if tallied:
                 out += [
-                    offer_each(
-                        RollBomberResponse, cite("S17.0"), "A tallied bomber's response", tallied
+                    as_next(
+                        offer_each(
+                            RollBomberResponse,
+                            cite("S17.0"),
+                            "A tallied bomber's response",
+                            tallied,
+                        )
                     ),
                     offer_each(
                         Corkscrew,
@@ -368,7 +374,9 @@ def _phase_actions(state: State) -> list[Action]:
     # After combat the next turn begins.
     after = f": turn {state.turn + 1} begins" if state.phase is Phase.COMBAT else ""
     text = f"End the {LABELS.words('phase', state.phase)} phase{after}{ending}"
-    out.append(offer(EndPhase, RULE_SEQUENCE, text))
+    end = offer(EndPhase, RULE_SEQUENCE, text)
+    # The phase's own step is next while it is listed; then its end (the sequence of play).
+    out.append(end if any(a.next for a in out) else as_next(end))
     return out
 
 
@@ -383,7 +391,7 @@ def _opening() -> list[Action]:
         MoveBombers, cite("S7.0"), text, accelerate={"maxItems": 0}, handoff_dice=one_of([0])
     )
     begin = "Begin turn 1 and stop at its bomber movement (MoveBombers does both at once)"
-    return [moves, offer(EndPhase, RULE_SEQUENCE, begin)]
+    return [as_next(moves), offer(EndPhase, RULE_SEQUENCE, begin)]
 
 
 def actions(state: State, role: Role) -> list[Action]:
