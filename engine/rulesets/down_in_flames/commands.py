@@ -22,7 +22,8 @@ from umpire.engine.rulesets.down_in_flames.terms import (
 Count = Annotated[int, Meta(ge=0, le=30)]
 
 
-class Bid(Struct, frozen=True, kw_only=True):
+# A bid's misspelt field is refused, not dropped (red team 10: `bids.1.altitdue=7`).
+class Bid(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """2.5: one side's written bid: preferred starting altitude and victory points conceded."""
 
     side: Side

@@ -42,7 +42,8 @@ class MoveFighter(Struct, frozen=True, kw_only=True, tag="MoveFighter"):
     exit: bool = False
 
 
-class RadarSearch(Struct, frozen=True, kw_only=True):
+# A search's misspelt field is refused, not dropped (red team 10).
+class RadarSearch(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One radar search counter: the radar and the hex of the bomber counter searched."""
 
     radar: Id
