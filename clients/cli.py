@@ -263,8 +263,11 @@ async def _help(client: UmpireClient, game: str, words: Words) -> list[str]:
         return [f"nothing to send: {why}; quit leaves"]
     names = await words.listing.names()
     lines = ["you may send now:"]
-    for action in view.actions:
-        lines.append(f"  {action.type}  {cited_in_words(action.description, names)}")
+    # The step the rules' sequence of play takes next (Action.next, as the table marks
+    # it) comes first and says so; where the order is the player's, none is marked.
+    for action in sorted(view.actions, key=lambda a: not a.next):
+        mark = "next: " if action.next else ""
+        lines.append(f"  {mark}{action.type}  {cited_in_words(action.description, names)}")
         needed, optional = field_names(action)
         if needed:
             more = f"; optional: {', '.join(optional)}" if optional else ""

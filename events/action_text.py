@@ -200,6 +200,8 @@ def render(action: Action) -> list[str]:
     of a choice), and an example command that `umpire send` accepts as printed."""
     schema = as_wire(action)
     lines = [f"{action.type}  {action.description}"]
+    if action.next:  # as the table marks it: the step the rules' sequence of play takes now
+        lines.append("    the next step in the rules' sequence of play")
     cases = schema.get("anyOf")
     if not cases:
         lines += fields(schema, "    ")
