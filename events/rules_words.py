@@ -308,16 +308,17 @@ WINNER_SAID: dict[Winner, str] = {
 }
 
 
-def _winner_unsaid(event: GameEnded) -> bool:
-    """Whether the end's words leave its winner to be said: Conflict of Heroes' "the
-    player wins: every AI is destroyed" read "(the player wins)" after it, twice, and
-    Downtown's end that names the scenario's victory conditions a "no winner" after it."""
+def _winner_said(event: GameEnded) -> str:
+    """Who won, in words to put after the end's own, or "" where they say it already:
+    Conflict of Heroes' "the player wins: every AI is destroyed" read "(the player
+    wins)" after it, twice, and Downtown's end that names the scenario's victory
+    conditions a "no winner" after it. An end that names none (an old log) has none."""
     if not isinstance(event.winner, Winner):
-        return False
-    result = event.result.lower()
+        return ""
+    result, said = event.result.lower(), WINNER_SAID[event.winner]
     if event.winner is Winner.NONE_STATED:
-        return "winner" not in result and "victory" not in result
-    return WINNER_SAID[event.winner] not in result
+        return "" if "winner" in result or "victory" in result else said
+    return "" if said in result else said
 
 
 def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
@@ -351,7 +352,8 @@ def universal_said(event: Any, capitals: Collection[str] = ()) -> str | None:
             )
         return f"seed revealed: {event.seed}"
     if isinstance(event, GameEnded):
-        won = f" ({WINNER_SAID[event.winner]})" if _winner_unsaid(event) else ""
+        said = _winner_said(event)
+        won = f" ({said})" if said else ""
         return f"game ended: {in_words(event.result)}{won}" + (
             f" — {event.rule}" if event.rule else ""
         )
