@@ -459,7 +459,7 @@ def check(settings: Settings, store_dir: Path, lock: DataDirLock, manifest: Path
     for game_id in uncounted:
         print(
             f"unchecked: credentials of game {game_id} were never counted (the head "
-            "checkpoints hold no count of them: the game was made before umpire counted "
+            "checkpoints hold no count: the game was made before umpire counted "
             "their changes, or the file lost it): not checked, a credential given out that no "
             "longer works, or a revoked one that works again, could not be told; the next "
             "`umpire serve` counts them from its start"

@@ -26,8 +26,7 @@ def test_the_readme_quotes_what_umpire_state_prints(cli: Cli) -> None:
     created = cli("new", "nightfighter", "--json", "--waive-client-entropy")  # scenario 4B
     assert created.code == 0, created.err
     game = json.loads(created.out)["game_id"]
-    cli.send(game, {"type": "EndPhase"})
-    cli.send(game, {"type": "MoveBombers"})
+    cli.send(game, {"type": "MoveBombers"})  # Nightfighter v9 opens at the bombers' move
     result = cli("state", game)
     assert result.code == 0, result.err
     lines = [line.strip().removeprefix("- ") for line in result.out.splitlines()]

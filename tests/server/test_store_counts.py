@@ -42,7 +42,7 @@ def test_a_restore_counts_the_games_that_lost_events(tmp_path: Path) -> None:
     game = json.loads(out)["game_id"]
     code, _, err = run_cli(data_dir, "store", "backup", str(tmp_path / "backup"))
     assert code == 0, err
-    code, _, err = run_cli(data_dir, "send", game, "EndPhase")  # acknowledged after it
+    code, _, err = run_cli(data_dir, "send", game, "MoveBombers")  # acknowledged after it
     assert code == 0, err
     code, out, err = run_cli(data_dir, "store", "restore", str(tmp_path / "backup"))
     assert code == 0, err

@@ -38,8 +38,7 @@ NIGHT_SETUP = {
     "fighters": [{"id": "F1", "hex": "0405", "facing": 0}],
     "pace": "every_phase",
 }
-NIGHT_LINES = [
-    '{"type": "EndPhase"}',
+NIGHT_LINES = [  # Nightfighter v9: the game opens at turn 1's Bomber Movement
     '{"type": "MoveBombers"}',
     '{"type": "EndPhase"}',
     '{"type": "EndPhase"}',
@@ -132,7 +131,7 @@ async def test_play_and_watch_say_a_nightfighter_corkscrew_in_words(
     watched = await run(capsys, "watch", "--url", url, "--credential",
                         created.spectator_credential, "--limit", str(head))  # fmt: skip
     assert "Corkscrewed: B1-1 corkscrews: loses tally, ai fix; reverts to low" in watched
-    assert "Marker placed: " in watched and "Phase began (phase: fighter movement)" in watched
+    assert "Marker placed: " in watched and "Phase began: Fighter Movement phase" in watched
     rules = said_by_the_rules(watched)
     assert not [k for line in rules for k in SNAKE.findall(line)], rules
     # `explain` says it so too; its JSON keeps the event as decided.

@@ -12,11 +12,11 @@ from umpire.testing.support.forgery import Cli
 
 def test_a_type_in_other_capitals_is_the_type_it_spells(cli: Cli) -> None:
     # Fails without the fix: "unknown command type 'endphase' for nightfighter; allowed:
-    # AttemptTally, ..." (exit 2), where the player meant EndPhase.
+    # AttemptTally, ..." (exit 2), where the player meant EndPhase (now MoveBombers).
     game = json.loads(cli("new", "nightfighter", "--json").out)["game_id"]
-    sent = cli("send", game, "endphase")
+    sent = cli("send", game, "movebombers")  # Nightfighter v9's first step
     assert sent.code == 0, sent.err
-    assert "player command EndPhase" in sent.out, sent.out
+    assert "player command MoveBombers" in sent.out, sent.out
     unknown = cli("send", game, "flyhome")
     assert unknown.code == 2 and "unknown command type 'flyhome'" in unknown.err, unknown.err
 

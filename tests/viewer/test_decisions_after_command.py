@@ -51,8 +51,8 @@ PAIRS: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
             "payload": {
                 "rule": f"{NF} EXAMPLE OF PLAY (sequence of play)",
                 "dice": [],
-                "explanation": "turn 1 begins; S5.5 exclusions are cleared",
-                "turn": 1,
+                "explanation": "turn 2 begins; S5.5 exclusions are cleared",
+                "turn": 2,
             },
         },
         True,
@@ -221,12 +221,20 @@ async def test_a_turn_begun_after_end_phase_is_said_in_the_play_panel(
 ) -> None:
     page = await browser.new_page(viewport={"width": 1280, "height": 800})
     await create_game(page, viewer_gateway.port, "nightfighter", "")
+    # A game opens at turn 1's Bomber Movement (v9): the bombers move, the fighter's
+    # phase is ended, then the Radar Search phase's EndPhase runs the phases left
+    # (nothing in them for the player to decide) and starts turn 2.
+    assert (await send(page, "MoveBombers"))["ok"]
+    assert (await send(page, "EndPhase"))["ok"]
     ended = await send(page, "EndPhase")
     assert ended["ok"], ended
-    # The game's first EndPhase starts turn 1: the rules' step, said first in the panel.
-    await wait_for(page, "document.querySelector('#decisions li') !== null", timeout=TIMEOUT)
+    await wait_for(
+        page, "document.querySelector('#decisions').innerText.includes('turn 2')", timeout=TIMEOUT
+    )
     said = await page.inner_text("#decisions")
-    assert "The rules: turn 1 begins" in said, said
+    # The rules' first step after the command is said, and the turn begun.
+    assert "The rules: AI Radar phase" in said, said
+    assert "The rules: turn 2 begins" in said, said
     assert "Turn started" in said and "None since your last command" not in said, said
     await page.screenshot(path=str(artifacts / "table-nightfighter-turn-begun.png"))
     await page.close()

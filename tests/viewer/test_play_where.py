@@ -23,13 +23,14 @@ async def test_the_turn_and_phase_are_said_above_the_moves(
     page = await browser.new_page(viewport={"width": 390, "height": 844})
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
     before = await page.inner_text(WHERE)
-    assert before.startswith("Turn: 0 (before turn 1) · Phase: "), before
-    assert await send(page, "EndPhase") == {"ok": True, "head": 4}
+    # A new game opens at turn 1's Bomber Movement (v9); the bombers' move ends the phase.
+    assert before.startswith("Turn: 1 · Phase: Bomber Movement"), before
+    assert await send(page, "MoveBombers") == {"ok": True, "head": 8}
     await wait_for(
         page, f"document.querySelector('{WHERE}').innerText !== {before!r}", timeout=TIMEOUT
     )
     now = await page.inner_text(WHERE)
-    assert now.startswith("Turn: 1 · Phase: ") and "_" not in now, now
+    assert now.startswith("Turn: 1 · Phase: Fighter Movement") and "_" not in now, now
     # Above the moves, in view right under the map on a phone.
     above = await page.evaluate(
         f"document.querySelector('{WHERE}').getBoundingClientRect().bottom"

@@ -225,8 +225,7 @@ async def test_the_bombers_that_came_on_the_map_are_the_opponents_last_move(
     named; the player's fighter never is."""
     page = await browser.new_page(viewport=WIDE)
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
-    assert (await send(page, "EndPhase"))["ok"]
-    assert (await send(page, "MoveBombers"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]  # a game opens at turn 1's (v9)
     await page.wait_for_selector("#state svg.hexmap .piece.moved", timeout=TIMEOUT)
     moved = await page.evaluate(
         "[...document.querySelectorAll('#state svg.hexmap .piece.moved')]"
@@ -334,8 +333,7 @@ async def test_fit_keeps_the_players_fighter_in_view(
     part of the area (the fighter, the hexes a form allows) stays in view."""
     page = await browser.new_page(viewport=size)
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
-    assert (await send(page, "EndPhase"))["ok"]
-    assert (await send(page, "MoveBombers"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]  # a game opens at turn 1's (v9)
     await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
     whole = "#state .map-tools button[aria-label='Fit the whole board in the pane']"
     await _changes(page, lambda: page.click(whole))
@@ -357,8 +355,7 @@ async def test_the_hexes_a_field_asks_for_are_brought_into_view(
     field asks for is in view, the map frames them (and the fighter they lead from)."""
     page = await browser.new_page(viewport={"width": 1280, "height": 720})
     await create_game(page, viewer_gateway.port, "nightfighter", "4B")
-    assert (await send(page, "EndPhase"))["ok"]
-    assert (await send(page, "MoveBombers"))["ok"]
+    assert (await send(page, "MoveBombers"))["ok"]  # a game opens at turn 1's (v9)
     await page.wait_for_selector("#state .pieces [data-piece='B1-1']", timeout=TIMEOUT)
     frame = page.locator("#state .map-frame")
     await frame.scroll_into_view_if_needed()
