@@ -622,7 +622,7 @@ def test_credentials_never_counted_are_named_then_counted_from_serves_start(
     serve, _ = start_serve(data_dir)
     output = stop(serve)
     hit = sorted(games)[0]
-    assert f"game {hit}: its credentials were never counted" in output, output
+    assert f"game {hit}: its credentials have no count in the head checkpoints" in output, output
     since = read_heads(data_dir).counted_since
     assert set(since) == games, since
     code, out, err = run_cli(data_dir, "store", "check", COLUMNS="400")

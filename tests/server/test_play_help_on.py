@@ -65,7 +65,8 @@ def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"], typed="Pass\nhelp\n",
         )  # fmt: skip
-        ai_turn = passed.split("\n  TakeAiTurn  ", 1)[1].split("\n")[1]
+        # (listed first, marked as the rules' next step: Action.next)
+        ai_turn = passed.split("\n  next: TakeAiTurn  ", 1)[1].split("\n")[1]
         assert not ai_turn.lstrip().startswith(("fields", "optional")), passed
     finally:
         gateway.terminate()
