@@ -11,17 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, client_env, wait_for_port
+from tests.support.processes import REPO, client_env, umpire_out, wait_for_port
 from umpire.server.embedded import EmbeddedRedis, free_port
-
-
-def umpire(env: dict[str, str], *argv: str, typed: str = "") -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "umpire.server.cli", *argv],
-        input=typed, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_the_link_names_the_port_serve_was_started_with(
@@ -40,18 +31,20 @@ def test_the_link_names_the_port_serve_was_started_with(
     )  # fmt: skip
     try:
         wait_for_port(port)
-        created = json.loads(umpire(env, "new", "counter", "--json"))
+        created = json.loads(umpire_out(env, "new", "counter", "--json"))
         assert created["viewer"].startswith(f"http://127.0.0.1:{port}/#game="), created
-        said = umpire(env, "new", "counter")
+        said = umpire_out(env, "new", "counter")
         assert f"viewer (player)      http://127.0.0.1:{port}/#game=" in said, said
         assert "no umpire serve runs" not in said, said
-        played = umpire(env, "play", "--credential", created["player_credential"], typed="state\n")
+        played = umpire_out(
+            env, "play", "--credential", created["player_credential"], typed="state\n"
+        )
         assert f"game {created['game_id']} at seq 2, in play" in played, played
     finally:
         serve.terminate()
         serve.wait(20)
     assert not os.path.exists(tmp_path / "gateway.url")  # gone with its server
-    said = umpire(env, "new", "counter")
+    said = umpire_out(env, "new", "counter")
     assert "viewer (player)      http://127.0.0.1:8765/#game=" in said, said
     assert "(no umpire serve runs for this data directory yet" in said, said
 
@@ -65,6 +58,6 @@ def test_a_killed_servers_address_names_nothing(
     (tmp_path / "gateway.url").write_text(f"{dead.pid} http://127.0.0.1:1/\n")
     env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     env.pop("UMPIRE_PORT", None)
-    said = umpire(env, "new", "counter")
+    said = umpire_out(env, "new", "counter")
     assert "http://127.0.0.1:1/" not in said, said
     assert "viewer (player)      http://127.0.0.1:8765/#game=" in said, said

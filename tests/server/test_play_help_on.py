@@ -5,21 +5,10 @@ names the fields of a choice (Conflict of Heroes's UnitAction: one of several ca
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, client_env, start_gateway
+from tests.support.processes import client_env, start_gateway, umpire_out
 from umpire.server.embedded import EmbeddedRedis
-
-
-def umpire(env: dict[str, str], *argv: str, typed: str = "") -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "umpire.server.cli", *argv],
-        input=typed, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
@@ -32,8 +21,8 @@ def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
     gateway, port = start_gateway(redis_server.url, prefix)
     env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     try:
-        created = json.loads(umpire(env, "new", "conflict_of_heroes", "--json"))
-        out = umpire(
+        created = json.loads(umpire_out(env, "new", "conflict_of_heroes", "--json"))
+        out = umpire_out(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"],
             typed="help\nhelp UnitAction\nhelp unitaction\nhelp Nope\n",
@@ -54,14 +43,14 @@ def test_help_on_a_command_gives_its_values_and_an_example_play_takes(
         assert "is not FIELD=VALUE" not in out, out
         example = told.split("    or, as words: ", 1)[1].split("\n", 1)[0]
         example = example.replace("UnitAction", "unitaction", 1)  # any capitals
-        sent = umpire(
+        sent = umpire_out(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"], typed=example + "\n",
         )  # fmt: skip
         assert "accepted: seqs" in sent and "refused" not in sent, (example, sent)
         # The AI's turn takes `cards` fixed to [] now: nothing to fill, so no field named
         # (without the fix: "fields: cards", as if it needed one).
-        passed = umpire(
+        passed = umpire_out(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"], typed="Pass\nhelp\n",
         )  # fmt: skip

@@ -7,23 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.support.processes import REPO, client_env, start_gateway
+from tests.support.processes import client_env, start_gateway, umpire_out
 from umpire.server.embedded import EmbeddedRedis
 
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
-
-
-def umpire(env: dict[str, str], *argv: str, typed: str = "") -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "umpire.server.cli", *argv],
-        input=typed, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def test_state_shows_the_view_in_the_rulesets_words(
@@ -34,8 +23,8 @@ def test_state_shows_the_view_in_the_rulesets_words(
     gateway, port = start_gateway(redis_server.url, prefix)
     env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     try:
-        created = json.loads(umpire(env, "new", "nightfighter", "--json"))
-        out = umpire(
+        created = json.loads(umpire_out(env, "new", "nightfighter", "--json"))
+        out = umpire_out(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"],
             typed="help\nMoveBombers\nstate\n",
@@ -70,8 +59,8 @@ def test_help_marks_the_rules_next_step_first(
     gateway, port = start_gateway(redis_server.url, prefix)
     env = {**client_env(tmp_path), "REDIS_URL": redis_server.url, "UMPIRE_PREFIX": prefix}
     try:
-        created = json.loads(umpire(env, "new", "nightfighter", "--json"))
-        out = umpire(
+        created = json.loads(umpire_out(env, "new", "nightfighter", "--json"))
+        out = umpire_out(
             env, "play", "--url", f"ws://127.0.0.1:{port}/ws",
             "--credential", created["player_credential"],
             typed="help\nhelp MoveBombers\n",

@@ -62,3 +62,14 @@ def client_env(data_dir: Path) -> dict[str, str]:
     start a wrapped line with digits and read as an event's seq)."""
     return {**os.environ, "PYTHONPATH": str(REPO), "UMPIRE_DATA_DIR": str(data_dir),
             "UMPIRE_EXTRA_RULESETS": "umpire_counter:RULESET", "COLUMNS": "400"}  # fmt: skip
+
+
+def umpire_out(env: dict[str, str], *argv: str, typed: str = "") -> str:
+    """What `umpire ARGV...` prints, run as a client process with `env` (client_env) and
+    `typed` on its standard input (play's lines); it must exit 0."""
+    done = subprocess.run(
+        [sys.executable, "-m", "umpire.server.cli", *argv],
+        input=typed, capture_output=True, text=True, timeout=60, env=env, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stdout
