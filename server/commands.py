@@ -5,6 +5,7 @@ asked of the driver (server/requests.py `CreateGame`, `Handle`, `BindClientSeed`
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -279,28 +280,14 @@ class Commands:
         # Writes to the log: a revocation this gateway missed is refused here, as a command
         # is by the append's own credential check.
         yield from self._still_valid(msg.game_id)
-        yield from self._one_dispute_at_a_time()
-        # Charged the log it reads and checks before the work: a client in debt is refused
-        # and nothing is written. A refused dispute costs that alone (on main it was charged
-        # the two re-made lines it never made). The lines re-made for its finding are
-        # charged once made, into debt, by the events and the CPU they took: a dispute of
-        # an early seq of a long game re-runs the rules of every later command twice, and
-        # its sender waits that work out before its next message is read.
-        # Marked in flight before any other step, so that no other connection of this
-        # client passes the wait meanwhile.
-        self.gw.admission.disputing.add(self.address)
-        meter = WorkMeter()
-        head = 0
-        try:
-            head = yield ReadVersion(msg.game_id)
-            self.admit("dispute", dispute_check_cost(head))
-            filed = yield Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading,
-                                  msg.value, self.grants.get(msg.game_id, ""), meter)  # fmt: skip
-        finally:
-            self.gw.admission.disputing.discard(self.address)
-            if meter.seconds:  # a finding was re-made (a refusal re-makes nothing)
-                lines = 2 * max(0, head - msg.seq + 1)
-                self._charge_work("dispute", remake_cost(lines, meter.seconds))
+        # Its finding re-makes the game's rest twice: as played, and under the claim.
+        filed = yield from self._remaking(
+            "dispute",
+            msg.game_id,
+            lambda meter: Dispute(msg.game_id, role, msg.seq, msg.claim, msg.reading,
+                                  msg.value, self.grants.get(msg.game_id, ""), meter),
+            lambda head: 2 * max(0, head - msg.seq + 1),
+        )  # fmt: skip
         finding = None if filed.finding is None else msgspec.to_builtins(filed.finding)
         self._reply(
             DisputeFiledReply(
@@ -317,24 +304,45 @@ class Commands:
         """A ruling on a found dispute, by a role that may rule."""
         role = self._role(msg.game_id)
         yield from self._still_valid(msg.game_id)  # as a dispute's
-        # The log is read and checked, charged before; an amending ruling re-makes the line
-        # too, charged once made as a dispute's (its disputed seq is not known here: its
-        # events counted as from the log's first). A refused ruling re-makes nothing.
+        # An amending ruling re-makes the line (its disputed seq is not known here: its
+        # events counted as from the log's first, twice: the blind check and the line).
+        seq = yield from self._remaking(
+            "rule",
+            msg.game_id,
+            lambda meter: Rule(msg.game_id, role, msg.dispute, msg.ruling,
+                               self.grants.get(msg.game_id, ""), meter),
+            lambda head: 2 * head,
+        )  # fmt: skip
+        ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
+        self._reply(msgspec.structs.replace(ruled, id=msg.id))
+
+    def _remaking(
+        self,
+        kind: str,
+        game_id: str,
+        request: Callable[[WorkMeter], Dispute | Rule],
+        lines: Callable[[int], int],
+    ) -> Steps[Any]:
+        """A dispute or ruling (`kind`), the answer to `request`: charged the log it reads
+        and checks before the work, so that a client in debt is refused and nothing is
+        written, and all a refused one costs. The lines it re-makes (`lines(head)` events)
+        are charged once made, into debt, by those events or the CPU they took where that
+        is more: a dispute of an early seq of a long game re-runs the rules of every later
+        command twice, and its sender waits that work out before its next message is read.
+        One at a time a client: marked in flight before any other step, so that no other
+        connection of the client passes the wait meanwhile."""
         yield from self._one_dispute_at_a_time()
-        self.gw.admission.disputing.add(self.address)  # as a dispute's
+        self.gw.admission.disputing.add(self.address)
         meter = WorkMeter()
         head = 0
         try:
-            head = yield ReadVersion(msg.game_id)
-            self.admit("rule", dispute_check_cost(head))
-            seq = yield Rule(msg.game_id, role, msg.dispute, msg.ruling,
-                             self.grants.get(msg.game_id, ""), meter)  # fmt: skip
+            head = yield ReadVersion(game_id)
+            self.admit(kind, dispute_check_cost(head))
+            return (yield request(meter))
         finally:
             self.gw.admission.disputing.discard(self.address)
-            if meter.seconds:
-                self._charge_work("rule", remake_cost(2 * head, meter.seconds))
-        ruled = Ruled(game_id=msg.game_id, dispute=msg.dispute, ruling=msg.ruling, seq=seq)
-        self._reply(msgspec.structs.replace(ruled, id=msg.id))
+            if meter.seconds:  # lines were re-made (a refusal before them re-makes nothing)
+                self._charge_work(kind, remake_cost(lines(head), meter.seconds))
 
     def _one_dispute_at_a_time(self) -> Steps[None]:
         """Wait while another dispute or ruling of this client is in flight (on any of

@@ -242,21 +242,22 @@ class GameDisputes:
             event = DisputeRuled(dispute=dispute, ruling=ruling, by=role.value)
             batch: list[Struct] = [event]
             if ruling == AMEND:
-                # Before the final reveal the amended line may rest on nothing hidden,
-                # as a blind finding (engine/disputes.py `amendment_is_blind`).
-                if not log_finally_revealed(envelopes) and not await asyncio.to_thread(
-                    amendment_is_blind, ruleset, envelopes, decoded, found
-                ):
-                    raise RulingRefused(
-                        f"dispute {dispute} may not be amended before the game's final "
-                        "reveal: the line from the disputed decision on (the commands played "
-                        "since it among them), re-applied under the reading, reads a secret "
-                        "of the game, so the amended line would show what the secret gives "
-                        "under the reading; uphold closes the dispute",
-                        dispute=dispute,
-                    )
-                # The game's rest re-made under the reading: the rules' work, off the loop.
-                async with self.remaking:  # one at a time, as a finding's
+                # The game's rest re-made under the reading: the rules' work, off the loop,
+                # one at a time as a finding's, and metered. Before the final reveal the
+                # amended line may rest on nothing hidden, as a blind finding (engine/
+                # disputes.py `amendment_is_blind`): that check is a re-make too.
+                async with self.remaking:
+                    if not log_finally_revealed(envelopes) and not await asyncio.to_thread(
+                        _metered, meter, amendment_is_blind, ruleset, envelopes, decoded, found
+                    ):
+                        raise RulingRefused(
+                            f"dispute {dispute} may not be amended before the game's final "
+                            "reveal: the line from the disputed decision on (the commands "
+                            "played since it among them), re-applied under the reading, reads "
+                            "a secret of the game, so the amended line would show what the "
+                            "secret gives under the reading; uphold closes the dispute",
+                            dispute=dispute,
+                        )
                     made = await asyncio.to_thread(
                         _metered, meter, amendment, ruleset, envelopes, decoded, found
                     )
