@@ -35,9 +35,9 @@ from umpire.server.metrics import WorkerShare
 from umpire.server.notifier import Notifier
 from umpire.server.public_address import (
     WILDCARDS,
-    browser_host,
     published_gateway,
     viewer_address,
+    websocket_address,
 )
 from umpire.server.rules_pool import RulesPool
 from umpire.server.store_access import (
@@ -73,11 +73,12 @@ def banner(settings: Settings, port: int, details: str) -> str:
     """`umpire serve`'s banner: the viewer's and the websocket's addresses as a browser can
     open them (a wildcard UMPIRE_HOST named by server/public_address.py, and said to listen
     on every interface), then `details` (the store, the workers)."""
-    where = f"{browser_host(settings.host, settings.allowed_hosts)}:{port}"
+    address = viewer_address(settings.host, port, settings.allowed_hosts)
     listening = ""
     if settings.host in WILDCARDS:
         listening = f"; listening on {settings.host or '*'}: every interface"
-    return f"umpire serving on http://{where}/ (websocket ws://{where}/ws, {details}{listening})"
+    websocket = websocket_address(address)
+    return f"umpire serving on {address} (websocket {websocket}, {details}{listening})"
 
 
 def exposure_warning(host: str) -> str | None:

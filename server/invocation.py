@@ -19,7 +19,7 @@ from umpire.engine import registry
 from umpire.events.errors import GameNotFound, UmpireError
 from umpire.events.terminal_text import shown, terminal
 from umpire.server.config import Settings, SettingsError, from_env
-from umpire.server.public_address import running_gateway
+from umpire.server.public_address import running_gateway, websocket_address
 
 err_console = terminal(stderr=True)
 
@@ -36,7 +36,7 @@ def gateway_url(settings: Settings) -> str:
     server/public_address.py), else UMPIRE_HOST:UMPIRE_PORT's."""
     running = running_gateway(settings.data_dir)
     if running is not None:
-        return "ws://" + running.removeprefix("http://").rstrip("/") + "/ws"
+        return websocket_address(running)
     return f"ws://{settings.host}:{settings.port}/ws"
 
 

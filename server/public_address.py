@@ -56,6 +56,11 @@ def viewer_address(host: str, port: int, allowed_hosts: tuple[str, ...] = ()) ->
     return f"http://{browser_host(host, allowed_hosts)}:{port}/"
 
 
+def websocket_address(viewer: str) -> str:
+    """The websocket's address (`ws://HOST:PORT/ws`) of the gateway serving `viewer`."""
+    return "ws://" + viewer.removeprefix("http://").rstrip("/") + "/ws"
+
+
 @contextlib.contextmanager
 def published_gateway(data_dir: Path, address: str) -> Iterator[None]:
     """While the block runs, `<data dir>/gateway.url` names `address` and this process;
